@@ -1,0 +1,36 @@
+# Rulewright: the two commands a new user needs are `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test setup build check lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## demo: set up, compile every spec, play one seeded game of every game
+demo: $(STAMP)
+	$(BIN)/rulewright build
+	$(BIN)/rulewright demo --seed 1
+
+## test: set up, then freshness check, lint, strict typing, the test suite
+test: $(STAMP)
+	$(BIN)/rulewright build --check
+	$(BIN)/ruff check compiler runtime generated tests
+	$(BIN)/mypy --strict compiler runtime generated
+	$(BIN)/pytest
+
+build: $(STAMP)
+	$(BIN)/rulewright build
+
+bench: $(STAMP)
+	$(BIN)/rulewright bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
