@@ -1,0 +1,637 @@
+"""Check: Symbols + DSL code -> Annotations (a type for every expression, a binding for every name).
+
+Reports unknown names (with "did you mean"), type mismatches, wrong argument counts, decisions
+without a deciding player, undefined procedures and phases. Every code unit of the game is
+checked here: procedures, functions, phases, component code fields, triggers, invariants and
+scenarios.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import assert_never
+
+from compiler import ir
+from compiler.diagnostics import Sink, did_you_mean
+from compiler.resolve import Symbols
+from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
+
+# Builtin expression functions: name -> (parameter kinds, result rule), typed in _builtin().
+BUILTINS = ("opponent", "next_player", "len", "abs", "min", "max", "roll", "random", "top", "cell",
+            "cell_of", "neighbors", "open_cells_around", "adjacent", "label")
+CHANCE_BUILTINS = ("roll", "random")
+
+
+@dataclass
+class Binding:
+    """What a Name refers to."""
+
+    kind: str  # local param const option state zone entity enum player all players num_players
+    target: str
+    type: Type
+
+
+@dataclass
+class Annotations:
+    """What check learned, for lower.py: types of expressions, bindings of names, local slots."""
+
+    types: dict[int, Type] = field(default_factory=dict)
+    names: dict[int, Binding] = field(default_factory=dict)
+    slots: dict[int, str] = field(default_factory=dict)  # Let / For / comprehension node -> slot
+    locals: dict[int, dict[str, Type]] = field(default_factory=dict)  # Code unit -> slot types
+
+    def type_of(self, e: object) -> Type:
+        return self.types.get(id(e), ANY)
+
+
+class Scope:
+    """Block-structured local names of one code unit; each `let` gets a unique slot."""
+
+    def __init__(self, unit: dict[str, Type], params: dict[str, Type]) -> None:
+        self.unit = unit
+        self.frames: list[dict[str, tuple[str, Type, bool]]] = [{p: (p, t, False) for p, t in params.items()}]
+
+    def lookup(self, name: str) -> tuple[str, Type, bool] | None:
+        for f in reversed(self.frames):
+            if name in f:
+                return f[name]
+        return None
+
+    def declare(self, name: str, t: Type, comp: bool = False) -> str:
+        """A new local; comprehension variables live only inside their Python comprehension."""
+        if comp:
+            self.frames[-1][name] = (name, t, True)
+            return name
+        slot = name
+        n = 2
+        while slot in self.unit:
+            slot = f"{name}_{n}"
+            n += 1
+        self.unit[slot] = t
+        self.frames[-1][name] = (slot, t, False)
+        return slot
+
+    def push(self) -> None:
+        self.frames.append({})
+
+    def pop(self) -> None:
+        self.frames.pop()
+
+    def names(self) -> Iterator[str]:
+        for f in self.frames:
+            yield from f
+
+
+class Checker:
+    """One pass over every code unit of a game."""
+
+    def __init__(self, sym: Symbols, sink: Sink) -> None:
+        self.sym = sym
+        self.sink = sink
+        self.ann = Annotations()
+        self.scope = Scope({}, {})
+        self.in_setup = False
+
+    # ---- units ------------------------------------------------------------------------------
+    def params(self, params: tuple[ir.Param, ...]) -> dict[str, Type]:
+        out: dict[str, Type] = {}
+        for p in params:
+            t = self.sym.type_named(p.type.text)
+            if t is None:
+                self.sink.error("unknown-type", p.type.span, f"unknown type '{p.type.text}'"
+                                + did_you_mean(p.type.text, self.sym.known_type_names()))
+                t = ANY
+            out[p.name] = t
+        return out
+
+    def unit(self, code: ir.Code | None, params: dict[str, Type], *, want: Type | None = None,
+             setup: bool = False) -> None:
+        if code is None:
+            return
+        slots: dict[str, Type] = dict(params)
+        self.ann.locals[id(code)] = slots
+        self.scope = Scope(slots, params)
+        self.in_setup = setup
+        if code.expr is not None:
+            t = self.expr(code.expr)
+            if want is not None and not compatible(want, t):
+                self.sink.error("type-mismatch", code.expr.span, f"expected {want}, got {t}")
+        else:
+            self.block(code.body)
+        self.in_setup = False
+
+    def run(self) -> Annotations:
+        sym, g = self.sym, self.sym.game
+        for f in g.functions:
+            ret = sym.type_named(f.returns.text)
+            if ret is None:
+                self.sink.error("unknown-type", f.returns.span, f"unknown type '{f.returns.text}'")
+            self.unit(f.body, self.params(f.params), want=ret)
+        for pr in g.procedures:
+            self.unit(pr.body, self.params(pr.params))
+        for info in sym.entity_types.values():
+            for ent in info.decl.entities:
+                for fname, code in ent.code:
+                    fd = info.code_fields.get(fname)
+                    if fd is None:
+                        continue
+                    ps = {"self": Type("entity", info.decl.name), **self.params(fd.params)}
+                    self.unit(code, ps, want=None if fd.kind == "effect" else info.field_types[fname])
+        for tr in g.triggers:
+            ev = sym.events.get(tr.event)
+            ps = self.params(ev.params) if ev else {}
+            self.unit(tr.condition, ps, want=BOOL)
+            self.unit(tr.body, ps)
+        for inv in g.invariants:
+            self.unit(inv.expr, {}, want=BOOL)
+        self.unit(g.setup, {})
+        for ph in sym.phases.values():
+            self.unit(ph.repeat, {}, want=INT)
+            self.unit(ph.while_, {}, want=BOOL)
+            self.unit(ph.body, {})
+        for sc in g.scenarios:
+            self.unit(sc.setup, {}, setup=True)
+            for e in sc.expect:
+                self.unit(e, {}, want=BOOL)
+        return self.ann
+
+    # ---- statements -------------------------------------------------------------------------
+    def block(self, body: tuple[ir.Stmt, ...]) -> None:
+        self.scope.push()
+        for s in body:
+            self.stmt(s)
+        self.scope.pop()
+
+    def want(self, e: ir.Expr, t: Type, what: str) -> Type:
+        got = self.expr(e)
+        if not compatible(t, got):
+            self.sink.error("type-mismatch", e.span, f"{what} must be {t}, got {got}")
+        return got
+
+    def rhs(self, r: ir.Rhs) -> Type:
+        match r:
+            case ir.Choose() | ir.ChooseNumber() | ir.Ask():
+                return self.decision(r)
+            case _:
+                return self.expr(r)
+
+    def decision(self, d: ir.Decision) -> Type:
+        if self.in_setup:
+            self.sink.error("misplaced-decision", d.span, "a scenario's setup cannot stop to ask a player")
+        if d.player is None:
+            self.sink.error("decision-without-player", d.span, "this decision does not say who makes it; add 'by PLAYER'")
+        else:
+            self.want(d.player, PLAYER, "the deciding player")
+        match d:
+            case ir.Choose():
+                src = self.expr(d.options)
+                elem = src.iterable_elem
+                if elem is None:
+                    self.sink.error("type-mismatch", d.options.span, f"choose needs a list or zone to choose from, got {src}")
+                    elem = ANY
+                elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
+                    self.sink.error("type-mismatch", d.options.span, f"cannot choose among values of type {elem}")
+                if d.count is not None:
+                    self.want(d.count, INT, "the number to choose")
+                    return list_of(elem)
+                return elem
+            case ir.ChooseNumber():
+                self.want(d.low, INT, "the lowest number")
+                self.want(d.high, INT, "the highest number")
+                return INT
+            case ir.Ask():
+                return BOOL
+            case _:
+                assert_never(d)
+
+    def stmt(self, s: ir.Stmt) -> None:
+        sym = self.sym
+        match s:
+            case ir.Let():
+                t = self.rhs(s.value)
+                if t.kind == "none":
+                    self.sink.error("type-mismatch", s.value.span, "cannot tell the type of 'none' here; "
+                                    "give the variable a typed value first")
+                self.ann.slots[id(s)] = self.scope.declare(s.var, t)
+            case ir.Assign():
+                self.assign(s)
+            case ir.If():
+                for cond, body in s.branches:
+                    self.want(cond, BOOL, "a condition")
+                    self.block(body)
+                self.block(s.orelse)
+            case ir.For():
+                src = self.expr(s.source)
+                elem = src.iterable_elem
+                if elem is None:
+                    self.sink.error("type-mismatch", s.source.span, f"for needs a list or zone, got {src}")
+                    elem = ANY
+                self.scope.push()
+                self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
+                if s.cond is not None:
+                    self.want(s.cond, BOOL, "a where-condition")
+                self.block(s.body)
+                self.scope.pop()
+            case ir.Repeat():
+                self.want(s.count, INT, "a repeat count")
+                self.block(s.body)
+            case ir.While():
+                self.want(s.cond, BOOL, "a condition")
+                self.block(s.body)
+            case ir.Move():
+                it = self.expr(s.item)
+                dest = self.zone(s.dest, "pile")
+                elem = it.elem if it.kind in ("list", "zone") else it
+                if dest is not None and not compatible(dest, elem):
+                    self.sink.error("type-mismatch", s.item.span, f"cannot move {it} into a zone of {dest}")
+            case ir.Place():
+                it = self.expr(s.item)
+                dest = self.zone(s.grid, "grid")
+                if dest is not None and not compatible(dest, it):
+                    self.sink.error("type-mismatch", s.item.span, f"cannot place {it} on a grid of {dest}")
+                self.want(s.cell, CELL, "a grid position")
+            case ir.Shuffle():
+                self.zone(s.zone, "pile")
+            case ir.Deal():
+                self.want(s.count, INT, "a number of components")
+                a = self.zone(s.source, "pile")
+                b = self.zone(s.dest, "pile")
+                if a is not None and b is not None and a != b:
+                    self.sink.error("type-mismatch", s.dest.span, f"cannot deal {a} into a zone of {b}")
+            case ir.Reveal():
+                self.expr(s.item)
+            case ir.Show():
+                self.expr(s.item)
+                self.want(s.player, PLAYER, "the player to show to")
+            case ir.Log():
+                self.expr(s.message)
+            case ir.EndGame():
+                if s.winner is not None:
+                    self.want(s.winner, PLAYER, "the winner")
+            case ir.Return():
+                pass
+            case ir.CallStmt():
+                pr = sym.procedures.get(s.proc)
+                if pr is None:
+                    self.sink.error("undefined-procedure", s.span, f"no procedure '{s.proc}'"
+                                    + did_you_mean(s.proc, list(sym.procedures)))
+                    for a in s.args:
+                        self.expr(a)
+                else:
+                    self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+            case ir.DoEffect():
+                subj = self.expr(s.subject)
+                info = sym.entity_types.get(subj.name) if subj.kind == "entity" else None
+                fd = info.code_fields.get(s.field) if info else None
+                if info is None:
+                    self.sink.error("type-mismatch", s.subject.span, f"'do' needs a component, got {subj}")
+                elif fd is None or fd.kind != "effect":
+                    self.sink.error("unknown-field", s.span, f"type '{subj.name}' has no effect field '{s.field}'"
+                                    + did_you_mean(s.field, [k for k, f in info.code_fields.items() if f.kind == "effect"]))
+                else:
+                    self.args(s.args, self.params(fd.params), f"'{s.field}'", s.span)
+                    return
+                for a in s.args:
+                    self.expr(a)
+            case ir.AddModifier() | ir.Cancel():
+                self.modifier(s.name, s.args, s.span)
+                if isinstance(s, ir.AddModifier) and s.until_phase is not None and s.until_phase not in sym.phases:
+                    self.sink.error("undefined-phase", s.span, f"no phase '{s.until_phase}'"
+                                    + did_you_mean(s.until_phase, list(sym.phases)))
+            case ir.Emit():
+                ev = sym.events.get(s.event)
+                if ev is None:
+                    self.sink.error("unknown-name", s.span, f"no event '{s.event}'" + did_you_mean(s.event, list(sym.events)))
+                else:
+                    self.args(s.args, self.params(ev.params), f"event '{s.event}'", s.span)
+            case _:
+                assert_never(s)
+
+    def assign(self, s: ir.Assign) -> None:
+        t = self.rhs(s.value)
+        local = self.scope.lookup(s.target)
+        target: Type | None = None
+        if local is not None and local[2]:
+            self.sink.error("type-mismatch", s.span, f"'{s.target}' is a comprehension variable; it cannot be assigned")
+            return
+        if local is not None and not s.indices:
+            target = local[1]
+            self.ann.names[id(s)] = Binding("local", local[0], target)
+        elif s.target in self.sym.state:
+            sv, vt, per = self.sym.state[s.target]
+            self.ann.names[id(s)] = Binding("state", s.target, vt)
+            if len(s.indices) != len(per):
+                self.sink.error("wrong-arg-count", s.span, f"'{s.target}' takes {len(per)} indices, got {len(s.indices)}")
+            for e, pt in zip(s.indices, per, strict=False):
+                self.want(e, pt, "an index")
+            target = vt
+        else:
+            self.sink.error("unknown-name", s.span, f"cannot assign to '{s.target}': not a local or a state variable"
+                            + did_you_mean(s.target, [*self.scope.names(), *self.sym.state]))
+            return
+        if s.op in ("+=", "-=") and target != INT:
+            self.sink.error("type-mismatch", s.span, f"'{s.op}' needs an int variable, '{s.target}' is {target}")
+        elif not compatible(target, t):
+            self.sink.error("type-mismatch", s.value.span, f"'{s.target}' is {target}, cannot assign {t}")
+
+    def zone(self, e: ir.Expr, kind: str) -> Type | None:
+        t = self.expr(e)
+        if t.kind != "zone":
+            self.sink.error("type-mismatch", e.span, f"expected a zone, got {t}")
+            return None
+        if t.name != kind:
+            self.sink.error("type-mismatch", e.span, f"expected a {kind} zone, '{t}' is a {t.name}")
+        return t.elem
+
+    def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
+        m = self.sym.modifiers.get(name)
+        if m is None:
+            self.sink.error("unknown-name", span, f"no modifier '{name}'" + did_you_mean(name, list(self.sym.modifiers)))
+            for a in args:
+                self.expr(a)
+            return
+        self.args(args, self.params(m.params), f"modifier '{name}'", span)
+
+    def args(self, args: tuple[ir.Expr, ...], params: dict[str, Type], what: str, span: ir.Span) -> None:
+        if len(args) != len(params):
+            self.sink.error("wrong-arg-count", span, f"{what} takes {len(params)} argument(s), got {len(args)}")
+        for a, (pname, pt) in zip(args, params.items(), strict=False):
+            self.want(a, pt, f"argument '{pname}'")
+        for a in args[len(params):]:
+            self.expr(a)
+
+    # ---- expressions ------------------------------------------------------------------------
+    def expr(self, e: ir.Expr) -> Type:
+        t = self._expr(e)
+        self.ann.types[id(e)] = t
+        return t
+
+    def _expr(self, e: ir.Expr) -> Type:
+        match e:
+            case ir.IntLit():
+                return INT
+            case ir.BoolLit():
+                return BOOL
+            case ir.NoneLit():
+                return NONE
+            case ir.StrLit():
+                for p in e.parts:
+                    if not isinstance(p, str):
+                        self.expr(p)
+                return STR
+            case ir.Name():
+                b = self.name(e)
+                self.ann.names[id(e)] = b
+                return b.type
+            case ir.Field():
+                return self.field(e)
+            case ir.MethodCall():
+                subj = self.expr(e.subject)
+                info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
+                fd = info.code_fields.get(e.name) if info else None
+                if info is None or fd is None or fd.kind != "expr":
+                    self.sink.error("unknown-field", e.span, f"{subj} has no expression field '{e.name}'")
+                    return ANY
+                self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
+                return info.field_types[e.name]
+            case ir.Index():
+                return self.index(e)
+            case ir.Call():
+                return self.call(e)
+            case ir.ListLit():
+                elem: Type = ANY
+                for it in e.items:
+                    t = self.expr(it)
+                    if elem == ANY or elem.kind == "none":
+                        elem = t
+                    elif not comparable(elem, t):
+                        self.sink.error("type-mismatch", it.span, f"a list of {elem} cannot hold {t}")
+                return list_of(elem)
+            case ir.ListComp():
+                elem = self.source(e.source)
+                self.scope.push()
+                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
+                if e.cond is not None:
+                    self.want(e.cond, BOOL, "a where-condition")
+                t = self.expr(e.item)
+                self.scope.pop()
+                return list_of(t)
+            case ir.Quantifier():
+                elem = self.source(e.source)
+                self.scope.push()
+                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
+                if e.cond is not None:
+                    self.want(e.cond, BOOL, "a where-condition")
+                self.scope.pop()
+                return {"count": INT, "any": BOOL, "all": BOOL}.get(e.kind, list_of(elem))
+            case ir.Aggregate():
+                elem = self.source(e.source)
+                self.scope.push()
+                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
+                if e.cond is not None:
+                    self.want(e.cond, BOOL, "a where-condition")
+                self.want(e.item, INT, f"what {e.kind} adds up")
+                self.scope.pop()
+                return INT
+            case ir.BinOp():
+                lt, rt = self.expr(e.left), self.expr(e.right)
+                if e.op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
+                    if not comparable(list_of(lt.elem or ANY), list_of(rt.elem or ANY)):
+                        self.sink.error("type-mismatch", e.span, f"cannot join {lt} and {rt}")
+                    return list_of(lt.elem or ANY)
+                for side, t in ((e.left, lt), (e.right, rt)):
+                    if not compatible(INT, t):
+                        self.sink.error("type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}")
+                return INT
+            case ir.Compare():
+                lt, rt = self.expr(e.left), self.expr(e.right)
+                if e.op in ("in", "not in"):
+                    elem = rt.iterable_elem
+                    if elem is None:
+                        self.sink.error("type-mismatch", e.right.span, f"'{e.op}' needs a list or zone, got {rt}")
+                    elif not comparable(elem, lt):
+                        self.sink.error("type-mismatch", e.span, f"{lt} is never in a {rt}")
+                elif e.op in ("==", "!="):
+                    if not comparable(lt, rt):
+                        self.sink.error("type-mismatch", e.span, f"cannot compare {lt} with {rt}")
+                else:
+                    for side, t in ((e.left, lt), (e.right, rt)):
+                        if not compatible(INT, t):
+                            self.sink.error("type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}")
+                return BOOL
+            case ir.BoolOp():
+                self.want(e.left, BOOL, f"the left side of '{e.op}'")
+                self.want(e.right, BOOL, f"the right side of '{e.op}'")
+                return BOOL
+            case ir.Not():
+                self.want(e.operand, BOOL, "the operand of 'not'")
+                return BOOL
+            case ir.Neg():
+                self.want(e.operand, INT, "the operand of '-'")
+                return INT
+            case ir.CondExpr():
+                self.want(e.cond, BOOL, "a condition")
+                a, b = self.expr(e.then), self.expr(e.other)
+                if not comparable(a, b):
+                    self.sink.error("type-mismatch", e.span, f"the branches differ: {a} and {b}")
+                return b if a.kind == "none" else a
+            case ir.Active():
+                self.modifier(e.name, e.args, e.span)
+                return BOOL
+            case _:
+                assert_never(e)
+
+    def source(self, e: ir.Expr) -> Type:
+        t = self.expr(e)
+        elem = t.iterable_elem
+        if elem is None:
+            self.sink.error("type-mismatch", e.span, f"expected a list or zone, got {t}")
+            return ANY
+        return elem
+
+    def name(self, e: ir.Name) -> Binding:
+        sym, n = self.sym, e.ident
+        local = self.scope.lookup(n)
+        if local is not None:
+            return Binding("comp" if local[2] else "local", local[0], local[1])
+        if n in sym.constants:
+            return Binding("const", n, sym.constants[n][0])
+        if n in sym.options:
+            return Binding("option", n, INT if sym.options[n].type == "int" else BOOL)
+        if n in sym.state:
+            sv, t, per = sym.state[n]
+            if per:
+                self.sink.error("wrong-arg-count", e.span, f"'{n}' is indexed by {', '.join(map(str, per))}; write {n}[...]")
+            return Binding("state", n, t)
+        if n in sym.zones:
+            z, t = sym.zones[n]
+            if z.per_player:
+                self.sink.error("wrong-arg-count", e.span, f"zone '{n}' is per player; write {n}[player]")
+            return Binding("zone", n, t)
+        if n in sym.entities:
+            tname, _ = sym.entities[n]
+            return Binding("entity", n, Type("entity", tname))
+        if n in sym.enum_values:
+            return Binding("enum", n, Type("enum", sym.enum_values[n][0]))
+        if n in sym.players:
+            return Binding("player", n, PLAYER)
+        if n in sym.entity_types:
+            return Binding("all", n, list_of(Type("entity", n)))
+        if n == "players":
+            return Binding("players", n, list_of(PLAYER))
+        if n == "num_players":
+            return Binding("num_players", n, INT)
+        self.sink.error("unknown-name", e.span, f"unknown name '{n}'"
+                        + did_you_mean(n, [*self.scope.names(), *sym.global_names()]))
+        return Binding("error", n, ANY)
+
+    def field(self, e: ir.Field) -> Type:
+        subj = self.expr(e.subject)
+        if subj.kind == "any":
+            return ANY
+        if subj.kind != "entity" or subj.name == "player":
+            self.sink.error("type-mismatch", e.subject.span, f"'.{e.name}' needs a component, got {subj}")
+            return ANY
+        info = self.sym.entity_types[subj.name]
+        if e.name in ("id", "name"):
+            return STR
+        if e.name not in info.field_types or e.name in info.code_fields:
+            self.sink.error("unknown-field", e.span, f"type '{subj.name}' has no field '{e.name}'"
+                            + did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]))
+            return ANY
+        return info.field_types[e.name]
+
+    def index(self, e: ir.Index) -> Type:
+        sym = self.sym
+        if isinstance(e.subject, ir.Name) and e.subject.ident in sym.state and self.scope.lookup(e.subject.ident) is None:
+            sv, t, per = sym.state[e.subject.ident]
+            self.ann.names[id(e.subject)] = Binding("state", sv.name, t)
+            if len(e.args) != len(per):
+                self.sink.error("wrong-arg-count", e.span, f"'{sv.name}' takes {len(per)} indices, got {len(e.args)}")
+            for a, pt in zip(e.args, per, strict=False):
+                self.want(a, pt, "an index")
+            return t
+        if isinstance(e.subject, ir.Name) and e.subject.ident in sym.zones and self.scope.lookup(e.subject.ident) is None:
+            z, t = sym.zones[e.subject.ident]
+            self.ann.names[id(e.subject)] = Binding("zone", z.name, t)
+            if not z.per_player or len(e.args) != 1:
+                self.sink.error("wrong-arg-count", e.span, f"zone '{z.name}' takes {1 if z.per_player else 0} index")
+            for a in e.args:
+                self.want(a, PLAYER, "the zone's owner")
+            return t
+        t = self.expr(e.subject)
+        if t.kind == "list" and len(e.args) == 1:
+            self.want(e.args[0], INT, "a list position")
+            return t.elem or ANY
+        self.sink.error("type-mismatch", e.span, f"cannot index {t}")
+        return ANY
+
+    def call(self, e: ir.Call) -> Type:
+        sym = self.sym
+        if e.func in sym.functions:
+            f = sym.functions[e.func]
+            self.args(e.args, self.params(f.params), f"function '{e.func}'", e.span)
+            return sym.type_named(f.returns.text) or ANY
+        if e.func in BUILTINS:
+            return self.builtin(e)
+        if e.func in sym.procedures:
+            self.sink.error("type-mismatch", e.span, f"procedure '{e.func}' gives no value; call it as a statement")
+            return ANY
+        self.sink.error("unknown-name", e.span, f"unknown function '{e.func}'"
+                        + did_you_mean(e.func, [*sym.functions, *BUILTINS]))
+        for a in e.args:
+            self.expr(a)
+        return ANY
+
+    def builtin(self, e: ir.Call) -> Type:
+        f, a = e.func, e.args
+
+        def arity(n: int) -> bool:
+            if len(a) != n:
+                self.sink.error("wrong-arg-count", e.span, f"'{f}' takes {n} argument(s), got {len(a)}")
+                for x in a:
+                    self.expr(x)
+                return False
+            return True
+
+        def on_grid(x: ir.Expr) -> Type:
+            t = self.expr(x)
+            if t.kind not in ("entity", "any") or t.name == "player":
+                self.sink.error("type-mismatch", x.span, f"'{f}' needs a component on a grid, got {t}")
+            return t
+
+        rules: dict[str, Callable[[], Type]] = {
+            "opponent": lambda: self._player_fn(a),
+            "next_player": lambda: self._player_fn(a),
+            "abs": lambda: (self.want(a[0], INT, "abs's argument"), INT)[1],
+            "roll": lambda: (self.want(a[0], INT, "the number of die faces"), INT)[1],
+            "len": lambda: (self.source(a[0]), INT)[1],
+            "random": lambda: self.source(a[0]),
+            "top": lambda: self.zone(a[0], "pile") or ANY,
+            "cell": lambda: (self.want(a[0], INT, "x"), self.want(a[1], INT, "y"), CELL)[2],
+            "cell_of": lambda: (on_grid(a[0]), CELL)[1],
+            "neighbors": lambda: list_of(on_grid(a[0])),
+            "open_cells_around": lambda: (self.source(a[0]), list_of(CELL))[1],
+            "adjacent": lambda: (on_grid(a[0]), on_grid(a[1]), BOOL)[2],
+            "label": lambda: (self.expr(a[0]), STR)[1],
+        }
+        if f in ("min", "max"):
+            if len(a) < 2:
+                self.sink.error("wrong-arg-count", e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')")
+            for x in a:
+                self.want(x, INT, f"an argument of {f}")
+            return INT
+        n = {"cell": 2, "adjacent": 2}.get(f, 1)
+        if not arity(n):
+            return ANY
+        return rules[f]()
+
+    def _player_fn(self, a: tuple[ir.Expr, ...]) -> Type:
+        self.want(a[0], PLAYER, "a player")
+        return PLAYER
+
+
+def check(sym: Symbols, sink: Sink) -> Annotations:
+    """Type-check every code unit of the game."""
+    return Checker(sym, sink).run()

@@ -1,0 +1,100 @@
+"""The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
+
+`compile_spec` runs load -> (parse) -> resolve -> check -> lower -> render; `build` writes or
+compares generated/ for every spec in specs/.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler import lower as lower_mod
+from compiler import render as render_mod
+from compiler.check import check
+from compiler.diagnostics import Diagnostic, Sink
+from compiler.load import load_game
+from compiler.resolve import resolve
+
+
+@dataclass
+class Result:
+    """The outcome of compiling one spec."""
+
+    folder: Path
+    name: str
+    diagnostics: list[Diagnostic]
+    files: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+def compile_spec(folder: Path, *, render: bool = True) -> Result:
+    sink = Sink()
+    t0 = time.perf_counter()
+    game = load_game(folder, sink)
+    t1 = time.perf_counter()
+    if game is None or sink.has_errors:
+        return Result(folder, game.name if game else folder.name, sink.sorted(), seconds={"check": t1 - t0})
+    sym = resolve(game, sink)
+    ann = check(sym, sink)
+    if sink.has_errors:
+        return Result(folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0})
+    mod = lower_mod.lower(sym, ann, sink)
+    t2 = time.perf_counter()
+    if sink.has_errors or not render:
+        return Result(folder, game.name, sink.sorted(), seconds={"check": t2 - t0})
+    files = render_mod.render(mod)
+    t3 = time.perf_counter()
+    return Result(folder, game.name, sink.sorted(), files, {"check": t2 - t0, "build": t3 - t0})
+
+
+def spec_folders(root: Path) -> list[Path]:
+    specs = root / "specs"
+    if not specs.is_dir():
+        return []
+    return sorted(p for p in specs.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
+
+
+@dataclass
+class BuildReport:
+    """What `build` did or, with check=True, would do."""
+
+    results: list[Result]
+    changed: list[Path]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+
+def build(root: Path, *, check_only: bool = False, folders: list[Path] | None = None) -> BuildReport:
+    """Compile every spec; write generated/ (or, with check_only, list the files that would change)."""
+    results = [compile_spec(f) for f in (folders if folders is not None else spec_folders(root))]
+    out = root / "generated"
+    wanted: dict[Path, str] = {}
+    for r in results:
+        for name, text in r.files.items():
+            wanted[out / r.name / name] = text
+    if all(r.ok for r in results):
+        wanted[out / "__init__.py"] = render_mod.render_root(sorted(r.name for r in results))
+    changed: list[Path] = []
+    for path, text in sorted(wanted.items()):
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+        if old != text:
+            changed.append(path)
+            if not check_only:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+    if folders is None and all(r.ok for r in results) and out.is_dir():
+        # files of games that no longer have a spec
+        for path in sorted(out.rglob("*.py")):
+            if path not in wanted and "__pycache__" not in path.parts:
+                changed.append(path)
+                if not check_only:
+                    path.unlink()
+    return BuildReport(results, changed)

@@ -1,0 +1,694 @@
+"""The IR: frozen, slotted dataclasses for a whole game spec, every node carrying its Span.
+
+Produced by load.py (declarations) and parse.py (DSL code); read by resolve, check, lower.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A 1-based source range in a spec file."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+# ---- expressions ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IntLit:
+    """An integer literal."""
+
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit:
+    """`true` or `false`."""
+
+    value: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class NoneLit:
+    """`none`: the absent entity, player or cell."""
+
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class StrLit:
+    """A string; `{expr}` parts are interpolated (text parts are str, the others Expr)."""
+
+    parts: tuple[Union[str, Expr], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A reference to a local, parameter, state variable, zone, constant, entity or enum value."""
+
+    ident: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """`entity.field`: a static property from a component table."""
+
+    subject: Expr
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class MethodCall:
+    """`entity.field(args)`: evaluates an expression-valued field of a component."""
+
+    subject: Expr
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """`var[a, b]`: an indexed state variable or a per-player zone."""
+
+    subject: Expr
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`f(args)`: a builtin or a spec-defined function."""
+
+    func: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit:
+    """`[a, b, c]`."""
+
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ListComp:
+    """`[expr for x in xs where cond]`."""
+
+    item: Expr
+    var: str
+    source: Expr
+    cond: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Quantifier:
+    """`count|any|all|filter(x in xs where cond)`."""
+
+    kind: str
+    var: str
+    source: Expr
+    cond: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """`sum|min|max(expr for x in xs where cond)`."""
+
+    kind: str
+    item: Expr
+    var: str
+    source: Expr
+    cond: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """Arithmetic: + - * // %."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """Comparison: == != < <= > >= and `in` / `not in`."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp:
+    """`and` / `or` (short-circuit)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """`not x`."""
+
+    operand: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    """`-x`."""
+
+    operand: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CondExpr:
+    """`if c then a else b`."""
+
+    cond: Expr
+    then: Expr
+    other: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Active:
+    """`active name(args)`: is a lasting modifier with these arguments in effect?"""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+Expr = Union[
+    IntLit, BoolLit, NoneLit, StrLit, Name, Field, MethodCall, Index, Call, ListLit, ListComp,
+    Quantifier, Aggregate, BinOp, Compare, BoolOp, Not, Neg, CondExpr, Active,
+]
+
+
+# ---- decisions (only as the right-hand side of let / assignment) -----------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """`[secretly] [optionally] choose [n] from xs by p ["prompt"]`.
+
+    An optional choice may be passed (giving none); a secret one is logged only to its player.
+    """
+
+    count: Expr | None
+    options: Expr
+    player: Expr | None
+    prompt: str | None
+    optional: bool
+    secret: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseNumber:
+    """`choose number from lo to hi by p`."""
+
+    low: Expr
+    high: Expr
+    player: Expr | None
+    prompt: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """`ask "question" by p`: a yes/no decision."""
+
+    question: str
+    player: Expr | None
+    span: Span
+
+
+Decision = Union[Choose, ChooseNumber, Ask]
+Rhs = Union[Expr, Decision]
+
+
+# ---- statements -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Let:
+    """`let x = value` declares a local."""
+
+    var: str
+    value: Rhs
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """`target = value`, `+=`, `-=` on a local or a state variable (optionally indexed)."""
+
+    target: str
+    indices: tuple[Expr, ...]
+    op: str
+    value: Rhs
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """`if c {..} elif c {..} else {..}`."""
+
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class For:
+    """`for x in xs where cond {..}`; the source is evaluated once, before the first pass."""
+
+    var: str
+    source: Expr
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """`repeat n {..}`."""
+
+    count: Expr
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    """`while c {..}`."""
+
+    cond: Expr
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """`move x to [top|bottom of] zone`; a list moves each item."""
+
+    item: Expr
+    dest: Expr
+    position: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """`place x on grid at cell`."""
+
+    item: Expr
+    grid: Expr
+    cell: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """`shuffle zone` (chance)."""
+
+    zone: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """`deal n from zone to zone`: moves the top n (or fewer, if the source runs out)."""
+
+    count: Expr
+    source: Expr
+    dest: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """`reveal x`: shows it to every player (in the log)."""
+
+    item: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """`show x to p`: only p sees it (a private log line)."""
+
+    item: Expr
+    player: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """`log "text {expr}"`."""
+
+    message: StrLit
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame:
+    """`end game winner p ["why"]` or `end game draw ["why"]`."""
+
+    winner: Expr | None
+    reason: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    """`return`: leave the current procedure."""
+
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CallStmt:
+    """`proc(args)`: runs a procedure (or a statement builtin)."""
+
+    proc: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DoEffect:
+    """`do x.field(args)`: runs an effect-valued field of a component (a card's event)."""
+
+    subject: Expr
+    field: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AddModifier:
+    """`add name(args) until end of PHASE | cancelled`."""
+
+    name: str
+    args: tuple[Expr, ...]
+    until_phase: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """`cancel name(args)`."""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Emit:
+    """`emit event(args)`: runs every trigger on that event whose condition holds."""
+
+    event: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+Stmt = Union[
+    Let, Assign, If, For, Repeat, While, Move, Place, Shuffle, Deal, Reveal, Show, Log, EndGame,
+    Return, CallStmt, DoEffect, AddModifier, Cancel, Emit,
+]
+
+
+# ---- declarations (from YAML) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRef:
+    """A type as written in YAML (`int`, `card`, `list[card]`), resolved by check.py."""
+
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A typed parameter of a procedure, function, event, modifier or code field."""
+
+    name: str
+    type: TypeRef
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A parsed DSL body: statements (an effect) or one expression."""
+
+    body: tuple[Stmt, ...]
+    expr: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDecl:
+    """A column of a component table; code-valued columns have params (and a return type)."""
+
+    name: str
+    type: TypeRef
+    kind: str  # "data", "effect" or "expr"
+    params: tuple[Param, ...]
+    optional: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A literal data value from YAML, kept with its span for error reports."""
+
+    data: object
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """One row of a component table (a card, a region, a country)."""
+
+    id: str
+    label: str
+    values: tuple[tuple[str, Value], ...]
+    code: tuple[tuple[str, Code], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class EntityType:
+    """A component table: its columns and its rows."""
+
+    name: str
+    fields: tuple[FieldDecl, ...]
+    entities: tuple[Entity, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class EnumDecl:
+    """A named set of symbolic values (e.g. order/event)."""
+
+    name: str
+    values: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class OptionDecl:
+    """A game parameter set at load time (`-o name=value`)."""
+
+    name: str
+    type: str  # "int" or "bool"
+    default: int | bool
+    choices: tuple[int, ...]
+    doc: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ConstDecl:
+    """A named integer or boolean constant."""
+
+    name: str
+    value: Value
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class StateVar:
+    """A mutable variable of the game state, optionally indexed (`per`) and bounded (a track)."""
+
+    name: str
+    type: TypeRef
+    per: tuple[TypeRef, ...]
+    initial: Value | None
+    low: int | None
+    high: int | None
+    visibility: str  # "public" or "owner" (per-player variables only)
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneDecl:
+    """A place components live: a deck, hand, discard, board, bag or grid."""
+
+    name: str
+    of: TypeRef
+    per_player: bool
+    kind: str  # "pile" or "grid"
+    visibility: str  # "public", "owner" or "hidden"
+    radius: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDecl:
+    """A pure, named function with typed parameters and an expression body."""
+
+    name: str
+    params: tuple[Param, ...]
+    returns: TypeRef
+    body: Code
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureDecl:
+    """A named procedure: statements that may make decisions, called from many places."""
+
+    name: str
+    params: tuple[Param, ...]
+    body: Code
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SignatureDecl:
+    """A declared event or modifier: a name and typed parameters."""
+
+    name: str
+    params: tuple[Param, ...]
+    doc: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerDecl:
+    """`when EVENT [if cond] do effect`."""
+
+    name: str
+    event: str
+    condition: Code | None
+    body: Code
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class InvariantDecl:
+    """A named boolean that must hold after every action."""
+
+    name: str
+    expr: Code
+    why: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDecl:
+    """A step of the game's flow; repeated phases may count their passes in a state variable."""
+
+    name: str
+    body: Code | None
+    steps: tuple[PhaseDecl, ...]
+    repeat: Code | None
+    while_: Code | None
+    counter: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioDecl:
+    """A designer's test case: setup overrides, forced chance, actions, expectations."""
+
+    name: str
+    file: str
+    seed: int
+    options: tuple[tuple[str, object], ...]
+    setup: Code | None
+    dice: tuple[int, ...]
+    shuffles: tuple[tuple[str, ...], ...]
+    actions: tuple[Value, ...]
+    expect: tuple[Code, ...]
+    expect_error: str | None
+    expect_log: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A whole game spec."""
+
+    name: str
+    title: str
+    version: str
+    files: tuple[str, ...]
+    digest: str
+    player_names: tuple[str, ...]
+    player_count: Value
+    max_number: int
+    options: tuple[OptionDecl, ...]
+    constants: tuple[ConstDecl, ...]
+    enums: tuple[EnumDecl, ...]
+    types: tuple[EntityType, ...]
+    state: tuple[StateVar, ...]
+    zones: tuple[ZoneDecl, ...]
+    functions: tuple[FunctionDecl, ...]
+    procedures: tuple[ProcedureDecl, ...]
+    events: tuple[SignatureDecl, ...]
+    modifiers: tuple[SignatureDecl, ...]
+    triggers: tuple[TriggerDecl, ...]
+    invariants: tuple[InvariantDecl, ...]
+    setup: Code | None
+    phases: tuple[PhaseDecl, ...]
+    scenarios: tuple[ScenarioDecl, ...] = field(default=())
+    span: Span = NO_SPAN

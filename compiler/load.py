@@ -1,0 +1,533 @@
+"""Load: a spec folder's YAML files -> an ir.Game, keeping every position.
+
+YAML positions come from `yaml.compose` node marks; each DSL string is handed to parse.py with a
+SourceMap so that errors inside it point at the real line and column of the YAML file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from compiler import ir, parse
+from compiler.diagnostics import Sink, did_you_mean
+from compiler.ir import Span
+
+# ---- source maps for DSL strings ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMap:
+    """The DSL text as the parser sees it, and where each of its lines sits in the YAML file."""
+
+    file: str
+    text: str
+    # for each line of `text`: (1-based YAML line, 1-based YAML column of the line's first char)
+    lines: tuple[tuple[int, int], ...]
+
+    def span(self, line: int, col: int, end_line: int, end_col: int) -> Span:
+        """Map a 1-based (line, col) range of `text` to the YAML file."""
+        y1, c1 = self._at(line, col)
+        y2, c2 = self._at(end_line, end_col)
+        return Span(self.file, y1, c1, y2, c2)
+
+    def _at(self, line: int, col: int) -> tuple[int, int]:
+        line = max(1, min(line, len(self.lines)))
+        yline, ycol = self.lines[line - 1]
+        return yline, ycol + col - 1
+
+
+def node_span(file: str, node: Node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+
+def source_map(file: str, node: ScalarNode, raw_lines: list[str]) -> SourceMap:
+    """Rebuild the DSL text of a scalar from the raw file so offsets map back exactly."""
+    s, e = node.start_mark, node.end_mark
+    style = node.style
+    if style in ("|", ">"):
+        body = raw_lines[s.line + 1 : e.line + 1]
+        if e.column == 0 and e.line < len(raw_lines):
+            body = raw_lines[s.line + 1 : e.line]
+        indent = min((len(x) - len(x.lstrip(" ")) for x in body if x.strip()), default=0)
+        lines = [(s.line + 2 + i, indent + 1) for i in range(len(body))]
+        text = "\n".join(x[indent:] for x in body)
+        return SourceMap(file, text, tuple(lines) or ((s.line + 1, s.column + 1),))
+    quote = 1 if style in ('"', "'") else 0
+    if s.line == e.line:
+        raw = raw_lines[s.line][s.column + quote : e.column - quote] if s.line < len(raw_lines) else ""
+        if raw == node.value:
+            return SourceMap(file, raw, ((s.line + 1, s.column + 1 + quote),))
+        return SourceMap(file, node.value, ((s.line + 1, s.column + 1 + quote),))
+    # a multi-line flow scalar: keep the raw line breaks (the DSL treats them as spaces)
+    segs: list[str] = []
+    lines2: list[tuple[int, int]] = []
+    for ln in range(s.line, e.line + 1):
+        raw = raw_lines[ln] if ln < len(raw_lines) else ""
+        if ln == s.line:
+            start = s.column + quote
+        else:
+            start = len(raw) - len(raw.lstrip())
+        end = e.column - quote if ln == e.line else len(raw)
+        segs.append(raw[start:end])
+        lines2.append((ln + 1, start + 1))
+    if quote and "\\" in "".join(segs):
+        return SourceMap(file, node.value, ((s.line + 1, s.column + 1 + quote),))
+    return SourceMap(file, "\n".join(segs), tuple(lines2))
+
+
+# ---- the YAML reader ---------------------------------------------------------------------------
+
+
+class Reader:
+    """Typed access to composed YAML nodes, reporting every problem to the sink."""
+
+    def __init__(self, file: str, sink: Sink) -> None:
+        self.file = file
+        self.sink = sink
+        self.raw_lines: list[str] = []
+
+    def span(self, node: Node) -> Span:
+        return node_span(self.file, node)
+
+    def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]:
+        if not isinstance(node, MappingNode):
+            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a mapping")
+            return []
+        out: list[tuple[ScalarNode, Node]] = []
+        seen: dict[str, Span] = {}
+        for k, v in node.value:
+            if not isinstance(k, ScalarNode):
+                self.sink.error("wrong-value-type", self.span(k), f"keys of {what} must be plain names")
+                continue
+            if k.value in seen:
+                self.sink.error("duplicate-id", self.span(k), f"duplicate key '{k.value}' in {what}",
+                                f"first defined at {seen[k.value]}")
+                continue
+            seen[k.value] = self.span(k)
+            out.append((k, v))
+        return out
+
+    def keys(self, node: Node, what: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Node]:
+        items = self.mapping(node, what)
+        out: dict[str, Node] = {}
+        for k, v in items:
+            if k.value not in allowed:
+                self.sink.error("unknown-key", self.span(k), f"unknown key '{k.value}' in {what}"
+                                + did_you_mean(k.value, allowed), f"allowed keys: {', '.join(allowed)}")
+                continue
+            out[k.value] = v
+        if isinstance(node, MappingNode):
+            for r in required:
+                if r not in out:
+                    self.sink.error("missing-key", self.span(node), f"{what} needs the key '{r}'")
+        return out
+
+    def seq(self, node: Node, what: str) -> list[Node]:
+        if not isinstance(node, SequenceNode):
+            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a list")
+            return []
+        return list(node.value)
+
+    def scalar(self, node: Node, what: str) -> ScalarNode | None:
+        if not isinstance(node, ScalarNode):
+            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a single value")
+            return None
+        return node
+
+    def text(self, node: Node | None, what: str, default: str = "") -> str:
+        if node is None:
+            return default
+        n = self.scalar(node, what)
+        return n.value if n is not None else default
+
+    def integer(self, node: Node | None, what: str, default: int = 0) -> int:
+        if node is None:
+            return default
+        v = self.data(node)
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.sink.error("wrong-value-type", self.span(node), f"{what} must be an integer")
+            return default
+        return v
+
+    def data(self, node: Node) -> object:
+        """A plain YAML value (int, bool, str, None, or lists of them)."""
+        if isinstance(node, ScalarNode):
+            return yaml.safe_load(yaml.serialize(node)) if node.tag != "tag:yaml.org,2002:str" else node.value
+        if isinstance(node, SequenceNode):
+            return [self.data(x) for x in node.value]
+        if isinstance(node, MappingNode):
+            return {self.data(k): self.data(v) for k, v in node.value}
+        return None
+
+    def value(self, node: Node) -> ir.Value:
+        return ir.Value(self.data(node), self.span(node))
+
+    def type_ref(self, node: Node, what: str) -> ir.TypeRef:
+        return ir.TypeRef(self.text(node, what, "int").replace(" ", ""), self.span(node))
+
+    def params(self, node: Node | None, what: str) -> tuple[ir.Param, ...]:
+        if node is None:
+            return ()
+        return tuple(ir.Param(k.value, self.type_ref(v, f"type of parameter '{k.value}'"), self.span(k))
+                     for k, v in self.mapping(node, what))
+
+    def code(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None:
+        if node is None:
+            return None
+        n = self.scalar(node, what)
+        if n is None:
+            return None
+        if n.tag != "tag:yaml.org,2002:str":
+            # `repeat: 2` or `check: true`: a literal is a one-token expression
+            n = ScalarNode("tag:yaml.org,2002:str", str(n.value), n.start_mark, n.end_mark, n.style)
+        smap = source_map(self.file, n, self.raw_lines)
+        if expr:
+            return parse.parse_expression(smap, self.sink)
+        return parse.parse_effect(smap, self.sink)
+
+
+# ---- the schema --------------------------------------------------------------------------------
+
+TOP_KEYS = (
+    "game", "title", "version", "players", "actions", "options", "constants", "enums", "types",
+    "components", "state", "zones", "functions", "procedures", "events", "modifiers", "triggers",
+    "invariants", "setup", "phases",
+)
+SCENARIO_KEYS = ("name", "doc", "seed", "options", "setup", "dice", "shuffles", "actions", "expect",
+                 "expect_error", "expect_log")
+
+
+@dataclass
+class _Parts:
+    """Sections gathered from every file of a spec before the Game is assembled."""
+
+    scalars: dict[str, tuple[Node, Reader]]
+    maps: dict[str, list[tuple[ScalarNode, Node, Reader]]]
+    lists: dict[str, list[tuple[Node, Reader]]]
+
+
+MAP_SECTIONS = ("options", "constants", "enums", "types", "components", "state", "zones", "functions",
+                "procedures", "events", "modifiers")
+LIST_SECTIONS = ("triggers", "invariants", "phases")
+
+
+def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The spec's YAML files and its scenario files, in a stable order."""
+    files = sorted(p for p in folder.glob("*.yaml"))
+    scen = sorted((folder / "scenarios").glob("*.yaml")) if (folder / "scenarios").is_dir() else []
+    return files, scen
+
+
+def display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
+    name = display_path(path)
+    reader = Reader(name, sink)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        sink.error("yaml-syntax", Span(name, 1, 1, 1, 1), f"cannot read the file: {exc}")
+        return None, reader
+    reader.raw_lines = text.splitlines()
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        sink.error("yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}")
+        return None, reader
+    return node, reader
+
+
+def load_game(folder: Path, sink: Sink) -> ir.Game | None:
+    """Read every YAML file of a spec folder into one ir.Game (None if there is nothing to read)."""
+    files, scen_files = spec_files(folder)
+    if not files:
+        sink.error("missing-key", Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder")
+        return None
+    digest = hashlib.sha256()
+    parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
+    names: list[str] = []
+    for path in files + scen_files:
+        digest.update(display_path(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in files:
+        names.append(display_path(path))
+        node, reader = compose(path, sink)
+        if node is None:
+            continue
+        for k, v in reader.mapping(node, "a spec file"):
+            key = k.value
+            if key not in TOP_KEYS:
+                sink.error("unknown-key", reader.span(k), f"unknown top-level key '{key}'"
+                           + did_you_mean(key, TOP_KEYS))
+            elif key in MAP_SECTIONS:
+                for kk, vv in reader.mapping(v, f"'{key}'"):
+                    parts.maps[key].append((kk, vv, reader))
+            elif key in LIST_SECTIONS:
+                parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
+            elif key in parts.scalars:
+                sink.error("duplicate-id", reader.span(k), f"'{key}' is set in two files",
+                           f"first set at {parts.scalars[key][1].span(parts.scalars[key][0])}")
+            else:
+                parts.scalars[key] = (v, reader)
+    return _assemble(folder, parts, names, digest.hexdigest(), scen_files, sink)
+
+
+def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[Path],
+              sink: Sink) -> ir.Game | None:
+    sc = parts.scalars
+    first_file = files[0]
+    if "game" not in sc:
+        if sink.has_errors:
+            return None
+        sink.error("missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'game' name")
+        return None
+    gnode, greader = sc["game"]
+    name = greader.text(gnode, "game")
+
+    player_names: tuple[str, ...] = ()
+    player_count = ir.Value(2, Span(first_file, 1, 1, 1, 1))
+    if "players" in sc:
+        pnode, pr = sc["players"]
+        pk = pr.keys(pnode, "'players'", ("count", "names"), ("names",))
+        if "names" in pk:
+            player_names = tuple(str(pr.data(x)) for x in pr.seq(pk["names"], "players.names"))
+        if "count" in pk:
+            player_count = pr.value(pk["count"])
+        else:
+            player_count = ir.Value(len(player_names), pr.span(pnode))
+    else:
+        sink.error("missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section")
+
+    max_number = 20
+    if "actions" in sc:
+        anode, ar = sc["actions"]
+        ak = ar.keys(anode, "'actions'", ("max_number",))
+        max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
+
+    def one(key: str, fn: Callable[[ScalarNode, Node, Reader], object]) -> list[object]:
+        return [fn(k, v, r) for k, v, r in parts.maps[key]]
+
+    options = tuple(one("options", _option))
+    constants = tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in parts.maps["constants"])
+    enums = tuple(ir.EnumDecl(k.value, tuple(str(r.data(x)) for x in r.seq(v, f"enum '{k.value}'")), r.span(k))
+                  for k, v, r in parts.maps["enums"])
+    rows: dict[str, list[tuple[Node, Reader]]] = {}
+    for k, v, r in parts.maps["components"]:
+        rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
+    types = []
+    for k, v, r in parts.maps["types"]:
+        types.append(_entity_type(k, v, r, rows.pop(k.value, []), sink))
+    for tname, trows in rows.items():
+        node, r = trows[0]
+        sink.error("unknown-type", r.span(node), f"components of '{tname}' but no type '{tname}' is declared"
+                   + did_you_mean(tname, [t.name for t in types]))
+    state = tuple(_state_var(k, v, r) for k, v, r in parts.maps["state"])
+    zones = tuple(_zone(k, v, r) for k, v, r in parts.maps["zones"])
+    functions = tuple(_function(k, v, r) for k, v, r in parts.maps["functions"])
+    procedures = tuple(_procedure(k, v, r) for k, v, r in parts.maps["procedures"])
+    events = tuple(_signature(k, v, r) for k, v, r in parts.maps["events"])
+    modifiers = tuple(_signature(k, v, r) for k, v, r in parts.maps["modifiers"])
+    triggers = tuple(_trigger(n, r) for n, r in parts.lists["triggers"])
+    invariants = tuple(_invariant(n, r) for n, r in parts.lists["invariants"])
+    phases = tuple(_phase(n, r) for n, r in parts.lists["phases"])
+    setup = None
+    if "setup" in sc:
+        snode, sr = sc["setup"]
+        setup = sr.code(snode, "setup")
+    title = sc["title"][1].text(sc["title"][0], "title") if "title" in sc else name
+    version = str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1"
+    scenarios = tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None)
+    return ir.Game(
+        name=name, title=title, version=version, files=tuple(files), digest=digest,
+        player_names=player_names, player_count=player_count, max_number=max_number,
+        options=options,  # type: ignore[arg-type]
+        constants=constants, enums=enums, types=tuple(types), state=state, zones=zones,
+        functions=functions, procedures=procedures, events=events, modifiers=modifiers,
+        triggers=triggers, invariants=invariants, setup=setup, phases=phases, scenarios=scenarios,
+        span=greader.span(gnode),
+    )
+
+
+def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
+    d = r.keys(v, f"option '{k.value}'", ("type", "default", "choices", "doc"), ("type", "default"))
+    typ = r.text(d.get("type"), "option type", "int")
+    if typ not in ("int", "bool"):
+        r.sink.error("unknown-type", r.span(d["type"]), f"an option is 'int' or 'bool', not '{typ}'")
+    default = r.data(d["default"]) if "default" in d else 0
+    if typ == "bool" and not isinstance(default, bool):
+        r.sink.error("wrong-value-type", r.span(d["default"]), "the default of a bool option must be true or false")
+        default = False
+    if typ == "int" and (isinstance(default, bool) or not isinstance(default, int)):
+        if "default" in d:
+            r.sink.error("wrong-value-type", r.span(d["default"]), "the default of an int option must be an integer")
+        default = 0
+    choices = tuple(int(x) for x in r.data(d["choices"]) or []) if "choices" in d else ()  # type: ignore[union-attr]
+    assert isinstance(default, (int, bool))
+    return ir.OptionDecl(k.value, typ, default, choices, r.text(d.get("doc"), "doc"), r.span(k))
+
+
+def _entity_type(k: ScalarNode, v: Node, r: Reader, rows: list[tuple[Node, Reader]], sink: Sink) -> ir.EntityType:
+    d = r.keys(v, f"type '{k.value}'", ("fields", "doc"))
+    fields: list[ir.FieldDecl] = []
+    if "fields" in d:
+        for fk, fv in r.mapping(d["fields"], f"fields of '{k.value}'"):
+            if isinstance(fv, ScalarNode):
+                t = r.type_ref(fv, "field type")
+                kind = "effect" if t.text == "effect" else "data"
+                fields.append(ir.FieldDecl(fk.value, t, kind, (), False, r.span(fk)))
+                continue
+            fd = r.keys(fv, f"field '{fk.value}'", ("type", "params", "code", "optional", "doc"), ("type",))
+            t = r.type_ref(fd["type"], "field type") if "type" in fd else ir.TypeRef("int", r.span(fk))
+            is_code = bool(r.data(fd["code"])) if "code" in fd else False
+            kind = "effect" if t.text == "effect" else ("expr" if is_code or "params" in fd else "data")
+            fields.append(ir.FieldDecl(fk.value, t, kind, r.params(fd.get("params"), f"params of '{fk.value}'"),
+                                       bool(r.data(fd["optional"])) if "optional" in fd else False, r.span(fk)))
+    known = {f.name: f for f in fields}
+    entities = []
+    for node, rr in rows:
+        entities.append(_entity(k.value, node, rr, known, sink))
+    return ir.EntityType(k.value, tuple(fields), tuple(entities), r.span(k))
+
+
+def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], sink: Sink) -> ir.Entity:
+    items = r.mapping(node, f"a '{tname}' component")
+    values: list[tuple[str, ir.Value]] = []
+    code: list[tuple[str, ir.Code]] = []
+    eid, label = "", ""
+    for k, v in items:
+        if k.value == "id":
+            eid = r.text(v, "id")
+        elif k.value == "name":
+            label = r.text(v, "name")
+        elif k.value not in known:
+            sink.error("unknown-field", r.span(k), f"type '{tname}' has no field '{k.value}'"
+                       + did_you_mean(k.value, list(known) + ["id", "name"]))
+        elif known[k.value].kind == "data":
+            values.append((k.value, r.value(v)))
+        else:
+            c = r.code(v, f"field '{k.value}'", expr=known[k.value].kind == "expr")
+            if c is not None:
+                code.append((k.value, c))
+    if not eid:
+        sink.error("missing-key", r.span(node), f"every '{tname}' component needs an 'id'")
+    return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node))
+
+
+def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
+    if isinstance(v, ScalarNode):
+        return ir.StateVar(k.value, r.type_ref(v, "type"), (), None, None, None, "public", r.span(k))
+    d = r.keys(v, f"state variable '{k.value}'", ("type", "per", "initial", "min", "max", "visibility", "doc"),
+               ("type",))
+    per: tuple[ir.TypeRef, ...] = ()
+    if "per" in d:
+        pn = d["per"]
+        per = (tuple(r.type_ref(x, "per") for x in r.seq(pn, "per")) if isinstance(pn, SequenceNode)
+               else (r.type_ref(pn, "per"),))
+    low = r.integer(d["min"], "min") if "min" in d else None
+    high = r.integer(d["max"], "max") if "max" in d else None
+    vis = r.text(d.get("visibility"), "visibility", "public")
+    if vis not in ("public", "owner"):
+        r.sink.error("wrong-value-type", r.span(d["visibility"]), "visibility of a variable is 'public' or 'owner'")
+    return ir.StateVar(k.value, r.type_ref(d["type"], "type") if "type" in d else ir.TypeRef("int", r.span(k)),
+                       per, r.value(d["initial"]) if "initial" in d else None, low, high, vis, r.span(k))
+
+
+def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
+    d = r.keys(v, f"zone '{k.value}'", ("of", "per", "kind", "visibility", "radius", "doc"), ("of",))
+    per = r.text(d.get("per"), "per", "")
+    if per not in ("", "player"):
+        r.sink.error("wrong-value-type", r.span(d["per"]), "a zone is either shared or 'per: player'")
+    kind = r.text(d.get("kind"), "kind", "pile")
+    if kind not in ("pile", "grid"):
+        r.sink.error("wrong-value-type", r.span(d["kind"]), f"a zone kind is 'pile' or 'grid', not '{kind}'")
+    vis = r.text(d.get("visibility"), "visibility", "public")
+    if vis not in ("public", "owner", "hidden"):
+        r.sink.error("wrong-value-type", r.span(d["visibility"]),
+                     f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'")
+    return ir.ZoneDecl(k.value, r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("int", r.span(k)),
+                       per == "player", kind, vis, r.integer(d.get("radius"), "radius", 10), r.span(k))
+
+
+def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
+    d = r.keys(v, f"function '{k.value}'", ("params", "returns", "body", "doc"), ("returns", "body"))
+    body = r.code(d.get("body"), "body", expr=True) or ir.Code((), ir.BoolLit(False, r.span(k)), r.span(k))
+    return ir.FunctionDecl(k.value, r.params(d.get("params"), "params"),
+                           r.type_ref(d["returns"], "returns") if "returns" in d else ir.TypeRef("int", r.span(k)),
+                           body, r.span(k))
+
+
+def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
+    d = r.keys(v, f"procedure '{k.value}'", ("params", "do", "doc"), ("do",))
+    body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(k))
+    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k))
+
+
+def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:
+    if isinstance(v, ScalarNode) and v.value in ("", "null", "~"):
+        return ir.SignatureDecl(k.value, (), "", r.span(k))
+    d = r.keys(v, f"'{k.value}'", ("params", "doc"))
+    return ir.SignatureDecl(k.value, r.params(d.get("params"), "params"), r.text(d.get("doc"), "doc"), r.span(k))
+
+
+def _trigger(n: Node, r: Reader) -> ir.TriggerDecl:
+    d = r.keys(n, "a trigger", ("name", "on", "if", "do", "doc"), ("name", "on", "do"))
+    body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(n))
+    return ir.TriggerDecl(r.text(d.get("name"), "name"), r.text(d.get("on"), "on"),
+                          r.code(d.get("if"), "if", expr=True), body,
+                          r.span(d["on"]) if "on" in d else r.span(n))
+
+
+def _invariant(n: Node, r: Reader) -> ir.InvariantDecl:
+    d = r.keys(n, "an invariant", ("name", "check", "why"), ("name", "check"))
+    check = r.code(d.get("check"), "check", expr=True) or ir.Code((), ir.BoolLit(True, r.span(n)), r.span(n))
+    return ir.InvariantDecl(r.text(d.get("name"), "name"), check, r.text(d.get("why"), "why"), r.span(n))
+
+
+def _phase(n: Node, r: Reader) -> ir.PhaseDecl:
+    d = r.keys(n, "a phase", ("name", "do", "steps", "repeat", "while", "counter", "doc"), ("name",))
+    steps = tuple(_phase(x, r) for x in r.seq(d["steps"], "steps")) if "steps" in d else ()
+    return ir.PhaseDecl(r.text(d.get("name"), "name"), r.code(d.get("do"), "do"), steps,
+                        r.code(d.get("repeat"), "repeat", expr=True), r.code(d.get("while"), "while", expr=True),
+                        r.text(d["counter"], "counter") if "counter" in d else None,
+                        r.span(d["name"]) if "name" in d else r.span(n))
+
+
+def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
+    node, r = compose(path, sink)
+    if node is None:
+        return None
+    d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name", "actions"))
+    opts = r.data(d["options"]) if "options" in d else {}
+    if not isinstance(opts, dict):
+        sink.error("wrong-value-type", r.span(d["options"]), "scenario options must be a mapping")
+        opts = {}
+    dice = r.data(d["dice"]) if "dice" in d else []
+    if not isinstance(dice, list) or not all(isinstance(x, int) for x in dice):
+        sink.error("wrong-value-type", r.span(d["dice"]), "dice must be a list of integers")
+        dice = []
+    shuffles: list[tuple[str, ...]] = []
+    for s in r.seq(d["shuffles"], "shuffles") if "shuffles" in d else []:
+        shuffles.append(tuple(str(x) for x in r.data(s) or []))  # type: ignore[union-attr]
+    actions = tuple(r.value(x) for x in r.seq(d["actions"], "actions")) if "actions" in d else ()
+    expect = tuple(c for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
+                   if (c := r.code(x, "expect", expr=True)) is not None)
+    return ir.ScenarioDecl(
+        name=r.text(d.get("name"), "name", path.stem), file=r.file, seed=r.integer(d.get("seed"), "seed", 1),
+        options=tuple(sorted((str(k), v) for k, v in opts.items())), setup=r.code(d.get("setup"), "setup"),
+        dice=tuple(dice), shuffles=tuple(shuffles), actions=actions, expect=expect,
+        expect_error=r.text(d["expect_error"], "expect_error") if "expect_error" in d else None,
+        expect_log=tuple(str(x) for x in r.data(d["expect_log"]) or []) if "expect_log" in d else (),  # type: ignore[union-attr]
+        span=r.span(node))

@@ -1,0 +1,280 @@
+"""Resolve: an ir.Game -> its global Symbols, checking every declaration-level name and value.
+
+Checks here: duplicate ids, unknown types, component data against their columns, references to
+phases, events and options. Names inside DSL code are resolved with their scopes in check.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler import ir
+from compiler.diagnostics import Sink, did_you_mean
+from compiler.typesys import BOOL, CELL, INT, PLAYER, STR, Type, list_of
+
+SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
+
+
+@dataclass
+class EntityInfo:
+    """An entity type with its rows: ids in declaration order, field types and data."""
+
+    decl: ir.EntityType
+    ids: list[str]
+    labels: list[str]
+    field_types: dict[str, Type] = field(default_factory=dict)
+    # data field -> one value per entity (ints for int/bool/entity/enum refs, -1 for none)
+    data: dict[str, list[object]] = field(default_factory=dict)
+    code_fields: dict[str, ir.FieldDecl] = field(default_factory=dict)
+
+
+@dataclass
+class Symbols:
+    """Every global name of a game, with its type."""
+
+    game: ir.Game
+    players: list[str]
+    max_players: int
+    entity_types: dict[str, EntityInfo] = field(default_factory=dict)
+    entities: dict[str, tuple[str, int]] = field(default_factory=dict)
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    enum_values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    constants: dict[str, tuple[Type, object]] = field(default_factory=dict)
+    options: dict[str, ir.OptionDecl] = field(default_factory=dict)
+    state: dict[str, tuple[ir.StateVar, Type, tuple[Type, ...]]] = field(default_factory=dict)
+    zones: dict[str, tuple[ir.ZoneDecl, Type]] = field(default_factory=dict)
+    functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
+    procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
+    events: dict[str, ir.SignatureDecl] = field(default_factory=dict)
+    modifiers: dict[str, ir.SignatureDecl] = field(default_factory=dict)
+    phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
+
+    def type_named(self, name: str) -> Type | None:
+        if name in SCALAR_TYPES:
+            return SCALAR_TYPES[name]
+        if name == "player":
+            return PLAYER
+        if name in self.entity_types:
+            return Type("entity", name)
+        if name in self.enums:
+            return Type("enum", name)
+        if name.startswith("list[") and name.endswith("]"):
+            inner = self.type_named(name[5:-1])
+            return list_of(inner) if inner else None
+        return None
+
+    def known_type_names(self) -> list[str]:
+        return [*SCALAR_TYPES, "player", *self.entity_types, *self.enums]
+
+    def global_names(self) -> list[str]:
+        return [*self.constants, *self.options, *self.state, *self.zones, *self.entities, *self.enum_values,
+                *self.players, *self.entity_types, "players", "num_players"]
+
+
+def resolve(game: ir.Game, sink: Sink) -> Symbols:
+    names = list(game.player_names)
+    count = game.player_count.data
+    max_players = len(names)
+    if isinstance(count, int) and not isinstance(count, bool):
+        max_players = count
+        if count > len(names):
+            sink.error("wrong-value-type", game.player_count.span,
+                       f"{count} players but only {len(names)} player names")
+    elif isinstance(count, str):
+        if not any(o.name == count for o in game.options):
+            sink.error("unknown-name", game.player_count.span, f"player count '{count}' is not a declared option"
+                       + did_you_mean(count, [o.name for o in game.options]))
+    else:
+        sink.error("wrong-value-type", game.player_count.span, "players.count is a number or an option name")
+    sym = Symbols(game, names, max_players)
+    taken: dict[str, ir.Span] = {}
+
+    def claim(name: str, span: ir.Span, what: str) -> bool:
+        if name in taken:
+            sink.error("duplicate-id", span, f"{what} '{name}' is already defined", f"first defined at {taken[name]}")
+            return False
+        taken[name] = span
+        return True
+
+    for p in names:
+        claim(p, game.player_count.span, "player")
+    for o in game.options:
+        if claim(o.name, o.span, "option"):
+            sym.options[o.name] = o
+    for en in game.enums:
+        if claim(en.name, en.span, "enum"):
+            sym.enums[en.name] = list(en.values)
+            for i, v in enumerate(en.values):
+                if claim(v, en.span, "enum value"):
+                    sym.enum_values[v] = (en.name, i)
+    for et in game.types:
+        if et.name in ("player", *SCALAR_TYPES) or not claim(et.name, et.span, "type"):
+            if et.name in ("player", *SCALAR_TYPES):
+                sink.error("duplicate-id", et.span, f"'{et.name}' is a built-in type")
+            continue
+        info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
+        sym.entity_types[et.name] = info
+        for i, ent in enumerate(et.entities):
+            if ent.id and claim(ent.id, ent.span, "component"):
+                sym.entities[ent.id] = (et.name, i)
+    for c in game.constants:
+        v = c.value.data
+        if isinstance(v, bool):
+            t = BOOL
+        elif isinstance(v, int):
+            t = INT
+        else:
+            sink.error("wrong-value-type", c.value.span, "a constant is an integer or true/false")
+            continue
+        if claim(c.name, c.span, "constant"):
+            sym.constants[c.name] = (t, v)
+    for sv in game.state:
+        t = _type(sym, sv.type, sink)
+        per = tuple(_type(sym, p, sink) for p in sv.per)
+        for p, pt in zip(sv.per, per, strict=True):
+            if pt.kind not in ("entity", "enum"):
+                sink.error("type-mismatch", p.span, f"a variable can be indexed by players, components or enums, not {pt}")
+        if sv.visibility == "owner" and (not per or per[0] != PLAYER):
+            sink.error("type-mismatch", sv.span, "an 'owner'-visible variable must be indexed first by player")
+        if claim(sv.name, sv.span, "state variable"):
+            sym.state[sv.name] = (sv, t, per)
+    for z in game.zones:
+        et = _type(sym, z.of, sink)
+        if et.kind != "entity":
+            sink.error("type-mismatch", z.of.span, f"a zone holds components, not {et}")
+        if z.visibility == "owner" and not z.per_player:
+            sink.error("type-mismatch", z.span, "an 'owner'-visible zone must be 'per: player'")
+        if claim(z.name, z.span, "zone"):
+            sym.zones[z.name] = (z, Type("zone", z.kind, et))
+    for f in game.functions:
+        if claim(f.name, f.span, "function"):
+            sym.functions[f.name] = f
+    for pr in game.procedures:
+        if claim(pr.name, pr.span, "procedure"):
+            sym.procedures[pr.name] = pr
+    for ev in game.events:
+        if claim(ev.name, ev.span, "event"):
+            sym.events[ev.name] = ev
+    for m in game.modifiers:
+        if claim(m.name, m.span, "modifier"):
+            sym.modifiers[m.name] = m
+    _phases(sym, game.phases, sink)
+    for sv, _, _ in sym.state.values():
+        if sv.name in sym.phases:
+            pass
+    for ph in sym.phases.values():
+        if ph.counter is not None and (ph.counter not in sym.state or sym.state[ph.counter][1] != INT
+                                       or sym.state[ph.counter][2]):
+            sink.error("unknown-name", ph.span, f"counter '{ph.counter}' of phase '{ph.name}' must be a declared int "
+                       "state variable" + did_you_mean(ph.counter, list(sym.state)))
+    for tr in game.triggers:
+        if tr.event not in sym.events:
+            sink.error("unknown-name", tr.span, f"trigger '{tr.name}' is on an undeclared event '{tr.event}'"
+                       + did_you_mean(tr.event, list(sym.events)))
+    for info in sym.entity_types.values():
+        _entity_data(sym, info, sink)
+    if not game.phases:
+        sink.error("missing-key", game.span, "the spec needs 'phases': the game's flow")
+    return sym
+
+
+def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
+    for ph in phases:
+        if ph.name in sym.phases:
+            sink.error("duplicate-id", ph.span, f"phase '{ph.name}' is already defined",
+                       f"first defined at {sym.phases[ph.name].span}")
+        else:
+            sym.phases[ph.name] = ph
+        _phases(sym, ph.steps, sink)
+
+
+def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
+    t = sym.type_named(ref.text)
+    if t is None:
+        sink.error("unknown-type", ref.span, f"unknown type '{ref.text}'" + did_you_mean(ref.text, sym.known_type_names()))
+        return INT
+    return t
+
+
+def field_type(sym: Symbols, fd: ir.FieldDecl, sink: Sink) -> Type:
+    if fd.type.text == "effect":
+        return Type("any")
+    return _type(sym, fd.type, sink)
+
+
+def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
+    for fd in info.decl.fields:
+        t = field_type(sym, fd, sink)
+        info.field_types[fd.name] = t
+        if fd.kind != "data":
+            info.code_fields[fd.name] = fd
+            continue
+        column: list[object] = []
+        for ent in info.decl.entities:
+            vals = dict(ent.values)
+            if fd.name not in vals:
+                if not fd.optional:
+                    sink.error("missing-key", ent.span, f"'{ent.id}' has no '{fd.name}'",
+                               f"declare the field with 'optional: true' to allow a default")
+                column.append(_default(t))
+                continue
+            column.append(convert_value(sym, vals[fd.name], t, sink))
+        info.data[fd.name] = column
+    for ent in info.decl.entities:
+        for fname, code in ent.code:
+            if fname not in info.code_fields:
+                sink.error("unknown-field", code.span, f"'{fname}' is not a code field")
+
+
+def _default(t: Type) -> object:
+    if t.kind == "list":
+        return []
+    if t.is_ref:
+        return -1
+    if t.kind == "str":
+        return ""
+    return 0 if t.kind != "bool" else False
+
+
+def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
+    """A YAML value -> its runtime representation for type t (entity refs become indices)."""
+    d = v.data
+    if t.kind == "int":
+        if isinstance(d, bool) or not isinstance(d, int):
+            sink.error("wrong-value-type", v.span, f"expected an integer, got {d!r}")
+            return 0
+        return d
+    if t.kind == "bool":
+        if not isinstance(d, bool):
+            sink.error("wrong-value-type", v.span, f"expected true or false, got {d!r}")
+            return False
+        return d
+    if t.kind == "str":
+        return "" if d is None else str(d)
+    if t.kind == "list":
+        assert t.elem is not None
+        if not isinstance(d, list):
+            sink.error("wrong-value-type", v.span, f"expected a list, got {d!r}")
+            return []
+        return [convert_value(sym, ir.Value(x, v.span), t.elem, sink) for x in d]
+    if t.kind == "entity":
+        if d is None or d == "none":
+            return -1
+        if t.name == "player":
+            if d in sym.players:
+                return sym.players.index(str(d))
+            sink.error("unknown-name", v.span, f"unknown player '{d}'" + did_you_mean(str(d), sym.players))
+            return -1
+        ids = sym.entity_types[t.name].ids
+        if d in ids:
+            return ids.index(str(d))
+        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + did_you_mean(str(d), ids))
+        return -1
+    if t.kind == "enum":
+        vals = sym.enums[t.name]
+        if d in vals:
+            return vals.index(str(d))
+        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + did_you_mean(str(d), vals))
+        return 0
+    sink.error("wrong-value-type", v.span, f"a value of type {t} cannot be written in YAML")
+    return 0

@@ -1,0 +1,616 @@
+"""The shared engine: state, frames, decisions, zones, lasting effects, log and errors.
+
+Generated game modules subclass GameState and Frame. The base classes own every rule that all
+games share: an illegal action raises and changes nothing; a terminal state takes no action;
+decisions can arise anywhere inside an effect because the program's call stack is part of the
+state (a list of Frames), so every decision point clones and JSON-round-trips exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NoReturn
+
+from runtime.rng import Rng
+
+TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
+PASS = 0  # the action id of "pass" in an optional choice
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in this state; the state is unchanged."""
+
+
+class RuleError(RuntimeError):
+    """A spec that asks for something impossible at run time (e.g. a choice with no options)."""
+
+
+class GameEnded(Exception):
+    """Unwinds the running effect when the game ends (caught by the engine loop)."""
+
+
+# ---- static game description (generated) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ZoneInfo:
+    """One zone instance: a zone, or one player's copy of a per-player zone."""
+
+    name: str
+    type_index: int
+    kind: str  # "pile" or "grid"
+    owner: int  # -1 for shared zones
+    visibility: str  # "public", "owner", "hidden"
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A range of action ids for one kind of choosable value."""
+
+    name: str
+    offset: int
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """A declared game parameter."""
+
+    name: str
+    type: str
+    default: int | bool
+    choices: tuple[int, ...]
+    doc: str
+
+
+@dataclass
+class GameInfo:
+    """Everything static about a compiled game that the runtime needs."""
+
+    name: str
+    title: str
+    version: str
+    digest: str
+    player_names: tuple[str, ...]
+    player_count: int | str  # a number, or the name of the option that sets it
+    options: tuple[OptionInfo, ...]
+    type_names: tuple[str, ...]
+    type_labels: tuple[tuple[str, ...], ...]
+    type_ids: tuple[tuple[str, ...], ...]
+    zones: tuple[ZoneInfo, ...]
+    domains: tuple[Domain, ...]
+    radius: int
+    phases: tuple[str, ...]
+    modifiers: tuple[str, ...]
+    owner_vars: tuple[str, ...]
+    frames: dict[str, type[Frame]] = field(default_factory=dict)
+    invariants: tuple[tuple[str, str, Any], ...] = ()
+
+    @property
+    def num_distinct_actions(self) -> int:
+        last = self.domains[-1]
+        return last.offset + len(last.labels)
+
+    def action_label(self, action: int) -> str:
+        for d in reversed(self.domains):
+            if action >= d.offset:
+                i = action - d.offset
+                if i < len(d.labels):
+                    return d.labels[i]
+                break
+        return f"<no action {action}>"
+
+
+def cell_code(x: int, y: int, radius: int) -> int:
+    if not (-radius <= x <= radius and -radius <= y <= radius):
+        raise RuleError(f"position ({x},{y}) is off the grid (radius {radius})")
+    w = 2 * radius + 1
+    return (x + radius) * w + (y + radius)
+
+
+def cell_xy(c: int, radius: int) -> tuple[int, int]:
+    w = 2 * radius + 1
+    return c // w - radius, c % w - radius
+
+
+# ---- frames and decisions ---------------------------------------------------------------------
+
+
+class Frame:
+    """One activation of a procedure that may stop for a decision: its position and its locals."""
+
+    __slots__ = ("pc",)
+    NAME: ClassVar[str] = ""
+    SLOTS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: Any) -> None:  # pragma: no cover - generated subclasses implement it
+        raise NotImplementedError
+
+    def copy(self) -> Frame:
+        f = object.__new__(type(self))
+        f.pc = self.pc
+        for name in self.SLOTS:
+            setattr(f, name, getattr(self, name))
+        return f
+
+    def to_data(self) -> list[object]:
+        return [self.NAME, self.pc, [getattr(self, n) for n in self.SLOTS]]
+
+
+@dataclass
+class Decision:
+    """A question the game is waiting on: who answers, from which action ids, into which local."""
+
+    player: int
+    options: list[int]
+    slot: str
+    prompt: str
+    optional: bool = False
+    need: int = 0  # > 0: choose this many distinct options, one action each
+    picked: list[int] = field(default_factory=list)
+    domain: int = 0
+    secret: bool = False
+
+    def copy(self) -> Decision:
+        return Decision(self.player, self.options, self.slot, self.prompt, self.optional, self.need,
+                        self.picked[:], self.domain, self.secret)
+
+    def legal(self) -> list[int]:
+        acts = [a for a in self.options if a not in self.picked] if self.picked else list(self.options)
+        if self.optional:
+            acts.append(PASS)
+        return sorted(set(acts))
+
+
+# ---- zones ------------------------------------------------------------------------------------
+
+
+class Zones:
+    """Where every component is: pile contents (bottom..top), grid cells, and a where-index."""
+
+    __slots__ = ("piles", "cells", "where", "pos")
+
+    def __init__(self, zones: Sequence[ZoneInfo], type_sizes: Sequence[int]) -> None:
+        self.piles: list[list[int]] = [[] for _ in zones]
+        self.cells: list[dict[int, int]] = [{} for _ in zones]
+        self.where: list[list[int]] = [[-1] * n for n in type_sizes]
+        self.pos: list[list[int]] = [[-1] * n for n in type_sizes]
+
+    def copy(self) -> Zones:
+        z = Zones.__new__(Zones)
+        z.piles = [p[:] for p in self.piles]
+        z.cells = [dict(c) if c else {} for c in self.cells]
+        z.where = [w[:] for w in self.where]
+        z.pos = [p[:] for p in self.pos]
+        return z
+
+    def to_data(self) -> dict[str, object]:
+        return {"piles": self.piles, "cells": [sorted(c.items()) for c in self.cells],
+                "where": self.where, "pos": self.pos}
+
+    @classmethod
+    def from_data(cls, d: dict[str, Any]) -> Zones:
+        z = cls.__new__(cls)
+        z.piles = [list(p) for p in d["piles"]]
+        z.cells = [{int(k): int(v) for k, v in c} for c in d["cells"]]
+        z.where = [list(w) for w in d["where"]]
+        z.pos = [list(p) for p in d["pos"]]
+        return z
+
+
+# ---- the state --------------------------------------------------------------------------------
+
+
+class GameState:
+    """A game in progress. Generated subclasses add the game's variables and its flow."""
+
+    __slots__ = ("stack", "pending", "rng", "over", "winner", "reason", "lines", "history", "mods",
+                 "z", "num_players", "options", "seed", "setup_hook")
+    INFO: ClassVar[GameInfo]
+
+    # -- the engine API (OpenSpiel naming) ------------------------------------------------------
+    def current_player(self) -> int:
+        """The player to act, or TERMINAL once the game is over."""
+        if self.over or self.pending is None:
+            return TERMINAL
+        return self.pending.player
+
+    def legal_actions(self) -> list[int]:
+        """Stable integer ids, ascending; empty when the game is over."""
+        if self.over or self.pending is None:
+            return []
+        return self.pending.legal()
+
+    def action_to_string(self, action: int) -> str:
+        return self.INFO.action_label(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose label is `text` (what scenarios and logs use)."""
+        for a in self.legal_actions():
+            if self.action_to_string(a) == text:
+                return a
+        raise IllegalActionError(f"no legal action '{text}' ({self._whose()}); legal: {self._legal_text()}")
+
+    def apply_action(self, action: int) -> None:
+        """Answer the pending decision; raises IllegalActionError (state unchanged) if not legal."""
+        if self.over:
+            raise IllegalActionError(f"action {action} ({self.action_to_string(action)}): the game is over")
+        d = self.pending
+        assert d is not None
+        if action not in d.legal():
+            raise IllegalActionError(
+                f"illegal action {action} ({self.action_to_string(action)}) for {self._whose()}; "
+                f"legal: {self._legal_text()}")
+        self.history.append(action)
+        who = self.INFO.player_names[d.player]
+        label = self.action_to_string(action)
+        self.lines.append((d.player if d.secret else -1,
+                           f"{who}: {label}" + (f"  ({d.prompt})" if d.prompt else "")))
+        frame = self.stack[-1]
+        if d.need:
+            d.picked.append(action)
+            if len(d.picked) < d.need:
+                return
+            setattr(frame, d.slot, [a - self.INFO.domains[d.domain].offset for a in d.picked])
+        elif action == PASS and d.optional:
+            setattr(frame, d.slot, -1)
+        else:
+            value = action - self.INFO.domains[d.domain].offset
+            setattr(frame, d.slot, bool(value) if self.INFO.domains[d.domain].name == "bool" else value)
+        self.pending = None
+        self._run()
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def returns(self) -> list[float]:
+        """+1 to the winner and -1/(n-1) to each other player; zeros for a draw or an unfinished game."""
+        n = self.num_players
+        if not self.over or self.winner < 0:
+            return [0.0] * n
+        lose = -1.0 / (n - 1) if n > 1 else 0.0
+        return [1.0 if p == self.winner else lose for p in range(n)]
+
+    def log(self) -> list[str]:
+        """The whole game log (private lines marked with the player who saw them)."""
+        names = self.INFO.player_names
+        return [text if who < 0 else f"[{names[who]} only] {text}" for who, text in self.lines]
+
+    def player_log(self, player: int) -> list[str]:
+        return [text for who, text in self.lines if who < 0 or who == player]
+
+    def clone(self) -> GameState:
+        n = object.__new__(type(self))
+        n.stack = [f.copy() for f in self.stack]
+        n.pending = self.pending.copy() if self.pending is not None else None
+        n.rng = self.rng.copy()
+        n.over, n.winner, n.reason = self.over, self.winner, self.reason
+        n.lines = self.lines[:]
+        n.history = self.history[:]
+        n.mods = self.mods[:]
+        n.z = self.z.copy()
+        n.num_players, n.options, n.seed = self.num_players, self.options, self.seed
+        n.setup_hook = None
+        self._copy_vars(n)
+        return n
+
+    def to_json(self) -> str:
+        d = self.pending
+        data = {
+            "game": self.INFO.name, "version": self.INFO.version, "digest": self.INFO.digest,
+            "seed": self.seed, "options": self.options, "num_players": self.num_players,
+            "rng": self.rng.to_data(), "over": self.over, "winner": self.winner, "reason": self.reason,
+            "stack": [f.to_data() for f in self.stack],
+            "pending": None if d is None else [d.player, d.options, d.slot, d.prompt, d.optional, d.need,
+                                               d.picked, d.domain, d.secret],
+            "log": self.lines, "history": self.history, "mods": self.mods,
+            "zones": self.z.to_data(), "vars": self._dump_vars(),
+        }
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        d = json.loads(text)
+        if d.get("game") != cls.INFO.name:
+            raise ValueError(f"this is a saved '{d.get('game')}' game, not '{cls.INFO.name}'")
+        s = object.__new__(cls)
+        s.seed, s.options, s.num_players = d["seed"], d["options"], d["num_players"]
+        s.setup_hook = None
+        s.rng = Rng.from_data(d["rng"])
+        s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
+        s.stack = []
+        for name, pc, values in d["stack"]:
+            frame_cls = cls.INFO.frames[name]
+            f = object.__new__(frame_cls)
+            f.pc = pc
+            for slot, v in zip(frame_cls.SLOTS, values, strict=True):
+                setattr(f, slot, v)
+            s.stack.append(f)
+        p = d["pending"]
+        s.pending = None if p is None else Decision(*p)
+        s.lines = [(int(w), str(t)) for w, t in d["log"]]
+        s.history = list(d["history"])
+        s.mods = [(int(m), tuple(a), int(u)) for m, a, u in d["mods"]]
+        s.z = Zones.from_data(d["zones"])
+        s._load_vars(d["vars"])
+        return s
+
+    def observation(self, player: int) -> dict[str, object]:
+        """What `player` may see: public variables and zones, own hidden things, counts of the rest."""
+        info = self.INFO
+        zones: dict[str, object] = {}
+        for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
+            labels = info.type_labels[zinfo.type_index]
+            key = zinfo.name if zinfo.owner < 0 else f"{zinfo.name}[{info.player_names[zinfo.owner]}]"
+            visible = zinfo.visibility == "public" or (zinfo.visibility == "owner" and zinfo.owner == player)
+            if not visible:
+                zones[key] = {"count": len(pile)}
+            elif zinfo.kind == "grid":
+                zones[key] = {labels[e]: list(cell_xy(c, info.radius)) for c, e in sorted(self.z.cells[zi].items())}
+            else:
+                zones[key] = [labels[e] for e in pile]
+        variables = self._dump_vars()
+        for name in info.owner_vars:
+            values = variables[name]
+            assert isinstance(values, list)
+            variables[name] = [v if p == player else None for p, v in enumerate(values)]
+        obs: dict[str, object] = {
+            "player": info.player_names[player] if 0 <= player < len(info.player_names) else player,
+            "current_player": self.current_player(), "terminal": self.over, "returns": self.returns(),
+            "variables": variables, "zones": zones,
+            "modifiers": [[info.modifiers[m], list(a)] for m, a, _ in self.mods],
+        }
+        d = self.pending
+        if d is not None and d.player == player and not self.over:
+            obs["decision"] = {"prompt": d.prompt, "legal": [self.action_to_string(a) for a in d.legal()]}
+        return obs
+
+    def observation_string(self, player: int) -> str:
+        return json.dumps(self.observation(player), sort_keys=True)
+
+    def __str__(self) -> str:
+        tail = self.log()[-5:]
+        status = f"over: {self.reason}" if self.over else f"{self._whose()} to act"
+        return "\n".join([f"{self.INFO.title} ({status})", *tail])
+
+    # -- hooks the generated subclass fills in --------------------------------------------------
+    def _init_vars(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _copy_vars(self, other: Any) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _dump_vars(self) -> dict[str, object]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _load_vars(self, d: dict[str, Any]) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _flow(self) -> Frame:  # pragma: no cover
+        raise NotImplementedError
+
+    # -- the machine ----------------------------------------------------------------------------
+    def _start(self, seed: int, options: dict[str, int | bool], num_players: int) -> None:
+        info = self.INFO
+        self.seed = seed
+        self.options = options
+        self.num_players = num_players
+        self.rng = Rng(seed)
+        self.over, self.winner, self.reason = False, -1, ""
+        self.stack = []
+        self.pending = None
+        self.lines = []
+        self.history = []
+        self.mods = []
+        self.z = Zones(info.zones, [len(t) for t in info.type_ids])
+        self._init_vars()
+        self.stack.append(self._flow())
+
+    def _begin(self) -> None:
+        self._run()
+
+    def _run(self) -> None:
+        stack = self.stack
+        try:
+            while self.pending is None:
+                if not stack:
+                    self._finish(-1, "the flow ended with no winner")
+                stack[-1].step(self)
+        except GameEnded:
+            pass
+
+    def after_setup(self) -> None:
+        """Called by the flow between setup and the first phase (scenarios arrange the table here)."""
+        hook = self.setup_hook
+        self.setup_hook = None
+        if hook is not None:
+            hook(self)
+
+    def push(self, frame: Frame) -> None:
+        self.stack.append(frame)
+
+    def pop(self) -> None:
+        self.stack.pop()
+
+    def decide(self, player: int, values: Sequence[int], domain: int, slot: str, prompt: str,
+               optional: bool = False, need: int = 0, secret: bool = False) -> bool:
+        """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options."""
+        if not 0 <= player < self.num_players:
+            raise RuleError(f"decision '{prompt}' for a player who is not in the game ({player})")
+        dom = self.INFO.domains[domain]
+        off, size = dom.offset, len(dom.labels)
+        opts = [off + v for v in dict.fromkeys(values) if 0 <= v < size]
+        if len(opts) != len(set(values)):
+            raise RuleError(f"'{prompt}': a {dom.name} option is out of range (raise actions.max_number?)")
+        if need and len(opts) < need:
+            raise RuleError(f"'{prompt}': must choose {need} but only {len(opts)} options")
+        if not opts:
+            if optional:
+                return False
+            raise RuleError(f"'{prompt}': {self.INFO.player_names[player]} must choose but there is no option")
+        # A single option is still asked: a game's action sequence never depends on option counts.
+        self.pending = Decision(player, opts, slot, prompt, optional, need, [], domain, secret)
+        return True
+
+    def end_game(self, winner: int, reason: str) -> NoReturn:
+        self._finish(winner, reason)
+
+    def _finish(self, winner: int, reason: str) -> NoReturn:
+        self.over = True
+        self.winner = winner
+        self.reason = reason or ("draw" if winner < 0 else "")
+        self.pending = None
+        self.stack.clear()
+        result = "a draw" if winner < 0 else f"{self.INFO.player_names[winner]} wins"
+        self.lines.append((-1, f"Game over: {result}" + (f" ({reason})" if reason else "")))
+        raise GameEnded
+
+    # -- helpers the generated code calls -------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.lines.append((-1, text))
+
+    def say_to(self, player: int, text: str) -> None:
+        self.lines.append((player, text))
+
+    def roll(self, faces: int) -> int:
+        v = self.rng.roll(faces)
+        self.lines.append((-1, f"(rolled {v} on d{faces})"))
+        return v
+
+    def pick(self, items: Sequence[int]) -> int:
+        if not items:
+            raise RuleError("random pick from an empty collection")
+        return items[self.rng.below(len(items))]
+
+    def shuffle(self, zone: int) -> None:
+        self.rng.shuffle(self.z.piles[zone])
+
+    def top(self, zone: int) -> int:
+        pile = self.z.piles[zone]
+        return pile[-1] if pile else -1
+
+    def opponent(self, p: int) -> int:
+        if self.num_players != 2:
+            raise RuleError("opponent() needs a two-player game")
+        return 1 - p
+
+    def _detach(self, t: int, e: int) -> None:
+        z = self.z
+        where = z.where[t][e]
+        if where < 0:
+            return
+        z.piles[where].remove(e)
+        c = z.pos[t][e]
+        if c >= 0:
+            del z.cells[where][c]
+            z.pos[t][e] = -1
+        z.where[t][e] = -1
+
+    def move(self, t: int, e: int, zone: int, top: bool = True) -> None:
+        if e < 0:
+            raise RuleError("cannot move 'none'")
+        self._detach(t, e)
+        if top:
+            self.z.piles[zone].append(e)
+        else:
+            self.z.piles[zone].insert(0, e)
+        self.z.where[t][e] = zone
+
+    def move_all(self, t: int, items: Sequence[int], zone: int, top: bool = True) -> None:
+        for e in list(items):
+            self.move(t, e, zone, top)
+
+    def place(self, t: int, e: int, zone: int, cell: int) -> None:
+        cells = self.z.cells[zone]
+        if cell in cells:
+            raise RuleError(f"position {self.cell_label(cell)} is already taken")
+        self._detach(t, e)
+        cells[cell] = e
+        self.z.piles[zone].append(e)
+        self.z.where[t][e] = zone
+        self.z.pos[t][e] = cell
+
+    def deal(self, t: int, n: int, src: int, dst: int) -> None:
+        pile = self.z.piles[src]
+        for _ in range(min(n, len(pile))):
+            self.move(t, pile[-1], dst)
+
+    def cell(self, x: int, y: int) -> int:
+        return cell_code(x, y, self.INFO.radius)
+
+    def cell_label(self, c: int) -> str:
+        if c < 0:
+            return "none"
+        x, y = cell_xy(c, self.INFO.radius)
+        return f"({x},{y})"
+
+    def _around(self, c: int) -> tuple[int, ...]:
+        r = self.INFO.radius
+        x, y = cell_xy(c, r)
+        return tuple(cell_code(a, b, r) for a, b in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+                     if -r <= a <= r and -r <= b <= r)
+
+    def neighbors(self, t: int, e: int) -> list[int]:
+        c = self.z.pos[t][e]
+        if c < 0:
+            return []
+        cells = self.z.cells[self.z.where[t][e]]
+        return [cells[n] for n in self._around(c) if n in cells]
+
+    def adjacent(self, t: int, a: int, b: int) -> bool:
+        ca, cb = self.z.pos[t][a], self.z.pos[t][b]
+        return ca >= 0 and cb >= 0 and self.z.where[t][a] == self.z.where[t][b] and cb in self._around(ca)
+
+    def open_cells_around(self, t: int, items: Sequence[int]) -> list[int]:
+        out: dict[int, None] = {}
+        for e in items:
+            c = self.z.pos[t][e]
+            if c < 0:
+                continue
+            cells = self.z.cells[self.z.where[t][e]]
+            for n in self._around(c):
+                if n not in cells:
+                    out[n] = None
+        return sorted(out)
+
+    def add_mod(self, mod: int, args: tuple[int, ...], until: int) -> None:
+        self.mods.append((mod, args, until))
+
+    def cancel_mod(self, mod: int, args: tuple[int, ...]) -> None:
+        self.mods = [m for m in self.mods if not (m[0] == mod and m[1] == args)]
+
+    def active(self, mod: int, args: tuple[int, ...]) -> bool:
+        for m, a, _ in self.mods:
+            if m == mod and a == args:
+                return True
+        return False
+
+    def expire(self, phase: int) -> None:
+        if self.mods:
+            self.mods = [m for m in self.mods if m[2] != phase]
+
+    def label(self, t: int, e: int) -> str:
+        return "none" if e < 0 else self.INFO.type_labels[t][e]
+
+    def player_label(self, p: int) -> str:
+        return "none" if p < 0 else self.INFO.player_names[p]
+
+    def _whose(self) -> str:
+        if self.over:
+            return "nobody (the game is over)"
+        d = self.pending
+        assert d is not None
+        return f"{self.INFO.player_names[d.player]}" + (f", {d.prompt}" if d.prompt else "")
+
+    def _legal_text(self) -> str:
+        acts = self.legal_actions()
+        shown = ", ".join(f"{a} ({self.action_to_string(a)})" for a in acts[:12])
+        return shown + (f", ... ({len(acts)} in all)" if len(acts) > 12 else "")

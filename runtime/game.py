@@ -1,0 +1,104 @@
+"""Games: `load_game(name, options)` imports a compiled engine from generated/ and wraps it."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from runtime.engine import GameInfo, GameState
+
+
+class UnknownGameError(LookupError):
+    """No compiled engine of that name (run `rulewright build`)."""
+
+
+class Game:
+    """A compiled game with its options fixed (OpenSpiel's Game)."""
+
+    def __init__(self, state_cls: type[GameState], scenarios: Sequence[dict[str, Any]],
+                 options: dict[str, int | bool] | None = None) -> None:
+        self.state_cls = state_cls
+        self.info: GameInfo = state_cls.INFO
+        self.scenarios = list(scenarios)
+        self.options = self._options(options or {})
+        count = self.info.player_count
+        self.num_players = int(self.options[count]) if isinstance(count, str) else count
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    def num_distinct_actions(self) -> int:
+        return self.info.num_distinct_actions
+
+    def _options(self, given: dict[str, Any]) -> dict[str, int | bool]:
+        known = {o.name: o for o in self.info.options}
+        out: dict[str, int | bool] = {o.name: o.default for o in self.info.options}
+        for key, value in given.items():
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise ValueError(f"{self.info.name} has no option '{key}' (options: {names})")
+            o = known[key]
+            if isinstance(value, str):
+                value = _parse_option(key, value, o.type)
+            if o.type == "bool" and not isinstance(value, bool):
+                raise ValueError(f"option '{key}' is true or false, not {value!r}")
+            if o.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"option '{key}' is an integer, not {value!r}")
+            if o.choices and value not in o.choices:
+                raise ValueError(f"option '{key}' must be one of {list(o.choices)}, not {value!r}")
+            out[key] = value
+        return out
+
+    def new_initial_state(self, seed: int = 0, *, forced_rolls: Sequence[int] = (),
+                          forced_shuffles: Sequence[Sequence[int]] = (),
+                          after_setup: Callable[[Any], None] | None = None) -> GameState:
+        """A new game; it runs until the first decision. Forced chance and `after_setup` serve scenarios."""
+        s = object.__new__(self.state_cls)
+        s._start(seed, dict(self.options), self.num_players)
+        s.rng.forced_rolls = list(forced_rolls)
+        s.rng.forced_shuffles = [list(x) for x in forced_shuffles]
+        s.setup_hook = after_setup
+        s._begin()
+        return s
+
+    def state_from_json(self, text: str) -> GameState:
+        return self.state_cls.from_json(text)
+
+
+def _parse_option(key: str, text: str, typ: str) -> int | bool:
+    if typ == "bool":
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"option '{key}' is true or false, not '{text}'")
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"option '{key}' is an integer, not '{text}'") from None
+
+
+def available_games() -> list[str]:
+    try:
+        root = importlib.import_module("generated")
+    except ImportError:
+        return []
+    return list(getattr(root, "GAMES", ()))
+
+
+def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
+    """The compiled engine of `name` (a folder of specs/), with the given game options."""
+    try:
+        module = importlib.import_module(f"generated.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name and (exc.name == f"generated.{name}" or exc.name == "generated"):
+            known = ", ".join(available_games()) or "none built"
+            raise UnknownGameError(f"no compiled game '{name}' (games: {known}; run `rulewright build`)") from None
+        raise
+    return Game(module.State, module.SCENARIOS, options)

@@ -1,0 +1,72 @@
+"""The state's random number generator: SplitMix64, one integer of state, the same in every process.
+
+Scenarios can force the next die rolls and shuffle results; forced values are consumed first.
+"""
+
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+
+
+class Rng:
+    """Seeded, serialisable, hash-order independent."""
+
+    __slots__ = ("state", "forced_rolls", "forced_shuffles")
+
+    def __init__(self, seed: int) -> None:
+        self.state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+        self.forced_rolls: list[int] = []
+        self.forced_shuffles: list[list[int]] = []
+
+    def next64(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform in 0..n-1, without modulo bias."""
+        if n <= 0:
+            raise ValueError("cannot draw from an empty range")
+        limit = MASK - (MASK % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def roll(self, faces: int) -> int:
+        if self.forced_rolls:
+            v = self.forced_rolls.pop(0)
+            if not 1 <= v <= faces:
+                raise ValueError(f"forced roll {v} is not on a {faces}-sided die")
+            return v
+        return 1 + self.below(faces)
+
+    def shuffle(self, items: list[int]) -> None:
+        if self.forced_shuffles:
+            order = self.forced_shuffles.pop(0)
+            if sorted(order) != sorted(items):
+                raise ValueError("a forced shuffle must hold exactly the shuffled components")
+            items[:] = order
+            return
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def copy(self) -> Rng:
+        r = Rng.__new__(Rng)
+        r.state = self.state
+        r.forced_rolls = self.forced_rolls[:]
+        r.forced_shuffles = [x[:] for x in self.forced_shuffles]
+        return r
+
+    def to_data(self) -> list[object]:
+        return [self.state, self.forced_rolls, self.forced_shuffles]
+
+    @classmethod
+    def from_data(cls, d: list[object]) -> Rng:
+        r = cls.__new__(cls)
+        st, rolls, shuffles = d
+        assert isinstance(st, int) and isinstance(rolls, list) and isinstance(shuffles, list)
+        r.state, r.forced_rolls, r.forced_shuffles = st, list(rolls), [list(x) for x in shuffles]
+        return r
