@@ -651,6 +651,7 @@ class ScenarioDecl:
     """A designer's test case: setup overrides, forced chance, actions, expectations."""
 
     name: str
+    doc: str
     file: str
     seed: int
     options: tuple[tuple[str, object], ...]
@@ -661,6 +662,7 @@ class ScenarioDecl:
     expect: tuple[Code, ...]
     expect_error: str | None
     expect_log: tuple[str, ...]
+    expect_legal: tuple[str, ...] | None
     span: Span
 
 

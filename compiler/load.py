@@ -201,7 +201,7 @@ TOP_KEYS = (
     "invariants", "setup", "phases",
 )
 SCENARIO_KEYS = ("name", "doc", "seed", "options", "setup", "dice", "shuffles", "actions", "expect",
-                 "expect_error", "expect_log")
+                 "expect_error", "expect_log", "expect_legal")
 
 
 @dataclass
@@ -525,9 +525,10 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
     expect = tuple(c for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
                    if (c := r.code(x, "expect", expr=True)) is not None)
     return ir.ScenarioDecl(
-        name=r.text(d.get("name"), "name", path.stem), file=r.file, seed=r.integer(d.get("seed"), "seed", 1),
+        name=r.text(d.get("name"), "name", path.stem), doc=r.text(d.get("doc"), "doc"), file=r.file, seed=r.integer(d.get("seed"), "seed", 1),
         options=tuple(sorted((str(k), v) for k, v in opts.items())), setup=r.code(d.get("setup"), "setup"),
         dice=tuple(dice), shuffles=tuple(shuffles), actions=actions, expect=expect,
         expect_error=r.text(d["expect_error"], "expect_error") if "expect_error" in d else None,
         expect_log=tuple(str(x) for x in r.data(d["expect_log"]) or []) if "expect_log" in d else (),  # type: ignore[union-attr]
+        expect_legal=tuple(str(x) for x in r.data(d["expect_legal"]) or []) if "expect_legal" in d else None,  # type: ignore[union-attr]
         span=r.span(node))

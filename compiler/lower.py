@@ -1004,7 +1004,9 @@ def _scenarios(lw: Lowerer) -> None:
     for i, sc in enumerate(sym.game.scenarios):
         entry: dict[str, str] = {"name": repr(sc.name), "file": repr(sc.file), "seed": str(sc.seed),
                                  "options": repr(dict(sc.options)), "dice": repr(list(sc.dice)),
-                                 "error": repr(sc.expect_error), "log": repr(list(sc.expect_log))}
+                                 "error": repr(sc.expect_error), "log": repr(list(sc.expect_log)),
+                                 "legal": repr(None if sc.expect_legal is None else sorted(sc.expect_legal)),
+                                 "doc": repr(sc.doc)}
         shuffles = []
         for order in sc.shuffles:
             idx = []

@@ -1,0 +1,356 @@
+"""The `rulewright` command: check, build, play, replay, simulate, scenarios, bench, demo."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from runtime.agents import AGENTS, make_agent
+from runtime.engine import GameState, IllegalActionError, RuleError
+from runtime.game import Game, UnknownGameError, available_games, load_game
+
+EXIT_OK, EXIT_SPEC, EXIT_USAGE = 0, 1, 2
+
+
+def repo_root() -> Path:
+    """The folder holding specs/ and generated/: the current one if it has specs/, else this checkout."""
+    cwd = Path.cwd()
+    if (cwd / "specs").is_dir():
+        return cwd
+    return Path(__file__).resolve().parents[1]
+
+
+class UsageError(Exception):
+    """Bad command-line input (exit code 2)."""
+
+
+def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"-o takes key=value, not '{pair}'")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def open_game(name: str, options: Sequence[str] | None) -> Game:
+    try:
+        return load_game(name, parse_options(options))
+    except (UnknownGameError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def progress(done: int, total: int, start: float, out: TextIO = sys.stderr) -> None:
+    """A one-line progress bar on a terminal; silent in pipes and CI logs."""
+    if not out.isatty():
+        return
+    width = 30
+    filled = width * done // max(1, total)
+    rate = done / max(1e-9, time.perf_counter() - start)
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {rate:,.0f} games/s")
+    if done >= total:
+        out.write("\n")
+    out.flush()
+
+
+# ---- compiling --------------------------------------------------------------------------------
+
+
+def _spec_folders(targets: Sequence[str]) -> list[Path]:
+    from compiler.driver import spec_folders
+
+    root = repo_root()
+    if not targets:
+        return spec_folders(root)
+    out = []
+    for t in targets:
+        p = Path(t)
+        if p.is_dir():
+            out.append(p)
+        elif (root / "specs" / t).is_dir():
+            out.append(root / "specs" / t)
+        else:
+            raise UsageError(f"'{t}' is neither a spec folder nor a game in {root / 'specs'}")
+    return out
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from compiler.diagnostics import render_all
+    from compiler.driver import compile_spec
+
+    failed = False
+    for folder in _spec_folders(args.targets):
+        r = compile_spec(folder, render=False)
+        if r.diagnostics:
+            print(render_all(r.diagnostics))
+        errors = sum(d.severity == "error" for d in r.diagnostics)
+        warnings = len(r.diagnostics) - errors
+        status = "ok" if not errors else f"{errors} error(s)"
+        print(f"{folder}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
+        failed |= errors > 0
+    return EXIT_SPEC if failed else EXIT_OK
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from compiler.diagnostics import render_all
+    from compiler.driver import build
+
+    root = repo_root()
+    report = build(root, check_only=args.check)
+    for r in report.results:
+        errors = [d for d in r.diagnostics if d.severity == "error"]
+        if errors or (r.diagnostics and args.verbose):
+            print(render_all(r.diagnostics))
+        elif r.diagnostics:
+            print(f"{r.folder}: {len(r.diagnostics)} warning(s) (rulewright check {r.name} shows them)")
+    if not report.ok:
+        print("build failed: fix the errors above")
+        return EXIT_SPEC
+    rel = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in report.changed]
+    if args.check:
+        if rel:
+            print("generated/ is stale; these files would change (run `rulewright build`):")
+            for p in rel:
+                print(f"  {p}")
+            return EXIT_SPEC
+        print(f"generated/ is up to date ({len(report.results)} game(s))")
+        return EXIT_OK
+    for r in report.results:
+        print(f"built {r.name} in {1000 * r.seconds.get('build', 0):.0f} ms")
+    print(f"{len(rel)} file(s) written" + (": " + ", ".join(rel) if rel else " (already up to date)"))
+    return EXIT_OK
+
+
+# ---- playing ----------------------------------------------------------------------------------
+
+
+def final_digest(state: GameState) -> str:
+    return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
+
+
+def play_game(game: Game, seed: int, agent_kinds: Sequence[str], echo: Callable[[str], None] | None = None,
+              max_steps: int = 100_000) -> GameState:
+    agents = [make_agent(agent_kinds[p % len(agent_kinds)], seed * 1000 + p) for p in range(game.num_players)]
+    state = game.new_initial_state(seed)
+    shown = 0
+    steps = 0
+    while not state.is_terminal():
+        if echo is not None:
+            lines = state.log()
+            for line in lines[shown:]:
+                echo(line)
+            shown = len(lines)
+        state.apply_action(agents[state.current_player()].choose(state))
+        steps += 1
+        if steps > max_steps:
+            raise RuleError(f"no end after {max_steps} decisions")
+    if echo is not None:
+        for line in state.log()[shown:]:
+            echo(line)
+    return state
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = open_game(args.game, args.option)
+    kinds = [k.strip() for k in args.agents.split(",")]
+    for k in kinds:
+        if k not in AGENTS:
+            raise UsageError(f"unknown agent '{k}' (agents: {', '.join(AGENTS)})")
+    interactive = "human" in kinds
+    state = play_game(game, args.seed, kinds, echo=print if (interactive or not args.quiet) else None)
+    print(result_line(game, state))
+    if args.log:
+        write_log(Path(args.log), game, args.seed, state)
+        print(f"log written to {args.log} (rulewright replay {args.log})")
+    return EXIT_OK
+
+
+def result_line(game: Game, state: GameState) -> str:
+    names = game.info.player_names
+    ret = state.returns()
+    score = ", ".join(f"{names[p]} {ret[p]:+.2f}" for p in range(game.num_players))
+    return f"Result: {state.reason or 'over'} [{score}] after {len(state.history)} decisions"
+
+
+def write_log(path: Path, game: Game, seed: int, state: GameState) -> None:
+    data = {
+        "game": game.name, "rules_version": game.info.version, "spec_digest": game.info.digest,
+        "options": game.options, "seed": seed,
+        "actions": [game.info.action_label(a) for a in state.history],
+        "action_ids": state.history,
+        "result": state.reason, "returns": state.returns(), "final_state_sha256": final_digest(state),
+        "log": state.log(),
+    }
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        data = json.loads(Path(args.logfile).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read {args.logfile}: {exc}") from None
+    game = open_game(data["game"], [f"{k}={v}" for k, v in data.get("options", {}).items()])
+    if data.get("spec_digest") != game.info.digest:
+        print("note: the spec has changed since this log was recorded")
+    state = game.new_initial_state(int(data["seed"]))
+    for i, label in enumerate(data["actions"], 1):
+        try:
+            state.apply_action(state.string_to_action(label))
+        except IllegalActionError as exc:
+            print(f"replay diverges at action {i} ('{label}'): {exc}")
+            return EXIT_SPEC
+    digest = final_digest(state)
+    if digest != data.get("final_state_sha256"):
+        print(f"replay finished but the final state differs: {digest} != {data.get('final_state_sha256')}")
+        return EXIT_SPEC
+    print(f"replayed {len(data['actions'])} actions; final state matches ({digest}). {result_line(game, state)}")
+    return EXIT_OK
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = open_game(args.game, args.option)
+    names = game.info.player_names
+    wins = [0] * game.num_players
+    draws = 0
+    lengths = 0
+    start = time.perf_counter()
+    kinds = [k.strip() for k in args.agents.split(",")]
+    for i in range(args.n):
+        state = play_game(game, args.seed + i, kinds)
+        lengths += len(state.history)
+        if state.winner >= 0:
+            wins[state.winner] += 1
+        else:
+            draws += 1
+        if i % max(1, args.n // 100) == 0 or i + 1 == args.n:
+            progress(i + 1, args.n, start)
+    secs = time.perf_counter() - start
+    print(f"{game.title}: {args.n} games, seeds {args.seed}..{args.seed + args.n - 1}, agents {args.agents}")
+    for p in range(game.num_players):
+        print(f"  {names[p]:<10} wins {wins[p]:>6}  ({100 * wins[p] / args.n:5.1f}%)")
+    print(f"  {'draws':<10}      {draws:>6}  ({100 * draws / args.n:5.1f}%)")
+    print(f"  mean length {lengths / args.n:.1f} decisions")
+    print(f"  {args.n / secs:,.0f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
+    return EXIT_OK
+
+
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    from runtime.scenarios import run_all
+
+    names = [args.game] if args.game else available_games()
+    failed = total = 0
+    for name in names:
+        try:
+            results = run_all(name)
+        except UnknownGameError as exc:
+            raise UsageError(str(exc)) from None
+        for r in results:
+            total += 1
+            failed += not r.ok
+            print(f"{'PASS' if r.ok else 'FAIL'}  {name}: {r.name}  ({r.file})")
+            if not r.ok:
+                print(f"      {r.message}")
+                if r.state is not None:
+                    for line in r.state.log()[-6:]:
+                        print(f"      | {line}")
+    print(f"{total - failed} passed, {failed} failed")
+    return EXIT_SPEC if failed else EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    for name in available_games():
+        game = load_game(name)
+        state = play_game(game, args.seed, ["random"])
+        lines = state.log()
+        print(f"=== {game.title}: one game, seed {args.seed}, random agents ({len(lines)} log lines, last {args.tail}) ===")
+        for line in lines[-args.tail:]:
+            print(f"  {line}")
+        print(f"  {result_line(game, state)}\n")
+    return EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from runtime.bench import bench_game
+
+    names = [args.game] if args.game else available_games()
+    for name in names:
+        game = open_game(name, args.option)
+        print(bench_game(game, seconds=args.seconds, root=repo_root()).report())
+    return EXIT_OK
+
+
+# ---- argument parsing -------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rulewright", description="Board-game rules as data, compiled to engines.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def add(name: str, fn: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help, description=help)
+        sp.set_defaults(fn=fn)
+        return sp
+
+    def opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+
+    sp = add("check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)")
+    sp.add_argument("targets", nargs="*", metavar="GAME|PATH", help="game names or spec folders (default: all)")
+    sp = add("build", cmd_build, "compile every spec in specs/ into generated/")
+    sp.add_argument("--check", action="store_true", help="write nothing; fail if generated/ is stale")
+    sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
+    sp = add("play", cmd_play, "play one game in the terminal")
+    sp.add_argument("game")
+    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--agents", default="random", help=f"comma-separated, one per player, cycled ({', '.join(AGENTS)})")
+    sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
+    sp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
+    opts(sp)
+    sp = add("replay", cmd_replay, "re-run a logged game and verify its recorded final state")
+    sp.add_argument("logfile")
+    sp = add("simulate", cmd_simulate, "play many games: win rates, mean length, speed")
+    sp.add_argument("game")
+    sp.add_argument("-n", type=int, default=100, help="number of games (default 100)")
+    sp.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    sp.add_argument("--agents", default="random")
+    opts(sp)
+    sp = add("scenarios", cmd_scenarios, "run the designers' scenario files")
+    sp.add_argument("game", nargs="?")
+    sp = add("bench", cmd_bench, "games/s, decisions/s, clone and JSON cost, check and build time")
+    sp.add_argument("game", nargs="?")
+    sp.add_argument("--seconds", type=float, default=2.0, help="time spent playing per game (default 2)")
+    opts(sp)
+    sp = add("demo", cmd_demo, "play one seeded game of every compiled game and show how it ended")
+    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--tail", type=int, default=15, help="log lines to show per game")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    try:
+        code = int(args.fn(args))
+    except UsageError as exc:
+        print(f"rulewright {args.command}: {exc}", file=sys.stderr)
+        code = EXIT_USAGE
+    except RuleError as exc:
+        print(f"rulewright {args.command}: rule error at run time: {exc}", file=sys.stderr)
+        code = EXIT_SPEC
+    except BrokenPipeError:
+        code = EXIT_OK
+    sys.stdout.flush()
+    return code
+
+
+if __name__ == "__main__":
+    random.seed(0)
+    raise SystemExit(main())
