@@ -242,8 +242,8 @@ class Checker:
             case ir.Move():
                 it = self.expr(s.item)
                 dest = self.zone(s.dest, "pile")
-                elem = it.elem if it.kind in ("list", "zone") else it
-                if dest is not None and not compatible(dest, elem):
+                moved = (it.elem or ANY) if it.kind in ("list", "zone") else it
+                if dest is not None and not compatible(dest, moved):
                     self.sink.error("type-mismatch", s.item.span, f"cannot move {it} into a zone of {dest}")
             case ir.Place():
                 it = self.expr(s.item)
@@ -255,10 +255,10 @@ class Checker:
                 self.zone(s.zone, "pile")
             case ir.Deal():
                 self.want(s.count, INT, "a number of components")
-                a = self.zone(s.source, "pile")
-                b = self.zone(s.dest, "pile")
-                if a is not None and b is not None and a != b:
-                    self.sink.error("type-mismatch", s.dest.span, f"cannot deal {a} into a zone of {b}")
+                src_t = self.zone(s.source, "pile")
+                dst_t = self.zone(s.dest, "pile")
+                if src_t is not None and dst_t is not None and src_t != dst_t:
+                    self.sink.error("type-mismatch", s.dest.span, f"cannot deal {src_t} into a zone of {dst_t}")
             case ir.Reveal():
                 self.expr(s.item)
             case ir.Show():
@@ -447,10 +447,10 @@ class Checker:
             case ir.Compare():
                 lt, rt = self.expr(e.left), self.expr(e.right)
                 if e.op in ("in", "not in"):
-                    elem = rt.iterable_elem
-                    if elem is None:
+                    member = rt.iterable_elem
+                    if member is None:
                         self.sink.error("type-mismatch", e.right.span, f"'{e.op}' needs a list or zone, got {rt}")
-                    elif not comparable(elem, lt):
+                    elif not comparable(member, lt):
                         self.sink.error("type-mismatch", e.span, f"{lt} is never in a {rt}")
                 elif e.op in ("==", "!="):
                     if not comparable(lt, rt):
@@ -472,10 +472,10 @@ class Checker:
                 return INT
             case ir.CondExpr():
                 self.want(e.cond, BOOL, "a condition")
-                a, b = self.expr(e.then), self.expr(e.other)
-                if not comparable(a, b):
-                    self.sink.error("type-mismatch", e.span, f"the branches differ: {a} and {b}")
-                return b if a.kind == "none" else a
+                then_t, else_t = self.expr(e.then), self.expr(e.other)
+                if not comparable(then_t, else_t):
+                    self.sink.error("type-mismatch", e.span, f"the branches differ: {then_t} and {else_t}")
+                return else_t if then_t.kind == "none" else then_t
             case ir.Active():
                 self.modifier(e.name, e.args, e.span)
                 return BOOL

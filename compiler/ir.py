@@ -6,7 +6,6 @@ Produced by load.py (declarations) and parse.py (DSL code); read by resolve, che
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +55,7 @@ class NoneLit:
 class StrLit:
     """A string; `{expr}` parts are interpolated (text parts are str, the others Expr)."""
 
-    parts: tuple[Union[str, Expr], ...]
+    parts: tuple[str | Expr, ...]
     span: Span
 
 
@@ -212,10 +211,10 @@ class Active:
     span: Span
 
 
-Expr = Union[
-    IntLit, BoolLit, NoneLit, StrLit, Name, Field, MethodCall, Index, Call, ListLit, ListComp,
-    Quantifier, Aggregate, BinOp, Compare, BoolOp, Not, Neg, CondExpr, Active,
-]
+Expr = (
+    IntLit | BoolLit | NoneLit | StrLit | Name | Field | MethodCall | Index | Call | ListLit |
+    ListComp | Quantifier | Aggregate | BinOp | Compare | BoolOp | Not | Neg | CondExpr | Active
+)
 
 
 # ---- decisions (only as the right-hand side of let / assignment) -----------------------------
@@ -257,8 +256,8 @@ class Ask:
     span: Span
 
 
-Decision = Union[Choose, ChooseNumber, Ask]
-Rhs = Union[Expr, Decision]
+Decision = Choose | ChooseNumber | Ask
+Rhs = Expr | Decision
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -448,10 +447,10 @@ class Emit:
     span: Span
 
 
-Stmt = Union[
-    Let, Assign, If, For, Repeat, While, Move, Place, Shuffle, Deal, Reveal, Show, Log, EndGame,
-    Return, CallStmt, DoEffect, AddModifier, Cancel, Emit,
-]
+Stmt = (
+    Let | Assign | If | For | Repeat | While | Move | Place | Shuffle | Deal | Reveal | Show | Log |
+    EndGame | Return | CallStmt | DoEffect | AddModifier | Cancel | Emit
+)
 
 
 # ---- declarations (from YAML) -----------------------------------------------------------------

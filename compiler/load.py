@@ -166,6 +166,10 @@ class Reader:
             return {self.data(k): self.data(v) for k, v in node.value}
         return None
 
+    def strings(self, node: Node, what: str) -> list[str]:
+        """A YAML list of plain values, as strings."""
+        return [str(self.data(x)) for x in self.seq(node, what)]
+
     def value(self, node: Node) -> ir.Value:
         return ir.Value(self.data(node), self.span(node))
 
@@ -374,7 +378,7 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
         if "default" in d:
             r.sink.error("wrong-value-type", r.span(d["default"]), "the default of an int option must be an integer")
         default = 0
-    choices = tuple(int(x) for x in r.data(d["choices"]) or []) if "choices" in d else ()  # type: ignore[union-attr]
+    choices = tuple(r.integer(x, "a choice") for x in r.seq(d["choices"], "choices")) if "choices" in d else ()
     assert isinstance(default, (int, bool))
     return ir.OptionDecl(k.value, typ, default, choices, r.text(d.get("doc"), "doc"), r.span(k))
 
@@ -520,7 +524,7 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         dice = []
     shuffles: list[tuple[str, ...]] = []
     for s in r.seq(d["shuffles"], "shuffles") if "shuffles" in d else []:
-        shuffles.append(tuple(str(x) for x in r.data(s) or []))  # type: ignore[union-attr]
+        shuffles.append(tuple(r.strings(s, "a shuffle")))
     actions = tuple(r.value(x) for x in r.seq(d["actions"], "actions")) if "actions" in d else ()
     expect = tuple(c for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
                    if (c := r.code(x, "expect", expr=True)) is not None)
@@ -529,6 +533,6 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         options=tuple(sorted((str(k), v) for k, v in opts.items())), setup=r.code(d.get("setup"), "setup"),
         dice=tuple(dice), shuffles=tuple(shuffles), actions=actions, expect=expect,
         expect_error=r.text(d["expect_error"], "expect_error") if "expect_error" in d else None,
-        expect_log=tuple(str(x) for x in r.data(d["expect_log"]) or []) if "expect_log" in d else (),  # type: ignore[union-attr]
-        expect_legal=tuple(str(x) for x in r.data(d["expect_legal"]) or []) if "expect_legal" in d else None,  # type: ignore[union-attr]
+        expect_log=tuple(r.strings(d["expect_log"], "expect_log")) if "expect_log" in d else (),
+        expect_legal=tuple(r.strings(d["expect_legal"], "expect_legal")) if "expect_legal" in d else None,
         span=r.span(node))

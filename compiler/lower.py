@@ -417,11 +417,11 @@ class StmtLowerer:
             case ir.Let():
                 slot = lw.ann.slots[id(s)]
                 assert not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask))
-                t = pytype(lw.ann.type_of(s.value))
+                py = pytype(lw.ann.type_of(s.value))
                 if self.in_frame:
                     out.append(f"{ind}{lw.local(slot)} = {ex(s.value)}")
                 else:
-                    out.append(f"{ind}{lw.local(slot)}: {t} = {ex(s.value)}")
+                    out.append(f"{ind}{lw.local(slot)}: {py} = {ex(s.value)}")
             case ir.Assign():
                 assert not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask))
                 out.append(f"{ind}{self.target(s)} {s.op} {ex(s.value)}")
@@ -435,8 +435,12 @@ class StmtLowerer:
                     self.straight(s.orelse, out, ind + "    ")
             case ir.For():
                 slot = lw.ann.slots[id(s)]
-                out.append(f"{ind}for {lw.local(slot)} in list({ex(s.source)}):")
                 inner = ind + "    "
+                if self.in_frame:
+                    out.append(f"{ind}for x_ in list({ex(s.source)}):")
+                    out.append(f"{inner}{lw.local(slot)} = x_")
+                else:
+                    out.append(f"{ind}for {lw.local(slot)} in list({ex(s.source)}):")
                 if s.cond is not None:
                     out.append(f"{inner}if not {ex(s.cond)}:")
                     out.append(f"{inner}    continue")
@@ -487,8 +491,8 @@ class StmtLowerer:
                 args = ", ".join(ex(a) for a in s.args)
                 for tr in lw.sym.game.triggers:
                     if tr.event == s.event:
-                        cond = f"tc_{tr.name}(s{', ' + args if args else ''})"
-                        out.append(f"{ind}if {cond}:")
+                        test = f"tc_{tr.name}(s{', ' + args if args else ''})"
+                        out.append(f"{ind}if {test}:")
                         out.append(f"{ind}    t_{tr.name}(s{', ' + args if args else ''})")
             case _:
                 assert_never(s)
@@ -557,14 +561,14 @@ class StmtLowerer:
                 join = b.new()
                 targets = [b.new() for _ in s.branches]
                 else_b = b.new() if s.orelse else join
-                for (cond, _), tgt in zip(s.branches, targets, strict=True):
-                    b.emit(f"if {ex(cond)}:")
+                for (branch_cond, _), tgt in zip(s.branches, targets, strict=True):
+                    b.emit(f"if {ex(branch_cond)}:")
                     b.emit(f"    pc = {tgt}")
                     b.emit("    continue")
                 b.goto(else_b)
-                for (_, body), tgt in zip(s.branches, targets, strict=True):
+                for (_, branch), tgt in zip(s.branches, targets, strict=True):
                     b.at(tgt)
-                    self.body(body)
+                    self.body(branch)
                     b.goto(join)
                 if s.orelse:
                     b.at(else_b)
@@ -642,15 +646,15 @@ class StmtLowerer:
                 for tr in lw.sym.game.triggers:
                     if tr.event != s.event:
                         continue
-                    cond = f"tc_{tr.name}(s{', ' + args if args else ''})"
+                    test = f"tc_{tr.name}(s{', ' + args if args else ''})"
                     nxt = b.new()
                     if lw.trigger_suspends.get(tr.name, False):
-                        b.emit(f"if {cond}:")
+                        b.emit(f"if {test}:")
                         b.emit(f"    self.pc = {nxt}")
                         b.emit(f"    s.push(PT_{tr.name}({args}))")
                         b.emit("    return")
                     else:
-                        b.emit(f"if {cond}:")
+                        b.emit(f"if {test}:")
                         b.emit(f"    t_{tr.name}(s{', ' + args if args else ''})")
                     b.goto(nxt)
                     b.at(nxt)
@@ -741,7 +745,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                     ret = pytype(info.field_types[fname])
                     mod.functions.append(Function(fname_py, what, _prefixed(params), ret, [f"return {lw.ex(code.expr)}"]))
             if fd.kind == "effect":
-                mod.tables.append(Table(f"EFFECT_{tname}_{fname}", "tuple[type[Frame] | None, ...]", items))
+                mod.tables.append(Table(f"EFFECT_{tname}_{fname}", "tuple[Callable[..., Frame] | None, ...]", items))
             else:
                 ret = pytype(info.field_types[fname])
                 if any(x.endswith("__default") for x in items):
@@ -972,9 +976,9 @@ def _tuple(items: list[object] | list[str]) -> str:
 def _vars(lw: Lowerer) -> None:
     sym, mod = lw.sym, lw.mod
     for o in sym.game.options:
-        t = "bool" if o.type == "bool" else "int"
-        mod.vars.append(Var(f"o_{o.name}", t, f"{t}(options[{o.name!r}])", f"self.o_{o.name}",
-                            f"{t}(d[{o.name!r}])", o.name))
+        ot = "bool" if o.type == "bool" else "int"
+        mod.vars.append(Var(f"o_{o.name}", ot, f"{ot}(options[{o.name!r}])", f"self.o_{o.name}",
+                            f"{ot}(d[{o.name!r}])", o.name))
     for name, (sv, t, per) in sym.state.items():
         from compiler.resolve import convert_value
 
@@ -992,8 +996,6 @@ def _vars(lw: Lowerer) -> None:
         copy = {0: attr, 1: f"{attr}[:]", 2: f"[r[:] for r in {attr}]",
                 3: f"[[c[:] for c in r] for r in {attr}]"}.get(depth, f"copy.deepcopy({attr})")
         mod.vars.append(Var(f"v_{name}", py, init, copy, f"d[{name!r}]", name))
-    for o in sym.game.options:
-        pass
     mod.info["options"] = "(" + "".join(
         f"\n        OptionInfo({o.name!r}, {o.type!r}, {o.default!r}, {o.choices!r}, {o.doc!r}),"
         for o in sym.game.options) + ("\n    )" if sym.game.options else ")")

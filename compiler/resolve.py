@@ -87,6 +87,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     else:
         sink.error("wrong-value-type", game.player_count.span, "players.count is a number or an option name")
     sym = Symbols(game, names, max_players)
+    del count
     taken: dict[str, ir.Span] = {}
 
     def claim(name: str, span: ir.Span, what: str) -> bool:
@@ -96,8 +97,8 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         taken[name] = span
         return True
 
-    for p in names:
-        claim(p, game.player_count.span, "player")
+    for pname in names:
+        claim(pname, game.player_count.span, "player")
     for o in game.options:
         if claim(o.name, o.span, "option"):
             sym.options[o.name] = o
@@ -118,34 +119,35 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             if ent.id and claim(ent.id, ent.span, "component"):
                 sym.entities[ent.id] = (et.name, i)
     for c in game.constants:
-        v = c.value.data
-        if isinstance(v, bool):
+        cv = c.value.data
+        t: Type
+        if isinstance(cv, bool):
             t = BOOL
-        elif isinstance(v, int):
+        elif isinstance(cv, int):
             t = INT
         else:
             sink.error("wrong-value-type", c.value.span, "a constant is an integer or true/false")
             continue
         if claim(c.name, c.span, "constant"):
-            sym.constants[c.name] = (t, v)
+            sym.constants[c.name] = (t, cv)
     for sv in game.state:
         t = _type(sym, sv.type, sink)
         per = tuple(_type(sym, p, sink) for p in sv.per)
-        for p, pt in zip(sv.per, per, strict=True):
+        for pref, pt in zip(sv.per, per, strict=True):
             if pt.kind not in ("entity", "enum"):
-                sink.error("type-mismatch", p.span, f"a variable can be indexed by players, components or enums, not {pt}")
+                sink.error("type-mismatch", pref.span, f"a variable can be indexed by players, components or enums, not {pt}")
         if sv.visibility == "owner" and (not per or per[0] != PLAYER):
             sink.error("type-mismatch", sv.span, "an 'owner'-visible variable must be indexed first by player")
         if claim(sv.name, sv.span, "state variable"):
             sym.state[sv.name] = (sv, t, per)
     for z in game.zones:
-        et = _type(sym, z.of, sink)
-        if et.kind != "entity":
-            sink.error("type-mismatch", z.of.span, f"a zone holds components, not {et}")
+        held = _type(sym, z.of, sink)
+        if held.kind != "entity":
+            sink.error("type-mismatch", z.of.span, f"a zone holds components, not {held}")
         if z.visibility == "owner" and not z.per_player:
             sink.error("type-mismatch", z.span, "an 'owner'-visible zone must be 'per: player'")
         if claim(z.name, z.span, "zone"):
-            sym.zones[z.name] = (z, Type("zone", z.kind, et))
+            sym.zones[z.name] = (z, Type("zone", z.kind, held))
     for f in game.functions:
         if claim(f.name, f.span, "function"):
             sym.functions[f.name] = f
@@ -215,7 +217,7 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
             if fd.name not in vals:
                 if not fd.optional:
                     sink.error("missing-key", ent.span, f"'{ent.id}' has no '{fd.name}'",
-                               f"declare the field with 'optional: true' to allow a default")
+                               "declare the field with 'optional: true' to allow a default")
                 column.append(_default(t))
                 continue
             column.append(convert_value(sym, vals[fd.name], t, sink))

@@ -9,7 +9,7 @@ state (a list of Frames), so every decision point clones and JSON-round-trips ex
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
 
@@ -212,6 +212,20 @@ class GameState:
     __slots__ = ("stack", "pending", "rng", "over", "winner", "reason", "lines", "history", "mods",
                  "z", "num_players", "options", "seed", "setup_hook")
     INFO: ClassVar[GameInfo]
+    stack: list[Frame]
+    pending: Decision | None
+    rng: Rng
+    over: bool
+    winner: int
+    reason: str
+    lines: list[tuple[int, str]]
+    history: list[int]
+    mods: list[tuple[int, tuple[int, ...], int]]
+    z: Zones
+    num_players: int
+    options: dict[str, int | bool]
+    seed: int
+    setup_hook: Callable[[Any], None] | None
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:

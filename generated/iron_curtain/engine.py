@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime.engine import Domain, Frame, GameInfo, GameState, OptionInfo, ZoneInfo
+from runtime.engine import Domain, Frame, GameInfo, GameState, ZoneInfo
 
 # ---- static facts -----------------------------------------------------------------------------
 T_region: int = 0
@@ -1256,10 +1256,12 @@ class Setup(Frame):
         while True:
             if pc == 0:
                 s.place(T_card, E_start, Z_map, s.cell(0, 0))
-                for self.l_p in list(list(range(s.num_players))):
+                for x_ in list(list(range(s.num_players))):
+                    self.l_p = x_
                     s.v_cubes[E_start][self.l_p] = 1
                     s.v_reserve[self.l_p] -= 1
-                for self.l_c in list(list(range(19))):
+                for x_ in list(list(range(19))):
+                    self.l_c = x_
                     if not (self.l_c != E_start):
                         continue
                     s.move(T_card, self.l_c, Z_deck, True)
@@ -1318,7 +1320,8 @@ class Ph_round(Frame):
                 return
             elif pc == 4:
                 if (s.v_round == 1):
-                    for self.l_p in list(list(range(s.num_players))):
+                    for x_ in list(list(range(s.num_players))):
+                        self.l_p = x_
                         s.move_all(T_card, s.z.piles[(Z_hand + self.l_p)], (Z_aside + self.l_p), True)
                 s.pop()
                 return
@@ -1355,7 +1358,8 @@ class Ph_epilogue(Frame):
         while True:
             if pc == 0:
                 self.l_kept = (s.z.piles[(Z_aside + P_usa)] + s.z.piles[(Z_aside + P_ussr)])
-                for self.l_c in list(self.l_kept):
+                for x_ in list(self.l_kept):
+                    self.l_c = x_
                     s.say('Revealed: ' + s.label(T_card, self.l_c))
                 self.l_us = sum(F_card_value[c_c] for c_c in self.l_kept if (F_card_flag[c_c] == P_usa))
                 self.l_su = sum(F_card_value[c_c] for c_c in self.l_kept if (F_card_flag[c_c] == P_ussr))
@@ -1385,7 +1389,8 @@ class Ph_final_scoring(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                for self.l_r in list(list(range(6))):
+                for x_ in list(list(range(6))):
+                    self.l_r = x_
                     p_score_region(s, self.l_r)
                 if (s.v_ideology < 0):
                     s.end_game(P_ussr, 'more ideology after final scoring')
@@ -1456,7 +1461,7 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-EFFECT_card_event: tuple[type[Frame] | None, ...] = (
+EFFECT_card_event: tuple[Callable[..., Frame] | None, ...] = (
     None,
     E_card_event_west_germany,
     E_card_event_italy,
