@@ -36,8 +36,8 @@ class FirstAgent:
 class HumanAgent:
     """Prints the numbered legal actions and reads a choice from the terminal."""
 
-    def __init__(self, read: Callable[[str], str] = input) -> None:
-        self.read = read
+    def __init__(self, read: Callable[[str], str] | None = None) -> None:
+        self.read = read if read is not None else (lambda prompt: input(prompt))
 
     def choose(self, state: GameState) -> int:
         legal = state.legal_actions()

@@ -1,0 +1,98 @@
+"""The `rulewright` command: exit codes, output, and the play -> replay round trip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from runtime.cli import main
+from tests.conftest import ROOT
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    for cmd in ([], ["check"], ["build"], ["play"], ["replay"], ["simulate"], ["scenarios"], ["bench"], ["demo"]):
+        with pytest.raises(SystemExit) as exc:
+            main([*cmd, "--help"])
+        assert exc.value.code == 0
+        assert "usage: rulewright" in capsys.readouterr().out
+
+
+def test_check_clean_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "check", "iron_curtain")
+    assert code == 0 and "ok" in out
+
+
+def test_check_bad_spec_is_exit_1_without_traceback(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "game.yaml").write_text(
+        "game: bad\nplayers: {names: [a, b]}\nphases:\n  - name: main\n    do: |\n      let x = 1 + true\n"
+        "      end game winner c\n", encoding="utf-8")
+    code, out = run(capsys, "check", str(tmp_path))
+    assert code == 1
+    assert "game.yaml:6:19: error:" in out and "[type-mismatch]" in out
+    assert "game.yaml:7:23: error: unknown name 'c'" in out
+    assert "Traceback" not in out
+
+
+def test_usage_errors_are_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "simulate", "no_such_game", "-n", "1")
+    assert code == 2 and "no compiled game 'no_such_game'" in out
+    code, out = run(capsys, "simulate", "iron_curtain", "-n", "1", "-o", "nonsense=1")
+    assert code == 2 and "has no option 'nonsense'" in out
+    code, out = run(capsys, "check", "/no/such/folder")
+    assert code == 2
+
+
+def test_build_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "build", "--check")
+    assert code == 0 and "up to date" in out
+
+
+def test_simulate_prints_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "simulate", "iron_curtain", "-n", "20", "--seed", "3")
+    assert code == 0
+    assert "games/s" in out and "wins" in out and "mean length" in out
+
+
+def test_play_log_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    log = tmp_path / "game.json"
+    code, out = run(capsys, "play", "iron_curtain", "--seed", "4", "--log", str(log))
+    assert code == 0 and "Result:" in out and "Round 1" in out
+    data = json.loads(log.read_text(encoding="utf-8"))
+    assert data["game"] == "iron_curtain" and data["actions"]
+    code, out = run(capsys, "replay", str(log))
+    assert code == 0 and "final state matches" in out
+    data["final_state_sha256"] = "0" * 16
+    log.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run(capsys, "replay", str(log))
+    assert code == 1 and "differs" in out
+
+
+def test_human_agent_reads_numbers(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = iter(["x", "1"] + ["1"] * 5000)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code, out = run(capsys, "play", "iron_curtain", "--agents", "human,random", "--seed", "2")
+    assert code == 0 and "type a number from 1 to" in out and "Result:" in out
+
+
+def test_scenarios_and_demo_and_bench(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "scenarios", "iron_curtain")
+    assert code == 0 and "0 failed" in out
+    code, out = run(capsys, "demo", "--tail", "3")
+    assert code == 0 and "Iron Curtain" in out and "Result:" in out
+    code, out = run(capsys, "bench", "iron_curtain", "--seconds", "0.2")
+    assert code == 0
+    for figure in ("games/s", "decisions/s", "clone", "to_json", "from_json", "check spec", "build spec"):
+        assert figure in out
