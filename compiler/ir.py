@@ -675,6 +675,7 @@ class Game:
     files: tuple[str, ...]
     digest: str
     player_names: tuple[str, ...]
+    player_labels: tuple[str, ...]
     player_count: Value
     max_number: int
     options: tuple[OptionDecl, ...]

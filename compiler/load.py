@@ -302,12 +302,18 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
     name = greader.text(gnode, "game")
 
     player_names: tuple[str, ...] = ()
+    player_labels: tuple[str, ...] = ()
     player_count = ir.Value(2, Span(first_file, 1, 1, 1, 1))
     if "players" in sc:
         pnode, pr = sc["players"]
-        pk = pr.keys(pnode, "'players'", ("count", "names"), ("names",))
+        pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
         if "names" in pk:
-            player_names = tuple(str(pr.data(x)) for x in pr.seq(pk["names"], "players.names"))
+            player_names = tuple(pr.strings(pk["names"], "players.names"))
+        if "labels" in pk:
+            player_labels = tuple(pr.strings(pk["labels"], "players.labels"))
+            if len(player_labels) != len(player_names):
+                sink.error("wrong-value-type", pr.span(pk["labels"]), "players.labels needs one label per name")
+                player_labels = ()
         if "count" in pk:
             player_count = pr.value(pk["count"])
         else:
@@ -356,7 +362,7 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
     scenarios = tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None)
     return ir.Game(
         name=name, title=title, version=version, files=tuple(files), digest=digest,
-        player_names=player_names, player_count=player_count, max_number=max_number,
+        player_names=player_names, player_labels=player_labels or player_names, player_count=player_count, max_number=max_number,
         options=options,  # type: ignore[arg-type]
         constants=constants, enums=enums, types=tuple(types), state=state, zones=zones,
         functions=functions, procedures=procedures, events=events, modifiers=modifiers,

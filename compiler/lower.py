@@ -937,7 +937,7 @@ def _constants(lw: Lowerer) -> None:
     mod.info["type_names"] = _tuple([*types, "player"])
     mod.info["type_ids"] = "(" + "".join(f"IDS_{t}, " for t in types) + _tuple(sym.players) + ",)"
     mod.info["type_labels"] = "(" + "".join(_tuple(sym.entity_types[t].labels) + ", " for t in types) \
-        + _tuple(sym.players) + ",)"
+        + _tuple(list(sym.game.player_labels)) + ",)"
     mod.info["phases"] = _tuple(list(sym.phases))
     mod.info["modifiers"] = _tuple(list(sym.modifiers))
     mod.info["owner_vars"] = _tuple([n for n, (sv, _, _) in sym.state.items() if sv.visibility == "owner"])
@@ -953,7 +953,7 @@ def _domains(lw: Lowerer) -> None:
     if radius:
         w = 2 * radius + 1
         doms.append(("cell", [f"({c // w - radius},{c % w - radius})" for c in range(w * w)]))
-    doms.append(("player", list(sym.players)))
+    doms.append(("player", list(sym.game.player_labels)))
     for tname, info in sym.entity_types.items():
         doms.append((f"entity:{tname}", info.labels))
     for ename, values in sym.enums.items():

@@ -40,7 +40,7 @@ def render(mod: Module) -> dict[str, str]:
         header=head, game=mod.game, constants=mod.constants, data=mod.data, vars=mod.vars,
         functions=mod.functions, frames=mod.frames, tables=mod.tables, info=mod.info,
         invariants=mod.invariants, scenarios=mod.scenarios, player_count=mod.player_count,
-        player_names=repr(tuple(mod.game.player_names)),
+        player_names=repr(tuple(mod.game.player_labels)),
     )
     init = env.get_template("package_init.py.j2").render(header=head, game=mod.game)
     return {"engine.py": engine, "__init__.py": init}
