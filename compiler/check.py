@@ -92,6 +92,7 @@ class Checker:
         self.ann = Annotations()
         self.scope = Scope({}, {})
         self.in_setup = False
+        self.in_code_unit_without_decisions = False
 
     # ---- units ------------------------------------------------------------------------------
     def params(self, params: tuple[ir.Param, ...]) -> dict[str, Type]:
@@ -113,6 +114,7 @@ class Checker:
         self.ann.locals[id(code)] = slots
         self.scope = Scope(slots, params)
         self.in_setup = setup
+        self.in_code_unit_without_decisions = code.expr is not None
         if code.expr is not None:
             t = self.expr(code.expr)
             if want is not None and not compatible(want, t):
@@ -151,10 +153,29 @@ class Checker:
             self.unit(ph.while_, {}, want=BOOL)
             self.unit(ph.body, {})
         for sc in g.scenarios:
-            self.unit(sc.setup, {}, setup=True)
-            for e in sc.expect:
-                self.unit(e, {}, want=BOOL)
+            self.scenario(sc)
         return self.ann
+
+    def scenario(self, sc: ir.ScenarioDecl) -> None:
+        sym = self.sym
+        self.unit(sc.setup, {}, setup=True)
+        for e in sc.expect:
+            self.unit(e, {}, want=BOOL)
+        for key, value in sc.options:
+            o = sym.options.get(key)
+            if o is None:
+                self.sink.error("bad-scenario", value.span, f"scenario '{sc.name}' sets an undeclared option '{key}'"
+                                + did_you_mean(key, list(sym.options)))
+            elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
+                self.sink.error("bad-scenario", value.span, f"option '{key}' is {o.type}, not {value.data!r}")
+        for order in sc.shuffles:
+            for v in order:
+                if str(v.data) not in sym.entities:
+                    self.sink.error("bad-scenario", v.span, f"unknown component '{v.data}' in a forced shuffle"
+                                    + did_you_mean(str(v.data), list(sym.entities)))
+        for a in sc.actions:
+            if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
+                self.sink.error("bad-scenario", a.span, "an action is written as its label, e.g. \"Vietnam\" or \"yes\"")
 
     # ---- statements -------------------------------------------------------------------------
     def block(self, body: tuple[ir.Stmt, ...]) -> None:
@@ -170,14 +191,17 @@ class Checker:
         return got
 
     def rhs(self, r: ir.Rhs) -> Type:
+        """The value of a let or an assignment: the one place a decision may stand."""
         match r:
             case ir.Choose() | ir.ChooseNumber() | ir.Ask():
-                return self.decision(r)
+                t = self.decision(r)
+                self.ann.types[id(r)] = t
+                return t
             case _:
                 return self.expr(r)
 
     def decision(self, d: ir.Decision) -> Type:
-        if self.in_setup:
+        if self.in_setup and not self.in_code_unit_without_decisions:
             self.sink.error("misplaced-decision", d.span, "a scenario's setup cannot stop to ask a player")
         if d.player is None:
             self.sink.error("decision-without-player", d.span, "this decision does not say who makes it; add 'by PLAYER'")
@@ -479,6 +503,14 @@ class Checker:
             case ir.Active():
                 self.modifier(e.name, e.args, e.span)
                 return BOOL
+            case ir.Choose() | ir.ChooseNumber() | ir.Ask():
+                if self.in_code_unit_without_decisions:
+                    self.sink.error("misplaced-decision", e.span, "a decision cannot be made inside a function, "
+                                    "condition, invariant or expectation; make it in a procedure")
+                else:
+                    self.sink.error("misplaced-decision", e.span, "a decision must be the whole value of a let or "
+                                    "an assignment: `let x = choose from xs by p`")
+                return self.decision(e)
             case _:
                 assert_never(e)
 

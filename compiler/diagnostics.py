@@ -19,6 +19,7 @@ CODES: dict[str, str] = {
     "missing-key": "a required key is absent",
     "wrong-value-type": "a YAML value has the wrong kind (e.g. a list where a mapping belongs)",
     "duplicate-id": "two declarations share a name",
+    "bad-name": "an id that is not a plain name (a letter or _, then letters, digits or _)",
     "dsl-syntax": "a DSL string does not parse",
     "unknown-name": "a name that is not declared anywhere in scope",
     "unknown-type": "a type that is neither built in nor declared",

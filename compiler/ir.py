@@ -211,13 +211,9 @@ class Active:
     span: Span
 
 
-Expr = (
-    IntLit | BoolLit | NoneLit | StrLit | Name | Field | MethodCall | Index | Call | ListLit |
-    ListComp | Quantifier | Aggregate | BinOp | Compare | BoolOp | Not | Neg | CondExpr | Active
-)
 
 
-# ---- decisions (only as the right-hand side of let / assignment) -----------------------------
+# ---- decisions (only the whole value of a let or an assignment; check.py enforces it) --------
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +253,12 @@ class Ask:
 
 
 Decision = Choose | ChooseNumber | Ask
-Rhs = Expr | Decision
+Expr = (
+    IntLit | BoolLit | NoneLit | StrLit | Name | Field | MethodCall | Index | Call | ListLit |
+    ListComp | Quantifier | Aggregate | BinOp | Compare | BoolOp | Not | Neg | CondExpr | Active |
+    Choose | ChooseNumber | Ask
+)
+Rhs = Expr
 
 
 # ---- statements -------------------------------------------------------------------------------
@@ -653,10 +654,10 @@ class ScenarioDecl:
     doc: str
     file: str
     seed: int
-    options: tuple[tuple[str, object], ...]
+    options: tuple[tuple[str, Value], ...]
     setup: Code | None
     dice: tuple[int, ...]
-    shuffles: tuple[tuple[str, ...], ...]
+    shuffles: tuple[tuple[Value, ...], ...]
     actions: tuple[Value, ...]
     expect: tuple[Code, ...]
     expect_error: str | None

@@ -29,6 +29,8 @@ class SourceMap:
     text: str
     # for each line of `text`: (1-based YAML line, 1-based YAML column of the line's first char)
     lines: tuple[tuple[int, int], ...]
+    # for quoted YAML strings with escapes or folded lines: the YAML position of each char of `text`
+    chars: tuple[tuple[int, int], ...] = ()
 
     def span(self, line: int, col: int, end_line: int, end_col: int) -> Span:
         """Map a 1-based (line, col) range of `text` to the YAML file."""
@@ -37,6 +39,15 @@ class SourceMap:
         return Span(self.file, y1, c1, y2, c2)
 
     def _at(self, line: int, col: int) -> tuple[int, int]:
+        if self.chars:
+            starts = [0]
+            for part in self.text.split("\n")[:-1]:
+                starts.append(starts[-1] + len(part) + 1)
+            offset = starts[max(0, min(line, len(starts)) - 1)] + col - 1
+            if offset >= len(self.chars):
+                yline, ycol = self.chars[-1]
+                return yline, ycol + 1 + offset - len(self.chars)
+            return self.chars[max(0, offset)]
         line = max(1, min(line, len(self.lines)))
         yline, ycol = self.lines[line - 1]
         return yline, ycol + col - 1
@@ -60,6 +71,10 @@ def source_map(file: str, node: ScalarNode, raw_lines: list[str]) -> SourceMap:
         text = "\n".join(x[indent:] for x in body)
         return SourceMap(file, text, tuple(lines) or ((s.line + 1, s.column + 1),))
     quote = 1 if style in ('"', "'") else 0
+    if quote:
+        chars = _quoted_chars(node, raw_lines)
+        if chars is not None:
+            return SourceMap(file, node.value, ((s.line + 1, s.column + 2),), chars)
     if s.line == e.line:
         raw = raw_lines[s.line][s.column + quote : e.column - quote] if s.line < len(raw_lines) else ""
         if raw == node.value:
@@ -80,6 +95,62 @@ def source_map(file: str, node: ScalarNode, raw_lines: list[str]) -> SourceMap:
     if quote and "\\" in "".join(segs):
         return SourceMap(file, node.value, ((s.line + 1, s.column + 1 + quote),))
     return SourceMap(file, "\n".join(segs), tuple(lines2))
+
+
+def _quoted_chars(node: ScalarNode, raw_lines: list[str]) -> tuple[tuple[int, int], ...] | None:
+    """Replay YAML's unescaping and line folding of a quoted scalar, keeping each char's position."""
+    s, e = node.start_mark, node.end_mark
+    double = node.style == '"'
+    out: list[str] = []
+    pos: list[tuple[int, int]] = []
+    line, col = s.line, s.column + 1
+    end = (e.line, e.column - 1)
+    pending_breaks = 0
+
+    def raw(ln: int, c: int) -> str:
+        text = raw_lines[ln] if ln < len(raw_lines) else ""
+        return text[c] if c < len(text) else "\n"
+
+    while (line, col) < end:
+        ch = raw(line, col)
+        if ch == "\n":
+            while out and out[-1] in " \t" and pending_breaks == 0 and pos[-1][0] == line + 1:
+                out.pop()
+                pos.pop()
+            pending_breaks += 1
+            line, col = line + 1, 0
+            text = raw_lines[line] if line < len(raw_lines) else ""
+            col = len(text) - len(text.lstrip(" \t"))
+            continue
+        if pending_breaks:
+            folded = " " if pending_breaks == 1 else "\n" * (pending_breaks - 1)
+            for fch in folded:
+                out.append(fch)
+                pos.append((line + 1, col + 1))
+            pending_breaks = 0
+        if double and ch == "\\":
+            nxt = raw(line, col + 1)
+            if nxt == "\n":  # an escaped line break joins the lines
+                line, col = line + 1, 0
+                text = raw_lines[line] if line < len(raw_lines) else ""
+                col = len(text) - len(text.lstrip(" \t"))
+                continue
+            width = {"x": 4, "u": 6, "U": 10}.get(nxt, 2)
+            out.append("?")
+            pos.append((line + 1, col + 1))
+            col += width
+            continue
+        if not double and ch == "'" and raw(line, col + 1) == "'":
+            out.append("'")
+            pos.append((line + 1, col + 1))
+            col += 2
+            continue
+        out.append(ch)
+        pos.append((line + 1, col + 1))
+        col += 1
+    if len(out) != len(node.value):
+        return None
+    return tuple(pos)
 
 
 # ---- the YAML reader ---------------------------------------------------------------------------
@@ -250,7 +321,10 @@ def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        sink.error("yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}")
+        notes = []
+        if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
+            notes.append(f"{exc.context} at {exc.context_mark.line + 1}:{exc.context_mark.column + 1}")
+        sink.error("yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}", *notes)
         return None, reader
     return node, reader
 
@@ -300,6 +374,9 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
         return None
     gnode, greader = sc["game"]
     name = greader.text(gnode, "game")
+    if not name:
+        sink.error("missing-key", greader.span(gnode), "'game' needs a name (the spec folder's name, e.g. 'iron_curtain')")
+        return None
 
     player_names: tuple[str, ...] = ()
     player_labels: tuple[str, ...] = ()
@@ -518,25 +595,23 @@ def _phase(n: Node, r: Reader) -> ir.PhaseDecl:
 def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
     node, r = compose(path, sink)
     if node is None:
+        if not sink.has_errors:
+            sink.error("missing-key", Span(r.file, 1, 1, 1, 1), "this scenario file is empty; it needs 'name' and 'actions'")
         return None
     d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name", "actions"))
-    opts = r.data(d["options"]) if "options" in d else {}
-    if not isinstance(opts, dict):
-        sink.error("wrong-value-type", r.span(d["options"]), "scenario options must be a mapping")
-        opts = {}
+    opts = [(k.value, r.value(v)) for k, v in r.mapping(d["options"], "scenario options")] if "options" in d else []
     dice = r.data(d["dice"]) if "dice" in d else []
     if not isinstance(dice, list) or not all(isinstance(x, int) for x in dice):
         sink.error("wrong-value-type", r.span(d["dice"]), "dice must be a list of integers")
         dice = []
-    shuffles: list[tuple[str, ...]] = []
-    for s in r.seq(d["shuffles"], "shuffles") if "shuffles" in d else []:
-        shuffles.append(tuple(r.strings(s, "a shuffle")))
+    shuffles = [tuple(r.value(x) for x in r.seq(s, "a shuffle"))
+                for s in (r.seq(d["shuffles"], "shuffles") if "shuffles" in d else [])]
     actions = tuple(r.value(x) for x in r.seq(d["actions"], "actions")) if "actions" in d else ()
     expect = tuple(c for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
                    if (c := r.code(x, "expect", expr=True)) is not None)
     return ir.ScenarioDecl(
         name=r.text(d.get("name"), "name", path.stem), doc=r.text(d.get("doc"), "doc"), file=r.file, seed=r.integer(d.get("seed"), "seed", 1),
-        options=tuple(sorted((str(k), v) for k, v in opts.items())), setup=r.code(d.get("setup"), "setup"),
+        options=tuple(opts), setup=r.code(d.get("setup"), "setup"),
         dice=tuple(dice), shuffles=tuple(shuffles), actions=actions, expect=expect,
         expect_error=r.text(d["expect_error"], "expect_error") if "expect_error" in d else None,
         expect_log=tuple(r.strings(d["expect_log"], "expect_log")) if "expect_log" in d else (),

@@ -26,7 +26,8 @@ TOKEN_NAMES = {
     "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COMMA": "','", "DOT": "'.'", "NAME": "a name", "INT": "a number", "STRING": "a string",
     "COMP_OP": "a comparison", "ASSIGN_OP": "'='", "ADD_OP": "'+' or '-'", "MUL_OP": "'*'",
-    "SEMICOLON": "';'", "$END": "the end of the text",
+    "SEMICOLON": "';'", "$END": "the end of the text", "QUANT": "count/any/all/filter", "AGG": "sum/min/max",
+    "MINUS": "'-'", "POSITION": "top/bottom", "SECRETLY": "'secretly'", "COLON": "':'",
 }
 
 
@@ -59,22 +60,61 @@ def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
         return parser().parse(smap.text, start=start)
     except UnexpectedInput as exc:
         line, col = getattr(exc, "line", 1), getattr(exc, "column", 1)
-        if isinstance(exc, UnexpectedEOF) or line < 1:
-            lines = smap.text.split("\n")
+        at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+        if at_end or line < 1:
+            body = smap.text.rstrip()
+            lines = body.split("\n")
             line, col = len(lines), len(lines[-1]) + 1
-        sink.error("dsl-syntax", smap.span(line, col, line, col + 1), _syntax_message(exc))
+        notes = []
+        if at_end:
+            opened = _unclosed(smap.text)
+            if opened is not None:
+                where = smap.span(opened[0], opened[1], opened[0], opened[1] + 1)
+                notes.append(f"the '{opened[2]}' at {where.line}:{where.col} is never closed")
+        sink.error("dsl-syntax", smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
         return None
+
+
+def _unclosed(text: str) -> tuple[int, int, str] | None:
+    """The innermost bracket left open at the end of the text (outside strings and comments)."""
+    stack: list[tuple[int, int, str]] = []
+    line, col, in_str, in_comment = 1, 0, False, False
+    pairs = {"}": "{", ")": "(", "]": "["}
+    prev = ""
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, in_comment = line + 1, 0, False
+        elif in_comment:
+            pass
+        elif in_str:
+            if ch == '"' and prev != "\\":
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch == "#":
+            in_comment = True
+        elif ch in "{([":
+            stack.append((line, col, ch))
+        elif ch in pairs and stack and stack[-1][2] == pairs[ch]:
+            stack.pop()
+        prev = ch
+    return stack[-1] if stack else None
 
 
 def _syntax_message(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
-        got = "the end of the text" if tok.type == "$END" else f"'{tok.value}'"
-        expected = sorted({TOKEN_NAMES.get(t, f"'{t.lower()}'") for t in exc.expected
-                           if not t.startswith("__")})
-        shown = ", ".join(expected[:6]) + (", ..." if len(expected) > 6 else "")
+        got = "end of the text" if tok.type == "$END" else f"'{tok.value}'"
+        names = {TOKEN_NAMES.get(t, f"'{t.lower()}'") for t in exc.expected if not t.startswith("__")}
+        # closing brackets and separators first: they are what a writer most often forgot
+        first = [n for n in ("'}'", "')'", "']'", "'{'", "','") if n in names]
+        expected = first + sorted(names - set(first))
+        shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
         return f"unexpected {got}; expected {shown}"
     if isinstance(exc, UnexpectedCharacters):
+        if exc.char == '"':
+            return "this string has no closing '\"' on its line"
         return f"unexpected character '{exc.char}'"
     return "unexpected end of the text"
 

@@ -6,6 +6,7 @@ phases, events and options. Names inside DSL code are resolved with their scopes
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from compiler import ir
@@ -13,6 +14,7 @@ from compiler.diagnostics import Sink, did_you_mean
 from compiler.typesys import BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass
@@ -91,6 +93,10 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     taken: dict[str, ir.Span] = {}
 
     def claim(name: str, span: ir.Span, what: str) -> bool:
+        if not NAME_RE.fullmatch(name):
+            sink.error("bad-name", span, f"{what} id '{name}' is not a plain name; use letters, digits and _ "
+                       f"(e.g. '{re.sub(r'[^A-Za-z0-9_]+', '_', name).strip('_').lower() or 'x'}')")
+            return False
         if name in taken:
             sink.error("duplicate-id", span, f"{what} '{name}' is already defined", f"first defined at {taken[name]}")
             return False
@@ -161,6 +167,13 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         if claim(m.name, m.span, "modifier"):
             sym.modifiers[m.name] = m
     _phases(sym, game.phases, sink)
+    for kind, names_ in (("phase", list(sym.phases)), ("trigger", [t.name for t in game.triggers]),
+                         ("invariant", [i.name for i in game.invariants])):
+        for n in names_:
+            if not NAME_RE.fullmatch(n):
+                sink.error("bad-name", game.span, f"{kind} name '{n}' is not a plain name")
+    if not NAME_RE.fullmatch(game.name):
+        sink.error("bad-name", game.span, f"the game name '{game.name}' is not a plain name (it names a Python package)")
     for sv, _, _ in sym.state.values():
         if sv.name in sym.phases:
             pass

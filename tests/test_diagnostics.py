@@ -42,24 +42,7 @@ CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir() and not p.name.
 EXTRA_CASES = {"two-errors-in-dsl"}
 
 # case -> what is wrong with the output its expected.txt records (see the module docstring).
-KNOWN_PROBLEMS: dict[str, str] = {
-    "bad-scenario": "the unknown id 'vietnan' is reported at the scenario's first line (1:1), "
-                    "not at the id in the shuffle (3:14)",
-    "bad-scenario-unknown-option": "no diagnostic at all for the undeclared option 'rouns' in the scenario",
-    "unknown-name-after-escaped-quotes": "the caret is 2 columns left of 'alise' (5:36, should be 5:38): "
-                                         "each \\\" before the error shifts it by one",
-    "unknown-name-multiline-escaped-string": "reported on the first line of the string, past its end (5:36), "
-                                             "should be 6:23",
-    "dsl-syntax-end-of-text": "the caret is under the last token 'winner', not after it; the message says "
-                              "'unexpected the end of the text' and lists the internal terminal 'agg'",
-    "dsl-syntax-unclosed-brace": "points at the last token 'draw' and does not mention the unclosed '{' "
-                                 "(6:15); the expected-token list is cut before '}'",
-    "dsl-syntax-decision-in-function": "a decision in a function body is reported as a syntax error "
-                                       "('unexpected 'from'; expected the end of the text') where "
-                                       "misplaced-decision ('a decision ... inside a function') is meant",
-    "yaml-syntax": "points at 3:1; the unclosed '{' is at 2:10 and PyYAML's context "
-                   "('while parsing a flow mapping' at 2:10) is dropped",
-}
+KNOWN_PROBLEMS: dict[str, str] = {}
 
 
 def _compile(case: str, monkeypatch: pytest.MonkeyPatch) -> Result:
