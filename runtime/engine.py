@@ -87,6 +87,18 @@ class GameInfo:
     owner_vars: tuple[str, ...]
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any], ...] = ()
+    around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    labels: tuple[str, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.labels = tuple(label for d in self.domains for label in d.labels)
+        # each grid cell's orthogonal neighbours, computed once per game
+        r = self.radius
+        w = 2 * r + 1
+        self.around = tuple(
+            tuple(cell_code(a, b, r) for a, b in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+                  if -r <= a <= r and -r <= b <= r)
+            for x, y in (cell_xy(c, r) for c in range(w * w))) if r else ()
 
     @property
     def num_distinct_actions(self) -> int:
@@ -94,13 +106,7 @@ class GameInfo:
         return last.offset + len(last.labels)
 
     def action_label(self, action: int) -> str:
-        for d in reversed(self.domains):
-            if action >= d.offset:
-                i = action - d.offset
-                if i < len(d.labels):
-                    return d.labels[i]
-                break
-        return f"<no action {action}>"
+        return self.labels[action] if 0 <= action < len(self.labels) else f"<no action {action}>"
 
 
 def cell_code(x: int, y: int, radius: int) -> int:
@@ -155,16 +161,22 @@ class Decision:
     picked: list[int] = field(default_factory=list)
     domain: int = 0
     secret: bool = False
+    _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Decision:
-        return Decision(self.player, self.options, self.slot, self.prompt, self.optional, self.need,
-                        self.picked[:], self.domain, self.secret)
+        d = Decision(self.player, self.options, self.slot, self.prompt, self.optional, self.need,
+                     self.picked[:], self.domain, self.secret)
+        d._legal = self._legal
+        return d
 
     def legal(self) -> list[int]:
-        acts = [a for a in self.options if a not in self.picked] if self.picked else list(self.options)
-        if self.optional:
-            acts.append(PASS)
-        return sorted(set(acts))
+        """Ascending action ids (cached: the options of a decision never change while it waits)."""
+        if self._legal is None:
+            acts = [a for a in self.options if a not in self.picked] if self.picked else list(self.options)
+            if self.optional:
+                acts.append(PASS)
+            self._legal = sorted(set(acts))
+        return self._legal
 
 
 # ---- zones ------------------------------------------------------------------------------------
@@ -238,7 +250,7 @@ class GameState:
         """Stable integer ids, ascending; empty when the game is over."""
         if self.over or self.pending is None:
             return []
-        return self.pending.legal()
+        return self.pending.legal()[:]
 
     def action_to_string(self, action: int) -> str:
         return self.INFO.action_label(action)
@@ -268,6 +280,7 @@ class GameState:
         frame = self.stack[-1]
         if d.need:
             d.picked.append(action)
+            d._legal = None
             if len(d.picked) < d.need:
                 return
             setattr(frame, d.slot, [a - self.INFO.domains[d.domain].offset for a in d.picked])
@@ -566,33 +579,26 @@ class GameState:
         x, y = cell_xy(c, self.INFO.radius)
         return f"({x},{y})"
 
-    def _around(self, c: int) -> tuple[int, ...]:
-        r = self.INFO.radius
-        x, y = cell_xy(c, r)
-        return tuple(cell_code(a, b, r) for a, b in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-                     if -r <= a <= r and -r <= b <= r)
-
     def neighbors(self, t: int, e: int) -> list[int]:
         c = self.z.pos[t][e]
         if c < 0:
             return []
         cells = self.z.cells[self.z.where[t][e]]
-        return [cells[n] for n in self._around(c) if n in cells]
+        return [cells[n] for n in self.INFO.around[c] if n in cells]
 
     def adjacent(self, t: int, a: int, b: int) -> bool:
         ca, cb = self.z.pos[t][a], self.z.pos[t][b]
-        return ca >= 0 and cb >= 0 and self.z.where[t][a] == self.z.where[t][b] and cb in self._around(ca)
+        return ca >= 0 and cb >= 0 and self.z.where[t][a] == self.z.where[t][b] and cb in self.INFO.around[ca]
 
     def open_cells_around(self, t: int, items: Sequence[int]) -> list[int]:
-        out: dict[int, None] = {}
+        around = self.INFO.around
+        pos, where, cells_of = self.z.pos[t], self.z.where[t], self.z.cells
+        out: set[int] = set()
         for e in items:
-            c = self.z.pos[t][e]
-            if c < 0:
-                continue
-            cells = self.z.cells[self.z.where[t][e]]
-            for n in self._around(c):
-                if n not in cells:
-                    out[n] = None
+            c = pos[e]
+            if c >= 0:
+                cells = cells_of[where[e]]
+                out.update(n for n in around[c] if n not in cells)
         return sorted(out)
 
     def add_mod(self, mod: int, args: tuple[int, ...], until: int) -> None:
