@@ -276,7 +276,7 @@ class GameState:
         who = self.INFO.player_names[d.player]
         label = self.action_to_string(action)
         self.lines.append((d.player if d.secret else -1,
-                           f"{who}: {label}" + (f"  ({d.prompt})" if d.prompt else "")))
+                           f"{who} chooses {label}" + (f" ({d.prompt})" if d.prompt else "")))
         frame = self.stack[-1]
         if d.need:
             d.picked.append(action)
