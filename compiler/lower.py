@@ -943,6 +943,9 @@ def _constants(lw: Lowerer) -> None:
     mod.info["phases"] = _tuple(list(sym.phases))
     mod.info["modifiers"] = _tuple(list(sym.modifiers))
     mod.info["owner_vars"] = _tuple([n for n, (sv, _, _) in sym.state.items() if sv.visibility == "owner"])
+    type_slots = {**lw.type_index, **{e: len(lw.type_index) + i for i, e in enumerate(sym.enums)}}
+    mod.info["var_indices"] = "{" + ", ".join(
+        f"{n!r}: {tuple(type_slots[pt.name] for pt in per)!r}" for n, (_, _, per) in sym.state.items() if per) + "}"
     count = sym.game.player_count.data
     mod.player_count = repr(count)
 

@@ -85,6 +85,7 @@ class GameInfo:
     phases: tuple[str, ...]
     modifiers: tuple[str, ...]
     owner_vars: tuple[str, ...]
+    var_indices: dict[str, tuple[int, ...]] = field(default_factory=dict)  # per-indexed variable -> type indices
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any], ...] = ()
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)

@@ -96,3 +96,12 @@ def test_scenarios_and_demo_and_bench(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0
     for figure in ("games/s", "decisions/s", "clone", "to_json", "from_json", "check spec", "build spec"):
         assert figure in out
+
+
+def test_view_shows_own_hand_and_hides_the_opponents() -> None:
+    import runtime
+    from runtime.view import describe
+
+    state = runtime.load_game("iron_curtain").new_initial_state(3)
+    text = describe(state, 0)
+    assert "hand[US]:" in text and "hand[USSR]: 5 face down" in text and "Berlin" in text

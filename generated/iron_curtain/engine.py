@@ -1675,6 +1675,7 @@ INFO = GameInfo(
     phases=('round', 'epilogue', 'final_scoring'),
     modifiers=(),
     owner_vars=(),
+    var_indices={'cubes': (1, 2), 'reserve': (2,), 'removed': (2,)},
     frames={frame.NAME: frame for frame in (P_take_cube, P_give_order, P_infiltrate, P_remove_cubes, P_remove_from_one_card, P_move_cubes, P_play_turn, E_card_event_west_germany, E_card_event_italy, E_card_event_east_germany, E_card_event_poland, E_card_event_iran, E_card_event_israel, E_card_event_egypt, E_card_event_japan, E_card_event_south_korea, E_card_event_vietnam, E_card_event_south_africa, E_card_event_angola, E_card_event_ethiopia, E_card_event_brazil, E_card_event_argentina, E_card_event_chile, E_card_event_panama, E_card_event_cuba, Setup, Ph_round, Ph_epilogue, Ph_final_scoring, Flow)},
     invariants=INVARIANTS,
 )
