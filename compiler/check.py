@@ -18,8 +18,8 @@ from compiler.resolve import Symbols
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
 
 # Builtin expression functions: name -> (parameter kinds, result rule), typed in _builtin().
-BUILTINS = ("opponent", "next_player", "len", "abs", "min", "max", "roll", "random", "top", "cell",
-            "cell_of", "neighbors", "open_cells_around", "adjacent", "label")
+BUILTINS = ("opponent", "next_player", "len", "abs", "min", "max", "roll", "random", "top", "top_n", "range",
+            "cell", "cell_of", "neighbors", "open_cells_around", "adjacent", "label")
 CHANCE_BUILTINS = ("roll", "random")
 
 
@@ -320,9 +320,10 @@ class Checker:
                     self.expr(a)
             case ir.AddModifier() | ir.Cancel():
                 self.modifier(s.name, s.args, s.span)
-                if isinstance(s, ir.AddModifier) and s.until_phase is not None and s.until_phase not in sym.phases:
+                if (isinstance(s, ir.AddModifier) and s.until_phase is not None and s.until_phase not in sym.phases
+                        and s.until_phase != "game"):
                     self.sink.error("undefined-phase", s.span, f"no phase '{s.until_phase}'"
-                                    + did_you_mean(s.until_phase, list(sym.phases)))
+                                    + did_you_mean(s.until_phase, [*sym.phases, "game"]))
             case ir.Emit():
                 ev = sym.events.get(s.event)
                 if ev is None:
@@ -641,6 +642,9 @@ class Checker:
             "len": lambda: (self.source(a[0]), INT)[1],
             "random": lambda: self.source(a[0]),
             "top": lambda: self.zone(a[0], "pile") or ANY,
+            "top_n": lambda: (list_of(self.zone(a[0], "pile") or ANY), self.want(a[1], INT, "how many"))[0],
+            "range": lambda: (self.want(a[0], INT, "the first number"), self.want(a[1], INT, "the end (excluded)"),
+                              list_of(INT))[2],
             "cell": lambda: (self.want(a[0], INT, "x"), self.want(a[1], INT, "y"), CELL)[2],
             "cell_of": lambda: (on_grid(a[0]), CELL)[1],
             "neighbors": lambda: list_of(on_grid(a[0])),
@@ -654,7 +658,7 @@ class Checker:
             for x in a:
                 self.want(x, INT, f"an argument of {f}")
             return INT
-        n = {"cell": 2, "adjacent": 2}.get(f, 1)
+        n = {"cell": 2, "adjacent": 2, "top_n": 2, "range": 2}.get(f, 1)
         if not arity(n):
             return ANY
         return rules[f]()

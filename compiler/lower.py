@@ -327,6 +327,10 @@ class Lowerer:
                 return f"s.pick({a[0]})"
             case "top":
                 return f"s.top({self.zone_id(e.args[0])})"
+            case "top_n":
+                return f"s.top_n({self.zone_id(e.args[0])}, {a[1]})"
+            case "range":
+                return f"list(range({a[0]}, {a[1]}))"
             case "cell":
                 return f"s.cell({a[0]}, {a[1]})"
             case "cell_of":

@@ -525,6 +525,11 @@ class GameState:
         pile = self.z.piles[zone]
         return pile[-1] if pile else -1
 
+    def top_n(self, zone: int, n: int) -> list[int]:
+        """Up to n components from the top of a pile, topmost first."""
+        pile = self.z.piles[zone]
+        return pile[::-1][: max(0, n)]
+
     def opponent(self, p: int) -> int:
         if self.num_players != 2:
             raise RuleError("opponent() needs a two-player game")
