@@ -101,6 +101,13 @@ def default(t: Type) -> str:
     return "0"
 
 
+def fresh_list(code: str) -> str:
+    """A copy of a collection to iterate while the body may change it (no copy of a new list)."""
+    if code.startswith(("list(", "[")) and code.endswith(("]", ")")):
+        return code
+    return f"list({code})"
+
+
 def origin(what: str, span: ir.Span) -> str:
     return f"{what} ({span.file}:{span.line})"
 
@@ -442,11 +449,12 @@ class StmtLowerer:
             case ir.For():
                 slot = lw.ann.slots[id(s)]
                 inner = ind + "    "
+                src = fresh_list(ex(s.source))
                 if self.in_frame:
-                    out.append(f"{ind}for x_ in list({ex(s.source)}):")
+                    out.append(f"{ind}for x_ in {src}:")
                     out.append(f"{inner}{lw.local(slot)} = x_")
                 else:
-                    out.append(f"{ind}for {lw.local(slot)} in list({ex(s.source)}):")
+                    out.append(f"{ind}for {lw.local(slot)} in {src}:")
                 if s.cond is not None:
                     out.append(f"{inner}if not {ex(s.cond)}:")
                     out.append(f"{inner}    continue")
@@ -586,7 +594,7 @@ class StmtLowerer:
                 items, idx = b.temp("i_"), b.temp("k_")
                 elem = lw.ann.type_of(s.source).elem
                 self.extra_slots += [(items, f"list[{pytype(elem) if elem else 'int'}]", "[]"), (idx, "int", "0")]
-                b.emit(f"self.{items} = list({ex(s.source)})")
+                b.emit(f"self.{items} = {fresh_list(ex(s.source))}")
                 b.emit(f"self.{idx} = 0")
                 head, body, done = b.new(), b.new(), b.new()
                 b.goto(head)

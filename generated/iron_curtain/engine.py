@@ -343,7 +343,7 @@ class P_take_cube(Frame):
         self.l_keep = l_keep
         self.l_src = -1
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -390,7 +390,7 @@ class P_give_order(Frame):
         self.l_budget = 0
         self.l_t = -1
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -464,7 +464,7 @@ class P_infiltrate(Frame):
         self.l_t = -1
         self.r_1 = 0
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -524,7 +524,7 @@ class P_remove_cubes(Frame):
         self.l_t = -1
         self.r_1 = 0
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -580,7 +580,7 @@ class P_remove_from_one_card(Frame):
         self.l_t = -1
         self.l_k = 0
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -626,7 +626,7 @@ class P_move_cubes(Frame):
         self.l_dst = -1
         self.l_k = 0
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -677,7 +677,7 @@ class P_play_turn(Frame):
         self.l_o = -1
         self.l_run_it = False
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -780,7 +780,7 @@ class E_card_event_west_germany(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -807,7 +807,7 @@ class E_card_event_italy(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -831,7 +831,7 @@ class E_card_event_east_germany(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -858,7 +858,7 @@ class E_card_event_poland(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -885,7 +885,7 @@ class E_card_event_iran(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -912,7 +912,7 @@ class E_card_event_israel(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -939,7 +939,7 @@ class E_card_event_egypt(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -966,7 +966,7 @@ class E_card_event_japan(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -993,7 +993,7 @@ class E_card_event_south_korea(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1020,7 +1020,7 @@ class E_card_event_vietnam(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1044,7 +1044,7 @@ class E_card_event_south_africa(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1068,7 +1068,7 @@ class E_card_event_angola(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1095,7 +1095,7 @@ class E_card_event_ethiopia(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1122,7 +1122,7 @@ class E_card_event_brazil(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1149,7 +1149,7 @@ class E_card_event_argentina(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1176,7 +1176,7 @@ class E_card_event_chile(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1200,7 +1200,7 @@ class E_card_event_panama(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1227,7 +1227,7 @@ class E_card_event_cuba(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1251,16 +1251,16 @@ class Setup(Frame):
         self.l_p = -1
         self.l_c = -1
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 s.place(T_card, E_start, Z_map, s.cell(0, 0))
-                for x_ in list(list(range(s.num_players))):
+                for x_ in list(range(s.num_players)):
                     self.l_p = x_
                     s.v_cubes[E_start][self.l_p] = 1
                     s.v_reserve[self.l_p] -= 1
-                for x_ in list(list(range(19))):
+                for x_ in list(range(19)):
                     self.l_c = x_
                     if not (self.l_c != E_start):
                         continue
@@ -1291,7 +1291,7 @@ class Ph_round(Frame):
         self.l_p = -1
         self.r_1 = 0
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1320,7 +1320,7 @@ class Ph_round(Frame):
                 return
             elif pc == 4:
                 if (s.v_round == 1):
-                    for x_ in list(list(range(s.num_players))):
+                    for x_ in list(range(s.num_players)):
                         self.l_p = x_
                         s.move_all(T_card, s.z.piles[(Z_hand + self.l_p)], (Z_aside + self.l_p), True)
                 s.pop()
@@ -1353,7 +1353,7 @@ class Ph_epilogue(Frame):
         self.l_us = 0
         self.l_su = 0
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
@@ -1376,7 +1376,7 @@ class Ph_epilogue(Frame):
 
 # phase final_scoring (specs/iron_curtain/game.yaml:245)
 class Ph_final_scoring(Frame):
-    __slots__ = ("l_r", )
+    __slots__ = ("l_r",)
     NAME = "Ph_final_scoring"
     SLOTS = __slots__
     l_r: int
@@ -1385,11 +1385,11 @@ class Ph_final_scoring(Frame):
         self.pc = 0
         self.l_r = -1
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
-                for x_ in list(list(range(6))):
+                for x_ in list(range(6)):
                     self.l_r = x_
                     p_score_region(s, self.l_r)
                 if (s.v_ideology < 0):
@@ -1403,7 +1403,7 @@ class Ph_final_scoring(Frame):
 
 # the game's flow (phases) (specs/iron_curtain/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ("r_1", )
+    __slots__ = ("r_1",)
     NAME = "Flow"
     SLOTS = __slots__
     r_1: int
@@ -1412,7 +1412,7 @@ class Flow(Frame):
         self.pc = 0
         self.r_1 = 0
 
-    def step(self, s: State) -> None:  # noqa: C901
+    def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
