@@ -203,6 +203,9 @@ class Checker:
     def decision(self, d: ir.Decision) -> Type:
         if self.in_setup and not self.in_code_unit_without_decisions:
             self.sink.error("misplaced-decision", d.span, "a scenario's setup cannot stop to ask a player")
+        text = d.question if isinstance(d, ir.Ask) else d.prompt
+        if text is not None:
+            self.expr(text)
         if d.player is None:
             self.sink.error("decision-without-player", d.span, "this decision does not say who makes it; add 'by PLAYER'")
         else:
@@ -216,6 +219,8 @@ class Checker:
                     elem = ANY
                 elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
                     self.sink.error("type-mismatch", d.options.span, f"cannot choose among values of type {elem}")
+                elif elem.kind == "cell":
+                    self.grid_needed(d.options.span)
                 if d.count is not None:
                     self.want(d.count, INT, "the number to choose")
                     return list_of(elem)
@@ -237,6 +242,9 @@ class Checker:
                 if t.kind == "none":
                     self.sink.error("type-mismatch", s.value.span, "cannot tell the type of 'none' here; "
                                     "give the variable a typed value first")
+                elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
+                    self.sink.error("type-mismatch", s.value.span, "cannot tell what '[]' will hold; start from "
+                                    "a typed list, e.g. `[c for c in card where false]`")
                 self.ann.slots[id(s)] = self.scope.declare(s.var, t)
             case ir.Assign():
                 self.assign(s)
@@ -291,6 +299,8 @@ class Checker:
             case ir.Log():
                 self.expr(s.message)
             case ir.EndGame():
+                if s.reason is not None:
+                    self.expr(s.reason)
                 if s.winner is not None:
                     self.want(s.winner, PLAYER, "the winner")
             case ir.Return():
@@ -645,7 +655,7 @@ class Checker:
             "top_n": lambda: (list_of(self.zone(a[0], "pile") or ANY), self.want(a[1], INT, "how many"))[0],
             "range": lambda: (self.want(a[0], INT, "the first number"), self.want(a[1], INT, "the end (excluded)"),
                               list_of(INT))[2],
-            "cell": lambda: (self.want(a[0], INT, "x"), self.want(a[1], INT, "y"), CELL)[2],
+            "cell": lambda: self._cell(a, e.span),
             "cell_of": lambda: (on_grid(a[0]), CELL)[1],
             "neighbors": lambda: list_of(on_grid(a[0])),
             "open_cells_around": lambda: (self.source(a[0]), list_of(CELL))[1],
@@ -662,6 +672,16 @@ class Checker:
         if not arity(n):
             return ANY
         return rules[f]()
+
+    def _cell(self, a: tuple[ir.Expr, ...], span: ir.Span) -> Type:
+        self.want(a[0], INT, "x")
+        self.want(a[1], INT, "y")
+        self.grid_needed(span)
+        return CELL
+
+    def grid_needed(self, span: ir.Span) -> None:
+        if not any(z.kind == "grid" for z, _ in self.sym.zones.values()):
+            self.sink.error("type-mismatch", span, "cells need a grid zone (a zone with 'kind: grid')")
 
     def _player_fn(self, a: tuple[ir.Expr, ...]) -> Type:
         self.want(a[0], PLAYER, "a player")

@@ -226,7 +226,7 @@ class Choose:
     count: Expr | None
     options: Expr
     player: Expr | None
-    prompt: str | None
+    prompt: StrLit | None
     optional: bool
     secret: bool
     span: Span
@@ -239,7 +239,7 @@ class ChooseNumber:
     low: Expr
     high: Expr
     player: Expr | None
-    prompt: str | None
+    prompt: StrLit | None
     span: Span
 
 
@@ -247,7 +247,7 @@ class ChooseNumber:
 class Ask:
     """`ask "question" by p`: a yes/no decision."""
 
-    question: str
+    question: StrLit
     player: Expr | None
     span: Span
 
@@ -390,7 +390,7 @@ class EndGame:
     """`end game winner p ["why"]` or `end game draw ["why"]`."""
 
     winner: Expr | None
-    reason: str | None
+    reason: StrLit | None
     span: Span
 
 

@@ -238,8 +238,8 @@ class Reader:
         return None
 
     def strings(self, node: Node, what: str) -> list[str]:
-        """A YAML list of plain values, as strings."""
-        return [str(self.data(x)) for x in self.seq(node, what)]
+        """A YAML list of plain values, as written (so `yes` stays the string 'yes')."""
+        return [x.value if isinstance(x, ScalarNode) else str(self.data(x)) for x in self.seq(node, what)]
 
     def value(self, node: Node) -> ir.Value:
         return ir.Value(self.data(node), self.span(node))
@@ -409,7 +409,7 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
 
     options = tuple(one("options", _option))
     constants = tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in parts.maps["constants"])
-    enums = tuple(ir.EnumDecl(k.value, tuple(str(r.data(x)) for x in r.seq(v, f"enum '{k.value}'")), r.span(k))
+    enums = tuple(ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
                   for k, v, r in parts.maps["enums"])
     rows: dict[str, list[tuple[Node, Reader]]] = {}
     for k, v, r in parts.maps["components"]:

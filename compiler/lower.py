@@ -101,6 +101,17 @@ def default(t: Type) -> str:
     return "0"
 
 
+def none_value(t: Type) -> object:
+    """The value a field of `none` reads: the type's default."""
+    if t.kind == "list":
+        return []
+    if t.kind == "bool":
+        return False
+    if t.kind == "str":
+        return ""
+    return -1 if t.is_ref else 0
+
+
 def fresh_list(code: str) -> str:
     """A copy of a collection to iterate while the body may change it (no copy of a new list)."""
     if code.startswith(("list(", "[")) and code.endswith(("]", ")")):
@@ -132,6 +143,7 @@ class Lowerer:
         self.domains: dict[str, int] = {}
         self.suspending: dict[str, bool] = {}
         self.trigger_suspends: dict[str, bool] = {}
+        self.effect_suspends: dict[tuple[str, str], bool] = {}  # (component type, effect field)
         self.straight_only = False
         self.two_players = sym.game.player_count.data == 2
 
@@ -144,7 +156,8 @@ class Lowerer:
             case ir.Name():
                 return f"Z_{e.ident}"
             case ir.Index() if isinstance(e.subject, ir.Name):
-                return f"(Z_{e.subject.ident} + {self.ex(e.args[0])})"
+                owner = self.ex(e.args[0])
+                return f"(Z_{e.subject.ident} + {owner if owner.startswith('P_') else f's.ref({owner})'})"
             case _:
                 self.sink.error("type-mismatch", e.span, "a zone must be named directly here")
                 return "0"
@@ -401,7 +414,8 @@ class StmtLowerer:
             case ir.CallStmt():
                 return lw.suspending.get(s.proc, False)
             case ir.DoEffect():
-                return True
+                t = lw.ann.type_of(s.subject)
+                return lw.effect_suspends.get((t.name, s.field), True)
             case ir.Emit():
                 return any(lw.trigger_suspends.get(t.name, False) for t in lw.sym.game.triggers if t.event == s.event)
             case ir.If():
@@ -437,8 +451,7 @@ class StmtLowerer:
                     out.append(f"{ind}{lw.local(slot)}: {py} = {ex(s.value)}")
             case ir.Assign():
                 assert not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask))
-                out.append(f"{ind}{self.target(s)} {s.op} {ex(s.value)}")
-                self.clamp(s, out, ind)
+                self.assign(s, ex(s.value), out, ind)
             case ir.If():
                 for i, (cond, body) in enumerate(s.branches):
                     out.append(f"{ind}{'if' if i == 0 else 'elif'} {ex(cond)}:")
@@ -486,7 +499,8 @@ class StmtLowerer:
                 out.append(f"{ind}s.say({lw.string(s.message)})")
             case ir.EndGame():
                 winner = ex(s.winner) if s.winner is not None else "-1"
-                out.append(f"{ind}s.end_game({winner}, {s.reason or ''!r})")
+                reason = lw.string(s.reason) if s.reason is not None else "''"
+                out.append(f"{ind}s.end_game({winner}, {reason})")
             case ir.Return():
                 if self.in_frame:
                     out.append(f"{ind}s.pop()")
@@ -495,7 +509,12 @@ class StmtLowerer:
                 args = "".join(f", {ex(a)}" for a in s.args)
                 out.append(f"{ind}p_{s.proc}(s{args})")
             case ir.DoEffect():
-                pass  # always suspends; handled in blocks
+                t = lw.ann.type_of(s.subject)
+                subj = ex(s.subject)
+                args = "".join(f", {ex(a)}" for a in s.args)
+                out.append(f"{ind}effect = EFFECT_{t.name}_{s.field}[{subj}]")
+                out.append(f"{ind}if effect is not None:")
+                out.append(f"{ind}    effect(s, {subj}{args})")
             case ir.AddModifier():
                 until = lw.phase_ids.get(s.until_phase, -1) if s.until_phase else -1
                 out.append(f"{ind}s.add_mod(M_{s.name}, {lw.tuple_args(s.args)}, {until})")
@@ -511,28 +530,43 @@ class StmtLowerer:
             case _:
                 assert_never(s)
 
-    def target(self, s: ir.Assign) -> str:
+    def target(self, s: ir.Assign, indices: list[str] | None = None) -> str:
         b = self.lw.ann.names.get(id(s))
         if b is None:
             return "_"
         if b.kind == "local":
             return self.lw.local(b.target)
-        return f"s.v_{s.target}" + "".join(f"[{self.lw.ex(i)}]" for i in s.indices)
+        return f"s.v_{s.target}" + "".join(f"[{i}]" for i in (indices if indices is not None else self.indices(s)))
 
-    def clamp(self, s: ir.Assign, out: list[str], ind: str) -> None:
+    def indices(self, s: ir.Assign) -> list[str]:
+        """Index expressions of a write; component and player indices are checked (never `none`)."""
+        out = []
+        for i in s.indices:
+            code = self.lw.ex(i)
+            t = self.lw.ann.type_of(i)
+            out.append(f"s.ref({code})" if t.is_ref and not code.startswith(("E_", "P_")) else code)
+        return out
+
+    def assign(self, s: ir.Assign, value: str, out: list[str], ind: str) -> None:
+        """`target op value`; a bounded track clamps, with its indices evaluated once."""
         b = self.lw.ann.names.get(id(s))
-        if b is None or b.kind != "state":
+        sv = self.lw.sym.state[s.target][0] if b is not None and b.kind == "state" else None
+        if sv is None or (sv.low is None and sv.high is None):
+            out.append(f"{ind}{self.target(s)} {s.op} {value}")
             return
-        sv = self.lw.sym.state[s.target][0]
-        if sv.low is None and sv.high is None:
-            return
-        t = self.target(s)
+        idx = self.indices(s)
+        if any(not i.isidentifier() and not i.isdigit() for i in idx):
+            names = [f"i{n}_" for n in range(len(idx))]
+            out.append(f"{ind}{', '.join(names)} = {', '.join(idx)}")
+            idx = names
+        t = self.target(s, idx)
+        new = value if s.op == "=" else f"{t} {s.op[0]} {value}"
         if sv.low is not None and sv.high is not None:
-            out.append(f"{ind}{t} = min({sv.high}, max({sv.low}, {t}))")
+            out.append(f"{ind}{t} = min({sv.high}, max({sv.low}, {new}))")
         elif sv.low is not None:
-            out.append(f"{ind}{t} = max({sv.low}, {t})")
+            out.append(f"{ind}{t} = max({sv.low}, {new})")
         else:
-            out.append(f"{ind}{t} = min({sv.high}, {t})")
+            out.append(f"{ind}{t} = min({sv.high}, {new})")
 
     # -- frame blocks
     def body(self, stmts: tuple[ir.Stmt, ...]) -> None:
@@ -566,9 +600,8 @@ class StmtLowerer:
                 self.decision(d, slot_attr, nxt)
                 b.at(nxt)
                 if isinstance(s, ir.Assign) and slot_attr.startswith("d_"):
-                    b.emit(f"{self.target(s)} {s.op} self.{slot_attr}")
                     out: list[str] = []
-                    self.clamp(s, out, "")
+                    self.assign(s, f"self.{slot_attr}", out, "")
                     for ln in out:
                         b.emit(ln)
             case ir.If():
@@ -685,7 +718,8 @@ class StmtLowerer:
     def decision(self, d: ir.Decision, slot_attr: str, nxt: int) -> None:
         lw, b, ex = self.lw, self.blocks, self.lw.ex
         player = ex(d.player) if d.player is not None else "0"
-        prompt = repr(d.question if isinstance(d, ir.Ask) else d.prompt or "")
+        text = d.question if isinstance(d, ir.Ask) else d.prompt
+        prompt = lw.string(text) if text is not None else "''"
         b.emit(f"self.pc = {nxt}")
         match d:
             case ir.Choose():
@@ -752,21 +786,27 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                 items.append(fname_py)
                 what = origin(f"{tname} {ent.id}: {fname}", code.span)
                 if fd.kind == "effect":
-                    _code_unit(lw, fname_py, fname_py, what, code, params, True)
+                    _code_unit(lw, fname_py, fname_py, what, code, params, lw.effect_suspends[(tname, fname)])
                 else:
                     lw.local_prefix = ""
                     assert code.expr is not None
                     ret = pytype(info.field_types[fname])
                     mod.functions.append(Function(fname_py, what, _prefixed(params), ret, [f"return {lw.ex(code.expr)}"]))
             if fd.kind == "effect":
-                mod.tables.append(Table(f"EFFECT_{tname}_{fname}", "tuple[Callable[..., Frame] | None, ...]", items))
+                kind = "Frame" if lw.effect_suspends[(tname, fname)] else "None"
+                mod.tables.append(Table(f"EFFECT_{tname}_{fname}", f"tuple[Callable[..., {kind}] | None, ...]",
+                                        [*items, "None"]))
             else:
                 ret = pytype(info.field_types[fname])
                 if any(x.endswith("__default") for x in items):
                     mod.functions.append(Function(f"X_{tname}_{fname}__default", f"default of {tname}.{fname}",
                                                   _prefixed(params), ret, [f"return {default(info.field_types[fname])}"]))
                 sig = ", ".join(["State"] + [t for _, t in params])
-                mod.tables.append(Table(f"X_{tname}_{fname}", f"tuple[Callable[[{sig}], {ret}], ...]", items))
+                if not any(x.endswith("__default") for x in items):
+                    mod.functions.append(Function(f"X_{tname}_{fname}__default", f"{tname}.{fname} of none",
+                                                  _prefixed(params), ret, [f"return {default(info.field_types[fname])}"]))
+                mod.tables.append(Table(f"X_{tname}_{fname}", f"tuple[Callable[[{sig}], {ret}], ...]",
+                                        [*items, f"X_{tname}_{fname}__default"]))
     for tr in g.triggers:
         ev = sym.events.get(tr.event)
         ps = _params(lw, ev.params if ev else ())
@@ -902,10 +942,19 @@ def _suspension(lw: Lowerer) -> None:
         lw.suspending[pr.name] = False
     for tr in g.triggers:
         lw.trigger_suspends[tr.name] = False
+    effects: dict[tuple[str, str], list[ir.Code]] = {}
+    for tname, info in lw.sym.entity_types.items():
+        for fname, fd in info.code_fields.items():
+            if fd.kind == "effect":
+                lw.effect_suspends[(tname, fname)] = False
+                effects[(tname, fname)] = [c for ent in info.decl.entities for f, c in ent.code if f == fname]
     probe = StmtLowerer(lw, in_frame=True)
     changed = True
     while changed:
         changed = False
+        for key, codes in effects.items():
+            if not lw.effect_suspends[key] and any(probe.suspends(s) for c in codes for s in c.body):
+                lw.effect_suspends[key] = changed = True
         for pr in g.procedures:
             if not lw.suspending[pr.name] and any(probe.suspends(s) for s in pr.body.body):
                 lw.suspending[pr.name] = changed = True
@@ -938,11 +987,12 @@ def _constants(lw: Lowerer) -> None:
         mod.constants.append((f"M_{name}", "int", str(i)))
     for name, i in lw.phase_ids.items():
         mod.constants.append((f"PH_{name}", "int", str(i)))
+    # Static tables carry one extra entry at the end: what `none` (index -1) reads.
     for tname, info in sym.entity_types.items():
-        mod.data.append((f"IDS_{tname}", "tuple[str, ...]", _tuple(info.ids)))
+        mod.data.append((f"IDS_{tname}", "tuple[str, ...]", _tuple([*info.ids, "none"])))
         for fname, column in info.data.items():
             t = info.field_types[fname]
-            mod.data.append((f"F_{tname}_{fname}", f"tuple[{pytype(t)}, ...]", _tuple(column)))
+            mod.data.append((f"F_{tname}_{fname}", f"tuple[{pytype(t)}, ...]", _tuple([*column, none_value(t)])))
     for ename, values in sym.enums.items():
         mod.data.append((f"ENUM_{ename}", "tuple[str, ...]", _tuple(values)))
     radius = max((z.radius for z, _ in sym.zones.values() if z.kind == "grid"), default=0)
@@ -1004,8 +1054,9 @@ def _vars(lw: Lowerer) -> None:
             init = repr(convert_value(sym, sv.initial, t, lw.sink))
         py = pytype(t)
         for pt in reversed(per):
+            # a component index gets one extra slot at the end: what `none` (-1) reads
             size = "self.num_players" if pt == PLAYER else (
-                str(len(sym.entity_types[pt.name].ids)) if pt.kind == "entity" else str(len(sym.enums[pt.name])))
+                str(len(sym.entity_types[pt.name].ids) + 1) if pt.kind == "entity" else str(len(sym.enums[pt.name])))
             init = f"[{init} for _ in range({size})]"
             py = f"list[{py}]"
         depth = len(per)
@@ -1041,7 +1092,7 @@ def _scenarios(lw: Lowerer) -> None:
             assert e.expr is not None
             lw.mod.functions.append(Function(f"sc{i}_expect{j}", origin(f"scenario {sc.name}: expect", e.span), [],
                                              "bool", [f"return {lw.ex(e.expr)}"]))
-            text = _source_text(e.span)
+            text = _source_text(e.expr.span)
             checks.append(f"({text!r}, {e.span.line}, sc{i}_expect{j})")
         entry["expect"] = "[" + ", ".join(checks) + "]"
         lw.mod.scenarios.append(entry)

@@ -175,18 +175,18 @@ class _Build(Transformer[Token, Any]):
         return c[0] if c else None
 
     def choose(self, meta: Any, c: list[Any]) -> ir.Choose:
-        return ir.Choose(c[1], c[2], c[3], _unquote(c[4]) if c[4] else None, False, c[0] is not None,
+        return ir.Choose(c[1], c[2], c[3], self._string(c[4]) if c[4] else None, False, c[0] is not None,
                          self.s(meta))
 
     def choose_optional(self, meta: Any, c: list[Any]) -> ir.Choose:
-        return ir.Choose(None, c[1], c[2], _unquote(c[3]) if c[3] else None, True, c[0] is not None,
+        return ir.Choose(None, c[1], c[2], self._string(c[3]) if c[3] else None, True, c[0] is not None,
                          self.s(meta))
 
     def choose_number(self, meta: Any, c: list[Any]) -> ir.ChooseNumber:
-        return ir.ChooseNumber(c[0], c[1], c[2], _unquote(c[3]) if c[3] else None, self.s(meta))
+        return ir.ChooseNumber(c[0], c[1], c[2], self._string(c[3]) if c[3] else None, self.s(meta))
 
     def ask(self, meta: Any, c: list[Any]) -> ir.Ask:
-        return ir.Ask(_unquote(c[0]), c[1], self.s(meta))
+        return ir.Ask(self._string(c[0]), c[1], self.s(meta))
 
     def if_stmt(self, meta: Any, c: list[Any]) -> ir.If:
         branches = [(c[0], c[1])]
@@ -238,10 +238,10 @@ class _Build(Transformer[Token, Any]):
         return ir.Log(self._string(c[0]), self.s(meta))
 
     def end_game_winner(self, meta: Any, c: list[Any]) -> ir.EndGame:
-        return ir.EndGame(c[0], _unquote(c[1]) if c[1] else None, self.s(meta))
+        return ir.EndGame(c[0], self._string(c[1]) if c[1] else None, self.s(meta))
 
     def end_game_draw(self, meta: Any, c: list[Any]) -> ir.EndGame:
-        return ir.EndGame(None, _unquote(c[0]) if c[0] else None, self.s(meta))
+        return ir.EndGame(None, self._string(c[0]) if c[0] else None, self.s(meta))
 
     def return_stmt(self, meta: Any, c: list[Any]) -> ir.Return:
         return ir.Return(self.s(meta))
@@ -376,6 +376,3 @@ class _Build(Transformer[Token, Any]):
             parts.append(text)
         return ir.StrLit(tuple(parts), span)
 
-
-def _unquote(tok: Token) -> str:
-    return str(tok)[1:-1].replace('\\"', '"').replace("\\\\", "\\")

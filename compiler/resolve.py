@@ -144,6 +144,10 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 sink.error("type-mismatch", pref.span, f"a variable can be indexed by players, components or enums, not {pt}")
         if sv.visibility == "owner" and (not per or per[0] != PLAYER):
             sink.error("type-mismatch", sv.span, "an 'owner'-visible variable must be indexed first by player")
+        if sv.initial is not None and isinstance(sv.initial.data, int) and not isinstance(sv.initial.data, bool):
+            if (sv.low is not None and sv.initial.data < sv.low) or (sv.high is not None and sv.initial.data > sv.high):
+                sink.error("wrong-value-type", sv.initial.span, f"initial value {sv.initial.data} is outside "
+                           f"{sv.low if sv.low is not None else '-inf'}..{sv.high if sv.high is not None else 'inf'}")
         if claim(sv.name, sv.span, "state variable"):
             sym.state[sv.name] = (sv, t, per)
     for z in game.zones:
@@ -167,6 +171,12 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         if claim(m.name, m.span, "modifier"):
             sym.modifiers[m.name] = m
     _phases(sym, game.phases, sink)
+    for kind, decls in (("trigger", game.triggers), ("invariant", game.invariants)):
+        seen: dict[str, ir.Span] = {}
+        for d in decls:
+            if d.name in seen:
+                sink.error("duplicate-id", d.span, f"{kind} '{d.name}' is already defined", f"first defined at {seen[d.name]}")
+            seen.setdefault(d.name, d.span)
     for kind, names_ in (("phase", list(sym.phases)), ("trigger", [t.name for t in game.triggers]),
                          ("invariant", [i.name for i in game.invariants])):
         for n in names_:
@@ -236,9 +246,14 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
             column.append(convert_value(sym, vals[fd.name], t, sink))
         info.data[fd.name] = column
     for ent in info.decl.entities:
+        written = dict(ent.code)
         for fname, code in ent.code:
             if fname not in info.code_fields:
                 sink.error("unknown-field", code.span, f"'{fname}' is not a code field")
+        for fname, fd in info.code_fields.items():
+            if fd.kind == "expr" and not fd.optional and fname not in written:
+                sink.error("missing-key", ent.span, f"'{ent.id}' has no '{fname}'",
+                           "declare the field with 'optional: true' to use its type's default")
 
 
 def _default(t: Type) -> object:

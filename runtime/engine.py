@@ -530,6 +530,12 @@ class GameState:
         pile = self.z.piles[zone]
         return pile[::-1][: max(0, n)]
 
+    def ref(self, index: int) -> int:
+        """A component or player used as an index for a write: never `none`."""
+        if index < 0:
+            raise RuleError("'none' used where a component or player is needed (a variable or zone of none)")
+        return index
+
     def opponent(self, p: int) -> int:
         if self.num_players != 2:
             raise RuleError("opponent() needs a two-player game")
@@ -558,7 +564,8 @@ class GameState:
         self.z.where[t][e] = zone
 
     def move_all(self, t: int, items: Sequence[int], zone: int, top: bool = True) -> None:
-        for e in list(items):
+        """Each in turn onto the top; to the bottom they keep their order (the first ends lowest)."""
+        for e in list(items) if top else list(items)[::-1]:
             self.move(t, e, zone, top)
 
     def place(self, t: int, e: int, zone: int, cell: int) -> None:
