@@ -606,7 +606,9 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         dice = []
     shuffles = [tuple(r.value(x) for x in r.seq(s, "a shuffle"))
                 for s in (r.seq(d["shuffles"], "shuffles") if "shuffles" in d else [])]
-    actions = tuple(r.value(x) for x in r.seq(d["actions"], "actions")) if "actions" in d else ()
+    # labels are read as written: `yes` is the action "yes", not a YAML boolean
+    actions = tuple(ir.Value(x.value, r.span(x)) if isinstance(x, ScalarNode) else r.value(x)
+                    for x in r.seq(d["actions"], "actions")) if "actions" in d else ()
     expect = tuple(c for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
                    if (c := r.code(x, "expect", expr=True)) is not None)
     return ir.ScenarioDecl(
