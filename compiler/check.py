@@ -662,6 +662,9 @@ class Checker:
             "adjacent": lambda: (on_grid(a[0]), on_grid(a[1]), BOOL)[2],
             "label": lambda: (self.expr(a[0]), STR)[1],
         }
+        if f in CHANCE_BUILTINS and self.in_code_unit_without_decisions:
+            self.sink.error("misplaced-chance", e.span, f"'{f}' changes the game's random state, so it cannot be "
+                            "used in a function, condition, invariant or expectation; use it in a procedure")
         if f in ("min", "max"):
             if len(a) < 2:
                 self.sink.error("wrong-arg-count", e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')")

@@ -29,6 +29,7 @@ CODES: dict[str, str] = {
     "decision-without-player": "a decision that does not say which player makes it",
     "undefined-procedure": "a call to a procedure that is not defined",
     "undefined-phase": "a reference to a phase that is not defined",
+    "misplaced-chance": "a die roll or random pick where nothing may change (a function, condition, invariant or expectation)",
     "misplaced-decision": "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
     "bad-scenario": "a scenario that cannot be run as written",
     "missing-event": "a component whose effect is not written yet (a warning)",

@@ -101,6 +101,11 @@ def default(t: Type) -> str:
     return "0"
 
 
+def _simple(code: str) -> bool:
+    """A name, an attribute of self or a constant: safe to evaluate twice."""
+    return code.replace("self.", "", 1).isidentifier() or code.lstrip("-").isdigit()
+
+
 def none_value(t: Type) -> object:
     """The value a field of `none` reads: the type's default."""
     if t.kind == "list":
@@ -145,6 +150,7 @@ class Lowerer:
         self.trigger_suspends: dict[str, bool] = {}
         self.effect_suspends: dict[tuple[str, str], bool] = {}  # (component type, effect field)
         self.straight_only = False
+        self.walrus = 0
         self.two_players = sym.game.player_count.data == 2
 
     # -- names
@@ -222,6 +228,10 @@ class Lowerer:
                 t = self.ann.type_of(e.subject)
                 subj = self.ex(e.subject)
                 args = "".join(f", {self.ex(a)}" for a in e.args)
+                if not _simple(subj):  # evaluate the subject once
+                    self.walrus += 1
+                    tmp = f"w{self.walrus}_"
+                    return f"X_{t.name}_{e.name}[({tmp} := {subj})](s, {tmp}{args})"
                 return f"X_{t.name}_{e.name}[{subj}](s, {subj}{args})"
             case ir.Index():
                 b = self.ann.names.get(id(e.subject))
@@ -289,6 +299,11 @@ class Lowerer:
             case "bool":
                 return self.domains["bool"]
         return self.domains["number"]
+
+    def val(self, e: ir.Expr) -> str:
+        """An expression whose value is stored (a local, an argument): zones are copied, never aliased."""
+        code = self.ex(e)
+        return f"list({code})" if self.ann.type_of(e).kind == "zone" else code
 
     def tuple_args(self, args: tuple[ir.Expr, ...]) -> str:
         if not args:
@@ -446,12 +461,12 @@ class StmtLowerer:
                 assert not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask))
                 py = pytype(lw.ann.type_of(s.value))
                 if self.in_frame:
-                    out.append(f"{ind}{lw.local(slot)} = {ex(s.value)}")
+                    out.append(f"{ind}{lw.local(slot)} = {lw.val(s.value)}")
                 else:
-                    out.append(f"{ind}{lw.local(slot)}: {py} = {ex(s.value)}")
+                    out.append(f"{ind}{lw.local(slot)}: {py} = {lw.val(s.value)}")
             case ir.Assign():
                 assert not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask))
-                self.assign(s, ex(s.value), out, ind)
+                self.assign(s, lw.val(s.value), out, ind)
             case ir.If():
                 for i, (cond, body) in enumerate(s.branches):
                     out.append(f"{ind}{'if' if i == 0 else 'elif'} {ex(cond)}:")
@@ -506,22 +521,25 @@ class StmtLowerer:
                     out.append(f"{ind}s.pop()")
                 out.append(f"{ind}return")
             case ir.CallStmt():
-                args = "".join(f", {ex(a)}" for a in s.args)
+                args = "".join(f", {lw.val(a)}" for a in s.args)
                 out.append(f"{ind}p_{s.proc}(s{args})")
             case ir.DoEffect():
                 t = lw.ann.type_of(s.subject)
-                subj = ex(s.subject)
-                args = "".join(f", {ex(a)}" for a in s.args)
-                out.append(f"{ind}effect = EFFECT_{t.name}_{s.field}[{subj}]")
+                args = "".join(f", {lw.val(a)}" for a in s.args)
+                out.append(f"{ind}subject_ = {ex(s.subject)}")
+                out.append(f"{ind}effect = EFFECT_{t.name}_{s.field}[subject_]")
                 out.append(f"{ind}if effect is not None:")
-                out.append(f"{ind}    effect(s, {subj}{args})")
+                out.append(f"{ind}    effect(s, subject_{args})")
             case ir.AddModifier():
                 until = lw.phase_ids.get(s.until_phase, -1) if s.until_phase else -1
                 out.append(f"{ind}s.add_mod(M_{s.name}, {lw.tuple_args(s.args)}, {until})")
             case ir.Cancel():
                 out.append(f"{ind}s.cancel_mod(M_{s.name}, {lw.tuple_args(s.args)})")
             case ir.Emit():
-                args = ", ".join(ex(a) for a in s.args)
+                names = [f"arg{i}_" for i in range(len(s.args))]
+                for n, a in zip(names, s.args, strict=True):  # arguments are evaluated once
+                    out.append(f"{ind}{n} = {lw.val(a)}")
+                args = ", ".join(names)
                 for tr in lw.sym.game.triggers:
                     if tr.event == s.event:
                         test = f"tc_{tr.name}(s{', ' + args if args else ''})"
@@ -671,7 +689,7 @@ class StmtLowerer:
                 b.at(done)
             case ir.CallStmt():
                 nxt = b.new()
-                args = ", ".join(ex(a) for a in s.args)
+                args = ", ".join(lw.val(a) for a in s.args)
                 b.emit(f"self.pc = {nxt}")
                 b.emit(f"s.push(P_{s.proc}({args}))")
                 b.emit("return")
@@ -679,17 +697,23 @@ class StmtLowerer:
             case ir.DoEffect():
                 t = lw.ann.type_of(s.subject)
                 nxt = b.new()
-                subj = ex(s.subject)
-                args = "".join(f", {ex(a)}" for a in s.args)
-                b.emit(f"effect = EFFECT_{t.name}_{s.field}[{subj}]")
+                args = "".join(f", {lw.val(a)}" for a in s.args)
+                b.emit(f"subject_ = {ex(s.subject)}")
+                b.emit(f"effect = EFFECT_{t.name}_{s.field}[subject_]")
                 b.emit("if effect is not None:")
                 b.emit(f"    self.pc = {nxt}")
-                b.emit(f"    s.push(effect({subj}{args}))")
+                b.emit(f"    s.push(effect(subject_{args}))")
                 b.emit("    return")
                 b.goto(nxt)
                 b.at(nxt)
             case ir.Emit():
-                args = ", ".join(ex(a) for a in s.args)
+                slots = []
+                for a in s.args:  # evaluated once, kept on the frame across the triggers' decisions
+                    slot = b.temp("e_")
+                    self.extra_slots.append((slot, pytype(lw.ann.type_of(a)), default(lw.ann.type_of(a))))
+                    b.emit(f"self.{slot} = {lw.val(a)}")
+                    slots.append(f"self.{slot}")
+                args = ", ".join(slots)
                 for tr in lw.sym.game.triggers:
                     if tr.event != s.event:
                         continue
@@ -734,10 +758,12 @@ class StmtLowerer:
                     b.goto(nxt)
                     return
                 if d.count is not None:
-                    b.emit(f"if {ex(d.count)} <= 0:")
+                    b.emit(f"need_ = {ex(d.count)}")
+                    b.emit("if need_ <= 0:")
                     b.emit(f"    self.{slot_attr} = []")
                     b.emit(f"    pc = {nxt}")
                     b.emit("    continue")
+                    need = ", need=need_"
                 b.emit(f"s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}{need}{secret})")
             case ir.ChooseNumber():
                 dom = lw.domains["number"]

@@ -83,9 +83,16 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             sink.error("wrong-value-type", game.player_count.span,
                        f"{count} players but only {len(names)} player names")
     elif isinstance(count, str):
-        if not any(o.name == count for o in game.options):
+        opt = next((o for o in game.options if o.name == count), None)
+        if opt is None:
             sink.error("unknown-name", game.player_count.span, f"player count '{count}' is not a declared option"
                        + did_you_mean(count, [o.name for o in game.options]))
+        elif opt.type != "int" or not opt.choices:
+            sink.error("type-mismatch", opt.span, f"option '{count}' sets the player count: it must be an int "
+                       "option with 'choices' (e.g. choices: [2, 3, 4])")
+        elif max(opt.choices) > len(names) or min(opt.choices) < 1 or opt.default not in opt.choices:
+            sink.error("wrong-value-type", opt.span, f"option '{count}' allows {list(opt.choices)} players "
+                       f"(default {opt.default}); there are {len(names)} player names")
     else:
         sink.error("wrong-value-type", game.player_count.span, "players.count is a number or an option name")
     sym = Symbols(game, names, max_players)
@@ -205,6 +212,13 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
 
 def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
     for ph in phases:
+        if ph.repeat is not None and ph.while_ is not None:
+            sink.error("wrong-value-type", ph.span, f"phase '{ph.name}' has both 'repeat' and 'while'; "
+                       "a phase repeats a number of times or while a condition holds")
+        if ph.counter is not None and ph.repeat is None and ph.while_ is None:
+            sink.error("missing-key", ph.span, f"phase '{ph.name}' has a 'counter' but neither 'repeat' nor 'while'")
+        if ph.body is None and not ph.steps:
+            sink.error("missing-key", ph.span, f"phase '{ph.name}' needs 'do' or 'steps'")
         if ph.name in sym.phases:
             sink.error("duplicate-id", ph.span, f"phase '{ph.name}' is already defined",
                        f"first defined at {sym.phases[ph.name].span}")

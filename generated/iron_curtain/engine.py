@@ -718,10 +718,11 @@ class P_play_turn(Frame):
                 continue
             elif pc == 8:
                 s.say(s.player_label(self.l_p) + ' plays the event of ' + s.label(T_card, self.l_c))
-                effect = EFFECT_card_event[self.l_c]
+                subject_ = self.l_c
+                effect = EFFECT_card_event[subject_]
                 if effect is not None:
                     self.pc = 10
-                    s.push(effect(self.l_c, self.l_p))
+                    s.push(effect(subject_, self.l_p))
                     return
                 pc = 10
                 continue
@@ -747,10 +748,11 @@ class P_play_turn(Frame):
                 return
             elif pc == 14:
                 s.say(s.player_label(self.l_o) + ' runs the event of ' + s.label(T_card, self.l_c))
-                effect = EFFECT_card_event[self.l_c]
+                subject_ = self.l_c
+                effect = EFFECT_card_event[subject_]
                 if effect is not None:
                     self.pc = 15
-                    s.push(effect(self.l_c, self.l_o))
+                    s.push(effect(subject_, self.l_o))
                     return
                 pc = 15
                 continue
@@ -1070,7 +1072,7 @@ class E_card_event_angola(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_infiltrate(self.l_p, 2, s.z.piles[Z_map]))
+                s.push(P_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
                 return
             elif pc == 1:
                 s.pop()
