@@ -34,7 +34,7 @@ TOKEN_NAMES = {
 @cache
 def parser() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), start=["effect", "expression"], parser="lalr",
-                propagate_positions=True, maybe_placeholders=True, cache=False)
+                propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 def parse_effect(smap: SourceMap, sink: Sink) -> ir.Code | None:

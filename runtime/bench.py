@@ -79,6 +79,7 @@ def bench_game(game: Game, seconds: float = 2.0, root: Path | None = None) -> Be
     if folder.is_dir():
         from compiler.driver import compile_spec
 
+        compile_spec(folder, render=False)  # warm-up: the one-time grammar construction is not the spec's cost
         t = time.perf_counter()
         compile_spec(folder, render=False)
         check_ms = 1000 * (time.perf_counter() - t)
