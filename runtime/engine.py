@@ -149,7 +149,7 @@ class Frame:
         return [self.NAME, self.pc, [getattr(self, n) for n in self.SLOTS]]
 
 
-@dataclass
+@dataclass(slots=True)
 class Decision:
     """A question the game is waiting on: who answers, from which action ids, into which local."""
 
@@ -475,8 +475,9 @@ class GameState:
             raise RuleError(f"decision '{prompt}' for a player who is not in the game ({player})")
         dom = self.INFO.domains[domain]
         off, size = dom.offset, len(dom.labels)
-        opts = [off + v for v in dict.fromkeys(values) if 0 <= v < size]
-        if len(opts) != len(set(values)):
+        unique = dict.fromkeys(values)
+        opts = [off + v for v in unique if 0 <= v < size]
+        if len(opts) != len(unique):
             raise RuleError(f"'{prompt}': a {dom.name} option is out of range (raise actions.max_number?)")
         if need and len(opts) < need:
             raise RuleError(f"'{prompt}': must choose {need} but only {len(opts)} options")
