@@ -230,7 +230,12 @@ class Reader:
     def data(self, node: Node) -> object:
         """A plain YAML value (int, bool, str, None, or lists of them)."""
         if isinstance(node, ScalarNode):
-            return yaml.safe_load(yaml.serialize(node)) if node.tag != "tag:yaml.org,2002:str" else node.value
+            if node.tag == "tag:yaml.org,2002:str":
+                return node.value
+            try:  # the node's resolved tag (int, bool, null, float) decides its Python value
+                return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+            except (yaml.YAMLError, ValueError):
+                return node.value
         if isinstance(node, SequenceNode):
             return [self.data(x) for x in node.value]
         if isinstance(node, MappingNode):
