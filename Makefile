@@ -23,6 +23,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/rulewright build --check
 	$(BIN)/ruff check compiler runtime generated tests
+	$(BIN)/ruff format --check compiler runtime generated tests
 	$(BIN)/mypy --strict compiler runtime generated
 	$(BIN)/pytest
 

@@ -18,8 +18,25 @@ from compiler.resolve import Symbols
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
 
 # Builtin expression functions: name -> (parameter kinds, result rule), typed in _builtin().
-BUILTINS = ("opponent", "next_player", "len", "abs", "min", "max", "roll", "random", "top", "top_n", "range",
-            "cell", "cell_of", "neighbors", "open_cells_around", "adjacent", "label")
+BUILTINS = (
+    "opponent",
+    "next_player",
+    "len",
+    "abs",
+    "min",
+    "max",
+    "roll",
+    "random",
+    "top",
+    "top_n",
+    "range",
+    "cell",
+    "cell_of",
+    "neighbors",
+    "open_cells_around",
+    "adjacent",
+    "label",
+)
 CHANCE_BUILTINS = ("roll", "random")
 
 
@@ -100,14 +117,18 @@ class Checker:
         for p in params:
             t = self.sym.type_named(p.type.text)
             if t is None:
-                self.sink.error("unknown-type", p.type.span, f"unknown type '{p.type.text}'"
-                                + did_you_mean(p.type.text, self.sym.known_type_names()))
+                self.sink.error(
+                    "unknown-type",
+                    p.type.span,
+                    f"unknown type '{p.type.text}'" + did_you_mean(p.type.text, self.sym.known_type_names()),
+                )
                 t = ANY
             out[p.name] = t
         return out
 
-    def unit(self, code: ir.Code | None, params: dict[str, Type], *, want: Type | None = None,
-             setup: bool = False) -> None:
+    def unit(
+        self, code: ir.Code | None, params: dict[str, Type], *, want: Type | None = None, setup: bool = False
+    ) -> None:
         if code is None:
             return
         slots: dict[str, Type] = dict(params)
@@ -164,18 +185,28 @@ class Checker:
         for key, value in sc.options:
             o = sym.options.get(key)
             if o is None:
-                self.sink.error("bad-scenario", value.span, f"scenario '{sc.name}' sets an undeclared option '{key}'"
-                                + did_you_mean(key, list(sym.options)))
+                self.sink.error(
+                    "bad-scenario",
+                    value.span,
+                    f"scenario '{sc.name}' sets an undeclared option '{key}'"
+                    + did_you_mean(key, list(sym.options)),
+                )
             elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
                 self.sink.error("bad-scenario", value.span, f"option '{key}' is {o.type}, not {value.data!r}")
         for order in sc.shuffles:
             for v in order:
                 if str(v.data) not in sym.entities:
-                    self.sink.error("bad-scenario", v.span, f"unknown component '{v.data}' in a forced shuffle"
-                                    + did_you_mean(str(v.data), list(sym.entities)))
+                    self.sink.error(
+                        "bad-scenario",
+                        v.span,
+                        f"unknown component '{v.data}' in a forced shuffle"
+                        + did_you_mean(str(v.data), list(sym.entities)),
+                    )
         for a in sc.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
-                self.sink.error("bad-scenario", a.span, "an action is written as its label, e.g. \"Vietnam\" or \"yes\"")
+                self.sink.error(
+                    "bad-scenario", a.span, 'an action is written as its label, e.g. "Vietnam" or "yes"'
+                )
 
     # ---- statements -------------------------------------------------------------------------
     def block(self, body: tuple[ir.Stmt, ...]) -> None:
@@ -207,7 +238,9 @@ class Checker:
         if text is not None:
             self.expr(text)
         if d.player is None:
-            self.sink.error("decision-without-player", d.span, "this decision does not say who makes it; add 'by PLAYER'")
+            self.sink.error(
+                "decision-without-player", d.span, "this decision does not say who makes it; add 'by PLAYER'"
+            )
         else:
             self.want(d.player, PLAYER, "the deciding player")
         match d:
@@ -215,10 +248,16 @@ class Checker:
                 src = self.expr(d.options)
                 elem = src.iterable_elem
                 if elem is None:
-                    self.sink.error("type-mismatch", d.options.span, f"choose needs a list or zone to choose from, got {src}")
+                    self.sink.error(
+                        "type-mismatch",
+                        d.options.span,
+                        f"choose needs a list or zone to choose from, got {src}",
+                    )
                     elem = ANY
                 elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
-                    self.sink.error("type-mismatch", d.options.span, f"cannot choose among values of type {elem}")
+                    self.sink.error(
+                        "type-mismatch", d.options.span, f"cannot choose among values of type {elem}"
+                    )
                 elif elem.kind == "cell":
                     self.grid_needed(d.options.span)
                 if d.count is not None:
@@ -240,11 +279,18 @@ class Checker:
             case ir.Let():
                 t = self.rhs(s.value)
                 if t.kind == "none":
-                    self.sink.error("type-mismatch", s.value.span, "cannot tell the type of 'none' here; "
-                                    "give the variable a typed value first")
+                    self.sink.error(
+                        "type-mismatch",
+                        s.value.span,
+                        "cannot tell the type of 'none' here; give the variable a typed value first",
+                    )
                 elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
-                    self.sink.error("type-mismatch", s.value.span, "cannot tell what '[]' will hold; start from "
-                                    "a typed list, e.g. `[c for c in card where false]`")
+                    self.sink.error(
+                        "type-mismatch",
+                        s.value.span,
+                        "cannot tell what '[]' will hold; start from "
+                        "a typed list, e.g. `[c for c in card where false]`",
+                    )
                 self.ann.slots[id(s)] = self.scope.declare(s.var, t)
             case ir.Assign():
                 self.assign(s)
@@ -290,7 +336,9 @@ class Checker:
                 src_t = self.zone(s.source, "pile")
                 dst_t = self.zone(s.dest, "pile")
                 if src_t is not None and dst_t is not None and src_t != dst_t:
-                    self.sink.error("type-mismatch", s.dest.span, f"cannot deal {src_t} into a zone of {dst_t}")
+                    self.sink.error(
+                        "type-mismatch", s.dest.span, f"cannot deal {src_t} into a zone of {dst_t}"
+                    )
             case ir.Reveal():
                 self.expr(s.item)
             case ir.Show():
@@ -308,8 +356,11 @@ class Checker:
             case ir.CallStmt():
                 pr = sym.procedures.get(s.proc)
                 if pr is None:
-                    self.sink.error("undefined-procedure", s.span, f"no procedure '{s.proc}'"
-                                    + did_you_mean(s.proc, list(sym.procedures)))
+                    self.sink.error(
+                        "undefined-procedure",
+                        s.span,
+                        f"no procedure '{s.proc}'" + did_you_mean(s.proc, list(sym.procedures)),
+                    )
                     for a in s.args:
                         self.expr(a)
                 else:
@@ -321,8 +372,14 @@ class Checker:
                 if info is None:
                     self.sink.error("type-mismatch", s.subject.span, f"'do' needs a component, got {subj}")
                 elif fd is None or fd.kind != "effect":
-                    self.sink.error("unknown-field", s.span, f"type '{subj.name}' has no effect field '{s.field}'"
-                                    + did_you_mean(s.field, [k for k, f in info.code_fields.items() if f.kind == "effect"]))
+                    self.sink.error(
+                        "unknown-field",
+                        s.span,
+                        f"type '{subj.name}' has no effect field '{s.field}'"
+                        + did_you_mean(
+                            s.field, [k for k, f in info.code_fields.items() if f.kind == "effect"]
+                        ),
+                    )
                 else:
                     self.args(s.args, self.params(fd.params), f"'{s.field}'", s.span)
                     return
@@ -330,14 +387,25 @@ class Checker:
                     self.expr(a)
             case ir.AddModifier() | ir.Cancel():
                 self.modifier(s.name, s.args, s.span)
-                if (isinstance(s, ir.AddModifier) and s.until_phase is not None and s.until_phase not in sym.phases
-                        and s.until_phase != "game"):
-                    self.sink.error("undefined-phase", s.span, f"no phase '{s.until_phase}'"
-                                    + did_you_mean(s.until_phase, [*sym.phases, "game"]))
+                if (
+                    isinstance(s, ir.AddModifier)
+                    and s.until_phase is not None
+                    and s.until_phase not in sym.phases
+                    and s.until_phase != "game"
+                ):
+                    self.sink.error(
+                        "undefined-phase",
+                        s.span,
+                        f"no phase '{s.until_phase}'" + did_you_mean(s.until_phase, [*sym.phases, "game"]),
+                    )
             case ir.Emit():
                 ev = sym.events.get(s.event)
                 if ev is None:
-                    self.sink.error("unknown-name", s.span, f"no event '{s.event}'" + did_you_mean(s.event, list(sym.events)))
+                    self.sink.error(
+                        "unknown-name",
+                        s.span,
+                        f"no event '{s.event}'" + did_you_mean(s.event, list(sym.events)),
+                    )
                 else:
                     self.args(s.args, self.params(ev.params), f"event '{s.event}'", s.span)
             case _:
@@ -348,7 +416,9 @@ class Checker:
         local = self.scope.lookup(s.target)
         target: Type | None = None
         if local is not None and local[2]:
-            self.sink.error("type-mismatch", s.span, f"'{s.target}' is a comprehension variable; it cannot be assigned")
+            self.sink.error(
+                "type-mismatch", s.span, f"'{s.target}' is a comprehension variable; it cannot be assigned"
+            )
             return
         if local is not None and not s.indices:
             target = local[1]
@@ -357,16 +427,24 @@ class Checker:
             sv, vt, per = self.sym.state[s.target]
             self.ann.names[id(s)] = Binding("state", s.target, vt)
             if len(s.indices) != len(per):
-                self.sink.error("wrong-arg-count", s.span, f"'{s.target}' takes {len(per)} indices, got {len(s.indices)}")
+                self.sink.error(
+                    "wrong-arg-count", s.span, f"'{s.target}' takes {len(per)} indices, got {len(s.indices)}"
+                )
             for e, pt in zip(s.indices, per, strict=False):
                 self.want(e, pt, "an index")
             target = vt
         else:
-            self.sink.error("unknown-name", s.span, f"cannot assign to '{s.target}': not a local or a state variable"
-                            + did_you_mean(s.target, [*self.scope.names(), *self.sym.state]))
+            self.sink.error(
+                "unknown-name",
+                s.span,
+                f"cannot assign to '{s.target}': not a local or a state variable"
+                + did_you_mean(s.target, [*self.scope.names(), *self.sym.state]),
+            )
             return
         if s.op in ("+=", "-=") and target != INT:
-            self.sink.error("type-mismatch", s.span, f"'{s.op}' needs an int variable, '{s.target}' is {target}")
+            self.sink.error(
+                "type-mismatch", s.span, f"'{s.op}' needs an int variable, '{s.target}' is {target}"
+            )
         elif not compatible(target, t):
             self.sink.error("type-mismatch", s.value.span, f"'{s.target}' is {target}, cannot assign {t}")
 
@@ -382,7 +460,9 @@ class Checker:
     def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
         m = self.sym.modifiers.get(name)
         if m is None:
-            self.sink.error("unknown-name", span, f"no modifier '{name}'" + did_you_mean(name, list(self.sym.modifiers)))
+            self.sink.error(
+                "unknown-name", span, f"no modifier '{name}'" + did_you_mean(name, list(self.sym.modifiers))
+            )
             for a in args:
                 self.expr(a)
             return
@@ -390,10 +470,12 @@ class Checker:
 
     def args(self, args: tuple[ir.Expr, ...], params: dict[str, Type], what: str, span: ir.Span) -> None:
         if len(args) != len(params):
-            self.sink.error("wrong-arg-count", span, f"{what} takes {len(params)} argument(s), got {len(args)}")
+            self.sink.error(
+                "wrong-arg-count", span, f"{what} takes {len(params)} argument(s), got {len(args)}"
+            )
         for a, (pname, pt) in zip(args, params.items(), strict=False):
             self.want(a, pt, f"argument '{pname}'")
-        for a in args[len(params):]:
+        for a in args[len(params) :]:
             self.expr(a)
 
     # ---- expressions ------------------------------------------------------------------------
@@ -484,7 +566,9 @@ class Checker:
                 if e.op in ("in", "not in"):
                     member = rt.iterable_elem
                     if member is None:
-                        self.sink.error("type-mismatch", e.right.span, f"'{e.op}' needs a list or zone, got {rt}")
+                        self.sink.error(
+                            "type-mismatch", e.right.span, f"'{e.op}' needs a list or zone, got {rt}"
+                        )
                     elif not comparable(member, lt):
                         self.sink.error("type-mismatch", e.span, f"{lt} is never in a {rt}")
                 elif e.op in ("==", "!="):
@@ -493,7 +577,9 @@ class Checker:
                 else:
                     for side, t in ((e.left, lt), (e.right, rt)):
                         if not compatible(INT, t):
-                            self.sink.error("type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}")
+                            self.sink.error(
+                                "type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}"
+                            )
                 return BOOL
             case ir.BoolOp():
                 self.want(e.left, BOOL, f"the left side of '{e.op}'")
@@ -516,11 +602,19 @@ class Checker:
                 return BOOL
             case ir.Choose() | ir.ChooseNumber() | ir.Ask():
                 if self.in_code_unit_without_decisions:
-                    self.sink.error("misplaced-decision", e.span, "a decision cannot be made inside a function, "
-                                    "condition, invariant or expectation; make it in a procedure")
+                    self.sink.error(
+                        "misplaced-decision",
+                        e.span,
+                        "a decision cannot be made inside a function, "
+                        "condition, invariant or expectation; make it in a procedure",
+                    )
                 else:
-                    self.sink.error("misplaced-decision", e.span, "a decision must be the whole value of a let or "
-                                    "an assignment: `let x = choose from xs by p`")
+                    self.sink.error(
+                        "misplaced-decision",
+                        e.span,
+                        "a decision must be the whole value of a let or "
+                        "an assignment: `let x = choose from xs by p`",
+                    )
                 return self.decision(e)
             case _:
                 assert_never(e)
@@ -545,7 +639,11 @@ class Checker:
         if n in sym.state:
             sv, t, per = sym.state[n]
             if per:
-                self.sink.error("wrong-arg-count", e.span, f"'{n}' is indexed by {', '.join(map(str, per))}; write {n}[...]")
+                self.sink.error(
+                    "wrong-arg-count",
+                    e.span,
+                    f"'{n}' is indexed by {', '.join(map(str, per))}; write {n}[...]",
+                )
             return Binding("state", n, t)
         if n in sym.zones:
             z, t = sym.zones[n]
@@ -565,8 +663,11 @@ class Checker:
             return Binding("players", n, list_of(PLAYER))
         if n == "num_players":
             return Binding("num_players", n, INT)
-        self.sink.error("unknown-name", e.span, f"unknown name '{n}'"
-                        + did_you_mean(n, [*self.scope.names(), *sym.global_names()]))
+        self.sink.error(
+            "unknown-name",
+            e.span,
+            f"unknown name '{n}'" + did_you_mean(n, [*self.scope.names(), *sym.global_names()]),
+        )
         return Binding("error", n, ANY)
 
     def field(self, e: ir.Field) -> Type:
@@ -580,26 +681,42 @@ class Checker:
         if e.name in ("id", "name"):
             return STR
         if e.name not in info.field_types or e.name in info.code_fields:
-            self.sink.error("unknown-field", e.span, f"type '{subj.name}' has no field '{e.name}'"
-                            + did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]))
+            self.sink.error(
+                "unknown-field",
+                e.span,
+                f"type '{subj.name}' has no field '{e.name}'"
+                + did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]),
+            )
             return ANY
         return info.field_types[e.name]
 
     def index(self, e: ir.Index) -> Type:
         sym = self.sym
-        if isinstance(e.subject, ir.Name) and e.subject.ident in sym.state and self.scope.lookup(e.subject.ident) is None:
+        if (
+            isinstance(e.subject, ir.Name)
+            and e.subject.ident in sym.state
+            and self.scope.lookup(e.subject.ident) is None
+        ):
             sv, t, per = sym.state[e.subject.ident]
             self.ann.names[id(e.subject)] = Binding("state", sv.name, t)
             if len(e.args) != len(per):
-                self.sink.error("wrong-arg-count", e.span, f"'{sv.name}' takes {len(per)} indices, got {len(e.args)}")
+                self.sink.error(
+                    "wrong-arg-count", e.span, f"'{sv.name}' takes {len(per)} indices, got {len(e.args)}"
+                )
             for a, pt in zip(e.args, per, strict=False):
                 self.want(a, pt, "an index")
             return t
-        if isinstance(e.subject, ir.Name) and e.subject.ident in sym.zones and self.scope.lookup(e.subject.ident) is None:
+        if (
+            isinstance(e.subject, ir.Name)
+            and e.subject.ident in sym.zones
+            and self.scope.lookup(e.subject.ident) is None
+        ):
             z, t = sym.zones[e.subject.ident]
             self.ann.names[id(e.subject)] = Binding("zone", z.name, t)
             if not z.per_player or len(e.args) != 1:
-                self.sink.error("wrong-arg-count", e.span, f"zone '{z.name}' takes {1 if z.per_player else 0} index")
+                self.sink.error(
+                    "wrong-arg-count", e.span, f"zone '{z.name}' takes {1 if z.per_player else 0} index"
+                )
             for a in e.args:
                 self.want(a, PLAYER, "the zone's owner")
             return t
@@ -619,10 +736,15 @@ class Checker:
         if e.func in BUILTINS:
             return self.builtin(e)
         if e.func in sym.procedures:
-            self.sink.error("type-mismatch", e.span, f"procedure '{e.func}' gives no value; call it as a statement")
+            self.sink.error(
+                "type-mismatch", e.span, f"procedure '{e.func}' gives no value; call it as a statement"
+            )
             return ANY
-        self.sink.error("unknown-name", e.span, f"unknown function '{e.func}'"
-                        + did_you_mean(e.func, [*sym.functions, *BUILTINS]))
+        self.sink.error(
+            "unknown-name",
+            e.span,
+            f"unknown function '{e.func}'" + did_you_mean(e.func, [*sym.functions, *BUILTINS]),
+        )
         for a in e.args:
             self.expr(a)
         return ANY
@@ -653,8 +775,11 @@ class Checker:
             "random": lambda: self.source(a[0]),
             "top": lambda: self.zone(a[0], "pile") or ANY,
             "top_n": lambda: (list_of(self.zone(a[0], "pile") or ANY), self.want(a[1], INT, "how many"))[0],
-            "range": lambda: (self.want(a[0], INT, "the first number"), self.want(a[1], INT, "the end (excluded)"),
-                              list_of(INT))[2],
+            "range": lambda: (
+                self.want(a[0], INT, "the first number"),
+                self.want(a[1], INT, "the end (excluded)"),
+                list_of(INT),
+            )[2],
             "cell": lambda: self._cell(a, e.span),
             "cell_of": lambda: (on_grid(a[0]), CELL)[1],
             "neighbors": lambda: list_of(on_grid(a[0])),
@@ -663,11 +788,17 @@ class Checker:
             "label": lambda: (self.expr(a[0]), STR)[1],
         }
         if f in CHANCE_BUILTINS and self.in_code_unit_without_decisions:
-            self.sink.error("misplaced-chance", e.span, f"'{f}' changes the game's random state, so it cannot be "
-                            "used in a function, condition, invariant or expectation; use it in a procedure")
+            self.sink.error(
+                "misplaced-chance",
+                e.span,
+                f"'{f}' changes the game's random state, so it cannot be "
+                "used in a function, condition, invariant or expectation; use it in a procedure",
+            )
         if f in ("min", "max"):
             if len(a) < 2:
-                self.sink.error("wrong-arg-count", e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')")
+                self.sink.error(
+                    "wrong-arg-count", e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')"
+                )
             for x in a:
                 self.want(x, INT, f"an argument of {f}")
             return INT

@@ -211,8 +211,6 @@ class Active:
     span: Span
 
 
-
-
 # ---- decisions (only the whole value of a let or an assignment; check.py enforces it) --------
 
 
@@ -254,9 +252,29 @@ class Ask:
 
 Decision = Choose | ChooseNumber | Ask
 Expr = (
-    IntLit | BoolLit | NoneLit | StrLit | Name | Field | MethodCall | Index | Call | ListLit |
-    ListComp | Quantifier | Aggregate | BinOp | Compare | BoolOp | Not | Neg | CondExpr | Active |
-    Choose | ChooseNumber | Ask
+    IntLit
+    | BoolLit
+    | NoneLit
+    | StrLit
+    | Name
+    | Field
+    | MethodCall
+    | Index
+    | Call
+    | ListLit
+    | ListComp
+    | Quantifier
+    | Aggregate
+    | BinOp
+    | Compare
+    | BoolOp
+    | Not
+    | Neg
+    | CondExpr
+    | Active
+    | Choose
+    | ChooseNumber
+    | Ask
 )
 Rhs = Expr
 
@@ -449,8 +467,26 @@ class Emit:
 
 
 Stmt = (
-    Let | Assign | If | For | Repeat | While | Move | Place | Shuffle | Deal | Reveal | Show | Log |
-    EndGame | Return | CallStmt | DoEffect | AddModifier | Cancel | Emit
+    Let
+    | Assign
+    | If
+    | For
+    | Repeat
+    | While
+    | Move
+    | Place
+    | Shuffle
+    | Deal
+    | Reveal
+    | Show
+    | Log
+    | EndGame
+    | Return
+    | CallStmt
+    | DoEffect
+    | AddModifier
+    | Cancel
+    | Emit
 )
 
 

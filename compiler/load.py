@@ -178,20 +178,30 @@ class Reader:
                 self.sink.error("wrong-value-type", self.span(k), f"keys of {what} must be plain names")
                 continue
             if k.value in seen:
-                self.sink.error("duplicate-id", self.span(k), f"duplicate key '{k.value}' in {what}",
-                                f"first defined at {seen[k.value]}")
+                self.sink.error(
+                    "duplicate-id",
+                    self.span(k),
+                    f"duplicate key '{k.value}' in {what}",
+                    f"first defined at {seen[k.value]}",
+                )
                 continue
             seen[k.value] = self.span(k)
             out.append((k, v))
         return out
 
-    def keys(self, node: Node, what: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Node]:
+    def keys(
+        self, node: Node, what: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
+    ) -> dict[str, Node]:
         items = self.mapping(node, what)
         out: dict[str, Node] = {}
         for k, v in items:
             if k.value not in allowed:
-                self.sink.error("unknown-key", self.span(k), f"unknown key '{k.value}' in {what}"
-                                + did_you_mean(k.value, allowed), f"allowed keys: {', '.join(allowed)}")
+                self.sink.error(
+                    "unknown-key",
+                    self.span(k),
+                    f"unknown key '{k.value}' in {what}" + did_you_mean(k.value, allowed),
+                    f"allowed keys: {', '.join(allowed)}",
+                )
                 continue
             out[k.value] = v
         if isinstance(node, MappingNode):
@@ -255,8 +265,10 @@ class Reader:
     def params(self, node: Node | None, what: str) -> tuple[ir.Param, ...]:
         if node is None:
             return ()
-        return tuple(ir.Param(k.value, self.type_ref(v, f"type of parameter '{k.value}'"), self.span(k))
-                     for k, v in self.mapping(node, what))
+        return tuple(
+            ir.Param(k.value, self.type_ref(v, f"type of parameter '{k.value}'"), self.span(k))
+            for k, v in self.mapping(node, what)
+        )
 
     def code(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None:
         if node is None:
@@ -276,12 +288,41 @@ class Reader:
 # ---- the schema --------------------------------------------------------------------------------
 
 TOP_KEYS = (
-    "game", "title", "version", "players", "actions", "options", "constants", "enums", "types",
-    "components", "state", "zones", "functions", "procedures", "events", "modifiers", "triggers",
-    "invariants", "setup", "phases",
+    "game",
+    "title",
+    "version",
+    "players",
+    "actions",
+    "options",
+    "constants",
+    "enums",
+    "types",
+    "components",
+    "state",
+    "zones",
+    "functions",
+    "procedures",
+    "events",
+    "modifiers",
+    "triggers",
+    "invariants",
+    "setup",
+    "phases",
 )
-SCENARIO_KEYS = ("name", "doc", "seed", "options", "setup", "dice", "shuffles", "actions", "expect",
-                 "expect_error", "expect_log", "expect_legal")
+SCENARIO_KEYS = (
+    "name",
+    "doc",
+    "seed",
+    "options",
+    "setup",
+    "dice",
+    "shuffles",
+    "actions",
+    "expect",
+    "expect_error",
+    "expect_log",
+    "expect_legal",
+)
 
 
 @dataclass
@@ -293,8 +334,19 @@ class _Parts:
     lists: dict[str, list[tuple[Node, Reader]]]
 
 
-MAP_SECTIONS = ("options", "constants", "enums", "types", "components", "state", "zones", "functions",
-                "procedures", "events", "modifiers")
+MAP_SECTIONS = (
+    "options",
+    "constants",
+    "enums",
+    "types",
+    "components",
+    "state",
+    "zones",
+    "functions",
+    "procedures",
+    "events",
+    "modifiers",
+)
 LIST_SECTIONS = ("triggers", "invariants", "phases")
 
 
@@ -329,7 +381,9 @@ def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
         notes = []
         if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
             notes.append(f"{exc.context} at {exc.context_mark.line + 1}:{exc.context_mark.column + 1}")
-        sink.error("yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}", *notes)
+        sink.error(
+            "yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}", *notes
+        )
         return None, reader
     return node, reader
 
@@ -338,7 +392,9 @@ def load_game(folder: Path, sink: Sink) -> ir.Game | None:
     """Read every YAML file of a spec folder into one ir.Game (None if there is nothing to read)."""
     files, scen_files = spec_files(folder)
     if not files:
-        sink.error("missing-key", Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder")
+        sink.error(
+            "missing-key", Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder"
+        )
         return None
     digest = hashlib.sha256()
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
@@ -353,23 +409,31 @@ def load_game(folder: Path, sink: Sink) -> ir.Game | None:
         for k, v in reader.mapping(node, "a spec file"):
             key = k.value
             if key not in TOP_KEYS:
-                sink.error("unknown-key", reader.span(k), f"unknown top-level key '{key}'"
-                           + did_you_mean(key, TOP_KEYS))
+                sink.error(
+                    "unknown-key",
+                    reader.span(k),
+                    f"unknown top-level key '{key}'" + did_you_mean(key, TOP_KEYS),
+                )
             elif key in MAP_SECTIONS:
                 for kk, vv in reader.mapping(v, f"'{key}'"):
                     parts.maps[key].append((kk, vv, reader))
             elif key in LIST_SECTIONS:
                 parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
             elif key in parts.scalars:
-                sink.error("duplicate-id", reader.span(k), f"'{key}' is set in two files",
-                           f"first set at {parts.scalars[key][1].span(parts.scalars[key][0])}")
+                sink.error(
+                    "duplicate-id",
+                    reader.span(k),
+                    f"'{key}' is set in two files",
+                    f"first set at {parts.scalars[key][1].span(parts.scalars[key][0])}",
+                )
             else:
                 parts.scalars[key] = (v, reader)
     return _assemble(folder, parts, names, digest.hexdigest(), scen_files, sink)
 
 
-def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[Path],
-              sink: Sink) -> ir.Game | None:
+def _assemble(
+    folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[Path], sink: Sink
+) -> ir.Game | None:
     sc = parts.scalars
     first_file = files[0]
     if "game" not in sc:
@@ -380,7 +444,11 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
     gnode, greader = sc["game"]
     name = greader.text(gnode, "game")
     if not name:
-        sink.error("missing-key", greader.span(gnode), "'game' needs a name (the spec folder's name, e.g. 'iron_curtain')")
+        sink.error(
+            "missing-key",
+            greader.span(gnode),
+            "'game' needs a name (the spec folder's name, e.g. 'iron_curtain')",
+        )
         return None
 
     player_names: tuple[str, ...] = ()
@@ -394,14 +462,18 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
         if "labels" in pk:
             player_labels = tuple(pr.strings(pk["labels"], "players.labels"))
             if len(player_labels) != len(player_names):
-                sink.error("wrong-value-type", pr.span(pk["labels"]), "players.labels needs one label per name")
+                sink.error(
+                    "wrong-value-type", pr.span(pk["labels"]), "players.labels needs one label per name"
+                )
                 player_labels = ()
         if "count" in pk:
             player_count = pr.value(pk["count"])
         else:
             player_count = ir.Value(len(player_names), pr.span(pnode))
     else:
-        sink.error("missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section")
+        sink.error(
+            "missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section"
+        )
 
     max_number = 20
     if "actions" in sc:
@@ -414,8 +486,10 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
 
     options = tuple(one("options", _option))
     constants = tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in parts.maps["constants"])
-    enums = tuple(ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
-                  for k, v, r in parts.maps["enums"])
+    enums = tuple(
+        ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
+        for k, v, r in parts.maps["enums"]
+    )
     rows: dict[str, list[tuple[Node, Reader]]] = {}
     for k, v, r in parts.maps["components"]:
         rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
@@ -424,8 +498,12 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
         types.append(_entity_type(k, v, r, rows.pop(k.value, []), sink))
     for tname, trows in rows.items():
         node, r = trows[0]
-        sink.error("unknown-type", r.span(node), f"components of '{tname}' but no type '{tname}' is declared"
-                   + did_you_mean(tname, [t.name for t in types]))
+        sink.error(
+            "unknown-type",
+            r.span(node),
+            f"components of '{tname}' but no type '{tname}' is declared"
+            + did_you_mean(tname, [t.name for t in types]),
+        )
     state = tuple(_state_var(k, v, r) for k, v, r in parts.maps["state"])
     zones = tuple(_zone(k, v, r) for k, v, r in parts.maps["zones"])
     functions = tuple(_function(k, v, r) for k, v, r in parts.maps["functions"])
@@ -443,12 +521,30 @@ def _assemble(folder: Path, parts: _Parts, files: list[str], digest: str, scen_f
     version = str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1"
     scenarios = tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None)
     return ir.Game(
-        name=name, title=title, version=version, files=tuple(files), digest=digest,
-        player_names=player_names, player_labels=player_labels or player_names, player_count=player_count, max_number=max_number,
+        name=name,
+        title=title,
+        version=version,
+        files=tuple(files),
+        digest=digest,
+        player_names=player_names,
+        player_labels=player_labels or player_names,
+        player_count=player_count,
+        max_number=max_number,
         options=options,  # type: ignore[arg-type]
-        constants=constants, enums=enums, types=tuple(types), state=state, zones=zones,
-        functions=functions, procedures=procedures, events=events, modifiers=modifiers,
-        triggers=triggers, invariants=invariants, setup=setup, phases=phases, scenarios=scenarios,
+        constants=constants,
+        enums=enums,
+        types=tuple(types),
+        state=state,
+        zones=zones,
+        functions=functions,
+        procedures=procedures,
+        events=events,
+        modifiers=modifiers,
+        triggers=triggers,
+        invariants=invariants,
+        setup=setup,
+        phases=phases,
+        scenarios=scenarios,
         span=greader.span(gnode),
     )
 
@@ -460,18 +556,26 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
         r.sink.error("unknown-type", r.span(d["type"]), f"an option is 'int' or 'bool', not '{typ}'")
     default = r.data(d["default"]) if "default" in d else 0
     if typ == "bool" and not isinstance(default, bool):
-        r.sink.error("wrong-value-type", r.span(d["default"]), "the default of a bool option must be true or false")
+        r.sink.error(
+            "wrong-value-type", r.span(d["default"]), "the default of a bool option must be true or false"
+        )
         default = False
     if typ == "int" and (isinstance(default, bool) or not isinstance(default, int)):
         if "default" in d:
-            r.sink.error("wrong-value-type", r.span(d["default"]), "the default of an int option must be an integer")
+            r.sink.error(
+                "wrong-value-type", r.span(d["default"]), "the default of an int option must be an integer"
+            )
         default = 0
-    choices = tuple(r.integer(x, "a choice") for x in r.seq(d["choices"], "choices")) if "choices" in d else ()
+    choices = (
+        tuple(r.integer(x, "a choice") for x in r.seq(d["choices"], "choices")) if "choices" in d else ()
+    )
     assert isinstance(default, (int, bool))
     return ir.OptionDecl(k.value, typ, default, choices, r.text(d.get("doc"), "doc"), r.span(k))
 
 
-def _entity_type(k: ScalarNode, v: Node, r: Reader, rows: list[tuple[Node, Reader]], sink: Sink) -> ir.EntityType:
+def _entity_type(
+    k: ScalarNode, v: Node, r: Reader, rows: list[tuple[Node, Reader]], sink: Sink
+) -> ir.EntityType:
     d = r.keys(v, f"type '{k.value}'", ("fields", "doc"))
     fields: list[ir.FieldDecl] = []
     if "fields" in d:
@@ -485,8 +589,16 @@ def _entity_type(k: ScalarNode, v: Node, r: Reader, rows: list[tuple[Node, Reade
             t = r.type_ref(fd["type"], "field type") if "type" in fd else ir.TypeRef("int", r.span(fk))
             is_code = bool(r.data(fd["code"])) if "code" in fd else False
             kind = "effect" if t.text == "effect" else ("expr" if is_code or "params" in fd else "data")
-            fields.append(ir.FieldDecl(fk.value, t, kind, r.params(fd.get("params"), f"params of '{fk.value}'"),
-                                       bool(r.data(fd["optional"])) if "optional" in fd else False, r.span(fk)))
+            fields.append(
+                ir.FieldDecl(
+                    fk.value,
+                    t,
+                    kind,
+                    r.params(fd.get("params"), f"params of '{fk.value}'"),
+                    bool(r.data(fd["optional"])) if "optional" in fd else False,
+                    r.span(fk),
+                )
+            )
     known = {f.name: f for f in fields}
     entities = []
     for node, rr in rows:
@@ -505,8 +617,12 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
         elif k.value == "name":
             label = r.text(v, "name")
         elif k.value not in known:
-            sink.error("unknown-field", r.span(k), f"type '{tname}' has no field '{k.value}'"
-                       + did_you_mean(k.value, list(known) + ["id", "name"]))
+            sink.error(
+                "unknown-field",
+                r.span(k),
+                f"type '{tname}' has no field '{k.value}'"
+                + did_you_mean(k.value, list(known) + ["id", "name"]),
+            )
         elif known[k.value].kind == "data":
             values.append((k.value, r.value(v)))
         else:
@@ -521,20 +637,37 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
 def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     if isinstance(v, ScalarNode):
         return ir.StateVar(k.value, r.type_ref(v, "type"), (), None, None, None, "public", r.span(k))
-    d = r.keys(v, f"state variable '{k.value}'", ("type", "per", "initial", "min", "max", "visibility", "doc"),
-               ("type",))
+    d = r.keys(
+        v,
+        f"state variable '{k.value}'",
+        ("type", "per", "initial", "min", "max", "visibility", "doc"),
+        ("type",),
+    )
     per: tuple[ir.TypeRef, ...] = ()
     if "per" in d:
         pn = d["per"]
-        per = (tuple(r.type_ref(x, "per") for x in r.seq(pn, "per")) if isinstance(pn, SequenceNode)
-               else (r.type_ref(pn, "per"),))
+        per = (
+            tuple(r.type_ref(x, "per") for x in r.seq(pn, "per"))
+            if isinstance(pn, SequenceNode)
+            else (r.type_ref(pn, "per"),)
+        )
     low = r.integer(d["min"], "min") if "min" in d else None
     high = r.integer(d["max"], "max") if "max" in d else None
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner"):
-        r.sink.error("wrong-value-type", r.span(d["visibility"]), "visibility of a variable is 'public' or 'owner'")
-    return ir.StateVar(k.value, r.type_ref(d["type"], "type") if "type" in d else ir.TypeRef("int", r.span(k)),
-                       per, r.value(d["initial"]) if "initial" in d else None, low, high, vis, r.span(k))
+        r.sink.error(
+            "wrong-value-type", r.span(d["visibility"]), "visibility of a variable is 'public' or 'owner'"
+        )
+    return ir.StateVar(
+        k.value,
+        r.type_ref(d["type"], "type") if "type" in d else ir.TypeRef("int", r.span(k)),
+        per,
+        r.value(d["initial"]) if "initial" in d else None,
+        low,
+        high,
+        vis,
+        r.span(k),
+    )
 
 
 def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
@@ -547,18 +680,32 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
         r.sink.error("wrong-value-type", r.span(d["kind"]), f"a zone kind is 'pile' or 'grid', not '{kind}'")
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner", "hidden"):
-        r.sink.error("wrong-value-type", r.span(d["visibility"]),
-                     f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'")
-    return ir.ZoneDecl(k.value, r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("int", r.span(k)),
-                       per == "player", kind, vis, r.integer(d.get("radius"), "radius", 10), r.span(k))
+        r.sink.error(
+            "wrong-value-type",
+            r.span(d["visibility"]),
+            f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'",
+        )
+    return ir.ZoneDecl(
+        k.value,
+        r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("int", r.span(k)),
+        per == "player",
+        kind,
+        vis,
+        r.integer(d.get("radius"), "radius", 10),
+        r.span(k),
+    )
 
 
 def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
     d = r.keys(v, f"function '{k.value}'", ("params", "returns", "body", "doc"), ("returns", "body"))
     body = r.code(d.get("body"), "body", expr=True) or ir.Code((), ir.BoolLit(False, r.span(k)), r.span(k))
-    return ir.FunctionDecl(k.value, r.params(d.get("params"), "params"),
-                           r.type_ref(d["returns"], "returns") if "returns" in d else ir.TypeRef("int", r.span(k)),
-                           body, r.span(k))
+    return ir.FunctionDecl(
+        k.value,
+        r.params(d.get("params"), "params"),
+        r.type_ref(d["returns"], "returns") if "returns" in d else ir.TypeRef("int", r.span(k)),
+        body,
+        r.span(k),
+    )
 
 
 def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
@@ -571,15 +718,21 @@ def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:
     if isinstance(v, ScalarNode) and v.value in ("", "null", "~"):
         return ir.SignatureDecl(k.value, (), "", r.span(k))
     d = r.keys(v, f"'{k.value}'", ("params", "doc"))
-    return ir.SignatureDecl(k.value, r.params(d.get("params"), "params"), r.text(d.get("doc"), "doc"), r.span(k))
+    return ir.SignatureDecl(
+        k.value, r.params(d.get("params"), "params"), r.text(d.get("doc"), "doc"), r.span(k)
+    )
 
 
 def _trigger(n: Node, r: Reader) -> ir.TriggerDecl:
     d = r.keys(n, "a trigger", ("name", "on", "if", "do", "doc"), ("name", "on", "do"))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(n))
-    return ir.TriggerDecl(r.text(d.get("name"), "name"), r.text(d.get("on"), "on"),
-                          r.code(d.get("if"), "if", expr=True), body,
-                          r.span(d["on"]) if "on" in d else r.span(n))
+    return ir.TriggerDecl(
+        r.text(d.get("name"), "name"),
+        r.text(d.get("on"), "on"),
+        r.code(d.get("if"), "if", expr=True),
+        body,
+        r.span(d["on"]) if "on" in d else r.span(n),
+    )
 
 
 def _invariant(n: Node, r: Reader) -> ir.InvariantDecl:
@@ -591,36 +744,68 @@ def _invariant(n: Node, r: Reader) -> ir.InvariantDecl:
 def _phase(n: Node, r: Reader) -> ir.PhaseDecl:
     d = r.keys(n, "a phase", ("name", "do", "steps", "repeat", "while", "counter", "doc"), ("name",))
     steps = tuple(_phase(x, r) for x in r.seq(d["steps"], "steps")) if "steps" in d else ()
-    return ir.PhaseDecl(r.text(d.get("name"), "name"), r.code(d.get("do"), "do"), steps,
-                        r.code(d.get("repeat"), "repeat", expr=True), r.code(d.get("while"), "while", expr=True),
-                        r.text(d["counter"], "counter") if "counter" in d else None,
-                        r.span(d["name"]) if "name" in d else r.span(n))
+    return ir.PhaseDecl(
+        r.text(d.get("name"), "name"),
+        r.code(d.get("do"), "do"),
+        steps,
+        r.code(d.get("repeat"), "repeat", expr=True),
+        r.code(d.get("while"), "while", expr=True),
+        r.text(d["counter"], "counter") if "counter" in d else None,
+        r.span(d["name"]) if "name" in d else r.span(n),
+    )
 
 
 def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
     node, r = compose(path, sink)
     if node is None:
         if not sink.has_errors:
-            sink.error("missing-key", Span(r.file, 1, 1, 1, 1), "this scenario file is empty; it needs 'name' and 'actions'")
+            sink.error(
+                "missing-key",
+                Span(r.file, 1, 1, 1, 1),
+                "this scenario file is empty; it needs 'name' and 'actions'",
+            )
         return None
     d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name", "actions"))
-    opts = [(k.value, r.value(v)) for k, v in r.mapping(d["options"], "scenario options")] if "options" in d else []
+    opts = (
+        [(k.value, r.value(v)) for k, v in r.mapping(d["options"], "scenario options")]
+        if "options" in d
+        else []
+    )
     dice = r.data(d["dice"]) if "dice" in d else []
     if not isinstance(dice, list) or not all(isinstance(x, int) for x in dice):
         sink.error("wrong-value-type", r.span(d["dice"]), "dice must be a list of integers")
         dice = []
-    shuffles = [tuple(r.value(x) for x in r.seq(s, "a shuffle"))
-                for s in (r.seq(d["shuffles"], "shuffles") if "shuffles" in d else [])]
+    shuffles = [
+        tuple(r.value(x) for x in r.seq(s, "a shuffle"))
+        for s in (r.seq(d["shuffles"], "shuffles") if "shuffles" in d else [])
+    ]
     # labels are read as written: `yes` is the action "yes", not a YAML boolean
-    actions = tuple(ir.Value(x.value, r.span(x)) if isinstance(x, ScalarNode) else r.value(x)
-                    for x in r.seq(d["actions"], "actions")) if "actions" in d else ()
-    expect = tuple(c for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
-                   if (c := r.code(x, "expect", expr=True)) is not None)
+    actions = (
+        tuple(
+            ir.Value(x.value, r.span(x)) if isinstance(x, ScalarNode) else r.value(x)
+            for x in r.seq(d["actions"], "actions")
+        )
+        if "actions" in d
+        else ()
+    )
+    expect = tuple(
+        c
+        for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
+        if (c := r.code(x, "expect", expr=True)) is not None
+    )
     return ir.ScenarioDecl(
-        name=r.text(d.get("name"), "name", path.stem), doc=r.text(d.get("doc"), "doc"), file=r.file, seed=r.integer(d.get("seed"), "seed", 1),
-        options=tuple(opts), setup=r.code(d.get("setup"), "setup"),
-        dice=tuple(dice), shuffles=tuple(shuffles), actions=actions, expect=expect,
+        name=r.text(d.get("name"), "name", path.stem),
+        doc=r.text(d.get("doc"), "doc"),
+        file=r.file,
+        seed=r.integer(d.get("seed"), "seed", 1),
+        options=tuple(opts),
+        setup=r.code(d.get("setup"), "setup"),
+        dice=tuple(dice),
+        shuffles=tuple(shuffles),
+        actions=actions,
+        expect=expect,
         expect_error=r.text(d["expect_error"], "expect_error") if "expect_error" in d else None,
         expect_log=tuple(r.strings(d["expect_log"], "expect_log")) if "expect_log" in d else (),
         expect_legal=tuple(r.strings(d["expect_legal"], "expect_legal")) if "expect_legal" in d else None,
-        span=r.span(node))
+        span=r.span(node),
+    )

@@ -432,9 +432,13 @@ class StmtLowerer:
                 t = lw.ann.type_of(s.subject)
                 return lw.effect_suspends.get((t.name, s.field), True)
             case ir.Emit():
-                return any(lw.trigger_suspends.get(t.name, False) for t in lw.sym.game.triggers if t.event == s.event)
+                return any(
+                    lw.trigger_suspends.get(t.name, False) for t in lw.sym.game.triggers if t.event == s.event
+                )
             case ir.If():
-                return any(self.suspends(x) for _, b in s.branches for x in b) or any(self.suspends(x) for x in s.orelse)
+                return any(self.suspends(x) for _, b in s.branches for x in b) or any(
+                    self.suspends(x) for x in s.orelse
+                )
             case ir.For() | ir.Repeat() | ir.While():
                 return any(self.suspends(x) for x in s.body)
             case _:
@@ -452,8 +456,12 @@ class StmtLowerer:
         lw = self.lw
         ex = lw.ex
         if self.suspends(s):
-            self.lw.sink.error("misplaced-decision", s.span, "this stops for a decision, which cannot happen here "
-                               "(inside a function, condition, scenario setup or non-stopping trigger)")
+            self.lw.sink.error(
+                "misplaced-decision",
+                s.span,
+                "this stops for a decision, which cannot happen here "
+                "(inside a function, condition, scenario setup or non-stopping trigger)",
+            )
             return
         match s:
             case ir.Let():
@@ -505,11 +513,15 @@ class StmtLowerer:
                 out.append(f"{ind}s.shuffle({lw.zone_id(s.zone)})")
             case ir.Deal():
                 t = lw.ann.type_of(s.source)
-                out.append(f"{ind}s.deal({lw.tindex(t)}, {ex(s.count)}, {lw.zone_id(s.source)}, {lw.zone_id(s.dest)})")
+                out.append(
+                    f"{ind}s.deal({lw.tindex(t)}, {ex(s.count)}, {lw.zone_id(s.source)}, {lw.zone_id(s.dest)})"
+                )
             case ir.Reveal():
                 out.append(f"{ind}s.say('Revealed: ' + {lw.label(ex(s.item), lw.ann.type_of(s.item))})")
             case ir.Show():
-                out.append(f"{ind}s.say_to({ex(s.player)}, 'You see: ' + {lw.label(ex(s.item), lw.ann.type_of(s.item))})")
+                out.append(
+                    f"{ind}s.say_to({ex(s.player)}, 'You see: ' + {lw.label(ex(s.item), lw.ann.type_of(s.item))})"
+                )
             case ir.Log():
                 out.append(f"{ind}s.say({lw.string(s.message)})")
             case ir.EndGame():
@@ -554,7 +566,9 @@ class StmtLowerer:
             return "_"
         if b.kind == "local":
             return self.lw.local(b.target)
-        return f"s.v_{s.target}" + "".join(f"[{i}]" for i in (indices if indices is not None else self.indices(s)))
+        return f"s.v_{s.target}" + "".join(
+            f"[{i}]" for i in (indices if indices is not None else self.indices(s))
+        )
 
     def indices(self, s: ir.Assign) -> list[str]:
         """Index expressions of a write; component and player indices are checked (never `none`)."""
@@ -613,7 +627,9 @@ class StmtLowerer:
                     else:
                         slot_attr = b.temp("d_")
                         dtype = self.decision_type(d)
-                        self.extra_slots.append((slot_attr, dtype, {"bool": "False", "int": "-1"}.get(dtype, "[]")))
+                        self.extra_slots.append(
+                            (slot_attr, dtype, {"bool": "False", "int": "-1"}.get(dtype, "[]"))
+                        )
                 nxt = b.new()
                 self.decision(d, slot_attr, nxt)
                 b.at(nxt)
@@ -644,7 +660,10 @@ class StmtLowerer:
                 slot = lw.ann.slots[id(s)]
                 items, idx = b.temp("i_"), b.temp("k_")
                 elem = lw.ann.type_of(s.source).elem
-                self.extra_slots += [(items, f"list[{pytype(elem) if elem else 'int'}]", "[]"), (idx, "int", "0")]
+                self.extra_slots += [
+                    (items, f"list[{pytype(elem) if elem else 'int'}]", "[]"),
+                    (idx, "int", "0"),
+                ]
                 b.emit(f"self.{items} = {fresh_list(ex(s.source))}")
                 b.emit(f"self.{idx} = 0")
                 head, body, done = b.new(), b.new(), b.new()
@@ -752,7 +771,9 @@ class StmtLowerer:
                 need = f", need={ex(d.count)}" if d.count is not None else ""
                 secret = ", secret=True" if d.secret else ""
                 if d.optional:
-                    b.emit(f"if s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}, True{secret}):")
+                    b.emit(
+                        f"if s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}, True{secret}):"
+                    )
                     b.emit("    return")
                     b.emit(f"self.{slot_attr} = -1")
                     b.goto(nxt)
@@ -767,7 +788,9 @@ class StmtLowerer:
                 b.emit(f"s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}{need}{secret})")
             case ir.ChooseNumber():
                 dom = lw.domains["number"]
-                b.emit(f"s.decide({player}, range({ex(d.low)}, {ex(d.high)} + 1), {dom}, {slot_attr!r}, {prompt})")
+                b.emit(
+                    f"s.decide({player}, range({ex(d.low)}, {ex(d.high)} + 1), {dom}, {slot_attr!r}, {prompt})"
+                )
             case ir.Ask():
                 dom = lw.domains["bool"]
                 b.emit(f"s.decide({player}, (0, 1), {dom}, {slot_attr!r}, {prompt})")
@@ -793,10 +816,19 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
         assert f.body.expr is not None
         body = [f"return {lw.ex(f.body.expr)}"]
         ret = pytype(sym.type_named(f.returns.text) or PLAYER)
-        mod.functions.append(Function(f"f_{f.name}", origin(f"function {f.name}", f.span), _prefixed(ps), ret, body))
+        mod.functions.append(
+            Function(f"f_{f.name}", origin(f"function {f.name}", f.span), _prefixed(ps), ret, body)
+        )
     for pr in g.procedures:
-        _code_unit(lw, f"P_{pr.name}", f"p_{pr.name}", origin(f"procedure {pr.name}", pr.span), pr.body,
-                   _params(lw, pr.params), lw.suspending[pr.name])
+        _code_unit(
+            lw,
+            f"P_{pr.name}",
+            f"p_{pr.name}",
+            origin(f"procedure {pr.name}", pr.span),
+            pr.body,
+            _params(lw, pr.params),
+            lw.suspending[pr.name],
+        )
     for tname, info in sym.entity_types.items():
         for fname, fd in info.code_fields.items():
             params = [("self", f"{'int'}"), *_params(lw, fd.params)]
@@ -805,7 +837,9 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                 code = dict(ent.code).get(fname)
                 if code is None:
                     if fd.kind == "effect" and not fd.optional:
-                        sink.warning("missing-event", ent.span, f"'{ent.id}' has no '{fname}' yet: it does nothing")
+                        sink.warning(
+                            "missing-event", ent.span, f"'{ent.id}' has no '{fname}' yet: it does nothing"
+                        )
                     items.append("None" if fd.kind == "effect" else f"X_{tname}_{fname}__default")
                     continue
                 fname_py = f"{'E' if fd.kind == 'effect' else 'X'}_{tname}_{fname}_{ent.id}"
@@ -817,42 +851,98 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                     lw.local_prefix = ""
                     assert code.expr is not None
                     ret = pytype(info.field_types[fname])
-                    mod.functions.append(Function(fname_py, what, _prefixed(params), ret, [f"return {lw.ex(code.expr)}"]))
+                    mod.functions.append(
+                        Function(fname_py, what, _prefixed(params), ret, [f"return {lw.ex(code.expr)}"])
+                    )
             if fd.kind == "effect":
                 kind = "Frame" if lw.effect_suspends[(tname, fname)] else "None"
-                mod.tables.append(Table(f"EFFECT_{tname}_{fname}", f"tuple[Callable[..., {kind}] | None, ...]",
-                                        [*items, "None"]))
+                mod.tables.append(
+                    Table(
+                        f"EFFECT_{tname}_{fname}",
+                        f"tuple[Callable[..., {kind}] | None, ...]",
+                        [*items, "None"],
+                    )
+                )
             else:
                 ret = pytype(info.field_types[fname])
                 if any(x.endswith("__default") for x in items):
-                    mod.functions.append(Function(f"X_{tname}_{fname}__default", f"default of {tname}.{fname}",
-                                                  _prefixed(params), ret, [f"return {default(info.field_types[fname])}"]))
+                    mod.functions.append(
+                        Function(
+                            f"X_{tname}_{fname}__default",
+                            f"default of {tname}.{fname}",
+                            _prefixed(params),
+                            ret,
+                            [f"return {default(info.field_types[fname])}"],
+                        )
+                    )
                 sig = ", ".join(["State"] + [t for _, t in params])
                 if not any(x.endswith("__default") for x in items):
-                    mod.functions.append(Function(f"X_{tname}_{fname}__default", f"{tname}.{fname} of none",
-                                                  _prefixed(params), ret, [f"return {default(info.field_types[fname])}"]))
-                mod.tables.append(Table(f"X_{tname}_{fname}", f"tuple[Callable[[{sig}], {ret}], ...]",
-                                        [*items, f"X_{tname}_{fname}__default"]))
+                    mod.functions.append(
+                        Function(
+                            f"X_{tname}_{fname}__default",
+                            f"{tname}.{fname} of none",
+                            _prefixed(params),
+                            ret,
+                            [f"return {default(info.field_types[fname])}"],
+                        )
+                    )
+                mod.tables.append(
+                    Table(
+                        f"X_{tname}_{fname}",
+                        f"tuple[Callable[[{sig}], {ret}], ...]",
+                        [*items, f"X_{tname}_{fname}__default"],
+                    )
+                )
     for tr in g.triggers:
         ev = sym.events.get(tr.event)
         ps = _params(lw, ev.params if ev else ())
         lw.local_prefix = ""
         cond = lw.ex(tr.condition.expr) if tr.condition and tr.condition.expr is not None else "True"
-        mod.functions.append(Function(f"tc_{tr.name}", origin(f"trigger {tr.name}: if", tr.span), _prefixed(ps), "bool",
-                                      [f"return {cond}"]))
-        _code_unit(lw, f"PT_{tr.name}", f"t_{tr.name}", origin(f"trigger {tr.name}", tr.span), tr.body, ps,
-                   lw.trigger_suspends[tr.name])
-    _code_unit(lw, "Setup", "setup", origin("setup", g.setup.span if g.setup else g.span),
-               g.setup or ir.Code((), None, g.span), [], True)
+        mod.functions.append(
+            Function(
+                f"tc_{tr.name}",
+                origin(f"trigger {tr.name}: if", tr.span),
+                _prefixed(ps),
+                "bool",
+                [f"return {cond}"],
+            )
+        )
+        _code_unit(
+            lw,
+            f"PT_{tr.name}",
+            f"t_{tr.name}",
+            origin(f"trigger {tr.name}", tr.span),
+            tr.body,
+            ps,
+            lw.trigger_suspends[tr.name],
+        )
+    _code_unit(
+        lw,
+        "Setup",
+        "setup",
+        origin("setup", g.setup.span if g.setup else g.span),
+        g.setup or ir.Code((), None, g.span),
+        [],
+        True,
+    )
     for ph in sym.phases.values():
         if ph.body is not None:
-            _code_unit(lw, f"Ph_{ph.name}", f"ph_{ph.name}", origin(f"phase {ph.name}", ph.span), ph.body, [], True)
+            _code_unit(
+                lw, f"Ph_{ph.name}", f"ph_{ph.name}", origin(f"phase {ph.name}", ph.span), ph.body, [], True
+            )
     _flow(lw)
     for inv in g.invariants:
         lw.local_prefix = ""
         assert inv.expr.expr is not None
-        mod.functions.append(Function(f"inv_{inv.name}", origin(f"invariant {inv.name}", inv.span), [], "bool",
-                                      [f"return {lw.ex(inv.expr.expr)}"]))
+        mod.functions.append(
+            Function(
+                f"inv_{inv.name}",
+                origin(f"invariant {inv.name}", inv.span),
+                [],
+                "bool",
+                [f"return {lw.ex(inv.expr.expr)}"],
+            )
+        )
         mod.invariants.append((inv.name, inv.why, f"inv_{inv.name}"))
     _scenarios(lw)
     return mod
@@ -870,8 +960,9 @@ def _params(lw: Lowerer, params: tuple[ir.Param, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def _code_unit(lw: Lowerer, cls: str, fn: str, what: str, code: ir.Code, params: list[tuple[str, str]],
-               as_frame: bool) -> None:
+def _code_unit(
+    lw: Lowerer, cls: str, fn: str, what: str, code: ir.Code, params: list[tuple[str, str]], as_frame: bool
+) -> None:
     """A statement body as a Frame class (if it can stop) or a plain function."""
     locals_ = lw.ann.locals.get(id(code), {})
     if not as_frame:
@@ -957,8 +1048,9 @@ def _flow(lw: Lowerer) -> None:
         phase(ph)
     b.emit("s.pop()")
     b.emit("return")
-    lw.mod.frames.append(FrameClass("Flow", origin("the game's flow (phases)", lw.sym.game.span), [],
-                                    sl.extra_slots, b.blocks))
+    lw.mod.frames.append(
+        FrameClass("Flow", origin("the game's flow (phases)", lw.sym.game.span), [], sl.extra_slots, b.blocks)
+    )
 
 
 def _suspension(lw: Lowerer) -> None:
@@ -1018,7 +1110,9 @@ def _constants(lw: Lowerer) -> None:
         mod.data.append((f"IDS_{tname}", "tuple[str, ...]", _tuple([*info.ids, "none"])))
         for fname, column in info.data.items():
             t = info.field_types[fname]
-            mod.data.append((f"F_{tname}_{fname}", f"tuple[{pytype(t)}, ...]", _tuple([*column, none_value(t)])))
+            mod.data.append(
+                (f"F_{tname}_{fname}", f"tuple[{pytype(t)}, ...]", _tuple([*column, none_value(t)]))
+            )
     for ename, values in sym.enums.items():
         mod.data.append((f"ENUM_{ename}", "tuple[str, ...]", _tuple(values)))
     radius = max((z.radius for z, _ in sym.zones.values() if z.kind == "grid"), default=0)
@@ -1026,22 +1120,36 @@ def _constants(lw: Lowerer) -> None:
     types = list(sym.entity_types)
     mod.info["type_names"] = _tuple([*types, "player"])
     mod.info["type_ids"] = "(" + "".join(f"IDS_{t}, " for t in types) + _tuple(sym.players) + ",)"
-    mod.info["type_labels"] = "(" + "".join(_tuple(sym.entity_types[t].labels) + ", " for t in types) \
-        + _tuple(list(sym.game.player_labels)) + ",)"
+    mod.info["type_labels"] = (
+        "("
+        + "".join(_tuple(sym.entity_types[t].labels) + ", " for t in types)
+        + _tuple(list(sym.game.player_labels))
+        + ",)"
+    )
     mod.info["phases"] = _tuple(list(sym.phases))
     mod.info["modifiers"] = _tuple(list(sym.modifiers))
     mod.info["owner_vars"] = _tuple([n for n, (sv, _, _) in sym.state.items() if sv.visibility == "owner"])
     type_slots = {**lw.type_index, **{e: len(lw.type_index) + i for i, e in enumerate(sym.enums)}}
-    mod.info["var_indices"] = "{" + ", ".join(
-        f"{n!r}: {tuple(type_slots[pt.name] for pt in per)!r}" for n, (_, _, per) in sym.state.items() if per) + "}"
+    mod.info["var_indices"] = (
+        "{"
+        + ", ".join(
+            f"{n!r}: {tuple(type_slots[pt.name] for pt in per)!r}"
+            for n, (_, _, per) in sym.state.items()
+            if per
+        )
+        + "}"
+    )
     count = sym.game.player_count.data
     mod.player_count = repr(count)
 
 
 def _domains(lw: Lowerer) -> None:
     sym = lw.sym
-    doms: list[tuple[str, list[str]]] = [("pass", ["pass"]), ("bool", ["no", "yes"]),
-                                         ("number", [str(i) for i in range(sym.game.max_number + 1)])]
+    doms: list[tuple[str, list[str]]] = [
+        ("pass", ["pass"]),
+        ("bool", ["no", "yes"]),
+        ("number", [str(i) for i in range(sym.game.max_number + 1)]),
+    ]
     radius = int(lw.mod.info["radius"])
     if radius:
         w = 2 * radius + 1
@@ -1070,8 +1178,16 @@ def _vars(lw: Lowerer) -> None:
     sym, mod = lw.sym, lw.mod
     for o in sym.game.options:
         ot = "bool" if o.type == "bool" else "int"
-        mod.vars.append(Var(f"o_{o.name}", ot, f"{ot}(options[{o.name!r}])", f"self.o_{o.name}",
-                            f"{ot}(d[{o.name!r}])", o.name))
+        mod.vars.append(
+            Var(
+                f"o_{o.name}",
+                ot,
+                f"{ot}(options[{o.name!r}])",
+                f"self.o_{o.name}",
+                f"{ot}(d[{o.name!r}])",
+                o.name,
+            )
+        )
     for name, (sv, t, per) in sym.state.items():
         from compiler.resolve import convert_value
 
@@ -1081,34 +1197,63 @@ def _vars(lw: Lowerer) -> None:
         py = pytype(t)
         for pt in reversed(per):
             # a component index gets one extra slot at the end: what `none` (-1) reads
-            size = "self.num_players" if pt == PLAYER else (
-                str(len(sym.entity_types[pt.name].ids) + 1) if pt.kind == "entity" else str(len(sym.enums[pt.name])))
+            size = (
+                "self.num_players"
+                if pt == PLAYER
+                else (
+                    str(len(sym.entity_types[pt.name].ids) + 1)
+                    if pt.kind == "entity"
+                    else str(len(sym.enums[pt.name]))
+                )
+            )
             init = f"[{init} for _ in range({size})]"
             py = f"list[{py}]"
         depth = len(per)
         attr = f"self.v_{name}"
-        copy = {0: attr, 1: f"{attr}[:]", 2: f"[r[:] for r in {attr}]",
-                3: f"[[c[:] for c in r] for r in {attr}]"}.get(depth, f"copy.deepcopy({attr})")
+        copy = {
+            0: attr,
+            1: f"{attr}[:]",
+            2: f"[r[:] for r in {attr}]",
+            3: f"[[c[:] for c in r] for r in {attr}]",
+        }.get(depth, f"copy.deepcopy({attr})")
         mod.vars.append(Var(f"v_{name}", py, init, copy, f"d[{name!r}]", name))
-    mod.info["options"] = "(" + "".join(
-        f"\n        OptionInfo({o.name!r}, {o.type!r}, {o.default!r}, {o.choices!r}, {o.doc!r}),"
-        for o in sym.game.options) + ("\n    )" if sym.game.options else ")")
+    mod.info["options"] = (
+        "("
+        + "".join(
+            f"\n        OptionInfo({o.name!r}, {o.type!r}, {o.default!r}, {o.choices!r}, {o.doc!r}),"
+            for o in sym.game.options
+        )
+        + ("\n    )" if sym.game.options else ")")
+    )
 
 
 def _scenarios(lw: Lowerer) -> None:
     sym = lw.sym
     for i, sc in enumerate(sym.game.scenarios):
-        entry: dict[str, str] = {"name": repr(sc.name), "file": repr(sc.file), "seed": str(sc.seed),
-                                 "options": repr({k: v.data for k, v in sc.options}), "dice": repr(list(sc.dice)),
-                                 "error": repr(sc.expect_error), "log": repr(list(sc.expect_log)),
-                                 "legal": repr(None if sc.expect_legal is None else sorted(sc.expect_legal)),
-                                 "doc": repr(sc.doc)}
+        entry: dict[str, str] = {
+            "name": repr(sc.name),
+            "file": repr(sc.file),
+            "seed": str(sc.seed),
+            "options": repr({k: v.data for k, v in sc.options}),
+            "dice": repr(list(sc.dice)),
+            "error": repr(sc.expect_error),
+            "log": repr(list(sc.expect_log)),
+            "legal": repr(None if sc.expect_legal is None else sorted(sc.expect_legal)),
+            "doc": repr(sc.doc),
+        }
         shuffles = [[sym.entities[str(v.data)][1] for v in order] for order in sc.shuffles]
         entry["shuffles"] = repr(shuffles)
         entry["actions"] = repr([str(a.data) for a in sc.actions])
         if sc.setup is not None:
-            _code_unit(lw, f"Sc{i}Setup", f"sc{i}_setup", origin(f"scenario {sc.name}: setup", sc.setup.span),
-                       sc.setup, [], False)
+            _code_unit(
+                lw,
+                f"Sc{i}Setup",
+                f"sc{i}_setup",
+                origin(f"scenario {sc.name}: setup", sc.setup.span),
+                sc.setup,
+                [],
+                False,
+            )
             entry["setup"] = f"sc{i}_setup"
         else:
             entry["setup"] = "None"
@@ -1116,8 +1261,15 @@ def _scenarios(lw: Lowerer) -> None:
         for j, e in enumerate(sc.expect):
             lw.local_prefix = ""
             assert e.expr is not None
-            lw.mod.functions.append(Function(f"sc{i}_expect{j}", origin(f"scenario {sc.name}: expect", e.span), [],
-                                             "bool", [f"return {lw.ex(e.expr)}"]))
+            lw.mod.functions.append(
+                Function(
+                    f"sc{i}_expect{j}",
+                    origin(f"scenario {sc.name}: expect", e.span),
+                    [],
+                    "bool",
+                    [f"return {lw.ex(e.expr)}"],
+                )
+            )
             text = _source_text(e.expr.span)
             checks.append(f"({text!r}, {e.span.line}, sc{i}_expect{j})")
         entry["expect"] = "[" + ", ".join(checks) + "]"

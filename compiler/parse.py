@@ -23,18 +23,42 @@ GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 # Human names for grammar terminals in "expected ..." messages.
 TOKEN_NAMES = {
-    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
-    "COMMA": "','", "DOT": "'.'", "NAME": "a name", "INT": "a number", "STRING": "a string",
-    "COMP_OP": "a comparison", "ASSIGN_OP": "'='", "ADD_OP": "'+' or '-'", "MUL_OP": "'*'",
-    "SEMICOLON": "';'", "$END": "the end of the text", "QUANT": "count/any/all/filter", "AGG": "sum/min/max",
-    "MINUS": "'-'", "POSITION": "top/bottom", "SECRETLY": "'secretly'", "COLON": "':'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "DOT": "'.'",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "COMP_OP": "a comparison",
+    "ASSIGN_OP": "'='",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*'",
+    "SEMICOLON": "';'",
+    "$END": "the end of the text",
+    "QUANT": "count/any/all/filter",
+    "AGG": "sum/min/max",
+    "MINUS": "'-'",
+    "POSITION": "top/bottom",
+    "SECRETLY": "'secretly'",
+    "COLON": "':'",
 }
 
 
 @cache
 def parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), start=["effect", "expression"], parser="lalr",
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        start=["effect", "expression"],
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=True,
+    )
 
 
 def parse_effect(smap: SourceMap, sink: Sink) -> ir.Code | None:
@@ -60,7 +84,9 @@ def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
         return parser().parse(smap.text, start=start)
     except UnexpectedInput as exc:
         line, col = getattr(exc, "line", 1), getattr(exc, "column", 1)
-        at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+        at_end = isinstance(exc, UnexpectedEOF) or (
+            isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+        )
         if at_end or line < 1:
             body = smap.text.rstrip()
             lines = body.split("\n")
@@ -121,8 +147,12 @@ def _syntax_message(exc: UnexpectedInput) -> str:
 
 def _span_of(smap: SourceMap, obj: Any) -> ir.Span:
     if isinstance(obj, Token):
-        return smap.span(obj.line or 1, obj.column or 1, obj.end_line or obj.line or 1,
-                         obj.end_column or (obj.column or 1) + len(obj))
+        return smap.span(
+            obj.line or 1,
+            obj.column or 1,
+            obj.end_line or obj.line or 1,
+            obj.end_column or (obj.column or 1) + len(obj),
+        )
     return smap.span(obj.line, obj.column, obj.end_line, obj.end_column)
 
 
@@ -175,12 +205,14 @@ class _Build(Transformer[Token, Any]):
         return c[0] if c else None
 
     def choose(self, meta: Any, c: list[Any]) -> ir.Choose:
-        return ir.Choose(c[1], c[2], c[3], self._string(c[4]) if c[4] else None, False, c[0] is not None,
-                         self.s(meta))
+        return ir.Choose(
+            c[1], c[2], c[3], self._string(c[4]) if c[4] else None, False, c[0] is not None, self.s(meta)
+        )
 
     def choose_optional(self, meta: Any, c: list[Any]) -> ir.Choose:
-        return ir.Choose(None, c[1], c[2], self._string(c[3]) if c[3] else None, True, c[0] is not None,
-                         self.s(meta))
+        return ir.Choose(
+            None, c[1], c[2], self._string(c[3]) if c[3] else None, True, c[0] is not None, self.s(meta)
+        )
 
     def choose_number(self, meta: Any, c: list[Any]) -> ir.ChooseNumber:
         return ir.ChooseNumber(c[0], c[1], c[2], self._string(c[3]) if c[3] else None, self.s(meta))
@@ -375,4 +407,3 @@ class _Build(Transformer[Token, Any]):
         if text:
             parts.append(text)
         return ir.StrLit(tuple(parts), span)
-

@@ -69,8 +69,18 @@ class Symbols:
         return [*SCALAR_TYPES, "player", *self.entity_types, *self.enums]
 
     def global_names(self) -> list[str]:
-        return [*self.constants, *self.options, *self.state, *self.zones, *self.entities, *self.enum_values,
-                *self.players, *self.entity_types, "players", "num_players"]
+        return [
+            *self.constants,
+            *self.options,
+            *self.state,
+            *self.zones,
+            *self.entities,
+            *self.enum_values,
+            *self.players,
+            *self.entity_types,
+            "players",
+            "num_players",
+        ]
 
 
 def resolve(game: ir.Game, sink: Sink) -> Symbols:
@@ -80,19 +90,34 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     if isinstance(count, int) and not isinstance(count, bool):
         max_players = count
         if count > len(names):
-            sink.error("wrong-value-type", game.player_count.span,
-                       f"{count} players but only {len(names)} player names")
+            sink.error(
+                "wrong-value-type",
+                game.player_count.span,
+                f"{count} players but only {len(names)} player names",
+            )
     elif isinstance(count, str):
         opt = next((o for o in game.options if o.name == count), None)
         if opt is None:
-            sink.error("unknown-name", game.player_count.span, f"player count '{count}' is not a declared option"
-                       + did_you_mean(count, [o.name for o in game.options]))
+            sink.error(
+                "unknown-name",
+                game.player_count.span,
+                f"player count '{count}' is not a declared option"
+                + did_you_mean(count, [o.name for o in game.options]),
+            )
         elif opt.type != "int" or not opt.choices:
-            sink.error("type-mismatch", opt.span, f"option '{count}' sets the player count: it must be an int "
-                       "option with 'choices' (e.g. choices: [2, 3, 4])")
+            sink.error(
+                "type-mismatch",
+                opt.span,
+                f"option '{count}' sets the player count: it must be an int "
+                "option with 'choices' (e.g. choices: [2, 3, 4])",
+            )
         elif max(opt.choices) > len(names) or min(opt.choices) < 1 or opt.default not in opt.choices:
-            sink.error("wrong-value-type", opt.span, f"option '{count}' allows {list(opt.choices)} players "
-                       f"(default {opt.default}); there are {len(names)} player names")
+            sink.error(
+                "wrong-value-type",
+                opt.span,
+                f"option '{count}' allows {list(opt.choices)} players "
+                f"(default {opt.default}); there are {len(names)} player names",
+            )
     else:
         sink.error("wrong-value-type", game.player_count.span, "players.count is a number or an option name")
     sym = Symbols(game, names, max_players)
@@ -101,11 +126,17 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
 
     def claim(name: str, span: ir.Span, what: str) -> bool:
         if not NAME_RE.fullmatch(name):
-            sink.error("bad-name", span, f"{what} id '{name}' is not a plain name; use letters, digits and _ "
-                       f"(e.g. '{re.sub(r'[^A-Za-z0-9_]+', '_', name).strip('_').lower() or 'x'}')")
+            sink.error(
+                "bad-name",
+                span,
+                f"{what} id '{name}' is not a plain name; use letters, digits and _ "
+                f"(e.g. '{re.sub(r'[^A-Za-z0-9_]+', '_', name).strip('_').lower() or 'x'}')",
+            )
             return False
         if name in taken:
-            sink.error("duplicate-id", span, f"{what} '{name}' is already defined", f"first defined at {taken[name]}")
+            sink.error(
+                "duplicate-id", span, f"{what} '{name}' is already defined", f"first defined at {taken[name]}"
+            )
             return False
         taken[name] = span
         return True
@@ -148,13 +179,29 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         per = tuple(_type(sym, p, sink) for p in sv.per)
         for pref, pt in zip(sv.per, per, strict=True):
             if pt.kind not in ("entity", "enum"):
-                sink.error("type-mismatch", pref.span, f"a variable can be indexed by players, components or enums, not {pt}")
+                sink.error(
+                    "type-mismatch",
+                    pref.span,
+                    f"a variable can be indexed by players, components or enums, not {pt}",
+                )
         if sv.visibility == "owner" and (not per or per[0] != PLAYER):
-            sink.error("type-mismatch", sv.span, "an 'owner'-visible variable must be indexed first by player")
-        if sv.initial is not None and isinstance(sv.initial.data, int) and not isinstance(sv.initial.data, bool):
-            if (sv.low is not None and sv.initial.data < sv.low) or (sv.high is not None and sv.initial.data > sv.high):
-                sink.error("wrong-value-type", sv.initial.span, f"initial value {sv.initial.data} is outside "
-                           f"{sv.low if sv.low is not None else '-inf'}..{sv.high if sv.high is not None else 'inf'}")
+            sink.error(
+                "type-mismatch", sv.span, "an 'owner'-visible variable must be indexed first by player"
+            )
+        if (
+            sv.initial is not None
+            and isinstance(sv.initial.data, int)
+            and not isinstance(sv.initial.data, bool)
+        ):
+            if (sv.low is not None and sv.initial.data < sv.low) or (
+                sv.high is not None and sv.initial.data > sv.high
+            ):
+                sink.error(
+                    "wrong-value-type",
+                    sv.initial.span,
+                    f"initial value {sv.initial.data} is outside "
+                    f"{sv.low if sv.low is not None else '-inf'}..{sv.high if sv.high is not None else 'inf'}",
+                )
         if claim(sv.name, sv.span, "state variable"):
             sym.state[sv.name] = (sv, t, per)
     for z in game.zones:
@@ -182,27 +229,48 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         seen: dict[str, ir.Span] = {}
         for d in decls:
             if d.name in seen:
-                sink.error("duplicate-id", d.span, f"{kind} '{d.name}' is already defined", f"first defined at {seen[d.name]}")
+                sink.error(
+                    "duplicate-id",
+                    d.span,
+                    f"{kind} '{d.name}' is already defined",
+                    f"first defined at {seen[d.name]}",
+                )
             seen.setdefault(d.name, d.span)
-    for kind, names_ in (("phase", list(sym.phases)), ("trigger", [t.name for t in game.triggers]),
-                         ("invariant", [i.name for i in game.invariants])):
+    for kind, names_ in (
+        ("phase", list(sym.phases)),
+        ("trigger", [t.name for t in game.triggers]),
+        ("invariant", [i.name for i in game.invariants]),
+    ):
         for n in names_:
             if not NAME_RE.fullmatch(n):
                 sink.error("bad-name", game.span, f"{kind} name '{n}' is not a plain name")
     if not NAME_RE.fullmatch(game.name):
-        sink.error("bad-name", game.span, f"the game name '{game.name}' is not a plain name (it names a Python package)")
+        sink.error(
+            "bad-name",
+            game.span,
+            f"the game name '{game.name}' is not a plain name (it names a Python package)",
+        )
     for sv, _, _ in sym.state.values():
         if sv.name in sym.phases:
             pass
     for ph in sym.phases.values():
-        if ph.counter is not None and (ph.counter not in sym.state or sym.state[ph.counter][1] != INT
-                                       or sym.state[ph.counter][2]):
-            sink.error("unknown-name", ph.span, f"counter '{ph.counter}' of phase '{ph.name}' must be a declared int "
-                       "state variable" + did_you_mean(ph.counter, list(sym.state)))
+        if ph.counter is not None and (
+            ph.counter not in sym.state or sym.state[ph.counter][1] != INT or sym.state[ph.counter][2]
+        ):
+            sink.error(
+                "unknown-name",
+                ph.span,
+                f"counter '{ph.counter}' of phase '{ph.name}' must be a declared int "
+                "state variable" + did_you_mean(ph.counter, list(sym.state)),
+            )
     for tr in game.triggers:
         if tr.event not in sym.events:
-            sink.error("unknown-name", tr.span, f"trigger '{tr.name}' is on an undeclared event '{tr.event}'"
-                       + did_you_mean(tr.event, list(sym.events)))
+            sink.error(
+                "unknown-name",
+                tr.span,
+                f"trigger '{tr.name}' is on an undeclared event '{tr.event}'"
+                + did_you_mean(tr.event, list(sym.events)),
+            )
     for info in sym.entity_types.values():
         _entity_data(sym, info, sink)
     if not game.phases:
@@ -213,15 +281,25 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
 def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
     for ph in phases:
         if ph.repeat is not None and ph.while_ is not None:
-            sink.error("wrong-value-type", ph.span, f"phase '{ph.name}' has both 'repeat' and 'while'; "
-                       "a phase repeats a number of times or while a condition holds")
+            sink.error(
+                "wrong-value-type",
+                ph.span,
+                f"phase '{ph.name}' has both 'repeat' and 'while'; "
+                "a phase repeats a number of times or while a condition holds",
+            )
         if ph.counter is not None and ph.repeat is None and ph.while_ is None:
-            sink.error("missing-key", ph.span, f"phase '{ph.name}' has a 'counter' but neither 'repeat' nor 'while'")
+            sink.error(
+                "missing-key", ph.span, f"phase '{ph.name}' has a 'counter' but neither 'repeat' nor 'while'"
+            )
         if ph.body is None and not ph.steps:
             sink.error("missing-key", ph.span, f"phase '{ph.name}' needs 'do' or 'steps'")
         if ph.name in sym.phases:
-            sink.error("duplicate-id", ph.span, f"phase '{ph.name}' is already defined",
-                       f"first defined at {sym.phases[ph.name].span}")
+            sink.error(
+                "duplicate-id",
+                ph.span,
+                f"phase '{ph.name}' is already defined",
+                f"first defined at {sym.phases[ph.name].span}",
+            )
         else:
             sym.phases[ph.name] = ph
         _phases(sym, ph.steps, sink)
@@ -230,7 +308,11 @@ def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
 def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
-        sink.error("unknown-type", ref.span, f"unknown type '{ref.text}'" + did_you_mean(ref.text, sym.known_type_names()))
+        sink.error(
+            "unknown-type",
+            ref.span,
+            f"unknown type '{ref.text}'" + did_you_mean(ref.text, sym.known_type_names()),
+        )
         return INT
     return t
 
@@ -253,8 +335,12 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
             vals = dict(ent.values)
             if fd.name not in vals:
                 if not fd.optional:
-                    sink.error("missing-key", ent.span, f"'{ent.id}' has no '{fd.name}'",
-                               "declare the field with 'optional: true' to allow a default")
+                    sink.error(
+                        "missing-key",
+                        ent.span,
+                        f"'{ent.id}' has no '{fd.name}'",
+                        "declare the field with 'optional: true' to allow a default",
+                    )
                 column.append(_default(t))
                 continue
             column.append(convert_value(sym, vals[fd.name], t, sink))
@@ -266,8 +352,12 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
                 sink.error("unknown-field", code.span, f"'{fname}' is not a code field")
         for fname, fd in info.code_fields.items():
             if fd.kind == "expr" and not fd.optional and fname not in written:
-                sink.error("missing-key", ent.span, f"'{ent.id}' has no '{fname}'",
-                           "declare the field with 'optional: true' to use its type's default")
+                sink.error(
+                    "missing-key",
+                    ent.span,
+                    f"'{ent.id}' has no '{fname}'",
+                    "declare the field with 'optional: true' to use its type's default",
+                )
 
 
 def _default(t: Type) -> object:

@@ -31,16 +31,18 @@ class BenchResult:
     build_ms: float
 
     def report(self) -> str:
-        return "\n".join([
-            f"{self.game}:",
-            f"  games/s          {self.games / self.seconds:>10,.1f}   ({self.games} random games in {self.seconds:.2f} s)",
-            f"  decisions/s      {self.decisions / self.seconds:>10,.0f}   ({self.decisions / max(1, self.games):.0f} per game)",
-            f"  clone            {self.clone_us:>10.1f} us",
-            f"  to_json          {self.to_json_us:>10.1f} us   ({self.json_bytes:,.0f} bytes)",
-            f"  from_json        {self.from_json_us:>10.1f} us",
-            f"  check spec       {self.check_ms:>10.1f} ms",
-            f"  build spec       {self.build_ms:>10.1f} ms",
-        ])
+        return "\n".join(
+            [
+                f"{self.game}:",
+                f"  games/s          {self.games / self.seconds:>10,.1f}   ({self.games} random games in {self.seconds:.2f} s)",
+                f"  decisions/s      {self.decisions / self.seconds:>10,.0f}   ({self.decisions / max(1, self.games):.0f} per game)",
+                f"  clone            {self.clone_us:>10.1f} us",
+                f"  to_json          {self.to_json_us:>10.1f} us   ({self.json_bytes:,.0f} bytes)",
+                f"  from_json        {self.from_json_us:>10.1f} us",
+                f"  check spec       {self.check_ms:>10.1f} ms",
+                f"  build spec       {self.build_ms:>10.1f} ms",
+            ]
+        )
 
 
 def _timed(fn: object, states: list[GameState], reps: int) -> float:
@@ -79,12 +81,24 @@ def bench_game(game: Game, seconds: float = 2.0, root: Path | None = None) -> Be
     if folder.is_dir():
         from compiler.driver import compile_spec
 
-        compile_spec(folder, render=False)  # warm-up: the one-time grammar construction is not the spec's cost
+        compile_spec(
+            folder, render=False
+        )  # warm-up: the one-time grammar construction is not the spec's cost
         t = time.perf_counter()
         compile_spec(folder, render=False)
         check_ms = 1000 * (time.perf_counter() - t)
         t = time.perf_counter()
         compile_spec(folder)
         build_ms = 1000 * (time.perf_counter() - t)
-    return BenchResult(game.name, games, decisions, elapsed, clone_us, to_json_us, from_json_us,
-                       sum(map(len, texts)) / len(texts), check_ms, build_ms)
+    return BenchResult(
+        game.name,
+        games,
+        decisions,
+        elapsed,
+        clone_us,
+        to_json_us,
+        from_json_us,
+        sum(map(len, texts)) / len(texts),
+        check_ms,
+        build_ms,
+    )

@@ -136,8 +136,13 @@ def final_digest(state: GameState) -> str:
     return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
 
 
-def play_game(game: Game, seed: int, agent_kinds: Sequence[str], echo: Callable[[str], None] | None = None,
-              max_steps: int = 100_000) -> GameState:
+def play_game(
+    game: Game,
+    seed: int,
+    agent_kinds: Sequence[str],
+    echo: Callable[[str], None] | None = None,
+    max_steps: int = 100_000,
+) -> GameState:
     agents = [make_agent(agent_kinds[p % len(agent_kinds)], seed * 1000 + p) for p in range(game.num_players)]
     state = game.new_initial_state(seed)
     shown = 0
@@ -182,11 +187,16 @@ def result_line(game: Game, state: GameState) -> str:
 
 def write_log(path: Path, game: Game, seed: int, state: GameState) -> None:
     data = {
-        "game": game.name, "rules_version": game.info.version, "spec_digest": game.info.digest,
-        "options": game.options, "seed": seed,
+        "game": game.name,
+        "rules_version": game.info.version,
+        "spec_digest": game.info.digest,
+        "options": game.options,
+        "seed": seed,
         "actions": [game.info.action_label(a) for a in state.history],
         "action_ids": state.history,
-        "result": state.reason, "returns": state.returns(), "final_state_sha256": final_digest(state),
+        "result": state.reason,
+        "returns": state.returns(),
+        "final_state_sha256": final_digest(state),
         "log": state.log(),
     }
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -211,7 +221,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if digest != data.get("final_state_sha256"):
         print(f"replay finished but the final state differs: {digest} != {data.get('final_state_sha256')}")
         return EXIT_SPEC
-    print(f"replayed {len(data['actions'])} actions; final state matches ({digest}). {result_line(game, state)}")
+    print(
+        f"replayed {len(data['actions'])} actions; final state matches ({digest}). {result_line(game, state)}"
+    )
     return EXIT_OK
 
 
@@ -270,8 +282,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         game = load_game(name)
         state = play_game(game, args.seed, ["random"])
         lines = state.log()
-        print(f"=== {game.title}: one game, seed {args.seed}, random agents ({len(lines)} log lines, last {args.tail}) ===")
-        for line in lines[-args.tail:]:
+        print(
+            f"=== {game.title}: one game, seed {args.seed}, random agents ({len(lines)} log lines, last {args.tail}) ==="
+        )
+        for line in lines[-args.tail :]:
             print(f"  {line}")
         print(f"  {result_line(game, state)}\n")
     return EXIT_OK
@@ -291,7 +305,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rulewright", description="Board-game rules as data, compiled to engines.")
+    p = argparse.ArgumentParser(
+        prog="rulewright", description="Board-game rules as data, compiled to engines."
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
@@ -300,17 +316,23 @@ def parser() -> argparse.ArgumentParser:
         return sp
 
     def opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+        sp.add_argument(
+            "-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
+        )
 
     sp = add("check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)")
-    sp.add_argument("targets", nargs="*", metavar="GAME|PATH", help="game names or spec folders (default: all)")
+    sp.add_argument(
+        "targets", nargs="*", metavar="GAME|PATH", help="game names or spec folders (default: all)"
+    )
     sp = add("build", cmd_build, "compile every spec in specs/ into generated/")
     sp.add_argument("--check", action="store_true", help="write nothing; fail if generated/ is stale")
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
     sp = add("play", cmd_play, "play one game in the terminal")
     sp.add_argument("game")
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--agents", default="random", help=f"comma-separated, one per player, cycled ({', '.join(AGENTS)})")
+    sp.add_argument(
+        "--agents", default="random", help=f"comma-separated, one per player, cycled ({', '.join(AGENTS)})"
+    )
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
     sp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
     opts(sp)

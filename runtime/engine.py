@@ -85,7 +85,9 @@ class GameInfo:
     phases: tuple[str, ...]
     modifiers: tuple[str, ...]
     owner_vars: tuple[str, ...]
-    var_indices: dict[str, tuple[int, ...]] = field(default_factory=dict)  # per-indexed variable -> type indices
+    var_indices: dict[str, tuple[int, ...]] = field(
+        default_factory=dict
+    )  # per-indexed variable -> type indices
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any], ...] = ()
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
@@ -96,10 +98,18 @@ class GameInfo:
         # each grid cell's orthogonal neighbours, computed once per game
         r = self.radius
         w = 2 * r + 1
-        self.around = tuple(
-            tuple(cell_code(a, b, r) for a, b in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-                  if -r <= a <= r and -r <= b <= r)
-            for x, y in (cell_xy(c, r) for c in range(w * w))) if r else ()
+        self.around = (
+            tuple(
+                tuple(
+                    cell_code(a, b, r)
+                    for a, b in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+                    if -r <= a <= r and -r <= b <= r
+                )
+                for x, y in (cell_xy(c, r) for c in range(w * w))
+            )
+            if r
+            else ()
+        )
 
     @property
     def num_distinct_actions(self) -> int:
@@ -165,8 +175,17 @@ class Decision:
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Decision:
-        d = Decision(self.player, self.options, self.slot, self.prompt, self.optional, self.need,
-                     self.picked[:], self.domain, self.secret)
+        d = Decision(
+            self.player,
+            self.options,
+            self.slot,
+            self.prompt,
+            self.optional,
+            self.need,
+            self.picked[:],
+            self.domain,
+            self.secret,
+        )
         d._legal = self._legal
         return d
 
@@ -203,8 +222,12 @@ class Zones:
         return z
 
     def to_data(self) -> dict[str, object]:
-        return {"piles": self.piles, "cells": [sorted(c.items()) for c in self.cells],
-                "where": self.where, "pos": self.pos}
+        return {
+            "piles": self.piles,
+            "cells": [sorted(c.items()) for c in self.cells],
+            "where": self.where,
+            "pos": self.pos,
+        }
 
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> Zones:
@@ -222,8 +245,22 @@ class Zones:
 class GameState:
     """A game in progress. Generated subclasses add the game's variables and its flow."""
 
-    __slots__ = ("stack", "pending", "rng", "over", "winner", "reason", "lines", "history", "mods",
-                 "z", "num_players", "options", "seed", "setup_hook")
+    __slots__ = (
+        "stack",
+        "pending",
+        "rng",
+        "over",
+        "winner",
+        "reason",
+        "lines",
+        "history",
+        "mods",
+        "z",
+        "num_players",
+        "options",
+        "seed",
+        "setup_hook",
+    )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
     pending: Decision | None
@@ -272,12 +309,14 @@ class GameState:
         if action not in d.legal():
             raise IllegalActionError(
                 f"illegal action {action} ({self.action_to_string(action)}) for {self._whose()}; "
-                f"legal: {self._legal_text()}")
+                f"legal: {self._legal_text()}"
+            )
         self.history.append(action)
         who = self.INFO.player_names[d.player]
         label = self.action_to_string(action)
-        self.lines.append((d.player if d.secret else -1,
-                           f"{who} chooses {label}" + (f" ({d.prompt})" if d.prompt else "")))
+        self.lines.append(
+            (d.player if d.secret else -1, f"{who} chooses {label}" + (f" ({d.prompt})" if d.prompt else ""))
+        )
         frame = self.stack[-1]
         if d.need:
             d.picked.append(action)
@@ -333,14 +372,25 @@ class GameState:
     def to_json(self) -> str:
         d = self.pending
         data = {
-            "game": self.INFO.name, "version": self.INFO.version, "digest": self.INFO.digest,
-            "seed": self.seed, "options": self.options, "num_players": self.num_players,
-            "rng": self.rng.to_data(), "over": self.over, "winner": self.winner, "reason": self.reason,
+            "game": self.INFO.name,
+            "version": self.INFO.version,
+            "digest": self.INFO.digest,
+            "seed": self.seed,
+            "options": self.options,
+            "num_players": self.num_players,
+            "rng": self.rng.to_data(),
+            "over": self.over,
+            "winner": self.winner,
+            "reason": self.reason,
             "stack": [f.to_data() for f in self.stack],
-            "pending": None if d is None else [d.player, d.options, d.slot, d.prompt, d.optional, d.need,
-                                               d.picked, d.domain, d.secret],
-            "log": self.lines, "history": self.history, "mods": self.mods,
-            "zones": self.z.to_data(), "vars": self._dump_vars(),
+            "pending": None
+            if d is None
+            else [d.player, d.options, d.slot, d.prompt, d.optional, d.need, d.picked, d.domain, d.secret],
+            "log": self.lines,
+            "history": self.history,
+            "mods": self.mods,
+            "zones": self.z.to_data(),
+            "vars": self._dump_vars(),
         }
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
@@ -382,7 +432,9 @@ class GameState:
             if not visible:
                 zones[key] = {"count": len(pile)}
             elif zinfo.kind == "grid":
-                zones[key] = {labels[e]: list(cell_xy(c, info.radius)) for c, e in sorted(self.z.cells[zi].items())}
+                zones[key] = {
+                    labels[e]: list(cell_xy(c, info.radius)) for c, e in sorted(self.z.cells[zi].items())
+                }
             else:
                 zones[key] = [labels[e] for e in pile]
         variables = self._dump_vars()
@@ -392,8 +444,11 @@ class GameState:
             variables[name] = [v if p == player else None for p, v in enumerate(values)]
         obs: dict[str, object] = {
             "player": info.player_names[player] if 0 <= player < len(info.player_names) else player,
-            "current_player": self.current_player(), "terminal": self.over, "returns": self.returns(),
-            "variables": variables, "zones": zones,
+            "current_player": self.current_player(),
+            "terminal": self.over,
+            "returns": self.returns(),
+            "variables": variables,
+            "zones": zones,
             "modifiers": [[info.modifiers[m], list(a)] for m, a, _ in self.mods],
         }
         d = self.pending
@@ -468,8 +523,17 @@ class GameState:
     def pop(self) -> None:
         self.stack.pop()
 
-    def decide(self, player: int, values: Sequence[int], domain: int, slot: str, prompt: str,
-               optional: bool = False, need: int = 0, secret: bool = False) -> bool:
+    def decide(
+        self,
+        player: int,
+        values: Sequence[int],
+        domain: int,
+        slot: str,
+        prompt: str,
+        optional: bool = False,
+        need: int = 0,
+        secret: bool = False,
+    ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options."""
         if not 0 <= player < self.num_players:
             raise RuleError(f"decision '{prompt}' for a player who is not in the game ({player})")
@@ -484,7 +548,9 @@ class GameState:
         if not opts:
             if optional:
                 return False
-            raise RuleError(f"'{prompt}': {self.INFO.player_names[player]} must choose but there is no option")
+            raise RuleError(
+                f"'{prompt}': {self.INFO.player_names[player]} must choose but there is no option"
+            )
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(player, opts, slot, prompt, optional, need, [], domain, secret)
         return True

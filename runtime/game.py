@@ -16,8 +16,12 @@ class UnknownGameError(LookupError):
 class Game:
     """A compiled game with its options fixed (OpenSpiel's Game)."""
 
-    def __init__(self, state_cls: type[GameState], scenarios: Sequence[dict[str, Any]],
-                 options: dict[str, int | bool] | None = None) -> None:
+    def __init__(
+        self,
+        state_cls: type[GameState],
+        scenarios: Sequence[dict[str, Any]],
+        options: dict[str, int | bool] | None = None,
+    ) -> None:
         self.state_cls = state_cls
         self.info: GameInfo = state_cls.INFO
         self.scenarios = list(scenarios)
@@ -55,9 +59,14 @@ class Game:
             out[key] = value
         return out
 
-    def new_initial_state(self, seed: int = 0, *, forced_rolls: Sequence[int] = (),
-                          forced_shuffles: Sequence[Sequence[int]] = (),
-                          after_setup: Callable[[Any], None] | None = None) -> GameState:
+    def new_initial_state(
+        self,
+        seed: int = 0,
+        *,
+        forced_rolls: Sequence[int] = (),
+        forced_shuffles: Sequence[Sequence[int]] = (),
+        after_setup: Callable[[Any], None] | None = None,
+    ) -> GameState:
         """A new game; it runs until the first decision. Forced chance and `after_setup` serve scenarios."""
         s = object.__new__(self.state_cls)
         s._start(seed, dict(self.options), self.num_players)
@@ -99,6 +108,8 @@ def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
     except ModuleNotFoundError as exc:
         if exc.name and (exc.name == f"generated.{name}" or exc.name == "generated"):
             known = ", ".join(available_games()) or "none built"
-            raise UnknownGameError(f"no compiled game '{name}' (games: {known}; run `rulewright build`)") from None
+            raise UnknownGameError(
+                f"no compiled game '{name}' (games: {known}; run `rulewright build`)"
+            ) from None
         raise
     return Game(module.State, module.SCENARIOS, options)

@@ -31,8 +31,9 @@ def run_scenario(game_name: str, sc: dict[str, Any]) -> ScenarioResult:
 
     try:
         game = load_game(game_name, sc["options"])
-        state = game.new_initial_state(sc["seed"], forced_rolls=sc["dice"], forced_shuffles=sc["shuffles"],
-                                       after_setup=sc["setup"])
+        state = game.new_initial_state(
+            sc["seed"], forced_rolls=sc["dice"], forced_shuffles=sc["shuffles"], after_setup=sc["setup"]
+        )
     except (ValueError, RuleError) as exc:
         return fail(f"could not start: {exc}")
     actions: list[str] = sc["actions"]
@@ -44,13 +45,19 @@ def run_scenario(game_name: str, sc: dict[str, Any]) -> ScenarioResult:
         except IllegalActionError as exc:
             if sc["expect_error"] is not None and i == len(actions):
                 if sc["expect_error"] in str(exc):
-                    return ScenarioResult(game_name, sc["name"], sc["file"], True, "ok (illegal as expected)", state)
-                return fail(f"action {i}: expected an error containing '{sc['expect_error']}', got: {exc}", state)
+                    return ScenarioResult(
+                        game_name, sc["name"], sc["file"], True, "ok (illegal as expected)", state
+                    )
+                return fail(
+                    f"action {i}: expected an error containing '{sc['expect_error']}', got: {exc}", state
+                )
             return fail(f"action {i}: {exc}", state)
         except RuleError as exc:
             return fail(f"action {i} '{label}': rule error: {exc}", state)
     if sc["expect_error"] is not None:
-        return fail(f"expected the last action to be illegal ('{sc['expect_error']}'), but it was accepted", state)
+        return fail(
+            f"expected the last action to be illegal ('{sc['expect_error']}'), but it was accepted", state
+        )
     problems: list[str] = []
     for text, line, check in sc["expect"]:
         if not check(state):

@@ -16,7 +16,9 @@ def _label_of_index(state: GameState, type_index: int, i: int) -> str:
     return str(i)
 
 
-def _flatten(state: GameState, name: str, value: object, indices: tuple[int, ...], prefix: str = "") -> list[str]:
+def _flatten(
+    state: GameState, name: str, value: object, indices: tuple[int, ...], prefix: str = ""
+) -> list[str]:
     """`cubes[Berlin, US] = 1` style lines for the non-zero entries of an indexed variable."""
     if not indices:
         if value in (0, False, None, [], -1):
@@ -68,7 +70,7 @@ def _grid(name: str, placed: dict[str, tuple[int, int]]) -> list[str]:
     head = "  " + " " * 5 + "".join(f"{x:^{width}}" for x in range(min(xs), max(xs) + 1))
     out = [f"  {name}:", head]
     for y in range(max(ys), min(ys) - 1, -1):
-        row = "".join(f"{at.get((x, y), '.')[:width - 1]:^{width}}" for x in range(min(xs), max(xs) + 1))
+        row = "".join(f"{at.get((x, y), '.')[: width - 1]:^{width}}" for x in range(min(xs), max(xs) + 1))
         out.append(f"  {y:>4} {row}")
     return out
 

@@ -11,7 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # CI and local runs repeat exactly: no example database, derandomized generation.
 settings.register_profile(
-    "rulewright", derandomize=True, database=None, deadline=None, print_blob=True,
+    "rulewright",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "rulewright"))

@@ -23,7 +23,17 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 
 def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
-    for cmd in ([], ["check"], ["build"], ["play"], ["replay"], ["simulate"], ["scenarios"], ["bench"], ["demo"]):
+    for cmd in (
+        [],
+        ["check"],
+        ["build"],
+        ["play"],
+        ["replay"],
+        ["simulate"],
+        ["scenarios"],
+        ["bench"],
+        ["demo"],
+    ):
         with pytest.raises(SystemExit) as exc:
             main([*cmd, "--help"])
         assert exc.value.code == 0
@@ -35,10 +45,14 @@ def test_check_clean_spec(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "ok" in out
 
 
-def test_check_bad_spec_is_exit_1_without_traceback(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_check_bad_spec_is_exit_1_without_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     (tmp_path / "game.yaml").write_text(
         "game: bad\nplayers: {names: [a, b]}\nphases:\n  - name: main\n    do: |\n      let x = 1 + true\n"
-        "      end game winner c\n", encoding="utf-8")
+        "      end game winner c\n",
+        encoding="utf-8",
+    )
     code, out = run(capsys, "check", str(tmp_path))
     assert code == 1
     assert "game.yaml:6:19: error:" in out and "[type-mismatch]" in out
@@ -80,7 +94,9 @@ def test_play_log_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert code == 1 and "differs" in out
 
 
-def test_human_agent_reads_numbers(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_human_agent_reads_numbers(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     answers = iter(["x", "1"] + ["1"] * 5000)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code, out = run(capsys, "play", "iron_curtain", "--agents", "human,random", "--seed", "2")

@@ -76,8 +76,10 @@ def test_golden(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert path.exists(), f"{path} is missing; create it with RULEWRIGHT_UPDATE=1 (then read it)"
     note = ""
     if case in KNOWN_PROBLEMS:
-        note = (f"\nexpected.txt records a known problem: {KNOWN_PROBLEMS[case]}.\nIf the new output is the "
-                "fix, regenerate with RULEWRIGHT_UPDATE=1 and delete the KNOWN_PROBLEMS entry.")
+        note = (
+            f"\nexpected.txt records a known problem: {KNOWN_PROBLEMS[case]}.\nIf the new output is the "
+            "fix, regenerate with RULEWRIGHT_UPDATE=1 and delete the KNOWN_PROBLEMS entry."
+        )
     assert got == path.read_text(encoding="utf-8"), f"diagnostics of {case} changed{note}"
 
 
@@ -128,7 +130,13 @@ def test_two_errors_in_dsl_point_into_the_dsl(monkeypatch: pytest.MonkeyPatch) -
         assert d.span.file == "tests/diagnostics/two-errors-in-dsl/game.yaml"
         assert d.span.line == d.span.end_line
     assert _under_caret(first.span.file, first.span.line, first.span.col, first.span.end_col) == "vietnan"
-    assert _under_caret(second.span.file, second.span.line, second.span.col, second.span.end_col) == "thailand == 1"
+    assert (
+        _under_caret(second.span.file, second.span.line, second.span.col, second.span.end_col)
+        == "thailand == 1"
+    )
     rendered = _expected("two-errors-in-dsl")
-    assert len(re.findall(r"^tests/diagnostics/two-errors-in-dsl/game\.yaml:\d+:\d+: error: ", rendered, re.M)) == 2
+    assert (
+        len(re.findall(r"^tests/diagnostics/two-errors-in-dsl/game\.yaml:\d+:\d+: error: ", rendered, re.M))
+        == 2
+    )
     assert len(re.findall(r"^ +\^~*$", rendered, re.M)) == 2

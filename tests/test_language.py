@@ -185,8 +185,11 @@ def scenario_named(engine: ModuleType, path: Path) -> dict[str, Any]:
 
 def run(engine: ModuleType, monkeypatch: pytest.MonkeyPatch, path: Path) -> runtime.scenarios.ScenarioResult:
     """runtime.scenarios.run_scenario, with load_game pointed at the engine compiled here."""
-    monkeypatch.setattr(runtime.scenarios, "load_game",
-                        lambda name, options=None: Game(engine.State, engine.SCENARIOS, options))
+    monkeypatch.setattr(
+        runtime.scenarios,
+        "load_game",
+        lambda name, options=None: Game(engine.State, engine.SCENARIOS, options),
+    )
     return runtime.scenarios.run_scenario("features", scenario_named(engine, path))
 
 
@@ -279,8 +282,11 @@ def test_an_illegal_action_raises_and_changes_nothing(engine: ModuleType) -> Non
     s = game.new_initial_state(5)
     before = s.to_json()
     legal = set(s.legal_actions())
-    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal
-                   and s.action_to_string(a) not in ("pass",))
+    illegal = next(
+        a
+        for a in range(game.num_distinct_actions())
+        if a not in legal and s.action_to_string(a) not in ("pass",)
+    )
     label = s.action_to_string(illegal)
     with pytest.raises(IllegalActionError, match=re.escape(f"{illegal} ({label})")):
         s.apply_action(illegal)
@@ -397,9 +403,11 @@ zones:
 """
 
 
-
 def test_bug_let_of_a_zone_survives_clone_and_json(tmp_path: Path) -> None:
-    m = compile_inline(tmp_path, CARDS + """
+    m = compile_inline(
+        tmp_path,
+        CARDS
+        + """
 setup: |
   for x in card { move x to deck }
   deal 1 from deck to hand[red]
@@ -411,7 +419,8 @@ phases:
       deal 1 from deck to hand[red]
       log "h holds {len(h)}"
       end game draw
-""")
+""",
+    )
     game = Game(m.State, m.SCENARIOS, {})
     s = game.new_initial_state(1)
     restored = game.state_from_json(s.to_json())
@@ -423,9 +432,10 @@ phases:
     assert results[0] == results[1] == results[2], results
 
 
-
 def test_bug_chance_in_a_subject_or_event_argument_runs_once(tmp_path: Path) -> None:
-    m = compile_inline(tmp_path, """
+    m = compile_inline(
+        tmp_path,
+        """
 game: probe
 players: {names: [red, blue]}
 types:
@@ -451,7 +461,8 @@ phases:
       do random(deck).effect(red)
       emit rolled(roll(6))
       end game draw
-""")
+""",
+    )
     for seed in range(1, 8):
         s = Game(m.State, m.SCENARIOS, {}).new_initial_state(seed)
         log = s.log()
@@ -462,12 +473,12 @@ phases:
         assert seen[0] == seen[1], log
 
 
-
 def test_bug_player_count_option_beyond_the_names_is_rejected(tmp_path: Path) -> None:
     folder = tmp_path / "spec"
     folder.mkdir()
-    (folder / "game.yaml").write_text(CARDS.replace("players: {names: [red, blue]}",
-                                                    "players: {names: [red, blue], count: seats}") + """
+    (folder / "game.yaml").write_text(
+        CARDS.replace("players: {names: [red, blue]}", "players: {names: [red, blue], count: seats}")
+        + """
 options:
   seats: {type: int, default: 2, choices: [2, 3]}
 setup: |
@@ -476,16 +487,18 @@ setup: |
 phases:
   - name: main
     do: "end game draw"
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     result = compile_spec(folder)
     assert not result.ok, "3 seats but 2 player names: player 3's hand[p] is silently another zone"
-
 
 
 def test_bug_checking_an_invariant_cannot_roll_dice(tmp_path: Path) -> None:
     folder = tmp_path / "spec"
     folder.mkdir()
-    (folder / "game.yaml").write_text("""
+    (folder / "game.yaml").write_text(
+        """
 game: probe
 players: {names: [red, blue]}
 invariants:
@@ -493,9 +506,10 @@ invariants:
 phases:
   - name: main
     do: "end game draw"
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     assert not compile_spec(folder).ok
-
 
 
 def test_bug_a_phase_with_repeat_and_while_is_rejected_or_honours_both(tmp_path: Path) -> None:

@@ -118,8 +118,14 @@ def test_same_seed_and_actions_give_the_same_game_in_a_fresh_process(name: str) 
         state = play(runtime.load_game(name), seed, random.Random(seed), check_every_step=False)
         here = hashlib.sha256(state.to_json().encode()).hexdigest()
         arg = json.dumps([name, seed, state.history])
-        out = subprocess.run([sys.executable, "-c", FRESH, arg], capture_output=True, text=True, cwd=ROOT,
-                             env={"PYTHONHASHSEED": str(seed + 11), "PATH": ""}, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", FRESH, arg],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={"PYTHONHASHSEED": str(seed + 11), "PATH": ""},
+            check=True,
+        )
         assert out.stdout.strip() == here
 
 

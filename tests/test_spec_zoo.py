@@ -53,7 +53,9 @@ CASES = [(folder, f) for folder in SPECS for f in sorted((folder / "scenarios").
 @pytest.mark.parametrize(("folder", "file"), CASES, ids=[f"{d.name}:{f.stem}" for d, f in CASES])
 def test_scenario(folder: Path, file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     m = engine(folder, tmp_path)
-    monkeypatch.setattr(runtime.scenarios, "load_game", lambda name, options=None: Game(m.State, m.SCENARIOS, options))
+    monkeypatch.setattr(
+        runtime.scenarios, "load_game", lambda name, options=None: Game(m.State, m.SCENARIOS, options)
+    )
     matches = [sc for sc in m.SCENARIOS if sc["file"].endswith(f"{folder.name}/scenarios/{file.name}")]
     assert len(matches) == 1
     result = runtime.scenarios.run_scenario(folder.name, matches[0])

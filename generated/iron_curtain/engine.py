@@ -47,16 +47,66 @@ E_cuba: int = 18
 PH_round: int = 0
 PH_epilogue: int = 1
 PH_final_scoring: int = 2
-IDS_region: tuple[str, ...] = ('europe', 'middle_east', 'asia', 'africa', 'south_america', 'central_america', 'none')
+IDS_region: tuple[str, ...] = (
+    "europe",
+    "middle_east",
+    "asia",
+    "africa",
+    "south_america",
+    "central_america",
+    "none",
+)
 F_region_size: tuple[int, ...] = (5, 3, 3, 3, 3, 2, 0)
 F_region_bonus: tuple[int, ...] = (3, 2, 2, 2, 2, 2, 0)
-F_region_colour: tuple[str, ...] = ('blue', 'orange', 'yellow', 'brown', 'green', 'purple', '')
-IDS_card: tuple[str, ...] = ('start', 'west_germany', 'italy', 'east_germany', 'poland', 'iran', 'israel', 'egypt', 'japan', 'south_korea', 'vietnam', 'south_africa', 'angola', 'ethiopia', 'brazil', 'argentina', 'chile', 'panama', 'cuba', 'none')
+F_region_colour: tuple[str, ...] = ("blue", "orange", "yellow", "brown", "green", "purple", "")
+IDS_card: tuple[str, ...] = (
+    "start",
+    "west_germany",
+    "italy",
+    "east_germany",
+    "poland",
+    "iran",
+    "israel",
+    "egypt",
+    "japan",
+    "south_korea",
+    "vietnam",
+    "south_africa",
+    "angola",
+    "ethiopia",
+    "brazil",
+    "argentina",
+    "chile",
+    "panama",
+    "cuba",
+    "none",
+)
 F_card_region: tuple[int, ...] = (0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, -1)
 F_card_value: tuple[int, ...] = (0, 3, 2, 3, 2, 2, 3, 3, 3, 2, 3, 2, 2, 3, 3, 2, 2, 1, 4, 0)
 F_card_flag: tuple[int, ...] = (-1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1, -1)
-F_card_text: tuple[str, ...] = ('The start card. Counts as Europe.', 'Infiltrate: place up to 2 cubes on Europe cards.', 'The US gains 1 ideology.', 'Remove up to 2 US cubes from cards next to East Germany.', 'Infiltrate: place up to 3 cubes on Europe cards.', 'Remove up to 2 USSR cubes from one card.', 'Remove up to 2 USSR cubes from cards next to Israel.', 'Remove up to 2 US cubes from one card.', 'Infiltrate: place up to 2 cubes on Asia cards.', 'Remove up to 2 USSR cubes from Asia cards.', 'The USSR gains 2 ideology.', 'The USSR loses 1 cube from its reserve.', 'Infiltrate: place up to 2 cubes on any cards.', 'Move up to 3 of your cubes from one card to another.', 'Infiltrate: place up to 2 cubes on South America cards.', 'Remove up to 2 USSR cubes from South America cards.', 'The USSR gains 1 ideology.', 'Move up to 2 of your cubes from one card to another.', 'The US loses 2 cubes from its reserve.', '')
-ENUM_use: tuple[str, ...] = ('order', 'event')
+F_card_text: tuple[str, ...] = (
+    "The start card. Counts as Europe.",
+    "Infiltrate: place up to 2 cubes on Europe cards.",
+    "The US gains 1 ideology.",
+    "Remove up to 2 US cubes from cards next to East Germany.",
+    "Infiltrate: place up to 3 cubes on Europe cards.",
+    "Remove up to 2 USSR cubes from one card.",
+    "Remove up to 2 USSR cubes from cards next to Israel.",
+    "Remove up to 2 US cubes from one card.",
+    "Infiltrate: place up to 2 cubes on Asia cards.",
+    "Remove up to 2 USSR cubes from Asia cards.",
+    "The USSR gains 2 ideology.",
+    "The USSR loses 1 cube from its reserve.",
+    "Infiltrate: place up to 2 cubes on any cards.",
+    "Move up to 3 of your cubes from one card to another.",
+    "Infiltrate: place up to 2 cubes on South America cards.",
+    "Remove up to 2 USSR cubes from South America cards.",
+    "The USSR gains 1 ideology.",
+    "Move up to 2 of your cubes from one card to another.",
+    "The US loses 2 cubes from its reserve.",
+    "",
+)
+ENUM_use: tuple[str, ...] = ("order", "event")
 
 
 class State(GameState):
@@ -94,11 +144,11 @@ class State(GameState):
         }
 
     def _load_vars(self, d: dict[str, Any]) -> None:
-        self.v_ideology = d['ideology']
-        self.v_round = d['round']
-        self.v_cubes = d['cubes']
-        self.v_reserve = d['reserve']
-        self.v_removed = d['removed']
+        self.v_ideology = d["ideology"]
+        self.v_round = d["round"]
+        self.v_cubes = d["cubes"]
+        self.v_reserve = d["reserve"]
+        self.v_removed = d["removed"]
 
     def _flow(self) -> Frame:
         return Flow()
@@ -106,17 +156,17 @@ class State(GameState):
 
 # function toward (specs/iron_curtain/game.yaml:31)
 def f_toward(s: State, l_p: int) -> int:
-    return (1 if (l_p == P_usa) else (-1))
+    return 1 if (l_p == P_usa) else (-1)
 
 
 # function controls (specs/iron_curtain/game.yaml:36)
 def f_controls(s: State, l_p: int, l_c: int) -> bool:
-    return (s.v_cubes[l_c][l_p] > s.v_cubes[l_c][(1 - l_p)])
+    return s.v_cubes[l_c][l_p] > s.v_cubes[l_c][(1 - l_p)]
 
 
 # function dominates (specs/iron_curtain/game.yaml:40)
 def f_dominates(s: State, l_p: int, l_c: int) -> bool:
-    return (s.v_cubes[l_c][l_p] >= (s.v_cubes[l_c][(1 - l_p)] + 2))
+    return s.v_cubes[l_c][l_p] >= (s.v_cubes[l_c][(1 - l_p)] + 2)
 
 
 # function placed_in (specs/iron_curtain/game.yaml:45)
@@ -126,50 +176,83 @@ def f_placed_in(s: State, l_r: int) -> int:
 
 # function placements (specs/iron_curtain/game.yaml:49)
 def f_placements(s: State, l_c: int) -> list[int]:
-    return (s.open_cells_around(T_card, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])]) if (len(s.open_cells_around(T_card, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])])) > 0) else s.open_cells_around(T_card, s.z.piles[Z_map]))
+    return (
+        s.open_cells_around(
+            T_card, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])]
+        )
+        if (
+            len(
+                s.open_cells_around(
+                    T_card, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])]
+                )
+            )
+            > 0
+        )
+        else s.open_cells_around(T_card, s.z.piles[Z_map])
+    )
 
 
 # function accessible (specs/iron_curtain/game.yaml:57)
 def f_accessible(s: State, l_p: int) -> list[int]:
-    return [c_c for c_c in s.z.piles[Z_map] if ((s.v_cubes[c_c][l_p] > 0) or any((s.v_cubes[c_n][l_p] > 0) for c_n in s.neighbors(T_card, c_c)))]
+    return [
+        c_c
+        for c_c in s.z.piles[Z_map]
+        if ((s.v_cubes[c_c][l_p] > 0) or any((s.v_cubes[c_n][l_p] > 0) for c_n in s.neighbors(T_card, c_c)))
+    ]
 
 
 # function supply (specs/iron_curtain/game.yaml:62)
 def f_supply(s: State, l_p: int, l_c: int) -> int:
-    return (s.v_reserve[l_p] if (s.v_reserve[l_p] > 0) else sum(s.v_cubes[c_x][l_p] for c_x in s.z.piles[Z_map] if (c_x != l_c)))
+    return (
+        s.v_reserve[l_p]
+        if (s.v_reserve[l_p] > 0)
+        else sum(s.v_cubes[c_x][l_p] for c_x in s.z.piles[Z_map] if (c_x != l_c))
+    )
 
 
 # function order_cost (specs/iron_curtain/game.yaml:67)
 def f_order_cost(s: State, l_p: int, l_c: int) -> int:
-    return (2 if f_dominates(s, (1 - l_p), l_c) else 1)
+    return 2 if f_dominates(s, (1 - l_p), l_c) else 1
 
 
 # procedure check_flags (specs/iron_curtain/game.yaml:73)
 def p_check_flags(s: State) -> None:
-    if (s.v_ideology >= 8):
-        s.end_game(P_usa, 'the US reached its flag')
-    if (s.v_ideology <= (-8)):
-        s.end_game(P_ussr, 'the USSR reached its flag')
+    if s.v_ideology >= 8:
+        s.end_game(P_usa, "the US reached its flag")
+    if s.v_ideology <= (-8):
+        s.end_game(P_ussr, "the USSR reached its flag")
 
 
 # procedure gain (specs/iron_curtain/game.yaml:78)
 def p_gain(s: State, l_p: int, l_n: int) -> None:
     s.v_ideology = min(8, max(-8, s.v_ideology + (f_toward(s, l_p) * l_n)))
-    s.say(s.player_label(l_p) + ' gains ' + str(l_n) + ' ideology; the marker is at ' + str(s.v_ideology))
+    s.say(s.player_label(l_p) + " gains " + str(l_n) + " ideology; the marker is at " + str(s.v_ideology))
     p_check_flags(s)
 
 
 # procedure score_region (specs/iron_curtain/game.yaml:85)
 def p_score_region(s: State, l_r: int) -> None:
-    l_us: int = sum(1 for c_c in s.z.piles[Z_map] if ((F_card_region[c_c] == l_r) and f_controls(s, P_usa, c_c)))
-    l_su: int = sum(1 for c_c in s.z.piles[Z_map] if ((F_card_region[c_c] == l_r) and f_controls(s, P_ussr, c_c)))
-    l_net: int = (l_us - l_su)
-    if (l_us > l_su):
+    l_us: int = sum(
+        1 for c_c in s.z.piles[Z_map] if ((F_card_region[c_c] == l_r) and f_controls(s, P_usa, c_c))
+    )
+    l_su: int = sum(
+        1 for c_c in s.z.piles[Z_map] if ((F_card_region[c_c] == l_r) and f_controls(s, P_ussr, c_c))
+    )
+    l_net: int = l_us - l_su
+    if l_us > l_su:
         l_net += F_region_bonus[l_r]
-    elif (l_su > l_us):
+    elif l_su > l_us:
         l_net -= F_region_bonus[l_r]
     s.v_ideology = min(8, max(-8, s.v_ideology + l_net))
-    s.say(s.label(T_region, l_r) + ' scores: US controls ' + str(l_us) + ', USSR ' + str(l_su) + '; the marker is at ' + str(s.v_ideology))
+    s.say(
+        s.label(T_region, l_r)
+        + " scores: US controls "
+        + str(l_us)
+        + ", USSR "
+        + str(l_su)
+        + "; the marker is at "
+        + str(s.v_ideology)
+    )
     p_check_flags(s)
 
 
@@ -178,22 +261,27 @@ def p_lose_reserve(s: State, l_p: int, l_n: int) -> None:
     l_k: int = min(l_n, s.v_reserve[l_p])
     s.v_reserve[s.ref(l_p)] -= l_k
     s.v_removed[s.ref(l_p)] += l_k
-    s.say(s.player_label(l_p) + ' loses ' + str(l_k) + ' cubes from the reserve')
+    s.say(s.player_label(l_p) + " loses " + str(l_k) + " cubes from the reserve")
 
 
 # invariant cubes_conserved (specs/iron_curtain/game.yaml:252)
 def inv_cubes_conserved(s: State) -> bool:
-    return all((((sum(s.v_cubes[c_c][c_p] for c_c in list(range(19))) + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24) for c_p in list(range(s.num_players)))
+    return all(
+        (((sum(s.v_cubes[c_c][c_p] for c_c in list(range(19))) + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24)
+        for c_p in list(range(s.num_players))
+    )
 
 
 # invariant marker_on_track (specs/iron_curtain/game.yaml:255)
 def inv_marker_on_track(s: State) -> bool:
-    return ((s.v_ideology >= (-8)) and (s.v_ideology <= 8))
+    return (s.v_ideology >= (-8)) and (s.v_ideology <= 8)
 
 
 # invariant no_negative_cubes (specs/iron_curtain/game.yaml:258)
 def inv_no_negative_cubes(s: State) -> bool:
-    return (all(all((s.v_cubes[c_c][c_p] >= 0) for c_p in list(range(s.num_players))) for c_c in list(range(19))) and all((s.v_reserve[c_p] >= 0) for c_p in list(range(s.num_players))))
+    return all(
+        all((s.v_cubes[c_c][c_p] >= 0) for c_p in list(range(s.num_players))) for c_c in list(range(19))
+    ) and all((s.v_reserve[c_p] >= 0) for c_p in list(range(s.num_players)))
 
 
 # scenario Dominance: a cube on a dominated card costs two: setup (specs/iron_curtain/scenarios/dominance.yaml:9)
@@ -208,22 +296,22 @@ def sc0_setup(s: State) -> None:
 
 # scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:17)
 def sc0_expect0(s: State) -> bool:
-    return (s.v_removed[P_ussr] == 1)
+    return s.v_removed[P_ussr] == 1
 
 
 # scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:18)
 def sc0_expect1(s: State) -> bool:
-    return (s.v_cubes[E_west_germany][P_ussr] == 3)
+    return s.v_cubes[E_west_germany][P_ussr] == 3
 
 
 # scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:19)
 def sc0_expect2(s: State) -> bool:
-    return (s.v_reserve[P_ussr] == (((24 - 1) - 1) - 3))
+    return s.v_reserve[P_ussr] == (((24 - 1) - 1) - 3)
 
 
 # scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:20)
 def sc0_expect3(s: State) -> bool:
-    return (not f_dominates(s, P_usa, E_west_germany))
+    return not f_dominates(s, P_usa, E_west_germany)
 
 
 # scenario Placement: a blocked region frees the card: setup (specs/iron_curtain/scenarios/example1_blocked_region.yaml:7)
@@ -237,7 +325,7 @@ def sc1_setup(s: State) -> None:
 
 # scenario Placement: a blocked region frees the card: expect (specs/iron_curtain/scenarios/example1_blocked_region.yaml:14)
 def sc1_expect0(s: State) -> bool:
-    return (len(f_placements(s, E_vietnam)) == 8)
+    return len(f_placements(s, E_vietnam)) == 8
 
 
 # scenario Placement: a region with no card in play goes next to any card: setup (specs/iron_curtain/scenarios/example1_free_placement.yaml:8)
@@ -267,12 +355,12 @@ def sc4_setup(s: State) -> None:
 
 # scenario Example 2: Vietnam completes Asia; the US scores 3: expect (specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml:18)
 def sc4_expect0(s: State) -> bool:
-    return (s.v_ideology == 3)
+    return s.v_ideology == 3
 
 
 # scenario Example 2: Vietnam completes Asia; the US scores 3: expect (specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml:19)
 def sc4_expect1(s: State) -> bool:
-    return (f_placed_in(s, E_asia) == F_region_size[E_asia])
+    return f_placed_in(s, E_asia) == F_region_size[E_asia]
 
 
 # scenario Example 3: the USSR may order onto every card but C: setup (specs/iron_curtain/scenarios/example3_access.yaml:8)
@@ -307,7 +395,7 @@ def sc7_setup(s: State) -> None:
 
 # scenario Reaching a flag ends the game at once: expect (specs/iron_curtain/scenarios/flag_ends_the_game.yaml:11)
 def sc7_expect0(s: State) -> bool:
-    return (s.v_ideology == (-8))
+    return s.v_ideology == (-8)
 
 
 # scenario A card that is not in hand cannot be played: setup (specs/iron_curtain/scenarios/illegal_card.yaml:4)
@@ -322,7 +410,7 @@ def sc9_setup(s: State) -> None:
 
 # scenario An opponent's card: its owner decides first whether the event runs: expect (specs/iron_curtain/scenarios/opponent_event_first.yaml:11)
 def sc9_expect0(s: State) -> bool:
-    return (s.v_ideology == 1)
+    return s.v_ideology == 1
 
 
 # procedure take_cube (specs/iron_curtain/game.yaml:97)
@@ -344,7 +432,7 @@ class P_take_cube(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                if (s.v_reserve[self.l_p] > 0):
+                if s.v_reserve[self.l_p] > 0:
                     pc = 2
                     continue
                 pc = 3
@@ -358,7 +446,17 @@ class P_take_cube(Frame):
                 continue
             elif pc == 3:
                 self.pc = 4
-                s.decide(self.l_p, [c_x for c_x in s.z.piles[Z_map] if ((c_x != self.l_keep) and (s.v_cubes[c_x][self.l_p] > 0))], 6, 'l_src', 'take a cube from')
+                s.decide(
+                    self.l_p,
+                    [
+                        c_x
+                        for c_x in s.z.piles[Z_map]
+                        if ((c_x != self.l_keep) and (s.v_cubes[c_x][self.l_p] > 0))
+                    ],
+                    6,
+                    "l_src",
+                    "take a cube from",
+                )
                 return
             elif pc == 4:
                 s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
@@ -403,7 +501,21 @@ class P_give_order(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                if s.decide(self.l_p, [c_x for c_x in self.l_access if ((f_order_cost(s, self.l_p, c_x) <= self.l_budget) and (f_supply(s, self.l_p, c_x) >= f_order_cost(s, self.l_p, c_x)))], 6, 'l_t', 'place a cube on', True):
+                if s.decide(
+                    self.l_p,
+                    [
+                        c_x
+                        for c_x in self.l_access
+                        if (
+                            (f_order_cost(s, self.l_p, c_x) <= self.l_budget)
+                            and (f_supply(s, self.l_p, c_x) >= f_order_cost(s, self.l_p, c_x))
+                        )
+                    ],
+                    6,
+                    "l_t",
+                    "place a cube on",
+                    True,
+                ):
                     return
                 self.l_t = -1
                 pc = 4
@@ -412,10 +524,10 @@ class P_give_order(Frame):
                 s.pop()
                 return
             elif pc == 4:
-                if (self.l_t == -1):
+                if self.l_t == -1:
                     s.pop()
                     return
-                if (f_order_cost(s, self.l_p, self.l_t) == 2):
+                if f_order_cost(s, self.l_p, self.l_t) == 2:
                     pc = 6
                     continue
                 pc = 5
@@ -477,7 +589,14 @@ class P_infiltrate(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                if s.decide(self.l_p, [c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)], 6, 'l_t', 'infiltrate a cube onto', True):
+                if s.decide(
+                    self.l_p,
+                    [c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)],
+                    6,
+                    "l_t",
+                    "infiltrate a cube onto",
+                    True,
+                ):
                     return
                 self.l_t = -1
                 pc = 4
@@ -486,7 +605,7 @@ class P_infiltrate(Frame):
                 s.pop()
                 return
             elif pc == 4:
-                if (self.l_t == -1):
+                if self.l_t == -1:
                     s.pop()
                     return
                 self.pc = 5
@@ -525,7 +644,7 @@ class P_remove_cubes(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.l_o = (1 - self.l_p)
+                self.l_o = 1 - self.l_p
                 self.r_1 = self.l_n
                 pc = 1
                 continue
@@ -538,7 +657,14 @@ class P_remove_cubes(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                if s.decide(self.l_p, [c_x for c_x in self.l_targets if (s.v_cubes[c_x][self.l_o] > 0)], 6, 'l_t', 'remove an opponent cube from', True):
+                if s.decide(
+                    self.l_p,
+                    [c_x for c_x in self.l_targets if (s.v_cubes[c_x][self.l_o] > 0)],
+                    6,
+                    "l_t",
+                    "remove an opponent cube from",
+                    True,
+                ):
                     return
                 self.l_t = -1
                 pc = 4
@@ -547,7 +673,7 @@ class P_remove_cubes(Frame):
                 s.pop()
                 return
             elif pc == 4:
-                if (self.l_t == -1):
+                if self.l_t == -1:
                     s.pop()
                     return
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= 1
@@ -581,19 +707,32 @@ class P_remove_from_one_card(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.l_o = (1 - self.l_p)
+                self.l_o = 1 - self.l_p
                 self.pc = 1
-                if s.decide(self.l_p, [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_o] > 0)], 6, 'l_t', 'remove opponent cubes from', True):
+                if s.decide(
+                    self.l_p,
+                    [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_o] > 0)],
+                    6,
+                    "l_t",
+                    "remove opponent cubes from",
+                    True,
+                ):
                     return
                 self.l_t = -1
                 pc = 1
                 continue
             elif pc == 1:
-                if (self.l_t == -1):
+                if self.l_t == -1:
                     s.pop()
                     return
                 self.pc = 2
-                s.decide(self.l_p, range(0, min(self.l_n, s.v_cubes[self.l_t][self.l_o]) + 1), 2, 'l_k', 'how many cubes to remove')
+                s.decide(
+                    self.l_p,
+                    range(0, min(self.l_n, s.v_cubes[self.l_t][self.l_o]) + 1),
+                    2,
+                    "l_k",
+                    "how many cubes to remove",
+                )
                 return
             elif pc == 2:
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= self.l_k
@@ -628,21 +767,40 @@ class P_move_cubes(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                if s.decide(self.l_p, [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)], 6, 'l_src', 'move cubes from', True):
+                if s.decide(
+                    self.l_p,
+                    [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)],
+                    6,
+                    "l_src",
+                    "move cubes from",
+                    True,
+                ):
                     return
                 self.l_src = -1
                 pc = 1
                 continue
             elif pc == 1:
-                if (self.l_src == -1):
+                if self.l_src == -1:
                     s.pop()
                     return
                 self.pc = 2
-                s.decide(self.l_p, [c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)], 6, 'l_dst', 'move cubes to')
+                s.decide(
+                    self.l_p,
+                    [c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)],
+                    6,
+                    "l_dst",
+                    "move cubes to",
+                )
                 return
             elif pc == 2:
                 self.pc = 3
-                s.decide(self.l_p, range(0, min(self.l_n, s.v_cubes[self.l_src][self.l_p]) + 1), 2, 'l_k', 'how many cubes to move')
+                s.decide(
+                    self.l_p,
+                    range(0, min(self.l_n, s.v_cubes[self.l_src][self.l_p]) + 1),
+                    2,
+                    "l_k",
+                    "how many cubes to move",
+                )
                 return
             elif pc == 3:
                 s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= self.l_k
@@ -679,18 +837,26 @@ class P_play_turn(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.decide(self.l_p, s.z.piles[(Z_hand + s.ref(self.l_p))], 6, 'l_c', 'card to play')
+                s.decide(self.l_p, s.z.piles[(Z_hand + s.ref(self.l_p))], 6, "l_c", "card to play")
                 return
             elif pc == 1:
                 self.pc = 2
-                s.decide(self.l_p, f_placements(s, self.l_c), 3, 'l_spot', 'where to place the card')
+                s.decide(self.l_p, f_placements(s, self.l_c), 3, "l_spot", "where to place the card")
                 return
             elif pc == 2:
                 s.place(T_card, self.l_c, Z_map, self.l_spot)
-                s.say(s.player_label(self.l_p) + ' places ' + s.label(T_card, self.l_c) + ' (' + s.label(T_region, F_card_region[self.l_c]) + ') at ' + s.cell_label(self.l_spot))
-                if (f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]):
+                s.say(
+                    s.player_label(self.l_p)
+                    + " places "
+                    + s.label(T_card, self.l_c)
+                    + " ("
+                    + s.label(T_region, F_card_region[self.l_c])
+                    + ") at "
+                    + s.cell_label(self.l_spot)
+                )
+                if f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]:
                     p_score_region(s, F_card_region[self.l_c])
-                if (F_card_flag[self.l_c] == self.l_p):
+                if F_card_flag[self.l_c] == self.l_p:
                     pc = 4
                     continue
                 pc = 5
@@ -700,15 +866,15 @@ class P_play_turn(Frame):
                 return
             elif pc == 4:
                 self.pc = 6
-                s.decide(self.l_p, [0, 1], 7, 'l_how', 'use the card for')
+                s.decide(self.l_p, [0, 1], 7, "l_how", "use the card for")
                 return
             elif pc == 5:
-                self.l_o = (1 - self.l_p)
+                self.l_o = 1 - self.l_p
                 self.pc = 12
-                s.decide(self.l_o, (0, 1), 1, 'l_run_it', 'run the event of the card your opponent played?')
+                s.decide(self.l_o, (0, 1), 1, "l_run_it", "run the event of the card your opponent played?")
                 return
             elif pc == 6:
-                if (self.l_how == 1):
+                if self.l_how == 1:
                     pc = 8
                     continue
                 pc = 9
@@ -717,7 +883,7 @@ class P_play_turn(Frame):
                 pc = 3
                 continue
             elif pc == 8:
-                s.say(s.player_label(self.l_p) + ' plays the event of ' + s.label(T_card, self.l_c))
+                s.say(s.player_label(self.l_p) + " plays the event of " + s.label(T_card, self.l_c))
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
@@ -747,7 +913,7 @@ class P_play_turn(Frame):
                 s.push(P_give_order(self.l_p, self.l_c))
                 return
             elif pc == 14:
-                s.say(s.player_label(self.l_o) + ' runs the event of ' + s.label(T_card, self.l_c))
+                s.say(s.player_label(self.l_o) + " runs the event of " + s.label(T_card, self.l_c))
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
@@ -784,7 +950,11 @@ class E_card_event_west_germany(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_infiltrate(self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]))
+                s.push(
+                    P_infiltrate(
+                        self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
+                    )
+                )
                 return
             elif pc == 1:
                 s.pop()
@@ -862,7 +1032,11 @@ class E_card_event_poland(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_infiltrate(self.l_p, 3, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]))
+                s.push(
+                    P_infiltrate(
+                        self.l_p, 3, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
+                    )
+                )
                 return
             elif pc == 1:
                 s.pop()
@@ -970,7 +1144,11 @@ class E_card_event_japan(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_infiltrate(self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]))
+                s.push(
+                    P_infiltrate(
+                        self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
+                    )
+                )
                 return
             elif pc == 1:
                 s.pop()
@@ -997,7 +1175,11 @@ class E_card_event_south_korea(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_remove_cubes(self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]))
+                s.push(
+                    P_remove_cubes(
+                        self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
+                    )
+                )
                 return
             elif pc == 1:
                 s.pop()
@@ -1126,7 +1308,13 @@ class E_card_event_brazil(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_infiltrate(self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)]))
+                s.push(
+                    P_infiltrate(
+                        self.l_p,
+                        2,
+                        [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)],
+                    )
+                )
                 return
             elif pc == 1:
                 s.pop()
@@ -1153,7 +1341,13 @@ class E_card_event_argentina(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_remove_cubes(self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)]))
+                s.push(
+                    P_remove_cubes(
+                        self.l_p,
+                        2,
+                        [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)],
+                    )
+                )
                 return
             elif pc == 1:
                 s.pop()
@@ -1294,15 +1488,17 @@ class Ph_round(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                if (s.v_round == 2):
+                if s.v_round == 2:
                     s.deal(T_card, 4, Z_deck, (Z_hand + P_usa))
                     s.deal(T_card, 4, Z_deck, (Z_hand + P_ussr))
-                self.l_chooser = (P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr)
+                self.l_chooser = P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr
                 self.pc = 1
-                s.decide(self.l_chooser, list(range(s.num_players)), 4, 'l_first', 'who plays first this round')
+                s.decide(
+                    self.l_chooser, list(range(s.num_players)), 4, "l_first", "who plays first this round"
+                )
                 return
             elif pc == 1:
-                s.say('Round ' + str(s.v_round) + ': ' + s.player_label(self.l_first) + ' plays first')
+                s.say("Round " + str(s.v_round) + ": " + s.player_label(self.l_first) + " plays first")
                 self.r_1 = 4
                 pc = 2
                 continue
@@ -1318,10 +1514,12 @@ class Ph_round(Frame):
                 s.push(P_play_turn(self.l_first))
                 return
             elif pc == 4:
-                if (s.v_round == 1):
+                if s.v_round == 1:
                     for x_ in list(range(s.num_players)):
                         self.l_p = x_
-                        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(self.l_p))], (Z_aside + s.ref(self.l_p)), True)
+                        s.move_all(
+                            T_card, s.z.piles[(Z_hand + s.ref(self.l_p))], (Z_aside + s.ref(self.l_p)), True
+                        )
                 s.pop()
                 return
             elif pc == 5:
@@ -1356,16 +1554,16 @@ class Ph_epilogue(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.l_kept = (s.z.piles[(Z_aside + P_usa)] + s.z.piles[(Z_aside + P_ussr)])
+                self.l_kept = s.z.piles[(Z_aside + P_usa)] + s.z.piles[(Z_aside + P_ussr)]
                 for x_ in list(self.l_kept):
                     self.l_c = x_
-                    s.say('Revealed: ' + s.label(T_card, self.l_c))
+                    s.say("Revealed: " + s.label(T_card, self.l_c))
                 self.l_us = sum(F_card_value[c_c] for c_c in self.l_kept if (F_card_flag[c_c] == P_usa))
                 self.l_su = sum(F_card_value[c_c] for c_c in self.l_kept if (F_card_flag[c_c] == P_ussr))
-                s.say('Epilogue: US cards ' + str(self.l_us) + ', USSR cards ' + str(self.l_su))
-                if (self.l_us > self.l_su):
+                s.say("Epilogue: US cards " + str(self.l_us) + ", USSR cards " + str(self.l_su))
+                if self.l_us > self.l_su:
                     p_gain(s, P_usa, min(3, (self.l_us - self.l_su)))
-                elif (self.l_su > self.l_us):
+                elif self.l_su > self.l_us:
                     p_gain(s, P_ussr, min(3, (self.l_su - self.l_us)))
                 s.pop()
                 return
@@ -1391,9 +1589,9 @@ class Ph_final_scoring(Frame):
                 for x_ in list(range(6)):
                     self.l_r = x_
                     p_score_region(s, self.l_r)
-                if (s.v_ideology < 0):
-                    s.end_game(P_ussr, 'more ideology after final scoring')
-                s.end_game(P_usa, 'more ideology after final scoring, or a tie (the US wins ties)')
+                if s.v_ideology < 0:
+                    s.end_game(P_ussr, "more ideology after final scoring")
+                s.end_game(P_usa, "more ideology after final scoring, or a tie (the US wins ties)")
                 s.pop()
                 return
             else:
@@ -1491,153 +1689,158 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool]], ...] = (
 
 SCENARIOS: tuple[dict[str, Any], ...] = (
     {
-        "name": 'Dominance: a cube on a dominated card costs two',
-        "file": 'specs/iron_curtain/scenarios/dominance.yaml',
+        "name": "Dominance: a cube on a dominated card costs two",
+        "file": "specs/iron_curtain/scenarios/dominance.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'East Germany', '(-1,0)', 'order', 'West Germany', 'West Germany'],
+        "actions": ["USSR", "East Germany", "(-1,0)", "order", "West Germany", "West Germany"],
         "setup": sc0_setup,
-        "expect": [('removed[ussr] == 1', 17, sc0_expect0), ('cubes[west_germany, ussr] == 3', 18, sc0_expect1), ('reserve[ussr] == 24 - 1 - 1 - 3', 19, sc0_expect2), ('not dominates(usa, west_germany)', 20, sc0_expect3)],
+        "expect": [
+            ("removed[ussr] == 1", 17, sc0_expect0),
+            ("cubes[west_germany, ussr] == 3", 18, sc0_expect1),
+            ("reserve[ussr] == 24 - 1 - 1 - 3", 19, sc0_expect2),
+            ("not dominates(usa, west_germany)", 20, sc0_expect3),
+        ],
         "expect_error": None,
         "expect_log": [],
         "expect_legal": None,
         "doc": 'Seed: "el jugador que no domina la carta deberá emplear 2 cubos para colocar solo 1 en esa carta (el otro cubo se retira del juego). En cuanto rompa el dominio ... podrá seguir colocando cubos del modo habitual." The US has 3 cubes on West Germany against 1: the USSR\'s first cube there costs 2 (one leaves the game), the second costs 1.\n',
     },
     {
-        "name": 'Placement: a blocked region frees the card',
-        "file": 'specs/iron_curtain/scenarios/example1_blocked_region.yaml',
+        "name": "Placement: a blocked region frees the card",
+        "file": "specs/iron_curtain/scenarios/example1_blocked_region.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Vietnam'],
+        "actions": ["USSR", "Vietnam"],
         "setup": sc1_setup,
-        "expect": [('len(placements(vietnam)) == 8', 14, sc1_expect0)],
+        "expect": [("len(placements(vietnam)) == 8", 14, sc1_expect0)],
         "expect_error": None,
         "expect_log": [],
-        "expect_legal": ['(-1,0)', '(0,-1)', '(0,1)', '(1,-2)', '(1,2)', '(2,-1)', '(2,1)', '(3,0)'],
+        "expect_legal": ["(-1,0)", "(0,-1)", "(0,1)", "(1,-2)", "(1,2)", "(2,-1)", "(2,1)", "(3,0)"],
         "doc": 'Seed: "o si habiéndolas estuvieran bloqueadas". Japan is boxed in on every side, so Vietnam may go next to any card in play.\n',
     },
     {
-        "name": 'Placement: a region with no card in play goes next to any card',
-        "file": 'specs/iron_curtain/scenarios/example1_free_placement.yaml',
+        "name": "Placement: a region with no card in play goes next to any card",
+        "file": "specs/iron_curtain/scenarios/example1_free_placement.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Chile'],
+        "actions": ["USSR", "Chile"],
         "setup": sc2_setup,
         "expect": [],
         "expect_error": None,
         "expect_log": [],
-        "expect_legal": ['(-1,0)', '(0,-1)', '(0,1)', '(1,-1)', '(1,1)', '(2,0)'],
+        "expect_legal": ["(-1,0)", "(0,-1)", "(0,1)", "(1,-1)", "(1,1)", "(2,0)"],
         "doc": 'Seed: "Si no hubiera otras cartas del mismo color en juego ... la carta podrá colocarse junto a cualquier otra carta en juego." With only the start card and Japan in play, Chile (South America) may go next to either.\n',
     },
     {
-        "name": 'Example 1: a card goes next to a card of its region',
-        "file": 'specs/iron_curtain/scenarios/example1_placement.yaml',
+        "name": "Example 1: a card goes next to a card of its region",
+        "file": "specs/iron_curtain/scenarios/example1_placement.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Vietnam'],
+        "actions": ["USSR", "Vietnam"],
         "setup": sc3_setup,
         "expect": [],
         "expect_error": None,
         "expect_log": [],
-        "expect_legal": ['(1,-1)', '(2,0)'],
+        "expect_legal": ["(1,-1)", "(2,0)"],
         "doc": 'Seed, Example 1: "La carta de Vietnam solo puede colocarse en A o en B." Japan (Asia) lies east of the start card and West Germany north of Japan, so Vietnam may only go at A (2,0) or B (1,-1).\n',
     },
     {
-        "name": 'Example 2: Vietnam completes Asia; the US scores 3',
-        "file": 'specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml',
+        "name": "Example 2: Vietnam completes Asia; the US scores 3",
+        "file": "specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Vietnam', '(3,0)'],
+        "actions": ["USSR", "Vietnam", "(3,0)"],
         "setup": sc4_setup,
-        "expect": [('ideology == 3', 18, sc4_expect0), ('placed_in(asia) == asia.size', 19, sc4_expect1)],
+        "expect": [("ideology == 3", 18, sc4_expect0), ("placed_in(asia) == asia.size", 19, sc4_expect1)],
         "expect_error": None,
-        "expect_log": ['Asia scores: US controls 1, USSR 0; the marker is at 3'],
-        "expect_legal": ['event', 'order'],
-        "doc": 'Seed, Example 2: Asia (size 3) has 2 cards in play; Vietnam completes it and Asia scores before the order or event. The US controls one card and ties another (nobody is on the third): 1 point plus the bonus of 2.\n',
+        "expect_log": ["Asia scores: US controls 1, USSR 0; the marker is at 3"],
+        "expect_legal": ["event", "order"],
+        "doc": "Seed, Example 2: Asia (size 3) has 2 cards in play; Vietnam completes it and Asia scores before the order or event. The US controls one card and ties another (nobody is on the third): 1 point plus the bonus of 2.\n",
     },
     {
-        "name": 'Example 3: the USSR may order onto every card but C',
-        "file": 'specs/iron_curtain/scenarios/example3_access.yaml',
+        "name": "Example 3: the USSR may order onto every card but C",
+        "file": "specs/iron_curtain/scenarios/example3_access.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Chile', '(0,-1)', 'order'],
+        "actions": ["USSR", "Chile", "(0,-1)", "order"],
         "setup": sc5_setup,
         "expect": [],
         "expect_error": None,
         "expect_log": [],
-        "expect_legal": ['Berlin', 'Chile', 'South Africa', 'West Germany', 'pass'],
+        "expect_legal": ["Berlin", "Chile", "South Africa", "West Germany", "pass"],
         "doc": 'Seed, Example 3: "La URSS puede impartir una orden para colocar cubos en cualquiera de las cartas en juego, excepto en C." A row Berlin - West Germany - South Africa - C (Angola). The USSR has cubes on Berlin and West Germany; the US has a cube on South Africa. C touches only South Africa.\n',
     },
     {
-        "name": 'Example 3: the US reaches C through its presence in South Africa',
-        "file": 'specs/iron_curtain/scenarios/example3_access_us.yaml',
+        "name": "Example 3: the US reaches C through its presence in South Africa",
+        "file": "specs/iron_curtain/scenarios/example3_access_us.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['US', 'Brazil', '(0,-1)', 'order'],
+        "actions": ["US", "Brazil", "(0,-1)", "order"],
         "setup": sc6_setup,
         "expect": [],
         "expect_error": None,
         "expect_log": [],
-        "expect_legal": ['Angola', 'Berlin', 'Brazil', 'South Africa', 'West Germany', 'pass'],
+        "expect_legal": ["Angola", "Berlin", "Brazil", "South Africa", "West Germany", "pass"],
         "doc": 'Seed, Example 3: "EE.UU. sí tendría acceso a todas las cartas, incluida C (está presente en Sudáfrica antes de impartir una orden)." Same table; the US plays Brazil for an order.\n',
     },
     {
-        "name": 'Reaching a flag ends the game at once',
-        "file": 'specs/iron_curtain/scenarios/flag_ends_the_game.yaml',
+        "name": "Reaching a flag ends the game at once",
+        "file": "specs/iron_curtain/scenarios/flag_ends_the_game.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Vietnam', '(1,0)', 'event'],
+        "actions": ["USSR", "Vietnam", "(1,0)", "event"],
         "setup": sc7_setup,
-        "expect": [('ideology == -8', 11, sc7_expect0)],
+        "expect": [("ideology == -8", 11, sc7_expect0)],
         "expect_error": None,
-        "expect_log": ['Game over: USSR wins (the USSR reached its flag)'],
+        "expect_log": ["Game over: USSR wins (the USSR reached its flag)"],
         "expect_legal": None,
         "doc": 'Seed: "La partida acaba de inmediato en cuanto un bando alcanza su bandera en el marcador de ideología." The marker is at -6; Vietnam\'s event gives the USSR 2.\n',
     },
     {
-        "name": 'A card that is not in hand cannot be played',
-        "file": 'specs/iron_curtain/scenarios/illegal_card.yaml',
+        "name": "A card that is not in hand cannot be played",
+        "file": "specs/iron_curtain/scenarios/illegal_card.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Cuba'],
+        "actions": ["USSR", "Cuba"],
         "setup": sc8_setup,
         "expect": [],
         "expect_error": "no legal action 'Cuba'",
         "expect_log": [],
         "expect_legal": None,
-        "doc": '',
+        "doc": "",
     },
     {
         "name": "An opponent's card: its owner decides first whether the event runs",
-        "file": 'specs/iron_curtain/scenarios/opponent_event_first.yaml',
+        "file": "specs/iron_curtain/scenarios/opponent_event_first.yaml",
         "seed": 1,
         "options": {},
         "dice": [],
         "shuffles": [],
-        "actions": ['USSR', 'Italy', '(1,0)', 'yes'],
+        "actions": ["USSR", "Italy", "(1,0)", "yes"],
         "setup": sc9_setup,
-        "expect": [('ideology == 1', 11, sc9_expect0)],
+        "expect": [("ideology == 1", 11, sc9_expect0)],
         "expect_error": None,
-        "expect_log": ['US runs the event of Italy'],
-        "expect_legal": ['Berlin', 'Italy', 'pass'],
+        "expect_log": ["US runs the event of Italy"],
+        "expect_legal": ["Berlin", "Italy", "pass"],
         "doc": 'Seed: "Cuando se juega una carta asociada a la superpotencia contraria, el oponente debe decidir primero si ejecuta o no el evento de la carta antes de que se lleve a cabo la orden." The USSR plays Italy (a US card): the US is asked, runs it (+1 ideology), then the USSR gives its order.\n',
     },
 )
@@ -1647,36 +1850,1382 @@ INFO = GameInfo(
     title="Iron Curtain",
     version="1",
     digest="d79053e276ce4351cbc890de949a519f7e67bf9834678e0ff06127197b44e051",
-    player_names=('US', 'USSR'),
+    player_names=("US", "USSR"),
     player_count=2,
     options=(),
-    type_names=('region', 'card', 'player'),
-    type_labels=(('Europe', 'Middle East', 'Asia', 'Africa', 'South America', 'Central America'), ('Berlin', 'West Germany', 'Italy', 'East Germany', 'Poland', 'Iran', 'Israel', 'Egypt', 'Japan', 'South Korea', 'Vietnam', 'South Africa', 'Angola', 'Ethiopia', 'Brazil', 'Argentina', 'Chile', 'Panama', 'Cuba'), ('US', 'USSR'),),
-    type_ids=(IDS_region, IDS_card, ('usa', 'ussr'),),
+    type_names=("region", "card", "player"),
+    type_labels=(
+        ("Europe", "Middle East", "Asia", "Africa", "South America", "Central America"),
+        (
+            "Berlin",
+            "West Germany",
+            "Italy",
+            "East Germany",
+            "Poland",
+            "Iran",
+            "Israel",
+            "Egypt",
+            "Japan",
+            "South Korea",
+            "Vietnam",
+            "South Africa",
+            "Angola",
+            "Ethiopia",
+            "Brazil",
+            "Argentina",
+            "Chile",
+            "Panama",
+            "Cuba",
+        ),
+        ("US", "USSR"),
+    ),
+    type_ids=(
+        IDS_region,
+        IDS_card,
+        ("usa", "ussr"),
+    ),
     zones=(
-        ZoneInfo('deck', 1, 'pile', -1, 'hidden'),
-        ZoneInfo('hand', 1, 'pile', 0, 'owner'),
-        ZoneInfo('hand', 1, 'pile', 1, 'owner'),
-        ZoneInfo('aside', 1, 'pile', 0, 'owner'),
-        ZoneInfo('aside', 1, 'pile', 1, 'owner'),
-        ZoneInfo('map', 1, 'grid', -1, 'public'),
+        ZoneInfo("deck", 1, "pile", -1, "hidden"),
+        ZoneInfo("hand", 1, "pile", 0, "owner"),
+        ZoneInfo("hand", 1, "pile", 1, "owner"),
+        ZoneInfo("aside", 1, "pile", 0, "owner"),
+        ZoneInfo("aside", 1, "pile", 1, "owner"),
+        ZoneInfo("map", 1, "grid", -1, "public"),
     ),
     domains=(
-        Domain('pass', 0, ('pass',)),
-        Domain('bool', 1, ('no', 'yes')),
-        Domain('number', 3, ('0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20')),
-        Domain('cell', 24, ('(-17,-17)', '(-17,-16)', '(-17,-15)', '(-17,-14)', '(-17,-13)', '(-17,-12)', '(-17,-11)', '(-17,-10)', '(-17,-9)', '(-17,-8)', '(-17,-7)', '(-17,-6)', '(-17,-5)', '(-17,-4)', '(-17,-3)', '(-17,-2)', '(-17,-1)', '(-17,0)', '(-17,1)', '(-17,2)', '(-17,3)', '(-17,4)', '(-17,5)', '(-17,6)', '(-17,7)', '(-17,8)', '(-17,9)', '(-17,10)', '(-17,11)', '(-17,12)', '(-17,13)', '(-17,14)', '(-17,15)', '(-17,16)', '(-17,17)', '(-16,-17)', '(-16,-16)', '(-16,-15)', '(-16,-14)', '(-16,-13)', '(-16,-12)', '(-16,-11)', '(-16,-10)', '(-16,-9)', '(-16,-8)', '(-16,-7)', '(-16,-6)', '(-16,-5)', '(-16,-4)', '(-16,-3)', '(-16,-2)', '(-16,-1)', '(-16,0)', '(-16,1)', '(-16,2)', '(-16,3)', '(-16,4)', '(-16,5)', '(-16,6)', '(-16,7)', '(-16,8)', '(-16,9)', '(-16,10)', '(-16,11)', '(-16,12)', '(-16,13)', '(-16,14)', '(-16,15)', '(-16,16)', '(-16,17)', '(-15,-17)', '(-15,-16)', '(-15,-15)', '(-15,-14)', '(-15,-13)', '(-15,-12)', '(-15,-11)', '(-15,-10)', '(-15,-9)', '(-15,-8)', '(-15,-7)', '(-15,-6)', '(-15,-5)', '(-15,-4)', '(-15,-3)', '(-15,-2)', '(-15,-1)', '(-15,0)', '(-15,1)', '(-15,2)', '(-15,3)', '(-15,4)', '(-15,5)', '(-15,6)', '(-15,7)', '(-15,8)', '(-15,9)', '(-15,10)', '(-15,11)', '(-15,12)', '(-15,13)', '(-15,14)', '(-15,15)', '(-15,16)', '(-15,17)', '(-14,-17)', '(-14,-16)', '(-14,-15)', '(-14,-14)', '(-14,-13)', '(-14,-12)', '(-14,-11)', '(-14,-10)', '(-14,-9)', '(-14,-8)', '(-14,-7)', '(-14,-6)', '(-14,-5)', '(-14,-4)', '(-14,-3)', '(-14,-2)', '(-14,-1)', '(-14,0)', '(-14,1)', '(-14,2)', '(-14,3)', '(-14,4)', '(-14,5)', '(-14,6)', '(-14,7)', '(-14,8)', '(-14,9)', '(-14,10)', '(-14,11)', '(-14,12)', '(-14,13)', '(-14,14)', '(-14,15)', '(-14,16)', '(-14,17)', '(-13,-17)', '(-13,-16)', '(-13,-15)', '(-13,-14)', '(-13,-13)', '(-13,-12)', '(-13,-11)', '(-13,-10)', '(-13,-9)', '(-13,-8)', '(-13,-7)', '(-13,-6)', '(-13,-5)', '(-13,-4)', '(-13,-3)', '(-13,-2)', '(-13,-1)', '(-13,0)', '(-13,1)', '(-13,2)', '(-13,3)', '(-13,4)', '(-13,5)', '(-13,6)', '(-13,7)', '(-13,8)', '(-13,9)', '(-13,10)', '(-13,11)', '(-13,12)', '(-13,13)', '(-13,14)', '(-13,15)', '(-13,16)', '(-13,17)', '(-12,-17)', '(-12,-16)', '(-12,-15)', '(-12,-14)', '(-12,-13)', '(-12,-12)', '(-12,-11)', '(-12,-10)', '(-12,-9)', '(-12,-8)', '(-12,-7)', '(-12,-6)', '(-12,-5)', '(-12,-4)', '(-12,-3)', '(-12,-2)', '(-12,-1)', '(-12,0)', '(-12,1)', '(-12,2)', '(-12,3)', '(-12,4)', '(-12,5)', '(-12,6)', '(-12,7)', '(-12,8)', '(-12,9)', '(-12,10)', '(-12,11)', '(-12,12)', '(-12,13)', '(-12,14)', '(-12,15)', '(-12,16)', '(-12,17)', '(-11,-17)', '(-11,-16)', '(-11,-15)', '(-11,-14)', '(-11,-13)', '(-11,-12)', '(-11,-11)', '(-11,-10)', '(-11,-9)', '(-11,-8)', '(-11,-7)', '(-11,-6)', '(-11,-5)', '(-11,-4)', '(-11,-3)', '(-11,-2)', '(-11,-1)', '(-11,0)', '(-11,1)', '(-11,2)', '(-11,3)', '(-11,4)', '(-11,5)', '(-11,6)', '(-11,7)', '(-11,8)', '(-11,9)', '(-11,10)', '(-11,11)', '(-11,12)', '(-11,13)', '(-11,14)', '(-11,15)', '(-11,16)', '(-11,17)', '(-10,-17)', '(-10,-16)', '(-10,-15)', '(-10,-14)', '(-10,-13)', '(-10,-12)', '(-10,-11)', '(-10,-10)', '(-10,-9)', '(-10,-8)', '(-10,-7)', '(-10,-6)', '(-10,-5)', '(-10,-4)', '(-10,-3)', '(-10,-2)', '(-10,-1)', '(-10,0)', '(-10,1)', '(-10,2)', '(-10,3)', '(-10,4)', '(-10,5)', '(-10,6)', '(-10,7)', '(-10,8)', '(-10,9)', '(-10,10)', '(-10,11)', '(-10,12)', '(-10,13)', '(-10,14)', '(-10,15)', '(-10,16)', '(-10,17)', '(-9,-17)', '(-9,-16)', '(-9,-15)', '(-9,-14)', '(-9,-13)', '(-9,-12)', '(-9,-11)', '(-9,-10)', '(-9,-9)', '(-9,-8)', '(-9,-7)', '(-9,-6)', '(-9,-5)', '(-9,-4)', '(-9,-3)', '(-9,-2)', '(-9,-1)', '(-9,0)', '(-9,1)', '(-9,2)', '(-9,3)', '(-9,4)', '(-9,5)', '(-9,6)', '(-9,7)', '(-9,8)', '(-9,9)', '(-9,10)', '(-9,11)', '(-9,12)', '(-9,13)', '(-9,14)', '(-9,15)', '(-9,16)', '(-9,17)', '(-8,-17)', '(-8,-16)', '(-8,-15)', '(-8,-14)', '(-8,-13)', '(-8,-12)', '(-8,-11)', '(-8,-10)', '(-8,-9)', '(-8,-8)', '(-8,-7)', '(-8,-6)', '(-8,-5)', '(-8,-4)', '(-8,-3)', '(-8,-2)', '(-8,-1)', '(-8,0)', '(-8,1)', '(-8,2)', '(-8,3)', '(-8,4)', '(-8,5)', '(-8,6)', '(-8,7)', '(-8,8)', '(-8,9)', '(-8,10)', '(-8,11)', '(-8,12)', '(-8,13)', '(-8,14)', '(-8,15)', '(-8,16)', '(-8,17)', '(-7,-17)', '(-7,-16)', '(-7,-15)', '(-7,-14)', '(-7,-13)', '(-7,-12)', '(-7,-11)', '(-7,-10)', '(-7,-9)', '(-7,-8)', '(-7,-7)', '(-7,-6)', '(-7,-5)', '(-7,-4)', '(-7,-3)', '(-7,-2)', '(-7,-1)', '(-7,0)', '(-7,1)', '(-7,2)', '(-7,3)', '(-7,4)', '(-7,5)', '(-7,6)', '(-7,7)', '(-7,8)', '(-7,9)', '(-7,10)', '(-7,11)', '(-7,12)', '(-7,13)', '(-7,14)', '(-7,15)', '(-7,16)', '(-7,17)', '(-6,-17)', '(-6,-16)', '(-6,-15)', '(-6,-14)', '(-6,-13)', '(-6,-12)', '(-6,-11)', '(-6,-10)', '(-6,-9)', '(-6,-8)', '(-6,-7)', '(-6,-6)', '(-6,-5)', '(-6,-4)', '(-6,-3)', '(-6,-2)', '(-6,-1)', '(-6,0)', '(-6,1)', '(-6,2)', '(-6,3)', '(-6,4)', '(-6,5)', '(-6,6)', '(-6,7)', '(-6,8)', '(-6,9)', '(-6,10)', '(-6,11)', '(-6,12)', '(-6,13)', '(-6,14)', '(-6,15)', '(-6,16)', '(-6,17)', '(-5,-17)', '(-5,-16)', '(-5,-15)', '(-5,-14)', '(-5,-13)', '(-5,-12)', '(-5,-11)', '(-5,-10)', '(-5,-9)', '(-5,-8)', '(-5,-7)', '(-5,-6)', '(-5,-5)', '(-5,-4)', '(-5,-3)', '(-5,-2)', '(-5,-1)', '(-5,0)', '(-5,1)', '(-5,2)', '(-5,3)', '(-5,4)', '(-5,5)', '(-5,6)', '(-5,7)', '(-5,8)', '(-5,9)', '(-5,10)', '(-5,11)', '(-5,12)', '(-5,13)', '(-5,14)', '(-5,15)', '(-5,16)', '(-5,17)', '(-4,-17)', '(-4,-16)', '(-4,-15)', '(-4,-14)', '(-4,-13)', '(-4,-12)', '(-4,-11)', '(-4,-10)', '(-4,-9)', '(-4,-8)', '(-4,-7)', '(-4,-6)', '(-4,-5)', '(-4,-4)', '(-4,-3)', '(-4,-2)', '(-4,-1)', '(-4,0)', '(-4,1)', '(-4,2)', '(-4,3)', '(-4,4)', '(-4,5)', '(-4,6)', '(-4,7)', '(-4,8)', '(-4,9)', '(-4,10)', '(-4,11)', '(-4,12)', '(-4,13)', '(-4,14)', '(-4,15)', '(-4,16)', '(-4,17)', '(-3,-17)', '(-3,-16)', '(-3,-15)', '(-3,-14)', '(-3,-13)', '(-3,-12)', '(-3,-11)', '(-3,-10)', '(-3,-9)', '(-3,-8)', '(-3,-7)', '(-3,-6)', '(-3,-5)', '(-3,-4)', '(-3,-3)', '(-3,-2)', '(-3,-1)', '(-3,0)', '(-3,1)', '(-3,2)', '(-3,3)', '(-3,4)', '(-3,5)', '(-3,6)', '(-3,7)', '(-3,8)', '(-3,9)', '(-3,10)', '(-3,11)', '(-3,12)', '(-3,13)', '(-3,14)', '(-3,15)', '(-3,16)', '(-3,17)', '(-2,-17)', '(-2,-16)', '(-2,-15)', '(-2,-14)', '(-2,-13)', '(-2,-12)', '(-2,-11)', '(-2,-10)', '(-2,-9)', '(-2,-8)', '(-2,-7)', '(-2,-6)', '(-2,-5)', '(-2,-4)', '(-2,-3)', '(-2,-2)', '(-2,-1)', '(-2,0)', '(-2,1)', '(-2,2)', '(-2,3)', '(-2,4)', '(-2,5)', '(-2,6)', '(-2,7)', '(-2,8)', '(-2,9)', '(-2,10)', '(-2,11)', '(-2,12)', '(-2,13)', '(-2,14)', '(-2,15)', '(-2,16)', '(-2,17)', '(-1,-17)', '(-1,-16)', '(-1,-15)', '(-1,-14)', '(-1,-13)', '(-1,-12)', '(-1,-11)', '(-1,-10)', '(-1,-9)', '(-1,-8)', '(-1,-7)', '(-1,-6)', '(-1,-5)', '(-1,-4)', '(-1,-3)', '(-1,-2)', '(-1,-1)', '(-1,0)', '(-1,1)', '(-1,2)', '(-1,3)', '(-1,4)', '(-1,5)', '(-1,6)', '(-1,7)', '(-1,8)', '(-1,9)', '(-1,10)', '(-1,11)', '(-1,12)', '(-1,13)', '(-1,14)', '(-1,15)', '(-1,16)', '(-1,17)', '(0,-17)', '(0,-16)', '(0,-15)', '(0,-14)', '(0,-13)', '(0,-12)', '(0,-11)', '(0,-10)', '(0,-9)', '(0,-8)', '(0,-7)', '(0,-6)', '(0,-5)', '(0,-4)', '(0,-3)', '(0,-2)', '(0,-1)', '(0,0)', '(0,1)', '(0,2)', '(0,3)', '(0,4)', '(0,5)', '(0,6)', '(0,7)', '(0,8)', '(0,9)', '(0,10)', '(0,11)', '(0,12)', '(0,13)', '(0,14)', '(0,15)', '(0,16)', '(0,17)', '(1,-17)', '(1,-16)', '(1,-15)', '(1,-14)', '(1,-13)', '(1,-12)', '(1,-11)', '(1,-10)', '(1,-9)', '(1,-8)', '(1,-7)', '(1,-6)', '(1,-5)', '(1,-4)', '(1,-3)', '(1,-2)', '(1,-1)', '(1,0)', '(1,1)', '(1,2)', '(1,3)', '(1,4)', '(1,5)', '(1,6)', '(1,7)', '(1,8)', '(1,9)', '(1,10)', '(1,11)', '(1,12)', '(1,13)', '(1,14)', '(1,15)', '(1,16)', '(1,17)', '(2,-17)', '(2,-16)', '(2,-15)', '(2,-14)', '(2,-13)', '(2,-12)', '(2,-11)', '(2,-10)', '(2,-9)', '(2,-8)', '(2,-7)', '(2,-6)', '(2,-5)', '(2,-4)', '(2,-3)', '(2,-2)', '(2,-1)', '(2,0)', '(2,1)', '(2,2)', '(2,3)', '(2,4)', '(2,5)', '(2,6)', '(2,7)', '(2,8)', '(2,9)', '(2,10)', '(2,11)', '(2,12)', '(2,13)', '(2,14)', '(2,15)', '(2,16)', '(2,17)', '(3,-17)', '(3,-16)', '(3,-15)', '(3,-14)', '(3,-13)', '(3,-12)', '(3,-11)', '(3,-10)', '(3,-9)', '(3,-8)', '(3,-7)', '(3,-6)', '(3,-5)', '(3,-4)', '(3,-3)', '(3,-2)', '(3,-1)', '(3,0)', '(3,1)', '(3,2)', '(3,3)', '(3,4)', '(3,5)', '(3,6)', '(3,7)', '(3,8)', '(3,9)', '(3,10)', '(3,11)', '(3,12)', '(3,13)', '(3,14)', '(3,15)', '(3,16)', '(3,17)', '(4,-17)', '(4,-16)', '(4,-15)', '(4,-14)', '(4,-13)', '(4,-12)', '(4,-11)', '(4,-10)', '(4,-9)', '(4,-8)', '(4,-7)', '(4,-6)', '(4,-5)', '(4,-4)', '(4,-3)', '(4,-2)', '(4,-1)', '(4,0)', '(4,1)', '(4,2)', '(4,3)', '(4,4)', '(4,5)', '(4,6)', '(4,7)', '(4,8)', '(4,9)', '(4,10)', '(4,11)', '(4,12)', '(4,13)', '(4,14)', '(4,15)', '(4,16)', '(4,17)', '(5,-17)', '(5,-16)', '(5,-15)', '(5,-14)', '(5,-13)', '(5,-12)', '(5,-11)', '(5,-10)', '(5,-9)', '(5,-8)', '(5,-7)', '(5,-6)', '(5,-5)', '(5,-4)', '(5,-3)', '(5,-2)', '(5,-1)', '(5,0)', '(5,1)', '(5,2)', '(5,3)', '(5,4)', '(5,5)', '(5,6)', '(5,7)', '(5,8)', '(5,9)', '(5,10)', '(5,11)', '(5,12)', '(5,13)', '(5,14)', '(5,15)', '(5,16)', '(5,17)', '(6,-17)', '(6,-16)', '(6,-15)', '(6,-14)', '(6,-13)', '(6,-12)', '(6,-11)', '(6,-10)', '(6,-9)', '(6,-8)', '(6,-7)', '(6,-6)', '(6,-5)', '(6,-4)', '(6,-3)', '(6,-2)', '(6,-1)', '(6,0)', '(6,1)', '(6,2)', '(6,3)', '(6,4)', '(6,5)', '(6,6)', '(6,7)', '(6,8)', '(6,9)', '(6,10)', '(6,11)', '(6,12)', '(6,13)', '(6,14)', '(6,15)', '(6,16)', '(6,17)', '(7,-17)', '(7,-16)', '(7,-15)', '(7,-14)', '(7,-13)', '(7,-12)', '(7,-11)', '(7,-10)', '(7,-9)', '(7,-8)', '(7,-7)', '(7,-6)', '(7,-5)', '(7,-4)', '(7,-3)', '(7,-2)', '(7,-1)', '(7,0)', '(7,1)', '(7,2)', '(7,3)', '(7,4)', '(7,5)', '(7,6)', '(7,7)', '(7,8)', '(7,9)', '(7,10)', '(7,11)', '(7,12)', '(7,13)', '(7,14)', '(7,15)', '(7,16)', '(7,17)', '(8,-17)', '(8,-16)', '(8,-15)', '(8,-14)', '(8,-13)', '(8,-12)', '(8,-11)', '(8,-10)', '(8,-9)', '(8,-8)', '(8,-7)', '(8,-6)', '(8,-5)', '(8,-4)', '(8,-3)', '(8,-2)', '(8,-1)', '(8,0)', '(8,1)', '(8,2)', '(8,3)', '(8,4)', '(8,5)', '(8,6)', '(8,7)', '(8,8)', '(8,9)', '(8,10)', '(8,11)', '(8,12)', '(8,13)', '(8,14)', '(8,15)', '(8,16)', '(8,17)', '(9,-17)', '(9,-16)', '(9,-15)', '(9,-14)', '(9,-13)', '(9,-12)', '(9,-11)', '(9,-10)', '(9,-9)', '(9,-8)', '(9,-7)', '(9,-6)', '(9,-5)', '(9,-4)', '(9,-3)', '(9,-2)', '(9,-1)', '(9,0)', '(9,1)', '(9,2)', '(9,3)', '(9,4)', '(9,5)', '(9,6)', '(9,7)', '(9,8)', '(9,9)', '(9,10)', '(9,11)', '(9,12)', '(9,13)', '(9,14)', '(9,15)', '(9,16)', '(9,17)', '(10,-17)', '(10,-16)', '(10,-15)', '(10,-14)', '(10,-13)', '(10,-12)', '(10,-11)', '(10,-10)', '(10,-9)', '(10,-8)', '(10,-7)', '(10,-6)', '(10,-5)', '(10,-4)', '(10,-3)', '(10,-2)', '(10,-1)', '(10,0)', '(10,1)', '(10,2)', '(10,3)', '(10,4)', '(10,5)', '(10,6)', '(10,7)', '(10,8)', '(10,9)', '(10,10)', '(10,11)', '(10,12)', '(10,13)', '(10,14)', '(10,15)', '(10,16)', '(10,17)', '(11,-17)', '(11,-16)', '(11,-15)', '(11,-14)', '(11,-13)', '(11,-12)', '(11,-11)', '(11,-10)', '(11,-9)', '(11,-8)', '(11,-7)', '(11,-6)', '(11,-5)', '(11,-4)', '(11,-3)', '(11,-2)', '(11,-1)', '(11,0)', '(11,1)', '(11,2)', '(11,3)', '(11,4)', '(11,5)', '(11,6)', '(11,7)', '(11,8)', '(11,9)', '(11,10)', '(11,11)', '(11,12)', '(11,13)', '(11,14)', '(11,15)', '(11,16)', '(11,17)', '(12,-17)', '(12,-16)', '(12,-15)', '(12,-14)', '(12,-13)', '(12,-12)', '(12,-11)', '(12,-10)', '(12,-9)', '(12,-8)', '(12,-7)', '(12,-6)', '(12,-5)', '(12,-4)', '(12,-3)', '(12,-2)', '(12,-1)', '(12,0)', '(12,1)', '(12,2)', '(12,3)', '(12,4)', '(12,5)', '(12,6)', '(12,7)', '(12,8)', '(12,9)', '(12,10)', '(12,11)', '(12,12)', '(12,13)', '(12,14)', '(12,15)', '(12,16)', '(12,17)', '(13,-17)', '(13,-16)', '(13,-15)', '(13,-14)', '(13,-13)', '(13,-12)', '(13,-11)', '(13,-10)', '(13,-9)', '(13,-8)', '(13,-7)', '(13,-6)', '(13,-5)', '(13,-4)', '(13,-3)', '(13,-2)', '(13,-1)', '(13,0)', '(13,1)', '(13,2)', '(13,3)', '(13,4)', '(13,5)', '(13,6)', '(13,7)', '(13,8)', '(13,9)', '(13,10)', '(13,11)', '(13,12)', '(13,13)', '(13,14)', '(13,15)', '(13,16)', '(13,17)', '(14,-17)', '(14,-16)', '(14,-15)', '(14,-14)', '(14,-13)', '(14,-12)', '(14,-11)', '(14,-10)', '(14,-9)', '(14,-8)', '(14,-7)', '(14,-6)', '(14,-5)', '(14,-4)', '(14,-3)', '(14,-2)', '(14,-1)', '(14,0)', '(14,1)', '(14,2)', '(14,3)', '(14,4)', '(14,5)', '(14,6)', '(14,7)', '(14,8)', '(14,9)', '(14,10)', '(14,11)', '(14,12)', '(14,13)', '(14,14)', '(14,15)', '(14,16)', '(14,17)', '(15,-17)', '(15,-16)', '(15,-15)', '(15,-14)', '(15,-13)', '(15,-12)', '(15,-11)', '(15,-10)', '(15,-9)', '(15,-8)', '(15,-7)', '(15,-6)', '(15,-5)', '(15,-4)', '(15,-3)', '(15,-2)', '(15,-1)', '(15,0)', '(15,1)', '(15,2)', '(15,3)', '(15,4)', '(15,5)', '(15,6)', '(15,7)', '(15,8)', '(15,9)', '(15,10)', '(15,11)', '(15,12)', '(15,13)', '(15,14)', '(15,15)', '(15,16)', '(15,17)', '(16,-17)', '(16,-16)', '(16,-15)', '(16,-14)', '(16,-13)', '(16,-12)', '(16,-11)', '(16,-10)', '(16,-9)', '(16,-8)', '(16,-7)', '(16,-6)', '(16,-5)', '(16,-4)', '(16,-3)', '(16,-2)', '(16,-1)', '(16,0)', '(16,1)', '(16,2)', '(16,3)', '(16,4)', '(16,5)', '(16,6)', '(16,7)', '(16,8)', '(16,9)', '(16,10)', '(16,11)', '(16,12)', '(16,13)', '(16,14)', '(16,15)', '(16,16)', '(16,17)', '(17,-17)', '(17,-16)', '(17,-15)', '(17,-14)', '(17,-13)', '(17,-12)', '(17,-11)', '(17,-10)', '(17,-9)', '(17,-8)', '(17,-7)', '(17,-6)', '(17,-5)', '(17,-4)', '(17,-3)', '(17,-2)', '(17,-1)', '(17,0)', '(17,1)', '(17,2)', '(17,3)', '(17,4)', '(17,5)', '(17,6)', '(17,7)', '(17,8)', '(17,9)', '(17,10)', '(17,11)', '(17,12)', '(17,13)', '(17,14)', '(17,15)', '(17,16)', '(17,17)')),
-        Domain('player', 1249, ('US', 'USSR')),
-        Domain('entity:region', 1251, ('Europe', 'Middle East', 'Asia', 'Africa', 'South America', 'Central America')),
-        Domain('entity:card', 1257, ('Berlin', 'West Germany', 'Italy', 'East Germany', 'Poland', 'Iran', 'Israel', 'Egypt', 'Japan', 'South Korea', 'Vietnam', 'South Africa', 'Angola', 'Ethiopia', 'Brazil', 'Argentina', 'Chile', 'Panama', 'Cuba')),
-        Domain('enum:use', 1276, ('order', 'event')),
+        Domain("pass", 0, ("pass",)),
+        Domain("bool", 1, ("no", "yes")),
+        Domain(
+            "number",
+            3,
+            (
+                "0",
+                "1",
+                "2",
+                "3",
+                "4",
+                "5",
+                "6",
+                "7",
+                "8",
+                "9",
+                "10",
+                "11",
+                "12",
+                "13",
+                "14",
+                "15",
+                "16",
+                "17",
+                "18",
+                "19",
+                "20",
+            ),
+        ),
+        Domain(
+            "cell",
+            24,
+            (
+                "(-17,-17)",
+                "(-17,-16)",
+                "(-17,-15)",
+                "(-17,-14)",
+                "(-17,-13)",
+                "(-17,-12)",
+                "(-17,-11)",
+                "(-17,-10)",
+                "(-17,-9)",
+                "(-17,-8)",
+                "(-17,-7)",
+                "(-17,-6)",
+                "(-17,-5)",
+                "(-17,-4)",
+                "(-17,-3)",
+                "(-17,-2)",
+                "(-17,-1)",
+                "(-17,0)",
+                "(-17,1)",
+                "(-17,2)",
+                "(-17,3)",
+                "(-17,4)",
+                "(-17,5)",
+                "(-17,6)",
+                "(-17,7)",
+                "(-17,8)",
+                "(-17,9)",
+                "(-17,10)",
+                "(-17,11)",
+                "(-17,12)",
+                "(-17,13)",
+                "(-17,14)",
+                "(-17,15)",
+                "(-17,16)",
+                "(-17,17)",
+                "(-16,-17)",
+                "(-16,-16)",
+                "(-16,-15)",
+                "(-16,-14)",
+                "(-16,-13)",
+                "(-16,-12)",
+                "(-16,-11)",
+                "(-16,-10)",
+                "(-16,-9)",
+                "(-16,-8)",
+                "(-16,-7)",
+                "(-16,-6)",
+                "(-16,-5)",
+                "(-16,-4)",
+                "(-16,-3)",
+                "(-16,-2)",
+                "(-16,-1)",
+                "(-16,0)",
+                "(-16,1)",
+                "(-16,2)",
+                "(-16,3)",
+                "(-16,4)",
+                "(-16,5)",
+                "(-16,6)",
+                "(-16,7)",
+                "(-16,8)",
+                "(-16,9)",
+                "(-16,10)",
+                "(-16,11)",
+                "(-16,12)",
+                "(-16,13)",
+                "(-16,14)",
+                "(-16,15)",
+                "(-16,16)",
+                "(-16,17)",
+                "(-15,-17)",
+                "(-15,-16)",
+                "(-15,-15)",
+                "(-15,-14)",
+                "(-15,-13)",
+                "(-15,-12)",
+                "(-15,-11)",
+                "(-15,-10)",
+                "(-15,-9)",
+                "(-15,-8)",
+                "(-15,-7)",
+                "(-15,-6)",
+                "(-15,-5)",
+                "(-15,-4)",
+                "(-15,-3)",
+                "(-15,-2)",
+                "(-15,-1)",
+                "(-15,0)",
+                "(-15,1)",
+                "(-15,2)",
+                "(-15,3)",
+                "(-15,4)",
+                "(-15,5)",
+                "(-15,6)",
+                "(-15,7)",
+                "(-15,8)",
+                "(-15,9)",
+                "(-15,10)",
+                "(-15,11)",
+                "(-15,12)",
+                "(-15,13)",
+                "(-15,14)",
+                "(-15,15)",
+                "(-15,16)",
+                "(-15,17)",
+                "(-14,-17)",
+                "(-14,-16)",
+                "(-14,-15)",
+                "(-14,-14)",
+                "(-14,-13)",
+                "(-14,-12)",
+                "(-14,-11)",
+                "(-14,-10)",
+                "(-14,-9)",
+                "(-14,-8)",
+                "(-14,-7)",
+                "(-14,-6)",
+                "(-14,-5)",
+                "(-14,-4)",
+                "(-14,-3)",
+                "(-14,-2)",
+                "(-14,-1)",
+                "(-14,0)",
+                "(-14,1)",
+                "(-14,2)",
+                "(-14,3)",
+                "(-14,4)",
+                "(-14,5)",
+                "(-14,6)",
+                "(-14,7)",
+                "(-14,8)",
+                "(-14,9)",
+                "(-14,10)",
+                "(-14,11)",
+                "(-14,12)",
+                "(-14,13)",
+                "(-14,14)",
+                "(-14,15)",
+                "(-14,16)",
+                "(-14,17)",
+                "(-13,-17)",
+                "(-13,-16)",
+                "(-13,-15)",
+                "(-13,-14)",
+                "(-13,-13)",
+                "(-13,-12)",
+                "(-13,-11)",
+                "(-13,-10)",
+                "(-13,-9)",
+                "(-13,-8)",
+                "(-13,-7)",
+                "(-13,-6)",
+                "(-13,-5)",
+                "(-13,-4)",
+                "(-13,-3)",
+                "(-13,-2)",
+                "(-13,-1)",
+                "(-13,0)",
+                "(-13,1)",
+                "(-13,2)",
+                "(-13,3)",
+                "(-13,4)",
+                "(-13,5)",
+                "(-13,6)",
+                "(-13,7)",
+                "(-13,8)",
+                "(-13,9)",
+                "(-13,10)",
+                "(-13,11)",
+                "(-13,12)",
+                "(-13,13)",
+                "(-13,14)",
+                "(-13,15)",
+                "(-13,16)",
+                "(-13,17)",
+                "(-12,-17)",
+                "(-12,-16)",
+                "(-12,-15)",
+                "(-12,-14)",
+                "(-12,-13)",
+                "(-12,-12)",
+                "(-12,-11)",
+                "(-12,-10)",
+                "(-12,-9)",
+                "(-12,-8)",
+                "(-12,-7)",
+                "(-12,-6)",
+                "(-12,-5)",
+                "(-12,-4)",
+                "(-12,-3)",
+                "(-12,-2)",
+                "(-12,-1)",
+                "(-12,0)",
+                "(-12,1)",
+                "(-12,2)",
+                "(-12,3)",
+                "(-12,4)",
+                "(-12,5)",
+                "(-12,6)",
+                "(-12,7)",
+                "(-12,8)",
+                "(-12,9)",
+                "(-12,10)",
+                "(-12,11)",
+                "(-12,12)",
+                "(-12,13)",
+                "(-12,14)",
+                "(-12,15)",
+                "(-12,16)",
+                "(-12,17)",
+                "(-11,-17)",
+                "(-11,-16)",
+                "(-11,-15)",
+                "(-11,-14)",
+                "(-11,-13)",
+                "(-11,-12)",
+                "(-11,-11)",
+                "(-11,-10)",
+                "(-11,-9)",
+                "(-11,-8)",
+                "(-11,-7)",
+                "(-11,-6)",
+                "(-11,-5)",
+                "(-11,-4)",
+                "(-11,-3)",
+                "(-11,-2)",
+                "(-11,-1)",
+                "(-11,0)",
+                "(-11,1)",
+                "(-11,2)",
+                "(-11,3)",
+                "(-11,4)",
+                "(-11,5)",
+                "(-11,6)",
+                "(-11,7)",
+                "(-11,8)",
+                "(-11,9)",
+                "(-11,10)",
+                "(-11,11)",
+                "(-11,12)",
+                "(-11,13)",
+                "(-11,14)",
+                "(-11,15)",
+                "(-11,16)",
+                "(-11,17)",
+                "(-10,-17)",
+                "(-10,-16)",
+                "(-10,-15)",
+                "(-10,-14)",
+                "(-10,-13)",
+                "(-10,-12)",
+                "(-10,-11)",
+                "(-10,-10)",
+                "(-10,-9)",
+                "(-10,-8)",
+                "(-10,-7)",
+                "(-10,-6)",
+                "(-10,-5)",
+                "(-10,-4)",
+                "(-10,-3)",
+                "(-10,-2)",
+                "(-10,-1)",
+                "(-10,0)",
+                "(-10,1)",
+                "(-10,2)",
+                "(-10,3)",
+                "(-10,4)",
+                "(-10,5)",
+                "(-10,6)",
+                "(-10,7)",
+                "(-10,8)",
+                "(-10,9)",
+                "(-10,10)",
+                "(-10,11)",
+                "(-10,12)",
+                "(-10,13)",
+                "(-10,14)",
+                "(-10,15)",
+                "(-10,16)",
+                "(-10,17)",
+                "(-9,-17)",
+                "(-9,-16)",
+                "(-9,-15)",
+                "(-9,-14)",
+                "(-9,-13)",
+                "(-9,-12)",
+                "(-9,-11)",
+                "(-9,-10)",
+                "(-9,-9)",
+                "(-9,-8)",
+                "(-9,-7)",
+                "(-9,-6)",
+                "(-9,-5)",
+                "(-9,-4)",
+                "(-9,-3)",
+                "(-9,-2)",
+                "(-9,-1)",
+                "(-9,0)",
+                "(-9,1)",
+                "(-9,2)",
+                "(-9,3)",
+                "(-9,4)",
+                "(-9,5)",
+                "(-9,6)",
+                "(-9,7)",
+                "(-9,8)",
+                "(-9,9)",
+                "(-9,10)",
+                "(-9,11)",
+                "(-9,12)",
+                "(-9,13)",
+                "(-9,14)",
+                "(-9,15)",
+                "(-9,16)",
+                "(-9,17)",
+                "(-8,-17)",
+                "(-8,-16)",
+                "(-8,-15)",
+                "(-8,-14)",
+                "(-8,-13)",
+                "(-8,-12)",
+                "(-8,-11)",
+                "(-8,-10)",
+                "(-8,-9)",
+                "(-8,-8)",
+                "(-8,-7)",
+                "(-8,-6)",
+                "(-8,-5)",
+                "(-8,-4)",
+                "(-8,-3)",
+                "(-8,-2)",
+                "(-8,-1)",
+                "(-8,0)",
+                "(-8,1)",
+                "(-8,2)",
+                "(-8,3)",
+                "(-8,4)",
+                "(-8,5)",
+                "(-8,6)",
+                "(-8,7)",
+                "(-8,8)",
+                "(-8,9)",
+                "(-8,10)",
+                "(-8,11)",
+                "(-8,12)",
+                "(-8,13)",
+                "(-8,14)",
+                "(-8,15)",
+                "(-8,16)",
+                "(-8,17)",
+                "(-7,-17)",
+                "(-7,-16)",
+                "(-7,-15)",
+                "(-7,-14)",
+                "(-7,-13)",
+                "(-7,-12)",
+                "(-7,-11)",
+                "(-7,-10)",
+                "(-7,-9)",
+                "(-7,-8)",
+                "(-7,-7)",
+                "(-7,-6)",
+                "(-7,-5)",
+                "(-7,-4)",
+                "(-7,-3)",
+                "(-7,-2)",
+                "(-7,-1)",
+                "(-7,0)",
+                "(-7,1)",
+                "(-7,2)",
+                "(-7,3)",
+                "(-7,4)",
+                "(-7,5)",
+                "(-7,6)",
+                "(-7,7)",
+                "(-7,8)",
+                "(-7,9)",
+                "(-7,10)",
+                "(-7,11)",
+                "(-7,12)",
+                "(-7,13)",
+                "(-7,14)",
+                "(-7,15)",
+                "(-7,16)",
+                "(-7,17)",
+                "(-6,-17)",
+                "(-6,-16)",
+                "(-6,-15)",
+                "(-6,-14)",
+                "(-6,-13)",
+                "(-6,-12)",
+                "(-6,-11)",
+                "(-6,-10)",
+                "(-6,-9)",
+                "(-6,-8)",
+                "(-6,-7)",
+                "(-6,-6)",
+                "(-6,-5)",
+                "(-6,-4)",
+                "(-6,-3)",
+                "(-6,-2)",
+                "(-6,-1)",
+                "(-6,0)",
+                "(-6,1)",
+                "(-6,2)",
+                "(-6,3)",
+                "(-6,4)",
+                "(-6,5)",
+                "(-6,6)",
+                "(-6,7)",
+                "(-6,8)",
+                "(-6,9)",
+                "(-6,10)",
+                "(-6,11)",
+                "(-6,12)",
+                "(-6,13)",
+                "(-6,14)",
+                "(-6,15)",
+                "(-6,16)",
+                "(-6,17)",
+                "(-5,-17)",
+                "(-5,-16)",
+                "(-5,-15)",
+                "(-5,-14)",
+                "(-5,-13)",
+                "(-5,-12)",
+                "(-5,-11)",
+                "(-5,-10)",
+                "(-5,-9)",
+                "(-5,-8)",
+                "(-5,-7)",
+                "(-5,-6)",
+                "(-5,-5)",
+                "(-5,-4)",
+                "(-5,-3)",
+                "(-5,-2)",
+                "(-5,-1)",
+                "(-5,0)",
+                "(-5,1)",
+                "(-5,2)",
+                "(-5,3)",
+                "(-5,4)",
+                "(-5,5)",
+                "(-5,6)",
+                "(-5,7)",
+                "(-5,8)",
+                "(-5,9)",
+                "(-5,10)",
+                "(-5,11)",
+                "(-5,12)",
+                "(-5,13)",
+                "(-5,14)",
+                "(-5,15)",
+                "(-5,16)",
+                "(-5,17)",
+                "(-4,-17)",
+                "(-4,-16)",
+                "(-4,-15)",
+                "(-4,-14)",
+                "(-4,-13)",
+                "(-4,-12)",
+                "(-4,-11)",
+                "(-4,-10)",
+                "(-4,-9)",
+                "(-4,-8)",
+                "(-4,-7)",
+                "(-4,-6)",
+                "(-4,-5)",
+                "(-4,-4)",
+                "(-4,-3)",
+                "(-4,-2)",
+                "(-4,-1)",
+                "(-4,0)",
+                "(-4,1)",
+                "(-4,2)",
+                "(-4,3)",
+                "(-4,4)",
+                "(-4,5)",
+                "(-4,6)",
+                "(-4,7)",
+                "(-4,8)",
+                "(-4,9)",
+                "(-4,10)",
+                "(-4,11)",
+                "(-4,12)",
+                "(-4,13)",
+                "(-4,14)",
+                "(-4,15)",
+                "(-4,16)",
+                "(-4,17)",
+                "(-3,-17)",
+                "(-3,-16)",
+                "(-3,-15)",
+                "(-3,-14)",
+                "(-3,-13)",
+                "(-3,-12)",
+                "(-3,-11)",
+                "(-3,-10)",
+                "(-3,-9)",
+                "(-3,-8)",
+                "(-3,-7)",
+                "(-3,-6)",
+                "(-3,-5)",
+                "(-3,-4)",
+                "(-3,-3)",
+                "(-3,-2)",
+                "(-3,-1)",
+                "(-3,0)",
+                "(-3,1)",
+                "(-3,2)",
+                "(-3,3)",
+                "(-3,4)",
+                "(-3,5)",
+                "(-3,6)",
+                "(-3,7)",
+                "(-3,8)",
+                "(-3,9)",
+                "(-3,10)",
+                "(-3,11)",
+                "(-3,12)",
+                "(-3,13)",
+                "(-3,14)",
+                "(-3,15)",
+                "(-3,16)",
+                "(-3,17)",
+                "(-2,-17)",
+                "(-2,-16)",
+                "(-2,-15)",
+                "(-2,-14)",
+                "(-2,-13)",
+                "(-2,-12)",
+                "(-2,-11)",
+                "(-2,-10)",
+                "(-2,-9)",
+                "(-2,-8)",
+                "(-2,-7)",
+                "(-2,-6)",
+                "(-2,-5)",
+                "(-2,-4)",
+                "(-2,-3)",
+                "(-2,-2)",
+                "(-2,-1)",
+                "(-2,0)",
+                "(-2,1)",
+                "(-2,2)",
+                "(-2,3)",
+                "(-2,4)",
+                "(-2,5)",
+                "(-2,6)",
+                "(-2,7)",
+                "(-2,8)",
+                "(-2,9)",
+                "(-2,10)",
+                "(-2,11)",
+                "(-2,12)",
+                "(-2,13)",
+                "(-2,14)",
+                "(-2,15)",
+                "(-2,16)",
+                "(-2,17)",
+                "(-1,-17)",
+                "(-1,-16)",
+                "(-1,-15)",
+                "(-1,-14)",
+                "(-1,-13)",
+                "(-1,-12)",
+                "(-1,-11)",
+                "(-1,-10)",
+                "(-1,-9)",
+                "(-1,-8)",
+                "(-1,-7)",
+                "(-1,-6)",
+                "(-1,-5)",
+                "(-1,-4)",
+                "(-1,-3)",
+                "(-1,-2)",
+                "(-1,-1)",
+                "(-1,0)",
+                "(-1,1)",
+                "(-1,2)",
+                "(-1,3)",
+                "(-1,4)",
+                "(-1,5)",
+                "(-1,6)",
+                "(-1,7)",
+                "(-1,8)",
+                "(-1,9)",
+                "(-1,10)",
+                "(-1,11)",
+                "(-1,12)",
+                "(-1,13)",
+                "(-1,14)",
+                "(-1,15)",
+                "(-1,16)",
+                "(-1,17)",
+                "(0,-17)",
+                "(0,-16)",
+                "(0,-15)",
+                "(0,-14)",
+                "(0,-13)",
+                "(0,-12)",
+                "(0,-11)",
+                "(0,-10)",
+                "(0,-9)",
+                "(0,-8)",
+                "(0,-7)",
+                "(0,-6)",
+                "(0,-5)",
+                "(0,-4)",
+                "(0,-3)",
+                "(0,-2)",
+                "(0,-1)",
+                "(0,0)",
+                "(0,1)",
+                "(0,2)",
+                "(0,3)",
+                "(0,4)",
+                "(0,5)",
+                "(0,6)",
+                "(0,7)",
+                "(0,8)",
+                "(0,9)",
+                "(0,10)",
+                "(0,11)",
+                "(0,12)",
+                "(0,13)",
+                "(0,14)",
+                "(0,15)",
+                "(0,16)",
+                "(0,17)",
+                "(1,-17)",
+                "(1,-16)",
+                "(1,-15)",
+                "(1,-14)",
+                "(1,-13)",
+                "(1,-12)",
+                "(1,-11)",
+                "(1,-10)",
+                "(1,-9)",
+                "(1,-8)",
+                "(1,-7)",
+                "(1,-6)",
+                "(1,-5)",
+                "(1,-4)",
+                "(1,-3)",
+                "(1,-2)",
+                "(1,-1)",
+                "(1,0)",
+                "(1,1)",
+                "(1,2)",
+                "(1,3)",
+                "(1,4)",
+                "(1,5)",
+                "(1,6)",
+                "(1,7)",
+                "(1,8)",
+                "(1,9)",
+                "(1,10)",
+                "(1,11)",
+                "(1,12)",
+                "(1,13)",
+                "(1,14)",
+                "(1,15)",
+                "(1,16)",
+                "(1,17)",
+                "(2,-17)",
+                "(2,-16)",
+                "(2,-15)",
+                "(2,-14)",
+                "(2,-13)",
+                "(2,-12)",
+                "(2,-11)",
+                "(2,-10)",
+                "(2,-9)",
+                "(2,-8)",
+                "(2,-7)",
+                "(2,-6)",
+                "(2,-5)",
+                "(2,-4)",
+                "(2,-3)",
+                "(2,-2)",
+                "(2,-1)",
+                "(2,0)",
+                "(2,1)",
+                "(2,2)",
+                "(2,3)",
+                "(2,4)",
+                "(2,5)",
+                "(2,6)",
+                "(2,7)",
+                "(2,8)",
+                "(2,9)",
+                "(2,10)",
+                "(2,11)",
+                "(2,12)",
+                "(2,13)",
+                "(2,14)",
+                "(2,15)",
+                "(2,16)",
+                "(2,17)",
+                "(3,-17)",
+                "(3,-16)",
+                "(3,-15)",
+                "(3,-14)",
+                "(3,-13)",
+                "(3,-12)",
+                "(3,-11)",
+                "(3,-10)",
+                "(3,-9)",
+                "(3,-8)",
+                "(3,-7)",
+                "(3,-6)",
+                "(3,-5)",
+                "(3,-4)",
+                "(3,-3)",
+                "(3,-2)",
+                "(3,-1)",
+                "(3,0)",
+                "(3,1)",
+                "(3,2)",
+                "(3,3)",
+                "(3,4)",
+                "(3,5)",
+                "(3,6)",
+                "(3,7)",
+                "(3,8)",
+                "(3,9)",
+                "(3,10)",
+                "(3,11)",
+                "(3,12)",
+                "(3,13)",
+                "(3,14)",
+                "(3,15)",
+                "(3,16)",
+                "(3,17)",
+                "(4,-17)",
+                "(4,-16)",
+                "(4,-15)",
+                "(4,-14)",
+                "(4,-13)",
+                "(4,-12)",
+                "(4,-11)",
+                "(4,-10)",
+                "(4,-9)",
+                "(4,-8)",
+                "(4,-7)",
+                "(4,-6)",
+                "(4,-5)",
+                "(4,-4)",
+                "(4,-3)",
+                "(4,-2)",
+                "(4,-1)",
+                "(4,0)",
+                "(4,1)",
+                "(4,2)",
+                "(4,3)",
+                "(4,4)",
+                "(4,5)",
+                "(4,6)",
+                "(4,7)",
+                "(4,8)",
+                "(4,9)",
+                "(4,10)",
+                "(4,11)",
+                "(4,12)",
+                "(4,13)",
+                "(4,14)",
+                "(4,15)",
+                "(4,16)",
+                "(4,17)",
+                "(5,-17)",
+                "(5,-16)",
+                "(5,-15)",
+                "(5,-14)",
+                "(5,-13)",
+                "(5,-12)",
+                "(5,-11)",
+                "(5,-10)",
+                "(5,-9)",
+                "(5,-8)",
+                "(5,-7)",
+                "(5,-6)",
+                "(5,-5)",
+                "(5,-4)",
+                "(5,-3)",
+                "(5,-2)",
+                "(5,-1)",
+                "(5,0)",
+                "(5,1)",
+                "(5,2)",
+                "(5,3)",
+                "(5,4)",
+                "(5,5)",
+                "(5,6)",
+                "(5,7)",
+                "(5,8)",
+                "(5,9)",
+                "(5,10)",
+                "(5,11)",
+                "(5,12)",
+                "(5,13)",
+                "(5,14)",
+                "(5,15)",
+                "(5,16)",
+                "(5,17)",
+                "(6,-17)",
+                "(6,-16)",
+                "(6,-15)",
+                "(6,-14)",
+                "(6,-13)",
+                "(6,-12)",
+                "(6,-11)",
+                "(6,-10)",
+                "(6,-9)",
+                "(6,-8)",
+                "(6,-7)",
+                "(6,-6)",
+                "(6,-5)",
+                "(6,-4)",
+                "(6,-3)",
+                "(6,-2)",
+                "(6,-1)",
+                "(6,0)",
+                "(6,1)",
+                "(6,2)",
+                "(6,3)",
+                "(6,4)",
+                "(6,5)",
+                "(6,6)",
+                "(6,7)",
+                "(6,8)",
+                "(6,9)",
+                "(6,10)",
+                "(6,11)",
+                "(6,12)",
+                "(6,13)",
+                "(6,14)",
+                "(6,15)",
+                "(6,16)",
+                "(6,17)",
+                "(7,-17)",
+                "(7,-16)",
+                "(7,-15)",
+                "(7,-14)",
+                "(7,-13)",
+                "(7,-12)",
+                "(7,-11)",
+                "(7,-10)",
+                "(7,-9)",
+                "(7,-8)",
+                "(7,-7)",
+                "(7,-6)",
+                "(7,-5)",
+                "(7,-4)",
+                "(7,-3)",
+                "(7,-2)",
+                "(7,-1)",
+                "(7,0)",
+                "(7,1)",
+                "(7,2)",
+                "(7,3)",
+                "(7,4)",
+                "(7,5)",
+                "(7,6)",
+                "(7,7)",
+                "(7,8)",
+                "(7,9)",
+                "(7,10)",
+                "(7,11)",
+                "(7,12)",
+                "(7,13)",
+                "(7,14)",
+                "(7,15)",
+                "(7,16)",
+                "(7,17)",
+                "(8,-17)",
+                "(8,-16)",
+                "(8,-15)",
+                "(8,-14)",
+                "(8,-13)",
+                "(8,-12)",
+                "(8,-11)",
+                "(8,-10)",
+                "(8,-9)",
+                "(8,-8)",
+                "(8,-7)",
+                "(8,-6)",
+                "(8,-5)",
+                "(8,-4)",
+                "(8,-3)",
+                "(8,-2)",
+                "(8,-1)",
+                "(8,0)",
+                "(8,1)",
+                "(8,2)",
+                "(8,3)",
+                "(8,4)",
+                "(8,5)",
+                "(8,6)",
+                "(8,7)",
+                "(8,8)",
+                "(8,9)",
+                "(8,10)",
+                "(8,11)",
+                "(8,12)",
+                "(8,13)",
+                "(8,14)",
+                "(8,15)",
+                "(8,16)",
+                "(8,17)",
+                "(9,-17)",
+                "(9,-16)",
+                "(9,-15)",
+                "(9,-14)",
+                "(9,-13)",
+                "(9,-12)",
+                "(9,-11)",
+                "(9,-10)",
+                "(9,-9)",
+                "(9,-8)",
+                "(9,-7)",
+                "(9,-6)",
+                "(9,-5)",
+                "(9,-4)",
+                "(9,-3)",
+                "(9,-2)",
+                "(9,-1)",
+                "(9,0)",
+                "(9,1)",
+                "(9,2)",
+                "(9,3)",
+                "(9,4)",
+                "(9,5)",
+                "(9,6)",
+                "(9,7)",
+                "(9,8)",
+                "(9,9)",
+                "(9,10)",
+                "(9,11)",
+                "(9,12)",
+                "(9,13)",
+                "(9,14)",
+                "(9,15)",
+                "(9,16)",
+                "(9,17)",
+                "(10,-17)",
+                "(10,-16)",
+                "(10,-15)",
+                "(10,-14)",
+                "(10,-13)",
+                "(10,-12)",
+                "(10,-11)",
+                "(10,-10)",
+                "(10,-9)",
+                "(10,-8)",
+                "(10,-7)",
+                "(10,-6)",
+                "(10,-5)",
+                "(10,-4)",
+                "(10,-3)",
+                "(10,-2)",
+                "(10,-1)",
+                "(10,0)",
+                "(10,1)",
+                "(10,2)",
+                "(10,3)",
+                "(10,4)",
+                "(10,5)",
+                "(10,6)",
+                "(10,7)",
+                "(10,8)",
+                "(10,9)",
+                "(10,10)",
+                "(10,11)",
+                "(10,12)",
+                "(10,13)",
+                "(10,14)",
+                "(10,15)",
+                "(10,16)",
+                "(10,17)",
+                "(11,-17)",
+                "(11,-16)",
+                "(11,-15)",
+                "(11,-14)",
+                "(11,-13)",
+                "(11,-12)",
+                "(11,-11)",
+                "(11,-10)",
+                "(11,-9)",
+                "(11,-8)",
+                "(11,-7)",
+                "(11,-6)",
+                "(11,-5)",
+                "(11,-4)",
+                "(11,-3)",
+                "(11,-2)",
+                "(11,-1)",
+                "(11,0)",
+                "(11,1)",
+                "(11,2)",
+                "(11,3)",
+                "(11,4)",
+                "(11,5)",
+                "(11,6)",
+                "(11,7)",
+                "(11,8)",
+                "(11,9)",
+                "(11,10)",
+                "(11,11)",
+                "(11,12)",
+                "(11,13)",
+                "(11,14)",
+                "(11,15)",
+                "(11,16)",
+                "(11,17)",
+                "(12,-17)",
+                "(12,-16)",
+                "(12,-15)",
+                "(12,-14)",
+                "(12,-13)",
+                "(12,-12)",
+                "(12,-11)",
+                "(12,-10)",
+                "(12,-9)",
+                "(12,-8)",
+                "(12,-7)",
+                "(12,-6)",
+                "(12,-5)",
+                "(12,-4)",
+                "(12,-3)",
+                "(12,-2)",
+                "(12,-1)",
+                "(12,0)",
+                "(12,1)",
+                "(12,2)",
+                "(12,3)",
+                "(12,4)",
+                "(12,5)",
+                "(12,6)",
+                "(12,7)",
+                "(12,8)",
+                "(12,9)",
+                "(12,10)",
+                "(12,11)",
+                "(12,12)",
+                "(12,13)",
+                "(12,14)",
+                "(12,15)",
+                "(12,16)",
+                "(12,17)",
+                "(13,-17)",
+                "(13,-16)",
+                "(13,-15)",
+                "(13,-14)",
+                "(13,-13)",
+                "(13,-12)",
+                "(13,-11)",
+                "(13,-10)",
+                "(13,-9)",
+                "(13,-8)",
+                "(13,-7)",
+                "(13,-6)",
+                "(13,-5)",
+                "(13,-4)",
+                "(13,-3)",
+                "(13,-2)",
+                "(13,-1)",
+                "(13,0)",
+                "(13,1)",
+                "(13,2)",
+                "(13,3)",
+                "(13,4)",
+                "(13,5)",
+                "(13,6)",
+                "(13,7)",
+                "(13,8)",
+                "(13,9)",
+                "(13,10)",
+                "(13,11)",
+                "(13,12)",
+                "(13,13)",
+                "(13,14)",
+                "(13,15)",
+                "(13,16)",
+                "(13,17)",
+                "(14,-17)",
+                "(14,-16)",
+                "(14,-15)",
+                "(14,-14)",
+                "(14,-13)",
+                "(14,-12)",
+                "(14,-11)",
+                "(14,-10)",
+                "(14,-9)",
+                "(14,-8)",
+                "(14,-7)",
+                "(14,-6)",
+                "(14,-5)",
+                "(14,-4)",
+                "(14,-3)",
+                "(14,-2)",
+                "(14,-1)",
+                "(14,0)",
+                "(14,1)",
+                "(14,2)",
+                "(14,3)",
+                "(14,4)",
+                "(14,5)",
+                "(14,6)",
+                "(14,7)",
+                "(14,8)",
+                "(14,9)",
+                "(14,10)",
+                "(14,11)",
+                "(14,12)",
+                "(14,13)",
+                "(14,14)",
+                "(14,15)",
+                "(14,16)",
+                "(14,17)",
+                "(15,-17)",
+                "(15,-16)",
+                "(15,-15)",
+                "(15,-14)",
+                "(15,-13)",
+                "(15,-12)",
+                "(15,-11)",
+                "(15,-10)",
+                "(15,-9)",
+                "(15,-8)",
+                "(15,-7)",
+                "(15,-6)",
+                "(15,-5)",
+                "(15,-4)",
+                "(15,-3)",
+                "(15,-2)",
+                "(15,-1)",
+                "(15,0)",
+                "(15,1)",
+                "(15,2)",
+                "(15,3)",
+                "(15,4)",
+                "(15,5)",
+                "(15,6)",
+                "(15,7)",
+                "(15,8)",
+                "(15,9)",
+                "(15,10)",
+                "(15,11)",
+                "(15,12)",
+                "(15,13)",
+                "(15,14)",
+                "(15,15)",
+                "(15,16)",
+                "(15,17)",
+                "(16,-17)",
+                "(16,-16)",
+                "(16,-15)",
+                "(16,-14)",
+                "(16,-13)",
+                "(16,-12)",
+                "(16,-11)",
+                "(16,-10)",
+                "(16,-9)",
+                "(16,-8)",
+                "(16,-7)",
+                "(16,-6)",
+                "(16,-5)",
+                "(16,-4)",
+                "(16,-3)",
+                "(16,-2)",
+                "(16,-1)",
+                "(16,0)",
+                "(16,1)",
+                "(16,2)",
+                "(16,3)",
+                "(16,4)",
+                "(16,5)",
+                "(16,6)",
+                "(16,7)",
+                "(16,8)",
+                "(16,9)",
+                "(16,10)",
+                "(16,11)",
+                "(16,12)",
+                "(16,13)",
+                "(16,14)",
+                "(16,15)",
+                "(16,16)",
+                "(16,17)",
+                "(17,-17)",
+                "(17,-16)",
+                "(17,-15)",
+                "(17,-14)",
+                "(17,-13)",
+                "(17,-12)",
+                "(17,-11)",
+                "(17,-10)",
+                "(17,-9)",
+                "(17,-8)",
+                "(17,-7)",
+                "(17,-6)",
+                "(17,-5)",
+                "(17,-4)",
+                "(17,-3)",
+                "(17,-2)",
+                "(17,-1)",
+                "(17,0)",
+                "(17,1)",
+                "(17,2)",
+                "(17,3)",
+                "(17,4)",
+                "(17,5)",
+                "(17,6)",
+                "(17,7)",
+                "(17,8)",
+                "(17,9)",
+                "(17,10)",
+                "(17,11)",
+                "(17,12)",
+                "(17,13)",
+                "(17,14)",
+                "(17,15)",
+                "(17,16)",
+                "(17,17)",
+            ),
+        ),
+        Domain("player", 1249, ("US", "USSR")),
+        Domain(
+            "entity:region",
+            1251,
+            ("Europe", "Middle East", "Asia", "Africa", "South America", "Central America"),
+        ),
+        Domain(
+            "entity:card",
+            1257,
+            (
+                "Berlin",
+                "West Germany",
+                "Italy",
+                "East Germany",
+                "Poland",
+                "Iran",
+                "Israel",
+                "Egypt",
+                "Japan",
+                "South Korea",
+                "Vietnam",
+                "South Africa",
+                "Angola",
+                "Ethiopia",
+                "Brazil",
+                "Argentina",
+                "Chile",
+                "Panama",
+                "Cuba",
+            ),
+        ),
+        Domain("enum:use", 1276, ("order", "event")),
     ),
     radius=17,
-    phases=('round', 'epilogue', 'final_scoring'),
+    phases=("round", "epilogue", "final_scoring"),
     modifiers=(),
     owner_vars=(),
-    var_indices={'cubes': (1, 2), 'reserve': (2,), 'removed': (2,)},
-    frames={frame.NAME: frame for frame in (P_take_cube, P_give_order, P_infiltrate, P_remove_cubes, P_remove_from_one_card, P_move_cubes, P_play_turn, E_card_event_west_germany, E_card_event_italy, E_card_event_east_germany, E_card_event_poland, E_card_event_iran, E_card_event_israel, E_card_event_egypt, E_card_event_japan, E_card_event_south_korea, E_card_event_vietnam, E_card_event_south_africa, E_card_event_angola, E_card_event_ethiopia, E_card_event_brazil, E_card_event_argentina, E_card_event_chile, E_card_event_panama, E_card_event_cuba, Setup, Ph_round, Ph_epilogue, Ph_final_scoring, Flow)},
+    var_indices={"cubes": (1, 2), "reserve": (2,), "removed": (2,)},
+    frames={
+        frame.NAME: frame
+        for frame in (
+            P_take_cube,
+            P_give_order,
+            P_infiltrate,
+            P_remove_cubes,
+            P_remove_from_one_card,
+            P_move_cubes,
+            P_play_turn,
+            E_card_event_west_germany,
+            E_card_event_italy,
+            E_card_event_east_germany,
+            E_card_event_poland,
+            E_card_event_iran,
+            E_card_event_israel,
+            E_card_event_egypt,
+            E_card_event_japan,
+            E_card_event_south_korea,
+            E_card_event_vietnam,
+            E_card_event_south_africa,
+            E_card_event_angola,
+            E_card_event_ethiopia,
+            E_card_event_brazil,
+            E_card_event_argentina,
+            E_card_event_chile,
+            E_card_event_panama,
+            E_card_event_cuba,
+            Setup,
+            Ph_round,
+            Ph_epilogue,
+            Ph_final_scoring,
+            Flow,
+        )
+    },
     invariants=INVARIANTS,
 )
 State.INFO = INFO
