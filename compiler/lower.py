@@ -149,7 +149,6 @@ class Lowerer:
         self.suspending: dict[str, bool] = {}
         self.trigger_suspends: dict[str, bool] = {}
         self.effect_suspends: dict[tuple[str, str], bool] = {}  # (component type, effect field)
-        self.straight_only = False
         self.walrus = 0
         self.two_players = sym.game.player_count.data == 2
 

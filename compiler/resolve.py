@@ -250,9 +250,6 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             game.span,
             f"the game name '{game.name}' is not a plain name (it names a Python package)",
         )
-    for sv, _, _ in sym.state.values():
-        if sv.name in sym.phases:
-            pass
     for ph in sym.phases.values():
         if ph.counter is not None and (
             ph.counter not in sym.state or sym.state[ph.counter][1] != INT or sym.state[ph.counter][2]
