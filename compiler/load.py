@@ -287,28 +287,6 @@ class Reader:
 
 # ---- the schema --------------------------------------------------------------------------------
 
-TOP_KEYS = (
-    "game",
-    "title",
-    "version",
-    "players",
-    "actions",
-    "options",
-    "constants",
-    "enums",
-    "types",
-    "components",
-    "state",
-    "zones",
-    "functions",
-    "procedures",
-    "events",
-    "modifiers",
-    "triggers",
-    "invariants",
-    "setup",
-    "phases",
-)
 SCENARIO_KEYS = (
     "name",
     "doc",
@@ -348,6 +326,8 @@ MAP_SECTIONS = (
     "modifiers",
 )
 LIST_SECTIONS = ("triggers", "invariants", "phases")
+SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "setup")
+TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
 
 
 def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:

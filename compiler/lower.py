@@ -265,11 +265,7 @@ class Lowerer:
                 if e.kind == "sum":
                     return f"sum({gen})"
                 return f"{e.kind}(({gen}), default=0)"
-            case ir.BinOp():
-                return f"({self.ex(e.left)} {e.op} {self.ex(e.right)})"
-            case ir.Compare():
-                return f"({self.ex(e.left)} {e.op} {self.ex(e.right)})"
-            case ir.BoolOp():
+            case ir.BinOp() | ir.Compare() | ir.BoolOp():
                 return f"({self.ex(e.left)} {e.op} {self.ex(e.right)})"
             case ir.Not():
                 return f"(not {self.ex(e.operand)})"
