@@ -758,6 +758,7 @@ class StmtLowerer:
         player = ex(d.player) if d.player is not None else "0"
         text = d.question if isinstance(d, ir.Ask) else d.prompt
         prompt = lw.string(text) if text is not None else "''"
+        at = f", at={f'{d.span.file}:{d.span.line}'!r}"
         b.emit(f"self.pc = {nxt}")
         match d:
             case ir.Choose():
@@ -767,7 +768,7 @@ class StmtLowerer:
                 secret = ", secret=True" if d.secret else ""
                 if d.optional:
                     b.emit(
-                        f"if s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}, True{secret}):"
+                        f"if s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}, True{secret}{at}):"
                     )
                     b.emit("    return")
                     b.emit(f"self.{slot_attr} = -1")
@@ -780,15 +781,17 @@ class StmtLowerer:
                     b.emit(f"    pc = {nxt}")
                     b.emit("    continue")
                     need = ", need=need_"
-                b.emit(f"s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}{need}{secret})")
+                b.emit(
+                    f"s.decide({player}, {ex(d.options)}, {dom}, {slot_attr!r}, {prompt}{need}{secret}{at})"
+                )
             case ir.ChooseNumber():
                 dom = lw.domains["number"]
                 b.emit(
-                    f"s.decide({player}, range({ex(d.low)}, {ex(d.high)} + 1), {dom}, {slot_attr!r}, {prompt})"
+                    f"s.decide({player}, range({ex(d.low)}, {ex(d.high)} + 1), {dom}, {slot_attr!r}, {prompt}{at})"
                 )
             case ir.Ask():
                 dom = lw.domains["bool"]
-                b.emit(f"s.decide({player}, (0, 1), {dom}, {slot_attr!r}, {prompt})")
+                b.emit(f"s.decide({player}, (0, 1), {dom}, {slot_attr!r}, {prompt}{at})")
             case _:
                 assert_never(d)
         b.emit("return")

@@ -140,6 +140,7 @@ class Frame:
 
     __slots__ = ("pc",)
     NAME: ClassVar[str] = ""
+    ORIGIN: ClassVar[str] = ""  # the spec entry and file:line, for error messages
     SLOTS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
@@ -509,6 +510,10 @@ class GameState:
                 stack[-1].step(self)
         except GameEnded:
             pass
+        except RuleError as exc:
+            if stack and "(the decision at" not in str(exc) and " (in " not in str(exc):
+                raise RuleError(f"{exc} (in {stack[-1].ORIGIN})") from None
+            raise
 
     def after_setup(self) -> None:
         """Called by the flow between setup and the first phase (scenarios arrange the table here)."""
@@ -533,8 +538,28 @@ class GameState:
         optional: bool = False,
         need: int = 0,
         secret: bool = False,
+        at: str = "",
     ) -> bool:
-        """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options."""
+        """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
+
+        `at` is the decision's place in the spec (file:line), named by any rule error raised here.
+        """
+        try:
+            return self._decide(player, values, domain, slot, prompt, optional, need, secret)
+        except RuleError as exc:
+            raise RuleError(f"{exc} (the decision at {at})" if at else str(exc)) from None
+
+    def _decide(
+        self,
+        player: int,
+        values: Sequence[int],
+        domain: int,
+        slot: str,
+        prompt: str,
+        optional: bool,
+        need: int,
+        secret: bool,
+    ) -> bool:
         if not 0 <= player < self.num_players:
             raise RuleError(f"decision '{prompt}' for a player who is not in the game ({player})")
         dom = self.INFO.domains[domain]

@@ -146,3 +146,14 @@ def test_observation_hides_what_a_player_may_not_see(name: str) -> None:
                 assert zones[key] == {"count": len(state.z.piles[info.zones.index(z)])}
         if "decision" in obs:
             assert state.current_player() == player
+
+
+def test_rule_errors_name_their_place_in_the_spec() -> None:
+    if "iron_curtain" not in GAMES:
+        pytest.skip("no iron_curtain")
+    state = runtime.load_game("iron_curtain").new_initial_state(1)
+    state.z.piles[state.INFO.zones.index(next(z for z in state.INFO.zones if z.name == "hand"))].clear()
+    with pytest.raises(
+        runtime.RuleError, match=r"no option \(the decision at specs/iron_curtain/game\.yaml:\d+\)"
+    ):
+        state.apply_action(state.string_to_action("US"))

@@ -417,6 +417,7 @@ def sc9_expect0(s: State) -> bool:
 class P_take_cube(Frame):
     __slots__ = ("l_p", "l_keep", "l_src")
     NAME = "P_take_cube"
+    ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
     SLOTS = __slots__
     l_p: int
     l_keep: int
@@ -456,6 +457,7 @@ class P_take_cube(Frame):
                     6,
                     "l_src",
                     "take a cube from",
+                    at="specs/iron_curtain/game.yaml:104",
                 )
                 return
             elif pc == 4:
@@ -470,6 +472,7 @@ class P_take_cube(Frame):
 class P_give_order(Frame):
     __slots__ = ("l_p", "l_c", "l_access", "l_budget", "l_t")
     NAME = "P_give_order"
+    ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
     SLOTS = __slots__
     l_p: int
     l_c: int
@@ -515,6 +518,7 @@ class P_give_order(Frame):
                     "l_t",
                     "place a cube on",
                     True,
+                    at="specs/iron_curtain/game.yaml:115",
                 ):
                     return
                 self.l_t = -1
@@ -558,6 +562,7 @@ class P_give_order(Frame):
 class P_infiltrate(Frame):
     __slots__ = ("l_p", "l_n", "l_targets", "l_t", "r_1")
     NAME = "P_infiltrate"
+    ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
     SLOTS = __slots__
     l_p: int
     l_n: int
@@ -596,6 +601,7 @@ class P_infiltrate(Frame):
                     "l_t",
                     "infiltrate a cube onto",
                     True,
+                    at="specs/iron_curtain/game.yaml:132",
                 ):
                     return
                 self.l_t = -1
@@ -623,6 +629,7 @@ class P_infiltrate(Frame):
 class P_remove_cubes(Frame):
     __slots__ = ("l_p", "l_n", "l_targets", "l_o", "l_t", "r_1")
     NAME = "P_remove_cubes"
+    ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
     SLOTS = __slots__
     l_p: int
     l_n: int
@@ -664,6 +671,7 @@ class P_remove_cubes(Frame):
                     "l_t",
                     "remove an opponent cube from",
                     True,
+                    at="specs/iron_curtain/game.yaml:144",
                 ):
                     return
                 self.l_t = -1
@@ -688,6 +696,7 @@ class P_remove_cubes(Frame):
 class P_remove_from_one_card(Frame):
     __slots__ = ("l_p", "l_n", "l_o", "l_t", "l_k")
     NAME = "P_remove_from_one_card"
+    ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
     SLOTS = __slots__
     l_p: int
     l_n: int
@@ -716,6 +725,7 @@ class P_remove_from_one_card(Frame):
                     "l_t",
                     "remove opponent cubes from",
                     True,
+                    at="specs/iron_curtain/game.yaml:154",
                 ):
                     return
                 self.l_t = -1
@@ -732,6 +742,7 @@ class P_remove_from_one_card(Frame):
                     2,
                     "l_k",
                     "how many cubes to remove",
+                    at="specs/iron_curtain/game.yaml:156",
                 )
                 return
             elif pc == 2:
@@ -747,6 +758,7 @@ class P_remove_from_one_card(Frame):
 class P_move_cubes(Frame):
     __slots__ = ("l_p", "l_n", "l_src", "l_dst", "l_k")
     NAME = "P_move_cubes"
+    ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
     SLOTS = __slots__
     l_p: int
     l_n: int
@@ -774,6 +786,7 @@ class P_move_cubes(Frame):
                     "l_src",
                     "move cubes from",
                     True,
+                    at="specs/iron_curtain/game.yaml:164",
                 ):
                     return
                 self.l_src = -1
@@ -790,6 +803,7 @@ class P_move_cubes(Frame):
                     6,
                     "l_dst",
                     "move cubes to",
+                    at="specs/iron_curtain/game.yaml:166",
                 )
                 return
             elif pc == 2:
@@ -800,6 +814,7 @@ class P_move_cubes(Frame):
                     2,
                     "l_k",
                     "how many cubes to move",
+                    at="specs/iron_curtain/game.yaml:167",
                 )
                 return
             elif pc == 3:
@@ -815,6 +830,7 @@ class P_move_cubes(Frame):
 class P_play_turn(Frame):
     __slots__ = ("l_p", "l_c", "l_spot", "l_how", "l_o", "l_run_it")
     NAME = "P_play_turn"
+    ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
     SLOTS = __slots__
     l_p: int
     l_c: int
@@ -837,11 +853,25 @@ class P_play_turn(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.decide(self.l_p, s.z.piles[(Z_hand + s.ref(self.l_p))], 6, "l_c", "card to play")
+                s.decide(
+                    self.l_p,
+                    s.z.piles[(Z_hand + s.ref(self.l_p))],
+                    6,
+                    "l_c",
+                    "card to play",
+                    at="specs/iron_curtain/game.yaml:184",
+                )
                 return
             elif pc == 1:
                 self.pc = 2
-                s.decide(self.l_p, f_placements(s, self.l_c), 3, "l_spot", "where to place the card")
+                s.decide(
+                    self.l_p,
+                    f_placements(s, self.l_c),
+                    3,
+                    "l_spot",
+                    "where to place the card",
+                    at="specs/iron_curtain/game.yaml:185",
+                )
                 return
             elif pc == 2:
                 s.place(T_card, self.l_c, Z_map, self.l_spot)
@@ -866,12 +896,21 @@ class P_play_turn(Frame):
                 return
             elif pc == 4:
                 self.pc = 6
-                s.decide(self.l_p, [0, 1], 7, "l_how", "use the card for")
+                s.decide(
+                    self.l_p, [0, 1], 7, "l_how", "use the card for", at="specs/iron_curtain/game.yaml:190"
+                )
                 return
             elif pc == 5:
                 self.l_o = 1 - self.l_p
                 self.pc = 12
-                s.decide(self.l_o, (0, 1), 1, "l_run_it", "run the event of the card your opponent played?")
+                s.decide(
+                    self.l_o,
+                    (0, 1),
+                    1,
+                    "l_run_it",
+                    "run the event of the card your opponent played?",
+                    at="specs/iron_curtain/game.yaml:199",
+                )
                 return
             elif pc == 6:
                 if self.l_how == 1:
@@ -936,6 +975,7 @@ class P_play_turn(Frame):
 class E_card_event_west_germany(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_west_germany"
+    ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -967,6 +1007,7 @@ class E_card_event_west_germany(Frame):
 class E_card_event_italy(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_italy"
+    ORIGIN = "card italy: event (specs/iron_curtain/cards.yaml:44)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -991,6 +1032,7 @@ class E_card_event_italy(Frame):
 class E_card_event_east_germany(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_east_germany"
+    ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1018,6 +1060,7 @@ class E_card_event_east_germany(Frame):
 class E_card_event_poland(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_poland"
+    ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1049,6 +1092,7 @@ class E_card_event_poland(Frame):
 class E_card_event_iran(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_iran"
+    ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1076,6 +1120,7 @@ class E_card_event_iran(Frame):
 class E_card_event_israel(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_israel"
+    ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1103,6 +1148,7 @@ class E_card_event_israel(Frame):
 class E_card_event_egypt(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_egypt"
+    ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1130,6 +1176,7 @@ class E_card_event_egypt(Frame):
 class E_card_event_japan(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_japan"
+    ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1161,6 +1208,7 @@ class E_card_event_japan(Frame):
 class E_card_event_south_korea(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_south_korea"
+    ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1192,6 +1240,7 @@ class E_card_event_south_korea(Frame):
 class E_card_event_vietnam(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_vietnam"
+    ORIGIN = "card vietnam: event (specs/iron_curtain/cards.yaml:104)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1216,6 +1265,7 @@ class E_card_event_vietnam(Frame):
 class E_card_event_south_africa(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_south_africa"
+    ORIGIN = "card south_africa: event (specs/iron_curtain/cards.yaml:113)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1240,6 +1290,7 @@ class E_card_event_south_africa(Frame):
 class E_card_event_angola(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_angola"
+    ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1267,6 +1318,7 @@ class E_card_event_angola(Frame):
 class E_card_event_ethiopia(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_ethiopia"
+    ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1294,6 +1346,7 @@ class E_card_event_ethiopia(Frame):
 class E_card_event_brazil(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_brazil"
+    ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1327,6 +1380,7 @@ class E_card_event_brazil(Frame):
 class E_card_event_argentina(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_argentina"
+    ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1360,6 +1414,7 @@ class E_card_event_argentina(Frame):
 class E_card_event_chile(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_chile"
+    ORIGIN = "card chile: event (specs/iron_curtain/cards.yaml:150)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1384,6 +1439,7 @@ class E_card_event_chile(Frame):
 class E_card_event_panama(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_panama"
+    ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1411,6 +1467,7 @@ class E_card_event_panama(Frame):
 class E_card_event_cuba(Frame):
     __slots__ = ("l_self", "l_p")
     NAME = "E_card_event_cuba"
+    ORIGIN = "card cuba: event (specs/iron_curtain/cards.yaml:166)"
     SLOTS = __slots__
     l_self: int
     l_p: int
@@ -1435,6 +1492,7 @@ class E_card_event_cuba(Frame):
 class Setup(Frame):
     __slots__ = ("l_p", "l_c")
     NAME = "Setup"
+    ORIGIN = "setup (specs/iron_curtain/game.yaml:208)"
     SLOTS = __slots__
     l_p: int
     l_c: int
@@ -1471,6 +1529,7 @@ class Setup(Frame):
 class Ph_round(Frame):
     __slots__ = ("l_chooser", "l_first", "l_p", "r_1")
     NAME = "Ph_round"
+    ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
     SLOTS = __slots__
     l_chooser: int
     l_first: int
@@ -1494,7 +1553,12 @@ class Ph_round(Frame):
                 self.l_chooser = P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr
                 self.pc = 1
                 s.decide(
-                    self.l_chooser, list(range(s.num_players)), 4, "l_first", "who plays first this round"
+                    self.l_chooser,
+                    list(range(s.num_players)),
+                    4,
+                    "l_first",
+                    "who plays first this round",
+                    at="specs/iron_curtain/game.yaml:228",
                 )
                 return
             elif pc == 1:
@@ -1537,6 +1601,7 @@ class Ph_round(Frame):
 class Ph_epilogue(Frame):
     __slots__ = ("l_kept", "l_c", "l_us", "l_su")
     NAME = "Ph_epilogue"
+    ORIGIN = "phase epilogue (specs/iron_curtain/game.yaml:237)"
     SLOTS = __slots__
     l_kept: list[int]
     l_c: int
@@ -1575,6 +1640,7 @@ class Ph_epilogue(Frame):
 class Ph_final_scoring(Frame):
     __slots__ = ("l_r",)
     NAME = "Ph_final_scoring"
+    ORIGIN = "phase final_scoring (specs/iron_curtain/game.yaml:245)"
     SLOTS = __slots__
     l_r: int
 
@@ -1602,6 +1668,7 @@ class Ph_final_scoring(Frame):
 class Flow(Frame):
     __slots__ = ("r_1",)
     NAME = "Flow"
+    ORIGIN = "the game\u0027s flow (phases) (specs/iron_curtain/game.yaml:2)"
     SLOTS = __slots__
     r_1: int
 
