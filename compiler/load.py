@@ -427,7 +427,7 @@ def _assemble(
         sink.error(
             "missing-key",
             greader.span(gnode),
-            "'game' needs a name (the spec folder's name, e.g. 'iron_curtain')",
+            "'game' needs a name (the spec folder's name, in lower case with _)",
         )
         return None
 

@@ -1,6 +1,6 @@
 """The Rulewright runtime: the engine base classes and the API every compiled game exposes.
 
-game = runtime.load_game("iron_curtain")
+game = runtime.load_game("my_game")  # a folder of specs/, compiled by `rulewright build`
 state = game.new_initial_state(seed=1)
 while not state.is_terminal():
     state.apply_action(state.legal_actions()[0])

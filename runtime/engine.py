@@ -544,38 +544,24 @@ class GameState:
 
         `at` is the decision's place in the spec (file:line), named by any rule error raised here.
         """
-        try:
-            return self._decide(player, values, domain, slot, prompt, optional, need, secret)
-        except RuleError as exc:
-            raise RuleError(f"{exc} (the decision at {at})" if at else str(exc)) from None
 
-    def _decide(
-        self,
-        player: int,
-        values: Sequence[int],
-        domain: int,
-        slot: str,
-        prompt: str,
-        optional: bool,
-        need: int,
-        secret: bool,
-    ) -> bool:
+        def fail(message: str) -> NoReturn:
+            raise RuleError(f"'{prompt}': {message}" + (f" (the decision at {at})" if at else ""))
+
         if not 0 <= player < self.num_players:
-            raise RuleError(f"decision '{prompt}' for a player who is not in the game ({player})")
+            fail(f"the deciding player ({player}) is not in the game")
         dom = self.INFO.domains[domain]
         off, size = dom.offset, len(dom.labels)
         unique = dict.fromkeys(values)
         opts = [off + v for v in unique if 0 <= v < size]
         if len(opts) != len(unique):
-            raise RuleError(f"'{prompt}': a {dom.name} option is out of range (raise actions.max_number?)")
+            fail(f"a {dom.name} option is out of range (raise actions.max_number?)")
         if need and len(opts) < need:
-            raise RuleError(f"'{prompt}': must choose {need} but only {len(opts)} options")
+            fail(f"must choose {need} but only {len(opts)} options")
         if not opts:
             if optional:
                 return False
-            raise RuleError(
-                f"'{prompt}': {self.INFO.player_names[player]} must choose but there is no option"
-            )
+            fail(f"{self.INFO.player_names[player]} must choose but there is no option")
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(player, opts, slot, prompt, optional, need, [], domain, secret)
         return True
