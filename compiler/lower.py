@@ -1117,7 +1117,7 @@ def _constants(lw: Lowerer) -> None:
     mod.info["radius"] = str(radius)
     types = list(sym.entity_types)
     mod.info["type_names"] = _tuple([*types, "player"])
-    mod.info["type_ids"] = "(" + "".join(f"IDS_{t}, " for t in types) + _tuple(sym.players) + ",)"
+    mod.info["type_ids"] = "(" + "".join(f"IDS_{t}[:-1], " for t in types) + _tuple(sym.players) + ",)"
     mod.info["type_labels"] = (
         "("
         + "".join(_tuple(sym.entity_types[t].labels) + ", " for t in types)
