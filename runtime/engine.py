@@ -132,6 +132,14 @@ def cell_xy(c: int, radius: int) -> tuple[int, int]:
     return c // w - radius, c % w - radius
 
 
+def _without_none_slots(value: object, indices: tuple[int, ...], components: int) -> object:
+    """A per-component variable without the trailing slot that `none` reads (an engine detail)."""
+    if not indices or not isinstance(value, list):
+        return value
+    items = value[:-1] if indices[0] < components else value
+    return [_without_none_slots(v, indices[1:], components) for v in items]
+
+
 # ---- frames and decisions ---------------------------------------------------------------------
 
 
@@ -439,6 +447,9 @@ class GameState:
             else:
                 zones[key] = [labels[e] for e in pile]
         variables = self._dump_vars()
+        components = len(info.type_names) - 1  # type indices below this are component types
+        for name, indices in info.var_indices.items():
+            variables[name] = _without_none_slots(variables[name], indices, components)
         for name in info.owner_vars:
             values = variables[name]
             assert isinstance(values, list)
