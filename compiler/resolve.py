@@ -159,6 +159,17 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             continue
         info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
         sym.entity_types[et.name] = info
+        labelled: dict[str, ir.Span] = {}
+        for ent in et.entities:  # a name is an action label: two alike would make actions ambiguous
+            if ent.label in labelled and ent.label != ent.id:
+                sink.error(
+                    "duplicate-id",
+                    ent.span,
+                    f"two {et.name} components are named '{ent.label}'; "
+                    "names label actions, so they must differ",
+                    f"the other is at {labelled[ent.label]}",
+                )
+            labelled.setdefault(ent.label, ent.span)
         for i, ent in enumerate(et.entities):
             if ent.id and claim(ent.id, ent.span, "component"):
                 sym.entities[ent.id] = (et.name, i)
