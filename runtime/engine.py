@@ -408,6 +408,13 @@ class GameState:
         d = json.loads(text)
         if d.get("game") != cls.INFO.name:
             raise ValueError(f"this is a saved '{d.get('game')}' game, not '{cls.INFO.name}'")
+        if d.get("digest") != cls.INFO.digest:
+            # a saved state holds positions inside the compiled rules; replay the actions instead
+            raise ValueError(
+                f"this {cls.INFO.name} state was saved by another build of the rules "
+                f"(spec {str(d.get('digest'))[:12]}, this engine {cls.INFO.digest[:12]}); "
+                "replay its actions (`rulewright replay`) instead"
+            )
         s = object.__new__(cls)
         s.seed, s.options, s.num_players = d["seed"], d["options"], d["num_players"]
         s.setup_hook = None

@@ -157,3 +157,12 @@ def test_rule_errors_name_their_place_in_the_spec() -> None:
         runtime.RuleError, match=r"no option \(the decision at specs/iron_curtain/game\.yaml:\d+\)"
     ):
         state.apply_action(state.string_to_action("US"))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_from_another_build_of_the_rules_is_refused(name: str) -> None:
+    game = runtime.load_game(name)
+    data = json.loads(game.new_initial_state(1).to_json())
+    data["digest"] = "0" * 64
+    with pytest.raises(ValueError, match="another build of the rules"):
+        game.state_from_json(json.dumps(data))
