@@ -19,13 +19,14 @@ demo: $(STAMP)
 	$(BIN)/rulewright build
 	$(BIN)/rulewright demo --seed 1
 
-## test: set up, then freshness check, lint, strict typing, the test suite
+## test: set up, then freshness check, lint, strict typing, the test suite, verify every game
 test: $(STAMP)
 	$(BIN)/rulewright build --check
 	$(BIN)/ruff check compiler runtime generated tests
 	$(BIN)/ruff format --check compiler runtime generated tests
 	$(BIN)/mypy --strict compiler runtime generated
 	$(BIN)/pytest
+	$(BIN)/rulewright verify --examples 30 --out .verify-failures
 
 build: $(STAMP)
 	$(BIN)/rulewright build

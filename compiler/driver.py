@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler import ir
 from compiler import lower as lower_mod
 from compiler import render as render_mod
 from compiler.check import check
@@ -27,6 +28,7 @@ class Result:
     diagnostics: list[Diagnostic]
     files: dict[str, str] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    game: ir.Game | None = None  # the IR, when the spec loaded
 
     @property
     def ok(self) -> bool:
@@ -39,18 +41,21 @@ def compile_spec(folder: Path, *, render: bool = True) -> Result:
     game = load_game(folder, sink)
     t1 = time.perf_counter()
     if game is None or sink.has_errors:
-        return Result(folder, game.name if game else folder.name, sink.sorted(), seconds={"check": t1 - t0})
+        name = game.name if game else folder.name
+        return Result(folder, name, sink.sorted(), seconds={"check": t1 - t0}, game=game)
     sym = resolve(game, sink)
     ann = check(sym, sink)
     if sink.has_errors:
-        return Result(folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0})
+        return Result(
+            folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
+        )
     mod = lower_mod.lower(sym, ann, sink)
     t2 = time.perf_counter()
     if sink.has_errors or not render:
-        return Result(folder, game.name, sink.sorted(), seconds={"check": t2 - t0})
+        return Result(folder, game.name, sink.sorted(), seconds={"check": t2 - t0}, game=game)
     files = render_mod.render(mod)
     t3 = time.perf_counter()
-    return Result(folder, game.name, sink.sorted(), files, {"check": t2 - t0, "build": t3 - t0})
+    return Result(folder, game.name, sink.sorted(), files, {"check": t2 - t0, "build": t3 - t0}, game)
 
 
 def spec_folders(root: Path) -> list[Path]:

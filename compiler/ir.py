@@ -517,6 +517,7 @@ class Code:
     body: tuple[Stmt, ...]
     expr: Expr | None
     span: Span
+    text: str = ""  # the DSL source, as written (for messages and reproducers)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ decision). Code that never stops becomes plain functions. Expressions become Pyt
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import assert_never
 
@@ -74,9 +75,10 @@ class Module:
     frames: list[FrameClass] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     info: dict[str, str] = field(default_factory=dict)
-    invariants: list[tuple[str, str, str]] = field(default_factory=list)
+    invariants: list[tuple[str, str, str, str]] = field(default_factory=list)  # name, why, function, check
     scenarios: list[dict[str, str]] = field(default_factory=list)
     player_count: str = "2"
+    coverage: list[tuple[str, str, str]] = field(default_factory=list)  # kind, what, file:line
 
 
 def pytype(t: Type) -> str:
@@ -151,6 +153,17 @@ class Lowerer:
         self.effect_suspends: dict[tuple[str, str], bool] = {}  # (component type, effect field)
         self.walrus = 0
         self.two_players = sym.game.player_count.data == 2
+        self.covering = True  # False while lowering scenario code, which is not a rule
+
+    def cover(self, kind: str, what: str, span: ir.Span) -> list[str]:
+        """A coverage point: the `# cov N` marker line to put before its first statement (none if off).
+
+        The marker is a comment, so it costs nothing; runtime/coverage.py maps it to the statement.
+        """
+        if not self.covering:
+            return []
+        self.mod.coverage.append((kind, what, f"{span.file}:{span.line}"))
+        return [f"# cov {len(self.mod.coverage) - 1}"]
 
     # -- names
     def local(self, slot: str) -> str:
@@ -471,12 +484,16 @@ class StmtLowerer:
                 assert not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask))
                 self.assign(s, lw.val(s.value), out, ind)
             case ir.If():
+                arms = self.arms(s)
+                inner = ind + "    "
                 for i, (cond, body) in enumerate(s.branches):
                     out.append(f"{ind}{'if' if i == 0 else 'elif'} {ex(cond)}:")
-                    self.straight(body, out, ind + "    ")
-                if s.orelse:
+                    out += [inner + m for m in arms[i]]
+                    self.straight(body, out, inner)
+                if s.orelse or arms[-1]:  # an implicit else is written out to carry its marker
                     out.append(f"{ind}else:")
-                    self.straight(s.orelse, out, ind + "    ")
+                    out += [inner + m for m in arms[-1]]
+                    self.straight(s.orelse, out, inner)
             case ir.For():
                 slot = lw.ann.slots[id(s)]
                 inner = ind + "    "
@@ -538,9 +555,11 @@ class StmtLowerer:
                 out.append(f"{ind}if effect is not None:")
                 out.append(f"{ind}    effect(s, subject_{args})")
             case ir.AddModifier():
+                out += [ind + m for m in lw.cover("modifier", f"add {s.name}", s.span)]
                 until = lw.phase_ids.get(s.until_phase, -1) if s.until_phase else -1
                 out.append(f"{ind}s.add_mod(M_{s.name}, {lw.tuple_args(s.args)}, {until})")
             case ir.Cancel():
+                out += [ind + m for m in lw.cover("modifier", f"cancel {s.name}", s.span)]
                 out.append(f"{ind}s.cancel_mod(M_{s.name}, {lw.tuple_args(s.args)})")
             case ir.Emit():
                 names = [f"arg{i}_" for i in range(len(s.args))]
@@ -554,6 +573,18 @@ class StmtLowerer:
                         out.append(f"{ind}    t_{tr.name}(s{', ' + args if args else ''})")
             case _:
                 assert_never(s)
+
+    def arms(self, s: ir.If) -> list[list[str]]:
+        """The coverage markers of each arm of an `if`: then, each elif, else (implicit when absent)."""
+        cover, head = self.lw.cover, f"if at line {s.span.line}"
+        out = [cover("branch", f"{head}: then", s.span)]
+        for i, (cond, _) in enumerate(s.branches[1:], 1):
+            out.append(cover("branch", f"{head}: elif {i}", cond.span))
+        if s.orelse:
+            out.append(cover("branch", f"{head}: else", s.orelse[0].span))
+        else:
+            out.append(cover("branch", f"{head}: else (implicit)", s.span))
+        return out
 
     def target(self, s: ir.Assign, indices: list[str] | None = None) -> str:
         b = self.lw.ann.names.get(id(s))
@@ -634,6 +665,7 @@ class StmtLowerer:
                     for ln in out:
                         b.emit(ln)
             case ir.If():
+                arms = self.arms(s)
                 join = b.new()
                 targets = [b.new() for _ in s.branches]
                 else_b = b.new() if s.orelse else join
@@ -641,9 +673,13 @@ class StmtLowerer:
                     b.emit(f"if {ex(branch_cond)}:")
                     b.emit(f"    pc = {tgt}")
                     b.emit("    continue")
+                for m in arms[-1]:  # the else arm (explicit or not) is the fall-through
+                    b.emit(m)
                 b.goto(else_b)
-                for (_, branch), tgt in zip(s.branches, targets, strict=True):
+                for (_, branch), tgt, marks in zip(s.branches, targets, arms[:-1], strict=True):
                     b.at(tgt)
+                    for m in marks:
+                        b.emit(m)
                     self.body(branch)
                     b.goto(join)
                 if s.orelse:
@@ -812,7 +848,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
         lw.local_prefix = ""
         ps = _params(lw, f.params)
         assert f.body.expr is not None
-        body = [f"return {lw.ex(f.body.expr)}"]
+        body = [*lw.cover("function", f"function {f.name}", f.span), f"return {lw.ex(f.body.expr)}"]
         ret = pytype(sym.type_named(f.returns.text) or PLAYER)
         mod.functions.append(
             Function(f"f_{f.name}", origin(f"function {f.name}", f.span), _prefixed(ps), ret, body)
@@ -826,6 +862,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
             pr.body,
             _params(lw, pr.params),
             lw.suspending[pr.name],
+            lw.cover("procedure", f"procedure {pr.name}", pr.span),
         )
     for tname, info in sym.entity_types.items():
         for fname, fd in info.code_fields.items():
@@ -842,15 +879,18 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                     continue
                 fname_py = f"{'E' if fd.kind == 'effect' else 'X'}_{tname}_{fname}_{ent.id}"
                 items.append(fname_py)
-                what = origin(f"{tname} {ent.id}: {fname}", code.span)
+                what = f"{tname} {ent.id}: {fname}"
                 if fd.kind == "effect":
-                    _code_unit(lw, fname_py, fname_py, what, code, params, lw.effect_suspends[(tname, fname)])
+                    mark = lw.cover("effect", what, code.span)
+                    suspends = lw.effect_suspends[(tname, fname)]
+                    _code_unit(lw, fname_py, fname_py, origin(what, code.span), code, params, suspends, mark)
                 else:
                     lw.local_prefix = ""
                     assert code.expr is not None
                     ret = pytype(info.field_types[fname])
+                    body = [*lw.cover("expression", what, code.span), f"return {lw.ex(code.expr)}"]
                     mod.functions.append(
-                        Function(fname_py, what, _prefixed(params), ret, [f"return {lw.ex(code.expr)}"])
+                        Function(fname_py, origin(what, code.span), _prefixed(params), ret, body)
                     )
             if fd.kind == "effect":
                 kind = "Frame" if lw.effect_suspends[(tname, fname)] else "None"
@@ -913,6 +953,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
             tr.body,
             ps,
             lw.trigger_suspends[tr.name],
+            lw.cover("trigger", f"trigger {tr.name}", tr.span),
         )
     _code_unit(
         lw,
@@ -922,6 +963,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
         g.setup or ir.Code((), None, g.span),
         [],
         True,
+        lw.cover("setup", "setup", g.setup.span) if g.setup else [],
     )
     for ph in sym.phases.values():
         if ph.body is not None:
@@ -941,7 +983,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                 [f"return {lw.ex(inv.expr.expr)}"],
             )
         )
-        mod.invariants.append((inv.name, inv.why, f"inv_{inv.name}"))
+        mod.invariants.append((inv.name, inv.why, f"inv_{inv.name}", " ".join(inv.expr.text.split())))
     _scenarios(lw)
     return mod
 
@@ -959,19 +1001,28 @@ def _params(lw: Lowerer, params: tuple[ir.Param, ...]) -> list[tuple[str, str]]:
 
 
 def _code_unit(
-    lw: Lowerer, cls: str, fn: str, what: str, code: ir.Code, params: list[tuple[str, str]], as_frame: bool
+    lw: Lowerer,
+    cls: str,
+    fn: str,
+    what: str,
+    code: ir.Code,
+    params: list[tuple[str, str]],
+    as_frame: bool,
+    mark: Sequence[str] = (),
 ) -> None:
-    """A statement body as a Frame class (if it can stop) or a plain function."""
+    """A statement body as a Frame class (if it can stop) or a plain function; `mark` opens it."""
     locals_ = lw.ann.locals.get(id(code), {})
     if not as_frame:
         lw.local_prefix = ""
         sl = StmtLowerer(lw, in_frame=False)
-        body: list[str] = []
+        body: list[str] = [*mark]
         sl.straight(code.body, body, "")
         lw.mod.functions.append(Function(fn, what, [(f"l_{n}", t) for n, t in params], "None", body))
         return
     lw.local_prefix = "self."
     sl = StmtLowerer(lw, in_frame=True)
+    for m in mark:
+        sl.blocks.emit(m)
     sl.body(code.body)
     sl.blocks.emit("s.pop()")
     sl.blocks.emit("return")
@@ -1029,6 +1080,8 @@ def _flow(lw: Lowerer) -> None:
             b.goto(body)
             b.at(body)
         b.emit(f"# phase {ph.name} ({ph.span.file}:{ph.span.line})")
+        for m in lw.cover("phase", f"phase {ph.name}", ph.span):  # each pass
+            b.emit(m)
         if ph.body is not None:
             after = b.new()
             b.emit(f"self.pc = {after}")
@@ -1243,6 +1296,7 @@ def _scenarios(lw: Lowerer) -> None:
         entry["shuffles"] = repr(shuffles)
         entry["actions"] = repr([str(a.data) for a in sc.actions])
         if sc.setup is not None:
+            lw.covering = False  # a scenario's setup arranges a test, it is not a rule
             _code_unit(
                 lw,
                 f"Sc{i}Setup",
@@ -1252,6 +1306,7 @@ def _scenarios(lw: Lowerer) -> None:
                 [],
                 False,
             )
+            lw.covering = True
             entry["setup"] = f"sc{i}_setup"
         else:
             entry["setup"] = "None"

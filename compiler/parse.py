@@ -67,7 +67,7 @@ def parse_effect(smap: SourceMap, sink: Sink) -> ir.Code | None:
     if tree is None:
         return None
     body = _Build(smap, sink).transform(tree)
-    return ir.Code(tuple(body), None, smap.span(1, 1, len(smap.lines), 1))
+    return ir.Code(tuple(body), None, smap.span(1, 1, len(smap.lines), 1), smap.text)
 
 
 def parse_expression(smap: SourceMap, sink: Sink) -> ir.Code | None:
@@ -76,7 +76,7 @@ def parse_expression(smap: SourceMap, sink: Sink) -> ir.Code | None:
     if tree is None:
         return None
     expr = _Build(smap, sink).transform(tree)
-    return ir.Code((), expr, smap.span(1, 1, len(smap.lines), 1))
+    return ir.Code((), expr, smap.span(1, 1, len(smap.lines), 1), smap.text)
 
 
 def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:

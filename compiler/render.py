@@ -78,6 +78,7 @@ def render(mod: Module) -> dict[str, str]:
         invariants=mod.invariants,
         scenarios=mod.scenarios,
         player_count=mod.player_count,
+        coverage=mod.coverage,
         player_names=repr(tuple(mod.game.player_labels)),
     )
     init = env.get_template("package_init.py.j2").render(header=head, game=mod.game)

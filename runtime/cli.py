@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import random
@@ -48,14 +49,14 @@ def open_game(name: str, options: Sequence[str] | None) -> Game:
         raise UsageError(str(exc)) from None
 
 
-def progress(done: int, total: int, start: float, out: TextIO = sys.stderr) -> None:
+def progress(done: int, total: int, start: float, out: TextIO = sys.stderr, unit: str = "games") -> None:
     """A one-line progress bar on a terminal; silent in pipes and CI logs."""
     if not out.isatty():
         return
     width = 30
     filled = width * done // max(1, total)
     rate = done / max(1e-9, time.perf_counter() - start)
-    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {rate:,.0f} games/s")
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {rate:,.0f} {unit}/s")
     if done >= total:
         out.write("\n")
     out.flush()
@@ -235,8 +236,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     lengths = 0
     start = time.perf_counter()
     kinds = [k.strip() for k in args.agents.split(",")]
+    cov = None
+    if args.coverage or args.coverage_json:
+        from runtime.coverage import RuleCoverage
+
+        try:
+            cov = RuleCoverage(game)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"no rule coverage for {game.name}: {exc}") from None
     for i in range(args.n):
-        state = play_game(game, args.seed + i, kinds)
+        if cov is not None:
+            with cov:
+                state = play_game(game, args.seed + i, kinds)
+        else:
+            state = play_game(game, args.seed + i, kinds)
         lengths += len(state.history)
         if state.winner >= 0:
             wins[state.winner] += 1
@@ -251,6 +264,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  {'draws':<10}      {draws:>6}  ({100 * draws / args.n:5.1f}%)")
     print(f"  mean length {lengths / args.n:.1f} decisions")
     print(f"  {args.n / secs:,.0f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
+    if cov is not None and args.coverage:
+        print()
+        print(cov.report())
+    if cov is not None and args.coverage_json:
+        Path(args.coverage_json).write_text(json.dumps(cov.to_json(), indent=1) + "\n", encoding="utf-8")
+        print(f"rule coverage written to {args.coverage_json}")
     return EXIT_OK
 
 
@@ -275,6 +294,120 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
                         print(f"      | {line}")
     print(f"{total - failed} passed, {failed} failed")
     return EXIT_SPEC if failed else EXIT_OK
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
+    from runtime.coverage import RuleCoverage
+    from runtime.verify import DEFAULT_STRATEGIES, describe, verify, write_reproducer
+
+    names = args.games or available_games()
+    strategies = [x.strip() for x in args.strategy.split(",")] if args.strategy else None
+    failed = False
+    for name in names:
+        game = open_game(name, args.option)
+        chosen = strategies or [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
+        cov = RuleCoverage(game) if args.coverage or args.coverage_json else None
+        start = time.perf_counter()
+        try:
+            with cov if cov is not None else nullcontext():
+                report = verify(
+                    game,
+                    examples=args.examples,
+                    seed=args.seed,
+                    max_steps=args.max_steps,
+                    strategies=chosen,
+                    prefer=args.prefer,
+                    contract=not args.no_contract,
+                    on_example=functools.partial(progress, total=args.examples, start=start, unit="examples"),
+                )
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        print(describe(report, len(game.info.invariants), not args.no_contract))
+        if report.failure is not None:
+            failed = True
+            out = Path(args.out) if args.out else repo_root() / "specs" / name / "scenarios"
+            path = write_reproducer(report.failure, out, name)
+            print(f"  reproducer written to {path}")
+            print(f"  run it: rulewright build && rulewright scenarios {name}")
+        if cov is not None and args.coverage:
+            print()
+            print(cov.report())
+        if cov is not None and args.coverage_json:
+            target = Path(args.coverage_json.replace("GAME", name))
+            target.write_text(json.dumps(cov.to_json(), indent=1) + "\n", encoding="utf-8")
+            print(f"rule coverage written to {target}")
+    return EXIT_SPEC if failed else EXIT_OK
+
+
+def _spec_ir(name: str) -> Any:
+    """The IR of specs/NAME, and a check that generated/ was built from it."""
+    from compiler.diagnostics import render_all
+    from compiler.driver import compile_spec
+
+    folder = repo_root() / "specs" / name
+    if not folder.is_dir():
+        raise UsageError(f"no spec folder {folder}")
+    r = compile_spec(folder, render=False)
+    if not r.ok or r.game is None:
+        print(render_all(r.diagnostics))
+        raise UsageError(f"specs/{name} has errors; fix them first")
+    return r.game
+
+
+def cmd_playthrough(args: argparse.Namespace) -> int:
+    from compiler.fingerprint import fingerprint
+    from runtime.impact import playthrough_dir, save
+    from runtime.playthrough import record
+
+    game = open_game(args.game, args.option)
+    spec = _spec_ir(args.game)
+    if spec.digest != game.info.digest:
+        raise UsageError(f"generated/{args.game} is stale: run `rulewright build` first")
+    folder = Path(args.out) if args.out else playthrough_dir(repo_root(), args.game)
+    entries = fingerprint(spec)
+    for seed in range(args.seed, args.seed + args.n):
+        pt = record(game, seed, args.agents)
+        path = save(game, pt, folder, entries)
+        print(f"wrote {path} ({len(pt.steps)} steps; {pt.result})")
+    return EXIT_OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from runtime.impact import analyse, describe, playthrough_dir, playthrough_files, rerecord
+
+    game = open_game(args.game, None)
+    spec = _spec_ir(args.game)
+    if spec.digest != game.info.digest:
+        raise UsageError(
+            f"generated/{args.game} is older than specs/{args.game}: run `rulewright build` first"
+        )
+    folder = Path(args.dir) if args.dir else playthrough_dir(repo_root(), args.game)
+    if not playthrough_files(folder):
+        raise UsageError(
+            f"no playthroughs in {folder} (record some with `rulewright playthrough {args.game}`)"
+        )
+    impact = analyse(game, spec, folder, tracer=_tracer())
+    print(describe(impact))
+    if args.update:
+        written = rerecord(game, spec, folder)
+        print(f"re-recorded {len(written)} playthrough(s) in {folder}")
+        return EXIT_OK
+    return EXIT_SPEC if any(o.divergence is not None for o in impact.outcomes) else EXIT_OK
+
+
+def _tracer() -> Callable[[Game, Any], list[tuple[str, int]]]:
+    """The spec places of the rules that ran in a divergent step (via rule coverage)."""
+    from runtime.coverage import RuleCoverage
+
+    def trace(game: Game, div: Any) -> list[tuple[str, int]]:
+        cov = RuleCoverage(game)
+        state = div.before.clone()
+        hits = cov.hits_in(lambda: state.apply_action(div.action))
+        return [(cov.points[i].file, cov.points[i].line) for i in sorted(hits)]
+
+    return trace
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -343,9 +476,52 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the first game")
     sp.add_argument("--agents", default="random")
+    sp.add_argument("--coverage", action="store_true", help="report how often each spec rule ran")
+    sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
     opts(sp)
     sp = add("scenarios", cmd_scenarios, "run the designers' scenario files")
     sp.add_argument("game", nargs="?")
+    sp = add(
+        "verify",
+        cmd_verify,
+        "let Hypothesis play; check invariants and the engine contract; shrink and save a failure",
+    )
+    sp.add_argument("games", nargs="*", metavar="GAME", help="games to verify (default: all)")
+    sp.add_argument("--examples", type=int, default=100, help="games per game (default 100)")
+    sp.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
+    sp.add_argument(
+        "--max-steps", type=int, default=2000, help="stop an example after K decisions (default 2000)"
+    )
+    sp.add_argument(
+        "--strategy",
+        metavar="S[,S...]",
+        help="random, first, last, novel, prefer (default: random,last,first,novel, +prefer with --prefer)",
+    )
+    sp.add_argument("--prefer", metavar="REGEX", help="favour actions whose label matches, e.g. 'event'")
+    sp.add_argument("--no-contract", action="store_true", help="check only the invariants (faster)")
+    sp.add_argument("--coverage", action="store_true", help="then report how often each rule ran")
+    sp.add_argument(
+        "--coverage-json", metavar="FILE", help="write rule coverage as JSON (GAME in FILE becomes the name)"
+    )
+    sp.add_argument(
+        "--out", metavar="DIR", help="where to write a failure's scenario (default specs/GAME/scenarios)"
+    )
+    opts(sp)
+    sp = add("playthrough", cmd_playthrough, "record golden playthroughs under tests/playthroughs/GAME/")
+    sp.add_argument("game")
+    sp.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sp.add_argument("-n", type=int, default=1, help="how many games, seeds SEED.. (default 1)")
+    sp.add_argument("--agents", default="random", help="comma-separated, one per player, cycled")
+    sp.add_argument("--out", metavar="DIR", help="default tests/playthroughs/GAME")
+    opts(sp)
+    sp = add(
+        "diff",
+        cmd_diff,
+        "after a spec change and a build: where each stored playthrough diverges, and why",
+    )
+    sp.add_argument("game")
+    sp.add_argument("--update", action="store_true", help="then re-record them on the current rules")
+    sp.add_argument("--dir", metavar="DIR", help="default tests/playthroughs/GAME")
     sp = add("bench", cmd_bench, "games/s, decisions/s, clone and JSON cost, check and build time")
     sp.add_argument("game", nargs="?")
     sp.add_argument("--seconds", type=float, default=2.0, help="time spent playing per game (default 2)")

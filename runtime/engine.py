@@ -89,7 +89,8 @@ class GameInfo:
         default_factory=dict
     )  # per-indexed variable -> type indices
     frames: dict[str, type[Frame]] = field(default_factory=dict)
-    invariants: tuple[tuple[str, str, Any], ...] = ()
+    invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
+    coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), runtime/coverage.py
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
 

@@ -1,14 +1,18 @@
 """Scenarios: designers' test cases (specs/<game>/scenarios/*.yaml), compiled into each engine.
 
 A scenario starts a seeded game with forced dice and shuffles, lets its `setup` arrange the table
-after the game's own setup, plays actions by their labels, then checks its expectations.
+after the game's own setup, plays actions by their labels, then checks its expectations. As in
+`rulewright verify`, every action is checked against the spec's invariants and the engine
+contract (runtime.contract), so a reproducer that verify wrote fails until the rule is fixed.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
+from runtime.contract import Checker, Violation
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import load_game
 
@@ -37,11 +41,12 @@ def run_scenario(game_name: str, sc: dict[str, Any]) -> ScenarioResult:
     except (ValueError, RuleError) as exc:
         return fail(f"could not start: {exc}")
     actions: list[str] = sc["actions"]
+    checker = Checker(random.Random(sc["seed"]))
     for i, label in enumerate(actions, 1):
         if state.is_terminal():
             return fail(f"action {i} '{label}': the game is already over ({state.reason})", state)
         try:
-            state.apply_action(state.string_to_action(label))
+            action = state.string_to_action(label)
         except IllegalActionError as exc:
             if sc["expect_error"] is not None and i == len(actions):
                 if sc["expect_error"] in str(exc):
@@ -52,6 +57,10 @@ def run_scenario(game_name: str, sc: dict[str, Any]) -> ScenarioResult:
                     f"action {i}: expected an error containing '{sc['expect_error']}', got: {exc}", state
                 )
             return fail(f"action {i}: {exc}", state)
+        try:
+            state = checker.step(state, action)
+        except Violation as exc:
+            return fail(f"action {i} '{label}': {exc}", state)
         except RuleError as exc:
             return fail(f"action {i} '{label}': rule error: {exc}", state)
     if sc["expect_error"] is not None:

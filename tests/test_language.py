@@ -102,7 +102,7 @@ def check_hidden_information(engine: ModuleType, s: GameState) -> None:
 
 def check_contract(engine: ModuleType, game: Game, s: GameState) -> None:
     text = s.to_json()
-    for name, why, check in engine.INFO.invariants:
+    for name, why, check, _ in engine.INFO.invariants:
         assert check(s), f"invariant {name} broken ({why})\n" + "\n".join(s.log()[-15:])
     assert engine.INFO.invariants and s.to_json() == text, "checking the invariants changed the state"
     restored = game.state_from_json(text)

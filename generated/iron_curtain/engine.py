@@ -156,26 +156,31 @@ class State(GameState):
 
 # function toward (specs/iron_curtain/game.yaml:31)
 def f_toward(s: State, l_p: int) -> int:
+    # cov 0
     return 1 if (l_p == P_usa) else (-1)
 
 
 # function controls (specs/iron_curtain/game.yaml:36)
 def f_controls(s: State, l_p: int, l_c: int) -> bool:
+    # cov 1
     return s.v_cubes[l_c][l_p] > s.v_cubes[l_c][(1 - l_p)]
 
 
 # function dominates (specs/iron_curtain/game.yaml:40)
 def f_dominates(s: State, l_p: int, l_c: int) -> bool:
+    # cov 2
     return s.v_cubes[l_c][l_p] >= (s.v_cubes[l_c][(1 - l_p)] + 2)
 
 
 # function placed_in (specs/iron_curtain/game.yaml:45)
 def f_placed_in(s: State, l_r: int) -> int:
+    # cov 3
     return sum(1 for c_c in s.z.piles[Z_map] if (F_card_region[c_c] == l_r))
 
 
 # function placements (specs/iron_curtain/game.yaml:49)
 def f_placements(s: State, l_c: int) -> list[int]:
+    # cov 4
     return (
         s.open_cells_around(
             T_card, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])]
@@ -194,6 +199,7 @@ def f_placements(s: State, l_c: int) -> list[int]:
 
 # function accessible (specs/iron_curtain/game.yaml:57)
 def f_accessible(s: State, l_p: int) -> list[int]:
+    # cov 5
     return [
         c_c
         for c_c in s.z.piles[Z_map]
@@ -203,6 +209,7 @@ def f_accessible(s: State, l_p: int) -> list[int]:
 
 # function supply (specs/iron_curtain/game.yaml:62)
 def f_supply(s: State, l_p: int, l_c: int) -> int:
+    # cov 6
     return (
         s.v_reserve[l_p]
         if (s.v_reserve[l_p] > 0)
@@ -212,19 +219,30 @@ def f_supply(s: State, l_p: int, l_c: int) -> int:
 
 # function order_cost (specs/iron_curtain/game.yaml:67)
 def f_order_cost(s: State, l_p: int, l_c: int) -> int:
+    # cov 7
     return 2 if f_dominates(s, (1 - l_p), l_c) else 1
 
 
 # procedure check_flags (specs/iron_curtain/game.yaml:73)
 def p_check_flags(s: State) -> None:
+    # cov 8
     if s.v_ideology >= 8:
+        # cov 9
         s.end_game(P_usa, "the US reached its flag")
+    else:
+        # cov 10
+        pass
     if s.v_ideology <= (-8):
+        # cov 11
         s.end_game(P_ussr, "the USSR reached its flag")
+    else:
+        # cov 12
+        pass
 
 
 # procedure gain (specs/iron_curtain/game.yaml:78)
 def p_gain(s: State, l_p: int, l_n: int) -> None:
+    # cov 13
     s.v_ideology = min(8, max(-8, s.v_ideology + (f_toward(s, l_p) * l_n)))
     s.say(s.player_label(l_p) + " gains " + str(l_n) + " ideology; the marker is at " + str(s.v_ideology))
     p_check_flags(s)
@@ -232,6 +250,7 @@ def p_gain(s: State, l_p: int, l_n: int) -> None:
 
 # procedure score_region (specs/iron_curtain/game.yaml:85)
 def p_score_region(s: State, l_r: int) -> None:
+    # cov 14
     l_us: int = sum(
         1 for c_c in s.z.piles[Z_map] if ((F_card_region[c_c] == l_r) and f_controls(s, P_usa, c_c))
     )
@@ -240,9 +259,14 @@ def p_score_region(s: State, l_r: int) -> None:
     )
     l_net: int = l_us - l_su
     if l_us > l_su:
+        # cov 15
         l_net += F_region_bonus[l_r]
     elif l_su > l_us:
+        # cov 16
         l_net -= F_region_bonus[l_r]
+    else:
+        # cov 17
+        pass
     s.v_ideology = min(8, max(-8, s.v_ideology + l_net))
     s.say(
         s.label(T_region, l_r)
@@ -258,6 +282,7 @@ def p_score_region(s: State, l_r: int) -> None:
 
 # procedure lose_reserve (specs/iron_curtain/game.yaml:171)
 def p_lose_reserve(s: State, l_p: int, l_n: int) -> None:
+    # cov 38
     l_k: int = min(l_n, s.v_reserve[l_p])
     s.v_reserve[s.ref(l_p)] -= l_k
     s.v_removed[s.ref(l_p)] += l_k
@@ -453,15 +478,18 @@ class P_take_cube(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 18
                 if s.v_reserve[self.l_p] > 0:
                     pc = 2
                     continue
+                # cov 20
                 pc = 3
                 continue
             elif pc == 1:
                 s.pop()
                 return
             elif pc == 2:
+                # cov 19
                 s.v_reserve[s.ref(self.l_p)] -= 1
                 pc = 1
                 continue
@@ -512,6 +540,7 @@ class P_give_order(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 21
                 self.l_access = f_accessible(s, self.l_p)
                 self.l_budget = F_card_value[self.l_c]
                 pc = 1
@@ -549,11 +578,16 @@ class P_give_order(Frame):
                 return
             elif pc == 4:
                 if self.l_t == -1:
+                    # cov 22
                     s.pop()
                     return
+                else:
+                    # cov 23
+                    pass
                 if f_order_cost(s, self.l_p, self.l_t) == 2:
                     pc = 6
                     continue
+                # cov 25
                 pc = 5
                 continue
             elif pc == 5:
@@ -561,6 +595,7 @@ class P_give_order(Frame):
                 s.push(P_take_cube(self.l_p, self.l_t))
                 return
             elif pc == 6:
+                # cov 24
                 self.pc = 7
                 s.push(P_take_cube(self.l_p, self.l_t))
                 return
@@ -602,6 +637,7 @@ class P_infiltrate(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 26
                 self.r_1 = self.l_n
                 pc = 1
                 continue
@@ -632,8 +668,12 @@ class P_infiltrate(Frame):
                 return
             elif pc == 4:
                 if self.l_t == -1:
+                    # cov 27
                     s.pop()
                     return
+                else:
+                    # cov 28
+                    pass
                 self.pc = 5
                 s.push(P_take_cube(self.l_p, self.l_t))
                 return
@@ -671,6 +711,7 @@ class P_remove_cubes(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 29
                 self.l_o = 1 - self.l_p
                 self.r_1 = self.l_n
                 pc = 1
@@ -702,8 +743,12 @@ class P_remove_cubes(Frame):
                 return
             elif pc == 4:
                 if self.l_t == -1:
+                    # cov 30
                     s.pop()
                     return
+                else:
+                    # cov 31
+                    pass
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= 1
                 s.v_reserve[s.ref(self.l_o)] += 1
                 pc = 1
@@ -736,6 +781,7 @@ class P_remove_from_one_card(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 32
                 self.l_o = 1 - self.l_p
                 self.pc = 1
                 if s.decide(
@@ -753,8 +799,12 @@ class P_remove_from_one_card(Frame):
                 continue
             elif pc == 1:
                 if self.l_t == -1:
+                    # cov 33
                     s.pop()
                     return
+                else:
+                    # cov 34
+                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -798,6 +848,7 @@ class P_move_cubes(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 35
                 self.pc = 1
                 if s.decide(
                     self.l_p,
@@ -814,8 +865,12 @@ class P_move_cubes(Frame):
                 continue
             elif pc == 1:
                 if self.l_src == -1:
+                    # cov 36
                     s.pop()
                     return
+                else:
+                    # cov 37
+                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -872,6 +927,7 @@ class P_play_turn(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 39
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -905,16 +961,22 @@ class P_play_turn(Frame):
                     + s.cell_label(self.l_spot)
                 )
                 if f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]:
+                    # cov 40
                     p_score_region(s, F_card_region[self.l_c])
+                else:
+                    # cov 41
+                    pass
                 if F_card_flag[self.l_c] == self.l_p:
                     pc = 4
                     continue
+                # cov 43
                 pc = 5
                 continue
             elif pc == 3:
                 s.pop()
                 return
             elif pc == 4:
+                # cov 42
                 self.pc = 6
                 s.decide(
                     self.l_p, [0, 1], 7, "l_how", "use the card for", at="specs/iron_curtain/game.yaml:190"
@@ -936,12 +998,14 @@ class P_play_turn(Frame):
                 if self.l_how == 1:
                     pc = 8
                     continue
+                # cov 45
                 pc = 9
                 continue
             elif pc == 7:
                 pc = 3
                 continue
             elif pc == 8:
+                # cov 44
                 s.say(s.player_label(self.l_p) + " plays the event of " + s.label(T_card, self.l_c))
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
@@ -965,6 +1029,7 @@ class P_play_turn(Frame):
                 if self.l_run_it:
                     pc = 14
                     continue
+                # cov 47
                 pc = 13
                 continue
             elif pc == 13:
@@ -972,6 +1037,7 @@ class P_play_turn(Frame):
                 s.push(P_give_order(self.l_p, self.l_c))
                 return
             elif pc == 14:
+                # cov 46
                 s.say(s.player_label(self.l_o) + " runs the event of " + s.label(T_card, self.l_c))
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
@@ -1009,6 +1075,7 @@ class E_card_event_west_germany(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 48
                 self.pc = 1
                 s.push(
                     P_infiltrate(
@@ -1041,6 +1108,7 @@ class E_card_event_italy(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 49
                 p_gain(s, self.l_p, 1)
                 s.pop()
                 return
@@ -1066,6 +1134,7 @@ class E_card_event_east_germany(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 50
                 self.pc = 1
                 s.push(P_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
                 return
@@ -1094,6 +1163,7 @@ class E_card_event_poland(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 51
                 self.pc = 1
                 s.push(
                     P_infiltrate(
@@ -1126,6 +1196,7 @@ class E_card_event_iran(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 52
                 self.pc = 1
                 s.push(P_remove_from_one_card(self.l_p, 2))
                 return
@@ -1154,6 +1225,7 @@ class E_card_event_israel(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 53
                 self.pc = 1
                 s.push(P_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
                 return
@@ -1182,6 +1254,7 @@ class E_card_event_egypt(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 54
                 self.pc = 1
                 s.push(P_remove_from_one_card(self.l_p, 2))
                 return
@@ -1210,6 +1283,7 @@ class E_card_event_japan(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 55
                 self.pc = 1
                 s.push(
                     P_infiltrate(
@@ -1242,6 +1316,7 @@ class E_card_event_south_korea(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 56
                 self.pc = 1
                 s.push(
                     P_remove_cubes(
@@ -1274,6 +1349,7 @@ class E_card_event_vietnam(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 57
                 p_gain(s, self.l_p, 2)
                 s.pop()
                 return
@@ -1299,6 +1375,7 @@ class E_card_event_south_africa(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 58
                 p_lose_reserve(s, (1 - self.l_p), 1)
                 s.pop()
                 return
@@ -1324,6 +1401,7 @@ class E_card_event_angola(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 59
                 self.pc = 1
                 s.push(P_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
                 return
@@ -1352,6 +1430,7 @@ class E_card_event_ethiopia(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 60
                 self.pc = 1
                 s.push(P_move_cubes(self.l_p, 3))
                 return
@@ -1380,6 +1459,7 @@ class E_card_event_brazil(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 61
                 self.pc = 1
                 s.push(
                     P_infiltrate(
@@ -1414,6 +1494,7 @@ class E_card_event_argentina(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 62
                 self.pc = 1
                 s.push(
                     P_remove_cubes(
@@ -1448,6 +1529,7 @@ class E_card_event_chile(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 63
                 p_gain(s, self.l_p, 1)
                 s.pop()
                 return
@@ -1473,6 +1555,7 @@ class E_card_event_panama(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 64
                 self.pc = 1
                 s.push(P_move_cubes(self.l_p, 2))
                 return
@@ -1501,6 +1584,7 @@ class E_card_event_cuba(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 65
                 p_lose_reserve(s, (1 - self.l_p), 2)
                 s.pop()
                 return
@@ -1526,6 +1610,7 @@ class Setup(Frame):
         pc = self.pc
         while True:
             if pc == 0:
+                # cov 66
                 s.place(T_card, E_start, Z_map, s.cell(0, 0))
                 for x_ in list(range(s.num_players)):
                     self.l_p = x_
@@ -1568,8 +1653,12 @@ class Ph_round(Frame):
         while True:
             if pc == 0:
                 if s.v_round == 2:
+                    # cov 67
                     s.deal(T_card, 4, Z_deck, (Z_hand + P_usa))
                     s.deal(T_card, 4, Z_deck, (Z_hand + P_ussr))
+                else:
+                    # cov 68
+                    pass
                 self.l_chooser = P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr
                 self.pc = 1
                 s.decide(
@@ -1599,11 +1688,15 @@ class Ph_round(Frame):
                 return
             elif pc == 4:
                 if s.v_round == 1:
+                    # cov 69
                     for x_ in list(range(s.num_players)):
                         self.l_p = x_
                         s.move_all(
                             T_card, s.z.piles[(Z_hand + s.ref(self.l_p))], (Z_aside + s.ref(self.l_p)), True
                         )
+                else:
+                    # cov 70
+                    pass
                 s.pop()
                 return
             elif pc == 5:
@@ -1647,9 +1740,14 @@ class Ph_epilogue(Frame):
                 self.l_su = sum(F_card_value[c_c] for c_c in self.l_kept if (F_card_flag[c_c] == P_ussr))
                 s.say("Epilogue: US cards " + str(self.l_us) + ", USSR cards " + str(self.l_su))
                 if self.l_us > self.l_su:
+                    # cov 71
                     p_gain(s, P_usa, min(3, (self.l_us - self.l_su)))
                 elif self.l_su > self.l_us:
+                    # cov 72
                     p_gain(s, P_ussr, min(3, (self.l_su - self.l_us)))
+                else:
+                    # cov 73
+                    pass
                 s.pop()
                 return
             else:
@@ -1676,7 +1774,11 @@ class Ph_final_scoring(Frame):
                     self.l_r = x_
                     p_score_region(s, self.l_r)
                 if s.v_ideology < 0:
+                    # cov 74
                     s.end_game(P_ussr, "more ideology after final scoring")
+                else:
+                    # cov 75
+                    pass
                 s.end_game(P_usa, "more ideology after final scoring, or a tie (the US wins ties)")
                 s.pop()
                 return
@@ -1719,11 +1821,13 @@ class Flow(Frame):
                 continue
             elif pc == 3:
                 # phase round (specs/iron_curtain/game.yaml:219)
+                # cov 76
                 self.pc = 5
                 s.push(Ph_round())
                 return
             elif pc == 4:
                 # phase epilogue (specs/iron_curtain/game.yaml:237)
+                # cov 77
                 self.pc = 6
                 s.push(Ph_epilogue())
                 return
@@ -1734,6 +1838,7 @@ class Flow(Frame):
             elif pc == 6:
                 s.expire(PH_epilogue)
                 # phase final_scoring (specs/iron_curtain/game.yaml:245)
+                # cov 78
                 self.pc = 7
                 s.push(Ph_final_scoring())
                 return
@@ -1768,10 +1873,25 @@ EFFECT_card_event: tuple[Callable[..., Frame] | None, ...] = (
     None,
 )
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool]], ...] = (
-    ("cubes_conserved", "every cube is on a card, in the reserve or out of the game", inv_cubes_conserved),
-    ("marker_on_track", "the ideology marker never leaves the track", inv_marker_on_track),
-    ("no_negative_cubes", "a card or a reserve never holds fewer than zero cubes", inv_no_negative_cubes),
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
+    (
+        "cubes_conserved",
+        "every cube is on a card, in the reserve or out of the game",
+        inv_cubes_conserved,
+        "all(p in players where sum(cubes[c, p] for c in card) + reserve[p] + removed[p] == cubes_per_side)",
+    ),
+    (
+        "marker_on_track",
+        "the ideology marker never leaves the track",
+        inv_marker_on_track,
+        "ideology \u003e= -track_end and ideology \u003c= track_end",
+    ),
+    (
+        "no_negative_cubes",
+        "a card or a reserve never holds fewer than zero cubes",
+        inv_no_negative_cubes,
+        "all(c in card where all(p in players where cubes[c, p] \u003e= 0)) and all(p in players where reserve[p] \u003e= 0)",
+    ),
 )
 
 SCENARIOS: tuple[dict[str, Any], ...] = (
@@ -2179,6 +2299,89 @@ SCENARIOS: tuple[dict[str, Any], ...] = (
         "expect_legal": None,
         "doc": 'Seed: "En la segunda ronda decidirá el bando más atrasado en el marcador de ideología (en caso de empate decide la URSS)." The marker starts at -2 (toward the USSR), so after round 1 the US is behind and decides. A whole game in which nobody places a cube.\n',
     },
+)
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("function", "function toward", "specs/iron_curtain/game.yaml:31"),
+    ("function", "function controls", "specs/iron_curtain/game.yaml:36"),
+    ("function", "function dominates", "specs/iron_curtain/game.yaml:40"),
+    ("function", "function placed_in", "specs/iron_curtain/game.yaml:45"),
+    ("function", "function placements", "specs/iron_curtain/game.yaml:49"),
+    ("function", "function accessible", "specs/iron_curtain/game.yaml:57"),
+    ("function", "function supply", "specs/iron_curtain/game.yaml:62"),
+    ("function", "function order_cost", "specs/iron_curtain/game.yaml:67"),
+    ("procedure", "procedure check_flags", "specs/iron_curtain/game.yaml:73"),
+    ("branch", "if at line 75: then", "specs/iron_curtain/game.yaml:75"),
+    ("branch", "if at line 75: else (implicit)", "specs/iron_curtain/game.yaml:75"),
+    ("branch", "if at line 76: then", "specs/iron_curtain/game.yaml:76"),
+    ("branch", "if at line 76: else (implicit)", "specs/iron_curtain/game.yaml:76"),
+    ("procedure", "procedure gain", "specs/iron_curtain/game.yaml:78"),
+    ("procedure", "procedure score_region", "specs/iron_curtain/game.yaml:85"),
+    ("branch", "if at line 92: then", "specs/iron_curtain/game.yaml:92"),
+    ("branch", "if at line 92: elif 1", "specs/iron_curtain/game.yaml:92"),
+    ("branch", "if at line 92: else (implicit)", "specs/iron_curtain/game.yaml:92"),
+    ("procedure", "procedure take_cube", "specs/iron_curtain/game.yaml:97"),
+    ("branch", "if at line 101: then", "specs/iron_curtain/game.yaml:101"),
+    ("branch", "if at line 101: else", "specs/iron_curtain/game.yaml:104"),
+    ("procedure", "procedure give_order", "specs/iron_curtain/game.yaml:108"),
+    ("branch", "if at line 116: then", "specs/iron_curtain/game.yaml:116"),
+    ("branch", "if at line 116: else (implicit)", "specs/iron_curtain/game.yaml:116"),
+    ("branch", "if at line 117: then", "specs/iron_curtain/game.yaml:117"),
+    ("branch", "if at line 117: else (implicit)", "specs/iron_curtain/game.yaml:117"),
+    ("procedure", "procedure infiltrate", "specs/iron_curtain/game.yaml:127"),
+    ("branch", "if at line 133: then", "specs/iron_curtain/game.yaml:133"),
+    ("branch", "if at line 133: else (implicit)", "specs/iron_curtain/game.yaml:133"),
+    ("procedure", "procedure remove_cubes", "specs/iron_curtain/game.yaml:138"),
+    ("branch", "if at line 145: then", "specs/iron_curtain/game.yaml:145"),
+    ("branch", "if at line 145: else (implicit)", "specs/iron_curtain/game.yaml:145"),
+    ("procedure", "procedure remove_from_one_card", "specs/iron_curtain/game.yaml:150"),
+    ("branch", "if at line 155: then", "specs/iron_curtain/game.yaml:155"),
+    ("branch", "if at line 155: else (implicit)", "specs/iron_curtain/game.yaml:155"),
+    ("procedure", "procedure move_cubes", "specs/iron_curtain/game.yaml:160"),
+    ("branch", "if at line 165: then", "specs/iron_curtain/game.yaml:165"),
+    ("branch", "if at line 165: else (implicit)", "specs/iron_curtain/game.yaml:165"),
+    ("procedure", "procedure lose_reserve", "specs/iron_curtain/game.yaml:171"),
+    ("procedure", "procedure play_turn", "specs/iron_curtain/game.yaml:180"),
+    ("branch", "if at line 188: then", "specs/iron_curtain/game.yaml:188"),
+    ("branch", "if at line 188: else (implicit)", "specs/iron_curtain/game.yaml:188"),
+    ("branch", "if at line 189: then", "specs/iron_curtain/game.yaml:189"),
+    ("branch", "if at line 189: else", "specs/iron_curtain/game.yaml:198"),
+    ("branch", "if at line 191: then", "specs/iron_curtain/game.yaml:191"),
+    ("branch", "if at line 191: else", "specs/iron_curtain/game.yaml:195"),
+    ("branch", "if at line 200: then", "specs/iron_curtain/game.yaml:200"),
+    ("branch", "if at line 200: else (implicit)", "specs/iron_curtain/game.yaml:200"),
+    ("effect", "card west_germany: event", "specs/iron_curtain/cards.yaml:37"),
+    ("effect", "card italy: event", "specs/iron_curtain/cards.yaml:44"),
+    ("effect", "card east_germany: event", "specs/iron_curtain/cards.yaml:51"),
+    ("effect", "card poland: event", "specs/iron_curtain/cards.yaml:58"),
+    ("effect", "card iran: event", "specs/iron_curtain/cards.yaml:67"),
+    ("effect", "card israel: event", "specs/iron_curtain/cards.yaml:74"),
+    ("effect", "card egypt: event", "specs/iron_curtain/cards.yaml:81"),
+    ("effect", "card japan: event", "specs/iron_curtain/cards.yaml:90"),
+    ("effect", "card south_korea: event", "specs/iron_curtain/cards.yaml:97"),
+    ("effect", "card vietnam: event", "specs/iron_curtain/cards.yaml:104"),
+    ("effect", "card south_africa: event", "specs/iron_curtain/cards.yaml:113"),
+    ("effect", "card angola: event", "specs/iron_curtain/cards.yaml:120"),
+    ("effect", "card ethiopia: event", "specs/iron_curtain/cards.yaml:127"),
+    ("effect", "card brazil: event", "specs/iron_curtain/cards.yaml:136"),
+    ("effect", "card argentina: event", "specs/iron_curtain/cards.yaml:143"),
+    ("effect", "card chile: event", "specs/iron_curtain/cards.yaml:150"),
+    ("effect", "card panama: event", "specs/iron_curtain/cards.yaml:159"),
+    ("effect", "card cuba: event", "specs/iron_curtain/cards.yaml:166"),
+    ("setup", "setup", "specs/iron_curtain/game.yaml:208"),
+    ("branch", "if at line 223: then", "specs/iron_curtain/game.yaml:223"),
+    ("branch", "if at line 223: else (implicit)", "specs/iron_curtain/game.yaml:223"),
+    ("branch", "if at line 234: then", "specs/iron_curtain/game.yaml:234"),
+    ("branch", "if at line 234: else (implicit)", "specs/iron_curtain/game.yaml:234"),
+    ("branch", "if at line 244: then", "specs/iron_curtain/game.yaml:244"),
+    ("branch", "if at line 244: elif 1", "specs/iron_curtain/game.yaml:244"),
+    ("branch", "if at line 244: else (implicit)", "specs/iron_curtain/game.yaml:244"),
+    ("branch", "if at line 248: then", "specs/iron_curtain/game.yaml:248"),
+    ("branch", "if at line 248: else (implicit)", "specs/iron_curtain/game.yaml:248"),
+    ("phase", "phase round", "specs/iron_curtain/game.yaml:219"),
+    ("phase", "phase epilogue", "specs/iron_curtain/game.yaml:237"),
+    ("phase", "phase final_scoring", "specs/iron_curtain/game.yaml:245"),
 )
 
 INFO = GameInfo(
@@ -3563,5 +3766,6 @@ INFO = GameInfo(
         )
     },
     invariants=INVARIANTS,
+    coverage_points=COVERAGE,
 )
 State.INFO = INFO

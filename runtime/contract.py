@@ -1,0 +1,158 @@
+"""The engine contract and the spec's invariants, checked step by step when verification is on.
+
+Normal play evaluates none of this. `rulewright verify`, scenarios and the test suite call
+`checked_step` for each action: it applies the action and raises `Violation` naming the broken
+clause. The clauses:
+
+* liveness: a state that is not over has a player to act and a legal action;
+* clone independence: playing on a clone leaves the original untouched;
+* exact JSON round-trip: a restored state serialises identically, offers the same actions and
+  plays on to the same state;
+* observation: a player's observation is the same in two states that differ only in what that
+  player cannot see (the order and make-up of hidden zones, other players' own variables, the
+  random generator);
+* invariants: every invariant the spec declares holds after the action.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import defaultdict
+
+from runtime.engine import GameState
+
+
+class Violation(Exception):
+    """A broken invariant or contract clause: `kind` is "invariant" or "contract"."""
+
+    def __init__(self, kind: str, name: str, detail: str) -> None:
+        super().__init__(f"{kind} {name}: {detail}")
+        self.kind = kind
+        self.name = name
+        self.detail = detail
+
+
+def invariant_failures(state: GameState) -> list[str]:
+    """Names of the declared invariants that do not hold in `state`."""
+    return [inv[0] for inv in state.INFO.invariants if not inv[2](state)]
+
+
+def check_invariants(state: GameState) -> None:
+    failed = invariant_failures(state)
+    if failed:
+        whys = {inv[0]: inv[1] for inv in state.INFO.invariants}
+        name = failed[0]
+        raise Violation("invariant", name, whys.get(name) or "declared in the spec")
+
+
+def check_live(state: GameState) -> None:
+    if state.is_terminal():
+        if state.legal_actions():
+            raise Violation("contract", "terminal", "a finished game still offers actions")
+        return
+    if state.current_player() < 0:
+        raise Violation("contract", "liveness", "the game is not over but no player is to act")
+    if not state.legal_actions():
+        raise Violation("contract", "liveness", "the game is not over but there is no legal action")
+
+
+def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
+    """A copy of `state` that differs from it only in what `player` cannot see."""
+    info = state.INFO
+    twin = state.clone()
+    twin.rng.state ^= rnd.getrandbits(63) | 1
+    by_type: dict[int, list[int]] = defaultdict(list)
+    for zi, z in enumerate(info.zones):
+        hidden = z.visibility == "hidden" or (z.visibility == "owner" and z.owner != player)
+        if hidden and z.kind == "pile":
+            by_type[z.type_index].append(zi)
+    zones = twin.z
+    for t, zis in by_type.items():
+        items = [e for zi in zis for e in zones.piles[zi]]
+        rnd.shuffle(items)
+        for zi in zis:
+            n = len(zones.piles[zi])
+            zones.piles[zi], items = items[:n], items[n:]
+            for e in zones.piles[zi]:
+                zones.where[t][e] = zi
+    if info.owner_vars:
+        data = copy.deepcopy(twin._dump_vars())
+        for name in info.owner_vars:
+            values = data[name]
+            assert isinstance(values, list)
+            for q in range(len(values)):
+                if q != player:
+                    values[q] = _perturbed(values[q], rnd)
+        twin._load_vars(data)
+    return twin
+
+
+def _perturbed(value: object, rnd: random.Random) -> object:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rnd.randint(1, 5)
+    if isinstance(value, list):
+        return [_perturbed(v, rnd) for v in reversed(value)]
+    return value
+
+
+def check_observations(state: GameState, rnd: random.Random) -> None:
+    for p in range(state.num_players):
+        mine = state.observation(p)
+        other = hidden_twin(state, p, rnd).observation(p)
+        if other != mine:
+            keys = sorted(k for k in set(mine) | set(other) if mine.get(k) != other.get(k))
+            raise Violation(
+                "contract",
+                "observation",
+                f"{state.INFO.player_names[p]}'s observation depends on what they cannot see "
+                f"(it differs in {', '.join(keys)})",
+            )
+
+
+class Checker:
+    """Applies actions with every check on (`full`) or only the invariants and liveness."""
+
+    def __init__(self, rnd: random.Random, full: bool = True) -> None:
+        self.rnd = rnd
+        self.full = full
+        self._json: tuple[GameState, str] | None = None  # the last state checked, serialised
+
+    def step(self, state: GameState, action: int) -> GameState:
+        """Apply `action` to `state`, checked; returns the state to go on with."""
+        check_live(state)
+        if not self.full:
+            state.apply_action(action)
+            check_invariants(state)
+            check_live(state)
+            return state
+        before = self._json[1] if self._json is not None and self._json[0] is state else state.to_json()
+        legal = state.legal_actions()
+        twin = state.clone()
+        twin.apply_action(action)
+        if state.to_json() != before:
+            raise Violation("contract", "clone independence", "playing on a clone changed the original")
+        restored = type(state).from_json(before)
+        if restored.to_json() != before:
+            raise Violation("contract", "JSON round-trip", "a restored state serialises differently")
+        if restored.legal_actions() != legal:
+            raise Violation("contract", "JSON round-trip", "a restored state offers other actions")
+        state.apply_action(action)
+        restored.apply_action(action)
+        after = state.to_json()
+        if restored.to_json() != after:
+            raise Violation("contract", "JSON round-trip", "a restored state played on differently")
+        if twin.to_json() != after:
+            raise Violation("contract", "clone independence", "a clone played on differently")
+        self._json = (state, after)
+        check_invariants(state)
+        check_live(state)
+        check_observations(state, self.rnd)
+        return state
+
+
+def checked_step(state: GameState, action: int, rnd: random.Random, full: bool = True) -> GameState:
+    """Apply `action` to `state` with every check on (see Checker)."""
+    return Checker(rnd, full).step(state, action)

@@ -1,0 +1,253 @@
+"""Rule coverage: how often each spec rule ran in a compiled engine, and which rules never ran.
+
+The compiler writes a comment `# cov N` right above the first statement of every rule point (each
+procedure, function, effect and expression field, trigger body, setup, phase pass, modifier `add`
+and `cancel`, and every arm of every `if`, an implicit `else` included) and lists the points in
+`GameInfo.coverage_points` as (kind, what, spec file:line). Comments cost nothing in normal play.
+
+A RuleCoverage reads the engine's source once and maps each marker to the statement below it. While
+it is active, a `sys.settrace` tracer leaves every frame outside the engine module untraced and
+counts a point each time a frame enters the lines of its statement from outside them (a loop header
+or a multi-line statement gets several line events in one run, all but the first from inside).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import sys
+import tokenize
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType, TracebackType
+from typing import Any
+
+from runtime.engine import GameState
+from runtime.game import Game
+
+MARKER = re.compile(r"# cov (\d+)")
+KINDS = ("setup", "phase", "procedure", "function", "trigger", "effect", "expression", "modifier", "branch")
+Tracer = Callable[[FrameType, str, Any], Any]
+
+
+@dataclass(frozen=True)
+class Point:
+    """One rule point of the spec."""
+
+    index: int
+    kind: str
+    what: str
+    where: str  # spec file:line
+
+    @property
+    def file(self) -> str:
+        return self.where.rpartition(":")[0]
+
+    @property
+    def line(self) -> int:
+        return int(self.where.rpartition(":")[2])
+
+
+def marked_statements(tree: ast.Module, source: str) -> dict[int, tuple[int, int]]:
+    """Each `# cov N` of an engine's source -> (first line, last line) of the statement right below it.
+
+    Raises ValueError for a marker that is not directly above a statement at its own indentation.
+    """
+    statements: dict[int, tuple[int, int]] = {}  # first line -> (last line, column), outermost
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            last = node.end_lineno or node.lineno
+            if node.lineno not in statements or last > statements[node.lineno][0]:
+                statements[node.lineno] = (last, node.col_offset)
+    starts = sorted(statements)
+    lines = source.splitlines()
+    out: dict[int, tuple[int, int]] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        m = MARKER.fullmatch(tok.string) if tok.type == tokenize.COMMENT else None
+        if m is None:
+            continue
+        n, (row, col) = int(m.group(1)), tok.start
+        i = bisect_right(starts, row)
+        first = starts[i] if i < len(starts) else 0
+        between = lines[row : first - 1]
+        if not first or statements[first][1] != col or any(x.strip()[:1] not in ("", "#") for x in between):
+            raise ValueError(f"'# cov {n}' (line {row}) is not right above a statement")
+        if n in out:
+            raise ValueError(f"'# cov {n}' appears twice")
+        out[n] = (first, statements[first][0])
+    return out
+
+
+class RuleCoverage:
+    """Counts of every rule point of one compiled game, collected while active.
+
+    `with cov: ...` (or `start()` / `stop()`) traces the engine; `counts()`, `report()` and
+    `to_json()` read the result. Bind it to a Game or to an engine's State class.
+    """
+
+    def __init__(self, game: Game | type[GameState]) -> None:
+        state_cls = game.state_cls if isinstance(game, Game) else game
+        self.info = state_cls.INFO
+        self.points = [Point(i, *p) for i, p in enumerate(self.info.coverage_points)]
+        self.file = state_cls._flow.__code__.co_filename  # the engine module, as its code names it
+        source = Path(self.file).read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        marks = marked_statements(tree, source)
+        if sorted(marks) != list(range(len(self.points))):
+            raise ValueError(
+                f"{self.file}: its '# cov' markers do not match its coverage table (stale build?)"
+            )
+        # every line of a marked statement -> (point, first line, last line) of the statements holding it
+        self._lines: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        for n, (first, last) in sorted(marks.items()):
+            for line in range(first, last + 1):
+                self._lines[line] = (*self._lines.get(line, ()), (n, first, last))
+        # engine function (by first line) -> (points counted on the call, whether to trace its lines):
+        # a function whose only marked statement is its first one (most are) needs no line tracing
+        self._functions: dict[int, tuple[tuple[int, ...], bool]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                inside = [
+                    n for n, (first, _) in marks.items() if node.lineno < first <= (node.end_lineno or 0)
+                ]
+                at_call = tuple(n for n in inside if marks[n][0] == node.body[0].lineno)
+                if inside:
+                    start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+                    trace = len(at_call) < len(inside)
+                    self._functions[start] = ((), True) if trace else (at_call, False)
+        self._counts = [0] * len(self.points)
+        self._previous: Callable[..., Any] | None = None  # whatever tracer was in place
+        self.active = False
+
+    # -- collecting
+    def start(self) -> None:
+        """Trace the engine from now on (the tracer in place before is put back by `stop`)."""
+        if self.active:
+            raise RuntimeError("this RuleCoverage is already collecting")
+        self._previous = sys.gettrace()
+        self.active = True
+        sys.settrace(self._tracer())
+
+    def stop(self) -> None:
+        if self.active:
+            sys.settrace(self._previous)
+            self.active = False
+            self._previous = None
+
+    def __enter__(self) -> RuleCoverage:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def _tracer(self) -> Tracer:
+        file, lines, counts, functions = self.file, self._lines, self._counts, self._functions
+
+        def on_call(frame: FrameType, event: str, arg: Any) -> Tracer | None:
+            code = frame.f_code
+            if code.co_filename != file:
+                return None
+            entry = functions.get(code.co_firstlineno)
+            if entry is None or code.co_name[0] == "<":  # comprehensions hold no marker of their own
+                return None
+            for n in entry[0]:
+                counts[n] += 1
+            if not entry[1]:
+                return None
+            last = 0
+
+            def on_line(frame: FrameType, event: str, arg: Any) -> Tracer:
+                nonlocal last
+                if event == "line":
+                    line = frame.f_lineno
+                    hits = lines.get(line)
+                    if hits is not None:
+                        for n, first, end in hits:
+                            if not first <= last <= end:
+                                counts[n] += 1
+                    last = line
+                return on_line
+
+            return on_line
+
+        return on_call
+
+    def hits_in(self, fn: Callable[[], object]) -> dict[int, int]:
+        """Run `fn()` traced; the points that ran during it (index -> times). Counts also add up here."""
+        before = self._counts[:]
+        if self.active:
+            fn()
+        else:
+            with self:
+                fn()
+        return {n: c - b for n, (c, b) in enumerate(zip(self._counts, before, strict=True)) if c != b}
+
+    # -- results
+    def counts(self) -> list[int]:
+        """How many times each point ran, by index into `points`."""
+        return self._counts[:]
+
+    def reset(self) -> None:
+        self._counts[:] = [0] * len(self._counts)
+
+    def merge(self, other: RuleCoverage) -> None:
+        """Add the counts of another RuleCoverage of the same engine (e.g. from another process)."""
+        if other.info.digest != self.info.digest or len(other.points) != len(self.points):
+            raise ValueError("cannot merge the coverage of different engines")
+        for n, c in enumerate(other._counts):
+            self._counts[n] += c
+
+    def never_ran(self) -> list[Point]:
+        return sorted((p for p in self.points if not self._counts[p.index]), key=_order)
+
+    def report(self, top: int | None = None) -> str:
+        """A readable table: the summary, totals per kind, the points by spec file and line with their
+        counts (with `top`, only the `top` most run, most first), then every point that never ran."""
+        c = self._counts
+        total, ran = len(self.points), sum(1 for x in c if x)
+        pct = 100 * ran / total if total else 100.0
+        out = [f"Rule coverage of {self.info.title}: {ran} of {total} rule points ran ({pct:.1f}%)"]
+        kinds = [k for k in KINDS if any(p.kind == k for p in self.points)]
+        kinds += sorted({p.kind for p in self.points} - set(KINDS))
+        out.append(f"  {'kind':<11}{'ran':>5}{'of':>6}{'runs':>12}")
+        for k in kinds:
+            of = [p for p in self.points if p.kind == k]
+            runs = sum(c[p.index] for p in of)
+            out.append(f"  {k:<11}{sum(1 for p in of if c[p.index]):>5}{len(of):>6}{runs:>12,}")
+        if top is not None:
+            hot = sorted(self.points, key=lambda p: (-c[p.index], _order(p)))[: max(0, top)]
+            out.append(f"\nMost run ({len(hot)}):")
+            out += [f"  {c[p.index]:>10,}  {p.where}  {p.kind:<10} {p.what}" for p in hot]
+        else:
+            file = ""
+            for p in sorted(self.points, key=_order):
+                if p.file != file:
+                    file = p.file
+                    out.append(f"\n{file}")
+                out.append(f"  {p.line:>5}  {c[p.index]:>10,}  {p.kind:<10} {p.what}")
+        never = self.never_ran()
+        out.append(f"\nNever ran ({len(never)}):")
+        out += [f"  {p.where}  {p.kind:<10} {p.what}" for p in never]
+        return "\n".join(out)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "game": self.info.name,
+            "digest": self.info.digest,
+            "ran": sum(1 for x in self._counts if x),
+            "total": len(self.points),
+            "points": [
+                {"kind": p.kind, "what": p.what, "where": p.where, "count": self._counts[p.index]}
+                for p in self.points
+            ],
+        }
+
+
+def _order(p: Point) -> tuple[str, int, int]:
+    return (p.file, p.line, p.index)

@@ -1,0 +1,158 @@
+"""Errata impact: replay the stored playthroughs on the rebuilt engine and say what changed.
+
+`rulewright diff GAME` compares the spec's entries (compiler.fingerprint) with those stored
+beside the playthroughs when they were recorded, replays every playthrough, finds where each
+first diverges, and names the changed entry that ran at that step (from rule coverage).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.fingerprint import Change, Entry, compare, fingerprint, innermost
+from runtime.game import Game
+from runtime.playthrough import Divergence, Playthrough, load, record, replay, to_text
+
+RULES_FILE = "rules.json"
+
+# Given a state and an action, the spec places (file, line) of the rules that ran while applying it.
+Tracer = Callable[[Game, Divergence], list[tuple[str, int]]]
+
+
+def playthrough_dir(root: Path, game: str) -> Path:
+    return root / "tests" / "playthroughs" / game
+
+
+def stored_entries(folder: Path) -> dict[str, Entry] | None:
+    path = folder / RULES_FILE
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {k: Entry.from_data(k, v) for k, v in data["entries"].items()}
+
+
+def write_entries(folder: Path, entries: dict[str, Entry], digest: str) -> None:
+    data = {
+        "about": "the spec's entries when these playthroughs were recorded (rulewright diff compares them)",
+        "spec": digest,
+        "entries": {k: e.to_data() for k, e in entries.items()},
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / RULES_FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def playthrough_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.txt"))
+
+
+def save(game: Game, pt: Playthrough, folder: Path, entries: dict[str, Entry]) -> Path:
+    """Write one playthrough (and the entries it was recorded against)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = "" if pt.agents == "random" else "_" + pt.agents.replace(",", "_")
+    opts = "".join(f"_{k}-{v}" for k, v in sorted(pt.options.items()) if v != _default(game, k))
+    path = folder / f"seed_{pt.seed}{suffix}{opts}.txt"
+    path.write_text(to_text(pt, game.title), encoding="utf-8")
+    write_entries(folder, entries, game.info.digest)
+    return path
+
+
+def _default(game: Game, key: str) -> object:
+    return next((o.default for o in game.info.options if o.name == key), None)
+
+
+@dataclass
+class Outcome:
+    """One playthrough's replay."""
+
+    name: str
+    steps: int
+    divergence: Divergence | None
+    culprits: list[Entry] = field(default_factory=list)  # changed entries that ran at the divergence
+
+
+@dataclass
+class Impact:
+    game: str
+    changes: list[Change]
+    outcomes: list[Outcome]
+    entries: dict[str, Entry]
+
+    def summary(self) -> str:
+        diverged = [o for o in self.outcomes if o.divergence is not None]
+        n = len(self.outcomes)
+        edits = f"{len(self.changes)} spec entr{'y' if len(self.changes) == 1 else 'ies'} changed"
+        if not diverged:
+            return f"{edits}; all {n} playthroughs replay as recorded"
+        first = min(diverged, key=lambda o: o.divergence.step if o.divergence else 0)
+        assert first.divergence is not None
+        where = f"first at step {first.divergence.step}" if first.divergence.step else "first at the setup"
+        blame = f", {first.culprits[0].key}" if first.culprits else ""
+        return f"{edits}; {len(diverged)} of {n} playthroughs diverge; {where}{blame}"
+
+
+def analyse(game: Game, spec_game: object, folder: Path, tracer: Tracer | None = None) -> Impact:
+    """Replay every playthrough in `folder` on `game`; `spec_game` is the rebuilt spec's IR."""
+    from compiler import ir
+
+    assert isinstance(spec_game, ir.Game)
+    new = fingerprint(spec_game)
+    old = stored_entries(folder)
+    changes = compare(old, new) if old is not None else []
+    changed = {c.key for c in changes if c.kind != "removed"}
+    outcomes = []
+    for path in playthrough_files(folder):
+        pt = load(path)
+        div, _ = replay(_with_options(game, pt.options), pt)
+        culprits: list[Entry] = []
+        if div is not None and tracer is not None and div.before is not None and div.action >= 0:
+            for file, line in tracer(game, div):
+                e = innermost(new, file, line)
+                if e is not None and e.key in changed and e not in culprits:
+                    culprits.append(e)
+        if div is not None and not culprits and changes:
+            culprits = [new[c.key] for c in changes if c.key in new][:1]
+        outcomes.append(Outcome(pt.name, len(pt.steps), div, culprits))
+    return Impact(game.name, changes, outcomes, new)
+
+
+def describe(impact: Impact) -> str:
+    lines = [f"rulewright diff {impact.game}: {len(impact.outcomes)} stored playthrough(s)"]
+    if impact.changes:
+        lines.append("Spec entries changed since they were recorded:")
+        for c in impact.changes:
+            lines.append(f"  {c.kind:<8} {c.key:<40} {c.where}")
+    else:
+        lines.append("No spec entry changed since they were recorded.")
+    for o in impact.outcomes:
+        d = o.divergence
+        if d is None:
+            lines.append(f"  same      {o.name} ({o.steps} steps)")
+            continue
+        lines.append(f"  DIVERGES  {o.name} at {d.describe()}")
+        for e in o.culprits:
+            lines.append(f"      changed rule that ran there: {e.key} ({e.where})")
+    lines.append(impact.summary())
+    return "\n".join(lines)
+
+
+def rerecord(game: Game, spec_game: object, folder: Path) -> list[Path]:
+    """Record every stored playthrough again (same seed, agents and options) on `game`."""
+    from compiler import ir
+
+    assert isinstance(spec_game, ir.Game)
+    entries = fingerprint(spec_game)
+    written = []
+    for path in playthrough_files(folder):
+        old = load(path)
+        pt = record(_with_options(game, old.options), old.seed, old.agents)
+        path.write_text(to_text(pt, game.title), encoding="utf-8")
+        written.append(path)
+    write_entries(folder, entries, game.info.digest)
+    return written
+
+
+def _with_options(game: Game, options: dict[str, int | bool]) -> Game:
+    return game if options == game.options else Game(game.state_cls, game.scenarios, options)

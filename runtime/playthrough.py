@@ -1,0 +1,269 @@
+"""Golden playthroughs: a seeded game written as a readable trace, replayed to find divergences.
+
+A trace holds the game, seed, agents and options, then one entry per decision: who chose what,
+the log lines the action produced, and a digest of the game state after it. The digest covers
+what the rules decide (zones, variables, lasting effects, whose turn, the legal actions, the
+random generator) and not how the engine is built, so only a change of rules moves it.
+
+    # rulewright playthrough: Iron Curtain, seed 3, agents random
+    game iron_curtain
+    seed 3
+    ...
+    setup                                                    #5d0c1e2a
+        Round 1: the USSR chooses who plays first
+    @1 USSR > US                                             #1a2b3c4d
+        USSR chooses US (who plays first this round)
+    ...
+    result USSR wins (the USSR reached its flag) [US -1.00, USSR +1.00]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from runtime.agents import make_agent
+from runtime.engine import GameState, IllegalActionError, RuleError
+from runtime.game import Game
+
+
+class PlaythroughError(ValueError):
+    """A trace file that cannot be read."""
+
+
+def state_digest(state: GameState) -> str:
+    """8 hex digits over the rules-visible state (not frames, build digest or log)."""
+    info = state.INFO
+    zones = []
+    for zi, (z, pile) in enumerate(zip(info.zones, state.z.piles, strict=True)):
+        labels = info.type_labels[z.type_index]
+        if z.kind == "grid":
+            zones.append([z.name, z.owner, sorted([c, labels[e]] for c, e in state.z.cells[zi].items())])
+        else:
+            zones.append([z.name, z.owner, [labels[e] for e in pile]])
+    mods = [[info.modifiers[m], list(a), u] for m, a, u in state.mods]
+    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    data = [zones, state._dump_vars(), mods, state.over, state.winner, state.current_player(), legal]
+    data.append(state.rng.state)
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:8]
+
+
+@dataclass
+class Step:
+    """One recorded decision."""
+
+    n: int
+    player: str
+    label: str
+    digest: str
+    log: list[str]
+
+
+@dataclass
+class Playthrough:
+    """A recorded game."""
+
+    game: str
+    seed: int
+    agents: str
+    options: dict[str, int | bool]
+    spec: str  # the spec digest it was recorded with
+    setup_digest: str
+    setup_log: list[str]
+    steps: list[Step] = field(default_factory=list)
+    result: str = ""
+    path: Path | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path.stem if self.path is not None else f"seed {self.seed}"
+
+
+def result_text(state: GameState) -> str:
+    names = state.INFO.player_names
+    ret = state.returns()
+    score = ", ".join(f"{names[p]} {ret[p]:+.2f}" for p in range(state.num_players))
+    return f"{state.reason or 'over'} [{score}]"
+
+
+def record(game: Game, seed: int, agents: str = "random", max_steps: int = 100_000) -> Playthrough:
+    """Play one seeded game with the given agents (comma-separated, cycled) and trace it."""
+    kinds = [k.strip() for k in agents.split(",")]
+    players = [make_agent(kinds[p % len(kinds)], seed * 1000 + p) for p in range(game.num_players)]
+    state = game.new_initial_state(seed)
+    names = game.info.player_names
+    pt = Playthrough(
+        game.name, seed, agents, dict(game.options), game.info.digest, state_digest(state), state.log()
+    )
+    while not state.is_terminal():
+        if len(pt.steps) >= max_steps:
+            raise RuleError(f"no end after {max_steps} decisions")
+        seen = len(state.lines)
+        player = state.current_player()
+        action = players[player].choose(state)
+        label = state.action_to_string(action)
+        state.apply_action(action)
+        pt.steps.append(
+            Step(len(pt.steps) + 1, names[player], label, state_digest(state), state.log()[seen:])
+        )
+    pt.result = result_text(state)
+    return pt
+
+
+def to_text(pt: Playthrough, title: str = "") -> str:
+    def line(head: str, digest: str) -> str:
+        return f"{head:<60} #{digest}"
+
+    out = [
+        f"# rulewright playthrough: {title or pt.game}, seed {pt.seed}, agents {pt.agents}",
+        "# Replayed by the test suite; `rulewright diff GAME` reports where a rebuilt engine diverges.",
+        f"game {pt.game}",
+        f"seed {pt.seed}",
+        f"agents {pt.agents}",
+        f"options {json.dumps(pt.options, sort_keys=True)}",
+        f"spec {pt.spec[:16]}",
+        line("setup", pt.setup_digest),
+    ]
+    out += [f"    {x}" for x in pt.setup_log]
+    for s in pt.steps:
+        out.append(line(f"@{s.n} {s.player} > {s.label}", s.digest))
+        out += [f"    {x}" for x in s.log]
+    out.append(f"result {pt.result}")
+    return "\n".join(out) + "\n"
+
+
+def parse(text: str, path: Path | None = None) -> Playthrough:
+    where = str(path) if path else "<playthrough>"
+    head: dict[str, str] = {}
+    pt: Playthrough | None = None
+    log: list[str] | None = None
+    for i, raw in enumerate(text.splitlines(), 1):
+
+        def bad(msg: str) -> PlaythroughError:
+            return PlaythroughError(f"{where}:{i}: {msg}")  # noqa: B023
+
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        if raw.startswith("    "):
+            if log is None:
+                raise bad("a log line before any step")
+            log.append(raw[4:])
+            continue
+        body, _, digest = raw.rpartition(" #")
+        body = body.rstrip()
+        if raw.startswith("setup"):
+            try:
+                pt = Playthrough(
+                    head["game"],
+                    int(head["seed"]),
+                    head["agents"],
+                    json.loads(head["options"]),
+                    head["spec"],
+                    digest,
+                    [],
+                )
+            except (KeyError, ValueError) as exc:
+                raise bad(f"incomplete header ({exc})") from None
+            log = pt.setup_log
+        elif raw.startswith("@"):
+            if pt is None:
+                raise bad("a step before 'setup'")
+            num, _, rest = body[1:].partition(" ")
+            player, sep, label = rest.partition(" > ")
+            if not sep or not num.isdigit() or not digest:
+                raise bad("expected '@N PLAYER > ACTION   #DIGEST'")
+            pt.steps.append(Step(int(num), player, label, digest, []))
+            log = pt.steps[-1].log
+        elif raw.startswith("result "):
+            if pt is None:
+                raise bad("'result' before 'setup'")
+            pt.result = raw[len("result ") :]
+            log = None
+        else:
+            key, _, value = raw.partition(" ")
+            head[key] = value
+    if pt is None:
+        raise PlaythroughError(f"{where}: no 'setup' line; is this a playthrough?")
+    pt.path = path
+    return pt
+
+
+def load(path: Path) -> Playthrough:
+    return parse(path.read_text(encoding="utf-8"), path)
+
+
+@dataclass
+class Divergence:
+    """Where a replay first differs from its recording."""
+
+    step: int  # 0 for the setup, else the decision number
+    what: str
+    expected: str = ""
+    got: str = ""
+    before: GameState | None = None  # the state just before the step that differs
+    action: int = -1  # the action of that step, when it was legal
+
+    def describe(self) -> str:
+        text = f"step {self.step}: {self.what}" if self.step else f"setup: {self.what}"
+        if self.expected or self.got:
+            text += f"\n      recorded: {self.expected}\n      now:      {self.got}"
+        return text
+
+
+def _first_difference(old: list[str], new: list[str]) -> tuple[str, str]:
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            return a, b
+    if len(old) > len(new):
+        return old[len(new)], "(no more lines)"
+    return "(no more lines)", new[len(old)]
+
+
+def replay(game: Game, pt: Playthrough) -> tuple[Divergence | None, GameState]:
+    """Replay `pt` on `game`'s engine; the first divergence (None if it matches) and the end state."""
+    state = game.new_initial_state(pt.seed)
+    if state.log() != pt.setup_log:
+        return Divergence(
+            0, "the setup logs differently", *_first_difference(pt.setup_log, state.log())
+        ), state
+    if state_digest(state) != pt.setup_digest:
+        return Divergence(0, "the state after setup differs", pt.setup_digest, state_digest(state)), state
+    for s in pt.steps:
+        if state.is_terminal():
+            return Divergence(
+                s.n, "the game is already over", f"{s.player} > {s.label}", result_text(state)
+            ), state
+        before = state.clone()
+        try:
+            action = state.string_to_action(s.label)
+        except IllegalActionError:
+            legal = ", ".join(state.action_to_string(a) for a in state.legal_actions())
+            names = state.INFO.player_names
+            who = names[state.current_player()] if state.current_player() >= 0 else "nobody"
+            return Divergence(
+                s.n,
+                f"'{s.label}' is no longer legal",
+                f"{s.player} > {s.label}",
+                f"{who} may: {legal}",
+                before,
+            ), state
+        seen = len(state.lines)
+        try:
+            state.apply_action(action)
+        except RuleError as exc:
+            return Divergence(s.n, f"rule error: {exc}", before=before, action=action), state
+        log = state.log()[seen:]
+        if log != s.log:
+            return Divergence(s.n, "the log differs", *_first_difference(s.log, log), before, action), state
+        if state_digest(state) != s.digest:
+            return Divergence(
+                s.n, "the state differs (same log)", s.digest, state_digest(state), before, action
+            ), state
+    if not state.is_terminal():
+        who = state.INFO.player_names[state.current_player()]
+        return Divergence(len(pt.steps) + 1, "the game goes on", pt.result, f"{who} to act"), state
+    if result_text(state) != pt.result:
+        return Divergence(len(pt.steps), "the result differs", pt.result, result_text(state)), state
+    return None, state

@@ -1,0 +1,284 @@
+"""Rule coverage (runtime/coverage.py): exact counts on a small spec played by script, the marker
+mapping, and on Iron Curtain that random games reach the rules and tracing changes nothing."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from compiler.diagnostics import render_all
+from compiler.driver import compile_spec
+from runtime.cli import final_digest, play_game
+from runtime.coverage import RuleCoverage, marked_statements
+from runtime.game import Game, load_game
+from tests.test_properties import play
+from tests.test_spec_zoo import SPECS, engine
+
+SPEC = """\
+game: covered
+title: Covered
+players: {names: [ann, bob]}
+types:
+  token:
+    fields:
+      points: int
+      bonus: {type: int, code: true, optional: true}
+      effect: {type: effect, params: {p: player}, optional: true}
+components:
+  token:
+    - {id: small, points: 1, bonus: "1", effect: "add boost(p) until end of game"}
+    - {id: big, points: 3, effect: "cancel boost(p)"}
+state:
+  score: {type: int, per: player}
+  turns: int
+zones:
+  pool: {of: token}
+events:
+  scored: {params: {p: player, n: int}}
+modifiers:
+  boost: {params: {p: player}}
+triggers:
+  - name: big_score
+    on: scored
+    if: "n >= 3"
+    do: 'log "{p} scores big"'
+functions:
+  doubled:
+    params: {n: int}
+    returns: int
+    body: "n * 2"
+procedures:
+  note:
+    params: {p: player}
+    do: |
+      if score[p] > 3 { log "{p} leads" }
+  take:
+    params: {p: player}
+    do: |
+      let t = choose from pool by p "token"
+      score[p] += t.points + t.bonus()
+      emit scored(p, t.points)
+      if active boost(p) { score[p] += doubled(1) }
+      do t.effect(p)
+      if t.points == 3 {
+        let again = ask "one more point?" by p
+        if again { score[p] += 1 }
+      } elif t.points == 2 {
+        log "never"
+      }
+      note(p)
+setup: |
+  for t in token { move t to pool }
+phases:
+  - name: turn
+    repeat: 2
+    counter: turns
+    steps:
+      - name: move
+        do: |
+          for p in players { take(p) }
+  - name: end
+    do: |
+      if score[ann] > score[bob] { end game winner ann } elif score[bob] > score[ann] { end game winner bob } else { end game draw }
+"""
+# ann takes small twice (boosted the second time), bob takes big twice (yes, then no): bob wins 7-6
+SCRIPT = ["small", "big", "yes", "small", "big", "no"]
+
+
+def line_of(text: str) -> int:
+    return next(i for i, line in enumerate(SPEC.splitlines(), 1) if text in line)
+
+
+@pytest.fixture(scope="module")
+def covered(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    folder = tmp_path_factory.mktemp("cov") / "covered"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(SPEC, encoding="utf-8")
+    result = compile_spec(folder)
+    assert result.ok, render_all(result.diagnostics)
+    path = folder.parent / "covered_engine.py"
+    path.write_text(result.files["engine.py"], encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("covered_engine", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def by_name(cov: RuleCoverage) -> dict[tuple[str, str], int]:
+    """(kind, what) -> count; every name is unique in this spec."""
+    c = cov.counts()
+    names = {(p.kind, p.what): c[p.index] for p in cov.points}
+    assert len(names) == len(cov.points)
+    return names
+
+
+def test_scripted_game_counts_exactly(covered: ModuleType) -> None:
+    game = Game(covered.State, covered.SCENARIOS)
+    cov = RuleCoverage(game)
+    with cov:
+        state = game.new_initial_state(1)
+        for label in SCRIPT:
+            state.apply_action(state.string_to_action(label))
+    assert state.is_terminal() and state.winner == 1
+    note, boost, points, again = (
+        line_of(x) for x in ("score[p] > 3", "active boost", "t.points ==", "if again")
+    )
+    end = line_of("score[ann] > score[bob]")
+    assert by_name(cov) == {
+        ("setup", "setup"): 1,
+        ("phase", "phase turn"): 2,  # a repeated phase counts each pass
+        ("phase", "phase move"): 2,  # and so does its step
+        ("phase", "phase end"): 1,
+        ("procedure", "procedure take"): 4,  # a Frame: resumed after each decision, counted once per call
+        ("procedure", "procedure note"): 4,  # a plain function
+        ("function", "function doubled"): 1,
+        ("trigger", "trigger big_score"): 2,  # only when its `if` held
+        ("effect", "token small: effect"): 2,
+        ("effect", "token big: effect"): 2,
+        ("expression", "token small: bonus"): 2,
+        ("modifier", "add boost"): 2,
+        ("modifier", "cancel boost"): 2,
+        ("branch", f"if at line {note}: then"): 3,
+        ("branch", f"if at line {note}: else (implicit)"): 1,
+        ("branch", f"if at line {boost}: then"): 1,
+        ("branch", f"if at line {boost}: else (implicit)"): 3,
+        ("branch", f"if at line {points}: then"): 2,  # a decision inside: a Frame-level if
+        ("branch", f"if at line {points}: elif 1"): 0,
+        ("branch", f"if at line {points}: else (implicit)"): 2,
+        ("branch", f"if at line {again}: then"): 1,
+        ("branch", f"if at line {again}: else (implicit)"): 1,
+        ("branch", f"if at line {end}: then"): 0,
+        ("branch", f"if at line {end}: elif 1"): 1,
+        ("branch", f"if at line {end}: else"): 0,
+    }
+    take = next(p for p in cov.points if p.what == "procedure take")
+    assert take.where.endswith(f"covered/game.yaml:{line_of('  take:')}")
+    never = [(p.line, p.what) for p in cov.never_ran()]
+    assert never == [
+        (points + 3, f"if at line {points}: elif 1"),
+        (end, f"if at line {end}: then"),
+        (end, f"if at line {end}: else"),
+    ]
+
+
+def test_hits_in_names_the_points_of_one_action(covered: ModuleType) -> None:
+    game = Game(covered.State, covered.SCENARIOS)
+    cov = RuleCoverage(game)
+    state = game.new_initial_state(1)
+    for label in SCRIPT[:2]:
+        state.apply_action(state.string_to_action(label))
+    answer = state.string_to_action("yes")
+    hits = cov.hits_in(lambda: state.apply_action(answer))
+    again, note = line_of("if again"), line_of("score[p] > 3")
+    # bob's `yes` ends his turn and the first pass of `turn`; the second pass starts ann's take
+    assert {(cov.points[n].what, k) for n, k in hits.items()} == {
+        (f"if at line {again}: then", 1),
+        ("procedure note", 1),
+        (f"if at line {note}: then", 1),
+        ("phase turn", 1),
+        ("phase move", 1),
+        ("procedure take", 1),
+    }
+    assert sum(cov.counts()) == sum(hits.values()) and not cov.active
+
+
+def test_report_json_and_merge(covered: ModuleType) -> None:
+    game = Game(covered.State, covered.SCENARIOS)
+    a, b = RuleCoverage(game), RuleCoverage(game)
+    for cov in (a, b):
+        with cov:
+            state = game.new_initial_state(1)
+            for label in SCRIPT:
+                state.apply_action(state.string_to_action(label))
+    a.merge(b)
+    assert a.counts() == [2 * x for x in b.counts()]
+    text = b.report()
+    assert text.splitlines()[0] == "Rule coverage of Covered: 22 of 25 rule points ran (88.0%)"
+    assert "  branch         9    12          15" in text
+    assert text.index("Never ran (3):") > text.index("procedure take")
+    assert len(b.report(top=2).split("Most run (2):")[1].split("Never ran")[0].strip().splitlines()) == 2
+    data = b.to_json()
+    assert data["ran"] == 22 and data["total"] == 25
+    points = data["points"]
+    assert isinstance(points, list) and len(points) == 25
+    setup = next(p for p in b.points if p.kind == "setup")
+    assert points[setup.index] == {"kind": "setup", "what": "setup", "where": setup.where, "count": 1}
+
+
+def test_previous_tracer_is_restored(covered: ModuleType) -> None:
+    def other(frame: Any, event: str, arg: Any) -> None:
+        return None
+
+    cov = RuleCoverage(covered.State)
+    sys.settrace(other)
+    try:
+        with cov:
+            assert sys.gettrace() is not other
+        assert sys.gettrace() is other
+    finally:
+        sys.settrace(None)
+
+
+def test_markers_sit_right_above_statements() -> None:
+    import ast
+
+    good = "def f(x):\n    # cov 0\n    # a note\n    return (\n        x\n    )\n"
+    assert marked_statements(ast.parse(good), good) == {0: (4, 6)}
+    for bad in (
+        "def f(x):\n    if x:\n        y = 1\n        # cov 0\n    return x\n",  # left at the end of a block
+        "y = (\n    # cov 0\n    1\n)\n",  # inside an expression
+        "# cov 0\n# cov 0\nx = 1\n",
+    ):
+        with pytest.raises(ValueError):
+            marked_statements(ast.parse(bad), bad)
+
+
+def test_iron_curtain_random_games_reach_most_rules_and_tracing_changes_nothing() -> None:
+    game = load_game("iron_curtain")
+    cov = RuleCoverage(game)
+    plain = [final_digest(play_game(game, seed, ["random"])) for seed in range(40)]
+    with cov:
+        traced = [final_digest(play_game(game, seed, ["random"])) for seed in range(40)]
+    assert traced == plain
+    assert len(cov.never_ran()) <= len(cov.points) // 10, cov.report()
+    # counts repeat exactly, and the fast path (straight functions counted on the call) agrees
+    # with tracing every line
+    slow = RuleCoverage(game)
+    slow._functions = {k: ((), True) for k in slow._functions}
+    with slow:
+        for seed in range(40):
+            play_game(game, seed, ["random"])
+    assert slow.counts() == cov.counts()
+
+
+@pytest.mark.parametrize("folder", SPECS, ids=[p.name for p in SPECS])
+def test_design_specs_trace_the_same_games(folder: Path, tmp_path: Path) -> None:
+    m = engine(folder, tmp_path)
+    game = Game(m.State, m.SCENARIOS)
+    cov = RuleCoverage(game)
+    for seed in range(5):
+        plain = play(game, seed, random.Random(seed), check_every_step=False)
+        with cov:
+            traced = play(game, seed, random.Random(seed), check_every_step=False)
+        assert traced.to_json() == plain.to_json()
+    assert sum(1 for c in cov.counts() if c) > len(cov.points) // 2
+
+
+def test_simulate_coverage_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from runtime.cli import main
+
+    out = tmp_path / "cov.json"
+    assert main(["simulate", "iron_curtain", "-n", "5", "--coverage", "--coverage-json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "games/s" in text and "rule points ran" in text and "Never ran (" in text
+    assert "specs/iron_curtain/game.yaml" in text and f"rule coverage written to {out}" in text
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["game"] == "iron_curtain" and data["total"] == len(data["points"]) > 0
