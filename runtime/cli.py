@@ -43,7 +43,12 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
 
 
 def open_game(name: str, options: Sequence[str] | None) -> Game:
+    """A compiled game by name, or (for a path to a spec folder) one compiled on the fly."""
     try:
+        if ("/" in name or name.startswith(".")) and Path(name).is_dir():
+            from runtime.game import load_spec
+
+            return load_spec(Path(name), parse_options(options))
         return load_game(name, parse_options(options))
     except (UnknownGameError, ValueError) as exc:
         raise UsageError(str(exc)) from None
@@ -279,8 +284,9 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     names = [args.game] if args.game else available_games()
     failed = total = 0
     for name in names:
+        base = open_game(name, None) if Path(name).is_dir() else None
         try:
-            results = run_all(name)
+            results = run_all(base.name if base else name, base)
         except UnknownGameError as exc:
             raise UsageError(str(exc)) from None
         for r in results:
@@ -327,10 +333,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(describe(report, len(game.info.invariants), not args.no_contract))
         if report.failure is not None:
             failed = True
-            out = Path(args.out) if args.out else repo_root() / "specs" / name / "scenarios"
+            out = Path(args.out) if args.out else _scenario_dir(name)
             path = write_reproducer(report.failure, out, name)
             print(f"  reproducer written to {path}")
-            print(f"  run it: rulewright build && rulewright scenarios {name}")
+            rerun = (
+                f"rulewright scenarios {name}"
+                if Path(name).is_dir()
+                else f"rulewright build && rulewright scenarios {name}"
+            )
+            print(f"  run it: {rerun}")
         if cov is not None and args.coverage:
             print()
             print(cov.report())
@@ -339,6 +350,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             target.write_text(json.dumps(cov.to_json(), indent=1) + "\n", encoding="utf-8")
             print(f"rule coverage written to {target}")
     return EXIT_SPEC if failed else EXIT_OK
+
+
+def _scenario_dir(name: str) -> Path:
+    """Where verify writes a reproducer: the spec's own scenarios/ folder."""
+    p = Path(name)
+    return (p if p.is_dir() else repo_root() / "specs" / name) / "scenarios"
 
 
 def _spec_ir(name: str) -> Any:
@@ -375,7 +392,14 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from runtime.impact import analyse, describe, playthrough_dir, playthrough_files, rerecord
+    from runtime.impact import (
+        analyse,
+        coverage_tracer,
+        describe,
+        playthrough_dir,
+        playthrough_files,
+        rerecord,
+    )
 
     game = open_game(args.game, None)
     spec = _spec_ir(args.game)
@@ -388,26 +412,16 @@ def cmd_diff(args: argparse.Namespace) -> int:
         raise UsageError(
             f"no playthroughs in {folder} (record some with `rulewright playthrough {args.game}`)"
         )
-    impact = analyse(game, spec, folder, tracer=_tracer())
+    impact = analyse(game, spec, folder, tracer=coverage_tracer)
     print(describe(impact))
     if args.update:
         written = rerecord(game, spec, folder)
-        print(f"re-recorded {len(written)} playthrough(s) in {folder}")
+        moved = [(p, a, b) for p, a, b in written if a != b]
+        print(f"re-recorded {len(written)} playthrough(s) in {folder}; {len(moved)} end differently:")
+        for p, a, b in moved:
+            print(f"  {p.stem}: {a}  ->  {b}")
         return EXIT_OK
     return EXIT_SPEC if any(o.divergence is not None for o in impact.outcomes) else EXIT_OK
-
-
-def _tracer() -> Callable[[Game, Any], list[tuple[str, int]]]:
-    """The spec places of the rules that ran in a divergent step (via rule coverage)."""
-    from runtime.coverage import RuleCoverage
-
-    def trace(game: Game, div: Any) -> list[tuple[str, int]]:
-        cov = RuleCoverage(game)
-        state = div.before.clone()
-        hits = cov.hits_in(lambda: state.apply_action(div.action))
-        return [(cov.points[i].file, cov.points[i].line) for i in sorted(hits)]
-
-    return trace
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -480,13 +494,17 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
     opts(sp)
     sp = add("scenarios", cmd_scenarios, "run the designers' scenario files")
-    sp.add_argument("game", nargs="?")
+    sp.add_argument(
+        "game", nargs="?", metavar="GAME|PATH", help="a game, or a spec folder (default: all games)"
+    )
     sp = add(
         "verify",
         cmd_verify,
         "let Hypothesis play; check invariants and the engine contract; shrink and save a failure",
     )
-    sp.add_argument("games", nargs="*", metavar="GAME", help="games to verify (default: all)")
+    sp.add_argument(
+        "games", nargs="*", metavar="GAME|PATH", help="games or spec folders to verify (default: all games)"
+    )
     sp.add_argument("--examples", type=int, default=100, help="games per game (default 100)")
     sp.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
     sp.add_argument(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from runtime.engine import GameInfo, GameState
@@ -112,4 +113,25 @@ def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
                 f"no compiled game '{name}' (games: {known}; run `rulewright build`)"
             ) from None
         raise
+    return Game(module.State, module.SCENARIOS, options)
+
+
+def load_spec(folder: Path, options: dict[str, Any] | None = None) -> Game:
+    """Compile a spec folder on the fly (into a temporary module) and load it: for specs that
+    are not in specs/, such as test specs. Raises ValueError with the diagnostics if it has errors."""
+    import importlib.util
+    import tempfile
+
+    from compiler.diagnostics import render_all
+    from compiler.driver import compile_spec
+
+    result = compile_spec(folder)
+    if not result.ok:
+        raise ValueError(f"{folder} has errors:\n{render_all(result.diagnostics)}")
+    path = Path(tempfile.mkdtemp(prefix="rulewright-")) / f"{result.name}_engine.py"
+    path.write_text(result.files["engine.py"], encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(f"rulewright_spec_{result.name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     return Game(module.State, module.SCENARIOS, options)

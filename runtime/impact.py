@@ -8,6 +8,7 @@ first diverges, and names the changed entry that ran at that step (from rule cov
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,17 @@ RULES_FILE = "rules.json"
 
 # Given a state and an action, the spec places (file, line) of the rules that ran while applying it.
 Tracer = Callable[[Game, Divergence], list[tuple[str, int]]]
+
+
+def coverage_tracer(game: Game, div: Divergence) -> list[tuple[str, int]]:
+    """The spec places of the rules that ran in a divergent step, from rule coverage."""
+    from runtime.coverage import RuleCoverage
+
+    assert div.before is not None
+    cov = RuleCoverage(game)
+    state = div.before.clone()
+    hits = cov.hits_in(lambda: state.apply_action(div.action))
+    return [(cov.points[i].file, cov.points[i].line) for i in sorted(hits)]
 
 
 def playthrough_dir(root: Path, game: str) -> Path:
@@ -45,7 +57,10 @@ def write_entries(folder: Path, entries: dict[str, Entry], digest: str) -> None:
 
 
 def playthrough_files(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.txt"))
+    """The traces in `folder`, seed_2 before seed_10."""
+    return sorted(
+        folder.glob("*.txt"), key=lambda p: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", p.stem)]
+    )
 
 
 def save(game: Game, pt: Playthrough, folder: Path, entries: dict[str, Entry]) -> Path:
@@ -138,8 +153,9 @@ def describe(impact: Impact) -> str:
     return "\n".join(lines)
 
 
-def rerecord(game: Game, spec_game: object, folder: Path) -> list[Path]:
-    """Record every stored playthrough again (same seed, agents and options) on `game`."""
+def rerecord(game: Game, spec_game: object, folder: Path) -> list[tuple[Path, str, str]]:
+    """Record every stored playthrough again (same seed, agents and options) on `game`;
+    returns each file with its old and new result."""
     from compiler import ir
 
     assert isinstance(spec_game, ir.Game)
@@ -149,7 +165,7 @@ def rerecord(game: Game, spec_game: object, folder: Path) -> list[Path]:
         old = load(path)
         pt = record(_with_options(game, old.options), old.seed, old.agents)
         path.write_text(to_text(pt, game.title), encoding="utf-8")
-        written.append(path)
+        written.append((path, old.result, pt.result))
     write_entries(folder, entries, game.info.digest)
     return written
 

@@ -204,9 +204,11 @@ class Divergence:
     got: str = ""
     before: GameState | None = None  # the state just before the step that differs
     action: int = -1  # the action of that step, when it was legal
+    move: str = ""  # the recorded "PLAYER > ACTION" of that step
 
     def describe(self) -> str:
-        text = f"step {self.step}: {self.what}" if self.step else f"setup: {self.what}"
+        at = f"step {self.step} ({self.move})" if self.move else f"step {self.step}"
+        text = f"{at}: {self.what}" if self.step else f"setup: {self.what}"
         if self.expected or self.got:
             text += f"\n      recorded: {self.expected}\n      now:      {self.got}"
         return text
@@ -236,12 +238,17 @@ def replay(game: Game, pt: Playthrough) -> tuple[Divergence | None, GameState]:
                 s.n, "the game is already over", f"{s.player} > {s.label}", result_text(state)
             ), state
         before = state.clone()
+        move = f"{s.player} > {s.label}"
+        names = state.INFO.player_names
+        who = names[state.current_player()] if state.current_player() >= 0 else "nobody"
+        if who != s.player:
+            return Divergence(
+                s.n, "another player is to act", move, f"{who} to act", before, move=move
+            ), state
         try:
             action = state.string_to_action(s.label)
         except IllegalActionError:
             legal = ", ".join(state.action_to_string(a) for a in state.legal_actions())
-            names = state.INFO.player_names
-            who = names[state.current_player()] if state.current_player() >= 0 else "nobody"
             return Divergence(
                 s.n,
                 f"'{s.label}' is no longer legal",
@@ -253,13 +260,14 @@ def replay(game: Game, pt: Playthrough) -> tuple[Divergence | None, GameState]:
         try:
             state.apply_action(action)
         except RuleError as exc:
-            return Divergence(s.n, f"rule error: {exc}", before=before, action=action), state
+            return Divergence(s.n, f"rule error: {exc}", before=before, action=action, move=move), state
         log = state.log()[seen:]
         if log != s.log:
-            return Divergence(s.n, "the log differs", *_first_difference(s.log, log), before, action), state
+            old, new = _first_difference(s.log, log)
+            return Divergence(s.n, "the log differs", old, new, before, action, move), state
         if state_digest(state) != s.digest:
             return Divergence(
-                s.n, "the state differs (same log)", s.digest, state_digest(state), before, action
+                s.n, "the state differs (same log)", s.digest, state_digest(state), before, action, move
             ), state
     if not state.is_terminal():
         who = state.INFO.player_names[state.current_player()]

@@ -14,7 +14,7 @@ from typing import Any
 
 from runtime.contract import Checker, Violation
 from runtime.engine import GameState, IllegalActionError, RuleError
-from runtime.game import load_game
+from runtime.game import Game, load_game
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,18 @@ class ScenarioResult:
     state: GameState | None = None
 
 
-def run_scenario(game_name: str, sc: dict[str, Any]) -> ScenarioResult:
+def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -> ScenarioResult:
+    """Run one compiled scenario of the game `game_name` (or of `base`, an already loaded Game)."""
+
     def fail(msg: str, state: GameState | None = None) -> ScenarioResult:
         return ScenarioResult(game_name, sc["name"], sc["file"], False, msg, state)
 
     try:
-        game = load_game(game_name, sc["options"])
+        game = (
+            load_game(game_name, sc["options"])
+            if base is None
+            else Game(base.state_cls, base.scenarios, sc["options"])
+        )
         state = game.new_initial_state(
             sc["seed"], forced_rolls=sc["dice"], forced_shuffles=sc["shuffles"], after_setup=sc["setup"]
         )
@@ -83,6 +89,6 @@ def run_scenario(game_name: str, sc: dict[str, Any]) -> ScenarioResult:
     return ScenarioResult(game_name, sc["name"], sc["file"], True, "ok", state)
 
 
-def run_all(game_name: str) -> list[ScenarioResult]:
-    game = load_game(game_name)
-    return [run_scenario(game_name, sc) for sc in game.scenarios]
+def run_all(game_name: str, base: Game | None = None) -> list[ScenarioResult]:
+    game = load_game(game_name) if base is None else base
+    return [run_scenario(game_name, sc, base) for sc in game.scenarios]

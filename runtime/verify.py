@@ -297,10 +297,8 @@ def write_reproducer(failure: Failure, folder: Path, game: str) -> Path:
     out = [
         f"# Written by `rulewright verify {game}`: the shortest failing game it found.",
         "# It fails while the bug is there; keep it as a regression test once the rule is fixed.",
-        f"name: {q(f'verify: {failure.summary()}')}",
-        "doc: >",
-        f"  Found with strategy '{failure.strategy}'. Scenarios check the invariants and the engine",
-        "  contract after every action, as verify does.",
+        f"name: {q(f'found by verify: {failure.kind} {failure.name}'.rstrip() + f' after {len(failure.steps)} action(s)')}",
+        f"doc: {q(f'{failure.detail}. Strategy {failure.strategy}. Scenarios check the invariants and the engine contract after every action, as verify does.')}",
         f"seed: {failure.seed}",
     ]
     if failure.options:

@@ -33,6 +33,9 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
         ["scenarios"],
         ["bench"],
         ["demo"],
+        ["verify"],
+        ["playthrough"],
+        ["diff"],
     ):
         with pytest.raises(SystemExit) as exc:
             main([*cmd, "--help"])
@@ -121,3 +124,26 @@ def test_view_shows_own_hand_and_hides_the_opponents() -> None:
     state = runtime.load_game("iron_curtain").new_initial_state(3)
     text = describe(state, 0)
     assert "hand[US]:" in text and "hand[USSR]: 5 face down" in text and "Berlin" in text
+
+
+def test_verify_playthrough_and_diff(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out = run(capsys, "verify", "iron_curtain", "--examples", "5", "--no-contract")
+    assert code == 0 and "verify iron_curtain: ok. 5 examples" in out
+    code, out = run(capsys, "verify", "iron_curtain", "--strategy", "bogus")
+    assert code == 2 and "unknown strategy 'bogus'" in out
+
+    code, out = run(capsys, "playthrough", "iron_curtain", "--seed", "5", "-n", "2", "--out", str(tmp_path))
+    assert code == 0 and out.count("wrote ") == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rules.json", "seed_5.txt", "seed_6.txt"]
+    code, out = run(capsys, "diff", "iron_curtain", "--dir", str(tmp_path))
+    assert code == 0
+    assert out.splitlines()[-1] == "0 spec entries changed; all 2 playthroughs replay as recorded"
+
+    (tmp_path / "seed_5.txt").write_text(
+        (tmp_path / "seed_5.txt").read_text().replace("@3 ", "@3 X", 1), encoding="utf-8"
+    )
+    code, out = run(capsys, "diff", "iron_curtain", "--dir", str(tmp_path))
+    assert code == 1 and "DIVERGES  seed_5 at step 3" in out and "1 of 2 playthroughs diverge" in out
+
+    code, out = run(capsys, "diff", "iron_curtain", "--dir", str(tmp_path / "nothing"))
+    assert code == 2 and "no playthroughs" in out

@@ -1,0 +1,67 @@
+"""Errata impact (`rulewright diff`): a rules change is traced to the playthroughs it moves.
+
+Uses Iron Curtain's stored playthroughs and a copy of its spec with one edit: erratum 1 of
+docs/errata.md taken back (Vietnam's event gives 2 ideology again instead of 1).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.driver import compile_spec
+from runtime.game import load_spec
+from runtime.impact import analyse, coverage_tracer, describe, playthrough_files, rerecord
+from tests.conftest import ROOT
+
+SPEC = ROOT / "specs" / "iron_curtain"
+PLAYTHROUGHS = ROOT / "tests" / "playthroughs" / "iron_curtain"
+VIETNAM = 'event: "gain(p, 1)"\n\n    # Africa'  # Vietnam's event, the last card of Asia
+pytestmark = pytest.mark.skipif(not SPEC.is_dir(), reason="needs specs/iron_curtain")
+
+
+def edited(tmp: Path, old: str, new: str) -> Path:
+    spec = tmp / "specs" / "iron_curtain"
+    shutil.copytree(SPEC, spec)
+    cards = spec / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    cards.write_text(text.replace(old, new), encoding="utf-8")
+    return spec
+
+
+def impact_of(spec: Path, folder: Path = PLAYTHROUGHS) -> tuple[str, object]:
+    ir = compile_spec(spec, render=False).game
+    assert ir is not None
+    impact = analyse(load_spec(spec), ir, folder, tracer=coverage_tracer)
+    return describe(impact), impact
+
+
+def test_an_erratum_is_traced_to_the_card_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # spans name specs/iron_curtain/..., as in the repository
+    spec = edited(tmp_path, VIETNAM, VIETNAM.replace("gain(p, 1)", "gain(p, 2)"))
+    text, impact = impact_of(Path("specs/iron_curtain"))
+    assert "changed  card 'Vietnam' event" in text
+    summary = text.splitlines()[-1]
+    assert "1 spec entry changed" in summary and "of 20 playthroughs diverge" in summary
+    assert summary.endswith("card 'Vietnam' event")
+    assert "USSR gains 2 ideology" in text
+    assert "  same      seed_1 " in text  # a game where Vietnam's event never ran
+
+    out = tmp_path / "playthroughs"
+    shutil.copytree(PLAYTHROUGHS, out)
+    rerecord(load_spec(spec), compile_spec(spec, render=False).game, out)
+    again, _ = impact_of(Path("specs/iron_curtain"), out)
+    assert again.splitlines()[-1] == "0 spec entries changed; all 20 playthroughs replay as recorded"
+    assert len(playthrough_files(out)) == 20
+
+
+def test_layout_and_comment_edits_change_no_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    edited(tmp_path, VIETNAM, VIETNAM.replace('"gain(p, 1)"', '"gain( p,1 )"   # same rule, other layout'))
+    text, _ = impact_of(Path("specs/iron_curtain"))
+    assert text.splitlines()[-1] == "0 spec entries changed; all 20 playthroughs replay as recorded"
