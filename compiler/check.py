@@ -2,8 +2,8 @@
 
 Reports unknown names (with "did you mean"), type mismatches, wrong argument counts, decisions
 without a deciding player, undefined procedures and phases. Every code unit of the game is
-checked here: procedures, functions, phases, component code fields, triggers, invariants and
-scenarios.
+checked here: procedures, functions, phases, component code fields, triggers, invariants, the
+evaluation and scenarios.
 """
 
 from __future__ import annotations
@@ -168,6 +168,7 @@ class Checker:
             self.unit(tr.body, ps)
         for inv in g.invariants:
             self.unit(inv.expr, {}, want=BOOL)
+        self.unit(g.evaluation, {"p": PLAYER}, want=INT)
         self.unit(g.setup, {})
         for ph in sym.phases.values():
             self.unit(ph.repeat, {}, want=INT)
@@ -606,7 +607,7 @@ class Checker:
                         "misplaced-decision",
                         e.span,
                         "a decision cannot be made inside a function, "
-                        "condition, invariant or expectation; make it in a procedure",
+                        "condition, invariant, evaluation or expectation; make it in a procedure",
                     )
                 else:
                     self.sink.error(
@@ -792,7 +793,7 @@ class Checker:
                 "misplaced-chance",
                 e.span,
                 f"'{f}' changes the game's random state, so it cannot be "
-                "used in a function, condition, invariant or expectation; use it in a procedure",
+                "used in a function, condition, invariant, evaluation or expectation; use it in a procedure",
             )
         if f in ("min", "max"):
             if len(a) < 2:

@@ -109,6 +109,8 @@ def _entries(g: ir.Game) -> Iterator[tuple[str, object, ir.Span]]:
         yield f"trigger {tr.name}", tr, tr.span
     for inv in g.invariants:
         yield f"invariant {inv.name}", inv, inv.span
+    if g.evaluation is not None:
+        yield "evaluation", g.evaluation, g.evaluation.span
     if g.setup is not None:
         yield "setup", g.setup, g.setup.span
 

@@ -732,3 +732,4 @@ class Game:
     phases: tuple[PhaseDecl, ...]
     scenarios: tuple[ScenarioDecl, ...] = field(default=())
     span: Span = NO_SPAN
+    evaluation: Code | None = None  # int: how good a position is for the implicit local `p`

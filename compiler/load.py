@@ -326,7 +326,7 @@ MAP_SECTIONS = (
     "modifiers",
 )
 LIST_SECTIONS = ("triggers", "invariants", "phases")
-SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "setup")
+SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "setup", "evaluation")
 TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
 
 
@@ -497,6 +497,10 @@ def _assemble(
     if "setup" in sc:
         snode, sr = sc["setup"]
         setup = sr.code(snode, "setup")
+    evaluation = None
+    if "evaluation" in sc:
+        enode, er = sc["evaluation"]
+        evaluation = er.code(enode, "evaluation", expr=True)
     title = sc["title"][1].text(sc["title"][0], "title") if "title" in sc else name
     version = str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1"
     scenarios = tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None)
@@ -526,6 +530,7 @@ def _assemble(
         phases=phases,
         scenarios=scenarios,
         span=greader.span(gnode),
+        evaluation=evaluation,
     )
 
 

@@ -76,6 +76,7 @@ class Module:
     tables: list[Table] = field(default_factory=list)
     info: dict[str, str] = field(default_factory=dict)
     invariants: list[tuple[str, str, str, str]] = field(default_factory=list)  # name, why, function, check
+    evaluate: str = "None"  # the evaluation's function, when the spec has one
     scenarios: list[dict[str, str]] = field(default_factory=list)
     player_count: str = "2"
     coverage: list[tuple[str, str, str]] = field(default_factory=list)  # kind, what, file:line
@@ -984,6 +985,19 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
             )
         )
         mod.invariants.append((inv.name, inv.why, f"inv_{inv.name}", " ".join(inv.expr.text.split())))
+    if g.evaluation is not None and g.evaluation.expr is not None:
+        # for agents only, not a rule: no coverage point, so play coverage is unchanged
+        lw.local_prefix = ""
+        mod.functions.append(
+            Function(
+                "evaluate",
+                origin("evaluation", g.evaluation.span),
+                [("l_p", "int")],
+                "int",
+                [f"return {lw.ex(g.evaluation.expr)}"],
+            )
+        )
+        mod.evaluate = "evaluate"
     _scenarios(lw)
     return mod
 
@@ -1180,6 +1194,8 @@ def _constants(lw: Lowerer) -> None:
     mod.info["phases"] = _tuple(list(sym.phases))
     mod.info["modifiers"] = _tuple(list(sym.modifiers))
     mod.info["owner_vars"] = _tuple([n for n, (sv, _, _) in sym.state.items() if sv.visibility == "owner"])
+    chance, secret = _uses_chance_and_secrets(sym.game)
+    mod.info["chance"], mod.info["secret_choices"] = str(chance), str(secret)
     type_slots = {**lw.type_index, **{e: len(lw.type_index) + i for i, e in enumerate(sym.enums)}}
     mod.info["var_indices"] = (
         "{"
@@ -1327,6 +1343,33 @@ def _scenarios(lw: Lowerer) -> None:
             checks.append(f"({text!r}, {e.span.line}, sc{i}_expect{j})")
         entry["expect"] = "[" + ", ".join(checks) + "]"
         lw.mod.scenarios.append(entry)
+
+
+def _uses_chance_and_secrets(g: ir.Game) -> tuple[bool, bool]:
+    """Whether the rules (scenarios aside) roll, pick at random or shuffle; and whether they
+    ask secret choices. Adapters use these to say what kind of game it is."""
+    chance = secret = False
+    seen: set[int] = set()
+
+    def walk(node: object) -> None:
+        nonlocal chance, secret
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, ir.Shuffle) or (isinstance(node, ir.Call) and node.func in ("roll", "random")):
+            chance = True
+        if isinstance(node, ir.Choose) and node.secret:
+            secret = True
+        if isinstance(node, tuple | list):
+            for x in node:
+                walk(x)
+        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Span):
+            for name in node.__dataclass_fields__:
+                if name != "scenarios":
+                    walk(getattr(node, name))
+
+    walk(g)
+    return chance, secret
 
 
 def _source_text(span: ir.Span) -> str:

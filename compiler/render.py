@@ -76,6 +76,7 @@ def render(mod: Module) -> dict[str, str]:
         tables=mod.tables,
         info=mod.info,
         invariants=mod.invariants,
+        evaluate=mod.evaluate,
         scenarios=mod.scenarios,
         player_count=mod.player_count,
         coverage=mod.coverage,

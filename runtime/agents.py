@@ -1,4 +1,6 @@
-"""Agents that choose actions: random (seeded), first legal, and a human at the terminal."""
+"""Agents that choose actions: random (seeded), greedy (one ply on the spec's evaluation), first
+legal, a human at the terminal, and OpenSpiel's MCTS (`mcts` or `mcts:SIMULATIONS`, with the
+rl extra installed)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from runtime.engine import GameState
+from runtime.rng import Rng
 
 
 class Agent(Protocol):
@@ -24,6 +27,44 @@ class RandomAgent:
 
     def choose(self, state: GameState) -> int:
         return self.rng.choice(state.legal_actions())
+
+
+class GreedyAgent:
+    """One ply ahead: tries each legal action on a clone and keeps the best by the spec's evaluation.
+
+    A clone whose game ended scores `WIN` times its `returns()` for the player to move; any other is
+    scored by `INFO.evaluate(clone, player)`. Ties go to the agent's own seeded generator, so games
+    repeat. Each clone rolls and shuffles from a fresh seed of that generator, so the agent does not
+    learn how the game's own dice will fall (it does see hidden zones if the evaluation reads them).
+    Without an evaluation it plays like `RandomAgent`.
+    """
+
+    WIN = 1_000_000_000
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        evaluate = state.INFO.evaluate
+        if evaluate is None or len(legal) == 1:
+            return self.rng.choice(legal)
+        player = state.current_player()
+        best: list[int] = []
+        top = 0
+        for action in legal:
+            after = state.clone()
+            after.rng = Rng(self.rng.getrandbits(64))
+            after.apply_action(action)
+            if after.is_terminal():
+                score = round(self.WIN * after.returns()[player])
+            else:
+                score = evaluate(after, player)
+            if not best or score > top:
+                best, top = [action], score
+            elif score == top:
+                best.append(action)
+        return self.rng.choice(best)
 
 
 class FirstAgent:
@@ -63,12 +104,30 @@ class HumanAgent:
             print(f"  type a number from 1 to {len(legal)}, or an action's name")
 
 
-AGENTS = ("random", "first", "human")
+AGENTS = ("random", "greedy", "mcts", "first", "human")
+MCTS_SIMULATIONS = 100  # the default budget of `mcts`
+
+
+def check_agent(kind: str) -> None:
+    """Raise ValueError for an agent kind that make_agent would not know."""
+    name, _, budget = kind.partition(":")
+    if name not in AGENTS or (budget and (name != "mcts" or not budget.isdigit() or int(budget) < 1)):
+        raise ValueError(f"unknown agent '{kind}' (agents: {', '.join(AGENTS)}; mcts:N for N simulations)")
 
 
 def make_agent(kind: str, seed: int) -> Agent:
+    check_agent(kind)
+    if kind.startswith("mcts"):
+        try:
+            from runtime.adapters.openspiel import MCTSAgent
+        except ImportError as exc:
+            raise ValueError(f"the mcts agent needs OpenSpiel: pip install -e '.[rl]' ({exc})") from None
+        _, _, budget = kind.partition(":")
+        return MCTSAgent(seed, int(budget) if budget else MCTS_SIMULATIONS)
     if kind == "random":
         return RandomAgent(seed)
+    if kind == "greedy":
+        return GreedyAgent(seed)
     if kind == "first":
         return FirstAgent()
     if kind == "human":

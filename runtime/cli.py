@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from runtime.agents import AGENTS, make_agent
+from runtime.agents import AGENTS, check_agent, make_agent
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game, UnknownGameError, available_games, load_game
 
@@ -138,6 +138,14 @@ def cmd_build(args: argparse.Namespace) -> int:
 # ---- playing ----------------------------------------------------------------------------------
 
 
+def check_agents(kinds: Sequence[str]) -> None:
+    for k in kinds:
+        try:
+            check_agent(k)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
 def final_digest(state: GameState) -> str:
     return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
 
@@ -172,9 +180,7 @@ def play_game(
 def cmd_play(args: argparse.Namespace) -> int:
     game = open_game(args.game, args.option)
     kinds = [k.strip() for k in args.agents.split(",")]
-    for k in kinds:
-        if k not in AGENTS:
-            raise UsageError(f"unknown agent '{k}' (agents: {', '.join(AGENTS)})")
+    check_agents(kinds)
     interactive = "human" in kinds
     state = play_game(game, args.seed, kinds, echo=print if (interactive or not args.quiet) else None)
     print(result_line(game, state))
@@ -241,6 +247,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     lengths = 0
     start = time.perf_counter()
     kinds = [k.strip() for k in args.agents.split(",")]
+    check_agents(kinds)
     cov = None
     if args.coverage or args.coverage_json:
         from runtime.coverage import RuleCoverage
@@ -249,24 +256,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             cov = RuleCoverage(game)
         except (OSError, ValueError) as exc:
             raise UsageError(f"no rule coverage for {game.name}: {exc}") from None
+    seats = [kinds[p % len(kinds)] for p in range(game.num_players)]
+    by_agent: dict[str, int] = {k: 0 for k in seats}
     for i in range(args.n):
+        order = seats[i % len(seats) :] + seats[: i % len(seats)] if args.rotate else seats
         if cov is not None:
             with cov:
-                state = play_game(game, args.seed + i, kinds)
+                state = play_game(game, args.seed + i, order)
         else:
-            state = play_game(game, args.seed + i, kinds)
+            state = play_game(game, args.seed + i, order)
         lengths += len(state.history)
         if state.winner >= 0:
             wins[state.winner] += 1
+            by_agent[order[state.winner]] += 1
         else:
             draws += 1
         if i % max(1, args.n // 100) == 0 or i + 1 == args.n:
             progress(i + 1, args.n, start)
     secs = time.perf_counter() - start
-    print(f"{game.title}: {args.n} games, seeds {args.seed}..{args.seed + args.n - 1}, agents {args.agents}")
+    rotated = ", seats rotated every game" if args.rotate else ""
+    print(
+        f"{game.title}: {args.n} games, seeds {args.seed}..{args.seed + args.n - 1}, agents {args.agents}{rotated}"
+    )
     for p in range(game.num_players):
         print(f"  {names[p]:<10} wins {wins[p]:>6}  ({100 * wins[p] / args.n:5.1f}%)")
     print(f"  {'draws':<10}      {draws:>6}  ({100 * draws / args.n:5.1f}%)")
+    if len(by_agent) > 1:
+        for kind, n in by_agent.items():
+            print(f"  agent {kind:<10} wins {n:>6}  ({100 * n / args.n:5.1f}%)")
     print(f"  mean length {lengths / args.n:.1f} decisions")
     print(f"  {args.n / secs:,.0f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
     if cov is not None and args.coverage:
@@ -478,7 +495,9 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("game")
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument(
-        "--agents", default="random", help=f"comma-separated, one per player, cycled ({', '.join(AGENTS)})"
+        "--agents",
+        default="random",
+        help=f"comma-separated, one per player, cycled ({', '.join(AGENTS)}; mcts:N = N simulations)",
     )
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
     sp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
@@ -489,7 +508,14 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("game")
     sp.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    sp.add_argument("--agents", default="random")
+    sp.add_argument(
+        "--agents",
+        default="random",
+        help=f"comma-separated, one per player, cycled ({', '.join(AGENTS)}; mcts:N)",
+    )
+    sp.add_argument(
+        "--rotate", action="store_true", help="rotate the agents' seats every game (fair comparisons)"
+    )
     sp.add_argument("--coverage", action="store_true", help="report how often each spec rule ran")
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
     opts(sp)

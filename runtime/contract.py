@@ -57,8 +57,11 @@ def check_live(state: GameState) -> None:
         raise Violation("contract", "liveness", "the game is not over but there is no legal action")
 
 
-def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
-    """A copy of `state` that differs from it only in what `player` cannot see."""
+def determinize(state: GameState, player: int, rnd: random.Random) -> GameState:
+    """A copy of `state` with what `player` cannot see dealt afresh: the components of the
+    hidden zones (and other players' own zones) reshuffled among those zones, each keeping its
+    size, and the random generator reseeded. For search bots that must not peek, and for the
+    observation check. (It does not condition on what the log revealed earlier.)"""
     info = state.INFO
     twin = state.clone()
     twin.rng.state ^= rnd.getrandbits(63) | 1
@@ -76,6 +79,14 @@ def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
             zones.piles[zi], items = items[:n], items[n:]
             for e in zones.piles[zi]:
                 zones.where[t][e] = zi
+    return twin
+
+
+def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
+    """A copy of `state` that differs from it only in what `player` cannot see: determinized,
+    and other players' own variables changed."""
+    info = state.INFO
+    twin = determinize(state, player, rnd)
     if info.owner_vars:
         data = copy.deepcopy(twin._dump_vars())
         for name in info.owner_vars:

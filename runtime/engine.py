@@ -85,11 +85,14 @@ class GameInfo:
     phases: tuple[str, ...]
     modifiers: tuple[str, ...]
     owner_vars: tuple[str, ...]
+    chance: bool = True  # the rules roll, pick at random or shuffle
+    secret_choices: bool = False  # the rules ask `secretly choose`
     var_indices: dict[str, tuple[int, ...]] = field(
         default_factory=dict
     )  # per-indexed variable -> type indices
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
+    evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
     coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), runtime/coverage.py
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)

@@ -105,6 +105,9 @@ def check_contract(engine: ModuleType, game: Game, s: GameState) -> None:
     for name, why, check, _ in engine.INFO.invariants:
         assert check(s), f"invariant {name} broken ({why})\n" + "\n".join(s.log()[-15:])
     assert engine.INFO.invariants and s.to_json() == text, "checking the invariants changed the state"
+    for p in range(s.num_players):
+        assert isinstance(engine.INFO.evaluate(s, p), int)
+    assert s.to_json() == text, "evaluating the position changed the state"
     restored = game.state_from_json(text)
     assert restored.to_json() == text
     check_hidden_information(engine, s)
@@ -349,6 +352,7 @@ FEATURES = {
     "end game winner": r"\bend game winner\b",
     "end game draw": r"\bend game draw\b",
     "invariants": r"^invariants:",
+    "evaluation": r"^evaluation: \|\n\s+10 \* score\[p\]",
     "bounded variable": r"heat: \{type: int, min: 0, max: 5",
     "string interpolation": r'log "\{p\} gains \{amount\}',
     "list comprehension": r"\[p for p in bidders where",

@@ -1,0 +1,292 @@
+"""OpenSpiel: every compiled game as a pyspiel Python game, `rulewright_<game>`.
+
+    import pyspiel
+from open_spiel.python.algorithms import mcts
+    import runtime.adapters.openspiel  # registers every compiled game
+    game = pyspiel.load_game("rulewright_iron_curtain")
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+The engine draws its own dice and shuffles from a generator seeded when the game starts, and
+that generator is part of the state, hidden from the players. So the games have no chance nodes:
+given its state, every move has one outcome (DETERMINISTIC), while what players cannot see (the
+seed among it) makes them IMPERFECT_INFORMATION. (SAMPLED_STOCHASTIC would need a generator in
+the pyspiel Game, which a Python game cannot serialise.) The game parameter `seed` (default 0)
+seeds the first fresh game; the k-th fresh game a Game object makes uses seed + k. The spec's options are
+game parameters too. A game with hidden zones, private variables or secret choices is
+IMPERFECT_INFORMATION. Observation strings and tensors come from the engine's per-player
+observation, which hides what the player cannot see. The information state string adds the
+player's own log, which is perfect recall of what they were told.
+
+The `mcts` agent (MCTSAgent) runs OpenSpiel's MCTSBot through this adapter, from a
+determinization of the state, so it does not see the cards it should not.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+from runtime.adapters.tensor import Encoder
+from runtime.contract import determinize
+from runtime.engine import GameState
+from runtime.game import Game, available_games, load_game
+
+PREFIX = "rulewright_"
+MAX_GAME_LENGTH = 10_000  # an upper bound on decisions per game, for every compiled game
+
+
+def _imperfect(game: Game) -> bool:
+    """Players cannot see everything: hidden zones, private variables, secret choices, or the
+    random generator (the future dice) when the rules use chance."""
+    info = game.info
+    hidden_zone = any(z.visibility != "public" for z in info.zones)
+    return hidden_zone or bool(info.owner_vars) or info.secret_choices or info.chance
+
+
+def _player_range(game: Game) -> tuple[int, int]:
+    count = game.info.player_count
+    if isinstance(count, int):
+        return count, count
+    choices = next(o.choices for o in game.info.options if o.name == count)
+    return min(choices), max(choices)
+
+
+def game_type(game: Game) -> pyspiel.GameType:
+    """The pyspiel GameType of a compiled game (its options become game parameters)."""
+    lo, hi = _player_range(game)
+    params: dict[str, Any] = {"seed": 0}
+    params.update({o.name: o.default for o in game.info.options})
+    return pyspiel.GameType(
+        short_name=PREFIX + game.name,
+        long_name=f"{game.title} (Rulewright)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        if _imperfect(game)
+        else pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=hi,
+        min_num_players=lo,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+class _Engine:
+    """Holds the engine state: pyspiel clones a Python state with copy.deepcopy and serialises
+    it with pickle, so both go through the engine's own clone and JSON."""
+
+    __slots__ = ("state", "game")
+
+    def __init__(self, state: GameState, game: Game) -> None:
+        self.state = state
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
+        return _Engine(self.state.clone(), self.game)
+
+    def __getstate__(self) -> tuple[str, str, str]:
+        return self.game.name, json.dumps(self.game.options), self.state.to_json()
+
+    def __setstate__(self, data: tuple[str, str, str]) -> None:
+        name, options, text = data
+        self.game = _load(name, json.loads(options))
+        self.state = self.game.state_from_json(text)
+
+
+class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
+    """A compiled game, for OpenSpiel. `register` makes one subclass per game, naming it in NAME."""
+
+    NAME = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        name = self.NAME
+        params = dict(params or {})
+        self.seed = int(params.pop("seed", 0))
+        self.rw = _load(name, params)
+        self.fresh = 0  # fresh games made so far
+        self.encoder: Encoder | None = None
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.rw.num_distinct_actions(),
+            max_chance_outcomes=0,
+            num_players=self.rw.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(game_type(self.rw), info, dict(params, seed=self.seed))
+
+    def new_initial_state(self) -> RulewrightState:
+        return RulewrightState(self)
+
+    def next_seed(self) -> int:
+        self.fresh += 1
+        return self.seed + self.fresh - 1
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        if self.encoder is None:
+            self.encoder = Encoder(self.rw.new_initial_state(0))
+        return Observer(perfect_recall, None if perfect_recall else self.encoder)
+
+
+class RulewrightState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress. The engine state is made on first use, so that pyspiel's clone
+    (a new initial state whose attributes are then copied over) never plays a setup."""
+
+    def __init__(self, game: RulewrightGame, engine: GameState | None = None) -> None:
+        super().__init__(game)
+        # (no reference to the game in __dict__: pyspiel deep-copies and pickles every attribute)
+        self._e: _Engine | None = None if engine is None else _Engine(engine, game.rw)
+
+    @property
+    def engine(self) -> GameState:
+        """The Rulewright state behind this pyspiel state."""
+        if self._e is None:
+            g = self.get_game()
+            self._e = _Engine(g.rw.new_initial_state(g.next_seed()), g.rw)
+        return self._e.state
+
+    def current_player(self) -> int:
+        return int(self.engine.current_player())
+
+    def _legal_actions(self, player: int) -> list[int]:
+        s = self.engine
+        return s.legal_actions() if player == s.current_player() else []
+
+    def _apply_action(self, action: int) -> None:
+        self.engine.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.engine.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.engine.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.engine.returns()
+
+    def __str__(self) -> str:
+        return str(self.engine)
+
+
+class Observer:
+    """pyspiel's PyObserver interface. The observation has a string and the tensor of
+    runtime/adapters/tensor.py; the information state (perfect recall) only a string."""
+
+    def __init__(self, perfect_recall: bool, encoder: Encoder | None) -> None:
+        self.perfect_recall = perfect_recall
+        self.encoder = encoder
+        self.tensor = np.zeros(encoder.size if encoder is not None else 0, np.float32)
+        self.dict: dict[str, Any] = {"observation": self.tensor} if encoder is not None else {}
+
+    def set_from(self, state: RulewrightState, player: int) -> None:
+        if self.encoder is not None:
+            self.tensor[:] = self.encoder.encode(state.engine, player)
+
+    def string_from(self, state: RulewrightState, player: int) -> str:
+        s = state.engine
+        obs = s.observation_string(player)
+        if not self.perfect_recall:
+            return obs
+        return obs + "\n" + "\n".join(s.player_log(player))
+
+
+class EngineRollouts(mcts.Evaluator):  # type: ignore[misc]
+    """MCTS leaf evaluation by random playouts run on the engine itself (no pyspiel round trip
+    per move, several times faster than mcts.RandomRolloutEvaluator); uniform priors."""
+
+    def __init__(self, n_rollouts: int, seed: int) -> None:
+        self.n_rollouts = n_rollouts
+        self.rng = random.Random(seed)
+
+    def evaluate(self, state: RulewrightState) -> np.ndarray:
+        total = np.zeros(state.num_players())
+        for _ in range(self.n_rollouts):
+            s = state.engine.clone()
+            while not s.is_terminal():
+                s.apply_action(self.rng.choice(s.legal_actions()))
+            total += s.returns()
+        return total / self.n_rollouts
+
+    def prior(self, state: RulewrightState) -> list[tuple[int, float]]:
+        legal = state.engine.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+class MCTSAgent:
+    """OpenSpiel's MCTSBot (UCT, random-playout evaluation) as a Rulewright agent: the agent
+    `mcts` or `mcts:SIMULATIONS` of `rulewright play` and `simulate`.
+
+    MCTSBot searches a perfect-information tree. So that it does not peek, each search starts
+    from a determinization of the real state (runtime.contract.determinize): the cards the agent
+    cannot see dealt afresh and the dice reseeded."""
+
+    def __init__(self, seed: int, simulations: int = 100, rollouts: int = 1, uct_c: float = 2.0) -> None:
+        self.seed = seed
+        self.simulations = simulations
+        self.rollouts = rollouts
+        self.uct_c = uct_c
+        self._bots: dict[str, tuple[RulewrightGame, mcts.MCTSBot]] = {}
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> int:
+        key = f"{state.INFO.name}{sorted(state.options.items())}"
+        if key not in self._bots:
+            game = pyspiel.load_game(register(state.INFO.name), dict(state.options))
+            rs = np.random.RandomState(self.seed % 2**32)
+            evaluator = EngineRollouts(self.rollouts, self.seed)
+            bot = mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator, random_state=rs, solve=False)
+            self._bots[key] = (game, bot)
+        game, bot = self._bots[key]
+        root = determinize(state, state.current_player(), self.rng)
+        return int(bot.step(RulewrightState(game, root)))
+
+
+_CLASSES: dict[str, type[RulewrightGame]] = {}
+_OTHERS: dict[str, Game] = {}  # games registered from a Game object (e.g. a spec compiled on the fly)
+
+
+def _load(name: str, options: dict[str, Any] | None) -> Game:
+    other = _OTHERS.get(name)
+    return load_game(name, options) if other is None else Game(other.state_cls, other.scenarios, options)
+
+
+def register(game: str | Game) -> str:
+    """Register a compiled game, by name or as a Game (e.g. `runtime.game.load_spec(folder)`),
+    if not yet registered; returns its OpenSpiel name."""
+    if isinstance(game, Game):
+        _OTHERS[game.name] = game
+    name = game if isinstance(game, str) else game.name
+    short = PREFIX + name
+    if short not in pyspiel.registered_names():
+        gt = game_type(_load(name, None))
+        # a class, not a closure: pyspiel keeps the creator until after Python has shut down,
+        # and a class (unlike a lambda) is never freed then, which would abort the process
+        cls = type(f"RulewrightGame_{name}", (RulewrightGame,), {"NAME": name})
+        _CLASSES[name] = cls
+        pyspiel.register_game(gt, cls)
+    return short
+
+
+def register_all() -> list[str]:
+    return [register(name) for name in available_games()]
+
+
+def from_engine(state: GameState, game: RulewrightGame | None = None) -> RulewrightState:
+    """A pyspiel state around (a clone of) a Rulewright state, e.g. for a bot's search."""
+    g = game if game is not None else pyspiel.load_game(register(state.INFO.name), dict(state.options))
+    return RulewrightState(g, state.clone())
+
+
+register_all()

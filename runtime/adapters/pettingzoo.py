@@ -1,0 +1,129 @@
+"""PettingZoo: an AEC environment for every compiled game.
+
+    from runtime.adapters.pettingzoo import env
+    e = env("iron_curtain")
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are the spec's player names. An observation is a dict: "observation", the fixed-size
+vector of runtime/adapters/tensor.py (it hides what the player cannot see), and "action_mask",
+1 for each legal action of the agent to move. Rewards are the game's returns, given at the end.
+`reset(seed=S)` starts the game with engine seed S; without a seed, the next of a sequence that
+the first seed started (so repeated resets give different deals).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from runtime.adapters.tensor import Encoder
+from runtime.engine import GameState
+from runtime.game import Game, load_game
+
+
+class RulewrightEnv(AECEnv):  # type: ignore[misc]
+    """One compiled game as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "rulewright", "is_parallelizable": False}
+
+    def __init__(self, game: Game | str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self.game = game if isinstance(game, Game) else load_game(game, options or None)
+        self.metadata = dict(self.metadata, name=f"rulewright_{self.game.name}_v0")
+        self.render_mode = render_mode
+        names = self.game.info.player_names[: self.game.num_players]
+        self.possible_agents = list(names)
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self._next_seed = 0
+        self.state: GameState = self.game.new_initial_state(0)
+        self.encoder = Encoder(self.state)
+        n = self.game.num_distinct_actions()
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(n)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        p = self._index[agent]
+        mask = np.zeros(self.game.num_distinct_actions(), np.int8)
+        if self.state.current_player() == p:
+            mask[self.state.legal_actions()] = 1
+        return {"observation": self.encoder.encode(self.state, p), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._next_seed = seed
+        self.state = self.game.new_initial_state(self._next_seed)
+        self._next_seed += 1
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        cur = self.state.current_player()
+        if cur >= 0:
+            self.agent_selection = self.possible_agents[cur]
+        elif self.agents:
+            self.agent_selection = self.agents[0]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        assert action is not None
+        self.state.apply_action(int(action))
+        if self.state.is_terminal():
+            for a, r in zip(self.possible_agents, self.state.returns(), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+                self.infos[a] = {"reason": self.state.reason}
+        self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(game: Game | str, render_mode: str | None = None, **options: Any) -> RulewrightEnv:
+    return RulewrightEnv(game, render_mode, **options)
+
+
+def env(game: Game | str, render_mode: str | None = None, **options: Any) -> Any:
+    """The environment with PettingZoo's standard checks: out-of-bounds and illegal actions are
+    caught by the wrappers, and the order of calls is enforced."""
+    e: Any = raw_env(game, render_mode, **options)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

@@ -1,0 +1,92 @@
+"""A fixed-size numeric encoding of a player's observation, for learning tools.
+
+It is built from `GameState.observation(player)`, so it hides exactly what that observation
+hides. The layout, fixed per game and player count:
+
+* whose turn: one-hot over the players, then 1 if the game is over;
+* each zone: for a zone the player sees, 1 per component of the zone's type that is in it (and,
+  for a grid, the component's x and y); for a hidden zone, only its size;
+* each state variable, flattened (booleans as 0/1, `none` as -1), padded or cut to the length it
+  has at the start of the game (only list-valued variables change length);
+* each modifier: how many are active.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from runtime.engine import GameState
+
+
+def _leaves(value: object) -> Iterator[float]:
+    if isinstance(value, list | tuple):
+        for v in value:
+            yield from _leaves(v)
+    elif isinstance(value, dict):
+        for k in sorted(value):
+            yield from _leaves(value[k])
+    elif value is None:
+        yield -1.0
+    elif isinstance(value, bool | int | float):
+        yield float(value)
+
+
+class Encoder:
+    """Observation -> float32 vector of a fixed size (`size`) for one game and player count."""
+
+    def __init__(self, start: GameState) -> None:
+        info = start.INFO
+        self.players = start.num_players
+        self.labels = [{label: i for i, label in enumerate(labels)} for labels in info.type_labels]
+        self.modifiers = {name: i for i, name in enumerate(info.modifiers)}
+        obs = start.observation(0)
+        variables = obs["variables"]
+        assert isinstance(variables, dict)
+        self.var_sizes = {name: sum(1 for _ in _leaves(v)) for name, v in sorted(variables.items())}
+        zones = 0
+        for z in info.zones:
+            n = len(info.type_labels[z.type_index])
+            zones += 3 * n if z.kind == "grid" else n
+        self.size = self.players + 1 + zones + sum(self.var_sizes.values()) + len(self.modifiers)
+
+    def encode(self, state: GameState, player: int) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        obs = state.observation(player)
+        info = state.INFO
+        cur = state.current_player()
+        if 0 <= cur < self.players:
+            out[cur] = 1.0
+        out[self.players] = 1.0 if state.is_terminal() else 0.0
+        i = self.players + 1
+        zones = obs["zones"]
+        assert isinstance(zones, dict)
+        for z in info.zones:
+            key = z.name if z.owner < 0 else f"{z.name}[{info.player_names[z.owner]}]"
+            content = zones[key]
+            index = self.labels[z.type_index]
+            n = len(index)
+            if isinstance(content, dict) and "count" in content and len(content) == 1:
+                out[i] = float(content["count"])  # hidden: only its size
+            elif isinstance(content, dict):  # a grid the player sees: label -> [x, y]
+                for label, (x, y) in content.items():
+                    k = index[label]
+                    out[i + k] = 1.0
+                    out[i + n + 2 * k], out[i + n + 2 * k + 1] = float(x), float(y)
+            else:
+                assert isinstance(content, list)
+                for label in content:
+                    out[i + index[label]] = 1.0
+            i += 3 * n if z.kind == "grid" else n
+        variables = obs["variables"]
+        assert isinstance(variables, dict)
+        for name, size in self.var_sizes.items():
+            values = list(_leaves(variables[name]))[:size]
+            out[i : i + len(values)] = values
+            i += size
+        mods = obs["modifiers"]
+        assert isinstance(mods, list)
+        for name, _ in mods:
+            out[i + self.modifiers[name]] += 1.0
+        return out
