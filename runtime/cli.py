@@ -285,7 +285,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for kind, n in by_agent.items():
             print(f"  agent {kind:<10} wins {n:>6}  ({100 * n / args.n:5.1f}%)")
     print(f"  mean length {lengths / args.n:.1f} decisions")
-    print(f"  {args.n / secs:,.0f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
+    rate = args.n / secs
+    print(f"  {rate:,.{0 if rate >= 10 else 2}f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
     if cov is not None and args.coverage:
         print()
         print(cov.report())
