@@ -1,21 +1,18 @@
 """OpenSpiel: every compiled game as a pyspiel Python game, `rulewright_<game>`.
 
     import pyspiel
-from open_spiel.python.algorithms import mcts
     import runtime.adapters.openspiel  # registers every compiled game
     game = pyspiel.load_game("rulewright_iron_curtain")
-    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
-The engine draws its own dice and shuffles from a generator seeded when the game starts, and
-that generator is part of the state, hidden from the players. So the games have no chance nodes:
-given its state, every move has one outcome (DETERMINISTIC), while what players cannot see (the
-seed among it) makes them IMPERFECT_INFORMATION. (SAMPLED_STOCHASTIC would need a generator in
-the pyspiel Game, which a Python game cannot serialise.) The game parameter `seed` (default 0)
-seeds the first fresh game; the k-th fresh game a Game object makes uses seed + k. The spec's options are
-game parameters too. A game with hidden zones, private variables or secret choices is
-IMPERFECT_INFORMATION. Observation strings and tensors come from the engine's per-player
-observation, which hides what the player cannot see. The information state string adds the
-player's own log, which is perfect recall of what they were told.
+The engine draws its own dice and shuffles from a seeded generator that is part of the state, so
+the games are SAMPLED_STOCHASTIC: no chance nodes, the outcomes sampled inside a move. (They are
+not DETERMINISTIC: two fresh games are dealt differently.) The game parameter `seed` (default 0)
+seeds the first fresh game; the k-th fresh game a Game object makes uses seed + k. The spec's
+options are game parameters too. A game with hidden zones, private variables, secret choices or
+dice (the generator counts as hidden) is IMPERFECT_INFORMATION. Observation strings and tensors
+come from the engine's per-player observation, which hides what the player cannot see. The
+information state string adds the player's own log: perfect recall of what they were told.
 
 The `mcts` agent (MCTSAgent) runs OpenSpiel's MCTSBot through this adapter, from a
 determinization of the state, so it does not see the cards it should not.
@@ -65,7 +62,7 @@ def game_type(game: Game) -> pyspiel.GameType:
         short_name=PREFIX + game.name,
         long_name=f"{game.title} (Rulewright)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION
         if _imperfect(game)
         else pyspiel.GameType.Information.PERFECT_INFORMATION,
