@@ -206,7 +206,9 @@ class Checker:
         for a in sc.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
                 self.sink.error(
-                    "bad-scenario", a.span, 'an action is written as its label, e.g. "Vietnam" or "yes"'
+                    "bad-scenario",
+                    a.span,
+                    'an action is written as its label, e.g. a card\'s name, "(1,0)" or "yes"',
                 )
 
     # ---- statements -------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from compiler import ir
 
 @dataclass(frozen=True)
 class Entry:
-    """One spec entry: its key (e.g. "card 'Vietnam' event"), hash and place."""
+    """One spec entry: its key (e.g. "card 'Name' event"), hash and place."""
 
     key: str
     digest: str

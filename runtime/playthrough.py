@@ -5,16 +5,16 @@ the log lines the action produced, and a digest of the game state after it. The 
 what the rules decide (zones, variables, lasting effects, whose turn, the legal actions, the
 random generator) and not how the engine is built, so only a change of rules moves it.
 
-    # rulewright playthrough: Iron Curtain, seed 3, agents random
-    game iron_curtain
+    # rulewright playthrough: GAME TITLE, seed 3, agents random
+    game GAME
     seed 3
     ...
     setup                                                    #5d0c1e2a
-        Round 1: the USSR chooses who plays first
-    @1 USSR > US                                             #1a2b3c4d
-        USSR chooses US (who plays first this round)
+        (the log lines of the setup)
+    @1 PLAYER > ACTION                                       #1a2b3c4d
+        (the log lines this action produced)
     ...
-    result USSR wins (the USSR reached its flag) [US -1.00, USSR +1.00]
+    result (how the game ended) [returns]
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     import pyspiel
     import runtime.adapters.openspiel  # registers every compiled game
-    game = pyspiel.load_game("rulewright_iron_curtain")
+    game = pyspiel.load_game("rulewright_GAME")  # GAME: a folder of specs/
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 The engine draws its own dice and shuffles from a seeded generator that is part of the state, so

@@ -1,7 +1,7 @@
 """PettingZoo: an AEC environment for every compiled game.
 
     from runtime.adapters.pettingzoo import env
-    e = env("iron_curtain")
+    e = env("GAME")  # a folder of specs/, compiled
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
