@@ -8,14 +8,11 @@ an evaluation is played exactly as the random agent plays it, and the command li
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import render_all
-from compiler.driver import compile_spec
 from runtime.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
 from runtime.cli import main
 from runtime.engine import GameState
@@ -156,16 +153,7 @@ def full_game(game: Game, seed: int, kinds: tuple[str, ...]) -> GameState:
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_greedy_plays_games_with_dice_and_more_players(seats: int, tmp_path: Path) -> None:
     """tests/specs/features has dice (each clone rolls its own) and 2-4 players."""
-    result = compile_spec(ROOT / "tests" / "specs" / "features")
-    assert result.ok, render_all(result.diagnostics)
-    (tmp_path / "features").mkdir()
-    path = tmp_path / "features" / "engine.py"
-    path.write_text(result.files["engine.py"], encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"features_{tmp_path.name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    game = Game(module.State, module.SCENARIOS, {"seats": seats})
+    game = load_spec(ROOT / "tests" / "specs" / "features", {"seats": seats})
     for seed in range(4):
         first = full_game(game, seed, ("greedy", "random"))
         assert full_game(game, seed, ("greedy", "random")).to_json() == first.to_json()

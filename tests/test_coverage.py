@@ -3,7 +3,6 @@ mapping, and on Iron Curtain that random games reach the rules and tracing chang
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import sys
@@ -17,7 +16,7 @@ from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
 from runtime.cli import final_digest, play_game
 from runtime.coverage import RuleCoverage, marked_statements
-from runtime.game import Game, load_game
+from runtime.game import Game, import_engine, load_game
 from tests.test_properties import play
 from tests.test_spec_zoo import SPECS, engine
 
@@ -103,13 +102,7 @@ def covered(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     (folder / "game.yaml").write_text(SPEC, encoding="utf-8")
     result = compile_spec(folder)
     assert result.ok, render_all(result.diagnostics)
-    path = folder.parent / "covered_engine.py"
-    path.write_text(result.files["engine.py"], encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("covered_engine", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return import_engine(result.files["engine.py"], "covered")
 
 
 def by_name(cov: RuleCoverage) -> dict[tuple[str, str], int]:

@@ -22,7 +22,7 @@ import runtime.scenarios
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
 from runtime.engine import TERMINAL, GameState, IllegalActionError
-from runtime.game import Game
+from runtime.game import Game, import_engine
 from tests.conftest import ROOT
 
 SPEC = ROOT / "tests" / "specs" / "features"
@@ -40,13 +40,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     assert result.ok, "the features spec does not compile:\n" + render_all(result.diagnostics)
     errors_or_warnings = [d for d in result.diagnostics if d.severity in ("error", "warning")]
     assert not errors_or_warnings, render_all(errors_or_warnings)
-    path = tmp_path_factory.mktemp("features") / "features_engine.py"
-    path.write_text(result.files["engine.py"], encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("features_engine", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return import_engine(result.files["engine.py"], "features")
 
 
 def make_game(engine: ModuleType, **options: Any) -> Game:

@@ -7,7 +7,6 @@ construct; `ts_sketch` shows Twilight Struggle's hardest events written without 
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 from types import ModuleType
@@ -17,7 +16,7 @@ import pytest
 import runtime.scenarios
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
-from runtime.game import Game
+from runtime.game import Game, import_engine
 from tests.conftest import ROOT
 from tests.test_properties import play
 
@@ -29,13 +28,7 @@ def engine(folder: Path, tmp: Path) -> ModuleType:
     if folder not in _CACHE:
         result = compile_spec(folder)
         assert result.ok, render_all(result.diagnostics)
-        path = tmp / f"{folder.name}_engine.py"
-        path.write_text(result.files["engine.py"], encoding="utf-8")
-        spec = importlib.util.spec_from_file_location(f"{folder.name}_engine", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _CACHE[folder] = module
+        _CACHE[folder] = import_engine(result.files["engine.py"], folder.name)
     return _CACHE[folder]
 
 
