@@ -203,6 +203,14 @@ class Checker:
                         f"unknown component '{v.data}' in a forced shuffle"
                         + did_you_mean(str(v.data), list(sym.entities)),
                     )
+        for v in sc.skip:
+            if str(v.data) not in sym.phases:
+                self.sink.error(
+                    "undefined-phase",
+                    v.span,
+                    f"scenario '{sc.name}' skips '{v.data}', which is not a phase"
+                    + did_you_mean(str(v.data), list(sym.phases)),
+                )
         for a in sc.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
                 self.sink.error(

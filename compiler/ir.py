@@ -695,6 +695,7 @@ class ScenarioDecl:
     setup: Code | None
     dice: tuple[int, ...]
     shuffles: tuple[tuple[Value, ...], ...]
+    skip: tuple[Value, ...]  # phases whose next pass is skipped once
     actions: tuple[Value, ...]
     expect: tuple[Code, ...]
     expect_error: str | None

@@ -295,6 +295,7 @@ SCENARIO_KEYS = (
     "setup",
     "dice",
     "shuffles",
+    "skip",
     "actions",
     "expect",
     "expect_error",
@@ -764,6 +765,11 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         tuple(r.value(x) for x in r.seq(s, "a shuffle"))
         for s in (r.seq(d["shuffles"], "shuffles") if "shuffles" in d else [])
     ]
+    skip = (
+        tuple(ir.Value(x.value, r.span(x)) for x in r.seq(d["skip"], "skip") if isinstance(x, ScalarNode))
+        if "skip" in d
+        else ()
+    )
     # labels are read as written: `yes` is the action "yes", not a YAML boolean
     actions = (
         tuple(
@@ -787,6 +793,7 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         setup=r.code(d.get("setup"), "setup"),
         dice=tuple(dice),
         shuffles=tuple(shuffles),
+        skip=skip,
         actions=actions,
         expect=expect,
         expect_error=r.text(d["expect_error"], "expect_error") if "expect_error" in d else None,

@@ -908,7 +908,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                     mod.functions.append(
                         Function(
                             f"X_{tname}_{fname}__default",
-                            f"default of {tname}.{fname}",
+                            origin(f"default of {tname}.{fname}", fd.span),
                             _prefixed(params),
                             ret,
                             [f"return {default(info.field_types[fname])}"],
@@ -919,7 +919,7 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                     mod.functions.append(
                         Function(
                             f"X_{tname}_{fname}__default",
-                            f"{tname}.{fname} of none",
+                            origin(f"{tname}.{fname} of none", fd.span),
                             _prefixed(params),
                             ret,
                             [f"return {default(info.field_types[fname])}"],
@@ -1061,6 +1061,8 @@ def _flow(lw: Lowerer) -> None:
     b.at(nxt)
     b.emit("s.after_setup()")
 
+    skippable = {str(v.data) for sc in lw.sym.game.scenarios for v in sc.skip}
+
     def phase(ph: ir.PhaseDecl) -> None:
         head = body = done = -1
         if ph.repeat is not None and ph.repeat.expr is not None:
@@ -1094,6 +1096,11 @@ def _flow(lw: Lowerer) -> None:
             b.goto(body)
             b.at(body)
         b.emit(f"# phase {ph.name} ({ph.span.file}:{ph.span.line})")
+        end_pass = b.new() if ph.name in skippable else -1
+        if end_pass >= 0:  # a scenario skips a pass of this phase
+            b.emit(f"if s.skips and s.skip_pass({ph.name!r}):")
+            b.emit(f"    pc = {end_pass}")
+            b.emit("    continue")
         for m in lw.cover("phase", f"phase {ph.name}", ph.span):  # each pass
             b.emit(m)
         if ph.body is not None:
@@ -1104,6 +1111,9 @@ def _flow(lw: Lowerer) -> None:
             b.at(after)
         for step in ph.steps:
             phase(step)
+        if end_pass >= 0:
+            b.goto(end_pass)
+            b.at(end_pass)
         b.emit(f"s.expire(PH_{ph.name})")
         if head >= 0:
             b.goto(head)
@@ -1303,6 +1313,7 @@ def _scenarios(lw: Lowerer) -> None:
             "seed": str(sc.seed),
             "options": repr({k: v.data for k, v in sc.options}),
             "dice": repr(list(sc.dice)),
+            "skip": repr([str(v.data) for v in sc.skip]),
             "error": repr(sc.expect_error),
             "log": repr(list(sc.expect_log)),
             "legal": repr(None if sc.expect_legal is None else sorted(sc.expect_legal)),

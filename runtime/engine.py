@@ -273,6 +273,7 @@ class GameState:
         "options",
         "seed",
         "setup_hook",
+        "skips",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -289,6 +290,7 @@ class GameState:
     options: dict[str, int | bool]
     seed: int
     setup_hook: Callable[[Any], None] | None
+    skips: list[str]  # phases whose next pass a scenario skips (empty in play)
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
@@ -379,6 +381,7 @@ class GameState:
         n.z = self.z.copy()
         n.num_players, n.options, n.seed = self.num_players, self.options, self.seed
         n.setup_hook = None
+        n.skips = self.skips[:]
         self._copy_vars(n)
         return n
 
@@ -405,6 +408,8 @@ class GameState:
             "zones": self.z.to_data(),
             "vars": self._dump_vars(),
         }
+        if self.skips:
+            data["skip"] = self.skips
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
@@ -422,6 +427,7 @@ class GameState:
         s = object.__new__(cls)
         s.seed, s.options, s.num_players = d["seed"], d["options"], d["num_players"]
         s.setup_hook = None
+        s.skips = [str(x) for x in d.get("skip", [])]
         s.rng = Rng.from_data(d["rng"])
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
         s.stack = []
@@ -510,6 +516,7 @@ class GameState:
         self.options = options
         self.num_players = num_players
         self.rng = Rng(seed)
+        self.skips = []
         self.over, self.winner, self.reason = False, -1, ""
         self.stack = []
         self.pending = None
@@ -543,6 +550,13 @@ class GameState:
         self.setup_hook = None
         if hook is not None:
             hook(self)
+
+    def skip_pass(self, phase: str) -> bool:
+        """True once for each pending skip of `phase` (scenarios start mid-flow this way)."""
+        if phase in self.skips:
+            self.skips.remove(phase)
+            return True
+        return False
 
     def push(self, frame: Frame) -> None:
         self.stack.append(frame)

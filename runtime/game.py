@@ -68,6 +68,7 @@ class Game:
         forced_rolls: Sequence[int] = (),
         forced_shuffles: Sequence[Sequence[int]] = (),
         after_setup: Callable[[Any], None] | None = None,
+        skip: Sequence[str] = (),
     ) -> GameState:
         """A new game; it runs until the first decision. Forced chance and `after_setup` serve scenarios."""
         s = object.__new__(self.state_cls)
@@ -75,6 +76,7 @@ class Game:
         s.rng.forced_rolls = list(forced_rolls)
         s.rng.forced_shuffles = [list(x) for x in forced_shuffles]
         s.setup_hook = after_setup
+        s.skips = list(skip)
         s._begin()
         return s
 

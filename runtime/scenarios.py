@@ -42,7 +42,11 @@ def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -
             else Game(base.state_cls, base.scenarios, sc["options"])
         )
         state = game.new_initial_state(
-            sc["seed"], forced_rolls=sc["dice"], forced_shuffles=sc["shuffles"], after_setup=sc["setup"]
+            sc["seed"],
+            forced_rolls=sc["dice"],
+            forced_shuffles=sc["shuffles"],
+            after_setup=sc["setup"],
+            skip=sc.get("skip", ()),
         )
     except (ValueError, RuleError) as exc:
         return fail(f"could not start: {exc}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +24,21 @@ from tests.conftest import ROOT
 
 GAMES = runtime.available_games()
 MAX_DECISIONS = 5_000
+# Random games per game and test: the contract check costs a few milliseconds per decision, and a
+# Twilight Struggle game has ~300 decisions against Iron Curtain's ~80.
+EXAMPLES = {"twilight_struggle": (6, 40)}  # (full contract, invariants only)
+DEFAULT_EXAMPLES = (25, 150)
+
+
+def option_sets(name: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Every declared option drawn from its allowed values (bools on and off)."""
+    info = runtime.load_game(name).info
+    return st.fixed_dictionaries(
+        {
+            o.name: st.sampled_from([False, True] if o.type == "bool" else list(o.choices or (o.default,)))
+            for o in info.options
+        }
+    )
 
 
 def play(game: runtime.Game, seed: int, rnd: object, check_every_step: bool) -> GameState:
@@ -45,18 +61,24 @@ def play(game: runtime.Game, seed: int, rnd: object, check_every_step: bool) -> 
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=25)
-@given(seed=st.integers(0, 2**31 - 1), rnd=st.randoms(use_true_random=False))
-def test_random_play_keeps_the_contract(name: str, seed: int, rnd: object) -> None:
-    play(runtime.load_game(name), seed, rnd, check_every_step=True)
+def test_random_play_keeps_the_contract(name: str) -> None:
+    @settings(max_examples=EXAMPLES.get(name, DEFAULT_EXAMPLES)[0], deadline=None)
+    @given(seed=st.integers(0, 2**31 - 1), rnd=st.randoms(use_true_random=False), options=option_sets(name))
+    def run(seed: int, rnd: object, options: dict[str, Any]) -> None:
+        play(runtime.load_game(name, options), seed, rnd, check_every_step=True)
+
+    run()
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=150)
-@given(seed=st.integers(0, 2**31 - 1), rnd=st.randoms(use_true_random=False))
-def test_many_games_end_with_invariants_intact(name: str, seed: int, rnd: object) -> None:
-    state = play(runtime.load_game(name), seed, rnd, check_every_step=False)
-    assert sum(state.returns()) == pytest.approx(0.0)
+def test_many_games_end_with_invariants_intact(name: str) -> None:
+    @settings(max_examples=EXAMPLES.get(name, DEFAULT_EXAMPLES)[1], deadline=None)
+    @given(seed=st.integers(0, 2**31 - 1), rnd=st.randoms(use_true_random=False), options=option_sets(name))
+    def run(seed: int, rnd: object, options: dict[str, Any]) -> None:
+        state = play(runtime.load_game(name, options), seed, rnd, check_every_step=False)
+        assert sum(state.returns()) == pytest.approx(0.0)
+
+    run()
 
 
 @pytest.mark.parametrize("name", GAMES)
