@@ -345,6 +345,11 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+# libyaml's parser when PyYAML has it (much faster); both give the same nodes and marks. A file
+# that does not parse is parsed again by the Python parser, whose messages are clearer.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
     name = display_path(path)
     reader = Reader(name, sink)
@@ -355,7 +360,10 @@ def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
         return None, reader
     reader.raw_lines = text.splitlines()
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        try:
+            node = yaml.compose(text, Loader=_LOADER)
+        except yaml.YAMLError:  # parse again in Python for its clearer messages
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
