@@ -88,9 +88,9 @@ def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
     info = state.INFO
     twin = determinize(state, player, rnd)
     if info.owner_vars:
-        data = copy.deepcopy(twin._dump_vars())
+        data = dict(twin._dump_vars())  # the twin is a clone: only the perturbed entries are copied
         for name in info.owner_vars:
-            values = data[name]
+            values = data[name] = copy.deepcopy(data[name])
             assert isinstance(values, list)
             for q in range(len(values)):
                 if q != player:
