@@ -2,6 +2,7 @@
 """Compiled game engines, one package per spec in specs/."""
 
 GAMES: tuple[str, ...] = (
+    "channel_tunnel",
     "iron_curtain",
     "twilight_struggle",
 )

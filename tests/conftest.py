@@ -16,6 +16,6 @@ settings.register_profile(
     database=None,
     deadline=None,
     print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "rulewright"))

@@ -31,7 +31,9 @@ def test_openspiel_random_sim_test(name: str) -> None:
     # needs a random generator in the Game object (test_openspiel_seeds_and_serialisation
     # checks our serialisation instead)
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-    sims = 2 if name == "twilight_struggle" else 5  # ~400 decisions a game, each checked at length
+    sims = (
+        2 if name in ("twilight_struggle", "channel_tunnel") else 5
+    )  # ~400 decisions a game, each checked at length
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
 
@@ -86,7 +88,7 @@ def test_pettingzoo_plays_a_whole_game(name: str) -> None:
 
 
 def test_mcts_agent_plays_legal_moves_and_finishes() -> None:
-    name = GAMES[0]
+    name = "iron_curtain" if "iron_curtain" in GAMES else GAMES[0]  # the shortest game
     game = runtime.load_game(name)
     agents = [openspiel.MCTSAgent(seed=1, simulations=8), RandomAgent(1)]
     state = game.new_initial_state(4)
