@@ -3,6 +3,7 @@
 
 GAMES: tuple[str, ...] = (
     "channel_tunnel",
+    "guerra_fronteriza",
     "iron_curtain",
     "twilight_struggle",
 )

@@ -26,7 +26,11 @@ GAMES = runtime.available_games()
 MAX_DECISIONS = 5_000
 # Random games per game and test: the contract check costs a few milliseconds per decision, and a
 # Twilight Struggle game has ~300 decisions against Iron Curtain's ~80.
-EXAMPLES = {"twilight_struggle": (6, 40), "channel_tunnel": (6, 60)}  # (full contract, invariants only)
+EXAMPLES = {
+    "twilight_struggle": (6, 40),
+    "channel_tunnel": (6, 60),
+    "guerra_fronteriza": (6, 60),
+}  # (full contract, invariants only)
 DEFAULT_EXAMPLES = (25, 150)
 
 

@@ -24,7 +24,7 @@ PLANTED = ROOT / "tests" / "verify" / "planted_bug"
 
 @pytest.mark.parametrize("name", runtime.available_games())
 def test_verify_passes_on_every_landed_game(name: str) -> None:
-    examples = 3 if name in ("twilight_struggle", "channel_tunnel") else 10  # ~400 checked decisions a game
+    examples = 3 if name in ("twilight_struggle", "channel_tunnel", "guerra_fronteriza") else 10  # long games
     report = verify(runtime.load_game(name), examples=examples, seed=1)
     assert report.ok, describe(report, 0, True)
     assert report.examples >= examples and report.decisions > 0
