@@ -181,6 +181,13 @@ class Lowerer:
                 self.sink.error("type-mismatch", e.span, "a zone must be named directly here")
                 return "0"
 
+    def neg(self, e: ir.Expr) -> str:
+        """`not e`, with membership flipped (`a not in b`) as Python style (and ruff) wants."""
+        if isinstance(e, ir.Compare) and e.op in ("in", "not in"):
+            flipped = "not in" if e.op == "in" else "in"
+            return f"{self.ex(e.left)} {flipped} {self.ex(e.right)}"
+        return f"not {self.ex(e)}"
+
     def tindex(self, t: Type) -> str:
         if t.kind == "zone" and t.elem is not None:
             t = t.elem
@@ -282,7 +289,7 @@ class Lowerer:
             case ir.BinOp() | ir.Compare() | ir.BoolOp():
                 return f"({self.ex(e.left)} {e.op} {self.ex(e.right)})"
             case ir.Not():
-                return f"(not {self.ex(e.operand)})"
+                return f"({self.neg(e.operand)})"
             case ir.Neg():
                 return f"(-{self.ex(e.operand)})"
             case ir.CondExpr():
@@ -505,7 +512,7 @@ class StmtLowerer:
                 else:
                     out.append(f"{ind}for {lw.local(slot)} in {src}:")
                 if s.cond is not None:
-                    out.append(f"{inner}if not {ex(s.cond)}:")
+                    out.append(f"{inner}if {lw.neg(s.cond)}:")
                     out.append(f"{inner}    continue")
                 self.straight(s.body, out, inner)
             case ir.Repeat():
@@ -707,7 +714,7 @@ class StmtLowerer:
                 b.emit(f"self.l_{slot} = self.{items}[self.{idx}]")
                 b.emit(f"self.{idx} += 1")
                 if s.cond is not None:
-                    b.emit(f"if not {ex(s.cond)}:")
+                    b.emit(f"if {lw.neg(s.cond)}:")
                     b.emit(f"    pc = {head}")
                     b.emit("    continue")
                 b.goto(body)
@@ -730,7 +737,7 @@ class StmtLowerer:
                 else:
                     b.goto(head)
                     b.at(head)
-                    b.emit(f"if not {ex(s.cond)}:")
+                    b.emit(f"if {lw.neg(s.cond)}:")
                     b.emit(f"    pc = {done}")
                     b.emit("    continue")
                 b.goto(body)
@@ -1088,7 +1095,7 @@ def _flow(lw: Lowerer) -> None:
                 b.emit(f"s.v_{ph.counter} = 0")
             b.goto(head)
             b.at(head)
-            b.emit(f"if not {lw.ex(ph.while_.expr)}:")
+            b.emit(f"if {lw.neg(ph.while_.expr)}:")
             b.emit(f"    pc = {done}")
             b.emit("    continue")
             if ph.counter:

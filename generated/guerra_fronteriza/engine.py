@@ -4673,7 +4673,7 @@ class Setup(Frame):
                 s.shuffle(Z_tactical_deck)
                 for x_ in list(range(100)):
                     self.l_f = x_
-                    if not (F_figure_faction[self.l_f] in list(range(s.num_players))):
+                    if F_figure_faction[self.l_f] not in list(range(s.num_players)):
                         continue
                     s.move(T_figure, self.l_f, (Z_reserve + s.ref(F_figure_faction[self.l_f])), True)
                 for x_ in list(range(16)):
