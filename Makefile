@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(BIN)/ruff format --check compiler runtime generated tests
 	$(BIN)/mypy --strict compiler runtime generated
 	$(BIN)/pytest
-	$(BIN)/rulewright verify --examples 30 --out .verify-failures
+	$(BIN)/rulewright verify --examples 20 --out .verify-failures
 
 build: $(STAMP)
 	$(BIN)/rulewright build
