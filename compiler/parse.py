@@ -6,6 +6,7 @@ the IR node of the same name. No checks happen here: they are passes over the IR
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -97,6 +98,9 @@ def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
             if opened is not None:
                 where = smap.span(opened[0], opened[1], opened[0], opened[1] + 1)
                 notes.append(f"the '{opened[2]}' at {where.line}:{where.col} is never closed")
+        word = exc.token.value if isinstance(exc, UnexpectedToken) else ""
+        if isinstance(exc, UnexpectedToken) and exc.token.type != "NAME" and re.fullmatch(r"[a-z_]+", word):
+            notes.append(f"'{word}' is a reserved word of the language, so it cannot be a name: rename it")
         sink.error("dsl-syntax", smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
         return None
 
