@@ -19,3 +19,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "rulewright"))
+
+
+# Games whose random playthroughs run to hundreds of decisions: the contract checks, verify and
+# OpenSpiel's random_sim_test give them fewer examples so the suite stays within minutes.
+LONG_GAMES = ("twilight_struggle", "channel_tunnel", "guerra_fronteriza")

@@ -18,6 +18,7 @@ pytest.importorskip("pettingzoo")
 
 from runtime.adapters import openspiel  # noqa: E402
 from runtime.adapters.pettingzoo import env  # noqa: E402
+from tests.conftest import LONG_GAMES  # noqa: E402
 
 GAMES = runtime.available_games()
 
@@ -31,8 +32,7 @@ def test_openspiel_random_sim_test(name: str) -> None:
     # needs a random generator in the Game object (test_openspiel_seeds_and_serialisation
     # checks our serialisation instead)
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-    # long games (hundreds of decisions, each checked at length) get fewer simulations
-    sims = 2 if name in ("twilight_struggle", "channel_tunnel", "guerra_fronteriza") else 5
+    sims = 2 if name in LONG_GAMES else 5
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
 

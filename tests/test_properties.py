@@ -20,16 +20,14 @@ from hypothesis import strategies as st
 import runtime
 from runtime.contract import Checker
 from runtime.engine import TERMINAL, GameState
-from tests.conftest import ROOT
+from tests.conftest import LONG_GAMES, ROOT
 
 GAMES = runtime.available_games()
 MAX_DECISIONS = 5_000
 # Random games per game and test: the contract check costs a few milliseconds per decision, and a
 # Twilight Struggle game has ~300 decisions against Iron Curtain's ~80.
-EXAMPLES = {
-    "twilight_struggle": (6, 40),
-    "channel_tunnel": (6, 60),
-    "guerra_fronteriza": (6, 60),
+EXAMPLES = {name: (6, 60) for name in LONG_GAMES} | {
+    "twilight_struggle": (6, 40)
 }  # (full contract, invariants only)
 DEFAULT_EXAMPLES = (25, 150)
 

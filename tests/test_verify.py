@@ -17,14 +17,14 @@ from runtime.cli import main
 from runtime.contract import Violation, check_observations
 from runtime.game import load_spec
 from runtime.verify import describe, verify
-from tests.conftest import ROOT
+from tests.conftest import LONG_GAMES, ROOT
 
 PLANTED = ROOT / "tests" / "verify" / "planted_bug"
 
 
 @pytest.mark.parametrize("name", runtime.available_games())
 def test_verify_passes_on_every_landed_game(name: str) -> None:
-    examples = 3 if name in ("twilight_struggle", "channel_tunnel", "guerra_fronteriza") else 10  # long games
+    examples = 3 if name in LONG_GAMES else 10
     report = verify(runtime.load_game(name), examples=examples, seed=1)
     assert report.ok, describe(report, 0, True)
     assert report.examples >= examples and report.decisions > 0
