@@ -287,6 +287,24 @@ class Checker:
     def stmt(self, s: ir.Stmt) -> None:
         sym = self.sym
         match s:
+            case ir.Let() if s.type is not None:
+                declared = sym.type_named(s.type.text)
+                if declared is None:
+                    self.sink.error(
+                        "unknown-type",
+                        s.type.span,
+                        f"unknown type '{s.type.text}'"
+                        + did_you_mean(s.type.text.replace("list[", "").rstrip("]"), sym.known_type_names()),
+                    )
+                    declared = ANY
+                got = self.rhs(s.value)
+                if not compatible(declared, got):
+                    self.sink.error(
+                        "type-mismatch", s.value.span, f"'{s.var}' is declared {declared}, got {got}"
+                    )
+                elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+                    self.ann.types[id(s.value)] = declared  # `[]` and `none` take the declared type
+                self.ann.slots[id(s)] = self.scope.declare(s.var, declared)
             case ir.Let():
                 t = self.rhs(s.value)
                 if t.kind == "none":
@@ -299,8 +317,7 @@ class Checker:
                     self.sink.error(
                         "type-mismatch",
                         s.value.span,
-                        "cannot tell what '[]' will hold; start from "
-                        "a typed list, e.g. `[c for c in card where false]`",
+                        "cannot tell what '[]' will hold; declare the type, e.g. `let xs: list[card] = []`",
                     )
                 self.ann.slots[id(s)] = self.scope.declare(s.var, t)
             case ir.Assign():

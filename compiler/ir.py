@@ -284,11 +284,12 @@ Rhs = Expr
 
 @dataclass(frozen=True, slots=True)
 class Let:
-    """`let x = value` declares a local."""
+    """`let x = value` or `let x: T = value` declares a local (of type T, when written)."""
 
     var: str
     value: Rhs
     span: Span
+    type: TypeRef | None = None
 
 
 @dataclass(frozen=True, slots=True)

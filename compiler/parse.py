@@ -196,7 +196,11 @@ class _Build(Transformer[Token, Any]):
 
     # -- statements
     def let_stmt(self, meta: Any, c: list[Any]) -> ir.Let:
-        return ir.Let(str(c[0]), c[1], self.s(meta))
+        return ir.Let(str(c[0]), c[2], self.s(meta), c[1])
+
+    def type_ann(self, meta: Any, c: list[Any]) -> ir.TypeRef:
+        inner = f"[{c[1].text}]" if c[1] is not None else ""
+        return ir.TypeRef(f"{c[0]}{inner}", self.s(meta))
 
     def target(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...], ir.Span]:
         return (str(c[0]), c[1] or (), self.s(meta))

@@ -326,6 +326,7 @@ FEATURES = {
     "reveal": r"\breveal top\(bid\[p\]\)",
     "show": r"\bshow \w+(\(deck\))? to p\b",
     "next_player": r"\bnext_player\(",
+    "typed let of an empty list": r"\blet bidders: list\[player\] = \[\]",
     "while statement": r"^\s*while n > 0 \{",
     "repeat statement": r"\brepeat num_players \{",
     "for where": r"\bfor q in players where\b",
