@@ -173,3 +173,26 @@ def test_state_from_another_build_of_the_rules_is_refused(name: str) -> None:
     data["digest"] = "0" * 64
     with pytest.raises(ValueError, match="another build of the rules"):
         game.state_from_json(json.dumps(data))
+
+
+def test_random_twilight_struggle_games_fire_every_written_event() -> None:
+    """Random play reaches every card event written so far and every trigger (Defectors, NORAD,
+    Formosan Resolution), the Deluxe optional cards included: seeded, so the set is stable."""
+    import random
+
+    from runtime.coverage import RuleCoverage
+
+    game = runtime.load_game("twilight_struggle", {"optional_cards": True})
+    cov = RuleCoverage(game)
+    with cov:
+        for seed in range(30):
+            rnd = random.Random(seed)
+            state = game.new_initial_state(seed)
+            while not state.is_terminal():
+                state.apply_action(rnd.choice(state.legal_actions()))
+    silent = [
+        p.what
+        for p, n in zip(cov.points, cov.counts(), strict=True)
+        if n == 0 and p.kind in ("effect", "trigger") and p.what != "card china_card: event"
+    ]
+    assert not silent, f"never fired in 30 random games: {silent}"
