@@ -278,9 +278,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(
         f"{game.title}: {args.n} games, seeds {args.seed}..{args.seed + args.n - 1}, agents {args.agents}{rotated}"
     )
+    width = max(10, *(len(names[p]) for p in range(game.num_players)))
     for p in range(game.num_players):
-        print(f"  {names[p]:<10} wins {wins[p]:>6}  ({100 * wins[p] / args.n:5.1f}%)")
-    print(f"  {'draws':<10}      {draws:>6}  ({100 * draws / args.n:5.1f}%)")
+        print(f"  {names[p]:<{width}} wins {wins[p]:>6}  ({100 * wins[p] / args.n:5.1f}%)")
+    print(f"  {'draws':<{width}}      {draws:>6}  ({100 * draws / args.n:5.1f}%)")
     if len(by_agent) > 1:
         for kind, n in by_agent.items():
             print(f"  agent {kind:<10} wins {n:>6}  ({100 * n / args.n:5.1f}%)")

@@ -83,6 +83,27 @@ def test_many_games_end_with_invariants_intact(name: str) -> None:
     run()
 
 
+def option_values() -> list[tuple[str, str, Any]]:
+    """(game, option, value) for every value of every option: each is played on its own below,
+    so a value (a player count, say) cannot go untried by chance."""
+    out: list[tuple[str, str, Any]] = []
+    for name in GAMES:
+        for o in runtime.load_game(name).info.options:
+            for value in [False, True] if o.type == "bool" else list(o.choices or (o.default,)):
+                out.append((name, o.name, value))
+    return out
+
+
+@pytest.mark.parametrize(("name", "option", "value"), option_values())
+def test_every_option_value_plays_to_the_end(name: str, option: str, value: Any) -> None:
+    import random
+
+    game = runtime.load_game(name, {option: value})
+    for seed in (11, 12):
+        state = play(game, seed, random.Random(seed), check_every_step=False)
+        assert len(state.returns()) == game.num_players
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_illegal_action_raises_and_changes_nothing(name: str) -> None:
     game = runtime.load_game(name)
