@@ -1223,6 +1223,12 @@ def _constants(lw: Lowerer) -> None:
         )
         + "}"
     )
+    held_types: dict[str, int] = {}
+    for n, (_, t, _) in sym.state.items():
+        held = t.elem if t.kind == "list" and t.elem is not None else t
+        if held.kind == "entity" and held.name in lw.type_index:
+            held_types[n] = lw.type_index[held.name]
+    mod.info["var_values"] = repr(held_types)
     count = sym.game.player_count.data
     mod.player_count = repr(count)
 

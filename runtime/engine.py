@@ -90,6 +90,9 @@ class GameInfo:
     var_indices: dict[str, tuple[int, ...]] = field(
         default_factory=dict
     )  # per-indexed variable -> type indices
+    var_values: dict[str, int] = field(
+        default_factory=dict
+    )  # variable holding an entity (or a list of them) -> its type index, for readable views
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score

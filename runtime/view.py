@@ -16,20 +16,38 @@ def _label_of_index(state: GameState, type_index: int, i: int) -> str:
     return str(i)
 
 
+def _shown(state: GameState, value: object, held: int | None) -> object:
+    """A value as a player reads it: an entity (or a list of them) by its label, not its index."""
+    if held is None:
+        return value
+    if isinstance(value, list):
+        return "[" + ", ".join(str(_shown(state, v, held)) for v in value) + "]"
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return _label_of_index(state, held, value)
+    return value
+
+
 def _flatten(
-    state: GameState, name: str, value: object, indices: tuple[int, ...], prefix: str = ""
+    state: GameState,
+    name: str,
+    value: object,
+    indices: tuple[int, ...],
+    prefix: str = "",
+    held: int | None = None,
 ) -> list[str]:
-    """`cubes[Berlin, US] = 1` style lines for the non-zero entries of an indexed variable."""
+    """`Berlin, US = 1` style entries (of `cubes`) for the set entries of an indexed variable (an entity
+    value is set unless it is none: the first entity is index 0)."""
     if not indices:
-        if value in (0, False, None, [], -1):
+        unset = value is None or value is False or value == [] or (isinstance(value, int) and value == -1)
+        if unset or (value == 0 and held is None):
             return []
-        return [f"{prefix} {value}"]
+        return [f"{prefix} = {_shown(state, value, held)}"]
     if not isinstance(value, list):
         return []
     out: list[str] = []
     for i, v in enumerate(value):
         label = _label_of_index(state, indices[0], i)
-        out += _flatten(state, name, v, indices[1:], f"{prefix}{', ' if prefix else ''}{label}")
+        out += _flatten(state, name, v, indices[1:], f"{prefix}{', ' if prefix else ''}{label}", held)
     return out
 
 
@@ -39,11 +57,15 @@ def describe(state: GameState, player: int) -> str:
     lines = [f"--- {info.title}: what {info.player_names[player]} sees ---"]
     variables = obs["variables"]
     assert isinstance(variables, dict)
-    scalars = [f"{k}: {v}" for k, v in variables.items() if k not in info.var_indices]
+    scalars = [
+        f"{k}: {_shown(state, v, info.var_values.get(k))}"
+        for k, v in variables.items()
+        if k not in info.var_indices
+    ]
     if scalars:
         lines.append("  " + "   ".join(scalars))
     for name, idx in info.var_indices.items():
-        entries = _flatten(state, name, variables.get(name), idx)
+        entries = _flatten(state, name, variables.get(name), idx, held=info.var_values.get(name))
         if entries:
             shown = "; ".join(e.strip() for e in entries)
             lines.append(f"  {name}: {shown}")

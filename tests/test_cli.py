@@ -126,6 +126,17 @@ def test_view_shows_own_hand_and_hides_the_opponents() -> None:
     assert "hand[US]:" in text and "hand[USSR]: 5 face down" in text and "Berlin" in text
 
 
+def test_view_names_entities_and_shows_the_first_one() -> None:
+    import runtime
+    from runtime.view import describe
+
+    state = runtime.load_game("guerra_fronteriza").new_initial_state(3)
+    text = describe(state, 0)
+    assert "order_of_play: [Germany, United States]" in text
+    assert "German infantry 1 = East Base" in text  # a tile by its name, not its index
+    assert "army: Germany = German panel" in text  # entity 0 (Germany's panel) is not hidden as a zero
+
+
 def test_verify_playthrough_and_diff(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out = run(capsys, "verify", "iron_curtain", "--examples", "5", "--no-contract")
     assert code == 0 and "verify iron_curtain: ok. 5 examples" in out

@@ -5715,6 +5715,7 @@ INFO = GameInfo(
         "effect_used": (9,),
         "extra_discs": (9,),
     },
+    var_values={"first": 9, "on_space": 4, "offer": 7, "held_on": 7, "reached": 9},
     frames={
         frame.NAME: frame
         for frame in (

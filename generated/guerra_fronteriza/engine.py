@@ -9557,6 +9557,7 @@ INFO = GameInfo(
         "defense_bonus": (7, 1),
         "move_bonus": (7,),
     },
+    var_values={"army": 5, "loc": 0, "built_at": 0, "holder": 7, "order_of_play": 7},
     frames={
         frame.NAME: frame
         for frame in (

@@ -3782,6 +3782,7 @@ INFO = GameInfo(
     chance=True,
     secret_choices=False,
     var_indices={"cubes": (1, 2), "reserve": (2,), "removed": (2,)},
+    var_values={},
     frames={
         frame.NAME: frame
         for frame in (

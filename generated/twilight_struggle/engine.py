@@ -17376,6 +17376,7 @@ INFO = GameInfo(
         "space_attempts": (4,),
         "headline": (4,),
     },
+    var_values={"phasing": 4, "headline": 3},
     frames={
         frame.NAME: frame
         for frame in (
