@@ -134,7 +134,7 @@ def test_view_names_entities_and_shows_the_first_one() -> None:
     text = describe(state, 0)
     assert "order_of_play: [Germany, United States]" in text
     assert "German infantry 1 = East Base" in text  # a tile by its name, not its index
-    assert "army: Germany = German panel" in text  # entity 0 (Germany's panel) is not hidden as a zero
+    assert "German HQ = Germany" in text  # player 0 holds it: not hidden as a zero
 
 
 def test_verify_playthrough_and_diff(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
