@@ -32,15 +32,15 @@ EXAMPLES = {name: (6, 60) for name in LONG_GAMES} | {
 DEFAULT_EXAMPLES = (25, 150)
 
 
+def allowed_values(o: Any) -> list[Any]:
+    """An option's allowed values (a bool's are off and on)."""
+    return [False, True] if o.type == "bool" else list(o.choices or (o.default,))
+
+
 def option_sets(name: str) -> st.SearchStrategy[dict[str, Any]]:
-    """Every declared option drawn from its allowed values (bools on and off)."""
+    """Every declared option drawn from its allowed values."""
     info = runtime.load_game(name).info
-    return st.fixed_dictionaries(
-        {
-            o.name: st.sampled_from([False, True] if o.type == "bool" else list(o.choices or (o.default,)))
-            for o in info.options
-        }
-    )
+    return st.fixed_dictionaries({o.name: st.sampled_from(allowed_values(o)) for o in info.options})
 
 
 def play(game: runtime.Game, seed: int, rnd: object, check_every_step: bool) -> GameState:
@@ -89,7 +89,7 @@ def option_values() -> list[tuple[str, str, Any]]:
     out: list[tuple[str, str, Any]] = []
     for name in GAMES:
         for o in runtime.load_game(name).info.options:
-            for value in [False, True] if o.type == "bool" else list(o.choices or (o.default,)):
+            for value in allowed_values(o):
                 out.append((name, o.name, value))
     return out
 
