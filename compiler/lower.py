@@ -286,6 +286,12 @@ class Lowerer:
                 if e.kind == "sum":
                     return f"sum({gen})"
                 return f"{e.kind}(({gen}), default=0)"
+            case ir.Compare() if e.op in ("==", "!=") and isinstance(e.right, ir.BoolLit):
+                # `x == true` is `x`, `x == false` is `not x`: Python style (ruff E712) wants no
+                # comparison with a bool literal
+                return f"({self.ex(e.left) if e.right.value == (e.op == '==') else self.neg(e.left)})"
+            case ir.Compare() if e.op in ("==", "!=") and isinstance(e.left, ir.BoolLit):
+                return f"({self.ex(e.right) if e.left.value == (e.op == '==') else self.neg(e.right)})"
             case ir.BinOp() | ir.Compare() | ir.BoolOp():
                 return f"({self.ex(e.left)} {e.op} {self.ex(e.right)})"
             case ir.Not():

@@ -239,7 +239,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def coverage_kinds_option(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--coverage-kinds",
+        metavar="K[,K...]",
+        help="list only rule points of these kinds in the coverage report, e.g. 'effect' for how often "
+        "each card's event fired (kinds: setup, phase, procedure, function, trigger, effect, "
+        "expression, modifier, branch)",
+    )
+
+
+def coverage_kinds(args: argparse.Namespace) -> frozenset[str] | None:
+    """The kinds named by --coverage-kinds (None: all); an unknown kind is a usage error."""
+    from runtime.coverage import KINDS
+
+    if not args.coverage_kinds:
+        return None
+    kinds = frozenset(k.strip() for k in args.coverage_kinds.split(",") if k.strip())
+    unknown = sorted(kinds - set(KINDS))
+    if unknown:
+        raise UsageError(f"unknown coverage kind(s) {', '.join(unknown)}: choose from {', '.join(KINDS)}")
+    return kinds
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
+    only = coverage_kinds(args)
     game = open_game(args.game, args.option)
     names = game.info.player_names
     wins = [0] * game.num_players
@@ -290,7 +314,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  {rate:,.{0 if rate >= 10 else 2}f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
     if cov is not None and args.coverage:
         print()
-        print(cov.report())
+        print(cov.report(only=only))
     if cov is not None and args.coverage_json:
         Path(args.coverage_json).write_text(json.dumps(cov.to_json(), indent=1) + "\n", encoding="utf-8")
         print(f"rule coverage written to {args.coverage_json}")
@@ -327,6 +351,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from runtime.coverage import RuleCoverage
     from runtime.verify import DEFAULT_STRATEGIES, describe, verify, write_reproducer
 
+    only = coverage_kinds(args)
     names = args.games or available_games()
     strategies = [x.strip() for x in args.strategy.split(",")] if args.strategy else None
     failed = False
@@ -363,7 +388,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"  run it: {rerun}")
         if cov is not None and args.coverage:
             print()
-            print(cov.report())
+            print(cov.report(only=only))
         if cov is not None and args.coverage_json:
             target = Path(args.coverage_json.replace("GAME", name))
             target.write_text(json.dumps(cov.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -519,6 +544,7 @@ def parser() -> argparse.ArgumentParser:
         "--rotate", action="store_true", help="rotate the agents' seats every game (fair comparisons)"
     )
     sp.add_argument("--coverage", action="store_true", help="report how often each spec rule ran")
+    coverage_kinds_option(sp)
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
     opts(sp)
     sp = add("scenarios", cmd_scenarios, "run the designers' scenario files")
@@ -546,6 +572,7 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--prefer", metavar="REGEX", help="favour actions whose label matches, e.g. 'event'")
     sp.add_argument("--no-contract", action="store_true", help="check only the invariants (faster)")
     sp.add_argument("--coverage", action="store_true", help="then report how often each rule ran")
+    coverage_kinds_option(sp)
     sp.add_argument(
         "--coverage-json", metavar="FILE", help="write rule coverage as JSON (GAME in FILE becomes the name)"
     )

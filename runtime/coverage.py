@@ -206,10 +206,12 @@ class RuleCoverage:
     def never_ran(self) -> list[Point]:
         return sorted((p for p in self.points if not self._counts[p.index]), key=_order)
 
-    def report(self, top: int | None = None) -> str:
+    def report(self, top: int | None = None, only: frozenset[str] | None = None) -> str:
         """A readable table: the summary, totals per kind, the points by spec file and line with their
-        counts (with `top`, only the `top` most run, most first), then every point that never ran."""
+        counts (with `top`, only the `top` most run, most first), then every point that never ran.
+        With `only` (kinds, e.g. {"effect"}), the lists hold only points of those kinds."""
         c = self._counts
+        listed = [p for p in self.points if only is None or p.kind in only]
         total, ran = len(self.points), sum(1 for x in c if x)
         pct = 100 * ran / total if total else 100.0
         out = [f"Rule coverage of {self.info.title}: {ran} of {total} rule points ran ({pct:.1f}%)"]
@@ -221,17 +223,17 @@ class RuleCoverage:
             runs = sum(c[p.index] for p in of)
             out.append(f"  {k:<11}{sum(1 for p in of if c[p.index]):>5}{len(of):>6}{runs:>12,}")
         if top is not None:
-            hot = sorted(self.points, key=lambda p: (-c[p.index], _order(p)))[: max(0, top)]
+            hot = sorted(listed, key=lambda p: (-c[p.index], _order(p)))[: max(0, top)]
             out.append(f"\nMost run ({len(hot)}):")
             out += [f"  {c[p.index]:>10,}  {p.where}  {p.kind:<10} {p.what}" for p in hot]
         else:
             file = ""
-            for p in sorted(self.points, key=_order):
+            for p in sorted(listed, key=_order):
                 if p.file != file:
                     file = p.file
                     out.append(f"\n{file}")
                 out.append(f"  {p.line:>5}  {c[p.index]:>10,}  {p.kind:<10} {p.what}")
-        never = self.never_ran()
+        never = [p for p in self.never_ran() if only is None or p.kind in only]
         out.append(f"\nNever ran ({len(never)}):")
         out += [f"  {p.where}  {p.kind:<10} {p.what}" for p in never]
         return "\n".join(out)

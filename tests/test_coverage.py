@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -275,3 +276,30 @@ def test_simulate_coverage_cli(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert "specs/iron_curtain/game.yaml" in text and f"rule coverage written to {out}" in text
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["game"] == "iron_curtain" and data["total"] == len(data["points"]) > 0
+
+
+def test_checked_games_count_each_rule_once_per_run() -> None:
+    """The contract plays each action on a clone and a restored copy too; those runs are untraced,
+    so coverage around checked play counts what the game itself ran."""
+    game = load_game("iron_curtain")
+    plain, checked = RuleCoverage(game), RuleCoverage(game)
+    for seed in range(3):
+        with plain:
+            play(game, seed, random.Random(seed), check_every_step=False)
+        with checked:
+            play(game, seed, random.Random(seed), check_every_step=True)
+    assert checked.counts() == plain.counts()
+
+
+def test_coverage_kinds_narrow_the_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    from runtime.cli import main
+
+    assert (
+        main(["simulate", "iron_curtain", "-n", "2", "--coverage", "--coverage-kinds", "effect,trigger"]) == 0
+    )
+    text = capsys.readouterr().out
+    listed = re.findall(r"^ +\d+ +[\d,]+ +(\w+) ", text, flags=re.M)
+    assert listed and set(listed) <= {"effect", "trigger"}
+    assert "procedure" in text  # the summary still counts every kind
+    assert main(["verify", "iron_curtain", "--coverage", "--coverage-kinds", "efect"]) == 2
+    assert "unknown coverage kind(s) efect" in capsys.readouterr().err

@@ -47,3 +47,24 @@ def test_generated_files_have_the_header_and_origins(folder: object) -> None:
         assert before.startswith("# ") and re.search(r"\(specs/[^:]+:\d+\)$", before), (
             f"{m.group(2)} has no origin comment: {before!r}"
         )
+
+
+def test_comparisons_with_bool_literals_lower_to_the_plain_test(tmp_path: object) -> None:
+    """`x == false` in a spec becomes `not x` (and `x == true`, `x`): generated code passes ruff's E712."""
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    (tmp_path / "game.yaml").write_text(
+        "game: flags\ntitle: Flags\nplayers: {names: [ann, bob]}\n"
+        "state:\n  up: bool\n  n: int\n"
+        "phases:\n  - name: play\n    do: |\n"
+        "      if up == false { n += 1 }\n      if true != up { n += 2 }\n"
+        "      if up == true { n += 4 }\n"
+        '      let x = choose from [1, 2] by ann "pick"\n',
+        encoding="utf-8",
+    )
+    result = compile_spec(tmp_path)
+    assert result.ok, result.diagnostics
+    code = result.files["engine.py"]
+    assert "== False" not in code and "!= True" not in code and "== True" not in code
+    assert re.search(r"if \(?not s\.\w*up", code), code

@@ -23,21 +23,30 @@ def test_every_game_has_scenarios() -> None:
         assert runtime.load_game(name).scenarios, f"{name} has no scenarios"
 
 
-def test_every_written_twilight_struggle_event_has_scenarios() -> None:
-    """Each non-scoring card whose event is written has scenarios named after it
-    (`<card>_<case>.yaml`); the scoring cards share score_region and its own scenarios."""
+def test_every_twilight_struggle_card_is_written_and_has_scenarios() -> None:
+    """All 110 cards are written: the compiler finds no event still to write, no card but the China
+    Card (which is not an event card) has an empty event, and each non-scoring card has scenarios
+    named after it (`<card>_<case>.yaml`); the scoring cards share score_region and its scenarios."""
     import yaml
 
+    from compiler.driver import compile_spec
     from tests.conftest import ROOT
 
     spec = ROOT / "specs" / "twilight_struggle"
     if not spec.is_dir():
         pytest.skip("no twilight_struggle")
+    unwritten = [d.message for d in compile_spec(spec, render=False).diagnostics if d.code == "missing-event"]
+    assert not unwritten, f"events still to write: {unwritten}"
     cards = yaml.safe_load((spec / "cards.yaml").read_text(encoding="utf-8"))["components"]["card"]
+    assert len(cards) == 110
+    empty = [c["id"] for c in cards if c["id"] != "china_card" and not str(c.get("event") or "").strip()]
+    assert not empty, f"cards whose event does nothing: {empty}"
     names = [p.name for p in (spec / "scenarios").glob("*.yaml")]
     missing = [
         c["id"]
         for c in cards
-        if c.get("event") and not c.get("scoring") and not any(n.startswith(c["id"] + "_") for n in names)
+        if not c.get("scoring")
+        and c["id"] != "china_card"
+        and not any(n.startswith(c["id"] + "_") for n in names)
     ]
-    assert not missing, f"cards with an event but no scenario: {missing}"
+    assert not missing, f"cards with no scenario: {missing}"
