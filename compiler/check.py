@@ -181,8 +181,8 @@ class Checker:
     def scenario(self, sc: ir.ScenarioDecl) -> None:
         sym = self.sym
         self.unit(sc.setup, {}, setup=True)
-        for e in sc.expect:
-            self.unit(e, {}, want=BOOL)
+        for st in sc.steps:
+            self.scenario_step(sc, st)
         for key, value in sc.options:
             o = sym.options.get(key)
             if o is None:
@@ -211,12 +211,28 @@ class Checker:
                     f"scenario '{sc.name}' skips '{v.data}', which is not a phase"
                     + did_you_mean(str(v.data), list(sym.phases)),
                 )
-        for a in sc.actions:
+
+    def scenario_step(self, sc: ir.ScenarioDecl, st: ir.ScenarioStep) -> None:
+        for e in st.expect:
+            self.unit(e, {}, want=BOOL)
+        for a in st.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
                 self.sink.error(
                     "bad-scenario",
                     a.span,
                     'an action is written as its label, e.g. a card\'s name, "(1,0)" or "yes"',
+                )
+        labels = list(self.sym.game.player_labels)
+        named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
+        named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]
+        for v, allowed in named:
+            if v is not None and str(v.data) not in allowed:
+                either = " nor 'draw'" if "draw" in allowed else ""
+                self.sink.error(
+                    "bad-scenario",
+                    v.span,
+                    f"'{v.data}' is not a player of this game{either}" + did_you_mean(str(v.data), allowed),
+                    "players are named by their labels: " + ", ".join(labels),
                 )
 
     # ---- statements -------------------------------------------------------------------------

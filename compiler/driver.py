@@ -35,10 +35,11 @@ class Result:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-def compile_spec(folder: Path, *, render: bool = True) -> Result:
+def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | None = None) -> Result:
+    """Compile one spec folder (with `scenarios`: those case files instead of its scenarios/)."""
     sink = Sink()
     t0 = time.perf_counter()
-    game = load_game(folder, sink)
+    game = load_game(folder, sink, scenarios)
     t1 = time.perf_counter()
     if game is None or sink.has_errors:
         name = game.name if game else folder.name

@@ -685,8 +685,27 @@ class PhaseDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ScenarioStep:
+    """One step of a scenario: actions to play, then what must hold after them."""
+
+    actions: tuple[Value, ...]
+    expect: tuple[Code, ...]
+    expect_error: str | None  # the last action must be illegal with this text (last step only)
+    expect_log: tuple[str, ...]
+    expect_no_log: tuple[str, ...]  # no log line may contain these
+    expect_legal: tuple[str, ...] | None
+    expect_to_act: Value | None  # a player's label: who must answer the pending decision
+    expect_prompt: str | None  # text the pending decision's prompt must contain
+    expect_winner: Value | None  # a player's label, or "draw": the game must be over so
+    expect_seen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts in its view
+    expect_unseen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts absent from it
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class ScenarioDecl:
-    """A designer's test case: setup overrides, forced chance, actions, expectations."""
+    """A designer's test case: setup overrides, forced chance, then steps of actions and expectations
+    (a scenario written without `steps` is one step)."""
 
     name: str
     doc: str
@@ -697,11 +716,7 @@ class ScenarioDecl:
     dice: tuple[int, ...]
     shuffles: tuple[tuple[Value, ...], ...]
     skip: tuple[Value, ...]  # phases whose next pass is skipped once
-    actions: tuple[Value, ...]
-    expect: tuple[Code, ...]
-    expect_error: str | None
-    expect_log: tuple[str, ...]
-    expect_legal: tuple[str, ...] | None
+    steps: tuple[ScenarioStep, ...]
     span: Span
 
 

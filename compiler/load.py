@@ -287,6 +287,21 @@ class Reader:
 
 # ---- the schema --------------------------------------------------------------------------------
 
+# what a step checks after its actions; a scenario without `steps` is one step and may use them
+# at its top level
+STEP_EXPECT_KEYS = (
+    "expect",
+    "expect_error",
+    "expect_log",
+    "expect_no_log",
+    "expect_legal",
+    "expect_to_act",
+    "expect_prompt",
+    "expect_winner",
+    "expect_seen",
+    "expect_unseen",
+)
+STEP_KEYS = ("doc", "actions", *STEP_EXPECT_KEYS)
 SCENARIO_KEYS = (
     "name",
     "doc",
@@ -297,10 +312,8 @@ SCENARIO_KEYS = (
     "shuffles",
     "skip",
     "actions",
-    "expect",
-    "expect_error",
-    "expect_log",
-    "expect_legal",
+    "steps",
+    *STEP_EXPECT_KEYS,
 )
 
 
@@ -377,9 +390,12 @@ def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
     return node, reader
 
 
-def load_game(folder: Path, sink: Sink) -> ir.Game | None:
-    """Read every YAML file of a spec folder into one ir.Game (None if there is nothing to read)."""
+def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> ir.Game | None:
+    """Read every YAML file of a spec folder into one ir.Game (None if there is nothing to read).
+    With `scenarios`, those case files are the game's scenarios instead of its own scenarios/."""
     files, scen_files = spec_files(folder)
+    if scenarios is not None:
+        scen_files = scenarios
     if not files:
         sink.error(
             "missing-key", Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder"
@@ -759,7 +775,7 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
                 "this scenario file is empty; it needs 'name' and 'actions'",
             )
         return None
-    d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name", "actions"))
+    d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name",))
     opts = (
         [(k.value, r.value(v)) for k, v in r.mapping(d["options"], "scenario options")]
         if "options" in d
@@ -778,6 +794,48 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         if "skip" in d
         else ()
     )
+    if "steps" in d:
+        inline = [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]
+        for k in inline:
+            sink.error(
+                "bad-scenario",
+                r.span(d[k]),
+                f"a scenario with 'steps' keeps '{k}' inside a step",
+                "each step is a mapping of 'actions' and the expectations that hold after them",
+            )
+        steps = tuple(_step(x, r, sink) for x in r.seq(d["steps"], "steps"))
+        if not steps:
+            sink.error("bad-scenario", r.span(d["steps"]), "'steps' needs at least one step")
+    elif "actions" in d:
+        steps = (_step(node, r, sink, d),)
+    else:
+        sink.error("missing-key", r.span(node), "a scenario needs the key 'actions' (or 'steps')")
+        steps = ()
+    for st in steps[:-1]:
+        if st.expect_error is not None:
+            sink.error(
+                "bad-scenario",
+                st.span,
+                "only the last step may expect an error: an illegal action ends the scenario",
+            )
+    return ir.ScenarioDecl(
+        name=r.text(d.get("name"), "name", path.stem),
+        doc=r.text(d.get("doc"), "doc"),
+        file=r.file,
+        seed=r.integer(d.get("seed"), "seed", 1),
+        options=tuple(opts),
+        setup=r.code(d.get("setup"), "setup"),
+        dice=tuple(dice),
+        shuffles=tuple(shuffles),
+        skip=skip,
+        steps=steps,
+        span=r.span(node),
+    )
+
+
+def _step(node: Node, r: Reader, sink: Sink, keys: dict[str, Node] | None = None) -> ir.ScenarioStep:
+    """One step: its actions and expectations (`keys`: a scenario's own, when it has no `steps`)."""
+    d = keys if keys is not None else r.keys(node, "a step", STEP_KEYS)
     # labels are read as written: `yes` is the action "yes", not a YAML boolean
     actions = (
         tuple(
@@ -792,20 +850,32 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         for x in (r.seq(d["expect"], "expect") if "expect" in d else [])
         if (c := r.code(x, "expect", expr=True)) is not None
     )
-    return ir.ScenarioDecl(
-        name=r.text(d.get("name"), "name", path.stem),
-        doc=r.text(d.get("doc"), "doc"),
-        file=r.file,
-        seed=r.integer(d.get("seed"), "seed", 1),
-        options=tuple(opts),
-        setup=r.code(d.get("setup"), "setup"),
-        dice=tuple(dice),
-        shuffles=tuple(shuffles),
-        skip=skip,
+
+    def label(key: str) -> ir.Value | None:
+        if key not in d:
+            return None
+        n = r.scalar(d[key], key)
+        return ir.Value(n.value, r.span(n)) if n is not None else None
+
+    def views(key: str) -> tuple[tuple[ir.Value, tuple[str, ...]], ...]:
+        if key not in d:
+            return ()
+        return tuple(
+            (ir.Value(k.value, r.span(k)), tuple(r.strings(v, f"{key} of {k.value}")))
+            for k, v in r.mapping(d[key], key)
+        )
+
+    return ir.ScenarioStep(
         actions=actions,
         expect=expect,
         expect_error=r.text(d["expect_error"], "expect_error") if "expect_error" in d else None,
         expect_log=tuple(r.strings(d["expect_log"], "expect_log")) if "expect_log" in d else (),
+        expect_no_log=tuple(r.strings(d["expect_no_log"], "expect_no_log")) if "expect_no_log" in d else (),
         expect_legal=tuple(r.strings(d["expect_legal"], "expect_legal")) if "expect_legal" in d else None,
+        expect_to_act=label("expect_to_act"),
+        expect_prompt=r.text(d["expect_prompt"], "expect_prompt") if "expect_prompt" in d else None,
+        expect_winner=label("expect_winner"),
+        expect_seen=views("expect_seen"),
+        expect_unseen=views("expect_unseen"),
         span=r.span(node),
     )

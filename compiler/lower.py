@@ -1333,14 +1333,10 @@ def _scenarios(lw: Lowerer) -> None:
             "options": repr({k: v.data for k, v in sc.options}),
             "dice": repr(list(sc.dice)),
             "skip": repr([str(v.data) for v in sc.skip]),
-            "error": repr(sc.expect_error),
-            "log": repr(list(sc.expect_log)),
-            "legal": repr(None if sc.expect_legal is None else sorted(sc.expect_legal)),
             "doc": repr(sc.doc),
         }
         shuffles = [[sym.entities[str(v.data)][1] for v in order] for order in sc.shuffles]
         entry["shuffles"] = repr(shuffles)
-        entry["actions"] = repr([str(a.data) for a in sc.actions])
         if sc.setup is not None:
             lw.covering = False  # a scenario's setup arranges a test, it is not a rule
             _code_unit(
@@ -1356,22 +1352,41 @@ def _scenarios(lw: Lowerer) -> None:
             entry["setup"] = f"sc{i}_setup"
         else:
             entry["setup"] = "None"
-        checks = []
-        for j, e in enumerate(sc.expect):
-            lw.local_prefix = ""
-            assert e.expr is not None
-            lw.mod.functions.append(
-                Function(
-                    f"sc{i}_expect{j}",
-                    origin(f"scenario {sc.name}: expect", e.span),
-                    [],
-                    "bool",
-                    [f"return {lw.ex(e.expr)}"],
+        steps = []
+        n = 0
+        for st in sc.steps:
+            checks = []
+            for e in st.expect:
+                lw.local_prefix = ""
+                assert e.expr is not None
+                lw.mod.functions.append(
+                    Function(
+                        f"sc{i}_expect{n}",
+                        origin(f"scenario {sc.name}: expect", e.span),
+                        [],
+                        "bool",
+                        [f"return {lw.ex(e.expr)}"],
+                    )
                 )
-            )
-            text = _source_text(e.expr.span)
-            checks.append(f"({text!r}, {e.span.line}, sc{i}_expect{j})")
-        entry["expect"] = "[" + ", ".join(checks) + "]"
+                text = _source_text(e.expr.span)
+                checks.append(f"({text!r}, {e.span.line}, sc{i}_expect{n})")
+                n += 1
+            step = {
+                "line": repr(st.span.line),
+                "actions": repr([str(a.data) for a in st.actions]),
+                "expect": "[" + ", ".join(checks) + "]",
+                "error": repr(st.expect_error),
+                "log": repr(list(st.expect_log)),
+                "no_log": repr(list(st.expect_no_log)),
+                "legal": repr(None if st.expect_legal is None else sorted(st.expect_legal)),
+                "to_act": repr(None if st.expect_to_act is None else str(st.expect_to_act.data)),
+                "prompt": repr(st.expect_prompt),
+                "winner": repr(None if st.expect_winner is None else str(st.expect_winner.data)),
+                "seen": repr({str(k.data): list(v) for k, v in st.expect_seen}),
+                "unseen": repr({str(k.data): list(v) for k, v in st.expect_unseen}),
+            }
+            steps.append("{" + ", ".join(f"{k!r}: {v}" for k, v in step.items()) + "}")
+        entry["steps"] = "[" + ", ".join(steps) + "]"
         lw.mod.scenarios.append(entry)
 
 

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from runtime.agents import AGENTS, check_agent, make_agent
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game, UnknownGameError, available_games, load_game
+from runtime.scenarios import ScenarioResult
 
 EXIT_OK, EXIT_SPEC, EXIT_USAGE = 0, 1, 2
 
@@ -324,7 +325,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_scenarios(args: argparse.Namespace) -> int:
     from runtime.scenarios import run_all
 
-    names = [args.game] if args.game else available_games()
+    if args.game is not None:
+        return _run_cases(args.game, args.paths)
+    if len(args.paths) > 1 or any(p.endswith((".yaml", ".yml")) for p in args.paths):
+        raise UsageError(
+            "to run case files, name the game they test: rulewright scenarios --game NAME FILE..."
+        )
+    names = args.paths or available_games()
     failed = total = 0
     for name in names:
         base = open_game(name, None) if Path(name).is_dir() else None
@@ -332,17 +339,57 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             results = run_all(base.name if base else name, base)
         except UnknownGameError as exc:
             raise UsageError(str(exc)) from None
-        for r in results:
-            total += 1
-            failed += not r.ok
-            print(f"{'PASS' if r.ok else 'FAIL'}  {name}: {r.name}  ({r.file})")
-            if not r.ok:
-                print(f"      {r.message}")
-                if r.state is not None:
-                    for line in r.state.log()[-6:]:
-                        print(f"      | {line}")
+        failed, total = _report(name, results, failed, total)
     print(f"{total - failed} passed, {failed} failed")
     return EXIT_SPEC if failed else EXIT_OK
+
+
+def _run_cases(game: str, paths: list[str]) -> int:
+    """Case files (or folders of them) kept outside the spec, compiled with the game's spec."""
+    from compiler.diagnostics import render_all
+    from compiler.driver import compile_spec
+    from runtime.game import Game, import_engine
+    from runtime.scenarios import run_all
+
+    if not paths:
+        raise UsageError("--game needs case files or folders of them to run")
+    folder = Path(game) if Path(game).is_dir() else repo_root() / "specs" / game
+    if not (folder.is_dir() and any(folder.glob("*.yaml"))):
+        raise UsageError(f"no spec folder for '{game}' (a game of specs/ or a folder of spec files)")
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files += sorted(p.glob("*.yaml"))
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise UsageError(f"{p}: no such case file or folder")
+    if not files:
+        raise UsageError(f"no case files (*.yaml) in {', '.join(paths)}")
+    result = compile_spec(folder, scenarios=files)
+    if result.diagnostics:
+        print(render_all(result.diagnostics))
+    if not result.ok:
+        return EXIT_SPEC
+    module = import_engine(result.files["engine.py"], result.name)
+    results = run_all(result.name, Game(module.State, module.SCENARIOS))
+    failed, total = _report(result.name, results, 0, 0)
+    print(f"{total - failed} passed, {failed} failed")
+    return EXIT_SPEC if failed else EXIT_OK
+
+
+def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -> tuple[int, int]:
+    """Print PASS/FAIL lines (with the tail of the log for a failure); the running counts."""
+    for r in results:
+        total += 1
+        failed += not r.ok
+        print(f"{'PASS' if r.ok else 'FAIL'}  {name}: {r.name}  ({r.file})")
+        if not r.ok:
+            print(f"      {r.message}")
+            if r.state is not None:
+                for line in r.state.log()[-6:]:
+                    print(f"      | {line}")
+    return failed, total
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -501,8 +548,16 @@ def parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def add(name: str, fn: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
-        sp = sub.add_parser(name, help=help, description=help)
+    def add(
+        name: str, fn: Callable[[argparse.Namespace], int], help: str, epilog: str | None = None
+    ) -> argparse.ArgumentParser:
+        sp = sub.add_parser(
+            name,
+            help=help,
+            description=help,
+            epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter,
+        )
         sp.set_defaults(fn=fn)
         return sp
 
@@ -547,9 +602,26 @@ def parser() -> argparse.ArgumentParser:
     coverage_kinds_option(sp)
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
     opts(sp)
-    sp = add("scenarios", cmd_scenarios, "run the designers' scenario files")
+    sp = add(
+        "scenarios",
+        cmd_scenarios,
+        "run the designers' scenario files",
+        epilog="examples:\n"
+        "  rulewright scenarios                                  every game's own scenarios\n"
+        "  rulewright scenarios twilight_struggle                one game's (or a spec folder's)\n"
+        "  rulewright scenarios --game iron_curtain my_case.yaml one case file, while writing it\n"
+        "  rulewright scenarios --game iron_curtain cases/       a folder of cases kept elsewhere",
+    )
     sp.add_argument(
-        "game", nargs="?", metavar="GAME|PATH", help="a game, or a spec folder (default: all games)"
+        "paths",
+        nargs="*",
+        metavar="GAME|PATH",
+        help="a game or a spec folder (default: all games); with --game, case files or folders of them",
+    )
+    sp.add_argument(
+        "--game",
+        metavar="NAME|FOLDER",
+        help="the game (name or spec folder) the case files test; they replace its own scenarios",
     )
     sp = add(
         "verify",

@@ -134,13 +134,16 @@ def import_engine(source: str, name: str) -> ModuleType:
     return module
 
 
-def load_spec(folder: Path, options: dict[str, Any] | None = None) -> Game:
+def load_spec(
+    folder: Path, options: dict[str, Any] | None = None, scenarios: list[Path] | None = None
+) -> Game:
     """Compile a spec folder on the fly (into a temporary module) and load it: for specs that
-    are not in specs/, such as test specs. Raises ValueError with the diagnostics if it has errors."""
+    are not in specs/, such as test specs, or to run case files kept outside the spec
+    (`scenarios`). Raises ValueError with the diagnostics if it has errors."""
     from compiler.diagnostics import render_all
     from compiler.driver import compile_spec
 
-    result = compile_spec(folder)
+    result = compile_spec(folder, scenarios=scenarios)
     if not result.ok:
         raise ValueError(f"{folder} has errors:\n{render_all(result.diagnostics)}")
     module = import_engine(result.files["engine.py"], result.name)

@@ -8,6 +8,7 @@ contract (runtime.contract), so a reproducer that verify wrote fails until the r
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -50,47 +51,107 @@ def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -
         )
     except (ValueError, RuleError) as exc:
         return fail(f"could not start: {exc}")
-    actions: list[str] = sc["actions"]
     checker = Checker(random.Random(sc["seed"]))
-    for i, label in enumerate(actions, 1):
-        if state.is_terminal():
-            return fail(f"action {i} '{label}': the game is already over ({state.reason})", state)
-        try:
-            action = state.string_to_action(label)
-        except IllegalActionError as exc:
-            if sc["expect_error"] is not None and i == len(actions):
-                if sc["expect_error"] in str(exc):
-                    return ScenarioResult(
-                        game_name, sc["name"], sc["file"], True, "ok (illegal as expected)", state
+    steps: list[dict[str, Any]] = sc["steps"]
+    done = 0  # actions played so far, over all steps
+    for k, step in enumerate(steps, 1):
+        where = f"step {k} (line {step['line']}): " if len(steps) > 1 else ""
+        last_step = k == len(steps)
+        actions: list[str] = step["actions"]
+        for j, label in enumerate(actions, 1):
+            i = done + j
+            if state.is_terminal():
+                return fail(f"{where}action {i} '{label}': the game is already over ({state.reason})", state)
+            try:
+                action = state.string_to_action(label)
+            except IllegalActionError as exc:
+                if step["error"] is not None and last_step and j == len(actions):
+                    if step["error"] in str(exc):
+                        return ScenarioResult(
+                            game_name, sc["name"], sc["file"], True, "ok (illegal as expected)", state
+                        )
+                    return fail(
+                        f"{where}action {i}: expected an error containing '{step['error']}', got: {exc}",
+                        state,
                     )
-                return fail(
-                    f"action {i}: expected an error containing '{sc['expect_error']}', got: {exc}", state
-                )
-            return fail(f"action {i}: {exc}", state)
-        try:
-            state = checker.step(state, action)
-        except Violation as exc:
-            return fail(f"action {i} '{label}': {exc}", state)
-        except RuleError as exc:
-            return fail(f"action {i} '{label}': rule error: {exc}", state)
-    if sc["expect_error"] is not None:
-        return fail(
-            f"expected the last action to be illegal ('{sc['expect_error']}'), but it was accepted", state
-        )
+                return fail(f"{where}action {i}: {exc}", state)
+            try:
+                state = checker.step(state, action)
+            except Violation as exc:
+                return fail(f"{where}action {i} '{label}': {exc}", state)
+            except RuleError as exc:
+                return fail(f"{where}action {i} '{label}': rule error: {exc}", state)
+        done += len(actions)
+        if step["error"] is not None:
+            return fail(
+                f"{where}expected the last action to be illegal ('{step['error']}'), but it was accepted",
+                state,
+            )
+        problems = check_step(sc, step, state)
+        if problems:
+            return fail(where + "; ".join(problems), state)
+    return ScenarioResult(game_name, sc["name"], sc["file"], True, "ok", state)
+
+
+def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> list[str]:
+    """What does not hold of a step's expectations in `state` (empty: all hold)."""
     problems: list[str] = []
-    for text, line, check in sc["expect"]:
+    names = list(state.INFO.player_names)
+    for text, line, check in step["expect"]:
         if not check(state):
             problems.append(f"{sc['file']}:{line}: expected {text}")
-    for needle in sc["expect_log"]:
-        if not any(needle in line for line in state.log()):
+    log = state.log()
+    for needle in step["log"]:
+        if not any(needle in line for line in log):
             problems.append(f"no log line contains '{needle}'")
-    if sc["expect_legal"] is not None:
+    for needle in step["no_log"]:
+        found = [line for line in log if needle in line]
+        if found:
+            problems.append(f"a log line contains '{needle}': {found[0]!r}")
+    if step["legal"] is not None:
         legal = sorted(state.action_to_string(a) for a in state.legal_actions())
-        if legal != sc["expect_legal"]:
-            problems.append(f"legal actions are {legal}, expected {sc['expect_legal']}")
-    if problems:
-        return fail("; ".join(problems), state)
-    return ScenarioResult(game_name, sc["name"], sc["file"], True, "ok", state)
+        if legal != step["legal"]:
+            problems.append(f"legal actions are {legal}, expected {step['legal']}")
+    pending = None if state.is_terminal() else state.pending
+    if step["to_act"] is not None:
+        if pending is None:
+            problems.append(f"expected {step['to_act']} to act, but the game is over ({state.reason})")
+        elif names[pending.player] != step["to_act"]:
+            problems.append(f"{names[pending.player]} is to act, expected {step['to_act']}")
+    if step["prompt"] is not None:
+        if pending is None:
+            problems.append(f"expected a decision '{step['prompt']}', but the game is over ({state.reason})")
+        elif step["prompt"] not in pending.prompt:
+            problems.append(f"the pending decision is '{pending.prompt}', expected '{step['prompt']}'")
+    if step["winner"] is not None:
+        want = step["winner"]
+        if not state.is_terminal():
+            problems.append(
+                f"expected the game over ({'a draw' if want == 'draw' else want + ' wins'}), but it goes on"
+            )
+        else:
+            got = "draw" if state.winner < 0 else names[state.winner]
+            if got != want:
+                problems.append(
+                    f"the game ended with {'a draw' if got == 'draw' else got + ' winning'} ({state.reason}), expected {'a draw' if want == 'draw' else want + ' to win'}"
+                )
+    for who, needles in step["seen"].items():
+        view = player_view(state, names.index(who))
+        for needle in needles:
+            if needle not in view:
+                problems.append(f"{who} does not see '{needle}' (in its observation or log)")
+    for who, needles in step["unseen"].items():
+        view = player_view(state, names.index(who))
+        for needle in needles:
+            if needle in view:
+                problems.append(f"{who} sees '{needle}', which it should not (in its observation or log)")
+    return problems
+
+
+def player_view(state: GameState, player: int) -> str:
+    """Everything `player` may see, as text: its observation (JSON) and its log."""
+    obs = json.dumps(state.observation(player), ensure_ascii=False, sort_keys=True)
+    return obs + "\n" + "\n".join(state.player_log(player))
 
 
 def run_all(game_name: str, base: Game | None = None) -> list[ScenarioResult]:
