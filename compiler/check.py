@@ -194,15 +194,16 @@ class Checker:
                 )
             elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
                 self.sink.error("bad-scenario", value.span, f"option '{key}' is {o.type}, not {value.data!r}")
-        for order in sc.shuffles:
-            for v in order:
-                if str(v.data) not in sym.entities:
-                    self.sink.error(
-                        "bad-scenario",
-                        v.span,
-                        f"unknown component '{v.data}' in a forced shuffle"
-                        + did_you_mean(str(v.data), list(sym.entities)),
-                    )
+        forced = [("a forced shuffle", v) for order in sc.shuffles for v in order]
+        forced += [("a forced draw", v) for order in sc.draws for v in order]
+        forced += [("a forced pick", v) for v in sc.picks]
+        for what, v in forced:
+            if str(v.data) not in sym.entities:
+                self.sink.error(
+                    "bad-scenario",
+                    v.span,
+                    f"unknown component '{v.data}' in {what}" + did_you_mean(str(v.data), list(sym.entities)),
+                )
         for v in sc.skip:
             if str(v.data) not in sym.phases:
                 self.sink.error(

@@ -715,6 +715,8 @@ class ScenarioDecl:
     setup: Code | None
     dice: tuple[int, ...]
     shuffles: tuple[tuple[Value, ...], ...]
+    draws: tuple[tuple[Value, ...], ...]  # per shuffle: the components put on top, drawn first first
+    picks: tuple[Value, ...]  # the results of the next random picks
     skip: tuple[Value, ...]  # phases whose next pass is skipped once
     steps: tuple[ScenarioStep, ...]
     span: Span

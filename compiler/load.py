@@ -310,6 +310,8 @@ SCENARIO_KEYS = (
     "setup",
     "dice",
     "shuffles",
+    "draws",
+    "picks",
     "skip",
     "actions",
     "steps",
@@ -794,6 +796,17 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         if "skip" in d
         else ()
     )
+    draws = [
+        tuple(r.value(x) for x in r.seq(s, "a draw"))
+        for s in (r.seq(d["draws"], "draws") if "draws" in d else [])
+    ]
+    picks = tuple(r.value(x) for x in r.seq(d["picks"], "picks")) if "picks" in d else ()
+    if "draws" in d and "shuffles" in d:
+        sink.error(
+            "bad-scenario",
+            r.span(d["draws"]),
+            "a scenario forces shuffles either whole ('shuffles') or by what is drawn first ('draws'), not both",
+        )
     if "steps" in d:
         inline = [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]
         for k in inline:
@@ -827,6 +840,8 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         setup=r.code(d.get("setup"), "setup"),
         dice=tuple(dice),
         shuffles=tuple(shuffles),
+        draws=tuple(draws),
+        picks=picks,
         skip=skip,
         steps=steps,
         span=r.span(node),

@@ -1337,6 +1337,8 @@ def _scenarios(lw: Lowerer) -> None:
         }
         shuffles = [[sym.entities[str(v.data)][1] for v in order] for order in sc.shuffles]
         entry["shuffles"] = repr(shuffles)
+        entry["draws"] = repr([[sym.entities[str(v.data)][1] for v in order] for order in sc.draws])
+        entry["picks"] = repr([sym.entities[str(v.data)][1] for v in sc.picks])
         if sc.setup is not None:
             lw.covering = False  # a scenario's setup arranges a test, it is not a rule
             _code_unit(

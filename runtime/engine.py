@@ -633,7 +633,7 @@ class GameState:
     def pick(self, items: Sequence[int]) -> int:
         if not items:
             raise RuleError("random pick from an empty collection")
-        return items[self.rng.below(len(items))]
+        return self.rng.pick(list(items)) if self.rng.forced_picks else items[self.rng.below(len(items))]
 
     def shuffle(self, zone: int) -> None:
         self.rng.shuffle(self.z.piles[zone])

@@ -67,6 +67,8 @@ class Game:
         *,
         forced_rolls: Sequence[int] = (),
         forced_shuffles: Sequence[Sequence[int]] = (),
+        forced_draws: Sequence[Sequence[int]] = (),
+        forced_picks: Sequence[int] = (),
         after_setup: Callable[[Any], None] | None = None,
         skip: Sequence[str] = (),
     ) -> GameState:
@@ -75,6 +77,8 @@ class Game:
         s._start(seed, dict(self.options), self.num_players)
         s.rng.forced_rolls = list(forced_rolls)
         s.rng.forced_shuffles = [list(x) for x in forced_shuffles]
+        s.rng.forced_draws = [list(x) for x in forced_draws]
+        s.rng.forced_picks = list(forced_picks)
         s.setup_hook = after_setup
         s.skips = list(skip)
         s._begin()

@@ -1,6 +1,7 @@
 """The state's random number generator: SplitMix64, one integer of state, the same in every process.
 
-Scenarios can force the next die rolls and shuffle results; forced values are consumed first.
+Scenarios can force the next die rolls, shuffle results (whole, or only the components drawn
+first), and random picks; forced values are consumed first.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ MASK = (1 << 64) - 1
 class Rng:
     """Seeded, serialisable, hash-order independent."""
 
-    __slots__ = ("state", "forced_rolls", "forced_shuffles")
+    __slots__ = ("state", "forced_rolls", "forced_shuffles", "forced_draws", "forced_picks")
 
     def __init__(self, seed: int) -> None:
         self.state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
         self.forced_rolls: list[int] = []
-        self.forced_shuffles: list[list[int]] = []
+        self.forced_shuffles: list[list[int]] = []  # whole orders, bottom to top
+        self.forced_draws: list[list[int]] = []  # the components a shuffle puts on top, top first
+        self.forced_picks: list[int] = []  # the results of the next random picks
 
     def next64(self) -> int:
         self.state = z = (self.state + 0x9E3779B97F4A7C15) & MASK
@@ -49,24 +52,50 @@ class Rng:
                 raise ValueError("a forced shuffle must hold exactly the shuffled components")
             items[:] = order
             return
+        top: list[int] = []
+        if self.forced_draws:
+            top = self.forced_draws.pop(0)
+            missing = [x for x in top if x not in items]
+            if missing or len(set(top)) != len(top):
+                raise ValueError("a forced draw must name distinct components of the shuffled pile")
+            items[:] = [x for x in items if x not in top]
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+        items.extend(reversed(top))
+
+    def pick(self, items: list[int] | tuple[int, ...]) -> int:
+        """One of `items` at random (or the next forced pick, which must be among them)."""
+        if self.forced_picks:
+            v = self.forced_picks.pop(0)
+            if v not in items:
+                raise ValueError("a forced pick must be among the components picked from")
+            return v
+        return items[self.below(len(items))]
 
     def copy(self) -> Rng:
         r = Rng.__new__(Rng)
         r.state = self.state
         r.forced_rolls = self.forced_rolls[:]
         r.forced_shuffles = [x[:] for x in self.forced_shuffles]
+        r.forced_draws = [x[:] for x in self.forced_draws]
+        r.forced_picks = self.forced_picks[:]
         return r
 
     def to_data(self) -> list[object]:
-        return [self.state, self.forced_rolls, self.forced_shuffles]
+        """[state, rolls, shuffles], and [draws, picks] after them only while any is forced."""
+        data: list[object] = [self.state, self.forced_rolls, self.forced_shuffles]
+        if self.forced_draws or self.forced_picks:
+            data += [self.forced_draws, self.forced_picks]
+        return data
 
     @classmethod
     def from_data(cls, d: list[object]) -> Rng:
         r = cls.__new__(cls)
-        st, rolls, shuffles = d
+        st, rolls, shuffles, *rest = d
+        draws, picks = rest if len(rest) == 2 else ([], [])
         assert isinstance(st, int) and isinstance(rolls, list) and isinstance(shuffles, list)
+        assert isinstance(draws, list) and isinstance(picks, list)
         r.state, r.forced_rolls, r.forced_shuffles = st, list(rolls), [list(x) for x in shuffles]
+        r.forced_draws, r.forced_picks = [list(x) for x in draws], list(picks)
         return r

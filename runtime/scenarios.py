@@ -46,6 +46,8 @@ def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -
             sc["seed"],
             forced_rolls=sc["dice"],
             forced_shuffles=sc["shuffles"],
+            forced_draws=sc.get("draws", ()),
+            forced_picks=sc.get("picks", ()),
             after_setup=sc["setup"],
             skip=sc.get("skip", ()),
         )

@@ -97,6 +97,21 @@ def test_expectations_fail_with_a_message(
     assert message in out, out
 
 
+def test_forced_draws_and_picks(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`draws` names only the components a shuffle puts on top (drawn first first); the setup deals
+    5 cards to the US first, so the two named go to the US."""
+    case = tmp_path / "draws.yaml"
+    case.write_text(
+        "name: draws\ndraws:\n  - [japan, cuba]\nactions: []\nexpect:\n"
+        "  - japan in hand[usa] and cuba in hand[usa]\n",
+        encoding="utf-8",
+    )
+    assert main(["scenarios", "--game", "iron_curtain", str(case)]) == 0, capsys.readouterr().out
+    case.write_text("name: draws\ndraws:\n  - [start]\nactions: []\n", encoding="utf-8")
+    assert main(["scenarios", "--game", "iron_curtain", str(case)]) == 1
+    assert "a forced draw must name distinct components of the shuffled pile" in capsys.readouterr().out
+
+
 def test_case_folders_and_spec_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(FLAG.format(name="a") + "actions: [USSR]\n", encoding="utf-8")
     (tmp_path / "b.yaml").write_text(FLAG.format(name="b") + "actions: [US]\n", encoding="utf-8")
