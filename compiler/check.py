@@ -204,12 +204,13 @@ class Checker:
                     v.span,
                     f"unknown component '{v.data}' in {what}" + did_you_mean(str(v.data), list(sym.entities)),
                 )
-        for v in sc.skip:
+        named = [("skips", v) for v in sc.skip] + ([("starts at", sc.start_at)] if sc.start_at else [])
+        for verb, v in named:
             if str(v.data) not in sym.phases:
                 self.sink.error(
                     "undefined-phase",
                     v.span,
-                    f"scenario '{sc.name}' skips '{v.data}', which is not a phase"
+                    f"scenario '{sc.name}' {verb} '{v.data}', which is not a phase"
                     + did_you_mean(str(v.data), list(sym.phases)),
                 )
 

@@ -718,6 +718,7 @@ class ScenarioDecl:
     draws: tuple[tuple[Value, ...], ...]  # per shuffle: the components put on top, drawn first first
     picks: tuple[Value, ...]  # the results of the next random picks
     skip: tuple[Value, ...]  # phases whose next pass is skipped once
+    start_at: Value | None  # a phase or step: what comes before it is skipped, and the setup runs there
     steps: tuple[ScenarioStep, ...]
     span: Span
 

@@ -313,6 +313,7 @@ SCENARIO_KEYS = (
     "draws",
     "picks",
     "skip",
+    "start_at",
     "actions",
     "steps",
     *STEP_EXPECT_KEYS,
@@ -843,6 +844,9 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
         draws=tuple(draws),
         picks=picks,
         skip=skip,
+        start_at=ir.Value(d["start_at"].value, r.span(d["start_at"]))
+        if "start_at" in d and isinstance(d["start_at"], ScalarNode)
+        else None,
         steps=steps,
         span=r.span(node),
     )

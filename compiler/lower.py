@@ -1074,7 +1074,9 @@ def _flow(lw: Lowerer) -> None:
     b.at(nxt)
     b.emit("s.after_setup()")
 
-    skippable = {str(v.data) for sc in lw.sym.game.scenarios for v in sc.skip}
+    skippable = {name for sc in lw.sym.game.scenarios for name in scenario_skips(lw.sym.game, sc)}
+    wholly = {name[1:] for name in skippable if name.startswith("*")}  # loops skipped, every pass
+    startable = {str(sc.start_at.data) for sc in lw.sym.game.scenarios if sc.start_at is not None}
 
     def phase(ph: ir.PhaseDecl) -> None:
         head = body = done = -1
@@ -1109,11 +1111,18 @@ def _flow(lw: Lowerer) -> None:
             b.goto(body)
             b.at(body)
         b.emit(f"# phase {ph.name} ({ph.span.file}:{ph.span.line})")
+        if head >= 0 and ph.name in wholly:  # a scenario starts after this loop: none of its passes run
+            b.emit(f"if s.skips and s.skip_pass({'*' + ph.name!r}):")
+            b.emit(f"    pc = {done}")
+            b.emit("    continue")
         end_pass = b.new() if ph.name in skippable else -1
         if end_pass >= 0:  # a scenario skips a pass of this phase
             b.emit(f"if s.skips and s.skip_pass({ph.name!r}):")
             b.emit(f"    pc = {end_pass}")
             b.emit("    continue")
+        if ph.name in startable:  # a scenario's setup runs here
+            b.emit("if s.start_at:")
+            b.emit(f"    s.starting({ph.name!r})")
         for m in lw.cover("phase", f"phase {ph.name}", ph.span):  # each pass
             b.emit(m)
         if ph.body is not None:
@@ -1332,11 +1341,12 @@ def _scenarios(lw: Lowerer) -> None:
             "seed": str(sc.seed),
             "options": repr({k: v.data for k, v in sc.options}),
             "dice": repr(list(sc.dice)),
-            "skip": repr([str(v.data) for v in sc.skip]),
+            "skip": repr(scenario_skips(lw.sym.game, sc)),
             "doc": repr(sc.doc),
         }
         shuffles = [[sym.entities[str(v.data)][1] for v in order] for order in sc.shuffles]
         entry["shuffles"] = repr(shuffles)
+        entry["start_at"] = repr("" if sc.start_at is None else str(sc.start_at.data))
         entry["draws"] = repr([[sym.entities[str(v.data)][1] for v in order] for order in sc.draws])
         entry["picks"] = repr([sym.entities[str(v.data)][1] for v in sc.picks])
         if sc.setup is not None:
@@ -1390,6 +1400,29 @@ def _scenarios(lw: Lowerer) -> None:
             steps.append("{" + ", ".join(f"{k!r}: {v}" for k, v in step.items()) + "}")
         entry["steps"] = "[" + ", ".join(steps) + "]"
         lw.mod.scenarios.append(entry)
+
+
+def scenario_skips(g: ir.Game, sc: ir.ScenarioDecl) -> list[str]:
+    """The phases and steps whose next pass a scenario skips: its `skip`, and with `start_at` every
+    phase or step the flow reaches before that one (not the phases that hold it); a repeated phase
+    before it is skipped whole (`*name`: none of its passes runs)."""
+    names = [str(v.data) for v in sc.skip]
+    if sc.start_at is None:
+        return names
+
+    def before(phases: tuple[ir.PhaseDecl, ...], target: str) -> list[str] | None:
+        for i, ph in enumerate(phases):
+            earlier = [
+                f"*{p.name}" if p.repeat is not None or p.while_ is not None else p.name for p in phases[:i]
+            ]
+            if ph.name == target:
+                return earlier
+            inner = before(ph.steps, target)
+            if inner is not None:
+                return earlier + inner
+        return None
+
+    return names + [n for n in before(g.phases, str(sc.start_at.data)) or [] if n not in names]
 
 
 def _uses_chance_and_secrets(g: ir.Game) -> tuple[bool, bool]:

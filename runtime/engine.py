@@ -276,6 +276,7 @@ class GameState:
         "options",
         "seed",
         "setup_hook",
+        "start_at",
         "skips",
     )
     INFO: ClassVar[GameInfo]
@@ -293,6 +294,7 @@ class GameState:
     options: dict[str, int | bool]
     seed: int
     setup_hook: Callable[[Any], None] | None
+    start_at: str  # the phase or step where a scenario's setup runs ("": right after the game's setup)
     skips: list[str]  # phases whose next pass a scenario skips (empty in play)
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
@@ -384,6 +386,7 @@ class GameState:
         n.z = self.z.copy()
         n.num_players, n.options, n.seed = self.num_players, self.options, self.seed
         n.setup_hook = None
+        n.start_at = ""
         n.skips = self.skips[:]
         self._copy_vars(n)
         return n
@@ -430,6 +433,7 @@ class GameState:
         s = object.__new__(cls)
         s.seed, s.options, s.num_players = d["seed"], d["options"], d["num_players"]
         s.setup_hook = None
+        s.start_at = ""
         s.skips = [str(x) for x in d.get("skip", [])]
         s.rng = Rng.from_data(d["rng"])
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
@@ -520,6 +524,7 @@ class GameState:
         self.num_players = num_players
         self.rng = Rng(seed)
         self.skips = []
+        self.start_at = ""
         self.over, self.winner, self.reason = False, -1, ""
         self.stack = []
         self.pending = None
@@ -548,7 +553,18 @@ class GameState:
             raise
 
     def after_setup(self) -> None:
-        """Called by the flow between setup and the first phase (scenarios arrange the table here)."""
+        """Called by the flow between setup and the first phase (scenarios arrange the table here,
+        unless they start at a named phase or step: then `starting` runs their setup there)."""
+        if not self.start_at:
+            self.run_setup_hook()
+
+    def starting(self, phase: str) -> None:
+        """Called at the start of each pass of a phase or step a scenario may start at."""
+        if self.start_at == phase:
+            self.start_at = ""
+            self.run_setup_hook()
+
+    def run_setup_hook(self) -> None:
         hook = self.setup_hook
         self.setup_hook = None
         if hook is not None:

@@ -71,8 +71,10 @@ class Game:
         forced_picks: Sequence[int] = (),
         after_setup: Callable[[Any], None] | None = None,
         skip: Sequence[str] = (),
+        start_at: str = "",
     ) -> GameState:
-        """A new game; it runs until the first decision. Forced chance and `after_setup` serve scenarios."""
+        """A new game; it runs until the first decision. Forced chance, `after_setup` (run after the
+        game's setup, or at the start of the phase or step `start_at`) and `skip` serve scenarios."""
         s = object.__new__(self.state_cls)
         s._start(seed, dict(self.options), self.num_players)
         s.rng.forced_rolls = list(forced_rolls)
@@ -80,8 +82,13 @@ class Game:
         s.rng.forced_draws = [list(x) for x in forced_draws]
         s.rng.forced_picks = list(forced_picks)
         s.setup_hook = after_setup
+        s.start_at = start_at
         s.skips = list(skip)
         s._begin()
+        if s.start_at:
+            raise ValueError(
+                f"the flow asked for a decision before reaching '{start_at}', where the setup runs"
+            )
         return s
 
     def state_from_json(self, text: str) -> GameState:

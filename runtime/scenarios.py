@@ -50,6 +50,7 @@ def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -
             forced_picks=sc.get("picks", ()),
             after_setup=sc["setup"],
             skip=sc.get("skip", ()),
+            start_at=sc.get("start_at", ""),
         )
     except (ValueError, RuleError) as exc:
         return fail(f"could not start: {exc}")

@@ -112,6 +112,19 @@ def test_forced_draws_and_picks(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert "a forced draw must name distinct components of the shuffled pile" in capsys.readouterr().out
 
 
+def test_start_at_a_phase(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`start_at` skips what the flow reaches before the named phase (here both passes of the
+    repeated `round`) and runs the setup there."""
+    case = tmp_path / "epilogue.yaml"
+    case.write_text(
+        "name: epilogue\nstart_at: epilogue\nsetup: |\n  ideology = 3\n  move vietnam to aside[usa]\n"
+        "actions: []\nexpect: ['round == 1', 'ideology == 0']\nexpect_winner: US\n"
+        "expect_no_log: [plays first]\n",
+        encoding="utf-8",
+    )
+    assert main(["scenarios", "--game", "iron_curtain", str(case)]) == 0, capsys.readouterr().out
+
+
 def test_case_folders_and_spec_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(FLAG.format(name="a") + "actions: [USSR]\n", encoding="utf-8")
     (tmp_path / "b.yaml").write_text(FLAG.format(name="b") + "actions: [US]\n", encoding="utf-8")
