@@ -346,9 +346,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 def _run_cases(game: str, paths: list[str]) -> int:
     """Case files (or folders of them) kept outside the spec, compiled with the game's spec."""
-    from compiler.diagnostics import render_all
-    from compiler.driver import compile_spec
-    from runtime.game import Game, import_engine
+    from runtime.game import load_spec
     from runtime.scenarios import run_all
 
     if not paths:
@@ -366,14 +364,12 @@ def _run_cases(game: str, paths: list[str]) -> int:
             raise UsageError(f"{p}: no such case file or folder")
     if not files:
         raise UsageError(f"no case files (*.yaml) in {', '.join(paths)}")
-    result = compile_spec(folder, scenarios=files)
-    if result.diagnostics:
-        print(render_all(result.diagnostics))
-    if not result.ok:
+    try:
+        loaded = load_spec(folder, None, files)
+    except ValueError as exc:  # the located diagnostics of the spec and its cases
+        print(exc)
         return EXIT_SPEC
-    module = import_engine(result.files["engine.py"], result.name)
-    results = run_all(result.name, Game(module.State, module.SCENARIOS))
-    failed, total = _report(result.name, results, 0, 0)
+    failed, total = _report(loaded.name, run_all(loaded.name, loaded), 0, 0)
     print(f"{total - failed} passed, {failed} failed")
     return EXIT_SPEC if failed else EXIT_OK
 
@@ -607,10 +603,10 @@ def parser() -> argparse.ArgumentParser:
         cmd_scenarios,
         "run the designers' scenario files",
         epilog="examples:\n"
-        "  rulewright scenarios                                  every game's own scenarios\n"
-        "  rulewright scenarios twilight_struggle                one game's (or a spec folder's)\n"
-        "  rulewright scenarios --game iron_curtain my_case.yaml one case file, while writing it\n"
-        "  rulewright scenarios --game iron_curtain cases/       a folder of cases kept elsewhere",
+        "  rulewright scenarios                             every game's own scenarios\n"
+        "  rulewright scenarios GAME                        one game's (or a spec folder's)\n"
+        "  rulewright scenarios --game GAME my_case.yaml    one case file, while writing it\n"
+        "  rulewright scenarios --game GAME cases/          a folder of cases kept elsewhere",
     )
     sp.add_argument(
         "paths",

@@ -84,6 +84,8 @@ def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -
                 return fail(f"{where}action {i} '{label}': {exc}", state)
             except RuleError as exc:
                 return fail(f"{where}action {i} '{label}': rule error: {exc}", state)
+            except ValueError as exc:  # forced chance that cannot be used (a pick not offered, a bad roll)
+                return fail(f"{where}action {i} '{label}': {exc}", state)
         done += len(actions)
         if step["error"] is not None:
             return fail(

@@ -143,3 +143,15 @@ def test_case_files_need_their_game(capsys: pytest.CaptureFixture[str], tmp_path
     assert "name the game they test" in capsys.readouterr().err
     assert main(["scenarios", "--game", "iron_curtain", str(tmp_path / "missing.yaml")]) == 2
     assert "no such case file" in capsys.readouterr().err
+
+
+def test_a_forced_pick_that_cannot_be_used_fails_the_case() -> None:
+    """A pick that is not among the components picked from fails the case with its reason."""
+    from runtime.scenarios import run_scenario
+
+    if "twilight_struggle" not in runtime.available_games():
+        pytest.skip("no twilight_struggle")
+    game = runtime.load_game("twilight_struggle")
+    (sc,) = [s for s in game.scenarios if s["file"].endswith("/terrorism_ussr_event.yaml")]
+    result = run_scenario("twilight_struggle", {**sc, "picks": [0]})  # not a card of the US hand
+    assert not result.ok and "a forced pick must be among the components picked from" in result.message
