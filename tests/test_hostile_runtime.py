@@ -1,0 +1,5 @@
+"""The hostile-input corpus: actions and saved states (tests/hostile/README.md)."""
+
+from __future__ import annotations
+
+CASE_COUNT = 0  # how many cases this module holds (tests/test_hostile_specs.py adds them up)
