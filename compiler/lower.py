@@ -14,6 +14,7 @@ from typing import assert_never
 from compiler import ir
 from compiler.check import Annotations
 from compiler.diagnostics import Sink
+from compiler.escape import comment_text
 from compiler.resolve import Symbols
 from compiler.typesys import PLAYER, Type
 
@@ -1110,7 +1111,7 @@ def _flow(lw: Lowerer) -> None:
                 b.emit(f"s.v_{ph.counter} += 1")
             b.goto(body)
             b.at(body)
-        b.emit(f"# phase {ph.name} ({ph.span.file}:{ph.span.line})")
+        b.emit(f"# phase {ph.name} ({comment_text(ph.span.file)}:{ph.span.line})")
         if head >= 0 and ph.name in wholly:  # a scenario starts after this loop: none of its passes run
             b.emit(f"if s.skips and s.skip_pass({'*' + ph.name!r}):")
             b.emit(f"    pc = {done}")

@@ -4301,7 +4301,7 @@ class Ph_rounds(Frame):
 class Flow(Frame):
     __slots__ = ()
     NAME = "Flow"
-    ORIGIN = "the game\u0027s flow (phases) (specs/channel_tunnel/game.yaml:9)"
+    ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
     SLOTS = __slots__
 
     def __init__(self) -> None:
@@ -4360,19 +4360,19 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "deviation_floor",
         "a machine past -4 has lost; the marker never goes below -5",
         inv_deviation_floor,
-        "all(p in players where deviation[p] \u003e= -5)",
+        "all(p in players where deviation[p] >= -5)",
     ),
     (
         "storage_within_capacity",
         "Tunnel needs a free storage space",
         inv_storage_within_capacity,
-        "all(p in players where len(storage[p]) \u003c= capacity(p))",
+        "all(p in players where len(storage[p]) <= capacity(p))",
     ),
     (
         "one_agenda_at_a_time",
         "a player holds at most one agenda card",
         inv_one_agenda_at_a_time,
-        "all(p in players where len(agenda_held[p]) \u003c= 1)",
+        "all(p in players where len(agenda_held[p]) <= 1)",
     ),
 )
 

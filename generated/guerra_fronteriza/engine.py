@@ -6522,7 +6522,7 @@ class Ph_safety_stop(Frame):
 class Flow(Frame):
     __slots__ = ()
     NAME = "Flow"
-    ORIGIN = "the game\u0027s flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
+    ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
     SLOTS = __slots__
 
     def __init__(self) -> None:
@@ -6587,21 +6587,21 @@ class Flow(Frame):
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "figures_accounted",
-        "each faction\u0027s 25 figures are on the board (neutral if eliminated) or in its reserve",
+        "each faction's 25 figures are on the board (neutral if eliminated) or in its reserve",
         inv_figures_accounted,
         "all(p in players where count(f in board where f.faction == p) + len(reserve[p]) == 25)",
     ),
     (
         "research_within_merits",
-        "a research pile never holds more cards than its owner\u0027s merits",
+        "a research pile never holds more cards than its owner's merits",
         inv_research_within_merits,
-        "all(p in players where len(research[p]) \u003c= merits[p])",
+        "all(p in players where len(research[p]) <= merits[p])",
     ),
     (
         "merits_not_negative",
         "merits are never lost",
         inv_merits_not_negative,
-        "all(p in players where merits[p] \u003e= 0)",
+        "all(p in players where merits[p] >= 0)",
     ),
     (
         "cards_accounted",
@@ -6613,11 +6613,11 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "stacking_after_maintenance",
         "after maintenance no player has more figures on a tile than the stacking limit allows",
         inv_stacking_after_maintenance,
-        "not maintained or all(t in tile where not on_map(t) or all(p in active_players() where count(f in board where loc[f] == t and f.faction == p) \u003c= stack_cap(p, t)))",
+        "not maintained or all(t in tile where not on_map(t) or all(p in active_players() where count(f in board where loc[f] == t and f.faction == p) <= stack_cap(p, t)))",
     ),
     (
         "board_figures_on_the_map",
-        "figures on the board stand on a tile of the operation\u0027s map",
+        "figures on the board stand on a tile of the operation's map",
         inv_board_figures_on_the_map,
         "all(f in board where loc[f] != none and loc[f].operation == operation)",
     ),

@@ -1864,7 +1864,7 @@ class Ph_final_scoring(Frame):
 class Flow(Frame):
     __slots__ = ("r_1",)
     NAME = "Flow"
-    ORIGIN = "the game\u0027s flow (phases) (specs/iron_curtain/game.yaml:2)"
+    ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
     SLOTS = __slots__
     r_1: int
 
@@ -1958,13 +1958,13 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "marker_on_track",
         "the ideology marker never leaves the track",
         inv_marker_on_track,
-        "ideology \u003e= -track_end and ideology \u003c= track_end",
+        "ideology >= -track_end and ideology <= track_end",
     ),
     (
         "no_negative_cubes",
         "a card or a reserve never holds fewer than zero cubes",
         inv_no_negative_cubes,
-        "all(c in card where all(p in players where cubes[c, p] \u003e= 0)) and all(p in players where reserve[p] \u003e= 0)",
+        "all(c in card where all(p in players where cubes[c, p] >= 0)) and all(p in players where reserve[p] >= 0)",
     ),
 )
 

@@ -27113,7 +27113,7 @@ class Ph_final_scoring(Frame):
 class Flow(Frame):
     __slots__ = ()
     NAME = "Flow"
-    ORIGIN = "the game\u0027s flow (phases) (specs/twilight_struggle/game.yaml:11)"
+    ORIGIN = "the game's flow (phases) (specs/twilight_struggle/game.yaml:11)"
     SLOTS = __slots__
 
     def __init__(self) -> None:
@@ -27687,21 +27687,16 @@ EFFECT_card_ended: tuple[Callable[..., None] | None, ...] = (
 )
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
-    (
-        "defcon_on_track",
-        "DEFCON runs from 5 to 1",
-        inv_defcon_on_track,
-        "defcon \u003e= 1 and defcon \u003c= 5",
-    ),
+    ("defcon_on_track", "DEFCON runs from 5 to 1", inv_defcon_on_track, "defcon >= 1 and defcon <= 5"),
     (
         "vp_on_track",
         "20 VP ends the game once the card being played is done (ruling 13), except in final scoring",
         inv_vp_on_track,
-        "over or len(table) \u003e 0 or (vp \u003e= -victory_vp and vp \u003c= victory_vp)",
+        "over or len(table) > 0 or (vp >= -victory_vp and vp <= victory_vp)",
     ),
     (
         "every_card_in_one_place",
-        "every card is in exactly one of: the deck, a hand, the China Card\u0027s place, the table, discard, removed, in effect, the box, a look aside",
+        "every card is in exactly one of: the deck, a hand, the China Card's place, the table, discard, removed, in effect, the box, a look aside",
         inv_every_card_in_one_place,
         "all(c in card where places(c) == 1)",
     ),
@@ -27709,19 +27704,19 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "influence_not_negative",
         "influence is never negative",
         inv_influence_not_negative,
-        "all(x in country where influence[x, usa] \u003e= 0 and influence[x, ussr] \u003e= 0)",
+        "all(x in country where influence[x, usa] >= 0 and influence[x, ussr] >= 0)",
     ),
     (
         "space_on_track",
         "the space race track has boxes 0 to 8",
         inv_space_on_track,
-        "all(p in players where space[p] \u003e= 0 and space[p] \u003c= 8)",
+        "all(p in players where space[p] >= 0 and space[p] <= 8)",
     ),
     (
         "milops_not_negative",
         "military operations never go below zero",
         inv_milops_not_negative,
-        "all(p in players where milops[p] \u003e= 0)",
+        "all(p in players where milops[p] >= 0)",
     ),
     (
         "china_card_held",
