@@ -33,6 +33,8 @@ CODES: dict[str, str] = {
     "misplaced-decision": "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
     "bad-scenario": "a scenario that cannot be run as written",
     "missing-event": "a component whose effect is not written yet (a warning)",
+    "endless-recursion": "a function, procedure or trigger that calls itself again on every path",
+    "too-deep": "blocks, loops or an expression nested deeper than generated Python may go",
 }
 
 

@@ -1,6 +1,6 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
-`compile_spec` runs load -> (parse) -> resolve -> check -> lower -> render; `build` writes or
+`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> lower -> render; `build` writes or
 compares generated/ for every spec in specs/.
 """
 
@@ -13,6 +13,7 @@ from pathlib import Path
 from compiler import ir
 from compiler import lower as lower_mod
 from compiler import render as render_mod
+from compiler.bounds import bounds
 from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
@@ -44,6 +45,11 @@ def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | N
     if game is None or sink.has_errors:
         name = game.name if game else folder.name
         return Result(folder, name, sink.sorted(), seconds={"check": t1 - t0}, game=game)
+    bounds(game, sink)
+    if sink.has_errors:
+        return Result(
+            folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
+        )
     sym = resolve(game, sink)
     ann = check(sym, sink)
     if sink.has_errors:

@@ -19,8 +19,9 @@ def comment_text(text: str) -> str:
 
 
 def docstring_text(text: str) -> str:
-    """Spec text for the inside of a triple-quoted docstring: quotes, backslashes and anything
-    unprintable escaped, so the docstring holds exactly `text` and nothing can close it."""
+    """Spec text for the inside of a triple-quoted docstring: quotes and backslashes escaped, and
+    anything unprintable shown as its escape (`\\x0a`), so nothing can close the docstring and it
+    holds no control character or lone surrogate (a class docstring with one fails to load)."""
     out = []
     for ch in text:
         if ch in '"\\':
@@ -28,5 +29,5 @@ def docstring_text(text: str) -> str:
         elif ch.isprintable():
             out.append(ch)
         else:
-            out.append(_escape(ch))
+            out.append("\\" + _escape(ch))
     return "".join(out)

@@ -753,3 +753,17 @@ class Game:
     scenarios: tuple[ScenarioDecl, ...] = field(default=())
     span: Span = NO_SPAN
     evaluation: Code | None = None  # int: how good a position is for the implicit local `p`
+    step_budget: int = 1_000_000  # `limits.steps`: steps the rules may take between two decisions
+
+
+def children(node: object) -> list[object]:
+    """The IR nodes directly inside `node` (through tuples, such as an If's branches), in order."""
+    out: list[object] = []
+    stack: list[object] = [getattr(node, f) for f in reversed(getattr(node, "__dataclass_fields__", ()))]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, tuple):
+            stack.extend(reversed(v))
+        elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (Span, TypeRef)):
+            out.append(v)
+    return out

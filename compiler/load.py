@@ -343,7 +343,7 @@ MAP_SECTIONS = (
     "modifiers",
 )
 LIST_SECTIONS = ("triggers", "invariants", "phases")
-SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "setup", "evaluation")
+SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "limits", "setup", "evaluation")
 TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
 
 
@@ -363,6 +363,10 @@ def display_path(path: Path) -> str:
 
 # libyaml's parser when PyYAML has it (much faster); both give the same nodes and marks. A file
 # that does not parse is parsed again by the Python parser, whose messages are clearer.
+# How many steps the rules may take between two decisions (runtime/engine.py spends them).
+DEFAULT_STEP_BUDGET = 1_000_000
+MAX_STEP_BUDGET = 1_000_000_000
+
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -489,6 +493,20 @@ def _assemble(
         ak = ar.keys(anode, "'actions'", ("max_number",))
         max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
 
+    step_budget = DEFAULT_STEP_BUDGET
+    if "limits" in sc:
+        lnode, lr = sc["limits"]
+        lk = lr.keys(lnode, "'limits'", ("steps",))
+        if "steps" in lk:
+            step_budget = lr.integer(lk["steps"], "limits.steps", DEFAULT_STEP_BUDGET)
+            if not 1 <= step_budget <= MAX_STEP_BUDGET:
+                sink.error(
+                    "wrong-value-type",
+                    lr.span(lk["steps"]),
+                    f"limits.steps is a number of steps from 1 to {MAX_STEP_BUDGET:,}",
+                )
+                step_budget = DEFAULT_STEP_BUDGET
+
     def one(key: str, fn: Callable[[ScalarNode, Node, Reader], object]) -> list[object]:
         return [fn(k, v, r) for k, v, r in parts.maps[key]]
 
@@ -542,6 +560,7 @@ def _assemble(
         player_labels=player_labels or player_names,
         player_count=player_count,
         max_number=max_number,
+        step_budget=step_budget,
         options=options,  # type: ignore[arg-type]
         constants=constants,
         enums=enums,

@@ -132,6 +132,12 @@ def origin(what: str, span: ir.Span) -> str:
     return f"{what} ({span.file}:{span.line})"
 
 
+def loop_place(kind: str, span: ir.Span, phase: str = "") -> str:
+    """Where a loop is, for the rule error of a loop that never ends."""
+    what = f"the {kind} of phase '{phase}'" if phase else f"the {kind} loop"
+    return f"{what} at {span.file}:{span.line}:{span.col}"
+
+
 # ---- expressions ------------------------------------------------------------------------------
 
 
@@ -293,6 +299,11 @@ class Lowerer:
                 return f"({self.ex(e.left) if e.right.value == (e.op == '==') else self.neg(e.left)})"
             case ir.Compare() if e.op in ("==", "!=") and isinstance(e.left, ir.BoolLit):
                 return f"({self.ex(e.right) if e.left.value == (e.op == '==') else self.neg(e.right)})"
+            case ir.BinOp() if e.op in ("//", "%") and not (
+                isinstance(e.right, ir.IntLit) and e.right.value != 0
+            ):
+                # a divisor that may be zero: the engine raises a rule error instead of Python's
+                return f"s.{'div' if e.op == '//' else 'mod'}({self.ex(e.left)}, {self.ex(e.right)})"
             case ir.BinOp() | ir.Compare() | ir.BoolOp():
                 return f"({self.ex(e.left)} {e.op} {self.ex(e.right)})"
             case ir.Not():
@@ -524,9 +535,11 @@ class StmtLowerer:
                 self.straight(s.body, out, inner)
             case ir.Repeat():
                 out.append(f"{ind}for _ in range({ex(s.count)}):")
+                out.append(f"{ind}    s.tick({loop_place('repeat', s.span)!r})")
                 self.straight(s.body, out, ind + "    ")
             case ir.While():
                 out.append(f"{ind}while {ex(s.cond)}:")
+                out.append(f"{ind}    s.tick({loop_place('while', s.span)!r})")
                 self.straight(s.body, out, ind + "    ")
             case ir.Move():
                 t = lw.ann.type_of(s.item)
@@ -731,12 +744,14 @@ class StmtLowerer:
                 b.at(done)
             case ir.Repeat() | ir.While():
                 head, body, done = b.new(), b.new(), b.new()
+                place = loop_place("repeat" if isinstance(s, ir.Repeat) else "while", s.span)
                 if isinstance(s, ir.Repeat):
                     left = b.temp("r_")
                     self.extra_slots.append((left, "int", "0"))
                     b.emit(f"self.{left} = {ex(s.count)}")
                     b.goto(head)
                     b.at(head)
+                    b.emit(f"s.tick({place!r})")
                     b.emit(f"if self.{left} <= 0:")
                     b.emit(f"    pc = {done}")
                     b.emit("    continue")
@@ -744,6 +759,7 @@ class StmtLowerer:
                 else:
                     b.goto(head)
                     b.at(head)
+                    b.emit(f"s.tick({place!r})")
                     b.emit(f"if {lw.neg(s.cond)}:")
                     b.emit(f"    pc = {done}")
                     b.emit("    continue")
@@ -1090,6 +1106,7 @@ def _flow(lw: Lowerer) -> None:
             head, body, done = b.new(), b.new(), b.new()
             b.goto(head)
             b.at(head)
+            b.emit(f"s.tick({loop_place('repeat', ph.span, ph.name)!r})")
             b.emit(f"if self.{left} <= 0:")
             b.emit(f"    pc = {done}")
             b.emit("    continue")
@@ -1104,6 +1121,7 @@ def _flow(lw: Lowerer) -> None:
                 b.emit(f"s.v_{ph.counter} = 0")
             b.goto(head)
             b.at(head)
+            b.emit(f"s.tick({loop_place('while', ph.span, ph.name)!r})")
             b.emit(f"if {lw.neg(ph.while_.expr)}:")
             b.emit(f"    pc = {done}")
             b.emit("    continue")

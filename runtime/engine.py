@@ -9,6 +9,7 @@ state (a list of Frames), so every decision point clones and JSON-round-trips ex
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
@@ -65,6 +66,29 @@ class OptionInfo:
     doc: str
 
 
+# The rules may take at most this many steps (a frame's step, a pass of a loop) between two
+# decisions, and procedures may nest this deep; beyond, they would never stop (docs/limits.md).
+DEFAULT_STEP_BUDGET = 1_000_000
+MAX_CALL_DEPTH = 500
+STEP_BUDGET_VARIABLE = "RULEWRIGHT_STEP_BUDGET"  # overrides every game's budget when set
+
+
+def step_budget(info: GameInfo) -> int:
+    """The step budget of a game: the environment's override, or the spec's."""
+    text = os.environ.get(STEP_BUDGET_VARIABLE, "")
+    if text:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise RuleError(
+                f"{STEP_BUDGET_VARIABLE}={text!r}: the step budget must be a positive whole number"
+            )
+        return value
+    return info.step_budget
+
+
 @dataclass
 class GameInfo:
     """Everything static about a compiled game that the runtime needs."""
@@ -97,6 +121,7 @@ class GameInfo:
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
     coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), runtime/coverage.py
+    step_budget: int = DEFAULT_STEP_BUDGET  # the spec's `limits.steps` (docs/limits.md)
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
 
@@ -255,6 +280,19 @@ class Zones:
         return z
 
 
+def _recurring(exc: BaseException) -> str:
+    """The rule (function or procedure) that recurred most in a RecursionError's traceback."""
+    names: dict[str, int] = {}
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_name
+        names[name] = names.get(name, 0) + 1
+        tb = tb.tb_next
+    top = max(names, key=lambda n: names[n]) if names else "?"
+    # generated rules are named <kind>_<spec name> (f_ for functions, p_ for procedures, ...)
+    return top.split("_", 1)[1] if "_" in top else top
+
+
 # ---- the state --------------------------------------------------------------------------------
 
 
@@ -278,6 +316,7 @@ class GameState:
         "setup_hook",
         "start_at",
         "skips",
+        "steps_left",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -296,6 +335,7 @@ class GameState:
     setup_hook: Callable[[Any], None] | None
     start_at: str  # the phase or step where a scenario's setup runs ("": right after the game's setup)
     skips: list[str]  # phases whose next pass a scenario skips (empty in play)
+    steps_left: int  # of the step budget, until the next decision (set as the rules start to run)
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
@@ -540,17 +580,53 @@ class GameState:
 
     def _run(self) -> None:
         stack = self.stack
+        self.steps_left = step_budget(self.INFO)
         try:
             while self.pending is None:
                 if not stack:
                     self._finish(-1, "the flow ended with no winner")
+                self.steps_left -= 1
+                if self.steps_left < 0:
+                    self.out_of_steps(stack[-1].ORIGIN)
                 stack[-1].step(self)
         except GameEnded:
             pass
+        except RecursionError as exc:
+            where = f" (in {stack[-1].ORIGIN})" if stack else ""
+            raise RuleError(
+                f"the rules nest calls deeper than Python allows: '{_recurring(exc)}' calls itself "
+                f"without end?{where}"
+            ) from None
         except RuleError as exc:
             if stack and "(the decision at" not in str(exc) and " (in " not in str(exc):
                 raise RuleError(f"{exc} (in {stack[-1].ORIGIN})") from None
             raise
+
+    def tick(self, where: str) -> None:
+        """One pass of a loop that never stops for a decision: spends one step of the budget."""
+        self.steps_left -= 1
+        if self.steps_left < 0:
+            self.out_of_steps(where)
+
+    def out_of_steps(self, where: str) -> NoReturn:
+        budget = step_budget(self.INFO)
+        raise RuleError(
+            f"the rules ran {budget:,} steps without a decision or the end of the game: a loop that "
+            f"never ends? (in {where}; to allow more, set `limits: {{steps: N}}` in the spec or "
+            f"{STEP_BUDGET_VARIABLE}=N)"
+        )
+
+    def div(self, a: int, b: int) -> int:
+        """`a // b` of the rules: floor division; dividing by zero is a rule error."""
+        if b == 0:
+            raise RuleError(f"division by zero ({a} // 0)")
+        return a // b
+
+    def mod(self, a: int, b: int) -> int:
+        """`a % b` of the rules; the remainder of a division by zero is a rule error."""
+        if b == 0:
+            raise RuleError(f"remainder of a division by zero ({a} % 0)")
+        return a % b
 
     def after_setup(self) -> None:
         """Called by the flow between setup and the first phase (scenarios arrange the table here,
@@ -578,6 +654,11 @@ class GameState:
         return False
 
     def push(self, frame: Frame) -> None:
+        if len(self.stack) >= MAX_CALL_DEPTH:
+            raise RuleError(
+                f"procedures are nested {MAX_CALL_DEPTH} deep, in {frame.ORIGIN}: "
+                "a procedure or trigger that calls itself needs a condition that stops it"
+            )
         self.stack.append(frame)
 
     def pop(self) -> None:
@@ -607,6 +688,11 @@ class GameState:
             fail(f"the deciding player ({player}) is not in the game")
         dom = self.INFO.domains[domain]
         off, size = dom.offset, len(dom.labels)
+        if isinstance(values, range) and values and (values[0] < 0 or values[-1] >= size):
+            # a `choose number from a to b` range beyond the domain, refused before it is listed
+            fail(
+                f"the numbers {values[0]} to {values[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)"
+            )
         unique = dict.fromkeys(values)
         opts = [off + v for v in unique if 0 <= v < size]
         if len(opts) != len(unique):

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from compiler.driver import compile_spec
+from runtime.game import Game, import_engine
 
 FEATURES = Path(__file__).resolve().parent / "specs" / "features"
 MARK = "PWNED"
@@ -166,6 +167,8 @@ def _check(folder: Path, where: str) -> bool:
     for name, text in result.files.items():
         assert_only_in_strings(text, f"{where}: {name}")
         compile(text, name, "exec")
+    module = import_engine(result.files["engine.py"], result.name)  # it loads, and a game starts
+    Game(module.State, module.SCENARIOS).new_initial_state(seed=1)
     return True
 
 

@@ -2693,6 +2693,7 @@ class P_do_tunnel(Frame):
                 pc = 4
                 continue
             elif pc == 4:
+                s.tick("the repeat loop at specs/channel_tunnel/actions.yaml:144:9")
                 if self.r_1 <= 0:
                     pc = 6
                     continue
@@ -2970,6 +2971,7 @@ class P_do_technology(Frame):
                 pc = 14
                 continue
             elif pc == 14:
+                s.tick("the while loop at specs/channel_tunnel/actions.yaml:248:7")
                 if not ((self.l_c != -1) and (s.v_deviation[self.l_p] < 0)):
                     pc = 16
                     continue
@@ -3253,6 +3255,7 @@ class P_do_develop(Frame):
                 pc = 8
                 continue
             elif pc == 8:
+                s.tick("the repeat loop at specs/channel_tunnel/actions.yaml:298:9")
                 if self.r_1 <= 0:
                     pc = 10
                     continue
@@ -3544,6 +3547,7 @@ class P_play_round(Frame):
                 pc = 5
                 continue
             elif pc == 5:
+                s.tick("the while loop at specs/channel_tunnel/rounds.yaml:64:7")
                 if not (not (s.v_passed[P_britain] and s.v_passed[P_france])):
                     pc = 7
                     continue
@@ -4169,6 +4173,7 @@ class P_pay_promotion(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/channel_tunnel/rounds.yaml:216:7")
                 if not (self.l_paid < 3):
                     pc = 3
                     continue
@@ -4320,6 +4325,7 @@ class Flow(Frame):
                 pc = 2
                 continue
             elif pc == 2:
+                s.tick("the while of phase 'rounds' at specs/channel_tunnel/game.yaml:160:11")
                 if not True:
                     pc = 4
                     continue
@@ -6232,5 +6238,6 @@ INFO = GameInfo(
     invariants=INVARIANTS,
     evaluate=evaluate,
     coverage_points=COVERAGE,
+    step_budget=1000000,
 )
 State.INFO = INFO

@@ -2185,12 +2185,16 @@ def p_deploy(s: State, l_p: int) -> None:
         )
     ] = l_t
     for _ in range(F_panel_infantry[f_army(s, l_p)]):
+        s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:109:7")
         p_place_unit(s, l_p, E_infantry, l_t)
     for _ in range(F_panel_tanks[f_army(s, l_p)]):
+        s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:110:7")
         p_place_unit(s, l_p, E_tank, l_t)
     for _ in range(F_panel_artillery[f_army(s, l_p)]):
+        s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:111:7")
         p_place_unit(s, l_p, E_artillery, l_t)
     for _ in range(F_panel_planes[f_army(s, l_p)]):
+        s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:112:7")
         p_place_unit(s, l_p, E_plane, l_t)
 
 
@@ -2243,6 +2247,7 @@ def p_turn_order(s: State) -> None:
     l_left: list[int] = f_active_players(s)
     s.v_order_of_play = [c_p for c_p in list(range(s.num_players)) if False]
     while len(l_left) > 0:
+        s.tick("the while loop at specs/guerra_fronteriza/round.yaml:180:7")
         l_best: int = l_left[0]
         for l_p in list(l_left):
             if not (f_vp(s, l_p) > f_vp(s, l_best)):
@@ -4277,6 +4282,7 @@ class P_resolve_conflicts(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/guerra_fronteriza/combat.yaml:85:7")
                 if not (len(f_conflicts(s, self.l_p)) > 0):
                     pc = 3
                     continue
@@ -4565,6 +4571,7 @@ class P_conflict(Frame):
                 for x_ in list(self.l_alive_sides):
                     self.l_q_6 = x_
                     for _ in range(s.v_hits[self.l_q_6]):
+                        s.tick("the repeat loop at specs/guerra_fronteriza/combat.yaml:128:32")
                         p_take_casualty(s, self.l_q_6, self.l_t)
                 pc = 5
                 continue
@@ -5273,6 +5280,7 @@ class P_draw_orders(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:134:7")
                 if self.r_1 <= 0:
                     pc = 3
                     continue
@@ -5627,6 +5635,7 @@ class P_reinforce(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:201:7")
                 if not (len(self.l_waiting) > 0):
                     pc = 3
                     continue
@@ -5846,6 +5855,7 @@ class P_move_phase(Frame):
                 pc = 2
                 continue
             elif pc == 2:
+                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:243:7")
                 if not (self.l_f != -1):
                     pc = 4
                     continue
@@ -5856,6 +5866,7 @@ class P_move_phase(Frame):
                 self.l_reached = [self.l_from]
                 self.l_edge = [self.l_from]
                 for _ in range(f_movement(s, self.l_f)):
+                    s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:247:9")
                     self.l_ring = f_ring_beyond(s, self.l_edge, self.l_reached)
                     self.l_reached = self.l_reached + self.l_ring
                     self.l_edge = [c_y for c_y in self.l_ring if (not f_blocks(s, self.l_f, c_y))]
@@ -5916,6 +5927,7 @@ class P_move_phase(Frame):
                 pc = 9
                 continue
             elif pc == 9:
+                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:257:11")
                 if not (self.l_g != -1):
                     pc = 11
                     continue
@@ -6007,6 +6019,7 @@ class P_building_phase(Frame):
                 pc = 2
                 continue
             elif pc == 2:
+                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:280:7")
                 if not (self.l_t != -1):
                     pc = 4
                     continue
@@ -6284,6 +6297,7 @@ class P_maintenance(Frame):
                 s.pop()
                 return
             elif pc == 4:
+                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:328:9")
                 if not (
                     sum(
                         1
@@ -6344,6 +6358,7 @@ class P_discard_down(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:338:7")
                 if not (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > (4 + f_airports(s, self.l_p))):
                     pc = 3
                     continue
@@ -6554,6 +6569,7 @@ class Flow(Frame):
                 pc = 2
                 continue
             elif pc == 4:
+                s.tick("the while of phase 'rounds' at specs/guerra_fronteriza/game.yaml:160:11")
                 if not (s.v_round < 40):
                     pc = 6
                     continue
@@ -10822,5 +10838,6 @@ INFO = GameInfo(
     invariants=INVARIANTS,
     evaluate=evaluate,
     coverage_points=COVERAGE,
+    step_budget=1000000,
 )
 State.INFO = INFO

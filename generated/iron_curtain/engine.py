@@ -620,6 +620,7 @@ class P_give_order(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/iron_curtain/game.yaml:114:7")
                 if not (self.l_budget > 0):
                     pc = 3
                     continue
@@ -716,6 +717,7 @@ class P_infiltrate(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the repeat loop at specs/iron_curtain/game.yaml:131:7")
                 if self.r_1 <= 0:
                     pc = 3
                     continue
@@ -791,6 +793,7 @@ class P_remove_cubes(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the repeat loop at specs/iron_curtain/game.yaml:143:7")
                 if self.r_1 <= 0:
                     pc = 3
                     continue
@@ -1750,6 +1753,7 @@ class Ph_round(Frame):
                 pc = 2
                 continue
             elif pc == 2:
+                s.tick("the repeat loop at specs/iron_curtain/game.yaml:230:7")
                 if self.r_1 <= 0:
                     pc = 4
                     continue
@@ -1886,6 +1890,7 @@ class Flow(Frame):
                 pc = 2
                 continue
             elif pc == 2:
+                s.tick("the repeat of phase 'round' at specs/iron_curtain/game.yaml:219:11")
                 if self.r_1 <= 0:
                     pc = 4
                     continue
@@ -4021,5 +4026,6 @@ INFO = GameInfo(
     invariants=INVARIANTS,
     evaluate=evaluate,
     coverage_points=COVERAGE,
+    step_budget=1000000,
 )
 State.INFO = INFO

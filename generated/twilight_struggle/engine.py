@@ -3590,6 +3590,7 @@ def p_deal_cards(s: State) -> None:
         (len(s.z.piles[(Z_hand + P_ussr)]) < f_hand_size(s))
         or (len(s.z.piles[(Z_hand + P_usa)]) < f_hand_size(s))
     ) and ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) > 0):
+        s.tick("the while loop at specs/twilight_struggle/turn.yaml:69:7")
         for l_p in [P_ussr, P_usa]:
             if not (len(s.z.piles[(Z_hand + s.ref(l_p))]) < f_hand_size(s)):
                 continue
@@ -20410,6 +20411,7 @@ class P_remove_up_to(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the repeat loop at specs/twilight_struggle/events.yaml:262:7")
                 if self.r_1 <= 0:
                     pc = 3
                     continue
@@ -20614,6 +20616,7 @@ class P_add_spread(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the repeat loop at specs/twilight_struggle/events.yaml:291:7")
                 if self.r_1 <= 0:
                     pc = 3
                     continue
@@ -20850,6 +20853,7 @@ class P_add_influence(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/twilight_struggle/operations.yaml:194:7")
                 if not (len(self.l_spots) > 0):
                     pc = 3
                     continue
@@ -20944,6 +20948,7 @@ class P_realignments(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/twilight_struggle/operations.yaml:209:7")
                 if not (len(self.l_targets) > 0):
                     pc = 3
                     continue
@@ -22921,6 +22926,7 @@ class E_card_event_olympic_games(Frame):
                 self.l_mine = 0
                 self.l_theirs = 0
                 while self.l_mine == self.l_theirs:
+                    s.tick("the while loop at specs/twilight_struggle/cards.yaml:239:11")
                     self.l_mine = s.roll(6) + 2
                     self.l_theirs = s.roll(6)
                     s.say(
@@ -23411,6 +23417,7 @@ class E_card_event_de_stalinization(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/twilight_struggle/cards.yaml:382:9")
                 if not (self.l_more and (self.l_taken < 4)):
                     pc = 3
                     continue
@@ -25155,6 +25162,7 @@ class E_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the while loop at specs/twilight_struggle/cards.yaml:911:9")
                 if not (self.l_more and (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > 0)):
                     pc = 3
                     continue
@@ -25177,6 +25185,7 @@ class E_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                 continue
             elif pc == 3:
                 for _ in range(self.l_n):
+                    s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:921:9")
                     p_draw(s, self.l_p)
                 s.say(s.player_label(self.l_p) + " draws " + str(self.l_n) + " cards")
                 s.pop()
@@ -25772,6 +25781,7 @@ class E_card_event_terrorism(Frame):
                     2 if ((self.l_o == P_usa) and (E_iranian_hostage_crisis in s.z.piles[Z_in_effect])) else 1
                 )
                 for _ in range(self.l_n):
+                    s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:1100:9")
                     if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
                         # cov 412
                         s.say(s.player_label(self.l_o) + " has no card left to discard")
@@ -26617,6 +26627,7 @@ class E_card_event_our_man_in_tehran(Frame):
                 pc = 2
                 continue
             elif pc == 2:
+                s.tick("the while loop at specs/twilight_struggle/cards.yaml:1343:9")
                 if not (self.l_c != -1):
                     pc = 4
                     continue
@@ -26876,6 +26887,7 @@ class Ph_placement(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                s.tick("the repeat loop at specs/twilight_struggle/game.yaml:197:7")
                 if self.r_1 <= 0:
                     pc = 3
                     continue
@@ -26903,6 +26915,7 @@ class Ph_placement(Frame):
                 pc = 1
                 continue
             elif pc == 5:
+                s.tick("the repeat loop at specs/twilight_struggle/game.yaml:201:7")
                 if self.r_2 <= 0:
                     pc = 7
                     continue
@@ -27144,6 +27157,7 @@ class Flow(Frame):
                 pc = 2
                 continue
             elif pc == 4:
+                s.tick("the while of phase 'turn' at specs/twilight_struggle/game.yaml:205:11")
                 if not (s.v_turn < 10):
                     pc = 6
                     continue
@@ -27191,6 +27205,7 @@ class Flow(Frame):
                 pc = 10
                 continue
             elif pc == 12:
+                s.tick("the while of phase 'action_rounds' at specs/twilight_struggle/game.yaml:220:15")
                 if not (s.v_round < max(f_rounds_for(s, P_ussr), f_rounds_for(s, P_usa))):
                     pc = 14
                     continue
@@ -50305,5 +50320,6 @@ INFO = GameInfo(
     invariants=INVARIANTS,
     evaluate=evaluate,
     coverage_points=COVERAGE,
+    step_budget=1000000,
 )
 State.INFO = INFO

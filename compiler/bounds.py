@@ -1,0 +1,194 @@
+"""Bounds: a loaded ir.Game -> diagnostics for rules that could never end or that would break
+the interpreter: endless recursion, and nesting deeper than generated Python may go.
+
+Runs before resolve, so nothing later walks a tree too deep for it. What runs for too long at run
+time is the engine's step budget (docs/limits.md); this pass rejects only what it can see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from compiler import ir
+from compiler.diagnostics import Sink
+
+# Generated Python nests one level per block and per loop, and puts parentheses around each
+# operation; CPython refuses 100 levels of indentation, 20 nested loops and 200 open parentheses.
+MAX_BLOCK_DEPTH: Final = 40
+MAX_LOOP_DEPTH: Final = 12
+MAX_EXPRESSION_DEPTH: Final = 64
+
+_LOOPS = (ir.For, ir.Repeat, ir.While)
+
+
+def bounds(game: ir.Game, sink: Sink) -> None:
+    """Report endless recursion and too-deep nesting in every code unit of `game`."""
+    for code in _codes(game):
+        _nesting(code, sink)
+    _recursion(game, sink)
+
+
+def _codes(game: ir.Game) -> Iterator[ir.Code]:
+    """Every DSL body of the game: declarations, component fields, phases, scenarios."""
+    stack: list[object] = [game]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Code):
+            yield node
+        else:
+            stack.extend(reversed(ir.children(node)))
+
+
+# ---- nesting ----------------------------------------------------------------------------------
+
+
+def _nesting(code: ir.Code, sink: Sink) -> None:
+    """Depth of blocks, loops and expressions, walked without recursion (a tree may be deep)."""
+    roots: list[object] = list(code.body) + ([code.expr] if code.expr is not None else [])
+    # (node, block depth, loop depth, expression depth)
+    stack: list[tuple[object, int, int, int]] = [(n, 0, 0, 0) for n in reversed(roots)]
+    reported: set[str] = set()
+    while stack:
+        node, blocks, loops, exprs = stack.pop()
+        if isinstance(node, ir.Code):
+            continue
+        if isinstance(node, (ir.If, *_LOOPS)):
+            blocks += 1
+            loops += isinstance(node, _LOOPS)
+        is_expr = not isinstance(node, ir.Stmt) and not isinstance(node, ir.Param)
+        if is_expr:
+            exprs += 1
+        else:
+            exprs = 0
+        span: ir.Span = getattr(node, "span", code.span)
+        if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
+            reported.add("block")
+            sink.error(
+                "too-deep",
+                span,
+                f"blocks nest {blocks} deep here; at most {MAX_BLOCK_DEPTH} are allowed",
+                "move the inner part into a procedure or a function",
+            )
+        elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
+            reported.add("loop")
+            sink.error(
+                "too-deep",
+                span,
+                f"loops nest {loops} deep here; at most {MAX_LOOP_DEPTH} are allowed",
+                "move the inner loops into a procedure or a function",
+            )
+        elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
+            reported.add("expression")
+            sink.error(
+                "too-deep",
+                span,
+                f"this expression nests {exprs} deep; at most {MAX_EXPRESSION_DEPTH} are allowed",
+                "name parts of it with `let`, or sum a list: sum(x for x in [a, b, c])",
+            )
+        if len(reported) == 3:
+            return
+        stack.extend((c, blocks, loops, exprs) for c in reversed(ir.children(node)))
+
+
+# ---- recursion --------------------------------------------------------------------------------
+
+Unit = tuple[str, str]  # ("function" | "procedure" | "event", name)
+
+
+def _recursion(game: ir.Game, sink: Sink) -> None:
+    """A function, procedure or trigger that calls itself again on every path never ends."""
+    functions = {f.name for f in game.functions}
+    procedures = {p.name for p in game.procedures}
+    edges: dict[Unit, list[tuple[Unit, ir.Span]]] = {}
+    for f in game.functions:
+        roots: list[object] = [f.body.expr] if f.body.expr is not None else []
+        edges[("function", f.name)] = list(_always_calls(roots, functions, procedures))
+    for p in game.procedures:
+        edges[("procedure", p.name)] = list(_always_calls(list(p.body.body), functions, procedures))
+    for t in game.triggers:
+        if t.condition is None:  # a trigger with a condition may stop the chain
+            calls = _always_calls(list(t.body.body), functions, procedures)
+            edges.setdefault(("event", t.event), []).extend(calls)
+    done: set[Unit] = set()
+    for start in sorted(edges):
+        if start in done:
+            continue
+        cycle = _cycle_from(start, edges)
+        done.add(start)
+        if cycle is None:
+            continue
+        done.update(u for u, _ in cycle)
+        kind, name = cycle[0][0]
+        chain = " -> ".join(u[1] for u, _ in cycle) + f" -> {name}"
+        if kind == "event":
+            message = f"the triggers on event '{name}' always emit it again ({chain}), so they never end"
+        else:
+            message = f"{kind} '{name}' always calls itself again ({chain}), so it never ends"
+        sink.error(
+            "endless-recursion",
+            cycle[-1][1],
+            message,
+            "make the call depend on a condition that eventually fails",
+        )
+
+
+def _cycle_from(
+    start: Unit, edges: dict[Unit, list[tuple[Unit, ir.Span]]]
+) -> list[tuple[Unit, ir.Span]] | None:
+    """A path start -> ... -> start of unconditional calls: [(unit, span of its call onward)]."""
+    # depth-first, iterative; each unit is expanded once
+    seen: set[Unit] = {start}
+    stack: list[tuple[Unit, list[tuple[Unit, ir.Span]]]] = [(start, [])]
+    while stack:
+        unit, path = stack.pop()
+        for callee, span in edges.get(unit, []):
+            step = [*path, (unit, span)]
+            if callee == start:
+                return step
+            if callee not in seen:
+                seen.add(callee)
+                stack.append((callee, step))
+    return None
+
+
+def _always_calls(
+    roots: list[object], functions: set[str], procedures: set[str]
+) -> Iterator[tuple[Unit, ir.Span]]:
+    """The calls that run on every path through `roots` (statements in order, or one expression)."""
+    stack: list[object] = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        match node:
+            case ir.Call() if node.func in functions:
+                yield ("function", node.func), node.span
+            case ir.CallStmt() if node.proc in procedures:
+                yield ("procedure", node.proc), node.span
+            case ir.Emit():
+                yield ("event", node.event), node.span
+        match node:
+            case ir.Return() | ir.EndGame():
+                stack.clear()  # what follows in this sequence never runs
+                continue
+            case ir.If():
+                stack.append(node.branches[0][0])  # only the first condition always runs
+                continue
+            case ir.For():
+                stack.append(node.source)
+                continue
+            case ir.While():
+                stack.append(node.cond)
+                continue
+            case ir.Repeat():
+                stack.append(node.count)
+                continue
+            case ir.CondExpr():
+                stack.append(node.cond)
+                continue
+            case ir.BoolOp():
+                stack.append(node.left)
+                continue
+            case ir.ListComp() | ir.Quantifier() | ir.Aggregate():
+                stack.append(node.source)
+                continue
+        stack.extend(reversed(ir.children(node)))
