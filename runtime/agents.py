@@ -5,12 +5,15 @@ rl extra installed)."""
 from __future__ import annotations
 
 import random
-import sys
+import re
 from collections.abc import Callable
 from typing import Protocol
 
 from runtime.engine import GameState
 from runtime.rng import Rng
+
+# ASCII digits only: str.isdigit() also accepts '²', which int() refuses; 9 digits bound a budget
+_DECIMAL = re.compile(r"[0-9]{1,9}")
 
 
 class Agent(Protocol):
@@ -92,11 +95,10 @@ class HumanAgent:
         for i, a in enumerate(legal, 1):
             print(f"  {i:>3}. {state.action_to_string(a)}")
         while True:
-            try:
-                text = self.read("> ").strip()
-            except EOFError:
-                sys.exit("\nno more input: game abandoned")
-            if text.isdigit() and 1 <= int(text) <= len(legal):
+            # EOFError (Ctrl-D, the end of piped input) and KeyboardInterrupt go to the caller,
+            # which keeps the unfinished game's log
+            text = self.read("> ").strip()
+            if _DECIMAL.fullmatch(text) and 1 <= int(text) <= len(legal):
                 return legal[int(text) - 1]
             for a in legal:
                 if state.action_to_string(a).lower() == text.lower():
@@ -111,8 +113,11 @@ MCTS_SIMULATIONS = 100  # the default budget of `mcts`
 def check_agent(kind: str) -> None:
     """Raise ValueError for an agent kind that make_agent would not know."""
     name, _, budget = kind.partition(":")
-    if name not in AGENTS or (budget and (name != "mcts" or not budget.isdigit() or int(budget) < 1)):
-        raise ValueError(f"unknown agent '{kind}' (agents: {', '.join(AGENTS)}; mcts:N for N simulations)")
+    if name not in AGENTS or (
+        budget and (name != "mcts" or not _DECIMAL.fullmatch(budget) or int(budget) < 1)
+    ):
+        shown = kind if len(kind) <= 60 else kind[:57] + "..."
+        raise ValueError(f"unknown agent '{shown}' (agents: {', '.join(AGENTS)}; mcts:N for N simulations)")
 
 
 def make_agent(kind: str, seed: int) -> Agent:

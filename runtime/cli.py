@@ -1,24 +1,52 @@
-"""The `rulewright` command: check, build, play, replay, simulate, scenarios, bench, demo."""
+"""The `rulewright` command: check, build, play, replay, simulate, scenarios, bench, demo.
+
+No input ends in a traceback: a bad argument, path, game name or log is a one-line message on
+stderr, `rulewright COMMAND: ...`, and an exit code (EXIT_*). Output files and folders are
+checked before any game is played, so a typo in `--log` never costs a game.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
 import functools
-import hashlib
 import json
+import math
+import os
 import random
+import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
-from runtime.agents import AGENTS, check_agent, make_agent
-from runtime.engine import GameState, IllegalActionError, RuleError
+from runtime.agents import AGENTS, Agent, check_agent, make_agent
+from runtime.engine import GameState, RuleError
 from runtime.game import Game, UnknownGameError, available_games, load_game
+from runtime.gamelog import (
+    MAX_LOG_BYTES,
+    SEED_LIMIT,
+    LogError,
+    ReplayDivergence,
+    final_digest,
+    log_text,
+    read_log,
+    replay_log,
+)
 from runtime.scenarios import ScenarioResult
 
-EXIT_OK, EXIT_SPEC, EXIT_USAGE = 0, 1, 2
+# 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs); 70 a bug of
+# ours (EX_SOFTWARE); 130 interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_OK, EXIT_SPEC, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
+MAX_DECISIONS = 100_000  # a played game that has not ended after this many decisions is a rule error
+DEBUG_ENV = "RULEWRIGHT_DEBUG"  # set to 1 for the traceback of an internal error
+
+
+# what other code imports from here (final_digest lives in runtime.gamelog)
+__all__ = ["EXIT_OK", "EXIT_SPEC", "EXIT_USAGE", "final_digest", "main", "play_game"]
 
 
 def repo_root() -> Path:
@@ -30,29 +58,229 @@ def repo_root() -> Path:
 
 
 class UsageError(Exception):
-    """Bad command-line input (exit code 2)."""
+    """Bad command-line input: an argument, a path, a game name, a log (exit code 2)."""
+
+
+class CommandFailed(Exception):
+    """What the command checked does not hold, e.g. a replay that diverges (exit code 1)."""
+
+
+class ArgumentError(Exception):
+    """argparse's complaint about the command line, raised instead of exiting."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line, `rulewright COMMAND: ...`, and main() decides the exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ArgumentError(self.prog, f"{message} (see `{self.prog} --help`)")
+
+
+# ---- what the user typed: numbers, options, agents, games, paths ------------------------------
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """A user's text quoted for a message: escapes visible, cut short (a name may be megabytes)."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def _whole_number(text: str) -> int:
+    t = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", t):
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {shown(text)}")
+    if len(t.lstrip("+-")) > 30:  # beyond every bound below; int() would refuse 4,300 digits anyway
+        raise argparse.ArgumentTypeError(f"{shown(text)} is far too large")
+    return int(t)
+
+
+def positive_int(text: str) -> int:
+    n = _whole_number(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {shown(text)}")
+    return n
+
+
+def nonnegative_int(text: str) -> int:
+    n = _whole_number(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, not {shown(text)}")
+    return n
+
+
+def seed_number(text: str) -> int:
+    n = _whole_number(text)
+    if not 0 <= n < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, not {shown(text)}"
+        )
+    return n
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {shown(text)}") from None
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {shown(text)}")
+    return x
+
+
+_OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"-o takes key=value, not '{pair}'")
+        if not sep or not key.strip():
+            raise UsageError(f"-o takes KEY=VALUE, not {shown(pair)}")
+        if not _OPTION_NAME.fullmatch(key.strip()) or len(value) > 100:
+            # no option is named so, or takes such a value: refuse before the game echoes it in full
+            raise UsageError(
+                f"-o {shown(pair)}: not an option setting (KEY is a name, VALUE a number or true/false)"
+            )
         out[key.strip()] = value.strip()
     return out
 
 
-def open_game(name: str, options: Sequence[str] | None) -> Game:
-    """A compiled game by name, or (for a path to a spec folder) one compiled on the fly."""
+def agent_kinds(text: str) -> list[str]:
+    """The comma-separated agents of --agents, each checked (an unknown one is a usage error)."""
+    kinds = [k.strip() for k in text.split(",")]
+    for k in kinds:
+        try:
+            check_agent(k)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return kinds
+
+
+def is_dir(path: Path) -> bool:
+    """Path.is_dir, but False (not OSError) for a name too long for the system."""
     try:
-        if ("/" in name or name.startswith(".")) and Path(name).is_dir():
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def unknown_game(name: str, folders: bool) -> str:
+    """The message for a name that is no compiled game (nor, with `folders`, a spec folder)."""
+    games = available_games()
+    listed = ", ".join(games) if games else "none built (run `rulewright build`)"
+    if not name:
+        return f"no game named (an empty name); the games are: {listed}"
+    if folders and ("/" in name or name.startswith(".")):
+        return f"{shown(name)} is neither a compiled game nor a spec folder; the games are: {listed}"
+    close = difflib.get_close_matches(name, games, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"unknown game {shown(name)}; the games are: {listed}{hint}"
+
+
+def open_game(name: str, options: Sequence[str] | None, *, folders: bool = True) -> Game:
+    """A compiled game by name (one of available_games()), or, with `folders`, a spec folder
+    given as a path (with a '/' or starting with '.') compiled on the fly."""
+    try:
+        if name in available_games():
+            return load_game(name, parse_options(options))
+        if folders and ("/" in name or name.startswith(".")) and is_dir(Path(name)):
             from runtime.game import load_spec
 
             return load_spec(Path(name), parse_options(options))
-        return load_game(name, parse_options(options))
     except (UnknownGameError, ValueError) as exc:
         raise UsageError(str(exc)) from None
+    raise UsageError(unknown_game(name, folders))
+
+
+def _reason(exc: BaseException) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+def output_file(text: str, option: str) -> Path:
+    """The file an output option names, checked before any work: not a folder, and it can be
+    created or appended to (tried with a non-blocking open; a file the test created is removed)."""
+    if not text.strip():
+        raise UsageError(f"{option}: the file name is empty")
+    path = Path(text)
+    try:
+        if path.is_dir():
+            raise UsageError(f"{option} {path}: is a folder; name a file")
+        existed = os.path.lexists(path)
+        # O_NONBLOCK: a FIFO with no reader fails now instead of blocking the command
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+        os.close(fd)
+        if not existed:
+            path.unlink()
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write there ({_reason(exc)})") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise UsageError(f"{option} {shown(text)}: {exc}") from None
+    return path
+
+
+def output_folder(text: str, option: str) -> Path:
+    """The folder an output option names, checked before any work: it is (or can be made) a folder
+    that takes a new file. Folders made for the test are removed again."""
+    if not text.strip():
+        raise UsageError(f"{option}: the folder name is empty")
+    path = Path(text)
+    made: list[Path] = []
+    try:
+        missing: list[Path] = []
+        p = path
+        while not os.path.lexists(p) and p.parent != p:
+            missing.append(p)
+            p = p.parent
+        if not p.is_dir():
+            raise UsageError(f"{option} {path}: {p} is not a folder")
+        for m in reversed(missing):
+            m.mkdir()
+            made.append(m)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write there ({_reason(exc)})") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise UsageError(f"{option} {shown(text)}: {exc}") from None
+    finally:
+        for m in reversed(made):
+            with contextlib.suppress(OSError):
+                m.rmdir()
+    return path
+
+
+def write_output(path: Path, text: str, what: str) -> None:
+    """Write an output file checked by output_file; a failure now is a message, not a traceback."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {what} to {path} ({_reason(exc)})") from None
+
+
+def write_log(path: Path, game_name: str, text: str) -> None:
+    """Write a game's log. Should `path` fail now (it was checked before the game), the game is
+    kept in a temporary file, and the message says where."""
+    try:
+        path.write_text(text, encoding="utf-8")
+        return
+    except OSError as exc:
+        why = _reason(exc)
+    try:
+        fd, spare = tempfile.mkstemp(prefix=f"rulewright-{_file_safe(game_name)}-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write the log to {path} ({why}), nor to a temporary file ({_reason(exc)})"
+        ) from None
+    raise UsageError(f"cannot write the log to {path} ({why}); it was written to {spare} instead")
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:60] or "game"
 
 
 def progress(done: int, total: int, start: float, out: TextIO = sys.stderr, unit: str = "games") -> None:
@@ -80,12 +308,14 @@ def _spec_folders(targets: Sequence[str]) -> list[Path]:
     out = []
     for t in targets:
         p = Path(t)
-        if p.is_dir():
+        if not t.strip():
+            raise UsageError("an empty name is neither a spec folder nor a game")
+        if is_dir(p):
             out.append(p)
-        elif (root / "specs" / t).is_dir():
+        elif "/" not in t and is_dir(root / "specs" / t):
             out.append(root / "specs" / t)
         else:
-            raise UsageError(f"'{t}' is neither a spec folder nor a game in {root / 'specs'}")
+            raise UsageError(f"{shown(t)} is neither a spec folder nor a game in {root / 'specs'}")
     return out
 
 
@@ -111,7 +341,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     from compiler.driver import build
 
     root = repo_root()
-    report = build(root, check_only=args.check)
+    try:
+        report = build(root, check_only=args.check)
+    except OSError as exc:  # generated/ is read-only, a file in it is a folder, ...
+        raise UsageError(f"cannot write {exc.filename or 'generated/'} ({_reason(exc)})") from None
     for r in report.results:
         errors = [d for d in r.diagnostics if d.severity == "error"]
         if errors or (r.diagnostics and args.verbose):
@@ -139,16 +372,41 @@ def cmd_build(args: argparse.Namespace) -> int:
 # ---- playing ----------------------------------------------------------------------------------
 
 
-def check_agents(kinds: Sequence[str]) -> None:
-    for k in kinds:
-        try:
-            check_agent(k)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+def seat_agents(game: Game, seed: int, kinds: Sequence[str]) -> list[Agent]:
+    """One agent per player, the kinds cycled; each seeded from the game's seed."""
+    try:
+        return [make_agent(kinds[p % len(kinds)], seed * 1000 + p) for p in range(game.num_players)]
+    except ValueError as exc:  # e.g. mcts without OpenSpiel installed
+        raise UsageError(str(exc)) from None
 
 
-def final_digest(state: GameState) -> str:
-    return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
+def play_out(
+    state: GameState,
+    agents: Sequence[Agent],
+    echo: Callable[[str], None] | None = None,
+    max_steps: int = MAX_DECISIONS,
+    played: list[int] | None = None,
+) -> None:
+    """Let the agents play `state` to the end; each decision, once applied, goes into `played`
+    (so that an interrupted game's log holds exactly the decisions that were made)."""
+    shown_lines = 0
+    steps = 0
+    while not state.is_terminal():
+        if echo is not None:
+            lines = state.log()
+            for line in lines[shown_lines:]:
+                echo(line)
+            shown_lines = len(lines)
+        action = agents[state.current_player()].choose(state)
+        state.apply_action(action)
+        if played is not None:
+            played.append(action)
+        steps += 1
+        if steps > max_steps:
+            raise RuleError(f"no end after {max_steps} decisions")
+    if echo is not None:
+        for line in state.log()[shown_lines:]:
+            echo(line)
 
 
 def play_game(
@@ -156,39 +414,80 @@ def play_game(
     seed: int,
     agent_kinds: Sequence[str],
     echo: Callable[[str], None] | None = None,
-    max_steps: int = 100_000,
+    max_steps: int = MAX_DECISIONS,
 ) -> GameState:
-    agents = [make_agent(agent_kinds[p % len(agent_kinds)], seed * 1000 + p) for p in range(game.num_players)]
+    agents = seat_agents(game, seed, agent_kinds)
     state = game.new_initial_state(seed)
-    shown = 0
-    steps = 0
-    while not state.is_terminal():
-        if echo is not None:
-            lines = state.log()
-            for line in lines[shown:]:
-                echo(line)
-            shown = len(lines)
-        state.apply_action(agents[state.current_player()].choose(state))
-        steps += 1
-        if steps > max_steps:
-            raise RuleError(f"no end after {max_steps} decisions")
-    if echo is not None:
-        for line in state.log()[shown:]:
-            echo(line)
+    play_out(state, agents, echo, max_steps)
     return state
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = open_game(args.game, args.option)
-    kinds = [k.strip() for k in args.agents.split(",")]
-    check_agents(kinds)
+    kinds = agent_kinds(args.agents)
+    log_path = output_file(args.log, "--log") if args.log is not None else None
+    agents = seat_agents(game, args.seed, kinds)
     interactive = "human" in kinds
-    state = play_game(game, args.seed, kinds, echo=print if (interactive or not args.quiet) else None)
+    state = game.new_initial_state(args.seed)
+    played: list[int] = []
+    try:
+        play_out(state, agents, echo=print if (interactive or not args.quiet) else None, played=played)
+    except KeyboardInterrupt:
+        return _stop(game, args.seed, played, "interrupted (Ctrl-C)", log_path, interactive, EXIT_INTERRUPTED)
+    except EOFError:
+        why = "input ended (Ctrl-D or the end of piped input)"
+        return _stop(game, args.seed, played, why, log_path, interactive, EXIT_USAGE)
+    except RuleError as exc:
+        if log_path is not None:  # the log up to the failing decision reproduces the rule error
+            _keep_unfinished(game, args.seed, played, f"rule error: {exc}", log_path)
+        raise
     print(result_line(game, state))
-    if args.log:
-        write_log(Path(args.log), game, args.seed, state)
-        print(f"log written to {args.log} (rulewright replay {args.log})")
+    if log_path is not None:
+        write_log(log_path, game.name, log_text(game, args.seed, state))
+        print(f"log written to {log_path} (rulewright replay {log_path})")
     return EXIT_OK
+
+
+def _stop(
+    game: Game, seed: int, played: list[int], why: str, log_path: Path | None, interactive: bool, code: int
+) -> int:
+    """A game that stopped before its end: keep its log (in --log, or for a human player in a new
+    file in the current folder) and say where."""
+    if interactive:
+        print()  # off the line of the prompt
+    target = log_path
+    if target is None and interactive and played:
+        target = _spare_log_path(game.name, seed)
+    if target is None:
+        print(
+            f"rulewright play: {why} after {len(played)} decision(s); no log kept (--log FILE keeps one)",
+            file=sys.stderr,
+        )
+        return code
+    _keep_unfinished(game, seed, played, why, target)
+    print(
+        f"rulewright play: {why} after {len(played)} decision(s); the unfinished game's log is in "
+        f"{target} (rulewright replay {target})",
+        file=sys.stderr,
+    )
+    return code
+
+
+def _keep_unfinished(game: Game, seed: int, played: list[int], why: str, path: Path) -> None:
+    # The state is rebuilt from the decisions that completed: one stopped in the middle of an
+    # action (Ctrl-C, a rule error) may be half applied.
+    state = game.new_initial_state(seed)
+    for action in played:
+        state.apply_action(action)
+    write_log(path, game.name, log_text(game, seed, state, unfinished=why))
+
+
+def _spare_log_path(name: str, seed: int) -> Path:
+    base = f"rulewright-{_file_safe(name)}-seed{seed}-unfinished"
+    n = 1
+    while os.path.lexists(path := Path(f"{base}{'' if n == 1 else f'-{n}'}.json")):
+        n += 1
+    return path
 
 
 def result_line(game: Game, state: GameState) -> str:
@@ -198,45 +497,47 @@ def result_line(game: Game, state: GameState) -> str:
     return f"Result: {state.reason or 'over'} [{score}] after {len(state.history)} decisions"
 
 
-def write_log(path: Path, game: Game, seed: int, state: GameState) -> None:
-    data = {
-        "game": game.name,
-        "rules_version": game.info.version,
-        "spec_digest": game.info.digest,
-        "options": game.options,
-        "seed": seed,
-        "actions": [game.info.action_label(a) for a in state.history],
-        "action_ids": state.history,
-        "result": state.reason,
-        "returns": state.returns(),
-        "final_state_sha256": final_digest(state),
-        "log": state.log(),
-    }
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        data = json.loads(Path(args.logfile).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read {args.logfile}: {exc}") from None
-    game = open_game(data["game"], [f"{k}={v}" for k, v in data.get("options", {}).items()])
-    if data.get("spec_digest") != game.info.digest:
+        log = read_log(Path(args.logfile), args.max_bytes)
+    except LogError as exc:
+        raise UsageError(str(exc)) from None
+    if log.game not in available_games():
+        raise UsageError(f"{log.path}: field 'game': {unknown_game(log.game, folders=False)}")
+    try:
+        game = load_game(log.game, log.options)
+    except (UnknownGameError, ValueError) as exc:
+        raise UsageError(f"{log.path}: field 'options': {exc}") from None
+    if log.spec_digest is not None and log.spec_digest != game.info.digest:
         print("note: the spec has changed since this log was recorded")
-    state = game.new_initial_state(int(data["seed"]))
-    for i, label in enumerate(data["actions"], 1):
-        try:
-            state.apply_action(state.string_to_action(label))
-        except IllegalActionError as exc:
-            print(f"replay diverges at action {i} ('{label}'): {exc}")
-            return EXIT_SPEC
+    try:
+        state = replay_log(game, log)
+    except ReplayDivergence as exc:
+        raise CommandFailed(str(exc)) from None
+    n = len(log.actions)
     digest = final_digest(state)
-    if digest != data.get("final_state_sha256"):
-        print(f"replay finished but the final state differs: {digest} != {data.get('final_state_sha256')}")
-        return EXIT_SPEC
-    print(
-        f"replayed {len(data['actions'])} actions; final state matches ({digest}). {result_line(game, state)}"
-    )
+    to_act = "" if state.is_terminal() else f"{game.info.player_names[state.current_player()]} to act"
+    if digest != log.final_digest:
+        if to_act and log.unfinished is None:
+            raise CommandFailed(
+                f"{log.path}: the game goes on after the log's {n} actions ({to_act}), yet the log "
+                "does not say it is unfinished: it was cut short or edited"
+            )
+        raise CommandFailed(
+            f"{log.path}: replay finished but the final state differs from field 'final_state_sha256': "
+            f"{digest} != {shown(log.final_digest, 20)}"
+        )
+    if log.unfinished is not None:
+        now = to_act or result_line(game, state)
+        print(
+            f"replayed {n} actions of an unfinished game ({log.unfinished}); state matches ({digest}); {now}"
+        )
+        return EXIT_OK
+    if to_act:
+        raise CommandFailed(
+            f"{log.path}: the game had not ended ({to_act}), but the log has no field 'unfinished'"
+        )
+    print(f"replayed {n} actions; final state matches ({digest}). {result_line(game, state)}")
     return EXIT_OK
 
 
@@ -266,15 +567,17 @@ def coverage_kinds(args: argparse.Namespace) -> frozenset[str] | None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     only = coverage_kinds(args)
     game = open_game(args.game, args.option)
+    kinds = agent_kinds(args.agents)
+    if args.seed + args.n > SEED_LIMIT:
+        raise UsageError(f"seeds {args.seed}..{args.seed + args.n - 1} go past the largest, {SEED_LIMIT - 1}")
+    cov_path = output_file(args.coverage_json, "--coverage-json") if args.coverage_json is not None else None
     names = game.info.player_names
     wins = [0] * game.num_players
     draws = 0
     lengths = 0
     start = time.perf_counter()
-    kinds = [k.strip() for k in args.agents.split(",")]
-    check_agents(kinds)
     cov = None
-    if args.coverage or args.coverage_json:
+    if args.coverage or args.coverage_json is not None:
         from runtime.coverage import RuleCoverage
 
         try:
@@ -298,7 +601,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             draws += 1
         if i % max(1, args.n // 100) == 0 or i + 1 == args.n:
             progress(i + 1, args.n, start)
-    secs = time.perf_counter() - start
+    secs = max(time.perf_counter() - start, 1e-9)
     rotated = ", seats rotated every game" if args.rotate else ""
     print(
         f"{game.title}: {args.n} games, seeds {args.seed}..{args.seed + args.n - 1}, agents {args.agents}{rotated}"
@@ -316,14 +619,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if cov is not None and args.coverage:
         print()
         print(cov.report(only=only))
-    if cov is not None and args.coverage_json:
-        Path(args.coverage_json).write_text(json.dumps(cov.to_json(), indent=1) + "\n", encoding="utf-8")
-        print(f"rule coverage written to {args.coverage_json}")
+    if cov is not None and cov_path is not None:
+        write_output(cov_path, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
+        print(f"rule coverage written to {cov_path}")
     return EXIT_OK
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
-    from runtime.scenarios import run_all
+    from runtime.scenarios import run_all, staleness
 
     if args.game is not None:
         return _run_cases(args.game, args.paths)
@@ -331,15 +634,18 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         raise UsageError(
             "to run case files, name the game they test: rulewright scenarios --game NAME FILE..."
         )
-    names = args.paths or available_games()
+    compiled = available_games()
+    names = args.paths or compiled
+    games = [(name, open_game(name, None)) for name in names]
+    # A compiled game's scenarios are compiled into it: after an edit under specs/GAME/ they are
+    # stale until `rulewright build`, and running the old ones would pass or fail on old text.
+    root = repo_root()
+    stale = [why for name, game in games if name in compiled and (why := staleness(game, root))]
+    if stale:
+        raise UsageError("; ".join(stale))
     failed = total = 0
-    for name in names:
-        base = open_game(name, None) if Path(name).is_dir() else None
-        try:
-            results = run_all(base.name if base else name, base)
-        except UnknownGameError as exc:
-            raise UsageError(str(exc)) from None
-        failed, total = _report(name, results, failed, total)
+    for name, game in games:
+        failed, total = _report(name, run_all(game.name, game), failed, total)
     print(f"{total - failed} passed, {failed} failed")
     return EXIT_SPEC if failed else EXIT_OK
 
@@ -351,15 +657,20 @@ def _run_cases(game: str, paths: list[str]) -> int:
 
     if not paths:
         raise UsageError("--game needs case files or folders of them to run")
-    folder = Path(game) if Path(game).is_dir() else repo_root() / "specs" / game
-    if not (folder.is_dir() and any(folder.glob("*.yaml"))):
-        raise UsageError(f"no spec folder for '{game}' (a game of specs/ or a folder of spec files)")
+    if not game.strip():
+        raise UsageError("--game: the game's name is empty")
+    folder = Path(game) if is_dir(Path(game)) else repo_root() / "specs" / game
+    if not (is_dir(folder) and any(folder.glob("*.yaml"))):
+        raise UsageError(f"no spec folder for {shown(game)} (a game of specs/ or a folder of spec files)")
     files: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            files += sorted(p.glob("*.yaml"))
+    for text in paths:
+        p = Path(text)
+        if is_dir(p):
+            files += sorted(f for f in p.glob("*.yaml") if f.is_file())
         elif p.is_file():
             files.append(p)
+        elif os.path.lexists(p):
+            raise UsageError(f"{p}: not a regular file (a device, a pipe or a socket)")
         else:
             raise UsageError(f"{p}: no such case file or folder")
     if not files:
@@ -391,17 +702,28 @@ def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -
 def cmd_verify(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
 
-    from runtime.coverage import RuleCoverage
-    from runtime.verify import DEFAULT_STRATEGIES, describe, verify, write_reproducer
+    from runtime.verify import DEFAULT_STRATEGIES, describe, verify
 
     only = coverage_kinds(args)
-    names = args.games or available_games()
+    if args.prefer is not None:
+        try:
+            re.compile(args.prefer)
+        except re.error as exc:
+            raise UsageError(f"--prefer {shown(args.prefer)} is not a regular expression ({exc})") from None
     strategies = [x.strip() for x in args.strategy.split(",")] if args.strategy else None
+    out = output_folder(args.out, "--out") if args.out is not None else None
+    # every game and output path is checked before the first game is played
+    games = [(name, open_game(name, args.option)) for name in args.games or available_games()]
+    coverage_files: dict[str, Path] = {}
+    if args.coverage_json is not None:
+        for _, game in games:
+            coverage_files[game.name] = output_file(
+                args.coverage_json.replace("GAME", game.name), "--coverage-json"
+            )
     failed = False
-    for name in names:
-        game = open_game(name, args.option)
+    for name, game in games:
         chosen = strategies or [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
-        cov = RuleCoverage(game) if args.coverage or args.coverage_json else None
+        cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
         start = time.perf_counter()
         try:
             with cov if cov is not None else nullcontext():
@@ -420,29 +742,49 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(describe(report, len(game.info.invariants), not args.no_contract))
         if report.failure is not None:
             failed = True
-            out = Path(args.out) if args.out else _scenario_dir(name)
-            path = write_reproducer(report.failure, out, name)
+            path = _save_reproducer(report.failure, out or _scenario_dir(name), name)
             print(f"  reproducer written to {path}")
             rerun = (
                 f"rulewright scenarios {name}"
-                if Path(name).is_dir()
+                if name not in available_games()
                 else f"rulewright build && rulewright scenarios {name}"
             )
             print(f"  run it: {rerun}")
         if cov is not None and args.coverage:
             print()
             print(cov.report(only=only))
-        if cov is not None and args.coverage_json:
-            target = Path(args.coverage_json.replace("GAME", name))
-            target.write_text(json.dumps(cov.to_json(), indent=1) + "\n", encoding="utf-8")
+        if cov is not None and game.name in coverage_files:
+            target = coverage_files[game.name]
+            write_output(target, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
             print(f"rule coverage written to {target}")
     return EXIT_SPEC if failed else EXIT_OK
+
+
+def _coverage(game: Game) -> Any:
+    from runtime.coverage import RuleCoverage
+
+    try:
+        return RuleCoverage(game)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"no rule coverage for {game.name}: {exc}") from None
+
+
+def _save_reproducer(failure: Any, folder: Path, name: str) -> Path:
+    """Write verify's minimal failing case; if `folder` cannot take it, a temporary folder does."""
+    from runtime.verify import write_reproducer
+
+    try:
+        return write_reproducer(failure, folder, name)
+    except OSError as exc:
+        spare = Path(tempfile.mkdtemp(prefix="rulewright-verify-"))
+        print(f"  cannot write the reproducer in {folder} ({_reason(exc)}); using {spare}")
+        return write_reproducer(failure, spare, name)
 
 
 def _scenario_dir(name: str) -> Path:
     """Where verify writes a reproducer: the spec's own scenarios/ folder."""
     p = Path(name)
-    return (p if p.is_dir() else repo_root() / "specs" / name) / "scenarios"
+    return (p if name not in available_games() else repo_root() / "specs" / name) / "scenarios"
 
 
 def _spec_ir(name: str) -> Any:
@@ -451,7 +793,7 @@ def _spec_ir(name: str) -> Any:
     from compiler.driver import compile_spec
 
     folder = repo_root() / "specs" / name
-    if not folder.is_dir():
+    if not is_dir(folder):
         raise UsageError(f"no spec folder {folder}")
     r = compile_spec(folder, render=False)
     if not r.ok or r.game is None:
@@ -465,15 +807,26 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     from runtime.impact import playthrough_dir, save
     from runtime.playthrough import record
 
-    game = open_game(args.game, args.option)
+    game = open_game(args.game, args.option, folders=False)
+    agent_kinds(args.agents)
+    if args.seed + args.n > SEED_LIMIT:
+        raise UsageError(f"seeds {args.seed}..{args.seed + args.n - 1} go past the largest, {SEED_LIMIT - 1}")
+    folder = (
+        output_folder(args.out, "--out") if args.out is not None else playthrough_dir(repo_root(), args.game)
+    )
     spec = _spec_ir(args.game)
     if spec.digest != game.info.digest:
         raise UsageError(f"generated/{args.game} is stale: run `rulewright build` first")
-    folder = Path(args.out) if args.out else playthrough_dir(repo_root(), args.game)
     entries = fingerprint(spec)
     for seed in range(args.seed, args.seed + args.n):
-        pt = record(game, seed, args.agents)
-        path = save(game, pt, folder, entries)
+        try:
+            pt = record(game, seed, args.agents)
+        except ValueError as exc:  # e.g. mcts without OpenSpiel
+            raise UsageError(str(exc)) from None
+        try:
+            path = save(game, pt, folder, entries)
+        except OSError as exc:
+            raise UsageError(f"cannot write the playthrough in {folder} ({_reason(exc)})") from None
         print(f"wrote {path} ({len(pt.steps)} steps; {pt.result})")
     return EXIT_OK
 
@@ -487,22 +840,33 @@ def cmd_diff(args: argparse.Namespace) -> int:
         playthrough_files,
         rerecord,
     )
+    from runtime.playthrough import PlaythroughError
 
-    game = open_game(args.game, None)
+    game = open_game(args.game, None, folders=False)
+    if args.dir is not None and not args.dir.strip():
+        raise UsageError("--dir: the folder name is empty")
+    folder = Path(args.dir) if args.dir else playthrough_dir(repo_root(), args.game)
+    if args.update:
+        output_folder(str(folder), "--dir")
     spec = _spec_ir(args.game)
     if spec.digest != game.info.digest:
         raise UsageError(
             f"generated/{args.game} is older than specs/{args.game}: run `rulewright build` first"
         )
-    folder = Path(args.dir) if args.dir else playthrough_dir(repo_root(), args.game)
-    if not playthrough_files(folder):
+    if not is_dir(folder) or not playthrough_files(folder):
         raise UsageError(
             f"no playthroughs in {folder} (record some with `rulewright playthrough {args.game}`)"
         )
-    impact = analyse(game, spec, folder, tracer=coverage_tracer)
+    try:
+        impact = analyse(game, spec, folder, tracer=coverage_tracer)
+    except PlaythroughError as exc:
+        raise UsageError(str(exc)) from None
     print(describe(impact))
     if args.update:
-        written = rerecord(game, spec, folder)
+        try:
+            written = rerecord(game, spec, folder)
+        except OSError as exc:
+            raise UsageError(f"cannot write the playthroughs in {folder} ({_reason(exc)})") from None
         moved = [(p, a, b) for p, a, b in written if a != b]
         print(f"re-recorded {len(written)} playthrough(s) in {folder}; {len(moved)} end differently:")
         for p, a, b in moved:
@@ -519,7 +883,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(
             f"=== {game.title}: one game, seed {args.seed}, random agents ({len(lines)} log lines, last {args.tail}) ==="
         )
-        for line in lines[-args.tail :]:
+        for line in lines[len(lines) - min(args.tail, len(lines)) :]:
             print(f"  {line}")
         print(f"  {result_line(game, state)}\n")
     return EXIT_OK
@@ -528,9 +892,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from runtime.bench import bench_game
 
-    names = [args.game] if args.game else available_games()
-    for name in names:
-        game = open_game(name, args.option)
+    games = [
+        open_game(name, args.option) for name in ([args.game] if args.game is not None else available_games())
+    ]
+    for game in games:
         print(bench_game(game, seconds=args.seconds, root=repo_root()).report())
     return EXIT_OK
 
@@ -539,8 +904,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="rulewright", description="Board-game rules as data, compiled to engines."
+    p = ArgumentParser(
+        prog="rulewright",
+        description="Board-game rules as data, compiled to engines.",
+        epilog="exit codes: 0 ok; 1 a spec, rule or check failed; 2 bad input (an argument, path, game "
+        "or log; also a game abandoned at the end of input); 70 an internal error (set "
+        f"{DEBUG_ENV}=1 for its traceback); 130 interrupted by Ctrl-C",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -562,6 +931,7 @@ def parser() -> argparse.ArgumentParser:
             "-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
         )
 
+    seeds = f"0 to {SEED_LIMIT - 1}"
     sp = add("check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)")
     sp.add_argument(
         "targets", nargs="*", metavar="GAME|PATH", help="game names or spec folders (default: all)"
@@ -569,23 +939,44 @@ def parser() -> argparse.ArgumentParser:
     sp = add("build", cmd_build, "compile every spec in specs/ into generated/")
     sp.add_argument("--check", action="store_true", help="write nothing; fail if generated/ is stale")
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
-    sp = add("play", cmd_play, "play one game in the terminal")
-    sp.add_argument("game")
-    sp.add_argument("--seed", type=int, default=1)
+    sp = add(
+        "play",
+        cmd_play,
+        "play one game in the terminal",
+        epilog="A game stopped by Ctrl-C (exit 130) or by the end of input (Ctrl-D, exit 2) keeps its log,\n"
+        "marked unfinished: in --log FILE, or, with a human player and no --log, in a new file\n"
+        "rulewright-GAME-seedN-unfinished.json here. `rulewright replay` re-runs it to where it stopped.",
+    )
+    sp.add_argument("game", metavar="GAME|PATH", help="a compiled game or a spec folder")
+    sp.add_argument("--seed", type=seed_number, default=1, help=f"{seeds} (default 1)")
     sp.add_argument(
         "--agents",
         default="random",
         help=f"comma-separated, one per player, cycled ({', '.join(AGENTS)}; mcts:N = N simulations)",
     )
-    sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
+    sp.add_argument(
+        "--log", metavar="FILE", help="write a replayable JSON log (checked before the game starts)"
+    )
     sp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
     opts(sp)
-    sp = add("replay", cmd_replay, "re-run a logged game and verify its recorded final state")
+    sp = add(
+        "replay",
+        cmd_replay,
+        "re-run a logged game and verify its recorded final state",
+        epilog="exit 0: the final state matches (also for an unfinished game's log, which replay says it\n"
+        "is); 1: the replay diverges or ends elsewhere; 2: the log is damaged or not a log.",
+    )
     sp.add_argument("logfile")
+    sp.add_argument(
+        "--max-bytes",
+        type=positive_int,
+        default=MAX_LOG_BYTES,
+        help=f"refuse a larger log file (default {MAX_LOG_BYTES:,})",
+    )
     sp = add("simulate", cmd_simulate, "play many games: win rates, mean length, speed")
-    sp.add_argument("game")
-    sp.add_argument("-n", type=int, default=100, help="number of games (default 100)")
-    sp.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    sp.add_argument("game", metavar="GAME|PATH", help="a compiled game or a spec folder")
+    sp.add_argument("-n", type=positive_int, default=100, help="number of games (default 100)")
+    sp.add_argument("--seed", type=seed_number, default=0, help=f"seed of the first game ({seeds})")
     sp.add_argument(
         "--agents",
         default="random",
@@ -606,7 +997,11 @@ def parser() -> argparse.ArgumentParser:
         "  rulewright scenarios                             every game's own scenarios\n"
         "  rulewright scenarios GAME                        one game's (or a spec folder's)\n"
         "  rulewright scenarios --game GAME my_case.yaml    one case file, while writing it\n"
-        "  rulewright scenarios --game GAME cases/          a folder of cases kept elsewhere",
+        "  rulewright scenarios --game GAME cases/          a folder of cases kept elsewhere\n"
+        "\n"
+        "A compiled game runs the scenarios compiled into it. If a file under specs/GAME/ changed\n"
+        "since the last build, they are stale: scenarios refuses to run them (exit 2) and asks for\n"
+        "`rulewright build`. A spec folder given as a path is compiled afresh.",
     )
     sp.add_argument(
         "paths",
@@ -627,17 +1022,24 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument(
         "games", nargs="*", metavar="GAME|PATH", help="games or spec folders to verify (default: all games)"
     )
-    sp.add_argument("--examples", type=int, default=100, help="games per game (default 100)")
-    sp.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
+    sp.add_argument("--examples", type=positive_int, default=100, help="games per game (default 100)")
+    sp.add_argument("--seed", type=seed_number, default=0, help=f"Hypothesis seed ({seeds}; default 0)")
     sp.add_argument(
-        "--max-steps", type=int, default=2000, help="stop an example after K decisions (default 2000)"
+        "--max-steps",
+        type=positive_int,
+        default=2000,
+        help="stop an example after K decisions (default 2000)",
     )
     sp.add_argument(
         "--strategy",
         metavar="S[,S...]",
         help="random, first, last, novel, prefer (default: random,last,first,novel, +prefer with --prefer)",
     )
-    sp.add_argument("--prefer", metavar="REGEX", help="favour actions whose label matches, e.g. 'event'")
+    sp.add_argument(
+        "--prefer",
+        metavar="REGEX",
+        help="favour actions whose label matches this Python regular expression, e.g. 'event'",
+    )
     sp.add_argument("--no-contract", action="store_true", help="check only the invariants (faster)")
     sp.add_argument("--coverage", action="store_true", help="then report how often each rule ran")
     coverage_kinds_option(sp)
@@ -649,9 +1051,9 @@ def parser() -> argparse.ArgumentParser:
     )
     opts(sp)
     sp = add("playthrough", cmd_playthrough, "record golden playthroughs under tests/playthroughs/GAME/")
-    sp.add_argument("game")
-    sp.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    sp.add_argument("-n", type=int, default=1, help="how many games, seeds SEED.. (default 1)")
+    sp.add_argument("game", metavar="GAME", help="a compiled game")
+    sp.add_argument("--seed", type=seed_number, default=1, help="seed of the first game (default 1)")
+    sp.add_argument("-n", type=positive_int, default=1, help="how many games, seeds SEED.. (default 1)")
     sp.add_argument("--agents", default="random", help="comma-separated, one per player, cycled")
     sp.add_argument("--out", metavar="DIR", help="default tests/playthroughs/GAME")
     opts(sp)
@@ -660,33 +1062,70 @@ def parser() -> argparse.ArgumentParser:
         cmd_diff,
         "after a spec change and a build: where each stored playthrough diverges, and why",
     )
-    sp.add_argument("game")
+    sp.add_argument("game", metavar="GAME", help="a compiled game")
     sp.add_argument("--update", action="store_true", help="then re-record them on the current rules")
     sp.add_argument("--dir", metavar="DIR", help="default tests/playthroughs/GAME")
     sp = add("bench", cmd_bench, "games/s, decisions/s, clone and JSON cost, check and build time")
-    sp.add_argument("game", nargs="?")
-    sp.add_argument("--seconds", type=float, default=2.0, help="time spent playing per game (default 2)")
+    sp.add_argument("game", nargs="?", metavar="GAME|PATH", help="default: every compiled game")
+    sp.add_argument(
+        "--seconds",
+        type=positive_seconds,
+        default=2.0,
+        help="time spent playing per game (default 2)",
+    )
     opts(sp)
     sp = add("demo", cmd_demo, "play one seeded game of every compiled game and show how it ended")
-    sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--tail", type=int, default=15, help="log lines to show per game")
+    sp.add_argument("--seed", type=seed_number, default=1, help=f"{seeds} (default 1)")
+    sp.add_argument("--tail", type=nonnegative_int, default=15, help="log lines to show per game")
     return p
 
 
+def _tolerant_output() -> None:
+    """Print what cannot be encoded (a lone surrogate from a spec or an argument) as escapes
+    rather than fail on it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    p = parser()
-    args = p.parse_args(argv)
+    _tolerant_output()
+    try:
+        args = parser().parse_args(argv)
+    except ArgumentError as exc:
+        print(f"{exc.prog}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    command = f"rulewright {args.command}"
     try:
         code = int(args.fn(args))
     except UsageError as exc:
-        print(f"rulewright {args.command}: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         code = EXIT_USAGE
-    except RuleError as exc:
-        print(f"rulewright {args.command}: rule error at run time: {exc}", file=sys.stderr)
+    except CommandFailed as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
         code = EXIT_SPEC
+    except RuleError as exc:
+        print(f"{command}: rule error at run time: {exc}", file=sys.stderr)
+        code = EXIT_SPEC
+    except KeyboardInterrupt:
+        print(f"\n{command}: interrupted (Ctrl-C)", file=sys.stderr)
+        code = EXIT_INTERRUPTED
     except BrokenPipeError:
         code = EXIT_OK
-    sys.stdout.flush()
+    except Exception as exc:  # a bug of ours: say so in one line, the traceback on request
+        if os.environ.get(DEBUG_ENV) == "1":
+            raise
+        first = (str(exc).splitlines() or [""])[0]
+        print(
+            f"{command}: internal error: {type(exc).__name__}: {shown(first, 200)[1:-1]}; please report it "
+            f"(set {DEBUG_ENV}=1 to see the traceback)",
+            file=sys.stderr,
+        )
+        code = EXIT_INTERNAL
+    with contextlib.suppress(OSError):
+        sys.stdout.flush()
     return code
 
 

@@ -15,7 +15,15 @@ from pathlib import Path
 
 from compiler.fingerprint import Change, Entry, compare, fingerprint, innermost
 from runtime.game import Game
-from runtime.playthrough import Divergence, Playthrough, load, record, replay, to_text
+from runtime.playthrough import (
+    Divergence,
+    Playthrough,
+    PlaythroughError,
+    load,
+    record,
+    replay,
+    to_text,
+)
 
 RULES_FILE = "rules.json"
 
@@ -42,8 +50,27 @@ def stored_entries(folder: Path) -> dict[str, Entry] | None:
     path = folder / RULES_FILE
     if not path.exists():
         return None
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {k: Entry.from_data(k, v) for k, v in data["entries"].items()}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        entries = data["entries"]
+        if not isinstance(entries, dict):
+            raise TypeError("'entries' is not an object")
+        return {k: _entry(k, v) for k, v in entries.items()}
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise PlaythroughError(
+            f"{path}: not a rules file written by `rulewright playthrough` ({exc})"
+        ) from None
+
+
+def _entry(key: str, data: object) -> Entry:
+    if not (
+        isinstance(data, list)
+        and len(data) == 4
+        and all(isinstance(x, str) for x in data[:2])
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in data[2:])
+    ):
+        raise ValueError(f"entry '{key}' is not [digest, file, line, end line]")
+    return Entry.from_data(key, data)
 
 
 def write_entries(folder: Path, entries: dict[str, Entry], digest: str) -> None:
@@ -120,7 +147,7 @@ def analyse(game: Game, spec_game: object, folder: Path, tracer: Tracer | None =
     outcomes = []
     for path in playthrough_files(folder):
         pt = load(path)
-        div, _ = replay(_with_options(game, pt.options), pt)
+        div, _ = replay(_with_options(game, pt.options, path), pt)
         culprits: list[Entry] = []
         if div is not None and tracer is not None and div.before is not None and div.action >= 0:
             for file, line in tracer(game, div):
@@ -163,12 +190,17 @@ def rerecord(game: Game, spec_game: object, folder: Path) -> list[tuple[Path, st
     written = []
     for path in playthrough_files(folder):
         old = load(path)
-        pt = record(_with_options(game, old.options), old.seed, old.agents)
+        pt = record(_with_options(game, old.options, path), old.seed, old.agents)
         path.write_text(to_text(pt, game.title), encoding="utf-8")
         written.append((path, old.result, pt.result))
     write_entries(folder, entries, game.info.digest)
     return written
 
 
-def _with_options(game: Game, options: dict[str, int | bool]) -> Game:
-    return game if options == game.options else Game(game.state_cls, game.scenarios, options)
+def _with_options(game: Game, options: dict[str, int | bool], path: Path) -> Game:
+    if options == game.options:
+        return game
+    try:
+        return Game(game.state_cls, game.scenarios, options)
+    except ValueError as exc:
+        raise PlaythroughError(f"{path}: options: {exc}") from None

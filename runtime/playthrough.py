@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from runtime.agents import make_agent
+from runtime.agents import check_agent, make_agent
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
 
@@ -157,22 +159,24 @@ def parse(text: str, path: Path | None = None) -> Playthrough:
             try:
                 pt = Playthrough(
                     head["game"],
-                    int(head["seed"]),
-                    head["agents"],
-                    json.loads(head["options"]),
+                    _seed(head["seed"]),
+                    _agents(head["agents"]),
+                    _options(head["options"]),
                     head["spec"],
                     digest,
                     [],
                 )
-            except (KeyError, ValueError) as exc:
-                raise bad(f"incomplete header ({exc})") from None
+            except KeyError as exc:
+                raise bad(f"incomplete header (no {exc} line)") from None
+            except (ValueError, RecursionError) as exc:
+                raise bad(f"bad header: {exc}") from None
             log = pt.setup_log
         elif raw.startswith("@"):
             if pt is None:
                 raise bad("a step before 'setup'")
             num, _, rest = body[1:].partition(" ")
             player, sep, label = rest.partition(" > ")
-            if not sep or not num.isdigit() or not digest:
+            if not sep or not re.fullmatch(r"[0-9]{1,9}", num) or not digest:
                 raise bad("expected '@N PLAYER > ACTION   #DIGEST'")
             pt.steps.append(Step(int(num), player, label, digest, []))
             log = pt.steps[-1].log
@@ -184,14 +188,48 @@ def parse(text: str, path: Path | None = None) -> Playthrough:
         else:
             key, _, value = raw.partition(" ")
             head[key] = value
+            check = _HEADER_CHECKS.get(key)
+            try:
+                if check is not None:
+                    check(value)
+            except (ValueError, RecursionError) as exc:
+                raise bad(f"bad header line: {exc}") from None
     if pt is None:
         raise PlaythroughError(f"{where}: no 'setup' line; is this a playthrough?")
     pt.path = path
     return pt
 
 
+def _seed(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,19}", text.strip()) or int(text) >= 2**63:
+        raise ValueError(f"seed {text[:40]!r} is not a whole number from 0 to {2**63 - 1}")
+    return int(text)
+
+
+def _agents(text: str) -> str:
+    for kind in text.split(","):
+        check_agent(kind.strip())  # ValueError for an unknown agent
+        if kind.strip() == "human":  # re-recording must never wait for a keyboard
+            raise ValueError("a playthrough's agents cannot be 'human'")
+    return text
+
+
+def _options(text: str) -> dict[str, int | bool]:
+    options = json.loads(text)
+    if not isinstance(options, dict) or not all(isinstance(v, int) for v in options.values()):
+        raise ValueError(f"options {text[:40]!r} are not an object of integers and true/false")
+    return {str(k): v for k, v in options.items()}
+
+
+_HEADER_CHECKS: dict[str, Callable[[str], object]] = {"seed": _seed, "agents": _agents, "options": _options}
+
+
 def load(path: Path) -> Playthrough:
-    return parse(path.read_text(encoding="utf-8"), path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PlaythroughError(f"{path}: cannot read it ({exc})") from None
+    return parse(text, path)
 
 
 @dataclass

@@ -8,9 +8,12 @@ contract (runtime.contract), so a reproducer that verify wrote fails until the r
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from runtime.contract import Checker, Violation
@@ -162,3 +165,50 @@ def player_view(state: GameState, player: int) -> str:
 def run_all(game_name: str, base: Game | None = None) -> list[ScenarioResult]:
     game = load_game(game_name) if base is None else base
     return [run_scenario(game_name, sc, base) for sc in game.scenarios]
+
+
+def spec_digest(folder: Path, root: Path) -> str:
+    """The digest `rulewright build`, run in `root`, gives the spec in `folder`: its spec and
+    scenario files by path and content (as compiler.load.load_game computes it)."""
+    from compiler.load import spec_files
+
+    files, scenario_files = spec_files(folder)
+    h = hashlib.sha256()
+    for path in files + scenario_files:
+        try:
+            name = str(path.resolve().relative_to(root.resolve()))
+        except ValueError:
+            name = str(path)
+        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def staleness(game: Game, root: Path) -> str | None:
+    """Why the compiled `game` is older than its spec in root/specs/ (None when it is not, or when
+    there is no spec folder of its name to compare with)."""
+    folder = root / "specs" / game.name
+    if not folder.is_dir():
+        return None
+    try:
+        if spec_digest(folder, root) == game.info.digest:
+            return None
+    except OSError:  # a spec file that cannot be read: `rulewright build` reports it
+        return None
+    # Name the files edited after the engine was written; when every file is newer (a fresh copy
+    # or clone), their times say nothing and the folder is named instead.
+    from compiler.load import spec_files
+
+    files, scenario_files = spec_files(folder)
+    try:
+        built = Path(inspect.getfile(game.state_cls)).stat().st_mtime
+        newer = [p for p in files + scenario_files if p.stat().st_mtime > built]
+    except (OSError, TypeError):
+        newer = []
+    if len(newer) == len(files + scenario_files):
+        newer = []
+    shown = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in newer[:3]]
+    what = ", ".join(shown) + (f" and {len(newer) - 3} more" if len(newer) > 3 else "")
+    return (
+        f"generated/{game.name} is stale ({what or f'specs/{game.name}/'} changed since the last build): "
+        "run `rulewright build`"
+    )

@@ -160,7 +160,12 @@ def verify(
             raise ValueError(f"unknown strategy '{s}' (strategies: {', '.join(STRATEGIES)})")
     if "prefer" in strategies and not prefer:
         raise ValueError("the 'prefer' strategy needs a pattern (--prefer REGEX)")
-    pattern = re.compile(prefer) if prefer else None
+    try:
+        pattern = re.compile(prefer) if prefer else None
+    except re.error as exc:
+        raise ValueError(f"--prefer {prefer!r} is not a regular expression ({exc})") from None
+    if examples < 1 or max_steps < 1:
+        raise ValueError(f"examples and max_steps must be at least 1, not {examples} and {max_steps}")
     report = VerifyReport(game.name)
     found: list[Failure] = []
     checks = {inv[0]: inv[3] for inv in game.info.invariants}

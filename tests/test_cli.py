@@ -65,7 +65,7 @@ def test_check_bad_spec_is_exit_1_without_traceback(
 
 def test_usage_errors_are_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "simulate", "no_such_game", "-n", "1")
-    assert code == 2 and "no compiled game 'no_such_game'" in out
+    assert code == 2 and "unknown game 'no_such_game'; the games are: " in out
     code, out = run(capsys, "simulate", "iron_curtain", "-n", "1", "-o", "nonsense=1")
     assert code == 2 and "has no option 'nonsense'" in out
     code, out = run(capsys, "check", "/no/such/folder")
@@ -158,3 +158,15 @@ def test_verify_playthrough_and_diff(capsys: pytest.CaptureFixture[str], tmp_pat
 
     code, out = run(capsys, "diff", "iron_curtain", "--dir", str(tmp_path / "nothing"))
     assert code == 2 and "no playthroughs" in out
+
+
+def test_staleness_digest_is_the_compilers(capsys: pytest.CaptureFixture[str]) -> None:
+    """`scenarios` finds a stale build by hashing the spec files as the compiler does; were the two
+    to drift apart, every game would look stale (or none would)."""
+    from runtime.game import available_games, load_game
+    from runtime.scenarios import spec_digest, staleness
+
+    for name in available_games():
+        game = load_game(name)
+        assert spec_digest(ROOT / "specs" / name, ROOT) == game.info.digest, name
+        assert staleness(game, ROOT) is None
