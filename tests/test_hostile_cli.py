@@ -117,7 +117,12 @@ ARG_CASES: list[tuple[str, list[str], int, str]] = [
     ("strategy-prefer-alone", ["verify", "iron_curtain", "--strategy", "prefer"], 2, "needs a pattern"),
     ("tail-negative", ["demo", "--tail", "-1"], 2, "argument --tail: expected a whole number of at least 0"),
     ("max-bytes-zero", ["replay", "x.json", "--max-bytes", "0"], 2, "argument --max-bytes"),
-    ("game-dotdot", ["play", "../../etc"], 2, "'../../etc' is neither a compiled game nor a spec folder"),
+    (
+        "game-dotdot",
+        ["play", "../../no-such-rulewright-folder"],
+        2,
+        "'../../no-such-rulewright-folder' is neither a compiled game nor a spec folder",
+    ),
     ("game-init", ["play", "__init__"], 2, f"unknown game '__init__'; the games are: {GAMES}"),
     ("game-empty", ["play", ""], 2, "no game named (an empty name)"),
     ("game-typo", ["simulate", "iron_curtan", "-n", "1"], 2, "did you mean 'iron_curtain'?"),

@@ -73,7 +73,6 @@ def _sound(code: int, output: str, seconds: float) -> None:
     assert seconds < SECONDS, f"took {seconds:.1f} s"
 
 
-@pytest.mark.xfail(reason="the corpus is being written", strict=False)
 def test_the_corpus_is_large() -> None:
     from tests.test_hostile_cli import CASE_COUNT as cli_cases
     from tests.test_hostile_runtime import CASE_COUNT as runtime_cases
