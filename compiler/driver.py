@@ -1,6 +1,6 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
-`compile_spec` runs load -> (parse) -> resolve -> check -> lower -> render; `build` writes or
+`compile_spec` runs load -> (parse) -> resolve -> check -> secrecy -> lower -> render; `build` writes or
 compares generated/ for every spec in specs/.
 """
 
@@ -17,6 +17,7 @@ from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
 from compiler.resolve import resolve
+from compiler.secrecy import find_leaks
 
 
 @dataclass
@@ -46,6 +47,7 @@ def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | N
         return Result(folder, name, sink.sorted(), seconds={"check": t1 - t0}, game=game)
     sym = resolve(game, sink)
     ann = check(sym, sink)
+    find_leaks(sym, ann, sink)
     if sink.has_errors:
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
