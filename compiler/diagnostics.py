@@ -31,6 +31,7 @@ CODES: dict[str, str] = {
     "undefined-phase": "a reference to a phase that is not defined",
     "misplaced-chance": "a die roll or random pick where nothing may change (a function, condition, invariant or expectation)",
     "misplaced-decision": "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
+    "leaky-decision": "a decision whose answer, logged for every player, names or steers cards hidden from some of them (write `secretly` or `publicly`)",
     "bad-scenario": "a scenario that cannot be run as written",
     "missing-event": "a component whose effect is not written yet (a warning)",
     "endless-recursion": "a function, procedure or trigger that calls itself again on every path",

@@ -1,7 +1,7 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
-`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> lower -> render; `build` writes or
-compares generated/ for every spec in specs/.
+`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> lower -> render; `build`
+writes or compares generated/ for every spec in specs/.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
 from compiler.resolve import resolve
+from compiler.secrecy import find_leaks
 
 
 @dataclass
@@ -52,6 +53,7 @@ def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | N
         )
     sym = resolve(game, sink)
     ann = check(sym, sink)
+    find_leaks(sym, ann, sink)
     if sink.has_errors:
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game

@@ -56,12 +56,13 @@ def _plain(node: object) -> object:
         return None
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         skip = ("span", "text") if isinstance(node, ir.Code) else ("span",)  # Code.text: as written
-        # an optional field left at its default None is left out too, so adding such a field to
-        # the IR (e.g. Let.type) keeps every fingerprint recorded before it
+        # an optional field left at its default None (or False) is left out too, so adding such a
+        # field to the IR (e.g. Let.type, Choose.public) keeps every fingerprint recorded before it
         return (type(node).__name__,) + tuple(
             _plain(getattr(node, f.name))
             for f in dataclasses.fields(node)
-            if f.name not in skip and not (f.default is None and getattr(node, f.name) is None)
+            if f.name not in skip
+            and not ((f.default is None or f.default is False) and getattr(node, f.name) is f.default)
         )
     if isinstance(node, tuple | list):
         return tuple(_plain(x) for x in node)

@@ -216,9 +216,11 @@ class Active:
 
 @dataclass(frozen=True, slots=True)
 class Choose:
-    """`[secretly] [optionally] choose [n] from xs by p ["prompt"]`.
+    """`[secretly|publicly] [optionally] choose [n] from xs by p ["prompt"]`.
 
-    An optional choice may be passed (giving none); a secret one is logged only to its player.
+    An optional choice may be passed (giving none); a secret one is logged only to its player. A
+    public one is logged to all, as a plain one is; the word says that its answer may be known
+    even though its options or its effect touch hidden cards (secrecy.py asks for one of the two).
     """
 
     count: Expr | None
@@ -228,6 +230,7 @@ class Choose:
     optional: bool
     secret: bool
     span: Span
+    public: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ TOKEN_NAMES = {
     "MINUS": "'-'",
     "POSITION": "top/bottom",
     "SECRETLY": "'secretly'",
+    "PUBLICLY": "'publicly'",
     "COLON": "':'",
 }
 
@@ -212,14 +213,19 @@ class _Build(Transformer[Token, Any]):
     def by_clause(self, meta: Any, c: list[Any]) -> Any:
         return c[0] if c else None
 
+    def disclosure(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
     def choose(self, meta: Any, c: list[Any]) -> ir.Choose:
+        prompt = self._string(c[4]) if c[4] else None
         return ir.Choose(
-            c[1], c[2], c[3], self._string(c[4]) if c[4] else None, False, c[0] is not None, self.s(meta)
+            c[1], c[2], c[3], prompt, False, c[0] == "secretly", self.s(meta), public=c[0] == "publicly"
         )
 
     def choose_optional(self, meta: Any, c: list[Any]) -> ir.Choose:
+        prompt = self._string(c[3]) if c[3] else None
         return ir.Choose(
-            None, c[1], c[2], self._string(c[3]) if c[3] else None, True, c[0] is not None, self.s(meta)
+            None, c[1], c[2], prompt, True, c[0] == "secretly", self.s(meta), public=c[0] == "publicly"
         )
 
     def choose_number(self, meta: Any, c: list[Any]) -> ir.ChooseNumber:

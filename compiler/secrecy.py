@@ -1,0 +1,631 @@
+"""Secrecy: find decisions whose answer, logged for every player, tells some of them about cards
+they may not see.
+
+The runtime logs each answer as `Germany chooses Night Attack 3 (prompt)`, to every player unless
+the decision is `secretly`. That line leaks a hidden card in two ways, and both are errors here
+(code `leaky-decision`), at the decision:
+
+1. Its options are hidden: they come from a zone some player cannot see (an `owner` or `hidden`
+   zone, or an owner-only variable), directly or through a filter, a comprehension, `top`, a local,
+   a function or a procedure parameter, or are components tested to be `in` such a zone; and
+   nothing after the decision shows the chosen value to every player anyway (a move to a public
+   zone, a place on a public grid, `reveal`, a log line or end-of-game reason naming it, or a
+   procedure that does one of these with it).
+2. Its answer steers a move of other cards between two zones some player cannot see (a `deal` or
+   `move` after it, in the same code, whose item depends on the answer or that runs in a branch
+   or loop that does): the answer then says which hidden cards went where.
+
+Either decision must be `secretly` (logged to the chooser only) or `publicly` (the spec says the
+answer may be known). Only `choose` decisions are judged; `ask` and `choose number` answer with a
+yes/no or a number. The analysis follows each code unit forward (branches merged, loops to a fixed
+point), and looks into procedures only for what they do with their parameters; it does not follow
+`emit`. Every pass is linear in the size of the code, so a large spec cannot make `check` slow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
+
+from compiler import ir
+from compiler.check import Annotations
+from compiler.diagnostics import Sink
+from compiler.resolve import Symbols
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """Where values may come from that some player cannot see: a zone, an owner-only variable, or
+    (inside a function's summary) one of the function's parameters."""
+
+    kind: str  # "zone", "var" or "param"
+    name: str  # the zone or variable; for "param", the parameter's position
+    owner: object = None  # the shape of a per-player zone's owner expression, when known
+
+
+Taint = frozenset[Hidden]
+NO_TAINT: Taint = frozenset()
+Key = tuple[str, str]  # ("local", slot) or ("state", variable): where a value is held
+Ids = frozenset[int]  # sites (see _Site)
+NO_IDS: Ids = frozenset()
+
+# builtins whose result is an element (or elements) of their first argument
+_ELEMENT_BUILTINS = ("top", "top_n", "random")
+
+
+def find_leaks(sym: Symbols, ann: Annotations, sink: Sink) -> None:
+    """Report every leaky decision of the game (see the module's doc)."""
+    if sym.max_players >= 2:  # alone at the table, nobody can learn what the log says
+        Secrecy(sym, ann, sink).run()
+
+
+def _is_node(e: object) -> bool:
+    return is_dataclass(e) and not isinstance(e, type)
+
+
+def _shape(e: object) -> object:
+    """An expression without its spans, for telling whether two owner expressions are the same."""
+    if isinstance(e, tuple):
+        return tuple(_shape(x) for x in e)
+    if not is_dataclass(e) or isinstance(e, type):
+        return e
+    return (type(e).__name__, *(_shape(getattr(e, f.name)) for f in fields(e) if f.name != "span"))
+
+
+def _children(e: object) -> Iterator[object]:
+    """The IR nodes directly inside a node (expressions, statements, string parts)."""
+    if not is_dataclass(e) or isinstance(e, type):
+        return
+    for f in fields(e):
+        if f.name == "span":
+            continue
+        value = getattr(e, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, tuple):  # an `if`'s (condition, body) branches
+                for part in item:
+                    yield from (x for x in (part if isinstance(part, tuple) else (part,)) if _is_node(x))
+            elif _is_node(item):
+                yield item
+
+
+def _blocks(s: ir.Stmt) -> Iterator[tuple[ir.Stmt, ...]]:
+    """The statement blocks directly inside a statement."""
+    match s:
+        case ir.If():
+            for _, body in s.branches:
+                yield body
+            yield s.orelse
+        case ir.For() | ir.While() | ir.Repeat():
+            yield s.body
+        case _:
+            pass
+
+
+def _calls(body: Iterable[ir.Stmt]) -> Iterator[ir.CallStmt]:
+    for s in body:
+        if isinstance(s, ir.CallStmt):
+            yield s
+        for inner in _blocks(s):
+            yield from _calls(inner)
+
+
+@dataclass
+class _Site:
+    """A decision whose answer the flow follows (or, for a procedure's summary, a parameter)."""
+
+    choose: ir.Choose | None
+    came_from: Taint  # the hidden places its options come from
+    published: bool = False  # something shows the answer to every player
+    steers: tuple[ir.Stmt, Hidden, Hidden] | None = None  # a hidden move that depends on it
+
+
+@dataclass
+class _Facts:
+    """What the flow knows at one point: the sites whose answers each local or state variable may
+    hold, and the sites its value may depend on."""
+
+    holds: dict[Key, Ids] = field(default_factory=dict)
+    deps: dict[Key, Ids] = field(default_factory=dict)
+
+    def copy(self) -> _Facts:
+        return _Facts(dict(self.holds), dict(self.deps))
+
+    def merge(self, other: _Facts) -> bool:
+        """Add what `other` knows; True when something was new."""
+        grew = False
+        for mine, theirs in ((self.holds, other.holds), (self.deps, other.deps)):
+            for k, v in theirs.items():
+                old = mine.get(k, NO_IDS)
+                if not v <= old:
+                    mine[k] = old | v
+                    grew = True
+        return grew
+
+
+class Secrecy:
+    """The pass: summaries of functions and procedures, then each code unit's decisions."""
+
+    def __init__(self, sym: Symbols, ann: Annotations, sink: Sink) -> None:
+        self.sym = sym
+        self.ann = ann
+        self.sink = sink
+        self.zones = {name: z for name, (z, _) in sym.zones.items()}
+        self.owner_vars = {
+            name for name, (sv, _, per) in sym.state.items() if sv.visibility == "owner" and per
+        }
+        self.function_taint: dict[str, Taint] = {}
+        self.functions_in_progress: set[str] = set()
+        self.param_taint: dict[str, list[Taint]] = {
+            name: [NO_TAINT] * len(pr.params) for name, pr in sym.procedures.items()
+        }
+        self.publishes: dict[str, set[int]] = {name: set() for name in sym.procedures}
+
+    # ---- the code units -----------------------------------------------------------------------
+    def units(self) -> Iterator[tuple[ir.Code, str | None]]:
+        """Every code unit that may decide, with its procedure's name (None for the others)."""
+        g = self.sym.game
+        for pr in self.sym.procedures.values():
+            yield pr.body, pr.name
+        for info in self.sym.entity_types.values():
+            for ent in info.decl.entities:
+                for _, code in ent.code:
+                    yield code, None
+        for tr in g.triggers:
+            yield tr.body, None
+        if g.setup is not None:
+            yield g.setup, None
+        for ph in self.sym.phases.values():
+            if ph.body is not None:
+                yield ph.body, None
+
+    def callees_first(self) -> list[str]:
+        """The procedures, each after the ones it calls (but for recursion): summaries built in
+        this order are complete after one round, and callers' facts reach callees in reverse."""
+        procs = self.sym.procedures
+        order: list[str] = []
+        done: set[str] = set()
+
+        def callees(name: str) -> Iterator[str]:
+            return iter(sorted({c.proc for c in _calls(procs[name].body.body) if c.proc in procs}))
+
+        for root in procs:
+            if root in done:
+                continue
+            done.add(root)
+            stack = [(root, callees(root))]
+            while stack:  # a depth-first walk without recursion: call chains may be long
+                name, todo = stack[-1]
+                nxt = next((c for c in todo if c not in done), None)
+                if nxt is None:
+                    order.append(name)
+                    stack.pop()
+                else:
+                    done.add(nxt)
+                    stack.append((nxt, callees(nxt)))
+        return order
+
+    def run(self) -> None:
+        order = self.callees_first()
+        others = [(code, proc) for code, proc in self.units() if proc is None]
+        # what each procedure's parameters may hold, from every call (taints only grow)
+        changed = True
+        while changed:
+            changed = False
+            for code, proc in [*others, *((self.sym.procedures[p].body, p) for p in reversed(order))]:
+                env = self.environment(code, proc)
+                for call in _calls(code.body):
+                    taints = self.param_taint.get(call.proc)
+                    for i, arg in enumerate(call.args[: len(taints or ())]):
+                        assert taints is not None
+                        grown = taints[i] | self.sources(arg, env)
+                        if grown != taints[i]:
+                            taints[i] = grown
+                            changed = True
+        # which parameters each procedure shows to every player (they only grow too)
+        changed = True
+        while changed:
+            changed = False
+            for name in order:
+                pr = self.sym.procedures[name]
+                flow = _Flow(self, self.environment(pr.body, name))
+                start = _Facts()
+                for i, param in enumerate(pr.params):
+                    flow.sites.append(_Site(None, NO_TAINT))
+                    start.holds[("local", param.name)] = frozenset({i})
+                flow.run(pr.body.body, start)
+                shown = {i for i in range(len(pr.params)) if flow.sites[i].published}
+                if not shown <= self.publishes[name]:
+                    self.publishes[name] |= shown
+                    changed = True
+        for code, proc in self.units():
+            flow = _Flow(self, self.environment(code, proc))
+            flow.run(code.body, _Facts())
+            for site in flow.sites:
+                self.judge(site)
+
+    # ---- what locals may hold ---------------------------------------------------------------
+    def environment(self, code: ir.Code, proc: str | None) -> dict[str, Taint]:
+        """Each local slot of a unit -> the hidden places its value may come from. Slots are unique
+        within a unit, so flow-insensitive passes are enough (repeated while loops add to them)."""
+        env: dict[str, Taint] = {}
+        if proc is not None:
+            pr = self.sym.procedures[proc]
+            for param, taint in zip(pr.params, self.param_taint[proc], strict=False):
+                env[param.name] = taint
+        while True:
+            before = dict(env)
+            self.assignments(code.body, env)
+            if env == before:
+                return env
+
+    def assignments(self, body: Iterable[ir.Stmt], env: dict[str, Taint]) -> None:
+        for s in body:
+            match s:
+                case ir.Let() if not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+                    slot = self.ann.slots.get(id(s))
+                    if slot is not None:
+                        env[slot] = env.get(slot, NO_TAINT) | self.sources(s.value, env)
+                case ir.Assign() if not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+                    b = self.ann.names.get(id(s))
+                    if b is not None and b.kind == "local":
+                        env[b.target] = env.get(b.target, NO_TAINT) | self.sources(s.value, env)
+                case ir.For():
+                    slot = self.ann.slots.get(id(s))
+                    if slot is not None:
+                        env[slot] = env.get(slot, NO_TAINT) | self.sources(s.source, env)
+                case _:
+                    pass
+            for inner in _blocks(s):
+                self.assignments(inner, env)
+
+    def sources(self, e: ir.Expr, env: dict[str, Taint], comp: dict[str, Taint] | None = None) -> Taint:
+        """The hidden places the value of `e` (or its elements) may come from."""
+        comp = comp or {}
+        match e:
+            case ir.Name():
+                b = self.ann.names.get(id(e))
+                if b is None:
+                    return NO_TAINT
+                if b.kind == "zone":
+                    return self.zone_taint(b.target, None)
+                if b.kind == "state" and b.target in self.owner_vars:
+                    return frozenset({Hidden("var", b.target)})
+                if b.kind == "local":
+                    return env.get(b.target, NO_TAINT)
+                if b.kind == "comp":
+                    return comp.get(b.target, NO_TAINT)
+                return NO_TAINT
+            case ir.Index():
+                b = self.ann.names.get(id(e.subject)) if isinstance(e.subject, ir.Name) else None
+                if b is not None and b.kind == "zone":
+                    return self.zone_taint(b.target, e.args[0] if e.args else None)
+                if b is not None and b.kind == "state":
+                    return frozenset({Hidden("var", b.target)}) if b.target in self.owner_vars else NO_TAINT
+                return self.sources(e.subject, env, comp)
+            case ir.Field() | ir.MethodCall():
+                return self.sources(e.subject, env, comp)
+            case ir.Call():
+                if e.func in self.sym.functions:
+                    return self.call_taint(e, env, comp)
+                if e.func in _ELEMENT_BUILTINS and e.args:
+                    return self.sources(e.args[0], env, comp)
+                return NO_TAINT
+            case ir.ListLit():
+                return frozenset().union(*(self.sources(x, env, comp) for x in e.items))
+            case ir.ListComp():
+                inner = {**comp, e.var: self.sources(e.source, env, comp)}
+                return self.sources(e.item, env, inner) | self.members(e.cond, e.var, env, inner)
+            case ir.Quantifier() if e.kind == "filter":
+                inner = {**comp, e.var: self.sources(e.source, env, comp)}
+                return inner[e.var] | self.members(e.cond, e.var, env, inner)
+            case ir.BinOp() if e.op == "+":
+                return self.sources(e.left, env, comp) | self.sources(e.right, env, comp)
+            case ir.CondExpr():
+                return self.sources(e.then, env, comp) | self.sources(e.other, env, comp)
+            case _:
+                return NO_TAINT
+
+    def zone_taint(self, name: str, owner: ir.Expr | None) -> Taint:
+        z = self.zones.get(name)
+        if z is None or z.visibility == "public":
+            return NO_TAINT
+        return frozenset({Hidden("zone", name, _shape(owner) if owner is not None else None)})
+
+    def members(self, cond: ir.Expr | None, var: str, env: dict[str, Taint], comp: dict[str, Taint]) -> Taint:
+        """Hidden places a comprehension's variable is tested to be `in` (`x in hand[p]`)."""
+        if cond is None:
+            return NO_TAINT
+        found: set[Hidden] = set()
+        stack: list[object] = [cond]
+        while stack:
+            node = stack.pop()
+            if (
+                isinstance(node, ir.Compare)
+                and node.op == "in"
+                and isinstance(node.left, ir.Name)
+                and node.left.ident == var
+            ):
+                found |= self.sources(node.right, env, comp)
+            stack.extend(_children(node))
+        return frozenset(found)
+
+    def call_taint(self, e: ir.Call, env: dict[str, Taint], comp: dict[str, Taint]) -> Taint:
+        """A function's result: its own hidden places, and those of the arguments it passes on."""
+        out: set[Hidden] = set()
+        for h in self.function_summary(e.func):
+            if h.kind != "param":
+                out.add(h)
+            elif int(h.name) < len(e.args):
+                out |= self.sources(e.args[int(h.name)], env, comp)
+        return frozenset(out)
+
+    def function_summary(self, name: str) -> Taint:
+        if name in self.function_taint:
+            return self.function_taint[name]
+        f = self.sym.functions[name]
+        if name in self.functions_in_progress or f.body.expr is None:
+            return NO_TAINT  # a recursive call adds nothing new
+        self.functions_in_progress.add(name)
+        env = {p.name: frozenset({Hidden("param", str(i))}) for i, p in enumerate(f.params)}
+        taint = self.sources(f.body.expr, env)
+        self.functions_in_progress.discard(name)
+        self.function_taint[name] = taint
+        return taint
+
+    # ---- zones and names ----------------------------------------------------------------------
+    def key_of(self, e: ir.Expr) -> Key | None:
+        """Where a reference to a local or a state variable (indexed or not) is held."""
+        if isinstance(e, ir.Index) and isinstance(e.subject, ir.Name):
+            e = e.subject
+        if not isinstance(e, ir.Name):
+            return None
+        b = self.ann.names.get(id(e))
+        if b is None or b.kind not in ("local", "state"):
+            return None
+        return (b.kind, b.target)
+
+    def zone_name(self, e: ir.Expr) -> str | None:
+        subject = e.subject if isinstance(e, ir.Index) else e
+        b = self.ann.names.get(id(subject)) if isinstance(subject, ir.Name) else None
+        return b.target if b is not None and b.kind == "zone" else None
+
+    def public_zone(self, e: ir.Expr) -> bool:
+        name = self.zone_name(e)
+        z = self.zones.get(name) if name is not None else None
+        return z is not None and z.visibility == "public"
+
+    def zone_taint_of(self, e: ir.Expr) -> Hidden | None:
+        name = self.zone_name(e)
+        if name is None:
+            return None
+        owner = e.args[0] if isinstance(e, ir.Index) and e.args else None
+        return next(iter(self.zone_taint(name, owner)), None)
+
+    def owner_zone(self, h: Hidden) -> bool:
+        """A per-player zone only its owner sees, with a known owner expression."""
+        return h.kind == "zone" and self.zones[h.name].visibility == "owner" and h.owner is not None
+
+    def handed_over(self, came_from: Taint, dest: ir.Expr) -> bool:
+        """In a two-player game, a card taken from one player's owner zone into the other's is
+        seen by both (`give a card to your opponent`): nobody is left to learn it from the log."""
+        to = self.zone_taint_of(dest)
+        if self.sym.max_players > 2 or to is None or not came_from:
+            return False
+        return self.owner_zone(to) and all(self.owner_zone(h) and h.owner != to.owner for h in came_from)
+
+    def hidden_from_someone(self, a: Hidden, b: Hidden) -> bool:
+        """Is there a player who sees neither place? A `hidden` zone is seen by nobody, an owner
+        zone or variable by its owner only; two owners may be two players."""
+        if a.kind == "param" or b.kind == "param":
+            return False
+        owners = [h for h in (a, b) if not (h.kind == "zone" and self.zones[h.name].visibility == "hidden")]
+        if len(owners) < 2:
+            return True
+        same = owners[0].owner is not None and owners[0].owner == owners[1].owner
+        return same or self.sym.max_players >= 3
+
+    # ---- the verdict --------------------------------------------------------------------------
+    def judge(self, site: _Site) -> None:
+        d = site.choose
+        if d is None or d.secret or d.public:
+            return
+        verb = ("optionally " if d.optional else "") + "choose"
+        public_note = (
+            f"if every player may know the answer anyway, write `publicly {verb}` and say why in a comment"
+        )
+        hidden = sorted(site.came_from, key=lambda h: (h.kind, h.name))
+        if hidden and not site.published:
+            places = ", ".join(dict.fromkeys(self.place(h) for h in hidden))
+            self.sink.error(
+                "leaky-decision",
+                d.span,
+                f"the answer to this decision is logged for every player, but its options are hidden "
+                f"from some of them (from {places}); write `secretly {verb}`",
+                *dict.fromkeys(self.visibility_note(h) for h in hidden),
+                "nothing after the decision shows the chosen value to every player (a move to a public "
+                "zone, `reveal`, or a log line naming it)",
+                public_note,
+            )
+        elif site.steers is not None:
+            stmt, src, dst = site.steers
+            what = "are dealt" if isinstance(stmt, ir.Deal) else "move"
+            self.sink.error(
+                "leaky-decision",
+                d.span,
+                f"the answer to this decision is logged for every player, and it steers which hidden "
+                f"cards {what} from {self.place(src)} to {self.place(dst)} (line {stmt.span.line}); "
+                f"write `secretly {verb}`",
+                *dict.fromkeys(self.visibility_note(h) for h in (src, dst)),
+                public_note,
+            )
+
+    @staticmethod
+    def place(h: Hidden) -> str:
+        return f"zone '{h.name}'" if h.kind == "zone" else f"variable '{h.name}'"
+
+    def visibility_note(self, h: Hidden) -> str:
+        if h.kind == "var":
+            sv = self.sym.state[h.name][0]
+            return f"variable '{h.name}' is seen only by its owner (visibility: owner, declared at {sv.span})"
+        z = self.zones[h.name]
+        who = "nobody sees its cards" if z.visibility == "hidden" else "only its owner sees its cards"
+        return f"zone '{h.name}': {who} (visibility: {z.visibility}, declared at {z.span})"
+
+
+class _Flow:
+    """One code unit, followed forward from its start: which decisions' answers each variable
+    holds or depends on, which statements show an answer to all, and which hidden moves an answer
+    steers. Branches start from the same facts and merge after; a loop's body is walked again,
+    with what its end knows added to its head, until nothing new flows back."""
+
+    def __init__(self, secrecy: Secrecy, env: dict[str, Taint]) -> None:
+        self.s = secrecy
+        self.env = env
+        self.sites: list[_Site] = []
+        self.site_of: dict[int, int] = {}  # id(choose) -> its site
+        self.loop_heads: dict[int, _Facts] = {}  # id(loop) -> what flows back from its end
+        self.again = False
+
+    def run(self, body: tuple[ir.Stmt, ...], start: _Facts) -> None:
+        self.again = True
+        while self.again:
+            self.again = False
+            self.block(body, start.copy(), NO_IDS)
+
+    def holds(self, e: ir.Expr, facts: _Facts) -> Ids:
+        """The sites whose answers `e` is (itself, its label, or in a list literal)."""
+        if isinstance(e, ir.ListLit):
+            return frozenset().union(*(self.holds(x, facts) for x in e.items))
+        if isinstance(e, ir.Call) and e.func == "label" and e.args:
+            return self.holds(e.args[0], facts)
+        key = self.s.key_of(e)
+        return facts.holds.get(key, NO_IDS) if key is not None else NO_IDS
+
+    def deps(self, e: object, facts: _Facts) -> Ids:
+        """The sites whose answers some name inside `e` depends on."""
+        out: set[int] = set()
+        stack: list[object] = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ir.Name):
+                key = self.s.key_of(node)
+                if key is not None:
+                    out |= facts.deps.get(key, NO_IDS)
+            stack.extend(_children(node))
+        return frozenset(out)
+
+    def set(self, facts: _Facts, key: Key | None, holds: Ids, deps: Ids) -> None:
+        """A local takes the new value; a state variable (one index of it) may hold either."""
+        if key is None:
+            return
+        if key[0] == "state":
+            holds |= facts.holds.get(key, NO_IDS)
+            deps |= facts.deps.get(key, NO_IDS)
+        facts.holds[key] = holds
+        facts.deps[key] = deps
+
+    def site(self, d: ir.Choose) -> int:
+        n = self.site_of.get(id(d))
+        if n is None:
+            came_from = frozenset(h for h in self.s.sources(d.options, self.env) if h.kind != "param")
+            n = self.site_of[id(d)] = len(self.sites)
+            self.sites.append(_Site(d, came_from))
+        return n
+
+    def block(self, body: Iterable[ir.Stmt], facts: _Facts, control: Ids) -> _Facts:
+        for s in body:
+            facts = self.stmt(s, facts, control)
+        return facts
+
+    def loop(self, s: ir.For | ir.While | ir.Repeat, facts: _Facts, control: Ids) -> _Facts:
+        head = facts.copy()
+        head.merge(self.loop_heads.get(id(s), _Facts()))
+        if isinstance(s, ir.For):
+            inner = control | self.deps(s.source, head) | self.deps(s.cond, head)
+            slot = self.s.ann.slots.get(id(s))
+            if slot is not None:
+                self.set(
+                    head, ("local", slot), self.holds(s.source, head), self.deps(s.source, head) | control
+                )
+        else:
+            inner = control | self.deps(s.cond if isinstance(s, ir.While) else s.count, head)
+        end = self.block(s.body, head.copy(), inner)
+        back = self.loop_heads.setdefault(id(s), _Facts())
+        if back.merge(end):
+            self.again = True
+        head.merge(end)  # the body may run no time or several
+        return head
+
+    def stmt(self, s: ir.Stmt, facts: _Facts, control: Ids) -> _Facts:
+        sec = self.s
+        match s:
+            case ir.Let() | ir.Assign():
+                if isinstance(s, ir.Let):
+                    slot = sec.ann.slots.get(id(s))
+                    key: Key | None = ("local", slot) if slot is not None else None
+                else:
+                    b = sec.ann.names.get(id(s))
+                    key = (b.kind, b.target) if b is not None and b.kind in ("local", "state") else None
+                if isinstance(s.value, ir.Choose):
+                    answer = frozenset({self.site(s.value)})
+                    self.set(facts, key, answer, answer | control)
+                else:
+                    self.set(facts, key, self.holds(s.value, facts), self.deps(s.value, facts) | control)
+            case ir.If():
+                merged: _Facts | None = None
+                branch_control = control
+                for cond, inner in (*s.branches, (None, s.orelse)):
+                    if cond is not None:
+                        branch_control = branch_control | self.deps(cond, facts)
+                    end = self.block(inner, facts.copy(), branch_control)
+                    if merged is None:
+                        merged = end
+                    else:
+                        merged.merge(end)
+                assert merged is not None
+                return merged
+            case ir.For() | ir.While() | ir.Repeat():
+                return self.loop(s, facts, control)
+            case ir.Move():
+                chosen = self.holds(s.item, facts)
+                for n in chosen:
+                    if sec.public_zone(s.dest) or sec.handed_over(self.sites[n].came_from, s.dest):
+                        self.sites[n].published = True
+                dst = sec.zone_taint_of(s.dest)
+                if dst is not None:
+                    for src in sec.sources(s.item, self.env):
+                        if sec.hidden_from_someone(src, dst):
+                            # moving the chosen card itself is judged by where its options came from
+                            self.steer((self.deps(s.item, facts) | control) - chosen, s, src, dst)
+            case ir.Deal():
+                src_t, dst = sec.zone_taint_of(s.source), sec.zone_taint_of(s.dest)
+                if src_t is not None and dst is not None and sec.hidden_from_someone(src_t, dst):
+                    self.steer(self.deps(s, facts) | control, s, src_t, dst)
+            case ir.Place() if sec.public_zone(s.grid):
+                self.publish(self.holds(s.item, facts))
+            case ir.Reveal():
+                self.publish(self.holds(s.item, facts))
+            case ir.Log():
+                self.publish(self.named(s.message, facts))
+            case ir.EndGame() if s.reason is not None:
+                self.publish(self.named(s.reason, facts))
+            case ir.CallStmt():
+                shown = sec.publishes.get(s.proc, set())
+                for i, a in enumerate(s.args):
+                    if i in shown:
+                        self.publish(self.holds(a, facts))
+            case _:
+                pass
+        return facts
+
+    def named(self, text: ir.StrLit, facts: _Facts) -> Ids:
+        return frozenset().union(*(self.holds(p, facts) for p in text.parts if not isinstance(p, str)))
+
+    def publish(self, ids: Ids) -> None:
+        for n in ids:
+            self.sites[n].published = True
+
+    def steer(self, ids: Ids, s: ir.Stmt, src: Hidden, dst: Hidden) -> None:
+        for n in ids:
+            if self.sites[n].steers is None:
+                self.sites[n].steers = (s, src, dst)
