@@ -538,6 +538,8 @@ class P_take_cube(Frame):
     NAME = "P_take_cube"
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 5
     l_p: int
     l_keep: int
     l_src: int
@@ -596,6 +598,8 @@ class P_give_order(Frame):
     NAME = "P_give_order"
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    BLOCKS = 9
     l_p: int
     l_c: int
     l_access: list[int]
@@ -693,6 +697,8 @@ class P_infiltrate(Frame):
     NAME = "P_infiltrate"
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    BLOCKS = 6
     l_p: int
     l_n: int
     l_targets: list[int]
@@ -765,6 +771,8 @@ class P_remove_cubes(Frame):
     NAME = "P_remove_cubes"
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "int", "int")
+    BLOCKS = 5
     l_p: int
     l_n: int
     l_targets: list[int]
@@ -837,6 +845,8 @@ class P_remove_from_one_card(Frame):
     NAME = "P_remove_from_one_card"
     ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 3
     l_p: int
     l_n: int
     l_o: int
@@ -904,6 +914,8 @@ class P_move_cubes(Frame):
     NAME = "P_move_cubes"
     ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 4
     l_p: int
     l_n: int
     l_src: int
@@ -981,6 +993,8 @@ class P_play_turn(Frame):
     NAME = "P_play_turn"
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "bool")
+    BLOCKS = 17
     l_p: int
     l_c: int
     l_spot: int
@@ -1137,6 +1151,8 @@ class E_card_event_west_germany(Frame):
     NAME = "E_card_event_west_germany"
     ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1170,6 +1186,8 @@ class E_card_event_italy(Frame):
     NAME = "E_card_event_italy"
     ORIGIN = "card italy: event (specs/iron_curtain/cards.yaml:44)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1196,6 +1214,8 @@ class E_card_event_east_germany(Frame):
     NAME = "E_card_event_east_germany"
     ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1225,6 +1245,8 @@ class E_card_event_poland(Frame):
     NAME = "E_card_event_poland"
     ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1258,6 +1280,8 @@ class E_card_event_iran(Frame):
     NAME = "E_card_event_iran"
     ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1287,6 +1311,8 @@ class E_card_event_israel(Frame):
     NAME = "E_card_event_israel"
     ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1316,6 +1342,8 @@ class E_card_event_egypt(Frame):
     NAME = "E_card_event_egypt"
     ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1345,6 +1373,8 @@ class E_card_event_japan(Frame):
     NAME = "E_card_event_japan"
     ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1378,6 +1408,8 @@ class E_card_event_south_korea(Frame):
     NAME = "E_card_event_south_korea"
     ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1411,6 +1443,8 @@ class E_card_event_vietnam(Frame):
     NAME = "E_card_event_vietnam"
     ORIGIN = "card vietnam: event (specs/iron_curtain/cards.yaml:104)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1437,6 +1471,8 @@ class E_card_event_south_africa(Frame):
     NAME = "E_card_event_south_africa"
     ORIGIN = "card south_africa: event (specs/iron_curtain/cards.yaml:113)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1463,6 +1499,8 @@ class E_card_event_angola(Frame):
     NAME = "E_card_event_angola"
     ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1492,6 +1530,8 @@ class E_card_event_ethiopia(Frame):
     NAME = "E_card_event_ethiopia"
     ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1521,6 +1561,8 @@ class E_card_event_brazil(Frame):
     NAME = "E_card_event_brazil"
     ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1556,6 +1598,8 @@ class E_card_event_argentina(Frame):
     NAME = "E_card_event_argentina"
     ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1591,6 +1635,8 @@ class E_card_event_chile(Frame):
     NAME = "E_card_event_chile"
     ORIGIN = "card chile: event (specs/iron_curtain/cards.yaml:150)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1617,6 +1663,8 @@ class E_card_event_panama(Frame):
     NAME = "E_card_event_panama"
     ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1646,6 +1694,8 @@ class E_card_event_cuba(Frame):
     NAME = "E_card_event_cuba"
     ORIGIN = "card cuba: event (specs/iron_curtain/cards.yaml:166)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1672,6 +1722,8 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/iron_curtain/game.yaml:208)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_p: int
     l_c: int
 
@@ -1710,6 +1762,8 @@ class Ph_round(Frame):
     NAME = "Ph_round"
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 7
     l_chooser: int
     l_first: int
     l_p: int
@@ -1790,6 +1844,8 @@ class Ph_epilogue(Frame):
     NAME = "Ph_epilogue"
     ORIGIN = "phase epilogue (specs/iron_curtain/game.yaml:237)"
     SLOTS = __slots__
+    SLOT_TYPES = ("list[int]", "int", "int", "int")
+    BLOCKS = 1
     l_kept: list[int]
     l_c: int
     l_us: int
@@ -1834,6 +1890,8 @@ class Ph_final_scoring(Frame):
     NAME = "Ph_final_scoring"
     ORIGIN = "phase final_scoring (specs/iron_curtain/game.yaml:245)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int",)
+    BLOCKS = 1
     l_r: int
 
     def __init__(self) -> None:
@@ -1866,6 +1924,8 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game\u0027s flow (phases) (specs/iron_curtain/game.yaml:2)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int",)
+    BLOCKS = 8
     r_1: int
 
     def __init__(self) -> None:
@@ -3983,6 +4043,14 @@ INFO = GameInfo(
     secret_choices=False,
     var_indices={"cubes": (1, 2), "reserve": (2,), "removed": (2,)},
     var_values={},
+    var_types={
+        "ideology": ("int", ()),
+        "round": ("int", ()),
+        "cubes": ("int", ("entity:card", "player")),
+        "reserve": ("int", ("player",)),
+        "removed": ("int", ("player",)),
+    },
+    modifier_params=(),
     frames={
         frame.NAME: frame
         for frame in (
