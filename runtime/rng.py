@@ -6,6 +6,8 @@ first), and random picks; forced values are consumed first.
 
 from __future__ import annotations
 
+import json
+
 MASK = (1 << 64) - 1
 
 
@@ -118,7 +120,10 @@ class Rng:
 
 
 def _shown(value: object) -> str:
-    text = repr(value)
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):  # not JSON at all (a value handed in from Python)
+        text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -121,7 +121,8 @@ def read_saved_state(text: object, info: GameInfo, max_chars: int = MAX_SAVED_ST
     return data
 
 
-# A value check returns None when the value fits, else (where inside it, what is wrong, the value).
+# A value check returns None when the value fits, else (where inside it, what is wrong, the value
+# or ... when the message is better without it).
 Problem = tuple[str, str, object]
 
 
@@ -174,7 +175,9 @@ class SavedStateCheck:
             return "", "must be an integer", value
         bounds = self.id_range(vtype)
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
-            return "", f"must be a {vtype} id from {bounds[0]} to {bounds[1]}", value
+            name = vtype.split(":")[-1]
+            article = "an" if name[0] in "aeiou" else "a"
+            return "", f"must be {article} {name} id, from {bounds[0]} to {bounds[1]}", value
         return None
 
     def integer(
@@ -196,15 +199,14 @@ class SavedStateCheck:
     def text(self, field: str, value: object) -> str:
         problem = text_problem(value)
         if problem is not None:
-            self.fail(field, problem[1], value)
-        assert isinstance(value, str)
-        return value
+            self.fail(field, problem[1], problem[2])
+        return str(value)
 
     def items(self, field: str, value: object, length: int | None = None) -> list[Any]:
         if type(value) is not list:
             self.fail(field, "must be a list", value)
         if length is not None and len(value) != length:
-            self.fail(field, f"must be a list of {length} items, not {len(value)}")
+            self.fail(field, f"must be a list of {length} item{'' if length == 1 else 's'}, not {len(value)}")
         return value
 
     def each(self, field: str, value: object, check: Callable[[str, Any], object]) -> None:
@@ -322,7 +324,12 @@ class SavedStateCheck:
             self.fail("pending.options", "must name at least one action", options)
         first, last = dom.offset, dom.offset + len(dom.labels) - 1
         for i, a in enumerate(options):
-            self.integer(f"pending.options[{i}]", a, first, last)
+            if type(a) is not int or not first <= a <= last:
+                self.fail(
+                    f"pending.options[{i}]",
+                    f"must be an action of the domain {dom.name} ({first} to {last})",
+                    a,
+                )
         if len(set(options)) != len(options):
             self.fail("pending.options", "must not repeat an action", options)
         slot = self.text("pending.slot", fields["slot"])
@@ -356,6 +363,8 @@ class SavedStateCheck:
     def modifier(self, field: str, value: object) -> None:
         index, args, until = self.items(field, value, 3)
         params = self.info.modifier_params
+        if not params:
+            self.fail(field, f"cannot be: {self.info.name} has no modifiers")
         mod = self.integer(f"{field}[0]", index, 0, len(params) - 1)
         self.items(f"{field}[1]", args, len(params[mod]))
         for i, (arg, vtype) in enumerate(zip(args, params[mod], strict=True)):
@@ -381,9 +390,8 @@ class SavedStateCheck:
                 if type(e) is not int or not 0 <= e < sizes[t]:
                     self.integer(f"zones.piles[{zi}][{k}]", e, 0, sizes[t] - 1)
                 if holder[t][e] >= 0:
-                    self.fail(
-                        f"zones.piles[{zi}][{k}]", f"is a component already in zones.piles[{holder[t][e]}]", e
-                    )
+                    where = f"zones.piles[{holder[t][e]}]"
+                    self.fail(f"zones.piles[{zi}][{k}]", f"is component {e}, which {where} holds too")
                 holder[t][e] = zi
         cells = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
         placed = [[-1] * n for n in sizes]  # the cell each component is on, from the grids
@@ -447,5 +455,5 @@ def text_problem(value: object) -> Problem | None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return "", "holds a lone surrogate, which no text can", value
+        return "", "holds a lone surrogate (\\ud800 to \\udfff), which no text can hold", ...
     return None
