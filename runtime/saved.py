@@ -4,8 +4,10 @@ A saved state can come from anyone, and most of its fields are positions inside 
 rules: frames and their program counters, action ids, component ids, zone and domain indices.
 `read_saved_state` checks every field against the engine's static facts (its GameInfo and the
 frame classes' slots, slot types and block counts) and refuses the first wrong one with a
-SavedStateError that names the field, so that a state that loads also plays on and saves back
-to the same JSON.
+SavedStateError that names the field. A state that loads holds only values this engine can
+hold: its legal actions, observations, clone and JSON work, and it saves back to the same JSON.
+Whether the values make sense together (that a card a variable names is where the rules would
+have put it) is not checked: the rules may still stumble on such a state later.
 
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
 a whole Twilight Struggle game saves in under 50 KB); `from_json(text, max_chars=...)` and
@@ -68,8 +70,8 @@ def shown(value: object) -> str:
         return repr(value)
     try:
         text = json.dumps(value)
-    except (TypeError, ValueError):  # not JSON at all (a value handed in from Python)
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):  # not JSON, or nested past what dumps takes
+        text = f"a {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -682,3 +682,56 @@ def test_only_legal_actions_change_a_state(
         unchanged(state, before, twin)
     text = state.to_json()
     assert g.state_from_json(text).to_json() == text
+
+
+def _leaves(value: object, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """The path to every scalar (and every empty list or object) in a JSON value."""
+    if isinstance(value, dict) and value:
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))]
+    if isinstance(value, list) and value:
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+REPLACEMENTS = st.one_of(
+    st.integers(-3, 3),
+    st.sampled_from([99, 10**20, 2**64, 1.5, True, False, "", "x", None, [], [0], {}]),
+)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=30)
+@given(seed=st.integers(0, 2**16), ahead=st.integers(0, 80), where=st.integers(0, 10**6), new=REPLACEMENTS)
+def test_a_state_with_one_value_changed_is_refused_or_round_trips(
+    name: str, seed: int, ahead: int, where: int, new: object
+) -> None:
+    """One value of a saved state replaced: either a SavedStateError, or a state whose legal
+    actions, observations, clone and JSON work, and whose JSON is the text it was loaded from."""
+    import random
+
+    from runtime.saved import SavedStateError
+
+    g = game(name)
+    state = g.new_initial_state(seed)
+    rnd = random.Random(seed)
+    for _ in range(ahead):
+        if state.is_terminal():
+            break
+        state.apply_action(rnd.choice(state.legal_actions()))
+    d = json.loads(state.to_json())
+    leaves = [p for p in _leaves(d) if p]
+    path = leaves[where % len(leaves)]
+    target: Any = d
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    text = json.dumps(d, separators=(",", ":"), sort_keys=True)
+    try:
+        loaded = g.state_from_json(text)
+    except SavedStateError:
+        return
+    assert loaded.to_json() == text
+    assert loaded.clone().to_json() == text
+    assert isinstance(loaded.legal_actions(), list) and loaded.current_player() is not None
+    for player in range(loaded.num_players):
+        loaded.observation_string(player)
