@@ -93,6 +93,18 @@ def pytype(t: Type) -> str:
     return "int"
 
 
+def value_type(t: Type) -> str:
+    """The runtime's name for the values of type `t` in a saved state: `int`, `bool`, `str`, a
+    domain's name (`cell`, `player`, `entity:T`, `enum:E`: an id of that domain) or `list[...]`."""
+    if t.kind in ("list", "zone"):
+        return f"list[{value_type(t.elem) if t.elem else 'int'}]"
+    if t == PLAYER:
+        return "player"
+    if t.kind in ("entity", "enum"):
+        return f"{t.kind}:{t.name}"
+    return t.kind if t.kind in ("bool", "str", "cell") else "int"
+
+
 def default(t: Type) -> str:
     if t.kind == "bool":
         return "False"
@@ -1263,6 +1275,19 @@ def _constants(lw: Lowerer) -> None:
         if held.kind == "entity" and held.name in lw.type_index:
             held_types[n] = lw.type_index[held.name]
     mod.info["var_values"] = repr(held_types)
+    # what a saved state's variables and modifier arguments may hold (runtime/saved.py checks it)
+    var_types: dict[str, tuple[str, tuple[str, ...]]] = {
+        o.name: ("bool" if o.type == "bool" else "int", ()) for o in sym.game.options
+    }
+    for n, (_, t, per) in sym.state.items():
+        var_types[n] = (value_type(t), tuple(value_type(pt) for pt in per))
+    mod.info["var_types"] = repr(var_types)
+    mod.info["modifier_params"] = repr(
+        tuple(
+            tuple(value_type(sym.type_named(p.type.text) or PLAYER) for p in m.params)
+            for m in sym.modifiers.values()
+        )
+    )
     count = sym.game.player_count.data
     mod.player_count = repr(count)
 

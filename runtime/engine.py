@@ -9,12 +9,14 @@ state (a list of Frames), so every decision point clones and JSON-round-trips ex
 from __future__ import annotations
 
 import json
+import operator
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, SupportsIndex
 
 from runtime.rng import Rng
+from runtime.saved import MAX_SAVED_STATE_CHARS, read_saved_state
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
 PASS = 0  # the action id of "pass" in an optional choice
@@ -117,6 +119,9 @@ class GameInfo:
     var_values: dict[str, int] = field(
         default_factory=dict
     )  # variable holding an entity (or a list of them) -> its type index, for readable views
+    # variable -> (what it holds, the domains it is indexed by), in runtime/saved.py's value types
+    var_types: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    modifier_params: tuple[tuple[str, ...], ...] = ()  # each modifier's argument types, the same way
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
@@ -152,6 +157,25 @@ class GameInfo:
         return self.labels[action] if 0 <= action < len(self.labels) else f"<no action {action}>"
 
 
+def integer_id(value: object) -> int | None:
+    """`value` as a plain int if it is an integer (numpy's too, through __index__), else None.
+    A bool is not: True is not action 1."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        return None
+    try:
+        return int(operator.index(value))
+    except TypeError:  # numpy's bool has __index__ only to refuse
+        return None
+
+
+def shown_value(value: object) -> str:
+    """A value handed in from Python, for an error message (never the whole of a huge one)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def cell_code(x: int, y: int, radius: int) -> int:
     if not (-radius <= x <= radius and -radius <= y <= radius):
         raise RuleError(f"position ({x},{y}) is off the grid (radius {radius})")
@@ -182,6 +206,8 @@ class Frame:
     NAME: ClassVar[str] = ""
     ORIGIN: ClassVar[str] = ""  # the spec entry and file:line, for error messages
     SLOTS: ClassVar[tuple[str, ...]] = ()
+    SLOT_TYPES: ClassVar[tuple[str, ...]] = ()  # each slot's Python type (int, bool, str, list[...])
+    BLOCKS: ClassVar[int] = 0  # how many blocks `step` has: a program counter is below this
 
     def __init__(self) -> None:
         self.pc = 0
@@ -351,24 +377,46 @@ class GameState:
         return self.pending.legal()[:]
 
     def action_to_string(self, action: int) -> str:
-        return self.INFO.action_label(action)
+        """The label of an action id; IllegalActionError for anything that is not one."""
+        a = integer_id(action)
+        n = self.INFO.num_distinct_actions
+        if a is None or not 0 <= a < n:
+            raise IllegalActionError(
+                f"no action {shown_value(action)}: action ids are integers from 0 to {n - 1}"
+            )
+        return self.INFO.labels[a]
 
     def string_to_action(self, text: str) -> int:
         """The legal action whose label is `text` (what scenarios and logs use)."""
+        if not isinstance(text, str):
+            raise IllegalActionError(
+                f"an action label is a string, not {shown_value(text)} ({type(text).__name__})"
+            )
         for a in self.legal_actions():
             if self.action_to_string(a) == text:
                 return a
         raise IllegalActionError(f"no legal action '{text}' ({self._whose()}); legal: {self._legal_text()}")
 
     def apply_action(self, action: int) -> None:
-        """Answer the pending decision; raises IllegalActionError (state unchanged) if not legal."""
+        """Answer the pending decision; raises IllegalActionError (state unchanged) if not legal.
+
+        An action is an int (or a numpy integer, stored as an int); a bool, float, str or
+        anything else is refused before the state is touched."""
+        given = action
+        a = integer_id(given)
+        if a is None:
+            raise IllegalActionError(
+                f"action {shown_value(given)} is a {type(given).__name__}, not an action id (an integer)"
+            )
+        action = a
         if self.over:
-            raise IllegalActionError(f"action {action} ({self.action_to_string(action)}): the game is over")
+            raise IllegalActionError(f"action {action} ({self.INFO.action_label(action)}): the game is over")
         d = self.pending
-        assert d is not None
+        if d is None:
+            raise IllegalActionError(f"action {action}: the game is not waiting on a decision")
         if action not in d.legal():
             raise IllegalActionError(
-                f"illegal action {action} ({self.action_to_string(action)}) for {self._whose()}; "
+                f"illegal action {action} ({self.INFO.action_label(action)}) for {self._whose()}; "
                 f"legal: {self._legal_text()}"
             )
         self.history.append(action)
@@ -412,7 +460,19 @@ class GameState:
         return [text if who < 0 else f"[{names[who]} only] {text}" for who, text in self.lines]
 
     def player_log(self, player: int) -> list[str]:
-        return [text for who, text in self.lines if who < 0 or who == player]
+        """The log lines `player` saw: the public ones and their own private ones."""
+        p = self.player_id(player)
+        return [text for who, text in self.lines if who < 0 or who == p]
+
+    def player_id(self, player: object) -> int:
+        """`player` as a player number of this game; ValueError for anything else."""
+        p = integer_id(player)
+        n = self.num_players
+        if p is None or not 0 <= p < n:
+            raise ValueError(
+                f"no player {shown_value(player)} in this {n}-player game (players are numbered 0 to {n - 1})"
+            )
+        return p
 
     def clone(self) -> GameState:
         n = object.__new__(type(self))
@@ -459,22 +519,15 @@ class GameState:
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
-        d = json.loads(text)
-        if d.get("game") != cls.INFO.name:
-            raise ValueError(f"this is a saved '{d.get('game')}' game, not '{cls.INFO.name}'")
-        if d.get("digest") != cls.INFO.digest:
-            # a saved state holds positions inside the compiled rules; replay the actions instead
-            raise ValueError(
-                f"this {cls.INFO.name} state was saved by another build of the rules "
-                f"(spec {str(d.get('digest'))[:12]}, this engine {cls.INFO.digest[:12]}); "
-                "replay its actions (`rulewright replay`) instead"
-            )
+    def from_json(cls, text: str, *, max_chars: int = MAX_SAVED_STATE_CHARS) -> GameState:
+        """A state `to_json` saved. Every field is checked against this engine first
+        (runtime/saved.py): a SavedStateError, a ValueError, names the first wrong one."""
+        d = read_saved_state(text, cls.INFO, max_chars)
         s = object.__new__(cls)
         s.seed, s.options, s.num_players = d["seed"], d["options"], d["num_players"]
         s.setup_hook = None
         s.start_at = ""
-        s.skips = [str(x) for x in d.get("skip", [])]
+        s.skips = d.get("skip", [])
         s.rng = Rng.from_data(d["rng"])
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
         s.stack = []
@@ -487,15 +540,16 @@ class GameState:
             s.stack.append(f)
         p = d["pending"]
         s.pending = None if p is None else Decision(*p)
-        s.lines = [(int(w), str(t)) for w, t in d["log"]]
-        s.history = list(d["history"])
-        s.mods = [(int(m), tuple(a), int(u)) for m, a, u in d["mods"]]
+        s.lines = [(w, t) for w, t in d["log"]]
+        s.history = d["history"]
+        s.mods = [(m, tuple(a), u) for m, a, u in d["mods"]]
         s.z = Zones.from_data(d["zones"])
         s._load_vars(d["vars"])
         return s
 
     def observation(self, player: int) -> dict[str, object]:
         """What `player` may see: public variables and zones, own hidden things, counts of the rest."""
+        player = self.player_id(player)
         info = self.INFO
         zones: dict[str, object] = {}
         for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
@@ -519,7 +573,7 @@ class GameState:
             assert isinstance(values, list)
             variables[name] = [v if p == player else None for p, v in enumerate(values)]
         obs: dict[str, object] = {
-            "player": info.player_names[player] if 0 <= player < len(info.player_names) else player,
+            "player": info.player_names[player],
             "current_player": self.current_player(),
             "terminal": self.over,
             "returns": self.returns(),

@@ -8,7 +8,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from runtime.engine import GameInfo, GameState
+from runtime.engine import GameInfo, GameState, integer_id, shown_value
+from runtime.saved import MAX_SAVED_STATE_CHARS
 
 
 class UnknownGameError(LookupError):
@@ -74,16 +75,25 @@ class Game:
         start_at: str = "",
     ) -> GameState:
         """A new game; it runs until the first decision. Forced chance, `after_setup` (run after the
-        game's setup, or at the start of the phase or step `start_at`) and `skip` serve scenarios."""
+        game's setup, or at the start of the phase or step `start_at`) and `skip` serve scenarios.
+        A wrong argument (a seed that is not an integer, a forced roll below 1...) is a ValueError."""
         s = object.__new__(self.state_cls)
-        s._start(seed, dict(self.options), self.num_players)
-        s.rng.forced_rolls = list(forced_rolls)
-        s.rng.forced_shuffles = [list(x) for x in forced_shuffles]
-        s.rng.forced_draws = [list(x) for x in forced_draws]
-        s.rng.forced_picks = list(forced_picks)
+        s._start(_integer("seed", seed), dict(self.options), self.num_players)
+        s.rng.forced_rolls = _integers("forced_rolls", forced_rolls, 1)
+        s.rng.forced_shuffles = [
+            _integers(f"forced_shuffles[{i}]", x, 0)
+            for i, x in enumerate(_sequence("forced_shuffles", forced_shuffles))
+        ]
+        s.rng.forced_draws = [
+            _integers(f"forced_draws[{i}]", x, 0)
+            for i, x in enumerate(_sequence("forced_draws", forced_draws))
+        ]
+        s.rng.forced_picks = _integers("forced_picks", forced_picks, 0)
+        if after_setup is not None and not callable(after_setup):
+            raise ValueError(f"after_setup must be a function of the state, not {shown_value(after_setup)}")
         s.setup_hook = after_setup
-        s.start_at = start_at
-        s.skips = list(skip)
+        s.start_at = _text("start_at", start_at)
+        s.skips = [_text(f"skip[{i}]", x) for i, x in enumerate(_sequence("skip", skip))]
         s._begin()
         if s.start_at:
             raise ValueError(
@@ -91,8 +101,35 @@ class Game:
             )
         return s
 
-    def state_from_json(self, text: str) -> GameState:
-        return self.state_cls.from_json(text)
+    def state_from_json(self, text: str, *, max_chars: int = MAX_SAVED_STATE_CHARS) -> GameState:
+        """A state `GameState.to_json` saved; ValueError naming the field if it is not one
+        (runtime/saved.py). `max_chars` bounds its size."""
+        return self.state_cls.from_json(text, max_chars=max_chars)
+
+
+def _integer(name: str, value: object, lowest: int | None = None) -> int:
+    """An argument that must be an integer (a numpy one too; a bool is not)."""
+    v = integer_id(value)
+    if v is None or (lowest is not None and v < lowest):
+        least = "" if lowest is None else f" from {lowest}"
+        raise ValueError(f"{name} must be an integer{least}, not {shown_value(value)}")
+    return v
+
+
+def _sequence(name: str, value: object) -> Sequence[object]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise ValueError(f"{name} must be a list, not {shown_value(value)}")
+    return value
+
+
+def _integers(name: str, value: object, lowest: int) -> list[int]:
+    return [_integer(f"{name}[{i}]", v, lowest) for i, v in enumerate(_sequence(name, value))]
+
+
+def _text(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string, not {shown_value(value)}")
+    return value
 
 
 def _parse_option(key: str, text: str, typ: str) -> int | bool:

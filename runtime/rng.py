@@ -6,6 +6,8 @@ first), and random picks; forced values are consumed first.
 
 from __future__ import annotations
 
+import json
+
 MASK = (1 << 64) - 1
 
 
@@ -90,12 +92,52 @@ class Rng:
         return data
 
     @classmethod
-    def from_data(cls, d: list[object]) -> Rng:
+    def from_data(cls, d: object) -> Rng:
+        """The generator `to_data` wrote; ValueError (naming the item) for anything else."""
+        if type(d) is not list or len(d) not in (3, 5):
+            raise ValueError(
+                f"'rng' must be a list of 3 or 5 items (state, rolls, shuffles[, draws, picks]), not {_shown(d)}"
+            )
+        state, rolls, shuffles, *rest = d
+        draws, picks = rest if rest else ([], [])
+        if type(state) is not int or not 0 <= state <= MASK:
+            raise ValueError(
+                f"'rng[0]' (the generator's state) must be an integer from 0 to 2**64-1, not {_shown(state)}"
+            )
         r = cls.__new__(cls)
-        st, rolls, shuffles, *rest = d
-        draws, picks = rest if len(rest) == 2 else ([], [])
-        assert isinstance(st, int) and isinstance(rolls, list) and isinstance(shuffles, list)
-        assert isinstance(draws, list) and isinstance(picks, list)
-        r.state, r.forced_rolls, r.forced_shuffles = st, list(rolls), [list(x) for x in shuffles]
-        r.forced_draws, r.forced_picks = [list(x) for x in draws], list(picks)
+        r.state = state
+        r.forced_rolls = _ints("rng[1]", "forced rolls", rolls, 1)
+        r.forced_shuffles = [
+            _ints(f"rng[2][{i}]", "a forced shuffle", x, 0) for i, x in enumerate(_list("rng[2]", shuffles))
+        ]
+        r.forced_draws = [
+            _ints(f"rng[3][{i}]", "a forced draw", x, 0) for i, x in enumerate(_list("rng[3]", draws))
+        ]
+        r.forced_picks = _ints("rng[4]", "forced picks", picks, 0)
+        if rest and not (r.forced_draws or r.forced_picks):
+            raise ValueError("'rng' has forced draws and picks (items 3 and 4) only while one is forced")
         return r
+
+
+def _shown(value: object) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):  # not JSON at all (a value handed in from Python)
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _list(field: str, value: object) -> list[object]:
+    if type(value) is not list:
+        raise ValueError(f"'{field}' must be a list, not {_shown(value)}")
+    return value
+
+
+def _ints(field: str, what: str, value: object, lowest: int) -> list[int]:
+    """A copy of a list of integers no lower than `lowest`."""
+    out: list[int] = []
+    for i, v in enumerate(_list(field, value)):
+        if type(v) is not int or v < lowest:
+            raise ValueError(f"'{field}[{i}]' ({what}) must be an integer from {lowest}, not {_shown(v)}")
+        out.append(v)
+    return out

@@ -120,3 +120,54 @@ def test_a_spec_outside_specs_with_three_players() -> None:
     planted = load_spec(ROOT / "tests" / "verify" / "planted_bug")  # no chance, nothing hidden
     t = pyspiel.load_game(openspiel.register(planted)).get_type()
     assert t.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_a_fresh_state_and_its_copies_are_one_game(name: str) -> None:
+    """A fresh state's clone, deepcopy, pickle and serialized copy deal the same game (the engine
+    used to be made on first use, and a clone made its own from the next seed)."""
+    import copy
+    import pickle
+
+    game = pyspiel.load_game(f"rulewright_{name}(seed=7)")
+    state = game.new_initial_state()
+    copies = [
+        state.clone(),
+        copy.deepcopy(state),
+        pickle.loads(pickle.dumps(state)),
+        game.deserialize_state(state.serialize()),
+    ]
+    assert game.new_initial_state().engine.seed == 8  # a copy takes no fresh seed of its own
+    rnd = random.Random(1)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        action = rnd.choice(state.legal_actions())
+        for s in (state, *copies):
+            s.apply_action(action)
+    for s in copies:
+        assert s.history() == state.history()
+        assert s.returns() == state.returns()
+        assert s.engine.to_json() == state.engine.to_json()
+
+
+def test_pettingzoo_refuses_a_wrong_action_and_changes_nothing() -> None:
+    import numpy as np
+
+    from runtime.adapters.pettingzoo import raw_env
+    from runtime.engine import IllegalActionError
+
+    e = raw_env(GAMES[0])
+    e.reset(seed=1)
+    before = e.state.to_json()
+    legal = e.state.legal_actions()[0]
+    for wrong in (float(legal), True, str(legal), [legal]):
+        with pytest.raises(IllegalActionError, match="not an action id"):
+            e.step(wrong)
+    with pytest.raises(ValueError, match="step\\(\\) needs an action, not None"):
+        e.step(None)
+    with pytest.raises(ValueError, match="no agent 'nobody'"):
+        e.observe("nobody")
+    assert e.state.to_json() == before
+    e.step(np.int64(legal))  # a numpy integer, as Discrete.sample gives, is an action
+    assert type(e.state.history[-1]) is int

@@ -2451,6 +2451,8 @@ class P_do_action(Frame):
     NAME = "P_do_action"
     ORIGIN = "procedure do_action (specs/channel_tunnel/actions.yaml:111)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 15
     l_p: int
     l_act: int
     l_a: int
@@ -2557,6 +2559,8 @@ class P_do_plan(Frame):
     NAME = "P_do_plan"
     ORIGIN = "procedure do_plan (specs/channel_tunnel/actions.yaml:125)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 4
     l_p: int
     l_t: int
 
@@ -2607,6 +2611,8 @@ class P_do_tunnel(Frame):
     NAME = "P_do_tunnel"
     ORIGIN = "procedure do_tunnel (specs/channel_tunnel/actions.yaml:135)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 8
     l_p: int
     l_t: int
     l_k: int
@@ -2737,6 +2743,8 @@ class P_do_finance(Frame):
     NAME = "P_do_finance"
     ORIGIN = "procedure do_finance (specs/channel_tunnel/actions.yaml:184)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 3
     l_p: int
     l_c: int
 
@@ -2777,6 +2785,8 @@ class P_take_money(Frame):
     NAME = "P_take_money"
     ORIGIN = "procedure take_money (specs/channel_tunnel/actions.yaml:190)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_p: int
     l_c: int
     l_a: int
@@ -2819,6 +2829,8 @@ class P_do_technology(Frame):
     NAME = "P_do_technology"
     ORIGIN = "procedure do_technology (specs/channel_tunnel/actions.yaml:215)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool", "int", "int", "int", "int")
+    BLOCKS = 18
     l_p: int
     l_bonus: int
     l_use: bool
@@ -3010,6 +3022,8 @@ class P_peek(Frame):
     NAME = "P_peek"
     ORIGIN = "procedure peek (specs/channel_tunnel/actions.yaml:260)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 3
     l_p: int
     l_q: int
     l_k: int
@@ -3080,6 +3094,8 @@ class P_do_secondary(Frame):
     NAME = "P_do_secondary"
     ORIGIN = "procedure do_secondary (specs/channel_tunnel/actions.yaml:270)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 11
     l_p: int
     l_a: int
     l_c: int
@@ -3167,6 +3183,8 @@ class P_do_develop(Frame):
     NAME = "P_do_develop"
     ORIGIN = "procedure do_develop (specs/channel_tunnel/actions.yaml:286)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "int")
+    BLOCKS = 12
     l_p: int
     l_a: int
     l_c: int
@@ -3282,6 +3300,8 @@ class P_hold(Frame):
     NAME = "P_hold"
     ORIGIN = "procedure hold (specs/channel_tunnel/actions.yaml:303)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_p: int
     l_c: int
     l_t: int
@@ -3322,6 +3342,8 @@ class P_chain(Frame):
     NAME = "P_chain"
     ORIGIN = "procedure chain (specs/channel_tunnel/actions.yaml:310)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "int")
+    BLOCKS = 21
     l_p: int
     l_did: int
     l_a: int
@@ -3506,6 +3528,8 @@ class P_play_round(Frame):
     NAME = "P_play_round"
     ORIGIN = "procedure play_round (specs/channel_tunnel/rounds.yaml:54)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 11
     l_p: int
     l_p_2: int
     l_d: int
@@ -3603,6 +3627,8 @@ class P_refill_discs(Frame):
     NAME = "P_refill_discs"
     ORIGIN = "procedure refill_discs (specs/channel_tunnel/rounds.yaml:75)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "bool", "int")
+    BLOCKS = 4
     l_p: int
     l_use: bool
     l_n: int
@@ -3673,6 +3699,8 @@ class P_round_start_effects(Frame):
     NAME = "P_round_start_effects"
     ORIGIN = "procedure round_start_effects (specs/channel_tunnel/rounds.yaml:98)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool", "int", "int", "int", "int")
+    BLOCKS = 6
     l_p: int
     l_o: int
     l_use: bool
@@ -3785,6 +3813,8 @@ class P_take_turn(Frame):
     NAME = "P_take_turn"
     ORIGIN = "procedure take_turn (specs/channel_tunnel/rounds.yaml:117)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "bool", "int", "int", "list[int]", "list[int]", "int", "int", "int")
+    BLOCKS = 16
     l_p: int
     l_use: bool
     l_k: int
@@ -3989,6 +4019,8 @@ class P_pass_round(Frame):
     NAME = "P_pass_round"
     ORIGIN = "procedure pass_round (specs/channel_tunnel/rounds.yaml:159)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "list[int]", "int")
+    BLOCKS = 5
     l_p: int
     l_k: int
     l_n: int
@@ -4076,6 +4108,8 @@ class P_draw_agenda(Frame):
     NAME = "P_draw_agenda"
     ORIGIN = "procedure draw_agenda (specs/channel_tunnel/rounds.yaml:192)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool")
+    BLOCKS = 3
     l_p: int
     l_g: int
     l_keep: bool
@@ -4145,6 +4179,8 @@ class P_pay_promotion(Frame):
     NAME = "P_pay_promotion"
     ORIGIN = "procedure pay_promotion (specs/channel_tunnel/rounds.yaml:210)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 5
     l_p: int
     l_paid: int
     l_c: int
@@ -4209,6 +4245,8 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/channel_tunnel/game.yaml:140)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "int")
+    BLOCKS = 1
     l_d: int
     l_t: int
     l_p: int
@@ -4284,6 +4322,8 @@ class Ph_rounds(Frame):
     NAME = "Ph_rounds"
     ORIGIN = "phase rounds (specs/channel_tunnel/game.yaml:160)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -4308,6 +4348,8 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 6
 
     def __init__(self) -> None:
         self.pc = 0
@@ -6209,6 +6251,22 @@ INFO = GameInfo(
         "extra_discs": (9,),
     },
     var_values={"first": 9, "on_space": 4, "offer": 7, "held_on": 7, "reached": 9},
+    var_types={
+        "agenda": ("bool", ()),
+        "first": ("player", ()),
+        "passed": ("bool", ("player",)),
+        "on_space": ("entity:space", ("entity:disc",)),
+        "offer": ("entity:card", ("entity:space",)),
+        "held_on": ("entity:card", ("entity:debris",)),
+        "tech": ("int", ("player", "entity:bar")),
+        "deviation": ("int", ("player",)),
+        "effect_used": ("bool", ("player",)),
+        "extra_discs": ("int", ("player",)),
+        "reached": ("player", ()),
+        "round": ("int", ()),
+        "placements": ("int", ()),
+    },
+    modifier_params=(),
     frames={
         frame.NAME: frame
         for frame in (

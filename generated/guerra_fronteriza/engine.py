@@ -4284,6 +4284,8 @@ class P_resolve_conflicts(Frame):
     NAME = "P_resolve_conflicts"
     ORIGIN = "procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:81)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 6
     l_p: int
     l_t: int
 
@@ -4368,6 +4370,37 @@ class P_conflict(Frame):
     NAME = "P_conflict"
     ORIGIN = "procedure conflict (specs/guerra_fronteriza/combat.yaml:91)"
     SLOTS = __slots__
+    SLOT_TYPES = (
+        "int",
+        "int",
+        "list[int]",
+        "int",
+        "int",
+        "int",
+        "list[int]",
+        "int",
+        "bool",
+        "int",
+        "int",
+        "int",
+        "int",
+        "list[int]",
+        "list[int]",
+        "int",
+        "int",
+        "int",
+        "int",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+    )
+    BLOCKS = 18
     l_a: int
     l_t: int
     l_defenders: list[int]
@@ -4615,6 +4648,8 @@ class P_aim(Frame):
     NAME = "P_aim"
     ORIGIN = "procedure aim (specs/guerra_fronteriza/combat.yaml:132)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "list[int]", "int", "int", "list[int]", "int")
+    BLOCKS = 5
     l_q: int
     l_alive: list[int]
     l_t: int
@@ -4683,6 +4718,8 @@ class P_use_special(Frame):
     NAME = "P_use_special"
     ORIGIN = "procedure use_special (specs/guerra_fronteriza/orders.yaml:48)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool", "int", "int")
+    BLOCKS = 9
     l_p: int
     l_s: int
     l_use: bool
@@ -4821,6 +4858,8 @@ class P_play_attack_order(Frame):
     NAME = "P_play_attack_order"
     ORIGIN = "procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 5
     l_p: int
     l_c: int
 
@@ -4880,6 +4919,20 @@ class P_defence_order(Frame):
     NAME = "P_defence_order"
     ORIGIN = "procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)"
     SLOTS = __slots__
+    SLOT_TYPES = (
+        "int",
+        "int",
+        "int",
+        "int",
+        "list[int]",
+        "int",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+    )
+    BLOCKS = 14
     l_q: int
     l_a: int
     l_t: int
@@ -5067,6 +5120,8 @@ class P_play_order(Frame):
     NAME = "P_play_order"
     ORIGIN = "procedure play_order (specs/guerra_fronteriza/orders.yaml:115)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "int", "int", "int")
+    BLOCKS = 19
     l_p: int
     l_c: int
     l_f: int
@@ -5275,6 +5330,8 @@ class P_draw_orders(Frame):
     NAME = "P_draw_orders"
     ORIGIN = "procedure draw_orders (specs/guerra_fronteriza/round.yaml:130)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    BLOCKS = 7
     l_p: int
     l_n: int
     l_decks: list[int]
@@ -5387,6 +5444,33 @@ class P_play_round(Frame):
     NAME = "P_play_round"
     ORIGIN = "procedure play_round (specs/guerra_fronteriza/round.yaml:158)"
     SLOTS = __slots__
+    SLOT_TYPES = (
+        "int",
+        "int",
+        "int",
+        "int",
+        "int",
+        "int",
+        "int",
+        "int",
+        "int",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+        "list[int]",
+        "int",
+    )
+    BLOCKS = 29
     l_p: int
     l_p_2: int
     l_f: int
@@ -5630,6 +5714,8 @@ class P_reinforce(Frame):
     NAME = "P_reinforce"
     ORIGIN = "procedure reinforce (specs/guerra_fronteriza/round.yaml:195)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "list[int]", "int")
+    BLOCKS = 8
     l_p: int
     l_waiting: list[int]
     l_t: int
@@ -5710,6 +5796,8 @@ class P_reinforce_at(Frame):
     NAME = "P_reinforce_at"
     ORIGIN = "procedure reinforce_at (specs/guerra_fronteriza/round.yaml:211)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "list[int]", "int")
+    BLOCKS = 2
     l_p: int
     l_t: int
     l_allowed: list[int]
@@ -5773,6 +5861,8 @@ class P_player_turn(Frame):
     NAME = "P_player_turn"
     ORIGIN = "procedure player_turn (specs/guerra_fronteriza/round.yaml:224)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 6
     l_p: int
     l_t: int
     l_u: int
@@ -5828,6 +5918,8 @@ class P_move_phase(Frame):
     NAME = "P_move_phase"
     ORIGIN = "procedure move_phase (specs/guerra_fronteriza/round.yaml:240)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "list[int]", "list[int]", "int", "int", "int")
+    BLOCKS = 16
     l_p: int
     l_f: int
     l_from: int
@@ -6000,6 +6092,8 @@ class P_building_phase(Frame):
     NAME = "P_building_phase"
     ORIGIN = "procedure building_phase (specs/guerra_fronteriza/round.yaml:277)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 10
     l_p: int
     l_t: int
     l_inf: int
@@ -6135,6 +6229,8 @@ class P_tactical_phase(Frame):
     NAME = "P_tactical_phase"
     ORIGIN = "procedure tactical_phase (specs/guerra_fronteriza/round.yaml:301)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 5
     l_p: int
     l_c: int
 
@@ -6196,6 +6292,8 @@ class P_arms_race(Frame):
     NAME = "P_arms_race"
     ORIGIN = "procedure arms_race (specs/guerra_fronteriza/round.yaml:308)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 4
     l_p: int
     l_c: int
     l_c_2: int
@@ -6275,6 +6373,8 @@ class P_maintenance(Frame):
     NAME = "P_maintenance"
     ORIGIN = "procedure maintenance (specs/guerra_fronteriza/round.yaml:327)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "int")
+    BLOCKS = 8
     l_p: int
     l_t: int
     l_f: int
@@ -6361,6 +6461,8 @@ class P_discard_down(Frame):
     NAME = "P_discard_down"
     ORIGIN = "procedure discard_down (specs/guerra_fronteriza/round.yaml:338)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 5
     l_p: int
     l_c: int
 
@@ -6411,6 +6513,8 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/guerra_fronteriza/game.yaml:143)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 1
     l_c: int
     l_f: int
     l_b: int
@@ -6467,6 +6571,8 @@ class Ph_opening_hands(Frame):
     NAME = "Ph_opening_hands"
     ORIGIN = "phase opening_hands (specs/guerra_fronteriza/game.yaml:157)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "list[int]", "int")
+    BLOCKS = 5
     l_p: int
     i_1: list[int]
     k_2: int
@@ -6513,6 +6619,8 @@ class Ph_rounds(Frame):
     NAME = "Ph_rounds"
     ORIGIN = "phase rounds (specs/guerra_fronteriza/game.yaml:160)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -6537,6 +6645,8 @@ class Ph_safety_stop(Frame):
     NAME = "Ph_safety_stop"
     ORIGIN = "phase safety_stop (specs/guerra_fronteriza/game.yaml:164)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
 
     def __init__(self) -> None:
         self.pc = 0
@@ -6558,6 +6668,8 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 9
 
     def __init__(self) -> None:
         self.pc = 0
@@ -10868,6 +10980,33 @@ INFO = GameInfo(
         "move_bonus": (7,),
     },
     var_values={"loc": 0, "built_at": 0, "holder": 7, "order_of_play": 7},
+    var_types={
+        "operation": ("int", ()),
+        "loc": ("entity:tile", ("entity:figure",)),
+        "moved": ("bool", ("entity:figure",)),
+        "carried": ("bool", ("entity:figure",)),
+        "attacked": ("bool", ("entity:figure",)),
+        "built_at": ("entity:tile", ("entity:building",)),
+        "destroyed": ("bool", ("entity:building",)),
+        "holder": ("player", ("entity:building",)),
+        "hq_life": ("int", ("entity:building",)),
+        "garrison_attacked": ("bool", ("entity:building",)),
+        "merits": ("int", ("player",)),
+        "eliminated": ("bool", ("player",)),
+        "frontier": ("bool", ("entity:tile",)),
+        "entered": ("bool", ("entity:tile",)),
+        "reinforced": ("bool", ("entity:tile", "player")),
+        "hits": ("int", ("player",)),
+        "order_of_play": ("list[player]", ()),
+        "round": ("int", ()),
+        "special_used": ("bool", ("player",)),
+        "attack_bonus": ("int", ("player", "entity:unit_type")),
+        "defense_bonus": ("int", ("player", "entity:unit_type")),
+        "move_bonus": ("int", ("player",)),
+        "over": ("bool", ()),
+        "maintained": ("bool", ()),
+    },
+    modifier_params=(),
     frames={
         frame.NAME: frame
         for frame in (

@@ -538,6 +538,8 @@ class P_take_cube(Frame):
     NAME = "P_take_cube"
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 5
     l_p: int
     l_keep: int
     l_src: int
@@ -596,6 +598,8 @@ class P_give_order(Frame):
     NAME = "P_give_order"
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    BLOCKS = 9
     l_p: int
     l_c: int
     l_access: list[int]
@@ -694,6 +698,8 @@ class P_infiltrate(Frame):
     NAME = "P_infiltrate"
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    BLOCKS = 6
     l_p: int
     l_n: int
     l_targets: list[int]
@@ -767,6 +773,8 @@ class P_remove_cubes(Frame):
     NAME = "P_remove_cubes"
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "int", "int")
+    BLOCKS = 5
     l_p: int
     l_n: int
     l_targets: list[int]
@@ -840,6 +848,8 @@ class P_remove_from_one_card(Frame):
     NAME = "P_remove_from_one_card"
     ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 3
     l_p: int
     l_n: int
     l_o: int
@@ -907,6 +917,8 @@ class P_move_cubes(Frame):
     NAME = "P_move_cubes"
     ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 4
     l_p: int
     l_n: int
     l_src: int
@@ -984,6 +996,8 @@ class P_play_turn(Frame):
     NAME = "P_play_turn"
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "bool")
+    BLOCKS = 17
     l_p: int
     l_c: int
     l_spot: int
@@ -1140,6 +1154,8 @@ class E_card_event_west_germany(Frame):
     NAME = "E_card_event_west_germany"
     ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1173,6 +1189,8 @@ class E_card_event_italy(Frame):
     NAME = "E_card_event_italy"
     ORIGIN = "card italy: event (specs/iron_curtain/cards.yaml:44)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1199,6 +1217,8 @@ class E_card_event_east_germany(Frame):
     NAME = "E_card_event_east_germany"
     ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1228,6 +1248,8 @@ class E_card_event_poland(Frame):
     NAME = "E_card_event_poland"
     ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1261,6 +1283,8 @@ class E_card_event_iran(Frame):
     NAME = "E_card_event_iran"
     ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1290,6 +1314,8 @@ class E_card_event_israel(Frame):
     NAME = "E_card_event_israel"
     ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1319,6 +1345,8 @@ class E_card_event_egypt(Frame):
     NAME = "E_card_event_egypt"
     ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1348,6 +1376,8 @@ class E_card_event_japan(Frame):
     NAME = "E_card_event_japan"
     ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1381,6 +1411,8 @@ class E_card_event_south_korea(Frame):
     NAME = "E_card_event_south_korea"
     ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1414,6 +1446,8 @@ class E_card_event_vietnam(Frame):
     NAME = "E_card_event_vietnam"
     ORIGIN = "card vietnam: event (specs/iron_curtain/cards.yaml:104)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1440,6 +1474,8 @@ class E_card_event_south_africa(Frame):
     NAME = "E_card_event_south_africa"
     ORIGIN = "card south_africa: event (specs/iron_curtain/cards.yaml:113)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1466,6 +1502,8 @@ class E_card_event_angola(Frame):
     NAME = "E_card_event_angola"
     ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1495,6 +1533,8 @@ class E_card_event_ethiopia(Frame):
     NAME = "E_card_event_ethiopia"
     ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1524,6 +1564,8 @@ class E_card_event_brazil(Frame):
     NAME = "E_card_event_brazil"
     ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1559,6 +1601,8 @@ class E_card_event_argentina(Frame):
     NAME = "E_card_event_argentina"
     ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1594,6 +1638,8 @@ class E_card_event_chile(Frame):
     NAME = "E_card_event_chile"
     ORIGIN = "card chile: event (specs/iron_curtain/cards.yaml:150)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1620,6 +1666,8 @@ class E_card_event_panama(Frame):
     NAME = "E_card_event_panama"
     ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -1649,6 +1697,8 @@ class E_card_event_cuba(Frame):
     NAME = "E_card_event_cuba"
     ORIGIN = "card cuba: event (specs/iron_curtain/cards.yaml:166)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -1675,6 +1725,8 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/iron_curtain/game.yaml:208)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_p: int
     l_c: int
 
@@ -1713,6 +1765,8 @@ class Ph_round(Frame):
     NAME = "Ph_round"
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 7
     l_chooser: int
     l_first: int
     l_p: int
@@ -1794,6 +1848,8 @@ class Ph_epilogue(Frame):
     NAME = "Ph_epilogue"
     ORIGIN = "phase epilogue (specs/iron_curtain/game.yaml:237)"
     SLOTS = __slots__
+    SLOT_TYPES = ("list[int]", "int", "int", "int")
+    BLOCKS = 1
     l_kept: list[int]
     l_c: int
     l_us: int
@@ -1838,6 +1894,8 @@ class Ph_final_scoring(Frame):
     NAME = "Ph_final_scoring"
     ORIGIN = "phase final_scoring (specs/iron_curtain/game.yaml:245)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int",)
+    BLOCKS = 1
     l_r: int
 
     def __init__(self) -> None:
@@ -1870,6 +1928,8 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int",)
+    BLOCKS = 8
     r_1: int
 
     def __init__(self) -> None:
@@ -3988,6 +4048,14 @@ INFO = GameInfo(
     secret_choices=False,
     var_indices={"cubes": (1, 2), "reserve": (2,), "removed": (2,)},
     var_values={},
+    var_types={
+        "ideology": ("int", ()),
+        "round": ("int", ()),
+        "cubes": ("int", ("entity:card", "player")),
+        "reserve": ("int", ("player",)),
+        "removed": ("int", ("player",)),
+    },
+    modifier_params=(),
     frames={
         frame.NAME: frame
         for frame in (

@@ -20258,6 +20258,8 @@ class P_free_coup_or_realignments(Frame):
     NAME = "P_free_coup_or_realignments"
     ORIGIN = "procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:201)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int", "list[int]", "bool", "int", "int")
+    BLOCKS = 9
     l_p: int
     l_c: int
     l_area: list[int]
@@ -20378,6 +20380,8 @@ class P_remove_up_to(Frame):
     NAME = "P_remove_up_to"
     ORIGIN = "procedure remove_up_to (specs/twilight_struggle/events.yaml:256)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "int", "list[int]", "list[int]", "int", "int")
+    BLOCKS = 5
     l_p: int
     l_total: int
     l_most: int
@@ -20469,6 +20473,8 @@ class P_remove_from_each(Frame):
     NAME = "P_remove_from_each"
     ORIGIN = "procedure remove_from_each (specs/twilight_struggle/events.yaml:269)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "int", "list[int]", "list[int]", "int")
+    BLOCKS = 2
     l_p: int
     l_n: int
     l_amount: int
@@ -20536,6 +20542,8 @@ class P_add_to_each(Frame):
     NAME = "P_add_to_each"
     ORIGIN = "procedure add_to_each (specs/twilight_struggle/events.yaml:280)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "list[int]", "int")
+    BLOCKS = 2
     l_p: int
     l_n: int
     l_area: list[int]
@@ -20588,6 +20596,8 @@ class P_add_spread(Frame):
     NAME = "P_add_spread"
     ORIGIN = "procedure add_spread (specs/twilight_struggle/events.yaml:286)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "list[int]", "int", "int")
+    BLOCKS = 5
     l_p: int
     l_total: int
     l_most: int
@@ -20657,6 +20667,8 @@ class P_conduct_operations(Frame):
     NAME = "P_conduct_operations"
     ORIGIN = "procedure conduct_operations (specs/twilight_struggle/operations.yaml:165)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]")
+    BLOCKS = 2
     l_p: int
     l_ops: int
     l_bonus: int
@@ -20690,6 +20702,8 @@ class P_spend_operations(Frame):
     NAME = "P_spend_operations"
     ORIGIN = "procedure spend_operations (specs/twilight_struggle/operations.yaml:169)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "list[int]", "int", "list[int]", "int", "int")
+    BLOCKS = 10
     l_p: int
     l_ops: int
     l_bonus: int
@@ -20809,6 +20823,8 @@ class P_add_influence(Frame):
     NAME = "P_add_influence"
     ORIGIN = "procedure add_influence (specs/twilight_struggle/operations.yaml:187)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "list[int]", "int", "list[int]", "int")
+    BLOCKS = 5
     l_p: int
     l_ops: int
     l_bonus: int
@@ -20911,6 +20927,8 @@ class P_realignments(Frame):
     NAME = "P_realignments"
     ORIGIN = "procedure realignments (specs/twilight_struggle/operations.yaml:203)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "int", "list[int]", "int")
+    BLOCKS = 5
     l_p: int
     l_ops: int
     l_bonus: int
@@ -21005,6 +21023,8 @@ class P_coup_attempt(Frame):
     NAME = "P_coup_attempt"
     ORIGIN = "procedure coup_attempt (specs/twilight_struggle/operations.yaml:232)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "bool", "int", "int", "int", "int", "int", "int", "int")
+    BLOCKS = 4
     l_p: int
     l_x: int
     l_ops: int
@@ -21152,6 +21172,8 @@ class P_headline_phase(Frame):
     NAME = "P_headline_phase"
     ORIGIN = "procedure headline_phase (specs/twilight_struggle/turn.yaml:80)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "list[int]", "int", "int", "int", "list[int]", "int")
+    BLOCKS = 15
     l_p: int
     l_order: list[int]
     l_k: int
@@ -21295,6 +21317,8 @@ class P_choose_headline(Frame):
     NAME = "P_choose_headline"
     ORIGIN = "procedure choose_headline (specs/twilight_struggle/turn.yaml:110)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "bool", "list[int]", "int", "int")
+    BLOCKS = 6
     l_p: int
     l_openly: bool
     l_options: list[int]
@@ -21382,6 +21406,8 @@ class P_action_round(Frame):
     NAME = "P_action_round"
     ORIGIN = "procedure action_round (specs/twilight_struggle/turn.yaml:123)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool", "int", "int", "int")
+    BLOCKS = 8
     l_p: int
     l_before: int
     l_owing: bool
@@ -21465,6 +21491,8 @@ class P_play_a_card(Frame):
     NAME = "P_play_a_card"
     ORIGIN = "procedure play_a_card (specs/twilight_struggle/turn.yaml:139)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "list[int]", "int", "int")
+    BLOCKS = 8
     l_p: int
     l_options: list[int]
     l_c: int
@@ -21572,6 +21600,8 @@ class P_trap_round(Frame):
     NAME = "P_trap_round"
     ORIGIN = "procedure trap_round (specs/twilight_struggle/turn.yaml:162)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "list[int]", "list[int]", "int")
+    BLOCKS = 9
     l_p: int
     l_trap: int
     l_escapes: list[int]
@@ -21716,6 +21746,8 @@ class P_play_card(Frame):
     NAME = "P_play_card"
     ORIGIN = "procedure play_card (specs/twilight_struggle/turn.yaml:199)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "list[int]")
+    BLOCKS = 23
     l_p: int
     l_c: int
     l_how: int
@@ -21939,6 +21971,8 @@ class P_resolve_event_play(Frame):
     NAME = "P_resolve_event_play"
     ORIGIN = "procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_p: int
     l_c: int
     l_q: int
@@ -21981,6 +22015,8 @@ class P_fire_event(Frame):
     NAME = "P_fire_event"
     ORIGIN = "procedure fire_event (specs/twilight_struggle/turn.yaml:253)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_q: int
     l_c: int
     l_x: int
@@ -22023,6 +22059,8 @@ class P_event_operations(Frame):
     NAME = "P_event_operations"
     ORIGIN = "procedure event_operations (specs/twilight_struggle/turn.yaml:260)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_p: int
     l_c: int
 
@@ -22054,6 +22092,8 @@ class P_use_for_operations(Frame):
     NAME = "P_use_for_operations"
     ORIGIN = "procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_p: int
     l_c: int
 
@@ -22095,6 +22135,8 @@ class P_end_of_turn(Frame):
     NAME = "P_end_of_turn"
     ORIGIN = "procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "list[int]", "int")
+    BLOCKS = 5
     l_us_short: int
     l_su_short: int
     l_p: int
@@ -22209,6 +22251,8 @@ class E_card_event_asia_scoring(Frame):
     NAME = "E_card_event_asia_scoring"
     ORIGIN = "card asia_scoring: event (specs/twilight_struggle/cards.yaml:15)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22235,6 +22279,8 @@ class E_card_event_europe_scoring(Frame):
     NAME = "E_card_event_europe_scoring"
     ORIGIN = "card europe_scoring: event (specs/twilight_struggle/cards.yaml:24)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22261,6 +22307,8 @@ class E_card_event_middle_east_scoring(Frame):
     NAME = "E_card_event_middle_east_scoring"
     ORIGIN = "card middle_east_scoring: event (specs/twilight_struggle/cards.yaml:33)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22287,6 +22335,8 @@ class E_card_event_duck_and_cover(Frame):
     NAME = "E_card_event_duck_and_cover"
     ORIGIN = "card duck_and_cover: event (specs/twilight_struggle/cards.yaml:43)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22314,6 +22364,8 @@ class E_card_event_five_year_plan(Frame):
     NAME = "E_card_event_five_year_plan"
     ORIGIN = "card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 5
     l_self: int
     l_p: int
     l_o: int
@@ -22375,6 +22427,8 @@ class E_card_event_china_card(Frame):
     NAME = "E_card_event_china_card"
     ORIGIN = "card china_card: event (specs/twilight_struggle/cards.yaml:74)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22400,6 +22454,8 @@ class E_card_event_socialist_governments(Frame):
     NAME = "E_card_event_socialist_governments"
     ORIGIN = "card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -22429,6 +22485,8 @@ class E_card_event_fidel(Frame):
     NAME = "E_card_event_fidel"
     ORIGIN = "card fidel: event (specs/twilight_struggle/cards.yaml:91)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22455,6 +22513,8 @@ class E_card_event_vietnam_revolts(Frame):
     NAME = "E_card_event_vietnam_revolts"
     ORIGIN = "card vietnam_revolts: event (specs/twilight_struggle/cards.yaml:101)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22484,6 +22544,8 @@ class E_card_event_blockade(Frame):
     NAME = "E_card_event_blockade"
     ORIGIN = "card blockade: event (specs/twilight_struggle/cards.yaml:112)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -22542,6 +22604,8 @@ class E_card_event_korean_war(Frame):
     NAME = "E_card_event_korean_war"
     ORIGIN = "card korean_war: event (specs/twilight_struggle/cards.yaml:130)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22568,6 +22632,8 @@ class E_card_event_romanian_abdication(Frame):
     NAME = "E_card_event_romanian_abdication"
     ORIGIN = "card romanian_abdication: event (specs/twilight_struggle/cards.yaml:139)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22594,6 +22660,8 @@ class E_card_event_arab_israeli_war(Frame):
     NAME = "E_card_event_arab_israeli_war"
     ORIGIN = "card arab_israeli_war: event (specs/twilight_struggle/cards.yaml:148)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22620,6 +22688,8 @@ class E_card_event_comecon(Frame):
     NAME = "E_card_event_comecon"
     ORIGIN = "card comecon: event (specs/twilight_struggle/cards.yaml:157)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -22659,6 +22729,8 @@ class E_card_event_nasser(Frame):
     NAME = "E_card_event_nasser"
     ORIGIN = "card nasser: event (specs/twilight_struggle/cards.yaml:167)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22690,6 +22762,8 @@ class E_card_event_warsaw_pact_formed(Frame):
     NAME = "E_card_event_warsaw_pact_formed"
     ORIGIN = "card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool")
+    BLOCKS = 7
     l_self: int
     l_p: int
     l_removing: bool
@@ -22750,6 +22824,8 @@ class E_card_event_de_gaulle_leads_france(Frame):
     NAME = "E_card_event_de_gaulle_leads_france"
     ORIGIN = "card de_gaulle_leads_france: event (specs/twilight_struggle/cards.yaml:195)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22781,6 +22857,8 @@ class E_card_event_captured_nazi_scientist(Frame):
     NAME = "E_card_event_captured_nazi_scientist"
     ORIGIN = "card captured_nazi_scientist: event (specs/twilight_struggle/cards.yaml:205)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22807,6 +22885,8 @@ class E_card_event_truman_doctrine(Frame):
     NAME = "E_card_event_truman_doctrine"
     ORIGIN = "card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -22871,6 +22951,8 @@ class E_card_event_olympic_games(Frame):
     NAME = "E_card_event_olympic_games"
     ORIGIN = "card olympic_games: event (specs/twilight_struggle/cards.yaml:230)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "bool", "int", "int")
+    BLOCKS = 6
     l_self: int
     l_p: int
     l_o: int
@@ -22960,6 +23042,8 @@ class E_card_event_nato(Frame):
     NAME = "E_card_event_nato"
     ORIGIN = "card nato: event (specs/twilight_struggle/cards.yaml:256)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -22987,6 +23071,8 @@ class E_card_event_independent_reds(Frame):
     NAME = "E_card_event_independent_reds"
     ORIGIN = "card independent_reds: event (specs/twilight_struggle/cards.yaml:266)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -23045,6 +23131,8 @@ class E_card_event_marshall_plan(Frame):
     NAME = "E_card_event_marshall_plan"
     ORIGIN = "card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -23084,6 +23172,8 @@ class E_card_event_indo_pakistani_war(Frame):
     NAME = "E_card_event_indo_pakistani_war"
     ORIGIN = "card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_x: int
@@ -23123,6 +23213,8 @@ class E_card_event_containment(Frame):
     NAME = "E_card_event_containment"
     ORIGIN = "card containment: event (specs/twilight_struggle/cards.yaml:302)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23150,6 +23242,8 @@ class E_card_event_cia_created(Frame):
     NAME = "E_card_event_cia_created"
     ORIGIN = "card cia_created: event (specs/twilight_struggle/cards.yaml:312)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -23184,6 +23278,8 @@ class E_card_event_us_japan_mutual_defense_pact(Frame):
     NAME = "E_card_event_us_japan_mutual_defense_pact"
     ORIGIN = "card us_japan_mutual_defense_pact: event (specs/twilight_struggle/cards.yaml:324)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23212,6 +23308,8 @@ class E_card_event_suez_crisis(Frame):
     NAME = "E_card_event_suez_crisis"
     ORIGIN = "card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -23241,6 +23339,8 @@ class E_card_event_east_european_unrest(Frame):
     NAME = "E_card_event_east_european_unrest"
     ORIGIN = "card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -23274,6 +23374,8 @@ class E_card_event_decolonization(Frame):
     NAME = "E_card_event_decolonization"
     ORIGIN = "card decolonization: event (specs/twilight_struggle/cards.yaml:350)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -23313,6 +23415,8 @@ class E_card_event_red_scare_purge(Frame):
     NAME = "E_card_event_red_scare_purge"
     ORIGIN = "card red_scare_purge: event (specs/twilight_struggle/cards.yaml:357)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23340,6 +23444,8 @@ class E_card_event_un_intervention(Frame):
     NAME = "E_card_event_un_intervention"
     ORIGIN = "card un_intervention: event (specs/twilight_struggle/cards.yaml:367)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_c: int
@@ -23393,6 +23499,8 @@ class E_card_event_de_stalinization(Frame):
     NAME = "E_card_event_de_stalinization"
     ORIGIN = "card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "bool", "int")
+    BLOCKS = 6
     l_self: int
     l_p: int
     l_taken: int
@@ -23473,6 +23581,8 @@ class E_card_event_nuclear_test_ban(Frame):
     NAME = "E_card_event_nuclear_test_ban"
     ORIGIN = "card nuclear_test_ban: event (specs/twilight_struggle/cards.yaml:399)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23500,6 +23610,8 @@ class E_card_event_formosan_resolution(Frame):
     NAME = "E_card_event_formosan_resolution"
     ORIGIN = "card formosan_resolution: event (specs/twilight_struggle/cards.yaml:410)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23527,6 +23639,8 @@ class E_card_event_brush_war(Frame):
     NAME = "E_card_event_brush_war"
     ORIGIN = "card brush_war: event (specs/twilight_struggle/cards.yaml:419)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_x: int
@@ -23570,6 +23684,8 @@ class E_card_event_central_america_scoring(Frame):
     NAME = "E_card_event_central_america_scoring"
     ORIGIN = "card central_america_scoring: event (specs/twilight_struggle/cards.yaml:428)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23596,6 +23712,8 @@ class E_card_event_southeast_asia_scoring(Frame):
     NAME = "E_card_event_southeast_asia_scoring"
     ORIGIN = "card southeast_asia_scoring: event (specs/twilight_struggle/cards.yaml:438)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23622,6 +23740,8 @@ class E_card_event_arms_race(Frame):
     NAME = "E_card_event_arms_race"
     ORIGIN = "card arms_race: event (specs/twilight_struggle/cards.yaml:447)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
     l_o: int
@@ -23664,6 +23784,8 @@ class E_card_event_cuban_missile_crisis(Frame):
     NAME = "E_card_event_cuban_missile_crisis"
     ORIGIN = "card cuban_missile_crisis: event (specs/twilight_struggle/cards.yaml:463)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23697,6 +23819,8 @@ class E_card_event_nuclear_subs(Frame):
     NAME = "E_card_event_nuclear_subs"
     ORIGIN = "card nuclear_subs: event (specs/twilight_struggle/cards.yaml:474)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23724,6 +23848,8 @@ class E_card_event_quagmire(Frame):
     NAME = "E_card_event_quagmire"
     ORIGIN = "card quagmire: event (specs/twilight_struggle/cards.yaml:486)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23751,6 +23877,8 @@ class E_card_event_salt_negotiations(Frame):
     NAME = "E_card_event_salt_negotiations"
     ORIGIN = "card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_c: int
@@ -23808,6 +23936,8 @@ class E_card_event_bear_trap(Frame):
     NAME = "E_card_event_bear_trap"
     ORIGIN = "card bear_trap: event (specs/twilight_struggle/cards.yaml:512)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -23835,6 +23965,8 @@ class E_card_event_summit(Frame):
     NAME = "E_card_event_summit"
     ORIGIN = "card summit: event (specs/twilight_struggle/cards.yaml:520)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -23913,6 +24045,8 @@ class E_card_event_how_i_learned_to_stop_worrying(Frame):
     NAME = "E_card_event_how_i_learned_to_stop_worrying"
     ORIGIN = "card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_level: int
@@ -23954,6 +24088,8 @@ class E_card_event_junta(Frame):
     NAME = "E_card_event_junta"
     ORIGIN = "card junta: event (specs/twilight_struggle/cards.yaml:554)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_x: int
@@ -23998,6 +24134,8 @@ class E_card_event_kitchen_debates(Frame):
     NAME = "E_card_event_kitchen_debates"
     ORIGIN = "card kitchen_debates: event (specs/twilight_struggle/cards.yaml:566)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24024,6 +24162,8 @@ class E_card_event_missile_envy(Frame):
     NAME = "E_card_event_missile_envy"
     ORIGIN = "card missile_envy: event (specs/twilight_struggle/cards.yaml:574)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 7
     l_self: int
     l_p: int
     l_o: int
@@ -24132,6 +24272,8 @@ class E_card_event_we_will_bury_you(Frame):
     NAME = "E_card_event_we_will_bury_you"
     ORIGIN = "card we_will_bury_you: event (specs/twilight_struggle/cards.yaml:602)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24160,6 +24302,8 @@ class E_card_event_brezhnev_doctrine(Frame):
     NAME = "E_card_event_brezhnev_doctrine"
     ORIGIN = "card brezhnev_doctrine: event (specs/twilight_struggle/cards.yaml:612)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24187,6 +24331,8 @@ class E_card_event_portuguese_empire_crumbles(Frame):
     NAME = "E_card_event_portuguese_empire_crumbles"
     ORIGIN = "card portuguese_empire_crumbles: event (specs/twilight_struggle/cards.yaml:622)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24216,6 +24362,8 @@ class E_card_event_south_african_unrest(Frame):
     NAME = "E_card_event_south_african_unrest"
     ORIGIN = "card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool", "int")
+    BLOCKS = 6
     l_self: int
     l_p: int
     l_all_there: bool
@@ -24287,6 +24435,8 @@ class E_card_event_allende(Frame):
     NAME = "E_card_event_allende"
     ORIGIN = "card allende: event (specs/twilight_struggle/cards.yaml:648)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24314,6 +24464,8 @@ class E_card_event_willy_brandt(Frame):
     NAME = "E_card_event_willy_brandt"
     ORIGIN = "card willy_brandt: event (specs/twilight_struggle/cards.yaml:660)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24344,6 +24496,8 @@ class E_card_event_muslim_revolution(Frame):
     NAME = "E_card_event_muslim_revolution"
     ORIGIN = "card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -24380,6 +24534,8 @@ class E_card_event_abm_treaty(Frame):
     NAME = "E_card_event_abm_treaty"
     ORIGIN = "card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -24410,6 +24566,8 @@ class E_card_event_cultural_revolution(Frame):
     NAME = "E_card_event_cultural_revolution"
     ORIGIN = "card cultural_revolution: event (specs/twilight_struggle/cards.yaml:689)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24444,6 +24602,8 @@ class E_card_event_flower_power(Frame):
     NAME = "E_card_event_flower_power"
     ORIGIN = "card flower_power: event (specs/twilight_struggle/cards.yaml:704)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24471,6 +24631,8 @@ class E_card_event_u2_incident(Frame):
     NAME = "E_card_event_u2_incident"
     ORIGIN = "card u2_incident: event (specs/twilight_struggle/cards.yaml:714)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24499,6 +24661,8 @@ class E_card_event_opec(Frame):
     NAME = "E_card_event_opec"
     ORIGIN = "card opec: event (specs/twilight_struggle/cards.yaml:723)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24541,6 +24705,8 @@ class E_card_event_lone_gunman(Frame):
     NAME = "E_card_event_lone_gunman"
     ORIGIN = "card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -24575,6 +24741,8 @@ class E_card_event_colonial_rear_guards(Frame):
     NAME = "E_card_event_colonial_rear_guards"
     ORIGIN = "card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -24614,6 +24782,8 @@ class E_card_event_panama_canal_returned(Frame):
     NAME = "E_card_event_panama_canal_returned"
     ORIGIN = "card panama_canal_returned: event (specs/twilight_struggle/cards.yaml:751)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
     l_x: int
@@ -24645,6 +24815,8 @@ class E_card_event_camp_david_accords(Frame):
     NAME = "E_card_event_camp_david_accords"
     ORIGIN = "card camp_david_accords: event (specs/twilight_struggle/cards.yaml:763)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
     l_x: int
@@ -24677,6 +24849,8 @@ class E_card_event_puppet_governments(Frame):
     NAME = "E_card_event_puppet_governments"
     ORIGIN = "card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -24716,6 +24890,8 @@ class E_card_event_grain_sales_to_soviets(Frame):
     NAME = "E_card_event_grain_sales_to_soviets"
     ORIGIN = "card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "bool")
+    BLOCKS = 10
     l_self: int
     l_p: int
     l_o: int
@@ -24828,6 +25004,8 @@ class E_card_event_john_paul_ii_elected_pope(Frame):
     NAME = "E_card_event_john_paul_ii_elected_pope"
     ORIGIN = "card john_paul_ii_elected_pope: event (specs/twilight_struggle/cards.yaml:810)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24857,6 +25035,8 @@ class E_card_event_latin_american_death_squads(Frame):
     NAME = "E_card_event_latin_american_death_squads"
     ORIGIN = "card latin_american_death_squads: event (specs/twilight_struggle/cards.yaml:819)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
     l_o: int
@@ -24893,6 +25073,8 @@ class E_card_event_oas_founded(Frame):
     NAME = "E_card_event_oas_founded"
     ORIGIN = "card oas_founded: event (specs/twilight_struggle/cards.yaml:832)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -24922,6 +25104,8 @@ class E_card_event_nixon_plays_the_china_card(Frame):
     NAME = "E_card_event_nixon_plays_the_china_card"
     ORIGIN = "card nixon_plays_the_china_card: event (specs/twilight_struggle/cards.yaml:842)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24956,6 +25140,8 @@ class E_card_event_sadat_expels_soviets(Frame):
     NAME = "E_card_event_sadat_expels_soviets"
     ORIGIN = "card sadat_expels_soviets: event (specs/twilight_struggle/cards.yaml:856)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -24985,6 +25171,8 @@ class E_card_event_shuttle_diplomacy(Frame):
     NAME = "E_card_event_shuttle_diplomacy"
     ORIGIN = "card shuttle_diplomacy: event (specs/twilight_struggle/cards.yaml:868)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25014,6 +25202,8 @@ class E_card_event_the_voice_of_america(Frame):
     NAME = "E_card_event_the_voice_of_america"
     ORIGIN = "card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -25050,6 +25240,8 @@ class E_card_event_liberation_theology(Frame):
     NAME = "E_card_event_liberation_theology"
     ORIGIN = "card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -25086,6 +25278,8 @@ class E_card_event_ussuri_river_skirmish(Frame):
     NAME = "E_card_event_ussuri_river_skirmish"
     ORIGIN = "card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 5
     l_self: int
     l_p: int
 
@@ -25138,6 +25332,8 @@ class E_card_event_ask_not_what_your_country_can_do_for_you(Frame):
     NAME = "E_card_event_ask_not_what_your_country_can_do_for_you"
     ORIGIN = "card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "bool", "int")
+    BLOCKS = 5
     l_self: int
     l_p: int
     l_n: int
@@ -25211,6 +25407,8 @@ class E_card_event_alliance_for_progress(Frame):
     NAME = "E_card_event_alliance_for_progress"
     ORIGIN = "card alliance_for_progress: event (specs/twilight_struggle/cards.yaml:931)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25245,6 +25443,8 @@ class E_card_event_africa_scoring(Frame):
     NAME = "E_card_event_africa_scoring"
     ORIGIN = "card africa_scoring: event (specs/twilight_struggle/cards.yaml:939)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25271,6 +25471,8 @@ class E_card_event_one_small_step(Frame):
     NAME = "E_card_event_one_small_step"
     ORIGIN = "card one_small_step: event (specs/twilight_struggle/cards.yaml:949)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25310,6 +25512,8 @@ class E_card_event_south_america_scoring(Frame):
     NAME = "E_card_event_south_america_scoring"
     ORIGIN = "card south_america_scoring: event (specs/twilight_struggle/cards.yaml:961)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25336,6 +25540,8 @@ class E_card_event_iranian_hostage_crisis(Frame):
     NAME = "E_card_event_iranian_hostage_crisis"
     ORIGIN = "card iranian_hostage_crisis: event (specs/twilight_struggle/cards.yaml:973)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25365,6 +25571,8 @@ class E_card_event_the_iron_lady(Frame):
     NAME = "E_card_event_the_iron_lady"
     ORIGIN = "card the_iron_lady: event (specs/twilight_struggle/cards.yaml:985)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
     l_o: int
@@ -25398,6 +25606,8 @@ class E_card_event_reagan_bombs_libya(Frame):
     NAME = "E_card_event_reagan_bombs_libya"
     ORIGIN = "card reagan_bombs_libya: event (specs/twilight_struggle/cards.yaml:998)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25424,6 +25634,8 @@ class E_card_event_star_wars(Frame):
     NAME = "E_card_event_star_wars"
     ORIGIN = "card star_wars: event (specs/twilight_struggle/cards.yaml:1009)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "list[int]", "int")
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_xs: list[int]
@@ -25502,6 +25714,8 @@ class E_card_event_north_sea_oil(Frame):
     NAME = "E_card_event_north_sea_oil"
     ORIGIN = "card north_sea_oil: event (specs/twilight_struggle/cards.yaml:1029)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25530,6 +25744,8 @@ class E_card_event_the_reformer(Frame):
     NAME = "E_card_event_the_reformer"
     ORIGIN = "card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -25568,6 +25784,8 @@ class E_card_event_marine_barracks_bombing(Frame):
     NAME = "E_card_event_marine_barracks_bombing"
     ORIGIN = "card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -25606,6 +25824,8 @@ class E_card_event_soviets_shoot_down_kal_007(Frame):
     NAME = "E_card_event_soviets_shoot_down_kal_007"
     ORIGIN = "card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 4
     l_self: int
     l_p: int
 
@@ -25652,6 +25872,8 @@ class E_card_event_glasnost(Frame):
     NAME = "E_card_event_glasnost"
     ORIGIN = "card glasnost: event (specs/twilight_struggle/cards.yaml:1076)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 4
     l_self: int
     l_p: int
 
@@ -25698,6 +25920,8 @@ class E_card_event_ortega_elected_in_nicaragua(Frame):
     NAME = "E_card_event_ortega_elected_in_nicaragua"
     ORIGIN = "card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 5
     l_self: int
     l_p: int
     l_x: int
@@ -25757,6 +25981,8 @@ class E_card_event_terrorism(Frame):
     NAME = "E_card_event_terrorism"
     ORIGIN = "card terrorism: event (specs/twilight_struggle/cards.yaml:1098)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
     l_o: int
@@ -25805,6 +26031,8 @@ class E_card_event_iran_contra_scandal(Frame):
     NAME = "E_card_event_iran_contra_scandal"
     ORIGIN = "card iran_contra_scandal: event (specs/twilight_struggle/cards.yaml:1117)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -25832,6 +26060,8 @@ class E_card_event_chernobyl(Frame):
     NAME = "E_card_event_chernobyl"
     ORIGIN = "card chernobyl: event (specs/twilight_struggle/cards.yaml:1127)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -25884,6 +26114,8 @@ class E_card_event_latin_american_debt_crisis(Frame):
     NAME = "E_card_event_latin_american_debt_crisis"
     ORIGIN = "card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "list[int]", "int")
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_o: int
@@ -25981,6 +26213,8 @@ class E_card_event_tear_down_this_wall(Frame):
     NAME = "E_card_event_tear_down_this_wall"
     ORIGIN = "card tear_down_this_wall: event (specs/twilight_struggle/cards.yaml:1162)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -26018,6 +26252,8 @@ class E_card_event_an_evil_empire(Frame):
     NAME = "E_card_event_an_evil_empire"
     ORIGIN = "card an_evil_empire: event (specs/twilight_struggle/cards.yaml:1175)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -26044,6 +26280,8 @@ class E_card_event_aldrich_ames_remix(Frame):
     NAME = "E_card_event_aldrich_ames_remix"
     ORIGIN = "card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -26107,6 +26345,8 @@ class E_card_event_pershing_ii_deployed(Frame):
     NAME = "E_card_event_pershing_ii_deployed"
     ORIGIN = "card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1205)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -26137,6 +26377,8 @@ class E_card_event_wargames(Frame):
     NAME = "E_card_event_wargames"
     ORIGIN = "card wargames: event (specs/twilight_struggle/cards.yaml:1216)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "bool")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_ending: bool
@@ -26186,6 +26428,8 @@ class E_card_event_solidarity(Frame):
     NAME = "E_card_event_solidarity"
     ORIGIN = "card solidarity: event (specs/twilight_struggle/cards.yaml:1232)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -26213,6 +26457,8 @@ class E_card_event_iran_iraq_war(Frame):
     NAME = "E_card_event_iran_iraq_war"
     ORIGIN = "card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1243)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_x: int
@@ -26252,6 +26498,8 @@ class E_card_event_defectors(Frame):
     NAME = "E_card_event_defectors"
     ORIGIN = "card defectors: event (specs/twilight_struggle/cards.yaml:1253)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -26290,6 +26538,8 @@ class E_card_event_the_cambridge_five(Frame):
     NAME = "E_card_event_the_cambridge_five"
     ORIGIN = "card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1267)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "list[int]", "int", "int")
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -26362,6 +26612,8 @@ class E_card_event_special_relationship(Frame):
     NAME = "E_card_event_special_relationship"
     ORIGIN = "card special_relationship: event (specs/twilight_struggle/cards.yaml:1285)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 6
     l_self: int
     l_p: int
     l_x: int
@@ -26440,6 +26692,8 @@ class E_card_event_norad(Frame):
     NAME = "E_card_event_norad"
     ORIGIN = "card norad: event (specs/twilight_struggle/cards.yaml:1308)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -26467,6 +26721,8 @@ class E_card_event_che(Frame):
     NAME = "E_card_event_che"
     ORIGIN = "card che: event (specs/twilight_struggle/cards.yaml:1318)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "int", "int", "int")
+    BLOCKS = 9
     l_self: int
     l_p: int
     l_o: int
@@ -26586,6 +26842,8 @@ class E_card_event_our_man_in_tehran(Frame):
     NAME = "E_card_event_our_man_in_tehran"
     ORIGIN = "card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1340)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 6
     l_self: int
     l_p: int
     l_c: int
@@ -26671,6 +26929,8 @@ class E_card_event_yuri_and_samantha(Frame):
     NAME = "E_card_event_yuri_and_samantha"
     ORIGIN = "card yuri_and_samantha: event (specs/twilight_struggle/cards.yaml:1360)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -26698,6 +26958,8 @@ class E_card_event_awacs_sale_to_saudis(Frame):
     NAME = "E_card_event_awacs_sale_to_saudis"
     ORIGIN = "card awacs_sale_to_saudis: event (specs/twilight_struggle/cards.yaml:1371)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_self: int
     l_p: int
 
@@ -26725,6 +26987,8 @@ class PT_norad(Frame):
     NAME = "PT_norad"
     ORIGIN = "trigger norad (specs/twilight_struggle/events.yaml:88)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_p: int
     l_before: int
     l_x: int
@@ -26765,6 +27029,8 @@ class PT_missile_crisis_defused(Frame):
     NAME = "PT_missile_crisis_defused"
     ORIGIN = "trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:95)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int")
+    BLOCKS = 2
     l_p: int
     l_x: int
     l_x_2: int
@@ -26822,6 +27088,8 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/twilight_struggle/game.yaml:183)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 1
     l_c: int
     l_x: int
 
@@ -26867,6 +27135,8 @@ class Ph_placement(Frame):
     NAME = "Ph_placement"
     ORIGIN = "phase placement (specs/twilight_struggle/game.yaml:194)"
     SLOTS = __slots__
+    SLOT_TYPES = ("int", "int", "int", "int")
+    BLOCKS = 9
     l_x: int
     l_x_2: int
     r_1: int
@@ -26951,6 +27221,8 @@ class Ph_turn(Frame):
     NAME = "Ph_turn"
     ORIGIN = "phase turn (specs/twilight_struggle/game.yaml:205)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
 
     def __init__(self) -> None:
         self.pc = 0
@@ -26974,6 +27246,8 @@ class Ph_deal(Frame):
     NAME = "Ph_deal"
     ORIGIN = "phase deal (specs/twilight_struggle/game.yaml:212)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
 
     def __init__(self) -> None:
         self.pc = 0
@@ -27008,6 +27282,8 @@ class Ph_headline(Frame):
     NAME = "Ph_headline"
     ORIGIN = "phase headline (specs/twilight_struggle/game.yaml:218)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -27032,6 +27308,8 @@ class Ph_action_rounds(Frame):
     NAME = "Ph_action_rounds"
     ORIGIN = "phase action_rounds (specs/twilight_struggle/game.yaml:220)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 7
 
     def __init__(self) -> None:
         self.pc = 0
@@ -27083,6 +27361,8 @@ class Ph_end_of_turn(Frame):
     NAME = "Ph_end_of_turn"
     ORIGIN = "phase end_of_turn (specs/twilight_struggle/game.yaml:226)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -27107,6 +27387,8 @@ class Ph_final_scoring(Frame):
     NAME = "Ph_final_scoring"
     ORIGIN = "phase final_scoring (specs/twilight_struggle/game.yaml:228)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
 
     def __init__(self) -> None:
         self.pc = 0
@@ -27128,6 +27410,8 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/twilight_struggle/game.yaml:11)"
     SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 18
 
     def __init__(self) -> None:
         self.pc = 0
@@ -50170,6 +50454,49 @@ INFO = GameInfo(
         "headline": (4,),
     },
     var_values={"phasing": 4, "headline": 3},
+    var_types={
+        "optional_cards": ("bool", ()),
+        "influence": ("int", ("entity:country", "player")),
+        "defcon": ("int", ()),
+        "vp": ("int", ()),
+        "milops": ("int", ("player",)),
+        "space": ("int", ("player",)),
+        "space_attempts": ("int", ("player",)),
+        "turn": ("int", ()),
+        "round": ("int", ()),
+        "phasing": ("player", ()),
+        "china_face_up": ("bool", ()),
+        "headline": ("entity:card", ("player",)),
+        "over": ("bool", ()),
+    },
+    modifier_params=(
+        ("player",),
+        ("player",),
+        ("player",),
+        (),
+        ("entity:country",),
+        ("entity:country",),
+        ("player", "entity:country"),
+        (),
+        ("player",),
+        ("player",),
+        ("player", "entity:region"),
+        ("player", "entity:region"),
+        (),
+        ("player", "entity:card"),
+        ("player",),
+        ("player", "entity:card"),
+        ("player",),
+        ("player",),
+        ("player",),
+        ("player",),
+        ("player", "entity:region", "entity:card"),
+        ("player",),
+        ("player", "entity:region"),
+        ("player",),
+        ("player", "entity:region"),
+        ("player",),
+    ),
     frames={
         frame.NAME: frame
         for frame in (

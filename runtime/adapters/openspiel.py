@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -79,17 +80,32 @@ def game_type(game: Game) -> pyspiel.GameType:
 
 
 class _Engine:
-    """Holds the engine state: pyspiel clones a Python state with copy.deepcopy and serialises
-    it with pickle, so both go through the engine's own clone and JSON."""
+    """Holds the engine state of a pyspiel state, made on first use from the next fresh seed of
+    the game (a clone never plays a setup or takes a seed of its own). pyspiel clones a Python
+    state by making a new initial state and deep-copying the old one's attributes into it, and
+    serialises one by pickling them: both go through the engine's own clone and JSON, and both
+    make the original's engine state first, so a fresh state, its clones and its serialised
+    copies are one game."""
 
-    __slots__ = ("state", "game")
+    __slots__ = ("_state", "game", "_next_seed")
 
-    def __init__(self, state: GameState, game: Game) -> None:
-        self.state = state
+    def __init__(
+        self, game: Game, state: GameState | None, next_seed: Callable[[], int] | None = None
+    ) -> None:
+        self._state = state
         self.game = game
+        self._next_seed = next_seed  # makes the state when there is none yet
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            assert self._next_seed is not None
+            self._state = self.game.new_initial_state(self._next_seed())
+            self._next_seed = None
+        return self._state
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
-        return _Engine(self.state.clone(), self.game)
+        return _Engine(self.game, self.state.clone())
 
     def __getstate__(self) -> tuple[str, str, str]:
         return self.game.name, json.dumps(self.game.options), self.state.to_json()
@@ -97,7 +113,8 @@ class _Engine:
     def __setstate__(self, data: tuple[str, str, str]) -> None:
         name, options, text = data
         self.game = _load(name, json.loads(options))
-        self.state = self.game.state_from_json(text)
+        self._state = self.game.state_from_json(text)
+        self._next_seed = None
 
 
 class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
@@ -138,21 +155,30 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class RulewrightState(pyspiel.State):  # type: ignore[misc]
-    """A game in progress. The engine state is made on first use, so that pyspiel's clone
-    (a new initial state whose attributes are then copied over) never plays a setup."""
+    """A game in progress. The engine state is made on first use (see _Engine), so that
+    pyspiel's clone (a new initial state whose attributes are then copied over) never plays a
+    setup, and a clone of a fresh state is the same game."""
 
     def __init__(self, game: RulewrightGame, engine: GameState | None = None) -> None:
         super().__init__(game)
-        # (no reference to the game in __dict__: pyspiel deep-copies and pickles every attribute)
-        self._e: _Engine | None = None if engine is None else _Engine(engine, game.rw)
+        # (the only attribute: pyspiel deep-copies and pickles every attribute, _Engine its own way)
+        self._e = _Engine(game.rw, engine, game.next_seed if engine is None else None)
 
     @property
     def engine(self) -> GameState:
         """The Rulewright state behind this pyspiel state."""
-        if self._e is None:
-            g = self.get_game()
-            self._e = _Engine(g.rw.new_initial_state(g.next_seed()), g.rw)
         return self._e.state
+
+    # pyspiel's own deepcopy and pickle of a state pickle its game, which needs a random generator
+    # state that a Python game cannot give; these go through clone and serialize instead
+    def __deepcopy__(self, memo: dict[int, object]) -> RulewrightState:
+        return self.clone()  # type: ignore[no-any-return]
+
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[[str, dict[str, Any], str], RulewrightState], tuple[str, dict[str, Any], str]]:
+        game = self.get_game()
+        return _deserialized_state, (game.get_type().short_name, game.get_parameters(), self.serialize())
 
     def current_player(self) -> int:
         return int(self.engine.current_player())
@@ -175,6 +201,13 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.engine)
+
+
+def _deserialized_state(name: str, params: dict[str, Any], text: str) -> RulewrightState:
+    """A pickled state, back (see RulewrightState.__reduce__)."""
+    register(name.removeprefix(PREFIX))
+    state: RulewrightState = pyspiel.load_game(name, params).deserialize_state(text)
+    return state
 
 
 class Observer:

@@ -61,7 +61,11 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         return self._act_space
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        p = self._index[agent]
+        p = self._index.get(agent)
+        if p is None:
+            raise ValueError(
+                f"no agent {agent!r} in {self.game.name} (agents: {', '.join(self.possible_agents)})"
+            )
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
         if self.state.current_player() == p:
             mask[self.state.legal_actions()] = 1
@@ -92,9 +96,11 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is to act: step() needs an action, not None")
+        # the engine takes ints and numpy integers, and refuses anything else with the state unchanged
+        self.state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
-        assert action is not None
-        self.state.apply_action(int(action))
         if self.state.is_terminal():
             for a, r in zip(self.possible_agents, self.state.returns(), strict=True):
                 self.rewards[a] = r

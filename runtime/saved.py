@@ -1,0 +1,461 @@
+"""Saved states: the checks a state's JSON passes before the engine builds a state from it.
+
+A saved state can come from anyone, and most of its fields are positions inside the compiled
+rules: frames and their program counters, action ids, component ids, zone and domain indices.
+`read_saved_state` checks every field against the engine's static facts (its GameInfo and the
+frame classes' slots, slot types and block counts) and refuses the first wrong one with a
+SavedStateError that names the field. A state that loads holds only values this engine can
+hold: its legal actions, observations, clone and JSON work, and it saves back to the same JSON.
+Whether the values make sense together (that a card a variable names is where the rules would
+have put it) is not checked: the rules may still stumble on such a state later.
+
+Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
+a whole Twilight Struggle game saves in under 50 KB); `from_json(text, max_chars=...)` and
+`Game.state_from_json(text, max_chars=...)` load a larger one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from runtime.rng import Rng
+
+if TYPE_CHECKING:
+    from runtime.engine import Frame, GameInfo
+
+MAX_SAVED_STATE_CHARS = 16_000_000
+
+# the fields GameState.to_json writes; "skip" only while a scenario has phases left to skip
+FIELDS = frozenset(
+    (
+        "game",
+        "version",
+        "digest",
+        "seed",
+        "options",
+        "num_players",
+        "rng",
+        "over",
+        "winner",
+        "reason",
+        "stack",
+        "pending",
+        "log",
+        "history",
+        "mods",
+        "zones",
+        "vars",
+    )
+)
+OPTIONAL_FIELDS = frozenset(("skip",))
+PENDING_FIELDS = ("player", "options", "slot", "prompt", "optional", "need", "picked", "domain", "secret")
+
+
+class SavedStateError(ValueError):
+    """A saved state this engine will not load; the message names the field and what is wrong."""
+
+
+def shown(value: object) -> str:
+    """A short JSON-like rendering of a value for a message (never the whole of a huge one)."""
+    if isinstance(value, str):
+        text = json.dumps(value[:40])
+        return text[:-1] + '..."' if len(value) > 40 else text
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list) and len(value) > 8:
+        return f"a list of {len(value)} items"
+    if isinstance(value, float):
+        return repr(value)
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):  # not JSON, or nested past what dumps takes
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise SavedStateError(f"saved state: {name} is not a number JSON can hold")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise SavedStateError(f"saved state: the key {shown(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def parse_saved_state(text: object, max_chars: int = MAX_SAVED_STATE_CHARS) -> dict[str, Any]:
+    """The JSON object of a saved state: strict JSON (no NaN or Infinity, no repeated keys),
+    of bounded size and nesting."""
+    if not isinstance(text, str):
+        raise SavedStateError(f"saved state: expected JSON text (a str), not {type(text).__name__}")
+    if len(text) > max_chars:
+        raise SavedStateError(
+            f"saved state: {len(text):,} characters, more than the {max_chars:,} a saved state may have "
+            "(pass max_chars= to load a larger one)"
+        )
+    try:
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicate_keys)
+    except RecursionError:
+        raise SavedStateError("saved state: nested too deeply to be a saved state") from None
+    except json.JSONDecodeError as exc:
+        raise SavedStateError(
+            f"saved state: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    except SavedStateError:
+        raise
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise SavedStateError(f"saved state: not readable JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise SavedStateError(f"saved state: must be a JSON object, not {shown(data)}")
+    return data
+
+
+def read_saved_state(text: object, info: GameInfo, max_chars: int = MAX_SAVED_STATE_CHARS) -> dict[str, Any]:
+    """The fields of a saved state of the game `info` describes, every one checked; raises
+    SavedStateError for the first wrong one."""
+    data = parse_saved_state(text, max_chars)
+    SavedStateCheck(info).check(data)
+    return data
+
+
+# A value check returns None when the value fits, else (where inside it, what is wrong, the value
+# or ... when the message is better without it).
+Problem = tuple[str, str, object]
+
+
+class SavedStateCheck:
+    """Checks the fields of one saved state in order: each check may rely on the fields checked
+    before it (the player count, the stack)."""
+
+    def __init__(self, info: GameInfo) -> None:
+        self.info = info
+        self.domains = {d.name: d for d in info.domains}
+        self.players = 0  # the number of players, once checked
+
+    # -- reporting ------------------------------------------------------------------------------
+    @staticmethod
+    def fail(field: str, what: str, value: object = ...) -> NoReturn:
+        tail = "" if value is ... else f", not {shown(value)}"
+        raise SavedStateError(f"saved state: '{field}' {what}{tail}")
+
+    def expect(self, field: str, value: object, vtype: str) -> None:
+        problem = self.problem(value, vtype)
+        if problem is not None:
+            where, what, bad = problem
+            self.fail(field + where, what, bad)
+
+    # -- values: int, bool, str, a domain's ids (none is -1 for a reference) or list[...] ------------
+    def id_range(self, vtype: str) -> tuple[int, int] | None:
+        """The lowest and highest value of a domain's ids (-1 is `none`), or None for an int."""
+        if vtype == "player":  # any of the spec's players: one not in this game can still be named
+            return -1, len(self.info.player_names) - 1
+        dom = self.domains.get(vtype)
+        if dom is None:
+            return (-1, -1) if vtype == "cell" else None  # no grid: a cell can only be none
+        return (0 if vtype.startswith("enum:") else -1), len(dom.labels) - 1
+
+    def problem(self, value: object, vtype: str) -> Problem | None:
+        if vtype.startswith("list["):
+            if type(value) is not list:
+                return "", "must be a list", value
+            inner = vtype[5:-1]
+            for i, item in enumerate(value):
+                problem = self.problem(item, inner)
+                if problem is not None:
+                    return f"[{i}]{problem[0]}", problem[1], problem[2]
+            return None
+        if vtype == "bool":
+            return None if type(value) is bool else ("", "must be true or false", value)
+        if vtype == "str":
+            return text_problem(value)
+        if type(value) is not int:
+            return "", "must be an integer", value
+        bounds = self.id_range(vtype)
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            name = vtype.split(":")[-1]
+            article = "an" if name[0] in "aeiou" else "a"
+            return "", f"must be {article} {name} id, from {bounds[0]} to {bounds[1]}", value
+        return None
+
+    def integer(
+        self, field: str, value: object, lowest: int | None = None, highest: int | None = None
+    ) -> int:
+        if type(value) is not int:
+            self.fail(field, "must be an integer", value)
+        if (lowest is not None and value < lowest) or (highest is not None and value > highest):
+            low = "" if lowest is None else f" from {lowest}"
+            high = "" if highest is None else f" to {highest}"
+            self.fail(field, f"must be an integer{low}{high}", value)
+        return value
+
+    def boolean(self, field: str, value: object) -> bool:
+        if type(value) is not bool:
+            self.fail(field, "must be true or false", value)
+        return value
+
+    def text(self, field: str, value: object) -> str:
+        problem = text_problem(value)
+        if problem is not None:
+            self.fail(field, problem[1], problem[2])
+        return str(value)
+
+    def items(self, field: str, value: object, length: int | None = None) -> list[Any]:
+        if type(value) is not list:
+            self.fail(field, "must be a list", value)
+        if length is not None and len(value) != length:
+            self.fail(field, f"must be a list of {length} item{'' if length == 1 else 's'}, not {len(value)}")
+        return value
+
+    def each(self, field: str, value: object, check: Callable[[str, Any], object]) -> None:
+        for i, item in enumerate(self.items(field, value)):
+            check(f"{field}[{i}]", item)
+
+    # -- the state --------------------------------------------------------------------------------
+    def check(self, d: dict[str, Any]) -> None:
+        info = self.info
+        for key in sorted(d):
+            if key not in FIELDS and key not in OPTIONAL_FIELDS:
+                self.fail(key[:40], "is not a field of a saved state")
+        for key in sorted(FIELDS):
+            if key not in d:
+                self.fail(key, "is missing")
+        if d["game"] != info.name:
+            raise SavedStateError(f"this is a saved {shown(d['game'])} game, not '{info.name}'")
+        if d["digest"] != info.digest:
+            # a saved state holds positions inside the compiled rules; replay the actions instead
+            raise SavedStateError(
+                f"this {info.name} state was saved by another build of the rules "
+                f"(spec {str(d['digest'])[:12]}, this engine {info.digest[:12]}); "
+                "replay its actions (`rulewright replay`) instead"
+            )
+        if d["version"] != info.version:
+            self.fail(
+                "version", f"must be the rules version of this engine, {shown(info.version)}", d["version"]
+            )
+        self.integer("seed", d["seed"])
+        self.options(d["options"])
+        self.player_count(d["num_players"], d["options"])
+        try:
+            Rng.from_data(d["rng"])
+        except ValueError as exc:
+            raise SavedStateError(f"saved state: {exc}") from None
+        over = self.boolean("over", d["over"])
+        self.integer("winner", d["winner"], -1, len(info.player_names) - 1)
+        self.text("reason", d["reason"])
+        if not over and (d["winner"] != -1 or d["reason"] != ""):
+            self.fail("winner", "must be -1 (and 'reason' empty) while the game is not over", d["winner"])
+        top = self.stack(d["stack"], over)
+        self.pending(d["pending"], over, top)
+        self.each("log", d["log"], self.log_line)
+        actions = info.num_distinct_actions
+        self.each("history", d["history"], lambda f, a: self.integer(f, a, 0, actions - 1))
+        self.each("mods", d["mods"], self.modifier)
+        self.zones(d["zones"])
+        self.variables(d["vars"], d["options"])
+        if "skip" in d:
+            if not self.items("skip", d["skip"]):
+                self.fail("skip", "is written only while a scenario has phases to skip", d["skip"])
+            self.each("skip", d["skip"], self.text)
+
+    def options(self, value: object) -> None:
+        if type(value) is not dict:
+            self.fail("options", "must be an object of the game's options", value)
+        known = {o.name: o for o in self.info.options}
+        for name in value:
+            if name not in known:
+                self.fail(f"options.{name}", f"is not an option of {self.info.name}")
+        for name, o in known.items():
+            if name not in value:
+                self.fail(f"options.{name}", "is missing")
+            v = value[name]
+            if o.type == "bool":
+                self.boolean(f"options.{name}", v)
+            else:
+                self.integer(f"options.{name}", v)
+            if o.choices and v not in o.choices:
+                self.fail(f"options.{name}", f"must be one of {list(o.choices)}", v)
+
+    def player_count(self, value: object, options: dict[str, Any]) -> None:
+        count = self.info.player_count
+        most = len(self.info.player_names)
+        n = self.integer("num_players", value, 1, most)
+        if isinstance(count, str) and n != options[count]:
+            self.fail("num_players", f"must be the option '{count}' ({options[count]})", n)
+        if isinstance(count, int) and n != count:
+            self.fail("num_players", f"must be {count}", n)
+        self.players = n
+
+    def stack(self, value: object, over: bool) -> type[Frame] | None:
+        """Checks the frames; returns the class of the top one (None for an empty stack)."""
+        frames = self.items("stack", value)
+        if over and frames:
+            self.fail("stack", "must be empty once the game is over", frames)
+        if not over and not frames:
+            self.fail("stack", "must hold the running frames while the game is not over", frames)
+        top: type[Frame] | None = None
+        for i, entry in enumerate(frames):
+            field = f"stack[{i}]"
+            name, pc, values = self.items(field, entry, 3)
+            top = self.info.frames.get(name) if isinstance(name, str) else None
+            if top is None:
+                self.fail(f"{field}[0]", "must name a frame of this engine", name)
+            self.integer(f"{field}[1]", pc, 0, top.BLOCKS - 1)
+            self.items(f"{field}[2]", values, len(top.SLOTS))
+            for slot, vtype, v in zip(top.SLOTS, top.SLOT_TYPES, values, strict=True):
+                self.expect(f"{field}.{slot}", v, vtype)
+        return top
+
+    def pending(self, value: object, over: bool, top: type[Frame] | None) -> None:
+        if over:
+            if value is not None:
+                self.fail("pending", "must be null once the game is over", value)
+            return
+        if value is None:
+            self.fail("pending", "must be the decision the game waits on while it is not over", value)
+        fields = dict(zip(PENDING_FIELDS, self.items("pending", value, len(PENDING_FIELDS)), strict=True))
+        domain = self.integer("pending.domain", fields["domain"], 0, len(self.info.domains) - 1)
+        dom = self.info.domains[domain]
+        self.integer("pending.player", fields["player"], 0, self.players - 1)
+        options = self.items("pending.options", fields["options"])
+        if not options:
+            self.fail("pending.options", "must name at least one action", options)
+        first, last = dom.offset, dom.offset + len(dom.labels) - 1
+        for i, a in enumerate(options):
+            if type(a) is not int or not first <= a <= last:
+                self.fail(
+                    f"pending.options[{i}]",
+                    f"must be an action of the domain {dom.name} ({first} to {last})",
+                    a,
+                )
+        if len(set(options)) != len(options):
+            self.fail("pending.options", "must not repeat an action", options)
+        slot = self.text("pending.slot", fields["slot"])
+        assert top is not None  # a live game has a stack (checked before)
+        if slot not in top.SLOTS:
+            self.fail("pending.slot", f"must be a slot of the top frame ({top.NAME})", slot)
+        self.text("pending.prompt", fields["prompt"])
+        self.boolean("pending.optional", fields["optional"])
+        self.boolean("pending.secret", fields["secret"])
+        need = self.integer("pending.need", fields["need"], 0, len(options))
+        picked = self.items("pending.picked", fields["picked"])
+        if need == 0 and picked:
+            self.fail("pending.picked", "must be empty when 'need' is 0", picked)
+        if need and len(picked) >= need:
+            self.fail("pending.picked", f"must hold fewer than the {need} actions needed", picked)
+        for i, a in enumerate(picked):
+            if a not in options:
+                self.fail(f"pending.picked[{i}]", "must be one of the decision's options", a)
+        if len(set(picked)) != len(picked):
+            self.fail("pending.picked", "must not repeat an action", picked)
+        slot_type = top.SLOT_TYPES[top.SLOTS.index(slot)]
+        if (slot_type.startswith("list[")) != bool(need):
+            kind = "a list" if need else "a single value"
+            self.fail("pending.slot", f"must be a slot of {kind} (it is {slot_type})", slot)
+
+    def log_line(self, field: str, value: object) -> None:
+        who, text = self.items(field, value, 2)
+        self.integer(f"{field}[0]", who, -1, len(self.info.player_names) - 1)
+        self.text(f"{field}[1]", text)
+
+    def modifier(self, field: str, value: object) -> None:
+        index, args, until = self.items(field, value, 3)
+        params = self.info.modifier_params
+        if not params:
+            self.fail(field, f"cannot be: {self.info.name} has no modifiers")
+        mod = self.integer(f"{field}[0]", index, 0, len(params) - 1)
+        self.items(f"{field}[1]", args, len(params[mod]))
+        for i, (arg, vtype) in enumerate(zip(args, params[mod], strict=True)):
+            self.expect(f"{field}[1][{i}]", arg, vtype)
+        self.integer(f"{field}[2]", until, -1, len(self.info.phases) - 1)
+
+    def zones(self, value: object) -> None:
+        """Piles, grid cells and the where- and position-indexes must agree: every component in
+        at most one pile, of its own type, and indexed where that pile is."""
+        if type(value) is not dict:
+            self.fail("zones", "must be an object", value)
+        for key in ("piles", "cells", "where", "pos"):
+            if key not in value:
+                self.fail(f"zones.{key}", "is missing")
+        if len(value) != 4:
+            self.fail("zones", "must hold only piles, cells, where and pos", sorted(value))
+        zones = self.info.zones
+        sizes = [len(ids) for ids in self.info.type_ids]
+        holder = [[-1] * n for n in sizes]  # the zone each component is in, from the piles
+        for zi, pile in enumerate(self.items("zones.piles", value["piles"], len(zones))):
+            t = zones[zi].type_index
+            for k, e in enumerate(self.items(f"zones.piles[{zi}]", pile)):
+                if type(e) is not int or not 0 <= e < sizes[t]:
+                    self.integer(f"zones.piles[{zi}][{k}]", e, 0, sizes[t] - 1)
+                if holder[t][e] >= 0:
+                    where = f"zones.piles[{holder[t][e]}]"
+                    self.fail(f"zones.piles[{zi}][{k}]", f"is component {e}, which {where} holds too")
+                holder[t][e] = zi
+        cells = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
+        placed = [[-1] * n for n in sizes]  # the cell each component is on, from the grids
+        for zi, entries in enumerate(self.items("zones.cells", value["cells"], len(zones))):
+            field = f"zones.cells[{zi}]"
+            if zones[zi].kind != "grid" and entries:
+                self.fail(field, f"must be empty: zone '{zones[zi].name}' is not a grid", entries)
+            t = zones[zi].type_index
+            previous = -1
+            for k, pair in enumerate(self.items(field, entries)):
+                c, e = self.items(f"{field}[{k}]", pair, 2)
+                self.integer(f"{field}[{k}][0]", c, previous + 1, cells - 1)
+                self.integer(f"{field}[{k}][1]", e, 0, sizes[t] - 1)
+                if holder[t][e] != zi:
+                    self.fail(f"{field}[{k}][1]", f"must be a component in zones.piles[{zi}]", e)
+                previous, placed[t][e] = c, c
+        for key, truth, meaning in (("where", holder, "the pile it is in"), ("pos", placed, "its cell")):
+            for t, row in enumerate(self.items(f"zones.{key}", value[key], len(sizes))):
+                for e, v in enumerate(self.items(f"zones.{key}[{t}]", row, sizes[t])):
+                    if type(v) is not int or v != truth[t][e]:
+                        self.fail(f"zones.{key}[{t}][{e}]", f"must be {truth[t][e]} ({meaning})", v)
+
+    def variables(self, value: object, options: dict[str, Any]) -> None:
+        if type(value) is not dict:
+            self.fail("vars", "must be an object", value)
+        types = self.info.var_types
+        for name in value:
+            if name not in types:
+                self.fail(f"vars.{name}", f"is not a variable of {self.info.name}")
+        for name, (vtype, indices) in types.items():
+            if name not in value:
+                self.fail(f"vars.{name}", "is missing")
+            if name in options and value[name] != options[name]:
+                self.fail(f"vars.{name}", f"must be the option's value, {shown(options[name])}", value[name])
+            problem = self.indexed_problem(value[name], vtype, indices)
+            if problem is not None:
+                self.fail(f"vars.{name}{problem[0]}", problem[1], problem[2])
+
+    def indexed_problem(self, value: object, vtype: str, indices: tuple[str, ...]) -> Problem | None:
+        """A variable indexed by players, components or enum values is nested lists, one item per
+        index (a component index has one more: what `none` reads)."""
+        if not indices:
+            return self.problem(value, vtype)
+        first = indices[0]
+        size = self.players if first == "player" else len(self.domains[first].labels)
+        if first.startswith("entity:"):
+            size += 1
+        if type(value) is not list or len(value) != size:
+            return "", f"must be a list of {size} items (one per {first.removeprefix('entity:')})", value
+        for i, item in enumerate(value):
+            problem = self.indexed_problem(item, vtype, indices[1:])
+            if problem is not None:
+                return f"[{i}]{problem[0]}", problem[1], problem[2]
+        return None
+
+
+def text_problem(value: object) -> Problem | None:
+    """None for a str that UTF-8 can hold (a lone surrogate cannot be printed or written)."""
+    if type(value) is not str:
+        return "", "must be a string", value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "", "holds a lone surrogate (\\ud800 to \\udfff), which no text can hold", ...
+    return None
