@@ -655,6 +655,11 @@ class GameState:
             if stack and "(the decision at" not in str(exc) and " (in " not in str(exc):
                 raise RuleError(f"{exc} (in {stack[-1].ORIGIN})") from None
             raise
+        except (IndexError, ArithmeticError) as exc:
+            # what a spec can get wrong that `check` cannot see: `xs[0]` of an empty list, ...
+            where = f" (in {stack[-1].ORIGIN})" if stack else ""
+            what = "an index beyond the end of a list" if isinstance(exc, IndexError) else "arithmetic"
+            raise RuleError(f"the rules failed at run time, {what}: {exc}{where}") from None
 
     def tick(self, where: str) -> None:
         """One pass of a loop that never stops for a decision: spends one step of the budget."""
