@@ -343,6 +343,7 @@ class GameState:
         "start_at",
         "skips",
         "steps_left",
+        "budget",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -362,6 +363,7 @@ class GameState:
     start_at: str  # the phase or step where a scenario's setup runs ("": right after the game's setup)
     skips: list[str]  # phases whose next pass a scenario skips (empty in play)
     steps_left: int  # of the step budget, until the next decision (set as the rules start to run)
+    budget: int  # the step budget: the spec's, or the environment's override when the game began
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
@@ -421,7 +423,7 @@ class GameState:
             )
         self.history.append(action)
         who = self.INFO.player_names[d.player]
-        label = self.action_to_string(action)
+        label = self.INFO.labels[action]  # a legal action: its id is in range
         self.lines.append(
             (d.player if d.secret else -1, f"{who} chooses {label}" + (f" ({d.prompt})" if d.prompt else ""))
         )
@@ -488,6 +490,7 @@ class GameState:
         n.setup_hook = None
         n.start_at = ""
         n.skips = self.skips[:]
+        n.budget = self.budget
         self._copy_vars(n)
         return n
 
@@ -528,6 +531,7 @@ class GameState:
         s.setup_hook = None
         s.start_at = ""
         s.skips = d.get("skip", [])
+        s.budget = step_budget(cls.INFO)
         s.rng = Rng.from_data(d["rng"])
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
         s.stack = []
@@ -619,6 +623,7 @@ class GameState:
         self.rng = Rng(seed)
         self.skips = []
         self.start_at = ""
+        self.budget = step_budget(info)
         self.over, self.winner, self.reason = False, -1, ""
         self.stack = []
         self.pending = None
@@ -634,7 +639,7 @@ class GameState:
 
     def _run(self) -> None:
         stack = self.stack
-        self.steps_left = step_budget(self.INFO)
+        self.steps_left = self.budget
         try:
             while self.pending is None:
                 if not stack:
@@ -668,7 +673,7 @@ class GameState:
             self.out_of_steps(where)
 
     def out_of_steps(self, where: str) -> NoReturn:
-        budget = step_budget(self.INFO)
+        budget = self.budget
         raise RuleError(
             f"the rules ran {budget:,} steps without a decision or the end of the game: a loop that "
             f"never ends? (in {where}; to allow more, set `limits: {{steps: N}}` in the spec or "
