@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from compiler import ir
+from compiler import grammar_cache, ir
 from compiler.diagnostics import Sink
 from compiler.limits import MAX_DSL_CHARS, MAX_DSL_DEPTH, MAX_INT_DIGITS
 
@@ -53,13 +53,18 @@ TOKEN_NAMES = {
 
 @cache
 def parser() -> Lark:
+    return grammar_cache.load(GRAMMAR.read_text(encoding="utf-8"), _build_parser)
+
+
+def _build_parser(grammar: str) -> Lark:
+    # no `cache=True`: lark keeps that cache as a pickle at a name anyone can guess in the shared
+    # temporary folder, where another user could plant one that runs code (see grammar_cache.py)
     return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
+        grammar,
         start=["effect", "expression"],
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=True,
     )
 
 
