@@ -6,6 +6,7 @@ Every stage appends Diagnostics to a Sink; the driver sorts them by position and
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,9 +162,12 @@ def render(diag: Diagnostic, source_cache: dict[str, list[str]] | None = None) -
 
 
 def _printable(text: str) -> str:
-    """Control characters from a spec (a terminal escape sequence in a name, say), and lone
-    surrogates that no terminal can print, are shown escaped."""
-    return NOT_PRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
+    """One line, with the control characters of a spec (a terminal escape sequence or a line break
+    in a name, say) and lone surrogates, which no terminal can print, shown escaped."""
+    return _NOT_IN_A_LINE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+_NOT_IN_A_LINE = re.compile(f"{NOT_PRINTABLE.pattern}|[\n\r\x85\u2028\u2029]")
 
 
 def _source_line(file: str, line: int, cache: dict[str, list[str]]) -> str | None:

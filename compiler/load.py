@@ -203,7 +203,17 @@ class Reader:
         items = self.mapping(node, what)
         written = {k.value for k, _ in items}
         out: dict[str, Node] = {}
+        merged = False
         for k, v in items:
+            if k.value == "<<":
+                self.sink.error(
+                    "unknown-key",
+                    self.span(k),
+                    f"'<<' (a YAML merge key) in {what}: spec files do not merge mappings",
+                    "write the keys out",
+                )
+                merged = True  # so the keys it would merge are not reported missing
+                continue
             if k.value not in allowed:
                 close = close_match(k.value, allowed)
                 self.sink.error(
@@ -218,7 +228,7 @@ class Reader:
                     out[close] = v
                 continue
             out[k.value] = v
-        if isinstance(node, MappingNode):
+        if isinstance(node, MappingNode) and not merged:
             for r in required:
                 if r not in out:
                     self.sink.error("missing-key", self.span(node), f"{what} needs the key '{r}'")

@@ -98,10 +98,7 @@ class _Composer:
         event = next(self.events)
         if isinstance(event, DocumentStartEvent):
             raise ComposerError(
-                "expected a single document in the stream",
-                root.start_mark,
-                "but found another document",
-                _mark(event.start_mark),
+                None, None, "a second YAML document ('---'): a spec file holds one", _mark(event.start_mark)
             )
         return root
 
