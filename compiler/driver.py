@@ -49,18 +49,17 @@ def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | N
     try:
         sym = resolve(game, sink)
         ann = check(sym, sink)
+        crashed = False
     except Exception:
         if not any(d.severity == "error" for d in sink.items[:loaded]):
             raise
         # they are written for any IR, but a repaired one is the least tried: should they still
         # trip on it, the errors load found are reported alone rather than a traceback
         del sink.items[loaded:]
-        return Result(
-            folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
-        )
+        crashed = True
     if sink.unread:
         sink.drop_undeclared()
-    if sink.has_errors:
+    if crashed or sink.has_errors:
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )

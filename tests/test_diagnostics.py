@@ -159,3 +159,18 @@ def test_errors_in_several_files_are_reported_together(monkeypatch: pytest.Monke
         "game.yaml": "type-mismatch",
     }
     assert len(diags) == 4
+
+
+def test_a_pass_that_trips_on_a_repaired_ir_leaves_the_load_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver's last guard: resolve and check run on IR that load repaired, and should one of
+    them raise there, the load errors are reported alone; on a spec that loaded clean, it raises."""
+    import compiler.driver
+
+    def trip(*args: object) -> None:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(compiler.driver, "check", trip)
+    diags = _compile("unknown-key", monkeypatch).diagnostics
+    assert [d.code for d in diags] == ["unknown-key"]
+    with pytest.raises(KeyError):
+        _compile("missing-event", monkeypatch)
