@@ -162,6 +162,17 @@ def _quoted_chars(node: ScalarNode, raw_lines: list[str]) -> tuple[tuple[int, in
 
 # ---- the YAML reader ---------------------------------------------------------------------------
 
+_RESOLVER = yaml.resolver.Resolver()
+_CONVERTED_TAGS = frozenset(
+    f"tag:yaml.org,2002:{kind}" for kind in ("int", "bool", "null", "float", "timestamp")
+)
+
+
+def _implicit_tag(value: str) -> str:
+    """The tag YAML gives `value` written plain."""
+    tag: str = _RESOLVER.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return tag
+
 
 class Reader:
     """Typed access to composed YAML nodes, reporting every problem to the sink."""
@@ -264,14 +275,16 @@ class Reader:
     def data(self, node: Node) -> object:
         """A plain YAML value (int, bool, str, None, or lists of them)."""
         if isinstance(node, ScalarNode):
-            if node.tag == "tag:yaml.org,2002:str":
+            # Only a value that reads as its tag is converted (an explicit tag may claim anything:
+            # `!!bool maybe`, `!!python/object ...`); any other is the text as written.
+            if node.tag not in _CONVERTED_TAGS or _implicit_tag(node.value) != node.tag:
                 return node.value
             # Python will not even read an int of more than 4,300 digits: look at the length first
             if node.tag == "tag:yaml.org,2002:int" and len(node.value) > 4 * MAX_INT_DIGITS:
                 return self._too_large(node)
-            try:  # the node's resolved tag (int, bool, null, float) decides its Python value
+            try:  # the node's resolved tag (int, bool, null, float, timestamp) decides its value
                 value = yaml.constructor.SafeConstructor().construct_object(node, deep=True)
-            except (yaml.YAMLError, ValueError, TypeError, OverflowError):
+            except (yaml.YAMLError, ValueError, TypeError, OverflowError):  # a date of month 13
                 return node.value
             if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
                 return self._too_large(node)
