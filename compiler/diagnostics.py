@@ -6,11 +6,14 @@ Every stage appends Diagnostics to a Sink; the driver sorts them by position and
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.ir import Span
+from compiler.limits import MAX_FILE_BYTES
+from compiler.source import NOT_PRINTABLE, SourceError, read_bytes
 
 # code -> what it means. docs/diagnostics.md and the golden tests are checked against this table.
 CODES: dict[str, str] = {
@@ -36,7 +39,14 @@ CODES: dict[str, str] = {
     "missing-event": "a component whose effect is not written yet (a warning)",
     "endless-recursion": "a function, procedure or trigger that calls itself again on every path",
     "too-deep": "blocks, loops or an expression nested deeper than generated Python may go",
+    "unreadable-file": "a spec or scenario path that is not a readable file (a folder, a FIFO, a device, a symlink loop)",
+    "not-text": "a file that is not UTF-8 text, or holds a NUL or another control character",
+    "limit-exceeded": "a file, a nesting, an alias, a number or a declared size beyond a bound of compiler/limits.py",
 }
+
+# Codes of errors about a name that is not declared. When a spec file could not be read, the names
+# it declares are missing and every use of them would be reported: these codes are left out then.
+UNDECLARED_CODES = frozenset({"unknown-name", "unknown-type", "undefined-procedure", "undefined-phase"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +68,8 @@ class Sink:
     """Collects every diagnostic of a run."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    # spec files whose declarations are missing because the file could not be read or parsed
+    unread: list[str] = field(default_factory=list)
 
     def error(self, code: str, span: Span, message: str, *notes: str) -> None:
         assert code in CODES, code
@@ -71,6 +83,22 @@ class Sink:
     def has_errors(self) -> bool:
         return any(d.severity == "error" for d in self.items)
 
+    def drop_undeclared(self) -> None:
+        """Leave out the errors that the declarations of unread files might explain, and say so."""
+        kept = [d for d in self.items if d.code not in UNDECLARED_CODES]
+        if len(kept) == len(self.items):
+            return
+        note = (
+            f"{len(self.items) - len(kept)} error(s) about undeclared names are not shown: "
+            "the names may be declared in this file"
+        )
+        noted: set[str] = set()
+        for i, d in enumerate(kept):
+            if d.span.file in self.unread and d.span.file not in noted and d.severity == "error":
+                kept[i] = Diagnostic(d.code, d.severity, d.span, d.message, (*d.notes, note))
+                noted.add(d.span.file)
+        self.items = kept
+
     def sorted(self) -> list[Diagnostic]:
         seen: set[tuple[object, ...]] = set()
         out = []
@@ -82,14 +110,32 @@ class Sink:
         return out
 
 
+_MANY_CANDIDATES = 300
+
+
+def close_match(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate `name` is most likely a misspelling of, if one is close."""
+    candidates = list(candidates)
+    if len(candidates) > _MANY_CANDIDATES:
+        # comparing costs microseconds a pair, and a spec may have thousands of names and of
+        # misspellings: compare only names of about the same length, starting alike
+        first, size = name[:1], len(name)
+        candidates = [c for c in candidates if c[:1] == first and size - 3 < len(c) < size + 3]
+    candidates = sorted(set(candidates))[:_MANY_CANDIDATES]
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    lowered = {c.lower(): c for c in candidates}
+    return lowered.get(name.lower())
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """A ' did you mean ...?' suffix, or '' when nothing is close."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in candidates}
-        if name.lower() in lowered:
-            close = [lowered[name.lower()]]
-    return f"; did you mean '{close[0]}'?" if close else ""
+    close = close_match(name, candidates)
+    return f"; did you mean '{close}'?" if close else ""
+
+
+_LONG_LINE = 160  # longer source lines are cut to this many characters around the caret
 
 
 def render(diag: Diagnostic, source_cache: dict[str, list[str]] | None = None) -> str:
@@ -97,27 +143,45 @@ def render(diag: Diagnostic, source_cache: dict[str, list[str]] | None = None) -
     cache = source_cache if source_cache is not None else {}
     span = diag.span
     head = f"{span.file}:{span.line}:{span.col}: {diag.severity}: {diag.message} [{diag.code}]"
-    lines = [head]
+    lines = [_printable(head)]
     text = _source_line(span.file, span.line, cache)
     if text is not None:
-        lines.append("    " + text.rstrip("\n"))
+        col = span.col
+        if len(text) > _LONG_LINE:  # show the part around the caret
+            start = max(0, col - 1 - _LONG_LINE // 3)
+            end = start + _LONG_LINE
+            text = ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
+            col += -start + (3 if start else 0)
+        # one character for one, so that the caret stays under its column
+        lines.append("    " + NOT_PRINTABLE.sub("\ufffd", text.rstrip("\n")))
         width = 1
         if span.end_line == span.line and span.end_col > span.col:
             width = span.end_col - span.col
-        width = max(1, min(width, max(1, len(text) - span.col + 1)))
-        lines.append("    " + " " * (span.col - 1) + "^" + "~" * (width - 1))
+        width = max(1, min(width, max(1, len(text) - col + 1)))
+        lines.append("    " + " " * (col - 1) + "^" + "~" * (width - 1))
     for note in diag.notes:
-        lines.append(f"    note: {note}")
+        lines.append(_printable(f"    note: {note}"))
     return "\n".join(lines)
+
+
+def _printable(text: str) -> str:
+    """One line, with the control characters of a spec (a terminal escape sequence or a line break
+    in a name, say) and lone surrogates, which no terminal can print, shown escaped."""
+    return _NOT_IN_A_LINE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+_NOT_IN_A_LINE = re.compile(f"{NOT_PRINTABLE.pattern}|[\n\r\x85\u2028\u2029]")
 
 
 def _source_line(file: str, line: int, cache: dict[str, list[str]]) -> str | None:
     if line < 1:
         return None
     if file not in cache:
-        try:
-            cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
-        except OSError:
+        try:  # the same guards as the loader's: no FIFO, no device, nothing huge, any bytes
+            cache[file] = (
+                read_bytes(Path(file), MAX_FILE_BYTES).decode("utf-8", errors="replace").splitlines()
+            )
+        except SourceError:
             cache[file] = []
     src = cache[file]
     return src[line - 1] if line <= len(src) else None

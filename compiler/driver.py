@@ -43,18 +43,31 @@ def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | N
     t0 = time.perf_counter()
     game = load_game(folder, sink, scenarios)
     t1 = time.perf_counter()
-    if game is None or sink.has_errors:
-        name = game.name if game else folder.name
-        return Result(folder, name, sink.sorted(), seconds={"check": t1 - t0}, game=game)
-    bounds(game, sink)
-    if sink.has_errors:
+    if game is None:
+        return Result(folder, folder.name, sink.sorted(), seconds={"check": t1 - t0})
+    # Load reports what it finds and repairs the rest (a file that does not parse is left out, a
+    # bad entry gets neutral values), so resolve and check go on and report their errors too.
+    loaded = len(sink.items)
+    bounds(game, sink)  # before any pass that walks trees recursively
+    if len(sink.items) > loaded:
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )
-    sym = resolve(game, sink)
-    ann = check(sym, sink)
-    find_leaks(sym, ann, sink)
-    if sink.has_errors:
+    try:
+        sym = resolve(game, sink)
+        ann = check(sym, sink)
+        find_leaks(sym, ann, sink)
+        crashed = False
+    except Exception:
+        if not any(d.severity == "error" for d in sink.items[:loaded]):
+            raise
+        # they are written for any IR, but a repaired one is the least tried: should they still
+        # trip on it, the errors load found are reported alone rather than a traceback
+        del sink.items[loaded:]
+        crashed = True
+    if sink.unread:
+        sink.drop_undeclared()
+    if crashed or sink.has_errors:
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )

@@ -7,6 +7,7 @@ SourceMap so that errors inside it point at the real line and column of the YAML
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,9 +15,12 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from compiler import ir, parse
-from compiler.diagnostics import Sink, did_you_mean
+from compiler import ir, parse, yaml_compose
+from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
+from compiler.limits import MAX_FILE_BYTES, MAX_GRID_RADIUS, MAX_INT_DIGITS, MAX_NUMBER, MAX_SPEC_BYTES
+from compiler.resolve import NAME_RE, plain_name
+from compiler.source import SourceError, decode, read_bytes
 
 # ---- source maps for DSL strings ---------------------------------------------------------------
 
@@ -31,6 +35,8 @@ class SourceMap:
     lines: tuple[tuple[int, int], ...]
     # for quoted YAML strings with escapes or folded lines: the YAML position of each char of `text`
     chars: tuple[tuple[int, int], ...] = ()
+    # with `chars`: the offset in `text` where each of its lines starts
+    starts: tuple[int, ...] = (0,)
 
     def span(self, line: int, col: int, end_line: int, end_col: int) -> Span:
         """Map a 1-based (line, col) range of `text` to the YAML file."""
@@ -40,9 +46,7 @@ class SourceMap:
 
     def _at(self, line: int, col: int) -> tuple[int, int]:
         if self.chars:
-            starts = [0]
-            for part in self.text.split("\n")[:-1]:
-                starts.append(starts[-1] + len(part) + 1)
+            starts = self.starts
             offset = starts[max(0, min(line, len(starts)) - 1)] + col - 1
             if offset >= len(self.chars):
                 yline, ycol = self.chars[-1]
@@ -74,7 +78,10 @@ def source_map(file: str, node: ScalarNode, raw_lines: list[str]) -> SourceMap:
     if quote:
         chars = _quoted_chars(node, raw_lines)
         if chars is not None:
-            return SourceMap(file, node.value, ((s.line + 1, s.column + 2),), chars)
+            starts = [0]
+            for part in node.value.split("\n")[:-1]:
+                starts.append(starts[-1] + len(part) + 1)
+            return SourceMap(file, node.value, ((s.line + 1, s.column + 2),), chars, tuple(starts))
     if s.line == e.line:
         raw = raw_lines[s.line][s.column + quote : e.column - quote] if s.line < len(raw_lines) else ""
         if raw == node.value:
@@ -155,6 +162,17 @@ def _quoted_chars(node: ScalarNode, raw_lines: list[str]) -> tuple[tuple[int, in
 
 # ---- the YAML reader ---------------------------------------------------------------------------
 
+_RESOLVER = yaml.resolver.Resolver()
+_CONVERTED_TAGS = frozenset(
+    f"tag:yaml.org,2002:{kind}" for kind in ("int", "bool", "null", "float", "timestamp")
+)
+
+
+def _implicit_tag(value: str) -> str:
+    """The tag YAML gives `value` written plain."""
+    tag: str = _RESOLVER.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return tag
+
 
 class Reader:
     """Typed access to composed YAML nodes, reporting every problem to the sink."""
@@ -163,6 +181,7 @@ class Reader:
         self.file = file
         self.sink = sink
         self.raw_lines: list[str] = []
+        self.failed = False  # the file could not be read or parsed
 
     def span(self, node: Node) -> Span:
         return node_span(self.file, node)
@@ -193,18 +212,34 @@ class Reader:
         self, node: Node, what: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
     ) -> dict[str, Node]:
         items = self.mapping(node, what)
+        written = {k.value for k, _ in items}
         out: dict[str, Node] = {}
+        merged = False
         for k, v in items:
-            if k.value not in allowed:
+            if k.value == "<<":
                 self.sink.error(
                     "unknown-key",
                     self.span(k),
-                    f"unknown key '{k.value}' in {what}" + did_you_mean(k.value, allowed),
+                    f"'<<' (a YAML merge key) in {what}: spec files do not merge mappings",
+                    "write the keys out",
+                )
+                merged = True  # so the keys it would merge are not reported missing
+                continue
+            if k.value not in allowed:
+                close = close_match(k.value, allowed)
+                self.sink.error(
+                    "unknown-key",
+                    self.span(k),
+                    f"unknown key '{k.value}' in {what}" + (f"; did you mean '{close}'?" if close else ""),
                     f"allowed keys: {', '.join(allowed)}",
                 )
+                if close is not None and close not in written:
+                    # read it as the key it misspells, so that the key is not reported missing
+                    # and its value is checked like the rest
+                    out[close] = v
                 continue
             out[k.value] = v
-        if isinstance(node, MappingNode):
+        if isinstance(node, MappingNode) and not merged:
             for r in required:
                 if r not in out:
                     self.sink.error("missing-key", self.span(node), f"{what} needs the key '{r}'")
@@ -240,17 +275,37 @@ class Reader:
     def data(self, node: Node) -> object:
         """A plain YAML value (int, bool, str, None, or lists of them)."""
         if isinstance(node, ScalarNode):
-            if node.tag == "tag:yaml.org,2002:str":
+            # Only a value that reads as its tag is converted (an explicit tag may claim anything:
+            # `!!bool maybe`, `!!python/object ...`); any other is the text as written.
+            if node.tag not in _CONVERTED_TAGS or _implicit_tag(node.value) != node.tag:
                 return node.value
-            try:  # the node's resolved tag (int, bool, null, float) decides its Python value
-                return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
-            except (yaml.YAMLError, ValueError):
+            # Python will not even read an int of more than 4,300 digits: look at the length first
+            if node.tag == "tag:yaml.org,2002:int" and len(node.value) > 4 * MAX_INT_DIGITS:
+                return self._too_large(node)
+            try:  # the node's resolved tag (int, bool, null, float, timestamp) decides its value
+                value = yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+            except (yaml.YAMLError, ValueError, TypeError, OverflowError):  # a date of month 13
                 return node.value
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
+                return self._too_large(node)
+            return value
         if isinstance(node, SequenceNode):
             return [self.data(x) for x in node.value]
         if isinstance(node, MappingNode):
-            return {self.data(k): self.data(v) for k, v in node.value}
+            out: dict[object, object] = {}
+            for k, v in node.value:
+                key = self.data(k)
+                out[key if isinstance(key, (str, int, float, bool, type(None))) else str(key)] = self.data(v)
+            return out
         return None
+
+    def _too_large(self, node: ScalarNode) -> int:
+        self.sink.error(
+            "limit-exceeded",
+            self.span(node),
+            f"this number is too large: numbers in a spec have at most {MAX_INT_DIGITS} digits",
+        )
+        return 0
 
     def strings(self, node: Node, what: str) -> list[str]:
         """A YAML list of plain values, as written (so `yes` stays the string 'yes')."""
@@ -260,7 +315,11 @@ class Reader:
         return ir.Value(self.data(node), self.span(node))
 
     def type_ref(self, node: Node, what: str) -> ir.TypeRef:
-        return ir.TypeRef(self.text(node, what, "int").replace(" ", ""), self.span(node))
+        """A type as written; "" (which resolve reads as any type) when it is not written."""
+        ref = ir.TypeRef(self.text(node, what, "").replace(" ", ""), self.span(node))
+        if not ref.text and isinstance(node, ScalarNode):
+            self.sink.error("missing-key", ref.span, f"{what} needs a type")
+        return ref
 
     def params(self, node: Node | None, what: str) -> tuple[ir.Param, ...]:
         if node is None:
@@ -269,6 +328,13 @@ class Reader:
             ir.Param(k.value, self.type_ref(v, f"type of parameter '{k.value}'"), self.span(k))
             for k, v in self.mapping(node, what)
         )
+
+    def code_or_stub(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None:
+        """Like `code`, but code that is written and does not parse (reported) stands as empty code,
+        so that nothing is then reported missing."""
+        if node is None:
+            return None
+        return self.code(node, what, expr=expr) or ir.Code((), None, self.span(node))
 
     def code(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None:
         if node is None:
@@ -348,42 +414,84 @@ TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
 
 
 def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:
-    """The spec's YAML files and its scenario files, in a stable order."""
-    files = sorted(p for p in folder.glob("*.yaml"))
+    """The spec's YAML files and its scenario files, in a stable order. Anything named *.yaml is
+    listed, folders and FIFOs too: reading refuses them with a diagnostic rather than skip them."""
+    files = sorted(folder.glob("*.yaml"))
     scen = sorted((folder / "scenarios").glob("*.yaml")) if (folder / "scenarios").is_dir() else []
     return files, scen
 
 
 def display_path(path: Path) -> str:
+    """The path as shown in diagnostics: relative to the current folder when it is inside it.
+    Only the folder is resolved, so a file that is a symbolic link (even a loop) keeps its name."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 
-# libyaml's parser when PyYAML has it (much faster); both give the same nodes and marks. A file
-# that does not parse is parsed again by the Python parser, whose messages are clearer.
 # How many steps the rules may take between two decisions (runtime/engine.py spends them).
 DEFAULT_STEP_BUDGET = 1_000_000
 MAX_STEP_BUDGET = 1_000_000_000
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+@dataclass
+class _Source:
+    """One file of a spec as read: its name in diagnostics, and its text (None if unreadable)."""
+
+    path: Path
+    name: str
+    text: str | None
 
 
-def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
-    name = display_path(path)
+def _read_sources(paths: list[Path], sink: Sink, digest: hashlib._Hash) -> list[_Source]:
+    """Read every file once, within the bounds of compiler/limits.py, and feed the digest."""
+    out: list[_Source] = []
+    total = 0
+    for path in paths:
+        name = display_path(path)
+        text: str | None = None
+        try:
+            data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)))
+            total += len(data)
+            digest.update(name.encode("utf-8", errors="surrogateescape") + b"\0" + data + b"\0")
+            text = decode(data)
+        except SourceError as exc:
+            notes: tuple[str, ...] = ()
+            if exc.code == "limit-exceeded":
+                if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
+                    exc = SourceError(
+                        "limit-exceeded",
+                        f"with this file the spec's files hold more than {MAX_SPEC_BYTES:,} bytes",
+                    )
+                    notes = ("the limit protects the tool (compiler/limits.py, MAX_SPEC_BYTES)",)
+                else:
+                    notes = ("the limit protects the tool (compiler/limits.py, MAX_FILE_BYTES)",)
+            sink.error(exc.code, Span(name, exc.line, exc.col, exc.line, exc.col + 1), exc.message, *notes)
+        out.append(_Source(path, name, text))
+    return out
+
+
+def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
+    """The YAML tree of a file: None when it is empty, or with `reader.failed` when it could not
+    be read (already reported) or does not parse (reported here)."""
+    name = source.name
     reader = Reader(name, sink)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        sink.error("yaml-syntax", Span(name, 1, 1, 1, 1), f"cannot read the file: {exc}")
+    if source.text is None:
+        reader.failed = True
         return None, reader
+    text = source.text
     reader.raw_lines = text.splitlines()
     try:
         try:
-            node = yaml.compose(text, Loader=_LOADER)
-        except yaml.YAMLError:  # parse again in Python for its clearer messages
-            node = yaml.compose(text, Loader=yaml.SafeLoader)
+            return yaml_compose.compose(text), reader
+        except yaml.MarkedYAMLError:  # parse again in Python for its clearer messages
+            if yaml_compose.FAST_LOADER is yaml.SafeLoader:
+                raise
+            return yaml_compose.compose(text, yaml.SafeLoader), reader
+    except yaml_compose.Refused as exc:
+        line, col = exc.mark.line + 1, exc.mark.column + 1
+        sink.error(exc.code, Span(name, line, col, line, col + 1), exc.message, *exc.notes)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -393,13 +501,18 @@ def compose(path: Path, sink: Sink) -> tuple[Node | None, Reader]:
         sink.error(
             "yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}", *notes
         )
-        return None, reader
-    return node, reader
+    except yaml.YAMLError as exc:  # no position (the text was checked for what the reader refuses)
+        sink.error("yaml-syntax", Span(name, 1, 1, 1, 2), f"YAML syntax: {exc}")
+    reader.failed = True
+    return None, reader
 
 
 def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> ir.Game | None:
     """Read every YAML file of a spec folder into one ir.Game (None if there is nothing to read).
-    With `scenarios`, those case files are the game's scenarios instead of its own scenarios/."""
+    With `scenarios`, those case files are the game's scenarios instead of its own scenarios/.
+
+    A file that cannot be read or parsed is reported and skipped, and the others are still read:
+    the Game then lacks its declarations, and the names of `sink.unread` files say so."""
     files, scen_files = spec_files(folder)
     if scenarios is not None:
         scen_files = scenarios
@@ -408,28 +521,48 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
             "missing-key", Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder"
         )
         return None
+    scen_dir = folder / "scenarios"
+    if scenarios is None and not scen_dir.is_dir() and (scen_dir.is_symlink() or scen_dir.exists()):
+        sink.error(
+            "unreadable-file",
+            Span(display_path(scen_dir), 1, 1, 1, 1),
+            "'scenarios' here is not a folder (or a link to one), so no scenario was read",
+        )
     digest = hashlib.sha256()
+    sources = _read_sources(files + scen_files, sink, digest)
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
     names: list[str] = []
-    for path in files + scen_files:
-        digest.update(display_path(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    for path in files:
-        names.append(display_path(path))
-        node, reader = compose(path, sink)
+    for source in sources[: len(files)]:
+        names.append(source.name)
+        node, reader = compose(source, sink)
+        # a file whose declarations are lost, in part or in whole: see Sink.unread
+        if reader.failed or (node is not None and not isinstance(node, MappingNode)):
+            sink.unread.append(source.name)
         if node is None:
             continue
-        for k, v in reader.mapping(node, "a spec file"):
+        items = reader.mapping(node, "a spec file")
+        written = {k.value for k, _ in items}
+        for k, v in items:
             key = k.value
             if key not in TOP_KEYS:
+                close = close_match(key, TOP_KEYS)
                 sink.error(
                     "unknown-key",
                     reader.span(k),
-                    f"unknown top-level key '{key}'" + did_you_mean(key, TOP_KEYS),
+                    f"unknown top-level key '{key}'" + (f"; did you mean '{close}'?" if close else ""),
                 )
-            elif key in MAP_SECTIONS:
+                # read it as the section it misspells (see Reader.keys)
+                if close is None or close in written or close in parts.scalars:
+                    continue
+                key = close
+            if key in MAP_SECTIONS:
+                if not isinstance(v, MappingNode) and source.name not in sink.unread:
+                    sink.unread.append(source.name)
                 for kk, vv in reader.mapping(v, f"'{key}'"):
                     parts.maps[key].append((kk, vv, reader))
             elif key in LIST_SECTIONS:
+                if not isinstance(v, SequenceNode) and source.name not in sink.unread:
+                    sink.unread.append(source.name)
                 parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
             elif key in parts.scalars:
                 sink.error(
@@ -440,32 +573,36 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
                 )
             else:
                 parts.scalars[key] = (v, reader)
-    return _assemble(folder, parts, names, digest.hexdigest(), scen_files, sink)
+    return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
 
 
 def _assemble(
-    folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[Path], sink: Sink
+    folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[_Source], sink: Sink
 ) -> ir.Game | None:
     sc = parts.scalars
     first_file = files[0]
-    if "game" not in sc:
-        if sink.has_errors:
-            return None
-        sink.error("missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'game' name")
-        return None
-    gnode, greader = sc["game"]
-    name = greader.text(gnode, "game")
-    if not name:
-        sink.error(
-            "missing-key",
-            greader.span(gnode),
-            "'game' needs a name (the spec folder's name, in lower case with _)",
-        )
-        return None
+    # A top-level section may be missing only because it is in a file that could not be read:
+    # then its absence is not reported again.
+    needs = not sink.unread
+    name = ""
+    game_span = Span(first_file, 1, 1, 1, 1)
+    if "game" in sc:
+        gnode, greader = sc["game"]
+        name = greader.text(gnode, "game")
+        game_span = greader.span(gnode)
+        if not name and isinstance(gnode, ScalarNode):
+            sink.error(
+                "missing-key", game_span, "'game' needs a name (the spec folder's name, in lower case with _)"
+            )
+    elif needs:
+        sink.error("missing-key", game_span, "the spec needs a top-level 'game' name")
+    if not name:  # checking goes on under a stand-in name
+        name = re.sub(r"\W", "_", folder.name).lstrip("0123456789") or "spec"
 
     player_names: tuple[str, ...] = ()
     player_labels: tuple[str, ...] = ()
-    player_count = ir.Value(2, Span(first_file, 1, 1, 1, 1))
+    # without names, no count: "2 players but 0 names" would repeat the missing names
+    player_count = ir.Value(0, Span(first_file, 1, 1, 1, 1))
     if "players" in sc:
         pnode, pr = sc["players"]
         pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
@@ -478,11 +615,11 @@ def _assemble(
                     "wrong-value-type", pr.span(pk["labels"]), "players.labels needs one label per name"
                 )
                 player_labels = ()
-        if "count" in pk:
+        if "count" in pk and "names" in pk:
             player_count = pr.value(pk["count"])
         else:
             player_count = ir.Value(len(player_names), pr.span(pnode))
-    else:
+    elif needs:
         sink.error(
             "missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section"
         )
@@ -492,6 +629,20 @@ def _assemble(
         anode, ar = sc["actions"]
         ak = ar.keys(anode, "'actions'", ("max_number",))
         max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
+        if max_number < 0:
+            ar.sink.error(
+                "wrong-value-type", ar.span(ak["max_number"]), "actions.max_number must be 0 or more"
+            )
+            max_number = 20
+        elif max_number > MAX_NUMBER:
+            ar.sink.error(
+                "limit-exceeded",
+                ar.span(ak["max_number"]),
+                f"actions.max_number is {max_number:,}; the limit is {MAX_NUMBER:,}",
+                "every number up to it is an action of the game, listed in the engine; "
+                "the limit protects the tool (compiler/limits.py, MAX_NUMBER)",
+            )
+            max_number = 20
 
     step_budget = DEFAULT_STEP_BUDGET
     if "limits" in sc:
@@ -517,16 +668,17 @@ def _assemble(
         for k, v, r in parts.maps["enums"]
     )
     rows: dict[str, list[tuple[Node, Reader]]] = {}
+    first_rows: dict[str, Span] = {}  # where the components of each type are first listed
     for k, v, r in parts.maps["components"]:
+        first_rows.setdefault(k.value, r.span(k))
         rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
     types = []
     for k, v, r in parts.maps["types"]:
         types.append(_entity_type(k, v, r, rows.pop(k.value, []), sink))
     for tname, trows in rows.items():
-        node, r = trows[0]
         sink.error(
             "unknown-type",
-            r.span(node),
+            trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
             f"components of '{tname}' but no type '{tname}' is declared"
             + did_you_mean(tname, [t.name for t in types]),
         )
@@ -536,8 +688,10 @@ def _assemble(
     procedures = tuple(_procedure(k, v, r) for k, v, r in parts.maps["procedures"])
     events = tuple(_signature(k, v, r) for k, v, r in parts.maps["events"])
     modifiers = tuple(_signature(k, v, r) for k, v, r in parts.maps["modifiers"])
-    triggers = tuple(_trigger(n, r) for n, r in parts.lists["triggers"])
-    invariants = tuple(_invariant(n, r) for n, r in parts.lists["invariants"])
+    trigger_names: dict[str, Span] = {}
+    triggers = tuple(_trigger(n, r, trigger_names) for n, r in parts.lists["triggers"])
+    invariant_names: dict[str, Span] = {}
+    invariants = tuple(_invariant(n, r, invariant_names) for n, r in parts.lists["invariants"])
     phases = tuple(_phase(n, r) for n, r in parts.lists["phases"])
     setup = None
     if "setup" in sc:
@@ -576,7 +730,7 @@ def _assemble(
         setup=setup,
         phases=phases,
         scenarios=scenarios,
-        span=greader.span(gnode),
+        span=game_span,
         evaluation=evaluation,
     )
 
@@ -618,7 +772,7 @@ def _entity_type(
                 fields.append(ir.FieldDecl(fk.value, t, kind, (), False, r.span(fk)))
                 continue
             fd = r.keys(fv, f"field '{fk.value}'", ("type", "params", "code", "optional", "doc"), ("type",))
-            t = r.type_ref(fd["type"], "field type") if "type" in fd else ir.TypeRef("int", r.span(fk))
+            t = r.type_ref(fd["type"], "field type") if "type" in fd else ir.TypeRef("", r.span(fk))
             is_code = bool(r.data(fd["code"])) if "code" in fd else False
             kind = "effect" if t.text == "effect" else ("expr" if is_code or "params" in fd else "data")
             fields.append(
@@ -640,27 +794,36 @@ def _entity_type(
 
 def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], sink: Sink) -> ir.Entity:
     items = r.mapping(node, f"a '{tname}' component")
+    written = {k.value for k, _ in items}
     values: list[tuple[str, ir.Value]] = []
     code: list[tuple[str, ir.Code]] = []
     eid, label = "", ""
+
+    def field_value(name: str, v: Node) -> None:
+        if known[name].kind == "data":
+            values.append((name, r.value(v)))
+        else:
+            c = r.code_or_stub(v, f"field '{name}'", expr=known[name].kind == "expr")
+            if c is not None:
+                code.append((name, c))
+
     for k, v in items:
         if k.value == "id":
             eid = r.text(v, "id")
         elif k.value == "name":
             label = r.text(v, "name")
         elif k.value not in known:
+            close = close_match(k.value, list(known) + ["id", "name"])
             sink.error(
                 "unknown-field",
                 r.span(k),
-                f"type '{tname}' has no field '{k.value}'"
-                + did_you_mean(k.value, list(known) + ["id", "name"]),
+                f"type '{tname}' has no field '{k.value}'" + (f"; did you mean '{close}'?" if close else ""),
             )
-        elif known[k.value].kind == "data":
-            values.append((k.value, r.value(v)))
+            # a misspelt field is read as the one it misspells, so that one is not reported missing
+            if close in known and close not in written:
+                field_value(close, v)
         else:
-            c = r.code(v, f"field '{k.value}'", expr=known[k.value].kind == "expr")
-            if c is not None:
-                code.append((k.value, c))
+            field_value(k.value, v)
     if not eid:
         sink.error("missing-key", r.span(node), f"every '{tname}' component needs an 'id'")
     return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node))
@@ -692,7 +855,7 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
         )
     return ir.StateVar(
         k.value,
-        r.type_ref(d["type"], "type") if "type" in d else ir.TypeRef("int", r.span(k)),
+        r.type_ref(d["type"], "type") if "type" in d else ir.TypeRef("", r.span(k)),
         per,
         r.value(d["initial"]) if "initial" in d else None,
         low,
@@ -717,24 +880,41 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
             r.span(d["visibility"]),
             f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'",
         )
+    radius = r.integer(d.get("radius"), "radius", 10)
+    if "radius" in d and not 1 <= radius <= MAX_GRID_RADIUS:
+        r.sink.error(
+            "limit-exceeded" if radius > 0 else "wrong-value-type",
+            r.span(d["radius"]),
+            f"a grid's radius is from 1 to {MAX_GRID_RADIUS}, not {radius:,}",
+            *(
+                (
+                    "the grid has (2r + 1)^2 cells, each an action of the game; "
+                    "the limit protects the tool (compiler/limits.py, MAX_GRID_RADIUS)",
+                )
+                if radius > 0
+                else ()
+            ),
+        )
+        radius = 10
     return ir.ZoneDecl(
         k.value,
-        r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("int", r.span(k)),
+        r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("", r.span(k)),
         per == "player",
         kind,
         vis,
-        r.integer(d.get("radius"), "radius", 10),
+        radius,
         r.span(k),
     )
 
 
 def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
     d = r.keys(v, f"function '{k.value}'", ("params", "returns", "body", "doc"), ("returns", "body"))
-    body = r.code(d.get("body"), "body", expr=True) or ir.Code((), ir.BoolLit(False, r.span(k)), r.span(k))
+    # a body that is missing or does not parse stands as an empty one, which check passes over
+    body = r.code(d.get("body"), "body", expr=True) or ir.Code((), None, r.span(k))
     return ir.FunctionDecl(
         k.value,
         r.params(d.get("params"), "params"),
-        r.type_ref(d["returns"], "returns") if "returns" in d else ir.TypeRef("int", r.span(k)),
+        r.type_ref(d["returns"], "returns") if "returns" in d else ir.TypeRef("", r.span(k)),
         body,
         r.span(k),
     )
@@ -755,11 +935,35 @@ def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:
     )
 
 
-def _trigger(n: Node, r: Reader) -> ir.TriggerDecl:
+def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] | None = None) -> str:
+    """The name of a trigger, invariant or phase, checked where it is written (and, with `seen`,
+    against the names of its kind so far)."""
+    if "name" not in d:
+        return ""
+    name = r.text(d["name"], "name")
+    span = r.span(d["name"])
+    if not name:
+        return ""
+    if not NAME_RE.fullmatch(name):
+        r.sink.error(
+            "bad-name",
+            span,
+            f"{kind} name '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
+        )
+    elif seen is not None and name in seen:
+        r.sink.error(
+            "duplicate-id", span, f"{kind} '{name}' is already defined", f"first defined at {seen[name]}"
+        )
+    elif seen is not None:
+        seen[name] = span
+    return name
+
+
+def _trigger(n: Node, r: Reader, seen: dict[str, Span]) -> ir.TriggerDecl:
     d = r.keys(n, "a trigger", ("name", "on", "if", "do", "doc"), ("name", "on", "do"))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(n))
     return ir.TriggerDecl(
-        r.text(d.get("name"), "name"),
+        _entry_name(d, r, "trigger", seen),
         r.text(d.get("on"), "on"),
         r.code(d.get("if"), "if", expr=True),
         body,
@@ -767,30 +971,31 @@ def _trigger(n: Node, r: Reader) -> ir.TriggerDecl:
     )
 
 
-def _invariant(n: Node, r: Reader) -> ir.InvariantDecl:
+def _invariant(n: Node, r: Reader, seen: dict[str, Span]) -> ir.InvariantDecl:
     d = r.keys(n, "an invariant", ("name", "check", "why"), ("name", "check"))
     check = r.code(d.get("check"), "check", expr=True) or ir.Code((), ir.BoolLit(True, r.span(n)), r.span(n))
-    return ir.InvariantDecl(r.text(d.get("name"), "name"), check, r.text(d.get("why"), "why"), r.span(n))
+    name = _entry_name(d, r, "invariant", seen)
+    return ir.InvariantDecl(name, check, r.text(d.get("why"), "why"), r.span(n))
 
 
 def _phase(n: Node, r: Reader) -> ir.PhaseDecl:
     d = r.keys(n, "a phase", ("name", "do", "steps", "repeat", "while", "counter", "doc"), ("name",))
     steps = tuple(_phase(x, r) for x in r.seq(d["steps"], "steps")) if "steps" in d else ()
     return ir.PhaseDecl(
-        r.text(d.get("name"), "name"),
-        r.code(d.get("do"), "do"),
+        _entry_name(d, r, "phase"),  # resolve reports a phase defined twice, at this same name
+        r.code_or_stub(d.get("do"), "do"),
         steps,
-        r.code(d.get("repeat"), "repeat", expr=True),
-        r.code(d.get("while"), "while", expr=True),
+        r.code_or_stub(d.get("repeat"), "repeat", expr=True),
+        r.code_or_stub(d.get("while"), "while", expr=True),
         r.text(d["counter"], "counter") if "counter" in d else None,
         r.span(d["name"]) if "name" in d else r.span(n),
     )
 
 
-def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
-    node, r = compose(path, sink)
+def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
+    node, r = compose(source, sink)
     if node is None:
-        if not sink.has_errors:
+        if not r.failed:
             sink.error(
                 "missing-key",
                 Span(r.file, 1, 1, 1, 1),
@@ -852,7 +1057,7 @@ def _scenario(path: Path, sink: Sink) -> ir.ScenarioDecl | None:
                 "only the last step may expect an error: an illegal action ends the scenario",
             )
     return ir.ScenarioDecl(
-        name=r.text(d.get("name"), "name", path.stem),
+        name=r.text(d.get("name"), "name", source.path.stem),
         doc=r.text(d.get("doc"), "doc"),
         file=r.file,
         seed=r.integer(d.get("seed"), "seed", 1),

@@ -11,11 +11,12 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from compiler import ir
+from compiler import grammar_cache, ir
 from compiler.diagnostics import Sink
+from compiler.limits import MAX_DSL_CHARS, MAX_DSL_DEPTH, MAX_INT_DIGITS
 
 if TYPE_CHECKING:
     from compiler.load import SourceMap
@@ -53,13 +54,18 @@ TOKEN_NAMES = {
 
 @cache
 def parser() -> Lark:
+    return grammar_cache.load(GRAMMAR.read_text(encoding="utf-8"), _build_parser)
+
+
+def _build_parser(grammar: str) -> Lark:
+    # no `cache=True`: lark keeps that cache as a pickle at a name anyone can guess in the shared
+    # temporary folder, where another user could plant one that runs code (see grammar_cache.py)
     return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
+        grammar,
         start=["effect", "expression"],
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=True,
     )
 
 
@@ -82,8 +88,17 @@ def parse_expression(smap: SourceMap, sink: Sink) -> ir.Code | None:
 
 
 def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
+    if len(smap.text) > MAX_DSL_CHARS:
+        sink.error(
+            "limit-exceeded",
+            smap.span(1, 1, 1, 2),
+            f"this code has {len(smap.text):,} characters; the limit is {MAX_DSL_CHARS:,}",
+            "split it into procedures or functions; the limit protects the tool "
+            "(compiler/limits.py, MAX_DSL_CHARS)",
+        )
+        return None
     try:
-        return parser().parse(smap.text, start=start)
+        tree = parser().parse(smap.text, start=start)
     except UnexpectedInput as exc:
         line, col = getattr(exc, "line", 1), getattr(exc, "column", 1)
         at_end = isinstance(exc, UnexpectedEOF) or (
@@ -104,6 +119,33 @@ def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
             notes.append(f"'{word}' is a reserved word of the language, so it cannot be a name: rename it")
         sink.error("dsl-syntax", smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
         return None
+    too_deep = _too_deep(tree)
+    if too_deep is not None:
+        line, col = too_deep
+        sink.error(
+            "limit-exceeded",
+            smap.span(line, col, line, col + 1),
+            f"this code nests more than {MAX_DSL_DEPTH} levels deep (operators, brackets and blocks)",
+            "split it with `let` or a function; the limit protects the tool "
+            "(compiler/limits.py, MAX_DSL_DEPTH)",
+        )
+        return None
+    return tree
+
+
+def _too_deep(tree: Tree[Token]) -> tuple[int, int] | None:
+    """Where the parse tree first goes deeper than MAX_DSL_DEPTH (the passes after the parser
+    recurse once or more per level), or None. A walk with a stack of its own, not recursion."""
+    stack: list[tuple[Tree[Token] | Token, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        if depth > MAX_DSL_DEPTH:
+            meta = node.meta
+            return (meta.line, meta.column) if not meta.empty else (1, 1)
+        stack.extend((child, depth + 1) for child in node.children)
+    return None
 
 
 def _unclosed(text: str) -> tuple[int, int, str] | None:
@@ -351,6 +393,13 @@ class _Build(Transformer[Token, Any]):
         return ir.Index(c[0], c[1], self.s(meta))
 
     def int_lit(self, meta: Any, c: list[Any]) -> ir.IntLit:
+        if len(c[0]) > MAX_INT_DIGITS:  # Python will not even read an int of more than 4,300 digits
+            self.sink.error(
+                "limit-exceeded",
+                self.s(meta),
+                f"this number is too large: numbers in a spec have at most {MAX_INT_DIGITS} digits",
+            )
+            return ir.IntLit(0, self.s(meta))
         return ir.IntLit(int(c[0]), self.s(meta))
 
     def true_lit(self, meta: Any, c: list[Any]) -> ir.BoolLit:

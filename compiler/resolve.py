@@ -11,10 +11,19 @@ from dataclasses import dataclass, field
 
 from compiler import ir
 from compiler.diagnostics import Sink, did_you_mean
-from compiler.typesys import BOOL, CELL, INT, PLAYER, STR, Type, list_of
+from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+_MAX_SUGGESTED_FROM = 1000
+
+
+def plain_name(name: str) -> str:
+    """A plain name close to `name`, to suggest in place of it."""
+    plain = re.sub(r"[^A-Za-z0-9_]+", "_", name).strip("_").lower() or "x"
+    return "_" + plain if plain[0].isdigit() else plain
 
 
 @dataclass
@@ -24,6 +33,7 @@ class EntityInfo:
     decl: ir.EntityType
     ids: list[str]
     labels: list[str]
+    position: dict[str, int] = field(default_factory=dict)  # id -> its index in `ids`
     field_types: dict[str, Type] = field(default_factory=dict)
     # data field -> one value per entity (ints for int/bool/entity/enum refs, -1 for none)
     data: dict[str, list[object]] = field(default_factory=dict)
@@ -52,6 +62,8 @@ class Symbols:
     phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
 
     def type_named(self, name: str) -> Type | None:
+        if not name:  # a type left out, already reported by load: any type, so nothing follows from it
+            return ANY
         if name in SCALAR_TYPES:
             return SCALAR_TYPES[name]
         if name == "player":
@@ -89,7 +101,9 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     max_players = len(names)
     if isinstance(count, int) and not isinstance(count, bool):
         max_players = count
-        if count > len(names):
+        if count < 1 and names:
+            sink.error("wrong-value-type", game.player_count.span, "players.count must be at least 1")
+        elif count > len(names):
             sink.error(
                 "wrong-value-type",
                 game.player_count.span,
@@ -129,8 +143,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             sink.error(
                 "bad-name",
                 span,
-                f"{what} id '{name}' is not a plain name; use letters, digits and _ "
-                f"(e.g. '{re.sub(r'[^A-Za-z0-9_]+', '_', name).strip('_').lower() or 'x'}')",
+                f"{what} id '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
             )
             return False
         if name in taken:
@@ -158,6 +171,8 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 sink.error("duplicate-id", et.span, f"'{et.name}' is a built-in type")
             continue
         info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
+        for i, ent in enumerate(et.entities):
+            info.position.setdefault(ent.id, i)
         sym.entity_types[et.name] = info
         labelled: dict[str, ir.Span] = {}
         for ent in et.entities:  # a name is an action label: two alike would make actions ambiguous
@@ -217,7 +232,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             sym.state[sv.name] = (sv, t, per)
     for z in game.zones:
         held = _type(sym, z.of, sink)
-        if held.kind != "entity":
+        if held.kind not in ("entity", "any"):
             sink.error("type-mismatch", z.of.span, f"a zone holds components, not {held}")
         if z.visibility == "owner" and not z.per_player:
             sink.error("type-mismatch", z.span, "an 'owner'-visible zone must be 'per: player'")
@@ -235,26 +250,8 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     for m in game.modifiers:
         if claim(m.name, m.span, "modifier"):
             sym.modifiers[m.name] = m
+    # the names of phases, triggers and invariants are checked by load, where they are written
     _phases(sym, game.phases, sink)
-    for kind, decls in (("trigger", game.triggers), ("invariant", game.invariants)):
-        seen: dict[str, ir.Span] = {}
-        for d in decls:
-            if d.name in seen:
-                sink.error(
-                    "duplicate-id",
-                    d.span,
-                    f"{kind} '{d.name}' is already defined",
-                    f"first defined at {seen[d.name]}",
-                )
-            seen.setdefault(d.name, d.span)
-    for kind, names_ in (
-        ("phase", list(sym.phases)),
-        ("trigger", [t.name for t in game.triggers]),
-        ("invariant", [i.name for i in game.invariants]),
-    ):
-        for n in names_:
-            if not NAME_RE.fullmatch(n):
-                sink.error("bad-name", game.span, f"{kind} name '{n}' is not a plain name")
     if not NAME_RE.fullmatch(game.name):
         sink.error(
             "bad-name",
@@ -272,7 +269,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 "state variable" + did_you_mean(ph.counter, list(sym.state)),
             )
     for tr in game.triggers:
-        if tr.event not in sym.events:
+        if tr.event and tr.event not in sym.events:
             sink.error(
                 "unknown-name",
                 tr.span,
@@ -281,7 +278,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             )
     for info in sym.entity_types.values():
         _entity_data(sym, info, sink)
-    if not game.phases:
+    if not game.phases and not sink.unread:  # (they may be in a file that could not be read)
         sink.error("missing-key", game.span, "the spec needs 'phases': the game's flow")
     return sym
 
@@ -301,7 +298,9 @@ def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
             )
         if ph.body is None and not ph.steps:
             sink.error("missing-key", ph.span, f"phase '{ph.name}' needs 'do' or 'steps'")
-        if ph.name in sym.phases:
+        if not ph.name:  # already reported; kept under a key no code can name, so its body is checked
+            sym.phases[f"(the phase at {ph.span})"] = ph
+        elif ph.name in sym.phases:
             sink.error(
                 "duplicate-id",
                 ph.span,
@@ -381,6 +380,8 @@ def _default(t: Type) -> object:
 def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
     """A YAML value -> its runtime representation for type t (entity refs become indices)."""
     d = v.data
+    if t.kind == "any":  # the column's type is missing, and that is reported already
+        return d
     if t.kind == "int":
         if isinstance(d, bool) or not isinstance(d, int):
             sink.error("wrong-value-type", v.span, f"expected an integer, got {d!r}")
@@ -407,10 +408,13 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
                 return sym.players.index(str(d))
             sink.error("unknown-name", v.span, f"unknown player '{d}'" + did_you_mean(str(d), sym.players))
             return -1
-        ids = sym.entity_types[t.name].ids
-        if d in ids:
-            return ids.index(str(d))
-        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + did_you_mean(str(d), ids))
+        info = sym.entity_types[t.name]
+        if isinstance(d, str) and d in info.position:
+            return info.position[d]
+        # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
+        # would take minutes to compare)
+        hint = did_you_mean(str(d), info.ids) if len(info.ids) <= _MAX_SUGGESTED_FROM else ""
+        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + hint)
         return -1
     if t.kind == "enum":
         vals = sym.enums[t.name]

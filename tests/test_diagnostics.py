@@ -39,7 +39,12 @@ UPDATE = os.environ.get("RULEWRIGHT_UPDATE") == "1"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
 # Cases not named after a single code.
-EXTRA_CASES = {"two-errors-in-dsl"}
+EXTRA_CASES = {
+    "two-errors-in-dsl",
+    "errors-in-several-files",
+    "errors-after-a-misspelt-key",
+    "errors-in-spec-and-scenario",
+}
 
 # case -> what is wrong with the output its expected.txt records (see the module docstring).
 KNOWN_PROBLEMS: dict[str, str] = {}
@@ -140,3 +145,32 @@ def test_two_errors_in_dsl_point_into_the_dsl(monkeypatch: pytest.MonkeyPatch) -
         == 2
     )
     assert len(re.findall(r"^ +\^~*$", rendered, re.M)) == 2
+
+
+def test_errors_in_several_files_are_reported_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guards the staged diagnostics: a file that does not parse hides no error of the others,
+    and the call to the procedure it declares is not reported as unknown."""
+    diags = _compile("errors-in-several-files", monkeypatch).diagnostics
+    files = {Path(d.span.file).name: d.code for d in diags}
+    assert files == {
+        "broken.yaml": "yaml-syntax",
+        "cards.yaml": "unknown-field",
+        "functions.yaml": "missing-key",
+        "game.yaml": "type-mismatch",
+    }
+    assert len(diags) == 4
+
+
+def test_a_pass_that_trips_on_a_repaired_ir_leaves_the_load_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver's last guard: resolve and check run on IR that load repaired, and should one of
+    them raise there, the load errors are reported alone; on a spec that loaded clean, it raises."""
+    import compiler.driver
+
+    def trip(*args: object) -> None:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(compiler.driver, "check", trip)
+    diags = _compile("unknown-key", monkeypatch).diagnostics
+    assert [d.code for d in diags] == ["unknown-key"]
+    with pytest.raises(KeyError):
+        _compile("missing-event", monkeypatch)

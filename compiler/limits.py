@@ -1,0 +1,46 @@
+"""Every bound the compiler puts on a spec, in one place.
+
+A spec folder may come from anyone, so reading and checking it must end quickly whatever it holds.
+Each bound sits far above what the real games use (measured when it was set, in the comment) and
+protects the tool, not a game's rules: a designer who truly needs more raises the constant here.
+A bound that is exceeded gives a `limit-exceeded` diagnostic at the offending text.
+"""
+
+from __future__ import annotations
+
+# One spec or scenario file, in bytes; checked before the file is read. The biggest real file is
+# specs/twilight_struggle/cards.yaml, 52 KB. (Checking reads about 100 KB of rules a second.)
+MAX_FILE_BYTES = 1024 * 1024
+
+# All the files of one spec folder together (its scenarios included). Twilight Struggle's 8 files
+# and 601 scenarios hold 0.7 MB.
+MAX_SPEC_BYTES = 8 * 1024 * 1024
+
+# How deep YAML lists and mappings may nest. The real specs nest at most 7 deep. Deeper nesting
+# crashes libyaml's composer (50,000 levels) or Python's (5,000).
+MAX_YAML_DEPTH = 100
+
+# How many nodes the aliases of one file may stand for, counting each alias as the whole node it
+# names ("billion laughs": 1.6 KB of nested aliases stand for 10^9 nodes). The real specs use none.
+MAX_ALIAS_NODES = 10_000
+
+# Characters in one DSL string. The longest real one has 1,287; parsing slows down more than in
+# proportion beyond some thousands of statements in one string.
+MAX_DSL_CHARS = 20_000
+
+# How deep one DSL string may nest (operators, brackets, blocks, chained `.field`s). The real
+# specs reach 18; the compiler's passes recurse once or more per level.
+MAX_DSL_DEPTH = 100
+
+# Digits in one integer, in YAML or in the DSL. Python refuses to read more than 4,300, and no
+# rule needs a number of 10^18 or more.
+MAX_INT_DIGITS = 18
+
+# `actions: {max_number: N}`: the biggest number `choose number` may offer. Every number is an
+# action of the game, so the engine holds a table of N + 1 entries (the real specs keep the
+# default, 20).
+MAX_NUMBER = 10_000
+
+# `radius` of a grid zone: the grid has (2r + 1)^2 cells, each an action of the game (Iron
+# Curtain's map has radius 17).
+MAX_GRID_RADIUS = 100

@@ -1,0 +1,205 @@
+"""YAML text -> a tree of yaml.nodes, like `yaml.compose`, but bounded and without recursion.
+
+PyYAML's composers recurse once per level of nesting (5,000 levels raise RecursionError and
+50,000 crash libyaml's C composer) and share the node an alias names, so a tiny file of nested
+aliases stands for billions of nodes that any walk of the tree then visits ("billion laughs"),
+and an alias inside the node it names makes a cycle. This composer builds the same nodes from
+the parser's event stream with an explicit stack, and refuses nesting deeper than MAX_YAML_DEPTH,
+aliases standing for more than MAX_ALIAS_NODES nodes in all, and recursive aliases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import cast
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.error import Mark
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
+
+from compiler.limits import MAX_ALIAS_NODES, MAX_YAML_DEPTH
+
+# libyaml's parser when PyYAML has it (much faster); both give the same events and marks.
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Refused(Exception):
+    """YAML that parses but is refused: the diagnostic code, where, the message and notes."""
+
+    def __init__(self, code: str, mark: Mark, message: str, *notes: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.mark = mark
+        self.message = message
+        self.notes = notes
+
+
+@dataclass
+class _Open:
+    """A list or mapping whose end has not been read yet."""
+
+    node: SequenceNode | MappingNode
+    anchor: str | None
+    size: int = 1  # nodes it stands for so far, aliases counted in full
+    height: int = 1  # levels of nesting below and including it
+    key: Node | None = None  # a mapping's key waiting for its value
+
+
+@dataclass(frozen=True)
+class _Anchored:
+    node: Node
+    size: int
+    height: int
+
+
+def compose(text: str, loader: type = FAST_LOADER) -> Node | None:
+    """The single document of `text` (None when empty). Raises yaml.YAMLError or Refused."""
+    return _Composer(yaml.parse(text, Loader=loader)).single_document()
+
+
+def _mark(mark: object) -> Mark:
+    """An event's mark. libyaml's are yaml._yaml.Mark, with the same line and column."""
+    return cast(Mark, mark)
+
+
+def _where(mark: Mark) -> str:
+    return f"{mark.line + 1}:{mark.column + 1}"
+
+
+class _Composer:
+    def __init__(self, events: Iterator[Event]) -> None:
+        self.events = events
+        self.resolver = Resolver()
+        self.anchors: dict[str, _Anchored] = {}
+        self.open_anchors: dict[str, Mark] = {}
+        self.alias_nodes = 0
+
+    def single_document(self) -> Node | None:
+        next(self.events)  # the stream's start
+        event = next(self.events)
+        if isinstance(event, StreamEndEvent):
+            return None
+        root = self.node()
+        next(self.events)  # the document's end
+        event = next(self.events)
+        if isinstance(event, DocumentStartEvent):
+            raise ComposerError(
+                None, None, "a second YAML document ('---'): a spec file holds one", _mark(event.start_mark)
+            )
+        return root
+
+    def node(self) -> Node:
+        """Read the events of one node (the document's root) and return it."""
+        stack: list[_Open] = []
+        while True:
+            event = next(self.events)
+            start = _mark(event.start_mark)
+            if isinstance(event, AliasEvent):
+                node, size, height = self.alias(event, len(stack))
+            elif isinstance(event, ScalarEvent):
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = self.resolver.resolve(ScalarNode, event.value, event.implicit)  # type: ignore[no-untyped-call]
+                node = ScalarNode(tag, event.value, start, _mark(event.end_mark), style=event.style)
+                size, height = 1, 1
+                self.anchor(event.anchor, node, start, open_=False)
+            elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+                if len(stack) >= MAX_YAML_DEPTH:
+                    raise Refused(
+                        "limit-exceeded",
+                        start,
+                        f"lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
+                        "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",
+                    )
+                kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
+                tag = event.tag
+                if tag is None or tag == "!":
+                    tag = self.resolver.resolve(kind, None, event.implicit)  # type: ignore[no-untyped-call]
+                opened = kind(tag, [], start, None, flow_style=event.flow_style)
+                self.anchor(event.anchor, opened, start, open_=True)
+                stack.append(_Open(opened, event.anchor))
+                continue
+            elif isinstance(event, (SequenceEndEvent, MappingEndEvent)):
+                done = stack.pop()
+                done.node.end_mark = _mark(event.end_mark)
+                node, size, height = done.node, done.size, done.height
+                if done.anchor is not None:
+                    self.anchors[done.anchor] = _Anchored(node, size, height)
+                    del self.open_anchors[done.anchor]
+            else:  # pragma: no cover - the parser gives no other event inside a document
+                raise ComposerError(None, None, f"unexpected {type(event).__name__}", start)
+            if not stack:
+                return node
+            parent = stack[-1]
+            parent.size += size
+            parent.height = max(parent.height, height + 1)
+            if isinstance(parent.node, SequenceNode):
+                parent.node.value.append(node)
+            elif parent.key is None:
+                parent.key = node
+            else:
+                parent.node.value.append((parent.key, node))
+                parent.key = None
+
+    def anchor(self, name: str | None, node: Node, mark: Mark, *, open_: bool) -> None:
+        if name is None:
+            return
+        first = self.open_anchors.get(name) or (
+            self.anchors[name].node.start_mark if name in self.anchors else None
+        )
+        if first is not None:
+            raise ComposerError(
+                f"the anchor '&{name}' was first defined",
+                first,
+                f"the anchor '&{name}' is defined twice",
+                mark,
+            )
+        if open_:
+            self.open_anchors[name] = mark
+        self.anchors[name] = _Anchored(node, 1, 1)
+
+    def alias(self, event: AliasEvent, depth: int) -> tuple[Node, int, int]:
+        name = event.anchor
+        if name in self.open_anchors:
+            raise Refused(
+                "yaml-syntax",
+                _mark(event.start_mark),
+                f"the alias '*{name}' is inside the node it names: a structure that contains itself",
+                f"'&{name}' is at {_where(self.open_anchors[name])}",
+            )
+        if name not in self.anchors:
+            raise ComposerError(
+                None, None, f"the alias '*{name}' names no anchor defined before it", _mark(event.start_mark)
+            )
+        target = self.anchors[name]
+        self.alias_nodes += target.size
+        if self.alias_nodes > MAX_ALIAS_NODES:
+            raise Refused(
+                "limit-exceeded",
+                _mark(event.start_mark),
+                f"the aliases of this file stand for more than {MAX_ALIAS_NODES:,} values in all",
+                "each alias counts as a copy of the whole value it names; "
+                "the limit protects the tool (compiler/limits.py, MAX_ALIAS_NODES)",
+            )
+        if depth + target.height > MAX_YAML_DEPTH:
+            raise Refused(
+                "limit-exceeded",
+                _mark(event.start_mark),
+                f"with the value of '*{name}', lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
+                "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",
+            )
+        return target.node, target.size, target.height

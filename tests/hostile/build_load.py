@@ -1,0 +1,265 @@
+"""Built cases of the loader (tests/hostile/README.md): spec folders a committed folder cannot
+hold, or should not (FIFOs, devices, symbolic links, bytes that are not text, huge files)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.hostile.case import Case
+
+GAME = 'game: t\nplayers: {names: [a, b]}\nphases:\n  - name: main\n    do: "end game draw"\n'
+MB = 1024 * 1024
+
+
+def _spec(extra: str = "") -> Callable[[Path], None]:
+    """A valid game.yaml plus `extra` YAML."""
+
+    def build(folder: Path) -> None:
+        (folder / "game.yaml").write_text(GAME + extra, encoding="utf-8")
+
+    return build
+
+
+def _with(name: str, write: Callable[[Path], None]) -> Callable[[Path], None]:
+    """A valid game.yaml, and `write(folder / name)` makes one more entry."""
+
+    def build(folder: Path) -> None:
+        (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(path)
+
+    return build
+
+
+def _bytes(data: bytes) -> Callable[[Path], None]:
+    return lambda path: path.write_bytes(data)
+
+
+def _link(target: str) -> Callable[[Path], None]:
+    return lambda path: path.symlink_to(target)
+
+
+def _loop(folder: Path) -> None:
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "a.yaml").symlink_to("b.yaml")
+    (folder / "b.yaml").symlink_to("a.yaml")
+
+
+def _sparse(size: int) -> Callable[[Path], None]:
+    def write(path: Path) -> None:
+        with path.open("wb") as f:
+            f.truncate(size)
+
+    return write
+
+
+def _big_spec(folder: Path) -> None:
+    """Nine files just under the bound of one file, together over the bound of a spec."""
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    line = "# " + "x" * 1000 + "\n"
+    for i in range(9):
+        (folder / f"part{i}.yaml").write_text(line * (MB // len(line) - 1), encoding="utf-8")
+
+
+def _many_files(folder: Path) -> None:
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    for i in range(2000):
+        (folder / f"empty{i:04}.yaml").write_text("# nothing here\n", encoding="utf-8")
+
+
+def _names_ending(name: str) -> Callable[[Path], None]:
+    """A file whose name holds characters a terminal would act on, with an error in it."""
+
+    def build(folder: Path) -> None:
+        (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+        (folder / name).write_text("constantz: {}\n", encoding="utf-8")
+
+    return build
+
+
+def _non_utf8_name(folder: Path) -> None:
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    with open(os.path.join(os.fsencode(folder), b"caf\xe9.yaml"), "wb") as f:
+        f.write(b"constantz: {}\n")
+
+
+def _deep_blocks(levels: int) -> str:
+    return (
+        "constants:\n  x:\n"
+        + "".join("  " * (i + 2) + f"k{i}:\n" for i in range(levels))
+        + "  " * (levels + 2)
+        + "1\n"
+    )
+
+
+CASES = [
+    # files that are not files
+    Case("load-fifo-spec-file", _with("x.yaml", lambda p: os.mkfifo(p)), "x.yaml:1:1: error: this is a FIFO"),
+    Case(
+        "load-fifo-scenario",
+        _with("scenarios/s.yaml", lambda p: os.mkfifo(p)),
+        "scenarios/s.yaml:1:1: error: this is a FIFO (a named pipe), not a file [unreadable-file]",
+    ),
+    Case(
+        "load-dev-zero-as-spec-file",
+        _with("x.yaml", _link("/dev/zero")),
+        "this is a device, not a file [unreadable-file]",
+    ),
+    Case(
+        "load-dev-urandom-as-scenario",
+        _with("scenarios/s.yaml", _link("/dev/urandom")),
+        "scenarios/s.yaml:1:1: error: this is a device, not a file [unreadable-file]",
+    ),
+    Case(
+        "load-symlink-loop",
+        _loop,
+        "a.yaml:1:1: error: cannot read this file: a loop of symbolic links [unreadable-file]",
+    ),
+    Case(
+        "load-symlink-to-itself",
+        _with("self.yaml", _link("self.yaml")),
+        "a loop of symbolic links [unreadable-file]",
+    ),
+    Case(
+        "load-broken-symlink",
+        _with("gone.yaml", _link("nowhere/gone.yaml")),
+        "it does not exist (a broken symbolic link?)",
+    ),
+    Case(
+        "load-folder-named-yaml",
+        _with("x.yaml", lambda p: p.mkdir()),
+        "x.yaml:1:1: error: this is a folder, not a file",
+    ),
+    Case(
+        "load-folder-named-yaml-in-scenarios",
+        _with("scenarios/s.yaml", lambda p: p.mkdir()),
+        "scenarios/s.yaml:1:1: error: this is a folder, not a file [unreadable-file]",
+    ),
+    Case(
+        "load-scenarios-is-a-file",
+        _with("scenarios", lambda p: p.write_text("name: x\n")),
+        "'scenarios' here is not a folder (or a link to one), so no scenario was read [unreadable-file]",
+    ),
+    Case(
+        "load-scenarios-symlink-loop",
+        _with("scenarios", _link("scenarios")),
+        "'scenarios' here is not a folder",
+    ),
+    # bytes that are not text
+    Case(
+        "load-latin1-bytes",
+        _with("more.yaml", _bytes(b"constants:\n  caf\xe9: 1\n")),
+        "more.yaml:2:6: error: this file is not UTF-8 text: the byte 0xe9 here is not UTF-8 [not-text]",
+    ),
+    Case(
+        "load-utf16-file",
+        _with("more.yaml", _bytes("constants: {x: 1}\n".encode("utf-16"))),
+        "more.yaml:1:1: error: this file is not UTF-8 text: the byte 0xff here is not UTF-8 [not-text]",
+    ),
+    Case(
+        "load-latin1-scenario",
+        _with("scenarios/s.yaml", _bytes(b"name: caf\xe9\nactions: []\n")),
+        "scenarios/s.yaml:1:10: error: this file is not UTF-8 text",
+    ),
+    Case(
+        "load-nul-byte",
+        _with("more.yaml", _bytes(b"constants:\n  x: 1\x00\n")),
+        "more.yaml:2:7: error: this file holds a NUL byte here; spec files are plain text [not-text]",
+    ),
+    Case(
+        "load-escape-character",
+        _with("more.yaml", _bytes(b"constants:\n  x: \x1b[2J1\n")),
+        "more.yaml:2:6: error: this file holds the control character U+001B here",
+    ),
+    Case(
+        "load-nul-byte-scenario",
+        _with("scenarios/s.yaml", _bytes(b"name: s\x00\nactions: []\n")),
+        "scenarios/s.yaml:1:8: error: this file holds a NUL byte here",
+    ),
+    Case(
+        "load-terminal-escape-in-file-name",
+        _names_ending("\x1b[31mred.yaml"),
+        "\\x1b[31mred.yaml:1:1: error: unknown top-level key 'constantz'",
+    ),
+    Case(
+        "load-line-break-in-file-name",
+        _names_ending("x\nfake.yaml:1:1: error: forged.yaml"),
+        "x\\nfake.yaml:1:1: error: forged.yaml:1:1: error: unknown top-level key 'constantz'",
+    ),
+    Case(
+        "load-non-utf8-file-name",
+        _non_utf8_name,
+        "caf\\udce9.yaml:1:1: error: unknown top-level key 'constantz'",
+    ),
+    # sizes
+    Case(
+        "load-file-over-1-mb",
+        _with("big.yaml", lambda p: p.write_text("# " + "x" * (MB + 10) + "\n")),
+        "big.yaml:1:1: error: this file holds 1,048,589 bytes; the limit is 1,048,576 [limit-exceeded]",
+    ),
+    Case(
+        "load-sparse-file-of-8-gb",
+        _with("big.yaml", _sparse(8 * 1024 * MB)),
+        "big.yaml:1:1: error: this file holds 8,589,934,592 bytes; the limit is 1,048,576 [limit-exceeded]",
+    ),
+    Case(
+        "load-huge-scenario",
+        _with("scenarios/big.yaml", _sparse(2 * MB)),
+        "scenarios/big.yaml:1:1: error: this file holds 2,097,152 bytes",
+    ),
+    Case(
+        "load-spec-over-8-mb",
+        _big_spec,
+        "with this file the spec's files hold more than 8,388,608 bytes [limit-exceeded]",
+    ),
+    Case("load-2000-files", _many_files, ": ok"),
+    # nesting
+    Case(
+        "load-50000-brackets",
+        _spec("constants:\n  x: " + "[" * 50_000 + "]" * 50_000 + "\n"),
+        "game.yaml:7:104: error: lists and mappings nest more than 100 levels deep here [limit-exceeded]",
+        isolate=True,  # 50,000 levels crashed libyaml's composer
+    ),
+    Case(
+        "load-5000-brackets",
+        _spec("constants:\n  x: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n"),
+        "lists and mappings nest more than 100 levels deep here [limit-exceeded]",
+    ),
+    Case(
+        "load-5000-dashes",
+        _spec("constants:\n  x:\n    " + "- " * 5000 + "1\n"),
+        "lists and mappings nest more than 100 levels deep here [limit-exceeded]",
+    ),
+    Case(
+        "load-300-indented-levels",
+        _spec(_deep_blocks(300)),
+        "nest more than 100 levels deep here [limit-exceeded]",
+    ),
+    Case(
+        "load-90-indented-levels",
+        _spec(_deep_blocks(90)),
+        "a constant is an integer or true/false [wrong-value-type]",
+    ),
+    Case(
+        "load-5000-nested-parentheses",  # parentheses alone add no level to the parse tree
+        _spec('state: {n: int}\nsetup: "n = ' + "(" * 5000 + "1" + ")" * 5000 + '"\n'),
+        ": ok",
+    ),
+    Case(
+        "load-20000-characters-of-parentheses",
+        _spec('state: {n: int}\nsetup: "n = ' + "(" * 10_000 + "1" + ")" * 10_000 + '"\n'),
+        "this code has 20,005 characters; the limit is 20,000 [limit-exceeded]",
+    ),
+    Case(
+        "load-500-chained-fields",
+        _spec(
+            'types: {card: {fields: {next: card}}}\ncomponents: {card: [{id: c, next: c}]}\nsetup: "let x = c'
+            + ".next" * 500
+            + '"\n'
+        ),
+        "this code nests more than 100 levels deep (operators, brackets and blocks) [limit-exceeded]",
+    ),
+]
