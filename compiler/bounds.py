@@ -8,16 +8,10 @@ time is the engine's step budget (docs/limits.md); this pass rejects only what i
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Final
 
 from compiler import ir
 from compiler.diagnostics import Sink
-
-# Generated Python nests one level per block and per loop, and puts parentheses around each
-# operation; CPython refuses 100 levels of indentation, 20 nested loops and 200 open parentheses.
-MAX_BLOCK_DEPTH: Final = 40
-MAX_LOOP_DEPTH: Final = 12
-MAX_EXPRESSION_DEPTH: Final = 64
+from compiler.limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH, MAX_LOOP_DEPTH
 
 _LOOPS = (ir.For, ir.Repeat, ir.While)
 

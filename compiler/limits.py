@@ -44,3 +44,17 @@ MAX_NUMBER = 10_000
 # `radius` of a grid zone: the grid has (2r + 1)^2 cells, each an action of the game (Iron
 # Curtain's map has radius 17).
 MAX_GRID_RADIUS = 100
+
+# Nesting of generated Python: one level per block and per loop, parentheses around each
+# operation. CPython refuses 100 levels of indentation, 20 nested loops and 200 open parentheses,
+# so beyond these the engine could not be built (`too-deep`, compiler/bounds.py). The real specs
+# nest at most 4 blocks, 3 loops and 15 operations.
+MAX_BLOCK_DEPTH = 40
+MAX_LOOP_DEPTH = 12
+MAX_EXPRESSION_DEPTH = 64
+
+# `limits: {steps: N}`: the steps the rules may take between two decisions before the engine
+# stops them with a rule error (runtime/engine.py spends them). The real games take at most 55.
+# A spec may set any budget from 1 to MAX_STEP_BUDGET.
+DEFAULT_STEP_BUDGET = 1_000_000
+MAX_STEP_BUDGET = 1_000_000_000

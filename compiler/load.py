@@ -18,7 +18,15 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from compiler import ir, parse, yaml_compose
 from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
-from compiler.limits import MAX_FILE_BYTES, MAX_GRID_RADIUS, MAX_INT_DIGITS, MAX_NUMBER, MAX_SPEC_BYTES
+from compiler.limits import (
+    DEFAULT_STEP_BUDGET,
+    MAX_FILE_BYTES,
+    MAX_GRID_RADIUS,
+    MAX_INT_DIGITS,
+    MAX_NUMBER,
+    MAX_SPEC_BYTES,
+    MAX_STEP_BUDGET,
+)
 from compiler.resolve import NAME_RE, plain_name
 from compiler.source import SourceError, decode, read_bytes
 
@@ -428,11 +436,6 @@ def display_path(path: Path) -> str:
         return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
     except (ValueError, OSError, RuntimeError):
         return str(path)
-
-
-# How many steps the rules may take between two decisions (runtime/engine.py spends them).
-DEFAULT_STEP_BUDGET = 1_000_000
-MAX_STEP_BUDGET = 1_000_000_000
 
 
 @dataclass

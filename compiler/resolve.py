@@ -6,6 +6,7 @@ phases, events and options. Names inside DSL code are resolved with their scopes
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+GAME_NAME_RE = re.compile(r"[a-z][a-z0-9_]*")  # a package in generated/
 
 
 _MAX_SUGGESTED_FROM = 1000
@@ -252,11 +254,12 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             sym.modifiers[m.name] = m
     # the names of phases, triggers and invariants are checked by load, where they are written
     _phases(sym, game.phases, sink)
-    if not NAME_RE.fullmatch(game.name):
+    if not GAME_NAME_RE.fullmatch(game.name) or keyword.iskeyword(game.name):
         sink.error(
             "bad-name",
             game.span,
-            f"the game name '{game.name}' is not a plain name (it names a Python package)",
+            f"the game name '{game.name}' is not a plain lower-case name (it names a Python package): "
+            "start with a letter, then letters, digits or _, and not a Python keyword",
         )
     for ph in sym.phases.values():
         if ph.counter is not None and (

@@ -10,6 +10,7 @@ aliases standing for more than MAX_ALIAS_NODES nodes in all, and recursive alias
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
@@ -32,6 +33,11 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from compiler.limits import MAX_ALIAS_NODES, MAX_YAML_DEPTH
+
+# What a YAML escape ("\\e", "\\x00", "\\ud800") can put in a string but spec text may not hold:
+# control characters other than tab and line feed (a terminal runs them: spec text is shown in
+# terminals and logs) and lone surrogates (no file or terminal can encode them).
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 # libyaml's parser when PyYAML has it (much faster); both give the same events and marks.
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -114,6 +120,16 @@ class _Composer:
                 tag = event.tag
                 if tag is None or tag == "!":
                     tag = self.resolver.resolve(ScalarNode, event.value, event.implicit)  # type: ignore[no-untyped-call]
+                bad = _UNSHOWABLE.search(event.value)
+                if bad is not None:
+                    ch = bad.group()
+                    what = "a lone surrogate" if "\ud800" <= ch <= "\udfff" else "a control character"
+                    raise Refused(
+                        "not-text",
+                        start,
+                        f"this text holds {what} ({ascii(ch)[1:-1]}) once its escapes are read",
+                        "spec text is shown in terminals and logs: write it without that character",
+                    )
                 node = ScalarNode(tag, event.value, start, _mark(event.end_mark), style=event.style)
                 size, height = 1, 1
                 self.anchor(event.anchor, node, start, open_=False)
