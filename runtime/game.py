@@ -155,6 +155,12 @@ def available_games() -> list[str]:
 
 def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
     """The compiled engine of `name` (a folder of specs/), with the given game options."""
+    if not isinstance(name, str) or name not in available_games():
+        # only the names generated/ lists: never a path, a dunder or another module
+        known = ", ".join(available_games()) or "none built"
+        raise UnknownGameError(
+            f"no compiled game {shown_value(name)} (games: {known}; run `rulewright build`)"
+        )
     try:
         module = importlib.import_module(f"generated.{name}")
     except ModuleNotFoundError as exc:

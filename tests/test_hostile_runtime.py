@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 import runtime
 from runtime.engine import GameState, IllegalActionError
-from runtime.game import Game
+from runtime.game import Game, UnknownGameError, load_game
 from runtime.saved import MAX_SAVED_STATE_CHARS
 from tests.conftest import ROOT
 
@@ -579,7 +579,23 @@ def test_rng_checks_hold_under_python_dash_o() -> None:
     assert "'rng[0]' (the generator's state) must be an integer" in done.stdout, done.stdout + done.stderr
 
 
-CASE_COUNT = len(ACTION_CASES) + len(ENTRY_CASES) + len(STATE_CASES) + len(OTHER_STATE_CASES) + 1
+GAME_NAME_CASES = ["__init__", "../iron_curtain", "iron_curtain.engine", "", "os", 3, None]
+
+
+@pytest.mark.parametrize("name", GAME_NAME_CASES, ids=[repr(n) for n in GAME_NAME_CASES])
+def test_load_game_takes_only_a_compiled_game(name: object) -> None:
+    with pytest.raises(UnknownGameError, match="no compiled game"):
+        load_game(name)  # type: ignore[arg-type]
+
+
+CASE_COUNT = (
+    len(ACTION_CASES)
+    + len(ENTRY_CASES)
+    + len(STATE_CASES)
+    + len(OTHER_STATE_CASES)
+    + 1
+    + len(GAME_NAME_CASES)
+)
 
 
 # ---- what loads plays on ----------------------------------------------------------------------
