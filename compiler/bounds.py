@@ -160,29 +160,24 @@ def _always_calls(
                 yield ("procedure", node.proc), node.span
             case ir.Emit():
                 yield ("event", node.event), node.span
-        match node:
-            case ir.Return() | ir.EndGame():
-                stack.clear()  # what follows in this sequence never runs
-                continue
-            case ir.If():
-                stack.append(node.branches[0][0])  # only the first condition always runs
-                continue
-            case ir.For():
-                stack.append(node.source)
-                continue
-            case ir.While():
-                stack.append(node.cond)
-                continue
-            case ir.Repeat():
-                stack.append(node.count)
-                continue
-            case ir.CondExpr():
-                stack.append(node.cond)
-                continue
-            case ir.BoolOp():
-                stack.append(node.left)
-                continue
-            case ir.ListComp() | ir.Quantifier() | ir.Aggregate():
-                stack.append(node.source)
-                continue
-        stack.extend(reversed(ir.children(node)))
+        if isinstance(node, (ir.Return, ir.EndGame)):
+            stack.clear()  # what follows in this sequence never runs
+            continue
+        parts = _parts_always_run(node)
+        stack.extend(reversed(parts if parts is not None else ir.children(node)))
+
+
+def _parts_always_run(node: object) -> list[object] | None:
+    """The parts of `node` that run whenever it does, when some others may not (None: all run)."""
+    match node:
+        case ir.If():
+            return [node.branches[0][0]]  # only the first condition always runs
+        case ir.For() | ir.ListComp() | ir.Quantifier() | ir.Aggregate():
+            return [node.source]
+        case ir.While() | ir.CondExpr():
+            return [node.cond]
+        case ir.Repeat():
+            return [node.count]
+        case ir.BoolOp():
+            return [node.left]
+    return None

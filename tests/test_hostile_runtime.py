@@ -661,6 +661,19 @@ step_kinds = st.lists(
 )
 
 
+def _played(g: Game, seed: int, ahead: int) -> GameState:
+    """A game of `g` from `seed`, `ahead` random decisions in (or over, if it ends before)."""
+    import random
+
+    state = g.new_initial_state(seed)
+    rnd = random.Random(seed)
+    for _ in range(ahead):
+        if state.is_terminal():
+            break
+        state.apply_action(rnd.choice(state.legal_actions()))
+    return state
+
+
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=5)
 @given(seed=st.integers(0, 2**32), ahead=st.integers(0, 400), steps=step_kinds)
@@ -668,15 +681,8 @@ def test_only_legal_actions_change_a_state(
     name: str, seed: int, ahead: int, steps: list[tuple[str, int]]
 ) -> None:
     """A random game, played `ahead` random decisions in; then legal, illegal and ill-typed actions."""
-    import random
-
     g = game(name)
-    state = g.new_initial_state(seed)
-    rnd = random.Random(seed)
-    for _ in range(ahead):
-        if state.is_terminal():
-            break
-        state.apply_action(rnd.choice(state.legal_actions()))
+    state = _played(g, seed, ahead)
     n = g.num_distinct_actions()
     for kind, pick in steps:
         if state.is_terminal():
@@ -723,18 +729,10 @@ def test_a_state_with_one_value_changed_is_refused_or_round_trips(
 ) -> None:
     """One value of a saved state replaced: either a SavedStateError, or a state whose legal
     actions, observations, clone and JSON work, and whose JSON is the text it was loaded from."""
-    import random
-
     from runtime.saved import SavedStateError
 
     g = game(name)
-    state = g.new_initial_state(seed)
-    rnd = random.Random(seed)
-    for _ in range(ahead):
-        if state.is_terminal():
-            break
-        state.apply_action(rnd.choice(state.legal_actions()))
-    d = json.loads(state.to_json())
+    d = json.loads(_played(g, seed, ahead).to_json())
     leaves = [p for p in _leaves(d) if p]
     path = leaves[where % len(leaves)]
     target: Any = d
