@@ -8,12 +8,12 @@ A bound that is exceeded gives a `limit-exceeded` diagnostic at the offending te
 
 from __future__ import annotations
 
-# One spec or scenario file, in bytes; checked before the file is read. The biggest real file is
-# specs/twilight_struggle/cards.yaml, 52 KB. (Checking reads about 100 KB of rules a second.)
+# One spec or scenario file, in bytes; checked before the file is read. The biggest real file
+# holds 52 KB. (Checking reads about 100 KB of rules a second.)
 MAX_FILE_BYTES = 1024 * 1024
 
-# All the files of one spec folder together (its scenarios included). Twilight Struggle's 8 files
-# and 601 scenarios hold 0.7 MB.
+# All the files of one spec folder together (its scenarios included). The largest real spec, with
+# its 8 files and 601 scenarios, holds 0.7 MB.
 MAX_SPEC_BYTES = 8 * 1024 * 1024
 
 # How deep YAML lists and mappings may nest. The real specs nest at most 7 deep. Deeper nesting
@@ -41,8 +41,8 @@ MAX_INT_DIGITS = 18
 # default, 20).
 MAX_NUMBER = 10_000
 
-# `radius` of a grid zone: the grid has (2r + 1)^2 cells, each an action of the game (Iron
-# Curtain's map has radius 17).
+# `radius` of a grid zone: the grid has (2r + 1)^2 cells, each an action of the game (the
+# largest real map has radius 17).
 MAX_GRID_RADIUS = 100
 
 # Nesting of generated Python: one level per block and per loop, parentheses around each

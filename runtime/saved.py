@@ -10,7 +10,7 @@ Whether the values make sense together (that a card a variable names is where th
 have put it) is not checked: the rules may still stumble on such a state later.
 
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
-a whole Twilight Struggle game saves in under 50 KB); `from_json(text, max_chars=...)` and
+a whole game of the largest real spec saves in under 50 KB); `from_json(text, max_chars=...)` and
 `Game.state_from_json(text, max_chars=...)` load a larger one.
 """
 
