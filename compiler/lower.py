@@ -39,7 +39,7 @@ class FrameClass:
     name: str
     origin: str
     params: list[tuple[str, str]]
-    slots: list[tuple[str, str, str]]  # (slot, python type, default expression)
+    slots: list[tuple[str, str, str, str]]  # (slot, python type, default expression, value_type)
     blocks: list[list[str]]
 
 
@@ -464,7 +464,7 @@ class StmtLowerer:
         self.lw = lw
         self.in_frame = in_frame
         self.blocks = Blocks()
-        self.extra_slots: list[tuple[str, str, str]] = []
+        self.extra_slots: list[tuple[str, str, str, str]] = []
 
     # -- suspension
     def suspends(self, s: ir.Stmt) -> bool:
@@ -694,7 +694,12 @@ class StmtLowerer:
                         slot_attr = b.temp("d_")
                         dtype = self.decision_type(d)
                         self.extra_slots.append(
-                            (slot_attr, dtype, {"bool": "False", "int": "-1"}.get(dtype, "[]"))
+                            (
+                                slot_attr,
+                                dtype,
+                                {"bool": "False", "int": "-1"}.get(dtype, "[]"),
+                                self.decision_value_type(d),
+                            )
                         )
                 nxt = b.new()
                 self.decision(d, slot_attr, nxt)
@@ -732,8 +737,13 @@ class StmtLowerer:
                 items, idx = b.temp("i_"), b.temp("k_")
                 elem = lw.ann.type_of(s.source).elem
                 self.extra_slots += [
-                    (items, f"list[{pytype(elem) if elem else 'int'}]", "[]"),
-                    (idx, "int", "0"),
+                    (
+                        items,
+                        f"list[{pytype(elem) if elem else 'int'}]",
+                        "[]",
+                        f"list[{value_type(elem) if elem else 'int'}]",
+                    ),
+                    (idx, "int", "0", "int"),
                 ]
                 b.emit(f"self.{items} = {fresh_list(ex(s.source))}")
                 b.emit(f"self.{idx} = 0")
@@ -759,7 +769,7 @@ class StmtLowerer:
                 place = loop_place("repeat" if isinstance(s, ir.Repeat) else "while", s.span)
                 if isinstance(s, ir.Repeat):
                     left = b.temp("r_")
-                    self.extra_slots.append((left, "int", "0"))
+                    self.extra_slots.append((left, "int", "0", "int"))
                     b.emit(f"self.{left} = {ex(s.count)}")
                     b.goto(head)
                     b.at(head)
@@ -803,7 +813,8 @@ class StmtLowerer:
                 slots = []
                 for a in s.args:  # evaluated once, kept on the frame across the triggers' decisions
                     slot = b.temp("e_")
-                    self.extra_slots.append((slot, pytype(lw.ann.type_of(a)), default(lw.ann.type_of(a))))
+                    t = lw.ann.type_of(a)
+                    self.extra_slots.append((slot, pytype(t), default(t), value_type(t)))
                     b.emit(f"self.{slot} = {lw.val(a)}")
                     slots.append(f"self.{slot}")
                 args = ", ".join(slots)
@@ -824,6 +835,15 @@ class StmtLowerer:
                     b.at(nxt)
             case _:
                 raise AssertionError(f"unexpected suspending statement {type(s).__name__}")
+
+    def decision_value_type(self, d: ir.Decision) -> str:
+        """What a decision's answer slot holds in a saved state: an id of its domain (or a list)."""
+        if isinstance(d, ir.Ask):
+            return "bool"
+        if isinstance(d, ir.ChooseNumber):
+            return "int"
+        chosen = self.lw.ann.type_of(d)
+        return value_type(chosen)
 
     def decision_type(self, d: ir.Decision) -> str:
         if isinstance(d, ir.Ask):
@@ -1083,10 +1103,10 @@ def _code_unit(
     sl.blocks.emit("s.pop()")
     sl.blocks.emit("return")
     pnames = {n for n, _ in params}
-    slots = [(f"l_{n}", t, f"l_{n}") for n, t in params]
+    slots = [(f"l_{n}", t, f"l_{n}", value_type(locals_[n]) if n in locals_ else t) for n, t in params]
     for name, t in locals_.items():
         if name not in pnames:
-            slots.append((f"l_{name}", pytype(t), default(t)))
+            slots.append((f"l_{name}", pytype(t), default(t), value_type(t)))
     slots += sl.extra_slots
     lw.mod.frames.append(FrameClass(cls, what, [(f"l_{n}", t) for n, t in params], slots, sl.blocks.blocks))
 
@@ -1111,7 +1131,7 @@ def _flow(lw: Lowerer) -> None:
         head = body = done = -1
         if ph.repeat is not None and ph.repeat.expr is not None:
             left = b.temp("r_")
-            sl.extra_slots.append((left, "int", "0"))
+            sl.extra_slots.append((left, "int", "0", "int"))
             b.emit(f"self.{left} = {lw.ex(ph.repeat.expr)}")
             if ph.counter:
                 b.emit(f"s.v_{ph.counter} = 0")

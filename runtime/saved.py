@@ -157,7 +157,8 @@ class SavedStateCheck:
         dom = self.domains.get(vtype)
         if dom is None:
             return (-1, -1) if vtype == "cell" else None  # no grid: a cell can only be none
-        return (0 if vtype.startswith("enum:") else -1), len(dom.labels) - 1
+        # -1 is `none` for an enum too: an optional choice of one, answered with pass, holds it
+        return -1, len(dom.labels) - 1
 
     def problem(self, value: object, vtype: str) -> Problem | None:
         if vtype.startswith("list["):

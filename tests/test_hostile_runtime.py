@@ -317,8 +317,13 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     ),
     (
         "a string in an int slot",
-        edit(lambda d: d["stack"][-1][2].__setitem__(_top_slot(d, "int"), "a,b")),
+        edit(lambda d: d["stack"][-1][2].__setitem__(_top_slot(d, "player"), "a,b")),
         "'stack[2].l_p' must be an integer, not \"a,b\"",
+    ),
+    (
+        "a player slot out of range",
+        edit(lambda d: d["stack"][-1][2].__setitem__(_top_slot(d, "player"), 7)),
+        "'stack[2].l_p' must be a player id, from -1 to 1, not 7",
     ),
     (
         "an int in a bool slot",

@@ -2451,7 +2451,7 @@ class P_do_action(Frame):
     NAME = "P_do_action"
     ORIGIN = "procedure do_action (specs/channel_tunnel/actions.yaml:111)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("player", "enum:action", "entity:space", "enum:action")
     BLOCKS = 15
     l_p: int
     l_act: int
@@ -2559,7 +2559,7 @@ class P_do_plan(Frame):
     NAME = "P_do_plan"
     ORIGIN = "procedure do_plan (specs/channel_tunnel/actions.yaml:125)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:debris")
     BLOCKS = 4
     l_p: int
     l_t: int
@@ -2611,7 +2611,7 @@ class P_do_tunnel(Frame):
     NAME = "P_do_tunnel"
     ORIGIN = "procedure do_tunnel (specs/channel_tunnel/actions.yaml:135)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("player", "entity:debris", "entity:colour", "int")
     BLOCKS = 8
     l_p: int
     l_t: int
@@ -2743,7 +2743,7 @@ class P_do_finance(Frame):
     NAME = "P_do_finance"
     ORIGIN = "procedure do_finance (specs/channel_tunnel/actions.yaml:184)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 3
     l_p: int
     l_c: int
@@ -2785,7 +2785,7 @@ class P_take_money(Frame):
     NAME = "P_take_money"
     ORIGIN = "procedure take_money (specs/channel_tunnel/actions.yaml:190)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:card", "entity:space")
     BLOCKS = 2
     l_p: int
     l_c: int
@@ -2829,7 +2829,7 @@ class P_do_technology(Frame):
     NAME = "P_do_technology"
     ORIGIN = "procedure do_technology (specs/channel_tunnel/actions.yaml:215)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool", "int", "int", "int", "int")
+    SLOT_TYPES = ("player", "int", "bool", "entity:bar", "entity:tech_step", "int", "entity:card")
     BLOCKS = 18
     l_p: int
     l_bonus: int
@@ -3022,7 +3022,7 @@ class P_peek(Frame):
     NAME = "P_peek"
     ORIGIN = "procedure peek (specs/channel_tunnel/actions.yaml:260)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("player", "player", "int", "entity:debris")
     BLOCKS = 3
     l_p: int
     l_q: int
@@ -3094,7 +3094,7 @@ class P_do_secondary(Frame):
     NAME = "P_do_secondary"
     ORIGIN = "procedure do_secondary (specs/channel_tunnel/actions.yaml:270)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:space", "entity:card")
     BLOCKS = 11
     l_p: int
     l_a: int
@@ -3183,7 +3183,7 @@ class P_do_develop(Frame):
     NAME = "P_do_develop"
     ORIGIN = "procedure do_develop (specs/channel_tunnel/actions.yaml:286)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "int")
+    SLOT_TYPES = ("player", "entity:space", "entity:card", "entity:debris", "int", "int")
     BLOCKS = 12
     l_p: int
     l_a: int
@@ -3300,7 +3300,7 @@ class P_hold(Frame):
     NAME = "P_hold"
     ORIGIN = "procedure hold (specs/channel_tunnel/actions.yaml:303)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:card", "entity:debris")
     BLOCKS = 2
     l_p: int
     l_c: int
@@ -3342,7 +3342,7 @@ class P_chain(Frame):
     NAME = "P_chain"
     ORIGIN = "procedure chain (specs/channel_tunnel/actions.yaml:310)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "int")
+    SLOT_TYPES = ("player", "enum:action", "entity:space", "entity:card", "enum:action", "entity:disc")
     BLOCKS = 21
     l_p: int
     l_did: int
@@ -3528,7 +3528,7 @@ class P_play_round(Frame):
     NAME = "P_play_round"
     ORIGIN = "procedure play_round (specs/channel_tunnel/rounds.yaml:54)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("player", "player", "entity:disc", "player")
     BLOCKS = 11
     l_p: int
     l_p_2: int
@@ -3627,7 +3627,7 @@ class P_refill_discs(Frame):
     NAME = "P_refill_discs"
     ORIGIN = "procedure refill_discs (specs/channel_tunnel/rounds.yaml:75)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "bool", "int")
+    SLOT_TYPES = ("player", "bool", "int")
     BLOCKS = 4
     l_p: int
     l_use: bool
@@ -3699,7 +3699,7 @@ class P_round_start_effects(Frame):
     NAME = "P_round_start_effects"
     ORIGIN = "procedure round_start_effects (specs/channel_tunnel/rounds.yaml:98)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool", "int", "int", "int", "int")
+    SLOT_TYPES = ("player", "player", "bool", "entity:colour", "entity:colour", "entity:disc", "entity:disc")
     BLOCKS = 6
     l_p: int
     l_o: int
@@ -3813,7 +3813,17 @@ class P_take_turn(Frame):
     NAME = "P_take_turn"
     ORIGIN = "procedure take_turn (specs/channel_tunnel/rounds.yaml:117)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "bool", "int", "int", "list[int]", "list[int]", "int", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "bool",
+        "entity:colour",
+        "entity:space",
+        "list[entity:disc]",
+        "list[entity:disc]",
+        "entity:disc",
+        "entity:disc",
+        "enum:action",
+    )
     BLOCKS = 16
     l_p: int
     l_use: bool
@@ -4019,7 +4029,7 @@ class P_pass_round(Frame):
     NAME = "P_pass_round"
     ORIGIN = "procedure pass_round (specs/channel_tunnel/rounds.yaml:159)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "list[int]", "int")
+    SLOT_TYPES = ("player", "entity:colour", "int", "int", "int", "entity:disc", "list[entity:colour]", "int")
     BLOCKS = 5
     l_p: int
     l_k: int
@@ -4108,7 +4118,7 @@ class P_draw_agenda(Frame):
     NAME = "P_draw_agenda"
     ORIGIN = "procedure draw_agenda (specs/channel_tunnel/rounds.yaml:192)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool")
+    SLOT_TYPES = ("player", "entity:agenda_card", "bool")
     BLOCKS = 3
     l_p: int
     l_g: int
@@ -4179,7 +4189,7 @@ class P_pay_promotion(Frame):
     NAME = "P_pay_promotion"
     ORIGIN = "procedure pay_promotion (specs/channel_tunnel/rounds.yaml:210)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 5
     l_p: int
     l_paid: int
@@ -4245,7 +4255,15 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/channel_tunnel/game.yaml:140)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "int")
+    SLOT_TYPES = (
+        "entity:disc",
+        "entity:debris",
+        "player",
+        "entity:card",
+        "entity:space",
+        "entity:deviation_card",
+        "entity:agenda_card",
+    )
     BLOCKS = 1
     l_d: int
     l_t: int

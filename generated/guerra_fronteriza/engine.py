@@ -4284,7 +4284,7 @@ class P_resolve_conflicts(Frame):
     NAME = "P_resolve_conflicts"
     ORIGIN = "procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:81)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:tile")
     BLOCKS = 6
     l_p: int
     l_t: int
@@ -4371,33 +4371,33 @@ class P_conflict(Frame):
     ORIGIN = "procedure conflict (specs/guerra_fronteriza/combat.yaml:91)"
     SLOTS = __slots__
     SLOT_TYPES = (
-        "int",
-        "int",
-        "list[int]",
-        "int",
-        "int",
-        "int",
-        "list[int]",
-        "int",
+        "player",
+        "entity:tile",
+        "list[player]",
+        "entity:building",
+        "player",
+        "entity:unit_type",
+        "list[player]",
+        "player",
         "bool",
+        "entity:figure",
+        "player",
+        "entity:building",
         "int",
-        "int",
-        "int",
-        "int",
-        "list[int]",
-        "list[int]",
-        "int",
-        "int",
-        "int",
-        "int",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
+        "list[player]",
+        "list[entity:figure]",
+        "player",
+        "entity:figure",
+        "player",
+        "entity:building",
+        "player",
+        "list[player]",
         "int",
         "list[int]",
         "int",
-        "list[int]",
+        "list[entity:figure]",
+        "int",
+        "list[player]",
         "int",
     )
     BLOCKS = 18
@@ -4648,7 +4648,7 @@ class P_aim(Frame):
     NAME = "P_aim"
     ORIGIN = "procedure aim (specs/guerra_fronteriza/combat.yaml:132)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "list[int]", "int", "int", "list[int]", "int")
+    SLOT_TYPES = ("player", "list[player]", "entity:tile", "player", "list[player]", "player")
     BLOCKS = 5
     l_q: int
     l_alive: list[int]
@@ -4718,7 +4718,7 @@ class P_use_special(Frame):
     NAME = "P_use_special"
     ORIGIN = "procedure use_special (specs/guerra_fronteriza/orders.yaml:48)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool", "int", "int")
+    SLOT_TYPES = ("player", "enum:special_ability", "bool", "entity:order_card", "entity:unit_type")
     BLOCKS = 9
     l_p: int
     l_s: int
@@ -4858,7 +4858,7 @@ class P_play_attack_order(Frame):
     NAME = "P_play_attack_order"
     ORIGIN = "procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 5
     l_p: int
     l_c: int
@@ -4920,17 +4920,17 @@ class P_defence_order(Frame):
     ORIGIN = "procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)"
     SLOTS = __slots__
     SLOT_TYPES = (
-        "int",
-        "int",
-        "int",
-        "int",
-        "list[int]",
-        "int",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
-        "int",
+        "player",
+        "player",
+        "entity:tile",
+        "entity:order_card",
+        "list[entity:tile]",
+        "entity:tile",
+        "entity:figure",
+        "list[entity:figure]",
+        "entity:unit_type",
+        "list[entity:unit_type]",
+        "entity:unit_type",
     )
     BLOCKS = 14
     l_q: int
@@ -5120,7 +5120,17 @@ class P_play_order(Frame):
     NAME = "P_play_order"
     ORIGIN = "procedure play_order (specs/guerra_fronteriza/orders.yaml:115)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "int", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "entity:order_card",
+        "entity:figure",
+        "entity:building",
+        "entity:unit_type",
+        "entity:tile",
+        "entity:figure",
+        "entity:tile",
+        "entity:building",
+    )
     BLOCKS = 19
     l_p: int
     l_c: int
@@ -5330,7 +5340,7 @@ class P_draw_orders(Frame):
     NAME = "P_draw_orders"
     ORIGIN = "procedure draw_orders (specs/guerra_fronteriza/round.yaml:130)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    SLOT_TYPES = ("player", "int", "list[entity:order_type]", "entity:order_type", "int")
     BLOCKS = 7
     l_p: int
     l_n: int
@@ -5445,29 +5455,29 @@ class P_play_round(Frame):
     ORIGIN = "procedure play_round (specs/guerra_fronteriza/round.yaml:158)"
     SLOTS = __slots__
     SLOT_TYPES = (
+        "player",
+        "player",
+        "entity:figure",
+        "player",
+        "player",
+        "player",
+        "player",
+        "player",
+        "player",
+        "entity:tile",
+        "list[player]",
         "int",
+        "list[player]",
         "int",
+        "list[player]",
         "int",
+        "list[player]",
         "int",
+        "list[player]",
         "int",
+        "list[player]",
         "int",
-        "int",
-        "int",
-        "int",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
-        "int",
-        "list[int]",
+        "list[player]",
         "int",
     )
     BLOCKS = 29
@@ -5714,7 +5724,7 @@ class P_reinforce(Frame):
     NAME = "P_reinforce"
     ORIGIN = "procedure reinforce (specs/guerra_fronteriza/round.yaml:195)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "list[int]", "int")
+    SLOT_TYPES = ("player", "list[entity:tile]", "entity:tile")
     BLOCKS = 8
     l_p: int
     l_waiting: list[int]
@@ -5796,7 +5806,13 @@ class P_reinforce_at(Frame):
     NAME = "P_reinforce_at"
     ORIGIN = "procedure reinforce_at (specs/guerra_fronteriza/round.yaml:211)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "list[int]", "int")
+    SLOT_TYPES = (
+        "player",
+        "entity:tile",
+        "list[entity:unit_type]",
+        "list[entity:unit_type]",
+        "entity:unit_type",
+    )
     BLOCKS = 2
     l_p: int
     l_t: int
@@ -5861,7 +5877,7 @@ class P_player_turn(Frame):
     NAME = "P_player_turn"
     ORIGIN = "procedure player_turn (specs/guerra_fronteriza/round.yaml:224)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:tile", "entity:unit_type")
     BLOCKS = 6
     l_p: int
     l_t: int
@@ -5918,7 +5934,17 @@ class P_move_phase(Frame):
     NAME = "P_move_phase"
     ORIGIN = "procedure move_phase (specs/guerra_fronteriza/round.yaml:240)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "list[int]", "list[int]", "int", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "entity:figure",
+        "entity:tile",
+        "list[entity:tile]",
+        "list[entity:tile]",
+        "list[entity:tile]",
+        "entity:tile",
+        "int",
+        "entity:figure",
+    )
     BLOCKS = 16
     l_p: int
     l_f: int
@@ -6092,7 +6118,7 @@ class P_building_phase(Frame):
     NAME = "P_building_phase"
     ORIGIN = "procedure building_phase (specs/guerra_fronteriza/round.yaml:277)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    SLOT_TYPES = ("player", "entity:tile", "entity:figure", "entity:building", "entity:building")
     BLOCKS = 10
     l_p: int
     l_t: int
@@ -6229,7 +6255,7 @@ class P_tactical_phase(Frame):
     NAME = "P_tactical_phase"
     ORIGIN = "procedure tactical_phase (specs/guerra_fronteriza/round.yaml:301)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 5
     l_p: int
     l_c: int
@@ -6292,7 +6318,7 @@ class P_arms_race(Frame):
     NAME = "P_arms_race"
     ORIGIN = "procedure arms_race (specs/guerra_fronteriza/round.yaml:308)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:order_card", "entity:order_card")
     BLOCKS = 4
     l_p: int
     l_c: int
@@ -6373,7 +6399,7 @@ class P_maintenance(Frame):
     NAME = "P_maintenance"
     ORIGIN = "procedure maintenance (specs/guerra_fronteriza/round.yaml:327)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "int")
+    SLOT_TYPES = ("player", "entity:tile", "entity:figure", "list[entity:tile]", "int")
     BLOCKS = 8
     l_p: int
     l_t: int
@@ -6461,7 +6487,7 @@ class P_discard_down(Frame):
     NAME = "P_discard_down"
     ORIGIN = "procedure discard_down (specs/guerra_fronteriza/round.yaml:338)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 5
     l_p: int
     l_c: int
@@ -6513,7 +6539,7 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/guerra_fronteriza/game.yaml:143)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("entity:order_card", "entity:figure", "entity:building", "player")
     BLOCKS = 1
     l_c: int
     l_f: int
@@ -6571,7 +6597,7 @@ class Ph_opening_hands(Frame):
     NAME = "Ph_opening_hands"
     ORIGIN = "phase opening_hands (specs/guerra_fronteriza/game.yaml:157)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "list[int]", "int")
+    SLOT_TYPES = ("player", "list[player]", "int")
     BLOCKS = 5
     l_p: int
     i_1: list[int]

@@ -538,7 +538,7 @@ class P_take_cube(Frame):
     NAME = "P_take_cube"
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 5
     l_p: int
     l_keep: int
@@ -598,7 +598,7 @@ class P_give_order(Frame):
     NAME = "P_give_order"
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    SLOT_TYPES = ("player", "entity:card", "list[entity:card]", "int", "entity:card")
     BLOCKS = 9
     l_p: int
     l_c: int
@@ -698,7 +698,7 @@ class P_infiltrate(Frame):
     NAME = "P_infiltrate"
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "int", "int")
+    SLOT_TYPES = ("player", "int", "list[entity:card]", "entity:card", "int")
     BLOCKS = 6
     l_p: int
     l_n: int
@@ -773,7 +773,7 @@ class P_remove_cubes(Frame):
     NAME = "P_remove_cubes"
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "int", "int", "int")
+    SLOT_TYPES = ("player", "int", "list[entity:card]", "player", "entity:card", "int")
     BLOCKS = 5
     l_p: int
     l_n: int
@@ -848,7 +848,7 @@ class P_remove_from_one_card(Frame):
     NAME = "P_remove_from_one_card"
     ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    SLOT_TYPES = ("player", "int", "player", "entity:card", "int")
     BLOCKS = 3
     l_p: int
     l_n: int
@@ -917,7 +917,7 @@ class P_move_cubes(Frame):
     NAME = "P_move_cubes"
     ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    SLOT_TYPES = ("player", "int", "entity:card", "entity:card", "int")
     BLOCKS = 4
     l_p: int
     l_n: int
@@ -996,7 +996,7 @@ class P_play_turn(Frame):
     NAME = "P_play_turn"
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "bool")
+    SLOT_TYPES = ("player", "entity:card", "cell", "enum:use", "player", "bool")
     BLOCKS = 17
     l_p: int
     l_c: int
@@ -1154,7 +1154,7 @@ class E_card_event_west_germany(Frame):
     NAME = "E_card_event_west_germany"
     ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1189,7 +1189,7 @@ class E_card_event_italy(Frame):
     NAME = "E_card_event_italy"
     ORIGIN = "card italy: event (specs/iron_curtain/cards.yaml:44)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -1217,7 +1217,7 @@ class E_card_event_east_germany(Frame):
     NAME = "E_card_event_east_germany"
     ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1248,7 +1248,7 @@ class E_card_event_poland(Frame):
     NAME = "E_card_event_poland"
     ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1283,7 +1283,7 @@ class E_card_event_iran(Frame):
     NAME = "E_card_event_iran"
     ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1314,7 +1314,7 @@ class E_card_event_israel(Frame):
     NAME = "E_card_event_israel"
     ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1345,7 +1345,7 @@ class E_card_event_egypt(Frame):
     NAME = "E_card_event_egypt"
     ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1376,7 +1376,7 @@ class E_card_event_japan(Frame):
     NAME = "E_card_event_japan"
     ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1411,7 +1411,7 @@ class E_card_event_south_korea(Frame):
     NAME = "E_card_event_south_korea"
     ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1446,7 +1446,7 @@ class E_card_event_vietnam(Frame):
     NAME = "E_card_event_vietnam"
     ORIGIN = "card vietnam: event (specs/iron_curtain/cards.yaml:104)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -1474,7 +1474,7 @@ class E_card_event_south_africa(Frame):
     NAME = "E_card_event_south_africa"
     ORIGIN = "card south_africa: event (specs/iron_curtain/cards.yaml:113)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -1502,7 +1502,7 @@ class E_card_event_angola(Frame):
     NAME = "E_card_event_angola"
     ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1533,7 +1533,7 @@ class E_card_event_ethiopia(Frame):
     NAME = "E_card_event_ethiopia"
     ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1564,7 +1564,7 @@ class E_card_event_brazil(Frame):
     NAME = "E_card_event_brazil"
     ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1601,7 +1601,7 @@ class E_card_event_argentina(Frame):
     NAME = "E_card_event_argentina"
     ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1638,7 +1638,7 @@ class E_card_event_chile(Frame):
     NAME = "E_card_event_chile"
     ORIGIN = "card chile: event (specs/iron_curtain/cards.yaml:150)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -1666,7 +1666,7 @@ class E_card_event_panama(Frame):
     NAME = "E_card_event_panama"
     ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -1697,7 +1697,7 @@ class E_card_event_cuba(Frame):
     NAME = "E_card_event_cuba"
     ORIGIN = "card cuba: event (specs/iron_curtain/cards.yaml:166)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -1725,7 +1725,7 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/iron_curtain/game.yaml:208)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 1
     l_p: int
     l_c: int
@@ -1765,7 +1765,7 @@ class Ph_round(Frame):
     NAME = "Ph_round"
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("player", "player", "player", "int")
     BLOCKS = 7
     l_chooser: int
     l_first: int
@@ -1848,7 +1848,7 @@ class Ph_epilogue(Frame):
     NAME = "Ph_epilogue"
     ORIGIN = "phase epilogue (specs/iron_curtain/game.yaml:237)"
     SLOTS = __slots__
-    SLOT_TYPES = ("list[int]", "int", "int", "int")
+    SLOT_TYPES = ("list[entity:card]", "entity:card", "int", "int")
     BLOCKS = 1
     l_kept: list[int]
     l_c: int
@@ -1894,7 +1894,7 @@ class Ph_final_scoring(Frame):
     NAME = "Ph_final_scoring"
     ORIGIN = "phase final_scoring (specs/iron_curtain/game.yaml:245)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int",)
+    SLOT_TYPES = ("entity:region",)
     BLOCKS = 1
     l_r: int
 

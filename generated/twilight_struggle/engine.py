@@ -20258,7 +20258,16 @@ class P_free_coup_or_realignments(Frame):
     NAME = "P_free_coup_or_realignments"
     ORIGIN = "procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:201)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "int", "list[int]", "bool", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "entity:card",
+        "list[entity:country]",
+        "int",
+        "list[enum:operation]",
+        "bool",
+        "enum:operation",
+        "entity:country",
+    )
     BLOCKS = 9
     l_p: int
     l_c: int
@@ -20380,7 +20389,17 @@ class P_remove_up_to(Frame):
     NAME = "P_remove_up_to"
     ORIGIN = "procedure remove_up_to (specs/twilight_struggle/events.yaml:256)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "int", "list[int]", "list[int]", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "int",
+        "int",
+        "list[entity:country]",
+        "player",
+        "list[entity:country]",
+        "list[entity:country]",
+        "entity:country",
+        "int",
+    )
     BLOCKS = 5
     l_p: int
     l_total: int
@@ -20473,7 +20492,16 @@ class P_remove_from_each(Frame):
     NAME = "P_remove_from_each"
     ORIGIN = "procedure remove_from_each (specs/twilight_struggle/events.yaml:269)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "int", "list[int]", "list[int]", "int")
+    SLOT_TYPES = (
+        "player",
+        "int",
+        "int",
+        "list[entity:country]",
+        "player",
+        "list[entity:country]",
+        "list[entity:country]",
+        "entity:country",
+    )
     BLOCKS = 2
     l_p: int
     l_n: int
@@ -20542,7 +20570,7 @@ class P_add_to_each(Frame):
     NAME = "P_add_to_each"
     ORIGIN = "procedure add_to_each (specs/twilight_struggle/events.yaml:280)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "list[int]", "int")
+    SLOT_TYPES = ("player", "int", "list[entity:country]", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_p: int
     l_n: int
@@ -20596,7 +20624,15 @@ class P_add_spread(Frame):
     NAME = "P_add_spread"
     ORIGIN = "procedure add_spread (specs/twilight_struggle/events.yaml:286)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "list[int]", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "int",
+        "int",
+        "list[entity:country]",
+        "list[entity:country]",
+        "entity:country",
+        "int",
+    )
     BLOCKS = 5
     l_p: int
     l_total: int
@@ -20667,7 +20703,7 @@ class P_conduct_operations(Frame):
     NAME = "P_conduct_operations"
     ORIGIN = "procedure conduct_operations (specs/twilight_struggle/operations.yaml:165)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]")
+    SLOT_TYPES = ("player", "int", "int", "list[entity:country]")
     BLOCKS = 2
     l_p: int
     l_ops: int
@@ -20702,7 +20738,17 @@ class P_spend_operations(Frame):
     NAME = "P_spend_operations"
     ORIGIN = "procedure spend_operations (specs/twilight_struggle/operations.yaml:169)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "list[int]", "int", "list[int]", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "int",
+        "int",
+        "list[entity:country]",
+        "list[enum:operation]",
+        "int",
+        "list[enum:operation]",
+        "enum:operation",
+        "entity:country",
+    )
     BLOCKS = 10
     l_p: int
     l_ops: int
@@ -20823,7 +20869,17 @@ class P_add_influence(Frame):
     NAME = "P_add_influence"
     ORIGIN = "procedure add_influence (specs/twilight_struggle/operations.yaml:187)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "list[int]", "int", "list[int]", "int")
+    SLOT_TYPES = (
+        "player",
+        "int",
+        "int",
+        "int",
+        "list[entity:country]",
+        "list[entity:country]",
+        "int",
+        "list[entity:country]",
+        "entity:country",
+    )
     BLOCKS = 5
     l_p: int
     l_ops: int
@@ -20927,7 +20983,16 @@ class P_realignments(Frame):
     NAME = "P_realignments"
     ORIGIN = "procedure realignments (specs/twilight_struggle/operations.yaml:203)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "int", "list[int]", "int")
+    SLOT_TYPES = (
+        "player",
+        "int",
+        "int",
+        "int",
+        "list[entity:country]",
+        "int",
+        "list[entity:country]",
+        "entity:country",
+    )
     BLOCKS = 5
     l_p: int
     l_ops: int
@@ -21023,7 +21088,19 @@ class P_coup_attempt(Frame):
     NAME = "P_coup_attempt"
     ORIGIN = "procedure coup_attempt (specs/twilight_struggle/operations.yaml:232)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "bool", "int", "int", "int", "int", "int", "int", "int")
+    SLOT_TYPES = (
+        "player",
+        "entity:country",
+        "int",
+        "bool",
+        "player",
+        "int",
+        "int",
+        "int",
+        "int",
+        "player",
+        "entity:country",
+    )
     BLOCKS = 4
     l_p: int
     l_x: int
@@ -21172,7 +21249,7 @@ class P_headline_phase(Frame):
     NAME = "P_headline_phase"
     ORIGIN = "procedure headline_phase (specs/twilight_struggle/turn.yaml:80)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "list[int]", "int", "int", "int", "list[int]", "int")
+    SLOT_TYPES = ("player", "list[player]", "int", "player", "entity:card", "list[player]", "int")
     BLOCKS = 15
     l_p: int
     l_order: list[int]
@@ -21317,7 +21394,7 @@ class P_choose_headline(Frame):
     NAME = "P_choose_headline"
     ORIGIN = "procedure choose_headline (specs/twilight_struggle/turn.yaml:110)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "bool", "list[int]", "int", "int")
+    SLOT_TYPES = ("player", "bool", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 6
     l_p: int
     l_openly: bool
@@ -21406,7 +21483,7 @@ class P_action_round(Frame):
     NAME = "P_action_round"
     ORIGIN = "procedure action_round (specs/twilight_struggle/turn.yaml:123)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool", "int", "int", "int")
+    SLOT_TYPES = ("player", "int", "bool", "entity:card", "player", "int")
     BLOCKS = 8
     l_p: int
     l_before: int
@@ -21491,7 +21568,7 @@ class P_play_a_card(Frame):
     NAME = "P_play_a_card"
     ORIGIN = "procedure play_a_card (specs/twilight_struggle/turn.yaml:139)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "list[int]", "int", "int")
+    SLOT_TYPES = ("player", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 8
     l_p: int
     l_options: list[int]
@@ -21600,7 +21677,14 @@ class P_trap_round(Frame):
     NAME = "P_trap_round"
     ORIGIN = "procedure trap_round (specs/twilight_struggle/turn.yaml:162)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "list[int]", "list[int]", "int")
+    SLOT_TYPES = (
+        "player",
+        "entity:card",
+        "list[entity:card]",
+        "list[entity:card]",
+        "list[entity:card]",
+        "entity:card",
+    )
     BLOCKS = 9
     l_p: int
     l_trap: int
@@ -21746,7 +21830,7 @@ class P_play_card(Frame):
     NAME = "P_play_card"
     ORIGIN = "procedure play_card (specs/twilight_struggle/turn.yaml:199)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "list[int]")
+    SLOT_TYPES = ("player", "entity:card", "enum:use", "enum:timing", "list[entity:country]")
     BLOCKS = 23
     l_p: int
     l_c: int
@@ -21971,7 +22055,7 @@ class P_resolve_event_play(Frame):
     NAME = "P_resolve_event_play"
     ORIGIN = "procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
     l_c: int
@@ -22015,7 +22099,7 @@ class P_fire_event(Frame):
     NAME = "P_fire_event"
     ORIGIN = "procedure fire_event (specs/twilight_struggle/turn.yaml:253)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 2
     l_q: int
     l_c: int
@@ -22059,7 +22143,7 @@ class P_event_operations(Frame):
     NAME = "P_event_operations"
     ORIGIN = "procedure event_operations (specs/twilight_struggle/turn.yaml:260)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
     l_c: int
@@ -22092,7 +22176,7 @@ class P_use_for_operations(Frame):
     NAME = "P_use_for_operations"
     ORIGIN = "procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
     l_c: int
@@ -22135,7 +22219,7 @@ class P_end_of_turn(Frame):
     NAME = "P_end_of_turn"
     ORIGIN = "procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "list[int]", "int")
+    SLOT_TYPES = ("int", "int", "player", "entity:card", "player", "player", "list[player]", "int")
     BLOCKS = 5
     l_us_short: int
     l_su_short: int
@@ -22251,7 +22335,7 @@ class E_card_event_asia_scoring(Frame):
     NAME = "E_card_event_asia_scoring"
     ORIGIN = "card asia_scoring: event (specs/twilight_struggle/cards.yaml:15)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22279,7 +22363,7 @@ class E_card_event_europe_scoring(Frame):
     NAME = "E_card_event_europe_scoring"
     ORIGIN = "card europe_scoring: event (specs/twilight_struggle/cards.yaml:24)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22307,7 +22391,7 @@ class E_card_event_middle_east_scoring(Frame):
     NAME = "E_card_event_middle_east_scoring"
     ORIGIN = "card middle_east_scoring: event (specs/twilight_struggle/cards.yaml:33)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22335,7 +22419,7 @@ class E_card_event_duck_and_cover(Frame):
     NAME = "E_card_event_duck_and_cover"
     ORIGIN = "card duck_and_cover: event (specs/twilight_struggle/cards.yaml:43)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22364,7 +22448,7 @@ class E_card_event_five_year_plan(Frame):
     NAME = "E_card_event_five_year_plan"
     ORIGIN = "card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 5
     l_self: int
     l_p: int
@@ -22427,7 +22511,7 @@ class E_card_event_china_card(Frame):
     NAME = "E_card_event_china_card"
     ORIGIN = "card china_card: event (specs/twilight_struggle/cards.yaml:74)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22454,7 +22538,7 @@ class E_card_event_socialist_governments(Frame):
     NAME = "E_card_event_socialist_governments"
     ORIGIN = "card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -22485,7 +22569,7 @@ class E_card_event_fidel(Frame):
     NAME = "E_card_event_fidel"
     ORIGIN = "card fidel: event (specs/twilight_struggle/cards.yaml:91)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22513,7 +22597,7 @@ class E_card_event_vietnam_revolts(Frame):
     NAME = "E_card_event_vietnam_revolts"
     ORIGIN = "card vietnam_revolts: event (specs/twilight_struggle/cards.yaml:101)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22544,7 +22628,7 @@ class E_card_event_blockade(Frame):
     NAME = "E_card_event_blockade"
     ORIGIN = "card blockade: event (specs/twilight_struggle/cards.yaml:112)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -22604,7 +22688,7 @@ class E_card_event_korean_war(Frame):
     NAME = "E_card_event_korean_war"
     ORIGIN = "card korean_war: event (specs/twilight_struggle/cards.yaml:130)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22632,7 +22716,7 @@ class E_card_event_romanian_abdication(Frame):
     NAME = "E_card_event_romanian_abdication"
     ORIGIN = "card romanian_abdication: event (specs/twilight_struggle/cards.yaml:139)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22660,7 +22744,7 @@ class E_card_event_arab_israeli_war(Frame):
     NAME = "E_card_event_arab_israeli_war"
     ORIGIN = "card arab_israeli_war: event (specs/twilight_struggle/cards.yaml:148)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22688,7 +22772,7 @@ class E_card_event_comecon(Frame):
     NAME = "E_card_event_comecon"
     ORIGIN = "card comecon: event (specs/twilight_struggle/cards.yaml:157)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -22729,7 +22813,7 @@ class E_card_event_nasser(Frame):
     NAME = "E_card_event_nasser"
     ORIGIN = "card nasser: event (specs/twilight_struggle/cards.yaml:167)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22762,7 +22846,7 @@ class E_card_event_warsaw_pact_formed(Frame):
     NAME = "E_card_event_warsaw_pact_formed"
     ORIGIN = "card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool")
+    SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 7
     l_self: int
     l_p: int
@@ -22824,7 +22908,7 @@ class E_card_event_de_gaulle_leads_france(Frame):
     NAME = "E_card_event_de_gaulle_leads_france"
     ORIGIN = "card de_gaulle_leads_france: event (specs/twilight_struggle/cards.yaml:195)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22857,7 +22941,7 @@ class E_card_event_captured_nazi_scientist(Frame):
     NAME = "E_card_event_captured_nazi_scientist"
     ORIGIN = "card captured_nazi_scientist: event (specs/twilight_struggle/cards.yaml:205)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -22885,7 +22969,7 @@ class E_card_event_truman_doctrine(Frame):
     NAME = "E_card_event_truman_doctrine"
     ORIGIN = "card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -22951,7 +23035,7 @@ class E_card_event_olympic_games(Frame):
     NAME = "E_card_event_olympic_games"
     ORIGIN = "card olympic_games: event (specs/twilight_struggle/cards.yaml:230)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "bool", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "bool", "int", "int")
     BLOCKS = 6
     l_self: int
     l_p: int
@@ -23042,7 +23126,7 @@ class E_card_event_nato(Frame):
     NAME = "E_card_event_nato"
     ORIGIN = "card nato: event (specs/twilight_struggle/cards.yaml:256)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23071,7 +23155,7 @@ class E_card_event_independent_reds(Frame):
     NAME = "E_card_event_independent_reds"
     ORIGIN = "card independent_reds: event (specs/twilight_struggle/cards.yaml:266)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23131,7 +23215,7 @@ class E_card_event_marshall_plan(Frame):
     NAME = "E_card_event_marshall_plan"
     ORIGIN = "card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23172,7 +23256,7 @@ class E_card_event_indo_pakistani_war(Frame):
     NAME = "E_card_event_indo_pakistani_war"
     ORIGIN = "card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23213,7 +23297,7 @@ class E_card_event_containment(Frame):
     NAME = "E_card_event_containment"
     ORIGIN = "card containment: event (specs/twilight_struggle/cards.yaml:302)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23242,7 +23326,7 @@ class E_card_event_cia_created(Frame):
     NAME = "E_card_event_cia_created"
     ORIGIN = "card cia_created: event (specs/twilight_struggle/cards.yaml:312)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23278,7 +23362,7 @@ class E_card_event_us_japan_mutual_defense_pact(Frame):
     NAME = "E_card_event_us_japan_mutual_defense_pact"
     ORIGIN = "card us_japan_mutual_defense_pact: event (specs/twilight_struggle/cards.yaml:324)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23308,7 +23392,7 @@ class E_card_event_suez_crisis(Frame):
     NAME = "E_card_event_suez_crisis"
     ORIGIN = "card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23339,7 +23423,7 @@ class E_card_event_east_european_unrest(Frame):
     NAME = "E_card_event_east_european_unrest"
     ORIGIN = "card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23374,7 +23458,7 @@ class E_card_event_decolonization(Frame):
     NAME = "E_card_event_decolonization"
     ORIGIN = "card decolonization: event (specs/twilight_struggle/cards.yaml:350)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23415,7 +23499,7 @@ class E_card_event_red_scare_purge(Frame):
     NAME = "E_card_event_red_scare_purge"
     ORIGIN = "card red_scare_purge: event (specs/twilight_struggle/cards.yaml:357)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23444,7 +23528,7 @@ class E_card_event_un_intervention(Frame):
     NAME = "E_card_event_un_intervention"
     ORIGIN = "card un_intervention: event (specs/twilight_struggle/cards.yaml:367)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 3
     l_self: int
     l_p: int
@@ -23499,7 +23583,7 @@ class E_card_event_de_stalinization(Frame):
     NAME = "E_card_event_de_stalinization"
     ORIGIN = "card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "bool", "int")
+    SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:country")
     BLOCKS = 6
     l_self: int
     l_p: int
@@ -23581,7 +23665,7 @@ class E_card_event_nuclear_test_ban(Frame):
     NAME = "E_card_event_nuclear_test_ban"
     ORIGIN = "card nuclear_test_ban: event (specs/twilight_struggle/cards.yaml:399)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23610,7 +23694,7 @@ class E_card_event_formosan_resolution(Frame):
     NAME = "E_card_event_formosan_resolution"
     ORIGIN = "card formosan_resolution: event (specs/twilight_struggle/cards.yaml:410)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23639,7 +23723,7 @@ class E_card_event_brush_war(Frame):
     NAME = "E_card_event_brush_war"
     ORIGIN = "card brush_war: event (specs/twilight_struggle/cards.yaml:419)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23684,7 +23768,7 @@ class E_card_event_central_america_scoring(Frame):
     NAME = "E_card_event_central_america_scoring"
     ORIGIN = "card central_america_scoring: event (specs/twilight_struggle/cards.yaml:428)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23712,7 +23796,7 @@ class E_card_event_southeast_asia_scoring(Frame):
     NAME = "E_card_event_southeast_asia_scoring"
     ORIGIN = "card southeast_asia_scoring: event (specs/twilight_struggle/cards.yaml:438)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23740,7 +23824,7 @@ class E_card_event_arms_race(Frame):
     NAME = "E_card_event_arms_race"
     ORIGIN = "card arms_race: event (specs/twilight_struggle/cards.yaml:447)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23784,7 +23868,7 @@ class E_card_event_cuban_missile_crisis(Frame):
     NAME = "E_card_event_cuban_missile_crisis"
     ORIGIN = "card cuban_missile_crisis: event (specs/twilight_struggle/cards.yaml:463)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23819,7 +23903,7 @@ class E_card_event_nuclear_subs(Frame):
     NAME = "E_card_event_nuclear_subs"
     ORIGIN = "card nuclear_subs: event (specs/twilight_struggle/cards.yaml:474)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23848,7 +23932,7 @@ class E_card_event_quagmire(Frame):
     NAME = "E_card_event_quagmire"
     ORIGIN = "card quagmire: event (specs/twilight_struggle/cards.yaml:486)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23877,7 +23961,7 @@ class E_card_event_salt_negotiations(Frame):
     NAME = "E_card_event_salt_negotiations"
     ORIGIN = "card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -23936,7 +24020,7 @@ class E_card_event_bear_trap(Frame):
     NAME = "E_card_event_bear_trap"
     ORIGIN = "card bear_trap: event (specs/twilight_struggle/cards.yaml:512)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -23965,7 +24049,7 @@ class E_card_event_summit(Frame):
     NAME = "E_card_event_summit"
     ORIGIN = "card summit: event (specs/twilight_struggle/cards.yaml:520)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "int", "int", "player", "enum:defcon_step")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -24045,7 +24129,7 @@ class E_card_event_how_i_learned_to_stop_worrying(Frame):
     NAME = "E_card_event_how_i_learned_to_stop_worrying"
     ORIGIN = "card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "int")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -24088,7 +24172,7 @@ class E_card_event_junta(Frame):
     NAME = "E_card_event_junta"
     ORIGIN = "card junta: event (specs/twilight_struggle/cards.yaml:554)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 3
     l_self: int
     l_p: int
@@ -24134,7 +24218,7 @@ class E_card_event_kitchen_debates(Frame):
     NAME = "E_card_event_kitchen_debates"
     ORIGIN = "card kitchen_debates: event (specs/twilight_struggle/cards.yaml:566)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24162,7 +24246,7 @@ class E_card_event_missile_envy(Frame):
     NAME = "E_card_event_missile_envy"
     ORIGIN = "card missile_envy: event (specs/twilight_struggle/cards.yaml:574)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "int", "entity:card")
     BLOCKS = 7
     l_self: int
     l_p: int
@@ -24272,7 +24356,7 @@ class E_card_event_we_will_bury_you(Frame):
     NAME = "E_card_event_we_will_bury_you"
     ORIGIN = "card we_will_bury_you: event (specs/twilight_struggle/cards.yaml:602)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24302,7 +24386,7 @@ class E_card_event_brezhnev_doctrine(Frame):
     NAME = "E_card_event_brezhnev_doctrine"
     ORIGIN = "card brezhnev_doctrine: event (specs/twilight_struggle/cards.yaml:612)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24331,7 +24415,7 @@ class E_card_event_portuguese_empire_crumbles(Frame):
     NAME = "E_card_event_portuguese_empire_crumbles"
     ORIGIN = "card portuguese_empire_crumbles: event (specs/twilight_struggle/cards.yaml:622)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24362,7 +24446,7 @@ class E_card_event_south_african_unrest(Frame):
     NAME = "E_card_event_south_african_unrest"
     ORIGIN = "card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool", "int")
+    SLOT_TYPES = ("entity:card", "player", "bool", "entity:country")
     BLOCKS = 6
     l_self: int
     l_p: int
@@ -24435,7 +24519,7 @@ class E_card_event_allende(Frame):
     NAME = "E_card_event_allende"
     ORIGIN = "card allende: event (specs/twilight_struggle/cards.yaml:648)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24464,7 +24548,7 @@ class E_card_event_willy_brandt(Frame):
     NAME = "E_card_event_willy_brandt"
     ORIGIN = "card willy_brandt: event (specs/twilight_struggle/cards.yaml:660)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24496,7 +24580,7 @@ class E_card_event_muslim_revolution(Frame):
     NAME = "E_card_event_muslim_revolution"
     ORIGIN = "card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -24534,7 +24618,7 @@ class E_card_event_abm_treaty(Frame):
     NAME = "E_card_event_abm_treaty"
     ORIGIN = "card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -24566,7 +24650,7 @@ class E_card_event_cultural_revolution(Frame):
     NAME = "E_card_event_cultural_revolution"
     ORIGIN = "card cultural_revolution: event (specs/twilight_struggle/cards.yaml:689)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24602,7 +24686,7 @@ class E_card_event_flower_power(Frame):
     NAME = "E_card_event_flower_power"
     ORIGIN = "card flower_power: event (specs/twilight_struggle/cards.yaml:704)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24631,7 +24715,7 @@ class E_card_event_u2_incident(Frame):
     NAME = "E_card_event_u2_incident"
     ORIGIN = "card u2_incident: event (specs/twilight_struggle/cards.yaml:714)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24661,7 +24745,7 @@ class E_card_event_opec(Frame):
     NAME = "E_card_event_opec"
     ORIGIN = "card opec: event (specs/twilight_struggle/cards.yaml:723)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24705,7 +24789,7 @@ class E_card_event_lone_gunman(Frame):
     NAME = "E_card_event_lone_gunman"
     ORIGIN = "card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -24741,7 +24825,7 @@ class E_card_event_colonial_rear_guards(Frame):
     NAME = "E_card_event_colonial_rear_guards"
     ORIGIN = "card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -24782,7 +24866,7 @@ class E_card_event_panama_canal_returned(Frame):
     NAME = "E_card_event_panama_canal_returned"
     ORIGIN = "card panama_canal_returned: event (specs/twilight_struggle/cards.yaml:751)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24815,7 +24899,7 @@ class E_card_event_camp_david_accords(Frame):
     NAME = "E_card_event_camp_david_accords"
     ORIGIN = "card camp_david_accords: event (specs/twilight_struggle/cards.yaml:763)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -24849,7 +24933,7 @@ class E_card_event_puppet_governments(Frame):
     NAME = "E_card_event_puppet_governments"
     ORIGIN = "card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -24890,7 +24974,7 @@ class E_card_event_grain_sales_to_soviets(Frame):
     NAME = "E_card_event_grain_sales_to_soviets"
     ORIGIN = "card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "bool")
+    SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "bool")
     BLOCKS = 10
     l_self: int
     l_p: int
@@ -25004,7 +25088,7 @@ class E_card_event_john_paul_ii_elected_pope(Frame):
     NAME = "E_card_event_john_paul_ii_elected_pope"
     ORIGIN = "card john_paul_ii_elected_pope: event (specs/twilight_struggle/cards.yaml:810)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25035,7 +25119,7 @@ class E_card_event_latin_american_death_squads(Frame):
     NAME = "E_card_event_latin_american_death_squads"
     ORIGIN = "card latin_american_death_squads: event (specs/twilight_struggle/cards.yaml:819)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "entity:region")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25073,7 +25157,7 @@ class E_card_event_oas_founded(Frame):
     NAME = "E_card_event_oas_founded"
     ORIGIN = "card oas_founded: event (specs/twilight_struggle/cards.yaml:832)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -25104,7 +25188,7 @@ class E_card_event_nixon_plays_the_china_card(Frame):
     NAME = "E_card_event_nixon_plays_the_china_card"
     ORIGIN = "card nixon_plays_the_china_card: event (specs/twilight_struggle/cards.yaml:842)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25140,7 +25224,7 @@ class E_card_event_sadat_expels_soviets(Frame):
     NAME = "E_card_event_sadat_expels_soviets"
     ORIGIN = "card sadat_expels_soviets: event (specs/twilight_struggle/cards.yaml:856)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25171,7 +25255,7 @@ class E_card_event_shuttle_diplomacy(Frame):
     NAME = "E_card_event_shuttle_diplomacy"
     ORIGIN = "card shuttle_diplomacy: event (specs/twilight_struggle/cards.yaml:868)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25202,7 +25286,7 @@ class E_card_event_the_voice_of_america(Frame):
     NAME = "E_card_event_the_voice_of_america"
     ORIGIN = "card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -25240,7 +25324,7 @@ class E_card_event_liberation_theology(Frame):
     NAME = "E_card_event_liberation_theology"
     ORIGIN = "card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -25278,7 +25362,7 @@ class E_card_event_ussuri_river_skirmish(Frame):
     NAME = "E_card_event_ussuri_river_skirmish"
     ORIGIN = "card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 5
     l_self: int
     l_p: int
@@ -25332,7 +25416,7 @@ class E_card_event_ask_not_what_your_country_can_do_for_you(Frame):
     NAME = "E_card_event_ask_not_what_your_country_can_do_for_you"
     ORIGIN = "card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "bool", "int")
+    SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:card")
     BLOCKS = 5
     l_self: int
     l_p: int
@@ -25407,7 +25491,7 @@ class E_card_event_alliance_for_progress(Frame):
     NAME = "E_card_event_alliance_for_progress"
     ORIGIN = "card alliance_for_progress: event (specs/twilight_struggle/cards.yaml:931)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25443,7 +25527,7 @@ class E_card_event_africa_scoring(Frame):
     NAME = "E_card_event_africa_scoring"
     ORIGIN = "card africa_scoring: event (specs/twilight_struggle/cards.yaml:939)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25471,7 +25555,7 @@ class E_card_event_one_small_step(Frame):
     NAME = "E_card_event_one_small_step"
     ORIGIN = "card one_small_step: event (specs/twilight_struggle/cards.yaml:949)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25512,7 +25596,7 @@ class E_card_event_south_america_scoring(Frame):
     NAME = "E_card_event_south_america_scoring"
     ORIGIN = "card south_america_scoring: event (specs/twilight_struggle/cards.yaml:961)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25540,7 +25624,7 @@ class E_card_event_iranian_hostage_crisis(Frame):
     NAME = "E_card_event_iranian_hostage_crisis"
     ORIGIN = "card iranian_hostage_crisis: event (specs/twilight_struggle/cards.yaml:973)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25571,7 +25655,7 @@ class E_card_event_the_iron_lady(Frame):
     NAME = "E_card_event_the_iron_lady"
     ORIGIN = "card the_iron_lady: event (specs/twilight_struggle/cards.yaml:985)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25606,7 +25690,7 @@ class E_card_event_reagan_bombs_libya(Frame):
     NAME = "E_card_event_reagan_bombs_libya"
     ORIGIN = "card reagan_bombs_libya: event (specs/twilight_struggle/cards.yaml:998)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25634,7 +25718,7 @@ class E_card_event_star_wars(Frame):
     NAME = "E_card_event_star_wars"
     ORIGIN = "card star_wars: event (specs/twilight_struggle/cards.yaml:1009)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "list[int]", "int")
+    SLOT_TYPES = ("entity:card", "player", "list[entity:card]", "entity:card")
     BLOCKS = 3
     l_self: int
     l_p: int
@@ -25714,7 +25798,7 @@ class E_card_event_north_sea_oil(Frame):
     NAME = "E_card_event_north_sea_oil"
     ORIGIN = "card north_sea_oil: event (specs/twilight_struggle/cards.yaml:1029)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -25744,7 +25828,7 @@ class E_card_event_the_reformer(Frame):
     NAME = "E_card_event_the_reformer"
     ORIGIN = "card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -25784,7 +25868,7 @@ class E_card_event_marine_barracks_bombing(Frame):
     NAME = "E_card_event_marine_barracks_bombing"
     ORIGIN = "card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -25824,7 +25908,7 @@ class E_card_event_soviets_shoot_down_kal_007(Frame):
     NAME = "E_card_event_soviets_shoot_down_kal_007"
     ORIGIN = "card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 4
     l_self: int
     l_p: int
@@ -25872,7 +25956,7 @@ class E_card_event_glasnost(Frame):
     NAME = "E_card_event_glasnost"
     ORIGIN = "card glasnost: event (specs/twilight_struggle/cards.yaml:1076)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 4
     l_self: int
     l_p: int
@@ -25920,7 +26004,7 @@ class E_card_event_ortega_elected_in_nicaragua(Frame):
     NAME = "E_card_event_ortega_elected_in_nicaragua"
     ORIGIN = "card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 5
     l_self: int
     l_p: int
@@ -25981,7 +26065,7 @@ class E_card_event_terrorism(Frame):
     NAME = "E_card_event_terrorism"
     ORIGIN = "card terrorism: event (specs/twilight_struggle/cards.yaml:1098)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "int", "entity:card")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26031,7 +26115,7 @@ class E_card_event_iran_contra_scandal(Frame):
     NAME = "E_card_event_iran_contra_scandal"
     ORIGIN = "card iran_contra_scandal: event (specs/twilight_struggle/cards.yaml:1117)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26060,7 +26144,7 @@ class E_card_event_chernobyl(Frame):
     NAME = "E_card_event_chernobyl"
     ORIGIN = "card chernobyl: event (specs/twilight_struggle/cards.yaml:1127)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "entity:region")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -26114,7 +26198,15 @@ class E_card_event_latin_american_debt_crisis(Frame):
     NAME = "E_card_event_latin_american_debt_crisis"
     ORIGIN = "card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "list[int]", "int")
+    SLOT_TYPES = (
+        "entity:card",
+        "player",
+        "player",
+        "entity:card",
+        "list[entity:country]",
+        "list[entity:country]",
+        "entity:country",
+    )
     BLOCKS = 3
     l_self: int
     l_p: int
@@ -26213,7 +26305,7 @@ class E_card_event_tear_down_this_wall(Frame):
     NAME = "E_card_event_tear_down_this_wall"
     ORIGIN = "card tear_down_this_wall: event (specs/twilight_struggle/cards.yaml:1162)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -26252,7 +26344,7 @@ class E_card_event_an_evil_empire(Frame):
     NAME = "E_card_event_an_evil_empire"
     ORIGIN = "card an_evil_empire: event (specs/twilight_struggle/cards.yaml:1175)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26280,7 +26372,7 @@ class E_card_event_aldrich_ames_remix(Frame):
     NAME = "E_card_event_aldrich_ames_remix"
     ORIGIN = "card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "entity:card")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -26345,7 +26437,7 @@ class E_card_event_pershing_ii_deployed(Frame):
     NAME = "E_card_event_pershing_ii_deployed"
     ORIGIN = "card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1205)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -26377,7 +26469,7 @@ class E_card_event_wargames(Frame):
     NAME = "E_card_event_wargames"
     ORIGIN = "card wargames: event (specs/twilight_struggle/cards.yaml:1216)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "bool")
+    SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -26428,7 +26520,7 @@ class E_card_event_solidarity(Frame):
     NAME = "E_card_event_solidarity"
     ORIGIN = "card solidarity: event (specs/twilight_struggle/cards.yaml:1232)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26457,7 +26549,7 @@ class E_card_event_iran_iraq_war(Frame):
     NAME = "E_card_event_iran_iraq_war"
     ORIGIN = "card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1243)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -26498,7 +26590,7 @@ class E_card_event_defectors(Frame):
     NAME = "E_card_event_defectors"
     ORIGIN = "card defectors: event (specs/twilight_struggle/cards.yaml:1253)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26538,7 +26630,7 @@ class E_card_event_the_cambridge_five(Frame):
     NAME = "E_card_event_the_cambridge_five"
     ORIGIN = "card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1267)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "list[int]", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "player", "list[entity:card]", "entity:card", "entity:country")
     BLOCKS = 2
     l_self: int
     l_p: int
@@ -26612,7 +26704,7 @@ class E_card_event_special_relationship(Frame):
     NAME = "E_card_event_special_relationship"
     ORIGIN = "card special_relationship: event (specs/twilight_struggle/cards.yaml:1285)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:country", "entity:country")
     BLOCKS = 6
     l_self: int
     l_p: int
@@ -26692,7 +26784,7 @@ class E_card_event_norad(Frame):
     NAME = "E_card_event_norad"
     ORIGIN = "card norad: event (specs/twilight_struggle/cards.yaml:1308)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26721,7 +26813,16 @@ class E_card_event_che(Frame):
     NAME = "E_card_event_che"
     ORIGIN = "card che: event (specs/twilight_struggle/cards.yaml:1318)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int", "list[int]", "int", "int", "int")
+    SLOT_TYPES = (
+        "entity:card",
+        "player",
+        "player",
+        "int",
+        "list[entity:country]",
+        "entity:country",
+        "int",
+        "entity:country",
+    )
     BLOCKS = 9
     l_self: int
     l_p: int
@@ -26842,7 +26943,7 @@ class E_card_event_our_man_in_tehran(Frame):
     NAME = "E_card_event_our_man_in_tehran"
     ORIGIN = "card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1340)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 6
     l_self: int
     l_p: int
@@ -26929,7 +27030,7 @@ class E_card_event_yuri_and_samantha(Frame):
     NAME = "E_card_event_yuri_and_samantha"
     ORIGIN = "card yuri_and_samantha: event (specs/twilight_struggle/cards.yaml:1360)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26958,7 +27059,7 @@ class E_card_event_awacs_sale_to_saudis(Frame):
     NAME = "E_card_event_awacs_sale_to_saudis"
     ORIGIN = "card awacs_sale_to_saudis: event (specs/twilight_struggle/cards.yaml:1371)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 1
     l_self: int
     l_p: int
@@ -26987,7 +27088,7 @@ class PT_norad(Frame):
     NAME = "PT_norad"
     ORIGIN = "trigger norad (specs/twilight_struggle/events.yaml:88)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "int", "entity:country")
     BLOCKS = 2
     l_p: int
     l_before: int
@@ -27029,7 +27130,7 @@ class PT_missile_crisis_defused(Frame):
     NAME = "PT_missile_crisis_defused"
     ORIGIN = "trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:95)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int")
+    SLOT_TYPES = ("player", "entity:country", "entity:country")
     BLOCKS = 2
     l_p: int
     l_x: int
@@ -27088,7 +27189,7 @@ class Setup(Frame):
     NAME = "Setup"
     ORIGIN = "setup (specs/twilight_struggle/game.yaml:183)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int")
+    SLOT_TYPES = ("entity:card", "entity:country")
     BLOCKS = 1
     l_c: int
     l_x: int
@@ -27135,7 +27236,7 @@ class Ph_placement(Frame):
     NAME = "Ph_placement"
     ORIGIN = "phase placement (specs/twilight_struggle/game.yaml:194)"
     SLOTS = __slots__
-    SLOT_TYPES = ("int", "int", "int", "int")
+    SLOT_TYPES = ("entity:country", "entity:country", "int", "int")
     BLOCKS = 9
     l_x: int
     l_x_2: int
