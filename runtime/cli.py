@@ -33,6 +33,7 @@ from runtime.gamelog import (
     ReplayDivergence,
     final_digest,
     log_text,
+    os_reason,
     read_log,
     replay_log,
 )
@@ -195,10 +196,6 @@ def open_game(name: str, options: Sequence[str] | None, *, folders: bool = True)
     raise UsageError(unknown_game(name, folders))
 
 
-def _reason(exc: BaseException) -> str:
-    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-
-
 def output_file(text: str, option: str) -> Path:
     """The file an output option names, checked before any work: not a folder, and it can be
     created or appended to (tried with a non-blocking open; a file the test created is removed)."""
@@ -215,7 +212,7 @@ def output_file(text: str, option: str) -> Path:
         if not existed:
             path.unlink()
     except OSError as exc:
-        raise UsageError(f"{option} {path}: cannot write there ({_reason(exc)})") from None
+        raise UsageError(f"{option} {path}: cannot write there ({os_reason(exc)})") from None
     except ValueError as exc:  # a NUL byte in the name
         raise UsageError(f"{option} {shown(text)}: {exc}") from None
     return path
@@ -242,7 +239,7 @@ def output_folder(text: str, option: str) -> Path:
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
-        raise UsageError(f"{option} {path}: cannot write there ({_reason(exc)})") from None
+        raise UsageError(f"{option} {path}: cannot write there ({os_reason(exc)})") from None
     except ValueError as exc:  # a NUL byte in the name
         raise UsageError(f"{option} {shown(text)}: {exc}") from None
     finally:
@@ -257,7 +254,7 @@ def write_output(path: Path, text: str, what: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot write {what} to {path} ({_reason(exc)})") from None
+        raise UsageError(f"cannot write {what} to {path} ({os_reason(exc)})") from None
 
 
 def write_log(path: Path, game_name: str, text: str) -> None:
@@ -267,14 +264,14 @@ def write_log(path: Path, game_name: str, text: str) -> None:
         path.write_text(text, encoding="utf-8")
         return
     except OSError as exc:
-        why = _reason(exc)
+        why = os_reason(exc)
     try:
         fd, spare = tempfile.mkstemp(prefix=f"rulewright-{_file_safe(game_name)}-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as exc:
         raise UsageError(
-            f"cannot write the log to {path} ({why}), nor to a temporary file ({_reason(exc)})"
+            f"cannot write the log to {path} ({why}), nor to a temporary file ({os_reason(exc)})"
         ) from None
     raise UsageError(f"cannot write the log to {path} ({why}); it was written to {spare} instead")
 
@@ -344,7 +341,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         report = build(root, check_only=args.check)
     except OSError as exc:  # generated/ is read-only, a file in it is a folder, ...
-        raise UsageError(f"cannot write {exc.filename or 'generated/'} ({_reason(exc)})") from None
+        raise UsageError(f"cannot write {exc.filename or 'generated/'} ({os_reason(exc)})") from None
     for r in report.results:
         errors = [d for d in r.diagnostics if d.severity == "error"]
         if errors or (r.diagnostics and args.verbose):
@@ -777,7 +774,7 @@ def _save_reproducer(failure: Any, folder: Path, name: str) -> Path:
         return write_reproducer(failure, folder, name)
     except OSError as exc:
         spare = Path(tempfile.mkdtemp(prefix="rulewright-verify-"))
-        print(f"  cannot write the reproducer in {folder} ({_reason(exc)}); using {spare}")
+        print(f"  cannot write the reproducer in {folder} ({os_reason(exc)}); using {spare}")
         return write_reproducer(failure, spare, name)
 
 
@@ -826,7 +823,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
         try:
             path = save(game, pt, folder, entries)
         except OSError as exc:
-            raise UsageError(f"cannot write the playthrough in {folder} ({_reason(exc)})") from None
+            raise UsageError(f"cannot write the playthrough in {folder} ({os_reason(exc)})") from None
         print(f"wrote {path} ({len(pt.steps)} steps; {pt.result})")
     return EXIT_OK
 
@@ -866,7 +863,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         try:
             written = rerecord(game, spec, folder)
         except OSError as exc:
-            raise UsageError(f"cannot write the playthroughs in {folder} ({_reason(exc)})") from None
+            raise UsageError(f"cannot write the playthroughs in {folder} ({os_reason(exc)})") from None
         moved = [(p, a, b) for p, a, b in written if a != b]
         print(f"re-recorded {len(written)} playthrough(s) in {folder}; {len(moved)} end differently:")
         for p, a, b in moved:

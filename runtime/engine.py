@@ -206,7 +206,7 @@ class Frame:
     NAME: ClassVar[str] = ""
     ORIGIN: ClassVar[str] = ""  # the spec entry and file:line, for error messages
     SLOTS: ClassVar[tuple[str, ...]] = ()
-    SLOT_TYPES: ClassVar[tuple[str, ...]] = ()  # each slot's Python type (int, bool, str, list[...])
+    SLOT_TYPES: ClassVar[tuple[str, ...]] = ()  # each slot's value type in a saved state (runtime/saved.py)
     BLOCKS: ClassVar[int] = 0  # how many blocks `step` has: a program counter is below this
 
     def __init__(self) -> None:
@@ -651,20 +651,22 @@ class GameState:
         except GameEnded:
             pass
         except RecursionError as exc:
-            where = f" (in {stack[-1].ORIGIN})" if stack else ""
             raise RuleError(
                 f"the rules nest calls deeper than Python allows: '{_recurring(exc)}' calls itself "
-                f"without end?{where}"
+                f"without end?{self._where()}"
             ) from None
         except RuleError as exc:
             if stack and "(the decision at" not in str(exc) and " (in " not in str(exc):
-                raise RuleError(f"{exc} (in {stack[-1].ORIGIN})") from None
+                raise RuleError(f"{exc}{self._where()}") from None
             raise
         except (IndexError, ArithmeticError) as exc:
             # what a spec can get wrong that `check` cannot see: `xs[0]` of an empty list, ...
-            where = f" (in {stack[-1].ORIGIN})" if stack else ""
             what = "an index beyond the end of a list" if isinstance(exc, IndexError) else "arithmetic"
-            raise RuleError(f"the rules failed at run time, {what}: {exc}{where}") from None
+            raise RuleError(f"the rules failed at run time, {what}: {exc}{self._where()}") from None
+
+    def _where(self) -> str:
+        """` (in <the running rule's spec entry and file:line>)`, for a rule error; '' if none runs."""
+        return f" (in {self.stack[-1].ORIGIN})" if self.stack else ""
 
     def tick(self, where: str) -> None:
         """One pass of a loop that never stops for a decision: spends one step of the budget."""

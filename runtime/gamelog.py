@@ -175,7 +175,7 @@ def _load_json(path: Path, max_bytes: int) -> Any:
     except FileNotFoundError:
         raise LogError(f"{path}: no such file") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-        raise LogError(f"{path}: cannot read it ({_reason(exc)})") from None
+        raise LogError(f"{path}: cannot read it ({os_reason(exc)})") from None
     if stat.S_ISDIR(info.st_mode):
         raise LogError(f"{path}: is a folder, not a log file")
     if not stat.S_ISREG(info.st_mode):
@@ -189,7 +189,7 @@ def _load_json(path: Path, max_bytes: int) -> Any:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise LogError(f"{path}: cannot read it ({_reason(exc)})") from None
+        raise LogError(f"{path}: cannot read it ({os_reason(exc)})") from None
     if not raw.strip():
         raise LogError(f"{path}: the file is empty")
     try:
@@ -236,5 +236,6 @@ def _shown(value: object) -> str:
     return _clip(text)
 
 
-def _reason(exc: BaseException) -> str:
+def os_reason(exc: BaseException) -> str:
+    """Why reading or writing a file failed, in the system's words."""
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
