@@ -447,12 +447,31 @@ class _Source:
     text: str | None
 
 
-def _read_sources(paths: list[Path], sink: Sink, digest: hashlib._Hash) -> list[_Source]:
+def spec_digest(folder: Path, root: Path) -> str | None:
+    """The digest `load_game` gives the spec in `folder` when run from `root` (file names count),
+    or None when a file cannot be read: what tells whether a compiled engine is stale."""
+    files, scen_files = spec_files(folder)
+    digest = hashlib.sha256()
+    sink = Sink()
+
+    def name_in_root(path: Path) -> str:
+        try:
+            return str(path.resolve().relative_to(root.resolve()))
+        except (ValueError, OSError, RuntimeError):
+            return str(path)
+
+    _read_sources(files + scen_files, sink, digest, name_in_root)
+    return None if sink.has_errors else digest.hexdigest()
+
+
+def _read_sources(
+    paths: list[Path], sink: Sink, digest: hashlib._Hash, name_of: Callable[[Path], str] = display_path
+) -> list[_Source]:
     """Read every file once, within the bounds of compiler/limits.py, and feed the digest."""
     out: list[_Source] = []
     total = 0
     for path in paths:
-        name = display_path(path)
+        name = name_of(path)
         text: str | None = None
         try:
             data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)))

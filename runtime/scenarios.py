@@ -8,7 +8,6 @@ contract (runtime.contract), so a reproducer that verify wrote fails until the r
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import json
 import random
@@ -167,33 +166,17 @@ def run_all(game_name: str, base: Game | None = None) -> list[ScenarioResult]:
     return [run_scenario(game_name, sc, base) for sc in game.scenarios]
 
 
-def spec_digest(folder: Path, root: Path) -> str:
-    """The digest `rulewright build`, run in `root`, gives the spec in `folder`: its spec and
-    scenario files by path and content (as compiler.load.load_game computes it)."""
-    from compiler.load import spec_files
-
-    files, scenario_files = spec_files(folder)
-    h = hashlib.sha256()
-    for path in files + scenario_files:
-        try:
-            name = str(path.resolve().relative_to(root.resolve()))
-        except ValueError:
-            name = str(path)
-        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
 def staleness(game: Game, root: Path) -> str | None:
     """Why the compiled `game` is older than its spec in root/specs/ (None when it is not, or when
     there is no spec folder of its name to compare with)."""
     folder = root / "specs" / game.name
     if not folder.is_dir():
         return None
-    try:
-        if spec_digest(folder, root) == game.info.digest:
-            return None
-    except OSError:  # a spec file that cannot be read: `rulewright build` reports it
-        return None
+    from compiler.load import spec_digest
+
+    digest = spec_digest(folder, root)
+    if digest is None or digest == game.info.digest:
+        return None  # None: a spec file cannot be read, which `rulewright build` reports
     # Name the files edited after the engine was written; when every file is newer (a fresh copy
     # or clone), their times say nothing and the folder is named instead.
     from compiler.load import spec_files

@@ -163,8 +163,9 @@ def test_verify_playthrough_and_diff(capsys: pytest.CaptureFixture[str], tmp_pat
 def test_staleness_digest_is_the_compilers(capsys: pytest.CaptureFixture[str]) -> None:
     """`scenarios` finds a stale build by hashing the spec files as the compiler does; were the two
     to drift apart, every game would look stale (or none would)."""
+    from compiler.load import spec_digest
     from runtime.game import available_games, load_game
-    from runtime.scenarios import spec_digest, staleness
+    from runtime.scenarios import staleness
 
     for name in available_games():
         game = load_game(name)
