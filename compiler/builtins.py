@@ -1,0 +1,54 @@
+"""The builtin functions of the rules language: one table that the checker and the lowerer read.
+
+Each entry says how many arguments a builtin takes, whether it touches the game's random state
+(so only a procedure may call it), and how the lowerer writes a call as Python. The checker types
+each builtin in its own rule (check.py); a name in this table without a rule there, or a call the
+lowerer cannot write, is an error at import or at compile time, never a silent default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    """A builtin function of the rules language.
+
+    `python` is a format string over the call's lowered arguments: `{0}`, `{1}` (positional),
+    `{args}` (all, comma-separated), `{type0}` (the component-type constant of the first
+    argument), `{zone0}` (the zone id the first argument names) and `{label0}` (the first
+    argument as display text). `python_two_players` replaces it in a game of exactly two players.
+    """
+
+    name: str
+    arity: int | None  # None: two or more
+    chance: bool  # draws on the game's random state
+    python: str
+    python_two_players: str | None = None
+
+
+_TABLE = (
+    Builtin("opponent", 1, False, "s.opponent({0})", python_two_players="(1 - {0})"),
+    Builtin("next_player", 1, False, "(({0} + 1) % s.num_players)"),
+    Builtin("len", 1, False, "len({0})"),
+    Builtin("abs", 1, False, "abs({0})"),
+    Builtin("min", None, False, "min({args})"),
+    Builtin("max", None, False, "max({args})"),
+    Builtin("roll", 1, True, "s.roll({0})"),
+    Builtin("random", 1, True, "s.pick({0})"),
+    Builtin("top", 1, False, "s.top({zone0})"),
+    Builtin("top_n", 2, False, "s.top_n({zone0}, {1})"),
+    Builtin("range", 2, False, "list(range({0}, {1}))"),
+    Builtin("cell", 2, False, "s.cell({0}, {1})"),
+    Builtin("cell_of", 1, False, "s.z.pos[{type0}][{0}]"),
+    Builtin("neighbors", 1, False, "s.neighbors({type0}, {0})"),
+    Builtin("open_cells_around", 1, False, "s.open_cells_around({type0}, {0})"),
+    Builtin("adjacent", 2, False, "s.adjacent({type0}, {0}, {1})"),
+    Builtin("label", 1, False, "{label0}"),
+)
+
+BUILTINS: Final[Mapping[str, Builtin]] = MappingProxyType({b.name: b for b in _TABLE})
