@@ -1,0 +1,167 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# procedure bid (tests/lowering/call-stopping-procedure/game.yaml:8)
+class P_bid(Frame):
+    __slots__ = ("l_p", "d_1")
+    NAME = "P_bid"
+    ORIGIN = "procedure bid (tests/lowering/call-stopping-procedure/game.yaml:8)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("player", "int")
+    BLOCKS = 2
+    l_p: int
+    d_1: int
+
+    def __init__(self, l_p: int) -> None:
+        self.pc = 0
+        self.l_p = l_p
+        self.d_1 = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                # cov 0
+                self.pc = 1
+                s.decide(
+                    self.l_p,
+                    range(0, 2 + 1),
+                    2,
+                    "d_1",
+                    "your bid",
+                    at="tests/lowering/call-stopping-procedure/game.yaml:11",
+                )
+                return
+            elif pc == 1:
+                s.v_score[s.ref(self.l_p)] += self.d_1
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)
+class P_both_bid(Frame):
+    __slots__ = ()
+    NAME = "P_both_bid"
+    ORIGIN = "procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 2
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                # cov 1
+                self.pc = 1
+                s.push(P_bid(P_ann))
+                return
+            elif pc == 1:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# setup (tests/lowering/call-stopping-procedure/game.yaml:3)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/call-stopping-procedure/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
+class Ph_play(Frame):
+    __slots__ = ()
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/call-stopping-procedure/game.yaml:16)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 2
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(P_both_bid())
+                return
+            elif pc == 1:
+                s.v_score[P_ann] += 1
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
+                # cov 2
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("procedure", "procedure bid", "tests/lowering/call-stopping-procedure/game.yaml:8"),
+    ("procedure", "procedure both_bid", "tests/lowering/call-stopping-procedure/game.yaml:12"),
+    ("phase", "phase play", "tests/lowering/call-stopping-procedure/game.yaml:16"),
+)

@@ -1,0 +1,121 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# setup (tests/lowering/choose-number/game.yaml:2)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/choose-number/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/choose-number/game.yaml:8)
+class Ph_play(Frame):
+    __slots__ = ("l_n", "d_1")
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/choose-number/game.yaml:8)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("int", "int")
+    BLOCKS = 3
+    l_n: int
+    d_1: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_n = 0
+        self.d_1 = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.decide(
+                    P_ann,
+                    range(1, 3 + 1),
+                    2,
+                    "l_n",
+                    "how many",
+                    at="tests/lowering/choose-number/game.yaml:10",
+                )
+                return
+            elif pc == 1:
+                self.pc = 2
+                s.decide(
+                    P_bob,
+                    range(0, self.l_n + 1),
+                    2,
+                    "d_1",
+                    "how many more",
+                    at="tests/lowering/choose-number/game.yaml:11",
+                )
+                return
+            elif pc == 2:
+                s.v_score[P_bob] += self.d_1
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/choose-number/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/choose-number/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/choose-number/game.yaml:8)
+                # cov 0
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("phase", "phase play", "tests/lowering/choose-number/game.yaml:8"),
+)

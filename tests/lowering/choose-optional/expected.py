@@ -1,0 +1,157 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_pile: int = 0
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+
+
+# setup (tests/lowering/choose-optional/game.yaml:13)
+class Setup(Frame):
+    __slots__ = ("l_c",)
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/choose-optional/game.yaml:13)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("entity:card",)
+    BLOCKS = 1
+    l_c: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_c = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                # cov 0
+                for x_ in list(range(2)):
+                    self.l_c = x_
+                    s.move(T_card, self.l_c, Z_pile, True)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/choose-optional/game.yaml:15)
+class Ph_play(Frame):
+    __slots__ = ("l_c", "l_n")
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/choose-optional/game.yaml:15)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("entity:card", "int")
+    BLOCKS = 3
+    l_c: int
+    l_n: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_c = -1
+        self.l_n = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                if s.decide(
+                    P_ann,
+                    s.z.piles[Z_pile],
+                    4,
+                    "l_c",
+                    "card to score (or pass)",
+                    True,
+                    at="tests/lowering/choose-optional/game.yaml:17",
+                ):
+                    return
+                self.l_c = -1
+                pc = 1
+                continue
+            elif pc == 1:
+                if self.l_c != -1:
+                    # cov 1
+                    s.v_score += F_card_value[self.l_c]
+                else:
+                    # cov 2
+                    pass
+                self.pc = 2
+                if s.decide(
+                    P_bob,
+                    [1, 2],
+                    2,
+                    "l_n",
+                    "points to add (or pass)",
+                    True,
+                    at="tests/lowering/choose-optional/game.yaml:19",
+                ):
+                    return
+                self.l_n = -1
+                pc = 2
+                continue
+            elif pc == 2:
+                if self.l_n != (-1):
+                    # cov 3
+                    s.v_score += self.l_n
+                else:
+                    # cov 4
+                    pass
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/choose-optional/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/choose-optional/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/choose-optional/game.yaml:15)
+                # cov 5
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("setup", "setup", "tests/lowering/choose-optional/game.yaml:13"),
+    ("branch", "if at line 18: then", "tests/lowering/choose-optional/game.yaml:18"),
+    ("branch", "if at line 18: else (implicit)", "tests/lowering/choose-optional/game.yaml:18"),
+    ("branch", "if at line 20: then", "tests/lowering/choose-optional/game.yaml:20"),
+    ("branch", "if at line 20: else (implicit)", "tests/lowering/choose-optional/game.yaml:20"),
+    ("phase", "phase play", "tests/lowering/choose-optional/game.yaml:15"),
+)

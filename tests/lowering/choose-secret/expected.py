@@ -1,0 +1,144 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_hand: int = 0
+Z_bid: int = 2
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+
+
+# setup (tests/lowering/choose-secret/game.yaml:13)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/choose-secret/game.yaml:13)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                # cov 0
+                s.move_all(T_card, list(range(2)), (Z_hand + P_ann), True)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/choose-secret/game.yaml:15)
+class Ph_play(Frame):
+    __slots__ = ("l_b", "l_c")
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/choose-secret/game.yaml:15)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("entity:card", "entity:card")
+    BLOCKS = 3
+    l_b: int
+    l_c: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_b = -1
+        self.l_c = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.decide(
+                    P_ann,
+                    s.z.piles[(Z_hand + P_ann)],
+                    4,
+                    "l_b",
+                    "your secret bid",
+                    secret=True,
+                    at="tests/lowering/choose-secret/game.yaml:17",
+                )
+                return
+            elif pc == 1:
+                s.move(T_card, self.l_b, (Z_bid + P_ann), True)
+                self.pc = 2
+                if s.decide(
+                    P_ann,
+                    s.z.piles[(Z_hand + P_ann)],
+                    4,
+                    "l_c",
+                    "a card to bid too",
+                    True,
+                    at="tests/lowering/choose-secret/game.yaml:20",
+                ):
+                    return
+                self.l_c = -1
+                pc = 2
+                continue
+            elif pc == 2:
+                if self.l_c != -1:
+                    # cov 1
+                    s.move(T_card, self.l_c, (Z_bid + P_ann), True)
+                else:
+                    # cov 2
+                    pass
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/choose-secret/game.yaml:3)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/choose-secret/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/choose-secret/game.yaml:15)
+                # cov 3
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("setup", "setup", "tests/lowering/choose-secret/game.yaml:13"),
+    ("branch", "if at line 21: then", "tests/lowering/choose-secret/game.yaml:21"),
+    ("branch", "if at line 21: else (implicit)", "tests/lowering/choose-secret/game.yaml:21"),
+    ("phase", "phase play", "tests/lowering/choose-secret/game.yaml:15"),
+)

@@ -1,0 +1,129 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_pile: int = 0
+Z_kept: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+E_three: int = 2
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
+F_card_value: tuple[int, ...] = (1, 2, 3, 0)
+
+
+# setup (tests/lowering/choose-several/game.yaml:12)
+class Setup(Frame):
+    __slots__ = ("l_c",)
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/choose-several/game.yaml:12)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("entity:card",)
+    BLOCKS = 1
+    l_c: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_c = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                # cov 0
+                for x_ in list(range(3)):
+                    self.l_c = x_
+                    s.move(T_card, self.l_c, Z_pile, True)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/choose-several/game.yaml:14)
+class Ph_play(Frame):
+    __slots__ = ("l_two",)
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/choose-several/game.yaml:14)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("list[entity:card]",)
+    BLOCKS = 2
+    l_two: list[int]
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_two = []
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                need_ = 2
+                if need_ <= 0:
+                    self.l_two = []
+                    pc = 1
+                    continue
+                s.decide(
+                    P_ann,
+                    s.z.piles[Z_pile],
+                    4,
+                    "l_two",
+                    "cards to keep",
+                    need=need_,
+                    at="tests/lowering/choose-several/game.yaml:16",
+                )
+                return
+            elif pc == 1:
+                s.move_all(T_card, self.l_two, Z_kept, True)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/choose-several/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/choose-several/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/choose-several/game.yaml:14)
+                # cov 1
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("setup", "setup", "tests/lowering/choose-several/game.yaml:12"),
+    ("phase", "phase play", "tests/lowering/choose-several/game.yaml:14"),
+)

@@ -1,0 +1,171 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# trigger bonus: if (tests/lowering/emit-trigger/game.yaml:11)
+def tc_bonus(s: State, l_p: int, l_n: int) -> bool:
+    return l_n >= 2
+
+
+# trigger bonus (tests/lowering/emit-trigger/game.yaml:11)
+def t_bonus(s: State, l_p: int, l_n: int) -> None:
+    # cov 0
+    s.v_score[s.ref(l_p)] += 1
+
+
+# trigger reply: if (tests/lowering/emit-trigger/game.yaml:15)
+def tc_reply(s: State, l_p: int, l_n: int) -> bool:
+    return True
+
+
+# trigger reply (tests/lowering/emit-trigger/game.yaml:15)
+class PT_reply(Frame):
+    __slots__ = ("l_p", "l_n", "d_1")
+    NAME = "PT_reply"
+    ORIGIN = "trigger reply (tests/lowering/emit-trigger/game.yaml:15)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("player", "int", "int")
+    BLOCKS = 2
+    l_p: int
+    l_n: int
+    d_1: int
+
+    def __init__(self, l_p: int, l_n: int) -> None:
+        self.pc = 0
+        self.l_p = l_p
+        self.l_n = l_n
+        self.d_1 = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                # cov 1
+                self.pc = 1
+                s.decide(
+                    (1 - self.l_p),
+                    range(0, self.l_n + 1),
+                    2,
+                    "d_1",
+                    "points to answer",
+                    at="tests/lowering/emit-trigger/game.yaml:16",
+                )
+                return
+            elif pc == 1:
+                s.v_score[s.ref((1 - self.l_p))] += self.d_1
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# setup (tests/lowering/emit-trigger/game.yaml:3)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/emit-trigger/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/emit-trigger/game.yaml:18)
+class Ph_play(Frame):
+    __slots__ = ("e_1", "e_2")
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/emit-trigger/game.yaml:18)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("player", "int")
+    BLOCKS = 3
+    e_1: int
+    e_2: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.e_1 = -1
+        self.e_2 = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.e_1 = P_ann
+                self.e_2 = 2
+                if tc_bonus(s, self.e_1, self.e_2):
+                    t_bonus(s, self.e_1, self.e_2)
+                pc = 1
+                continue
+            elif pc == 1:
+                if tc_reply(s, self.e_1, self.e_2):
+                    self.pc = 2
+                    s.push(PT_reply(self.e_1, self.e_2))
+                    return
+                pc = 2
+                continue
+            elif pc == 2:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/emit-trigger/game.yaml:18)
+                # cov 2
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("trigger", "trigger bonus", "tests/lowering/emit-trigger/game.yaml:11"),
+    ("trigger", "trigger reply", "tests/lowering/emit-trigger/game.yaml:15"),
+    ("phase", "phase play", "tests/lowering/emit-trigger/game.yaml:18"),
+)

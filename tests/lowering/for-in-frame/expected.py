@@ -1,0 +1,135 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# setup (tests/lowering/for-in-frame/game.yaml:3)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/for-in-frame/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/for-in-frame/game.yaml:8)
+class Ph_play(Frame):
+    __slots__ = ("l_p", "l_vote", "i_1", "k_2")
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/for-in-frame/game.yaml:8)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("player", "bool", "list[player]", "int")
+    BLOCKS = 5
+    l_p: int
+    l_vote: bool
+    i_1: list[int]
+    k_2: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_p = -1
+        self.l_vote = False
+        self.i_1 = []
+        self.k_2 = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.i_1 = list(range(s.num_players))
+                self.k_2 = 0
+                pc = 1
+                continue
+            elif pc == 1:
+                if self.k_2 >= len(self.i_1):
+                    pc = 3
+                    continue
+                self.l_p = self.i_1[self.k_2]
+                self.k_2 += 1
+                if not (s.v_yes_votes < 2):
+                    pc = 1
+                    continue
+                pc = 2
+                continue
+            elif pc == 2:
+                self.pc = 4
+                s.decide(
+                    self.l_p, (0, 1), 1, "l_vote", "vote yes?", at="tests/lowering/for-in-frame/game.yaml:11"
+                )
+                return
+            elif pc == 3:
+                s.pop()
+                return
+            elif pc == 4:
+                if self.l_vote:
+                    # cov 0
+                    s.v_yes_votes += 1
+                else:
+                    # cov 1
+                    pass
+                pc = 1
+                continue
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/for-in-frame/game.yaml:3)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/for-in-frame/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/for-in-frame/game.yaml:8)
+                # cov 2
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("branch", "if at line 12: then", "tests/lowering/for-in-frame/game.yaml:12"),
+    ("branch", "if at line 12: else (implicit)", "tests/lowering/for-in-frame/game.yaml:12"),
+    ("phase", "phase play", "tests/lowering/for-in-frame/game.yaml:8"),
+)

@@ -1,0 +1,109 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# function ahead (tests/lowering/functions/game.yaml:7)
+def f_ahead(s: State, l_p: int) -> bool:
+    # cov 0
+    return s.v_score[l_p] > s.v_score[(1 - l_p)]
+
+
+# function leader (tests/lowering/functions/game.yaml:11)
+def f_leader(s: State) -> int:
+    # cov 1
+    return P_ann if f_ahead(s, P_ann) else P_bob
+
+
+# setup (tests/lowering/functions/game.yaml:2)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/functions/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/functions/game.yaml:15)
+class Ph_play(Frame):
+    __slots__ = ()
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/functions/game.yaml:15)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.v_score[s.ref(f_leader(s))] += 1
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/functions/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/functions/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/functions/game.yaml:15)
+                # cov 2
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("function", "function ahead", "tests/lowering/functions/game.yaml:7"),
+    ("function", "function leader", "tests/lowering/functions/game.yaml:11"),
+    ("phase", "phase play", "tests/lowering/functions/game.yaml:15"),
+)

@@ -1,0 +1,120 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_tile: int = 0
+T_player: int = 1
+Z_board: int = 0
+P_ann: int = 0
+P_bob: int = 1
+E_north: int = 0
+E_south: int = 1
+PH_play: int = 0
+IDS_tile: tuple[str, ...] = ("north", "south", "none")
+F_tile_value: tuple[int, ...] = (1, 2, 0)
+
+
+# setup (tests/lowering/grid/game.yaml:2)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/grid/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/grid/game.yaml:13)
+class Ph_play(Frame):
+    __slots__ = ("l_spot",)
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/grid/game.yaml:13)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("cell",)
+    BLOCKS = 2
+    l_spot: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_spot = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.place(T_tile, E_north, Z_board, s.cell(0, 1))
+                self.pc = 1
+                s.decide(
+                    P_ann,
+                    s.open_cells_around(T_tile, [E_north]),
+                    3,
+                    "l_spot",
+                    "where to place the south tile",
+                    at="tests/lowering/grid/game.yaml:16",
+                )
+                return
+            elif pc == 1:
+                s.place(T_tile, E_south, Z_board, self.l_spot)
+                s.say(
+                    "south at "
+                    + s.cell_label(self.l_spot)
+                    + ", north at "
+                    + s.cell_label(s.z.pos[T_tile][E_north])
+                )
+                s.v_total = sum(F_tile_value[c_t] for c_t in s.neighbors(T_tile, E_north))
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/grid/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/grid/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/grid/game.yaml:13)
+                # cov 0
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/grid/game.yaml:13"),)

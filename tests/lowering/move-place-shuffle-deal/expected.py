@@ -1,0 +1,110 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_deck: int = 0
+Z_hand: int = 1
+Z_table: int = 3
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+E_three: int = 2
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
+F_card_value: tuple[int, ...] = (1, 2, 3, 0)
+
+
+# setup (tests/lowering/move-place-shuffle-deal/game.yaml:3)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/move-place-shuffle-deal/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/move-place-shuffle-deal/game.yaml:14)
+class Ph_play(Frame):
+    __slots__ = ()
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/move-place-shuffle-deal/game.yaml:14)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.move(T_card, E_ace, Z_deck, True)
+                s.move(T_card, E_two, Z_deck, True)
+                s.move(T_card, E_three, Z_deck, False)
+                s.shuffle(Z_deck)
+                s.deal(T_card, 2, Z_deck, (Z_hand + P_ann))
+                s.move_all(T_card, s.z.piles[(Z_hand + P_ann)], Z_deck, True)
+                s.place(T_card, E_ace, Z_table, s.cell(0, 1))
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/move-place-shuffle-deal/game.yaml:3)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/move-place-shuffle-deal/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/move-place-shuffle-deal/game.yaml:14)
+                # cov 0
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("phase", "phase play", "tests/lowering/move-place-shuffle-deal/game.yaml:14"),
+)

@@ -1,0 +1,128 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# setup (tests/lowering/repeat/game.yaml:2)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/repeat/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/repeat/game.yaml:7)
+class Ph_play(Frame):
+    __slots__ = ("l_more", "r_1")
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/repeat/game.yaml:7)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("bool", "int")
+    BLOCKS = 5
+    l_more: bool
+    r_1: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_more = False
+        self.r_1 = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                for _ in range((2 + s.v_total)):
+                    s.tick("the repeat loop at tests/lowering/repeat/game.yaml:9:7")
+                    s.v_total += 1
+                self.r_1 = s.v_total
+                pc = 1
+                continue
+            elif pc == 1:
+                s.tick("the repeat loop at tests/lowering/repeat/game.yaml:10:7")
+                if self.r_1 <= 0:
+                    pc = 3
+                    continue
+                self.r_1 -= 1
+                pc = 2
+                continue
+            elif pc == 2:
+                self.pc = 4
+                s.decide(P_ann, (0, 1), 1, "l_more", "one more?", at="tests/lowering/repeat/game.yaml:11")
+                return
+            elif pc == 3:
+                s.pop()
+                return
+            elif pc == 4:
+                if self.l_more:
+                    # cov 0
+                    s.v_total += 1
+                else:
+                    # cov 1
+                    pass
+                pc = 1
+                continue
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/repeat/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/repeat/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/repeat/game.yaml:7)
+                # cov 2
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("branch", "if at line 12: then", "tests/lowering/repeat/game.yaml:12"),
+    ("branch", "if at line 12: else (implicit)", "tests/lowering/repeat/game.yaml:12"),
+    ("phase", "phase play", "tests/lowering/repeat/game.yaml:7"),
+)

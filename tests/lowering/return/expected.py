@@ -1,0 +1,126 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# procedure add_one (tests/lowering/return/game.yaml:7)
+def p_add_one(s: State) -> None:
+    # cov 0
+    if s.v_score > 2:
+        # cov 1
+        return
+    else:
+        # cov 2
+        pass
+    s.v_score += 1
+
+
+# setup (tests/lowering/return/game.yaml:2)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/return/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/return/game.yaml:12)
+class Ph_play(Frame):
+    __slots__ = ("l_go",)
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/return/game.yaml:12)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("bool",)
+    BLOCKS = 2
+    l_go: bool
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_go = False
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                p_add_one(s)
+                self.pc = 1
+                s.decide(P_ann, (0, 1), 1, "l_go", "add?", at="tests/lowering/return/game.yaml:15")
+                return
+            elif pc == 1:
+                if not self.l_go:
+                    # cov 3
+                    s.pop()
+                    return
+                else:
+                    # cov 4
+                    pass
+                s.v_score = 5
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/return/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/return/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/return/game.yaml:12)
+                # cov 5
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("procedure", "procedure add_one", "tests/lowering/return/game.yaml:7"),
+    ("branch", "if at line 9: then", "tests/lowering/return/game.yaml:9"),
+    ("branch", "if at line 9: else (implicit)", "tests/lowering/return/game.yaml:9"),
+    ("branch", "if at line 16: then", "tests/lowering/return/game.yaml:16"),
+    ("branch", "if at line 16: else (implicit)", "tests/lowering/return/game.yaml:16"),
+    ("phase", "phase play", "tests/lowering/return/game.yaml:12"),
+)

@@ -1,0 +1,153 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# scenario Two points and the bonus: setup (tests/lowering/scenario/scenarios/two_points.yaml:4)
+def sc0_setup(s: State) -> None:
+    s.v_score = 1
+
+
+# scenario Two points and the bonus: expect (tests/lowering/scenario/scenarios/two_points.yaml:11)
+def sc0_expect0(s: State) -> bool:
+    return s.v_score == 4
+
+
+# setup (tests/lowering/scenario/game.yaml:2)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/scenario/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/scenario/game.yaml:9)
+class Ph_play(Frame):
+    __slots__ = ("d_1",)
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/scenario/game.yaml:9)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("int",)
+    BLOCKS = 2
+    d_1: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.d_1 = -1
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.decide(
+                    P_ann, range(0, 2 + 1), 2, "d_1", "points", at="tests/lowering/scenario/game.yaml:11"
+                )
+                return
+            elif pc == 1:
+                s.v_score += self.d_1
+                s.v_score += s.o_bonus
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/scenario/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/scenario/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/scenario/game.yaml:9)
+                # cov 0
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = (
+    {
+        "name": "Two points and the bonus",
+        "file": "tests/lowering/scenario/scenarios/two_points.yaml",
+        "seed": 2,
+        "options": {"bonus": 1},
+        "dice": [],
+        "shuffles": [],
+        "setup": sc0_setup,
+        "steps": [
+            {
+                "line": 6,
+                "actions": [],
+                "expect": [],
+                "error": None,
+                "log": [],
+                "no_log": [],
+                "legal": ["0", "1", "2"],
+                "to_act": "ann",
+                "prompt": "points",
+                "winner": None,
+                "seen": {},
+                "unseen": {},
+            },
+            {
+                "line": 10,
+                "actions": ["2"],
+                "expect": [("score == 4", 11, sc0_expect0)],
+                "error": None,
+                "log": ["ann chooses 2"],
+                "no_log": [],
+                "legal": None,
+                "to_act": None,
+                "prompt": None,
+                "winner": "draw",
+                "seen": {},
+                "unseen": {},
+            },
+        ],
+        "doc": "",
+    },
+)
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/scenario/game.yaml:9"),)

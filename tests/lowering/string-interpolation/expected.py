@@ -1,0 +1,134 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "none")
+F_card_value: tuple[int, ...] = (1, 0)
+ENUM_colour: tuple[str, ...] = ("red", "blue")
+
+
+# setup (tests/lowering/string-interpolation/game.yaml:3)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/string-interpolation/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/string-interpolation/game.yaml:15)
+class Ph_play(Frame):
+    __slots__ = ("l_nobody", "d_1")
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/string-interpolation/game.yaml:15)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("player", "bool")
+    BLOCKS = 2
+    l_nobody: int
+    d_1: bool
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_nobody = -1
+        self.d_1 = False
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.l_nobody = -1
+                s.say(
+                    s.player_label(P_ann)
+                    + " holds "
+                    + s.label(T_card, E_ace)
+                    + " ("
+                    + str(F_card_value[E_ace])
+                    + "), "
+                    + ENUM_colour[0]
+                    + ", "
+                    + ("yes" if s.v_seen else "no")
+                    + ", "
+                    + ", ".join(s.label(T_card, x_) for x_ in [E_ace])
+                    + ", "
+                    + s.player_label(self.l_nobody)
+                )
+                s.say('a "quoted" {brace}')
+                s.v_note = s.label(T_card, E_ace) + " seen by " + s.player_label(P_ann)
+                self.pc = 1
+                s.decide(
+                    P_ann,
+                    (0, 1),
+                    1,
+                    "d_1",
+                    "seen " + s.label(T_card, E_ace) + "?",
+                    at="tests/lowering/string-interpolation/game.yaml:21",
+                )
+                return
+            elif pc == 1:
+                s.v_seen = self.d_1
+                s.end_game(P_bob, s.player_label(P_bob) + " saw " + IDS_card[E_ace])
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/string-interpolation/game.yaml:3)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/string-interpolation/game.yaml:3)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/string-interpolation/game.yaml:15)
+                # cov 0
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("phase", "phase play", "tests/lowering/string-interpolation/game.yaml:15"),
+)

@@ -1,0 +1,115 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+
+
+# setup (tests/lowering/while/game.yaml:2)
+class Setup(Frame):
+    __slots__ = ()
+    NAME = "Setup"
+    ORIGIN = "setup (tests/lowering/while/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+# phase play (tests/lowering/while/game.yaml:7)
+class Ph_play(Frame):
+    __slots__ = ("l_going",)
+    NAME = "Ph_play"
+    ORIGIN = "phase play (tests/lowering/while/game.yaml:7)"
+    SLOTS = __slots__
+    SLOT_TYPES = ("bool",)
+    BLOCKS = 5
+    l_going: bool
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_going = False
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                while s.v_total < 3:
+                    s.tick("the while loop at tests/lowering/while/game.yaml:9:7")
+                    s.v_total += 1
+                self.l_going = True
+                pc = 1
+                continue
+            elif pc == 1:
+                s.tick("the while loop at tests/lowering/while/game.yaml:11:7")
+                if not self.l_going:
+                    pc = 3
+                    continue
+                pc = 2
+                continue
+            elif pc == 2:
+                self.pc = 4
+                s.decide(P_bob, (0, 1), 1, "l_going", "go on?", at="tests/lowering/while/game.yaml:11")
+                return
+            elif pc == 3:
+                s.pop()
+                return
+            elif pc == 4:
+                pc = 1
+                continue
+            else:
+                raise AssertionError(pc)
+
+
+# the game's flow (phases) (tests/lowering/while/game.yaml:2)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/while/game.yaml:2)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 3
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        while True:
+            if pc == 0:
+                self.pc = 1
+                s.push(Setup())
+                return
+            elif pc == 1:
+                s.after_setup()
+                # phase play (tests/lowering/while/game.yaml:7)
+                # cov 0
+                self.pc = 2
+                s.push(Ph_play())
+                return
+            elif pc == 2:
+                s.expire(PH_play)
+                s.pop()
+                return
+            else:
+                raise AssertionError(pc)
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/while/game.yaml:7"),)
