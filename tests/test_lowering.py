@@ -102,8 +102,9 @@ def test_lowering_matches_golden(case: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 def test_every_folder_is_a_case_with_a_golden() -> None:
     """A folder without a spec or a golden, or a golden left behind by a removed case, fails."""
-    folders = sorted(p for p in LOWERING.iterdir() if p.is_dir())
-    assert folders == CASES, "a folder under tests/lowering/ holds no spec (*.yaml)"
+    folders = [p for p in LOWERING.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))]
+    without_spec = sorted(p.name for p in folders if p not in CASES)
+    assert not without_spec, f"folders without a spec (*.yaml): {without_spec}"
     missing = [c.name for c in CASES if not (c / GOLDEN).is_file()]
     assert not missing, f"cases without {GOLDEN}: {missing}"
     orphans = sorted(
