@@ -125,7 +125,7 @@ class GameInfo:
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
-    coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), runtime/coverage.py
+    coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), rulewright/coverage.py
     step_budget: int = DEFAULT_STEP_BUDGET  # the spec's `limits.steps` (docs/limits.md)
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
