@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from runtime.engine import GameInfo, GameState, integer_id, shown_value
-from runtime.saved import MAX_SAVED_STATE_CHARS
+from runtime.saved import MAX_SAVED_STATE_CHARS, load_state
 
 
 class UnknownGameError(LookupError):
@@ -102,7 +102,7 @@ class Game:
     def state_from_json(self, text: str, *, max_chars: int = MAX_SAVED_STATE_CHARS) -> GameState:
         """A state `GameState.to_json` saved; ValueError naming the field if it is not one
         (runtime/saved.py). `max_chars` bounds its size."""
-        return self.state_cls.from_json(text, max_chars=max_chars)
+        return load_state(self.state_cls, text, max_chars)
 
 
 def _integer(name: str, value: object, lowest: int | None = None) -> int:
@@ -169,4 +169,3 @@ def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
             ) from None
         raise
     return Game(module.State, module.SCENARIOS, options)
-
