@@ -22,9 +22,9 @@ demo: $(STAMP)
 ## test: set up, then freshness check, lint, strict typing, the test suite, verify every game
 test: $(STAMP)
 	$(BIN)/rulewright build --check
-	$(BIN)/ruff check compiler runtime generated tests
-	$(BIN)/ruff format --check compiler runtime generated tests
-	$(BIN)/mypy --strict compiler runtime generated
+	$(BIN)/ruff check rulewright compiler runtime generated tests
+	$(BIN)/ruff format --check rulewright compiler runtime generated tests
+	$(BIN)/mypy --strict rulewright compiler runtime generated
 	$(BIN)/pytest
 	$(BIN)/rulewright verify --examples 20 --out .verify-failures
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -17,9 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from compiler import grammar_cache, ir
 from compiler.diagnostics import Sink
 from compiler.limits import MAX_DSL_CHARS, MAX_DSL_DEPTH, MAX_INT_DIGITS
-
-if TYPE_CHECKING:
-    from compiler.load import SourceMap
+from compiler.sourcemap import SourceMap
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -437,8 +435,6 @@ class _Build(Transformer[Token, Any]):
 
     # -- strings with {expr} interpolation
     def _string(self, tok: Token) -> ir.StrLit:
-        from compiler.load import SourceMap
-
         raw = str(tok)[1:-1]
         span = _span_of(self.smap, tok)
         parts: list[str | ir.Expr] = []

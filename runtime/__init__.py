@@ -1,5 +1,9 @@
 """The Rulewright runtime: the engine base classes and the API every compiled game exposes.
 
+What a compiled engine and its users need at run time, and nothing else: the engine (engine.py,
+rng.py, saved.py), loading built games (game.py), views, the engine contract, agents and the
+OpenSpiel/PettingZoo adapters. It imports nothing from compiler/ or rulewright/.
+
 game = runtime.load_game("my_game")  # a folder of specs/, compiled by `rulewright build`
 state = game.new_initial_state(seed=1)
 while not state.is_terminal():
@@ -11,6 +15,11 @@ from runtime.game import Game, UnknownGameError, available_games, load_game
 
 State = GameState
 
+# Exactly the names generated engines import from the runtime (all from runtime.engine), as
+# Jinja2's runtime.exported: all of the runtime a compiled engine may lean on. tests/test_layers.py
+# fails on an engine importing a name not listed here, and on a listed name no engine imports.
+exported = ("Domain", "Frame", "GameInfo", "GameState", "OptionInfo", "ZoneInfo")
+
 __all__ = [
     "TERMINAL",
     "Game",
@@ -20,5 +29,6 @@ __all__ = [
     "State",
     "UnknownGameError",
     "available_games",
+    "exported",
     "load_game",
 ]

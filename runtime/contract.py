@@ -25,6 +25,7 @@ import sys
 from collections import defaultdict
 
 from runtime.engine import GameState
+from runtime.saved import load_state
 
 
 class Violation(Exception):
@@ -149,7 +150,7 @@ class Checker:
         _untraced(twin, action)
         if state.to_json() != before:
             raise Violation("contract", "clone independence", "playing on a clone changed the original")
-        restored = type(state).from_json(before)
+        restored = load_state(type(state), before)
         if restored.to_json() != before:
             raise Violation("contract", "JSON round-trip", "a restored state serialises differently")
         if restored.legal_actions() != legal:

@@ -13,10 +13,9 @@ import operator
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn, SupportsIndex
+from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 
 from runtime.rng import Rng
-from runtime.saved import MAX_SAVED_STATE_CHARS, read_saved_state
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
 PASS = 0  # the action id of "pass" in an optional choice
@@ -125,7 +124,7 @@ class GameInfo:
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
-    coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), runtime/coverage.py
+    coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), rulewright/coverage.py
     step_budget: int = DEFAULT_STEP_BUDGET  # the spec's `limits.steps` (docs/limits.md)
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
@@ -522,10 +521,9 @@ class GameState:
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str, *, max_chars: int = MAX_SAVED_STATE_CHARS) -> GameState:
-        """A state `to_json` saved. Every field is checked against this engine first
-        (runtime/saved.py): a SavedStateError, a ValueError, names the first wrong one."""
-        d = read_saved_state(text, cls.INFO, max_chars)
+    def _restore(cls, d: dict[str, Any]) -> Self:
+        """The state whose saved fields `d` runtime/saved.py has checked against this engine: only
+        `load_state` (Game.state_from_json) calls it, never with unchecked data."""
         s = object.__new__(cls)
         s.seed, s.options, s.num_players = d["seed"], d["options"], d["num_players"]
         s.setup_hook = None

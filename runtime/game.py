@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from runtime.engine import GameInfo, GameState, integer_id, shown_value
-from runtime.saved import MAX_SAVED_STATE_CHARS
+from runtime.saved import MAX_SAVED_STATE_CHARS, load_state
 
 
 class UnknownGameError(LookupError):
@@ -104,7 +102,7 @@ class Game:
     def state_from_json(self, text: str, *, max_chars: int = MAX_SAVED_STATE_CHARS) -> GameState:
         """A state `GameState.to_json` saved; ValueError naming the field if it is not one
         (runtime/saved.py). `max_chars` bounds its size."""
-        return self.state_cls.from_json(text, max_chars=max_chars)
+        return load_state(self.state_cls, text, max_chars)
 
 
 def _integer(name: str, value: object, lowest: int | None = None) -> int:
@@ -170,35 +168,4 @@ def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
                 f"no compiled game '{name}' (games: {known}; run `rulewright build`)"
             ) from None
         raise
-    return Game(module.State, module.SCENARIOS, options)
-
-
-def import_engine(source: str, name: str) -> ModuleType:
-    """Import a compiled engine's source as a module from a temporary file (kept, so that rule
-    coverage can read it)."""
-    import importlib.util
-    import tempfile
-
-    path = Path(tempfile.mkdtemp(prefix="rulewright-")) / f"{name}_engine.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"rulewright_spec_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def load_spec(
-    folder: Path, options: dict[str, Any] | None = None, scenarios: list[Path] | None = None
-) -> Game:
-    """Compile a spec folder on the fly (into a temporary module) and load it: for specs that
-    are not in specs/, such as test specs, or to run case files kept outside the spec
-    (`scenarios`). Raises ValueError with the diagnostics if it has errors."""
-    from compiler.diagnostics import render_all
-    from compiler.driver import compile_spec
-
-    result = compile_spec(folder, scenarios=scenarios)
-    if not result.ok:
-        raise ValueError(f"{folder} has errors:\n{render_all(result.diagnostics)}")
-    module = import_engine(result.files["engine.py"], result.name)
     return Game(module.State, module.SCENARIOS, options)

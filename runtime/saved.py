@@ -10,20 +10,18 @@ Whether the values make sense together (that a card a variable names is where th
 have put it) is not checked: the rules may still stumble on such a state later.
 
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
-a whole game of the largest real spec saves in under 50 KB); `from_json(text, max_chars=...)` and
-`Game.state_from_json(text, max_chars=...)` load a larger one.
+a whole game of the largest real spec saves in under 50 KB); `Game.state_from_json(text,
+max_chars=...)` (`load_state`) loads a larger one.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
+from runtime.engine import Frame, GameInfo, GameState
 from runtime.rng import Rng
-
-if TYPE_CHECKING:
-    from runtime.engine import Frame, GameInfo
 
 MAX_SAVED_STATE_CHARS = 16_000_000
 
@@ -113,6 +111,15 @@ def parse_saved_state(text: object, max_chars: int = MAX_SAVED_STATE_CHARS) -> d
     if not isinstance(data, dict):
         raise SavedStateError(f"saved state: must be a JSON object, not {shown(data)}")
     return data
+
+
+State = TypeVar("State", bound=GameState)
+
+
+def load_state(state_cls: type[State], text: object, max_chars: int = MAX_SAVED_STATE_CHARS) -> State:
+    """A state `GameState.to_json` saved, as a state of the engine `state_cls`. Every field is
+    checked against that engine first: a SavedStateError, a ValueError, names the first wrong one."""
+    return state_cls._restore(read_saved_state(text, state_cls.INFO, max_chars))
 
 
 def read_saved_state(text: object, info: GameInfo, max_chars: int = MAX_SAVED_STATE_CHARS) -> dict[str, Any]:

@@ -103,7 +103,7 @@ def test_a_spec_outside_specs_with_three_players() -> None:
     """The design-test spec `features` (2-4 players, secret choices, options) in both tools."""
     from pettingzoo.test import api_test
 
-    from runtime.game import load_spec
+    from rulewright.spec_loader import load_spec
     from tests.conftest import ROOT
 
     features = load_spec(ROOT / "tests" / "specs" / "features")

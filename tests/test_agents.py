@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from rulewright.cli import main
+from rulewright.spec_loader import load_spec
 from runtime.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
-from runtime.cli import main
 from runtime.engine import GameState
-from runtime.game import Game, load_game, load_spec
+from runtime.game import Game, load_game
 from tests.conftest import ROOT
 
 

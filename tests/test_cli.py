@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.cli import main
+from rulewright.cli import main
 from tests.conftest import ROOT
 
 
@@ -164,8 +164,8 @@ def test_staleness_digest_is_the_compilers(capsys: pytest.CaptureFixture[str]) -
     """`scenarios` finds a stale build by hashing the spec files as the compiler does; were the two
     to drift apart, every game would look stale (or none would)."""
     from compiler.load import spec_digest
+    from rulewright.scenarios import staleness
     from runtime.game import available_games, load_game
-    from runtime.scenarios import staleness
 
     for name in available_games():
         game = load_game(name)

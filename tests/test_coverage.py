@@ -1,4 +1,4 @@
-"""Rule coverage (runtime/coverage.py): exact counts on a small spec played by script, the marker
+"""Rule coverage (rulewright/coverage.py): exact counts on a small spec played by script, the marker
 mapping, and on Iron Curtain that random games reach the rules and tracing changes nothing."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import pytest
 
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
-from runtime.cli import final_digest, play_game
-from runtime.coverage import RuleCoverage, marked_statements
-from runtime.game import Game, import_engine, load_game
+from rulewright.cli import final_digest, play_game
+from rulewright.coverage import RuleCoverage, marked_statements
+from rulewright.spec_loader import import_engine
+from runtime.game import Game, load_game
 from tests.test_properties import play
 from tests.test_spec_zoo import SPECS, engine
 
@@ -267,7 +268,7 @@ def test_design_specs_trace_the_same_games(folder: Path, tmp_path: Path) -> None
 
 
 def test_simulate_coverage_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from runtime.cli import main
+    from rulewright.cli import main
 
     out = tmp_path / "cov.json"
     assert main(["simulate", "iron_curtain", "-n", "5", "--coverage", "--coverage-json", str(out)]) == 0
@@ -292,7 +293,7 @@ def test_checked_games_count_each_rule_once_per_run() -> None:
 
 
 def test_coverage_kinds_narrow_the_lists(capsys: pytest.CaptureFixture[str]) -> None:
-    from runtime.cli import main
+    from rulewright.cli import main
 
     assert (
         main(["simulate", "iron_curtain", "-n", "2", "--coverage", "--coverage-kinds", "effect,trigger"]) == 0

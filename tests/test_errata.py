@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from compiler.driver import compile_spec
-from runtime.game import load_spec
-from runtime.impact import analyse, coverage_tracer, describe, playthrough_files, rerecord
+from rulewright.impact import analyse, coverage_tracer, describe, playthrough_files, rerecord
+from rulewright.spec_loader import load_spec
 from tests.conftest import ROOT
 
 SPEC = ROOT / "specs" / "iron_curtain"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import runtime
+from rulewright.scenarios import run_scenario
+from rulewright.spec_loader import load_spec
 from runtime.agents import RandomAgent
 from runtime.engine import GameState
-from runtime.game import load_spec
-from runtime.scenarios import run_scenario
 from tests.conftest import ROOT
 
 # (scenario file, who looked, who must not learn it, text that must stay hidden from that player);

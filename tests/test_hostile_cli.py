@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from runtime import cli
-from runtime.gamelog import SEED_LIMIT
+from rulewright import cli
+from rulewright.gamelog import SEED_LIMIT
 from tests.conftest import ROOT
 
 GAMES = "channel_tunnel, guerra_fronteriza, iron_curtain, twilight_struggle"

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from runtime import cli
+from rulewright import cli
+from rulewright.spec_loader import load_spec
 from runtime.agents import RandomAgent
 from runtime.engine import RuleError
-from runtime.game import load_spec
 from tests.hostile.case import Case
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +56,7 @@ def check(target: str) -> tuple[int, str, float]:
 def check_isolated(target: str) -> tuple[int, str, float]:
     t0 = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from runtime.cli import main; sys.exit(main())", "check", target],
+        [sys.executable, "-m", "rulewright", "check", target],
         capture_output=True,
         text=True,
         timeout=SECONDS * 3,

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from compiler.driver import compile_spec
-from runtime.game import Game, import_engine
+from rulewright.spec_loader import import_engine
+from runtime.game import Game
 
 FEATURES = Path(__file__).resolve().parent / "specs" / "features"
 MARK = "PWNED"

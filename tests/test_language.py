@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
-import runtime.scenarios
+import rulewright.scenarios
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
+from rulewright.spec_loader import import_engine
 from runtime.engine import TERMINAL, GameState, IllegalActionError
-from runtime.game import Game, import_engine
+from runtime.game import Game
 from tests.conftest import ROOT
 
 SPEC = ROOT / "tests" / "specs" / "features"
@@ -180,14 +181,16 @@ def scenario_named(engine: ModuleType, path: Path) -> dict[str, Any]:
     raise AssertionError(f"{path} was not compiled into the engine")
 
 
-def run(engine: ModuleType, monkeypatch: pytest.MonkeyPatch, path: Path) -> runtime.scenarios.ScenarioResult:
-    """runtime.scenarios.run_scenario, with load_game pointed at the engine compiled here."""
+def run(
+    engine: ModuleType, monkeypatch: pytest.MonkeyPatch, path: Path
+) -> rulewright.scenarios.ScenarioResult:
+    """rulewright.scenarios.run_scenario, with load_game pointed at the engine compiled here."""
     monkeypatch.setattr(
-        runtime.scenarios,
+        rulewright.scenarios,
         "load_game",
         lambda name, options=None: Game(engine.State, engine.SCENARIOS, options),
     )
-    return runtime.scenarios.run_scenario("features", scenario_named(engine, path))
+    return rulewright.scenarios.run_scenario("features", scenario_named(engine, path))
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])

@@ -13,8 +13,8 @@ import pytest
 import runtime
 from compiler.driver import compile_spec
 from compiler.fingerprint import compare, fingerprint
-from runtime.impact import playthrough_files, stored_entries
-from runtime.playthrough import load, parse, replay, to_text
+from rulewright.impact import playthrough_files, stored_entries
+from rulewright.playthrough import load, parse, replay, to_text
 from tests.conftest import ROOT
 
 FOLDERS = sorted(p for p in (ROOT / "tests" / "playthroughs").iterdir() if p.is_dir())

@@ -209,7 +209,7 @@ def test_random_twilight_struggle_games_fire_every_event() -> None:
     which a scenario runs instead: seeded, so the set is stable."""
     import random
 
-    from runtime.coverage import RuleCoverage
+    from rulewright.coverage import RuleCoverage
 
     game = runtime.load_game("twilight_struggle", {"optional_cards": True})
     cov = RuleCoverage(game)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import runtime
-from runtime.cli import main
+from rulewright.cli import main
 
 pytestmark = pytest.mark.skipif(
     "iron_curtain" not in runtime.available_games(), reason="the cases play Iron Curtain"
@@ -147,7 +147,7 @@ def test_case_files_need_their_game(capsys: pytest.CaptureFixture[str], tmp_path
 
 def test_a_forced_pick_that_cannot_be_used_fails_the_case() -> None:
     """A pick that is not among the components picked from fails the case with its reason."""
-    from runtime.scenarios import run_scenario
+    from rulewright.scenarios import run_scenario
 
     if "twilight_struggle" not in runtime.available_games():
         pytest.skip("no twilight_struggle")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import runtime
-from runtime.scenarios import run_scenario
+from rulewright.scenarios import run_scenario
 
 CASES = [(name, sc) for name in runtime.available_games() for sc in runtime.load_game(name).scenarios]
 

@@ -13,10 +13,11 @@ from types import ModuleType
 
 import pytest
 
-import runtime.scenarios
+import rulewright.scenarios
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
-from runtime.game import Game, import_engine
+from rulewright.spec_loader import import_engine
+from runtime.game import Game
 from tests.conftest import ROOT
 from tests.test_properties import play
 
@@ -47,9 +48,9 @@ CASES = [(folder, f) for folder in SPECS for f in sorted((folder / "scenarios").
 def test_scenario(folder: Path, file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     m = engine(folder, tmp_path)
     monkeypatch.setattr(
-        runtime.scenarios, "load_game", lambda name, options=None: Game(m.State, m.SCENARIOS, options)
+        rulewright.scenarios, "load_game", lambda name, options=None: Game(m.State, m.SCENARIOS, options)
     )
     matches = [sc for sc in m.SCENARIOS if sc["file"].endswith(f"{folder.name}/scenarios/{file.name}")]
     assert len(matches) == 1
-    result = runtime.scenarios.run_scenario(folder.name, matches[0])
+    result = rulewright.scenarios.run_scenario(folder.name, matches[0])
     assert result.ok, result.message

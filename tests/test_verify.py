@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import runtime
-from runtime.cli import main
+from rulewright.cli import main
+from rulewright.spec_loader import load_spec
+from rulewright.verify import describe, verify
 from runtime.contract import Violation, check_observations
-from runtime.game import load_spec
-from runtime.verify import describe, verify
 from tests.conftest import LONG_GAMES, ROOT
 
 PLANTED = ROOT / "tests" / "verify" / "planted_bug"

@@ -293,7 +293,7 @@ def _load(name: str, options: dict[str, Any] | None) -> Game:
 
 
 def register(game: str | Game) -> str:
-    """Register a compiled game, by name or as a Game (e.g. `runtime.game.load_spec(folder)`),
+    """Register a compiled game, by name or as a Game (e.g. `rulewright.spec_loader.load_spec(folder)`),
     if not yet registered; returns its OpenSpiel name."""
     if isinstance(game, Game):
         _OTHERS[game.name] = game

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.fingerprint import Change, Entry, compare, fingerprint, innermost
-from runtime.game import Game
-from runtime.playthrough import (
+from rulewright.playthrough import (
     Divergence,
     Playthrough,
     PlaythroughError,
@@ -24,6 +23,7 @@ from runtime.playthrough import (
     replay,
     to_text,
 )
+from runtime.game import Game
 
 RULES_FILE = "rules.json"
 
@@ -33,7 +33,7 @@ Tracer = Callable[[Game, Divergence], list[tuple[str, int]]]
 
 def coverage_tracer(game: Game, div: Divergence) -> list[tuple[str, int]]:
     """The spec places of the rules that ran in a divergent step, from rule coverage."""
-    from runtime.coverage import RuleCoverage
+    from rulewright.coverage import RuleCoverage
 
     assert div.before is not None
     cov = RuleCoverage(game)

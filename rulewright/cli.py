@@ -14,7 +14,6 @@ import functools
 import json
 import math
 import os
-import random
 import re
 import sys
 import tempfile
@@ -23,10 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from runtime.agents import AGENTS, Agent, check_agent, make_agent
-from runtime.engine import GameState, RuleError
-from runtime.game import Game, UnknownGameError, available_games, load_game
-from runtime.gamelog import (
+from rulewright.gamelog import (
     MAX_LOG_BYTES,
     SEED_LIMIT,
     LogError,
@@ -37,7 +33,10 @@ from runtime.gamelog import (
     read_log,
     replay_log,
 )
-from runtime.scenarios import ScenarioResult
+from rulewright.scenarios import ScenarioResult
+from runtime.agents import AGENTS, Agent, check_agent, make_agent
+from runtime.engine import GameState, RuleError
+from runtime.game import Game, UnknownGameError, available_games, load_game
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs); 70 a bug of
 # ours (EX_SOFTWARE); 130 interrupted by Ctrl-C (128 + SIGINT, as shells report it).
@@ -46,7 +45,7 @@ MAX_DECISIONS = 100_000  # a played game that has not ended after this many deci
 DEBUG_ENV = "RULEWRIGHT_DEBUG"  # set to 1 for the traceback of an internal error
 
 
-# what other code imports from here (final_digest lives in runtime.gamelog)
+# what other code imports from here (final_digest lives in rulewright.gamelog)
 __all__ = ["EXIT_OK", "EXIT_SPEC", "EXIT_USAGE", "final_digest", "main", "play_game"]
 
 
@@ -188,7 +187,7 @@ def open_game(name: str, options: Sequence[str] | None, *, folders: bool = True)
         if name in available_games():
             return load_game(name, parse_options(options))
         if folders and ("/" in name or name.startswith(".")) and is_dir(Path(name)):
-            from runtime.game import load_spec
+            from rulewright.spec_loader import load_spec
 
             return load_spec(Path(name), parse_options(options))
     except (UnknownGameError, ValueError) as exc:
@@ -550,7 +549,7 @@ def coverage_kinds_option(sp: argparse.ArgumentParser) -> None:
 
 def coverage_kinds(args: argparse.Namespace) -> frozenset[str] | None:
     """The kinds named by --coverage-kinds (None: all); an unknown kind is a usage error."""
-    from runtime.coverage import KINDS
+    from rulewright.coverage import KINDS
 
     if not args.coverage_kinds:
         return None
@@ -575,7 +574,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     cov = None
     if args.coverage or args.coverage_json is not None:
-        from runtime.coverage import RuleCoverage
+        from rulewright.coverage import RuleCoverage
 
         try:
             cov = RuleCoverage(game)
@@ -623,7 +622,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
-    from runtime.scenarios import run_all, staleness
+    from rulewright.scenarios import run_all, staleness
 
     if args.game is not None:
         return _run_cases(args.game, args.paths)
@@ -649,8 +648,8 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 def _run_cases(game: str, paths: list[str]) -> int:
     """Case files (or folders of them) kept outside the spec, compiled with the game's spec."""
-    from runtime.game import load_spec
-    from runtime.scenarios import run_all
+    from rulewright.scenarios import run_all
+    from rulewright.spec_loader import load_spec
 
     if not paths:
         raise UsageError("--game needs case files or folders of them to run")
@@ -699,7 +698,7 @@ def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -
 def cmd_verify(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
 
-    from runtime.verify import DEFAULT_STRATEGIES, describe, verify
+    from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
 
     only = coverage_kinds(args)
     if args.prefer is not None:
@@ -758,7 +757,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _coverage(game: Game) -> Any:
-    from runtime.coverage import RuleCoverage
+    from rulewright.coverage import RuleCoverage
 
     try:
         return RuleCoverage(game)
@@ -768,7 +767,7 @@ def _coverage(game: Game) -> Any:
 
 def _save_reproducer(failure: Any, folder: Path, name: str) -> Path:
     """Write verify's minimal failing case; if `folder` cannot take it, a temporary folder does."""
-    from runtime.verify import write_reproducer
+    from rulewright.verify import write_reproducer
 
     try:
         return write_reproducer(failure, folder, name)
@@ -801,8 +800,8 @@ def _spec_ir(name: str) -> Any:
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
     from compiler.fingerprint import fingerprint
-    from runtime.impact import playthrough_dir, save
-    from runtime.playthrough import record
+    from rulewright.impact import playthrough_dir, save
+    from rulewright.playthrough import record
 
     game = open_game(args.game, args.option, folders=False)
     agent_kinds(args.agents)
@@ -829,7 +828,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from runtime.impact import (
+    from rulewright.impact import (
         analyse,
         coverage_tracer,
         describe,
@@ -837,7 +836,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         playthrough_files,
         rerecord,
     )
-    from runtime.playthrough import PlaythroughError
+    from rulewright.playthrough import PlaythroughError
 
     game = open_game(args.game, None, folders=False)
     if args.dir is not None and not args.dir.strip():
@@ -887,7 +886,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from runtime.bench import bench_game
+    from rulewright.bench import bench_game
 
     games = [
         open_game(name, args.option) for name in ([args.game] if args.game is not None else available_games())
@@ -1124,8 +1123,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(OSError):
         sys.stdout.flush()
     return code
-
-
-if __name__ == "__main__":
-    random.seed(0)
-    raise SystemExit(main())
