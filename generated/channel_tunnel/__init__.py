@@ -2,6 +2,6 @@
 # Regenerate with `rulewright build`; `rulewright build --check` fails if this file is stale.
 """1987 Channel Tunnel: `runtime.load_game("channel_tunnel")` loads this engine."""
 
-from generated.channel_tunnel.engine import INFO, SCENARIOS, State
+from .engine import INFO, SCENARIOS, State
 
 __all__ = ["INFO", "SCENARIOS", "State"]

@@ -2,6 +2,6 @@
 # Regenerate with `rulewright build`; `rulewright build --check` fails if this file is stale.
 """Guerra Fronteriza: `runtime.load_game("guerra_fronteriza")` loads this engine."""
 
-from generated.guerra_fronteriza.engine import INFO, SCENARIOS, State
+from .engine import INFO, SCENARIOS, State
 
 __all__ = ["INFO", "SCENARIOS", "State"]

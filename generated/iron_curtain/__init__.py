@@ -2,6 +2,6 @@
 # Regenerate with `rulewright build`; `rulewright build --check` fails if this file is stale.
 """Iron Curtain: `runtime.load_game("iron_curtain")` loads this engine."""
 
-from generated.iron_curtain.engine import INFO, SCENARIOS, State
+from .engine import INFO, SCENARIOS, State
 
 __all__ = ["INFO", "SCENARIOS", "State"]

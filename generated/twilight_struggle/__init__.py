@@ -2,6 +2,6 @@
 # Regenerate with `rulewright build`; `rulewright build --check` fails if this file is stale.
 """Twilight Struggle: `runtime.load_game("twilight_struggle")` loads this engine."""
 
-from generated.twilight_struggle.engine import INFO, SCENARIOS, State
+from .engine import INFO, SCENARIOS, State
 
 __all__ = ["INFO", "SCENARIOS", "State"]
