@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from compiler import errorcodes as codes
 from compiler import ir
 from compiler.diagnostics import Sink
 from compiler.limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH, MAX_LOOP_DEPTH
@@ -59,7 +60,7 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
         if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
             reported.add("block")
             sink.error(
-                "too-deep",
+                codes.TOO_DEEP,
                 span,
                 f"blocks nest {blocks} deep here; at most {MAX_BLOCK_DEPTH} are allowed",
                 "move the inner part into a procedure or a function",
@@ -67,7 +68,7 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
         elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
             reported.add("loop")
             sink.error(
-                "too-deep",
+                codes.TOO_DEEP,
                 span,
                 f"loops nest {loops} deep here; at most {MAX_LOOP_DEPTH} are allowed",
                 "move the inner loops into a procedure or a function",
@@ -75,7 +76,7 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
         elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
             reported.add("expression")
             sink.error(
-                "too-deep",
+                codes.TOO_DEEP,
                 span,
                 f"this expression nests {exprs} deep; at most {MAX_EXPRESSION_DEPTH} are allowed",
                 "name parts of it with `let`, or sum a list: sum(x for x in [a, b, c])",
@@ -120,7 +121,7 @@ def _recursion(game: ir.Game, sink: Sink) -> None:
         else:
             message = f"{kind} '{name}' always calls itself again ({chain}), so it never ends"
         sink.error(
-            "endless-recursion",
+            codes.ENDLESS_RECURSION,
             cycle[-1][1],
             message,
             "make the call depend on a condition that eventually fails",

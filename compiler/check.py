@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from compiler import errorcodes as codes
 from compiler import ir
 from compiler.diagnostics import Sink, did_you_mean
 from compiler.resolve import Symbols
@@ -118,7 +119,7 @@ class Checker:
             t = self.sym.type_named(p.type.text)
             if t is None:
                 self.sink.error(
-                    "unknown-type",
+                    codes.UNKNOWN_TYPE,
                     p.type.span,
                     f"unknown type '{p.type.text}'" + did_you_mean(p.type.text, self.sym.known_type_names()),
                 )
@@ -139,7 +140,7 @@ class Checker:
         if code.expr is not None:
             t = self.expr(code.expr)
             if want is not None and not compatible(want, t):
-                self.sink.error("type-mismatch", code.expr.span, f"expected {want}, got {t}")
+                self.sink.error(codes.TYPE_MISMATCH, code.expr.span, f"expected {want}, got {t}")
         else:
             self.block(code.body)
         self.in_setup = False
@@ -149,7 +150,7 @@ class Checker:
         for f in g.functions:
             ret = sym.type_named(f.returns.text)
             if ret is None:
-                self.sink.error("unknown-type", f.returns.span, f"unknown type '{f.returns.text}'")
+                self.sink.error(codes.UNKNOWN_TYPE, f.returns.span, f"unknown type '{f.returns.text}'")
             self.unit(f.body, self.params(f.params), want=ret)
         for pr in g.procedures:
             self.unit(pr.body, self.params(pr.params))
@@ -187,20 +188,22 @@ class Checker:
             o = sym.options.get(key)
             if o is None:
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     value.span,
                     f"scenario '{sc.name}' sets an undeclared option '{key}'"
                     + did_you_mean(key, list(sym.options)),
                 )
             elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
-                self.sink.error("bad-scenario", value.span, f"option '{key}' is {o.type}, not {value.data!r}")
+                self.sink.error(
+                    codes.BAD_SCENARIO, value.span, f"option '{key}' is {o.type}, not {value.data!r}"
+                )
         forced = [("a forced shuffle", v) for order in sc.shuffles for v in order]
         forced += [("a forced draw", v) for order in sc.draws for v in order]
         forced += [("a forced pick", v) for v in sc.picks]
         for what, v in forced:
             if str(v.data) not in sym.entities:
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     v.span,
                     f"unknown component '{v.data}' in {what}" + did_you_mean(str(v.data), list(sym.entities)),
                 )
@@ -208,7 +211,7 @@ class Checker:
         for verb, v in named:
             if str(v.data) not in sym.phases:
                 self.sink.error(
-                    "undefined-phase",
+                    codes.UNDEFINED_PHASE,
                     v.span,
                     f"scenario '{sc.name}' {verb} '{v.data}', which is not a phase"
                     + did_you_mean(str(v.data), list(sym.phases)),
@@ -220,7 +223,7 @@ class Checker:
         for a in st.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     a.span,
                     'an action is written as its label, e.g. a card\'s name, "(1,0)" or "yes"',
                 )
@@ -231,7 +234,7 @@ class Checker:
             if v is not None and str(v.data) not in allowed:
                 either = " nor 'draw'" if "draw" in allowed else ""
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     v.span,
                     f"'{v.data}' is not a player of this game{either}" + did_you_mean(str(v.data), allowed),
                     "players are named by their labels: " + ", ".join(labels),
@@ -247,7 +250,7 @@ class Checker:
     def want(self, e: ir.Expr, t: Type, what: str) -> Type:
         got = self.expr(e)
         if not compatible(t, got):
-            self.sink.error("type-mismatch", e.span, f"{what} must be {t}, got {got}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, f"{what} must be {t}, got {got}")
         return got
 
     def rhs(self, r: ir.Rhs) -> Type:
@@ -262,13 +265,17 @@ class Checker:
 
     def decision(self, d: ir.Decision) -> Type:
         if self.in_setup and not self.in_code_unit_without_decisions:
-            self.sink.error("misplaced-decision", d.span, "a scenario's setup cannot stop to ask a player")
+            self.sink.error(
+                codes.MISPLACED_DECISION, d.span, "a scenario's setup cannot stop to ask a player"
+            )
         text = d.question if isinstance(d, ir.Ask) else d.prompt
         if text is not None:
             self.expr(text)
         if d.player is None:
             self.sink.error(
-                "decision-without-player", d.span, "this decision does not say who makes it; add 'by PLAYER'"
+                codes.DECISION_WITHOUT_PLAYER,
+                d.span,
+                "this decision does not say who makes it; add 'by PLAYER'",
             )
         else:
             self.want(d.player, PLAYER, "the deciding player")
@@ -278,14 +285,14 @@ class Checker:
                 elem = src.iterable_elem
                 if elem is None:
                     self.sink.error(
-                        "type-mismatch",
+                        codes.TYPE_MISMATCH,
                         d.options.span,
                         f"choose needs a list or zone to choose from, got {src}",
                     )
                     elem = ANY
                 elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
                     self.sink.error(
-                        "type-mismatch", d.options.span, f"cannot choose among values of type {elem}"
+                        codes.TYPE_MISMATCH, d.options.span, f"cannot choose among values of type {elem}"
                     )
                 elif elem.kind == "cell":
                     self.grid_needed(d.options.span)
@@ -309,7 +316,7 @@ class Checker:
                 declared = sym.type_named(s.type.text)
                 if declared is None:
                     self.sink.error(
-                        "unknown-type",
+                        codes.UNKNOWN_TYPE,
                         s.type.span,
                         f"unknown type '{s.type.text}'"
                         + did_you_mean(s.type.text.replace("list[", "").rstrip("]"), sym.known_type_names()),
@@ -318,7 +325,7 @@ class Checker:
                 got = self.rhs(s.value)
                 if not compatible(declared, got):
                     self.sink.error(
-                        "type-mismatch", s.value.span, f"'{s.var}' is declared {declared}, got {got}"
+                        codes.TYPE_MISMATCH, s.value.span, f"'{s.var}' is declared {declared}, got {got}"
                     )
                 elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
                     self.ann.types[id(s.value)] = declared  # `[]` and `none` take the declared type
@@ -327,13 +334,13 @@ class Checker:
                 t = self.rhs(s.value)
                 if t.kind == "none":
                     self.sink.error(
-                        "type-mismatch",
+                        codes.TYPE_MISMATCH,
                         s.value.span,
                         "cannot tell the type of 'none' here; give the variable a typed value first",
                     )
                 elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
                     self.sink.error(
-                        "type-mismatch",
+                        codes.TYPE_MISMATCH,
                         s.value.span,
                         "cannot tell what '[]' will hold; declare the type, e.g. `let xs: list[card] = []`",
                     )
@@ -349,7 +356,9 @@ class Checker:
                 src = self.expr(s.source)
                 elem = src.iterable_elem
                 if elem is None:
-                    self.sink.error("type-mismatch", s.source.span, f"for needs a list or zone, got {src}")
+                    self.sink.error(
+                        codes.TYPE_MISMATCH, s.source.span, f"for needs a list or zone, got {src}"
+                    )
                     elem = ANY
                 self.scope.push()
                 self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
@@ -368,12 +377,16 @@ class Checker:
                 dest = self.zone(s.dest, "pile")
                 moved = (it.elem or ANY) if it.kind in ("list", "zone") else it
                 if dest is not None and not compatible(dest, moved):
-                    self.sink.error("type-mismatch", s.item.span, f"cannot move {it} into a zone of {dest}")
+                    self.sink.error(
+                        codes.TYPE_MISMATCH, s.item.span, f"cannot move {it} into a zone of {dest}"
+                    )
             case ir.Place():
                 it = self.expr(s.item)
                 dest = self.zone(s.grid, "grid")
                 if dest is not None and not compatible(dest, it):
-                    self.sink.error("type-mismatch", s.item.span, f"cannot place {it} on a grid of {dest}")
+                    self.sink.error(
+                        codes.TYPE_MISMATCH, s.item.span, f"cannot place {it} on a grid of {dest}"
+                    )
                 self.want(s.cell, CELL, "a grid position")
             case ir.Shuffle():
                 self.zone(s.zone, "pile")
@@ -383,7 +396,7 @@ class Checker:
                 dst_t = self.zone(s.dest, "pile")
                 if src_t is not None and dst_t is not None and src_t != dst_t:
                     self.sink.error(
-                        "type-mismatch", s.dest.span, f"cannot deal {src_t} into a zone of {dst_t}"
+                        codes.TYPE_MISMATCH, s.dest.span, f"cannot deal {src_t} into a zone of {dst_t}"
                     )
             case ir.Reveal():
                 self.expr(s.item)
@@ -403,7 +416,7 @@ class Checker:
                 pr = sym.procedures.get(s.proc)
                 if pr is None:
                     self.sink.error(
-                        "undefined-procedure",
+                        codes.UNDEFINED_PROCEDURE,
                         s.span,
                         f"no procedure '{s.proc}'" + did_you_mean(s.proc, list(sym.procedures)),
                     )
@@ -416,10 +429,12 @@ class Checker:
                 info = sym.entity_types.get(subj.name) if subj.kind == "entity" else None
                 fd = info.code_fields.get(s.field) if info else None
                 if info is None:
-                    self.sink.error("type-mismatch", s.subject.span, f"'do' needs a component, got {subj}")
+                    self.sink.error(
+                        codes.TYPE_MISMATCH, s.subject.span, f"'do' needs a component, got {subj}"
+                    )
                 elif fd is None or fd.kind != "effect":
                     self.sink.error(
-                        "unknown-field",
+                        codes.UNKNOWN_FIELD,
                         s.span,
                         f"type '{subj.name}' has no effect field '{s.field}'"
                         + did_you_mean(
@@ -440,7 +455,7 @@ class Checker:
                     and s.until_phase != "game"
                 ):
                     self.sink.error(
-                        "undefined-phase",
+                        codes.UNDEFINED_PHASE,
                         s.span,
                         f"no phase '{s.until_phase}'" + did_you_mean(s.until_phase, [*sym.phases, "game"]),
                     )
@@ -448,7 +463,7 @@ class Checker:
                 ev = sym.events.get(s.event)
                 if ev is None:
                     self.sink.error(
-                        "unknown-name",
+                        codes.UNKNOWN_NAME,
                         s.span,
                         f"no event '{s.event}'" + did_you_mean(s.event, list(sym.events)),
                     )
@@ -463,7 +478,9 @@ class Checker:
         target: Type | None = None
         if local is not None and local[2]:
             self.sink.error(
-                "type-mismatch", s.span, f"'{s.target}' is a comprehension variable; it cannot be assigned"
+                codes.TYPE_MISMATCH,
+                s.span,
+                f"'{s.target}' is a comprehension variable; it cannot be assigned",
             )
             return
         if local is not None and not s.indices:
@@ -474,14 +491,16 @@ class Checker:
             self.ann.names[id(s)] = Binding("state", s.target, vt)
             if len(s.indices) != len(per):
                 self.sink.error(
-                    "wrong-arg-count", s.span, f"'{s.target}' takes {len(per)} indices, got {len(s.indices)}"
+                    codes.WRONG_ARG_COUNT,
+                    s.span,
+                    f"'{s.target}' takes {len(per)} indices, got {len(s.indices)}",
                 )
             for e, pt in zip(s.indices, per, strict=False):
                 self.want(e, pt, "an index")
             target = vt
         else:
             self.sink.error(
-                "unknown-name",
+                codes.UNKNOWN_NAME,
                 s.span,
                 f"cannot assign to '{s.target}': not a local or a state variable"
                 + did_you_mean(s.target, [*self.scope.names(), *self.sym.state]),
@@ -489,25 +508,27 @@ class Checker:
             return
         if s.op in ("+=", "-=") and target != INT:
             self.sink.error(
-                "type-mismatch", s.span, f"'{s.op}' needs an int variable, '{s.target}' is {target}"
+                codes.TYPE_MISMATCH, s.span, f"'{s.op}' needs an int variable, '{s.target}' is {target}"
             )
         elif not compatible(target, t):
-            self.sink.error("type-mismatch", s.value.span, f"'{s.target}' is {target}, cannot assign {t}")
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, f"'{s.target}' is {target}, cannot assign {t}")
 
     def zone(self, e: ir.Expr, kind: str) -> Type | None:
         t = self.expr(e)
         if t.kind != "zone":
-            self.sink.error("type-mismatch", e.span, f"expected a zone, got {t}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, f"expected a zone, got {t}")
             return None
         if t.name != kind:
-            self.sink.error("type-mismatch", e.span, f"expected a {kind} zone, '{t}' is a {t.name}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, f"expected a {kind} zone, '{t}' is a {t.name}")
         return t.elem
 
     def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
         m = self.sym.modifiers.get(name)
         if m is None:
             self.sink.error(
-                "unknown-name", span, f"no modifier '{name}'" + did_you_mean(name, list(self.sym.modifiers))
+                codes.UNKNOWN_NAME,
+                span,
+                f"no modifier '{name}'" + did_you_mean(name, list(self.sym.modifiers)),
             )
             for a in args:
                 self.expr(a)
@@ -517,7 +538,7 @@ class Checker:
     def args(self, args: tuple[ir.Expr, ...], params: dict[str, Type], what: str, span: ir.Span) -> None:
         if len(args) != len(params):
             self.sink.error(
-                "wrong-arg-count", span, f"{what} takes {len(params)} argument(s), got {len(args)}"
+                codes.WRONG_ARG_COUNT, span, f"{what} takes {len(params)} argument(s), got {len(args)}"
             )
         for a, (pname, pt) in zip(args, params.items(), strict=False):
             self.want(a, pt, f"argument '{pname}'")
@@ -554,7 +575,7 @@ class Checker:
                 info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
                 fd = info.code_fields.get(e.name) if info else None
                 if info is None or fd is None or fd.kind != "expr":
-                    self.sink.error("unknown-field", e.span, f"{subj} has no expression field '{e.name}'")
+                    self.sink.error(codes.UNKNOWN_FIELD, e.span, f"{subj} has no expression field '{e.name}'")
                     return ANY
                 self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
                 return info.field_types[e.name]
@@ -569,7 +590,7 @@ class Checker:
                     if elem == ANY or elem.kind == "none":
                         elem = t
                     elif not comparable(elem, t):
-                        self.sink.error("type-mismatch", it.span, f"a list of {elem} cannot hold {t}")
+                        self.sink.error(codes.TYPE_MISMATCH, it.span, f"a list of {elem} cannot hold {t}")
                 return list_of(elem)
             case ir.ListComp():
                 elem = self.source(e.source)
@@ -601,11 +622,13 @@ class Checker:
                 lt, rt = self.expr(e.left), self.expr(e.right)
                 if e.op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
                     if not comparable(list_of(lt.elem or ANY), list_of(rt.elem or ANY)):
-                        self.sink.error("type-mismatch", e.span, f"cannot join {lt} and {rt}")
+                        self.sink.error(codes.TYPE_MISMATCH, e.span, f"cannot join {lt} and {rt}")
                     return list_of(lt.elem or ANY)
                 for side, t in ((e.left, lt), (e.right, rt)):
                     if not compatible(INT, t):
-                        self.sink.error("type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}")
+                        self.sink.error(
+                            codes.TYPE_MISMATCH, side.span, f"'{e.op}' needs int operands, got {t}"
+                        )
                 return INT
             case ir.Compare():
                 lt, rt = self.expr(e.left), self.expr(e.right)
@@ -613,18 +636,18 @@ class Checker:
                     member = rt.iterable_elem
                     if member is None:
                         self.sink.error(
-                            "type-mismatch", e.right.span, f"'{e.op}' needs a list or zone, got {rt}"
+                            codes.TYPE_MISMATCH, e.right.span, f"'{e.op}' needs a list or zone, got {rt}"
                         )
                     elif not comparable(member, lt):
-                        self.sink.error("type-mismatch", e.span, f"{lt} is never in a {rt}")
+                        self.sink.error(codes.TYPE_MISMATCH, e.span, f"{lt} is never in a {rt}")
                 elif e.op in ("==", "!="):
                     if not comparable(lt, rt):
-                        self.sink.error("type-mismatch", e.span, f"cannot compare {lt} with {rt}")
+                        self.sink.error(codes.TYPE_MISMATCH, e.span, f"cannot compare {lt} with {rt}")
                 else:
                     for side, t in ((e.left, lt), (e.right, rt)):
                         if not compatible(INT, t):
                             self.sink.error(
-                                "type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}"
+                                codes.TYPE_MISMATCH, side.span, f"'{e.op}' needs int operands, got {t}"
                             )
                 return BOOL
             case ir.BoolOp():
@@ -641,7 +664,9 @@ class Checker:
                 self.want(e.cond, BOOL, "a condition")
                 then_t, else_t = self.expr(e.then), self.expr(e.other)
                 if not comparable(then_t, else_t):
-                    self.sink.error("type-mismatch", e.span, f"the branches differ: {then_t} and {else_t}")
+                    self.sink.error(
+                        codes.TYPE_MISMATCH, e.span, f"the branches differ: {then_t} and {else_t}"
+                    )
                 return else_t if then_t.kind == "none" else then_t
             case ir.Active():
                 self.modifier(e.name, e.args, e.span)
@@ -649,14 +674,14 @@ class Checker:
             case ir.Choose() | ir.ChooseNumber() | ir.Ask():
                 if self.in_code_unit_without_decisions:
                     self.sink.error(
-                        "misplaced-decision",
+                        codes.MISPLACED_DECISION,
                         e.span,
                         "a decision cannot be made inside a function, "
                         "condition, invariant, evaluation or expectation; make it in a procedure",
                     )
                 else:
                     self.sink.error(
-                        "misplaced-decision",
+                        codes.MISPLACED_DECISION,
                         e.span,
                         "a decision must be the whole value of a let or "
                         "an assignment: `let x = choose from xs by p`",
@@ -669,7 +694,7 @@ class Checker:
         t = self.expr(e)
         elem = t.iterable_elem
         if elem is None:
-            self.sink.error("type-mismatch", e.span, f"expected a list or zone, got {t}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, f"expected a list or zone, got {t}")
             return ANY
         return elem
 
@@ -686,7 +711,7 @@ class Checker:
             sv, t, per = sym.state[n]
             if per:
                 self.sink.error(
-                    "wrong-arg-count",
+                    codes.WRONG_ARG_COUNT,
                     e.span,
                     f"'{n}' is indexed by {', '.join(map(str, per))}; write {n}[...]",
                 )
@@ -694,7 +719,7 @@ class Checker:
         if n in sym.zones:
             z, t = sym.zones[n]
             if z.per_player:
-                self.sink.error("wrong-arg-count", e.span, f"zone '{n}' is per player; write {n}[player]")
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, f"zone '{n}' is per player; write {n}[player]")
             return Binding("zone", n, t)
         if n in sym.entities:
             tname, _ = sym.entities[n]
@@ -710,7 +735,7 @@ class Checker:
         if n == "num_players":
             return Binding("num_players", n, INT)
         self.sink.error(
-            "unknown-name",
+            codes.UNKNOWN_NAME,
             e.span,
             f"unknown name '{n}'" + did_you_mean(n, [*self.scope.names(), *sym.global_names()]),
         )
@@ -721,14 +746,14 @@ class Checker:
         if subj.kind == "any":
             return ANY
         if subj.kind != "entity" or subj.name == "player":
-            self.sink.error("type-mismatch", e.subject.span, f"'.{e.name}' needs a component, got {subj}")
+            self.sink.error(codes.TYPE_MISMATCH, e.subject.span, f"'.{e.name}' needs a component, got {subj}")
             return ANY
         info = self.sym.entity_types[subj.name]
         if e.name in ("id", "name"):
             return STR
         if e.name not in info.field_types or e.name in info.code_fields:
             self.sink.error(
-                "unknown-field",
+                codes.UNKNOWN_FIELD,
                 e.span,
                 f"type '{subj.name}' has no field '{e.name}'"
                 + did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]),
@@ -747,7 +772,7 @@ class Checker:
             self.ann.names[id(e.subject)] = Binding("state", sv.name, t)
             if len(e.args) != len(per):
                 self.sink.error(
-                    "wrong-arg-count", e.span, f"'{sv.name}' takes {len(per)} indices, got {len(e.args)}"
+                    codes.WRONG_ARG_COUNT, e.span, f"'{sv.name}' takes {len(per)} indices, got {len(e.args)}"
                 )
             for a, pt in zip(e.args, per, strict=False):
                 self.want(a, pt, "an index")
@@ -761,7 +786,7 @@ class Checker:
             self.ann.names[id(e.subject)] = Binding("zone", z.name, t)
             if not z.per_player or len(e.args) != 1:
                 self.sink.error(
-                    "wrong-arg-count", e.span, f"zone '{z.name}' takes {1 if z.per_player else 0} index"
+                    codes.WRONG_ARG_COUNT, e.span, f"zone '{z.name}' takes {1 if z.per_player else 0} index"
                 )
             for a in e.args:
                 self.want(a, PLAYER, "the zone's owner")
@@ -770,7 +795,7 @@ class Checker:
         if t.kind == "list" and len(e.args) == 1:
             self.want(e.args[0], INT, "a list position")
             return t.elem or ANY
-        self.sink.error("type-mismatch", e.span, f"cannot index {t}")
+        self.sink.error(codes.TYPE_MISMATCH, e.span, f"cannot index {t}")
         return ANY
 
     def call(self, e: ir.Call) -> Type:
@@ -783,11 +808,11 @@ class Checker:
             return self.builtin(e)
         if e.func in sym.procedures:
             self.sink.error(
-                "type-mismatch", e.span, f"procedure '{e.func}' gives no value; call it as a statement"
+                codes.TYPE_MISMATCH, e.span, f"procedure '{e.func}' gives no value; call it as a statement"
             )
             return ANY
         self.sink.error(
-            "unknown-name",
+            codes.UNKNOWN_NAME,
             e.span,
             f"unknown function '{e.func}'" + did_you_mean(e.func, [*sym.functions, *BUILTINS]),
         )
@@ -800,7 +825,7 @@ class Checker:
 
         def arity(n: int) -> bool:
             if len(a) != n:
-                self.sink.error("wrong-arg-count", e.span, f"'{f}' takes {n} argument(s), got {len(a)}")
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, f"'{f}' takes {n} argument(s), got {len(a)}")
                 for x in a:
                     self.expr(x)
                 return False
@@ -809,7 +834,7 @@ class Checker:
         def on_grid(x: ir.Expr) -> Type:
             t = self.expr(x)
             if t.kind not in ("entity", "any") or t.name == "player":
-                self.sink.error("type-mismatch", x.span, f"'{f}' needs a component on a grid, got {t}")
+                self.sink.error(codes.TYPE_MISMATCH, x.span, f"'{f}' needs a component on a grid, got {t}")
             return t
 
         rules: dict[str, Callable[[], Type]] = {
@@ -835,7 +860,7 @@ class Checker:
         }
         if f in CHANCE_BUILTINS and self.in_code_unit_without_decisions:
             self.sink.error(
-                "misplaced-chance",
+                codes.MISPLACED_CHANCE,
                 e.span,
                 f"'{f}' changes the game's random state, so it cannot be "
                 "used in a function, condition, invariant, evaluation or expectation; use it in a procedure",
@@ -843,7 +868,7 @@ class Checker:
         if f in ("min", "max"):
             if len(a) < 2:
                 self.sink.error(
-                    "wrong-arg-count", e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')"
+                    codes.WRONG_ARG_COUNT, e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')"
                 )
             for x in a:
                 self.want(x, INT, f"an argument of {f}")
@@ -861,7 +886,7 @@ class Checker:
 
     def grid_needed(self, span: ir.Span) -> None:
         if not any(z.kind == "grid" for z, _ in self.sym.zones.values()):
-            self.sink.error("type-mismatch", span, "cells need a grid zone (a zone with 'kind: grid')")
+            self.sink.error(codes.TYPE_MISMATCH, span, "cells need a grid zone (a zone with 'kind: grid')")
 
     def _player_fn(self, a: tuple[ir.Expr, ...]) -> Type:
         self.want(a[0], PLAYER, "a player")

@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from compiler import errorcodes as codes
 from compiler import ir, parse, yaml_compose
 from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
@@ -196,17 +197,17 @@ class Reader:
 
     def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]:
         if not isinstance(node, MappingNode):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a mapping")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be a mapping")
             return []
         out: list[tuple[ScalarNode, Node]] = []
         seen: dict[str, Span] = {}
         for k, v in node.value:
             if not isinstance(k, ScalarNode):
-                self.sink.error("wrong-value-type", self.span(k), f"keys of {what} must be plain names")
+                self.sink.error(codes.WRONG_VALUE_TYPE, self.span(k), f"keys of {what} must be plain names")
                 continue
             if k.value in seen:
                 self.sink.error(
-                    "duplicate-id",
+                    codes.DUPLICATE_ID,
                     self.span(k),
                     f"duplicate key '{k.value}' in {what}",
                     f"first defined at {seen[k.value]}",
@@ -226,7 +227,7 @@ class Reader:
         for k, v in items:
             if k.value == "<<":
                 self.sink.error(
-                    "unknown-key",
+                    codes.UNKNOWN_KEY,
                     self.span(k),
                     f"'<<' (a YAML merge key) in {what}: spec files do not merge mappings",
                     "write the keys out",
@@ -236,7 +237,7 @@ class Reader:
             if k.value not in allowed:
                 close = close_match(k.value, allowed)
                 self.sink.error(
-                    "unknown-key",
+                    codes.UNKNOWN_KEY,
                     self.span(k),
                     f"unknown key '{k.value}' in {what}" + (f"; did you mean '{close}'?" if close else ""),
                     f"allowed keys: {', '.join(allowed)}",
@@ -250,18 +251,18 @@ class Reader:
         if isinstance(node, MappingNode) and not merged:
             for r in required:
                 if r not in out:
-                    self.sink.error("missing-key", self.span(node), f"{what} needs the key '{r}'")
+                    self.sink.error(codes.MISSING_KEY, self.span(node), f"{what} needs the key '{r}'")
         return out
 
     def seq(self, node: Node, what: str) -> list[Node]:
         if not isinstance(node, SequenceNode):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a list")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be a list")
             return []
         return list(node.value)
 
     def scalar(self, node: Node, what: str) -> ScalarNode | None:
         if not isinstance(node, ScalarNode):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a single value")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be a single value")
             return None
         return node
 
@@ -276,7 +277,7 @@ class Reader:
             return default
         v = self.data(node)
         if isinstance(v, bool) or not isinstance(v, int):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be an integer")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be an integer")
             return default
         return v
 
@@ -309,7 +310,7 @@ class Reader:
 
     def _too_large(self, node: ScalarNode) -> int:
         self.sink.error(
-            "limit-exceeded",
+            codes.LIMIT_EXCEEDED,
             self.span(node),
             f"this number is too large: numbers in a spec have at most {MAX_INT_DIGITS} digits",
         )
@@ -326,7 +327,7 @@ class Reader:
         """A type as written; "" (which resolve reads as any type) when it is not written."""
         ref = ir.TypeRef(self.text(node, what, "").replace(" ", ""), self.span(node))
         if not ref.text and isinstance(node, ScalarNode):
-            self.sink.error("missing-key", ref.span, f"{what} needs a type")
+            self.sink.error(codes.MISSING_KEY, ref.span, f"{what} needs a type")
         return ref
 
     def params(self, node: Node | None, what: str) -> tuple[ir.Param, ...]:
@@ -480,10 +481,10 @@ def _read_sources(
             text = decode(data)
         except SourceError as exc:
             notes: tuple[str, ...] = ()
-            if exc.code == "limit-exceeded":
+            if exc.code == codes.LIMIT_EXCEEDED:
                 if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
                     exc = SourceError(
-                        "limit-exceeded",
+                        codes.LIMIT_EXCEEDED,
                         f"with this file the spec's files hold more than {MAX_SPEC_BYTES:,} bytes",
                     )
                     notes = ("the limit protects the tool (compiler/limits.py, MAX_SPEC_BYTES)",)
@@ -521,10 +522,13 @@ def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
         if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
             notes.append(f"{exc.context} at {exc.context_mark.line + 1}:{exc.context_mark.column + 1}")
         sink.error(
-            "yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}", *notes
+            codes.YAML_SYNTAX,
+            Span(name, line, col, line, col + 1),
+            f"YAML syntax: {exc.problem or exc}",
+            *notes,
         )
     except yaml.YAMLError as exc:  # no position (the text was checked for what the reader refuses)
-        sink.error("yaml-syntax", Span(name, 1, 1, 1, 2), f"YAML syntax: {exc}")
+        sink.error(codes.YAML_SYNTAX, Span(name, 1, 1, 1, 2), f"YAML syntax: {exc}")
     reader.failed = True
     return None, reader
 
@@ -540,13 +544,13 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
         scen_files = scenarios
     if not files:
         sink.error(
-            "missing-key", Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder"
+            codes.MISSING_KEY, Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder"
         )
         return None
     scen_dir = folder / "scenarios"
     if scenarios is None and not scen_dir.is_dir() and (scen_dir.is_symlink() or scen_dir.exists()):
         sink.error(
-            "unreadable-file",
+            codes.UNREADABLE_FILE,
             Span(display_path(scen_dir), 1, 1, 1, 1),
             "'scenarios' here is not a folder (or a link to one), so no scenario was read",
         )
@@ -569,7 +573,7 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
             if key not in TOP_KEYS:
                 close = close_match(key, TOP_KEYS)
                 sink.error(
-                    "unknown-key",
+                    codes.UNKNOWN_KEY,
                     reader.span(k),
                     f"unknown top-level key '{key}'" + (f"; did you mean '{close}'?" if close else ""),
                 )
@@ -588,7 +592,7 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
                 parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
             elif key in parts.scalars:
                 sink.error(
-                    "duplicate-id",
+                    codes.DUPLICATE_ID,
                     reader.span(k),
                     f"'{key}' is set in two files",
                     f"first set at {parts.scalars[key][1].span(parts.scalars[key][0])}",
@@ -614,10 +618,12 @@ def _assemble(
         game_span = greader.span(gnode)
         if not name and isinstance(gnode, ScalarNode):
             sink.error(
-                "missing-key", game_span, "'game' needs a name (the spec folder's name, in lower case with _)"
+                codes.MISSING_KEY,
+                game_span,
+                "'game' needs a name (the spec folder's name, in lower case with _)",
             )
     elif needs:
-        sink.error("missing-key", game_span, "the spec needs a top-level 'game' name")
+        sink.error(codes.MISSING_KEY, game_span, "the spec needs a top-level 'game' name")
     if not name:  # checking goes on under a stand-in name
         name = re.sub(r"\W", "_", folder.name).lstrip("0123456789") or "spec"
 
@@ -634,7 +640,7 @@ def _assemble(
             player_labels = tuple(pr.strings(pk["labels"], "players.labels"))
             if len(player_labels) != len(player_names):
                 sink.error(
-                    "wrong-value-type", pr.span(pk["labels"]), "players.labels needs one label per name"
+                    codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), "players.labels needs one label per name"
                 )
                 player_labels = ()
         if "count" in pk and "names" in pk:
@@ -643,7 +649,7 @@ def _assemble(
             player_count = ir.Value(len(player_names), pr.span(pnode))
     elif needs:
         sink.error(
-            "missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section"
+            codes.MISSING_KEY, Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section"
         )
 
     max_number = 20
@@ -653,12 +659,12 @@ def _assemble(
         max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
         if max_number < 0:
             ar.sink.error(
-                "wrong-value-type", ar.span(ak["max_number"]), "actions.max_number must be 0 or more"
+                codes.WRONG_VALUE_TYPE, ar.span(ak["max_number"]), "actions.max_number must be 0 or more"
             )
             max_number = 20
         elif max_number > MAX_NUMBER:
             ar.sink.error(
-                "limit-exceeded",
+                codes.LIMIT_EXCEEDED,
                 ar.span(ak["max_number"]),
                 f"actions.max_number is {max_number:,}; the limit is {MAX_NUMBER:,}",
                 "every number up to it is an action of the game, listed in the engine; "
@@ -674,7 +680,7 @@ def _assemble(
             step_budget = lr.integer(lk["steps"], "limits.steps", DEFAULT_STEP_BUDGET)
             if not 1 <= step_budget <= MAX_STEP_BUDGET:
                 sink.error(
-                    "wrong-value-type",
+                    codes.WRONG_VALUE_TYPE,
                     lr.span(lk["steps"]),
                     f"limits.steps is a number of steps from 1 to {MAX_STEP_BUDGET:,}",
                 )
@@ -699,7 +705,7 @@ def _assemble(
         types.append(_entity_type(k, v, r, rows.pop(k.value, []), sink))
     for tname, trows in rows.items():
         sink.error(
-            "unknown-type",
+            codes.UNKNOWN_TYPE,
             trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
             f"components of '{tname}' but no type '{tname}' is declared"
             + did_you_mean(tname, [t.name for t in types]),
@@ -761,17 +767,19 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
     d = r.keys(v, f"option '{k.value}'", ("type", "default", "choices", "doc"), ("type", "default"))
     typ = r.text(d.get("type"), "option type", "int")
     if typ not in ("int", "bool"):
-        r.sink.error("unknown-type", r.span(d["type"]), f"an option is 'int' or 'bool', not '{typ}'")
+        r.sink.error(codes.UNKNOWN_TYPE, r.span(d["type"]), f"an option is 'int' or 'bool', not '{typ}'")
     default = r.data(d["default"]) if "default" in d else 0
     if typ == "bool" and not isinstance(default, bool):
         r.sink.error(
-            "wrong-value-type", r.span(d["default"]), "the default of a bool option must be true or false"
+            codes.WRONG_VALUE_TYPE, r.span(d["default"]), "the default of a bool option must be true or false"
         )
         default = False
     if typ == "int" and (isinstance(default, bool) or not isinstance(default, int)):
         if "default" in d:
             r.sink.error(
-                "wrong-value-type", r.span(d["default"]), "the default of an int option must be an integer"
+                codes.WRONG_VALUE_TYPE,
+                r.span(d["default"]),
+                "the default of an int option must be an integer",
             )
         default = 0
     choices = (
@@ -837,7 +845,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
         elif k.value not in known:
             close = close_match(k.value, list(known) + ["id", "name"])
             sink.error(
-                "unknown-field",
+                codes.UNKNOWN_FIELD,
                 r.span(k),
                 f"type '{tname}' has no field '{k.value}'" + (f"; did you mean '{close}'?" if close else ""),
             )
@@ -847,7 +855,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
         else:
             field_value(k.value, v)
     if not eid:
-        sink.error("missing-key", r.span(node), f"every '{tname}' component needs an 'id'")
+        sink.error(codes.MISSING_KEY, r.span(node), f"every '{tname}' component needs an 'id'")
     return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node))
 
 
@@ -873,7 +881,7 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner"):
         r.sink.error(
-            "wrong-value-type", r.span(d["visibility"]), "visibility of a variable is 'public' or 'owner'"
+            codes.WRONG_VALUE_TYPE, r.span(d["visibility"]), "visibility of a variable is 'public' or 'owner'"
         )
     return ir.StateVar(
         k.value,
@@ -891,21 +899,23 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
     d = r.keys(v, f"zone '{k.value}'", ("of", "per", "kind", "visibility", "radius", "doc"), ("of",))
     per = r.text(d.get("per"), "per", "")
     if per not in ("", "player"):
-        r.sink.error("wrong-value-type", r.span(d["per"]), "a zone is either shared or 'per: player'")
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["per"]), "a zone is either shared or 'per: player'")
     kind = r.text(d.get("kind"), "kind", "pile")
     if kind not in ("pile", "grid"):
-        r.sink.error("wrong-value-type", r.span(d["kind"]), f"a zone kind is 'pile' or 'grid', not '{kind}'")
+        r.sink.error(
+            codes.WRONG_VALUE_TYPE, r.span(d["kind"]), f"a zone kind is 'pile' or 'grid', not '{kind}'"
+        )
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner", "hidden"):
         r.sink.error(
-            "wrong-value-type",
+            codes.WRONG_VALUE_TYPE,
             r.span(d["visibility"]),
             f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'",
         )
     radius = r.integer(d.get("radius"), "radius", 10)
     if "radius" in d and not 1 <= radius <= MAX_GRID_RADIUS:
         r.sink.error(
-            "limit-exceeded" if radius > 0 else "wrong-value-type",
+            codes.LIMIT_EXCEEDED if radius > 0 else codes.WRONG_VALUE_TYPE,
             r.span(d["radius"]),
             f"a grid's radius is from 1 to {MAX_GRID_RADIUS}, not {radius:,}",
             *(
@@ -968,13 +978,13 @@ def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] 
         return ""
     if not NAME_RE.fullmatch(name):
         r.sink.error(
-            "bad-name",
+            codes.BAD_NAME,
             span,
             f"{kind} name '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
         )
     elif seen is not None and name in seen:
         r.sink.error(
-            "duplicate-id", span, f"{kind} '{name}' is already defined", f"first defined at {seen[name]}"
+            codes.DUPLICATE_ID, span, f"{kind} '{name}' is already defined", f"first defined at {seen[name]}"
         )
     elif seen is not None:
         seen[name] = span
@@ -1019,7 +1029,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     if node is None:
         if not r.failed:
             sink.error(
-                "missing-key",
+                codes.MISSING_KEY,
                 Span(r.file, 1, 1, 1, 1),
                 "this scenario file is empty; it needs 'name' and 'actions'",
             )
@@ -1032,7 +1042,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     )
     dice = r.data(d["dice"]) if "dice" in d else []
     if not isinstance(dice, list) or not all(isinstance(x, int) for x in dice):
-        sink.error("wrong-value-type", r.span(d["dice"]), "dice must be a list of integers")
+        sink.error(codes.WRONG_VALUE_TYPE, r.span(d["dice"]), "dice must be a list of integers")
         dice = []
     shuffles = [
         tuple(r.value(x) for x in r.seq(s, "a shuffle"))
@@ -1050,7 +1060,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     picks = tuple(r.value(x) for x in r.seq(d["picks"], "picks")) if "picks" in d else ()
     if "draws" in d and "shuffles" in d:
         sink.error(
-            "bad-scenario",
+            codes.BAD_SCENARIO,
             r.span(d["draws"]),
             "a scenario forces shuffles either whole ('shuffles') or by what is drawn first ('draws'), not both",
         )
@@ -1058,23 +1068,23 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
         inline = [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]
         for k in inline:
             sink.error(
-                "bad-scenario",
+                codes.BAD_SCENARIO,
                 r.span(d[k]),
                 f"a scenario with 'steps' keeps '{k}' inside a step",
                 "each step is a mapping of 'actions' and the expectations that hold after them",
             )
         steps = tuple(_step(x, r, sink) for x in r.seq(d["steps"], "steps"))
         if not steps:
-            sink.error("bad-scenario", r.span(d["steps"]), "'steps' needs at least one step")
+            sink.error(codes.BAD_SCENARIO, r.span(d["steps"]), "'steps' needs at least one step")
     elif "actions" in d:
         steps = (_step(node, r, sink, d),)
     else:
-        sink.error("missing-key", r.span(node), "a scenario needs the key 'actions' (or 'steps')")
+        sink.error(codes.MISSING_KEY, r.span(node), "a scenario needs the key 'actions' (or 'steps')")
         steps = ()
     for st in steps[:-1]:
         if st.expect_error is not None:
             sink.error(
-                "bad-scenario",
+                codes.BAD_SCENARIO,
                 st.span,
                 "only the last step may expect an error: an illegal action ends the scenario",
             )

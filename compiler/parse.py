@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from compiler import errorcodes as codes
 from compiler import grammar_cache, ir
 from compiler.diagnostics import Sink
 from compiler.limits import MAX_DSL_CHARS, MAX_DSL_DEPTH, MAX_INT_DIGITS
@@ -90,7 +91,7 @@ def parse_expression(smap: SourceMap, sink: Sink) -> ir.Code | None:
 def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
     if len(smap.text) > MAX_DSL_CHARS:
         sink.error(
-            "limit-exceeded",
+            codes.LIMIT_EXCEEDED,
             smap.span(1, 1, 1, 2),
             f"this code has {len(smap.text):,} characters; the limit is {MAX_DSL_CHARS:,}",
             "split it into procedures or functions; the limit protects the tool "
@@ -117,13 +118,13 @@ def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
         word = exc.token.value if isinstance(exc, UnexpectedToken) else ""
         if isinstance(exc, UnexpectedToken) and exc.token.type != "NAME" and re.fullmatch(r"[a-z_]+", word):
             notes.append(f"'{word}' is a reserved word of the language, so it cannot be a name: rename it")
-        sink.error("dsl-syntax", smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
+        sink.error(codes.DSL_SYNTAX, smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
         return None
     too_deep = _too_deep(tree)
     if too_deep is not None:
         line, col = too_deep
         sink.error(
-            "limit-exceeded",
+            codes.LIMIT_EXCEEDED,
             smap.span(line, col, line, col + 1),
             f"this code nests more than {MAX_DSL_DEPTH} levels deep (operators, brackets and blocks)",
             "split it with `let` or a function; the limit protects the tool "
@@ -395,7 +396,7 @@ class _Build(Transformer[Token, Any]):
     def int_lit(self, meta: Any, c: list[Any]) -> ir.IntLit:
         if len(c[0]) > MAX_INT_DIGITS:  # Python will not even read an int of more than 4,300 digits
             self.sink.error(
-                "limit-exceeded",
+                codes.LIMIT_EXCEEDED,
                 self.s(meta),
                 f"this number is too large: numbers in a spec have at most {MAX_INT_DIGITS} digits",
             )
@@ -452,7 +453,7 @@ class _Build(Transformer[Token, Any]):
             if ch == "{":
                 end = raw.find("}", i)
                 if end < 0:
-                    self.sink.error("dsl-syntax", span, "a '{' in a string has no closing '}'")
+                    self.sink.error(codes.DSL_SYNTAX, span, "a '{' in a string has no closing '}'")
                     break
                 if text:
                     parts.append(text)

@@ -10,6 +10,7 @@ import keyword
 import re
 from dataclasses import dataclass, field
 
+from compiler import errorcodes as codes
 from compiler import ir
 from compiler.diagnostics import Sink, did_you_mean
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
@@ -104,10 +105,10 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     if isinstance(count, int) and not isinstance(count, bool):
         max_players = count
         if count < 1 and names:
-            sink.error("wrong-value-type", game.player_count.span, "players.count must be at least 1")
+            sink.error(codes.WRONG_VALUE_TYPE, game.player_count.span, "players.count must be at least 1")
         elif count > len(names):
             sink.error(
-                "wrong-value-type",
+                codes.WRONG_VALUE_TYPE,
                 game.player_count.span,
                 f"{count} players but only {len(names)} player names",
             )
@@ -115,27 +116,29 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         opt = next((o for o in game.options if o.name == count), None)
         if opt is None:
             sink.error(
-                "unknown-name",
+                codes.UNKNOWN_NAME,
                 game.player_count.span,
                 f"player count '{count}' is not a declared option"
                 + did_you_mean(count, [o.name for o in game.options]),
             )
         elif opt.type != "int" or not opt.choices:
             sink.error(
-                "type-mismatch",
+                codes.TYPE_MISMATCH,
                 opt.span,
                 f"option '{count}' sets the player count: it must be an int "
                 "option with 'choices' (e.g. choices: [2, 3, 4])",
             )
         elif max(opt.choices) > len(names) or min(opt.choices) < 1 or opt.default not in opt.choices:
             sink.error(
-                "wrong-value-type",
+                codes.WRONG_VALUE_TYPE,
                 opt.span,
                 f"option '{count}' allows {list(opt.choices)} players "
                 f"(default {opt.default}); there are {len(names)} player names",
             )
     else:
-        sink.error("wrong-value-type", game.player_count.span, "players.count is a number or an option name")
+        sink.error(
+            codes.WRONG_VALUE_TYPE, game.player_count.span, "players.count is a number or an option name"
+        )
     sym = Symbols(game, names, max_players)
     del count
     taken: dict[str, ir.Span] = {}
@@ -143,14 +146,17 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     def claim(name: str, span: ir.Span, what: str) -> bool:
         if not NAME_RE.fullmatch(name):
             sink.error(
-                "bad-name",
+                codes.BAD_NAME,
                 span,
                 f"{what} id '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
             )
             return False
         if name in taken:
             sink.error(
-                "duplicate-id", span, f"{what} '{name}' is already defined", f"first defined at {taken[name]}"
+                codes.DUPLICATE_ID,
+                span,
+                f"{what} '{name}' is already defined",
+                f"first defined at {taken[name]}",
             )
             return False
         taken[name] = span
@@ -170,7 +176,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     for et in game.types:
         if et.name in ("player", *SCALAR_TYPES) or not claim(et.name, et.span, "type"):
             if et.name in ("player", *SCALAR_TYPES):
-                sink.error("duplicate-id", et.span, f"'{et.name}' is a built-in type")
+                sink.error(codes.DUPLICATE_ID, et.span, f"'{et.name}' is a built-in type")
             continue
         info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
         for i, ent in enumerate(et.entities):
@@ -180,7 +186,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         for ent in et.entities:  # a name is an action label: two alike would make actions ambiguous
             if ent.label in labelled and ent.label != ent.id:
                 sink.error(
-                    "duplicate-id",
+                    codes.DUPLICATE_ID,
                     ent.span,
                     f"two {et.name} components are named '{ent.label}'; "
                     "names label actions, so they must differ",
@@ -198,7 +204,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         elif isinstance(cv, int):
             t = INT
         else:
-            sink.error("wrong-value-type", c.value.span, "a constant is an integer or true/false")
+            sink.error(codes.WRONG_VALUE_TYPE, c.value.span, "a constant is an integer or true/false")
             continue
         if claim(c.name, c.span, "constant"):
             sym.constants[c.name] = (t, cv)
@@ -208,13 +214,13 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         for pref, pt in zip(sv.per, per, strict=True):
             if pt.kind not in ("entity", "enum"):
                 sink.error(
-                    "type-mismatch",
+                    codes.TYPE_MISMATCH,
                     pref.span,
                     f"a variable can be indexed by players, components or enums, not {pt}",
                 )
         if sv.visibility == "owner" and (not per or per[0] != PLAYER):
             sink.error(
-                "type-mismatch", sv.span, "an 'owner'-visible variable must be indexed first by player"
+                codes.TYPE_MISMATCH, sv.span, "an 'owner'-visible variable must be indexed first by player"
             )
         if (
             sv.initial is not None
@@ -225,7 +231,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 sv.high is not None and sv.initial.data > sv.high
             ):
                 sink.error(
-                    "wrong-value-type",
+                    codes.WRONG_VALUE_TYPE,
                     sv.initial.span,
                     f"initial value {sv.initial.data} is outside "
                     f"{sv.low if sv.low is not None else '-inf'}..{sv.high if sv.high is not None else 'inf'}",
@@ -235,9 +241,9 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     for z in game.zones:
         held = _type(sym, z.of, sink)
         if held.kind not in ("entity", "any"):
-            sink.error("type-mismatch", z.of.span, f"a zone holds components, not {held}")
+            sink.error(codes.TYPE_MISMATCH, z.of.span, f"a zone holds components, not {held}")
         if z.visibility == "owner" and not z.per_player:
-            sink.error("type-mismatch", z.span, "an 'owner'-visible zone must be 'per: player'")
+            sink.error(codes.TYPE_MISMATCH, z.span, "an 'owner'-visible zone must be 'per: player'")
         if claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
     for f in game.functions:
@@ -256,7 +262,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     _phases(sym, game.phases, sink)
     if not GAME_NAME_RE.fullmatch(game.name) or keyword.iskeyword(game.name):
         sink.error(
-            "bad-name",
+            codes.BAD_NAME,
             game.span,
             f"the game name '{game.name}' is not a plain lower-case name (it names a Python package): "
             "start with a letter, then letters, digits or _, and not a Python keyword",
@@ -266,7 +272,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             ph.counter not in sym.state or sym.state[ph.counter][1] != INT or sym.state[ph.counter][2]
         ):
             sink.error(
-                "unknown-name",
+                codes.UNKNOWN_NAME,
                 ph.span,
                 f"counter '{ph.counter}' of phase '{ph.name}' must be a declared int "
                 "state variable" + did_you_mean(ph.counter, list(sym.state)),
@@ -274,7 +280,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     for tr in game.triggers:
         if tr.event and tr.event not in sym.events:
             sink.error(
-                "unknown-name",
+                codes.UNKNOWN_NAME,
                 tr.span,
                 f"trigger '{tr.name}' is on an undeclared event '{tr.event}'"
                 + did_you_mean(tr.event, list(sym.events)),
@@ -282,7 +288,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     for info in sym.entity_types.values():
         _entity_data(sym, info, sink)
     if not game.phases and not sink.unread:  # (they may be in a file that could not be read)
-        sink.error("missing-key", game.span, "the spec needs 'phases': the game's flow")
+        sink.error(codes.MISSING_KEY, game.span, "the spec needs 'phases': the game's flow")
     return sym
 
 
@@ -290,22 +296,24 @@ def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
     for ph in phases:
         if ph.repeat is not None and ph.while_ is not None:
             sink.error(
-                "wrong-value-type",
+                codes.WRONG_VALUE_TYPE,
                 ph.span,
                 f"phase '{ph.name}' has both 'repeat' and 'while'; "
                 "a phase repeats a number of times or while a condition holds",
             )
         if ph.counter is not None and ph.repeat is None and ph.while_ is None:
             sink.error(
-                "missing-key", ph.span, f"phase '{ph.name}' has a 'counter' but neither 'repeat' nor 'while'"
+                codes.MISSING_KEY,
+                ph.span,
+                f"phase '{ph.name}' has a 'counter' but neither 'repeat' nor 'while'",
             )
         if ph.body is None and not ph.steps:
-            sink.error("missing-key", ph.span, f"phase '{ph.name}' needs 'do' or 'steps'")
+            sink.error(codes.MISSING_KEY, ph.span, f"phase '{ph.name}' needs 'do' or 'steps'")
         if not ph.name:  # already reported; kept under a key no code can name, so its body is checked
             sym.phases[f"(the phase at {ph.span})"] = ph
         elif ph.name in sym.phases:
             sink.error(
-                "duplicate-id",
+                codes.DUPLICATE_ID,
                 ph.span,
                 f"phase '{ph.name}' is already defined",
                 f"first defined at {sym.phases[ph.name].span}",
@@ -319,7 +327,7 @@ def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
         sink.error(
-            "unknown-type",
+            codes.UNKNOWN_TYPE,
             ref.span,
             f"unknown type '{ref.text}'" + did_you_mean(ref.text, sym.known_type_names()),
         )
@@ -346,7 +354,7 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
             if fd.name not in vals:
                 if not fd.optional:
                     sink.error(
-                        "missing-key",
+                        codes.MISSING_KEY,
                         ent.span,
                         f"'{ent.id}' has no '{fd.name}'",
                         "declare the field with 'optional: true' to allow a default",
@@ -359,11 +367,11 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
         written = dict(ent.code)
         for fname, code in ent.code:
             if fname not in info.code_fields:
-                sink.error("unknown-field", code.span, f"'{fname}' is not a code field")
+                sink.error(codes.UNKNOWN_FIELD, code.span, f"'{fname}' is not a code field")
         for fname, fd in info.code_fields.items():
             if fd.kind == "expr" and not fd.optional and fname not in written:
                 sink.error(
-                    "missing-key",
+                    codes.MISSING_KEY,
                     ent.span,
                     f"'{ent.id}' has no '{fname}'",
                     "declare the field with 'optional: true' to use its type's default",
@@ -387,12 +395,12 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
         return d
     if t.kind == "int":
         if isinstance(d, bool) or not isinstance(d, int):
-            sink.error("wrong-value-type", v.span, f"expected an integer, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, f"expected an integer, got {d!r}")
             return 0
         return d
     if t.kind == "bool":
         if not isinstance(d, bool):
-            sink.error("wrong-value-type", v.span, f"expected true or false, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, f"expected true or false, got {d!r}")
             return False
         return d
     if t.kind == "str":
@@ -400,7 +408,7 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
     if t.kind == "list":
         assert t.elem is not None
         if not isinstance(d, list):
-            sink.error("wrong-value-type", v.span, f"expected a list, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, f"expected a list, got {d!r}")
             return []
         return [convert_value(sym, ir.Value(x, v.span), t.elem, sink) for x in d]
     if t.kind == "entity":
@@ -409,7 +417,9 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
         if t.name == "player":
             if d in sym.players:
                 return sym.players.index(str(d))
-            sink.error("unknown-name", v.span, f"unknown player '{d}'" + did_you_mean(str(d), sym.players))
+            sink.error(
+                codes.UNKNOWN_NAME, v.span, f"unknown player '{d}'" + did_you_mean(str(d), sym.players)
+            )
             return -1
         info = sym.entity_types[t.name]
         if isinstance(d, str) and d in info.position:
@@ -417,13 +427,13 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
         # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
         # would take minutes to compare)
         hint = did_you_mean(str(d), info.ids) if len(info.ids) <= _MAX_SUGGESTED_FROM else ""
-        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + hint)
+        sink.error(codes.UNKNOWN_NAME, v.span, f"unknown {t.name} '{d}'" + hint)
         return -1
     if t.kind == "enum":
         vals = sym.enums[t.name]
         if d in vals:
             return vals.index(str(d))
-        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + did_you_mean(str(d), vals))
+        sink.error(codes.UNKNOWN_NAME, v.span, f"unknown {t.name} '{d}'" + did_you_mean(str(d), vals))
         return 0
-    sink.error("wrong-value-type", v.span, f"a value of type {t} cannot be written in YAML")
+    sink.error(codes.WRONG_VALUE_TYPE, v.span, f"a value of type {t} cannot be written in YAML")
     return 0

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 
+from compiler import errorcodes as codes
 from compiler import ir
 from compiler.check import Annotations
 from compiler.diagnostics import Sink
@@ -437,7 +438,7 @@ class Secrecy:
         if hidden and not site.published:
             places = ", ".join(dict.fromkeys(self.place(h) for h in hidden))
             self.sink.error(
-                "leaky-decision",
+                codes.LEAKY_DECISION,
                 d.span,
                 f"the answer to this decision is logged for every player, but its options are hidden "
                 f"from some of them (from {places}); write `secretly {verb}`",
@@ -450,7 +451,7 @@ class Secrecy:
             stmt, src, dst = site.steers
             what = "are dealt" if isinstance(stmt, ir.Deal) else "move"
             self.sink.error(
-                "leaky-decision",
+                codes.LEAKY_DECISION,
                 d.span,
                 f"the answer to this decision is logged for every player, and it steers which hidden "
                 f"cards {what} from {self.place(src)} to {self.place(dst)} (line {stmt.span.line}); "

@@ -32,6 +32,8 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
+from compiler import errorcodes as codes
+from compiler.errorcodes import ErrorCode
 from compiler.limits import MAX_ALIAS_NODES, MAX_YAML_DEPTH
 
 # What a YAML escape ("\\e", "\\x00", "\\ud800") can put in a string but spec text may not hold:
@@ -46,7 +48,7 @@ FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 class Refused(Exception):
     """YAML that parses but is refused: the diagnostic code, where, the message and notes."""
 
-    def __init__(self, code: str, mark: Mark, message: str, *notes: str) -> None:
+    def __init__(self, code: ErrorCode, mark: Mark, message: str, *notes: str) -> None:
         super().__init__(message)
         self.code = code
         self.mark = mark
@@ -125,7 +127,7 @@ class _Composer:
                     ch = bad.group()
                     what = "a lone surrogate" if "\ud800" <= ch <= "\udfff" else "a control character"
                     raise Refused(
-                        "not-text",
+                        codes.NOT_TEXT,
                         start,
                         f"this text holds {what} ({ascii(ch)[1:-1]}) once its escapes are read",
                         "spec text is shown in terminals and logs: write it without that character",
@@ -136,7 +138,7 @@ class _Composer:
             elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
                 if len(stack) >= MAX_YAML_DEPTH:
                     raise Refused(
-                        "limit-exceeded",
+                        codes.LIMIT_EXCEEDED,
                         start,
                         f"lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
                         "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",
@@ -192,7 +194,7 @@ class _Composer:
         name = event.anchor
         if name in self.open_anchors:
             raise Refused(
-                "yaml-syntax",
+                codes.YAML_SYNTAX,
                 _mark(event.start_mark),
                 f"the alias '*{name}' is inside the node it names: a structure that contains itself",
                 f"'&{name}' is at {_where(self.open_anchors[name])}",
@@ -205,7 +207,7 @@ class _Composer:
         self.alias_nodes += target.size
         if self.alias_nodes > MAX_ALIAS_NODES:
             raise Refused(
-                "limit-exceeded",
+                codes.LIMIT_EXCEEDED,
                 _mark(event.start_mark),
                 f"the aliases of this file stand for more than {MAX_ALIAS_NODES:,} values in all",
                 "each alias counts as a copy of the whole value it names; "
@@ -213,7 +215,7 @@ class _Composer:
             )
         if depth + target.height > MAX_YAML_DEPTH:
             raise Refused(
-                "limit-exceeded",
+                codes.LIMIT_EXCEEDED,
                 _mark(event.start_mark),
                 f"with the value of '*{name}', lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
                 "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",

@@ -7,7 +7,8 @@ followed by one newline (an empty file when there is no diagnostic). The spec is
 repository root with a relative path, so messages read `tests/diagnostics/<case>/game.yaml:3:5: ...`.
 
 A case is named after the code it shows (`unknown-name`, or `unknown-name-<variant>` for more
-cases of one code); every code of compiler.diagnostics.CODES must appear in some expected.txt.
+cases of one code); every code of compiler.errorcodes.ALL must appear in some expected.txt, and in
+the table of codes in docs/dsl.md.
 
 To accept new output after a deliberate change to a message or a position, regenerate the files,
 then read every changed expected.txt (the caret must sit under the offending text) before committing:
@@ -28,13 +29,15 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import CODES, render_all
+from compiler import errorcodes
+from compiler.diagnostics import render_all
 from compiler.driver import Result, compile_spec
 
 REPO_ROOT = Path(__file__).resolve().parent.parent  # the folder that contains tests/
 CASES_REL = Path("tests") / "diagnostics"
 CASES_DIR = REPO_ROOT / CASES_REL
 UPDATE = os.environ.get("RULEWRIGHT_UPDATE") == "1"
+CODES = [c.code for c in errorcodes.ALL]
 
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
@@ -97,6 +100,21 @@ def test_compile_spec_returns_normally(case: str, monkeypatch: pytest.MonkeyPatc
     assert all(d.code in CODES for d in result.diagnostics)
 
 
+def test_codes_are_unique_and_all_listed() -> None:
+    """ALL holds every ErrorCode constant of compiler/errorcodes.py, once, each with its own name."""
+    constants = [v for v in vars(errorcodes).values() if isinstance(v, errorcodes.ErrorCode)]
+    assert sorted(constants, key=str) == sorted(errorcodes.ALL, key=str)
+    assert len(set(CODES)) == len(CODES)
+    assert all(str(c) == c.code and c.meaning for c in errorcodes.ALL)
+
+
+def test_every_code_is_in_the_docs() -> None:
+    """docs/dsl.md lists the codes in one table, a row each (`| `code` | meaning |`), in ALL's order."""
+    docs = (REPO_ROOT / "docs" / "dsl.md").read_text(encoding="utf-8")
+    table = docs[docs.index("The codes (`compiler/errorcodes.py`") :].split("\n\n")[1]
+    assert re.findall(r"^\| `([a-z-]+)` \|", table, re.M) == CODES
+
+
 def test_every_code_has_a_case() -> None:
     shown = "\n".join(_expected(case) for case in CASES)
     missing = [code for code in CODES if f"[{code}]" not in shown]
@@ -109,7 +127,9 @@ def test_case_shows_its_code(case: str) -> None:
     if case in EXTRA_CASES:
         return
     code = _code_of(case)
-    assert code is not None, f"case '{case}' is not named after a code of CODES (nor listed in EXTRA_CASES)"
+    assert code is not None, (
+        f"case '{case}' is not named after a code of errorcodes.ALL (nor listed in EXTRA_CASES)"
+    )
     if case not in KNOWN_PROBLEMS:
         assert f"[{code}]" in _expected(case), f"case '{case}' does not show [{code}]"
 
