@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import assert_never
 
 from compiler import errorcodes as codes
-from compiler import ir
+from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
 from compiler.resolve import Symbols
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
@@ -121,7 +121,9 @@ class Checker:
                 self.sink.error(
                     codes.UNKNOWN_TYPE,
                     p.type.span,
-                    f"unknown type '{p.type.text}'" + did_you_mean(p.type.text, self.sym.known_type_names()),
+                    messages.unknown_type(
+                        p.type.text, did_you_mean(p.type.text, self.sym.known_type_names())
+                    ),
                 )
                 t = ANY
             out[p.name] = t
@@ -140,7 +142,7 @@ class Checker:
         if code.expr is not None:
             t = self.expr(code.expr)
             if want is not None and not compatible(want, t):
-                self.sink.error(codes.TYPE_MISMATCH, code.expr.span, f"expected {want}, got {t}")
+                self.sink.error(codes.TYPE_MISMATCH, code.expr.span, messages.expected_type(want, t))
         else:
             self.block(code.body)
         self.in_setup = False
@@ -150,7 +152,7 @@ class Checker:
         for f in g.functions:
             ret = sym.type_named(f.returns.text)
             if ret is None:
-                self.sink.error(codes.UNKNOWN_TYPE, f.returns.span, f"unknown type '{f.returns.text}'")
+                self.sink.error(codes.UNKNOWN_TYPE, f.returns.span, messages.unknown_type(f.returns.text, ""))
             self.unit(f.body, self.params(f.params), want=ret)
         for pr in g.procedures:
             self.unit(pr.body, self.params(pr.params))
@@ -190,12 +192,11 @@ class Checker:
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     value.span,
-                    f"scenario '{sc.name}' sets an undeclared option '{key}'"
-                    + did_you_mean(key, list(sym.options)),
+                    messages.scenario_unknown_option(sc.name, key, did_you_mean(key, list(sym.options))),
                 )
             elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
                 self.sink.error(
-                    codes.BAD_SCENARIO, value.span, f"option '{key}' is {o.type}, not {value.data!r}"
+                    codes.BAD_SCENARIO, value.span, messages.scenario_option_type(key, o.type, value.data)
                 )
         forced = [("a forced shuffle", v) for order in sc.shuffles for v in order]
         forced += [("a forced draw", v) for order in sc.draws for v in order]
@@ -205,7 +206,9 @@ class Checker:
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     v.span,
-                    f"unknown component '{v.data}' in {what}" + did_you_mean(str(v.data), list(sym.entities)),
+                    messages.scenario_unknown_component(
+                        v.data, what, did_you_mean(str(v.data), list(sym.entities))
+                    ),
                 )
         named = [("skips", v) for v in sc.skip] + ([("starts at", sc.start_at)] if sc.start_at else [])
         for verb, v in named:
@@ -213,8 +216,9 @@ class Checker:
                 self.sink.error(
                     codes.UNDEFINED_PHASE,
                     v.span,
-                    f"scenario '{sc.name}' {verb} '{v.data}', which is not a phase"
-                    + did_you_mean(str(v.data), list(sym.phases)),
+                    messages.scenario_unknown_phase(
+                        sc.name, verb, v.data, did_you_mean(str(v.data), list(sym.phases))
+                    ),
                 )
 
     def scenario_step(self, sc: ir.ScenarioDecl, st: ir.ScenarioStep) -> None:
@@ -225,19 +229,18 @@ class Checker:
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     a.span,
-                    'an action is written as its label, e.g. a card\'s name, "(1,0)" or "yes"',
+                    messages.ACTION_NOT_A_LABEL,
                 )
         labels = list(self.sym.game.player_labels)
         named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
         named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]
         for v, allowed in named:
             if v is not None and str(v.data) not in allowed:
-                either = " nor 'draw'" if "draw" in allowed else ""
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     v.span,
-                    f"'{v.data}' is not a player of this game{either}" + did_you_mean(str(v.data), allowed),
-                    "players are named by their labels: " + ", ".join(labels),
+                    messages.not_a_player(v.data, "draw" in allowed, did_you_mean(str(v.data), allowed)),
+                    messages.players_are_labels(labels),
                 )
 
     # ---- statements -------------------------------------------------------------------------
@@ -250,7 +253,7 @@ class Checker:
     def want(self, e: ir.Expr, t: Type, what: str) -> Type:
         got = self.expr(e)
         if not compatible(t, got):
-            self.sink.error(codes.TYPE_MISMATCH, e.span, f"{what} must be {t}, got {got}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.must_be_type(what, t, got))
         return got
 
     def rhs(self, r: ir.Rhs) -> Type:
@@ -265,9 +268,7 @@ class Checker:
 
     def decision(self, d: ir.Decision) -> Type:
         if self.in_setup and not self.in_code_unit_without_decisions:
-            self.sink.error(
-                codes.MISPLACED_DECISION, d.span, "a scenario's setup cannot stop to ask a player"
-            )
+            self.sink.error(codes.MISPLACED_DECISION, d.span, messages.DECISION_IN_SETUP)
         text = d.question if isinstance(d, ir.Ask) else d.prompt
         if text is not None:
             self.expr(text)
@@ -275,7 +276,7 @@ class Checker:
             self.sink.error(
                 codes.DECISION_WITHOUT_PLAYER,
                 d.span,
-                "this decision does not say who makes it; add 'by PLAYER'",
+                messages.DECISION_WITHOUT_PLAYER,
             )
         else:
             self.want(d.player, PLAYER, "the deciding player")
@@ -287,13 +288,11 @@ class Checker:
                     self.sink.error(
                         codes.TYPE_MISMATCH,
                         d.options.span,
-                        f"choose needs a list or zone to choose from, got {src}",
+                        messages.choose_from(src),
                     )
                     elem = ANY
                 elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, d.options.span, f"cannot choose among values of type {elem}"
-                    )
+                    self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.cannot_choose_among(elem))
                 elif elem.kind == "cell":
                     self.grid_needed(d.options.span)
                 if d.count is not None:
@@ -318,14 +317,18 @@ class Checker:
                     self.sink.error(
                         codes.UNKNOWN_TYPE,
                         s.type.span,
-                        f"unknown type '{s.type.text}'"
-                        + did_you_mean(s.type.text.replace("list[", "").rstrip("]"), sym.known_type_names()),
+                        messages.unknown_type(
+                            s.type.text,
+                            did_you_mean(
+                                s.type.text.replace("list[", "").rstrip("]"), sym.known_type_names()
+                            ),
+                        ),
                     )
                     declared = ANY
                 got = self.rhs(s.value)
                 if not compatible(declared, got):
                     self.sink.error(
-                        codes.TYPE_MISMATCH, s.value.span, f"'{s.var}' is declared {declared}, got {got}"
+                        codes.TYPE_MISMATCH, s.value.span, messages.let_declared(s.var, declared, got)
                     )
                 elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
                     self.ann.types[id(s.value)] = declared  # `[]` and `none` take the declared type
@@ -336,13 +339,13 @@ class Checker:
                     self.sink.error(
                         codes.TYPE_MISMATCH,
                         s.value.span,
-                        "cannot tell the type of 'none' here; give the variable a typed value first",
+                        messages.LET_NONE,
                     )
                 elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
                     self.sink.error(
                         codes.TYPE_MISMATCH,
                         s.value.span,
-                        "cannot tell what '[]' will hold; declare the type, e.g. `let xs: list[card] = []`",
+                        messages.LET_EMPTY_LIST,
                     )
                 self.ann.slots[id(s)] = self.scope.declare(s.var, t)
             case ir.Assign():
@@ -356,9 +359,7 @@ class Checker:
                 src = self.expr(s.source)
                 elem = src.iterable_elem
                 if elem is None:
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, s.source.span, f"for needs a list or zone, got {src}"
-                    )
+                    self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
                     elem = ANY
                 self.scope.push()
                 self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
@@ -377,16 +378,12 @@ class Checker:
                 dest = self.zone(s.dest, "pile")
                 moved = (it.elem or ANY) if it.kind in ("list", "zone") else it
                 if dest is not None and not compatible(dest, moved):
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, s.item.span, f"cannot move {it} into a zone of {dest}"
-                    )
+                    self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_move(it, dest))
             case ir.Place():
                 it = self.expr(s.item)
                 dest = self.zone(s.grid, "grid")
                 if dest is not None and not compatible(dest, it):
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, s.item.span, f"cannot place {it} on a grid of {dest}"
-                    )
+                    self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_place(it, dest))
                 self.want(s.cell, CELL, "a grid position")
             case ir.Shuffle():
                 self.zone(s.zone, "pile")
@@ -395,9 +392,7 @@ class Checker:
                 src_t = self.zone(s.source, "pile")
                 dst_t = self.zone(s.dest, "pile")
                 if src_t is not None and dst_t is not None and src_t != dst_t:
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, s.dest.span, f"cannot deal {src_t} into a zone of {dst_t}"
-                    )
+                    self.sink.error(codes.TYPE_MISMATCH, s.dest.span, messages.cannot_deal(src_t, dst_t))
             case ir.Reveal():
                 self.expr(s.item)
             case ir.Show():
@@ -418,7 +413,7 @@ class Checker:
                     self.sink.error(
                         codes.UNDEFINED_PROCEDURE,
                         s.span,
-                        f"no procedure '{s.proc}'" + did_you_mean(s.proc, list(sym.procedures)),
+                        messages.no_procedure(s.proc, did_you_mean(s.proc, list(sym.procedures))),
                     )
                     for a in s.args:
                         self.expr(a)
@@ -429,16 +424,17 @@ class Checker:
                 info = sym.entity_types.get(subj.name) if subj.kind == "entity" else None
                 fd = info.code_fields.get(s.field) if info else None
                 if info is None:
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, s.subject.span, f"'do' needs a component, got {subj}"
-                    )
+                    self.sink.error(codes.TYPE_MISMATCH, s.subject.span, messages.do_needs_component(subj))
                 elif fd is None or fd.kind != "effect":
                     self.sink.error(
                         codes.UNKNOWN_FIELD,
                         s.span,
-                        f"type '{subj.name}' has no effect field '{s.field}'"
-                        + did_you_mean(
-                            s.field, [k for k, f in info.code_fields.items() if f.kind == "effect"]
+                        messages.no_effect_field(
+                            subj.name,
+                            s.field,
+                            did_you_mean(
+                                s.field, [k for k, f in info.code_fields.items() if f.kind == "effect"]
+                            ),
                         ),
                     )
                 else:
@@ -457,7 +453,7 @@ class Checker:
                     self.sink.error(
                         codes.UNDEFINED_PHASE,
                         s.span,
-                        f"no phase '{s.until_phase}'" + did_you_mean(s.until_phase, [*sym.phases, "game"]),
+                        messages.no_phase(s.until_phase, did_you_mean(s.until_phase, [*sym.phases, "game"])),
                     )
             case ir.Emit():
                 ev = sym.events.get(s.event)
@@ -465,7 +461,7 @@ class Checker:
                     self.sink.error(
                         codes.UNKNOWN_NAME,
                         s.span,
-                        f"no event '{s.event}'" + did_you_mean(s.event, list(sym.events)),
+                        messages.no_event(s.event, did_you_mean(s.event, list(sym.events))),
                     )
                 else:
                     self.args(s.args, self.params(ev.params), f"event '{s.event}'", s.span)
@@ -480,7 +476,7 @@ class Checker:
             self.sink.error(
                 codes.TYPE_MISMATCH,
                 s.span,
-                f"'{s.target}' is a comprehension variable; it cannot be assigned",
+                messages.assign_to_comprehension_variable(s.target),
             )
             return
         if local is not None and not s.indices:
@@ -493,7 +489,7 @@ class Checker:
                 self.sink.error(
                     codes.WRONG_ARG_COUNT,
                     s.span,
-                    f"'{s.target}' takes {len(per)} indices, got {len(s.indices)}",
+                    messages.index_count(s.target, len(per), len(s.indices)),
                 )
             for e, pt in zip(s.indices, per, strict=False):
                 self.want(e, pt, "an index")
@@ -502,24 +498,23 @@ class Checker:
             self.sink.error(
                 codes.UNKNOWN_NAME,
                 s.span,
-                f"cannot assign to '{s.target}': not a local or a state variable"
-                + did_you_mean(s.target, [*self.scope.names(), *self.sym.state]),
+                messages.cannot_assign_to(
+                    s.target, did_you_mean(s.target, [*self.scope.names(), *self.sym.state])
+                ),
             )
             return
         if s.op in ("+=", "-=") and target != INT:
-            self.sink.error(
-                codes.TYPE_MISMATCH, s.span, f"'{s.op}' needs an int variable, '{s.target}' is {target}"
-            )
+            self.sink.error(codes.TYPE_MISMATCH, s.span, messages.update_needs_int(s.op, s.target, target))
         elif not compatible(target, t):
-            self.sink.error(codes.TYPE_MISMATCH, s.value.span, f"'{s.target}' is {target}, cannot assign {t}")
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.cannot_assign(s.target, target, t))
 
     def zone(self, e: ir.Expr, kind: str) -> Type | None:
         t = self.expr(e)
         if t.kind != "zone":
-            self.sink.error(codes.TYPE_MISMATCH, e.span, f"expected a zone, got {t}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone(t))
             return None
         if t.name != kind:
-            self.sink.error(codes.TYPE_MISMATCH, e.span, f"expected a {kind} zone, '{t}' is a {t.name}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone_kind(kind, t, t.name))
         return t.elem
 
     def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
@@ -528,7 +523,7 @@ class Checker:
             self.sink.error(
                 codes.UNKNOWN_NAME,
                 span,
-                f"no modifier '{name}'" + did_you_mean(name, list(self.sym.modifiers)),
+                messages.no_modifier(name, did_you_mean(name, list(self.sym.modifiers))),
             )
             for a in args:
                 self.expr(a)
@@ -538,7 +533,7 @@ class Checker:
     def args(self, args: tuple[ir.Expr, ...], params: dict[str, Type], what: str, span: ir.Span) -> None:
         if len(args) != len(params):
             self.sink.error(
-                codes.WRONG_ARG_COUNT, span, f"{what} takes {len(params)} argument(s), got {len(args)}"
+                codes.WRONG_ARG_COUNT, span, messages.argument_count(what, len(params), len(args))
             )
         for a, (pname, pt) in zip(args, params.items(), strict=False):
             self.want(a, pt, f"argument '{pname}'")
@@ -575,7 +570,7 @@ class Checker:
                 info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
                 fd = info.code_fields.get(e.name) if info else None
                 if info is None or fd is None or fd.kind != "expr":
-                    self.sink.error(codes.UNKNOWN_FIELD, e.span, f"{subj} has no expression field '{e.name}'")
+                    self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
                     return ANY
                 self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
                 return info.field_types[e.name]
@@ -590,7 +585,7 @@ class Checker:
                     if elem == ANY or elem.kind == "none":
                         elem = t
                     elif not comparable(elem, t):
-                        self.sink.error(codes.TYPE_MISMATCH, it.span, f"a list of {elem} cannot hold {t}")
+                        self.sink.error(codes.TYPE_MISMATCH, it.span, messages.list_cannot_hold(elem, t))
                 return list_of(elem)
             case ir.ListComp():
                 elem = self.source(e.source)
@@ -622,13 +617,11 @@ class Checker:
                 lt, rt = self.expr(e.left), self.expr(e.right)
                 if e.op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
                     if not comparable(list_of(lt.elem or ANY), list_of(rt.elem or ANY)):
-                        self.sink.error(codes.TYPE_MISMATCH, e.span, f"cannot join {lt} and {rt}")
+                        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_join(lt, rt))
                     return list_of(lt.elem or ANY)
                 for side, t in ((e.left, lt), (e.right, rt)):
                     if not compatible(INT, t):
-                        self.sink.error(
-                            codes.TYPE_MISMATCH, side.span, f"'{e.op}' needs int operands, got {t}"
-                        )
+                        self.sink.error(codes.TYPE_MISMATCH, side.span, messages.needs_int_operands(e.op, t))
                 return INT
             case ir.Compare():
                 lt, rt = self.expr(e.left), self.expr(e.right)
@@ -636,18 +629,18 @@ class Checker:
                     member = rt.iterable_elem
                     if member is None:
                         self.sink.error(
-                            codes.TYPE_MISMATCH, e.right.span, f"'{e.op}' needs a list or zone, got {rt}"
+                            codes.TYPE_MISMATCH, e.right.span, messages.membership_needs_list(e.op, rt)
                         )
                     elif not comparable(member, lt):
-                        self.sink.error(codes.TYPE_MISMATCH, e.span, f"{lt} is never in a {rt}")
+                        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.never_in(lt, rt))
                 elif e.op in ("==", "!="):
                     if not comparable(lt, rt):
-                        self.sink.error(codes.TYPE_MISMATCH, e.span, f"cannot compare {lt} with {rt}")
+                        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_compare(lt, rt))
                 else:
                     for side, t in ((e.left, lt), (e.right, rt)):
                         if not compatible(INT, t):
                             self.sink.error(
-                                codes.TYPE_MISMATCH, side.span, f"'{e.op}' needs int operands, got {t}"
+                                codes.TYPE_MISMATCH, side.span, messages.needs_int_operands(e.op, t)
                             )
                 return BOOL
             case ir.BoolOp():
@@ -664,9 +657,7 @@ class Checker:
                 self.want(e.cond, BOOL, "a condition")
                 then_t, else_t = self.expr(e.then), self.expr(e.other)
                 if not comparable(then_t, else_t):
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, e.span, f"the branches differ: {then_t} and {else_t}"
-                    )
+                    self.sink.error(codes.TYPE_MISMATCH, e.span, messages.branches_differ(then_t, else_t))
                 return else_t if then_t.kind == "none" else then_t
             case ir.Active():
                 self.modifier(e.name, e.args, e.span)
@@ -676,15 +667,13 @@ class Checker:
                     self.sink.error(
                         codes.MISPLACED_DECISION,
                         e.span,
-                        "a decision cannot be made inside a function, "
-                        "condition, invariant, evaluation or expectation; make it in a procedure",
+                        messages.DECISION_WHERE_NOTHING_WAITS,
                     )
                 else:
                     self.sink.error(
                         codes.MISPLACED_DECISION,
                         e.span,
-                        "a decision must be the whole value of a let or "
-                        "an assignment: `let x = choose from xs by p`",
+                        messages.DECISION_INSIDE_EXPRESSION,
                     )
                 return self.decision(e)
             case _:
@@ -694,7 +683,7 @@ class Checker:
         t = self.expr(e)
         elem = t.iterable_elem
         if elem is None:
-            self.sink.error(codes.TYPE_MISMATCH, e.span, f"expected a list or zone, got {t}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_list_or_zone(t))
             return ANY
         return elem
 
@@ -713,13 +702,13 @@ class Checker:
                 self.sink.error(
                     codes.WRONG_ARG_COUNT,
                     e.span,
-                    f"'{n}' is indexed by {', '.join(map(str, per))}; write {n}[...]",
+                    messages.state_needs_indices(n, ", ".join(map(str, per))),
                 )
             return Binding("state", n, t)
         if n in sym.zones:
             z, t = sym.zones[n]
             if z.per_player:
-                self.sink.error(codes.WRONG_ARG_COUNT, e.span, f"zone '{n}' is per player; write {n}[player]")
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.zone_needs_owner(n))
             return Binding("zone", n, t)
         if n in sym.entities:
             tname, _ = sym.entities[n]
@@ -737,7 +726,7 @@ class Checker:
         self.sink.error(
             codes.UNKNOWN_NAME,
             e.span,
-            f"unknown name '{n}'" + did_you_mean(n, [*self.scope.names(), *sym.global_names()]),
+            messages.unknown_name(n, did_you_mean(n, [*self.scope.names(), *sym.global_names()])),
         )
         return Binding("error", n, ANY)
 
@@ -746,7 +735,7 @@ class Checker:
         if subj.kind == "any":
             return ANY
         if subj.kind != "entity" or subj.name == "player":
-            self.sink.error(codes.TYPE_MISMATCH, e.subject.span, f"'.{e.name}' needs a component, got {subj}")
+            self.sink.error(codes.TYPE_MISMATCH, e.subject.span, messages.field_needs_component(e.name, subj))
             return ANY
         info = self.sym.entity_types[subj.name]
         if e.name in ("id", "name"):
@@ -755,8 +744,11 @@ class Checker:
             self.sink.error(
                 codes.UNKNOWN_FIELD,
                 e.span,
-                f"type '{subj.name}' has no field '{e.name}'"
-                + did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]),
+                messages.no_field(
+                    subj.name,
+                    e.name,
+                    did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]),
+                ),
             )
             return ANY
         return info.field_types[e.name]
@@ -772,7 +764,7 @@ class Checker:
             self.ann.names[id(e.subject)] = Binding("state", sv.name, t)
             if len(e.args) != len(per):
                 self.sink.error(
-                    codes.WRONG_ARG_COUNT, e.span, f"'{sv.name}' takes {len(per)} indices, got {len(e.args)}"
+                    codes.WRONG_ARG_COUNT, e.span, messages.index_count(sv.name, len(per), len(e.args))
                 )
             for a, pt in zip(e.args, per, strict=False):
                 self.want(a, pt, "an index")
@@ -786,7 +778,7 @@ class Checker:
             self.ann.names[id(e.subject)] = Binding("zone", z.name, t)
             if not z.per_player or len(e.args) != 1:
                 self.sink.error(
-                    codes.WRONG_ARG_COUNT, e.span, f"zone '{z.name}' takes {1 if z.per_player else 0} index"
+                    codes.WRONG_ARG_COUNT, e.span, messages.zone_index_count(z.name, 1 if z.per_player else 0)
                 )
             for a in e.args:
                 self.want(a, PLAYER, "the zone's owner")
@@ -795,7 +787,7 @@ class Checker:
         if t.kind == "list" and len(e.args) == 1:
             self.want(e.args[0], INT, "a list position")
             return t.elem or ANY
-        self.sink.error(codes.TYPE_MISMATCH, e.span, f"cannot index {t}")
+        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_index(t))
         return ANY
 
     def call(self, e: ir.Call) -> Type:
@@ -807,14 +799,12 @@ class Checker:
         if e.func in BUILTINS:
             return self.builtin(e)
         if e.func in sym.procedures:
-            self.sink.error(
-                codes.TYPE_MISMATCH, e.span, f"procedure '{e.func}' gives no value; call it as a statement"
-            )
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.procedure_as_value(e.func))
             return ANY
         self.sink.error(
             codes.UNKNOWN_NAME,
             e.span,
-            f"unknown function '{e.func}'" + did_you_mean(e.func, [*sym.functions, *BUILTINS]),
+            messages.unknown_function(e.func, did_you_mean(e.func, [*sym.functions, *BUILTINS])),
         )
         for a in e.args:
             self.expr(a)
@@ -825,7 +815,7 @@ class Checker:
 
         def arity(n: int) -> bool:
             if len(a) != n:
-                self.sink.error(codes.WRONG_ARG_COUNT, e.span, f"'{f}' takes {n} argument(s), got {len(a)}")
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.argument_count(f"'{f}'", n, len(a)))
                 for x in a:
                     self.expr(x)
                 return False
@@ -834,7 +824,7 @@ class Checker:
         def on_grid(x: ir.Expr) -> Type:
             t = self.expr(x)
             if t.kind not in ("entity", "any") or t.name == "player":
-                self.sink.error(codes.TYPE_MISMATCH, x.span, f"'{f}' needs a component on a grid, got {t}")
+                self.sink.error(codes.TYPE_MISMATCH, x.span, messages.needs_grid_component(f, t))
             return t
 
         rules: dict[str, Callable[[], Type]] = {
@@ -862,14 +852,11 @@ class Checker:
             self.sink.error(
                 codes.MISPLACED_CHANCE,
                 e.span,
-                f"'{f}' changes the game's random state, so it cannot be "
-                "used in a function, condition, invariant, evaluation or expectation; use it in a procedure",
+                messages.misplaced_chance(f),
             )
         if f in ("min", "max"):
             if len(a) < 2:
-                self.sink.error(
-                    codes.WRONG_ARG_COUNT, e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')"
-                )
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.two_or_more_numbers(f))
             for x in a:
                 self.want(x, INT, f"an argument of {f}")
             return INT
@@ -886,7 +873,7 @@ class Checker:
 
     def grid_needed(self, span: ir.Span) -> None:
         if not any(z.kind == "grid" for z, _ in self.sym.zones.values()):
-            self.sink.error(codes.TYPE_MISMATCH, span, "cells need a grid zone (a zone with 'kind: grid')")
+            self.sink.error(codes.TYPE_MISMATCH, span, messages.CELLS_NEED_GRID)
 
     def _player_fn(self, a: tuple[ir.Expr, ...]) -> Type:
         self.want(a[0], PLAYER, "a player")

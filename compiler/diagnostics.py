@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler import messages
 from compiler.errorcodes import UNDECLARED_CODES, ErrorCode
 from compiler.ir import Span
 from compiler.limits import MAX_FILE_BYTES
@@ -55,10 +56,7 @@ class Sink:
         kept = [d for d in self.items if d.code not in undeclared]
         if len(kept) == len(self.items):
             return
-        note = (
-            f"{len(self.items) - len(kept)} error(s) about undeclared names are not shown: "
-            "the names may be declared in this file"
-        )
+        note = messages.undeclared_not_shown(len(self.items) - len(kept))
         noted: set[str] = set()
         for i, d in enumerate(kept):
             if d.span.file in self.unread and d.span.file not in noted and d.severity == "error":
@@ -98,8 +96,7 @@ def close_match(name: str, candidates: Iterable[str]) -> str | None:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """A ' did you mean ...?' suffix, or '' when nothing is close."""
-    close = close_match(name, candidates)
-    return f"; did you mean '{close}'?" if close else ""
+    return messages.did_you_mean_suffix(close_match(name, candidates))
 
 
 _LONG_LINE = 160  # longer source lines are cut to this many characters around the caret

@@ -16,7 +16,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from compiler import errorcodes as codes
-from compiler import ir, parse, yaml_compose
+from compiler import ir, messages, parse, yaml_compose
 from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
 from compiler.limits import (
@@ -197,20 +197,20 @@ class Reader:
 
     def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]:
         if not isinstance(node, MappingNode):
-            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be a mapping")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_mapping(what))
             return []
         out: list[tuple[ScalarNode, Node]] = []
         seen: dict[str, Span] = {}
         for k, v in node.value:
             if not isinstance(k, ScalarNode):
-                self.sink.error(codes.WRONG_VALUE_TYPE, self.span(k), f"keys of {what} must be plain names")
+                self.sink.error(codes.WRONG_VALUE_TYPE, self.span(k), messages.keys_must_be_names(what))
                 continue
             if k.value in seen:
                 self.sink.error(
                     codes.DUPLICATE_ID,
                     self.span(k),
-                    f"duplicate key '{k.value}' in {what}",
-                    f"first defined at {seen[k.value]}",
+                    messages.duplicate_key(k.value, what),
+                    messages.first_defined_at(seen[k.value]),
                 )
                 continue
             seen[k.value] = self.span(k)
@@ -229,8 +229,8 @@ class Reader:
                 self.sink.error(
                     codes.UNKNOWN_KEY,
                     self.span(k),
-                    f"'<<' (a YAML merge key) in {what}: spec files do not merge mappings",
-                    "write the keys out",
+                    messages.merge_key(what),
+                    messages.MERGE_KEY_NOTE,
                 )
                 merged = True  # so the keys it would merge are not reported missing
                 continue
@@ -239,8 +239,8 @@ class Reader:
                 self.sink.error(
                     codes.UNKNOWN_KEY,
                     self.span(k),
-                    f"unknown key '{k.value}' in {what}" + (f"; did you mean '{close}'?" if close else ""),
-                    f"allowed keys: {', '.join(allowed)}",
+                    messages.unknown_key(k.value, what, close),
+                    messages.allowed_keys(allowed),
                 )
                 if close is not None and close not in written:
                     # read it as the key it misspells, so that the key is not reported missing
@@ -251,18 +251,18 @@ class Reader:
         if isinstance(node, MappingNode) and not merged:
             for r in required:
                 if r not in out:
-                    self.sink.error(codes.MISSING_KEY, self.span(node), f"{what} needs the key '{r}'")
+                    self.sink.error(codes.MISSING_KEY, self.span(node), messages.needs_key(what, r))
         return out
 
     def seq(self, node: Node, what: str) -> list[Node]:
         if not isinstance(node, SequenceNode):
-            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be a list")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_list(what))
             return []
         return list(node.value)
 
     def scalar(self, node: Node, what: str) -> ScalarNode | None:
         if not isinstance(node, ScalarNode):
-            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be a single value")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_single_value(what))
             return None
         return node
 
@@ -277,7 +277,7 @@ class Reader:
             return default
         v = self.data(node)
         if isinstance(v, bool) or not isinstance(v, int):
-            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), f"{what} must be an integer")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_integer(what))
             return default
         return v
 
@@ -312,7 +312,7 @@ class Reader:
         self.sink.error(
             codes.LIMIT_EXCEEDED,
             self.span(node),
-            f"this number is too large: numbers in a spec have at most {MAX_INT_DIGITS} digits",
+            messages.number_too_large(MAX_INT_DIGITS),
         )
         return 0
 
@@ -327,7 +327,7 @@ class Reader:
         """A type as written; "" (which resolve reads as any type) when it is not written."""
         ref = ir.TypeRef(self.text(node, what, "").replace(" ", ""), self.span(node))
         if not ref.text and isinstance(node, ScalarNode):
-            self.sink.error(codes.MISSING_KEY, ref.span, f"{what} needs a type")
+            self.sink.error(codes.MISSING_KEY, ref.span, messages.needs_a_type(what))
         return ref
 
     def params(self, node: Node | None, what: str) -> tuple[ir.Param, ...]:
@@ -483,13 +483,10 @@ def _read_sources(
             notes: tuple[str, ...] = ()
             if exc.code == codes.LIMIT_EXCEEDED:
                 if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
-                    exc = SourceError(
-                        codes.LIMIT_EXCEEDED,
-                        f"with this file the spec's files hold more than {MAX_SPEC_BYTES:,} bytes",
-                    )
-                    notes = ("the limit protects the tool (compiler/limits.py, MAX_SPEC_BYTES)",)
+                    exc = SourceError(codes.LIMIT_EXCEEDED, messages.spec_too_big(MAX_SPEC_BYTES))
+                    notes = (messages.protects_the_tool("MAX_SPEC_BYTES"),)
                 else:
-                    notes = ("the limit protects the tool (compiler/limits.py, MAX_FILE_BYTES)",)
+                    notes = (messages.protects_the_tool("MAX_FILE_BYTES"),)
             sink.error(exc.code, Span(name, exc.line, exc.col, exc.line, exc.col + 1), exc.message, *notes)
         out.append(_Source(path, name, text))
     return out
@@ -524,11 +521,11 @@ def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
         sink.error(
             codes.YAML_SYNTAX,
             Span(name, line, col, line, col + 1),
-            f"YAML syntax: {exc.problem or exc}",
+            messages.yaml_syntax(exc.problem or exc),
             *notes,
         )
     except yaml.YAMLError as exc:  # no position (the text was checked for what the reader refuses)
-        sink.error(codes.YAML_SYNTAX, Span(name, 1, 1, 1, 2), f"YAML syntax: {exc}")
+        sink.error(codes.YAML_SYNTAX, Span(name, 1, 1, 1, 2), messages.yaml_syntax(exc))
     reader.failed = True
     return None, reader
 
@@ -543,16 +540,14 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
     if scenarios is not None:
         scen_files = scenarios
     if not files:
-        sink.error(
-            codes.MISSING_KEY, Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder"
-        )
+        sink.error(codes.MISSING_KEY, Span(display_path(folder), 1, 1, 1, 1), messages.NO_SPEC_FILES)
         return None
     scen_dir = folder / "scenarios"
     if scenarios is None and not scen_dir.is_dir() and (scen_dir.is_symlink() or scen_dir.exists()):
         sink.error(
             codes.UNREADABLE_FILE,
             Span(display_path(scen_dir), 1, 1, 1, 1),
-            "'scenarios' here is not a folder (or a link to one), so no scenario was read",
+            messages.SCENARIOS_NOT_A_FOLDER,
         )
     digest = hashlib.sha256()
     sources = _read_sources(files + scen_files, sink, digest)
@@ -575,7 +570,7 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
                 sink.error(
                     codes.UNKNOWN_KEY,
                     reader.span(k),
-                    f"unknown top-level key '{key}'" + (f"; did you mean '{close}'?" if close else ""),
+                    messages.unknown_top_level_key(key, close),
                 )
                 # read it as the section it misspells (see Reader.keys)
                 if close is None or close in written or close in parts.scalars:
@@ -594,8 +589,8 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
                 sink.error(
                     codes.DUPLICATE_ID,
                     reader.span(k),
-                    f"'{key}' is set in two files",
-                    f"first set at {parts.scalars[key][1].span(parts.scalars[key][0])}",
+                    messages.set_in_two_files(key),
+                    messages.first_set_at(parts.scalars[key][1].span(parts.scalars[key][0])),
                 )
             else:
                 parts.scalars[key] = (v, reader)
@@ -620,10 +615,10 @@ def _assemble(
             sink.error(
                 codes.MISSING_KEY,
                 game_span,
-                "'game' needs a name (the spec folder's name, in lower case with _)",
+                messages.GAME_NAME_EMPTY,
             )
     elif needs:
-        sink.error(codes.MISSING_KEY, game_span, "the spec needs a top-level 'game' name")
+        sink.error(codes.MISSING_KEY, game_span, messages.NO_GAME_NAME)
     if not name:  # checking goes on under a stand-in name
         name = re.sub(r"\W", "_", folder.name).lstrip("0123456789") or "spec"
 
@@ -639,18 +634,14 @@ def _assemble(
         if "labels" in pk:
             player_labels = tuple(pr.strings(pk["labels"], "players.labels"))
             if len(player_labels) != len(player_names):
-                sink.error(
-                    codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), "players.labels needs one label per name"
-                )
+                sink.error(codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), messages.ONE_LABEL_PER_NAME)
                 player_labels = ()
         if "count" in pk and "names" in pk:
             player_count = pr.value(pk["count"])
         else:
             player_count = ir.Value(len(player_names), pr.span(pnode))
     elif needs:
-        sink.error(
-            codes.MISSING_KEY, Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section"
-        )
+        sink.error(codes.MISSING_KEY, Span(first_file, 1, 1, 1, 1), messages.NO_PLAYERS)
 
     max_number = 20
     if "actions" in sc:
@@ -658,17 +649,14 @@ def _assemble(
         ak = ar.keys(anode, "'actions'", ("max_number",))
         max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
         if max_number < 0:
-            ar.sink.error(
-                codes.WRONG_VALUE_TYPE, ar.span(ak["max_number"]), "actions.max_number must be 0 or more"
-            )
+            ar.sink.error(codes.WRONG_VALUE_TYPE, ar.span(ak["max_number"]), messages.MAX_NUMBER_NEGATIVE)
             max_number = 20
         elif max_number > MAX_NUMBER:
             ar.sink.error(
                 codes.LIMIT_EXCEEDED,
                 ar.span(ak["max_number"]),
-                f"actions.max_number is {max_number:,}; the limit is {MAX_NUMBER:,}",
-                "every number up to it is an action of the game, listed in the engine; "
-                "the limit protects the tool (compiler/limits.py, MAX_NUMBER)",
+                messages.max_number_too_large(max_number, MAX_NUMBER),
+                messages.MAX_NUMBER_NOTE,
             )
             max_number = 20
 
@@ -682,7 +670,7 @@ def _assemble(
                 sink.error(
                     codes.WRONG_VALUE_TYPE,
                     lr.span(lk["steps"]),
-                    f"limits.steps is a number of steps from 1 to {MAX_STEP_BUDGET:,}",
+                    messages.step_budget_out_of_range(MAX_STEP_BUDGET),
                 )
                 step_budget = DEFAULT_STEP_BUDGET
 
@@ -707,8 +695,7 @@ def _assemble(
         sink.error(
             codes.UNKNOWN_TYPE,
             trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
-            f"components of '{tname}' but no type '{tname}' is declared"
-            + did_you_mean(tname, [t.name for t in types]),
+            messages.components_without_type(tname, did_you_mean(tname, [t.name for t in types])),
         )
     state = tuple(_state_var(k, v, r) for k, v, r in parts.maps["state"])
     zones = tuple(_zone(k, v, r) for k, v, r in parts.maps["zones"])
@@ -767,19 +754,17 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
     d = r.keys(v, f"option '{k.value}'", ("type", "default", "choices", "doc"), ("type", "default"))
     typ = r.text(d.get("type"), "option type", "int")
     if typ not in ("int", "bool"):
-        r.sink.error(codes.UNKNOWN_TYPE, r.span(d["type"]), f"an option is 'int' or 'bool', not '{typ}'")
+        r.sink.error(codes.UNKNOWN_TYPE, r.span(d["type"]), messages.option_type(typ))
     default = r.data(d["default"]) if "default" in d else 0
     if typ == "bool" and not isinstance(default, bool):
-        r.sink.error(
-            codes.WRONG_VALUE_TYPE, r.span(d["default"]), "the default of a bool option must be true or false"
-        )
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["default"]), messages.BOOL_OPTION_DEFAULT)
         default = False
     if typ == "int" and (isinstance(default, bool) or not isinstance(default, int)):
         if "default" in d:
             r.sink.error(
                 codes.WRONG_VALUE_TYPE,
                 r.span(d["default"]),
-                "the default of an int option must be an integer",
+                messages.INT_OPTION_DEFAULT,
             )
         default = 0
     choices = (
@@ -847,7 +832,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
             sink.error(
                 codes.UNKNOWN_FIELD,
                 r.span(k),
-                f"type '{tname}' has no field '{k.value}'" + (f"; did you mean '{close}'?" if close else ""),
+                messages.unknown_component_field(tname, k.value, close),
             )
             # a misspelt field is read as the one it misspells, so that one is not reported missing
             if close in known and close not in written:
@@ -855,7 +840,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
         else:
             field_value(k.value, v)
     if not eid:
-        sink.error(codes.MISSING_KEY, r.span(node), f"every '{tname}' component needs an 'id'")
+        sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
     return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node))
 
 
@@ -880,9 +865,7 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     high = r.integer(d["max"], "max") if "max" in d else None
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner"):
-        r.sink.error(
-            codes.WRONG_VALUE_TYPE, r.span(d["visibility"]), "visibility of a variable is 'public' or 'owner'"
-        )
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["visibility"]), messages.VARIABLE_VISIBILITY)
     return ir.StateVar(
         k.value,
         r.type_ref(d["type"], "type") if "type" in d else ir.TypeRef("", r.span(k)),
@@ -899,33 +882,24 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
     d = r.keys(v, f"zone '{k.value}'", ("of", "per", "kind", "visibility", "radius", "doc"), ("of",))
     per = r.text(d.get("per"), "per", "")
     if per not in ("", "player"):
-        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["per"]), "a zone is either shared or 'per: player'")
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["per"]), messages.ZONE_PER)
     kind = r.text(d.get("kind"), "kind", "pile")
     if kind not in ("pile", "grid"):
-        r.sink.error(
-            codes.WRONG_VALUE_TYPE, r.span(d["kind"]), f"a zone kind is 'pile' or 'grid', not '{kind}'"
-        )
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.zone_kind(kind))
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner", "hidden"):
         r.sink.error(
             codes.WRONG_VALUE_TYPE,
             r.span(d["visibility"]),
-            f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'",
+            messages.zone_visibility(vis),
         )
     radius = r.integer(d.get("radius"), "radius", 10)
     if "radius" in d and not 1 <= radius <= MAX_GRID_RADIUS:
         r.sink.error(
             codes.LIMIT_EXCEEDED if radius > 0 else codes.WRONG_VALUE_TYPE,
             r.span(d["radius"]),
-            f"a grid's radius is from 1 to {MAX_GRID_RADIUS}, not {radius:,}",
-            *(
-                (
-                    "the grid has (2r + 1)^2 cells, each an action of the game; "
-                    "the limit protects the tool (compiler/limits.py, MAX_GRID_RADIUS)",
-                )
-                if radius > 0
-                else ()
-            ),
+            messages.grid_radius(MAX_GRID_RADIUS, radius),
+            *((messages.GRID_RADIUS_NOTE,) if radius > 0 else ()),
         )
         radius = 10
     return ir.ZoneDecl(
@@ -980,11 +954,14 @@ def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] 
         r.sink.error(
             codes.BAD_NAME,
             span,
-            f"{kind} name '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
+            messages.not_a_plain_name(f"{kind} name", name, plain_name(name)),
         )
     elif seen is not None and name in seen:
         r.sink.error(
-            codes.DUPLICATE_ID, span, f"{kind} '{name}' is already defined", f"first defined at {seen[name]}"
+            codes.DUPLICATE_ID,
+            span,
+            messages.already_defined(kind, name),
+            messages.first_defined_at(seen[name]),
         )
     elif seen is not None:
         seen[name] = span
@@ -1031,7 +1008,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
             sink.error(
                 codes.MISSING_KEY,
                 Span(r.file, 1, 1, 1, 1),
-                "this scenario file is empty; it needs 'name' and 'actions'",
+                messages.EMPTY_SCENARIO_FILE,
             )
         return None
     d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name",))
@@ -1042,7 +1019,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     )
     dice = r.data(d["dice"]) if "dice" in d else []
     if not isinstance(dice, list) or not all(isinstance(x, int) for x in dice):
-        sink.error(codes.WRONG_VALUE_TYPE, r.span(d["dice"]), "dice must be a list of integers")
+        sink.error(codes.WRONG_VALUE_TYPE, r.span(d["dice"]), messages.DICE_NOT_INTEGERS)
         dice = []
     shuffles = [
         tuple(r.value(x) for x in r.seq(s, "a shuffle"))
@@ -1062,7 +1039,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
         sink.error(
             codes.BAD_SCENARIO,
             r.span(d["draws"]),
-            "a scenario forces shuffles either whole ('shuffles') or by what is drawn first ('draws'), not both",
+            messages.SHUFFLES_AND_DRAWS,
         )
     if "steps" in d:
         inline = [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]
@@ -1070,23 +1047,23 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
             sink.error(
                 codes.BAD_SCENARIO,
                 r.span(d[k]),
-                f"a scenario with 'steps' keeps '{k}' inside a step",
-                "each step is a mapping of 'actions' and the expectations that hold after them",
+                messages.key_outside_step(k),
+                messages.KEY_OUTSIDE_STEP_NOTE,
             )
         steps = tuple(_step(x, r, sink) for x in r.seq(d["steps"], "steps"))
         if not steps:
-            sink.error(codes.BAD_SCENARIO, r.span(d["steps"]), "'steps' needs at least one step")
+            sink.error(codes.BAD_SCENARIO, r.span(d["steps"]), messages.NO_STEPS)
     elif "actions" in d:
         steps = (_step(node, r, sink, d),)
     else:
-        sink.error(codes.MISSING_KEY, r.span(node), "a scenario needs the key 'actions' (or 'steps')")
+        sink.error(codes.MISSING_KEY, r.span(node), messages.NO_ACTIONS)
         steps = ()
     for st in steps[:-1]:
         if st.expect_error is not None:
             sink.error(
                 codes.BAD_SCENARIO,
                 st.span,
-                "only the last step may expect an error: an illegal action ends the scenario",
+                messages.ERROR_BEFORE_LAST_STEP,
             )
     return ir.ScenarioDecl(
         name=r.text(d.get("name"), "name", source.path.stem),

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from compiler import errorcodes as codes
-from compiler import ir
+from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
@@ -105,12 +105,12 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     if isinstance(count, int) and not isinstance(count, bool):
         max_players = count
         if count < 1 and names:
-            sink.error(codes.WRONG_VALUE_TYPE, game.player_count.span, "players.count must be at least 1")
+            sink.error(codes.WRONG_VALUE_TYPE, game.player_count.span, messages.PLAYER_COUNT_BELOW_ONE)
         elif count > len(names):
             sink.error(
                 codes.WRONG_VALUE_TYPE,
                 game.player_count.span,
-                f"{count} players but only {len(names)} player names",
+                messages.more_players_than_names(count, len(names)),
             )
     elif isinstance(count, str):
         opt = next((o for o in game.options if o.name == count), None)
@@ -118,27 +118,24 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             sink.error(
                 codes.UNKNOWN_NAME,
                 game.player_count.span,
-                f"player count '{count}' is not a declared option"
-                + did_you_mean(count, [o.name for o in game.options]),
+                messages.player_count_not_an_option(
+                    count, did_you_mean(count, [o.name for o in game.options])
+                ),
             )
         elif opt.type != "int" or not opt.choices:
             sink.error(
                 codes.TYPE_MISMATCH,
                 opt.span,
-                f"option '{count}' sets the player count: it must be an int "
-                "option with 'choices' (e.g. choices: [2, 3, 4])",
+                messages.player_count_option_kind(count),
             )
         elif max(opt.choices) > len(names) or min(opt.choices) < 1 or opt.default not in opt.choices:
             sink.error(
                 codes.WRONG_VALUE_TYPE,
                 opt.span,
-                f"option '{count}' allows {list(opt.choices)} players "
-                f"(default {opt.default}); there are {len(names)} player names",
+                messages.player_count_choices(count, list(opt.choices), opt.default, len(names)),
             )
     else:
-        sink.error(
-            codes.WRONG_VALUE_TYPE, game.player_count.span, "players.count is a number or an option name"
-        )
+        sink.error(codes.WRONG_VALUE_TYPE, game.player_count.span, messages.PLAYER_COUNT_KIND)
     sym = Symbols(game, names, max_players)
     del count
     taken: dict[str, ir.Span] = {}
@@ -148,15 +145,15 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             sink.error(
                 codes.BAD_NAME,
                 span,
-                f"{what} id '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
+                messages.not_a_plain_name(f"{what} id", name, plain_name(name)),
             )
             return False
         if name in taken:
             sink.error(
                 codes.DUPLICATE_ID,
                 span,
-                f"{what} '{name}' is already defined",
-                f"first defined at {taken[name]}",
+                messages.already_defined(what, name),
+                messages.first_defined_at(taken[name]),
             )
             return False
         taken[name] = span
@@ -176,7 +173,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     for et in game.types:
         if et.name in ("player", *SCALAR_TYPES) or not claim(et.name, et.span, "type"):
             if et.name in ("player", *SCALAR_TYPES):
-                sink.error(codes.DUPLICATE_ID, et.span, f"'{et.name}' is a built-in type")
+                sink.error(codes.DUPLICATE_ID, et.span, messages.built_in_type(et.name))
             continue
         info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
         for i, ent in enumerate(et.entities):
@@ -188,9 +185,8 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 sink.error(
                     codes.DUPLICATE_ID,
                     ent.span,
-                    f"two {et.name} components are named '{ent.label}'; "
-                    "names label actions, so they must differ",
-                    f"the other is at {labelled[ent.label]}",
+                    messages.same_component_label(et.name, ent.label),
+                    messages.the_other_is_at(labelled[ent.label]),
                 )
             labelled.setdefault(ent.label, ent.span)
         for i, ent in enumerate(et.entities):
@@ -204,7 +200,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         elif isinstance(cv, int):
             t = INT
         else:
-            sink.error(codes.WRONG_VALUE_TYPE, c.value.span, "a constant is an integer or true/false")
+            sink.error(codes.WRONG_VALUE_TYPE, c.value.span, messages.CONSTANT_KIND)
             continue
         if claim(c.name, c.span, "constant"):
             sym.constants[c.name] = (t, cv)
@@ -216,12 +212,10 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 sink.error(
                     codes.TYPE_MISMATCH,
                     pref.span,
-                    f"a variable can be indexed by players, components or enums, not {pt}",
+                    messages.bad_variable_index(pt),
                 )
         if sv.visibility == "owner" and (not per or per[0] != PLAYER):
-            sink.error(
-                codes.TYPE_MISMATCH, sv.span, "an 'owner'-visible variable must be indexed first by player"
-            )
+            sink.error(codes.TYPE_MISMATCH, sv.span, messages.OWNER_VARIABLE_NOT_PER_PLAYER)
         if (
             sv.initial is not None
             and isinstance(sv.initial.data, int)
@@ -233,17 +227,20 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 sink.error(
                     codes.WRONG_VALUE_TYPE,
                     sv.initial.span,
-                    f"initial value {sv.initial.data} is outside "
-                    f"{sv.low if sv.low is not None else '-inf'}..{sv.high if sv.high is not None else 'inf'}",
+                    messages.initial_out_of_range(
+                        sv.initial.data,
+                        sv.low if sv.low is not None else "-inf",
+                        sv.high if sv.high is not None else "inf",
+                    ),
                 )
         if claim(sv.name, sv.span, "state variable"):
             sym.state[sv.name] = (sv, t, per)
     for z in game.zones:
         held = _type(sym, z.of, sink)
         if held.kind not in ("entity", "any"):
-            sink.error(codes.TYPE_MISMATCH, z.of.span, f"a zone holds components, not {held}")
+            sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
         if z.visibility == "owner" and not z.per_player:
-            sink.error(codes.TYPE_MISMATCH, z.span, "an 'owner'-visible zone must be 'per: player'")
+            sink.error(codes.TYPE_MISMATCH, z.span, messages.OWNER_ZONE_NOT_PER_PLAYER)
         if claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
     for f in game.functions:
@@ -264,8 +261,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         sink.error(
             codes.BAD_NAME,
             game.span,
-            f"the game name '{game.name}' is not a plain lower-case name (it names a Python package): "
-            "start with a letter, then letters, digits or _, and not a Python keyword",
+            messages.bad_game_name(game.name),
         )
     for ph in sym.phases.values():
         if ph.counter is not None and (
@@ -274,21 +270,21 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
             sink.error(
                 codes.UNKNOWN_NAME,
                 ph.span,
-                f"counter '{ph.counter}' of phase '{ph.name}' must be a declared int "
-                "state variable" + did_you_mean(ph.counter, list(sym.state)),
+                messages.bad_phase_counter(ph.counter, ph.name, did_you_mean(ph.counter, list(sym.state))),
             )
     for tr in game.triggers:
         if tr.event and tr.event not in sym.events:
             sink.error(
                 codes.UNKNOWN_NAME,
                 tr.span,
-                f"trigger '{tr.name}' is on an undeclared event '{tr.event}'"
-                + did_you_mean(tr.event, list(sym.events)),
+                messages.trigger_on_unknown_event(
+                    tr.name, tr.event, did_you_mean(tr.event, list(sym.events))
+                ),
             )
     for info in sym.entity_types.values():
         _entity_data(sym, info, sink)
     if not game.phases and not sink.unread:  # (they may be in a file that could not be read)
-        sink.error(codes.MISSING_KEY, game.span, "the spec needs 'phases': the game's flow")
+        sink.error(codes.MISSING_KEY, game.span, messages.NO_PHASES)
     return sym
 
 
@@ -298,25 +294,24 @@ def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
             sink.error(
                 codes.WRONG_VALUE_TYPE,
                 ph.span,
-                f"phase '{ph.name}' has both 'repeat' and 'while'; "
-                "a phase repeats a number of times or while a condition holds",
+                messages.repeat_and_while(ph.name),
             )
         if ph.counter is not None and ph.repeat is None and ph.while_ is None:
             sink.error(
                 codes.MISSING_KEY,
                 ph.span,
-                f"phase '{ph.name}' has a 'counter' but neither 'repeat' nor 'while'",
+                messages.counter_without_loop(ph.name),
             )
         if ph.body is None and not ph.steps:
-            sink.error(codes.MISSING_KEY, ph.span, f"phase '{ph.name}' needs 'do' or 'steps'")
+            sink.error(codes.MISSING_KEY, ph.span, messages.phase_without_body(ph.name))
         if not ph.name:  # already reported; kept under a key no code can name, so its body is checked
             sym.phases[f"(the phase at {ph.span})"] = ph
         elif ph.name in sym.phases:
             sink.error(
                 codes.DUPLICATE_ID,
                 ph.span,
-                f"phase '{ph.name}' is already defined",
-                f"first defined at {sym.phases[ph.name].span}",
+                messages.already_defined("phase", ph.name),
+                messages.first_defined_at(sym.phases[ph.name].span),
             )
         else:
             sym.phases[ph.name] = ph
@@ -329,7 +324,7 @@ def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
         sink.error(
             codes.UNKNOWN_TYPE,
             ref.span,
-            f"unknown type '{ref.text}'" + did_you_mean(ref.text, sym.known_type_names()),
+            messages.unknown_type(ref.text, did_you_mean(ref.text, sym.known_type_names())),
         )
         return INT
     return t
@@ -356,8 +351,8 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
                     sink.error(
                         codes.MISSING_KEY,
                         ent.span,
-                        f"'{ent.id}' has no '{fd.name}'",
-                        "declare the field with 'optional: true' to allow a default",
+                        messages.component_lacks(ent.id, fd.name),
+                        messages.OPTIONAL_DATA_NOTE,
                     )
                 column.append(_default(t))
                 continue
@@ -367,14 +362,14 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
         written = dict(ent.code)
         for fname, code in ent.code:
             if fname not in info.code_fields:
-                sink.error(codes.UNKNOWN_FIELD, code.span, f"'{fname}' is not a code field")
+                sink.error(codes.UNKNOWN_FIELD, code.span, messages.not_a_code_field(fname))
         for fname, fd in info.code_fields.items():
             if fd.kind == "expr" and not fd.optional and fname not in written:
                 sink.error(
                     codes.MISSING_KEY,
                     ent.span,
-                    f"'{ent.id}' has no '{fname}'",
-                    "declare the field with 'optional: true' to use its type's default",
+                    messages.component_lacks(ent.id, fname),
+                    messages.OPTIONAL_CODE_NOTE,
                 )
 
 
@@ -395,12 +390,12 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
         return d
     if t.kind == "int":
         if isinstance(d, bool) or not isinstance(d, int):
-            sink.error(codes.WRONG_VALUE_TYPE, v.span, f"expected an integer, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.expected_integer(d))
             return 0
         return d
     if t.kind == "bool":
         if not isinstance(d, bool):
-            sink.error(codes.WRONG_VALUE_TYPE, v.span, f"expected true or false, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.expected_bool(d))
             return False
         return d
     if t.kind == "str":
@@ -408,7 +403,7 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
     if t.kind == "list":
         assert t.elem is not None
         if not isinstance(d, list):
-            sink.error(codes.WRONG_VALUE_TYPE, v.span, f"expected a list, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.expected_list(d))
             return []
         return [convert_value(sym, ir.Value(x, v.span), t.elem, sink) for x in d]
     if t.kind == "entity":
@@ -418,7 +413,9 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
             if d in sym.players:
                 return sym.players.index(str(d))
             sink.error(
-                codes.UNKNOWN_NAME, v.span, f"unknown player '{d}'" + did_you_mean(str(d), sym.players)
+                codes.UNKNOWN_NAME,
+                v.span,
+                messages.unknown_value("player", d, did_you_mean(str(d), sym.players)),
             )
             return -1
         info = sym.entity_types[t.name]
@@ -427,13 +424,13 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
         # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
         # would take minutes to compare)
         hint = did_you_mean(str(d), info.ids) if len(info.ids) <= _MAX_SUGGESTED_FROM else ""
-        sink.error(codes.UNKNOWN_NAME, v.span, f"unknown {t.name} '{d}'" + hint)
+        sink.error(codes.UNKNOWN_NAME, v.span, messages.unknown_value(t.name, d, hint))
         return -1
     if t.kind == "enum":
         vals = sym.enums[t.name]
         if d in vals:
             return vals.index(str(d))
-        sink.error(codes.UNKNOWN_NAME, v.span, f"unknown {t.name} '{d}'" + did_you_mean(str(d), vals))
+        sink.error(codes.UNKNOWN_NAME, v.span, messages.unknown_value(t.name, d, did_you_mean(str(d), vals)))
         return 0
-    sink.error(codes.WRONG_VALUE_TYPE, v.span, f"a value of type {t} cannot be written in YAML")
+    sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.not_writable_in_yaml(t))
     return 0

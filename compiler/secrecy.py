@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 
 from compiler import errorcodes as codes
-from compiler import ir
+from compiler import ir, messages
 from compiler.check import Annotations
 from compiler.diagnostics import Sink
 from compiler.resolve import Symbols
@@ -431,31 +431,26 @@ class Secrecy:
         if d is None or d.secret or d.public:
             return
         verb = ("optionally " if d.optional else "") + "choose"
-        public_note = (
-            f"if every player may know the answer anyway, write `publicly {verb}` and say why in a comment"
-        )
+        public_note = messages.publicly_note(verb)
         hidden = sorted(site.came_from, key=lambda h: (h.kind, h.name))
         if hidden and not site.published:
             places = ", ".join(dict.fromkeys(self.place(h) for h in hidden))
             self.sink.error(
                 codes.LEAKY_DECISION,
                 d.span,
-                f"the answer to this decision is logged for every player, but its options are hidden "
-                f"from some of them (from {places}); write `secretly {verb}`",
+                messages.leaky_options(places, verb),
                 *dict.fromkeys(self.visibility_note(h) for h in hidden),
-                "nothing after the decision shows the chosen value to every player (a move to a public "
-                "zone, `reveal`, or a log line naming it)",
+                messages.LEAKY_OPTIONS_NOTE,
                 public_note,
             )
         elif site.steers is not None:
             stmt, src, dst = site.steers
-            what = "are dealt" if isinstance(stmt, ir.Deal) else "move"
             self.sink.error(
                 codes.LEAKY_DECISION,
                 d.span,
-                f"the answer to this decision is logged for every player, and it steers which hidden "
-                f"cards {what} from {self.place(src)} to {self.place(dst)} (line {stmt.span.line}); "
-                f"write `secretly {verb}`",
+                messages.leaky_steer(
+                    isinstance(stmt, ir.Deal), self.place(src), self.place(dst), stmt.span.line, verb
+                ),
                 *dict.fromkeys(self.visibility_note(h) for h in (src, dst)),
                 public_note,
             )
@@ -467,10 +462,9 @@ class Secrecy:
     def visibility_note(self, h: Hidden) -> str:
         if h.kind == "var":
             sv = self.sym.state[h.name][0]
-            return f"variable '{h.name}' is seen only by its owner (visibility: owner, declared at {sv.span})"
+            return messages.variable_seen_by_owner(h.name, sv.span)
         z = self.zones[h.name]
-        who = "nobody sees its cards" if z.visibility == "hidden" else "only its owner sees its cards"
-        return f"zone '{h.name}': {who} (visibility: {z.visibility}, declared at {z.span})"
+        return messages.zone_hidden(h.name, z.visibility, z.span)
 
 
 class _Flow:

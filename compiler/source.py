@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 
 from compiler import errorcodes as codes
+from compiler import messages
 from compiler.errorcodes import ErrorCode
 
 # the characters YAML refuses in a stream (PyYAML's Reader.NON_PRINTABLE)
@@ -52,11 +53,11 @@ def _unreadable(exc: OSError) -> SourceError:
         why = "permission denied"
     else:
         why = exc.strerror or str(exc)
-    return SourceError(codes.UNREADABLE_FILE, f"cannot read this file: {why}")
+    return SourceError(codes.UNREADABLE_FILE, messages.cannot_read(why))
 
 
 def _too_big(size: int, limit: int) -> SourceError:
-    return SourceError(codes.LIMIT_EXCEEDED, f"this file holds {size:,} bytes; the limit is {limit:,}")
+    return SourceError(codes.LIMIT_EXCEEDED, messages.file_too_big(size, limit))
 
 
 def read_bytes(path: Path, limit: int) -> bytes:
@@ -66,7 +67,7 @@ def read_bytes(path: Path, limit: int) -> bytes:
     except OSError as exc:
         raise _unreadable(exc) from None
     if not stat.S_ISREG(st.st_mode):
-        raise SourceError(codes.UNREADABLE_FILE, f"this is {_kind(st.st_mode)}, not a file")
+        raise SourceError(codes.UNREADABLE_FILE, messages.not_a_file(_kind(st.st_mode)))
     if st.st_size > limit:
         raise _too_big(st.st_size, limit)
     try:
@@ -77,7 +78,7 @@ def read_bytes(path: Path, limit: int) -> bytes:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise SourceError(codes.UNREADABLE_FILE, f"this is {_kind(st.st_mode)}, not a file")
+            raise SourceError(codes.UNREADABLE_FILE, messages.not_a_file(_kind(st.st_mode)))
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
@@ -103,7 +104,7 @@ def decode(data: bytes) -> str:
         line, col = _position(data[: exc.start].decode("utf-8", errors="replace"))
         raise SourceError(
             codes.NOT_TEXT,
-            f"this file is not UTF-8 text: the byte 0x{data[exc.start]:02x} here is not UTF-8",
+            messages.not_utf8(data[exc.start]),
             line,
             col,
         ) from None
@@ -112,9 +113,7 @@ def decode(data: bytes) -> str:
         line, col = _position(text[: bad.start()])
         char = bad.group()
         what = "a NUL byte" if char == "\0" else f"the control character U+{ord(char):04X}"
-        raise SourceError(
-            codes.NOT_TEXT, f"this file holds {what} here; spec files are plain text", line, col
-        )
+        raise SourceError(codes.NOT_TEXT, messages.control_character(what), line, col)
     return text
 
 

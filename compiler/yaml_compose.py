@@ -33,6 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from compiler import errorcodes as codes
+from compiler import messages
 from compiler.errorcodes import ErrorCode
 from compiler.limits import MAX_ALIAS_NODES, MAX_YAML_DEPTH
 
@@ -105,9 +106,7 @@ class _Composer:
         next(self.events)  # the document's end
         event = next(self.events)
         if isinstance(event, DocumentStartEvent):
-            raise ComposerError(
-                None, None, "a second YAML document ('---'): a spec file holds one", _mark(event.start_mark)
-            )
+            raise ComposerError(None, None, messages.SECOND_DOCUMENT, _mark(event.start_mark))
         return root
 
     def node(self) -> Node:
@@ -129,8 +128,8 @@ class _Composer:
                     raise Refused(
                         codes.NOT_TEXT,
                         start,
-                        f"this text holds {what} ({ascii(ch)[1:-1]}) once its escapes are read",
-                        "spec text is shown in terminals and logs: write it without that character",
+                        messages.unshowable_text(what, ascii(ch)[1:-1]),
+                        messages.UNSHOWABLE_TEXT_NOTE,
                     )
                 node = ScalarNode(tag, event.value, start, _mark(event.end_mark), style=event.style)
                 size, height = 1, 1
@@ -140,8 +139,8 @@ class _Composer:
                     raise Refused(
                         codes.LIMIT_EXCEEDED,
                         start,
-                        f"lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
-                        "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",
+                        messages.yaml_too_deep(MAX_YAML_DEPTH),
+                        messages.protects_the_tool("MAX_YAML_DEPTH"),
                     )
                 kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
                 tag = event.tag
@@ -159,7 +158,7 @@ class _Composer:
                     self.anchors[done.anchor] = _Anchored(node, size, height)
                     del self.open_anchors[done.anchor]
             else:  # pragma: no cover - the parser gives no other event inside a document
-                raise ComposerError(None, None, f"unexpected {type(event).__name__}", start)
+                raise ComposerError(None, None, messages.unexpected_event(type(event).__name__), start)
             if not stack:
                 return node
             parent = stack[-1]
@@ -181,9 +180,9 @@ class _Composer:
         )
         if first is not None:
             raise ComposerError(
-                f"the anchor '&{name}' was first defined",
+                messages.anchor_first_defined(name),
                 first,
-                f"the anchor '&{name}' is defined twice",
+                messages.anchor_defined_twice(name),
                 mark,
             )
         if open_:
@@ -196,28 +195,25 @@ class _Composer:
             raise Refused(
                 codes.YAML_SYNTAX,
                 _mark(event.start_mark),
-                f"the alias '*{name}' is inside the node it names: a structure that contains itself",
-                f"'&{name}' is at {_where(self.open_anchors[name])}",
+                messages.alias_inside_itself(name),
+                messages.anchor_is_at(name, _where(self.open_anchors[name])),
             )
         if name not in self.anchors:
-            raise ComposerError(
-                None, None, f"the alias '*{name}' names no anchor defined before it", _mark(event.start_mark)
-            )
+            raise ComposerError(None, None, messages.alias_without_anchor(name), _mark(event.start_mark))
         target = self.anchors[name]
         self.alias_nodes += target.size
         if self.alias_nodes > MAX_ALIAS_NODES:
             raise Refused(
                 codes.LIMIT_EXCEEDED,
                 _mark(event.start_mark),
-                f"the aliases of this file stand for more than {MAX_ALIAS_NODES:,} values in all",
-                "each alias counts as a copy of the whole value it names; "
-                "the limit protects the tool (compiler/limits.py, MAX_ALIAS_NODES)",
+                messages.aliases_too_many(MAX_ALIAS_NODES),
+                messages.ALIASES_TOO_MANY_NOTE,
             )
         if depth + target.height > MAX_YAML_DEPTH:
             raise Refused(
                 codes.LIMIT_EXCEEDED,
                 _mark(event.start_mark),
-                f"with the value of '*{name}', lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
-                "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",
+                messages.alias_too_deep(name, MAX_YAML_DEPTH),
+                messages.protects_the_tool("MAX_YAML_DEPTH"),
             )
         return target.node, target.size, target.height

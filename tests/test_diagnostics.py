@@ -22,6 +22,7 @@ regenerate, and delete the entry.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import traceback
@@ -194,3 +195,38 @@ def test_a_pass_that_trips_on_a_repaired_ir_leaves_the_load_errors(monkeypatch: 
     assert [d.code for d in diags] == ["unknown-key"]
     with pytest.raises(KeyError):
         _compile("missing-event", monkeypatch)
+
+
+# lower.py's three diagnostics are checked before lowering too (check.py, with texts from
+# messages.py); its own copies go when lowering stops reporting anything.
+_MESSAGES_ELSEWHERE = {"compiler/lower.py"}
+
+
+def _literal_text(node: ast.expr) -> bool:
+    """Whether an argument spells out its words: a string, an f-string, or a sum holding one."""
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return True
+    return isinstance(node, ast.BinOp) and (_literal_text(node.left) or _literal_text(node.right))
+
+
+def test_every_message_comes_from_messages_py() -> None:
+    """A diagnostic's message and notes are taken from compiler/messages.py, never spelt out where
+    it is reported: `sink.error(code, span, message, *notes)` and the exceptions that carry one."""
+    carriers = {"SourceError", "Refused", "ComposerError"}
+    spelt_out = []
+    for path in sorted((REPO_ROOT / "compiler").rglob("*.py")):
+        rel = path.relative_to(REPO_ROOT).as_posix()
+        if rel in _MESSAGES_ELSEWHERE or path.name == "messages.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            reports = (
+                isinstance(func, ast.Attribute) and func.attr in ("error", "warning") and len(node.args) >= 3
+            )
+            carries = isinstance(func, ast.Name) and func.id in carriers
+            words = node.args[2:] if reports else node.args if carries else []
+            if any(_literal_text(a) for a in words):
+                spelt_out.append(f"{rel}:{node.lineno}")
+    assert not spelt_out, f"diagnostic text written outside compiler/messages.py: {spelt_out}"
