@@ -15,7 +15,7 @@ from typing import assert_never
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
-from compiler.resolve import Symbols
+from compiler.resolve import EntityInfo, Symbols
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
 
 # Builtin expression functions: name -> (parameter kinds, result rule), typed in _builtin().
@@ -164,6 +164,7 @@ class Checker:
                         continue
                     ps = {"self": Type("entity", info.decl.name), **self.params(fd.params)}
                     self.unit(code, ps, want=None if fd.kind == "effect" else info.field_types[fname])
+                self.unwritten_effects(info, ent)
         for tr in g.triggers:
             ev = sym.events.get(tr.event)
             ps = self.params(ev.params) if ev else {}
@@ -180,6 +181,13 @@ class Checker:
         for sc in g.scenarios:
             self.scenario(sc)
         return self.ann
+
+    def unwritten_effects(self, info: EntityInfo, ent: ir.Entity) -> None:
+        """A warning for each effect a component leaves out: the game runs, and the card does nothing."""
+        written = dict(ent.code)
+        for fname, fd in info.code_fields.items():
+            if fd.kind == "effect" and not fd.optional and fname not in written:
+                self.sink.warning(codes.MISSING_EVENT, ent.span, messages.missing_effect(ent.id, fname))
 
     def scenario(self, sc: ir.ScenarioDecl) -> None:
         sym = self.sym
@@ -515,7 +523,20 @@ class Checker:
             return None
         if t.name != kind:
             self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone_kind(kind, t, t.name))
+        elif not self.names_a_zone(e):
+            # a zone is moved into, shuffled or dealt from by its id: a local only holds a copy
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.ZONE_NOT_NAMED_DIRECTLY)
         return t.elem
+
+    def names_a_zone(self, e: ir.Expr) -> bool:
+        """Whether `e` is a declared zone by name (`deck`, `hand[p]`), already checked."""
+        match e:
+            case ir.Name() | ir.Index(subject=ir.Name()):
+                named = e if isinstance(e, ir.Name) else e.subject
+                b = self.ann.names.get(id(named))
+                return b is not None and b.kind == "zone"
+            case _:
+                return False
 
     def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
         m = self.sym.modifiers.get(name)

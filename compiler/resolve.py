@@ -57,6 +57,8 @@ class Symbols:
     constants: dict[str, tuple[Type, object]] = field(default_factory=dict)
     options: dict[str, ir.OptionDecl] = field(default_factory=dict)
     state: dict[str, tuple[ir.StateVar, Type, tuple[Type, ...]]] = field(default_factory=dict)
+    # state variable -> its written initial value as the engine holds it (a component as its index)
+    initial_values: dict[str, object] = field(default_factory=dict)
     zones: dict[str, tuple[ir.ZoneDecl, Type]] = field(default_factory=dict)
     functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
@@ -235,6 +237,9 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
                 )
         if claim(sv.name, sv.span, "state variable"):
             sym.state[sv.name] = (sv, t, per)
+            # (an unknown type is reported already: nothing more follows from the value)
+            if sv.initial is not None and sym.type_named(sv.type.text) is not None:
+                sym.initial_values[sv.name] = convert_value(sym, sv.initial, t, sink)
     for z in game.zones:
         held = _type(sym, z.of, sink)
         if held.kind not in ("entity", "any"):
