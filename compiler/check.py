@@ -8,37 +8,17 @@ evaluation and scenarios.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import assert_never
+from types import MappingProxyType
+from typing import Final, assert_never
 
 from compiler import errorcodes as codes
 from compiler import ir, messages
+from compiler.builtins import BUILTINS
 from compiler.diagnostics import Sink, did_you_mean
 from compiler.resolve import EntityInfo, Symbols
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
-
-# Builtin expression functions: name -> (parameter kinds, result rule), typed in _builtin().
-BUILTINS = (
-    "opponent",
-    "next_player",
-    "len",
-    "abs",
-    "min",
-    "max",
-    "roll",
-    "random",
-    "top",
-    "top_n",
-    "range",
-    "cell",
-    "cell_of",
-    "neighbors",
-    "open_cells_around",
-    "adjacent",
-    "label",
-)
-CHANCE_BUILTINS = ("roll", "random")
 
 
 @dataclass
@@ -832,73 +812,125 @@ class Checker:
         return ANY
 
     def builtin(self, e: ir.Call) -> Type:
-        f, a = e.func, e.args
-
-        def arity(n: int) -> bool:
-            if len(a) != n:
-                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.argument_count(f"'{f}'", n, len(a)))
-                for x in a:
-                    self.expr(x)
-                return False
-            return True
-
-        def on_grid(x: ir.Expr) -> Type:
-            t = self.expr(x)
-            if t.kind not in ("entity", "any") or t.name == "player":
-                self.sink.error(codes.TYPE_MISMATCH, x.span, messages.needs_grid_component(f, t))
-            return t
-
-        rules: dict[str, Callable[[], Type]] = {
-            "opponent": lambda: self._player_fn(a),
-            "next_player": lambda: self._player_fn(a),
-            "abs": lambda: (self.want(a[0], INT, "abs's argument"), INT)[1],
-            "roll": lambda: (self.want(a[0], INT, "the number of die faces"), INT)[1],
-            "len": lambda: (self.source(a[0]), INT)[1],
-            "random": lambda: self.source(a[0]),
-            "top": lambda: self.zone(a[0], "pile") or ANY,
-            "top_n": lambda: (list_of(self.zone(a[0], "pile") or ANY), self.want(a[1], INT, "how many"))[0],
-            "range": lambda: (
-                self.want(a[0], INT, "the first number"),
-                self.want(a[1], INT, "the end (excluded)"),
-                list_of(INT),
-            )[2],
-            "cell": lambda: self._cell(a, e.span),
-            "cell_of": lambda: (on_grid(a[0]), CELL)[1],
-            "neighbors": lambda: list_of(on_grid(a[0])),
-            "open_cells_around": lambda: (self.source(a[0]), list_of(CELL))[1],
-            "adjacent": lambda: (on_grid(a[0]), on_grid(a[1]), BOOL)[2],
-            "label": lambda: (self.expr(a[0]), STR)[1],
-        }
-        if f in CHANCE_BUILTINS and self.in_code_unit_without_decisions:
+        """A call of a builtin: where it may stand and its arguments' count from the table, its types
+        from its rule in BUILTIN_RULES."""
+        spec = BUILTINS[e.func]
+        if spec.chance and self.in_code_unit_without_decisions:
+            self.sink.error(codes.MISPLACED_CHANCE, e.span, messages.misplaced_chance(e.func))
+        if spec.arity is None:
+            if len(e.args) < 2:
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.two_or_more_numbers(e.func))
+        elif len(e.args) != spec.arity:
             self.sink.error(
-                codes.MISPLACED_CHANCE,
-                e.span,
-                messages.misplaced_chance(f),
+                codes.WRONG_ARG_COUNT, e.span, messages.argument_count(f"'{e.func}'", spec.arity, len(e.args))
             )
-        if f in ("min", "max"):
-            if len(a) < 2:
-                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.two_or_more_numbers(f))
-            for x in a:
-                self.want(x, INT, f"an argument of {f}")
-            return INT
-        n = {"cell": 2, "adjacent": 2, "top_n": 2, "range": 2}.get(f, 1)
-        if not arity(n):
+            for x in e.args:
+                self.expr(x)
             return ANY
-        return rules[f]()
+        return BUILTIN_RULES[e.func](self, e)
 
-    def _cell(self, a: tuple[ir.Expr, ...], span: ir.Span) -> Type:
-        self.want(a[0], INT, "x")
-        self.want(a[1], INT, "y")
-        self.grid_needed(span)
+    # ---- the typing rules of the builtins, one each (BUILTIN_RULES) ------------------------------
+    def builtin_of_a_player(self, e: ir.Call) -> Type:
+        self.want(e.args[0], PLAYER, "a player")
+        return PLAYER
+
+    def builtin_of_numbers(self, e: ir.Call) -> Type:
+        for x in e.args:
+            self.want(x, INT, f"an argument of {e.func}")
+        return INT
+
+    def builtin_abs(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "abs's argument")
+        return INT
+
+    def builtin_roll(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "the number of die faces")
+        return INT
+
+    def builtin_len(self, e: ir.Call) -> Type:
+        self.source(e.args[0])
+        return INT
+
+    def builtin_random(self, e: ir.Call) -> Type:
+        return self.source(e.args[0])
+
+    def builtin_top(self, e: ir.Call) -> Type:
+        return self.zone(e.args[0], "pile") or ANY
+
+    def builtin_top_n(self, e: ir.Call) -> Type:
+        held = self.zone(e.args[0], "pile") or ANY
+        self.want(e.args[1], INT, "how many")
+        return list_of(held)
+
+    def builtin_range(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "the first number")
+        self.want(e.args[1], INT, "the end (excluded)")
+        return list_of(INT)
+
+    def builtin_cell(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "x")
+        self.want(e.args[1], INT, "y")
+        self.grid_needed(e.span)
         return CELL
+
+    def builtin_cell_of(self, e: ir.Call) -> Type:
+        self.on_grid(e, e.args[0])
+        return CELL
+
+    def builtin_neighbors(self, e: ir.Call) -> Type:
+        return list_of(self.on_grid(e, e.args[0]))
+
+    def builtin_open_cells_around(self, e: ir.Call) -> Type:
+        self.source(e.args[0])
+        return list_of(CELL)
+
+    def builtin_adjacent(self, e: ir.Call) -> Type:
+        self.on_grid(e, e.args[0])
+        self.on_grid(e, e.args[1])
+        return BOOL
+
+    def builtin_label(self, e: ir.Call) -> Type:
+        self.expr(e.args[0])
+        return STR
+
+    def on_grid(self, e: ir.Call, x: ir.Expr) -> Type:
+        t = self.expr(x)
+        if t.kind not in ("entity", "any") or t.name == "player":
+            self.sink.error(codes.TYPE_MISMATCH, x.span, messages.needs_grid_component(e.func, t))
+        return t
 
     def grid_needed(self, span: ir.Span) -> None:
         if not any(z.kind == "grid" for z, _ in self.sym.zones.values()):
             self.sink.error(codes.TYPE_MISMATCH, span, messages.CELLS_NEED_GRID)
 
-    def _player_fn(self, a: tuple[ir.Expr, ...]) -> Type:
-        self.want(a[0], PLAYER, "a player")
-        return PLAYER
+
+# builtin name -> its typing rule, for a call whose argument count is right (compiler/builtins.py
+# holds the rest of what a builtin is)
+BUILTIN_RULES: Final[Mapping[str, Callable[[Checker, ir.Call], Type]]] = MappingProxyType(
+    {
+        "opponent": Checker.builtin_of_a_player,
+        "next_player": Checker.builtin_of_a_player,
+        "len": Checker.builtin_len,
+        "abs": Checker.builtin_abs,
+        "min": Checker.builtin_of_numbers,
+        "max": Checker.builtin_of_numbers,
+        "roll": Checker.builtin_roll,
+        "random": Checker.builtin_random,
+        "top": Checker.builtin_top,
+        "top_n": Checker.builtin_top_n,
+        "range": Checker.builtin_range,
+        "cell": Checker.builtin_cell,
+        "cell_of": Checker.builtin_cell_of,
+        "neighbors": Checker.builtin_neighbors,
+        "open_cells_around": Checker.builtin_open_cells_around,
+        "adjacent": Checker.builtin_adjacent,
+        "label": Checker.builtin_label,
+    }
+)
+if BUILTIN_RULES.keys() != BUILTINS.keys():  # a builtin the checker cannot type, or a rule for none
+    raise ImportError(
+        f"check.BUILTIN_RULES and builtins.BUILTINS differ: {sorted(BUILTIN_RULES.keys() ^ BUILTINS.keys())}"
+    )
 
 
 def check(sym: Symbols, sink: Sink) -> Annotations:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 
 from compiler import errorcodes as codes
 from compiler import ir, messages
+from compiler.builtins import BUILTINS
 from compiler.check import Annotations
 from compiler.diagnostics import Sink
 from compiler.resolve import Symbols
@@ -50,8 +51,9 @@ Key = tuple[str, str]  # ("local", slot) or ("state", variable): where a value i
 Ids = frozenset[int]  # sites (see _Site)
 NO_IDS: Ids = frozenset()
 
-# builtins whose result is an element (or elements) of their first argument
-_ELEMENT_BUILTINS = ("top", "top_n", "random")
+# builtins whose result is an element (or elements) of their first argument (looked up in the
+# table, so a builtin renamed there fails here at import rather than go unwatched)
+_ELEMENT_BUILTINS = frozenset(BUILTINS[name].name for name in ("top", "top_n", "random"))
 
 
 def find_leaks(sym: Symbols, ann: Annotations, sink: Sink) -> None:
