@@ -163,7 +163,7 @@ class Checker:
         return self.ann
 
     def unwritten_effects(self, info: EntityInfo, ent: ir.Entity) -> None:
-        """A warning for each effect a component leaves out: the game runs, and the card does nothing."""
+        """A warning for each effect a component leaves out: the game runs, and the component does nothing."""
         written = dict(ent.code)
         for fname, fd in info.code_fields.items():
             if fd.kind == "effect" and not fd.optional and fname not in written:
@@ -261,32 +261,12 @@ class Checker:
         if text is not None:
             self.expr(text)
         if d.player is None:
-            self.sink.error(
-                codes.DECISION_WITHOUT_PLAYER,
-                d.span,
-                messages.DECISION_WITHOUT_PLAYER,
-            )
+            self.sink.error(codes.DECISION_WITHOUT_PLAYER, d.span, messages.DECISION_WITHOUT_PLAYER)
         else:
             self.want(d.player, PLAYER, "the deciding player")
         match d:
             case ir.Choose():
-                src = self.expr(d.options)
-                elem = src.iterable_elem
-                if elem is None:
-                    self.sink.error(
-                        codes.TYPE_MISMATCH,
-                        d.options.span,
-                        messages.choose_from(src),
-                    )
-                    elem = ANY
-                elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
-                    self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.cannot_choose_among(elem))
-                elif elem.kind == "cell":
-                    self.grid_needed(d.options.span)
-                if d.count is not None:
-                    self.want(d.count, INT, "the number to choose")
-                    return list_of(elem)
-                return elem
+                return self.choose(d)
             case ir.ChooseNumber():
                 self.want(d.low, INT, "the lowest number")
                 self.want(d.high, INT, "the highest number")
@@ -296,165 +276,192 @@ class Checker:
             case _:
                 assert_never(d)
 
+    def choose(self, d: ir.Choose) -> Type:
+        """`choose [N] from xs`: one of the options (or a list of N), each an action of the game."""
+        src = self.expr(d.options)
+        elem = src.iterable_elem
+        if elem is None:
+            self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
+            elem = ANY
+        elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
+            self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.cannot_choose_among(elem))
+        elif elem.kind == "cell":
+            self.grid_needed(d.options.span)
+        if d.count is not None:
+            self.want(d.count, INT, "the number to choose")
+            return list_of(elem)
+        return elem
+
     def stmt(self, s: ir.Stmt) -> None:
-        sym = self.sym
         match s:
             case ir.Let() if s.type is not None:
-                declared = sym.type_named(s.type.text)
-                if declared is None:
-                    self.sink.error(
-                        codes.UNKNOWN_TYPE,
-                        s.type.span,
-                        messages.unknown_type(
-                            s.type.text,
-                            did_you_mean(
-                                s.type.text.replace("list[", "").rstrip("]"), sym.known_type_names()
-                            ),
-                        ),
-                    )
-                    declared = ANY
-                got = self.rhs(s.value)
-                if not compatible(declared, got):
-                    self.sink.error(
-                        codes.TYPE_MISMATCH, s.value.span, messages.let_declared(s.var, declared, got)
-                    )
-                elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
-                    self.ann.types[id(s.value)] = declared  # `[]` and `none` take the declared type
-                self.ann.slots[id(s)] = self.scope.declare(s.var, declared)
+                self.let_declared(s, s.type)
             case ir.Let():
-                t = self.rhs(s.value)
-                if t.kind == "none":
-                    self.sink.error(
-                        codes.TYPE_MISMATCH,
-                        s.value.span,
-                        messages.LET_NONE,
-                    )
-                elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
-                    self.sink.error(
-                        codes.TYPE_MISMATCH,
-                        s.value.span,
-                        messages.LET_EMPTY_LIST,
-                    )
-                self.ann.slots[id(s)] = self.scope.declare(s.var, t)
+                self.let_inferred(s)
             case ir.Assign():
                 self.assign(s)
             case ir.If():
-                for cond, body in s.branches:
-                    self.want(cond, BOOL, "a condition")
-                    self.block(body)
-                self.block(s.orelse)
+                self.if_stmt(s)
             case ir.For():
-                src = self.expr(s.source)
-                elem = src.iterable_elem
-                if elem is None:
-                    self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
-                    elem = ANY
-                self.scope.push()
-                self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
-                if s.cond is not None:
-                    self.want(s.cond, BOOL, "a where-condition")
-                self.block(s.body)
-                self.scope.pop()
+                self.for_loop(s)
             case ir.Repeat():
-                self.want(s.count, INT, "a repeat count")
-                self.block(s.body)
+                self.loop(s.count, INT, "a repeat count", s.body)
             case ir.While():
-                self.want(s.cond, BOOL, "a condition")
-                self.block(s.body)
+                self.loop(s.cond, BOOL, "a condition", s.body)
             case ir.Move():
-                it = self.expr(s.item)
-                dest = self.zone(s.dest, "pile")
-                moved = (it.elem or ANY) if it.kind in ("list", "zone") else it
-                if dest is not None and not compatible(dest, moved):
-                    self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_move(it, dest))
+                self.move(s)
             case ir.Place():
-                it = self.expr(s.item)
-                dest = self.zone(s.grid, "grid")
-                if dest is not None and not compatible(dest, it):
-                    self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_place(it, dest))
-                self.want(s.cell, CELL, "a grid position")
+                self.place(s)
             case ir.Shuffle():
                 self.zone(s.zone, "pile")
             case ir.Deal():
-                self.want(s.count, INT, "a number of components")
-                src_t = self.zone(s.source, "pile")
-                dst_t = self.zone(s.dest, "pile")
-                if src_t is not None and dst_t is not None and src_t != dst_t:
-                    self.sink.error(codes.TYPE_MISMATCH, s.dest.span, messages.cannot_deal(src_t, dst_t))
+                self.deal(s)
             case ir.Reveal():
                 self.expr(s.item)
             case ir.Show():
-                self.expr(s.item)
-                self.want(s.player, PLAYER, "the player to show to")
+                self.show(s)
             case ir.Log():
                 self.expr(s.message)
             case ir.EndGame():
-                if s.reason is not None:
-                    self.expr(s.reason)
-                if s.winner is not None:
-                    self.want(s.winner, PLAYER, "the winner")
+                self.end_game(s)
             case ir.Return():
                 pass
             case ir.CallStmt():
-                pr = sym.procedures.get(s.proc)
-                if pr is None:
-                    self.sink.error(
-                        codes.UNDEFINED_PROCEDURE,
-                        s.span,
-                        messages.no_procedure(s.proc, did_you_mean(s.proc, list(sym.procedures))),
-                    )
-                    for a in s.args:
-                        self.expr(a)
-                else:
-                    self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+                self.call_procedure(s)
             case ir.DoEffect():
-                subj = self.expr(s.subject)
-                info = sym.entity_types.get(subj.name) if subj.kind == "entity" else None
-                fd = info.code_fields.get(s.field) if info else None
-                if info is None:
-                    self.sink.error(codes.TYPE_MISMATCH, s.subject.span, messages.do_needs_component(subj))
-                elif fd is None or fd.kind != "effect":
-                    self.sink.error(
-                        codes.UNKNOWN_FIELD,
-                        s.span,
-                        messages.no_effect_field(
-                            subj.name,
-                            s.field,
-                            did_you_mean(
-                                s.field, [k for k, f in info.code_fields.items() if f.kind == "effect"]
-                            ),
-                        ),
-                    )
-                else:
-                    self.args(s.args, self.params(fd.params), f"'{s.field}'", s.span)
-                    return
-                for a in s.args:
-                    self.expr(a)
+                self.do_effect(s)
             case ir.AddModifier() | ir.Cancel():
-                self.modifier(s.name, s.args, s.span)
-                if (
-                    isinstance(s, ir.AddModifier)
-                    and s.until_phase is not None
-                    and s.until_phase not in sym.phases
-                    and s.until_phase != "game"
-                ):
-                    self.sink.error(
-                        codes.UNDEFINED_PHASE,
-                        s.span,
-                        messages.no_phase(s.until_phase, did_you_mean(s.until_phase, [*sym.phases, "game"])),
-                    )
+                self.modifier_stmt(s)
             case ir.Emit():
-                ev = sym.events.get(s.event)
-                if ev is None:
-                    self.sink.error(
-                        codes.UNKNOWN_NAME,
-                        s.span,
-                        messages.no_event(s.event, did_you_mean(s.event, list(sym.events))),
-                    )
-                else:
-                    self.args(s.args, self.params(ev.params), f"event '{s.event}'", s.span)
+                self.emit(s)
             case _:
                 assert_never(s)
+
+    def let_declared(self, s: ir.Let, written: ir.TypeRef) -> None:
+        """`let x: T = value`: the value must fit T, and `[]` and `none` take it."""
+        declared = self.sym.type_named(written.text)
+        if declared is None:
+            inner = written.text.replace("list[", "").rstrip("]")
+            hint = did_you_mean(inner, self.sym.known_type_names())
+            self.sink.error(codes.UNKNOWN_TYPE, written.span, messages.unknown_type(written.text, hint))
+            declared = ANY
+        got = self.rhs(s.value)
+        if not compatible(declared, got):
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.let_declared(s.var, declared, got))
+        elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+            self.ann.types[id(s.value)] = declared
+        self.ann.slots[id(s)] = self.scope.declare(s.var, declared)
+
+    def let_inferred(self, s: ir.Let) -> None:
+        """`let x = value`: x takes the value's type, which `none` and `[]` do not tell."""
+        t = self.rhs(s.value)
+        if t.kind == "none":
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.LET_NONE)
+        elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.LET_EMPTY_LIST)
+        self.ann.slots[id(s)] = self.scope.declare(s.var, t)
+
+    def if_stmt(self, s: ir.If) -> None:
+        for cond, body in s.branches:
+            self.want(cond, BOOL, "a condition")
+            self.block(body)
+        self.block(s.orelse)
+
+    def for_loop(self, s: ir.For) -> None:
+        src = self.expr(s.source)
+        elem = src.iterable_elem
+        if elem is None:
+            self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
+            elem = ANY
+        self.scope.push()
+        self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
+        if s.cond is not None:
+            self.want(s.cond, BOOL, "a where-condition")
+        self.block(s.body)
+        self.scope.pop()
+
+    def loop(self, head: ir.Expr, t: Type, what: str, body: tuple[ir.Stmt, ...]) -> None:
+        """`repeat N` or `while C`: a head of type t, then the body."""
+        self.want(head, t, what)
+        self.block(body)
+
+    def move(self, s: ir.Move) -> None:
+        it = self.expr(s.item)
+        dest = self.zone(s.dest, "pile")
+        moved = (it.elem or ANY) if it.kind in ("list", "zone") else it
+        if dest is not None and not compatible(dest, moved):
+            self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_move(it, dest))
+
+    def place(self, s: ir.Place) -> None:
+        it = self.expr(s.item)
+        dest = self.zone(s.grid, "grid")
+        if dest is not None and not compatible(dest, it):
+            self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_place(it, dest))
+        self.want(s.cell, CELL, "a grid position")
+
+    def deal(self, s: ir.Deal) -> None:
+        self.want(s.count, INT, "a number of components")
+        src_t = self.zone(s.source, "pile")
+        dst_t = self.zone(s.dest, "pile")
+        if src_t is not None and dst_t is not None and src_t != dst_t:
+            self.sink.error(codes.TYPE_MISMATCH, s.dest.span, messages.cannot_deal(src_t, dst_t))
+
+    def show(self, s: ir.Show) -> None:
+        self.expr(s.item)
+        self.want(s.player, PLAYER, "the player to show to")
+
+    def end_game(self, s: ir.EndGame) -> None:
+        if s.reason is not None:
+            self.expr(s.reason)
+        if s.winner is not None:
+            self.want(s.winner, PLAYER, "the winner")
+
+    def call_procedure(self, s: ir.CallStmt) -> None:
+        pr = self.sym.procedures.get(s.proc)
+        if pr is None:
+            hint = did_you_mean(s.proc, list(self.sym.procedures))
+            self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, messages.no_procedure(s.proc, hint))
+            self.exprs(s.args)
+        else:
+            self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+
+    def do_effect(self, s: ir.DoEffect) -> None:
+        """`do x.effect(args)`: x is a component whose type has that effect field."""
+        subj = self.expr(s.subject)
+        info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
+        fd = info.code_fields.get(s.field) if info else None
+        if info is None:
+            self.sink.error(codes.TYPE_MISMATCH, s.subject.span, messages.do_needs_component(subj))
+        elif fd is None or fd.kind != "effect":
+            effects = [k for k, f in info.code_fields.items() if f.kind == "effect"]
+            hint = did_you_mean(s.field, effects)
+            self.sink.error(codes.UNKNOWN_FIELD, s.span, messages.no_effect_field(subj.name, s.field, hint))
+        else:
+            self.args(s.args, self.params(fd.params), f"'{s.field}'", s.span)
+            return
+        self.exprs(s.args)
+
+    def modifier_stmt(self, s: ir.AddModifier | ir.Cancel) -> None:
+        """`add modifier m(args) until end of P` or `cancel m(args)`."""
+        self.modifier(s.name, s.args, s.span)
+        if isinstance(s, ir.Cancel) or s.until_phase is None:
+            return
+        if s.until_phase not in self.sym.phases and s.until_phase != "game":
+            hint = did_you_mean(s.until_phase, [*self.sym.phases, "game"])
+            self.sink.error(codes.UNDEFINED_PHASE, s.span, messages.no_phase(s.until_phase, hint))
+
+    def emit(self, s: ir.Emit) -> None:
+        ev = self.sym.events.get(s.event)
+        if ev is None:
+            hint = did_you_mean(s.event, list(self.sym.events))
+            self.sink.error(codes.UNKNOWN_NAME, s.span, messages.no_event(s.event, hint))
+        else:
+            self.args(s.args, self.params(ev.params), f"event '{s.event}'", s.span)
+
+    def exprs(self, es: tuple[ir.Expr, ...]) -> None:
+        """Check each of `es`, no type expected of it."""
+        for e in es:
+            self.expr(e)
 
     def assign(self, s: ir.Assign) -> None:
         t = self.rhs(s.value)
@@ -556,129 +563,162 @@ class Checker:
             case ir.NoneLit():
                 return NONE
             case ir.StrLit():
-                for p in e.parts:
-                    if not isinstance(p, str):
-                        self.expr(p)
-                return STR
+                return self.string(e)
             case ir.Name():
-                b = self.name(e)
-                self.ann.names[id(e)] = b
-                return b.type
+                return self.name_expr(e)
             case ir.Field():
                 return self.field(e)
             case ir.MethodCall():
-                subj = self.expr(e.subject)
-                info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
-                fd = info.code_fields.get(e.name) if info else None
-                if info is None or fd is None or fd.kind != "expr":
-                    self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
-                    return ANY
-                self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
-                return info.field_types[e.name]
+                return self.method_call(e)
             case ir.Index():
                 return self.index(e)
             case ir.Call():
                 return self.call(e)
             case ir.ListLit():
-                elem: Type = ANY
-                for it in e.items:
-                    t = self.expr(it)
-                    if elem == ANY or elem.kind == "none":
-                        elem = t
-                    elif not comparable(elem, t):
-                        self.sink.error(codes.TYPE_MISMATCH, it.span, messages.list_cannot_hold(elem, t))
-                return list_of(elem)
+                return self.list_lit(e)
             case ir.ListComp():
-                elem = self.source(e.source)
-                self.scope.push()
-                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
-                if e.cond is not None:
-                    self.want(e.cond, BOOL, "a where-condition")
-                t = self.expr(e.item)
-                self.scope.pop()
-                return list_of(t)
+                return self.list_comp(e)
             case ir.Quantifier():
-                elem = self.source(e.source)
-                self.scope.push()
-                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
-                if e.cond is not None:
-                    self.want(e.cond, BOOL, "a where-condition")
-                self.scope.pop()
-                return {"count": INT, "any": BOOL, "all": BOOL}.get(e.kind, list_of(elem))
+                return self.quantifier(e)
             case ir.Aggregate():
-                elem = self.source(e.source)
-                self.scope.push()
-                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
-                if e.cond is not None:
-                    self.want(e.cond, BOOL, "a where-condition")
-                self.want(e.item, INT, f"what {e.kind} adds up")
-                self.scope.pop()
-                return INT
+                return self.aggregate(e)
             case ir.BinOp():
-                lt, rt = self.expr(e.left), self.expr(e.right)
-                if e.op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
-                    if not comparable(list_of(lt.elem or ANY), list_of(rt.elem or ANY)):
-                        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_join(lt, rt))
-                    return list_of(lt.elem or ANY)
-                for side, t in ((e.left, lt), (e.right, rt)):
-                    if not compatible(INT, t):
-                        self.sink.error(codes.TYPE_MISMATCH, side.span, messages.needs_int_operands(e.op, t))
-                return INT
+                return self.binop(e)
             case ir.Compare():
-                lt, rt = self.expr(e.left), self.expr(e.right)
-                if e.op in ("in", "not in"):
-                    member = rt.iterable_elem
-                    if member is None:
-                        self.sink.error(
-                            codes.TYPE_MISMATCH, e.right.span, messages.membership_needs_list(e.op, rt)
-                        )
-                    elif not comparable(member, lt):
-                        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.never_in(lt, rt))
-                elif e.op in ("==", "!="):
-                    if not comparable(lt, rt):
-                        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_compare(lt, rt))
-                else:
-                    for side, t in ((e.left, lt), (e.right, rt)):
-                        if not compatible(INT, t):
-                            self.sink.error(
-                                codes.TYPE_MISMATCH, side.span, messages.needs_int_operands(e.op, t)
-                            )
-                return BOOL
+                return self.compare(e)
             case ir.BoolOp():
-                self.want(e.left, BOOL, f"the left side of '{e.op}'")
-                self.want(e.right, BOOL, f"the right side of '{e.op}'")
-                return BOOL
+                return self.boolop(e)
             case ir.Not():
-                self.want(e.operand, BOOL, "the operand of 'not'")
-                return BOOL
+                return self.operand(e.operand, BOOL, "the operand of 'not'")
             case ir.Neg():
-                self.want(e.operand, INT, "the operand of '-'")
-                return INT
+                return self.operand(e.operand, INT, "the operand of '-'")
             case ir.CondExpr():
-                self.want(e.cond, BOOL, "a condition")
-                then_t, else_t = self.expr(e.then), self.expr(e.other)
-                if not comparable(then_t, else_t):
-                    self.sink.error(codes.TYPE_MISMATCH, e.span, messages.branches_differ(then_t, else_t))
-                return else_t if then_t.kind == "none" else then_t
+                return self.cond_expr(e)
             case ir.Active():
-                self.modifier(e.name, e.args, e.span)
-                return BOOL
+                return self.active(e)
             case ir.Choose() | ir.ChooseNumber() | ir.Ask():
-                if self.in_code_unit_without_decisions:
-                    self.sink.error(
-                        codes.MISPLACED_DECISION,
-                        e.span,
-                        messages.DECISION_WHERE_NOTHING_WAITS,
-                    )
-                else:
-                    self.sink.error(
-                        codes.MISPLACED_DECISION,
-                        e.span,
-                        messages.DECISION_INSIDE_EXPRESSION,
-                    )
-                return self.decision(e)
+                return self.decision_in_expression(e)
             case _:
                 assert_never(e)
+
+    def string(self, e: ir.StrLit) -> Type:
+        self.exprs(tuple(p for p in e.parts if not isinstance(p, str)))
+        return STR
+
+    def name_expr(self, e: ir.Name) -> Type:
+        b = self.name(e)
+        self.ann.names[id(e)] = b
+        return b.type
+
+    def method_call(self, e: ir.MethodCall) -> Type:
+        """`x.f(args)`: an expression field of x's component type, with parameters."""
+        subj = self.expr(e.subject)
+        info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
+        fd = info.code_fields.get(e.name) if info else None
+        if info is None or fd is None or fd.kind != "expr":
+            self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
+            return ANY
+        self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
+        return info.field_types[e.name]
+
+    def list_lit(self, e: ir.ListLit) -> Type:
+        """`[a, b]`: the first item's type (after any `none`), which the others must match."""
+        elem: Type = ANY
+        for it in e.items:
+            t = self.expr(it)
+            if elem == ANY or elem.kind == "none":
+                elem = t
+            elif not comparable(elem, t):
+                self.sink.error(codes.TYPE_MISMATCH, it.span, messages.list_cannot_hold(elem, t))
+        return list_of(elem)
+
+    def comprehension(self, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> Type:
+        """Enter the scope of `x for x in xs where cond`: declare x, check the condition. The
+        caller checks what it computes from x, then leaves the scope (scope.pop)."""
+        elem = self.source(e.source)
+        self.scope.push()
+        self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
+        if e.cond is not None:
+            self.want(e.cond, BOOL, "a where-condition")
+        return elem
+
+    def list_comp(self, e: ir.ListComp) -> Type:
+        self.comprehension(e)
+        t = self.expr(e.item)
+        self.scope.pop()
+        return list_of(t)
+
+    def quantifier(self, e: ir.Quantifier) -> Type:
+        """count/any/all ... or filter: a number, a truth, or the elements that pass."""
+        elem = self.comprehension(e)
+        self.scope.pop()
+        return {"count": INT, "any": BOOL, "all": BOOL}.get(e.kind, list_of(elem))
+
+    def aggregate(self, e: ir.Aggregate) -> Type:
+        self.comprehension(e)
+        self.want(e.item, INT, f"what {e.kind} adds up")
+        self.scope.pop()
+        return INT
+
+    def binop(self, e: ir.BinOp) -> Type:
+        """Arithmetic on ints, or `+` joining two lists (or zones) of one type."""
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if e.op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
+            if not comparable(list_of(lt.elem or ANY), list_of(rt.elem or ANY)):
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_join(lt, rt))
+            return list_of(lt.elem or ANY)
+        self.int_operands(e, lt, rt)
+        return INT
+
+    def compare(self, e: ir.Compare) -> Type:
+        """Membership in a list or zone, equality of comparable types, or order of ints."""
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if e.op in ("in", "not in"):
+            member = rt.iterable_elem
+            if member is None:
+                self.sink.error(codes.TYPE_MISMATCH, e.right.span, messages.membership_needs_list(e.op, rt))
+            elif not comparable(member, lt):
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.never_in(lt, rt))
+        elif e.op in ("==", "!="):
+            if not comparable(lt, rt):
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_compare(lt, rt))
+        else:
+            self.int_operands(e, lt, rt)
+        return BOOL
+
+    def int_operands(self, e: ir.BinOp | ir.Compare, lt: Type, rt: Type) -> None:
+        for side, t in ((e.left, lt), (e.right, rt)):
+            if not compatible(INT, t):
+                self.sink.error(codes.TYPE_MISMATCH, side.span, messages.needs_int_operands(e.op, t))
+
+    def boolop(self, e: ir.BoolOp) -> Type:
+        self.want(e.left, BOOL, f"the left side of '{e.op}'")
+        self.want(e.right, BOOL, f"the right side of '{e.op}'")
+        return BOOL
+
+    def operand(self, e: ir.Expr, t: Type, what: str) -> Type:
+        """The operand of `not` or of `-`, which gives its own type back."""
+        self.want(e, t, what)
+        return t
+
+    def cond_expr(self, e: ir.CondExpr) -> Type:
+        self.want(e.cond, BOOL, "a condition")
+        then_t, else_t = self.expr(e.then), self.expr(e.other)
+        if not comparable(then_t, else_t):
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.branches_differ(then_t, else_t))
+        return else_t if then_t.kind == "none" else then_t
+
+    def active(self, e: ir.Active) -> Type:
+        self.modifier(e.name, e.args, e.span)
+        return BOOL
+
+    def decision_in_expression(self, e: ir.Decision) -> Type:
+        """A decision stands only as the whole value of a let or an assignment (see rhs)."""
+        if self.in_code_unit_without_decisions:
+            self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_WHERE_NOTHING_WAITS)
+        else:
+            self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_INSIDE_EXPRESSION)
+        return self.decision(e)
 
     def source(self, e: ir.Expr) -> Type:
         t = self.expr(e)
