@@ -552,202 +552,202 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
     digest = hashlib.sha256()
     sources = _read_sources(files + scen_files, sink, digest)
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
-    names: list[str] = []
     for source in sources[: len(files)]:
-        names.append(source.name)
         node, reader = compose(source, sink)
         # a file whose declarations are lost, in part or in whole: see Sink.unread
         if reader.failed or (node is not None and not isinstance(node, MappingNode)):
             sink.unread.append(source.name)
-        if node is None:
-            continue
-        items = reader.mapping(node, "a spec file")
-        written = {k.value for k, _ in items}
-        for k, v in items:
-            key = k.value
-            if key not in TOP_KEYS:
-                close = close_match(key, TOP_KEYS)
-                sink.error(
-                    codes.UNKNOWN_KEY,
-                    reader.span(k),
-                    messages.unknown_top_level_key(key, close),
-                )
-                # read it as the section it misspells (see Reader.keys)
-                if close is None or close in written or close in parts.scalars:
-                    continue
-                key = close
-            if key in MAP_SECTIONS:
-                if not isinstance(v, MappingNode) and source.name not in sink.unread:
-                    sink.unread.append(source.name)
-                for kk, vv in reader.mapping(v, f"'{key}'"):
-                    parts.maps[key].append((kk, vv, reader))
-            elif key in LIST_SECTIONS:
-                if not isinstance(v, SequenceNode) and source.name not in sink.unread:
-                    sink.unread.append(source.name)
-                parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
-            elif key in parts.scalars:
-                sink.error(
-                    codes.DUPLICATE_ID,
-                    reader.span(k),
-                    messages.set_in_two_files(key),
-                    messages.first_set_at(parts.scalars[key][1].span(parts.scalars[key][0])),
-                )
-            else:
-                parts.scalars[key] = (v, reader)
+        if node is not None:
+            _gather(source.name, node, reader, parts, sink)
+    names = [source.name for source in sources[: len(files)]]
     return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
+
+
+def _gather(file: str, node: Node, reader: Reader, parts: _Parts, sink: Sink) -> None:
+    """Add the top-level sections of one spec file to `parts`."""
+    items = reader.mapping(node, "a spec file")
+    written = {k.value for k, _ in items}
+    for k, v in items:
+        key = k.value
+        if key not in TOP_KEYS:
+            close = close_match(key, TOP_KEYS)
+            sink.error(codes.UNKNOWN_KEY, reader.span(k), messages.unknown_top_level_key(key, close))
+            # read it as the section it misspells (see Reader.keys)
+            if close is None or close in written or close in parts.scalars:
+                continue
+            key = close
+        if key in MAP_SECTIONS:
+            if not isinstance(v, MappingNode) and file not in sink.unread:
+                sink.unread.append(file)
+            for kk, vv in reader.mapping(v, f"'{key}'"):
+                parts.maps[key].append((kk, vv, reader))
+        elif key in LIST_SECTIONS:
+            if not isinstance(v, SequenceNode) and file not in sink.unread:
+                sink.unread.append(file)
+            parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
+        elif key in parts.scalars:
+            sink.error(
+                codes.DUPLICATE_ID,
+                reader.span(k),
+                messages.set_in_two_files(key),
+                messages.first_set_at(parts.scalars[key][1].span(parts.scalars[key][0])),
+            )
+        else:
+            parts.scalars[key] = (v, reader)
 
 
 def _assemble(
     folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[_Source], sink: Sink
-) -> ir.Game | None:
-    sc = parts.scalars
-    first_file = files[0]
+) -> ir.Game:
+    """The Game from the sections of every file: the header, the declarations, the scenarios."""
+    sc, maps, lists = parts.scalars, parts.maps, parts.lists
     # A top-level section may be missing only because it is in a file that could not be read:
     # then its absence is not reported again.
     needs = not sink.unread
+    name, game_span = _game_name(folder, sc, files[0], needs, sink)
+    player_names, player_labels, player_count = _players(sc, files[0], needs, sink)
+    trigger_names: dict[str, Span] = {}
+    invariant_names: dict[str, Span] = {}
+    # (the keywords in the order the sections are read, so diagnostics come in the same order)
+    return ir.Game(
+        name=name,
+        files=tuple(files),
+        digest=digest,
+        player_names=player_names,
+        player_labels=player_labels or player_names,
+        player_count=player_count,
+        max_number=_max_number(sc),
+        step_budget=_step_budget(sc),
+        options=tuple(_option(k, v, r) for k, v, r in maps["options"]),
+        constants=tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in maps["constants"]),
+        enums=tuple(
+            ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
+            for k, v, r in maps["enums"]
+        ),
+        types=_entity_types(parts, sink),
+        state=tuple(_state_var(k, v, r) for k, v, r in maps["state"]),
+        zones=tuple(_zone(k, v, r) for k, v, r in maps["zones"]),
+        functions=tuple(_function(k, v, r) for k, v, r in maps["functions"]),
+        procedures=tuple(_procedure(k, v, r) for k, v, r in maps["procedures"]),
+        events=tuple(_signature(k, v, r) for k, v, r in maps["events"]),
+        modifiers=tuple(_signature(k, v, r) for k, v, r in maps["modifiers"]),
+        triggers=tuple(_trigger(n, r, trigger_names) for n, r in lists["triggers"]),
+        invariants=tuple(_invariant(n, r, invariant_names) for n, r in lists["invariants"]),
+        phases=tuple(_phase(n, r) for n, r in lists["phases"]),
+        setup=sc["setup"][1].code(sc["setup"][0], "setup") if "setup" in sc else None,
+        evaluation=(
+            sc["evaluation"][1].code(sc["evaluation"][0], "evaluation", expr=True)
+            if "evaluation" in sc
+            else None
+        ),
+        title=sc["title"][1].text(sc["title"][0], "title") if "title" in sc else name,
+        version=str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1",
+        scenarios=tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None),
+        span=game_span,
+    )
+
+
+def _game_name(
+    folder: Path, sc: dict[str, tuple[Node, Reader]], first_file: str, needs: bool, sink: Sink
+) -> tuple[str, Span]:
+    """The game's name and where it is written; when it is missing, a stand-in from the folder."""
     name = ""
-    game_span = Span(first_file, 1, 1, 1, 1)
+    span = Span(first_file, 1, 1, 1, 1)
     if "game" in sc:
         gnode, greader = sc["game"]
         name = greader.text(gnode, "game")
-        game_span = greader.span(gnode)
+        span = greader.span(gnode)
         if not name and isinstance(gnode, ScalarNode):
-            sink.error(
-                codes.MISSING_KEY,
-                game_span,
-                messages.GAME_NAME_EMPTY,
-            )
+            sink.error(codes.MISSING_KEY, span, messages.GAME_NAME_EMPTY)
     elif needs:
-        sink.error(codes.MISSING_KEY, game_span, messages.NO_GAME_NAME)
+        sink.error(codes.MISSING_KEY, span, messages.NO_GAME_NAME)
     if not name:  # checking goes on under a stand-in name
         name = re.sub(r"\W", "_", folder.name).lstrip("0123456789") or "spec"
+    return name, span
 
-    player_names: tuple[str, ...] = ()
-    player_labels: tuple[str, ...] = ()
+
+def _players(
+    sc: dict[str, tuple[Node, Reader]], first_file: str, needs: bool, sink: Sink
+) -> tuple[tuple[str, ...], tuple[str, ...], ir.Value]:
+    """The players' names, their labels (or () to use the names) and their count as written."""
+    names: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
     # without names, no count: "2 players but 0 names" would repeat the missing names
-    player_count = ir.Value(0, Span(first_file, 1, 1, 1, 1))
-    if "players" in sc:
-        pnode, pr = sc["players"]
-        pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
-        if "names" in pk:
-            player_names = tuple(pr.strings(pk["names"], "players.names"))
-        if "labels" in pk:
-            player_labels = tuple(pr.strings(pk["labels"], "players.labels"))
-            if len(player_labels) != len(player_names):
-                sink.error(codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), messages.ONE_LABEL_PER_NAME)
-                player_labels = ()
-        if "count" in pk and "names" in pk:
-            player_count = pr.value(pk["count"])
-        else:
-            player_count = ir.Value(len(player_names), pr.span(pnode))
-    elif needs:
-        sink.error(codes.MISSING_KEY, Span(first_file, 1, 1, 1, 1), messages.NO_PLAYERS)
+    count = ir.Value(0, Span(first_file, 1, 1, 1, 1))
+    if "players" not in sc:
+        if needs:
+            sink.error(codes.MISSING_KEY, Span(first_file, 1, 1, 1, 1), messages.NO_PLAYERS)
+        return names, labels, count
+    pnode, pr = sc["players"]
+    pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
+    if "names" in pk:
+        names = tuple(pr.strings(pk["names"], "players.names"))
+    if "labels" in pk:
+        labels = tuple(pr.strings(pk["labels"], "players.labels"))
+        if len(labels) != len(names):
+            sink.error(codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), messages.ONE_LABEL_PER_NAME)
+            labels = ()
+    if "count" in pk and "names" in pk:
+        count = pr.value(pk["count"])
+    else:
+        count = ir.Value(len(names), pr.span(pnode))
+    return names, labels, count
 
-    max_number = 20
-    if "actions" in sc:
-        anode, ar = sc["actions"]
-        ak = ar.keys(anode, "'actions'", ("max_number",))
-        max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
-        if max_number < 0:
-            ar.sink.error(codes.WRONG_VALUE_TYPE, ar.span(ak["max_number"]), messages.MAX_NUMBER_NEGATIVE)
-            max_number = 20
-        elif max_number > MAX_NUMBER:
-            ar.sink.error(
-                codes.LIMIT_EXCEEDED,
-                ar.span(ak["max_number"]),
-                messages.max_number_too_large(max_number, MAX_NUMBER),
-                messages.MAX_NUMBER_NOTE,
-            )
-            max_number = 20
 
-    step_budget = DEFAULT_STEP_BUDGET
-    if "limits" in sc:
-        lnode, lr = sc["limits"]
-        lk = lr.keys(lnode, "'limits'", ("steps",))
-        if "steps" in lk:
-            step_budget = lr.integer(lk["steps"], "limits.steps", DEFAULT_STEP_BUDGET)
-            if not 1 <= step_budget <= MAX_STEP_BUDGET:
-                sink.error(
-                    codes.WRONG_VALUE_TYPE,
-                    lr.span(lk["steps"]),
-                    messages.step_budget_out_of_range(MAX_STEP_BUDGET),
-                )
-                step_budget = DEFAULT_STEP_BUDGET
+def _max_number(sc: dict[str, tuple[Node, Reader]]) -> int:
+    """`actions: {max_number: N}`: the biggest number `choose number` may offer (20 by default)."""
+    if "actions" not in sc:
+        return 20
+    anode, ar = sc["actions"]
+    ak = ar.keys(anode, "'actions'", ("max_number",))
+    max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
+    if max_number < 0:
+        ar.sink.error(codes.WRONG_VALUE_TYPE, ar.span(ak["max_number"]), messages.MAX_NUMBER_NEGATIVE)
+        return 20
+    if max_number > MAX_NUMBER:
+        ar.sink.error(
+            codes.LIMIT_EXCEEDED,
+            ar.span(ak["max_number"]),
+            messages.max_number_too_large(max_number, MAX_NUMBER),
+            messages.MAX_NUMBER_NOTE,
+        )
+        return 20
+    return max_number
 
-    def one(key: str, fn: Callable[[ScalarNode, Node, Reader], object]) -> list[object]:
-        return [fn(k, v, r) for k, v, r in parts.maps[key]]
 
-    options = tuple(one("options", _option))
-    constants = tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in parts.maps["constants"])
-    enums = tuple(
-        ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
-        for k, v, r in parts.maps["enums"]
-    )
+def _step_budget(sc: dict[str, tuple[Node, Reader]]) -> int:
+    """`limits: {steps: N}`: the steps the rules may take between two decisions."""
+    if "limits" not in sc:
+        return DEFAULT_STEP_BUDGET
+    lnode, lr = sc["limits"]
+    lk = lr.keys(lnode, "'limits'", ("steps",))
+    if "steps" not in lk:
+        return DEFAULT_STEP_BUDGET
+    step_budget = lr.integer(lk["steps"], "limits.steps", DEFAULT_STEP_BUDGET)
+    if not 1 <= step_budget <= MAX_STEP_BUDGET:
+        lr.sink.error(
+            codes.WRONG_VALUE_TYPE, lr.span(lk["steps"]), messages.step_budget_out_of_range(MAX_STEP_BUDGET)
+        )
+        return DEFAULT_STEP_BUDGET
+    return step_budget
+
+
+def _entity_types(parts: _Parts, sink: Sink) -> tuple[ir.EntityType, ...]:
+    """Each declared type with the components listed for it (in any file); components of a type
+    that is not declared are reported."""
     rows: dict[str, list[tuple[Node, Reader]]] = {}
     first_rows: dict[str, Span] = {}  # where the components of each type are first listed
     for k, v, r in parts.maps["components"]:
         first_rows.setdefault(k.value, r.span(k))
         rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
-    types = []
-    for k, v, r in parts.maps["types"]:
-        types.append(_entity_type(k, v, r, rows.pop(k.value, []), sink))
+    types = tuple(_entity_type(k, v, r, rows.pop(k.value, []), sink) for k, v, r in parts.maps["types"])
     for tname, trows in rows.items():
         sink.error(
             codes.UNKNOWN_TYPE,
             trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
             messages.components_without_type(tname, did_you_mean(tname, [t.name for t in types])),
         )
-    state = tuple(_state_var(k, v, r) for k, v, r in parts.maps["state"])
-    zones = tuple(_zone(k, v, r) for k, v, r in parts.maps["zones"])
-    functions = tuple(_function(k, v, r) for k, v, r in parts.maps["functions"])
-    procedures = tuple(_procedure(k, v, r) for k, v, r in parts.maps["procedures"])
-    events = tuple(_signature(k, v, r) for k, v, r in parts.maps["events"])
-    modifiers = tuple(_signature(k, v, r) for k, v, r in parts.maps["modifiers"])
-    trigger_names: dict[str, Span] = {}
-    triggers = tuple(_trigger(n, r, trigger_names) for n, r in parts.lists["triggers"])
-    invariant_names: dict[str, Span] = {}
-    invariants = tuple(_invariant(n, r, invariant_names) for n, r in parts.lists["invariants"])
-    phases = tuple(_phase(n, r) for n, r in parts.lists["phases"])
-    setup = None
-    if "setup" in sc:
-        snode, sr = sc["setup"]
-        setup = sr.code(snode, "setup")
-    evaluation = None
-    if "evaluation" in sc:
-        enode, er = sc["evaluation"]
-        evaluation = er.code(enode, "evaluation", expr=True)
-    title = sc["title"][1].text(sc["title"][0], "title") if "title" in sc else name
-    version = str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1"
-    scenarios = tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None)
-    return ir.Game(
-        name=name,
-        title=title,
-        version=version,
-        files=tuple(files),
-        digest=digest,
-        player_names=player_names,
-        player_labels=player_labels or player_names,
-        player_count=player_count,
-        max_number=max_number,
-        step_budget=step_budget,
-        options=options,  # type: ignore[arg-type]
-        constants=constants,
-        enums=enums,
-        types=tuple(types),
-        state=state,
-        zones=zones,
-        functions=functions,
-        procedures=procedures,
-        events=events,
-        modifiers=modifiers,
-        triggers=triggers,
-        invariants=invariants,
-        setup=setup,
-        phases=phases,
-        scenarios=scenarios,
-        span=game_span,
-        evaluation=evaluation,
-    )
+    return types
 
 
 def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
@@ -1005,11 +1005,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     node, r = compose(source, sink)
     if node is None:
         if not r.failed:
-            sink.error(
-                codes.MISSING_KEY,
-                Span(r.file, 1, 1, 1, 1),
-                messages.EMPTY_SCENARIO_FILE,
-            )
+            sink.error(codes.MISSING_KEY, Span(r.file, 1, 1, 1, 1), messages.EMPTY_SCENARIO_FILE)
         return None
     d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name",))
     opts = (
@@ -1036,35 +1032,8 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     ]
     picks = tuple(r.value(x) for x in r.seq(d["picks"], "picks")) if "picks" in d else ()
     if "draws" in d and "shuffles" in d:
-        sink.error(
-            codes.BAD_SCENARIO,
-            r.span(d["draws"]),
-            messages.SHUFFLES_AND_DRAWS,
-        )
-    if "steps" in d:
-        inline = [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]
-        for k in inline:
-            sink.error(
-                codes.BAD_SCENARIO,
-                r.span(d[k]),
-                messages.key_outside_step(k),
-                messages.KEY_OUTSIDE_STEP_NOTE,
-            )
-        steps = tuple(_step(x, r, sink) for x in r.seq(d["steps"], "steps"))
-        if not steps:
-            sink.error(codes.BAD_SCENARIO, r.span(d["steps"]), messages.NO_STEPS)
-    elif "actions" in d:
-        steps = (_step(node, r, sink, d),)
-    else:
-        sink.error(codes.MISSING_KEY, r.span(node), messages.NO_ACTIONS)
-        steps = ()
-    for st in steps[:-1]:
-        if st.expect_error is not None:
-            sink.error(
-                codes.BAD_SCENARIO,
-                st.span,
-                messages.ERROR_BEFORE_LAST_STEP,
-            )
+        sink.error(codes.BAD_SCENARIO, r.span(d["draws"]), messages.SHUFFLES_AND_DRAWS)
+    steps = _scenario_steps(node, d, r, sink)
     return ir.ScenarioDecl(
         name=r.text(d.get("name"), "name", source.path.stem),
         doc=r.text(d.get("doc"), "doc"),
@@ -1083,6 +1052,27 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
         steps=steps,
         span=r.span(node),
     )
+
+
+def _scenario_steps(node: Node, d: dict[str, Node], r: Reader, sink: Sink) -> tuple[ir.ScenarioStep, ...]:
+    """A scenario's `steps`, or the one step its own `actions` and expectations make."""
+    if "steps" in d:
+        for k in [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]:
+            sink.error(
+                codes.BAD_SCENARIO, r.span(d[k]), messages.key_outside_step(k), messages.KEY_OUTSIDE_STEP_NOTE
+            )
+        steps = tuple(_step(x, r, sink) for x in r.seq(d["steps"], "steps"))
+        if not steps:
+            sink.error(codes.BAD_SCENARIO, r.span(d["steps"]), messages.NO_STEPS)
+    elif "actions" in d:
+        steps = (_step(node, r, sink, d),)
+    else:
+        sink.error(codes.MISSING_KEY, r.span(node), messages.NO_ACTIONS)
+        steps = ()
+    for st in steps[:-1]:
+        if st.expect_error is not None:
+            sink.error(codes.BAD_SCENARIO, st.span, messages.ERROR_BEFORE_LAST_STEP)
+    return steps
 
 
 def _step(node: Node, r: Reader, sink: Sink, keys: dict[str, Node] | None = None) -> ir.ScenarioStep:
