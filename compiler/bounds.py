@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from compiler import ir
+from compiler import errorcodes as codes
+from compiler import ir, messages
 from compiler.diagnostics import Sink
 from compiler.limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH, MAX_LOOP_DEPTH
 
@@ -59,26 +60,26 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
         if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
             reported.add("block")
             sink.error(
-                "too-deep",
+                codes.TOO_DEEP,
                 span,
-                f"blocks nest {blocks} deep here; at most {MAX_BLOCK_DEPTH} are allowed",
-                "move the inner part into a procedure or a function",
+                messages.blocks_too_deep(blocks, MAX_BLOCK_DEPTH),
+                messages.BLOCKS_TOO_DEEP_NOTE,
             )
         elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
             reported.add("loop")
             sink.error(
-                "too-deep",
+                codes.TOO_DEEP,
                 span,
-                f"loops nest {loops} deep here; at most {MAX_LOOP_DEPTH} are allowed",
-                "move the inner loops into a procedure or a function",
+                messages.loops_too_deep(loops, MAX_LOOP_DEPTH),
+                messages.LOOPS_TOO_DEEP_NOTE,
             )
         elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
             reported.add("expression")
             sink.error(
-                "too-deep",
+                codes.TOO_DEEP,
                 span,
-                f"this expression nests {exprs} deep; at most {MAX_EXPRESSION_DEPTH} are allowed",
-                "name parts of it with `let`, or sum a list: sum(x for x in [a, b, c])",
+                messages.expression_too_deep(exprs, MAX_EXPRESSION_DEPTH),
+                messages.EXPRESSION_TOO_DEEP_NOTE,
             )
         if len(reported) == 3:
             return
@@ -116,14 +117,14 @@ def _recursion(game: ir.Game, sink: Sink) -> None:
         kind, name = cycle[0][0]
         chain = " -> ".join(u[1] for u, _ in cycle) + f" -> {name}"
         if kind == "event":
-            message = f"the triggers on event '{name}' always emit it again ({chain}), so they never end"
+            message = messages.trigger_loop(name, chain)
         else:
-            message = f"{kind} '{name}' always calls itself again ({chain}), so it never ends"
+            message = messages.calls_itself(kind, name, chain)
         sink.error(
-            "endless-recursion",
+            codes.ENDLESS_RECURSION,
             cycle[-1][1],
             message,
-            "make the call depend on a condition that eventually fails",
+            messages.ENDLESS_RECURSION_NOTE,
         )
 
 

@@ -8,36 +8,17 @@ evaluation and scenarios.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import assert_never
+from types import MappingProxyType
+from typing import Final, assert_never
 
-from compiler import ir
+from compiler import errorcodes as codes
+from compiler import ir, messages
+from compiler.builtins import BUILTINS
 from compiler.diagnostics import Sink, did_you_mean
-from compiler.resolve import Symbols
+from compiler.resolve import EntityInfo, Symbols
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
-
-# Builtin expression functions: name -> (parameter kinds, result rule), typed in _builtin().
-BUILTINS = (
-    "opponent",
-    "next_player",
-    "len",
-    "abs",
-    "min",
-    "max",
-    "roll",
-    "random",
-    "top",
-    "top_n",
-    "range",
-    "cell",
-    "cell_of",
-    "neighbors",
-    "open_cells_around",
-    "adjacent",
-    "label",
-)
-CHANCE_BUILTINS = ("roll", "random")
 
 
 @dataclass
@@ -118,9 +99,11 @@ class Checker:
             t = self.sym.type_named(p.type.text)
             if t is None:
                 self.sink.error(
-                    "unknown-type",
+                    codes.UNKNOWN_TYPE,
                     p.type.span,
-                    f"unknown type '{p.type.text}'" + did_you_mean(p.type.text, self.sym.known_type_names()),
+                    messages.unknown_type(
+                        p.type.text, did_you_mean(p.type.text, self.sym.known_type_names())
+                    ),
                 )
                 t = ANY
             out[p.name] = t
@@ -139,7 +122,7 @@ class Checker:
         if code.expr is not None:
             t = self.expr(code.expr)
             if want is not None and not compatible(want, t):
-                self.sink.error("type-mismatch", code.expr.span, f"expected {want}, got {t}")
+                self.sink.error(codes.TYPE_MISMATCH, code.expr.span, messages.expected_type(want, t))
         else:
             self.block(code.body)
         self.in_setup = False
@@ -149,7 +132,7 @@ class Checker:
         for f in g.functions:
             ret = sym.type_named(f.returns.text)
             if ret is None:
-                self.sink.error("unknown-type", f.returns.span, f"unknown type '{f.returns.text}'")
+                self.sink.error(codes.UNKNOWN_TYPE, f.returns.span, messages.unknown_type(f.returns.text, ""))
             self.unit(f.body, self.params(f.params), want=ret)
         for pr in g.procedures:
             self.unit(pr.body, self.params(pr.params))
@@ -161,6 +144,7 @@ class Checker:
                         continue
                     ps = {"self": Type("entity", info.decl.name), **self.params(fd.params)}
                     self.unit(code, ps, want=None if fd.kind == "effect" else info.field_types[fname])
+                self.unwritten_effects(info, ent)
         for tr in g.triggers:
             ev = sym.events.get(tr.event)
             ps = self.params(ev.params) if ev else {}
@@ -178,6 +162,13 @@ class Checker:
             self.scenario(sc)
         return self.ann
 
+    def unwritten_effects(self, info: EntityInfo, ent: ir.Entity) -> None:
+        """A warning for each effect a component leaves out: the game runs, and the component does nothing."""
+        written = dict(ent.code)
+        for fname, fd in info.code_fields.items():
+            if fd.kind == "effect" and not fd.optional and fname not in written:
+                self.sink.warning(codes.MISSING_EVENT, ent.span, messages.missing_effect(ent.id, fname))
+
     def scenario(self, sc: ir.ScenarioDecl) -> None:
         sym = self.sym
         self.unit(sc.setup, {}, setup=True)
@@ -187,31 +178,35 @@ class Checker:
             o = sym.options.get(key)
             if o is None:
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     value.span,
-                    f"scenario '{sc.name}' sets an undeclared option '{key}'"
-                    + did_you_mean(key, list(sym.options)),
+                    messages.scenario_unknown_option(sc.name, key, did_you_mean(key, list(sym.options))),
                 )
             elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
-                self.sink.error("bad-scenario", value.span, f"option '{key}' is {o.type}, not {value.data!r}")
+                self.sink.error(
+                    codes.BAD_SCENARIO, value.span, messages.scenario_option_type(key, o.type, value.data)
+                )
         forced = [("a forced shuffle", v) for order in sc.shuffles for v in order]
         forced += [("a forced draw", v) for order in sc.draws for v in order]
         forced += [("a forced pick", v) for v in sc.picks]
         for what, v in forced:
             if str(v.data) not in sym.entities:
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     v.span,
-                    f"unknown component '{v.data}' in {what}" + did_you_mean(str(v.data), list(sym.entities)),
+                    messages.scenario_unknown_component(
+                        v.data, what, did_you_mean(str(v.data), list(sym.entities))
+                    ),
                 )
         named = [("skips", v) for v in sc.skip] + ([("starts at", sc.start_at)] if sc.start_at else [])
         for verb, v in named:
             if str(v.data) not in sym.phases:
                 self.sink.error(
-                    "undefined-phase",
+                    codes.UNDEFINED_PHASE,
                     v.span,
-                    f"scenario '{sc.name}' {verb} '{v.data}', which is not a phase"
-                    + did_you_mean(str(v.data), list(sym.phases)),
+                    messages.scenario_unknown_phase(
+                        sc.name, verb, v.data, did_you_mean(str(v.data), list(sym.phases))
+                    ),
                 )
 
     def scenario_step(self, sc: ir.ScenarioDecl, st: ir.ScenarioStep) -> None:
@@ -220,21 +215,20 @@ class Checker:
         for a in st.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     a.span,
-                    'an action is written as its label, e.g. a card\'s name, "(1,0)" or "yes"',
+                    messages.ACTION_NOT_A_LABEL,
                 )
         labels = list(self.sym.game.player_labels)
         named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
         named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]
         for v, allowed in named:
             if v is not None and str(v.data) not in allowed:
-                either = " nor 'draw'" if "draw" in allowed else ""
                 self.sink.error(
-                    "bad-scenario",
+                    codes.BAD_SCENARIO,
                     v.span,
-                    f"'{v.data}' is not a player of this game{either}" + did_you_mean(str(v.data), allowed),
-                    "players are named by their labels: " + ", ".join(labels),
+                    messages.not_a_player(v.data, "draw" in allowed, did_you_mean(str(v.data), allowed)),
+                    messages.players_are_labels(labels),
                 )
 
     # ---- statements -------------------------------------------------------------------------
@@ -247,7 +241,7 @@ class Checker:
     def want(self, e: ir.Expr, t: Type, what: str) -> Type:
         got = self.expr(e)
         if not compatible(t, got):
-            self.sink.error("type-mismatch", e.span, f"{what} must be {t}, got {got}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.must_be_type(what, t, got))
         return got
 
     def rhs(self, r: ir.Rhs) -> Type:
@@ -262,37 +256,17 @@ class Checker:
 
     def decision(self, d: ir.Decision) -> Type:
         if self.in_setup and not self.in_code_unit_without_decisions:
-            self.sink.error("misplaced-decision", d.span, "a scenario's setup cannot stop to ask a player")
+            self.sink.error(codes.MISPLACED_DECISION, d.span, messages.DECISION_IN_SETUP)
         text = d.question if isinstance(d, ir.Ask) else d.prompt
         if text is not None:
             self.expr(text)
         if d.player is None:
-            self.sink.error(
-                "decision-without-player", d.span, "this decision does not say who makes it; add 'by PLAYER'"
-            )
+            self.sink.error(codes.DECISION_WITHOUT_PLAYER, d.span, messages.DECISION_WITHOUT_PLAYER)
         else:
             self.want(d.player, PLAYER, "the deciding player")
         match d:
             case ir.Choose():
-                src = self.expr(d.options)
-                elem = src.iterable_elem
-                if elem is None:
-                    self.sink.error(
-                        "type-mismatch",
-                        d.options.span,
-                        f"choose needs a list or zone to choose from, got {src}",
-                    )
-                    elem = ANY
-                elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
-                    self.sink.error(
-                        "type-mismatch", d.options.span, f"cannot choose among values of type {elem}"
-                    )
-                elif elem.kind == "cell":
-                    self.grid_needed(d.options.span)
-                if d.count is not None:
-                    self.want(d.count, INT, "the number to choose")
-                    return list_of(elem)
-                return elem
+                return self.choose(d)
             case ir.ChooseNumber():
                 self.want(d.low, INT, "the lowest number")
                 self.want(d.high, INT, "the highest number")
@@ -302,160 +276,192 @@ class Checker:
             case _:
                 assert_never(d)
 
+    def choose(self, d: ir.Choose) -> Type:
+        """`choose [N] from xs`: one of the options (or a list of N), each an action of the game."""
+        src = self.expr(d.options)
+        elem = src.iterable_elem
+        if elem is None:
+            self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
+            elem = ANY
+        elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
+            self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.cannot_choose_among(elem))
+        elif elem.kind == "cell":
+            self.grid_needed(d.options.span)
+        if d.count is not None:
+            self.want(d.count, INT, "the number to choose")
+            return list_of(elem)
+        return elem
+
     def stmt(self, s: ir.Stmt) -> None:
-        sym = self.sym
         match s:
             case ir.Let() if s.type is not None:
-                declared = sym.type_named(s.type.text)
-                if declared is None:
-                    self.sink.error(
-                        "unknown-type",
-                        s.type.span,
-                        f"unknown type '{s.type.text}'"
-                        + did_you_mean(s.type.text.replace("list[", "").rstrip("]"), sym.known_type_names()),
-                    )
-                    declared = ANY
-                got = self.rhs(s.value)
-                if not compatible(declared, got):
-                    self.sink.error(
-                        "type-mismatch", s.value.span, f"'{s.var}' is declared {declared}, got {got}"
-                    )
-                elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
-                    self.ann.types[id(s.value)] = declared  # `[]` and `none` take the declared type
-                self.ann.slots[id(s)] = self.scope.declare(s.var, declared)
+                self.let_declared(s, s.type)
             case ir.Let():
-                t = self.rhs(s.value)
-                if t.kind == "none":
-                    self.sink.error(
-                        "type-mismatch",
-                        s.value.span,
-                        "cannot tell the type of 'none' here; give the variable a typed value first",
-                    )
-                elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
-                    self.sink.error(
-                        "type-mismatch",
-                        s.value.span,
-                        "cannot tell what '[]' will hold; declare the type, e.g. `let xs: list[card] = []`",
-                    )
-                self.ann.slots[id(s)] = self.scope.declare(s.var, t)
+                self.let_inferred(s)
             case ir.Assign():
                 self.assign(s)
             case ir.If():
-                for cond, body in s.branches:
-                    self.want(cond, BOOL, "a condition")
-                    self.block(body)
-                self.block(s.orelse)
+                self.if_stmt(s)
             case ir.For():
-                src = self.expr(s.source)
-                elem = src.iterable_elem
-                if elem is None:
-                    self.sink.error("type-mismatch", s.source.span, f"for needs a list or zone, got {src}")
-                    elem = ANY
-                self.scope.push()
-                self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
-                if s.cond is not None:
-                    self.want(s.cond, BOOL, "a where-condition")
-                self.block(s.body)
-                self.scope.pop()
+                self.for_loop(s)
             case ir.Repeat():
-                self.want(s.count, INT, "a repeat count")
-                self.block(s.body)
+                self.loop(s.count, INT, "a repeat count", s.body)
             case ir.While():
-                self.want(s.cond, BOOL, "a condition")
-                self.block(s.body)
+                self.loop(s.cond, BOOL, "a condition", s.body)
             case ir.Move():
-                it = self.expr(s.item)
-                dest = self.zone(s.dest, "pile")
-                moved = (it.elem or ANY) if it.kind in ("list", "zone") else it
-                if dest is not None and not compatible(dest, moved):
-                    self.sink.error("type-mismatch", s.item.span, f"cannot move {it} into a zone of {dest}")
+                self.move(s)
             case ir.Place():
-                it = self.expr(s.item)
-                dest = self.zone(s.grid, "grid")
-                if dest is not None and not compatible(dest, it):
-                    self.sink.error("type-mismatch", s.item.span, f"cannot place {it} on a grid of {dest}")
-                self.want(s.cell, CELL, "a grid position")
+                self.place(s)
             case ir.Shuffle():
                 self.zone(s.zone, "pile")
             case ir.Deal():
-                self.want(s.count, INT, "a number of components")
-                src_t = self.zone(s.source, "pile")
-                dst_t = self.zone(s.dest, "pile")
-                if src_t is not None and dst_t is not None and src_t != dst_t:
-                    self.sink.error(
-                        "type-mismatch", s.dest.span, f"cannot deal {src_t} into a zone of {dst_t}"
-                    )
+                self.deal(s)
             case ir.Reveal():
                 self.expr(s.item)
             case ir.Show():
-                self.expr(s.item)
-                self.want(s.player, PLAYER, "the player to show to")
+                self.show(s)
             case ir.Log():
                 self.expr(s.message)
             case ir.EndGame():
-                if s.reason is not None:
-                    self.expr(s.reason)
-                if s.winner is not None:
-                    self.want(s.winner, PLAYER, "the winner")
+                self.end_game(s)
             case ir.Return():
                 pass
             case ir.CallStmt():
-                pr = sym.procedures.get(s.proc)
-                if pr is None:
-                    self.sink.error(
-                        "undefined-procedure",
-                        s.span,
-                        f"no procedure '{s.proc}'" + did_you_mean(s.proc, list(sym.procedures)),
-                    )
-                    for a in s.args:
-                        self.expr(a)
-                else:
-                    self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+                self.call_procedure(s)
             case ir.DoEffect():
-                subj = self.expr(s.subject)
-                info = sym.entity_types.get(subj.name) if subj.kind == "entity" else None
-                fd = info.code_fields.get(s.field) if info else None
-                if info is None:
-                    self.sink.error("type-mismatch", s.subject.span, f"'do' needs a component, got {subj}")
-                elif fd is None or fd.kind != "effect":
-                    self.sink.error(
-                        "unknown-field",
-                        s.span,
-                        f"type '{subj.name}' has no effect field '{s.field}'"
-                        + did_you_mean(
-                            s.field, [k for k, f in info.code_fields.items() if f.kind == "effect"]
-                        ),
-                    )
-                else:
-                    self.args(s.args, self.params(fd.params), f"'{s.field}'", s.span)
-                    return
-                for a in s.args:
-                    self.expr(a)
+                self.do_effect(s)
             case ir.AddModifier() | ir.Cancel():
-                self.modifier(s.name, s.args, s.span)
-                if (
-                    isinstance(s, ir.AddModifier)
-                    and s.until_phase is not None
-                    and s.until_phase not in sym.phases
-                    and s.until_phase != "game"
-                ):
-                    self.sink.error(
-                        "undefined-phase",
-                        s.span,
-                        f"no phase '{s.until_phase}'" + did_you_mean(s.until_phase, [*sym.phases, "game"]),
-                    )
+                self.modifier_stmt(s)
             case ir.Emit():
-                ev = sym.events.get(s.event)
-                if ev is None:
-                    self.sink.error(
-                        "unknown-name",
-                        s.span,
-                        f"no event '{s.event}'" + did_you_mean(s.event, list(sym.events)),
-                    )
-                else:
-                    self.args(s.args, self.params(ev.params), f"event '{s.event}'", s.span)
+                self.emit(s)
             case _:
                 assert_never(s)
+
+    def let_declared(self, s: ir.Let, written: ir.TypeRef) -> None:
+        """`let x: T = value`: the value must fit T, and `[]` and `none` take it."""
+        declared = self.sym.type_named(written.text)
+        if declared is None:
+            inner = written.text.replace("list[", "").rstrip("]")
+            hint = did_you_mean(inner, self.sym.known_type_names())
+            self.sink.error(codes.UNKNOWN_TYPE, written.span, messages.unknown_type(written.text, hint))
+            declared = ANY
+        got = self.rhs(s.value)
+        if not compatible(declared, got):
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.let_declared(s.var, declared, got))
+        elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+            self.ann.types[id(s.value)] = declared
+        self.ann.slots[id(s)] = self.scope.declare(s.var, declared)
+
+    def let_inferred(self, s: ir.Let) -> None:
+        """`let x = value`: x takes the value's type, which `none` and `[]` do not tell."""
+        t = self.rhs(s.value)
+        if t.kind == "none":
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.LET_NONE)
+        elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.LET_EMPTY_LIST)
+        self.ann.slots[id(s)] = self.scope.declare(s.var, t)
+
+    def if_stmt(self, s: ir.If) -> None:
+        for cond, body in s.branches:
+            self.want(cond, BOOL, "a condition")
+            self.block(body)
+        self.block(s.orelse)
+
+    def for_loop(self, s: ir.For) -> None:
+        src = self.expr(s.source)
+        elem = src.iterable_elem
+        if elem is None:
+            self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
+            elem = ANY
+        self.scope.push()
+        self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
+        if s.cond is not None:
+            self.want(s.cond, BOOL, "a where-condition")
+        self.block(s.body)
+        self.scope.pop()
+
+    def loop(self, head: ir.Expr, t: Type, what: str, body: tuple[ir.Stmt, ...]) -> None:
+        """`repeat N` or `while C`: a head of type t, then the body."""
+        self.want(head, t, what)
+        self.block(body)
+
+    def move(self, s: ir.Move) -> None:
+        it = self.expr(s.item)
+        dest = self.zone(s.dest, "pile")
+        moved = (it.elem or ANY) if it.kind in ("list", "zone") else it
+        if dest is not None and not compatible(dest, moved):
+            self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_move(it, dest))
+
+    def place(self, s: ir.Place) -> None:
+        it = self.expr(s.item)
+        dest = self.zone(s.grid, "grid")
+        if dest is not None and not compatible(dest, it):
+            self.sink.error(codes.TYPE_MISMATCH, s.item.span, messages.cannot_place(it, dest))
+        self.want(s.cell, CELL, "a grid position")
+
+    def deal(self, s: ir.Deal) -> None:
+        self.want(s.count, INT, "a number of components")
+        src_t = self.zone(s.source, "pile")
+        dst_t = self.zone(s.dest, "pile")
+        if src_t is not None and dst_t is not None and src_t != dst_t:
+            self.sink.error(codes.TYPE_MISMATCH, s.dest.span, messages.cannot_deal(src_t, dst_t))
+
+    def show(self, s: ir.Show) -> None:
+        self.expr(s.item)
+        self.want(s.player, PLAYER, "the player to show to")
+
+    def end_game(self, s: ir.EndGame) -> None:
+        if s.reason is not None:
+            self.expr(s.reason)
+        if s.winner is not None:
+            self.want(s.winner, PLAYER, "the winner")
+
+    def call_procedure(self, s: ir.CallStmt) -> None:
+        pr = self.sym.procedures.get(s.proc)
+        if pr is None:
+            hint = did_you_mean(s.proc, list(self.sym.procedures))
+            self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, messages.no_procedure(s.proc, hint))
+            self.exprs(s.args)
+        else:
+            self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+
+    def do_effect(self, s: ir.DoEffect) -> None:
+        """`do x.effect(args)`: x is a component whose type has that effect field."""
+        subj = self.expr(s.subject)
+        info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
+        fd = info.code_fields.get(s.field) if info else None
+        if info is None:
+            self.sink.error(codes.TYPE_MISMATCH, s.subject.span, messages.do_needs_component(subj))
+        elif fd is None or fd.kind != "effect":
+            effects = [k for k, f in info.code_fields.items() if f.kind == "effect"]
+            hint = did_you_mean(s.field, effects)
+            self.sink.error(codes.UNKNOWN_FIELD, s.span, messages.no_effect_field(subj.name, s.field, hint))
+        else:
+            self.args(s.args, self.params(fd.params), f"'{s.field}'", s.span)
+            return
+        self.exprs(s.args)
+
+    def modifier_stmt(self, s: ir.AddModifier | ir.Cancel) -> None:
+        """`add modifier m(args) until end of P` or `cancel m(args)`."""
+        self.modifier(s.name, s.args, s.span)
+        if isinstance(s, ir.Cancel) or s.until_phase is None:
+            return
+        if s.until_phase not in self.sym.phases and s.until_phase != "game":
+            hint = did_you_mean(s.until_phase, [*self.sym.phases, "game"])
+            self.sink.error(codes.UNDEFINED_PHASE, s.span, messages.no_phase(s.until_phase, hint))
+
+    def emit(self, s: ir.Emit) -> None:
+        ev = self.sym.events.get(s.event)
+        if ev is None:
+            hint = did_you_mean(s.event, list(self.sym.events))
+            self.sink.error(codes.UNKNOWN_NAME, s.span, messages.no_event(s.event, hint))
+        else:
+            self.args(s.args, self.params(ev.params), f"event '{s.event}'", s.span)
+
+    def exprs(self, es: tuple[ir.Expr, ...]) -> None:
+        """Check each of `es`, no type expected of it."""
+        for e in es:
+            self.expr(e)
 
     def assign(self, s: ir.Assign) -> None:
         t = self.rhs(s.value)
@@ -463,7 +469,9 @@ class Checker:
         target: Type | None = None
         if local is not None and local[2]:
             self.sink.error(
-                "type-mismatch", s.span, f"'{s.target}' is a comprehension variable; it cannot be assigned"
+                codes.TYPE_MISMATCH,
+                s.span,
+                messages.assign_to_comprehension_variable(s.target),
             )
             return
         if local is not None and not s.indices:
@@ -474,40 +482,56 @@ class Checker:
             self.ann.names[id(s)] = Binding("state", s.target, vt)
             if len(s.indices) != len(per):
                 self.sink.error(
-                    "wrong-arg-count", s.span, f"'{s.target}' takes {len(per)} indices, got {len(s.indices)}"
+                    codes.WRONG_ARG_COUNT,
+                    s.span,
+                    messages.index_count(s.target, len(per), len(s.indices)),
                 )
             for e, pt in zip(s.indices, per, strict=False):
                 self.want(e, pt, "an index")
             target = vt
         else:
             self.sink.error(
-                "unknown-name",
+                codes.UNKNOWN_NAME,
                 s.span,
-                f"cannot assign to '{s.target}': not a local or a state variable"
-                + did_you_mean(s.target, [*self.scope.names(), *self.sym.state]),
+                messages.cannot_assign_to(
+                    s.target, did_you_mean(s.target, [*self.scope.names(), *self.sym.state])
+                ),
             )
             return
         if s.op in ("+=", "-=") and target != INT:
-            self.sink.error(
-                "type-mismatch", s.span, f"'{s.op}' needs an int variable, '{s.target}' is {target}"
-            )
+            self.sink.error(codes.TYPE_MISMATCH, s.span, messages.update_needs_int(s.op, s.target, target))
         elif not compatible(target, t):
-            self.sink.error("type-mismatch", s.value.span, f"'{s.target}' is {target}, cannot assign {t}")
+            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.cannot_assign(s.target, target, t))
 
     def zone(self, e: ir.Expr, kind: str) -> Type | None:
         t = self.expr(e)
         if t.kind != "zone":
-            self.sink.error("type-mismatch", e.span, f"expected a zone, got {t}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone(t))
             return None
         if t.name != kind:
-            self.sink.error("type-mismatch", e.span, f"expected a {kind} zone, '{t}' is a {t.name}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone_kind(kind, t, t.name))
+        elif not self.names_a_zone(e):
+            # a zone is moved into, shuffled or dealt from by its id: a local only holds a copy
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.ZONE_NOT_NAMED_DIRECTLY)
         return t.elem
+
+    def names_a_zone(self, e: ir.Expr) -> bool:
+        """Whether `e` is a declared zone by name (`deck`, `hand[p]`), already checked."""
+        match e:
+            case ir.Name() | ir.Index(subject=ir.Name()):
+                named = e if isinstance(e, ir.Name) else e.subject
+                b = self.ann.names.get(id(named))
+                return b is not None and b.kind == "zone"
+            case _:
+                return False
 
     def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
         m = self.sym.modifiers.get(name)
         if m is None:
             self.sink.error(
-                "unknown-name", span, f"no modifier '{name}'" + did_you_mean(name, list(self.sym.modifiers))
+                codes.UNKNOWN_NAME,
+                span,
+                messages.no_modifier(name, did_you_mean(name, list(self.sym.modifiers))),
             )
             for a in args:
                 self.expr(a)
@@ -517,7 +541,7 @@ class Checker:
     def args(self, args: tuple[ir.Expr, ...], params: dict[str, Type], what: str, span: ir.Span) -> None:
         if len(args) != len(params):
             self.sink.error(
-                "wrong-arg-count", span, f"{what} takes {len(params)} argument(s), got {len(args)}"
+                codes.WRONG_ARG_COUNT, span, messages.argument_count(what, len(params), len(args))
             )
         for a, (pname, pt) in zip(args, params.items(), strict=False):
             self.want(a, pt, f"argument '{pname}'")
@@ -539,137 +563,168 @@ class Checker:
             case ir.NoneLit():
                 return NONE
             case ir.StrLit():
-                for p in e.parts:
-                    if not isinstance(p, str):
-                        self.expr(p)
-                return STR
+                return self.string(e)
             case ir.Name():
-                b = self.name(e)
-                self.ann.names[id(e)] = b
-                return b.type
+                return self.name_expr(e)
             case ir.Field():
                 return self.field(e)
             case ir.MethodCall():
-                subj = self.expr(e.subject)
-                info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
-                fd = info.code_fields.get(e.name) if info else None
-                if info is None or fd is None or fd.kind != "expr":
-                    self.sink.error("unknown-field", e.span, f"{subj} has no expression field '{e.name}'")
-                    return ANY
-                self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
-                return info.field_types[e.name]
+                return self.method_call(e)
             case ir.Index():
                 return self.index(e)
             case ir.Call():
                 return self.call(e)
             case ir.ListLit():
-                elem: Type = ANY
-                for it in e.items:
-                    t = self.expr(it)
-                    if elem == ANY or elem.kind == "none":
-                        elem = t
-                    elif not comparable(elem, t):
-                        self.sink.error("type-mismatch", it.span, f"a list of {elem} cannot hold {t}")
-                return list_of(elem)
+                return self.list_lit(e)
             case ir.ListComp():
-                elem = self.source(e.source)
-                self.scope.push()
-                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
-                if e.cond is not None:
-                    self.want(e.cond, BOOL, "a where-condition")
-                t = self.expr(e.item)
-                self.scope.pop()
-                return list_of(t)
+                return self.list_comp(e)
             case ir.Quantifier():
-                elem = self.source(e.source)
-                self.scope.push()
-                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
-                if e.cond is not None:
-                    self.want(e.cond, BOOL, "a where-condition")
-                self.scope.pop()
-                return {"count": INT, "any": BOOL, "all": BOOL}.get(e.kind, list_of(elem))
+                return self.quantifier(e)
             case ir.Aggregate():
-                elem = self.source(e.source)
-                self.scope.push()
-                self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
-                if e.cond is not None:
-                    self.want(e.cond, BOOL, "a where-condition")
-                self.want(e.item, INT, f"what {e.kind} adds up")
-                self.scope.pop()
-                return INT
+                return self.aggregate(e)
             case ir.BinOp():
-                lt, rt = self.expr(e.left), self.expr(e.right)
-                if e.op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
-                    if not comparable(list_of(lt.elem or ANY), list_of(rt.elem or ANY)):
-                        self.sink.error("type-mismatch", e.span, f"cannot join {lt} and {rt}")
-                    return list_of(lt.elem or ANY)
-                for side, t in ((e.left, lt), (e.right, rt)):
-                    if not compatible(INT, t):
-                        self.sink.error("type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}")
-                return INT
+                return self.binop(e)
             case ir.Compare():
-                lt, rt = self.expr(e.left), self.expr(e.right)
-                if e.op in ("in", "not in"):
-                    member = rt.iterable_elem
-                    if member is None:
-                        self.sink.error(
-                            "type-mismatch", e.right.span, f"'{e.op}' needs a list or zone, got {rt}"
-                        )
-                    elif not comparable(member, lt):
-                        self.sink.error("type-mismatch", e.span, f"{lt} is never in a {rt}")
-                elif e.op in ("==", "!="):
-                    if not comparable(lt, rt):
-                        self.sink.error("type-mismatch", e.span, f"cannot compare {lt} with {rt}")
-                else:
-                    for side, t in ((e.left, lt), (e.right, rt)):
-                        if not compatible(INT, t):
-                            self.sink.error(
-                                "type-mismatch", side.span, f"'{e.op}' needs int operands, got {t}"
-                            )
-                return BOOL
+                return self.compare(e)
             case ir.BoolOp():
-                self.want(e.left, BOOL, f"the left side of '{e.op}'")
-                self.want(e.right, BOOL, f"the right side of '{e.op}'")
-                return BOOL
+                return self.boolop(e)
             case ir.Not():
-                self.want(e.operand, BOOL, "the operand of 'not'")
-                return BOOL
+                return self.operand(e.operand, BOOL, "the operand of 'not'")
             case ir.Neg():
-                self.want(e.operand, INT, "the operand of '-'")
-                return INT
+                return self.operand(e.operand, INT, "the operand of '-'")
             case ir.CondExpr():
-                self.want(e.cond, BOOL, "a condition")
-                then_t, else_t = self.expr(e.then), self.expr(e.other)
-                if not comparable(then_t, else_t):
-                    self.sink.error("type-mismatch", e.span, f"the branches differ: {then_t} and {else_t}")
-                return else_t if then_t.kind == "none" else then_t
+                return self.cond_expr(e)
             case ir.Active():
-                self.modifier(e.name, e.args, e.span)
-                return BOOL
+                return self.active(e)
             case ir.Choose() | ir.ChooseNumber() | ir.Ask():
-                if self.in_code_unit_without_decisions:
-                    self.sink.error(
-                        "misplaced-decision",
-                        e.span,
-                        "a decision cannot be made inside a function, "
-                        "condition, invariant, evaluation or expectation; make it in a procedure",
-                    )
-                else:
-                    self.sink.error(
-                        "misplaced-decision",
-                        e.span,
-                        "a decision must be the whole value of a let or "
-                        "an assignment: `let x = choose from xs by p`",
-                    )
-                return self.decision(e)
+                return self.decision_in_expression(e)
             case _:
                 assert_never(e)
+
+    def string(self, e: ir.StrLit) -> Type:
+        self.exprs(tuple(p for p in e.parts if not isinstance(p, str)))
+        return STR
+
+    def name_expr(self, e: ir.Name) -> Type:
+        b = self.name(e)
+        self.ann.names[id(e)] = b
+        return b.type
+
+    def method_call(self, e: ir.MethodCall) -> Type:
+        """`x.f(args)`: an expression field of x's component type, with parameters."""
+        subj = self.expr(e.subject)
+        info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
+        fd = info.code_fields.get(e.name) if info else None
+        if info is None or fd is None or fd.kind != "expr":
+            self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
+            return ANY
+        self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
+        return info.field_types[e.name]
+
+    def list_lit(self, e: ir.ListLit) -> Type:
+        """`[a, b]`: the first item's type (after any `none`), which the others must match."""
+        elem: Type = ANY
+        for it in e.items:
+            t = self.expr(it)
+            if elem == ANY or elem.kind == "none":
+                elem = t
+            elif not comparable(elem, t):
+                self.sink.error(codes.TYPE_MISMATCH, it.span, messages.list_cannot_hold(elem, t))
+        return list_of(elem)
+
+    def comprehension(self, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> Type:
+        """Enter the scope of `x for x in xs where cond`: declare x, check the condition. The
+        caller checks what it computes from x, then leaves the scope (scope.pop)."""
+        elem = self.source(e.source)
+        self.scope.push()
+        self.ann.slots[id(e)] = self.scope.declare(e.var, elem, comp=True)
+        if e.cond is not None:
+            self.want(e.cond, BOOL, "a where-condition")
+        return elem
+
+    def list_comp(self, e: ir.ListComp) -> Type:
+        self.comprehension(e)
+        t = self.expr(e.item)
+        self.scope.pop()
+        return list_of(t)
+
+    def quantifier(self, e: ir.Quantifier) -> Type:
+        """count/any/all ... or filter: a number, a truth, or the elements that pass."""
+        elem = self.comprehension(e)
+        self.scope.pop()
+        return {"count": INT, "any": BOOL, "all": BOOL}.get(e.kind, list_of(elem))
+
+    def aggregate(self, e: ir.Aggregate) -> Type:
+        self.comprehension(e)
+        self.want(e.item, INT, f"what {e.kind} adds up")
+        self.scope.pop()
+        return INT
+
+    def binop(self, e: ir.BinOp) -> Type:
+        """Arithmetic on ints, or `+` joining two lists (or zones) of one type."""
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if e.op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
+            if not comparable(list_of(lt.elem or ANY), list_of(rt.elem or ANY)):
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_join(lt, rt))
+            return list_of(lt.elem or ANY)
+        self.int_operands(e, lt, rt)
+        return INT
+
+    def compare(self, e: ir.Compare) -> Type:
+        """Membership in a list or zone, equality of comparable types, or order of ints."""
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if e.op in ("in", "not in"):
+            member = rt.iterable_elem
+            if member is None:
+                self.sink.error(codes.TYPE_MISMATCH, e.right.span, messages.membership_needs_list(e.op, rt))
+            elif not comparable(member, lt):
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.never_in(lt, rt))
+        elif e.op in ("==", "!="):
+            if not comparable(lt, rt):
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_compare(lt, rt))
+        else:
+            self.int_operands(e, lt, rt)
+        return BOOL
+
+    def int_operands(self, e: ir.BinOp | ir.Compare, lt: Type, rt: Type) -> None:
+        for side, t in ((e.left, lt), (e.right, rt)):
+            if not compatible(INT, t):
+                self.sink.error(codes.TYPE_MISMATCH, side.span, messages.needs_int_operands(e.op, t))
+
+    def boolop(self, e: ir.BoolOp) -> Type:
+        self.want(e.left, BOOL, f"the left side of '{e.op}'")
+        self.want(e.right, BOOL, f"the right side of '{e.op}'")
+        return BOOL
+
+    def operand(self, e: ir.Expr, t: Type, what: str) -> Type:
+        """The operand of `not` or of `-`, which gives its own type back."""
+        self.want(e, t, what)
+        return t
+
+    def cond_expr(self, e: ir.CondExpr) -> Type:
+        self.want(e.cond, BOOL, "a condition")
+        then_t, else_t = self.expr(e.then), self.expr(e.other)
+        if not comparable(then_t, else_t):
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.branches_differ(then_t, else_t))
+        return else_t if then_t.kind == "none" else then_t
+
+    def active(self, e: ir.Active) -> Type:
+        self.modifier(e.name, e.args, e.span)
+        return BOOL
+
+    def decision_in_expression(self, e: ir.Decision) -> Type:
+        """A decision stands only as the whole value of a let or an assignment (see rhs)."""
+        if self.in_code_unit_without_decisions:
+            self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_WHERE_NOTHING_WAITS)
+        else:
+            self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_INSIDE_EXPRESSION)
+        return self.decision(e)
 
     def source(self, e: ir.Expr) -> Type:
         t = self.expr(e)
         elem = t.iterable_elem
         if elem is None:
-            self.sink.error("type-mismatch", e.span, f"expected a list or zone, got {t}")
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_list_or_zone(t))
             return ANY
         return elem
 
@@ -686,15 +741,15 @@ class Checker:
             sv, t, per = sym.state[n]
             if per:
                 self.sink.error(
-                    "wrong-arg-count",
+                    codes.WRONG_ARG_COUNT,
                     e.span,
-                    f"'{n}' is indexed by {', '.join(map(str, per))}; write {n}[...]",
+                    messages.state_needs_indices(n, ", ".join(map(str, per))),
                 )
             return Binding("state", n, t)
         if n in sym.zones:
             z, t = sym.zones[n]
             if z.per_player:
-                self.sink.error("wrong-arg-count", e.span, f"zone '{n}' is per player; write {n}[player]")
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.zone_needs_owner(n))
             return Binding("zone", n, t)
         if n in sym.entities:
             tname, _ = sym.entities[n]
@@ -710,9 +765,9 @@ class Checker:
         if n == "num_players":
             return Binding("num_players", n, INT)
         self.sink.error(
-            "unknown-name",
+            codes.UNKNOWN_NAME,
             e.span,
-            f"unknown name '{n}'" + did_you_mean(n, [*self.scope.names(), *sym.global_names()]),
+            messages.unknown_name(n, did_you_mean(n, [*self.scope.names(), *sym.global_names()])),
         )
         return Binding("error", n, ANY)
 
@@ -721,17 +776,20 @@ class Checker:
         if subj.kind == "any":
             return ANY
         if subj.kind != "entity" or subj.name == "player":
-            self.sink.error("type-mismatch", e.subject.span, f"'.{e.name}' needs a component, got {subj}")
+            self.sink.error(codes.TYPE_MISMATCH, e.subject.span, messages.field_needs_component(e.name, subj))
             return ANY
         info = self.sym.entity_types[subj.name]
         if e.name in ("id", "name"):
             return STR
         if e.name not in info.field_types or e.name in info.code_fields:
             self.sink.error(
-                "unknown-field",
+                codes.UNKNOWN_FIELD,
                 e.span,
-                f"type '{subj.name}' has no field '{e.name}'"
-                + did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]),
+                messages.no_field(
+                    subj.name,
+                    e.name,
+                    did_you_mean(e.name, [k for k in info.field_types if k not in info.code_fields]),
+                ),
             )
             return ANY
         return info.field_types[e.name]
@@ -747,7 +805,7 @@ class Checker:
             self.ann.names[id(e.subject)] = Binding("state", sv.name, t)
             if len(e.args) != len(per):
                 self.sink.error(
-                    "wrong-arg-count", e.span, f"'{sv.name}' takes {len(per)} indices, got {len(e.args)}"
+                    codes.WRONG_ARG_COUNT, e.span, messages.index_count(sv.name, len(per), len(e.args))
                 )
             for a, pt in zip(e.args, per, strict=False):
                 self.want(a, pt, "an index")
@@ -761,7 +819,7 @@ class Checker:
             self.ann.names[id(e.subject)] = Binding("zone", z.name, t)
             if not z.per_player or len(e.args) != 1:
                 self.sink.error(
-                    "wrong-arg-count", e.span, f"zone '{z.name}' takes {1 if z.per_player else 0} index"
+                    codes.WRONG_ARG_COUNT, e.span, messages.zone_index_count(z.name, 1 if z.per_player else 0)
                 )
             for a in e.args:
                 self.want(a, PLAYER, "the zone's owner")
@@ -770,7 +828,7 @@ class Checker:
         if t.kind == "list" and len(e.args) == 1:
             self.want(e.args[0], INT, "a list position")
             return t.elem or ANY
-        self.sink.error("type-mismatch", e.span, f"cannot index {t}")
+        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_index(t))
         return ANY
 
     def call(self, e: ir.Call) -> Type:
@@ -782,90 +840,137 @@ class Checker:
         if e.func in BUILTINS:
             return self.builtin(e)
         if e.func in sym.procedures:
-            self.sink.error(
-                "type-mismatch", e.span, f"procedure '{e.func}' gives no value; call it as a statement"
-            )
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.procedure_as_value(e.func))
             return ANY
         self.sink.error(
-            "unknown-name",
+            codes.UNKNOWN_NAME,
             e.span,
-            f"unknown function '{e.func}'" + did_you_mean(e.func, [*sym.functions, *BUILTINS]),
+            messages.unknown_function(e.func, did_you_mean(e.func, [*sym.functions, *BUILTINS])),
         )
         for a in e.args:
             self.expr(a)
         return ANY
 
     def builtin(self, e: ir.Call) -> Type:
-        f, a = e.func, e.args
-
-        def arity(n: int) -> bool:
-            if len(a) != n:
-                self.sink.error("wrong-arg-count", e.span, f"'{f}' takes {n} argument(s), got {len(a)}")
-                for x in a:
-                    self.expr(x)
-                return False
-            return True
-
-        def on_grid(x: ir.Expr) -> Type:
-            t = self.expr(x)
-            if t.kind not in ("entity", "any") or t.name == "player":
-                self.sink.error("type-mismatch", x.span, f"'{f}' needs a component on a grid, got {t}")
-            return t
-
-        rules: dict[str, Callable[[], Type]] = {
-            "opponent": lambda: self._player_fn(a),
-            "next_player": lambda: self._player_fn(a),
-            "abs": lambda: (self.want(a[0], INT, "abs's argument"), INT)[1],
-            "roll": lambda: (self.want(a[0], INT, "the number of die faces"), INT)[1],
-            "len": lambda: (self.source(a[0]), INT)[1],
-            "random": lambda: self.source(a[0]),
-            "top": lambda: self.zone(a[0], "pile") or ANY,
-            "top_n": lambda: (list_of(self.zone(a[0], "pile") or ANY), self.want(a[1], INT, "how many"))[0],
-            "range": lambda: (
-                self.want(a[0], INT, "the first number"),
-                self.want(a[1], INT, "the end (excluded)"),
-                list_of(INT),
-            )[2],
-            "cell": lambda: self._cell(a, e.span),
-            "cell_of": lambda: (on_grid(a[0]), CELL)[1],
-            "neighbors": lambda: list_of(on_grid(a[0])),
-            "open_cells_around": lambda: (self.source(a[0]), list_of(CELL))[1],
-            "adjacent": lambda: (on_grid(a[0]), on_grid(a[1]), BOOL)[2],
-            "label": lambda: (self.expr(a[0]), STR)[1],
-        }
-        if f in CHANCE_BUILTINS and self.in_code_unit_without_decisions:
+        """A call of a builtin: where it may stand and its arguments' count from the table, its types
+        from its rule in BUILTIN_RULES."""
+        spec = BUILTINS[e.func]
+        if spec.chance and self.in_code_unit_without_decisions:
+            self.sink.error(codes.MISPLACED_CHANCE, e.span, messages.misplaced_chance(e.func))
+        if spec.arity is None:
+            if len(e.args) < 2:
+                self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.two_or_more_numbers(e.func))
+        elif len(e.args) != spec.arity:
             self.sink.error(
-                "misplaced-chance",
-                e.span,
-                f"'{f}' changes the game's random state, so it cannot be "
-                "used in a function, condition, invariant, evaluation or expectation; use it in a procedure",
+                codes.WRONG_ARG_COUNT, e.span, messages.argument_count(f"'{e.func}'", spec.arity, len(e.args))
             )
-        if f in ("min", "max"):
-            if len(a) < 2:
-                self.sink.error(
-                    "wrong-arg-count", e.span, f"'{f}' takes 2 or more numbers (or '{f}(x for x in xs)')"
-                )
-            for x in a:
-                self.want(x, INT, f"an argument of {f}")
-            return INT
-        n = {"cell": 2, "adjacent": 2, "top_n": 2, "range": 2}.get(f, 1)
-        if not arity(n):
+            for x in e.args:
+                self.expr(x)
             return ANY
-        return rules[f]()
+        return BUILTIN_RULES[e.func](self, e)
 
-    def _cell(self, a: tuple[ir.Expr, ...], span: ir.Span) -> Type:
-        self.want(a[0], INT, "x")
-        self.want(a[1], INT, "y")
-        self.grid_needed(span)
+    # ---- the typing rules of the builtins, one each (BUILTIN_RULES) ------------------------------
+    def builtin_of_a_player(self, e: ir.Call) -> Type:
+        self.want(e.args[0], PLAYER, "a player")
+        return PLAYER
+
+    def builtin_of_numbers(self, e: ir.Call) -> Type:
+        for x in e.args:
+            self.want(x, INT, f"an argument of {e.func}")
+        return INT
+
+    def builtin_abs(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "abs's argument")
+        return INT
+
+    def builtin_roll(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "the number of die faces")
+        return INT
+
+    def builtin_len(self, e: ir.Call) -> Type:
+        self.source(e.args[0])
+        return INT
+
+    def builtin_random(self, e: ir.Call) -> Type:
+        return self.source(e.args[0])
+
+    def builtin_top(self, e: ir.Call) -> Type:
+        return self.zone(e.args[0], "pile") or ANY
+
+    def builtin_top_n(self, e: ir.Call) -> Type:
+        held = self.zone(e.args[0], "pile") or ANY
+        self.want(e.args[1], INT, "how many")
+        return list_of(held)
+
+    def builtin_range(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "the first number")
+        self.want(e.args[1], INT, "the end (excluded)")
+        return list_of(INT)
+
+    def builtin_cell(self, e: ir.Call) -> Type:
+        self.want(e.args[0], INT, "x")
+        self.want(e.args[1], INT, "y")
+        self.grid_needed(e.span)
         return CELL
+
+    def builtin_cell_of(self, e: ir.Call) -> Type:
+        self.on_grid(e, e.args[0])
+        return CELL
+
+    def builtin_neighbors(self, e: ir.Call) -> Type:
+        return list_of(self.on_grid(e, e.args[0]))
+
+    def builtin_open_cells_around(self, e: ir.Call) -> Type:
+        self.source(e.args[0])
+        return list_of(CELL)
+
+    def builtin_adjacent(self, e: ir.Call) -> Type:
+        self.on_grid(e, e.args[0])
+        self.on_grid(e, e.args[1])
+        return BOOL
+
+    def builtin_label(self, e: ir.Call) -> Type:
+        self.expr(e.args[0])
+        return STR
+
+    def on_grid(self, e: ir.Call, x: ir.Expr) -> Type:
+        t = self.expr(x)
+        if t.kind not in ("entity", "any") or t.name == "player":
+            self.sink.error(codes.TYPE_MISMATCH, x.span, messages.needs_grid_component(e.func, t))
+        return t
 
     def grid_needed(self, span: ir.Span) -> None:
         if not any(z.kind == "grid" for z, _ in self.sym.zones.values()):
-            self.sink.error("type-mismatch", span, "cells need a grid zone (a zone with 'kind: grid')")
+            self.sink.error(codes.TYPE_MISMATCH, span, messages.CELLS_NEED_GRID)
 
-    def _player_fn(self, a: tuple[ir.Expr, ...]) -> Type:
-        self.want(a[0], PLAYER, "a player")
-        return PLAYER
+
+# builtin name -> its typing rule, for a call whose argument count is right (compiler/builtins.py
+# holds the rest of what a builtin is)
+BUILTIN_RULES: Final[Mapping[str, Callable[[Checker, ir.Call], Type]]] = MappingProxyType(
+    {
+        "opponent": Checker.builtin_of_a_player,
+        "next_player": Checker.builtin_of_a_player,
+        "len": Checker.builtin_len,
+        "abs": Checker.builtin_abs,
+        "min": Checker.builtin_of_numbers,
+        "max": Checker.builtin_of_numbers,
+        "roll": Checker.builtin_roll,
+        "random": Checker.builtin_random,
+        "top": Checker.builtin_top,
+        "top_n": Checker.builtin_top_n,
+        "range": Checker.builtin_range,
+        "cell": Checker.builtin_cell,
+        "cell_of": Checker.builtin_cell_of,
+        "neighbors": Checker.builtin_neighbors,
+        "open_cells_around": Checker.builtin_open_cells_around,
+        "adjacent": Checker.builtin_adjacent,
+        "label": Checker.builtin_label,
+    }
+)
+if BUILTIN_RULES.keys() != BUILTINS.keys():  # a builtin the checker cannot type, or a rule for none
+    raise ImportError(
+        f"check.BUILTIN_RULES and builtins.BUILTINS differ: {sorted(BUILTIN_RULES.keys() ^ BUILTINS.keys())}"
+    )
 
 
 def check(sym: Symbols, sink: Sink) -> Annotations:

@@ -1,4 +1,4 @@
-"""Diagnostics as data: the registry of error codes, the Diagnostic record, and its rendering.
+"""Diagnostics as data: the Diagnostic record, the Sink that collects them, and their rendering.
 
 Every stage appends Diagnostics to a Sink; the driver sorts them by position and prints them once.
 """
@@ -11,49 +11,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler import messages
+from compiler.errorcodes import UNDECLARED_CODES, ErrorCode
 from compiler.ir import Span
 from compiler.limits import MAX_FILE_BYTES
 from compiler.source import NOT_PRINTABLE, SourceError, read_bytes
-
-# code -> what it means. docs/diagnostics.md and the golden tests are checked against this table.
-CODES: dict[str, str] = {
-    "yaml-syntax": "the YAML file does not parse",
-    "unknown-key": "a mapping has a key the spec format does not know",
-    "missing-key": "a required key is absent",
-    "wrong-value-type": "a YAML value has the wrong kind (e.g. a list where a mapping belongs)",
-    "duplicate-id": "two declarations share a name",
-    "bad-name": "an id that is not a plain name (a letter or _, then letters, digits or _)",
-    "dsl-syntax": "a DSL string does not parse",
-    "unknown-name": "a name that is not declared anywhere in scope",
-    "unknown-type": "a type that is neither built in nor declared",
-    "unknown-field": "a component has no such field",
-    "type-mismatch": "a value of one type where another is needed",
-    "wrong-arg-count": "a call with too many or too few arguments",
-    "decision-without-player": "a decision that does not say which player makes it",
-    "undefined-procedure": "a call to a procedure that is not defined",
-    "undefined-phase": "a reference to a phase that is not defined",
-    "misplaced-chance": "a die roll or random pick where nothing may change (a function, condition, invariant or expectation)",
-    "misplaced-decision": "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
-    "leaky-decision": "a decision whose answer, logged for every player, names or steers cards hidden from some of them (write `secretly` or `publicly`)",
-    "bad-scenario": "a scenario that cannot be run as written",
-    "missing-event": "a component whose effect is not written yet (a warning)",
-    "endless-recursion": "a function, procedure or trigger that calls itself again on every path",
-    "too-deep": "blocks, loops or an expression nested deeper than generated Python may go",
-    "unreadable-file": "a spec or scenario path that is not a readable file (a folder, a FIFO, a device, a symlink loop)",
-    "not-text": "a file that is not UTF-8 text, or holds a NUL or another control character",
-    "limit-exceeded": "a file, a nesting, an alias, a number or a declared size beyond a bound of compiler/limits.py",
-}
-
-# Codes of errors about a name that is not declared. When a spec file could not be read, the names
-# it declares are missing and every use of them would be reported: these codes are left out then.
-UNDECLARED_CODES = frozenset({"unknown-name", "unknown-type", "undefined-procedure", "undefined-phase"})
 
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One located message about a spec."""
 
-    code: str
+    code: str  # the ErrorCode's name, as printed: "unknown-name"
     severity: str  # "error" or "warning"
     span: Span
     message: str
@@ -71,13 +40,11 @@ class Sink:
     # spec files whose declarations are missing because the file could not be read or parsed
     unread: list[str] = field(default_factory=list)
 
-    def error(self, code: str, span: Span, message: str, *notes: str) -> None:
-        assert code in CODES, code
-        self.items.append(Diagnostic(code, "error", span, message, notes))
+    def error(self, code: ErrorCode, span: Span, message: str, *notes: str) -> None:
+        self.items.append(Diagnostic(code.code, "error", span, message, notes))
 
-    def warning(self, code: str, span: Span, message: str, *notes: str) -> None:
-        assert code in CODES, code
-        self.items.append(Diagnostic(code, "warning", span, message, notes))
+    def warning(self, code: ErrorCode, span: Span, message: str, *notes: str) -> None:
+        self.items.append(Diagnostic(code.code, "warning", span, message, notes))
 
     @property
     def has_errors(self) -> bool:
@@ -85,13 +52,11 @@ class Sink:
 
     def drop_undeclared(self) -> None:
         """Leave out the errors that the declarations of unread files might explain, and say so."""
-        kept = [d for d in self.items if d.code not in UNDECLARED_CODES]
+        undeclared = {c.code for c in UNDECLARED_CODES}
+        kept = [d for d in self.items if d.code not in undeclared]
         if len(kept) == len(self.items):
             return
-        note = (
-            f"{len(self.items) - len(kept)} error(s) about undeclared names are not shown: "
-            "the names may be declared in this file"
-        )
+        note = messages.undeclared_not_shown(len(self.items) - len(kept))
         noted: set[str] = set()
         for i, d in enumerate(kept):
             if d.span.file in self.unread and d.span.file not in noted and d.severity == "error":
@@ -131,8 +96,7 @@ def close_match(name: str, candidates: Iterable[str]) -> str | None:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """A ' did you mean ...?' suffix, or '' when nothing is close."""
-    close = close_match(name, candidates)
-    return f"; did you mean '{close}'?" if close else ""
+    return messages.did_you_mean_suffix(close_match(name, candidates))
 
 
 _LONG_LINE = 160  # longer source lines are cut to this many characters around the caret

@@ -15,7 +15,8 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from compiler import ir, parse, yaml_compose
+from compiler import errorcodes as codes
+from compiler import ir, messages, parse, yaml_compose
 from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
 from compiler.limits import (
@@ -165,20 +166,20 @@ class Reader:
 
     def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]:
         if not isinstance(node, MappingNode):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a mapping")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_mapping(what))
             return []
         out: list[tuple[ScalarNode, Node]] = []
         seen: dict[str, Span] = {}
         for k, v in node.value:
             if not isinstance(k, ScalarNode):
-                self.sink.error("wrong-value-type", self.span(k), f"keys of {what} must be plain names")
+                self.sink.error(codes.WRONG_VALUE_TYPE, self.span(k), messages.keys_must_be_names(what))
                 continue
             if k.value in seen:
                 self.sink.error(
-                    "duplicate-id",
+                    codes.DUPLICATE_ID,
                     self.span(k),
-                    f"duplicate key '{k.value}' in {what}",
-                    f"first defined at {seen[k.value]}",
+                    messages.duplicate_key(k.value, what),
+                    messages.first_defined_at(seen[k.value]),
                 )
                 continue
             seen[k.value] = self.span(k)
@@ -195,20 +196,20 @@ class Reader:
         for k, v in items:
             if k.value == "<<":
                 self.sink.error(
-                    "unknown-key",
+                    codes.UNKNOWN_KEY,
                     self.span(k),
-                    f"'<<' (a YAML merge key) in {what}: spec files do not merge mappings",
-                    "write the keys out",
+                    messages.merge_key(what),
+                    messages.MERGE_KEY_NOTE,
                 )
                 merged = True  # so the keys it would merge are not reported missing
                 continue
             if k.value not in allowed:
                 close = close_match(k.value, allowed)
                 self.sink.error(
-                    "unknown-key",
+                    codes.UNKNOWN_KEY,
                     self.span(k),
-                    f"unknown key '{k.value}' in {what}" + (f"; did you mean '{close}'?" if close else ""),
-                    f"allowed keys: {', '.join(allowed)}",
+                    messages.unknown_key(k.value, what, close),
+                    messages.allowed_keys(allowed),
                 )
                 if close is not None and close not in written:
                     # read it as the key it misspells, so that the key is not reported missing
@@ -219,18 +220,18 @@ class Reader:
         if isinstance(node, MappingNode) and not merged:
             for r in required:
                 if r not in out:
-                    self.sink.error("missing-key", self.span(node), f"{what} needs the key '{r}'")
+                    self.sink.error(codes.MISSING_KEY, self.span(node), messages.needs_key(what, r))
         return out
 
     def seq(self, node: Node, what: str) -> list[Node]:
         if not isinstance(node, SequenceNode):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a list")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_list(what))
             return []
         return list(node.value)
 
     def scalar(self, node: Node, what: str) -> ScalarNode | None:
         if not isinstance(node, ScalarNode):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be a single value")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_single_value(what))
             return None
         return node
 
@@ -245,7 +246,7 @@ class Reader:
             return default
         v = self.data(node)
         if isinstance(v, bool) or not isinstance(v, int):
-            self.sink.error("wrong-value-type", self.span(node), f"{what} must be an integer")
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_integer(what))
             return default
         return v
 
@@ -278,9 +279,9 @@ class Reader:
 
     def _too_large(self, node: ScalarNode) -> int:
         self.sink.error(
-            "limit-exceeded",
+            codes.LIMIT_EXCEEDED,
             self.span(node),
-            f"this number is too large: numbers in a spec have at most {MAX_INT_DIGITS} digits",
+            messages.number_too_large(MAX_INT_DIGITS),
         )
         return 0
 
@@ -295,7 +296,7 @@ class Reader:
         """A type as written; "" (which resolve reads as any type) when it is not written."""
         ref = ir.TypeRef(self.text(node, what, "").replace(" ", ""), self.span(node))
         if not ref.text and isinstance(node, ScalarNode):
-            self.sink.error("missing-key", ref.span, f"{what} needs a type")
+            self.sink.error(codes.MISSING_KEY, ref.span, messages.needs_a_type(what))
         return ref
 
     def params(self, node: Node | None, what: str) -> tuple[ir.Param, ...]:
@@ -449,15 +450,12 @@ def _read_sources(
             text = decode(data)
         except SourceError as exc:
             notes: tuple[str, ...] = ()
-            if exc.code == "limit-exceeded":
+            if exc.code == codes.LIMIT_EXCEEDED:
                 if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
-                    exc = SourceError(
-                        "limit-exceeded",
-                        f"with this file the spec's files hold more than {MAX_SPEC_BYTES:,} bytes",
-                    )
-                    notes = ("the limit protects the tool (compiler/limits.py, MAX_SPEC_BYTES)",)
+                    exc = SourceError(codes.LIMIT_EXCEEDED, messages.spec_too_big(MAX_SPEC_BYTES))
+                    notes = (messages.protects_the_tool("MAX_SPEC_BYTES"),)
                 else:
-                    notes = ("the limit protects the tool (compiler/limits.py, MAX_FILE_BYTES)",)
+                    notes = (messages.protects_the_tool("MAX_FILE_BYTES"),)
             sink.error(exc.code, Span(name, exc.line, exc.col, exc.line, exc.col + 1), exc.message, *notes)
         out.append(_Source(path, name, text))
     return out
@@ -490,10 +488,13 @@ def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
         if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
             notes.append(f"{exc.context} at {exc.context_mark.line + 1}:{exc.context_mark.column + 1}")
         sink.error(
-            "yaml-syntax", Span(name, line, col, line, col + 1), f"YAML syntax: {exc.problem or exc}", *notes
+            codes.YAML_SYNTAX,
+            Span(name, line, col, line, col + 1),
+            messages.yaml_syntax(exc.problem or exc),
+            *notes,
         )
     except yaml.YAMLError as exc:  # no position (the text was checked for what the reader refuses)
-        sink.error("yaml-syntax", Span(name, 1, 1, 1, 2), f"YAML syntax: {exc}")
+        sink.error(codes.YAML_SYNTAX, Span(name, 1, 1, 1, 2), messages.yaml_syntax(exc))
     reader.failed = True
     return None, reader
 
@@ -508,239 +509,231 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
     if scenarios is not None:
         scen_files = scenarios
     if not files:
-        sink.error(
-            "missing-key", Span(display_path(folder), 1, 1, 1, 1), "no *.yaml spec files in this folder"
-        )
+        sink.error(codes.MISSING_KEY, Span(display_path(folder), 1, 1, 1, 1), messages.NO_SPEC_FILES)
         return None
     scen_dir = folder / "scenarios"
     if scenarios is None and not scen_dir.is_dir() and (scen_dir.is_symlink() or scen_dir.exists()):
         sink.error(
-            "unreadable-file",
+            codes.UNREADABLE_FILE,
             Span(display_path(scen_dir), 1, 1, 1, 1),
-            "'scenarios' here is not a folder (or a link to one), so no scenario was read",
+            messages.SCENARIOS_NOT_A_FOLDER,
         )
     digest = hashlib.sha256()
     sources = _read_sources(files + scen_files, sink, digest)
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
-    names: list[str] = []
     for source in sources[: len(files)]:
-        names.append(source.name)
         node, reader = compose(source, sink)
         # a file whose declarations are lost, in part or in whole: see Sink.unread
         if reader.failed or (node is not None and not isinstance(node, MappingNode)):
             sink.unread.append(source.name)
-        if node is None:
-            continue
-        items = reader.mapping(node, "a spec file")
-        written = {k.value for k, _ in items}
-        for k, v in items:
-            key = k.value
-            if key not in TOP_KEYS:
-                close = close_match(key, TOP_KEYS)
-                sink.error(
-                    "unknown-key",
-                    reader.span(k),
-                    f"unknown top-level key '{key}'" + (f"; did you mean '{close}'?" if close else ""),
-                )
-                # read it as the section it misspells (see Reader.keys)
-                if close is None or close in written or close in parts.scalars:
-                    continue
-                key = close
-            if key in MAP_SECTIONS:
-                if not isinstance(v, MappingNode) and source.name not in sink.unread:
-                    sink.unread.append(source.name)
-                for kk, vv in reader.mapping(v, f"'{key}'"):
-                    parts.maps[key].append((kk, vv, reader))
-            elif key in LIST_SECTIONS:
-                if not isinstance(v, SequenceNode) and source.name not in sink.unread:
-                    sink.unread.append(source.name)
-                parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
-            elif key in parts.scalars:
-                sink.error(
-                    "duplicate-id",
-                    reader.span(k),
-                    f"'{key}' is set in two files",
-                    f"first set at {parts.scalars[key][1].span(parts.scalars[key][0])}",
-                )
-            else:
-                parts.scalars[key] = (v, reader)
+        if node is not None:
+            _gather(source.name, node, reader, parts, sink)
+    names = [source.name for source in sources[: len(files)]]
     return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
+
+
+def _gather(file: str, node: Node, reader: Reader, parts: _Parts, sink: Sink) -> None:
+    """Add the top-level sections of one spec file to `parts`."""
+    items = reader.mapping(node, "a spec file")
+    written = {k.value for k, _ in items}
+    for k, v in items:
+        key = k.value
+        if key not in TOP_KEYS:
+            close = close_match(key, TOP_KEYS)
+            sink.error(codes.UNKNOWN_KEY, reader.span(k), messages.unknown_top_level_key(key, close))
+            # read it as the section it misspells (see Reader.keys)
+            if close is None or close in written or close in parts.scalars:
+                continue
+            key = close
+        if key in MAP_SECTIONS:
+            if not isinstance(v, MappingNode) and file not in sink.unread:
+                sink.unread.append(file)
+            for kk, vv in reader.mapping(v, f"'{key}'"):
+                parts.maps[key].append((kk, vv, reader))
+        elif key in LIST_SECTIONS:
+            if not isinstance(v, SequenceNode) and file not in sink.unread:
+                sink.unread.append(file)
+            parts.lists[key].extend((x, reader) for x in reader.seq(v, f"'{key}'"))
+        elif key in parts.scalars:
+            sink.error(
+                codes.DUPLICATE_ID,
+                reader.span(k),
+                messages.set_in_two_files(key),
+                messages.first_set_at(parts.scalars[key][1].span(parts.scalars[key][0])),
+            )
+        else:
+            parts.scalars[key] = (v, reader)
 
 
 def _assemble(
     folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[_Source], sink: Sink
-) -> ir.Game | None:
-    sc = parts.scalars
-    first_file = files[0]
+) -> ir.Game:
+    """The Game from the sections of every file: the header, the declarations, the scenarios."""
+    sc, maps, lists = parts.scalars, parts.maps, parts.lists
     # A top-level section may be missing only because it is in a file that could not be read:
     # then its absence is not reported again.
     needs = not sink.unread
-    name = ""
-    game_span = Span(first_file, 1, 1, 1, 1)
-    if "game" in sc:
-        gnode, greader = sc["game"]
-        name = greader.text(gnode, "game")
-        game_span = greader.span(gnode)
-        if not name and isinstance(gnode, ScalarNode):
-            sink.error(
-                "missing-key", game_span, "'game' needs a name (the spec folder's name, in lower case with _)"
-            )
-    elif needs:
-        sink.error("missing-key", game_span, "the spec needs a top-level 'game' name")
-    if not name:  # checking goes on under a stand-in name
-        name = re.sub(r"\W", "_", folder.name).lstrip("0123456789") or "spec"
-
-    player_names: tuple[str, ...] = ()
-    player_labels: tuple[str, ...] = ()
-    # without names, no count: "2 players but 0 names" would repeat the missing names
-    player_count = ir.Value(0, Span(first_file, 1, 1, 1, 1))
-    if "players" in sc:
-        pnode, pr = sc["players"]
-        pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
-        if "names" in pk:
-            player_names = tuple(pr.strings(pk["names"], "players.names"))
-        if "labels" in pk:
-            player_labels = tuple(pr.strings(pk["labels"], "players.labels"))
-            if len(player_labels) != len(player_names):
-                sink.error(
-                    "wrong-value-type", pr.span(pk["labels"]), "players.labels needs one label per name"
-                )
-                player_labels = ()
-        if "count" in pk and "names" in pk:
-            player_count = pr.value(pk["count"])
-        else:
-            player_count = ir.Value(len(player_names), pr.span(pnode))
-    elif needs:
-        sink.error(
-            "missing-key", Span(first_file, 1, 1, 1, 1), "the spec needs a top-level 'players' section"
-        )
-
-    max_number = 20
-    if "actions" in sc:
-        anode, ar = sc["actions"]
-        ak = ar.keys(anode, "'actions'", ("max_number",))
-        max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
-        if max_number < 0:
-            ar.sink.error(
-                "wrong-value-type", ar.span(ak["max_number"]), "actions.max_number must be 0 or more"
-            )
-            max_number = 20
-        elif max_number > MAX_NUMBER:
-            ar.sink.error(
-                "limit-exceeded",
-                ar.span(ak["max_number"]),
-                f"actions.max_number is {max_number:,}; the limit is {MAX_NUMBER:,}",
-                "every number up to it is an action of the game, listed in the engine; "
-                "the limit protects the tool (compiler/limits.py, MAX_NUMBER)",
-            )
-            max_number = 20
-
-    step_budget = DEFAULT_STEP_BUDGET
-    if "limits" in sc:
-        lnode, lr = sc["limits"]
-        lk = lr.keys(lnode, "'limits'", ("steps",))
-        if "steps" in lk:
-            step_budget = lr.integer(lk["steps"], "limits.steps", DEFAULT_STEP_BUDGET)
-            if not 1 <= step_budget <= MAX_STEP_BUDGET:
-                sink.error(
-                    "wrong-value-type",
-                    lr.span(lk["steps"]),
-                    f"limits.steps is a number of steps from 1 to {MAX_STEP_BUDGET:,}",
-                )
-                step_budget = DEFAULT_STEP_BUDGET
-
-    def one(key: str, fn: Callable[[ScalarNode, Node, Reader], object]) -> list[object]:
-        return [fn(k, v, r) for k, v, r in parts.maps[key]]
-
-    options = tuple(one("options", _option))
-    constants = tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in parts.maps["constants"])
-    enums = tuple(
-        ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
-        for k, v, r in parts.maps["enums"]
-    )
-    rows: dict[str, list[tuple[Node, Reader]]] = {}
-    first_rows: dict[str, Span] = {}  # where the components of each type are first listed
-    for k, v, r in parts.maps["components"]:
-        first_rows.setdefault(k.value, r.span(k))
-        rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
-    types = []
-    for k, v, r in parts.maps["types"]:
-        types.append(_entity_type(k, v, r, rows.pop(k.value, []), sink))
-    for tname, trows in rows.items():
-        sink.error(
-            "unknown-type",
-            trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
-            f"components of '{tname}' but no type '{tname}' is declared"
-            + did_you_mean(tname, [t.name for t in types]),
-        )
-    state = tuple(_state_var(k, v, r) for k, v, r in parts.maps["state"])
-    zones = tuple(_zone(k, v, r) for k, v, r in parts.maps["zones"])
-    functions = tuple(_function(k, v, r) for k, v, r in parts.maps["functions"])
-    procedures = tuple(_procedure(k, v, r) for k, v, r in parts.maps["procedures"])
-    events = tuple(_signature(k, v, r) for k, v, r in parts.maps["events"])
-    modifiers = tuple(_signature(k, v, r) for k, v, r in parts.maps["modifiers"])
+    name, game_span = _game_name(folder, sc, files[0], needs, sink)
+    player_names, player_labels, player_count = _players(sc, files[0], needs, sink)
     trigger_names: dict[str, Span] = {}
-    triggers = tuple(_trigger(n, r, trigger_names) for n, r in parts.lists["triggers"])
     invariant_names: dict[str, Span] = {}
-    invariants = tuple(_invariant(n, r, invariant_names) for n, r in parts.lists["invariants"])
-    phases = tuple(_phase(n, r) for n, r in parts.lists["phases"])
-    setup = None
-    if "setup" in sc:
-        snode, sr = sc["setup"]
-        setup = sr.code(snode, "setup")
-    evaluation = None
-    if "evaluation" in sc:
-        enode, er = sc["evaluation"]
-        evaluation = er.code(enode, "evaluation", expr=True)
-    title = sc["title"][1].text(sc["title"][0], "title") if "title" in sc else name
-    version = str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1"
-    scenarios = tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None)
+    # (the keywords in the order the sections are read, so diagnostics come in the same order)
     return ir.Game(
         name=name,
-        title=title,
-        version=version,
         files=tuple(files),
         digest=digest,
         player_names=player_names,
         player_labels=player_labels or player_names,
         player_count=player_count,
-        max_number=max_number,
-        step_budget=step_budget,
-        options=options,  # type: ignore[arg-type]
-        constants=constants,
-        enums=enums,
-        types=tuple(types),
-        state=state,
-        zones=zones,
-        functions=functions,
-        procedures=procedures,
-        events=events,
-        modifiers=modifiers,
-        triggers=triggers,
-        invariants=invariants,
-        setup=setup,
-        phases=phases,
-        scenarios=scenarios,
+        max_number=_max_number(sc),
+        step_budget=_step_budget(sc),
+        options=tuple(_option(k, v, r) for k, v, r in maps["options"]),
+        constants=tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in maps["constants"]),
+        enums=tuple(
+            ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
+            for k, v, r in maps["enums"]
+        ),
+        types=_entity_types(parts, sink),
+        state=tuple(_state_var(k, v, r) for k, v, r in maps["state"]),
+        zones=tuple(_zone(k, v, r) for k, v, r in maps["zones"]),
+        functions=tuple(_function(k, v, r) for k, v, r in maps["functions"]),
+        procedures=tuple(_procedure(k, v, r) for k, v, r in maps["procedures"]),
+        events=tuple(_signature(k, v, r) for k, v, r in maps["events"]),
+        modifiers=tuple(_signature(k, v, r) for k, v, r in maps["modifiers"]),
+        triggers=tuple(_trigger(n, r, trigger_names) for n, r in lists["triggers"]),
+        invariants=tuple(_invariant(n, r, invariant_names) for n, r in lists["invariants"]),
+        phases=tuple(_phase(n, r) for n, r in lists["phases"]),
+        setup=sc["setup"][1].code(sc["setup"][0], "setup") if "setup" in sc else None,
+        evaluation=(
+            sc["evaluation"][1].code(sc["evaluation"][0], "evaluation", expr=True)
+            if "evaluation" in sc
+            else None
+        ),
+        title=sc["title"][1].text(sc["title"][0], "title") if "title" in sc else name,
+        version=str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1",
+        scenarios=tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None),
         span=game_span,
-        evaluation=evaluation,
     )
+
+
+def _game_name(
+    folder: Path, sc: dict[str, tuple[Node, Reader]], first_file: str, needs: bool, sink: Sink
+) -> tuple[str, Span]:
+    """The game's name and where it is written; when it is missing, a stand-in from the folder."""
+    name = ""
+    span = Span(first_file, 1, 1, 1, 1)
+    if "game" in sc:
+        gnode, greader = sc["game"]
+        name = greader.text(gnode, "game")
+        span = greader.span(gnode)
+        if not name and isinstance(gnode, ScalarNode):
+            sink.error(codes.MISSING_KEY, span, messages.GAME_NAME_EMPTY)
+    elif needs:
+        sink.error(codes.MISSING_KEY, span, messages.NO_GAME_NAME)
+    if not name:  # checking goes on under a stand-in name
+        name = re.sub(r"\W", "_", folder.name).lstrip("0123456789") or "spec"
+    return name, span
+
+
+def _players(
+    sc: dict[str, tuple[Node, Reader]], first_file: str, needs: bool, sink: Sink
+) -> tuple[tuple[str, ...], tuple[str, ...], ir.Value]:
+    """The players' names, their labels (or () to use the names) and their count as written."""
+    names: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    # without names, no count: "2 players but 0 names" would repeat the missing names
+    count = ir.Value(0, Span(first_file, 1, 1, 1, 1))
+    if "players" not in sc:
+        if needs:
+            sink.error(codes.MISSING_KEY, Span(first_file, 1, 1, 1, 1), messages.NO_PLAYERS)
+        return names, labels, count
+    pnode, pr = sc["players"]
+    pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
+    if "names" in pk:
+        names = tuple(pr.strings(pk["names"], "players.names"))
+    if "labels" in pk:
+        labels = tuple(pr.strings(pk["labels"], "players.labels"))
+        if len(labels) != len(names):
+            sink.error(codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), messages.ONE_LABEL_PER_NAME)
+            labels = ()
+    if "count" in pk and "names" in pk:
+        count = pr.value(pk["count"])
+    else:
+        count = ir.Value(len(names), pr.span(pnode))
+    return names, labels, count
+
+
+def _max_number(sc: dict[str, tuple[Node, Reader]]) -> int:
+    """`actions: {max_number: N}`: the biggest number `choose number` may offer (20 by default)."""
+    if "actions" not in sc:
+        return 20
+    anode, ar = sc["actions"]
+    ak = ar.keys(anode, "'actions'", ("max_number",))
+    max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
+    if max_number < 0:
+        ar.sink.error(codes.WRONG_VALUE_TYPE, ar.span(ak["max_number"]), messages.MAX_NUMBER_NEGATIVE)
+        return 20
+    if max_number > MAX_NUMBER:
+        ar.sink.error(
+            codes.LIMIT_EXCEEDED,
+            ar.span(ak["max_number"]),
+            messages.max_number_too_large(max_number, MAX_NUMBER),
+            messages.MAX_NUMBER_NOTE,
+        )
+        return 20
+    return max_number
+
+
+def _step_budget(sc: dict[str, tuple[Node, Reader]]) -> int:
+    """`limits: {steps: N}`: the steps the rules may take between two decisions."""
+    if "limits" not in sc:
+        return DEFAULT_STEP_BUDGET
+    lnode, lr = sc["limits"]
+    lk = lr.keys(lnode, "'limits'", ("steps",))
+    if "steps" not in lk:
+        return DEFAULT_STEP_BUDGET
+    step_budget = lr.integer(lk["steps"], "limits.steps", DEFAULT_STEP_BUDGET)
+    if not 1 <= step_budget <= MAX_STEP_BUDGET:
+        lr.sink.error(
+            codes.WRONG_VALUE_TYPE, lr.span(lk["steps"]), messages.step_budget_out_of_range(MAX_STEP_BUDGET)
+        )
+        return DEFAULT_STEP_BUDGET
+    return step_budget
+
+
+def _entity_types(parts: _Parts, sink: Sink) -> tuple[ir.EntityType, ...]:
+    """Each declared type with the components listed for it (in any file); components of a type
+    that is not declared are reported."""
+    rows: dict[str, list[tuple[Node, Reader]]] = {}
+    first_rows: dict[str, Span] = {}  # where the components of each type are first listed
+    for k, v, r in parts.maps["components"]:
+        first_rows.setdefault(k.value, r.span(k))
+        rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
+    types = tuple(_entity_type(k, v, r, rows.pop(k.value, []), sink) for k, v, r in parts.maps["types"])
+    for tname, trows in rows.items():
+        sink.error(
+            codes.UNKNOWN_TYPE,
+            trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
+            messages.components_without_type(tname, did_you_mean(tname, [t.name for t in types])),
+        )
+    return types
 
 
 def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
     d = r.keys(v, f"option '{k.value}'", ("type", "default", "choices", "doc"), ("type", "default"))
     typ = r.text(d.get("type"), "option type", "int")
     if typ not in ("int", "bool"):
-        r.sink.error("unknown-type", r.span(d["type"]), f"an option is 'int' or 'bool', not '{typ}'")
+        r.sink.error(codes.UNKNOWN_TYPE, r.span(d["type"]), messages.option_type(typ))
     default = r.data(d["default"]) if "default" in d else 0
     if typ == "bool" and not isinstance(default, bool):
-        r.sink.error(
-            "wrong-value-type", r.span(d["default"]), "the default of a bool option must be true or false"
-        )
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["default"]), messages.BOOL_OPTION_DEFAULT)
         default = False
     if typ == "int" and (isinstance(default, bool) or not isinstance(default, int)):
         if "default" in d:
             r.sink.error(
-                "wrong-value-type", r.span(d["default"]), "the default of an int option must be an integer"
+                codes.WRONG_VALUE_TYPE,
+                r.span(d["default"]),
+                messages.INT_OPTION_DEFAULT,
             )
         default = 0
     choices = (
@@ -806,9 +799,9 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
         elif k.value not in known:
             close = close_match(k.value, list(known) + ["id", "name"])
             sink.error(
-                "unknown-field",
+                codes.UNKNOWN_FIELD,
                 r.span(k),
-                f"type '{tname}' has no field '{k.value}'" + (f"; did you mean '{close}'?" if close else ""),
+                messages.unknown_component_field(tname, k.value, close),
             )
             # a misspelt field is read as the one it misspells, so that one is not reported missing
             if close in known and close not in written:
@@ -816,7 +809,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
         else:
             field_value(k.value, v)
     if not eid:
-        sink.error("missing-key", r.span(node), f"every '{tname}' component needs an 'id'")
+        sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
     return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node))
 
 
@@ -841,9 +834,7 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     high = r.integer(d["max"], "max") if "max" in d else None
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner"):
-        r.sink.error(
-            "wrong-value-type", r.span(d["visibility"]), "visibility of a variable is 'public' or 'owner'"
-        )
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["visibility"]), messages.VARIABLE_VISIBILITY)
     return ir.StateVar(
         k.value,
         r.type_ref(d["type"], "type") if "type" in d else ir.TypeRef("", r.span(k)),
@@ -860,31 +851,24 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
     d = r.keys(v, f"zone '{k.value}'", ("of", "per", "kind", "visibility", "radius", "doc"), ("of",))
     per = r.text(d.get("per"), "per", "")
     if per not in ("", "player"):
-        r.sink.error("wrong-value-type", r.span(d["per"]), "a zone is either shared or 'per: player'")
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["per"]), messages.ZONE_PER)
     kind = r.text(d.get("kind"), "kind", "pile")
     if kind not in ("pile", "grid"):
-        r.sink.error("wrong-value-type", r.span(d["kind"]), f"a zone kind is 'pile' or 'grid', not '{kind}'")
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.zone_kind(kind))
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ("public", "owner", "hidden"):
         r.sink.error(
-            "wrong-value-type",
+            codes.WRONG_VALUE_TYPE,
             r.span(d["visibility"]),
-            f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'",
+            messages.zone_visibility(vis),
         )
     radius = r.integer(d.get("radius"), "radius", 10)
     if "radius" in d and not 1 <= radius <= MAX_GRID_RADIUS:
         r.sink.error(
-            "limit-exceeded" if radius > 0 else "wrong-value-type",
+            codes.LIMIT_EXCEEDED if radius > 0 else codes.WRONG_VALUE_TYPE,
             r.span(d["radius"]),
-            f"a grid's radius is from 1 to {MAX_GRID_RADIUS}, not {radius:,}",
-            *(
-                (
-                    "the grid has (2r + 1)^2 cells, each an action of the game; "
-                    "the limit protects the tool (compiler/limits.py, MAX_GRID_RADIUS)",
-                )
-                if radius > 0
-                else ()
-            ),
+            messages.grid_radius(MAX_GRID_RADIUS, radius),
+            *((messages.GRID_RADIUS_NOTE,) if radius > 0 else ()),
         )
         radius = 10
     return ir.ZoneDecl(
@@ -937,13 +921,16 @@ def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] 
         return ""
     if not NAME_RE.fullmatch(name):
         r.sink.error(
-            "bad-name",
+            codes.BAD_NAME,
             span,
-            f"{kind} name '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
+            messages.not_a_plain_name(f"{kind} name", name, plain_name(name)),
         )
     elif seen is not None and name in seen:
         r.sink.error(
-            "duplicate-id", span, f"{kind} '{name}' is already defined", f"first defined at {seen[name]}"
+            codes.DUPLICATE_ID,
+            span,
+            messages.already_defined(kind, name),
+            messages.first_defined_at(seen[name]),
         )
     elif seen is not None:
         seen[name] = span
@@ -987,11 +974,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     node, r = compose(source, sink)
     if node is None:
         if not r.failed:
-            sink.error(
-                "missing-key",
-                Span(r.file, 1, 1, 1, 1),
-                "this scenario file is empty; it needs 'name' and 'actions'",
-            )
+            sink.error(codes.MISSING_KEY, Span(r.file, 1, 1, 1, 1), messages.EMPTY_SCENARIO_FILE)
         return None
     d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name",))
     opts = (
@@ -1001,7 +984,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     )
     dice = r.data(d["dice"]) if "dice" in d else []
     if not isinstance(dice, list) or not all(isinstance(x, int) for x in dice):
-        sink.error("wrong-value-type", r.span(d["dice"]), "dice must be a list of integers")
+        sink.error(codes.WRONG_VALUE_TYPE, r.span(d["dice"]), messages.DICE_NOT_INTEGERS)
         dice = []
     shuffles = [
         tuple(r.value(x) for x in r.seq(s, "a shuffle"))
@@ -1018,35 +1001,8 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
     ]
     picks = tuple(r.value(x) for x in r.seq(d["picks"], "picks")) if "picks" in d else ()
     if "draws" in d and "shuffles" in d:
-        sink.error(
-            "bad-scenario",
-            r.span(d["draws"]),
-            "a scenario forces shuffles either whole ('shuffles') or by what is drawn first ('draws'), not both",
-        )
-    if "steps" in d:
-        inline = [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]
-        for k in inline:
-            sink.error(
-                "bad-scenario",
-                r.span(d[k]),
-                f"a scenario with 'steps' keeps '{k}' inside a step",
-                "each step is a mapping of 'actions' and the expectations that hold after them",
-            )
-        steps = tuple(_step(x, r, sink) for x in r.seq(d["steps"], "steps"))
-        if not steps:
-            sink.error("bad-scenario", r.span(d["steps"]), "'steps' needs at least one step")
-    elif "actions" in d:
-        steps = (_step(node, r, sink, d),)
-    else:
-        sink.error("missing-key", r.span(node), "a scenario needs the key 'actions' (or 'steps')")
-        steps = ()
-    for st in steps[:-1]:
-        if st.expect_error is not None:
-            sink.error(
-                "bad-scenario",
-                st.span,
-                "only the last step may expect an error: an illegal action ends the scenario",
-            )
+        sink.error(codes.BAD_SCENARIO, r.span(d["draws"]), messages.SHUFFLES_AND_DRAWS)
+    steps = _scenario_steps(node, d, r, sink)
     return ir.ScenarioDecl(
         name=r.text(d.get("name"), "name", source.path.stem),
         doc=r.text(d.get("doc"), "doc"),
@@ -1065,6 +1021,27 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
         steps=steps,
         span=r.span(node),
     )
+
+
+def _scenario_steps(node: Node, d: dict[str, Node], r: Reader, sink: Sink) -> tuple[ir.ScenarioStep, ...]:
+    """A scenario's `steps`, or the one step its own `actions` and expectations make."""
+    if "steps" in d:
+        for k in [k for k in ("actions", *STEP_EXPECT_KEYS) if k in d]:
+            sink.error(
+                codes.BAD_SCENARIO, r.span(d[k]), messages.key_outside_step(k), messages.KEY_OUTSIDE_STEP_NOTE
+            )
+        steps = tuple(_step(x, r, sink) for x in r.seq(d["steps"], "steps"))
+        if not steps:
+            sink.error(codes.BAD_SCENARIO, r.span(d["steps"]), messages.NO_STEPS)
+    elif "actions" in d:
+        steps = (_step(node, r, sink, d),)
+    else:
+        sink.error(codes.MISSING_KEY, r.span(node), messages.NO_ACTIONS)
+        steps = ()
+    for st in steps[:-1]:
+        if st.expect_error is not None:
+            sink.error(codes.BAD_SCENARIO, st.span, messages.ERROR_BEFORE_LAST_STEP)
+    return steps
 
 
 def _step(node: Node, r: Reader, sink: Sink, keys: dict[str, Node] | None = None) -> ir.ScenarioStep:

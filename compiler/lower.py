@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import assert_never
 
-from compiler import ir
+from compiler import errorcodes, ir
 from compiler.check import Annotations
 from compiler.diagnostics import Sink
 from compiler.escape import comment_text
@@ -197,7 +197,7 @@ class Lowerer:
                 owner = self.ex(e.args[0])
                 return f"(Z_{e.subject.ident} + {owner if owner.startswith('P_') else f's.ref({owner})'})"
             case _:
-                self.sink.error("type-mismatch", e.span, "a zone must be named directly here")
+                self.sink.error(errorcodes.TYPE_MISMATCH, e.span, "a zone must be named directly here")
                 return "0"
 
     def neg(self, e: ir.Expr) -> str:
@@ -503,7 +503,7 @@ class StmtLowerer:
         ex = lw.ex
         if self.suspends(s):
             self.lw.sink.error(
-                "misplaced-decision",
+                errorcodes.MISPLACED_DECISION,
                 s.span,
                 "this stops for a decision, which cannot happen here "
                 "(inside a function, condition, scenario setup or non-stopping trigger)",
@@ -936,7 +936,9 @@ def lower(sym: Symbols, ann: Annotations, sink: Sink) -> Module:
                 if code is None:
                     if fd.kind == "effect" and not fd.optional:
                         sink.warning(
-                            "missing-event", ent.span, f"'{ent.id}' has no '{fname}' yet: it does nothing"
+                            errorcodes.MISSING_EVENT,
+                            ent.span,
+                            f"'{ent.id}' has no '{fname}' yet: it does nothing",
                         )
                     items.append("None" if fd.kind == "effect" else f"X_{tname}_{fname}__default")
                     continue

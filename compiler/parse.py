@@ -14,7 +14,8 @@ from typing import Any
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from compiler import grammar_cache, ir
+from compiler import errorcodes as codes
+from compiler import grammar_cache, ir, messages
 from compiler.diagnostics import Sink
 from compiler.limits import MAX_DSL_CHARS, MAX_DSL_DEPTH, MAX_INT_DIGITS
 from compiler.sourcemap import SourceMap
@@ -88,11 +89,10 @@ def parse_expression(smap: SourceMap, sink: Sink) -> ir.Code | None:
 def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
     if len(smap.text) > MAX_DSL_CHARS:
         sink.error(
-            "limit-exceeded",
+            codes.LIMIT_EXCEEDED,
             smap.span(1, 1, 1, 2),
-            f"this code has {len(smap.text):,} characters; the limit is {MAX_DSL_CHARS:,}",
-            "split it into procedures or functions; the limit protects the tool "
-            "(compiler/limits.py, MAX_DSL_CHARS)",
+            messages.code_too_long(len(smap.text), MAX_DSL_CHARS),
+            messages.CODE_TOO_LONG_NOTE,
         )
         return None
     try:
@@ -111,21 +111,20 @@ def _parse(smap: SourceMap, start: str, sink: Sink) -> Any:
             opened = _unclosed(smap.text)
             if opened is not None:
                 where = smap.span(opened[0], opened[1], opened[0], opened[1] + 1)
-                notes.append(f"the '{opened[2]}' at {where.line}:{where.col} is never closed")
+                notes.append(messages.never_closed(opened[2], where.line, where.col))
         word = exc.token.value if isinstance(exc, UnexpectedToken) else ""
         if isinstance(exc, UnexpectedToken) and exc.token.type != "NAME" and re.fullmatch(r"[a-z_]+", word):
-            notes.append(f"'{word}' is a reserved word of the language, so it cannot be a name: rename it")
-        sink.error("dsl-syntax", smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
+            notes.append(messages.reserved_word(word))
+        sink.error(codes.DSL_SYNTAX, smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
         return None
     too_deep = _too_deep(tree)
     if too_deep is not None:
         line, col = too_deep
         sink.error(
-            "limit-exceeded",
+            codes.LIMIT_EXCEEDED,
             smap.span(line, col, line, col + 1),
-            f"this code nests more than {MAX_DSL_DEPTH} levels deep (operators, brackets and blocks)",
-            "split it with `let` or a function; the limit protects the tool "
-            "(compiler/limits.py, MAX_DSL_DEPTH)",
+            messages.code_too_deep(MAX_DSL_DEPTH),
+            messages.CODE_TOO_DEEP_NOTE,
         )
         return None
     return tree
@@ -176,18 +175,18 @@ def _unclosed(text: str) -> tuple[int, int, str] | None:
 def _syntax_message(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
-        got = "end of the text" if tok.type == "$END" else f"'{tok.value}'"
+        got = messages.END_OF_TEXT if tok.type == "$END" else f"'{tok.value}'"
         names = {TOKEN_NAMES.get(t, f"'{t.lower()}'") for t in exc.expected if not t.startswith("__")}
         # closing brackets and separators first: they are what a writer most often forgot
         first = [n for n in ("'}'", "')'", "']'", "'{'", "','") if n in names]
         expected = first + sorted(names - set(first))
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
-        return f"unexpected {got}; expected {shown}"
+        return messages.unexpected_token(got, shown)
     if isinstance(exc, UnexpectedCharacters):
         if exc.char == '"':
-            return "this string has no closing '\"' on its line"
-        return f"unexpected character '{exc.char}'"
-    return "unexpected end of the text"
+            return messages.UNCLOSED_STRING
+        return messages.unexpected_character(exc.char)
+    return messages.UNEXPECTED_END
 
 
 def _span_of(smap: SourceMap, obj: Any) -> ir.Span:
@@ -393,9 +392,9 @@ class _Build(Transformer[Token, Any]):
     def int_lit(self, meta: Any, c: list[Any]) -> ir.IntLit:
         if len(c[0]) > MAX_INT_DIGITS:  # Python will not even read an int of more than 4,300 digits
             self.sink.error(
-                "limit-exceeded",
+                codes.LIMIT_EXCEEDED,
                 self.s(meta),
-                f"this number is too large: numbers in a spec have at most {MAX_INT_DIGITS} digits",
+                messages.number_too_large(MAX_INT_DIGITS),
             )
             return ir.IntLit(0, self.s(meta))
         return ir.IntLit(int(c[0]), self.s(meta))
@@ -448,7 +447,7 @@ class _Build(Transformer[Token, Any]):
             if ch == "{":
                 end = raw.find("}", i)
                 if end < 0:
-                    self.sink.error("dsl-syntax", span, "a '{' in a string has no closing '}'")
+                    self.sink.error(codes.DSL_SYNTAX, span, messages.UNCLOSED_INTERPOLATION)
                     break
                 if text:
                     parts.append(text)

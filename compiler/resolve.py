@@ -1,7 +1,8 @@
 """Resolve: an ir.Game -> its global Symbols, checking every declaration-level name and value.
 
-Checks here: duplicate ids, unknown types, component data against their columns, references to
-phases, events and options. Names inside DSL code are resolved with their scopes in check.py.
+Checks here: duplicate ids, unknown types, component data against their columns, state initial
+values (converted once, for the lowerer to read), references to phases, events and options.
+Names inside DSL code are resolved with their scopes in check.py.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import keyword
 import re
 from dataclasses import dataclass, field
 
-from compiler import ir
+from compiler import errorcodes as codes
+from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
@@ -56,6 +58,8 @@ class Symbols:
     constants: dict[str, tuple[Type, object]] = field(default_factory=dict)
     options: dict[str, ir.OptionDecl] = field(default_factory=dict)
     state: dict[str, tuple[ir.StateVar, Type, tuple[Type, ...]]] = field(default_factory=dict)
+    # state variable -> its written initial value as the engine holds it (a component as its index)
+    initial_values: dict[str, object] = field(default_factory=dict)
     zones: dict[str, tuple[ir.ZoneDecl, Type]] = field(default_factory=dict)
     functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
@@ -98,217 +102,261 @@ class Symbols:
 
 
 def resolve(game: ir.Game, sink: Sink) -> Symbols:
-    names = list(game.player_names)
-    count = game.player_count.data
-    max_players = len(names)
-    if isinstance(count, int) and not isinstance(count, bool):
-        max_players = count
-        if count < 1 and names:
-            sink.error("wrong-value-type", game.player_count.span, "players.count must be at least 1")
-        elif count > len(names):
-            sink.error(
-                "wrong-value-type",
-                game.player_count.span,
-                f"{count} players but only {len(names)} player names",
-            )
-    elif isinstance(count, str):
-        opt = next((o for o in game.options if o.name == count), None)
-        if opt is None:
-            sink.error(
-                "unknown-name",
-                game.player_count.span,
-                f"player count '{count}' is not a declared option"
-                + did_you_mean(count, [o.name for o in game.options]),
-            )
-        elif opt.type != "int" or not opt.choices:
-            sink.error(
-                "type-mismatch",
-                opt.span,
-                f"option '{count}' sets the player count: it must be an int "
-                "option with 'choices' (e.g. choices: [2, 3, 4])",
-            )
-        elif max(opt.choices) > len(names) or min(opt.choices) < 1 or opt.default not in opt.choices:
-            sink.error(
-                "wrong-value-type",
-                opt.span,
-                f"option '{count}' allows {list(opt.choices)} players "
-                f"(default {opt.default}); there are {len(names)} player names",
-            )
-    else:
-        sink.error("wrong-value-type", game.player_count.span, "players.count is a number or an option name")
-    sym = Symbols(game, names, max_players)
-    del count
-    taken: dict[str, ir.Span] = {}
+    """Declare every global name of `game` in one namespace, checking each declaration."""
+    sym = Symbols(game, list(game.player_names), _player_count(game, sink))
+    names = _Names(sink)
+    _declare_players(sym, names)
+    _declare_options(sym, names)
+    _declare_enums(sym, names)
+    _declare_types(sym, names, sink)
+    _declare_constants(sym, names, sink)
+    _declare_state(sym, names, sink)
+    _declare_zones(sym, names, sink)
+    _declare_code_units(sym, names)
+    # the names of phases, triggers and invariants are checked by load, where they are written
+    _phases(sym, game.phases, sink)
+    _game_name(game, sink)
+    _phase_counters(sym, sink)
+    _trigger_events(sym, sink)
+    for info in sym.entity_types.values():
+        _entity_data(sym, info, sink)
+    if not game.phases and not sink.unread:  # (they may be in a file that could not be read)
+        sink.error(codes.MISSING_KEY, game.span, messages.NO_PHASES)
+    return sym
 
-    def claim(name: str, span: ir.Span, what: str) -> bool:
+
+@dataclass
+class _Names:
+    """The global names declared so far: players, options, enums and their values, types,
+    components, constants, state, zones and code units share one namespace."""
+
+    sink: Sink
+    taken: dict[str, ir.Span] = field(default_factory=dict)
+
+    def claim(self, name: str, span: ir.Span, what: str) -> bool:
+        """Take `name` for a declaration of `what`; False (reported) if it is not a plain name or taken."""
         if not NAME_RE.fullmatch(name):
-            sink.error(
-                "bad-name",
+            self.sink.error(
+                codes.BAD_NAME, span, messages.not_a_plain_name(f"{what} id", name, plain_name(name))
+            )
+            return False
+        if name in self.taken:
+            self.sink.error(
+                codes.DUPLICATE_ID,
                 span,
-                f"{what} id '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain_name(name)}')",
+                messages.already_defined(what, name),
+                messages.first_defined_at(self.taken[name]),
             )
             return False
-        if name in taken:
-            sink.error(
-                "duplicate-id", span, f"{what} '{name}' is already defined", f"first defined at {taken[name]}"
-            )
-            return False
-        taken[name] = span
+        self.taken[name] = span
         return True
 
-    for pname in names:
-        claim(pname, game.player_count.span, "player")
-    for o in game.options:
-        if claim(o.name, o.span, "option"):
+
+def _player_count(game: ir.Game, sink: Sink) -> int:
+    """The most players the game seats: `players.count`, a number or an int option with choices."""
+    names, count = game.player_names, game.player_count.data
+    if isinstance(count, int) and not isinstance(count, bool):
+        if count < 1 and names:
+            sink.error(codes.WRONG_VALUE_TYPE, game.player_count.span, messages.PLAYER_COUNT_BELOW_ONE)
+        elif count > len(names):
+            sink.error(
+                codes.WRONG_VALUE_TYPE,
+                game.player_count.span,
+                messages.more_players_than_names(count, len(names)),
+            )
+        return count
+    if isinstance(count, str):
+        _player_count_option(game, count, sink)
+    else:
+        sink.error(codes.WRONG_VALUE_TYPE, game.player_count.span, messages.PLAYER_COUNT_KIND)
+    return len(names)
+
+
+def _player_count_option(game: ir.Game, name: str, sink: Sink) -> None:
+    """The option that sets the player count: an int option whose choices the names can seat."""
+    seats = len(game.player_names)
+    opt = next((o for o in game.options if o.name == name), None)
+    if opt is None:
+        hint = did_you_mean(name, [o.name for o in game.options])
+        sink.error(
+            codes.UNKNOWN_NAME, game.player_count.span, messages.player_count_not_an_option(name, hint)
+        )
+    elif opt.type != "int" or not opt.choices:
+        sink.error(codes.TYPE_MISMATCH, opt.span, messages.player_count_option_kind(name))
+    elif max(opt.choices) > seats or min(opt.choices) < 1 or opt.default not in opt.choices:
+        sink.error(
+            codes.WRONG_VALUE_TYPE,
+            opt.span,
+            messages.player_count_choices(name, list(opt.choices), opt.default, seats),
+        )
+
+
+def _declare_players(sym: Symbols, names: _Names) -> None:
+    for pname in sym.players:
+        names.claim(pname, sym.game.player_count.span, "player")
+
+
+def _declare_options(sym: Symbols, names: _Names) -> None:
+    for o in sym.game.options:
+        if names.claim(o.name, o.span, "option"):
             sym.options[o.name] = o
-    for en in game.enums:
-        if claim(en.name, en.span, "enum"):
+
+
+def _declare_enums(sym: Symbols, names: _Names) -> None:
+    for en in sym.game.enums:
+        if names.claim(en.name, en.span, "enum"):
             sym.enums[en.name] = list(en.values)
             for i, v in enumerate(en.values):
-                if claim(v, en.span, "enum value"):
+                if names.claim(v, en.span, "enum value"):
                     sym.enum_values[v] = (en.name, i)
-    for et in game.types:
-        if et.name in ("player", *SCALAR_TYPES) or not claim(et.name, et.span, "type"):
-            if et.name in ("player", *SCALAR_TYPES):
-                sink.error("duplicate-id", et.span, f"'{et.name}' is a built-in type")
+
+
+def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:
+    """Component types and their components (whose data is checked later, in _entity_data)."""
+    for et in sym.game.types:
+        if et.name in ("player", *SCALAR_TYPES):
+            sink.error(codes.DUPLICATE_ID, et.span, messages.built_in_type(et.name))
+            continue
+        if not names.claim(et.name, et.span, "type"):
             continue
         info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
         for i, ent in enumerate(et.entities):
             info.position.setdefault(ent.id, i)
         sym.entity_types[et.name] = info
-        labelled: dict[str, ir.Span] = {}
-        for ent in et.entities:  # a name is an action label: two alike would make actions ambiguous
-            if ent.label in labelled and ent.label != ent.id:
-                sink.error(
-                    "duplicate-id",
-                    ent.span,
-                    f"two {et.name} components are named '{ent.label}'; "
-                    "names label actions, so they must differ",
-                    f"the other is at {labelled[ent.label]}",
-                )
-            labelled.setdefault(ent.label, ent.span)
+        _component_labels(et, sink)
         for i, ent in enumerate(et.entities):
-            if ent.id and claim(ent.id, ent.span, "component"):
+            if ent.id and names.claim(ent.id, ent.span, "component"):
                 sym.entities[ent.id] = (et.name, i)
-    for c in game.constants:
+
+
+def _component_labels(et: ir.EntityType, sink: Sink) -> None:
+    """A name is an action label: two alike would make actions ambiguous."""
+    labelled: dict[str, ir.Span] = {}
+    for ent in et.entities:
+        if ent.label in labelled and ent.label != ent.id:
+            sink.error(
+                codes.DUPLICATE_ID,
+                ent.span,
+                messages.same_component_label(et.name, ent.label),
+                messages.the_other_is_at(labelled[ent.label]),
+            )
+        labelled.setdefault(ent.label, ent.span)
+
+
+def _declare_constants(sym: Symbols, names: _Names, sink: Sink) -> None:
+    for c in sym.game.constants:
         cv = c.value.data
-        t: Type
-        if isinstance(cv, bool):
-            t = BOOL
-        elif isinstance(cv, int):
-            t = INT
-        else:
-            sink.error("wrong-value-type", c.value.span, "a constant is an integer or true/false")
-            continue
-        if claim(c.name, c.span, "constant"):
-            sym.constants[c.name] = (t, cv)
-    for sv in game.state:
+        if not isinstance(cv, int):  # (a bool is an int too)
+            sink.error(codes.WRONG_VALUE_TYPE, c.value.span, messages.CONSTANT_KIND)
+        elif names.claim(c.name, c.span, "constant"):
+            sym.constants[c.name] = (BOOL if isinstance(cv, bool) else INT, cv)
+
+
+def _declare_state(sym: Symbols, names: _Names, sink: Sink) -> None:
+    """State variables, their indices and their initial values, converted once here."""
+    for sv in sym.game.state:
         t = _type(sym, sv.type, sink)
         per = tuple(_type(sym, p, sink) for p in sv.per)
         for pref, pt in zip(sv.per, per, strict=True):
             if pt.kind not in ("entity", "enum"):
-                sink.error(
-                    "type-mismatch",
-                    pref.span,
-                    f"a variable can be indexed by players, components or enums, not {pt}",
-                )
+                sink.error(codes.TYPE_MISMATCH, pref.span, messages.bad_variable_index(pt))
         if sv.visibility == "owner" and (not per or per[0] != PLAYER):
-            sink.error(
-                "type-mismatch", sv.span, "an 'owner'-visible variable must be indexed first by player"
-            )
-        if (
-            sv.initial is not None
-            and isinstance(sv.initial.data, int)
-            and not isinstance(sv.initial.data, bool)
-        ):
-            if (sv.low is not None and sv.initial.data < sv.low) or (
-                sv.high is not None and sv.initial.data > sv.high
-            ):
-                sink.error(
-                    "wrong-value-type",
-                    sv.initial.span,
-                    f"initial value {sv.initial.data} is outside "
-                    f"{sv.low if sv.low is not None else '-inf'}..{sv.high if sv.high is not None else 'inf'}",
-                )
-        if claim(sv.name, sv.span, "state variable"):
+            sink.error(codes.TYPE_MISMATCH, sv.span, messages.OWNER_VARIABLE_NOT_PER_PLAYER)
+        _initial_in_range(sv, sink)
+        if names.claim(sv.name, sv.span, "state variable"):
             sym.state[sv.name] = (sv, t, per)
-    for z in game.zones:
+            # (an unknown type is reported already: nothing more follows from the value)
+            if sv.initial is not None and sym.type_named(sv.type.text) is not None:
+                sym.initial_values[sv.name] = convert_value(sym, sv.initial, t, sink)
+
+
+def _initial_in_range(sv: ir.StateVar, sink: Sink) -> None:
+    if sv.initial is None or isinstance(sv.initial.data, bool) or not isinstance(sv.initial.data, int):
+        return
+    value = sv.initial.data
+    if (sv.low is not None and value < sv.low) or (sv.high is not None and value > sv.high):
+        low = sv.low if sv.low is not None else "-inf"
+        high = sv.high if sv.high is not None else "inf"
+        sink.error(codes.WRONG_VALUE_TYPE, sv.initial.span, messages.initial_out_of_range(value, low, high))
+
+
+def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
+    for z in sym.game.zones:
         held = _type(sym, z.of, sink)
         if held.kind not in ("entity", "any"):
-            sink.error("type-mismatch", z.of.span, f"a zone holds components, not {held}")
+            sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
         if z.visibility == "owner" and not z.per_player:
-            sink.error("type-mismatch", z.span, "an 'owner'-visible zone must be 'per: player'")
-        if claim(z.name, z.span, "zone"):
+            sink.error(codes.TYPE_MISMATCH, z.span, messages.OWNER_ZONE_NOT_PER_PLAYER)
+        if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
+
+
+def _declare_code_units(sym: Symbols, names: _Names) -> None:
+    """Functions, procedures, events and modifiers: their bodies are checked in check.py."""
+    game = sym.game
     for f in game.functions:
-        if claim(f.name, f.span, "function"):
+        if names.claim(f.name, f.span, "function"):
             sym.functions[f.name] = f
     for pr in game.procedures:
-        if claim(pr.name, pr.span, "procedure"):
+        if names.claim(pr.name, pr.span, "procedure"):
             sym.procedures[pr.name] = pr
     for ev in game.events:
-        if claim(ev.name, ev.span, "event"):
+        if names.claim(ev.name, ev.span, "event"):
             sym.events[ev.name] = ev
     for m in game.modifiers:
-        if claim(m.name, m.span, "modifier"):
+        if names.claim(m.name, m.span, "modifier"):
             sym.modifiers[m.name] = m
-    # the names of phases, triggers and invariants are checked by load, where they are written
-    _phases(sym, game.phases, sink)
+
+
+def _game_name(game: ir.Game, sink: Sink) -> None:
     if not GAME_NAME_RE.fullmatch(game.name) or keyword.iskeyword(game.name):
-        sink.error(
-            "bad-name",
-            game.span,
-            f"the game name '{game.name}' is not a plain lower-case name (it names a Python package): "
-            "start with a letter, then letters, digits or _, and not a Python keyword",
-        )
+        sink.error(codes.BAD_NAME, game.span, messages.bad_game_name(game.name))
+
+
+def _phase_counters(sym: Symbols, sink: Sink) -> None:
+    """A phase's counter is a declared int state variable without indices."""
     for ph in sym.phases.values():
-        if ph.counter is not None and (
-            ph.counter not in sym.state or sym.state[ph.counter][1] != INT or sym.state[ph.counter][2]
-        ):
-            sink.error(
-                "unknown-name",
-                ph.span,
-                f"counter '{ph.counter}' of phase '{ph.name}' must be a declared int "
-                "state variable" + did_you_mean(ph.counter, list(sym.state)),
-            )
-    for tr in game.triggers:
+        if ph.counter is None:
+            continue
+        declared = sym.state.get(ph.counter)
+        if declared is None or declared[1] != INT or declared[2]:
+            hint = did_you_mean(ph.counter, list(sym.state))
+            sink.error(codes.UNKNOWN_NAME, ph.span, messages.bad_phase_counter(ph.counter, ph.name, hint))
+
+
+def _trigger_events(sym: Symbols, sink: Sink) -> None:
+    for tr in sym.game.triggers:
         if tr.event and tr.event not in sym.events:
+            hint = did_you_mean(tr.event, list(sym.events))
             sink.error(
-                "unknown-name",
-                tr.span,
-                f"trigger '{tr.name}' is on an undeclared event '{tr.event}'"
-                + did_you_mean(tr.event, list(sym.events)),
+                codes.UNKNOWN_NAME, tr.span, messages.trigger_on_unknown_event(tr.name, tr.event, hint)
             )
-    for info in sym.entity_types.values():
-        _entity_data(sym, info, sink)
-    if not game.phases and not sink.unread:  # (they may be in a file that could not be read)
-        sink.error("missing-key", game.span, "the spec needs 'phases': the game's flow")
-    return sym
 
 
 def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
     for ph in phases:
         if ph.repeat is not None and ph.while_ is not None:
             sink.error(
-                "wrong-value-type",
+                codes.WRONG_VALUE_TYPE,
                 ph.span,
-                f"phase '{ph.name}' has both 'repeat' and 'while'; "
-                "a phase repeats a number of times or while a condition holds",
+                messages.repeat_and_while(ph.name),
             )
         if ph.counter is not None and ph.repeat is None and ph.while_ is None:
             sink.error(
-                "missing-key", ph.span, f"phase '{ph.name}' has a 'counter' but neither 'repeat' nor 'while'"
+                codes.MISSING_KEY,
+                ph.span,
+                messages.counter_without_loop(ph.name),
             )
         if ph.body is None and not ph.steps:
-            sink.error("missing-key", ph.span, f"phase '{ph.name}' needs 'do' or 'steps'")
+            sink.error(codes.MISSING_KEY, ph.span, messages.phase_without_body(ph.name))
         if not ph.name:  # already reported; kept under a key no code can name, so its body is checked
             sym.phases[f"(the phase at {ph.span})"] = ph
         elif ph.name in sym.phases:
             sink.error(
-                "duplicate-id",
+                codes.DUPLICATE_ID,
                 ph.span,
-                f"phase '{ph.name}' is already defined",
-                f"first defined at {sym.phases[ph.name].span}",
+                messages.already_defined("phase", ph.name),
+                messages.first_defined_at(sym.phases[ph.name].span),
             )
         else:
             sym.phases[ph.name] = ph
@@ -319,9 +367,9 @@ def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
         sink.error(
-            "unknown-type",
+            codes.UNKNOWN_TYPE,
             ref.span,
-            f"unknown type '{ref.text}'" + did_you_mean(ref.text, sym.known_type_names()),
+            messages.unknown_type(ref.text, did_you_mean(ref.text, sym.known_type_names())),
         )
         return INT
     return t
@@ -346,10 +394,10 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
             if fd.name not in vals:
                 if not fd.optional:
                     sink.error(
-                        "missing-key",
+                        codes.MISSING_KEY,
                         ent.span,
-                        f"'{ent.id}' has no '{fd.name}'",
-                        "declare the field with 'optional: true' to allow a default",
+                        messages.component_lacks(ent.id, fd.name),
+                        messages.OPTIONAL_DATA_NOTE,
                     )
                 column.append(_default(t))
                 continue
@@ -359,14 +407,14 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
         written = dict(ent.code)
         for fname, code in ent.code:
             if fname not in info.code_fields:
-                sink.error("unknown-field", code.span, f"'{fname}' is not a code field")
+                sink.error(codes.UNKNOWN_FIELD, code.span, messages.not_a_code_field(fname))
         for fname, fd in info.code_fields.items():
             if fd.kind == "expr" and not fd.optional and fname not in written:
                 sink.error(
-                    "missing-key",
+                    codes.MISSING_KEY,
                     ent.span,
-                    f"'{ent.id}' has no '{fname}'",
-                    "declare the field with 'optional: true' to use its type's default",
+                    messages.component_lacks(ent.id, fname),
+                    messages.OPTIONAL_CODE_NOTE,
                 )
 
 
@@ -387,12 +435,12 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
         return d
     if t.kind == "int":
         if isinstance(d, bool) or not isinstance(d, int):
-            sink.error("wrong-value-type", v.span, f"expected an integer, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.expected_integer(d))
             return 0
         return d
     if t.kind == "bool":
         if not isinstance(d, bool):
-            sink.error("wrong-value-type", v.span, f"expected true or false, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.expected_bool(d))
             return False
         return d
     if t.kind == "str":
@@ -400,30 +448,38 @@ def convert_value(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> object:
     if t.kind == "list":
         assert t.elem is not None
         if not isinstance(d, list):
-            sink.error("wrong-value-type", v.span, f"expected a list, got {d!r}")
+            sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.expected_list(d))
             return []
         return [convert_value(sym, ir.Value(x, v.span), t.elem, sink) for x in d]
     if t.kind == "entity":
-        if d is None or d == "none":
-            return -1
-        if t.name == "player":
-            if d in sym.players:
-                return sym.players.index(str(d))
-            sink.error("unknown-name", v.span, f"unknown player '{d}'" + did_you_mean(str(d), sym.players))
-            return -1
-        info = sym.entity_types[t.name]
-        if isinstance(d, str) and d in info.position:
-            return info.position[d]
-        # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
-        # would take minutes to compare)
-        hint = did_you_mean(str(d), info.ids) if len(info.ids) <= _MAX_SUGGESTED_FROM else ""
-        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + hint)
-        return -1
+        return _convert_entity(sym, v, t, sink)
     if t.kind == "enum":
         vals = sym.enums[t.name]
         if d in vals:
             return vals.index(str(d))
-        sink.error("unknown-name", v.span, f"unknown {t.name} '{d}'" + did_you_mean(str(d), vals))
+        sink.error(codes.UNKNOWN_NAME, v.span, messages.unknown_value(t.name, d, did_you_mean(str(d), vals)))
         return 0
-    sink.error("wrong-value-type", v.span, f"a value of type {t} cannot be written in YAML")
+    sink.error(codes.WRONG_VALUE_TYPE, v.span, messages.not_writable_in_yaml(t))
     return 0
+
+
+def _convert_entity(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> int:
+    """A player or a component named in YAML -> its index (-1 for none)."""
+    d = v.data
+    if d is None or d == "none":
+        return -1
+    if t.name == "player":
+        if d in sym.players:
+            return sym.players.index(str(d))
+        sink.error(
+            codes.UNKNOWN_NAME, v.span, messages.unknown_value("player", d, did_you_mean(str(d), sym.players))
+        )
+        return -1
+    info = sym.entity_types[t.name]
+    if isinstance(d, str) and d in info.position:
+        return info.position[d]
+    # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
+    # would take minutes to compare)
+    hint = did_you_mean(str(d), info.ids) if len(info.ids) <= _MAX_SUGGESTED_FROM else ""
+    sink.error(codes.UNKNOWN_NAME, v.span, messages.unknown_value(t.name, d, hint))
+    return -1

@@ -27,7 +27,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 
-from compiler import ir
+from compiler import errorcodes as codes
+from compiler import ir, messages
+from compiler.builtins import BUILTINS
 from compiler.check import Annotations
 from compiler.diagnostics import Sink
 from compiler.resolve import Symbols
@@ -49,8 +51,9 @@ Key = tuple[str, str]  # ("local", slot) or ("state", variable): where a value i
 Ids = frozenset[int]  # sites (see _Site)
 NO_IDS: Ids = frozenset()
 
-# builtins whose result is an element (or elements) of their first argument
-_ELEMENT_BUILTINS = ("top", "top_n", "random")
+# builtins whose result is an element (or elements) of their first argument (looked up in the
+# table, so a builtin renamed there fails here at import rather than go unwatched)
+_ELEMENT_BUILTINS = frozenset(BUILTINS[name].name for name in ("top", "top_n", "random"))
 
 
 def find_leaks(sym: Symbols, ann: Annotations, sink: Sink) -> None:
@@ -430,31 +433,26 @@ class Secrecy:
         if d is None or d.secret or d.public:
             return
         verb = ("optionally " if d.optional else "") + "choose"
-        public_note = (
-            f"if every player may know the answer anyway, write `publicly {verb}` and say why in a comment"
-        )
+        public_note = messages.publicly_note(verb)
         hidden = sorted(site.came_from, key=lambda h: (h.kind, h.name))
         if hidden and not site.published:
             places = ", ".join(dict.fromkeys(self.place(h) for h in hidden))
             self.sink.error(
-                "leaky-decision",
+                codes.LEAKY_DECISION,
                 d.span,
-                f"the answer to this decision is logged for every player, but its options are hidden "
-                f"from some of them (from {places}); write `secretly {verb}`",
+                messages.leaky_options(places, verb),
                 *dict.fromkeys(self.visibility_note(h) for h in hidden),
-                "nothing after the decision shows the chosen value to every player (a move to a public "
-                "zone, `reveal`, or a log line naming it)",
+                messages.LEAKY_OPTIONS_NOTE,
                 public_note,
             )
         elif site.steers is not None:
             stmt, src, dst = site.steers
-            what = "are dealt" if isinstance(stmt, ir.Deal) else "move"
             self.sink.error(
-                "leaky-decision",
+                codes.LEAKY_DECISION,
                 d.span,
-                f"the answer to this decision is logged for every player, and it steers which hidden "
-                f"cards {what} from {self.place(src)} to {self.place(dst)} (line {stmt.span.line}); "
-                f"write `secretly {verb}`",
+                messages.leaky_steer(
+                    isinstance(stmt, ir.Deal), self.place(src), self.place(dst), stmt.span.line, verb
+                ),
                 *dict.fromkeys(self.visibility_note(h) for h in (src, dst)),
                 public_note,
             )
@@ -466,10 +464,9 @@ class Secrecy:
     def visibility_note(self, h: Hidden) -> str:
         if h.kind == "var":
             sv = self.sym.state[h.name][0]
-            return f"variable '{h.name}' is seen only by its owner (visibility: owner, declared at {sv.span})"
+            return messages.variable_seen_by_owner(h.name, sv.span)
         z = self.zones[h.name]
-        who = "nobody sees its cards" if z.visibility == "hidden" else "only its owner sees its cards"
-        return f"zone '{h.name}': {who} (visibility: {z.visibility}, declared at {z.span})"
+        return messages.zone_hidden(h.name, z.visibility, z.span)
 
 
 class _Flow:

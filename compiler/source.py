@@ -13,6 +13,10 @@ import re
 import stat
 from pathlib import Path
 
+from compiler import errorcodes as codes
+from compiler import messages
+from compiler.errorcodes import ErrorCode
+
 # the characters YAML refuses in a stream (PyYAML's Reader.NON_PRINTABLE)
 NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -20,7 +24,7 @@ NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\
 class SourceError(Exception):
     """Why a file cannot be read as spec text: the diagnostic code, the message, and where (1-based)."""
 
-    def __init__(self, code: str, message: str, line: int = 1, col: int = 1) -> None:
+    def __init__(self, code: ErrorCode, message: str, line: int = 1, col: int = 1) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -49,11 +53,11 @@ def _unreadable(exc: OSError) -> SourceError:
         why = "permission denied"
     else:
         why = exc.strerror or str(exc)
-    return SourceError("unreadable-file", f"cannot read this file: {why}")
+    return SourceError(codes.UNREADABLE_FILE, messages.cannot_read(why))
 
 
 def _too_big(size: int, limit: int) -> SourceError:
-    return SourceError("limit-exceeded", f"this file holds {size:,} bytes; the limit is {limit:,}")
+    return SourceError(codes.LIMIT_EXCEEDED, messages.file_too_big(size, limit))
 
 
 def read_bytes(path: Path, limit: int) -> bytes:
@@ -63,7 +67,7 @@ def read_bytes(path: Path, limit: int) -> bytes:
     except OSError as exc:
         raise _unreadable(exc) from None
     if not stat.S_ISREG(st.st_mode):
-        raise SourceError("unreadable-file", f"this is {_kind(st.st_mode)}, not a file")
+        raise SourceError(codes.UNREADABLE_FILE, messages.not_a_file(_kind(st.st_mode)))
     if st.st_size > limit:
         raise _too_big(st.st_size, limit)
     try:
@@ -74,7 +78,7 @@ def read_bytes(path: Path, limit: int) -> bytes:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise SourceError("unreadable-file", f"this is {_kind(st.st_mode)}, not a file")
+            raise SourceError(codes.UNREADABLE_FILE, messages.not_a_file(_kind(st.st_mode)))
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
@@ -99,8 +103,8 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         line, col = _position(data[: exc.start].decode("utf-8", errors="replace"))
         raise SourceError(
-            "not-text",
-            f"this file is not UTF-8 text: the byte 0x{data[exc.start]:02x} here is not UTF-8",
+            codes.NOT_TEXT,
+            messages.not_utf8(data[exc.start]),
             line,
             col,
         ) from None
@@ -109,7 +113,7 @@ def decode(data: bytes) -> str:
         line, col = _position(text[: bad.start()])
         char = bad.group()
         what = "a NUL byte" if char == "\0" else f"the control character U+{ord(char):04X}"
-        raise SourceError("not-text", f"this file holds {what} here; spec files are plain text", line, col)
+        raise SourceError(codes.NOT_TEXT, messages.control_character(what), line, col)
     return text
 
 

@@ -32,6 +32,9 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
+from compiler import errorcodes as codes
+from compiler import messages
+from compiler.errorcodes import ErrorCode
 from compiler.limits import MAX_ALIAS_NODES, MAX_YAML_DEPTH
 
 # What a YAML escape ("\\e", "\\x00", "\\ud800") can put in a string but spec text may not hold:
@@ -46,7 +49,7 @@ FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 class Refused(Exception):
     """YAML that parses but is refused: the diagnostic code, where, the message and notes."""
 
-    def __init__(self, code: str, mark: Mark, message: str, *notes: str) -> None:
+    def __init__(self, code: ErrorCode, mark: Mark, message: str, *notes: str) -> None:
         super().__init__(message)
         self.code = code
         self.mark = mark
@@ -103,9 +106,7 @@ class _Composer:
         next(self.events)  # the document's end
         event = next(self.events)
         if isinstance(event, DocumentStartEvent):
-            raise ComposerError(
-                None, None, "a second YAML document ('---'): a spec file holds one", _mark(event.start_mark)
-            )
+            raise ComposerError(None, None, messages.SECOND_DOCUMENT, _mark(event.start_mark))
         return root
 
     def node(self) -> Node:
@@ -125,10 +126,10 @@ class _Composer:
                     ch = bad.group()
                     what = "a lone surrogate" if "\ud800" <= ch <= "\udfff" else "a control character"
                     raise Refused(
-                        "not-text",
+                        codes.NOT_TEXT,
                         start,
-                        f"this text holds {what} ({ascii(ch)[1:-1]}) once its escapes are read",
-                        "spec text is shown in terminals and logs: write it without that character",
+                        messages.unshowable_text(what, ascii(ch)[1:-1]),
+                        messages.UNSHOWABLE_TEXT_NOTE,
                     )
                 node = ScalarNode(tag, event.value, start, _mark(event.end_mark), style=event.style)
                 size, height = 1, 1
@@ -136,10 +137,10 @@ class _Composer:
             elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
                 if len(stack) >= MAX_YAML_DEPTH:
                     raise Refused(
-                        "limit-exceeded",
+                        codes.LIMIT_EXCEEDED,
                         start,
-                        f"lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
-                        "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",
+                        messages.yaml_too_deep(MAX_YAML_DEPTH),
+                        messages.protects_the_tool("MAX_YAML_DEPTH"),
                     )
                 kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
                 tag = event.tag
@@ -157,7 +158,7 @@ class _Composer:
                     self.anchors[done.anchor] = _Anchored(node, size, height)
                     del self.open_anchors[done.anchor]
             else:  # pragma: no cover - the parser gives no other event inside a document
-                raise ComposerError(None, None, f"unexpected {type(event).__name__}", start)
+                raise ComposerError(None, None, messages.unexpected_event(type(event).__name__), start)
             if not stack:
                 return node
             parent = stack[-1]
@@ -179,9 +180,9 @@ class _Composer:
         )
         if first is not None:
             raise ComposerError(
-                f"the anchor '&{name}' was first defined",
+                messages.anchor_first_defined(name),
                 first,
-                f"the anchor '&{name}' is defined twice",
+                messages.anchor_defined_twice(name),
                 mark,
             )
         if open_:
@@ -192,30 +193,27 @@ class _Composer:
         name = event.anchor
         if name in self.open_anchors:
             raise Refused(
-                "yaml-syntax",
+                codes.YAML_SYNTAX,
                 _mark(event.start_mark),
-                f"the alias '*{name}' is inside the node it names: a structure that contains itself",
-                f"'&{name}' is at {_where(self.open_anchors[name])}",
+                messages.alias_inside_itself(name),
+                messages.anchor_is_at(name, _where(self.open_anchors[name])),
             )
         if name not in self.anchors:
-            raise ComposerError(
-                None, None, f"the alias '*{name}' names no anchor defined before it", _mark(event.start_mark)
-            )
+            raise ComposerError(None, None, messages.alias_without_anchor(name), _mark(event.start_mark))
         target = self.anchors[name]
         self.alias_nodes += target.size
         if self.alias_nodes > MAX_ALIAS_NODES:
             raise Refused(
-                "limit-exceeded",
+                codes.LIMIT_EXCEEDED,
                 _mark(event.start_mark),
-                f"the aliases of this file stand for more than {MAX_ALIAS_NODES:,} values in all",
-                "each alias counts as a copy of the whole value it names; "
-                "the limit protects the tool (compiler/limits.py, MAX_ALIAS_NODES)",
+                messages.aliases_too_many(MAX_ALIAS_NODES),
+                messages.ALIASES_TOO_MANY_NOTE,
             )
         if depth + target.height > MAX_YAML_DEPTH:
             raise Refused(
-                "limit-exceeded",
+                codes.LIMIT_EXCEEDED,
                 _mark(event.start_mark),
-                f"with the value of '*{name}', lists and mappings nest more than {MAX_YAML_DEPTH} levels deep here",
-                "the limit protects the tool (compiler/limits.py, MAX_YAML_DEPTH)",
+                messages.alias_too_deep(name, MAX_YAML_DEPTH),
+                messages.protects_the_tool("MAX_YAML_DEPTH"),
             )
         return target.node, target.size, target.height

@@ -7,7 +7,8 @@ followed by one newline (an empty file when there is no diagnostic). The spec is
 repository root with a relative path, so messages read `tests/diagnostics/<case>/game.yaml:3:5: ...`.
 
 A case is named after the code it shows (`unknown-name`, or `unknown-name-<variant>` for more
-cases of one code); every code of compiler.diagnostics.CODES must appear in some expected.txt.
+cases of one code); every code of compiler.errorcodes.ALL must appear in some expected.txt, and in
+the table of codes in docs/dsl.md.
 
 To accept new output after a deliberate change to a message or a position, regenerate the files,
 then read every changed expected.txt (the caret must sit under the offending text) before committing:
@@ -21,6 +22,7 @@ regenerate, and delete the entry.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import traceback
@@ -28,13 +30,15 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import CODES, render_all
+from compiler import errorcodes
+from compiler.diagnostics import render_all
 from compiler.driver import Result, compile_spec
 
 REPO_ROOT = Path(__file__).resolve().parent.parent  # the folder that contains tests/
 CASES_REL = Path("tests") / "diagnostics"
 CASES_DIR = REPO_ROOT / CASES_REL
 UPDATE = os.environ.get("RULEWRIGHT_UPDATE") == "1"
+CODES = [c.code for c in errorcodes.ALL]
 
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
@@ -97,6 +101,21 @@ def test_compile_spec_returns_normally(case: str, monkeypatch: pytest.MonkeyPatc
     assert all(d.code in CODES for d in result.diagnostics)
 
 
+def test_codes_are_unique_and_all_listed() -> None:
+    """ALL holds every ErrorCode constant of compiler/errorcodes.py, once, each with its own name."""
+    constants = [v for v in vars(errorcodes).values() if isinstance(v, errorcodes.ErrorCode)]
+    assert sorted(constants, key=str) == sorted(errorcodes.ALL, key=str)
+    assert len(set(CODES)) == len(CODES)
+    assert all(str(c) == c.code and c.meaning for c in errorcodes.ALL)
+
+
+def test_every_code_is_in_the_docs() -> None:
+    """docs/dsl.md lists the codes in one table, a row each (`| `code` | meaning |`), in ALL's order."""
+    docs = (REPO_ROOT / "docs" / "dsl.md").read_text(encoding="utf-8")
+    table = docs[docs.index("The codes (`compiler/errorcodes.py`") :].split("\n\n")[1]
+    assert re.findall(r"^\| `([a-z-]+)` \|", table, re.M) == CODES
+
+
 def test_every_code_has_a_case() -> None:
     shown = "\n".join(_expected(case) for case in CASES)
     missing = [code for code in CODES if f"[{code}]" not in shown]
@@ -109,7 +128,9 @@ def test_case_shows_its_code(case: str) -> None:
     if case in EXTRA_CASES:
         return
     code = _code_of(case)
-    assert code is not None, f"case '{case}' is not named after a code of CODES (nor listed in EXTRA_CASES)"
+    assert code is not None, (
+        f"case '{case}' is not named after a code of errorcodes.ALL (nor listed in EXTRA_CASES)"
+    )
     if case not in KNOWN_PROBLEMS:
         assert f"[{code}]" in _expected(case), f"case '{case}' does not show [{code}]"
 
@@ -174,3 +195,38 @@ def test_a_pass_that_trips_on_a_repaired_ir_leaves_the_load_errors(monkeypatch: 
     assert [d.code for d in diags] == ["unknown-key"]
     with pytest.raises(KeyError):
         _compile("missing-event", monkeypatch)
+
+
+# lower.py's three diagnostics are checked before lowering too (check.py, with texts from
+# messages.py); its own copies go when lowering stops reporting anything.
+_MESSAGES_ELSEWHERE = {"compiler/lower.py"}
+
+
+def _literal_text(node: ast.expr) -> bool:
+    """Whether an argument spells out its words: a string, an f-string, or a sum holding one."""
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return True
+    return isinstance(node, ast.BinOp) and (_literal_text(node.left) or _literal_text(node.right))
+
+
+def test_every_message_comes_from_messages_py() -> None:
+    """A diagnostic's message and notes are taken from compiler/messages.py, never spelt out where
+    it is reported: `sink.error(code, span, message, *notes)` and the exceptions that carry one."""
+    carriers = {"SourceError", "Refused", "ComposerError"}
+    spelt_out = []
+    for path in sorted((REPO_ROOT / "compiler").rglob("*.py")):
+        rel = path.relative_to(REPO_ROOT).as_posix()
+        if rel in _MESSAGES_ELSEWHERE or path.name == "messages.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            reports = (
+                isinstance(func, ast.Attribute) and func.attr in ("error", "warning") and len(node.args) >= 3
+            )
+            carries = isinstance(func, ast.Name) and func.id in carriers
+            words = node.args[2:] if reports else node.args if carries else []
+            if any(_literal_text(a) for a in words):
+                spelt_out.append(f"{rel}:{node.lineno}")
+    assert not spelt_out, f"diagnostic text written outside compiler/messages.py: {spelt_out}"

@@ -1,0 +1,112 @@
+"""Error codes: the registry of every diagnostic code, each a typed constant with what it means.
+
+A stage names a code by its constant (`errorcodes.UNKNOWN_NAME`), so a mistyped code is a type
+error, not a failure at run time. docs/dsl.md lists the same codes, and tests/diagnostics/ holds
+a failing example of each; a test checks both against `ALL`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    """A diagnostic code: its name as printed (`[unknown-name]`) and what it means."""
+
+    code: str
+    meaning: str
+
+    def __str__(self) -> str:
+        return self.code
+
+
+YAML_SYNTAX: Final = ErrorCode("yaml-syntax", "the YAML file does not parse")
+UNKNOWN_KEY: Final = ErrorCode("unknown-key", "a mapping has a key the spec format does not know")
+MISSING_KEY: Final = ErrorCode("missing-key", "a required key is absent")
+WRONG_VALUE_TYPE: Final = ErrorCode(
+    "wrong-value-type", "a YAML value has the wrong kind (e.g. a list where a mapping belongs)"
+)
+DUPLICATE_ID: Final = ErrorCode("duplicate-id", "two declarations share a name")
+BAD_NAME: Final = ErrorCode(
+    "bad-name", "an id that is not a plain name (a letter or _, then letters, digits or _)"
+)
+DSL_SYNTAX: Final = ErrorCode("dsl-syntax", "a DSL string does not parse")
+UNKNOWN_NAME: Final = ErrorCode("unknown-name", "a name that is not declared anywhere in scope")
+UNKNOWN_TYPE: Final = ErrorCode("unknown-type", "a type that is neither built in nor declared")
+UNKNOWN_FIELD: Final = ErrorCode("unknown-field", "a component has no such field")
+TYPE_MISMATCH: Final = ErrorCode("type-mismatch", "a value of one type where another is needed")
+WRONG_ARG_COUNT: Final = ErrorCode("wrong-arg-count", "a call with too many or too few arguments")
+DECISION_WITHOUT_PLAYER: Final = ErrorCode(
+    "decision-without-player", "a decision that does not say which player makes it"
+)
+UNDEFINED_PROCEDURE: Final = ErrorCode("undefined-procedure", "a call to a procedure that is not defined")
+UNDEFINED_PHASE: Final = ErrorCode("undefined-phase", "a reference to a phase that is not defined")
+MISPLACED_CHANCE: Final = ErrorCode(
+    "misplaced-chance",
+    "a die roll or random pick where nothing may change (a function, condition, invariant or expectation)",
+)
+MISPLACED_DECISION: Final = ErrorCode(
+    "misplaced-decision",
+    "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
+)
+LEAKY_DECISION: Final = ErrorCode(
+    "leaky-decision",
+    "a decision whose answer, logged for every player, names or steers cards hidden from some of "
+    "them (write `secretly` or `publicly`)",
+)
+BAD_SCENARIO: Final = ErrorCode("bad-scenario", "a scenario that cannot be run as written")
+MISSING_EVENT: Final = ErrorCode("missing-event", "a component whose effect is not written yet (a warning)")
+ENDLESS_RECURSION: Final = ErrorCode(
+    "endless-recursion", "a function, procedure or trigger that calls itself again on every path"
+)
+TOO_DEEP: Final = ErrorCode(
+    "too-deep", "blocks, loops or an expression nested deeper than generated Python may go"
+)
+UNREADABLE_FILE: Final = ErrorCode(
+    "unreadable-file",
+    "a spec or scenario path that is not a readable file (a folder, a FIFO, a device, a symlink loop)",
+)
+NOT_TEXT: Final = ErrorCode(
+    "not-text", "a file that is not UTF-8 text, or holds a NUL or another control character"
+)
+LIMIT_EXCEEDED: Final = ErrorCode(
+    "limit-exceeded",
+    "a file, a nesting, an alias, a number or a declared size beyond a bound of compiler/limits.py",
+)
+
+# Every code, in the order docs/dsl.md lists them.
+ALL: Final[tuple[ErrorCode, ...]] = (
+    YAML_SYNTAX,
+    UNKNOWN_KEY,
+    MISSING_KEY,
+    WRONG_VALUE_TYPE,
+    DUPLICATE_ID,
+    BAD_NAME,
+    DSL_SYNTAX,
+    UNKNOWN_NAME,
+    UNKNOWN_TYPE,
+    UNKNOWN_FIELD,
+    TYPE_MISMATCH,
+    WRONG_ARG_COUNT,
+    DECISION_WITHOUT_PLAYER,
+    UNDEFINED_PROCEDURE,
+    UNDEFINED_PHASE,
+    MISPLACED_CHANCE,
+    MISPLACED_DECISION,
+    LEAKY_DECISION,
+    BAD_SCENARIO,
+    MISSING_EVENT,
+    ENDLESS_RECURSION,
+    TOO_DEEP,
+    UNREADABLE_FILE,
+    NOT_TEXT,
+    LIMIT_EXCEEDED,
+)
+
+# Codes of errors about a name that is not declared. When a spec file could not be read, the names
+# it declares are missing and every use of them would be reported: these codes are left out then.
+UNDECLARED_CODES: Final[frozenset[ErrorCode]] = frozenset(
+    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE}
+)

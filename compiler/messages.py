@@ -1,0 +1,764 @@
+"""Messages: the text of every diagnostic the compiler gives, in one place.
+
+A stage names the code (compiler/errorcodes.py) and takes the words from here: a constant for a
+fixed message, a small function for one with names or numbers in it. Grouped by the stage that
+reports them. A `hint` is a ' did you mean ...?' suffix from diagnostics.did_you_mean, or "".
+A `what` or `where` names the thing the message is about ("zone 'hand'", "a condition"): the
+stage that knows the thing words it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from compiler.ir import Span
+
+
+# ---- shared by several stages ----------------------------------------------------------------------
+
+
+def protects_the_tool(bound: str) -> str:
+    """The note on every limit-exceeded error: which bound of compiler/limits.py was reached."""
+    return f"the limit protects the tool (compiler/limits.py, {bound})"
+
+
+def first_defined_at(where: Span | str) -> str:
+    return f"first defined at {where}"
+
+
+def number_too_large(digits: int) -> str:
+    return f"this number is too large: numbers in a spec have at most {digits} digits"
+
+
+def did_you_mean_suffix(close: str | None) -> str:
+    return f"; did you mean '{close}'?" if close else ""
+
+
+def undeclared_not_shown(count: int) -> str:
+    """The note on an unreadable file's error: the errors it may explain are left out."""
+    return f"{count} error(s) about undeclared names are not shown: the names may be declared in this file"
+
+
+# ---- reading a file (source.py) ----------------------------------------------------------------
+
+
+def cannot_read(why: str) -> str:
+    return f"cannot read this file: {why}"
+
+
+def not_a_file(kind: str) -> str:
+    return f"this is {kind}, not a file"
+
+
+def file_too_big(size: int, limit: int) -> str:
+    return f"this file holds {size:,} bytes; the limit is {limit:,}"
+
+
+def spec_too_big(limit: int) -> str:
+    return f"with this file the spec's files hold more than {limit:,} bytes"
+
+
+def not_utf8(byte: int) -> str:
+    return f"this file is not UTF-8 text: the byte 0x{byte:02x} here is not UTF-8"
+
+
+def control_character(what: str) -> str:
+    return f"this file holds {what} here; spec files are plain text"
+
+
+# ---- composing YAML (yaml_compose.py; load.py reports PyYAML's own words after "YAML syntax: ")
+
+
+def yaml_syntax(problem: object) -> str:
+    return f"YAML syntax: {problem}"
+
+
+SECOND_DOCUMENT: Final = "a second YAML document ('---'): a spec file holds one"
+
+
+def unexpected_event(kind: str) -> str:
+    return f"unexpected {kind}"
+
+
+def unshowable_text(what: str, shown: str) -> str:
+    return f"this text holds {what} ({shown}) once its escapes are read"
+
+
+UNSHOWABLE_TEXT_NOTE: Final = "spec text is shown in terminals and logs: write it without that character"
+
+
+def yaml_too_deep(levels: int) -> str:
+    return f"lists and mappings nest more than {levels} levels deep here"
+
+
+def anchor_first_defined(name: str) -> str:
+    return f"the anchor '&{name}' was first defined"
+
+
+def anchor_defined_twice(name: str) -> str:
+    return f"the anchor '&{name}' is defined twice"
+
+
+def alias_inside_itself(name: str) -> str:
+    return f"the alias '*{name}' is inside the node it names: a structure that contains itself"
+
+
+def anchor_is_at(name: str, where: str) -> str:
+    return f"'&{name}' is at {where}"
+
+
+def alias_without_anchor(name: str | None) -> str:
+    return f"the alias '*{name}' names no anchor defined before it"
+
+
+def aliases_too_many(limit: int) -> str:
+    return f"the aliases of this file stand for more than {limit:,} values in all"
+
+
+ALIASES_TOO_MANY_NOTE: Final = (
+    "each alias counts as a copy of the whole value it names; " + protects_the_tool("MAX_ALIAS_NODES")
+)
+
+
+def alias_too_deep(name: str, levels: int) -> str:
+    return f"with the value of '*{name}', lists and mappings nest more than {levels} levels deep here"
+
+
+# ---- reading the spec's YAML (load.py: the Reader) ----------------------------------------------
+
+
+def must_be_mapping(what: str) -> str:
+    return f"{what} must be a mapping"
+
+
+def keys_must_be_names(what: str) -> str:
+    return f"keys of {what} must be plain names"
+
+
+def duplicate_key(key: str, what: str) -> str:
+    return f"duplicate key '{key}' in {what}"
+
+
+def merge_key(what: str) -> str:
+    return f"'<<' (a YAML merge key) in {what}: spec files do not merge mappings"
+
+
+MERGE_KEY_NOTE: Final = "write the keys out"
+
+
+def unknown_key(key: str, what: str, close: str | None) -> str:
+    return f"unknown key '{key}' in {what}" + did_you_mean_suffix(close)
+
+
+def allowed_keys(allowed: tuple[str, ...]) -> str:
+    return f"allowed keys: {', '.join(allowed)}"
+
+
+def needs_key(what: str, key: str) -> str:
+    return f"{what} needs the key '{key}'"
+
+
+def must_be_list(what: str) -> str:
+    return f"{what} must be a list"
+
+
+def must_be_single_value(what: str) -> str:
+    return f"{what} must be a single value"
+
+
+def must_be_integer(what: str) -> str:
+    return f"{what} must be an integer"
+
+
+def needs_a_type(what: str) -> str:
+    return f"{what} needs a type"
+
+
+# ---- assembling the spec (load.py: sections, declarations, scenarios) ---------------------------
+
+NO_SPEC_FILES: Final = "no *.yaml spec files in this folder"
+SCENARIOS_NOT_A_FOLDER: Final = "'scenarios' here is not a folder (or a link to one), so no scenario was read"
+
+
+def unknown_top_level_key(key: str, close: str | None) -> str:
+    return f"unknown top-level key '{key}'" + did_you_mean_suffix(close)
+
+
+def set_in_two_files(key: str) -> str:
+    return f"'{key}' is set in two files"
+
+
+def first_set_at(where: Span) -> str:
+    return f"first set at {where}"
+
+
+GAME_NAME_EMPTY: Final = "'game' needs a name (the spec folder's name, in lower case with _)"
+NO_GAME_NAME: Final = "the spec needs a top-level 'game' name"
+NO_PLAYERS: Final = "the spec needs a top-level 'players' section"
+ONE_LABEL_PER_NAME: Final = "players.labels needs one label per name"
+MAX_NUMBER_NEGATIVE: Final = "actions.max_number must be 0 or more"
+
+
+def max_number_too_large(number: int, limit: int) -> str:
+    return f"actions.max_number is {number:,}; the limit is {limit:,}"
+
+
+MAX_NUMBER_NOTE: Final = (
+    "every number up to it is an action of the game, listed in the engine; " + protects_the_tool("MAX_NUMBER")
+)
+
+
+def step_budget_out_of_range(limit: int) -> str:
+    return f"limits.steps is a number of steps from 1 to {limit:,}"
+
+
+def components_without_type(tname: str, hint: str) -> str:
+    return f"components of '{tname}' but no type '{tname}' is declared" + hint
+
+
+def option_type(typ: str) -> str:
+    return f"an option is 'int' or 'bool', not '{typ}'"
+
+
+BOOL_OPTION_DEFAULT: Final = "the default of a bool option must be true or false"
+INT_OPTION_DEFAULT: Final = "the default of an int option must be an integer"
+
+
+def unknown_component_field(tname: str, field: str, close: str | None) -> str:
+    return f"type '{tname}' has no field '{field}'" + did_you_mean_suffix(close)
+
+
+def component_without_id(tname: str) -> str:
+    return f"every '{tname}' component needs an 'id'"
+
+
+VARIABLE_VISIBILITY: Final = "visibility of a variable is 'public' or 'owner'"
+ZONE_PER: Final = "a zone is either shared or 'per: player'"
+
+
+def zone_kind(kind: str) -> str:
+    return f"a zone kind is 'pile' or 'grid', not '{kind}'"
+
+
+def zone_visibility(vis: str) -> str:
+    return f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'"
+
+
+def grid_radius(limit: int, radius: int) -> str:
+    return f"a grid's radius is from 1 to {limit}, not {radius:,}"
+
+
+GRID_RADIUS_NOTE: Final = "the grid has (2r + 1)^2 cells, each an action of the game; " + protects_the_tool(
+    "MAX_GRID_RADIUS"
+)
+
+
+def not_a_plain_name(what: str, name: str, plain: str) -> str:
+    """`what` is "trigger name", "component id" and the like."""
+    return f"{what} '{name}' is not a plain name; use letters, digits and _ (e.g. '{plain}')"
+
+
+def already_defined(what: str, name: str) -> str:
+    return f"{what} '{name}' is already defined"
+
+
+EMPTY_SCENARIO_FILE: Final = "this scenario file is empty; it needs 'name' and 'actions'"
+DICE_NOT_INTEGERS: Final = "dice must be a list of integers"
+SHUFFLES_AND_DRAWS: Final = (
+    "a scenario forces shuffles either whole ('shuffles') or by what is drawn first ('draws'), not both"
+)
+
+
+def key_outside_step(key: str) -> str:
+    return f"a scenario with 'steps' keeps '{key}' inside a step"
+
+
+KEY_OUTSIDE_STEP_NOTE: Final = "each step is a mapping of 'actions' and the expectations that hold after them"
+NO_STEPS: Final = "'steps' needs at least one step"
+NO_ACTIONS: Final = "a scenario needs the key 'actions' (or 'steps')"
+ERROR_BEFORE_LAST_STEP: Final = "only the last step may expect an error: an illegal action ends the scenario"
+
+
+# ---- parsing DSL strings (parse.py) --------------------------------------------------------------
+
+
+def code_too_long(chars: int, limit: int) -> str:
+    return f"this code has {chars:,} characters; the limit is {limit:,}"
+
+
+CODE_TOO_LONG_NOTE: Final = "split it into procedures or functions; " + protects_the_tool("MAX_DSL_CHARS")
+
+
+def code_too_deep(levels: int) -> str:
+    return f"this code nests more than {levels} levels deep (operators, brackets and blocks)"
+
+
+CODE_TOO_DEEP_NOTE: Final = "split it with `let` or a function; " + protects_the_tool("MAX_DSL_DEPTH")
+
+
+def unexpected_token(got: str, expected: str) -> str:
+    """`got` is a quoted token or END_OF_TEXT; `expected` lists what could have stood there."""
+    return f"unexpected {got}; expected {expected}"
+
+
+END_OF_TEXT: Final = "end of the text"
+UNEXPECTED_END: Final = "unexpected end of the text"
+UNCLOSED_STRING: Final = "this string has no closing '\"' on its line"
+
+
+def unexpected_character(char: str) -> str:
+    return f"unexpected character '{char}'"
+
+
+def never_closed(bracket: str, line: int, col: int) -> str:
+    return f"the '{bracket}' at {line}:{col} is never closed"
+
+
+def reserved_word(word: str) -> str:
+    return f"'{word}' is a reserved word of the language, so it cannot be a name: rename it"
+
+
+UNCLOSED_INTERPOLATION: Final = "a '{' in a string has no closing '}'"
+
+
+# ---- bounds (bounds.py) ----------------------------------------------------------------------------
+
+
+def blocks_too_deep(depth: int, limit: int) -> str:
+    return f"blocks nest {depth} deep here; at most {limit} are allowed"
+
+
+BLOCKS_TOO_DEEP_NOTE: Final = "move the inner part into a procedure or a function"
+
+
+def loops_too_deep(depth: int, limit: int) -> str:
+    return f"loops nest {depth} deep here; at most {limit} are allowed"
+
+
+LOOPS_TOO_DEEP_NOTE: Final = "move the inner loops into a procedure or a function"
+
+
+def expression_too_deep(depth: int, limit: int) -> str:
+    return f"this expression nests {depth} deep; at most {limit} are allowed"
+
+
+EXPRESSION_TOO_DEEP_NOTE: Final = "name parts of it with `let`, or sum a list: sum(x for x in [a, b, c])"
+
+
+def trigger_loop(event: str, chain: str) -> str:
+    return f"the triggers on event '{event}' always emit it again ({chain}), so they never end"
+
+
+def calls_itself(kind: str, name: str, chain: str) -> str:
+    return f"{kind} '{name}' always calls itself again ({chain}), so it never ends"
+
+
+ENDLESS_RECURSION_NOTE: Final = "make the call depend on a condition that eventually fails"
+
+
+# ---- resolving declarations (resolve.py) -----------------------------------------------------------
+
+PLAYER_COUNT_BELOW_ONE: Final = "players.count must be at least 1"
+PLAYER_COUNT_KIND: Final = "players.count is a number or an option name"
+
+
+def more_players_than_names(count: int, names: int) -> str:
+    return f"{count} players but only {names} player names"
+
+
+def player_count_not_an_option(name: str, hint: str) -> str:
+    return f"player count '{name}' is not a declared option" + hint
+
+
+def player_count_option_kind(name: str) -> str:
+    return (
+        f"option '{name}' sets the player count: it must be an int "
+        "option with 'choices' (e.g. choices: [2, 3, 4])"
+    )
+
+
+def player_count_choices(name: str, choices: list[int], default: object, names: int) -> str:
+    return f"option '{name}' allows {choices} players (default {default}); there are {names} player names"
+
+
+def built_in_type(name: str) -> str:
+    return f"'{name}' is a built-in type"
+
+
+def same_component_label(tname: str, label: str) -> str:
+    return f"two {tname} components are named '{label}'; names label actions, so they must differ"
+
+
+def the_other_is_at(where: Span) -> str:
+    return f"the other is at {where}"
+
+
+CONSTANT_KIND: Final = "a constant is an integer or true/false"
+
+
+def bad_variable_index(t: object) -> str:
+    return f"a variable can be indexed by players, components or enums, not {t}"
+
+
+OWNER_VARIABLE_NOT_PER_PLAYER: Final = "an 'owner'-visible variable must be indexed first by player"
+
+
+def initial_out_of_range(value: object, low: object, high: object) -> str:
+    return f"initial value {value} is outside {low}..{high}"
+
+
+def zone_holds(t: object) -> str:
+    return f"a zone holds components, not {t}"
+
+
+OWNER_ZONE_NOT_PER_PLAYER: Final = "an 'owner'-visible zone must be 'per: player'"
+
+
+def bad_game_name(name: str) -> str:
+    return (
+        f"the game name '{name}' is not a plain lower-case name (it names a Python package): "
+        "start with a letter, then letters, digits or _, and not a Python keyword"
+    )
+
+
+def bad_phase_counter(counter: str, phase: str, hint: str) -> str:
+    return f"counter '{counter}' of phase '{phase}' must be a declared int state variable" + hint
+
+
+def trigger_on_unknown_event(trigger: str, event: str, hint: str) -> str:
+    return f"trigger '{trigger}' is on an undeclared event '{event}'" + hint
+
+
+NO_PHASES: Final = "the spec needs 'phases': the game's flow"
+
+
+def repeat_and_while(phase: str) -> str:
+    return (
+        f"phase '{phase}' has both 'repeat' and 'while'; "
+        "a phase repeats a number of times or while a condition holds"
+    )
+
+
+def counter_without_loop(phase: str) -> str:
+    return f"phase '{phase}' has a 'counter' but neither 'repeat' nor 'while'"
+
+
+def phase_without_body(phase: str) -> str:
+    return f"phase '{phase}' needs 'do' or 'steps'"
+
+
+def unknown_type(name: str, hint: str) -> str:
+    return f"unknown type '{name}'" + hint
+
+
+def component_lacks(ent: str, field: str) -> str:
+    return f"'{ent}' has no '{field}'"
+
+
+OPTIONAL_DATA_NOTE: Final = "declare the field with 'optional: true' to allow a default"
+OPTIONAL_CODE_NOTE: Final = "declare the field with 'optional: true' to use its type's default"
+
+
+def not_a_code_field(field: str) -> str:
+    return f"'{field}' is not a code field"
+
+
+def expected_integer(value: object) -> str:
+    return f"expected an integer, got {value!r}"
+
+
+def expected_bool(value: object) -> str:
+    return f"expected true or false, got {value!r}"
+
+
+def expected_list(value: object) -> str:
+    return f"expected a list, got {value!r}"
+
+
+def unknown_value(kind: str, value: object, hint: str) -> str:
+    """A YAML value naming no `kind` ("player", a type or an enum)."""
+    return f"unknown {kind} '{value}'" + hint
+
+
+def not_writable_in_yaml(t: object) -> str:
+    return f"a value of type {t} cannot be written in YAML"
+
+
+# ---- checking code: scenarios (check.py) -----------------------------------------------------------
+
+
+def scenario_unknown_option(scenario: str, option: str, hint: str) -> str:
+    return f"scenario '{scenario}' sets an undeclared option '{option}'" + hint
+
+
+def scenario_option_type(option: str, typ: str, value: object) -> str:
+    return f"option '{option}' is {typ}, not {value!r}"
+
+
+def scenario_unknown_component(value: object, what: str, hint: str) -> str:
+    return f"unknown component '{value}' in {what}" + hint
+
+
+def scenario_unknown_phase(scenario: str, verb: str, value: object, hint: str) -> str:
+    return f"scenario '{scenario}' {verb} '{value}', which is not a phase" + hint
+
+
+ACTION_NOT_A_LABEL: Final = 'an action is written as its label, e.g. a card\'s name, "(1,0)" or "yes"'
+
+
+def not_a_player(value: object, draw_too: bool, hint: str) -> str:
+    return f"'{value}' is not a player of this game" + (" nor 'draw'" if draw_too else "") + hint
+
+
+def players_are_labels(labels: list[str]) -> str:
+    return "players are named by their labels: " + ", ".join(labels)
+
+
+# ---- checking code: decisions and statements (check.py) -------------------------------------------
+
+
+def expected_type(want: object, got: object) -> str:
+    return f"expected {want}, got {got}"
+
+
+def must_be_type(what: str, want: object, got: object) -> str:
+    return f"{what} must be {want}, got {got}"
+
+
+DECISION_IN_SETUP: Final = "a scenario's setup cannot stop to ask a player"
+DECISION_WITHOUT_PLAYER: Final = "this decision does not say who makes it; add 'by PLAYER'"
+DECISION_WHERE_NOTHING_WAITS: Final = (
+    "a decision cannot be made inside a function, "
+    "condition, invariant, evaluation or expectation; make it in a procedure"
+)
+DECISION_INSIDE_EXPRESSION: Final = (
+    "a decision must be the whole value of a let or an assignment: `let x = choose from xs by p`"
+)
+
+
+def choose_from(t: object) -> str:
+    return f"choose needs a list or zone to choose from, got {t}"
+
+
+def cannot_choose_among(t: object) -> str:
+    return f"cannot choose among values of type {t}"
+
+
+def let_declared(var: str, declared: object, got: object) -> str:
+    return f"'{var}' is declared {declared}, got {got}"
+
+
+LET_NONE: Final = "cannot tell the type of 'none' here; give the variable a typed value first"
+LET_EMPTY_LIST: Final = "cannot tell what '[]' will hold; declare the type, e.g. `let xs: list[card] = []`"
+
+
+def for_source(t: object) -> str:
+    return f"for needs a list or zone, got {t}"
+
+
+def cannot_move(item: object, dest: object) -> str:
+    return f"cannot move {item} into a zone of {dest}"
+
+
+def cannot_place(item: object, dest: object) -> str:
+    return f"cannot place {item} on a grid of {dest}"
+
+
+def cannot_deal(source: object, dest: object) -> str:
+    return f"cannot deal {source} into a zone of {dest}"
+
+
+def no_procedure(name: str, hint: str) -> str:
+    return f"no procedure '{name}'" + hint
+
+
+def do_needs_component(t: object) -> str:
+    return f"'do' needs a component, got {t}"
+
+
+def no_effect_field(tname: str, field: str, hint: str) -> str:
+    return f"type '{tname}' has no effect field '{field}'" + hint
+
+
+def no_phase(name: str, hint: str) -> str:
+    return f"no phase '{name}'" + hint
+
+
+def no_event(name: str, hint: str) -> str:
+    return f"no event '{name}'" + hint
+
+
+def no_modifier(name: str, hint: str) -> str:
+    return f"no modifier '{name}'" + hint
+
+
+def assign_to_comprehension_variable(name: str) -> str:
+    return f"'{name}' is a comprehension variable; it cannot be assigned"
+
+
+def index_count(name: str, wanted: int, got: int) -> str:
+    return f"'{name}' takes {wanted} indices, got {got}"
+
+
+def cannot_assign_to(name: str, hint: str) -> str:
+    return f"cannot assign to '{name}': not a local or a state variable" + hint
+
+
+def update_needs_int(op: str, name: str, t: object) -> str:
+    return f"'{op}' needs an int variable, '{name}' is {t}"
+
+
+def cannot_assign(name: str, target: object, t: object) -> str:
+    return f"'{name}' is {target}, cannot assign {t}"
+
+
+def expected_zone(t: object) -> str:
+    return f"expected a zone, got {t}"
+
+
+def expected_zone_kind(kind: str, t: object, is_kind: str) -> str:
+    return f"expected a {kind} zone, '{t}' is a {is_kind}"
+
+
+ZONE_NOT_NAMED_DIRECTLY: Final = "a zone must be named directly here"
+
+
+def argument_count(what: str, wanted: int, got: int) -> str:
+    """`what` is "function 'f'", "'field'" and the like."""
+    return f"{what} takes {wanted} argument(s), got {got}"
+
+
+def missing_effect(ent: str, field: str) -> str:
+    """A warning: the component's effect is not written yet."""
+    return f"'{ent}' has no '{field}' yet: it does nothing"
+
+
+# ---- checking code: expressions and builtins (check.py) -------------------------------------------
+
+
+def no_expression_field(t: object, name: str) -> str:
+    return f"{t} has no expression field '{name}'"
+
+
+def list_cannot_hold(elem: object, t: object) -> str:
+    return f"a list of {elem} cannot hold {t}"
+
+
+def cannot_join(left: object, right: object) -> str:
+    return f"cannot join {left} and {right}"
+
+
+def needs_int_operands(op: str, t: object) -> str:
+    return f"'{op}' needs int operands, got {t}"
+
+
+def membership_needs_list(op: str, t: object) -> str:
+    return f"'{op}' needs a list or zone, got {t}"
+
+
+def never_in(item: object, container: object) -> str:
+    return f"{item} is never in a {container}"
+
+
+def cannot_compare(left: object, right: object) -> str:
+    return f"cannot compare {left} with {right}"
+
+
+def branches_differ(then: object, other: object) -> str:
+    return f"the branches differ: {then} and {other}"
+
+
+def expected_list_or_zone(t: object) -> str:
+    return f"expected a list or zone, got {t}"
+
+
+def state_needs_indices(name: str, per: str) -> str:
+    return f"'{name}' is indexed by {per}; write {name}[...]"
+
+
+def zone_needs_owner(name: str) -> str:
+    return f"zone '{name}' is per player; write {name}[player]"
+
+
+def unknown_name(name: str, hint: str) -> str:
+    return f"unknown name '{name}'" + hint
+
+
+def field_needs_component(field: str, t: object) -> str:
+    return f"'.{field}' needs a component, got {t}"
+
+
+def no_field(tname: str, field: str, hint: str) -> str:
+    return f"type '{tname}' has no field '{field}'" + hint
+
+
+def zone_index_count(name: str, wanted: int) -> str:
+    return f"zone '{name}' takes {wanted} index"
+
+
+def cannot_index(t: object) -> str:
+    return f"cannot index {t}"
+
+
+def procedure_as_value(name: str) -> str:
+    return f"procedure '{name}' gives no value; call it as a statement"
+
+
+def unknown_function(name: str, hint: str) -> str:
+    return f"unknown function '{name}'" + hint
+
+
+def needs_grid_component(builtin: str, t: object) -> str:
+    return f"'{builtin}' needs a component on a grid, got {t}"
+
+
+def misplaced_chance(builtin: str) -> str:
+    return (
+        f"'{builtin}' changes the game's random state, so it cannot be "
+        "used in a function, condition, invariant, evaluation or expectation; use it in a procedure"
+    )
+
+
+def two_or_more_numbers(builtin: str) -> str:
+    return f"'{builtin}' takes 2 or more numbers (or '{builtin}(x for x in xs)')"
+
+
+CELLS_NEED_GRID: Final = "cells need a grid zone (a zone with 'kind: grid')"
+
+
+# ---- hidden information (secrecy.py) ---------------------------------------------------------------
+
+
+def leaky_options(places: str, verb: str) -> str:
+    return (
+        "the answer to this decision is logged for every player, but its options are hidden "
+        f"from some of them (from {places}); write `secretly {verb}`"
+    )
+
+
+LEAKY_OPTIONS_NOTE: Final = (
+    "nothing after the decision shows the chosen value to every player (a move to a public "
+    "zone, `reveal`, or a log line naming it)"
+)
+
+
+def leaky_steer(dealt: bool, source: str, dest: str, line: int, verb: str) -> str:
+    what = "are dealt" if dealt else "move"
+    return (
+        "the answer to this decision is logged for every player, and it steers which hidden "
+        f"cards {what} from {source} to {dest} (line {line}); write `secretly {verb}`"
+    )
+
+
+def publicly_note(verb: str) -> str:
+    return f"if every player may know the answer anyway, write `publicly {verb}` and say why in a comment"
+
+
+def variable_seen_by_owner(name: str, where: Span) -> str:
+    return f"variable '{name}' is seen only by its owner (visibility: owner, declared at {where})"
+
+
+def zone_hidden(name: str, visibility: str, where: Span) -> str:
+    who = "nobody sees its cards" if visibility == "hidden" else "only its owner sees its cards"
+    return f"zone '{name}': {who} (visibility: {visibility}, declared at {where})"
