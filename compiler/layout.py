@@ -86,15 +86,15 @@ _STRINGS_AND_COMMENT = re.compile(rf"(\w*)({_STRING})|#.*", re.DOTALL)
 # A line that may hold parentheses to drop (the tokens decide).
 _PAREN_CANDIDATE = re.compile(r"^\s*(?:return|if|elif|while|assert)\b\s*\(|=\s*\(")
 
-OPEN = frozenset("([{")
-CLOSE = frozenset(")]}")
-KEYWORDS = frozenset(keyword.kwlist)
+_OPEN = frozenset("([{")
+_CLOSE = frozenset(")]}")
+_KEYWORDS = frozenset(keyword.kwlist)
 # Keywords that end an operand (`None + x` is binary `+`).
 _VALUE_KEYWORDS = frozenset({"None", "True", "False"})
 _ASSIGN = frozenset({"=", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "&=", "|=", "^=", ">>=", "<<=", "**="})
 
 
-def tokenize_line(line: str, pos: int = 0) -> list[Token]:
+def _tokens(line: str, pos: int = 0) -> list[Token]:
     """The tokens of one physical line from `pos`; a string that does not end on the line comes
     out as one "open" token (its opening quotes, and nothing after it), a trailing backslash as
     "cont"."""
@@ -116,27 +116,27 @@ def _render(indent: str, toks: list[Token]) -> str:
     return indent + toks[0].text + "".join([t.space + t.text for t in toks[1:]])
 
 
-UNMATCHED = -2  # in `_pairs`: a bracket whose partner is not in the line
+_UNMATCHED = -2  # in `_pairs`: a bracket whose partner is not in the line
 
 
 def _pairs(toks: list[Token]) -> list[int]:
-    """For each bracket of `toks`, the index of its partner, or UNMATCHED when that lies outside
-    `toks`; -1 for every other token. `toks` balances when UNMATCHED is not in the list."""
+    """For each bracket of `toks`, the index of its partner, or _UNMATCHED when that lies outside
+    `toks`; -1 for every other token. `toks` balances when _UNMATCHED is not in the list."""
     match = [-1] * len(toks)
     stack: list[int] = []
     for i, t in enumerate(toks):
         if t.kind != "op":
             continue
-        if t.text in OPEN:
+        if t.text in _OPEN:
             stack.append(i)
-        elif t.text in CLOSE:
+        elif t.text in _CLOSE:
             if stack:
                 o = stack.pop()
                 match[o], match[i] = i, o
             else:
-                match[i] = UNMATCHED
+                match[i] = _UNMATCHED
     for o in stack:
-        match[o] = UNMATCHED
+        match[o] = _UNMATCHED
     return match
 
 
@@ -160,8 +160,8 @@ def _bracket_kind(toks: list[Token], o: int) -> str:
     prev = toks[o - 1] if o > 0 else None
     after_value = prev is not None and (
         prev.kind in ("number", "string")
-        or (prev.kind == "name" and (prev.text not in KEYWORDS or prev.text in _VALUE_KEYWORDS))
-        or prev.text in CLOSE
+        or (prev.kind == "name" and (prev.text not in _KEYWORDS or prev.text in _VALUE_KEYWORDS))
+        or prev.text in _CLOSE
     )
     text = toks[o].text
     if text == "(":
@@ -173,13 +173,13 @@ def _bracket_kind(toks: list[Token], o: int) -> str:
 
 # ---- delimiters ---------------------------------------------------------------------------------
 
-COMPREHENSION = 20
-COMMA = 18
-TERNARY = 16
-OR = 15
-AND = 14
-STRING = 12
-COMPARISON = 10
+_COMPREHENSION = 20
+_COMMA = 18
+_TERNARY = 16
+_OR = 15
+_AND = 14
+_STRING_JOIN = 12
+_COMPARISON = 10
 # binary operators by precedence, the loosest first (`**` binds too tightly to be worth a break)
 _ARITHMETIC = {
     op: priority
@@ -195,8 +195,8 @@ def _ends_operand(t: Token | None) -> bool:
     if t.kind in ("number", "string"):
         return True
     if t.kind == "name":
-        return t.text not in KEYWORDS or t.text in _VALUE_KEYWORDS
-    return t.text in CLOSE or t.text == "..."
+        return t.text not in _KEYWORDS or t.text in _VALUE_KEYWORDS
+    return t.text in _CLOSE or t.text == "..."
 
 
 def _delimiters(toks: list[Token], match: list[int], start: int = 0, end: int = -1) -> list[tuple[int, int]]:
@@ -225,39 +225,39 @@ def _delimiters(toks: list[Token], match: list[int], start: int = 0, end: int = 
             elif lambdas:
                 pass
             elif text == "for":
-                found.append((COMPREHENSION, i - 1 if prev is not None and prev.text == "async" else i))
+                found.append((_COMPREHENSION, i - 1 if prev is not None and prev.text == "async" else i))
                 in_target = seen_for = True
             elif in_target:
                 in_target = text != "in"
             elif text == "if":
-                found.append((COMPREHENSION if seen_for else TERNARY, i))
+                found.append((_COMPREHENSION if seen_for else _TERNARY, i))
             elif text == "else":
-                found.append((TERNARY, i))
+                found.append((_TERNARY, i))
             elif text == "or":
-                found.append((OR, i))
+                found.append((_OR, i))
             elif text == "and":
-                found.append((AND, i))
+                found.append((_AND, i))
             elif text == "not":
                 if i + 1 < end and toks[i + 1].text == "in":
-                    found.append((COMPARISON, i))
+                    found.append((_COMPARISON, i))
             elif text == "in":
                 if prev is None or prev.text != "not":
-                    found.append((COMPARISON, i))
+                    found.append((_COMPARISON, i))
             elif text == "is":
-                found.append((COMPARISON, i))
+                found.append((_COMPARISON, i))
         elif t.kind == "op":
             if text == ":" and lambdas:
                 lambdas -= 1
             elif lambdas or in_target:
                 pass
             elif text == ",":
-                found.append((COMMA, i + 1))
+                found.append((_COMMA, i + 1))
             elif text in _COMPARISON_OPS:
-                found.append((COMPARISON, i))
+                found.append((_COMPARISON, i))
             elif text in _ARITHMETIC and _ends_operand(prev):
                 found.append((_ARITHMETIC[text], i))
         elif t.kind == "string" and prev is not None and prev.kind == "string":
-            found.append((STRING, i))
+            found.append((_STRING_JOIN, i))
         prev = t
         i += 1
     return [(p, i) for p, i in found if start < i < end]
@@ -289,13 +289,13 @@ def _delimiter_split(
     if not found:
         return None
     top = max(p for p, _ in found)
-    if explode_only and top != COMMA:
+    if explode_only and top != _COMMA:
         return None
     cuts = [i for p, i in found if p == top]
     parts = [toks[a:b] for a, b in zip([0, *cuts], [*cuts, len(toks)], strict=True)]
     last = parts[-1]
     if (
-        top == COMMA
+        top == _COMMA
         and body_of in _TRAILING_COMMA
         and last[-1].text != ","
         and last[0].text not in ("*", "**", "/")  # never after *args, **kw or a bare * or /
@@ -327,7 +327,7 @@ class _Layout:
             return
         match = _pairs(toks)
         # a break at the top level of a line that does not balance could fall outside brackets
-        if inside and UNMATCHED not in match:
+        if inside and _UNMATCHED not in match:
             parts = _delimiter_split(toks, match, body_of, explode_only=fits)
             if parts is not None:
                 for part in parts:
@@ -355,7 +355,7 @@ class _Layout:
             if pairs:
                 self._split_at(toks, pairs[0][0], pairs[0][1], indent, False, "def")
                 return
-        span = expression_span(toks, match, layout=True)
+        span = _expression_span(toks, match, layout=True)
         if span is not None and not (match[span[0]] == span[1] - 1):
             self._expression_statement(toks, match, span[0], span[1], indent)
             return
@@ -426,13 +426,13 @@ class _Layout:
             return False
         last = e1 - 1
         o = match[last]
-        if toks[last].text in CLOSE and e0 <= o < last - 1:
-            if any(t.kind == "op" and t.text in OPEN for t in toks[e0:o]):
+        if toks[last].text in _CLOSE and e0 <= o < last - 1:
+            if any(t.kind == "op" and t.text in _OPEN for t in toks[e0:o]):
                 return True
             if self.fits(indent + INDENT, toks[e0 : o + 1]):
                 return True
         c = match[e0]
-        if toks[e0].text in OPEN and c > e0 + 1 and self.fits(indent, toks[c:]):
+        if toks[e0].text in _OPEN and c > e0 + 1 and self.fits(indent, toks[c:]):
             return True
         return False
 
@@ -450,33 +450,34 @@ class _Layout:
 # ---- statements: the expression, redundant parentheses, quotes ----------------------------------
 
 
-def expression_span(toks: list[Token], match: list[int], layout: bool) -> tuple[int, int] | None:
+def _expression_span(toks: list[Token], match: list[int], layout: bool) -> tuple[int, int] | None:
     """Where the expression of a one-line statement lies, `toks[e0:e1]`: after `return`, between
     `if`/`elif`/`while` and the colon, the test of an `assert`, the right-hand side of an
-    assignment, and with `layout` the iterable of a `for`. None for other statements."""
+    assignment, and with `layout` the iterable of a `for` and the names of a `from` import (where
+    parentheses may be added, not dropped). None for other statements."""
     n = len(toks)
-    depth = 0
-    for t in toks:
-        if t.kind == "op":
-            depth += (t.text in OPEN) - (t.text in CLOSE)
-            if depth == 0 and t.text == ";":
-                return None  # two statements on a line: leave it as written
+    top = _top_level(toks, match)
+    if any(toks[i].text == ";" for i in top):
+        return None  # two statements on a line: leave it as written
     first = toks[0].text
-    if toks[0].kind == "name" and first in KEYWORDS:
+    if toks[0].kind == "name" and first in _KEYWORDS:
         if first == "return":
             return (1, n) if n > 1 else None
         if first in ("if", "elif", "while"):
             return (1, n - 1) if n > 2 and toks[-1].text == ":" else None
         if first == "assert":
-            e1 = next((i for i in _top_level(toks, match) if toks[i].text == ","), n)
+            e1 = next((i for i in top if toks[i].text == ","), n)
             return (1, e1) if e1 > 1 else None
         if first == "for" and layout and toks[-1].text == ":":
-            k = next((i for i in _top_level(toks, match) if toks[i].text == "in"), None)
+            k = next((i for i in top if toks[i].text == "in"), None)
             return (k + 1, n - 1) if k is not None and k + 1 < n - 1 else None
+        if first == "from" and layout:
+            k = next((i for i in top if toks[i].text == "import"), None)
+            return (k + 1, n) if k is not None and k + 1 < n and toks[k + 1].text != "*" else None
         return None
     last_assign = None
     lambdas = 0
-    for i in _top_level(toks, match):
+    for i in top:
         t = toks[i]
         if t.text == "lambda" and t.kind == "name":
             lambdas += 1
@@ -519,11 +520,11 @@ def _holds_parens_to_keep(inner: list[Token]) -> bool:
     return False
 
 
-def drop_redundant_parens(toks: list[Token]) -> list[Token]:
+def _drop_redundant_parens(toks: list[Token]) -> list[Token]:
     """`return (a > b)` -> `return a > b`, `if (x):` -> `if x:`, `y = ((z))` -> `y = z`."""
     while True:
         match = _pairs(toks)
-        span = expression_span(toks, match, layout=False)
+        span = _expression_span(toks, match, layout=False)
         if span is None:
             return toks
         e0, e1 = span
@@ -575,8 +576,10 @@ def _quoted(toks: list[Token]) -> list[Token]:
 def py_literal(value: object) -> str:
     """Python source for a str, int, bool, None or finite float, or a (nested) tuple, list, dict
     or set of them: deterministic (a dict keeps its order, a set is sorted by its items' source),
-    double quotes preferred, a 1-tuple with its comma. Anything else raises (a subclass too: an
-    IntEnum's repr is no literal), as does a float with no literal (inf, nan)."""
+    double quotes preferred, a 1-tuple with its comma, and on one line: a string is its repr, with
+    every line break and unprintable character escaped, so spec text given here stays data (see
+    compiler/escape.py). Anything else raises (a subclass too: an IntEnum's repr is no literal),
+    as does a float with no literal (inf, nan)."""
     if value is None or type(value) is bool or type(value) is int:
         return repr(value)
     if type(value) is str:
@@ -654,10 +657,10 @@ def _logical_line(lines: list[str], first: int) -> _Logical:
         elif pos == 0 and _plain_code(code := _STRINGS_AND_COMMENT.sub("", line)):
             depth += _bracket_change(code)
         else:
-            toks = tokenize_line(line, pos)
+            toks = _tokens(line, pos)
             for t in toks:
                 if t.kind == "op":
-                    depth += (t.text in OPEN) - (t.text in CLOSE)
+                    depth += (t.text in _OPEN) - (t.text in _CLOSE)
                 elif t.kind == "open":
                     state = t.text.lstrip("rRbBuUfF")
                 elif t.kind == "cont":
@@ -711,14 +714,16 @@ def _statement_line(layout: _Layout, line: str, toks: list[Token] | None) -> Non
         if len(line) <= layout.width and not candidate:
             layout.out.append(_STRINGS_AND_COMMENT.sub(_quote_fix, line) if "'" in line else line)
             return
-        toks = tokenize_line(line)
+        toks = _tokens(line)
     if not toks or toks[0].kind == "comment":
         layout.out.append(line)
         return
     indent = toks[0].space
     comment = toks[-1] if toks[-1].kind == "comment" else None
     code = toks[:-1] if comment is not None else toks
-    new = _quoted(drop_redundant_parens(code) if candidate else code)
+    new = _drop_redundant_parens(code) if candidate else code
+    if "'" in line:
+        new = _quoted(new)
     if comment is not None:
         layout.out.append(_render(indent, [*new, comment]) if new != code else line)
     elif new == code and len(line) <= layout.width:
@@ -734,12 +739,12 @@ def _continued_line(layout: _Layout, line: str, toks: list[Token] | None, inside
         if len(line) <= layout.width:
             layout.out.append(_STRINGS_AND_COMMENT.sub(_quote_fix, line) if "'" in line else line)
             return
-        toks = tokenize_line(line)
+        toks = _tokens(line)
     if not toks or toks[0].kind == "comment":
         layout.out.append(line)
         return
     indent = toks[0].space
-    new = _quoted(toks)
+    new = _quoted(toks) if "'" in line else toks
     if toks[-1].kind == "comment" or len(_render(indent, new)) <= layout.width:
         layout.out.append(_render(indent, new) if new != toks else line)
     else:
