@@ -59,12 +59,13 @@ class CodeWriter:
     @contextmanager
     def block(self, header: str) -> Iterator[None]:
         """Write `header` (`if x:`, `def f() -> None:`, ...) and indent its body; a body with no
-        line of code gets `pass`, so the block always parses."""
+        line of code (only blank or comment lines, such as a coverage marker) gets `pass`, so the
+        block always parses."""
         self.line(header)
         before = len(self._lines)
         with self.indent():
             yield
-            if not any(self._lines[before:]):  # empty lines alone are no body
+            if not any(_is_code(line) for line in self._lines[before:]):
                 self.line("pass")
 
     def lines(self) -> list[str]:
@@ -74,3 +75,8 @@ class CodeWriter:
     def text(self) -> str:
         """The lines written so far, each ended by a newline ("" when none was written)."""
         return "".join(line + "\n" for line in self._lines)
+
+
+def _is_code(line: str) -> bool:
+    text = line.strip()
+    return bool(text) and not text.startswith("#")

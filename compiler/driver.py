@@ -1,7 +1,8 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
-`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> lower -> render; `build`
-writes or compares generated/ for every spec in specs/.
+`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> suspension -> lower
+-> render; `build` writes or compares generated/ for every spec in specs/. Every diagnostic comes
+from the passes before lowering.
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import ir
-from compiler import lower as lower_mod
 from compiler import render as render_mod
 from compiler.bounds import bounds
 from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
+from compiler.lower import lower
 from compiler.resolve import resolve
 from compiler.secrecy import find_leaks
+from compiler.suspension import analyse as find_stops
 
 
 @dataclass
@@ -71,11 +73,11 @@ def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | N
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )
-    mod = lower_mod.lower(sym, ann, sink)
+    stops = find_stops(sym, ann, sink)
     t2 = time.perf_counter()
     if sink.has_errors or not render:
         return Result(folder, game.name, sink.sorted(), seconds={"check": t2 - t0}, game=game)
-    files = render_mod.render(mod)
+    files = render_mod.render(lower(sym, ann, stops))
     t3 = time.perf_counter()
     return Result(folder, game.name, sink.sorted(), files, {"check": t2 - t0, "build": t3 - t0}, game)
 

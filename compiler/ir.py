@@ -5,6 +5,7 @@ Produced by load.py (declarations) and parse.py (DSL code); read by resolve, che
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
@@ -770,3 +771,12 @@ def children(node: object) -> list[object]:
         elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (Span, TypeRef)):
             out.append(v)
     return out
+
+
+def walk(node: object) -> Iterator[object]:
+    """`node` and every IR node inside it, depth first, in order (without recursion)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))

@@ -727,6 +727,14 @@ def two_or_more_numbers(builtin: str) -> str:
 CELLS_NEED_GRID: Final = "cells need a grid zone (a zone with 'kind: grid')"
 
 
+# ---- what may stop for a decision (suspension.py) ------------------------------------------------
+
+STOPS_WHERE_IT_CANNOT: Final = (
+    "this stops for a decision, which cannot happen here "
+    "(inside a function, condition, scenario setup or non-stopping trigger)"
+)
+
+
 # ---- hidden information (secrecy.py) ---------------------------------------------------------------
 
 

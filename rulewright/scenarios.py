@@ -32,8 +32,38 @@ class ScenarioResult:
     state: GameState | None = None
 
 
-def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -> ScenarioResult:
+# What a compiled scenario or step that leaves a key out means by it (the compiler writes only the
+# keys that say something).
+SCENARIO_DEFAULTS: dict[str, Any] = {
+    "options": {},
+    "dice": [],
+    "shuffles": [],
+    "draws": [],
+    "picks": [],
+    "skip": [],
+    "start_at": "",
+    "setup": None,
+    "doc": "",
+}
+STEP_DEFAULTS: dict[str, Any] = {
+    "actions": [],
+    "expect": [],
+    "error": None,
+    "log": [],
+    "no_log": [],
+    "legal": None,
+    "to_act": None,
+    "prompt": None,
+    "winner": None,
+    "seen": {},
+    "unseen": {},
+}
+
+
+def run_scenario(game_name: str, compiled: dict[str, Any], base: Game | None = None) -> ScenarioResult:
     """Run one compiled scenario of the game `game_name` (or of `base`, an already loaded Game)."""
+    sc = {**SCENARIO_DEFAULTS, **compiled}
+    sc["steps"] = [{**STEP_DEFAULTS, **step} for step in compiled["steps"]]
 
     def fail(msg: str, state: GameState | None = None) -> ScenarioResult:
         return ScenarioResult(game_name, sc["name"], sc["file"], False, msg, state)
@@ -48,11 +78,11 @@ def run_scenario(game_name: str, sc: dict[str, Any], base: Game | None = None) -
             sc["seed"],
             forced_rolls=sc["dice"],
             forced_shuffles=sc["shuffles"],
-            forced_draws=sc.get("draws", ()),
-            forced_picks=sc.get("picks", ()),
+            forced_draws=sc["draws"],
+            forced_picks=sc["picks"],
             after_setup=sc["setup"],
-            skip=sc.get("skip", ()),
-            start_at=sc.get("start_at", ""),
+            skip=sc["skip"],
+            start_at=sc["start_at"],
         )
     except (ValueError, RuleError) as exc:
         return fail(f"could not start: {exc}")

@@ -1,4 +1,4 @@
-"""A spec folder -> a playable Game, compiled on the fly into a temporary module (not generated/).
+"""A spec folder -> a playable Game, compiled on the fly into a temporary package (not generated/).
 
 For specs that are not built into generated/, such as test specs or a folder given as a path on
 the command line, and to run case files kept outside the spec. The runtime loads only engines
@@ -7,7 +7,9 @@ that `rulewright build` wrote; compiling is this layer's job, since it may impor
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
@@ -15,29 +17,35 @@ from typing import Any
 
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
-from runtime.game import Game
+from runtime.game import Game, scenarios_of
 
 
-def import_engine(source: str, name: str) -> ModuleType:
-    """Import a compiled engine's source as a module from a temporary file (kept, so that rule
-    coverage can read it)."""
-    path = Path(tempfile.mkdtemp(prefix="rulewright-")) / f"{name}_engine.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"rulewright_spec_{name}", path)
+def import_package(files: dict[str, str], name: str) -> ModuleType:
+    """Import a compiled game's files (engine.py, scenarios.py, __init__.py) as a package from a
+    temporary folder (kept, so that rule coverage can read the engine's source)."""
+    folder = Path(tempfile.mkdtemp(prefix="rulewright-"))
+    package = f"rulewright_spec_{folder.name.replace('-', '_')}_{name}"
+    for file, text in files.items():
+        (folder / file).write_text(text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(
+        package, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
     spec.loader.exec_module(module)
+    importlib.import_module(f"{package}.scenarios")
     return module
 
 
 def load_spec(
     folder: Path, options: dict[str, Any] | None = None, scenarios: list[Path] | None = None
 ) -> Game:
-    """Compile a spec folder on the fly (into a temporary module) and load it, with the case files
-    `scenarios` compiled in beside the spec's own. Raises ValueError with the diagnostics if it
-    has errors."""
+    """Compile a spec folder on the fly (into a temporary package) and load it, with the case
+    files `scenarios` compiled in beside the spec's own. Raises ValueError with the diagnostics if
+    it has errors."""
     result = compile_spec(folder, scenarios=scenarios)
     if not result.ok:
         raise ValueError(f"{folder} has errors:\n{render_all(result.diagnostics)}")
-    module = import_engine(result.files["engine.py"], result.name)
-    return Game(module.State, module.SCENARIOS, options)
+    package = import_package(result.files, result.name)
+    return Game(package.State, scenarios_of(package), options)

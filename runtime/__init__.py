@@ -18,7 +18,16 @@ State = GameState
 # Exactly the names generated engines import from the runtime (all from runtime.engine), as
 # Jinja2's runtime.exported: all of the runtime a compiled engine may lean on. tests/test_layers.py
 # fails on an engine importing a name not listed here, and on a listed name no engine imports.
-exported = ("Domain", "Frame", "GameInfo", "GameState", "OptionInfo", "ZoneInfo")
+exported = (
+    "Domain",
+    "Frame",
+    "GameInfo",
+    "GameState",
+    "OptionInfo",
+    "ZoneInfo",
+    "cell_labels",
+    "number_labels",
+)
 
 __all__ = [
     "TERMINAL",

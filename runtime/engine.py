@@ -175,6 +175,17 @@ def shown_value(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def number_labels(up_to: int) -> tuple[str, ...]:
+    """The labels of the number actions 0..up_to."""
+    return tuple(str(i) for i in range(up_to + 1))
+
+
+def cell_labels(radius: int) -> tuple[str, ...]:
+    """The labels of the cells of a grid of this radius, in cell-code order: `(x,y)`."""
+    w = 2 * radius + 1
+    return tuple(f"({c // w - radius},{c % w - radius})" for c in range(w * w))
+
+
 def cell_code(x: int, y: int, radius: int) -> int:
     if not (-radius <= x <= radius and -radius <= y <= radius):
         raise RuleError(f"position ({x},{y}) is off the grid (radius {radius})")
@@ -651,20 +662,39 @@ class GameState:
         except RecursionError as exc:
             raise RuleError(
                 f"the rules nest calls deeper than Python allows: '{_recurring(exc)}' calls itself "
-                f"without end?{self._where()}"
+                f"without end?{self._where(exc)}"
             ) from None
         except RuleError as exc:
             if stack and "(the decision at" not in str(exc) and " (in " not in str(exc):
-                raise RuleError(f"{exc}{self._where()}") from None
+                raise RuleError(f"{exc}{self._where(exc)}") from None
             raise
         except (IndexError, ArithmeticError) as exc:
             # what a spec can get wrong that `check` cannot see: `xs[0]` of an empty list, ...
             what = "an index beyond the end of a list" if isinstance(exc, IndexError) else "arithmetic"
-            raise RuleError(f"the rules failed at run time, {what}: {exc}{self._where()}") from None
+            raise RuleError(f"the rules failed at run time, {what}: {exc}{self._where(exc)}") from None
 
-    def _where(self) -> str:
-        """` (in <the running rule's spec entry and file:line>)`, for a rule error; '' if none runs."""
-        return f" (in {self.stack[-1].ORIGIN})" if self.stack else ""
+    def _where(self, exc: BaseException | None = None) -> str:
+        """` (in <the running rule's spec entry and file:line>)`, for a rule error; '' if none runs.
+
+        The rule is the innermost generated function or frame the error passed through: a
+        generated module maps each function's name to its origin (ORIGINS), a frame has its own.
+        """
+        origin = ""
+        tb = exc.__traceback__ if exc is not None else None
+        while tb is not None:
+            frame = tb.tb_frame
+            origins = frame.f_globals.get("ORIGINS")
+            if isinstance(origins, dict):
+                name = frame.f_code.co_name
+                owner = frame.f_locals.get("self")
+                if name in origins:
+                    origin = origins[name]
+                elif name == "step" and isinstance(owner, Frame):
+                    origin = owner.ORIGIN
+            tb = tb.tb_next
+        if not origin and self.stack:
+            origin = self.stack[-1].ORIGIN
+        return f" (in {origin})" if origin else ""
 
     def tick(self, where: str) -> None:
         """One pass of a loop that never stops for a decision: spends one step of the budget."""

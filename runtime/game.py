@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 from runtime.engine import GameInfo, GameState, integer_id, shown_value
@@ -20,15 +21,23 @@ class Game:
     def __init__(
         self,
         state_cls: type[GameState],
-        scenarios: Sequence[dict[str, Any]],
+        scenarios: Sequence[dict[str, Any]] | Callable[[], Sequence[dict[str, Any]]] = (),
         options: dict[str, int | bool] | None = None,
     ) -> None:
         self.state_cls = state_cls
         self.info: GameInfo = state_cls.INFO
-        self.scenarios = list(scenarios)
+        # the scenarios live in their own module, imported only when asked for
+        self._scenarios = scenarios
         self.options = self._options(options or {})
         count = self.info.player_count
         self.num_players = int(self.options[count]) if isinstance(count, str) else count
+
+    @property
+    def scenarios(self) -> list[dict[str, Any]]:
+        """The scenarios compiled with the game (its `scenarios` module), loaded on first use."""
+        if callable(self._scenarios):
+            self._scenarios = self._scenarios()
+        return list(self._scenarios)
 
     @property
     def name(self) -> str:
@@ -168,4 +177,14 @@ def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
                 f"no compiled game '{name}' (games: {known}; run `rulewright build`)"
             ) from None
         raise
-    return Game(module.State, module.SCENARIOS, options)
+    return Game(module.State, scenarios_of(module), options)
+
+
+def scenarios_of(package: ModuleType) -> Callable[[], Sequence[dict[str, Any]]]:
+    """A compiled game package's scenarios (its `scenarios` module), to import when first asked."""
+
+    def scenarios() -> Sequence[dict[str, Any]]:
+        found: Sequence[dict[str, Any]] = importlib.import_module(f"{package.__name__}.scenarios").SCENARIOS
+        return found
+
+    return scenarios

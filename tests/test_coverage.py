@@ -17,7 +17,7 @@ from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
 from rulewright.cli import final_digest, play_game
 from rulewright.coverage import RuleCoverage, marked_statements
-from rulewright.spec_loader import import_engine
+from rulewright.spec_loader import import_package
 from runtime.game import Game, load_game
 from tests.test_properties import play
 from tests.test_spec_zoo import SPECS, engine
@@ -104,7 +104,7 @@ def covered(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     (folder / "game.yaml").write_text(SPEC, encoding="utf-8")
     result = compile_spec(folder)
     assert result.ok, render_all(result.diagnostics)
-    return import_engine(result.files["engine.py"], "covered")
+    return import_package(result.files, "covered")
 
 
 def by_name(cov: RuleCoverage) -> dict[tuple[str, str], int]:
@@ -116,7 +116,7 @@ def by_name(cov: RuleCoverage) -> dict[tuple[str, str], int]:
 
 
 def test_scripted_game_counts_exactly(covered: ModuleType) -> None:
-    game = Game(covered.State, covered.SCENARIOS)
+    game = Game(covered.State, covered.scenarios.SCENARIOS)
     cov = RuleCoverage(game)
     with cov:
         state = game.new_initial_state(1)
@@ -165,7 +165,7 @@ def test_scripted_game_counts_exactly(covered: ModuleType) -> None:
 
 
 def test_hits_in_names_the_points_of_one_action(covered: ModuleType) -> None:
-    game = Game(covered.State, covered.SCENARIOS)
+    game = Game(covered.State, covered.scenarios.SCENARIOS)
     cov = RuleCoverage(game)
     state = game.new_initial_state(1)
     for label in SCRIPT[:2]:
@@ -186,7 +186,7 @@ def test_hits_in_names_the_points_of_one_action(covered: ModuleType) -> None:
 
 
 def test_report_json_and_merge(covered: ModuleType) -> None:
-    game = Game(covered.State, covered.SCENARIOS)
+    game = Game(covered.State, covered.scenarios.SCENARIOS)
     a, b = RuleCoverage(game), RuleCoverage(game)
     for cov in (a, b):
         with cov:
@@ -257,7 +257,7 @@ def test_iron_curtain_random_games_reach_most_rules_and_tracing_changes_nothing(
 @pytest.mark.parametrize("folder", SPECS, ids=[p.name for p in SPECS])
 def test_design_specs_trace_the_same_games(folder: Path, tmp_path: Path) -> None:
     m = engine(folder, tmp_path)
-    game = Game(m.State, m.SCENARIOS)
+    game = Game(m.State, m.scenarios.SCENARIOS)
     cov = RuleCoverage(game)
     for seed in range(5):
         plain = play(game, seed, random.Random(seed), check_every_step=False)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from compiler.driver import compile_spec
-from rulewright.spec_loader import import_engine
+from rulewright.spec_loader import import_package
 from runtime.game import Game
 
 FEATURES = Path(__file__).resolve().parent / "specs" / "features"
@@ -169,8 +169,8 @@ def _check(folder: Path, where: str) -> bool:
     for name, text in result.files.items():
         assert_only_in_strings(text, f"{where}: {name}")
         compile(text, name, "exec")
-    module = import_engine(result.files["engine.py"], result.name)  # it loads, and a game starts
-    Game(module.State, module.SCENARIOS).new_initial_state(seed=1)
+    module = import_package(result.files, result.name)  # it loads, and a game starts
+    Game(module.State, module.scenarios.SCENARIOS).new_initial_state(seed=1)
     return True
 
 

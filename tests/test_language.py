@@ -8,7 +8,6 @@ and a few targeted tests (hidden information, a decision several calls deep, ill
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import re
@@ -21,7 +20,7 @@ import pytest
 import rulewright.scenarios
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
-from rulewright.spec_loader import import_engine
+from rulewright.spec_loader import import_package
 from runtime.engine import TERMINAL, GameState, IllegalActionError
 from runtime.game import Game
 from tests.conftest import ROOT
@@ -41,11 +40,11 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     assert result.ok, "the features spec does not compile:\n" + render_all(result.diagnostics)
     errors_or_warnings = [d for d in result.diagnostics if d.severity in ("error", "warning")]
     assert not errors_or_warnings, render_all(errors_or_warnings)
-    return import_engine(result.files["engine.py"], "features")
+    return import_package(result.files, "features")
 
 
 def make_game(engine: ModuleType, **options: Any) -> Game:
-    return Game(engine.State, engine.SCENARIOS, options)
+    return Game(engine.State, engine.scenarios.SCENARIOS, options)
 
 
 def label_actions(s: GameState) -> dict[str, int]:
@@ -175,7 +174,7 @@ def test_player_count_comes_from_the_option(engine: ModuleType) -> None:
 
 
 def scenario_named(engine: ModuleType, path: Path) -> dict[str, Any]:
-    for sc in engine.SCENARIOS:
+    for sc in engine.scenarios.SCENARIOS:
         if Path(sc["file"]).name == path.name:
             return dict(sc)
     raise AssertionError(f"{path} was not compiled into the engine")
@@ -188,7 +187,7 @@ def run(
     monkeypatch.setattr(
         rulewright.scenarios,
         "load_game",
-        lambda name, options=None: Game(engine.State, engine.SCENARIOS, options),
+        lambda name, options=None: Game(engine.State, engine.scenarios.SCENARIOS, options),
     )
     return rulewright.scenarios.run_scenario("features", scenario_named(engine, path))
 
@@ -202,7 +201,9 @@ def test_scenario(engine: ModuleType, monkeypatch: pytest.MonkeyPatch, path: Pat
 
 def test_every_scenario_file_is_compiled(engine: ModuleType) -> None:
     assert len(SCENARIO_FILES) >= 20
-    assert sorted(Path(sc["file"]).name for sc in engine.SCENARIOS) == [p.name for p in SCENARIO_FILES]
+    assert sorted(Path(sc["file"]).name for sc in engine.scenarios.SCENARIOS) == [
+        p.name for p in SCENARIO_FILES
+    ]
 
 
 def test_secret_bid_is_logged_only_to_the_bidder(engine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -246,19 +247,19 @@ def test_a_decision_three_calls_deep_clones_and_round_trips(engine: ModuleType) 
     s = game.new_initial_state(sc["seed"], after_setup=sc["setup"])
     play(s, "Mica", "Nacre", "Jade", "Beryl", "invoke")
     names = [type(f).__name__ for f in s.stack]
-    assert names[-4:] == ["P_play_turn", "E_gem_effect_beryl", "P_raid", "P_plunder"], names
+    assert names[-4:] == ["Proc_play_turn", "Eff_gem_effect_beryl", "Proc_raid", "Proc_plunder"], names
     assert s.pending is not None and s.pending.prompt == "take a random gem from this player?"
     restored = game.state_from_json(s.to_json())
     assert [type(f).__name__ for f in restored.stack] == names
     other = s.clone()
     play(s, "yes")
     play(other, "no")
-    hematite = engine.E_hematite
+    hematite = engine.engine.E_hematite
     assert hematite in s.z.piles[zone_index(engine, "hand", 0)]
     assert hematite in other.z.piles[zone_index(engine, "hand", 1)]
     # both continue to the second plunder (green), the raid's next loop pass
     for st in (s, other, play(restored, "yes")):
-        assert [type(f).__name__ for f in st.stack][-1] == "P_plunder"
+        assert [type(f).__name__ for f in st.stack][-1] == "Proc_plunder"
     assert restored.to_json() == s.to_json()
 
 
@@ -269,9 +270,9 @@ def test_choose_two_returns_a_list_of_distinct_gems(engine: ModuleType) -> None:
     play(s, "Mica", "Nacre", "Citrine", "invoke", "Jade")
     assert "Jade" not in label_actions(s)
     frame = s.stack[-1]
-    assert type(frame).__name__ == "E_gem_effect_citrine"
+    assert type(frame).__name__ == "Eff_gem_effect_citrine"
     play(s, "Lapis")
-    assert frame.l_picks == [engine.E_jade, engine.E_lapis]  # type: ignore[attr-defined]
+    assert frame.l_picks == [engine.engine.E_jade, engine.engine.E_lapis]  # type: ignore[attr-defined]
 
 
 # ---- illegal actions --------------------------------------------------------------------------
@@ -380,13 +381,7 @@ def compile_inline(tmp_path: Path, game_yaml: str) -> ModuleType:
     (folder / "game.yaml").write_text(game_yaml, encoding="utf-8")
     result = compile_spec(folder)
     assert result.ok, render_all(result.diagnostics)
-    path = tmp_path / "inline_engine.py"
-    path.write_text(result.files["engine.py"], encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"inline_{tmp_path.name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return import_package(result.files, f"inline_{tmp_path.name}")
 
 
 CARDS = """
@@ -423,7 +418,7 @@ phases:
       end game draw
 """,
     )
-    game = Game(m.State, m.SCENARIOS, {})
+    game = Game(m.State, m.scenarios.SCENARIOS, {})
     s = game.new_initial_state(1)
     restored = game.state_from_json(s.to_json())
     clone = s.clone()
@@ -466,7 +461,7 @@ phases:
 """,
     )
     for seed in range(1, 8):
-        s = Game(m.State, m.SCENARIOS, {}).new_initial_state(seed)
+        s = Game(m.State, m.scenarios.SCENARIOS, {}).new_initial_state(seed)
         log = s.log()
         effect = next(line for line in log if line.startswith("effect of"))
         assert effect in ("effect of a on a", "effect of b on b", "effect of c on c"), log
@@ -532,5 +527,5 @@ phases:
     result = compile_spec(folder)
     if result.ok:  # no diagnostic: then the phase must honour `while: "false"` and never run
         m = compile_inline(tmp_path / "run", game_yaml)
-        s = Game(m.State, m.SCENARIOS, {}).new_initial_state(1)
+        s = Game(m.State, m.scenarios.SCENARIOS, {}).new_initial_state(1)
         assert "a pass of loop" not in s.log(), s.log()

@@ -685,7 +685,7 @@ def test_layout_keeps_the_ast_and_is_a_fixed_point(expression: str, statement: s
     laid_out(source, width)
 
 
-# ---- the corpus: every bundled engine, rendered without ruff -----------------------------------
+# ---- the corpus: every bundled engine, rendered without the layout pass -----------------------------------
 
 CORPUS = ["specs/iron_curtain", "specs/channel_tunnel", "specs/guerra_fronteriza", "specs/twilight_struggle"]
 CORPUS += ["tests/golden/tiny"]
@@ -695,8 +695,8 @@ STRING_LITERAL = re.compile(r"""[rRbBuUfF]{0,2}(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\
 @functools.cache
 def raw_and_laid_out(folder: str) -> tuple[str, str, float]:
     """The engine as the templates write it (formatting turned off) and laid out, and the seconds
-    the layout took (CPU). When render.py lays out by itself, point this patch at that call instead."""
-    with mock.patch.object(compiler.render, "format_python", lambda text: text):
+    the layout took (CPU)."""
+    with mock.patch.object(compiler.render, "format_source", lambda text: text):
         result = compile_spec(ROOT / folder)
     assert result.ok
     raw = result.files["engine.py"]
@@ -754,3 +754,37 @@ def test_corpus_passes_ruff_check(folder: str) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+FORMAT_CASES = [
+    *CORPUS,
+    *(f"tests/lowering/{p.name}" for p in sorted((ROOT / "tests" / "lowering").iterdir()) if p.is_dir()),
+]
+
+
+@pytest.mark.parametrize("folder", FORMAT_CASES, ids=[Path(f).name for f in FORMAT_CASES])
+def test_generated_files_are_laid_out_as_ruff_formats_them(folder: str) -> None:
+    """The compiler needs no formatter, and its output reads as formatted code: every file it
+    writes is already what `ruff format` (the dev tool) would make of it."""
+    pytest.importorskip("ruff")
+    result = compile_spec(ROOT / folder)
+    assert result.ok
+    for name, text in sorted(result.files.items()):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ruff",
+                "format",
+                "--isolated",
+                "--line-length",
+                str(WIDTH),
+                "--diff",
+                "-",
+            ],
+            input=text,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0 and not done.stdout, f"{folder} {name}:\n{done.stdout[:3000]}"

@@ -7,7 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime.engine import Domain, Frame, GameInfo, GameState, OptionInfo, ZoneInfo
+from runtime.engine import (
+    Domain,
+    Frame,
+    GameInfo,
+    GameState,
+    OptionInfo,
+    ZoneInfo,
+    number_labels,
+)
 
 # ---- static facts -----------------------------------------------------------------------------
 T_colour: int = 0
@@ -163,8 +171,10 @@ E_agenda_supervision: int = 4
 E_agenda_promotion: int = 5
 PH_rounds: int = 0
 IDS_colour: tuple[str, ...] = ("light_blue", "black", "orange", "yellow", "white", "none")
+LABELS_colour: tuple[str, ...] = ("light blue", "black", "orange", "yellow", "white")
 F_colour_water: tuple[bool, ...] = (True, False, False, False, False, False)
 IDS_bar: tuple[str, ...] = ("machinery", "logistics", "none")
+LABELS_bar: tuple[str, ...] = ("Machinery", "Logistics")
 IDS_disc: tuple[str, ...] = (
     "light_blue_disc_1",
     "light_blue_disc_2",
@@ -192,6 +202,33 @@ IDS_disc: tuple[str, ...] = (
     "white_disc_4",
     "white_disc_5",
     "none",
+)
+LABELS_disc: tuple[str, ...] = (
+    "light blue disc 1",
+    "light blue disc 2",
+    "light blue disc 3",
+    "light blue disc 4",
+    "light blue disc 5",
+    "black disc 1",
+    "black disc 2",
+    "black disc 3",
+    "black disc 4",
+    "black disc 5",
+    "orange disc 1",
+    "orange disc 2",
+    "orange disc 3",
+    "orange disc 4",
+    "orange disc 5",
+    "yellow disc 1",
+    "yellow disc 2",
+    "yellow disc 3",
+    "yellow disc 4",
+    "yellow disc 5",
+    "white disc 1",
+    "white disc 2",
+    "white disc 3",
+    "white disc 4",
+    "white disc 5",
 )
 F_disc_colour: tuple[int, ...] = (
     0,
@@ -244,6 +281,28 @@ IDS_debris: tuple[str, ...] = (
     "white_debris_4",
     "none",
 )
+LABELS_debris: tuple[str, ...] = (
+    "light blue debris 1",
+    "light blue debris 2",
+    "light blue debris 3",
+    "light blue debris 4",
+    "black debris 1",
+    "black debris 2",
+    "black debris 3",
+    "black debris 4",
+    "orange debris 1",
+    "orange debris 2",
+    "orange debris 3",
+    "orange debris 4",
+    "yellow debris 1",
+    "yellow debris 2",
+    "yellow debris 3",
+    "yellow debris 4",
+    "white debris 1",
+    "white debris 2",
+    "white debris 3",
+    "white debris 4",
+)
 F_debris_colour: tuple[int, ...] = (0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, -1)
 F_debris_agenda: tuple[bool, ...] = (
     True,
@@ -276,6 +335,13 @@ IDS_space: tuple[str, ...] = (
     "variable_3",
     "none",
 )
+LABELS_space: tuple[str, ...] = (
+    "Plan or Tunnel",
+    "Finance or Technology",
+    "Secondary or Develop 1",
+    "Secondary or Develop 2",
+    "Secondary or Develop 3",
+)
 F_space_variable: tuple[bool, ...] = (False, False, True, True, True, False)
 IDS_tech_step: tuple[str, ...] = (
     "machinery_1",
@@ -291,6 +357,20 @@ IDS_tech_step: tuple[str, ...] = (
     "logistics_5",
     "logistics_6",
     "none",
+)
+LABELS_tech_step: tuple[str, ...] = (
+    "Machinery 1",
+    "Machinery 2",
+    "Machinery 3",
+    "Machinery 4",
+    "Machinery 5",
+    "Machinery 6",
+    "Logistics 1",
+    "Logistics 2",
+    "Logistics 3",
+    "Logistics 4",
+    "Logistics 5",
+    "Logistics 6",
 )
 F_tech_step_bar: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, -1)
 F_tech_step_position: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 0)
@@ -308,6 +388,17 @@ IDS_deviation_card: tuple[str, ...] = (
     "deviation_west_0",
     "deviation_west_0b",
     "none",
+)
+LABELS_deviation_card: tuple[str, ...] = (
+    "Deviation -2",
+    "Deviation 0 (north)",
+    "Deviation -1 (north)",
+    "Deviation 0 (south)",
+    "Deviation -1 (south)",
+    "Deviation 0 (east)",
+    "Deviation 0 (east, 2)",
+    "Deviation 0 (west)",
+    "Deviation 0 (west, 2)",
 )
 F_deviation_card_value: tuple[int, ...] = (-2, 0, -1, 0, -1, 0, 0, 0, 0, 0)
 F_deviation_card_heading: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 3, 4, 4, 0)
@@ -346,6 +437,41 @@ IDS_card: tuple[str, ...] = (
     "card_new_material_2",
     "card_heavy_machinery",
     "none",
+)
+LABELS_card: tuple[str, ...] = (
+    "New Workers",
+    "Exchange",
+    "Extra Finance 1",
+    "Extra Finance 2",
+    "Technology Upgrade",
+    "European Influence Belgium",
+    "European Influence Netherlands",
+    "European Influence Luxembourg",
+    "European Influence Germany",
+    "European Influence Italy",
+    "European Influence Spain",
+    "European Influence Portugal",
+    "European Influence Ireland",
+    "European Influence Denmark",
+    "European Influence Greece",
+    "European Speech 1",
+    "European Speech 2",
+    "Political Duel",
+    "Press Relations 1",
+    "Press Relations 2",
+    "Topographic Analysis 1",
+    "Topographic Analysis 2",
+    "Topographic Analysis 3",
+    "Topographic Analysis 4",
+    "Topographic Analysis 5",
+    "Control Room 1",
+    "Control Room 2",
+    "Control Room 3",
+    "Control Room 4",
+    "Control Room 5",
+    "New Material 1",
+    "New Material 2",
+    "Heavy Machinery",
 )
 F_card_kind: tuple[int, ...] = (
     0,
@@ -572,6 +698,14 @@ IDS_agenda_card: tuple[str, ...] = (
     "agenda_promotion",
     "none",
 )
+LABELS_agenda_card: tuple[str, ...] = (
+    "Training",
+    "Warehouse Control",
+    "Inspection",
+    "Repairs",
+    "Supervision",
+    "Promotion",
+)
 F_agenda_card_vp: tuple[int, ...] = (2, 3, 2, 3, 2, 3, 0)
 ENUM_action: tuple[str, ...] = ("plan", "tunnel", "finance", "technology", "secondary", "develop")
 ENUM_kind: tuple[str, ...] = ("green", "blue", "red")
@@ -596,6 +730,7 @@ ENUM_ability: tuple[str, ...] = (
 )
 ENUM_perk: tuple[str, ...] = ("no_perk", "perk_disc", "perk_peek", "perk_storage")
 ENUM_heading: tuple[str, ...] = ("no_heading", "north", "south", "east", "west")
+PLAYER_LABELS: tuple[str, ...] = ("Great Britain", "France")
 
 
 class State(GameState):
@@ -653,7 +788,7 @@ class State(GameState):
         other.v_on_space = self.v_on_space[:]
         other.v_offer = self.v_offer[:]
         other.v_held_on = self.v_held_on[:]
-        other.v_tech = [r[:] for r in self.v_tech]
+        other.v_tech = [r2[:] for r2 in self.v_tech]
         other.v_deviation = self.v_deviation[:]
         other.v_effect_used = self.v_effect_used[:]
         other.v_extra_discs = self.v_extra_discs[:]
@@ -1230,6 +1365,39 @@ def p_stalemate(s: State) -> None:
     s.end_game(-1, "the VP are level")
 
 
+# setup (specs/channel_tunnel/game.yaml:140)
+def setup(s: State) -> None:
+    # cov 175
+    for l_d in list(range(25)):
+        s.move(T_disc, l_d, Z_bag, True)
+    for l_t in list(range(20)):
+        s.move(T_debris, l_t, Z_debris_pool, True)
+    s.shuffle(Z_debris_pool)
+    for l_p in list(range(s.num_players)):
+        s.deal(T_debris, 9, Z_debris_pool, (Z_route_hidden + s.ref(l_p)))
+        s.deal(T_debris, 1, Z_debris_pool, (Z_storage + s.ref(l_p)))
+        s.move(T_debris, s.top((Z_route_hidden + s.ref(l_p))), (Z_route_open + s.ref(l_p)), True)
+    for l_c in list(range(33)):
+        s.move(T_card, l_c, Z_deck, True)
+    s.shuffle(Z_deck)
+    for l_a in list(range(5)):
+        if not F_space_variable[l_a]:
+            continue
+        p_refill(s, l_a)
+    for l_c_2 in list(range(9)):
+        s.move(T_deviation_card, l_c_2, Z_deviation_deck, True)
+    s.shuffle(Z_deviation_deck)
+    for l_g in list(range(6)):
+        s.move(T_agenda_card, l_g, Z_agenda_box, True)
+    if s.o_agenda:
+        # cov 176
+        s.move_all(T_agenda_card, s.z.piles[Z_agenda_box], Z_agenda_deck, True)
+        s.shuffle(Z_agenda_deck)
+    else:
+        # cov 177
+        pass
+
+
 # invariant discs_accounted (specs/channel_tunnel/game.yaml:115)
 def inv_discs_accounted(s: State) -> bool:
     return (
@@ -1304,1151 +1472,10 @@ def evaluate(s: State, l_p: int) -> int:
     )
 
 
-# scenario Agenda: planning an agenda token draws an agenda card, kept or discarded at once; Repairs skips the next advance: setup (specs/channel_tunnel/scenarios/agenda_draw_and_keep.yaml:14)
-def sc0_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_orange_disc_4,
-        E_orange_disc_5,
-        E_light_blue_disc_1,
-        E_light_blue_disc_2,
-        E_light_blue_disc_3,
-        E_light_blue_disc_4,
-        E_light_blue_disc_5,
-    ]:
-        s.move(T_disc, l_d_2, (Z_reserve + P_france), True)
-    s.move(T_debris, E_light_blue_debris_4, Z_spent_debris, True)
-    s.move(T_debris, E_yellow_debris_2, Z_spent_debris, True)
-    s.move(T_agenda_card, E_agenda_repairs, Z_agenda_deck, True)
-
-
-# scenario Agenda: planning an agenda token draws an agenda card, kept or discarded at once; Repairs skips the next advance: expect (specs/channel_tunnel/scenarios/agenda_draw_and_keep.yaml:23)
-def sc0_expect0(s: State) -> bool:
-    return E_agenda_repairs in s.z.piles[(Z_agenda_done + P_britain)]
-
-
-# scenario Agenda: planning an agenda token draws an agenda card, kept or discarded at once; Repairs skips the next advance: expect (specs/channel_tunnel/scenarios/agenda_draw_and_keep.yaml:24)
-def sc0_expect1(s: State) -> bool:
-    return (s.v_tech[P_britain][E_machinery] == 0) and (s.v_tech[P_britain][E_logistics] == 0)
-
-
-# scenario Agenda: Inspection resolves a deviation card at once; Promotion is paid as soon as 3 million are there: setup (specs/channel_tunnel/scenarios/agenda_inspection_and_promotion.yaml:10)
-def sc1_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_light_blue_debris_4, Z_spent_debris, True)
-    s.move(T_debris, E_yellow_debris_2, Z_spent_debris, True)
-    s.move(T_agenda_card, E_agenda_inspection, Z_agenda_deck, True)
-    s.move(T_deviation_card, E_deviation_south_1, Z_deviation_deck, True)
-
-
-# scenario Agenda: Inspection resolves a deviation card at once; Promotion is paid as soon as 3 million are there: expect (specs/channel_tunnel/scenarios/agenda_inspection_and_promotion.yaml:18)
-def sc1_expect0(s: State) -> bool:
-    return s.v_deviation[P_britain] == (-1)
-
-
-# scenario Agenda: Inspection resolves a deviation card at once; Promotion is paid as soon as 3 million are there: expect (specs/channel_tunnel/scenarios/agenda_inspection_and_promotion.yaml:19)
-def sc1_expect1(s: State) -> bool:
-    return E_agenda_inspection in s.z.piles[(Z_agenda_done + P_britain)]
-
-
-# scenario Agenda: off by default, the agenda symbol is ignored: setup (specs/channel_tunnel/scenarios/agenda_off_by_default.yaml:9)
-def sc2_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_light_blue_debris_4, Z_spent_debris, True)
-    s.move(T_debris, E_yellow_debris_2, Z_spent_debris, True)
-
-
-# scenario Agenda: off by default, the agenda symbol is ignored: expect (specs/channel_tunnel/scenarios/agenda_off_by_default.yaml:15)
-def sc2_expect0(s: State) -> bool:
-    return (len(s.z.piles[Z_agenda_box]) == 6) and (len(s.z.piles[(Z_agenda_held + P_britain)]) == 0)
-
-
-# scenario Agenda: no card is drawn while an unfulfilled agenda card is held: setup (specs/channel_tunnel/scenarios/agenda_only_one.yaml:13)
-def sc3_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_light_blue_debris_4, Z_spent_debris, True)
-    s.move(T_debris, E_yellow_debris_2, Z_spent_debris, True)
-    s.move(T_agenda_card, E_agenda_promotion, (Z_agenda_held + P_britain), True)
-
-
-# scenario Agenda: no card is drawn while an unfulfilled agenda card is held: expect (specs/channel_tunnel/scenarios/agenda_only_one.yaml:20)
-def sc3_expect0(s: State) -> bool:
-    return (len(s.z.piles[Z_agenda_deck]) == 5) and (len(s.z.piles[(Z_agenda_held + P_britain)]) == 1)
-
-
-# scenario Agenda, Promotion: 3 million paid the moment Finance brings them, within the same action: setup (specs/channel_tunnel/scenarios/agenda_promotion.yaml:14)
-def sc4_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_orange_disc_4,
-        E_orange_disc_5,
-        E_light_blue_disc_1,
-        E_light_blue_disc_2,
-        E_light_blue_disc_3,
-        E_light_blue_disc_4,
-        E_light_blue_disc_5,
-    ]:
-        s.move(T_disc, l_d_2, (Z_reserve + P_france), True)
-    s.move(T_agenda_card, E_agenda_promotion, (Z_agenda_held + P_britain), True)
-    s.move(T_card, E_card_influence_germany, (Z_money + P_britain), True)
-    s.move(T_card, E_card_influence_luxembourg, Z_deck, True)
-    p_refill(s, E_variable_1)
-
-
-# scenario Agenda, Promotion: 3 million paid the moment Finance brings them, within the same action: expect (specs/channel_tunnel/scenarios/agenda_promotion.yaml:24)
-def sc4_expect0(s: State) -> bool:
-    return E_agenda_promotion in s.z.piles[(Z_agenda_done + P_britain)]
-
-
-# scenario Agenda, Promotion: 3 million paid the moment Finance brings them, within the same action: expect (specs/channel_tunnel/scenarios/agenda_promotion.yaml:25)
-def sc4_expect1(s: State) -> bool:
-    return (E_card_influence_germany in s.z.piles[(Z_money + P_britain)]) and (
-        E_card_influence_luxembourg in s.z.piles[Z_card_discard]
-    )
-
-
-# scenario Agenda, Supervision: the next stack must be at least two discs larger than the one on the space: setup (specs/channel_tunnel/scenarios/agenda_supervision.yaml:13)
-def sc5_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_agenda_card, E_agenda_supervision, (Z_agenda_held + P_britain), True)
-    for l_d_2 in [E_orange_disc_1, E_orange_disc_2, E_orange_disc_3, E_orange_disc_4]:
-        s.move(T_disc, l_d_2, Z_placed, True)
-        s.v_on_space[s.ref(l_d_2)] = E_plan_tunnel
-
-
-# scenario Agenda, Training: the next round draws one disc fewer: setup (specs/channel_tunnel/scenarios/agenda_training.yaml:10)
-def sc6_setup(s: State) -> None:
-    s.move(T_agenda_card, E_agenda_training, (Z_agenda_held + P_britain), True)
-
-
-# scenario Agenda, Training: the next round draws one disc fewer: expect (specs/channel_tunnel/scenarios/agenda_training.yaml:13)
-def sc6_expect0(s: State) -> bool:
-    return len(s.z.piles[(Z_reserve + P_britain)]) == 9
-
-
-# scenario Agenda, Training: the next round draws one disc fewer: expect (specs/channel_tunnel/scenarios/agenda_training.yaml:14)
-def sc6_expect1(s: State) -> bool:
-    return E_agenda_training in s.z.piles[(Z_agenda_done + P_britain)]
-
-
-# scenario Agenda, Warehouse Control: skip a turn so the rival takes two in a row: setup (specs/channel_tunnel/scenarios/agenda_warehouse.yaml:10)
-def sc7_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_orange_disc_4,
-        E_orange_disc_5,
-        E_light_blue_disc_1,
-        E_light_blue_disc_2,
-        E_light_blue_disc_3,
-        E_light_blue_disc_4,
-        E_light_blue_disc_5,
-    ]:
-        s.move(T_disc, l_d_2, (Z_reserve + P_france), True)
-    s.move(T_agenda_card, E_agenda_warehouse, (Z_agenda_held + P_britain), True)
-    s.v_first = P_france
-
-
-# scenario Agenda, Warehouse Control: skip a turn so the rival takes two in a row: expect (specs/channel_tunnel/scenarios/agenda_warehouse.yaml:18)
-def sc7_expect0(s: State) -> bool:
-    return E_agenda_warehouse in s.z.piles[(Z_agenda_done + P_britain)]
-
-
-# scenario Blue cards: European Speech, Political Duel, Press Relations and Topographic Analysis: setup (specs/channel_tunnel/scenarios/blue_card_scoring.yaml:14)
-def sc8_setup(s: State) -> None:
-    for l_c in [
-        E_card_influence_germany,
-        E_card_influence_italy,
-        E_card_influence_spain,
-        E_card_influence_belgium,
-        E_card_speech_1,
-        E_card_political_duel,
-        E_card_press_1,
-    ]:
-        s.move(T_card, l_c, (Z_scored + P_france), True)
-    s.move(T_card, E_card_topography_1, (Z_tableau + P_france), True)
-    s.move(T_card, E_card_topography_2, (Z_tableau + P_france), True)
-    s.move(T_debris, E_white_debris_4, Z_on_cards, True)
-    s.v_held_on[E_white_debris_4] = E_card_topography_1
-    s.move(T_debris, E_orange_debris_4, Z_on_cards, True)
-    s.v_held_on[E_orange_debris_4] = E_card_topography_2
-
-
-# scenario Blue cards: European Speech, Political Duel, Press Relations and Topographic Analysis: expect (specs/channel_tunnel/scenarios/blue_card_scoring.yaml:24)
-def sc8_expect0(s: State) -> bool:
-    return f_card_points(s, P_france) == (((((((7 + 1) + 1) + 1) + 2) + 3) + 2) + 3)
-
-
-# scenario Blue cards: European Speech, Political Duel, Press Relations and Topographic Analysis: expect (specs/channel_tunnel/scenarios/blue_card_scoring.yaml:25)
-def sc8_expect1(s: State) -> bool:
-    return f_topographic_colours(s, P_france) == 2
-
-
-# scenario Britain's third storage space comes with a technology perk: setup (specs/channel_tunnel/scenarios/britain_third_storage.yaml:12)
-def sc9_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_white_debris_4, (Z_storage + P_britain), True)
-    s.v_tech[P_britain][E_machinery] = 2
-
-
-# scenario Control Room 4: after Plan, a Tunnel action: setup (specs/channel_tunnel/scenarios/control_room_4_plan_then_tunnel.yaml:9)
-def sc10_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_card, E_card_control_room_4, (Z_tableau + P_britain), True)
-    s.move(T_debris, E_white_debris_4, Z_on_cards, True)
-    s.v_held_on[E_white_debris_4] = E_card_control_room_4
-
-
-# scenario Control Room 4: after Plan, a Tunnel action: expect (specs/channel_tunnel/scenarios/control_room_4_plan_then_tunnel.yaml:16)
-def sc10_expect0(s: State) -> bool:
-    return E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]
-
-
-# scenario Control Room 4: after Plan, a Tunnel action: expect (specs/channel_tunnel/scenarios/control_room_4_plan_then_tunnel.yaml:17)
-def sc10_expect1(s: State) -> bool:
-    return E_card_control_room_4 in s.z.piles[(Z_scored + P_britain)]
-
-
-# scenario Develop: a card that costs a debris token empties storage, the only way to free it: setup (specs/channel_tunnel/scenarios/develop_discard_debris.yaml:12)
-def sc11_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_card, E_card_influence_germany, Z_deck, True)
-    p_refill(s, E_variable_2)
-
-
-# scenario Develop: a card that costs a debris token empties storage, the only way to free it: expect (specs/channel_tunnel/scenarios/develop_discard_debris.yaml:18)
-def sc11_expect0(s: State) -> bool:
-    return E_card_influence_germany in s.z.piles[(Z_scored + P_britain)]
-
-
-# scenario Develop: a card that costs a debris token empties storage, the only way to free it: expect (specs/channel_tunnel/scenarios/develop_discard_debris.yaml:19)
-def sc11_expect1(s: State) -> bool:
-    return (E_black_debris_4 in s.z.piles[Z_spent_debris]) and (len(s.z.piles[(Z_storage + P_britain)]) == 0)
-
-
-# scenario Develop: a card that holds one or two debris; two give two uses, and a used-up card goes face down: setup (specs/channel_tunnel/scenarios/develop_hold_two.yaml:13)
-def sc12_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_white_debris_4, (Z_storage + P_britain), True)
-    s.move(T_card, E_card_new_material_1, Z_deck, True)
-    p_refill(s, E_variable_1)
-
-
-# scenario Develop: a card that holds one or two debris; two give two uses, and a used-up card goes face down: expect (specs/channel_tunnel/scenarios/develop_hold_two.yaml:20)
-def sc12_expect0(s: State) -> bool:
-    return (E_card_new_material_1 in s.z.piles[(Z_tableau + P_britain)]) and (
-        f_charges(s, E_card_new_material_1) == 1
-    )
-
-
-# scenario Develop: a card that holds one or two debris; two give two uses, and a used-up card goes face down: expect (specs/channel_tunnel/scenarios/develop_hold_two.yaml:21)
-def sc12_expect1(s: State) -> bool:
-    return len(s.z.piles[(Z_storage + P_britain)]) == 0
-
-
-# scenario Develop: a card that holds one or two debris; two give two uses, and a used-up card goes face down: expect (specs/channel_tunnel/scenarios/develop_hold_two.yaml:22)
-def sc12_expect2(s: State) -> bool:
-    return (f_discs_of(s, P_britain, E_black) == 1) and (f_stack_size(s, E_variable_1) == 3)
-
-
-# scenario Deviation -4 is safe (ruling 3): setup (specs/channel_tunnel/scenarios/deviation_minus_four_is_safe.yaml:9)
-def sc13_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.v_deviation[P_britain] = min(0, max(-5, (-3)))
-    s.move(T_deviation_card, E_deviation_south_1, Z_deviation_deck, True)
-
-
-# scenario Deviation -4 is safe (ruling 3): expect (specs/channel_tunnel/scenarios/deviation_minus_four_is_safe.yaml:15)
-def sc13_expect0(s: State) -> bool:
-    return s.v_deviation[P_britain] == (-4)
-
-
-# scenario Deviation -4 is safe (ruling 3): expect (specs/channel_tunnel/scenarios/deviation_minus_four_is_safe.yaml:16)
-def sc13_expect1(s: State) -> bool:
-    return s.v_reached == -1
-
-
-# scenario A machine past -4 deviation loses at once: setup (specs/channel_tunnel/scenarios/deviation_past_four_loses.yaml:15)
-def sc14_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.v_deviation[P_britain] = min(0, max(-5, (-4)))
-    s.move(T_deviation_card, E_deviation_south_1, Z_deviation_deck, True)
-
-
-# scenario A deviation card whose colour is already in the discards rebuilds and shuffles the deck: setup (specs/channel_tunnel/scenarios/deviation_reshuffle.yaml:15)
-def sc15_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_deviation_card, E_deviation_north_0, Z_deviation_discard, True)
-    s.move(T_deviation_card, E_deviation_north_1, Z_deviation_deck, True)
-
-
-# scenario A deviation card whose colour is already in the discards rebuilds and shuffles the deck: expect (specs/channel_tunnel/scenarios/deviation_reshuffle.yaml:21)
-def sc15_expect0(s: State) -> bool:
-    return s.v_deviation[P_britain] == (-1)
-
-
-# scenario A deviation card whose colour is already in the discards rebuilds and shuffles the deck: expect (specs/channel_tunnel/scenarios/deviation_reshuffle.yaml:22)
-def sc15_expect1(s: State) -> bool:
-    return (len(s.z.piles[Z_deviation_deck]) == 9) and (len(s.z.piles[Z_deviation_discard]) == 0)
-
-
-# scenario Displacing two yellow discs with an orange stack; the yellows join the player's yellow disc: setup (specs/channel_tunnel/scenarios/displace_and_merge.yaml:17)
-def sc16_setup(s: State) -> None:
-    for l_d in [
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [E_yellow_disc_2, E_yellow_disc_3]:
-        s.move(T_disc, l_d_2, Z_placed, True)
-        s.v_on_space[s.ref(l_d_2)] = E_plan_tunnel
-
-
-# scenario Displacing two yellow discs with an orange stack; the yellows join the player's yellow disc: expect (specs/channel_tunnel/scenarios/displace_and_merge.yaml:25)
-def sc16_expect0(s: State) -> bool:
-    return f_stack_size(s, E_plan_tunnel) == 3
-
-
-# scenario Displacing two yellow discs with an orange stack; the yellows join the player's yellow disc: expect (specs/channel_tunnel/scenarios/displace_and_merge.yaml:26)
-def sc16_expect1(s: State) -> bool:
-    return (f_discs_of(s, P_britain, E_yellow) == 2) and (f_discs_of(s, P_britain, E_orange) == 0)
-
-
-# scenario Displacing two yellow discs with an orange stack; the yellows join the player's yellow disc: expect (specs/channel_tunnel/scenarios/displace_and_merge.yaml:27)
-def sc16_expect2(s: State) -> bool:
-    return E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]
-
-
-# scenario An occupied action space needs a strictly larger stack: setup (specs/channel_tunnel/scenarios/displace_needs_larger_stack.yaml:16)
-def sc17_setup(s: State) -> None:
-    for l_d in [
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [E_yellow_disc_2, E_yellow_disc_3]:
-        s.move(T_disc, l_d_2, Z_placed, True)
-        s.v_on_space[s.ref(l_d_2)] = E_plan_tunnel
-
-
-# scenario Exchange: at the start of the round, after drawing, swap one disc with the rival: setup (specs/channel_tunnel/scenarios/exchange_at_round_start.yaml:9)
-def sc18_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_orange_disc_4,
-        E_orange_disc_5,
-        E_light_blue_disc_1,
-        E_light_blue_disc_2,
-        E_light_blue_disc_3,
-        E_light_blue_disc_4,
-        E_light_blue_disc_5,
-    ]:
-        s.move(T_disc, l_d_2, (Z_reserve + P_france), True)
-    s.move(T_card, E_card_exchange, (Z_tableau + P_britain), True)
-    s.move(T_debris, E_white_debris_4, Z_on_cards, True)
-    s.v_held_on[E_white_debris_4] = E_card_exchange
-
-
-# scenario Exchange: at the start of the round, after drawing, swap one disc with the rival: expect (specs/channel_tunnel/scenarios/exchange_at_round_start.yaml:18)
-def sc18_expect0(s: State) -> bool:
-    return (f_discs_of(s, P_britain, E_orange) == 1) and (f_discs_of(s, P_britain, E_white) == 4)
-
-
-# scenario Exchange: at the start of the round, after drawing, swap one disc with the rival: expect (specs/channel_tunnel/scenarios/exchange_at_round_start.yaml:19)
-def sc18_expect1(s: State) -> bool:
-    return f_discs_of(s, P_france, E_white) == 1
-
-
-# scenario Finance as a secondary action takes the very card that shows it: setup (specs/channel_tunnel/scenarios/finance_secondary_takes_that_card.yaml:12)
-def sc19_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_card, E_card_new_workers, Z_deck, True)
-    p_refill(s, E_variable_1)
-
-
-# scenario Finance as a secondary action takes the very card that shows it: expect (specs/channel_tunnel/scenarios/finance_secondary_takes_that_card.yaml:18)
-def sc19_expect0(s: State) -> bool:
-    return E_card_new_workers in s.z.piles[(Z_money + P_britain)]
-
-
-# scenario Finance as a secondary action takes the very card that shows it: expect (specs/channel_tunnel/scenarios/finance_secondary_takes_that_card.yaml:19)
-def sc19_expect1(s: State) -> bool:
-    return (s.v_offer[E_variable_1] != -1) and (s.v_offer[E_variable_1] != E_card_new_workers)
-
-
-# scenario Heavy Machinery: after an action, one more action of the player's choice without placing discs: setup (specs/channel_tunnel/scenarios/heavy_machinery.yaml:9)
-def sc20_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_card, E_card_heavy_machinery, (Z_tableau + P_britain), True)
-    s.move(T_debris, E_white_debris_4, Z_on_cards, True)
-    s.v_held_on[E_white_debris_4] = E_card_heavy_machinery
-
-
-# scenario Heavy Machinery: after an action, one more action of the player's choice without placing discs: expect (specs/channel_tunnel/scenarios/heavy_machinery.yaml:16)
-def sc20_expect0(s: State) -> bool:
-    return (E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]) and (
-        E_light_blue_debris_4 in s.z.piles[(Z_route_open + P_britain)]
-    )
-
-
-# scenario Heavy Machinery: after an action, one more action of the player's choice without placing discs: expect (specs/channel_tunnel/scenarios/heavy_machinery.yaml:17)
-def sc20_expect1(s: State) -> bool:
-    return E_card_heavy_machinery in s.z.piles[(Z_scored + P_britain)]
-
-
-# scenario Money cards are currency: they score no VP and are not game cards for Press Relations (ruling 9): setup (specs/channel_tunnel/scenarios/money_cards_do_not_score.yaml:9)
-def sc21_setup(s: State) -> None:
-    s.move(T_card, E_card_influence_greece, (Z_money + P_britain), True)
-    s.move(T_card, E_card_influence_italy, (Z_money + P_britain), True)
-    s.move(T_card, E_card_press_1, (Z_scored + P_france), True)
-    s.move(T_card, E_card_press_2, (Z_money + P_france), True)
-
-
-# scenario Money cards are currency: they score no VP and are not game cards for Press Relations (ruling 9): expect (specs/channel_tunnel/scenarios/money_cards_do_not_score.yaml:15)
-def sc21_expect0(s: State) -> bool:
-    return f_card_points(s, P_britain) == 0
-
-
-# scenario Money cards are currency: they score no VP and are not game cards for Press Relations (ruling 9): expect (specs/channel_tunnel/scenarios/money_cards_do_not_score.yaml:16)
-def sc21_expect1(s: State) -> bool:
-    return f_card_points(s, P_france) == (1 + 2)
-
-
-# scenario The player with more VP wins even if the rival reached the centre: setup (specs/channel_tunnel/scenarios/more_vp_beats_centre.yaml:9)
-def sc22_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move_all(T_debris, s.z.piles[(Z_route_hidden + P_britain)], Z_spent_debris, True)
-    for l_c in [
-        E_card_influence_germany,
-        E_card_influence_italy,
-        E_card_influence_spain,
-        E_card_influence_ireland,
-        E_card_influence_denmark,
-        E_card_influence_belgium,
-        E_card_influence_greece,
-    ]:
-        s.move(T_card, l_c, (Z_scored + P_france), True)
-
-
-# scenario The player with more VP wins even if the rival reached the centre: expect (specs/channel_tunnel/scenarios/more_vp_beats_centre.yaml:16)
-def sc22_expect0(s: State) -> bool:
-    return f_final_score(s, P_france) == 13
-
-
-# scenario New Workers: one more disc this round: setup (specs/channel_tunnel/scenarios/new_workers_extra_disc.yaml:9)
-def sc23_setup(s: State) -> None:
-    s.move(T_card, E_card_new_workers, (Z_tableau + P_britain), True)
-    s.move(T_debris, E_white_debris_4, Z_on_cards, True)
-    s.v_held_on[E_white_debris_4] = E_card_new_workers
-
-
-# scenario New Workers: one more disc this round: expect (specs/channel_tunnel/scenarios/new_workers_extra_disc.yaml:14)
-def sc23_expect0(s: State) -> bool:
-    return len(s.z.piles[(Z_reserve + P_britain)]) == 11
-
-
-# scenario One card effect per turn: after Technology Upgrade, no red chain that turn: setup (specs/channel_tunnel/scenarios/one_effect_per_turn.yaml:11)
-def sc24_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_card, E_card_tech_upgrade, (Z_tableau + P_britain), True)
-    s.move(T_debris, E_white_debris_4, Z_on_cards, True)
-    s.v_held_on[E_white_debris_4] = E_card_tech_upgrade
-    s.move(T_card, E_card_new_material_2, (Z_tableau + P_britain), True)
-    s.move(T_debris, E_orange_debris_4, Z_on_cards, True)
-    s.v_held_on[E_orange_debris_4] = E_card_new_material_2
-
-
-# scenario One card effect per turn: after Technology Upgrade, no red chain that turn: expect (specs/channel_tunnel/scenarios/one_effect_per_turn.yaml:21)
-def sc24_expect0(s: State) -> bool:
-    return f_charges(s, E_card_new_material_2) == 1
-
-
-# scenario One card effect per turn: after Technology Upgrade, no red chain that turn: expect (specs/channel_tunnel/scenarios/one_effect_per_turn.yaml:22)
-def sc24_expect1(s: State) -> bool:
-    return E_card_tech_upgrade in s.z.piles[(Z_scored + P_britain)]
-
-
-# scenario Passing: the first to pass takes the first-player card and may keep discs for the next round: setup (specs/channel_tunnel/scenarios/pass_first_player_and_keep.yaml:14)
-def sc25_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_orange_disc_4,
-        E_orange_disc_5,
-        E_light_blue_disc_1,
-        E_light_blue_disc_2,
-        E_light_blue_disc_3,
-        E_light_blue_disc_4,
-        E_light_blue_disc_5,
-    ]:
-        s.move(T_disc, l_d_2, (Z_reserve + P_france), True)
-
-
-# scenario Passing: the first to pass takes the first-player card and may keep discs for the next round: expect (specs/channel_tunnel/scenarios/pass_first_player_and_keep.yaml:20)
-def sc25_expect0(s: State) -> bool:
-    return s.v_first == P_france
-
-
-# scenario Passing: the first to pass takes the first-player card and may keep discs for the next round: expect (specs/channel_tunnel/scenarios/pass_first_player_and_keep.yaml:21)
-def sc25_expect1(s: State) -> bool:
-    return s.v_round == 2
-
-
-# scenario Passing: the first to pass takes the first-player card and may keep discs for the next round: expect (specs/channel_tunnel/scenarios/pass_first_player_and_keep.yaml:22)
-def sc25_expect2(s: State) -> bool:
-    return (len(s.z.piles[(Z_reserve + P_france)]) == 10) and (f_discs_of(s, P_france, E_orange) >= 2)
-
-
-# scenario Technology perk: peek at a face-down debris token, shown to that player only: setup (specs/channel_tunnel/scenarios/peek_is_private.yaml:12)
-def sc26_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-
-
-# scenario Technology perk: peek at a face-down debris token, shown to that player only: expect (specs/channel_tunnel/scenarios/peek_is_private.yaml:16)
-def sc26_expect0(s: State) -> bool:
-    return E_black_debris_3 in s.z.piles[(Z_route_hidden + P_france)]
-
-
-# scenario Plan is not offered when one's own route has no face-down token left (ruling 6): setup (specs/channel_tunnel/scenarios/plan_needs_face_down_token.yaml:9)
-def sc27_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move_all(T_debris, s.z.piles[(Z_route_hidden + P_britain)], Z_spent_debris, True)
-    s.move(T_debris, E_white_debris_4, (Z_storage + P_britain), True)
-
-
-# scenario Plan reveals the face-down token nearest the machine, even before the open ones are tunnelled: setup (specs/channel_tunnel/scenarios/plan_reveals_nearest.yaml:12)
-def sc28_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-
-
-# scenario Plan reveals the face-down token nearest the machine, even before the open ones are tunnelled: expect (specs/channel_tunnel/scenarios/plan_reveals_nearest.yaml:16)
-def sc28_expect0(s: State) -> bool:
-    return (len(s.z.piles[(Z_route_open + P_britain)]) == 2) and (
-        f_nearest(s, P_britain) == E_yellow_debris_4
-    )
-
-
-# scenario Plan reveals the face-down token nearest the machine, even before the open ones are tunnelled: expect (specs/channel_tunnel/scenarios/plan_reveals_nearest.yaml:17)
-def sc28_expect1(s: State) -> bool:
-    return E_light_blue_debris_4 in s.z.piles[(Z_route_open + P_britain)]
-
-
-# scenario Reaching the centre ends the game at once: +2 and +1 per debris token left on the rival's route: setup (specs/channel_tunnel/scenarios/reach_centre_scores.yaml:14)
-def sc29_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move_all(T_debris, s.z.piles[(Z_route_hidden + P_britain)], Z_spent_debris, True)
-
-
-# scenario Reaching the centre ends the game at once: +2 and +1 per debris token left on the rival's route: expect (specs/channel_tunnel/scenarios/reach_centre_scores.yaml:19)
-def sc29_expect0(s: State) -> bool:
-    return s.v_reached == P_britain
-
-
-# scenario Reaching the centre ends the game at once: +2 and +1 per debris token left on the rival's route: expect (specs/channel_tunnel/scenarios/reach_centre_scores.yaml:20)
-def sc29_expect1(s: State) -> bool:
-    return (f_final_score(s, P_britain) == 11) and (f_final_score(s, P_france) == 0)
-
-
-# scenario Reaching the centre ends the game at once: +2 and +1 per debris token left on the rival's route: expect (specs/channel_tunnel/scenarios/reach_centre_scores.yaml:21)
-def sc29_expect2(s: State) -> bool:
-    return len(s.z.piles[Z_deviation_discard]) == 0
-
-
-# scenario A round in which nobody places a stack ends the game (ruling 12): setup (specs/channel_tunnel/scenarios/stalemate_round.yaml:7)
-def sc30_setup(s: State) -> None:
-    s.move(T_card, E_card_influence_germany, (Z_scored + P_france), True)
-
-
-# scenario A round in which nobody places a stack ends the game (ruling 12): expect (specs/channel_tunnel/scenarios/stalemate_round.yaml:10)
-def sc30_expect0(s: State) -> bool:
-    return s.v_placements == 0
-
-
-# scenario Technology: a money step takes ALL money cards; the surplus straightens the machine: setup (specs/channel_tunnel/scenarios/technology_money_threshold.yaml:13)
-def sc31_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.v_tech[P_britain][E_logistics] = 1
-    s.v_deviation[P_britain] = min(0, max(-5, (-2)))
-    s.move(T_card, E_card_influence_greece, (Z_money + P_britain), True)
-    s.move(T_card, E_card_influence_italy, (Z_money + P_britain), True)
-
-
-# scenario Technology: a money step takes ALL money cards; the surplus straightens the machine: expect (specs/channel_tunnel/scenarios/technology_money_threshold.yaml:21)
-def sc31_expect0(s: State) -> bool:
-    return s.v_tech[P_britain][E_logistics] == 2
-
-
-# scenario Technology: a money step takes ALL money cards; the surplus straightens the machine: expect (specs/channel_tunnel/scenarios/technology_money_threshold.yaml:22)
-def sc31_expect1(s: State) -> bool:
-    return len(s.z.piles[(Z_money + P_britain)]) == 0
-
-
-# scenario Technology: a money step takes ALL money cards; the surplus straightens the machine: expect (specs/channel_tunnel/scenarios/technology_money_threshold.yaml:23)
-def sc31_expect2(s: State) -> bool:
-    return s.v_deviation[P_britain] == 0
-
-
-# scenario Technology: a money step cannot be crossed with less money than it shows: setup (specs/channel_tunnel/scenarios/technology_threshold_unaffordable.yaml:9)
-def sc32_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.v_tech[P_britain][E_logistics] = 1
-    s.move(T_card, E_card_influence_belgium, (Z_money + P_britain), True)
-
-
-# scenario A tie on VP goes to the player who reached the centre: setup (specs/channel_tunnel/scenarios/tie_goes_to_centre.yaml:12)
-def sc33_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move_all(T_debris, s.z.piles[(Z_route_hidden + P_britain)], Z_spent_debris, True)
-    for l_c in [
-        E_card_influence_germany,
-        E_card_influence_italy,
-        E_card_influence_spain,
-        E_card_influence_ireland,
-        E_card_influence_denmark,
-        E_card_influence_belgium,
-    ]:
-        s.move(T_card, l_c, (Z_scored + P_france), True)
-
-
-# scenario A tie on VP goes to the player who reached the centre: expect (specs/channel_tunnel/scenarios/tie_goes_to_centre.yaml:19)
-def sc33_expect0(s: State) -> bool:
-    return (f_final_score(s, P_france) == 11) and (f_final_score(s, P_britain) == 11)
-
-
-# scenario Tunnel needs the nearest token face up (ruling 1): with it tunnelled, only Plan is offered: setup (specs/channel_tunnel/scenarios/tunnel_needs_face_up_token.yaml:9)
-def sc34_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_yellow_debris_4, Z_spent_debris, True)
-
-
-# scenario Tunnel is impossible with a full storage, and needs the nearest token face up: setup (specs/channel_tunnel/scenarios/tunnel_needs_storage.yaml:15)
-def sc35_setup(s: State) -> None:
-    for l_d in [
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-        E_yellow_disc_1,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_white_debris_4, (Z_storage + P_britain), True)
-
-
-# scenario Without a disc of the token's colour, any two discs pay for Tunnel: setup (specs/channel_tunnel/scenarios/tunnel_with_two_discs.yaml:15)
-def sc36_setup(s: State) -> None:
-    for l_d in [
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-        E_orange_disc_1,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-
-
-# scenario Without a disc of the token's colour, any two discs pay for Tunnel: expect (specs/channel_tunnel/scenarios/tunnel_with_two_discs.yaml:19)
-def sc36_expect0(s: State) -> bool:
-    return E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]
-
-
-# scenario Without a disc of the token's colour, any two discs pay for Tunnel: expect (specs/channel_tunnel/scenarios/tunnel_with_two_discs.yaml:20)
-def sc36_expect1(s: State) -> bool:
-    return (f_discs_of(s, P_britain, E_black) == 3) and (f_discs_of(s, P_britain, E_orange) == 0)
-
-
-# scenario Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances: setup (specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml:15)
-def sc37_setup(s: State) -> None:
-    for l_d in [
-        E_yellow_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_deviation_card, E_deviation_north_0, Z_deviation_deck, True)
-
-
-# scenario Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances: expect (specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml:20)
-def sc37_expect0(s: State) -> bool:
-    return (E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]) and (
-        len(s.z.piles[(Z_storage + P_britain)]) == 2
-    )
-
-
-# scenario Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances: expect (specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml:21)
-def sc37_expect1(s: State) -> bool:
-    return f_discs_of(s, P_britain, E_yellow) == 0
-
-
-# scenario Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances: expect (specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml:22)
-def sc37_expect2(s: State) -> bool:
-    return (len(s.z.piles[(Z_route_open + P_britain)]) + len(s.z.piles[(Z_route_hidden + P_britain)])) == 8
-
-
-# scenario Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances: expect (specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml:23)
-def sc37_expect3(s: State) -> bool:
-    return E_deviation_north_0 in s.z.piles[Z_deviation_discard]
-
-
-# scenario Water: a light blue token makes Britain draw two deviation cards: setup (specs/channel_tunnel/scenarios/water_britain.yaml:15)
-def sc38_setup(s: State) -> None:
-    for l_d in [
-        E_light_blue_disc_1,
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    s.move(T_debris, E_yellow_debris_4, Z_spent_debris, True)
-    s.move(T_debris, s.top((Z_route_hidden + P_britain)), (Z_route_open + P_britain), True)
-    s.move(T_deviation_card, E_deviation_south_1, Z_deviation_deck, True)
-    s.move(T_deviation_card, E_deviation_minus_2, Z_deviation_deck, True)
-
-
-# scenario Water: a light blue token makes Britain draw two deviation cards: expect (specs/channel_tunnel/scenarios/water_britain.yaml:23)
-def sc38_expect0(s: State) -> bool:
-    return E_light_blue_debris_4 in s.z.piles[(Z_storage + P_britain)]
-
-
-# scenario Water: a light blue token makes Britain draw two deviation cards: expect (specs/channel_tunnel/scenarios/water_britain.yaml:24)
-def sc38_expect1(s: State) -> bool:
-    return s.v_deviation[P_britain] == (-3)
-
-
-# scenario Water: the French machine draws no deviation card for a light blue token: setup (specs/channel_tunnel/scenarios/water_france.yaml:12)
-def sc39_setup(s: State) -> None:
-    for l_d in [
-        E_white_disc_1,
-        E_white_disc_2,
-        E_white_disc_3,
-        E_white_disc_4,
-        E_white_disc_5,
-        E_black_disc_1,
-        E_black_disc_2,
-        E_black_disc_3,
-        E_black_disc_4,
-        E_yellow_disc_1,
-    ]:
-        s.move(T_disc, l_d, (Z_reserve + P_britain), True)
-    for l_d_2 in [
-        E_light_blue_disc_1,
-        E_orange_disc_1,
-        E_orange_disc_2,
-        E_orange_disc_3,
-        E_orange_disc_4,
-        E_orange_disc_5,
-        E_yellow_disc_2,
-        E_yellow_disc_3,
-        E_yellow_disc_4,
-        E_yellow_disc_5,
-    ]:
-        s.move(T_disc, l_d_2, (Z_reserve + P_france), True)
-    s.move(T_debris, E_orange_debris_4, Z_spent_debris, True)
-    s.move(T_debris, E_black_debris_3, Z_spent_debris, True)
-    s.move(T_debris, s.top((Z_route_hidden + P_france)), (Z_route_open + P_france), True)
-
-
-# scenario Water: the French machine draws no deviation card for a light blue token: expect (specs/channel_tunnel/scenarios/water_france.yaml:21)
-def sc39_expect0(s: State) -> bool:
-    return E_light_blue_debris_3 in s.z.piles[(Z_storage + P_france)]
-
-
-# scenario Water: the French machine draws no deviation card for a light blue token: expect (specs/channel_tunnel/scenarios/water_france.yaml:22)
-def sc39_expect1(s: State) -> bool:
-    return (s.v_deviation[P_france] == 0) and (len(s.z.piles[Z_deviation_discard]) == 0)
-
-
 # procedure do_action (specs/channel_tunnel/actions.yaml:111)
-class P_do_action(Frame):
+class Proc_do_action(Frame):
     __slots__ = ("l_p", "l_act", "l_a", "l_did")
-    NAME = "P_do_action"
+    NAME = "Proc_do_action"
     ORIGIN = "procedure do_action (specs/channel_tunnel/actions.yaml:111)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:action", "entity:space", "enum:action")
@@ -2497,36 +1524,36 @@ class P_do_action(Frame):
                 continue
             elif pc == 1:
                 self.pc = 14
-                s.push(P_chain(self.l_p, self.l_did, self.l_a))
+                s.push(Proc_chain(self.l_p, self.l_did, self.l_a))
                 return
             elif pc == 2:
                 # cov 38
                 self.pc = 8
-                s.push(P_do_plan(self.l_p))
+                s.push(Proc_do_plan(self.l_p))
                 return
             elif pc == 3:
                 # cov 39
                 self.pc = 9
-                s.push(P_do_tunnel(self.l_p))
+                s.push(Proc_do_tunnel(self.l_p))
                 return
             elif pc == 4:
                 # cov 40
                 self.pc = 10
-                s.push(P_do_finance(self.l_p))
+                s.push(Proc_do_finance(self.l_p))
                 return
             elif pc == 5:
                 # cov 41
                 self.pc = 11
-                s.push(P_do_technology(self.l_p))
+                s.push(Proc_do_technology(self.l_p))
                 return
             elif pc == 6:
                 # cov 42
                 self.pc = 12
-                s.push(P_do_secondary(self.l_p, self.l_a))
+                s.push(Proc_do_secondary(self.l_p, self.l_a))
                 return
             elif pc == 7:
                 self.pc = 13
-                s.push(P_do_develop(self.l_p, self.l_a))
+                s.push(Proc_do_develop(self.l_p, self.l_a))
                 return
             elif pc == 8:
                 pc = 1
@@ -2554,9 +1581,9 @@ class P_do_action(Frame):
 
 
 # procedure do_plan (specs/channel_tunnel/actions.yaml:125)
-class P_do_plan(Frame):
+class Proc_do_plan(Frame):
     __slots__ = ("l_p", "l_t")
-    NAME = "P_do_plan"
+    NAME = "Proc_do_plan"
     ORIGIN = "procedure do_plan (specs/channel_tunnel/actions.yaml:125)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:debris")
@@ -2596,7 +1623,7 @@ class P_do_plan(Frame):
             elif pc == 2:
                 # cov 47
                 self.pc = 3
-                s.push(P_draw_agenda(self.l_p))
+                s.push(Proc_draw_agenda(self.l_p))
                 return
             elif pc == 3:
                 pc = 1
@@ -2606,9 +1633,9 @@ class P_do_plan(Frame):
 
 
 # procedure do_tunnel (specs/channel_tunnel/actions.yaml:135)
-class P_do_tunnel(Frame):
+class Proc_do_tunnel(Frame):
     __slots__ = ("l_p", "l_t", "l_k", "r_1")
-    NAME = "P_do_tunnel"
+    NAME = "Proc_do_tunnel"
     ORIGIN = "procedure do_tunnel (specs/channel_tunnel/actions.yaml:135)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:debris", "entity:colour", "int")
@@ -2738,9 +1765,9 @@ class P_do_tunnel(Frame):
 
 
 # procedure do_finance (specs/channel_tunnel/actions.yaml:184)
-class P_do_finance(Frame):
+class Proc_do_finance(Frame):
     __slots__ = ("l_p", "l_c")
-    NAME = "P_do_finance"
+    NAME = "Proc_do_finance"
     ORIGIN = "procedure do_finance (specs/channel_tunnel/actions.yaml:184)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card")
@@ -2770,7 +1797,7 @@ class P_do_finance(Frame):
                 return
             elif pc == 1:
                 self.pc = 2
-                s.push(P_take_money(self.l_p, self.l_c))
+                s.push(Proc_take_money(self.l_p, self.l_c))
                 return
             elif pc == 2:
                 s.pop()
@@ -2780,9 +1807,9 @@ class P_do_finance(Frame):
 
 
 # procedure take_money (specs/channel_tunnel/actions.yaml:190)
-class P_take_money(Frame):
+class Proc_take_money(Frame):
     __slots__ = ("l_p", "l_c", "l_a")
-    NAME = "P_take_money"
+    NAME = "Proc_take_money"
     ORIGIN = "procedure take_money (specs/channel_tunnel/actions.yaml:190)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:space")
@@ -2814,7 +1841,7 @@ class P_take_money(Frame):
                 )
                 p_refill(s, self.l_a)
                 self.pc = 1
-                s.push(P_pay_promotion(self.l_p))
+                s.push(Proc_pay_promotion(self.l_p))
                 return
             elif pc == 1:
                 s.pop()
@@ -2824,9 +1851,9 @@ class P_take_money(Frame):
 
 
 # procedure do_technology (specs/channel_tunnel/actions.yaml:215)
-class P_do_technology(Frame):
+class Proc_do_technology(Frame):
     __slots__ = ("l_p", "l_bonus", "l_use", "l_b", "l_st", "l_paid", "l_c")
-    NAME = "P_do_technology"
+    NAME = "Proc_do_technology"
     ORIGIN = "procedure do_technology (specs/channel_tunnel/actions.yaml:215)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "bool", "entity:bar", "entity:tech_step", "int", "entity:card")
@@ -2974,7 +2001,7 @@ class P_do_technology(Frame):
             elif pc == 11:
                 # cov 82
                 self.pc = 12
-                s.push(P_peek(self.l_p))
+                s.push(Proc_peek(self.l_p))
                 return
             elif pc == 12:
                 pc = 10
@@ -3017,9 +2044,9 @@ class P_do_technology(Frame):
 
 
 # procedure peek (specs/channel_tunnel/actions.yaml:260)
-class P_peek(Frame):
+class Proc_peek(Frame):
     __slots__ = ("l_p", "l_q", "l_k", "l_t")
-    NAME = "P_peek"
+    NAME = "Proc_peek"
     ORIGIN = "procedure peek (specs/channel_tunnel/actions.yaml:260)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "int", "entity:debris")
@@ -3089,9 +2116,9 @@ class P_peek(Frame):
 
 
 # procedure do_secondary (specs/channel_tunnel/actions.yaml:270)
-class P_do_secondary(Frame):
+class Proc_do_secondary(Frame):
     __slots__ = ("l_p", "l_a", "l_c")
-    NAME = "P_do_secondary"
+    NAME = "Proc_do_secondary"
     ORIGIN = "procedure do_secondary (specs/channel_tunnel/actions.yaml:270)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:space", "entity:card")
@@ -3138,7 +2165,7 @@ class P_do_secondary(Frame):
             elif pc == 2:
                 # cov 91
                 self.pc = 3
-                s.push(P_take_money(self.l_p, self.l_c))
+                s.push(Proc_take_money(self.l_p, self.l_c))
                 return
             elif pc == 3:
                 s.pop()
@@ -3153,16 +2180,16 @@ class P_do_secondary(Frame):
             elif pc == 5:
                 # cov 93
                 self.pc = 8
-                s.push(P_do_plan(self.l_p))
+                s.push(Proc_do_plan(self.l_p))
                 return
             elif pc == 6:
                 # cov 94
                 self.pc = 9
-                s.push(P_do_tunnel(self.l_p))
+                s.push(Proc_do_tunnel(self.l_p))
                 return
             elif pc == 7:
                 self.pc = 10
-                s.push(P_do_technology(self.l_p))
+                s.push(Proc_do_technology(self.l_p))
                 return
             elif pc == 8:
                 pc = 4
@@ -3178,9 +2205,9 @@ class P_do_secondary(Frame):
 
 
 # procedure do_develop (specs/channel_tunnel/actions.yaml:286)
-class P_do_develop(Frame):
+class Proc_do_develop(Frame):
     __slots__ = ("l_p", "l_a", "l_c", "l_t", "l_n", "r_1")
-    NAME = "P_do_develop"
+    NAME = "Proc_do_develop"
     ORIGIN = "procedure do_develop (specs/channel_tunnel/actions.yaml:286)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:space", "entity:card", "entity:debris", "int", "int")
@@ -3247,7 +2274,7 @@ class P_do_develop(Frame):
             elif pc == 3:
                 # cov 98
                 self.pc = 6
-                s.push(P_hold(self.l_p, self.l_c))
+                s.push(Proc_hold(self.l_p, self.l_c))
                 return
             elif pc == 4:
                 # cov 99
@@ -3282,7 +2309,7 @@ class P_do_develop(Frame):
                 continue
             elif pc == 9:
                 self.pc = 11
-                s.push(P_hold(self.l_p, self.l_c))
+                s.push(Proc_hold(self.l_p, self.l_c))
                 return
             elif pc == 10:
                 pc = 1
@@ -3295,9 +2322,9 @@ class P_do_develop(Frame):
 
 
 # procedure hold (specs/channel_tunnel/actions.yaml:303)
-class P_hold(Frame):
+class Proc_hold(Frame):
     __slots__ = ("l_p", "l_c", "l_t")
-    NAME = "P_hold"
+    NAME = "Proc_hold"
     ORIGIN = "procedure hold (specs/channel_tunnel/actions.yaml:303)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:debris")
@@ -3337,9 +2364,9 @@ class P_hold(Frame):
 
 
 # procedure chain (specs/channel_tunnel/actions.yaml:310)
-class P_chain(Frame):
+class Proc_chain(Frame):
     __slots__ = ("l_p", "l_did", "l_a", "l_c", "l_x", "l_d")
-    NAME = "P_chain"
+    NAME = "Proc_chain"
     ORIGIN = "procedure chain (specs/channel_tunnel/actions.yaml:310)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:action", "entity:space", "entity:card", "enum:action", "entity:disc")
@@ -3426,17 +2453,17 @@ class P_chain(Frame):
             elif pc == 3:
                 # cov 109
                 self.pc = 8
-                s.push(P_do_plan(self.l_p))
+                s.push(Proc_do_plan(self.l_p))
                 return
             elif pc == 4:
                 # cov 110
                 self.pc = 9
-                s.push(P_do_tunnel(self.l_p))
+                s.push(Proc_do_tunnel(self.l_p))
                 return
             elif pc == 5:
                 # cov 111
                 self.pc = 10
-                s.push(P_do_technology(self.l_p))
+                s.push(Proc_do_technology(self.l_p))
                 return
             elif pc == 6:
                 # cov 112
@@ -3490,21 +2517,21 @@ class P_chain(Frame):
             elif pc == 13:
                 # cov 114
                 self.pc = 17
-                s.push(P_do_plan(self.l_p))
+                s.push(Proc_do_plan(self.l_p))
                 return
             elif pc == 14:
                 # cov 115
                 self.pc = 18
-                s.push(P_do_tunnel(self.l_p))
+                s.push(Proc_do_tunnel(self.l_p))
                 return
             elif pc == 15:
                 # cov 116
                 self.pc = 19
-                s.push(P_do_finance(self.l_p))
+                s.push(Proc_do_finance(self.l_p))
                 return
             elif pc == 16:
                 self.pc = 20
-                s.push(P_do_technology(self.l_p))
+                s.push(Proc_do_technology(self.l_p))
                 return
             elif pc == 17:
                 pc = 12
@@ -3523,9 +2550,9 @@ class P_chain(Frame):
 
 
 # procedure play_round (specs/channel_tunnel/rounds.yaml:54)
-class P_play_round(Frame):
+class Proc_play_round(Frame):
     __slots__ = ("l_p", "l_p_2", "l_d", "l_q")
-    NAME = "P_play_round"
+    NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/channel_tunnel/rounds.yaml:54)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "entity:disc", "player")
@@ -3551,19 +2578,19 @@ class P_play_round(Frame):
                     self.l_p = x_
                     s.v_passed[s.ref(self.l_p)] = False
                 self.pc = 1
-                s.push(P_refill_discs(s.v_first))
+                s.push(Proc_refill_discs(s.v_first))
                 return
             elif pc == 1:
                 self.pc = 2
-                s.push(P_refill_discs((1 - s.v_first)))
+                s.push(Proc_refill_discs((1 - s.v_first)))
                 return
             elif pc == 2:
                 self.pc = 3
-                s.push(P_round_start_effects(s.v_first))
+                s.push(Proc_round_start_effects(s.v_first))
                 return
             elif pc == 3:
                 self.pc = 4
-                s.push(P_round_start_effects((1 - s.v_first)))
+                s.push(Proc_round_start_effects((1 - s.v_first)))
                 return
             elif pc == 4:
                 s.v_placements = 0
@@ -3612,7 +2639,7 @@ class P_play_round(Frame):
             elif pc == 9:
                 # cov 119
                 self.pc = 10
-                s.push(P_take_turn(self.l_p_2))
+                s.push(Proc_take_turn(self.l_p_2))
                 return
             elif pc == 10:
                 pc = 8
@@ -3622,9 +2649,9 @@ class P_play_round(Frame):
 
 
 # procedure refill_discs (specs/channel_tunnel/rounds.yaml:75)
-class P_refill_discs(Frame):
+class Proc_refill_discs(Frame):
     __slots__ = ("l_p", "l_use", "l_n")
-    NAME = "P_refill_discs"
+    NAME = "Proc_refill_discs"
     ORIGIN = "procedure refill_discs (specs/channel_tunnel/rounds.yaml:75)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "bool", "int")
@@ -3694,9 +2721,9 @@ class P_refill_discs(Frame):
 
 
 # procedure round_start_effects (specs/channel_tunnel/rounds.yaml:98)
-class P_round_start_effects(Frame):
+class Proc_round_start_effects(Frame):
     __slots__ = ("l_p", "l_o", "l_use", "l_give", "l_take", "l_mine", "l_theirs")
-    NAME = "P_round_start_effects"
+    NAME = "Proc_round_start_effects"
     ORIGIN = "procedure round_start_effects (specs/channel_tunnel/rounds.yaml:98)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "bool", "entity:colour", "entity:colour", "entity:disc", "entity:disc")
@@ -3808,9 +2835,9 @@ class P_round_start_effects(Frame):
 
 
 # procedure take_turn (specs/channel_tunnel/rounds.yaml:117)
-class P_take_turn(Frame):
+class Proc_take_turn(Frame):
     __slots__ = ("l_p", "l_use", "l_k", "l_a", "l_mine", "l_theirs", "l_d", "l_d_2", "l_act")
-    NAME = "P_take_turn"
+    NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/channel_tunnel/rounds.yaml:117)"
     SLOTS = __slots__
     SLOT_TYPES = (
@@ -3865,7 +2892,7 @@ class P_take_turn(Frame):
                     # cov 139
                     pass
                 self.pc = 1
-                s.push(P_pay_promotion(self.l_p))
+                s.push(Proc_pay_promotion(self.l_p))
                 return
             elif pc == 1:
                 if f_usable(s, self.l_p, 3):
@@ -3915,11 +2942,11 @@ class P_take_turn(Frame):
                 # cov 142
                 p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 3))
                 self.pc = 7
-                s.push(P_do_technology(self.l_p))
+                s.push(Proc_do_technology(self.l_p))
                 return
             elif pc == 7:
                 self.pc = 8
-                s.push(P_do_technology(self.l_p))
+                s.push(Proc_do_technology(self.l_p))
                 return
             elif pc == 8:
                 pc = 5
@@ -3948,7 +2975,7 @@ class P_take_turn(Frame):
             elif pc == 11:
                 # cov 144
                 self.pc = 12
-                s.push(P_pass_round(self.l_p))
+                s.push(Proc_pass_round(self.l_p))
                 return
             elif pc == 12:
                 s.pop()
@@ -4014,7 +3041,7 @@ class P_take_turn(Frame):
                 return
             elif pc == 14:
                 self.pc = 15
-                s.push(P_do_action(self.l_p, self.l_act, self.l_a))
+                s.push(Proc_do_action(self.l_p, self.l_act, self.l_a))
                 return
             elif pc == 15:
                 s.pop()
@@ -4024,9 +3051,9 @@ class P_take_turn(Frame):
 
 
 # procedure pass_round (specs/channel_tunnel/rounds.yaml:159)
-class P_pass_round(Frame):
+class Proc_pass_round(Frame):
     __slots__ = ("l_p", "l_k", "l_n", "l_keep", "l_back", "l_d", "i_1", "k_2")
-    NAME = "P_pass_round"
+    NAME = "Proc_pass_round"
     ORIGIN = "procedure pass_round (specs/channel_tunnel/rounds.yaml:159)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:colour", "int", "int", "int", "entity:disc", "list[entity:colour]", "int")
@@ -4113,9 +3140,9 @@ class P_pass_round(Frame):
 
 
 # procedure draw_agenda (specs/channel_tunnel/rounds.yaml:192)
-class P_draw_agenda(Frame):
+class Proc_draw_agenda(Frame):
     __slots__ = ("l_p", "l_g", "l_keep")
-    NAME = "P_draw_agenda"
+    NAME = "Proc_draw_agenda"
     ORIGIN = "procedure draw_agenda (specs/channel_tunnel/rounds.yaml:192)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:agenda_card", "bool")
@@ -4174,7 +3201,7 @@ class P_draw_agenda(Frame):
                     # cov 162
                     pass
                 self.pc = 2
-                s.push(P_pay_promotion(self.l_p))
+                s.push(Proc_pay_promotion(self.l_p))
                 return
             elif pc == 2:
                 s.pop()
@@ -4184,9 +3211,9 @@ class P_draw_agenda(Frame):
 
 
 # procedure pay_promotion (specs/channel_tunnel/rounds.yaml:210)
-class P_pay_promotion(Frame):
+class Proc_pay_promotion(Frame):
     __slots__ = ("l_p", "l_paid", "l_c")
-    NAME = "P_pay_promotion"
+    NAME = "Proc_pay_promotion"
     ORIGIN = "procedure pay_promotion (specs/channel_tunnel/rounds.yaml:210)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "entity:card")
@@ -4249,95 +3276,10 @@ class P_pay_promotion(Frame):
                 raise AssertionError(pc)
 
 
-# setup (specs/channel_tunnel/game.yaml:140)
-class Setup(Frame):
-    __slots__ = ("l_d", "l_t", "l_p", "l_c", "l_a", "l_c_2", "l_g")
-    NAME = "Setup"
-    ORIGIN = "setup (specs/channel_tunnel/game.yaml:140)"
-    SLOTS = __slots__
-    SLOT_TYPES = (
-        "entity:disc",
-        "entity:debris",
-        "player",
-        "entity:card",
-        "entity:space",
-        "entity:deviation_card",
-        "entity:agenda_card",
-    )
-    BLOCKS = 1
-    l_d: int
-    l_t: int
-    l_p: int
-    l_c: int
-    l_a: int
-    l_c_2: int
-    l_g: int
-
-    def __init__(self) -> None:
-        self.pc = 0
-        self.l_d = -1
-        self.l_t = -1
-        self.l_p = -1
-        self.l_c = -1
-        self.l_a = -1
-        self.l_c_2 = -1
-        self.l_g = -1
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 175
-                for x_ in list(range(25)):
-                    self.l_d = x_
-                    s.move(T_disc, self.l_d, Z_bag, True)
-                for x_ in list(range(20)):
-                    self.l_t = x_
-                    s.move(T_debris, self.l_t, Z_debris_pool, True)
-                s.shuffle(Z_debris_pool)
-                for x_ in list(range(s.num_players)):
-                    self.l_p = x_
-                    s.deal(T_debris, 9, Z_debris_pool, (Z_route_hidden + s.ref(self.l_p)))
-                    s.deal(T_debris, 1, Z_debris_pool, (Z_storage + s.ref(self.l_p)))
-                    s.move(
-                        T_debris,
-                        s.top((Z_route_hidden + s.ref(self.l_p))),
-                        (Z_route_open + s.ref(self.l_p)),
-                        True,
-                    )
-                for x_ in list(range(33)):
-                    self.l_c = x_
-                    s.move(T_card, self.l_c, Z_deck, True)
-                s.shuffle(Z_deck)
-                for x_ in list(range(5)):
-                    self.l_a = x_
-                    if not F_space_variable[self.l_a]:
-                        continue
-                    p_refill(s, self.l_a)
-                for x_ in list(range(9)):
-                    self.l_c_2 = x_
-                    s.move(T_deviation_card, self.l_c_2, Z_deviation_deck, True)
-                s.shuffle(Z_deviation_deck)
-                for x_ in list(range(6)):
-                    self.l_g = x_
-                    s.move(T_agenda_card, self.l_g, Z_agenda_box, True)
-                if s.o_agenda:
-                    # cov 176
-                    s.move_all(T_agenda_card, s.z.piles[Z_agenda_box], Z_agenda_deck, True)
-                    s.shuffle(Z_agenda_deck)
-                else:
-                    # cov 177
-                    pass
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase rounds (specs/channel_tunnel/game.yaml:160)
-class Ph_rounds(Frame):
+class Phase_rounds(Frame):
     __slots__ = ()
-    NAME = "Ph_rounds"
+    NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/channel_tunnel/game.yaml:160)"
     SLOTS = __slots__
     SLOT_TYPES = ()
@@ -4351,7 +3293,7 @@ class Ph_rounds(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_play_round())
+                s.push(Proc_play_round())
                 return
             elif pc == 1:
                 s.pop()
@@ -4367,7 +3309,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 6
+    BLOCKS = 5
 
     def __init__(self) -> None:
         self.pc = 0
@@ -4376,38 +3318,88 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
+                setup(s)
                 s.after_setup()
                 s.v_round = 0
+                pc = 1
+                continue
+            elif pc == 1:
+                s.tick("the while of phase 'rounds' at specs/channel_tunnel/game.yaml:160:11")
+                if not True:
+                    pc = 3
+                    continue
+                s.v_round += 1
                 pc = 2
                 continue
             elif pc == 2:
-                s.tick("the while of phase 'rounds' at specs/channel_tunnel/game.yaml:160:11")
-                if not True:
-                    pc = 4
-                    continue
-                s.v_round += 1
-                pc = 3
-                continue
-            elif pc == 3:
                 # phase rounds (specs/channel_tunnel/game.yaml:160)
                 # cov 178
-                self.pc = 5
-                s.push(Ph_rounds())
+                self.pc = 4
+                s.push(Phase_rounds())
                 return
-            elif pc == 4:
+            elif pc == 3:
                 s.pop()
                 return
-            elif pc == 5:
+            elif pc == 4:
                 s.expire(PH_rounds)
-                pc = 2
+                pc = 1
                 continue
             else:
                 raise AssertionError(pc)
 
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "f_capacity": "function capacity (specs/channel_tunnel/actions.yaml:5)",
+    "f_nearest": "function nearest (specs/channel_tunnel/actions.yaml:10)",
+    "f_can_plan": "function can_plan (specs/channel_tunnel/actions.yaml:15)",
+    "f_tunnel_room": "function tunnel_room (specs/channel_tunnel/actions.yaml:20)",
+    "f_can_tunnel_now": "function can_tunnel_now (specs/channel_tunnel/actions.yaml:25)",
+    "f_can_tunnel_after": "function can_tunnel_after (specs/channel_tunnel/actions.yaml:30)",
+    "f_tunnel_ok": "function tunnel_ok (specs/channel_tunnel/actions.yaml:39)",
+    "f_can_develop": "function can_develop (specs/channel_tunnel/actions.yaml:44)",
+    "f_can_secondary": "function can_secondary (specs/channel_tunnel/actions.yaml:48)",
+    "f_space_actions": "function space_actions (specs/channel_tunnel/actions.yaml:55)",
+    "f_actions_after": "function actions_after (specs/channel_tunnel/actions.yaml:67)",
+    "f_actions_now": "function actions_now (specs/channel_tunnel/actions.yaml:71)",
+    "f_basic_actions": "function basic_actions (specs/channel_tunnel/actions.yaml:75)",
+    "f_next_step": "function next_step (specs/channel_tunnel/actions.yaml:82)",
+    "f_can_advance": "function can_advance (specs/channel_tunnel/actions.yaml:88)",
+    "f_chain_trigger": "function chain_trigger (specs/channel_tunnel/actions.yaml:92)",
+    "f_chain_possible": "function chain_possible (specs/channel_tunnel/actions.yaml:100)",
+    "f_discs_of": "function discs_of (specs/channel_tunnel/rounds.yaml:4)",
+    "f_stack_size": "function stack_size (specs/channel_tunnel/rounds.yaml:9)",
+    "f_max_discs": "function max_discs (specs/channel_tunnel/rounds.yaml:13)",
+    "f_supervised": "function supervised (specs/channel_tunnel/rounds.yaml:18)",
+    "f_legal_spaces": "function legal_spaces (specs/channel_tunnel/rounds.yaml:23)",
+    "f_placeable_colours": "function placeable_colours (specs/channel_tunnel/rounds.yaml:30)",
+    "f_usable": "function usable (specs/channel_tunnel/rounds.yaml:34)",
+    "f_usable_card": "function usable_card (specs/channel_tunnel/rounds.yaml:39)",
+    "f_charges": "function charges (specs/channel_tunnel/rounds.yaml:43)",
+    "f_money_total": "function money_total (specs/channel_tunnel/rounds.yaml:48)",
+    "f_owned": "function owned (specs/channel_tunnel/scoring.yaml:4)",
+    "f_owned_with": "function owned_with (specs/channel_tunnel/scoring.yaml:9)",
+    "f_topographic_colours": "function topographic_colours (specs/channel_tunnel/scoring.yaml:13)",
+    "f_card_points": "function card_points (specs/channel_tunnel/scoring.yaml:20)",
+    "f_tech_points": "function tech_points (specs/channel_tunnel/scoring.yaml:29)",
+    "f_agenda_points": "function agenda_points (specs/channel_tunnel/scoring.yaml:33)",
+    "f_centre_bonus": "function centre_bonus (specs/channel_tunnel/scoring.yaml:38)",
+    "f_final_score": "function final_score (specs/channel_tunnel/scoring.yaml:43)",
+    "p_draw_deviation": "procedure draw_deviation (specs/channel_tunnel/actions.yaml:162)",
+    "p_refill": "procedure refill (specs/channel_tunnel/actions.yaml:199)",
+    "p_straighten": "procedure straighten (specs/channel_tunnel/actions.yaml:253)",
+    "p_spend_charge": "procedure spend_charge (specs/channel_tunnel/rounds.yaml:180)",
+    "p_fulfil_agenda": "procedure fulfil_agenda (specs/channel_tunnel/rounds.yaml:222)",
+    "p_reach_centre": "procedure reach_centre (specs/channel_tunnel/scoring.yaml:50)",
+    "p_stalemate": "procedure stalemate (specs/channel_tunnel/scoring.yaml:62)",
+    "setup": "setup (specs/channel_tunnel/game.yaml:140)",
+    "inv_discs_accounted": "invariant discs_accounted (specs/channel_tunnel/game.yaml:115)",
+    "inv_debris_accounted": "invariant debris_accounted (specs/channel_tunnel/game.yaml:118)",
+    "inv_deviation_floor": "invariant deviation_floor (specs/channel_tunnel/game.yaml:123)",
+    "inv_storage_within_capacity": "invariant storage_within_capacity (specs/channel_tunnel/game.yaml:126)",
+    "inv_one_agenda_at_a_time": "invariant one_agenda_at_a_time (specs/channel_tunnel/game.yaml:129)",
+    "evaluate": "evaluation (specs/channel_tunnel/game.yaml:134)",
+}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
@@ -4440,1236 +3432,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_one_agenda_at_a_time,
         "all(p in players where len(agenda_held[p]) <= 1)",
     ),
-)
-
-SCENARIOS: tuple[dict[str, Any], ...] = (
-    {
-        "name": "Agenda: planning an agenda token draws an agenda card, kept or discarded at once; Repairs skips the next advance",
-        "file": "specs/channel_tunnel/scenarios/agenda_draw_and_keep.yaml",
-        "seed": 1,
-        "options": {"agenda": True},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc0_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "white",
-                    "Plan or Tunnel",
-                    "plan",
-                    "yes",
-                    "pass",
-                    "0",
-                    "0",
-                    "black",
-                    "Finance or Technology",
-                    "technology",
-                ],
-                "expect": [
-                    ("agenda_repairs in agenda_done[britain]", 23, sc0_expect0),
-                    ("tech[britain, machinery] == 0 and tech[britain, logistics] == 0", 24, sc0_expect1),
-                ],
-                "error": None,
-                "log": [
-                    "Great Britain plans: orange debris 1 is revealed",
-                    "Revealed: Repairs",
-                    "Great Britain does not advance a bar (Repairs)",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si, tras Planificar, descubres una de estas fichas deberás robar una carta de Agenda y decidir en ese momento si la colocas frente a ti para cumplirla o la descartas sin efecto." and "REPARACIONES. En tu próxima acción de Tecnología, no subes una posición en la barra."\n',
-    },
-    {
-        "name": "Agenda: Inspection resolves a deviation card at once; Promotion is paid as soon as 3 million are there",
-        "file": "specs/channel_tunnel/scenarios/agenda_inspection_and_promotion.yaml",
-        "seed": 1,
-        "options": {"agenda": True},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc1_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "plan", "yes"],
-                "expect": [
-                    ("deviation[britain] == -1", 18, sc1_expect0),
-                    ("agenda_inspection in agenda_done[britain]", 19, sc1_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Agenda: off by default, the agenda symbol is ignored",
-        "file": "specs/channel_tunnel/scenarios/agenda_off_by_default.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc2_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "plan"],
-                "expect": [("len(agenda_box) == 6 and len(agenda_held[britain]) == 0", 15, sc2_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Agenda: no card is drawn while an unfulfilled agenda card is held",
-        "file": "specs/channel_tunnel/scenarios/agenda_only_one.yaml",
-        "seed": 1,
-        "options": {"agenda": True},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc3_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "plan"],
-                "expect": [("len(agenda_deck) == 5 and len(agenda_held[britain]) == 1", 20, sc3_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Solo se puede tener una carta de agenda a la vez. Si aún no has cumplido con una y al planificar descubres una ficha de escombro con el símbolo de agenda, no sacas ninguna carta."\n',
-    },
-    {
-        "name": "Agenda, Promotion: 3 million paid the moment Finance brings them, within the same action",
-        "file": "specs/channel_tunnel/scenarios/agenda_promotion.yaml",
-        "seed": 1,
-        "options": {"agenda": True},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc4_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "white",
-                    "Finance or Technology",
-                    "finance",
-                    "European Influence Luxembourg",
-                    "European Influence Luxembourg",
-                ],
-                "expect": [
-                    ("agenda_promotion in agenda_done[britain]", 24, sc4_expect0),
-                    (
-                        "card_influence_germany in money[britain] and card_influence_luxembourg in card_discard",
-                        25,
-                        sc4_expect1,
-                    ),
-                ],
-                "error": None,
-                "log": ["Britain fulfils Promotion"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Paga 3M inmediatamente o en el instante en el que dispongas de ellos." Britain holds Promotion and 1 million (Germany). Finance brings European Influence Luxembourg: Britain pays with it at once, before anything else happens (not at the start of its next turn).\n',
-    },
-    {
-        "name": "Agenda, Supervision: the next stack must be at least two discs larger than the one on the space",
-        "file": "specs/channel_tunnel/scenarios/agenda_supervision.yaml",
-        "seed": 1,
-        "options": {"agenda": True},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc5_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": [
-                    "Finance or Technology",
-                    "Secondary or Develop 1",
-                    "Secondary or Develop 2",
-                    "Secondary or Develop 3",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "SUPERVISIÓN. En tu próxima acción debes usar una pila de discos que tenga, como mínimo, dos discos más que los que haya en el espacio de acción." Britain\'s 5 white may not go on 4 discs.\n',
-    },
-    {
-        "name": "Agenda, Training: the next round draws one disc fewer",
-        "file": "specs/channel_tunnel/scenarios/agenda_training.yaml",
-        "seed": 1,
-        "options": {"agenda": True},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc6_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [],
-                "expect": [
-                    ("len(reserve[britain]) == 9", 13, sc6_expect0),
-                    ("agenda_training in agenda_done[britain]", 14, sc6_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Agenda, Warehouse Control: skip a turn so the rival takes two in a row",
-        "file": "specs/channel_tunnel/scenarios/agenda_warehouse.yaml",
-        "seed": 1,
-        "options": {"agenda": True},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc7_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "orange",
-                    "Finance or Technology",
-                    "technology",
-                    "pass",
-                    "light blue",
-                    "Plan or Tunnel",
-                    "plan",
-                ],
-                "expect": [("agenda_warehouse in agenda_done[britain]", 18, sc7_expect0)],
-                "error": None,
-                "log": [
-                    "Great Britain skips this turn (Warehouse Control)",
-                    "France places a stack of 5 light blue on Plan or Tunnel",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Blue cards: European Speech, Political Duel, Press Relations and Topographic Analysis",
-        "file": "specs/channel_tunnel/scenarios/blue_card_scoring.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc8_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [],
-                "expect": [
-                    ("card_points(france) == 7 + 1 + 1 + 1 + 2 + 3 + 2 + 3", 24, sc8_expect0),
-                    ("topographic_colours(france) == 2", 25, sc8_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "France owns 4 European Influence cards (2 VP each minus... see the card table), European Speech (+1 per 2 influence cards), Political Duel (+3 for more influence cards than Britain), Press Relations (+2 for more game cards) and two Topographic Analysis cards holding debris of two different colours (1 + 3 = 3 VP for 2).\n",
-    },
-    {
-        "name": "Britain's third storage space comes with a technology perk",
-        "file": "specs/channel_tunnel/scenarios/britain_third_storage.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc9_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["plan", "tunnel"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "El jugador inglés puede usar su tercer espacio de almacenamiento." With Machinery 2 reached, Britain may tunnel with two tokens in storage.\n',
-    },
-    {
-        "name": "Control Room 4: after Plan, a Tunnel action",
-        "file": "specs/channel_tunnel/scenarios/control_room_4_plan_then_tunnel.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc10_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "plan", "Control Room 4"],
-                "expect": [
-                    ("yellow_debris_4 in storage[britain]", 16, sc10_expect0),
-                    ("card_control_room_4 in scored[britain]", 17, sc10_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Develop: a card that costs a debris token empties storage, the only way to free it",
-        "file": "specs/channel_tunnel/scenarios/develop_discard_debris.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc11_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Secondary or Develop 2", "develop", "black debris 4"],
-                "expect": [
-                    ("card_influence_germany in scored[britain]", 18, sc11_expect0),
-                    ("black_debris_4 in spent_debris and len(storage[britain]) == 0", 19, sc11_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Coger cartas que te pidan fichas de escombro es la única manera de vaciar el almacén para poder seguir tunelando." The card has no debris on it, so it goes face down.\n',
-    },
-    {
-        "name": "Develop: a card that holds one or two debris; two give two uses, and a used-up card goes face down",
-        "file": "specs/channel_tunnel/scenarios/develop_hold_two.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc12_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "black",
-                    "Secondary or Develop 1",
-                    "develop",
-                    "2",
-                    "black debris 4",
-                    "white debris 4",
-                    "New Material 1",
-                ],
-                "expect": [
-                    (
-                        "card_new_material_1 in tableau[britain] and charges(card_new_material_1) == 1",
-                        20,
-                        sc12_expect0,
-                    ),
-                    ("len(storage[britain]) == 0", 21, sc12_expect1),
-                    ("discs_of(britain, black) == 1 and stack_size(variable_1) == 3", 22, sc12_expect2),
-                ],
-                "error": None,
-                "log": ["Great Britain uses New Material 1", "Great Britain takes back one black disc"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Decide si quieres colocar una o dos fichas de escombro en esa zona de la carta ... El número que coloques te permitirá usar una o dos veces el efecto de la carta." New Material takes back a disc after an action.\n',
-    },
-    {
-        "name": "Deviation -4 is safe (ruling 3)",
-        "file": "specs/channel_tunnel/scenarios/deviation_minus_four_is_safe.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc13_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [
-                    ("deviation[britain] == -4", 15, sc13_expect0),
-                    ("reached == none", 16, sc13_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "A machine past -4 deviation loses at once",
-        "file": "specs/channel_tunnel/scenarios/deviation_past_four_loses.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc14_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [],
-                "error": None,
-                "log": ["Game over: France wins (the Great Britain machine deviated past -4)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si en algún momento, el indicador de un jugador supera los -4 puntos, la tuneladora se ha desviado demasiado. La obra se paraliza y ese jugador pierde." (-4 is safe, ruling 3.)\n',
-    },
-    {
-        "name": "A deviation card whose colour is already in the discards rebuilds and shuffles the deck",
-        "file": "specs/channel_tunnel/scenarios/deviation_reshuffle.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc15_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [
-                    ("deviation[britain] == -1", 21, sc15_expect0),
-                    ("len(deviation_deck) == 9 and len(deviation_discard) == 0", 22, sc15_expect1),
-                ],
-                "error": None,
-                "log": [
-                    "Great Britain draws Deviation -1 (north): deviation -1",
-                    "The deviation deck is rebuilt and shuffled",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "Seed: \"Tras sacar una carta roja y ajustar el '-1' de desvío, el jugador rehace el mazo ya que hay otra carta roja en el descarte.\" Here the repeated colour is north.\n",
-    },
-    {
-        "name": "Displacing two yellow discs with an orange stack; the yellows join the player's yellow disc",
-        "file": "specs/channel_tunnel/scenarios/displace_and_merge.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc16_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["orange", "Plan or Tunnel", "tunnel"],
-                "expect": [
-                    ("stack_size(plan_tunnel) == 3", 25, sc16_expect0),
-                    ("discs_of(britain, yellow) == 2 and discs_of(britain, orange) == 0", 26, sc16_expect1),
-                    ("yellow_debris_4 in storage[britain]", 27, sc16_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "Great Britain places a stack of 3 orange on Plan or Tunnel, taking the stack of 2 there",
-                    "Great Britain pays one yellow disc",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "El jugador quiere tunelar pero la carta de acción está ocupada por dos discos amarillos. Decide usar su pila de discos naranjas y recoge los dos amarillos que coloca en su reserva. Como ya tenía un disco amarillo los combina formando una pila de tres discos." Britain then tunnels its yellow token, paying one of the three yellow discs.\n',
-    },
-    {
-        "name": "An occupied action space needs a strictly larger stack",
-        "file": "specs/channel_tunnel/scenarios/displace_needs_larger_stack.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc17_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": [
-                    "Finance or Technology",
-                    "Secondary or Develop 1",
-                    "Secondary or Develop 2",
-                    "Secondary or Develop 3",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si el espacio de acción estuviera ya ocupado por una pila de discos ... el jugador debe colocar una pila que tenga al menos un disco más." Britain\'s 2 white discs cannot go on the 2 yellow ones.\n',
-    },
-    {
-        "name": "Exchange: at the start of the round, after drawing, swap one disc with the rival",
-        "file": "specs/channel_tunnel/scenarios/exchange_at_round_start.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc18_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["yes", "white", "orange"],
-                "expect": [
-                    ("discs_of(britain, orange) == 1 and discs_of(britain, white) == 4", 18, sc18_expect0),
-                    ("discs_of(france, white) == 1", 19, sc18_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Finance as a secondary action takes the very card that shows it",
-        "file": "specs/channel_tunnel/scenarios/finance_secondary_takes_that_card.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc19_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Secondary or Develop 1", "secondary"],
-                "expect": [
-                    ("card_new_workers in money[britain]", 18, sc19_expect0),
-                    ("offer[variable_1] != none and offer[variable_1] != card_new_workers", 19, sc19_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si esta acción se realiza a través de una acción secundaria el jugador deberá coger la misma carta de juego que muestra la acción de financiación y no otra."\n',
-    },
-    {
-        "name": "Heavy Machinery: after an action, one more action of the player's choice without placing discs",
-        "file": "specs/channel_tunnel/scenarios/heavy_machinery.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc20_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "plan", "Heavy Machinery", "tunnel"],
-                "expect": [
-                    (
-                        "yellow_debris_4 in storage[britain] and light_blue_debris_4 in route_open[britain]",
-                        16,
-                        sc20_expect0,
-                    ),
-                    ("card_heavy_machinery in scored[britain]", 17, sc20_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Money cards are currency: they score no VP and are not game cards for Press Relations (ruling 9)",
-        "file": "specs/channel_tunnel/scenarios/money_cards_do_not_score.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc21_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [],
-                "expect": [
-                    ("card_points(britain) == 0", 15, sc21_expect0),
-                    ("card_points(france) == 1 + 2", 16, sc21_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "The player with more VP wins even if the rival reached the centre",
-        "file": "specs/channel_tunnel/scenarios/more_vp_beats_centre.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc22_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [("final_score(france) == 13", 16, sc22_expect0)],
-                "error": None,
-                "log": ["Game over: France wins (France scores more VP)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "New Workers: one more disc this round",
-        "file": "specs/channel_tunnel/scenarios/new_workers_extra_disc.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc23_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["yes"],
-                "expect": [("len(reserve[britain]) == 11", 14, sc23_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "One card effect per turn: after Technology Upgrade, no red chain that turn",
-        "file": "specs/channel_tunnel/scenarios/one_effect_per_turn.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc24_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["yes", "pass", "pass", "white", "Finance or Technology", "technology", "pass"],
-                "expect": [
-                    ("charges(card_new_material_2) == 1", 21, sc24_expect0),
-                    ("card_tech_upgrade in scored[britain]", 22, sc24_expect1),
-                ],
-                "error": None,
-                "log": ["Great Britain uses Technology Upgrade"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Un jugador solo puede activar un efecto por turno."\n',
-    },
-    {
-        "name": "Passing: the first to pass takes the first-player card and may keep discs for the next round",
-        "file": "specs/channel_tunnel/scenarios/pass_first_player_and_keep.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc25_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "black",
-                    "Finance or Technology",
-                    "technology",
-                    "pass",
-                    "pass",
-                    "0",
-                    "2",
-                    "pass",
-                    "0",
-                    "1",
-                ],
-                "expect": [
-                    ("first == france", 20, sc25_expect0),
-                    ("round == 2", 21, sc25_expect1),
-                    ("len(reserve[france]) == 10 and discs_of(france, orange) >= 2", 22, sc25_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "France passes and takes the first-player card",
-                    "Great Britain passes",
-                    "France draws 8 discs",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "coge la carta de jugador inicial, la pone por la cara de su país y devuelve a la bolsa los discos de acción que tenga en su reserva. Antes de eso puede quedarse con los discos que quiera" and "si su máximo es diez discos y al pasar se quedó con dos, sólo sacará ocho discos." France passes first (ruling 4: only the first to pass takes the card), keeping 2 orange discs.\n',
-    },
-    {
-        "name": "Technology perk: peek at a face-down debris token, shown to that player only",
-        "file": "specs/channel_tunnel/scenarios/peek_is_private.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc26_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Finance or Technology", "technology", "Logistics", "France", "1"],
-                "expect": [("black_debris_3 in route_hidden[france]", 16, sc26_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {"Great Britain": ["You see: black debris 3"]},
-                "unseen": {"France": ["You see", "black debris 3"]},
-            }
-        ],
-        "doc": 'Seed: "Mirar en secreto cualquier ficha de escombro no revelada aún en tu ruta o la de tu rival. Luego se vuelve a dejar oculta en su sitio." Logistics 1 gives the peek.\n',
-    },
-    {
-        "name": "Plan is not offered when one's own route has no face-down token left (ruling 6)",
-        "file": "specs/channel_tunnel/scenarios/plan_needs_face_down_token.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc27_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": [
-                    "Finance or Technology",
-                    "Secondary or Develop 1",
-                    "Secondary or Develop 2",
-                    "Secondary or Develop 3",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Plan reveals the face-down token nearest the machine, even before the open ones are tunnelled",
-        "file": "specs/channel_tunnel/scenarios/plan_reveals_nearest.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc28_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "plan"],
-                "expect": [
-                    (
-                        "len(route_open[britain]) == 2 and nearest(britain) == yellow_debris_4",
-                        16,
-                        sc28_expect0,
-                    ),
-                    ("light_blue_debris_4 in route_open[britain]", 17, sc28_expect1),
-                ],
-                "error": None,
-                "log": ["Great Britain plans: light blue debris 4 is revealed"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "El jugador revela la ficha de escombro más próxima a su tuneladora que aún no estuviera volteada. Se pueden planificar losetas aunque no se hayan tunelado las anteriores."\n',
-    },
-    {
-        "name": "Reaching the centre ends the game at once: +2 and +1 per debris token left on the rival's route",
-        "file": "specs/channel_tunnel/scenarios/reach_centre_scores.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc29_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [
-                    ("reached == britain", 19, sc29_expect0),
-                    ("final_score(britain) == 11 and final_score(france) == 0", 20, sc29_expect1),
-                    ("len(deviation_discard) == 0", 21, sc29_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "Great Britain: cards 0, technology 0, deviation 0, centre 11, agenda 0: 11 VP",
-                    "Game over: Great Britain wins",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "El jugador que alcanzó la posición central gana dos puntos de victoria más un punto adicional por cada ficha de escombro (volteada o no) que aún permanezca en el recorrido de su rival." Britain has one token left; France has all 9, so Britain scores 2 + 9 = 11 and no deviation card is drawn (ruling 2).\n',
-    },
-    {
-        "name": "A round in which nobody places a stack ends the game (ruling 12)",
-        "file": "specs/channel_tunnel/scenarios/stalemate_round.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc30_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["pass", "0", "0", "0", "0", "0", "pass", "0", "0", "0", "0", "0"],
-                "expect": [("placements == 0", 10, sc30_expect0)],
-                "error": None,
-                "log": [
-                    "Nobody placed a stack this round: the works stop and the game is scored",
-                    "Game over: France wins (France scores more VP)",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "The rulebook lets players pass at will and never says what happens if both always do. Such a game would never end, so a round without a single stack placed stops the works and the game is scored as usual, without a centre bonus; equal scores are a draw.\n",
-    },
-    {
-        "name": "Technology: a money step takes ALL money cards; the surplus straightens the machine",
-        "file": "specs/channel_tunnel/scenarios/technology_money_threshold.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc31_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Finance or Technology", "technology", "Logistics"],
-                "expect": [
-                    ("tech[britain, logistics] == 2", 21, sc31_expect0),
-                    ("len(money[britain]) == 0", 22, sc31_expect1),
-                    ("deviation[britain] == 0", 23, sc31_expect2),
-                ],
-                "error": None,
-                "log": ["Great Britain pays 5 million for Logistics 2"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "deberá descartar TODAS las cartas de dinero que haya obtenido siempre que tengan una cantidad de millones igual o superior al indicado. Si entrega más dinero del indicado puede aprovechar el excedente para disminuir el desvío." Logistics 2 costs 3 million; Britain holds 3 + 2 and is at -2.\n',
-    },
-    {
-        "name": "Technology: a money step cannot be crossed with less money than it shows",
-        "file": "specs/channel_tunnel/scenarios/technology_threshold_unaffordable.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc32_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Finance or Technology", "technology"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Machinery", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "A tie on VP goes to the player who reached the centre",
-        "file": "specs/channel_tunnel/scenarios/tie_goes_to_centre.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc33_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [("final_score(france) == 11 and final_score(britain) == 11", 19, sc33_expect0)],
-                "error": None,
-                "log": [
-                    "Game over: Great Britain wins (Great Britain reached the centre and scores at least as many VP)"
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "Seed: \"en caso de empate, lo será el que llegó a la posición central.\" France's cards are worth 11, as is Britain's centre bonus.\n",
-    },
-    {
-        "name": "Tunnel needs the nearest token face up (ruling 1): with it tunnelled, only Plan is offered",
-        "file": "specs/channel_tunnel/scenarios/tunnel_needs_face_up_token.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc34_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["plan"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "Tunnel is impossible with a full storage, and needs the nearest token face up",
-        "file": "specs/channel_tunnel/scenarios/tunnel_needs_storage.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc35_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["plan"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si no tiene ningún espacio libre en su almacén no puede realizar esta acción." Britain\'s two storage spaces are full, so only Plan is offered.\n',
-    },
-    {
-        "name": "Without a disc of the token's colour, any two discs pay for Tunnel",
-        "file": "specs/channel_tunnel/scenarios/tunnel_with_two_discs.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc36_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel", "black", "orange"],
-                "expect": [
-                    ("yellow_debris_4 in storage[britain]", 19, sc36_expect0),
-                    ("discs_of(britain, black) == 3 and discs_of(britain, orange) == 0", 20, sc36_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si no tiene un disco del color de la ficha de escombro puede, en su lugar, devolver a la bolsa dos discos cualesquiera de su reserva."\n',
-    },
-    {
-        "name": "Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances",
-        "file": "specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc37_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [
-                    ("yellow_debris_4 in storage[britain] and len(storage[britain]) == 2", 20, sc37_expect0),
-                    ("discs_of(britain, yellow) == 0", 21, sc37_expect1),
-                    ("len(route_open[britain]) + len(route_hidden[britain]) == 8", 22, sc37_expect2),
-                    ("deviation_north_0 in deviation_discard", 23, sc37_expect3),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Con un disco amarillo puedes tunelar la ficha de escombro amarilla y ponerla en un espacio vacío de tu almacén." Then one deviation card is drawn (ruling 2).\n',
-    },
-    {
-        "name": "Water: a light blue token makes Britain draw two deviation cards",
-        "file": "specs/channel_tunnel/scenarios/water_britain.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc38_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["white", "Plan or Tunnel", "tunnel"],
-                "expect": [
-                    ("light_blue_debris_4 in storage[britain]", 23, sc38_expect0),
-                    ("deviation[britain] == -3", 24, sc38_expect1),
-                ],
-                "error": None,
-                "log": ["Water! Britain draws two deviation cards"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si la ficha tunelada es de color azul se ha filtrado agua en el túnel. El jugador británico debe, de una en una, sacar y ejecutar 2 cartas de desvío. El francés no roba ninguna."\n',
-    },
-    {
-        "name": "Water: the French machine draws no deviation card for a light blue token",
-        "file": "specs/channel_tunnel/scenarios/water_france.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[19, 11, 6, 2, 14, 18, 10, 5, 17, 9, 7, 15, 3, 13, 8, 4, 16, 12, 0, 1]],
-        "setup": sc39_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "white",
-                    "Finance or Technology",
-                    "technology",
-                    "pass",
-                    "orange",
-                    "Plan or Tunnel",
-                    "tunnel",
-                ],
-                "expect": [
-                    ("light_blue_debris_3 in storage[france]", 21, sc39_expect0),
-                    ("deviation[france] == 0 and len(deviation_discard) == 0", 22, sc39_expect1),
-                ],
-                "error": None,
-                "log": ["Water, but the French machine is sealed: no deviation card"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
 )
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
@@ -5860,7 +3622,7 @@ INFO = GameInfo(
     title="1987 Channel Tunnel",
     version="1",
     digest="4de8b636feb79402ca2f71e31265db575091f78df3ca1e374381741fffa1e1d1",
-    player_names=("Great Britain", "France"),
+    player_names=PLAYER_LABELS,
     player_count=2,
     options=(
         OptionInfo(
@@ -5880,126 +3642,16 @@ INFO = GameInfo(
         "player",
     ),
     type_labels=(
-        ("light blue", "black", "orange", "yellow", "white"),
-        ("Machinery", "Logistics"),
-        (
-            "light blue disc 1",
-            "light blue disc 2",
-            "light blue disc 3",
-            "light blue disc 4",
-            "light blue disc 5",
-            "black disc 1",
-            "black disc 2",
-            "black disc 3",
-            "black disc 4",
-            "black disc 5",
-            "orange disc 1",
-            "orange disc 2",
-            "orange disc 3",
-            "orange disc 4",
-            "orange disc 5",
-            "yellow disc 1",
-            "yellow disc 2",
-            "yellow disc 3",
-            "yellow disc 4",
-            "yellow disc 5",
-            "white disc 1",
-            "white disc 2",
-            "white disc 3",
-            "white disc 4",
-            "white disc 5",
-        ),
-        (
-            "light blue debris 1",
-            "light blue debris 2",
-            "light blue debris 3",
-            "light blue debris 4",
-            "black debris 1",
-            "black debris 2",
-            "black debris 3",
-            "black debris 4",
-            "orange debris 1",
-            "orange debris 2",
-            "orange debris 3",
-            "orange debris 4",
-            "yellow debris 1",
-            "yellow debris 2",
-            "yellow debris 3",
-            "yellow debris 4",
-            "white debris 1",
-            "white debris 2",
-            "white debris 3",
-            "white debris 4",
-        ),
-        (
-            "Plan or Tunnel",
-            "Finance or Technology",
-            "Secondary or Develop 1",
-            "Secondary or Develop 2",
-            "Secondary or Develop 3",
-        ),
-        (
-            "Machinery 1",
-            "Machinery 2",
-            "Machinery 3",
-            "Machinery 4",
-            "Machinery 5",
-            "Machinery 6",
-            "Logistics 1",
-            "Logistics 2",
-            "Logistics 3",
-            "Logistics 4",
-            "Logistics 5",
-            "Logistics 6",
-        ),
-        (
-            "Deviation -2",
-            "Deviation 0 (north)",
-            "Deviation -1 (north)",
-            "Deviation 0 (south)",
-            "Deviation -1 (south)",
-            "Deviation 0 (east)",
-            "Deviation 0 (east, 2)",
-            "Deviation 0 (west)",
-            "Deviation 0 (west, 2)",
-        ),
-        (
-            "New Workers",
-            "Exchange",
-            "Extra Finance 1",
-            "Extra Finance 2",
-            "Technology Upgrade",
-            "European Influence Belgium",
-            "European Influence Netherlands",
-            "European Influence Luxembourg",
-            "European Influence Germany",
-            "European Influence Italy",
-            "European Influence Spain",
-            "European Influence Portugal",
-            "European Influence Ireland",
-            "European Influence Denmark",
-            "European Influence Greece",
-            "European Speech 1",
-            "European Speech 2",
-            "Political Duel",
-            "Press Relations 1",
-            "Press Relations 2",
-            "Topographic Analysis 1",
-            "Topographic Analysis 2",
-            "Topographic Analysis 3",
-            "Topographic Analysis 4",
-            "Topographic Analysis 5",
-            "Control Room 1",
-            "Control Room 2",
-            "Control Room 3",
-            "Control Room 4",
-            "Control Room 5",
-            "New Material 1",
-            "New Material 2",
-            "Heavy Machinery",
-        ),
-        ("Training", "Warehouse Control", "Inspection", "Repairs", "Supervision", "Promotion"),
-        ("Great Britain", "France"),
+        LABELS_colour,
+        LABELS_bar,
+        LABELS_disc,
+        LABELS_debris,
+        LABELS_space,
+        LABELS_tech_step,
+        LABELS_deviation_card,
+        LABELS_card,
+        LABELS_agenda_card,
+        PLAYER_LABELS,
     ),
     type_ids=(
         IDS_colour[:-1],
@@ -6049,208 +3701,23 @@ INFO = GameInfo(
     domains=(
         Domain("pass", 0, ("pass",)),
         Domain("bool", 1, ("no", "yes")),
-        Domain(
-            "number",
-            3,
-            (
-                "0",
-                "1",
-                "2",
-                "3",
-                "4",
-                "5",
-                "6",
-                "7",
-                "8",
-                "9",
-                "10",
-                "11",
-                "12",
-                "13",
-                "14",
-                "15",
-                "16",
-                "17",
-                "18",
-                "19",
-                "20",
-            ),
-        ),
-        Domain("player", 24, ("Great Britain", "France")),
-        Domain("entity:colour", 26, ("light blue", "black", "orange", "yellow", "white")),
-        Domain("entity:bar", 31, ("Machinery", "Logistics")),
-        Domain(
-            "entity:disc",
-            33,
-            (
-                "light blue disc 1",
-                "light blue disc 2",
-                "light blue disc 3",
-                "light blue disc 4",
-                "light blue disc 5",
-                "black disc 1",
-                "black disc 2",
-                "black disc 3",
-                "black disc 4",
-                "black disc 5",
-                "orange disc 1",
-                "orange disc 2",
-                "orange disc 3",
-                "orange disc 4",
-                "orange disc 5",
-                "yellow disc 1",
-                "yellow disc 2",
-                "yellow disc 3",
-                "yellow disc 4",
-                "yellow disc 5",
-                "white disc 1",
-                "white disc 2",
-                "white disc 3",
-                "white disc 4",
-                "white disc 5",
-            ),
-        ),
-        Domain(
-            "entity:debris",
-            58,
-            (
-                "light blue debris 1",
-                "light blue debris 2",
-                "light blue debris 3",
-                "light blue debris 4",
-                "black debris 1",
-                "black debris 2",
-                "black debris 3",
-                "black debris 4",
-                "orange debris 1",
-                "orange debris 2",
-                "orange debris 3",
-                "orange debris 4",
-                "yellow debris 1",
-                "yellow debris 2",
-                "yellow debris 3",
-                "yellow debris 4",
-                "white debris 1",
-                "white debris 2",
-                "white debris 3",
-                "white debris 4",
-            ),
-        ),
-        Domain(
-            "entity:space",
-            78,
-            (
-                "Plan or Tunnel",
-                "Finance or Technology",
-                "Secondary or Develop 1",
-                "Secondary or Develop 2",
-                "Secondary or Develop 3",
-            ),
-        ),
-        Domain(
-            "entity:tech_step",
-            83,
-            (
-                "Machinery 1",
-                "Machinery 2",
-                "Machinery 3",
-                "Machinery 4",
-                "Machinery 5",
-                "Machinery 6",
-                "Logistics 1",
-                "Logistics 2",
-                "Logistics 3",
-                "Logistics 4",
-                "Logistics 5",
-                "Logistics 6",
-            ),
-        ),
-        Domain(
-            "entity:deviation_card",
-            95,
-            (
-                "Deviation -2",
-                "Deviation 0 (north)",
-                "Deviation -1 (north)",
-                "Deviation 0 (south)",
-                "Deviation -1 (south)",
-                "Deviation 0 (east)",
-                "Deviation 0 (east, 2)",
-                "Deviation 0 (west)",
-                "Deviation 0 (west, 2)",
-            ),
-        ),
-        Domain(
-            "entity:card",
-            104,
-            (
-                "New Workers",
-                "Exchange",
-                "Extra Finance 1",
-                "Extra Finance 2",
-                "Technology Upgrade",
-                "European Influence Belgium",
-                "European Influence Netherlands",
-                "European Influence Luxembourg",
-                "European Influence Germany",
-                "European Influence Italy",
-                "European Influence Spain",
-                "European Influence Portugal",
-                "European Influence Ireland",
-                "European Influence Denmark",
-                "European Influence Greece",
-                "European Speech 1",
-                "European Speech 2",
-                "Political Duel",
-                "Press Relations 1",
-                "Press Relations 2",
-                "Topographic Analysis 1",
-                "Topographic Analysis 2",
-                "Topographic Analysis 3",
-                "Topographic Analysis 4",
-                "Topographic Analysis 5",
-                "Control Room 1",
-                "Control Room 2",
-                "Control Room 3",
-                "Control Room 4",
-                "Control Room 5",
-                "New Material 1",
-                "New Material 2",
-                "Heavy Machinery",
-            ),
-        ),
-        Domain(
-            "entity:agenda_card",
-            137,
-            ("Training", "Warehouse Control", "Inspection", "Repairs", "Supervision", "Promotion"),
-        ),
-        Domain("enum:action", 143, ("plan", "tunnel", "finance", "technology", "secondary", "develop")),
-        Domain("enum:kind", 149, ("green", "blue", "red")),
-        Domain("enum:cost", 152, ("free", "discard_one", "hold_one", "hold_one_or_two")),
-        Domain(
-            "enum:ability",
-            156,
-            (
-                "new_workers",
-                "exchange",
-                "extra_finance",
-                "tech_upgrade",
-                "european_influence",
-                "european_speech",
-                "political_duel",
-                "press_relations",
-                "topographic",
-                "control_room_1",
-                "control_room_2",
-                "control_room_3",
-                "control_room_4",
-                "control_room_5",
-                "new_material",
-                "heavy_machinery",
-            ),
-        ),
-        Domain("enum:perk", 172, ("no_perk", "perk_disc", "perk_peek", "perk_storage")),
-        Domain("enum:heading", 176, ("no_heading", "north", "south", "east", "west")),
+        Domain("number", 3, number_labels(20)),
+        Domain("player", 24, PLAYER_LABELS),
+        Domain("entity:colour", 26, LABELS_colour),
+        Domain("entity:bar", 31, LABELS_bar),
+        Domain("entity:disc", 33, LABELS_disc),
+        Domain("entity:debris", 58, LABELS_debris),
+        Domain("entity:space", 78, LABELS_space),
+        Domain("entity:tech_step", 83, LABELS_tech_step),
+        Domain("entity:deviation_card", 95, LABELS_deviation_card),
+        Domain("entity:card", 104, LABELS_card),
+        Domain("entity:agenda_card", 137, LABELS_agenda_card),
+        Domain("enum:action", 143, ENUM_action),
+        Domain("enum:kind", 149, ENUM_kind),
+        Domain("enum:cost", 152, ENUM_cost),
+        Domain("enum:ability", 156, ENUM_ability),
+        Domain("enum:perk", 172, ENUM_perk),
+        Domain("enum:heading", 176, ENUM_heading),
     ),
     radius=0,
     phases=("rounds",),
@@ -6288,26 +3755,25 @@ INFO = GameInfo(
     frames={
         frame.NAME: frame
         for frame in (
-            P_do_action,
-            P_do_plan,
-            P_do_tunnel,
-            P_do_finance,
-            P_take_money,
-            P_do_technology,
-            P_peek,
-            P_do_secondary,
-            P_do_develop,
-            P_hold,
-            P_chain,
-            P_play_round,
-            P_refill_discs,
-            P_round_start_effects,
-            P_take_turn,
-            P_pass_round,
-            P_draw_agenda,
-            P_pay_promotion,
-            Setup,
-            Ph_rounds,
+            Proc_do_action,
+            Proc_do_plan,
+            Proc_do_tunnel,
+            Proc_do_finance,
+            Proc_take_money,
+            Proc_do_technology,
+            Proc_peek,
+            Proc_do_secondary,
+            Proc_do_develop,
+            Proc_hold,
+            Proc_chain,
+            Proc_play_round,
+            Proc_refill_discs,
+            Proc_round_start_effects,
+            Proc_take_turn,
+            Proc_pass_round,
+            Proc_draw_agenda,
+            Proc_pay_promotion,
+            Phase_rounds,
             Flow,
         )
     },

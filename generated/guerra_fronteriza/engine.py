@@ -7,7 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime.engine import Domain, Frame, GameInfo, GameState, OptionInfo, ZoneInfo
+from runtime.engine import (
+    Domain,
+    Frame,
+    GameInfo,
+    GameState,
+    OptionInfo,
+    ZoneInfo,
+    number_labels,
+)
 
 # ---- static facts -----------------------------------------------------------------------------
 T_tile: int = 0
@@ -342,6 +350,52 @@ IDS_tile: tuple[str, ...] = (
     "c4_north_west_base",
     "none",
 )
+LABELS_tile: tuple[str, ...] = (
+    "Central Airfield",
+    "North City",
+    "South City",
+    "East Ridge",
+    "West Ridge",
+    "East Fields",
+    "West Fields",
+    "East Woods",
+    "West Woods",
+    "East Base",
+    "West Base",
+    "Central Airstrip",
+    "North Town",
+    "North Heights",
+    "North Landing",
+    "North Plain",
+    "North Meadow",
+    "South-East Town",
+    "South-East Heights",
+    "South-East Landing",
+    "South-East Plain",
+    "South-East Meadow",
+    "South-West Town",
+    "South-West Heights",
+    "South-West Landing",
+    "South-West Plain",
+    "South-West Meadow",
+    "Crossroads",
+    "Northern Port",
+    "Southern Port",
+    "East Hill",
+    "North-East Hill",
+    "West Hill",
+    "South-West Hill",
+    "East Airfield",
+    "West Airfield",
+    "North Woods",
+    "South-East Woods",
+    "North-West Woods",
+    "South Woods",
+    "North-East Base",
+    "South-East Base",
+    "South-West Base",
+    "North-West Base",
+)
 F_tile_operation: tuple[int, ...] = (
     2,
     2,
@@ -672,6 +726,7 @@ F_tile_adjacent: tuple[list[int], ...] = (
     [],
 )
 IDS_unit_type: tuple[str, ...] = ("infantry", "tank", "artillery", "plane", "none")
+LABELS_unit_type: tuple[str, ...] = ("infantry", "tank", "artillery", "plane")
 F_unit_type_move: tuple[int, ...] = (1, 2, 1, 3, 0)
 F_unit_type_attack_init: tuple[int, ...] = (1, 2, 0, 1, 0)
 F_unit_type_defense_init: tuple[int, ...] = (1, 1, 3, 0, 0)
@@ -778,6 +833,108 @@ IDS_figure: tuple[str, ...] = (
     "ussr_plane_4",
     "ussr_plane_5",
     "none",
+)
+LABELS_figure: tuple[str, ...] = (
+    "German infantry 1",
+    "German infantry 2",
+    "German infantry 3",
+    "German infantry 4",
+    "German infantry 5",
+    "German infantry 6",
+    "German infantry 7",
+    "German infantry 8",
+    "German infantry 9",
+    "German infantry 10",
+    "German tank 1",
+    "German tank 2",
+    "German tank 3",
+    "German tank 4",
+    "German tank 5",
+    "German artillery 1",
+    "German artillery 2",
+    "German artillery 3",
+    "German artillery 4",
+    "German artillery 5",
+    "German plane 1",
+    "German plane 2",
+    "German plane 3",
+    "German plane 4",
+    "German plane 5",
+    "US infantry 1",
+    "US infantry 2",
+    "US infantry 3",
+    "US infantry 4",
+    "US infantry 5",
+    "US infantry 6",
+    "US infantry 7",
+    "US infantry 8",
+    "US infantry 9",
+    "US infantry 10",
+    "US tank 1",
+    "US tank 2",
+    "US tank 3",
+    "US tank 4",
+    "US tank 5",
+    "US artillery 1",
+    "US artillery 2",
+    "US artillery 3",
+    "US artillery 4",
+    "US artillery 5",
+    "US plane 1",
+    "US plane 2",
+    "US plane 3",
+    "US plane 4",
+    "US plane 5",
+    "British infantry 1",
+    "British infantry 2",
+    "British infantry 3",
+    "British infantry 4",
+    "British infantry 5",
+    "British infantry 6",
+    "British infantry 7",
+    "British infantry 8",
+    "British infantry 9",
+    "British infantry 10",
+    "British tank 1",
+    "British tank 2",
+    "British tank 3",
+    "British tank 4",
+    "British tank 5",
+    "British artillery 1",
+    "British artillery 2",
+    "British artillery 3",
+    "British artillery 4",
+    "British artillery 5",
+    "British plane 1",
+    "British plane 2",
+    "British plane 3",
+    "British plane 4",
+    "British plane 5",
+    "Soviet infantry 1",
+    "Soviet infantry 2",
+    "Soviet infantry 3",
+    "Soviet infantry 4",
+    "Soviet infantry 5",
+    "Soviet infantry 6",
+    "Soviet infantry 7",
+    "Soviet infantry 8",
+    "Soviet infantry 9",
+    "Soviet infantry 10",
+    "Soviet tank 1",
+    "Soviet tank 2",
+    "Soviet tank 3",
+    "Soviet tank 4",
+    "Soviet tank 5",
+    "Soviet artillery 1",
+    "Soviet artillery 2",
+    "Soviet artillery 3",
+    "Soviet artillery 4",
+    "Soviet artillery 5",
+    "Soviet plane 1",
+    "Soviet plane 2",
+    "Soviet plane 3",
+    "Soviet plane 4",
+    "Soviet plane 5",
 )
 F_figure_faction: tuple[int, ...] = (
     0,
@@ -1004,9 +1161,28 @@ IDS_building: tuple[str, ...] = (
     "ussr_camp_2",
     "none",
 )
+LABELS_building: tuple[str, ...] = (
+    "German HQ",
+    "German factory",
+    "German camp 1",
+    "German camp 2",
+    "US HQ",
+    "US factory",
+    "US camp 1",
+    "US camp 2",
+    "British HQ",
+    "British factory",
+    "British camp 1",
+    "British camp 2",
+    "Soviet HQ",
+    "Soviet factory",
+    "Soviet camp 1",
+    "Soviet camp 2",
+)
 F_building_faction: tuple[int, ...] = (0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, -1)
 F_building_kind: tuple[int, ...] = (0, 1, 2, 2, 0, 1, 2, 2, 0, 1, 2, 2, 0, 1, 2, 2, 0)
 IDS_order_type: tuple[str, ...] = ("attack_orders", "defense_orders", "tactical_orders", "none")
+LABELS_order_type: tuple[str, ...] = ("attack orders", "defense orders", "tactical orders")
 IDS_panel: tuple[str, ...] = (
     "germany_panel",
     "united_states_panel",
@@ -1014,6 +1190,7 @@ IDS_panel: tuple[str, ...] = (
     "ussr_panel",
     "none",
 )
+LABELS_panel: tuple[str, ...] = ("German panel", "US panel", "British panel", "Soviet panel")
 F_panel_faction: tuple[int, ...] = (0, 1, 2, 3, -1)
 F_panel_infantry: tuple[int, ...] = (2, 2, 2, 3, 0)
 F_panel_tanks: tuple[int, ...] = (1, 1, 1, 1, 0)
@@ -1124,6 +1301,98 @@ IDS_order_card: tuple[str, ...] = (
     "intelligence_5",
     "intelligence_6",
     "none",
+)
+LABELS_order_card: tuple[str, ...] = (
+    "Night Attack 1",
+    "Night Attack 2",
+    "Night Attack 3",
+    "Night Attack 4",
+    "Night Attack 5",
+    "Night Attack 6",
+    "Forced March 1",
+    "Forced March 2",
+    "Forced March 3",
+    "Forced March 4",
+    "Forced March 5",
+    "Forced March 6",
+    "Air Raid 1",
+    "Air Raid 2",
+    "Air Raid 3",
+    "Air Raid 4",
+    "Air Raid 5",
+    "Air Raid 6",
+    "Production 1",
+    "Production 2",
+    "Production 3",
+    "Production 4",
+    "Production 5",
+    "Production 6",
+    "Artillery Barrage 1",
+    "Artillery Barrage 2",
+    "Artillery Barrage 3",
+    "Artillery Barrage 4",
+    "Artillery Barrage 5",
+    "Artillery Barrage 6",
+    "Withdrawal 1",
+    "Withdrawal 2",
+    "Withdrawal 3",
+    "Withdrawal 4",
+    "Withdrawal 5",
+    "Withdrawal 6",
+    "Entrenchment 1",
+    "Entrenchment 2",
+    "Entrenchment 3",
+    "Entrenchment 4",
+    "Entrenchment 5",
+    "Entrenchment 6",
+    "Anti-Aircraft Fire 1",
+    "Anti-Aircraft Fire 2",
+    "Anti-Aircraft Fire 3",
+    "Anti-Aircraft Fire 4",
+    "Anti-Aircraft Fire 5",
+    "Anti-Aircraft Fire 6",
+    "Ambush 1",
+    "Ambush 2",
+    "Ambush 3",
+    "Ambush 4",
+    "Ambush 5",
+    "Ambush 6",
+    "Reserves 1",
+    "Reserves 2",
+    "Reserves 3",
+    "Reserves 4",
+    "Reserves 5",
+    "Reserves 6",
+    "Supplies 1",
+    "Supplies 2",
+    "Supplies 3",
+    "Supplies 4",
+    "Supplies 5",
+    "Supplies 6",
+    "Recruitment 1",
+    "Recruitment 2",
+    "Recruitment 3",
+    "Recruitment 4",
+    "Recruitment 5",
+    "Recruitment 6",
+    "Redeployment 1",
+    "Redeployment 2",
+    "Redeployment 3",
+    "Redeployment 4",
+    "Redeployment 5",
+    "Redeployment 6",
+    "Sabotage 1",
+    "Sabotage 2",
+    "Sabotage 3",
+    "Sabotage 4",
+    "Sabotage 5",
+    "Sabotage 6",
+    "Intelligence 1",
+    "Intelligence 2",
+    "Intelligence 3",
+    "Intelligence 4",
+    "Intelligence 5",
+    "Intelligence 6",
 )
 F_order_card_kind: tuple[int, ...] = (
     0,
@@ -1424,6 +1693,7 @@ ENUM_order: tuple[str, ...] = (
     "sabotage",
     "intelligence",
 )
+PLAYER_LABELS: tuple[str, ...] = ("Germany", "United States", "Great Britain", "USSR")
 
 
 class State(GameState):
@@ -1522,13 +1792,13 @@ class State(GameState):
         other.v_eliminated = self.v_eliminated[:]
         other.v_frontier = self.v_frontier[:]
         other.v_entered = self.v_entered[:]
-        other.v_reinforced = [r[:] for r in self.v_reinforced]
+        other.v_reinforced = [r2[:] for r2 in self.v_reinforced]
         other.v_hits = self.v_hits[:]
         other.v_order_of_play = self.v_order_of_play
         other.v_round = self.v_round
         other.v_special_used = self.v_special_used[:]
-        other.v_attack_bonus = [r[:] for r in self.v_attack_bonus]
-        other.v_defense_bonus = [r[:] for r in self.v_defense_bonus]
+        other.v_attack_bonus = [r2[:] for r2 in self.v_attack_bonus]
+        other.v_defense_bonus = [r2[:] for r2 in self.v_defense_bonus]
         other.v_move_bonus = self.v_move_bonus[:]
         other.v_over = self.v_over
         other.v_maintained = self.v_maintained
@@ -2291,6 +2561,39 @@ def p_round_limit_reached(s: State) -> None:
     s.end_game(l_top, "after " + str(40) + " rounds " + s.player_label(l_top) + " has the most VP")
 
 
+# setup (specs/guerra_fronteriza/game.yaml:143)
+def setup(s: State) -> None:
+    # cov 165
+    for l_c in list(range(90)):
+        if F_order_card_kind[l_c] == E_attack_orders:
+            # cov 166
+            s.move(T_order_card, l_c, Z_attack_deck, True)
+        elif F_order_card_kind[l_c] == E_defense_orders:
+            # cov 167
+            s.move(T_order_card, l_c, Z_defense_deck, True)
+        else:
+            # cov 168
+            s.move(T_order_card, l_c, Z_tactical_deck, True)
+    s.shuffle(Z_attack_deck)
+    s.shuffle(Z_defense_deck)
+    s.shuffle(Z_tactical_deck)
+    for l_f in list(range(100)):
+        if F_figure_faction[l_f] not in list(range(s.num_players)):
+            continue
+        s.move(T_figure, l_f, (Z_reserve + s.ref(F_figure_faction[l_f])), True)
+    for l_b in list(range(16)):
+        s.v_holder[s.ref(l_b)] = F_building_faction[l_b]
+        s.v_hq_life[s.ref(l_b)] = 3
+    for l_p in list(range(s.num_players)):
+        p_deploy(s, l_p)
+    s.v_order_of_play = [c_p for c_p in list(range(s.num_players))]
+
+
+# phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
+def ph_safety_stop(s: State) -> None:
+    p_round_limit_reached(s)
+
+
 # invariant figures_accounted (specs/guerra_fronteriza/game.yaml:117)
 def inv_figures_accounted(s: State) -> bool:
     return all(
@@ -2374,1914 +2677,10 @@ def evaluate(s: State, l_p: int) -> int:
     ) - sum(f_vp(s, c_q) for c_q in list(range(s.num_players)) if (c_q != l_p))
 
 
-# scenario Air Raid: an attack order destroys an enemy figure next to one of your planes, with no merit: setup (specs/guerra_fronteriza/scenarios/air_raid.yaml:7)
-def sc0_setup(s: State) -> None:
-    s.move(T_figure, E_germany_plane_1, Z_board, True)
-    s.v_loc[E_germany_plane_1] = E_c2_east_base
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.move(T_order_card, E_air_raid_1, (Z_hand + P_germany), True)
-
-
-# scenario Air Raid: an attack order destroys an enemy figure next to one of your planes, with no merit: expect (specs/guerra_fronteriza/scenarios/air_raid.yaml:14)
-def sc0_expect0(s: State) -> bool:
-    return (s.v_loc[E_united_states_infantry_3] == -1) and (s.v_merits[P_germany] == 0)
-
-
-# scenario Arsenal of Democracy: the United States draws one more order than Germany each round: setup (specs/guerra_fronteriza/scenarios/arsenal_of_democracy.yaml:7)
-def sc1_setup(s: State) -> None:
-    pass
-
-
-# scenario Arsenal of Democracy: the United States draws one more order than Germany each round: expect (specs/guerra_fronteriza/scenarios/arsenal_of_democracy.yaml:10)
-def sc1_expect0(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_germany)]) == 1) and (len(s.z.piles[(Z_hand + P_united_states)]) == 2)
-
-
-# scenario Arsenal of Democracy: the United States draws one more order than Germany each round: expect (specs/guerra_fronteriza/scenarios/arsenal_of_democracy.yaml:11)
-def sc1_expect1(s: State) -> bool:
-    return (f_orders_per_round(s, P_germany) == 1) and (f_orders_per_round(s, P_united_states) == 2)
-
-
-# scenario Building: an infantry becomes a factory (a merit); a second infantry there makes it active: setup (specs/guerra_fronteriza/scenarios/building_gives_a_merit.yaml:7)
-def sc2_setup(s: State) -> None:
-    for l_f in [E_germany_infantry_3, E_germany_infantry_4]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_fields
-
-
-# scenario Building: an infantry becomes a factory (a merit); a second infantry there makes it active: expect (specs/guerra_fronteriza/scenarios/building_gives_a_merit.yaml:10)
-def sc2_expect0(s: State) -> bool:
-    return s.v_merits[P_germany] == 1
-
-
-# scenario Building: an infantry becomes a factory (a merit); a second infantry there makes it active: expect (specs/guerra_fronteriza/scenarios/building_gives_a_merit.yaml:11)
-def sc2_expect1(s: State) -> bool:
-    return (s.v_built_at[E_germany_factory] == E_c2_east_fields) and f_producing(
-        s, P_germany, E_germany_factory
-    )
-
-
-# scenario Building: an infantry becomes a factory (a merit); a second infantry there makes it active: expect (specs/guerra_fronteriza/scenarios/building_gives_a_merit.yaml:12)
-def sc2_expect2(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_fields)) == 1
-
-
-# scenario Building is not offered on a city, an airport, a tile in frontier or a tile with a building: setup (specs/guerra_fronteriza/scenarios/building_not_on_city.yaml:9)
-def sc3_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_north_city
-    s.move(T_figure, E_germany_infantry_4, Z_board, True)
-    s.v_loc[E_germany_infantry_4] = E_c2_airfield
-    s.move(T_figure, E_germany_infantry_5, Z_board, True)
-    s.v_loc[E_germany_infantry_5] = E_c2_east_ridge
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_ridge
-    s.v_frontier[E_c2_east_ridge] = True
-    s.move(T_figure, E_germany_infantry_6, Z_board, True)
-    s.v_loc[E_germany_infantry_6] = E_c2_east_woods
-
-
-# scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: setup (specs/guerra_fronteriza/scenarios/combat_example.yaml:12)
-def sc4_setup(s: State) -> None:
-    for l_f in [E_germany_artillery_1, E_germany_infantry_3, E_germany_infantry_4]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_fields
-    for l_f_2 in [
-        E_united_states_infantry_3,
-        E_united_states_infantry_4,
-        E_united_states_tank_2,
-        E_united_states_artillery_1,
-    ]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c2_airfield
-
-
-# scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:21)
-def sc4_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany))
-        )
-        == 0
-    )
-
-
-# scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:22)
-def sc4_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
-
-
-# scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:23)
-def sc4_expect2(s: State) -> bool:
-    return (s.v_loc[E_united_states_tank_2] == E_c2_east_fields) and (
-        s.v_loc[E_united_states_artillery_1] == E_c2_east_fields
-    )
-
-
-# scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:24)
-def sc4_expect3(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 1) and (not s.v_frontier[E_c2_east_fields])
-
-
-# scenario Conflicts are not optional: a figure that ends its move among enemies fights, the attacker only picks the order: setup (specs/guerra_fronteriza/scenarios/conflicts_are_mandatory.yaml:9)
-def sc5_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_4, Z_board, True)
-    s.v_loc[E_germany_infantry_4] = E_c2_east_fields
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_airfield
-
-
-# scenario Drawing: one order, plus one per city controlled (the US panel adds one): setup (specs/guerra_fronteriza/scenarios/draw_per_city.yaml:10)
-def sc6_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c3_north_city
-
-
-# scenario Drawing: one order, plus one per city controlled (the US panel adds one): expect (specs/guerra_fronteriza/scenarios/draw_per_city.yaml:14)
-def sc6_expect0(s: State) -> bool:
-    return (f_cities(s, P_germany) == 1) and (len(s.z.piles[(Z_hand + P_germany)]) == 2)
-
-
-# scenario Drawing: one order, plus one per city controlled (the US panel adds one): expect (specs/guerra_fronteriza/scenarios/draw_per_city.yaml:15)
-def sc6_expect1(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_united_states)]) == 2) and (
-        len(s.z.piles[(Z_hand + P_great_britain)]) == 1
-    )
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: setup (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:14)
-def sc7_setup(s: State) -> None:
-    for l_f in list(s.z.piles[Z_board]):
-        if not (F_figure_faction[l_f] == P_germany):
-            continue
-        p_remove_figure(s, l_f)
-    s.v_hq_life[E_germany_hq] = 1
-    s.move(T_figure, E_germany_infantry_5, Z_board, True)
-    s.v_loc[E_germany_infantry_5] = E_c3_north_meadow
-    s.move(T_order_card, E_supplies_1, (Z_kept + P_germany), True)
-    s.move(T_order_card, E_night_attack_1, (Z_hand + P_germany), True)
-    for l_f_2 in [E_united_states_tank_2, E_united_states_tank_3]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c3_north_plain
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:26)
-def sc7_expect0(s: State) -> bool:
-    return (s.v_eliminated[P_germany] and (not s.v_over)) and (not s.v_eliminated[P_great_britain])
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:27)
-def sc7_expect1(s: State) -> bool:
-    return s.v_destroyed[E_germany_hq] and (s.v_hq_life[E_germany_hq] == 0)
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:28)
-def sc7_expect2(s: State) -> bool:
-    return s.v_merits[P_united_states] == 3
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:29)
-def sc7_expect3(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_5] == E_c3_north_meadow) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 1
-    )
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:30)
-def sc7_expect4(s: State) -> bool:
-    return ((len(s.z.piles[(Z_hand + P_germany)]) == 0) and (len(s.z.piles[(Z_kept + P_germany)]) == 0)) and (
-        E_night_attack_1 in s.z.piles[(Z_hand + P_united_states)]
-    )
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:31)
-def sc7_expect5(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_united_states)]) == 4) and (E_supplies_1 in s.z.piles[Z_order_discard])
-
-
-# scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:32)
-def sc7_expect6(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c3_north_base) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: setup (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:14)
-def sc8_setup(s: State) -> None:
-    for l_f in list(s.z.piles[Z_board]):
-        if not (F_figure_faction[l_f] == P_germany):
-            continue
-        p_remove_figure(s, l_f)
-    s.v_hq_life[E_germany_hq] = 1
-    s.move(T_figure, E_germany_infantry_5, Z_board, True)
-    s.v_loc[E_germany_infantry_5] = E_c3_north_meadow
-    s.move(T_order_card, E_supplies_1, (Z_kept + P_germany), True)
-    s.move(T_order_card, E_night_attack_1, (Z_hand + P_germany), True)
-    for l_f_2 in [E_united_states_infantry_4, E_united_states_infantry_5]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c3_north_plain
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:26)
-def sc8_expect0(s: State) -> bool:
-    return (s.v_eliminated[P_germany] and (not s.v_over)) and (not s.v_eliminated[P_great_britain])
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:27)
-def sc8_expect1(s: State) -> bool:
-    return s.v_destroyed[E_germany_hq] and (s.v_hq_life[E_germany_hq] == 0)
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:28)
-def sc8_expect2(s: State) -> bool:
-    return s.v_merits[P_united_states] == 3
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:29)
-def sc8_expect3(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_5] == E_c3_north_meadow) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 1
-    )
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:30)
-def sc8_expect4(s: State) -> bool:
-    return ((len(s.z.piles[(Z_hand + P_germany)]) == 0) and (len(s.z.piles[(Z_kept + P_germany)]) == 0)) and (
-        E_night_attack_1 in s.z.piles[(Z_hand + P_united_states)]
-    )
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:31)
-def sc8_expect5(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_united_states)]) == 4) and (E_supplies_1 in s.z.piles[Z_order_discard])
-
-
-# scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:32)
-def sc8_expect6(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c3_north_base)) == 0
-
-
-# scenario An active factory reinforces with a tank, artillery or plane: setup (specs/guerra_fronteriza/scenarios/factory_reinforcement.yaml:7)
-def sc9_setup(s: State) -> None:
-    s.v_built_at[E_germany_factory] = E_c2_east_fields
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_fields
-
-
-# scenario An active factory reinforces with a tank, artillery or plane: expect (specs/guerra_fronteriza/scenarios/factory_reinforcement.yaml:12)
-def sc9_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_unit[c_f] == E_tank))
-        )
-        == 1
-    )
-
-
-# scenario Forced March on a German tank: Panzer 3 plus 1 reaches a tile 4 away: setup (specs/guerra_fronteriza/scenarios/forced_march_panzer_four.yaml:9)
-def sc10_setup(s: State) -> None:
-    s.move(T_order_card, E_forced_march_1, (Z_hand + P_germany), True)
-
-
-# scenario Forced March on a German tank: Panzer 3 plus 1 reaches a tile 4 away: expect (specs/guerra_fronteriza/scenarios/forced_march_panzer_four.yaml:13)
-def sc10_expect0(s: State) -> bool:
-    return f_movement(s, E_germany_tank_1) == 4
-
-
-# scenario Four sides: the attacker chooses, hit by hit, which of three defending sides takes it: setup (specs/guerra_fronteriza/scenarios/four_sided_conflict.yaml:12)
-def sc11_setup(s: State) -> None:
-    for l_f in [E_germany_infantry_3, E_united_states_infantry_3, E_great_britain_infantry_3]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c4_crossroads
-    s.v_frontier[E_c4_crossroads] = True
-    for l_f_2 in [E_ussr_tank_2, E_ussr_tank_3]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c4_north_west_base
-
-
-# scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: setup (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:11)
-def sc12_setup(s: State) -> None:
-    for l_f in [E_germany_infantry_3, E_united_states_infantry_3, E_great_britain_infantry_3]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c4_crossroads
-    s.v_frontier[E_c4_crossroads] = True
-    for l_f_2 in [E_ussr_tank_2, E_ussr_tank_3]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c4_north_west_base
-
-
-# scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:20)
-def sc12_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] != P_ussr))
-        )
-        == 0
-    )
-
-
-# scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:21)
-def sc12_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr))
-        )
-        == 3
-    )
-
-
-# scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:22)
-def sc12_expect2(s: State) -> bool:
-    return (
-        ((s.v_merits[P_ussr] == 1) and (s.v_merits[P_germany] == 0)) and (s.v_merits[P_united_states] == 0)
-    ) and (s.v_merits[P_great_britain] == 0)
-
-
-# scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:23)
-def sc12_expect3(s: State) -> bool:
-    return (not s.v_frontier[E_c4_crossroads]) and f_controls(s, P_ussr, E_c4_crossroads)
-
-
-# scenario Frontier: when figures of both sides survive, the tile is in frontier and nobody gains a merit: setup (specs/guerra_fronteriza/scenarios/frontier.yaml:9)
-def sc13_setup(s: State) -> None:
-    for l_f in [E_germany_artillery_1, E_germany_plane_1, E_germany_plane_2]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_fields
-    for l_f_2 in [E_united_states_tank_2, E_united_states_tank_3, E_united_states_tank_4]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c2_airfield
-
-
-# scenario Frontier: when figures of both sides survive, the tile is in frontier and nobody gains a merit: expect (specs/guerra_fronteriza/scenarios/frontier.yaml:14)
-def sc13_expect0(s: State) -> bool:
-    return s.v_frontier[E_c2_east_fields]
-
-
-# scenario Frontier: when figures of both sides survive, the tile is in frontier and nobody gains a merit: expect (specs/guerra_fronteriza/scenarios/frontier.yaml:15)
-def sc13_expect1(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 0) and (s.v_merits[P_germany] == 0)
-
-
-# scenario Frontier: when figures of both sides survive, the tile is in frontier and nobody gains a merit: expect (specs/guerra_fronteriza/scenarios/frontier.yaml:16)
-def sc13_expect2(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_fields)) == 2
-
-
-# scenario A tile in frontier attacked again by adding figures: the defender is offered its defence orders: setup (specs/guerra_fronteriza/scenarios/frontier_reattack.yaml:11)
-def sc14_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_fields
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.v_frontier[E_c2_east_fields] = True
-    s.move(T_figure, E_united_states_tank_2, Z_board, True)
-    s.v_loc[E_united_states_tank_2] = E_c2_airfield
-    s.move(T_order_card, E_entrenchment_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_ambush_1, (Z_hand + P_germany), True)
-
-
-# scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): setup (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:12)
-def sc15_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_fields
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.v_frontier[E_c2_east_fields] = True
-    s.move(T_figure, E_united_states_tank_2, Z_board, True)
-    s.v_loc[E_united_states_tank_2] = E_c2_airfield
-    s.move(T_order_card, E_ambush_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_reserves_1, (Z_hand + P_united_states), True)
-
-
-# scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:24)
-def sc15_expect0(s: State) -> bool:
-    return (E_ambush_1 in s.z.piles[Z_order_discard]) and (E_reserves_1 in s.z.piles[Z_order_discard])
-
-
-# scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:25)
-def sc15_expect1(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_3] == -1) and (s.v_loc[E_united_states_infantry_3] == -1)
-
-
-# scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:26)
-def sc15_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-                and (F_figure_unit[c_f] == E_tank)
-            )
-        )
-        == 2
-    )
-
-
-# scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:27)
-def sc15_expect3(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 1) and (not s.v_frontier[E_c2_east_fields])
-
-
-# scenario A re-attacked frontier tile: the defender plays one defence order, and only one, for the conflict: setup (specs/guerra_fronteriza/scenarios/frontier_reattack_defence.yaml:11)
-def sc16_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_fields
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.v_frontier[E_c2_east_fields] = True
-    s.move(T_figure, E_united_states_tank_2, Z_board, True)
-    s.v_loc[E_united_states_tank_2] = E_c2_airfield
-    s.move(T_order_card, E_entrenchment_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_ambush_1, (Z_hand + P_germany), True)
-
-
-# scenario A re-attacked frontier tile: the defender plays one defence order, and only one, for the conflict: expect (specs/guerra_fronteriza/scenarios/frontier_reattack_defence.yaml:23)
-def sc16_expect0(s: State) -> bool:
-    return (E_ambush_1 in s.z.piles[Z_order_discard]) and (
-        E_entrenchment_1 in s.z.piles[(Z_hand + P_germany)]
-    )
-
-
-# scenario A re-attacked frontier tile: the defender plays one defence order, and only one, for the conflict: expect (specs/guerra_fronteriza/scenarios/frontier_reattack_defence.yaml:24)
-def sc16_expect1(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_3] == -1) and (s.v_loc[E_united_states_infantry_3] == -1)
-
-
-# scenario A re-attacked frontier tile: the defender plays one defence order, and only one, for the conflict: expect (specs/guerra_fronteriza/scenarios/frontier_reattack_defence.yaml:25)
-def sc16_expect2(s: State) -> bool:
-    return (s.v_loc[E_united_states_tank_2] == E_c2_east_fields) and f_controls(
-        s, P_united_states, E_c2_east_fields
-    )
-
-
-# scenario A re-attacked frontier tile: the defender plays one defence order, and only one, for the conflict: expect (specs/guerra_fronteriza/scenarios/frontier_reattack_defence.yaml:26)
-def sc16_expect3(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 1) and (not s.v_frontier[E_c2_east_fields])
-
-
-# scenario Ground figures cannot pass through a tile with enemies: setup (specs/guerra_fronteriza/scenarios/ground_stops_at_enemies.yaml:10)
-def sc17_setup(s: State) -> None:
-    s.move(T_figure, E_germany_tank_2, Z_board, True)
-    s.v_loc[E_germany_tank_2] = E_c2_east_woods
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_ridge
-    s.move(T_figure, E_united_states_infantry_4, Z_board, True)
-    s.v_loc[E_united_states_infantry_4] = E_c2_east_fields
-
-
-# scenario Discard step: a player controlling an airport keeps 5 orders, one without keeps 4: setup (specs/guerra_fronteriza/scenarios/hand_limit_airport.yaml:10)
-def sc18_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_airfield
-    for l_c in [E_entrenchment_1, E_entrenchment_2, E_entrenchment_3, E_entrenchment_4, E_entrenchment_5]:
-        s.move(T_order_card, l_c, (Z_hand + P_germany), True)
-    for l_c_2 in [E_ambush_1, E_ambush_2, E_ambush_3, E_ambush_4]:
-        s.move(T_order_card, l_c_2, (Z_hand + P_united_states), True)
-
-
-# scenario Discard step: a player controlling an airport keeps 5 orders, one without keeps 4: expect (specs/guerra_fronteriza/scenarios/hand_limit_airport.yaml:20)
-def sc18_expect0(s: State) -> bool:
-    return (f_airports(s, P_germany) == 1) and (f_airports(s, P_united_states) == 0)
-
-
-# scenario Discard step: a player controlling an airport keeps 5 orders, one without keeps 4: expect (specs/guerra_fronteriza/scenarios/hand_limit_airport.yaml:21)
-def sc18_expect1(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_germany)]) == 5) and (len(s.z.piles[(Z_hand + P_united_states)]) == 4)
-
-
-# scenario Discard step: a player controlling an airport keeps 5 orders, one without keeps 4: expect (specs/guerra_fronteriza/scenarios/hand_limit_airport.yaml:22)
-def sc18_expect2(s: State) -> bool:
-    return (
-        (E_entrenchment_1 in s.z.piles[Z_order_discard]) and (E_ambush_1 in s.z.piles[Z_order_discard])
-    ) and (E_ambush_2 in s.z.piles[Z_order_discard])
-
-
-# scenario Destroying every rival HQ wins; the eliminated player's orders go to the conqueror: setup (specs/guerra_fronteriza/scenarios/hq_destroyed_wins.yaml:10)
-def sc19_setup(s: State) -> None:
-    for l_f in list(s.z.piles[Z_board]):
-        if not (F_figure_faction[l_f] == P_germany):
-            continue
-        p_remove_figure(s, l_f)
-    for l_f_2 in [
-        E_united_states_tank_2,
-        E_united_states_tank_3,
-        E_united_states_tank_4,
-        E_united_states_tank_5,
-        E_united_states_plane_1,
-    ]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c2_east_ridge
-
-
-# scenario Destroying every rival HQ wins; the eliminated player's orders go to the conqueror: expect (specs/guerra_fronteriza/scenarios/hq_destroyed_wins.yaml:19)
-def sc19_expect0(s: State) -> bool:
-    return s.v_destroyed[E_germany_hq] and s.v_eliminated[P_germany]
-
-
-# scenario Destroying every rival HQ wins; the eliminated player's orders go to the conqueror: expect (specs/guerra_fronteriza/scenarios/hq_destroyed_wins.yaml:20)
-def sc19_expect1(s: State) -> bool:
-    return s.v_merits[P_united_states] == 3
-
-
-# scenario Destroying every rival HQ wins; the eliminated player's orders go to the conqueror: expect (specs/guerra_fronteriza/scenarios/hq_destroyed_wins.yaml:21)
-def sc19_expect2(s: State) -> bool:
-    return len(s.z.piles[(Z_hand + P_united_states)]) == 3
-
-
-# scenario HQ garrison: it defends with initiative equal to its life, and each hit lowers both: setup (specs/guerra_fronteriza/scenarios/hq_garrison.yaml:10)
-def sc20_setup(s: State) -> None:
-    for l_f in list(s.z.piles[Z_board]):
-        if not (F_figure_faction[l_f] == P_germany):
-            continue
-        p_remove_figure(s, l_f)
-    for l_f_2 in [E_united_states_tank_2, E_united_states_tank_3, E_united_states_tank_4]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c2_east_ridge
-
-
-# scenario HQ garrison: it defends with initiative equal to its life, and each hit lowers both: expect (specs/guerra_fronteriza/scenarios/hq_garrison.yaml:15)
-def sc20_expect0(s: State) -> bool:
-    return (s.v_hq_life[E_germany_hq] == 2) and (not s.v_destroyed[E_germany_hq])
-
-
-# scenario HQ garrison: it defends with initiative equal to its life, and each hit lowers both: expect (specs/guerra_fronteriza/scenarios/hq_garrison.yaml:16)
-def sc20_expect1(s: State) -> bool:
-    return s.v_frontier[E_c2_east_base]
-
-
-# scenario HQ garrison: it defends with initiative equal to its life, and each hit lowers both: expect (specs/guerra_fronteriza/scenarios/hq_garrison.yaml:17)
-def sc20_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_united_states) and (F_figure_unit[c_f] == E_tank))
-                and (s.v_loc[c_f] == E_c2_east_base)
-            )
-        )
-        == 2
-    )
-
-
-# scenario A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit: setup (specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml:11)
-def sc21_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    for l_f in list(s.z.piles[Z_board]):
-        if not (F_figure_faction[l_f] == P_germany):
-            continue
-        p_remove_figure(s, l_f)
-    s.v_eliminated[P_germany] = True
-    s.v_holder[E_germany_hq] = P_united_states
-    s.v_destroyed[E_united_states_hq] = True
-    s.v_hq_life[E_united_states_hq] = 0
-
-
-# scenario A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit: expect (specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml:20)
-def sc21_expect0(s: State) -> bool:
-    return (
-        (not s.v_destroyed[E_united_states_hq]) and (s.v_holder[E_united_states_hq] == P_united_states)
-    ) and (s.v_hq_life[E_united_states_hq] == 3)
-
-
-# scenario A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit: expect (specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml:21)
-def sc21_expect1(s: State) -> bool:
-    return (len(f_hqs_of(s, P_united_states)) == 2) and (s.v_merits[P_united_states] == 0)
-
-
-# scenario A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit: expect (specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml:22)
-def sc21_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c3_south_east_base) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
-
-
-# scenario Maintenance: at most 3 figures of a player per tile; the owner chooses which go: setup (specs/guerra_fronteriza/scenarios/maintenance.yaml:7)
-def sc22_setup(s: State) -> None:
-    for l_f in [
-        E_germany_infantry_3,
-        E_germany_infantry_4,
-        E_germany_infantry_5,
-        E_germany_infantry_6,
-        E_germany_tank_2,
-    ]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_woods
-
-
-# scenario Maintenance: at most 3 figures of a player per tile; the owner chooses which go: expect (specs/guerra_fronteriza/scenarios/maintenance.yaml:14)
-def sc22_expect0(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_woods)) == 3
-
-
-# scenario Maintenance: at most 3 figures of a player per tile; the owner chooses which go: expect (specs/guerra_fronteriza/scenarios/maintenance.yaml:15)
-def sc22_expect1(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_3] == -1) and (s.v_loc[E_germany_infantry_4] == -1)
-
-
-# scenario Merits: building gives one and winning a real conflict gives one; merits count in the VP: setup (specs/guerra_fronteriza/scenarios/merit_track_build_and_win.yaml:11)
-def sc23_setup(s: State) -> None:
-    for l_f in [E_germany_infantry_3, E_germany_infantry_4]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_woods
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-
-
-# scenario Merits: building gives one and winning a real conflict gives one; merits count in the VP: expect (specs/guerra_fronteriza/scenarios/merit_track_build_and_win.yaml:17)
-def sc23_expect0(s: State) -> bool:
-    return (s.v_merits[P_germany] == 2) and (s.v_merits[P_united_states] == 0)
-
-
-# scenario Merits: building gives one and winning a real conflict gives one; merits count in the VP: expect (specs/guerra_fronteriza/scenarios/merit_track_build_and_win.yaml:18)
-def sc23_expect1(s: State) -> bool:
-    return (s.v_built_at[E_germany_factory] == E_c2_east_woods) and f_controls(s, P_germany, E_c2_east_woods)
-
-
-# scenario Merits: building gives one and winning a real conflict gives one; merits count in the VP: expect (specs/guerra_fronteriza/scenarios/merit_track_build_and_win.yaml:19)
-def sc23_expect2(s: State) -> bool:
-    return (s.v_loc[E_united_states_infantry_3] == -1) and f_controls(s, P_germany, E_c2_east_fields)
-
-
-# scenario Merits: building gives one and winning a real conflict gives one; merits count in the VP: expect (specs/guerra_fronteriza/scenarios/merit_track_build_and_win.yaml:20)
-def sc23_expect3(s: State) -> bool:
-    return (f_vp(s, P_germany) == 3) and (f_vp(s, P_germany) == (s.v_merits[P_germany] + 1))
-
-
-# scenario Merits: a defender that wins the conflict gains the merit: setup (specs/guerra_fronteriza/scenarios/merit_track_defender_wins.yaml:9)
-def sc24_setup(s: State) -> None:
-    s.move(T_figure, E_germany_artillery_2, Z_board, True)
-    s.v_loc[E_germany_artillery_2] = E_c2_east_fields
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_airfield
-
-
-# scenario Merits: a defender that wins the conflict gains the merit: expect (specs/guerra_fronteriza/scenarios/merit_track_defender_wins.yaml:16)
-def sc24_expect0(s: State) -> bool:
-    return (s.v_merits[P_germany] == 1) and (s.v_merits[P_united_states] == 0)
-
-
-# scenario Merits: a defender that wins the conflict gains the merit: expect (specs/guerra_fronteriza/scenarios/merit_track_defender_wins.yaml:17)
-def sc24_expect1(s: State) -> bool:
-    return (s.v_loc[E_united_states_infantry_3] == -1) and (
-        s.v_loc[E_germany_artillery_2] == E_c2_east_fields
-    )
-
-
-# scenario Merits: a defender that wins the conflict gains the merit: expect (specs/guerra_fronteriza/scenarios/merit_track_defender_wins.yaml:18)
-def sc24_expect2(s: State) -> bool:
-    return not s.v_frontier[E_c2_east_fields]
-
-
-# scenario Merits: none for an Air Raid kill, none for a conflict won by a Withdrawal: setup (specs/guerra_fronteriza/scenarios/merit_track_no_merit_without_combat.yaml:10)
-def sc25_setup(s: State) -> None:
-    s.move(T_figure, E_germany_plane_1, Z_board, True)
-    s.v_loc[E_germany_plane_1] = E_c2_east_base
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_woods
-    s.move(T_figure, E_united_states_infantry_4, Z_board, True)
-    s.v_loc[E_united_states_infantry_4] = E_c2_east_fields
-    s.move(T_order_card, E_air_raid_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_withdrawal_1, (Z_hand + P_united_states), True)
-
-
-# scenario Merits: none for an Air Raid kill, none for a conflict won by a Withdrawal: expect (specs/guerra_fronteriza/scenarios/merit_track_no_merit_without_combat.yaml:22)
-def sc25_expect0(s: State) -> bool:
-    return (s.v_merits[P_germany] == 0) and (s.v_merits[P_united_states] == 0)
-
-
-# scenario Merits: none for an Air Raid kill, none for a conflict won by a Withdrawal: expect (specs/guerra_fronteriza/scenarios/merit_track_no_merit_without_combat.yaml:23)
-def sc25_expect1(s: State) -> bool:
-    return (s.v_loc[E_united_states_infantry_3] == -1) and (
-        s.v_loc[E_united_states_infantry_4] == E_c2_airfield
-    )
-
-
-# scenario Merits: none for an Air Raid kill, none for a conflict won by a Withdrawal: expect (specs/guerra_fronteriza/scenarios/merit_track_no_merit_without_combat.yaml:24)
-def sc25_expect2(s: State) -> bool:
-    return f_controls(s, P_germany, E_c2_east_fields) and (not s.v_frontier[E_c2_east_fields])
-
-
-# scenario Merits: none for an Air Raid kill, none for a conflict won by a Withdrawal: expect (specs/guerra_fronteriza/scenarios/merit_track_no_merit_without_combat.yaml:25)
-def sc25_expect3(s: State) -> bool:
-    return (E_air_raid_1 in s.z.piles[Z_order_discard]) and (E_withdrawal_1 in s.z.piles[Z_order_discard])
-
-
-# scenario Movement: a figure that moved, or was carried, is not offered again that round: setup (specs/guerra_fronteriza/scenarios/move_once_per_round.yaml:9)
-def sc26_setup(s: State) -> None:
-    s.move(T_figure, E_germany_plane_1, Z_board, True)
-    s.v_loc[E_germany_plane_1] = E_c2_east_base
-
-
-# scenario Movement: a figure that moved, or was carried, is not offered again that round: expect (specs/guerra_fronteriza/scenarios/move_once_per_round.yaml:14)
-def sc26_expect0(s: State) -> bool:
-    return (s.v_moved[E_germany_tank_1] and s.v_moved[E_germany_plane_1]) and s.v_carried[
-        E_germany_infantry_1
-    ]
-
-
-# scenario Movement: a figure that moved, or was carried, is not offered again that round: expect (specs/guerra_fronteriza/scenarios/move_once_per_round.yaml:15)
-def sc26_expect1(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_1] == E_c2_east_woods) and (
-        s.v_loc[E_germany_tank_1] == E_c2_east_fields
-    )
-
-
-# scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: setup (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:14)
-def sc27_setup(s: State) -> None:
-    for l_f in list(s.z.piles[Z_board]):
-        if not (F_figure_faction[l_f] == P_germany):
-            continue
-        p_remove_figure(s, l_f)
-    s.v_destroyed[E_germany_hq] = True
-    s.v_hq_life[E_germany_hq] = 0
-    s.v_eliminated[P_germany] = True
-    s.move(T_figure, E_germany_artillery_2, Z_board, True)
-    s.v_loc[E_germany_artillery_2] = E_c3_north_plain
-    s.move(T_figure, E_germany_infantry_5, Z_board, True)
-    s.v_loc[E_germany_infantry_5] = E_c3_north_meadow
-    s.move(T_order_card, E_ambush_1, (Z_hand + P_germany), True)
-    for l_f_2 in [E_united_states_infantry_3, E_united_states_tank_2]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c3_north_base
-
-
-# scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: expect (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:27)
-def sc27_expect0(s: State) -> bool:
-    return s.v_order_of_play == [P_united_states, P_great_britain]
-
-
-# scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: expect (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:28)
-def sc27_expect1(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_germany)]) == 1) and (E_ambush_1 in s.z.piles[(Z_hand + P_germany)])
-
-
-# scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: expect (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:29)
-def sc27_expect2(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_5] == E_c3_north_meadow) and (not s.v_moved[E_germany_infantry_5])
-
-
-# scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: expect (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:30)
-def sc27_expect3(s: State) -> bool:
-    return (s.v_loc[E_germany_artillery_2] == -1) and (s.v_loc[E_united_states_infantry_3] == -1)
-
-
-# scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: expect (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:31)
-def sc27_expect4(s: State) -> bool:
-    return (f_controls(s, P_united_states, E_c3_north_plain) and (s.v_merits[P_united_states] == 1)) and (
-        s.v_merits[P_germany] == 0
-    )
-
-
-# scenario Ambush: every defending figure gets +1 defence initiative: setup (specs/guerra_fronteriza/scenarios/order_ambush.yaml:10)
-def sc28_setup(s: State) -> None:
-    for l_f in [E_united_states_infantry_3, E_united_states_tank_2]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_fields
-    s.move(T_order_card, E_ambush_1, (Z_hand + P_united_states), True)
-
-
-# scenario Ambush: every defending figure gets +1 defence initiative: expect (specs/guerra_fronteriza/scenarios/order_ambush.yaml:15)
-def sc28_expect0(s: State) -> bool:
-    return (s.v_loc[E_united_states_tank_2] == E_c2_east_fields) and (
-        s.v_loc[E_united_states_infantry_3] == -1
-    )
-
-
-# scenario Ambush: every defending figure gets +1 defence initiative: expect (specs/guerra_fronteriza/scenarios/order_ambush.yaml:16)
-def sc28_expect1(s: State) -> bool:
-    return (s.v_loc[E_germany_tank_1] == -1) and (s.v_loc[E_germany_infantry_1] == -1)
-
-
-# scenario Ambush: every defending figure gets +1 defence initiative: expect (specs/guerra_fronteriza/scenarios/order_ambush.yaml:17)
-def sc28_expect2(s: State) -> bool:
-    return ((s.v_merits[P_united_states] == 1) and (s.v_merits[P_germany] == 0)) and (
-        E_ambush_1 in s.z.piles[Z_order_discard]
-    )
-
-
-# scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: setup (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:9)
-def sc29_setup(s: State) -> None:
-    s.move(T_figure, E_germany_plane_1, Z_board, True)
-    s.v_loc[E_germany_plane_1] = E_c2_east_base
-    for l_f in [E_united_states_infantry_3, E_united_states_infantry_4]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_fields
-    s.move(T_order_card, E_anti_aircraft_1, (Z_hand + P_united_states), True)
-
-
-# scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:17)
-def sc29_expect0(s: State) -> bool:
-    return (E_germany_plane_1 in s.z.piles[(Z_reserve + P_germany)]) and (s.v_loc[E_germany_infantry_1] == -1)
-
-
-# scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:18)
-def sc29_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 1
-    )
-
-
-# scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:19)
-def sc29_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany))
-        )
-        == 0
-    )
-
-
-# scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:20)
-def sc29_expect3(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 1) and (E_anti_aircraft_1 in s.z.piles[Z_order_discard])
-
-
-# scenario Artillery Barrage: the attacker's artillery strikes at initiative 2, before defending infantry: setup (specs/guerra_fronteriza/scenarios/order_barrage.yaml:9)
-def sc30_setup(s: State) -> None:
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.move(T_order_card, E_barrage_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_barrage_2, (Z_hand + P_germany), True)
-
-
-# scenario Artillery Barrage: the attacker's artillery strikes at initiative 2, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_barrage.yaml:16)
-def sc30_expect0(s: State) -> bool:
-    return (s.v_attack_bonus[P_germany][E_artillery] == 2) and (s.v_attack_bonus[P_germany][E_infantry] == 0)
-
-
-# scenario Artillery Barrage: the attacker's artillery strikes at initiative 2, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_barrage.yaml:17)
-def sc30_expect1(s: State) -> bool:
-    return (s.v_loc[E_germany_artillery_1] == E_c2_east_fields) and (
-        s.v_loc[E_united_states_infantry_3] == -1
-    )
-
-
-# scenario Artillery Barrage: the attacker's artillery strikes at initiative 2, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_barrage.yaml:18)
-def sc30_expect2(s: State) -> bool:
-    return ((s.v_merits[P_germany] == 1) and (E_barrage_1 in s.z.piles[Z_order_discard])) and (
-        E_barrage_2 in s.z.piles[(Z_hand + P_germany)]
-    )
-
-
-# scenario Entrenchment: defending infantry fire at initiative 2, for one conflict; one defence order per conflict: setup (specs/guerra_fronteriza/scenarios/order_entrenchment.yaml:10)
-def sc31_setup(s: State) -> None:
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.move(T_figure, E_united_states_infantry_4, Z_board, True)
-    s.v_loc[E_united_states_infantry_4] = E_c2_east_woods
-    s.move(T_order_card, E_entrenchment_1, (Z_hand + P_united_states), True)
-    s.move(T_order_card, E_entrenchment_2, (Z_hand + P_united_states), True)
-
-
-# scenario Entrenchment: defending infantry fire at initiative 2, for one conflict; one defence order per conflict: expect (specs/guerra_fronteriza/scenarios/order_entrenchment.yaml:20)
-def sc31_expect0(s: State) -> bool:
-    return (s.v_loc[E_united_states_infantry_3] == E_c2_east_fields) and (s.v_loc[E_germany_infantry_1] == -1)
-
-
-# scenario Entrenchment: defending infantry fire at initiative 2, for one conflict; one defence order per conflict: expect (specs/guerra_fronteriza/scenarios/order_entrenchment.yaml:21)
-def sc31_expect1(s: State) -> bool:
-    return (s.v_loc[E_united_states_infantry_4] == -1) and (s.v_loc[E_germany_infantry_2] == -1)
-
-
-# scenario Entrenchment: defending infantry fire at initiative 2, for one conflict; one defence order per conflict: expect (specs/guerra_fronteriza/scenarios/order_entrenchment.yaml:22)
-def sc31_expect2(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 1) and (s.v_merits[P_germany] == 0)
-
-
-# scenario Entrenchment: defending infantry fire at initiative 2, for one conflict; one defence order per conflict: expect (specs/guerra_fronteriza/scenarios/order_entrenchment.yaml:23)
-def sc31_expect3(s: State) -> bool:
-    return (E_entrenchment_1 in s.z.piles[Z_order_discard]) and (
-        E_entrenchment_2 in s.z.piles[(Z_hand + P_united_states)]
-    )
-
-
-# scenario Forced March: a ground figure moves one tile further this turn; planes keep their 3: setup (specs/guerra_fronteriza/scenarios/order_forced_march.yaml:10)
-def sc32_setup(s: State) -> None:
-    s.move(T_figure, E_germany_plane_1, Z_board, True)
-    s.v_loc[E_germany_plane_1] = E_c2_east_base
-    s.move(T_order_card, E_forced_march_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_forced_march_2, (Z_hand + P_germany), True)
-
-
-# scenario Forced March: a ground figure moves one tile further this turn; planes keep their 3: expect (specs/guerra_fronteriza/scenarios/order_forced_march.yaml:17)
-def sc32_expect0(s: State) -> bool:
-    return ((s.v_move_bonus[P_germany] == 1) and (E_forced_march_1 in s.z.piles[Z_order_discard])) and (
-        E_forced_march_2 in s.z.piles[(Z_hand + P_germany)]
-    )
-
-
-# scenario Forced March: a ground figure moves one tile further this turn; planes keep their 3: expect (specs/guerra_fronteriza/scenarios/order_forced_march.yaml:18)
-def sc32_expect1(s: State) -> bool:
-    return (f_movement(s, E_germany_infantry_1) == 2) and (f_movement(s, E_germany_artillery_1) == 2)
-
-
-# scenario Forced March: a ground figure moves one tile further this turn; planes keep their 3: expect (specs/guerra_fronteriza/scenarios/order_forced_march.yaml:19)
-def sc32_expect2(s: State) -> bool:
-    return (f_movement(s, E_germany_plane_1) == 3) and (f_movement(s, E_united_states_infantry_1) == 1)
-
-
-# scenario Intelligence: the player draws 2 orders, from decks of its choice: setup (specs/guerra_fronteriza/scenarios/order_intelligence.yaml:8)
-def sc33_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    p_remove_figure(s, E_germany_artillery_1)
-    p_remove_figure(s, E_germany_infantry_2)
-    p_remove_figure(s, E_united_states_infantry_2)
-    s.move(T_order_card, E_intelligence_1, (Z_hand + P_germany), True)
-
-
-# scenario Intelligence: the player draws 2 orders, from decks of its choice: expect (specs/guerra_fronteriza/scenarios/order_intelligence.yaml:16)
-def sc33_expect0(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_germany)]) == 3) and (
-        sum(1 for c_c in s.z.piles[(Z_hand + P_germany)] if (F_order_card_kind[c_c] == E_attack_orders)) == 2
-    )
-
-
-# scenario Intelligence: the player draws 2 orders, from decks of its choice: expect (specs/guerra_fronteriza/scenarios/order_intelligence.yaml:17)
-def sc33_expect1(s: State) -> bool:
-    return (E_intelligence_1 in s.z.piles[Z_order_discard]) and (s.v_round == 2)
-
-
-# scenario Night Attack: the attacker's infantry strike at initiative 2 this turn, before defending infantry: setup (specs/guerra_fronteriza/scenarios/order_night_attack.yaml:11)
-def sc34_setup(s: State) -> None:
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.move(T_order_card, E_night_attack_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_night_attack_2, (Z_hand + P_germany), True)
-
-
-# scenario Night Attack: the attacker's infantry strike at initiative 2 this turn, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_night_attack.yaml:18)
-def sc34_expect0(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_1] == E_c2_east_fields) and (s.v_loc[E_united_states_infantry_3] == -1)
-
-
-# scenario Night Attack: the attacker's infantry strike at initiative 2 this turn, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_night_attack.yaml:19)
-def sc34_expect1(s: State) -> bool:
-    return (s.v_merits[P_germany] == 1) and f_controls(s, P_germany, E_c2_east_fields)
-
-
-# scenario Night Attack: the attacker's infantry strike at initiative 2 this turn, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_night_attack.yaml:20)
-def sc34_expect2(s: State) -> bool:
-    return (E_night_attack_1 in s.z.piles[Z_order_discard]) and (
-        E_night_attack_2 in s.z.piles[(Z_hand + P_germany)]
-    )
-
-
-# scenario Production: a figure of the chosen type appears at the player's HQ: setup (specs/guerra_fronteriza/scenarios/order_production.yaml:8)
-def sc35_setup(s: State) -> None:
-    s.move(T_order_card, E_production_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_production_2, (Z_hand + P_germany), True)
-
-
-# scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:13)
-def sc35_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_germany) and (F_figure_unit[c_f] == E_plane))
-                and (s.v_loc[c_f] == E_c2_east_base)
-            )
-        )
-        == 1
-    )
-
-
-# scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:14)
-def sc35_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((F_figure_faction[c_f] == P_germany) and (s.v_loc[c_f] == E_c2_east_base))
-        )
-        == 6
-    )
-
-
-# scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:15)
-def sc35_expect2(s: State) -> bool:
-    return (E_production_1 in s.z.piles[Z_order_discard]) and (
-        E_production_2 in s.z.piles[(Z_hand + P_germany)]
-    )
-
-
-# scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: setup (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:10)
-def sc36_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    p_remove_figure(s, E_germany_artillery_1)
-    p_remove_figure(s, E_germany_infantry_2)
-    p_remove_figure(s, E_united_states_infantry_2)
-    s.move(T_figure, E_germany_tank_2, Z_board, True)
-    s.v_loc[E_germany_tank_2] = E_c2_east_woods
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_fields
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.move(T_order_card, E_recruitment_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_recruitment_2, (Z_hand + P_germany), True)
-
-
-# scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:25)
-def sc36_expect0(s: State) -> bool:
-    return ((len(f_own_tiles(s, P_germany)) == 2) and (E_c2_east_base in f_own_tiles(s, P_germany))) and (
-        E_c2_east_woods in f_own_tiles(s, P_germany)
-    )
-
-
-# scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:26)
-def sc36_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_woods) and (F_figure_faction[c_f] == P_germany))
-                and (F_figure_unit[c_f] == E_infantry)
-            )
-        )
-        == 1
-    )
-
-
-# scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:27)
-def sc36_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany))
-        )
-        == 1
-    )
-
-
-# scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:28)
-def sc36_expect3(s: State) -> bool:
-    return (
-        (E_recruitment_1 in s.z.piles[Z_order_discard])
-        and (E_recruitment_2 in s.z.piles[(Z_hand + P_germany)])
-    ) and (s.v_round == 2)
-
-
-# scenario Redeployment: a figure moves to an adjacent tile free of enemies: setup (specs/guerra_fronteriza/scenarios/order_redeployment.yaml:8)
-def sc37_setup(s: State) -> None:
-    s.move(T_figure, E_germany_tank_2, Z_board, True)
-    s.v_loc[E_germany_tank_2] = E_c2_west_fields
-    s.move(T_order_card, E_redeploy_1, (Z_hand + P_germany), True)
-
-
-# scenario Redeployment: a figure moves to an adjacent tile free of enemies: expect (specs/guerra_fronteriza/scenarios/order_redeployment.yaml:14)
-def sc37_expect0(s: State) -> bool:
-    return (E_redeploy_1 in s.z.piles[Z_order_discard]) and (s.v_loc[E_germany_tank_2] == E_c2_west_fields)
-
-
-# scenario Reserves: a reserve figure of the defender's choice joins the defence: setup (specs/guerra_fronteriza/scenarios/order_reserves.yaml:9)
-def sc38_setup(s: State) -> None:
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-    s.move(T_order_card, E_reserves_1, (Z_hand + P_united_states), True)
-
-
-# scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:15)
-def sc38_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
-
-
-# scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:16)
-def sc38_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-                and (F_figure_unit[c_f] == E_artillery)
-            )
-        )
-        == 1
-    )
-
-
-# scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:17)
-def sc38_expect2(s: State) -> bool:
-    return ((s.v_loc[E_germany_infantry_1] == -1) and (s.v_merits[P_united_states] == 1)) and (
-        E_reserves_1 in s.z.piles[Z_order_discard]
-    )
-
-
-# scenario Sabotage: an unguarded rival factory or camp next to your figures is destroyed, with no merit: setup (specs/guerra_fronteriza/scenarios/order_sabotage.yaml:11)
-def sc39_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    p_remove_figure(s, E_germany_artillery_1)
-    p_remove_figure(s, E_germany_infantry_2)
-    p_remove_figure(s, E_united_states_infantry_2)
-    s.v_built_at[E_united_states_factory] = E_c2_east_woods
-    s.v_built_at[E_united_states_camp_1] = E_c2_east_ridge
-    s.v_built_at[E_united_states_camp_2] = E_c2_east_fields
-    s.move(T_figure, E_united_states_tank_2, Z_board, True)
-    s.v_loc[E_united_states_tank_2] = E_c2_east_fields
-    s.move(T_order_card, E_sabotage_1, (Z_hand + P_germany), True)
-    s.move(T_order_card, E_sabotage_2, (Z_hand + P_germany), True)
-
-
-# scenario Sabotage: an unguarded rival factory or camp next to your figures is destroyed, with no merit: expect (specs/guerra_fronteriza/scenarios/order_sabotage.yaml:25)
-def sc39_expect0(s: State) -> bool:
-    return (s.v_destroyed[E_united_states_factory] and (not s.v_destroyed[E_united_states_camp_1])) and (
-        not s.v_destroyed[E_united_states_camp_2]
-    )
-
-
-# scenario Sabotage: an unguarded rival factory or camp next to your figures is destroyed, with no merit: expect (specs/guerra_fronteriza/scenarios/order_sabotage.yaml:26)
-def sc39_expect1(s: State) -> bool:
-    return ((s.v_merits[P_germany] == 0) and (E_sabotage_1 in s.z.piles[Z_order_discard])) and (
-        E_sabotage_2 in s.z.piles[(Z_hand + P_germany)]
-    )
-
-
-# scenario Sabotage: an unguarded rival factory or camp next to your figures is destroyed, with no merit: expect (specs/guerra_fronteriza/scenarios/order_sabotage.yaml:27)
-def sc39_expect2(s: State) -> bool:
-    return (
-        (len(f_sabotage_targets(s, P_germany)) == 1)
-        and (E_united_states_camp_1 in f_sabotage_targets(s, P_germany))
-    ) and (s.v_round == 2)
-
-
-# scenario Panzer divisions: a German tank reaches a tile 3 away; a US tank only 2: setup (specs/guerra_fronteriza/scenarios/panzer_tanks_move_three.yaml:8)
-def sc40_setup(s: State) -> None:
-    pass
-
-
-# scenario Panzer divisions: a German tank reaches a tile 3 away; a US tank only 2: expect (specs/guerra_fronteriza/scenarios/panzer_tanks_move_three.yaml:12)
-def sc40_expect0(s: State) -> bool:
-    return s.v_loc[E_germany_tank_1] == E_c2_west_ridge
-
-
-# scenario Panzer divisions: a German tank reaches a tile 3 away; a US tank only 2: expect (specs/guerra_fronteriza/scenarios/panzer_tanks_move_three.yaml:13)
-def sc40_expect1(s: State) -> bool:
-    return (f_movement(s, E_germany_tank_1) == 3) and (f_movement(s, E_united_states_tank_1) == 2)
-
-
-# scenario Planes fly over enemy infantry but not over a tile with enemy artillery: setup (specs/guerra_fronteriza/scenarios/plane_stops_at_artillery.yaml:10)
-def sc41_setup(s: State) -> None:
-    s.move(T_figure, E_germany_plane_1, Z_board, True)
-    s.v_loc[E_germany_plane_1] = E_c2_east_woods
-    s.move(T_figure, E_united_states_artillery_2, Z_board, True)
-    s.v_loc[E_united_states_artillery_2] = E_c2_east_ridge
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_fields
-
-
-# scenario Planes fly up to 3 tiles and carry two infantry or artillery from their starting tile: setup (specs/guerra_fronteriza/scenarios/plane_transport.yaml:9)
-def sc42_setup(s: State) -> None:
-    for l_f in [E_united_states_plane_1, E_united_states_infantry_3, E_united_states_artillery_1]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_airfield
-
-
-# scenario Planes fly up to 3 tiles and carry two infantry or artillery from their starting tile: expect (specs/guerra_fronteriza/scenarios/plane_transport.yaml:13)
-def sc42_expect0(s: State) -> bool:
-    return (s.v_loc[E_united_states_plane_1] == E_c2_east_woods) and (
-        s.v_loc[E_united_states_infantry_3] == E_c2_east_woods
-    )
-
-
-# scenario Planes fly up to 3 tiles and carry two infantry or artillery from their starting tile: expect (specs/guerra_fronteriza/scenarios/plane_transport.yaml:14)
-def sc42_expect1(s: State) -> bool:
-    return (s.v_loc[E_united_states_artillery_1] == E_c2_east_woods) and s.v_carried[
-        E_united_states_artillery_1
-    ]
-
-
-# scenario RAF: a British plane defends at initiative 1, where another faction's plane defends at 0: setup (specs/guerra_fronteriza/scenarios/raf_planes_defend.yaml:11)
-def sc43_setup(s: State) -> None:
-    s.move(T_figure, E_great_britain_plane_2, Z_board, True)
-    s.v_loc[E_great_britain_plane_2] = E_c3_north_plain
-    s.move(T_figure, E_united_states_plane_2, Z_board, True)
-    s.v_loc[E_united_states_plane_2] = E_c3_north_meadow
-
-
-# scenario RAF: a British plane defends at initiative 1, where another faction's plane defends at 0: expect (specs/guerra_fronteriza/scenarios/raf_planes_defend.yaml:18)
-def sc43_expect0(s: State) -> bool:
-    return (s.v_loc[E_great_britain_plane_2] == -1) and (s.v_loc[E_germany_infantry_1] == -1)
-
-
-# scenario RAF: a British plane defends at initiative 1, where another faction's plane defends at 0: expect (specs/guerra_fronteriza/scenarios/raf_planes_defend.yaml:19)
-def sc43_expect1(s: State) -> bool:
-    return (s.v_loc[E_united_states_plane_2] == -1) and (s.v_loc[E_germany_infantry_2] == E_c3_north_meadow)
-
-
-# scenario RAF: a British plane defends at initiative 1, where another faction's plane defends at 0: expect (specs/guerra_fronteriza/scenarios/raf_planes_defend.yaml:20)
-def sc43_expect2(s: State) -> bool:
-    return (s.v_merits[P_germany] == 1) and (s.v_merits[P_great_britain] == 0)
-
-
-# scenario RAF: a British plane defends at initiative 1, where another faction's plane defends at 0: expect (specs/guerra_fronteriza/scenarios/raf_planes_defend.yaml:21)
-def sc43_expect3(s: State) -> bool:
-    return (f_initiative(s, E_great_britain_plane_3, P_germany) == 1) and (
-        f_initiative(s, E_united_states_plane_3, P_germany) == 0
-    )
-
-
-# scenario Rebuilding a destroyed rival HQ claims it: it reinforces, gives an extra order, and keeps its holder in the game: setup (specs/guerra_fronteriza/scenarios/rebuild_rival_hq.yaml:10)
-def sc44_setup(s: State) -> None:
-    for l_f in list(s.z.piles[Z_board]):
-        if not (F_figure_faction[l_f] == P_germany):
-            continue
-        p_remove_figure(s, l_f)
-    s.v_destroyed[E_germany_hq] = True
-    s.v_hq_life[E_germany_hq] = 0
-    s.v_eliminated[P_germany] = True
-    for l_f_2 in [E_united_states_infantry_3, E_united_states_infantry_4]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c3_north_base
-
-
-# scenario Rebuilding a destroyed rival HQ claims it: it reinforces, gives an extra order, and keeps its holder in the game: expect (specs/guerra_fronteriza/scenarios/rebuild_rival_hq.yaml:17)
-def sc44_expect0(s: State) -> bool:
-    return ((s.v_holder[E_germany_hq] == P_united_states) and (s.v_hq_life[E_germany_hq] == 3)) and (
-        not s.v_destroyed[E_germany_hq]
-    )
-
-
-# scenario Rebuilding a destroyed rival HQ claims it: it reinforces, gives an extra order, and keeps its holder in the game: expect (specs/guerra_fronteriza/scenarios/rebuild_rival_hq.yaml:18)
-def sc44_expect1(s: State) -> bool:
-    return (len(f_hqs_of(s, P_united_states)) == 2) and (s.v_merits[P_united_states] == 0)
-
-
-# scenario Reinforcements: an active camp adds an infantry on its tile: setup (specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml:9)
-def sc45_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    s.v_built_at[E_germany_camp_1] = E_c2_east_fields
-    s.move(T_figure, E_germany_tank_2, Z_board, True)
-    s.v_loc[E_germany_tank_2] = E_c2_east_fields
-    s.v_built_at[E_germany_camp_2] = E_c2_east_ridge
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_ridge
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_ridge
-    s.v_frontier[E_c2_east_ridge] = True
-    s.v_built_at[E_united_states_camp_1] = E_c2_west_woods
-    s.move(T_figure, E_united_states_infantry_4, Z_board, True)
-    s.v_loc[E_united_states_infantry_4] = E_c2_west_woods
-
-
-# scenario Reinforcements: an active camp adds an infantry on its tile: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml:24)
-def sc45_expect0(s: State) -> bool:
-    return f_producing(s, P_united_states, E_united_states_camp_1)
-
-
-# scenario Reinforcements: an active camp adds an infantry on its tile: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml:25)
-def sc45_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states))
-                and (F_figure_unit[c_f] == E_infantry)
-            )
-        )
-        == 2
-    )
-
-
-# scenario Reinforcements: an active camp adds an infantry on its tile: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml:26)
-def sc45_expect2(s: State) -> bool:
-    return (sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 7) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_united_states)) == 7
-    )
-
-
-# scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: setup (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:12)
-def sc46_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    s.v_built_at[E_germany_camp_1] = E_c2_east_fields
-    s.move(T_figure, E_germany_tank_2, Z_board, True)
-    s.v_loc[E_germany_tank_2] = E_c2_east_fields
-    s.v_built_at[E_germany_camp_2] = E_c2_east_ridge
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_ridge
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_ridge
-    s.v_frontier[E_c2_east_ridge] = True
-    s.v_built_at[E_united_states_camp_1] = E_c2_west_woods
-    s.move(T_figure, E_united_states_infantry_4, Z_board, True)
-    s.v_loc[E_united_states_infantry_4] = E_c2_west_woods
-
-
-# scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:27)
-def sc46_expect0(s: State) -> bool:
-    return (not f_producing(s, P_germany, E_germany_camp_1)) and (
-        not f_producing(s, P_germany, E_germany_camp_2)
-    )
-
-
-# scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:28)
-def sc46_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 7
-
-
-# scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:29)
-def sc46_expect2(s: State) -> bool:
-    return (sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_fields)) == 1) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_ridge)) == 2
-    )
-
-
-# scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:30)
-def sc46_expect3(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_west_base) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 4
-    )
-
-
-# scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: setup (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:13)
-def sc47_setup(s: State) -> None:
-    for l_f in [c_g for c_g in s.z.piles[Z_board] if (F_figure_faction[c_g] == P_germany)]:
-        p_remove_figure(s, l_f)
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_east_base
-    s.v_frontier[E_c2_east_base] = True
-
-
-# scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: expect (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:19)
-def sc47_expect0(s: State) -> bool:
-    return s.v_loc[E_united_states_infantry_3] == -1
-
-
-# scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: expect (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:20)
-def sc47_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_base) and (F_figure_faction[c_f] == P_germany))
-                and (F_figure_unit[c_f] == E_tank)
-            )
-        )
-        == 1
-    )
-
-
-# scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: expect (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:21)
-def sc47_expect2(s: State) -> bool:
-    return (s.v_merits[P_germany] == 1) and (not s.v_frontier[E_c2_east_base])
-
-
-# scenario Reinforcements with a reserve too short: the player chooses which zone goes without: setup (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:9)
-def sc48_setup(s: State) -> None:
-    s.v_built_at[E_united_states_camp_1] = E_c2_west_woods
-    s.move(T_figure, E_united_states_infantry_4, Z_board, True)
-    s.v_loc[E_united_states_infantry_4] = E_c2_west_woods
-    for l_f in [
-        c_g for c_g in s.z.piles[(Z_reserve + P_united_states)] if (c_g != E_united_states_infantry_5)
-    ]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_west_fields
-
-
-# scenario Reinforcements with a reserve too short: the player chooses which zone goes without: expect (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:18)
-def sc48_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
-
-
-# scenario Reinforcements with a reserve too short: the player chooses which zone goes without: expect (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:19)
-def sc48_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_united_states)) == 25
-
-
-# scenario Reinforcements with a reserve too short: the player chooses which zone goes without: expect (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:20)
-def sc48_expect2(s: State) -> bool:
-    return len(s.z.piles[(Z_reserve + P_united_states)]) == 0
-
-
-# scenario Reinforcements with a reserve too short: both zones are offered: setup (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_offers_both.yaml:9)
-def sc49_setup(s: State) -> None:
-    s.v_built_at[E_united_states_camp_1] = E_c2_west_woods
-    s.move(T_figure, E_united_states_infantry_4, Z_board, True)
-    s.v_loc[E_united_states_infantry_4] = E_c2_west_woods
-    for l_f in [
-        c_g for c_g in s.z.piles[(Z_reserve + P_united_states)] if (c_g != E_united_states_infantry_5)
-    ]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_west_fields
-
-
-# scenario Arms race: which order goes into the research pile stays secret: setup (specs/guerra_fronteriza/scenarios/research_is_secret.yaml:9)
-def sc50_setup(s: State) -> None:
-    s.v_merits[P_germany] = 2
-    for l_c in [E_night_attack_1, E_night_attack_2]:
-        s.move(T_order_card, l_c, (Z_research + P_germany), True)
-    s.move(T_order_card, E_forced_march_3, (Z_hand + P_germany), True)
-    s.v_merits[P_united_states] = 5
-    for l_c_2 in [E_forced_march_1, E_forced_march_2]:
-        s.move(T_order_card, l_c_2, (Z_research + P_united_states), True)
-    for l_c_3 in [E_production_1, E_production_2]:
-        s.move(T_order_card, l_c_3, (Z_hand + P_united_states), True)
-
-
-# scenario Arms race: which order goes into the research pile stays secret: expect (specs/guerra_fronteriza/scenarios/research_is_secret.yaml:18)
-def sc50_expect0(s: State) -> bool:
-    return E_production_1 in s.z.piles[(Z_research + P_united_states)]
-
-
-# scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: setup (specs/guerra_fronteriza/scenarios/research_limit.yaml:10)
-def sc51_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    s.v_merits[P_germany] = 2
-    for l_c in [E_night_attack_1, E_night_attack_2]:
-        s.move(T_order_card, l_c, (Z_research + P_germany), True)
-    s.move(T_order_card, E_forced_march_3, (Z_hand + P_germany), True)
-    s.v_merits[P_united_states] = 5
-    for l_c_2 in [E_forced_march_1, E_forced_march_2]:
-        s.move(T_order_card, l_c_2, (Z_research + P_united_states), True)
-    for l_c_3 in [E_production_1, E_production_2]:
-        s.move(T_order_card, l_c_3, (Z_hand + P_united_states), True)
-
-
-# scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: expect (specs/guerra_fronteriza/scenarios/research_limit.yaml:21)
-def sc51_expect0(s: State) -> bool:
-    return (len(s.z.piles[(Z_research + P_germany)]) == 2) and (
-        E_forced_march_3 in s.z.piles[(Z_hand + P_germany)]
-    )
-
-
-# scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: expect (specs/guerra_fronteriza/scenarios/research_limit.yaml:22)
-def sc51_expect1(s: State) -> bool:
-    return (len(s.z.piles[(Z_research + P_united_states)]) == 3) and (
-        E_production_1 in s.z.piles[(Z_research + P_united_states)]
-    )
-
-
-# scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: expect (specs/guerra_fronteriza/scenarios/research_limit.yaml:23)
-def sc51_expect2(s: State) -> bool:
-    return E_production_2 in s.z.piles[(Z_hand + P_united_states)]
-
-
-# scenario Arms race: below the merit limit the whole hand is offered, or pass: setup (specs/guerra_fronteriza/scenarios/research_limit_offer.yaml:9)
-def sc52_setup(s: State) -> None:
-    s.v_merits[P_germany] = 2
-    for l_c in [E_night_attack_1, E_night_attack_2]:
-        s.move(T_order_card, l_c, (Z_research + P_germany), True)
-    s.move(T_order_card, E_forced_march_3, (Z_hand + P_germany), True)
-    s.v_merits[P_united_states] = 5
-    for l_c_2 in [E_forced_march_1, E_forced_march_2]:
-        s.move(T_order_card, l_c_2, (Z_research + P_united_states), True)
-    for l_c_3 in [E_production_1, E_production_2]:
-        s.move(T_order_card, l_c_3, (Z_hand + P_united_states), True)
-
-
-# scenario Arms race: when two players would reach the research threshold, the one earlier in turn order wins: setup (specs/guerra_fronteriza/scenarios/research_tie_turn_order.yaml:11)
-def sc53_setup(s: State) -> None:
-    s.v_merits[P_germany] = 5
-    for l_c in [E_night_attack_5, E_night_attack_6, E_air_raid_5, E_air_raid_6]:
-        s.move(T_order_card, l_c, (Z_research + P_germany), True)
-    s.move(T_order_card, E_barrage_6, (Z_hand + P_germany), True)
-    s.v_merits[P_united_states] = 6
-    for l_c_2 in [E_forced_march_5, E_forced_march_6, E_production_5, E_production_6]:
-        s.move(T_order_card, l_c_2, (Z_research + P_united_states), True)
-    s.move(T_order_card, E_barrage_5, (Z_hand + P_united_states), True)
-
-
-# scenario Arms race: when two players would reach the research threshold, the one earlier in turn order wins: expect (specs/guerra_fronteriza/scenarios/research_tie_turn_order.yaml:21)
-def sc53_expect0(s: State) -> bool:
-    return s.v_over and (s.v_order_of_play == [P_united_states, P_germany])
-
-
-# scenario Arms race: when two players would reach the research threshold, the one earlier in turn order wins: expect (specs/guerra_fronteriza/scenarios/research_tie_turn_order.yaml:22)
-def sc53_expect1(s: State) -> bool:
-    return (f_research_points(s, P_united_states) == 15) and (f_research_points(s, P_germany) == 12)
-
-
-# scenario Arms race: when two players would reach the research threshold, the one earlier in turn order wins: expect (specs/guerra_fronteriza/scenarios/research_tie_turn_order.yaml:23)
-def sc53_expect2(s: State) -> bool:
-    return (E_barrage_6 in s.z.piles[(Z_hand + P_germany)]) and (
-        len(s.z.piles[(Z_research + P_germany)]) == 4
-    )
-
-
-# scenario Arms race: a research pile reaching 15 wins at once: setup (specs/guerra_fronteriza/scenarios/research_victory.yaml:9)
-def sc54_setup(s: State) -> None:
-    s.v_merits[P_united_states] = 5
-    for l_c in [E_night_attack_5, E_night_attack_6, E_air_raid_5, E_air_raid_6]:
-        s.move(T_order_card, l_c, (Z_research + P_united_states), True)
-    s.move(T_order_card, E_barrage_6, (Z_hand + P_united_states), True)
-
-
-# scenario Arms race: a research pile reaching 15 wins at once: expect (specs/guerra_fronteriza/scenarios/research_victory.yaml:15)
-def sc54_expect0(s: State) -> bool:
-    return f_research_points(s, P_united_states) == 15
-
-
-# scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: setup (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:11)
-def sc55_setup(s: State) -> None:
-    for l_f in [E_united_states_infantry_3, E_united_states_infantry_4]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_fields
-    s.move(T_order_card, E_supplies_1, (Z_hand + P_germany), True)
-
-
-# scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:16)
-def sc55_expect0(s: State) -> bool:
-    return (s.v_special_used[P_germany] and (E_supplies_1 in s.z.piles[Z_order_discard])) and (
-        len(s.z.piles[(Z_hand + P_germany)]) == 1
-    )
-
-
-# scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:17)
-def sc55_expect1(s: State) -> bool:
-    return (
-        (s.v_attack_bonus[P_germany][E_infantry] == 1) and (s.v_attack_bonus[P_germany][E_artillery] == 1)
-    ) and (s.v_attack_bonus[P_germany][E_plane] == 1)
-
-
-# scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:18)
-def sc55_expect2(s: State) -> bool:
-    return (s.v_loc[E_germany_artillery_1] == E_c2_east_fields) and (s.v_loc[E_germany_infantry_1] == -1)
-
-
-# scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:19)
-def sc55_expect3(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 0
-    )
-
-
-# scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:20)
-def sc55_expect4(s: State) -> bool:
-    return s.v_merits[P_germany] == 1
-
-
-# scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: setup (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:9)
-def sc56_setup(s: State) -> None:
-    s.move(T_order_card, E_supplies_1, (Z_hand + P_great_britain), True)
-
-
-# scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:13)
-def sc56_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_great_britain) and (F_figure_unit[c_f] == E_artillery))
-                and (s.v_loc[c_f] == E_c3_south_west_base)
-            )
-        )
-        == 1
-    )
-
-
-# scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:14)
-def sc56_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_great_britain)) == 5
-
-
-# scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:15)
-def sc56_expect2(s: State) -> bool:
-    return (s.v_special_used[P_great_britain] and (E_supplies_1 in s.z.piles[Z_order_discard])) and (
-        len(s.z.piles[(Z_hand + P_great_britain)]) == 1
-    )
-
-
-# scenario Lend-Lease: the United States discards an order and draws an order: setup (specs/guerra_fronteriza/scenarios/special_lend_lease.yaml:8)
-def sc57_setup(s: State) -> None:
-    s.move(T_order_card, E_supplies_1, (Z_hand + P_united_states), True)
-
-
-# scenario Lend-Lease: the United States discards an order and draws an order: expect (specs/guerra_fronteriza/scenarios/special_lend_lease.yaml:12)
-def sc57_expect0(s: State) -> bool:
-    return (s.v_special_used[P_united_states] and (not s.v_special_used[P_germany])) and (
-        E_supplies_1 in s.z.piles[Z_order_discard]
-    )
-
-
-# scenario Lend-Lease: the United States discards an order and draws an order: expect (specs/guerra_fronteriza/scenarios/special_lend_lease.yaml:13)
-def sc57_expect1(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_united_states)]) == 3) and (
-        sum(1 for c_c in s.z.piles[(Z_hand + P_united_states)] if (F_order_card_kind[c_c] == E_attack_orders))
-        == 1
-    )
-
-
-# scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: setup (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:9)
-def sc58_setup(s: State) -> None:
-    s.move(T_order_card, E_supplies_1, (Z_hand + P_ussr), True)
-
-
-# scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:14)
-def sc58_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_ussr) and (F_figure_unit[c_f] == E_infantry))
-                and (s.v_loc[c_f] == E_c4_north_west_base)
-            )
-        )
-        == 4
-    )
-
-
-# scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:15)
-def sc58_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_ussr)) == 6
-
-
-# scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:16)
-def sc58_expect2(s: State) -> bool:
-    return (s.v_special_used[P_ussr] and (E_supplies_1 in s.z.piles[Z_order_discard])) and (
-        len(s.z.piles[(Z_hand + P_ussr)]) == 1
-    )
-
-
-# scenario The special ability needs an order to discard: with an empty hand it is not asked: setup (specs/guerra_fronteriza/scenarios/special_needs_an_order.yaml:10)
-def sc59_setup(s: State) -> None:
-    for l_c in [c_x for c_x in s.z.piles[Z_defense_deck] if (c_x != E_entrenchment_2)]:
-        s.move(T_order_card, l_c, Z_order_discard, True)
-    for l_f in [E_united_states_tank_2, E_united_states_tank_3]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_airfield
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_fields
-    s.move(T_figure, E_germany_infantry_4, Z_board, True)
-    s.v_loc[E_germany_infantry_4] = E_c2_east_woods
-    s.move(T_order_card, E_entrenchment_1, (Z_hand + P_germany), True)
-
-
-# scenario The special ability needs an order to discard: with an empty hand it is not asked: expect (specs/guerra_fronteriza/scenarios/special_needs_an_order.yaml:21)
-def sc59_expect0(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_germany)]) == 0) and (not s.v_special_used[P_germany])
-
-
-# scenario The special ability needs an order to discard: with an empty hand it is not asked: expect (specs/guerra_fronteriza/scenarios/special_needs_an_order.yaml:22)
-def sc59_expect1(s: State) -> bool:
-    return (E_entrenchment_1 in s.z.piles[Z_order_discard]) and (
-        E_entrenchment_2 in s.z.piles[Z_order_discard]
-    )
-
-
-# scenario Supplies, kept face up, lets two more figures survive maintenance: setup (specs/guerra_fronteriza/scenarios/supplies_stacking.yaml:7)
-def sc60_setup(s: State) -> None:
-    for l_f in [
-        E_germany_infantry_3,
-        E_germany_infantry_4,
-        E_germany_infantry_5,
-        E_germany_infantry_6,
-        E_germany_tank_2,
-    ]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c2_east_woods
-    s.move(T_order_card, E_supplies_1, (Z_kept + P_germany), True)
-
-
-# scenario Supplies, kept face up, lets two more figures survive maintenance: expect (specs/guerra_fronteriza/scenarios/supplies_stacking.yaml:14)
-def sc60_expect0(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_woods)) == 5
-
-
-# scenario A third faction attacks a tile in frontier: each of its attacks picks the side that takes it: setup (specs/guerra_fronteriza/scenarios/three_sided_conflict.yaml:10)
-def sc61_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c3_north_city
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c3_north_city
-    s.v_frontier[E_c3_north_city] = True
-    for l_f in [E_great_britain_tank_2, E_great_britain_tank_3]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c3_airfield
-
-
-# scenario A third faction attacks a tile in frontier: each of its attacks picks the side that takes it: expect (specs/guerra_fronteriza/scenarios/three_sided_conflict.yaml:19)
-def sc61_expect0(s: State) -> bool:
-    return (s.v_merits[P_great_britain] == 1) and (not s.v_frontier[E_c3_north_city])
-
-
-# scenario A third faction attacks a tile in frontier: each of its attacks picks the side that takes it: expect (specs/guerra_fronteriza/scenarios/three_sided_conflict.yaml:20)
-def sc61_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c3_north_city)) == 2
-
-
-# scenario Turn order: most VP first, ties in table order: setup (specs/guerra_fronteriza/scenarios/turn_order_by_vp.yaml:11)
-def sc62_setup(s: State) -> None:
-    s.v_merits[P_great_britain] = 1
-    s.move(T_figure, E_great_britain_infantry_3, Z_board, True)
-    s.v_loc[E_great_britain_infantry_3] = E_c3_south_west_city
-    s.v_merits[P_germany] = 1
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c3_south_east_heights
-
-
-# scenario Turn order: most VP first, ties in table order: expect (specs/guerra_fronteriza/scenarios/turn_order_by_vp.yaml:19)
-def sc62_expect0(s: State) -> bool:
-    return ((f_vp(s, P_great_britain) == 3) and (f_vp(s, P_germany) == 1)) and (f_vp(s, P_united_states) == 1)
-
-
-# scenario Turn order: most VP first, ties in table order: expect (specs/guerra_fronteriza/scenarios/turn_order_by_vp.yaml:20)
-def sc62_expect1(s: State) -> bool:
-    return s.v_order_of_play == [P_great_britain, P_germany, P_united_states]
-
-
-# scenario Turn order: most VP first, ties in table order: expect (specs/guerra_fronteriza/scenarios/turn_order_by_vp.yaml:21)
-def sc62_expect2(s: State) -> bool:
-    return len(s.z.piles[(Z_hand + P_great_britain)]) == 1
-
-
-# scenario An undefended rival factory is destroyed when entered, with no combat and no merit: setup (specs/guerra_fronteriza/scenarios/undefended_building.yaml:7)
-def sc63_setup(s: State) -> None:
-    s.v_built_at[E_united_states_factory] = E_c2_east_fields
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_ridge
-
-
-# scenario An undefended rival factory is destroyed when entered, with no combat and no merit: expect (specs/guerra_fronteriza/scenarios/undefended_building.yaml:12)
-def sc63_expect0(s: State) -> bool:
-    return s.v_destroyed[E_united_states_factory] and (s.v_merits[P_germany] == 0)
-
-
-# scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): setup (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:12)
-def sc64_setup(s: State) -> None:
-    p_remove_figure(s, E_united_states_artillery_1)
-    p_remove_figure(s, E_germany_artillery_1)
-    p_remove_figure(s, E_germany_infantry_2)
-    p_remove_figure(s, E_united_states_infantry_2)
-    p_remove_figure(s, E_great_britain_infantry_2)
-    p_remove_figure(s, E_ussr_infantry_3)
-    for l_f in [E_ussr_tank_2, E_ussr_tank_3, E_ussr_tank_4, E_ussr_tank_5, E_ussr_artillery_1]:
-        s.move(T_figure, l_f, Z_board, True)
-        s.v_loc[s.ref(l_f)] = E_c4_north_west_woods
-    for l_f_2 in [
-        E_ussr_artillery_2,
-        E_ussr_artillery_3,
-        E_ussr_artillery_4,
-        E_ussr_plane_1,
-        E_germany_tank_2,
-    ]:
-        s.move(T_figure, l_f_2, Z_board, True)
-        s.v_loc[s.ref(l_f_2)] = E_c4_crossroads
-    for l_f_3 in [
-        E_great_britain_tank_2,
-        E_great_britain_tank_3,
-        E_great_britain_tank_4,
-        E_great_britain_tank_5,
-    ]:
-        s.move(T_figure, l_f_3, Z_board, True)
-        s.v_loc[s.ref(l_f_3)] = E_c4_south_woods
-    for l_f_4 in [
-        E_great_britain_artillery_1,
-        E_great_britain_artillery_2,
-        E_great_britain_artillery_3,
-        E_united_states_tank_2,
-    ]:
-        s.move(T_figure, l_f_4, Z_board, True)
-        s.v_loc[s.ref(l_f_4)] = E_c4_south_east_woods
-    s.v_frontier[E_c4_crossroads] = True
-    s.v_frontier[E_c4_south_east_woods] = True
-
-
-# scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:29)
-def sc64_expect0(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c4_south_woods)) == 3
-
-
-# scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:30)
-def sc64_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_south_east_woods) and (F_figure_faction[c_f] == P_great_britain))
-        )
-        == 2
-    )
-
-
-# scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:31)
-def sc64_expect2(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c4_north_west_woods)) == 4
-
-
-# scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:32)
-def sc64_expect3(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr))
-        )
-        == 3
-    )
-
-
-# scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:33)
-def sc64_expect4(s: State) -> bool:
-    return (sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c4_north_west_base)) == 4) and (
-        s.v_round == 2
-    )
-
-
-# scenario Victory points: a tie at the top plays another round: setup (specs/guerra_fronteriza/scenarios/vp_tie_plays_on.yaml:6)
-def sc65_setup(s: State) -> None:
-    s.v_merits[P_united_states] = 10
-    s.v_merits[P_germany] = 10
-
-
-# scenario Victory points: a tie at the top plays another round: expect (specs/guerra_fronteriza/scenarios/vp_tie_plays_on.yaml:10)
-def sc65_expect0(s: State) -> bool:
-    return not s.v_over
-
-
-# scenario Victory points: 10 VP at the turn-order phase wins: setup (specs/guerra_fronteriza/scenarios/vp_victory.yaml:6)
-def sc66_setup(s: State) -> None:
-    s.v_merits[P_united_states] = 10
-
-
-# scenario Withdrawal: the defender moves out before the battle; a win without combat gives no merit: setup (specs/guerra_fronteriza/scenarios/withdrawal.yaml:8)
-def sc67_setup(s: State) -> None:
-    s.move(T_figure, E_germany_infantry_3, Z_board, True)
-    s.v_loc[E_germany_infantry_3] = E_c2_east_fields
-    s.move(T_order_card, E_withdrawal_1, (Z_hand + P_germany), True)
-    s.move(T_figure, E_united_states_infantry_3, Z_board, True)
-    s.v_loc[E_united_states_infantry_3] = E_c2_airfield
-
-
-# scenario Withdrawal: the defender moves out before the battle; a win without combat gives no merit: expect (specs/guerra_fronteriza/scenarios/withdrawal.yaml:16)
-def sc67_expect0(s: State) -> bool:
-    return s.v_loc[E_germany_infantry_3] == E_c2_east_ridge
-
-
-# scenario Withdrawal: the defender moves out before the battle; a win without combat gives no merit: expect (specs/guerra_fronteriza/scenarios/withdrawal.yaml:17)
-def sc67_expect1(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 0) and f_controls(s, P_united_states, E_c2_east_fields)
-
-
 # procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:81)
-class P_resolve_conflicts(Frame):
+class Proc_resolve_conflicts(Frame):
     __slots__ = ("l_p", "l_t")
-    NAME = "P_resolve_conflicts"
+    NAME = "Proc_resolve_conflicts"
     ORIGIN = "procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:81)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile")
@@ -4325,7 +2724,7 @@ class P_resolve_conflicts(Frame):
             elif pc == 4:
                 s.v_entered[s.ref(self.l_t)] = False
                 self.pc = 5
-                s.push(P_conflict(self.l_p, self.l_t))
+                s.push(Proc_conflict(self.l_p, self.l_t))
                 return
             elif pc == 5:
                 p_check_last_standing(s)
@@ -4336,7 +2735,7 @@ class P_resolve_conflicts(Frame):
 
 
 # procedure conflict (specs/guerra_fronteriza/combat.yaml:91)
-class P_conflict(Frame):
+class Proc_conflict(Frame):
     __slots__ = (
         "l_a",
         "l_t",
@@ -4367,7 +2766,7 @@ class P_conflict(Frame):
         "i_7",
         "k_8",
     )
-    NAME = "P_conflict"
+    NAME = "Proc_conflict"
     ORIGIN = "procedure conflict (specs/guerra_fronteriza/combat.yaml:91)"
     SLOTS = __slots__
     SLOT_TYPES = (
@@ -4516,7 +2915,7 @@ class P_conflict(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                s.push(P_defence_order(self.l_q_2, self.l_a, self.l_t))
+                s.push(Proc_defence_order(self.l_q_2, self.l_a, self.l_t))
                 return
             elif pc == 3:
                 self.l_fought = False
@@ -4581,7 +2980,7 @@ class P_conflict(Frame):
             elif pc == 9:
                 s.v_attacked[s.ref(self.l_f_2)] = True
                 self.pc = 11
-                s.push(P_aim(F_figure_faction[self.l_f_2], self.l_alive_sides, self.l_t, self.l_a))
+                s.push(Proc_aim(F_figure_faction[self.l_f_2], self.l_alive_sides, self.l_t, self.l_a))
                 return
             elif pc == 10:
                 self.i_7 = list(self.l_alive_sides)
@@ -4633,7 +3032,7 @@ class P_conflict(Frame):
                 # cov 42
                 s.v_garrison_attacked[s.ref(self.l_g_2)] = True
                 self.pc = 17
-                s.push(P_aim(self.l_q_5, self.l_alive_sides, self.l_t, self.l_a))
+                s.push(Proc_aim(self.l_q_5, self.l_alive_sides, self.l_t, self.l_a))
                 return
             elif pc == 17:
                 pc = 15
@@ -4643,9 +3042,9 @@ class P_conflict(Frame):
 
 
 # procedure aim (specs/guerra_fronteriza/combat.yaml:132)
-class P_aim(Frame):
+class Proc_aim(Frame):
     __slots__ = ("l_q", "l_alive", "l_t", "l_a", "l_targets", "l_x")
-    NAME = "P_aim"
+    NAME = "Proc_aim"
     ORIGIN = "procedure aim (specs/guerra_fronteriza/combat.yaml:132)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "entity:tile", "player", "list[player]", "player")
@@ -4713,9 +3112,9 @@ class P_aim(Frame):
 
 
 # procedure use_special (specs/guerra_fronteriza/orders.yaml:48)
-class P_use_special(Frame):
+class Proc_use_special(Frame):
     __slots__ = ("l_p", "l_s", "l_use", "l_c", "l_u")
-    NAME = "P_use_special"
+    NAME = "Proc_use_special"
     ORIGIN = "procedure use_special (specs/guerra_fronteriza/orders.yaml:48)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:special_ability", "bool", "entity:order_card", "entity:unit_type")
@@ -4826,7 +3225,7 @@ class P_use_special(Frame):
                 # cov 79
                 s.say(s.player_label(self.l_p) + " uses its special ability: Lend-Lease (an order)")
                 self.pc = 8
-                s.push(P_draw_orders(self.l_p, 1))
+                s.push(Proc_draw_orders(self.l_p, 1))
                 return
             elif pc == 6:
                 # cov 80
@@ -4853,9 +3252,9 @@ class P_use_special(Frame):
 
 
 # procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)
-class P_play_attack_order(Frame):
+class Proc_play_attack_order(Frame):
     __slots__ = ("l_p", "l_c")
-    NAME = "P_play_attack_order"
+    NAME = "Proc_play_attack_order"
     ORIGIN = "procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
@@ -4904,7 +3303,7 @@ class P_play_attack_order(Frame):
             elif pc == 3:
                 # cov 83
                 self.pc = 4
-                s.push(P_play_order(self.l_p, self.l_c))
+                s.push(Proc_play_order(self.l_p, self.l_c))
                 return
             elif pc == 4:
                 pc = 2
@@ -4914,9 +3313,9 @@ class P_play_attack_order(Frame):
 
 
 # procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)
-class P_defence_order(Frame):
+class Proc_defence_order(Frame):
     __slots__ = ("l_q", "l_a", "l_t", "l_c", "l_to", "l_dest", "l_f", "l_planes", "l_u", "l_options", "l_u_2")
-    NAME = "P_defence_order"
+    NAME = "Proc_defence_order"
     ORIGIN = "procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)"
     SLOTS = __slots__
     SLOT_TYPES = (
@@ -5115,9 +3514,9 @@ class P_defence_order(Frame):
 
 
 # procedure play_order (specs/guerra_fronteriza/orders.yaml:115)
-class P_play_order(Frame):
+class Proc_play_order(Frame):
     __slots__ = ("l_p", "l_c", "l_f", "l_b", "l_u", "l_t", "l_f_2", "l_t_2", "l_b_2")
-    NAME = "P_play_order"
+    NAME = "Proc_play_order"
     ORIGIN = "procedure play_order (specs/guerra_fronteriza/orders.yaml:115)"
     SLOTS = __slots__
     SLOT_TYPES = (
@@ -5276,7 +3675,7 @@ class P_play_order(Frame):
                 return
             elif pc == 10:
                 self.pc = 18
-                s.push(P_draw_orders(self.l_p, 2))
+                s.push(Proc_draw_orders(self.l_p, 2))
                 return
             elif pc == 11:
                 s.say(s.label(T_figure, self.l_f) + " is destroyed by an air raid")
@@ -5335,9 +3734,9 @@ class P_play_order(Frame):
 
 
 # procedure draw_orders (specs/guerra_fronteriza/round.yaml:130)
-class P_draw_orders(Frame):
+class Proc_draw_orders(Frame):
     __slots__ = ("l_p", "l_n", "l_decks", "l_k", "r_1")
-    NAME = "P_draw_orders"
+    NAME = "Proc_draw_orders"
     ORIGIN = "procedure draw_orders (specs/guerra_fronteriza/round.yaml:130)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:order_type]", "entity:order_type", "int")
@@ -5424,7 +3823,7 @@ class P_draw_orders(Frame):
 
 
 # procedure play_round (specs/guerra_fronteriza/round.yaml:158)
-class P_play_round(Frame):
+class Proc_play_round(Frame):
     __slots__ = (
         "l_p",
         "l_p_2",
@@ -5451,7 +3850,7 @@ class P_play_round(Frame):
         "i_13",
         "k_14",
     )
-    NAME = "P_play_round"
+    NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/guerra_fronteriza/round.yaml:158)"
     SLOTS = __slots__
     SLOT_TYPES = (
@@ -5553,7 +3952,7 @@ class P_play_round(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                s.push(P_draw_orders(self.l_p, f_orders_per_round(s, self.l_p)))
+                s.push(Proc_draw_orders(self.l_p, f_orders_per_round(s, self.l_p)))
                 return
             elif pc == 3:
                 s.v_maintained = False
@@ -5574,7 +3973,7 @@ class P_play_round(Frame):
                 continue
             elif pc == 6:
                 self.pc = 8
-                s.push(P_reinforce(self.l_p_2))
+                s.push(Proc_reinforce(self.l_p_2))
                 return
             elif pc == 7:
                 for x_ in list(s.z.piles[Z_board]):
@@ -5604,7 +4003,7 @@ class P_play_round(Frame):
                 continue
             elif pc == 10:
                 self.pc = 12
-                s.push(P_player_turn(self.l_p_4))
+                s.push(Proc_player_turn(self.l_p_4))
                 return
             elif pc == 11:
                 self.i_7 = list(s.v_order_of_play)
@@ -5627,7 +4026,7 @@ class P_play_round(Frame):
                 continue
             elif pc == 14:
                 self.pc = 16
-                s.push(P_tactical_phase(self.l_p_5))
+                s.push(Proc_tactical_phase(self.l_p_5))
                 return
             elif pc == 15:
                 self.i_9 = list(s.v_order_of_play)
@@ -5650,7 +4049,7 @@ class P_play_round(Frame):
                 continue
             elif pc == 18:
                 self.pc = 20
-                s.push(P_arms_race(self.l_p_6))
+                s.push(Proc_arms_race(self.l_p_6))
                 return
             elif pc == 19:
                 self.i_11 = list(s.v_order_of_play)
@@ -5673,7 +4072,7 @@ class P_play_round(Frame):
                 continue
             elif pc == 22:
                 self.pc = 24
-                s.push(P_maintenance(self.l_p_7))
+                s.push(Proc_maintenance(self.l_p_7))
                 return
             elif pc == 23:
                 s.v_maintained = True
@@ -5697,7 +4096,7 @@ class P_play_round(Frame):
                 continue
             elif pc == 26:
                 self.pc = 28
-                s.push(P_discard_down(self.l_p_8))
+                s.push(Proc_discard_down(self.l_p_8))
                 return
             elif pc == 27:
                 for x_ in list(range(44)):
@@ -5719,9 +4118,9 @@ class P_play_round(Frame):
 
 
 # procedure reinforce (specs/guerra_fronteriza/round.yaml:195)
-class P_reinforce(Frame):
+class Proc_reinforce(Frame):
     __slots__ = ("l_p", "l_waiting", "l_t")
-    NAME = "P_reinforce"
+    NAME = "Proc_reinforce"
     ORIGIN = "procedure reinforce (specs/guerra_fronteriza/round.yaml:195)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[entity:tile]", "entity:tile")
@@ -5768,7 +4167,7 @@ class P_reinforce(Frame):
                 return
             elif pc == 4:
                 self.pc = 7
-                s.push(P_reinforce_at(self.l_p, self.l_t, f_reinforcement_types(s, self.l_t)))
+                s.push(Proc_reinforce_at(self.l_p, self.l_t, f_reinforcement_types(s, self.l_t)))
                 return
             elif pc == 5:
                 # cov 133
@@ -5801,9 +4200,9 @@ class P_reinforce(Frame):
 
 
 # procedure reinforce_at (specs/guerra_fronteriza/round.yaml:211)
-class P_reinforce_at(Frame):
+class Proc_reinforce_at(Frame):
     __slots__ = ("l_p", "l_t", "l_allowed", "l_options", "l_u")
-    NAME = "P_reinforce_at"
+    NAME = "Proc_reinforce_at"
     ORIGIN = "procedure reinforce_at (specs/guerra_fronteriza/round.yaml:211)"
     SLOTS = __slots__
     SLOT_TYPES = (
@@ -5872,9 +4271,9 @@ class P_reinforce_at(Frame):
 
 
 # procedure player_turn (specs/guerra_fronteriza/round.yaml:224)
-class P_player_turn(Frame):
+class Proc_player_turn(Frame):
     __slots__ = ("l_p", "l_t", "l_u")
-    NAME = "P_player_turn"
+    NAME = "Proc_player_turn"
     ORIGIN = "procedure player_turn (specs/guerra_fronteriza/round.yaml:224)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:unit_type")
@@ -5903,23 +4302,23 @@ class P_player_turn(Frame):
                     s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] = 0
                 s.v_move_bonus[s.ref(self.l_p)] = 0
                 self.pc = 1
-                s.push(P_use_special(self.l_p))
+                s.push(Proc_use_special(self.l_p))
                 return
             elif pc == 1:
                 self.pc = 2
-                s.push(P_play_attack_order(self.l_p))
+                s.push(Proc_play_attack_order(self.l_p))
                 return
             elif pc == 2:
                 self.pc = 3
-                s.push(P_move_phase(self.l_p))
+                s.push(Proc_move_phase(self.l_p))
                 return
             elif pc == 3:
                 self.pc = 4
-                s.push(P_building_phase(self.l_p))
+                s.push(Proc_building_phase(self.l_p))
                 return
             elif pc == 4:
                 self.pc = 5
-                s.push(P_resolve_conflicts(self.l_p))
+                s.push(Proc_resolve_conflicts(self.l_p))
                 return
             elif pc == 5:
                 s.pop()
@@ -5929,9 +4328,9 @@ class P_player_turn(Frame):
 
 
 # procedure move_phase (specs/guerra_fronteriza/round.yaml:240)
-class P_move_phase(Frame):
+class Proc_move_phase(Frame):
     __slots__ = ("l_p", "l_f", "l_from", "l_reached", "l_edge", "l_ring", "l_t", "l_k", "l_g")
-    NAME = "P_move_phase"
+    NAME = "Proc_move_phase"
     ORIGIN = "procedure move_phase (specs/guerra_fronteriza/round.yaml:240)"
     SLOTS = __slots__
     SLOT_TYPES = (
@@ -6113,9 +4512,9 @@ class P_move_phase(Frame):
 
 
 # procedure building_phase (specs/guerra_fronteriza/round.yaml:277)
-class P_building_phase(Frame):
+class Proc_building_phase(Frame):
     __slots__ = ("l_p", "l_t", "l_inf", "l_b", "l_nb")
-    NAME = "P_building_phase"
+    NAME = "Proc_building_phase"
     ORIGIN = "procedure building_phase (specs/guerra_fronteriza/round.yaml:277)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "entity:building", "entity:building")
@@ -6250,9 +4649,9 @@ class P_building_phase(Frame):
 
 
 # procedure tactical_phase (specs/guerra_fronteriza/round.yaml:301)
-class P_tactical_phase(Frame):
+class Proc_tactical_phase(Frame):
     __slots__ = ("l_p", "l_c")
-    NAME = "P_tactical_phase"
+    NAME = "Proc_tactical_phase"
     ORIGIN = "procedure tactical_phase (specs/guerra_fronteriza/round.yaml:301)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
@@ -6303,7 +4702,7 @@ class P_tactical_phase(Frame):
             elif pc == 3:
                 # cov 153
                 self.pc = 4
-                s.push(P_play_order(self.l_p, self.l_c))
+                s.push(Proc_play_order(self.l_p, self.l_c))
                 return
             elif pc == 4:
                 pc = 2
@@ -6313,9 +4712,9 @@ class P_tactical_phase(Frame):
 
 
 # procedure arms_race (specs/guerra_fronteriza/round.yaml:308)
-class P_arms_race(Frame):
+class Proc_arms_race(Frame):
     __slots__ = ("l_p", "l_c", "l_c_2")
-    NAME = "P_arms_race"
+    NAME = "Proc_arms_race"
     ORIGIN = "procedure arms_race (specs/guerra_fronteriza/round.yaml:308)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card", "entity:order_card")
@@ -6394,9 +4793,9 @@ class P_arms_race(Frame):
 
 
 # procedure maintenance (specs/guerra_fronteriza/round.yaml:327)
-class P_maintenance(Frame):
+class Proc_maintenance(Frame):
     __slots__ = ("l_p", "l_t", "l_f", "i_1", "k_2")
-    NAME = "P_maintenance"
+    NAME = "Proc_maintenance"
     ORIGIN = "procedure maintenance (specs/guerra_fronteriza/round.yaml:327)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "list[entity:tile]", "int")
@@ -6482,9 +4881,9 @@ class P_maintenance(Frame):
 
 
 # procedure discard_down (specs/guerra_fronteriza/round.yaml:338)
-class P_discard_down(Frame):
+class Proc_discard_down(Frame):
     __slots__ = ("l_p", "l_c")
-    NAME = "P_discard_down"
+    NAME = "Proc_discard_down"
     ORIGIN = "procedure discard_down (specs/guerra_fronteriza/round.yaml:338)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
@@ -6533,68 +4932,10 @@ class P_discard_down(Frame):
                 raise AssertionError(pc)
 
 
-# setup (specs/guerra_fronteriza/game.yaml:143)
-class Setup(Frame):
-    __slots__ = ("l_c", "l_f", "l_b", "l_p")
-    NAME = "Setup"
-    ORIGIN = "setup (specs/guerra_fronteriza/game.yaml:143)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:order_card", "entity:figure", "entity:building", "player")
-    BLOCKS = 1
-    l_c: int
-    l_f: int
-    l_b: int
-    l_p: int
-
-    def __init__(self) -> None:
-        self.pc = 0
-        self.l_c = -1
-        self.l_f = -1
-        self.l_b = -1
-        self.l_p = -1
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 165
-                for x_ in list(range(90)):
-                    self.l_c = x_
-                    if F_order_card_kind[self.l_c] == E_attack_orders:
-                        # cov 166
-                        s.move(T_order_card, self.l_c, Z_attack_deck, True)
-                    elif F_order_card_kind[self.l_c] == E_defense_orders:
-                        # cov 167
-                        s.move(T_order_card, self.l_c, Z_defense_deck, True)
-                    else:
-                        # cov 168
-                        s.move(T_order_card, self.l_c, Z_tactical_deck, True)
-                s.shuffle(Z_attack_deck)
-                s.shuffle(Z_defense_deck)
-                s.shuffle(Z_tactical_deck)
-                for x_ in list(range(100)):
-                    self.l_f = x_
-                    if F_figure_faction[self.l_f] not in list(range(s.num_players)):
-                        continue
-                    s.move(T_figure, self.l_f, (Z_reserve + s.ref(F_figure_faction[self.l_f])), True)
-                for x_ in list(range(16)):
-                    self.l_b = x_
-                    s.v_holder[s.ref(self.l_b)] = F_building_faction[self.l_b]
-                    s.v_hq_life[s.ref(self.l_b)] = 3
-                for x_ in list(range(s.num_players)):
-                    self.l_p = x_
-                    p_deploy(s, self.l_p)
-                s.v_order_of_play = [c_p for c_p in list(range(s.num_players))]
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
-class Ph_opening_hands(Frame):
+class Phase_opening_hands(Frame):
     __slots__ = ("l_p", "i_1", "k_2")
-    NAME = "Ph_opening_hands"
+    NAME = "Phase_opening_hands"
     ORIGIN = "phase opening_hands (specs/guerra_fronteriza/game.yaml:157)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "int")
@@ -6627,7 +4968,7 @@ class Ph_opening_hands(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                s.push(P_draw_orders(self.l_p, F_panel_orders[f_army(s, self.l_p)]))
+                s.push(Proc_draw_orders(self.l_p, F_panel_orders[f_army(s, self.l_p)]))
                 return
             elif pc == 3:
                 s.pop()
@@ -6640,9 +4981,9 @@ class Ph_opening_hands(Frame):
 
 
 # phase rounds (specs/guerra_fronteriza/game.yaml:160)
-class Ph_rounds(Frame):
+class Phase_rounds(Frame):
     __slots__ = ()
-    NAME = "Ph_rounds"
+    NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/guerra_fronteriza/game.yaml:160)"
     SLOTS = __slots__
     SLOT_TYPES = ()
@@ -6656,32 +4997,9 @@ class Ph_rounds(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_play_round())
+                s.push(Proc_play_round())
                 return
             elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
-# phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
-class Ph_safety_stop(Frame):
-    __slots__ = ()
-    NAME = "Ph_safety_stop"
-    ORIGIN = "phase safety_stop (specs/guerra_fronteriza/game.yaml:164)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                p_round_limit_reached(s)
                 s.pop()
                 return
             else:
@@ -6695,7 +5013,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 9
+    BLOCKS = 7
 
     def __init__(self) -> None:
         self.pc = 0
@@ -6704,58 +5022,112 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
+                setup(s)
                 s.after_setup()
                 # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
                 if s.skips and s.skip_pass("opening_hands"):
-                    pc = 2
+                    pc = 1
                     continue
                 # cov 169
-                self.pc = 3
-                s.push(Ph_opening_hands())
+                self.pc = 2
+                s.push(Phase_opening_hands())
                 return
-            elif pc == 2:
+            elif pc == 1:
                 s.expire(PH_opening_hands)
                 s.v_round = 0
-                pc = 4
+                pc = 3
+                continue
+            elif pc == 2:
+                pc = 1
                 continue
             elif pc == 3:
-                pc = 2
-                continue
-            elif pc == 4:
                 s.tick("the while of phase 'rounds' at specs/guerra_fronteriza/game.yaml:160:11")
                 if not (s.v_round < 40):
-                    pc = 6
+                    pc = 5
                     continue
                 s.v_round += 1
-                pc = 5
-                continue
-            elif pc == 5:
-                # phase rounds (specs/guerra_fronteriza/game.yaml:160)
-                # cov 170
-                self.pc = 7
-                s.push(Ph_rounds())
-                return
-            elif pc == 6:
-                # phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
-                # cov 171
-                self.pc = 8
-                s.push(Ph_safety_stop())
-                return
-            elif pc == 7:
-                s.expire(PH_rounds)
                 pc = 4
                 continue
-            elif pc == 8:
+            elif pc == 4:
+                # phase rounds (specs/guerra_fronteriza/game.yaml:160)
+                # cov 170
+                self.pc = 6
+                s.push(Phase_rounds())
+                return
+            elif pc == 5:
+                # phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
+                # cov 171
+                ph_safety_stop(s)
                 s.expire(PH_safety_stop)
                 s.pop()
                 return
+            elif pc == 6:
+                s.expire(PH_rounds)
+                pc = 3
+                continue
             else:
                 raise AssertionError(pc)
 
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "f_movement": "function movement (specs/guerra_fronteriza/combat.yaml:5)",
+    "f_blocks": "function blocks (specs/guerra_fronteriza/combat.yaml:12)",
+    "f_ring_beyond": "function ring_beyond (specs/guerra_fronteriza/combat.yaml:19)",
+    "f_movable": "function movable (specs/guerra_fronteriza/combat.yaml:24)",
+    "f_passengers": "function passengers (specs/guerra_fronteriza/combat.yaml:28)",
+    "f_carry_limit": "function carry_limit (specs/guerra_fronteriza/combat.yaml:33)",
+    "f_unbuilt": "function unbuilt (specs/guerra_fronteriza/combat.yaml:38)",
+    "f_build_sites": "function build_sites (specs/guerra_fronteriza/combat.yaml:42)",
+    "f_sides_at": "function sides_at (specs/guerra_fronteriza/combat.yaml:51)",
+    "f_garrison_of": "function garrison_of (specs/guerra_fronteriza/combat.yaml:56)",
+    "f_initiative": "function initiative (specs/guerra_fronteriza/combat.yaml:63)",
+    "f_conflicts": "function conflicts (specs/guerra_fronteriza/combat.yaml:71)",
+    "f_deck_size": "function deck_size (specs/guerra_fronteriza/orders.yaml:5)",
+    "f_own_tiles": "function own_tiles (specs/guerra_fronteriza/orders.yaml:9)",
+    "f_raid_targets": "function raid_targets (specs/guerra_fronteriza/orders.yaml:14)",
+    "f_sabotage_targets": "function sabotage_targets (specs/guerra_fronteriza/orders.yaml:21)",
+    "f_redeploy_pairs": "function redeploy_pairs (specs/guerra_fronteriza/orders.yaml:29)",
+    "f_order_usable": "function order_usable (specs/guerra_fronteriza/orders.yaml:34)",
+    "f_army": "function army (specs/guerra_fronteriza/round.yaml:5)",
+    "f_on_map": "function on_map (specs/guerra_fronteriza/round.yaml:10)",
+    "f_present": "function present (specs/guerra_fronteriza/round.yaml:14)",
+    "f_enemy_at": "function enemy_at (specs/guerra_fronteriza/round.yaml:19)",
+    "f_controls": "function controls (specs/guerra_fronteriza/round.yaml:24)",
+    "f_building_at": "function building_at (specs/guerra_fronteriza/round.yaml:29)",
+    "f_producing": "function producing (specs/guerra_fronteriza/round.yaml:33)",
+    "f_hqs_of": "function hqs_of (specs/guerra_fronteriza/round.yaml:40)",
+    "f_vp": "function vp (specs/guerra_fronteriza/round.yaml:45)",
+    "f_airports": "function airports (specs/guerra_fronteriza/round.yaml:53)",
+    "f_cities": "function cities (specs/guerra_fronteriza/round.yaml:57)",
+    "f_orders_per_round": "function orders_per_round (specs/guerra_fronteriza/round.yaml:61)",
+    "f_research_points": "function research_points (specs/guerra_fronteriza/round.yaml:66)",
+    "f_active_players": "function active_players (specs/guerra_fronteriza/round.yaml:70)",
+    "f_reinforcement_sites": "function reinforcement_sites (specs/guerra_fronteriza/round.yaml:73)",
+    "f_reinforcement_types": "function reinforcement_types (specs/guerra_fronteriza/round.yaml:81)",
+    "f_in_reserve": "function in_reserve (specs/guerra_fronteriza/round.yaml:89)",
+    "f_stack_cap": "function stack_cap (specs/guerra_fronteriza/round.yaml:94)",
+    "p_take_casualty": "procedure take_casualty (specs/guerra_fronteriza/combat.yaml:145)",
+    "p_settle": "procedure settle (specs/guerra_fronteriza/combat.yaml:166)",
+    "p_eliminate": "procedure eliminate (specs/guerra_fronteriza/combat.yaml:191)",
+    "p_check_last_standing": "procedure check_last_standing (specs/guerra_fronteriza/combat.yaml:201)",
+    "p_deploy": "procedure deploy (specs/guerra_fronteriza/round.yaml:103)",
+    "p_place_unit": "procedure place_unit (specs/guerra_fronteriza/round.yaml:113)",
+    "p_remove_figure": "procedure remove_figure (specs/guerra_fronteriza/round.yaml:122)",
+    "p_refill_decks": "procedure refill_decks (specs/guerra_fronteriza/round.yaml:146)",
+    "p_turn_order": "procedure turn_order (specs/guerra_fronteriza/round.yaml:177)",
+    "p_step_to": "procedure step_to (specs/guerra_fronteriza/round.yaml:269)",
+    "p_round_limit_reached": "procedure round_limit_reached (specs/guerra_fronteriza/round.yaml:347)",
+    "setup": "setup (specs/guerra_fronteriza/game.yaml:143)",
+    "ph_safety_stop": "phase safety_stop (specs/guerra_fronteriza/game.yaml:164)",
+    "inv_figures_accounted": "invariant figures_accounted (specs/guerra_fronteriza/game.yaml:117)",
+    "inv_research_within_merits": "invariant research_within_merits (specs/guerra_fronteriza/game.yaml:120)",
+    "inv_merits_not_negative": "invariant merits_not_negative (specs/guerra_fronteriza/game.yaml:123)",
+    "inv_cards_accounted": "invariant cards_accounted (specs/guerra_fronteriza/game.yaml:126)",
+    "inv_stacking_after_maintenance": "invariant stacking_after_maintenance (specs/guerra_fronteriza/game.yaml:131)",
+    "inv_board_figures_on_the_map": "invariant board_figures_on_the_map (specs/guerra_fronteriza/game.yaml:136)",
+    "evaluate": "evaluation (specs/guerra_fronteriza/game.yaml:140)",
+}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
@@ -6794,3365 +5166,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_board_figures_on_the_map,
         "all(f in board where loc[f] != none and loc[f].operation == operation)",
     ),
-)
-
-SCENARIOS: tuple[dict[str, Any], ...] = (
-    {
-        "name": "Air Raid: an attack order destroys an enemy figure next to one of your planes, with no merit",
-        "file": "specs/guerra_fronteriza/scenarios/air_raid.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc0_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "Air Raid 1",
-                    "US infantry 3",
-                ],
-                "expect": [
-                    ("loc[united_states_infantry_3] == none and merits[germany] == 0", 14, sc0_expect0)
-                ],
-                "error": None,
-                "log": ["US infantry 3 is destroyed by an air raid"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'A designed attack order (A5), standing for the seed\'s "cartas que destruyen tropas": "No se obtienen méritos por destruir tropas de una loseta con el uso de cartas."\n',
-    },
-    {
-        "name": "Arsenal of Democracy: the United States draws one more order than Germany each round",
-        "file": "specs/guerra_fronteriza/scenarios/arsenal_of_democracy.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc1_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["attack orders", "attack orders", "attack orders"],
-                "expect": [
-                    ("len(hand[germany]) == 1 and len(hand[united_states]) == 2", 10, sc1_expect0),
-                    (
-                        "orders_per_round(germany) == 1 and orders_per_round(united_states) == 2",
-                        11,
-                        sc1_expect1,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["artillery", "infantry", "plane", "tank"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): the US distinguished ability "one more order each round". Seed: each player draws one order, one more per city. With no city, Germany draws 1 and the US 2; then the reinforcements begin.\n',
-    },
-    {
-        "name": "Building: an infantry becomes a factory (a merit); a second infantry there makes it active",
-        "file": "specs/guerra_fronteriza/scenarios/building_gives_a_merit.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc2_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "East Fields",
-                    "German factory",
-                ],
-                "expect": [
-                    ("merits[germany] == 1", 10, sc2_expect0),
-                    (
-                        "built_at[germany_factory] == c2_east_fields and producing(germany, germany_factory)",
-                        11,
-                        sc2_expect1,
-                    ),
-                    ("count(f in board where loc[f] == c2_east_fields) == 1", 12, sc2_expect2),
-                ],
-                "error": None,
-                "log": ["Germany builds German factory on East Fields and gains a merit"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Para construir una Fábrica o Campamento se ha de sustituir una unidad de infantería del tablero por la ficha de edificio ... Un jugador que construya un edificio suma un Mérito."\n',
-    },
-    {
-        "name": "Building is not offered on a city, an airport, a tile in frontier or a tile with a building",
-        "file": "specs/guerra_fronteriza/scenarios/building_not_on_city.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc3_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                ],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["East Woods", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CONSTRUIR EDIFICIOS: "No puede ser una loseta de ciudad, ni de aeropuerto, ni de pantano. No puede haber más de un edificio por loseta ... En la loseta no puede existir conflicto o estar en frontera." Compact 2: German infantry stand on North City, the Central Airfield, the East Ridge (in frontier with a US infantry), the East Woods and the HQ. Only the East Woods is offered.\n',
-    },
-    {
-        "name": "The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry",
-        "file": "specs/guerra_fronteriza/scenarios/combat_example.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc4_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US infantry 3",
-                    "East Fields",
-                    "US infantry 4",
-                    "East Fields",
-                    "US tank 2",
-                    "East Fields",
-                    "US artillery 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "pass",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == germany) == 0",
-                        21,
-                        sc4_expect0,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == united_states) == 2",
-                        22,
-                        sc4_expect1,
-                    ),
-                    (
-                        "loc[united_states_tank_2] == c2_east_fields and loc[united_states_artillery_1] == c2_east_fields",
-                        23,
-                        sc4_expect2,
-                    ),
-                    ("merits[united_states] == 1 and not frontier[c2_east_fields]", 24, sc4_expect3),
-                ],
-                "error": None,
-                "log": ["United States wins the conflict on East Fields and gains a merit"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, EJEMPLO DE CONFLICTO: "Atacante: 2 unidades de infantería, 1 unidad tanque, 1 unidad artillería. Defensor: 1 unidad de artillería, 2 unidades de infantería ... Resultado del combate: quedan en pie un tanque y una artillería atacante. Como el defensor ha sido aniquilado, el atacante suma un mérito." The defending artillery (initiative 3) kills an infantry; the tank (2) kills an infantry; the infantry (1) kill each other at once; the attacking artillery (0) kills the artillery. Operation Compact 2: Germany defends East Fields, the United States attacks from the Central Airfield. The United States (1 VP for the airfield) plays first; both draw defence orders and reinforce with an infantry.\n',
-    },
-    {
-        "name": "Conflicts are not optional: a figure that ends its move among enemies fights, the attacker only picks the order",
-        "file": "specs/guerra_fronteriza/scenarios/conflicts_are_mandatory.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc5_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US infantry 3",
-                    "East Fields",
-                    "pass",
-                ],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["East Fields"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, MOVIMIENTO: "Cualquier figura que termine su movimiento en una loseta donde haya figuras enemigas entrará en conflicto, y se resolverá después de realizar todos los movimientos siguiendo la secuencia del juego." Compact 2: a US infantry enters the East Fields, held by a German infantry; with a single conflict the only choice is that tile (no pass).\n',
-    },
-    {
-        "name": "Drawing: one order, plus one per city controlled (the US panel adds one)",
-        "file": "specs/guerra_fronteriza/scenarios/draw_per_city.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc6_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "attack orders",
-                    "defense orders",
-                    "defense orders",
-                    "tactical orders",
-                ],
-                "expect": [
-                    ("cities(germany) == 1 and len(hand[germany]) == 2", 14, sc6_expect0),
-                    ("len(hand[united_states]) == 2 and len(hand[great_britain]) == 1", 15, sc6_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["artillery", "infantry", "plane", "tank"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, ROBAR CARTAS DE RECURSOS: "En esta fase todos los jugadores roban una carta de recurso, más otra carta por cada loseta de ciudad bajo su control." Compact 3: Germany holds North Town and draws 2; the United States draws 2 by its panel (Arsenal of Democracy, A8); Great Britain draws 1. Then the reinforcements begin.\n',
-    },
-    {
-        "name": "Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all",
-        "file": "specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc7_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "defense orders",
-                    "defense orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "pass",
-                    "no",
-                    "US tank 2",
-                    "North Landing",
-                    "US tank 3",
-                    "North Landing",
-                    "pass",
-                    "North Landing",
-                ],
-                "expect": [
-                    ("eliminated[germany] and not over and not eliminated[great_britain]", 26, sc7_expect0),
-                    ("destroyed[germany_hq] and hq_life[germany_hq] == 0", 27, sc7_expect1),
-                    ("merits[united_states] == 3", 28, sc7_expect2),
-                    (
-                        "loc[germany_infantry_5] == c3_north_meadow and count(f in board where f.faction == germany) == 1",
-                        29,
-                        sc7_expect3,
-                    ),
-                    (
-                        "len(hand[germany]) == 0 and len(kept[germany]) == 0 and night_attack_1 in hand[united_states]",
-                        30,
-                        sc7_expect4,
-                    ),
-                    ("len(hand[united_states]) == 4 and supplies_1 in order_discard", 31, sc7_expect5),
-                    (
-                        "count(f in board where loc[f] == c3_north_base and f.faction == united_states) == 2",
-                        32,
-                        sc7_expect6,
-                    ),
-                ],
-                "error": None,
-                "log": [
-                    "Germany loses its last HQ and is eliminated; United States takes its orders and gains three merits"
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CUARTELES GENERALES: "Cuando un jugador pierde su Cuartel General, queda eliminado ... el jugador deja de controlar sus tropas, que permanecerán en el tablero como tropas neutrales ... El jugador que ha destruido el Cuartel General roba todas las Órdenes del jugador eliminado, descartando las que estuvieran boca arriba frente a él, y añade tres méritos, en vez de uno, por la victoria." Compact 3: the German HQ (life 1) holds only the infantry Germany reinforces there; a German infantry stands in the North Meadow and Germany keeps Supplies face up. Two US tanks (initiative 2) strike first: the infantry falls, then the garrison. Great Britain remains, so the game goes on.\n',
-    },
-    {
-        "name": "Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits",
-        "file": "specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc8_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "defense orders",
-                    "defense orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "pass",
-                    "no",
-                    "US infantry 4",
-                    "North Landing",
-                    "US infantry 5",
-                    "North Landing",
-                    "pass",
-                    "North Landing",
-                ],
-                "expect": [
-                    ("eliminated[germany] and not over and not eliminated[great_britain]", 26, sc8_expect0),
-                    ("destroyed[germany_hq] and hq_life[germany_hq] == 0", 27, sc8_expect1),
-                    ("merits[united_states] == 3", 28, sc8_expect2),
-                    (
-                        "loc[germany_infantry_5] == c3_north_meadow and count(f in board where f.faction == germany) == 1",
-                        29,
-                        sc8_expect3,
-                    ),
-                    (
-                        "len(hand[germany]) == 0 and len(kept[germany]) == 0 and night_attack_1 in hand[united_states]",
-                        30,
-                        sc8_expect4,
-                    ),
-                    ("len(hand[united_states]) == 4 and supplies_1 in order_discard", 31, sc8_expect5),
-                    ("count(f in board where loc[f] == c3_north_base) == 0", 32, sc8_expect6),
-                ],
-                "error": None,
-                "log": [
-                    "Nobody is left standing on North Landing",
-                    "Germany loses its last HQ and is eliminated; United States takes its orders and gains three merits",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CUARTELES GENERALES: "Cuando un jugador pierde su Cuartel General, queda eliminado ... el jugador deja de controlar sus tropas, que permanecerán en el tablero como tropas neutrales ... El jugador que ha destruido el Cuartel General roba todas las Órdenes del jugador eliminado, descartando las que estuvieran boca arriba frente a él, y añade tres méritos, en vez de uno, por la victoria." (ruling 10). Compact 3: the German HQ (life 1) holds only the infantry Germany reinforces there. Two US infantry attack: at initiative 1 all four strike together, so the German infantry and the garrison fall, and so do both US infantry. Nobody is left on the tile, but the United States destroyed the HQ: three merits, not the two an earlier reading gave.\n',
-    },
-    {
-        "name": "An active factory reinforces with a tank, artillery or plane",
-        "file": "specs/guerra_fronteriza/scenarios/factory_reinforcement.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc9_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "tank",
-                    "infantry",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.unit == tank) == 1",
-                        12,
-                        sc9_expect0,
-                    )
-                ],
-                "error": None,
-                "log": ["Germany chooses tank (reinforcement at East Fields)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Las Fábricas activas permiten añadir unidades mecanizadas: artillería, tanques o aviones." Active: an infantry of its holder on the tile, not in frontier.\n',
-    },
-    {
-        "name": "Forced March on a German tank: Panzer 3 plus 1 reaches a tile 4 away",
-        "file": "specs/guerra_fronteriza/scenarios/forced_march_panzer_four.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc10_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "Forced March 1",
-                    "German tank 1",
-                ],
-                "expect": [("movement(germany_tank_1) == 4", 13, sc10_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": [
-                    "Central Airfield",
-                    "East Fields",
-                    "East Ridge",
-                    "East Woods",
-                    "North City",
-                    "South City",
-                    "West Base",
-                    "West Fields",
-                    "West Ridge",
-                    "West Woods",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed attack order (A5) "Forced March: +1 movement for your ground figures" together with Germany\'s distinguished ability (A8) "tanks move 3": a German tank then moves 4, and from the East Base it reaches every tile of Compact 2, the West Woods and the (US) West Base included, both 4 tiles away through open tiles.\n',
-    },
-    {
-        "name": "Four sides: the attacker chooses, hit by hit, which of three defending sides takes it",
-        "file": "specs/guerra_fronteriza/scenarios/four_sided_conflict.yaml",
-        "seed": 1,
-        "options": {"operation": 4},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc11_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "no",
-                    "Soviet tank 1",
-                    "Crossroads",
-                    "Soviet tank 2",
-                    "Crossroads",
-                    "Soviet tank 3",
-                    "Crossroads",
-                    "pass",
-                    "Crossroads",
-                    "Germany",
-                    "United States",
-                ],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Germany", "Great Britain", "United States"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, FRONTERA O EMPATES: "Para el caso particular de que hubiese tres facciones en frontera y una cuarta atacase, se aplicarían las mismas reglas, es decir, un atacante y tres defensores ... cada bando debe decidir quien recibe los impactos que causa." Compact 4: a German, a US and a British infantry share the Crossroads in frontier; three Soviet tanks (initiative 2) attack. After two hits are aimed, the third may still go to any of the three sides: the casualties of one initiative level are taken together.\n',
-    },
-    {
-        "name": "Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit",
-        "file": "specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml",
-        "seed": 1,
-        "options": {"operation": 4},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc12_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "no",
-                    "Soviet tank 1",
-                    "Crossroads",
-                    "Soviet tank 2",
-                    "Crossroads",
-                    "Soviet tank 3",
-                    "Crossroads",
-                    "pass",
-                    "Crossroads",
-                    "Germany",
-                    "United States",
-                    "Great Britain",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where loc[f] == c4_crossroads and f.faction != ussr) == 0",
-                        20,
-                        sc12_expect0,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c4_crossroads and f.faction == ussr) == 3",
-                        21,
-                        sc12_expect1,
-                    ),
-                    (
-                        "merits[ussr] == 1 and merits[germany] == 0 and merits[united_states] == 0 and merits[great_britain] == 0",
-                        22,
-                        sc12_expect2,
-                    ),
-                    ("not frontier[c4_crossroads] and controls(ussr, c4_crossroads)", 23, sc12_expect3),
-                ],
-                "error": None,
-                "log": [
-                    "Conflict on Crossroads: USSR attacks Germany, United States, Great Britain",
-                    "USSR wins the conflict on Crossroads and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, FRONTERA O EMPATES: "un atacante y tres defensores ... En este tipo de conflictos, puede darse la circunstancia de que un bando no tenga bajas o que las sufra todas." Compact 4: the Soviet tanks (initiative 2) aim one hit at Germany, one at the United States and one at Great Britain; each infantry (initiative 1) falls before it strikes. The USSR is left alone: a merit, and the frontier is gone.\n',
-    },
-    {
-        "name": "Frontier: when figures of both sides survive, the tile is in frontier and nobody gains a merit",
-        "file": "specs/guerra_fronteriza/scenarios/frontier.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc13_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US tank 2",
-                    "East Fields",
-                    "US tank 3",
-                    "East Fields",
-                    "US tank 4",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "pass",
-                ],
-                "expect": [
-                    ("frontier[c2_east_fields]", 14, sc13_expect0),
-                    ("merits[united_states] == 0 and merits[germany] == 0", 15, sc13_expect1),
-                    ("count(f in board where loc[f] == c2_east_fields) == 2", 16, sc13_expect2),
-                ],
-                "error": None,
-                "log": ["East Fields is now in frontier"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si tras resolver un conflicto sobreviven figuras de ambos bandos, decimos que esas figuras se encuentran en frontera." Three US tanks attack a German artillery and two planes: the artillery (3) kills a tank, the two tanks (2) kill the artillery and a plane, the last plane (0) kills a tank. A tank and a plane remain.\n',
-    },
-    {
-        "name": "A tile in frontier attacked again by adding figures: the defender is offered its defence orders",
-        "file": "specs/guerra_fronteriza/scenarios/frontier_reattack.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc14_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US tank 2",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                ],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Ambush 1", "Entrenchment 1", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, FRONTERA O EMPATES: "En rondas posteriores, estas losetas no entrarán en conflicto a menos que alguno de los jugadores añada tropas a la loseta. Si algún jugador las añade, se convertirá en el atacante y deberá resolver el conflicto de la forma habitual y ambos jugadores podrán usar Órdenes de Defensa conforme a los límites expuestos." Compact 2: a German and a US infantry share the East Fields in frontier; the US tank joins from the airfield. Germany holds Entrenchment and Ambush (orders A5) and may play either, or none.\n',
-    },
-    {
-        "name": "A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank)",
-        "file": "specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc15_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US tank 2",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "Ambush 1",
-                    "Reserves 1",
-                    "tank",
-                ],
-                "expect": [
-                    ("ambush_1 in order_discard and reserves_1 in order_discard", 24, sc15_expect0),
-                    (
-                        "loc[germany_infantry_3] == none and loc[united_states_infantry_3] == none",
-                        25,
-                        sc15_expect1,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == united_states and f.unit == tank) == 2",
-                        26,
-                        sc15_expect2,
-                    ),
-                    ("merits[united_states] == 1 and not frontier[c2_east_fields]", 27, sc15_expect3),
-                ],
-                "error": None,
-                "log": [
-                    "Germany plays Ambush 1",
-                    "United States plays Reserves 1",
-                    "United States wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, FRONTERA O EMPATES: "Si algún jugador las añade, se convertirá en el atacante y deberá resolver el conflicto de la forma habitual y ambos jugadores podrán usar Órdenes de Defensa conforme a los límites expuestos." (ruling 13). Compact 2: the US tank joins the US infantry in the frontier East Fields. Germany plays Ambush (+1 defence initiative); then the United States, the attacker, plays Reserves and a tank from its reserve joins. At initiative 2 both US tanks and the German infantry strike together: the German infantry falls, and so does the US infantry (the first casualty). The United States is left: a merit, and the frontier ends.\n',
-    },
-    {
-        "name": "A re-attacked frontier tile: the defender plays one defence order, and only one, for the conflict",
-        "file": "specs/guerra_fronteriza/scenarios/frontier_reattack_defence.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc16_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US tank 2",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "Ambush 1",
-                ],
-                "expect": [
-                    ("ambush_1 in order_discard and entrenchment_1 in hand[germany]", 23, sc16_expect0),
-                    (
-                        "loc[germany_infantry_3] == none and loc[united_states_infantry_3] == none",
-                        24,
-                        sc16_expect1,
-                    ),
-                    (
-                        "loc[united_states_tank_2] == c2_east_fields and controls(united_states, c2_east_fields)",
-                        25,
-                        sc16_expect2,
-                    ),
-                    ("merits[united_states] == 1 and not frontier[c2_east_fields]", 26, sc16_expect3),
-                ],
-                "error": None,
-                "log": [
-                    "Germany plays Ambush 1",
-                    "United States wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "puede usar una Orden de Defensa en cada conflicto en el que se vea involucrado" and "Un jugador puede usar como máximo una carta de defensa por conflicto." Compact 2: the US tank joins the US infantry in the frontier East Fields. Germany plays Ambush (A5: +1 defence initiative), is not asked again, and keeps Entrenchment. At initiative 2 the tank and the German infantry strike together: the German infantry and the US infantry fall. The tank is left: a merit, and the frontier ends.\n',
-    },
-    {
-        "name": "Ground figures cannot pass through a tile with enemies",
-        "file": "specs/guerra_fronteriza/scenarios/ground_stops_at_enemies.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc17_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "German tank 2",
-                ],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["East Base", "East Fields", "East Ridge"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, MOVIMIENTO: "Cualquier figura que termine su movimiento en una loseta donde haya figuras enemigas entrará en conflicto" and "Los aviones pueden sobrevolar unidades enemigas", which ground figures cannot (ruling 5). Compact 2: a German tank (movement 3, Panzer divisions A8) in the East Woods; US infantry on the East Ridge and in the East Fields. It may enter either, but pass through neither: North City, the airfield and South City are out of reach.\n',
-    },
-    {
-        "name": "Discard step: a player controlling an airport keeps 5 orders, one without keeps 4",
-        "file": "specs/guerra_fronteriza/scenarios/hand_limit_airport.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc18_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "German infantry 1",
-                    "German infantry 2",
-                    "US infantry 1",
-                    "Entrenchment 1",
-                    "Ambush 1",
-                    "Ambush 2",
-                ],
-                "expect": [
-                    ("airports(germany) == 1 and airports(united_states) == 0", 20, sc18_expect0),
-                    ("len(hand[germany]) == 5 and len(hand[united_states]) == 4", 21, sc18_expect1),
-                    (
-                        "entrenchment_1 in order_discard and ambush_1 in order_discard and ambush_2 in order_discard",
-                        22,
-                        sc18_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["attack orders", "defense orders", "tactical orders"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, DESCARTE: "Los jugadores se descartan a elección del exceso de cartas en sus manos, que queda establecido en 4 cartas ... Los jugadores que controlan una loseta de aeropuerto pueden tener 1 carta adicional en su mano por cada aeropuerto bajo su control." Compact 2: Germany holds the Central Airfield; both players end the round with 6 orders. Germany discards one, the United States two (after maintenance trims both HQ stacks to 3); then round 2 begins.\n',
-    },
-    {
-        "name": "Destroying every rival HQ wins; the eliminated player's orders go to the conqueror",
-        "file": "specs/guerra_fronteriza/scenarios/hq_destroyed_wins.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc19_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US tank 2",
-                    "East Base",
-                    "US tank 3",
-                    "East Base",
-                    "US tank 4",
-                    "East Base",
-                    "US tank 5",
-                    "East Base",
-                    "US plane 1",
-                    "East Base",
-                    "pass",
-                    "East Base",
-                    "pass",
-                ],
-                "expect": [
-                    ("destroyed[germany_hq] and eliminated[germany]", 19, sc19_expect0),
-                    ("merits[united_states] == 3", 20, sc19_expect1),
-                    ("len(hand[united_states]) == 3", 21, sc19_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "Germany loses its last HQ and is eliminated",
-                    "Game over: United States wins (United States has destroyed every rival HQ)",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Cuando un jugador pierde su Cuartel General, queda eliminado ... El jugador que ha destruido el Cuartel General roba todas las Órdenes del jugador eliminado ... y añade tres méritos, en vez de uno." Four US tanks and a plane attack the German HQ, which Germany reinforced with an infantry: the garrison (3) kills a tank, the tanks (2) kill the infantry and hit the HQ twice, the plane (1) destroys it.\n',
-    },
-    {
-        "name": "HQ garrison: it defends with initiative equal to its life, and each hit lowers both",
-        "file": "specs/guerra_fronteriza/scenarios/hq_garrison.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc20_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US tank 2",
-                    "East Base",
-                    "US tank 3",
-                    "East Base",
-                    "US tank 4",
-                    "East Base",
-                    "pass",
-                    "East Base",
-                    "pass",
-                ],
-                "expect": [
-                    ("hq_life[germany_hq] == 2 and not destroyed[germany_hq]", 15, sc20_expect0),
-                    ("frontier[c2_east_base]", 16, sc20_expect1),
-                    (
-                        "count(f in board where f.faction == united_states and f.unit == tank and loc[f] == c2_east_base) == 2",
-                        17,
-                        sc20_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Esta guarnición cuenta con iniciativa igual a los puntos de vida del Cuartel General cuando defiende. Cada vez que sufre un impacto, su iniciativa y vida disminuirá en 1 punto." Three US tanks attack the empty German HQ (life 3): the garrison (3) kills a tank, the two tanks (2) hit it twice: first the infantry Germany reinforced the HQ with, then the garrison. The HQ holds at life 2, in frontier.\n',
-    },
-    {
-        "name": "A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit",
-        "file": "specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc21_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "South-East Landing",
-                ],
-                "expect": [
-                    (
-                        "not destroyed[united_states_hq] and holder[united_states_hq] == united_states and hq_life[united_states_hq] == 3",
-                        20,
-                        sc21_expect0,
-                    ),
-                    ("len(hqs_of(united_states)) == 2 and merits[united_states] == 0", 21, sc21_expect1),
-                    (
-                        "count(f in board where loc[f] == c3_south_east_base and f.faction == united_states) == 2",
-                        22,
-                        sc21_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": ["United States rebuilds US HQ on South-East Landing"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Un edificio puede ser reconstruido de la misma forma que se construye ... Los edificios reconstruidos no dan méritos" and "mientras conserve al menos un Cuartel General, no será eliminado de la partida." Compact 3: Germany is out and the United States holds the rebuilt German HQ; its own HQ on the South-East Landing is destroyed, with its starting infantry still there. The United States spends an infantry to rebuild it.\n',
-    },
-    {
-        "name": "Maintenance: at most 3 figures of a player per tile; the owner chooses which go",
-        "file": "specs/guerra_fronteriza/scenarios/maintenance.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc22_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "pass",
-                    "German infantry 3",
-                    "German infantry 4",
-                ],
-                "expect": [
-                    ("count(f in board where loc[f] == c2_east_woods) == 3", 14, sc22_expect0),
-                    ("loc[germany_infantry_3] == none and loc[germany_infantry_4] == none", 15, sc22_expect1),
-                ],
-                "error": None,
-                "log": [
-                    "Germany chooses German infantry 3 (figure to withdraw from East Woods (maintenance))"
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Los jugadores pueden tener como máximo tres figuras en una misma loseta ... El jugador puede decidir qué figura es retirada." Germany has 5 figures in the East Woods and withdraws two.\n',
-    },
-    {
-        "name": "Merits: building gives one and winning a real conflict gives one; merits count in the VP",
-        "file": "specs/guerra_fronteriza/scenarios/merit_track_build_and_win.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc23_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German tank 1",
-                    "East Fields",
-                    "pass",
-                    "East Woods",
-                    "German factory",
-                    "East Fields",
-                ],
-                "expect": [
-                    ("merits[germany] == 2 and merits[united_states] == 0", 17, sc23_expect0),
-                    (
-                        "built_at[germany_factory] == c2_east_woods and controls(germany, c2_east_woods)",
-                        18,
-                        sc23_expect1,
-                    ),
-                    (
-                        "loc[united_states_infantry_3] == none and controls(germany, c2_east_fields)",
-                        19,
-                        sc23_expect2,
-                    ),
-                    ("vp(germany) == 3 and vp(germany) == merits[germany] + 1", 20, sc23_expect3),
-                ],
-                "error": None,
-                "log": [
-                    "Germany builds German factory on East Woods and gains a merit",
-                    "Germany wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, MÉRITOS: "Los jugadores consiguen un mérito cada vez que logre la victoria en un conflicto, ya sea atacando o defendiendo ... También obtenemos un Mérito al construir un edificio." and CALCULAR ORDEN DE TURNO: "cada jugador suma las fábricas y campamentos que controlan ... así como los puntos por méritos que posean." Compact 2: in one turn Germany builds a factory in the East Woods (two infantry there, one is spent) and its tank (initiative 2) wipes out a lone US infantry in the East Fields before it can strike. Two merits, plus the factory it controls: 3 VP.\n',
-    },
-    {
-        "name": "Merits: a defender that wins the conflict gains the merit",
-        "file": "specs/guerra_fronteriza/scenarios/merit_track_defender_wins.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc24_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US infantry 3",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                ],
-                "expect": [
-                    ("merits[germany] == 1 and merits[united_states] == 0", 16, sc24_expect0),
-                    (
-                        "loc[united_states_infantry_3] == none and loc[germany_artillery_2] == c2_east_fields",
-                        17,
-                        sc24_expect1,
-                    ),
-                    ("not frontier[c2_east_fields]", 18, sc24_expect2),
-                ],
-                "error": None,
-                "log": ["Germany wins the conflict on East Fields and gains a merit"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, MÉRITOS: "Los jugadores consiguen un mérito cada vez que logre la victoria en un conflicto, ya sea atacando o defendiendo." Compact 2: a US infantry (attack initiative 1) enters the East Fields, held by a German artillery (defence initiative 3), which destroys it first. Germany wins as defender: one merit, none for the United States.\n',
-    },
-    {
-        "name": "Merits: none for an Air Raid kill, none for a conflict won by a Withdrawal",
-        "file": "specs/guerra_fronteriza/scenarios/merit_track_no_merit_without_combat.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc25_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "Air Raid 1",
-                    "US infantry 3",
-                    "German tank 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "Withdrawal 1",
-                    "Central Airfield",
-                ],
-                "expect": [
-                    ("merits[germany] == 0 and merits[united_states] == 0", 22, sc25_expect0),
-                    (
-                        "loc[united_states_infantry_3] == none and loc[united_states_infantry_4] == c2_airfield",
-                        23,
-                        sc25_expect1,
-                    ),
-                    ("controls(germany, c2_east_fields) and not frontier[c2_east_fields]", 24, sc25_expect2),
-                    ("air_raid_1 in order_discard and withdrawal_1 in order_discard", 25, sc25_expect3),
-                ],
-                "error": None,
-                "log": [
-                    "US infantry 3 is destroyed by an air raid",
-                    "United States withdraws from East Fields to Central Airfield",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, MÉRITOS: "No se obtienen méritos por destruir tropas de una loseta con el uso de cartas. Si se gana un conflicto a causa de una retirada o similar y no se produce combate como tal, no recibiremos ningún mérito." Air Raid and Withdrawal are orders A5. Compact 2: Germany\'s plane at its HQ raids a US infantry in the East Woods; then its tank enters the East Fields, whose US infantry withdraws to the airfield. Germany takes both tiles with no merit.\n',
-    },
-    {
-        "name": "Movement: a figure that moved, or was carried, is not offered again that round",
-        "file": "specs/guerra_fronteriza/scenarios/move_once_per_round.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc26_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German tank 1",
-                    "East Fields",
-                    "German plane 1",
-                    "East Woods",
-                    "German infantry 1",
-                    "pass",
-                ],
-                "expect": [
-                    (
-                        "moved[germany_tank_1] and moved[germany_plane_1] and carried[germany_infantry_1]",
-                        14,
-                        sc26_expect0,
-                    ),
-                    (
-                        "loc[germany_infantry_1] == c2_east_woods and loc[germany_tank_1] == c2_east_fields",
-                        15,
-                        sc26_expect1,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["German artillery 1", "German infantry 2", "German infantry 3", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, MOVIMIENTO: "El jugador moverá tantas figuras como desee, pero una sola vez por ronda ... Las unidades hayan movido o no, no pueden mover después de ser transportadas." Compact 2: Germany moves its tank 1 to the East Fields, then flies plane 1 to the East Woods carrying infantry 1. Only the figures still on the HQ that neither moved nor were carried are offered next.\n',
-    },
-    {
-        "name": "Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative",
-        "file": "specs/guerra_fronteriza/scenarios/neutral_defenders.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc27_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US infantry 3",
-                    "North Plain",
-                    "US tank 2",
-                    "North Plain",
-                    "pass",
-                    "North Plain",
-                ],
-                "expect": [
-                    ("order_of_play == [united_states, great_britain]", 27, sc27_expect0),
-                    ("len(hand[germany]) == 1 and ambush_1 in hand[germany]", 28, sc27_expect1),
-                    (
-                        "loc[germany_infantry_5] == c3_north_meadow and not moved[germany_infantry_5]",
-                        29,
-                        sc27_expect2,
-                    ),
-                    (
-                        "loc[germany_artillery_2] == none and loc[united_states_infantry_3] == none",
-                        30,
-                        sc27_expect3,
-                    ),
-                    (
-                        "controls(united_states, c3_north_plain) and merits[united_states] == 1 and merits[germany] == 0",
-                        31,
-                        sc27_expect4,
-                    ),
-                ],
-                "error": None,
-                "log": [
-                    "Round 1: turn order United States, Great Britain",
-                    "Conflict on North Plain: United States attacks Germany",
-                    "US infantry 3 is lost on North Plain",
-                    "German artillery 2 is lost on North Plain",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CUARTELES GENERALES: "el jugador deja de controlar sus tropas, que permanecerán en el tablero como tropas neutrales (las tropas no se moverán, pero si defenderán la posición de la forma habitual sin usar Órdenes de Defensa)." Compact 3 after Germany\'s elimination: a neutral German artillery holds the North Plain and a neutral infantry the North Meadow. Germany is left out of the turn order, draws nothing and is not offered the Ambush it still holds (a constructed hand, to show no defence order is asked). A US infantry and tank attack the artillery: it strikes first at defence initiative 3 (the infantry falls), then the tank destroys it. The United States gains the merit.\n',
-    },
-    {
-        "name": "Ambush: every defending figure gets +1 defence initiative",
-        "file": "specs/guerra_fronteriza/scenarios/order_ambush.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc28_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German tank 1",
-                    "East Fields",
-                    "German infantry 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "Ambush 1",
-                ],
-                "expect": [
-                    (
-                        "loc[united_states_tank_2] == c2_east_fields and loc[united_states_infantry_3] == none",
-                        15,
-                        sc28_expect0,
-                    ),
-                    ("loc[germany_tank_1] == none and loc[germany_infantry_1] == none", 16, sc28_expect1),
-                    (
-                        "merits[united_states] == 1 and merits[germany] == 0 and ambush_1 in order_discard",
-                        17,
-                        sc28_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": [
-                    "United States plays Ambush 1",
-                    "United States wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed defence order (A5): "Ambush: +1 defence initiative for all your figures". A German tank (attack 2) and infantry (1) attack a US infantry and tank (defence 1) in East Fields. Without the order the German tank kills the infantry at 2 and the German infantry falls at 1 with the US tank: Germany would win. With Ambush both US figures fire at 2 with the tank: the German tank and infantry fall, the US infantry falls, and the US tank is left to win the merit.\n',
-    },
-    {
-        "name": "Anti-Aircraft Fire: an attacking plane is shot down before the combat",
-        "file": "specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc29_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German plane 1",
-                    "East Fields",
-                    "pass",
-                    "German infantry 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "Anti-Aircraft Fire 1",
-                ],
-                "expect": [
-                    (
-                        "germany_plane_1 in reserve[germany] and loc[germany_infantry_1] == none",
-                        17,
-                        sc29_expect0,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == united_states) == 1",
-                        18,
-                        sc29_expect1,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == germany) == 0",
-                        19,
-                        sc29_expect2,
-                    ),
-                    ("merits[united_states] == 1 and anti_aircraft_1 in order_discard", 20, sc29_expect3),
-                ],
-                "error": None,
-                "log": [
-                    "German plane 1 is shot down",
-                    "United States wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed defence order (A5): "Anti-Aircraft Fire: destroy an attacking plane". A German plane and infantry attack two US infantry in East Fields. Without the order all four fire at initiative 1 and nobody is left; the US shoots the plane down first, so the German infantry alone falls and one US infantry survives to win the merit.\n',
-    },
-    {
-        "name": "Artillery Barrage: the attacker's artillery strikes at initiative 2, before defending infantry",
-        "file": "specs/guerra_fronteriza/scenarios/order_barrage.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc30_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "Artillery Barrage 1",
-                    "German artillery 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                ],
-                "expect": [
-                    (
-                        "attack_bonus[germany, artillery] == 2 and attack_bonus[germany, infantry] == 0",
-                        16,
-                        sc30_expect0,
-                    ),
-                    (
-                        "loc[germany_artillery_1] == c2_east_fields and loc[united_states_infantry_3] == none",
-                        17,
-                        sc30_expect1,
-                    ),
-                    (
-                        "merits[germany] == 1 and barrage_1 in order_discard and barrage_2 in hand[germany]",
-                        18,
-                        sc30_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": [
-                    "Germany plays Artillery Barrage 1",
-                    "Germany wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed attack order (A5): "Artillery Barrage: +2 attack initiative for your artillery". A German artillery (attack initiative 0) attacks a lone US infantry (defence 1) in East Fields. Without the order the infantry fires first and kills it; with it the artillery fires at 2, wins alone and gains a merit. Germany\'s second Barrage is not offered (one attack order per turn, ruling 11).\n',
-    },
-    {
-        "name": "Entrenchment: defending infantry fire at initiative 2, for one conflict; one defence order per conflict",
-        "file": "specs/guerra_fronteriza/scenarios/order_entrenchment.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc31_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German infantry 1",
-                    "East Fields",
-                    "German infantry 2",
-                    "East Woods",
-                    "pass",
-                    "East Fields",
-                    "Entrenchment 1",
-                    "East Woods",
-                    "pass",
-                ],
-                "expect": [
-                    (
-                        "loc[united_states_infantry_3] == c2_east_fields and loc[germany_infantry_1] == none",
-                        20,
-                        sc31_expect0,
-                    ),
-                    (
-                        "loc[united_states_infantry_4] == none and loc[germany_infantry_2] == none",
-                        21,
-                        sc31_expect1,
-                    ),
-                    ("merits[united_states] == 1 and merits[germany] == 0", 22, sc31_expect2),
-                    (
-                        "entrenchment_1 in order_discard and entrenchment_2 in hand[united_states]",
-                        23,
-                        sc31_expect3,
-                    ),
-                ],
-                "error": None,
-                "log": [
-                    "United States plays Entrenchment 1",
-                    "United States wins the conflict on East Fields and gains a merit",
-                    "Nobody is left standing on East Woods",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed defence order (A5): "Entrenchment: +1 defence initiative for your infantry". Seed: "puede usar una Orden de Defensa en cada conflicto" (ruling 11). Two German infantry attack two lone US infantry, in East Fields and East Woods. In East Fields the US plays Entrenchment 1: its infantry fires at 2 first, survives and wins a merit. The bonus lasts that conflict only: in East Woods the US may play a defence order again, passes, and both infantry fall together at initiative 1.\n',
-    },
-    {
-        "name": "Forced March: a ground figure moves one tile further this turn; planes keep their 3",
-        "file": "specs/guerra_fronteriza/scenarios/order_forced_march.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc32_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "Forced March 1",
-                    "German infantry 1",
-                ],
-                "expect": [
-                    (
-                        "move_bonus[germany] == 1 and forced_march_1 in order_discard and forced_march_2 in hand[germany]",
-                        17,
-                        sc32_expect0,
-                    ),
-                    (
-                        "movement(germany_infantry_1) == 2 and movement(germany_artillery_1) == 2",
-                        18,
-                        sc32_expect1,
-                    ),
-                    (
-                        "movement(germany_plane_1) == 3 and movement(united_states_infantry_1) == 1",
-                        19,
-                        sc32_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": [
-                    "Central Airfield",
-                    "East Fields",
-                    "East Ridge",
-                    "East Woods",
-                    "North City",
-                    "South City",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed attack order (A5): "Forced March: +1 movement for your ground figures". Germany plays it and its infantry (movement 1) may go 2 tiles from the East Base: North City, the Central Airfield and South City are offered besides the three adjacent tiles. Germany\'s plane keeps its movement of 3. Germany holds a second Forced March but the next decision after the first is the movement (one attack order per turn, ruling 11).\n',
-    },
-    {
-        "name": "Intelligence: the player draws 2 orders, from decks of its choice",
-        "file": "specs/guerra_fronteriza/scenarios/order_intelligence.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc33_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "Intelligence 1",
-                    "attack orders",
-                    "attack orders",
-                ],
-                "expect": [
-                    (
-                        "len(hand[germany]) == 3 and count(c in hand[germany] where c.kind == attack_orders) == 2",
-                        16,
-                        sc33_expect0,
-                    ),
-                    ("intelligence_1 in order_discard and round == 2", 17, sc33_expect1),
-                ],
-                "error": None,
-                "log": ["Germany plays Intelligence 1"],
-                "no_log": [],
-                "legal": ["attack orders", "defense orders", "tactical orders"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed tactical order (A5): "Intelligence: draw 2 orders". Germany holds Intelligence and the defence order it drew; it plays Intelligence and draws two attack orders: 3 orders in hand. Then the round ends (round 2\'s drawing is next).\n',
-    },
-    {
-        "name": "Night Attack: the attacker's infantry strike at initiative 2 this turn, before defending infantry",
-        "file": "specs/guerra_fronteriza/scenarios/order_night_attack.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc34_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "Night Attack 1",
-                    "German infantry 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                ],
-                "expect": [
-                    (
-                        "loc[germany_infantry_1] == c2_east_fields and loc[united_states_infantry_3] == none",
-                        18,
-                        sc34_expect0,
-                    ),
-                    ("merits[germany] == 1 and controls(germany, c2_east_fields)", 19, sc34_expect1),
-                    ("night_attack_1 in order_discard and night_attack_2 in hand[germany]", 20, sc34_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "Germany plays Night Attack 1",
-                    "Germany wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed attack order (A5): "Night Attack: +1 attack initiative for your infantry this turn". Seed: "Un jugador sólo puede usar una Orden de Ataque y una Táctica por turno" (ruling 11). A German infantry attacks a lone US infantry in East Fields. Without the order both fire at initiative 1 at the same time and nobody is left; with it the German infantry fires at 2 first, survives and wins a merit. Germany holds a second Night Attack, and is not offered it again: right after the first one comes the movement.\n',
-    },
-    {
-        "name": "Production: a figure of the chosen type appears at the player's HQ",
-        "file": "specs/guerra_fronteriza/scenarios/order_production.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc35_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "Production 1",
-                    "German HQ",
-                    "plane",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where f.faction == germany and f.unit == plane and loc[f] == c2_east_base) == 1",
-                        13,
-                        sc35_expect0,
-                    ),
-                    (
-                        "count(f in board where f.faction == germany and loc[f] == c2_east_base) == 6",
-                        14,
-                        sc35_expect1,
-                    ),
-                    ("production_1 in order_discard and production_2 in hand[germany]", 15, sc35_expect2),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": [
-                    "German artillery 1",
-                    "German infantry 1",
-                    "German infantry 2",
-                    "German infantry 3",
-                    "German plane 1",
-                    "German tank 1",
-                    "pass",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed attack order (A5): "Production: a figure at an HQ". Germany produces a plane at its HQ on the East Base. Germany holds a second Production, but after the first the next decision is the movement, where the new plane can move (one attack order per turn, ruling 11).\n',
-    },
-    {
-        "name": "Recruitment: an infantry appears on a tile the player controls; one tactical order a round",
-        "file": "specs/guerra_fronteriza/scenarios/order_recruitment.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc36_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "Recruitment 1",
-                    "East Woods",
-                ],
-                "expect": [
-                    (
-                        "len(own_tiles(germany)) == 2 and c2_east_base in own_tiles(germany) and c2_east_woods in own_tiles(germany)",
-                        25,
-                        sc36_expect0,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_woods and f.faction == germany and f.unit == infantry) == 1",
-                        26,
-                        sc36_expect1,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == germany) == 1",
-                        27,
-                        sc36_expect2,
-                    ),
-                    (
-                        "recruitment_1 in order_discard and recruitment_2 in hand[germany] and round == 2",
-                        28,
-                        sc36_expect3,
-                    ),
-                ],
-                "error": None,
-                "log": ["Germany plays Recruitment 1"],
-                "no_log": [],
-                "legal": ["attack orders", "defense orders", "tactical orders"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed tactical order (A5): "Recruitment: an infantry on a tile you control". Seed: "Un jugador sólo puede usar una Orden de Ataque y una Táctica por turno" (ruling 11). Germany controls its East Base and the East Woods (a tank); East Fields, shared with a US infantry, is not its own. It recruits in the East Woods. It still holds a usable Recruitment 2, yet the next decision is round 2\'s drawing. Some starting troops are taken off so that maintenance asks nothing.\n',
-    },
-    {
-        "name": "Redeployment: a figure moves to an adjacent tile free of enemies",
-        "file": "specs/guerra_fronteriza/scenarios/order_redeployment.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc37_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "Redeployment 1",
-                    "German tank 2",
-                ],
-                "expect": [
-                    (
-                        "redeploy_1 in order_discard and loc[germany_tank_2] == c2_west_fields",
-                        14,
-                        sc37_expect0,
-                    )
-                ],
-                "error": None,
-                "log": ["Germany plays Redeployment 1"],
-                "no_log": [],
-                "legal": ["Central Airfield", "North City", "West Ridge"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed tactical order (A5): "Redeployment: move a figure to an adjacent tile free of enemies". A German tank in the West Fields may redeploy to the Central Airfield, North City or the West Ridge, not to the West Base where the US stands.\n',
-    },
-    {
-        "name": "Reserves: a reserve figure of the defender's choice joins the defence",
-        "file": "specs/guerra_fronteriza/scenarios/order_reserves.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc38_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German infantry 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "Reserves 1",
-                    "artillery",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == united_states) == 2",
-                        15,
-                        sc38_expect0,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == united_states and f.unit == artillery) == 1",
-                        16,
-                        sc38_expect1,
-                    ),
-                    (
-                        "loc[germany_infantry_1] == none and merits[united_states] == 1 and reserves_1 in order_discard",
-                        17,
-                        sc38_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": [
-                    "United States plays Reserves 1",
-                    "United States wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed defence order (A5): "Reserves: a reserve figure joins the defence". A German infantry attacks a lone US infantry in East Fields; the US plays Reserves and brings an artillery from its reserve (defence 3), which kills the attacker before it fires. The US keeps both figures and wins the merit.\n',
-    },
-    {
-        "name": "Sabotage: an unguarded rival factory or camp next to your figures is destroyed, with no merit",
-        "file": "specs/guerra_fronteriza/scenarios/order_sabotage.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc39_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "Sabotage 1",
-                    "US factory",
-                ],
-                "expect": [
-                    (
-                        "destroyed[united_states_factory] and not destroyed[united_states_camp_1] and not destroyed[united_states_camp_2]",
-                        25,
-                        sc39_expect0,
-                    ),
-                    (
-                        "merits[germany] == 0 and sabotage_1 in order_discard and sabotage_2 in hand[germany]",
-                        26,
-                        sc39_expect1,
-                    ),
-                    (
-                        "len(sabotage_targets(germany)) == 1 and united_states_camp_1 in sabotage_targets(germany) and round == 2",
-                        27,
-                        sc39_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": ["US factory is sabotaged"],
-                "no_log": [],
-                "legal": ["attack orders", "defense orders", "tactical orders"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed tactical order (A5): "Sabotage: destroy an unguarded rival factory or camp next to your figures"; seed: "No se obtienen méritos por destruir tropas ... con el uso de cartas". Next to the German East Base stand a US factory (East Woods) and US camp 1 (East Ridge), both unguarded, and US camp 2 (East Fields) guarded by a US tank. Germany sabotages the factory and gains no merit. Camp 1 is still a target and Germany still holds Sabotage 2, yet the next decision is round 2\'s drawing (one tactical order a round, ruling 11). The US holds camp 2 (1 VP), so it plays first.\n',
-    },
-    {
-        "name": "Panzer divisions: a German tank reaches a tile 3 away; a US tank only 2",
-        "file": "specs/guerra_fronteriza/scenarios/panzer_tanks_move_three.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc40_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German tank 1",
-                    "West Ridge",
-                    "pass",
-                    "no",
-                    "US tank 1",
-                ],
-                "expect": [
-                    ("loc[germany_tank_1] == c2_west_ridge", 12, sc40_expect0),
-                    (
-                        "movement(germany_tank_1) == 3 and movement(united_states_tank_1) == 2",
-                        13,
-                        sc40_expect1,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Central Airfield", "North City", "West Fields", "West Ridge", "West Woods"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): Germany\'s distinguished ability "tanks move 3" (the unit table gives tanks 2). The German tank drives from the East Base to the West Ridge, 3 tiles away. Then the US tank on the West Base is offered only tiles within 2 (the West Ridge, now German, stops it: Central Airfield and North City are reached through the West Fields).\n',
-    },
-    {
-        "name": "Planes fly over enemy infantry but not over a tile with enemy artillery",
-        "file": "specs/guerra_fronteriza/scenarios/plane_stops_at_artillery.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc41_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "German plane 1",
-                ],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Central Airfield", "East Base", "East Fields", "East Ridge", "South City"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, MOVIMIENTO: "Los aviones pueden sobrevolar unidades enemigas sin entrar en conflicto con ellas, salvo con unidades de artillería." Compact 2: a German plane (movement 3) in the East Woods; a US artillery on the East Ridge and a US infantry in the East Fields. The plane may end on the Ridge, but not fly over it to North City; it flies over the Fields\' infantry to the airfield and South City.\n',
-    },
-    {
-        "name": "Planes fly up to 3 tiles and carry two infantry or artillery from their starting tile",
-        "file": "specs/guerra_fronteriza/scenarios/plane_transport.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc42_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US plane 1",
-                    "East Woods",
-                    "US infantry 3",
-                    "US artillery 1",
-                ],
-                "expect": [
-                    (
-                        "loc[united_states_plane_1] == c2_east_woods and loc[united_states_infantry_3] == c2_east_woods",
-                        13,
-                        sc42_expect0,
-                    ),
-                    (
-                        "loc[united_states_artillery_1] == c2_east_woods and carried[united_states_artillery_1]",
-                        14,
-                        sc42_expect1,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "También pueden transportar hasta dos unidades propias de infantería y/o artillería ... Se bajarán automáticamente en la loseta donde el avión termine su movimiento. Las unidades hayan movido o no, no pueden mover después de ser transportadas." The United States goes first (1 VP for the airfield).\n',
-    },
-    {
-        "name": "RAF: a British plane defends at initiative 1, where another faction's plane defends at 0",
-        "file": "specs/guerra_fronteriza/scenarios/raf_planes_defend.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc43_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German infantry 1",
-                    "North Plain",
-                    "German infantry 2",
-                    "North Meadow",
-                    "pass",
-                    "North Plain",
-                    "North Meadow",
-                ],
-                "expect": [
-                    (
-                        "loc[great_britain_plane_2] == none and loc[germany_infantry_1] == none",
-                        18,
-                        sc43_expect0,
-                    ),
-                    (
-                        "loc[united_states_plane_2] == none and loc[germany_infantry_2] == c3_north_meadow",
-                        19,
-                        sc43_expect1,
-                    ),
-                    ("merits[germany] == 1 and merits[great_britain] == 0", 20, sc43_expect2),
-                    (
-                        "initiative(great_britain_plane_3, germany) == 1 and initiative(united_states_plane_3, germany) == 0",
-                        21,
-                        sc43_expect3,
-                    ),
-                ],
-                "error": None,
-                "log": [
-                    "Nobody is left standing on North Plain",
-                    "Germany wins the conflict on North Meadow and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): Great Britain\'s distinguished ability "RAF: its planes defend with initiative 1" (the unit table gives planes defence 0). Compact 3: two German infantry attack a lone British plane in the North Plain and a lone US plane in the North Meadow. The British plane fires together with the infantry and both fall; the US plane falls before it can fire, and Germany wins that merit.\n',
-    },
-    {
-        "name": "Rebuilding a destroyed rival HQ claims it: it reinforces, gives an extra order, and keeps its holder in the game",
-        "file": "specs/guerra_fronteriza/scenarios/rebuild_rival_hq.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc44_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "North Landing",
-                ],
-                "expect": [
-                    (
-                        "holder[germany_hq] == united_states and hq_life[germany_hq] == 3 and not destroyed[germany_hq]",
-                        17,
-                        sc44_expect0,
-                    ),
-                    ("len(hqs_of(united_states)) == 2 and merits[united_states] == 0", 18, sc44_expect1),
-                ],
-                "error": None,
-                "log": ["United States rebuilds German HQ on North Landing"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "un jugador puede reconstruir un Cuartel General enemigo de la forma habitual, invirtiendo una unidad de infantería. Coloca un marcador propio en dicho edificio. El nuevo Cuartel queda restablecido en puntos de vida." Compact 3 after Germany\'s elimination: two US infantry stand on the ruined German HQ; one is spent to rebuild it.\n',
-    },
-    {
-        "name": "Reinforcements: an active camp adds an infantry on its tile",
-        "file": "specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc45_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tank",
-                    "infantry",
-                    "infantry",
-                ],
-                "expect": [
-                    ("producing(united_states, united_states_camp_1)", 24, sc45_expect0),
-                    (
-                        "count(f in board where loc[f] == c2_west_woods and f.faction == united_states and f.unit == infantry) == 2",
-                        25,
-                        sc45_expect1,
-                    ),
-                    (
-                        "count(f in board where f.faction == germany) == 7 and count(f in board where f.faction == united_states) == 7",
-                        26,
-                        sc45_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["no", "yes"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, REFUERZOS: "Se refuerza con UNA única figura en cada una de sus Fábricas, Campamentos y Cuarteles Generales ... Los Campamentos activos permiten añadir una unidad de infantería." Compact 2, the same table as reinforce_camp_inactive: after the US HQ, the US camp in the West Woods adds an infantry; the German camps added none. Germany\'s turn follows.\n',
-    },
-    {
-        "name": "Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry",
-        "file": "specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc46_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["tactical orders", "tactical orders", "tactical orders", "tank", "infantry"],
-                "expect": [
-                    (
-                        "not producing(germany, germany_camp_1) and not producing(germany, germany_camp_2)",
-                        27,
-                        sc46_expect0,
-                    ),
-                    ("count(f in board where f.faction == germany) == 7", 28, sc46_expect1),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields) == 1 and count(f in board where loc[f] == c2_east_ridge) == 2",
-                        29,
-                        sc46_expect2,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_west_base and f.faction == united_states) == 4",
-                        30,
-                        sc46_expect3,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["infantry"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, REFUERZOS: "Las fábricas y campamentos tienen que estar activos, por lo que han de tener una figura de infantería en dicha loseta y, además, la loseta NO puede estar en frontera ... Los Campamentos activos permiten añadir una unidad de infantería." Compact 2: German camp 1 in the East Fields holds only a German tank; German camp 2 on the East Ridge has a German infantry but is in frontier with a US infantry. US camp 1 in the West Woods has a US infantry. Germany reinforces only at its HQ; the United States at its HQ and, with an infantry (its only option), at its camp.\n',
-    },
-    {
-        "name": "Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn",
-        "file": "specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc47_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tank",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "East Base",
-                ],
-                "expect": [
-                    ("loc[united_states_infantry_3] == none", 19, sc47_expect0),
-                    (
-                        "count(f in board where loc[f] == c2_east_base and f.faction == germany and f.unit == tank) == 1",
-                        20,
-                        sc47_expect1,
-                    ),
-                    ("merits[germany] == 1 and not frontier[c2_east_base]", 21, sc47_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "Germany adds troops to East Base, in frontier: a conflict there in its turn",
-                    "Conflict on East Base: Germany attacks United States",
-                    "Germany wins the conflict on East Base and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, FRONTERA O EMPATES: "estas losetas no entrarán en conflicto a menos que alguno de los jugadores añada tropas a la loseta. Si algún jugador las añade, se convertirá en el atacante", and CUARTELES GENERALES: "la guarnición atacará con iniciativa 0 si es el atacante. Este caso puede pasar si en una ronda posterior tras ser atacado, el jugador defensor añade alguna tropa, como por ejemplo al recibir un refuerzo." (ruling 4). Compact 2: a US infantry holds the German HQ\'s tile in frontier, where Germany has no figure left. Germany\'s HQ reinforcement (a tank) makes Germany the attacker on the East Base in its turn, though it moves nothing: the tank (initiative 2) takes the US infantry. Germany is left alone: a merit, and the frontier ends.\n',
-    },
-    {
-        "name": "Reinforcements with a reserve too short: the player chooses which zone goes without",
-        "file": "specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc48_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "West Woods",
-                    "infantry",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where loc[f] == c2_west_woods and f.faction == united_states) == 2",
-                        18,
-                        sc48_expect0,
-                    ),
-                    ("count(f in board where f.faction == united_states) == 25", 19, sc48_expect1),
-                    ("len(reserve[united_states]) == 0", 20, sc48_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "United States chooses West Woods (zone to reinforce next (the reserve is short: a zone goes without))"
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, REFUERZOS: "Si algún jugador no dispone de figuras en su reserva perderá dicho refuerzo, pudiendo elegir qué zona no lo recibe." (ruling 4). Compact 2: the United States has its HQ in the West Base and an active camp in the West Woods, and a single infantry left in reserve. It is asked which zone is reinforced; it picks the camp, so the HQ goes without.\n',
-    },
-    {
-        "name": "Reinforcements with a reserve too short: both zones are offered",
-        "file": "specs/guerra_fronteriza/scenarios/reinforce_short_reserve_offers_both.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc49_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["tactical orders", "tactical orders", "tactical orders"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["West Base", "West Woods"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, REFUERZOS: "Si algún jugador no dispone de figuras en su reserva perderá dicho refuerzo, pudiendo elegir qué zona no lo recibe." (ruling 4). Compact 2: the United States has its HQ in the West Base and an active camp in the West Woods, and a single infantry left in reserve. It is asked which zone is reinforced; it picks the camp, so the HQ goes without.\n',
-    },
-    {
-        "name": "Arms race: which order goes into the research pile stays secret",
-        "file": "specs/guerra_fronteriza/scenarios/research_is_secret.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc50_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "pass",
-                    "pass",
-                    "Production 1",
-                ],
-                "expect": [("production_1 in research[united_states]", 18, sc50_expect0)],
-                "error": None,
-                "log": ["United States adds an order to its research"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {
-                    "United States": ["United States chooses Production 1 (order to add to your research"]
-                },
-                "unseen": {"Germany": ["Production 1"]},
-            }
-        ],
-        "doc": 'Seed, CARRERA ARMAMENTÍSTICA: "Estas cartas permanecen ocultas para el resto de jugadores y solo se mostrarán si el jugador logra construir el arma definitiva." Compact 2: the United States adds Production 1 to its research. Germany learns that an order went in, never which one: the choice is `secretly` (ruling 15).\n',
-    },
-    {
-        "name": "Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round",
-        "file": "specs/guerra_fronteriza/scenarios/research_limit.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc51_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "pass",
-                    "pass",
-                    "Production 1",
-                ],
-                "expect": [
-                    ("len(research[germany]) == 2 and forced_march_3 in hand[germany]", 21, sc51_expect0),
-                    (
-                        "len(research[united_states]) == 3 and production_1 in research[united_states]",
-                        22,
-                        sc51_expect1,
-                    ),
-                    ("production_2 in hand[united_states]", 23, sc51_expect2),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["US infantry 1", "US infantry 2", "US infantry 3", "US tank 1"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CARRERA ARMAMENTÍSTICA: "cada jugador puede añadir una única carta de su mano a su mazo secreto de investigación ... Dicho mazo nunca puede superar en número de cartas a la cantidad de méritos que posea dicho jugador." Compact 2: Germany has 2 merits and 2 research cards, so it is not asked; the United States has 5 merits and 2 cards, adds one, and is not asked again: the next question is the US maintenance (4 figures on its HQ after the reinforcement).\n',
-    },
-    {
-        "name": "Arms race: below the merit limit the whole hand is offered, or pass",
-        "file": "specs/guerra_fronteriza/scenarios/research_limit_offer.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc52_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "pass",
-                    "pass",
-                ],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Ambush 1", "Anti-Aircraft Fire 6", "Production 1", "Production 2", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CARRERA ARMAMENTÍSTICA: "cada jugador puede añadir una única carta de su mano a su mazo secreto de investigación, es opcional ... Dicho mazo nunca puede superar en número de cartas a la cantidad de méritos." Compact 2: the United States (5 merits, 2 research cards) plays first and is offered each order in its hand (its two Productions and the two orders it drew); Germany (2 merits, 2 cards) comes next and is skipped.\n',
-    },
-    {
-        "name": "Arms race: when two players would reach the research threshold, the one earlier in turn order wins",
-        "file": "specs/guerra_fronteriza/scenarios/research_tie_turn_order.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc53_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "pass",
-                    "pass",
-                    "Artillery Barrage 5",
-                ],
-                "expect": [
-                    ("over and order_of_play == [united_states, germany]", 21, sc53_expect0),
-                    (
-                        "research_points(united_states) == 15 and research_points(germany) == 12",
-                        22,
-                        sc53_expect1,
-                    ),
-                    ("barrage_6 in hand[germany] and len(research[germany]) == 4", 23, sc53_expect2),
-                ],
-                "error": None,
-                "log": [
-                    "Round 1: turn order United States, Germany",
-                    "Revealed: Forced March 5",
-                    "Revealed: Artillery Barrage 5",
-                    "Game over: United States wins (United States completes the ultimate weapon (15 research))",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CARRERA ARMAMENTÍSTICA: "Si dos jugadores alcanzan los puntos a la vez, mira el orden de movimiento y gana el jugador que mueve antes ... Estas cartas permanecen ocultas para el resto de jugadores y solo se mostrarán si el jugador logra construir el arma definitiva." Compact 2: both players hold 12 research points and a 3 in hand. The United States has 6 merits to Germany\'s 5, so it moves first, even though Germany comes first in table order. It adds its 3, reveals its pile and wins; Germany never adds its card.\n',
-    },
-    {
-        "name": "Arms race: a research pile reaching 15 wins at once",
-        "file": "specs/guerra_fronteriza/scenarios/research_victory.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc54_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "pass",
-                    "Artillery Barrage 6",
-                ],
-                "expect": [("research_points(united_states) == 15", 15, sc54_expect0)],
-                "error": None,
-                "log": [
-                    "Game over: United States wins (United States completes the ultimate weapon (15 research))"
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "cada jugador puede añadir una única carta de su mano a su mazo secreto de investigación ... Dicho mazo nunca puede superar en número de cartas a la cantidad de méritos ... Si en esta fase algún jugador dispone de los Puntos de Investigación exigidos en el escenario, éste consigue la victoria de forma inmediata." The US has 5 merits and 12 research points; a 3 wins.\n',
-    },
-    {
-        "name": "Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn",
-        "file": "specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc55_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "yes",
-                    "Supplies 1",
-                    "German infantry 1",
-                    "East Fields",
-                    "German artillery 1",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                ],
-                "expect": [
-                    (
-                        "special_used[germany] and supplies_1 in order_discard and len(hand[germany]) == 1",
-                        16,
-                        sc55_expect0,
-                    ),
-                    (
-                        "attack_bonus[germany, infantry] == 1 and attack_bonus[germany, artillery] == 1 and attack_bonus[germany, plane] == 1",
-                        17,
-                        sc55_expect1,
-                    ),
-                    (
-                        "loc[germany_artillery_1] == c2_east_fields and loc[germany_infantry_1] == none",
-                        18,
-                        sc55_expect2,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c2_east_fields and f.faction == united_states) == 0",
-                        19,
-                        sc55_expect3,
-                    ),
-                    ("merits[germany] == 1", 20, sc55_expect4),
-                ],
-                "error": None,
-                "log": [
-                    "Germany uses its special ability: Blitzkrieg (every figure attacks at +1 this turn)",
-                    "Germany wins the conflict on East Fields and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): Germany\'s special ability, once a round at the start of its turn, discarding any order: "Blitzkrieg: every German figure attacks at +1 this turn". A German infantry and artillery attack two US infantry in East Fields. Without it, the three infantry fire together at 1 and the two German figures fall before the artillery (0) fires. With it the German infantry fires at 2, then the artillery (1) and the last US infantry fire together: the artillery is left and wins the merit.\n',
-    },
-    {
-        "name": "Coastal Guns: Great Britain discards an order and an artillery appears at its HQ",
-        "file": "specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc56_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "yes",
-                    "Supplies 1",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where f.faction == great_britain and f.unit == artillery and loc[f] == c3_south_west_base) == 1",
-                        13,
-                        sc56_expect0,
-                    ),
-                    ("count(f in board where f.faction == great_britain) == 5", 14, sc56_expect1),
-                    (
-                        "special_used[great_britain] and supplies_1 in order_discard and len(hand[great_britain]) == 1",
-                        15,
-                        sc56_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": ["Great Britain uses its special ability: Coastal Guns (an artillery at an HQ)"],
-                "no_log": [],
-                "legal": [
-                    "British artillery 1",
-                    "British infantry 1",
-                    "British infantry 2",
-                    "British infantry 3",
-                    "British tank 1",
-                    "pass",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): Great Britain\'s special ability, once a round at the start of its turn, discarding any order: "Coastal Guns: an artillery at an HQ". Compact 3: the British HQ is on the South-West Landing. The new artillery can move at once.\n',
-    },
-    {
-        "name": "Lend-Lease: the United States discards an order and draws an order",
-        "file": "specs/guerra_fronteriza/scenarios/special_lend_lease.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc57_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "yes",
-                    "Supplies 1",
-                    "attack orders",
-                ],
-                "expect": [
-                    (
-                        "special_used[united_states] and not special_used[germany] and supplies_1 in order_discard",
-                        12,
-                        sc57_expect0,
-                    ),
-                    (
-                        "len(hand[united_states]) == 3 and count(c in hand[united_states] where c.kind == attack_orders) == 1",
-                        13,
-                        sc57_expect1,
-                    ),
-                ],
-                "error": None,
-                "log": ["United States uses its special ability: Lend-Lease (an order)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): the US special ability, once a round at the start of its turn, discarding any order: "Lend-Lease: draw an order". The US holds Supplies and its two tactical draws; it discards Supplies and draws an attack order: still 3 orders, one of them an attack order.\n',
-    },
-    {
-        "name": "Mobilisation: the USSR discards an order and an infantry appears at its HQ",
-        "file": "specs/guerra_fronteriza/scenarios/special_mobilisation.yaml",
-        "seed": 1,
-        "options": {"operation": 4},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc58_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "tank",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "yes",
-                    "Supplies 1",
-                ],
-                "expect": [
-                    (
-                        "count(f in board where f.faction == ussr and f.unit == infantry and loc[f] == c4_north_west_base) == 4",
-                        14,
-                        sc58_expect0,
-                    ),
-                    ("count(f in board where f.faction == ussr) == 6", 15, sc58_expect1),
-                    (
-                        "special_used[ussr] and supplies_1 in order_discard and len(hand[ussr]) == 1",
-                        16,
-                        sc58_expect2,
-                    ),
-                ],
-                "error": None,
-                "log": ["USSR uses its special ability: Mobilisation (an infantry at an HQ)"],
-                "no_log": [],
-                "legal": [
-                    "Soviet infantry 1",
-                    "Soviet infantry 2",
-                    "Soviet infantry 3",
-                    "Soviet infantry 4",
-                    "Soviet tank 1",
-                    "Soviet tank 2",
-                    "pass",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): the USSR\'s special ability, once a round at the start of its turn, discarding any order: "Mobilisation: an infantry at an HQ". Compact 4: the Soviet HQ is on the North-West Base, with 3 infantry and a tank, and a tank reinforcement; a fourth infantry appears.\n',
-    },
-    {
-        "name": "The special ability needs an order to discard: with an empty hand it is not asked",
-        "file": "specs/guerra_fronteriza/scenarios/special_needs_an_order.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc59_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US tank 2",
-                    "East Fields",
-                    "US tank 3",
-                    "East Woods",
-                    "pass",
-                    "East Fields",
-                    "Entrenchment 1",
-                    "East Woods",
-                    "Entrenchment 2",
-                ],
-                "expect": [
-                    ("len(hand[germany]) == 0 and not special_used[germany]", 21, sc59_expect0),
-                    ("entrenchment_1 in order_discard and entrenchment_2 in order_discard", 22, sc59_expect1),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": [
-                    "German artillery 1",
-                    "German infantry 1",
-                    "German infantry 2",
-                    "German infantry 5",
-                    "German tank 1",
-                    "pass",
-                ],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Designed panel (A8): the special ability is used "discarding any order". The US (1 VP for the Central Airfield) plays first and attacks two lone German infantry; Germany spends its two orders (Entrenchment, one per conflict) defending. At the start of its turn its hand is empty, so it is not asked about Blitzkrieg: the first decision is the movement. The defence deck is thinned in setup so that Germany\'s draw is known.\n',
-    },
-    {
-        "name": "Supplies, kept face up, lets two more figures survive maintenance",
-        "file": "specs/guerra_fronteriza/scenarios/supplies_stacking.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc60_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "pass",
-                    "no",
-                    "pass",
-                ],
-                "expect": [("count(f in board where loc[f] == c2_east_woods) == 5", 14, sc60_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "Supplies is one of the three public order names; its effect follows the English draft's fragment (A5). Germany keeps 5 figures in the East Woods.\n",
-    },
-    {
-        "name": "A third faction attacks a tile in frontier: each of its attacks picks the side that takes it",
-        "file": "specs/guerra_fronteriza/scenarios/three_sided_conflict.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc61_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "British tank 2",
-                    "North Town",
-                    "British tank 3",
-                    "North Town",
-                    "pass",
-                    "North Town",
-                    "Germany",
-                    "United States",
-                ],
-                "expect": [
-                    ("merits[great_britain] == 1 and not frontier[c3_north_city]", 19, sc61_expect0),
-                    ("count(f in board where loc[f] == c3_north_city) == 2", 20, sc61_expect1),
-                ],
-                "error": None,
-                "log": [
-                    "Conflict on North Town: Great Britain attacks Germany, United States",
-                    "Great Britain wins the conflict on North Town and gains a merit",
-                ],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Puede darse la situación de que una loseta en frontera sea atacada por un tercer bando ... cada jugador asigna los impactos al bando que prefiera." Compact 3: Germany and the United States share North Town in frontier; two British tanks (initiative 2) attack and kill one infantry of each before they can strike (initiative 1). Great Britain, holding the airstrip, plays first.\n',
-    },
-    {
-        "name": "Turn order: most VP first, ties in table order",
-        "file": "specs/guerra_fronteriza/scenarios/turn_order_by_vp.yaml",
-        "seed": 1,
-        "options": {"operation": 3},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc62_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["tactical orders"],
-                "expect": [
-                    (
-                        "vp(great_britain) == 3 and vp(germany) == 1 and vp(united_states) == 1",
-                        19,
-                        sc62_expect0,
-                    ),
-                    ("order_of_play == [great_britain, germany, united_states]", 20, sc62_expect1),
-                    ("len(hand[great_britain]) == 1", 21, sc62_expect2),
-                ],
-                "error": None,
-                "log": ["Round 1: turn order Great Britain, Germany, United States"],
-                "no_log": [],
-                "legal": ["attack orders", "defense orders", "tactical orders"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, CALCULAR ORDEN DE TURNO: "El jugador con más puntos será el primero en mover y continuará en orden descendente ... Para este y futuros empates, has de seguir el orden pre-establecido en la tabla." Compact 3: Great Britain has 3 VP (a merit and South-West Town), Germany and the United States 1 each (a merit; the South-East Heights). Great Britain plays first, then Germany before the United States by table order; Great Britain draws first, twice for its town.\n',
-    },
-    {
-        "name": "An undefended rival factory is destroyed when entered, with no combat and no merit",
-        "file": "specs/guerra_fronteriza/scenarios/undefended_building.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc63_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "German infantry 3",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                ],
-                "expect": [("destroyed[united_states_factory] and merits[germany] == 0", 12, sc63_expect0)],
-                "error": None,
-                "log": ["Germany destroys the undefended US factory on East Fields"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Cuando los edificios son atacados y no hay unidades defendiéndolos, se voltean para indicar que han sido destruidos, permaneciendo sobre el mapa."\n',
-    },
-    {
-        "name": "Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2)",
-        "file": "specs/guerra_fronteriza/scenarios/ussr_stacking.yaml",
-        "seed": 1,
-        "options": {"operation": 4},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc64_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "defense orders",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "no",
-                    "pass",
-                    "British artillery 1",
-                    "British tank 2",
-                    "Soviet plane 1",
-                    "Soviet artillery 1",
-                ],
-                "expect": [
-                    ("count(f in board where loc[f] == c4_south_woods) == 3", 29, sc64_expect0),
-                    (
-                        "count(f in board where loc[f] == c4_south_east_woods and f.faction == great_britain) == 2",
-                        30,
-                        sc64_expect1,
-                    ),
-                    ("count(f in board where loc[f] == c4_north_west_woods) == 4", 31, sc64_expect2),
-                    (
-                        "count(f in board where loc[f] == c4_crossroads and f.faction == ussr) == 3",
-                        32,
-                        sc64_expect3,
-                    ),
-                    (
-                        "count(f in board where loc[f] == c4_north_west_base) == 4 and round == 2",
-                        33,
-                        sc64_expect4,
-                    ),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["attack orders", "defense orders", "tactical orders"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Las losetas en frontera permiten un máximo de 2 figuras por jugador ... En el caso de la Facción Rusa, su habilidad específica le permite aumentar en uno el número de figuras que pueden permanecer en ambos casos." (A3, A8.) Compact 4: Great Britain has 4 figures in the South Woods and 3 in the South-East Woods with a US tank; the USSR has 5 in the North-West Woods and 4 at the Crossroads with a German tank. Each withdraws exactly one figure from each tile; the USSR also keeps its 4 figures on its HQ. Some starting troops are taken off so that no HQ is over.\n',
-    },
-    {
-        "name": "Victory points: a tie at the top plays another round",
-        "file": "specs/guerra_fronteriza/scenarios/vp_tie_plays_on.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc65_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [],
-                "expect": [("not over", 10, sc65_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["attack orders", "defense orders", "tactical orders"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si dos jugadores empatan, se juega otra ronda hasta desempatar."\n',
-    },
-    {
-        "name": "Victory points: 10 VP at the turn-order phase wins",
-        "file": "specs/guerra_fronteriza/scenarios/vp_victory.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc66_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [],
-                "expect": [],
-                "error": None,
-                "log": ["Game over: United States wins (United States holds 10 VP)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si en esta fase algún jugador consigue disponer de los Puntos de Victoria exigidos en el mapa logrará automáticamente la victoria." Merits count one VP each.\n',
-    },
-    {
-        "name": "Withdrawal: the defender moves out before the battle; a win without combat gives no merit",
-        "file": "specs/guerra_fronteriza/scenarios/withdrawal.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "skip": ["opening_hands"],
-        "setup": sc67_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "tactical orders",
-                    "tactical orders",
-                    "tactical orders",
-                    "infantry",
-                    "infantry",
-                    "no",
-                    "US infantry 3",
-                    "East Fields",
-                    "pass",
-                    "East Fields",
-                    "Withdrawal 1",
-                    "East Ridge",
-                ],
-                "expect": [
-                    ("loc[germany_infantry_3] == c2_east_ridge", 16, sc67_expect0),
-                    (
-                        "merits[united_states] == 0 and controls(united_states, c2_east_fields)",
-                        17,
-                        sc67_expect1,
-                    ),
-                ],
-                "error": None,
-                "log": ["Germany withdraws from East Fields to East Ridge"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si se gana un conflicto a causa de una retirada o similar y no se produce combate como tal, no recibiremos ningún mérito." Withdrawal is one of the three public order names (its effect is designed, A5).\n',
-    },
 )
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
@@ -10336,7 +5349,7 @@ INFO = GameInfo(
     title="Guerra Fronteriza",
     version="1",
     digest="f3d07faff1129e7ad670d04d28d3cbf90898064b76ddcfa02a2e0bd975e7f6a7",
-    player_names=("Germany", "United States", "Great Britain", "USSR"),
+    player_names=PLAYER_LABELS,
     player_count="operation",
     options=(
         OptionInfo(
@@ -10349,268 +5362,14 @@ INFO = GameInfo(
     ),
     type_names=("tile", "unit_type", "figure", "building", "order_type", "panel", "order_card", "player"),
     type_labels=(
-        (
-            "Central Airfield",
-            "North City",
-            "South City",
-            "East Ridge",
-            "West Ridge",
-            "East Fields",
-            "West Fields",
-            "East Woods",
-            "West Woods",
-            "East Base",
-            "West Base",
-            "Central Airstrip",
-            "North Town",
-            "North Heights",
-            "North Landing",
-            "North Plain",
-            "North Meadow",
-            "South-East Town",
-            "South-East Heights",
-            "South-East Landing",
-            "South-East Plain",
-            "South-East Meadow",
-            "South-West Town",
-            "South-West Heights",
-            "South-West Landing",
-            "South-West Plain",
-            "South-West Meadow",
-            "Crossroads",
-            "Northern Port",
-            "Southern Port",
-            "East Hill",
-            "North-East Hill",
-            "West Hill",
-            "South-West Hill",
-            "East Airfield",
-            "West Airfield",
-            "North Woods",
-            "South-East Woods",
-            "North-West Woods",
-            "South Woods",
-            "North-East Base",
-            "South-East Base",
-            "South-West Base",
-            "North-West Base",
-        ),
-        ("infantry", "tank", "artillery", "plane"),
-        (
-            "German infantry 1",
-            "German infantry 2",
-            "German infantry 3",
-            "German infantry 4",
-            "German infantry 5",
-            "German infantry 6",
-            "German infantry 7",
-            "German infantry 8",
-            "German infantry 9",
-            "German infantry 10",
-            "German tank 1",
-            "German tank 2",
-            "German tank 3",
-            "German tank 4",
-            "German tank 5",
-            "German artillery 1",
-            "German artillery 2",
-            "German artillery 3",
-            "German artillery 4",
-            "German artillery 5",
-            "German plane 1",
-            "German plane 2",
-            "German plane 3",
-            "German plane 4",
-            "German plane 5",
-            "US infantry 1",
-            "US infantry 2",
-            "US infantry 3",
-            "US infantry 4",
-            "US infantry 5",
-            "US infantry 6",
-            "US infantry 7",
-            "US infantry 8",
-            "US infantry 9",
-            "US infantry 10",
-            "US tank 1",
-            "US tank 2",
-            "US tank 3",
-            "US tank 4",
-            "US tank 5",
-            "US artillery 1",
-            "US artillery 2",
-            "US artillery 3",
-            "US artillery 4",
-            "US artillery 5",
-            "US plane 1",
-            "US plane 2",
-            "US plane 3",
-            "US plane 4",
-            "US plane 5",
-            "British infantry 1",
-            "British infantry 2",
-            "British infantry 3",
-            "British infantry 4",
-            "British infantry 5",
-            "British infantry 6",
-            "British infantry 7",
-            "British infantry 8",
-            "British infantry 9",
-            "British infantry 10",
-            "British tank 1",
-            "British tank 2",
-            "British tank 3",
-            "British tank 4",
-            "British tank 5",
-            "British artillery 1",
-            "British artillery 2",
-            "British artillery 3",
-            "British artillery 4",
-            "British artillery 5",
-            "British plane 1",
-            "British plane 2",
-            "British plane 3",
-            "British plane 4",
-            "British plane 5",
-            "Soviet infantry 1",
-            "Soviet infantry 2",
-            "Soviet infantry 3",
-            "Soviet infantry 4",
-            "Soviet infantry 5",
-            "Soviet infantry 6",
-            "Soviet infantry 7",
-            "Soviet infantry 8",
-            "Soviet infantry 9",
-            "Soviet infantry 10",
-            "Soviet tank 1",
-            "Soviet tank 2",
-            "Soviet tank 3",
-            "Soviet tank 4",
-            "Soviet tank 5",
-            "Soviet artillery 1",
-            "Soviet artillery 2",
-            "Soviet artillery 3",
-            "Soviet artillery 4",
-            "Soviet artillery 5",
-            "Soviet plane 1",
-            "Soviet plane 2",
-            "Soviet plane 3",
-            "Soviet plane 4",
-            "Soviet plane 5",
-        ),
-        (
-            "German HQ",
-            "German factory",
-            "German camp 1",
-            "German camp 2",
-            "US HQ",
-            "US factory",
-            "US camp 1",
-            "US camp 2",
-            "British HQ",
-            "British factory",
-            "British camp 1",
-            "British camp 2",
-            "Soviet HQ",
-            "Soviet factory",
-            "Soviet camp 1",
-            "Soviet camp 2",
-        ),
-        ("attack orders", "defense orders", "tactical orders"),
-        ("German panel", "US panel", "British panel", "Soviet panel"),
-        (
-            "Night Attack 1",
-            "Night Attack 2",
-            "Night Attack 3",
-            "Night Attack 4",
-            "Night Attack 5",
-            "Night Attack 6",
-            "Forced March 1",
-            "Forced March 2",
-            "Forced March 3",
-            "Forced March 4",
-            "Forced March 5",
-            "Forced March 6",
-            "Air Raid 1",
-            "Air Raid 2",
-            "Air Raid 3",
-            "Air Raid 4",
-            "Air Raid 5",
-            "Air Raid 6",
-            "Production 1",
-            "Production 2",
-            "Production 3",
-            "Production 4",
-            "Production 5",
-            "Production 6",
-            "Artillery Barrage 1",
-            "Artillery Barrage 2",
-            "Artillery Barrage 3",
-            "Artillery Barrage 4",
-            "Artillery Barrage 5",
-            "Artillery Barrage 6",
-            "Withdrawal 1",
-            "Withdrawal 2",
-            "Withdrawal 3",
-            "Withdrawal 4",
-            "Withdrawal 5",
-            "Withdrawal 6",
-            "Entrenchment 1",
-            "Entrenchment 2",
-            "Entrenchment 3",
-            "Entrenchment 4",
-            "Entrenchment 5",
-            "Entrenchment 6",
-            "Anti-Aircraft Fire 1",
-            "Anti-Aircraft Fire 2",
-            "Anti-Aircraft Fire 3",
-            "Anti-Aircraft Fire 4",
-            "Anti-Aircraft Fire 5",
-            "Anti-Aircraft Fire 6",
-            "Ambush 1",
-            "Ambush 2",
-            "Ambush 3",
-            "Ambush 4",
-            "Ambush 5",
-            "Ambush 6",
-            "Reserves 1",
-            "Reserves 2",
-            "Reserves 3",
-            "Reserves 4",
-            "Reserves 5",
-            "Reserves 6",
-            "Supplies 1",
-            "Supplies 2",
-            "Supplies 3",
-            "Supplies 4",
-            "Supplies 5",
-            "Supplies 6",
-            "Recruitment 1",
-            "Recruitment 2",
-            "Recruitment 3",
-            "Recruitment 4",
-            "Recruitment 5",
-            "Recruitment 6",
-            "Redeployment 1",
-            "Redeployment 2",
-            "Redeployment 3",
-            "Redeployment 4",
-            "Redeployment 5",
-            "Redeployment 6",
-            "Sabotage 1",
-            "Sabotage 2",
-            "Sabotage 3",
-            "Sabotage 4",
-            "Sabotage 5",
-            "Sabotage 6",
-            "Intelligence 1",
-            "Intelligence 2",
-            "Intelligence 3",
-            "Intelligence 4",
-            "Intelligence 5",
-            "Intelligence 6",
-        ),
-        ("Germany", "United States", "Great Britain", "USSR"),
+        LABELS_tile,
+        LABELS_unit_type,
+        LABELS_figure,
+        LABELS_building,
+        LABELS_order_type,
+        LABELS_panel,
+        LABELS_order_card,
+        PLAYER_LABELS,
     ),
     type_ids=(
         IDS_tile[:-1],
@@ -10648,335 +5407,19 @@ INFO = GameInfo(
     domains=(
         Domain("pass", 0, ("pass",)),
         Domain("bool", 1, ("no", "yes")),
-        Domain(
-            "number",
-            3,
-            (
-                "0",
-                "1",
-                "2",
-                "3",
-                "4",
-                "5",
-                "6",
-                "7",
-                "8",
-                "9",
-                "10",
-                "11",
-                "12",
-                "13",
-                "14",
-                "15",
-                "16",
-                "17",
-                "18",
-                "19",
-                "20",
-            ),
-        ),
-        Domain("player", 24, ("Germany", "United States", "Great Britain", "USSR")),
-        Domain(
-            "entity:tile",
-            28,
-            (
-                "Central Airfield",
-                "North City",
-                "South City",
-                "East Ridge",
-                "West Ridge",
-                "East Fields",
-                "West Fields",
-                "East Woods",
-                "West Woods",
-                "East Base",
-                "West Base",
-                "Central Airstrip",
-                "North Town",
-                "North Heights",
-                "North Landing",
-                "North Plain",
-                "North Meadow",
-                "South-East Town",
-                "South-East Heights",
-                "South-East Landing",
-                "South-East Plain",
-                "South-East Meadow",
-                "South-West Town",
-                "South-West Heights",
-                "South-West Landing",
-                "South-West Plain",
-                "South-West Meadow",
-                "Crossroads",
-                "Northern Port",
-                "Southern Port",
-                "East Hill",
-                "North-East Hill",
-                "West Hill",
-                "South-West Hill",
-                "East Airfield",
-                "West Airfield",
-                "North Woods",
-                "South-East Woods",
-                "North-West Woods",
-                "South Woods",
-                "North-East Base",
-                "South-East Base",
-                "South-West Base",
-                "North-West Base",
-            ),
-        ),
-        Domain("entity:unit_type", 72, ("infantry", "tank", "artillery", "plane")),
-        Domain(
-            "entity:figure",
-            76,
-            (
-                "German infantry 1",
-                "German infantry 2",
-                "German infantry 3",
-                "German infantry 4",
-                "German infantry 5",
-                "German infantry 6",
-                "German infantry 7",
-                "German infantry 8",
-                "German infantry 9",
-                "German infantry 10",
-                "German tank 1",
-                "German tank 2",
-                "German tank 3",
-                "German tank 4",
-                "German tank 5",
-                "German artillery 1",
-                "German artillery 2",
-                "German artillery 3",
-                "German artillery 4",
-                "German artillery 5",
-                "German plane 1",
-                "German plane 2",
-                "German plane 3",
-                "German plane 4",
-                "German plane 5",
-                "US infantry 1",
-                "US infantry 2",
-                "US infantry 3",
-                "US infantry 4",
-                "US infantry 5",
-                "US infantry 6",
-                "US infantry 7",
-                "US infantry 8",
-                "US infantry 9",
-                "US infantry 10",
-                "US tank 1",
-                "US tank 2",
-                "US tank 3",
-                "US tank 4",
-                "US tank 5",
-                "US artillery 1",
-                "US artillery 2",
-                "US artillery 3",
-                "US artillery 4",
-                "US artillery 5",
-                "US plane 1",
-                "US plane 2",
-                "US plane 3",
-                "US plane 4",
-                "US plane 5",
-                "British infantry 1",
-                "British infantry 2",
-                "British infantry 3",
-                "British infantry 4",
-                "British infantry 5",
-                "British infantry 6",
-                "British infantry 7",
-                "British infantry 8",
-                "British infantry 9",
-                "British infantry 10",
-                "British tank 1",
-                "British tank 2",
-                "British tank 3",
-                "British tank 4",
-                "British tank 5",
-                "British artillery 1",
-                "British artillery 2",
-                "British artillery 3",
-                "British artillery 4",
-                "British artillery 5",
-                "British plane 1",
-                "British plane 2",
-                "British plane 3",
-                "British plane 4",
-                "British plane 5",
-                "Soviet infantry 1",
-                "Soviet infantry 2",
-                "Soviet infantry 3",
-                "Soviet infantry 4",
-                "Soviet infantry 5",
-                "Soviet infantry 6",
-                "Soviet infantry 7",
-                "Soviet infantry 8",
-                "Soviet infantry 9",
-                "Soviet infantry 10",
-                "Soviet tank 1",
-                "Soviet tank 2",
-                "Soviet tank 3",
-                "Soviet tank 4",
-                "Soviet tank 5",
-                "Soviet artillery 1",
-                "Soviet artillery 2",
-                "Soviet artillery 3",
-                "Soviet artillery 4",
-                "Soviet artillery 5",
-                "Soviet plane 1",
-                "Soviet plane 2",
-                "Soviet plane 3",
-                "Soviet plane 4",
-                "Soviet plane 5",
-            ),
-        ),
-        Domain(
-            "entity:building",
-            176,
-            (
-                "German HQ",
-                "German factory",
-                "German camp 1",
-                "German camp 2",
-                "US HQ",
-                "US factory",
-                "US camp 1",
-                "US camp 2",
-                "British HQ",
-                "British factory",
-                "British camp 1",
-                "British camp 2",
-                "Soviet HQ",
-                "Soviet factory",
-                "Soviet camp 1",
-                "Soviet camp 2",
-            ),
-        ),
-        Domain("entity:order_type", 192, ("attack orders", "defense orders", "tactical orders")),
-        Domain("entity:panel", 195, ("German panel", "US panel", "British panel", "Soviet panel")),
-        Domain(
-            "entity:order_card",
-            199,
-            (
-                "Night Attack 1",
-                "Night Attack 2",
-                "Night Attack 3",
-                "Night Attack 4",
-                "Night Attack 5",
-                "Night Attack 6",
-                "Forced March 1",
-                "Forced March 2",
-                "Forced March 3",
-                "Forced March 4",
-                "Forced March 5",
-                "Forced March 6",
-                "Air Raid 1",
-                "Air Raid 2",
-                "Air Raid 3",
-                "Air Raid 4",
-                "Air Raid 5",
-                "Air Raid 6",
-                "Production 1",
-                "Production 2",
-                "Production 3",
-                "Production 4",
-                "Production 5",
-                "Production 6",
-                "Artillery Barrage 1",
-                "Artillery Barrage 2",
-                "Artillery Barrage 3",
-                "Artillery Barrage 4",
-                "Artillery Barrage 5",
-                "Artillery Barrage 6",
-                "Withdrawal 1",
-                "Withdrawal 2",
-                "Withdrawal 3",
-                "Withdrawal 4",
-                "Withdrawal 5",
-                "Withdrawal 6",
-                "Entrenchment 1",
-                "Entrenchment 2",
-                "Entrenchment 3",
-                "Entrenchment 4",
-                "Entrenchment 5",
-                "Entrenchment 6",
-                "Anti-Aircraft Fire 1",
-                "Anti-Aircraft Fire 2",
-                "Anti-Aircraft Fire 3",
-                "Anti-Aircraft Fire 4",
-                "Anti-Aircraft Fire 5",
-                "Anti-Aircraft Fire 6",
-                "Ambush 1",
-                "Ambush 2",
-                "Ambush 3",
-                "Ambush 4",
-                "Ambush 5",
-                "Ambush 6",
-                "Reserves 1",
-                "Reserves 2",
-                "Reserves 3",
-                "Reserves 4",
-                "Reserves 5",
-                "Reserves 6",
-                "Supplies 1",
-                "Supplies 2",
-                "Supplies 3",
-                "Supplies 4",
-                "Supplies 5",
-                "Supplies 6",
-                "Recruitment 1",
-                "Recruitment 2",
-                "Recruitment 3",
-                "Recruitment 4",
-                "Recruitment 5",
-                "Recruitment 6",
-                "Redeployment 1",
-                "Redeployment 2",
-                "Redeployment 3",
-                "Redeployment 4",
-                "Redeployment 5",
-                "Redeployment 6",
-                "Sabotage 1",
-                "Sabotage 2",
-                "Sabotage 3",
-                "Sabotage 4",
-                "Sabotage 5",
-                "Sabotage 6",
-                "Intelligence 1",
-                "Intelligence 2",
-                "Intelligence 3",
-                "Intelligence 4",
-                "Intelligence 5",
-                "Intelligence 6",
-            ),
-        ),
-        Domain("enum:tile_kind", 289, ("neutral", "city", "airport", "strategic", "start")),
-        Domain("enum:building_kind", 294, ("hq", "factory", "camp")),
-        Domain("enum:special_ability", 297, ("blitzkrieg", "lend_lease", "coastal_guns", "mobilisation")),
-        Domain(
-            "enum:order",
-            301,
-            (
-                "night_attack",
-                "forced_march",
-                "air_raid",
-                "production",
-                "barrage",
-                "withdrawal",
-                "entrenchment",
-                "anti_aircraft",
-                "ambush",
-                "reserves",
-                "supplies",
-                "recruitment",
-                "redeploy",
-                "sabotage",
-                "intelligence",
-            ),
-        ),
+        Domain("number", 3, number_labels(20)),
+        Domain("player", 24, PLAYER_LABELS),
+        Domain("entity:tile", 28, LABELS_tile),
+        Domain("entity:unit_type", 72, LABELS_unit_type),
+        Domain("entity:figure", 76, LABELS_figure),
+        Domain("entity:building", 176, LABELS_building),
+        Domain("entity:order_type", 192, LABELS_order_type),
+        Domain("entity:panel", 195, LABELS_panel),
+        Domain("entity:order_card", 199, LABELS_order_card),
+        Domain("enum:tile_kind", 289, ENUM_tile_kind),
+        Domain("enum:building_kind", 294, ENUM_building_kind),
+        Domain("enum:special_ability", 297, ENUM_special_ability),
+        Domain("enum:order", 301, ENUM_order),
     ),
     radius=0,
     phases=("opening_hands", "rounds", "safety_stop"),
@@ -11036,28 +5479,26 @@ INFO = GameInfo(
     frames={
         frame.NAME: frame
         for frame in (
-            P_resolve_conflicts,
-            P_conflict,
-            P_aim,
-            P_use_special,
-            P_play_attack_order,
-            P_defence_order,
-            P_play_order,
-            P_draw_orders,
-            P_play_round,
-            P_reinforce,
-            P_reinforce_at,
-            P_player_turn,
-            P_move_phase,
-            P_building_phase,
-            P_tactical_phase,
-            P_arms_race,
-            P_maintenance,
-            P_discard_down,
-            Setup,
-            Ph_opening_hands,
-            Ph_rounds,
-            Ph_safety_stop,
+            Proc_resolve_conflicts,
+            Proc_conflict,
+            Proc_aim,
+            Proc_use_special,
+            Proc_play_attack_order,
+            Proc_defence_order,
+            Proc_play_order,
+            Proc_draw_orders,
+            Proc_play_round,
+            Proc_reinforce,
+            Proc_reinforce_at,
+            Proc_player_turn,
+            Proc_move_phase,
+            Proc_building_phase,
+            Proc_tactical_phase,
+            Proc_arms_race,
+            Proc_maintenance,
+            Proc_discard_down,
+            Phase_opening_hands,
+            Phase_rounds,
             Flow,
         )
     },

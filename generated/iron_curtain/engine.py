@@ -7,7 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime.engine import Domain, Frame, GameInfo, GameState, ZoneInfo
+from runtime.engine import (
+    Domain,
+    Frame,
+    GameInfo,
+    GameState,
+    ZoneInfo,
+    cell_labels,
+    number_labels,
+)
 
 # ---- static facts -----------------------------------------------------------------------------
 T_region: int = 0
@@ -56,6 +64,14 @@ IDS_region: tuple[str, ...] = (
     "central_america",
     "none",
 )
+LABELS_region: tuple[str, ...] = (
+    "Europe",
+    "Middle East",
+    "Asia",
+    "Africa",
+    "South America",
+    "Central America",
+)
 F_region_size: tuple[int, ...] = (5, 3, 3, 3, 3, 2, 0)
 F_region_bonus: tuple[int, ...] = (3, 2, 2, 2, 2, 2, 0)
 F_region_colour: tuple[str, ...] = ("blue", "orange", "yellow", "brown", "green", "purple", "")
@@ -80,6 +96,27 @@ IDS_card: tuple[str, ...] = (
     "panama",
     "cuba",
     "none",
+)
+LABELS_card: tuple[str, ...] = (
+    "Berlin",
+    "West Germany",
+    "Italy",
+    "East Germany",
+    "Poland",
+    "Iran",
+    "Israel",
+    "Egypt",
+    "Japan",
+    "South Korea",
+    "Vietnam",
+    "South Africa",
+    "Angola",
+    "Ethiopia",
+    "Brazil",
+    "Argentina",
+    "Chile",
+    "Panama",
+    "Cuba",
 )
 F_card_region: tuple[int, ...] = (0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, -1)
 F_card_value: tuple[int, ...] = (0, 3, 2, 3, 2, 2, 3, 3, 3, 2, 3, 2, 2, 3, 3, 2, 2, 1, 4, 0)
@@ -107,6 +144,7 @@ F_card_text: tuple[str, ...] = (
     "",
 )
 ENUM_use: tuple[str, ...] = ("order", "event")
+PLAYER_LABELS: tuple[str, ...] = ("US", "USSR")
 
 
 class State(GameState):
@@ -130,7 +168,7 @@ class State(GameState):
     def _copy_vars(self, other: Any) -> None:
         other.v_ideology = self.v_ideology
         other.v_round = self.v_round
-        other.v_cubes = [r[:] for r in self.v_cubes]
+        other.v_cubes = [r2[:] for r2 in self.v_cubes]
         other.v_reserve = self.v_reserve[:]
         other.v_removed = self.v_removed[:]
 
@@ -285,6 +323,149 @@ def p_lose_reserve(s: State, l_p: int, l_n: int) -> None:
     s.say(s.player_label(l_p) + " loses " + str(l_k) + " cubes from the reserve")
 
 
+# card west_germany: event (starts) (specs/iron_curtain/cards.yaml:37)
+def e_card_event_west_germany(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_west_germany(l_self, l_p)
+
+
+# card italy: event (specs/iron_curtain/cards.yaml:44)
+def e_card_event_italy(s: State, l_self: int, l_p: int) -> None:
+    # cov 49
+    p_gain(s, l_p, 1)
+
+
+# card east_germany: event (starts) (specs/iron_curtain/cards.yaml:51)
+def e_card_event_east_germany(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_east_germany(l_self, l_p)
+
+
+# card poland: event (starts) (specs/iron_curtain/cards.yaml:58)
+def e_card_event_poland(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_poland(l_self, l_p)
+
+
+# card iran: event (starts) (specs/iron_curtain/cards.yaml:67)
+def e_card_event_iran(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_iran(l_self, l_p)
+
+
+# card israel: event (starts) (specs/iron_curtain/cards.yaml:74)
+def e_card_event_israel(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_israel(l_self, l_p)
+
+
+# card egypt: event (starts) (specs/iron_curtain/cards.yaml:81)
+def e_card_event_egypt(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_egypt(l_self, l_p)
+
+
+# card japan: event (starts) (specs/iron_curtain/cards.yaml:90)
+def e_card_event_japan(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_japan(l_self, l_p)
+
+
+# card south_korea: event (starts) (specs/iron_curtain/cards.yaml:97)
+def e_card_event_south_korea(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_south_korea(l_self, l_p)
+
+
+# card vietnam: event (specs/iron_curtain/cards.yaml:104)
+def e_card_event_vietnam(s: State, l_self: int, l_p: int) -> None:
+    # cov 57
+    p_gain(s, l_p, 1)
+
+
+# card south_africa: event (specs/iron_curtain/cards.yaml:113)
+def e_card_event_south_africa(s: State, l_self: int, l_p: int) -> None:
+    # cov 58
+    p_lose_reserve(s, (1 - l_p), 1)
+
+
+# card angola: event (starts) (specs/iron_curtain/cards.yaml:120)
+def e_card_event_angola(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_angola(l_self, l_p)
+
+
+# card ethiopia: event (starts) (specs/iron_curtain/cards.yaml:127)
+def e_card_event_ethiopia(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_ethiopia(l_self, l_p)
+
+
+# card brazil: event (starts) (specs/iron_curtain/cards.yaml:136)
+def e_card_event_brazil(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_brazil(l_self, l_p)
+
+
+# card argentina: event (starts) (specs/iron_curtain/cards.yaml:143)
+def e_card_event_argentina(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_argentina(l_self, l_p)
+
+
+# card chile: event (specs/iron_curtain/cards.yaml:150)
+def e_card_event_chile(s: State, l_self: int, l_p: int) -> None:
+    # cov 63
+    p_gain(s, l_p, 1)
+
+
+# card panama: event (starts) (specs/iron_curtain/cards.yaml:159)
+def e_card_event_panama(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_panama(l_self, l_p)
+
+
+# card cuba: event (specs/iron_curtain/cards.yaml:166)
+def e_card_event_cuba(s: State, l_self: int, l_p: int) -> None:
+    # cov 65
+    p_lose_reserve(s, (1 - l_p), 2)
+
+
+# setup (specs/iron_curtain/game.yaml:208)
+def setup(s: State) -> None:
+    # cov 66
+    s.place(T_card, E_start, Z_map, s.cell(0, 0))
+    for l_p in list(range(s.num_players)):
+        s.v_cubes[E_start][s.ref(l_p)] = 1
+        s.v_reserve[s.ref(l_p)] -= 1
+    for l_c in list(range(19)):
+        if not (l_c != E_start):
+            continue
+        s.move(T_card, l_c, Z_deck, True)
+    s.shuffle(Z_deck)
+    s.deal(T_card, 5, Z_deck, (Z_hand + P_usa))
+    s.deal(T_card, 5, Z_deck, (Z_hand + P_ussr))
+
+
+# phase epilogue (specs/iron_curtain/game.yaml:237)
+def ph_epilogue(s: State) -> None:
+    l_kept: list[int] = s.z.piles[(Z_aside + P_usa)] + s.z.piles[(Z_aside + P_ussr)]
+    for l_c in list(l_kept):
+        s.say("Revealed: " + s.label(T_card, l_c))
+    l_us: int = sum(F_card_value[c_c] for c_c in l_kept if (F_card_flag[c_c] == P_usa))
+    l_su: int = sum(F_card_value[c_c] for c_c in l_kept if (F_card_flag[c_c] == P_ussr))
+    s.say("Epilogue: US cards " + str(l_us) + ", USSR cards " + str(l_su))
+    if l_us > l_su:
+        # cov 71
+        p_gain(s, P_usa, min(3, (l_us - l_su)))
+    elif l_su > l_us:
+        # cov 72
+        p_gain(s, P_ussr, min(3, (l_su - l_us)))
+    else:
+        # cov 73
+        pass
+
+
+# phase final_scoring (specs/iron_curtain/game.yaml:245)
+def ph_final_scoring(s: State) -> None:
+    for l_r in list(range(6)):
+        p_score_region(s, l_r)
+    if s.v_ideology < 0:
+        # cov 74
+        s.end_game(P_ussr, "more ideology after final scoring")
+    else:
+        # cov 75
+        pass
+    s.end_game(P_usa, "more ideology after final scoring, or a tie (the US wins ties)")
+
+
 # invariant cubes_conserved (specs/iron_curtain/game.yaml:264)
 def inv_cubes_conserved(s: State) -> bool:
     return all(
@@ -355,187 +536,10 @@ def evaluate(s: State, l_p: int) -> int:
     ) + sum((s.v_cubes[c_c][l_p] - s.v_cubes[c_c][(1 - l_p)]) for c_c in s.z.piles[Z_map])
 
 
-# scenario Dominance: a cube on a dominated card costs two: setup (specs/iron_curtain/scenarios/dominance.yaml:9)
-def sc0_setup(s: State) -> None:
-    s.place(T_card, E_west_germany, Z_map, s.cell(1, 0))
-    s.v_cubes[E_west_germany][P_usa] = 3
-    s.v_cubes[E_west_germany][P_ussr] = 1
-    s.v_reserve[P_usa] -= 3
-    s.v_reserve[P_ussr] -= 1
-    s.move(T_card, E_east_germany, (Z_hand + P_ussr), True)
-
-
-# scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:17)
-def sc0_expect0(s: State) -> bool:
-    return s.v_removed[P_ussr] == 1
-
-
-# scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:18)
-def sc0_expect1(s: State) -> bool:
-    return s.v_cubes[E_west_germany][P_ussr] == 3
-
-
-# scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:19)
-def sc0_expect2(s: State) -> bool:
-    return s.v_reserve[P_ussr] == (((24 - 1) - 1) - 3)
-
-
-# scenario Dominance: a cube on a dominated card costs two: expect (specs/iron_curtain/scenarios/dominance.yaml:20)
-def sc0_expect3(s: State) -> bool:
-    return not f_dominates(s, P_usa, E_west_germany)
-
-
-# scenario Epilogue: the set-aside cards' values by flag, at most 3: expect (specs/iron_curtain/scenarios/epilogue_cap.yaml:19)
-def sc1_expect0(s: State) -> bool:
-    return s.v_ideology == (-3)
-
-
-# scenario Epilogue: the set-aside cards' values by flag, at most 3: expect (specs/iron_curtain/scenarios/epilogue_cap.yaml:20)
-def sc1_expect1(s: State) -> bool:
-    return (E_vietnam in s.z.piles[(Z_aside + P_usa)]) and (E_cuba in s.z.piles[(Z_aside + P_ussr)])
-
-
-# scenario Placement: a blocked region frees the card: setup (specs/iron_curtain/scenarios/example1_blocked_region.yaml:7)
-def sc2_setup(s: State) -> None:
-    s.place(T_card, E_japan, Z_map, s.cell(1, 0))
-    s.place(T_card, E_west_germany, Z_map, s.cell(2, 0))
-    s.place(T_card, E_italy, Z_map, s.cell(1, 1))
-    s.place(T_card, E_poland, Z_map, s.cell(1, (-1)))
-    s.move(T_card, E_vietnam, (Z_hand + P_ussr), True)
-
-
-# scenario Placement: a blocked region frees the card: expect (specs/iron_curtain/scenarios/example1_blocked_region.yaml:14)
-def sc2_expect0(s: State) -> bool:
-    return len(f_placements(s, E_vietnam)) == 8
-
-
-# scenario Placement: a region with no card in play goes next to any card: setup (specs/iron_curtain/scenarios/example1_free_placement.yaml:8)
-def sc3_setup(s: State) -> None:
-    s.place(T_card, E_japan, Z_map, s.cell(1, 0))
-    s.move(T_card, E_chile, (Z_hand + P_ussr), True)
-
-
-# scenario Example 1: a card goes next to a card of its region: setup (specs/iron_curtain/scenarios/example1_placement.yaml:7)
-def sc4_setup(s: State) -> None:
-    s.place(T_card, E_japan, Z_map, s.cell(1, 0))
-    s.place(T_card, E_west_germany, Z_map, s.cell(1, 1))
-    s.move(T_card, E_vietnam, (Z_hand + P_ussr), True)
-
-
-# scenario Example 2: Vietnam completes Asia; the US scores 3: setup (specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml:8)
-def sc5_setup(s: State) -> None:
-    s.place(T_card, E_japan, Z_map, s.cell(1, 0))
-    s.place(T_card, E_south_korea, Z_map, s.cell(2, 0))
-    s.v_cubes[E_japan][P_usa] = 2
-    s.v_cubes[E_south_korea][P_usa] = 1
-    s.v_cubes[E_south_korea][P_ussr] = 1
-    s.v_reserve[P_usa] -= 3
-    s.v_reserve[P_ussr] -= 1
-    s.move(T_card, E_vietnam, (Z_hand + P_ussr), True)
-
-
-# scenario Example 2: Vietnam completes Asia; the US scores 3: expect (specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml:18)
-def sc5_expect0(s: State) -> bool:
-    return s.v_ideology == 3
-
-
-# scenario Example 2: Vietnam completes Asia; the US scores 3: expect (specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml:19)
-def sc5_expect1(s: State) -> bool:
-    return f_placed_in(s, E_asia) == F_region_size[E_asia]
-
-
-# scenario Example 3: the USSR may order onto every card but C: setup (specs/iron_curtain/scenarios/example3_access.yaml:8)
-def sc6_setup(s: State) -> None:
-    s.place(T_card, E_west_germany, Z_map, s.cell(1, 0))
-    s.place(T_card, E_south_africa, Z_map, s.cell(2, 0))
-    s.place(T_card, E_angola, Z_map, s.cell(3, 0))
-    s.v_cubes[E_west_germany][P_ussr] = 1
-    s.v_cubes[E_south_africa][P_usa] = 1
-    s.v_reserve[P_ussr] -= 1
-    s.v_reserve[P_usa] -= 1
-    s.move(T_card, E_chile, (Z_hand + P_ussr), True)
-
-
-# scenario Example 3: the US reaches C through its presence in South Africa: setup (specs/iron_curtain/scenarios/example3_access_us.yaml:7)
-def sc7_setup(s: State) -> None:
-    s.place(T_card, E_west_germany, Z_map, s.cell(1, 0))
-    s.place(T_card, E_south_africa, Z_map, s.cell(2, 0))
-    s.place(T_card, E_angola, Z_map, s.cell(3, 0))
-    s.v_cubes[E_west_germany][P_ussr] = 1
-    s.v_cubes[E_south_africa][P_usa] = 1
-    s.v_reserve[P_ussr] -= 1
-    s.v_reserve[P_usa] -= 1
-    s.move(T_card, E_brazil, (Z_hand + P_usa), True)
-
-
-# scenario A tie after final scoring goes to the US: expect (specs/iron_curtain/scenarios/final_tie_us.yaml:17)
-def sc8_expect0(s: State) -> bool:
-    return s.v_ideology == 0
-
-
-# scenario Reaching a flag ends the game at once: setup (specs/iron_curtain/scenarios/flag_ends_the_game.yaml:7)
-def sc9_setup(s: State) -> None:
-    s.v_ideology = min(8, max(-8, (-7)))
-    s.move(T_card, E_vietnam, (Z_hand + P_ussr), True)
-
-
-# scenario Reaching a flag ends the game at once: expect (specs/iron_curtain/scenarios/flag_ends_the_game.yaml:11)
-def sc9_expect0(s: State) -> bool:
-    return s.v_ideology == (-8)
-
-
-# scenario A card that is not in hand cannot be played: setup (specs/iron_curtain/scenarios/illegal_card.yaml:4)
-def sc10_setup(s: State) -> None:
-    s.move(T_card, E_cuba, Z_deck, True)
-
-
-# scenario An opponent's card: its owner decides first whether the event runs: setup (specs/iron_curtain/scenarios/opponent_event_first.yaml:8)
-def sc11_setup(s: State) -> None:
-    s.move(T_card, E_italy, (Z_hand + P_ussr), True)
-
-
-# scenario An opponent's card: its owner decides first whether the event runs: expect (specs/iron_curtain/scenarios/opponent_event_first.yaml:11)
-def sc11_expect0(s: State) -> bool:
-    return s.v_ideology == 1
-
-
-# scenario A reserve too short for a dominated card: the first cube comes from the reserve, the second from a placed cube: setup (specs/iron_curtain/scenarios/reserve_short_takes_from_the_board.yaml:9)
-def sc12_setup(s: State) -> None:
-    s.place(T_card, E_west_germany, Z_map, s.cell(1, 0))
-    s.place(T_card, E_poland, Z_map, s.cell(1, (-1)))
-    s.v_cubes[E_west_germany][P_usa] = 3
-    s.v_cubes[E_west_germany][P_ussr] = 1
-    s.v_cubes[E_poland][P_ussr] = 2
-    s.v_reserve[P_usa] = 20
-    s.v_reserve[P_ussr] = 1
-    s.v_removed[P_ussr] = 19
-    s.move(T_card, E_east_germany, (Z_hand + P_ussr), True)
-
-
-# scenario A reserve too short for a dominated card: the first cube comes from the reserve, the second from a placed cube: expect (specs/iron_curtain/scenarios/reserve_short_takes_from_the_board.yaml:20)
-def sc12_expect0(s: State) -> bool:
-    return s.v_reserve[P_ussr] == 0
-
-
-# scenario A reserve too short for a dominated card: the first cube comes from the reserve, the second from a placed cube: expect (specs/iron_curtain/scenarios/reserve_short_takes_from_the_board.yaml:21)
-def sc12_expect1(s: State) -> bool:
-    return s.v_removed[P_ussr] == 20
-
-
-# scenario A reserve too short for a dominated card: the first cube comes from the reserve, the second from a placed cube: expect (specs/iron_curtain/scenarios/reserve_short_takes_from_the_board.yaml:22)
-def sc12_expect2(s: State) -> bool:
-    return (s.v_cubes[E_west_germany][P_ussr] == 2) and (s.v_cubes[E_poland][P_ussr] == 1)
-
-
-# scenario Round 2: the side behind on the track chooses who plays first: setup (specs/iron_curtain/scenarios/round2_chooser.yaml:7)
-def sc13_setup(s: State) -> None:
-    s.v_ideology = min(8, max(-8, (-2)))
-
-
 # procedure take_cube (specs/iron_curtain/game.yaml:97)
-class P_take_cube(Frame):
+class Proc_take_cube(Frame):
     __slots__ = ("l_p", "l_keep", "l_src")
-    NAME = "P_take_cube"
+    NAME = "Proc_take_cube"
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:card")
@@ -593,9 +597,9 @@ class P_take_cube(Frame):
 
 
 # procedure give_order (specs/iron_curtain/game.yaml:108)
-class P_give_order(Frame):
+class Proc_give_order(Frame):
     __slots__ = ("l_p", "l_c", "l_access", "l_budget", "l_t")
-    NAME = "P_give_order"
+    NAME = "Proc_give_order"
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "list[entity:card]", "int", "entity:card")
@@ -671,12 +675,12 @@ class P_give_order(Frame):
                 continue
             elif pc == 5:
                 self.pc = 8
-                s.push(P_take_cube(self.l_p, self.l_t))
+                s.push(Proc_take_cube(self.l_p, self.l_t))
                 return
             elif pc == 6:
                 # cov 24
                 self.pc = 7
-                s.push(P_take_cube(self.l_p, self.l_t))
+                s.push(Proc_take_cube(self.l_p, self.l_t))
                 return
             elif pc == 7:
                 s.v_removed[s.ref(self.l_p)] += 1
@@ -693,9 +697,9 @@ class P_give_order(Frame):
 
 
 # procedure infiltrate (specs/iron_curtain/game.yaml:127)
-class P_infiltrate(Frame):
+class Proc_infiltrate(Frame):
     __slots__ = ("l_p", "l_n", "l_targets", "l_t", "r_1")
-    NAME = "P_infiltrate"
+    NAME = "Proc_infiltrate"
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:card]", "entity:card", "int")
@@ -757,7 +761,7 @@ class P_infiltrate(Frame):
                     # cov 28
                     pass
                 self.pc = 5
-                s.push(P_take_cube(self.l_p, self.l_t))
+                s.push(Proc_take_cube(self.l_p, self.l_t))
                 return
             elif pc == 5:
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_p)] += 1
@@ -768,9 +772,9 @@ class P_infiltrate(Frame):
 
 
 # procedure remove_cubes (specs/iron_curtain/game.yaml:138)
-class P_remove_cubes(Frame):
+class Proc_remove_cubes(Frame):
     __slots__ = ("l_p", "l_n", "l_targets", "l_o", "l_t", "r_1")
-    NAME = "P_remove_cubes"
+    NAME = "Proc_remove_cubes"
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:card]", "player", "entity:card", "int")
@@ -843,9 +847,9 @@ class P_remove_cubes(Frame):
 
 
 # procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)
-class P_remove_from_one_card(Frame):
+class Proc_remove_from_one_card(Frame):
     __slots__ = ("l_p", "l_n", "l_o", "l_t", "l_k")
-    NAME = "P_remove_from_one_card"
+    NAME = "Proc_remove_from_one_card"
     ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "player", "entity:card", "int")
@@ -912,9 +916,9 @@ class P_remove_from_one_card(Frame):
 
 
 # procedure move_cubes (specs/iron_curtain/game.yaml:160)
-class P_move_cubes(Frame):
+class Proc_move_cubes(Frame):
     __slots__ = ("l_p", "l_n", "l_src", "l_dst", "l_k")
-    NAME = "P_move_cubes"
+    NAME = "Proc_move_cubes"
     ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "entity:card", "entity:card", "int")
@@ -991,9 +995,9 @@ class P_move_cubes(Frame):
 
 
 # procedure play_turn (specs/iron_curtain/game.yaml:180)
-class P_play_turn(Frame):
+class Proc_play_turn(Frame):
     __slots__ = ("l_p", "l_c", "l_spot", "l_how", "l_o", "l_run_it")
-    NAME = "P_play_turn"
+    NAME = "Proc_play_turn"
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "cell", "enum:use", "player", "bool")
@@ -1101,14 +1105,16 @@ class P_play_turn(Frame):
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
-                    self.pc = 10
-                    s.push(effect(subject_, self.l_p))
-                    return
+                    frame = effect(s, subject_, self.l_p)
+                    if frame is not None:
+                        self.pc = 10
+                        s.push(frame)
+                        return
                 pc = 10
                 continue
             elif pc == 9:
                 self.pc = 11
-                s.push(P_give_order(self.l_p, self.l_c))
+                s.push(Proc_give_order(self.l_p, self.l_c))
                 return
             elif pc == 10:
                 pc = 7
@@ -1125,7 +1131,7 @@ class P_play_turn(Frame):
                 continue
             elif pc == 13:
                 self.pc = 16
-                s.push(P_give_order(self.l_p, self.l_c))
+                s.push(Proc_give_order(self.l_p, self.l_c))
                 return
             elif pc == 14:
                 # cov 46
@@ -1133,9 +1139,11 @@ class P_play_turn(Frame):
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
-                    self.pc = 15
-                    s.push(effect(subject_, self.l_o))
-                    return
+                    frame = effect(s, subject_, self.l_o)
+                    if frame is not None:
+                        self.pc = 15
+                        s.push(frame)
+                        return
                 pc = 15
                 continue
             elif pc == 15:
@@ -1149,9 +1157,9 @@ class P_play_turn(Frame):
 
 
 # card west_germany: event (specs/iron_curtain/cards.yaml:37)
-class E_card_event_west_germany(Frame):
+class Eff_card_event_west_germany(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_west_germany"
+    NAME = "Eff_card_event_west_germany"
     ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1171,7 +1179,7 @@ class E_card_event_west_germany(Frame):
                 # cov 48
                 self.pc = 1
                 s.push(
-                    P_infiltrate(
+                    Proc_infiltrate(
                         self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
                     )
                 )
@@ -1183,38 +1191,10 @@ class E_card_event_west_germany(Frame):
                 raise AssertionError(pc)
 
 
-# card italy: event (specs/iron_curtain/cards.yaml:44)
-class E_card_event_italy(Frame):
-    __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_italy"
-    ORIGIN = "card italy: event (specs/iron_curtain/cards.yaml:44)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 1
-    l_self: int
-    l_p: int
-
-    def __init__(self, l_self: int, l_p: int) -> None:
-        self.pc = 0
-        self.l_self = l_self
-        self.l_p = l_p
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 49
-                p_gain(s, self.l_p, 1)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # card east_germany: event (specs/iron_curtain/cards.yaml:51)
-class E_card_event_east_germany(Frame):
+class Eff_card_event_east_germany(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_east_germany"
+    NAME = "Eff_card_event_east_germany"
     ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1233,7 +1213,7 @@ class E_card_event_east_germany(Frame):
             if pc == 0:
                 # cov 50
                 self.pc = 1
-                s.push(P_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
+                s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
                 return
             elif pc == 1:
                 s.pop()
@@ -1243,9 +1223,9 @@ class E_card_event_east_germany(Frame):
 
 
 # card poland: event (specs/iron_curtain/cards.yaml:58)
-class E_card_event_poland(Frame):
+class Eff_card_event_poland(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_poland"
+    NAME = "Eff_card_event_poland"
     ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1265,7 +1245,7 @@ class E_card_event_poland(Frame):
                 # cov 51
                 self.pc = 1
                 s.push(
-                    P_infiltrate(
+                    Proc_infiltrate(
                         self.l_p, 3, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
                     )
                 )
@@ -1278,9 +1258,9 @@ class E_card_event_poland(Frame):
 
 
 # card iran: event (specs/iron_curtain/cards.yaml:67)
-class E_card_event_iran(Frame):
+class Eff_card_event_iran(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_iran"
+    NAME = "Eff_card_event_iran"
     ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1299,7 +1279,7 @@ class E_card_event_iran(Frame):
             if pc == 0:
                 # cov 52
                 self.pc = 1
-                s.push(P_remove_from_one_card(self.l_p, 2))
+                s.push(Proc_remove_from_one_card(self.l_p, 2))
                 return
             elif pc == 1:
                 s.pop()
@@ -1309,9 +1289,9 @@ class E_card_event_iran(Frame):
 
 
 # card israel: event (specs/iron_curtain/cards.yaml:74)
-class E_card_event_israel(Frame):
+class Eff_card_event_israel(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_israel"
+    NAME = "Eff_card_event_israel"
     ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1330,7 +1310,7 @@ class E_card_event_israel(Frame):
             if pc == 0:
                 # cov 53
                 self.pc = 1
-                s.push(P_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
+                s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
                 return
             elif pc == 1:
                 s.pop()
@@ -1340,9 +1320,9 @@ class E_card_event_israel(Frame):
 
 
 # card egypt: event (specs/iron_curtain/cards.yaml:81)
-class E_card_event_egypt(Frame):
+class Eff_card_event_egypt(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_egypt"
+    NAME = "Eff_card_event_egypt"
     ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1361,7 +1341,7 @@ class E_card_event_egypt(Frame):
             if pc == 0:
                 # cov 54
                 self.pc = 1
-                s.push(P_remove_from_one_card(self.l_p, 2))
+                s.push(Proc_remove_from_one_card(self.l_p, 2))
                 return
             elif pc == 1:
                 s.pop()
@@ -1371,9 +1351,9 @@ class E_card_event_egypt(Frame):
 
 
 # card japan: event (specs/iron_curtain/cards.yaml:90)
-class E_card_event_japan(Frame):
+class Eff_card_event_japan(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_japan"
+    NAME = "Eff_card_event_japan"
     ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1393,7 +1373,7 @@ class E_card_event_japan(Frame):
                 # cov 55
                 self.pc = 1
                 s.push(
-                    P_infiltrate(
+                    Proc_infiltrate(
                         self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
                     )
                 )
@@ -1406,9 +1386,9 @@ class E_card_event_japan(Frame):
 
 
 # card south_korea: event (specs/iron_curtain/cards.yaml:97)
-class E_card_event_south_korea(Frame):
+class Eff_card_event_south_korea(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_south_korea"
+    NAME = "Eff_card_event_south_korea"
     ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1428,7 +1408,7 @@ class E_card_event_south_korea(Frame):
                 # cov 56
                 self.pc = 1
                 s.push(
-                    P_remove_cubes(
+                    Proc_remove_cubes(
                         self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
                     )
                 )
@@ -1440,66 +1420,10 @@ class E_card_event_south_korea(Frame):
                 raise AssertionError(pc)
 
 
-# card vietnam: event (specs/iron_curtain/cards.yaml:104)
-class E_card_event_vietnam(Frame):
-    __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_vietnam"
-    ORIGIN = "card vietnam: event (specs/iron_curtain/cards.yaml:104)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 1
-    l_self: int
-    l_p: int
-
-    def __init__(self, l_self: int, l_p: int) -> None:
-        self.pc = 0
-        self.l_self = l_self
-        self.l_p = l_p
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 57
-                p_gain(s, self.l_p, 1)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
-# card south_africa: event (specs/iron_curtain/cards.yaml:113)
-class E_card_event_south_africa(Frame):
-    __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_south_africa"
-    ORIGIN = "card south_africa: event (specs/iron_curtain/cards.yaml:113)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 1
-    l_self: int
-    l_p: int
-
-    def __init__(self, l_self: int, l_p: int) -> None:
-        self.pc = 0
-        self.l_self = l_self
-        self.l_p = l_p
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 58
-                p_lose_reserve(s, (1 - self.l_p), 1)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # card angola: event (specs/iron_curtain/cards.yaml:120)
-class E_card_event_angola(Frame):
+class Eff_card_event_angola(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_angola"
+    NAME = "Eff_card_event_angola"
     ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1518,7 +1442,7 @@ class E_card_event_angola(Frame):
             if pc == 0:
                 # cov 59
                 self.pc = 1
-                s.push(P_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
+                s.push(Proc_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
                 return
             elif pc == 1:
                 s.pop()
@@ -1528,9 +1452,9 @@ class E_card_event_angola(Frame):
 
 
 # card ethiopia: event (specs/iron_curtain/cards.yaml:127)
-class E_card_event_ethiopia(Frame):
+class Eff_card_event_ethiopia(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_ethiopia"
+    NAME = "Eff_card_event_ethiopia"
     ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1549,7 +1473,7 @@ class E_card_event_ethiopia(Frame):
             if pc == 0:
                 # cov 60
                 self.pc = 1
-                s.push(P_move_cubes(self.l_p, 3))
+                s.push(Proc_move_cubes(self.l_p, 3))
                 return
             elif pc == 1:
                 s.pop()
@@ -1559,9 +1483,9 @@ class E_card_event_ethiopia(Frame):
 
 
 # card brazil: event (specs/iron_curtain/cards.yaml:136)
-class E_card_event_brazil(Frame):
+class Eff_card_event_brazil(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_brazil"
+    NAME = "Eff_card_event_brazil"
     ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1581,7 +1505,7 @@ class E_card_event_brazil(Frame):
                 # cov 61
                 self.pc = 1
                 s.push(
-                    P_infiltrate(
+                    Proc_infiltrate(
                         self.l_p,
                         2,
                         [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)],
@@ -1596,9 +1520,9 @@ class E_card_event_brazil(Frame):
 
 
 # card argentina: event (specs/iron_curtain/cards.yaml:143)
-class E_card_event_argentina(Frame):
+class Eff_card_event_argentina(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_argentina"
+    NAME = "Eff_card_event_argentina"
     ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1618,7 +1542,7 @@ class E_card_event_argentina(Frame):
                 # cov 62
                 self.pc = 1
                 s.push(
-                    P_remove_cubes(
+                    Proc_remove_cubes(
                         self.l_p,
                         2,
                         [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)],
@@ -1632,38 +1556,10 @@ class E_card_event_argentina(Frame):
                 raise AssertionError(pc)
 
 
-# card chile: event (specs/iron_curtain/cards.yaml:150)
-class E_card_event_chile(Frame):
-    __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_chile"
-    ORIGIN = "card chile: event (specs/iron_curtain/cards.yaml:150)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 1
-    l_self: int
-    l_p: int
-
-    def __init__(self, l_self: int, l_p: int) -> None:
-        self.pc = 0
-        self.l_self = l_self
-        self.l_p = l_p
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 63
-                p_gain(s, self.l_p, 1)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # card panama: event (specs/iron_curtain/cards.yaml:159)
-class E_card_event_panama(Frame):
+class Eff_card_event_panama(Frame):
     __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_panama"
+    NAME = "Eff_card_event_panama"
     ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
@@ -1682,7 +1578,7 @@ class E_card_event_panama(Frame):
             if pc == 0:
                 # cov 64
                 self.pc = 1
-                s.push(P_move_cubes(self.l_p, 2))
+                s.push(Proc_move_cubes(self.l_p, 2))
                 return
             elif pc == 1:
                 s.pop()
@@ -1691,78 +1587,10 @@ class E_card_event_panama(Frame):
                 raise AssertionError(pc)
 
 
-# card cuba: event (specs/iron_curtain/cards.yaml:166)
-class E_card_event_cuba(Frame):
-    __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_cuba"
-    ORIGIN = "card cuba: event (specs/iron_curtain/cards.yaml:166)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 1
-    l_self: int
-    l_p: int
-
-    def __init__(self, l_self: int, l_p: int) -> None:
-        self.pc = 0
-        self.l_self = l_self
-        self.l_p = l_p
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 65
-                p_lose_reserve(s, (1 - self.l_p), 2)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
-# setup (specs/iron_curtain/game.yaml:208)
-class Setup(Frame):
-    __slots__ = ("l_p", "l_c")
-    NAME = "Setup"
-    ORIGIN = "setup (specs/iron_curtain/game.yaml:208)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("player", "entity:card")
-    BLOCKS = 1
-    l_p: int
-    l_c: int
-
-    def __init__(self) -> None:
-        self.pc = 0
-        self.l_p = -1
-        self.l_c = -1
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 66
-                s.place(T_card, E_start, Z_map, s.cell(0, 0))
-                for x_ in list(range(s.num_players)):
-                    self.l_p = x_
-                    s.v_cubes[E_start][s.ref(self.l_p)] = 1
-                    s.v_reserve[s.ref(self.l_p)] -= 1
-                for x_ in list(range(19)):
-                    self.l_c = x_
-                    if not (self.l_c != E_start):
-                        continue
-                    s.move(T_card, self.l_c, Z_deck, True)
-                s.shuffle(Z_deck)
-                s.deal(T_card, 5, Z_deck, (Z_hand + P_usa))
-                s.deal(T_card, 5, Z_deck, (Z_hand + P_ussr))
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase round (specs/iron_curtain/game.yaml:219)
-class Ph_round(Frame):
+class Phase_round(Frame):
     __slots__ = ("l_chooser", "l_first", "l_p", "r_1")
-    NAME = "Ph_round"
+    NAME = "Phase_round"
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "player", "int")
@@ -1816,7 +1644,7 @@ class Ph_round(Frame):
                 continue
             elif pc == 3:
                 self.pc = 5
-                s.push(P_play_turn(self.l_first))
+                s.push(Proc_play_turn(self.l_first))
                 return
             elif pc == 4:
                 if s.v_round == 1:
@@ -1833,91 +1661,11 @@ class Ph_round(Frame):
                 return
             elif pc == 5:
                 self.pc = 6
-                s.push(P_play_turn((1 - self.l_first)))
+                s.push(Proc_play_turn((1 - self.l_first)))
                 return
             elif pc == 6:
                 pc = 2
                 continue
-            else:
-                raise AssertionError(pc)
-
-
-# phase epilogue (specs/iron_curtain/game.yaml:237)
-class Ph_epilogue(Frame):
-    __slots__ = ("l_kept", "l_c", "l_us", "l_su")
-    NAME = "Ph_epilogue"
-    ORIGIN = "phase epilogue (specs/iron_curtain/game.yaml:237)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("list[entity:card]", "entity:card", "int", "int")
-    BLOCKS = 1
-    l_kept: list[int]
-    l_c: int
-    l_us: int
-    l_su: int
-
-    def __init__(self) -> None:
-        self.pc = 0
-        self.l_kept = []
-        self.l_c = -1
-        self.l_us = 0
-        self.l_su = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                self.l_kept = s.z.piles[(Z_aside + P_usa)] + s.z.piles[(Z_aside + P_ussr)]
-                for x_ in list(self.l_kept):
-                    self.l_c = x_
-                    s.say("Revealed: " + s.label(T_card, self.l_c))
-                self.l_us = sum(F_card_value[c_c] for c_c in self.l_kept if (F_card_flag[c_c] == P_usa))
-                self.l_su = sum(F_card_value[c_c] for c_c in self.l_kept if (F_card_flag[c_c] == P_ussr))
-                s.say("Epilogue: US cards " + str(self.l_us) + ", USSR cards " + str(self.l_su))
-                if self.l_us > self.l_su:
-                    # cov 71
-                    p_gain(s, P_usa, min(3, (self.l_us - self.l_su)))
-                elif self.l_su > self.l_us:
-                    # cov 72
-                    p_gain(s, P_ussr, min(3, (self.l_su - self.l_us)))
-                else:
-                    # cov 73
-                    pass
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
-# phase final_scoring (specs/iron_curtain/game.yaml:245)
-class Ph_final_scoring(Frame):
-    __slots__ = ("l_r",)
-    NAME = "Ph_final_scoring"
-    ORIGIN = "phase final_scoring (specs/iron_curtain/game.yaml:245)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:region",)
-    BLOCKS = 1
-    l_r: int
-
-    def __init__(self) -> None:
-        self.pc = 0
-        self.l_r = -1
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                for x_ in list(range(6)):
-                    self.l_r = x_
-                    p_score_region(s, self.l_r)
-                if s.v_ideology < 0:
-                    # cov 74
-                    s.end_game(P_ussr, "more ideology after final scoring")
-                else:
-                    # cov 75
-                    pass
-                s.end_game(P_usa, "more ideology after final scoring, or a tie (the US wins ties)")
-                s.pop()
-                return
             else:
                 raise AssertionError(pc)
 
@@ -1929,7 +1677,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
     SLOTS = __slots__
     SLOT_TYPES = ("int",)
-    BLOCKS = 8
+    BLOCKS = 5
     r_1: int
 
     def __init__(self) -> None:
@@ -1940,77 +1688,110 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
+                setup(s)
                 s.after_setup()
                 self.r_1 = 2
                 s.v_round = 0
-                pc = 2
+                pc = 1
                 continue
-            elif pc == 2:
+            elif pc == 1:
                 s.tick("the repeat of phase 'round' at specs/iron_curtain/game.yaml:219:11")
                 if self.r_1 <= 0:
-                    pc = 4
+                    pc = 3
                     continue
                 self.r_1 -= 1
                 s.v_round += 1
-                pc = 3
-                continue
-            elif pc == 3:
-                # phase round (specs/iron_curtain/game.yaml:219)
-                # cov 76
-                self.pc = 5
-                s.push(Ph_round())
-                return
-            elif pc == 4:
-                # phase epilogue (specs/iron_curtain/game.yaml:237)
-                # cov 77
-                self.pc = 6
-                s.push(Ph_epilogue())
-                return
-            elif pc == 5:
-                s.expire(PH_round)
                 pc = 2
                 continue
-            elif pc == 6:
+            elif pc == 2:
+                # phase round (specs/iron_curtain/game.yaml:219)
+                # cov 76
+                self.pc = 4
+                s.push(Phase_round())
+                return
+            elif pc == 3:
+                # phase epilogue (specs/iron_curtain/game.yaml:237)
+                # cov 77
+                ph_epilogue(s)
                 s.expire(PH_epilogue)
                 # phase final_scoring (specs/iron_curtain/game.yaml:245)
                 # cov 78
-                self.pc = 7
-                s.push(Ph_final_scoring())
-                return
-            elif pc == 7:
+                ph_final_scoring(s)
                 s.expire(PH_final_scoring)
                 s.pop()
                 return
+            elif pc == 4:
+                s.expire(PH_round)
+                pc = 1
+                continue
             else:
                 raise AssertionError(pc)
 
 
-EFFECT_card_event: tuple[Callable[..., Frame] | None, ...] = (
+EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
     None,
-    E_card_event_west_germany,
-    E_card_event_italy,
-    E_card_event_east_germany,
-    E_card_event_poland,
-    E_card_event_iran,
-    E_card_event_israel,
-    E_card_event_egypt,
-    E_card_event_japan,
-    E_card_event_south_korea,
-    E_card_event_vietnam,
-    E_card_event_south_africa,
-    E_card_event_angola,
-    E_card_event_ethiopia,
-    E_card_event_brazil,
-    E_card_event_argentina,
-    E_card_event_chile,
-    E_card_event_panama,
-    E_card_event_cuba,
+    e_card_event_west_germany,
+    e_card_event_italy,
+    e_card_event_east_germany,
+    e_card_event_poland,
+    e_card_event_iran,
+    e_card_event_israel,
+    e_card_event_egypt,
+    e_card_event_japan,
+    e_card_event_south_korea,
+    e_card_event_vietnam,
+    e_card_event_south_africa,
+    e_card_event_angola,
+    e_card_event_ethiopia,
+    e_card_event_brazil,
+    e_card_event_argentina,
+    e_card_event_chile,
+    e_card_event_panama,
+    e_card_event_cuba,
     None,
 )
+
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "f_toward": "function toward (specs/iron_curtain/game.yaml:31)",
+    "f_controls": "function controls (specs/iron_curtain/game.yaml:36)",
+    "f_dominates": "function dominates (specs/iron_curtain/game.yaml:40)",
+    "f_placed_in": "function placed_in (specs/iron_curtain/game.yaml:45)",
+    "f_placements": "function placements (specs/iron_curtain/game.yaml:49)",
+    "f_accessible": "function accessible (specs/iron_curtain/game.yaml:57)",
+    "f_supply": "function supply (specs/iron_curtain/game.yaml:62)",
+    "f_order_cost": "function order_cost (specs/iron_curtain/game.yaml:67)",
+    "p_check_flags": "procedure check_flags (specs/iron_curtain/game.yaml:73)",
+    "p_gain": "procedure gain (specs/iron_curtain/game.yaml:78)",
+    "p_score_region": "procedure score_region (specs/iron_curtain/game.yaml:85)",
+    "p_lose_reserve": "procedure lose_reserve (specs/iron_curtain/game.yaml:171)",
+    "e_card_event_west_germany": "card west_germany: event (starts) (specs/iron_curtain/cards.yaml:37)",
+    "e_card_event_italy": "card italy: event (specs/iron_curtain/cards.yaml:44)",
+    "e_card_event_east_germany": "card east_germany: event (starts) (specs/iron_curtain/cards.yaml:51)",
+    "e_card_event_poland": "card poland: event (starts) (specs/iron_curtain/cards.yaml:58)",
+    "e_card_event_iran": "card iran: event (starts) (specs/iron_curtain/cards.yaml:67)",
+    "e_card_event_israel": "card israel: event (starts) (specs/iron_curtain/cards.yaml:74)",
+    "e_card_event_egypt": "card egypt: event (starts) (specs/iron_curtain/cards.yaml:81)",
+    "e_card_event_japan": "card japan: event (starts) (specs/iron_curtain/cards.yaml:90)",
+    "e_card_event_south_korea": "card south_korea: event (starts) (specs/iron_curtain/cards.yaml:97)",
+    "e_card_event_vietnam": "card vietnam: event (specs/iron_curtain/cards.yaml:104)",
+    "e_card_event_south_africa": "card south_africa: event (specs/iron_curtain/cards.yaml:113)",
+    "e_card_event_angola": "card angola: event (starts) (specs/iron_curtain/cards.yaml:120)",
+    "e_card_event_ethiopia": "card ethiopia: event (starts) (specs/iron_curtain/cards.yaml:127)",
+    "e_card_event_brazil": "card brazil: event (starts) (specs/iron_curtain/cards.yaml:136)",
+    "e_card_event_argentina": "card argentina: event (starts) (specs/iron_curtain/cards.yaml:143)",
+    "e_card_event_chile": "card chile: event (specs/iron_curtain/cards.yaml:150)",
+    "e_card_event_panama": "card panama: event (starts) (specs/iron_curtain/cards.yaml:159)",
+    "e_card_event_cuba": "card cuba: event (specs/iron_curtain/cards.yaml:166)",
+    "setup": "setup (specs/iron_curtain/game.yaml:208)",
+    "ph_epilogue": "phase epilogue (specs/iron_curtain/game.yaml:237)",
+    "ph_final_scoring": "phase final_scoring (specs/iron_curtain/game.yaml:245)",
+    "inv_cubes_conserved": "invariant cubes_conserved (specs/iron_curtain/game.yaml:264)",
+    "inv_marker_on_track": "invariant marker_on_track (specs/iron_curtain/game.yaml:267)",
+    "inv_no_negative_cubes": "invariant no_negative_cubes (specs/iron_curtain/game.yaml:270)",
+    "evaluate": "evaluation (specs/iron_curtain/game.yaml:254)",
+}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
@@ -2031,589 +1812,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_no_negative_cubes,
         "all(c in card where all(p in players where cubes[c, p] >= 0)) and all(p in players where reserve[p] >= 0)",
     ),
-)
-
-SCENARIOS: tuple[dict[str, Any], ...] = (
-    {
-        "name": "Dominance: a cube on a dominated card costs two",
-        "file": "specs/iron_curtain/scenarios/dominance.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc0_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "East Germany", "(-1,0)", "order", "West Germany", "West Germany"],
-                "expect": [
-                    ("removed[ussr] == 1", 17, sc0_expect0),
-                    ("cubes[west_germany, ussr] == 3", 18, sc0_expect1),
-                    ("reserve[ussr] == 24 - 1 - 1 - 3", 19, sc0_expect2),
-                    ("not dominates(usa, west_germany)", 20, sc0_expect3),
-                ],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "el jugador que no domina la carta deberá emplear 2 cubos para colocar solo 1 en esa carta (el otro cubo se retira del juego). En cuanto rompa el dominio ... podrá seguir colocando cubos del modo habitual." The US has 3 cubes on West Germany against 1: the USSR\'s first cube there costs 2 (one leaves the game), the second costs 1.\n',
-    },
-    {
-        "name": "Epilogue: the set-aside cards' values by flag, at most 3",
-        "file": "specs/iron_curtain/scenarios/epilogue_cap.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[1, 3, 6, 9, 11, 13, 15, 17, 18, 4, 7, 12, 16, 10, 14, 8, 5, 2]],
-        "setup": None,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "USSR",
-                    "Poland",
-                    "(-1,0)",
-                    "order",
-                    "pass",
-                    "Italy",
-                    "(-2,0)",
-                    "order",
-                    "pass",
-                    "Egypt",
-                    "(-3,0)",
-                    "order",
-                    "pass",
-                    "Iran",
-                    "(-4,0)",
-                    "order",
-                    "pass",
-                    "Angola",
-                    "(-5,0)",
-                    "order",
-                    "pass",
-                    "Japan",
-                    "(-6,0)",
-                    "order",
-                    "pass",
-                    "Chile",
-                    "(-7,0)",
-                    "order",
-                    "pass",
-                    "Brazil",
-                    "(-8,0)",
-                    "order",
-                    "pass",
-                    "USSR",
-                    "West Germany",
-                    "(-2,-1)",
-                    "no",
-                    "pass",
-                    "South Africa",
-                    "(-5,-1)",
-                    "order",
-                    "pass",
-                    "East Germany",
-                    "(-3,-1)",
-                    "order",
-                    "pass",
-                    "Ethiopia",
-                    "(-6,-1)",
-                    "no",
-                    "pass",
-                    "Israel",
-                    "(-4,-1)",
-                    "no",
-                    "pass",
-                    "Argentina",
-                    "(-9,0)",
-                    "order",
-                    "pass",
-                    "South Korea",
-                    "(-6,1)",
-                    "no",
-                    "pass",
-                    "Panama",
-                    "(-10,0)",
-                    "order",
-                    "pass",
-                ],
-                "expect": [
-                    ("ideology == -3", 19, sc1_expect0),
-                    ("vietnam in aside[usa] and cuba in aside[ussr]", 20, sc1_expect1),
-                ],
-                "error": None,
-                "log": ["Epilogue: US cards 0, USSR cards 7", "USSR gains 3 ideology; the marker is at -3"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "se cuentan entonces los cubos de influencia que muestran las cartas de EE.UU. y de la URSS, sin importar quién muestre cada carta, obteniendo el bando con más cubos tantos puntos de ideología como la diferencia entre ambos totales, con un máximo de 3 puntos." The US sets aside Vietnam (USSR, 3) and the USSR sets aside Cuba (USSR, 4): 7 against 0, so the USSR gains only 3. A whole game in which nobody places a cube.\n',
-    },
-    {
-        "name": "Placement: a blocked region frees the card",
-        "file": "specs/iron_curtain/scenarios/example1_blocked_region.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc2_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Vietnam"],
-                "expect": [("len(placements(vietnam)) == 8", 14, sc2_expect0)],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["(-1,0)", "(0,-1)", "(0,1)", "(1,-2)", "(1,2)", "(2,-1)", "(2,1)", "(3,0)"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "o si habiéndolas estuvieran bloqueadas". Japan is boxed in on every side, so Vietnam may go next to any card in play.\n',
-    },
-    {
-        "name": "Placement: a region with no card in play goes next to any card",
-        "file": "specs/iron_curtain/scenarios/example1_free_placement.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc3_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Chile"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["(-1,0)", "(0,-1)", "(0,1)", "(1,-1)", "(1,1)", "(2,0)"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si no hubiera otras cartas del mismo color en juego ... la carta podrá colocarse junto a cualquier otra carta en juego." With only the start card and Japan in play, Chile (South America) may go next to either.\n',
-    },
-    {
-        "name": "Example 1: a card goes next to a card of its region",
-        "file": "specs/iron_curtain/scenarios/example1_placement.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc4_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Vietnam"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["(1,-1)", "(2,0)"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, Example 1: "La carta de Vietnam solo puede colocarse en A o en B." Japan (Asia) lies east of the start card and West Germany north of Japan, so Vietnam may only go at A (2,0) or B (1,-1).\n',
-    },
-    {
-        "name": "Example 2: Vietnam completes Asia; the US scores 3",
-        "file": "specs/iron_curtain/scenarios/example2_vietnam_completes_asia.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc5_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Vietnam", "(3,0)"],
-                "expect": [
-                    ("ideology == 3", 18, sc5_expect0),
-                    ("placed_in(asia) == asia.size", 19, sc5_expect1),
-                ],
-                "error": None,
-                "log": ["Asia scores: US controls 1, USSR 0; the marker is at 3"],
-                "no_log": [],
-                "legal": ["event", "order"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "Seed, Example 2: Asia (size 3) has 2 cards in play; Vietnam completes it and Asia scores before the order or event. The US controls one card and ties another (nobody is on the third): 1 point plus the bonus of 2.\n",
-    },
-    {
-        "name": "Example 3: the USSR may order onto every card but C",
-        "file": "specs/iron_curtain/scenarios/example3_access.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc6_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Chile", "(0,-1)", "order"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Berlin", "Chile", "South Africa", "West Germany", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, Example 3: "La URSS puede impartir una orden para colocar cubos en cualquiera de las cartas en juego, excepto en C." A row Berlin - West Germany - South Africa - C (Angola). The USSR has cubes on Berlin and West Germany; the US has a cube on South Africa. C touches only South Africa.\n',
-    },
-    {
-        "name": "Example 3: the US reaches C through its presence in South Africa",
-        "file": "specs/iron_curtain/scenarios/example3_access_us.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc7_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["US", "Brazil", "(0,-1)", "order"],
-                "expect": [],
-                "error": None,
-                "log": [],
-                "no_log": [],
-                "legal": ["Angola", "Berlin", "Brazil", "South Africa", "West Germany", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed, Example 3: "EE.UU. sí tendría acceso a todas las cartas, incluida C (está presente en Sudáfrica antes de impartir una orden)." Same table; the US plays Brazil for an order.\n',
-    },
-    {
-        "name": "A tie after final scoring goes to the US",
-        "file": "specs/iron_curtain/scenarios/final_tie_us.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[1, 3, 6, 9, 10, 11, 13, 15, 18, 4, 7, 12, 16, 17, 14, 8, 5, 2]],
-        "setup": None,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "USSR",
-                    "Poland",
-                    "(-1,0)",
-                    "order",
-                    "pass",
-                    "Iran",
-                    "(-2,0)",
-                    "order",
-                    "pass",
-                    "Egypt",
-                    "(-3,0)",
-                    "order",
-                    "pass",
-                    "Japan",
-                    "(-4,0)",
-                    "order",
-                    "pass",
-                    "Angola",
-                    "(-5,0)",
-                    "order",
-                    "pass",
-                    "Brazil",
-                    "(-6,0)",
-                    "order",
-                    "pass",
-                    "Cuba",
-                    "(-7,0)",
-                    "order",
-                    "pass",
-                    "Panama",
-                    "(-8,0)",
-                    "order",
-                    "pass",
-                    "USSR",
-                    "West Germany",
-                    "(-1,-1)",
-                    "no",
-                    "pass",
-                    "Vietnam",
-                    "(-4,-1)",
-                    "no",
-                    "pass",
-                    "East Germany",
-                    "(-2,-1)",
-                    "order",
-                    "pass",
-                    "South Africa",
-                    "(-5,-1)",
-                    "order",
-                    "pass",
-                    "Israel",
-                    "(-3,-1)",
-                    "no",
-                    "pass",
-                    "Ethiopia",
-                    "(-6,-1)",
-                    "no",
-                    "pass",
-                    "South Korea",
-                    "(-4,-2)",
-                    "no",
-                    "pass",
-                    "Argentina",
-                    "(-6,1)",
-                    "order",
-                    "pass",
-                ],
-                "expect": [("ideology == 0", 17, sc8_expect0)],
-                "error": None,
-                "log": ["Epilogue: US cards 2, USSR cards 2", "Game over: US wins"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "ganará quien haya acumulado más puntos de ideología tras acabar de puntuar Centroamérica. En caso de empate ganan los EE.UU." Italy (US, 2) and Chile (USSR, 2) are set aside, nobody controls a card, and the marker ends on 0. A whole game in which nobody places a cube.\n',
-    },
-    {
-        "name": "Reaching a flag ends the game at once",
-        "file": "specs/iron_curtain/scenarios/flag_ends_the_game.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc9_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Vietnam", "(1,0)", "event"],
-                "expect": [("ideology == -8", 11, sc9_expect0)],
-                "error": None,
-                "log": ["Game over: USSR wins (the USSR reached its flag)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "La partida acaba de inmediato en cuanto un bando alcanza su bandera en el marcador de ideología." The marker is at -7; Vietnam\'s event gives the USSR 1 (erratum 1).\n',
-    },
-    {
-        "name": "A card that is not in hand cannot be played",
-        "file": "specs/iron_curtain/scenarios/illegal_card.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc10_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Cuba"],
-                "expect": [],
-                "error": "no legal action 'Cuba'",
-                "log": [],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": "",
-    },
-    {
-        "name": "An opponent's card: its owner decides first whether the event runs",
-        "file": "specs/iron_curtain/scenarios/opponent_event_first.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc11_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "Italy", "(1,0)", "yes"],
-                "expect": [("ideology == 1", 11, sc11_expect0)],
-                "error": None,
-                "log": ["US runs the event of Italy"],
-                "no_log": [],
-                "legal": ["Berlin", "Italy", "pass"],
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Cuando se juega una carta asociada a la superpotencia contraria, el oponente debe decidir primero si ejecuta o no el evento de la carta antes de que se lleve a cabo la orden." The USSR plays Italy (a US card): the US is asked, runs it (+1 ideology), then the USSR gives its order.\n',
-    },
-    {
-        "name": "A reserve too short for a dominated card: the first cube comes from the reserve, the second from a placed cube",
-        "file": "specs/iron_curtain/scenarios/reserve_short_takes_from_the_board.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [],
-        "setup": sc12_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": ["USSR", "East Germany", "(-1,0)", "order", "West Germany", "Poland"],
-                "expect": [
-                    ("reserve[ussr] == 0", 20, sc12_expect0),
-                    ("removed[ussr] == 20", 21, sc12_expect1),
-                    ("cubes[west_germany, ussr] == 2 and cubes[poland, ussr] == 1", 22, sc12_expect2),
-                ],
-                "error": None,
-                "log": ["USSR chooses Poland (take a cube from)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "Si el jugador no dispone de suficientes cubos en su reserva puede tomarlos de los que ya tenga colocados." (ruling 8). The USSR has 1 cube in reserve, 2 on Poland and 1 on the start card. West Germany is dominated by the US (3 against 1), so a USSR cube there costs 2: the card is offered, the first cube comes from the reserve (and leaves the game) and the second from Poland, which the USSR picks.\n',
-    },
-    {
-        "name": "Round 2: the side behind on the track chooses who plays first",
-        "file": "specs/iron_curtain/scenarios/round2_chooser.yaml",
-        "seed": 1,
-        "options": {},
-        "dice": [],
-        "shuffles": [[1, 3, 6, 9, 10, 11, 13, 15, 18, 4, 7, 12, 16, 17, 14, 8, 5, 2]],
-        "setup": sc13_setup,
-        "steps": [
-            {
-                "line": 1,
-                "actions": [
-                    "USSR",
-                    "Poland",
-                    "(-1,0)",
-                    "order",
-                    "pass",
-                    "Italy",
-                    "(-2,0)",
-                    "order",
-                    "pass",
-                    "Egypt",
-                    "(-3,0)",
-                    "order",
-                    "pass",
-                    "Iran",
-                    "(-4,0)",
-                    "order",
-                    "pass",
-                    "Angola",
-                    "(-5,0)",
-                    "order",
-                    "pass",
-                    "Japan",
-                    "(-6,0)",
-                    "order",
-                    "pass",
-                    "Chile",
-                    "(-7,0)",
-                    "order",
-                    "pass",
-                    "Brazil",
-                    "(-8,0)",
-                    "order",
-                    "pass",
-                    "USSR",
-                    "West Germany",
-                    "(-2,-1)",
-                    "no",
-                    "pass",
-                    "Vietnam",
-                    "(-6,-1)",
-                    "no",
-                    "pass",
-                    "East Germany",
-                    "(-3,-1)",
-                    "order",
-                    "pass",
-                    "South Africa",
-                    "(-5,-1)",
-                    "order",
-                    "pass",
-                    "Israel",
-                    "(-4,-1)",
-                    "no",
-                    "pass",
-                    "Ethiopia",
-                    "(-5,-2)",
-                    "no",
-                    "pass",
-                    "South Korea",
-                    "(-7,-1)",
-                    "no",
-                    "pass",
-                    "Argentina",
-                    "(-9,0)",
-                    "order",
-                    "pass",
-                ],
-                "expect": [],
-                "error": None,
-                "log": ["Round 1: USSR plays first", "US chooses USSR (who plays first this round)"],
-                "no_log": [],
-                "legal": None,
-                "to_act": None,
-                "prompt": None,
-                "winner": None,
-                "seen": {},
-                "unseen": {},
-            }
-        ],
-        "doc": 'Seed: "En la segunda ronda decidirá el bando más atrasado en el marcador de ideología (en caso de empate decide la URSS)." The marker starts at -2 (toward the USSR), so after round 1 the US is behind and decides. A whole game in which nobody places a cube.\n',
-    },
 )
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
@@ -2704,40 +1902,12 @@ INFO = GameInfo(
     title="Iron Curtain",
     version="1",
     digest="d1b737ef3b678578917a76785bf0283423bdad0ebbdd6279e03a16f326fc3dfd",
-    player_names=("US", "USSR"),
+    player_names=PLAYER_LABELS,
     player_count=2,
     options=(),
     type_names=("region", "card", "player"),
-    type_labels=(
-        ("Europe", "Middle East", "Asia", "Africa", "South America", "Central America"),
-        (
-            "Berlin",
-            "West Germany",
-            "Italy",
-            "East Germany",
-            "Poland",
-            "Iran",
-            "Israel",
-            "Egypt",
-            "Japan",
-            "South Korea",
-            "Vietnam",
-            "South Africa",
-            "Angola",
-            "Ethiopia",
-            "Brazil",
-            "Argentina",
-            "Chile",
-            "Panama",
-            "Cuba",
-        ),
-        ("US", "USSR"),
-    ),
-    type_ids=(
-        IDS_region[:-1],
-        IDS_card[:-1],
-        ("usa", "ussr"),
-    ),
+    type_labels=(LABELS_region, LABELS_card, PLAYER_LABELS),
+    type_ids=(IDS_region[:-1], IDS_card[:-1], ("usa", "ussr")),
     zones=(
         ZoneInfo("deck", 1, "pile", -1, "hidden"),
         ZoneInfo("hand", 1, "pile", 0, "owner"),
@@ -2749,1296 +1919,12 @@ INFO = GameInfo(
     domains=(
         Domain("pass", 0, ("pass",)),
         Domain("bool", 1, ("no", "yes")),
-        Domain(
-            "number",
-            3,
-            (
-                "0",
-                "1",
-                "2",
-                "3",
-                "4",
-                "5",
-                "6",
-                "7",
-                "8",
-                "9",
-                "10",
-                "11",
-                "12",
-                "13",
-                "14",
-                "15",
-                "16",
-                "17",
-                "18",
-                "19",
-                "20",
-            ),
-        ),
-        Domain(
-            "cell",
-            24,
-            (
-                "(-17,-17)",
-                "(-17,-16)",
-                "(-17,-15)",
-                "(-17,-14)",
-                "(-17,-13)",
-                "(-17,-12)",
-                "(-17,-11)",
-                "(-17,-10)",
-                "(-17,-9)",
-                "(-17,-8)",
-                "(-17,-7)",
-                "(-17,-6)",
-                "(-17,-5)",
-                "(-17,-4)",
-                "(-17,-3)",
-                "(-17,-2)",
-                "(-17,-1)",
-                "(-17,0)",
-                "(-17,1)",
-                "(-17,2)",
-                "(-17,3)",
-                "(-17,4)",
-                "(-17,5)",
-                "(-17,6)",
-                "(-17,7)",
-                "(-17,8)",
-                "(-17,9)",
-                "(-17,10)",
-                "(-17,11)",
-                "(-17,12)",
-                "(-17,13)",
-                "(-17,14)",
-                "(-17,15)",
-                "(-17,16)",
-                "(-17,17)",
-                "(-16,-17)",
-                "(-16,-16)",
-                "(-16,-15)",
-                "(-16,-14)",
-                "(-16,-13)",
-                "(-16,-12)",
-                "(-16,-11)",
-                "(-16,-10)",
-                "(-16,-9)",
-                "(-16,-8)",
-                "(-16,-7)",
-                "(-16,-6)",
-                "(-16,-5)",
-                "(-16,-4)",
-                "(-16,-3)",
-                "(-16,-2)",
-                "(-16,-1)",
-                "(-16,0)",
-                "(-16,1)",
-                "(-16,2)",
-                "(-16,3)",
-                "(-16,4)",
-                "(-16,5)",
-                "(-16,6)",
-                "(-16,7)",
-                "(-16,8)",
-                "(-16,9)",
-                "(-16,10)",
-                "(-16,11)",
-                "(-16,12)",
-                "(-16,13)",
-                "(-16,14)",
-                "(-16,15)",
-                "(-16,16)",
-                "(-16,17)",
-                "(-15,-17)",
-                "(-15,-16)",
-                "(-15,-15)",
-                "(-15,-14)",
-                "(-15,-13)",
-                "(-15,-12)",
-                "(-15,-11)",
-                "(-15,-10)",
-                "(-15,-9)",
-                "(-15,-8)",
-                "(-15,-7)",
-                "(-15,-6)",
-                "(-15,-5)",
-                "(-15,-4)",
-                "(-15,-3)",
-                "(-15,-2)",
-                "(-15,-1)",
-                "(-15,0)",
-                "(-15,1)",
-                "(-15,2)",
-                "(-15,3)",
-                "(-15,4)",
-                "(-15,5)",
-                "(-15,6)",
-                "(-15,7)",
-                "(-15,8)",
-                "(-15,9)",
-                "(-15,10)",
-                "(-15,11)",
-                "(-15,12)",
-                "(-15,13)",
-                "(-15,14)",
-                "(-15,15)",
-                "(-15,16)",
-                "(-15,17)",
-                "(-14,-17)",
-                "(-14,-16)",
-                "(-14,-15)",
-                "(-14,-14)",
-                "(-14,-13)",
-                "(-14,-12)",
-                "(-14,-11)",
-                "(-14,-10)",
-                "(-14,-9)",
-                "(-14,-8)",
-                "(-14,-7)",
-                "(-14,-6)",
-                "(-14,-5)",
-                "(-14,-4)",
-                "(-14,-3)",
-                "(-14,-2)",
-                "(-14,-1)",
-                "(-14,0)",
-                "(-14,1)",
-                "(-14,2)",
-                "(-14,3)",
-                "(-14,4)",
-                "(-14,5)",
-                "(-14,6)",
-                "(-14,7)",
-                "(-14,8)",
-                "(-14,9)",
-                "(-14,10)",
-                "(-14,11)",
-                "(-14,12)",
-                "(-14,13)",
-                "(-14,14)",
-                "(-14,15)",
-                "(-14,16)",
-                "(-14,17)",
-                "(-13,-17)",
-                "(-13,-16)",
-                "(-13,-15)",
-                "(-13,-14)",
-                "(-13,-13)",
-                "(-13,-12)",
-                "(-13,-11)",
-                "(-13,-10)",
-                "(-13,-9)",
-                "(-13,-8)",
-                "(-13,-7)",
-                "(-13,-6)",
-                "(-13,-5)",
-                "(-13,-4)",
-                "(-13,-3)",
-                "(-13,-2)",
-                "(-13,-1)",
-                "(-13,0)",
-                "(-13,1)",
-                "(-13,2)",
-                "(-13,3)",
-                "(-13,4)",
-                "(-13,5)",
-                "(-13,6)",
-                "(-13,7)",
-                "(-13,8)",
-                "(-13,9)",
-                "(-13,10)",
-                "(-13,11)",
-                "(-13,12)",
-                "(-13,13)",
-                "(-13,14)",
-                "(-13,15)",
-                "(-13,16)",
-                "(-13,17)",
-                "(-12,-17)",
-                "(-12,-16)",
-                "(-12,-15)",
-                "(-12,-14)",
-                "(-12,-13)",
-                "(-12,-12)",
-                "(-12,-11)",
-                "(-12,-10)",
-                "(-12,-9)",
-                "(-12,-8)",
-                "(-12,-7)",
-                "(-12,-6)",
-                "(-12,-5)",
-                "(-12,-4)",
-                "(-12,-3)",
-                "(-12,-2)",
-                "(-12,-1)",
-                "(-12,0)",
-                "(-12,1)",
-                "(-12,2)",
-                "(-12,3)",
-                "(-12,4)",
-                "(-12,5)",
-                "(-12,6)",
-                "(-12,7)",
-                "(-12,8)",
-                "(-12,9)",
-                "(-12,10)",
-                "(-12,11)",
-                "(-12,12)",
-                "(-12,13)",
-                "(-12,14)",
-                "(-12,15)",
-                "(-12,16)",
-                "(-12,17)",
-                "(-11,-17)",
-                "(-11,-16)",
-                "(-11,-15)",
-                "(-11,-14)",
-                "(-11,-13)",
-                "(-11,-12)",
-                "(-11,-11)",
-                "(-11,-10)",
-                "(-11,-9)",
-                "(-11,-8)",
-                "(-11,-7)",
-                "(-11,-6)",
-                "(-11,-5)",
-                "(-11,-4)",
-                "(-11,-3)",
-                "(-11,-2)",
-                "(-11,-1)",
-                "(-11,0)",
-                "(-11,1)",
-                "(-11,2)",
-                "(-11,3)",
-                "(-11,4)",
-                "(-11,5)",
-                "(-11,6)",
-                "(-11,7)",
-                "(-11,8)",
-                "(-11,9)",
-                "(-11,10)",
-                "(-11,11)",
-                "(-11,12)",
-                "(-11,13)",
-                "(-11,14)",
-                "(-11,15)",
-                "(-11,16)",
-                "(-11,17)",
-                "(-10,-17)",
-                "(-10,-16)",
-                "(-10,-15)",
-                "(-10,-14)",
-                "(-10,-13)",
-                "(-10,-12)",
-                "(-10,-11)",
-                "(-10,-10)",
-                "(-10,-9)",
-                "(-10,-8)",
-                "(-10,-7)",
-                "(-10,-6)",
-                "(-10,-5)",
-                "(-10,-4)",
-                "(-10,-3)",
-                "(-10,-2)",
-                "(-10,-1)",
-                "(-10,0)",
-                "(-10,1)",
-                "(-10,2)",
-                "(-10,3)",
-                "(-10,4)",
-                "(-10,5)",
-                "(-10,6)",
-                "(-10,7)",
-                "(-10,8)",
-                "(-10,9)",
-                "(-10,10)",
-                "(-10,11)",
-                "(-10,12)",
-                "(-10,13)",
-                "(-10,14)",
-                "(-10,15)",
-                "(-10,16)",
-                "(-10,17)",
-                "(-9,-17)",
-                "(-9,-16)",
-                "(-9,-15)",
-                "(-9,-14)",
-                "(-9,-13)",
-                "(-9,-12)",
-                "(-9,-11)",
-                "(-9,-10)",
-                "(-9,-9)",
-                "(-9,-8)",
-                "(-9,-7)",
-                "(-9,-6)",
-                "(-9,-5)",
-                "(-9,-4)",
-                "(-9,-3)",
-                "(-9,-2)",
-                "(-9,-1)",
-                "(-9,0)",
-                "(-9,1)",
-                "(-9,2)",
-                "(-9,3)",
-                "(-9,4)",
-                "(-9,5)",
-                "(-9,6)",
-                "(-9,7)",
-                "(-9,8)",
-                "(-9,9)",
-                "(-9,10)",
-                "(-9,11)",
-                "(-9,12)",
-                "(-9,13)",
-                "(-9,14)",
-                "(-9,15)",
-                "(-9,16)",
-                "(-9,17)",
-                "(-8,-17)",
-                "(-8,-16)",
-                "(-8,-15)",
-                "(-8,-14)",
-                "(-8,-13)",
-                "(-8,-12)",
-                "(-8,-11)",
-                "(-8,-10)",
-                "(-8,-9)",
-                "(-8,-8)",
-                "(-8,-7)",
-                "(-8,-6)",
-                "(-8,-5)",
-                "(-8,-4)",
-                "(-8,-3)",
-                "(-8,-2)",
-                "(-8,-1)",
-                "(-8,0)",
-                "(-8,1)",
-                "(-8,2)",
-                "(-8,3)",
-                "(-8,4)",
-                "(-8,5)",
-                "(-8,6)",
-                "(-8,7)",
-                "(-8,8)",
-                "(-8,9)",
-                "(-8,10)",
-                "(-8,11)",
-                "(-8,12)",
-                "(-8,13)",
-                "(-8,14)",
-                "(-8,15)",
-                "(-8,16)",
-                "(-8,17)",
-                "(-7,-17)",
-                "(-7,-16)",
-                "(-7,-15)",
-                "(-7,-14)",
-                "(-7,-13)",
-                "(-7,-12)",
-                "(-7,-11)",
-                "(-7,-10)",
-                "(-7,-9)",
-                "(-7,-8)",
-                "(-7,-7)",
-                "(-7,-6)",
-                "(-7,-5)",
-                "(-7,-4)",
-                "(-7,-3)",
-                "(-7,-2)",
-                "(-7,-1)",
-                "(-7,0)",
-                "(-7,1)",
-                "(-7,2)",
-                "(-7,3)",
-                "(-7,4)",
-                "(-7,5)",
-                "(-7,6)",
-                "(-7,7)",
-                "(-7,8)",
-                "(-7,9)",
-                "(-7,10)",
-                "(-7,11)",
-                "(-7,12)",
-                "(-7,13)",
-                "(-7,14)",
-                "(-7,15)",
-                "(-7,16)",
-                "(-7,17)",
-                "(-6,-17)",
-                "(-6,-16)",
-                "(-6,-15)",
-                "(-6,-14)",
-                "(-6,-13)",
-                "(-6,-12)",
-                "(-6,-11)",
-                "(-6,-10)",
-                "(-6,-9)",
-                "(-6,-8)",
-                "(-6,-7)",
-                "(-6,-6)",
-                "(-6,-5)",
-                "(-6,-4)",
-                "(-6,-3)",
-                "(-6,-2)",
-                "(-6,-1)",
-                "(-6,0)",
-                "(-6,1)",
-                "(-6,2)",
-                "(-6,3)",
-                "(-6,4)",
-                "(-6,5)",
-                "(-6,6)",
-                "(-6,7)",
-                "(-6,8)",
-                "(-6,9)",
-                "(-6,10)",
-                "(-6,11)",
-                "(-6,12)",
-                "(-6,13)",
-                "(-6,14)",
-                "(-6,15)",
-                "(-6,16)",
-                "(-6,17)",
-                "(-5,-17)",
-                "(-5,-16)",
-                "(-5,-15)",
-                "(-5,-14)",
-                "(-5,-13)",
-                "(-5,-12)",
-                "(-5,-11)",
-                "(-5,-10)",
-                "(-5,-9)",
-                "(-5,-8)",
-                "(-5,-7)",
-                "(-5,-6)",
-                "(-5,-5)",
-                "(-5,-4)",
-                "(-5,-3)",
-                "(-5,-2)",
-                "(-5,-1)",
-                "(-5,0)",
-                "(-5,1)",
-                "(-5,2)",
-                "(-5,3)",
-                "(-5,4)",
-                "(-5,5)",
-                "(-5,6)",
-                "(-5,7)",
-                "(-5,8)",
-                "(-5,9)",
-                "(-5,10)",
-                "(-5,11)",
-                "(-5,12)",
-                "(-5,13)",
-                "(-5,14)",
-                "(-5,15)",
-                "(-5,16)",
-                "(-5,17)",
-                "(-4,-17)",
-                "(-4,-16)",
-                "(-4,-15)",
-                "(-4,-14)",
-                "(-4,-13)",
-                "(-4,-12)",
-                "(-4,-11)",
-                "(-4,-10)",
-                "(-4,-9)",
-                "(-4,-8)",
-                "(-4,-7)",
-                "(-4,-6)",
-                "(-4,-5)",
-                "(-4,-4)",
-                "(-4,-3)",
-                "(-4,-2)",
-                "(-4,-1)",
-                "(-4,0)",
-                "(-4,1)",
-                "(-4,2)",
-                "(-4,3)",
-                "(-4,4)",
-                "(-4,5)",
-                "(-4,6)",
-                "(-4,7)",
-                "(-4,8)",
-                "(-4,9)",
-                "(-4,10)",
-                "(-4,11)",
-                "(-4,12)",
-                "(-4,13)",
-                "(-4,14)",
-                "(-4,15)",
-                "(-4,16)",
-                "(-4,17)",
-                "(-3,-17)",
-                "(-3,-16)",
-                "(-3,-15)",
-                "(-3,-14)",
-                "(-3,-13)",
-                "(-3,-12)",
-                "(-3,-11)",
-                "(-3,-10)",
-                "(-3,-9)",
-                "(-3,-8)",
-                "(-3,-7)",
-                "(-3,-6)",
-                "(-3,-5)",
-                "(-3,-4)",
-                "(-3,-3)",
-                "(-3,-2)",
-                "(-3,-1)",
-                "(-3,0)",
-                "(-3,1)",
-                "(-3,2)",
-                "(-3,3)",
-                "(-3,4)",
-                "(-3,5)",
-                "(-3,6)",
-                "(-3,7)",
-                "(-3,8)",
-                "(-3,9)",
-                "(-3,10)",
-                "(-3,11)",
-                "(-3,12)",
-                "(-3,13)",
-                "(-3,14)",
-                "(-3,15)",
-                "(-3,16)",
-                "(-3,17)",
-                "(-2,-17)",
-                "(-2,-16)",
-                "(-2,-15)",
-                "(-2,-14)",
-                "(-2,-13)",
-                "(-2,-12)",
-                "(-2,-11)",
-                "(-2,-10)",
-                "(-2,-9)",
-                "(-2,-8)",
-                "(-2,-7)",
-                "(-2,-6)",
-                "(-2,-5)",
-                "(-2,-4)",
-                "(-2,-3)",
-                "(-2,-2)",
-                "(-2,-1)",
-                "(-2,0)",
-                "(-2,1)",
-                "(-2,2)",
-                "(-2,3)",
-                "(-2,4)",
-                "(-2,5)",
-                "(-2,6)",
-                "(-2,7)",
-                "(-2,8)",
-                "(-2,9)",
-                "(-2,10)",
-                "(-2,11)",
-                "(-2,12)",
-                "(-2,13)",
-                "(-2,14)",
-                "(-2,15)",
-                "(-2,16)",
-                "(-2,17)",
-                "(-1,-17)",
-                "(-1,-16)",
-                "(-1,-15)",
-                "(-1,-14)",
-                "(-1,-13)",
-                "(-1,-12)",
-                "(-1,-11)",
-                "(-1,-10)",
-                "(-1,-9)",
-                "(-1,-8)",
-                "(-1,-7)",
-                "(-1,-6)",
-                "(-1,-5)",
-                "(-1,-4)",
-                "(-1,-3)",
-                "(-1,-2)",
-                "(-1,-1)",
-                "(-1,0)",
-                "(-1,1)",
-                "(-1,2)",
-                "(-1,3)",
-                "(-1,4)",
-                "(-1,5)",
-                "(-1,6)",
-                "(-1,7)",
-                "(-1,8)",
-                "(-1,9)",
-                "(-1,10)",
-                "(-1,11)",
-                "(-1,12)",
-                "(-1,13)",
-                "(-1,14)",
-                "(-1,15)",
-                "(-1,16)",
-                "(-1,17)",
-                "(0,-17)",
-                "(0,-16)",
-                "(0,-15)",
-                "(0,-14)",
-                "(0,-13)",
-                "(0,-12)",
-                "(0,-11)",
-                "(0,-10)",
-                "(0,-9)",
-                "(0,-8)",
-                "(0,-7)",
-                "(0,-6)",
-                "(0,-5)",
-                "(0,-4)",
-                "(0,-3)",
-                "(0,-2)",
-                "(0,-1)",
-                "(0,0)",
-                "(0,1)",
-                "(0,2)",
-                "(0,3)",
-                "(0,4)",
-                "(0,5)",
-                "(0,6)",
-                "(0,7)",
-                "(0,8)",
-                "(0,9)",
-                "(0,10)",
-                "(0,11)",
-                "(0,12)",
-                "(0,13)",
-                "(0,14)",
-                "(0,15)",
-                "(0,16)",
-                "(0,17)",
-                "(1,-17)",
-                "(1,-16)",
-                "(1,-15)",
-                "(1,-14)",
-                "(1,-13)",
-                "(1,-12)",
-                "(1,-11)",
-                "(1,-10)",
-                "(1,-9)",
-                "(1,-8)",
-                "(1,-7)",
-                "(1,-6)",
-                "(1,-5)",
-                "(1,-4)",
-                "(1,-3)",
-                "(1,-2)",
-                "(1,-1)",
-                "(1,0)",
-                "(1,1)",
-                "(1,2)",
-                "(1,3)",
-                "(1,4)",
-                "(1,5)",
-                "(1,6)",
-                "(1,7)",
-                "(1,8)",
-                "(1,9)",
-                "(1,10)",
-                "(1,11)",
-                "(1,12)",
-                "(1,13)",
-                "(1,14)",
-                "(1,15)",
-                "(1,16)",
-                "(1,17)",
-                "(2,-17)",
-                "(2,-16)",
-                "(2,-15)",
-                "(2,-14)",
-                "(2,-13)",
-                "(2,-12)",
-                "(2,-11)",
-                "(2,-10)",
-                "(2,-9)",
-                "(2,-8)",
-                "(2,-7)",
-                "(2,-6)",
-                "(2,-5)",
-                "(2,-4)",
-                "(2,-3)",
-                "(2,-2)",
-                "(2,-1)",
-                "(2,0)",
-                "(2,1)",
-                "(2,2)",
-                "(2,3)",
-                "(2,4)",
-                "(2,5)",
-                "(2,6)",
-                "(2,7)",
-                "(2,8)",
-                "(2,9)",
-                "(2,10)",
-                "(2,11)",
-                "(2,12)",
-                "(2,13)",
-                "(2,14)",
-                "(2,15)",
-                "(2,16)",
-                "(2,17)",
-                "(3,-17)",
-                "(3,-16)",
-                "(3,-15)",
-                "(3,-14)",
-                "(3,-13)",
-                "(3,-12)",
-                "(3,-11)",
-                "(3,-10)",
-                "(3,-9)",
-                "(3,-8)",
-                "(3,-7)",
-                "(3,-6)",
-                "(3,-5)",
-                "(3,-4)",
-                "(3,-3)",
-                "(3,-2)",
-                "(3,-1)",
-                "(3,0)",
-                "(3,1)",
-                "(3,2)",
-                "(3,3)",
-                "(3,4)",
-                "(3,5)",
-                "(3,6)",
-                "(3,7)",
-                "(3,8)",
-                "(3,9)",
-                "(3,10)",
-                "(3,11)",
-                "(3,12)",
-                "(3,13)",
-                "(3,14)",
-                "(3,15)",
-                "(3,16)",
-                "(3,17)",
-                "(4,-17)",
-                "(4,-16)",
-                "(4,-15)",
-                "(4,-14)",
-                "(4,-13)",
-                "(4,-12)",
-                "(4,-11)",
-                "(4,-10)",
-                "(4,-9)",
-                "(4,-8)",
-                "(4,-7)",
-                "(4,-6)",
-                "(4,-5)",
-                "(4,-4)",
-                "(4,-3)",
-                "(4,-2)",
-                "(4,-1)",
-                "(4,0)",
-                "(4,1)",
-                "(4,2)",
-                "(4,3)",
-                "(4,4)",
-                "(4,5)",
-                "(4,6)",
-                "(4,7)",
-                "(4,8)",
-                "(4,9)",
-                "(4,10)",
-                "(4,11)",
-                "(4,12)",
-                "(4,13)",
-                "(4,14)",
-                "(4,15)",
-                "(4,16)",
-                "(4,17)",
-                "(5,-17)",
-                "(5,-16)",
-                "(5,-15)",
-                "(5,-14)",
-                "(5,-13)",
-                "(5,-12)",
-                "(5,-11)",
-                "(5,-10)",
-                "(5,-9)",
-                "(5,-8)",
-                "(5,-7)",
-                "(5,-6)",
-                "(5,-5)",
-                "(5,-4)",
-                "(5,-3)",
-                "(5,-2)",
-                "(5,-1)",
-                "(5,0)",
-                "(5,1)",
-                "(5,2)",
-                "(5,3)",
-                "(5,4)",
-                "(5,5)",
-                "(5,6)",
-                "(5,7)",
-                "(5,8)",
-                "(5,9)",
-                "(5,10)",
-                "(5,11)",
-                "(5,12)",
-                "(5,13)",
-                "(5,14)",
-                "(5,15)",
-                "(5,16)",
-                "(5,17)",
-                "(6,-17)",
-                "(6,-16)",
-                "(6,-15)",
-                "(6,-14)",
-                "(6,-13)",
-                "(6,-12)",
-                "(6,-11)",
-                "(6,-10)",
-                "(6,-9)",
-                "(6,-8)",
-                "(6,-7)",
-                "(6,-6)",
-                "(6,-5)",
-                "(6,-4)",
-                "(6,-3)",
-                "(6,-2)",
-                "(6,-1)",
-                "(6,0)",
-                "(6,1)",
-                "(6,2)",
-                "(6,3)",
-                "(6,4)",
-                "(6,5)",
-                "(6,6)",
-                "(6,7)",
-                "(6,8)",
-                "(6,9)",
-                "(6,10)",
-                "(6,11)",
-                "(6,12)",
-                "(6,13)",
-                "(6,14)",
-                "(6,15)",
-                "(6,16)",
-                "(6,17)",
-                "(7,-17)",
-                "(7,-16)",
-                "(7,-15)",
-                "(7,-14)",
-                "(7,-13)",
-                "(7,-12)",
-                "(7,-11)",
-                "(7,-10)",
-                "(7,-9)",
-                "(7,-8)",
-                "(7,-7)",
-                "(7,-6)",
-                "(7,-5)",
-                "(7,-4)",
-                "(7,-3)",
-                "(7,-2)",
-                "(7,-1)",
-                "(7,0)",
-                "(7,1)",
-                "(7,2)",
-                "(7,3)",
-                "(7,4)",
-                "(7,5)",
-                "(7,6)",
-                "(7,7)",
-                "(7,8)",
-                "(7,9)",
-                "(7,10)",
-                "(7,11)",
-                "(7,12)",
-                "(7,13)",
-                "(7,14)",
-                "(7,15)",
-                "(7,16)",
-                "(7,17)",
-                "(8,-17)",
-                "(8,-16)",
-                "(8,-15)",
-                "(8,-14)",
-                "(8,-13)",
-                "(8,-12)",
-                "(8,-11)",
-                "(8,-10)",
-                "(8,-9)",
-                "(8,-8)",
-                "(8,-7)",
-                "(8,-6)",
-                "(8,-5)",
-                "(8,-4)",
-                "(8,-3)",
-                "(8,-2)",
-                "(8,-1)",
-                "(8,0)",
-                "(8,1)",
-                "(8,2)",
-                "(8,3)",
-                "(8,4)",
-                "(8,5)",
-                "(8,6)",
-                "(8,7)",
-                "(8,8)",
-                "(8,9)",
-                "(8,10)",
-                "(8,11)",
-                "(8,12)",
-                "(8,13)",
-                "(8,14)",
-                "(8,15)",
-                "(8,16)",
-                "(8,17)",
-                "(9,-17)",
-                "(9,-16)",
-                "(9,-15)",
-                "(9,-14)",
-                "(9,-13)",
-                "(9,-12)",
-                "(9,-11)",
-                "(9,-10)",
-                "(9,-9)",
-                "(9,-8)",
-                "(9,-7)",
-                "(9,-6)",
-                "(9,-5)",
-                "(9,-4)",
-                "(9,-3)",
-                "(9,-2)",
-                "(9,-1)",
-                "(9,0)",
-                "(9,1)",
-                "(9,2)",
-                "(9,3)",
-                "(9,4)",
-                "(9,5)",
-                "(9,6)",
-                "(9,7)",
-                "(9,8)",
-                "(9,9)",
-                "(9,10)",
-                "(9,11)",
-                "(9,12)",
-                "(9,13)",
-                "(9,14)",
-                "(9,15)",
-                "(9,16)",
-                "(9,17)",
-                "(10,-17)",
-                "(10,-16)",
-                "(10,-15)",
-                "(10,-14)",
-                "(10,-13)",
-                "(10,-12)",
-                "(10,-11)",
-                "(10,-10)",
-                "(10,-9)",
-                "(10,-8)",
-                "(10,-7)",
-                "(10,-6)",
-                "(10,-5)",
-                "(10,-4)",
-                "(10,-3)",
-                "(10,-2)",
-                "(10,-1)",
-                "(10,0)",
-                "(10,1)",
-                "(10,2)",
-                "(10,3)",
-                "(10,4)",
-                "(10,5)",
-                "(10,6)",
-                "(10,7)",
-                "(10,8)",
-                "(10,9)",
-                "(10,10)",
-                "(10,11)",
-                "(10,12)",
-                "(10,13)",
-                "(10,14)",
-                "(10,15)",
-                "(10,16)",
-                "(10,17)",
-                "(11,-17)",
-                "(11,-16)",
-                "(11,-15)",
-                "(11,-14)",
-                "(11,-13)",
-                "(11,-12)",
-                "(11,-11)",
-                "(11,-10)",
-                "(11,-9)",
-                "(11,-8)",
-                "(11,-7)",
-                "(11,-6)",
-                "(11,-5)",
-                "(11,-4)",
-                "(11,-3)",
-                "(11,-2)",
-                "(11,-1)",
-                "(11,0)",
-                "(11,1)",
-                "(11,2)",
-                "(11,3)",
-                "(11,4)",
-                "(11,5)",
-                "(11,6)",
-                "(11,7)",
-                "(11,8)",
-                "(11,9)",
-                "(11,10)",
-                "(11,11)",
-                "(11,12)",
-                "(11,13)",
-                "(11,14)",
-                "(11,15)",
-                "(11,16)",
-                "(11,17)",
-                "(12,-17)",
-                "(12,-16)",
-                "(12,-15)",
-                "(12,-14)",
-                "(12,-13)",
-                "(12,-12)",
-                "(12,-11)",
-                "(12,-10)",
-                "(12,-9)",
-                "(12,-8)",
-                "(12,-7)",
-                "(12,-6)",
-                "(12,-5)",
-                "(12,-4)",
-                "(12,-3)",
-                "(12,-2)",
-                "(12,-1)",
-                "(12,0)",
-                "(12,1)",
-                "(12,2)",
-                "(12,3)",
-                "(12,4)",
-                "(12,5)",
-                "(12,6)",
-                "(12,7)",
-                "(12,8)",
-                "(12,9)",
-                "(12,10)",
-                "(12,11)",
-                "(12,12)",
-                "(12,13)",
-                "(12,14)",
-                "(12,15)",
-                "(12,16)",
-                "(12,17)",
-                "(13,-17)",
-                "(13,-16)",
-                "(13,-15)",
-                "(13,-14)",
-                "(13,-13)",
-                "(13,-12)",
-                "(13,-11)",
-                "(13,-10)",
-                "(13,-9)",
-                "(13,-8)",
-                "(13,-7)",
-                "(13,-6)",
-                "(13,-5)",
-                "(13,-4)",
-                "(13,-3)",
-                "(13,-2)",
-                "(13,-1)",
-                "(13,0)",
-                "(13,1)",
-                "(13,2)",
-                "(13,3)",
-                "(13,4)",
-                "(13,5)",
-                "(13,6)",
-                "(13,7)",
-                "(13,8)",
-                "(13,9)",
-                "(13,10)",
-                "(13,11)",
-                "(13,12)",
-                "(13,13)",
-                "(13,14)",
-                "(13,15)",
-                "(13,16)",
-                "(13,17)",
-                "(14,-17)",
-                "(14,-16)",
-                "(14,-15)",
-                "(14,-14)",
-                "(14,-13)",
-                "(14,-12)",
-                "(14,-11)",
-                "(14,-10)",
-                "(14,-9)",
-                "(14,-8)",
-                "(14,-7)",
-                "(14,-6)",
-                "(14,-5)",
-                "(14,-4)",
-                "(14,-3)",
-                "(14,-2)",
-                "(14,-1)",
-                "(14,0)",
-                "(14,1)",
-                "(14,2)",
-                "(14,3)",
-                "(14,4)",
-                "(14,5)",
-                "(14,6)",
-                "(14,7)",
-                "(14,8)",
-                "(14,9)",
-                "(14,10)",
-                "(14,11)",
-                "(14,12)",
-                "(14,13)",
-                "(14,14)",
-                "(14,15)",
-                "(14,16)",
-                "(14,17)",
-                "(15,-17)",
-                "(15,-16)",
-                "(15,-15)",
-                "(15,-14)",
-                "(15,-13)",
-                "(15,-12)",
-                "(15,-11)",
-                "(15,-10)",
-                "(15,-9)",
-                "(15,-8)",
-                "(15,-7)",
-                "(15,-6)",
-                "(15,-5)",
-                "(15,-4)",
-                "(15,-3)",
-                "(15,-2)",
-                "(15,-1)",
-                "(15,0)",
-                "(15,1)",
-                "(15,2)",
-                "(15,3)",
-                "(15,4)",
-                "(15,5)",
-                "(15,6)",
-                "(15,7)",
-                "(15,8)",
-                "(15,9)",
-                "(15,10)",
-                "(15,11)",
-                "(15,12)",
-                "(15,13)",
-                "(15,14)",
-                "(15,15)",
-                "(15,16)",
-                "(15,17)",
-                "(16,-17)",
-                "(16,-16)",
-                "(16,-15)",
-                "(16,-14)",
-                "(16,-13)",
-                "(16,-12)",
-                "(16,-11)",
-                "(16,-10)",
-                "(16,-9)",
-                "(16,-8)",
-                "(16,-7)",
-                "(16,-6)",
-                "(16,-5)",
-                "(16,-4)",
-                "(16,-3)",
-                "(16,-2)",
-                "(16,-1)",
-                "(16,0)",
-                "(16,1)",
-                "(16,2)",
-                "(16,3)",
-                "(16,4)",
-                "(16,5)",
-                "(16,6)",
-                "(16,7)",
-                "(16,8)",
-                "(16,9)",
-                "(16,10)",
-                "(16,11)",
-                "(16,12)",
-                "(16,13)",
-                "(16,14)",
-                "(16,15)",
-                "(16,16)",
-                "(16,17)",
-                "(17,-17)",
-                "(17,-16)",
-                "(17,-15)",
-                "(17,-14)",
-                "(17,-13)",
-                "(17,-12)",
-                "(17,-11)",
-                "(17,-10)",
-                "(17,-9)",
-                "(17,-8)",
-                "(17,-7)",
-                "(17,-6)",
-                "(17,-5)",
-                "(17,-4)",
-                "(17,-3)",
-                "(17,-2)",
-                "(17,-1)",
-                "(17,0)",
-                "(17,1)",
-                "(17,2)",
-                "(17,3)",
-                "(17,4)",
-                "(17,5)",
-                "(17,6)",
-                "(17,7)",
-                "(17,8)",
-                "(17,9)",
-                "(17,10)",
-                "(17,11)",
-                "(17,12)",
-                "(17,13)",
-                "(17,14)",
-                "(17,15)",
-                "(17,16)",
-                "(17,17)",
-            ),
-        ),
-        Domain("player", 1249, ("US", "USSR")),
-        Domain(
-            "entity:region",
-            1251,
-            ("Europe", "Middle East", "Asia", "Africa", "South America", "Central America"),
-        ),
-        Domain(
-            "entity:card",
-            1257,
-            (
-                "Berlin",
-                "West Germany",
-                "Italy",
-                "East Germany",
-                "Poland",
-                "Iran",
-                "Israel",
-                "Egypt",
-                "Japan",
-                "South Korea",
-                "Vietnam",
-                "South Africa",
-                "Angola",
-                "Ethiopia",
-                "Brazil",
-                "Argentina",
-                "Chile",
-                "Panama",
-                "Cuba",
-            ),
-        ),
-        Domain("enum:use", 1276, ("order", "event")),
+        Domain("number", 3, number_labels(20)),
+        Domain("cell", 24, cell_labels(17)),
+        Domain("player", 1249, PLAYER_LABELS),
+        Domain("entity:region", 1251, LABELS_region),
+        Domain("entity:card", 1257, LABELS_card),
+        Domain("enum:use", 1276, ENUM_use),
     ),
     radius=17,
     phases=("round", "epilogue", "final_scoring"),
@@ -4059,35 +1945,27 @@ INFO = GameInfo(
     frames={
         frame.NAME: frame
         for frame in (
-            P_take_cube,
-            P_give_order,
-            P_infiltrate,
-            P_remove_cubes,
-            P_remove_from_one_card,
-            P_move_cubes,
-            P_play_turn,
-            E_card_event_west_germany,
-            E_card_event_italy,
-            E_card_event_east_germany,
-            E_card_event_poland,
-            E_card_event_iran,
-            E_card_event_israel,
-            E_card_event_egypt,
-            E_card_event_japan,
-            E_card_event_south_korea,
-            E_card_event_vietnam,
-            E_card_event_south_africa,
-            E_card_event_angola,
-            E_card_event_ethiopia,
-            E_card_event_brazil,
-            E_card_event_argentina,
-            E_card_event_chile,
-            E_card_event_panama,
-            E_card_event_cuba,
-            Setup,
-            Ph_round,
-            Ph_epilogue,
-            Ph_final_scoring,
+            Proc_take_cube,
+            Proc_give_order,
+            Proc_infiltrate,
+            Proc_remove_cubes,
+            Proc_remove_from_one_card,
+            Proc_move_cubes,
+            Proc_play_turn,
+            Eff_card_event_west_germany,
+            Eff_card_event_east_germany,
+            Eff_card_event_poland,
+            Eff_card_event_iran,
+            Eff_card_event_israel,
+            Eff_card_event_egypt,
+            Eff_card_event_japan,
+            Eff_card_event_south_korea,
+            Eff_card_event_angola,
+            Eff_card_event_ethiopia,
+            Eff_card_event_brazil,
+            Eff_card_event_argentina,
+            Eff_card_event_panama,
+            Phase_round,
             Flow,
         )
     },

@@ -4,12 +4,13 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # procedure bid (tests/lowering/call-stopping-procedure/game.yaml:8)
-class P_bid(Frame):
+class Proc_bid(Frame):
     __slots__ = ("l_p", "d_1")
-    NAME = "P_bid"
+    NAME = "Proc_bid"
     ORIGIN = "procedure bid (tests/lowering/call-stopping-procedure/game.yaml:8)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int")
@@ -46,9 +47,9 @@ class P_bid(Frame):
 
 
 # procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)
-class P_both_bid(Frame):
+class Proc_both_bid(Frame):
     __slots__ = ()
-    NAME = "P_both_bid"
+    NAME = "Proc_both_bid"
     ORIGIN = "procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)"
     SLOTS = __slots__
     SLOT_TYPES = ()
@@ -63,7 +64,7 @@ class P_both_bid(Frame):
             if pc == 0:
                 # cov 1
                 self.pc = 1
-                s.push(P_bid(P_ann))
+                s.push(Proc_bid(P_ann))
                 return
             elif pc == 1:
                 s.pop()
@@ -72,32 +73,10 @@ class P_both_bid(Frame):
                 raise AssertionError(pc)
 
 
-# setup (tests/lowering/call-stopping-procedure/game.yaml:3)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/call-stopping-procedure/game.yaml:3)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
-class Ph_play(Frame):
+class Phase_play(Frame):
     __slots__ = ()
-    NAME = "Ph_play"
+    NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/call-stopping-procedure/game.yaml:16)"
     SLOTS = __slots__
     SLOT_TYPES = ()
@@ -111,7 +90,7 @@ class Ph_play(Frame):
         while True:
             if pc == 0:
                 self.pc = 1
-                s.push(P_both_bid())
+                s.push(Proc_both_bid())
                 return
             elif pc == 1:
                 s.v_score[P_ann] += 1
@@ -128,7 +107,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -137,17 +116,13 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
                 s.after_setup()
                 # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
                 # cov 2
-                self.pc = 2
-                s.push(Ph_play())
+                self.pc = 1
+                s.push(Phase_play())
                 return
-            elif pc == 2:
+            elif pc == 1:
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -155,9 +130,10 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
 
-SCENARIOS: tuple[dict[str, Any], ...] = ()
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
@@ -165,3 +141,11 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("procedure", "procedure both_bid", "tests/lowering/call-stopping-procedure/game.yaml:12"),
     ("phase", "phase play", "tests/lowering/call-stopping-procedure/game.yaml:16"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -9,40 +9,25 @@ E_wager: int = 1
 E_blank: int = 2
 PH_play: int = 0
 IDS_card: tuple[str, ...] = ("gift", "wager", "blank", "none")
+LABELS_card: tuple[str, ...] = ("gift", "wager", "blank")
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # card gift: event (tests/lowering/effect-field/game.yaml:11)
-class E_card_event_gift(Frame):
-    __slots__ = ("l_self", "l_p")
-    NAME = "E_card_event_gift"
-    ORIGIN = "card gift: event (tests/lowering/effect-field/game.yaml:11)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 1
-    l_self: int
-    l_p: int
+def e_card_event_gift(s: State, l_self: int, l_p: int) -> None:
+    # cov 0
+    s.v_score[s.ref(l_p)] += 1
 
-    def __init__(self, l_self: int, l_p: int) -> None:
-        self.pc = 0
-        self.l_self = l_self
-        self.l_p = l_p
 
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 0
-                s.v_score[s.ref(self.l_p)] += 1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+# card wager: event (starts) (tests/lowering/effect-field/game.yaml:12)
+def e_card_event_wager(s: State, l_self: int, l_p: int) -> Frame:
+    return Eff_card_event_wager(l_self, l_p)
 
 
 # card wager: event (tests/lowering/effect-field/game.yaml:12)
-class E_card_event_wager(Frame):
+class Eff_card_event_wager(Frame):
     __slots__ = ("l_self", "l_p", "d_1")
-    NAME = "E_card_event_wager"
+    NAME = "Eff_card_event_wager"
     ORIGIN = "card wager: event (tests/lowering/effect-field/game.yaml:12)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "int")
@@ -80,32 +65,10 @@ class E_card_event_wager(Frame):
                 raise AssertionError(pc)
 
 
-# setup (tests/lowering/effect-field/game.yaml:3)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/effect-field/game.yaml:3)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase play (tests/lowering/effect-field/game.yaml:17)
-class Ph_play(Frame):
+class Phase_play(Frame):
     __slots__ = ()
-    NAME = "Ph_play"
+    NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/effect-field/game.yaml:17)"
     SLOTS = __slots__
     SLOT_TYPES = ()
@@ -121,9 +84,11 @@ class Ph_play(Frame):
                 subject_ = E_gift
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
-                    self.pc = 1
-                    s.push(effect(subject_, P_ann))
-                    return
+                    frame = effect(s, subject_, P_ann)
+                    if frame is not None:
+                        self.pc = 1
+                        s.push(frame)
+                        return
                 pc = 1
                 continue
             elif pc == 1:
@@ -140,7 +105,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/effect-field/game.yaml:3)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -149,17 +114,13 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
                 s.after_setup()
                 # phase play (tests/lowering/effect-field/game.yaml:17)
                 # cov 2
-                self.pc = 2
-                s.push(Ph_play())
+                self.pc = 1
+                s.push(Phase_play())
                 return
-            elif pc == 2:
+            elif pc == 1:
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -167,16 +128,21 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-EFFECT_card_event: tuple[Callable[..., Frame] | None, ...] = (
-    E_card_event_gift,
-    E_card_event_wager,
+EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
+    e_card_event_gift,
+    e_card_event_wager,
     None,
     None,
 )
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
-SCENARIOS: tuple[dict[str, Any], ...] = ()
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "e_card_event_gift": "card gift: event (tests/lowering/effect-field/game.yaml:11)",
+    "e_card_event_wager": "card wager: event (starts) (tests/lowering/effect-field/game.yaml:12)",
+}
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
@@ -184,3 +150,11 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("effect", "card wager: event", "tests/lowering/effect-field/game.yaml:12"),
     ("phase", "phase play", "tests/lowering/effect-field/game.yaml:17"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

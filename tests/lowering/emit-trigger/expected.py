@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # trigger bonus: if (tests/lowering/emit-trigger/game.yaml:11)
@@ -17,15 +18,10 @@ def t_bonus(s: State, l_p: int, l_n: int) -> None:
     s.v_score[s.ref(l_p)] += 1
 
 
-# trigger reply: if (tests/lowering/emit-trigger/game.yaml:15)
-def tc_reply(s: State, l_p: int, l_n: int) -> bool:
-    return True
-
-
 # trigger reply (tests/lowering/emit-trigger/game.yaml:15)
-class PT_reply(Frame):
+class Trig_reply(Frame):
     __slots__ = ("l_p", "l_n", "d_1")
-    NAME = "PT_reply"
+    NAME = "Trig_reply"
     ORIGIN = "trigger reply (tests/lowering/emit-trigger/game.yaml:15)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "int")
@@ -63,36 +59,14 @@ class PT_reply(Frame):
                 raise AssertionError(pc)
 
 
-# setup (tests/lowering/emit-trigger/game.yaml:3)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/emit-trigger/game.yaml:3)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase play (tests/lowering/emit-trigger/game.yaml:18)
-class Ph_play(Frame):
+class Phase_play(Frame):
     __slots__ = ("e_1", "e_2")
-    NAME = "Ph_play"
+    NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/emit-trigger/game.yaml:18)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int")
-    BLOCKS = 3
+    BLOCKS = 2
     e_1: int
     e_2: int
 
@@ -109,16 +83,10 @@ class Ph_play(Frame):
                 self.e_2 = 2
                 if tc_bonus(s, self.e_1, self.e_2):
                     t_bonus(s, self.e_1, self.e_2)
-                pc = 1
-                continue
+                self.pc = 1
+                s.push(Trig_reply(self.e_1, self.e_2))
+                return
             elif pc == 1:
-                if tc_reply(s, self.e_1, self.e_2):
-                    self.pc = 2
-                    s.push(PT_reply(self.e_1, self.e_2))
-                    return
-                pc = 2
-                continue
-            elif pc == 2:
                 s.pop()
                 return
             else:
@@ -132,7 +100,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -141,17 +109,13 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
                 s.after_setup()
                 # phase play (tests/lowering/emit-trigger/game.yaml:18)
                 # cov 2
-                self.pc = 2
-                s.push(Ph_play())
+                self.pc = 1
+                s.push(Phase_play())
                 return
-            elif pc == 2:
+            elif pc == 1:
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -159,9 +123,13 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "tc_bonus": "trigger bonus: if (tests/lowering/emit-trigger/game.yaml:11)",
+    "t_bonus": "trigger bonus (tests/lowering/emit-trigger/game.yaml:11)",
+}
 
-SCENARIOS: tuple[dict[str, Any], ...] = ()
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
@@ -169,3 +137,11 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("trigger", "trigger reply", "tests/lowering/emit-trigger/game.yaml:15"),
     ("phase", "phase play", "tests/lowering/emit-trigger/game.yaml:18"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

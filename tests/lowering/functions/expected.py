@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # function ahead (tests/lowering/functions/game.yaml:7)
@@ -18,49 +19,9 @@ def f_leader(s: State) -> int:
     return P_ann if f_ahead(s, P_ann) else P_bob
 
 
-# setup (tests/lowering/functions/game.yaml:2)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/functions/game.yaml:2)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase play (tests/lowering/functions/game.yaml:15)
-class Ph_play(Frame):
-    __slots__ = ()
-    NAME = "Ph_play"
-    ORIGIN = "phase play (tests/lowering/functions/game.yaml:15)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.v_score[s.ref(f_leader(s))] += 1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+def ph_play(s: State) -> None:
+    s.v_score[s.ref(f_leader(s))] += 1
 
 
 # the game's flow (phases) (tests/lowering/functions/game.yaml:2)
@@ -70,7 +31,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/functions/game.yaml:2)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 1
 
     def __init__(self) -> None:
         self.pc = 0
@@ -79,17 +40,10 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
                 s.after_setup()
                 # phase play (tests/lowering/functions/game.yaml:15)
                 # cov 2
-                self.pc = 2
-                s.push(Ph_play())
-                return
-            elif pc == 2:
+                ph_play(s)
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -97,9 +51,14 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "f_ahead": "function ahead (tests/lowering/functions/game.yaml:7)",
+    "f_leader": "function leader (tests/lowering/functions/game.yaml:11)",
+    "ph_play": "phase play (tests/lowering/functions/game.yaml:15)",
+}
 
-SCENARIOS: tuple[dict[str, Any], ...] = ()
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
@@ -107,3 +66,11 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("function", "function leader", "tests/lowering/functions/game.yaml:11"),
     ("phase", "phase play", "tests/lowering/functions/game.yaml:15"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

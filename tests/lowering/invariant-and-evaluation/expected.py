@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # invariant scores_small (tests/lowering/invariant-and-evaluation/game.yaml:7)
@@ -16,32 +17,10 @@ def evaluate(s: State, l_p: int) -> int:
     return s.v_score[l_p] - s.v_score[(1 - l_p)]
 
 
-# setup (tests/lowering/invariant-and-evaluation/game.yaml:2)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/invariant-and-evaluation/game.yaml:2)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)
-class Ph_play(Frame):
+class Phase_play(Frame):
     __slots__ = ("d_1",)
-    NAME = "Ph_play"
+    NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)"
     SLOTS = __slots__
     SLOT_TYPES = ("int",)
@@ -81,7 +60,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/invariant-and-evaluation/game.yaml:2)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -90,17 +69,13 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
                 s.after_setup()
                 # phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)
                 # cov 0
-                self.pc = 2
-                s.push(Ph_play())
+                self.pc = 1
+                s.push(Phase_play())
                 return
-            elif pc == 2:
+            elif pc == 1:
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -108,13 +83,25 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "inv_scores_small": "invariant scores_small (tests/lowering/invariant-and-evaluation/game.yaml:7)",
+    "evaluate": "evaluation (tests/lowering/invariant-and-evaluation/game.yaml:10)",
+}
+
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ("scores_small", "nobody scores more than 3", inv_scores_small, "all(p in players where score[p] <= 3)"),
 )
-
-SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("phase", "phase play", "tests/lowering/invariant-and-evaluation/game.yaml:12"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

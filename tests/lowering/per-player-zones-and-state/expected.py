@@ -10,63 +10,24 @@ E_ace: int = 0
 E_two: int = 1
 PH_play: int = 0
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # setup (tests/lowering/per-player-zones-and-state/game.yaml:15)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/per-player-zones-and-state/game.yaml:15)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 0
-                s.move(T_card, E_ace, (Z_hand + P_ann), True)
-                s.move(T_card, E_two, (Z_hand + P_bob), True)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+def setup(s: State) -> None:
+    # cov 0
+    s.move(T_card, E_ace, (Z_hand + P_ann), True)
+    s.move(T_card, E_two, (Z_hand + P_bob), True)
 
 
 # phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)
-class Ph_play(Frame):
-    __slots__ = ("l_p",)
-    NAME = "Ph_play"
-    ORIGIN = "phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)"
-    SLOTS = __slots__
-    SLOT_TYPES = ("player",)
-    BLOCKS = 1
-    l_p: int
-
-    def __init__(self) -> None:
-        self.pc = 0
-        self.l_p = -1
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                for x_ in list(range(s.num_players)):
-                    self.l_p = x_
-                    s.v_secret[s.ref(self.l_p)] = len(s.z.piles[(Z_hand + s.ref(self.l_p))])
-                    s.move_all(
-                        T_card, s.z.piles[(Z_hand + s.ref(self.l_p))], (Z_shown + s.ref(self.l_p)), True
-                    )
-                    s.v_score[s.ref(self.l_p)] += s.v_secret[self.l_p]
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+def ph_play(s: State) -> None:
+    for l_p in list(range(s.num_players)):
+        s.v_secret[s.ref(l_p)] = len(s.z.piles[(Z_hand + s.ref(l_p))])
+        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_p))], (Z_shown + s.ref(l_p)), True)
+        s.v_score[s.ref(l_p)] += s.v_secret[l_p]
 
 
 # the game's flow (phases) (tests/lowering/per-player-zones-and-state/game.yaml:2)
@@ -76,7 +37,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/per-player-zones-and-state/game.yaml:2)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 1
 
     def __init__(self) -> None:
         self.pc = 0
@@ -85,17 +46,11 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
+                setup(s)
                 s.after_setup()
                 # phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)
                 # cov 1
-                self.pc = 2
-                s.push(Ph_play())
-                return
-            elif pc == 2:
+                ph_play(s)
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -103,12 +58,24 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "setup": "setup (tests/lowering/per-player-zones-and-state/game.yaml:15)",
+    "ph_play": "phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)",
+}
 
-SCENARIOS: tuple[dict[str, Any], ...] = ()
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("setup", "setup", "tests/lowering/per-player-zones-and-state/game.yaml:15"),
     ("phase", "phase play", "tests/lowering/per-player-zones-and-state/game.yaml:18"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

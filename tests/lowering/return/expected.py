@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # procedure add_one (tests/lowering/return/game.yaml:7)
@@ -18,32 +19,10 @@ def p_add_one(s: State) -> None:
     s.v_score += 1
 
 
-# setup (tests/lowering/return/game.yaml:2)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/return/game.yaml:2)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
-
-
 # phase play (tests/lowering/return/game.yaml:12)
-class Ph_play(Frame):
+class Phase_play(Frame):
     __slots__ = ("l_go",)
-    NAME = "Ph_play"
+    NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/return/game.yaml:12)"
     SLOTS = __slots__
     SLOT_TYPES = ("bool",)
@@ -84,7 +63,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/return/game.yaml:2)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -93,17 +72,13 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
                 s.after_setup()
                 # phase play (tests/lowering/return/game.yaml:12)
                 # cov 5
-                self.pc = 2
-                s.push(Ph_play())
+                self.pc = 1
+                s.push(Phase_play())
                 return
-            elif pc == 2:
+            elif pc == 1:
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -111,9 +86,12 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "p_add_one": "procedure add_one (tests/lowering/return/game.yaml:7)",
+}
 
-SCENARIOS: tuple[dict[str, Any], ...] = ()
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
@@ -124,3 +102,11 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 16: else (implicit)", "tests/lowering/return/game.yaml:16"),
     ("phase", "phase play", "tests/lowering/return/game.yaml:12"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

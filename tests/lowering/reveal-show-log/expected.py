@@ -9,59 +9,23 @@ E_ace: int = 0
 E_two: int = 1
 PH_play: int = 0
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # setup (tests/lowering/reveal-show-log/game.yaml:11)
-class Setup(Frame):
-    __slots__ = ()
-    NAME = "Setup"
-    ORIGIN = "setup (tests/lowering/reveal-show-log/game.yaml:11)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 0
-                s.move_all(T_card, list(range(2)), (Z_hand + P_ann), True)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+def setup(s: State) -> None:
+    # cov 0
+    s.move_all(T_card, list(range(2)), (Z_hand + P_ann), True)
 
 
 # phase play (tests/lowering/reveal-show-log/game.yaml:13)
-class Ph_play(Frame):
-    __slots__ = ()
-    NAME = "Ph_play"
-    ORIGIN = "phase play (tests/lowering/reveal-show-log/game.yaml:13)"
-    SLOTS = __slots__
-    SLOT_TYPES = ()
-    BLOCKS = 1
-
-    def __init__(self) -> None:
-        self.pc = 0
-
-    def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.say("Revealed: " + s.label(T_card, E_ace))
-                s.say_to(
-                    P_bob, "You see: " + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + P_ann)])
-                )
-                s.say_to(P_bob, "You see: " + s.label(T_card, E_two))
-                s.say("ann holds " + str(len(s.z.piles[(Z_hand + P_ann)])) + " cards")
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+def ph_play(s: State) -> None:
+    s.say("Revealed: " + s.label(T_card, E_ace))
+    s.say_to(P_bob, "You see: " + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + P_ann)]))
+    s.say_to(P_bob, "You see: " + s.label(T_card, E_two))
+    s.say("ann holds " + str(len(s.z.piles[(Z_hand + P_ann)])) + " cards")
 
 
 # the game's flow (phases) (tests/lowering/reveal-show-log/game.yaml:2)
@@ -71,7 +35,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/reveal-show-log/game.yaml:2)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 1
 
     def __init__(self) -> None:
         self.pc = 0
@@ -80,17 +44,11 @@ class Flow(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                self.pc = 1
-                s.push(Setup())
-                return
-            elif pc == 1:
+                setup(s)
                 s.after_setup()
                 # phase play (tests/lowering/reveal-show-log/game.yaml:13)
                 # cov 1
-                self.pc = 2
-                s.push(Ph_play())
-                return
-            elif pc == 2:
+                ph_play(s)
                 s.expire(PH_play)
                 s.pop()
                 return
@@ -98,12 +56,24 @@ class Flow(Frame):
                 raise AssertionError(pc)
 
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "setup": "setup (tests/lowering/reveal-show-log/game.yaml:11)",
+    "ph_play": "phase play (tests/lowering/reveal-show-log/game.yaml:13)",
+}
 
-SCENARIOS: tuple[dict[str, Any], ...] = ()
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("setup", "setup", "tests/lowering/reveal-show-log/game.yaml:11"),
     ("phase", "phase play", "tests/lowering/reveal-show-log/game.yaml:13"),
 )
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,0 +1,89 @@
+"""Lower: checked IR + annotations + what may stop -> the view-model the templates render.
+
+Code that may stop for a decision becomes a Frame class whose `step` method is a small state
+machine of numbered blocks (locals live on the frame, so the state clones and saves at any
+decision); the rest becomes plain functions. Lowering reports nothing: every diagnostic comes from
+the passes before it, and what it cannot lower raises `Unsupported`.
+
+    names.py        the scheme of generated names
+    context.py      what the modules below share
+    expressions.py  expressions -> Python expressions
+    statements.py   statements that run straight through -> lines
+    frames.py       statements that may stop -> numbered blocks
+    units.py        functions, procedures, code fields, triggers, phase bodies, setup, checks
+    flow.py         the phases -> the Flow frame
+    facts.py        constants, data tables, action domains, state variables, GameInfo facts
+    scenarios.py    the rulebook examples -> their own module
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+from compiler.check import Annotations
+from compiler.lower import facts
+from compiler.lower.context import Context
+from compiler.lower.expressions import Unsupported
+from compiler.lower.flow import lower_flow
+from compiler.lower.scenarios import lower_scenarios
+from compiler.lower.units import lower_units, rule_checks
+from compiler.resolve import Symbols
+from compiler.suspension import Stops
+from compiler.viewmodel import EngineModule, Function, Header, Invariant, Module, ScenarioModule
+
+__all__ = ["Unsupported", "lower"]
+
+
+def lower(sym: Symbols, ann: Annotations, stops: Stops) -> Module:
+    """The view-model of a checked game (the engine module and the scenario module)."""
+    cx = Context(sym, ann, stops)
+    g = sym.game
+    header = Header(g.name, g.title, g.version, g.digest, tuple(g.files), g.step_budget)
+    constants = facts.constants(cx)
+    data = facts.data_tables(cx)
+    info = facts.info(cx)
+    state_vars = facts.state_vars(cx)
+    units = lower_units(cx)
+    flow = lower_flow(cx)
+    invariants, evaluate = rule_checks(cx, units)
+    engine = EngineModule(
+        header=header,
+        constants=constants,
+        data=data,
+        state_vars=state_vars,
+        functions=tuple(units.functions),
+        frames=(*units.frames, flow),
+        tables=tuple(units.tables),
+        invariants=tuple(Invariant(*inv) for inv in invariants),
+        evaluate=evaluate,
+        coverage=tuple(cx.coverage),
+        info=info,
+    )
+    scenario_units, scenarios = lower_scenarios(cx)
+    functions = tuple(scenario_units.functions)
+    return Module(engine, ScenarioModule(header, _used_names(engine, functions), functions, scenarios))
+
+
+def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[str, ...]:
+    """The engine's module-level names the scenario functions use: what their module imports."""
+    defined = {c.name for c in engine.constants}
+    defined.update(d.name for d in engine.data)
+    defined.update(f.name for f in engine.functions)
+    defined.update(t.name for t in engine.tables)
+    used: set[str] = set()
+    for f in functions:
+        text = "def f():\n" + "".join(f"    {line}\n" for line in f.body)
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NAME and token.string in defined:
+                used.add(token.string)
+    return tuple(sorted(used | {"State"}, key=_import_order))
+
+
+def _import_order(name: str) -> tuple[int, list[int | str], str]:
+    """The order Python style (isort, ruff's I001) wants in an import list: constants, then
+    classes, then the rest; each case-insensitively, numbers by value."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    parts = re.split(r"(\d+)", name.lower())
+    return kind, [int(p) if p.isdigit() else p for p in parts], name

@@ -1,0 +1,61 @@
+"""The state one game's lowering shares: its symbols and annotations, names, ids and coverage points."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler import ir
+from compiler.check import Annotations
+from compiler.lower.names import Names
+from compiler.resolve import Symbols
+from compiler.suspension import Stops
+from compiler.typesys import PLAYER, Type
+from compiler.viewmodel import CoveragePoint
+
+
+@dataclass
+class Context:
+    """What every lowering module reads, and the few things they add to (coverage points)."""
+
+    sym: Symbols
+    ann: Annotations
+    stops: Stops
+    names: Names = field(default_factory=Names)
+    type_index: dict[str, int] = field(default_factory=dict)
+    domains: dict[str, int] = field(default_factory=dict)  # domain name -> index in GameInfo.domains
+    coverage: list[CoveragePoint] = field(default_factory=list)
+    covering: bool = True  # False while lowering scenario code, which is not a rule
+    local_prefix: str = ""  # "self." inside a frame, where locals are slots
+    walrus: int = 0  # temporaries of method calls on a computed subject
+
+    def __post_init__(self) -> None:
+        self.type_index = {name: i for i, name in enumerate(self.sym.entity_types)}
+        self.type_index["player"] = len(self.type_index)
+
+    @property
+    def two_players(self) -> bool:
+        return self.sym.game.player_count.data == 2
+
+    def cover(self, kind: str, what: str, span: ir.Span) -> list[str]:
+        """A coverage point: the `# cov N` marker line to put before its first statement (none if off).
+
+        The marker is a comment, so it costs nothing; rule coverage maps it to the statement.
+        """
+        if not self.covering:
+            return []
+        self.coverage.append(CoveragePoint(kind, what, f"{span.file}:{span.line}"))
+        return [f"# cov {len(self.coverage) - 1}"]
+
+    def local(self, slot: str) -> str:
+        return f"{self.local_prefix}l_{slot}"
+
+    def type_constant(self, t: Type) -> str:
+        """The `T_` constant of the component type a value (or list, or zone) holds."""
+        if t.kind in ("zone", "list") and t.elem is not None:
+            t = t.elem
+        if t.kind == "entity" and t.name != "player":
+            return self.names.claim("type", t.name)
+        return self.names.claim("type", "player")
+
+    def param_type(self, p: ir.Param) -> Type:
+        return self.sym.type_named(p.type.text) or PLAYER

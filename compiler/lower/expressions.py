@@ -1,0 +1,268 @@
+"""Expressions: a checked IR expression -> the text of a Python expression.
+
+`s` is the state. Names become their generated constants, state reads `s.v_<name>`, builtins are
+written as compiler/builtins.py says, and a node or builtin this module does not know raises
+`Unsupported` (the checker lets none through), never a silent default.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from compiler import ir
+from compiler.builtins import BUILTINS
+from compiler.layout import py_literal
+from compiler.lower.context import Context
+from compiler.typesys import PLAYER, Type
+
+
+class Unsupported(Exception):
+    """Lowering met something the checker should have rejected: a compiler bug, not a spec error."""
+
+
+def py_str(text: str) -> str:
+    """A string literal, double-quoted where that needs no more escapes (as Python style prefers)."""
+    return py_literal(text)
+
+
+def expr(cx: Context, e: ir.Expr) -> str:
+    """Python for expression `e`."""
+    match e:
+        case ir.IntLit():
+            return str(e.value)
+        case ir.BoolLit():
+            return "True" if e.value else "False"
+        case ir.NoneLit():
+            return "-1"
+        case ir.StrLit():
+            return string(cx, e)
+        case ir.Name():
+            return name(cx, e)
+        case ir.Field():
+            return _field(cx, e)
+        case ir.MethodCall():
+            return _method_call(cx, e)
+        case ir.Index():
+            return _index(cx, e)
+        case ir.Call():
+            return call(cx, e)
+        case ir.ListLit():
+            return "[" + ", ".join(expr(cx, i) for i in e.items) + "]"
+        case ir.ListComp():
+            cond = f" if {expr(cx, e.cond)}" if e.cond is not None else ""
+            return f"[{expr(cx, e.item)} for {comp_var(cx, e)} in {expr(cx, e.source)}{cond}]"
+        case ir.Quantifier():
+            return _quantifier(cx, e)
+        case ir.Aggregate():
+            cond = f" if {expr(cx, e.cond)}" if e.cond is not None else ""
+            gen = f"{expr(cx, e.item)} for {comp_var(cx, e)} in {expr(cx, e.source)}{cond}"
+            return f"sum({gen})" if e.kind == "sum" else f"{e.kind}(({gen}), default=0)"
+        case ir.Compare() if e.op in ("==", "!=") and isinstance(e.right, ir.BoolLit):
+            # `x == true` is `x`, `x == false` is `not x`: Python style wants no comparison with a
+            # bool literal
+            return f"({expr(cx, e.left) if e.right.value == (e.op == '==') else negation(cx, e.left)})"
+        case ir.Compare() if e.op in ("==", "!=") and isinstance(e.left, ir.BoolLit):
+            return f"({expr(cx, e.right) if e.left.value == (e.op == '==') else negation(cx, e.right)})"
+        case ir.BinOp() if e.op in ("//", "%") and not (
+            isinstance(e.right, ir.IntLit) and e.right.value != 0
+        ):
+            # a divisor that may be zero: the engine raises a rule error instead of Python's
+            return f"s.{'div' if e.op == '//' else 'mod'}({expr(cx, e.left)}, {expr(cx, e.right)})"
+        case ir.BinOp() | ir.Compare() | ir.BoolOp():
+            return f"({expr(cx, e.left)} {e.op} {expr(cx, e.right)})"
+        case ir.Not():
+            return f"({negation(cx, e.operand)})"
+        case ir.Neg():
+            return f"(-{expr(cx, e.operand)})"
+        case ir.CondExpr():
+            return f"({expr(cx, e.then)} if {expr(cx, e.cond)} else {expr(cx, e.other)})"
+        case ir.Active():
+            return f"s.active({cx.names.claim('modifier', e.name)}, {arg_tuple(cx, e.args)})"
+        case ir.Choose() | ir.ChooseNumber() | ir.Ask():
+            raise Unsupported("a decision inside an expression (check.py rejects these)")
+        case _:
+            assert_never(e)
+
+
+def negation(cx: Context, e: ir.Expr) -> str:
+    """`not e`, with membership flipped (`a not in b`) as Python style wants."""
+    if isinstance(e, ir.Compare) and e.op in ("in", "not in"):
+        flipped = "not in" if e.op == "in" else "in"
+        return f"{expr(cx, e.left)} {flipped} {expr(cx, e.right)}"
+    return f"not {expr(cx, e)}"
+
+
+def stored(cx: Context, e: ir.Expr) -> str:
+    """An expression whose value is kept (a local, an argument): a zone is copied, never aliased."""
+    code = expr(cx, e)
+    return f"list({code})" if cx.ann.type_of(e).kind == "zone" else code
+
+
+def arg_tuple(cx: Context, args: tuple[ir.Expr, ...]) -> str:
+    if not args:
+        return "()"
+    return "(" + ", ".join(expr(cx, a) for a in args) + ("," if len(args) == 1 else "") + ")"
+
+
+def comp_var(cx: Context, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> str:
+    return f"c_{cx.ann.slots[id(e)]}"
+
+
+def zone_id(cx: Context, e: ir.Expr) -> str:
+    """The zone id an expression names: `Z_pile`, or a per-player zone's `(Z_hand + p)`."""
+    match e:
+        case ir.Name():
+            return cx.names.claim("zone", e.ident)
+        case ir.Index() if isinstance(e.subject, ir.Name):
+            owner = expr(cx, e.args[0])
+            zone = cx.names.claim("zone", e.subject.ident)
+            return f"({zone} + {owner if owner.startswith('P_') else f's.ref({owner})'})"
+        case _:
+            raise Unsupported("a zone that is not named directly (check.py rejects these)")
+
+
+def label(cx: Context, code: str, t: Type) -> str:
+    """Display text of the value `code` of type `t`."""
+    match t.kind:
+        case "entity" if t.name == "player":
+            return f"s.player_label({code})"
+        case "entity":
+            return f"s.label({cx.names.claim('type', t.name)}, {code})"
+        case "enum":
+            return f"{cx.names.claim('enum', t.name)}[{code}]"
+        case "cell":
+            return f"s.cell_label({code})"
+        case "bool":
+            return f'("yes" if {code} else "no")'
+        case "str":
+            return code
+        case "list" | "zone":
+            inner = label(cx, "x_", t.elem) if t.elem else "str(x_)"
+            return f'", ".join({inner} for x_ in {code})'
+        case _:
+            return f"str({code})"
+
+
+def string(cx: Context, e: ir.StrLit) -> str:
+    """A string with `{...}` interpolations: literal parts joined with the values' labels."""
+    parts = [py_str(p) if isinstance(p, str) else label(cx, expr(cx, p), cx.ann.type_of(p)) for p in e.parts]
+    return " + ".join(parts) if parts else '""'
+
+
+def name(cx: Context, e: ir.Name) -> str:
+    b = cx.ann.names[id(e)]
+    match b.kind:
+        case "local":
+            return cx.local(b.target)
+        case "comp":
+            return f"c_{b.target}"
+        case "const":
+            value = cx.sym.constants[b.target][1]
+            return py_str(value) if isinstance(value, str) else repr(value)
+        case "option":
+            return f"s.o_{b.target}"
+        case "state":
+            return f"s.v_{b.target}"
+        case "zone":
+            return f"s.z.piles[{cx.names.claim('zone', b.target)}]"
+        case "entity":
+            return cx.names.claim("entity", b.target)
+        case "enum":
+            return str(cx.sym.enum_values[b.target][1])
+        case "player":
+            return cx.names.claim("player", b.target)
+        case "all":
+            return f"list(range({len(cx.sym.entity_types[b.target].ids)}))"
+        case "players":
+            return "list(range(s.num_players))"
+        case "num_players":
+            return "s.num_players"
+    raise Unsupported(f"a name bound as {b.kind!r}")
+
+
+def call(cx: Context, e: ir.Call) -> str:
+    """A call of a spec function, or of a builtin as compiler/builtins.py writes it."""
+    args = [expr(cx, a) for a in e.args]
+    if e.func in cx.sym.functions:
+        return f"{cx.names.claim('function', e.func)}(s{''.join(', ' + a for a in args)})"
+    builtin = BUILTINS.get(e.func)
+    if builtin is None:
+        raise Unsupported(f"a call of unknown function {e.func!r}")
+    template = builtin.python
+    if builtin.python_two_players is not None and cx.two_players:
+        template = builtin.python_two_players
+    first = cx.ann.type_of(e.args[0]) if e.args else PLAYER
+    fills: dict[str, str] = {"args": ", ".join(args)}
+    if "{type0}" in template:
+        fills["type0"] = cx.type_constant(first)
+    if "{zone0}" in template:
+        fills["zone0"] = zone_id(cx, e.args[0])
+    if "{label0}" in template:
+        fills["label0"] = label(cx, args[0], first)
+    return template.format(*args, **fills)
+
+
+def domain_of(cx: Context, t: Type) -> int:
+    """The action domain (index) of a choosable value type."""
+    match t.kind:
+        case "entity" if t.name == "player":
+            return cx.domains["player"]
+        case "entity":
+            return cx.domains[f"entity:{t.name}"]
+        case "enum":
+            return cx.domains[f"enum:{t.name}"]
+        case "cell":
+            return cx.domains["cell"]
+        case "bool":
+            return cx.domains["bool"]
+    return cx.domains["number"]
+
+
+def _field(cx: Context, e: ir.Field) -> str:
+    subject = expr(cx, e.subject)
+    t = cx.ann.type_of(e.subject)
+    if e.name == "name":
+        return f"s.label({cx.names.claim('type', t.name)}, {subject})"
+    if e.name == "id":
+        return f"{cx.names.claim('ids', t.name)}[{subject}]"
+    return f"{cx.names.claim('column', t.name, e.name)}[{subject}]"
+
+
+def _method_call(cx: Context, e: ir.MethodCall) -> str:
+    t = cx.ann.type_of(e.subject)
+    subject = expr(cx, e.subject)
+    table = cx.names.claim("expression_table", t.name, e.name)
+    args = "".join(f", {expr(cx, a)}" for a in e.args)
+    if not _simple(subject):  # evaluate the subject once
+        cx.walrus += 1
+        tmp = f"w{cx.walrus}_"
+        return f"{table}[({tmp} := {subject})](s, {tmp}{args})"
+    return f"{table}[{subject}](s, {subject}{args})"
+
+
+def _index(cx: Context, e: ir.Index) -> str:
+    b = cx.ann.names.get(id(e.subject))
+    if b is not None and b.kind == "state":
+        return f"s.v_{b.target}" + "".join(f"[{expr(cx, a)}]" for a in e.args)
+    if b is not None and b.kind == "zone":
+        return f"s.z.piles[{zone_id(cx, e)}]"
+    return f"{expr(cx, e.subject)}[{expr(cx, e.args[0])}]"
+
+
+def _quantifier(cx: Context, e: ir.Quantifier) -> str:
+    v = comp_var(cx, e)
+    source = expr(cx, e.source)
+    cond = expr(cx, e.cond) if e.cond is not None else "True"
+    match e.kind:
+        case "count":
+            return f"sum(1 for {v} in {source} if {cond})" if e.cond is not None else f"len({source})"
+        case "any" | "all":
+            return f"{e.kind}({cond} for {v} in {source})"
+        case "filter":
+            return f"[{v} for {v} in {source} if {cond}]"
+    raise Unsupported(f"a quantifier {e.kind!r}")
+
+
+def _simple(code: str) -> bool:
+    """A name, an attribute of self or a constant: safe to evaluate twice."""
+    return code.replace("self.", "", 1).isidentifier() or code.lstrip("-").isdigit()

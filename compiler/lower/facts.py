@@ -1,0 +1,197 @@
+"""Static facts: the symbols -> constants, data tables, action domains, state variables and the
+facts GameInfo carries (what saved states are checked against). Each label is written once: the
+domains and GameInfo name the data tables that hold them, and cell and number labels are computed
+by the runtime.
+"""
+
+from __future__ import annotations
+
+from compiler import ir
+from compiler.lower.context import Context
+from compiler.lower.frames import value_type
+from compiler.lower.statements import python_type
+from compiler.typesys import PLAYER, Type
+from compiler.viewmodel import Constant, DataTable, DomainFact, Info, OptionFact, StateVar, ZoneFact
+
+
+def none_value(t: Type) -> object:
+    """What a field of `none` reads: the type's default."""
+    if t.kind == "list":
+        return []
+    if t.kind == "bool":
+        return False
+    if t.kind == "str":
+        return ""
+    return -1 if t.is_ref else 0
+
+
+def constants(cx: Context) -> tuple[Constant, ...]:
+    sym, names = cx.sym, cx.names
+    out = [Constant(names.claim("type", name), i) for name, i in cx.type_index.items()]
+    zone = 0
+    for zname, (z, _) in sym.zones.items():
+        out.append(Constant(names.claim("zone", zname), zone))
+        zone += sym.max_players if z.per_player else 1
+    out += [Constant(names.claim("player", p), i) for i, p in enumerate(sym.players)]
+    out += [Constant(names.claim("entity", e), i) for e, (_, i) in sym.entities.items()]
+    out += [Constant(names.claim("modifier", m), i) for i, m in enumerate(sym.modifiers)]
+    out += [Constant(names.claim("phase", p), i) for i, p in enumerate(sym.phases)]
+    return tuple(out)
+
+
+def data_tables(cx: Context) -> tuple[DataTable, ...]:
+    """Component ids, labels and data columns, enum values, player labels. A component table has
+    one extra entry at the end: what `none` (index -1) reads."""
+    sym, names = cx.sym, cx.names
+    out = []
+    for tname, info in sym.entity_types.items():
+        out.append(DataTable(names.claim("ids", tname), "tuple[str, ...]", (*info.ids, "none")))
+        out.append(DataTable(names.claim("labels", tname), "tuple[str, ...]", tuple(info.labels)))
+        for fname, column in info.data.items():
+            t = info.field_types[fname]
+            out.append(
+                DataTable(
+                    names.claim("column", tname, fname),
+                    f"tuple[{python_type(t)}, ...]",
+                    (*column, none_value(t)),
+                )
+            )
+    for ename, values in sym.enums.items():
+        out.append(DataTable(names.claim("enum", ename), "tuple[str, ...]", tuple(values)))
+    out.append(DataTable("PLAYER_LABELS", "tuple[str, ...]", tuple(sym.game.player_labels)))
+    return tuple(out)
+
+
+def domains(cx: Context) -> tuple[DomainFact, ...]:
+    """The action space: pass, no/yes, numbers, cells, players, then each component type and enum."""
+    sym, names = cx.sym, cx.names
+    out = [
+        DomainFact("pass", 0, labels=("pass",)),
+        DomainFact("bool", 0, labels=("no", "yes")),
+        DomainFact("number", 0, numbers_up_to=sym.game.max_number),
+    ]
+    if radius(cx):
+        out.append(DomainFact("cell", 0, cells_radius=radius(cx)))
+    out.append(DomainFact("player", 0, table="PLAYER_LABELS"))
+    out += [DomainFact(f"entity:{t}", 0, table=names.claim("labels", t)) for t in sym.entity_types]
+    out += [DomainFact(f"enum:{e}", 0, table=names.claim("enum", e)) for e in sym.enums]
+    sizes = {
+        "pass": 1,
+        "bool": 2,
+        "number": sym.game.max_number + 1,
+        "cell": (2 * radius(cx) + 1) ** 2,
+        "player": len(sym.game.player_labels),
+        **{f"entity:{t}": len(info.labels) for t, info in sym.entity_types.items()},
+        **{f"enum:{e}": len(values) for e, values in sym.enums.items()},
+    }
+    placed, offset = [], 0
+    for i, d in enumerate(out):
+        cx.domains[d.name] = i
+        placed.append(DomainFact(d.name, offset, d.labels, d.table, d.numbers_up_to, d.cells_radius))
+        offset += sizes[d.name]
+    return tuple(placed)
+
+
+def radius(cx: Context) -> int:
+    return max((z.radius for z, _ in cx.sym.zones.values() if z.kind == "grid"), default=0)
+
+
+def state_vars(cx: Context) -> tuple[StateVar, ...]:
+    """The options' values, then the state variables, as attributes of the state."""
+    sym = cx.sym
+    out = []
+    for o in sym.game.options:
+        python = "bool" if o.type == "bool" else "int"
+        out.append(StateVar(o.name, f"o_{o.name}", python, None, option=python))
+    for name, (sv, t, per) in sym.state.items():
+        initial = _initial(cx, sv, t)
+        python = python_type(t)
+        dims: list[int | None] = []
+        for pt in per:
+            # a component index gets one extra slot at the end: what `none` (-1) reads
+            if pt == PLAYER:
+                dims.append(None)
+            elif pt.kind == "entity":
+                dims.append(len(sym.entity_types[pt.name].ids) + 1)
+            else:
+                dims.append(len(sym.enums[pt.name]))
+            python = f"list[{python}]"
+        out.append(StateVar(name, f"v_{name}", python, initial, tuple(dims)))
+    return tuple(out)
+
+
+def _initial(cx: Context, sv: ir.StateVar, t: Type) -> object:
+    """A state variable's declared initial value, or its type's: -1 (none) for a reference."""
+    if sv.name in cx.sym.initial_values:
+        return cx.sym.initial_values[sv.name]
+    if t.kind == "enum":
+        return 0
+    return -1 if t.is_ref else none_value(t)
+
+
+def info(cx: Context) -> Info:
+    sym = cx.sym
+    types = list(sym.entity_types)
+    zones = []
+    for zname, (z, t) in sym.zones.items():
+        assert t.elem is not None
+        type_index = cx.type_index.get(t.elem.name, 0)
+        for owner in range(sym.max_players) if z.per_player else [-1]:
+            zones.append(ZoneFact(zname, type_index, z.kind, owner, z.visibility))
+    type_slots = {**cx.type_index, **{e: len(cx.type_index) + i for i, e in enumerate(sym.enums)}}
+    held_types: dict[str, int] = {}
+    for n, (_, t, _) in sym.state.items():
+        held = t.elem if t.kind == "list" and t.elem is not None else t
+        if held.kind == "entity" and held.name in cx.type_index:
+            held_types[n] = cx.type_index[held.name]
+    # what a saved state's variables and modifier arguments may hold (runtime/saved.py checks it)
+    var_types: dict[str, tuple[str, tuple[str, ...]]] = {
+        o.name: ("bool" if o.type == "bool" else "int", ()) for o in sym.game.options
+    }
+    for n, (_, t, per) in sym.state.items():
+        var_types[n] = (value_type(t), tuple(value_type(pt) for pt in per))
+    return Info(
+        player_labels="PLAYER_LABELS",
+        player_ids=tuple(sym.players),
+        player_count=sym.game.player_count.data,
+        options=tuple(
+            OptionFact(o.name, o.type, o.default, tuple(o.choices), o.doc) for o in sym.game.options
+        ),
+        type_names=(*types, "player"),
+        id_tables=tuple(cx.names.claim("ids", t) for t in types),
+        label_tables=(*(cx.names.claim("labels", t) for t in types), "PLAYER_LABELS"),
+        zones=tuple(zones),
+        domains=domains(cx),
+        radius=radius(cx),
+        phases=tuple(sym.phases),
+        modifiers=tuple(sym.modifiers),
+        owner_vars=tuple(n for n, (sv, _, _) in sym.state.items() if sv.visibility == "owner"),
+        chance=_uses(sym.game, "chance"),
+        secret_choices=_uses(sym.game, "secret"),
+        var_indices={
+            n: tuple(type_slots[pt.name] for pt in per) for n, (_, _, per) in sym.state.items() if per
+        },
+        var_values=held_types,
+        var_types=var_types,
+        modifier_params=tuple(
+            tuple(value_type(sym.type_named(p.type.text) or PLAYER) for p in m.params)
+            for m in sym.modifiers.values()
+        ),
+    )
+
+
+def _uses(g: ir.Game, what: str) -> bool:
+    """Whether the rules (scenarios aside) roll, pick at random or shuffle (`chance`), or ask
+    secret choices (`secret`). Adapters use these to say what kind of game it is."""
+    for top in ir.children(g):
+        if isinstance(top, ir.ScenarioDecl):
+            continue
+        for node in ir.walk(top):
+            if what == "chance" and (
+                isinstance(node, ir.Shuffle)
+                or (isinstance(node, ir.Call) and node.func in ("roll", "random"))
+            ):
+                return True
+            if what == "secret" and isinstance(node, ir.Choose) and node.secret:
+                return True
+    return False

@@ -1,0 +1,329 @@
+"""Frames: code that may stop for a decision -> the numbered blocks of a Frame's `step` method.
+
+A frame's locals are slots (`self.l_<name>`), so the state clones and saves at any decision. A
+statement that stops ends its block: it sets `self.pc` to the block to resume at, then asks,
+pushes a callee's frame, or jumps. Statements that do not stop are written straight
+(statements.py) into the current block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import assert_never
+
+from compiler import ir
+from compiler.codewriter import CodeWriter
+from compiler.lower import statements
+from compiler.lower.context import Context
+from compiler.lower.expressions import Unsupported, domain_of, expr, negation, py_str, stored, string
+from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place, python_type
+from compiler.typesys import PLAYER, Type
+from compiler.viewmodel import Slot
+
+DECISIONS = (ir.Choose, ir.ChooseNumber, ir.Ask)
+
+
+def value_type(t: Type) -> str:
+    """The runtime's name for the values of type `t` in a saved state: `int`, `bool`, `str`, a
+    domain's name (`cell`, `player`, `entity:T`, `enum:E`: an id of that domain) or `list[...]`."""
+    if t.kind in ("list", "zone"):
+        return f"list[{value_type(t.elem) if t.elem else 'int'}]"
+    if t == PLAYER:
+        return "player"
+    if t.kind in ("entity", "enum"):
+        return f"{t.kind}:{t.name}"
+    return t.kind if t.kind in ("bool", "str", "cell") else "int"
+
+
+def default_value(t: Type) -> object:
+    """What a local of type `t` holds before it is set."""
+    if t.kind == "bool":
+        return False
+    if t.kind == "str":
+        return ""
+    if t.kind in ("list", "zone"):
+        return []
+    if t.is_ref:
+        return -1
+    return 0
+
+
+@dataclass
+class Blocks:
+    """The numbered blocks of one frame's step method, and the slots its control flow needs."""
+
+    writers: list[CodeWriter] = field(default_factory=lambda: [CodeWriter()])
+    current: int = 0
+    temps: int = 0
+    slots: list[Slot] = field(default_factory=list)
+
+    @property
+    def w(self) -> CodeWriter:
+        return self.writers[self.current]
+
+    def new(self) -> int:
+        self.writers.append(CodeWriter())
+        return len(self.writers) - 1
+
+    def at(self, block: int) -> None:
+        self.current = block
+
+    def line(self, text: str) -> None:
+        self.w.line(text)
+
+    def jump(self, block: int) -> None:
+        self.line(f"pc = {block}")
+        self.line("continue")
+
+    def jump_if(self, cond: str, block: int) -> None:
+        with self.w.block(f"if {cond}:"):
+            self.jump(block)
+
+    def resume_at(self, block: int) -> None:
+        """What the frame does next time it steps: the block after a call or a decision."""
+        self.line(f"self.pc = {block}")
+
+    def temp(self, prefix: str, python: str, initial: object, value_type: str) -> str:
+        """A new slot for the frame's own bookkeeping (a loop's list and index, a decision's answer)."""
+        self.temps += 1
+        name = f"{prefix}{self.temps}"
+        self.slots.append(Slot(name, python, value_type, initial))
+        return name
+
+    def lines(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(w.lines()) for w in self.writers)
+
+
+def body(cx: Context, b: Blocks, stmts: tuple[ir.Stmt, ...]) -> None:
+    for s in stmts:
+        statement(cx, b, s)
+
+
+def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
+    if not cx.stops.stmt(s, cx.ann):
+        statements.statement(cx, s, b.w, in_frame=True)
+        return
+    match s:
+        case ir.Let() | ir.Assign():
+            _decision_statement(cx, b, s)
+        case ir.If():
+            _if(cx, b, s)
+        case ir.For():
+            _for(cx, b, s)
+        case ir.Repeat() | ir.While():
+            _loop(cx, b, s)
+        case ir.CallStmt():
+            after = b.new()
+            args = ", ".join(stored(cx, a) for a in s.args)
+            b.resume_at(after)
+            b.line(f"s.push({cx.names.claim('procedure_frame', s.proc)}({args}))")
+            b.line("return")
+            b.at(after)
+        case ir.DoEffect():
+            _do_effect(cx, b, s)
+        case ir.Emit():
+            _emit(cx, b, s)
+        case _:
+            raise Unsupported(f"a {type(s).__name__} statement that stops")
+
+
+def _decision_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign) -> None:
+    d = s.value
+    assert isinstance(d, DECISIONS)
+    bound = cx.ann.names.get(id(s)) if isinstance(s, ir.Assign) else None
+    if isinstance(s, ir.Let):
+        slot = f"l_{cx.ann.slots[id(s)]}"
+    elif bound is not None and bound.kind == "local" and s.op == "=":
+        slot = f"l_{bound.target}"
+    else:  # the answer is kept in a slot of its own, then assigned
+        python = _answer_type(d)
+        slot = b.temp("d_", python, {"bool": False, "int": -1}.get(python, []), _answer_value_type(cx, d))
+    after = b.new()
+    decision(cx, b, d, slot, after)
+    b.at(after)
+    if isinstance(s, ir.Assign) and slot.startswith("d_"):
+        assign(cx, s, f"self.{slot}", b.w)
+
+
+def _if(cx: Context, b: Blocks, s: ir.If) -> None:
+    arms = coverage_arms(cx, s)
+    join = b.new()
+    targets = [b.new() for _ in s.branches]
+    orelse = b.new() if s.orelse else join
+    for (cond, _), target in zip(s.branches, targets, strict=True):
+        b.jump_if(expr(cx, cond), target)
+    for mark in arms[-1]:  # the else arm (explicit or not) is the fall-through
+        b.line(mark)
+    b.jump(orelse)
+    for (_, branch), target, marks in zip(s.branches, targets, arms[:-1], strict=True):
+        b.at(target)
+        for mark in marks:
+            b.line(mark)
+        body(cx, b, branch)
+        b.jump(join)
+    if s.orelse:
+        b.at(orelse)
+        body(cx, b, s.orelse)
+        b.jump(join)
+    b.at(join)
+
+
+def _for(cx: Context, b: Blocks, s: ir.For) -> None:
+    slot = cx.ann.slots[id(s)]
+    elem = cx.ann.type_of(s.source).elem
+    items = b.temp(
+        "i_",
+        f"list[{python_type(elem) if elem else 'int'}]",
+        [],
+        f"list[{value_type(elem) if elem else 'int'}]",
+    )
+    index = b.temp("k_", "int", 0, "int")
+    b.line(f"self.{items} = {fresh_list(expr(cx, s.source))}")
+    b.line(f"self.{index} = 0")
+    head, loop_body, done = b.new(), b.new(), b.new()
+    b.jump(head)
+    b.at(head)
+    b.jump_if(f"self.{index} >= len(self.{items})", done)
+    b.line(f"self.l_{slot} = self.{items}[self.{index}]")
+    b.line(f"self.{index} += 1")
+    if s.cond is not None:
+        b.jump_if(negation(cx, s.cond), head)
+    b.jump(loop_body)
+    b.at(loop_body)
+    body(cx, b, s.body)
+    b.jump(head)
+    b.at(done)
+
+
+def _loop(cx: Context, b: Blocks, s: ir.Repeat | ir.While) -> None:
+    head, loop_body, done = b.new(), b.new(), b.new()
+    place = py_str(loop_place("repeat" if isinstance(s, ir.Repeat) else "while", s.span))
+    if isinstance(s, ir.Repeat):
+        left = b.temp("r_", "int", 0, "int")
+        b.line(f"self.{left} = {expr(cx, s.count)}")
+        b.jump(head)
+        b.at(head)
+        b.line(f"s.tick({place})")
+        b.jump_if(f"self.{left} <= 0", done)
+        b.line(f"self.{left} -= 1")
+    else:
+        b.jump(head)
+        b.at(head)
+        b.line(f"s.tick({place})")
+        b.jump_if(negation(cx, s.cond), done)
+    b.jump(loop_body)
+    b.at(loop_body)
+    body(cx, b, s.body)
+    b.jump(head)
+    b.at(done)
+
+
+def _do_effect(cx: Context, b: Blocks, s: ir.DoEffect) -> None:
+    """A component's effect: a plain one runs at once; one that stops returns its frame to push."""
+    t = cx.ann.type_of(s.subject)
+    after = b.new()
+    args = "".join(f", {stored(cx, a)}" for a in s.args)
+    b.line(f"subject_ = {expr(cx, s.subject)}")
+    b.line(f"effect = {cx.names.claim('effect_table', t.name, s.field)}[subject_]")
+    with b.w.block("if effect is not None:"):
+        b.line(f"frame = effect(s, subject_{args})")
+        with b.w.block("if frame is not None:"):
+            b.resume_at(after)
+            b.line("s.push(frame)")
+            b.line("return")
+    b.jump(after)
+    b.at(after)
+
+
+def _emit(cx: Context, b: Blocks, s: ir.Emit) -> None:
+    slots = []
+    for a in s.args:  # evaluated once, kept on the frame across the triggers' decisions
+        t = cx.ann.type_of(a)
+        slot = b.temp("e_", python_type(t), default_value(t), value_type(t))
+        b.line(f"self.{slot} = {stored(cx, a)}")
+        slots.append(f"self.{slot}")
+    args = ", ".join(slots)
+    for tr in cx.stops.triggers_of.get(s.event, ()):
+        condition = ""
+        if tr.condition is not None:
+            condition = f"{cx.names.claim('trigger_condition', tr.name)}(s{', ' + args if args else ''})"
+        if not cx.stops.triggers[tr.name]:  # runs at once, and the block goes on
+            run = f"{cx.names.claim('trigger', tr.name)}(s{', ' + args if args else ''})"
+            if condition:
+                with b.w.block(f"if {condition}:"):
+                    b.line(run)
+            else:
+                b.line(run)
+            continue
+        after = b.new()
+        if condition:
+            with b.w.block(f"if {condition}:"):
+                _push(cx, b, tr, args, after)
+            b.jump(after)
+        else:
+            _push(cx, b, tr, args, after)
+        b.at(after)
+
+
+def _push(cx: Context, b: Blocks, tr: ir.TriggerDecl, args: str, after: int) -> None:
+    """Start a trigger that may stop; the frame resumes at `after` when it is done."""
+    b.resume_at(after)
+    b.line(f"s.push({cx.names.claim('trigger_frame', tr.name)}({args}))")
+    b.line("return")
+
+
+def _answer_value_type(cx: Context, d: ir.Decision) -> str:
+    """What a decision's answer slot holds in a saved state: an id of its domain (or a list)."""
+    if isinstance(d, ir.Ask):
+        return "bool"
+    if isinstance(d, ir.ChooseNumber):
+        return "int"
+    return value_type(cx.ann.type_of(d))
+
+
+def _answer_type(d: ir.Decision) -> str:
+    if isinstance(d, ir.Ask):
+        return "bool"
+    if isinstance(d, ir.Choose) and d.count is not None:
+        return "list[int]"
+    return "int"
+
+
+def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> None:
+    """Ask the player; the answer lands in `slot` and the frame resumes at block `after`."""
+    player = expr(cx, d.player) if d.player is not None else "0"
+    text = d.question if isinstance(d, ir.Ask) else d.prompt
+    prompt = string(cx, text) if text is not None else '""'
+    at = f", at={py_str(f'{d.span.file}:{d.span.line}')}"
+    b.resume_at(after)
+    match d:
+        case ir.Choose():
+            elem = cx.ann.type_of(d.options).elem or PLAYER
+            domain = domain_of(cx, elem)
+            options = expr(cx, d.options)
+            need = f", need={expr(cx, d.count)}" if d.count is not None else ""
+            secret = ", secret=True" if d.secret else ""
+            if d.optional:
+                decide = (
+                    f"s.decide({player}, {options}, {domain}, {py_str(slot)}, {prompt}, True{secret}{at})"
+                )
+                with b.w.block(f"if {decide}:"):
+                    b.line("return")
+                b.line(f"self.{slot} = -1")
+                b.jump(after)
+                return
+            if d.count is not None:
+                b.line(f"need_ = {expr(cx, d.count)}")
+                with b.w.block("if need_ <= 0:"):
+                    b.line(f"self.{slot} = []")
+                    b.jump(after)
+                need = ", need=need_"
+            b.line(f"s.decide({player}, {options}, {domain}, {py_str(slot)}, {prompt}{need}{secret}{at})")
+        case ir.ChooseNumber():
+            numbers = f"range({expr(cx, d.low)}, {expr(cx, d.high)} + 1)"
+            b.line(f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_str(slot)}, {prompt}{at})")
+        case ir.Ask():
+            b.line(f"s.decide({player}, (0, 1), {cx.domains['bool']}, {py_str(slot)}, {prompt}{at})")
+        case _:
+            assert_never(d)
+    b.line("return")

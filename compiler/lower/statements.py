@@ -1,0 +1,224 @@
+"""Statements that run straight through: checked IR statements -> Python lines, via the code writer.
+
+Used for code that never stops for a decision (plain functions), and inside a frame for each
+statement that does not stop (there locals are the frame's slots, `self.l_<name>`).
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from compiler import ir
+from compiler.codewriter import CodeWriter
+from compiler.lower.context import Context
+from compiler.lower.expressions import (
+    Unsupported,
+    arg_tuple,
+    expr,
+    label,
+    negation,
+    py_str,
+    stored,
+    string,
+    zone_id,
+)
+from compiler.typesys import Type
+
+
+def python_type(t: Type) -> str:
+    """The Python annotation of values of type `t`."""
+    if t.kind == "bool":
+        return "bool"
+    if t.kind == "str":
+        return "str"
+    if t.kind in ("list", "zone"):
+        return f"list[{python_type(t.elem) if t.elem else 'int'}]"
+    return "int"
+
+
+def fresh_list(code: str) -> str:
+    """A copy of a collection to iterate while the body may change it (no copy of a new list)."""
+    if code.startswith(("list(", "[")) and code.endswith(("]", ")")):
+        return code
+    return f"list({code})"
+
+
+def loop_place(kind: str, span: ir.Span, phase: str = "") -> str:
+    """Where a loop is, for the rule error of a loop that never ends."""
+    what = f"the {kind} of phase '{phase}'" if phase else f"the {kind} loop"
+    return f"{what} at {span.file}:{span.line}:{span.col}"
+
+
+def body(cx: Context, stmts: tuple[ir.Stmt, ...], w: CodeWriter, in_frame: bool) -> None:
+    for s in stmts:
+        statement(cx, s, w, in_frame)
+
+
+def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
+    """Write statement `s`, which does not stop (the suspension pass has made sure)."""
+    match s:
+        case ir.Let():
+            slot = cx.ann.slots[id(s)]
+            if isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+                raise Unsupported("a decision in code that cannot stop")
+            annotation = "" if in_frame else f": {python_type(cx.ann.type_of(s.value))}"
+            w.line(f"{cx.local(slot)}{annotation} = {stored(cx, s.value)}")
+        case ir.Assign():
+            if isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+                raise Unsupported("a decision in code that cannot stop")
+            assign(cx, s, stored(cx, s.value), w)
+        case ir.If():
+            _if(cx, s, w, in_frame)
+        case ir.For():
+            slot = cx.ann.slots[id(s)]
+            source = fresh_list(expr(cx, s.source))
+            header = f"for x_ in {source}:" if in_frame else f"for {cx.local(slot)} in {source}:"
+            with w.block(header):
+                if in_frame:
+                    w.line(f"{cx.local(slot)} = x_")
+                if s.cond is not None:
+                    with w.block(f"if {negation(cx, s.cond)}:"):
+                        w.line("continue")
+                body(cx, s.body, w, in_frame)
+        case ir.Repeat():
+            with w.block(f"for _ in range({expr(cx, s.count)}):"):
+                w.line(f"s.tick({py_str(loop_place('repeat', s.span))})")
+                body(cx, s.body, w, in_frame)
+        case ir.While():
+            with w.block(f"while {expr(cx, s.cond)}:"):
+                w.line(f"s.tick({py_str(loop_place('while', s.span))})")
+                body(cx, s.body, w, in_frame)
+        case ir.Move():
+            t = cx.ann.type_of(s.item)
+            top = "True" if s.position == "top" else "False"
+            fn = "move_all" if t.kind in ("list", "zone") else "move"
+            w.line(f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest)}, {top})")
+        case ir.Place():
+            t = cx.ann.type_of(s.item)
+            item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid), expr(cx, s.cell)
+            w.line(f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})")
+        case ir.Shuffle():
+            w.line(f"s.shuffle({zone_id(cx, s.zone)})")
+        case ir.Deal():
+            t = cx.ann.type_of(s.source)
+            count, source, dest = expr(cx, s.count), zone_id(cx, s.source), zone_id(cx, s.dest)
+            w.line(f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})")
+        case ir.Reveal():
+            w.line(f"""s.say("Revealed: " + {label(cx, expr(cx, s.item), cx.ann.type_of(s.item))})""")
+        case ir.Show():
+            shown = label(cx, expr(cx, s.item), cx.ann.type_of(s.item))
+            w.line(f"""s.say_to({expr(cx, s.player)}, "You see: " + {shown})""")
+        case ir.Log():
+            w.line(f"s.say({string(cx, s.message)})")
+        case ir.EndGame():
+            winner = expr(cx, s.winner) if s.winner is not None else "-1"
+            reason = string(cx, s.reason) if s.reason is not None else '""'
+            w.line(f"s.end_game({winner}, {reason})")
+        case ir.Return():
+            if in_frame:
+                w.line("s.pop()")
+            w.line("return")
+        case ir.CallStmt():
+            args = "".join(f", {stored(cx, a)}" for a in s.args)
+            w.line(f"{cx.names.claim('procedure', s.proc)}(s{args})")
+        case ir.DoEffect():
+            t = cx.ann.type_of(s.subject)
+            args = "".join(f", {stored(cx, a)}" for a in s.args)
+            w.line(f"subject_ = {expr(cx, s.subject)}")
+            w.line(f"effect = {cx.names.claim('effect_table', t.name, s.field)}[subject_]")
+            with w.block("if effect is not None:"):
+                w.line(f"effect(s, subject_{args})")
+        case ir.AddModifier():
+            for mark in cx.cover("modifier", f"add {s.name}", s.span):
+                w.line(mark)
+            # until a phase ends, or (no phase, or `until game`) for the rest of the game
+            until = cx.names.claim("phase", s.until_phase) if s.until_phase in cx.sym.phases else "-1"
+            w.line(f"s.add_mod({cx.names.claim('modifier', s.name)}, {arg_tuple(cx, s.args)}, {until})")
+        case ir.Cancel():
+            for mark in cx.cover("modifier", f"cancel {s.name}", s.span):
+                w.line(mark)
+            w.line(f"s.cancel_mod({cx.names.claim('modifier', s.name)}, {arg_tuple(cx, s.args)})")
+        case ir.Emit():
+            names = [f"arg{i}_" for i in range(len(s.args))]
+            for n, a in zip(names, s.args, strict=True):  # arguments are evaluated once
+                w.line(f"{n} = {stored(cx, a)}")
+            args = "".join(", " + n for n in names)
+            for tr in cx.stops.triggers_of.get(s.event, ()):
+                run = f"{cx.names.claim('trigger', tr.name)}(s{args})"
+                if tr.condition is None:
+                    w.line(run)
+                    continue
+                with w.block(f"if {cx.names.claim('trigger_condition', tr.name)}(s{args}):"):
+                    w.line(run)
+        case _:
+            assert_never(s)
+
+
+def coverage_arms(cx: Context, s: ir.If) -> list[list[str]]:
+    """The coverage markers of each arm of an `if`: then, each elif, else (implicit when absent)."""
+    head = f"if at line {s.span.line}"
+    out = [cx.cover("branch", f"{head}: then", s.span)]
+    for i, (cond, _) in enumerate(s.branches[1:], 1):
+        out.append(cx.cover("branch", f"{head}: elif {i}", cond.span))
+    if s.orelse:
+        out.append(cx.cover("branch", f"{head}: else", s.orelse[0].span))
+    else:
+        out.append(cx.cover("branch", f"{head}: else (implicit)", s.span))
+    return out
+
+
+def _if(cx: Context, s: ir.If, w: CodeWriter, in_frame: bool) -> None:
+    arms = coverage_arms(cx, s)
+    for i, (cond, branch) in enumerate(s.branches):
+        with w.block(f"{'if' if i == 0 else 'elif'} {expr(cx, cond)}:"):
+            for mark in arms[i]:
+                w.line(mark)
+            body(cx, branch, w, in_frame)
+    if s.orelse or arms[-1]:  # an implicit else is written out to carry its marker
+        with w.block("else:"):
+            for mark in arms[-1]:
+                w.line(mark)
+            body(cx, s.orelse, w, in_frame)
+
+
+def assign_target(cx: Context, s: ir.Assign, indices: list[str] | None = None) -> str:
+    b = cx.ann.names.get(id(s))
+    if b is None:
+        return "_"
+    if b.kind == "local":
+        return cx.local(b.target)
+    return f"s.v_{s.target}" + "".join(
+        f"[{i}]" for i in (indices if indices is not None else _indices(cx, s))
+    )
+
+
+def _indices(cx: Context, s: ir.Assign) -> list[str]:
+    """Index expressions of a write; component and player indices are checked (never `none`)."""
+    out = []
+    for i in s.indices:
+        code = expr(cx, i)
+        t = cx.ann.type_of(i)
+        out.append(f"s.ref({code})" if t.is_ref and not code.startswith(("E_", "P_")) else code)
+    return out
+
+
+def assign(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
+    """`target op value`; a bounded track clamps, with its indices evaluated once."""
+    b = cx.ann.names.get(id(s))
+    sv = cx.sym.state[s.target][0] if b is not None and b.kind == "state" else None
+    if sv is None or (sv.low is None and sv.high is None):
+        w.line(f"{assign_target(cx, s)} {s.op} {value}")
+        return
+    idx = _indices(cx, s)
+    if any(not i.isidentifier() and not i.isdigit() for i in idx):
+        names = [f"i{n}_" for n in range(len(idx))]
+        w.line(f"{', '.join(names)} = {', '.join(idx)}")
+        idx = names
+    target = assign_target(cx, s, idx)
+    new = value if s.op == "=" else f"{target} {s.op[0]} {value}"
+    if sv.low is not None and sv.high is not None:
+        w.line(f"{target} = min({sv.high}, max({sv.low}, {new}))")
+    elif sv.low is not None:
+        w.line(f"{target} = max({sv.low}, {new})")
+    else:
+        w.line(f"{target} = min({sv.high}, {new})")

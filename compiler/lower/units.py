@@ -1,0 +1,263 @@
+"""Code units: each function, procedure, component code field, trigger, phase body, the setup,
+the invariants and the evaluation -> plain functions, or frame classes for code that may stop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler import ir
+from compiler.codewriter import CodeWriter
+from compiler.lower import frames, statements
+from compiler.lower.context import Context
+from compiler.lower.expressions import Unsupported, expr, py_str
+from compiler.lower.frames import Blocks, default_value, value_type
+from compiler.lower.statements import python_type
+from compiler.typesys import PLAYER
+from compiler.viewmodel import DispatchTable, FrameClass, Function, Param, Slot
+
+
+def origin(what: str, span: ir.Span) -> str:
+    return f"{what} ({span.file}:{span.line})"
+
+
+@dataclass
+class Units:
+    """What lowering the rules produces: functions, frame classes and dispatch tables, in order."""
+
+    functions: list[Function] = field(default_factory=list)
+    frames: list[FrameClass] = field(default_factory=list)
+    tables: list[DispatchTable] = field(default_factory=list)
+
+
+def params(cx: Context, ps: tuple[ir.Param, ...]) -> tuple[Param, ...]:
+    return tuple(Param(f"l_{p.name}", python_type(cx.param_type(p))) for p in ps)
+
+
+def expression_function(
+    cx: Context,
+    name: str,
+    what: str,
+    code: ir.Code,
+    ps: tuple[Param, ...],
+    returns: str,
+    mark: list[str],
+    span: ir.Span | None = None,
+) -> Function:
+    """A function returning one expression (a spec function, a condition, a check); `span` is
+    where its origin comment points (default: the expression)."""
+    if code.expr is None:
+        raise Unsupported(f"{what} has no expression")
+    cx.local_prefix = ""
+    where = origin(what, span or code.span)
+    return Function(name, where, ps, returns, (*mark, f"return {expr(cx, code.expr)}"))
+
+
+def code_unit(
+    cx: Context,
+    out: Units,
+    frame_name: str,
+    function_name: str,
+    what: str,
+    code: ir.Code,
+    ps: tuple[Param, ...],
+    stops: bool,
+    mark: list[str],
+) -> None:
+    """Statements as a frame class (if they may stop) or a plain function; `mark` opens them."""
+    if not stops:
+        cx.local_prefix = ""
+        w = CodeWriter()
+        for m in mark:
+            w.line(m)
+        statements.body(cx, code.body, w, in_frame=False)
+        lines = w.lines()
+        if all(ln.lstrip().startswith("#") for ln in lines):
+            lines.append("pass")
+        out.functions.append(Function(function_name, what, ps, "None", tuple(lines)))
+        return
+    cx.local_prefix = "self."
+    b = Blocks()
+    for m in mark:
+        b.line(m)
+    frames.body(cx, b, code.body)
+    b.line("s.pop()")
+    b.line("return")
+    types = cx.ann.locals.get(id(code), {})
+    slots = [
+        Slot(p.name, p.type, value_type(types[p.name[2:]]) if p.name[2:] in types else p.type, None, True)
+        for p in ps
+    ]
+    given = {p.name for p in ps}
+    for local, t in types.items():
+        if f"l_{local}" not in given:
+            slots.append(Slot(f"l_{local}", python_type(t), value_type(t), default_value(t)))
+    out.frames.append(FrameClass(frame_name, what, ps, (*slots, *b.slots), b.lines()))
+
+
+def lower_units(cx: Context) -> Units:
+    """Every rule of the game but the flow of phases (flow.py), in the order of the spec."""
+    g, names, out = cx.sym.game, cx.names, Units()
+    for f in g.functions:
+        returns = python_type(cx.sym.type_named(f.returns.text) or PLAYER)
+        what = f"function {f.name}"
+        mark = cx.cover("function", what, f.span)
+        out.functions.append(
+            expression_function(
+                cx, names.claim("function", f.name), what, f.body, params(cx, f.params), returns, mark, f.span
+            )
+        )
+    for pr in g.procedures:
+        code_unit(
+            cx,
+            out,
+            names.claim("procedure_frame", pr.name),
+            names.claim("procedure", pr.name),
+            origin(f"procedure {pr.name}", pr.span),
+            pr.body,
+            params(cx, pr.params),
+            cx.stops.procedures[pr.name],
+            cx.cover("procedure", f"procedure {pr.name}", pr.span),
+        )
+    for tname, info in cx.sym.entity_types.items():
+        for fname, fd in info.code_fields.items():
+            if fd.kind == "effect":
+                _effect_field(cx, out, tname, fname, fd)
+            else:
+                _expression_field(cx, out, tname, fname, fd)
+    for tr in g.triggers:
+        ev = cx.sym.events.get(tr.event)
+        ps = params(cx, ev.params if ev else ())
+        if tr.condition is not None and tr.condition.expr is not None:
+            name = names.claim("trigger_condition", tr.name)
+            what = f"trigger {tr.name}: if"
+            out.functions.append(expression_function(cx, name, what, tr.condition, ps, "bool", [], tr.span))
+        code_unit(
+            cx,
+            out,
+            names.claim("trigger_frame", tr.name),
+            names.claim("trigger", tr.name),
+            origin(f"trigger {tr.name}", tr.span),
+            tr.body,
+            ps,
+            cx.stops.triggers[tr.name],
+            cx.cover("trigger", f"trigger {tr.name}", tr.span),
+        )
+    if g.setup is not None:
+        code_unit(
+            cx,
+            out,
+            "Setup",
+            "setup",
+            origin("setup", g.setup.span),
+            g.setup,
+            (),
+            cx.stops.body(g.setup.body, cx.ann),
+            cx.cover("setup", "setup", g.setup.span),
+        )
+    for ph in cx.sym.phases.values():
+        if ph.body is not None:
+            code_unit(
+                cx,
+                out,
+                names.claim("phase_frame", ph.name),
+                names.claim("phase_body", ph.name),
+                origin(f"phase {ph.name}", ph.span),
+                ph.body,
+                (),
+                cx.stops.body(ph.body.body, cx.ann),
+                [],
+            )
+    return out
+
+
+def rule_checks(cx: Context, out: Units) -> tuple[list[tuple[str, str, str, str]], str | None]:
+    """The invariants' functions and the evaluation's (not rules: no coverage points)."""
+    g, invariants = cx.sym.game, []
+    for inv in g.invariants:
+        name = cx.names.claim("invariant", inv.name)
+        what = f"invariant {inv.name}"
+        out.functions.append(expression_function(cx, name, what, inv.expr, (), "bool", [], inv.span))
+        invariants.append((inv.name, inv.why, name, " ".join(inv.expr.text.split())))
+    evaluate = None
+    if g.evaluation is not None and g.evaluation.expr is not None:
+        # for agents only, not a rule: no coverage point, so play coverage is unchanged
+        out.functions.append(
+            expression_function(cx, "evaluate", "evaluation", g.evaluation, (Param("l_p", "int"),), "int", [])
+        )
+        evaluate = "evaluate"
+    return invariants, evaluate
+
+
+def _effect_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.FieldDecl) -> None:
+    """Each component's effect: a plain function, or a frame class with a function that starts
+    it. A table maps each component id (and `none`, last) to its function or None."""
+    info = cx.sym.entity_types[tname]
+    ps = (Param("l_self", "int"), *params(cx, fd.params))
+    entries: list[str | None] = []
+    for ent in info.decl.entities:
+        code = dict(ent.code).get(fname)
+        if code is None:
+            entries.append(None)
+            continue
+        what = f"{tname} {ent.id}: {fname}"
+        function = cx.names.claim("effect", tname, fname, ent.id)
+        mark = cx.cover("effect", what, code.span)
+        if not cx.stops.effect(tname, fname, ent.id):
+            code_unit(cx, out, "", function, origin(what, code.span), code, ps, False, mark)
+        else:
+            frame = cx.names.claim("effect_frame", tname, fname, ent.id)
+            code_unit(cx, out, frame, "", origin(what, code.span), code, ps, True, mark)
+            args = ", ".join(p.name for p in ps)
+            out.functions.append(
+                Function(
+                    function, origin(f"{what} (starts)", code.span), ps, "Frame", (f"return {frame}({args})",)
+                )
+            )
+        entries.append(function)
+    returns = "Frame | None" if cx.stops.effect_fields[(tname, fname)] else "None"
+    out.tables.append(
+        DispatchTable(
+            cx.names.claim("effect_table", tname, fname),
+            f"tuple[Callable[..., {returns}] | None, ...]",
+            (*entries, None),
+        )
+    )
+
+
+def _expression_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.FieldDecl) -> None:
+    """Each component's expression field; components without one (and `none`) read the default."""
+    info = cx.sym.entity_types[tname]
+    t = info.field_types[fname]
+    ps = (Param("l_self", "int"), *params(cx, fd.params))
+    returns = python_type(t)
+    entries: list[str | None] = []
+    for ent in info.decl.entities:
+        code = dict(ent.code).get(fname)
+        if code is None:
+            entries.append(None)
+            continue
+        what = f"{tname} {ent.id}: {fname}"
+        name = cx.names.claim("expression", tname, fname, ent.id)
+        mark = cx.cover("expression", what, code.span)
+        out.functions.append(expression_function(cx, name, what, code, ps, returns, mark))
+        entries.append(name)
+    default = cx.names.claim("expression_default", tname, fname, "default")
+    what = f"default of {tname}.{fname}" if None in entries else f"{tname}.{fname} of none"
+    out.functions.append(
+        Function(default, origin(what, fd.span), ps, returns, (f"return {_literal(default_value(t))}",))
+    )
+    signature = ", ".join(["State", *(p.type for p in ps)])
+    out.tables.append(
+        DispatchTable(
+            cx.names.claim("expression_table", tname, fname),
+            f"tuple[Callable[[{signature}], {returns}], ...]",
+            (*(e or default for e in entries), default),
+        )
+    )
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, str):
+        return py_str(value)
+    return "[]" if value == [] else repr(value)

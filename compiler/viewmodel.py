@@ -1,0 +1,246 @@
+"""The view-model: what lowering hands to the templates, as data.
+
+Names, Python type annotations, literal values (written by the `py` filter), and the code of rule
+bodies as lines the code writer produced. The templates only loop over these and place them; they
+build no string of their own beyond the fixed text around them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Literal = object  # a value the `py` filter can write: str, int, bool, None, tuples, lists, dicts of them
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """The game a module is compiled from."""
+
+    name: str
+    title: str
+    version: str
+    digest: str
+    files: tuple[str, ...]
+    step_budget: int
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """`NAME: int = value`: the index of a type, zone, player, component, modifier or phase."""
+
+    name: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class DataTable:
+    """`NAME: type = (...)`: a column of component data, ids, labels or an enum's values."""
+
+    name: str
+    type: str
+    values: tuple[Literal, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A plain Python function: a spec function, code that never stops, a condition, a check."""
+
+    name: str
+    origin: str
+    params: tuple[Param, ...]
+    returns: str
+    body: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A local of a resumable frame; it starts as the parameter of the same name or `initial`."""
+
+    name: str
+    type: str
+    value_type: str  # what a saved state may hold here (runtime/saved.py)
+    initial: Literal = None
+    from_param: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FrameClass:
+    """Code that may stop for a decision: its locals and its step method's numbered blocks."""
+
+    name: str
+    origin: str
+    params: tuple[Param, ...]
+    slots: tuple[Slot, ...]
+    blocks: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DispatchTable:
+    """A per-component table of the functions of one code field (`None`: that component has none)."""
+
+    name: str
+    type: str
+    entries: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StateVar:
+    """A state variable, or a game option's value, as a typed attribute of the state."""
+
+    name: str
+    attr: str
+    type: str
+    initial: Literal
+    dims: tuple[int | None, ...] = ()  # per index, outermost first: a size, or None for the players
+    option: str = ""  # "int" or "bool" for an option (read from the options), "" for a variable
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneFact:
+    name: str
+    type_index: int
+    kind: str
+    owner: int
+    visibility: str
+
+
+@dataclass(frozen=True, slots=True)
+class DomainFact:
+    """One range of action ids. Its labels are written out, or a data table's, or computed."""
+
+    name: str
+    offset: int
+    labels: tuple[str, ...] = ()
+    table: str = ""  # the data table holding the labels
+    numbers_up_to: int = -1  # the labels are the numbers 0..numbers_up_to
+    cells_radius: int = 0  # the labels are the cells of a grid of this radius
+
+
+@dataclass(frozen=True, slots=True)
+class OptionFact:
+    name: str
+    type: str
+    default: int | bool
+    choices: tuple[int, ...]
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """The static facts GameInfo carries."""
+
+    player_labels: str  # the data table of the players' labels
+    player_ids: tuple[str, ...]
+    player_count: Literal
+    options: tuple[OptionFact, ...]
+    type_names: tuple[str, ...]
+    id_tables: tuple[str, ...]  # the IDS_ table of each component type
+    label_tables: tuple[str, ...]  # the labels of each component type, the players' last
+    zones: tuple[ZoneFact, ...]
+    domains: tuple[DomainFact, ...]
+    radius: int
+    phases: tuple[str, ...]
+    modifiers: tuple[str, ...]
+    owner_vars: tuple[str, ...]
+    chance: bool
+    secret_choices: bool
+    var_indices: dict[str, tuple[int, ...]]
+    var_values: dict[str, int]
+    var_types: dict[str, tuple[str, tuple[str, ...]]]
+    modifier_params: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Invariant:
+    name: str
+    why: str
+    function: str
+    check: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoveragePoint:
+    kind: str
+    what: str
+    where: str
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    text: str
+    line: int
+    function: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioStep:
+    line: int
+    actions: tuple[str, ...]
+    expect: tuple[Expectation, ...]
+    error: str | None
+    log: tuple[str, ...]
+    no_log: tuple[str, ...]
+    legal: tuple[str, ...] | None
+    to_act: str | None
+    prompt: str | None
+    winner: str | None
+    seen: dict[str, list[str]]
+    unseen: dict[str, list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    name: str
+    file: str
+    seed: int
+    options: dict[str, Literal]
+    dice: tuple[int, ...]
+    shuffles: tuple[tuple[int, ...], ...]
+    draws: tuple[tuple[int, ...], ...]
+    picks: tuple[int, ...]
+    skip: tuple[str, ...]
+    start_at: str
+    setup: str | None  # the function that arranges it
+    steps: tuple[ScenarioStep, ...]
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class EngineModule:
+    """generated/<game>/engine.py: the rules."""
+
+    header: Header
+    constants: tuple[Constant, ...]
+    data: tuple[DataTable, ...]
+    state_vars: tuple[StateVar, ...]
+    functions: tuple[Function, ...]
+    frames: tuple[FrameClass, ...]
+    tables: tuple[DispatchTable, ...]
+    invariants: tuple[Invariant, ...]
+    evaluate: str | None
+    coverage: tuple[CoveragePoint, ...]
+    info: Info
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioModule:
+    """generated/<game>/scenarios.py: the rulebook examples, apart from the engine."""
+
+    header: Header
+    imports: tuple[str, ...]  # the engine's names its code uses
+    functions: tuple[Function, ...]
+    scenarios: tuple[Scenario, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """Everything the templates render for one game."""
+
+    engine: EngineModule
+    scenarios: ScenarioModule
