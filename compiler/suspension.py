@@ -22,8 +22,6 @@ from compiler.errorcodes import MISPLACED_DECISION
 from compiler.messages import STOPS_WHERE_IT_CANNOT
 from compiler.resolve import Symbols
 
-DECISIONS = (ir.Choose, ir.ChooseNumber, ir.Ask)
-
 
 @dataclass
 class Stops:
@@ -41,7 +39,7 @@ class Stops:
         """Whether statement `s` may stop for a decision."""
         match s:
             case ir.Let() | ir.Assign():
-                return isinstance(s.value, DECISIONS)
+                return isinstance(s.value, ir.Decision)
             case ir.CallStmt():
                 return self.procedures.get(s.proc, False)
             case ir.DoEffect():

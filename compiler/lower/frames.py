@@ -20,8 +20,6 @@ from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_pl
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Slot
 
-DECISIONS = (ir.Choose, ir.ChooseNumber, ir.Ask)
-
 
 def value_type(t: Type) -> str:
     """The runtime's name for the values of type `t` in a saved state: `int`, `bool`, `str`, a
@@ -129,7 +127,7 @@ def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
 
 def _decision_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign) -> None:
     d = s.value
-    assert isinstance(d, DECISIONS)
+    assert isinstance(d, ir.Decision)
     bound = cx.ann.names.get(id(s)) if isinstance(s, ir.Assign) else None
     if isinstance(s, ir.Let):
         slot = f"l_{cx.ann.slots[id(s)]}"

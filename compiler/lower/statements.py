@@ -58,51 +58,19 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
     """Write statement `s`, which does not stop (the suspension pass has made sure)."""
     match s:
         case ir.Let():
-            slot = cx.ann.slots[id(s)]
-            if isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
-                raise Unsupported("a decision in code that cannot stop")
-            annotation = "" if in_frame else f": {python_type(cx.ann.type_of(s.value))}"
-            w.line(f"{cx.local(slot)}{annotation} = {stored(cx, s.value)}")
+            _let(cx, s, w, in_frame)
         case ir.Assign():
-            if isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+            if isinstance(s.value, ir.Decision):
                 raise Unsupported("a decision in code that cannot stop")
             assign(cx, s, stored(cx, s.value), w)
         case ir.If():
             _if(cx, s, w, in_frame)
         case ir.For():
-            slot = cx.ann.slots[id(s)]
-            source = fresh_list(expr(cx, s.source))
-            header = f"for x_ in {source}:" if in_frame else f"for {cx.local(slot)} in {source}:"
-            with w.block(header):
-                if in_frame:
-                    w.line(f"{cx.local(slot)} = x_")
-                if s.cond is not None:
-                    with w.block(f"if {negation(cx, s.cond)}:"):
-                        w.line("continue")
-                body(cx, s.body, w, in_frame)
-        case ir.Repeat():
-            with w.block(f"for _ in range({expr(cx, s.count)}):"):
-                w.line(f"s.tick({py_str(loop_place('repeat', s.span))})")
-                body(cx, s.body, w, in_frame)
-        case ir.While():
-            with w.block(f"while {expr(cx, s.cond)}:"):
-                w.line(f"s.tick({py_str(loop_place('while', s.span))})")
-                body(cx, s.body, w, in_frame)
-        case ir.Move():
-            t = cx.ann.type_of(s.item)
-            top = "True" if s.position == "top" else "False"
-            fn = "move_all" if t.kind in ("list", "zone") else "move"
-            w.line(f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest)}, {top})")
-        case ir.Place():
-            t = cx.ann.type_of(s.item)
-            item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid), expr(cx, s.cell)
-            w.line(f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})")
-        case ir.Shuffle():
-            w.line(f"s.shuffle({zone_id(cx, s.zone)})")
-        case ir.Deal():
-            t = cx.ann.type_of(s.source)
-            count, source, dest = expr(cx, s.count), zone_id(cx, s.source), zone_id(cx, s.dest)
-            w.line(f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})")
+            _for(cx, s, w, in_frame)
+        case ir.Repeat() | ir.While():
+            _loop(cx, s, w, in_frame)
+        case ir.Move() | ir.Place() | ir.Shuffle() | ir.Deal():
+            w.line(_zone_change(cx, s))
         case ir.Reveal():
             w.line(f"""s.say("Revealed: " + {label(cx, expr(cx, s.item), cx.ann.type_of(s.item))})""")
         case ir.Show():
@@ -122,36 +90,104 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             args = "".join(f", {stored(cx, a)}" for a in s.args)
             w.line(f"{cx.names.claim('procedure', s.proc)}(s{args})")
         case ir.DoEffect():
-            t = cx.ann.type_of(s.subject)
-            args = "".join(f", {stored(cx, a)}" for a in s.args)
-            w.line(f"subject_ = {expr(cx, s.subject)}")
-            w.line(f"effect = {cx.names.claim('effect_table', t.name, s.field)}[subject_]")
-            with w.block("if effect is not None:"):
-                w.line(f"effect(s, subject_{args})")
-        case ir.AddModifier():
-            for mark in cx.cover("modifier", f"add {s.name}", s.span):
-                w.line(mark)
-            # until a phase ends, or (no phase, or `until game`) for the rest of the game
-            until = cx.names.claim("phase", s.until_phase) if s.until_phase in cx.sym.phases else "-1"
-            w.line(f"s.add_mod({cx.names.claim('modifier', s.name)}, {arg_tuple(cx, s.args)}, {until})")
-        case ir.Cancel():
-            for mark in cx.cover("modifier", f"cancel {s.name}", s.span):
-                w.line(mark)
-            w.line(f"s.cancel_mod({cx.names.claim('modifier', s.name)}, {arg_tuple(cx, s.args)})")
+            _do_effect(cx, s, w)
+        case ir.AddModifier() | ir.Cancel():
+            _modifier(cx, s, w)
         case ir.Emit():
-            names = [f"arg{i}_" for i in range(len(s.args))]
-            for n, a in zip(names, s.args, strict=True):  # arguments are evaluated once
-                w.line(f"{n} = {stored(cx, a)}")
-            args = "".join(", " + n for n in names)
-            for tr in cx.stops.triggers_of.get(s.event, ()):
-                run = f"{cx.names.claim('trigger', tr.name)}(s{args})"
-                if tr.condition is None:
-                    w.line(run)
-                    continue
-                with w.block(f"if {cx.names.claim('trigger_condition', tr.name)}(s{args}):"):
-                    w.line(run)
+            _emit(cx, s, w)
         case _:
             assert_never(s)
+
+
+def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
+    if isinstance(s.value, ir.Decision):
+        raise Unsupported("a decision in code that cannot stop")
+    annotation = "" if in_frame else f": {python_type(cx.ann.type_of(s.value))}"
+    w.line(f"{cx.local(cx.ann.slots[id(s)])}{annotation} = {stored(cx, s.value)}")
+
+
+def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
+    """A loop over a copy of its list; in a frame the variable is a slot, set from `x_`."""
+    local = cx.local(cx.ann.slots[id(s)])
+    source = fresh_list(expr(cx, s.source))
+    with w.block(f"for x_ in {source}:" if in_frame else f"for {local} in {source}:"):
+        if in_frame:
+            w.line(f"{local} = x_")
+        if s.cond is not None:
+            with w.block(f"if {negation(cx, s.cond)}:"):
+                w.line("continue")
+        body(cx, s.body, w, in_frame)
+
+
+def _loop(cx: Context, s: ir.Repeat | ir.While, w: CodeWriter, in_frame: bool) -> None:
+    """`repeat n` or `while`; each pass spends a step of the budget, naming the loop."""
+    if isinstance(s, ir.Repeat):
+        header, place = f"for _ in range({expr(cx, s.count)}):", loop_place("repeat", s.span)
+    else:
+        header, place = f"while {expr(cx, s.cond)}:", loop_place("while", s.span)
+    with w.block(header):
+        w.line(f"s.tick({py_str(place)})")
+        body(cx, s.body, w, in_frame)
+
+
+def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> str:
+    match s:
+        case ir.Move():
+            t = cx.ann.type_of(s.item)
+            top = "True" if s.position == "top" else "False"
+            fn = "move_all" if t.kind in ("list", "zone") else "move"
+            return f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest)}, {top})"
+        case ir.Place():
+            t = cx.ann.type_of(s.item)
+            item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid), expr(cx, s.cell)
+            return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
+        case ir.Shuffle():
+            return f"s.shuffle({zone_id(cx, s.zone)})"
+        case ir.Deal():
+            t = cx.ann.type_of(s.source)
+            count, source, dest = expr(cx, s.count), zone_id(cx, s.source), zone_id(cx, s.dest)
+            return f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})"
+        case _:
+            assert_never(s)
+
+
+def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
+    """A component's effect of a field whose effects never stop: a plain function, or none."""
+    t = cx.ann.type_of(s.subject)
+    args = "".join(f", {stored(cx, a)}" for a in s.args)
+    w.line(f"subject_ = {expr(cx, s.subject)}")
+    w.line(f"effect = {cx.names.claim('effect_table', t.name, s.field)}[subject_]")
+    with w.block("if effect is not None:"):
+        w.line(f"effect(s, subject_{args})")
+
+
+def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None:
+    verb = "add" if isinstance(s, ir.AddModifier) else "cancel"
+    for mark in cx.cover("modifier", f"{verb} {s.name}", s.span):
+        w.line(mark)
+    modifier, args = cx.names.claim("modifier", s.name), arg_tuple(cx, s.args)
+    if isinstance(s, ir.AddModifier):
+        # until a phase ends, or (no phase, or `until game`) for the rest of the game
+        until = cx.names.claim("phase", s.until_phase) if s.until_phase in cx.sym.phases else "-1"
+        w.line(f"s.add_mod({modifier}, {args}, {until})")
+    else:
+        w.line(f"s.cancel_mod({modifier}, {args})")
+
+
+def _emit(cx: Context, s: ir.Emit, w: CodeWriter) -> None:
+    """Every trigger on the event, in spec order, each if its condition holds; the arguments are
+    evaluated once."""
+    names = [f"arg{i}_" for i in range(len(s.args))]
+    for n, a in zip(names, s.args, strict=True):
+        w.line(f"{n} = {stored(cx, a)}")
+    args = "".join(", " + n for n in names)
+    for tr in cx.stops.triggers_of.get(s.event, ()):
+        run = f"{cx.names.claim('trigger', tr.name)}(s{args})"
+        if tr.condition is None:
+            w.line(run)
+            continue
+        with w.block(f"if {cx.names.claim('trigger_condition', tr.name)}(s{args}):"):
+            w.line(run)
 
 
 def coverage_arms(cx: Context, s: ir.If) -> list[list[str]]:
