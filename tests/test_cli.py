@@ -170,4 +170,4 @@ def test_staleness_digest_is_the_compilers(capsys: pytest.CaptureFixture[str]) -
     for name in available_games():
         game = load_game(name)
         assert spec_digest(ROOT / "specs" / name, ROOT) == game.info.digest, name
-        assert staleness(game, ROOT) is None
+        assert staleness(game, ROOT / "specs" / name, ROOT) is None
