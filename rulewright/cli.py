@@ -884,7 +884,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as exc:
         if exc.name is None or exc.name.partition(".")[0] != "hypothesis":
             raise
-        raise UsageError("verify needs Hypothesis: pip install 'rulewright[verify]'") from None
+        raise UsageError("Hypothesis is not installed: pip install 'rulewright[verify]'") from None
 
     only = coverage_kinds(args)
     if args.prefer is not None:
