@@ -146,7 +146,8 @@ def _kind(value: Any) -> str:
     if isinstance(value, str):
         return "an empty text" if not value.strip() else f"the text {value!r}"
     if isinstance(value, list):
-        return "a list holding something other than folder names" if value else "an empty list"
+        text = repr(value)
+        return f"the list {text if len(text) <= 60 else text[:57] + '...'}"
     return {bool: "a boolean", int: "a number", float: "a number", dict: "a table"}.get(
         type(value), type(value).__name__
     )
@@ -156,10 +157,7 @@ def _checked(root: Path, specs: Sequence[str], output: str, config: Path | None)
     """The workspace, once its paths are known to stay inside the root and out of any installed
     Python."""
     where = f"{config}: " if config is not None else f"{root}: "
-    dirs = []
-    for s in specs:
-        d = _inside(root, s, f"{where}workspace.specs")
-        dirs.append(d)
+    dirs = [_inside(root, s, f"{where}workspace.specs") for s in specs]
     out = _inside(root, output, f"{where}workspace.output")
     if out == root:
         raise WorkspaceError(f"{where}workspace.output: must be a folder inside the workspace, not its root")

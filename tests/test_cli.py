@@ -25,8 +25,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     for cmd in (
         [],
+        ["init"],
         ["check"],
         ["build"],
+        ["games"],
         ["play"],
         ["replay"],
         ["simulate"],
