@@ -5,7 +5,7 @@ bundled games still there and nothing written into the venv's site-packages.
 Offline and quick: the venv, made without pip, reaches the test interpreter's own packages (pip,
 setuptools, lark, jinja2, yaml, ruff, hypothesis) through a .pth file, and the package is installed
 from a copy of its files with `pip install --no-deps --no-build-isolation`: a real, non-editable
-install, built into a wheel by the setuptools of requirements-dev.lock. About 30 s; run by
+install, built into a wheel by the setuptools of requirements-dev.lock. 5-30 s; run by
 `make test`, skipped with `pytest -m 'not installed'`.
 """
 
