@@ -2,25 +2,36 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# One stamp per install, so that neither skips the other's: the demo needs only the package, the
+# tests need the dev tools at the versions of requirements-dev.lock.
+DEMO_STAMP := $(VENV)/.installed-demo
+TEST_STAMP := $(VENV)/.installed-test
+LOCK       := requirements-dev.lock
 
-.PHONY: demo test setup build check lint typecheck pytest bench clean
+.PHONY: demo test setup build check lint typecheck pytest bench lock clean
 
-$(STAMP): pyproject.toml
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl]'
-	touch $(STAMP)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 
-setup: $(STAMP)
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
 
-## demo: set up, compile every spec, play one seeded game of every game
-demo: $(STAMP)
+$(TEST_STAMP): pyproject.toml $(LOCK) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+setup: $(TEST_STAMP)
+
+## demo: set up (the package alone, no extras), compile every spec, play one seeded game of every game
+demo: $(DEMO_STAMP)
 	$(BIN)/rulewright build
 	$(BIN)/rulewright demo --seed 1
 
-## test: set up, then freshness check, lint, strict typing, the test suite, verify every game
-test: $(STAMP)
+## test: set up from the lock file, then freshness check, lint, strict typing, the test suite
+## (with tests/test_installed.py: the package installed into a fresh venv), verify every game
+test: $(TEST_STAMP)
 	$(BIN)/rulewright build --check
 	$(BIN)/ruff check rulewright compiler runtime generated tests
 	$(BIN)/ruff format --check rulewright compiler runtime generated tests
@@ -28,11 +39,21 @@ test: $(STAMP)
 	$(BIN)/pytest
 	$(BIN)/rulewright verify --examples 20 --out .verify-failures
 
-build: $(STAMP)
+build: $(DEMO_STAMP)
 	$(BIN)/rulewright build
 
-bench: $(STAMP)
+bench: $(DEMO_STAMP)
 	$(BIN)/rulewright bench
 
+## lock: pin the dev tools again: every package of a fresh venv holding .[dev,rl,verify]
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet -e '.[dev,rl,verify]'
+	{ echo "# Every package of a venv holding .[dev,rl,verify], pinned: \`make test\` installs these."; \
+	  echo "# Regenerate with \`make lock\` after changing the dependencies in pyproject.toml."; \
+	  .lock-venv/bin/python -m pip freeze --all --exclude-editable --exclude pip | LC_ALL=C sort -f; } > $(LOCK)
+	rm -rf .lock-venv
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .lock-venv .mypy_cache .pytest_cache .ruff_cache

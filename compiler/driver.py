@@ -1,8 +1,8 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
 `compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> suspension -> lower
--> render; `build` writes or compares generated/ for every spec in specs/. Every diagnostic comes
-from the passes before lowering.
+-> render; every diagnostic comes from the passes before lowering. It writes nothing: writing a
+workspace's engines is `rulewright build`'s job (rulewright/build.py).
 """
 
 from __future__ import annotations
@@ -87,43 +87,3 @@ def spec_folders(root: Path) -> list[Path]:
     if not specs.is_dir():
         return []
     return sorted(p for p in specs.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
-
-
-@dataclass
-class BuildReport:
-    """What `build` did or, with check=True, would do."""
-
-    results: list[Result]
-    changed: list[Path]
-
-    @property
-    def ok(self) -> bool:
-        return all(r.ok for r in self.results)
-
-
-def build(root: Path, *, check_only: bool = False, folders: list[Path] | None = None) -> BuildReport:
-    """Compile every spec; write generated/ (or, with check_only, list the files that would change)."""
-    results = [compile_spec(f) for f in (folders if folders is not None else spec_folders(root))]
-    out = root / "generated"
-    wanted: dict[Path, str] = {}
-    for r in results:
-        for name, text in r.files.items():
-            wanted[out / r.name / name] = text
-    if all(r.ok for r in results):
-        wanted[out / "__init__.py"] = render_mod.render_root(sorted(r.name for r in results))
-    changed: list[Path] = []
-    for path, text in sorted(wanted.items()):
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        if old != text:
-            changed.append(path)
-            if not check_only:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
-    if folders is None and all(r.ok for r in results) and out.is_dir():
-        # files of games that no longer have a spec
-        for path in sorted(out.rglob("*.py")):
-            if path not in wanted and "__pycache__" not in path.parts:
-                changed.append(path)
-                if not check_only:
-                    path.unlink()
-    return BuildReport(results, changed)

@@ -54,7 +54,9 @@ def _timed(fn: object, states: list[GameState], reps: int) -> float:
     return 1e6 * (time.perf_counter() - t) / (reps * len(states))
 
 
-def bench_game(game: Game, seconds: float = 2.0, root: Path | None = None) -> BenchResult:
+def bench_game(game: Game, seconds: float = 2.0, spec: Path | None = None) -> BenchResult:
+    """Play `game` for `seconds`; time clone and JSON, and checking and building `spec` (its spec
+    folder) when given."""
     rng = random.Random(0)
     games = decisions = 0
     samples: list[GameState] = []
@@ -77,8 +79,8 @@ def bench_game(game: Game, seconds: float = 2.0, root: Path | None = None) -> Be
         game.state_from_json(text)
     from_json_us = 1e6 * (time.perf_counter() - t) / len(texts)
     check_ms = build_ms = float("nan")
-    folder = (root or Path.cwd()) / "specs" / game.name
-    if folder.is_dir():
+    folder = spec
+    if folder is not None and folder.is_dir():
         from compiler.driver import compile_spec
 
         compile_spec(

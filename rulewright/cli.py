@@ -1,4 +1,7 @@
-"""The `rulewright` command: check, build, play, replay, simulate, scenarios, bench, demo.
+"""The `rulewright` command: init, check, build, games, play, replay, simulate, scenarios, verify, ...
+
+Each command works in a workspace (rulewright/workspace.py): the specs it checks and builds, and
+the output folder its engines are written to and loaded from, before the bundled games.
 
 No input ends in a traceback: a bad argument, path, game name or log is a one-line message on
 stderr, `rulewright COMMAND: ...`, and an exit code (EXIT_*). Output files and folders are
@@ -15,13 +18,15 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
+from compiler import __version__
 from rulewright.gamelog import (
     MAX_LOG_BYTES,
     SEED_LIMIT,
@@ -34,9 +39,14 @@ from rulewright.gamelog import (
     replay_log,
 )
 from rulewright.scenarios import ScenarioResult
+from rulewright.workspace import Workspace, WorkspaceError, find_workspace, init_workspace, open_workspace
 from runtime.agents import AGENTS, Agent, check_agent, make_agent
 from runtime.engine import GameState, RuleError
-from runtime.game import Game, UnknownGameError, available_games, load_game
+from runtime.game import Game, UnknownGameError, load_game
+from runtime.loading import EngineLoadError, EngineSource, find_games
+
+if TYPE_CHECKING:
+    from compiler.driver import Result
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs); 70 a bug of
 # ours (EX_SOFTWARE); 130 interrupted by Ctrl-C (128 + SIGINT, as shells report it).
@@ -47,14 +57,6 @@ DEBUG_ENV = "RULEWRIGHT_DEBUG"  # set to 1 for the traceback of an internal erro
 
 # what other code imports from here (final_digest lives in rulewright.gamelog)
 __all__ = ["EXIT_OK", "EXIT_SPEC", "EXIT_USAGE", "final_digest", "main", "play_game"]
-
-
-def repo_root() -> Path:
-    """The folder holding specs/ and generated/: the current one if it has specs/, else this checkout."""
-    cwd = Path.cwd()
-    if (cwd / "specs").is_dir():
-        return cwd
-    return Path(__file__).resolve().parents[1]
 
 
 class UsageError(Exception):
@@ -167,32 +169,99 @@ def is_dir(path: Path) -> bool:
         return False
 
 
-def unknown_game(name: str, folders: bool) -> str:
+# ---- the workspace and the games it sees --------------------------------------------------------
+
+NO_WORKSPACE = (
+    "no workspace here: run `rulewright init`, or add a rulewright.toml or a specs/ folder "
+    "(or pass --workspace DIR)"
+)
+
+
+def current_workspace(args: argparse.Namespace) -> Workspace | None:
+    """The workspace of this run: `--workspace DIR`, else the one found from the current folder."""
+    given: str | None = getattr(args, "workspace", None)
+    try:
+        if given is not None:
+            if not given.strip():
+                raise UsageError("--workspace: the folder name is empty")
+            return open_workspace(Path(given))
+        return find_workspace(Path.cwd())
+    except WorkspaceError as exc:
+        raise UsageError(str(exc)) from None
+    except (OSError, ValueError) as exc:  # the current folder was deleted, a NUL byte in DIR, ...
+        raise UsageError(f"cannot find the workspace ({exc})") from None
+
+
+def required_workspace(args: argparse.Namespace) -> Workspace:
+    ws = current_workspace(args)
+    if ws is None:
+        raise UsageError(NO_WORKSPACE)
+    return ws
+
+
+def search(ws: Workspace | None) -> tuple[Path, ...]:
+    """The output folders a game name is looked up in before the bundled games."""
+    return (ws.output,) if ws is not None else ()
+
+
+def game_sources(ws: Workspace | None) -> list[EngineSource]:
+    """Every compiled game this run sees, shadowed ones included (runtime/loading.py)."""
+    try:
+        return find_games(search(ws))
+    except EngineLoadError as exc:
+        raise UsageError(f"{exc} (run `rulewright build`)") from None
+
+
+def games(ws: Workspace | None) -> list[str]:
+    """The names of the compiled games this run sees: the workspace's, then the bundled ones."""
+    return sorted({s.name for s in game_sources(ws)})
+
+
+def spec_folders_of(ws: Workspace) -> list[Path]:
+    try:
+        return ws.spec_folders()
+    except (WorkspaceError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def spec_folder(ws: Workspace | None, name: str) -> Path | None:
+    """The workspace's spec folder of the game `name`, if it has one."""
+    if ws is None:
+        return None
+    try:
+        return ws.spec_folder(name)
+    except (WorkspaceError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def unknown_game(name: str, folders: bool, ws: Workspace | None) -> str:
     """The message for a name that is no compiled game (nor, with `folders`, a spec folder)."""
-    games = available_games()
-    listed = ", ".join(games) if games else "none built (run `rulewright build`)"
+    known = games(ws)
+    listed = ", ".join(known) if known else "none built (run `rulewright build`)"
     if not name:
         return f"no game named (an empty name); the games are: {listed}"
     if folders and ("/" in name or name.startswith(".")):
         return f"{shown(name)} is neither a compiled game nor a spec folder; the games are: {listed}"
-    close = difflib.get_close_matches(name, games, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"unknown game {shown(name)}; the games are: {listed}{hint}"
 
 
-def open_game(name: str, options: Sequence[str] | None, *, folders: bool = True) -> Game:
-    """A compiled game by name (one of available_games()), or, with `folders`, a spec folder
-    given as a path (with a '/' or starting with '.') compiled on the fly."""
+def open_game(
+    name: str, options: Sequence[str] | None, ws: Workspace | None, *, folders: bool = True
+) -> Game:
+    """A compiled game by name (the workspace's first, then the bundled ones), or, with `folders`,
+    a spec folder given as a path (with a '/' or starting with '.') compiled on the fly."""
     try:
-        if name in available_games():
-            return load_game(name, parse_options(options))
+        if name in games(ws):
+            return load_game(name, parse_options(options), search=search(ws))
         if folders and ("/" in name or name.startswith(".")) and is_dir(Path(name)):
             from rulewright.spec_loader import load_spec
 
             return load_spec(Path(name), parse_options(options))
     except (UnknownGameError, ValueError) as exc:
         raise UsageError(str(exc)) from None
-    raise UsageError(unknown_game(name, folders))
+    raise UsageError(unknown_game(name, folders, ws))
 
 
 def output_file(text: str, option: str) -> Path:
@@ -295,12 +364,13 @@ def progress(done: int, total: int, start: float, out: TextIO = sys.stderr, unit
 # ---- compiling --------------------------------------------------------------------------------
 
 
-def _spec_folders(targets: Sequence[str]) -> list[Path]:
-    from compiler.driver import spec_folders
-
-    root = repo_root()
+def _spec_folders(ws: Workspace | None, targets: Sequence[str]) -> list[Path]:
+    """The spec folders the targets name: folders given as paths, or games of the workspace;
+    with no target, every spec of the workspace."""
     if not targets:
-        return spec_folders(root)
+        if ws is None:
+            raise UsageError(NO_WORKSPACE)
+        return spec_folders_of(ws)
     out = []
     for t in targets:
         p = Path(t)
@@ -308,39 +378,62 @@ def _spec_folders(targets: Sequence[str]) -> list[Path]:
             raise UsageError("an empty name is neither a spec folder nor a game")
         if is_dir(p):
             out.append(p)
-        elif "/" not in t and is_dir(root / "specs" / t):
-            out.append(root / "specs" / t)
+        elif "/" not in t and (folder := spec_folder(ws, t)) is not None:
+            out.append(folder)
+        elif ws is None:
+            raise UsageError(f"{shown(t)} is not a spec folder, and there is no workspace here to find it in")
         else:
-            raise UsageError(f"{shown(t)} is neither a spec folder nor a game in {root / 'specs'}")
+            where = ", ".join(ws.shown(d) for d in ws.spec_dirs)
+            raise UsageError(f"{shown(t)} is neither a spec folder nor a game in {where} ({ws.root})")
     return out
+
+
+def compiled_at_root(ws: Workspace | None, folder: Path, *, render: bool = True) -> Result:
+    """Compile a spec folder as `build` does: from the workspace's root, so that the spec files'
+    names, and so the digest and the generated headers, do not depend on the current folder."""
+    from compiler.driver import compile_spec
+
+    with contextlib.chdir(ws.root if ws is not None else Path.cwd()):
+        return compile_spec(folder.resolve(), render=render)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from compiler.diagnostics import render_all
     from compiler.driver import compile_spec
 
+    ws = current_workspace(args)
+    folders = _spec_folders(ws, args.targets)
+    if not folders and ws is not None:
+        where = ", ".join(ws.shown(d) for d in ws.spec_dirs)
+        print(f"no spec folders in {where} yet (a game is a folder of YAML files: {where}/GAME/game.yaml)")
     failed = False
-    for folder in _spec_folders(args.targets):
+    for folder in folders:
         r = compile_spec(folder, render=False)
         if r.diagnostics:
             print(render_all(r.diagnostics))
         errors = sum(d.severity == "error" for d in r.diagnostics)
         warnings = len(r.diagnostics) - errors
         status = "ok" if not errors else f"{errors} error(s)"
-        print(f"{folder}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
+        shown_folder = folder if args.targets else Path(ws.shown(folder)) if ws is not None else folder
+        print(f"{shown_folder}: {status}" + (f", {warnings} warning(s)" if warnings else ""))
         failed |= errors > 0
     return EXIT_SPEC if failed else EXIT_OK
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     from compiler.diagnostics import render_all
-    from compiler.driver import build
+    from rulewright.build import BuildError, build
 
-    root = repo_root()
+    ws = required_workspace(args)
+    folders = [f.resolve() for f in _spec_folders(ws, args.targets)]
+    out = ws.shown(ws.output) + "/"
     try:
-        report = build(root, check_only=args.check)
-    except OSError as exc:  # generated/ is read-only, a file in it is a folder, ...
-        raise UsageError(f"cannot write {exc.filename or 'generated/'} ({os_reason(exc)})") from None
+        with contextlib.chdir(ws.root):  # spec files named from the root: see compiled_at_root
+            report = build(folders, ws.output, check_only=args.check, prune=not args.targets)
+    except BuildError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:  # the output is read-only, a file in it is a folder, ...
+        raise UsageError(f"cannot write {exc.filename or out} ({os_reason(exc)})") from None
     for r in report.results:
         errors = [d for d in r.diagnostics if d.severity == "error"]
         if errors or (r.diagnostics and args.verbose):
@@ -350,19 +443,97 @@ def cmd_build(args: argparse.Namespace) -> int:
     if not report.ok:
         print("build failed: fix the errors above")
         return EXIT_SPEC
-    rel = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in report.changed]
+    rel = [ws.shown(p) for p in report.changed]
     if args.check:
         if rel:
-            print("generated/ is stale; these files would change (run `rulewright build`):")
+            print(f"{out} is stale; these files would change (run `rulewright build`):")
             for p in rel:
                 print(f"  {p}")
             return EXIT_SPEC
-        print(f"generated/ is up to date ({len(report.results)} game(s))")
+        print(f"{out} is up to date ({len(report.results)} game(s))")
         return EXIT_OK
+    if not report.results:
+        where = ", ".join(ws.shown(d) for d in ws.spec_dirs)
+        print(f"no spec folders in {where} yet (a game is a folder of YAML files: {where}/GAME/game.yaml)")
     for r in report.results:
         print(f"built {r.name} in {1000 * r.seconds.get('build', 0):.0f} ms")
     print(f"{len(rel)} file(s) written" + (": " + ", ".join(rel) if rel else " (already up to date)"))
     return EXIT_OK
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    if not args.folder.strip():
+        raise UsageError("the folder name is empty")
+    try:
+        made = init_workspace(folder)
+    except WorkspaceError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot make a workspace in {folder} ({os_reason(exc)})") from None
+    for path in made:
+        print(f"created {path}{'/' if path.is_dir() else ''}")
+    go = "" if args.folder == "." else f"cd {shlex.quote(args.folder)}\n  "
+    print(
+        "next: write a game in specs/GAME/ (game.yaml; see docs/tutorial.md), then\n"
+        f"  {go}rulewright check && rulewright build && rulewright play GAME"
+    )
+    return EXIT_OK
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    ws = current_workspace(args)
+    listed = []
+    seen: set[str] = set()
+    sources = game_sources(ws)
+    for source in sources:
+        if source.name in seen:
+            continue
+        seen.add(source.name)
+        game = open_game(source.name, None, ws, folders=False)
+        # in a checkout the workspace's output is the bundled package's own folder
+        output = ws.output if ws is not None else None
+        own = source.folder == output
+        shadows = own and any(s.folder != output and s.name == source.name for s in sources)
+        listed.append(_game_entry(game, source, own, shadows))
+    if args.json:
+        print(json.dumps(listed, indent=1, ensure_ascii=False))
+        return EXIT_OK
+    if not listed:
+        print("no compiled games (write a spec in specs/GAME/, then `rulewright build`)")
+    for e in listed:
+        counts = e["players"]
+        players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        by = f", set by option {e['players_option']}" if e["players_option"] else ""
+        where = e["source"]
+        where += "; shadows the bundled game of that name" if e["shadows_bundled"] else ""
+        print(f"{e['name']}: {e['title']} ({players} players{by}) [{where}]")
+        for o in e["options"]:
+            choices = f", one of {', '.join(map(str, o['choices']))}" if o["choices"] else ""
+            doc = f": {o['doc']}" if o["doc"] else ""
+            print(f"  -o {o['name']}={json.dumps(o['default'])}  ({o['type']}{choices}){doc}")
+    return EXIT_OK
+
+
+def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> dict[str, Any]:
+    """What `games` says of one game, as JSON."""
+    info = game.info
+    option = info.player_count if isinstance(info.player_count, str) else None
+    by_option = next((o for o in info.options if o.name == option), None)
+    counts = list(by_option.choices) if by_option is not None and by_option.choices else [game.num_players]
+    return {
+        "name": info.name,
+        "title": info.title,
+        "players": counts,
+        "players_option": option,
+        "options": [
+            {"name": o.name, "type": o.type, "default": o.default, "choices": list(o.choices), "doc": o.doc}
+            for o in info.options
+        ],
+        "source": "workspace" if own else "bundled",
+        "folder": str(source.folder) if source.folder is not None else None,
+        "shadows_bundled": shadows,
+    }
 
 
 # ---- playing ----------------------------------------------------------------------------------
@@ -419,7 +590,7 @@ def play_game(
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = open_game(args.game, args.option)
+    game = open_game(args.game, args.option, current_workspace(args))
     kinds = agent_kinds(args.agents)
     log_path = output_file(args.log, "--log") if args.log is not None else None
     agents = seat_agents(game, args.seed, kinds)
@@ -498,10 +669,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         log = read_log(Path(args.logfile), args.max_bytes)
     except LogError as exc:
         raise UsageError(str(exc)) from None
-    if log.game not in available_games():
-        raise UsageError(f"{log.path}: field 'game': {unknown_game(log.game, folders=False)}")
+    ws = current_workspace(args)
+    if log.game not in games(ws):
+        raise UsageError(f"{log.path}: field 'game': {unknown_game(log.game, False, ws)}")
     try:
-        game = load_game(log.game, log.options)
+        game = load_game(log.game, log.options, search=search(ws))
     except (UnknownGameError, ValueError) as exc:
         raise UsageError(f"{log.path}: field 'options': {exc}") from None
     if log.spec_digest is not None and log.spec_digest != game.info.digest:
@@ -562,7 +734,7 @@ def coverage_kinds(args: argparse.Namespace) -> frozenset[str] | None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     only = coverage_kinds(args)
-    game = open_game(args.game, args.option)
+    game = open_game(args.game, args.option, current_workspace(args))
     kinds = agent_kinds(args.agents)
     if args.seed + args.n > SEED_LIMIT:
         raise UsageError(f"seeds {args.seed}..{args.seed + args.n - 1} go past the largest, {SEED_LIMIT - 1}")
@@ -624,29 +796,36 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_scenarios(args: argparse.Namespace) -> int:
     from rulewright.scenarios import run_all, staleness
 
+    ws = current_workspace(args)
     if args.game is not None:
-        return _run_cases(args.game, args.paths)
+        return _run_cases(ws, args.game, args.paths)
     if len(args.paths) > 1 or any(p.endswith((".yaml", ".yml")) for p in args.paths):
         raise UsageError(
             "to run case files, name the game they test: rulewright scenarios --game NAME FILE..."
         )
-    compiled = available_games()
+    compiled = games(ws)
     names = args.paths or compiled
-    games = [(name, open_game(name, None)) for name in names]
+    opened = [(name, open_game(name, None, ws)) for name in names]
     # A compiled game's scenarios are compiled into it: after an edit under specs/GAME/ they are
     # stale until `rulewright build`, and running the old ones would pass or fail on old text.
-    root = repo_root()
-    stale = [why for name, game in games if name in compiled and (why := staleness(game, root))]
+    stale = [
+        why
+        for name, game in opened
+        if ws is not None
+        and name in compiled
+        and (folder := spec_folder(ws, name)) is not None
+        and (why := staleness(game, folder, ws.root, ws.shown(ws.output)))
+    ]
     if stale:
         raise UsageError("; ".join(stale))
     failed = total = 0
-    for name, game in games:
+    for name, game in opened:
         failed, total = _report(name, run_all(game.name, game), failed, total)
     print(f"{total - failed} passed, {failed} failed")
     return EXIT_SPEC if failed else EXIT_OK
 
 
-def _run_cases(game: str, paths: list[str]) -> int:
+def _run_cases(ws: Workspace | None, game: str, paths: list[str]) -> int:
     """Case files (or folders of them) kept outside the spec, compiled with the game's spec."""
     from rulewright.scenarios import run_all
     from rulewright.spec_loader import load_spec
@@ -655,9 +834,11 @@ def _run_cases(game: str, paths: list[str]) -> int:
         raise UsageError("--game needs case files or folders of them to run")
     if not game.strip():
         raise UsageError("--game: the game's name is empty")
-    folder = Path(game) if is_dir(Path(game)) else repo_root() / "specs" / game
-    if not (is_dir(folder) and any(folder.glob("*.yaml"))):
-        raise UsageError(f"no spec folder for {shown(game)} (a game of specs/ or a folder of spec files)")
+    folder = Path(game) if is_dir(Path(game)) else spec_folder(ws, game)
+    if folder is None or not (is_dir(folder) and any(folder.glob("*.yaml"))):
+        raise UsageError(
+            f"no spec folder for {shown(game)} (a game of the workspace's specs or a folder of spec files)"
+        )
     files: list[Path] = []
     for text in paths:
         p = Path(text)
@@ -698,7 +879,12 @@ def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -
 def cmd_verify(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
 
-    from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
+    try:
+        from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.partition(".")[0] != "hypothesis":
+            raise
+        raise UsageError("Hypothesis is not installed: pip install 'rulewright[verify]'") from None
 
     only = coverage_kinds(args)
     if args.prefer is not None:
@@ -709,15 +895,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     strategies = [x.strip() for x in args.strategy.split(",")] if args.strategy else None
     out = output_folder(args.out, "--out") if args.out is not None else None
     # every game and output path is checked before the first game is played
-    games = [(name, open_game(name, args.option)) for name in args.games or available_games()]
+    ws = current_workspace(args)
+    compiled = games(ws)
+    opened = [(name, open_game(name, args.option, ws)) for name in args.games or compiled]
     coverage_files: dict[str, Path] = {}
     if args.coverage_json is not None:
-        for _, game in games:
+        for _, game in opened:
             coverage_files[game.name] = output_file(
                 args.coverage_json.replace("GAME", game.name), "--coverage-json"
             )
     failed = False
-    for name, game in games:
+    for name, game in opened:
         chosen = strategies or [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
         cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
         start = time.perf_counter()
@@ -738,11 +926,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(describe(report, len(game.info.invariants), not args.no_contract))
         if report.failure is not None:
             failed = True
-            path = _save_reproducer(report.failure, out or _scenario_dir(name), name)
+            path = _save_reproducer(report.failure, out or _scenario_dir(ws, name, compiled), name)
             print(f"  reproducer written to {path}")
             rerun = (
                 f"rulewright scenarios {name}"
-                if name not in available_games()
+                if name not in compiled
                 else f"rulewright build && rulewright scenarios {name}"
             )
             print(f"  run it: {rerun}")
@@ -777,42 +965,58 @@ def _save_reproducer(failure: Any, folder: Path, name: str) -> Path:
         return write_reproducer(failure, spare, name)
 
 
-def _scenario_dir(name: str) -> Path:
-    """Where verify writes a reproducer: the spec's own scenarios/ folder."""
-    p = Path(name)
-    return (p if name not in available_games() else repo_root() / "specs" / name) / "scenarios"
+def _scenario_dir(ws: Workspace | None, name: str, compiled: list[str]) -> Path:
+    """Where verify writes a reproducer: the spec's own scenarios/ folder (a temporary folder for
+    a game whose spec is not in the workspace)."""
+    if name not in compiled:
+        return Path(name) / "scenarios"  # a spec folder given as a path
+    folder = spec_folder(ws, name)
+    return folder / "scenarios" if folder is not None else Path(tempfile.mkdtemp(prefix="rulewright-verify-"))
 
 
-def _spec_ir(name: str) -> Any:
-    """The IR of specs/NAME, and a check that generated/ was built from it."""
+def _spec_ir(ws: Workspace | None, name: str) -> Any:
+    """The IR of the workspace's spec of the game `name`."""
     from compiler.diagnostics import render_all
-    from compiler.driver import compile_spec
 
-    folder = repo_root() / "specs" / name
-    if not is_dir(folder):
-        raise UsageError(f"no spec folder {folder}")
-    r = compile_spec(folder, render=False)
+    folder = spec_folder(ws, name)
+    if folder is None:
+        where = f"in the workspace {ws.root}" if ws is not None else "(no workspace here)"
+        raise UsageError(f"no spec folder of {shown(name)} {where}: recording needs the game's spec")
+    r = compiled_at_root(ws, folder, render=False)
     if not r.ok or r.game is None:
         print(render_all(r.diagnostics))
-        raise UsageError(f"specs/{name} has errors; fix them first")
+        raise UsageError(f"{folder} has errors; fix them first")
     return r.game
+
+
+def _playthrough_dir(ws: Workspace | None, name: str) -> Path:
+    """Where a game's golden playthroughs are kept: tests/playthroughs/GAME in the workspace."""
+    from rulewright.impact import playthrough_dir
+
+    if ws is None:
+        raise UsageError(f"no workspace here to keep the playthroughs of {shown(name)} in: pass --out DIR")
+    return playthrough_dir(ws.root, name)
+
+
+def _built_place(ws: Workspace | None, name: str) -> str:
+    """Where the engine of `name` was built, as messages name it (e.g. generated/GAME)."""
+    return f"{ws.shown(ws.output)}/{name}" if ws is not None else name
 
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
     from compiler.fingerprint import fingerprint
-    from rulewright.impact import playthrough_dir, save
+    from rulewright.impact import save
     from rulewright.playthrough import record
 
-    game = open_game(args.game, args.option, folders=False)
+    ws = current_workspace(args)
+    game = open_game(args.game, args.option, ws, folders=False)
     agent_kinds(args.agents)
     if args.seed + args.n > SEED_LIMIT:
         raise UsageError(f"seeds {args.seed}..{args.seed + args.n - 1} go past the largest, {SEED_LIMIT - 1}")
-    folder = (
-        output_folder(args.out, "--out") if args.out is not None else playthrough_dir(repo_root(), args.game)
-    )
-    spec = _spec_ir(args.game)
+    folder = output_folder(args.out, "--out") if args.out is not None else _playthrough_dir(ws, args.game)
+    spec = _spec_ir(ws, args.game)
     if spec.digest != game.info.digest:
-        raise UsageError(f"generated/{args.game} is stale: run `rulewright build` first")
+        raise UsageError(f"{_built_place(ws, args.game)} is stale: run `rulewright build` first")
     entries = fingerprint(spec)
     for seed in range(args.seed, args.seed + args.n):
         try:
@@ -832,22 +1036,22 @@ def cmd_diff(args: argparse.Namespace) -> int:
         analyse,
         coverage_tracer,
         describe,
-        playthrough_dir,
         playthrough_files,
         rerecord,
     )
     from rulewright.playthrough import PlaythroughError
 
-    game = open_game(args.game, None, folders=False)
+    ws = current_workspace(args)
+    game = open_game(args.game, None, ws, folders=False)
     if args.dir is not None and not args.dir.strip():
         raise UsageError("--dir: the folder name is empty")
-    folder = Path(args.dir) if args.dir else playthrough_dir(repo_root(), args.game)
+    folder = Path(args.dir) if args.dir else _playthrough_dir(ws, args.game)
     if args.update:
         output_folder(str(folder), "--dir")
-    spec = _spec_ir(args.game)
+    spec = _spec_ir(ws, args.game)
     if spec.digest != game.info.digest:
         raise UsageError(
-            f"generated/{args.game} is older than specs/{args.game}: run `rulewright build` first"
+            f"{_built_place(ws, args.game)} is older than its spec: run `rulewright build` first"
         )
     if not is_dir(folder) or not playthrough_files(folder):
         raise UsageError(
@@ -872,8 +1076,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    for name in available_games():
-        game = load_game(name)
+    ws = current_workspace(args)
+    for name in games(ws):
+        game = open_game(name, None, ws, folders=False)
         state = play_game(game, args.seed, ["random"])
         lines = state.log()
         print(
@@ -888,11 +1093,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rulewright.bench import bench_game
 
-    games = [
-        open_game(name, args.option) for name in ([args.game] if args.game is not None else available_games())
+    ws = current_workspace(args)
+    opened = [
+        open_game(name, args.option, ws) for name in ([args.game] if args.game is not None else games(ws))
     ]
-    for game in games:
-        print(bench_game(game, seconds=args.seconds, root=repo_root()).report())
+    for game in opened:
+        print(bench_game(game, seconds=args.seconds, spec=spec_folder(ws, game.name)).report())
     return EXIT_OK
 
 
@@ -907,6 +1113,12 @@ def parser() -> argparse.ArgumentParser:
         "or log; also a game abandoned at the end of input); 70 an internal error (set "
         f"{DEBUG_ENV}=1 for its traceback); 130 interrupted by Ctrl-C",
     )
+    p.add_argument("--version", action="version", version=f"rulewright {__version__}")
+    workspace_help = (
+        "the workspace folder (default: the nearest folder up from here with a rulewright.toml, "
+        "else this one if it has specs/)"
+    )
+    p.add_argument("--workspace", metavar="DIR", help=workspace_help)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def add(
@@ -920,6 +1132,8 @@ def parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter,
         )
         sp.set_defaults(fn=fn)
+        # also after the command; SUPPRESS keeps the subcommand from resetting a global --workspace
+        sp.add_argument("--workspace", metavar="DIR", default=argparse.SUPPRESS, help=workspace_help)
         return sp
 
     def opts(sp: argparse.ArgumentParser) -> None:
@@ -928,13 +1142,34 @@ def parser() -> argparse.ArgumentParser:
         )
 
     seeds = f"0 to {SEED_LIMIT - 1}"
+    sp = add(
+        "init",
+        cmd_init,
+        "make a folder a workspace: a rulewright.toml and an empty specs/",
+        epilog="A workspace is where your games live: `rulewright` run in it (or below it) checks and\n"
+        "builds its specs/ and writes the engines into its own output folder (generated/), never\n"
+        "into the installed package. See docs/workspace.md.",
+    )
+    sp.add_argument("folder", nargs="?", default=".", metavar="DIR", help="default: this folder")
     sp = add("check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)")
     sp.add_argument(
-        "targets", nargs="*", metavar="GAME|PATH", help="game names or spec folders (default: all)"
+        "targets",
+        nargs="*",
+        metavar="GAME|PATH",
+        help="games of the workspace or spec folders (default: every spec of the workspace)",
     )
-    sp = add("build", cmd_build, "compile every spec in specs/ into generated/")
-    sp.add_argument("--check", action="store_true", help="write nothing; fail if generated/ is stale")
+    sp = add("build", cmd_build, "compile the workspace's specs into its output folder (generated/)")
+    sp.add_argument(
+        "targets",
+        nargs="*",
+        metavar="GAME|PATH",
+        help="build only these (games of the workspace or spec folders); default: every spec, and "
+        "delete the engines of specs that are gone",
+    )
+    sp.add_argument("--check", action="store_true", help="write nothing; fail if the output is stale")
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
+    sp = add("games", cmd_games, "list the games: the workspace's, then the bundled ones, with their options")
+    sp.add_argument("--json", action="store_true", help="as JSON")
     sp = add(
         "play",
         cmd_play,
@@ -1046,7 +1281,11 @@ def parser() -> argparse.ArgumentParser:
         "--out", metavar="DIR", help="where to write a failure's scenario (default specs/GAME/scenarios)"
     )
     opts(sp)
-    sp = add("playthrough", cmd_playthrough, "record golden playthroughs under tests/playthroughs/GAME/")
+    sp = add(
+        "playthrough",
+        cmd_playthrough,
+        "record golden playthroughs under tests/playthroughs/GAME/ of the workspace",
+    )
     sp.add_argument("game", metavar="GAME", help="a compiled game")
     sp.add_argument("--seed", type=seed_number, default=1, help="seed of the first game (default 1)")
     sp.add_argument("-n", type=positive_int, default=1, help="how many games, seeds SEED.. (default 1)")

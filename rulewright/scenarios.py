@@ -196,12 +196,9 @@ def run_all(game_name: str, base: Game | None = None) -> list[ScenarioResult]:
     return [run_scenario(game_name, sc, base) for sc in game.scenarios]
 
 
-def staleness(game: Game, root: Path) -> str | None:
-    """Why the compiled `game` is older than its spec in root/specs/ (None when it is not, or when
-    there is no spec folder of its name to compare with)."""
-    folder = root / "specs" / game.name
-    if not folder.is_dir():
-        return None
+def staleness(game: Game, folder: Path, root: Path, output: str = "generated") -> str | None:
+    """Why the compiled `game` is older than its spec `folder` in the workspace at `root`, whose
+    engines are built into `output` (None when it is not)."""
     from compiler.load import spec_digest
 
     digest = spec_digest(folder, root)
@@ -221,7 +218,8 @@ def staleness(game: Game, root: Path) -> str | None:
         newer = []
     shown = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in newer[:3]]
     what = ", ".join(shown) + (f" and {len(newer) - 3} more" if len(newer) > 3 else "")
+    spec = str(folder.relative_to(root)) if folder.is_relative_to(root) else str(folder)
     return (
-        f"generated/{game.name} is stale ({what or f'specs/{game.name}/'} changed since the last build): "
+        f"{output}/{game.name} is stale ({what or f'{spec}/'} changed since the last build): "
         "run `rulewright build`"
     )

@@ -4,7 +4,7 @@ What a compiled engine and its users need at run time, and nothing else: the eng
 rng.py, saved.py), loading built games (game.py), views, the engine contract, agents and the
 OpenSpiel/PettingZoo adapters. It imports nothing from compiler/ or rulewright/.
 
-game = runtime.load_game("my_game")  # a folder of specs/, compiled by `rulewright build`
+game = runtime.load_game("my_game")  # a bundled game; a workspace's: search=(Path("generated"),)
 state = game.new_initial_state(seed=1)
 while not state.is_terminal():
     state.apply_action(state.legal_actions()[0])

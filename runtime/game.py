@@ -1,13 +1,15 @@
-"""Games: `load_game(name, options)` imports a compiled engine from generated/ and wraps it."""
+"""Games: `load_game(name, options)` imports a compiled engine (runtime/loading.py) and wraps it."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from runtime.engine import GameInfo, GameState, integer_id, shown_value
+from runtime.loading import EngineLoadError, find_game, find_games, import_engine
 from runtime.saved import MAX_SAVED_STATE_CHARS, load_state
 
 
@@ -152,27 +154,28 @@ def _parse_option(key: str, text: str, typ: str) -> int | bool:
         raise ValueError(f"option '{key}' is an integer, not '{text}'") from None
 
 
-def available_games() -> list[str]:
-    try:
-        root = importlib.import_module("generated")
-    except ImportError:
-        return []
-    return list(getattr(root, "GAMES", ()))
+def available_games(search: Sequence[Path] = ()) -> list[str]:
+    """The names of the compiled games in the output folders `search` and the bundled ones."""
+    return sorted({source.name for source in find_games(search)})
 
 
-def load_game(name: str, options: dict[str, Any] | None = None) -> Game:
-    """The compiled engine of `name` (a folder of specs/), with the given game options."""
-    if not isinstance(name, str) or name not in available_games():
-        # only the names generated/ lists: never a path, a dunder or another module
-        known = ", ".join(available_games()) or "none built"
+def load_game(name: str, options: dict[str, Any] | None = None, *, search: Sequence[Path] = ()) -> Game:
+    """The compiled engine of `name` with the given game options: from the first of the output
+    folders `search` that lists it, else from the bundled games (runtime/loading.py)."""
+    source = find_game(name, search) if isinstance(name, str) else None
+    if source is None:
+        # only the names an output folder lists: never a path, a dunder or another module
+        known = ", ".join(available_games(search)) or "none built"
         raise UnknownGameError(
             f"no compiled game {shown_value(name)} (games: {known}; run `rulewright build`)"
         )
     try:
-        module = importlib.import_module(f"generated.{name}")
+        module = import_engine(source)
+    except EngineLoadError as exc:
+        raise UnknownGameError(f"{exc} (run `rulewright build`)") from None
     except ModuleNotFoundError as exc:
-        if exc.name and (exc.name == f"generated.{name}" or exc.name == "generated"):
-            known = ", ".join(available_games()) or "none built"
+        if exc.name and (exc.name == source.package or source.package.startswith(exc.name + ".")):
+            known = ", ".join(available_games(search)) or "none built"
             raise UnknownGameError(
                 f"no compiled game '{name}' (games: {known}; run `rulewright build`)"
             ) from None

@@ -25,8 +25,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     for cmd in (
         [],
+        ["init"],
         ["check"],
         ["build"],
+        ["games"],
         ["play"],
         ["replay"],
         ["simulate"],
@@ -170,4 +172,4 @@ def test_staleness_digest_is_the_compilers(capsys: pytest.CaptureFixture[str]) -
     for name in available_games():
         game = load_game(name)
         assert spec_digest(ROOT / "specs" / name, ROOT) == game.info.digest, name
-        assert staleness(game, ROOT) is None
+        assert staleness(game, ROOT / "specs" / name, ROOT) is None
