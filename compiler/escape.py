@@ -15,6 +15,8 @@ def _escape(ch: str) -> str:
 
 def comment_text(text: str) -> str:
     """Spec text for a `#` comment: anything that could end the line (or the file) escaped."""
+    if text.isprintable():  # the common case, at C speed
+        return text
     return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
 
 

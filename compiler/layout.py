@@ -694,6 +694,12 @@ def format_source(text: str, width: int = WIDTH) -> str:
             out.append(line)  # most lines: nothing to do, and no tokens needed to know it
             i += 1
             continue
+        if len(line) <= width and "'" not in line and "\\" not in line:
+            code = _STRINGS_AND_COMMENT.sub("", line)  # double-quoted strings only: none to fix
+            if '"' not in code and _PAREN_CANDIDATE.search(code) is None and _bracket_change(code) == 0:
+                out.append(line)
+                i += 1
+                continue
         logical = _logical_line(lines, i)
         count = len(logical.tokens)
         if logical.verbatim:

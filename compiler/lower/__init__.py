@@ -18,9 +18,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 
 from compiler.check import Annotations
 from compiler.lower import facts
@@ -66,6 +64,11 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops) -> Module:
     return Module(engine, ScenarioModule(header, _used_names(engine, functions), functions, scenarios))
 
 
+# an identifier, or a string literal (matched so that the identifiers inside it are skipped): the
+# lowering writes plain quoted strings only, never f-strings or triple quotes
+_NAMES_OUTSIDE_STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|([A-Za-z_]\w*)""")
+
+
 def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[str, ...]:
     """The engine's module-level names the scenario functions use: what their module imports."""
     defined = {c.name for c in engine.constants}
@@ -74,10 +77,7 @@ def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[
     defined.update(t.name for t in engine.tables)
     used: set[str] = set()
     for f in functions:
-        text = "def f():\n" + "".join(f"    {line}\n" for line in f.body)
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.NAME and token.string in defined:
-                used.add(token.string)
+        used.update(m for m in _NAMES_OUTSIDE_STRINGS.findall("\n".join(f.body)) if m in defined)
     return tuple(sorted(used | {"State"}, key=_import_order))
 
 
