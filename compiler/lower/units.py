@@ -4,6 +4,7 @@ the invariants and the evaluation -> plain functions, or frame classes for code 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from compiler import ir
@@ -189,24 +190,28 @@ def rule_checks(cx: Context, out: Units) -> tuple[list[tuple[str, str, str, str]
     return invariants, evaluate
 
 
+def _written(cx: Context, tname: str, fname: str) -> Iterator[tuple[str, ir.Code | None]]:
+    """Each component of the type, in order: its id and its code for field `fname` (None: none)."""
+    for ent in cx.sym.entity_types[tname].decl.entities:
+        yield ent.id, dict(ent.code).get(fname)
+
+
 def _effect_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.FieldDecl) -> None:
     """Each component's effect: a plain function, or a frame class with a function that starts
     it. A table maps each component id (and `none`, last) to its function or None."""
-    info = cx.sym.entity_types[tname]
     ps = (Param("l_self", "int"), *params(cx, fd.params))
     entries: list[str | None] = []
-    for ent in info.decl.entities:
-        code = dict(ent.code).get(fname)
+    for ent_id, code in _written(cx, tname, fname):
         if code is None:
             entries.append(None)
             continue
-        what = f"{tname} {ent.id}: {fname}"
-        function = cx.names.claim("effect", tname, fname, ent.id)
+        what = f"{tname} {ent_id}: {fname}"
+        function = cx.names.claim("effect", tname, fname, ent_id)
         mark = cx.cover("effect", what, code.span)
-        if not cx.stops.effect(tname, fname, ent.id):
+        if not cx.stops.effect(tname, fname, ent_id):
             code_unit(cx, out, "", function, origin(what, code.span), code, ps, False, mark)
         else:
-            frame = cx.names.claim("effect_frame", tname, fname, ent.id)
+            frame = cx.names.claim("effect_frame", tname, fname, ent_id)
             code_unit(cx, out, frame, "", origin(what, code.span), code, ps, True, mark)
             args = ", ".join(p.name for p in ps)
             out.functions.append(
@@ -232,13 +237,12 @@ def _expression_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.Fi
     ps = (Param("l_self", "int"), *params(cx, fd.params))
     returns = python_type(t)
     entries: list[str | None] = []
-    for ent in info.decl.entities:
-        code = dict(ent.code).get(fname)
+    for ent_id, code in _written(cx, tname, fname):
         if code is None:
             entries.append(None)
             continue
-        what = f"{tname} {ent.id}: {fname}"
-        name = cx.names.claim("expression", tname, fname, ent.id)
+        what = f"{tname} {ent_id}: {fname}"
+        name = cx.names.claim("expression", tname, fname, ent_id)
         mark = cx.cover("expression", what, code.span)
         out.functions.append(expression_function(cx, name, what, code, ps, returns, mark))
         entries.append(name)
