@@ -48,6 +48,8 @@ from runtime.loading import EngineLoadError, EngineSource, find_games
 
 if TYPE_CHECKING:
     from compiler.driver import Result
+    from rulewright.coverage import RuleCoverage
+    from rulewright.verify import Failure
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs); 70 a bug of
 # ours (EX_SOFTWARE); 130 interrupted by Ctrl-C (128 + SIGINT, as shells report it).
@@ -745,14 +747,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     draws = 0
     lengths = 0
     start = time.perf_counter()
-    cov = None
-    if args.coverage or args.coverage_json is not None:
-        from rulewright.coverage import RuleCoverage
-
-        try:
-            cov = RuleCoverage(game)
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"no rule coverage for {game.name}: {exc}") from None
+    cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
     seats = [kinds[p % len(kinds)] for p in range(game.num_players)]
     by_agent: dict[str, int] = {k: 0 for k in seats}
     for i in range(args.n):
@@ -785,12 +780,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  mean length {lengths / args.n:.1f} decisions")
     rate = args.n / secs
     print(f"  {rate:,.{0 if rate >= 10 else 2}f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
-    if cov is not None and args.coverage:
-        print()
-        print(cov.report(only=only))
-    if cov is not None and cov_path is not None:
-        write_output(cov_path, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
-        print(f"rule coverage written to {cov_path}")
+    if cov is not None:
+        _show_coverage(cov, only, args.coverage, cov_path)
     return EXIT_OK
 
 
@@ -878,22 +869,13 @@ def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from contextlib import nullcontext
-
-    try:
-        from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
-    except ModuleNotFoundError as exc:
-        if exc.name is None or exc.name.partition(".")[0] != "hypothesis":
-            raise
-        raise UsageError("Hypothesis is not installed: pip install 'rulewright[verify]'") from None
-
+    _require_hypothesis()
     only = coverage_kinds(args)
     if args.prefer is not None:
         try:
             re.compile(args.prefer)
         except re.error as exc:
             raise UsageError(f"--prefer {shown(args.prefer)} is not a regular expression ({exc})") from None
-    strategies = [x.strip() for x in args.strategy.split(",")] if args.strategy else None
     out = output_folder(args.out, "--out") if args.out is not None else None
     # every game and output path is checked before the first game is played
     ws = current_workspace(args)
@@ -907,45 +889,55 @@ def cmd_verify(args: argparse.Namespace) -> int:
             )
     failed = False
     for name, game in opened:
-        chosen = strategies or [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
         cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
-        start = time.perf_counter()
-        try:
-            with cov if cov is not None else nullcontext():
-                report = verify(
-                    game,
-                    examples=args.examples,
-                    seed=args.seed,
-                    max_steps=args.max_steps,
-                    strategies=chosen,
-                    prefer=args.prefer,
-                    contract=not args.no_contract,
-                    on_example=functools.partial(progress, total=args.examples, start=start, unit="examples"),
-                )
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        print(describe(report, len(game.info.invariants), not args.no_contract))
-        if report.failure is not None:
+        failure = _verify_game(args, game, cov)
+        if failure is not None:
             failed = True
-            path = _save_reproducer(report.failure, out or _scenario_dir(ws, name, compiled), name)
-            print(f"  reproducer written to {path}")
-            rerun = (
-                f"rulewright scenarios {name}"
-                if name not in compiled
-                else f"rulewright build && rulewright scenarios {name}"
-            )
-            print(f"  run it: {rerun}")
-        if cov is not None and args.coverage:
-            print()
-            print(cov.report(only=only))
-        if cov is not None and game.name in coverage_files:
-            target = coverage_files[game.name]
-            write_output(target, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
-            print(f"rule coverage written to {target}")
+            _save_reproducer(failure, out or _scenario_dir(ws, name, compiled), name, built=name in compiled)
+        if cov is not None:
+            _show_coverage(cov, only, args.coverage, coverage_files.get(game.name))
     return EXIT_SPEC if failed else EXIT_OK
 
 
-def _coverage(game: Game) -> Any:
+def _require_hypothesis() -> None:
+    """Import rulewright.verify, which needs Hypothesis; without it, a usage error says how to install it."""
+    try:
+        import rulewright.verify  # noqa: F401
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.partition(".")[0] != "hypothesis":
+            raise
+        raise UsageError("Hypothesis is not installed: pip install 'rulewright[verify]'") from None
+
+
+def _verify_game(args: argparse.Namespace, game: Game, cov: RuleCoverage | None) -> Failure | None:
+    """Verify one game as the arguments ask (collecting rule coverage into `cov`), print the
+    report, and return the minimal failure, if any."""
+    from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
+
+    if args.strategy:
+        strategies = [x.strip() for x in args.strategy.split(",")]
+    else:
+        strategies = [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
+    start = time.perf_counter()
+    try:
+        with cov if cov is not None else contextlib.nullcontext():
+            report = verify(
+                game,
+                examples=args.examples,
+                seed=args.seed,
+                max_steps=args.max_steps,
+                strategies=strategies,
+                prefer=args.prefer,
+                contract=not args.no_contract,
+                on_example=functools.partial(progress, total=args.examples, start=start, unit="examples"),
+            )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(describe(report, len(game.info.invariants), not args.no_contract))
+    return report.failure
+
+
+def _coverage(game: Game) -> RuleCoverage:
     from rulewright.coverage import RuleCoverage
 
     try:
@@ -954,16 +946,30 @@ def _coverage(game: Game) -> Any:
         raise UsageError(f"no rule coverage for {game.name}: {exc}") from None
 
 
-def _save_reproducer(failure: Any, folder: Path, name: str) -> Path:
-    """Write verify's minimal failing case; if `folder` cannot take it, a temporary folder does."""
+def _show_coverage(cov: RuleCoverage, only: frozenset[str] | None, report: bool, target: Path | None) -> None:
+    """Print the rule coverage (--coverage) and write it as JSON to `target` (--coverage-json)."""
+    if report:
+        print()
+        print(cov.report(only=only))
+    if target is not None:
+        write_output(target, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
+        print(f"rule coverage written to {target}")
+
+
+def _save_reproducer(failure: Failure, folder: Path, name: str, built: bool) -> None:
+    """Write verify's minimal failing case (if `folder` cannot take it, a temporary folder does)
+    and say how to run it; a `built` game runs it after a build."""
     from rulewright.verify import write_reproducer
 
     try:
-        return write_reproducer(failure, folder, name)
+        path = write_reproducer(failure, folder, name)
     except OSError as exc:
         spare = Path(tempfile.mkdtemp(prefix="rulewright-verify-"))
         print(f"  cannot write the reproducer in {folder} ({os_reason(exc)}); using {spare}")
-        return write_reproducer(failure, spare, name)
+        path = write_reproducer(failure, spare, name)
+    print(f"  reproducer written to {path}")
+    rerun = f"rulewright build && rulewright scenarios {name}" if built else f"rulewright scenarios {name}"
+    print(f"  run it: {rerun}")
 
 
 def _scenario_dir(ws: Workspace | None, name: str, compiled: list[str]) -> Path:
