@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
@@ -47,6 +48,8 @@ from runtime.loading import EngineLoadError, EngineSource, find_games
 
 if TYPE_CHECKING:
     from compiler.driver import Result
+    from rulewright.coverage import RuleCoverage
+    from rulewright.verify import Failure
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs); 70 a bug of
 # ours (EX_SOFTWARE); 130 interrupted by Ctrl-C (128 + SIGINT, as shells report it).
@@ -744,14 +747,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     draws = 0
     lengths = 0
     start = time.perf_counter()
-    cov = None
-    if args.coverage or args.coverage_json is not None:
-        from rulewright.coverage import RuleCoverage
-
-        try:
-            cov = RuleCoverage(game)
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"no rule coverage for {game.name}: {exc}") from None
+    cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
     seats = [kinds[p % len(kinds)] for p in range(game.num_players)]
     by_agent: dict[str, int] = {k: 0 for k in seats}
     for i in range(args.n):
@@ -784,12 +780,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  mean length {lengths / args.n:.1f} decisions")
     rate = args.n / secs
     print(f"  {rate:,.{0 if rate >= 10 else 2}f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
-    if cov is not None and args.coverage:
-        print()
-        print(cov.report(only=only))
-    if cov is not None and cov_path is not None:
-        write_output(cov_path, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
-        print(f"rule coverage written to {cov_path}")
+    if cov is not None:
+        _show_coverage(cov, only, args.coverage, cov_path)
     return EXIT_OK
 
 
@@ -877,22 +869,13 @@ def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from contextlib import nullcontext
-
-    try:
-        from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
-    except ModuleNotFoundError as exc:
-        if exc.name is None or exc.name.partition(".")[0] != "hypothesis":
-            raise
-        raise UsageError("Hypothesis is not installed: pip install 'rulewright[verify]'") from None
-
+    _require_hypothesis()
     only = coverage_kinds(args)
     if args.prefer is not None:
         try:
             re.compile(args.prefer)
         except re.error as exc:
             raise UsageError(f"--prefer {shown(args.prefer)} is not a regular expression ({exc})") from None
-    strategies = [x.strip() for x in args.strategy.split(",")] if args.strategy else None
     out = output_folder(args.out, "--out") if args.out is not None else None
     # every game and output path is checked before the first game is played
     ws = current_workspace(args)
@@ -906,45 +889,55 @@ def cmd_verify(args: argparse.Namespace) -> int:
             )
     failed = False
     for name, game in opened:
-        chosen = strategies or [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
         cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
-        start = time.perf_counter()
-        try:
-            with cov if cov is not None else nullcontext():
-                report = verify(
-                    game,
-                    examples=args.examples,
-                    seed=args.seed,
-                    max_steps=args.max_steps,
-                    strategies=chosen,
-                    prefer=args.prefer,
-                    contract=not args.no_contract,
-                    on_example=functools.partial(progress, total=args.examples, start=start, unit="examples"),
-                )
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        print(describe(report, len(game.info.invariants), not args.no_contract))
-        if report.failure is not None:
+        failure = _verify_game(args, game, cov)
+        if failure is not None:
             failed = True
-            path = _save_reproducer(report.failure, out or _scenario_dir(ws, name, compiled), name)
-            print(f"  reproducer written to {path}")
-            rerun = (
-                f"rulewright scenarios {name}"
-                if name not in compiled
-                else f"rulewright build && rulewright scenarios {name}"
-            )
-            print(f"  run it: {rerun}")
-        if cov is not None and args.coverage:
-            print()
-            print(cov.report(only=only))
-        if cov is not None and game.name in coverage_files:
-            target = coverage_files[game.name]
-            write_output(target, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
-            print(f"rule coverage written to {target}")
+            _save_reproducer(failure, out or _scenario_dir(ws, name, compiled), name, built=name in compiled)
+        if cov is not None:
+            _show_coverage(cov, only, args.coverage, coverage_files.get(game.name))
     return EXIT_SPEC if failed else EXIT_OK
 
 
-def _coverage(game: Game) -> Any:
+def _require_hypothesis() -> None:
+    """Import rulewright.verify, which needs Hypothesis; without it, a usage error says how to install it."""
+    try:
+        import rulewright.verify  # noqa: F401
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.partition(".")[0] != "hypothesis":
+            raise
+        raise UsageError("Hypothesis is not installed: pip install 'rulewright[verify]'") from None
+
+
+def _verify_game(args: argparse.Namespace, game: Game, cov: RuleCoverage | None) -> Failure | None:
+    """Verify one game as the arguments ask (collecting rule coverage into `cov`), print the
+    report, and return the minimal failure, if any."""
+    from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
+
+    if args.strategy:
+        strategies = [x.strip() for x in args.strategy.split(",")]
+    else:
+        strategies = [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
+    start = time.perf_counter()
+    try:
+        with cov if cov is not None else contextlib.nullcontext():
+            report = verify(
+                game,
+                examples=args.examples,
+                seed=args.seed,
+                max_steps=args.max_steps,
+                strategies=strategies,
+                prefer=args.prefer,
+                contract=not args.no_contract,
+                on_example=functools.partial(progress, total=args.examples, start=start, unit="examples"),
+            )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(describe(report, len(game.info.invariants), not args.no_contract))
+    return report.failure
+
+
+def _coverage(game: Game) -> RuleCoverage:
     from rulewright.coverage import RuleCoverage
 
     try:
@@ -953,16 +946,30 @@ def _coverage(game: Game) -> Any:
         raise UsageError(f"no rule coverage for {game.name}: {exc}") from None
 
 
-def _save_reproducer(failure: Any, folder: Path, name: str) -> Path:
-    """Write verify's minimal failing case; if `folder` cannot take it, a temporary folder does."""
+def _show_coverage(cov: RuleCoverage, only: frozenset[str] | None, report: bool, target: Path | None) -> None:
+    """Print the rule coverage (--coverage) and write it as JSON to `target` (--coverage-json)."""
+    if report:
+        print()
+        print(cov.report(only=only))
+    if target is not None:
+        write_output(target, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
+        print(f"rule coverage written to {target}")
+
+
+def _save_reproducer(failure: Failure, folder: Path, name: str, built: bool) -> None:
+    """Write verify's minimal failing case (if `folder` cannot take it, a temporary folder does)
+    and say how to run it; a `built` game runs it after a build."""
     from rulewright.verify import write_reproducer
 
     try:
-        return write_reproducer(failure, folder, name)
+        path = write_reproducer(failure, folder, name)
     except OSError as exc:
         spare = Path(tempfile.mkdtemp(prefix="rulewright-verify-"))
         print(f"  cannot write the reproducer in {folder} ({os_reason(exc)}); using {spare}")
-        return write_reproducer(failure, spare, name)
+        path = write_reproducer(failure, spare, name)
+    print(f"  reproducer written to {path}")
+    rerun = f"rulewright build && rulewright scenarios {name}" if built else f"rulewright scenarios {name}"
+    print(f"  run it: {rerun}")
 
 
 def _scenario_dir(ws: Workspace | None, name: str, compiled: list[str]) -> Path:
@@ -1104,8 +1111,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 # ---- argument parsing -------------------------------------------------------------------------
 
+WORKSPACE_HELP = (
+    "the workspace folder (default: the nearest folder up from here with a rulewright.toml, "
+    "else this one if it has specs/)"
+)
+SEEDS = f"0 to {SEED_LIMIT - 1}"  # the range of a seed, as help texts give it
+
 
 def parser() -> argparse.ArgumentParser:
+    """The command line: global options, then one subcommand of COMMANDS with its own arguments."""
     p = ArgumentParser(
         prog="rulewright",
         description="Board-game rules as data, compiled to engines.",
@@ -1114,51 +1128,55 @@ def parser() -> argparse.ArgumentParser:
         f"{DEBUG_ENV}=1 for its traceback); 130 interrupted by Ctrl-C",
     )
     p.add_argument("--version", action="version", version=f"rulewright {__version__}")
-    workspace_help = (
-        "the workspace folder (default: the nearest folder up from here with a rulewright.toml, "
-        "else this one if it has specs/)"
-    )
-    p.add_argument("--workspace", metavar="DIR", help=workspace_help)
+    p.add_argument("--workspace", metavar="DIR", help=WORKSPACE_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.add_arguments(command.subparser(sub))
+    return p
 
-    def add(
-        name: str, fn: Callable[[argparse.Namespace], int], help: str, epilog: str | None = None
-    ) -> argparse.ArgumentParser:
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, the function that runs it, its help, and its own arguments."""
+
+    name: str
+    run: Callable[[argparse.Namespace], int]
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    epilog: str | None = None  # laid out as written (line breaks kept)
+
+    def subparser(self, sub: argparse._SubParsersAction[ArgumentParser]) -> ArgumentParser:
         sp = sub.add_parser(
-            name,
-            help=help,
-            description=help,
-            epilog=epilog,
-            formatter_class=argparse.RawDescriptionHelpFormatter if epilog else argparse.HelpFormatter,
+            self.name,
+            help=self.help,
+            description=self.help,
+            epilog=self.epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter if self.epilog else argparse.HelpFormatter,
         )
-        sp.set_defaults(fn=fn)
+        sp.set_defaults(fn=self.run)
         # also after the command; SUPPRESS keeps the subcommand from resetting a global --workspace
-        sp.add_argument("--workspace", metavar="DIR", default=argparse.SUPPRESS, help=workspace_help)
+        sp.add_argument("--workspace", metavar="DIR", default=argparse.SUPPRESS, help=WORKSPACE_HELP)
         return sp
 
-    def opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument(
-            "-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)"
-        )
 
-    seeds = f"0 to {SEED_LIMIT - 1}"
-    sp = add(
-        "init",
-        cmd_init,
-        "make a folder a workspace: a rulewright.toml and an empty specs/",
-        epilog="A workspace is where your games live: `rulewright` run in it (or below it) checks and\n"
-        "builds its specs/ and writes the engines into its own output folder (generated/), never\n"
-        "into the installed package. See docs/workspace.md.",
-    )
+def _game_options(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+
+
+def _init_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("folder", nargs="?", default=".", metavar="DIR", help="default: this folder")
-    sp = add("check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)")
+
+
+def _check_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "targets",
         nargs="*",
         metavar="GAME|PATH",
         help="games of the workspace or spec folders (default: every spec of the workspace)",
     )
-    sp = add("build", cmd_build, "compile the workspace's specs into its output folder (generated/)")
+
+
+def _build_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "targets",
         nargs="*",
@@ -1168,18 +1186,15 @@ def parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--check", action="store_true", help="write nothing; fail if the output is stale")
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
-    sp = add("games", cmd_games, "list the games: the workspace's, then the bundled ones, with their options")
+
+
+def _games_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--json", action="store_true", help="as JSON")
-    sp = add(
-        "play",
-        cmd_play,
-        "play one game in the terminal",
-        epilog="A game stopped by Ctrl-C (exit 130) or by the end of input (Ctrl-D, exit 2) keeps its log,\n"
-        "marked unfinished: in --log FILE, or, with a human player and no --log, in a new file\n"
-        "rulewright-GAME-seedN-unfinished.json here. `rulewright replay` re-runs it to where it stopped.",
-    )
+
+
+def _play_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("game", metavar="GAME|PATH", help="a compiled game or a spec folder")
-    sp.add_argument("--seed", type=seed_number, default=1, help=f"{seeds} (default 1)")
+    sp.add_argument("--seed", type=seed_number, default=1, help=f"{SEEDS} (default 1)")
     sp.add_argument(
         "--agents",
         default="random",
@@ -1189,14 +1204,10 @@ def parser() -> argparse.ArgumentParser:
         "--log", metavar="FILE", help="write a replayable JSON log (checked before the game starts)"
     )
     sp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
-    opts(sp)
-    sp = add(
-        "replay",
-        cmd_replay,
-        "re-run a logged game and verify its recorded final state",
-        epilog="exit 0: the final state matches (also for an unfinished game's log, which replay says it\n"
-        "is); 1: the replay diverges or ends elsewhere; 2: the log is damaged or not a log.",
-    )
+    _game_options(sp)
+
+
+def _replay_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("logfile")
     sp.add_argument(
         "--max-bytes",
@@ -1204,10 +1215,12 @@ def parser() -> argparse.ArgumentParser:
         default=MAX_LOG_BYTES,
         help=f"refuse a larger log file (default {MAX_LOG_BYTES:,})",
     )
-    sp = add("simulate", cmd_simulate, "play many games: win rates, mean length, speed")
+
+
+def _simulate_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("game", metavar="GAME|PATH", help="a compiled game or a spec folder")
     sp.add_argument("-n", type=positive_int, default=100, help="number of games (default 100)")
-    sp.add_argument("--seed", type=seed_number, default=0, help=f"seed of the first game ({seeds})")
+    sp.add_argument("--seed", type=seed_number, default=0, help=f"seed of the first game ({SEEDS})")
     sp.add_argument(
         "--agents",
         default="random",
@@ -1219,21 +1232,10 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--coverage", action="store_true", help="report how often each spec rule ran")
     coverage_kinds_option(sp)
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
-    opts(sp)
-    sp = add(
-        "scenarios",
-        cmd_scenarios,
-        "run the designers' scenario files",
-        epilog="examples:\n"
-        "  rulewright scenarios                             every game's own scenarios\n"
-        "  rulewright scenarios GAME                        one game's (or a spec folder's)\n"
-        "  rulewright scenarios --game GAME my_case.yaml    one case file, while writing it\n"
-        "  rulewright scenarios --game GAME cases/          a folder of cases kept elsewhere\n"
-        "\n"
-        "A compiled game runs the scenarios compiled into it. If a file under specs/GAME/ changed\n"
-        "since the last build, they are stale: scenarios refuses to run them (exit 2) and asks for\n"
-        "`rulewright build`. A spec folder given as a path is compiled afresh.",
-    )
+    _game_options(sp)
+
+
+def _scenarios_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "paths",
         nargs="*",
@@ -1245,16 +1247,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="NAME|FOLDER",
         help="the game (name or spec folder) the case files test; they replace its own scenarios",
     )
-    sp = add(
-        "verify",
-        cmd_verify,
-        "let Hypothesis play; check invariants and the engine contract; shrink and save a failure",
-    )
+
+
+def _verify_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "games", nargs="*", metavar="GAME|PATH", help="games or spec folders to verify (default: all games)"
     )
     sp.add_argument("--examples", type=positive_int, default=100, help="games per game (default 100)")
-    sp.add_argument("--seed", type=seed_number, default=0, help=f"Hypothesis seed ({seeds}; default 0)")
+    sp.add_argument("--seed", type=seed_number, default=0, help=f"Hypothesis seed ({SEEDS}; default 0)")
     sp.add_argument(
         "--max-steps",
         type=positive_int,
@@ -1280,27 +1280,25 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument(
         "--out", metavar="DIR", help="where to write a failure's scenario (default specs/GAME/scenarios)"
     )
-    opts(sp)
-    sp = add(
-        "playthrough",
-        cmd_playthrough,
-        "record golden playthroughs under tests/playthroughs/GAME/ of the workspace",
-    )
+    _game_options(sp)
+
+
+def _playthrough_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("game", metavar="GAME", help="a compiled game")
     sp.add_argument("--seed", type=seed_number, default=1, help="seed of the first game (default 1)")
     sp.add_argument("-n", type=positive_int, default=1, help="how many games, seeds SEED.. (default 1)")
     sp.add_argument("--agents", default="random", help="comma-separated, one per player, cycled")
     sp.add_argument("--out", metavar="DIR", help="default tests/playthroughs/GAME")
-    opts(sp)
-    sp = add(
-        "diff",
-        cmd_diff,
-        "after a spec change and a build: where each stored playthrough diverges, and why",
-    )
+    _game_options(sp)
+
+
+def _diff_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("game", metavar="GAME", help="a compiled game")
     sp.add_argument("--update", action="store_true", help="then re-record them on the current rules")
     sp.add_argument("--dir", metavar="DIR", help="default tests/playthroughs/GAME")
-    sp = add("bench", cmd_bench, "games/s, decisions/s, clone and JSON cost, check and build time")
+
+
+def _bench_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("game", nargs="?", metavar="GAME|PATH", help="default: every compiled game")
     sp.add_argument(
         "--seconds",
@@ -1308,11 +1306,101 @@ def parser() -> argparse.ArgumentParser:
         default=2.0,
         help="time spent playing per game (default 2)",
     )
-    opts(sp)
-    sp = add("demo", cmd_demo, "play one seeded game of every compiled game and show how it ended")
-    sp.add_argument("--seed", type=seed_number, default=1, help=f"{seeds} (default 1)")
+    _game_options(sp)
+
+
+def _demo_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--seed", type=seed_number, default=1, help=f"{SEEDS} (default 1)")
     sp.add_argument("--tail", type=nonnegative_int, default=15, help="log lines to show per game")
-    return p
+
+
+# in the order `rulewright --help` lists them
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "init",
+        cmd_init,
+        "make a folder a workspace: a rulewright.toml and an empty specs/",
+        _init_arguments,
+        epilog="A workspace is where your games live: `rulewright` run in it (or below it) checks and\n"
+        "builds its specs/ and writes the engines into its own output folder (generated/), never\n"
+        "into the installed package. See docs/workspace.md.",
+    ),
+    Command(
+        "check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)", _check_arguments
+    ),
+    Command(
+        "build",
+        cmd_build,
+        "compile the workspace's specs into its output folder (generated/)",
+        _build_arguments,
+    ),
+    Command(
+        "games",
+        cmd_games,
+        "list the games: the workspace's, then the bundled ones, with their options",
+        _games_arguments,
+    ),
+    Command(
+        "play",
+        cmd_play,
+        "play one game in the terminal",
+        _play_arguments,
+        epilog="A game stopped by Ctrl-C (exit 130) or by the end of input (Ctrl-D, exit 2) keeps its log,\n"
+        "marked unfinished: in --log FILE, or, with a human player and no --log, in a new file\n"
+        "rulewright-GAME-seedN-unfinished.json here. `rulewright replay` re-runs it to where it stopped.",
+    ),
+    Command(
+        "replay",
+        cmd_replay,
+        "re-run a logged game and verify its recorded final state",
+        _replay_arguments,
+        epilog="exit 0: the final state matches (also for an unfinished game's log, which replay says it\n"
+        "is); 1: the replay diverges or ends elsewhere; 2: the log is damaged or not a log.",
+    ),
+    Command("simulate", cmd_simulate, "play many games: win rates, mean length, speed", _simulate_arguments),
+    Command(
+        "scenarios",
+        cmd_scenarios,
+        "run the designers' scenario files",
+        _scenarios_arguments,
+        epilog="examples:\n"
+        "  rulewright scenarios                             every game's own scenarios\n"
+        "  rulewright scenarios GAME                        one game's (or a spec folder's)\n"
+        "  rulewright scenarios --game GAME my_case.yaml    one case file, while writing it\n"
+        "  rulewright scenarios --game GAME cases/          a folder of cases kept elsewhere\n"
+        "\n"
+        "A compiled game runs the scenarios compiled into it. If a file under specs/GAME/ changed\n"
+        "since the last build, they are stale: scenarios refuses to run them (exit 2) and asks for\n"
+        "`rulewright build`. A spec folder given as a path is compiled afresh.",
+    ),
+    Command(
+        "verify",
+        cmd_verify,
+        "let Hypothesis play; check invariants and the engine contract; shrink and save a failure",
+        _verify_arguments,
+    ),
+    Command(
+        "playthrough",
+        cmd_playthrough,
+        "record golden playthroughs under tests/playthroughs/GAME/ of the workspace",
+        _playthrough_arguments,
+    ),
+    Command(
+        "diff",
+        cmd_diff,
+        "after a spec change and a build: where each stored playthrough diverges, and why",
+        _diff_arguments,
+    ),
+    Command(
+        "bench",
+        cmd_bench,
+        "games/s, decisions/s, clone and JSON cost, check and build time",
+        _bench_arguments,
+    ),
+    Command(
+        "demo", cmd_demo, "play one seeded game of every compiled game and show how it ended", _demo_arguments
+    ),
+)
 
 
 def _tolerant_output() -> None:

@@ -137,67 +137,93 @@ def to_text(pt: Playthrough, title: str = "") -> str:
 
 
 def parse(text: str, path: Path | None = None) -> Playthrough:
+    """A trace read back; a PlaythroughError says what is wrong and on which line."""
     where = str(path) if path else "<playthrough>"
-    head: dict[str, str] = {}
-    pt: Playthrough | None = None
-    log: list[str] | None = None
+    reader = _TraceReader()
     for i, raw in enumerate(text.splitlines(), 1):
-
-        def bad(msg: str) -> PlaythroughError:
-            return PlaythroughError(f"{where}:{i}: {msg}")  # noqa: B023
-
         if not raw.strip() or raw.startswith("#"):
             continue
+        try:
+            reader.read(raw)
+        except _BadLine as exc:
+            raise PlaythroughError(f"{where}:{i}: {exc}") from None
+    if reader.pt is None:
+        raise PlaythroughError(f"{where}: no 'setup' line; is this a playthrough?")
+    reader.pt.path = path
+    return reader.pt
+
+
+class _BadLine(Exception):
+    """A trace line that cannot be read (parse says where it is)."""
+
+
+class _TraceReader:
+    """Reads a trace line by line: header lines, then setup, steps and the result, each followed
+    by its indented log lines."""
+
+    def __init__(self) -> None:
+        self.head: dict[str, str] = {}
+        self.pt: Playthrough | None = None
+        self.log: list[str] | None = None  # where the next log line goes
+
+    def read(self, raw: str) -> None:
         if raw.startswith("    "):
-            if log is None:
-                raise bad("a log line before any step")
-            log.append(raw[4:])
-            continue
+            if self.log is None:
+                raise _BadLine("a log line before any step")
+            self.log.append(raw[4:])
+            return
         body, _, digest = raw.rpartition(" #")
         body = body.rstrip()
         if raw.startswith("setup"):
-            try:
-                pt = Playthrough(
-                    head["game"],
-                    _seed(head["seed"]),
-                    _agents(head["agents"]),
-                    _options(head["options"]),
-                    head["spec"],
-                    digest,
-                    [],
-                )
-            except KeyError as exc:
-                raise bad(f"incomplete header (no {exc} line)") from None
-            except (ValueError, RecursionError) as exc:
-                raise bad(f"bad header: {exc}") from None
-            log = pt.setup_log
+            self.pt = self.setup(digest)
+            self.log = self.pt.setup_log
         elif raw.startswith("@"):
-            if pt is None:
-                raise bad("a step before 'setup'")
-            num, _, rest = body[1:].partition(" ")
-            player, sep, label = rest.partition(" > ")
-            if not sep or not re.fullmatch(r"[0-9]{1,9}", num) or not digest:
-                raise bad("expected '@N PLAYER > ACTION   #DIGEST'")
-            pt.steps.append(Step(int(num), player, label, digest, []))
-            log = pt.steps[-1].log
+            step = self.step(body, digest)
+            self.log = step.log
         elif raw.startswith("result "):
-            if pt is None:
-                raise bad("'result' before 'setup'")
-            pt.result = raw[len("result ") :]
-            log = None
+            if self.pt is None:
+                raise _BadLine("'result' before 'setup'")
+            self.pt.result = raw[len("result ") :]
+            self.log = None
         else:
-            key, _, value = raw.partition(" ")
-            head[key] = value
-            check = _HEADER_CHECKS.get(key)
-            try:
-                if check is not None:
-                    check(value)
-            except (ValueError, RecursionError) as exc:
-                raise bad(f"bad header line: {exc}") from None
-    if pt is None:
-        raise PlaythroughError(f"{where}: no 'setup' line; is this a playthrough?")
-    pt.path = path
-    return pt
+            self.header(raw)
+
+    def header(self, raw: str) -> None:
+        key, _, value = raw.partition(" ")
+        self.head[key] = value
+        check = _HEADER_CHECKS.get(key)
+        try:
+            if check is not None:
+                check(value)
+        except (ValueError, RecursionError) as exc:
+            raise _BadLine(f"bad header line: {exc}") from None
+
+    def setup(self, digest: str) -> Playthrough:
+        head = self.head
+        try:
+            return Playthrough(
+                head["game"],
+                _seed(head["seed"]),
+                _agents(head["agents"]),
+                _options(head["options"]),
+                head["spec"],
+                digest,
+                [],
+            )
+        except KeyError as exc:
+            raise _BadLine(f"incomplete header (no {exc} line)") from None
+        except (ValueError, RecursionError) as exc:
+            raise _BadLine(f"bad header: {exc}") from None
+
+    def step(self, body: str, digest: str) -> Step:
+        if self.pt is None:
+            raise _BadLine("a step before 'setup'")
+        num, _, rest = body[1:].partition(" ")
+        player, sep, label = rest.partition(" > ")
+        if not sep or not re.fullmatch(r"[0-9]{1,9}", num) or not digest:
+            raise _BadLine("expected '@N PLAYER > ACTION   #DIGEST'")
+        self.pt.steps.append(Step(int(num), player, label, digest, []))
+        return self.pt.steps[-1]
 
 
 def _seed(text: str) -> int:

@@ -64,70 +64,94 @@ def run_scenario(game_name: str, compiled: dict[str, Any], base: Game | None = N
     """Run one compiled scenario of the game `game_name` (or of `base`, an already loaded Game)."""
     sc = {**SCENARIO_DEFAULTS, **compiled}
     sc["steps"] = [{**STEP_DEFAULTS, **step} for step in compiled["steps"]]
-
-    def fail(msg: str, state: GameState | None = None) -> ScenarioResult:
-        return ScenarioResult(game_name, sc["name"], sc["file"], False, msg, state)
-
     try:
-        game = (
-            load_game(game_name, sc["options"])
-            if base is None
-            else Game(base.state_cls, base.scenarios, sc["options"])
-        )
-        state = game.new_initial_state(
-            sc["seed"],
-            forced_rolls=sc["dice"],
-            forced_shuffles=sc["shuffles"],
-            forced_draws=sc["draws"],
-            forced_picks=sc["picks"],
-            after_setup=sc["setup"],
-            skip=sc["skip"],
-            start_at=sc["start_at"],
-        )
+        state = _start(game_name, sc, base)
     except (ValueError, RuleError) as exc:
-        return fail(f"could not start: {exc}")
-    checker = Checker(random.Random(sc["seed"]))
+        return ScenarioResult(game_name, sc["name"], sc["file"], False, f"could not start: {exc}")
+    run = _ScenarioRun(game_name, sc, Checker(random.Random(sc["seed"])), state)
     steps: list[dict[str, Any]] = sc["steps"]
     done = 0  # actions played so far, over all steps
     for k, step in enumerate(steps, 1):
         where = f"step {k} (line {step['line']}): " if len(steps) > 1 else ""
-        last_step = k == len(steps)
+        ended = run.play(step, where, done, last_step=k == len(steps))
+        if ended is not None:
+            return ended
+        done += len(step["actions"])
+        if step["error"] is not None:
+            return run.fail(
+                f"{where}expected the last action to be illegal ('{step['error']}'), but it was accepted"
+            )
+        problems = check_step(sc, step, run.state)
+        if problems:
+            return run.fail(where + "; ".join(problems))
+    return run.result(True, "ok")
+
+
+def _start(game_name: str, sc: dict[str, Any], base: Game | None) -> GameState:
+    """The scenario's game, set up with its options, seed, forced chance and table arrangement."""
+    game = (
+        load_game(game_name, sc["options"])
+        if base is None
+        else Game(base.state_cls, base.scenarios, sc["options"])
+    )
+    return game.new_initial_state(
+        sc["seed"],
+        forced_rolls=sc["dice"],
+        forced_shuffles=sc["shuffles"],
+        forced_draws=sc["draws"],
+        forced_picks=sc["picks"],
+        after_setup=sc["setup"],
+        skip=sc["skip"],
+        start_at=sc["start_at"],
+    )
+
+
+class _ScenarioRun:
+    """A scenario being played: the game so far, every action checked by `checker`."""
+
+    def __init__(self, game_name: str, sc: dict[str, Any], checker: Checker, state: GameState) -> None:
+        self.game_name = game_name
+        self.sc = sc
+        self.checker = checker
+        self.state = state
+
+    def result(self, ok: bool, message: str) -> ScenarioResult:
+        return ScenarioResult(self.game_name, self.sc["name"], self.sc["file"], ok, message, self.state)
+
+    def fail(self, message: str) -> ScenarioResult:
+        return self.result(False, message)
+
+    def play(self, step: dict[str, Any], where: str, done: int, last_step: bool) -> ScenarioResult | None:
+        """Play one step's actions (`done` played before them); the result if the scenario ends there."""
         actions: list[str] = step["actions"]
         for j, label in enumerate(actions, 1):
             i = done + j
-            if state.is_terminal():
-                return fail(f"{where}action {i} '{label}': the game is already over ({state.reason})", state)
+            if self.state.is_terminal():
+                return self.fail(
+                    f"{where}action {i} '{label}': the game is already over ({self.state.reason})"
+                )
             try:
-                action = state.string_to_action(label)
+                action = self.state.string_to_action(label)
             except IllegalActionError as exc:
-                if step["error"] is not None and last_step and j == len(actions):
-                    if step["error"] in str(exc):
-                        return ScenarioResult(
-                            game_name, sc["name"], sc["file"], True, "ok (illegal as expected)", state
-                        )
-                    return fail(
-                        f"{where}action {i}: expected an error containing '{step['error']}', got: {exc}",
-                        state,
-                    )
-                return fail(f"{where}action {i}: {exc}", state)
+                expected = step["error"] if last_step and j == len(actions) else None
+                return self.refused(exc, expected, f"{where}action {i}")
             try:
-                state = checker.step(state, action)
+                self.state = self.checker.step(self.state, action)
             except Violation as exc:
-                return fail(f"{where}action {i} '{label}': {exc}", state)
+                return self.fail(f"{where}action {i} '{label}': {exc}")
             except RuleError as exc:
-                return fail(f"{where}action {i} '{label}': rule error: {exc}", state)
+                return self.fail(f"{where}action {i} '{label}': rule error: {exc}")
             except ValueError as exc:  # forced chance that cannot be used (a pick not offered, a bad roll)
-                return fail(f"{where}action {i} '{label}': {exc}", state)
-        done += len(actions)
-        if step["error"] is not None:
-            return fail(
-                f"{where}expected the last action to be illegal ('{step['error']}'), but it was accepted",
-                state,
-            )
-        problems = check_step(sc, step, state)
-        if problems:
-            return fail(where + "; ".join(problems), state)
-    return ScenarioResult(game_name, sc["name"], sc["file"], True, "ok", state)
+                return self.fail(f"{where}action {i} '{label}': {exc}")
+        return None
+
+    def refused(self, exc: IllegalActionError, expected: str | None, at: str) -> ScenarioResult:
+        """An illegal action: the scenario's end if it expects that error there, else its failure."""
+        if expected is None:
+            return self.fail(f"{at}: {exc}")
+        if expected in str(exc):
+            return self.result(True, "ok (illegal as expected)")
+        return self.fail(f"{at}: expected an error containing '{expected}', got: {exc}")
 
 
 def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> list[str]:

@@ -155,6 +155,55 @@ def verify(
     on_example: Callable[[int], None] | None = None,
 ) -> VerifyReport:
     """Play `examples` Hypothesis-driven games of `game`; shrink and return the first failure."""
+    plan = _plan(game, examples, seed, max_steps, strategies, prefer, contract)
+    report = VerifyReport(game.name)
+    found: list[Failure] = []
+    test = _hypothesis_test(plan, report, found, on_example)
+    start = time.perf_counter()
+    try:
+        test()
+    except (Violation, RuleError):
+        report.failure = found[-1]  # Hypothesis replays the minimal example last
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every example of one verify run shares."""
+
+    game: Game
+    examples: int
+    seed: int
+    max_steps: int
+    strategies: tuple[str, ...]
+    prefer: re.Pattern[str] | None
+    contract: bool
+    checks: dict[str, str]  # invariant name -> its expression
+
+    def failure(
+        self, exc: Violation | RuleError, game_seed: int, strategy: str, steps: list[Step], log: list[str]
+    ) -> Failure:
+        """The failure `exc` raised by the last of `steps`, with the log before it."""
+        options = dict(self.game.options)
+        if isinstance(exc, Violation):
+            name = exc.name
+            return Failure(
+                exc.kind, name, exc.detail, game_seed, strategy, options, steps, log, self.checks.get(name)
+            )
+        return Failure("rule error", "", str(exc), game_seed, strategy, options, steps, log)
+
+
+def _plan(
+    game: Game,
+    examples: int,
+    seed: int,
+    max_steps: int,
+    strategies: Sequence[str],
+    prefer: str | None,
+    contract: bool,
+) -> _Plan:
+    """verify's arguments checked (a ValueError says what is wrong) and the --prefer pattern compiled."""
     for s in strategies:
         if s not in STRATEGIES:
             raise ValueError(f"unknown strategy '{s}' (strategies: {', '.join(STRATEGIES)})")
@@ -166,12 +215,18 @@ def verify(
         raise ValueError(f"--prefer {prefer!r} is not a regular expression ({exc})") from None
     if examples < 1 or max_steps < 1:
         raise ValueError(f"examples and max_steps must be at least 1, not {examples} and {max_steps}")
-    report = VerifyReport(game.name)
-    found: list[Failure] = []
     checks = {inv[0]: inv[3] for inv in game.info.invariants}
+    return _Plan(game, examples, seed, max_steps, tuple(strategies), pattern, contract, checks)
+
+
+def _hypothesis_test(
+    plan: _Plan, report: VerifyReport, found: list[Failure], on_example: Callable[[int], None] | None
+) -> Callable[[], None]:
+    """The Hypothesis test of a run: each example draws a game seed, a strategy and a seed for the
+    decisions past HYPOTHESIS_STEPS, then plays one game."""
 
     @settings(
-        max_examples=examples,
+        max_examples=plan.examples,
         deadline=None,
         database=None,
         verbosity=Verbosity.quiet,
@@ -179,71 +234,65 @@ def verify(
         suppress_health_check=list(HealthCheck),
         report_multiple_bugs=False,
     )
-    @hypothesis_seed(seed)
+    @hypothesis_seed(plan.seed)
     @given(data=st.data())
     def example(data: st.DataObject) -> None:
         game_seed = data.draw(st.integers(0, 2**31 - 1), label="game seed")
-        strategy = data.draw(st.sampled_from(list(strategies)), label="strategy")
+        strategy = data.draw(st.sampled_from(list(plan.strategies)), label="strategy")
         chooser = _Chooser(data, data.draw(st.integers(0, 2**31 - 1), label="tail seed"))
         report.runs += 1
         if on_example is not None:
             on_example(report.runs)
-        state = game.new_initial_state(game_seed)
-        checker = Checker(random.Random(game_seed), full=contract)
-        steps: list[Step] = []
-        taken: Counter[str] = Counter()
-        while not state.is_terminal():
-            if chooser.step >= max_steps:
-                report.cut_off += 1
-                report.count(strategy, decisions=chooser.step)
-                return
-            legal = state.legal_actions()
-            if not legal:  # checked_step names this as a contract failure
-                action = -1
-            else:
-                action = chooser.pick(legal, _preferred(strategy, state, legal, taken, pattern))
-            label = state.action_to_string(action) if action >= 0 else "?"
-            player = state.current_player()
-            prompt = state.pending.prompt if state.pending is not None else ""
-            steps.append(Step(_player(state, player), label, prompt, len(state.lines)))
-            taken[label] += 1
-            chooser.step += 1
-            try:
-                state = checker.step(state, action)
-            except Violation as v:
-                report.count(strategy, decisions=chooser.step)
-                found.append(
-                    Failure(
-                        v.kind,
-                        v.name,
-                        v.detail,
-                        game_seed,
-                        strategy,
-                        dict(game.options),
-                        steps,
-                        state.log(),
-                        checks.get(v.name),
-                    )
-                )
-                raise
-            except RuleError as e:
-                report.count(strategy, decisions=chooser.step)
-                found.append(
-                    Failure(
-                        "rule error", "", str(e), game_seed, strategy, dict(game.options), steps, state.log()
-                    )
-                )
-                raise
-        report.finished += 1
-        report.count(strategy, decisions=chooser.step)
+        _play_example(plan, game_seed, strategy, chooser, report, found)
 
-    start = time.perf_counter()
-    try:
-        example()
-    except (Violation, RuleError):
-        report.failure = found[-1]  # Hypothesis replays the minimal example last
-    report.seconds = time.perf_counter() - start
-    return report
+    return example
+
+
+def _play_example(
+    plan: _Plan, game_seed: int, strategy: str, chooser: _Chooser, report: VerifyReport, found: list[Failure]
+) -> None:
+    """Play one game, checking every step, and count it in `report`; a failure is added to `found`
+    and raised again, for Hypothesis to shrink."""
+    state = plan.game.new_initial_state(game_seed)
+    checker = Checker(random.Random(game_seed), full=plan.contract)
+    steps: list[Step] = []
+    taken: Counter[str] = Counter()
+    while not state.is_terminal():
+        if chooser.step >= plan.max_steps:
+            report.cut_off += 1
+            report.count(strategy, decisions=chooser.step)
+            return
+        action = _choose(state, chooser, strategy, taken, plan.prefer)
+        steps.append(_step(state, action))
+        taken[steps[-1].label] += 1
+        chooser.step += 1
+        try:
+            state = checker.step(state, action)
+        except (Violation, RuleError) as exc:
+            report.count(strategy, decisions=chooser.step)
+            found.append(plan.failure(exc, game_seed, strategy, steps, state.log()))
+            raise
+    report.finished += 1
+    report.count(strategy, decisions=chooser.step)
+
+
+def _choose(
+    state: GameState, chooser: _Chooser, strategy: str, taken: Counter[str], prefer: re.Pattern[str] | None
+) -> int:
+    """The action to take, with the strategy's bias; -1 when nothing is legal, which
+    Checker.step reports as a contract failure."""
+    legal = state.legal_actions()
+    if not legal:
+        return -1
+    return chooser.pick(legal, _preferred(strategy, state, legal, taken, prefer))
+
+
+def _step(state: GameState, action: int) -> Step:
+    """The decision `action` about to be taken in `state`, as the failure report shows it."""
+    label = state.action_to_string(action) if action >= 0 else "?"
+    player = state.current_player()
+    prompt = state.pending.prompt if state.pending is not None else ""
+    return Step(_player(state, player), label, prompt, len(state.lines))
 
 
 def _player(state: GameState, p: int) -> str:

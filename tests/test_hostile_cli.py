@@ -16,7 +16,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -650,7 +650,9 @@ def test_an_internal_error_is_one_line_with_the_debug_hint(
     def broken(args: object) -> int:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "cmd_demo", broken)
+    # the parser reads the command table, which holds the functions themselves
+    commands = tuple(replace(c, run=broken) if c.name == "demo" else c for c in cli.COMMANDS)
+    monkeypatch.setattr(cli, "COMMANDS", commands)
     monkeypatch.delenv(cli.DEBUG_ENV, raising=False)
     run = rulewright(capsys, "demo")
     assert run.code == cli.EXIT_INTERNAL and "Traceback" not in run.err
