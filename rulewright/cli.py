@@ -717,7 +717,7 @@ def coverage_kinds_option(sp: argparse.ArgumentParser) -> None:
         "--coverage-kinds",
         metavar="K[,K...]",
         help="list only rule points of these kinds in the coverage report, e.g. 'effect' for how often "
-        "each card's event fired (kinds: setup, phase, procedure, function, trigger, effect, "
+        "each component's effect ran (kinds: setup, phase, procedure, function, trigger, effect, "
         "expression, modifier, branch)",
     )
 
