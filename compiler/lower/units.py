@@ -98,22 +98,15 @@ def code_unit(
 
 def lower_units(cx: Context) -> Units:
     """Every rule of the game but the flow of phases (flow.py), in the order of the spec."""
-    g, names, out = cx.sym.game, cx.names, Units()
-    for f in g.functions:
-        returns = python_type(cx.sym.type_named(f.returns.text) or PLAYER)
-        what = f"function {f.name}"
-        mark = cx.cover("function", what, f.span)
-        out.functions.append(
-            expression_function(
-                cx, names.claim("function", f.name), what, f.body, params(cx, f.params), returns, mark, f.span
-            )
-        )
-    for pr in g.procedures:
+    out = Units()
+    for f in cx.sym.game.functions:
+        _function(cx, out, f)
+    for pr in cx.sym.game.procedures:
         code_unit(
             cx,
             out,
-            names.claim("procedure_frame", pr.name),
-            names.claim("procedure", pr.name),
+            cx.names.claim("procedure_frame", pr.name),
+            cx.names.claim("procedure", pr.name),
             origin(f"procedure {pr.name}", pr.span),
             pr.body,
             params(cx, pr.params),
@@ -126,50 +119,62 @@ def lower_units(cx: Context) -> Units:
                 _effect_field(cx, out, tname, fname, fd)
             else:
                 _expression_field(cx, out, tname, fname, fd)
-    for tr in g.triggers:
-        ev = cx.sym.events.get(tr.event)
-        ps = params(cx, ev.params if ev else ())
-        if tr.condition is not None and tr.condition.expr is not None:
-            name = names.claim("trigger_condition", tr.name)
-            what = f"trigger {tr.name}: if"
-            out.functions.append(expression_function(cx, name, what, tr.condition, ps, "bool", [], tr.span))
-        code_unit(
-            cx,
-            out,
-            names.claim("trigger_frame", tr.name),
-            names.claim("trigger", tr.name),
-            origin(f"trigger {tr.name}", tr.span),
-            tr.body,
-            ps,
-            cx.stops.triggers[tr.name],
-            cx.cover("trigger", f"trigger {tr.name}", tr.span),
-        )
-    if g.setup is not None:
-        code_unit(
-            cx,
-            out,
-            "Setup",
-            "setup",
-            origin("setup", g.setup.span),
-            g.setup,
-            (),
-            cx.stops.body(g.setup.body, cx.ann),
-            cx.cover("setup", "setup", g.setup.span),
-        )
+    for tr in cx.sym.game.triggers:
+        _trigger(cx, out, tr)
+    _setup_and_phases(cx, out)
+    return out
+
+
+def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
+    returns = python_type(cx.sym.type_named(f.returns.text) or PLAYER)
+    what, name = f"function {f.name}", cx.names.claim("function", f.name)
+    mark = cx.cover("function", what, f.span)
+    out.functions.append(
+        expression_function(cx, name, what, f.body, params(cx, f.params), returns, mark, f.span)
+    )
+
+
+def _trigger(cx: Context, out: Units, tr: ir.TriggerDecl) -> None:
+    """A trigger's condition (when it has one) and its body; both take the event's parameters."""
+    event = cx.sym.events.get(tr.event)
+    ps = params(cx, event.params if event else ())
+    if tr.condition is not None and tr.condition.expr is not None:
+        name = cx.names.claim("trigger_condition", tr.name)
+        what = f"trigger {tr.name}: if"
+        out.functions.append(expression_function(cx, name, what, tr.condition, ps, "bool", [], tr.span))
+    code_unit(
+        cx,
+        out,
+        cx.names.claim("trigger_frame", tr.name),
+        cx.names.claim("trigger", tr.name),
+        origin(f"trigger {tr.name}", tr.span),
+        tr.body,
+        ps,
+        cx.stops.triggers[tr.name],
+        cx.cover("trigger", f"trigger {tr.name}", tr.span),
+    )
+
+
+def _setup_and_phases(cx: Context, out: Units) -> None:
+    """The setup and each phase body (the flow calls them, or pushes those that may stop)."""
+    setup = cx.sym.game.setup
+    if setup is not None:
+        stops = cx.stops.body(setup.body, cx.ann)
+        mark = cx.cover("setup", "setup", setup.span)
+        code_unit(cx, out, "Setup", "setup", origin("setup", setup.span), setup, (), stops, mark)
     for ph in cx.sym.phases.values():
         if ph.body is not None:
             code_unit(
                 cx,
                 out,
-                names.claim("phase_frame", ph.name),
-                names.claim("phase_body", ph.name),
+                cx.names.claim("phase_frame", ph.name),
+                cx.names.claim("phase_body", ph.name),
                 origin(f"phase {ph.name}", ph.span),
                 ph.body,
                 (),
                 cx.stops.body(ph.body.body, cx.ann),
                 [],
             )
-    return out
 
 
 def rule_checks(cx: Context, out: Units) -> tuple[list[tuple[str, str, str, str]], str | None]:
