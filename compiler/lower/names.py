@@ -1,8 +1,8 @@
 """Names: the one scheme for identifiers in generated code, free of collisions by construction.
 
 Every module-level name is a kind's prefix, an underscore, then the spec's own names joined by
-underscores: `E_italy` (a component), `F_card_ops` (a data column), `e_card_event_italy` (one
-card's event). A prefix is letters only, so a name's kind is what precedes its first underscore,
+underscores: `E_gift` (a component), `F_card_cost` (a data column), `e_card_effect_gift` (one
+card's effect). A prefix is letters only, so a name's kind is what precedes its first underscore,
 and only kinds with the same prefix can meet. Names built from several spec names can (type `a_b`
 with field `c`, and type `a` with field `b_c`; a row named `default` and the default of its
 field): the registry hands the readable name to the first claimant and a numbered one (`F_a_b_c_2`)
