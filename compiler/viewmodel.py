@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-Literal = object  # a value the `py` filter can write: str, int, bool, None, tuples, lists, dicts of them
+Value = object  # a value the `py` filter can write: str, int, bool, None, and tuples, lists, dicts of them
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class DataTable:
 
     name: str
     type: str
-    values: tuple[Literal, ...]
+    values: tuple[Value, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ class Slot:
     name: str
     type: str
     value_type: str  # what a saved state may hold here (runtime/saved.py)
-    initial: Literal = None
+    initial: Value = None
     from_param: bool = False
 
 
@@ -96,7 +96,7 @@ class StateVar:
     name: str
     attr: str
     type: str
-    initial: Literal
+    initial: Value
     dims: tuple[int | None, ...] = ()  # per index, outermost first: a size, or None for the players
     option: str = ""  # "int" or "bool" for an option (read from the options), "" for a variable
 
@@ -137,7 +137,7 @@ class Info:
 
     player_labels: str  # the data table of the players' labels
     player_ids: tuple[str, ...]
-    player_count: Literal
+    player_count: Value
     options: tuple[OptionFact, ...]
     type_names: tuple[str, ...]
     id_tables: tuple[str, ...]  # the IDS_ table of each component type
@@ -199,7 +199,7 @@ class Scenario:
     name: str
     file: str
     seed: int
-    options: dict[str, Literal]
+    options: dict[str, Value]
     dice: tuple[int, ...]
     shuffles: tuple[tuple[int, ...], ...]
     draws: tuple[tuple[int, ...], ...]

@@ -81,11 +81,12 @@ class Blocks:
         """What the frame does next time it steps: the block after a call or a decision."""
         self.line(f"self.pc = {block}")
 
-    def temp(self, prefix: str, python: str, initial: object, value_type: str) -> str:
-        """A new slot for the frame's own bookkeeping (a loop's list and index, a decision's answer)."""
+    def temp(self, prefix: str, python: str, initial: object, saved_as: str) -> str:
+        """A new slot for the frame's own bookkeeping (a loop's list and index, a decision's
+        answer): its Python type, first value, and what a saved state may hold there."""
         self.temps += 1
         name = f"{prefix}{self.temps}"
-        self.slots.append(Slot(name, python, value_type, initial))
+        self.slots.append(Slot(name, python, saved_as, initial))
         return name
 
     def lines(self) -> tuple[tuple[str, ...], ...]:
