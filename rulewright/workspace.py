@@ -120,6 +120,8 @@ def read_config(path: Path) -> tuple[list[str], str]:
         raise WorkspaceError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise WorkspaceError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise WorkspaceError(f"{path}: nested too deeply to be a rulewright.toml") from None
     for key in table:
         if key != "workspace":
             raise WorkspaceError(

@@ -105,6 +105,11 @@ def test_spec_dirs_may_be_spec_folders_themselves(tmp_path: Path) -> None:
         ("[workspace]\noutput = '.'\n", "must be a folder inside the workspace, not its root"),
         ("[workspace]\noutput = 'specs/out'\n", "overlaps the spec folder specs"),
         ("[workspace]\nspecs = ['../x']\n", "workspace.specs: '../x' leaves the workspace"),
+        pytest.param(
+            "[workspace]\nspecs = " + "[" * 20_000 + "]" * 20_000 + "\n",
+            "nested too deeply",
+            id="deep-nesting",
+        ),
     ],
 )
 def test_a_bad_toml_names_the_file_and_the_key(tmp_path: Path, toml: str, expect: str) -> None:
