@@ -20,11 +20,6 @@ class Unsupported(Exception):
     """Lowering met something the checker should have rejected: a compiler bug, not a spec error."""
 
 
-def py_str(text: str) -> str:
-    """A string literal, double-quoted where that needs no more escapes (as Python style prefers)."""
-    return py_literal(text)
-
-
 def expr(cx: Context, e: ir.Expr) -> str:
     """Python for expression `e`."""
     match e:
@@ -145,7 +140,9 @@ def label(cx: Context, code: str, t: Type) -> str:
 
 def string(cx: Context, e: ir.StrLit) -> str:
     """A string with `{...}` interpolations: literal parts joined with the values' labels."""
-    parts = [py_str(p) if isinstance(p, str) else label(cx, expr(cx, p), cx.ann.type_of(p)) for p in e.parts]
+    parts = [
+        py_literal(p) if isinstance(p, str) else label(cx, expr(cx, p), cx.ann.type_of(p)) for p in e.parts
+    ]
     return " + ".join(parts) if parts else '""'
 
 
@@ -158,7 +155,7 @@ def name(cx: Context, e: ir.Name) -> str:
             return f"c_{b.target}"
         case "const":
             value = cx.sym.constants[b.target][1]
-            return py_str(value) if isinstance(value, str) else repr(value)
+            return py_literal(value)
         case "option":
             return f"s.o_{b.target}"
         case "state":

@@ -8,21 +8,10 @@ from __future__ import annotations
 
 from compiler import ir
 from compiler.lower.context import Context
-from compiler.lower.frames import value_type
+from compiler.lower.frames import default_value, value_type
 from compiler.lower.statements import python_type
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Constant, DataTable, DomainFact, Info, OptionFact, StateVar, ZoneFact
-
-
-def none_value(t: Type) -> object:
-    """What a field of `none` reads: the type's default."""
-    if t.kind == "list":
-        return []
-    if t.kind == "bool":
-        return False
-    if t.kind == "str":
-        return ""
-    return -1 if t.is_ref else 0
 
 
 def constants(cx: Context) -> tuple[Constant, ...]:
@@ -53,7 +42,7 @@ def data_tables(cx: Context) -> tuple[DataTable, ...]:
                 DataTable(
                     names.claim("column", tname, fname),
                     f"tuple[{python_type(t)}, ...]",
-                    (*column, none_value(t)),
+                    (*column, default_value(t)),  # what a field of `none` reads
                 )
             )
     for ename, values in sym.enums.items():
@@ -122,11 +111,7 @@ def state_vars(cx: Context) -> tuple[StateVar, ...]:
 
 def _initial(cx: Context, sv: ir.StateVar, t: Type) -> object:
     """A state variable's declared initial value, or its type's: -1 (none) for a reference."""
-    if sv.name in cx.sym.initial_values:
-        return cx.sym.initial_values[sv.name]
-    if t.kind == "enum":
-        return 0
-    return -1 if t.is_ref else none_value(t)
+    return cx.sym.initial_values.get(sv.name, default_value(t))
 
 
 def info(cx: Context) -> Info:

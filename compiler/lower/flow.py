@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from compiler import ir
 from compiler.escape import comment_text
+from compiler.layout import py_literal
 from compiler.lower.context import Context
-from compiler.lower.expressions import expr, negation, py_str
+from compiler.lower.expressions import expr, negation
 from compiler.lower.frames import Blocks
 from compiler.lower.scenarios import scenario_skips
 from compiler.lower.statements import loop_place
@@ -50,7 +51,7 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
         head, loop_body, done = b.new(), b.new(), b.new()
         b.jump(head)
         b.at(head)
-        b.line(f"s.tick({py_str(loop_place('repeat', ph.span, ph.name))})")
+        b.line(f"s.tick({py_literal(loop_place('repeat', ph.span, ph.name))})")
         b.jump_if(f"self.{left} <= 0", done)
         b.line(f"self.{left} -= 1")
         if counter:
@@ -63,7 +64,7 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
             b.line(f"{counter} = 0")
         b.jump(head)
         b.at(head)
-        b.line(f"s.tick({py_str(loop_place('while', ph.span, ph.name))})")
+        b.line(f"s.tick({py_literal(loop_place('while', ph.span, ph.name))})")
         b.jump_if(negation(cx, ph.while_.expr), done)
         if counter:
             b.line(f"{counter} += 1")
@@ -71,13 +72,13 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
         b.at(loop_body)
     b.line(f"# phase {ph.name} ({comment_text(ph.span.file)}:{ph.span.line})")
     if head >= 0 and f"*{ph.name}" in skippable:  # a scenario starts after this loop: no pass runs
-        b.jump_if(f"s.skips and s.skip_pass({py_str('*' + ph.name)})", done)
+        b.jump_if(f"s.skips and s.skip_pass({py_literal('*' + ph.name)})", done)
     end_pass = b.new() if ph.name in skippable else -1
     if end_pass >= 0:  # a scenario skips a pass of this phase
-        b.jump_if(f"s.skips and s.skip_pass({py_str(ph.name)})", end_pass)
+        b.jump_if(f"s.skips and s.skip_pass({py_literal(ph.name)})", end_pass)
     if ph.name in startable:  # a scenario's setup runs here
         with b.w.block("if s.start_at:"):
-            b.line(f"s.starting({py_str(ph.name)})")
+            b.line(f"s.starting({py_literal(ph.name)})")
     for mark in cx.cover("phase", f"phase {ph.name}", ph.span):  # each pass
         b.line(mark)
     if ph.body is not None:

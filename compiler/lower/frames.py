@@ -13,9 +13,10 @@ from typing import assert_never
 
 from compiler import ir
 from compiler.codewriter import CodeWriter
+from compiler.layout import py_literal
 from compiler.lower import statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, domain_of, expr, negation, py_str, stored, string
+from compiler.lower.expressions import Unsupported, domain_of, expr, negation, stored, string
 from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place, python_type
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Slot
@@ -196,7 +197,7 @@ def _for(cx: Context, b: Blocks, s: ir.For) -> None:
 
 def _loop(cx: Context, b: Blocks, s: ir.Repeat | ir.While) -> None:
     head, loop_body, done = b.new(), b.new(), b.new()
-    place = py_str(loop_place("repeat" if isinstance(s, ir.Repeat) else "while", s.span))
+    place = py_literal(loop_place("repeat" if isinstance(s, ir.Repeat) else "while", s.span))
     if isinstance(s, ir.Repeat):
         left = b.temp("r_", "int", 0, "int")
         b.line(f"self.{left} = {expr(cx, s.count)}")
@@ -293,7 +294,7 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
     player = expr(cx, d.player) if d.player is not None else "0"
     text = d.question if isinstance(d, ir.Ask) else d.prompt
     prompt = string(cx, text) if text is not None else '""'
-    at = f", at={py_str(f'{d.span.file}:{d.span.line}')}"
+    at = f", at={py_literal(f'{d.span.file}:{d.span.line}')}"
     b.resume_at(after)
     match d:
         case ir.Choose():
@@ -304,7 +305,7 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             secret = ", secret=True" if d.secret else ""
             if d.optional:
                 decide = (
-                    f"s.decide({player}, {options}, {domain}, {py_str(slot)}, {prompt}, True{secret}{at})"
+                    f"s.decide({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
                 )
                 with b.w.block(f"if {decide}:"):
                     b.line("return")
@@ -317,12 +318,12 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
                     b.line(f"self.{slot} = []")
                     b.jump(after)
                 need = ", need=need_"
-            b.line(f"s.decide({player}, {options}, {domain}, {py_str(slot)}, {prompt}{need}{secret}{at})")
+            b.line(f"s.decide({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})")
         case ir.ChooseNumber():
             numbers = f"range({expr(cx, d.low)}, {expr(cx, d.high)} + 1)"
-            b.line(f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_str(slot)}, {prompt}{at})")
+            b.line(f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_literal(slot)}, {prompt}{at})")
         case ir.Ask():
-            b.line(f"s.decide({player}, (0, 1), {cx.domains['bool']}, {py_str(slot)}, {prompt}{at})")
+            b.line(f"s.decide({player}, (0, 1), {cx.domains['bool']}, {py_literal(slot)}, {prompt}{at})")
         case _:
             assert_never(d)
     b.line("return")

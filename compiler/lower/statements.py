@@ -10,6 +10,7 @@ from typing import assert_never
 
 from compiler import ir
 from compiler.codewriter import CodeWriter
+from compiler.layout import py_literal
 from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
@@ -17,7 +18,6 @@ from compiler.lower.expressions import (
     expr,
     label,
     negation,
-    py_str,
     stored,
     string,
     zone_id,
@@ -126,7 +126,7 @@ def _loop(cx: Context, s: ir.Repeat | ir.While, w: CodeWriter, in_frame: bool) -
     else:
         header, place = f"while {expr(cx, s.cond)}:", loop_place("while", s.span)
     with w.block(header):
-        w.line(f"s.tick({py_str(place)})")
+        w.line(f"s.tick({py_literal(place)})")
         body(cx, s.body, w, in_frame)
 
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 from compiler import ir
 from compiler.codewriter import CodeWriter
+from compiler.layout import py_literal
 from compiler.lower import frames, statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, expr, py_str
+from compiler.lower.expressions import Unsupported, expr
 from compiler.lower.frames import Blocks, default_value, value_type
 from compiler.lower.statements import python_type
 from compiler.typesys import PLAYER
@@ -254,7 +255,7 @@ def _expression_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.Fi
     default = cx.names.claim("expression_default", tname, fname, "default")
     what = f"default of {tname}.{fname}" if None in entries else f"{tname}.{fname} of none"
     out.functions.append(
-        Function(default, origin(what, fd.span), ps, returns, (f"return {_literal(default_value(t))}",))
+        Function(default, origin(what, fd.span), ps, returns, (f"return {py_literal(default_value(t))}",))
     )
     signature = ", ".join(["State", *(p.type for p in ps)])
     out.tables.append(
@@ -264,9 +265,3 @@ def _expression_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.Fi
             (*(e or default for e in entries), default),
         )
     )
-
-
-def _literal(value: object) -> str:
-    if isinstance(value, str):
-        return py_str(value)
-    return "[]" if value == [] else repr(value)
