@@ -74,6 +74,7 @@ def render(mod: Module) -> dict[str, str]:
         evaluate=e.evaluate,
         coverage=e.coverage,
         info=e.info,
+        texts=e.texts,
     )
     scenarios = env.get_template("scenarios.py.j2").render(
         header=head,

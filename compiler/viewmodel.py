@@ -157,6 +157,18 @@ class Info:
 
 
 @dataclass(frozen=True, slots=True)
+class TextFact:
+    """`NAME: int = index`, and `Text(form, kinds, private)` at that index of GameInfo.texts: a
+    log line or a prompt, stored by the rules as its index and its values (runtime Text)."""
+
+    name: str
+    index: int
+    form: str
+    kinds: tuple[str, ...]
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Invariant:
     name: str
     why: str
@@ -226,6 +238,7 @@ class EngineModule:
     evaluate: str | None
     coverage: tuple[CoveragePoint, ...]
     info: Info
+    texts: tuple[TextFact, ...]
 
 
 @dataclass(frozen=True, slots=True)

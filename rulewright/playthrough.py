@@ -107,9 +107,7 @@ def record(game: Game, seed: int, agents: str = "random", max_steps: int = 100_0
         action = players[player].choose(state)
         label = state.action_to_string(action)
         state.apply_action(action)
-        pt.steps.append(
-            Step(len(pt.steps) + 1, names[player], label, state_digest(state), state.log()[seen:])
-        )
+        pt.steps.append(Step(len(pt.steps) + 1, names[player], label, state_digest(state), state.log(seen)))
     pt.result = result_text(state)
     return pt
 
@@ -325,7 +323,7 @@ def replay(game: Game, pt: Playthrough) -> tuple[Divergence | None, GameState]:
             state.apply_action(action)
         except RuleError as exc:
             return Divergence(s.n, f"rule error: {exc}", before=before, action=action, move=move), state
-        log = state.log()[seen:]
+        log = state.log(seen)
         if log != s.log:
             old, new = _first_difference(s.log, log)
             return Divergence(s.n, "the log differs", old, new, before, action, move), state

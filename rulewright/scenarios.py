@@ -182,8 +182,8 @@ def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> li
     if step["prompt"] is not None:
         if pending is None:
             problems.append(f"expected a decision '{step['prompt']}', but the game is over ({state.reason})")
-        elif step["prompt"] not in pending.prompt:
-            problems.append(f"the pending decision is '{pending.prompt}', expected '{step['prompt']}'")
+        elif step["prompt"] not in state.prompt():
+            problems.append(f"the pending decision is '{state.prompt()}', expected '{step['prompt']}'")
     if step["winner"] is not None:
         want = step["winner"]
         if not state.is_terminal():

@@ -291,7 +291,7 @@ def _step(state: GameState, action: int) -> Step:
     """The decision `action` about to be taken in `state`, as the failure report shows it."""
     label = state.action_to_string(action) if action >= 0 else "?"
     player = state.current_player()
-    prompt = state.pending.prompt if state.pending is not None else ""
+    prompt = state.prompt()
     return Step(_player(state, player), label, prompt, len(state.lines))
 
 

@@ -24,6 +24,7 @@ exported = (
     "GameInfo",
     "GameState",
     "OptionInfo",
+    "Text",
     "ZoneInfo",
     "cell_labels",
     "number_labels",

@@ -87,11 +87,10 @@ class HumanAgent:
         from runtime.view import describe
 
         legal = state.legal_actions()
-        d = state.pending
         who = state.INFO.player_names[state.current_player()]
         print()
         print(describe(state, state.current_player()))
-        print(f"\n{who}, {d.prompt if d and d.prompt else 'choose'}:")
+        print(f"\n{who}, {state.prompt() or 'choose'}:")
         for i, a in enumerate(legal, 1):
             print(f"  {i:>3}. {state.action_to_string(a)}")
         while True:

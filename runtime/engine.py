@@ -13,12 +13,21 @@ import operator
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 
 from runtime.rng import Rng
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
 PASS = 0  # the action id of "pass" in an optional choice
+
+# A line of the log is a tuple: the index of one of the rules' texts (GameInfo.texts) and the
+# values of its holes, or one of the engine's own lines below, each (code, values...).
+Line = Sequence[Any]
+CHOSE = -1  # (CHOSE, player, action, prompt): "<player> chooses <action> (<prompt>)"
+CHOSE_SECRETLY = -2  # the same, seen only by that player (a secret choice)
+ROLLED = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
+GAME_OVER = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
 
 
 class IllegalActionError(ValueError):
@@ -65,6 +74,21 @@ class OptionInfo:
     default: int | bool
     choices: tuple[int, ...]
     doc: str
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text of the spec with holes: a log line or a decision's prompt.
+
+    The rules store a text's index and the values of its holes; the words are made only when
+    someone reads them, so play formats nothing and a saved log holds numbers, not prose. `form`
+    is a `str.format` string with one `{}` per hole, `kinds` the holes' value types (the names of
+    runtime/saved.py: int, bool, str, player, entity:T, enum:E, cell, list[...]). A private text
+    is a line only one player sees: its first value is that player, and is not shown."""
+
+    form: str
+    kinds: tuple[str, ...] = ()
+    private: bool = False
 
 
 # The rules may take at most this many steps (a frame's step, a pass of a loop) between two
@@ -126,11 +150,22 @@ class GameInfo:
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
     coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), rulewright/coverage.py
     step_budget: int = DEFAULT_STEP_BUDGET  # the spec's `limits.steps` (docs/limits.md)
+    texts: tuple[Text, ...] = ()  # the log lines and prompts of the rules, by index (Text)
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
+    domain_labels: dict[str, tuple[str, ...]] = field(init=False, repr=False)  # by domain name
+    bool_domain: int = field(init=False, repr=False)  # the index of the no/yes domain
+    grids: bool = field(init=False, repr=False)  # some zone is a grid
+    tables: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False)  # variables of 2+ indices
 
     def __post_init__(self) -> None:
         self.labels = tuple(label for d in self.domains for label in d.labels)
+        self.domain_labels = {d.name: d.labels for d in self.domains}
+        self.bool_domain = next((i for i, d in enumerate(self.domains) if d.name == "bool"), -1)
+        self.grids = any(z.kind == "grid" for z in self.zones)
+        self.tables = tuple(
+            (name, indices) for name, (_, indices) in self.var_types.items() if len(indices) > 1
+        )
         # each grid cell's orthogonal neighbours, computed once per game
         r = self.radius
         w = 2 * r + 1
@@ -154,6 +189,59 @@ class GameInfo:
 
     def action_label(self, action: int) -> str:
         return self.labels[action] if 0 <= action < len(self.labels) else f"<no action {action}>"
+
+    def index_size(self, index: str, players: int) -> int:
+        """How many values an index of a variable takes: one per player, per value of an enum, or
+        per component and one more (what `none` reads)."""
+        if index == "player":
+            return players
+        size = len(self.domain_labels[index])
+        return size + 1 if index.startswith("entity:") else size
+
+    # -- reading log lines and prompts (stored as a text's index and its values) ---------------
+    def shown(self, kind: str, value: Any) -> str:
+        """A value as the rules' texts show it: a component, player or cell by its label."""
+        if kind == "int":
+            return str(value)
+        if kind == "str":
+            return str(value)
+        if kind == "bool":
+            return "yes" if value else "no"
+        if kind == "cell":
+            return "none" if value < 0 else self.domain_labels["cell"][value]
+        if kind.startswith("list["):
+            inner = kind[5:-1]
+            return ", ".join(self.shown(inner, v) for v in value)
+        labels = self.domain_labels[kind]
+        index: int = value
+        if kind.startswith("enum:"):
+            return labels[index]  # as the rules index an enum's values, `none` included
+        return "none" if index < 0 else labels[index]
+
+    def text(self, values: Sequence[Any]) -> str:
+        """A stored text (a prompt, or a line of the rules): its index, then its holes' values."""
+        t = self.texts[values[0]]
+        shown = [self.shown(k, v) for k, v in zip(t.kinds, values[1:], strict=True)]
+        text: str = t.form.format(*shown[1:] if t.private else shown)
+        return text
+
+    def line(self, line: Line) -> tuple[int, str]:
+        """A log line as (the player who alone sees it, or -1 for everyone; its text)."""
+        code = line[0]
+        if code >= 0:
+            return line[1] if self.texts[code].private else -1, self.text(line)
+        if code == CHOSE or code == CHOSE_SECRETLY:
+            _, player, action, prompt = line
+            asked = self.text(prompt)
+            text = f"{self.player_names[player]} chooses {self.labels[action]}" + (
+                f" ({asked})" if asked else ""
+            )
+            return player if code == CHOSE_SECRETLY else -1, text
+        if code == ROLLED:
+            return -1, f"(rolled {line[1]} on d{line[2]})"
+        _, winner, reason = line  # GAME_OVER
+        result = "a draw" if winner < 0 else f"{self.player_names[winner]} wins"
+        return -1, f"Game over: {result}" + (f" ({reason})" if reason else "")
 
 
 def integer_id(value: object) -> int | None:
@@ -225,25 +313,25 @@ class Frame:
     def step(self, s: Any) -> None:  # pragma: no cover - generated subclasses implement it
         raise NotImplementedError
 
-    def copy(self) -> Frame:
-        f = object.__new__(type(self))
-        f.pc = self.pc
-        for name in self.SLOTS:
-            setattr(f, name, getattr(self, name))
-        return f
+    # generated subclasses copy and save their own slots, by name
+    def copy(self) -> Frame:  # pragma: no cover
+        raise NotImplementedError
 
-    def to_data(self) -> list[object]:
-        return [self.NAME, self.pc, [getattr(self, n) for n in self.SLOTS]]
+    def to_data(self) -> list[object]:  # pragma: no cover
+        """[NAME, pc, the values of SLOTS]"""
+        raise NotImplementedError
 
 
 @dataclass(slots=True)
 class Decision:
-    """A question the game is waiting on: who answers, from which action ids, into which local."""
+    """A question the game is waiting on: who answers, from which action ids, into which local.
+
+    `options` are ascending and distinct; `prompt` is a stored text (GameInfo.text reads it)."""
 
     player: int
     options: list[int]
     slot: str
-    prompt: str
+    prompt: Sequence[Any]
     optional: bool = False
     need: int = 0  # > 0: choose this many distinct options, one action each
     picked: list[int] = field(default_factory=list)
@@ -267,13 +355,16 @@ class Decision:
         return d
 
     def legal(self) -> list[int]:
-        """Ascending action ids (cached: the options of a decision never change while it waits)."""
-        if self._legal is None:
-            acts = [a for a in self.options if a not in self.picked] if self.picked else list(self.options)
+        """Ascending action ids (cached: the options of a decision never change while it waits).
+        Pass, when the choice is optional, is action 0, below every option."""
+        legal = self._legal
+        if legal is None:
+            picked = self.picked
+            legal = [a for a in self.options if a not in picked] if picked else self.options
             if self.optional:
-                acts.append(PASS)
-            self._legal = sorted(set(acts))
-        return self._legal
+                legal = [PASS, *legal]
+            self._legal = legal
+        return legal
 
 
 # ---- zones ------------------------------------------------------------------------------------
@@ -290,30 +381,118 @@ class Zones:
         self.where: list[list[int]] = [[-1] * n for n in type_sizes]
         self.pos: list[list[int]] = [[-1] * n for n in type_sizes]
 
-    def copy(self) -> Zones:
+    def copy(self, grids: bool) -> Zones:
+        """A copy; without `grids` (a game with no grid zone) cells and positions never change,
+        and are shared."""
         z = Zones.__new__(Zones)
-        z.piles = [p[:] for p in self.piles]
-        z.cells = [dict(c) if c else {} for c in self.cells]
-        z.where = [w[:] for w in self.where]
-        z.pos = [p[:] for p in self.pos]
+        z.piles = list(map(list.copy, self.piles))
+        z.where = list(map(list.copy, self.where))
+        if grids:
+            z.cells = list(map(dict.copy, self.cells))
+            z.pos = list(map(list.copy, self.pos))
+        else:
+            z.cells, z.pos = self.cells, self.pos
         return z
 
-    def to_data(self) -> dict[str, object]:
-        return {
-            "piles": self.piles,
-            "cells": [sorted(c.items()) for c in self.cells],
-            "where": self.where,
-            "pos": self.pos,
-        }
+    def cell_data(self) -> list[list[tuple[int, int]]]:
+        """Each zone's occupied cells as (cell, component) pairs, by cell."""
+        return [sorted(c.items()) if c else [] for c in self.cells]
 
     @classmethod
-    def from_data(cls, d: dict[str, Any]) -> Zones:
-        z = cls.__new__(cls)
-        z.piles = [list(p) for p in d["piles"]]
-        z.cells = [{int(k): int(v) for k, v in c} for c in d["cells"]]
-        z.where = [list(w) for w in d["where"]]
-        z.pos = [list(p) for p in d["pos"]]
+    def from_data(
+        cls,
+        piles: list[list[int]],
+        cells: list[list[list[int]]],
+        zones: Sequence[ZoneInfo],
+        type_sizes: Sequence[int],
+    ) -> Zones:
+        """The zones a saved state wrote; the where- and position-indexes are rebuilt from them."""
+        z = cls(zones, type_sizes)
+        z.piles = [list(p) for p in piles]
+        for zi, pile in enumerate(z.piles):
+            where = z.where[zones[zi].type_index]
+            for e in pile:
+                where[e] = zi
+        for zi, entries in enumerate(cells):
+            pos = z.pos[zones[zi].type_index]
+            for c, e in entries:
+                z.cells[zi][c] = e
+                pos[e] = c
         return z
+
+
+# ---- the log ----------------------------------------------------------------------------------
+
+SAVED_FORMAT = 2  # the layout of to_json's object; runtime/saved.py refuses any other
+
+# what a saved state is written with: compact, and without the check for cycles (a state holds
+# none: lists of numbers, texts and tuples, built by the engine)
+JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
+class _Chunk:
+    """LOG_CHUNK lines that no state will change again, and their JSON once it has been written."""
+
+    __slots__ = ("lines", "json")
+
+    def __init__(self, lines: tuple[Line, ...]) -> None:
+        self.lines = lines
+        self.json: str | None = None  # the lines as JSON items (the list without its brackets)
+
+    def written(self) -> str:
+        if self.json is None:
+            self.json = JSON.encode(self.lines)[1:-1]
+        return self.json
+
+
+LOG_CHUNK = 16
+
+
+class Log:
+    """The lines of a game's log: append-only, so a state shares it with its clones.
+
+    Lines are kept in frozen chunks of LOG_CHUNK lines and an open tail: a clone shares the chunks
+    and copies only the tail, so cloning costs the same at the start of a game and at its end.
+    A chunk keeps its JSON once written, for every state that shares it: saving a state writes
+    only the lines added since its chunks were last saved."""
+
+    __slots__ = ("chunks", "tail")
+
+    def __init__(self, chunks: tuple[_Chunk, ...] = (), tail: list[Line] | None = None) -> None:
+        self.chunks = chunks
+        self.tail: list[Line] = [] if tail is None else tail
+
+    @classmethod
+    def of(cls, lines: Sequence[Line]) -> Log:
+        n = len(lines) - len(lines) % LOG_CHUNK
+        chunks = tuple(_Chunk(tuple(lines[i : i + LOG_CHUNK])) for i in range(0, n, LOG_CHUNK))
+        return cls(chunks, list(lines[n:]))
+
+    def add(self, line: Line) -> None:
+        tail = self.tail
+        tail.append(line)
+        if len(tail) == LOG_CHUNK:
+            self.chunks = (*self.chunks, _Chunk(tuple(tail)))
+            self.tail = []
+
+    def copy(self) -> Log:
+        return Log(self.chunks, self.tail[:])
+
+    def __len__(self) -> int:
+        return len(self.chunks) * LOG_CHUNK + len(self.tail)
+
+    def lines(self, first: int = 0) -> list[Line]:
+        """The lines from the `first` on."""
+        skip = max(0, first) // LOG_CHUNK
+        out = [line for chunk in self.chunks[skip:] for line in chunk.lines]
+        out += self.tail
+        return out[max(0, first) - skip * LOG_CHUNK :]
+
+    def json(self) -> str:
+        items = [chunk.written() for chunk in self.chunks]
+        if self.tail:
+            items.append(JSON.encode(self.tail)[1:-1])
+        return "[" + ",".join(items) + "]"
 
 
 def _recurring(exc: BaseException) -> str:
@@ -343,8 +522,8 @@ class GameState:
         "winner",
         "reason",
         "lines",
-        "history",
         "mods",
+        "active_mods",
         "z",
         "num_players",
         "options",
@@ -362,9 +541,9 @@ class GameState:
     over: bool
     winner: int
     reason: str
-    lines: list[tuple[int, str]]
-    history: list[int]
-    mods: list[tuple[int, tuple[int, ...], int]]
+    lines: Log
+    mods: list[tuple[int, tuple[int, ...], int]]  # (modifier, arguments, the phase that ends it or -1)
+    active_mods: frozenset[tuple[int, ...]]  # (modifier, *arguments) of each in `mods`: what `active` tests
     z: Zones
     num_players: int
     options: dict[str, int | bool]
@@ -414,43 +593,44 @@ class GameState:
 
         An action is an int (or a numpy integer, stored as an int); a bool, float, str or
         anything else is refused before the state is touched."""
-        given = action
-        a = integer_id(given)
+        a = action if type(action) is int else integer_id(action)
         if a is None:
             raise IllegalActionError(
-                f"action {shown_value(given)} is a {type(given).__name__}, not an action id (an integer)"
+                f"action {shown_value(action)} is a {type(action).__name__}, not an action id (an integer)"
             )
-        action = a
-        if self.over:
-            raise IllegalActionError(f"action {action} ({self.INFO.action_label(action)}): the game is over")
         d = self.pending
-        if d is None:
-            raise IllegalActionError(f"action {action}: the game is not waiting on a decision")
-        if action not in d.legal():
-            raise IllegalActionError(
-                f"illegal action {action} ({self.INFO.action_label(action)}) for {self._whose()}; "
-                f"legal: {self._legal_text()}"
-            )
-        self.history.append(action)
-        who = self.INFO.player_names[d.player]
-        label = self.INFO.labels[action]  # a legal action: its id is in range
-        self.lines.append(
-            (d.player if d.secret else -1, f"{who} chooses {label}" + (f" ({d.prompt})" if d.prompt else ""))
-        )
-        frame = self.stack[-1]
+        if self.over or d is None or a not in d.legal():
+            self._refuse(a)
+        self.lines.add((CHOSE_SECRETLY if d.secret else CHOSE, d.player, a, d.prompt))
+        info = self.INFO
+        offset = info.domains[d.domain].offset
+        value: int | bool | list[int]
         if d.need:
-            d.picked.append(action)
+            d.picked.append(a)
             d._legal = None
             if len(d.picked) < d.need:
                 return
-            setattr(frame, d.slot, [a - self.INFO.domains[d.domain].offset for a in d.picked])
-        elif action == PASS and d.optional:
-            setattr(frame, d.slot, -1)
+            value = [p - offset for p in d.picked]
+        elif a == PASS and d.optional:
+            value = -1
+        elif d.domain == info.bool_domain:
+            value = a != offset
         else:
-            value = action - self.INFO.domains[d.domain].offset
-            setattr(frame, d.slot, bool(value) if self.INFO.domains[d.domain].name == "bool" else value)
+            value = a - offset
+        setattr(self.stack[-1], d.slot, value)
         self.pending = None
         self._run()
+
+    def _refuse(self, action: int) -> NoReturn:
+        """The error for an action that is not legal now; nothing has changed."""
+        if self.over:
+            raise IllegalActionError(f"action {action} ({self.INFO.action_label(action)}): the game is over")
+        if self.pending is None:
+            raise IllegalActionError(f"action {action}: the game is not waiting on a decision")
+        raise IllegalActionError(
+            f"illegal action {action} ({self.INFO.action_label(action)}) for {self._whose()}; "
+            f"legal: {self._legal_text()}"
+        )
 
     def is_terminal(self) -> bool:
         return self.over
@@ -466,15 +646,30 @@ class GameState:
         lose = -1.0 / (n - 1) if n > 1 else 0.0
         return [1.0 if p == self.winner else lose for p in range(n)]
 
-    def log(self) -> list[str]:
-        """The whole game log (private lines marked with the player who saw them)."""
+    def log_entries(self, first: int = 0) -> list[tuple[int, str]]:
+        """The log from line `first` on, as (the player who alone saw a line or -1, its text)."""
+        line = self.INFO.line
+        return [line(x) for x in self.lines.lines(first)]
+
+    def log(self, first: int = 0) -> list[str]:
+        """The game log from line `first` on (private lines marked with the player who saw them)."""
         names = self.INFO.player_names
-        return [text if who < 0 else f"[{names[who]} only] {text}" for who, text in self.lines]
+        return [text if who < 0 else f"[{names[who]} only] {text}" for who, text in self.log_entries(first)]
 
     def player_log(self, player: int) -> list[str]:
         """The log lines `player` saw: the public ones and their own private ones."""
         p = self.player_id(player)
-        return [text for who, text in self.lines if who < 0 or who == p]
+        return [text for who, text in self.log_entries() if who < 0 or who == p]
+
+    @property
+    def history(self) -> list[int]:
+        """The actions taken so far, in order (each is a line of the log)."""
+        return [line[2] for line in self.lines.lines() if line[0] == CHOSE or line[0] == CHOSE_SECRETLY]
+
+    def prompt(self) -> str:
+        """The prompt of the decision the game waits on ('' when it waits on none)."""
+        d = self.pending
+        return "" if d is None or self.over else self.INFO.text(d.prompt)
 
     def player_id(self, player: object) -> int:
         """`player` as a player number of this game; ValueError for anything else."""
@@ -487,15 +682,16 @@ class GameState:
         return p
 
     def clone(self) -> GameState:
+        """An independent copy. What never changes in place is shared: the log's frozen chunks,
+        the lasting effects, the options."""
         n = object.__new__(type(self))
         n.stack = [f.copy() for f in self.stack]
         n.pending = self.pending.copy() if self.pending is not None else None
         n.rng = self.rng.copy()
         n.over, n.winner, n.reason = self.over, self.winner, self.reason
-        n.lines = self.lines[:]
-        n.history = self.history[:]
-        n.mods = self.mods[:]
-        n.z = self.z.copy()
+        n.lines = self.lines.copy()
+        n.mods, n.active_mods = self.mods, self.active_mods
+        n.z = self.z.copy(self.INFO.grids)
         n.num_players, n.options, n.seed = self.num_players, self.options, self.seed
         n.setup_hook = None
         n.start_at = ""
@@ -505,13 +701,16 @@ class GameState:
         return n
 
     def to_json(self) -> str:
+        """The state as compact JSON (runtime/saved.py reads it back, checking every field)."""
+        info = self.INFO
         d = self.pending
-        data = {
-            "game": self.INFO.name,
-            "version": self.INFO.version,
-            "digest": self.INFO.digest,
+        data: dict[str, object] = {
+            "format": SAVED_FORMAT,
+            "game": info.name,
+            "version": info.version,
+            "digest": info.digest,
             "seed": self.seed,
-            "options": self.options,
+            "options": self.options,  # in the order of the game's declaration (Game, _restore)
             "num_players": self.num_players,
             "rng": self.rng.to_data(),
             "over": self.over,
@@ -521,31 +720,44 @@ class GameState:
             "pending": None
             if d is None
             else [d.player, d.options, d.slot, d.prompt, d.optional, d.need, d.picked, d.domain, d.secret],
-            "log": self.lines,
-            "history": self.history,
             "mods": self.mods,
-            "zones": self.z.to_data(),
-            "vars": self._dump_vars(),
+            "piles": self.z.piles,
+            "cells": self.z.cell_data(),
+            "vars": self._saved_vars(),
         }
         if self.skips:
             data["skip"] = self.skips
-        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+        # the log last, spliced in: its frozen chunks are written once, for every state sharing them
+        return JSON.encode(data)[:-1] + ',"log":' + self.lines.json() + "}"
+
+    def _saved_vars(self) -> dict[str, object]:
+        """The variables as a saved state holds them: a table of several indices as one list, row
+        after row (one list instead of one per row: quicker to write and to read)."""
+        variables = self._dump_vars()
+        for name, indices in self.INFO.tables:
+            value: Any = variables[name]
+            for _ in indices[1:]:
+                value = list(chain.from_iterable(value))
+            variables[name] = value
+        return variables
 
     @classmethod
     def _restore(cls, d: dict[str, Any]) -> Self:
         """The state whose saved fields `d` runtime/saved.py has checked against this engine: only
         `load_state` (Game.state_from_json) calls it, never with unchecked data."""
+        info = cls.INFO
         s = object.__new__(cls)
-        s.seed, s.options, s.num_players = d["seed"], d["options"], d["num_players"]
+        s.seed, s.num_players = d["seed"], d["num_players"]
+        s.options = {o.name: d["options"][o.name] for o in info.options}
         s.setup_hook = None
         s.start_at = ""
         s.skips = d.get("skip", [])
-        s.budget = step_budget(cls.INFO)
+        s.budget = step_budget(info)
         s.rng = Rng.from_data(d["rng"])
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
         s.stack = []
         for name, pc, values in d["stack"]:
-            frame_cls = cls.INFO.frames[name]
+            frame_cls = info.frames[name]
             f = object.__new__(frame_cls)
             f.pc = pc
             for slot, v in zip(frame_cls.SLOTS, values, strict=True):
@@ -553,11 +765,17 @@ class GameState:
             s.stack.append(f)
         p = d["pending"]
         s.pending = None if p is None else Decision(*p)
-        s.lines = [(w, t) for w, t in d["log"]]
-        s.history = d["history"]
-        s.mods = [(m, tuple(a), u) for m, a, u in d["mods"]]
-        s.z = Zones.from_data(d["zones"])
-        s._load_vars(d["vars"])
+        s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
+        s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
+        s.z = Zones.from_data(d["piles"], d["cells"], info.zones, [len(t) for t in info.type_ids])
+        variables = dict(d["vars"])
+        for name, indices in info.tables:
+            value = variables[name]
+            for index in reversed(indices[1:]):  # rows of the innermost index first
+                n = info.index_size(index, s.num_players)
+                value = [value[i : i + n] for i in range(0, len(value), n)]
+            variables[name] = value
+        s._load_vars(variables)
         return s
 
     def observation(self, player: int) -> dict[str, object]:
@@ -596,7 +814,10 @@ class GameState:
         }
         d = self.pending
         if d is not None and d.player == player and not self.over:
-            obs["decision"] = {"prompt": d.prompt, "legal": [self.action_to_string(a) for a in d.legal()]}
+            obs["decision"] = {
+                "prompt": info.text(d.prompt),
+                "legal": [self.action_to_string(a) for a in d.legal()],
+            }
         return obs
 
     def observation_string(self, player: int) -> str:
@@ -636,9 +857,8 @@ class GameState:
         self.over, self.winner, self.reason = False, -1, ""
         self.stack = []
         self.pending = None
-        self.lines = []
-        self.history = []
-        self.mods = []
+        self.lines = Log()
+        self._set_mods([])
         self.z = Zones(info.zones, [len(t) for t in info.type_ids])
         self._init_vars()
         self.stack.append(self._flow())
@@ -764,7 +984,7 @@ class GameState:
         values: Sequence[int],
         domain: int,
         slot: str,
-        prompt: str,
+        prompt: Sequence[Any],
         optional: bool = False,
         need: int = 0,
         secret: bool = False,
@@ -772,34 +992,46 @@ class GameState:
     ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
 
-        `at` is the decision's place in the spec (file:line), named by any rule error raised here.
+        `values` are ids of the domain, in any order, perhaps repeated (a range or a list the rules
+        built); the options are those distinct values, ascending. `prompt` is a stored text. `at` is
+        the decision's place in the spec (file:line), named by any rule error raised here.
         """
-
-        def fail(message: str) -> NoReturn:
-            raise RuleError(f"'{prompt}': {message}" + (f" (the decision at {at})" if at else ""))
-
         if not 0 <= player < self.num_players:
-            fail(f"the deciding player ({player}) is not in the game")
+            self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
         dom = self.INFO.domains[domain]
-        off, size = dom.offset, len(dom.labels)
-        if isinstance(values, range) and values and (values[0] < 0 or values[-1] >= size):
-            # a `choose number from a to b` range beyond the domain, refused before it is listed
-            fail(
-                f"the numbers {values[0]} to {values[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)"
-            )
-        unique = dict.fromkeys(values)
-        opts = [off + v for v in unique if 0 <= v < size]
-        if len(opts) != len(unique):
-            fail(f"a {dom.name} option is out of range (raise actions.max_number?)")
-        if need and len(opts) < need:
-            fail(f"must choose {need} but only {len(opts)} options")
-        if not opts:
+        size = len(dom.labels)
+        if type(values) is range:  # ascending and distinct already
+            if values and (values[0] < 0 or values[-1] >= size):
+                # a `choose number from a to b` range beyond the domain, refused before it is listed
+                self._bad_decision(
+                    prompt,
+                    at,
+                    f"the numbers {values[0]} to {values[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)",
+                )
+            choices: Sequence[int] = values
+        else:
+            choices = sorted(set(values))
+            if choices and (choices[0] < 0 or choices[-1] >= size):
+                self._bad_decision(
+                    prompt, at, f"a {dom.name} option is out of range (raise actions.max_number?)"
+                )
+        if len(choices) < need:
+            self._bad_decision(prompt, at, f"must choose {need} but only {len(choices)} options")
+        if not choices:
             if optional:
                 return False
-            fail(f"{self.INFO.player_names[player]} must choose but there is no option")
+            self._bad_decision(
+                prompt, at, f"{self.INFO.player_names[player]} must choose but there is no option"
+            )
         # A single option is still asked: a game's action sequence never depends on option counts.
-        self.pending = Decision(player, opts, slot, prompt, optional, need, [], domain, secret)
+        off = dom.offset
+        self.pending = Decision(
+            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret
+        )
         return True
+
+    def _bad_decision(self, prompt: Sequence[Any], at: str, message: str) -> NoReturn:
+        raise RuleError(f"'{self.INFO.text(prompt)}': {message}" + (f" (the decision at {at})" if at else ""))
 
     def end_game(self, winner: int, reason: str) -> NoReturn:
         self._finish(winner, reason)
@@ -810,20 +1042,19 @@ class GameState:
         self.reason = reason or ("draw" if winner < 0 else "")
         self.pending = None
         self.stack.clear()
-        result = "a draw" if winner < 0 else f"{self.INFO.player_names[winner]} wins"
-        self.lines.append((-1, f"Game over: {result}" + (f" ({reason})" if reason else "")))
+        self.lines.add((GAME_OVER, winner, reason))
         raise GameEnded
 
     # -- helpers the generated code calls -------------------------------------------------------
-    def say(self, text: str) -> None:
-        self.lines.append((-1, text))
-
-    def say_to(self, player: int, text: str) -> None:
-        self.lines.append((player, text))
+    def say(self, *line: Any) -> None:
+        """A line of the log: one of the rules' texts (its index) and the values of its holes,
+        formatted only when the log is read. A private text's first value is the one player who
+        sees the line."""
+        self.lines.add(line)
 
     def roll(self, faces: int) -> int:
         v = self.rng.roll(faces)
-        self.lines.append((-1, f"(rolled {v} on d{faces})"))
+        self.lines.add((ROLLED, v, faces))
         return v
 
     def pick(self, items: Sequence[int]) -> int:
@@ -927,21 +1158,24 @@ class GameState:
                 out.update(n for n in around[c] if n not in cells)
         return sorted(out)
 
+    # Lasting effects: `mods` in the order they were added, and `active_mods` (the set of their
+    # modifier and arguments) for `active name(args)`, which the rules test as `(M_name, *args) in
+    # s.active_mods`. Both are replaced, never changed in place, so clones share them.
+    def _set_mods(self, mods: list[tuple[int, tuple[int, ...], int]]) -> None:
+        self.mods = mods
+        self.active_mods = frozenset((m, *a) for m, a, _ in mods)
+
     def add_mod(self, mod: int, args: tuple[int, ...], until: int) -> None:
-        self.mods.append((mod, args, until))
+        self.mods = [*self.mods, (mod, args, until)]
+        self.active_mods = self.active_mods | {(mod, *args)}
 
     def cancel_mod(self, mod: int, args: tuple[int, ...]) -> None:
-        self.mods = [m for m in self.mods if not (m[0] == mod and m[1] == args)]
-
-    def active(self, mod: int, args: tuple[int, ...]) -> bool:
-        for m, a, _ in self.mods:
-            if m == mod and a == args:
-                return True
-        return False
+        if (mod, *args) in self.active_mods:
+            self._set_mods([m for m in self.mods if not (m[0] == mod and m[1] == args)])
 
     def expire(self, phase: int) -> None:
-        if self.mods:
-            self.mods = [m for m in self.mods if m[2] != phase]
+        if any(m[2] == phase for m in self.mods):
+            self._set_mods([m for m in self.mods if m[2] != phase])
 
     def label(self, t: int, e: int) -> str:
         return "none" if e < 0 else self.INFO.type_labels[t][e]
@@ -954,7 +1188,8 @@ class GameState:
             return "nobody (the game is over)"
         d = self.pending
         assert d is not None
-        return f"{self.INFO.player_names[d.player]}" + (f", {d.prompt}" if d.prompt else "")
+        prompt = self.INFO.text(d.prompt)
+        return f"{self.INFO.player_names[d.player]}" + (f", {prompt}" if prompt else "")
 
     def _legal_text(self) -> str:
         acts = self.legal_actions()

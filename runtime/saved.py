@@ -17,10 +17,20 @@ max_chars=...)` (`load_state`) loads a larger one.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
-from runtime.engine import Frame, GameInfo, GameState
+from runtime.engine import (
+    CHOSE,
+    CHOSE_SECRETLY,
+    GAME_OVER,
+    ROLLED,
+    SAVED_FORMAT,
+    Frame,
+    GameInfo,
+    GameState,
+)
 from runtime.rng import Rng
 
 MAX_SAVED_STATE_CHARS = 16_000_000
@@ -28,6 +38,7 @@ MAX_SAVED_STATE_CHARS = 16_000_000
 # the fields GameState.to_json writes; "skip" only while a scenario has phases left to skip
 FIELDS = frozenset(
     (
+        "format",
         "game",
         "version",
         "digest",
@@ -40,11 +51,11 @@ FIELDS = frozenset(
         "reason",
         "stack",
         "pending",
-        "log",
-        "history",
         "mods",
-        "zones",
+        "piles",
+        "cells",
         "vars",
+        "log",
     )
 )
 OPTIONAL_FIELDS = frozenset(("skip",))
@@ -143,6 +154,7 @@ class SavedStateCheck:
         self.info = info
         self.domains = {d.name: d for d in info.domains}
         self.players = 0  # the number of players, once checked
+        self._tests: dict[str, Callable[[object], bool]] = {}  # value type -> quick test (fits)
 
     # -- reporting ------------------------------------------------------------------------------
     @staticmethod
@@ -151,10 +163,32 @@ class SavedStateCheck:
         raise SavedStateError(f"saved state: '{field}' {what}{tail}")
 
     def expect(self, field: str, value: object, vtype: str) -> None:
-        problem = self.problem(value, vtype)
+        problem = None if self.fits(vtype)(value) else self.problem(value, vtype)
         if problem is not None:
             where, what, bad = problem
             self.fail(field + where, what, bad)
+
+    def fits(self, vtype: str) -> Callable[[object], bool]:
+        """A quick test that a value is of `vtype`; `problem` says what is wrong when it is not.
+        (Saved states hold thousands of values: the first wrong one is looked for only if any is.)"""
+        test = self._tests.get(vtype)
+        if test is None:
+            test = self._tests[vtype] = self._test(vtype)
+        return test
+
+    def _test(self, vtype: str) -> Callable[[object], bool]:
+        if vtype.startswith("list["):
+            inner = self.fits(vtype[5:-1])
+            return lambda v: type(v) is list and all(map(inner, v))
+        if vtype == "bool":
+            return lambda v: type(v) is bool
+        if vtype == "str":
+            return lambda v: text_problem(v) is None
+        bounds = self.id_range(vtype)
+        if bounds is None:
+            return lambda v: type(v) is int
+        low, high = bounds
+        return lambda v: type(v) is int and low <= v <= high
 
     # -- values: int, bool, str, a domain's ids (none is -1 for a reference) or list[...] ------------
     def id_range(self, vtype: str) -> tuple[int, int] | None:
@@ -226,6 +260,13 @@ class SavedStateCheck:
     # -- the state --------------------------------------------------------------------------------
     def check(self, d: dict[str, Any]) -> None:
         info = self.info
+        if type(d.get("format")) is not int or d["format"] != SAVED_FORMAT:
+            # an older layout (no "format" before format 2): its fields are not these
+            written = d.get("format", 1)
+            raise SavedStateError(
+                f"saved state: written in format {shown(written)} of saved states; this engine reads "
+                f"only format {SAVED_FORMAT} (replay the game's actions instead: `rulewright replay`)"
+            )
         for key in sorted(d):
             if key not in FIELDS and key not in OPTIONAL_FIELDS:
                 self.fail(key[:40], "is not a field of a saved state")
@@ -259,12 +300,10 @@ class SavedStateCheck:
             self.fail("winner", "must be -1 (and 'reason' empty) while the game is not over", d["winner"])
         top = self.stack(d["stack"], over)
         self.pending(d["pending"], over, top)
-        self.each("log", d["log"], self.log_line)
-        actions = info.num_distinct_actions
-        self.each("history", d["history"], lambda f, a: self.integer(f, a, 0, actions - 1))
         self.each("mods", d["mods"], self.modifier)
-        self.zones(d["zones"])
+        self.zones(d["piles"], d["cells"])
         self.variables(d["vars"], d["options"])
+        self.each("log", d["log"], self.log_line)
         if "skip" in d:
             if not self.items("skip", d["skip"]):
                 self.fail("skip", "is written only while a scenario has phases to skip", d["skip"])
@@ -340,13 +379,13 @@ class SavedStateCheck:
                     f"must be an action of the domain {dom.name} ({first} to {last})",
                     a,
                 )
-        if len(set(options)) != len(options):
-            self.fail("pending.options", "must not repeat an action", options)
+            if i and a <= options[i - 1]:
+                self.fail("pending.options", "must be ascending, without repeats", options)
         slot = self.text("pending.slot", fields["slot"])
         assert top is not None  # a live game has a stack (checked before)
         if slot not in top.SLOTS:
             self.fail("pending.slot", f"must be a slot of the top frame ({top.NAME})", slot)
-        self.text("pending.prompt", fields["prompt"])
+        self.stored_text("pending.prompt", fields["prompt"], prompt=True)
         self.boolean("pending.optional", fields["optional"])
         self.boolean("pending.secret", fields["secret"])
         need = self.integer("pending.need", fields["need"], 0, len(options))
@@ -365,10 +404,72 @@ class SavedStateCheck:
             kind = "a list" if need else "a single value"
             self.fail("pending.slot", f"must be a slot of {kind} (it is {slot_type})", slot)
 
+    def text_fits(self, value: object, prompt: bool = False) -> bool:
+        """A quick test of what `stored_text` checks."""
+        if type(value) is not list or not value or type(value[0]) is not int:
+            return False
+        texts = self.info.texts
+        if not 0 <= value[0] < len(texts):
+            return False
+        t = texts[value[0]]
+        if len(value) != 1 + len(t.kinds) or not all(
+            self.fits(k)(v) for k, v in zip(t.kinds, value[1:], strict=True)
+        ):
+            return False
+        return not t.private or (not prompt and 0 <= value[1] < self.players)
+
+    def stored_text(self, field: str, value: object, prompt: bool = False) -> None:
+        """One of the rules' texts as the engine stores it: [its index, the values of its holes]
+        (a prompt is never a private text)."""
+        if self.text_fits(value, prompt):
+            return
+        items = self.items(field, value)
+        texts = self.info.texts
+        if not items:
+            self.fail(field, "must be a list of a text's index and its values", value)
+        index = self.integer(f"{field}[0]", items[0], 0, len(texts) - 1)
+        t = texts[index]
+        if prompt and t.private:
+            self.fail(f"{field}[0]", "must be a text of a prompt, not of a private log line", index)
+        self.items(field, items, 1 + len(t.kinds))
+        for i, (v, vtype) in enumerate(zip(items[1:], t.kinds, strict=True), 1):
+            self.expect(f"{field}[{i}]", v, vtype)
+        if t.private and not 0 <= items[1] < self.players:
+            self.fail(
+                f"{field}[1]", f"must be the player who sees the line, from 0 to {self.players - 1}", items[1]
+            )
+
     def log_line(self, field: str, value: object) -> None:
-        who, text = self.items(field, value, 2)
-        self.integer(f"{field}[0]", who, -1, len(self.info.player_names) - 1)
-        self.text(f"{field}[1]", text)
+        """A line of the log: a text of the rules, or one of the engine's own (runtime/engine.py)."""
+        if self.text_fits(value) or (
+            type(value) is list
+            and len(value) == 4
+            and (value[0] == CHOSE or value[0] == CHOSE_SECRETLY)
+            and type(value[0]) is int
+            and type(value[1]) is int
+            and 0 <= value[1] < self.players
+            and type(value[2]) is int
+            and 0 <= value[2] < self.info.num_distinct_actions
+            and self.text_fits(value[3], prompt=True)
+        ):
+            return  # the usual lines, checked quickly; any other is checked item by item
+        line = self.items(field, value)
+        code = self.integer(f"{field}[0]", line[0] if line else None, GAME_OVER, len(self.info.texts) - 1)
+        if code >= 0:
+            self.stored_text(field, line)
+        elif code == CHOSE or code == CHOSE_SECRETLY:
+            _, player, action, prompt = self.items(field, line, 4)
+            self.integer(f"{field}[1]", player, 0, self.players - 1)
+            self.integer(f"{field}[2]", action, 0, self.info.num_distinct_actions - 1)
+            self.stored_text(f"{field}[3]", prompt, prompt=True)
+        elif code == ROLLED:
+            _, value, faces = self.items(field, line, 3)
+            self.integer(f"{field}[2]", faces, 1)
+            self.integer(f"{field}[1]", value, 1, faces)
+        else:  # GAME_OVER
+            _, winner, reason = self.items(field, line, 3)
+            self.integer(f"{field}[1]", winner, -1, len(self.info.player_names) - 1)
+            self.text(f"{field}[2]", reason)
 
     def modifier(self, field: str, value: object) -> None:
         index, args, until = self.items(field, value, 3)
@@ -381,48 +482,37 @@ class SavedStateCheck:
             self.expect(f"{field}[1][{i}]", arg, vtype)
         self.integer(f"{field}[2]", until, -1, len(self.info.phases) - 1)
 
-    def zones(self, value: object) -> None:
-        """Piles, grid cells and the where- and position-indexes must agree: every component in
-        at most one pile, of its own type, and indexed where that pile is."""
-        if type(value) is not dict:
-            self.fail("zones", "must be an object", value)
-        for key in ("piles", "cells", "where", "pos"):
-            if key not in value:
-                self.fail(f"zones.{key}", "is missing")
-        if len(value) != 4:
-            self.fail("zones", "must hold only piles, cells, where and pos", sorted(value))
+    def zones(self, piles: object, cells: object) -> None:
+        """Every component in at most one pile, of its own type; a grid's cells, ascending, hold
+        components of its pile. (The engine rebuilds its where- and position-indexes from these.)"""
         zones = self.info.zones
         sizes = [len(ids) for ids in self.info.type_ids]
         holder = [[-1] * n for n in sizes]  # the zone each component is in, from the piles
-        for zi, pile in enumerate(self.items("zones.piles", value["piles"], len(zones))):
+        for zi, pile in enumerate(self.items("piles", piles, len(zones))):
             t = zones[zi].type_index
-            for k, e in enumerate(self.items(f"zones.piles[{zi}]", pile)):
+            for k, e in enumerate(self.items(f"piles[{zi}]", pile)):
                 if type(e) is not int or not 0 <= e < sizes[t]:
-                    self.integer(f"zones.piles[{zi}][{k}]", e, 0, sizes[t] - 1)
+                    self.integer(f"piles[{zi}][{k}]", e, 0, sizes[t] - 1)
                 if holder[t][e] >= 0:
-                    where = f"zones.piles[{holder[t][e]}]"
-                    self.fail(f"zones.piles[{zi}][{k}]", f"is component {e}, which {where} holds too")
+                    self.fail(f"piles[{zi}][{k}]", f"is component {e}, which piles[{holder[t][e]}] holds too")
                 holder[t][e] = zi
-        cells = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
-        placed = [[-1] * n for n in sizes]  # the cell each component is on, from the grids
-        for zi, entries in enumerate(self.items("zones.cells", value["cells"], len(zones))):
-            field = f"zones.cells[{zi}]"
+        count = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
+        placed = [[False] * n for n in sizes]
+        for zi, entries in enumerate(self.items("cells", cells, len(zones))):
+            field = f"cells[{zi}]"
             if zones[zi].kind != "grid" and entries:
                 self.fail(field, f"must be empty: zone '{zones[zi].name}' is not a grid", entries)
             t = zones[zi].type_index
             previous = -1
             for k, pair in enumerate(self.items(field, entries)):
                 c, e = self.items(f"{field}[{k}]", pair, 2)
-                self.integer(f"{field}[{k}][0]", c, previous + 1, cells - 1)
+                self.integer(f"{field}[{k}][0]", c, previous + 1, count - 1)
                 self.integer(f"{field}[{k}][1]", e, 0, sizes[t] - 1)
                 if holder[t][e] != zi:
-                    self.fail(f"{field}[{k}][1]", f"must be a component in zones.piles[{zi}]", e)
-                previous, placed[t][e] = c, c
-        for key, truth, meaning in (("where", holder, "the pile it is in"), ("pos", placed, "its cell")):
-            for t, row in enumerate(self.items(f"zones.{key}", value[key], len(sizes))):
-                for e, v in enumerate(self.items(f"zones.{key}[{t}]", row, sizes[t])):
-                    if type(v) is not int or v != truth[t][e]:
-                        self.fail(f"zones.{key}[{t}][{e}]", f"must be {truth[t][e]} ({meaning})", v)
+                    self.fail(f"{field}[{k}][1]", f"must be a component in piles[{zi}]", e)
+                if placed[t][e]:
+                    self.fail(f"{field}[{k}][1]", "is a component on another cell too", e)
+                previous, placed[t][e] = c, True
 
     def variables(self, value: object, options: dict[str, Any]) -> None:
         if type(value) is not dict:
@@ -436,19 +526,41 @@ class SavedStateCheck:
                 self.fail(f"vars.{name}", "is missing")
             if name in options and value[name] != options[name]:
                 self.fail(f"vars.{name}", f"must be the option's value, {shown(options[name])}", value[name])
-            problem = self.indexed_problem(value[name], vtype, indices)
+            if len(indices) > 1:
+                problem = self.table_problem(value[name], vtype, indices)
+            else:
+                problem = self.indexed_problem(value[name], vtype, indices)
             if problem is not None:
                 self.fail(f"vars.{name}{problem[0]}", problem[1], problem[2])
 
+    def table_problem(self, value: object, vtype: str, indices: tuple[str, ...]) -> Problem | None:
+        """A variable of several indices is one list, row after row (the last index varies
+        fastest: `[a][b]` is item a * (b's size) + b); a problem names the indices."""
+        sizes = [self.info.index_size(i, self.players) for i in indices]
+        count = math.prod(sizes)
+        if type(value) is not list or len(value) != count:
+            per = " and ".join(i.removeprefix("entity:") for i in indices)
+            return "", f"must be a list of {count} items (one per {per}, row after row)", value
+        if all(map(self.fits(vtype), value)):
+            return None
+        k, problem = next(
+            (k, p) for k, item in enumerate(value) if (p := self.problem(item, vtype)) is not None
+        )
+        where = ""
+        for size in reversed(sizes):
+            k, i = divmod(k, size)
+            where = f"[{i}]{where}"
+        return where + problem[0], problem[1], problem[2]
+
     def indexed_problem(self, value: object, vtype: str, indices: tuple[str, ...]) -> Problem | None:
-        """A variable indexed by players, components or enum values is nested lists, one item per
+        """A variable of one index (players, components or enum values) is a list, one item per
         index (a component index has one more: what `none` reads)."""
         if not indices:
-            return self.problem(value, vtype)
+            return None if self.fits(vtype)(value) else self.problem(value, vtype)
         first = indices[0]
-        size = self.players if first == "player" else len(self.domains[first].labels)
-        if first.startswith("entity:"):
-            size += 1
+        size = self.info.index_size(first, self.players)
+        if type(value) is list and len(value) == size and all(map(self.fits(vtype), value)):
+            return None
         if type(value) is not list or len(value) != size:
             return "", f"must be a list of {size} items (one per {first.removeprefix('entity:')})", value
         for i, item in enumerate(value):

@@ -57,7 +57,7 @@ def test_a_look_reaches_only_the_player_who_looks(
 ) -> None:
     state = _final_state(file)
     names = list(state.INFO.player_names)
-    public = "\n".join(text for who, text in state.lines if who < 0)
+    public = "\n".join(text for who, text in state.log_entries() if who < 0)
     theirs = _information_state(state, names.index(other))
     mine = "\n".join(state.player_log(names.index(looker)))
     assert "You see" in mine, "the player who looks is shown the cards"
@@ -150,7 +150,7 @@ def leaks(state: GameState, seed: int, moves: list[tuple[int, int, int]]) -> lis
         actor = state.current_player()
         moves.clear()
         state.apply_action(agent.choose(state))
-        for who, text in state.lines[seen:]:
+        for who, text in state.log_entries(seen):
             if text.startswith(PURPOSE):
                 continue
             pending += [

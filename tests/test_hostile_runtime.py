@@ -217,6 +217,12 @@ def setting(path: str, value: object) -> Tamper:
     return edit(change)
 
 
+def _private_text(name: str) -> list[object]:
+    """A line of a text only one player sees (a `show`), to player 5, its values all 0."""
+    i, text = next((i, t) for i, t in enumerate(game(name).info.texts) if t.private)
+    return [i, 5, *[0] * (len(text.kinds) - 1)]
+
+
 def _top_slot(d: dict[str, Any], type_name: str) -> int:
     """The index of the top frame's first slot of a type."""
     frame = game().info.frames[d["stack"][-1][0]]
@@ -225,7 +231,7 @@ def _top_slot(d: dict[str, Any], type_name: str) -> int:
 
 def _spare_card(d: dict[str, Any]) -> int:
     """A card on the map: in a pile, with a cell."""
-    return int(d["zones"]["cells"][-1][0][1])
+    return int(d["cells"][-1][0][1])
 
 
 STATE_CASES: list[tuple[str, Tamper, str]] = [
@@ -266,7 +272,18 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     ),
     # the fields
     ("an extra field", setting("cheat", True), "saved state: 'cheat' is not a field of a saved state"),
-    ("a missing field", edit(lambda d: d.pop("history")), "saved state: 'history' is missing"),
+    ("a missing field", edit(lambda d: d.pop("piles")), "saved state: 'piles' is missing"),
+    (
+        "the format before this one",
+        edit(lambda d: d.pop("format")),
+        "saved state: written in format 1 of saved states; this engine reads only format 2",
+    ),
+    ("a format to come", setting("format", 3), "saved state: written in format 3 of saved states"),
+    (
+        "a format that is a float",
+        setting("format", 2.0),
+        "saved state: written in format 2.0 of saved states",
+    ),
     ("another game", setting("game", "chess"), "this is a saved \"chess\" game, not 'iron_curtain'"),
     ("another build", setting("digest", "0" * 64), "saved by another build of the rules"),
     ("another rules version", setting("version", "2"), "'version' must be the rules version of this engine"),
@@ -365,7 +382,17 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     (
         "a decision repeating an option",
         edit(lambda d: d["pending"][1].append(d["pending"][1][0])),
-        "must not repeat",
+        "'pending.options' must be ascending, without repeats",
+    ),
+    (
+        "a decision's options out of order",
+        edit(lambda d: d["pending"][1].reverse()),
+        "'pending.options' must be ascending, without repeats",
+    ),
+    (
+        "a decision prompt that is no text",
+        setting("pending.3", [999]),
+        "'pending.prompt[0]' must be an integer from 0 to",
     ),
     (
         "a decision into no slot",
@@ -386,19 +413,44 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     ('optional: "yes"', setting("pending.4", "yes"), "'pending.optional' must be true or false"),
     ("a log line that is text", setting("log.0", "hello"), "'log[0]' must be a list, not \"hello\""),
     ("a log line of [str, int]", setting("log.0", ["all", 5]), "'log[0][0]' must be an integer, not \"all\""),
-    ("a log line for player 9", setting("log.0.0", 9), "'log[0][0]' must be an integer from -1 to 1, not 9"),
+    ("a log line of no text", setting("log.0", [10**6]), "'log[0][0]' must be an integer from -4 to"),
+    ("an empty log line", setting("log.0", []), "'log[0][0]' must be an integer, not null"),
+    (
+        "a choice by player 9",
+        setting("log.0", [-1, 9, 1249, [0]]),
+        "'log[0][1]' must be an integer from 0 to 1, not 9",
+    ),
+    (
+        "a choice of a string",
+        setting("log.0", [-1, 0, "pass", [0]]),
+        "'log[0][2]' must be an integer, not \"pass\"",
+    ),
+    (
+        "a choice of a float",
+        setting("log.0", [-1, 0, 1250.0, [0]]),
+        "'log[0][2]' must be an integer, not 1250.0",
+    ),
+    (
+        "a choice past every action",
+        setting("log.0", [-1, 0, 10**6, [0]]),
+        "'log[0][2]' must be an integer from 0 to",
+    ),
+    (
+        "a choice without its prompt",
+        setting("log.0", [-1, 0, 1249]),
+        "'log[0]' must be a list of 4 items, not 3",
+    ),
+    (
+        "a roll of 7 on a d6",
+        setting("log.0", [-3, 7, 6]),
+        "'log[0][1]' must be an integer from 1 to 6, not 7",
+    ),
     (
         "a log line with a lone surrogate",
-        setting("log.0.1", "\ud800"),
-        "'log[0][1]' holds a lone surrogate (\\ud800 to \\udfff), which no text can hold",
+        setting("log.0", [-4, -1, "\ud800"]),
+        "'log[0][2]' holds a lone surrogate (\\ud800 to \\udfff), which no text can hold",
     ),
-    (
-        "a history with a string",
-        edit(lambda d: d["history"].append("pass")),
-        'must be an integer, not "pass"',
-    ),
-    ("a history with a float", setting("history.0", 1250.0), "'history[0]' must be an integer, not 1250.0"),
-    ("a history past every action", setting("history.0", 10**6), "'history[0]' must be an integer from 0 to"),
+    ("a text with a value too many", edit(lambda d: d["log"].append([0, *[0] * 30])), "items, not 31"),
     (
         "a modifier in a game without",
         setting("mods", [[0, [], -1]]),
@@ -406,43 +458,43 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     ),
     (
         "piles of another zone count",
-        edit(lambda d: d["zones"]["piles"].pop()),
-        "'zones.piles' must be a list of 6 items",
+        edit(lambda d: d["piles"].pop()),
+        "'piles' must be a list of 6 items",
     ),
     (
         "a card id out of range",
-        edit(lambda d: d["zones"]["piles"][0].append(99)),
+        edit(lambda d: d["piles"][0].append(99)),
         "must be an integer from 0 to 18, not 99",
     ),
     (
         "a card in two piles",
-        edit(lambda d: d["zones"]["piles"][0].append(_spare_card(d))),
-        "'zones.piles[5][1]' is component 16, which zones.piles[0] holds too",
+        edit(lambda d: d["piles"][0].append(_spare_card(d))),
+        "'piles[5][1]' is component 16, which piles[0] holds too",
     ),
     (
-        "a where-index that disagrees",
-        edit(lambda d: d["zones"]["where"][1].__setitem__(_spare_card(d), 0)),
-        "must be 5 (the pile it is in), not 0",
+        "a card on a cell of a pile it is not in",
+        edit(lambda d: d["cells"][5].append([1224, d["piles"][0][0]])),
+        "'cells[5][2][1]' must be a component in piles[5]",
     ),
     (
-        "a position that disagrees",
-        edit(lambda d: d["zones"]["pos"][1].__setitem__(_spare_card(d), 3)),
-        "(its cell), not 3",
+        "a card on two cells",
+        edit(lambda d: d["cells"][5].append([1224, _spare_card(d)])),
+        "'cells[5][2][1]' is a component on another cell too",
+    ),
+    (
+        "cells out of order",
+        edit(lambda d: d["cells"][5].reverse()),
+        "'cells[5][1][0]' must be an integer from",
     ),
     (
         "a cell off the grid",
-        edit(lambda d: d["zones"]["cells"][5].append([10**6, 1])),
+        edit(lambda d: d["cells"][5].append([10**6, 1])),
         "must be an integer from",
     ),
     (
         "cells in a pile zone",
-        setting("zones.cells.0", [[0, 1]]),
-        "'zones.cells[0]' must be empty: zone 'deck' is not a grid",
-    ),
-    (
-        "a zones field too many",
-        setting("zones.extra", []),
-        "'zones' must hold only piles, cells, where and pos",
+        setting("cells.0", [[0, 1]]),
+        "'cells[0]' must be empty: zone 'deck' is not a grid",
     ),
     (
         "a wrongly typed variable",
@@ -458,8 +510,18 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     ),
     (
         "a bool in an int table",
-        setting("vars.cubes.0.0", True),
+        setting("vars.cubes.0", True),
         "'vars.cubes[0][0]' must be an integer, not true",
+    ),
+    (
+        "a string in a table, row 2",
+        setting("vars.cubes.5", "3"),
+        "'vars.cubes[2][1]' must be an integer, not \"3\"",
+    ),
+    (
+        "a table of rows",
+        setting("vars.cubes", [[0, 0]] * 20),
+        "'vars.cubes' must be a list of 40 items (one per card and player, row after row)",
     ),
     ("an empty skip list", setting("skip", []), "'skip' is written only while a scenario has phases to skip"),
     ("a skip that is not text", setting("skip", [3]), "'skip[0]' must be a string, not 3"),
@@ -515,6 +577,18 @@ OTHER_STATE_CASES: list[tuple[str, str, Tamper, str]] = [
         "a list of players with a stranger",
         setting("vars.order_of_play", [0, 9]),
         "'vars.order_of_play[1]' must be a player id",
+    ),
+    (
+        "twilight_struggle",
+        "a line to player 5",
+        edit(lambda d: d["log"].append(_private_text("twilight_struggle"))),
+        "must be a player id, from -1 to 1, not 5",
+    ),
+    (
+        "twilight_struggle",
+        "a decision prompt that is a line to one player",
+        edit(lambda d: d["pending"].__setitem__(3, _private_text("twilight_struggle")[:1] + [0] * 2)),
+        "'pending.prompt[0]' must be a text of a prompt, not of a private log line",
     ),
     (
         "twilight_struggle",
@@ -611,7 +685,7 @@ def test_a_state_edited_within_the_rules_loads_plays_on_and_round_trips() -> Non
     d = json.loads(state.to_json())
     d["vars"]["ideology"] = 3
     d["reason"] = ""
-    text = json.dumps(d, separators=(",", ":"), sort_keys=True)
+    text = json.dumps(d, separators=(",", ":"))  # the fields in the order to_json writes them
     loaded = game().state_from_json(text)
     assert loaded.to_json() == text
     assert loaded.legal_actions() == state.legal_actions()
@@ -744,7 +818,7 @@ def test_a_state_with_one_value_changed_is_refused_or_round_trips(
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = new
-    text = json.dumps(d, separators=(",", ":"), sort_keys=True)
+    text = json.dumps(d, separators=(",", ":"))
     try:
         loaded = g.state_from_json(text)
     except SavedStateError:

@@ -248,7 +248,7 @@ def test_a_decision_three_calls_deep_clones_and_round_trips(engine: ModuleType) 
     play(s, "Mica", "Nacre", "Jade", "Beryl", "invoke")
     names = [type(f).__name__ for f in s.stack]
     assert names[-4:] == ["Proc_play_turn", "Eff_gem_effect_beryl", "Proc_raid", "Proc_plunder"], names
-    assert s.pending is not None and s.pending.prompt == "take a random gem from this player?"
+    assert s.pending is not None and s.prompt() == "take a random gem from this player?"
     restored = game.state_from_json(s.to_json())
     assert [type(f).__name__ for f in restored.stack] == names
     other = s.clone()

@@ -46,6 +46,8 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops) -> Module:
     units = lower_units(cx)
     flow = lower_flow(cx)
     invariants, evaluate = rule_checks(cx, units)
+    scenario_units, scenarios = lower_scenarios(cx)
+    functions = tuple(scenario_units.functions)
     engine = EngineModule(
         header=header,
         constants=constants,
@@ -58,9 +60,8 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops) -> Module:
         evaluate=evaluate,
         coverage=tuple(cx.coverage),
         info=info,
+        texts=tuple(cx.texts.values()),  # the scenarios' too: a line their setup logs is the game's
     )
-    scenario_units, scenarios = lower_scenarios(cx)
-    functions = tuple(scenario_units.functions)
     return Module(engine, ScenarioModule(header, _used_names(engine, functions), functions, scenarios))
 
 
@@ -75,6 +76,7 @@ def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[
     defined.update(d.name for d in engine.data)
     defined.update(f.name for f in engine.functions)
     defined.update(t.name for t in engine.tables)
+    defined.update(t.name for t in engine.texts)
     used: set[str] = set()
     for f in functions:
         used.update(m for m in _NAMES_OUTSIDE_STRINGS.findall("\n".join(f.body)) if m in defined)

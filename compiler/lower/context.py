@@ -10,7 +10,7 @@ from compiler.lower.names import Names
 from compiler.resolve import Symbols
 from compiler.suspension import Stops
 from compiler.typesys import PLAYER, Type
-from compiler.viewmodel import CoveragePoint
+from compiler.viewmodel import CoveragePoint, TextFact
 
 
 @dataclass
@@ -27,6 +27,9 @@ class Context:
     covering: bool = True  # False while lowering scenario code, which is not a rule
     local_prefix: str = ""  # "self." inside a frame, where locals are slots
     walrus: int = 0  # temporaries of method calls on a computed subject
+    texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(
+        default_factory=dict
+    )  # log lines, prompts
 
     def __post_init__(self) -> None:
         self.type_index = {name: i for i, name in enumerate(self.sym.entity_types)}
@@ -45,6 +48,16 @@ class Context:
             return []
         self.coverage.append(CoveragePoint(kind, what, f"{span.file}:{span.line}"))
         return [f"# cov {len(self.coverage) - 1}"]
+
+    def text(self, form: str, kinds: tuple[str, ...], private: bool, words: list[str]) -> str:
+        """The constant of a text of the rules (a log line or a prompt), one per distinct text:
+        named by its first words, numbered by order of first use (GameInfo.texts)."""
+        key = (form, kinds, private)
+        fact = self.texts.get(key)
+        if fact is None:
+            name = self.names.fresh("text", *(words[:4] or ["blank"]))
+            fact = self.texts[key] = TextFact(name, len(self.texts), form, kinds, private)
+        return fact.name
 
     def local(self, slot: str) -> str:
         return f"{self.local_prefix}l_{slot}"

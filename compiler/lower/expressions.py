@@ -7,6 +7,7 @@ written as compiler/builtins.py says, and a node or builtin this module does not
 
 from __future__ import annotations
 
+import re
 from typing import assert_never
 
 from compiler import ir
@@ -72,7 +73,7 @@ def expr(cx: Context, e: ir.Expr) -> str:
         case ir.CondExpr():
             return f"({expr(cx, e.then)} if {expr(cx, e.cond)} else {expr(cx, e.other)})"
         case ir.Active():
-            return f"s.active({cx.names.claim('modifier', e.name)}, {arg_tuple(cx, e.args)})"
+            return f"({_active_key(cx, e)} in s.active_mods)"
         case ir.Choose() | ir.ChooseNumber() | ir.Ask():
             raise Unsupported("a decision inside an expression (check.py rejects these)")
         case _:
@@ -84,7 +85,15 @@ def negation(cx: Context, e: ir.Expr) -> str:
     if isinstance(e, ir.Compare) and e.op in ("in", "not in"):
         flipped = "not in" if e.op == "in" else "in"
         return f"{expr(cx, e.left)} {flipped} {expr(cx, e.right)}"
+    if isinstance(e, ir.Active):
+        return f"{_active_key(cx, e)} not in s.active_mods"
     return f"not {expr(cx, e)}"
+
+
+def _active_key(cx: Context, e: ir.Active) -> str:
+    """What `active name(args)` looks up in the set of lasting effects in force (runtime/engine.py:
+    a set test, not a scan of the list of effects): the modifier and its arguments."""
+    return arg_list([cx.names.claim("modifier", e.name), *(expr(cx, a) for a in e.args)])
 
 
 def stored(cx: Context, e: ir.Expr) -> str:
@@ -94,9 +103,12 @@ def stored(cx: Context, e: ir.Expr) -> str:
 
 
 def arg_tuple(cx: Context, args: tuple[ir.Expr, ...]) -> str:
-    if not args:
-        return "()"
-    return "(" + ", ".join(expr(cx, a) for a in args) + ("," if len(args) == 1 else "") + ")"
+    return arg_list([expr(cx, a) for a in args])
+
+
+def arg_list(items: list[str]) -> str:
+    """A tuple of these expressions, as Python style writes it."""
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
 def comp_var(cx: Context, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> str:
@@ -136,6 +148,39 @@ def label(cx: Context, code: str, t: Type) -> str:
             return f'", ".join({inner} for x_ in {code})'
         case _:
             return f"str({code})"
+
+
+def value_type(t: Type) -> str:
+    """The runtime's name for the values of type `t` in a saved state: `int`, `bool`, `str`, a
+    domain's name (`cell`, `player`, `entity:T`, `enum:E`: an id of that domain) or `list[...]`."""
+    if t.kind in ("list", "zone"):
+        return f"list[{value_type(t.elem) if t.elem else 'int'}]"
+    if t == PLAYER:
+        return "player"
+    if t.kind in ("entity", "enum"):
+        return f"{t.kind}:{t.name}"
+    return t.kind if t.kind in ("bool", "str", "cell") else "int"
+
+
+def text(cx: Context, parts: tuple[str | ir.Expr, ...], viewer: ir.Expr | None = None) -> list[str]:
+    """A log line or prompt as the rules store it: its text's constant, then the values of its
+    holes (a list copied into a tuple: a line never changes after the fact). A line only `viewer`
+    sees starts with that player."""
+    form, kinds, values = [], [], []
+    if viewer is not None:
+        kinds.append("player")
+        values.append(expr(cx, viewer))
+    for p in parts:
+        if isinstance(p, str):
+            form.append(p.replace("{", "{{").replace("}", "}}"))
+            continue
+        t = cx.ann.type_of(p)
+        code = expr(cx, p)
+        form.append("{}")
+        kinds.append(value_type(t))
+        values.append(f"tuple({code})" if t.kind in ("list", "zone") else code)
+    words = re.findall(r"[a-z0-9]+", " ".join(p for p in parts if isinstance(p, str)).lower())
+    return [cx.text("".join(form), tuple(kinds), viewer is not None, words), *values]
 
 
 def string(cx: Context, e: ir.StrLit) -> str:

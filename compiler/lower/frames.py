@@ -16,22 +16,19 @@ from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
 from compiler.lower import statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, domain_of, expr, negation, stored, string
+from compiler.lower.expressions import (
+    Unsupported,
+    arg_list,
+    domain_of,
+    expr,
+    negation,
+    stored,
+    text,
+    value_type,
+)
 from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place, python_type
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Slot
-
-
-def value_type(t: Type) -> str:
-    """The runtime's name for the values of type `t` in a saved state: `int`, `bool`, `str`, a
-    domain's name (`cell`, `player`, `entity:T`, `enum:E`: an id of that domain) or `list[...]`."""
-    if t.kind in ("list", "zone"):
-        return f"list[{value_type(t.elem) if t.elem else 'int'}]"
-    if t == PLAYER:
-        return "player"
-    if t.kind in ("entity", "enum"):
-        return f"{t.kind}:{t.name}"
-    return t.kind if t.kind in ("bool", "str", "cell") else "int"
 
 
 def default_value(t: Type) -> object:
@@ -292,8 +289,8 @@ def _answer_type(d: ir.Decision) -> str:
 def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> None:
     """Ask the player; the answer lands in `slot` and the frame resumes at block `after`."""
     player = expr(cx, d.player) if d.player is not None else "0"
-    text = d.question if isinstance(d, ir.Ask) else d.prompt
-    prompt = string(cx, text) if text is not None else '""'
+    question = d.question if isinstance(d, ir.Ask) else d.prompt
+    prompt = arg_list(text(cx, question.parts if question is not None else ()))
     at = f", at={py_literal(f'{d.span.file}:{d.span.line}')}"
     b.resume_at(after)
     match d:

@@ -44,6 +44,7 @@ PREFIXES: Final[dict[str, str]] = {
     "phase_frame": "Phase",
     "invariant": "inv",
     "scenario": "sc",
+    "text": "TX",
 }
 
 # names the engine module defines or imports besides the prefixed ones
@@ -66,6 +67,8 @@ FIXED: Final = frozenset(
         "GameInfo",
         "GameState",
         "OptionInfo",
+        "Text",
+        "TEXTS",
         "ZoneInfo",
     }
 )
@@ -90,5 +93,16 @@ class Names:
             n += 1
             name = f"{base}_{n}"
         self._given[key] = name
+        self._taken.add(name)
+        return name
+
+    def fresh(self, kind: str, *parts: str) -> str:
+        """A new name for a thing the spec does not name (a text): `parts` describe it, and a
+        second thing they describe gets a numbered name."""
+        base = f"{PREFIXES[kind]}_{'_'.join(parts)}"
+        name, n = base, 1
+        while name in self._taken:
+            n += 1
+            name = f"{base}_{n}"
         self._taken.add(name)
         return name

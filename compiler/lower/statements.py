@@ -16,10 +16,10 @@ from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
     expr,
-    label,
     negation,
     stored,
     string,
+    text,
     zone_id,
 )
 from compiler.typesys import Type
@@ -72,12 +72,11 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
         case ir.Move() | ir.Place() | ir.Shuffle() | ir.Deal():
             w.line(_zone_change(cx, s))
         case ir.Reveal():
-            w.line(f"""s.say("Revealed: " + {label(cx, expr(cx, s.item), cx.ann.type_of(s.item))})""")
+            w.line(f"s.say({', '.join(text(cx, ('Revealed: ', s.item)))})")
         case ir.Show():
-            shown = label(cx, expr(cx, s.item), cx.ann.type_of(s.item))
-            w.line(f"""s.say_to({expr(cx, s.player)}, "You see: " + {shown})""")
+            w.line(f"s.say({', '.join(text(cx, ('You see: ', s.item), viewer=s.player))})")
         case ir.Log():
-            w.line(f"s.say({string(cx, s.message)})")
+            w.line(f"s.say({', '.join(text(cx, s.message.parts))})")
         case ir.EndGame():
             winner = expr(cx, s.winner) if s.winner is not None else "-1"
             reason = string(cx, s.reason) if s.reason is not None else '""'

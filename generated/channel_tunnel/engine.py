@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
+    Text,
     ZoneInfo,
     number_labels,
 )
@@ -170,6 +171,61 @@ E_agenda_repairs: int = 3
 E_agenda_supervision: int = 4
 E_agenda_promotion: int = 5
 PH_rounds: int = 0
+TX_plans_is_revealed: int = 0
+TX_pays_one_disc: int = 1
+TX_colour_of_a_disc: int = 2
+TX_tunnels_through_spaces_to: int = 3
+TX_water_britain_draws_two: int = 4
+TX_water_but_the_french: int = 5
+TX_draws_deviation: int = 6
+TX_the_deviation_deck_is: int = 7
+TX_card_to_take_as: int = 8
+TX_takes_as_million: int = 9
+TX_the_game_card_discards: int = 10
+TX_use_extra_finance_as: int = 11
+TX_does_not_advance_a: int = 12
+TX_technology_bar_to_advance: int = 13
+TX_pays_million_for: int = 14
+TX_advances_to: int = 15
+TX_money_card_to_spend: int = 16
+TX_straightens_the_machine_deviation: int = 17
+TX_whose_route_to_peek: int = 18
+TX_which_face_down_token: int = 19
+TX_you_see: int = 20
+TX_uses_the_secondary_action: int = 21
+TX_debris_to_discard_for: int = 22
+TX_debris_to_place_on: int = 23
+TX_develops: int = 24
+TX_debris_to_place_on_2: int = 25
+TX_chained_action: int = 26
+TX_extra_action: int = 27
+TX_takes_back_one_disc: int = 28
+TX_draws_one_disc_fewer: int = 29
+TX_use_new_workers_to: int = 30
+TX_draws_discs: int = 31
+TX_use_exchange_to_swap: int = 32
+TX_colour_of_the_disc: int = 33
+TX_colour_of_the_disc_2: int = 34
+TX_swaps_a_disc_for: int = 35
+TX_skips_this_turn_warehouse: int = 36
+TX_use_technology_upgrade_for: int = 37
+TX_place_all_your_discs: int = 38
+TX_where_to_place_your: int = 39
+TX_places_a_stack_of: int = 40
+TX_places_a_stack_of_2: int = 41
+TX_action: int = 42
+TX_passes_and_takes_the: int = 43
+TX_passes: int = 44
+TX_discs_to_keep_for: int = 45
+TX_uses: int = 46
+TX_revealed: int = 47
+TX_keep_the_agenda_card: int = 48
+TX_money_card_to_pay: int = 49
+TX_fulfils: int = 50
+TX_reaches_the_centre_of: int = 51
+TX_cards_technology_deviation_centre: int = 52
+TX_nobody_placed_a_stack: int = 53
+TX_cards_technology_deviation_agenda: int = 54
 IDS_colour: tuple[str, ...] = ("light_blue", "black", "orange", "yellow", "white", "none")
 LABELS_colour: tuple[str, ...] = ("light blue", "black", "orange", "yellow", "white")
 F_colour_water: tuple[bool, ...] = (True, False, False, False, False, False)
@@ -788,7 +844,7 @@ class State(GameState):
         other.v_on_space = self.v_on_space[:]
         other.v_offer = self.v_offer[:]
         other.v_held_on = self.v_held_on[:]
-        other.v_tech = [r2[:] for r2 in self.v_tech]
+        other.v_tech = list(map(list.copy, self.v_tech))
         other.v_deviation = self.v_deviation[:]
         other.v_effect_used = self.v_effect_used[:]
         other.v_extra_discs = self.v_extra_discs[:]
@@ -1217,13 +1273,7 @@ def p_draw_deviation(s: State, l_p: int) -> None:
     s.move(T_deviation_card, l_c, Z_deviation_discard, True)
     i0_ = s.ref(l_p)
     s.v_deviation[i0_] = min(0, max(-5, s.v_deviation[i0_] + F_deviation_card_value[l_c]))
-    s.say(
-        s.player_label(l_p)
-        + " draws "
-        + s.label(T_deviation_card, l_c)
-        + ": deviation "
-        + str(s.v_deviation[l_p])
-    )
+    s.say(TX_draws_deviation, l_p, l_c, s.v_deviation[l_p])
     if s.v_deviation[l_p] < -4:
         # cov 60
         s.end_game((1 - l_p), "the " + s.player_label(l_p) + " machine deviated past " + str(-4))
@@ -1234,7 +1284,7 @@ def p_draw_deviation(s: State, l_p: int) -> None:
         # cov 62
         s.move_all(T_deviation_card, s.z.piles[Z_deviation_discard], Z_deviation_deck, True)
         s.shuffle(Z_deviation_deck)
-        s.say("The deviation deck is rebuilt and shuffled")
+        s.say(TX_the_deviation_deck_is)
     else:
         # cov 63
         pass
@@ -1248,7 +1298,7 @@ def p_refill(s: State, l_a: int) -> None:
         # cov 67
         s.move_all(T_card, s.z.piles[Z_card_discard], Z_deck, True)
         s.shuffle(Z_deck)
-        s.say("The game card discards are shuffled into a new deck")
+        s.say(TX_the_game_card_discards)
     else:
         # cov 68
         pass
@@ -1269,7 +1319,7 @@ def p_straighten(s: State, l_p: int, l_n: int) -> None:
         # cov 85
         i0_ = s.ref(l_p)
         s.v_deviation[i0_] = min(0, max(-5, min(0, (s.v_deviation[l_p] + l_n))))
-        s.say(s.player_label(l_p) + " straightens the machine: deviation " + str(s.v_deviation[l_p]))
+        s.say(TX_straightens_the_machine_deviation, l_p, s.v_deviation[l_p])
     else:
         # cov 86
         pass
@@ -1282,7 +1332,7 @@ def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
     s.v_held_on[s.ref(l_t)] = -1
     s.move(T_debris, l_t, Z_spent_debris, True)
     s.v_effect_used[s.ref(l_p)] = True
-    s.say(s.player_label(l_p) + " uses " + s.label(T_card, l_c))
+    s.say(TX_uses, l_p, l_c)
     if f_charges(s, l_c) == 0:
         # cov 154
         s.move(T_card, l_c, (Z_scored + s.ref(l_p)), True)
@@ -1295,7 +1345,7 @@ def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
 def p_fulfil_agenda(s: State, l_p: int) -> None:
     # cov 166
     for l_g in list(s.z.piles[(Z_agenda_held + s.ref(l_p))]):
-        s.say(s.player_label(l_p) + " fulfils " + s.label(T_agenda_card, l_g))
+        s.say(TX_fulfils, l_p, l_g)
         s.move(T_agenda_card, l_g, (Z_agenda_done + s.ref(l_p)), True)
 
 
@@ -1304,23 +1354,17 @@ def p_reach_centre(s: State, l_p: int) -> None:
     # cov 167
     s.v_reached = l_p
     l_o: int = 1 - l_p
-    s.say(s.player_label(l_p) + " reaches the centre of the tunnel")
+    s.say(TX_reaches_the_centre_of, l_p)
     for l_q in list(range(s.num_players)):
         s.say(
-            s.player_label(l_q)
-            + ": cards "
-            + str(f_card_points(s, l_q))
-            + ", technology "
-            + str(f_tech_points(s, l_q))
-            + ", deviation "
-            + str(s.v_deviation[l_q])
-            + ", centre "
-            + str(f_centre_bonus(s, l_q))
-            + ", agenda "
-            + str(f_agenda_points(s, l_q))
-            + ": "
-            + str(f_final_score(s, l_q))
-            + " VP"
+            TX_cards_technology_deviation_centre,
+            l_q,
+            f_card_points(s, l_q),
+            f_tech_points(s, l_q),
+            s.v_deviation[l_q],
+            f_centre_bonus(s, l_q),
+            f_agenda_points(s, l_q),
+            f_final_score(s, l_q),
         )
     if f_final_score(s, l_o) > f_final_score(s, l_p):
         # cov 168
@@ -1334,21 +1378,16 @@ def p_reach_centre(s: State, l_p: int) -> None:
 # procedure stalemate (specs/channel_tunnel/scoring.yaml:62)
 def p_stalemate(s: State) -> None:
     # cov 170
-    s.say("Nobody placed a stack this round: the works stop and the game is scored")
+    s.say(TX_nobody_placed_a_stack)
     for l_q in list(range(s.num_players)):
         s.say(
-            s.player_label(l_q)
-            + ": cards "
-            + str(f_card_points(s, l_q))
-            + ", technology "
-            + str(f_tech_points(s, l_q))
-            + ", deviation "
-            + str(s.v_deviation[l_q])
-            + ", agenda "
-            + str(f_agenda_points(s, l_q))
-            + ": "
-            + str(f_final_score(s, l_q))
-            + " VP"
+            TX_cards_technology_deviation_agenda,
+            l_q,
+            f_card_points(s, l_q),
+            f_tech_points(s, l_q),
+            s.v_deviation[l_q],
+            f_agenda_points(s, l_q),
+            f_final_score(s, l_q),
         )
     if f_final_score(s, P_britain) > f_final_score(s, P_france):
         # cov 171
@@ -1492,6 +1531,18 @@ class Proc_do_action(Frame):
         self.l_a = l_a
         self.l_did = 0
 
+    def copy(self) -> Proc_do_action:
+        f = object.__new__(Proc_do_action)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_act = self.l_act
+        f.l_a = self.l_a
+        f.l_did = self.l_did
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_action", self.pc, [self.l_p, self.l_act, self.l_a, self.l_did]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1596,6 +1647,16 @@ class Proc_do_plan(Frame):
         self.l_p = l_p
         self.l_t = -1
 
+    def copy(self) -> Proc_do_plan:
+        f = object.__new__(Proc_do_plan)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_t = self.l_t
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_plan", self.pc, [self.l_p, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1610,7 +1671,7 @@ class Proc_do_plan(Frame):
                     pass
                 self.l_t = s.top((Z_route_hidden + s.ref(self.l_p)))
                 s.move(T_debris, self.l_t, (Z_route_open + s.ref(self.l_p)), False)
-                s.say(s.player_label(self.l_p) + " plans: " + s.label(T_debris, self.l_t) + " is revealed")
+                s.say(TX_plans_is_revealed, self.l_p, self.l_t)
                 if s.o_agenda and F_debris_agenda[self.l_t]:
                     pc = 2
                     continue
@@ -1652,6 +1713,18 @@ class Proc_do_tunnel(Frame):
         self.l_k = -1
         self.r_1 = 0
 
+    def copy(self) -> Proc_do_tunnel:
+        f = object.__new__(Proc_do_tunnel)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_t = self.l_t
+        f.l_k = self.l_k
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_tunnel", self.pc, [self.l_p, self.l_t, self.l_k, self.r_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1667,17 +1740,13 @@ class Proc_do_tunnel(Frame):
             elif pc == 1:
                 s.move(T_debris, self.l_t, (Z_storage + s.ref(self.l_p)), True)
                 s.say(
-                    s.player_label(self.l_p)
-                    + " tunnels through "
-                    + s.label(T_debris, self.l_t)
-                    + "; "
-                    + str(
-                        (
-                            len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
-                            + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
-                        )
-                    )
-                    + " spaces to go"
+                    TX_tunnels_through_spaces_to,
+                    self.l_p,
+                    self.l_t,
+                    (
+                        len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
+                        + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
+                    ),
                 )
                 if (
                     len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
@@ -1693,12 +1762,12 @@ class Proc_do_tunnel(Frame):
                     p_draw_deviation(s, self.l_p)
                 elif self.l_p == P_britain:
                     # cov 55
-                    s.say("Water! Britain draws two deviation cards")
+                    s.say(TX_water_britain_draws_two)
                     p_draw_deviation(s, self.l_p)
                     p_draw_deviation(s, self.l_p)
                 else:
                     # cov 56
-                    s.say("Water, but the French machine is sealed: no deviation card")
+                    s.say(TX_water_but_the_french)
                 s.pop()
                 return
             elif pc == 2:
@@ -1713,12 +1782,7 @@ class Proc_do_tunnel(Frame):
                     Z_bag,
                     True,
                 )
-                s.say(
-                    s.player_label(self.l_p)
-                    + " pays one "
-                    + s.label(T_colour, F_debris_colour[self.l_t])
-                    + " disc"
-                )
+                s.say(TX_pays_one_disc, self.l_p, F_debris_colour[self.l_t])
                 pc = 1
                 continue
             elif pc == 3:
@@ -1740,7 +1804,7 @@ class Proc_do_tunnel(Frame):
                     [c_x for c_x in list(range(5)) if (f_discs_of(s, self.l_p, c_x) > 0)],
                     4,
                     "l_k",
-                    "colour of a disc to pay for " + s.label(T_debris, self.l_t),
+                    (TX_colour_of_a_disc, self.l_t),
                     at="specs/channel_tunnel/actions.yaml:145",
                 )
                 return
@@ -1780,6 +1844,16 @@ class Proc_do_finance(Frame):
         self.l_p = l_p
         self.l_c = -1
 
+    def copy(self) -> Proc_do_finance:
+        f = object.__new__(Proc_do_finance)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_finance", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1791,7 +1865,7 @@ class Proc_do_finance(Frame):
                     s.z.piles[Z_display],
                     11,
                     "l_c",
-                    "card to take as money",
+                    (TX_card_to_take_as,),
                     at="specs/channel_tunnel/actions.yaml:188",
                 )
                 return
@@ -1824,6 +1898,17 @@ class Proc_take_money(Frame):
         self.l_c = l_c
         self.l_a = -1
 
+    def copy(self) -> Proc_take_money:
+        f = object.__new__(Proc_take_money)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_a = self.l_a
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_take_money", self.pc, [self.l_p, self.l_c, self.l_a]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1831,14 +1916,7 @@ class Proc_take_money(Frame):
                 # cov 65
                 self.l_a = [c_s for c_s in list(range(5)) if (s.v_offer[c_s] == self.l_c)][0]
                 s.move(T_card, self.l_c, (Z_money + s.ref(self.l_p)), True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " takes "
-                    + s.label(T_card, self.l_c)
-                    + " as "
-                    + str(F_card_money[self.l_c])
-                    + " million"
-                )
+                s.say(TX_takes_as_million, self.l_p, self.l_c, F_card_money[self.l_c])
                 p_refill(s, self.l_a)
                 self.pc = 1
                 s.push(Proc_pay_promotion(self.l_p))
@@ -1876,6 +1954,25 @@ class Proc_do_technology(Frame):
         self.l_paid = 0
         self.l_c = -1
 
+    def copy(self) -> Proc_do_technology:
+        f = object.__new__(Proc_do_technology)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_bonus = self.l_bonus
+        f.l_use = self.l_use
+        f.l_b = self.l_b
+        f.l_st = self.l_st
+        f.l_paid = self.l_paid
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_do_technology",
+            self.pc,
+            [self.l_p, self.l_bonus, self.l_use, self.l_b, self.l_st, self.l_paid, self.l_c],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1903,7 +2000,7 @@ class Proc_do_technology(Frame):
                     (0, 1),
                     1,
                     "l_use",
-                    "use Extra Finance as 3 million in this Technology action?",
+                    (TX_use_extra_finance_as,),
                     at="specs/channel_tunnel/actions.yaml:221",
                 )
                 return
@@ -1925,7 +2022,7 @@ class Proc_do_technology(Frame):
                     s.z.piles[(Z_money + s.ref(self.l_p))],
                     11,
                     "l_c",
-                    "money card to spend straightening the machine",
+                    (TX_money_card_to_spend,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:247",
                 ):
@@ -1935,7 +2032,7 @@ class Proc_do_technology(Frame):
                 continue
             elif pc == 5:
                 # cov 76
-                s.say(s.player_label(self.l_p) + " does not advance a bar (Repairs)")
+                s.say(TX_does_not_advance_a, self.l_p)
                 p_fulfil_agenda(s, self.l_p)
                 pc = 4
                 continue
@@ -1950,7 +2047,7 @@ class Proc_do_technology(Frame):
                     ],
                     5,
                     "l_b",
-                    "technology bar to advance",
+                    (TX_technology_bar_to_advance,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:231",
                 ):
@@ -1976,19 +2073,13 @@ class Proc_do_technology(Frame):
                     self.l_paid = f_money_total(s, self.l_p) + self.l_bonus
                     s.move_all(T_card, s.z.piles[(Z_money + s.ref(self.l_p))], Z_card_discard, True)
                     self.l_bonus = 0
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " pays "
-                        + str(self.l_paid)
-                        + " million for "
-                        + s.label(T_tech_step, self.l_st)
-                    )
+                    s.say(TX_pays_million_for, self.l_p, self.l_paid, self.l_st)
                     p_straighten(s, self.l_p, (self.l_paid - F_tech_step_money[self.l_st]))
                 else:
                     # cov 81
                     pass
                 s.v_tech[s.ref(self.l_p)][s.ref(self.l_b)] += 1
-                s.say(s.player_label(self.l_p) + " advances to " + s.label(T_tech_step, self.l_st))
+                s.say(TX_advances_to, self.l_p, self.l_st)
                 if F_tech_step_perk[self.l_st] == 2:
                     pc = 11
                     continue
@@ -2025,7 +2116,7 @@ class Proc_do_technology(Frame):
                     s.z.piles[(Z_money + s.ref(self.l_p))],
                     11,
                     "l_c",
-                    "money card to spend straightening the machine",
+                    (TX_money_card_to_spend,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:251",
                 ):
@@ -2063,6 +2154,18 @@ class Proc_peek(Frame):
         self.l_k = 0
         self.l_t = -1
 
+    def copy(self) -> Proc_peek:
+        f = object.__new__(Proc_peek)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_q = self.l_q
+        f.l_k = self.l_k
+        f.l_t = self.l_t
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_peek", self.pc, [self.l_p, self.l_q, self.l_k, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2078,7 +2181,7 @@ class Proc_peek(Frame):
                     ],
                     3,
                     "l_q",
-                    "whose route to peek at",
+                    (TX_whose_route_to_peek,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:264",
                 ):
@@ -2100,7 +2203,7 @@ class Proc_peek(Frame):
                     range(1, len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) + 1),
                     2,
                     "l_k",
-                    "which face-down token (1 = nearest)",
+                    (TX_which_face_down_token,),
                     at="specs/channel_tunnel/actions.yaml:266",
                 )
                 return
@@ -2108,7 +2211,7 @@ class Proc_peek(Frame):
                 self.l_t = [c_x for c_x in s.z.piles[(Z_route_hidden + s.ref(self.l_q))]][
                     (len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) - self.l_k)
                 ]
-                s.say_to(self.l_p, "You see: " + s.label(T_debris, self.l_t))
+                s.say(TX_you_see, self.l_p, self.l_t)
                 s.pop()
                 return
             else:
@@ -2133,19 +2236,24 @@ class Proc_do_secondary(Frame):
         self.l_a = l_a
         self.l_c = -1
 
+    def copy(self) -> Proc_do_secondary:
+        f = object.__new__(Proc_do_secondary)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_a = self.l_a
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_secondary", self.pc, [self.l_p, self.l_a, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 90
                 self.l_c = s.v_offer[self.l_a]
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses the secondary action of "
-                    + s.label(T_card, self.l_c)
-                    + ": "
-                    + ENUM_action[F_card_secondary[self.l_c]]
-                )
+                s.say(TX_uses_the_secondary_action, self.l_p, self.l_c, F_card_secondary[self.l_c])
                 if F_card_secondary[self.l_c] == 2:
                     pc = 2
                     continue
@@ -2228,6 +2336,20 @@ class Proc_do_develop(Frame):
         self.l_n = 0
         self.r_1 = 0
 
+    def copy(self) -> Proc_do_develop:
+        f = object.__new__(Proc_do_develop)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_a = self.l_a
+        f.l_c = self.l_c
+        f.l_t = self.l_t
+        f.l_n = self.l_n
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_develop", self.pc, [self.l_p, self.l_a, self.l_c, self.l_t, self.l_n, self.r_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2255,7 +2377,7 @@ class Proc_do_develop(Frame):
                 else:
                     # cov 102
                     s.move(T_card, self.l_c, (Z_scored + s.ref(self.l_p)), True)
-                s.say(s.player_label(self.l_p) + " develops " + s.label(T_card, self.l_c))
+                s.say(TX_develops, self.l_p, self.l_c)
                 p_refill(s, self.l_a)
                 s.pop()
                 return
@@ -2267,7 +2389,7 @@ class Proc_do_develop(Frame):
                     s.z.piles[(Z_storage + s.ref(self.l_p))],
                     7,
                     "l_t",
-                    "debris to discard for " + s.label(T_card, self.l_c),
+                    (TX_debris_to_discard_for, self.l_c),
                     at="specs/channel_tunnel/actions.yaml:292",
                 )
                 return
@@ -2284,7 +2406,7 @@ class Proc_do_develop(Frame):
                     range(1, 2 + 1),
                     2,
                     "l_n",
-                    "debris to place on " + s.label(T_card, self.l_c) + " (one use each)",
+                    (TX_debris_to_place_on, self.l_c),
                     at="specs/channel_tunnel/actions.yaml:297",
                 )
                 return
@@ -2339,6 +2461,17 @@ class Proc_hold(Frame):
         self.l_c = l_c
         self.l_t = -1
 
+    def copy(self) -> Proc_hold:
+        f = object.__new__(Proc_hold)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_t = self.l_t
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_hold", self.pc, [self.l_p, self.l_c, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2350,7 +2483,7 @@ class Proc_hold(Frame):
                     s.z.piles[(Z_storage + s.ref(self.l_p))],
                     7,
                     "l_t",
-                    "debris to place on " + s.label(T_card, self.l_c),
+                    (TX_debris_to_place_on_2, self.l_c),
                     at="specs/channel_tunnel/actions.yaml:306",
                 )
                 return
@@ -2387,6 +2520,20 @@ class Proc_chain(Frame):
         self.l_x = 0
         self.l_d = -1
 
+    def copy(self) -> Proc_chain:
+        f = object.__new__(Proc_chain)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_did = self.l_did
+        f.l_a = self.l_a
+        f.l_c = self.l_c
+        f.l_x = self.l_x
+        f.l_d = self.l_d
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_chain", self.pc, [self.l_p, self.l_did, self.l_a, self.l_c, self.l_x, self.l_d]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2415,7 +2562,7 @@ class Proc_chain(Frame):
                     ],
                     11,
                     "l_c",
-                    "chained action",
+                    (TX_chained_action,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:315",
                 ):
@@ -2473,7 +2620,7 @@ class Proc_chain(Frame):
                     f_basic_actions(s, self.l_p),
                     13,
                     "l_x",
-                    "extra action",
+                    (TX_extra_action,),
                     at="specs/channel_tunnel/actions.yaml:322",
                 )
                 return
@@ -2481,12 +2628,7 @@ class Proc_chain(Frame):
                 self.l_d = [c_y for c_y in s.z.piles[Z_placed] if (s.v_on_space[c_y] == self.l_a)][0]
                 s.v_on_space[s.ref(self.l_d)] = -1
                 s.move(T_disc, self.l_d, (Z_reserve + s.ref(self.l_p)), True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " takes back one "
-                    + s.label(T_colour, F_disc_colour[self.l_d])
-                    + " disc"
-                )
+                s.say(TX_takes_back_one_disc, self.l_p, F_disc_colour[self.l_d])
                 pc = 2
                 continue
             elif pc == 8:
@@ -2568,6 +2710,18 @@ class Proc_play_round(Frame):
         self.l_p_2 = -1
         self.l_d = -1
         self.l_q = -1
+
+    def copy(self) -> Proc_play_round:
+        f = object.__new__(Proc_play_round)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_p_2 = self.l_p_2
+        f.l_d = self.l_d
+        f.l_q = self.l_q
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_round", self.pc, [self.l_p, self.l_p_2, self.l_d, self.l_q]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2666,6 +2820,17 @@ class Proc_refill_discs(Frame):
         self.l_use = False
         self.l_n = 0
 
+    def copy(self) -> Proc_refill_discs:
+        f = object.__new__(Proc_refill_discs)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_use = self.l_use
+        f.l_n = self.l_n
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_refill_discs", self.pc, [self.l_p, self.l_use, self.l_n]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2674,7 +2839,7 @@ class Proc_refill_discs(Frame):
                 if E_agenda_training in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]:
                     # cov 126
                     s.v_extra_discs[s.ref(self.l_p)] -= 1
-                    s.say(s.player_label(self.l_p) + " draws one disc fewer (Training)")
+                    s.say(TX_draws_one_disc_fewer, self.l_p)
                     p_fulfil_agenda(s, self.l_p)
                 else:
                     # cov 127
@@ -2690,7 +2855,7 @@ class Proc_refill_discs(Frame):
                 s.shuffle(Z_bag)
                 self.l_n = max(0, (f_max_discs(s, self.l_p) - len(s.z.piles[(Z_reserve + s.ref(self.l_p))])))
                 s.deal(T_disc, self.l_n, Z_bag, (Z_reserve + s.ref(self.l_p)))
-                s.say(s.player_label(self.l_p) + " draws " + str(self.l_n) + " discs")
+                s.say(TX_draws_discs, self.l_p, self.l_n)
                 s.pop()
                 return
             elif pc == 2:
@@ -2701,7 +2866,7 @@ class Proc_refill_discs(Frame):
                     (0, 1),
                     1,
                     "l_use",
-                    "use New Workers to draw one more disc this round?",
+                    (TX_use_new_workers_to,),
                     at="specs/channel_tunnel/rounds.yaml:86",
                 )
                 return
@@ -2746,6 +2911,25 @@ class Proc_round_start_effects(Frame):
         self.l_mine = -1
         self.l_theirs = -1
 
+    def copy(self) -> Proc_round_start_effects:
+        f = object.__new__(Proc_round_start_effects)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_use = self.l_use
+        f.l_give = self.l_give
+        f.l_take = self.l_take
+        f.l_mine = self.l_mine
+        f.l_theirs = self.l_theirs
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_round_start_effects",
+            self.pc,
+            [self.l_p, self.l_o, self.l_use, self.l_give, self.l_take, self.l_mine, self.l_theirs],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2767,7 +2951,7 @@ class Proc_round_start_effects(Frame):
                     (0, 1),
                     1,
                     "l_use",
-                    "use Exchange to swap a disc with " + s.player_label(self.l_o) + "?",
+                    (TX_use_exchange_to_swap, self.l_o),
                     at="specs/channel_tunnel/rounds.yaml:104",
                 )
                 return
@@ -2791,7 +2975,7 @@ class Proc_round_start_effects(Frame):
                     [c_k for c_k in list(range(5)) if (f_discs_of(s, self.l_p, c_k) > 0)],
                     4,
                     "l_give",
-                    "colour of the disc you give",
+                    (TX_colour_of_the_disc,),
                     at="specs/channel_tunnel/rounds.yaml:108",
                 )
                 return
@@ -2802,7 +2986,7 @@ class Proc_round_start_effects(Frame):
                     [c_k for c_k in list(range(5)) if (f_discs_of(s, self.l_o, c_k) > 0)],
                     4,
                     "l_take",
-                    "colour of the disc you take",
+                    (TX_colour_of_the_disc_2,),
                     at="specs/channel_tunnel/rounds.yaml:109",
                 )
                 return
@@ -2819,15 +3003,7 @@ class Proc_round_start_effects(Frame):
                 ][0]
                 s.move(T_disc, self.l_mine, (Z_reserve + s.ref(self.l_o)), True)
                 s.move(T_disc, self.l_theirs, (Z_reserve + s.ref(self.l_p)), True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " swaps a "
-                    + s.label(T_colour, self.l_give)
-                    + " disc for a "
-                    + s.label(T_colour, self.l_take)
-                    + " disc of "
-                    + s.player_label(self.l_o)
-                )
+                s.say(TX_swaps_a_disc_for, self.l_p, self.l_give, self.l_take, self.l_o)
                 pc = 2
                 continue
             else:
@@ -2874,6 +3050,37 @@ class Proc_take_turn(Frame):
         self.l_d_2 = -1
         self.l_act = 0
 
+    def copy(self) -> Proc_take_turn:
+        f = object.__new__(Proc_take_turn)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_use = self.l_use
+        f.l_k = self.l_k
+        f.l_a = self.l_a
+        f.l_mine = self.l_mine
+        f.l_theirs = self.l_theirs
+        f.l_d = self.l_d
+        f.l_d_2 = self.l_d_2
+        f.l_act = self.l_act
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_take_turn",
+            self.pc,
+            [
+                self.l_p,
+                self.l_use,
+                self.l_k,
+                self.l_a,
+                self.l_mine,
+                self.l_theirs,
+                self.l_d,
+                self.l_d_2,
+                self.l_act,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2884,7 +3091,7 @@ class Proc_take_turn(Frame):
                     not s.v_passed[(1 - self.l_p)]
                 ):
                     # cov 138
-                    s.say(s.player_label(self.l_p) + " skips this turn (Warehouse Control)")
+                    s.say(TX_skips_this_turn_warehouse, self.l_p)
                     p_fulfil_agenda(s, self.l_p)
                     s.pop()
                     return
@@ -2908,7 +3115,7 @@ class Proc_take_turn(Frame):
                     f_placeable_colours(s, self.l_p),
                     4,
                     "l_k",
-                    "place all your discs of a colour (or pass)",
+                    (TX_place_all_your_discs,),
                     True,
                     at="specs/channel_tunnel/rounds.yaml:136",
                 ):
@@ -2924,7 +3131,7 @@ class Proc_take_turn(Frame):
                     (0, 1),
                     1,
                     "l_use",
-                    "use Technology Upgrade for two Technology actions?",
+                    (TX_use_technology_upgrade_for,),
                     at="specs/channel_tunnel/rounds.yaml:129",
                 )
                 return
@@ -2965,10 +3172,7 @@ class Proc_take_turn(Frame):
                     f_legal_spaces(s, self.l_p, self.l_k),
                     8,
                     "l_a",
-                    "where to place your "
-                    + s.label(T_colour, self.l_k)
-                    + " stack of "
-                    + str(f_discs_of(s, self.l_p, self.l_k)),
+                    (TX_where_to_place_your, self.l_k, f_discs_of(s, self.l_p, self.l_k)),
                     at="specs/channel_tunnel/rounds.yaml:141",
                 )
                 return
@@ -3001,28 +3205,16 @@ class Proc_take_turn(Frame):
                 if len(self.l_theirs) > 0:
                     # cov 146
                     s.say(
-                        s.player_label(self.l_p)
-                        + " places a stack of "
-                        + str(len(self.l_mine))
-                        + " "
-                        + s.label(T_colour, self.l_k)
-                        + " on "
-                        + s.label(T_space, self.l_a)
-                        + ", taking the stack of "
-                        + str(len(self.l_theirs))
-                        + " there"
+                        TX_places_a_stack_of,
+                        self.l_p,
+                        len(self.l_mine),
+                        self.l_k,
+                        self.l_a,
+                        len(self.l_theirs),
                     )
                 else:
                     # cov 147
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " places a stack of "
-                        + str(len(self.l_mine))
-                        + " "
-                        + s.label(T_colour, self.l_k)
-                        + " on "
-                        + s.label(T_space, self.l_a)
-                    )
+                    s.say(TX_places_a_stack_of_2, self.l_p, len(self.l_mine), self.l_k, self.l_a)
                 if f_supervised(s, self.l_p):
                     # cov 148
                     p_fulfil_agenda(s, self.l_p)
@@ -3035,7 +3227,7 @@ class Proc_take_turn(Frame):
                     f_actions_now(s, self.l_p, self.l_a),
                     13,
                     "l_act",
-                    "action",
+                    (TX_action,),
                     at="specs/channel_tunnel/rounds.yaml:156",
                 )
                 return
@@ -3078,6 +3270,26 @@ class Proc_pass_round(Frame):
         self.i_1 = []
         self.k_2 = 0
 
+    def copy(self) -> Proc_pass_round:
+        f = object.__new__(Proc_pass_round)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_k = self.l_k
+        f.l_n = self.l_n
+        f.l_keep = self.l_keep
+        f.l_back = self.l_back
+        f.l_d = self.l_d
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_pass_round",
+            self.pc,
+            [self.l_p, self.l_k, self.l_n, self.l_keep, self.l_back, self.l_d, self.i_1, self.k_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3087,10 +3299,10 @@ class Proc_pass_round(Frame):
                 if not s.v_passed[(1 - self.l_p)]:
                     # cov 151
                     s.v_first = self.l_p
-                    s.say(s.player_label(self.l_p) + " passes and takes the first-player card")
+                    s.say(TX_passes_and_takes_the, self.l_p)
                 else:
                     # cov 152
-                    s.say(s.player_label(self.l_p) + " passes")
+                    s.say(TX_passes, self.l_p)
                 self.i_1 = list(range(5))
                 self.k_2 = 0
                 pc = 1
@@ -3114,7 +3326,7 @@ class Proc_pass_round(Frame):
                     range(0, self.l_n + 1),
                     2,
                     "l_keep",
-                    s.label(T_colour, self.l_k) + " discs to keep for the next round",
+                    (TX_discs_to_keep_for, self.l_k),
                     at="specs/channel_tunnel/rounds.yaml:172",
                 )
                 return
@@ -3157,6 +3369,17 @@ class Proc_draw_agenda(Frame):
         self.l_g = -1
         self.l_keep = False
 
+    def copy(self) -> Proc_draw_agenda:
+        f = object.__new__(Proc_draw_agenda)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_g = self.l_g
+        f.l_keep = self.l_keep
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_draw_agenda", self.pc, [self.l_p, self.l_g, self.l_keep]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3173,14 +3396,14 @@ class Proc_draw_agenda(Frame):
                     pass
                 self.l_g = s.top(Z_agenda_deck)
                 s.move(T_agenda_card, self.l_g, (Z_agenda_held + s.ref(self.l_p)), True)
-                s.say("Revealed: " + s.label(T_agenda_card, self.l_g))
+                s.say(TX_revealed, self.l_g)
                 self.pc = 1
                 s.decide(
                     self.l_p,
                     (0, 1),
                     1,
                     "l_keep",
-                    "keep the agenda card?",
+                    (TX_keep_the_agenda_card,),
                     at="specs/channel_tunnel/rounds.yaml:200",
                 )
                 return
@@ -3228,6 +3451,17 @@ class Proc_pay_promotion(Frame):
         self.l_paid = 0
         self.l_c = -1
 
+    def copy(self) -> Proc_pay_promotion:
+        f = object.__new__(Proc_pay_promotion)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_paid = self.l_paid
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_pay_promotion", self.pc, [self.l_p, self.l_paid, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3259,7 +3493,7 @@ class Proc_pay_promotion(Frame):
                     s.z.piles[(Z_money + s.ref(self.l_p))],
                     11,
                     "l_c",
-                    "money card to pay the Promotion",
+                    (TX_money_card_to_pay,),
                     at="specs/channel_tunnel/rounds.yaml:217",
                 )
                 return
@@ -3288,6 +3522,14 @@ class Phase_rounds(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Phase_rounds:
+        f = object.__new__(Phase_rounds)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_rounds", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3313,6 +3555,14 @@ class Flow(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3431,6 +3681,130 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "a player holds at most one agenda card",
         inv_one_agenda_at_a_time,
         "all(p in players where len(agenda_held[p]) <= 1)",
+    ),
+)
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_plans_is_revealed
+    Text("{} plans: {} is revealed", ("player", "entity:debris")),
+    # TX_pays_one_disc
+    Text("{} pays one {} disc", ("player", "entity:colour")),
+    # TX_colour_of_a_disc
+    Text("colour of a disc to pay for {}", ("entity:debris",)),
+    # TX_tunnels_through_spaces_to
+    Text("{} tunnels through {}; {} spaces to go", ("player", "entity:debris", "int")),
+    # TX_water_britain_draws_two
+    Text("Water! Britain draws two deviation cards"),
+    # TX_water_but_the_french
+    Text("Water, but the French machine is sealed: no deviation card"),
+    # TX_draws_deviation
+    Text("{} draws {}: deviation {}", ("player", "entity:deviation_card", "int")),
+    # TX_the_deviation_deck_is
+    Text("The deviation deck is rebuilt and shuffled"),
+    # TX_card_to_take_as
+    Text("card to take as money"),
+    # TX_takes_as_million
+    Text("{} takes {} as {} million", ("player", "entity:card", "int")),
+    # TX_the_game_card_discards
+    Text("The game card discards are shuffled into a new deck"),
+    # TX_use_extra_finance_as
+    Text("use Extra Finance as 3 million in this Technology action?"),
+    # TX_does_not_advance_a
+    Text("{} does not advance a bar (Repairs)", ("player",)),
+    # TX_technology_bar_to_advance
+    Text("technology bar to advance"),
+    # TX_pays_million_for
+    Text("{} pays {} million for {}", ("player", "int", "entity:tech_step")),
+    # TX_advances_to
+    Text("{} advances to {}", ("player", "entity:tech_step")),
+    # TX_money_card_to_spend
+    Text("money card to spend straightening the machine"),
+    # TX_straightens_the_machine_deviation
+    Text("{} straightens the machine: deviation {}", ("player", "int")),
+    # TX_whose_route_to_peek
+    Text("whose route to peek at"),
+    # TX_which_face_down_token
+    Text("which face-down token (1 = nearest)"),
+    # TX_you_see
+    Text("You see: {}", ("player", "entity:debris"), private=True),
+    # TX_uses_the_secondary_action
+    Text("{} uses the secondary action of {}: {}", ("player", "entity:card", "enum:action")),
+    # TX_debris_to_discard_for
+    Text("debris to discard for {}", ("entity:card",)),
+    # TX_debris_to_place_on
+    Text("debris to place on {} (one use each)", ("entity:card",)),
+    # TX_develops
+    Text("{} develops {}", ("player", "entity:card")),
+    # TX_debris_to_place_on_2
+    Text("debris to place on {}", ("entity:card",)),
+    # TX_chained_action
+    Text("chained action"),
+    # TX_extra_action
+    Text("extra action"),
+    # TX_takes_back_one_disc
+    Text("{} takes back one {} disc", ("player", "entity:colour")),
+    # TX_draws_one_disc_fewer
+    Text("{} draws one disc fewer (Training)", ("player",)),
+    # TX_use_new_workers_to
+    Text("use New Workers to draw one more disc this round?"),
+    # TX_draws_discs
+    Text("{} draws {} discs", ("player", "int")),
+    # TX_use_exchange_to_swap
+    Text("use Exchange to swap a disc with {}?", ("player",)),
+    # TX_colour_of_the_disc
+    Text("colour of the disc you give"),
+    # TX_colour_of_the_disc_2
+    Text("colour of the disc you take"),
+    # TX_swaps_a_disc_for
+    Text("{} swaps a {} disc for a {} disc of {}", ("player", "entity:colour", "entity:colour", "player")),
+    # TX_skips_this_turn_warehouse
+    Text("{} skips this turn (Warehouse Control)", ("player",)),
+    # TX_use_technology_upgrade_for
+    Text("use Technology Upgrade for two Technology actions?"),
+    # TX_place_all_your_discs
+    Text("place all your discs of a colour (or pass)"),
+    # TX_where_to_place_your
+    Text("where to place your {} stack of {}", ("entity:colour", "int")),
+    # TX_places_a_stack_of
+    Text(
+        "{} places a stack of {} {} on {}, taking the stack of {} there",
+        ("player", "int", "entity:colour", "entity:space", "int"),
+    ),
+    # TX_places_a_stack_of_2
+    Text("{} places a stack of {} {} on {}", ("player", "int", "entity:colour", "entity:space")),
+    # TX_action
+    Text("action"),
+    # TX_passes_and_takes_the
+    Text("{} passes and takes the first-player card", ("player",)),
+    # TX_passes
+    Text("{} passes", ("player",)),
+    # TX_discs_to_keep_for
+    Text("{} discs to keep for the next round", ("entity:colour",)),
+    # TX_uses
+    Text("{} uses {}", ("player", "entity:card")),
+    # TX_revealed
+    Text("Revealed: {}", ("entity:agenda_card",)),
+    # TX_keep_the_agenda_card
+    Text("keep the agenda card?"),
+    # TX_money_card_to_pay
+    Text("money card to pay the Promotion"),
+    # TX_fulfils
+    Text("{} fulfils {}", ("player", "entity:agenda_card")),
+    # TX_reaches_the_centre_of
+    Text("{} reaches the centre of the tunnel", ("player",)),
+    # TX_cards_technology_deviation_centre
+    Text(
+        "{}: cards {}, technology {}, deviation {}, centre {}, agenda {}: {} VP",
+        ("player", "int", "int", "int", "int", "int", "int"),
+    ),
+    # TX_nobody_placed_a_stack
+    Text("Nobody placed a stack this round: the works stop and the game is scored"),
+    # TX_cards_technology_deviation_agenda
+    Text(
+        "{}: cards {}, technology {}, deviation {}, agenda {}: {} VP",
+        ("player", "int", "int", "int", "int", "int"),
     ),
 )
 
@@ -3781,5 +4155,6 @@ INFO = GameInfo(
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,
+    texts=TEXTS,
 )
 State.INFO = INFO

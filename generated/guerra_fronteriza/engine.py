@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
+    Text,
     ZoneInfo,
     number_labels,
 )
@@ -303,6 +304,60 @@ E_intelligence_6: int = 89
 PH_opening_hands: int = 0
 PH_rounds: int = 1
 PH_safety_stop: int = 2
+TX_conflict_to_resolve_next: int = 0
+TX_destroys_the_undefended_on: int = 1
+TX_conflict_on_attacks: int = 2
+TX_side_to_hit_on: int = 3
+TX_is_lost_on: int = 4
+TX_is_hit_life: int = 5
+TX_is_now_in_frontier: int = 6
+TX_wins_the_conflict_on: int = 7
+TX_nobody_is_left_standing: int = 8
+TX_on_is_destroyed: int = 9
+TX_loses_its_last_hq: int = 10
+TX_use_your_special_ability: int = 11
+TX_order_to_discard_for: int = 12
+TX_uses_its_special_ability: int = 13
+TX_uses_its_special_ability_2: int = 14
+TX_uses_its_special_ability_3: int = 15
+TX_uses_its_special_ability_4: int = 16
+TX_attack_order_to_use: int = 17
+TX_defence_order_for_or: int = 18
+TX_plays: int = 19
+TX_where_to_withdraw_from: int = 20
+TX_withdraws_from_to: int = 21
+TX_is_shot_down: int = 22
+TX_reserve_figure_to_join: int = 23
+TX_figure_to_destroy_by: int = 24
+TX_is_destroyed_by_an: int = 25
+TX_hq_to_produce_at: int = 26
+TX_figure_to_produce: int = 27
+TX_tile_to_recruit_an: int = 28
+TX_figure_to_redeploy: int = 29
+TX_where_goes: int = 30
+TX_redeploys_to: int = 31
+TX_building_to_sabotage: int = 32
+TX_is_sabotaged: int = 33
+TX_deck_to_draw_an: int = 34
+TX_the_discarded_orders_are: int = 35
+TX_is_no_longer_in: int = 36
+TX_round_turn_order: int = 37
+TX_zone_to_reinforce_next: int = 38
+TX_reinforcement_at: int = 39
+TX_adds_troops_to_in: int = 40
+TX_figure_to_move_or: int = 41
+TX_a_figure_the_plane: int = 42
+TX_moves_to: int = 43
+TX_tile_to_build_or: int = 44
+TX_rebuilds_on: int = 45
+TX_building_to_place_on: int = 46
+TX_builds_on_and_gains: int = 47
+TX_tactical_order_to_use: int = 48
+TX_order_to_add_to: int = 49
+TX_adds_an_order_to: int = 50
+TX_revealed: int = 51
+TX_figure_to_withdraw_from: int = 52
+TX_order_to_discard: int = 53
 IDS_tile: tuple[str, ...] = (
     "c2_airfield",
     "c2_north_city",
@@ -1792,13 +1847,13 @@ class State(GameState):
         other.v_eliminated = self.v_eliminated[:]
         other.v_frontier = self.v_frontier[:]
         other.v_entered = self.v_entered[:]
-        other.v_reinforced = [r2[:] for r2 in self.v_reinforced]
+        other.v_reinforced = list(map(list.copy, self.v_reinforced))
         other.v_hits = self.v_hits[:]
         other.v_order_of_play = self.v_order_of_play
         other.v_round = self.v_round
         other.v_special_used = self.v_special_used[:]
-        other.v_attack_bonus = [r2[:] for r2 in self.v_attack_bonus]
-        other.v_defense_bonus = [r2[:] for r2 in self.v_defense_bonus]
+        other.v_attack_bonus = list(map(list.copy, self.v_attack_bonus))
+        other.v_defense_bonus = list(map(list.copy, self.v_defense_bonus))
         other.v_move_bonus = self.v_move_bonus[:]
         other.v_over = self.v_over
         other.v_maintained = self.v_maintained
@@ -2343,7 +2398,7 @@ def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
         l_same: list[int] = [c_f for c_f in l_fs if (F_unit_type_casualty[F_figure_unit[c_f]] == l_low)]
         l_fresh: list[int] = [c_f for c_f in l_same if (not s.v_attacked[c_f])]
         l_victim: int = l_fresh[0] if (len(l_fresh) > 0) else l_same[0]
-        s.say(s.label(T_figure, l_victim) + " is lost on " + s.label(T_tile, l_t))
+        s.say(TX_is_lost_on, l_victim, l_t)
         p_remove_figure(s, l_victim)
         return
     else:
@@ -2353,7 +2408,7 @@ def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
     if l_g != -1:
         # cov 54
         s.v_hq_life[s.ref(l_g)] -= 1
-        s.say(s.label(T_building, l_g) + " is hit: life " + str(s.v_hq_life[l_g]))
+        s.say(TX_is_hit_life, l_g, s.v_hq_life[l_g])
         if s.v_hq_life[l_g] <= 0:
             # cov 56
             s.v_destroyed[s.ref(l_g)] = True
@@ -2384,18 +2439,16 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
     s.v_frontier[s.ref(l_t)] = len(l_left) >= 2
     if len(l_left) >= 2:
         # cov 59
-        s.say(s.label(T_tile, l_t) + " is now in frontier")
+        s.say(TX_is_now_in_frontier, l_t)
     elif (((len(l_left) == 1) and l_fought) and (not s.v_eliminated[l_left[0]])) and (
         not (l_took_hq and (l_left[0] == l_a))
     ):
         # cov 60
         s.v_merits[s.ref(l_left[0])] += 1
-        s.say(
-            s.player_label(l_left[0]) + " wins the conflict on " + s.label(T_tile, l_t) + " and gains a merit"
-        )
+        s.say(TX_wins_the_conflict_on, l_left[0], l_t)
     elif len(l_left) == 0:
         # cov 61
-        s.say("Nobody is left standing on " + s.label(T_tile, l_t))
+        s.say(TX_nobody_is_left_standing, l_t)
     else:
         # cov 62
         pass
@@ -2406,7 +2459,7 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
     ) and (not f_present(s, s.v_holder[l_b], l_t)):
         # cov 63
         s.v_destroyed[s.ref(l_b)] = True
-        s.say(s.label(T_building, l_b) + " on " + s.label(T_tile, l_t) + " is destroyed")
+        s.say(TX_on_is_destroyed, l_b, l_t)
     else:
         # cov 64
         pass
@@ -2419,12 +2472,7 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
     s.move_all(T_order_card, s.z.piles[(Z_kept + s.ref(l_q))], Z_order_discard, True)
     s.move_all(T_order_card, s.z.piles[(Z_hand + s.ref(l_q))], (Z_hand + s.ref(l_by)), True)
     s.v_merits[s.ref(l_by)] += 3
-    s.say(
-        s.player_label(l_q)
-        + " loses its last HQ and is eliminated; "
-        + s.player_label(l_by)
-        + " takes its orders and gains three merits"
-    )
+    s.say(TX_loses_its_last_hq, l_q, l_by)
 
 
 # procedure check_last_standing (specs/guerra_fronteriza/combat.yaml:201)
@@ -2508,7 +2556,7 @@ def p_refill_decks(s: State) -> None:
     s.shuffle(Z_attack_deck)
     s.shuffle(Z_defense_deck)
     s.shuffle(Z_tactical_deck)
-    s.say("The discarded orders are shuffled back into their decks")
+    s.say(TX_the_discarded_orders_are)
 
 
 # procedure turn_order (specs/guerra_fronteriza/round.yaml:177)
@@ -2525,12 +2573,7 @@ def p_turn_order(s: State) -> None:
             l_best = l_p
         s.v_order_of_play = s.v_order_of_play + [l_best]
         l_left = [c_p for c_p in l_left if (c_p != l_best)]
-    s.say(
-        "Round "
-        + str(s.v_round)
-        + ": turn order "
-        + ", ".join(s.player_label(x_) for x_ in s.v_order_of_play)
-    )
+    s.say(TX_round_turn_order, s.v_round, tuple(s.v_order_of_play))
     l_top: int = [c_p for c_p in s.v_order_of_play][0]
     if (f_vp(s, l_top) >= 10) and (
         not any(((c_p != l_top) and (f_vp(s, c_p) == f_vp(s, l_top))) for c_p in s.v_order_of_play)
@@ -2549,7 +2592,7 @@ def p_step_to(s: State, l_f: int, l_t: int) -> None:
     s.v_loc[s.ref(l_f)] = l_t
     s.v_moved[s.ref(l_f)] = True
     s.v_entered[s.ref(l_t)] = True
-    s.say(s.label(T_figure, l_f) + " moves to " + s.label(T_tile, l_t))
+    s.say(TX_moves_to, l_f, l_t)
 
 
 # procedure round_limit_reached (specs/guerra_fronteriza/round.yaml:347)
@@ -2693,6 +2736,16 @@ class Proc_resolve_conflicts(Frame):
         self.l_p = l_p
         self.l_t = -1
 
+    def copy(self) -> Proc_resolve_conflicts:
+        f = object.__new__(Proc_resolve_conflicts)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_t = self.l_t
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_resolve_conflicts", self.pc, [self.l_p, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2714,7 +2767,7 @@ class Proc_resolve_conflicts(Frame):
                     f_conflicts(s, self.l_p),
                     4,
                     "l_t",
-                    "conflict to resolve next",
+                    (TX_conflict_to_resolve_next,),
                     at="specs/guerra_fronteriza/combat.yaml:86",
                 )
                 return
@@ -2860,6 +2913,75 @@ class Proc_conflict(Frame):
         self.i_7 = []
         self.k_8 = 0
 
+    def copy(self) -> Proc_conflict:
+        f = object.__new__(Proc_conflict)
+        f.pc = self.pc
+        f.l_a = self.l_a
+        f.l_t = self.l_t
+        f.l_defenders = self.l_defenders
+        f.l_b = self.l_b
+        f.l_q = self.l_q
+        f.l_u = self.l_u
+        f.l_ordering = self.l_ordering
+        f.l_q_2 = self.l_q_2
+        f.l_fought = self.l_fought
+        f.l_f = self.l_f
+        f.l_q_3 = self.l_q_3
+        f.l_g = self.l_g
+        f.l_level = self.l_level
+        f.l_alive_sides = self.l_alive_sides
+        f.l_shooters = self.l_shooters
+        f.l_q_4 = self.l_q_4
+        f.l_f_2 = self.l_f_2
+        f.l_q_5 = self.l_q_5
+        f.l_g_2 = self.l_g_2
+        f.l_q_6 = self.l_q_6
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        f.i_3 = self.i_3
+        f.k_4 = self.k_4
+        f.i_5 = self.i_5
+        f.k_6 = self.k_6
+        f.i_7 = self.i_7
+        f.k_8 = self.k_8
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_conflict",
+            self.pc,
+            [
+                self.l_a,
+                self.l_t,
+                self.l_defenders,
+                self.l_b,
+                self.l_q,
+                self.l_u,
+                self.l_ordering,
+                self.l_q_2,
+                self.l_fought,
+                self.l_f,
+                self.l_q_3,
+                self.l_g,
+                self.l_level,
+                self.l_alive_sides,
+                self.l_shooters,
+                self.l_q_4,
+                self.l_f_2,
+                self.l_q_5,
+                self.l_g_2,
+                self.l_q_6,
+                self.i_1,
+                self.k_2,
+                self.i_3,
+                self.k_4,
+                self.i_5,
+                self.k_6,
+                self.i_7,
+                self.k_8,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2870,26 +2992,13 @@ class Proc_conflict(Frame):
                     # cov 38
                     self.l_b = f_building_at(s, self.l_t)
                     s.v_destroyed[s.ref(self.l_b)] = True
-                    s.say(
-                        s.player_label(self.l_a)
-                        + " destroys the undefended "
-                        + s.label(T_building, self.l_b)
-                        + " on "
-                        + s.label(T_tile, self.l_t)
-                    )
+                    s.say(TX_destroys_the_undefended_on, self.l_a, self.l_b, self.l_t)
                     s.pop()
                     return
                 else:
                     # cov 39
                     pass
-                s.say(
-                    "Conflict on "
-                    + s.label(T_tile, self.l_t)
-                    + ": "
-                    + s.player_label(self.l_a)
-                    + " attacks "
-                    + ", ".join(s.player_label(x_) for x_ in self.l_defenders)
-                )
+                s.say(TX_conflict_on_attacks, self.l_t, self.l_a, tuple(self.l_defenders))
                 for x_ in list(range(s.num_players)):
                     self.l_q = x_
                     for x_ in list(range(4)):
@@ -3065,6 +3174,20 @@ class Proc_aim(Frame):
         self.l_targets = []
         self.l_x = -1
 
+    def copy(self) -> Proc_aim:
+        f = object.__new__(Proc_aim)
+        f.pc = self.pc
+        f.l_q = self.l_q
+        f.l_alive = self.l_alive
+        f.l_t = self.l_t
+        f.l_a = self.l_a
+        f.l_targets = self.l_targets
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_aim", self.pc, [self.l_q, self.l_alive, self.l_t, self.l_a, self.l_targets, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3099,7 +3222,7 @@ class Proc_aim(Frame):
                     self.l_targets,
                     3,
                     "l_x",
-                    "side to hit on " + s.label(T_tile, self.l_t),
+                    (TX_side_to_hit_on, self.l_t),
                     at="specs/guerra_fronteriza/combat.yaml:141",
                 )
                 return
@@ -3132,6 +3255,19 @@ class Proc_use_special(Frame):
         self.l_use = False
         self.l_c = -1
         self.l_u = -1
+
+    def copy(self) -> Proc_use_special:
+        f = object.__new__(Proc_use_special)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_s = self.l_s
+        f.l_use = self.l_use
+        f.l_c = self.l_c
+        f.l_u = self.l_u
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_use_special", self.pc, [self.l_p, self.l_s, self.l_use, self.l_c, self.l_u]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3170,7 +3306,7 @@ class Proc_use_special(Frame):
                     (0, 1),
                     1,
                     "l_use",
-                    "use your special ability (discard an order)?",
+                    (TX_use_your_special_ability,),
                     at="specs/guerra_fronteriza/orders.yaml:56",
                 )
                 return
@@ -3188,7 +3324,7 @@ class Proc_use_special(Frame):
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
                     10,
                     "l_c",
-                    "order to discard for the special ability",
+                    (TX_order_to_discard_for,),
                     at="specs/guerra_fronteriza/orders.yaml:58",
                 )
                 return
@@ -3215,32 +3351,23 @@ class Proc_use_special(Frame):
                 for x_ in list(range(4)):
                     self.l_u = x_
                     s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] += 1
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses its special ability: Blitzkrieg (every figure attacks at +1 this turn)"
-                )
+                s.say(TX_uses_its_special_ability, self.l_p)
                 pc = 3
                 continue
             elif pc == 5:
                 # cov 79
-                s.say(s.player_label(self.l_p) + " uses its special ability: Lend-Lease (an order)")
+                s.say(TX_uses_its_special_ability_2, self.l_p)
                 self.pc = 8
                 s.push(Proc_draw_orders(self.l_p, 1))
                 return
             elif pc == 6:
                 # cov 80
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses its special ability: Coastal Guns (an artillery at an HQ)"
-                )
+                s.say(TX_uses_its_special_ability_3, self.l_p)
                 p_place_unit(s, self.l_p, E_artillery, s.v_built_at[f_hqs_of(s, self.l_p)[0]])
                 pc = 3
                 continue
             elif pc == 7:
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses its special ability: Mobilisation (an infantry at an HQ)"
-                )
+                s.say(TX_uses_its_special_ability_4, self.l_p)
                 p_place_unit(s, self.l_p, E_infantry, s.v_built_at[f_hqs_of(s, self.l_p)[0]])
                 pc = 3
                 continue
@@ -3267,6 +3394,16 @@ class Proc_play_attack_order(Frame):
         self.l_p = l_p
         self.l_c = -1
 
+    def copy(self) -> Proc_play_attack_order:
+        f = object.__new__(Proc_play_attack_order)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_attack_order", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3282,7 +3419,7 @@ class Proc_play_attack_order(Frame):
                     ],
                     10,
                     "l_c",
-                    "attack order to use (or pass)",
+                    (TX_attack_order_to_use,),
                     True,
                     at="specs/guerra_fronteriza/orders.yaml:79",
                 ):
@@ -3358,6 +3495,41 @@ class Proc_defence_order(Frame):
         self.l_options = []
         self.l_u_2 = -1
 
+    def copy(self) -> Proc_defence_order:
+        f = object.__new__(Proc_defence_order)
+        f.pc = self.pc
+        f.l_q = self.l_q
+        f.l_a = self.l_a
+        f.l_t = self.l_t
+        f.l_c = self.l_c
+        f.l_to = self.l_to
+        f.l_dest = self.l_dest
+        f.l_f = self.l_f
+        f.l_planes = self.l_planes
+        f.l_u = self.l_u
+        f.l_options = self.l_options
+        f.l_u_2 = self.l_u_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_defence_order",
+            self.pc,
+            [
+                self.l_q,
+                self.l_a,
+                self.l_t,
+                self.l_c,
+                self.l_to,
+                self.l_dest,
+                self.l_f,
+                self.l_planes,
+                self.l_u,
+                self.l_options,
+                self.l_u_2,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3373,7 +3545,7 @@ class Proc_defence_order(Frame):
                     ],
                     10,
                     "l_c",
-                    "defence order for " + s.label(T_tile, self.l_t) + " (or pass)",
+                    (TX_defence_order_for_or, self.l_t),
                     True,
                     at="specs/guerra_fronteriza/orders.yaml:86",
                 ):
@@ -3390,7 +3562,7 @@ class Proc_defence_order(Frame):
                     # cov 87
                     pass
                 s.move(T_order_card, self.l_c, Z_order_discard, True)
-                s.say(s.player_label(self.l_q) + " plays " + s.label(T_order_card, self.l_c))
+                s.say(TX_plays, self.l_q, self.l_c)
                 if F_order_card_order[self.l_c] == 5:
                     pc = 3
                     continue
@@ -3438,7 +3610,7 @@ class Proc_defence_order(Frame):
                 ]
                 if len(self.l_planes) > 0:
                     # cov 95
-                    s.say(s.label(T_figure, self.l_planes[0]) + " is shot down")
+                    s.say(TX_is_shot_down, self.l_planes[0])
                     p_remove_figure(s, self.l_planes[0])
                 else:
                     # cov 96
@@ -3471,7 +3643,7 @@ class Proc_defence_order(Frame):
                     self.l_to,
                     4,
                     "l_dest",
-                    "where to withdraw from " + s.label(T_tile, self.l_t),
+                    (TX_where_to_withdraw_from, self.l_t),
                     at="specs/guerra_fronteriza/orders.yaml:93",
                 )
                 return
@@ -3481,13 +3653,7 @@ class Proc_defence_order(Frame):
                     if not ((s.v_loc[self.l_f] == self.l_t) and (F_figure_faction[self.l_f] == self.l_q)):
                         continue
                     s.v_loc[s.ref(self.l_f)] = self.l_dest
-                s.say(
-                    s.player_label(self.l_q)
-                    + " withdraws from "
-                    + s.label(T_tile, self.l_t)
-                    + " to "
-                    + s.label(T_tile, self.l_dest)
-                )
+                s.say(TX_withdraws_from_to, self.l_q, self.l_t, self.l_dest)
                 pc = 8
                 continue
             elif pc == 11:
@@ -3501,7 +3667,7 @@ class Proc_defence_order(Frame):
                     self.l_options,
                     5,
                     "l_u_2",
-                    "reserve figure to join the defence of " + s.label(T_tile, self.l_t),
+                    (TX_reserve_figure_to_join, self.l_t),
                     at="specs/guerra_fronteriza/orders.yaml:110",
                 )
                 return
@@ -3553,12 +3719,33 @@ class Proc_play_order(Frame):
         self.l_t_2 = -1
         self.l_b_2 = -1
 
+    def copy(self) -> Proc_play_order:
+        f = object.__new__(Proc_play_order)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_f = self.l_f
+        f.l_b = self.l_b
+        f.l_u = self.l_u
+        f.l_t = self.l_t
+        f.l_f_2 = self.l_f_2
+        f.l_t_2 = self.l_t_2
+        f.l_b_2 = self.l_b_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_play_order",
+            self.pc,
+            [self.l_p, self.l_c, self.l_f, self.l_b, self.l_u, self.l_t, self.l_f_2, self.l_t_2, self.l_b_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 99
-                s.say(s.player_label(self.l_p) + " plays " + s.label(T_order_card, self.l_c))
+                s.say(TX_plays, self.l_p, self.l_c)
                 if F_order_card_order[self.l_c] == 10:
                     # cov 100
                     s.move(T_order_card, self.l_c, (Z_kept + s.ref(self.l_p)), True)
@@ -3621,7 +3808,7 @@ class Proc_play_order(Frame):
                     f_raid_targets(s, self.l_p),
                     6,
                     "l_f",
-                    "figure to destroy by air raid",
+                    (TX_figure_to_destroy_by,),
                     at="specs/guerra_fronteriza/orders.yaml:132",
                 )
                 return
@@ -3633,7 +3820,7 @@ class Proc_play_order(Frame):
                     f_hqs_of(s, self.l_p),
                     7,
                     "l_b",
-                    "HQ to produce at",
+                    (TX_hq_to_produce_at,),
                     at="specs/guerra_fronteriza/orders.yaml:136",
                 )
                 return
@@ -3645,7 +3832,7 @@ class Proc_play_order(Frame):
                     f_own_tiles(s, self.l_p),
                     4,
                     "l_t",
-                    "tile to recruit an infantry on",
+                    (TX_tile_to_recruit_an,),
                     at="specs/guerra_fronteriza/orders.yaml:140",
                 )
                 return
@@ -3657,7 +3844,7 @@ class Proc_play_order(Frame):
                     f_redeploy_pairs(s, self.l_p),
                     6,
                     "l_f_2",
-                    "figure to redeploy",
+                    (TX_figure_to_redeploy,),
                     at="specs/guerra_fronteriza/orders.yaml:143",
                 )
                 return
@@ -3669,7 +3856,7 @@ class Proc_play_order(Frame):
                     f_sabotage_targets(s, self.l_p),
                     7,
                     "l_b_2",
-                    "building to sabotage",
+                    (TX_building_to_sabotage,),
                     at="specs/guerra_fronteriza/orders.yaml:148",
                 )
                 return
@@ -3678,7 +3865,7 @@ class Proc_play_order(Frame):
                 s.push(Proc_draw_orders(self.l_p, 2))
                 return
             elif pc == 11:
-                s.say(s.label(T_figure, self.l_f) + " is destroyed by an air raid")
+                s.say(TX_is_destroyed_by_an, self.l_f)
                 p_remove_figure(s, self.l_f)
                 pc = 1
                 continue
@@ -3689,7 +3876,7 @@ class Proc_play_order(Frame):
                     f_in_reserve(s, self.l_p, [E_infantry, E_tank, E_artillery, E_plane]),
                     5,
                     "l_u",
-                    "figure to produce",
+                    (TX_figure_to_produce,),
                     at="specs/guerra_fronteriza/orders.yaml:137",
                 )
                 return
@@ -3712,18 +3899,18 @@ class Proc_play_order(Frame):
                     ],
                     4,
                     "l_t_2",
-                    "where " + s.label(T_figure, self.l_f_2) + " goes",
+                    (TX_where_goes, self.l_f_2),
                     at="specs/guerra_fronteriza/orders.yaml:144",
                 )
                 return
             elif pc == 16:
                 s.v_loc[s.ref(self.l_f_2)] = self.l_t_2
-                s.say(s.label(T_figure, self.l_f_2) + " redeploys to " + s.label(T_tile, self.l_t_2))
+                s.say(TX_redeploys_to, self.l_f_2, self.l_t_2)
                 pc = 1
                 continue
             elif pc == 17:
                 s.v_destroyed[s.ref(self.l_b_2)] = True
-                s.say(s.label(T_building, self.l_b_2) + " is sabotaged")
+                s.say(TX_is_sabotaged, self.l_b_2)
                 pc = 1
                 continue
             elif pc == 18:
@@ -3754,6 +3941,19 @@ class Proc_draw_orders(Frame):
         self.l_decks = []
         self.l_k = -1
         self.r_1 = 0
+
+    def copy(self) -> Proc_draw_orders:
+        f = object.__new__(Proc_draw_orders)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_decks = self.l_decks
+        f.l_k = self.l_k
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_draw_orders", self.pc, [self.l_p, self.l_n, self.l_decks, self.l_k, self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3802,7 +4002,7 @@ class Proc_draw_orders(Frame):
                     self.l_decks,
                     8,
                     "l_k",
-                    "deck to draw an order from",
+                    (TX_deck_to_draw_an,),
                     at="specs/guerra_fronteriza/round.yaml:140",
                 )
                 return
@@ -3931,6 +4131,67 @@ class Proc_play_round(Frame):
         self.k_12 = 0
         self.i_13 = []
         self.k_14 = 0
+
+    def copy(self) -> Proc_play_round:
+        f = object.__new__(Proc_play_round)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_p_2 = self.l_p_2
+        f.l_f = self.l_f
+        f.l_p_3 = self.l_p_3
+        f.l_p_4 = self.l_p_4
+        f.l_p_5 = self.l_p_5
+        f.l_p_6 = self.l_p_6
+        f.l_p_7 = self.l_p_7
+        f.l_p_8 = self.l_p_8
+        f.l_t = self.l_t
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        f.i_3 = self.i_3
+        f.k_4 = self.k_4
+        f.i_5 = self.i_5
+        f.k_6 = self.k_6
+        f.i_7 = self.i_7
+        f.k_8 = self.k_8
+        f.i_9 = self.i_9
+        f.k_10 = self.k_10
+        f.i_11 = self.i_11
+        f.k_12 = self.k_12
+        f.i_13 = self.i_13
+        f.k_14 = self.k_14
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_play_round",
+            self.pc,
+            [
+                self.l_p,
+                self.l_p_2,
+                self.l_f,
+                self.l_p_3,
+                self.l_p_4,
+                self.l_p_5,
+                self.l_p_6,
+                self.l_p_7,
+                self.l_p_8,
+                self.l_t,
+                self.i_1,
+                self.k_2,
+                self.i_3,
+                self.k_4,
+                self.i_5,
+                self.k_6,
+                self.i_7,
+                self.k_8,
+                self.i_9,
+                self.k_10,
+                self.i_11,
+                self.k_12,
+                self.i_13,
+                self.k_14,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4107,7 +4368,7 @@ class Proc_play_round(Frame):
                     ):
                         continue
                     s.v_frontier[s.ref(self.l_t)] = False
-                    s.say(s.label(T_tile, self.l_t) + " is no longer in frontier")
+                    s.say(TX_is_no_longer_in, self.l_t)
                 s.pop()
                 return
             elif pc == 28:
@@ -4134,6 +4395,17 @@ class Proc_reinforce(Frame):
         self.l_p = l_p
         self.l_waiting = []
         self.l_t = -1
+
+    def copy(self) -> Proc_reinforce:
+        f = object.__new__(Proc_reinforce)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_waiting = self.l_waiting
+        f.l_t = self.l_t
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_reinforce", self.pc, [self.l_p, self.l_waiting, self.l_t]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4177,7 +4449,7 @@ class Proc_reinforce(Frame):
                     self.l_waiting,
                     4,
                     "l_t",
-                    "zone to reinforce next (the reserve is short: a zone goes without)",
+                    (TX_zone_to_reinforce_next,),
                     at="specs/guerra_fronteriza/round.yaml:206",
                 )
                 return
@@ -4227,6 +4499,19 @@ class Proc_reinforce_at(Frame):
         self.l_options = []
         self.l_u = -1
 
+    def copy(self) -> Proc_reinforce_at:
+        f = object.__new__(Proc_reinforce_at)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_t = self.l_t
+        f.l_allowed = self.l_allowed
+        f.l_options = self.l_options
+        f.l_u = self.l_u
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_reinforce_at", self.pc, [self.l_p, self.l_t, self.l_allowed, self.l_options, self.l_u]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4246,7 +4531,7 @@ class Proc_reinforce_at(Frame):
                     self.l_options,
                     5,
                     "l_u",
-                    "reinforcement at " + s.label(T_tile, self.l_t),
+                    (TX_reinforcement_at, self.l_t),
                     at="specs/guerra_fronteriza/round.yaml:217",
                 )
                 return
@@ -4255,12 +4540,7 @@ class Proc_reinforce_at(Frame):
                 if s.v_frontier[self.l_t]:
                     # cov 138
                     s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = True
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " adds troops to "
-                        + s.label(T_tile, self.l_t)
-                        + ", in frontier: a conflict there in its turn"
-                    )
+                    s.say(TX_adds_troops_to_in, self.l_p, self.l_t)
                 else:
                     # cov 139
                     pass
@@ -4287,6 +4567,17 @@ class Proc_player_turn(Frame):
         self.l_p = l_p
         self.l_t = -1
         self.l_u = -1
+
+    def copy(self) -> Proc_player_turn:
+        f = object.__new__(Proc_player_turn)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_t = self.l_t
+        f.l_u = self.l_u
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_player_turn", self.pc, [self.l_p, self.l_t, self.l_u]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4367,6 +4658,37 @@ class Proc_move_phase(Frame):
         self.l_k = 0
         self.l_g = -1
 
+    def copy(self) -> Proc_move_phase:
+        f = object.__new__(Proc_move_phase)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_f = self.l_f
+        f.l_from = self.l_from
+        f.l_reached = self.l_reached
+        f.l_edge = self.l_edge
+        f.l_ring = self.l_ring
+        f.l_t = self.l_t
+        f.l_k = self.l_k
+        f.l_g = self.l_g
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_move_phase",
+            self.pc,
+            [
+                self.l_p,
+                self.l_f,
+                self.l_from,
+                self.l_reached,
+                self.l_edge,
+                self.l_ring,
+                self.l_t,
+                self.l_k,
+                self.l_g,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4378,7 +4700,7 @@ class Proc_move_phase(Frame):
                     f_movable(s, self.l_p),
                     6,
                     "l_f",
-                    "figure to move (or pass)",
+                    (TX_figure_to_move_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:244",
                 ):
@@ -4411,7 +4733,7 @@ class Proc_move_phase(Frame):
                     [c_y for c_y in self.l_reached if (c_y != self.l_from)],
                     4,
                     "l_t",
-                    "where " + s.label(T_figure, self.l_f) + " goes",
+                    (TX_where_goes, self.l_f),
                     at="specs/guerra_fronteriza/round.yaml:254",
                 )
                 return
@@ -4433,7 +4755,7 @@ class Proc_move_phase(Frame):
                     f_movable(s, self.l_p),
                     6,
                     "l_f",
-                    "figure to move (or pass)",
+                    (TX_figure_to_move_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:267",
                 ):
@@ -4450,7 +4772,7 @@ class Proc_move_phase(Frame):
                     f_passengers(s, self.l_p, self.l_from),
                     6,
                     "l_g",
-                    "a figure the plane carries (or pass)",
+                    (TX_a_figure_the_plane,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:258",
                 ):
@@ -4493,7 +4815,7 @@ class Proc_move_phase(Frame):
                     f_passengers(s, self.l_p, self.l_from),
                     6,
                     "l_g",
-                    "a figure the plane carries (or pass)",
+                    (TX_a_figure_the_plane,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:264",
                 ):
@@ -4533,6 +4855,19 @@ class Proc_building_phase(Frame):
         self.l_b = -1
         self.l_nb = -1
 
+    def copy(self) -> Proc_building_phase:
+        f = object.__new__(Proc_building_phase)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_t = self.l_t
+        f.l_inf = self.l_inf
+        f.l_b = self.l_b
+        f.l_nb = self.l_nb
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_building_phase", self.pc, [self.l_p, self.l_t, self.l_inf, self.l_b, self.l_nb]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4544,7 +4879,7 @@ class Proc_building_phase(Frame):
                     f_build_sites(s, self.l_p),
                     4,
                     "l_t",
-                    "tile to build or rebuild on (or pass)",
+                    (TX_tile_to_build_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:281",
                 ):
@@ -4589,7 +4924,7 @@ class Proc_building_phase(Frame):
                     f_build_sites(s, self.l_p),
                     4,
                     "l_t",
-                    "tile to build or rebuild on (or pass)",
+                    (TX_tile_to_build_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:298",
                 ):
@@ -4607,13 +4942,7 @@ class Proc_building_phase(Frame):
                 else:
                     # cov 151
                     pass
-                s.say(
-                    s.player_label(self.l_p)
-                    + " rebuilds "
-                    + s.label(T_building, self.l_b)
-                    + " on "
-                    + s.label(T_tile, self.l_t)
-                )
+                s.say(TX_rebuilds_on, self.l_p, self.l_b, self.l_t)
                 pc = 5
                 continue
             elif pc == 7:
@@ -4623,7 +4952,7 @@ class Proc_building_phase(Frame):
                     f_unbuilt(s, self.l_p),
                     7,
                     "l_nb",
-                    "building to place on " + s.label(T_tile, self.l_t),
+                    (TX_building_to_place_on, self.l_t),
                     at="specs/guerra_fronteriza/round.yaml:292",
                 )
                 return
@@ -4631,14 +4960,7 @@ class Proc_building_phase(Frame):
                 s.v_built_at[s.ref(self.l_nb)] = self.l_t
                 s.v_holder[s.ref(self.l_nb)] = self.l_p
                 s.v_merits[s.ref(self.l_p)] += 1
-                s.say(
-                    s.player_label(self.l_p)
-                    + " builds "
-                    + s.label(T_building, self.l_nb)
-                    + " on "
-                    + s.label(T_tile, self.l_t)
-                    + " and gains a merit"
-                )
+                s.say(TX_builds_on_and_gains, self.l_p, self.l_nb, self.l_t)
                 pc = 5
                 continue
             elif pc == 9:
@@ -4664,6 +4986,16 @@ class Proc_tactical_phase(Frame):
         self.l_p = l_p
         self.l_c = -1
 
+    def copy(self) -> Proc_tactical_phase:
+        f = object.__new__(Proc_tactical_phase)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_tactical_phase", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4681,7 +5013,7 @@ class Proc_tactical_phase(Frame):
                     ],
                     10,
                     "l_c",
-                    "tactical order to use (or pass)",
+                    (TX_tactical_order_to_use,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:305",
                 ):
@@ -4729,6 +5061,17 @@ class Proc_arms_race(Frame):
         self.l_c = -1
         self.l_c_2 = -1
 
+    def copy(self) -> Proc_arms_race:
+        f = object.__new__(Proc_arms_race)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_c_2 = self.l_c_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_arms_race", self.pc, [self.l_p, self.l_c, self.l_c_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4747,7 +5090,7 @@ class Proc_arms_race(Frame):
                     # cov 160
                     for x_ in list(s.z.piles[(Z_research + s.ref(self.l_p))]):
                         self.l_c_2 = x_
-                        s.say("Revealed: " + s.label(T_order_card, self.l_c_2))
+                        s.say(TX_revealed, self.l_c_2)
                     s.v_over = True
                     s.end_game(
                         self.l_p,
@@ -4769,7 +5112,7 @@ class Proc_arms_race(Frame):
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
                     10,
                     "l_c",
-                    "order to add to your research (or pass)",
+                    (TX_order_to_add_to,),
                     True,
                     secret=True,
                     at="specs/guerra_fronteriza/round.yaml:315",
@@ -4782,7 +5125,7 @@ class Proc_arms_race(Frame):
                 if self.l_c != -1:
                     # cov 158
                     s.move(T_order_card, self.l_c, (Z_research + s.ref(self.l_p)), True)
-                    s.say(s.player_label(self.l_p) + " adds an order to its research")
+                    s.say(TX_adds_an_order_to, self.l_p)
                 else:
                     # cov 159
                     pass
@@ -4813,6 +5156,19 @@ class Proc_maintenance(Frame):
         self.l_f = -1
         self.i_1 = []
         self.k_2 = 0
+
+    def copy(self) -> Proc_maintenance:
+        f = object.__new__(Proc_maintenance)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_t = self.l_t
+        f.l_f = self.l_f
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_maintenance", self.pc, [self.l_p, self.l_t, self.l_f, self.i_1, self.k_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4865,7 +5221,7 @@ class Proc_maintenance(Frame):
                     ],
                     6,
                     "l_f",
-                    "figure to withdraw from " + s.label(T_tile, self.l_t) + " (maintenance)",
+                    (TX_figure_to_withdraw_from, self.l_t),
                     at="specs/guerra_fronteriza/round.yaml:333",
                 )
                 return
@@ -4896,6 +5252,16 @@ class Proc_discard_down(Frame):
         self.l_p = l_p
         self.l_c = -1
 
+    def copy(self) -> Proc_discard_down:
+        f = object.__new__(Proc_discard_down)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_discard_down", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4917,7 +5283,7 @@ class Proc_discard_down(Frame):
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
                     10,
                     "l_c",
-                    "order to discard",
+                    (TX_order_to_discard,),
                     at="specs/guerra_fronteriza/round.yaml:343",
                 )
                 return
@@ -4949,6 +5315,17 @@ class Phase_opening_hands(Frame):
         self.l_p = -1
         self.i_1 = []
         self.k_2 = 0
+
+    def copy(self) -> Phase_opening_hands:
+        f = object.__new__(Phase_opening_hands)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_opening_hands", self.pc, [self.l_p, self.i_1, self.k_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4992,6 +5369,14 @@ class Phase_rounds(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Phase_rounds:
+        f = object.__new__(Phase_rounds)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_rounds", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5017,6 +5402,14 @@ class Flow(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5166,6 +5559,122 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_board_figures_on_the_map,
         "all(f in board where loc[f] != none and loc[f].operation == operation)",
     ),
+)
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_conflict_to_resolve_next
+    Text("conflict to resolve next"),
+    # TX_destroys_the_undefended_on
+    Text("{} destroys the undefended {} on {}", ("player", "entity:building", "entity:tile")),
+    # TX_conflict_on_attacks
+    Text("Conflict on {}: {} attacks {}", ("entity:tile", "player", "list[player]")),
+    # TX_side_to_hit_on
+    Text("side to hit on {}", ("entity:tile",)),
+    # TX_is_lost_on
+    Text("{} is lost on {}", ("entity:figure", "entity:tile")),
+    # TX_is_hit_life
+    Text("{} is hit: life {}", ("entity:building", "int")),
+    # TX_is_now_in_frontier
+    Text("{} is now in frontier", ("entity:tile",)),
+    # TX_wins_the_conflict_on
+    Text("{} wins the conflict on {} and gains a merit", ("player", "entity:tile")),
+    # TX_nobody_is_left_standing
+    Text("Nobody is left standing on {}", ("entity:tile",)),
+    # TX_on_is_destroyed
+    Text("{} on {} is destroyed", ("entity:building", "entity:tile")),
+    # TX_loses_its_last_hq
+    Text(
+        "{} loses its last HQ and is eliminated; {} takes its orders and gains three merits",
+        ("player", "player"),
+    ),
+    # TX_use_your_special_ability
+    Text("use your special ability (discard an order)?"),
+    # TX_order_to_discard_for
+    Text("order to discard for the special ability"),
+    # TX_uses_its_special_ability
+    Text("{} uses its special ability: Blitzkrieg (every figure attacks at +1 this turn)", ("player",)),
+    # TX_uses_its_special_ability_2
+    Text("{} uses its special ability: Lend-Lease (an order)", ("player",)),
+    # TX_uses_its_special_ability_3
+    Text("{} uses its special ability: Coastal Guns (an artillery at an HQ)", ("player",)),
+    # TX_uses_its_special_ability_4
+    Text("{} uses its special ability: Mobilisation (an infantry at an HQ)", ("player",)),
+    # TX_attack_order_to_use
+    Text("attack order to use (or pass)"),
+    # TX_defence_order_for_or
+    Text("defence order for {} (or pass)", ("entity:tile",)),
+    # TX_plays
+    Text("{} plays {}", ("player", "entity:order_card")),
+    # TX_where_to_withdraw_from
+    Text("where to withdraw from {}", ("entity:tile",)),
+    # TX_withdraws_from_to
+    Text("{} withdraws from {} to {}", ("player", "entity:tile", "entity:tile")),
+    # TX_is_shot_down
+    Text("{} is shot down", ("entity:figure",)),
+    # TX_reserve_figure_to_join
+    Text("reserve figure to join the defence of {}", ("entity:tile",)),
+    # TX_figure_to_destroy_by
+    Text("figure to destroy by air raid"),
+    # TX_is_destroyed_by_an
+    Text("{} is destroyed by an air raid", ("entity:figure",)),
+    # TX_hq_to_produce_at
+    Text("HQ to produce at"),
+    # TX_figure_to_produce
+    Text("figure to produce"),
+    # TX_tile_to_recruit_an
+    Text("tile to recruit an infantry on"),
+    # TX_figure_to_redeploy
+    Text("figure to redeploy"),
+    # TX_where_goes
+    Text("where {} goes", ("entity:figure",)),
+    # TX_redeploys_to
+    Text("{} redeploys to {}", ("entity:figure", "entity:tile")),
+    # TX_building_to_sabotage
+    Text("building to sabotage"),
+    # TX_is_sabotaged
+    Text("{} is sabotaged", ("entity:building",)),
+    # TX_deck_to_draw_an
+    Text("deck to draw an order from"),
+    # TX_the_discarded_orders_are
+    Text("The discarded orders are shuffled back into their decks"),
+    # TX_is_no_longer_in
+    Text("{} is no longer in frontier", ("entity:tile",)),
+    # TX_round_turn_order
+    Text("Round {}: turn order {}", ("int", "list[player]")),
+    # TX_zone_to_reinforce_next
+    Text("zone to reinforce next (the reserve is short: a zone goes without)"),
+    # TX_reinforcement_at
+    Text("reinforcement at {}", ("entity:tile",)),
+    # TX_adds_troops_to_in
+    Text("{} adds troops to {}, in frontier: a conflict there in its turn", ("player", "entity:tile")),
+    # TX_figure_to_move_or
+    Text("figure to move (or pass)"),
+    # TX_a_figure_the_plane
+    Text("a figure the plane carries (or pass)"),
+    # TX_moves_to
+    Text("{} moves to {}", ("entity:figure", "entity:tile")),
+    # TX_tile_to_build_or
+    Text("tile to build or rebuild on (or pass)"),
+    # TX_rebuilds_on
+    Text("{} rebuilds {} on {}", ("player", "entity:building", "entity:tile")),
+    # TX_building_to_place_on
+    Text("building to place on {}", ("entity:tile",)),
+    # TX_builds_on_and_gains
+    Text("{} builds {} on {} and gains a merit", ("player", "entity:building", "entity:tile")),
+    # TX_tactical_order_to_use
+    Text("tactical order to use (or pass)"),
+    # TX_order_to_add_to
+    Text("order to add to your research (or pass)"),
+    # TX_adds_an_order_to
+    Text("{} adds an order to its research", ("player",)),
+    # TX_revealed
+    Text("Revealed: {}", ("entity:order_card",)),
+    # TX_figure_to_withdraw_from
+    Text("figure to withdraw from {} (maintenance)", ("entity:tile",)),
+    # TX_order_to_discard
+    Text("order to discard"),
 )
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
@@ -5506,5 +6015,6 @@ INFO = GameInfo(
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,
+    texts=TEXTS,
 )
 State.INFO = INFO

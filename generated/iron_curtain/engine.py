@@ -12,6 +12,7 @@ from runtime.engine import (
     Frame,
     GameInfo,
     GameState,
+    Text,
     ZoneInfo,
     cell_labels,
     number_labels,
@@ -55,6 +56,29 @@ E_cuba: int = 18
 PH_round: int = 0
 PH_epilogue: int = 1
 PH_final_scoring: int = 2
+TX_gains_ideology_the_marker: int = 0
+TX_scores_us_controls_ussr: int = 1
+TX_take_a_cube_from: int = 2
+TX_place_a_cube_on: int = 3
+TX_infiltrate_a_cube_onto: int = 4
+TX_remove_an_opponent_cube: int = 5
+TX_remove_opponent_cubes_from: int = 6
+TX_how_many_cubes_to: int = 7
+TX_move_cubes_from: int = 8
+TX_move_cubes_to: int = 9
+TX_how_many_cubes_to_2: int = 10
+TX_loses_cubes_from_the: int = 11
+TX_card_to_play: int = 12
+TX_where_to_place_the: int = 13
+TX_places_at: int = 14
+TX_use_the_card_for: int = 15
+TX_plays_the_event_of: int = 16
+TX_run_the_event_of: int = 17
+TX_runs_the_event_of: int = 18
+TX_who_plays_first_this: int = 19
+TX_round_plays_first: int = 20
+TX_revealed: int = 21
+TX_epilogue_us_cards_ussr: int = 22
 IDS_region: tuple[str, ...] = (
     "europe",
     "middle_east",
@@ -168,7 +192,7 @@ class State(GameState):
     def _copy_vars(self, other: Any) -> None:
         other.v_ideology = self.v_ideology
         other.v_round = self.v_round
-        other.v_cubes = [r2[:] for r2 in self.v_cubes]
+        other.v_cubes = list(map(list.copy, self.v_cubes))
         other.v_reserve = self.v_reserve[:]
         other.v_removed = self.v_removed[:]
 
@@ -278,7 +302,7 @@ def p_check_flags(s: State) -> None:
 def p_gain(s: State, l_p: int, l_n: int) -> None:
     # cov 13
     s.v_ideology = min(8, max(-8, s.v_ideology + (f_toward(s, l_p) * l_n)))
-    s.say(s.player_label(l_p) + " gains " + str(l_n) + " ideology; the marker is at " + str(s.v_ideology))
+    s.say(TX_gains_ideology_the_marker, l_p, l_n, s.v_ideology)
     p_check_flags(s)
 
 
@@ -302,15 +326,7 @@ def p_score_region(s: State, l_r: int) -> None:
         # cov 17
         pass
     s.v_ideology = min(8, max(-8, s.v_ideology + l_net))
-    s.say(
-        s.label(T_region, l_r)
-        + " scores: US controls "
-        + str(l_us)
-        + ", USSR "
-        + str(l_su)
-        + "; the marker is at "
-        + str(s.v_ideology)
-    )
+    s.say(TX_scores_us_controls_ussr, l_r, l_us, l_su, s.v_ideology)
     p_check_flags(s)
 
 
@@ -320,7 +336,7 @@ def p_lose_reserve(s: State, l_p: int, l_n: int) -> None:
     l_k: int = min(l_n, s.v_reserve[l_p])
     s.v_reserve[s.ref(l_p)] -= l_k
     s.v_removed[s.ref(l_p)] += l_k
-    s.say(s.player_label(l_p) + " loses " + str(l_k) + " cubes from the reserve")
+    s.say(TX_loses_cubes_from_the, l_p, l_k)
 
 
 # card west_germany: event (starts) (specs/iron_curtain/cards.yaml:37)
@@ -438,10 +454,10 @@ def setup(s: State) -> None:
 def ph_epilogue(s: State) -> None:
     l_kept: list[int] = s.z.piles[(Z_aside + P_usa)] + s.z.piles[(Z_aside + P_ussr)]
     for l_c in list(l_kept):
-        s.say("Revealed: " + s.label(T_card, l_c))
+        s.say(TX_revealed, l_c)
     l_us: int = sum(F_card_value[c_c] for c_c in l_kept if (F_card_flag[c_c] == P_usa))
     l_su: int = sum(F_card_value[c_c] for c_c in l_kept if (F_card_flag[c_c] == P_ussr))
-    s.say("Epilogue: US cards " + str(l_us) + ", USSR cards " + str(l_su))
+    s.say(TX_epilogue_us_cards_ussr, l_us, l_su)
     if l_us > l_su:
         # cov 71
         p_gain(s, P_usa, min(3, (l_us - l_su)))
@@ -554,6 +570,17 @@ class Proc_take_cube(Frame):
         self.l_keep = l_keep
         self.l_src = -1
 
+    def copy(self) -> Proc_take_cube:
+        f = object.__new__(Proc_take_cube)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_keep = self.l_keep
+        f.l_src = self.l_src
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_take_cube", self.pc, [self.l_p, self.l_keep, self.l_src]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -584,7 +611,7 @@ class Proc_take_cube(Frame):
                     ],
                     6,
                     "l_src",
-                    "take a cube from",
+                    (TX_take_a_cube_from,),
                     at="specs/iron_curtain/game.yaml:104",
                 )
                 return
@@ -618,6 +645,19 @@ class Proc_give_order(Frame):
         self.l_budget = 0
         self.l_t = -1
 
+    def copy(self) -> Proc_give_order:
+        f = object.__new__(Proc_give_order)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_access = self.l_access
+        f.l_budget = self.l_budget
+        f.l_t = self.l_t
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_give_order", self.pc, [self.l_p, self.l_c, self.l_access, self.l_budget, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -648,7 +688,7 @@ class Proc_give_order(Frame):
                     ],
                     6,
                     "l_t",
-                    "place a cube on",
+                    (TX_place_a_cube_on,),
                     True,
                     at="specs/iron_curtain/game.yaml:115",
                 ):
@@ -718,6 +758,19 @@ class Proc_infiltrate(Frame):
         self.l_t = -1
         self.r_1 = 0
 
+    def copy(self) -> Proc_infiltrate:
+        f = object.__new__(Proc_infiltrate)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_targets = self.l_targets
+        f.l_t = self.l_t
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_infiltrate", self.pc, [self.l_p, self.l_n, self.l_targets, self.l_t, self.r_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -741,7 +794,7 @@ class Proc_infiltrate(Frame):
                     [c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)],
                     6,
                     "l_t",
-                    "infiltrate a cube onto",
+                    (TX_infiltrate_a_cube_onto,),
                     True,
                     at="specs/iron_curtain/game.yaml:132",
                 ):
@@ -795,6 +848,24 @@ class Proc_remove_cubes(Frame):
         self.l_t = -1
         self.r_1 = 0
 
+    def copy(self) -> Proc_remove_cubes:
+        f = object.__new__(Proc_remove_cubes)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_targets = self.l_targets
+        f.l_o = self.l_o
+        f.l_t = self.l_t
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_remove_cubes",
+            self.pc,
+            [self.l_p, self.l_n, self.l_targets, self.l_o, self.l_t, self.r_1],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -819,7 +890,7 @@ class Proc_remove_cubes(Frame):
                     [c_x for c_x in self.l_targets if (s.v_cubes[c_x][self.l_o] > 0)],
                     6,
                     "l_t",
-                    "remove an opponent cube from",
+                    (TX_remove_an_opponent_cube,),
                     True,
                     at="specs/iron_curtain/game.yaml:144",
                 ):
@@ -868,6 +939,19 @@ class Proc_remove_from_one_card(Frame):
         self.l_t = -1
         self.l_k = 0
 
+    def copy(self) -> Proc_remove_from_one_card:
+        f = object.__new__(Proc_remove_from_one_card)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_o = self.l_o
+        f.l_t = self.l_t
+        f.l_k = self.l_k
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_remove_from_one_card", self.pc, [self.l_p, self.l_n, self.l_o, self.l_t, self.l_k]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -880,7 +964,7 @@ class Proc_remove_from_one_card(Frame):
                     [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_o] > 0)],
                     6,
                     "l_t",
-                    "remove opponent cubes from",
+                    (TX_remove_opponent_cubes_from,),
                     True,
                     at="specs/iron_curtain/game.yaml:154",
                 ):
@@ -902,7 +986,7 @@ class Proc_remove_from_one_card(Frame):
                     range(0, min(self.l_n, s.v_cubes[self.l_t][self.l_o]) + 1),
                     2,
                     "l_k",
-                    "how many cubes to remove",
+                    (TX_how_many_cubes_to,),
                     at="specs/iron_curtain/game.yaml:156",
                 )
                 return
@@ -937,6 +1021,19 @@ class Proc_move_cubes(Frame):
         self.l_dst = -1
         self.l_k = 0
 
+    def copy(self) -> Proc_move_cubes:
+        f = object.__new__(Proc_move_cubes)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_src = self.l_src
+        f.l_dst = self.l_dst
+        f.l_k = self.l_k
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_move_cubes", self.pc, [self.l_p, self.l_n, self.l_src, self.l_dst, self.l_k]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -948,7 +1045,7 @@ class Proc_move_cubes(Frame):
                     [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)],
                     6,
                     "l_src",
-                    "move cubes from",
+                    (TX_move_cubes_from,),
                     True,
                     at="specs/iron_curtain/game.yaml:164",
                 ):
@@ -970,7 +1067,7 @@ class Proc_move_cubes(Frame):
                     [c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)],
                     6,
                     "l_dst",
-                    "move cubes to",
+                    (TX_move_cubes_to,),
                     at="specs/iron_curtain/game.yaml:166",
                 )
                 return
@@ -981,7 +1078,7 @@ class Proc_move_cubes(Frame):
                     range(0, min(self.l_n, s.v_cubes[self.l_src][self.l_p]) + 1),
                     2,
                     "l_k",
-                    "how many cubes to move",
+                    (TX_how_many_cubes_to_2,),
                     at="specs/iron_curtain/game.yaml:167",
                 )
                 return
@@ -1018,6 +1115,24 @@ class Proc_play_turn(Frame):
         self.l_o = -1
         self.l_run_it = False
 
+    def copy(self) -> Proc_play_turn:
+        f = object.__new__(Proc_play_turn)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_spot = self.l_spot
+        f.l_how = self.l_how
+        f.l_o = self.l_o
+        f.l_run_it = self.l_run_it
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_play_turn",
+            self.pc,
+            [self.l_p, self.l_c, self.l_spot, self.l_how, self.l_o, self.l_run_it],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1029,7 +1144,7 @@ class Proc_play_turn(Frame):
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
                     6,
                     "l_c",
-                    "card to play",
+                    (TX_card_to_play,),
                     at="specs/iron_curtain/game.yaml:184",
                 )
                 return
@@ -1040,21 +1155,13 @@ class Proc_play_turn(Frame):
                     f_placements(s, self.l_c),
                     3,
                     "l_spot",
-                    "where to place the card",
+                    (TX_where_to_place_the,),
                     at="specs/iron_curtain/game.yaml:185",
                 )
                 return
             elif pc == 2:
                 s.place(T_card, self.l_c, Z_map, self.l_spot)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " places "
-                    + s.label(T_card, self.l_c)
-                    + " ("
-                    + s.label(T_region, F_card_region[self.l_c])
-                    + ") at "
-                    + s.cell_label(self.l_spot)
-                )
+                s.say(TX_places_at, self.l_p, self.l_c, F_card_region[self.l_c], self.l_spot)
                 if f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]:
                     # cov 40
                     p_score_region(s, F_card_region[self.l_c])
@@ -1074,7 +1181,12 @@ class Proc_play_turn(Frame):
                 # cov 42
                 self.pc = 6
                 s.decide(
-                    self.l_p, [0, 1], 7, "l_how", "use the card for", at="specs/iron_curtain/game.yaml:190"
+                    self.l_p,
+                    [0, 1],
+                    7,
+                    "l_how",
+                    (TX_use_the_card_for,),
+                    at="specs/iron_curtain/game.yaml:190",
                 )
                 return
             elif pc == 5:
@@ -1085,7 +1197,7 @@ class Proc_play_turn(Frame):
                     (0, 1),
                     1,
                     "l_run_it",
-                    "run the event of the card your opponent played?",
+                    (TX_run_the_event_of,),
                     at="specs/iron_curtain/game.yaml:199",
                 )
                 return
@@ -1101,7 +1213,7 @@ class Proc_play_turn(Frame):
                 continue
             elif pc == 8:
                 # cov 44
-                s.say(s.player_label(self.l_p) + " plays the event of " + s.label(T_card, self.l_c))
+                s.say(TX_plays_the_event_of, self.l_p, self.l_c)
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
@@ -1135,7 +1247,7 @@ class Proc_play_turn(Frame):
                 return
             elif pc == 14:
                 # cov 46
-                s.say(s.player_label(self.l_o) + " runs the event of " + s.label(T_card, self.l_c))
+                s.say(TX_runs_the_event_of, self.l_o, self.l_c)
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
@@ -1172,6 +1284,16 @@ class Eff_card_event_west_germany(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_west_germany:
+        f = object.__new__(Eff_card_event_west_germany)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_west_germany", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1207,6 +1329,16 @@ class Eff_card_event_east_germany(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_east_germany:
+        f = object.__new__(Eff_card_event_east_germany)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_east_germany", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1237,6 +1369,16 @@ class Eff_card_event_poland(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_poland:
+        f = object.__new__(Eff_card_event_poland)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_poland", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1273,6 +1415,16 @@ class Eff_card_event_iran(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_iran:
+        f = object.__new__(Eff_card_event_iran)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_iran", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1303,6 +1455,16 @@ class Eff_card_event_israel(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_israel:
+        f = object.__new__(Eff_card_event_israel)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_israel", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1335,6 +1497,16 @@ class Eff_card_event_egypt(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_egypt:
+        f = object.__new__(Eff_card_event_egypt)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_egypt", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1365,6 +1537,16 @@ class Eff_card_event_japan(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_japan:
+        f = object.__new__(Eff_card_event_japan)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_japan", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1401,6 +1583,16 @@ class Eff_card_event_south_korea(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_south_korea:
+        f = object.__new__(Eff_card_event_south_korea)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_south_korea", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1436,6 +1628,16 @@ class Eff_card_event_angola(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_angola:
+        f = object.__new__(Eff_card_event_angola)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_angola", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1467,6 +1669,16 @@ class Eff_card_event_ethiopia(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_ethiopia:
+        f = object.__new__(Eff_card_event_ethiopia)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_ethiopia", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1497,6 +1709,16 @@ class Eff_card_event_brazil(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_brazil:
+        f = object.__new__(Eff_card_event_brazil)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_brazil", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1535,6 +1757,16 @@ class Eff_card_event_argentina(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_argentina:
+        f = object.__new__(Eff_card_event_argentina)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_argentina", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1572,6 +1804,16 @@ class Eff_card_event_panama(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_panama:
+        f = object.__new__(Eff_card_event_panama)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_panama", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1607,6 +1849,18 @@ class Phase_round(Frame):
         self.l_p = -1
         self.r_1 = 0
 
+    def copy(self) -> Phase_round:
+        f = object.__new__(Phase_round)
+        f.pc = self.pc
+        f.l_chooser = self.l_chooser
+        f.l_first = self.l_first
+        f.l_p = self.l_p
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_round", self.pc, [self.l_chooser, self.l_first, self.l_p, self.r_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1625,12 +1879,12 @@ class Phase_round(Frame):
                     list(range(s.num_players)),
                     4,
                     "l_first",
-                    "who plays first this round",
+                    (TX_who_plays_first_this,),
                     at="specs/iron_curtain/game.yaml:228",
                 )
                 return
             elif pc == 1:
-                s.say("Round " + str(s.v_round) + ": " + s.player_label(self.l_first) + " plays first")
+                s.say(TX_round_plays_first, s.v_round, self.l_first)
                 self.r_1 = 4
                 pc = 2
                 continue
@@ -1683,6 +1937,15 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
         self.r_1 = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, [self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1812,6 +2075,57 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_no_negative_cubes,
         "all(c in card where all(p in players where cubes[c, p] >= 0)) and all(p in players where reserve[p] >= 0)",
     ),
+)
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_gains_ideology_the_marker
+    Text("{} gains {} ideology; the marker is at {}", ("player", "int", "int")),
+    # TX_scores_us_controls_ussr
+    Text("{} scores: US controls {}, USSR {}; the marker is at {}", ("entity:region", "int", "int", "int")),
+    # TX_take_a_cube_from
+    Text("take a cube from"),
+    # TX_place_a_cube_on
+    Text("place a cube on"),
+    # TX_infiltrate_a_cube_onto
+    Text("infiltrate a cube onto"),
+    # TX_remove_an_opponent_cube
+    Text("remove an opponent cube from"),
+    # TX_remove_opponent_cubes_from
+    Text("remove opponent cubes from"),
+    # TX_how_many_cubes_to
+    Text("how many cubes to remove"),
+    # TX_move_cubes_from
+    Text("move cubes from"),
+    # TX_move_cubes_to
+    Text("move cubes to"),
+    # TX_how_many_cubes_to_2
+    Text("how many cubes to move"),
+    # TX_loses_cubes_from_the
+    Text("{} loses {} cubes from the reserve", ("player", "int")),
+    # TX_card_to_play
+    Text("card to play"),
+    # TX_where_to_place_the
+    Text("where to place the card"),
+    # TX_places_at
+    Text("{} places {} ({}) at {}", ("player", "entity:card", "entity:region", "cell")),
+    # TX_use_the_card_for
+    Text("use the card for"),
+    # TX_plays_the_event_of
+    Text("{} plays the event of {}", ("player", "entity:card")),
+    # TX_run_the_event_of
+    Text("run the event of the card your opponent played?"),
+    # TX_runs_the_event_of
+    Text("{} runs the event of {}", ("player", "entity:card")),
+    # TX_who_plays_first_this
+    Text("who plays first this round"),
+    # TX_round_plays_first
+    Text("Round {}: {} plays first", ("int", "player")),
+    # TX_revealed
+    Text("Revealed: {}", ("entity:card",)),
+    # TX_epilogue_us_cards_ussr
+    Text("Epilogue: US cards {}, USSR cards {}", ("int", "int")),
 )
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
@@ -1973,5 +2287,6 @@ INFO = GameInfo(
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,
+    texts=TEXTS,
 )
 State.INFO = INFO

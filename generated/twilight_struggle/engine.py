@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
+    Text,
     ZoneInfo,
     number_labels,
 )
@@ -275,6 +276,144 @@ PH_headline: int = 3
 PH_action_rounds: int = 4
 PH_end_of_turn: int = 5
 PH_final_scoring: int = 6
+TX_make_a_free_coup: int = 0
+TX_spend_ops_of_on: int = 1
+TX_free_coup_in: int = 2
+TX_is_no_longer_in: int = 3
+TX_gives_the_china_card: int = 4
+TX_gives_the_china_card_2: int = 5
+TX_controls_with_influence: int = 6
+TX_remove_1_influence_from: int = 7
+TX_remove_influence_from: int = 8
+TX_removes_influence_from: int = 9
+TX_add_1_influence_to: int = 10
+TX_add_1_influence_of: int = 11
+TX_the_war_in_succeeds: int = 12
+TX_the_war_in_fails: int = 13
+TX_gains_vp: int = 14
+TX_defcon_falls_to: int = 15
+TX_defcon_improves_to: int = 16
+TX_defcon_stays_at: int = 17
+TX_spend_ops_on: int = 18
+TX_coup_in: int = 19
+TX_place_influence_ops_left: int = 20
+TX_realignment_roll_ops_left: int = 21
+TX_realignment_in: int = 22
+TX_coup_in_modified_by: int = 23
+TX_coup_in_succeeds_by: int = 24
+TX_coup_in_fails_modified: int = 25
+TX_coup_in_fails_against: int = 26
+TX_fails_to_reach: int = 27
+TX_reaches_on_the_space: int = 28
+TX_scoring_us_vp_ussr: int = 29
+TX_southeast_asia_scoring_us: int = 30
+TX_the_discards_are_reshuffled: int = 31
+TX_the_war_cards_are: int = 32
+TX_revealed: int = 33
+TX_headline_played_by: int = 34
+TX_headline_card_chosen_first: int = 35
+TX_headline_card: int = 36
+TX_has_no_card_to: int = 37
+TX_card_to_play_or: int = 38
+TX_passes: int = 39
+TX_card_to_play: int = 40
+TX_has_no_card_to_2: int = 41
+TX_a_card_for_discard: int = 42
+TX_a_card_for_discard_2: int = 43
+TX_discards_to_escape: int = 44
+TX_escapes: int = 45
+TX_stays_in: int = 46
+TX_play_for: int = 47
+TX_when_the_event_of: int = 48
+TX_the_event_of_cannot: int = 49
+TX_the_event_of_cannot_2: int = 50
+TX_the_event_of_cannot_3: int = 51
+TX_event: int = 52
+TX_the_china_card_passes: int = 53
+TX_military_operations_the_us: int = 54
+TX_discard_a_held_card: int = 55
+TX_the_china_card_is: int = 56
+TX_final_scoring: int = 57
+TX_holds_the_china_card: int = 58
+TX_has_no_card_to_3: int = 59
+TX_discards_at_random: int = 60
+TX_discard_a_card_of: int = 61
+TX_loses_all_its_influence: int = 62
+TX_discards: int = 63
+TX_remove_all_us_influence: int = 64
+TX_no_uncontrolled_european_country: int = 65
+TX_remove_all_influence_from: int = 66
+TX_boycott_the_olympic_games: int = 67
+TX_boycotts_the_olympic_games: int = 68
+TX_olympic_games: int = 69
+TX_no_country_needs_influence: int = 70
+TX_match_the_influence_in: int = 71
+TX_the_country_invaded: int = 72
+TX_you_see: int = 73
+TX_the_card_played_with: int = 74
+TX_plays_for_operations_its: int = 75
+TX_take_1_influence_to: int = 76
+TX_the_country_attacked_brush: int = 77
+TX_has_no_more_military: int = 78
+TX_cuban_missile_crisis_a: int = 79
+TX_take_a_card_from: int = 80
+TX_takes_from_the_discard: int = 81
+TX_summit: int = 82
+TX_summit_a_tie_no: int = 83
+TX_move_defcon_one_level: int = 84
+TX_set_defcon_to: int = 85
+TX_add_2_influence_to: int = 86
+TX_has_no_card_to_4: int = 87
+TX_card_to_give_for: int = 88
+TX_gives_and_takes_missile: int = 89
+TX_uses_the_operations_of: int = 90
+TX_add_2_influence_to_2: int = 91
+TX_add_2_influence_to_3: int = 92
+TX_has_no_card_uses: int = 93
+TX_play_the_card_drawn: int = 94
+TX_plays_drawn_from_the: int = 95
+TX_returns_the_card_to: int = 96
+TX_discard_a_card_so: int = 97
+TX_draws_cards: int = 98
+TX_moves_past_without_scoring: int = 99
+TX_no_card_in_the: int = 100
+TX_a_card_from_the: int = 101
+TX_may_play_an_eighth: int = 102
+TX_free_coup_next_to: int = 103
+TX_has_no_card_left: int = 104
+TX_the_region_where_may: int = 105
+TX_chernobyl_may_not_place: int = 106
+TX_discard_a_card_of_2: int = 107
+TX_double_your_influence_in: int = 108
+TX_doubles_its_influence_in: int = 109
+TX_has_no_card_in: int = 110
+TX_a_card_to_discard: int = 111
+TX_discards_from_the_hand: int = 112
+TX_give_6_vp_and: int = 113
+TX_does_not_end_the: int = 114
+TX_defectors_played_by_in: int = 115
+TX_holds_no_scoring_card: int = 116
+TX_add_1_influence_in: int = 117
+TX_does_not_control_the: int = 118
+TX_add_2_influence: int = 119
+TX_add_1_influence: int = 120
+TX_coup_with_che_or: int = 121
+TX_a_second_coup_with: int = 122
+TX_discard_shown_to_pass: int = 123
+TX_the_rest_go_back: int = 124
+TX_defectors_the_ussr_headline: int = 125
+TX_the_us_plays_the: int = 126
+TX_add_1_influence_norad: int = 127
+TX_remove_2_influence_to: int = 128
+TX_removes_2_influence_from: int = 129
+TX_yuri_and_samantha_attempts: int = 130
+TX_un_intervention_gains_nothing: int = 131
+TX_we_will_bury_you: int = 132
+TX_u2_incident_un_intervention: int = 133
+TX_is_a_war_card: int = 134
+TX_setup_influence_in_eastern: int = 135
+TX_setup_influence_in_western: int = 136
+TX_turn: int = 137
 IDS_region: tuple[str, ...] = (
     "europe",
     "asia",
@@ -2945,7 +3084,7 @@ class State(GameState):
 
     def _copy_vars(self, other: Any) -> None:
         other.o_optional_cards = self.o_optional_cards
-        other.v_influence = [r2[:] for r2 in self.v_influence]
+        other.v_influence = list(map(list.copy, self.v_influence))
         other.v_defcon = self.v_defcon
         other.v_vp = self.v_vp
         other.v_milops = self.v_milops[:]
@@ -3109,7 +3248,9 @@ def f_rounds_in_turn(s: State) -> int:
 # function rounds_for (specs/twilight_struggle/game.yaml:176)
 def f_rounds_for(s: State, l_p: int) -> int:
     # cov 13
-    return f_rounds_in_turn(s) + (1 if (f_has_ability(s, l_p, 8) or s.active(M_eighth_round, (l_p,))) else 0)
+    return f_rounds_in_turn(s) + (
+        1 if (f_has_ability(s, l_p, 8) or ((M_eighth_round, l_p) in s.active_mods)) else 0
+    )
 
 
 # function controls (specs/twilight_struggle/operations.yaml:5)
@@ -3131,14 +3272,14 @@ def f_modified_ops(s: State, l_p: int, l_n: int) -> int:
     # cov 16
     return (
         l_n
-        if (not (s.active(M_ops_bonus, (l_p,)) or s.active(M_ops_penalty, (l_p,))))
+        if (not (((M_ops_bonus, l_p) in s.active_mods) or ((M_ops_penalty, l_p) in s.active_mods)))
         else max(
             1,
             min(
                 4,
                 (
-                    (l_n + (1 if s.active(M_ops_bonus, (l_p,)) else 0))
-                    - (1 if s.active(M_ops_penalty, (l_p,)) else 0)
+                    (l_n + (1 if ((M_ops_bonus, l_p) in s.active_mods) else 0))
+                    - (1 if ((M_ops_penalty, l_p) in s.active_mods) else 0)
                 ),
             ),
         )
@@ -3154,20 +3295,20 @@ def f_asia_bonus(s: State, l_c: int) -> int:
 # function southeast_asia_bonus (specs/twilight_struggle/operations.yaml:27)
 def f_southeast_asia_bonus(s: State, l_p: int) -> int:
     # cov 18
-    return 1 if s.active(M_vietnam_revolts_bonus, (l_p,)) else 0
+    return 1 if ((M_vietnam_revolts_bonus, l_p) in s.active_mods) else 0
 
 
 # function protected (specs/twilight_struggle/operations.yaml:32)
 def f_protected(s: State, l_p: int, l_x: int) -> bool:
     # cov 19
     return (l_p == P_ussr) and (
-        s.active(M_defense_pact, (l_x,))
+        ((M_defense_pact, l_x) in s.active_mods)
         or (
             (
-                (s.active(M_nato_in_effect, ()) and (F_country_region[l_x] == E_europe))
+                (((M_nato_in_effect,) in s.active_mods) and (F_country_region[l_x] == E_europe))
                 and f_controls(s, P_usa, l_x)
             )
-            and (not s.active(M_nato_exempt, (l_x,)))
+            and ((M_nato_exempt, l_x) not in s.active_mods)
         )
     )
 
@@ -3181,7 +3322,7 @@ def f_open_to_coups(s: State, l_x: int) -> bool:
 # function may_coup (specs/twilight_struggle/operations.yaml:45)
 def f_may_coup(s: State, l_p: int, l_x: int) -> bool:
     # cov 21
-    return (not f_protected(s, l_p, l_x)) and (not s.active(M_coup_ban, (l_p, F_country_region[l_x])))
+    return (not f_protected(s, l_p, l_x)) and ((M_coup_ban, l_p, F_country_region[l_x]) not in s.active_mods)
 
 
 # function coup_targets (specs/twilight_struggle/operations.yaml:50)
@@ -3217,9 +3358,9 @@ def f_free_coup_targets(s: State, l_p: int, l_area: list[int]) -> list[int]:
 def f_coup_roll_modifier(s: State, l_p: int, l_x: int) -> int:
     # cov 25
     return (
-        (1 if s.active(M_coup_roll_bonus, (l_p, F_country_region[l_x])) else 0)
-        - (1 if s.active(M_coup_roll_malus, (l_p, F_country_region[l_x])) else 0)
-    ) - (1 if s.active(M_coup_roll_penalty, ()) else 0)
+        (1 if ((M_coup_roll_bonus, l_p, F_country_region[l_x]) in s.active_mods) else 0)
+        - (1 if ((M_coup_roll_malus, l_p, F_country_region[l_x]) in s.active_mods) else 0)
+    ) - (1 if ((M_coup_roll_penalty,) in s.active_mods) else 0)
 
 
 # function reach (specs/twilight_struggle/operations.yaml:72)
@@ -3303,7 +3444,7 @@ def f_can_space(s: State, l_p: int, l_c: int) -> bool:
 def f_scores_as_battleground(s: State, l_x: int) -> bool:
     # cov 36
     return F_country_battleground[l_x] or any(
-        (s.active(M_battleground_for, (c_q, l_x)) and f_controls(s, c_q, l_x))
+        (((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x))
         for c_q in list(range(s.num_players))
     )
 
@@ -3376,7 +3517,10 @@ def f_discount(s: State, l_p: int, l_r: int) -> int:
         if (
             (
                 (not s.v_over)
-                and any(s.active(M_battleground_discount, (l_p, l_r, c_c)) for c_c in s.z.piles[Z_in_effect])
+                and any(
+                    ((M_battleground_discount, l_p, l_r, c_c) in s.active_mods)
+                    for c_c in s.z.piles[Z_in_effect]
+                )
             )
             and (f_battlegrounds_controlled_in(s, l_p, l_r) > 0)
         )
@@ -3475,7 +3619,7 @@ def f_card_uses(s: State, l_p: int, l_c: int) -> list[int]:
                     ((F_card_side[l_c] != (1 - l_p)) and (l_c != E_china_card))
                     and (not f_event_blocked(s, f_event_player(s, l_p, l_c), l_c))
                 )
-                and (not s.active(M_must_play_for_operations, (l_p, l_c)))
+                and ((M_must_play_for_operations, l_p, l_c) not in s.active_mods)
             )
             else []
         )
@@ -3495,8 +3639,12 @@ def f_event_blocked(s: State, l_q: int, l_c: int) -> bool:
 def f_forced_cards(s: State, l_p: int) -> list[int]:
     # cov 55
     return (
-        [c_c for c_c in s.z.piles[(Z_hand + s.ref(l_p))] if s.active(M_must_play_for_operations, (l_p, c_c))]
-        if s.active(M_owes_operations, (l_p,))
+        [
+            c_c
+            for c_c in s.z.piles[(Z_hand + s.ref(l_p))]
+            if ((M_must_play_for_operations, l_p, c_c) in s.active_mods)
+        ]
+        if ((M_owes_operations, l_p) in s.active_mods)
         else []
     )
 
@@ -3505,8 +3653,8 @@ def f_forced_cards(s: State, l_p: int) -> list[int]:
 def f_trap_of(s: State, l_p: int) -> int:
     # cov 56
     return (
-        [c_c for c_c in s.z.piles[Z_in_effect] if s.active(M_trap, (l_p, c_c))][0]
-        if any(s.active(M_trap, (l_p, c_c)) for c_c in s.z.piles[Z_in_effect])
+        [c_c for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods)][0]
+        if any(((M_trap, l_p, c_c) in s.active_mods) for c_c in s.z.piles[Z_in_effect])
         else -1
     )
 
@@ -3517,7 +3665,7 @@ def p_end_obligations(s: State, l_p: int) -> None:
     # cov 69
     s.cancel_mod(M_owes_operations, (l_p,))
     for l_c in list(range(110)):
-        if not s.active(M_must_play_for_operations, (l_p, l_c)):
+        if (M_must_play_for_operations, l_p, l_c) not in s.active_mods:
             continue
         # cov 70
         s.cancel_mod(M_must_play_for_operations, (l_p, l_c))
@@ -3536,7 +3684,7 @@ def p_end_effect(s: State, l_c: int) -> None:
     else:
         # cov 73
         s.move(T_card, l_c, Z_discard, True)
-    s.say(s.label(T_card, l_c) + " is no longer in effect")
+    s.say(TX_is_no_longer_in, l_c)
 
 
 # procedure take_china_card (specs/twilight_struggle/events.yaml:232)
@@ -3546,10 +3694,10 @@ def p_take_china_card(s: State, l_p: int, l_face_up: bool) -> None:
     s.v_china_face_up = l_face_up
     if l_face_up:
         # cov 75
-        s.say(s.player_label((1 - l_p)) + " gives the China Card to " + s.player_label(l_p) + ", face up")
+        s.say(TX_gives_the_china_card, (1 - l_p), l_p)
     else:
         # cov 76
-        s.say(s.player_label((1 - l_p)) + " gives the China Card to " + s.player_label(l_p) + ", face down")
+        s.say(TX_gives_the_china_card_2, (1 - l_p), l_p)
 
 
 # procedure take_control (specs/twilight_struggle/events.yaml:243)
@@ -3571,14 +3719,7 @@ def p_gain_control(s: State, l_p: int, l_x: int) -> None:
     else:
         # cov 80
         pass
-    s.say(
-        s.player_label(l_p)
-        + " controls "
-        + s.label(T_country, l_x)
-        + " with "
-        + str(s.v_influence[l_x][l_p])
-        + " influence"
-    )
+    s.say(TX_controls_with_influence, l_p, l_x, s.v_influence[l_x][l_p])
 
 
 # procedure war (specs/twilight_struggle/events.yaml:296)
@@ -3595,16 +3736,7 @@ def p_war(
     l_r: int = s.roll(6)
     if (l_r - l_minus) >= l_needed:
         # cov 88
-        s.say(
-            "The war in "
-            + s.label(T_country, l_x)
-            + " succeeds: "
-            + str(l_r)
-            + " - "
-            + str(l_minus)
-            + " against "
-            + str(l_needed)
-        )
+        s.say(TX_the_war_in_succeeds, l_x, l_r, l_minus, l_needed)
         i0_, i1_ = s.ref(l_x), s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + s.v_influence[l_x][l_o]))
         i0_, i1_ = s.ref(l_x), s.ref(l_o)
@@ -3612,16 +3744,7 @@ def p_war(
         p_gain_vp(s, l_p, l_gain)
     else:
         # cov 89
-        s.say(
-            "The war in "
-            + s.label(T_country, l_x)
-            + " fails: "
-            + str(l_r)
-            + " - "
-            + str(l_minus)
-            + " against "
-            + str(l_needed)
-        )
+        s.say(TX_the_war_in_fails, l_x, l_r, l_minus, l_needed)
 
 
 # procedure gain_vp (specs/twilight_struggle/operations.yaml:126)
@@ -3630,7 +3753,7 @@ def p_gain_vp(s: State, l_p: int, l_n: int) -> None:
     s.v_vp += f_toward(s, l_p, l_n)
     if l_n != 0:
         # cov 91
-        s.say(s.player_label(l_p) + " gains " + str(l_n) + " VP")
+        s.say(TX_gains_vp, l_p, l_n)
     else:
         # cov 92
         pass
@@ -3659,7 +3782,7 @@ def p_check_vp(s: State) -> None:
 def p_degrade_defcon(s: State, l_n: int) -> None:
     # cov 98
     s.v_defcon = min(5, max(1, s.v_defcon - l_n))
-    s.say("DEFCON falls to " + str(s.v_defcon))
+    s.say(TX_defcon_falls_to, s.v_defcon)
     if s.v_defcon <= 1:
         # cov 99
         s.v_over = True
@@ -3676,10 +3799,10 @@ def p_improve_defcon(s: State, l_n: int) -> None:
     s.v_defcon = min(5, max(1, s.v_defcon + l_n))
     if s.v_defcon > l_was:
         # cov 102
-        s.say("DEFCON improves to " + str(s.v_defcon))
+        s.say(TX_defcon_improves_to, s.v_defcon)
     else:
         # cov 103
-        s.say("DEFCON stays at " + str(s.v_defcon))
+        s.say(TX_defcon_stays_at, s.v_defcon)
 
 
 # procedure set_defcon (specs/twilight_struggle/operations.yaml:153)
@@ -3693,7 +3816,7 @@ def p_set_defcon(s: State, l_n: int) -> None:
         p_improve_defcon(s, (l_n - s.v_defcon))
     else:
         # cov 107
-        s.say("DEFCON stays at " + str(s.v_defcon))
+        s.say(TX_defcon_stays_at, s.v_defcon)
 
 
 # procedure realign_roll (specs/twilight_struggle/operations.yaml:218)
@@ -3701,21 +3824,10 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
     # cov 127
     l_o: int = 1 - l_p
     l_mine: int = (s.roll(6) + f_realign_bonus(s, l_p, l_x)) - (
-        1 if s.active(M_realign_roll_penalty, (l_p,)) else 0
+        1 if ((M_realign_roll_penalty, l_p) in s.active_mods) else 0
     )
     l_theirs: int = s.roll(6) + f_realign_bonus(s, l_o, l_x)
-    s.say(
-        "Realignment in "
-        + s.label(T_country, l_x)
-        + ": "
-        + s.player_label(l_p)
-        + " "
-        + str(l_mine)
-        + ", "
-        + s.player_label(l_o)
-        + " "
-        + str(l_theirs)
-    )
+    s.say(TX_realignment_in, l_x, l_p, l_mine, l_o, l_theirs)
     if l_mine > l_theirs:
         # cov 128
         i0_, i1_ = s.ref(l_x), s.ref(l_o)
@@ -3739,7 +3851,7 @@ def p_space_attempt(s: State, l_p: int, l_c: int) -> None:
         p_space_advance(s, l_p)
     else:
         # cov 143
-        s.say(s.player_label(l_p) + " fails to reach " + s.label(T_space_box, l_b))
+        s.say(TX_fails_to_reach, l_p, l_b)
 
 
 # procedure space_advance (specs/twilight_struggle/operations.yaml:268)
@@ -3760,7 +3872,7 @@ def p_space_advance(s: State, l_p: int) -> None:
     else:
         # cov 148
         p_gain_vp(s, l_p, F_space_box_vp_first[l_b])
-    s.say(s.player_label(l_p) + " reaches " + s.label(T_space_box, l_b) + " on the space race")
+    s.say(TX_reaches_on_the_space, l_p, l_b)
 
 
 # procedure score_region (specs/twilight_struggle/scoring.yaml:76)
@@ -3768,7 +3880,7 @@ def p_score_region(s: State, l_r: int) -> None:
     # cov 149
     l_us: int = f_region_vp(s, P_usa, l_r)
     l_su: int = f_region_vp(s, P_ussr, l_r)
-    s.say(s.label(T_region, l_r) + " scoring: US " + str(l_us) + " VP, USSR " + str(l_su) + " VP")
+    s.say(TX_scoring_us_vp_ussr, l_r, l_us, l_su)
     s.v_vp += l_us - l_su
     arg0_ = l_r
     if tc_battleground_discount_used(s, arg0_):
@@ -3785,7 +3897,7 @@ def p_score_southeast_asia(s: State) -> None:
     # cov 150
     l_us: int = f_southeast_asia_vp(s, P_usa)
     l_su: int = f_southeast_asia_vp(s, P_ussr)
-    s.say("Southeast Asia scoring: US " + str(l_us) + " VP, USSR " + str(l_su) + " VP")
+    s.say(TX_southeast_asia_scoring_us, l_us, l_su)
     s.v_vp += l_us - l_su
 
 
@@ -3796,7 +3908,7 @@ def p_draw(s: State, l_p: int) -> None:
         # cov 152
         s.move_all(T_card, s.z.piles[Z_discard], Z_deck, True)
         s.shuffle(Z_deck)
-        s.say("The discards are reshuffled into a new draw deck")
+        s.say(TX_the_discards_are_reshuffled)
     else:
         # cov 153
         pass
@@ -3832,7 +3944,7 @@ def p_add_war_cards(s: State, l_w: int) -> None:
         True,
     )
     s.shuffle(Z_deck)
-    s.say("The " + ENUM_period[l_w] + " war cards are shuffled into the draw deck")
+    s.say(TX_the_war_cards_are, l_w)
 
 
 # procedure put_away (specs/twilight_struggle/turn.yaml:272)
@@ -3848,7 +3960,7 @@ def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
         # cov 212
         s.move(T_card, l_c, (Z_china + s.ref((1 - l_p))), True)
         s.v_china_face_up = False
-        s.say("The China Card passes face down to " + s.player_label((1 - l_p)))
+        s.say(TX_the_china_card_passes, (1 - l_p))
     elif l_fired and F_card_persistent[l_c]:
         # cov 213
         s.move(T_card, l_c, Z_in_effect, True)
@@ -3864,12 +3976,12 @@ def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
 def p_final_scoring(s: State) -> None:
     # cov 223
     s.v_over = True
-    s.say("Final scoring")
+    s.say(TX_final_scoring)
     for l_p in list(range(s.num_players)):
         if not (len(s.z.piles[(Z_china + s.ref(l_p))]) > 0):
             continue
         p_gain_vp(s, l_p, 1)
-        s.say(s.player_label(l_p) + " holds the China Card: 1 VP")
+        s.say(TX_holds_the_china_card, l_p)
     for l_r in list(range(6)):
         p_score_region(s, l_r)
     p_winner_by_vp(s, "after final scoring")
@@ -4184,9 +4296,7 @@ def e_card_event_arms_race(s: State, l_self: int, l_p: int) -> None:
         p_gain_vp(s, l_p, 1)
     else:
         # cov 302
-        s.say(
-            s.player_label(l_p) + " has no more military operations than " + s.player_label(l_o) + ": no VP"
-        )
+        s.say(TX_has_no_more_military, l_p, l_o)
 
 
 # card cuban_missile_crisis: event (specs/twilight_struggle/cards.yaml:463)
@@ -4195,7 +4305,7 @@ def e_card_event_cuban_missile_crisis(s: State, l_self: int, l_p: int) -> None:
     p_set_defcon(s, 2)
     # cov 304
     s.add_mod(M_missile_crisis, ((1 - l_p),), PH_turn)
-    s.say("Cuban Missile Crisis: a coup by " + s.player_label((1 - l_p)) + " this turn starts nuclear war")
+    s.say(TX_cuban_missile_crisis_a, (1 - l_p))
 
 
 # card nuclear_subs: event (specs/twilight_struggle/cards.yaml:474)
@@ -4486,12 +4596,7 @@ def e_card_event_one_small_step(s: State, l_self: int, l_p: int) -> None:
         # cov 388
         i0_ = s.ref(l_p)
         s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
-        s.say(
-            s.player_label(l_p)
-            + " moves past "
-            + s.label(T_space_box, f_top_n_box(s, s.v_space[l_p]))
-            + " without scoring it"
-        )
+        s.say(TX_moves_past_without_scoring, l_p, f_top_n_box(s, s.v_space[l_p]))
     else:
         # cov 389
         pass
@@ -4540,7 +4645,7 @@ def e_card_event_north_sea_oil(s: State, l_self: int, l_p: int) -> None:
     # cov 397
     # cov 398
     s.add_mod(M_eighth_round, (l_p,), PH_turn)
-    s.say(s.player_label(l_p) + " may play an eighth action round this turn")
+    s.say(TX_may_play_an_eighth, l_p)
 
 
 # card the_reformer: event (starts) (specs/twilight_struggle/cards.yaml:1042)
@@ -4577,14 +4682,14 @@ def e_card_event_terrorism(s: State, l_self: int, l_p: int) -> None:
         s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:1100:9")
         if len(s.z.piles[(Z_hand + s.ref(l_o))]) == 0:
             # cov 412
-            s.say(s.player_label(l_o) + " has no card left to discard")
+            s.say(TX_has_no_card_left, l_o)
             return
         else:
             # cov 413
             pass
         l_c: int = s.pick(s.z.piles[(Z_hand + s.ref(l_o))])
         s.move(T_card, l_c, Z_discard, True)
-        s.say(s.player_label(l_o) + " discards " + s.label(T_card, l_c) + " at random")
+        s.say(TX_discards_at_random, l_o, l_c)
 
 
 # card iran_contra_scandal: event (specs/twilight_struggle/cards.yaml:1117)
@@ -4648,13 +4753,7 @@ def e_card_event_defectors(s: State, l_self: int, l_p: int) -> None:
     if (s.v_round > 0) and (s.v_phasing != l_p):
         # cov 433
         p_gain_vp(s, l_p, 1)
-        s.say(
-            "Defectors played by "
-            + s.player_label(s.v_phasing)
-            + " in an action round: "
-            + s.player_label(l_p)
-            + " gains 1 VP"
-        )
+        s.say(TX_defectors_played_by_in, s.v_phasing, l_p)
     else:
         # cov 434
         pass
@@ -4816,11 +4915,7 @@ def tc_defectors_cancel_headline(s: State) -> bool:
 # trigger defectors_cancel_headline (specs/twilight_struggle/events.yaml:72)
 def t_defectors_cancel_headline(s: State) -> None:
     # cov 480
-    s.say(
-        "Defectors: the USSR headline "
-        + s.label(T_card, s.v_headline[P_ussr])
-        + " is cancelled and discarded"
-    )
+    s.say(TX_defectors_the_ussr_headline, s.v_headline[P_ussr])
     s.move(T_card, s.v_headline[P_ussr], Z_discard, True)
     s.v_headline[P_ussr] = -1
 
@@ -4836,26 +4931,26 @@ def t_formosan_resolution_ends(s: State, l_p: int, l_c: int) -> None:
     # cov 482
     s.cancel_mod(M_battleground_for, (P_usa, E_taiwan))
     s.move(T_card, E_formosan_resolution, Z_removed, True)
-    s.say("The US plays the China Card: Formosan Resolution ends")
+    s.say(TX_the_us_plays_the)
 
 
 # trigger norad: if (specs/twilight_struggle/events.yaml:88)
 def tc_norad(s: State, l_p: int, l_before: int) -> bool:
-    return ((s.active(M_norad_in_effect, ()) and (l_before > 2)) and (s.v_defcon == 2)) and f_controls(
-        s, P_usa, E_canada
-    )
+    return (
+        (((M_norad_in_effect,) in s.active_mods) and (l_before > 2)) and (s.v_defcon == 2)
+    ) and f_controls(s, P_usa, E_canada)
 
 
 # trigger missile_crisis_defused: if (specs/twilight_struggle/events.yaml:95)
 def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
-    return s.active(M_missile_crisis, (l_p,)) and any(
+    return ((M_missile_crisis, l_p) in s.active_mods) and any(
         (s.v_influence[c_x][l_p] >= 2) for c_x in f_crisis_countries(s, l_p)
     )
 
 
 # trigger missile_crisis_war: if (specs/twilight_struggle/events.yaml:106)
 def tc_missile_crisis_war(s: State, l_p: int, l_x: int) -> bool:
-    return s.active(M_missile_crisis, (l_p,))
+    return (M_missile_crisis, l_p) in s.active_mods
 
 
 # trigger missile_crisis_war (specs/twilight_struggle/events.yaml:106)
@@ -4874,19 +4969,21 @@ def t_missile_crisis_war(s: State, l_p: int, l_x: int) -> None:
 
 # trigger coup_reward: if (specs/twilight_struggle/events.yaml:113)
 def tc_coup_reward(s: State, l_p: int, l_x: int) -> bool:
-    return s.active(M_coup_reward, ((1 - l_p),))
+    return (M_coup_reward, (1 - l_p)) in s.active_mods
 
 
 # trigger coup_reward (specs/twilight_struggle/events.yaml:113)
 def t_coup_reward(s: State, l_p: int, l_x: int) -> None:
     # cov 489
-    s.say("Yuri and Samantha: " + s.player_label(l_p) + " attempts a coup")
+    s.say(TX_yuri_and_samantha_attempts, l_p)
     p_gain_vp(s, (1 - l_p), 1)
 
 
 # trigger missile_envy_played: if (specs/twilight_struggle/events.yaml:120)
 def tc_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return any(s.active(M_must_play_for_operations, (c_q, l_c)) for c_q in list(range(s.num_players)))
+    return any(
+        ((M_must_play_for_operations, c_q, l_c) in s.active_mods) for c_q in list(range(s.num_players))
+    )
 
 
 # trigger missile_envy_played (specs/twilight_struggle/events.yaml:120)
@@ -4899,7 +4996,7 @@ def t_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> None:
 
 # trigger bury_you_round: if (specs/twilight_struggle/events.yaml:125)
 def tc_bury_you_round(s: State, l_p: int) -> bool:
-    return s.active(M_bury_you_threat, (l_p,))
+    return (M_bury_you_threat, l_p) in s.active_mods
 
 
 # trigger bury_you_round (specs/twilight_struggle/events.yaml:125)
@@ -4913,7 +5010,7 @@ def t_bury_you_round(s: State, l_p: int) -> None:
 
 # trigger bury_you_card: if (specs/twilight_struggle/events.yaml:132)
 def tc_bury_you_card(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return s.active(M_bury_you_due, (l_p,))
+    return (M_bury_you_due, l_p) in s.active_mods
 
 
 # trigger bury_you_card (specs/twilight_struggle/events.yaml:132)
@@ -4923,16 +5020,16 @@ def t_bury_you_card(s: State, l_p: int, l_c: int, l_how: int) -> None:
     s.cancel_mod(M_bury_you_due, (l_p,))
     if (l_c == E_un_intervention) and (l_how == 0):
         # cov 497
-        s.say("UN Intervention: " + s.player_label((1 - l_p)) + " gains nothing from We Will Bury You")
+        s.say(TX_un_intervention_gains_nothing, (1 - l_p))
     else:
         # cov 498
-        s.say("We Will Bury You: " + s.player_label(l_p) + " does not play UN Intervention as an event")
+        s.say(TX_we_will_bury_you, l_p)
         p_gain_vp(s, (1 - l_p), 3)
 
 
 # trigger bury_you_no_card: if (specs/twilight_struggle/events.yaml:144)
 def tc_bury_you_no_card(s: State, l_p: int, l_before: int) -> bool:
-    return s.active(M_bury_you_due, (l_p,))
+    return (M_bury_you_due, l_p) in s.active_mods
 
 
 # trigger bury_you_no_card (specs/twilight_struggle/events.yaml:144)
@@ -4940,7 +5037,7 @@ def t_bury_you_no_card(s: State, l_p: int, l_before: int) -> None:
     # cov 499
     # cov 500
     s.cancel_mod(M_bury_you_due, (l_p,))
-    s.say("We Will Bury You: " + s.player_label(l_p) + " does not play UN Intervention as an event")
+    s.say(TX_we_will_bury_you, l_p)
     p_gain_vp(s, (1 - l_p), 3)
 
 
@@ -4953,28 +5050,28 @@ def tc_u2_incident_bonus(s: State, l_p: int, l_c: int, l_how: int) -> bool:
 def t_u2_incident_bonus(s: State, l_p: int, l_c: int, l_how: int) -> None:
     # cov 501
     for l_q in list(range(s.num_players)):
-        if not s.active(M_un_intervention_bonus, (l_q,)):
+        if (M_un_intervention_bonus, l_q) not in s.active_mods:
             continue
-        s.say("U2 Incident: UN Intervention is played")
+        s.say(TX_u2_incident_un_intervention)
         p_gain_vp(s, l_q, 1)
 
 
 # trigger war_protest: if (specs/twilight_struggle/events.yaml:161)
 def tc_war_protest(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return (F_card_war[l_c] and (l_how != 2)) and s.active(M_war_protest, ((1 - l_p),))
+    return (F_card_war[l_c] and (l_how != 2)) and ((M_war_protest, (1 - l_p)) in s.active_mods)
 
 
 # trigger war_protest (specs/twilight_struggle/events.yaml:161)
 def t_war_protest(s: State, l_p: int, l_c: int, l_how: int) -> None:
     # cov 502
-    s.say(s.label(T_card, l_c) + " is a war card: protests at home")
+    s.say(TX_is_a_war_card, l_c)
     p_gain_vp(s, (1 - l_p), 2)
 
 
 # trigger battleground_discount_used: if (specs/twilight_struggle/events.yaml:168)
 def tc_battleground_discount_used(s: State, l_r: int) -> bool:
     return (not s.v_over) and any(
-        any(s.active(M_battleground_discount, (c_q, l_r, c_c)) for c_q in list(range(s.num_players)))
+        any(((M_battleground_discount, c_q, l_r, c_c) in s.active_mods) for c_q in list(range(s.num_players)))
         for c_c in s.z.piles[Z_in_effect]
     )
 
@@ -4983,7 +5080,9 @@ def tc_battleground_discount_used(s: State, l_r: int) -> bool:
 def t_battleground_discount_used(s: State, l_r: int) -> None:
     # cov 503
     for l_c in list(s.z.piles[Z_in_effect]):
-        if not any(s.active(M_battleground_discount, (c_q, l_r, l_c)) for c_q in list(range(s.num_players))):
+        if not any(
+            ((M_battleground_discount, c_q, l_r, l_c) in s.active_mods) for c_q in list(range(s.num_players))
+        ):
             continue
         p_end_effect(s, l_c)
 
@@ -5015,7 +5114,7 @@ def setup(s: State) -> None:
 def ph_turn(s: State) -> None:
     s.v_turn += 1
     s.v_round = 0
-    s.say("Turn " + str(s.v_turn))
+    s.say(TX_turn, s.v_turn)
 
 
 # phase deal (specs/twilight_struggle/game.yaml:212)
@@ -5129,6 +5228,26 @@ class Proc_free_coup_or_realignments(Frame):
         self.l_kind = 0
         self.l_t = -1
 
+    def copy(self) -> Proc_free_coup_or_realignments:
+        f = object.__new__(Proc_free_coup_or_realignments)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_area = self.l_area
+        f.l_ops = self.l_ops
+        f.l_kinds = self.l_kinds
+        f.l_going = self.l_going
+        f.l_kind = self.l_kind
+        f.l_t = self.l_t
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_free_coup_or_realignments",
+            self.pc,
+            [self.l_p, self.l_c, self.l_area, self.l_ops, self.l_kinds, self.l_going, self.l_kind, self.l_t],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5161,7 +5280,7 @@ class Proc_free_coup_or_realignments(Frame):
                     (0, 1),
                     1,
                     "l_going",
-                    "make a free coup or realignment rolls with " + s.label(T_card, self.l_c) + "?",
+                    (TX_make_a_free_coup, self.l_c),
                     at="specs/twilight_struggle/events.yaml:210",
                 )
                 return
@@ -5179,7 +5298,7 @@ class Proc_free_coup_or_realignments(Frame):
                     self.l_kinds,
                     11,
                     "l_kind",
-                    "spend " + str(self.l_ops) + " ops of " + s.label(T_card, self.l_c) + " on",
+                    (TX_spend_ops_of_on, self.l_ops, self.l_c),
                     at="specs/twilight_struggle/events.yaml:212",
                 )
                 return
@@ -5201,7 +5320,7 @@ class Proc_free_coup_or_realignments(Frame):
                     f_free_coup_targets(s, self.l_p, self.l_area),
                     5,
                     "l_t",
-                    "free coup in",
+                    (TX_free_coup_in,),
                     at="specs/twilight_struggle/events.yaml:214",
                 )
                 return
@@ -5263,6 +5382,37 @@ class Proc_remove_up_to(Frame):
         self.l_x = -1
         self.r_1 = 0
 
+    def copy(self) -> Proc_remove_up_to:
+        f = object.__new__(Proc_remove_up_to)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_total = self.l_total
+        f.l_most = self.l_most
+        f.l_area = self.l_area
+        f.l_o = self.l_o
+        f.l_taken = self.l_taken
+        f.l_xs = self.l_xs
+        f.l_x = self.l_x
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_remove_up_to",
+            self.pc,
+            [
+                self.l_p,
+                self.l_total,
+                self.l_most,
+                self.l_area,
+                self.l_o,
+                self.l_taken,
+                self.l_xs,
+                self.l_x,
+                self.r_1,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5303,13 +5453,7 @@ class Proc_remove_up_to(Frame):
                     self.l_xs,
                     5,
                     "l_x",
-                    "remove 1 "
-                    + s.player_label(self.l_o)
-                    + " influence from ("
-                    + str((len(self.l_taken) + 1))
-                    + " of "
-                    + str(self.l_total)
-                    + ")",
+                    (TX_remove_1_influence_from, self.l_o, (len(self.l_taken) + 1), self.l_total),
                     at="specs/twilight_struggle/events.yaml:265",
                 )
                 return
@@ -5363,6 +5507,26 @@ class Proc_remove_from_each(Frame):
         self.l_chosen = []
         self.l_x = -1
 
+    def copy(self) -> Proc_remove_from_each:
+        f = object.__new__(Proc_remove_from_each)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_amount = self.l_amount
+        f.l_area = self.l_area
+        f.l_o = self.l_o
+        f.l_xs = self.l_xs
+        f.l_chosen = self.l_chosen
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_remove_from_each",
+            self.pc,
+            [self.l_p, self.l_n, self.l_amount, self.l_area, self.l_o, self.l_xs, self.l_chosen, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5381,7 +5545,7 @@ class Proc_remove_from_each(Frame):
                     self.l_xs,
                     5,
                     "l_chosen",
-                    "remove " + s.player_label(self.l_o) + " influence from",
+                    (TX_remove_influence_from, self.l_o),
                     need=need_,
                     at="specs/twilight_struggle/events.yaml:275",
                 )
@@ -5391,13 +5555,7 @@ class Proc_remove_from_each(Frame):
                     self.l_x = x_
                     i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - self.l_amount))
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " removes "
-                        + s.player_label(self.l_o)
-                        + " influence from "
-                        + s.label(T_country, self.l_x)
-                    )
+                    s.say(TX_removes_influence_from, self.l_p, self.l_o, self.l_x)
                 s.pop()
                 return
             else:
@@ -5426,6 +5584,19 @@ class Proc_add_to_each(Frame):
         self.l_chosen = []
         self.l_x = -1
 
+    def copy(self) -> Proc_add_to_each:
+        f = object.__new__(Proc_add_to_each)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_area = self.l_area
+        f.l_chosen = self.l_chosen
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_add_to_each", self.pc, [self.l_p, self.l_n, self.l_area, self.l_chosen, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5442,7 +5613,7 @@ class Proc_add_to_each(Frame):
                     self.l_area,
                     5,
                     "l_chosen",
-                    "add 1 influence to",
+                    (TX_add_1_influence_to,),
                     need=need_,
                     at="specs/twilight_struggle/events.yaml:284",
                 )
@@ -5492,6 +5663,25 @@ class Proc_add_spread(Frame):
         self.l_x = -1
         self.r_1 = 0
 
+    def copy(self) -> Proc_add_spread:
+        f = object.__new__(Proc_add_spread)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_total = self.l_total
+        f.l_most = self.l_most
+        f.l_area = self.l_area
+        f.l_placed = self.l_placed
+        f.l_x = self.l_x
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_add_spread",
+            self.pc,
+            [self.l_p, self.l_total, self.l_most, self.l_area, self.l_placed, self.l_x, self.r_1],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5520,7 +5710,7 @@ class Proc_add_spread(Frame):
                     ],
                     5,
                     "l_x",
-                    "add 1 influence (" + str((len(self.l_placed) + 1)) + " of " + str(self.l_total) + ")",
+                    (TX_add_1_influence_of, (len(self.l_placed) + 1), self.l_total),
                     at="specs/twilight_struggle/events.yaml:292",
                 )
                 return
@@ -5556,6 +5746,18 @@ class Proc_conduct_operations(Frame):
         self.l_ops = l_ops
         self.l_bonus = l_bonus
         self.l_start = l_start
+
+    def copy(self) -> Proc_conduct_operations:
+        f = object.__new__(Proc_conduct_operations)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_ops = self.l_ops
+        f.l_bonus = self.l_bonus
+        f.l_start = self.l_start
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_conduct_operations", self.pc, [self.l_p, self.l_ops, self.l_bonus, self.l_start]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5612,6 +5814,37 @@ class Proc_spend_operations(Frame):
         self.l_kind = 0
         self.l_x = -1
 
+    def copy(self) -> Proc_spend_operations:
+        f = object.__new__(Proc_spend_operations)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_ops = self.l_ops
+        f.l_bonus = self.l_bonus
+        f.l_start = self.l_start
+        f.l_allowed = self.l_allowed
+        f.l_sea = self.l_sea
+        f.l_kinds = self.l_kinds
+        f.l_kind = self.l_kind
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_spend_operations",
+            self.pc,
+            [
+                self.l_p,
+                self.l_ops,
+                self.l_bonus,
+                self.l_start,
+                self.l_allowed,
+                self.l_sea,
+                self.l_kinds,
+                self.l_kind,
+                self.l_x,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5637,7 +5870,7 @@ class Proc_spend_operations(Frame):
                     self.l_kinds,
                     11,
                     "l_kind",
-                    "spend " + str(self.l_ops) + " ops on",
+                    (TX_spend_ops_on, self.l_ops),
                     at="specs/twilight_struggle/operations.yaml:177",
                 )
                 return
@@ -5675,7 +5908,7 @@ class Proc_spend_operations(Frame):
                     f_coup_targets(s, self.l_p),
                     5,
                     "l_x",
-                    "coup in",
+                    (TX_coup_in,),
                     at="specs/twilight_struggle/operations.yaml:183",
                 )
                 return
@@ -5743,6 +5976,37 @@ class Proc_add_influence(Frame):
         self.l_spots = []
         self.l_x = -1
 
+    def copy(self) -> Proc_add_influence:
+        f = object.__new__(Proc_add_influence)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_ops = self.l_ops
+        f.l_bonus = self.l_bonus
+        f.l_sea = self.l_sea
+        f.l_start = self.l_start
+        f.l_open = self.l_open
+        f.l_left = self.l_left
+        f.l_spots = self.l_spots
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_add_influence",
+            self.pc,
+            [
+                self.l_p,
+                self.l_ops,
+                self.l_bonus,
+                self.l_sea,
+                self.l_start,
+                self.l_open,
+                self.l_left,
+                self.l_spots,
+                self.l_x,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5751,7 +6015,7 @@ class Proc_add_influence(Frame):
                 self.l_open = [
                     c_x
                     for c_x in self.l_start
-                    if (not s.active(M_placement_closed, (self.l_p, F_country_region[c_x])))
+                    if ((M_placement_closed, self.l_p, F_country_region[c_x]) not in s.active_mods)
                 ]
                 self.l_left = (self.l_ops + self.l_bonus) + self.l_sea
                 self.l_spots = [
@@ -5778,7 +6042,7 @@ class Proc_add_influence(Frame):
                     self.l_spots,
                     5,
                     "l_x",
-                    "place influence (" + str(self.l_left) + " ops left)",
+                    (TX_place_influence_ops_left, self.l_left),
                     at="specs/twilight_struggle/operations.yaml:195",
                 )
                 return
@@ -5854,6 +6118,35 @@ class Proc_realignments(Frame):
         self.l_targets = []
         self.l_x = -1
 
+    def copy(self) -> Proc_realignments:
+        f = object.__new__(Proc_realignments)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_ops = self.l_ops
+        f.l_bonus = self.l_bonus
+        f.l_sea = self.l_sea
+        f.l_area = self.l_area
+        f.l_left = self.l_left
+        f.l_targets = self.l_targets
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_realignments",
+            self.pc,
+            [
+                self.l_p,
+                self.l_ops,
+                self.l_bonus,
+                self.l_sea,
+                self.l_area,
+                self.l_left,
+                self.l_targets,
+                self.l_x,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5884,7 +6177,7 @@ class Proc_realignments(Frame):
                     self.l_targets,
                     5,
                     "l_x",
-                    "realignment roll (" + str(self.l_left) + " ops left)",
+                    (TX_realignment_roll_ops_left, self.l_left),
                     at="specs/twilight_struggle/operations.yaml:210",
                 )
                 return
@@ -5968,6 +6261,41 @@ class Proc_coup_attempt(Frame):
         self.e_1 = -1
         self.e_2 = -1
 
+    def copy(self) -> Proc_coup_attempt:
+        f = object.__new__(Proc_coup_attempt)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        f.l_ops = self.l_ops
+        f.l_free = self.l_free
+        f.l_o = self.l_o
+        f.l_r = self.l_r
+        f.l_mod = self.l_mod
+        f.l_margin = self.l_margin
+        f.l_gone = self.l_gone
+        f.e_1 = self.e_1
+        f.e_2 = self.e_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_coup_attempt",
+            self.pc,
+            [
+                self.l_p,
+                self.l_x,
+                self.l_ops,
+                self.l_free,
+                self.l_o,
+                self.l_r,
+                self.l_mod,
+                self.l_margin,
+                self.l_gone,
+                self.e_1,
+                self.e_2,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6009,63 +6337,47 @@ class Proc_coup_attempt(Frame):
                     if self.l_mod != 0:
                         # cov 137
                         s.say(
-                            "Coup in "
-                            + s.label(T_country, self.l_x)
-                            + ": "
-                            + str(self.l_r)
-                            + " + "
-                            + str(self.l_ops)
-                            + ", modified by "
-                            + str(self.l_mod)
-                            + ", against "
-                            + str((2 * F_country_stability[self.l_x]))
+                            TX_coup_in_modified_by,
+                            self.l_x,
+                            self.l_r,
+                            self.l_ops,
+                            self.l_mod,
+                            (2 * F_country_stability[self.l_x]),
                         )
                     else:
                         # cov 138
                         pass
                     s.say(
-                        "Coup in "
-                        + s.label(T_country, self.l_x)
-                        + " succeeds by "
-                        + str(self.l_margin)
-                        + ": "
-                        + s.player_label(self.l_o)
-                        + " loses "
-                        + str(self.l_gone)
-                        + ", "
-                        + s.player_label(self.l_p)
-                        + " gains "
-                        + str((self.l_margin - self.l_gone))
+                        TX_coup_in_succeeds_by,
+                        self.l_x,
+                        self.l_margin,
+                        self.l_o,
+                        self.l_gone,
+                        self.l_p,
+                        (self.l_margin - self.l_gone),
                     )
                 elif self.l_mod != 0:
                     # cov 135
                     s.say(
-                        "Coup in "
-                        + s.label(T_country, self.l_x)
-                        + " fails ("
-                        + str(self.l_r)
-                        + " + "
-                        + str(self.l_ops)
-                        + ", modified by "
-                        + str(self.l_mod)
-                        + ", against "
-                        + str((2 * F_country_stability[self.l_x]))
-                        + ")"
+                        TX_coup_in_fails_modified,
+                        self.l_x,
+                        self.l_r,
+                        self.l_ops,
+                        self.l_mod,
+                        (2 * F_country_stability[self.l_x]),
                     )
                 else:
                     # cov 136
                     s.say(
-                        "Coup in "
-                        + s.label(T_country, self.l_x)
-                        + " fails ("
-                        + str(self.l_r)
-                        + " + "
-                        + str(self.l_ops)
-                        + " against "
-                        + str((2 * F_country_stability[self.l_x]))
-                        + ")"
+                        TX_coup_in_fails_against,
+                        self.l_x,
+                        self.l_r,
+                        self.l_ops,
+                        (2 * F_country_stability[self.l_x]),
                     )
-                if F_country_battleground[self.l_x] and (not s.active(M_coup_keeps_defcon, (self.l_p,))):
+                if F_country_battleground[self.l_x] and (
+                    (M_coup_keeps_defcon, self.l_p) not in s.active_mods
+                ):
                     # cov 139
                     p_degrade_defcon(s, 1)
                 else:
@@ -6103,6 +6415,25 @@ class Proc_headline_phase(Frame):
         self.i_1 = []
         self.k_2 = 0
 
+    def copy(self) -> Proc_headline_phase:
+        f = object.__new__(Proc_headline_phase)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_order = self.l_order
+        f.l_k = self.l_k
+        f.l_p_2 = self.l_p_2
+        f.l_c = self.l_c
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_headline_phase",
+            self.pc,
+            [self.l_p, self.l_order, self.l_k, self.l_p_2, self.l_c, self.i_1, self.k_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6125,7 +6456,7 @@ class Proc_headline_phase(Frame):
                     ):
                         continue
                     s.move(T_card, s.v_headline[self.l_p], Z_table, True)
-                    s.say("Revealed: " + s.label(T_card, s.v_headline[self.l_p]))
+                    s.say(TX_revealed, s.v_headline[self.l_p])
                 if tc_defectors_cancel_headline(s):
                     t_defectors_cancel_headline(s)
                 self.l_order = (
@@ -6189,14 +6520,7 @@ class Proc_headline_phase(Frame):
                 self.l_c = s.v_headline[self.l_p_2]
                 s.v_headline[s.ref(self.l_p_2)] = -1
                 self.l_k += 1
-                s.say(
-                    "Headline "
-                    + str(self.l_k)
-                    + ": "
-                    + s.label(T_card, self.l_c)
-                    + ", played by "
-                    + s.player_label(self.l_p_2)
-                )
+                s.say(TX_headline_played_by, self.l_k, self.l_c, self.l_p_2)
                 arg0_ = self.l_p_2
                 arg1_ = self.l_c
                 arg2_ = 0
@@ -6244,6 +6568,23 @@ class Proc_choose_headline(Frame):
         self.d_1 = -1
         self.d_2 = -1
 
+    def copy(self) -> Proc_choose_headline:
+        f = object.__new__(Proc_choose_headline)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_openly = self.l_openly
+        f.l_options = self.l_options
+        f.d_1 = self.d_1
+        f.d_2 = self.d_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_choose_headline",
+            self.pc,
+            [self.l_p, self.l_openly, self.l_options, self.d_1, self.d_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6254,7 +6595,7 @@ class Proc_choose_headline(Frame):
                     for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]
                     if (
                         (not F_card_no_headline[c_c])
-                        and (not s.active(M_must_play_for_operations, (self.l_p, c_c)))
+                        and ((M_must_play_for_operations, self.l_p, c_c) not in s.active_mods)
                     )
                 ]
                 if len(self.l_options) == 0:
@@ -6281,7 +6622,7 @@ class Proc_choose_headline(Frame):
                     self.l_options,
                     7,
                     "d_1",
-                    "headline card (chosen first, Man in Earth Orbit)",
+                    (TX_headline_card_chosen_first,),
                     at="specs/twilight_struggle/turn.yaml:116",
                 )
                 return
@@ -6292,7 +6633,7 @@ class Proc_choose_headline(Frame):
                     self.l_options,
                     7,
                     "d_2",
-                    "headline card",
+                    (TX_headline_card,),
                     secret=True,
                     at="specs/twilight_struggle/turn.yaml:120",
                 )
@@ -6300,7 +6641,7 @@ class Proc_choose_headline(Frame):
             elif pc == 4:
                 s.v_headline[s.ref(self.l_p)] = self.d_1
                 s.move(T_card, s.v_headline[self.l_p], Z_table, True)
-                s.say("Revealed: " + s.label(T_card, s.v_headline[self.l_p]))
+                s.say(TX_revealed, s.v_headline[self.l_p])
                 pc = 1
                 continue
             elif pc == 5:
@@ -6335,6 +6676,24 @@ class Proc_action_round(Frame):
         self.e_1 = -1
         self.e_2 = 0
 
+    def copy(self) -> Proc_action_round:
+        f = object.__new__(Proc_action_round)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_before = self.l_before
+        f.l_owing = self.l_owing
+        f.l_trap = self.l_trap
+        f.e_1 = self.e_1
+        f.e_2 = self.e_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_action_round",
+            self.pc,
+            [self.l_p, self.l_before, self.l_owing, self.l_trap, self.e_1, self.e_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6342,7 +6701,7 @@ class Proc_action_round(Frame):
                 # cov 167
                 s.v_phasing = self.l_p
                 self.l_before = s.v_defcon
-                self.l_owing = s.active(M_owes_operations, (self.l_p,))
+                self.l_owing = (M_owes_operations, self.l_p) in s.active_mods
                 arg0_ = self.l_p
                 if tc_bury_you_round(s, arg0_):
                     t_bury_you_round(s, arg0_)
@@ -6413,6 +6772,18 @@ class Proc_play_a_card(Frame):
         self.l_c = -1
         self.l_c_2 = -1
 
+    def copy(self) -> Proc_play_a_card:
+        f = object.__new__(Proc_play_a_card)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_options = self.l_options
+        f.l_c = self.l_c
+        f.l_c_2 = self.l_c_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_a_card", self.pc, [self.l_p, self.l_options, self.l_c, self.l_c_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6432,7 +6803,7 @@ class Proc_play_a_card(Frame):
                 )
                 if len(self.l_options) == 0:
                     # cov 173
-                    s.say(s.player_label(self.l_p) + " has no card to play and sits out the round")
+                    s.say(TX_has_no_card_to, self.l_p)
                     s.pop()
                     return
                 else:
@@ -6457,7 +6828,7 @@ class Proc_play_a_card(Frame):
                     self.l_options,
                     7,
                     "l_c",
-                    "card to play (or pass)",
+                    (TX_card_to_play_or,),
                     True,
                     at="specs/twilight_struggle/turn.yaml:151",
                 ):
@@ -6472,14 +6843,14 @@ class Proc_play_a_card(Frame):
                     self.l_options,
                     7,
                     "l_c_2",
-                    "card to play",
+                    (TX_card_to_play,),
                     at="specs/twilight_struggle/turn.yaml:158",
                 )
                 return
             elif pc == 4:
                 if self.l_c == -1:
                     # cov 177
-                    s.say(s.player_label(self.l_p) + " passes")
+                    s.say(TX_passes, self.l_p)
                     s.pop()
                     return
                 else:
@@ -6533,6 +6904,24 @@ class Proc_trap_round(Frame):
         self.l_options = []
         self.l_c = -1
 
+    def copy(self) -> Proc_trap_round:
+        f = object.__new__(Proc_trap_round)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_trap = self.l_trap
+        f.l_escapes = self.l_escapes
+        f.l_scorings = self.l_scorings
+        f.l_options = self.l_options
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_trap_round",
+            self.pc,
+            [self.l_p, self.l_trap, self.l_escapes, self.l_scorings, self.l_options, self.l_c],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6553,12 +6942,7 @@ class Proc_trap_round(Frame):
                 )
                 if len(self.l_options) == 0:
                     # cov 180
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " has no card to discard for "
-                        + s.label(T_card, self.l_trap)
-                        + " and sits out the round"
-                    )
+                    s.say(TX_has_no_card_to_2, self.l_p, self.l_trap)
                     s.pop()
                     return
                 else:
@@ -6574,7 +6958,7 @@ class Proc_trap_round(Frame):
             elif pc == 1:
                 if self.l_c == -1:
                     # cov 184
-                    s.say(s.player_label(self.l_p) + " passes")
+                    s.say(TX_passes, self.l_p)
                     s.pop()
                     return
                 else:
@@ -6594,9 +6978,7 @@ class Proc_trap_round(Frame):
                     self.l_options,
                     7,
                     "l_c",
-                    "a card for "
-                    + s.label(T_card, self.l_trap)
-                    + ": discard one of 2+ operations to escape, or else play a scoring card (or pass)",
+                    (TX_a_card_for_discard, self.l_trap),
                     True,
                     at="specs/twilight_struggle/turn.yaml:178",
                 ):
@@ -6611,9 +6993,7 @@ class Proc_trap_round(Frame):
                     self.l_options,
                     7,
                     "l_c",
-                    "a card for "
-                    + s.label(T_card, self.l_trap)
-                    + ": discard one of 2+ operations to escape, or else play a scoring card",
+                    (TX_a_card_for_discard_2, self.l_trap),
                     at="specs/twilight_struggle/turn.yaml:180",
                 )
                 return
@@ -6625,20 +7005,14 @@ class Proc_trap_round(Frame):
                 continue
             elif pc == 6:
                 s.move(T_card, self.l_c, Z_discard, True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " discards "
-                    + s.label(T_card, self.l_c)
-                    + " to escape "
-                    + s.label(T_card, self.l_trap)
-                )
+                s.say(TX_discards_to_escape, self.l_p, self.l_c, self.l_trap)
                 if s.roll(6) <= 4:
                     # cov 188
-                    s.say(s.player_label(self.l_p) + " escapes " + s.label(T_card, self.l_trap))
+                    s.say(TX_escapes, self.l_p, self.l_trap)
                     p_end_effect(s, self.l_trap)
                 else:
                     # cov 189
-                    s.say(s.player_label(self.l_p) + " stays in " + s.label(T_card, self.l_trap))
+                    s.say(TX_stays_in, self.l_p, self.l_trap)
                 s.pop()
                 return
             elif pc == 7:
@@ -6677,6 +7051,19 @@ class Proc_play_card(Frame):
         self.l_when = 0
         self.l_start = []
 
+    def copy(self) -> Proc_play_card:
+        f = object.__new__(Proc_play_card)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_how = self.l_how
+        f.l_when = self.l_when
+        f.l_start = self.l_start
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_how, self.l_when, self.l_start]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6700,7 +7087,7 @@ class Proc_play_card(Frame):
                     f_card_uses(s, self.l_p, self.l_c),
                     10,
                     "l_how",
-                    "play " + s.label(T_card, self.l_c) + " for",
+                    (TX_play_for, self.l_c),
                     at="specs/twilight_struggle/turn.yaml:210",
                 )
                 return
@@ -6773,22 +7160,14 @@ class Proc_play_card(Frame):
                     [0, 1],
                     12,
                     "l_when",
-                    "when the "
-                    + s.player_label((1 - self.l_p))
-                    + " event of "
-                    + s.label(T_card, self.l_c)
-                    + " happens",
+                    (TX_when_the_event_of, (1 - self.l_p), self.l_c),
                     at="specs/twilight_struggle/turn.yaml:218",
                 )
                 return
             elif pc == 9:
                 if F_card_side[self.l_c] == (1 - self.l_p):
                     # cov 201
-                    s.say(
-                        "The event of "
-                        + s.label(T_card, self.l_c)
-                        + " cannot happen: it is played for operations only"
-                    )
+                    s.say(TX_the_event_of_cannot_2, self.l_c)
                 else:
                     # cov 202
                     pass
@@ -6856,11 +7235,7 @@ class Proc_play_card(Frame):
                 continue
             elif pc == 19:
                 # cov 199
-                s.say(
-                    "The event of "
-                    + s.label(T_card, self.l_c)
-                    + " cannot happen any more: its condition no longer holds"
-                )
+                s.say(TX_the_event_of_cannot, self.l_c)
                 p_put_away(s, self.l_p, self.l_c, False)
                 pc = 18
                 continue
@@ -6898,6 +7273,17 @@ class Proc_resolve_event_play(Frame):
         self.l_c = l_c
         self.l_q = -1
 
+    def copy(self) -> Proc_resolve_event_play:
+        f = object.__new__(Proc_resolve_event_play)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_q = self.l_q
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_resolve_event_play", self.pc, [self.l_p, self.l_c, self.l_q]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -6906,7 +7292,7 @@ class Proc_resolve_event_play(Frame):
                 self.l_q = f_event_player(s, self.l_p, self.l_c)
                 if f_event_blocked(s, self.l_q, self.l_c):
                     # cov 204
-                    s.say("The event of " + s.label(T_card, self.l_c) + " cannot happen")
+                    s.say(TX_the_event_of_cannot_3, self.l_c)
                     p_put_away(s, self.l_p, self.l_c, False)
                     s.pop()
                     return
@@ -6942,12 +7328,23 @@ class Proc_fire_event(Frame):
         self.l_c = l_c
         self.l_x = -1
 
+    def copy(self) -> Proc_fire_event:
+        f = object.__new__(Proc_fire_event)
+        f.pc = self.pc
+        f.l_q = self.l_q
+        f.l_c = self.l_c
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_fire_event", self.pc, [self.l_q, self.l_c, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 206
-                s.say("Event: " + s.label(T_card, self.l_c) + " (" + s.player_label(self.l_q) + ")")
+                s.say(TX_event, self.l_c, self.l_q)
                 subject_ = self.l_c
                 effect = EFFECT_card_event[subject_]
                 if effect is not None:
@@ -6986,6 +7383,16 @@ class Proc_event_operations(Frame):
         self.l_p = l_p
         self.l_c = l_c
 
+    def copy(self) -> Proc_event_operations:
+        f = object.__new__(Proc_event_operations)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_event_operations", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7020,6 +7427,16 @@ class Proc_use_for_operations(Frame):
         self.pc = 0
         self.l_p = l_p
         self.l_c = l_c
+
+    def copy(self) -> Proc_use_for_operations:
+        f = object.__new__(Proc_use_for_operations)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_use_for_operations", self.pc, [self.l_p, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7076,6 +7493,35 @@ class Proc_end_of_turn(Frame):
         self.i_1 = []
         self.k_2 = 0
 
+    def copy(self) -> Proc_end_of_turn:
+        f = object.__new__(Proc_end_of_turn)
+        f.pc = self.pc
+        f.l_us_short = self.l_us_short
+        f.l_su_short = self.l_su_short
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        f.l_p_2 = self.l_p_2
+        f.l_p_3 = self.l_p_3
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_end_of_turn",
+            self.pc,
+            [
+                self.l_us_short,
+                self.l_su_short,
+                self.l_p,
+                self.l_c,
+                self.l_p_2,
+                self.l_p_3,
+                self.i_1,
+                self.k_2,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7085,12 +7531,7 @@ class Proc_end_of_turn(Frame):
                 self.l_su_short = max(0, (s.v_defcon - s.v_milops[P_ussr]))
                 if (self.l_us_short + self.l_su_short) > 0:
                     # cov 217
-                    s.say(
-                        "Military operations: the US is "
-                        + str(self.l_us_short)
-                        + " short, the USSR "
-                        + str(self.l_su_short)
-                    )
+                    s.say(TX_military_operations_the_us, self.l_us_short, self.l_su_short)
                 else:
                     # cov 218
                     pass
@@ -7119,7 +7560,7 @@ class Proc_end_of_turn(Frame):
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
                     7,
                     "l_c",
-                    "discard a held card (Eagle/Bear Has Landed)",
+                    (TX_discard_a_held_card,),
                     True,
                     at="specs/twilight_struggle/turn.yaml:302",
                 ):
@@ -7145,7 +7586,7 @@ class Proc_end_of_turn(Frame):
                 if not s.v_china_face_up:
                     # cov 221
                     s.v_china_face_up = True
-                    s.say("The China Card is turned face up")
+                    s.say(TX_the_china_card_is)
                 else:
                     # cov 222
                     pass
@@ -7184,6 +7625,18 @@ class Eff_card_event_five_year_plan(Frame):
         self.l_o = -1
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_five_year_plan:
+        f = object.__new__(Eff_card_event_five_year_plan)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_five_year_plan", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7192,7 +7645,7 @@ class Eff_card_event_five_year_plan(Frame):
                 self.l_o = 1 - self.l_p
                 if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
                     # cov 241
-                    s.say(s.player_label(self.l_o) + " has no card to discard")
+                    s.say(TX_has_no_card_to_3, self.l_o)
                     s.pop()
                     return
                 else:
@@ -7200,7 +7653,7 @@ class Eff_card_event_five_year_plan(Frame):
                     pass
                 self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
                 s.move(T_card, self.l_c, Z_table, True)
-                s.say(s.player_label(self.l_o) + " discards " + s.label(T_card, self.l_c) + " at random")
+                s.say(TX_discards_at_random, self.l_o, self.l_c)
                 if (F_card_side[self.l_c] == self.l_p) and (not f_event_blocked(s, self.l_p, self.l_c)):
                     pc = 2
                     continue
@@ -7243,6 +7696,16 @@ class Eff_card_event_socialist_governments(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_socialist_governments:
+        f = object.__new__(Eff_card_event_socialist_governments)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_socialist_governments", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7278,6 +7741,18 @@ class Eff_card_event_blockade(Frame):
         self.l_o = -1
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_blockade:
+        f = object.__new__(Eff_card_event_blockade)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_blockade", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7294,7 +7769,7 @@ class Eff_card_event_blockade(Frame):
                     ],
                     7,
                     "l_c",
-                    "discard a card of 3 or more operations (pass: lose all influence in West Germany)",
+                    (TX_discard_a_card_of,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:113",
                 ):
@@ -7307,11 +7782,11 @@ class Eff_card_event_blockade(Frame):
                     # cov 251
                     i0_, i1_ = E_west_germany, s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, 0))
-                    s.say(s.player_label(self.l_o) + " loses all its influence in West Germany")
+                    s.say(TX_loses_all_its_influence, self.l_o)
                 else:
                     # cov 252
                     s.move(T_card, self.l_c, Z_discard, True)
-                    s.say(s.player_label(self.l_o) + " discards " + s.label(T_card, self.l_c))
+                    s.say(TX_discards, self.l_o, self.l_c)
                 s.pop()
                 return
             else:
@@ -7333,6 +7808,16 @@ class Eff_card_event_comecon(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_comecon:
+        f = object.__new__(Eff_card_event_comecon)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_comecon", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7377,6 +7862,17 @@ class Eff_card_event_warsaw_pact_formed(Frame):
         self.l_p = l_p
         self.l_removing = False
 
+    def copy(self) -> Eff_card_event_warsaw_pact_formed:
+        f = object.__new__(Eff_card_event_warsaw_pact_formed)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_removing = self.l_removing
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_warsaw_pact_formed", self.pc, [self.l_self, self.l_p, self.l_removing]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7388,7 +7884,7 @@ class Eff_card_event_warsaw_pact_formed(Frame):
                     (0, 1),
                     1,
                     "l_removing",
-                    "remove all US influence from 4 Eastern European countries? (no: add 5 influence there instead)",
+                    (TX_remove_all_us_influence,),
                     at="specs/twilight_struggle/cards.yaml:179",
                 )
                 return
@@ -7443,6 +7939,23 @@ class Eff_card_event_truman_doctrine(Frame):
         self.l_xs = []
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_truman_doctrine:
+        f = object.__new__(Eff_card_event_truman_doctrine)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_xs = self.l_xs
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_truman_doctrine",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7462,7 +7975,7 @@ class Eff_card_event_truman_doctrine(Frame):
                 ]
                 if len(self.l_xs) == 0:
                     # cov 265
-                    s.say("No uncontrolled European country has " + s.player_label(self.l_o) + " influence")
+                    s.say(TX_no_uncontrolled_european_country, self.l_o)
                     s.pop()
                     return
                 else:
@@ -7474,7 +7987,7 @@ class Eff_card_event_truman_doctrine(Frame):
                     self.l_xs,
                     5,
                     "l_x",
-                    "remove all " + s.player_label(self.l_o) + " influence from",
+                    (TX_remove_all_influence_from, self.l_o),
                     at="specs/twilight_struggle/cards.yaml:221",
                 )
                 return
@@ -7511,6 +8024,24 @@ class Eff_card_event_olympic_games(Frame):
         self.l_mine = 0
         self.l_theirs = 0
 
+    def copy(self) -> Eff_card_event_olympic_games:
+        f = object.__new__(Eff_card_event_olympic_games)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_boycott = self.l_boycott
+        f.l_mine = self.l_mine
+        f.l_theirs = self.l_theirs
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_olympic_games",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_boycott, self.l_mine, self.l_theirs],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7523,7 +8054,7 @@ class Eff_card_event_olympic_games(Frame):
                     (0, 1),
                     1,
                     "l_boycott",
-                    "boycott the Olympic Games? (no: take part)",
+                    (TX_boycott_the_olympic_games,),
                     at="specs/twilight_struggle/cards.yaml:231",
                 )
                 return
@@ -7539,7 +8070,7 @@ class Eff_card_event_olympic_games(Frame):
                 return
             elif pc == 3:
                 # cov 268
-                s.say(s.player_label(self.l_o) + " boycotts the Olympic Games")
+                s.say(TX_boycotts_the_olympic_games, self.l_o)
                 p_degrade_defcon(s, 1)
                 self.pc = 5
                 s.push(
@@ -7553,16 +8084,7 @@ class Eff_card_event_olympic_games(Frame):
                     s.tick("the while loop at specs/twilight_struggle/cards.yaml:239:11")
                     self.l_mine = s.roll(6) + 2
                     self.l_theirs = s.roll(6)
-                    s.say(
-                        "Olympic Games: "
-                        + s.player_label(self.l_p)
-                        + " "
-                        + str(self.l_mine)
-                        + ", "
-                        + s.player_label(self.l_o)
-                        + " "
-                        + str(self.l_theirs)
-                    )
+                    s.say(TX_olympic_games, self.l_p, self.l_mine, self.l_o, self.l_theirs)
                 if self.l_mine > self.l_theirs:
                     # cov 270
                     p_gain_vp(s, self.l_p, 2)
@@ -7600,6 +8122,23 @@ class Eff_card_event_independent_reds(Frame):
         self.l_xs = []
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_independent_reds:
+        f = object.__new__(Eff_card_event_independent_reds)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_xs = self.l_xs
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_independent_reds",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7613,7 +8152,7 @@ class Eff_card_event_independent_reds(Frame):
                 ]
                 if len(self.l_xs) == 0:
                     # cov 275
-                    s.say("No country needs influence to match the " + s.player_label(self.l_o))
+                    s.say(TX_no_country_needs_influence, self.l_o)
                     s.pop()
                     return
                 else:
@@ -7625,7 +8164,7 @@ class Eff_card_event_independent_reds(Frame):
                     self.l_xs,
                     5,
                     "l_x",
-                    "match the " + s.player_label(self.l_o) + " influence in",
+                    (TX_match_the_influence_in, self.l_o),
                     at="specs/twilight_struggle/cards.yaml:272",
                 )
                 return
@@ -7653,6 +8192,16 @@ class Eff_card_event_marshall_plan(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_marshall_plan:
+        f = object.__new__(Eff_card_event_marshall_plan)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_marshall_plan", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7697,6 +8246,17 @@ class Eff_card_event_indo_pakistani_war(Frame):
         self.l_p = l_p
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_indo_pakistani_war:
+        f = object.__new__(Eff_card_event_indo_pakistani_war)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_indo_pakistani_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7708,7 +8268,7 @@ class Eff_card_event_indo_pakistani_war(Frame):
                     [E_india, E_pakistan],
                     5,
                     "l_x",
-                    "the country invaded",
+                    (TX_the_country_invaded,),
                     at="specs/twilight_struggle/cards.yaml:292",
                 )
                 return
@@ -7736,16 +8296,22 @@ class Eff_card_event_cia_created(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_cia_created:
+        f = object.__new__(Eff_card_event_cia_created)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_cia_created", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 281
-                s.say_to(
-                    self.l_p,
-                    "You see: "
-                    + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]),
-                )
+                s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]))
                 self.pc = 1
                 s.push(Proc_event_operations(self.l_p, self.l_self))
                 return
@@ -7771,6 +8337,16 @@ class Eff_card_event_suez_crisis(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_suez_crisis:
+        f = object.__new__(Eff_card_event_suez_crisis)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_suez_crisis", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7802,6 +8378,16 @@ class Eff_card_event_east_european_unrest(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_east_european_unrest:
+        f = object.__new__(Eff_card_event_east_european_unrest)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_east_european_unrest", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7837,6 +8423,16 @@ class Eff_card_event_decolonization(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_decolonization:
+        f = object.__new__(Eff_card_event_decolonization)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_decolonization", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7881,6 +8477,17 @@ class Eff_card_event_un_intervention(Frame):
         self.l_p = l_p
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_un_intervention:
+        f = object.__new__(Eff_card_event_un_intervention)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_un_intervention", self.pc, [self.l_self, self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7896,18 +8503,13 @@ class Eff_card_event_un_intervention(Frame):
                     ],
                     7,
                     "l_c",
-                    "the " + s.player_label((1 - self.l_p)) + " card played with UN Intervention",
+                    (TX_the_card_played_with, (1 - self.l_p)),
                     at="specs/twilight_struggle/cards.yaml:367",
                 )
                 return
             elif pc == 1:
                 s.move(T_card, self.l_c, Z_table, True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " plays "
-                    + s.label(T_card, self.l_c)
-                    + " for operations; its event is cancelled"
-                )
+                s.say(TX_plays_for_operations_its, self.l_p, self.l_c)
                 self.pc = 2
                 s.push(Proc_use_for_operations(self.l_p, self.l_c))
                 return
@@ -7940,6 +8542,23 @@ class Eff_card_event_de_stalinization(Frame):
         self.l_more = False
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_de_stalinization:
+        f = object.__new__(Eff_card_event_de_stalinization)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_taken = self.l_taken
+        f.l_more = self.l_more
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_de_stalinization",
+            self.pc,
+            [self.l_self, self.l_p, self.l_taken, self.l_more, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -7963,7 +8582,7 @@ class Eff_card_event_de_stalinization(Frame):
                     [c_y for c_y in list(range(84)) if (s.v_influence[c_y][self.l_p] > 0)],
                     5,
                     "l_x",
-                    "take 1 influence to move (" + str(self.l_taken) + " of up to 4 taken; pass: stop)",
+                    (TX_take_1_influence_to, self.l_taken),
                     True,
                     at="specs/twilight_struggle/cards.yaml:383",
                 ):
@@ -8018,6 +8637,17 @@ class Eff_card_event_brush_war(Frame):
         self.l_p = l_p
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_brush_war:
+        f = object.__new__(Eff_card_event_brush_war)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_brush_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8033,7 +8663,7 @@ class Eff_card_event_brush_war(Frame):
                     ],
                     5,
                     "l_x",
-                    "the country attacked (Brush War)",
+                    (TX_the_country_attacked_brush,),
                     at="specs/twilight_struggle/cards.yaml:419",
                 )
                 return
@@ -8063,6 +8693,17 @@ class Eff_card_event_salt_negotiations(Frame):
         self.l_p = l_p
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_salt_negotiations:
+        f = object.__new__(Eff_card_event_salt_negotiations)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_salt_negotiations", self.pc, [self.l_self, self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8077,7 +8718,7 @@ class Eff_card_event_salt_negotiations(Frame):
                     [c_y for c_y in s.z.piles[Z_discard] if (not F_card_scoring[c_y])],
                     7,
                     "l_c",
-                    "take a card from the discard pile (or pass)",
+                    (TX_take_a_card_from,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:497",
                 ):
@@ -8089,12 +8730,7 @@ class Eff_card_event_salt_negotiations(Frame):
                 if self.l_c != -1:
                     # cov 311
                     s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_p)), True)
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " takes "
-                        + s.label(T_card, self.l_c)
-                        + " from the discard pile"
-                    )
+                    s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
                 else:
                     # cov 312
                     pass
@@ -8130,6 +8766,25 @@ class Eff_card_event_summit(Frame):
         self.l_w = -1
         self.l_step = 0
 
+    def copy(self) -> Eff_card_event_summit:
+        f = object.__new__(Eff_card_event_summit)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_mine = self.l_mine
+        f.l_theirs = self.l_theirs
+        f.l_w = self.l_w
+        f.l_step = self.l_step
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_summit",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_mine, self.l_theirs, self.l_w, self.l_step],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8138,19 +8793,10 @@ class Eff_card_event_summit(Frame):
                 self.l_o = 1 - self.l_p
                 self.l_mine = s.roll(6) + f_regions_led(s, self.l_p)
                 self.l_theirs = s.roll(6) + f_regions_led(s, self.l_o)
-                s.say(
-                    "Summit: "
-                    + s.player_label(self.l_p)
-                    + " "
-                    + str(self.l_mine)
-                    + ", "
-                    + s.player_label(self.l_o)
-                    + " "
-                    + str(self.l_theirs)
-                )
+                s.say(TX_summit, self.l_p, self.l_mine, self.l_o, self.l_theirs)
                 if self.l_mine == self.l_theirs:
                     # cov 316
-                    s.say("Summit: a tie, no effect")
+                    s.say(TX_summit_a_tie_no)
                     s.pop()
                     return
                 else:
@@ -8164,7 +8810,7 @@ class Eff_card_event_summit(Frame):
                     [c_m for c_m in [0, 1, 2] if ((c_m != 0) or (s.v_defcon < 5))],
                     13,
                     "l_step",
-                    "move DEFCON one level (Summit)",
+                    (TX_move_defcon_one_level,),
                     at="specs/twilight_struggle/cards.yaml:530",
                 )
                 return
@@ -8202,6 +8848,21 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
         self.l_p = l_p
         self.l_level = 0
 
+    def copy(self) -> Eff_card_event_how_i_learned_to_stop_worrying:
+        f = object.__new__(Eff_card_event_how_i_learned_to_stop_worrying)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_level = self.l_level
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_how_i_learned_to_stop_worrying",
+            self.pc,
+            [self.l_self, self.l_p, self.l_level],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8213,7 +8874,7 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
                     range(1, 5 + 1),
                     2,
                     "l_level",
-                    "set DEFCON to",
+                    (TX_set_defcon_to,),
                     at="specs/twilight_struggle/cards.yaml:544",
                 )
                 return
@@ -8245,6 +8906,17 @@ class Eff_card_event_junta(Frame):
         self.l_p = l_p
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_junta:
+        f = object.__new__(Eff_card_event_junta)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_junta", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8256,7 +8928,7 @@ class Eff_card_event_junta(Frame):
                     f_latin_america(s),
                     5,
                     "l_x",
-                    "add 2 influence to (Junta)",
+                    (TX_add_2_influence_to,),
                     at="specs/twilight_struggle/cards.yaml:554",
                 )
                 return
@@ -8295,6 +8967,23 @@ class Eff_card_event_missile_envy(Frame):
         self.l_top = 0
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_missile_envy:
+        f = object.__new__(Eff_card_event_missile_envy)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_top = self.l_top
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_missile_envy",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_top, self.l_c],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8303,7 +8992,7 @@ class Eff_card_event_missile_envy(Frame):
                 self.l_o = 1 - self.l_p
                 if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
                     # cov 325
-                    s.say(s.player_label(self.l_o) + " has no card to give")
+                    s.say(TX_has_no_card_to_4, self.l_o)
                     s.pop()
                     return
                 else:
@@ -8318,7 +9007,7 @@ class Eff_card_event_missile_envy(Frame):
                     [c_y for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))] if (F_card_ops[c_y] == self.l_top)],
                     7,
                     "l_c",
-                    "card to give for Missile Envy (a highest-operations card)",
+                    (TX_card_to_give_for,),
                     at="specs/twilight_struggle/cards.yaml:580",
                 )
                 return
@@ -8329,12 +9018,7 @@ class Eff_card_event_missile_envy(Frame):
                 s.add_mod(M_owes_operations, (self.l_o,), -1)
                 # cov 328
                 s.add_mod(M_must_play_for_operations, (self.l_o, self.l_self), -1)
-                s.say(
-                    s.player_label(self.l_o)
-                    + " gives "
-                    + s.label(T_card, self.l_c)
-                    + " and takes Missile Envy, to play for operations next"
-                )
+                s.say(TX_gives_and_takes_missile, self.l_o, self.l_c)
                 if F_card_scoring[self.l_c] or (
                     (F_card_side[self.l_c] != self.l_o)
                     and (not f_event_blocked(s, f_event_player(s, self.l_p, self.l_c), self.l_c))
@@ -8364,12 +9048,7 @@ class Eff_card_event_missile_envy(Frame):
                 s.push(Proc_resolve_event_play(self.l_p, self.l_c))
                 return
             elif pc == 4:
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses the operations of "
-                    + s.label(T_card, self.l_c)
-                    + "; its event does not happen"
-                )
+                s.say(TX_uses_the_operations_of, self.l_p, self.l_c)
                 self.pc = 6
                 s.push(Proc_use_for_operations(self.l_p, self.l_c))
                 return
@@ -8403,6 +9082,22 @@ class Eff_card_event_south_african_unrest(Frame):
         self.l_all_there = False
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_south_african_unrest:
+        f = object.__new__(Eff_card_event_south_african_unrest)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_all_there = self.l_all_there
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_south_african_unrest",
+            self.pc,
+            [self.l_self, self.l_p, self.l_all_there, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8414,7 +9109,7 @@ class Eff_card_event_south_african_unrest(Frame):
                     (0, 1),
                     1,
                     "l_all_there",
-                    "add 2 influence to South Africa? (no: 1 there and 2 in one country next to it)",
+                    (TX_add_2_influence_to_2,),
                     at="specs/twilight_struggle/cards.yaml:632",
                 )
                 return
@@ -8443,7 +9138,7 @@ class Eff_card_event_south_african_unrest(Frame):
                     F_country_adjacent[E_south_africa],
                     5,
                     "l_x",
-                    "add 2 influence to (South African Unrest)",
+                    (TX_add_2_influence_to_3,),
                     at="specs/twilight_struggle/cards.yaml:637",
                 )
                 return
@@ -8471,6 +9166,16 @@ class Eff_card_event_muslim_revolution(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_muslim_revolution:
+        f = object.__new__(Eff_card_event_muslim_revolution)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_muslim_revolution", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8510,6 +9215,16 @@ class Eff_card_event_abm_treaty(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_abm_treaty:
+        f = object.__new__(Eff_card_event_abm_treaty)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_abm_treaty", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8542,16 +9257,22 @@ class Eff_card_event_lone_gunman(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_lone_gunman:
+        f = object.__new__(Eff_card_event_lone_gunman)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_lone_gunman", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 353
-                s.say_to(
-                    self.l_p,
-                    "You see: "
-                    + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]),
-                )
+                s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]))
                 self.pc = 1
                 s.push(Proc_event_operations(self.l_p, self.l_self))
                 return
@@ -8577,6 +9298,16 @@ class Eff_card_event_colonial_rear_guards(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_colonial_rear_guards:
+        f = object.__new__(Eff_card_event_colonial_rear_guards)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_colonial_rear_guards", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8618,6 +9349,16 @@ class Eff_card_event_puppet_governments(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_puppet_governments:
+        f = object.__new__(Eff_card_event_puppet_governments)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_puppet_governments", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8666,6 +9407,23 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
         self.l_c = -1
         self.l_playing = False
 
+    def copy(self) -> Eff_card_event_grain_sales_to_soviets:
+        f = object.__new__(Eff_card_event_grain_sales_to_soviets)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_c = self.l_c
+        f.l_playing = self.l_playing
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_grain_sales_to_soviets",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_playing],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8681,31 +9439,20 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
             elif pc == 1:
                 self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
                 s.move(T_card, self.l_c, (Z_looked_at + s.ref(self.l_p)), True)
-                s.say_to(
-                    self.l_p,
-                    "You see: "
-                    + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_looked_at + s.ref(self.l_p))]),
-                )
+                s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_looked_at + s.ref(self.l_p))]))
                 self.pc = 4
                 s.decide(
                     self.l_p,
                     (0, 1),
                     1,
                     "l_playing",
-                    "play the card drawn from the "
-                    + s.player_label(self.l_o)
-                    + " hand? (no: return it and use this card's operations)",
+                    (TX_play_the_card_drawn, self.l_o),
                     at="specs/twilight_struggle/cards.yaml:791",
                 )
                 return
             elif pc == 2:
                 # cov 359
-                s.say(
-                    s.player_label(self.l_o)
-                    + " has no card: "
-                    + s.player_label(self.l_p)
-                    + " uses the operations of Grain Sales to Soviets"
-                )
+                s.say(TX_has_no_card_uses, self.l_o, self.l_p)
                 self.pc = 3
                 s.push(Proc_event_operations(self.l_p, self.l_self))
                 return
@@ -8726,25 +9473,13 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                 return
             elif pc == 6:
                 # cov 361
-                s.say(
-                    s.player_label(self.l_p)
-                    + " plays "
-                    + s.label(T_card, self.l_c)
-                    + ", drawn from the "
-                    + s.player_label(self.l_o)
-                    + " hand"
-                )
+                s.say(TX_plays_drawn_from_the, self.l_p, self.l_c, self.l_o)
                 self.pc = 8
                 s.push(Proc_play_card(self.l_p, self.l_c))
                 return
             elif pc == 7:
                 s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_o)), True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " returns the card to the "
-                    + s.player_label(self.l_o)
-                    + " hand"
-                )
+                s.say(TX_returns_the_card_to, self.l_p, self.l_o)
                 self.pc = 9
                 s.push(Proc_event_operations(self.l_p, self.l_self))
                 return
@@ -8773,6 +9508,16 @@ class Eff_card_event_oas_founded(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_oas_founded:
+        f = object.__new__(Eff_card_event_oas_founded)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_oas_founded", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8804,6 +9549,16 @@ class Eff_card_event_the_voice_of_america(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_the_voice_of_america:
+        f = object.__new__(Eff_card_event_the_voice_of_america)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_the_voice_of_america", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8843,6 +9598,16 @@ class Eff_card_event_liberation_theology(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_liberation_theology:
+        f = object.__new__(Eff_card_event_liberation_theology)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_liberation_theology", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8880,6 +9645,16 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_ussuri_river_skirmish:
+        f = object.__new__(Eff_card_event_ussuri_river_skirmish)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_ussuri_river_skirmish", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8941,6 +9716,23 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
         self.l_more = False
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_ask_not_what_your_country_can_do_for_you:
+        f = object.__new__(Eff_card_event_ask_not_what_your_country_can_do_for_you)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.l_more = self.l_more
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_ask_not_what_your_country_can_do_for_you",
+            self.pc,
+            [self.l_self, self.l_p, self.l_n, self.l_more, self.l_c],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8964,7 +9756,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
                     7,
                     "l_c",
-                    "discard a card (" + str(self.l_n) + " so far; pass: stop and draw as many)",
+                    (TX_discard_a_card_so, self.l_n),
                     True,
                     at="specs/twilight_struggle/cards.yaml:912",
                 ):
@@ -8976,7 +9768,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                 for _ in range(self.l_n):
                     s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:921:9")
                     p_draw(s, self.l_p)
-                s.say(s.player_label(self.l_p) + " draws " + str(self.l_n) + " cards")
+                s.say(TX_draws_cards, self.l_p, self.l_n)
                 s.pop()
                 return
             elif pc == 4:
@@ -8987,7 +9779,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                     # cov 384
                     s.move(T_card, self.l_c, Z_discard, True)
                     self.l_n += 1
-                    s.say(s.player_label(self.l_p) + " discards " + s.label(T_card, self.l_c))
+                    s.say(TX_discards, self.l_p, self.l_c)
                 pc = 1
                 continue
             else:
@@ -9014,6 +9806,18 @@ class Eff_card_event_star_wars(Frame):
         self.l_xs = []
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_star_wars:
+        f = object.__new__(Eff_card_event_star_wars)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_xs = self.l_xs
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_star_wars", self.pc, [self.l_self, self.l_p, self.l_xs, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9029,7 +9833,7 @@ class Eff_card_event_star_wars(Frame):
                 ]
                 if len(self.l_xs) == 0:
                     # cov 395
-                    s.say("No card in the discard pile has an event that can happen")
+                    s.say(TX_no_card_in_the)
                     s.pop()
                     return
                 else:
@@ -9041,18 +9845,13 @@ class Eff_card_event_star_wars(Frame):
                     self.l_xs,
                     7,
                     "l_c",
-                    "a card from the discard pile to play as an event (Star Wars)",
+                    (TX_a_card_from_the,),
                     at="specs/twilight_struggle/cards.yaml:1014",
                 )
                 return
             elif pc == 1:
                 s.move(T_card, self.l_c, Z_table, True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " takes "
-                    + s.label(T_card, self.l_c)
-                    + " from the discard pile"
-                )
+                s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
                 arg0_ = self.l_p
                 arg1_ = self.l_c
                 arg2_ = 0
@@ -9089,6 +9888,16 @@ class Eff_card_event_the_reformer(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_the_reformer:
+        f = object.__new__(Eff_card_event_the_reformer)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_the_reformer", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9130,6 +9939,16 @@ class Eff_card_event_marine_barracks_bombing(Frame):
         self.l_self = l_self
         self.l_p = l_p
 
+    def copy(self) -> Eff_card_event_marine_barracks_bombing:
+        f = object.__new__(Eff_card_event_marine_barracks_bombing)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_marine_barracks_bombing", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9169,6 +9988,16 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_soviets_shoot_down_kal_007:
+        f = object.__new__(Eff_card_event_soviets_shoot_down_kal_007)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_soviets_shoot_down_kal_007", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9217,6 +10046,16 @@ class Eff_card_event_glasnost(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_glasnost:
+        f = object.__new__(Eff_card_event_glasnost)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_glasnost", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9268,6 +10107,17 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
         self.l_p = l_p
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_ortega_elected_in_nicaragua:
+        f = object.__new__(Eff_card_event_ortega_elected_in_nicaragua)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_ortega_elected_in_nicaragua", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9281,7 +10131,7 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
                     f_free_coup_targets(s, self.l_p, F_country_adjacent[E_nicaragua]),
                     5,
                     "l_x",
-                    "free coup next to Nicaragua (or pass)",
+                    (TX_free_coup_next_to,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1089",
                 ):
@@ -9331,6 +10181,18 @@ class Eff_card_event_chernobyl(Frame):
         self.l_o = -1
         self.l_r = -1
 
+    def copy(self) -> Eff_card_event_chernobyl:
+        f = object.__new__(Eff_card_event_chernobyl)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_r = self.l_r
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_chernobyl", self.pc, [self.l_self, self.l_p, self.l_o, self.l_r]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9343,22 +10205,14 @@ class Eff_card_event_chernobyl(Frame):
                     list(range(6)),
                     4,
                     "l_r",
-                    "the region where "
-                    + s.player_label(self.l_o)
-                    + " may not place influence with operations this turn (Chernobyl)",
+                    (TX_the_region_where_may, self.l_o),
                     at="specs/twilight_struggle/cards.yaml:1128",
                 )
                 return
             elif pc == 1:
                 # cov 417
                 s.add_mod(M_placement_closed, (self.l_o, self.l_r), PH_turn)
-                s.say(
-                    "Chernobyl: "
-                    + s.player_label(self.l_o)
-                    + " may not place influence in "
-                    + s.label(T_region, self.l_r)
-                    + " with operations this turn"
-                )
+                s.say(TX_chernobyl_may_not_place, self.l_o, self.l_r)
                 s.pop()
                 return
             else:
@@ -9399,6 +10253,25 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
         self.l_chosen = []
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_latin_american_debt_crisis:
+        f = object.__new__(Eff_card_event_latin_american_debt_crisis)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_c = self.l_c
+        f.l_xs = self.l_xs
+        f.l_chosen = self.l_chosen
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_latin_american_debt_crisis",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_xs, self.l_chosen, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9415,9 +10288,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     ],
                     7,
                     "l_c",
-                    "discard a card of 3 or more operations (pass: "
-                    + s.player_label(self.l_p)
-                    + " doubles its influence in 2 South American countries)",
+                    (TX_discard_a_card_of_2, self.l_p),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1140",
                 ):
@@ -9429,7 +10300,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 if self.l_c != -1:
                     # cov 419
                     s.move(T_card, self.l_c, Z_discard, True)
-                    s.say(s.player_label(self.l_o) + " discards " + s.label(T_card, self.l_c))
+                    s.say(TX_discards, self.l_o, self.l_c)
                     s.pop()
                     return
                 else:
@@ -9451,7 +10322,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     self.l_xs,
                     5,
                     "l_chosen",
-                    "double your influence in",
+                    (TX_double_your_influence_in,),
                     need=need_,
                     at="specs/twilight_struggle/cards.yaml:1147",
                 )
@@ -9463,9 +10334,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     s.v_influence[i0_][i1_] = min(
                         99, max(0, min(99, (2 * s.v_influence[self.l_x][self.l_p])))
                     )
-                    s.say(
-                        s.player_label(self.l_p) + " doubles its influence in " + s.label(T_country, self.l_x)
-                    )
+                    s.say(TX_doubles_its_influence_in, self.l_p, self.l_x)
                 s.pop()
                 return
             else:
@@ -9487,6 +10356,16 @@ class Eff_card_event_tear_down_this_wall(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_tear_down_this_wall:
+        f = object.__new__(Eff_card_event_tear_down_this_wall)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_tear_down_this_wall", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9533,6 +10412,23 @@ class Eff_card_event_aldrich_ames_remix(Frame):
         self.l_c = -1
         self.l_c_2 = -1
 
+    def copy(self) -> Eff_card_event_aldrich_ames_remix:
+        f = object.__new__(Eff_card_event_aldrich_ames_remix)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_c = self.l_c
+        f.l_c_2 = self.l_c_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_aldrich_ames_remix",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_c_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9541,7 +10437,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
                 self.l_o = 1 - self.l_p
                 if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
                     # cov 424
-                    s.say(s.player_label(self.l_o) + " has no card in hand")
+                    s.say(TX_has_no_card_in, self.l_o)
                     s.pop()
                     return
                 else:
@@ -9549,27 +10445,20 @@ class Eff_card_event_aldrich_ames_remix(Frame):
                     pass
                 for x_ in list(s.z.piles[(Z_hand + s.ref(self.l_o))]):
                     self.l_c = x_
-                    s.say("Revealed: " + s.label(T_card, self.l_c))
+                    s.say(TX_revealed, self.l_c)
                 self.pc = 1
                 s.decide(
                     self.l_p,
                     s.z.piles[(Z_hand + s.ref(self.l_o))],
                     7,
                     "l_c_2",
-                    "a card to discard from the " + s.player_label(self.l_o) + " hand",
+                    (TX_a_card_to_discard, self.l_o),
                     at="specs/twilight_struggle/cards.yaml:1193",
                 )
                 return
             elif pc == 1:
                 s.move(T_card, self.l_c_2, Z_discard, True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " discards "
-                    + s.label(T_card, self.l_c_2)
-                    + " from the "
-                    + s.player_label(self.l_o)
-                    + " hand"
-                )
+                s.say(TX_discards_from_the_hand, self.l_p, self.l_c_2, self.l_o)
                 s.pop()
                 return
             else:
@@ -9591,6 +10480,16 @@ class Eff_card_event_pershing_ii_deployed(Frame):
         self.pc = 0
         self.l_self = l_self
         self.l_p = l_p
+
+    def copy(self) -> Eff_card_event_pershing_ii_deployed:
+        f = object.__new__(Eff_card_event_pershing_ii_deployed)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_pershing_ii_deployed", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9626,6 +10525,17 @@ class Eff_card_event_wargames(Frame):
         self.l_p = l_p
         self.l_ending = False
 
+    def copy(self) -> Eff_card_event_wargames:
+        f = object.__new__(Eff_card_event_wargames)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_ending = self.l_ending
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_wargames", self.pc, [self.l_self, self.l_p, self.l_ending]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9637,14 +10547,14 @@ class Eff_card_event_wargames(Frame):
                     (0, 1),
                     1,
                     "l_ending",
-                    "give " + s.player_label((1 - self.l_p)) + " 6 VP and end the game now?",
+                    (TX_give_6_vp_and, (1 - self.l_p)),
                     at="specs/twilight_struggle/cards.yaml:1216",
                 )
                 return
             elif pc == 1:
                 if not self.l_ending:
                     # cov 428
-                    s.say(s.player_label(self.l_p) + " does not end the game")
+                    s.say(TX_does_not_end_the, self.l_p)
                     s.pop()
                     return
                 else:
@@ -9677,6 +10587,17 @@ class Eff_card_event_iran_iraq_war(Frame):
         self.l_p = l_p
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_iran_iraq_war:
+        f = object.__new__(Eff_card_event_iran_iraq_war)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_iran_iraq_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9688,7 +10609,7 @@ class Eff_card_event_iran_iraq_war(Frame):
                     [E_iran, E_iraq],
                     5,
                     "l_x",
-                    "the country invaded",
+                    (TX_the_country_invaded,),
                     at="specs/twilight_struggle/cards.yaml:1243",
                 )
                 return
@@ -9724,6 +10645,24 @@ class Eff_card_event_the_cambridge_five(Frame):
         self.l_c = -1
         self.l_x = -1
 
+    def copy(self) -> Eff_card_event_the_cambridge_five:
+        f = object.__new__(Eff_card_event_the_cambridge_five)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_shown = self.l_shown
+        f.l_c = self.l_c
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_the_cambridge_five",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_shown, self.l_c, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9733,7 +10672,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                 self.l_shown = [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_o))] if F_card_scoring[c_c]]
                 if len(self.l_shown) == 0:
                     # cov 436
-                    s.say(s.player_label(self.l_o) + " holds no scoring card")
+                    s.say(TX_holds_no_scoring_card, self.l_o)
                     s.pop()
                     return
                 else:
@@ -9741,7 +10680,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                     pass
                 for x_ in list(self.l_shown):
                     self.l_c = x_
-                    s.say("Revealed: " + s.label(T_card, self.l_c))
+                    s.say(TX_revealed, self.l_c)
                 self.pc = 1
                 if s.decide(
                     self.l_p,
@@ -9752,7 +10691,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                     ],
                     5,
                     "l_x",
-                    "add 1 influence in a region named on a revealed card",
+                    (TX_add_1_influence_in,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1274",
                 ):
@@ -9794,6 +10733,18 @@ class Eff_card_event_special_relationship(Frame):
         self.l_x = -1
         self.l_x_2 = -1
 
+    def copy(self) -> Eff_card_event_special_relationship:
+        f = object.__new__(Eff_card_event_special_relationship)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        f.l_x_2 = self.l_x_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_special_relationship", self.pc, [self.l_self, self.l_p, self.l_x, self.l_x_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9801,13 +10752,13 @@ class Eff_card_event_special_relationship(Frame):
                 # cov 440
                 if not f_controls(s, self.l_p, E_uk):
                     # cov 441
-                    s.say(s.player_label(self.l_p) + " does not control the UK: no effect")
+                    s.say(TX_does_not_control_the, self.l_p)
                     s.pop()
                     return
                 else:
                     # cov 442
                     pass
-                if s.active(M_nato_in_effect, ()):
+                if (M_nato_in_effect,) in s.active_mods:
                     pc = 2
                     continue
                 # cov 444
@@ -9824,7 +10775,7 @@ class Eff_card_event_special_relationship(Frame):
                     f_western_europe_countries(s),
                     5,
                     "l_x",
-                    "add 2 influence",
+                    (TX_add_2_influence,),
                     at="specs/twilight_struggle/cards.yaml:1290",
                 )
                 return
@@ -9835,7 +10786,7 @@ class Eff_card_event_special_relationship(Frame):
                     F_country_adjacent[E_uk],
                     5,
                     "l_x_2",
-                    "add 1 influence",
+                    (TX_add_1_influence,),
                     at="specs/twilight_struggle/cards.yaml:1294",
                 )
                 return
@@ -9891,6 +10842,26 @@ class Eff_card_event_che(Frame):
         self.l_before = 0
         self.l_y = -1
 
+    def copy(self) -> Eff_card_event_che:
+        f = object.__new__(Eff_card_event_che)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_o = self.l_o
+        f.l_ops = self.l_ops
+        f.l_area = self.l_area
+        f.l_x = self.l_x
+        f.l_before = self.l_before
+        f.l_y = self.l_y
+        return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_che",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_ops, self.l_area, self.l_x, self.l_before, self.l_y],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -9912,7 +10883,7 @@ class Eff_card_event_che(Frame):
                     [c_y for c_y in f_coup_targets(s, self.l_p) if (c_y in self.l_area)],
                     5,
                     "l_x",
-                    "coup with Che (or pass)",
+                    (TX_coup_with_che_or,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1321",
                 ):
@@ -9954,7 +10925,7 @@ class Eff_card_event_che(Frame):
                     ],
                     5,
                     "l_y",
-                    "a second coup with Che (or pass)",
+                    (TX_a_second_coup_with,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1326",
                 ):
@@ -10002,26 +10973,31 @@ class Eff_card_event_our_man_in_tehran(Frame):
         self.l_p = l_p
         self.l_c = -1
 
+    def copy(self) -> Eff_card_event_our_man_in_tehran:
+        f = object.__new__(Eff_card_event_our_man_in_tehran)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_our_man_in_tehran", self.pc, [self.l_self, self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 454
                 s.deal(T_card, 5, Z_deck, (Z_looked_at + s.ref(self.l_p)))
-                s.say_to(
-                    self.l_p,
-                    "You see: "
-                    + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_looked_at + s.ref(self.l_p))]),
-                )
+                s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_looked_at + s.ref(self.l_p))]))
                 self.pc = 1
                 if s.decide(
                     self.l_p,
                     s.z.piles[(Z_looked_at + s.ref(self.l_p))],
                     7,
                     "l_c",
-                    "discard, shown to "
-                    + s.player_label((1 - self.l_p))
-                    + " (pass: return the rest to the deck)",
+                    (TX_discard_shown_to_pass, (1 - self.l_p)),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1342",
                 ):
@@ -10041,16 +11017,14 @@ class Eff_card_event_our_man_in_tehran(Frame):
                 continue
             elif pc == 3:
                 s.move(T_card, self.l_c, Z_discard, True)
-                s.say(s.player_label(self.l_p) + " discards " + s.label(T_card, self.l_c))
+                s.say(TX_discards, self.l_p, self.l_c)
                 self.pc = 5
                 if s.decide(
                     self.l_p,
                     s.z.piles[(Z_looked_at + s.ref(self.l_p))],
                     7,
                     "l_c",
-                    "discard, shown to "
-                    + s.player_label((1 - self.l_p))
-                    + " (pass: return the rest to the deck)",
+                    (TX_discard_shown_to_pass, (1 - self.l_p)),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1346",
                 ):
@@ -10061,7 +11035,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
             elif pc == 4:
                 s.move_all(T_card, s.z.piles[(Z_looked_at + s.ref(self.l_p))], Z_deck, True)
                 s.shuffle(Z_deck)
-                s.say("The rest go back and the draw deck is reshuffled")
+                s.say(TX_the_rest_go_back)
                 s.pop()
                 return
             elif pc == 5:
@@ -10089,6 +11063,17 @@ class Trig_norad(Frame):
         self.l_before = l_before
         self.l_x = -1
 
+    def copy(self) -> Trig_norad:
+        f = object.__new__(Trig_norad)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_before = self.l_before
+        f.l_x = self.l_x
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Trig_norad", self.pc, [self.l_p, self.l_before, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -10100,7 +11085,7 @@ class Trig_norad(Frame):
                     [c_y for c_y in list(range(84)) if (s.v_influence[c_y][P_usa] > 0)],
                     5,
                     "l_x",
-                    "add 1 influence (NORAD)",
+                    (TX_add_1_influence_norad,),
                     at="specs/twilight_struggle/events.yaml:91",
                 )
                 return
@@ -10131,6 +11116,17 @@ class Trig_missile_crisis_defused(Frame):
         self.l_x = l_x
         self.l_x_2 = -1
 
+    def copy(self) -> Trig_missile_crisis_defused:
+        f = object.__new__(Trig_missile_crisis_defused)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_x = self.l_x
+        f.l_x_2 = self.l_x_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Trig_missile_crisis_defused", self.pc, [self.l_p, self.l_x, self.l_x_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -10142,7 +11138,7 @@ class Trig_missile_crisis_defused(Frame):
                     [c_y for c_y in f_crisis_countries(s, self.l_p) if (s.v_influence[c_y][self.l_p] >= 2)],
                     5,
                     "l_x_2",
-                    "remove 2 influence to end the Cuban Missile Crisis (pass: the coup starts nuclear war)",
+                    (TX_remove_2_influence_to,),
                     True,
                     at="specs/twilight_struggle/events.yaml:99",
                 ):
@@ -10157,12 +11153,7 @@ class Trig_missile_crisis_defused(Frame):
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 2))
                     # cov 487
                     s.cancel_mod(M_missile_crisis, (self.l_p,))
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " removes 2 influence from "
-                        + s.label(T_country, self.l_x_2)
-                        + ": the Cuban Missile Crisis is over"
-                    )
+                    s.say(TX_removes_2_influence_from, self.l_p, self.l_x_2)
                 else:
                     # cov 486
                     pass
@@ -10192,6 +11183,18 @@ class Phase_placement(Frame):
         self.r_1 = 0
         self.r_2 = 0
 
+    def copy(self) -> Phase_placement:
+        f = object.__new__(Phase_placement)
+        f.pc = self.pc
+        f.l_x = self.l_x
+        f.l_x_2 = self.l_x_2
+        f.r_1 = self.r_1
+        f.r_2 = self.r_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_placement", self.pc, [self.l_x, self.l_x_2, self.r_1, self.r_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -10214,7 +11217,7 @@ class Phase_placement(Frame):
                     [c_y for c_y in list(range(84)) if (0 in F_country_subregions[c_y])],
                     5,
                     "l_x",
-                    "setup influence in Eastern Europe",
+                    (TX_setup_influence_in_eastern,),
                     at="specs/twilight_struggle/game.yaml:198",
                 )
                 return
@@ -10242,7 +11245,7 @@ class Phase_placement(Frame):
                     [c_y for c_y in list(range(84)) if (1 in F_country_subregions[c_y])],
                     5,
                     "l_x_2",
-                    "setup influence in Western Europe",
+                    (TX_setup_influence_in_western,),
                     at="specs/twilight_struggle/game.yaml:202",
                 )
                 return
@@ -10270,6 +11273,14 @@ class Phase_headline(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Phase_headline:
+        f = object.__new__(Phase_headline)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_headline", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -10295,6 +11306,14 @@ class Phase_action_rounds(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Phase_action_rounds:
+        f = object.__new__(Phase_action_rounds)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_action_rounds", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10349,6 +11368,14 @@ class Phase_end_of_turn(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Phase_end_of_turn:
+        f = object.__new__(Phase_end_of_turn)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_end_of_turn", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -10374,6 +11401,14 @@ class Flow(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -11226,6 +12261,303 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_make_a_free_coup
+    Text("make a free coup or realignment rolls with {}?", ("entity:card",)),
+    # TX_spend_ops_of_on
+    Text("spend {} ops of {} on", ("int", "entity:card")),
+    # TX_free_coup_in
+    Text("free coup in"),
+    # TX_is_no_longer_in
+    Text("{} is no longer in effect", ("entity:card",)),
+    # TX_gives_the_china_card
+    Text("{} gives the China Card to {}, face up", ("player", "player")),
+    # TX_gives_the_china_card_2
+    Text("{} gives the China Card to {}, face down", ("player", "player")),
+    # TX_controls_with_influence
+    Text("{} controls {} with {} influence", ("player", "entity:country", "int")),
+    # TX_remove_1_influence_from
+    Text("remove 1 {} influence from ({} of {})", ("player", "int", "int")),
+    # TX_remove_influence_from
+    Text("remove {} influence from", ("player",)),
+    # TX_removes_influence_from
+    Text("{} removes {} influence from {}", ("player", "player", "entity:country")),
+    # TX_add_1_influence_to
+    Text("add 1 influence to"),
+    # TX_add_1_influence_of
+    Text("add 1 influence ({} of {})", ("int", "int")),
+    # TX_the_war_in_succeeds
+    Text("The war in {} succeeds: {} - {} against {}", ("entity:country", "int", "int", "int")),
+    # TX_the_war_in_fails
+    Text("The war in {} fails: {} - {} against {}", ("entity:country", "int", "int", "int")),
+    # TX_gains_vp
+    Text("{} gains {} VP", ("player", "int")),
+    # TX_defcon_falls_to
+    Text("DEFCON falls to {}", ("int",)),
+    # TX_defcon_improves_to
+    Text("DEFCON improves to {}", ("int",)),
+    # TX_defcon_stays_at
+    Text("DEFCON stays at {}", ("int",)),
+    # TX_spend_ops_on
+    Text("spend {} ops on", ("int",)),
+    # TX_coup_in
+    Text("coup in"),
+    # TX_place_influence_ops_left
+    Text("place influence ({} ops left)", ("int",)),
+    # TX_realignment_roll_ops_left
+    Text("realignment roll ({} ops left)", ("int",)),
+    # TX_realignment_in
+    Text("Realignment in {}: {} {}, {} {}", ("entity:country", "player", "int", "player", "int")),
+    # TX_coup_in_modified_by
+    Text("Coup in {}: {} + {}, modified by {}, against {}", ("entity:country", "int", "int", "int", "int")),
+    # TX_coup_in_succeeds_by
+    Text(
+        "Coup in {} succeeds by {}: {} loses {}, {} gains {}",
+        ("entity:country", "int", "player", "int", "player", "int"),
+    ),
+    # TX_coup_in_fails_modified
+    Text(
+        "Coup in {} fails ({} + {}, modified by {}, against {})",
+        ("entity:country", "int", "int", "int", "int"),
+    ),
+    # TX_coup_in_fails_against
+    Text("Coup in {} fails ({} + {} against {})", ("entity:country", "int", "int", "int")),
+    # TX_fails_to_reach
+    Text("{} fails to reach {}", ("player", "entity:space_box")),
+    # TX_reaches_on_the_space
+    Text("{} reaches {} on the space race", ("player", "entity:space_box")),
+    # TX_scoring_us_vp_ussr
+    Text("{} scoring: US {} VP, USSR {} VP", ("entity:region", "int", "int")),
+    # TX_southeast_asia_scoring_us
+    Text("Southeast Asia scoring: US {} VP, USSR {} VP", ("int", "int")),
+    # TX_the_discards_are_reshuffled
+    Text("The discards are reshuffled into a new draw deck"),
+    # TX_the_war_cards_are
+    Text("The {} war cards are shuffled into the draw deck", ("enum:period",)),
+    # TX_revealed
+    Text("Revealed: {}", ("entity:card",)),
+    # TX_headline_played_by
+    Text("Headline {}: {}, played by {}", ("int", "entity:card", "player")),
+    # TX_headline_card_chosen_first
+    Text("headline card (chosen first, Man in Earth Orbit)"),
+    # TX_headline_card
+    Text("headline card"),
+    # TX_has_no_card_to
+    Text("{} has no card to play and sits out the round", ("player",)),
+    # TX_card_to_play_or
+    Text("card to play (or pass)"),
+    # TX_passes
+    Text("{} passes", ("player",)),
+    # TX_card_to_play
+    Text("card to play"),
+    # TX_has_no_card_to_2
+    Text("{} has no card to discard for {} and sits out the round", ("player", "entity:card")),
+    # TX_a_card_for_discard
+    Text(
+        "a card for {}: discard one of 2+ operations to escape, or else play a scoring card (or pass)",
+        ("entity:card",),
+    ),
+    # TX_a_card_for_discard_2
+    Text(
+        "a card for {}: discard one of 2+ operations to escape, or else play a scoring card", ("entity:card",)
+    ),
+    # TX_discards_to_escape
+    Text("{} discards {} to escape {}", ("player", "entity:card", "entity:card")),
+    # TX_escapes
+    Text("{} escapes {}", ("player", "entity:card")),
+    # TX_stays_in
+    Text("{} stays in {}", ("player", "entity:card")),
+    # TX_play_for
+    Text("play {} for", ("entity:card",)),
+    # TX_when_the_event_of
+    Text("when the {} event of {} happens", ("player", "entity:card")),
+    # TX_the_event_of_cannot
+    Text("The event of {} cannot happen any more: its condition no longer holds", ("entity:card",)),
+    # TX_the_event_of_cannot_2
+    Text("The event of {} cannot happen: it is played for operations only", ("entity:card",)),
+    # TX_the_event_of_cannot_3
+    Text("The event of {} cannot happen", ("entity:card",)),
+    # TX_event
+    Text("Event: {} ({})", ("entity:card", "player")),
+    # TX_the_china_card_passes
+    Text("The China Card passes face down to {}", ("player",)),
+    # TX_military_operations_the_us
+    Text("Military operations: the US is {} short, the USSR {}", ("int", "int")),
+    # TX_discard_a_held_card
+    Text("discard a held card (Eagle/Bear Has Landed)"),
+    # TX_the_china_card_is
+    Text("The China Card is turned face up"),
+    # TX_final_scoring
+    Text("Final scoring"),
+    # TX_holds_the_china_card
+    Text("{} holds the China Card: 1 VP", ("player",)),
+    # TX_has_no_card_to_3
+    Text("{} has no card to discard", ("player",)),
+    # TX_discards_at_random
+    Text("{} discards {} at random", ("player", "entity:card")),
+    # TX_discard_a_card_of
+    Text("discard a card of 3 or more operations (pass: lose all influence in West Germany)"),
+    # TX_loses_all_its_influence
+    Text("{} loses all its influence in West Germany", ("player",)),
+    # TX_discards
+    Text("{} discards {}", ("player", "entity:card")),
+    # TX_remove_all_us_influence
+    Text("remove all US influence from 4 Eastern European countries? (no: add 5 influence there instead)"),
+    # TX_no_uncontrolled_european_country
+    Text("No uncontrolled European country has {} influence", ("player",)),
+    # TX_remove_all_influence_from
+    Text("remove all {} influence from", ("player",)),
+    # TX_boycott_the_olympic_games
+    Text("boycott the Olympic Games? (no: take part)"),
+    # TX_boycotts_the_olympic_games
+    Text("{} boycotts the Olympic Games", ("player",)),
+    # TX_olympic_games
+    Text("Olympic Games: {} {}, {} {}", ("player", "int", "player", "int")),
+    # TX_no_country_needs_influence
+    Text("No country needs influence to match the {}", ("player",)),
+    # TX_match_the_influence_in
+    Text("match the {} influence in", ("player",)),
+    # TX_the_country_invaded
+    Text("the country invaded"),
+    # TX_you_see
+    Text("You see: {}", ("player", "list[entity:card]"), private=True),
+    # TX_the_card_played_with
+    Text("the {} card played with UN Intervention", ("player",)),
+    # TX_plays_for_operations_its
+    Text("{} plays {} for operations; its event is cancelled", ("player", "entity:card")),
+    # TX_take_1_influence_to
+    Text("take 1 influence to move ({} of up to 4 taken; pass: stop)", ("int",)),
+    # TX_the_country_attacked_brush
+    Text("the country attacked (Brush War)"),
+    # TX_has_no_more_military
+    Text("{} has no more military operations than {}: no VP", ("player", "player")),
+    # TX_cuban_missile_crisis_a
+    Text("Cuban Missile Crisis: a coup by {} this turn starts nuclear war", ("player",)),
+    # TX_take_a_card_from
+    Text("take a card from the discard pile (or pass)"),
+    # TX_takes_from_the_discard
+    Text("{} takes {} from the discard pile", ("player", "entity:card")),
+    # TX_summit
+    Text("Summit: {} {}, {} {}", ("player", "int", "player", "int")),
+    # TX_summit_a_tie_no
+    Text("Summit: a tie, no effect"),
+    # TX_move_defcon_one_level
+    Text("move DEFCON one level (Summit)"),
+    # TX_set_defcon_to
+    Text("set DEFCON to"),
+    # TX_add_2_influence_to
+    Text("add 2 influence to (Junta)"),
+    # TX_has_no_card_to_4
+    Text("{} has no card to give", ("player",)),
+    # TX_card_to_give_for
+    Text("card to give for Missile Envy (a highest-operations card)"),
+    # TX_gives_and_takes_missile
+    Text("{} gives {} and takes Missile Envy, to play for operations next", ("player", "entity:card")),
+    # TX_uses_the_operations_of
+    Text("{} uses the operations of {}; its event does not happen", ("player", "entity:card")),
+    # TX_add_2_influence_to_2
+    Text("add 2 influence to South Africa? (no: 1 there and 2 in one country next to it)"),
+    # TX_add_2_influence_to_3
+    Text("add 2 influence to (South African Unrest)"),
+    # TX_has_no_card_uses
+    Text("{} has no card: {} uses the operations of Grain Sales to Soviets", ("player", "player")),
+    # TX_play_the_card_drawn
+    Text("play the card drawn from the {} hand? (no: return it and use this card's operations)", ("player",)),
+    # TX_plays_drawn_from_the
+    Text("{} plays {}, drawn from the {} hand", ("player", "entity:card", "player")),
+    # TX_returns_the_card_to
+    Text("{} returns the card to the {} hand", ("player", "player")),
+    # TX_discard_a_card_so
+    Text("discard a card ({} so far; pass: stop and draw as many)", ("int",)),
+    # TX_draws_cards
+    Text("{} draws {} cards", ("player", "int")),
+    # TX_moves_past_without_scoring
+    Text("{} moves past {} without scoring it", ("player", "entity:space_box")),
+    # TX_no_card_in_the
+    Text("No card in the discard pile has an event that can happen"),
+    # TX_a_card_from_the
+    Text("a card from the discard pile to play as an event (Star Wars)"),
+    # TX_may_play_an_eighth
+    Text("{} may play an eighth action round this turn", ("player",)),
+    # TX_free_coup_next_to
+    Text("free coup next to Nicaragua (or pass)"),
+    # TX_has_no_card_left
+    Text("{} has no card left to discard", ("player",)),
+    # TX_the_region_where_may
+    Text("the region where {} may not place influence with operations this turn (Chernobyl)", ("player",)),
+    # TX_chernobyl_may_not_place
+    Text(
+        "Chernobyl: {} may not place influence in {} with operations this turn", ("player", "entity:region")
+    ),
+    # TX_discard_a_card_of_2
+    Text(
+        "discard a card of 3 or more operations (pass: {} doubles its influence in 2 South American countries)",
+        ("player",),
+    ),
+    # TX_double_your_influence_in
+    Text("double your influence in"),
+    # TX_doubles_its_influence_in
+    Text("{} doubles its influence in {}", ("player", "entity:country")),
+    # TX_has_no_card_in
+    Text("{} has no card in hand", ("player",)),
+    # TX_a_card_to_discard
+    Text("a card to discard from the {} hand", ("player",)),
+    # TX_discards_from_the_hand
+    Text("{} discards {} from the {} hand", ("player", "entity:card", "player")),
+    # TX_give_6_vp_and
+    Text("give {} 6 VP and end the game now?", ("player",)),
+    # TX_does_not_end_the
+    Text("{} does not end the game", ("player",)),
+    # TX_defectors_played_by_in
+    Text("Defectors played by {} in an action round: {} gains 1 VP", ("player", "player")),
+    # TX_holds_no_scoring_card
+    Text("{} holds no scoring card", ("player",)),
+    # TX_add_1_influence_in
+    Text("add 1 influence in a region named on a revealed card"),
+    # TX_does_not_control_the
+    Text("{} does not control the UK: no effect", ("player",)),
+    # TX_add_2_influence
+    Text("add 2 influence"),
+    # TX_add_1_influence
+    Text("add 1 influence"),
+    # TX_coup_with_che_or
+    Text("coup with Che (or pass)"),
+    # TX_a_second_coup_with
+    Text("a second coup with Che (or pass)"),
+    # TX_discard_shown_to_pass
+    Text("discard, shown to {} (pass: return the rest to the deck)", ("player",)),
+    # TX_the_rest_go_back
+    Text("The rest go back and the draw deck is reshuffled"),
+    # TX_defectors_the_ussr_headline
+    Text("Defectors: the USSR headline {} is cancelled and discarded", ("entity:card",)),
+    # TX_the_us_plays_the
+    Text("The US plays the China Card: Formosan Resolution ends"),
+    # TX_add_1_influence_norad
+    Text("add 1 influence (NORAD)"),
+    # TX_remove_2_influence_to
+    Text("remove 2 influence to end the Cuban Missile Crisis (pass: the coup starts nuclear war)"),
+    # TX_removes_2_influence_from
+    Text("{} removes 2 influence from {}: the Cuban Missile Crisis is over", ("player", "entity:country")),
+    # TX_yuri_and_samantha_attempts
+    Text("Yuri and Samantha: {} attempts a coup", ("player",)),
+    # TX_un_intervention_gains_nothing
+    Text("UN Intervention: {} gains nothing from We Will Bury You", ("player",)),
+    # TX_we_will_bury_you
+    Text("We Will Bury You: {} does not play UN Intervention as an event", ("player",)),
+    # TX_u2_incident_un_intervention
+    Text("U2 Incident: UN Intervention is played"),
+    # TX_is_a_war_card
+    Text("{} is a war card: protests at home", ("entity:card",)),
+    # TX_setup_influence_in_eastern
+    Text("setup influence in Eastern Europe"),
+    # TX_setup_influence_in_western
+    Text("setup influence in Western Europe"),
+    # TX_turn
+    Text("Turn {}", ("int",)),
+)
+
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("function", "function crisis_countries", "specs/twilight_struggle/events.yaml:175"),
@@ -11975,5 +13307,6 @@ INFO = GameInfo(
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,
+    texts=TEXTS,
 )
 State.INFO = INFO

@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_do_you_agree: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -21,12 +22,21 @@ class Phase_play(Frame):
         self.pc = 0
         self.d_1 = False
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 self.pc = 1
-                s.decide(P_ann, (0, 1), 1, "d_1", "do you agree?", at="tests/lowering/ask/game.yaml:9")
+                s.decide(P_ann, (0, 1), 1, "d_1", (TX_do_you_agree,), at="tests/lowering/ask/game.yaml:9")
                 return
             elif pc == 1:
                 s.v_agreed = self.d_1
@@ -54,6 +64,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -76,6 +94,13 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_do_you_agree
+    Text("do you agree?"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_your_bid: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -23,6 +24,16 @@ class Proc_bid(Frame):
         self.l_p = l_p
         self.d_1 = -1
 
+    def copy(self) -> Proc_bid:
+        f = object.__new__(Proc_bid)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -34,7 +45,7 @@ class Proc_bid(Frame):
                     range(0, 2 + 1),
                     2,
                     "d_1",
-                    "your bid",
+                    (TX_your_bid,),
                     at="tests/lowering/call-stopping-procedure/game.yaml:11",
                 )
                 return
@@ -57,6 +68,14 @@ class Proc_both_bid(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Proc_both_bid:
+        f = object.__new__(Proc_both_bid)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_both_bid", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -85,6 +104,14 @@ class Phase_play(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -112,6 +139,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -134,6 +169,13 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_your_bid
+    Text("your bid"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

@@ -4,6 +4,8 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_how_many: int = 0
+TX_how_many_more: int = 1
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -23,6 +25,16 @@ class Phase_play(Frame):
         self.l_n = 0
         self.d_1 = -1
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_n = self.l_n
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_n, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -33,7 +45,7 @@ class Phase_play(Frame):
                     range(1, 3 + 1),
                     2,
                     "l_n",
-                    "how many",
+                    (TX_how_many,),
                     at="tests/lowering/choose-number/game.yaml:10",
                 )
                 return
@@ -44,7 +56,7 @@ class Phase_play(Frame):
                     range(0, self.l_n + 1),
                     2,
                     "d_1",
-                    "how many more",
+                    (TX_how_many_more,),
                     at="tests/lowering/choose-number/game.yaml:11",
                 )
                 return
@@ -68,6 +80,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -90,6 +110,15 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_how_many
+    Text("how many"),
+    # TX_how_many_more
+    Text("how many more"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

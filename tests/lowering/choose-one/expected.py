@@ -8,6 +8,9 @@ P_bob: int = 1
 E_ace: int = 0
 E_two: int = 1
 PH_play: int = 0
+TX_card_to_take: int = 0
+TX_who_goes_first: int = 1
+TX_what_to_do_with: int = 2
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)
@@ -40,6 +43,17 @@ class Phase_play(Frame):
         self.l_how = 0
         self.d_1 = -1
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_c = self.l_c
+        f.l_how = self.l_how
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_c, self.l_how, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -50,7 +64,7 @@ class Phase_play(Frame):
                     s.z.piles[Z_pile],
                     4,
                     "l_c",
-                    "card to take",
+                    (TX_card_to_take,),
                     at="tests/lowering/choose-one/game.yaml:19",
                 )
                 return
@@ -61,7 +75,7 @@ class Phase_play(Frame):
                     list(range(s.num_players)),
                     3,
                     "d_1",
-                    "who goes first",
+                    (TX_who_goes_first,),
                     at="tests/lowering/choose-one/game.yaml:20",
                 )
                 return
@@ -73,7 +87,7 @@ class Phase_play(Frame):
                     [0, 1],
                     5,
                     "l_how",
-                    "what to do with " + s.label(T_card, self.l_c),
+                    (TX_what_to_do_with, self.l_c),
                     at="tests/lowering/choose-one/game.yaml:21",
                 )
                 return
@@ -102,6 +116,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -127,6 +149,17 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_card_to_take
+    Text("card to take"),
+    # TX_who_goes_first
+    Text("who goes first"),
+    # TX_what_to_do_with
+    Text("what to do with {}", ("entity:card",)),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

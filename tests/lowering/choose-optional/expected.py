@@ -8,6 +8,8 @@ P_bob: int = 1
 E_ace: int = 0
 E_two: int = 1
 PH_play: int = 0
+TX_card_to_score_or: int = 0
+TX_points_to_add_or: int = 1
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)
@@ -37,6 +39,16 @@ class Phase_play(Frame):
         self.l_c = -1
         self.l_n = 0
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_c = self.l_c
+        f.l_n = self.l_n
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_c, self.l_n]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -47,7 +59,7 @@ class Phase_play(Frame):
                     s.z.piles[Z_pile],
                     4,
                     "l_c",
-                    "card to score (or pass)",
+                    (TX_card_to_score_or,),
                     True,
                     at="tests/lowering/choose-optional/game.yaml:17",
                 ):
@@ -68,7 +80,7 @@ class Phase_play(Frame):
                     [1, 2],
                     2,
                     "l_n",
-                    "points to add (or pass)",
+                    (TX_points_to_add_or,),
                     True,
                     at="tests/lowering/choose-optional/game.yaml:19",
                 ):
@@ -101,6 +113,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -126,6 +146,15 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_card_to_score_or
+    Text("card to score (or pass)"),
+    # TX_points_to_add_or
+    Text("points to add (or pass)"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

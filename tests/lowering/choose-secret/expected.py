@@ -9,6 +9,8 @@ P_bob: int = 1
 E_ace: int = 0
 E_two: int = 1
 PH_play: int = 0
+TX_your_secret_bid: int = 0
+TX_a_card_to_bid: int = 1
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)
@@ -37,6 +39,16 @@ class Phase_play(Frame):
         self.l_b = -1
         self.l_c = -1
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_b = self.l_b
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_b, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -47,7 +59,7 @@ class Phase_play(Frame):
                     s.z.piles[(Z_hand + P_ann)],
                     4,
                     "l_b",
-                    "your secret bid",
+                    (TX_your_secret_bid,),
                     secret=True,
                     at="tests/lowering/choose-secret/game.yaml:17",
                 )
@@ -60,7 +72,7 @@ class Phase_play(Frame):
                     s.z.piles[(Z_hand + P_ann)],
                     4,
                     "l_c",
-                    "a card to bid too",
+                    (TX_a_card_to_bid,),
                     True,
                     at="tests/lowering/choose-secret/game.yaml:20",
                 ):
@@ -93,6 +105,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -118,6 +138,15 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_your_secret_bid
+    Text("your secret bid"),
+    # TX_a_card_to_bid
+    Text("a card to bid too"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

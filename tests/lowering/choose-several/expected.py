@@ -10,6 +10,7 @@ E_ace: int = 0
 E_two: int = 1
 E_three: int = 2
 PH_play: int = 0
+TX_cards_to_keep: int = 0
 IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two", "three")
 F_card_value: tuple[int, ...] = (1, 2, 3, 0)
@@ -37,6 +38,15 @@ class Phase_play(Frame):
         self.pc = 0
         self.l_two = []
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_two = self.l_two
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_two]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -52,7 +62,7 @@ class Phase_play(Frame):
                     s.z.piles[Z_pile],
                     4,
                     "l_two",
-                    "cards to keep",
+                    (TX_cards_to_keep,),
                     need=need_,
                     at="tests/lowering/choose-several/game.yaml:16",
                 )
@@ -76,6 +86,14 @@ class Flow(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -102,6 +120,13 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_cards_to_keep
+    Text("cards to keep"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

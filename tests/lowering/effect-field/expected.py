@@ -8,6 +8,7 @@ E_gift: int = 0
 E_wager: int = 1
 E_blank: int = 2
 PH_play: int = 0
+TX_wager: int = 0
 IDS_card: tuple[str, ...] = ("gift", "wager", "blank", "none")
 LABELS_card: tuple[str, ...] = ("gift", "wager", "blank")
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
@@ -42,6 +43,17 @@ class Eff_card_event_wager(Frame):
         self.l_p = l_p
         self.d_1 = -1
 
+    def copy(self) -> Eff_card_event_wager:
+        f = object.__new__(Eff_card_event_wager)
+        f.pc = self.pc
+        f.l_self = self.l_self
+        f.l_p = self.l_p
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_wager", self.pc, [self.l_self, self.l_p, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -53,7 +65,7 @@ class Eff_card_event_wager(Frame):
                     range(0, 2 + 1),
                     2,
                     "d_1",
-                    "wager",
+                    (TX_wager,),
                     at="tests/lowering/effect-field/game.yaml:12",
                 )
                 return
@@ -76,6 +88,14 @@ class Phase_play(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -110,6 +130,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -143,6 +171,13 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_wager
+    Text("wager"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

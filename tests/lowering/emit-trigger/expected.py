@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_points_to_answer: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -36,6 +37,17 @@ class Trig_reply(Frame):
         self.l_n = l_n
         self.d_1 = -1
 
+    def copy(self) -> Trig_reply:
+        f = object.__new__(Trig_reply)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_n = self.l_n
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Trig_reply", self.pc, [self.l_p, self.l_n, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -47,7 +59,7 @@ class Trig_reply(Frame):
                     range(0, self.l_n + 1),
                     2,
                     "d_1",
-                    "points to answer",
+                    (TX_points_to_answer,),
                     at="tests/lowering/emit-trigger/game.yaml:16",
                 )
                 return
@@ -74,6 +86,16 @@ class Phase_play(Frame):
         self.pc = 0
         self.e_1 = -1
         self.e_2 = 0
+
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.e_1 = self.e_1
+        f.e_2 = self.e_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.e_1, self.e_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -105,6 +127,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -130,6 +160,13 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_points_to_answer
+    Text("points to answer"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

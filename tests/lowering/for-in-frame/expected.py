@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_vote_yes: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -27,6 +28,18 @@ class Phase_play(Frame):
         self.i_1 = []
         self.k_2 = 0
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_p = self.l_p
+        f.l_vote = self.l_vote
+        f.i_1 = self.i_1
+        f.k_2 = self.k_2
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_p, self.l_vote, self.i_1, self.k_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -49,7 +62,12 @@ class Phase_play(Frame):
             elif pc == 2:
                 self.pc = 4
                 s.decide(
-                    self.l_p, (0, 1), 1, "l_vote", "vote yes?", at="tests/lowering/for-in-frame/game.yaml:11"
+                    self.l_p,
+                    (0, 1),
+                    1,
+                    "l_vote",
+                    (TX_vote_yes,),
+                    at="tests/lowering/for-in-frame/game.yaml:11",
                 )
                 return
             elif pc == 3:
@@ -80,6 +98,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -102,6 +128,13 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_vote_yes
+    Text("vote yes?"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

@@ -8,6 +8,8 @@ P_bob: int = 1
 E_north: int = 0
 E_south: int = 1
 PH_play: int = 0
+TX_where_to_place_the: int = 0
+TX_south_at_north_at: int = 1
 IDS_tile: tuple[str, ...] = ("north", "south", "none")
 LABELS_tile: tuple[str, ...] = ("north", "south")
 F_tile_value: tuple[int, ...] = (1, 2, 0)
@@ -28,6 +30,15 @@ class Phase_play(Frame):
         self.pc = 0
         self.l_spot = -1
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_spot = self.l_spot
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_spot]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -39,18 +50,13 @@ class Phase_play(Frame):
                     s.open_cells_around(T_tile, [E_north]),
                     3,
                     "l_spot",
-                    "where to place the south tile",
+                    (TX_where_to_place_the,),
                     at="tests/lowering/grid/game.yaml:16",
                 )
                 return
             elif pc == 1:
                 s.place(T_tile, E_south, Z_board, self.l_spot)
-                s.say(
-                    "south at "
-                    + s.cell_label(self.l_spot)
-                    + ", north at "
-                    + s.cell_label(s.z.pos[T_tile][E_north])
-                )
+                s.say(TX_south_at_north_at, self.l_spot, s.z.pos[T_tile][E_north])
                 s.v_total = sum(F_tile_value[c_t] for c_t in s.neighbors(T_tile, E_north))
                 s.pop()
                 return
@@ -69,6 +75,14 @@ class Flow(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -92,6 +106,15 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_where_to_place_the
+    Text("where to place the south tile"),
+    # TX_south_at_north_at
+    Text("south at {}, north at {}", ("cell", "cell")),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/grid/game.yaml:13"),)

@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_points: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -31,6 +32,15 @@ class Phase_play(Frame):
         self.pc = 0
         self.d_1 = -1
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -41,7 +51,7 @@ class Phase_play(Frame):
                     range(0, 3 + 1),
                     2,
                     "d_1",
-                    "points",
+                    (TX_points,),
                     at="tests/lowering/invariant-and-evaluation/game.yaml:14",
                 )
                 return
@@ -64,6 +74,14 @@ class Flow(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -91,6 +109,13 @@ ORIGINS: dict[str, str] = {
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ("scores_small", "nobody scores more than 3", inv_scores_small, "all(p in players where score[p] <= 3)"),
+)
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_points
+    Text("points"),
 )
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.

@@ -17,7 +17,7 @@ def ph_play(s: State) -> None:
     s.add_mod(M_fog, (), -1)
     # cov 2
     s.add_mod(M_shield, (P_bob,), -1)
-    if s.active(M_shield, (P_ann,)) and (not s.active(M_fog, ())):
+    if ((M_shield, P_ann) in s.active_mods) and ((M_fog,) not in s.active_mods):
         # cov 3
         s.v_score += 1
     else:
@@ -41,6 +41,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -62,6 +70,10 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

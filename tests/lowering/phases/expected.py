@@ -5,17 +5,19 @@ P_ann: int = 0
 P_bob: int = 1
 PH_rounds: int = 0
 PH_turns: int = 1
+TX_round: int = 0
+TX_turn: int = 1
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
 # phase rounds (tests/lowering/phases/game.yaml:9)
 def ph_rounds(s: State) -> None:
-    s.say("round " + str(s.v_round))
+    s.say(TX_round, s.v_round)
 
 
 # phase turns (tests/lowering/phases/game.yaml:14)
 def ph_turns(s: State) -> None:
-    s.say("turn " + str(s.v_turn))
+    s.say(TX_turn, s.v_turn)
 
 
 # the game's flow (phases) (tests/lowering/phases/game.yaml:3)
@@ -31,6 +33,15 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
         self.r_1 = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, [self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -90,6 +101,15 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_round
+    Text("round {}", ("int",)),
+    # TX_turn
+    Text("turn {}", ("int",)),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

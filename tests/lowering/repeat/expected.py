@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_one_more: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -22,6 +23,16 @@ class Phase_play(Frame):
         self.pc = 0
         self.l_more = False
         self.r_1 = 0
+
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_more = self.l_more
+        f.r_1 = self.r_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_more, self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -43,7 +54,7 @@ class Phase_play(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                s.decide(P_ann, (0, 1), 1, "l_more", "one more?", at="tests/lowering/repeat/game.yaml:11")
+                s.decide(P_ann, (0, 1), 1, "l_more", (TX_one_more,), at="tests/lowering/repeat/game.yaml:11")
                 return
             elif pc == 3:
                 s.pop()
@@ -73,6 +84,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -95,6 +114,13 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_one_more
+    Text("one more?"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_add: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -33,13 +34,22 @@ class Phase_play(Frame):
         self.pc = 0
         self.l_go = False
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_go = self.l_go
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_go]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 p_add_one(s)
                 self.pc = 1
-                s.decide(P_ann, (0, 1), 1, "l_go", "add?", at="tests/lowering/return/game.yaml:15")
+                s.decide(P_ann, (0, 1), 1, "l_go", (TX_add,), at="tests/lowering/return/game.yaml:15")
                 return
             elif pc == 1:
                 if not self.l_go:
@@ -68,6 +78,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -92,6 +110,13 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_add
+    Text("add?"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

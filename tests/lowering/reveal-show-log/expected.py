@@ -8,6 +8,10 @@ P_bob: int = 1
 E_ace: int = 0
 E_two: int = 1
 PH_play: int = 0
+TX_revealed: int = 0
+TX_you_see: int = 1
+TX_you_see_2: int = 2
+TX_ann_holds_cards: int = 3
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)
@@ -22,10 +26,10 @@ def setup(s: State) -> None:
 
 # phase play (tests/lowering/reveal-show-log/game.yaml:13)
 def ph_play(s: State) -> None:
-    s.say("Revealed: " + s.label(T_card, E_ace))
-    s.say_to(P_bob, "You see: " + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + P_ann)]))
-    s.say_to(P_bob, "You see: " + s.label(T_card, E_two))
-    s.say("ann holds " + str(len(s.z.piles[(Z_hand + P_ann)])) + " cards")
+    s.say(TX_revealed, E_ace)
+    s.say(TX_you_see, P_bob, tuple(s.z.piles[(Z_hand + P_ann)]))
+    s.say(TX_you_see_2, P_bob, E_two)
+    s.say(TX_ann_holds_cards, len(s.z.piles[(Z_hand + P_ann)]))
 
 
 # the game's flow (phases) (tests/lowering/reveal-show-log/game.yaml:2)
@@ -39,6 +43,14 @@ class Flow(Frame):
 
     def __init__(self) -> None:
         self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -63,6 +75,19 @@ ORIGINS: dict[str, str] = {
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_revealed
+    Text("Revealed: {}", ("entity:card",)),
+    # TX_you_see
+    Text("You see: {}", ("player", "list[entity:card]"), private=True),
+    # TX_you_see_2
+    Text("You see: {}", ("player", "entity:card"), private=True),
+    # TX_ann_holds_cards
+    Text("ann holds {} cards", ("int",)),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

@@ -6,6 +6,9 @@ P_ann: int = 0
 P_bob: int = 1
 E_ace: int = 0
 PH_play: int = 0
+TX_holds: int = 0
+TX_a_quoted_brace: int = 1
+TX_seen: int = 2
 IDS_card: tuple[str, ...] = ("ace", "none")
 LABELS_card: tuple[str, ...] = ("Ace",)
 F_card_value: tuple[int, ...] = (1, 0)
@@ -29,27 +32,23 @@ class Phase_play(Frame):
         self.l_nobody = -1
         self.d_1 = False
 
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_nobody = self.l_nobody
+        f.d_1 = self.d_1
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_nobody, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 self.l_nobody = -1
-                s.say(
-                    s.player_label(P_ann)
-                    + " holds "
-                    + s.label(T_card, E_ace)
-                    + " ("
-                    + str(F_card_value[E_ace])
-                    + "), "
-                    + ENUM_colour[0]
-                    + ", "
-                    + ("yes" if s.v_seen else "no")
-                    + ", "
-                    + ", ".join(s.label(T_card, x_) for x_ in [E_ace])
-                    + ", "
-                    + s.player_label(self.l_nobody)
-                )
-                s.say('a "quoted" {brace}')
+                s.say(TX_holds, P_ann, E_ace, F_card_value[E_ace], 0, s.v_seen, tuple([E_ace]), self.l_nobody)
+                s.say(TX_a_quoted_brace)
                 s.v_note = s.label(T_card, E_ace) + " seen by " + s.player_label(P_ann)
                 self.pc = 1
                 s.decide(
@@ -57,7 +56,7 @@ class Phase_play(Frame):
                     (0, 1),
                     1,
                     "d_1",
-                    "seen " + s.label(T_card, E_ace) + "?",
+                    (TX_seen, E_ace),
                     at="tests/lowering/string-interpolation/game.yaml:21",
                 )
                 return
@@ -82,6 +81,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -104,6 +111,20 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_holds
+    Text(
+        "{} holds {} ({}), {}, {}, {}, {}",
+        ("player", "entity:card", "int", "enum:colour", "bool", "list[entity:card]", "player"),
+    ),
+    # TX_a_quoted_brace
+    Text('a "quoted" {{brace}}'),
+    # TX_seen
+    Text("seen {}?", ("entity:card",)),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (

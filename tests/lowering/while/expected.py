@@ -4,6 +4,7 @@ T_player: int = 0
 P_ann: int = 0
 P_bob: int = 1
 PH_play: int = 0
+TX_go_on: int = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
@@ -20,6 +21,15 @@ class Phase_play(Frame):
     def __init__(self) -> None:
         self.pc = 0
         self.l_going = False
+
+    def copy(self) -> Phase_play:
+        f = object.__new__(Phase_play)
+        f.pc = self.pc
+        f.l_going = self.l_going
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_going]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -40,7 +50,7 @@ class Phase_play(Frame):
                 continue
             elif pc == 2:
                 self.pc = 4
-                s.decide(P_bob, (0, 1), 1, "l_going", "go on?", at="tests/lowering/while/game.yaml:11")
+                s.decide(P_bob, (0, 1), 1, "l_going", (TX_go_on,), at="tests/lowering/while/game.yaml:11")
                 return
             elif pc == 3:
                 s.pop()
@@ -64,6 +74,14 @@ class Flow(Frame):
     def __init__(self) -> None:
         self.pc = 0
 
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -86,6 +104,13 @@ class Flow(Frame):
 ORIGINS: dict[str, str] = {}
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_go_on
+    Text("go on?"),
+)
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/while/game.yaml:7"),)
