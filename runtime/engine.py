@@ -13,7 +13,6 @@ import operator
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 
 from runtime.rng import Rng
@@ -156,16 +155,16 @@ class GameInfo:
     domain_labels: dict[str, tuple[str, ...]] = field(init=False, repr=False)  # by domain name
     bool_domain: int = field(init=False, repr=False)  # the index of the no/yes domain
     grids: bool = field(init=False, repr=False)  # some zone is a grid
-    tables: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False)  # variables of 2+ indices
+    spans: tuple[tuple[int, int], ...] = field(init=False, repr=False)  # each domain's offset and size
+    # what other modules derive from these facts once per game (runtime/saved.py's tests)
+    memo: dict[str, Any] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.labels = tuple(label for d in self.domains for label in d.labels)
         self.domain_labels = {d.name: d.labels for d in self.domains}
         self.bool_domain = next((i for i, d in enumerate(self.domains) if d.name == "bool"), -1)
         self.grids = any(z.kind == "grid" for z in self.zones)
-        self.tables = tuple(
-            (name, indices) for name, (_, indices) in self.var_types.items() if len(indices) > 1
-        )
+        self.spans = tuple((d.offset, len(d.labels)) for d in self.domains)
         # each grid cell's orthogonal neighbours, computed once per game
         r = self.radius
         w = 2 * r + 1
@@ -394,15 +393,15 @@ class Zones:
             z.cells, z.pos = self.cells, self.pos
         return z
 
-    def cell_data(self) -> list[list[tuple[int, int]]]:
-        """Each zone's occupied cells as (cell, component) pairs, by cell."""
-        return [sorted(c.items()) if c else [] for c in self.cells]
+    def cell_data(self) -> list[tuple[int, int, int]]:
+        """The occupied cells of every grid as (zone, cell, component), by zone and cell."""
+        return [(zi, c, e) for zi, cells in enumerate(self.cells) if cells for c, e in sorted(cells.items())]
 
     @classmethod
     def from_data(
         cls,
         piles: list[list[int]],
-        cells: list[list[list[int]]],
+        cells: list[list[int]],
         zones: Sequence[ZoneInfo],
         type_sizes: Sequence[int],
     ) -> Zones:
@@ -413,11 +412,9 @@ class Zones:
             where = z.where[zones[zi].type_index]
             for e in pile:
                 where[e] = zi
-        for zi, entries in enumerate(cells):
-            pos = z.pos[zones[zi].type_index]
-            for c, e in entries:
-                z.cells[zi][c] = e
-                pos[e] = c
+        for zi, c, e in cells:
+            z.cells[zi][c] = e
+            z.pos[zones[zi].type_index][e] = c
         return z
 
 
@@ -453,14 +450,21 @@ class Log:
 
     Lines are kept in frozen chunks of LOG_CHUNK lines and an open tail: a clone shares the chunks
     and copies only the tail, so cloning costs the same at the start of a game and at its end.
-    A chunk keeps its JSON once written, for every state that shares it: saving a state writes
-    only the lines added since its chunks were last saved."""
+    A chunk keeps its JSON once written, for every state that shares it, and the tail the JSON of
+    the lines written so far: saving a state writes only the lines added since it (or a state it
+    shares them with) was last saved."""
 
-    __slots__ = ("chunks", "tail")
+    __slots__ = ("chunks", "tail", "tail_json")
 
-    def __init__(self, chunks: tuple[_Chunk, ...] = (), tail: list[Line] | None = None) -> None:
+    def __init__(
+        self,
+        chunks: tuple[_Chunk, ...] = (),
+        tail: list[Line] | None = None,
+        tail_json: tuple[int, str] = (0, ""),
+    ) -> None:
         self.chunks = chunks
         self.tail: list[Line] = [] if tail is None else tail
+        self.tail_json = tail_json  # how many lines of the tail have been written, and their JSON
 
     @classmethod
     def of(cls, lines: Sequence[Line]) -> Log:
@@ -472,11 +476,16 @@ class Log:
         tail = self.tail
         tail.append(line)
         if len(tail) == LOG_CHUNK:
-            self.chunks = (*self.chunks, _Chunk(tuple(tail)))
-            self.tail = []
+            self.seal()
+
+    def seal(self) -> None:
+        """The tail, full, becomes a chunk."""
+        self.chunks = (*self.chunks, _Chunk(tuple(self.tail)))
+        self.tail = []
+        self.tail_json = (0, "")
 
     def copy(self) -> Log:
-        return Log(self.chunks, self.tail[:])
+        return Log(self.chunks, self.tail[:], self.tail_json)
 
     def __len__(self) -> int:
         return len(self.chunks) * LOG_CHUNK + len(self.tail)
@@ -490,8 +499,14 @@ class Log:
 
     def json(self) -> str:
         items = [chunk.written() for chunk in self.chunks]
-        if self.tail:
-            items.append(JSON.encode(self.tail)[1:-1])
+        tail = self.tail
+        if tail:
+            n, text = self.tail_json
+            if n < len(tail):
+                more = JSON.encode(tail[n:])[1:-1]
+                text = f"{text},{more}" if n else more
+                self.tail_json = (len(tail), text)
+            items.append(text)
         return "[" + ",".join(items) + "]"
 
 
@@ -563,9 +578,10 @@ class GameState:
 
     def legal_actions(self) -> list[int]:
         """Stable integer ids, ascending; empty when the game is over."""
-        if self.over or self.pending is None:
+        d = self.pending
+        if d is None or self.over:
             return []
-        return self.pending.legal()[:]
+        return d.legal()[:]
 
     def action_to_string(self, action: int) -> str:
         """The label of an action id; IllegalActionError for anything that is not one."""
@@ -601,11 +617,15 @@ class GameState:
         d = self.pending
         if self.over or d is None or a not in d.legal():
             self._refuse(a)
-        self.lines.add((CHOSE_SECRETLY if d.secret else CHOSE, d.player, a, d.prompt))
+        tail = self.lines.tail  # Log.add, inline
+        tail.append((CHOSE_SECRETLY if d.secret else CHOSE, d.player, a, d.prompt))
+        if len(tail) == LOG_CHUNK:
+            self.lines.seal()
         info = self.INFO
-        offset = info.domains[d.domain].offset
+        offset = info.spans[d.domain][0]
         value: int | bool | list[int]
         if d.need:
+            d = self.pending = d.copy()  # a clone may share the decision: it is replaced, not changed
             d.picked.append(a)
             d._legal = None
             if len(d.picked) < d.need:
@@ -686,7 +706,7 @@ class GameState:
         the lasting effects, the options."""
         n = object.__new__(type(self))
         n.stack = [f.copy() for f in self.stack]
-        n.pending = self.pending.copy() if self.pending is not None else None
+        n.pending = self.pending  # shared: a pick replaces it (apply_action), nothing changes it
         n.rng = self.rng.copy()
         n.over, n.winner, n.reason = self.over, self.winner, self.reason
         n.lines = self.lines.copy()
@@ -723,23 +743,12 @@ class GameState:
             "mods": self.mods,
             "piles": self.z.piles,
             "cells": self.z.cell_data(),
-            "vars": self._saved_vars(),
+            "vars": self._dump_vars(),
         }
         if self.skips:
             data["skip"] = self.skips
         # the log last, spliced in: its frozen chunks are written once, for every state sharing them
         return JSON.encode(data)[:-1] + ',"log":' + self.lines.json() + "}"
-
-    def _saved_vars(self) -> dict[str, object]:
-        """The variables as a saved state holds them: a table of several indices as one list, row
-        after row (one list instead of one per row: quicker to write and to read)."""
-        variables = self._dump_vars()
-        for name, indices in self.INFO.tables:
-            value: Any = variables[name]
-            for _ in indices[1:]:
-                value = list(chain.from_iterable(value))
-            variables[name] = value
-        return variables
 
     @classmethod
     def _restore(cls, d: dict[str, Any]) -> Self:
@@ -768,14 +777,7 @@ class GameState:
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
         s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
         s.z = Zones.from_data(d["piles"], d["cells"], info.zones, [len(t) for t in info.type_ids])
-        variables = dict(d["vars"])
-        for name, indices in info.tables:
-            value = variables[name]
-            for index in reversed(indices[1:]):  # rows of the innermost index first
-                n = info.index_size(index, s.num_players)
-                value = [value[i : i + n] for i in range(0, len(value), n)]
-            variables[name] = value
-        s._load_vars(variables)
+        s._load_vars(d["vars"])
         return s
 
     def observation(self, player: int) -> dict[str, object]:
@@ -998,8 +1000,7 @@ class GameState:
         """
         if not 0 <= player < self.num_players:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
-        dom = self.INFO.domains[domain]
-        size = len(dom.labels)
+        off, size = self.INFO.spans[domain]
         if type(values) is range:  # ascending and distinct already
             if values and (values[0] < 0 or values[-1] >= size):
                 # a `choose number from a to b` range beyond the domain, refused before it is listed
@@ -1012,9 +1013,8 @@ class GameState:
         else:
             choices = sorted(set(values))
             if choices and (choices[0] < 0 or choices[-1] >= size):
-                self._bad_decision(
-                    prompt, at, f"a {dom.name} option is out of range (raise actions.max_number?)"
-                )
+                name = self.INFO.domains[domain].name
+                self._bad_decision(prompt, at, f"a {name} option is out of range (raise actions.max_number?)")
         if len(choices) < need:
             self._bad_decision(prompt, at, f"must choose {need} but only {len(choices)} options")
         if not choices:
@@ -1024,7 +1024,6 @@ class GameState:
                 prompt, at, f"{self.INFO.player_names[player]} must choose but there is no option"
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
-        off = dom.offset
         self.pending = Decision(
             player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret
         )
@@ -1050,7 +1049,10 @@ class GameState:
         """A line of the log: one of the rules' texts (its index) and the values of its holes,
         formatted only when the log is read. A private text's first value is the one player who
         sees the line."""
-        self.lines.add(line)
+        tail = self.lines.tail  # Log.add, inline: the rules log a line at almost every step
+        tail.append(line)
+        if len(tail) == LOG_CHUNK:
+            self.lines.seal()
 
     def roll(self, faces: int) -> int:
         v = self.rng.roll(faces)

@@ -10,14 +10,14 @@ Whether the values make sense together (that a card a variable names is where th
 have put it) is not checked: the rules may still stumble on such a state later.
 
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
-a whole game of the largest real spec saves in under 50 KB); `Game.state_from_json(text,
+a whole game of the largest real spec saves in under 20 KB); `Game.state_from_json(text,
 max_chars=...)` (`load_state`) loads a larger one.
 """
 
 from __future__ import annotations
 
 import json
-import math
+import operator
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -146,6 +146,81 @@ def read_saved_state(text: object, info: GameInfo, max_chars: int = MAX_SAVED_ST
 Problem = tuple[str, str, object]
 
 
+def id_range(info: GameInfo, vtype: str) -> tuple[int, int] | None:
+    """The lowest and highest value of a domain's ids (-1 is `none`), or None for an int."""
+    if vtype == "player":  # any of the spec's players: one not in this game can still be named
+        return -1, len(info.player_names) - 1
+    labels = info.domain_labels.get(vtype)
+    if labels is None:
+        return (-1, -1) if vtype == "cell" else None  # no grid: a cell can only be none
+    # -1 is `none` for an enum too: an optional choice of one, answered with pass, holds it
+    return -1, len(labels) - 1
+
+
+class QuickTests:
+    """Yes-or-no tests of the values of one game's saved states, made once per game (kept in its
+    GameInfo.memo). A state holds thousands of values: they are tested quickly, and only one that
+    fails is checked again, slowly, by SavedStateCheck, for the message that names what is wrong."""
+
+    def __init__(self, info: GameInfo) -> None:
+        self.info = info
+        self.types: dict[str, Callable[[object], bool]] = {}
+        # each of the rules' texts by index: how many items its line has, its values' tests, private
+        self.texts = [(1 + len(t.kinds), tuple(map(self.of, t.kinds)), t.private) for t in info.texts]
+        self.actions = info.num_distinct_actions
+
+    def of(self, vtype: str) -> Callable[[object], bool]:
+        """The test of a value of `vtype` (`SavedStateCheck.problem` says what is wrong)."""
+        test = self.types.get(vtype)
+        if test is None:
+            test = self.types[vtype] = self._test(vtype)
+        return test
+
+    def _test(self, vtype: str) -> Callable[[object], bool]:
+        if vtype.startswith("list["):
+            inner = self.of(vtype[5:-1])
+            return lambda v: type(v) is list and all(map(inner, v))
+        if vtype == "bool":
+            return lambda v: type(v) is bool
+        if vtype == "str":
+            return lambda v: text_problem(v) is None
+        bounds = id_range(self.info, vtype)
+        if bounds is None:
+            return lambda v: type(v) is int
+        low, high = bounds
+        return lambda v: type(v) is int and low <= v <= high
+
+    def text(self, v: object, players: int, prompt: bool = False) -> bool:
+        """One of the rules' texts as stored: [its index, its values]; a prompt's is never private,
+        a private line's first value is one of the `players`."""
+        if type(v) is not list or not v or type(v[0]) is not int or not 0 <= v[0] < len(self.texts):
+            return False
+        n, tests, private = self.texts[v[0]]
+        if len(v) != n or not all(map(operator.call, tests, v[1:])):
+            return False
+        return not private or (not prompt and 0 <= v[1] < players)
+
+    def line(self, v: object, players: int) -> bool:
+        """A line of the log: a text of the rules, a choice or a roll (runtime/engine.py)."""
+        if type(v) is not list or not v or type(v[0]) is not int:
+            return False
+        code = v[0]
+        if code >= 0:
+            return self.text(v, players)
+        if code == CHOSE or code == CHOSE_SECRETLY:
+            return (
+                len(v) == 4
+                and type(v[1]) is int
+                and 0 <= v[1] < players
+                and type(v[2]) is int
+                and 0 <= v[2] < self.actions
+                and self.text(v[3], players, prompt=True)
+            )
+        if code == ROLLED:
+            return len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]
+        return False  # the end of the game, once: checked item by item
+
+
 class SavedStateCheck:
     """Checks the fields of one saved state in order: each check may rely on the fields checked
     before it (the player count, the stack)."""
@@ -154,7 +229,8 @@ class SavedStateCheck:
         self.info = info
         self.domains = {d.name: d for d in info.domains}
         self.players = 0  # the number of players, once checked
-        self._tests: dict[str, Callable[[object], bool]] = {}  # value type -> quick test (fits)
+        self.quick: QuickTests = info.memo.get("saved state tests") or QuickTests(info)
+        info.memo["saved state tests"] = self.quick
 
     # -- reporting ------------------------------------------------------------------------------
     @staticmethod
@@ -169,37 +245,11 @@ class SavedStateCheck:
             self.fail(field + where, what, bad)
 
     def fits(self, vtype: str) -> Callable[[object], bool]:
-        """A quick test that a value is of `vtype`; `problem` says what is wrong when it is not.
-        (Saved states hold thousands of values: the first wrong one is looked for only if any is.)"""
-        test = self._tests.get(vtype)
-        if test is None:
-            test = self._tests[vtype] = self._test(vtype)
-        return test
-
-    def _test(self, vtype: str) -> Callable[[object], bool]:
-        if vtype.startswith("list["):
-            inner = self.fits(vtype[5:-1])
-            return lambda v: type(v) is list and all(map(inner, v))
-        if vtype == "bool":
-            return lambda v: type(v) is bool
-        if vtype == "str":
-            return lambda v: text_problem(v) is None
-        bounds = self.id_range(vtype)
-        if bounds is None:
-            return lambda v: type(v) is int
-        low, high = bounds
-        return lambda v: type(v) is int and low <= v <= high
+        return self.quick.of(vtype)
 
     # -- values: int, bool, str, a domain's ids (none is -1 for a reference) or list[...] ------------
     def id_range(self, vtype: str) -> tuple[int, int] | None:
-        """The lowest and highest value of a domain's ids (-1 is `none`), or None for an int."""
-        if vtype == "player":  # any of the spec's players: one not in this game can still be named
-            return -1, len(self.info.player_names) - 1
-        dom = self.domains.get(vtype)
-        if dom is None:
-            return (-1, -1) if vtype == "cell" else None  # no grid: a cell can only be none
-        # -1 is `none` for an enum too: an optional choice of one, answered with pass, holds it
-        return -1, len(dom.labels) - 1
+        return id_range(self.info, vtype)
 
     def problem(self, value: object, vtype: str) -> Problem | None:
         if vtype.startswith("list["):
@@ -303,7 +353,7 @@ class SavedStateCheck:
         self.each("mods", d["mods"], self.modifier)
         self.zones(d["piles"], d["cells"])
         self.variables(d["vars"], d["options"])
-        self.each("log", d["log"], self.log_line)
+        self.log(d["log"])
         if "skip" in d:
             if not self.items("skip", d["skip"]):
                 self.fail("skip", "is written only while a scenario has phases to skip", d["skip"])
@@ -405,18 +455,7 @@ class SavedStateCheck:
             self.fail("pending.slot", f"must be a slot of {kind} (it is {slot_type})", slot)
 
     def text_fits(self, value: object, prompt: bool = False) -> bool:
-        """A quick test of what `stored_text` checks."""
-        if type(value) is not list or not value or type(value[0]) is not int:
-            return False
-        texts = self.info.texts
-        if not 0 <= value[0] < len(texts):
-            return False
-        t = texts[value[0]]
-        if len(value) != 1 + len(t.kinds) or not all(
-            self.fits(k)(v) for k, v in zip(t.kinds, value[1:], strict=True)
-        ):
-            return False
-        return not t.private or (not prompt and 0 <= value[1] < self.players)
+        return self.quick.text(value, self.players, prompt)
 
     def stored_text(self, field: str, value: object, prompt: bool = False) -> None:
         """One of the rules' texts as the engine stores it: [its index, the values of its holes]
@@ -439,20 +478,16 @@ class SavedStateCheck:
                 f"{field}[1]", f"must be the player who sees the line, from 0 to {self.players - 1}", items[1]
             )
 
+    def log(self, value: object) -> None:
+        """The lines of the log: the usual ones are tested quickly, any other is checked item by
+        item, so the first wrong one is named."""
+        fits, players = self.quick.line, self.players
+        for i, line in enumerate(self.items("log", value)):
+            if not fits(line, players):
+                self.log_line(f"log[{i}]", line)
+
     def log_line(self, field: str, value: object) -> None:
         """A line of the log: a text of the rules, or one of the engine's own (runtime/engine.py)."""
-        if self.text_fits(value) or (
-            type(value) is list
-            and len(value) == 4
-            and (value[0] == CHOSE or value[0] == CHOSE_SECRETLY)
-            and type(value[0]) is int
-            and type(value[1]) is int
-            and 0 <= value[1] < self.players
-            and type(value[2]) is int
-            and 0 <= value[2] < self.info.num_distinct_actions
-            and self.text_fits(value[3], prompt=True)
-        ):
-            return  # the usual lines, checked quickly; any other is checked item by item
         line = self.items(field, value)
         code = self.integer(f"{field}[0]", line[0] if line else None, GAME_OVER, len(self.info.texts) - 1)
         if code >= 0:
@@ -483,8 +518,9 @@ class SavedStateCheck:
         self.integer(f"{field}[2]", until, -1, len(self.info.phases) - 1)
 
     def zones(self, piles: object, cells: object) -> None:
-        """Every component in at most one pile, of its own type; a grid's cells, ascending, hold
-        components of its pile. (The engine rebuilds its where- and position-indexes from these.)"""
+        """Every component in at most one pile, of its own type; the occupied cells of the grids,
+        [zone, cell, component] by zone and cell, hold components of the zone's pile. (The engine
+        rebuilds its where- and position-indexes from these.)"""
         zones = self.info.zones
         sizes = [len(ids) for ids in self.info.type_ids]
         holder = [[-1] * n for n in sizes]  # the zone each component is in, from the piles
@@ -498,21 +534,21 @@ class SavedStateCheck:
                 holder[t][e] = zi
         count = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
         placed = [[False] * n for n in sizes]
-        for zi, entries in enumerate(self.items("cells", cells, len(zones))):
-            field = f"cells[{zi}]"
-            if zones[zi].kind != "grid" and entries:
-                self.fail(field, f"must be empty: zone '{zones[zi].name}' is not a grid", entries)
+        previous = (-1, -1)
+        for k, entry in enumerate(self.items("cells", cells)):
+            field = f"cells[{k}]"
+            zi, c, e = self.items(field, entry, 3)
+            zi = self.integer(f"{field}[0]", zi, max(0, previous[0]), len(zones) - 1)
+            if zones[zi].kind != "grid":
+                self.fail(f"{field}[0]", f"must be a grid zone: zone '{zones[zi].name}' is not a grid")
             t = zones[zi].type_index
-            previous = -1
-            for k, pair in enumerate(self.items(field, entries)):
-                c, e = self.items(f"{field}[{k}]", pair, 2)
-                self.integer(f"{field}[{k}][0]", c, previous + 1, count - 1)
-                self.integer(f"{field}[{k}][1]", e, 0, sizes[t] - 1)
-                if holder[t][e] != zi:
-                    self.fail(f"{field}[{k}][1]", f"must be a component in piles[{zi}]", e)
-                if placed[t][e]:
-                    self.fail(f"{field}[{k}][1]", "is a component on another cell too", e)
-                previous, placed[t][e] = c, True
+            self.integer(f"{field}[1]", c, previous[1] + 1 if zi == previous[0] else 0, count - 1)
+            self.integer(f"{field}[2]", e, 0, sizes[t] - 1)
+            if holder[t][e] != zi:
+                self.fail(f"{field}[2]", f"must be a component in piles[{zi}]", e)
+            if placed[t][e]:
+                self.fail(f"{field}[2]", "is a component on another cell too", e)
+            previous, placed[t][e] = (zi, c), True
 
     def variables(self, value: object, options: dict[str, Any]) -> None:
         if type(value) is not dict:
@@ -526,41 +562,24 @@ class SavedStateCheck:
                 self.fail(f"vars.{name}", "is missing")
             if name in options and value[name] != options[name]:
                 self.fail(f"vars.{name}", f"must be the option's value, {shown(options[name])}", value[name])
-            if len(indices) > 1:
-                problem = self.table_problem(value[name], vtype, indices)
-            else:
-                problem = self.indexed_problem(value[name], vtype, indices)
+            problem = self.indexed_problem(value[name], vtype, indices)
             if problem is not None:
                 self.fail(f"vars.{name}{problem[0]}", problem[1], problem[2])
 
-    def table_problem(self, value: object, vtype: str, indices: tuple[str, ...]) -> Problem | None:
-        """A variable of several indices is one list, row after row (the last index varies
-        fastest: `[a][b]` is item a * (b's size) + b); a problem names the indices."""
-        sizes = [self.info.index_size(i, self.players) for i in indices]
-        count = math.prod(sizes)
-        if type(value) is not list or len(value) != count:
-            per = " and ".join(i.removeprefix("entity:") for i in indices)
-            return "", f"must be a list of {count} items (one per {per}, row after row)", value
-        if all(map(self.fits(vtype), value)):
-            return None
-        k, problem = next(
-            (k, p) for k, item in enumerate(value) if (p := self.problem(item, vtype)) is not None
-        )
-        where = ""
-        for size in reversed(sizes):
-            k, i = divmod(k, size)
-            where = f"[{i}]{where}"
-        return where + problem[0], problem[1], problem[2]
-
     def indexed_problem(self, value: object, vtype: str, indices: tuple[str, ...]) -> Problem | None:
-        """A variable of one index (players, components or enum values) is a list, one item per
+        """A variable indexed by players, components or enum values is nested lists, one item per
         index (a component index has one more: what `none` reads)."""
         if not indices:
             return None if self.fits(vtype)(value) else self.problem(value, vtype)
         first = indices[0]
         size = self.info.index_size(first, self.players)
-        if type(value) is list and len(value) == size and all(map(self.fits(vtype), value)):
-            return None
+        if (
+            len(indices) == 1
+            and type(value) is list
+            and len(value) == size
+            and all(map(self.fits(vtype), value))
+        ):
+            return None  # the usual case, tested quickly
         if type(value) is not list or len(value) != size:
             return "", f"must be a list of {size} items (one per {first.removeprefix('entity:')})", value
         for i, item in enumerate(value):
