@@ -563,10 +563,9 @@ def play_out(
     steps = 0
     while not state.is_terminal():
         if echo is not None:
-            lines = state.log()
-            for line in lines[shown_lines:]:
+            for line in state.log(shown_lines):
                 echo(line)
-            shown_lines = len(lines)
+            shown_lines = len(state.lines)
         action = agents[state.current_player()].choose(state)
         state.apply_action(action)
         if played is not None:
@@ -575,7 +574,7 @@ def play_out(
         if steps > max_steps:
             raise RuleError(f"no end after {max_steps} decisions")
     if echo is not None:
-        for line in state.log()[shown_lines:]:
+        for line in state.log(shown_lines):
             echo(line)
 
 

@@ -205,8 +205,13 @@ class QuickTests:
         if type(v) is not list or not v or type(v[0]) is not int:
             return False
         code = v[0]
-        if code >= 0:
-            return self.text(v, players)
+        if code >= 0:  # `text`, inline: most lines are texts of the rules
+            if code >= len(self.texts):
+                return False
+            n, tests, private = self.texts[code]
+            return (
+                len(v) == n and all(map(operator.call, tests, v[1:])) and (not private or 0 <= v[1] < players)
+            )
         if code == CHOSE or code == CHOSE_SECRETLY:
             return (
                 len(v) == 4
