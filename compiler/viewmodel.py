@@ -90,6 +90,24 @@ class DispatchTable:
 
 
 @dataclass(frozen=True, slots=True)
+class CachedFunction:
+    """A function whose values the state keeps (in `s.caches[constant]`) until state it reads changes."""
+
+    name: str  # as the spec calls it
+    function: str  # the generated function
+    constant: str  # CACHE_<name>: the index of its cache
+    params: tuple[str, ...]  # as the spec calls them (the contract names the arguments of a value)
+
+
+@dataclass(frozen=True, slots=True)
+class Readers:
+    """READ_<source>: the caches (CACHE_ constants) that a change of one source of state clears."""
+
+    name: str
+    caches: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StateVar:
     """A state variable, or a game option's value, as a typed attribute of the state."""
 
@@ -226,6 +244,8 @@ class EngineModule:
     evaluate: str | None
     coverage: tuple[CoveragePoint, ...]
     info: Info
+    cached: tuple[CachedFunction, ...] = ()
+    readers: tuple[Readers, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,6 +126,9 @@ class GameInfo:
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
     coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), rulewright/coverage.py
     step_budget: int = DEFAULT_STEP_BUDGET  # the spec's `limits.steps` (docs/limits.md)
+    # each cached function, in the order of the state's caches: its name, its parameters' names,
+    # and the generated function (the contract recomputes kept values with it)
+    cached: tuple[tuple[str, tuple[str, ...], Callable[..., Any]], ...] = ()
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
 
@@ -354,6 +357,7 @@ class GameState:
         "skips",
         "steps_left",
         "budget",
+        "caches",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -374,6 +378,9 @@ class GameState:
     skips: list[str]  # phases whose next pass a scenario skips (empty in play)
     steps_left: int  # of the step budget, until the next decision (set as the rules start to run)
     budget: int  # the step budget: the spec's, or the environment's override when the game began
+    # one dict per cached function (GameInfo.cached): its arguments -> its value. Not saved, not
+    # cloned: a value is kept only until state it was computed from changes (`forget`)
+    caches: list[dict[Any, Any]]
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
@@ -501,6 +508,7 @@ class GameState:
         n.start_at = ""
         n.skips = self.skips[:]
         n.budget = self.budget
+        n.caches = [{} for _ in self.caches]
         self._copy_vars(n)
         return n
 
@@ -557,6 +565,7 @@ class GameState:
         s.history = d["history"]
         s.mods = [(m, tuple(a), u) for m, a, u in d["mods"]]
         s.z = Zones.from_data(d["zones"])
+        s.caches = [{} for _ in cls.INFO.cached]
         s._load_vars(d["vars"])
         return s
 
@@ -640,6 +649,7 @@ class GameState:
         self.history = []
         self.mods = []
         self.z = Zones(info.zones, [len(t) for t in info.type_ids])
+        self.caches = [{} for _ in info.cached]
         self._init_vars()
         self.stack.append(self._flow())
 
@@ -926,6 +936,13 @@ class GameState:
                 cells = cells_of[where[e]]
                 out.update(n for n in around[c] if n not in cells)
         return sorted(out)
+
+    def forget(self, caches: tuple[int, ...]) -> None:
+        """State that these cached functions read has changed: their kept values are dropped, to be
+        computed afresh when next asked for (the generated code calls it after each such write)."""
+        kept = self.caches
+        for c in caches:
+            kept[c].clear()
 
     def add_mod(self, mod: int, args: tuple[int, ...], until: int) -> None:
         self.mods.append((mod, args, until))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from compiler import ir
 from compiler.check import Annotations
 from compiler.lower.names import Names
+from compiler.reads import Reads
 from compiler.resolve import Symbols
 from compiler.suspension import Stops
 from compiler.typesys import PLAYER, Type
@@ -20,6 +21,7 @@ class Context:
     sym: Symbols
     ann: Annotations
     stops: Stops
+    reads: Reads
     names: Names = field(default_factory=Names)
     type_index: dict[str, int] = field(default_factory=dict)
     domains: dict[str, int] = field(default_factory=dict)  # domain name -> index in GameInfo.domains

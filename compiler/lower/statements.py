@@ -11,6 +11,7 @@ from typing import assert_never
 from compiler import ir
 from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
+from compiler.lower.caching import forget
 from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
@@ -22,6 +23,7 @@ from compiler.lower.expressions import (
     string,
     zone_id,
 )
+from compiler.reads import held_type
 from compiler.typesys import Type
 
 
@@ -71,6 +73,9 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             _loop(cx, s, w, in_frame)
         case ir.Move() | ir.Place() | ir.Shuffle() | ir.Deal():
             w.line(_zone_change(cx, s))
+            held = held_type(cx.ann.type_of(s.zone if isinstance(s, ir.Shuffle) else _moved(s)))
+            for line in forget(cx, ("zones", held)) if held is not None else []:
+                w.line(line)
         case ir.Reveal():
             w.line(f"""s.say("Revealed: " + {label(cx, expr(cx, s.item), cx.ann.type_of(s.item))})""")
         case ir.Show():
@@ -151,6 +156,11 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             assert_never(s)
 
 
+def _moved(s: ir.Move | ir.Place | ir.Deal) -> ir.Expr:
+    """What a zone change moves: a component or list of them, or the pile it deals from."""
+    return s.source if isinstance(s, ir.Deal) else s.item
+
+
 def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
     """A component's effect of a field whose effects never stop: a plain function, or none."""
     t = cx.ann.type_of(s.subject)
@@ -172,6 +182,8 @@ def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None
         w.line(f"s.add_mod({modifier}, {args}, {until})")
     else:
         w.line(f"s.cancel_mod({modifier}, {args})")
+    for line in forget(cx, ("mod", s.name)):
+        w.line(line)
 
 
 def _emit(cx: Context, s: ir.Emit, w: CodeWriter) -> None:
@@ -239,7 +251,15 @@ def _indices(cx: Context, s: ir.Assign) -> list[str]:
 
 
 def assign(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
-    """`target op value`; a bounded track clamps, with its indices evaluated once."""
+    """`target op value`; a bounded track clamps, with its indices evaluated once. A state
+    variable that cached functions read makes them forget their values."""
+    _store(cx, s, value, w)
+    b = cx.ann.names.get(id(s))
+    for line in forget(cx, ("var", s.target)) if b is not None and b.kind == "state" else []:
+        w.line(line)
+
+
+def _store(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
     b = cx.ann.names.get(id(s))
     sv = cx.sym.state[s.target][0] if b is not None and b.kind == "state" else None
     if sv is None or (sv.low is None and sv.high is None):
