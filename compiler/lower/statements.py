@@ -73,8 +73,7 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             _loop(cx, s, w, in_frame)
         case ir.Move() | ir.Place() | ir.Shuffle() | ir.Deal():
             w.line(_zone_change(cx, s))
-            held = held_type(cx.ann.type_of(s.zone if isinstance(s, ir.Shuffle) else _moved(s)))
-            for line in forget(cx, ("zones", held)) if held is not None else []:
+            for line in _forget_zones(cx, s):
                 w.line(line)
         case ir.Reveal():
             w.line(f"""s.say("Revealed: " + {label(cx, expr(cx, s.item), cx.ann.type_of(s.item))})""")
@@ -156,9 +155,12 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             assert_never(s)
 
 
-def _moved(s: ir.Move | ir.Place | ir.Deal) -> ir.Expr:
-    """What a zone change moves: a component or list of them, or the pile it deals from."""
-    return s.source if isinstance(s, ir.Deal) else s.item
+def _forget_zones(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> list[str]:
+    """After a zone change: the zones of the moved components' type changed (whichever zones
+    they left), so cached functions reading those zones forget their values."""
+    moved = s.zone if isinstance(s, ir.Shuffle) else s.source if isinstance(s, ir.Deal) else s.item
+    held = held_type(cx.ann.type_of(moved))
+    return forget(cx, ("zones", held)) if held is not None else []
 
 
 def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
@@ -255,8 +257,9 @@ def assign(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
     variable that cached functions read makes them forget their values."""
     _store(cx, s, value, w)
     b = cx.ann.names.get(id(s))
-    for line in forget(cx, ("var", s.target)) if b is not None and b.kind == "state" else []:
-        w.line(line)
+    if b is not None and b.kind == "state":
+        for line in forget(cx, ("var", s.target)):
+            w.line(line)
 
 
 def _store(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
