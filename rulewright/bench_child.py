@@ -39,8 +39,6 @@ SAMPLE_SEED = 1_000_000
 SAMPLE_GAMES = 8
 SAMPLES_PER_GAME = 25
 MAX_DECISIONS = 100_000  # a game that has not ended after this many decisions never will
-# passes over the samples per figure: cheap operations get more, so the clock sees enough work
-CLONE_PASSES, TO_JSON_PASSES, FROM_JSON_PASSES = 5, 3, 1
 
 Item = TypeVar("Item")
 
@@ -52,16 +50,21 @@ class EndlessGame(RuntimeError):
 def measure(game: Game, seconds: float) -> dict[str, float]:
     """The figures of one round: play random games for `seconds` of CPU time (game k with seed k
     and its own random agent seeded k, so that any two runs play the same games in the same
-    order), then time clone, to_json and from_json at sampled decision points."""
+    order), then time clone, to_json and from_json at sampled decision points.
+
+    Each operation is timed once per state, on states that no other timing has touched: an engine
+    may keep work done for one call (a part of the log already written as JSON) for the next, and
+    the figure is the cost at a decision point reached in play, not that of a repeated call. (The
+    states of one game share their past, as the states of a game in play do.)"""
     figures = _play(game, seconds)
-    samples = _samples(game)
-    texts = [s.to_json() for s in samples]
-    figures["clone_us"] = _cpu_us(lambda s: s.clone(), samples, CLONE_PASSES)
-    figures["to_json_us"] = _cpu_us(lambda s: s.to_json(), samples, TO_JSON_PASSES)
-    figures["from_json_us"] = _cpu_us(game.state_from_json, texts, FROM_JSON_PASSES)
-    figures["clone_to_json_us"] = _cpu_us(_clone_and_save, samples, TO_JSON_PASSES)
+    points = _sample_points(game)
+    figures["clone_us"] = _cpu_us(lambda s: s.clone(), _states(game, points))
+    texts: list[str] = []
+    figures["to_json_us"] = _cpu_us(lambda s: texts.append(s.to_json()), _states(game, points))
+    figures["from_json_us"] = _cpu_us(game.state_from_json, texts)
+    figures["clone_to_json_us"] = _cpu_us(_clone_and_save, _states(game, points))
     figures["json_bytes"] = sum(len(t.encode("utf-8")) for t in texts) / len(texts)
-    figures["samples"] = len(samples)
+    figures["samples"] = len(texts)
     return figures
 
 
@@ -100,20 +103,28 @@ def _random_game(game: Game, seed: int) -> list[int]:
     return actions
 
 
-def _samples(game: Game) -> list[GameState]:
-    """States at evenly spaced decision points of SAMPLE_GAMES random games (each game is played,
-    then replayed to take its states, so the number of samples does not depend on its length)."""
-    samples: list[GameState] = []
+def _sample_points(game: Game) -> list[tuple[int, list[int], set[int]]]:
+    """The games the samples come from, each as its seed, its actions and the indices of the
+    decisions at which a state is taken: SAMPLES_PER_GAME of them, evenly spaced, whatever the
+    game's length."""
+    points = []
     for seed in range(SAMPLE_SEED, SAMPLE_SEED + SAMPLE_GAMES):
         actions = _random_game(game, seed)
         wanted = min(SAMPLES_PER_GAME, len(actions))
-        picks = {i * len(actions) // wanted for i in range(wanted)}
+        points.append((seed, actions, {i * len(actions) // wanted for i in range(wanted)}))
+    return points
+
+
+def _states(game: Game, points: list[tuple[int, list[int], set[int]]]) -> list[GameState]:
+    """New states at the sample points: each game replayed, a copy taken at each of its points."""
+    states: list[GameState] = []
+    for seed, actions, picks in points:
         state = game.new_initial_state(seed)
         for i, action in enumerate(actions):
             if i in picks:
-                samples.append(state.clone())
+                states.append(state.clone())
             state.apply_action(action)
-    return samples or [game.new_initial_state(SAMPLE_SEED)]
+    return states or [game.new_initial_state(SAMPLE_SEED)]
 
 
 def _clone_and_save(state: GameState) -> None:
@@ -121,13 +132,12 @@ def _clone_and_save(state: GameState) -> None:
     state.to_json()
 
 
-def _cpu_us(operation: Callable[[Item], object], items: Sequence[Item], passes: int) -> float:
+def _cpu_us(operation: Callable[[Item], object], items: Sequence[Item]) -> float:
     """The mean CPU time of `operation` on one of `items`, in microseconds."""
     start = time.process_time()
-    for _ in range(passes):
-        for item in items:
-            operation(item)
-    return 1e6 * (time.process_time() - start) / (passes * len(items))
+    for item in items:
+        operation(item)
+    return 1e6 * (time.process_time() - start) / len(items)
 
 
 def _arguments() -> argparse.ArgumentParser:

@@ -1491,7 +1491,7 @@ COMMANDS: tuple[Command, ...] = (
         "games/s, decisions/s, clone and JSON cost, check and build time; --against another revision",
         _bench_arguments,
         epilog="examples:\n"
-        "  rulewright bench iron_curtain                      one game's figures, CPU and wall\n"
+        "  rulewright bench GAME                              one game's figures, CPU and wall\n"
         "  rulewright bench --against main --seconds 3        every game, this tree (A) against main (B)\n"
         "\n"
         "With --against, A and B alternate round by round, each round in a fresh process, and the\n"
