@@ -1182,7 +1182,7 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
             args.against,
             seconds=args.seconds,
             rounds=args.rounds,
-            options=args.option or (),
+            options=[f"{key}={value}" for key, value in options.items()],
             check=not args.no_check,
             tick=lambda done, total: progress(done, total, start, unit="runs"),
         )

@@ -116,6 +116,14 @@ def test_against_outside_git_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     assert code == 2 and "is not in a git repository" in err
 
 
+def test_an_option_the_game_does_not_take_is_refused_before_measuring(
+    capsys: pytest.CaptureFixture[str], temp_folder: Path
+) -> None:
+    code, out, err = run(capsys, "bench", "iron_curtain", "--against", "HEAD", "-o", "nonsense=1", *FAST)
+    assert code == 2 and "has no option 'nonsense'" in err and out == ""
+    assert list(temp_folder.iterdir()) == []
+
+
 def test_interrupted_run_removes_the_tree(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, temp_folder: Path
 ) -> None:
