@@ -29,6 +29,7 @@ class Builtin:
     chance: bool  # draws on the game's random state
     python: str
     python_two_players: str | None = None
+    reuse: bool = False  # costly enough to compute once when an expression repeats it (lower/reuse.py)
 
 
 _TABLE = (
@@ -41,13 +42,13 @@ _TABLE = (
     Builtin("roll", 1, True, "s.roll({0})"),
     Builtin("random", 1, True, "s.pick({0})"),
     Builtin("top", 1, False, "s.top({zone0})"),
-    Builtin("top_n", 2, False, "s.top_n({zone0}, {1})"),
+    Builtin("top_n", 2, False, "s.top_n({zone0}, {1})", reuse=True),
     Builtin("range", 2, False, "list(range({0}, {1}))"),
     Builtin("cell", 2, False, "s.cell({0}, {1})"),
     Builtin("cell_of", 1, False, "s.z.pos[{type0}][{0}]"),
-    Builtin("neighbors", 1, False, "s.neighbors({type0}, {0})"),
-    Builtin("open_cells_around", 1, False, "s.open_cells_around({type0}, {0})"),
-    Builtin("adjacent", 2, False, "s.adjacent({type0}, {0}, {1})"),
+    Builtin("neighbors", 1, False, "s.neighbors({type0}, {0})", reuse=True),
+    Builtin("open_cells_around", 1, False, "s.open_cells_around({type0}, {0})", reuse=True),
+    Builtin("adjacent", 2, False, "s.adjacent({type0}, {0}, {1})", reuse=True),
     Builtin("label", 1, False, "{label0}"),
 )
 

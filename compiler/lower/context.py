@@ -14,6 +14,16 @@ from compiler.viewmodel import CoveragePoint
 
 
 @dataclass
+class Plan:
+    """Where one expression binds a value for reuse (`bind`) and where it reads it (`use`), by
+    node id (reuse.py)."""
+
+    bind: dict[int, str] = field(default_factory=dict)
+    use: dict[int, str] = field(default_factory=dict)
+    hoisted: list[tuple[str, ir.Expr]] = field(default_factory=list)  # computed before the statement
+
+
+@dataclass
 class Context:
     """What every lowering module reads, and the few things they add to (coverage points)."""
 
@@ -27,6 +37,14 @@ class Context:
     covering: bool = True  # False while lowering scenario code, which is not a rule
     local_prefix: str = ""  # "self." inside a frame, where locals are slots
     walrus: int = 0  # temporaries of method calls on a computed subject
+    plan: Plan | None = None  # while an expression is lowered: the values it reuses (reuse.py)
+    reused: int = 0  # variables of reused values so far in the function being lowered
+    never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
+
+    def begin_function(self, local_prefix: str) -> None:
+        """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""
+        self.local_prefix = local_prefix
+        self.reused = 0
 
     def __post_init__(self) -> None:
         self.type_index = {name: i for i, name in enumerate(self.sym.entity_types)}

@@ -12,7 +12,7 @@ from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
 from compiler.lower import frames, statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, expr
+from compiler.lower.expressions import Unsupported, hoisting
 from compiler.lower.frames import Blocks, default_value, value_type
 from compiler.lower.statements import python_type
 from compiler.typesys import PLAYER
@@ -50,9 +50,10 @@ def expression_function(
     where its origin comment points (default: the expression)."""
     if code.expr is None:
         raise Unsupported(f"{what} has no expression")
-    cx.local_prefix = ""
+    cx.begin_function("")
     where = origin(what, span or code.span)
-    return Function(name, where, ps, returns, (*mark, f"return {expr(cx, code.expr)}"))
+    before, value = hoisting(cx, code.expr)
+    return Function(name, where, ps, returns, (*mark, *before, f"return {value}"))
 
 
 def code_unit(
@@ -68,7 +69,7 @@ def code_unit(
 ) -> None:
     """Statements as a frame class (if they may stop) or a plain function; `mark` opens them."""
     if not stops:
-        cx.local_prefix = ""
+        cx.begin_function("")
         w = CodeWriter()
         for m in mark:
             w.line(m)
@@ -78,7 +79,7 @@ def code_unit(
             lines.append("pass")
         out.functions.append(Function(function_name, what, ps, "None", tuple(lines)))
         return
-    cx.local_prefix = "self."
+    cx.begin_function("self.")
     b = Blocks()
     for m in mark:
         b.line(m)
@@ -94,7 +95,8 @@ def code_unit(
     for local, t in types.items():
         if f"l_{local}" not in given:
             slots.append(Slot(f"l_{local}", python_type(t), value_type(t), default_value(t)))
-    out.frames.append(FrameClass(frame_name, what, ps, (*slots, *b.slots), b.lines()))
+    step = b.step()
+    out.frames.append(FrameClass(frame_name, what, ps, (*slots, *b.slots), step.blocks, step.body))
 
 
 def lower_units(cx: Context) -> Units:
