@@ -13,14 +13,25 @@ from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import CoveragePoint
 
 
+@dataclass(frozen=True, slots=True)
+class Hoisted:
+    """A loop-invariant value of an expression, in variable `temp`: computed before the statement,
+    or (`lazy`) where it is first needed, the variable set to None before the statement."""
+
+    temp: str
+    node: ir.Expr
+    lazy: bool
+
+
 @dataclass
 class Plan:
-    """Where one expression binds a value for reuse (`bind`) and where it reads it (`use`), by
-    node id (reuse.py)."""
+    """Where one expression binds a value for reuse (`bind`), where it reads it (`use`) and where it
+    reads a lazily computed one (`lazy`), by node id; the values hoisted before it (reuse.py)."""
 
     bind: dict[int, str] = field(default_factory=dict)
     use: dict[int, str] = field(default_factory=dict)
-    hoisted: list[tuple[str, ir.Expr]] = field(default_factory=list)  # computed before the statement
+    lazy: dict[int, str] = field(default_factory=dict)
+    hoisted: list[Hoisted] = field(default_factory=list)
 
 
 @dataclass

@@ -29,6 +29,9 @@ def expr(cx: Context, e: ir.Expr) -> str:
     if use is not None:
         return use
     code = _expr(cx, e)
+    lazy = cx.plan.lazy.get(id(e))
+    if lazy is not None:
+        return f"({lazy} if {lazy} is not None else ({lazy} := {code}))"
     bind = cx.plan.bind.get(id(e))
     return f"({bind} := {code})" if bind is not None else code
 
@@ -41,14 +44,21 @@ def unbound(cx: Context, e: ir.Expr) -> str:
 
 def hoisting(cx: Context, e: ir.Expr) -> tuple[list[str], str]:
     """Python for `e`, and the lines to run right before the statement it is in: the calls it
-    repeats in every pass of a comprehension that it computes there once (reuse.py)."""
+    would repeat in every pass of a comprehension, computed there once, or the variables of those
+    it computes once lazily (reuse.py)."""
     cx.plan = reuse.plan(cx, e, binding=True, hoisting=True)
     hoisted = cx.plan.hoisted
     try:
         code = expr(cx, e)
     finally:
         cx.plan = None
-    return [f"{temp} = {expr(cx, node)}" for temp, node in hoisted], code
+    before = [
+        f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
+        if h.lazy
+        else f"{h.temp} = {expr(cx, h.node)}"
+        for h in hoisted
+    ]
+    return before, code
 
 
 def _planned(cx: Context, e: ir.Expr, binding: bool) -> str:
@@ -117,6 +127,17 @@ def _expr(cx: Context, e: ir.Expr) -> str:
             raise Unsupported("a decision inside an expression (check.py rejects these)")
         case _:
             assert_never(e)
+
+
+def python_type(t: Type) -> str:
+    """The Python annotation of values of type `t`."""
+    if t.kind == "bool":
+        return "bool"
+    if t.kind == "str":
+        return "str"
+    if t.kind in ("list", "zone"):
+        return f"list[{python_type(t.elem) if t.elem else 'int'}]"
+    return "int"
 
 
 def negation(cx: Context, e: ir.Expr) -> str:

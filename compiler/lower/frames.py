@@ -17,8 +17,8 @@ from compiler.layout import py_literal
 from compiler.lower import statements
 from compiler.lower.context import Context
 from compiler.lower.dispatch import Step, step_method
-from compiler.lower.expressions import Unsupported, domain_of, expr, negation, stored, string
-from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place, python_type
+from compiler.lower.expressions import Unsupported, domain_of, expr, negation, python_type, stored, string
+from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Slot
 

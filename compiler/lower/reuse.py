@@ -25,14 +25,18 @@ the same value, provided that it is pure and that the first was surely evaluated
 
 Loop-invariant calls. Where the code around an expression can run lines before it (a function's
 `return`, a `let` or an assignment: `hoisting=True`), a call worth reusing inside a comprehension
-that reads none of the comprehension's variables is computed once, before the statement, instead
-of in every pass. That moves it out of the guards around it and out of a loop that may make no
-pass, so only a call that cannot fail is moved (`_never_fails`: no division by a value that may be
-zero, no index that may be out of range, no `none` where a component is needed, no recursion, no
-builtin that may raise), and only out of a comprehension that the statement surely evaluates, or
-one in the body of such a comprehension: it then runs at most once more than before (when the
-loop makes no pass), and never where a guard of the statement itself skipped it. A call that may
-fail stays where it is, guarded as before.
+that reads none of the comprehension's variables is computed once, not in every pass:
+
+- before the statement (`v1_ = f(s)`), when that cannot change what happens: the call cannot fail
+  (`_never_fails`: no division by a value that may be zero, no index that may be out of range, no
+  `none` where a component is needed, no recursion, no builtin that may raise), and the loop is a
+  comprehension the statement surely evaluates, or one in the body of such a comprehension. It
+  then runs at most once more than before (when the loop makes no pass), and never where a guard
+  of the statement itself skipped it;
+- else lazily, where it was first evaluated before, in its guard: `v1_` is set to None before the
+  statement, and each pass reads `(v1_ if v1_ is not None else (v1_ := f(s)))`. The call runs
+  when and where it ran first before, so it fails as it did; later passes read its value (no
+  value of the rules is None: `none` is -1).
 
 Bindings are local variables of the generated function the expression is in (`v1_`, `v2_`, ...,
 numbered per function), so a rule error still names that function's rule.
@@ -47,7 +51,7 @@ from dataclasses import dataclass
 
 from compiler import ir
 from compiler.builtins import BUILTINS
-from compiler.lower.context import Context, Plan
+from compiler.lower.context import Context, Hoisted, Plan
 
 Key = Hashable
 
@@ -87,8 +91,9 @@ class _Walk:
         self.plan = Plan()
         self.hoisting = hoisting
         self.sure = True  # the statement surely evaluates what is visited now
-        self.loop = False  # ... which is in a comprehension's body the statement surely evaluates
-        self.hoisted: dict[Key, str] = {}
+        self.body = False  # what is visited now is in a comprehension's body (and hoisting is on)
+        self.loop = False  # ... of a comprehension the statement surely evaluates, or nested in one
+        self.hoisted: dict[Key, Hoisted] = {}
         self.keys: dict[int, tuple[Key, frozenset[str]]] = {}
         self.pure: dict[int, bool] = {}
 
@@ -102,12 +107,15 @@ class _Walk:
         if earlier is not None:
             self.plan.use[id(e)] = self._temp(earlier.node)
             return
-        if key in self.hoisted or (self.loop and not free and _never_fails(self.cx, e)):
-            if key not in self.hoisted:
+        hoisted = self.hoisted.get(key)
+        if hoisted is None and self.body and not free:  # the same in every pass of the loop
+            eager = self.loop and _never_fails(self.cx, e)
+            if eager or binding:  # a lazy one binds where it is first needed
                 self.cx.reused += 1
-                self.hoisted[key] = f"v{self.cx.reused}_"
-                self.plan.hoisted.append((self.hoisted[key], e))
-            self.plan.use[id(e)] = self.hoisted[key]
+                hoisted = self.hoisted[key] = Hoisted(f"v{self.cx.reused}_", e, not eager)
+                self.plan.hoisted.append(hoisted)
+        if hoisted is not None and (binding or not hoisted.lazy):
+            (self.plan.lazy if hoisted.lazy else self.plan.use)[id(e)] = hoisted.temp
             return
         self._children(e, seen, binding)
         if binding:
@@ -135,13 +143,13 @@ class _Walk:
                     return  # `len(source)`: no body
                 var = self.cx.ann.slots[id(e)]
                 body = {k: v for k, v in seen.items() if var not in v.free}  # `var` shadows these
-                sure, loop = self.sure, self.loop
-                self.sure, self.loop = False, self.hoisting and (sure or loop)
+                sure, inside, loop = self.sure, self.body, self.loop
+                self.sure, self.body, self.loop = False, self.hoisting, self.hoisting and (sure or loop)
                 if e.cond is not None:  # the filter runs before the item, in each pass
                     self.visit(e.cond, body, binding)
                 if not isinstance(e, ir.Quantifier):
                     self.visit(e.item, body, binding)
-                self.sure, self.loop = sure, loop
+                self.sure, self.body, self.loop = sure, inside, loop
             case ir.Call() if e.func not in self.cx.sym.functions:
                 if _in_order(self._template(e.func), len(e.args)):
                     for a in e.args:

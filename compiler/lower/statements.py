@@ -20,23 +20,12 @@ from compiler.lower.expressions import (
     iterable,
     label,
     negation,
+    python_type,
     stored,
     string,
     unbound,
     zone_id,
 )
-from compiler.typesys import Type
-
-
-def python_type(t: Type) -> str:
-    """The Python annotation of values of type `t`."""
-    if t.kind == "bool":
-        return "bool"
-    if t.kind == "str":
-        return "str"
-    if t.kind in ("list", "zone"):
-        return f"list[{python_type(t.elem) if t.elem else 'int'}]"
-    return "int"
 
 
 def fresh_list(code: str) -> str:

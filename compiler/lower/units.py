@@ -12,9 +12,8 @@ from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
 from compiler.lower import frames, statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, hoisting
+from compiler.lower.expressions import Unsupported, hoisting, python_type
 from compiler.lower.frames import Blocks, default_value, value_type
-from compiler.lower.statements import python_type
 from compiler.typesys import PLAYER
 from compiler.viewmodel import DispatchTable, FrameClass, Function, Param, Slot
 

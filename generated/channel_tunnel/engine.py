@@ -1054,11 +1054,19 @@ def f_supervised(s: State, l_p: int) -> bool:
 # function legal_spaces (specs/channel_tunnel/rounds.yaml:23)
 def f_legal_spaces(s: State, l_p: int, l_k: int) -> list[int]:
     # cov 21
+    v1_: int | None = None
+    v2_: bool | None = None
     return [
         c_a
         for c_a in range(5)
         if (
-            (f_discs_of(s, l_p, l_k) > (f_stack_size(s, c_a) + (1 if f_supervised(s, l_p) else 0)))
+            (
+                (v1_ if v1_ is not None else (v1_ := f_discs_of(s, l_p, l_k)))
+                > (
+                    f_stack_size(s, c_a)
+                    + (1 if (v2_ if v2_ is not None else (v2_ := f_supervised(s, l_p))) else 0)
+                )
+            )
             and (len(f_actions_after(s, l_p, c_a, l_k)) > 0)
         )
     ]
