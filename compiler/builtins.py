@@ -33,6 +33,7 @@ class Builtin:
     python: str
     python_two_players: str | None = None
     reads_zones: bool = False
+    reuse: bool = False  # costly enough to compute once when an expression repeats it (lower/reuse.py)
 
 
 _TABLE = (
@@ -45,13 +46,13 @@ _TABLE = (
     Builtin("roll", 1, True, "s.roll({0})"),
     Builtin("random", 1, True, "s.pick({0})"),
     Builtin("top", 1, False, "s.top({zone0})", reads_zones=True),
-    Builtin("top_n", 2, False, "s.top_n({zone0}, {1})", reads_zones=True),
+    Builtin("top_n", 2, False, "s.top_n({zone0}, {1})", reads_zones=True, reuse=True),
     Builtin("range", 2, False, "list(range({0}, {1}))"),
     Builtin("cell", 2, False, "s.cell({0}, {1})"),
     Builtin("cell_of", 1, False, "s.z.pos[{type0}][{0}]", reads_zones=True),
-    Builtin("neighbors", 1, False, "s.neighbors({type0}, {0})", reads_zones=True),
-    Builtin("open_cells_around", 1, False, "s.open_cells_around({type0}, {0})", reads_zones=True),
-    Builtin("adjacent", 2, False, "s.adjacent({type0}, {0}, {1})", reads_zones=True),
+    Builtin("neighbors", 1, False, "s.neighbors({type0}, {0})", reads_zones=True, reuse=True),
+    Builtin("open_cells_around", 1, False, "s.open_cells_around({type0}, {0})", reads_zones=True, reuse=True),
+    Builtin("adjacent", 2, False, "s.adjacent({type0}, {0}, {1})", reads_zones=True, reuse=True),
     Builtin("label", 1, False, "{label0}"),
 )
 

@@ -71,13 +71,15 @@ class Slot:
 
 @dataclass(frozen=True, slots=True)
 class FrameClass:
-    """Code that may stop for a decision: its locals and its step method's numbered blocks."""
+    """Code that may stop for a decision: its locals, and its step method, which runs the block
+    its program counter names (one of `blocks`)."""
 
     name: str
     origin: str
     params: tuple[Param, ...]
     slots: tuple[Slot, ...]
-    blocks: tuple[tuple[str, ...], ...]
+    blocks: int
+    step: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,10 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     names.py        the scheme of generated names
     context.py      what the modules below share
     expressions.py  expressions -> Python expressions
+    reuse.py        which pure calls an expression computes once (repeats, loop invariants)
     statements.py   statements that run straight through -> lines
     frames.py       statements that may stop -> numbered blocks
+    dispatch.py     a frame's blocks -> its step method (fewer blocks, found by binary search)
     units.py        functions, procedures, code fields, triggers, phase bodies, setup, checks
     flow.py         the phases -> the Flow frame
     facts.py        constants, data tables, action domains, state variables, GameInfo facts

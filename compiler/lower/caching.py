@@ -33,9 +33,11 @@ def forget(cx: Context, source: Source) -> list[str]:
     return [f"s.forget({readers_constant(cx, source)})"]
 
 
-def lookup(cx: Context, function: str, params: tuple[Param, ...], returns: str, value: str) -> list[str]:
+def lookup(
+    cx: Context, function: str, params: tuple[Param, ...], returns: str, before: list[str], value: str
+) -> list[str]:
     """The body of a cached function whose value is the expression `value`: the value kept for
-    these arguments, else `value`, computed and kept. A kept value is never None (functions return
+    these arguments, else `value`, computed (after the lines `before`, lower/reuse.py's) and kept. A kept value is never None (functions return
     numbers, truth values, text or lists), so None means "not kept"."""
     names = [p.name for p in params]
     key = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
@@ -43,6 +45,8 @@ def lookup(cx: Context, function: str, params: tuple[Param, ...], returns: str, 
     w.line(f"cache_ = s.caches[{cache_constant(cx, function)}]")
     w.line(f"value_: {returns} | None = cache_.get({key})")
     with w.block("if value_ is None:"):
+        for line in before:
+            w.line(line)
         w.line(f"value_ = cache_[{key}] = {value}")
     w.line("return value_")
     return w.lines()

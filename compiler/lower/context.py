@@ -14,6 +14,27 @@ from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import CoveragePoint
 
 
+@dataclass(frozen=True, slots=True)
+class Hoisted:
+    """A loop-invariant value of an expression, in variable `temp`: computed before the statement,
+    or (`lazy`) where it is first needed, the variable set to None before the statement."""
+
+    temp: str
+    node: ir.Expr
+    lazy: bool
+
+
+@dataclass
+class Plan:
+    """Where one expression binds a value for reuse (`bind`), where it reads it (`use`) and where it
+    reads a lazily computed one (`lazy`), by node id; the values hoisted before it (reuse.py)."""
+
+    bind: dict[int, str] = field(default_factory=dict)
+    use: dict[int, str] = field(default_factory=dict)
+    lazy: dict[int, str] = field(default_factory=dict)
+    hoisted: list[Hoisted] = field(default_factory=list)
+
+
 @dataclass
 class Context:
     """What every lowering module reads, and the few things they add to (coverage points)."""
@@ -29,6 +50,14 @@ class Context:
     covering: bool = True  # False while lowering scenario code, which is not a rule
     local_prefix: str = ""  # "self." inside a frame, where locals are slots
     walrus: int = 0  # temporaries of method calls on a computed subject
+    plan: Plan | None = None  # while an expression is lowered: the values it reuses (reuse.py)
+    reused: int = 0  # variables of reused values so far in the function being lowered
+    never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
+
+    def begin_function(self, local_prefix: str) -> None:
+        """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""
+        self.local_prefix = local_prefix
+        self.reused = 0
 
     def __post_init__(self) -> None:
         self.type_index = {name: i for i, name in enumerate(self.sym.entity_types)}

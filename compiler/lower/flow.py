@@ -21,7 +21,7 @@ from compiler.viewmodel import FrameClass
 
 def lower_flow(cx: Context) -> FrameClass:
     g = cx.sym.game
-    cx.local_prefix = "self."
+    cx.begin_function("self.")
     b = Blocks()
     if g.setup is not None and cx.stops.body(g.setup.body, cx.ann):
         after = b.new()
@@ -38,7 +38,9 @@ def lower_flow(cx: Context) -> FrameClass:
         _phase(cx, b, ph, skippable, startable)
     b.line("s.pop()")
     b.line("return")
-    return FrameClass("Flow", origin("the game's flow (phases)", g.span), (), tuple(b.slots), b.lines())
+    step = b.step()
+    where = origin("the game's flow (phases)", g.span)
+    return FrameClass("Flow", where, (), tuple(b.slots), step.blocks, step.body)
 
 
 def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], startable: set[str]) -> None:

@@ -17,25 +17,17 @@ from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
     expr,
+    hoisting,
+    iterable,
     label,
     negation,
+    python_type,
     stored,
     string,
+    unbound,
     zone_id,
 )
 from compiler.reads import held_type
-from compiler.typesys import Type
-
-
-def python_type(t: Type) -> str:
-    """The Python annotation of values of type `t`."""
-    if t.kind == "bool":
-        return "bool"
-    if t.kind == "str":
-        return "str"
-    if t.kind in ("list", "zone"):
-        return f"list[{python_type(t.elem) if t.elem else 'int'}]"
-    return "int"
 
 
 def fresh_list(code: str) -> str:
@@ -43,6 +35,12 @@ def fresh_list(code: str) -> str:
     if code.startswith(("list(", "[")) and code.endswith(("]", ")")):
         return code
     return f"list({code})"
+
+
+def loop_source(code: str) -> str:
+    """What a loop that never stops iterates: a range as it is (nothing can change it), else a
+    fresh list."""
+    return code if code.startswith("range(") and code.endswith(")") else fresh_list(code)
 
 
 def loop_place(kind: str, span: ir.Span, phase: str = "") -> str:
@@ -64,7 +62,10 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
         case ir.Assign():
             if isinstance(s.value, ir.Decision):
                 raise Unsupported("a decision in code that cannot stop")
-            assign(cx, s, stored(cx, s.value), w)
+            before, value = hoisting(cx, s.value)
+            for line in before:
+                w.line(line)
+            assign(cx, s, stored(cx, s.value, value), w)
         case ir.If():
             _if(cx, s, w, in_frame)
         case ir.For():
@@ -76,9 +77,9 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             for line in _forget_zones(cx, s):
                 w.line(line)
         case ir.Reveal():
-            w.line(f"""s.say("Revealed: " + {label(cx, expr(cx, s.item), cx.ann.type_of(s.item))})""")
+            w.line(f"""s.say("Revealed: " + {label(cx, unbound(cx, s.item), cx.ann.type_of(s.item))})""")
         case ir.Show():
-            shown = label(cx, expr(cx, s.item), cx.ann.type_of(s.item))
+            shown = label(cx, unbound(cx, s.item), cx.ann.type_of(s.item))
             w.line(f"""s.say_to({expr(cx, s.player)}, "You see: " + {shown})""")
         case ir.Log():
             w.line(f"s.say({string(cx, s.message)})")
@@ -107,13 +108,16 @@ def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
     if isinstance(s.value, ir.Decision):
         raise Unsupported("a decision in code that cannot stop")
     annotation = "" if in_frame else f": {python_type(cx.ann.type_of(s.value))}"
-    w.line(f"{cx.local(cx.ann.slots[id(s)])}{annotation} = {stored(cx, s.value)}")
+    before, value = hoisting(cx, s.value)
+    for line in before:
+        w.line(line)
+    w.line(f"{cx.local(cx.ann.slots[id(s)])}{annotation} = {stored(cx, s.value, value)}")
 
 
 def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
     """A loop over a copy of its list; in a frame the variable is a slot, set from `x_`."""
     local = cx.local(cx.ann.slots[id(s)])
-    source = fresh_list(expr(cx, s.source))
+    source = loop_source(iterable(cx, s.source))
     with w.block(f"for x_ in {source}:" if in_frame else f"for {local} in {source}:"):
         if in_frame:
             w.line(f"{local} = x_")

@@ -859,7 +859,7 @@ def f_capacity(s: State, l_p: int) -> int:
                     (F_tech_step_perk[c_t] == 3)
                     and (s.v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t])
                 )
-                for c_t in list(range(12))
+                for c_t in range(12)
             )
         )
         else 2
@@ -905,11 +905,11 @@ def f_can_tunnel_after(s: State, l_p: int, l_a: int, l_k: int) -> bool:
     return f_tunnel_room(s, l_p) and (
         (
             (
-                (F_debris_colour[f_nearest(s, l_p)] != l_k)
-                and (f_discs_of(s, l_p, F_debris_colour[f_nearest(s, l_p)]) > 0)
+                (F_debris_colour[(v1_ := f_nearest(s, l_p))] != l_k)
+                and (f_discs_of(s, l_p, F_debris_colour[v1_]) > 0)
             )
             or any(
-                ((s.v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[f_nearest(s, l_p)]))
+                ((s.v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[v1_]))
                 for c_d in s.z.piles[Z_placed]
             )
         )
@@ -987,12 +987,12 @@ def f_next_step(s: State, l_p: int, l_b: int) -> int:
     return (
         [
             c_t
-            for c_t in list(range(12))
+            for c_t in range(12)
             if ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
         ][0]
         if any(
             ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
-            for c_t in list(range(12))
+            for c_t in range(12)
         )
         else -1
     )
@@ -1001,7 +1001,7 @@ def f_next_step(s: State, l_p: int, l_b: int) -> int:
 # function can_advance (specs/channel_tunnel/actions.yaml:89)
 def f_can_advance(s: State, l_p: int, l_b: int, l_budget: int) -> bool:
     # cov 14
-    return (f_next_step(s, l_p, l_b) != -1) and (l_budget >= F_tech_step_money[f_next_step(s, l_p, l_b)])
+    return ((v1_ := f_next_step(s, l_p, l_b)) != -1) and (l_budget >= F_tech_step_money[v1_])
 
 
 # function chain_trigger (specs/channel_tunnel/actions.yaml:93)
@@ -1065,7 +1065,7 @@ def f_max_discs(s: State, l_p: int) -> int:
         10
         + sum(
             1
-            for c_t in list(range(12))
+            for c_t in range(12)
             if (
                 (F_tech_step_perk[c_t] == 1)
                 and (s.v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t])
@@ -1086,11 +1086,19 @@ def f_legal_spaces(s: State, l_p: int, l_k: int) -> list[int]:
     cache_ = s.caches[CACHE_legal_spaces]
     value_: list[int] | None = cache_.get((l_p, l_k))
     if value_ is None:
+        v1_: int | None = None
+        v2_: bool | None = None
         value_ = cache_[(l_p, l_k)] = [
             c_a
-            for c_a in list(range(5))
+            for c_a in range(5)
             if (
-                (f_discs_of(s, l_p, l_k) > (f_stack_size(s, c_a) + (1 if f_supervised(s, l_p) else 0)))
+                (
+                    (v1_ if v1_ is not None else (v1_ := f_discs_of(s, l_p, l_k)))
+                    > (
+                        f_stack_size(s, c_a)
+                        + (1 if (v2_ if v2_ is not None else (v2_ := f_supervised(s, l_p))) else 0)
+                    )
+                )
                 and (len(f_actions_after(s, l_p, c_a, l_k)) > 0)
             )
         ]
@@ -1101,9 +1109,7 @@ def f_legal_spaces(s: State, l_p: int, l_k: int) -> list[int]:
 def f_placeable_colours(s: State, l_p: int) -> list[int]:
     # cov 22
     return [
-        c_k
-        for c_k in list(range(5))
-        if ((f_discs_of(s, l_p, c_k) > 0) and (len(f_legal_spaces(s, l_p, c_k)) > 0))
+        c_k for c_k in range(5) if ((f_discs_of(s, l_p, c_k) > 0) and (len(f_legal_spaces(s, l_p, c_k)) > 0))
     ]
 
 
@@ -1161,7 +1167,7 @@ def f_topographic_colours(s: State, l_p: int) -> int:
     # cov 29
     return sum(
         1
-        for c_k in list(range(5))
+        for c_k in range(5)
         if any(
             (
                 (
@@ -1182,15 +1188,12 @@ def f_card_points(s: State, l_p: int) -> int:
         (
             (
                 sum(F_card_vp[c_c] for c_c in f_owned(s, l_p))
-                + (f_owned_with(s, l_p, 5) * (f_owned_with(s, l_p, 4) // 2))
+                + (f_owned_with(s, l_p, 5) * ((v1_ := f_owned_with(s, l_p, 4)) // 2))
             )
-            + (
-                f_owned_with(s, l_p, 6)
-                * (3 if (f_owned_with(s, l_p, 4) > f_owned_with(s, (1 - l_p), 4)) else 0)
-            )
+            + (f_owned_with(s, l_p, 6) * (3 if (v1_ > f_owned_with(s, (1 - l_p), 4)) else 0))
         )
         + (f_owned_with(s, l_p, 7) * (2 if (len(f_owned(s, l_p)) > len(f_owned(s, (1 - l_p)))) else 0))
-    ) + ((f_topographic_colours(s, l_p) * (f_topographic_colours(s, l_p) + 1)) // 2)
+    ) + (((v2_ := f_topographic_colours(s, l_p)) * (v2_ + 1)) // 2)
 
 
 # function tech_points (specs/channel_tunnel/scoring.yaml:29)
@@ -1198,7 +1201,7 @@ def f_tech_points(s: State, l_p: int) -> int:
     # cov 31
     return sum(
         F_tech_step_vp[c_t]
-        for c_t in list(range(12))
+        for c_t in range(12)
         if (s.v_tech[l_p][F_tech_step_bar[c_t]] == F_tech_step_position[c_t])
     )
 
@@ -1346,7 +1349,7 @@ def p_reach_centre(s: State, l_p: int) -> None:
     s.v_reached = l_p
     l_o: int = 1 - l_p
     s.say(s.player_label(l_p) + " reaches the centre of the tunnel")
-    for l_q in list(range(s.num_players)):
+    for l_q in range(s.num_players):
         s.say(
             s.player_label(l_q)
             + ": cards "
@@ -1376,7 +1379,7 @@ def p_reach_centre(s: State, l_p: int) -> None:
 def p_stalemate(s: State) -> None:
     # cov 170
     s.say("Nobody placed a stack this round: the works stop and the game is scored")
-    for l_q in list(range(s.num_players)):
+    for l_q in range(s.num_players):
         s.say(
             s.player_label(l_q)
             + ": cards "
@@ -1409,34 +1412,34 @@ def p_stalemate(s: State) -> None:
 # setup (specs/channel_tunnel/game.yaml:140)
 def setup(s: State) -> None:
     # cov 175
-    for l_d in list(range(25)):
+    for l_d in range(25):
         s.move(T_disc, l_d, Z_bag, True)
         s.forget(READ_zones_disc)
-    for l_t in list(range(20)):
+    for l_t in range(20):
         s.move(T_debris, l_t, Z_debris_pool, True)
         s.forget(READ_zones_debris)
     s.shuffle(Z_debris_pool)
     s.forget(READ_zones_debris)
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         s.deal(T_debris, 9, Z_debris_pool, (Z_route_hidden + s.ref(l_p)))
         s.forget(READ_zones_debris)
         s.deal(T_debris, 1, Z_debris_pool, (Z_storage + s.ref(l_p)))
         s.forget(READ_zones_debris)
         s.move(T_debris, s.top((Z_route_hidden + s.ref(l_p))), (Z_route_open + s.ref(l_p)), True)
         s.forget(READ_zones_debris)
-    for l_c in list(range(33)):
+    for l_c in range(33):
         s.move(T_card, l_c, Z_deck, True)
         s.forget(READ_zones_card)
     s.shuffle(Z_deck)
     s.forget(READ_zones_card)
-    for l_a in list(range(5)):
+    for l_a in range(5):
         if not F_space_variable[l_a]:
             continue
         p_refill(s, l_a)
-    for l_c_2 in list(range(9)):
+    for l_c_2 in range(9):
         s.move(T_deviation_card, l_c_2, Z_deviation_deck, True)
     s.shuffle(Z_deviation_deck)
-    for l_g in list(range(6)):
+    for l_g in range(6):
         s.move(T_agenda_card, l_g, Z_agenda_box, True)
         s.forget(READ_zones_agenda_card)
     if s.o_agenda:
@@ -1470,26 +1473,26 @@ def inv_debris_accounted(s: State) -> bool:
                 (len(s.z.piles[(Z_route_hidden + s.ref(c_p))]) + len(s.z.piles[(Z_route_open + s.ref(c_p))]))
                 + len(s.z.piles[(Z_storage + s.ref(c_p))])
             )
-            for c_p in list(range(s.num_players))
+            for c_p in range(s.num_players)
         )
     ) == 20
 
 
 # invariant deviation_floor (specs/channel_tunnel/game.yaml:123)
 def inv_deviation_floor(s: State) -> bool:
-    return all((s.v_deviation[c_p] >= (-5)) for c_p in list(range(s.num_players)))
+    return all((s.v_deviation[c_p] >= (-5)) for c_p in range(s.num_players))
 
 
 # invariant storage_within_capacity (specs/channel_tunnel/game.yaml:126)
 def inv_storage_within_capacity(s: State) -> bool:
     return all(
-        (len(s.z.piles[(Z_storage + s.ref(c_p))]) <= f_capacity(s, c_p)) for c_p in list(range(s.num_players))
+        (len(s.z.piles[(Z_storage + s.ref(c_p))]) <= f_capacity(s, c_p)) for c_p in range(s.num_players)
     )
 
 
 # invariant one_agenda_at_a_time (specs/channel_tunnel/game.yaml:129)
 def inv_one_agenda_at_a_time(s: State) -> bool:
-    return all((len(s.z.piles[(Z_agenda_held + s.ref(c_p))]) <= 1) for c_p in list(range(s.num_players)))
+    return all((len(s.z.piles[(Z_agenda_held + s.ref(c_p))]) <= 1) for c_p in range(s.num_players))
 
 
 # evaluation (specs/channel_tunnel/game.yaml:134)
@@ -1531,7 +1534,7 @@ class Proc_do_action(Frame):
     ORIGIN = "procedure do_action (specs/channel_tunnel/actions.yaml:112)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:action", "entity:space", "enum:action")
-    BLOCKS = 15
+    BLOCKS = 3
     l_p: int
     l_act: int
     l_a: int
@@ -1546,90 +1549,48 @@ class Proc_do_action(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 35
-                self.l_did = self.l_act
-                if self.l_act == 4:
-                    # cov 36
-                    self.l_did = F_card_secondary[s.v_offer[self.l_a]]
-                else:
-                    # cov 37
-                    pass
-                if self.l_act == 0:
-                    pc = 2
-                    continue
-                if self.l_act == 1:
-                    pc = 3
-                    continue
-                if self.l_act == 2:
-                    pc = 4
-                    continue
-                if self.l_act == 3:
-                    pc = 5
-                    continue
-                if self.l_act == 4:
-                    pc = 6
-                    continue
-                # cov 43
-                pc = 7
-                continue
-            elif pc == 1:
-                self.pc = 14
-                s.push(Proc_chain(self.l_p, self.l_did, self.l_a))
-                return
-            elif pc == 2:
+        if pc == 0:
+            # cov 35
+            self.l_did = self.l_act
+            if self.l_act == 4:
+                # cov 36
+                self.l_did = F_card_secondary[s.v_offer[self.l_a]]
+            else:
+                # cov 37
+                pass
+            if self.l_act == 0:
                 # cov 38
-                self.pc = 8
+                self.pc = 1
                 s.push(Proc_do_plan(self.l_p))
                 return
-            elif pc == 3:
+            if self.l_act == 1:
                 # cov 39
-                self.pc = 9
+                self.pc = 1
                 s.push(Proc_do_tunnel(self.l_p))
                 return
-            elif pc == 4:
+            if self.l_act == 2:
                 # cov 40
-                self.pc = 10
+                self.pc = 1
                 s.push(Proc_do_finance(self.l_p))
                 return
-            elif pc == 5:
+            if self.l_act == 3:
                 # cov 41
-                self.pc = 11
+                self.pc = 1
                 s.push(Proc_do_technology(self.l_p))
                 return
-            elif pc == 6:
+            if self.l_act == 4:
                 # cov 42
-                self.pc = 12
+                self.pc = 1
                 s.push(Proc_do_secondary(self.l_p, self.l_a))
                 return
-            elif pc == 7:
-                self.pc = 13
-                s.push(Proc_do_develop(self.l_p, self.l_a))
-                return
-            elif pc == 8:
-                pc = 1
-                continue
-            elif pc == 9:
-                pc = 1
-                continue
-            elif pc == 10:
-                pc = 1
-                continue
-            elif pc == 11:
-                pc = 1
-                continue
-            elif pc == 12:
-                pc = 1
-                continue
-            elif pc == 13:
-                pc = 1
-                continue
-            elif pc == 14:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            # cov 43
+            self.pc = 1
+            s.push(Proc_do_develop(self.l_p, self.l_a))
+        elif pc == 1:
+            self.pc = 2
+            s.push(Proc_chain(self.l_p, self.l_did, self.l_a))
+        else:  # pc == 2
+            s.pop()
 
 
 # procedure do_plan (specs/channel_tunnel/actions.yaml:126)
@@ -1639,7 +1600,7 @@ class Proc_do_plan(Frame):
     ORIGIN = "procedure do_plan (specs/channel_tunnel/actions.yaml:126)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:debris")
-    BLOCKS = 4
+    BLOCKS = 2
     l_p: int
     l_t: int
 
@@ -1650,39 +1611,28 @@ class Proc_do_plan(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 44
-                if not f_can_plan(s, self.l_p):
-                    # cov 45
-                    s.pop()
-                    return
-                else:
-                    # cov 46
-                    pass
-                self.l_t = s.top((Z_route_hidden + s.ref(self.l_p)))
-                s.move(T_debris, self.l_t, (Z_route_open + s.ref(self.l_p)), False)
-                s.forget(READ_zones_debris)
-                s.say(s.player_label(self.l_p) + " plans: " + s.label(T_debris, self.l_t) + " is revealed")
-                if s.o_agenda and F_debris_agenda[self.l_t]:
-                    pc = 2
-                    continue
-                # cov 48
-                pc = 1
-                continue
-            elif pc == 1:
+        if pc == 0:
+            # cov 44
+            if not f_can_plan(s, self.l_p):
+                # cov 45
                 s.pop()
                 return
-            elif pc == 2:
+            else:
+                # cov 46
+                pass
+            self.l_t = s.top((Z_route_hidden + s.ref(self.l_p)))
+            s.move(T_debris, self.l_t, (Z_route_open + s.ref(self.l_p)), False)
+            s.forget(READ_zones_debris)
+            s.say(s.player_label(self.l_p) + " plans: " + s.label(T_debris, self.l_t) + " is revealed")
+            if s.o_agenda and F_debris_agenda[self.l_t]:
                 # cov 47
-                self.pc = 3
+                self.pc = 1
                 s.push(Proc_draw_agenda(self.l_p))
                 return
-            elif pc == 3:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 48
+            s.pop()
+        else:  # pc == 1
+            s.pop()
 
 
 # procedure do_tunnel (specs/channel_tunnel/actions.yaml:136)
@@ -1692,7 +1642,7 @@ class Proc_do_tunnel(Frame):
     ORIGIN = "procedure do_tunnel (specs/channel_tunnel/actions.yaml:136)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:debris", "entity:colour", "int")
-    BLOCKS = 8
+    BLOCKS = 4
     l_p: int
     l_t: int
     l_k: int
@@ -1708,101 +1658,90 @@ class Proc_do_tunnel(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 49
-                self.l_t = f_nearest(s, self.l_p)
-                if f_discs_of(s, self.l_p, F_debris_colour[self.l_t]) > 0:
+            if pc < 2:
+                if pc == 0:
+                    # cov 49
+                    self.l_t = f_nearest(s, self.l_p)
+                    if f_discs_of(s, self.l_p, F_debris_colour[self.l_t]) > 0:
+                        # cov 50
+                        s.move(
+                            T_disc,
+                            [
+                                c_d
+                                for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]
+                                if (F_disc_colour[c_d] == F_debris_colour[self.l_t])
+                            ][0],
+                            Z_bag,
+                            True,
+                        )
+                        s.forget(READ_zones_disc)
+                        s.say(
+                            s.player_label(self.l_p)
+                            + " pays one "
+                            + s.label(T_colour, F_debris_colour[self.l_t])
+                            + " disc"
+                        )
+                        pc = 1
+                        continue
+                    # cov 51
+                    self.r_1 = 2
                     pc = 2
                     continue
-                # cov 51
-                pc = 3
-                continue
-            elif pc == 1:
-                s.move(T_debris, self.l_t, (Z_storage + s.ref(self.l_p)), True)
-                s.forget(READ_zones_debris)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " tunnels through "
-                    + s.label(T_debris, self.l_t)
-                    + "; "
-                    + str(
-                        (
-                            len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
-                            + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
+                else:  # pc == 1
+                    s.move(T_debris, self.l_t, (Z_storage + s.ref(self.l_p)), True)
+                    s.forget(READ_zones_debris)
+                    s.say(
+                        s.player_label(self.l_p)
+                        + " tunnels through "
+                        + s.label(T_debris, self.l_t)
+                        + "; "
+                        + str(
+                            (
+                                len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
+                                + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
+                            )
                         )
+                        + " spaces to go"
                     )
-                    + " spaces to go"
-                )
-                if (
-                    len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
-                    + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
-                ) == 0:
-                    # cov 52
-                    p_reach_centre(s, self.l_p)
-                else:
-                    # cov 53
-                    pass
-                if not F_colour_water[F_debris_colour[self.l_t]]:
-                    # cov 54
-                    p_draw_deviation(s, self.l_p)
-                elif self.l_p == P_britain:
-                    # cov 55
-                    s.say("Water! Britain draws two deviation cards")
-                    p_draw_deviation(s, self.l_p)
-                    p_draw_deviation(s, self.l_p)
-                else:
-                    # cov 56
-                    s.say("Water, but the French machine is sealed: no deviation card")
-                s.pop()
-                return
+                    if (
+                        len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
+                        + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
+                    ) == 0:
+                        # cov 52
+                        p_reach_centre(s, self.l_p)
+                    else:
+                        # cov 53
+                        pass
+                    if not F_colour_water[F_debris_colour[self.l_t]]:
+                        # cov 54
+                        p_draw_deviation(s, self.l_p)
+                    elif self.l_p == P_britain:
+                        # cov 55
+                        s.say("Water! Britain draws two deviation cards")
+                        p_draw_deviation(s, self.l_p)
+                        p_draw_deviation(s, self.l_p)
+                    else:
+                        # cov 56
+                        s.say("Water, but the French machine is sealed: no deviation card")
+                    s.pop()
+                    return
             elif pc == 2:
-                # cov 50
-                s.move(
-                    T_disc,
-                    [
-                        c_d
-                        for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]
-                        if (F_disc_colour[c_d] == F_debris_colour[self.l_t])
-                    ][0],
-                    Z_bag,
-                    True,
-                )
-                s.forget(READ_zones_disc)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " pays one "
-                    + s.label(T_colour, F_debris_colour[self.l_t])
-                    + " disc"
-                )
-                pc = 1
-                continue
-            elif pc == 3:
-                self.r_1 = 2
-                pc = 4
-                continue
-            elif pc == 4:
                 s.tick("the repeat loop at specs/channel_tunnel/actions.yaml:145:9")
                 if self.r_1 <= 0:
-                    pc = 6
+                    pc = 1
                     continue
                 self.r_1 -= 1
-                pc = 5
-                continue
-            elif pc == 5:
-                self.pc = 7
+                self.pc = 3
                 s.decide(
                     self.l_p,
-                    [c_x for c_x in list(range(5)) if (f_discs_of(s, self.l_p, c_x) > 0)],
+                    [c_x for c_x in range(5) if (f_discs_of(s, self.l_p, c_x) > 0)],
                     4,
                     "l_k",
                     "colour of a disc to pay for " + s.label(T_debris, self.l_t),
                     at="specs/channel_tunnel/actions.yaml:146",
                 )
                 return
-            elif pc == 6:
-                pc = 1
-                continue
-            elif pc == 7:
+            else:  # pc == 3
                 s.move(
                     T_disc,
                     [
@@ -1814,10 +1753,8 @@ class Proc_do_tunnel(Frame):
                     True,
                 )
                 s.forget(READ_zones_disc)
-                pc = 4
+                pc = 2
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure do_finance (specs/channel_tunnel/actions.yaml:185)
@@ -1838,28 +1775,22 @@ class Proc_do_finance(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 64
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    s.z.piles[Z_display],
-                    11,
-                    "l_c",
-                    "card to take as money",
-                    at="specs/channel_tunnel/actions.yaml:189",
-                )
-                return
-            elif pc == 1:
-                self.pc = 2
-                s.push(Proc_take_money(self.l_p, self.l_c))
-                return
-            elif pc == 2:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 64
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                s.z.piles[Z_display],
+                11,
+                "l_c",
+                "card to take as money",
+                at="specs/channel_tunnel/actions.yaml:189",
+            )
+        elif pc == 1:
+            self.pc = 2
+            s.push(Proc_take_money(self.l_p, self.l_c))
+        else:  # pc == 2
+            s.pop()
 
 
 # procedure take_money (specs/channel_tunnel/actions.yaml:191)
@@ -1882,29 +1813,24 @@ class Proc_take_money(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 65
-                self.l_a = [c_s for c_s in list(range(5)) if (s.v_offer[c_s] == self.l_c)][0]
-                s.move(T_card, self.l_c, (Z_money + s.ref(self.l_p)), True)
-                s.forget(READ_zones_card)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " takes "
-                    + s.label(T_card, self.l_c)
-                    + " as "
-                    + str(F_card_money[self.l_c])
-                    + " million"
-                )
-                p_refill(s, self.l_a)
-                self.pc = 1
-                s.push(Proc_pay_promotion(self.l_p))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 65
+            self.l_a = [c_s for c_s in range(5) if (s.v_offer[c_s] == self.l_c)][0]
+            s.move(T_card, self.l_c, (Z_money + s.ref(self.l_p)), True)
+            s.forget(READ_zones_card)
+            s.say(
+                s.player_label(self.l_p)
+                + " takes "
+                + s.label(T_card, self.l_c)
+                + " as "
+                + str(F_card_money[self.l_c])
+                + " million"
+            )
+            p_refill(s, self.l_a)
+            self.pc = 1
+            s.push(Proc_pay_promotion(self.l_p))
+        else:  # pc == 1
+            s.pop()
 
 
 # procedure do_technology (specs/channel_tunnel/actions.yaml:216)
@@ -1914,7 +1840,7 @@ class Proc_do_technology(Frame):
     ORIGIN = "procedure do_technology (specs/channel_tunnel/actions.yaml:216)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "bool", "entity:bar", "entity:tech_step", "int", "entity:card")
-    BLOCKS = 18
+    BLOCKS = 6
     l_p: int
     l_bonus: int
     l_use: bool
@@ -1936,47 +1862,64 @@ class Proc_do_technology(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 71
-                self.l_bonus = 0
-                if f_usable(s, self.l_p, 2):
-                    pc = 2
+            if pc < 3:
+                if pc == 0:
+                    # cov 71
+                    self.l_bonus = 0
+                    if f_usable(s, self.l_p, 2):
+                        # cov 72
+                        self.pc = 2
+                        s.decide(
+                            self.l_p,
+                            (0, 1),
+                            1,
+                            "l_use",
+                            "use Extra Finance as 3 million in this Technology action?",
+                            at="specs/channel_tunnel/actions.yaml:222",
+                        )
+                        return
+                    # cov 73
+                    pc = 1
                     continue
-                # cov 73
-                pc = 1
-                continue
-            elif pc == 1:
-                if E_agenda_repairs in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]:
-                    pc = 5
+                elif pc == 1:
+                    if E_agenda_repairs in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]:
+                        # cov 76
+                        s.say(s.player_label(self.l_p) + " does not advance a bar (Repairs)")
+                        p_fulfil_agenda(s, self.l_p)
+                        pc = 3
+                        continue
+                    # cov 77
+                    self.pc = 4
+                    if s.decide(
+                        self.l_p,
+                        [
+                            c_x
+                            for c_x in range(2)
+                            if f_can_advance(s, self.l_p, c_x, (f_money_total(s, self.l_p) + self.l_bonus))
+                        ],
+                        5,
+                        "l_b",
+                        "technology bar to advance",
+                        True,
+                        at="specs/channel_tunnel/actions.yaml:232",
+                    ):
+                        return
+                    self.l_b = -1
+                    pc = 4
                     continue
-                # cov 77
-                pc = 6
-                continue
-            elif pc == 2:
-                # cov 72
-                self.pc = 3
-                s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_use",
-                    "use Extra Finance as 3 million in this Technology action?",
-                    at="specs/channel_tunnel/actions.yaml:222",
-                )
-                return
+                else:  # pc == 2
+                    if self.l_use:
+                        # cov 74
+                        p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 2))
+                        self.l_bonus = 3
+                    else:
+                        # cov 75
+                        pass
+                    pc = 1
+                    continue
             elif pc == 3:
-                if self.l_use:
-                    # cov 74
-                    p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 2))
-                    self.l_bonus = 3
-                else:
-                    # cov 75
-                    pass
-                pc = 1
-                continue
-            elif pc == 4:
                 p_straighten(s, self.l_p, self.l_bonus)
-                self.pc = 13
+                self.pc = 5
                 if s.decide(
                     self.l_p,
                     s.z.piles[(Z_money + s.ref(self.l_p))],
@@ -1988,98 +1931,52 @@ class Proc_do_technology(Frame):
                 ):
                     return
                 self.l_c = -1
-                pc = 13
+                pc = 5
                 continue
-            elif pc == 5:
-                # cov 76
-                s.say(s.player_label(self.l_p) + " does not advance a bar (Repairs)")
-                p_fulfil_agenda(s, self.l_p)
-                pc = 4
-                continue
-            elif pc == 6:
-                self.pc = 7
-                if s.decide(
-                    self.l_p,
-                    [
-                        c_x
-                        for c_x in list(range(2))
-                        if f_can_advance(s, self.l_p, c_x, (f_money_total(s, self.l_p) + self.l_bonus))
-                    ],
-                    5,
-                    "l_b",
-                    "technology bar to advance",
-                    True,
-                    at="specs/channel_tunnel/actions.yaml:232",
-                ):
-                    return
-                self.l_b = -1
-                pc = 7
-                continue
-            elif pc == 7:
+            elif pc == 4:
                 if self.l_b != -1:
-                    pc = 9
+                    # cov 78
+                    self.l_st = f_next_step(s, self.l_p, self.l_b)
+                    if F_tech_step_money[self.l_st] > 0:
+                        # cov 80
+                        self.l_paid = f_money_total(s, self.l_p) + self.l_bonus
+                        s.move_all(T_card, s.z.piles[(Z_money + s.ref(self.l_p))], Z_card_discard, True)
+                        s.forget(READ_zones_card)
+                        self.l_bonus = 0
+                        s.say(
+                            s.player_label(self.l_p)
+                            + " pays "
+                            + str(self.l_paid)
+                            + " million for "
+                            + s.label(T_tech_step, self.l_st)
+                        )
+                        p_straighten(s, self.l_p, (self.l_paid - F_tech_step_money[self.l_st]))
+                    else:
+                        # cov 81
+                        pass
+                    s.v_tech[s.ref(self.l_p)][s.ref(self.l_b)] += 1
+                    s.forget(READ_var_tech)
+                    s.say(s.player_label(self.l_p) + " advances to " + s.label(T_tech_step, self.l_st))
+                    if F_tech_step_perk[self.l_st] == 2:
+                        # cov 82
+                        self.pc = 3
+                        s.push(Proc_peek(self.l_p))
+                        return
+                    # cov 83
+                    pc = 3
                     continue
                 # cov 79
-                pc = 8
+                pc = 3
                 continue
-            elif pc == 8:
-                pc = 4
-                continue
-            elif pc == 9:
-                # cov 78
-                self.l_st = f_next_step(s, self.l_p, self.l_b)
-                if F_tech_step_money[self.l_st] > 0:
-                    # cov 80
-                    self.l_paid = f_money_total(s, self.l_p) + self.l_bonus
-                    s.move_all(T_card, s.z.piles[(Z_money + s.ref(self.l_p))], Z_card_discard, True)
-                    s.forget(READ_zones_card)
-                    self.l_bonus = 0
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " pays "
-                        + str(self.l_paid)
-                        + " million for "
-                        + s.label(T_tech_step, self.l_st)
-                    )
-                    p_straighten(s, self.l_p, (self.l_paid - F_tech_step_money[self.l_st]))
-                else:
-                    # cov 81
-                    pass
-                s.v_tech[s.ref(self.l_p)][s.ref(self.l_b)] += 1
-                s.forget(READ_var_tech)
-                s.say(s.player_label(self.l_p) + " advances to " + s.label(T_tech_step, self.l_st))
-                if F_tech_step_perk[self.l_st] == 2:
-                    pc = 11
-                    continue
-                # cov 83
-                pc = 10
-                continue
-            elif pc == 10:
-                pc = 8
-                continue
-            elif pc == 11:
-                # cov 82
-                self.pc = 12
-                s.push(Proc_peek(self.l_p))
-                return
-            elif pc == 12:
-                pc = 10
-                continue
-            elif pc == 13:
-                pc = 14
-                continue
-            elif pc == 14:
+            else:  # pc == 5
                 s.tick("the while loop at specs/channel_tunnel/actions.yaml:249:7")
                 if not ((self.l_c != -1) and (s.v_deviation[self.l_p] < 0)):
-                    pc = 16
-                    continue
-                pc = 15
-                continue
-            elif pc == 15:
+                    s.pop()
+                    return
                 s.move(T_card, self.l_c, Z_card_discard, True)
                 s.forget(READ_zones_card)
                 p_straighten(s, self.l_p, F_card_money[self.l_c])
-                self.pc = 17
+                self.pc = 5
                 if s.decide(
                     self.l_p,
                     s.z.piles[(Z_money + s.ref(self.l_p))],
@@ -2091,16 +1988,8 @@ class Proc_do_technology(Frame):
                 ):
                     return
                 self.l_c = -1
-                pc = 17
+                pc = 5
                 continue
-            elif pc == 16:
-                s.pop()
-                return
-            elif pc == 17:
-                pc = 14
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure peek (specs/channel_tunnel/actions.yaml:261)
@@ -2133,7 +2022,7 @@ class Proc_peek(Frame):
                     self.l_p,
                     [
                         c_x
-                        for c_x in list(range(s.num_players))
+                        for c_x in range(s.num_players)
                         if (len(s.z.piles[(Z_route_hidden + s.ref(c_x))]) > 0)
                     ],
                     3,
@@ -2164,15 +2053,13 @@ class Proc_peek(Frame):
                     at="specs/channel_tunnel/actions.yaml:267",
                 )
                 return
-            elif pc == 2:
+            else:  # pc == 2
                 self.l_t = [c_x for c_x in s.z.piles[(Z_route_hidden + s.ref(self.l_q))]][
                     (len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) - self.l_k)
                 ]
                 s.say_to(self.l_p, "You see: " + s.label(T_debris, self.l_t))
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure do_secondary (specs/channel_tunnel/actions.yaml:271)
@@ -2182,7 +2069,7 @@ class Proc_do_secondary(Frame):
     ORIGIN = "procedure do_secondary (specs/channel_tunnel/actions.yaml:271)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:space", "entity:card")
-    BLOCKS = 11
+    BLOCKS = 3
     l_p: int
     l_a: int
     l_c: int
@@ -2195,74 +2082,42 @@ class Proc_do_secondary(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 90
-                self.l_c = s.v_offer[self.l_a]
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses the secondary action of "
-                    + s.label(T_card, self.l_c)
-                    + ": "
-                    + ENUM_action[F_card_secondary[self.l_c]]
-                )
-                if F_card_secondary[self.l_c] == 2:
-                    pc = 2
-                    continue
-                # cov 92
-                pc = 1
-                continue
-            elif pc == 1:
-                if F_card_secondary[self.l_c] == 0:
-                    pc = 5
-                    continue
-                if F_card_secondary[self.l_c] == 1:
-                    pc = 6
-                    continue
-                # cov 95
-                pc = 7
-                continue
-            elif pc == 2:
+        if pc == 0:
+            # cov 90
+            self.l_c = s.v_offer[self.l_a]
+            s.say(
+                s.player_label(self.l_p)
+                + " uses the secondary action of "
+                + s.label(T_card, self.l_c)
+                + ": "
+                + ENUM_action[F_card_secondary[self.l_c]]
+            )
+            if F_card_secondary[self.l_c] == 2:
                 # cov 91
-                self.pc = 3
+                self.pc = 1
                 s.push(Proc_take_money(self.l_p, self.l_c))
                 return
-            elif pc == 3:
-                s.pop()
-                return
-                pc = 1
-                continue
-            elif pc == 4:
-                s.move(T_card, self.l_c, Z_card_discard, True)
-                s.forget(READ_zones_card)
-                p_refill(s, self.l_a)
-                s.pop()
-                return
-            elif pc == 5:
+            # cov 92
+            if F_card_secondary[self.l_c] == 0:
                 # cov 93
-                self.pc = 8
+                self.pc = 2
                 s.push(Proc_do_plan(self.l_p))
                 return
-            elif pc == 6:
+            if F_card_secondary[self.l_c] == 1:
                 # cov 94
-                self.pc = 9
+                self.pc = 2
                 s.push(Proc_do_tunnel(self.l_p))
                 return
-            elif pc == 7:
-                self.pc = 10
-                s.push(Proc_do_technology(self.l_p))
-                return
-            elif pc == 8:
-                pc = 4
-                continue
-            elif pc == 9:
-                pc = 4
-                continue
-            elif pc == 10:
-                pc = 4
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 95
+            self.pc = 2
+            s.push(Proc_do_technology(self.l_p))
+        elif pc == 1:
+            s.pop()
+        else:  # pc == 2
+            s.move(T_card, self.l_c, Z_card_discard, True)
+            s.forget(READ_zones_card)
+            p_refill(s, self.l_a)
+            s.pop()
 
 
 # procedure do_develop (specs/channel_tunnel/actions.yaml:287)
@@ -2272,7 +2127,7 @@ class Proc_do_develop(Frame):
     ORIGIN = "procedure do_develop (specs/channel_tunnel/actions.yaml:287)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:space", "entity:card", "entity:debris", "int", "int")
-    BLOCKS = 12
+    BLOCKS = 5
     l_p: int
     l_a: int
     l_c: int
@@ -2292,97 +2147,75 @@ class Proc_do_develop(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 96
-                self.l_c = s.v_offer[self.l_a]
-                if F_card_cost[self.l_c] == 1:
-                    pc = 2
+            if pc < 2:
+                if pc == 0:
+                    # cov 96
+                    self.l_c = s.v_offer[self.l_a]
+                    if F_card_cost[self.l_c] == 1:
+                        # cov 97
+                        self.pc = 2
+                        s.decide(
+                            self.l_p,
+                            s.z.piles[(Z_storage + s.ref(self.l_p))],
+                            7,
+                            "l_t",
+                            "debris to discard for " + s.label(T_card, self.l_c),
+                            at="specs/channel_tunnel/actions.yaml:293",
+                        )
+                        return
+                    if (F_card_cost[self.l_c] == 2) or (
+                        (F_card_cost[self.l_c] == 3) and (len(s.z.piles[(Z_storage + s.ref(self.l_p))]) < 2)
+                    ):
+                        # cov 98
+                        self.pc = 1
+                        s.push(Proc_hold(self.l_p, self.l_c))
+                        return
+                    if F_card_cost[self.l_c] == 3:
+                        # cov 99
+                        self.pc = 3
+                        s.decide(
+                            self.l_p,
+                            range(1, 2 + 1),
+                            2,
+                            "l_n",
+                            "debris to place on " + s.label(T_card, self.l_c) + " (one use each)",
+                            at="specs/channel_tunnel/actions.yaml:298",
+                        )
+                        return
+                    # cov 100
+                    pc = 1
                     continue
-                if (F_card_cost[self.l_c] == 2) or (
-                    (F_card_cost[self.l_c] == 3) and (len(s.z.piles[(Z_storage + s.ref(self.l_p))]) < 2)
-                ):
-                    pc = 3
-                    continue
-                if F_card_cost[self.l_c] == 3:
-                    pc = 4
-                    continue
-                # cov 100
-                pc = 1
-                continue
-            elif pc == 1:
-                if f_charges(s, self.l_c) > 0:
-                    # cov 101
-                    s.move(T_card, self.l_c, (Z_tableau + s.ref(self.l_p)), True)
-                    s.forget(READ_zones_card)
-                else:
-                    # cov 102
-                    s.move(T_card, self.l_c, (Z_scored + s.ref(self.l_p)), True)
-                    s.forget(READ_zones_card)
-                s.say(s.player_label(self.l_p) + " develops " + s.label(T_card, self.l_c))
-                p_refill(s, self.l_a)
-                s.pop()
-                return
+                else:  # pc == 1
+                    if f_charges(s, self.l_c) > 0:
+                        # cov 101
+                        s.move(T_card, self.l_c, (Z_tableau + s.ref(self.l_p)), True)
+                        s.forget(READ_zones_card)
+                    else:
+                        # cov 102
+                        s.move(T_card, self.l_c, (Z_scored + s.ref(self.l_p)), True)
+                        s.forget(READ_zones_card)
+                    s.say(s.player_label(self.l_p) + " develops " + s.label(T_card, self.l_c))
+                    p_refill(s, self.l_a)
+                    s.pop()
+                    return
             elif pc == 2:
-                # cov 97
-                self.pc = 5
-                s.decide(
-                    self.l_p,
-                    s.z.piles[(Z_storage + s.ref(self.l_p))],
-                    7,
-                    "l_t",
-                    "debris to discard for " + s.label(T_card, self.l_c),
-                    at="specs/channel_tunnel/actions.yaml:293",
-                )
-                return
-            elif pc == 3:
-                # cov 98
-                self.pc = 6
-                s.push(Proc_hold(self.l_p, self.l_c))
-                return
-            elif pc == 4:
-                # cov 99
-                self.pc = 7
-                s.decide(
-                    self.l_p,
-                    range(1, 2 + 1),
-                    2,
-                    "l_n",
-                    "debris to place on " + s.label(T_card, self.l_c) + " (one use each)",
-                    at="specs/channel_tunnel/actions.yaml:298",
-                )
-                return
-            elif pc == 5:
                 s.move(T_debris, self.l_t, Z_spent_debris, True)
                 s.forget(READ_zones_debris)
                 pc = 1
                 continue
-            elif pc == 6:
-                pc = 1
-                continue
-            elif pc == 7:
+            elif pc == 3:
                 self.r_1 = self.l_n
-                pc = 8
+                pc = 4
                 continue
-            elif pc == 8:
+            else:  # pc == 4
                 s.tick("the repeat loop at specs/channel_tunnel/actions.yaml:299:9")
                 if self.r_1 <= 0:
-                    pc = 10
+                    pc = 1
                     continue
                 self.r_1 -= 1
-                pc = 9
-                continue
-            elif pc == 9:
-                self.pc = 11
+                self.pc = 4
                 s.push(Proc_hold(self.l_p, self.l_c))
                 return
-            elif pc == 10:
-                pc = 1
-                continue
-            elif pc == 11:
-                pc = 8
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure hold (specs/channel_tunnel/actions.yaml:304)
@@ -2405,27 +2238,22 @@ class Proc_hold(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 103
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    s.z.piles[(Z_storage + s.ref(self.l_p))],
-                    7,
-                    "l_t",
-                    "debris to place on " + s.label(T_card, self.l_c),
-                    at="specs/channel_tunnel/actions.yaml:307",
-                )
-                return
-            elif pc == 1:
-                s.move(T_debris, self.l_t, Z_on_cards, True)
-                s.forget(READ_zones_debris)
-                s.v_held_on[s.ref(self.l_t)] = self.l_c
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 103
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                s.z.piles[(Z_storage + s.ref(self.l_p))],
+                7,
+                "l_t",
+                "debris to place on " + s.label(T_card, self.l_c),
+                at="specs/channel_tunnel/actions.yaml:307",
+            )
+        else:  # pc == 1
+            s.move(T_debris, self.l_t, Z_on_cards, True)
+            s.forget(READ_zones_debris)
+            s.v_held_on[s.ref(self.l_t)] = self.l_c
+            s.pop()
 
 
 # procedure chain (specs/channel_tunnel/actions.yaml:311)
@@ -2435,7 +2263,7 @@ class Proc_chain(Frame):
     ORIGIN = "procedure chain (specs/channel_tunnel/actions.yaml:311)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:action", "entity:space", "entity:card", "enum:action", "entity:disc")
-    BLOCKS = 21
+    BLOCKS = 4
     l_p: int
     l_did: int
     l_a: int
@@ -2455,165 +2283,113 @@ class Proc_chain(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 104
-                if s.v_effect_used[self.l_p]:
-                    # cov 105
-                    s.pop()
-                    return
-                else:
-                    # cov 106
-                    pass
-                self.pc = 1
-                if s.decide(
-                    self.l_p,
-                    [
-                        c_x
-                        for c_x in s.z.piles[(Z_tableau + s.ref(self.l_p))]
-                        if (
-                            (
-                                ((F_card_kind[c_x] == 2) and (f_charges(s, c_x) > 0))
-                                and f_chain_trigger(s, c_x, self.l_did)
+            if pc < 2:
+                if pc == 0:
+                    # cov 104
+                    if s.v_effect_used[self.l_p]:
+                        # cov 105
+                        s.pop()
+                        return
+                    else:
+                        # cov 106
+                        pass
+                    self.pc = 1
+                    if s.decide(
+                        self.l_p,
+                        [
+                            c_x
+                            for c_x in s.z.piles[(Z_tableau + s.ref(self.l_p))]
+                            if (
+                                (
+                                    ((F_card_kind[c_x] == 2) and (f_charges(s, c_x) > 0))
+                                    and f_chain_trigger(s, c_x, self.l_did)
+                                )
+                                and f_chain_possible(s, self.l_p, c_x, self.l_a)
                             )
-                            and f_chain_possible(s, self.l_p, c_x, self.l_a)
+                        ],
+                        11,
+                        "l_c",
+                        "chained action",
+                        True,
+                        at="specs/channel_tunnel/actions.yaml:316",
+                    ):
+                        return
+                    self.l_c = -1
+                    pc = 1
+                    continue
+                else:  # pc == 1
+                    if self.l_c == -1:
+                        # cov 107
+                        s.pop()
+                        return
+                    else:
+                        # cov 108
+                        pass
+                    p_spend_charge(s, self.l_p, self.l_c)
+                    if F_card_ability[self.l_c] == 11:
+                        # cov 109
+                        self.pc = 2
+                        s.push(Proc_do_plan(self.l_p))
+                        return
+                    if F_card_ability[self.l_c] == 12:
+                        # cov 110
+                        self.pc = 2
+                        s.push(Proc_do_tunnel(self.l_p))
+                        return
+                    if F_card_ability[self.l_c] == 13:
+                        # cov 111
+                        self.pc = 2
+                        s.push(Proc_do_technology(self.l_p))
+                        return
+                    if F_card_ability[self.l_c] == 15:
+                        # cov 112
+                        self.pc = 3
+                        s.decide(
+                            self.l_p,
+                            f_basic_actions(s, self.l_p),
+                            13,
+                            "l_x",
+                            "extra action",
+                            at="specs/channel_tunnel/actions.yaml:323",
                         )
-                    ],
-                    11,
-                    "l_c",
-                    "chained action",
-                    True,
-                    at="specs/channel_tunnel/actions.yaml:316",
-                ):
-                    return
-                self.l_c = -1
-                pc = 1
-                continue
-            elif pc == 1:
-                if self.l_c == -1:
-                    # cov 107
+                        return
+                    # cov 113
+                    self.l_d = [c_y for c_y in s.z.piles[Z_placed] if (s.v_on_space[c_y] == self.l_a)][0]
+                    s.v_on_space[s.ref(self.l_d)] = -1
+                    s.forget(READ_var_on_space)
+                    s.move(T_disc, self.l_d, (Z_reserve + s.ref(self.l_p)), True)
+                    s.forget(READ_zones_disc)
+                    s.say(
+                        s.player_label(self.l_p)
+                        + " takes back one "
+                        + s.label(T_colour, F_disc_colour[self.l_d])
+                        + " disc"
+                    )
                     s.pop()
                     return
-                else:
-                    # cov 108
-                    pass
-                p_spend_charge(s, self.l_p, self.l_c)
-                if F_card_ability[self.l_c] == 11:
-                    pc = 3
-                    continue
-                if F_card_ability[self.l_c] == 12:
-                    pc = 4
-                    continue
-                if F_card_ability[self.l_c] == 13:
-                    pc = 5
-                    continue
-                if F_card_ability[self.l_c] == 15:
-                    pc = 6
-                    continue
-                # cov 113
-                pc = 7
-                continue
             elif pc == 2:
                 s.pop()
                 return
-            elif pc == 3:
-                # cov 109
-                self.pc = 8
-                s.push(Proc_do_plan(self.l_p))
-                return
-            elif pc == 4:
-                # cov 110
-                self.pc = 9
-                s.push(Proc_do_tunnel(self.l_p))
-                return
-            elif pc == 5:
-                # cov 111
-                self.pc = 10
-                s.push(Proc_do_technology(self.l_p))
-                return
-            elif pc == 6:
-                # cov 112
-                self.pc = 11
-                s.decide(
-                    self.l_p,
-                    f_basic_actions(s, self.l_p),
-                    13,
-                    "l_x",
-                    "extra action",
-                    at="specs/channel_tunnel/actions.yaml:323",
-                )
-                return
-            elif pc == 7:
-                self.l_d = [c_y for c_y in s.z.piles[Z_placed] if (s.v_on_space[c_y] == self.l_a)][0]
-                s.v_on_space[s.ref(self.l_d)] = -1
-                s.forget(READ_var_on_space)
-                s.move(T_disc, self.l_d, (Z_reserve + s.ref(self.l_p)), True)
-                s.forget(READ_zones_disc)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " takes back one "
-                    + s.label(T_colour, F_disc_colour[self.l_d])
-                    + " disc"
-                )
-                pc = 2
-                continue
-            elif pc == 8:
-                pc = 2
-                continue
-            elif pc == 9:
-                pc = 2
-                continue
-            elif pc == 10:
-                pc = 2
-                continue
-            elif pc == 11:
+            else:  # pc == 3
                 if self.l_x == 0:
-                    pc = 13
-                    continue
+                    # cov 114
+                    self.pc = 2
+                    s.push(Proc_do_plan(self.l_p))
+                    return
                 if self.l_x == 1:
-                    pc = 14
-                    continue
+                    # cov 115
+                    self.pc = 2
+                    s.push(Proc_do_tunnel(self.l_p))
+                    return
                 if self.l_x == 2:
-                    pc = 15
-                    continue
+                    # cov 116
+                    self.pc = 2
+                    s.push(Proc_do_finance(self.l_p))
+                    return
                 # cov 117
-                pc = 16
-                continue
-            elif pc == 12:
-                pc = 2
-                continue
-            elif pc == 13:
-                # cov 114
-                self.pc = 17
-                s.push(Proc_do_plan(self.l_p))
-                return
-            elif pc == 14:
-                # cov 115
-                self.pc = 18
-                s.push(Proc_do_tunnel(self.l_p))
-                return
-            elif pc == 15:
-                # cov 116
-                self.pc = 19
-                s.push(Proc_do_finance(self.l_p))
-                return
-            elif pc == 16:
-                self.pc = 20
+                self.pc = 2
                 s.push(Proc_do_technology(self.l_p))
                 return
-            elif pc == 17:
-                pc = 12
-                continue
-            elif pc == 18:
-                pc = 12
-                continue
-            elif pc == 19:
-                pc = 12
-                continue
-            elif pc == 20:
-                pc = 12
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure play_round (specs/channel_tunnel/rounds.yaml:57)
@@ -2623,7 +2399,7 @@ class Proc_play_round(Frame):
     ORIGIN = "procedure play_round (specs/channel_tunnel/rounds.yaml:57)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "entity:disc", "player")
-    BLOCKS = 11
+    BLOCKS = 7
     l_p: int
     l_p_2: int
     l_d: int
@@ -2639,64 +2415,62 @@ class Proc_play_round(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 118
-                for x_ in list(range(s.num_players)):
-                    self.l_p = x_
-                    s.v_passed[s.ref(self.l_p)] = False
-                self.pc = 1
-                s.push(Proc_refill_discs(s.v_first))
-                return
-            elif pc == 1:
-                self.pc = 2
-                s.push(Proc_refill_discs((1 - s.v_first)))
-                return
-            elif pc == 2:
-                self.pc = 3
-                s.push(Proc_round_start_effects(s.v_first))
-                return
-            elif pc == 3:
-                self.pc = 4
-                s.push(Proc_round_start_effects((1 - s.v_first)))
-                return
-            elif pc == 4:
-                s.v_placements = 0
-                self.l_p_2 = s.v_first
-                pc = 5
-                continue
+            if pc < 3:
+                if pc == 0:
+                    # cov 118
+                    for x_ in range(s.num_players):
+                        self.l_p = x_
+                        s.v_passed[s.ref(self.l_p)] = False
+                    self.pc = 1
+                    s.push(Proc_refill_discs(s.v_first))
+                    return
+                elif pc == 1:
+                    self.pc = 2
+                    s.push(Proc_refill_discs((1 - s.v_first)))
+                    return
+                else:  # pc == 2
+                    self.pc = 3
+                    s.push(Proc_round_start_effects(s.v_first))
+                    return
+            elif pc < 5:
+                if pc == 3:
+                    self.pc = 4
+                    s.push(Proc_round_start_effects((1 - s.v_first)))
+                    return
+                else:  # pc == 4
+                    s.v_placements = 0
+                    self.l_p_2 = s.v_first
+                    pc = 5
+                    continue
             elif pc == 5:
                 s.tick("the while loop at specs/channel_tunnel/rounds.yaml:67:7")
                 if not (not (s.v_passed[P_britain] and s.v_passed[P_france])):
-                    pc = 7
-                    continue
+                    if s.v_placements == 0:
+                        # cov 123
+                        p_stalemate(s)
+                    else:
+                        # cov 124
+                        pass
+                    for x_ in list(s.z.piles[Z_placed]):
+                        self.l_d = x_
+                        s.v_on_space[s.ref(self.l_d)] = -1
+                        s.forget(READ_var_on_space)
+                        s.move(T_disc, self.l_d, Z_bag, True)
+                        s.forget(READ_zones_disc)
+                    for x_ in range(s.num_players):
+                        self.l_q = x_
+                        s.v_extra_discs[s.ref(self.l_q)] = 0
+                    s.pop()
+                    return
+                if not s.v_passed[self.l_p_2]:
+                    # cov 119
+                    self.pc = 6
+                    s.push(Proc_take_turn(self.l_p_2))
+                    return
+                # cov 120
                 pc = 6
                 continue
-            elif pc == 6:
-                if not s.v_passed[self.l_p_2]:
-                    pc = 9
-                    continue
-                # cov 120
-                pc = 8
-                continue
-            elif pc == 7:
-                if s.v_placements == 0:
-                    # cov 123
-                    p_stalemate(s)
-                else:
-                    # cov 124
-                    pass
-                for x_ in list(s.z.piles[Z_placed]):
-                    self.l_d = x_
-                    s.v_on_space[s.ref(self.l_d)] = -1
-                    s.forget(READ_var_on_space)
-                    s.move(T_disc, self.l_d, Z_bag, True)
-                    s.forget(READ_zones_disc)
-                for x_ in list(range(s.num_players)):
-                    self.l_q = x_
-                    s.v_extra_discs[s.ref(self.l_q)] = 0
-                s.pop()
-                return
-            elif pc == 8:
+            else:  # pc == 6
                 if not s.v_passed[(1 - self.l_p_2)]:
                     # cov 121
                     self.l_p_2 = 1 - self.l_p_2
@@ -2705,16 +2479,6 @@ class Proc_play_round(Frame):
                     pass
                 pc = 5
                 continue
-            elif pc == 9:
-                # cov 119
-                self.pc = 10
-                s.push(Proc_take_turn(self.l_p_2))
-                return
-            elif pc == 10:
-                pc = 8
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure refill_discs (specs/channel_tunnel/rounds.yaml:78)
@@ -2724,7 +2488,7 @@ class Proc_refill_discs(Frame):
     ORIGIN = "procedure refill_discs (specs/channel_tunnel/rounds.yaml:78)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "bool", "int")
-    BLOCKS = 4
+    BLOCKS = 3
     l_p: int
     l_use: bool
     l_n: int
@@ -2750,8 +2514,17 @@ class Proc_refill_discs(Frame):
                     pass
                 s.v_effect_used[s.ref(self.l_p)] = False
                 if f_usable(s, self.l_p, 0):
-                    pc = 2
-                    continue
+                    # cov 128
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        (0, 1),
+                        1,
+                        "l_use",
+                        "use New Workers to draw one more disc this round?",
+                        at="specs/channel_tunnel/rounds.yaml:89",
+                    )
+                    return
                 # cov 129
                 pc = 1
                 continue
@@ -2764,19 +2537,7 @@ class Proc_refill_discs(Frame):
                 s.say(s.player_label(self.l_p) + " draws " + str(self.l_n) + " discs")
                 s.pop()
                 return
-            elif pc == 2:
-                # cov 128
-                self.pc = 3
-                s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_use",
-                    "use New Workers to draw one more disc this round?",
-                    at="specs/channel_tunnel/rounds.yaml:89",
-                )
-                return
-            elif pc == 3:
+            else:  # pc == 2
                 if self.l_use:
                     # cov 130
                     s.v_extra_discs[s.ref(self.l_p)] += 1
@@ -2787,8 +2548,6 @@ class Proc_refill_discs(Frame):
                     pass
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure round_start_effects (specs/channel_tunnel/rounds.yaml:101)
@@ -2798,7 +2557,7 @@ class Proc_round_start_effects(Frame):
     ORIGIN = "procedure round_start_effects (specs/channel_tunnel/rounds.yaml:101)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "bool", "entity:colour", "entity:colour", "entity:disc", "entity:disc")
-    BLOCKS = 6
+    BLOCKS = 4
     l_p: int
     l_o: int
     l_use: bool
@@ -2819,7 +2578,7 @@ class Proc_round_start_effects(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
+        if pc < 2:
             if pc == 0:
                 # cov 132
                 self.l_o = 1 - self.l_p
@@ -2841,70 +2600,54 @@ class Proc_round_start_effects(Frame):
                     "use Exchange to swap a disc with " + s.player_label(self.l_o) + "?",
                     at="specs/channel_tunnel/rounds.yaml:107",
                 )
-                return
-            elif pc == 1:
+            else:  # pc == 1
                 if self.l_use:
-                    pc = 3
-                    continue
+                    # cov 135
+                    p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 1))
+                    s.v_effect_used[s.ref(self.l_p)] = False
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        [c_k for c_k in range(5) if (f_discs_of(s, self.l_p, c_k) > 0)],
+                        4,
+                        "l_give",
+                        "colour of the disc you give",
+                        at="specs/channel_tunnel/rounds.yaml:111",
+                    )
+                    return
                 # cov 136
-                pc = 2
-                continue
-            elif pc == 2:
                 s.pop()
-                return
-            elif pc == 3:
-                # cov 135
-                p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 1))
-                s.v_effect_used[s.ref(self.l_p)] = False
-                self.pc = 4
-                s.decide(
-                    self.l_p,
-                    [c_k for c_k in list(range(5)) if (f_discs_of(s, self.l_p, c_k) > 0)],
-                    4,
-                    "l_give",
-                    "colour of the disc you give",
-                    at="specs/channel_tunnel/rounds.yaml:111",
-                )
-                return
-            elif pc == 4:
-                self.pc = 5
-                s.decide(
-                    self.l_p,
-                    [c_k for c_k in list(range(5)) if (f_discs_of(s, self.l_o, c_k) > 0)],
-                    4,
-                    "l_take",
-                    "colour of the disc you take",
-                    at="specs/channel_tunnel/rounds.yaml:112",
-                )
-                return
-            elif pc == 5:
-                self.l_mine = [
-                    c_d
-                    for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]
-                    if (F_disc_colour[c_d] == self.l_give)
-                ][0]
-                self.l_theirs = [
-                    c_d
-                    for c_d in s.z.piles[(Z_reserve + s.ref(self.l_o))]
-                    if (F_disc_colour[c_d] == self.l_take)
-                ][0]
-                s.move(T_disc, self.l_mine, (Z_reserve + s.ref(self.l_o)), True)
-                s.forget(READ_zones_disc)
-                s.move(T_disc, self.l_theirs, (Z_reserve + s.ref(self.l_p)), True)
-                s.forget(READ_zones_disc)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " swaps a "
-                    + s.label(T_colour, self.l_give)
-                    + " disc for a "
-                    + s.label(T_colour, self.l_take)
-                    + " disc of "
-                    + s.player_label(self.l_o)
-                )
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
+        elif pc == 2:
+            self.pc = 3
+            s.decide(
+                self.l_p,
+                [c_k for c_k in range(5) if (f_discs_of(s, self.l_o, c_k) > 0)],
+                4,
+                "l_take",
+                "colour of the disc you take",
+                at="specs/channel_tunnel/rounds.yaml:112",
+            )
+        else:  # pc == 3
+            self.l_mine = [
+                c_d for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))] if (F_disc_colour[c_d] == self.l_give)
+            ][0]
+            self.l_theirs = [
+                c_d for c_d in s.z.piles[(Z_reserve + s.ref(self.l_o))] if (F_disc_colour[c_d] == self.l_take)
+            ][0]
+            s.move(T_disc, self.l_mine, (Z_reserve + s.ref(self.l_o)), True)
+            s.forget(READ_zones_disc)
+            s.move(T_disc, self.l_theirs, (Z_reserve + s.ref(self.l_p)), True)
+            s.forget(READ_zones_disc)
+            s.say(
+                s.player_label(self.l_p)
+                + " swaps a "
+                + s.label(T_colour, self.l_give)
+                + " disc for a "
+                + s.label(T_colour, self.l_take)
+                + " disc of "
+                + s.player_label(self.l_o)
+            )
+            s.pop()
 
 
 # procedure take_turn (specs/channel_tunnel/rounds.yaml:120)
@@ -2924,7 +2667,7 @@ class Proc_take_turn(Frame):
         "entity:disc",
         "enum:action",
     )
-    BLOCKS = 16
+    BLOCKS = 10
     l_p: int
     l_use: bool
     l_k: int
@@ -2950,112 +2693,95 @@ class Proc_take_turn(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 137
-                s.v_effect_used[s.ref(self.l_p)] = False
-                if (E_agenda_warehouse in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]) and (
-                    not s.v_passed[(1 - self.l_p)]
-                ):
-                    # cov 138
-                    s.say(s.player_label(self.l_p) + " skips this turn (Warehouse Control)")
-                    p_fulfil_agenda(s, self.l_p)
+            if pc < 5:
+                if pc < 2:
+                    if pc == 0:
+                        # cov 137
+                        s.v_effect_used[s.ref(self.l_p)] = False
+                        if (E_agenda_warehouse in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]) and (
+                            not s.v_passed[(1 - self.l_p)]
+                        ):
+                            # cov 138
+                            s.say(s.player_label(self.l_p) + " skips this turn (Warehouse Control)")
+                            p_fulfil_agenda(s, self.l_p)
+                            s.pop()
+                            return
+                        else:
+                            # cov 139
+                            pass
+                        self.pc = 1
+                        s.push(Proc_pay_promotion(self.l_p))
+                        return
+                    else:  # pc == 1
+                        if f_usable(s, self.l_p, 3):
+                            # cov 140
+                            self.pc = 3
+                            s.decide(
+                                self.l_p,
+                                (0, 1),
+                                1,
+                                "l_use",
+                                "use Technology Upgrade for two Technology actions?",
+                                at="specs/channel_tunnel/rounds.yaml:132",
+                            )
+                            return
+                        # cov 141
+                        pc = 2
+                        continue
+                elif pc == 2:
+                    self.pc = 5
+                    if s.decide(
+                        self.l_p,
+                        f_placeable_colours(s, self.l_p),
+                        4,
+                        "l_k",
+                        "place all your discs of a colour (or pass)",
+                        True,
+                        at="specs/channel_tunnel/rounds.yaml:139",
+                    ):
+                        return
+                    self.l_k = -1
+                    pc = 5
+                    continue
+                elif pc == 3:
+                    if self.l_use:
+                        # cov 142
+                        p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 3))
+                        self.pc = 4
+                        s.push(Proc_do_technology(self.l_p))
+                        return
+                    # cov 143
+                    pc = 2
+                    continue
+                else:  # pc == 4
+                    self.pc = 2
+                    s.push(Proc_do_technology(self.l_p))
+                    return
+            elif pc < 7:
+                if pc == 5:
+                    if self.l_k == -1:
+                        # cov 144
+                        self.pc = 6
+                        s.push(Proc_pass_round(self.l_p))
+                        return
+                    # cov 145
+                    self.pc = 7
+                    s.decide(
+                        self.l_p,
+                        f_legal_spaces(s, self.l_p, self.l_k),
+                        8,
+                        "l_a",
+                        "where to place your "
+                        + s.label(T_colour, self.l_k)
+                        + " stack of "
+                        + str(f_discs_of(s, self.l_p, self.l_k)),
+                        at="specs/channel_tunnel/rounds.yaml:144",
+                    )
+                    return
+                else:  # pc == 6
                     s.pop()
                     return
-                else:
-                    # cov 139
-                    pass
-                self.pc = 1
-                s.push(Proc_pay_promotion(self.l_p))
-                return
-            elif pc == 1:
-                if f_usable(s, self.l_p, 3):
-                    pc = 3
-                    continue
-                # cov 141
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 9
-                if s.decide(
-                    self.l_p,
-                    f_placeable_colours(s, self.l_p),
-                    4,
-                    "l_k",
-                    "place all your discs of a colour (or pass)",
-                    True,
-                    at="specs/channel_tunnel/rounds.yaml:139",
-                ):
-                    return
-                self.l_k = -1
-                pc = 9
-                continue
-            elif pc == 3:
-                # cov 140
-                self.pc = 4
-                s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_use",
-                    "use Technology Upgrade for two Technology actions?",
-                    at="specs/channel_tunnel/rounds.yaml:132",
-                )
-                return
-            elif pc == 4:
-                if self.l_use:
-                    pc = 6
-                    continue
-                # cov 143
-                pc = 5
-                continue
-            elif pc == 5:
-                pc = 2
-                continue
-            elif pc == 6:
-                # cov 142
-                p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 3))
-                self.pc = 7
-                s.push(Proc_do_technology(self.l_p))
-                return
             elif pc == 7:
-                self.pc = 8
-                s.push(Proc_do_technology(self.l_p))
-                return
-            elif pc == 8:
-                pc = 5
-                continue
-            elif pc == 9:
-                if self.l_k == -1:
-                    pc = 11
-                    continue
-                # cov 145
-                pc = 10
-                continue
-            elif pc == 10:
-                self.pc = 13
-                s.decide(
-                    self.l_p,
-                    f_legal_spaces(s, self.l_p, self.l_k),
-                    8,
-                    "l_a",
-                    "where to place your "
-                    + s.label(T_colour, self.l_k)
-                    + " stack of "
-                    + str(f_discs_of(s, self.l_p, self.l_k)),
-                    at="specs/channel_tunnel/rounds.yaml:144",
-                )
-                return
-            elif pc == 11:
-                # cov 144
-                self.pc = 12
-                s.push(Proc_pass_round(self.l_p))
-                return
-            elif pc == 12:
-                s.pop()
-                return
-                pc = 10
-                continue
-            elif pc == 13:
                 self.l_mine = [
                     c_d
                     for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]
@@ -3106,7 +2832,7 @@ class Proc_take_turn(Frame):
                 else:
                     # cov 149
                     pass
-                self.pc = 14
+                self.pc = 8
                 s.decide(
                     self.l_p,
                     f_actions_now(s, self.l_p, self.l_a),
@@ -3116,15 +2842,13 @@ class Proc_take_turn(Frame):
                     at="specs/channel_tunnel/rounds.yaml:159",
                 )
                 return
-            elif pc == 14:
-                self.pc = 15
+            elif pc == 8:
+                self.pc = 9
                 s.push(Proc_do_action(self.l_p, self.l_act, self.l_a))
                 return
-            elif pc == 15:
+            else:  # pc == 9
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure pass_round (specs/channel_tunnel/rounds.yaml:162)
@@ -3134,7 +2858,7 @@ class Proc_pass_round(Frame):
     ORIGIN = "procedure pass_round (specs/channel_tunnel/rounds.yaml:162)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:colour", "int", "int", "int", "entity:disc", "list[entity:colour]", "int")
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_k: int
     l_n: int
@@ -3174,18 +2898,15 @@ class Proc_pass_round(Frame):
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.l_k = self.i_1[self.k_2]
                 self.k_2 += 1
                 if not (f_discs_of(s, self.l_p, self.l_k) > 0):
                     pc = 1
                     continue
-                pc = 2
-                continue
-            elif pc == 2:
                 self.l_n = f_discs_of(s, self.l_p, self.l_k)
-                self.pc = 4
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     range(0, self.l_n + 1),
@@ -3195,10 +2916,7 @@ class Proc_pass_round(Frame):
                     at="specs/channel_tunnel/rounds.yaml:175",
                 )
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 self.l_back = 0
                 for x_ in [
                     c_x
@@ -3213,8 +2931,6 @@ class Proc_pass_round(Frame):
                     self.l_back += 1
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure draw_agenda (specs/channel_tunnel/rounds.yaml:195)
@@ -3237,57 +2953,51 @@ class Proc_draw_agenda(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 156
-                if (len(s.z.piles[(Z_agenda_held + s.ref(self.l_p))]) > 0) or (
-                    len(s.z.piles[Z_agenda_deck]) == 0
-                ):
-                    # cov 157
-                    s.pop()
-                    return
-                else:
-                    # cov 158
-                    pass
-                self.l_g = s.top(Z_agenda_deck)
-                s.move(T_agenda_card, self.l_g, (Z_agenda_held + s.ref(self.l_p)), True)
-                s.forget(READ_zones_agenda_card)
-                s.say("Revealed: " + s.label(T_agenda_card, self.l_g))
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_keep",
-                    "keep the agenda card?",
-                    at="specs/channel_tunnel/rounds.yaml:203",
-                )
-                return
-            elif pc == 1:
-                if not self.l_keep:
-                    # cov 159
-                    s.move(T_agenda_card, self.l_g, Z_agenda_discard, True)
-                    s.forget(READ_zones_agenda_card)
-                    s.pop()
-                    return
-                else:
-                    # cov 160
-                    pass
-                if self.l_g == E_agenda_inspection:
-                    # cov 161
-                    p_draw_deviation(s, self.l_p)
-                    p_fulfil_agenda(s, self.l_p)
-                else:
-                    # cov 162
-                    pass
-                self.pc = 2
-                s.push(Proc_pay_promotion(self.l_p))
-                return
-            elif pc == 2:
+        if pc == 0:
+            # cov 156
+            if (len(s.z.piles[(Z_agenda_held + s.ref(self.l_p))]) > 0) or (
+                len(s.z.piles[Z_agenda_deck]) == 0
+            ):
+                # cov 157
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 158
+                pass
+            self.l_g = s.top(Z_agenda_deck)
+            s.move(T_agenda_card, self.l_g, (Z_agenda_held + s.ref(self.l_p)), True)
+            s.forget(READ_zones_agenda_card)
+            s.say("Revealed: " + s.label(T_agenda_card, self.l_g))
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                (0, 1),
+                1,
+                "l_keep",
+                "keep the agenda card?",
+                at="specs/channel_tunnel/rounds.yaml:203",
+            )
+        elif pc == 1:
+            if not self.l_keep:
+                # cov 159
+                s.move(T_agenda_card, self.l_g, Z_agenda_discard, True)
+                s.forget(READ_zones_agenda_card)
+                s.pop()
+                return
+            else:
+                # cov 160
+                pass
+            if self.l_g == E_agenda_inspection:
+                # cov 161
+                p_draw_deviation(s, self.l_p)
+                p_fulfil_agenda(s, self.l_p)
+            else:
+                # cov 162
+                pass
+            self.pc = 2
+            s.push(Proc_pay_promotion(self.l_p))
+        else:  # pc == 2
+            s.pop()
 
 
 # procedure pay_promotion (specs/channel_tunnel/rounds.yaml:213)
@@ -3297,7 +3007,7 @@ class Proc_pay_promotion(Frame):
     ORIGIN = "procedure pay_promotion (specs/channel_tunnel/rounds.yaml:213)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "entity:card")
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_paid: int
     l_c: int
@@ -3328,12 +3038,10 @@ class Proc_pay_promotion(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/channel_tunnel/rounds.yaml:219:7")
                 if not (self.l_paid < 3):
-                    pc = 3
-                    continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                    p_fulfil_agenda(s, self.l_p)
+                    s.pop()
+                    return
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     s.z.piles[(Z_money + s.ref(self.l_p))],
@@ -3343,18 +3051,12 @@ class Proc_pay_promotion(Frame):
                     at="specs/channel_tunnel/rounds.yaml:220",
                 )
                 return
-            elif pc == 3:
-                p_fulfil_agenda(s, self.l_p)
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 self.l_paid += F_card_money[self.l_c]
                 s.move(T_card, self.l_c, Z_card_discard, True)
                 s.forget(READ_zones_card)
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # phase rounds (specs/channel_tunnel/game.yaml:160)
@@ -3371,16 +3073,11 @@ class Phase_rounds(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.push(Proc_play_round())
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.push(Proc_play_round())
+        else:  # pc == 1
+            s.pop()
 
 
 # the game's flow (phases) (specs/channel_tunnel/game.yaml:9)
@@ -3390,7 +3087,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 5
+    BLOCKS = 3
 
     def __init__(self) -> None:
         self.pc = 0
@@ -3407,26 +3104,18 @@ class Flow(Frame):
             elif pc == 1:
                 s.tick("the while of phase 'rounds' at specs/channel_tunnel/game.yaml:160:11")
                 if not True:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 s.v_round += 1
-                pc = 2
-                continue
-            elif pc == 2:
                 # phase rounds (specs/channel_tunnel/game.yaml:160)
                 # cov 178
-                self.pc = 4
+                self.pc = 2
                 s.push(Phase_rounds())
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 s.expire(PH_rounds)
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # Where each function comes from, for a rule error raised inside it.

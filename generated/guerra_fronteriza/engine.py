@@ -1907,7 +1907,7 @@ def f_ring_beyond(s: State, l_edge: list[int], l_reached: list[int]) -> list[int
     # cov 2
     return [
         c_y
-        for c_y in list(range(44))
+        for c_y in range(44)
         if (
             (f_on_map(s, c_y) and (c_y not in l_reached))
             and any((c_y in F_tile_adjacent[c_x]) for c_x in l_edge)
@@ -1952,7 +1952,7 @@ def f_unbuilt(s: State, l_p: int) -> list[int]:
     # cov 6
     return [
         c_b
-        for c_b in list(range(16))
+        for c_b in range(16)
         if (((F_building_faction[c_b] == l_p) and (F_building_kind[c_b] != 0)) and (s.v_built_at[c_b] == -1))
     ]
 
@@ -1960,9 +1960,10 @@ def f_unbuilt(s: State, l_p: int) -> list[int]:
 # function build_sites (specs/guerra_fronteriza/combat.yaml:42)
 def f_build_sites(s: State, l_p: int) -> list[int]:
     # cov 7
+    v1_ = f_unbuilt(s, l_p)
     return [
         c_t
-        for c_t in list(range(44))
+        for c_t in range(44)
         if (
             (
                 (f_on_map(s, c_t) and (not f_enemy_at(s, l_p, c_t)))
@@ -1976,10 +1977,13 @@ def f_build_sites(s: State, l_p: int) -> list[int]:
             )
             and (
                 (
-                    (((f_building_at(s, c_t) == -1) and (F_tile_kind[c_t] != 1)) and (F_tile_kind[c_t] != 2))
-                    and (len(f_unbuilt(s, l_p)) > 0)
+                    (
+                        (((v2_ := f_building_at(s, c_t)) == -1) and (F_tile_kind[c_t] != 1))
+                        and (F_tile_kind[c_t] != 2)
+                    )
+                    and (len(v1_) > 0)
                 )
-                or ((f_building_at(s, c_t) != -1) and s.v_destroyed[f_building_at(s, c_t)])
+                or ((v2_ != -1) and s.v_destroyed[v2_])
             )
         )
     ]
@@ -1993,7 +1997,7 @@ def f_sides_at(s: State, l_t: int) -> list[int]:
     if value_ is None:
         value_ = cache_[l_t] = [
             c_p
-            for c_p in list(range(s.num_players))
+            for c_p in range(s.num_players)
             if (f_present(s, c_p, l_t) or (f_garrison_of(s, c_p, l_t) != -1))
         ]
     return value_
@@ -2008,7 +2012,7 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
         value_ = cache_[(l_p, l_t)] = (
             [
                 c_b
-                for c_b in list(range(16))
+                for c_b in range(16)
                 if (
                     (
                         ((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t))
@@ -2028,7 +2032,7 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
                     )
                     and (s.v_hq_life[c_b] > 0)
                 )
-                for c_b in list(range(16))
+                for c_b in range(16)
             )
             else -1
         )
@@ -2060,17 +2064,17 @@ def f_conflicts(s: State, l_p: int) -> list[int]:
     # cov 11
     return [
         c_t
-        for c_t in list(range(44))
+        for c_t in range(44)
         if (
             ((f_on_map(s, c_t) and s.v_entered[c_t]) and f_present(s, l_p, c_t))
             and (
                 any(
                     ((c_q != l_p) and (f_present(s, c_q, c_t) or (f_garrison_of(s, c_q, c_t) != -1)))
-                    for c_q in list(range(s.num_players))
+                    for c_q in range(s.num_players)
                 )
                 or (
-                    ((f_building_at(s, c_t) != -1) and (s.v_holder[f_building_at(s, c_t)] != l_p))
-                    and (not s.v_destroyed[f_building_at(s, c_t)])
+                    (((v1_ := f_building_at(s, c_t)) != -1) and (s.v_holder[v1_] != l_p))
+                    and (not s.v_destroyed[v1_])
                 )
             )
         )
@@ -2092,7 +2096,7 @@ def f_deck_size(s: State, l_k: int) -> int:
 # function own_tiles (specs/guerra_fronteriza/orders.yaml:9)
 def f_own_tiles(s: State, l_p: int) -> list[int]:
     # cov 13
-    return [c_t for c_t in list(range(44)) if (f_on_map(s, c_t) and f_controls(s, l_p, c_t))]
+    return [c_t for c_t in range(44) if (f_on_map(s, c_t) and f_controls(s, l_p, c_t))]
 
 
 # function raid_targets (specs/guerra_fronteriza/orders.yaml:14)
@@ -2119,7 +2123,7 @@ def f_sabotage_targets(s: State, l_p: int) -> list[int]:
     # cov 15
     return [
         c_b
-        for c_b in list(range(16))
+        for c_b in range(16)
         if (
             (
                 (
@@ -2190,7 +2194,7 @@ def f_order_usable(s: State, l_p: int, l_c: int) -> bool:
 # function army (specs/guerra_fronteriza/round.yaml:5)
 def f_army(s: State, l_p: int) -> int:
     # cov 18
-    return [c_x for c_x in list(range(4)) if (F_panel_faction[c_x] == l_p)][0]
+    return [c_x for c_x in range(4) if (F_panel_faction[c_x] == l_p)][0]
 
 
 # function on_map (specs/guerra_fronteriza/round.yaml:10)
@@ -2228,8 +2232,8 @@ def f_building_at(s: State, l_t: int) -> int:
     value_: int | None = cache_.get(l_t)
     if value_ is None:
         value_ = cache_[l_t] = (
-            [c_b for c_b in list(range(16)) if (s.v_built_at[c_b] == l_t)][0]
-            if any((s.v_built_at[c_b] == l_t) for c_b in list(range(16)))
+            [c_b for c_b in range(16) if (s.v_built_at[c_b] == l_t)][0]
+            if any((s.v_built_at[c_b] == l_t) for c_b in range(16))
             else -1
         )
     return value_
@@ -2255,7 +2259,7 @@ def f_hqs_of(s: State, l_p: int) -> list[int]:
     # cov 25
     return [
         c_b
-        for c_b in list(range(16))
+        for c_b in range(16)
         if (
             (((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] != -1)) and (not s.v_destroyed[c_b]))
             and (s.v_holder[c_b] == l_p)
@@ -2271,12 +2275,10 @@ def f_vp(s: State, l_p: int) -> int:
     if value_ is None:
         value_ = cache_[l_p] = (
             s.v_merits[l_p]
-            + sum(
-                F_tile_stars[c_t] for c_t in list(range(44)) if (f_on_map(s, c_t) and f_controls(s, l_p, c_t))
-            )
+            + sum(F_tile_stars[c_t] for c_t in range(44) if (f_on_map(s, c_t) and f_controls(s, l_p, c_t)))
         ) + sum(
             1
-            for c_b in list(range(16))
+            for c_b in range(16)
             if (
                 (((F_building_kind[c_b] != 0) and (s.v_built_at[c_b] != -1)) and (not s.v_destroyed[c_b]))
                 and f_controls(s, l_p, s.v_built_at[c_b])
@@ -2289,9 +2291,7 @@ def f_vp(s: State, l_p: int) -> int:
 def f_airports(s: State, l_p: int) -> int:
     # cov 27
     return sum(
-        1
-        for c_t in list(range(44))
-        if ((f_on_map(s, c_t) and (F_tile_kind[c_t] == 2)) and f_controls(s, l_p, c_t))
+        1 for c_t in range(44) if ((f_on_map(s, c_t) and (F_tile_kind[c_t] == 2)) and f_controls(s, l_p, c_t))
     )
 
 
@@ -2299,9 +2299,7 @@ def f_airports(s: State, l_p: int) -> int:
 def f_cities(s: State, l_p: int) -> int:
     # cov 28
     return sum(
-        1
-        for c_t in list(range(44))
-        if ((f_on_map(s, c_t) and (F_tile_kind[c_t] == 1)) and f_controls(s, l_p, c_t))
+        1 for c_t in range(44) if ((f_on_map(s, c_t) and (F_tile_kind[c_t] == 1)) and f_controls(s, l_p, c_t))
     )
 
 
@@ -2322,7 +2320,7 @@ def f_research_points(s: State, l_p: int) -> int:
 # function active_players (specs/guerra_fronteriza/round.yaml:73)
 def f_active_players(s: State) -> list[int]:
     # cov 31
-    return [c_p for c_p in list(range(s.num_players)) if (not s.v_eliminated[c_p])]
+    return [c_p for c_p in range(s.num_players) if (not s.v_eliminated[c_p])]
 
 
 # function reinforcement_sites (specs/guerra_fronteriza/round.yaml:76)
@@ -2332,14 +2330,10 @@ def f_reinforcement_sites(s: State, l_p: int) -> list[int]:
         [s.v_built_at[c_b] for c_b in f_hqs_of(s, l_p)]
         + [
             s.v_built_at[c_b]
-            for c_b in list(range(16))
+            for c_b in range(16)
             if ((F_building_kind[c_b] == 1) and f_producing(s, l_p, c_b))
         ]
-    ) + [
-        s.v_built_at[c_b]
-        for c_b in list(range(16))
-        if ((F_building_kind[c_b] == 2) and f_producing(s, l_p, c_b))
-    ]
+    ) + [s.v_built_at[c_b] for c_b in range(16) if ((F_building_kind[c_b] == 2) and f_producing(s, l_p, c_b))]
 
 
 # function reinforcement_types (specs/guerra_fronteriza/round.yaml:84)
@@ -2347,10 +2341,8 @@ def f_reinforcement_types(s: State, l_t: int) -> list[int]:
     # cov 33
     return (
         [E_infantry, E_tank, E_artillery, E_plane]
-        if (F_building_kind[f_building_at(s, l_t)] == 0)
-        else (
-            [E_tank, E_artillery, E_plane] if (F_building_kind[f_building_at(s, l_t)] == 1) else [E_infantry]
-        )
+        if (F_building_kind[(v1_ := f_building_at(s, l_t))] == 0)
+        else ([E_tank, E_artillery, E_plane] if (F_building_kind[v1_] == 1) else [E_infantry])
     )
 
 
@@ -2413,12 +2405,12 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
     # cov 58
     l_left: list[int] = f_sides_at(s, l_t)
     l_took_hq: bool = False
-    for l_q in list(range(s.num_players)):
+    for l_q in range(s.num_players):
         if not (
             (((l_q != l_a) and (not s.v_eliminated[l_q])) and (len(f_hqs_of(s, l_q)) == 0))
             and any(
                 (((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t)) and (s.v_holder[c_b] == l_q))
-                for c_b in list(range(16))
+                for c_b in range(16)
             )
         ):
             continue
@@ -2490,14 +2482,12 @@ def p_check_last_standing(s: State) -> None:
 # procedure deploy (specs/guerra_fronteriza/round.yaml:106)
 def p_deploy(s: State, l_p: int) -> None:
     # cov 111
-    l_t: int = [c_x for c_x in list(range(44)) if (f_on_map(s, c_x) and (F_tile_start_of[c_x] == l_p))][0]
+    l_t: int = [c_x for c_x in range(44) if (f_on_map(s, c_x) and (F_tile_start_of[c_x] == l_p))][0]
     s.v_built_at[
         s.ref(
-            [
-                c_b
-                for c_b in list(range(16))
-                if ((F_building_faction[c_b] == l_p) and (F_building_kind[c_b] == 0))
-            ][0]
+            [c_b for c_b in range(16) if ((F_building_faction[c_b] == l_p) and (F_building_kind[c_b] == 0))][
+                0
+            ]
         )
     ] = l_t
     s.forget(READ_var_built_at)
@@ -2566,7 +2556,7 @@ def p_refill_decks(s: State) -> None:
 def p_turn_order(s: State) -> None:
     # cov 129
     l_left: list[int] = f_active_players(s)
-    s.v_order_of_play = [c_p for c_p in list(range(s.num_players)) if False]
+    s.v_order_of_play = [c_p for c_p in range(s.num_players) if False]
     while len(l_left) > 0:
         s.tick("the while loop at specs/guerra_fronteriza/round.yaml:185:7")
         l_best: int = l_left[0]
@@ -2583,8 +2573,8 @@ def p_turn_order(s: State) -> None:
         + ", ".join(s.player_label(x_) for x_ in s.v_order_of_play)
     )
     l_top: int = [c_p for c_p in s.v_order_of_play][0]
-    if (f_vp(s, l_top) >= 10) and (
-        not any(((c_p != l_top) and (f_vp(s, c_p) == f_vp(s, l_top))) for c_p in s.v_order_of_play)
+    if ((v1_ := f_vp(s, l_top)) >= 10) and (
+        not any(((c_p != l_top) and (f_vp(s, c_p) == v1_)) for c_p in s.v_order_of_play)
     ):
         # cov 130
         s.v_over = True
@@ -2616,7 +2606,7 @@ def p_round_limit_reached(s: State) -> None:
 # setup (specs/guerra_fronteriza/game.yaml:143)
 def setup(s: State) -> None:
     # cov 165
-    for l_c in list(range(90)):
+    for l_c in range(90):
         if F_order_card_kind[l_c] == E_attack_orders:
             # cov 166
             s.move(T_order_card, l_c, Z_attack_deck, True)
@@ -2629,19 +2619,19 @@ def setup(s: State) -> None:
     s.shuffle(Z_attack_deck)
     s.shuffle(Z_defense_deck)
     s.shuffle(Z_tactical_deck)
-    for l_f in list(range(100)):
-        if F_figure_faction[l_f] not in list(range(s.num_players)):
+    for l_f in range(100):
+        if F_figure_faction[l_f] not in range(s.num_players):
             continue
         s.move(T_figure, l_f, (Z_reserve + s.ref(F_figure_faction[l_f])), True)
         s.forget(READ_zones_figure)
-    for l_b in list(range(16)):
+    for l_b in range(16):
         s.v_holder[s.ref(l_b)] = F_building_faction[l_b]
         s.forget(READ_var_holder)
         s.v_hq_life[s.ref(l_b)] = 3
         s.forget(READ_var_hq_life)
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         p_deploy(s, l_p)
-    s.v_order_of_play = [c_p for c_p in list(range(s.num_players))]
+    s.v_order_of_play = [c_p for c_p in range(s.num_players)]
 
 
 # phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
@@ -2659,20 +2649,18 @@ def inv_figures_accounted(s: State) -> bool:
             )
             == 25
         )
-        for c_p in list(range(s.num_players))
+        for c_p in range(s.num_players)
     )
 
 
 # invariant research_within_merits (specs/guerra_fronteriza/game.yaml:120)
 def inv_research_within_merits(s: State) -> bool:
-    return all(
-        (len(s.z.piles[(Z_research + s.ref(c_p))]) <= s.v_merits[c_p]) for c_p in list(range(s.num_players))
-    )
+    return all((len(s.z.piles[(Z_research + s.ref(c_p))]) <= s.v_merits[c_p]) for c_p in range(s.num_players))
 
 
 # invariant merits_not_negative (specs/guerra_fronteriza/game.yaml:123)
 def inv_merits_not_negative(s: State) -> bool:
-    return all((s.v_merits[c_p] >= 0) for c_p in list(range(s.num_players)))
+    return all((s.v_merits[c_p] >= 0) for c_p in range(s.num_players))
 
 
 # invariant cards_accounted (specs/guerra_fronteriza/game.yaml:126)
@@ -2690,7 +2678,7 @@ def inv_cards_accounted(s: State) -> bool:
                 (len(s.z.piles[(Z_hand + s.ref(c_p))]) + len(s.z.piles[(Z_kept + s.ref(c_p))]))
                 + len(s.z.piles[(Z_research + s.ref(c_p))])
             )
-            for c_p in list(range(s.num_players))
+            for c_p in range(s.num_players)
         )
     ) == 90
 
@@ -2712,7 +2700,7 @@ def inv_stacking_after_maintenance(s: State) -> bool:
                 for c_p in f_active_players(s)
             )
         )
-        for c_t in list(range(44))
+        for c_t in range(44)
     )
 
 
@@ -2729,7 +2717,7 @@ def evaluate(s: State, l_p: int) -> int:
     return (
         ((f_vp(s, l_p) * 3) + s.v_merits[l_p])
         + sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == l_p))
-    ) - sum(f_vp(s, c_q) for c_q in list(range(s.num_players)) if (c_q != l_p))
+    ) - sum(f_vp(s, c_q) for c_q in range(s.num_players) if (c_q != l_p))
 
 
 # procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)
@@ -2739,7 +2727,7 @@ class Proc_resolve_conflicts(Frame):
     ORIGIN = "procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile")
-    BLOCKS = 6
+    BLOCKS = 4
     l_p: int
     l_t: int
 
@@ -2751,42 +2739,35 @@ class Proc_resolve_conflicts(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 36
-                pc = 1
-                continue
-            elif pc == 1:
-                s.tick("the while loop at specs/guerra_fronteriza/combat.yaml:87:7")
-                if not (len(f_conflicts(s, self.l_p)) > 0):
-                    pc = 3
+            if pc < 2:
+                if pc == 0:
+                    # cov 36
+                    pc = 1
                     continue
-                pc = 2
-                continue
+                else:  # pc == 1
+                    s.tick("the while loop at specs/guerra_fronteriza/combat.yaml:87:7")
+                    if not (len(f_conflicts(s, self.l_p)) > 0):
+                        s.pop()
+                        return
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        f_conflicts(s, self.l_p),
+                        4,
+                        "l_t",
+                        "conflict to resolve next",
+                        at="specs/guerra_fronteriza/combat.yaml:88",
+                    )
+                    return
             elif pc == 2:
-                self.pc = 4
-                s.decide(
-                    self.l_p,
-                    f_conflicts(s, self.l_p),
-                    4,
-                    "l_t",
-                    "conflict to resolve next",
-                    at="specs/guerra_fronteriza/combat.yaml:88",
-                )
-                return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
                 s.v_entered[s.ref(self.l_t)] = False
-                self.pc = 5
+                self.pc = 3
                 s.push(Proc_conflict(self.l_p, self.l_t))
                 return
-            elif pc == 5:
+            else:  # pc == 3
                 p_check_last_standing(s)
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure conflict (specs/guerra_fronteriza/combat.yaml:93)
@@ -2854,7 +2835,7 @@ class Proc_conflict(Frame):
         "list[player]",
         "int",
     )
-    BLOCKS = 18
+    BLOCKS = 5
     l_a: int
     l_t: int
     l_defenders: list[int]
@@ -2918,93 +2899,83 @@ class Proc_conflict(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 37
-                self.l_defenders = [c_q for c_q in f_sides_at(s, self.l_t) if (c_q != self.l_a)]
-                if len(self.l_defenders) == 0:
-                    # cov 38
-                    self.l_b = f_building_at(s, self.l_t)
-                    s.v_destroyed[s.ref(self.l_b)] = True
-                    s.forget(READ_var_destroyed)
+            if pc < 2:
+                if pc == 0:
+                    # cov 37
+                    self.l_defenders = [c_q for c_q in f_sides_at(s, self.l_t) if (c_q != self.l_a)]
+                    if len(self.l_defenders) == 0:
+                        # cov 38
+                        self.l_b = f_building_at(s, self.l_t)
+                        s.v_destroyed[s.ref(self.l_b)] = True
+                        s.forget(READ_var_destroyed)
+                        s.say(
+                            s.player_label(self.l_a)
+                            + " destroys the undefended "
+                            + s.label(T_building, self.l_b)
+                            + " on "
+                            + s.label(T_tile, self.l_t)
+                        )
+                        s.pop()
+                        return
+                    else:
+                        # cov 39
+                        pass
                     s.say(
-                        s.player_label(self.l_a)
-                        + " destroys the undefended "
-                        + s.label(T_building, self.l_b)
-                        + " on "
+                        "Conflict on "
                         + s.label(T_tile, self.l_t)
+                        + ": "
+                        + s.player_label(self.l_a)
+                        + " attacks "
+                        + ", ".join(s.player_label(x_) for x_ in self.l_defenders)
                     )
-                    s.pop()
-                    return
-                else:
-                    # cov 39
-                    pass
-                s.say(
-                    "Conflict on "
-                    + s.label(T_tile, self.l_t)
-                    + ": "
-                    + s.player_label(self.l_a)
-                    + " attacks "
-                    + ", ".join(s.player_label(x_) for x_ in self.l_defenders)
-                )
-                for x_ in list(range(s.num_players)):
-                    self.l_q = x_
-                    for x_ in list(range(4)):
-                        self.l_u = x_
-                        s.v_defense_bonus[s.ref(self.l_q)][s.ref(self.l_u)] = 0
-                self.l_ordering = (
-                    (self.l_defenders + [self.l_a]) if s.v_frontier[self.l_t] else self.l_defenders
-                )
-                self.i_1 = list(self.l_ordering)
-                self.k_2 = 0
-                pc = 1
-                continue
-            elif pc == 1:
-                if self.k_2 >= len(self.i_1):
-                    pc = 3
-                    continue
-                self.l_q_2 = self.i_1[self.k_2]
-                self.k_2 += 1
-                if not (not s.v_eliminated[self.l_q_2]):
+                    for x_ in range(s.num_players):
+                        self.l_q = x_
+                        for x_ in range(4):
+                            self.l_u = x_
+                            s.v_defense_bonus[s.ref(self.l_q)][s.ref(self.l_u)] = 0
+                    self.l_ordering = (
+                        (self.l_defenders + [self.l_a]) if s.v_frontier[self.l_t] else self.l_defenders
+                    )
+                    self.i_1 = list(self.l_ordering)
+                    self.k_2 = 0
                     pc = 1
                     continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
-                s.push(Proc_defence_order(self.l_q_2, self.l_a, self.l_t))
-                return
-            elif pc == 3:
-                self.l_fought = False
-                for x_ in list(s.z.piles[Z_board]):
-                    self.l_f = x_
-                    if not (s.v_loc[self.l_f] == self.l_t):
+                else:  # pc == 1
+                    if self.k_2 >= len(self.i_1):
+                        self.l_fought = False
+                        for x_ in list(s.z.piles[Z_board]):
+                            self.l_f = x_
+                            if not (s.v_loc[self.l_f] == self.l_t):
+                                continue
+                            s.v_attacked[s.ref(self.l_f)] = False
+                        for x_ in range(s.num_players):
+                            self.l_q_3 = x_
+                            self.l_g = f_garrison_of(s, self.l_q_3, self.l_t)
+                            if self.l_g != -1:
+                                # cov 40
+                                s.v_garrison_attacked[s.ref(self.l_g)] = False
+                            else:
+                                # cov 41
+                                pass
+                        self.i_3 = [5, 4, 3, 2, 1, 0]
+                        self.k_4 = 0
+                        pc = 2
                         continue
-                    s.v_attacked[s.ref(self.l_f)] = False
-                for x_ in list(range(s.num_players)):
-                    self.l_q_3 = x_
-                    self.l_g = f_garrison_of(s, self.l_q_3, self.l_t)
-                    if self.l_g != -1:
-                        # cov 40
-                        s.v_garrison_attacked[s.ref(self.l_g)] = False
-                    else:
-                        # cov 41
-                        pass
-                self.i_3 = [5, 4, 3, 2, 1, 0]
-                self.k_4 = 0
-                pc = 5
-                continue
-            elif pc == 4:
-                pc = 1
-                continue
-            elif pc == 5:
+                    self.l_q_2 = self.i_1[self.k_2]
+                    self.k_2 += 1
+                    if not (not s.v_eliminated[self.l_q_2]):
+                        pc = 1
+                        continue
+                    self.pc = 1
+                    s.push(Proc_defence_order(self.l_q_2, self.l_a, self.l_t))
+                    return
+            elif pc == 2:
                 if self.k_4 >= len(self.i_3):
-                    pc = 7
-                    continue
+                    p_settle(s, self.l_a, self.l_t, self.l_fought)
+                    s.pop()
+                    return
                 self.l_level = self.i_3[self.k_4]
                 self.k_4 += 1
-                pc = 6
-                continue
-            elif pc == 6:
                 self.l_alive_sides = f_sides_at(s, self.l_t)
                 self.l_shooters = [
                     c_f
@@ -3014,87 +2985,57 @@ class Proc_conflict(Frame):
                         and (f_initiative(s, c_f, self.l_a) == self.l_level)
                     )
                 ]
-                for x_ in list(range(s.num_players)):
+                for x_ in range(s.num_players):
                     self.l_q_4 = x_
                     s.v_hits[s.ref(self.l_q_4)] = 0
                 self.i_5 = list(self.l_shooters)
                 self.k_6 = 0
-                pc = 8
+                pc = 3
                 continue
-            elif pc == 7:
-                p_settle(s, self.l_a, self.l_t, self.l_fought)
-                s.pop()
-                return
-            elif pc == 8:
+            elif pc == 3:
                 if self.k_6 >= len(self.i_5):
-                    pc = 10
+                    self.i_7 = list(self.l_alive_sides)
+                    self.k_8 = 0
+                    pc = 4
                     continue
                 self.l_f_2 = self.i_5[self.k_6]
                 self.k_6 += 1
-                pc = 9
-                continue
-            elif pc == 9:
                 s.v_attacked[s.ref(self.l_f_2)] = True
-                self.pc = 11
+                self.pc = 3
                 s.push(Proc_aim(F_figure_faction[self.l_f_2], self.l_alive_sides, self.l_t, self.l_a))
                 return
-            elif pc == 10:
-                self.i_7 = list(self.l_alive_sides)
-                self.k_8 = 0
-                pc = 12
-                continue
-            elif pc == 11:
-                pc = 8
-                continue
-            elif pc == 12:
+            else:  # pc == 4
                 if self.k_8 >= len(self.i_7):
-                    pc = 14
+                    if sum(s.v_hits[c_q] for c_q in range(s.num_players)) > 0:
+                        # cov 44
+                        self.l_fought = True
+                    else:
+                        # cov 45
+                        pass
+                    for x_ in list(self.l_alive_sides):
+                        self.l_q_6 = x_
+                        for _ in range(s.v_hits[self.l_q_6]):
+                            s.tick("the repeat loop at specs/guerra_fronteriza/combat.yaml:130:32")
+                            p_take_casualty(s, self.l_q_6, self.l_t)
+                    pc = 2
                     continue
                 self.l_q_5 = self.i_7[self.k_8]
                 self.k_8 += 1
                 if not (f_garrison_of(s, self.l_q_5, self.l_t) != -1):
-                    pc = 12
+                    pc = 4
                     continue
-                pc = 13
-                continue
-            elif pc == 13:
                 self.l_g_2 = f_garrison_of(s, self.l_q_5, self.l_t)
                 if (not s.v_garrison_attacked[self.l_g_2]) and (
                     (0 if (self.l_q_5 == self.l_a) else s.v_hq_life[self.l_g_2]) == self.l_level
                 ):
-                    pc = 16
-                    continue
+                    # cov 42
+                    s.v_garrison_attacked[s.ref(self.l_g_2)] = True
+                    self.pc = 4
+                    s.push(Proc_aim(self.l_q_5, self.l_alive_sides, self.l_t, self.l_a))
+                    return
                 # cov 43
-                pc = 15
+                pc = 4
                 continue
-            elif pc == 14:
-                if sum(s.v_hits[c_q] for c_q in list(range(s.num_players))) > 0:
-                    # cov 44
-                    self.l_fought = True
-                else:
-                    # cov 45
-                    pass
-                for x_ in list(self.l_alive_sides):
-                    self.l_q_6 = x_
-                    for _ in range(s.v_hits[self.l_q_6]):
-                        s.tick("the repeat loop at specs/guerra_fronteriza/combat.yaml:130:32")
-                        p_take_casualty(s, self.l_q_6, self.l_t)
-                pc = 5
-                continue
-            elif pc == 15:
-                pc = 12
-                continue
-            elif pc == 16:
-                # cov 42
-                s.v_garrison_attacked[s.ref(self.l_g_2)] = True
-                self.pc = 17
-                s.push(Proc_aim(self.l_q_5, self.l_alive_sides, self.l_t, self.l_a))
-                return
-            elif pc == 17:
-                pc = 15
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure aim (specs/guerra_fronteriza/combat.yaml:134)
@@ -3104,7 +3045,7 @@ class Proc_aim(Frame):
     ORIGIN = "procedure aim (specs/guerra_fronteriza/combat.yaml:134)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "entity:tile", "player", "list[player]", "player")
-    BLOCKS = 5
+    BLOCKS = 2
     l_q: int
     l_alive: list[int]
     l_t: int
@@ -3123,48 +3064,34 @@ class Proc_aim(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 46
-                self.l_targets = [c_x for c_x in self.l_alive if (c_x != self.l_q)]
-                if len(self.l_targets) == 0:
-                    # cov 47
-                    s.pop()
-                    return
-                else:
-                    # cov 48
-                    pass
-                if len(self.l_targets) == 1:
-                    pc = 2
-                    continue
-                # cov 50
-                pc = 3
-                continue
-            elif pc == 1:
+        if pc == 0:
+            # cov 46
+            self.l_targets = [c_x for c_x in self.l_alive if (c_x != self.l_q)]
+            if len(self.l_targets) == 0:
+                # cov 47
                 s.pop()
                 return
-            elif pc == 2:
+            else:
+                # cov 48
+                pass
+            if len(self.l_targets) == 1:
                 # cov 49
                 s.v_hits[s.ref(self.l_targets[0])] += 1
-                pc = 1
-                continue
-            elif pc == 3:
-                self.pc = 4
-                s.decide(
-                    self.l_q,
-                    self.l_targets,
-                    3,
-                    "l_x",
-                    "side to hit on " + s.label(T_tile, self.l_t),
-                    at="specs/guerra_fronteriza/combat.yaml:143",
-                )
+                s.pop()
                 return
-            elif pc == 4:
-                s.v_hits[s.ref(self.l_x)] += 1
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 50
+            self.pc = 1
+            s.decide(
+                self.l_q,
+                self.l_targets,
+                3,
+                "l_x",
+                "side to hit on " + s.label(T_tile, self.l_t),
+                at="specs/guerra_fronteriza/combat.yaml:143",
+            )
+        else:  # pc == 1
+            s.v_hits[s.ref(self.l_x)] += 1
+            s.pop()
 
 
 # procedure use_special (specs/guerra_fronteriza/orders.yaml:48)
@@ -3174,7 +3101,7 @@ class Proc_use_special(Frame):
     ORIGIN = "procedure use_special (specs/guerra_fronteriza/orders.yaml:48)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:special_ability", "bool", "entity:order_card", "entity:unit_type")
-    BLOCKS = 9
+    BLOCKS = 4
     l_p: int
     l_s: int
     l_use: bool
@@ -3191,7 +3118,7 @@ class Proc_use_special(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
+        if pc < 2:
             if pc == 0:
                 # cov 69
                 self.l_s = F_panel_special[f_army(s, self.l_p)]
@@ -3229,8 +3156,7 @@ class Proc_use_special(Frame):
                     "use your special ability (discard an order)?",
                     at="specs/guerra_fronteriza/orders.yaml:56",
                 )
-                return
-            elif pc == 1:
+            else:  # pc == 1
                 if not self.l_use:
                     # cov 76
                     s.pop()
@@ -3247,64 +3173,41 @@ class Proc_use_special(Frame):
                     "order to discard for the special ability",
                     at="specs/guerra_fronteriza/orders.yaml:58",
                 )
-                return
-            elif pc == 2:
-                s.move(T_order_card, self.l_c, Z_order_discard, True)
-                s.v_special_used[s.ref(self.l_p)] = True
-                if self.l_s == 0:
-                    pc = 4
-                    continue
-                if self.l_s == 1:
-                    pc = 5
-                    continue
-                if self.l_s == 2:
-                    pc = 6
-                    continue
-                # cov 81
-                pc = 7
-                continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+        elif pc == 2:
+            s.move(T_order_card, self.l_c, Z_order_discard, True)
+            s.v_special_used[s.ref(self.l_p)] = True
+            if self.l_s == 0:
                 # cov 78
-                for x_ in list(range(4)):
+                for x_ in range(4):
                     self.l_u = x_
                     s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] += 1
                 s.say(
                     s.player_label(self.l_p)
                     + " uses its special ability: Blitzkrieg (every figure attacks at +1 this turn)"
                 )
-                pc = 3
-                continue
-            elif pc == 5:
+                s.pop()
+                return
+            if self.l_s == 1:
                 # cov 79
                 s.say(s.player_label(self.l_p) + " uses its special ability: Lend-Lease (an order)")
-                self.pc = 8
+                self.pc = 3
                 s.push(Proc_draw_orders(self.l_p, 1))
                 return
-            elif pc == 6:
+            if self.l_s == 2:
                 # cov 80
                 s.say(
                     s.player_label(self.l_p)
                     + " uses its special ability: Coastal Guns (an artillery at an HQ)"
                 )
                 p_place_unit(s, self.l_p, E_artillery, s.v_built_at[f_hqs_of(s, self.l_p)[0]])
-                pc = 3
-                continue
-            elif pc == 7:
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses its special ability: Mobilisation (an infantry at an HQ)"
-                )
-                p_place_unit(s, self.l_p, E_infantry, s.v_built_at[f_hqs_of(s, self.l_p)[0]])
-                pc = 3
-                continue
-            elif pc == 8:
-                pc = 3
-                continue
-            else:
-                raise AssertionError(pc)
+                s.pop()
+                return
+            # cov 81
+            s.say(s.player_label(self.l_p) + " uses its special ability: Mobilisation (an infantry at an HQ)")
+            p_place_unit(s, self.l_p, E_infantry, s.v_built_at[f_hqs_of(s, self.l_p)[0]])
+            s.pop()
+        else:  # pc == 3
+            s.pop()
 
 
 # procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)
@@ -3314,7 +3217,7 @@ class Proc_play_attack_order(Frame):
     ORIGIN = "procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_c: int
 
@@ -3348,24 +3251,16 @@ class Proc_play_attack_order(Frame):
                 continue
             elif pc == 1:
                 if self.l_c != -1:
-                    pc = 3
-                    continue
+                    # cov 83
+                    self.pc = 2
+                    s.push(Proc_play_order(self.l_p, self.l_c))
+                    return
                 # cov 84
-                pc = 2
-                continue
-            elif pc == 2:
                 s.pop()
                 return
-            elif pc == 3:
-                # cov 83
-                self.pc = 4
-                s.push(Proc_play_order(self.l_p, self.l_c))
+            else:  # pc == 2
+                s.pop()
                 return
-            elif pc == 4:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)
@@ -3387,7 +3282,7 @@ class Proc_defence_order(Frame):
         "list[entity:unit_type]",
         "entity:unit_type",
     )
-    BLOCKS = 14
+    BLOCKS = 4
     l_q: int
     l_a: int
     l_t: int
@@ -3417,121 +3312,109 @@ class Proc_defence_order(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 85
-                self.pc = 1
-                if s.decide(
-                    self.l_q,
-                    [
-                        c_x
-                        for c_x in s.z.piles[(Z_hand + s.ref(self.l_q))]
-                        if (F_order_card_kind[c_x] == E_defense_orders)
-                    ],
-                    10,
-                    "l_c",
-                    "defence order for " + s.label(T_tile, self.l_t) + " (or pass)",
-                    True,
-                    at="specs/guerra_fronteriza/orders.yaml:86",
-                ):
-                    return
-                self.l_c = -1
-                pc = 1
-                continue
-            elif pc == 1:
-                if self.l_c == -1:
-                    # cov 86
+            if pc < 2:
+                if pc == 0:
+                    # cov 85
+                    self.pc = 1
+                    if s.decide(
+                        self.l_q,
+                        [
+                            c_x
+                            for c_x in s.z.piles[(Z_hand + s.ref(self.l_q))]
+                            if (F_order_card_kind[c_x] == E_defense_orders)
+                        ],
+                        10,
+                        "l_c",
+                        "defence order for " + s.label(T_tile, self.l_t) + " (or pass)",
+                        True,
+                        at="specs/guerra_fronteriza/orders.yaml:86",
+                    ):
+                        return
+                    self.l_c = -1
+                    pc = 1
+                    continue
+                else:  # pc == 1
+                    if self.l_c == -1:
+                        # cov 86
+                        s.pop()
+                        return
+                    else:
+                        # cov 87
+                        pass
+                    s.move(T_order_card, self.l_c, Z_order_discard, True)
+                    s.say(s.player_label(self.l_q) + " plays " + s.label(T_order_card, self.l_c))
+                    if F_order_card_order[self.l_c] == 5:
+                        # cov 88
+                        self.l_to = [
+                            c_x for c_x in F_tile_adjacent[self.l_t] if (not f_enemy_at(s, self.l_q, c_x))
+                        ]
+                        if len(self.l_to) > 0:
+                            # cov 93
+                            self.pc = 2
+                            s.decide(
+                                self.l_q,
+                                self.l_to,
+                                4,
+                                "l_dest",
+                                "where to withdraw from " + s.label(T_tile, self.l_t),
+                                at="specs/guerra_fronteriza/orders.yaml:93",
+                            )
+                            return
+                        # cov 94
+                        s.pop()
+                        return
+                    if F_order_card_order[self.l_c] == 6:
+                        # cov 89
+                        s.v_defense_bonus[s.ref(self.l_q)][E_infantry] += 1
+                        s.pop()
+                        return
+                    if F_order_card_order[self.l_c] == 7:
+                        # cov 90
+                        self.l_planes = [
+                            c_f
+                            for c_f in s.z.piles[Z_board]
+                            if (
+                                (
+                                    ((s.v_loc[c_f] == self.l_t) and (F_figure_unit[c_f] == E_plane))
+                                    and (F_figure_faction[c_f] != self.l_q)
+                                )
+                                and ((self.l_q == self.l_a) or (F_figure_faction[c_f] == self.l_a))
+                            )
+                        ]
+                        if len(self.l_planes) > 0:
+                            # cov 95
+                            s.say(s.label(T_figure, self.l_planes[0]) + " is shot down")
+                            p_remove_figure(s, self.l_planes[0])
+                        else:
+                            # cov 96
+                            pass
+                        s.pop()
+                        return
+                    if F_order_card_order[self.l_c] == 8:
+                        # cov 91
+                        for x_ in range(4):
+                            self.l_u = x_
+                            s.v_defense_bonus[s.ref(self.l_q)][s.ref(self.l_u)] += 1
+                        s.pop()
+                        return
+                    # cov 92
+                    self.l_options = f_in_reserve(s, self.l_q, [E_infantry, E_tank, E_artillery, E_plane])
+                    if len(self.l_options) > 0:
+                        # cov 97
+                        self.pc = 3
+                        s.decide(
+                            self.l_q,
+                            self.l_options,
+                            5,
+                            "l_u_2",
+                            "reserve figure to join the defence of " + s.label(T_tile, self.l_t),
+                            at="specs/guerra_fronteriza/orders.yaml:110",
+                        )
+                        return
+                    # cov 98
                     s.pop()
                     return
-                else:
-                    # cov 87
-                    pass
-                s.move(T_order_card, self.l_c, Z_order_discard, True)
-                s.say(s.player_label(self.l_q) + " plays " + s.label(T_order_card, self.l_c))
-                if F_order_card_order[self.l_c] == 5:
-                    pc = 3
-                    continue
-                if F_order_card_order[self.l_c] == 6:
-                    pc = 4
-                    continue
-                if F_order_card_order[self.l_c] == 7:
-                    pc = 5
-                    continue
-                if F_order_card_order[self.l_c] == 8:
-                    pc = 6
-                    continue
-                # cov 92
-                pc = 7
-                continue
             elif pc == 2:
-                s.pop()
-                return
-            elif pc == 3:
-                # cov 88
-                self.l_to = [c_x for c_x in F_tile_adjacent[self.l_t] if (not f_enemy_at(s, self.l_q, c_x))]
-                if len(self.l_to) > 0:
-                    pc = 9
-                    continue
-                # cov 94
-                pc = 8
-                continue
-            elif pc == 4:
-                # cov 89
-                s.v_defense_bonus[s.ref(self.l_q)][E_infantry] += 1
-                pc = 2
-                continue
-            elif pc == 5:
-                # cov 90
-                self.l_planes = [
-                    c_f
-                    for c_f in s.z.piles[Z_board]
-                    if (
-                        (
-                            ((s.v_loc[c_f] == self.l_t) and (F_figure_unit[c_f] == E_plane))
-                            and (F_figure_faction[c_f] != self.l_q)
-                        )
-                        and ((self.l_q == self.l_a) or (F_figure_faction[c_f] == self.l_a))
-                    )
-                ]
-                if len(self.l_planes) > 0:
-                    # cov 95
-                    s.say(s.label(T_figure, self.l_planes[0]) + " is shot down")
-                    p_remove_figure(s, self.l_planes[0])
-                else:
-                    # cov 96
-                    pass
-                pc = 2
-                continue
-            elif pc == 6:
-                # cov 91
-                for x_ in list(range(4)):
-                    self.l_u = x_
-                    s.v_defense_bonus[s.ref(self.l_q)][s.ref(self.l_u)] += 1
-                pc = 2
-                continue
-            elif pc == 7:
-                self.l_options = f_in_reserve(s, self.l_q, [E_infantry, E_tank, E_artillery, E_plane])
-                if len(self.l_options) > 0:
-                    pc = 12
-                    continue
-                # cov 98
-                pc = 11
-                continue
-            elif pc == 8:
-                pc = 2
-                continue
-            elif pc == 9:
-                # cov 93
-                self.pc = 10
-                s.decide(
-                    self.l_q,
-                    self.l_to,
-                    4,
-                    "l_dest",
-                    "where to withdraw from " + s.label(T_tile, self.l_t),
-                    at="specs/guerra_fronteriza/orders.yaml:93",
-                )
-                return
-            elif pc == 10:
                 for x_ in list(s.z.piles[Z_board]):
                     self.l_f = x_
                     if not ((s.v_loc[self.l_f] == self.l_t) and (F_figure_faction[self.l_f] == self.l_q)):
@@ -3545,29 +3428,12 @@ class Proc_defence_order(Frame):
                     + " to "
                     + s.label(T_tile, self.l_dest)
                 )
-                pc = 8
-                continue
-            elif pc == 11:
-                pc = 2
-                continue
-            elif pc == 12:
-                # cov 97
-                self.pc = 13
-                s.decide(
-                    self.l_q,
-                    self.l_options,
-                    5,
-                    "l_u_2",
-                    "reserve figure to join the defence of " + s.label(T_tile, self.l_t),
-                    at="specs/guerra_fronteriza/orders.yaml:110",
-                )
+                s.pop()
                 return
-            elif pc == 13:
+            else:  # pc == 3
                 p_place_unit(s, self.l_q, self.l_u_2, self.l_t)
-                pc = 11
-                continue
-            else:
-                raise AssertionError(pc)
+                s.pop()
+                return
 
 
 # procedure play_order (specs/guerra_fronteriza/orders.yaml:115)
@@ -3587,7 +3453,7 @@ class Proc_play_order(Frame):
         "entity:tile",
         "entity:building",
     )
-    BLOCKS = 19
+    BLOCKS = 9
     l_p: int
     l_c: int
     l_f: int
@@ -3612,135 +3478,106 @@ class Proc_play_order(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 99
-                s.say(s.player_label(self.l_p) + " plays " + s.label(T_order_card, self.l_c))
-                if F_order_card_order[self.l_c] == 10:
-                    # cov 100
-                    s.move(T_order_card, self.l_c, (Z_kept + s.ref(self.l_p)), True)
+        if pc < 4:
+            if pc < 2:
+                if pc == 0:
+                    # cov 99
+                    s.say(s.player_label(self.l_p) + " plays " + s.label(T_order_card, self.l_c))
+                    if F_order_card_order[self.l_c] == 10:
+                        # cov 100
+                        s.move(T_order_card, self.l_c, (Z_kept + s.ref(self.l_p)), True)
+                        s.pop()
+                        return
+                    else:
+                        # cov 101
+                        pass
+                    s.move(T_order_card, self.l_c, Z_order_discard, True)
+                    if F_order_card_order[self.l_c] == 0:
+                        # cov 102
+                        s.v_attack_bonus[s.ref(self.l_p)][E_infantry] += 1
+                        s.pop()
+                        return
+                    if F_order_card_order[self.l_c] == 1:
+                        # cov 103
+                        s.v_move_bonus[s.ref(self.l_p)] += 1
+                        s.pop()
+                        return
+                    if F_order_card_order[self.l_c] == 4:
+                        # cov 104
+                        s.v_attack_bonus[s.ref(self.l_p)][E_artillery] += 2
+                        s.pop()
+                        return
+                    if F_order_card_order[self.l_c] == 2:
+                        # cov 105
+                        self.pc = 2
+                        s.decide(
+                            self.l_p,
+                            f_raid_targets(s, self.l_p),
+                            6,
+                            "l_f",
+                            "figure to destroy by air raid",
+                            at="specs/guerra_fronteriza/orders.yaml:132",
+                        )
+                        return
+                    if F_order_card_order[self.l_c] == 3:
+                        # cov 106
+                        self.pc = 3
+                        s.decide(
+                            self.l_p,
+                            f_hqs_of(s, self.l_p),
+                            7,
+                            "l_b",
+                            "HQ to produce at",
+                            at="specs/guerra_fronteriza/orders.yaml:136",
+                        )
+                        return
+                    if F_order_card_order[self.l_c] == 11:
+                        # cov 107
+                        self.pc = 5
+                        s.decide(
+                            self.l_p,
+                            f_own_tiles(s, self.l_p),
+                            4,
+                            "l_t",
+                            "tile to recruit an infantry on",
+                            at="specs/guerra_fronteriza/orders.yaml:140",
+                        )
+                        return
+                    if F_order_card_order[self.l_c] == 12:
+                        # cov 108
+                        self.pc = 6
+                        s.decide(
+                            self.l_p,
+                            f_redeploy_pairs(s, self.l_p),
+                            6,
+                            "l_f_2",
+                            "figure to redeploy",
+                            at="specs/guerra_fronteriza/orders.yaml:143",
+                        )
+                        return
+                    if F_order_card_order[self.l_c] == 13:
+                        # cov 109
+                        self.pc = 8
+                        s.decide(
+                            self.l_p,
+                            f_sabotage_targets(s, self.l_p),
+                            7,
+                            "l_b_2",
+                            "building to sabotage",
+                            at="specs/guerra_fronteriza/orders.yaml:148",
+                        )
+                        return
+                    # cov 110
+                    self.pc = 1
+                    s.push(Proc_draw_orders(self.l_p, 2))
+                else:  # pc == 1
                     s.pop()
-                    return
-                else:
-                    # cov 101
-                    pass
-                s.move(T_order_card, self.l_c, Z_order_discard, True)
-                if F_order_card_order[self.l_c] == 0:
-                    pc = 2
-                    continue
-                if F_order_card_order[self.l_c] == 1:
-                    pc = 3
-                    continue
-                if F_order_card_order[self.l_c] == 4:
-                    pc = 4
-                    continue
-                if F_order_card_order[self.l_c] == 2:
-                    pc = 5
-                    continue
-                if F_order_card_order[self.l_c] == 3:
-                    pc = 6
-                    continue
-                if F_order_card_order[self.l_c] == 11:
-                    pc = 7
-                    continue
-                if F_order_card_order[self.l_c] == 12:
-                    pc = 8
-                    continue
-                if F_order_card_order[self.l_c] == 13:
-                    pc = 9
-                    continue
-                # cov 110
-                pc = 10
-                continue
-            elif pc == 1:
-                s.pop()
-                return
             elif pc == 2:
-                # cov 102
-                s.v_attack_bonus[s.ref(self.l_p)][E_infantry] += 1
-                pc = 1
-                continue
-            elif pc == 3:
-                # cov 103
-                s.v_move_bonus[s.ref(self.l_p)] += 1
-                pc = 1
-                continue
-            elif pc == 4:
-                # cov 104
-                s.v_attack_bonus[s.ref(self.l_p)][E_artillery] += 2
-                pc = 1
-                continue
-            elif pc == 5:
-                # cov 105
-                self.pc = 11
-                s.decide(
-                    self.l_p,
-                    f_raid_targets(s, self.l_p),
-                    6,
-                    "l_f",
-                    "figure to destroy by air raid",
-                    at="specs/guerra_fronteriza/orders.yaml:132",
-                )
-                return
-            elif pc == 6:
-                # cov 106
-                self.pc = 12
-                s.decide(
-                    self.l_p,
-                    f_hqs_of(s, self.l_p),
-                    7,
-                    "l_b",
-                    "HQ to produce at",
-                    at="specs/guerra_fronteriza/orders.yaml:136",
-                )
-                return
-            elif pc == 7:
-                # cov 107
-                self.pc = 14
-                s.decide(
-                    self.l_p,
-                    f_own_tiles(s, self.l_p),
-                    4,
-                    "l_t",
-                    "tile to recruit an infantry on",
-                    at="specs/guerra_fronteriza/orders.yaml:140",
-                )
-                return
-            elif pc == 8:
-                # cov 108
-                self.pc = 15
-                s.decide(
-                    self.l_p,
-                    f_redeploy_pairs(s, self.l_p),
-                    6,
-                    "l_f_2",
-                    "figure to redeploy",
-                    at="specs/guerra_fronteriza/orders.yaml:143",
-                )
-                return
-            elif pc == 9:
-                # cov 109
-                self.pc = 17
-                s.decide(
-                    self.l_p,
-                    f_sabotage_targets(s, self.l_p),
-                    7,
-                    "l_b_2",
-                    "building to sabotage",
-                    at="specs/guerra_fronteriza/orders.yaml:148",
-                )
-                return
-            elif pc == 10:
-                self.pc = 18
-                s.push(Proc_draw_orders(self.l_p, 2))
-                return
-            elif pc == 11:
                 s.say(s.label(T_figure, self.l_f) + " is destroyed by an air raid")
                 p_remove_figure(s, self.l_f)
-                pc = 1
-                continue
-            elif pc == 12:
-                self.pc = 13
+                s.pop()
+            else:  # pc == 3
+                self.pc = 4
                 s.decide(
                     self.l_p,
                     f_in_reserve(s, self.l_p, [E_infantry, E_tank, E_artillery, E_plane]),
@@ -3749,47 +3586,33 @@ class Proc_play_order(Frame):
                     "figure to produce",
                     at="specs/guerra_fronteriza/orders.yaml:137",
                 )
-                return
-            elif pc == 13:
+        elif pc < 6:
+            if pc == 4:
                 p_place_unit(s, self.l_p, self.l_u, s.v_built_at[self.l_b])
-                pc = 1
-                continue
-            elif pc == 14:
+                s.pop()
+            else:  # pc == 5
                 p_place_unit(s, self.l_p, E_infantry, self.l_t)
-                pc = 1
-                continue
-            elif pc == 15:
-                self.pc = 16
-                s.decide(
-                    self.l_p,
-                    [
-                        c_x
-                        for c_x in F_tile_adjacent[s.v_loc[self.l_f_2]]
-                        if (not f_enemy_at(s, self.l_p, c_x))
-                    ],
-                    4,
-                    "l_t_2",
-                    "where " + s.label(T_figure, self.l_f_2) + " goes",
-                    at="specs/guerra_fronteriza/orders.yaml:144",
-                )
-                return
-            elif pc == 16:
-                s.v_loc[s.ref(self.l_f_2)] = self.l_t_2
-                s.forget(READ_var_loc)
-                s.say(s.label(T_figure, self.l_f_2) + " redeploys to " + s.label(T_tile, self.l_t_2))
-                pc = 1
-                continue
-            elif pc == 17:
-                s.v_destroyed[s.ref(self.l_b_2)] = True
-                s.forget(READ_var_destroyed)
-                s.say(s.label(T_building, self.l_b_2) + " is sabotaged")
-                pc = 1
-                continue
-            elif pc == 18:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+                s.pop()
+        elif pc == 6:
+            self.pc = 7
+            s.decide(
+                self.l_p,
+                [c_x for c_x in F_tile_adjacent[s.v_loc[self.l_f_2]] if (not f_enemy_at(s, self.l_p, c_x))],
+                4,
+                "l_t_2",
+                "where " + s.label(T_figure, self.l_f_2) + " goes",
+                at="specs/guerra_fronteriza/orders.yaml:144",
+            )
+        elif pc == 7:
+            s.v_loc[s.ref(self.l_f_2)] = self.l_t_2
+            s.forget(READ_var_loc)
+            s.say(s.label(T_figure, self.l_f_2) + " redeploys to " + s.label(T_tile, self.l_t_2))
+            s.pop()
+        else:  # pc == 8
+            s.v_destroyed[s.ref(self.l_b_2)] = True
+            s.forget(READ_var_destroyed)
+            s.say(s.label(T_building, self.l_b_2) + " is sabotaged")
+            s.pop()
 
 
 # procedure draw_orders (specs/guerra_fronteriza/round.yaml:133)
@@ -3799,7 +3622,7 @@ class Proc_draw_orders(Frame):
     ORIGIN = "procedure draw_orders (specs/guerra_fronteriza/round.yaml:133)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:order_type]", "entity:order_type", "int")
-    BLOCKS = 7
+    BLOCKS = 3
     l_p: int
     l_n: int
     l_decks: list[int]
@@ -3825,12 +3648,9 @@ class Proc_draw_orders(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:137:7")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.r_1 -= 1
-                pc = 2
-                continue
-            elif pc == 2:
                 if (
                     (len(s.z.piles[Z_attack_deck]) + len(s.z.piles[Z_defense_deck]))
                     + len(s.z.piles[Z_tactical_deck])
@@ -3840,32 +3660,23 @@ class Proc_draw_orders(Frame):
                 else:
                     # cov 118
                     pass
-                self.l_decks = [c_k for c_k in list(range(3)) if (f_deck_size(s, c_k) > 0)]
+                self.l_decks = [c_k for c_k in range(3) if (f_deck_size(s, c_k) > 0)]
                 if len(self.l_decks) > 0:
-                    pc = 5
-                    continue
+                    # cov 119
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        self.l_decks,
+                        8,
+                        "l_k",
+                        "deck to draw an order from",
+                        at="specs/guerra_fronteriza/round.yaml:143",
+                    )
+                    return
                 # cov 120
-                pc = 4
-                continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
                 pc = 1
                 continue
-            elif pc == 5:
-                # cov 119
-                self.pc = 6
-                s.decide(
-                    self.l_p,
-                    self.l_decks,
-                    8,
-                    "l_k",
-                    "deck to draw an order from",
-                    at="specs/guerra_fronteriza/round.yaml:143",
-                )
-                return
-            elif pc == 6:
+            else:  # pc == 2
                 if self.l_k == E_attack_orders:
                     # cov 121
                     s.deal(T_order_card, 1, Z_attack_deck, (Z_hand + s.ref(self.l_p)))
@@ -3875,10 +3686,8 @@ class Proc_draw_orders(Frame):
                 else:
                     # cov 123
                     s.deal(T_order_card, 1, Z_tactical_deck, (Z_hand + s.ref(self.l_p)))
-                pc = 4
+                pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure play_round (specs/guerra_fronteriza/round.yaml:161)
@@ -3938,7 +3747,7 @@ class Proc_play_round(Frame):
         "list[player]",
         "int",
     )
-    BLOCKS = 29
+    BLOCKS = 8
     l_p: int
     l_p_2: int
     l_f: int
@@ -3994,186 +3803,124 @@ class Proc_play_round(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 128
-                p_turn_order(s)
-                self.i_1 = list(s.v_order_of_play)
-                self.k_2 = 0
-                pc = 1
-                continue
-            elif pc == 1:
-                if self.k_2 >= len(self.i_1):
-                    pc = 3
-                    continue
-                self.l_p = self.i_1[self.k_2]
-                self.k_2 += 1
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
-                s.push(Proc_draw_orders(self.l_p, f_orders_per_round(s, self.l_p)))
-                return
-            elif pc == 3:
-                s.v_maintained = False
-                self.i_3 = list(s.v_order_of_play)
-                self.k_4 = 0
-                pc = 5
-                continue
-            elif pc == 4:
-                pc = 1
-                continue
-            elif pc == 5:
-                if self.k_4 >= len(self.i_3):
-                    pc = 7
-                    continue
-                self.l_p_2 = self.i_3[self.k_4]
-                self.k_4 += 1
-                pc = 6
-                continue
+            if pc < 4:
+                if pc < 2:
+                    if pc == 0:
+                        # cov 128
+                        p_turn_order(s)
+                        self.i_1 = list(s.v_order_of_play)
+                        self.k_2 = 0
+                        pc = 1
+                        continue
+                    else:  # pc == 1
+                        if self.k_2 >= len(self.i_1):
+                            s.v_maintained = False
+                            self.i_3 = list(s.v_order_of_play)
+                            self.k_4 = 0
+                            pc = 2
+                            continue
+                        self.l_p = self.i_1[self.k_2]
+                        self.k_2 += 1
+                        self.pc = 1
+                        s.push(Proc_draw_orders(self.l_p, f_orders_per_round(s, self.l_p)))
+                        return
+                elif pc == 2:
+                    if self.k_4 >= len(self.i_3):
+                        for x_ in list(s.z.piles[Z_board]):
+                            self.l_f = x_
+                            s.v_moved[s.ref(self.l_f)] = False
+                            s.v_carried[s.ref(self.l_f)] = False
+                        for x_ in range(s.num_players):
+                            self.l_p_3 = x_
+                            s.v_special_used[s.ref(self.l_p_3)] = False
+                        self.i_5 = list(s.v_order_of_play)
+                        self.k_6 = 0
+                        pc = 3
+                        continue
+                    self.l_p_2 = self.i_3[self.k_4]
+                    self.k_4 += 1
+                    self.pc = 2
+                    s.push(Proc_reinforce(self.l_p_2))
+                    return
+                else:  # pc == 3
+                    if self.k_6 >= len(self.i_5):
+                        self.i_7 = list(s.v_order_of_play)
+                        self.k_8 = 0
+                        pc = 4
+                        continue
+                    self.l_p_4 = self.i_5[self.k_6]
+                    self.k_6 += 1
+                    if not (not s.v_eliminated[self.l_p_4]):
+                        pc = 3
+                        continue
+                    self.pc = 3
+                    s.push(Proc_player_turn(self.l_p_4))
+                    return
+            elif pc < 6:
+                if pc == 4:
+                    if self.k_8 >= len(self.i_7):
+                        self.i_9 = list(s.v_order_of_play)
+                        self.k_10 = 0
+                        pc = 5
+                        continue
+                    self.l_p_5 = self.i_7[self.k_8]
+                    self.k_8 += 1
+                    if not (not s.v_eliminated[self.l_p_5]):
+                        pc = 4
+                        continue
+                    self.pc = 4
+                    s.push(Proc_tactical_phase(self.l_p_5))
+                    return
+                else:  # pc == 5
+                    if self.k_10 >= len(self.i_9):
+                        self.i_11 = list(s.v_order_of_play)
+                        self.k_12 = 0
+                        pc = 6
+                        continue
+                    self.l_p_6 = self.i_9[self.k_10]
+                    self.k_10 += 1
+                    if not (not s.v_eliminated[self.l_p_6]):
+                        pc = 5
+                        continue
+                    self.pc = 5
+                    s.push(Proc_arms_race(self.l_p_6))
+                    return
             elif pc == 6:
-                self.pc = 8
-                s.push(Proc_reinforce(self.l_p_2))
-                return
-            elif pc == 7:
-                for x_ in list(s.z.piles[Z_board]):
-                    self.l_f = x_
-                    s.v_moved[s.ref(self.l_f)] = False
-                    s.v_carried[s.ref(self.l_f)] = False
-                for x_ in list(range(s.num_players)):
-                    self.l_p_3 = x_
-                    s.v_special_used[s.ref(self.l_p_3)] = False
-                self.i_5 = list(s.v_order_of_play)
-                self.k_6 = 0
-                pc = 9
-                continue
-            elif pc == 8:
-                pc = 5
-                continue
-            elif pc == 9:
-                if self.k_6 >= len(self.i_5):
-                    pc = 11
-                    continue
-                self.l_p_4 = self.i_5[self.k_6]
-                self.k_6 += 1
-                if not (not s.v_eliminated[self.l_p_4]):
-                    pc = 9
-                    continue
-                pc = 10
-                continue
-            elif pc == 10:
-                self.pc = 12
-                s.push(Proc_player_turn(self.l_p_4))
-                return
-            elif pc == 11:
-                self.i_7 = list(s.v_order_of_play)
-                self.k_8 = 0
-                pc = 13
-                continue
-            elif pc == 12:
-                pc = 9
-                continue
-            elif pc == 13:
-                if self.k_8 >= len(self.i_7):
-                    pc = 15
-                    continue
-                self.l_p_5 = self.i_7[self.k_8]
-                self.k_8 += 1
-                if not (not s.v_eliminated[self.l_p_5]):
-                    pc = 13
-                    continue
-                pc = 14
-                continue
-            elif pc == 14:
-                self.pc = 16
-                s.push(Proc_tactical_phase(self.l_p_5))
-                return
-            elif pc == 15:
-                self.i_9 = list(s.v_order_of_play)
-                self.k_10 = 0
-                pc = 17
-                continue
-            elif pc == 16:
-                pc = 13
-                continue
-            elif pc == 17:
-                if self.k_10 >= len(self.i_9):
-                    pc = 19
-                    continue
-                self.l_p_6 = self.i_9[self.k_10]
-                self.k_10 += 1
-                if not (not s.v_eliminated[self.l_p_6]):
-                    pc = 17
-                    continue
-                pc = 18
-                continue
-            elif pc == 18:
-                self.pc = 20
-                s.push(Proc_arms_race(self.l_p_6))
-                return
-            elif pc == 19:
-                self.i_11 = list(s.v_order_of_play)
-                self.k_12 = 0
-                pc = 21
-                continue
-            elif pc == 20:
-                pc = 17
-                continue
-            elif pc == 21:
                 if self.k_12 >= len(self.i_11):
-                    pc = 23
+                    s.v_maintained = True
+                    self.i_13 = list(s.v_order_of_play)
+                    self.k_14 = 0
+                    pc = 7
                     continue
                 self.l_p_7 = self.i_11[self.k_12]
                 self.k_12 += 1
                 if not (not s.v_eliminated[self.l_p_7]):
-                    pc = 21
+                    pc = 6
                     continue
-                pc = 22
-                continue
-            elif pc == 22:
-                self.pc = 24
+                self.pc = 6
                 s.push(Proc_maintenance(self.l_p_7))
                 return
-            elif pc == 23:
-                s.v_maintained = True
-                self.i_13 = list(s.v_order_of_play)
-                self.k_14 = 0
-                pc = 25
-                continue
-            elif pc == 24:
-                pc = 21
-                continue
-            elif pc == 25:
+            else:  # pc == 7
                 if self.k_14 >= len(self.i_13):
-                    pc = 27
-                    continue
+                    for x_ in range(44):
+                        self.l_t = x_
+                        if not (
+                            s.v_frontier[self.l_t]
+                            and (sum(1 for c_q in range(s.num_players) if f_present(s, c_q, self.l_t)) < 2)
+                        ):
+                            continue
+                        s.v_frontier[s.ref(self.l_t)] = False
+                        s.say(s.label(T_tile, self.l_t) + " is no longer in frontier")
+                    s.pop()
+                    return
                 self.l_p_8 = self.i_13[self.k_14]
                 self.k_14 += 1
                 if not (not s.v_eliminated[self.l_p_8]):
-                    pc = 25
+                    pc = 7
                     continue
-                pc = 26
-                continue
-            elif pc == 26:
-                self.pc = 28
+                self.pc = 7
                 s.push(Proc_discard_down(self.l_p_8))
                 return
-            elif pc == 27:
-                for x_ in list(range(44)):
-                    self.l_t = x_
-                    if not (
-                        s.v_frontier[self.l_t]
-                        and (sum(1 for c_q in list(range(s.num_players)) if f_present(s, c_q, self.l_t)) < 2)
-                    ):
-                        continue
-                    s.v_frontier[s.ref(self.l_t)] = False
-                    s.say(s.label(T_tile, self.l_t) + " is no longer in frontier")
-                s.pop()
-                return
-            elif pc == 28:
-                pc = 25
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure reinforce (specs/guerra_fronteriza/round.yaml:198)
@@ -4183,7 +3930,7 @@ class Proc_reinforce(Frame):
     ORIGIN = "procedure reinforce (specs/guerra_fronteriza/round.yaml:198)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[entity:tile]", "entity:tile")
-    BLOCKS = 8
+    BLOCKS = 4
     l_p: int
     l_waiting: list[int]
     l_t: int
@@ -4197,53 +3944,42 @@ class Proc_reinforce(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 132
-                self.l_waiting = [
-                    c_t
-                    for c_t in f_reinforcement_sites(s, self.l_p)
-                    if (len(f_in_reserve(s, self.l_p, f_reinforcement_types(s, c_t))) > 0)
-                ]
-                pc = 1
-                continue
-            elif pc == 1:
-                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:206:7")
-                if not (len(self.l_waiting) > 0):
-                    pc = 3
+            if pc < 2:
+                if pc == 0:
+                    # cov 132
+                    self.l_waiting = [
+                        c_t
+                        for c_t in f_reinforcement_sites(s, self.l_p)
+                        if (len(f_in_reserve(s, self.l_p, f_reinforcement_types(s, c_t))) > 0)
+                    ]
+                    pc = 1
                     continue
-                pc = 2
-                continue
+                else:  # pc == 1
+                    s.tick("the while loop at specs/guerra_fronteriza/round.yaml:206:7")
+                    if not (len(self.l_waiting) > 0):
+                        s.pop()
+                        return
+                    self.l_t = self.l_waiting[0]
+                    if len(s.z.piles[(Z_reserve + s.ref(self.l_p))]) < len(self.l_waiting):
+                        # cov 133
+                        self.pc = 2
+                        s.decide(
+                            self.l_p,
+                            self.l_waiting,
+                            4,
+                            "l_t",
+                            "zone to reinforce next (the reserve is short: a zone goes without)",
+                            at="specs/guerra_fronteriza/round.yaml:209",
+                        )
+                        return
+                    # cov 134
+                    pc = 2
+                    continue
             elif pc == 2:
-                self.l_t = self.l_waiting[0]
-                if len(s.z.piles[(Z_reserve + s.ref(self.l_p))]) < len(self.l_waiting):
-                    pc = 5
-                    continue
-                # cov 134
-                pc = 4
-                continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
-                self.pc = 7
+                self.pc = 3
                 s.push(Proc_reinforce_at(self.l_p, self.l_t, f_reinforcement_types(s, self.l_t)))
                 return
-            elif pc == 5:
-                # cov 133
-                self.pc = 6
-                s.decide(
-                    self.l_p,
-                    self.l_waiting,
-                    4,
-                    "l_t",
-                    "zone to reinforce next (the reserve is short: a zone goes without)",
-                    at="specs/guerra_fronteriza/round.yaml:209",
-                )
-                return
-            elif pc == 6:
-                pc = 4
-                continue
-            elif pc == 7:
+            else:  # pc == 3
                 self.l_waiting = [
                     c_x
                     for c_x in self.l_waiting
@@ -4254,8 +3990,6 @@ class Proc_reinforce(Frame):
                 ]
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure reinforce_at (specs/guerra_fronteriza/round.yaml:214)
@@ -4288,45 +4022,40 @@ class Proc_reinforce_at(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 135
-                self.l_options = f_in_reserve(s, self.l_p, self.l_allowed)
-                if len(self.l_options) == 0:
-                    # cov 136
-                    s.pop()
-                    return
-                else:
-                    # cov 137
-                    pass
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    self.l_options,
-                    5,
-                    "l_u",
-                    "reinforcement at " + s.label(T_tile, self.l_t),
-                    at="specs/guerra_fronteriza/round.yaml:220",
-                )
-                return
-            elif pc == 1:
-                p_place_unit(s, self.l_p, self.l_u, self.l_t)
-                if s.v_frontier[self.l_t]:
-                    # cov 138
-                    s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = True
-                    s.say(
-                        s.player_label(self.l_p)
-                        + " adds troops to "
-                        + s.label(T_tile, self.l_t)
-                        + ", in frontier: a conflict there in its turn"
-                    )
-                else:
-                    # cov 139
-                    pass
+        if pc == 0:
+            # cov 135
+            self.l_options = f_in_reserve(s, self.l_p, self.l_allowed)
+            if len(self.l_options) == 0:
+                # cov 136
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 137
+                pass
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                self.l_options,
+                5,
+                "l_u",
+                "reinforcement at " + s.label(T_tile, self.l_t),
+                at="specs/guerra_fronteriza/round.yaml:220",
+            )
+        else:  # pc == 1
+            p_place_unit(s, self.l_p, self.l_u, self.l_t)
+            if s.v_frontier[self.l_t]:
+                # cov 138
+                s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = True
+                s.say(
+                    s.player_label(self.l_p)
+                    + " adds troops to "
+                    + s.label(T_tile, self.l_t)
+                    + ", in frontier: a conflict there in its turn"
+                )
+            else:
+                # cov 139
+                pass
+            s.pop()
 
 
 # procedure player_turn (specs/guerra_fronteriza/round.yaml:227)
@@ -4349,41 +4078,33 @@ class Proc_player_turn(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
+        if pc < 3:
             if pc == 0:
                 # cov 140
-                for x_ in list(range(44)):
+                for x_ in range(44):
                     self.l_t = x_
                     s.v_entered[s.ref(self.l_t)] = s.v_reinforced[self.l_t][self.l_p]
                     s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = False
-                for x_ in list(range(4)):
+                for x_ in range(4):
                     self.l_u = x_
                     s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] = 0
                 s.v_move_bonus[s.ref(self.l_p)] = 0
                 self.pc = 1
                 s.push(Proc_use_special(self.l_p))
-                return
             elif pc == 1:
                 self.pc = 2
                 s.push(Proc_play_attack_order(self.l_p))
-                return
-            elif pc == 2:
+            else:  # pc == 2
                 self.pc = 3
                 s.push(Proc_move_phase(self.l_p))
-                return
-            elif pc == 3:
-                self.pc = 4
-                s.push(Proc_building_phase(self.l_p))
-                return
-            elif pc == 4:
-                self.pc = 5
-                s.push(Proc_resolve_conflicts(self.l_p))
-                return
-            elif pc == 5:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        elif pc == 3:
+            self.pc = 4
+            s.push(Proc_building_phase(self.l_p))
+        elif pc == 4:
+            self.pc = 5
+            s.push(Proc_resolve_conflicts(self.l_p))
+        else:  # pc == 5
+            s.pop()
 
 
 # procedure move_phase (specs/guerra_fronteriza/round.yaml:243)
@@ -4403,7 +4124,7 @@ class Proc_move_phase(Frame):
         "int",
         "entity:figure",
     )
-    BLOCKS = 16
+    BLOCKS = 5
     l_p: int
     l_f: int
     l_from: int
@@ -4429,64 +4150,70 @@ class Proc_move_phase(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 141
-                self.pc = 1
-                if s.decide(
-                    self.l_p,
-                    f_movable(s, self.l_p),
-                    6,
-                    "l_f",
-                    "figure to move (or pass)",
-                    True,
-                    at="specs/guerra_fronteriza/round.yaml:247",
-                ):
+            if pc < 2:
+                if pc == 0:
+                    # cov 141
+                    self.pc = 1
+                    if s.decide(
+                        self.l_p,
+                        f_movable(s, self.l_p),
+                        6,
+                        "l_f",
+                        "figure to move (or pass)",
+                        True,
+                        at="specs/guerra_fronteriza/round.yaml:247",
+                    ):
+                        return
+                    self.l_f = -1
+                    pc = 1
+                    continue
+                else:  # pc == 1
+                    s.tick("the while loop at specs/guerra_fronteriza/round.yaml:248:7")
+                    if not (self.l_f != -1):
+                        s.pop()
+                        return
+                    self.l_from = s.v_loc[self.l_f]
+                    self.l_reached = [self.l_from]
+                    self.l_edge = [self.l_from]
+                    for _ in range(f_movement(s, self.l_f)):
+                        s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:252:9")
+                        self.l_ring = f_ring_beyond(s, self.l_edge, self.l_reached)
+                        self.l_reached = self.l_reached + self.l_ring
+                        self.l_edge = [c_y for c_y in self.l_ring if (not f_blocks(s, self.l_f, c_y))]
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        [c_y for c_y in self.l_reached if (c_y != self.l_from)],
+                        4,
+                        "l_t",
+                        "where " + s.label(T_figure, self.l_f) + " goes",
+                        at="specs/guerra_fronteriza/round.yaml:257",
+                    )
                     return
-                self.l_f = -1
-                pc = 1
-                continue
-            elif pc == 1:
-                pc = 2
-                continue
             elif pc == 2:
-                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:248:7")
-                if not (self.l_f != -1):
+                p_step_to(s, self.l_f, self.l_t)
+                if F_figure_unit[self.l_f] == E_plane:
+                    # cov 142
+                    self.l_k = 0
+                    self.pc = 4
+                    if s.decide(
+                        self.l_p,
+                        f_passengers(s, self.l_p, self.l_from),
+                        6,
+                        "l_g",
+                        "a figure the plane carries (or pass)",
+                        True,
+                        at="specs/guerra_fronteriza/round.yaml:261",
+                    ):
+                        return
+                    self.l_g = -1
                     pc = 4
                     continue
+                # cov 143
                 pc = 3
                 continue
             elif pc == 3:
-                self.l_from = s.v_loc[self.l_f]
-                self.l_reached = [self.l_from]
-                self.l_edge = [self.l_from]
-                for _ in range(f_movement(s, self.l_f)):
-                    s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:252:9")
-                    self.l_ring = f_ring_beyond(s, self.l_edge, self.l_reached)
-                    self.l_reached = self.l_reached + self.l_ring
-                    self.l_edge = [c_y for c_y in self.l_ring if (not f_blocks(s, self.l_f, c_y))]
-                self.pc = 5
-                s.decide(
-                    self.l_p,
-                    [c_y for c_y in self.l_reached if (c_y != self.l_from)],
-                    4,
-                    "l_t",
-                    "where " + s.label(T_figure, self.l_f) + " goes",
-                    at="specs/guerra_fronteriza/round.yaml:257",
-                )
-                return
-            elif pc == 4:
-                s.pop()
-                return
-            elif pc == 5:
-                p_step_to(s, self.l_f, self.l_t)
-                if F_figure_unit[self.l_f] == E_plane:
-                    pc = 7
-                    continue
-                # cov 143
-                pc = 6
-                continue
-            elif pc == 6:
-                self.pc = 15
+                self.pc = 1
                 if s.decide(
                     self.l_p,
                     f_movable(s, self.l_p),
@@ -4498,76 +4225,36 @@ class Proc_move_phase(Frame):
                 ):
                     return
                 self.l_f = -1
-                pc = 15
+                pc = 1
                 continue
-            elif pc == 7:
-                # cov 142
-                self.l_k = 0
-                self.pc = 8
-                if s.decide(
-                    self.l_p,
-                    f_passengers(s, self.l_p, self.l_from),
-                    6,
-                    "l_g",
-                    "a figure the plane carries (or pass)",
-                    True,
-                    at="specs/guerra_fronteriza/round.yaml:261",
-                ):
-                    return
-                self.l_g = -1
-                pc = 8
-                continue
-            elif pc == 8:
-                pc = 9
-                continue
-            elif pc == 9:
+            else:  # pc == 4
                 s.tick("the while loop at specs/guerra_fronteriza/round.yaml:262:11")
                 if not (self.l_g != -1):
-                    pc = 11
+                    pc = 3
                     continue
-                pc = 10
-                continue
-            elif pc == 10:
                 p_step_to(s, self.l_g, self.l_t)
                 s.v_carried[s.ref(self.l_g)] = True
                 self.l_k += 1
                 self.l_g = -1
                 if self.l_k < f_carry_limit(s, self.l_p):
-                    pc = 13
+                    # cov 144
+                    self.pc = 4
+                    if s.decide(
+                        self.l_p,
+                        f_passengers(s, self.l_p, self.l_from),
+                        6,
+                        "l_g",
+                        "a figure the plane carries (or pass)",
+                        True,
+                        at="specs/guerra_fronteriza/round.yaml:267",
+                    ):
+                        return
+                    self.l_g = -1
+                    pc = 4
                     continue
                 # cov 145
-                pc = 12
+                pc = 4
                 continue
-            elif pc == 11:
-                pc = 6
-                continue
-            elif pc == 12:
-                pc = 9
-                continue
-            elif pc == 13:
-                # cov 144
-                self.pc = 14
-                if s.decide(
-                    self.l_p,
-                    f_passengers(s, self.l_p, self.l_from),
-                    6,
-                    "l_g",
-                    "a figure the plane carries (or pass)",
-                    True,
-                    at="specs/guerra_fronteriza/round.yaml:267",
-                ):
-                    return
-                self.l_g = -1
-                pc = 14
-                continue
-            elif pc == 14:
-                pc = 12
-                continue
-            elif pc == 15:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure building_phase (specs/guerra_fronteriza/round.yaml:280)
@@ -4577,7 +4264,7 @@ class Proc_building_phase(Frame):
     ORIGIN = "procedure building_phase (specs/guerra_fronteriza/round.yaml:280)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "entity:building", "entity:building")
-    BLOCKS = 10
+    BLOCKS = 4
     l_p: int
     l_t: int
     l_inf: int
@@ -4595,54 +4282,73 @@ class Proc_building_phase(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 147
-                self.pc = 1
-                if s.decide(
-                    self.l_p,
-                    f_build_sites(s, self.l_p),
-                    4,
-                    "l_t",
-                    "tile to build or rebuild on (or pass)",
-                    True,
-                    at="specs/guerra_fronteriza/round.yaml:284",
-                ):
-                    return
-                self.l_t = -1
-                pc = 1
-                continue
-            elif pc == 1:
-                pc = 2
-                continue
-            elif pc == 2:
-                s.tick("the while loop at specs/guerra_fronteriza/round.yaml:285:7")
-                if not (self.l_t != -1):
-                    pc = 4
+            if pc < 2:
+                if pc == 0:
+                    # cov 147
+                    self.pc = 1
+                    if s.decide(
+                        self.l_p,
+                        f_build_sites(s, self.l_p),
+                        4,
+                        "l_t",
+                        "tile to build or rebuild on (or pass)",
+                        True,
+                        at="specs/guerra_fronteriza/round.yaml:284",
+                    ):
+                        return
+                    self.l_t = -1
+                    pc = 1
                     continue
-                pc = 3
-                continue
-            elif pc == 3:
-                self.l_inf = [
-                    c_f
-                    for c_f in s.z.piles[Z_board]
-                    if (
-                        ((s.v_loc[c_f] == self.l_t) and (F_figure_faction[c_f] == self.l_p))
-                        and (F_figure_unit[c_f] == E_infantry)
+                else:  # pc == 1
+                    s.tick("the while loop at specs/guerra_fronteriza/round.yaml:285:7")
+                    if not (self.l_t != -1):
+                        s.pop()
+                        return
+                    self.l_inf = [
+                        c_f
+                        for c_f in s.z.piles[Z_board]
+                        if (
+                            ((s.v_loc[c_f] == self.l_t) and (F_figure_faction[c_f] == self.l_p))
+                            and (F_figure_unit[c_f] == E_infantry)
+                        )
+                    ][0]
+                    p_remove_figure(s, self.l_inf)
+                    self.l_b = f_building_at(s, self.l_t)
+                    if self.l_b != -1:
+                        # cov 148
+                        s.v_destroyed[s.ref(self.l_b)] = False
+                        s.forget(READ_var_destroyed)
+                        s.v_holder[s.ref(self.l_b)] = self.l_p
+                        s.forget(READ_var_holder)
+                        if F_building_kind[self.l_b] == 0:
+                            # cov 150
+                            s.v_hq_life[s.ref(self.l_b)] = 3
+                            s.forget(READ_var_hq_life)
+                        else:
+                            # cov 151
+                            pass
+                        s.say(
+                            s.player_label(self.l_p)
+                            + " rebuilds "
+                            + s.label(T_building, self.l_b)
+                            + " on "
+                            + s.label(T_tile, self.l_t)
+                        )
+                        pc = 2
+                        continue
+                    # cov 149
+                    self.pc = 3
+                    s.decide(
+                        self.l_p,
+                        f_unbuilt(s, self.l_p),
+                        7,
+                        "l_nb",
+                        "building to place on " + s.label(T_tile, self.l_t),
+                        at="specs/guerra_fronteriza/round.yaml:295",
                     )
-                ][0]
-                p_remove_figure(s, self.l_inf)
-                self.l_b = f_building_at(s, self.l_t)
-                if self.l_b != -1:
-                    pc = 6
-                    continue
-                # cov 149
-                pc = 7
-                continue
-            elif pc == 4:
-                s.pop()
-                return
-            elif pc == 5:
-                self.pc = 9
+                    return
+            elif pc == 2:
+                self.pc = 1
                 if s.decide(
                     self.l_p,
                     f_build_sites(s, self.l_p),
@@ -4654,42 +4360,9 @@ class Proc_building_phase(Frame):
                 ):
                     return
                 self.l_t = -1
-                pc = 9
+                pc = 1
                 continue
-            elif pc == 6:
-                # cov 148
-                s.v_destroyed[s.ref(self.l_b)] = False
-                s.forget(READ_var_destroyed)
-                s.v_holder[s.ref(self.l_b)] = self.l_p
-                s.forget(READ_var_holder)
-                if F_building_kind[self.l_b] == 0:
-                    # cov 150
-                    s.v_hq_life[s.ref(self.l_b)] = 3
-                    s.forget(READ_var_hq_life)
-                else:
-                    # cov 151
-                    pass
-                s.say(
-                    s.player_label(self.l_p)
-                    + " rebuilds "
-                    + s.label(T_building, self.l_b)
-                    + " on "
-                    + s.label(T_tile, self.l_t)
-                )
-                pc = 5
-                continue
-            elif pc == 7:
-                self.pc = 8
-                s.decide(
-                    self.l_p,
-                    f_unbuilt(s, self.l_p),
-                    7,
-                    "l_nb",
-                    "building to place on " + s.label(T_tile, self.l_t),
-                    at="specs/guerra_fronteriza/round.yaml:295",
-                )
-                return
-            elif pc == 8:
+            else:  # pc == 3
                 s.v_built_at[s.ref(self.l_nb)] = self.l_t
                 s.forget(READ_var_built_at)
                 s.v_holder[s.ref(self.l_nb)] = self.l_p
@@ -4704,13 +4377,8 @@ class Proc_building_phase(Frame):
                     + s.label(T_tile, self.l_t)
                     + " and gains a merit"
                 )
-                pc = 5
-                continue
-            elif pc == 9:
                 pc = 2
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure tactical_phase (specs/guerra_fronteriza/round.yaml:304)
@@ -4720,7 +4388,7 @@ class Proc_tactical_phase(Frame):
     ORIGIN = "procedure tactical_phase (specs/guerra_fronteriza/round.yaml:304)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_c: int
 
@@ -4756,24 +4424,16 @@ class Proc_tactical_phase(Frame):
                 continue
             elif pc == 1:
                 if self.l_c != -1:
-                    pc = 3
-                    continue
+                    # cov 153
+                    self.pc = 2
+                    s.push(Proc_play_order(self.l_p, self.l_c))
+                    return
                 # cov 154
-                pc = 2
-                continue
-            elif pc == 2:
                 s.pop()
                 return
-            elif pc == 3:
-                # cov 153
-                self.pc = 4
-                s.push(Proc_play_order(self.l_p, self.l_c))
+            else:  # pc == 2
+                s.pop()
                 return
-            elif pc == 4:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure arms_race (specs/guerra_fronteriza/round.yaml:311)
@@ -4783,7 +4443,7 @@ class Proc_arms_race(Frame):
     ORIGIN = "procedure arms_race (specs/guerra_fronteriza/round.yaml:311)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card", "entity:order_card")
-    BLOCKS = 4
+    BLOCKS = 3
     l_p: int
     l_c: int
     l_c_2: int
@@ -4802,6 +4462,20 @@ class Proc_arms_race(Frame):
                 if (len(s.z.piles[(Z_research + s.ref(self.l_p))]) < s.v_merits[self.l_p]) and (
                     len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > 0
                 ):
+                    # cov 156
+                    self.pc = 2
+                    if s.decide(
+                        self.l_p,
+                        s.z.piles[(Z_hand + s.ref(self.l_p))],
+                        10,
+                        "l_c",
+                        "order to add to your research (or pass)",
+                        True,
+                        secret=True,
+                        at="specs/guerra_fronteriza/round.yaml:318",
+                    ):
+                        return
+                    self.l_c = -1
                     pc = 2
                     continue
                 # cov 157
@@ -4826,24 +4500,7 @@ class Proc_arms_race(Frame):
                     pass
                 s.pop()
                 return
-            elif pc == 2:
-                # cov 156
-                self.pc = 3
-                if s.decide(
-                    self.l_p,
-                    s.z.piles[(Z_hand + s.ref(self.l_p))],
-                    10,
-                    "l_c",
-                    "order to add to your research (or pass)",
-                    True,
-                    secret=True,
-                    at="specs/guerra_fronteriza/round.yaml:318",
-                ):
-                    return
-                self.l_c = -1
-                pc = 3
-                continue
-            elif pc == 3:
+            else:  # pc == 2
                 if self.l_c != -1:
                     # cov 158
                     s.move(T_order_card, self.l_c, (Z_research + s.ref(self.l_p)), True)
@@ -4853,8 +4510,6 @@ class Proc_arms_race(Frame):
                     pass
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure maintenance (specs/guerra_fronteriza/round.yaml:330)
@@ -4864,7 +4519,7 @@ class Proc_maintenance(Frame):
     ORIGIN = "procedure maintenance (specs/guerra_fronteriza/round.yaml:330)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "list[entity:tile]", "int")
-    BLOCKS = 8
+    BLOCKS = 4
     l_p: int
     l_t: int
     l_f: int
@@ -4882,30 +4537,25 @@ class Proc_maintenance(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 162
-                self.i_1 = list(range(44))
-                self.k_2 = 0
-                pc = 1
-                continue
-            elif pc == 1:
-                if self.k_2 >= len(self.i_1):
-                    pc = 3
-                    continue
-                self.l_t = self.i_1[self.k_2]
-                self.k_2 += 1
-                if not f_on_map(s, self.l_t):
+            if pc < 2:
+                if pc == 0:
+                    # cov 162
+                    self.i_1 = list(range(44))
+                    self.k_2 = 0
                     pc = 1
                     continue
-                pc = 2
-                continue
+                else:  # pc == 1
+                    if self.k_2 >= len(self.i_1):
+                        s.pop()
+                        return
+                    self.l_t = self.i_1[self.k_2]
+                    self.k_2 += 1
+                    if not f_on_map(s, self.l_t):
+                        pc = 1
+                        continue
+                    pc = 2
+                    continue
             elif pc == 2:
-                pc = 4
-                continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
                 s.tick("the while loop at specs/guerra_fronteriza/round.yaml:335:9")
                 if not (
                     sum(
@@ -4915,12 +4565,9 @@ class Proc_maintenance(Frame):
                     )
                     > f_stack_cap(s, self.l_p, self.l_t)
                 ):
-                    pc = 6
+                    pc = 1
                     continue
-                pc = 5
-                continue
-            elif pc == 5:
-                self.pc = 7
+                self.pc = 3
                 s.decide(
                     self.l_p,
                     [
@@ -4934,15 +4581,10 @@ class Proc_maintenance(Frame):
                     at="specs/guerra_fronteriza/round.yaml:336",
                 )
                 return
-            elif pc == 6:
-                pc = 1
-                continue
-            elif pc == 7:
+            else:  # pc == 3
                 p_remove_figure(s, self.l_f)
-                pc = 4
+                pc = 2
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure discard_down (specs/guerra_fronteriza/round.yaml:341)
@@ -4952,7 +4594,7 @@ class Proc_discard_down(Frame):
     ORIGIN = "procedure discard_down (specs/guerra_fronteriza/round.yaml:341)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_c: int
 
@@ -4971,12 +4613,9 @@ class Proc_discard_down(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/guerra_fronteriza/round.yaml:345:7")
                 if not (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > (4 + f_airports(s, self.l_p))):
-                    pc = 3
-                    continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                    s.pop()
+                    return
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
@@ -4986,15 +4625,10 @@ class Proc_discard_down(Frame):
                     at="specs/guerra_fronteriza/round.yaml:346",
                 )
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 s.move(T_order_card, self.l_c, Z_order_discard, True)
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
@@ -5004,7 +4638,7 @@ class Phase_opening_hands(Frame):
     ORIGIN = "phase opening_hands (specs/guerra_fronteriza/game.yaml:157)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "int")
-    BLOCKS = 5
+    BLOCKS = 2
     l_p: int
     i_1: list[int]
     k_2: int
@@ -5023,26 +4657,15 @@ class Phase_opening_hands(Frame):
                 self.k_2 = 0
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 if self.k_2 >= len(self.i_1):
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                self.pc = 1
                 s.push(Proc_draw_orders(self.l_p, F_panel_orders[f_army(s, self.l_p)]))
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # phase rounds (specs/guerra_fronteriza/game.yaml:160)
@@ -5059,16 +4682,11 @@ class Phase_rounds(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.push(Proc_play_round())
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.push(Proc_play_round())
+        else:  # pc == 1
+            s.pop()
 
 
 # the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)
@@ -5078,7 +4696,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 7
+    BLOCKS = 4
 
     def __init__(self) -> None:
         self.pc = 0
@@ -5086,52 +4704,42 @@ class Flow(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                setup(s)
-                s.after_setup()
-                # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
-                if s.skips and s.skip_pass("opening_hands"):
-                    pc = 1
+            if pc < 2:
+                if pc == 0:
+                    setup(s)
+                    s.after_setup()
+                    # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
+                    if s.skips and s.skip_pass("opening_hands"):
+                        pc = 1
+                        continue
+                    # cov 169
+                    self.pc = 1
+                    s.push(Phase_opening_hands())
+                    return
+                else:  # pc == 1
+                    s.expire(PH_opening_hands)
+                    s.v_round = 0
+                    pc = 2
                     continue
-                # cov 169
-                self.pc = 2
-                s.push(Phase_opening_hands())
-                return
-            elif pc == 1:
-                s.expire(PH_opening_hands)
-                s.v_round = 0
-                pc = 3
-                continue
             elif pc == 2:
-                pc = 1
-                continue
-            elif pc == 3:
                 s.tick("the while of phase 'rounds' at specs/guerra_fronteriza/game.yaml:160:11")
                 if not (s.v_round < 40):
-                    pc = 5
-                    continue
+                    # phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
+                    # cov 171
+                    ph_safety_stop(s)
+                    s.expire(PH_safety_stop)
+                    s.pop()
+                    return
                 s.v_round += 1
-                pc = 4
-                continue
-            elif pc == 4:
                 # phase rounds (specs/guerra_fronteriza/game.yaml:160)
                 # cov 170
-                self.pc = 6
+                self.pc = 3
                 s.push(Phase_rounds())
                 return
-            elif pc == 5:
-                # phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
-                # cov 171
-                ph_safety_stop(s)
-                s.expire(PH_safety_stop)
-                s.pop()
-                return
-            elif pc == 6:
+            else:  # pc == 3
                 s.expire(PH_rounds)
-                pc = 3
+                pc = 2
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -920,7 +920,7 @@ def sc23_expect2(s: State) -> bool:
 
 # scenario Merits: building gives one and winning a real conflict gives one; merits count in the VP: expect (specs/guerra_fronteriza/scenarios/merit_track_build_and_win.yaml:20)
 def sc23_expect3(s: State) -> bool:
-    return (f_vp(s, P_germany) == 3) and (f_vp(s, P_germany) == (s.v_merits[P_germany] + 1))
+    return ((v1_ := f_vp(s, P_germany)) == 3) and (v1_ == (s.v_merits[P_germany] + 1))
 
 
 # scenario Merits: a defender that wins the conflict gains the merit: setup (specs/guerra_fronteriza/scenarios/merit_track_defender_wins.yaml:9)
@@ -1349,8 +1349,8 @@ def sc36_setup(s: State) -> None:
 
 # scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:25)
 def sc36_expect0(s: State) -> bool:
-    return ((len(f_own_tiles(s, P_germany)) == 2) and (E_c2_east_base in f_own_tiles(s, P_germany))) and (
-        E_c2_east_woods in f_own_tiles(s, P_germany)
+    return ((len((v1_ := f_own_tiles(s, P_germany))) == 2) and (E_c2_east_base in v1_)) and (
+        E_c2_east_woods in v1_
     )
 
 
@@ -1482,10 +1482,9 @@ def sc39_expect1(s: State) -> bool:
 
 # scenario Sabotage: an unguarded rival factory or camp next to your figures is destroyed, with no merit: expect (specs/guerra_fronteriza/scenarios/order_sabotage.yaml:27)
 def sc39_expect2(s: State) -> bool:
-    return (
-        (len(f_sabotage_targets(s, P_germany)) == 1)
-        and (E_united_states_camp_1 in f_sabotage_targets(s, P_germany))
-    ) and (s.v_round == 2)
+    return ((len((v1_ := f_sabotage_targets(s, P_germany))) == 1) and (E_united_states_camp_1 in v1_)) and (
+        s.v_round == 2
+    )
 
 
 # scenario Panzer divisions: a German tank reaches a tile 3 away; a US tank only 2: setup (specs/guerra_fronteriza/scenarios/panzer_tanks_move_three.yaml:8)

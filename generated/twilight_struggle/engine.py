@@ -3027,7 +3027,7 @@ def f_latin_america(s: State) -> list[int]:
     # cov 1
     return [
         c_x
-        for c_x in list(range(84))
+        for c_x in range(84)
         if ((F_country_region[c_x] == E_central_america) or (F_country_region[c_x] == E_south_america))
     ]
 
@@ -3035,25 +3035,25 @@ def f_latin_america(s: State) -> list[int]:
 # function battlegrounds_controlled (specs/twilight_struggle/events.yaml:184)
 def f_battlegrounds_controlled(s: State, l_p: int) -> int:
     # cov 2
-    return sum(1 for c_x in list(range(84)) if (F_country_battleground[c_x] and f_controls(s, l_p, c_x)))
+    return sum(1 for c_x in range(84) if (F_country_battleground[c_x] and f_controls(s, l_p, c_x)))
 
 
 # function regions_led (specs/twilight_struggle/events.yaml:188)
 def f_regions_led(s: State, l_p: int) -> int:
     # cov 3
-    return sum(1 for c_r in list(range(6)) if (f_has_domination(s, l_p, c_r) or f_has_control(s, l_p, c_r)))
+    return sum(1 for c_r in range(6) if (f_has_domination(s, l_p, c_r) or f_has_control(s, l_p, c_r)))
 
 
 # function eastern_europe_countries (specs/twilight_struggle/events.yaml:193)
 def f_eastern_europe_countries(s: State) -> list[int]:
     # cov 4
-    return [c_x for c_x in list(range(84)) if (0 in F_country_subregions[c_x])]
+    return [c_x for c_x in range(84) if (0 in F_country_subregions[c_x])]
 
 
 # function western_europe_countries (specs/twilight_struggle/events.yaml:196)
 def f_western_europe_countries(s: State) -> list[int]:
     # cov 5
-    return [c_x for c_x in list(range(84)) if (1 in F_country_subregions[c_x])]
+    return [c_x for c_x in range(84) if (1 in F_country_subregions[c_x])]
 
 
 # function places (specs/twilight_struggle/game.yaml:143)
@@ -3153,17 +3153,8 @@ def f_modified_ops(s: State, l_p: int, l_n: int) -> int:
     # cov 16
     return (
         l_n
-        if (not (s.active(M_ops_bonus, (l_p,)) or s.active(M_ops_penalty, (l_p,))))
-        else max(
-            1,
-            min(
-                4,
-                (
-                    (l_n + (1 if s.active(M_ops_bonus, (l_p,)) else 0))
-                    - (1 if s.active(M_ops_penalty, (l_p,)) else 0)
-                ),
-            ),
-        )
+        if (not ((v1_ := s.active(M_ops_bonus, (l_p,))) or s.active(M_ops_penalty, (l_p,))))
+        else max(1, min(4, ((l_n + (1 if v1_ else 0)) - (1 if s.active(M_ops_penalty, (l_p,)) else 0))))
     )
 
 
@@ -3214,7 +3205,7 @@ def f_coup_targets(s: State, l_p: int) -> list[int]:
     if value_ is None:
         value_ = cache_[l_p] = [
             c_x
-            for c_x in list(range(84))
+            for c_x in range(84)
             if (((s.v_influence[c_x][(1 - l_p)] > 0) and f_open_to_coups(s, c_x)) and f_may_coup(s, l_p, c_x))
         ]
     return value_
@@ -3228,7 +3219,7 @@ def f_realign_targets(s: State, l_p: int) -> list[int]:
     if value_ is None:
         value_ = cache_[l_p] = [
             c_x
-            for c_x in list(range(84))
+            for c_x in range(84)
             if (
                 ((s.v_influence[c_x][(1 - l_p)] > 0) and f_open_to_coups(s, c_x))
                 and (not f_protected(s, l_p, c_x))
@@ -3257,7 +3248,7 @@ def f_reach(s: State, l_p: int) -> list[int]:
     # cov 26
     return [
         c_x
-        for c_x in list(range(84))
+        for c_x in range(84)
         if (
             ((F_country_superpower[c_x] == l_p) or (s.v_influence[c_x][l_p] > 0))
             or any((s.v_influence[c_y][l_p] > 0) for c_y in F_country_adjacent[c_x])
@@ -3311,7 +3302,7 @@ def f_next_box(s: State, l_p: int) -> int:
 # function top_n_box (specs/twilight_struggle/operations.yaml:111)
 def f_top_n_box(s: State, l_k: int) -> int:
     # cov 33
-    return list(range(8))[(l_k - 1)] if ((l_k >= 1) and (l_k <= len(list(range(8))))) else -1
+    return range(8)[(l_k - 1)] if ((l_k >= 1) and (l_k <= 8)) else -1
 
 
 # function space_attempts_allowed (specs/twilight_struggle/operations.yaml:115)
@@ -3323,18 +3314,16 @@ def f_space_attempts_allowed(s: State, l_p: int) -> int:
 # function can_space (specs/twilight_struggle/operations.yaml:119)
 def f_can_space(s: State, l_p: int, l_c: int) -> bool:
     # cov 35
-    return (
-        (s.v_space[l_p] < len(list(range(8))))
-        and (s.v_space_attempts[l_p] < f_space_attempts_allowed(s, l_p))
-    ) and (f_card_ops(s, l_p, l_c) >= F_space_box_ops_needed[f_next_box(s, l_p)])
+    return ((s.v_space[l_p] < 8) and (s.v_space_attempts[l_p] < f_space_attempts_allowed(s, l_p))) and (
+        f_card_ops(s, l_p, l_c) >= F_space_box_ops_needed[f_next_box(s, l_p)]
+    )
 
 
 # function scores_as_battleground (specs/twilight_struggle/scoring.yaml:4)
 def f_scores_as_battleground(s: State, l_x: int) -> bool:
     # cov 36
     return F_country_battleground[l_x] or any(
-        (s.active(M_battleground_for, (c_q, l_x)) and f_controls(s, c_q, l_x))
-        for c_q in list(range(s.num_players))
+        (s.active(M_battleground_for, (c_q, l_x)) and f_controls(s, c_q, l_x)) for c_q in range(s.num_players)
     )
 
 
@@ -3345,7 +3334,7 @@ def f_controlled_in(s: State, l_p: int, l_r: int) -> int:
     value_: int | None = cache_.get((l_p, l_r))
     if value_ is None:
         value_ = cache_[(l_p, l_r)] = sum(
-            1 for c_x in list(range(84)) if ((F_country_region[c_x] == l_r) and f_controls(s, l_p, c_x))
+            1 for c_x in range(84) if ((F_country_region[c_x] == l_r) and f_controls(s, l_p, c_x))
         )
     return value_
 
@@ -3358,7 +3347,7 @@ def f_battlegrounds_controlled_in(s: State, l_p: int, l_r: int) -> int:
     if value_ is None:
         value_ = cache_[(l_p, l_r)] = sum(
             1
-            for c_x in list(range(84))
+            for c_x in range(84)
             if (
                 ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x))
                 and f_controls(s, l_p, c_x)
@@ -3374,9 +3363,7 @@ def f_battlegrounds_in(s: State, l_r: int) -> int:
     value_: int | None = cache_.get(l_r)
     if value_ is None:
         value_ = cache_[l_r] = sum(
-            1
-            for c_x in list(range(84))
-            if ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x))
+            1 for c_x in range(84) if ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x))
         )
     return value_
 
@@ -3440,10 +3427,10 @@ def f_region_vp(s: State, l_p: int, l_r: int) -> int:
         s,
         l_p,
         l_r,
-        (f_controlled_in(s, l_p, l_r) - f_discount(s, l_p, l_r)),
-        (f_controlled_in(s, (1 - l_p), l_r) - f_discount(s, (1 - l_p), l_r)),
-        (f_battlegrounds_controlled_in(s, l_p, l_r) - f_discount(s, l_p, l_r)),
-        (f_battlegrounds_controlled_in(s, (1 - l_p), l_r) - f_discount(s, (1 - l_p), l_r)),
+        (f_controlled_in(s, l_p, l_r) - (v1_ := f_discount(s, l_p, l_r))),
+        (f_controlled_in(s, (1 - l_p), l_r) - (v2_ := f_discount(s, (1 - l_p), l_r))),
+        (f_battlegrounds_controlled_in(s, l_p, l_r) - v1_),
+        (f_battlegrounds_controlled_in(s, (1 - l_p), l_r) - v2_),
     )
 
 
@@ -3465,7 +3452,7 @@ def f_counted_vp(
         + l_bg_mine
     ) + sum(
         1
-        for c_x in list(range(84))
+        for c_x in range(84)
         if (
             ((F_country_region[c_x] == l_r) and (F_country_superpower[c_x] == (1 - l_p)))
             and f_controls(s, l_p, c_x)
@@ -3478,7 +3465,7 @@ def f_southeast_asia_vp(s: State, l_p: int) -> int:
     # cov 47
     return sum(
         (2 if (c_x == E_thailand) else 1)
-        for c_x in list(range(84))
+        for c_x in range(84)
         if ((2 in F_country_subregions[c_x]) and f_controls(s, l_p, c_x))
     )
 
@@ -3565,7 +3552,7 @@ def p_end_obligations(s: State, l_p: int) -> None:
     # cov 68
     # cov 69
     s.cancel_mod(M_owes_operations, (l_p,))
-    for l_c in list(range(110)):
+    for l_c in range(110):
         if not s.active(M_must_play_for_operations, (l_p, l_c)):
             continue
         # cov 70
@@ -3830,7 +3817,7 @@ def p_score_region(s: State, l_r: int) -> None:
     arg0_ = l_r
     if tc_battleground_discount_used(s, arg0_):
         t_battleground_discount_used(s, arg0_)
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         if not (F_region_control_wins[l_r] and f_has_control(s, l_p, l_r)):
             continue
         s.v_over = True
@@ -3869,8 +3856,8 @@ def p_draw(s: State, l_p: int) -> None:
 def p_deal_cards(s: State) -> None:
     # cov 156
     while (
-        (len(s.z.piles[(Z_hand + P_ussr)]) < f_hand_size(s))
-        or (len(s.z.piles[(Z_hand + P_usa)]) < f_hand_size(s))
+        (len(s.z.piles[(Z_hand + P_ussr)]) < (v1_ := f_hand_size(s)))
+        or (len(s.z.piles[(Z_hand + P_usa)]) < v1_)
     ) and ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) > 0):
         s.tick("the while loop at specs/twilight_struggle/turn.yaml:69:7")
         for l_p in [P_ussr, P_usa]:
@@ -3922,12 +3909,12 @@ def p_final_scoring(s: State) -> None:
     # cov 223
     s.v_over = True
     s.say("Final scoring")
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         if not (len(s.z.piles[(Z_china + s.ref(l_p))]) > 0):
             continue
         p_gain_vp(s, l_p, 1)
         s.say(s.player_label(l_p) + " holds the China Card: 1 VP")
-    for l_r in list(range(6)):
+    for l_r in range(6):
         p_score_region(s, l_r)
     p_winner_by_vp(s, "after final scoring")
 
@@ -3953,43 +3940,43 @@ def p_winner_by_vp(s: State, l_why: str) -> None:
 # card asia_scoring: scored_countries (specs/twilight_struggle/cards.yaml:16)
 def x_card_scored_countries_asia_scoring(s: State, l_self: int) -> list[int]:
     # cov 229
-    return [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_asia)]
+    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_asia)]
 
 
 # card europe_scoring: scored_countries (specs/twilight_struggle/cards.yaml:25)
 def x_card_scored_countries_europe_scoring(s: State, l_self: int) -> list[int]:
     # cov 230
-    return [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_europe)]
+    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_europe)]
 
 
 # card middle_east_scoring: scored_countries (specs/twilight_struggle/cards.yaml:34)
 def x_card_scored_countries_middle_east_scoring(s: State, l_self: int) -> list[int]:
     # cov 231
-    return [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_middle_east)]
+    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_middle_east)]
 
 
 # card central_america_scoring: scored_countries (specs/twilight_struggle/cards.yaml:429)
 def x_card_scored_countries_central_america_scoring(s: State, l_self: int) -> list[int]:
     # cov 232
-    return [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_central_america)]
+    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_central_america)]
 
 
 # card southeast_asia_scoring: scored_countries (specs/twilight_struggle/cards.yaml:439)
 def x_card_scored_countries_southeast_asia_scoring(s: State, l_self: int) -> list[int]:
     # cov 233
-    return [c_x for c_x in list(range(84)) if (2 in F_country_subregions[c_x])]
+    return [c_x for c_x in range(84) if (2 in F_country_subregions[c_x])]
 
 
 # card africa_scoring: scored_countries (specs/twilight_struggle/cards.yaml:940)
 def x_card_scored_countries_africa_scoring(s: State, l_self: int) -> list[int]:
     # cov 234
-    return [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_africa)]
+    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_africa)]
 
 
 # card south_america_scoring: scored_countries (specs/twilight_struggle/cards.yaml:962)
 def x_card_scored_countries_south_america_scoring(s: State, l_self: int) -> list[int]:
     # cov 235
-    return [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_south_america)]
+    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_south_america)]
 
 
 # default of card.scored_countries (specs/twilight_struggle/game.yaml:71)
@@ -4559,7 +4546,7 @@ def e_card_event_africa_scoring(s: State, l_self: int, l_p: int) -> None:
 # card one_small_step: event (specs/twilight_struggle/cards.yaml:949)
 def e_card_event_one_small_step(s: State, l_self: int, l_p: int) -> None:
     # cov 387
-    if (s.v_space[l_p] + 2) <= len(list(range(8))):
+    if (s.v_space[l_p] + 2) <= 8:
         # cov 388
         i0_ = s.ref(l_p)
         s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
@@ -4838,7 +4825,7 @@ def x_card_prevented_the_cambridge_five(s: State, l_self: int, l_p: int) -> bool
 def x_card_prevented_our_man_in_tehran(s: State, l_self: int, l_p: int) -> bool:
     # cov 466
     return not any(
-        ((F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x)) for c_x in list(range(84))
+        ((F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x)) for c_x in range(84)
     )
 
 
@@ -4971,13 +4958,13 @@ def t_coup_reward(s: State, l_p: int, l_x: int) -> None:
 
 # trigger missile_envy_played: if (specs/twilight_struggle/events.yaml:120)
 def tc_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return any(s.active(M_must_play_for_operations, (c_q, l_c)) for c_q in list(range(s.num_players)))
+    return any(s.active(M_must_play_for_operations, (c_q, l_c)) for c_q in range(s.num_players))
 
 
 # trigger missile_envy_played (specs/twilight_struggle/events.yaml:120)
 def t_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> None:
     # cov 490
-    for l_q in list(range(s.num_players)):
+    for l_q in range(s.num_players):
         # cov 491
         s.cancel_mod(M_must_play_for_operations, (l_q, l_c))
 
@@ -5037,7 +5024,7 @@ def tc_u2_incident_bonus(s: State, l_p: int, l_c: int, l_how: int) -> bool:
 # trigger u2_incident_bonus (specs/twilight_struggle/events.yaml:152)
 def t_u2_incident_bonus(s: State, l_p: int, l_c: int, l_how: int) -> None:
     # cov 501
-    for l_q in list(range(s.num_players)):
+    for l_q in range(s.num_players):
         if not s.active(M_un_intervention_bonus, (l_q,)):
             continue
         s.say("U2 Incident: UN Intervention is played")
@@ -5059,7 +5046,7 @@ def t_war_protest(s: State, l_p: int, l_c: int, l_how: int) -> None:
 # trigger battleground_discount_used: if (specs/twilight_struggle/events.yaml:168)
 def tc_battleground_discount_used(s: State, l_r: int) -> bool:
     return (not s.v_over) and any(
-        any(s.active(M_battleground_discount, (c_q, l_r, c_c)) for c_q in list(range(s.num_players)))
+        any(s.active(M_battleground_discount, (c_q, l_r, c_c)) for c_q in range(s.num_players))
         for c_c in s.z.piles[Z_in_effect]
     )
 
@@ -5068,7 +5055,7 @@ def tc_battleground_discount_used(s: State, l_r: int) -> bool:
 def t_battleground_discount_used(s: State, l_r: int) -> None:
     # cov 503
     for l_c in list(s.z.piles[Z_in_effect]):
-        if not any(s.active(M_battleground_discount, (c_q, l_r, l_c)) for c_q in list(range(s.num_players))):
+        if not any(s.active(M_battleground_discount, (c_q, l_r, l_c)) for c_q in range(s.num_players)):
             continue
         p_end_effect(s, l_c)
 
@@ -5076,7 +5063,7 @@ def t_battleground_discount_used(s: State, l_r: int) -> None:
 # setup (specs/twilight_struggle/game.yaml:183)
 def setup(s: State) -> None:
     # cov 504
-    for l_c in list(range(110)):
+    for l_c in range(110):
         if not (l_c != E_china_card):
             continue
         s.move(T_card, l_c, Z_box, True)
@@ -5089,7 +5076,7 @@ def setup(s: State) -> None:
     )
     s.shuffle(Z_deck)
     p_deal_cards(s)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, F_country_start_us[l_x]))
         s.forget(READ_var_influence)
@@ -5141,24 +5128,22 @@ def inv_vp_on_track(s: State) -> bool:
 
 # invariant every_card_in_one_place (specs/twilight_struggle/game.yaml:121)
 def inv_every_card_in_one_place(s: State) -> bool:
-    return all((f_places(s, c_c) == 1) for c_c in list(range(110)))
+    return all((f_places(s, c_c) == 1) for c_c in range(110))
 
 
 # invariant influence_not_negative (specs/twilight_struggle/game.yaml:124)
 def inv_influence_not_negative(s: State) -> bool:
-    return all(
-        ((s.v_influence[c_x][P_usa] >= 0) and (s.v_influence[c_x][P_ussr] >= 0)) for c_x in list(range(84))
-    )
+    return all(((s.v_influence[c_x][P_usa] >= 0) and (s.v_influence[c_x][P_ussr] >= 0)) for c_x in range(84))
 
 
 # invariant space_on_track (specs/twilight_struggle/game.yaml:127)
 def inv_space_on_track(s: State) -> bool:
-    return all(((s.v_space[c_p] >= 0) and (s.v_space[c_p] <= 8)) for c_p in list(range(s.num_players)))
+    return all(((s.v_space[c_p] >= 0) and (s.v_space[c_p] <= 8)) for c_p in range(s.num_players))
 
 
 # invariant milops_not_negative (specs/twilight_struggle/game.yaml:130)
 def inv_milops_not_negative(s: State) -> bool:
-    return all((s.v_milops[c_p] >= 0) for c_p in list(range(s.num_players)))
+    return all((s.v_milops[c_p] >= 0) for c_p in range(s.num_players))
 
 
 # invariant china_card_held (specs/twilight_struggle/game.yaml:133)
@@ -5175,7 +5160,7 @@ def evaluate(s: State, l_p: int) -> int:
         (3 * f_toward(s, l_p, s.v_vp))
         + sum(
             (f_country_weight(s, c_x) * (f_owns(s, l_p, c_x) - f_owns(s, (1 - l_p), c_x)))
-            for c_x in list(range(84))
+            for c_x in range(84)
         )
     ) + (2 * (s.v_space[l_p] - s.v_space[(1 - l_p)]))
 
@@ -5196,7 +5181,7 @@ class Proc_free_coup_or_realignments(Frame):
         "enum:operation",
         "entity:country",
     )
-    BLOCKS = 9
+    BLOCKS = 5
     l_p: int
     l_c: int
     l_area: list[int]
@@ -5219,7 +5204,7 @@ class Proc_free_coup_or_realignments(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
+        if pc < 2:
             if pc == 0:
                 # cov 57
                 self.l_ops = f_card_ops(s, self.l_p, self.l_c)
@@ -5252,8 +5237,7 @@ class Proc_free_coup_or_realignments(Frame):
                     "make a free coup or realignment rolls with " + s.label(T_card, self.l_c) + "?",
                     at="specs/twilight_struggle/events.yaml:210",
                 )
-                return
-            elif pc == 1:
+            else:  # pc == 1
                 if not self.l_going:
                     # cov 64
                     s.pop()
@@ -5270,20 +5254,10 @@ class Proc_free_coup_or_realignments(Frame):
                     "spend " + str(self.l_ops) + " ops of " + s.label(T_card, self.l_c) + " on",
                     at="specs/twilight_struggle/events.yaml:212",
                 )
-                return
-            elif pc == 2:
-                if self.l_kind == 2:
-                    pc = 4
-                    continue
-                # cov 67
-                pc = 5
-                continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+        elif pc == 2:
+            if self.l_kind == 2:
                 # cov 66
-                self.pc = 6
+                self.pc = 4
                 s.decide(
                     self.l_p,
                     f_free_coup_targets(s, self.l_p, self.l_area),
@@ -5293,22 +5267,14 @@ class Proc_free_coup_or_realignments(Frame):
                     at="specs/twilight_struggle/events.yaml:214",
                 )
                 return
-            elif pc == 5:
-                self.pc = 8
-                s.push(Proc_realignments(self.l_p, self.l_ops, 0, 0, self.l_area))
-                return
-            elif pc == 6:
-                self.pc = 7
-                s.push(Proc_coup_attempt(self.l_p, self.l_t, self.l_ops, True))
-                return
-            elif pc == 7:
-                pc = 3
-                continue
-            elif pc == 8:
-                pc = 3
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 67
+            self.pc = 3
+            s.push(Proc_realignments(self.l_p, self.l_ops, 0, 0, self.l_area))
+        elif pc == 3:
+            s.pop()
+        else:  # pc == 4
+            self.pc = 3
+            s.push(Proc_coup_attempt(self.l_p, self.l_t, self.l_ops, True))
 
 
 # procedure remove_up_to (specs/twilight_struggle/events.yaml:256)
@@ -5328,7 +5294,7 @@ class Proc_remove_up_to(Frame):
         "entity:country",
         "int",
     )
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_total: int
     l_most: int
@@ -5364,12 +5330,9 @@ class Proc_remove_up_to(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/twilight_struggle/events.yaml:262:7")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.r_1 -= 1
-                pc = 2
-                continue
-            elif pc == 2:
                 self.l_xs = [
                     c_x
                     for c_x in self.l_area
@@ -5385,7 +5348,7 @@ class Proc_remove_up_to(Frame):
                 else:
                     # cov 83
                     pass
-                self.pc = 4
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     self.l_xs,
@@ -5401,18 +5364,13 @@ class Proc_remove_up_to(Frame):
                     at="specs/twilight_struggle/events.yaml:265",
                 )
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 1))
                 s.forget(READ_var_influence)
                 self.l_taken = self.l_taken + [self.l_x]
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure remove_from_each (specs/twilight_struggle/events.yaml:269)
@@ -5475,7 +5433,7 @@ class Proc_remove_from_each(Frame):
                     at="specs/twilight_struggle/events.yaml:275",
                 )
                 return
-            elif pc == 1:
+            else:  # pc == 1
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
                     i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
@@ -5490,8 +5448,6 @@ class Proc_remove_from_each(Frame):
                     )
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure add_to_each (specs/twilight_struggle/events.yaml:280)
@@ -5537,7 +5493,7 @@ class Proc_add_to_each(Frame):
                     at="specs/twilight_struggle/events.yaml:284",
                 )
                 return
-            elif pc == 1:
+            else:  # pc == 1
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
                     i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
@@ -5545,8 +5501,6 @@ class Proc_add_to_each(Frame):
                     s.forget(READ_var_influence)
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure add_spread (specs/twilight_struggle/events.yaml:286)
@@ -5564,7 +5518,7 @@ class Proc_add_spread(Frame):
         "entity:country",
         "int",
     )
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_total: int
     l_most: int
@@ -5595,13 +5549,10 @@ class Proc_add_spread(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/twilight_struggle/events.yaml:291:7")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.r_1 -= 1
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     [
@@ -5615,18 +5566,13 @@ class Proc_add_spread(Frame):
                     at="specs/twilight_struggle/events.yaml:292",
                 )
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 self.l_placed = self.l_placed + [self.l_x]
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure conduct_operations (specs/twilight_struggle/operations.yaml:167)
@@ -5651,17 +5597,12 @@ class Proc_conduct_operations(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 108
-                self.pc = 1
-                s.push(Proc_spend_operations(self.l_p, self.l_ops, self.l_bonus, self.l_start, [0, 1, 2]))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 108
+            self.pc = 1
+            s.push(Proc_spend_operations(self.l_p, self.l_ops, self.l_bonus, self.l_start, [0, 1, 2]))
+        else:  # pc == 1
+            s.pop()
 
 
 # procedure spend_operations (specs/twilight_struggle/operations.yaml:171)
@@ -5681,7 +5622,7 @@ class Proc_spend_operations(Frame):
         "enum:operation",
         "entity:country",
     )
-    BLOCKS = 10
+    BLOCKS = 4
     l_p: int
     l_ops: int
     l_bonus: int
@@ -5706,7 +5647,7 @@ class Proc_spend_operations(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
+        if pc < 2:
             if pc == 0:
                 # cov 109
                 self.l_sea = f_southeast_asia_bonus(s, self.l_p)
@@ -5732,36 +5673,23 @@ class Proc_spend_operations(Frame):
                     "spend " + str(self.l_ops) + " ops on",
                     at="specs/twilight_struggle/operations.yaml:179",
                 )
-                return
-            elif pc == 1:
+            else:  # pc == 1
                 if self.l_kind == 0:
-                    pc = 3
-                    continue
+                    # cov 114
+                    self.pc = 2
+                    s.push(Proc_add_influence(self.l_p, self.l_ops, self.l_bonus, self.l_sea, self.l_start))
+                    return
                 if self.l_kind == 1:
-                    pc = 4
-                    continue
-                # cov 116
-                pc = 5
-                continue
-            elif pc == 2:
-                s.pop()
-                return
-            elif pc == 3:
-                # cov 114
-                self.pc = 6
-                s.push(Proc_add_influence(self.l_p, self.l_ops, self.l_bonus, self.l_sea, self.l_start))
-                return
-            elif pc == 4:
-                # cov 115
-                self.pc = 7
-                s.push(
-                    Proc_realignments(
-                        self.l_p, self.l_ops, self.l_bonus, self.l_sea, f_realign_targets(s, self.l_p)
+                    # cov 115
+                    self.pc = 2
+                    s.push(
+                        Proc_realignments(
+                            self.l_p, self.l_ops, self.l_bonus, self.l_sea, f_realign_targets(s, self.l_p)
+                        )
                     )
-                )
-                return
-            elif pc == 5:
-                self.pc = 8
+                    return
+                # cov 116
+                self.pc = 3
                 s.decide(
                     self.l_p,
                     f_coup_targets(s, self.l_p),
@@ -5770,29 +5698,18 @@ class Proc_spend_operations(Frame):
                     "coup in",
                     at="specs/twilight_struggle/operations.yaml:185",
                 )
-                return
-            elif pc == 6:
-                pc = 2
-                continue
-            elif pc == 7:
-                pc = 2
-                continue
-            elif pc == 8:
-                self.pc = 9
-                s.push(
-                    Proc_coup_attempt(
-                        self.l_p,
-                        self.l_x,
-                        (self.l_ops + f_bonus_in(s, self.l_x, self.l_bonus, self.l_sea)),
-                        False,
-                    )
+        elif pc == 2:
+            s.pop()
+        else:  # pc == 3
+            self.pc = 2
+            s.push(
+                Proc_coup_attempt(
+                    self.l_p,
+                    self.l_x,
+                    (self.l_ops + f_bonus_in(s, self.l_x, self.l_bonus, self.l_sea)),
+                    False,
                 )
-                return
-            elif pc == 9:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
+            )
 
 
 # procedure add_influence (specs/twilight_struggle/operations.yaml:189)
@@ -5812,7 +5729,7 @@ class Proc_add_influence(Frame):
         "list[entity:country]",
         "entity:country",
     )
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_ops: int
     l_bonus: int
@@ -5859,12 +5776,9 @@ class Proc_add_influence(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/twilight_struggle/operations.yaml:196:7")
                 if not (len(self.l_spots) > 0):
-                    pc = 3
-                    continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                    s.pop()
+                    return
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     self.l_spots,
@@ -5874,10 +5788,7 @@ class Proc_add_influence(Frame):
                     at="specs/twilight_struggle/operations.yaml:197",
                 )
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 if F_country_region[self.l_x] != E_asia:
                     # cov 118
                     self.l_left -= self.l_bonus
@@ -5906,8 +5817,6 @@ class Proc_add_influence(Frame):
                 ]
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure realignments (specs/twilight_struggle/operations.yaml:205)
@@ -5926,7 +5835,7 @@ class Proc_realignments(Frame):
         "list[entity:country]",
         "entity:country",
     )
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_ops: int
     l_bonus: int
@@ -5966,12 +5875,9 @@ class Proc_realignments(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/twilight_struggle/operations.yaml:211:7")
                 if not (len(self.l_targets) > 0):
-                    pc = 3
-                    continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                    s.pop()
+                    return
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     self.l_targets,
@@ -5981,10 +5887,7 @@ class Proc_realignments(Frame):
                     at="specs/twilight_struggle/operations.yaml:212",
                 )
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 if F_country_region[self.l_x] != E_asia:
                     # cov 123
                     self.l_left -= self.l_bonus
@@ -6011,8 +5914,6 @@ class Proc_realignments(Frame):
                 ]
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure coup_attempt (specs/twilight_struggle/operations.yaml:234)
@@ -6074,7 +5975,7 @@ class Proc_coup_attempt(Frame):
                     return
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 if tc_missile_crisis_war(s, self.e_1, self.e_2):
                     t_missile_crisis_war(s, self.e_1, self.e_2)
                 if tc_coup_reward(s, self.e_1, self.e_2):
@@ -6168,8 +6069,6 @@ class Proc_coup_attempt(Frame):
                     pass
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure headline_phase (specs/twilight_struggle/turn.yaml:80)
@@ -6179,7 +6078,7 @@ class Proc_headline_phase(Frame):
     ORIGIN = "procedure headline_phase (specs/twilight_struggle/turn.yaml:80)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "int", "player", "entity:card", "list[player]", "int")
-    BLOCKS = 15
+    BLOCKS = 7
     l_p: int
     l_order: list[int]
     l_k: int
@@ -6201,85 +6100,70 @@ class Proc_headline_phase(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 158
-                if f_has_ability(s, P_usa, 4):
-                    pc = 2
+            if pc < 3:
+                if pc == 0:
+                    # cov 158
+                    if f_has_ability(s, P_usa, 4):
+                        # cov 159
+                        self.pc = 2
+                        s.push(Proc_choose_headline(P_ussr, True))
+                        return
+                    if f_has_ability(s, P_ussr, 4):
+                        # cov 160
+                        self.pc = 3
+                        s.push(Proc_choose_headline(P_usa, True))
+                        return
+                    # cov 161
+                    self.pc = 4
+                    s.push(Proc_choose_headline(P_ussr, False))
+                    return
+                elif pc == 1:
+                    for x_ in [P_ussr, P_usa]:
+                        self.l_p = x_
+                        if not (
+                            (s.v_headline[self.l_p] != -1)
+                            and (s.v_headline[self.l_p] not in s.z.piles[Z_table])
+                        ):
+                            continue
+                        s.move(T_card, s.v_headline[self.l_p], Z_table, True)
+                        s.say("Revealed: " + s.label(T_card, s.v_headline[self.l_p]))
+                    if tc_defectors_cancel_headline(s):
+                        t_defectors_cancel_headline(s)
+                    self.l_order = (
+                        [P_usa, P_ussr]
+                        if (
+                            f_headline_value(s, s.v_headline[P_usa])
+                            >= f_headline_value(s, s.v_headline[P_ussr])
+                        )
+                        else [P_ussr, P_usa]
+                    )
+                    self.l_k = 0
+                    self.i_1 = list(self.l_order)
+                    self.k_2 = 0
+                    pc = 5
                     continue
-                if f_has_ability(s, P_ussr, 4):
-                    pc = 3
-                    continue
-                # cov 161
-                pc = 4
-                continue
-            elif pc == 1:
-                for x_ in [P_ussr, P_usa]:
-                    self.l_p = x_
-                    if not (
-                        (s.v_headline[self.l_p] != -1) and (s.v_headline[self.l_p] not in s.z.piles[Z_table])
-                    ):
-                        continue
-                    s.move(T_card, s.v_headline[self.l_p], Z_table, True)
-                    s.say("Revealed: " + s.label(T_card, s.v_headline[self.l_p]))
-                if tc_defectors_cancel_headline(s):
-                    t_defectors_cancel_headline(s)
-                self.l_order = (
-                    [P_usa, P_ussr]
-                    if (f_headline_value(s, s.v_headline[P_usa]) >= f_headline_value(s, s.v_headline[P_ussr]))
-                    else [P_ussr, P_usa]
-                )
-                self.l_k = 0
-                self.i_1 = list(self.l_order)
-                self.k_2 = 0
-                pc = 11
-                continue
-            elif pc == 2:
-                # cov 159
-                self.pc = 5
-                s.push(Proc_choose_headline(P_ussr, True))
-                return
-            elif pc == 3:
-                # cov 160
-                self.pc = 7
-                s.push(Proc_choose_headline(P_usa, True))
-                return
-            elif pc == 4:
-                self.pc = 9
-                s.push(Proc_choose_headline(P_ussr, False))
-                return
+                else:  # pc == 2
+                    self.pc = 1
+                    s.push(Proc_choose_headline(P_usa, False))
+                    return
+            elif pc < 5:
+                if pc == 3:
+                    self.pc = 1
+                    s.push(Proc_choose_headline(P_ussr, False))
+                    return
+                else:  # pc == 4
+                    self.pc = 1
+                    s.push(Proc_choose_headline(P_usa, False))
+                    return
             elif pc == 5:
-                self.pc = 6
-                s.push(Proc_choose_headline(P_usa, False))
-                return
-            elif pc == 6:
-                pc = 1
-                continue
-            elif pc == 7:
-                self.pc = 8
-                s.push(Proc_choose_headline(P_ussr, False))
-                return
-            elif pc == 8:
-                pc = 1
-                continue
-            elif pc == 9:
-                self.pc = 10
-                s.push(Proc_choose_headline(P_usa, False))
-                return
-            elif pc == 10:
-                pc = 1
-                continue
-            elif pc == 11:
                 if self.k_2 >= len(self.i_1):
-                    pc = 13
-                    continue
+                    s.pop()
+                    return
                 self.l_p_2 = self.i_1[self.k_2]
                 self.k_2 += 1
                 if not (s.v_headline[self.l_p_2] != -1):
-                    pc = 11
+                    pc = 5
                     continue
-                pc = 12
-                continue
-            elif pc == 12:
                 s.v_phasing = self.l_p_2
                 self.l_c = s.v_headline[self.l_p_2]
                 s.v_headline[s.ref(self.l_p_2)] = -1
@@ -6303,18 +6187,13 @@ class Proc_headline_phase(Frame):
                     t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
                 if tc_war_protest(s, arg0_, arg1_, arg2_):
                     t_war_protest(s, arg0_, arg1_, arg2_)
-                self.pc = 14
+                self.pc = 6
                 s.push(Proc_resolve_event_play(self.l_p_2, self.l_c))
                 return
-            elif pc == 13:
-                s.pop()
-                return
-            elif pc == 14:
+            else:  # pc == 6
                 p_check_vp(s)
-                pc = 11
+                pc = 5
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure choose_headline (specs/twilight_struggle/turn.yaml:110)
@@ -6324,7 +6203,7 @@ class Proc_choose_headline(Frame):
     ORIGIN = "procedure choose_headline (specs/twilight_struggle/turn.yaml:110)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "bool", "list[entity:card]", "entity:card", "entity:card")
-    BLOCKS = 6
+    BLOCKS = 3
     l_p: int
     l_openly: bool
     l_options: list[int]
@@ -6341,36 +6220,26 @@ class Proc_choose_headline(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 162
-                self.l_options = [
-                    c_c
-                    for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                    if (
-                        (not F_card_no_headline[c_c])
-                        and (not s.active(M_must_play_for_operations, (self.l_p, c_c)))
-                    )
-                ]
-                if len(self.l_options) == 0:
-                    # cov 163
-                    s.pop()
-                    return
-                else:
-                    # cov 164
-                    pass
-                if self.l_openly:
-                    pc = 2
-                    continue
-                # cov 166
-                pc = 3
-                continue
-            elif pc == 1:
+        if pc == 0:
+            # cov 162
+            self.l_options = [
+                c_c
+                for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]
+                if (
+                    (not F_card_no_headline[c_c])
+                    and (not s.active(M_must_play_for_operations, (self.l_p, c_c)))
+                )
+            ]
+            if len(self.l_options) == 0:
+                # cov 163
                 s.pop()
                 return
-            elif pc == 2:
+            else:
+                # cov 164
+                pass
+            if self.l_openly:
                 # cov 165
-                self.pc = 4
+                self.pc = 1
                 s.decide(
                     self.l_p,
                     self.l_options,
@@ -6380,30 +6249,25 @@ class Proc_choose_headline(Frame):
                     at="specs/twilight_struggle/turn.yaml:116",
                 )
                 return
-            elif pc == 3:
-                self.pc = 5
-                s.decide(
-                    self.l_p,
-                    self.l_options,
-                    7,
-                    "d_2",
-                    "headline card",
-                    secret=True,
-                    at="specs/twilight_struggle/turn.yaml:120",
-                )
-                return
-            elif pc == 4:
-                s.v_headline[s.ref(self.l_p)] = self.d_1
-                s.move(T_card, s.v_headline[self.l_p], Z_table, True)
-                s.say("Revealed: " + s.label(T_card, s.v_headline[self.l_p]))
-                pc = 1
-                continue
-            elif pc == 5:
-                s.v_headline[s.ref(self.l_p)] = self.d_2
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 166
+            self.pc = 2
+            s.decide(
+                self.l_p,
+                self.l_options,
+                7,
+                "d_2",
+                "headline card",
+                secret=True,
+                at="specs/twilight_struggle/turn.yaml:120",
+            )
+        elif pc == 1:
+            s.v_headline[s.ref(self.l_p)] = self.d_1
+            s.move(T_card, s.v_headline[self.l_p], Z_table, True)
+            s.say("Revealed: " + s.label(T_card, s.v_headline[self.l_p]))
+            s.pop()
+        else:  # pc == 2
+            s.v_headline[s.ref(self.l_p)] = self.d_2
+            s.pop()
 
 
 # procedure action_round (specs/twilight_struggle/turn.yaml:123)
@@ -6413,7 +6277,7 @@ class Proc_action_round(Frame):
     ORIGIN = "procedure action_round (specs/twilight_struggle/turn.yaml:123)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "bool", "entity:card", "player", "int")
-    BLOCKS = 7
+    BLOCKS = 3
     l_p: int
     l_before: int
     l_owing: bool
@@ -6443,11 +6307,14 @@ class Proc_action_round(Frame):
                     t_bury_you_round(s, arg0_)
                 self.l_trap = f_trap_of(s, self.l_p)
                 if self.l_trap != -1:
-                    pc = 2
-                    continue
+                    # cov 168
+                    self.pc = 1
+                    s.push(Proc_trap_round(self.l_p, self.l_trap))
+                    return
                 # cov 169
-                pc = 3
-                continue
+                self.pc = 1
+                s.push(Proc_play_a_card(self.l_p))
+                return
             elif pc == 1:
                 if self.l_owing:
                     # cov 170
@@ -6459,33 +6326,16 @@ class Proc_action_round(Frame):
                 self.e_1 = self.l_p
                 self.e_2 = self.l_before
                 if tc_norad(s, self.e_1, self.e_2):
-                    self.pc = 6
+                    self.pc = 2
                     s.push(Trig_norad(self.e_1, self.e_2))
                     return
-                pc = 6
+                pc = 2
                 continue
-            elif pc == 2:
-                # cov 168
-                self.pc = 4
-                s.push(Proc_trap_round(self.l_p, self.l_trap))
-                return
-            elif pc == 3:
-                self.pc = 5
-                s.push(Proc_play_a_card(self.l_p))
-                return
-            elif pc == 4:
-                pc = 1
-                continue
-            elif pc == 5:
-                pc = 1
-                continue
-            elif pc == 6:
+            else:  # pc == 2
                 if tc_bury_you_no_card(s, self.e_1, self.e_2):
                     t_bury_you_no_card(s, self.e_1, self.e_2)
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure play_a_card (specs/twilight_struggle/turn.yaml:139)
@@ -6495,7 +6345,7 @@ class Proc_play_a_card(Frame):
     ORIGIN = "procedure play_a_card (specs/twilight_struggle/turn.yaml:139)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "list[entity:card]", "entity:card", "entity:card")
-    BLOCKS = 8
+    BLOCKS = 4
     l_p: int
     l_options: list[int]
     l_c: int
@@ -6511,67 +6361,62 @@ class Proc_play_a_card(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 172
-                self.l_options = (
-                    [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))] if F_card_scoring[c_c]]
-                    if f_must_score(s, self.l_p)
-                    else (
-                        f_forced_cards(s, self.l_p)
-                        if (len(f_forced_cards(s, self.l_p)) > 0)
+            if pc < 2:
+                if pc == 0:
+                    # cov 172
+                    self.l_options = (
+                        [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))] if F_card_scoring[c_c]]
+                        if f_must_score(s, self.l_p)
                         else (
-                            [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]]
-                            + f_china_playable(s, self.l_p)
+                            v1_
+                            if (len((v1_ := f_forced_cards(s, self.l_p))) > 0)
+                            else (
+                                [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]]
+                                + f_china_playable(s, self.l_p)
+                            )
                         )
                     )
-                )
-                if len(self.l_options) == 0:
-                    # cov 173
-                    s.say(s.player_label(self.l_p) + " has no card to play and sits out the round")
+                    if len(self.l_options) == 0:
+                        # cov 173
+                        s.say(s.player_label(self.l_p) + " has no card to play and sits out the round")
+                        s.pop()
+                        return
+                    else:
+                        # cov 174
+                        pass
+                    if (not f_must_score(s, self.l_p)) and (
+                        (s.v_round > f_rounds_in_turn(s)) or (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) == 0)
+                    ):
+                        # cov 175
+                        self.pc = 2
+                        if s.decide(
+                            self.l_p,
+                            self.l_options,
+                            7,
+                            "l_c",
+                            "card to play (or pass)",
+                            True,
+                            at="specs/twilight_struggle/turn.yaml:151",
+                        ):
+                            return
+                        self.l_c = -1
+                        pc = 2
+                        continue
+                    # cov 176
+                    self.pc = 3
+                    s.decide(
+                        self.l_p,
+                        self.l_options,
+                        7,
+                        "l_c_2",
+                        "card to play",
+                        at="specs/twilight_struggle/turn.yaml:158",
+                    )
+                    return
+                else:  # pc == 1
                     s.pop()
                     return
-                else:
-                    # cov 174
-                    pass
-                if (not f_must_score(s, self.l_p)) and (
-                    (s.v_round > f_rounds_in_turn(s)) or (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) == 0)
-                ):
-                    pc = 2
-                    continue
-                # cov 176
-                pc = 3
-                continue
-            elif pc == 1:
-                s.pop()
-                return
             elif pc == 2:
-                # cov 175
-                self.pc = 4
-                if s.decide(
-                    self.l_p,
-                    self.l_options,
-                    7,
-                    "l_c",
-                    "card to play (or pass)",
-                    True,
-                    at="specs/twilight_struggle/turn.yaml:151",
-                ):
-                    return
-                self.l_c = -1
-                pc = 4
-                continue
-            elif pc == 3:
-                self.pc = 6
-                s.decide(
-                    self.l_p,
-                    self.l_options,
-                    7,
-                    "l_c_2",
-                    "card to play",
-                    at="specs/twilight_struggle/turn.yaml:158",
-                )
-                return
-            elif pc == 4:
                 if self.l_c == -1:
                     # cov 177
                     s.say(s.player_label(self.l_p) + " passes")
@@ -6580,21 +6425,13 @@ class Proc_play_a_card(Frame):
                 else:
                     # cov 178
                     pass
-                self.pc = 5
+                self.pc = 1
                 s.push(Proc_play_card(self.l_p, self.l_c))
                 return
-            elif pc == 5:
-                pc = 1
-                continue
-            elif pc == 6:
-                self.pc = 7
+            else:  # pc == 3
+                self.pc = 1
                 s.push(Proc_play_card(self.l_p, self.l_c_2))
                 return
-            elif pc == 7:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure trap_round (specs/twilight_struggle/turn.yaml:162)
@@ -6611,7 +6448,7 @@ class Proc_trap_round(Frame):
         "list[entity:card]",
         "entity:card",
     )
-    BLOCKS = 9
+    BLOCKS = 3
     l_p: int
     l_trap: int
     l_escapes: list[int]
@@ -6661,46 +6498,25 @@ class Proc_trap_round(Frame):
                     pass
                 self.l_c = -1
                 if (not f_must_score(s, self.l_p)) and (s.v_round > f_rounds_in_turn(s)):
-                    pc = 2
+                    # cov 182
+                    self.pc = 1
+                    if s.decide(
+                        self.l_p,
+                        self.l_options,
+                        7,
+                        "l_c",
+                        "a card for "
+                        + s.label(T_card, self.l_trap)
+                        + ": discard one of 2+ operations to escape, or else play a scoring card (or pass)",
+                        True,
+                        at="specs/twilight_struggle/turn.yaml:178",
+                    ):
+                        return
+                    self.l_c = -1
+                    pc = 1
                     continue
                 # cov 183
-                pc = 3
-                continue
-            elif pc == 1:
-                if self.l_c == -1:
-                    # cov 184
-                    s.say(s.player_label(self.l_p) + " passes")
-                    s.pop()
-                    return
-                else:
-                    # cov 185
-                    pass
-                if F_card_scoring[self.l_c]:
-                    pc = 7
-                    continue
-                # cov 187
-                pc = 6
-                continue
-            elif pc == 2:
-                # cov 182
-                self.pc = 4
-                if s.decide(
-                    self.l_p,
-                    self.l_options,
-                    7,
-                    "l_c",
-                    "a card for "
-                    + s.label(T_card, self.l_trap)
-                    + ": discard one of 2+ operations to escape, or else play a scoring card (or pass)",
-                    True,
-                    at="specs/twilight_struggle/turn.yaml:178",
-                ):
-                    return
-                self.l_c = -1
-                pc = 4
-                continue
-            elif pc == 3:
-                self.pc = 5
+                self.pc = 1
                 s.decide(
                     self.l_p,
                     self.l_options,
@@ -6712,13 +6528,21 @@ class Proc_trap_round(Frame):
                     at="specs/twilight_struggle/turn.yaml:180",
                 )
                 return
-            elif pc == 4:
-                pc = 1
-                continue
-            elif pc == 5:
-                pc = 1
-                continue
-            elif pc == 6:
+            elif pc == 1:
+                if self.l_c == -1:
+                    # cov 184
+                    s.say(s.player_label(self.l_p) + " passes")
+                    s.pop()
+                    return
+                else:
+                    # cov 185
+                    pass
+                if F_card_scoring[self.l_c]:
+                    # cov 186
+                    self.pc = 2
+                    s.push(Proc_play_card(self.l_p, self.l_c))
+                    return
+                # cov 187
                 s.move(T_card, self.l_c, Z_discard, True)
                 s.say(
                     s.player_label(self.l_p)
@@ -6736,18 +6560,9 @@ class Proc_trap_round(Frame):
                     s.say(s.player_label(self.l_p) + " stays in " + s.label(T_card, self.l_trap))
                 s.pop()
                 return
-            elif pc == 7:
-                # cov 186
-                self.pc = 8
-                s.push(Proc_play_card(self.l_p, self.l_c))
-                return
-            elif pc == 8:
+            else:  # pc == 2
                 s.pop()
                 return
-                pc = 6
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure play_card (specs/twilight_struggle/turn.yaml:199)
@@ -6757,7 +6572,7 @@ class Proc_play_card(Frame):
     ORIGIN = "procedure play_card (specs/twilight_struggle/turn.yaml:199)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "enum:use", "enum:timing", "list[entity:country]")
-    BLOCKS = 23
+    BLOCKS = 10
     l_p: int
     l_c: int
     l_how: int
@@ -6774,53 +6589,44 @@ class Proc_play_card(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 190
-                s.move(T_card, self.l_c, Z_table, True)
-                arg0_ = self.l_p
-                arg1_ = self.l_c
-                if tc_formosan_resolution_ends(s, arg0_, arg1_):
-                    t_formosan_resolution_ends(s, arg0_, arg1_)
-                if F_card_scoring[self.l_c]:
-                    pc = 2
-                    continue
-                # cov 192
-                pc = 1
-                continue
-            elif pc == 1:
-                self.pc = 4
-                s.decide(
-                    self.l_p,
-                    f_card_uses(s, self.l_p, self.l_c),
-                    10,
-                    "l_how",
-                    "play " + s.label(T_card, self.l_c) + " for",
-                    at="specs/twilight_struggle/turn.yaml:210",
-                )
-                return
+        if pc < 5:
+            if pc < 2:
+                if pc == 0:
+                    # cov 190
+                    s.move(T_card, self.l_c, Z_table, True)
+                    arg0_ = self.l_p
+                    arg1_ = self.l_c
+                    if tc_formosan_resolution_ends(s, arg0_, arg1_):
+                        t_formosan_resolution_ends(s, arg0_, arg1_)
+                    if F_card_scoring[self.l_c]:
+                        # cov 191
+                        arg0_ = self.l_p
+                        arg1_ = self.l_c
+                        arg2_ = 0
+                        if tc_missile_envy_played(s, arg0_, arg1_, arg2_):
+                            t_missile_envy_played(s, arg0_, arg1_, arg2_)
+                        if tc_bury_you_card(s, arg0_, arg1_, arg2_):
+                            t_bury_you_card(s, arg0_, arg1_, arg2_)
+                        if tc_u2_incident_bonus(s, arg0_, arg1_, arg2_):
+                            t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
+                        if tc_war_protest(s, arg0_, arg1_, arg2_):
+                            t_war_protest(s, arg0_, arg1_, arg2_)
+                        self.pc = 1
+                        s.push(Proc_resolve_event_play(self.l_p, self.l_c))
+                        return
+                    # cov 192
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        f_card_uses(s, self.l_p, self.l_c),
+                        10,
+                        "l_how",
+                        "play " + s.label(T_card, self.l_c) + " for",
+                        at="specs/twilight_struggle/turn.yaml:210",
+                    )
+                else:  # pc == 1
+                    s.pop()
             elif pc == 2:
-                # cov 191
-                arg0_ = self.l_p
-                arg1_ = self.l_c
-                arg2_ = 0
-                if tc_missile_envy_played(s, arg0_, arg1_, arg2_):
-                    t_missile_envy_played(s, arg0_, arg1_, arg2_)
-                if tc_bury_you_card(s, arg0_, arg1_, arg2_):
-                    t_bury_you_card(s, arg0_, arg1_, arg2_)
-                if tc_u2_incident_bonus(s, arg0_, arg1_, arg2_):
-                    t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
-                if tc_war_protest(s, arg0_, arg1_, arg2_):
-                    t_war_protest(s, arg0_, arg1_, arg2_)
-                self.pc = 3
-                s.push(Proc_resolve_event_play(self.l_p, self.l_c))
-                return
-            elif pc == 3:
-                s.pop()
-                return
-                pc = 1
-                continue
-            elif pc == 4:
                 arg0_ = self.l_p
                 arg1_ = self.l_c
                 arg2_ = self.l_how
@@ -6833,50 +6639,35 @@ class Proc_play_card(Frame):
                 if tc_war_protest(s, arg0_, arg1_, arg2_):
                     t_war_protest(s, arg0_, arg1_, arg2_)
                 if self.l_how == 0:
-                    pc = 6
-                    continue
+                    # cov 193
+                    self.pc = 3
+                    s.push(Proc_resolve_event_play(self.l_p, self.l_c))
+                    return
                 if self.l_how == 2:
-                    pc = 7
-                    continue
+                    # cov 194
+                    p_space_attempt(s, self.l_p, self.l_c)
+                    p_put_away(s, self.l_p, self.l_c, False)
+                    s.pop()
+                    return
                 if (F_card_side[self.l_c] == (1 - self.l_p)) and (
                     not f_event_blocked(s, (1 - self.l_p), self.l_c)
                 ):
-                    pc = 8
-                    continue
+                    # cov 195
+                    self.pc = 4
+                    s.decide(
+                        self.l_p,
+                        [0, 1],
+                        12,
+                        "l_when",
+                        "when the "
+                        + s.player_label((1 - self.l_p))
+                        + " event of "
+                        + s.label(T_card, self.l_c)
+                        + " happens",
+                        at="specs/twilight_struggle/turn.yaml:218",
+                    )
+                    return
                 # cov 196
-                pc = 9
-                continue
-            elif pc == 5:
-                s.pop()
-                return
-            elif pc == 6:
-                # cov 193
-                self.pc = 10
-                s.push(Proc_resolve_event_play(self.l_p, self.l_c))
-                return
-            elif pc == 7:
-                # cov 194
-                p_space_attempt(s, self.l_p, self.l_c)
-                p_put_away(s, self.l_p, self.l_c, False)
-                pc = 5
-                continue
-            elif pc == 8:
-                # cov 195
-                self.pc = 11
-                s.decide(
-                    self.l_p,
-                    [0, 1],
-                    12,
-                    "l_when",
-                    "when the "
-                    + s.player_label((1 - self.l_p))
-                    + " event of "
-                    + s.label(T_card, self.l_c)
-                    + " happens",
-                    at="specs/twilight_struggle/turn.yaml:218",
-                )
-                return
-            elif pc == 9:
                 if F_card_side[self.l_c] == (1 - self.l_p):
                     # cov 201
                     s.say(
@@ -6887,7 +6678,7 @@ class Proc_play_card(Frame):
                 else:
                     # cov 202
                     pass
-                self.pc = 22
+                self.pc = 9
                 s.push(
                     Proc_conduct_operations(
                         self.l_p,
@@ -6896,28 +6687,17 @@ class Proc_play_card(Frame):
                         f_reach(s, self.l_p),
                     )
                 )
-                return
-            elif pc == 10:
-                pc = 5
-                continue
-            elif pc == 11:
+            elif pc == 3:
+                s.pop()
+            else:  # pc == 4
                 if self.l_when == 0:
-                    pc = 13
-                    continue
+                    # cov 197
+                    self.l_start = f_reach(s, self.l_p)
+                    self.pc = 5
+                    s.push(Proc_fire_event((1 - self.l_p), self.l_c))
+                    return
                 # cov 198
-                pc = 14
-                continue
-            elif pc == 12:
-                pc = 5
-                continue
-            elif pc == 13:
-                # cov 197
-                self.l_start = f_reach(s, self.l_p)
-                self.pc = 15
-                s.push(Proc_fire_event((1 - self.l_p), self.l_c))
-                return
-            elif pc == 14:
-                self.pc = 17
+                self.pc = 7
                 s.push(
                     Proc_conduct_operations(
                         self.l_p,
@@ -6926,30 +6706,19 @@ class Proc_play_card(Frame):
                         f_reach(s, self.l_p),
                     )
                 )
-                return
-            elif pc == 15:
-                self.pc = 16
+        elif pc < 7:
+            if pc == 5:
+                self.pc = 6
                 s.push(
                     Proc_conduct_operations(
                         self.l_p, f_card_ops(s, self.l_p, self.l_c), f_asia_bonus(s, self.l_c), self.l_start
                     )
                 )
-                return
-            elif pc == 16:
+            else:  # pc == 6
                 p_put_away(s, self.l_p, self.l_c, True)
-                pc = 12
-                continue
-            elif pc == 17:
-                if f_event_blocked(s, (1 - self.l_p), self.l_c):
-                    pc = 19
-                    continue
-                # cov 200
-                pc = 20
-                continue
-            elif pc == 18:
-                pc = 12
-                continue
-            elif pc == 19:
+                s.pop()
+        elif pc == 7:
+            if f_event_blocked(s, (1 - self.l_p), self.l_c):
                 # cov 199
                 s.say(
                     "The event of "
@@ -6957,22 +6726,17 @@ class Proc_play_card(Frame):
                     + " cannot happen any more: its condition no longer holds"
                 )
                 p_put_away(s, self.l_p, self.l_c, False)
-                pc = 18
-                continue
-            elif pc == 20:
-                self.pc = 21
-                s.push(Proc_fire_event((1 - self.l_p), self.l_c))
+                s.pop()
                 return
-            elif pc == 21:
-                p_put_away(s, self.l_p, self.l_c, True)
-                pc = 18
-                continue
-            elif pc == 22:
-                p_put_away(s, self.l_p, self.l_c, False)
-                pc = 5
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 200
+            self.pc = 8
+            s.push(Proc_fire_event((1 - self.l_p), self.l_c))
+        elif pc == 8:
+            p_put_away(s, self.l_p, self.l_c, True)
+            s.pop()
+        else:  # pc == 9
+            p_put_away(s, self.l_p, self.l_c, False)
+            s.pop()
 
 
 # procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)
@@ -6995,28 +6759,23 @@ class Proc_resolve_event_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 203
-                self.l_q = f_event_player(s, self.l_p, self.l_c)
-                if f_event_blocked(s, self.l_q, self.l_c):
-                    # cov 204
-                    s.say("The event of " + s.label(T_card, self.l_c) + " cannot happen")
-                    p_put_away(s, self.l_p, self.l_c, False)
-                    s.pop()
-                    return
-                else:
-                    # cov 205
-                    pass
-                self.pc = 1
-                s.push(Proc_fire_event(self.l_q, self.l_c))
-                return
-            elif pc == 1:
-                p_put_away(s, self.l_p, self.l_c, True)
+        if pc == 0:
+            # cov 203
+            self.l_q = f_event_player(s, self.l_p, self.l_c)
+            if f_event_blocked(s, self.l_q, self.l_c):
+                # cov 204
+                s.say("The event of " + s.label(T_card, self.l_c) + " cannot happen")
+                p_put_away(s, self.l_p, self.l_c, False)
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 205
+                pass
+            self.pc = 1
+            s.push(Proc_fire_event(self.l_q, self.l_c))
+        else:  # pc == 1
+            p_put_away(s, self.l_p, self.l_c, True)
+            s.pop()
 
 
 # procedure fire_event (specs/twilight_struggle/turn.yaml:253)
@@ -7053,7 +6812,7 @@ class Proc_fire_event(Frame):
                         return
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 for x_ in list(F_card_cancels[self.l_c]):
                     self.l_x = x_
                     if self.l_x not in s.z.piles[Z_in_effect]:
@@ -7061,8 +6820,6 @@ class Proc_fire_event(Frame):
                     p_end_effect(s, self.l_x)
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure event_operations (specs/twilight_struggle/turn.yaml:260)
@@ -7083,21 +6840,14 @@ class Proc_event_operations(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 207
-                self.pc = 1
-                s.push(
-                    Proc_conduct_operations(
-                        self.l_p, f_card_ops(s, self.l_p, self.l_c), 0, f_reach(s, self.l_p)
-                    )
-                )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 207
+            self.pc = 1
+            s.push(
+                Proc_conduct_operations(self.l_p, f_card_ops(s, self.l_p, self.l_c), 0, f_reach(s, self.l_p))
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)
@@ -7118,29 +6868,24 @@ class Proc_use_for_operations(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 208
-                arg0_ = self.l_p
-                arg1_ = self.l_c
-                arg2_ = 1
-                if tc_missile_envy_played(s, arg0_, arg1_, arg2_):
-                    t_missile_envy_played(s, arg0_, arg1_, arg2_)
-                if tc_bury_you_card(s, arg0_, arg1_, arg2_):
-                    t_bury_you_card(s, arg0_, arg1_, arg2_)
-                if tc_u2_incident_bonus(s, arg0_, arg1_, arg2_):
-                    t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
-                if tc_war_protest(s, arg0_, arg1_, arg2_):
-                    t_war_protest(s, arg0_, arg1_, arg2_)
-                self.pc = 1
-                s.push(Proc_event_operations(self.l_p, self.l_c))
-                return
-            elif pc == 1:
-                p_put_away(s, self.l_p, self.l_c, False)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 208
+            arg0_ = self.l_p
+            arg1_ = self.l_c
+            arg2_ = 1
+            if tc_missile_envy_played(s, arg0_, arg1_, arg2_):
+                t_missile_envy_played(s, arg0_, arg1_, arg2_)
+            if tc_bury_you_card(s, arg0_, arg1_, arg2_):
+                t_bury_you_card(s, arg0_, arg1_, arg2_)
+            if tc_u2_incident_bonus(s, arg0_, arg1_, arg2_):
+                t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
+            if tc_war_protest(s, arg0_, arg1_, arg2_):
+                t_war_protest(s, arg0_, arg1_, arg2_)
+            self.pc = 1
+            s.push(Proc_event_operations(self.l_p, self.l_c))
+        else:  # pc == 1
+            p_put_away(s, self.l_p, self.l_c, False)
+            s.pop()
 
 
 # procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)
@@ -7150,7 +6895,7 @@ class Proc_end_of_turn(Frame):
     ORIGIN = "procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)"
     SLOTS = __slots__
     SLOT_TYPES = ("int", "int", "player", "entity:card", "player", "player", "list[player]", "int")
-    BLOCKS = 5
+    BLOCKS = 3
     l_us_short: int
     l_su_short: int
     l_p: int
@@ -7198,17 +6943,35 @@ class Proc_end_of_turn(Frame):
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
-                    pc = 3
-                    continue
+                    for x_ in range(s.num_players):
+                        self.l_p_2 = x_
+                        if not any(F_card_scoring[c_c] for c_c in s.z.piles[(Z_hand + s.ref(self.l_p_2))]):
+                            continue
+                        s.v_over = True
+                        s.end_game(
+                            (1 - self.l_p_2),
+                            s.player_label(self.l_p_2) + " held a scoring card past the end of the turn",
+                        )
+                    for x_ in range(s.num_players):
+                        self.l_p_3 = x_
+                        i0_ = s.ref(self.l_p_3)
+                        s.v_milops[i0_] = min(5, max(0, 0))
+                        s.v_space_attempts[s.ref(self.l_p_3)] = 0
+                    if not s.v_china_face_up:
+                        # cov 221
+                        s.v_china_face_up = True
+                        s.say("The China Card is turned face up")
+                    else:
+                        # cov 222
+                        pass
+                    s.pop()
+                    return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
                 if not (f_has_ability(s, self.l_p, 6) and (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > 0)):
                     pc = 1
                     continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                self.pc = 2
                 if s.decide(
                     self.l_p,
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
@@ -7220,33 +6983,9 @@ class Proc_end_of_turn(Frame):
                 ):
                     return
                 self.l_c = -1
-                pc = 4
+                pc = 2
                 continue
-            elif pc == 3:
-                for x_ in list(range(s.num_players)):
-                    self.l_p_2 = x_
-                    if not any(F_card_scoring[c_c] for c_c in s.z.piles[(Z_hand + s.ref(self.l_p_2))]):
-                        continue
-                    s.v_over = True
-                    s.end_game(
-                        (1 - self.l_p_2),
-                        s.player_label(self.l_p_2) + " held a scoring card past the end of the turn",
-                    )
-                for x_ in list(range(s.num_players)):
-                    self.l_p_3 = x_
-                    i0_ = s.ref(self.l_p_3)
-                    s.v_milops[i0_] = min(5, max(0, 0))
-                    s.v_space_attempts[s.ref(self.l_p_3)] = 0
-                if not s.v_china_face_up:
-                    # cov 221
-                    s.v_china_face_up = True
-                    s.say("The China Card is turned face up")
-                else:
-                    # cov 222
-                    pass
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 if self.l_c != -1:
                     # cov 219
                     s.move(T_card, self.l_c, Z_discard, True)
@@ -7255,8 +6994,6 @@ class Proc_end_of_turn(Frame):
                     pass
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)
@@ -7266,7 +7003,7 @@ class Eff_card_event_five_year_plan(Frame):
     ORIGIN = "card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
-    BLOCKS = 5
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_o: int
@@ -7281,45 +7018,31 @@ class Eff_card_event_five_year_plan(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 240
-                self.l_o = 1 - self.l_p
-                if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
-                    # cov 241
-                    s.say(s.player_label(self.l_o) + " has no card to discard")
-                    s.pop()
-                    return
-                else:
-                    # cov 242
-                    pass
-                self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
-                s.move(T_card, self.l_c, Z_table, True)
-                s.say(s.player_label(self.l_o) + " discards " + s.label(T_card, self.l_c) + " at random")
-                if (F_card_side[self.l_c] == self.l_p) and (not f_event_blocked(s, self.l_p, self.l_c)):
-                    pc = 2
-                    continue
-                # cov 244
-                pc = 3
-                continue
-            elif pc == 1:
+        if pc == 0:
+            # cov 240
+            self.l_o = 1 - self.l_p
+            if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
+                # cov 241
+                s.say(s.player_label(self.l_o) + " has no card to discard")
                 s.pop()
                 return
-            elif pc == 2:
+            else:
+                # cov 242
+                pass
+            self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
+            s.move(T_card, self.l_c, Z_table, True)
+            s.say(s.player_label(self.l_o) + " discards " + s.label(T_card, self.l_c) + " at random")
+            if (F_card_side[self.l_c] == self.l_p) and (not f_event_blocked(s, self.l_p, self.l_c)):
                 # cov 243
-                self.pc = 4
+                self.pc = 1
                 s.push(Proc_fire_event(self.l_p, self.l_c))
                 return
-            elif pc == 3:
-                s.move(T_card, self.l_c, Z_discard, True)
-                pc = 1
-                continue
-            elif pc == 4:
-                p_put_away(s, self.l_p, self.l_c, True)
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 244
+            s.move(T_card, self.l_c, Z_discard, True)
+            s.pop()
+        else:  # pc == 1
+            p_put_away(s, self.l_p, self.l_c, True)
+            s.pop()
 
 
 # card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)
@@ -7340,17 +7063,12 @@ class Eff_card_event_socialist_governments(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 246
-                self.pc = 1
-                s.push(Proc_remove_up_to(self.l_p, 3, 2, f_western_europe_countries(s)))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 246
+            self.pc = 1
+            s.push(Proc_remove_up_to(self.l_p, 3, 2, f_western_europe_countries(s)))
+        else:  # pc == 1
+            s.pop()
 
 
 # card blockade: event (specs/twilight_struggle/cards.yaml:112)
@@ -7397,7 +7115,7 @@ class Eff_card_event_blockade(Frame):
                 self.l_c = -1
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 if self.l_c == -1:
                     # cov 251
                     i0_, i1_ = E_west_germany, s.ref(self.l_o)
@@ -7410,8 +7128,6 @@ class Eff_card_event_blockade(Frame):
                     s.say(s.player_label(self.l_o) + " discards " + s.label(T_card, self.l_c))
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # card comecon: event (specs/twilight_struggle/cards.yaml:157)
@@ -7432,27 +7148,22 @@ class Eff_card_event_comecon(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 256
-                self.pc = 1
-                s.push(
-                    Proc_add_to_each(
-                        self.l_p,
-                        4,
-                        [
-                            c_x
-                            for c_x in f_eastern_europe_countries(s)
-                            if (not f_controls(s, (1 - self.l_p), c_x))
-                        ],
-                    )
+        if pc == 0:
+            # cov 256
+            self.pc = 1
+            s.push(
+                Proc_add_to_each(
+                    self.l_p,
+                    4,
+                    [
+                        c_x
+                        for c_x in f_eastern_europe_countries(s)
+                        if (not f_controls(s, (1 - self.l_p), c_x))
+                    ],
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)
@@ -7462,7 +7173,7 @@ class Eff_card_event_warsaw_pact_formed(Frame):
     ORIGIN = "card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "bool")
-    BLOCKS = 7
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_removing: bool
@@ -7475,46 +7186,28 @@ class Eff_card_event_warsaw_pact_formed(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 258
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_removing",
-                    "remove all US influence from 4 Eastern European countries? (no: add 5 influence there instead)",
-                    at="specs/twilight_struggle/cards.yaml:179",
-                )
-                return
-            elif pc == 1:
-                if self.l_removing:
-                    pc = 3
-                    continue
-                # cov 260
-                pc = 4
-                continue
-            elif pc == 2:
-                s.pop()
-                return
-            elif pc == 3:
+        if pc == 0:
+            # cov 258
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                (0, 1),
+                1,
+                "l_removing",
+                "remove all US influence from 4 Eastern European countries? (no: add 5 influence there instead)",
+                at="specs/twilight_struggle/cards.yaml:179",
+            )
+        elif pc == 1:
+            if self.l_removing:
                 # cov 259
-                self.pc = 5
+                self.pc = 2
                 s.push(Proc_remove_from_each(self.l_p, 4, 99, f_eastern_europe_countries(s)))
                 return
-            elif pc == 4:
-                self.pc = 6
-                s.push(Proc_add_spread(self.l_p, 5, 2, f_eastern_europe_countries(s)))
-                return
-            elif pc == 5:
-                pc = 2
-                continue
-            elif pc == 6:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 260
+            self.pc = 2
+            s.push(Proc_add_spread(self.l_p, 5, 2, f_eastern_europe_countries(s)))
+        else:  # pc == 2
+            s.pop()
 
 
 # card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)
@@ -7541,47 +7234,42 @@ class Eff_card_event_truman_doctrine(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 264
-                self.l_o = 1 - self.l_p
-                self.l_xs = [
-                    c_x
-                    for c_x in list(range(84))
-                    if (
-                        (
-                            ((F_country_region[c_x] == E_europe) and (s.v_influence[c_x][self.l_o] > 0))
-                            and (not f_controls(s, self.l_p, c_x))
-                        )
-                        and (not f_controls(s, self.l_o, c_x))
+        if pc == 0:
+            # cov 264
+            self.l_o = 1 - self.l_p
+            self.l_xs = [
+                c_x
+                for c_x in range(84)
+                if (
+                    (
+                        ((F_country_region[c_x] == E_europe) and (s.v_influence[c_x][self.l_o] > 0))
+                        and (not f_controls(s, self.l_p, c_x))
                     )
-                ]
-                if len(self.l_xs) == 0:
-                    # cov 265
-                    s.say("No uncontrolled European country has " + s.player_label(self.l_o) + " influence")
-                    s.pop()
-                    return
-                else:
-                    # cov 266
-                    pass
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    self.l_xs,
-                    5,
-                    "l_x",
-                    "remove all " + s.player_label(self.l_o) + " influence from",
-                    at="specs/twilight_struggle/cards.yaml:221",
+                    and (not f_controls(s, self.l_o, c_x))
                 )
-                return
-            elif pc == 1:
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
-                s.v_influence[i0_][i1_] = min(99, max(0, 0))
-                s.forget(READ_var_influence)
+            ]
+            if len(self.l_xs) == 0:
+                # cov 265
+                s.say("No uncontrolled European country has " + s.player_label(self.l_o) + " influence")
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 266
+                pass
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                self.l_xs,
+                5,
+                "l_x",
+                "remove all " + s.player_label(self.l_o) + " influence from",
+                at="specs/twilight_struggle/cards.yaml:221",
+            )
+        else:  # pc == 1
+            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
+            s.v_influence[i0_][i1_] = min(99, max(0, 0))
+            s.forget(READ_var_influence)
+            s.pop()
 
 
 # card olympic_games: event (specs/twilight_struggle/cards.yaml:230)
@@ -7591,7 +7279,7 @@ class Eff_card_event_olympic_games(Frame):
     ORIGIN = "card olympic_games: event (specs/twilight_struggle/cards.yaml:230)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "bool", "int", "int")
-    BLOCKS = 6
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_o: int
@@ -7610,69 +7298,54 @@ class Eff_card_event_olympic_games(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 267
-                self.l_o = 1 - self.l_p
-                self.pc = 1
-                s.decide(
-                    self.l_o,
-                    (0, 1),
-                    1,
-                    "l_boycott",
-                    "boycott the Olympic Games? (no: take part)",
-                    at="specs/twilight_struggle/cards.yaml:231",
-                )
-                return
-            elif pc == 1:
-                if self.l_boycott:
-                    pc = 3
-                    continue
-                # cov 269
-                pc = 4
-                continue
-            elif pc == 2:
-                s.pop()
-                return
-            elif pc == 3:
+        if pc == 0:
+            # cov 267
+            self.l_o = 1 - self.l_p
+            self.pc = 1
+            s.decide(
+                self.l_o,
+                (0, 1),
+                1,
+                "l_boycott",
+                "boycott the Olympic Games? (no: take part)",
+                at="specs/twilight_struggle/cards.yaml:231",
+            )
+        elif pc == 1:
+            if self.l_boycott:
                 # cov 268
                 s.say(s.player_label(self.l_o) + " boycotts the Olympic Games")
                 p_degrade_defcon(s, 1)
-                self.pc = 5
+                self.pc = 2
                 s.push(
                     Proc_conduct_operations(self.l_p, f_modified_ops(s, self.l_p, 4), 0, f_reach(s, self.l_p))
                 )
                 return
-            elif pc == 4:
-                self.l_mine = 0
-                self.l_theirs = 0
-                while self.l_mine == self.l_theirs:
-                    s.tick("the while loop at specs/twilight_struggle/cards.yaml:239:11")
-                    self.l_mine = s.roll(6) + 2
-                    self.l_theirs = s.roll(6)
-                    s.say(
-                        "Olympic Games: "
-                        + s.player_label(self.l_p)
-                        + " "
-                        + str(self.l_mine)
-                        + ", "
-                        + s.player_label(self.l_o)
-                        + " "
-                        + str(self.l_theirs)
-                    )
-                if self.l_mine > self.l_theirs:
-                    # cov 270
-                    p_gain_vp(s, self.l_p, 2)
-                else:
-                    # cov 271
-                    p_gain_vp(s, self.l_o, 2)
-                pc = 2
-                continue
-            elif pc == 5:
-                pc = 2
-                continue
+            # cov 269
+            self.l_mine = 0
+            self.l_theirs = 0
+            while self.l_mine == self.l_theirs:
+                s.tick("the while loop at specs/twilight_struggle/cards.yaml:239:11")
+                self.l_mine = s.roll(6) + 2
+                self.l_theirs = s.roll(6)
+                s.say(
+                    "Olympic Games: "
+                    + s.player_label(self.l_p)
+                    + " "
+                    + str(self.l_mine)
+                    + ", "
+                    + s.player_label(self.l_o)
+                    + " "
+                    + str(self.l_theirs)
+                )
+            if self.l_mine > self.l_theirs:
+                # cov 270
+                p_gain_vp(s, self.l_p, 2)
             else:
-                raise AssertionError(pc)
+                # cov 271
+                p_gain_vp(s, self.l_o, 2)
+            s.pop()
+        else:  # pc == 2
+            s.pop()
 
 
 # card independent_reds: event (specs/twilight_struggle/cards.yaml:266)
@@ -7699,41 +7372,36 @@ class Eff_card_event_independent_reds(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 274
-                self.l_o = 1 - self.l_p
-                self.l_xs = [
-                    c_x
-                    for c_x in [E_yugoslavia, E_romania, E_bulgaria, E_hungary, E_czechoslovakia]
-                    if (s.v_influence[c_x][self.l_o] > s.v_influence[c_x][self.l_p])
-                ]
-                if len(self.l_xs) == 0:
-                    # cov 275
-                    s.say("No country needs influence to match the " + s.player_label(self.l_o))
-                    s.pop()
-                    return
-                else:
-                    # cov 276
-                    pass
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    self.l_xs,
-                    5,
-                    "l_x",
-                    "match the " + s.player_label(self.l_o) + " influence in",
-                    at="specs/twilight_struggle/cards.yaml:272",
-                )
-                return
-            elif pc == 1:
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[self.l_x][self.l_o]))
-                s.forget(READ_var_influence)
+        if pc == 0:
+            # cov 274
+            self.l_o = 1 - self.l_p
+            self.l_xs = [
+                c_x
+                for c_x in [E_yugoslavia, E_romania, E_bulgaria, E_hungary, E_czechoslovakia]
+                if (s.v_influence[c_x][self.l_o] > s.v_influence[c_x][self.l_p])
+            ]
+            if len(self.l_xs) == 0:
+                # cov 275
+                s.say("No country needs influence to match the " + s.player_label(self.l_o))
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 276
+                pass
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                self.l_xs,
+                5,
+                "l_x",
+                "match the " + s.player_label(self.l_o) + " influence in",
+                at="specs/twilight_struggle/cards.yaml:272",
+            )
+        else:  # pc == 1
+            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[self.l_x][self.l_o]))
+            s.forget(READ_var_influence)
+            s.pop()
 
 
 # card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)
@@ -7754,27 +7422,22 @@ class Eff_card_event_marshall_plan(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 277
-                self.pc = 1
-                s.push(
-                    Proc_add_to_each(
-                        self.l_p,
-                        7,
-                        [
-                            c_x
-                            for c_x in f_western_europe_countries(s)
-                            if (not f_controls(s, (1 - self.l_p), c_x))
-                        ],
-                    )
+        if pc == 0:
+            # cov 277
+            self.pc = 1
+            s.push(
+                Proc_add_to_each(
+                    self.l_p,
+                    7,
+                    [
+                        c_x
+                        for c_x in f_western_europe_countries(s)
+                        if (not f_controls(s, (1 - self.l_p), c_x))
+                    ],
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)
@@ -7797,25 +7460,20 @@ class Eff_card_event_indo_pakistani_war(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 278
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    [E_india, E_pakistan],
-                    5,
-                    "l_x",
-                    "the country invaded",
-                    at="specs/twilight_struggle/cards.yaml:292",
-                )
-                return
-            elif pc == 1:
-                p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 278
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                [E_india, E_pakistan],
+                5,
+                "l_x",
+                "the country invaded",
+                at="specs/twilight_struggle/cards.yaml:292",
+            )
+        else:  # pc == 1
+            p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
+            s.pop()
 
 
 # card cia_created: event (specs/twilight_struggle/cards.yaml:312)
@@ -7836,22 +7494,17 @@ class Eff_card_event_cia_created(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 281
-                s.say_to(
-                    self.l_p,
-                    "You see: "
-                    + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]),
-                )
-                self.pc = 1
-                s.push(Proc_event_operations(self.l_p, self.l_self))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 281
+            s.say_to(
+                self.l_p,
+                "You see: "
+                + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]),
+            )
+            self.pc = 1
+            s.push(Proc_event_operations(self.l_p, self.l_self))
+        else:  # pc == 1
+            s.pop()
 
 
 # card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)
@@ -7872,17 +7525,12 @@ class Eff_card_event_suez_crisis(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 284
-                self.pc = 1
-                s.push(Proc_remove_up_to(self.l_p, 4, 2, [E_france, E_uk, E_israel]))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 284
+            self.pc = 1
+            s.push(Proc_remove_up_to(self.l_p, 4, 2, [E_france, E_uk, E_israel]))
+        else:  # pc == 1
+            s.pop()
 
 
 # card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)
@@ -7903,21 +7551,16 @@ class Eff_card_event_east_european_unrest(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 285
-                self.pc = 1
-                s.push(
-                    Proc_remove_from_each(
-                        self.l_p, 3, (2 if (s.v_turn >= 8) else 1), f_eastern_europe_countries(s)
-                    )
+        if pc == 0:
+            # cov 285
+            self.pc = 1
+            s.push(
+                Proc_remove_from_each(
+                    self.l_p, 3, (2 if (s.v_turn >= 8) else 1), f_eastern_europe_countries(s)
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card decolonization: event (specs/twilight_struggle/cards.yaml:350)
@@ -7938,27 +7581,22 @@ class Eff_card_event_decolonization(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 286
-                self.pc = 1
-                s.push(
-                    Proc_add_to_each(
-                        self.l_p,
-                        4,
-                        [
-                            c_x
-                            for c_x in list(range(84))
-                            if ((F_country_region[c_x] == E_africa) or (2 in F_country_subregions[c_x]))
-                        ],
-                    )
+        if pc == 0:
+            # cov 286
+            self.pc = 1
+            s.push(
+                Proc_add_to_each(
+                    self.l_p,
+                    4,
+                    [
+                        c_x
+                        for c_x in range(84)
+                        if ((F_country_region[c_x] == E_africa) or (2 in F_country_subregions[c_x]))
+                    ],
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card un_intervention: event (specs/twilight_struggle/cards.yaml:367)
@@ -7981,39 +7619,33 @@ class Eff_card_event_un_intervention(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 289
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    [
-                        c_y
-                        for c_y in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                        if (F_card_side[c_y] == (1 - self.l_p))
-                    ],
-                    7,
-                    "l_c",
-                    "the " + s.player_label((1 - self.l_p)) + " card played with UN Intervention",
-                    at="specs/twilight_struggle/cards.yaml:367",
-                )
-                return
-            elif pc == 1:
-                s.move(T_card, self.l_c, Z_table, True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " plays "
-                    + s.label(T_card, self.l_c)
-                    + " for operations; its event is cancelled"
-                )
-                self.pc = 2
-                s.push(Proc_use_for_operations(self.l_p, self.l_c))
-                return
-            elif pc == 2:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 289
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                [
+                    c_y
+                    for c_y in s.z.piles[(Z_hand + s.ref(self.l_p))]
+                    if (F_card_side[c_y] == (1 - self.l_p))
+                ],
+                7,
+                "l_c",
+                "the " + s.player_label((1 - self.l_p)) + " card played with UN Intervention",
+                at="specs/twilight_struggle/cards.yaml:367",
+            )
+        elif pc == 1:
+            s.move(T_card, self.l_c, Z_table, True)
+            s.say(
+                s.player_label(self.l_p)
+                + " plays "
+                + s.label(T_card, self.l_c)
+                + " for operations; its event is cancelled"
+            )
+            self.pc = 2
+            s.push(Proc_use_for_operations(self.l_p, self.l_c))
+        else:  # pc == 2
+            s.pop()
 
 
 # card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)
@@ -8023,7 +7655,7 @@ class Eff_card_event_de_stalinization(Frame):
     ORIGIN = "card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:country")
-    BLOCKS = 6
+    BLOCKS = 4
     l_self: int
     l_p: int
     l_taken: int
@@ -8041,46 +7673,41 @@ class Eff_card_event_de_stalinization(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 290
-                self.l_taken = 0
-                self.l_more = True
-                pc = 1
-                continue
-            elif pc == 1:
-                s.tick("the while loop at specs/twilight_struggle/cards.yaml:382:9")
-                if not (self.l_more and (self.l_taken < 4)):
-                    pc = 3
+            if pc < 2:
+                if pc == 0:
+                    # cov 290
+                    self.l_taken = 0
+                    self.l_more = True
+                    pc = 1
                     continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
-                if s.decide(
-                    self.l_p,
-                    [c_y for c_y in list(range(84)) if (s.v_influence[c_y][self.l_p] > 0)],
-                    5,
-                    "l_x",
-                    "take 1 influence to move (" + str(self.l_taken) + " of up to 4 taken; pass: stop)",
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:383",
-                ):
-                    return
-                self.l_x = -1
-                pc = 4
-                continue
-            elif pc == 3:
-                self.pc = 5
-                s.push(
-                    Proc_add_spread(
+                else:  # pc == 1
+                    s.tick("the while loop at specs/twilight_struggle/cards.yaml:382:9")
+                    if not (self.l_more and (self.l_taken < 4)):
+                        self.pc = 3
+                        s.push(
+                            Proc_add_spread(
+                                self.l_p,
+                                self.l_taken,
+                                2,
+                                [c_x for c_x in range(84) if (not f_controls(s, (1 - self.l_p), c_x))],
+                            )
+                        )
+                        return
+                    self.pc = 2
+                    if s.decide(
                         self.l_p,
-                        self.l_taken,
-                        2,
-                        [c_x for c_x in list(range(84)) if (not f_controls(s, (1 - self.l_p), c_x))],
-                    )
-                )
-                return
-            elif pc == 4:
+                        [c_y for c_y in range(84) if (s.v_influence[c_y][self.l_p] > 0)],
+                        5,
+                        "l_x",
+                        "take 1 influence to move (" + str(self.l_taken) + " of up to 4 taken; pass: stop)",
+                        True,
+                        at="specs/twilight_struggle/cards.yaml:383",
+                    ):
+                        return
+                    self.l_x = -1
+                    pc = 2
+                    continue
+            elif pc == 2:
                 if self.l_x == -1:
                     # cov 291
                     self.l_more = False
@@ -8092,11 +7719,9 @@ class Eff_card_event_de_stalinization(Frame):
                     self.l_taken += 1
                 pc = 1
                 continue
-            elif pc == 5:
+            else:  # pc == 3
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # card brush_war: event (specs/twilight_struggle/cards.yaml:419)
@@ -8119,29 +7744,24 @@ class Eff_card_event_brush_war(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 296
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    [
-                        c_y
-                        for c_y in list(range(84))
-                        if ((F_country_stability[c_y] <= 2) and (not f_protected(s, self.l_p, c_y)))
-                    ],
-                    5,
-                    "l_x",
-                    "the country attacked (Brush War)",
-                    at="specs/twilight_struggle/cards.yaml:419",
-                )
-                return
-            elif pc == 1:
-                p_war(s, self.l_p, self.l_x, False, 3, 1, 3)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 296
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                [
+                    c_y
+                    for c_y in range(84)
+                    if ((F_country_stability[c_y] <= 2) and (not f_protected(s, self.l_p, c_y)))
+                ],
+                5,
+                "l_x",
+                "the country attacked (Brush War)",
+                at="specs/twilight_struggle/cards.yaml:419",
+            )
+        else:  # pc == 1
+            p_war(s, self.l_p, self.l_x, False, 3, 1, 3)
+            s.pop()
 
 
 # card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)
@@ -8184,7 +7804,7 @@ class Eff_card_event_salt_negotiations(Frame):
                 self.l_c = -1
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 if self.l_c != -1:
                     # cov 311
                     s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_p)), True)
@@ -8199,8 +7819,6 @@ class Eff_card_event_salt_negotiations(Frame):
                     pass
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # card summit: event (specs/twilight_struggle/cards.yaml:520)
@@ -8231,56 +7849,51 @@ class Eff_card_event_summit(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 315
-                self.l_o = 1 - self.l_p
-                self.l_mine = s.roll(6) + f_regions_led(s, self.l_p)
-                self.l_theirs = s.roll(6) + f_regions_led(s, self.l_o)
-                s.say(
-                    "Summit: "
-                    + s.player_label(self.l_p)
-                    + " "
-                    + str(self.l_mine)
-                    + ", "
-                    + s.player_label(self.l_o)
-                    + " "
-                    + str(self.l_theirs)
-                )
-                if self.l_mine == self.l_theirs:
-                    # cov 316
-                    s.say("Summit: a tie, no effect")
-                    s.pop()
-                    return
-                else:
-                    # cov 317
-                    pass
-                self.l_w = self.l_p if (self.l_mine > self.l_theirs) else self.l_o
-                p_gain_vp(s, self.l_w, 2)
-                self.pc = 1
-                s.decide(
-                    self.l_w,
-                    [c_m for c_m in [0, 1, 2] if ((c_m != 0) or (s.v_defcon < 5))],
-                    13,
-                    "l_step",
-                    "move DEFCON one level (Summit)",
-                    at="specs/twilight_struggle/cards.yaml:530",
-                )
-                return
-            elif pc == 1:
-                if self.l_step == 0:
-                    # cov 318
-                    p_improve_defcon(s, 1)
-                elif self.l_step == 1:
-                    # cov 319
-                    p_degrade_defcon(s, 1)
-                else:
-                    # cov 320
-                    pass
+        if pc == 0:
+            # cov 315
+            self.l_o = 1 - self.l_p
+            self.l_mine = s.roll(6) + f_regions_led(s, self.l_p)
+            self.l_theirs = s.roll(6) + f_regions_led(s, self.l_o)
+            s.say(
+                "Summit: "
+                + s.player_label(self.l_p)
+                + " "
+                + str(self.l_mine)
+                + ", "
+                + s.player_label(self.l_o)
+                + " "
+                + str(self.l_theirs)
+            )
+            if self.l_mine == self.l_theirs:
+                # cov 316
+                s.say("Summit: a tie, no effect")
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 317
+                pass
+            self.l_w = self.l_p if (self.l_mine > self.l_theirs) else self.l_o
+            p_gain_vp(s, self.l_w, 2)
+            self.pc = 1
+            s.decide(
+                self.l_w,
+                [c_m for c_m in [0, 1, 2] if ((c_m != 0) or (s.v_defcon < 5))],
+                13,
+                "l_step",
+                "move DEFCON one level (Summit)",
+                at="specs/twilight_struggle/cards.yaml:530",
+            )
+        else:  # pc == 1
+            if self.l_step == 0:
+                # cov 318
+                p_improve_defcon(s, 1)
+            elif self.l_step == 1:
+                # cov 319
+                p_degrade_defcon(s, 1)
+            else:
+                # cov 320
+                pass
+            s.pop()
 
 
 # card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)
@@ -8303,27 +7916,22 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 321
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    range(1, 5 + 1),
-                    2,
-                    "l_level",
-                    "set DEFCON to",
-                    at="specs/twilight_struggle/cards.yaml:544",
-                )
-                return
-            elif pc == 1:
-                i0_ = s.ref(self.l_p)
-                s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + 5))
-                p_set_defcon(s, self.l_level)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 321
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                range(1, 5 + 1),
+                2,
+                "l_level",
+                "set DEFCON to",
+                at="specs/twilight_struggle/cards.yaml:544",
+            )
+        else:  # pc == 1
+            i0_ = s.ref(self.l_p)
+            s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + 5))
+            p_set_defcon(s, self.l_level)
+            s.pop()
 
 
 # card junta: event (specs/twilight_struggle/cards.yaml:554)
@@ -8346,31 +7954,25 @@ class Eff_card_event_junta(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 322
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    f_latin_america(s),
-                    5,
-                    "l_x",
-                    "add 2 influence to (Junta)",
-                    at="specs/twilight_struggle/cards.yaml:554",
-                )
-                return
-            elif pc == 1:
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
-                s.forget(READ_var_influence)
-                self.pc = 2
-                s.push(Proc_free_coup_or_realignments(self.l_p, self.l_self, f_latin_america(s)))
-                return
-            elif pc == 2:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 322
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                f_latin_america(s),
+                5,
+                "l_x",
+                "add 2 influence to (Junta)",
+                at="specs/twilight_struggle/cards.yaml:554",
+            )
+        elif pc == 1:
+            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
+            s.forget(READ_var_influence)
+            self.pc = 2
+            s.push(Proc_free_coup_or_realignments(self.l_p, self.l_self, f_latin_america(s)))
+        else:  # pc == 2
+            s.pop()
 
 
 # card missile_envy: event (specs/twilight_struggle/cards.yaml:574)
@@ -8380,7 +7982,7 @@ class Eff_card_event_missile_envy(Frame):
     ORIGIN = "card missile_envy: event (specs/twilight_struggle/cards.yaml:574)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "int", "entity:card")
-    BLOCKS = 7
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_o: int
@@ -8397,57 +7999,44 @@ class Eff_card_event_missile_envy(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 324
-                self.l_o = 1 - self.l_p
-                if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
-                    # cov 325
-                    s.say(s.player_label(self.l_o) + " has no card to give")
-                    s.pop()
-                    return
-                else:
-                    # cov 326
-                    pass
-                self.l_top = max(
-                    (F_card_ops[c_y] for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]), default=0
-                )
-                self.pc = 1
-                s.decide(
-                    self.l_o,
-                    [c_y for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))] if (F_card_ops[c_y] == self.l_top)],
-                    7,
-                    "l_c",
-                    "card to give for Missile Envy (a highest-operations card)",
-                    at="specs/twilight_struggle/cards.yaml:580",
-                )
-                return
-            elif pc == 1:
-                s.move(T_card, self.l_c, Z_table, True)
-                s.move(T_card, self.l_self, (Z_hand + s.ref(self.l_o)), True)
-                # cov 327
-                s.add_mod(M_owes_operations, (self.l_o,), -1)
-                # cov 328
-                s.add_mod(M_must_play_for_operations, (self.l_o, self.l_self), -1)
-                s.say(
-                    s.player_label(self.l_o)
-                    + " gives "
-                    + s.label(T_card, self.l_c)
-                    + " and takes Missile Envy, to play for operations next"
-                )
-                if F_card_scoring[self.l_c] or (
-                    (F_card_side[self.l_c] != self.l_o)
-                    and (not f_event_blocked(s, f_event_player(s, self.l_p, self.l_c), self.l_c))
-                ):
-                    pc = 3
-                    continue
-                # cov 330
-                pc = 4
-                continue
-            elif pc == 2:
+        if pc == 0:
+            # cov 324
+            self.l_o = 1 - self.l_p
+            if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
+                # cov 325
+                s.say(s.player_label(self.l_o) + " has no card to give")
                 s.pop()
                 return
-            elif pc == 3:
+            else:
+                # cov 326
+                pass
+            self.l_top = max((F_card_ops[c_y] for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]), default=0)
+            self.pc = 1
+            s.decide(
+                self.l_o,
+                [c_y for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))] if (F_card_ops[c_y] == self.l_top)],
+                7,
+                "l_c",
+                "card to give for Missile Envy (a highest-operations card)",
+                at="specs/twilight_struggle/cards.yaml:580",
+            )
+        elif pc == 1:
+            s.move(T_card, self.l_c, Z_table, True)
+            s.move(T_card, self.l_self, (Z_hand + s.ref(self.l_o)), True)
+            # cov 327
+            s.add_mod(M_owes_operations, (self.l_o,), -1)
+            # cov 328
+            s.add_mod(M_must_play_for_operations, (self.l_o, self.l_self), -1)
+            s.say(
+                s.player_label(self.l_o)
+                + " gives "
+                + s.label(T_card, self.l_c)
+                + " and takes Missile Envy, to play for operations next"
+            )
+            if F_card_scoring[self.l_c] or (
+                (F_card_side[self.l_c] != self.l_o)
+                and (not f_event_blocked(s, f_event_player(s, self.l_p, self.l_c), self.l_c))
+            ):
                 # cov 329
                 arg0_ = self.l_p
                 arg1_ = self.l_c
@@ -8460,27 +8049,20 @@ class Eff_card_event_missile_envy(Frame):
                     t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
                 if tc_war_protest(s, arg0_, arg1_, arg2_):
                     t_war_protest(s, arg0_, arg1_, arg2_)
-                self.pc = 5
+                self.pc = 2
                 s.push(Proc_resolve_event_play(self.l_p, self.l_c))
                 return
-            elif pc == 4:
-                s.say(
-                    s.player_label(self.l_p)
-                    + " uses the operations of "
-                    + s.label(T_card, self.l_c)
-                    + "; its event does not happen"
-                )
-                self.pc = 6
-                s.push(Proc_use_for_operations(self.l_p, self.l_c))
-                return
-            elif pc == 5:
-                pc = 2
-                continue
-            elif pc == 6:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 330
+            s.say(
+                s.player_label(self.l_p)
+                + " uses the operations of "
+                + s.label(T_card, self.l_c)
+                + "; its event does not happen"
+            )
+            self.pc = 2
+            s.push(Proc_use_for_operations(self.l_p, self.l_c))
+        else:  # pc == 2
+            s.pop()
 
 
 # card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)
@@ -8490,7 +8072,7 @@ class Eff_card_event_south_african_unrest(Frame):
     ORIGIN = "card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "bool", "entity:country")
-    BLOCKS = 6
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_all_there: bool
@@ -8505,58 +8087,43 @@ class Eff_card_event_south_african_unrest(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 336
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_all_there",
-                    "add 2 influence to South Africa? (no: 1 there and 2 in one country next to it)",
-                    at="specs/twilight_struggle/cards.yaml:632",
-                )
-                return
-            elif pc == 1:
-                if self.l_all_there:
-                    pc = 3
-                    continue
-                # cov 338
-                pc = 4
-                continue
-            elif pc == 2:
-                s.pop()
-                return
-            elif pc == 3:
+        if pc == 0:
+            # cov 336
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                (0, 1),
+                1,
+                "l_all_there",
+                "add 2 influence to South Africa? (no: 1 there and 2 in one country next to it)",
+                at="specs/twilight_struggle/cards.yaml:632",
+            )
+        elif pc == 1:
+            if self.l_all_there:
                 # cov 337
                 i0_, i1_ = E_south_africa, s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
                 s.forget(READ_var_influence)
-                pc = 2
-                continue
-            elif pc == 4:
-                i0_, i1_ = E_south_africa, s.ref(self.l_p)
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
-                s.forget(READ_var_influence)
-                self.pc = 5
-                s.decide(
-                    self.l_p,
-                    F_country_adjacent[E_south_africa],
-                    5,
-                    "l_x",
-                    "add 2 influence to (South African Unrest)",
-                    at="specs/twilight_struggle/cards.yaml:637",
-                )
+                s.pop()
                 return
-            elif pc == 5:
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
-                s.forget(READ_var_influence)
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 338
+            i0_, i1_ = E_south_africa, s.ref(self.l_p)
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
+            s.forget(READ_var_influence)
+            self.pc = 2
+            s.decide(
+                self.l_p,
+                F_country_adjacent[E_south_africa],
+                5,
+                "l_x",
+                "add 2 influence to (South African Unrest)",
+                at="specs/twilight_struggle/cards.yaml:637",
+            )
+        else:  # pc == 2
+            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
+            s.forget(READ_var_influence)
+            s.pop()
 
 
 # card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)
@@ -8577,24 +8144,19 @@ class Eff_card_event_muslim_revolution(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 342
-                self.pc = 1
-                s.push(
-                    Proc_remove_from_each(
-                        self.l_p,
-                        2,
-                        99,
-                        [E_sudan, E_iran, E_iraq, E_egypt, E_libya, E_saudi_arabia, E_syria, E_jordan],
-                    )
+        if pc == 0:
+            # cov 342
+            self.pc = 1
+            s.push(
+                Proc_remove_from_each(
+                    self.l_p,
+                    2,
+                    99,
+                    [E_sudan, E_iran, E_iraq, E_egypt, E_libya, E_saudi_arabia, E_syria, E_jordan],
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)
@@ -8615,18 +8177,13 @@ class Eff_card_event_abm_treaty(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 343
-                p_improve_defcon(s, 1)
-                self.pc = 1
-                s.push(Proc_event_operations(self.l_p, self.l_self))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 343
+            p_improve_defcon(s, 1)
+            self.pc = 1
+            s.push(Proc_event_operations(self.l_p, self.l_self))
+        else:  # pc == 1
+            s.pop()
 
 
 # card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)
@@ -8647,22 +8204,17 @@ class Eff_card_event_lone_gunman(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 353
-                s.say_to(
-                    self.l_p,
-                    "You see: "
-                    + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]),
-                )
-                self.pc = 1
-                s.push(Proc_event_operations(self.l_p, self.l_self))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 353
+            s.say_to(
+                self.l_p,
+                "You see: "
+                + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]),
+            )
+            self.pc = 1
+            s.push(Proc_event_operations(self.l_p, self.l_self))
+        else:  # pc == 1
+            s.pop()
 
 
 # card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)
@@ -8683,27 +8235,22 @@ class Eff_card_event_colonial_rear_guards(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 354
-                self.pc = 1
-                s.push(
-                    Proc_add_to_each(
-                        self.l_p,
-                        4,
-                        [
-                            c_x
-                            for c_x in list(range(84))
-                            if ((F_country_region[c_x] == E_africa) or (2 in F_country_subregions[c_x]))
-                        ],
-                    )
+        if pc == 0:
+            # cov 354
+            self.pc = 1
+            s.push(
+                Proc_add_to_each(
+                    self.l_p,
+                    4,
+                    [
+                        c_x
+                        for c_x in range(84)
+                        if ((F_country_region[c_x] == E_africa) or (2 in F_country_subregions[c_x]))
+                    ],
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)
@@ -8724,27 +8271,22 @@ class Eff_card_event_puppet_governments(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 357
-                self.pc = 1
-                s.push(
-                    Proc_add_to_each(
-                        self.l_p,
-                        3,
-                        [
-                            c_x
-                            for c_x in list(range(84))
-                            if ((s.v_influence[c_x][P_usa] == 0) and (s.v_influence[c_x][P_ussr] == 0))
-                        ],
-                    )
+        if pc == 0:
+            # cov 357
+            self.pc = 1
+            s.push(
+                Proc_add_to_each(
+                    self.l_p,
+                    3,
+                    [
+                        c_x
+                        for c_x in range(84)
+                        if ((s.v_influence[c_x][P_usa] == 0) and (s.v_influence[c_x][P_ussr] == 0))
+                    ],
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)
@@ -8754,7 +8296,7 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
     ORIGIN = "card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "bool")
-    BLOCKS = 10
+    BLOCKS = 4
     l_self: int
     l_p: int
     l_o: int
@@ -8771,17 +8313,22 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
+        if pc < 2:
             if pc == 0:
                 # cov 358
                 self.l_o = 1 - self.l_p
                 if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
-                    pc = 2
-                    continue
+                    # cov 359
+                    s.say(
+                        s.player_label(self.l_o)
+                        + " has no card: "
+                        + s.player_label(self.l_p)
+                        + " uses the operations of Grain Sales to Soviets"
+                    )
+                    self.pc = 1
+                    s.push(Proc_event_operations(self.l_p, self.l_self))
+                    return
                 # cov 360
-                pc = 1
-                continue
-            elif pc == 1:
                 self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
                 s.move(T_card, self.l_c, (Z_looked_at + s.ref(self.l_p)), True)
                 s.say_to(
@@ -8789,7 +8336,7 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                     "You see: "
                     + ", ".join(s.label(T_card, x_) for x_ in s.z.piles[(Z_looked_at + s.ref(self.l_p))]),
                 )
-                self.pc = 4
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     (0, 1),
@@ -8800,34 +8347,10 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                     + " hand? (no: return it and use this card's operations)",
                     at="specs/twilight_struggle/cards.yaml:791",
                 )
-                return
-            elif pc == 2:
-                # cov 359
-                s.say(
-                    s.player_label(self.l_o)
-                    + " has no card: "
-                    + s.player_label(self.l_p)
-                    + " uses the operations of Grain Sales to Soviets"
-                )
-                self.pc = 3
-                s.push(Proc_event_operations(self.l_p, self.l_self))
-                return
-            elif pc == 3:
+            else:  # pc == 1
                 s.pop()
-                return
-                pc = 1
-                continue
-            elif pc == 4:
-                if self.l_playing:
-                    pc = 6
-                    continue
-                # cov 362
-                pc = 7
-                continue
-            elif pc == 5:
-                s.pop()
-                return
-            elif pc == 6:
+        elif pc == 2:
+            if self.l_playing:
                 # cov 361
                 s.say(
                     s.player_label(self.l_p)
@@ -8837,28 +8360,16 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                     + s.player_label(self.l_o)
                     + " hand"
                 )
-                self.pc = 8
+                self.pc = 3
                 s.push(Proc_play_card(self.l_p, self.l_c))
                 return
-            elif pc == 7:
-                s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_o)), True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " returns the card to the "
-                    + s.player_label(self.l_o)
-                    + " hand"
-                )
-                self.pc = 9
-                s.push(Proc_event_operations(self.l_p, self.l_self))
-                return
-            elif pc == 8:
-                pc = 5
-                continue
-            elif pc == 9:
-                pc = 5
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 362
+            s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_o)), True)
+            s.say(s.player_label(self.l_p) + " returns the card to the " + s.player_label(self.l_o) + " hand")
+            self.pc = 3
+            s.push(Proc_event_operations(self.l_p, self.l_self))
+        else:  # pc == 3
+            s.pop()
 
 
 # card oas_founded: event (specs/twilight_struggle/cards.yaml:832)
@@ -8879,17 +8390,12 @@ class Eff_card_event_oas_founded(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 367
-                self.pc = 1
-                s.push(Proc_add_spread(self.l_p, 2, 2, f_latin_america(s)))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 367
+            self.pc = 1
+            s.push(Proc_add_spread(self.l_p, 2, 2, f_latin_america(s)))
+        else:  # pc == 1
+            s.pop()
 
 
 # card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)
@@ -8910,24 +8416,16 @@ class Eff_card_event_the_voice_of_america(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 376
-                self.pc = 1
-                s.push(
-                    Proc_remove_up_to(
-                        self.l_p,
-                        4,
-                        2,
-                        [c_x for c_x in list(range(84)) if (F_country_region[c_x] != E_europe)],
-                    )
+        if pc == 0:
+            # cov 376
+            self.pc = 1
+            s.push(
+                Proc_remove_up_to(
+                    self.l_p, 4, 2, [c_x for c_x in range(84) if (F_country_region[c_x] != E_europe)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)
@@ -8948,24 +8446,16 @@ class Eff_card_event_liberation_theology(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 377
-                self.pc = 1
-                s.push(
-                    Proc_add_spread(
-                        self.l_p,
-                        3,
-                        2,
-                        [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_central_america)],
-                    )
+        if pc == 0:
+            # cov 377
+            self.pc = 1
+            s.push(
+                Proc_add_spread(
+                    self.l_p, 3, 2, [c_x for c_x in range(84) if (F_country_region[c_x] == E_central_america)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)
@@ -8975,7 +8465,7 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
     ORIGIN = "card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 5
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -8986,40 +8476,26 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 378
-                if E_china_card in s.z.piles[(Z_china + s.ref((1 - self.l_p)))]:
-                    pc = 2
-                    continue
-                if E_china_card in s.z.piles[(Z_china + s.ref(self.l_p))]:
-                    pc = 3
-                    continue
-                # cov 381
-                pc = 1
-                continue
-            elif pc == 1:
-                s.pop()
-                return
-            elif pc == 2:
+        if pc == 0:
+            # cov 378
+            if E_china_card in s.z.piles[(Z_china + s.ref((1 - self.l_p)))]:
                 # cov 379
                 p_take_china_card(s, self.l_p, True)
-                pc = 1
-                continue
-            elif pc == 3:
+                s.pop()
+                return
+            if E_china_card in s.z.piles[(Z_china + s.ref(self.l_p))]:
                 # cov 380
-                self.pc = 4
+                self.pc = 1
                 s.push(
                     Proc_add_spread(
-                        self.l_p, 4, 2, [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_asia)]
+                        self.l_p, 4, 2, [c_x for c_x in range(84) if (F_country_region[c_x] == E_asia)]
                     )
                 )
                 return
-            elif pc == 4:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 381
+            s.pop()
+        else:  # pc == 1
+            s.pop()
 
 
 # card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)
@@ -9029,7 +8505,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
     ORIGIN = "card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:card")
-    BLOCKS = 5
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_n: int
@@ -9056,12 +8532,13 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/twilight_struggle/cards.yaml:911:9")
                 if not (self.l_more and (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > 0)):
-                    pc = 3
-                    continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                    for _ in range(self.l_n):
+                        s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:921:9")
+                        p_draw(s, self.l_p)
+                    s.say(s.player_label(self.l_p) + " draws " + str(self.l_n) + " cards")
+                    s.pop()
+                    return
+                self.pc = 2
                 if s.decide(
                     self.l_p,
                     s.z.piles[(Z_hand + s.ref(self.l_p))],
@@ -9073,16 +8550,9 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                 ):
                     return
                 self.l_c = -1
-                pc = 4
+                pc = 2
                 continue
-            elif pc == 3:
-                for _ in range(self.l_n):
-                    s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:921:9")
-                    p_draw(s, self.l_p)
-                s.say(s.player_label(self.l_p) + " draws " + str(self.l_n) + " cards")
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 if self.l_c == -1:
                     # cov 383
                     self.l_more = False
@@ -9093,8 +8563,6 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                     s.say(s.player_label(self.l_p) + " discards " + s.label(T_card, self.l_c))
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # card star_wars: event (specs/twilight_struggle/cards.yaml:1009)
@@ -9119,62 +8587,51 @@ class Eff_card_event_star_wars(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 394
-                self.l_xs = [
-                    c_c
-                    for c_c in s.z.piles[Z_discard]
-                    if (
-                        (not F_card_scoring[c_c])
-                        and (not f_event_blocked(s, f_event_player(s, self.l_p, c_c), c_c))
-                    )
-                ]
-                if len(self.l_xs) == 0:
-                    # cov 395
-                    s.say("No card in the discard pile has an event that can happen")
-                    s.pop()
-                    return
-                else:
-                    # cov 396
-                    pass
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    self.l_xs,
-                    7,
-                    "l_c",
-                    "a card from the discard pile to play as an event (Star Wars)",
-                    at="specs/twilight_struggle/cards.yaml:1014",
+        if pc == 0:
+            # cov 394
+            self.l_xs = [
+                c_c
+                for c_c in s.z.piles[Z_discard]
+                if (
+                    (not F_card_scoring[c_c])
+                    and (not f_event_blocked(s, f_event_player(s, self.l_p, c_c), c_c))
                 )
-                return
-            elif pc == 1:
-                s.move(T_card, self.l_c, Z_table, True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " takes "
-                    + s.label(T_card, self.l_c)
-                    + " from the discard pile"
-                )
-                arg0_ = self.l_p
-                arg1_ = self.l_c
-                arg2_ = 0
-                if tc_missile_envy_played(s, arg0_, arg1_, arg2_):
-                    t_missile_envy_played(s, arg0_, arg1_, arg2_)
-                if tc_bury_you_card(s, arg0_, arg1_, arg2_):
-                    t_bury_you_card(s, arg0_, arg1_, arg2_)
-                if tc_u2_incident_bonus(s, arg0_, arg1_, arg2_):
-                    t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
-                if tc_war_protest(s, arg0_, arg1_, arg2_):
-                    t_war_protest(s, arg0_, arg1_, arg2_)
-                self.pc = 2
-                s.push(Proc_resolve_event_play(self.l_p, self.l_c))
-                return
-            elif pc == 2:
+            ]
+            if len(self.l_xs) == 0:
+                # cov 395
+                s.say("No card in the discard pile has an event that can happen")
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 396
+                pass
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                self.l_xs,
+                7,
+                "l_c",
+                "a card from the discard pile to play as an event (Star Wars)",
+                at="specs/twilight_struggle/cards.yaml:1014",
+            )
+        elif pc == 1:
+            s.move(T_card, self.l_c, Z_table, True)
+            s.say(s.player_label(self.l_p) + " takes " + s.label(T_card, self.l_c) + " from the discard pile")
+            arg0_ = self.l_p
+            arg1_ = self.l_c
+            arg2_ = 0
+            if tc_missile_envy_played(s, arg0_, arg1_, arg2_):
+                t_missile_envy_played(s, arg0_, arg1_, arg2_)
+            if tc_bury_you_card(s, arg0_, arg1_, arg2_):
+                t_bury_you_card(s, arg0_, arg1_, arg2_)
+            if tc_u2_incident_bonus(s, arg0_, arg1_, arg2_):
+                t_u2_incident_bonus(s, arg0_, arg1_, arg2_)
+            if tc_war_protest(s, arg0_, arg1_, arg2_):
+                t_war_protest(s, arg0_, arg1_, arg2_)
+            self.pc = 2
+            s.push(Proc_resolve_event_play(self.l_p, self.l_c))
+        else:  # pc == 2
+            s.pop()
 
 
 # card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)
@@ -9195,27 +8652,22 @@ class Eff_card_event_the_reformer(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 399
-                self.pc = 1
-                s.push(
-                    Proc_add_spread(
-                        self.l_p,
-                        (6 if (f_toward(s, self.l_p, s.v_vp) > 0) else 4),
-                        2,
-                        [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_europe)],
-                    )
+        if pc == 0:
+            # cov 399
+            self.pc = 1
+            s.push(
+                Proc_add_spread(
+                    self.l_p,
+                    (6 if (f_toward(s, self.l_p, s.v_vp) > 0) else 4),
+                    2,
+                    [c_x for c_x in range(84) if (F_country_region[c_x] == E_europe)],
                 )
-                return
-            elif pc == 1:
-                # cov 400
-                s.add_mod(M_coup_ban, (self.l_p, E_europe), -1)
-                s.forget(READ_mod_coup_ban)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            # cov 400
+            s.add_mod(M_coup_ban, (self.l_p, E_europe), -1)
+            s.forget(READ_mod_coup_ban)
+            s.pop()
 
 
 # card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)
@@ -9236,27 +8688,19 @@ class Eff_card_event_marine_barracks_bombing(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 401
-                i0_, i1_ = E_lebanon, s.ref((1 - self.l_p))
-                s.v_influence[i0_][i1_] = min(99, max(0, 0))
-                s.forget(READ_var_influence)
-                self.pc = 1
-                s.push(
-                    Proc_remove_up_to(
-                        self.l_p,
-                        2,
-                        2,
-                        [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_middle_east)],
-                    )
+        if pc == 0:
+            # cov 401
+            i0_, i1_ = E_lebanon, s.ref((1 - self.l_p))
+            s.v_influence[i0_][i1_] = min(99, max(0, 0))
+            s.forget(READ_var_influence)
+            self.pc = 1
+            s.push(
+                Proc_remove_up_to(
+                    self.l_p, 2, 2, [c_x for c_x in range(84) if (F_country_region[c_x] == E_middle_east)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)
@@ -9266,7 +8710,7 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
     ORIGIN = "card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 4
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -9277,34 +8721,23 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 402
-                p_degrade_defcon(s, 1)
-                p_gain_vp(s, self.l_p, 2)
-                if f_controls(s, self.l_p, E_south_korea):
-                    pc = 2
-                    continue
-                # cov 404
-                pc = 1
-                continue
-            elif pc == 1:
-                s.pop()
-                return
-            elif pc == 2:
+        if pc == 0:
+            # cov 402
+            p_degrade_defcon(s, 1)
+            p_gain_vp(s, self.l_p, 2)
+            if f_controls(s, self.l_p, E_south_korea):
                 # cov 403
-                self.pc = 3
+                self.pc = 1
                 s.push(
                     Proc_spend_operations(
                         self.l_p, f_card_ops(s, self.l_p, self.l_self), 0, f_reach(s, self.l_p), [0, 1]
                     )
                 )
                 return
-            elif pc == 3:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 404
+            s.pop()
+        else:  # pc == 1
+            s.pop()
 
 
 # card glasnost: event (specs/twilight_struggle/cards.yaml:1076)
@@ -9314,7 +8747,7 @@ class Eff_card_event_glasnost(Frame):
     ORIGIN = "card glasnost: event (specs/twilight_struggle/cards.yaml:1076)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
-    BLOCKS = 4
+    BLOCKS = 2
     l_self: int
     l_p: int
 
@@ -9325,34 +8758,23 @@ class Eff_card_event_glasnost(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 405
-                p_improve_defcon(s, 1)
-                p_gain_vp(s, self.l_p, 2)
-                if E_the_reformer in s.z.piles[Z_in_effect]:
-                    pc = 2
-                    continue
-                # cov 407
-                pc = 1
-                continue
-            elif pc == 1:
-                s.pop()
-                return
-            elif pc == 2:
+        if pc == 0:
+            # cov 405
+            p_improve_defcon(s, 1)
+            p_gain_vp(s, self.l_p, 2)
+            if E_the_reformer in s.z.piles[Z_in_effect]:
                 # cov 406
-                self.pc = 3
+                self.pc = 1
                 s.push(
                     Proc_spend_operations(
                         self.l_p, f_card_ops(s, self.l_p, self.l_self), 0, f_reach(s, self.l_p), [0, 1]
                     )
                 )
                 return
-            elif pc == 3:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 407
+            s.pop()
+        else:  # pc == 1
+            s.pop()
 
 
 # card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)
@@ -9362,7 +8784,7 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
     ORIGIN = "card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country")
-    BLOCKS = 5
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_x: int
@@ -9397,24 +8819,16 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
                 continue
             elif pc == 1:
                 if self.l_x != -1:
-                    pc = 3
-                    continue
+                    # cov 409
+                    self.pc = 2
+                    s.push(Proc_coup_attempt(self.l_p, self.l_x, f_card_ops(s, self.l_p, self.l_self), True))
+                    return
                 # cov 410
-                pc = 2
-                continue
-            elif pc == 2:
                 s.pop()
                 return
-            elif pc == 3:
-                # cov 409
-                self.pc = 4
-                s.push(Proc_coup_attempt(self.l_p, self.l_x, f_card_ops(s, self.l_p, self.l_self), True))
+            else:  # pc == 2
+                s.pop()
                 return
-            elif pc == 4:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # card chernobyl: event (specs/twilight_struggle/cards.yaml:1127)
@@ -9439,36 +8853,31 @@ class Eff_card_event_chernobyl(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 416
-                self.l_o = 1 - self.l_p
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    list(range(6)),
-                    4,
-                    "l_r",
-                    "the region where "
-                    + s.player_label(self.l_o)
-                    + " may not place influence with operations this turn (Chernobyl)",
-                    at="specs/twilight_struggle/cards.yaml:1128",
-                )
-                return
-            elif pc == 1:
-                # cov 417
-                s.add_mod(M_placement_closed, (self.l_o, self.l_r), PH_turn)
-                s.say(
-                    "Chernobyl: "
-                    + s.player_label(self.l_o)
-                    + " may not place influence in "
-                    + s.label(T_region, self.l_r)
-                    + " with operations this turn"
-                )
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 416
+            self.l_o = 1 - self.l_p
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                list(range(6)),
+                4,
+                "l_r",
+                "the region where "
+                + s.player_label(self.l_o)
+                + " may not place influence with operations this turn (Chernobyl)",
+                at="specs/twilight_struggle/cards.yaml:1128",
+            )
+        else:  # pc == 1
+            # cov 417
+            s.add_mod(M_placement_closed, (self.l_o, self.l_r), PH_turn)
+            s.say(
+                "Chernobyl: "
+                + s.player_label(self.l_o)
+                + " may not place influence in "
+                + s.label(T_region, self.l_r)
+                + " with operations this turn"
+            )
+            s.pop()
 
 
 # card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)
@@ -9543,7 +8952,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     pass
                 self.l_xs = [
                     c_x
-                    for c_x in list(range(84))
+                    for c_x in range(84)
                     if ((F_country_region[c_x] == E_south_america) and (s.v_influence[c_x][self.l_p] > 0))
                 ]
                 self.pc = 2
@@ -9562,7 +8971,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     at="specs/twilight_struggle/cards.yaml:1147",
                 )
                 return
-            elif pc == 2:
+            else:  # pc == 2
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
                     i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
@@ -9575,8 +8984,6 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     )
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # card tear_down_this_wall: event (specs/twilight_struggle/cards.yaml:1162)
@@ -9597,26 +9004,19 @@ class Eff_card_event_tear_down_this_wall(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 421
-                i0_, i1_ = E_east_germany, s.ref(self.l_p)
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 3))
-                s.forget(READ_var_influence)
-                self.pc = 1
-                s.push(
-                    Proc_free_coup_or_realignments(
-                        self.l_p,
-                        self.l_self,
-                        [c_x for c_x in list(range(84)) if (F_country_region[c_x] == E_europe)],
-                    )
+        if pc == 0:
+            # cov 421
+            i0_, i1_ = E_east_germany, s.ref(self.l_p)
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 3))
+            s.forget(READ_var_influence)
+            self.pc = 1
+            s.push(
+                Proc_free_coup_or_realignments(
+                    self.l_p, self.l_self, [c_x for c_x in range(84) if (F_country_region[c_x] == E_europe)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)
@@ -9643,45 +9043,40 @@ class Eff_card_event_aldrich_ames_remix(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 423
-                self.l_o = 1 - self.l_p
-                if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
-                    # cov 424
-                    s.say(s.player_label(self.l_o) + " has no card in hand")
-                    s.pop()
-                    return
-                else:
-                    # cov 425
-                    pass
-                for x_ in list(s.z.piles[(Z_hand + s.ref(self.l_o))]):
-                    self.l_c = x_
-                    s.say("Revealed: " + s.label(T_card, self.l_c))
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    s.z.piles[(Z_hand + s.ref(self.l_o))],
-                    7,
-                    "l_c_2",
-                    "a card to discard from the " + s.player_label(self.l_o) + " hand",
-                    at="specs/twilight_struggle/cards.yaml:1193",
-                )
-                return
-            elif pc == 1:
-                s.move(T_card, self.l_c_2, Z_discard, True)
-                s.say(
-                    s.player_label(self.l_p)
-                    + " discards "
-                    + s.label(T_card, self.l_c_2)
-                    + " from the "
-                    + s.player_label(self.l_o)
-                    + " hand"
-                )
+        if pc == 0:
+            # cov 423
+            self.l_o = 1 - self.l_p
+            if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
+                # cov 424
+                s.say(s.player_label(self.l_o) + " has no card in hand")
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 425
+                pass
+            for x_ in list(s.z.piles[(Z_hand + s.ref(self.l_o))]):
+                self.l_c = x_
+                s.say("Revealed: " + s.label(T_card, self.l_c))
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                s.z.piles[(Z_hand + s.ref(self.l_o))],
+                7,
+                "l_c_2",
+                "a card to discard from the " + s.player_label(self.l_o) + " hand",
+                at="specs/twilight_struggle/cards.yaml:1193",
+            )
+        else:  # pc == 1
+            s.move(T_card, self.l_c_2, Z_discard, True)
+            s.say(
+                s.player_label(self.l_p)
+                + " discards "
+                + s.label(T_card, self.l_c_2)
+                + " from the "
+                + s.player_label(self.l_o)
+                + " hand"
+            )
+            s.pop()
 
 
 # card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1205)
@@ -9702,18 +9097,13 @@ class Eff_card_event_pershing_ii_deployed(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 426
-                p_gain_vp(s, self.l_p, 1)
-                self.pc = 1
-                s.push(Proc_remove_from_each(self.l_p, 3, 1, f_western_europe_countries(s)))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 426
+            p_gain_vp(s, self.l_p, 1)
+            self.pc = 1
+            s.push(Proc_remove_from_each(self.l_p, 3, 1, f_western_europe_countries(s)))
+        else:  # pc == 1
+            s.pop()
 
 
 # card wargames: event (specs/twilight_struggle/cards.yaml:1216)
@@ -9736,35 +9126,30 @@ class Eff_card_event_wargames(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 427
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_ending",
-                    "give " + s.player_label((1 - self.l_p)) + " 6 VP and end the game now?",
-                    at="specs/twilight_struggle/cards.yaml:1216",
-                )
-                return
-            elif pc == 1:
-                if not self.l_ending:
-                    # cov 428
-                    s.say(s.player_label(self.l_p) + " does not end the game")
-                    s.pop()
-                    return
-                else:
-                    # cov 429
-                    pass
-                p_gain_vp(s, (1 - self.l_p), 6)
-                s.v_over = True
-                p_winner_by_vp(s, "as Wargames ends the game")
+        if pc == 0:
+            # cov 427
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                (0, 1),
+                1,
+                "l_ending",
+                "give " + s.player_label((1 - self.l_p)) + " 6 VP and end the game now?",
+                at="specs/twilight_struggle/cards.yaml:1216",
+            )
+        else:  # pc == 1
+            if not self.l_ending:
+                # cov 428
+                s.say(s.player_label(self.l_p) + " does not end the game")
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 429
+                pass
+            p_gain_vp(s, (1 - self.l_p), 6)
+            s.v_over = True
+            p_winner_by_vp(s, "as Wargames ends the game")
+            s.pop()
 
 
 # card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1243)
@@ -9787,25 +9172,20 @@ class Eff_card_event_iran_iraq_war(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 431
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    [E_iran, E_iraq],
-                    5,
-                    "l_x",
-                    "the country invaded",
-                    at="specs/twilight_struggle/cards.yaml:1243",
-                )
-                return
-            elif pc == 1:
-                p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 431
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                [E_iran, E_iraq],
+                5,
+                "l_x",
+                "the country invaded",
+                at="specs/twilight_struggle/cards.yaml:1243",
+            )
+        else:  # pc == 1
+            p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
+            s.pop()
 
 
 # card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1267)
@@ -9855,7 +9235,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                     self.l_p,
                     [
                         c_y
-                        for c_y in list(range(84))
+                        for c_y in range(84)
                         if any((c_y in X_card_scored_countries[c_c](s, c_c)) for c_c in self.l_shown)
                     ],
                     5,
@@ -9868,7 +9248,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                 self.l_x = -1
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 if self.l_x != -1:
                     # cov 438
                     i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
@@ -9879,8 +9259,6 @@ class Eff_card_event_the_cambridge_five(Frame):
                     pass
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # card special_relationship: event (specs/twilight_struggle/cards.yaml:1285)
@@ -9890,7 +9268,7 @@ class Eff_card_event_special_relationship(Frame):
     ORIGIN = "card special_relationship: event (specs/twilight_struggle/cards.yaml:1285)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country", "entity:country")
-    BLOCKS = 6
+    BLOCKS = 3
     l_self: int
     l_p: int
     l_x: int
@@ -9905,29 +9283,19 @@ class Eff_card_event_special_relationship(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 440
-                if not f_controls(s, self.l_p, E_uk):
-                    # cov 441
-                    s.say(s.player_label(self.l_p) + " does not control the UK: no effect")
-                    s.pop()
-                    return
-                else:
-                    # cov 442
-                    pass
-                if s.active(M_nato_in_effect, ()):
-                    pc = 2
-                    continue
-                # cov 444
-                pc = 3
-                continue
-            elif pc == 1:
+        if pc == 0:
+            # cov 440
+            if not f_controls(s, self.l_p, E_uk):
+                # cov 441
+                s.say(s.player_label(self.l_p) + " does not control the UK: no effect")
                 s.pop()
                 return
-            elif pc == 2:
+            else:
+                # cov 442
+                pass
+            if s.active(M_nato_in_effect, ()):
                 # cov 443
-                self.pc = 4
+                self.pc = 1
                 s.decide(
                     self.l_p,
                     f_western_europe_countries(s),
@@ -9937,32 +9305,27 @@ class Eff_card_event_special_relationship(Frame):
                     at="specs/twilight_struggle/cards.yaml:1290",
                 )
                 return
-            elif pc == 3:
-                self.pc = 5
-                s.decide(
-                    self.l_p,
-                    F_country_adjacent[E_uk],
-                    5,
-                    "l_x_2",
-                    "add 1 influence",
-                    at="specs/twilight_struggle/cards.yaml:1294",
-                )
-                return
-            elif pc == 4:
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
-                s.forget(READ_var_influence)
-                p_gain_vp(s, self.l_p, 2)
-                pc = 1
-                continue
-            elif pc == 5:
-                i0_, i1_ = s.ref(self.l_x_2), s.ref(self.l_p)
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
-                s.forget(READ_var_influence)
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 444
+            self.pc = 2
+            s.decide(
+                self.l_p,
+                F_country_adjacent[E_uk],
+                5,
+                "l_x_2",
+                "add 1 influence",
+                at="specs/twilight_struggle/cards.yaml:1294",
+            )
+        elif pc == 1:
+            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
+            s.forget(READ_var_influence)
+            p_gain_vp(s, self.l_p, 2)
+            s.pop()
+        else:  # pc == 2
+            i0_, i1_ = s.ref(self.l_x_2), s.ref(self.l_p)
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
+            s.forget(READ_var_influence)
+            s.pop()
 
 
 # card che: event (specs/twilight_struggle/cards.yaml:1318)
@@ -9981,7 +9344,7 @@ class Eff_card_event_che(Frame):
         "int",
         "entity:country",
     )
-    BLOCKS = 9
+    BLOCKS = 5
     l_self: int
     l_p: int
     l_o: int
@@ -10005,94 +9368,82 @@ class Eff_card_event_che(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 447
-                self.l_o = 1 - self.l_p
-                self.l_ops = f_card_ops(s, self.l_p, self.l_self)
-                self.l_area = [
-                    c_x
-                    for c_x in list(range(84))
-                    if (
-                        (not F_country_battleground[c_x])
-                        and ((F_country_region[c_x] == E_africa) or (c_x in f_latin_america(s)))
-                    )
-                ]
-                self.pc = 1
-                if s.decide(
-                    self.l_p,
-                    [c_y for c_y in f_coup_targets(s, self.l_p) if (c_y in self.l_area)],
-                    5,
-                    "l_x",
-                    "coup with Che (or pass)",
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:1321",
-                ):
+            if pc < 2:
+                if pc == 0:
+                    # cov 447
+                    self.l_o = 1 - self.l_p
+                    self.l_ops = f_card_ops(s, self.l_p, self.l_self)
+                    v1_ = f_latin_america(s)
+                    self.l_area = [
+                        c_x
+                        for c_x in range(84)
+                        if (
+                            (not F_country_battleground[c_x])
+                            and ((F_country_region[c_x] == E_africa) or (c_x in v1_))
+                        )
+                    ]
+                    self.pc = 1
+                    if s.decide(
+                        self.l_p,
+                        [c_y for c_y in f_coup_targets(s, self.l_p) if (c_y in self.l_area)],
+                        5,
+                        "l_x",
+                        "coup with Che (or pass)",
+                        True,
+                        at="specs/twilight_struggle/cards.yaml:1321",
+                    ):
+                        return
+                    self.l_x = -1
+                    pc = 1
+                    continue
+                else:  # pc == 1
+                    if self.l_x == -1:
+                        # cov 448
+                        s.pop()
+                        return
+                    else:
+                        # cov 449
+                        pass
+                    self.l_before = s.v_influence[self.l_x][self.l_o]
+                    self.pc = 2
+                    s.push(Proc_coup_attempt(self.l_p, self.l_x, self.l_ops, False))
                     return
-                self.l_x = -1
-                pc = 1
-                continue
-            elif pc == 1:
-                if self.l_x == -1:
-                    # cov 448
-                    s.pop()
-                    return
-                else:
-                    # cov 449
-                    pass
-                self.l_before = s.v_influence[self.l_x][self.l_o]
-                self.pc = 2
-                s.push(Proc_coup_attempt(self.l_p, self.l_x, self.l_ops, False))
-                return
             elif pc == 2:
                 if s.v_influence[self.l_x][self.l_o] < self.l_before:
+                    # cov 450
+                    self.pc = 4
+                    if s.decide(
+                        self.l_p,
+                        [
+                            c_z
+                            for c_z in f_coup_targets(s, self.l_p)
+                            if ((c_z in self.l_area) and (c_z != self.l_x))
+                        ],
+                        5,
+                        "l_y",
+                        "a second coup with Che (or pass)",
+                        True,
+                        at="specs/twilight_struggle/cards.yaml:1326",
+                    ):
+                        return
+                    self.l_y = -1
                     pc = 4
                     continue
                 # cov 451
-                pc = 3
-                continue
+                s.pop()
+                return
             elif pc == 3:
                 s.pop()
                 return
-            elif pc == 4:
-                # cov 450
-                self.pc = 5
-                if s.decide(
-                    self.l_p,
-                    [
-                        c_z
-                        for c_z in f_coup_targets(s, self.l_p)
-                        if ((c_z in self.l_area) and (c_z != self.l_x))
-                    ],
-                    5,
-                    "l_y",
-                    "a second coup with Che (or pass)",
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:1326",
-                ):
-                    return
-                self.l_y = -1
-                pc = 5
-                continue
-            elif pc == 5:
+            else:  # pc == 4
                 if self.l_y != -1:
-                    pc = 7
-                    continue
+                    # cov 452
+                    self.pc = 3
+                    s.push(Proc_coup_attempt(self.l_p, self.l_y, self.l_ops, False))
+                    return
                 # cov 453
-                pc = 6
-                continue
-            elif pc == 6:
-                pc = 3
-                continue
-            elif pc == 7:
-                # cov 452
-                self.pc = 8
-                s.push(Proc_coup_attempt(self.l_p, self.l_y, self.l_ops, False))
+                s.pop()
                 return
-            elif pc == 8:
-                pc = 6
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1340)
@@ -10102,7 +9453,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
     ORIGIN = "card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1340)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:card")
-    BLOCKS = 6
+    BLOCKS = 2
     l_self: int
     l_p: int
     l_c: int
@@ -10140,20 +9491,17 @@ class Eff_card_event_our_man_in_tehran(Frame):
                 self.l_c = -1
                 pc = 1
                 continue
-            elif pc == 1:
-                pc = 2
-                continue
-            elif pc == 2:
+            else:  # pc == 1
                 s.tick("the while loop at specs/twilight_struggle/cards.yaml:1343:9")
                 if not (self.l_c != -1):
-                    pc = 4
-                    continue
-                pc = 3
-                continue
-            elif pc == 3:
+                    s.move_all(T_card, s.z.piles[(Z_looked_at + s.ref(self.l_p))], Z_deck, True)
+                    s.shuffle(Z_deck)
+                    s.say("The rest go back and the draw deck is reshuffled")
+                    s.pop()
+                    return
                 s.move(T_card, self.l_c, Z_discard, True)
                 s.say(s.player_label(self.l_p) + " discards " + s.label(T_card, self.l_c))
-                self.pc = 5
+                self.pc = 1
                 if s.decide(
                     self.l_p,
                     s.z.piles[(Z_looked_at + s.ref(self.l_p))],
@@ -10167,19 +9515,8 @@ class Eff_card_event_our_man_in_tehran(Frame):
                 ):
                     return
                 self.l_c = -1
-                pc = 5
+                pc = 1
                 continue
-            elif pc == 4:
-                s.move_all(T_card, s.z.piles[(Z_looked_at + s.ref(self.l_p))], Z_deck, True)
-                s.shuffle(Z_deck)
-                s.say("The rest go back and the draw deck is reshuffled")
-                s.pop()
-                return
-            elif pc == 5:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # trigger norad (specs/twilight_struggle/events.yaml:88)
@@ -10202,27 +9539,22 @@ class Trig_norad(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 483
-                self.pc = 1
-                s.decide(
-                    P_usa,
-                    [c_y for c_y in list(range(84)) if (s.v_influence[c_y][P_usa] > 0)],
-                    5,
-                    "l_x",
-                    "add 1 influence (NORAD)",
-                    at="specs/twilight_struggle/events.yaml:91",
-                )
-                return
-            elif pc == 1:
-                i0_, i1_ = s.ref(self.l_x), P_usa
-                s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
-                s.forget(READ_var_influence)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 483
+            self.pc = 1
+            s.decide(
+                P_usa,
+                [c_y for c_y in range(84) if (s.v_influence[c_y][P_usa] > 0)],
+                5,
+                "l_x",
+                "add 1 influence (NORAD)",
+                at="specs/twilight_struggle/events.yaml:91",
+            )
+        else:  # pc == 1
+            i0_, i1_ = s.ref(self.l_x), P_usa
+            s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
+            s.forget(READ_var_influence)
+            s.pop()
 
 
 # trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:95)
@@ -10262,7 +9594,7 @@ class Trig_missile_crisis_defused(Frame):
                 self.l_x_2 = -1
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 if self.l_x_2 != -1:
                     # cov 485
                     i0_, i1_ = s.ref(self.l_x_2), s.ref(self.l_p)
@@ -10281,8 +9613,6 @@ class Trig_missile_crisis_defused(Frame):
                     pass
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # phase placement (specs/twilight_struggle/game.yaml:194)
@@ -10292,7 +9622,7 @@ class Phase_placement(Frame):
     ORIGIN = "phase placement (specs/twilight_struggle/game.yaml:194)"
     SLOTS = __slots__
     SLOT_TYPES = ("entity:country", "entity:country", "int", "int")
-    BLOCKS = 9
+    BLOCKS = 5
     l_x: int
     l_x_2: int
     r_1: int
@@ -10308,69 +9638,56 @@ class Phase_placement(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                self.r_1 = 6
-                pc = 1
-                continue
-            elif pc == 1:
-                s.tick("the repeat loop at specs/twilight_struggle/game.yaml:197:7")
-                if self.r_1 <= 0:
-                    pc = 3
+            if pc < 2:
+                if pc == 0:
+                    self.r_1 = 6
+                    pc = 1
                     continue
-                self.r_1 -= 1
-                pc = 2
-                continue
+                else:  # pc == 1
+                    s.tick("the repeat loop at specs/twilight_struggle/game.yaml:197:7")
+                    if self.r_1 <= 0:
+                        self.r_2 = 7
+                        pc = 3
+                        continue
+                    self.r_1 -= 1
+                    self.pc = 2
+                    s.decide(
+                        P_ussr,
+                        [c_y for c_y in range(84) if (0 in F_country_subregions[c_y])],
+                        5,
+                        "l_x",
+                        "setup influence in Eastern Europe",
+                        at="specs/twilight_struggle/game.yaml:198",
+                    )
+                    return
             elif pc == 2:
-                self.pc = 4
-                s.decide(
-                    P_ussr,
-                    [c_y for c_y in list(range(84)) if (0 in F_country_subregions[c_y])],
-                    5,
-                    "l_x",
-                    "setup influence in Eastern Europe",
-                    at="specs/twilight_struggle/game.yaml:198",
-                )
-                return
-            elif pc == 3:
-                self.r_2 = 7
-                pc = 5
-                continue
-            elif pc == 4:
                 i0_, i1_ = s.ref(self.l_x), P_ussr
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 pc = 1
                 continue
-            elif pc == 5:
+            elif pc == 3:
                 s.tick("the repeat loop at specs/twilight_struggle/game.yaml:201:7")
                 if self.r_2 <= 0:
-                    pc = 7
-                    continue
+                    s.pop()
+                    return
                 self.r_2 -= 1
-                pc = 6
-                continue
-            elif pc == 6:
-                self.pc = 8
+                self.pc = 4
                 s.decide(
                     P_usa,
-                    [c_y for c_y in list(range(84)) if (1 in F_country_subregions[c_y])],
+                    [c_y for c_y in range(84) if (1 in F_country_subregions[c_y])],
                     5,
                     "l_x_2",
                     "setup influence in Western Europe",
                     at="specs/twilight_struggle/game.yaml:202",
                 )
                 return
-            elif pc == 7:
-                s.pop()
-                return
-            elif pc == 8:
+            else:  # pc == 4
                 i0_, i1_ = s.ref(self.l_x_2), P_usa
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
-                pc = 5
+                pc = 3
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # phase headline (specs/twilight_struggle/game.yaml:218)
@@ -10387,16 +9704,11 @@ class Phase_headline(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.push(Proc_headline_phase())
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.push(Proc_headline_phase())
+        else:  # pc == 1
+            s.pop()
 
 
 # phase action_rounds (specs/twilight_struggle/game.yaml:220)
@@ -10406,7 +9718,7 @@ class Phase_action_rounds(Frame):
     ORIGIN = "phase action_rounds (specs/twilight_struggle/game.yaml:220)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 7
+    BLOCKS = 3
 
     def __init__(self) -> None:
         self.pc = 0
@@ -10417,39 +9729,25 @@ class Phase_action_rounds(Frame):
             if pc == 0:
                 s.v_round += 1
                 if s.v_round <= f_rounds_for(s, P_ussr):
-                    pc = 2
-                    continue
+                    # cov 509
+                    self.pc = 1
+                    s.push(Proc_action_round(P_ussr))
+                    return
                 # cov 510
                 pc = 1
                 continue
             elif pc == 1:
                 if s.v_round <= f_rounds_for(s, P_usa):
-                    pc = 5
-                    continue
+                    # cov 511
+                    self.pc = 2
+                    s.push(Proc_action_round(P_usa))
+                    return
                 # cov 512
-                pc = 4
-                continue
-            elif pc == 2:
-                # cov 509
-                self.pc = 3
-                s.push(Proc_action_round(P_ussr))
-                return
-            elif pc == 3:
-                pc = 1
-                continue
-            elif pc == 4:
                 s.pop()
                 return
-            elif pc == 5:
-                # cov 511
-                self.pc = 6
-                s.push(Proc_action_round(P_usa))
+            else:  # pc == 2
+                s.pop()
                 return
-            elif pc == 6:
-                pc = 4
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # phase end_of_turn (specs/twilight_struggle/game.yaml:226)
@@ -10466,16 +9764,11 @@ class Phase_end_of_turn(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.push(Proc_end_of_turn())
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.push(Proc_end_of_turn())
+        else:  # pc == 1
+            s.pop()
 
 
 # the game's flow (phases) (specs/twilight_struggle/game.yaml:11)
@@ -10485,7 +9778,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (specs/twilight_struggle/game.yaml:11)"
     SLOTS = __slots__
     SLOT_TYPES = ()
-    BLOCKS = 14
+    BLOCKS = 8
 
     def __init__(self) -> None:
         self.pc = 0
@@ -10493,99 +9786,82 @@ class Flow(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                setup(s)
-                s.after_setup()
-                # phase placement (specs/twilight_struggle/game.yaml:194)
-                if s.skips and s.skip_pass("placement"):
-                    pc = 1
+            if pc < 4:
+                if pc < 2:
+                    if pc == 0:
+                        setup(s)
+                        s.after_setup()
+                        # phase placement (specs/twilight_struggle/game.yaml:194)
+                        if s.skips and s.skip_pass("placement"):
+                            pc = 1
+                            continue
+                        # cov 513
+                        self.pc = 1
+                        s.push(Phase_placement())
+                        return
+                    else:  # pc == 1
+                        s.expire(PH_placement)
+                        pc = 2
+                        continue
+                elif pc == 2:
+                    s.tick("the while of phase 'turn' at specs/twilight_struggle/game.yaml:205:11")
+                    if not (s.v_turn < 10):
+                        # phase final_scoring (specs/twilight_struggle/game.yaml:228)
+                        # cov 519
+                        ph_final_scoring(s)
+                        s.expire(PH_final_scoring)
+                        s.pop()
+                        return
+                    # phase turn (specs/twilight_struggle/game.yaml:205)
+                    # cov 514
+                    ph_turn(s)
+                    # phase deal (specs/twilight_struggle/game.yaml:212)
+                    if s.skips and s.skip_pass("deal"):
+                        pc = 3
+                        continue
+                    # cov 515
+                    ph_deal(s)
+                    pc = 3
                     continue
-                # cov 513
-                self.pc = 2
-                s.push(Phase_placement())
-                return
-            elif pc == 1:
-                s.expire(PH_placement)
-                pc = 3
-                continue
-            elif pc == 2:
-                pc = 1
-                continue
-            elif pc == 3:
-                s.tick("the while of phase 'turn' at specs/twilight_struggle/game.yaml:205:11")
-                if not (s.v_turn < 10):
+                else:  # pc == 3
+                    s.expire(PH_deal)
+                    # phase headline (specs/twilight_struggle/game.yaml:218)
+                    if s.skips and s.skip_pass("headline"):
+                        pc = 4
+                        continue
+                    # cov 516
+                    self.pc = 4
+                    s.push(Phase_headline())
+                    return
+            elif pc < 6:
+                if pc == 4:
+                    s.expire(PH_headline)
                     pc = 5
                     continue
-                pc = 4
-                continue
-            elif pc == 4:
-                # phase turn (specs/twilight_struggle/game.yaml:205)
-                # cov 514
-                ph_turn(s)
-                # phase deal (specs/twilight_struggle/game.yaml:212)
-                if s.skips and s.skip_pass("deal"):
-                    pc = 6
-                    continue
-                # cov 515
-                ph_deal(s)
-                pc = 6
-                continue
-            elif pc == 5:
-                # phase final_scoring (specs/twilight_struggle/game.yaml:228)
-                # cov 519
-                ph_final_scoring(s)
-                s.expire(PH_final_scoring)
-                s.pop()
-                return
+                else:  # pc == 5
+                    s.tick("the while of phase 'action_rounds' at specs/twilight_struggle/game.yaml:220:15")
+                    if not (s.v_round < max(f_rounds_for(s, P_ussr), f_rounds_for(s, P_usa))):
+                        # phase end_of_turn (specs/twilight_struggle/game.yaml:226)
+                        # cov 518
+                        self.pc = 7
+                        s.push(Phase_end_of_turn())
+                        return
+                    # phase action_rounds (specs/twilight_struggle/game.yaml:220)
+                    if s.start_at:
+                        s.starting("action_rounds")
+                    # cov 517
+                    self.pc = 6
+                    s.push(Phase_action_rounds())
+                    return
             elif pc == 6:
-                s.expire(PH_deal)
-                # phase headline (specs/twilight_struggle/game.yaml:218)
-                if s.skips and s.skip_pass("headline"):
-                    pc = 7
-                    continue
-                # cov 516
-                self.pc = 8
-                s.push(Phase_headline())
-                return
-            elif pc == 7:
-                s.expire(PH_headline)
-                pc = 9
-                continue
-            elif pc == 8:
-                pc = 7
-                continue
-            elif pc == 9:
-                s.tick("the while of phase 'action_rounds' at specs/twilight_struggle/game.yaml:220:15")
-                if not (s.v_round < max(f_rounds_for(s, P_ussr), f_rounds_for(s, P_usa))):
-                    pc = 11
-                    continue
-                pc = 10
-                continue
-            elif pc == 10:
-                # phase action_rounds (specs/twilight_struggle/game.yaml:220)
-                if s.start_at:
-                    s.starting("action_rounds")
-                # cov 517
-                self.pc = 12
-                s.push(Phase_action_rounds())
-                return
-            elif pc == 11:
-                # phase end_of_turn (specs/twilight_struggle/game.yaml:226)
-                # cov 518
-                self.pc = 13
-                s.push(Phase_end_of_turn())
-                return
-            elif pc == 12:
                 s.expire(PH_action_rounds)
-                pc = 9
+                pc = 5
                 continue
-            elif pc == 13:
+            else:  # pc == 7
                 s.expire(PH_end_of_turn)
                 s.expire(PH_turn)
-                pc = 3
+                pc = 2
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 X_card_scored_countries: tuple[Callable[[State, int], list[int]], ...] = (

@@ -2075,7 +2075,7 @@ def sc64_expect2(s: State) -> bool:
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: expect (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:22)
 def sc64_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 21
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 21
 
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: expect (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:23)
@@ -2489,7 +2489,7 @@ def sc77_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_ussr
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -2522,7 +2522,7 @@ def sc78_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_ussr
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -2541,12 +2541,12 @@ def sc78_expect0(s: State) -> bool:
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:24)
 def sc78_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 4
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 4
 
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:25)
 def sc78_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
 
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:26)
@@ -2597,7 +2597,7 @@ def sc80_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_ussr
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -2646,7 +2646,7 @@ def sc82_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_ussr
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -2669,7 +2669,7 @@ def sc83_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_ussr
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -2690,7 +2690,7 @@ def sc83_expect0(s: State) -> bool:
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:22)
 def sc83_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 7
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 7
 
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:23)
@@ -3679,7 +3679,7 @@ def sc121_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -3764,7 +3764,7 @@ def sc123_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -3881,7 +3881,7 @@ def sc126_expect3(s: State) -> bool:
 
 # scenario De-Stalinization: the USSR moves 4 influence, 2 from East Germany and 2 from North Korea, to Poland and Italy: expect (specs/twilight_struggle/scenarios/de_stalinization_move_four.yaml:19)
 def sc126_expect4(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 9
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
 
 
 # scenario De-Stalinization: the USSR moves 4 influence, 2 from East Germany and 2 from North Korea, to Poland and Italy: expect (specs/twilight_struggle/scenarios/de_stalinization_move_four.yaml:20)
@@ -3909,7 +3909,7 @@ def sc127_expect1(s: State) -> bool:
 
 # scenario De-Stalinization: the USSR moves 1 influence from East Germany to Poland, then stops: expect (specs/twilight_struggle/scenarios/de_stalinization_move_one.yaml:15)
 def sc127_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 9
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
 
 
 # scenario De-Stalinization: the USSR moves 1 influence from East Germany to Poland, then stops: expect (specs/twilight_struggle/scenarios/de_stalinization_move_one.yaml:16)
@@ -4017,7 +4017,7 @@ def sc133_expect3(s: State) -> bool:
 
 # scenario Decolonization: the USSR adds 1 influence to each of Angola, Zaire, Vietnam and Thailand: expect (specs/twilight_struggle/scenarios/decolonization_event.yaml:17)
 def sc133_expect4(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 13
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 13
 
 
 # scenario Decolonization: the USSR adds 1 influence to each of Angola, Zaire, Vietnam and Thailand: expect (specs/twilight_struggle/scenarios/decolonization_event.yaml:18)
@@ -4052,7 +4052,7 @@ def sc136_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_ussr)], Z_deck, True)
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -4069,7 +4069,7 @@ def sc137_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_ussr)], Z_deck, True)
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -4086,7 +4086,7 @@ def sc138_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_ussr)], Z_deck, True)
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -4103,7 +4103,7 @@ def sc139_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_ussr)], Z_deck, True)
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -5148,7 +5148,7 @@ def sc177_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_asia_scoring, (Z_hand + P_ussr), True)
     s.move(T_card, E_formosan_resolution, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not (F_country_region[l_x] == E_asia):
             continue
         i0_, i1_ = s.ref(l_x), P_usa
@@ -5248,8 +5248,8 @@ def sc179_expect2(s: State) -> bool:
 
 # scenario Glasnost without The Reformer: DEFCON 3 -> 4, USSR +2 VP, no operations; the card is removed: expect (specs/twilight_struggle/scenarios/glasnost_event.yaml:21)
 def sc179_expect3(s: State) -> bool:
-    return (sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 9) and (
-        sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return (sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9) and (
+        sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
     )
 
 
@@ -5331,7 +5331,7 @@ def sc181_expect2(s: State) -> bool:
 
 # scenario Glasnost with The Reformer in effect: DEFCON +1, USSR +2 VP, then 4 influence placed (2 Poland, 2 Afghanistan); Glasnost removed, The Reformer stays: expect (specs/twilight_struggle/scenarios/glasnost_reformer_place.yaml:26)
 def sc181_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 17
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 17
 
 
 # scenario Glasnost with The Reformer in effect: DEFCON +1, USSR +2 VP, then 4 influence placed (2 Poland, 2 Afghanistan); Glasnost removed, The Reformer stays: expect (specs/twilight_struggle/scenarios/glasnost_reformer_place.yaml:27)
@@ -5350,7 +5350,7 @@ def sc182_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -5406,7 +5406,7 @@ def sc183_expect1(s: State) -> bool:
 
 # scenario Glasnost played by the US for operations, event first, with The Reformer in effect: DEFCON +1, USSR +2 VP, the USSR places 4, then the US places 4; removed: expect (specs/twilight_struggle/scenarios/glasnost_us_operations.yaml:27)
 def sc183_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 14
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 14
 
 
 # scenario Glasnost played by the US for operations, event first, with The Reformer in effect: DEFCON +1, USSR +2 VP, the USSR places 4, then the US places 4; removed: expect (specs/twilight_struggle/scenarios/glasnost_us_operations.yaml:28)
@@ -7718,12 +7718,12 @@ def sc268_expect0(s: State) -> bool:
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:14)
 def sc268_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 12
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 12
 
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:15)
 def sc268_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
 
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:16)
@@ -8021,8 +8021,7 @@ def sc280_expect0(s: State) -> bool:
 # scenario Marine Barracks Bombing with only 1 US influence left in the Middle East after Lebanon: it is removed and the event ends (no question for the second): expect (specs/twilight_struggle/scenarios/marine_barracks_bombing_fewer.yaml:19)
 def sc280_expect1(s: State) -> bool:
     return all(
-        ((F_country_region[c_x] != E_middle_east) or (s.v_influence[c_x][P_usa] == 0))
-        for c_x in list(range(84))
+        ((F_country_region[c_x] != E_middle_east) or (s.v_influence[c_x][P_usa] == 0)) for c_x in range(84)
     )
 
 
@@ -8909,7 +8908,7 @@ def sc313_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     s.move(T_card, E_marshall_plan, Z_in_effect, True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -8947,7 +8946,7 @@ def sc314_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     s.move(T_card, E_marshall_plan, Z_in_effect, True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -9010,7 +9009,7 @@ def sc317_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     s.move(T_card, E_marshall_plan, Z_in_effect, True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -9194,7 +9193,7 @@ def sc323_expect1(s: State) -> bool:
 
 # scenario NORAD: after the round that brought DEFCON to 2, the US adds 1 influence in Japan: expect (specs/twilight_struggle/scenarios/norad_adds_influence.yaml:21)
 def sc323_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 20
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
 
 
 # scenario NORAD: after the round that brought DEFCON to 2, the US adds 1 influence in Japan: expect (specs/twilight_struggle/scenarios/norad_adds_influence.yaml:22)
@@ -9292,7 +9291,7 @@ def sc327_expect0(s: State) -> bool:
 
 # scenario NORAD: no extra influence when the US does not control Canada: expect (specs/twilight_struggle/scenarios/norad_needs_canada.yaml:21)
 def sc327_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 17
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 17
 
 
 # scenario North Sea Oil on turn 8: after seven rounds the US plays an eighth, where it may pass: setup (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round.yaml:11)
@@ -9793,7 +9792,7 @@ def sc342_expect0(s: State) -> bool:
 
 # scenario OAS Founded as the US event: +1 US in Mexico and +1 in Brazil (2 in total); the card is removed: expect (specs/twilight_struggle/scenarios/oas_founded_event.yaml:16)
 def sc342_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 20
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
 
 
 # scenario OAS Founded as the US event: +1 US in Mexico and +1 in Brazil (2 in total); the card is removed: expect (specs/twilight_struggle/scenarios/oas_founded_event.yaml:17)
@@ -9837,7 +9836,7 @@ def sc344_expect0(s: State) -> bool:
 
 # scenario OAS Founded: both influence may go to one country (Cuba 0 -> 2): expect (specs/twilight_struggle/scenarios/oas_founded_two_in_one_country.yaml:16)
 def sc344_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 20
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
 
 
 # scenario OAS Founded: both influence may go to one country (Cuba 0 -> 2): expect (specs/twilight_struggle/scenarios/oas_founded_two_in_one_country.yaml:17)
@@ -11133,7 +11132,7 @@ def sc391_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.move(T_card, E_duck_and_cover, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -11156,7 +11155,7 @@ def sc392_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.move(T_card, E_duck_and_cover, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -11255,12 +11254,12 @@ def sc395_expect0(s: State) -> bool:
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:17)
 def sc395_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 21
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 21
 
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:18)
 def sc395_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 9
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
 
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:19)
@@ -11280,7 +11279,7 @@ def sc396_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     s.move(T_card, E_puppet_governments, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not (
             (
                 (
@@ -11318,7 +11317,7 @@ def sc397_setup(s: State) -> None:
     s.v_china_face_up = False
     s.move(T_card, E_puppet_governments, (Z_hand + P_usa), True)
     s.move(T_card, E_five_year_plan, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not (
             (((s.v_influence[l_x][P_usa] == 0) and (s.v_influence[l_x][P_ussr] == 0)) and (l_x != E_burma))
             and (l_x != E_kenya)
@@ -11336,7 +11335,7 @@ def sc397_expect0(s: State) -> bool:
 
 # scenario Puppet Governments with only two empty countries: the US adds 1 to both and the event ends; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_two_empty.yaml:21)
 def sc397_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 20
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
 
 
 # scenario Puppet Governments with only two empty countries: the US adds 1 to both and the event ends; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_two_empty.yaml:22)
@@ -11356,7 +11355,7 @@ def sc398_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     s.move(T_card, E_puppet_governments, (Z_hand + P_ussr), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not (
             (
                 (
@@ -11403,7 +11402,7 @@ def sc399_expect1(s: State) -> bool:
 
 # scenario Puppet Governments played by the USSR for operations, event first: the US adds 1 in Afghanistan, Burma and Kenya, then the USSR places its 2 operations; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_ussr_operations_result.yaml:19)
 def sc399_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 21
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 21
 
 
 # scenario Puppet Governments played by the USSR for operations, event first: the US adds 1 in Afghanistan, Burma and Kenya, then the USSR places its 2 operations; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_ussr_operations_result.yaml:20)
@@ -12111,7 +12110,7 @@ def sc425_expect0(s: State) -> bool:
 
 # scenario Sadat Expels Soviets with no USSR influence in Egypt: still offered and played, US 0 -> 1; the card is removed: expect (specs/twilight_struggle/scenarios/sadat_expels_soviets_no_ussr_influence.yaml:16)
 def sc425_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 9
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
 
 
 # scenario Sadat Expels Soviets with no USSR influence in Egypt: still offered and played, US 0 -> 1; the card is removed: expect (specs/twilight_struggle/scenarios/sadat_expels_soviets_no_ussr_influence.yaml:17)
@@ -12319,12 +12318,12 @@ def sc432_expect1(s: State) -> bool:
 
 # scenario Setup: the USSR places 6 in Eastern Europe, then the US 7 in Western Europe: expect (specs/twilight_struggle/scenarios/setup_influence.yaml:9)
 def sc432_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 15
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 15
 
 
 # scenario Setup: the USSR places 6 in Eastern Europe, then the US 7 in Western Europe: expect (specs/twilight_struggle/scenarios/setup_influence.yaml:10)
 def sc432_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 25
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 25
 
 
 # scenario Setup: the USSR places 6 in Eastern Europe, then the US 7 in Western Europe: expect (specs/twilight_struggle/scenarios/setup_influence.yaml:11)
@@ -12343,7 +12342,7 @@ def sc433_setup(s: State) -> None:
     s.move(T_card, E_shuttle_diplomacy, (Z_hand + P_ussr), True)
     s.move(T_card, E_asia_scoring, (Z_hand + P_usa), True)
     s.move(T_card, E_five_year_plan, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not (F_country_region[l_x] == E_asia):
             continue
         i0_, i1_ = s.ref(l_x), P_usa
@@ -12427,7 +12426,7 @@ def sc435_setup(s: State) -> None:
     s.move(T_card, E_fidel, (Z_hand + P_ussr), True)
     s.move(T_card, E_shuttle_diplomacy, (Z_hand + P_usa), True)
     s.move(T_card, E_five_year_plan, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not (F_country_region[l_x] == E_middle_east):
             continue
         i0_, i1_ = s.ref(l_x), P_usa
@@ -12488,7 +12487,7 @@ def sc436_setup(s: State) -> None:
     s.v_milops[P_usa] = min(5, max(0, 5))
     s.v_milops[P_ussr] = min(5, max(0, 5))
     s.move(T_card, E_shuttle_diplomacy, (Z_hand + P_usa), True)
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -13066,7 +13065,7 @@ def sc459_expect2(s: State) -> bool:
 
 # scenario KAL-007 as the US's event without control of South Korea: DEFCON 4 -> 3, US +2 VP, no operations; removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_event.yaml:23)
 def sc459_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
 
 
 # scenario KAL-007 as the US's event without control of South Korea: DEFCON 4 -> 3, US +2 VP, no operations; removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_event.yaml:24)
@@ -13124,7 +13123,7 @@ def sc461_expect1(s: State) -> bool:
 
 # scenario KAL-007 under Red Scare/Purge on the US: the event's operations are the card's modified value, 3, not 4: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_red_scare.yaml:24)
 def sc461_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 23
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 23
 
 
 # scenario KAL-007 under Red Scare/Purge on the US: the event's operations are the card's modified value, 3, not 4: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_red_scare.yaml:25)
@@ -13181,7 +13180,7 @@ def sc463_expect1(s: State) -> bool:
 
 # scenario KAL-007 with the US controlling South Korea: DEFCON -1, US +2 VP, then 4 influence placed (3 Taiwan, 1 Japan); removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_south_korea_place.yaml:23)
 def sc463_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 24
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 24
 
 
 # scenario KAL-007 with the US controlling South Korea: DEFCON -1, US +2 VP, then 4 influence placed (3 Taiwan, 1 Japan); removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_south_korea_place.yaml:24)
@@ -13415,7 +13414,7 @@ def sc474_expect0(s: State) -> bool:
 
 # scenario Special Relationship: nothing happens when the US does not control the UK: expect (specs/twilight_struggle/scenarios/special_relationship_uk_not_controlled.yaml:18)
 def sc474_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
 
 
 # scenario Special Relationship: nothing happens when the US does not control the UK: expect (specs/twilight_struggle/scenarios/special_relationship_uk_not_controlled.yaml:19)
@@ -14538,7 +14537,7 @@ def sc514_expect0(s: State) -> bool:
 
 # scenario The Cambridge Five: Asia Scoring revealed, the USSR adds 1 influence in India: expect (specs/twilight_struggle/scenarios/the_cambridge_five_asia_scoring.yaml:17)
 def sc514_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 10
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 10
 
 
 # scenario The Cambridge Five: Asia Scoring revealed, the USSR adds 1 influence in India: expect (specs/twilight_struggle/scenarios/the_cambridge_five_asia_scoring.yaml:18)
@@ -14610,7 +14609,7 @@ def sc518_setup(s: State) -> None:
 
 # scenario The Cambridge Five: the US holds no scoring card, nothing happens: expect (specs/twilight_struggle/scenarios/the_cambridge_five_no_scoring_card.yaml:15)
 def sc518_expect0(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 9
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
 
 
 # scenario The Cambridge Five: the US holds no scoring card, nothing happens: expect (specs/twilight_struggle/scenarios/the_cambridge_five_no_scoring_card.yaml:16)
@@ -14830,7 +14829,7 @@ def sc526_expect1(s: State) -> bool:
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:22)
 def sc526_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 13
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 13
 
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:23)
@@ -14883,7 +14882,7 @@ def sc527_expect0(s: State) -> bool:
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: expect (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:19)
 def sc527_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 15
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 15
 
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: expect (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:20)
@@ -14907,7 +14906,7 @@ def sc528_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not (F_country_region[l_x] != E_europe):
             continue
         i0_, i1_ = s.ref(l_x), P_usa
@@ -15001,7 +15000,7 @@ def sc530_expect2(s: State) -> bool:
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:27)
 def sc530_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 14
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 14
 
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:28)
@@ -15055,12 +15054,12 @@ def sc531_expect2(s: State) -> bool:
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:20)
 def sc531_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in list(range(84))) == 7
+    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 7
 
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:21)
 def sc531_expect4(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
 
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:22)
@@ -15230,7 +15229,7 @@ def sc538_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         if not ((F_country_region[l_x] == E_europe) and (l_x != E_east_germany)):
             continue
         i0_, i1_ = s.ref(l_x), P_ussr
@@ -15615,7 +15614,7 @@ def sc551_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -15650,7 +15649,7 @@ def sc552_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -15755,7 +15754,7 @@ def sc555_expect0(s: State) -> bool:
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:18)
 def sc555_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 22
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 22
 
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:19)
@@ -15825,7 +15824,7 @@ def sc558_expect2(s: State) -> bool:
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:20)
 def sc558_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
 
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:21)
@@ -15858,7 +15857,7 @@ def sc559_expect1(s: State) -> bool:
 
 # scenario Ussuri River Skirmish played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face up, the USSR places 3, and the US may play the China Card at once: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_operations.yaml:17)
 def sc559_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in list(range(84))) == 18
+    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
 
 
 # scenario Ussuri River Skirmish played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face up, the USSR places 3, and the US may play the China Card at once: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_operations.yaml:18)
@@ -16733,7 +16732,7 @@ def sc591_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
@@ -16816,7 +16815,7 @@ def sc594_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
-    for l_x in list(range(84)):
+    for l_x in range(84):
         i0_, i1_ = s.ref(l_x), P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)

@@ -69,7 +69,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/cached-function/game.yaml:5)"
     SLOTS = __slots__
     SLOT_TYPES = ("int",)
-    BLOCKS = 4
+    BLOCKS = 2
     r_1: int
 
     def __init__(self) -> None:
@@ -86,17 +86,14 @@ class Flow(Frame):
                 s.forget(READ_var_round)
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 s.tick("the repeat of phase 'play' at tests/lowering/cached-function/game.yaml:30:11")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.r_1 -= 1
                 s.v_round += 1
                 s.forget(READ_var_round)
-                pc = 2
-                continue
-            elif pc == 2:
                 # phase play (tests/lowering/cached-function/game.yaml:30)
                 # cov 4
                 ph_play(s)
@@ -104,11 +101,6 @@ class Flow(Frame):
                 s.forget(READ_mod_boost)
                 pc = 1
                 continue
-            elif pc == 3:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
 
 
 # Where each function comes from, for a rule error raised inside it.
