@@ -22,6 +22,9 @@ class Builtin:
     `{args}` (all, comma-separated), `{type0}` (the component-type constant of the first
     argument), `{zone0}` (the zone id the first argument names) and `{label0}` (the first
     argument as display text). `python_two_players` replaces it in a game of exactly two players.
+    `reads_zones`: it reads where the components of its first argument's type are (a pile's
+    contents or a grid's positions), which the read sets of cached functions must count
+    (compiler/reads.py).
     """
 
     name: str
@@ -29,6 +32,8 @@ class Builtin:
     chance: bool  # draws on the game's random state
     python: str
     python_two_players: str | None = None
+    reads_zones: bool = False
+    reuse: bool = False  # costly enough to compute once when an expression repeats it (lower/reuse.py)
 
 
 _TABLE = (
@@ -40,14 +45,14 @@ _TABLE = (
     Builtin("max", None, False, "max({args})"),
     Builtin("roll", 1, True, "s.roll({0})"),
     Builtin("random", 1, True, "s.pick({0})"),
-    Builtin("top", 1, False, "s.top({zone0})"),
-    Builtin("top_n", 2, False, "s.top_n({zone0}, {1})"),
+    Builtin("top", 1, False, "s.top({zone0})", reads_zones=True),
+    Builtin("top_n", 2, False, "s.top_n({zone0}, {1})", reads_zones=True, reuse=True),
     Builtin("range", 2, False, "list(range({0}, {1}))"),
     Builtin("cell", 2, False, "s.cell({0}, {1})"),
-    Builtin("cell_of", 1, False, "s.z.pos[{type0}][{0}]"),
-    Builtin("neighbors", 1, False, "s.neighbors({type0}, {0})"),
-    Builtin("open_cells_around", 1, False, "s.open_cells_around({type0}, {0})"),
-    Builtin("adjacent", 2, False, "s.adjacent({type0}, {0}, {1})"),
+    Builtin("cell_of", 1, False, "s.z.pos[{type0}][{0}]", reads_zones=True),
+    Builtin("neighbors", 1, False, "s.neighbors({type0}, {0})", reads_zones=True, reuse=True),
+    Builtin("open_cells_around", 1, False, "s.open_cells_around({type0}, {0})", reads_zones=True, reuse=True),
+    Builtin("adjacent", 2, False, "s.adjacent({type0}, {0}, {1})", reads_zones=True, reuse=True),
     Builtin("label", 1, False, "{label0}"),
 )
 

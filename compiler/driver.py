@@ -1,7 +1,7 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
-`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> suspension -> lower
--> render; every diagnostic comes from the passes before lowering. It writes nothing: writing a
+`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> suspension -> reads
+-> lower -> render; every diagnostic comes from the passes before lowering. It writes nothing: writing a
 workspace's engines is `rulewright build`'s job (rulewright/build.py).
 """
 
@@ -18,6 +18,7 @@ from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
 from compiler.lower import lower
+from compiler.reads import analyse as find_reads
 from compiler.resolve import resolve
 from compiler.secrecy import find_leaks
 from compiler.suspension import analyse as find_stops
@@ -74,10 +75,11 @@ def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | N
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )
     stops = find_stops(sym, ann, sink)
+    reads = find_reads(sym, ann, sink)
     t2 = time.perf_counter()
     if sink.has_errors or not render:
         return Result(folder, game.name, sink.sorted(), seconds={"check": t2 - t0}, game=game)
-    files = render_mod.render(lower(sym, ann, stops))
+    files = render_mod.render(lower(sym, ann, stops, reads))
     t3 = time.perf_counter()
     return Result(folder, game.name, sink.sorted(), files, {"check": t2 - t0, "build": t3 - t0}, game)
 

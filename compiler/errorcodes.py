@@ -64,6 +64,9 @@ ENDLESS_RECURSION: Final = ErrorCode(
 TOO_DEEP: Final = ErrorCode(
     "too-deep", "blocks, loops or an expression nested deeper than generated Python may go"
 )
+UNCACHEABLE: Final = ErrorCode(
+    "uncacheable", "a function marked `cached` whose values cannot be kept by their arguments (a list)"
+)
 UNREADABLE_FILE: Final = ErrorCode(
     "unreadable-file",
     "a spec or scenario path that is not a readable file (a folder, a FIFO, a device, a symlink loop)",
@@ -100,6 +103,7 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     MISSING_EVENT,
     ENDLESS_RECURSION,
     TOO_DEEP,
+    UNCACHEABLE,
     UNREADABLE_FILE,
     NOT_TEXT,
     LIMIT_EXCEEDED,

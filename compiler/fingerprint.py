@@ -56,6 +56,8 @@ def _plain(node: object) -> object:
         return None
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         skip = ("span", "text") if isinstance(node, ir.Code) else ("span",)  # Code.text: as written
+        if isinstance(node, ir.FunctionDecl):
+            skip = ("span", "cached")  # caching a function's values does not change what it means
         # an optional field left at its default None (or False) is left out too, so adding such a
         # field to the IR (e.g. Let.type, Choose.public) keeps every fingerprint recorded before it
         return (type(node).__name__,) + tuple(

@@ -625,13 +625,15 @@ class ZoneDecl:
 
 @dataclass(frozen=True, slots=True)
 class FunctionDecl:
-    """A pure, named function with typed parameters and an expression body."""
+    """A pure, named function with typed parameters and an expression body; a `cached` one keeps
+    its values in the state until state it reads changes (compiler/reads.py)."""
 
     name: str
     params: tuple[Param, ...]
     returns: TypeRef
     body: Code
     span: Span
+    cached: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,6 +250,16 @@ class Reader:
             return default
         return v
 
+    def flag(self, node: Node | None, what: str) -> bool:
+        """A yes-or-no key: `true` or `false` (False when it is not written)."""
+        if node is None:
+            return False
+        v = self.data(node)
+        if not isinstance(v, bool):
+            self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_true_or_false(what))
+            return False
+        return v
+
     def data(self, node: Node) -> object:
         """A plain YAML value (int, bool, str, None, or lists of them)."""
         if isinstance(node, ScalarNode):
@@ -883,7 +893,9 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
 
 
 def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
-    d = r.keys(v, f"function '{k.value}'", ("params", "returns", "body", "doc"), ("returns", "body"))
+    d = r.keys(
+        v, f"function '{k.value}'", ("params", "returns", "body", "cached", "doc"), ("returns", "body")
+    )
     # a body that is missing or does not parse stands as an empty one, which check passes over
     body = r.code(d.get("body"), "body", expr=True) or ir.Code((), None, r.span(k))
     return ir.FunctionDecl(
@@ -892,6 +904,7 @@ def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
         r.type_ref(d["returns"], "returns") if "returns" in d else ir.TypeRef("", r.span(k)),
         body,
         r.span(k),
+        r.flag(d.get("cached"), f"'cached' of function '{k.value}'"),
     )
 
 

@@ -171,6 +171,10 @@ def must_be_integer(what: str) -> str:
     return f"{what} must be an integer"
 
 
+def must_be_true_or_false(what: str) -> str:
+    return f"{what} must be true or false"
+
+
 def needs_a_type(what: str) -> str:
     return f"{what} needs a type"
 
@@ -733,6 +737,17 @@ STOPS_WHERE_IT_CANNOT: Final = (
     "this stops for a decision, which cannot happen here "
     "(inside a function, condition, scenario setup or non-stopping trigger)"
 )
+
+
+# ---- what cached functions read (reads.py) -----------------------------------------------------
+
+
+def cached_list_parameter(function: str, param: str) -> str:
+    return (
+        f"function '{function}' is cached, but its parameter '{param}' is a list: a cache keeps "
+        "values by single arguments (numbers, components, players, ...); pass the items one at a "
+        "time, or leave the function uncached"
+    )
 
 
 # ---- hidden information (secrecy.py) ---------------------------------------------------------------

@@ -74,6 +74,8 @@ def render(mod: Module) -> dict[str, str]:
         evaluate=e.evaluate,
         coverage=e.coverage,
         info=e.info,
+        cached=e.cached,
+        readers=e.readers,
         texts=e.texts,
     )
     scenarios = env.get_template("scenarios.py.j2").render(

@@ -71,13 +71,15 @@ class Slot:
 
 @dataclass(frozen=True, slots=True)
 class FrameClass:
-    """Code that may stop for a decision: its locals and its step method's numbered blocks."""
+    """Code that may stop for a decision: its locals, and its step method, which runs the block
+    its program counter names (one of `blocks`)."""
 
     name: str
     origin: str
     params: tuple[Param, ...]
     slots: tuple[Slot, ...]
-    blocks: tuple[tuple[str, ...], ...]
+    blocks: int
+    step: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,24 @@ class DispatchTable:
     name: str
     type: str
     entries: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CachedFunction:
+    """A function whose values the state keeps (in `s.caches[constant]`) until state it reads changes."""
+
+    name: str  # as the spec calls it
+    function: str  # the generated function
+    constant: str  # CACHE_<name>: the index of its cache
+    params: tuple[str, ...]  # as the spec calls them (the contract names the arguments of a value)
+
+
+@dataclass(frozen=True, slots=True)
+class Readers:
+    """READ_<source>: the caches (CACHE_ constants) that a change of one source of state clears."""
+
+    name: str
+    caches: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +259,8 @@ class EngineModule:
     coverage: tuple[CoveragePoint, ...]
     info: Info
     texts: tuple[TextFact, ...]
+    cached: tuple[CachedFunction, ...] = ()
+    readers: tuple[Readers, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -352,16 +352,32 @@ def _file_safe(name: str) -> str:
 
 
 def progress(done: int, total: int, start: float, out: TextIO = sys.stderr, unit: str = "games") -> None:
-    """A one-line progress bar on a terminal; silent in pipes and CI logs."""
+    """A one-line progress bar on a terminal, with the rate and, until done, the time left at
+    that rate; silent in pipes and CI logs."""
     if not out.isatty():
         return
     width = 30
     filled = width * done // max(1, total)
-    rate = done / max(1e-9, time.perf_counter() - start)
-    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {rate:,.0f} {unit}/s")
+    elapsed = max(1e-9, time.perf_counter() - start)
+    rate = done / elapsed
+    left = f"  ETA {_duration(elapsed * (total - done) / done)}" if 0 < done < total else ""
+    # \x1b[K: clear what a longer line before left on the right
+    out.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {rate:,.{0 if rate >= 10 else 2}f} {unit}/s{left}\x1b[K"
+    )
     if done >= total:
         out.write("\n")
     out.flush()
+
+
+def _duration(seconds: float) -> str:
+    """A time to wait, as people read it: 42s, 3m05s, 1h02m."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{s % 3600 // 60:02d}m"
 
 
 # ---- compiling --------------------------------------------------------------------------------
@@ -1097,14 +1113,79 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from rulewright.bench import bench_game
+    from rulewright.bench import BenchFailed, BenchUsageError
 
     ws = current_workspace(args)
+    try:
+        return _bench_against(args, ws) if args.against is not None else _bench_games(args, ws)
+    except BenchUsageError as exc:
+        raise UsageError(str(exc)) from None
+    except BenchFailed as exc:
+        raise CommandFailed(str(exc)) from None
+
+
+def _bench_games(args: argparse.Namespace, ws: Workspace | None) -> int:
+    """`bench [GAME]`: each game's figures, measured in this process (the check in a new one)."""
+    from rulewright.bench import bench_game
+
     opened = [
         open_game(name, args.option, ws) for name in ([args.game] if args.game is not None else games(ws))
     ]
+    results = []
     for game in opened:
-        print(bench_game(game, seconds=args.seconds, spec=spec_folder(ws, game.name)).report())
+        spec = None if args.no_check else _bench_spec(args.game, game.name, ws)
+        result = bench_game(game, seconds=args.seconds, spec=spec, cwd=ws.root if ws is not None else None)
+        results.append(result)
+        if not args.json:
+            print(result.report(), flush=True)
+    if args.json:
+        print(json.dumps([r.as_json() for r in results], indent=2))
+    return EXIT_OK
+
+
+def _bench_spec(given: str | None, name: str, ws: Workspace | None) -> Path | None:
+    """The spec folder a benched game comes from: the folder given as a path, else the workspace's."""
+    if given is not None and given not in games(ws) and is_dir(Path(given)):
+        return Path(given)
+    return spec_folder(ws, name)
+
+
+def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
+    """`bench --against REF`: this tree's games against REF's, side by side (rulewright/bench.py)."""
+    from rulewright.bench import compare, revision_sides
+
+    if ws is None:
+        raise UsageError(NO_WORKSPACE)
+    specs = {f.name: f for f in spec_folders_of(ws)}
+    if args.game is not None:
+        if args.game not in specs:
+            known = ", ".join(specs) or "none"
+            raise UsageError(
+                f"--against compares the workspace's games by name, and {shown(args.game)} is none of "
+                f"them: {known}"
+            )
+        specs = {args.game: specs[args.game]}
+    if not specs:
+        raise UsageError(f"--against: the workspace {ws.root} has no spec to compare")
+    options = parse_options(args.option)
+    start = time.perf_counter()
+    with revision_sides(ws.root, specs, args.against) as (a, b):
+        for name in a.specs:  # a game option it does not take: refused before anything is measured
+            try:
+                load_game(name, options, search=(a.search,) if a.search is not None else search(ws))
+            except (UnknownGameError, ValueError) as exc:
+                raise UsageError(str(exc)) from None
+        result = compare(
+            a,
+            b,
+            args.against,
+            seconds=args.seconds,
+            rounds=args.rounds,
+            options=[f"{key}={value}" for key, value in options.items()],
+            check=not args.no_check,
+            tick=lambda done, total: progress(done, total, start, unit="runs"),
+        )
+    print(json.dumps(result.as_json(), indent=2) if args.json else result.report())
     return EXIT_OK
 
 
@@ -1303,8 +1384,21 @@ def _bench_arguments(sp: argparse.ArgumentParser) -> None:
         "--seconds",
         type=positive_seconds,
         default=2.0,
-        help="time spent playing per game (default 2)",
+        help="CPU time spent playing per game (with --against: per round and side; default 2)",
     )
+    sp.add_argument(
+        "--against",
+        metavar="REF",
+        help="compare with the git revision REF of the repository holding the workspace, side by side",
+    )
+    sp.add_argument(
+        "--rounds",
+        type=positive_int,
+        default=5,
+        help="with --against: rounds per game and side, each in a fresh process (default 5)",
+    )
+    sp.add_argument("--no-check", action="store_true", help="play only: leave out checking the specs")
+    sp.add_argument("--json", action="store_true", help="print the figures as JSON")
     _game_options(sp)
 
 
@@ -1393,8 +1487,16 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "bench",
         cmd_bench,
-        "games/s, decisions/s, clone and JSON cost, check and build time",
+        "games/s, decisions/s, clone and JSON cost, check and build time; --against another revision",
         _bench_arguments,
+        epilog="examples:\n"
+        "  rulewright bench GAME                              one game's figures, CPU and wall\n"
+        "  rulewright bench --against main --seconds 3        every game, this tree (A) against main (B)\n"
+        "\n"
+        "With --against, A and B alternate round by round, each round in a fresh process, and the\n"
+        "table gives each figure's median for A and B and the per-round ratios (median, min-max).\n"
+        "Run from a rulewright checkout, B is REF's own runtime, engines and check; in any other\n"
+        "workspace, B is REF's specs built by this rulewright. See docs/performance.md.",
     ),
     Command(
         "demo", cmd_demo, "play one seeded game of every compiled game and show how it ended", _demo_arguments

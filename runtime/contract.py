@@ -11,6 +11,8 @@ clause. The clauses:
 * observation: a player's observation is the same in two states that differ only in what that
   player cannot see (the order and make-up of hidden zones, other players' own variables, the
   random generator);
+* cached values: every value a cached function keeps equals what it computes afresh (in a clone,
+  which keeps none), so no write of state it reads went unnoticed;
 * invariants: every invariant the spec declares holds after the action.
 
 The clone and the restored copy are played untraced, so rule coverage collected around a checked
@@ -49,6 +51,32 @@ def check_invariants(state: GameState) -> None:
         whys = {inv[0]: inv[1] for inv in state.INFO.invariants}
         name = failed[0]
         raise Violation("invariant", name, whys.get(name) or "declared in the spec")
+
+
+def check_caches(state: GameState) -> None:
+    """Every value a cached function keeps is the value it would compute now: recomputed in a
+    clone (which starts with no kept values), untraced, so rule coverage counts only the game."""
+    cached = state.INFO.cached
+    if not any(state.caches):
+        return
+    fresh = state.clone()
+    tracer = sys.gettrace()
+    sys.settrace(None)
+    try:
+        for (name, params, function), kept in zip(cached, state.caches, strict=True):
+            for key, value in list(kept.items()):
+                args = (key,) if len(params) == 1 else key
+                now = function(fresh, *args)
+                if now != value:
+                    shown = ", ".join(f"{p}={a!r}" for p, a in zip(params, args, strict=True))
+                    raise Violation(
+                        "contract",
+                        "cached value",
+                        f"{name}({shown}) keeps {value!r}, but computes {now!r} now: a write of "
+                        "state it reads did not make it forget",
+                    )
+    finally:
+        sys.settrace(tracer)
 
 
 def check_live(state: GameState) -> None:
@@ -156,6 +184,7 @@ class Checker:
         if restored.legal_actions() != legal:
             raise Violation("contract", "JSON round-trip", "a restored state offers other actions")
         state.apply_action(action)
+        check_caches(state)  # first: a stale value also shows as a restored state that differs
         _untraced(restored, action)
         after = state.to_json()
         if restored.to_json() != after:

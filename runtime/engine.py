@@ -149,6 +149,9 @@ class GameInfo:
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
     coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), rulewright/coverage.py
     step_budget: int = DEFAULT_STEP_BUDGET  # the spec's `limits.steps` (docs/limits.md)
+    # each cached function, in the order of the state's caches: its name, its parameters' names,
+    # and the generated function (the contract recomputes kept values with it)
+    cached: tuple[tuple[str, tuple[str, ...], Callable[..., Any]], ...] = ()
     texts: tuple[Text, ...] = ()  # the log lines and prompts of the rules, by index (Text)
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
@@ -548,6 +551,7 @@ class GameState:
         "skips",
         "steps_left",
         "budget",
+        "caches",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -568,6 +572,9 @@ class GameState:
     skips: list[str]  # phases whose next pass a scenario skips (empty in play)
     steps_left: int  # of the step budget, until the next decision (set as the rules start to run)
     budget: int  # the step budget: the spec's, or the environment's override when the game began
+    # one dict per cached function (GameInfo.cached): its arguments -> its value. Not saved, not
+    # cloned: a value is kept only until state it was computed from changes (`forget`)
+    caches: list[dict[Any, Any]]
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
@@ -717,6 +724,7 @@ class GameState:
         n.start_at = ""
         n.skips = self.skips[:]
         n.budget = self.budget
+        n.caches = [{} for _ in self.caches]
         self._copy_vars(n)
         return n
 
@@ -777,6 +785,7 @@ class GameState:
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
         s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
         s.z = Zones.from_data(d["piles"], d["cells"], info.zones, [len(t) for t in info.type_ids])
+        s.caches = [{} for _ in info.cached]
         s._load_vars(d["vars"])
         return s
 
@@ -862,6 +871,7 @@ class GameState:
         self.lines = Log()
         self._set_mods([])
         self.z = Zones(info.zones, [len(t) for t in info.type_ids])
+        self.caches = [{} for _ in info.cached]
         self._init_vars()
         self.stack.append(self._flow())
 
@@ -1159,6 +1169,13 @@ class GameState:
                 cells = cells_of[where[e]]
                 out.update(n for n in around[c] if n not in cells)
         return sorted(out)
+
+    def forget(self, caches: tuple[int, ...]) -> None:
+        """State that these cached functions read has changed: their kept values are dropped, to be
+        computed afresh when next asked for (the generated code calls it after each such write)."""
+        kept = self.caches
+        for c in caches:
+            kept[c].clear()
 
     # Lasting effects: `mods` in the order they were added, and `active_mods` (the set of their
     # modifier and arguments) for `active name(args)`, which the rules test as `(M_name, *args) in

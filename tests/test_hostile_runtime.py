@@ -322,7 +322,7 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     (
         "a program counter of 9999",
         setting("stack.-1.1", 9999),
-        "saved state: 'stack[2][1]' must be an integer from 0 to 16, not 9999",
+        "saved state: 'stack[2][1]' must be an integer from 0 to 6, not 9999",
     ),
     ("a negative program counter", setting("stack.0.1", -1), "'stack[0][1]' must be an integer from 0 to"),
     (

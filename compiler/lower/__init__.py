@@ -1,4 +1,5 @@
-"""Lower: checked IR + annotations + what may stop -> the view-model the templates render.
+"""Lower: checked IR + annotations + what may stop + what cached functions read -> the view-model
+the templates render.
 
 Code that may stop for a decision becomes a Frame class whose `step` method is a small state
 machine of numbered blocks (locals live on the frame, so the state clones and saves at any
@@ -8,11 +9,14 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     names.py        the scheme of generated names
     context.py      what the modules below share
     expressions.py  expressions -> Python expressions
+    reuse.py        which pure calls an expression computes once (repeats, loop invariants)
     statements.py   statements that run straight through -> lines
     frames.py       statements that may stop -> numbered blocks
+    dispatch.py     a frame's blocks -> its step method (fewer blocks, found by binary search)
     units.py        functions, procedures, code fields, triggers, phase bodies, setup, checks
     flow.py         the phases -> the Flow frame
     facts.py        constants, data tables, action domains, state variables, GameInfo facts
+    caching.py      cached functions' lookups, and what each write makes them forget
     scenarios.py    the rulebook examples -> their own module
 """
 
@@ -22,11 +26,13 @@ import re
 
 from compiler.check import Annotations
 from compiler.lower import facts
+from compiler.lower.caching import cache_facts
 from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported
 from compiler.lower.flow import lower_flow
 from compiler.lower.scenarios import lower_scenarios
 from compiler.lower.units import lower_units, rule_checks
+from compiler.reads import Reads
 from compiler.resolve import Symbols
 from compiler.suspension import Stops
 from compiler.viewmodel import EngineModule, Function, Header, Invariant, Module, ScenarioModule
@@ -34,9 +40,9 @@ from compiler.viewmodel import EngineModule, Function, Header, Invariant, Module
 __all__ = ["Unsupported", "lower"]
 
 
-def lower(sym: Symbols, ann: Annotations, stops: Stops) -> Module:
+def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     """The view-model of a checked game (the engine module and the scenario module)."""
-    cx = Context(sym, ann, stops)
+    cx = Context(sym, ann, stops, reads)
     g = sym.game
     header = Header(g.name, g.title, g.version, g.digest, tuple(g.files), g.step_budget)
     constants = facts.constants(cx)
@@ -46,6 +52,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops) -> Module:
     units = lower_units(cx)
     flow = lower_flow(cx)
     invariants, evaluate = rule_checks(cx, units)
+    cached, readers = cache_facts(cx)
     scenario_units, scenarios = lower_scenarios(cx)
     functions = tuple(scenario_units.functions)
     engine = EngineModule(
@@ -61,6 +68,8 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops) -> Module:
         coverage=tuple(cx.coverage),
         info=info,
         texts=tuple(cx.texts.values()),  # the scenarios' too: a line their setup logs is the game's
+        cached=cached,
+        readers=readers,
     )
     return Module(engine, ScenarioModule(header, _used_names(engine, functions), functions, scenarios))
 
@@ -77,6 +86,7 @@ def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[
     defined.update(f.name for f in engine.functions)
     defined.update(t.name for t in engine.tables)
     defined.update(t.name for t in engine.texts)
+    defined.update(r.name for r in engine.readers)
     used: set[str] = set()
     for f in functions:
         used.update(m for m in _NAMES_OUTSIDE_STRINGS.findall("\n".join(f.body)) if m in defined)

@@ -7,10 +7,32 @@ from dataclasses import dataclass, field
 from compiler import ir
 from compiler.check import Annotations
 from compiler.lower.names import Names
+from compiler.reads import Reads
 from compiler.resolve import Symbols
 from compiler.suspension import Stops
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import CoveragePoint, TextFact
+
+
+@dataclass(frozen=True, slots=True)
+class Hoisted:
+    """A loop-invariant value of an expression, in variable `temp`: computed before the statement,
+    or (`lazy`) where it is first needed, the variable set to None before the statement."""
+
+    temp: str
+    node: ir.Expr
+    lazy: bool
+
+
+@dataclass
+class Plan:
+    """Where one expression binds a value for reuse (`bind`), where it reads it (`use`) and where it
+    reads a lazily computed one (`lazy`), by node id; the values hoisted before it (reuse.py)."""
+
+    bind: dict[int, str] = field(default_factory=dict)
+    use: dict[int, str] = field(default_factory=dict)
+    lazy: dict[int, str] = field(default_factory=dict)
+    hoisted: list[Hoisted] = field(default_factory=list)
 
 
 @dataclass
@@ -20,6 +42,7 @@ class Context:
     sym: Symbols
     ann: Annotations
     stops: Stops
+    reads: Reads
     names: Names = field(default_factory=Names)
     type_index: dict[str, int] = field(default_factory=dict)
     domains: dict[str, int] = field(default_factory=dict)  # domain name -> index in GameInfo.domains
@@ -27,9 +50,16 @@ class Context:
     covering: bool = True  # False while lowering scenario code, which is not a rule
     local_prefix: str = ""  # "self." inside a frame, where locals are slots
     walrus: int = 0  # temporaries of method calls on a computed subject
-    texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(
-        default_factory=dict
-    )  # log lines, prompts
+    plan: Plan | None = None  # while an expression is lowered: the values it reuses (reuse.py)
+    reused: int = 0  # variables of reused values so far in the function being lowered
+    never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
+    # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
+    texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)
+
+    def begin_function(self, local_prefix: str) -> None:
+        """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""
+        self.local_prefix = local_prefix
+        self.reused = 0
 
     def __post_init__(self) -> None:
         self.type_index = {name: i for i, name in enumerate(self.sym.entity_types)}

@@ -13,6 +13,7 @@ from typing import assert_never
 from compiler import ir
 from compiler.builtins import BUILTINS
 from compiler.layout import py_literal
+from compiler.lower import reuse
 from compiler.lower.context import Context
 from compiler.typesys import PLAYER, Type
 
@@ -22,7 +23,54 @@ class Unsupported(Exception):
 
 
 def expr(cx: Context, e: ir.Expr) -> str:
-    """Python for expression `e`."""
+    """Python for expression `e`; a pure call it repeats is computed once (reuse.py)."""
+    if cx.plan is None:
+        return _planned(cx, e, binding=True)
+    use = cx.plan.use.get(id(e))
+    if use is not None:
+        return use
+    code = _expr(cx, e)
+    lazy = cx.plan.lazy.get(id(e))
+    if lazy is not None:
+        return f"({lazy} if {lazy} is not None else ({lazy} := {code}))"
+    bind = cx.plan.bind.get(id(e))
+    return f"({bind} := {code})" if bind is not None else code
+
+
+def unbound(cx: Context, e: ir.Expr) -> str:
+    """Python for `e` that binds no variable: the code around it may put it where Python allows no
+    `:=` (the iterable of a comprehension: a label joining a list's items)."""
+    return _planned(cx, e, binding=False) if cx.plan is None else expr(cx, e)
+
+
+def hoisting(cx: Context, e: ir.Expr) -> tuple[list[str], str]:
+    """Python for `e`, and the lines to run right before the statement it is in: the calls it
+    would repeat in every pass of a comprehension, computed there once, or the variables of those
+    it computes once lazily (reuse.py)."""
+    cx.plan = reuse.plan(cx, e, binding=True, hoisting=True)
+    hoisted = cx.plan.hoisted
+    try:
+        code = expr(cx, e)
+    finally:
+        cx.plan = None
+    before = [
+        f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
+        if h.lazy
+        else f"{h.temp} = {expr(cx, h.node)}"
+        for h in hoisted
+    ]
+    return before, code
+
+
+def _planned(cx: Context, e: ir.Expr, binding: bool) -> str:
+    cx.plan = reuse.plan(cx, e, binding)
+    try:
+        return expr(cx, e)
+    finally:
+        cx.plan = None
+
+
+def _expr(cx: Context, e: ir.Expr) -> str:
     match e:
         case ir.IntLit():
             return str(e.value)
@@ -46,12 +94,12 @@ def expr(cx: Context, e: ir.Expr) -> str:
             return "[" + ", ".join(expr(cx, i) for i in e.items) + "]"
         case ir.ListComp():
             cond = f" if {expr(cx, e.cond)}" if e.cond is not None else ""
-            return f"[{expr(cx, e.item)} for {comp_var(cx, e)} in {expr(cx, e.source)}{cond}]"
+            return f"[{expr(cx, e.item)} for {comp_var(cx, e)} in {iterable(cx, e.source)}{cond}]"
         case ir.Quantifier():
             return _quantifier(cx, e)
         case ir.Aggregate():
             cond = f" if {expr(cx, e.cond)}" if e.cond is not None else ""
-            gen = f"{expr(cx, e.item)} for {comp_var(cx, e)} in {expr(cx, e.source)}{cond}"
+            gen = f"{expr(cx, e.item)} for {comp_var(cx, e)} in {iterable(cx, e.source)}{cond}"
             return f"sum({gen})" if e.kind == "sum" else f"{e.kind}(({gen}), default=0)"
         case ir.Compare() if e.op in ("==", "!=") and isinstance(e.right, ir.BoolLit):
             # `x == true` is `x`, `x == false` is `not x`: Python style wants no comparison with a
@@ -64,6 +112,8 @@ def expr(cx: Context, e: ir.Expr) -> str:
         ):
             # a divisor that may be zero: the engine raises a rule error instead of Python's
             return f"s.{'div' if e.op == '//' else 'mod'}({expr(cx, e.left)}, {expr(cx, e.right)})"
+        case ir.Compare() if e.op in ("in", "not in"):
+            return f"({expr(cx, e.left)} {e.op} {iterable(cx, e.right)})"
         case ir.BinOp() | ir.Compare() | ir.BoolOp():
             return f"({expr(cx, e.left)} {e.op} {expr(cx, e.right)})"
         case ir.Not():
@@ -80,11 +130,22 @@ def expr(cx: Context, e: ir.Expr) -> str:
             assert_never(e)
 
 
+def python_type(t: Type) -> str:
+    """The Python annotation of values of type `t`."""
+    if t.kind == "bool":
+        return "bool"
+    if t.kind == "str":
+        return "str"
+    if t.kind in ("list", "zone"):
+        return f"list[{python_type(t.elem) if t.elem else 'int'}]"
+    return "int"
+
+
 def negation(cx: Context, e: ir.Expr) -> str:
     """`not e`, with membership flipped (`a not in b`) as Python style wants."""
     if isinstance(e, ir.Compare) and e.op in ("in", "not in"):
         flipped = "not in" if e.op == "in" else "in"
-        return f"{expr(cx, e.left)} {flipped} {expr(cx, e.right)}"
+        return f"{expr(cx, e.left)} {flipped} {iterable(cx, e.right)}"
     if isinstance(e, ir.Active):
         return f"{_active_key(cx, e)} not in s.active_mods"
     return f"not {expr(cx, e)}"
@@ -96,10 +157,32 @@ def _active_key(cx: Context, e: ir.Active) -> str:
     return arg_list([cx.names.claim("modifier", e.name), *(expr(cx, a) for a in e.args)])
 
 
-def stored(cx: Context, e: ir.Expr) -> str:
-    """An expression whose value is kept (a local, an argument): a zone is copied, never aliased."""
-    code = expr(cx, e)
+def stored(cx: Context, e: ir.Expr, code: str | None = None) -> str:
+    """An expression whose value is kept (a local, an argument): a zone is copied, never aliased.
+    `code`: `e` already lowered."""
+    code = expr(cx, e) if code is None else code
     return f"list({code})" if cx.ann.type_of(e).kind == "zone" else code
+
+
+def iterable(cx: Context, e: ir.Expr) -> str:
+    """Python for a collection that is only iterated, searched or indexed, never kept: a constant
+    domain (every component of a type, the players, `range(a, b)`) is a range, not a new list."""
+    if isinstance(e, ir.Call) and e.func == "range" and e.func not in cx.sym.functions:
+        return f"range({expr(cx, e.args[0])}, {expr(cx, e.args[1])})"
+    b = cx.ann.names.get(id(e)) if isinstance(e, ir.Name) else None
+    if b is not None and b.kind in ("all", "players"):
+        return f"range({size(cx, e)})"
+    return expr(cx, e)
+
+
+def size(cx: Context, e: ir.Expr) -> str | None:
+    """The length of a constant domain (`all` of a type: a number; the players), or None."""
+    b = cx.ann.names.get(id(e)) if isinstance(e, ir.Name) else None
+    if b is not None and b.kind == "all":
+        return str(len(cx.sym.entity_types[b.target].ids))
+    if b is not None and b.kind == "players":
+        return "s.num_players"
+    return None
 
 
 def arg_tuple(cx: Context, args: tuple[ir.Expr, ...]) -> str:
@@ -129,7 +212,7 @@ def zone_id(cx: Context, e: ir.Expr) -> str:
 
 
 def label(cx: Context, code: str, t: Type) -> str:
-    """Display text of the value `code` of type `t`."""
+    """Display text of the value `code` of type `t` (a list's is iterated: lower it `unbound`)."""
     match t.kind:
         case "entity" if t.name == "player":
             return f"s.player_label({code})"
@@ -186,7 +269,7 @@ def text(cx: Context, parts: tuple[str | ir.Expr, ...], viewer: ir.Expr | None =
 def string(cx: Context, e: ir.StrLit) -> str:
     """A string with `{...}` interpolations: literal parts joined with the values' labels."""
     parts = [
-        py_literal(p) if isinstance(p, str) else label(cx, expr(cx, p), cx.ann.type_of(p)) for p in e.parts
+        py_literal(p) if isinstance(p, str) else label(cx, unbound(cx, p), cx.ann.type_of(p)) for p in e.parts
     ]
     return " + ".join(parts) if parts else '""'
 
@@ -224,12 +307,16 @@ def name(cx: Context, e: ir.Name) -> str:
 
 def call(cx: Context, e: ir.Call) -> str:
     """A call of a spec function, or of a builtin as compiler/builtins.py writes it."""
-    args = [expr(cx, a) for a in e.args]
     if e.func in cx.sym.functions:
+        args = [expr(cx, a) for a in e.args]
         return f"{cx.names.claim('function', e.func)}(s{''.join(', ' + a for a in args)})"
     builtin = BUILTINS.get(e.func)
     if builtin is None:
         raise Unsupported(f"a call of unknown function {e.func!r}")
+    known = size(cx, e.args[0]) if e.func == "len" else None
+    if known is not None:
+        return known
+    args = [expr(cx, a) for a in e.args]
     template = builtin.python
     if builtin.python_two_players is not None and cx.two_players:
         template = builtin.python_two_players
@@ -288,16 +375,18 @@ def _index(cx: Context, e: ir.Index) -> str:
         return f"s.v_{b.target}" + "".join(f"[{expr(cx, a)}]" for a in e.args)
     if b is not None and b.kind == "zone":
         return f"s.z.piles[{zone_id(cx, e)}]"
-    return f"{expr(cx, e.subject)}[{expr(cx, e.args[0])}]"
+    return f"{iterable(cx, e.subject)}[{expr(cx, e.args[0])}]"
 
 
 def _quantifier(cx: Context, e: ir.Quantifier) -> str:
     v = comp_var(cx, e)
-    source = expr(cx, e.source)
+    if e.kind == "count" and e.cond is None:
+        return size(cx, e.source) or f"len({iterable(cx, e.source)})"
+    source = iterable(cx, e.source)
     cond = expr(cx, e.cond) if e.cond is not None else "True"
     match e.kind:
         case "count":
-            return f"sum(1 for {v} in {source} if {cond})" if e.cond is not None else f"len({source})"
+            return f"sum(1 for {v} in {source} if {cond})"
         case "any" | "all":
             return f"{e.kind}({cond} for {v} in {source})"
         case "filter":

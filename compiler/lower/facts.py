@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from compiler import ir
 from compiler.lower.context import Context
-from compiler.lower.expressions import value_type
+from compiler.lower.expressions import python_type, value_type
 from compiler.lower.frames import default_value
-from compiler.lower.statements import python_type
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Constant, DataTable, DomainFact, Info, OptionFact, StateVar, ZoneFact
 

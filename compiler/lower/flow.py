@@ -9,6 +9,7 @@ from __future__ import annotations
 from compiler import ir
 from compiler.escape import comment_text
 from compiler.layout import py_literal
+from compiler.lower.caching import forget
 from compiler.lower.context import Context
 from compiler.lower.expressions import expr, negation
 from compiler.lower.frames import Blocks
@@ -20,7 +21,7 @@ from compiler.viewmodel import FrameClass
 
 def lower_flow(cx: Context) -> FrameClass:
     g = cx.sym.game
-    cx.local_prefix = "self."
+    cx.begin_function("self.")
     b = Blocks()
     if g.setup is not None and cx.stops.body(g.setup.body, cx.ann):
         after = b.new()
@@ -37,37 +38,38 @@ def lower_flow(cx: Context) -> FrameClass:
         _phase(cx, b, ph, skippable, startable)
     b.line("s.pop()")
     b.line("return")
-    return FrameClass("Flow", origin("the game's flow (phases)", g.span), (), tuple(b.slots), b.lines())
+    step = b.step()
+    where = origin("the game's flow (phases)", g.span)
+    return FrameClass("Flow", where, (), tuple(b.slots), step.blocks, step.body)
 
 
 def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], startable: set[str]) -> None:
     head = done = -1
-    counter = f"s.v_{ph.counter}" if ph.counter else ""
     if ph.repeat is not None and ph.repeat.expr is not None:
         left = b.temp("r_", "int", 0, "int")
         b.line(f"self.{left} = {expr(cx, ph.repeat.expr)}")
-        if counter:
-            b.line(f"{counter} = 0")
+        if ph.counter:
+            _count(cx, b, ph, "= 0")
         head, loop_body, done = b.new(), b.new(), b.new()
         b.jump(head)
         b.at(head)
         b.line(f"s.tick({py_literal(loop_place('repeat', ph.span, ph.name))})")
         b.jump_if(f"self.{left} <= 0", done)
         b.line(f"self.{left} -= 1")
-        if counter:
-            b.line(f"{counter} += 1")
+        if ph.counter:
+            _count(cx, b, ph, "+= 1")
         b.jump(loop_body)
         b.at(loop_body)
     elif ph.while_ is not None and ph.while_.expr is not None:
         head, loop_body, done = b.new(), b.new(), b.new()
-        if counter:
-            b.line(f"{counter} = 0")
+        if ph.counter:
+            _count(cx, b, ph, "= 0")
         b.jump(head)
         b.at(head)
         b.line(f"s.tick({py_literal(loop_place('while', ph.span, ph.name))})")
         b.jump_if(negation(cx, ph.while_.expr), done)
-        if counter:
-            b.line(f"{counter} += 1")
+        if ph.counter:
+            _count(cx, b, ph, "+= 1")
         b.jump(loop_body)
         b.at(loop_body)
     b.line(f"# phase {ph.name} ({comment_text(ph.span.file)}:{ph.span.line})")
@@ -96,6 +98,16 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
         b.jump(end_pass)
         b.at(end_pass)
     b.line(f"s.expire({cx.names.claim('phase', ph.name)})")
+    for mod in cx.reads.expiring.get(ph.name, ()):
+        for line in forget(cx, ("mod", mod)):
+            b.line(line)
     if head >= 0:
         b.jump(head)
         b.at(done)
+
+
+def _count(cx: Context, b: Blocks, ph: ir.PhaseDecl, update: str) -> None:
+    """`= 0` or `+= 1` to a phase's pass counter; cached functions that read it forget their values."""
+    b.line(f"s.v_{ph.counter} {update}")
+    for line in forget(cx, ("var", ph.counter or "")):
+        b.line(line)

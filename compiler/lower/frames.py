@@ -16,17 +16,19 @@ from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
 from compiler.lower import statements
 from compiler.lower.context import Context
+from compiler.lower.dispatch import Step, step_method
 from compiler.lower.expressions import (
     Unsupported,
     arg_list,
     domain_of,
     expr,
     negation,
+    python_type,
     stored,
     text,
     value_type,
 )
-from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place, python_type
+from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Slot
 
@@ -87,8 +89,9 @@ class Blocks:
         self.slots.append(Slot(name, python, saved_as, initial))
         return name
 
-    def lines(self) -> tuple[tuple[str, ...], ...]:
-        return tuple(tuple(w.lines()) for w in self.writers)
+    def step(self) -> Step:
+        """The frame's `step` method, its blocks optimised (dispatch.py)."""
+        return step_method([w.lines() for w in self.writers])
 
 
 def body(cx: Context, b: Blocks, stmts: tuple[ir.Stmt, ...]) -> None:

@@ -44,6 +44,8 @@ PREFIXES: Final[dict[str, str]] = {
     "phase_frame": "Phase",
     "invariant": "inv",
     "scenario": "sc",
+    "cache": "CACHE",
+    "readers": "READ",
     "text": "TX",
 }
 

@@ -11,29 +11,22 @@ from typing import assert_never
 from compiler import ir
 from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
+from compiler.lower.caching import forget
 from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
     expr,
+    hoisting,
+    iterable,
     negation,
+    python_type,
     stored,
     string,
     text,
     zone_id,
 )
-from compiler.typesys import Type
-
-
-def python_type(t: Type) -> str:
-    """The Python annotation of values of type `t`."""
-    if t.kind == "bool":
-        return "bool"
-    if t.kind == "str":
-        return "str"
-    if t.kind in ("list", "zone"):
-        return f"list[{python_type(t.elem) if t.elem else 'int'}]"
-    return "int"
+from compiler.reads import held_type
 
 
 def fresh_list(code: str) -> str:
@@ -41,6 +34,12 @@ def fresh_list(code: str) -> str:
     if code.startswith(("list(", "[")) and code.endswith(("]", ")")):
         return code
     return f"list({code})"
+
+
+def loop_source(code: str) -> str:
+    """What a loop that never stops iterates: a range as it is (nothing can change it), else a
+    fresh list."""
+    return code if code.startswith("range(") and code.endswith(")") else fresh_list(code)
 
 
 def loop_place(kind: str, span: ir.Span, phase: str = "") -> str:
@@ -62,7 +61,10 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
         case ir.Assign():
             if isinstance(s.value, ir.Decision):
                 raise Unsupported("a decision in code that cannot stop")
-            assign(cx, s, stored(cx, s.value), w)
+            before, value = hoisting(cx, s.value)
+            for line in before:
+                w.line(line)
+            assign(cx, s, stored(cx, s.value, value), w)
         case ir.If():
             _if(cx, s, w, in_frame)
         case ir.For():
@@ -71,6 +73,8 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             _loop(cx, s, w, in_frame)
         case ir.Move() | ir.Place() | ir.Shuffle() | ir.Deal():
             w.line(_zone_change(cx, s))
+            for line in _forget_zones(cx, s):
+                w.line(line)
         case ir.Reveal():
             w.line(f"s.say({', '.join(text(cx, ('Revealed: ', s.item)))})")
         case ir.Show():
@@ -102,13 +106,16 @@ def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
     if isinstance(s.value, ir.Decision):
         raise Unsupported("a decision in code that cannot stop")
     annotation = "" if in_frame else f": {python_type(cx.ann.type_of(s.value))}"
-    w.line(f"{cx.local(cx.ann.slots[id(s)])}{annotation} = {stored(cx, s.value)}")
+    before, value = hoisting(cx, s.value)
+    for line in before:
+        w.line(line)
+    w.line(f"{cx.local(cx.ann.slots[id(s)])}{annotation} = {stored(cx, s.value, value)}")
 
 
 def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
     """A loop over a copy of its list; in a frame the variable is a slot, set from `x_`."""
     local = cx.local(cx.ann.slots[id(s)])
-    source = fresh_list(expr(cx, s.source))
+    source = loop_source(iterable(cx, s.source))
     with w.block(f"for x_ in {source}:" if in_frame else f"for {local} in {source}:"):
         if in_frame:
             w.line(f"{local} = x_")
@@ -150,6 +157,14 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             assert_never(s)
 
 
+def _forget_zones(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> list[str]:
+    """After a zone change: the zones of the moved components' type changed (whichever zones
+    they left), so cached functions reading those zones forget their values."""
+    moved = s.zone if isinstance(s, ir.Shuffle) else s.source if isinstance(s, ir.Deal) else s.item
+    held = held_type(cx.ann.type_of(moved))
+    return forget(cx, ("zones", held)) if held is not None else []
+
+
 def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
     """A component's effect of a field whose effects never stop: a plain function, or none."""
     t = cx.ann.type_of(s.subject)
@@ -171,6 +186,8 @@ def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None
         w.line(f"s.add_mod({modifier}, {args}, {until})")
     else:
         w.line(f"s.cancel_mod({modifier}, {args})")
+    for line in forget(cx, ("mod", s.name)):
+        w.line(line)
 
 
 def _emit(cx: Context, s: ir.Emit, w: CodeWriter) -> None:
@@ -238,7 +255,16 @@ def _indices(cx: Context, s: ir.Assign) -> list[str]:
 
 
 def assign(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
-    """`target op value`; a bounded track clamps, with its indices evaluated once."""
+    """`target op value`; a bounded track clamps, with its indices evaluated once. A state
+    variable that cached functions read makes them forget their values."""
+    _store(cx, s, value, w)
+    b = cx.ann.names.get(id(s))
+    if b is not None and b.kind == "state":
+        for line in forget(cx, ("var", s.target)):
+            w.line(line)
+
+
+def _store(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
     b = cx.ann.names.get(id(s))
     sv = cx.sym.state[s.target][0] if b is not None and b.kind == "state" else None
     if sv is None or (sv.low is None and sv.high is None):

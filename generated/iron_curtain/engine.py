@@ -244,13 +244,14 @@ def f_placed_in(s: State, l_r: int) -> int:
 def f_placements(s: State, l_c: int) -> list[int]:
     # cov 4
     return (
-        s.open_cells_around(
-            T_card, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])]
-        )
+        v1_
         if (
             len(
-                s.open_cells_around(
-                    T_card, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])]
+                (
+                    v1_ := s.open_cells_around(
+                        T_card,
+                        [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == F_card_region[l_c])],
+                    )
                 )
             )
             > 0
@@ -438,10 +439,10 @@ def e_card_event_cuba(s: State, l_self: int, l_p: int) -> None:
 def setup(s: State) -> None:
     # cov 66
     s.place(T_card, E_start, Z_map, s.cell(0, 0))
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         s.v_cubes[E_start][s.ref(l_p)] = 1
         s.v_reserve[s.ref(l_p)] -= 1
-    for l_c in list(range(19)):
+    for l_c in range(19):
         if not (l_c != E_start):
             continue
         s.move(T_card, l_c, Z_deck, True)
@@ -471,7 +472,7 @@ def ph_epilogue(s: State) -> None:
 
 # phase final_scoring (specs/iron_curtain/game.yaml:245)
 def ph_final_scoring(s: State) -> None:
-    for l_r in list(range(6)):
+    for l_r in range(6):
         p_score_region(s, l_r)
     if s.v_ideology < 0:
         # cov 74
@@ -485,8 +486,8 @@ def ph_final_scoring(s: State) -> None:
 # invariant cubes_conserved (specs/iron_curtain/game.yaml:264)
 def inv_cubes_conserved(s: State) -> bool:
     return all(
-        (((sum(s.v_cubes[c_c][c_p] for c_c in list(range(19))) + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24)
-        for c_p in list(range(s.num_players))
+        (((sum(s.v_cubes[c_c][c_p] for c_c in range(19)) + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24)
+        for c_p in range(s.num_players)
     )
 
 
@@ -497,9 +498,9 @@ def inv_marker_on_track(s: State) -> bool:
 
 # invariant no_negative_cubes (specs/iron_curtain/game.yaml:270)
 def inv_no_negative_cubes(s: State) -> bool:
-    return all(
-        all((s.v_cubes[c_c][c_p] >= 0) for c_p in list(range(s.num_players))) for c_c in list(range(19))
-    ) and all((s.v_reserve[c_p] >= 0) for c_p in list(range(s.num_players)))
+    return all(all((s.v_cubes[c_c][c_p] >= 0) for c_p in range(s.num_players)) for c_c in range(19)) and all(
+        (s.v_reserve[c_p] >= 0) for c_p in range(s.num_players)
+    )
 
 
 # evaluation (specs/iron_curtain/game.yaml:254)
@@ -518,35 +519,24 @@ def evaluate(s: State, l_p: int) -> int:
                 (
                     F_region_bonus[c_r]
                     if (
-                        sum(
-                            1
-                            for c_c in s.z.piles[Z_map]
-                            if ((F_card_region[c_c] == c_r) and f_controls(s, l_p, c_c))
-                        )
-                        > sum(
-                            1
-                            for c_c in s.z.piles[Z_map]
-                            if ((F_card_region[c_c] == c_r) and f_controls(s, (1 - l_p), c_c))
-                        )
-                    )
-                    else (
-                        (-F_region_bonus[c_r])
-                        if (
-                            sum(
+                        (
+                            v1_ := sum(
                                 1
                                 for c_c in s.z.piles[Z_map]
                                 if ((F_card_region[c_c] == c_r) and f_controls(s, l_p, c_c))
                             )
-                            < sum(
+                        )
+                        > (
+                            v2_ := sum(
                                 1
                                 for c_c in s.z.piles[Z_map]
                                 if ((F_card_region[c_c] == c_r) and f_controls(s, (1 - l_p), c_c))
                             )
                         )
-                        else 0
                     )
+                    else ((-F_region_bonus[c_r]) if (v1_ < v2_) else 0)
                 )
-                for c_r in list(range(6))
+                for c_r in range(6)
             )
         )
     ) + sum((s.v_cubes[c_c][l_p] - s.v_cubes[c_c][(1 - l_p)]) for c_c in s.z.piles[Z_map])
@@ -559,7 +549,7 @@ class Proc_take_cube(Frame):
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:card")
-    BLOCKS = 5
+    BLOCKS = 2
     l_p: int
     l_keep: int
     l_src: int
@@ -583,44 +573,30 @@ class Proc_take_cube(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 18
-                if s.v_reserve[self.l_p] > 0:
-                    pc = 2
-                    continue
-                # cov 20
-                pc = 3
-                continue
-            elif pc == 1:
-                s.pop()
-                return
-            elif pc == 2:
+        if pc == 0:
+            # cov 18
+            if s.v_reserve[self.l_p] > 0:
                 # cov 19
                 s.v_reserve[s.ref(self.l_p)] -= 1
-                pc = 1
-                continue
-            elif pc == 3:
-                self.pc = 4
-                s.decide(
-                    self.l_p,
-                    [
-                        c_x
-                        for c_x in s.z.piles[Z_map]
-                        if ((c_x != self.l_keep) and (s.v_cubes[c_x][self.l_p] > 0))
-                    ],
-                    6,
-                    "l_src",
-                    (TX_take_a_cube_from,),
-                    at="specs/iron_curtain/game.yaml:104",
-                )
+                s.pop()
                 return
-            elif pc == 4:
-                s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
+            # cov 20
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                [
+                    c_x
+                    for c_x in s.z.piles[Z_map]
+                    if ((c_x != self.l_keep) and (s.v_cubes[c_x][self.l_p] > 0))
+                ],
+                6,
+                "l_src",
+                (TX_take_a_cube_from,),
+                at="specs/iron_curtain/game.yaml:104",
+            )
+        else:  # pc == 1
+            s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
+            s.pop()
 
 
 # procedure give_order (specs/iron_curtain/game.yaml:108)
@@ -630,7 +606,7 @@ class Proc_give_order(Frame):
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "list[entity:card]", "int", "entity:card")
-    BLOCKS = 9
+    BLOCKS = 6
     l_p: int
     l_c: int
     l_access: list[int]
@@ -661,79 +637,69 @@ class Proc_give_order(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 21
-                self.l_access = f_accessible(s, self.l_p)
-                self.l_budget = F_card_value[self.l_c]
-                pc = 1
-                continue
-            elif pc == 1:
-                s.tick("the while loop at specs/iron_curtain/game.yaml:114:7")
-                if not (self.l_budget > 0):
+            if pc < 3:
+                if pc == 0:
+                    # cov 21
+                    self.l_access = f_accessible(s, self.l_p)
+                    self.l_budget = F_card_value[self.l_c]
+                    pc = 1
+                    continue
+                elif pc == 1:
+                    s.tick("the while loop at specs/iron_curtain/game.yaml:114:7")
+                    if not (self.l_budget > 0):
+                        s.pop()
+                        return
+                    self.pc = 2
+                    if s.decide(
+                        self.l_p,
+                        [
+                            c_x
+                            for c_x in self.l_access
+                            if (
+                                ((v1_ := f_order_cost(s, self.l_p, c_x)) <= self.l_budget)
+                                and (f_supply(s, self.l_p, c_x) >= v1_)
+                            )
+                        ],
+                        6,
+                        "l_t",
+                        (TX_place_a_cube_on,),
+                        True,
+                        at="specs/iron_curtain/game.yaml:115",
+                    ):
+                        return
+                    self.l_t = -1
+                    pc = 2
+                    continue
+                else:  # pc == 2
+                    if self.l_t == -1:
+                        # cov 22
+                        s.pop()
+                        return
+                    else:
+                        # cov 23
+                        pass
+                    if f_order_cost(s, self.l_p, self.l_t) == 2:
+                        # cov 24
+                        self.pc = 4
+                        s.push(Proc_take_cube(self.l_p, self.l_t))
+                        return
+                    # cov 25
                     pc = 3
                     continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
-                if s.decide(
-                    self.l_p,
-                    [
-                        c_x
-                        for c_x in self.l_access
-                        if (
-                            (f_order_cost(s, self.l_p, c_x) <= self.l_budget)
-                            and (f_supply(s, self.l_p, c_x) >= f_order_cost(s, self.l_p, c_x))
-                        )
-                    ],
-                    6,
-                    "l_t",
-                    (TX_place_a_cube_on,),
-                    True,
-                    at="specs/iron_curtain/game.yaml:115",
-                ):
-                    return
-                self.l_t = -1
-                pc = 4
-                continue
             elif pc == 3:
-                s.pop()
+                self.pc = 5
+                s.push(Proc_take_cube(self.l_p, self.l_t))
                 return
             elif pc == 4:
-                if self.l_t == -1:
-                    # cov 22
-                    s.pop()
-                    return
-                else:
-                    # cov 23
-                    pass
-                if f_order_cost(s, self.l_p, self.l_t) == 2:
-                    pc = 6
-                    continue
-                # cov 25
-                pc = 5
-                continue
-            elif pc == 5:
-                self.pc = 8
-                s.push(Proc_take_cube(self.l_p, self.l_t))
-                return
-            elif pc == 6:
-                # cov 24
-                self.pc = 7
-                s.push(Proc_take_cube(self.l_p, self.l_t))
-                return
-            elif pc == 7:
                 s.v_removed[s.ref(self.l_p)] += 1
                 self.l_budget -= 1
-                pc = 5
+                pc = 3
                 continue
-            elif pc == 8:
+            else:  # pc == 5
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_p)] += 1
                 self.l_budget -= 1
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure infiltrate (specs/iron_curtain/game.yaml:127)
@@ -743,7 +709,7 @@ class Proc_infiltrate(Frame):
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:card]", "entity:card", "int")
-    BLOCKS = 6
+    BLOCKS = 4
     l_p: int
     l_n: int
     l_targets: list[int]
@@ -774,38 +740,33 @@ class Proc_infiltrate(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 26
-                self.r_1 = self.l_n
-                pc = 1
-                continue
-            elif pc == 1:
-                s.tick("the repeat loop at specs/iron_curtain/game.yaml:131:7")
-                if self.r_1 <= 0:
-                    pc = 3
+            if pc < 2:
+                if pc == 0:
+                    # cov 26
+                    self.r_1 = self.l_n
+                    pc = 1
                     continue
-                self.r_1 -= 1
-                pc = 2
-                continue
+                else:  # pc == 1
+                    s.tick("the repeat loop at specs/iron_curtain/game.yaml:131:7")
+                    if self.r_1 <= 0:
+                        s.pop()
+                        return
+                    self.r_1 -= 1
+                    self.pc = 2
+                    if s.decide(
+                        self.l_p,
+                        [c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)],
+                        6,
+                        "l_t",
+                        (TX_infiltrate_a_cube_onto,),
+                        True,
+                        at="specs/iron_curtain/game.yaml:132",
+                    ):
+                        return
+                    self.l_t = -1
+                    pc = 2
+                    continue
             elif pc == 2:
-                self.pc = 4
-                if s.decide(
-                    self.l_p,
-                    [c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)],
-                    6,
-                    "l_t",
-                    (TX_infiltrate_a_cube_onto,),
-                    True,
-                    at="specs/iron_curtain/game.yaml:132",
-                ):
-                    return
-                self.l_t = -1
-                pc = 4
-                continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
                 if self.l_t == -1:
                     # cov 27
                     s.pop()
@@ -813,15 +774,13 @@ class Proc_infiltrate(Frame):
                 else:
                     # cov 28
                     pass
-                self.pc = 5
+                self.pc = 3
                 s.push(Proc_take_cube(self.l_p, self.l_t))
                 return
-            elif pc == 5:
+            else:  # pc == 3
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_p)] += 1
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure remove_cubes (specs/iron_curtain/game.yaml:138)
@@ -831,7 +790,7 @@ class Proc_remove_cubes(Frame):
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:card]", "player", "entity:card", "int")
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_n: int
     l_targets: list[int]
@@ -878,13 +837,10 @@ class Proc_remove_cubes(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/iron_curtain/game.yaml:143:7")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.r_1 -= 1
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                self.pc = 2
                 if s.decide(
                     self.l_p,
                     [c_x for c_x in self.l_targets if (s.v_cubes[c_x][self.l_o] > 0)],
@@ -896,12 +852,9 @@ class Proc_remove_cubes(Frame):
                 ):
                     return
                 self.l_t = -1
-                pc = 4
+                pc = 2
                 continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 if self.l_t == -1:
                     # cov 30
                     s.pop()
@@ -913,8 +866,6 @@ class Proc_remove_cubes(Frame):
                 s.v_reserve[s.ref(self.l_o)] += 1
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)
@@ -990,13 +941,11 @@ class Proc_remove_from_one_card(Frame):
                     at="specs/iron_curtain/game.yaml:156",
                 )
                 return
-            elif pc == 2:
+            else:  # pc == 2
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= self.l_k
                 s.v_reserve[s.ref(self.l_o)] += self.l_k
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure move_cubes (specs/iron_curtain/game.yaml:160)
@@ -1037,40 +986,41 @@ class Proc_move_cubes(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 35
-                self.pc = 1
-                if s.decide(
-                    self.l_p,
-                    [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)],
-                    6,
-                    "l_src",
-                    (TX_move_cubes_from,),
-                    True,
-                    at="specs/iron_curtain/game.yaml:164",
-                ):
+            if pc < 2:
+                if pc == 0:
+                    # cov 35
+                    self.pc = 1
+                    if s.decide(
+                        self.l_p,
+                        [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)],
+                        6,
+                        "l_src",
+                        (TX_move_cubes_from,),
+                        True,
+                        at="specs/iron_curtain/game.yaml:164",
+                    ):
+                        return
+                    self.l_src = -1
+                    pc = 1
+                    continue
+                else:  # pc == 1
+                    if self.l_src == -1:
+                        # cov 36
+                        s.pop()
+                        return
+                    else:
+                        # cov 37
+                        pass
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        [c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)],
+                        6,
+                        "l_dst",
+                        (TX_move_cubes_to,),
+                        at="specs/iron_curtain/game.yaml:166",
+                    )
                     return
-                self.l_src = -1
-                pc = 1
-                continue
-            elif pc == 1:
-                if self.l_src == -1:
-                    # cov 36
-                    s.pop()
-                    return
-                else:
-                    # cov 37
-                    pass
-                self.pc = 2
-                s.decide(
-                    self.l_p,
-                    [c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)],
-                    6,
-                    "l_dst",
-                    (TX_move_cubes_to,),
-                    at="specs/iron_curtain/game.yaml:166",
-                )
-                return
             elif pc == 2:
                 self.pc = 3
                 s.decide(
@@ -1082,13 +1032,11 @@ class Proc_move_cubes(Frame):
                     at="specs/iron_curtain/game.yaml:167",
                 )
                 return
-            elif pc == 3:
+            else:  # pc == 3
                 s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= self.l_k
                 s.v_cubes[s.ref(self.l_dst)][s.ref(self.l_p)] += self.l_k
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # procedure play_turn (specs/iron_curtain/game.yaml:180)
@@ -1098,7 +1046,7 @@ class Proc_play_turn(Frame):
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "cell", "enum:use", "player", "bool")
-    BLOCKS = 17
+    BLOCKS = 7
     l_p: int
     l_c: int
     l_spot: int
@@ -1136,136 +1084,106 @@ class Proc_play_turn(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                # cov 39
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    s.z.piles[(Z_hand + s.ref(self.l_p))],
-                    6,
-                    "l_c",
-                    (TX_card_to_play,),
-                    at="specs/iron_curtain/game.yaml:184",
-                )
-                return
-            elif pc == 1:
-                self.pc = 2
-                s.decide(
-                    self.l_p,
-                    f_placements(s, self.l_c),
-                    3,
-                    "l_spot",
-                    (TX_where_to_place_the,),
-                    at="specs/iron_curtain/game.yaml:185",
-                )
-                return
-            elif pc == 2:
-                s.place(T_card, self.l_c, Z_map, self.l_spot)
-                s.say(TX_places_at, self.l_p, self.l_c, F_card_region[self.l_c], self.l_spot)
-                if f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]:
-                    # cov 40
-                    p_score_region(s, F_card_region[self.l_c])
-                else:
-                    # cov 41
-                    pass
-                if F_card_flag[self.l_c] == self.l_p:
-                    pc = 4
-                    continue
-                # cov 43
-                pc = 5
-                continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
-                # cov 42
-                self.pc = 6
-                s.decide(
-                    self.l_p,
-                    [0, 1],
-                    7,
-                    "l_how",
-                    (TX_use_the_card_for,),
-                    at="specs/iron_curtain/game.yaml:190",
-                )
-                return
-            elif pc == 5:
-                self.l_o = 1 - self.l_p
-                self.pc = 12
-                s.decide(
-                    self.l_o,
-                    (0, 1),
-                    1,
-                    "l_run_it",
-                    (TX_run_the_event_of,),
-                    at="specs/iron_curtain/game.yaml:199",
-                )
-                return
-            elif pc == 6:
-                if self.l_how == 1:
-                    pc = 8
-                    continue
-                # cov 45
-                pc = 9
-                continue
-            elif pc == 7:
-                pc = 3
-                continue
-            elif pc == 8:
-                # cov 44
-                s.say(TX_plays_the_event_of, self.l_p, self.l_c)
-                subject_ = self.l_c
-                effect = EFFECT_card_event[subject_]
-                if effect is not None:
-                    frame = effect(s, subject_, self.l_p)
-                    if frame is not None:
-                        self.pc = 10
-                        s.push(frame)
+            if pc < 3:
+                if pc == 0:
+                    # cov 39
+                    self.pc = 1
+                    s.decide(
+                        self.l_p,
+                        s.z.piles[(Z_hand + s.ref(self.l_p))],
+                        6,
+                        "l_c",
+                        (TX_card_to_play,),
+                        at="specs/iron_curtain/game.yaml:184",
+                    )
+                    return
+                elif pc == 1:
+                    self.pc = 2
+                    s.decide(
+                        self.l_p,
+                        f_placements(s, self.l_c),
+                        3,
+                        "l_spot",
+                        (TX_where_to_place_the,),
+                        at="specs/iron_curtain/game.yaml:185",
+                    )
+                    return
+                else:  # pc == 2
+                    s.place(T_card, self.l_c, Z_map, self.l_spot)
+                    s.say(TX_places_at, self.l_p, self.l_c, F_card_region[self.l_c], self.l_spot)
+                    if f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]:
+                        # cov 40
+                        p_score_region(s, F_card_region[self.l_c])
+                    else:
+                        # cov 41
+                        pass
+                    if F_card_flag[self.l_c] == self.l_p:
+                        # cov 42
+                        self.pc = 4
+                        s.decide(
+                            self.l_p,
+                            [0, 1],
+                            7,
+                            "l_how",
+                            (TX_use_the_card_for,),
+                            at="specs/iron_curtain/game.yaml:190",
+                        )
                         return
-                pc = 10
-                continue
-            elif pc == 9:
-                self.pc = 11
-                s.push(Proc_give_order(self.l_p, self.l_c))
-                return
-            elif pc == 10:
-                pc = 7
-                continue
-            elif pc == 11:
-                pc = 7
-                continue
-            elif pc == 12:
+                    # cov 43
+                    self.l_o = 1 - self.l_p
+                    self.pc = 5
+                    s.decide(
+                        self.l_o,
+                        (0, 1),
+                        1,
+                        "l_run_it",
+                        (TX_run_the_event_of,),
+                        at="specs/iron_curtain/game.yaml:199",
+                    )
+                    return
+            elif pc < 5:
+                if pc == 3:
+                    s.pop()
+                    return
+                else:  # pc == 4
+                    if self.l_how == 1:
+                        # cov 44
+                        s.say(TX_plays_the_event_of, self.l_p, self.l_c)
+                        subject_ = self.l_c
+                        effect = EFFECT_card_event[subject_]
+                        if effect is not None:
+                            frame = effect(s, subject_, self.l_p)
+                            if frame is not None:
+                                self.pc = 3
+                                s.push(frame)
+                                return
+                        s.pop()
+                        return
+                    # cov 45
+                    self.pc = 3
+                    s.push(Proc_give_order(self.l_p, self.l_c))
+                    return
+            elif pc == 5:
                 if self.l_run_it:
-                    pc = 14
+                    # cov 46
+                    s.say(TX_runs_the_event_of, self.l_o, self.l_c)
+                    subject_ = self.l_c
+                    effect = EFFECT_card_event[subject_]
+                    if effect is not None:
+                        frame = effect(s, subject_, self.l_o)
+                        if frame is not None:
+                            self.pc = 6
+                            s.push(frame)
+                            return
+                    pc = 6
                     continue
                 # cov 47
-                pc = 13
+                pc = 6
                 continue
-            elif pc == 13:
-                self.pc = 16
+            else:  # pc == 6
+                self.pc = 3
                 s.push(Proc_give_order(self.l_p, self.l_c))
                 return
-            elif pc == 14:
-                # cov 46
-                s.say(TX_runs_the_event_of, self.l_o, self.l_c)
-                subject_ = self.l_c
-                effect = EFFECT_card_event[subject_]
-                if effect is not None:
-                    frame = effect(s, subject_, self.l_o)
-                    if frame is not None:
-                        self.pc = 15
-                        s.push(frame)
-                        return
-                pc = 15
-                continue
-            elif pc == 15:
-                pc = 13
-                continue
-            elif pc == 16:
-                pc = 3
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # card west_germany: event (specs/iron_curtain/cards.yaml:37)
@@ -1296,21 +1214,16 @@ class Eff_card_event_west_germany(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 48
-                self.pc = 1
-                s.push(
-                    Proc_infiltrate(
-                        self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
-                    )
+        if pc == 0:
+            # cov 48
+            self.pc = 1
+            s.push(
+                Proc_infiltrate(
+                    self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card east_germany: event (specs/iron_curtain/cards.yaml:51)
@@ -1341,17 +1254,12 @@ class Eff_card_event_east_germany(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 50
-                self.pc = 1
-                s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 50
+            self.pc = 1
+            s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
+        else:  # pc == 1
+            s.pop()
 
 
 # card poland: event (specs/iron_curtain/cards.yaml:58)
@@ -1382,21 +1290,16 @@ class Eff_card_event_poland(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 51
-                self.pc = 1
-                s.push(
-                    Proc_infiltrate(
-                        self.l_p, 3, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
-                    )
+        if pc == 0:
+            # cov 51
+            self.pc = 1
+            s.push(
+                Proc_infiltrate(
+                    self.l_p, 3, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card iran: event (specs/iron_curtain/cards.yaml:67)
@@ -1427,17 +1330,12 @@ class Eff_card_event_iran(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 52
-                self.pc = 1
-                s.push(Proc_remove_from_one_card(self.l_p, 2))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 52
+            self.pc = 1
+            s.push(Proc_remove_from_one_card(self.l_p, 2))
+        else:  # pc == 1
+            s.pop()
 
 
 # card israel: event (specs/iron_curtain/cards.yaml:74)
@@ -1468,17 +1366,12 @@ class Eff_card_event_israel(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 53
-                self.pc = 1
-                s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 53
+            self.pc = 1
+            s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
+        else:  # pc == 1
+            s.pop()
 
 
 # card egypt: event (specs/iron_curtain/cards.yaml:81)
@@ -1509,17 +1402,12 @@ class Eff_card_event_egypt(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 54
-                self.pc = 1
-                s.push(Proc_remove_from_one_card(self.l_p, 2))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 54
+            self.pc = 1
+            s.push(Proc_remove_from_one_card(self.l_p, 2))
+        else:  # pc == 1
+            s.pop()
 
 
 # card japan: event (specs/iron_curtain/cards.yaml:90)
@@ -1550,21 +1438,16 @@ class Eff_card_event_japan(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 55
-                self.pc = 1
-                s.push(
-                    Proc_infiltrate(
-                        self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
-                    )
+        if pc == 0:
+            # cov 55
+            self.pc = 1
+            s.push(
+                Proc_infiltrate(
+                    self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card south_korea: event (specs/iron_curtain/cards.yaml:97)
@@ -1595,21 +1478,16 @@ class Eff_card_event_south_korea(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 56
-                self.pc = 1
-                s.push(
-                    Proc_remove_cubes(
-                        self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
-                    )
+        if pc == 0:
+            # cov 56
+            self.pc = 1
+            s.push(
+                Proc_remove_cubes(
+                    self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card angola: event (specs/iron_curtain/cards.yaml:120)
@@ -1640,17 +1518,12 @@ class Eff_card_event_angola(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 59
-                self.pc = 1
-                s.push(Proc_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 59
+            self.pc = 1
+            s.push(Proc_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
+        else:  # pc == 1
+            s.pop()
 
 
 # card ethiopia: event (specs/iron_curtain/cards.yaml:127)
@@ -1681,17 +1554,12 @@ class Eff_card_event_ethiopia(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 60
-                self.pc = 1
-                s.push(Proc_move_cubes(self.l_p, 3))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 60
+            self.pc = 1
+            s.push(Proc_move_cubes(self.l_p, 3))
+        else:  # pc == 1
+            s.pop()
 
 
 # card brazil: event (specs/iron_curtain/cards.yaml:136)
@@ -1722,23 +1590,16 @@ class Eff_card_event_brazil(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 61
-                self.pc = 1
-                s.push(
-                    Proc_infiltrate(
-                        self.l_p,
-                        2,
-                        [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)],
-                    )
+        if pc == 0:
+            # cov 61
+            self.pc = 1
+            s.push(
+                Proc_infiltrate(
+                    self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card argentina: event (specs/iron_curtain/cards.yaml:143)
@@ -1769,23 +1630,16 @@ class Eff_card_event_argentina(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 62
-                self.pc = 1
-                s.push(
-                    Proc_remove_cubes(
-                        self.l_p,
-                        2,
-                        [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)],
-                    )
+        if pc == 0:
+            # cov 62
+            self.pc = 1
+            s.push(
+                Proc_remove_cubes(
+                    self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)]
                 )
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+            )
+        else:  # pc == 1
+            s.pop()
 
 
 # card panama: event (specs/iron_curtain/cards.yaml:159)
@@ -1816,17 +1670,12 @@ class Eff_card_event_panama(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 64
-                self.pc = 1
-                s.push(Proc_move_cubes(self.l_p, 2))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 64
+            self.pc = 1
+            s.push(Proc_move_cubes(self.l_p, 2))
+        else:  # pc == 1
+            s.pop()
 
 
 # phase round (specs/iron_curtain/game.yaml:219)
@@ -1836,7 +1685,7 @@ class Phase_round(Frame):
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "player", "int")
-    BLOCKS = 7
+    BLOCKS = 4
     l_chooser: int
     l_first: int
     l_p: int
@@ -1864,64 +1713,57 @@ class Phase_round(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc == 0:
-                if s.v_round == 2:
-                    # cov 67
-                    s.deal(T_card, 4, Z_deck, (Z_hand + P_usa))
-                    s.deal(T_card, 4, Z_deck, (Z_hand + P_ussr))
-                else:
-                    # cov 68
-                    pass
-                self.l_chooser = P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr
-                self.pc = 1
-                s.decide(
-                    self.l_chooser,
-                    list(range(s.num_players)),
-                    4,
-                    "l_first",
-                    (TX_who_plays_first_this,),
-                    at="specs/iron_curtain/game.yaml:228",
-                )
-                return
-            elif pc == 1:
-                s.say(TX_round_plays_first, s.v_round, self.l_first)
-                self.r_1 = 4
-                pc = 2
-                continue
+            if pc < 2:
+                if pc == 0:
+                    if s.v_round == 2:
+                        # cov 67
+                        s.deal(T_card, 4, Z_deck, (Z_hand + P_usa))
+                        s.deal(T_card, 4, Z_deck, (Z_hand + P_ussr))
+                    else:
+                        # cov 68
+                        pass
+                    self.l_chooser = P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr
+                    self.pc = 1
+                    s.decide(
+                        self.l_chooser,
+                        list(range(s.num_players)),
+                        4,
+                        "l_first",
+                        (TX_who_plays_first_this,),
+                        at="specs/iron_curtain/game.yaml:228",
+                    )
+                    return
+                else:  # pc == 1
+                    s.say(TX_round_plays_first, s.v_round, self.l_first)
+                    self.r_1 = 4
+                    pc = 2
+                    continue
             elif pc == 2:
                 s.tick("the repeat loop at specs/iron_curtain/game.yaml:230:7")
                 if self.r_1 <= 0:
-                    pc = 4
-                    continue
+                    if s.v_round == 1:
+                        # cov 69
+                        for x_ in range(s.num_players):
+                            self.l_p = x_
+                            s.move_all(
+                                T_card,
+                                s.z.piles[(Z_hand + s.ref(self.l_p))],
+                                (Z_aside + s.ref(self.l_p)),
+                                True,
+                            )
+                    else:
+                        # cov 70
+                        pass
+                    s.pop()
+                    return
                 self.r_1 -= 1
-                pc = 3
-                continue
-            elif pc == 3:
-                self.pc = 5
+                self.pc = 3
                 s.push(Proc_play_turn(self.l_first))
                 return
-            elif pc == 4:
-                if s.v_round == 1:
-                    # cov 69
-                    for x_ in list(range(s.num_players)):
-                        self.l_p = x_
-                        s.move_all(
-                            T_card, s.z.piles[(Z_hand + s.ref(self.l_p))], (Z_aside + s.ref(self.l_p)), True
-                        )
-                else:
-                    # cov 70
-                    pass
-                s.pop()
-                return
-            elif pc == 5:
-                self.pc = 6
+            else:  # pc == 3
+                self.pc = 2
                 s.push(Proc_play_turn((1 - self.l_first)))
                 return
-            elif pc == 6:
-                pc = 2
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # the game's flow (phases) (specs/iron_curtain/game.yaml:2)
@@ -1931,7 +1773,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
     SLOTS = __slots__
     SLOT_TYPES = ("int",)
-    BLOCKS = 5
+    BLOCKS = 3
     r_1: int
 
     def __init__(self) -> None:
@@ -1960,35 +1802,27 @@ class Flow(Frame):
             elif pc == 1:
                 s.tick("the repeat of phase 'round' at specs/iron_curtain/game.yaml:219:11")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    # phase epilogue (specs/iron_curtain/game.yaml:237)
+                    # cov 77
+                    ph_epilogue(s)
+                    s.expire(PH_epilogue)
+                    # phase final_scoring (specs/iron_curtain/game.yaml:245)
+                    # cov 78
+                    ph_final_scoring(s)
+                    s.expire(PH_final_scoring)
+                    s.pop()
+                    return
                 self.r_1 -= 1
                 s.v_round += 1
-                pc = 2
-                continue
-            elif pc == 2:
                 # phase round (specs/iron_curtain/game.yaml:219)
                 # cov 76
-                self.pc = 4
+                self.pc = 2
                 s.push(Phase_round())
                 return
-            elif pc == 3:
-                # phase epilogue (specs/iron_curtain/game.yaml:237)
-                # cov 77
-                ph_epilogue(s)
-                s.expire(PH_epilogue)
-                # phase final_scoring (specs/iron_curtain/game.yaml:245)
-                # cov 78
-                ph_final_scoring(s)
-                s.expire(PH_final_scoring)
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 s.expire(PH_round)
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (

@@ -15,9 +15,9 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/aggregates/game.yaml:13)
 def ph_play(s: State) -> None:
-    s.v_total = sum(F_card_value[c_c] for c_c in list(range(2)))
-    s.v_low = min((F_card_value[c_c] for c_c in list(range(2)) if (F_card_value[c_c] > s.v_total)), default=0)
-    s.v_high = max(((F_card_value[c_c] * 2) for c_c in list(range(2))), default=0)
+    s.v_total = sum(F_card_value[c_c] for c_c in range(2))
+    s.v_low = min((F_card_value[c_c] for c_c in range(2) if (F_card_value[c_c] > s.v_total)), default=0)
+    s.v_high = max(((F_card_value[c_c] * 2) for c_c in range(2)), default=0)
 
 
 # the game's flow (phases) (tests/lowering/aggregates/game.yaml:2)
@@ -41,18 +41,12 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/aggregates/game.yaml:13)
-                # cov 0
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        s.after_setup()
+        # phase play (tests/lowering/aggregates/game.yaml:13)
+        # cov 0
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

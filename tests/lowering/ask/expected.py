@@ -33,23 +33,18 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.decide(P_ann, (0, 1), 1, "d_1", (TX_do_you_agree,), at="tests/lowering/ask/game.yaml:9")
-                return
-            elif pc == 1:
-                s.v_agreed = self.d_1
-                if s.v_agreed:
-                    # cov 0
-                    s.end_game(P_ann, "")
-                else:
-                    # cov 1
-                    pass
-                s.pop()
-                return
+        if pc == 0:
+            self.pc = 1
+            s.decide(P_ann, (0, 1), 1, "d_1", (TX_do_you_agree,), at="tests/lowering/ask/game.yaml:9")
+        else:  # pc == 1
+            s.v_agreed = self.d_1
+            if s.v_agreed:
+                # cov 0
+                s.end_game(P_ann, "")
             else:
-                raise AssertionError(pc)
+                # cov 1
+                pass
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/ask/game.yaml:2)
@@ -74,20 +69,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/ask/game.yaml:7)
-                # cov 2
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/ask/game.yaml:7)
+            # cov 2
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -36,25 +36,20 @@ class Proc_bid(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 0
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    range(0, 2 + 1),
-                    2,
-                    "d_1",
-                    (TX_your_bid,),
-                    at="tests/lowering/call-stopping-procedure/game.yaml:11",
-                )
-                return
-            elif pc == 1:
-                s.v_score[s.ref(self.l_p)] += self.d_1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 0
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                range(0, 2 + 1),
+                2,
+                "d_1",
+                (TX_your_bid,),
+                at="tests/lowering/call-stopping-procedure/game.yaml:11",
+            )
+        else:  # pc == 1
+            s.v_score[s.ref(self.l_p)] += self.d_1
+            s.pop()
 
 
 # procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)
@@ -79,17 +74,12 @@ class Proc_both_bid(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 1
-                self.pc = 1
-                s.push(Proc_bid(P_ann))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 1
+            self.pc = 1
+            s.push(Proc_bid(P_ann))
+        else:  # pc == 1
+            s.pop()
 
 
 # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
@@ -114,17 +104,12 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.push(Proc_both_bid())
-                return
-            elif pc == 1:
-                s.v_score[P_ann] += 1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.push(Proc_both_bid())
+        else:  # pc == 1
+            s.v_score[P_ann] += 1
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)
@@ -149,20 +134,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
-                # cov 2
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
+            # cov 2
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -37,35 +37,29 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.decide(
-                    P_ann,
-                    range(1, 3 + 1),
-                    2,
-                    "l_n",
-                    (TX_how_many,),
-                    at="tests/lowering/choose-number/game.yaml:10",
-                )
-                return
-            elif pc == 1:
-                self.pc = 2
-                s.decide(
-                    P_bob,
-                    range(0, self.l_n + 1),
-                    2,
-                    "d_1",
-                    (TX_how_many_more,),
-                    at="tests/lowering/choose-number/game.yaml:11",
-                )
-                return
-            elif pc == 2:
-                s.v_score[P_bob] += self.d_1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.decide(
+                P_ann,
+                range(1, 3 + 1),
+                2,
+                "l_n",
+                (TX_how_many,),
+                at="tests/lowering/choose-number/game.yaml:10",
+            )
+        elif pc == 1:
+            self.pc = 2
+            s.decide(
+                P_bob,
+                range(0, self.l_n + 1),
+                2,
+                "d_1",
+                (TX_how_many_more,),
+                at="tests/lowering/choose-number/game.yaml:11",
+            )
+        else:  # pc == 2
+            s.v_score[P_bob] += self.d_1
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/choose-number/game.yaml:2)
@@ -90,20 +84,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/choose-number/game.yaml:8)
-                # cov 0
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/choose-number/game.yaml:8)
+            # cov 0
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

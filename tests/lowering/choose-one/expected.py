@@ -21,7 +21,7 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 # setup (tests/lowering/choose-one/game.yaml:15)
 def setup(s: State) -> None:
     # cov 0
-    for l_c in list(range(2)):
+    for l_c in range(2):
         s.move(T_card, l_c, Z_pile, True)
 
 
@@ -56,7 +56,7 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
+        if pc < 2:
             if pc == 0:
                 self.pc = 1
                 s.decide(
@@ -67,8 +67,7 @@ class Phase_play(Frame):
                     (TX_card_to_take,),
                     at="tests/lowering/choose-one/game.yaml:19",
                 )
-                return
-            elif pc == 1:
+            else:  # pc == 1
                 self.pc = 2
                 s.decide(
                     P_bob,
@@ -78,30 +77,25 @@ class Phase_play(Frame):
                     (TX_who_goes_first,),
                     at="tests/lowering/choose-one/game.yaml:20",
                 )
-                return
-            elif pc == 2:
-                s.v_first = self.d_1
-                self.pc = 3
-                s.decide(
-                    P_ann,
-                    [0, 1],
-                    5,
-                    "l_how",
-                    (TX_what_to_do_with, self.l_c),
-                    at="tests/lowering/choose-one/game.yaml:21",
-                )
-                return
-            elif pc == 3:
-                if self.l_how == 1:
-                    # cov 1
-                    s.move(T_card, self.l_c, Z_pile, True)
-                else:
-                    # cov 2
-                    pass
-                s.pop()
-                return
+        elif pc == 2:
+            s.v_first = self.d_1
+            self.pc = 3
+            s.decide(
+                P_ann,
+                [0, 1],
+                5,
+                "l_how",
+                (TX_what_to_do_with, self.l_c),
+                at="tests/lowering/choose-one/game.yaml:21",
+            )
+        else:  # pc == 3
+            if self.l_how == 1:
+                # cov 1
+                s.move(T_card, self.l_c, Z_pile, True)
             else:
-                raise AssertionError(pc)
+                # cov 2
+                pass
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/choose-one/game.yaml:2)
@@ -126,21 +120,16 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                setup(s)
-                s.after_setup()
-                # phase play (tests/lowering/choose-one/game.yaml:17)
-                # cov 3
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            setup(s)
+            s.after_setup()
+            # phase play (tests/lowering/choose-one/game.yaml:17)
+            # cov 3
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

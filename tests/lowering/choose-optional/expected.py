@@ -19,7 +19,7 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 # setup (tests/lowering/choose-optional/game.yaml:13)
 def setup(s: State) -> None:
     # cov 0
-    for l_c in list(range(2)):
+    for l_c in range(2):
         s.move(T_card, l_c, Z_pile, True)
 
 
@@ -88,7 +88,7 @@ class Phase_play(Frame):
                 self.l_n = -1
                 pc = 2
                 continue
-            elif pc == 2:
+            else:  # pc == 2
                 if self.l_n != (-1):
                     # cov 3
                     s.v_score += self.l_n
@@ -97,8 +97,6 @@ class Phase_play(Frame):
                     pass
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # the game's flow (phases) (tests/lowering/choose-optional/game.yaml:2)
@@ -123,21 +121,16 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                setup(s)
-                s.after_setup()
-                # phase play (tests/lowering/choose-optional/game.yaml:15)
-                # cov 5
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            setup(s)
+            s.after_setup()
+            # phase play (tests/lowering/choose-optional/game.yaml:15)
+            # cov 5
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

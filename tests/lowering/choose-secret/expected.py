@@ -80,7 +80,7 @@ class Phase_play(Frame):
                 self.l_c = -1
                 pc = 2
                 continue
-            elif pc == 2:
+            else:  # pc == 2
                 if self.l_c != -1:
                     # cov 1
                     s.move(T_card, self.l_c, (Z_bid + P_ann), True)
@@ -89,8 +89,6 @@ class Phase_play(Frame):
                     pass
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # the game's flow (phases) (tests/lowering/choose-secret/game.yaml:3)
@@ -115,21 +113,16 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                setup(s)
-                s.after_setup()
-                # phase play (tests/lowering/choose-secret/game.yaml:15)
-                # cov 3
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            setup(s)
+            s.after_setup()
+            # phase play (tests/lowering/choose-secret/game.yaml:15)
+            # cov 3
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

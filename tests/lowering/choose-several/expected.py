@@ -20,7 +20,7 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 # setup (tests/lowering/choose-several/game.yaml:12)
 def setup(s: State) -> None:
     # cov 0
-    for l_c in list(range(3)):
+    for l_c in range(3):
         s.move(T_card, l_c, Z_pile, True)
 
 
@@ -67,12 +67,10 @@ class Phase_play(Frame):
                     at="tests/lowering/choose-several/game.yaml:16",
                 )
                 return
-            elif pc == 1:
+            else:  # pc == 1
                 s.move_all(T_card, self.l_two, Z_kept, True)
                 s.pop()
                 return
-            else:
-                raise AssertionError(pc)
 
 
 # the game's flow (phases) (tests/lowering/choose-several/game.yaml:2)
@@ -97,21 +95,16 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                setup(s)
-                s.after_setup()
-                # phase play (tests/lowering/choose-several/game.yaml:14)
-                # cov 1
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            setup(s)
+            s.after_setup()
+            # phase play (tests/lowering/choose-several/game.yaml:14)
+            # cov 1
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

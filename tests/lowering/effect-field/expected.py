@@ -56,25 +56,20 @@ class Eff_card_event_wager(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 1
-                self.pc = 1
-                s.decide(
-                    self.l_p,
-                    range(0, 2 + 1),
-                    2,
-                    "d_1",
-                    (TX_wager,),
-                    at="tests/lowering/effect-field/game.yaml:12",
-                )
-                return
-            elif pc == 1:
-                s.v_score[s.ref(self.l_p)] += self.d_1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 1
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                range(0, 2 + 1),
+                2,
+                "d_1",
+                (TX_wager,),
+                at="tests/lowering/effect-field/game.yaml:12",
+            )
+        else:  # pc == 1
+            s.v_score[s.ref(self.l_p)] += self.d_1
+            s.pop()
 
 
 # phase play (tests/lowering/effect-field/game.yaml:17)
@@ -99,23 +94,18 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                subject_ = E_gift
-                effect = EFFECT_card_event[subject_]
-                if effect is not None:
-                    frame = effect(s, subject_, P_ann)
-                    if frame is not None:
-                        self.pc = 1
-                        s.push(frame)
-                        return
-                pc = 1
-                continue
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            subject_ = E_gift
+            effect = EFFECT_card_event[subject_]
+            if effect is not None:
+                frame = effect(s, subject_, P_ann)
+                if frame is not None:
+                    self.pc = 1
+                    s.push(frame)
+                    return
+            s.pop()
+        else:  # pc == 1
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/effect-field/game.yaml:3)
@@ -140,20 +130,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/effect-field/game.yaml:17)
-                # cov 2
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/effect-field/game.yaml:17)
+            # cov 2
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (

@@ -50,25 +50,20 @@ class Trig_reply(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                # cov 1
-                self.pc = 1
-                s.decide(
-                    (1 - self.l_p),
-                    range(0, self.l_n + 1),
-                    2,
-                    "d_1",
-                    (TX_points_to_answer,),
-                    at="tests/lowering/emit-trigger/game.yaml:16",
-                )
-                return
-            elif pc == 1:
-                s.v_score[s.ref((1 - self.l_p))] += self.d_1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            # cov 1
+            self.pc = 1
+            s.decide(
+                (1 - self.l_p),
+                range(0, self.l_n + 1),
+                2,
+                "d_1",
+                (TX_points_to_answer,),
+                at="tests/lowering/emit-trigger/game.yaml:16",
+            )
+        else:  # pc == 1
+            s.v_score[s.ref((1 - self.l_p))] += self.d_1
+            s.pop()
 
 
 # phase play (tests/lowering/emit-trigger/game.yaml:18)
@@ -99,20 +94,15 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.e_1 = P_ann
-                self.e_2 = 2
-                if tc_bonus(s, self.e_1, self.e_2):
-                    t_bonus(s, self.e_1, self.e_2)
-                self.pc = 1
-                s.push(Trig_reply(self.e_1, self.e_2))
-                return
-            elif pc == 1:
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.e_1 = P_ann
+            self.e_2 = 2
+            if tc_bonus(s, self.e_1, self.e_2):
+                t_bonus(s, self.e_1, self.e_2)
+            self.pc = 1
+            s.push(Trig_reply(self.e_1, self.e_2))
+        else:  # pc == 1
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)
@@ -137,20 +127,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/emit-trigger/game.yaml:18)
-                # cov 2
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/emit-trigger/game.yaml:18)
+            # cov 2
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

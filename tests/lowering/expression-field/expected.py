@@ -43,7 +43,7 @@ def x_card_playable_default(s: State, l_self: int) -> bool:
 
 # phase play (tests/lowering/expression-field/game.yaml:18)
 def ph_play(s: State) -> None:
-    for l_c in list(range(2)):
+    for l_c in range(2):
         if not X_card_playable[l_c](s, l_c):
             continue
         s.v_score += X_card_strength[l_c](s, l_c, 3)
@@ -71,18 +71,12 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/expression-field/game.yaml:18)
-                # cov 3
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        s.after_setup()
+        # phase play (tests/lowering/expression-field/game.yaml:18)
+        # cov 3
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 X_card_strength: tuple[Callable[[State, int, int], int], ...] = (

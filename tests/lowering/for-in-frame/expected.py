@@ -15,7 +15,7 @@ class Phase_play(Frame):
     ORIGIN = "phase play (tests/lowering/for-in-frame/game.yaml:8)"
     SLOTS = __slots__
     SLOT_TYPES = ("player", "bool", "list[player]", "int")
-    BLOCKS = 5
+    BLOCKS = 3
     l_p: int
     l_vote: bool
     i_1: list[int]
@@ -50,17 +50,14 @@ class Phase_play(Frame):
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
                 if not (s.v_yes_votes < 2):
                     pc = 1
                     continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                self.pc = 2
                 s.decide(
                     self.l_p,
                     (0, 1),
@@ -70,10 +67,7 @@ class Phase_play(Frame):
                     at="tests/lowering/for-in-frame/game.yaml:11",
                 )
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 if self.l_vote:
                     # cov 0
                     s.v_yes_votes += 1
@@ -82,8 +76,6 @@ class Phase_play(Frame):
                     pass
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # the game's flow (phases) (tests/lowering/for-in-frame/game.yaml:3)
@@ -108,20 +100,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/for-in-frame/game.yaml:8)
-                # cov 2
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/for-in-frame/game.yaml:8)
+            # cov 2
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

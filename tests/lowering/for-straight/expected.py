@@ -15,9 +15,9 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/for-straight/game.yaml:11)
 def ph_play(s: State) -> None:
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         s.v_score[s.ref(l_p)] += 1
-    for l_c in list(range(2)):
+    for l_c in range(2):
         if not (F_card_value[l_c] > s.v_score[P_ann]):
             continue
         s.v_score[P_ann] += F_card_value[l_c]
@@ -44,18 +44,12 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/for-straight/game.yaml:11)
-                # cov 0
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        s.after_setup()
+        # phase play (tests/lowering/for-straight/game.yaml:11)
+        # cov 0
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

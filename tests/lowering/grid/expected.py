@@ -41,27 +41,22 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.place(T_tile, E_north, Z_board, s.cell(0, 1))
-                self.pc = 1
-                s.decide(
-                    P_ann,
-                    s.open_cells_around(T_tile, [E_north]),
-                    3,
-                    "l_spot",
-                    (TX_where_to_place_the,),
-                    at="tests/lowering/grid/game.yaml:16",
-                )
-                return
-            elif pc == 1:
-                s.place(T_tile, E_south, Z_board, self.l_spot)
-                s.say(TX_south_at_north_at, self.l_spot, s.z.pos[T_tile][E_north])
-                s.v_total = sum(F_tile_value[c_t] for c_t in s.neighbors(T_tile, E_north))
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.place(T_tile, E_north, Z_board, s.cell(0, 1))
+            self.pc = 1
+            s.decide(
+                P_ann,
+                s.open_cells_around(T_tile, [E_north]),
+                3,
+                "l_spot",
+                (TX_where_to_place_the,),
+                at="tests/lowering/grid/game.yaml:16",
+            )
+        else:  # pc == 1
+            s.place(T_tile, E_south, Z_board, self.l_spot)
+            s.say(TX_south_at_north_at, self.l_spot, s.z.pos[T_tile][E_north])
+            s.v_total = sum(F_tile_value[c_t] for c_t in s.neighbors(T_tile, E_north))
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/grid/game.yaml:2)
@@ -86,20 +81,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/grid/game.yaml:13)
-                # cov 0
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/grid/game.yaml:13)
+            # cov 0
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -48,18 +48,12 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/if-elif-else/game.yaml:7)
-                # cov 5
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        s.after_setup()
+        # phase play (tests/lowering/if-elif-else/game.yaml:7)
+        # cov 5
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -10,7 +10,7 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # invariant scores_small (tests/lowering/invariant-and-evaluation/game.yaml:7)
 def inv_scores_small(s: State) -> bool:
-    return all((s.v_score[c_p] <= 3) for c_p in list(range(s.num_players)))
+    return all((s.v_score[c_p] <= 3) for c_p in range(s.num_players))
 
 
 # evaluation (tests/lowering/invariant-and-evaluation/game.yaml:10)
@@ -43,24 +43,19 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.decide(
-                    P_ann,
-                    range(0, 3 + 1),
-                    2,
-                    "d_1",
-                    (TX_points,),
-                    at="tests/lowering/invariant-and-evaluation/game.yaml:14",
-                )
-                return
-            elif pc == 1:
-                s.v_score[P_ann] += self.d_1
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.decide(
+                P_ann,
+                range(0, 3 + 1),
+                2,
+                "d_1",
+                (TX_points,),
+                at="tests/lowering/invariant-and-evaluation/game.yaml:14",
+            )
+        else:  # pc == 1
+            s.v_score[P_ann] += self.d_1
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/invariant-and-evaluation/game.yaml:2)
@@ -85,20 +80,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)
-                # cov 0
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)
+            # cov 0
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -15,8 +15,8 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/list-comprehension/game.yaml:12)
 def ph_play(s: State) -> None:
-    l_xs: list[int] = [(F_card_value[c_c] * 10) for c_c in list(range(2)) if (F_card_value[c_c] > 1)]
-    l_xs = (l_xs + [F_card_value[c_c] for c_c in list(range(2))]) + [7]
+    l_xs: list[int] = [(F_card_value[c_c] * 10) for c_c in range(2) if (F_card_value[c_c] > 1)]
+    l_xs = (l_xs + [F_card_value[c_c] for c_c in range(2)]) + [7]
     s.v_values = l_xs
     s.v_found = (20 in l_xs) and (l_xs[0] not in [1, 2])
 
@@ -42,18 +42,12 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/list-comprehension/game.yaml:12)
-                # cov 0
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        s.after_setup()
+        # phase play (tests/lowering/list-comprehension/game.yaml:12)
+        # cov 0
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -10,7 +10,7 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob", "cat")
 
 # phase play (tests/lowering/options/game.yaml:15)
 def ph_play(s: State) -> None:
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         s.v_score[s.ref(l_p)] = 3 if s.o_fast else s.o_seats
     s.v_score[s.ref(s.opponent(P_ann))] += 1
 
@@ -36,18 +36,12 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/options/game.yaml:15)
-                # cov 0
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        s.after_setup()
+        # phase play (tests/lowering/options/game.yaml:15)
+        # cov 0
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -24,7 +24,7 @@ def setup(s: State) -> None:
 
 # phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)
 def ph_play(s: State) -> None:
-    for l_p in list(range(s.num_players)):
+    for l_p in range(s.num_players):
         s.v_secret[s.ref(l_p)] = len(s.z.piles[(Z_hand + s.ref(l_p))])
         s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_p))], (Z_shown + s.ref(l_p)), True)
         s.v_score[s.ref(l_p)] += s.v_secret[l_p]
@@ -51,19 +51,13 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                setup(s)
-                s.after_setup()
-                # phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)
-                # cov 1
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        setup(s)
+        s.after_setup()
+        # phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)
+        # cov 1
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

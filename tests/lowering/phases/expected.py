@@ -27,7 +27,7 @@ class Flow(Frame):
     ORIGIN = "the game's flow (phases) (tests/lowering/phases/game.yaml:3)"
     SLOTS = __slots__
     SLOT_TYPES = ("int",)
-    BLOCKS = 7
+    BLOCKS = 3
     r_1: int
 
     def __init__(self) -> None:
@@ -55,43 +55,29 @@ class Flow(Frame):
             elif pc == 1:
                 s.tick("the repeat of phase 'rounds' at tests/lowering/phases/game.yaml:9:11")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.r_1 -= 1
                 s.v_round += 1
-                pc = 2
-                continue
-            elif pc == 2:
                 # phase rounds (tests/lowering/phases/game.yaml:9)
                 # cov 0
                 ph_rounds(s)
                 s.v_turn = 0
-                pc = 4
+                pc = 2
                 continue
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 s.tick("the while of phase 'turns' at tests/lowering/phases/game.yaml:14:15")
                 if not (s.v_turn < 2):
-                    pc = 6
+                    s.expire(PH_rounds)
+                    pc = 1
                     continue
                 s.v_turn += 1
-                pc = 5
-                continue
-            elif pc == 5:
                 # phase turns (tests/lowering/phases/game.yaml:14)
                 # cov 1
                 ph_turns(s)
                 s.expire(PH_turns)
-                pc = 4
+                pc = 2
                 continue
-            elif pc == 6:
-                s.expire(PH_rounds)
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # Where each function comes from, for a rule error raised inside it.

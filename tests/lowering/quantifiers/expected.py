@@ -16,13 +16,11 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 # phase play (tests/lowering/quantifiers/game.yaml:12)
 def ph_play(s: State) -> None:
     s.v_flags = [
-        any((F_card_value[c_c] > 1) for c_c in list(range(2))),
-        all((s.v_score[c_p] == 0) for c_p in list(range(s.num_players))),
+        any((F_card_value[c_c] > 1) for c_c in range(2)),
+        all((s.v_score[c_p] == 0) for c_p in range(s.num_players)),
     ]
-    s.v_score[P_ann] = sum(1 for c_c in list(range(2)) if (F_card_value[c_c] < 2)) + len(
-        list(range(s.num_players))
-    )
-    s.v_score[P_bob] = len([c_c for c_c in list(range(2)) if (F_card_value[c_c] != s.v_score[P_ann])])
+    s.v_score[P_ann] = sum(1 for c_c in range(2) if (F_card_value[c_c] < 2)) + s.num_players
+    s.v_score[P_bob] = len([c_c for c_c in range(2) if (F_card_value[c_c] != s.v_score[P_ann])])
 
 
 # the game's flow (phases) (tests/lowering/quantifiers/game.yaml:2)
@@ -46,18 +44,12 @@ class Flow(Frame):
         return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
-        pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/quantifiers/game.yaml:12)
-                # cov 0
-                ph_play(s)
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        s.after_setup()
+        # phase play (tests/lowering/quantifiers/game.yaml:12)
+        # cov 0
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -15,7 +15,7 @@ class Phase_play(Frame):
     ORIGIN = "phase play (tests/lowering/repeat/game.yaml:7)"
     SLOTS = __slots__
     SLOT_TYPES = ("bool", "int")
-    BLOCKS = 5
+    BLOCKS = 3
     l_more: bool
     r_1: int
 
@@ -47,19 +47,13 @@ class Phase_play(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at tests/lowering/repeat/game.yaml:10:7")
                 if self.r_1 <= 0:
-                    pc = 3
-                    continue
+                    s.pop()
+                    return
                 self.r_1 -= 1
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                self.pc = 2
                 s.decide(P_ann, (0, 1), 1, "l_more", (TX_one_more,), at="tests/lowering/repeat/game.yaml:11")
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
+            else:  # pc == 2
                 if self.l_more:
                     # cov 0
                     s.v_total += 1
@@ -68,8 +62,6 @@ class Phase_play(Frame):
                     pass
                 pc = 1
                 continue
-            else:
-                raise AssertionError(pc)
 
 
 # the game's flow (phases) (tests/lowering/repeat/game.yaml:2)
@@ -94,20 +86,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/repeat/game.yaml:7)
-                # cov 2
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/repeat/game.yaml:7)
+            # cov 2
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -45,25 +45,20 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                p_add_one(s)
-                self.pc = 1
-                s.decide(P_ann, (0, 1), 1, "l_go", (TX_add,), at="tests/lowering/return/game.yaml:15")
-                return
-            elif pc == 1:
-                if not self.l_go:
-                    # cov 3
-                    s.pop()
-                    return
-                else:
-                    # cov 4
-                    pass
-                s.v_score = 5
+        if pc == 0:
+            p_add_one(s)
+            self.pc = 1
+            s.decide(P_ann, (0, 1), 1, "l_go", (TX_add,), at="tests/lowering/return/game.yaml:15")
+        else:  # pc == 1
+            if not self.l_go:
+                # cov 3
                 s.pop()
                 return
             else:
-                raise AssertionError(pc)
+                # cov 4
+                pass
+            s.v_score = 5
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/return/game.yaml:2)
@@ -88,20 +83,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/return/game.yaml:12)
-                # cov 5
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/return/game.yaml:12)
+            # cov 5
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -33,20 +33,15 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.pc = 1
-                s.decide(
-                    P_ann, range(0, 2 + 1), 2, "d_1", (TX_points,), at="tests/lowering/scenario/game.yaml:11"
-                )
-                return
-            elif pc == 1:
-                s.v_score += self.d_1
-                s.v_score += s.o_bonus
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.pc = 1
+            s.decide(
+                P_ann, range(0, 2 + 1), 2, "d_1", (TX_points,), at="tests/lowering/scenario/game.yaml:11"
+            )
+        else:  # pc == 1
+            s.v_score += self.d_1
+            s.v_score += s.o_bonus
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/scenario/game.yaml:2)
@@ -71,20 +66,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/scenario/game.yaml:9)
-                # cov 0
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/scenario/game.yaml:9)
+            # cov 0
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -44,29 +44,24 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                self.l_nobody = -1
-                s.say(TX_holds, P_ann, E_ace, F_card_value[E_ace], 0, s.v_seen, tuple([E_ace]), self.l_nobody)
-                s.say(TX_a_quoted_brace)
-                s.v_note = s.label(T_card, E_ace) + " seen by " + s.player_label(P_ann)
-                self.pc = 1
-                s.decide(
-                    P_ann,
-                    (0, 1),
-                    1,
-                    "d_1",
-                    (TX_seen, E_ace),
-                    at="tests/lowering/string-interpolation/game.yaml:21",
-                )
-                return
-            elif pc == 1:
-                s.v_seen = self.d_1
-                s.end_game(P_bob, s.player_label(P_bob) + " saw " + IDS_card[E_ace])
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            self.l_nobody = -1
+            s.say(TX_holds, P_ann, E_ace, F_card_value[E_ace], 0, s.v_seen, tuple([E_ace]), self.l_nobody)
+            s.say(TX_a_quoted_brace)
+            s.v_note = s.label(T_card, E_ace) + " seen by " + s.player_label(P_ann)
+            self.pc = 1
+            s.decide(
+                P_ann,
+                (0, 1),
+                1,
+                "d_1",
+                (TX_seen, E_ace),
+                at="tests/lowering/string-interpolation/game.yaml:21",
+            )
+        else:  # pc == 1
+            s.v_seen = self.d_1
+            s.end_game(P_bob, s.player_label(P_bob) + " saw " + IDS_card[E_ace])
+            s.pop()
 
 
 # the game's flow (phases) (tests/lowering/string-interpolation/game.yaml:3)
@@ -91,20 +86,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/string-interpolation/game.yaml:15)
-                # cov 0
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/string-interpolation/game.yaml:15)
+            # cov 0
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

@@ -15,7 +15,7 @@ class Phase_play(Frame):
     ORIGIN = "phase play (tests/lowering/while/game.yaml:7)"
     SLOTS = __slots__
     SLOT_TYPES = ("bool",)
-    BLOCKS = 5
+    BLOCKS = 2
     l_going: bool
 
     def __init__(self) -> None:
@@ -41,25 +41,14 @@ class Phase_play(Frame):
                 self.l_going = True
                 pc = 1
                 continue
-            elif pc == 1:
+            else:  # pc == 1
                 s.tick("the while loop at tests/lowering/while/game.yaml:11:7")
                 if not self.l_going:
-                    pc = 3
-                    continue
-                pc = 2
-                continue
-            elif pc == 2:
-                self.pc = 4
+                    s.pop()
+                    return
+                self.pc = 1
                 s.decide(P_bob, (0, 1), 1, "l_going", (TX_go_on,), at="tests/lowering/while/game.yaml:11")
                 return
-            elif pc == 3:
-                s.pop()
-                return
-            elif pc == 4:
-                pc = 1
-                continue
-            else:
-                raise AssertionError(pc)
 
 
 # the game's flow (phases) (tests/lowering/while/game.yaml:2)
@@ -84,20 +73,15 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        while True:
-            if pc == 0:
-                s.after_setup()
-                # phase play (tests/lowering/while/game.yaml:7)
-                # cov 0
-                self.pc = 1
-                s.push(Phase_play())
-                return
-            elif pc == 1:
-                s.expire(PH_play)
-                s.pop()
-                return
-            else:
-                raise AssertionError(pc)
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/while/game.yaml:7)
+            # cov 0
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
 
 
 # Where each function comes from, for a rule error raised inside it.

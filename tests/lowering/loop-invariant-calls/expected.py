@@ -1,0 +1,136 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+
+# function best (tests/lowering/loop-invariant-calls/game.yaml:17)
+def f_best(s: State) -> int:
+    # cov 0
+    return max(s.v_score[P_ann], s.v_score[P_bob])
+
+
+# function ratio (tests/lowering/loop-invariant-calls/game.yaml:20)
+def f_ratio(s: State) -> int:
+    # cov 1
+    return s.div(s.v_score[P_ann], s.v_n)
+
+
+# function first_of (tests/lowering/loop-invariant-calls/game.yaml:23)
+def f_first_of(s: State, l_xs: list[int]) -> int:
+    # cov 2
+    return l_xs[0]
+
+
+# function above_best (tests/lowering/loop-invariant-calls/game.yaml:27)
+def f_above_best(s: State) -> list[int]:
+    # cov 3
+    v1_ = f_best(s)
+    return [c_c for c_c in range(2) if (F_card_value[c_c] > v1_)]
+
+
+# function above_ratio (tests/lowering/loop-invariant-calls/game.yaml:30)
+def f_above_ratio(s: State) -> list[int]:
+    # cov 4
+    v1_: int | None = None
+    v2_: int | None = None
+    return [
+        c_c
+        for c_c in range(2)
+        if (
+            (F_card_value[c_c] > (v1_ if v1_ is not None else (v1_ := f_ratio(s))))
+            and (c_c != (v2_ if v2_ is not None else (v2_ := f_first_of(s, s.v_picked))))
+        )
+    ]
+
+
+# function maybe (tests/lowering/loop-invariant-calls/game.yaml:33)
+def f_maybe(s: State) -> bool:
+    # cov 5
+    v1_: int | None = None
+    return (s.v_n > 0) and any(
+        (F_card_value[c_c] == (v1_ if v1_ is not None else (v1_ := f_ratio(s)))) for c_c in range(2)
+    )
+
+
+# phase play (tests/lowering/loop-invariant-calls/game.yaml:37)
+def ph_play(s: State) -> None:
+    v1_ = f_best(s)
+    l_high: list[int] = [c_c for c_c in range(2) if (F_card_value[c_c] >= v1_)]
+    v2_ = f_best(s)
+    s.v_n = sum(1 for c_c in l_high if ((F_card_value[c_c] + v2_) > 2))
+
+
+# the game's flow (phases) (tests/lowering/loop-invariant-calls/game.yaml:6)
+class Flow(Frame):
+    __slots__ = ()
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/loop-invariant-calls/game.yaml:6)"
+    SLOTS = __slots__
+    SLOT_TYPES = ()
+    BLOCKS = 1
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def copy(self) -> Flow:
+        f = object.__new__(Flow)
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
+    def step(self, s: State) -> None:
+        s.after_setup()
+        # phase play (tests/lowering/loop-invariant-calls/game.yaml:37)
+        # cov 6
+        ph_play(s)
+        s.expire(PH_play)
+        s.pop()
+
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "f_best": "function best (tests/lowering/loop-invariant-calls/game.yaml:17)",
+    "f_ratio": "function ratio (tests/lowering/loop-invariant-calls/game.yaml:20)",
+    "f_first_of": "function first_of (tests/lowering/loop-invariant-calls/game.yaml:23)",
+    "f_above_best": "function above_best (tests/lowering/loop-invariant-calls/game.yaml:27)",
+    "f_above_ratio": "function above_ratio (tests/lowering/loop-invariant-calls/game.yaml:30)",
+    "f_maybe": "function maybe (tests/lowering/loop-invariant-calls/game.yaml:33)",
+    "ph_play": "phase play (tests/lowering/loop-invariant-calls/game.yaml:37)",
+}
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("function", "function best", "tests/lowering/loop-invariant-calls/game.yaml:17"),
+    ("function", "function ratio", "tests/lowering/loop-invariant-calls/game.yaml:20"),
+    ("function", "function first_of", "tests/lowering/loop-invariant-calls/game.yaml:23"),
+    ("function", "function above_best", "tests/lowering/loop-invariant-calls/game.yaml:27"),
+    ("function", "function above_ratio", "tests/lowering/loop-invariant-calls/game.yaml:30"),
+    ("function", "function maybe", "tests/lowering/loop-invariant-calls/game.yaml:33"),
+    ("phase", "phase play", "tests/lowering/loop-invariant-calls/game.yaml:37"),
+)
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()

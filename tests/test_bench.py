@@ -1,0 +1,151 @@
+"""`rulewright bench`: CPU and wall figures, and `--against REF` on this repository and on a
+designer's workspace in a git repository of its own; bad revisions; the unpacked tree removed."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from rulewright import bench
+from rulewright.cli import main, progress
+from tests.conftest import ROOT
+
+FAST = ("--seconds", "0.05", "--rounds", "1")
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture
+def temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder temporary files go to during the test, to see that bench leaves nothing there."""
+    folder = tmp_path / "temp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_one_game_in_cpu_and_wall(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "iron_curtain", "--seconds", "0.1", "--no-check")
+    assert code == 0
+    games_line = next(line for line in out.splitlines() if "games/s" in line)
+    assert " CPU " in games_line and " wall " in games_line
+    for figure in ("decisions/s", "clone", "to_json", "from_json", "clone + to_json"):
+        assert figure in out
+    code, out, _ = run(capsys, "bench", "iron_curtain", "--seconds", "0.1", "--no-check", "--json")
+    [figures] = json.loads(out)
+    assert figures["game"] == "iron_curtain" and figures["games_per_s_cpu"] > 0
+    assert figures["clone_to_json_us"] > 0 and figures["samples"] == 200
+
+
+def test_against_head_of_this_repository(capsys: pytest.CaptureFixture[str], temp_folder: Path) -> None:
+    code, out, err = run(capsys, "bench", "iron_curtain", "--against", "HEAD", *FAST)
+    assert code == 0, err
+    assert "its own runtime, engines and `rulewright check`" in out
+    rows = {line.split("  ")[1].strip(): line for line in out.splitlines() if line.startswith("  ")}
+    assert "x faster" in rows["games/s (CPU)"] and "x faster" in rows["games/s (wall)"]
+    assert "x cheaper" in rows["clone + to_json"]
+    assert "x less CPU" in rows["iron_curtain"]  # the row of `rulewright check`
+    assert "1.00x smaller" in rows["JSON size"]  # the same engine saves the same states
+    assert list(temp_folder.iterdir()) == []
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_against_a_designers_revision(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, temp_folder: Path
+) -> None:
+    ws = tmp_path / "my_games"
+    shutil.copytree(ROOT / "tests" / "workspace" / "high_card", ws / "specs" / "high_card")
+    git(ws, "init", "-q")
+    git(ws, "add", ".")
+    git(ws, "commit", "-qm", "high card")
+    code, out, err = run(capsys, "bench", "--workspace", str(ws), "--against", "HEAD", "--json", *FAST)
+    assert code == 0, err
+    result = json.loads(out)
+    assert "built and checked by this rulewright" in result["b"]["label"]
+    figures = result["games"]["high_card"]
+    assert figures["games_per_s_cpu"]["ratio"] > 0 and len(figures["clone_us"]["a"]) == 1
+    assert figures["json_bytes"]["ratio"] == 1.0
+    assert result["check"]["high_card"]["ratio"] > 0
+    assert list(temp_folder.iterdir()) == []
+    assert not (ws / "generated").exists()  # its own output folder is left alone
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("no-such-revision", "--against 'no-such-revision': no such commit in"),
+        ("HEAD:README.md", "no such commit"),
+        ("--output=/tmp/rulewright-bench-x", "a revision does not start with '-'"),
+        ("", "the revision is empty"),
+    ],
+)
+def test_bad_revisions_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], temp_folder: Path, ref: str, message: str
+) -> None:
+    code, out, err = run(capsys, "bench", "iron_curtain", f"--against={ref}", *FAST)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert out == "" and list(temp_folder.iterdir()) == []
+    assert not Path("/tmp/rulewright-bench-x").exists()
+
+
+def test_against_outside_git_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "tests" / "workspace" / "high_card", tmp_path / "specs" / "high_card")
+    code, _, err = run(capsys, "bench", "--workspace", str(tmp_path), "--against", "HEAD", *FAST)
+    assert code == 2 and "is not in a git repository" in err
+
+
+def test_an_option_the_game_does_not_take_is_refused_before_measuring(
+    capsys: pytest.CaptureFixture[str], temp_folder: Path
+) -> None:
+    code, out, err = run(capsys, "bench", "iron_curtain", "--against", "HEAD", "-o", "nonsense=1", *FAST)
+    assert code == 2 and "has no option 'nonsense'" in err and out == ""
+    assert list(temp_folder.iterdir()) == []
+
+
+def test_interrupted_run_removes_the_tree(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, temp_folder: Path
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> dict[str, float]:
+        assert any(temp_folder.iterdir())  # REF is unpacked while it runs
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench, "play_round", interrupted)
+    code, _, err = run(capsys, "bench", "iron_curtain", "--against", "HEAD", "--no-check", *FAST)
+    assert code == 130 and "interrupted" in err
+    assert list(temp_folder.iterdir()) == []
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_says_the_time_left() -> None:
+    out = Terminal()
+    start = 0.0
+    progress(1, 4, start, out, unit="runs")
+    assert "1/4" in out.getvalue() and "ETA " in out.getvalue()
+    progress(4, 4, start, out, unit="runs")
+    assert out.getvalue().rstrip("\n").rpartition("\r")[2].count("ETA") == 0

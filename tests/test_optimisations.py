@@ -1,0 +1,104 @@
+"""What the lowering's optimisations must not change (compiler/lower/reuse.py, dispatch.py).
+
+The lowering goldens (tests/lowering/common-subexpressions, loop-invariant-calls, constant-domains,
+frame-dispatch) show what the code looks like; these run it: a call computed once still fails
+where, and only when, it failed before, naming the same rule; two rolls are still two rolls; a
+frame whose blocks were merged saves and resumes at every decision.
+"""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import pytest
+
+from compiler.diagnostics import render_all
+from compiler.driver import compile_spec
+from rulewright.spec_loader import import_package
+from runtime.engine import GameState, RuleError
+from runtime.game import Game
+from tests.conftest import ROOT
+
+LOWERING = ROOT / "tests" / "lowering"
+
+
+def _engine(case: str) -> ModuleType:
+    """The engine module of lowering case `case`, compiled and imported."""
+    result = compile_spec(LOWERING / case)
+    assert result.ok, render_all(result.diagnostics)
+    package = import_package(result.files, case.replace("-", "_"))
+    engine: ModuleType = package.engine
+    return engine
+
+
+@pytest.fixture(scope="module")
+def invariants() -> ModuleType:
+    return _engine("loop-invariant-calls")
+
+
+def _game(engine: ModuleType) -> Game:
+    return Game(engine.State, (), {})
+
+
+def _state(engine: ModuleType) -> GameState:
+    return _game(engine).new_initial_state(0)
+
+
+def _rule_error(engine: ModuleType, s: GameState, function: str) -> str:
+    """The message of the rule error `function` raises, with the rule `_run` would name."""
+    with pytest.raises(RuleError) as caught:
+        getattr(engine, function)(s)
+    return f"{caught.value}{s._where(caught.value)}"
+
+
+def test_a_guarded_call_that_may_fail_runs_only_when_its_guard_holds(invariants: ModuleType) -> None:
+    s = _state(invariants)
+    s.v_n = 0  # ratio() would divide by zero, but `n > 0` guards it
+    assert invariants.f_maybe(s) is False
+    s.v_n, s.v_score = 1, [2, 0]
+    assert invariants.f_maybe(s) is True  # ratio() is 2: the card of value 2
+
+
+def test_a_lazily_computed_call_fails_where_it_did_naming_its_rule(invariants: ModuleType) -> None:
+    s = _state(invariants)
+    s.v_n, s.v_picked = 0, []
+    assert "division by zero" in _rule_error(invariants, s, "f_above_ratio")
+    assert _rule_error(invariants, s, "f_above_ratio").endswith(
+        "(in function ratio (tests/lowering/loop-invariant-calls/game.yaml:20))"
+    )
+    s.v_n = 5  # ratio() is 0 now: every card passes it, and the empty list's first item fails
+    with pytest.raises(IndexError) as caught:
+        invariants.f_above_ratio(s)
+    assert "function first_of" in s._where(caught.value)
+
+
+def test_a_value_computed_once_is_the_value_computed_every_time(invariants: ModuleType) -> None:
+    s = _state(invariants)
+    for n, score in ((1, [0, 0]), (2, [1, 3]), (3, [2, 1])):
+        s.v_n, s.v_score, s.v_picked = n, score, [invariants.E_two]
+        best, ratio = max(score), score[0] // n
+        values = {invariants.E_ace: 1, invariants.E_two: 2}
+        assert invariants.f_above_best(s) == [c for c, v in values.items() if v > best]
+        expected = [c for c, v in values.items() if v > ratio and c != invariants.E_two]
+        assert invariants.f_above_ratio(s) == expected
+
+
+def test_two_rolls_are_two_rolls() -> None:
+    engine = _engine("common-subexpressions")
+    s = _state(engine)
+    assert sum("rolled" in line for line in s.log()) == 2
+
+
+def test_a_frame_with_merged_blocks_saves_and_resumes_at_every_decision() -> None:
+    engine = _engine("frame-dispatch")
+    game = _game(engine)
+    rng = random.Random(7)
+    for seed in range(20):
+        s = game.new_initial_state(seed)
+        while not s.is_terminal():
+            copy = game.state_from_json(s.to_json())
+            action = rng.choice(s.legal_actions())
+            s.apply_action(action)
+            copy.apply_action(action)
+            assert copy.to_json() == s.to_json()
