@@ -709,8 +709,8 @@ class GameState:
         return p
 
     def clone(self) -> GameState:
-        """An independent copy. What never changes in place is shared: the log's frozen chunks,
-        the lasting effects, the options."""
+        """An independent copy. What is never changed in place is shared: the log's frozen chunks,
+        the lasting effects, the pending decision, the options."""
         n = object.__new__(type(self))
         n.stack = [f.copy() for f in self.stack]
         n.pending = self.pending  # shared: a pick replaces it (apply_action), nothing changes it
