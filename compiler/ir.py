@@ -547,7 +547,7 @@ class Value:
 
 @dataclass(frozen=True, slots=True)
 class Entity:
-    """One row of a component table (a card, a region, a country)."""
+    """One row of a component table (one card, one space, one piece)."""
 
     id: str
     label: str

@@ -35,7 +35,7 @@ def _flatten(
     prefix: str = "",
     held: int | None = None,
 ) -> list[str]:
-    """`Berlin, US = 1` style entries (of `cubes`) for the set entries of an indexed variable (an entity
+    """`<row>, <player> = 1` style entries for the set entries of an indexed variable (an entity
     value is set unless it is none: the first entity is index 0)."""
     if not indices:
         unset = value is None or value is False or value == [] or (isinstance(value, int) and value == -1)
