@@ -387,11 +387,22 @@ def _quantifier(cx: Context, e: ir.Quantifier) -> str:
     match e.kind:
         case "count":
             return f"sum(1 for {v} in {source} if {cond})"
+        case "any" | "all" if e.cond is not None:
+            return _search(cx, e.kind, v, source, e.cond)
         case "any" | "all":
             return f"{e.kind}({cond} for {v} in {source})"
         case "filter":
             return f"[{v} for {v} in {source} if {cond}]"
     raise Unsupported(f"a quantifier {e.kind!r}")
+
+
+def _search(cx: Context, kind: str, v: str, source: str, cond: ir.Expr) -> str:
+    """`any`/`all` with the test as the generator's filter: the generator yields only the element
+    that decides, instead of a bool for every element it tests. The same elements are tested, in
+    the same order, up to the same one (each test is a truth test, as `any`/`all` make)."""
+    if kind == "any":
+        return f"any(True for {v} in {source} if {expr(cx, cond)})"
+    return f"all(False for {v} in {source} if {negation(cx, cond)})"
 
 
 def _simple(code: str) -> bool:

@@ -911,11 +911,12 @@ def f_capacity(s: State, l_p: int) -> int:
         if (
             (l_p == P_france)
             or any(
-                (
+                True
+                for c_t in range(12)
+                if (
                     (F_tech_step_perk[c_t] == 3)
                     and (s.v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t])
                 )
-                for c_t in range(12)
             )
         )
         else 2
@@ -965,8 +966,9 @@ def f_can_tunnel_after(s: State, l_p: int, l_a: int, l_k: int) -> bool:
                 and (f_discs_of(s, l_p, F_debris_colour[v1_]) > 0)
             )
             or any(
-                ((s.v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[v1_]))
+                True
                 for c_d in s.z.piles[Z_placed]
+                if ((s.v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[v1_]))
             )
         )
         or (
@@ -1047,8 +1049,9 @@ def f_next_step(s: State, l_p: int, l_b: int) -> int:
             if ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
         ][0]
         if any(
-            ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
+            True
             for c_t in range(12)
+            if ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
         )
         else -1
     )
@@ -1173,8 +1176,9 @@ def f_placeable_colours(s: State, l_p: int) -> list[int]:
 def f_usable(s: State, l_p: int, l_e: int) -> bool:
     # cov 23
     return (not s.v_effect_used[l_p]) and any(
-        ((F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0))
+        True
         for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]
+        if ((F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0))
     )
 
 
@@ -1225,14 +1229,15 @@ def f_topographic_colours(s: State, l_p: int) -> int:
         1
         for c_k in range(5)
         if any(
-            (
+            True
+            for c_t in s.z.piles[Z_on_cards]
+            if (
                 (
                     ((s.v_held_on[c_t] != -1) and (F_card_ability[s.v_held_on[c_t]] == 8))
                     and (s.v_held_on[c_t] in s.z.piles[(Z_tableau + s.ref(l_p))])
                 )
                 and (F_debris_colour[c_t] == c_k)
             )
-            for c_t in s.z.piles[Z_on_cards]
         )
     )
 
@@ -1303,8 +1308,9 @@ def p_draw_deviation(s: State, l_p: int) -> None:
         pass
     l_c: int = s.top(Z_deviation_deck)
     l_repeated: bool = (F_deviation_card_heading[l_c] != 0) and any(
-        (F_deviation_card_heading[c_x] == F_deviation_card_heading[l_c])
+        True
         for c_x in s.z.piles[Z_deviation_discard]
+        if (F_deviation_card_heading[c_x] == F_deviation_card_heading[l_c])
     )
     s.move(T_deviation_card, l_c, Z_deviation_discard, True)
     i0_ = s.ref(l_p)
@@ -1519,19 +1525,23 @@ def inv_debris_accounted(s: State) -> bool:
 
 # invariant deviation_floor (specs/channel_tunnel/game.yaml:123)
 def inv_deviation_floor(s: State) -> bool:
-    return all((s.v_deviation[c_p] >= (-5)) for c_p in range(s.num_players))
+    return all(False for c_p in range(s.num_players) if not (s.v_deviation[c_p] >= (-5)))
 
 
 # invariant storage_within_capacity (specs/channel_tunnel/game.yaml:126)
 def inv_storage_within_capacity(s: State) -> bool:
     return all(
-        (len(s.z.piles[(Z_storage + s.ref(c_p))]) <= f_capacity(s, c_p)) for c_p in range(s.num_players)
+        False
+        for c_p in range(s.num_players)
+        if not (len(s.z.piles[(Z_storage + s.ref(c_p))]) <= f_capacity(s, c_p))
     )
 
 
 # invariant one_agenda_at_a_time (specs/channel_tunnel/game.yaml:129)
 def inv_one_agenda_at_a_time(s: State) -> bool:
-    return all((len(s.z.piles[(Z_agenda_held + s.ref(c_p))]) <= 1) for c_p in range(s.num_players))
+    return all(
+        False for c_p in range(s.num_players) if not (len(s.z.piles[(Z_agenda_held + s.ref(c_p))]) <= 1)
+    )
 
 
 # evaluation (specs/channel_tunnel/game.yaml:134)

@@ -1946,11 +1946,12 @@ def f_blocks(s: State, l_f: int, l_t: int) -> bool:
     # cov 1
     return (
         any(
-            (
+            True
+            for c_g in s.z.piles[Z_board]
+            if (
                 ((s.v_loc[c_g] == l_t) and (F_figure_faction[c_g] != F_figure_faction[l_f]))
                 and (F_figure_unit[c_g] == E_artillery)
             )
-            for c_g in s.z.piles[Z_board]
         )
         if (F_figure_unit[l_f] == E_plane)
         else f_enemy_at(s, F_figure_faction[l_f], l_t)
@@ -1965,7 +1966,7 @@ def f_ring_beyond(s: State, l_edge: list[int], l_reached: list[int]) -> list[int
         for c_y in range(44)
         if (
             (f_on_map(s, c_y) and (c_y not in l_reached))
-            and any((c_y in F_tile_adjacent[c_x]) for c_x in l_edge)
+            and any(True for c_x in l_edge if (c_y in F_tile_adjacent[c_x]))
         )
     ]
 
@@ -2023,11 +2024,12 @@ def f_build_sites(s: State, l_p: int) -> list[int]:
             (
                 (f_on_map(s, c_t) and (not f_enemy_at(s, l_p, c_t)))
                 and any(
-                    (
+                    True
+                    for c_f in s.z.piles[Z_board]
+                    if (
                         ((s.v_loc[c_f] == c_t) and (F_figure_faction[c_f] == l_p))
                         and (F_figure_unit[c_f] == E_infantry)
                     )
-                    for c_f in s.z.piles[Z_board]
                 )
             )
             and (
@@ -2077,7 +2079,9 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
                 )
             ][0]
             if any(
-                (
+                True
+                for c_b in range(16)
+                if (
                     (
                         (
                             ((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t))
@@ -2087,7 +2091,6 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
                     )
                     and (s.v_hq_life[c_b] > 0)
                 )
-                for c_b in range(16)
             )
             else -1
         )
@@ -2124,8 +2127,9 @@ def f_conflicts(s: State, l_p: int) -> list[int]:
             ((f_on_map(s, c_t) and s.v_entered[c_t]) and f_present(s, l_p, c_t))
             and (
                 any(
-                    ((c_q != l_p) and (f_present(s, c_q, c_t) or (f_garrison_of(s, c_q, c_t) != -1)))
+                    True
                     for c_q in range(s.num_players)
+                    if ((c_q != l_p) and (f_present(s, c_q, c_t) or (f_garrison_of(s, c_q, c_t) != -1)))
                 )
                 or (
                     (((v1_ := f_building_at(s, c_t)) != -1) and (s.v_holder[v1_] != l_p))
@@ -2163,11 +2167,12 @@ def f_raid_targets(s: State, l_p: int) -> list[int]:
         if (
             ((F_figure_faction[c_f] != l_p) and (not f_present(s, l_p, s.v_loc[c_f])))
             and any(
-                (
+                True
+                for c_g in s.z.piles[Z_board]
+                if (
                     ((F_figure_faction[c_g] == l_p) and (F_figure_unit[c_g] == E_plane))
                     and (s.v_loc[c_f] in F_tile_adjacent[s.v_loc[c_g]])
                 )
-                for c_g in s.z.piles[Z_board]
             )
         )
     ]
@@ -2188,8 +2193,9 @@ def f_sabotage_targets(s: State, l_p: int) -> list[int]:
                 and (not f_present(s, s.v_holder[c_b], s.v_built_at[c_b]))
             )
             and any(
-                ((F_figure_faction[c_f] == l_p) and (s.v_built_at[c_b] in F_tile_adjacent[s.v_loc[c_f]]))
+                True
                 for c_f in s.z.piles[Z_board]
+                if ((F_figure_faction[c_f] == l_p) and (s.v_built_at[c_b] in F_tile_adjacent[s.v_loc[c_f]]))
             )
         )
     ]
@@ -2203,7 +2209,7 @@ def f_redeploy_pairs(s: State, l_p: int) -> list[int]:
         for c_f in s.z.piles[Z_board]
         if (
             (F_figure_faction[c_f] == l_p)
-            and any((not f_enemy_at(s, l_p, c_t)) for c_t in F_tile_adjacent[s.v_loc[c_f]])
+            and any(True for c_t in F_tile_adjacent[s.v_loc[c_f]] if (not f_enemy_at(s, l_p, c_t)))
         )
     ]
 
@@ -2220,7 +2226,11 @@ def f_order_usable(s: State, l_p: int, l_c: int) -> bool:
             else (
                 (
                     (len(f_own_tiles(s, l_p)) > 0)
-                    and any((F_figure_unit[c_f] == E_infantry) for c_f in s.z.piles[(Z_reserve + s.ref(l_p))])
+                    and any(
+                        True
+                        for c_f in s.z.piles[(Z_reserve + s.ref(l_p))]
+                        if (F_figure_unit[c_f] == E_infantry)
+                    )
                 )
                 if (F_order_card_order[l_c] == 11)
                 else (
@@ -2232,8 +2242,9 @@ def f_order_usable(s: State, l_p: int, l_c: int) -> bool:
                         else (
                             (
                                 not any(
-                                    (F_order_card_order[c_x] == 10)
+                                    True
                                     for c_x in s.z.piles[(Z_kept + s.ref(l_p))]
+                                    if (F_order_card_order[c_x] == 10)
                                 )
                             )
                             if (F_order_card_order[l_c] == 10)
@@ -2261,13 +2272,17 @@ def f_on_map(s: State, l_t: int) -> bool:
 # function present (specs/guerra_fronteriza/round.yaml:14)
 def f_present(s: State, l_p: int, l_t: int) -> bool:
     # cov 20
-    return any(((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p)) for c_f in s.z.piles[Z_board])
+    return any(
+        True for c_f in s.z.piles[Z_board] if ((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p))
+    )
 
 
 # function enemy_at (specs/guerra_fronteriza/round.yaml:19)
 def f_enemy_at(s: State, l_p: int, l_t: int) -> bool:
     # cov 21
-    return any(((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] != l_p)) for c_f in s.z.piles[Z_board])
+    return any(
+        True for c_f in s.z.piles[Z_board] if ((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] != l_p))
+    )
 
 
 # function controls (specs/guerra_fronteriza/round.yaml:24)
@@ -2288,7 +2303,7 @@ def f_building_at(s: State, l_t: int) -> int:
     if value_ is None:
         value_ = cache_[l_t] = (
             [c_b for c_b in range(16) if (s.v_built_at[c_b] == l_t)][0]
-            if any((s.v_built_at[c_b] == l_t) for c_b in range(16))
+            if any(True for c_b in range(16) if (s.v_built_at[c_b] == l_t))
             else -1
         )
     return value_
@@ -2301,11 +2316,12 @@ def f_producing(s: State, l_p: int, l_b: int) -> bool:
         (((s.v_built_at[l_b] != -1) and (not s.v_destroyed[l_b])) and (s.v_holder[l_b] == l_p))
         and (not f_enemy_at(s, l_p, s.v_built_at[l_b]))
     ) and any(
-        (
+        True
+        for c_f in s.z.piles[Z_board]
+        if (
             ((s.v_loc[c_f] == s.v_built_at[l_b]) and (F_figure_faction[c_f] == l_p))
             and (F_figure_unit[c_f] == E_infantry)
         )
-        for c_f in s.z.piles[Z_board]
     )
 
 
@@ -2407,7 +2423,7 @@ def f_in_reserve(s: State, l_p: int, l_allowed: list[int]) -> list[int]:
     return [
         c_u
         for c_u in l_allowed
-        if any((F_figure_unit[c_f] == c_u) for c_f in s.z.piles[(Z_reserve + s.ref(l_p))])
+        if any(True for c_f in s.z.piles[(Z_reserve + s.ref(l_p))] if (F_figure_unit[c_f] == c_u))
     ]
 
 
@@ -2415,7 +2431,7 @@ def f_in_reserve(s: State, l_p: int, l_allowed: list[int]) -> list[int]:
 def f_stack_cap(s: State, l_p: int, l_t: int) -> int:
     # cov 35
     return ((2 if f_enemy_at(s, l_p, l_t) else 3) + F_panel_extra_stacking[f_army(s, l_p)]) + (
-        2 if any((F_order_card_order[c_c] == 10) for c_c in s.z.piles[(Z_kept + s.ref(l_p))]) else 0
+        2 if any(True for c_c in s.z.piles[(Z_kept + s.ref(l_p))] if (F_order_card_order[c_c] == 10)) else 0
     )
 
 
@@ -2464,8 +2480,9 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
         if not (
             (((l_q != l_a) and (not s.v_eliminated[l_q])) and (len(f_hqs_of(s, l_q)) == 0))
             and any(
-                (((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t)) and (s.v_holder[c_b] == l_q))
+                True
                 for c_b in range(16)
+                if (((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t)) and (s.v_holder[c_b] == l_q))
             )
         ):
             continue
@@ -2617,7 +2634,7 @@ def p_turn_order(s: State) -> None:
     s.say(TX_round_turn_order, s.v_round, tuple(s.v_order_of_play))
     l_top: int = [c_p for c_p in s.v_order_of_play][0]
     if ((v1_ := f_vp(s, l_top)) >= 10) and (
-        not any(((c_p != l_top) and (f_vp(s, c_p) == v1_)) for c_p in s.v_order_of_play)
+        not any(True for c_p in s.v_order_of_play if ((c_p != l_top) and (f_vp(s, c_p) == v1_)))
     ):
         # cov 130
         s.v_over = True
@@ -2685,25 +2702,30 @@ def ph_safety_stop(s: State) -> None:
 # invariant figures_accounted (specs/guerra_fronteriza/game.yaml:117)
 def inv_figures_accounted(s: State) -> bool:
     return all(
-        (
+        False
+        for c_p in range(s.num_players)
+        if not (
             (
                 sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == c_p))
                 + len(s.z.piles[(Z_reserve + s.ref(c_p))])
             )
             == 25
         )
-        for c_p in range(s.num_players)
     )
 
 
 # invariant research_within_merits (specs/guerra_fronteriza/game.yaml:120)
 def inv_research_within_merits(s: State) -> bool:
-    return all((len(s.z.piles[(Z_research + s.ref(c_p))]) <= s.v_merits[c_p]) for c_p in range(s.num_players))
+    return all(
+        False
+        for c_p in range(s.num_players)
+        if not (len(s.z.piles[(Z_research + s.ref(c_p))]) <= s.v_merits[c_p])
+    )
 
 
 # invariant merits_not_negative (specs/guerra_fronteriza/game.yaml:123)
 def inv_merits_not_negative(s: State) -> bool:
-    return all((s.v_merits[c_p] >= 0) for c_p in range(s.num_players))
+    return all(False for c_p in range(s.num_players) if not (s.v_merits[c_p] >= 0))
 
 
 # invariant cards_accounted (specs/guerra_fronteriza/game.yaml:126)
@@ -2729,10 +2751,14 @@ def inv_cards_accounted(s: State) -> bool:
 # invariant stacking_after_maintenance (specs/guerra_fronteriza/game.yaml:131)
 def inv_stacking_after_maintenance(s: State) -> bool:
     return (not s.v_maintained) or all(
-        (
+        False
+        for c_t in range(44)
+        if not (
             (not f_on_map(s, c_t))
             or all(
-                (
+                False
+                for c_p in f_active_players(s)
+                if not (
                     sum(
                         1
                         for c_f in s.z.piles[Z_board]
@@ -2740,18 +2766,17 @@ def inv_stacking_after_maintenance(s: State) -> bool:
                     )
                     <= f_stack_cap(s, c_p, c_t)
                 )
-                for c_p in f_active_players(s)
             )
         )
-        for c_t in range(44)
     )
 
 
 # invariant board_figures_on_the_map (specs/guerra_fronteriza/game.yaml:136)
 def inv_board_figures_on_the_map(s: State) -> bool:
     return all(
-        ((s.v_loc[c_f] != -1) and (F_tile_operation[s.v_loc[c_f]] == s.o_operation))
+        False
         for c_f in s.z.piles[Z_board]
+        if not ((s.v_loc[c_f] != -1) and (F_tile_operation[s.v_loc[c_f]] == s.o_operation))
     )
 
 

@@ -266,7 +266,10 @@ def f_accessible(s: State, l_p: int) -> list[int]:
     return [
         c_c
         for c_c in s.z.piles[Z_map]
-        if ((s.v_cubes[c_c][l_p] > 0) or any((s.v_cubes[c_n][l_p] > 0) for c_n in s.neighbors(T_card, c_c)))
+        if (
+            (s.v_cubes[c_c][l_p] > 0)
+            or any(True for c_n in s.neighbors(T_card, c_c) if (s.v_cubes[c_n][l_p] > 0))
+        )
     ]
 
 
@@ -486,8 +489,9 @@ def ph_final_scoring(s: State) -> None:
 # invariant cubes_conserved (specs/iron_curtain/game.yaml:264)
 def inv_cubes_conserved(s: State) -> bool:
     return all(
-        (((sum(s.v_cubes[c_c][c_p] for c_c in range(19)) + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24)
+        False
         for c_p in range(s.num_players)
+        if not (((sum(s.v_cubes[c_c][c_p] for c_c in range(19)) + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24)
     )
 
 
@@ -498,9 +502,11 @@ def inv_marker_on_track(s: State) -> bool:
 
 # invariant no_negative_cubes (specs/iron_curtain/game.yaml:270)
 def inv_no_negative_cubes(s: State) -> bool:
-    return all(all((s.v_cubes[c_c][c_p] >= 0) for c_p in range(s.num_players)) for c_c in range(19)) and all(
-        (s.v_reserve[c_p] >= 0) for c_p in range(s.num_players)
-    )
+    return all(
+        False
+        for c_c in range(19)
+        if not all(False for c_p in range(s.num_players) if not (s.v_cubes[c_c][c_p] >= 0))
+    ) and all(False for c_p in range(s.num_players) if not (s.v_reserve[c_p] >= 0))
 
 
 # evaluation (specs/iron_curtain/game.yaml:254)

@@ -3394,7 +3394,7 @@ def f_reach(s: State, l_p: int) -> list[int]:
         for c_x in range(84)
         if (
             ((F_country_superpower[c_x] == l_p) or (s.v_influence[c_x][l_p] > 0))
-            or any((s.v_influence[c_y][l_p] > 0) for c_y in F_country_adjacent[c_x])
+            or any(True for c_y in F_country_adjacent[c_x] if (s.v_influence[c_y][l_p] > 0))
         )
     ]
 
@@ -3466,8 +3466,9 @@ def f_can_space(s: State, l_p: int, l_c: int) -> bool:
 def f_scores_as_battleground(s: State, l_x: int) -> bool:
     # cov 36
     return F_country_battleground[l_x] or any(
-        (((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x))
+        True
         for c_q in range(s.num_players)
+        if (((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x))
     )
 
 
@@ -3557,8 +3558,9 @@ def f_discount(s: State, l_p: int, l_r: int) -> int:
             (
                 (not s.v_over)
                 and any(
-                    ((M_battleground_discount, l_p, l_r, c_c) in s.active_mods)
+                    True
                     for c_c in s.z.piles[Z_in_effect]
+                    if ((M_battleground_discount, l_p, l_r, c_c) in s.active_mods)
                 )
             )
             and (f_battlegrounds_controlled_in(s, l_p, l_r) > 0)
@@ -3670,7 +3672,7 @@ def f_card_uses(s: State, l_p: int, l_c: int) -> list[int]:
 def f_event_blocked(s: State, l_q: int, l_c: int) -> bool:
     # cov 54
     return X_card_prevented[l_c](s, l_c, l_q) or any(
-        (l_c in F_card_prevents[c_x]) for c_x in s.z.piles[Z_in_effect]
+        True for c_x in s.z.piles[Z_in_effect] if (l_c in F_card_prevents[c_x])
     )
 
 
@@ -3693,7 +3695,7 @@ def f_trap_of(s: State, l_p: int) -> int:
     # cov 56
     return (
         [c_c for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods)][0]
-        if any(((M_trap, l_p, c_c) in s.active_mods) for c_c in s.z.piles[Z_in_effect])
+        if any(True for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods))
         else -1
     )
 
@@ -4884,7 +4886,7 @@ def x_card_prevented_nato(s: State, l_self: int, l_p: int) -> bool:
 # card un_intervention: prevented (specs/twilight_struggle/cards.yaml:365)
 def x_card_prevented_un_intervention(s: State, l_self: int, l_p: int) -> bool:
     # cov 459
-    return not any((F_card_side[c_c] == (1 - l_p)) for c_c in s.z.piles[(Z_hand + s.ref(l_p))])
+    return not any(True for c_c in s.z.piles[(Z_hand + s.ref(l_p))] if (F_card_side[c_c] == (1 - l_p)))
 
 
 # card kitchen_debates: prevented (specs/twilight_struggle/cards.yaml:565)
@@ -4927,7 +4929,7 @@ def x_card_prevented_the_cambridge_five(s: State, l_self: int, l_p: int) -> bool
 def x_card_prevented_our_man_in_tehran(s: State, l_self: int, l_p: int) -> bool:
     # cov 466
     return not any(
-        ((F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x)) for c_x in range(84)
+        True for c_x in range(84) if ((F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x))
     )
 
 
@@ -5019,7 +5021,7 @@ def tc_norad(s: State, l_p: int, l_before: int) -> bool:
 # trigger missile_crisis_defused: if (specs/twilight_struggle/events.yaml:95)
 def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
     return ((M_missile_crisis, l_p) in s.active_mods) and any(
-        (s.v_influence[c_x][l_p] >= 2) for c_x in f_crisis_countries(s, l_p)
+        True for c_x in f_crisis_countries(s, l_p) if (s.v_influence[c_x][l_p] >= 2)
     )
 
 
@@ -5056,7 +5058,9 @@ def t_coup_reward(s: State, l_p: int, l_x: int) -> None:
 
 # trigger missile_envy_played: if (specs/twilight_struggle/events.yaml:120)
 def tc_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return any(((M_must_play_for_operations, c_q, l_c) in s.active_mods) for c_q in range(s.num_players))
+    return any(
+        True for c_q in range(s.num_players) if ((M_must_play_for_operations, c_q, l_c) in s.active_mods)
+    )
 
 
 # trigger missile_envy_played (specs/twilight_struggle/events.yaml:120)
@@ -5144,8 +5148,13 @@ def t_war_protest(s: State, l_p: int, l_c: int, l_how: int) -> None:
 # trigger battleground_discount_used: if (specs/twilight_struggle/events.yaml:168)
 def tc_battleground_discount_used(s: State, l_r: int) -> bool:
     return (not s.v_over) and any(
-        any(((M_battleground_discount, c_q, l_r, c_c) in s.active_mods) for c_q in range(s.num_players))
+        True
         for c_c in s.z.piles[Z_in_effect]
+        if any(
+            True
+            for c_q in range(s.num_players)
+            if ((M_battleground_discount, c_q, l_r, c_c) in s.active_mods)
+        )
     )
 
 
@@ -5154,7 +5163,9 @@ def t_battleground_discount_used(s: State, l_r: int) -> None:
     # cov 503
     for l_c in list(s.z.piles[Z_in_effect]):
         if not any(
-            ((M_battleground_discount, c_q, l_r, l_c) in s.active_mods) for c_q in range(s.num_players)
+            True
+            for c_q in range(s.num_players)
+            if ((M_battleground_discount, c_q, l_r, l_c) in s.active_mods)
         ):
             continue
         p_end_effect(s, l_c)
@@ -5228,22 +5239,26 @@ def inv_vp_on_track(s: State) -> bool:
 
 # invariant every_card_in_one_place (specs/twilight_struggle/game.yaml:121)
 def inv_every_card_in_one_place(s: State) -> bool:
-    return all((f_places(s, c_c) == 1) for c_c in range(110))
+    return all(False for c_c in range(110) if not (f_places(s, c_c) == 1))
 
 
 # invariant influence_not_negative (specs/twilight_struggle/game.yaml:124)
 def inv_influence_not_negative(s: State) -> bool:
-    return all(((s.v_influence[c_x][P_usa] >= 0) and (s.v_influence[c_x][P_ussr] >= 0)) for c_x in range(84))
+    return all(
+        False
+        for c_x in range(84)
+        if not ((s.v_influence[c_x][P_usa] >= 0) and (s.v_influence[c_x][P_ussr] >= 0))
+    )
 
 
 # invariant space_on_track (specs/twilight_struggle/game.yaml:127)
 def inv_space_on_track(s: State) -> bool:
-    return all(((s.v_space[c_p] >= 0) and (s.v_space[c_p] <= 8)) for c_p in range(s.num_players))
+    return all(False for c_p in range(s.num_players) if not ((s.v_space[c_p] >= 0) and (s.v_space[c_p] <= 8)))
 
 
 # invariant milops_not_negative (specs/twilight_struggle/game.yaml:130)
 def inv_milops_not_negative(s: State) -> bool:
-    return all((s.v_milops[c_p] >= 0) for c_p in range(s.num_players))
+    return all(False for c_p in range(s.num_players) if not (s.v_milops[c_p] >= 0))
 
 
 # invariant china_card_held (specs/twilight_struggle/game.yaml:133)
@@ -5335,7 +5350,7 @@ class Proc_free_coup_or_realignments(Frame):
                 else:
                     # cov 59
                     pass
-                if any((c_y in self.l_area) for c_y in f_realign_targets(s, self.l_p)):
+                if any(True for c_y in f_realign_targets(s, self.l_p) if (c_y in self.l_area)):
                     # cov 60
                     self.l_kinds = self.l_kinds + [1]
                 else:
@@ -7387,7 +7402,9 @@ class Proc_end_of_turn(Frame):
                 if self.k_2 >= len(self.i_1):
                     for x_ in range(s.num_players):
                         self.l_p_2 = x_
-                        if not any(F_card_scoring[c_c] for c_c in s.z.piles[(Z_hand + s.ref(self.l_p_2))]):
+                        if not any(
+                            True for c_c in s.z.piles[(Z_hand + s.ref(self.l_p_2))] if F_card_scoring[c_c]
+                        ):
                             continue
                         s.v_over = True
                         s.end_game(
@@ -10186,7 +10203,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                     [
                         c_y
                         for c_y in range(84)
-                        if any((c_y in X_card_scored_countries[c_c](s, c_c)) for c_c in self.l_shown)
+                        if any(True for c_c in self.l_shown if (c_y in X_card_scored_countries[c_c](s, c_c)))
                     ],
                     5,
                     "l_x",

@@ -7339,13 +7339,13 @@ def sc256_expect0(s: State) -> bool:
 # scenario Turn 8: the Late War cards join the draw deck: expect (specs/twilight_struggle/scenarios/late_war_cards_at_turn_8.yaml:8)
 def sc256_expect1(s: State) -> bool:
     return not any(
-        ((F_card_period[c_c] == 2) and (not F_card_optional_card[c_c])) for c_c in s.z.piles[Z_box]
+        True for c_c in s.z.piles[Z_box] if ((F_card_period[c_c] == 2) and (not F_card_optional_card[c_c]))
     )
 
 
 # scenario Turn 8: the Late War cards join the draw deck: expect (specs/twilight_struggle/scenarios/late_war_cards_at_turn_8.yaml:9)
 def sc256_expect2(s: State) -> bool:
-    return any((F_card_period[c_c] == 1) for c_c in s.z.piles[Z_box])
+    return any(True for c_c in s.z.piles[Z_box] if (F_card_period[c_c] == 1))
 
 
 # scenario Latin American Death Squads lasts the turn: at turn 2 no coup modifier remains: setup (specs/twilight_struggle/scenarios/latin_american_death_squads_ends_at_end_of_turn.yaml:10)
@@ -8021,7 +8021,9 @@ def sc280_expect0(s: State) -> bool:
 # scenario Marine Barracks Bombing with only 1 US influence left in the Middle East after Lebanon: it is removed and the event ends (no question for the second): expect (specs/twilight_struggle/scenarios/marine_barracks_bombing_fewer.yaml:19)
 def sc280_expect1(s: State) -> bool:
     return all(
-        ((F_country_region[c_x] != E_middle_east) or (s.v_influence[c_x][P_usa] == 0)) for c_x in range(84)
+        False
+        for c_x in range(84)
+        if not ((F_country_region[c_x] != E_middle_east) or (s.v_influence[c_x][P_usa] == 0))
     )
 
 
@@ -8263,7 +8265,7 @@ def sc289_expect3(s: State) -> bool:
 # scenario Turn 4: the Mid War cards join the draw deck (the discards stay out), hands grow to 9, 7 rounds: expect (specs/twilight_struggle/scenarios/mid_war_cards_at_turn_4.yaml:16)
 def sc289_expect4(s: State) -> bool:
     return not any(
-        ((F_card_period[c_c] == 1) and (not F_card_optional_card[c_c])) for c_c in s.z.piles[Z_box]
+        True for c_c in s.z.piles[Z_box] if ((F_card_period[c_c] == 1) and (not F_card_optional_card[c_c]))
     )
 
 
@@ -10601,8 +10603,9 @@ def sc373_setup(s: State) -> None:
 # scenario Our Man in Tehran: the US may discard all 5 cards; nothing goes back to the deck: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_discard_all.yaml:26)
 def sc373_expect0(s: State) -> bool:
     return all(
-        (c_c in s.z.piles[Z_discard])
+        False
         for c_c in [E_duck_and_cover, E_missile_envy, E_arms_race, E_junta, E_summit]
+        if c_c not in s.z.piles[Z_discard]
     )
 
 

@@ -52,7 +52,10 @@ def ph_play(s: State) -> None:
     if sum(
         1
         for c_c in range(2)
-        if ((f_worth(s, c_c) > s.v_n) and any((f_worth(s, c_c) > f_worth(s, E_ace)) for c_c in range(2)))
+        if (
+            (f_worth(s, c_c) > s.v_n)
+            and any(True for c_c in range(2) if (f_worth(s, c_c) > f_worth(s, E_ace)))
+        )
     ) > f_worth(s, E_ace):
         # cov 5
         s.v_n += 1

@@ -58,9 +58,9 @@ class Phase_play(Frame):
                 s.v_n = ((sum(1 for c_c in range(3) if (F_card_value[c_c] > 1)) + 3) + s.num_players) + sum(
                     c_i for c_i in range(0, 3)
                 )
-                s.v_ok = ((E_ace in range(3)) and any((c_p == P_ann) for c_p in range(s.num_players))) and (
-                    s.v_n in range(1, 9)
-                )
+                s.v_ok = (
+                    (E_ace in range(3)) and any(True for c_p in range(s.num_players) if (c_p == P_ann))
+                ) and (s.v_n in range(1, 9))
                 s.v_cards = [range(3)[(s.v_n - 1)]]
                 for x_ in range(3):
                     self.l_c = x_

@@ -10,7 +10,7 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # invariant scores_small (tests/lowering/invariant-and-evaluation/game.yaml:7)
 def inv_scores_small(s: State) -> bool:
-    return all((s.v_score[c_p] <= 3) for c_p in range(s.num_players))
+    return all(False for c_p in range(s.num_players) if not (s.v_score[c_p] <= 3))
 
 
 # evaluation (tests/lowering/invariant-and-evaluation/game.yaml:10)

@@ -58,7 +58,7 @@ def f_maybe(s: State) -> bool:
     # cov 5
     v1_: int | None = None
     return (s.v_n > 0) and any(
-        (F_card_value[c_c] == (v1_ if v1_ is not None else (v1_ := f_ratio(s)))) for c_c in range(2)
+        True for c_c in range(2) if (F_card_value[c_c] == (v1_ if v1_ is not None else (v1_ := f_ratio(s))))
     )
 
 
