@@ -46,44 +46,67 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
     reported: set[str] = set()
     while stack:
         node, blocks, loops, exprs = stack.pop()
-        if isinstance(node, ir.Code):
+        levels = _levels(type(node))
+        if levels is None:
             continue
-        if isinstance(node, (ir.If, *_LOOPS)):
-            blocks += 1
-            loops += isinstance(node, _LOOPS)
-        is_expr = not isinstance(node, ir.Stmt) and not isinstance(node, ir.Param)
-        if is_expr:
-            exprs += 1
+        blocks += levels[0]
+        loops += levels[1]
+        exprs = exprs + 1 if levels[2] else 0
+        if blocks > MAX_BLOCK_DEPTH or loops > MAX_LOOP_DEPTH or exprs > MAX_EXPRESSION_DEPTH:
+            _too_deep(node, code, blocks, loops, exprs, reported, sink)
+            if len(reported) == 3:
+                return
+        inside = ir.children(node)
+        if inside:
+            stack.extend((c, blocks, loops, exprs) for c in reversed(inside))
+
+
+def _too_deep(
+    node: object, code: ir.Code, blocks: int, loops: int, exprs: int, reported: set[str], sink: Sink
+) -> None:
+    """Report the first nesting of each kind that goes too deep."""
+    span: ir.Span = getattr(node, "span", code.span)
+    if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
+        reported.add("block")
+        sink.error(
+            codes.TOO_DEEP,
+            span,
+            messages.blocks_too_deep(blocks, MAX_BLOCK_DEPTH),
+            messages.BLOCKS_TOO_DEEP_NOTE,
+        )
+    elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
+        reported.add("loop")
+        sink.error(
+            codes.TOO_DEEP,
+            span,
+            messages.loops_too_deep(loops, MAX_LOOP_DEPTH),
+            messages.LOOPS_TOO_DEEP_NOTE,
+        )
+    elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
+        reported.add("expression")
+        sink.error(
+            codes.TOO_DEEP,
+            span,
+            messages.expression_too_deep(exprs, MAX_EXPRESSION_DEPTH),
+            messages.EXPRESSION_TOO_DEEP_NOTE,
+        )
+
+
+def _levels(kind: type) -> tuple[int, int, bool] | None:
+    """What a node of this class adds: a block level, a loop level, whether it is an expression
+    (None: a Code, which is walked on its own)."""
+    if kind not in _LEVELS:
+        if issubclass(kind, ir.Code):
+            _LEVELS[kind] = None
         else:
-            exprs = 0
-        span: ir.Span = getattr(node, "span", code.span)
-        if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
-            reported.add("block")
-            sink.error(
-                codes.TOO_DEEP,
-                span,
-                messages.blocks_too_deep(blocks, MAX_BLOCK_DEPTH),
-                messages.BLOCKS_TOO_DEEP_NOTE,
-            )
-        elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
-            reported.add("loop")
-            sink.error(
-                codes.TOO_DEEP,
-                span,
-                messages.loops_too_deep(loops, MAX_LOOP_DEPTH),
-                messages.LOOPS_TOO_DEEP_NOTE,
-            )
-        elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
-            reported.add("expression")
-            sink.error(
-                codes.TOO_DEEP,
-                span,
-                messages.expression_too_deep(exprs, MAX_EXPRESSION_DEPTH),
-                messages.EXPRESSION_TOO_DEEP_NOTE,
-            )
-        if len(reported) == 3:
-            return
-        stack.extend((c, blocks, loops, exprs) for c in reversed(ir.children(node)))
+            is_loop = issubclass(kind, _LOOPS)
+            is_block = is_loop or issubclass(kind, ir.If)
+            is_expr = not issubclass(kind, ir.Stmt) and not issubclass(kind, ir.Param)
+            _LEVELS[kind] = (int(is_block), int(is_loop), is_expr)
+    return _LEVELS[kind]
+
+
+_LEVELS: dict[type, tuple[int, int, bool] | None] = {}
 
 
 # ---- recursion --------------------------------------------------------------------------------

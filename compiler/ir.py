@@ -763,14 +763,48 @@ class Game:
 def children(node: object) -> list[object]:
     """The IR nodes directly inside `node` (through tuples, such as an If's branches), in order."""
     out: list[object] = []
-    stack: list[object] = [getattr(node, f) for f in reversed(getattr(node, "__dataclass_fields__", ()))]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, tuple):
-            stack.extend(reversed(v))
-        elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (Span, TypeRef)):
-            out.append(v)
+    for name in _node_fields(type(node)):
+        value = getattr(node, name)
+        if value is not None:
+            _gather(value, out)
     return out
+
+
+def _gather(value: object, out: list[object]) -> None:
+    if isinstance(value, tuple):
+        for v in value:
+            _gather(v, out)
+        return
+    kind = type(value)
+    is_node = _IS_NODE.get(kind)
+    if is_node is None:
+        is_node = _IS_NODE[kind] = hasattr(kind, "__dataclass_fields__") and not issubclass(
+            kind, (Span, TypeRef)
+        )
+    if is_node:
+        out.append(value)
+
+
+def _node_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a class that may hold nodes, in order."""
+    names = _NODE_FIELDS.get(kind)
+    if names is None:
+        fields = getattr(kind, "__dataclass_fields__", {})
+        names = _NODE_FIELDS[kind] = tuple(n for n, f in fields.items() if f.type not in _LEAF_TYPES)
+    return names
+
+
+# the annotations of fields that never hold a node (a Span or a TypeRef is none)
+_LEAF_TYPES = frozenset(
+    (
+        *("str", "int", "bool", "str | None", "int | None", "int | bool", "Span", "TypeRef"),
+        *("TypeRef | None", "tuple[int, ...]", "tuple[str, ...]", "tuple[str, ...] | None"),
+        "tuple[TypeRef, ...]",
+    )
+)
+# what `children` finds out once per class
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+_IS_NODE: dict[type, bool] = {}
 
 
 def walk(node: object) -> Iterator[object]:

@@ -53,6 +53,11 @@ def source_map(file: str, node: ScalarNode, raw_lines: list[str]) -> SourceMap:
         text = "\n".join(x[indent:] for x in body)
         return SourceMap(file, text, tuple(lines) or ((s.line + 1, s.column + 1),))
     quote = 1 if style in ('"', "'") else 0
+    if quote and s.line == e.line and s.line < len(raw_lines):
+        # on one line and without escapes, each character sits one column after the last
+        raw = raw_lines[s.line][s.column + 1 : e.column - 1]
+        if raw == node.value:
+            return SourceMap(file, raw, ((s.line + 1, s.column + 2),))
     if quote:
         chars = _quoted_chars(node, raw_lines)
         if chars is not None:

@@ -11,6 +11,11 @@ from dataclasses import dataclass
 
 from compiler.ir import Span
 
+# Where a span sits in a DSL text, whatever the text's place in the YAML file: the line, column and
+# shift of its start, then of its end. A shift moves the mapped column along the mapped line: an
+# expression inside a string's `{...}` is placed from the start of that string (see parse.py).
+Place = tuple[int, int, int, int, int, int]
+
 
 @dataclass(frozen=True, slots=True)
 class SourceMap:
@@ -42,3 +47,9 @@ class SourceMap:
         line = max(1, min(line, len(self.lines)))
         yline, ycol = self.lines[line - 1]
         return yline, ycol + col - 1
+
+    def place(self, p: Place) -> Span:
+        """Map a Place in `text` to the YAML file."""
+        y1, c1 = self._at(p[0], p[1])
+        y2, c2 = self._at(p[3], p[4])
+        return Span(self.file, y1, c1 + p[2], y2, c2 + p[5])
