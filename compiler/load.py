@@ -407,10 +407,27 @@ def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:
 def display_path(path: Path) -> str:
     """The path as shown in diagnostics: relative to the current folder when it is inside it.
     Only the folder is resolved, so a file that is a symbolic link (even a loop) keeps its name."""
-    try:
-        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError, RuntimeError):
-        return str(path)
+    return _DisplayPaths()(path)
+
+
+class _DisplayPaths:
+    """display_path for the files of one spec: each folder resolved once (resolving asks the
+    system about every folder on the way)."""
+
+    def __init__(self) -> None:
+        self.resolved: dict[Path, Path] = {}
+
+    def __call__(self, path: Path) -> str:
+        try:
+            cwd = self._resolve(Path.cwd())
+            return str((self._resolve(path.parent) / path.name).relative_to(cwd))
+        except (ValueError, OSError, RuntimeError):
+            return str(path)
+
+    def _resolve(self, folder: Path) -> Path:
+        if folder not in self.resolved:
+            self.resolved[folder] = folder.resolve()
+        return self.resolved[folder]
 
 
 @dataclass
@@ -440,9 +457,11 @@ def spec_digest(folder: Path, root: Path) -> str | None:
 
 
 def _read_sources(
-    paths: list[Path], sink: Sink, digest: hashlib._Hash, name_of: Callable[[Path], str] = display_path
+    paths: list[Path], sink: Sink, digest: hashlib._Hash, name_of: Callable[[Path], str] | None = None
 ) -> list[_Source]:
-    """Read every file once, within the bounds of compiler/limits.py, and feed the digest."""
+    """Read every file once, within the bounds of compiler/limits.py, and feed the digest (each
+    named by `name_of`, by default display_path)."""
+    name_of = name_of or _DisplayPaths()
     out: list[_Source] = []
     total = 0
     for path in paths:

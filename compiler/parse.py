@@ -22,17 +22,17 @@ from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.parsers.lalr_analysis import Shift
+from typing import TYPE_CHECKING, Any
 
 from compiler import errorcodes as codes
 from compiler import grammar_cache, ir, messages
 from compiler.diagnostics import Sink
 from compiler.limits import MAX_DSL_CHARS, MAX_DSL_DEPTH, MAX_INT_DIGITS
 from compiler.sourcemap import Place, SourceMap
+
+if TYPE_CHECKING:  # lark is imported only to report a syntax error (or to make the tables)
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -71,6 +71,8 @@ def parser() -> Lark:
 
 
 def _build_parser(grammar: str) -> Lark:
+    from lark import Lark
+
     # no `cache=True`: lark keeps that cache as a pickle at a name anyone can guess in the shared
     # temporary folder, where another user could plant one that runs code (see grammar_cache.py)
     return Lark(
@@ -142,17 +144,35 @@ class _Relocate:
         kind = type(x)
         if kind is tuple:
             return tuple([self.value(v) for v in x]) if x else x
-        names = _FIELDS.get(kind)
-        if names is None:
-            if kind is ir.Span:
-                return self.smap.place(self.places[id(x)])
+        fields = _RELOCATED.get(kind)
+        if fields is None:
             return x  # a name, an operator, a number, None
-        return kind(*[self.value(getattr(x, name)) for name in names])
+        args = []
+        for name, how in fields:
+            v = getattr(x, name)
+            if how is _SPAN:
+                v = self.smap.place(self.places[id(v)])
+            elif how is _NODES and v is not None:
+                v = self.value(v)
+            args.append(v)
+        return kind(*args)
+
+
+# how _Relocate copies a field of an IR class: as it is, as a span, or through what it holds
+_AS_IS, _SPAN, _NODES = "as is", "span", "nodes"
+# the annotations of fields that hold neither spans nor nodes
+_PLAIN = frozenset(
+    ("str", "int", "bool", "str | None", "int | None", "int | bool", "tuple[str, ...]", "tuple[int, ...]")
+)
+
+
+def _how(annotation: object) -> str:
+    return _SPAN if annotation == "Span" else _AS_IS if annotation in _PLAIN else _NODES
 
 
 # the fields of every IR class, in the order its constructor takes them
-_FIELDS: dict[type, tuple[str, ...]] = {
-    c: tuple(f.name for f in fields(c))
+_RELOCATED: dict[type, tuple[tuple[str, str], ...]] = {
+    c: tuple((f.name, _how(f.type)) for f in fields(c))
     for c in vars(ir).values()
     if isinstance(c, type) and is_dataclass(c) and c is not ir.Span
 }
@@ -185,6 +205,8 @@ def _parse(smap: SourceMap, start: str, sink: Sink, places: dict[int, Place], an
 
 def _report(smap: SourceMap, start: str, sink: Sink) -> None:
     """Report why `smap.text` does not parse, from lark's own parser and parse tree."""
+    from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
     try:
         tree = parser().parse(smap.text, start=start)
     except UnexpectedInput as exc:
@@ -222,6 +244,8 @@ def _report(smap: SourceMap, start: str, sink: Sink) -> None:
 def _too_deep(tree: Tree[Token]) -> tuple[int, int] | None:
     """Where the parse tree first goes deeper than MAX_DSL_DEPTH (the passes after the parser
     recurse once or more per level), or None. A walk with a stack of its own, not recursion."""
+    from lark import Tree
+
     stack: list[tuple[Tree[Token] | Token, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -262,6 +286,8 @@ def _unclosed(text: str) -> tuple[int, int, str] | None:
 
 
 def _syntax_message(exc: UnexpectedInput) -> str:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         got = messages.END_OF_TEXT if tok.type == "$END" else f"'{tok.value}'"
@@ -305,29 +331,20 @@ class _Reduce:
         "build",
     )
 
-    def __init__(self, rule: Any) -> None:
-        self.size = len(rule.expansion)
-        self.origin: str = rule.origin.name
-        # before each kept child: how many None placeholders; and whether it is spliced
-        empty = rule.options.empty_indices
-        before = [len(ones) for ones in "".join(str(int(b)) for b in empty).split("0")] if empty else []
-        before = before or [0] * (self.size + 1)
-        self.include: list[tuple[int, bool, int]] = []
-        pending = 0
-        for i, sym in enumerate(rule.expansion):
-            pending += before[i]
-            if not (sym.is_term and sym.filter_out):
-                self.include.append((i, not sym.is_term and sym.name.startswith("_"), pending))
-                pending = 0
-        self.nones_after = pending + before[self.size]
+    def __init__(self, rule: dict[str, Any]) -> None:
+        self.size: int = rule["size"]
+        self.origin: str = rule["origin"]
+        # for each kept symbol: its index, whether it is spliced, how many None go before it
+        self.include: list[tuple[int, bool, int]] = [(i, bool(sp), n) for i, sp, n in rule["include"]]
+        self.nones_after: int = rule["nones_after"]
         # a `?rule` with one child is that child; a `_rule` (lark's, for `x*`) is a list of children
-        self.inline = bool(rule.options.expand1) and not rule.alias
+        self.inline: bool = rule["inline"]
         self.unit = self.inline and self.include == [(0, False, 0)] and not self.nones_after
         self.splice_first = bool(self.include) and self.include[0][1] and self.include[0][2] == 0
         # the children, when they are some of the rule's symbols as they are (no None, no splice)
         plain = not self.nones_after and all(not spliced and not nones for _, spliced, nones in self.include)
         self.picks = tuple(i for i, _, _ in self.include) if plain else None
-        name = rule.alias or rule.origin.name
+        name: str = rule["name"]
         self.build: Callable[[_Build, Meta | None, list[Any]], Any] | None = (
             None if self.inline else getattr(_Build, name, None)
         )
@@ -363,60 +380,144 @@ class _Lexer:
 
     __slots__ = ("match", "ignore", "keywords", "newlines")
 
-    def __init__(self, lexer: Any) -> None:
-        self.match = _single(lexer.scanner).match
-        self.ignore: frozenset[str] = lexer.ignore_types
-        self.newlines: frozenset[str] = lexer.newline_types
-        # a terminal whose text may be a keyword (NAME) -> the keywords' scanner (UnlessCallback)
-        self.keywords = {name: _single(unless.scanner).fullmatch for name, unless in lexer.callback.items()}
-
-
-def _single(scanner: Any) -> re.Pattern[str]:
-    """The one regular expression of a lark scanner (lark splits one only past 100 terminals)."""
-    if len(scanner._mres) != 1:  # pragma: no cover - grammar.lark has 70 terminals
-        raise AssertionError("a lark scanner with more than one regular expression")
-    pattern: re.Pattern[str] = scanner._mres[0]
-    return pattern
+    def __init__(self, lexer: dict[str, Any]) -> None:
+        self.match = re.compile(lexer["pattern"], lexer["flags"]).match
+        self.ignore = frozenset(lexer["ignore"])
+        self.newlines = frozenset(lexer["newlines"])
+        # a terminal whose text may be a keyword (NAME) -> the keywords' scanner
+        self.keywords = {
+            name: re.compile(p, flags).fullmatch for name, (p, flags) in lexer["keywords"].items()
+        }
 
 
 @cache
 def _automaton() -> _Automaton:
-    return _Automaton(parser())
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    return _Automaton(grammar_cache.load_data("automaton", grammar, _tables))
+
+
+def _tables() -> dict[str, Any]:
+    """What _Automaton runs on, as JSON data: lark's tables for grammar.lark and its contextual
+    lexer, and lark's shaping of the parse tree for each rule."""
+    from lark.lexer import UnlessCallback
+    from lark.parsers.lalr_analysis import Shift
+
+    lark = parser()
+    frontend: Any = lark.parser
+    table = frontend.parser._parse_table
+    terminals = {t.name for t in lark.terminals} | {"$END"}
+    rules: list[dict[str, Any]] = []
+    numbers: dict[int, int] = {}  # id of a lark rule -> its index in `rules`
+    actions: list[dict[str, int]] = []  # a shift: the state; a reduce: -1 - the rule's index
+    gotos: list[dict[str, int]] = []
+    if sorted(table.states) != list(range(len(table.states))):  # pragma: no cover - lark numbers them so
+        raise AssertionError("lark's parser states are not numbered 0..n-1")
+    for state in range(len(table.states)):
+        actions.append({})
+        gotos.append({})
+        for symbol, (action, arg) in table.states[state].items():
+            if action is not Shift:
+                if id(arg) not in numbers:
+                    numbers[id(arg)] = len(rules)
+                    rules.append(_rule_shape(arg))
+                actions[-1][symbol] = -1 - numbers[id(arg)]
+            elif symbol in terminals:
+                actions[-1][symbol] = arg
+            else:
+                gotos[-1][symbol] = arg
+    lexers: list[dict[str, Any]] = []
+    lexer_numbers: dict[int, int] = {}
+    lexer_of: list[int] = []
+    for state in range(len(table.states)):
+        lexer = frontend.lexer.lexers[state]
+        if id(lexer) not in lexer_numbers:
+            lexer_numbers[id(lexer)] = len(lexers)
+            pattern, flags = _regex(lexer.scanner)  # lark makes the scanner, and its callbacks, on first use
+            keywords = {}
+            for name, callback in lexer.callback.items():
+                assert isinstance(callback, UnlessCallback)
+                keywords[name] = _regex(callback.scanner)
+            lexers.append(
+                {
+                    "pattern": pattern,
+                    "flags": flags,
+                    "ignore": sorted(lexer.ignore_types),
+                    "newlines": sorted(lexer.newline_types),
+                    "keywords": keywords,
+                }
+            )
+        lexer_of.append(lexer_numbers[id(lexer)])
+    return {
+        "rules": rules,
+        "actions": actions,
+        "gotos": gotos,
+        "start": dict(table.start_states),
+        "end": dict(table.end_states),
+        "lexers": lexers,
+        "lexer_of": lexer_of,
+    }
+
+
+def _rule_shape(rule: Any) -> dict[str, Any]:
+    """How lark shapes the tree node of a rule (see _Reduce), from its Rule."""
+    size = len(rule.expansion)
+    # before each symbol, and after the last: how many None placeholders (maybe_placeholders)
+    empty = rule.options.empty_indices
+    before = (
+        [len(ones) for ones in "".join(str(int(b)) for b in empty).split("0")] if empty else [0] * (size + 1)
+    )
+    include = []
+    pending = 0
+    for i, sym in enumerate(rule.expansion):
+        pending += before[i]
+        if not (sym.is_term and sym.filter_out):  # anonymous tokens ("let", "{") are left out
+            include.append([i, not sym.is_term and sym.name.startswith("_"), pending])
+            pending = 0
+    return {
+        "origin": rule.origin.name,
+        "name": rule.alias or rule.origin.name,
+        "size": size,
+        "include": include,
+        "nones_after": pending + before[size],
+        "inline": bool(rule.options.expand1) and not rule.alias,
+    }
+
+
+def _regex(scanner: Any) -> tuple[str, int]:
+    """The one regular expression of a lark scanner (lark splits one only past 100 terminals)."""
+    if len(scanner._mres) != 1:  # pragma: no cover - grammar.lark has 70 terminals
+        raise AssertionError("a lark scanner with more than one regular expression")
+    pattern: re.Pattern[str] = scanner._mres[0]
+    return pattern.pattern, pattern.flags
 
 
 class _Automaton:
     """Lark's LALR(1) tables for grammar.lark, run by a loop of our own (see the module's doc)."""
 
-    def __init__(self, lark: Lark) -> None:
-        frontend: Any = lark.parser
-        table = frontend.parser._parse_table
-        rules: dict[int, _Reduce] = {}
+    def __init__(self, tables: dict[str, Any]) -> None:
+        rules = [_Reduce(rule) for rule in tables["rules"]]
         # state -> terminal -> the state to shift to, or the rule to reduce by
-        self.actions: dict[int, dict[str, int | _Reduce]] = {}
+        self.actions: list[dict[str, int | _Reduce]] = [
+            {t: a if a >= 0 else rules[-1 - a] for t, a in row.items()} for row in tables["actions"]
+        ]
         # state -> rule name -> the state to go to once that rule is reduced
-        self.gotos: dict[int, dict[str, int]] = {}
-        for state, row in table.states.items():
-            actions: dict[str, int | _Reduce] = {}
-            gotos: dict[str, int] = {}
-            for symbol, (action, arg) in row.items():
-                if action is not Shift:
-                    actions[symbol] = rules.setdefault(id(arg), _Reduce(arg))
-                elif symbol.isupper():
-                    actions[symbol] = arg
-                else:
-                    gotos[symbol] = arg
-            self.actions[state], self.gotos[state] = actions, gotos
-        self.start_states: dict[str, int] = dict(table.start_states)
-        self.end_states: dict[str, int] = dict(table.end_states)
-        self._lark_lexers: dict[int, Any] = frontend.lexer.lexers
-        self._lexers: dict[int, _Lexer] = {}
+        self.gotos: list[dict[str, int]] = tables["gotos"]
+        self.start_states: dict[str, int] = tables["start"]
+        self.end_states: dict[str, int] = tables["end"]
+        self._lexer_specs: list[dict[str, Any]] = tables["lexers"]
+        self._lexer_of: list[int] = tables["lexer_of"]
+        self._lexers: dict[int, _Lexer] = {}  # by state, made on first use (a regex takes 0.3 ms)
+        self._made: dict[int, _Lexer] = {}  # by lexer
         self.strings = frozenset({"STRING"})  # terminals whose builders need their position
         self._units: dict[tuple[int, int, str], int] = {}  # see run()
 
     def lexer(self, state: int) -> _Lexer:
         lexer = self._lexers.get(state)
         if lexer is None:
-            lexer = self._lexers[state] = _Lexer(self._lark_lexers[state])
+            number = self._lexer_of[state]
+            if number not in self._made:
+                self._made[number] = _Lexer(self._lexer_specs[number])
+            lexer = self._lexers[state] = self._made[number]
         return lexer
 
     def run(self, text: str, start: str, build: _Build) -> Any:

@@ -32,24 +32,37 @@ class SourceMap:
 
     def span(self, line: int, col: int, end_line: int, end_col: int) -> Span:
         """Map a 1-based (line, col) range of `text` to the YAML file."""
-        y1, c1 = self._at(line, col)
-        y2, c2 = self._at(end_line, end_col)
-        return Span(self.file, y1, c1, y2, c2)
-
-    def _at(self, line: int, col: int) -> tuple[int, int]:
         if self.chars:
-            starts = self.starts
-            offset = starts[max(0, min(line, len(starts)) - 1)] + col - 1
-            if offset >= len(self.chars):
-                yline, ycol = self.chars[-1]
-                return yline, ycol + 1 + offset - len(self.chars)
-            return self.chars[max(0, offset)]
-        line = max(1, min(line, len(self.lines)))
-        yline, ycol = self.lines[line - 1]
-        return yline, ycol + col - 1
+            y1, c1 = self._char_at(line, col)
+            y2, c2 = self._char_at(end_line, end_col)
+            return Span(self.file, y1, c1, y2, c2)
+        y1, c1 = self._line_at(line)
+        y2, c2 = self._line_at(end_line)
+        return Span(self.file, y1, c1 + col - 1, y2, c2 + end_col - 1)
 
     def place(self, p: Place) -> Span:
         """Map a Place in `text` to the YAML file."""
-        y1, c1 = self._at(p[0], p[1])
-        y2, c2 = self._at(p[3], p[4])
-        return Span(self.file, y1, c1 + p[2], y2, c2 + p[5])
+        line, col, shift, end_line, end_col, end_shift = p
+        if self.chars:
+            y1, c1 = self._char_at(line, col)
+            y2, c2 = self._char_at(end_line, end_col)
+            return Span(self.file, y1, c1 + shift, y2, c2 + end_shift)
+        y1, c1 = self._line_at(line)
+        y2, c2 = self._line_at(end_line)
+        return Span(self.file, y1, c1 + col - 1 + shift, y2, c2 + end_col - 1 + end_shift)
+
+    def _line_at(self, line: int) -> tuple[int, int]:
+        """Where a line of `text` starts in the YAML file (the first or last line, past them)."""
+        lines = self.lines
+        if 0 < line <= len(lines):
+            return lines[line - 1]
+        return lines[0] if line < 1 else lines[-1]
+
+    def _char_at(self, line: int, col: int) -> tuple[int, int]:
+        """Where a character of `text` is in the YAML file (past the end: beyond its last one)."""
+        starts = self.starts
+        offset = starts[max(0, min(line, len(starts)) - 1)] + col - 1
+        if offset >= len(self.chars):
+            yline, ycol = self.chars[-1]
+            return yline, ycol + 1 + offset - len(self.chars)
+        return self.chars[max(0, offset)]
