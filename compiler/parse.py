@@ -682,11 +682,12 @@ class _Build:
         self.sink = sink
         self.places = places
         self.anchor = anchor
+        self.span = smap.span
 
     def s(self, meta: Meta | None) -> ir.Span:
         assert meta is not None
         line, col, end_line, end_col = meta
-        span = self.smap.span(line, col, end_line, end_col)
+        span = self.span(line, col, end_line, end_col)
         a = self.anchor
         if a is None:
             self.places[id(span)] = (line, col, 0, end_line, end_col, 0)
