@@ -113,32 +113,43 @@ MAX_KEPT_CHARS = 2_000_000
 def _parsed(smap: SourceMap, start: str, sink: Sink) -> Any:
     """The statements (a tuple) or the expression `smap.text` holds, or None when it does not
     parse (reported)."""
-    global _kept_chars
     key = (start, smap.text)
     kept = _parsed_texts.get(key)
     if kept is not None:
         value, places = kept
         return _Relocate(smap, places).value(value)
+    if start == "effect" and "\n" in smap.text and len(smap.text) <= MAX_DSL_CHARS:
+        body = _by_lines(smap)
+        if body is not None:
+            return body
     found = Sink()
     new_places: dict[int, Place] = {}
     value = _parse(smap, start, found, new_places, None)
     sink.items.extend(found.items)
     if value is not None and not found.items:
-        if _kept_chars + len(smap.text) > MAX_KEPT_CHARS:
-            _parsed_texts.clear()
-            _kept_chars = 0
+        _make_room(len(smap.text))
         _parsed_texts[key] = (value, new_places)
-        _kept_chars += len(smap.text)
     return value
+
+
+def _make_room(chars: int) -> None:
+    """Count `chars` more kept; past MAX_KEPT_CHARS, forget what was kept."""
+    global _kept_chars
+    if _kept_chars + chars > MAX_KEPT_CHARS:
+        _parsed_texts.clear()
+        _parsed_lines.clear()
+        _kept_chars = 0
+    _kept_chars += chars
 
 
 class _Relocate:
     """A copy of IR kept for one occurrence of a text, with each span placed through another
     occurrence's SourceMap."""
 
-    def __init__(self, smap: SourceMap, places: dict[int, Place]) -> None:
+    def __init__(self, smap: SourceMap, places: dict[int, Place], line_offset: int = 0) -> None:
         self.smap = smap
         self.places = places
+        self.line_offset = line_offset  # places are relative to a line of the text: which one, less 1
 
     def value(self, x: Any) -> Any:
         kind = type(x)
@@ -151,7 +162,7 @@ class _Relocate:
         for name, how in fields:
             v = getattr(x, name)
             if how is _SPAN:
-                v = self.smap.place(self.places[id(v)])
+                v = self.smap.place(self.places[id(v)], self.line_offset)
             elif how is _NODES and v is not None:
                 v = self.value(v)
             args.append(v)
@@ -176,6 +187,104 @@ _RELOCATED: dict[type, tuple[tuple[str, str], ...]] = {
     for c in vars(ir).values()
     if isinstance(c, type) and is_dataclass(c) and c is not ir.Span
 }
+
+
+# ---- an effect, line by line --------------------------------------------------------------------
+#
+# Scenario setups repeat the same lines in different orders (`move hand[ussr] to deck`), and differ
+# as wholes. So an effect of several lines is first read as the statements of its lines, each line
+# parsed on its own once per process (_Line). That gives what parsing the whole text gives when
+# each line holds whole statements, which is checked at each line's end: the whole text's parser,
+# having read the line, would lex the next line's first token as that line's own parse did, and
+# reduce as it did at its end, to just the statements so far (see _Automaton.settle). Otherwise,
+# or if a line does not parse on its own, the text is parsed whole.
+
+
+class _Line:
+    """One line of an effect, parsed on its own: its statements, the place of their spans (the
+    line being line 1), and what joining it to the lines around it must check."""
+
+    __slots__ = ("stmts", "places", "first", "end_states", "end_col", "end_rules", "statements_state")
+
+    def __init__(
+        self,
+        stmts: tuple[Any, ...],
+        places: dict[int, Place],
+        first: tuple[str, str, int] | None,
+        end_states: tuple[int, ...],
+        end_col: int,
+        end_rules: list[_Reduce],
+        statements_state: int,
+    ) -> None:
+        self.stmts = stmts
+        self.places = places
+        self.first = first  # its first token: kind, text, column (None: a blank or comment line)
+        self.end_states = end_states  # the parser's states once its last token is read
+        self.end_col = end_col  # the column just past its last token
+        self.end_rules = end_rules  # the rules that build, reduced at its end (see settle)
+        self.statements_state = statements_state  # the parser's state once they are reduced
+
+
+_NOT_ALONE: Any = object()  # a line that is not statements on its own (or gives a diagnostic)
+# a line's text -> what parsing it on its own gives
+_parsed_lines: dict[str, _Line | Any] = {}
+
+
+def _by_lines(smap: SourceMap) -> tuple[Any, ...] | None:
+    """The statements of a multi-line effect from the statements of its lines (see above), or
+    None when they are not the same."""
+    automaton = _automaton()
+    text = smap.text
+    lines = text.split("\n")
+    # the lines with tokens, each with its number less 1 and its offset in the text
+    read: list[tuple[int, int, _Line]] = []
+    fresh: set[int] = set()  # those parsed now, whose IR was made for this text
+    offset = 0
+    for number, line in enumerate(lines):
+        got = _parsed_lines.get(line)
+        if got is None:
+            if any(line.count(a) != line.count(b) for a, b in ("()", "[]", "{}")):
+                return None  # a bracket closed on another line: this text is parsed whole
+            got = _line(smap, line, number)
+            _make_room(len(line))
+            _parsed_lines[line] = got
+            if got is not _NOT_ALONE:
+                fresh.add(number)
+        if got is _NOT_ALONE:
+            return None
+        if got.first is not None:
+            read.append((number, offset, got))
+        offset += len(line) + 1
+    for k, (_, offset, entry) in enumerate(read):
+        next_offset, after = read[k + 1][1:] if k + 1 < len(read) else (None, None)
+        if not automaton.joins(text, offset, entry, next_offset, after, k == 0):
+            return None
+    body: list[Any] = []
+    for number, _, entry in read:
+        if number in fresh:
+            body.extend(entry.stmts)
+        else:
+            body.extend(_Relocate(smap, entry.places, number).value(entry.stmts))
+    return tuple(body)
+
+
+def _line(smap: SourceMap, line: str, number: int) -> _Line | Any:
+    """Line `number` (less 1) of `smap.text` parsed on its own, its IR made for this text."""
+    automaton = _automaton()
+    places: dict[int, Place] = {}
+    found = Sink()
+    trace: list[Any] = []
+    stmts = automaton.run(line, "effect", _Build(smap, found, places, None, number), trace)
+    if stmts is _FAILED or found.items:
+        return _NOT_ALONE
+    first = automaton.first_token(line, "effect")
+    if first is None:
+        return _Line((), places, None, (), 0, [], 0)
+    end_states, last = trace
+    end_rules, left, _ = automaton.settle(list(end_states), "$END", "effect")
+    if len(left) != 2:  # pragma: no cover - statements reduce to one list
+        return _NOT_ALONE
+    return _Line(stmts, places, first, end_states, last[3], end_rules, left[1])
 
 
 # ---- one text ------------------------------------------------------------------------------------
@@ -510,6 +619,7 @@ class _Automaton:
         self._made: dict[int, _Lexer] = {}  # by lexer
         self.strings = frozenset({"STRING"})  # terminals whose builders need their position
         self._units: dict[tuple[int, int, str], int] = {}  # see run()
+        self._joined: dict[tuple[tuple[int, ...], str, bool], bool] = {}  # see joins()
 
     def lexer(self, state: int) -> _Lexer:
         lexer = self._lexers.get(state)
@@ -520,8 +630,9 @@ class _Automaton:
             lexer = self._lexers[state] = self._made[number]
         return lexer
 
-    def run(self, text: str, start: str, build: _Build) -> Any:
-        """The value `text` parses to from `start`, built by `build`, or _FAILED."""
+    def run(self, text: str, start: str, build: _Build, trace: list[Any] | None = None) -> Any:
+        """The value `text` parses to from `start`, built by `build`, or _FAILED. With `trace`,
+        the parser's states at the end of the text, and the place of its last token, go in it."""
         actions, gotos, lexers, strings, units = (
             self.actions,
             self.gotos,
@@ -567,6 +678,8 @@ class _Automaton:
                     if kind in strings:
                         value = (value, meta)
                     break
+            if trace is not None and kind == "$END" and not trace:
+                trace.extend((tuple(states), metas[-1]))
             # reduce as far as the token lets, then shift it
             while True:
                 action = actions[states[-1]].get(kind)
@@ -634,6 +747,76 @@ class _Automaton:
                 if kind == "$END" and states[-1] == end_state:
                     return values[-1]
 
+    def first_token(self, text: str, start: str) -> tuple[str, str, int] | None:
+        """The first token of `text` parsed from `start`: its kind, text and column."""
+        return self._token(text, 0, self.lexer(self.start_states[start]))
+
+    def _token(self, text: str, pos: int, lexer: _Lexer) -> tuple[str, str, int] | None:
+        """The token `lexer` reads at `pos`, past what it skips: kind, text and offset (None at the
+        end, or where it reads none)."""
+        while pos < len(text):
+            m = lexer.match(text, pos)
+            if m is None:
+                return None
+            kind, value = m.lastgroup or "", m.group()
+            if kind not in lexer.ignore:
+                if kind in lexer.keywords:
+                    keyword = lexer.keywords[kind](value)
+                    if keyword is not None:
+                        kind = keyword.lastgroup or kind
+                return kind, value, pos
+            pos += len(value)
+        return None
+
+    def settle(self, states: list[int], kind: str, start: str) -> tuple[list[_Reduce], list[int], Any]:
+        """What the parser does with the token `kind` next, with `states` on its stack, before it
+        shifts it or reduces the whole text: the rules that build it reduces (not `?a: b` rules,
+        nor lark's `_rule` lists, which differ with what came before), the states left, and
+        the action it stops at."""
+        end_state = self.end_states[start]
+        fired: list[_Reduce] = []
+        while True:
+            action = self.actions[states[-1]].get(kind)
+            if not isinstance(action, _Reduce):
+                return fired, states, action
+            below = states[-1 - action.size] if action.size else states[-1]
+            if self.gotos[below][action.origin] == end_state:
+                return fired, states, action
+            if not action.unit and not action.origin.startswith("_"):
+                fired.append(action)
+            if action.size:
+                del states[-action.size :]
+            states.append(self.gotos[states[-1]][action.origin])
+
+    def joins(
+        self, text: str, offset: int, line: _Line, next_offset: int | None, after: _Line | None, first: bool
+    ) -> bool:
+        """Whether the parser of the whole effect `text` reads the end of `line` (at `offset`) as
+        it did alone: it lexes the token that starts the next line with tokens, `after` (at
+        `next_offset`; None: the text ends), as that line did alone, and reduces the same rules
+        before it shifts it (or ends), leaving just the statements so far on its stack."""
+        start = self.start_states["effect"]
+        kind = "$END"
+        if after is not None and after.first is not None and next_offset is not None:
+            token = self._token(text, offset + line.end_col - 1, self.lexer(line.end_states[-1]))
+            if token != (after.first[0], after.first[1], next_offset + after.first[2]):
+                return False
+            kind = token[0]
+        key = (line.end_states, kind, first)
+        if key not in self._joined:
+            # the stack: this line's states, on the statements before it (if any: unless this
+            # line has whole statements before its last, they are not on its own stack)
+            states = list(line.end_states)
+            if not first and states[1] != line.statements_state:
+                states.insert(1, line.statements_state)
+            fired, left, action = self.settle(states, kind, "effect")
+            self._joined[key] = (
+                fired == line.end_rules
+                and len(left) == 2
+                and (kind == "$END" or action == self.actions[start].get(kind))
+            )
+        return self._joined[key]
+
     def _unit_chain(self, below: int, rule: _Reduce, kind: str) -> int:
         """The state on top after `rule`, a `?a: b` rule, and the unit rules it leads to reduce
         with `kind` next, `below` staying under the top."""
@@ -677,17 +860,26 @@ class _Build:
     """IR from reduced rules: one method per grammar rule, named after it, called with the rule's
     place in the text and its children as lark's tree would hold them."""
 
-    def __init__(self, smap: SourceMap, sink: Sink, places: dict[int, Place], anchor: _Anchor | None) -> None:
+    def __init__(
+        self,
+        smap: SourceMap,
+        sink: Sink,
+        places: dict[int, Place],
+        anchor: _Anchor | None,
+        line_offset: int = 0,
+    ) -> None:
         self.smap = smap
         self.sink = sink
         self.places = places
         self.anchor = anchor
         self.span = smap.span
+        self.line_offset = line_offset  # the text parsed is a line of `smap.text`: which, less 1
 
     def s(self, meta: Meta | None) -> ir.Span:
         assert meta is not None
         line, col, end_line, end_col = meta
-        span = self.span(line, col, end_line, end_col)
+        off = self.line_offset
+        span = self.span(line + off, col, end_line + off, end_col)
         a = self.anchor
         if a is None:
             self.places[id(span)] = (line, col, 0, end_line, end_col, 0)

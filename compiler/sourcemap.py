@@ -7,8 +7,7 @@ imports the other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from compiler.ir import Span
 
@@ -36,24 +35,27 @@ class SourceMap:
         if self.chars:
             y1, c1 = self._char_at(line, col)
             y2, c2 = self._char_at(end_line, end_col)
-            return _span(self.file, y1, c1, y2, c2)
+            return Span(self.file, y1, c1, y2, c2)
         # a line of `text` starts where the map says (past the first or last line: as they do)
         lines, last = self.lines, len(self.lines)
         y1, c1 = lines[line - 1] if 0 < line <= last else lines[0 if line < 1 else -1]
         y2, c2 = lines[end_line - 1] if 0 < end_line <= last else lines[0 if end_line < 1 else -1]
-        return _span(self.file, y1, c1 + col - 1, y2, c2 + end_col - 1)
+        return Span(self.file, y1, c1 + col - 1, y2, c2 + end_col - 1)
 
-    def place(self, p: Place) -> Span:
-        """Map a Place in `text` to the YAML file."""
+    def place(self, p: Place, line_offset: int = 0) -> Span:
+        """Map a Place in `text` (in its line `line_offset` + 1, as if that were line 1) to the
+        YAML file."""
         line, col, shift, end_line, end_col, end_shift = p
+        line += line_offset
+        end_line += line_offset
         if self.chars:
             y1, c1 = self._char_at(line, col)
             y2, c2 = self._char_at(end_line, end_col)
-            return _span(self.file, y1, c1 + shift, y2, c2 + end_shift)
+            return Span(self.file, y1, c1 + shift, y2, c2 + end_shift)
         lines, last = self.lines, len(self.lines)
         y1, c1 = lines[line - 1] if 0 < line <= last else lines[0 if line < 1 else -1]
         y2, c2 = lines[end_line - 1] if 0 < end_line <= last else lines[0 if end_line < 1 else -1]
-        return _span(self.file, y1, c1 + col - 1 + shift, y2, c2 + end_col - 1 + end_shift)
+        return Span(self.file, y1, c1 + col - 1 + shift, y2, c2 + end_col - 1 + end_shift)
 
     def _char_at(self, line: int, col: int) -> tuple[int, int]:
         """Where a character of `text` is in the YAML file (past the end: beyond its last one)."""
@@ -63,29 +65,3 @@ class SourceMap:
             yline, ycol = self.chars[-1]
             return yline, ycol + 1 + offset - len(self.chars)
         return self.chars[max(0, offset)]
-
-
-def _span_maker() -> Callable[[str, int, int, int, int], Span]:
-    """Span(file, line, col, end_line, end_col), made without the frozen dataclass's __init__,
-    which sets each field through object.__setattr__: the same object in half the time (parsing
-    makes a span for each IR node, and they are half the cost of building the IR)."""
-    new = object.__new__
-    slot = Span.__dict__
-    names = [f.name for f in fields(Span)]
-    if names != ["file", "line", "col", "end_line", "end_col"]:  # pragma: no cover - Span changed
-        raise AssertionError(f"Span's fields are {names}: update _span_maker")
-    set_file, set_line, set_col, set_end_line, set_end_col = (slot[name].__set__ for name in names)
-
-    def make(file: str, line: int, col: int, end_line: int, end_col: int) -> Span:
-        span: Span = new(Span)
-        set_file(span, file)
-        set_line(span, line)
-        set_col(span, col)
-        set_end_line(span, end_line)
-        set_end_col(span, end_col)
-        return span
-
-    return make
-
-
-_span = _span_maker()

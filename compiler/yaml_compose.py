@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import yaml
 from yaml.composer import ComposerError
@@ -100,7 +100,8 @@ _MAX_PLAIN_TAGS = 100_000
 
 class _Composer:
     def __init__(self, next_event: Callable[[], Event]) -> None:
-        self.next_event = next_event
+        # what libyaml gives: its events, with its own marks (the same line and column as Mark's)
+        self.next_event: Callable[[], Any] = next_event
         self.resolver = Resolver()
         self.anchors: dict[str, _Anchored] = {}
         self.open_anchors: dict[str, Mark] = {}
@@ -124,12 +125,15 @@ class _Composer:
         next_event, unshowable = self.next_event, _UNSHOWABLE.search
         while True:
             event = next_event()
-            start = cast(Mark, event.start_mark)
+            start: Mark = event.start_mark
+            kind = type(event)
             node: Node
-            if type(event) is ScalarEvent:
+            if kind is ScalarEvent:
                 tag = event.tag
                 if tag is None or tag == "!":
-                    tag = self.scalar_tag(event.value, event.implicit)
+                    tag = _plain_tags.get(event.value) if event.implicit[0] else None
+                    if tag is None:
+                        tag = self.scalar_tag(event.value, event.implicit)
                 bad = unshowable(event.value)
                 if bad is not None:
                     ch = bad.group()
@@ -140,13 +144,13 @@ class _Composer:
                         messages.unshowable_text(what, ascii(ch)[1:-1]),
                         messages.UNSHOWABLE_TEXT_NOTE,
                     )
-                node = ScalarNode(tag, event.value, start, cast(Mark, event.end_mark), style=event.style)
+                node = ScalarNode(tag, event.value, start, event.end_mark, style=event.style)
                 size, height = 1, 1
                 if event.anchor is not None:
                     self.anchor(event.anchor, node, start, open_=False)
-            elif type(event) is AliasEvent:
+            elif kind is AliasEvent:
                 node, size, height = self.alias(event, len(stack))
-            elif type(event) is SequenceStartEvent or type(event) is MappingStartEvent:
+            elif kind is SequenceStartEvent or kind is MappingStartEvent:
                 if len(stack) >= MAX_YAML_DEPTH:
                     raise Refused(
                         codes.LIMIT_EXCEEDED,
@@ -154,7 +158,7 @@ class _Composer:
                         messages.yaml_too_deep(MAX_YAML_DEPTH),
                         messages.protects_the_tool("MAX_YAML_DEPTH"),
                     )
-                opens = SequenceNode if type(event) is SequenceStartEvent else MappingNode
+                opens = SequenceNode if kind is SequenceStartEvent else MappingNode
                 tag = event.tag
                 if tag is None or tag == "!":
                     tag = self.resolver.resolve(opens, None, event.implicit)  # type: ignore[no-untyped-call]
@@ -163,9 +167,9 @@ class _Composer:
                     self.anchor(event.anchor, opened, start, open_=True)
                 stack.append(_Open(opened, event.anchor))
                 continue
-            elif type(event) is SequenceEndEvent or type(event) is MappingEndEvent:
+            elif kind is SequenceEndEvent or kind is MappingEndEvent:
                 done = stack.pop()
-                done.node.end_mark = cast(Mark, event.end_mark)
+                done.node.end_mark = event.end_mark
                 node, size, height = done.node, done.size, done.height
                 if done.anchor is not None:
                     self.anchors[done.anchor] = _Anchored(node, size, height)
