@@ -44,9 +44,13 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
     # (node, block depth, loop depth, expression depth)
     stack: list[tuple[object, int, int, int]] = [(n, 0, 0, 0) for n in reversed(roots)]
     reported: set[str] = set()
+    pop, push, children = stack.pop, stack.append, ir.children
     while stack:
-        node, blocks, loops, exprs = stack.pop()
-        levels = _levels(type(node))
+        node, blocks, loops, exprs = pop()
+        try:
+            levels = _LEVELS[type(node)]
+        except KeyError:
+            levels = _levels(type(node))
         if levels is None:
             continue
         blocks += levels[0]
@@ -56,9 +60,8 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
             _too_deep(node, code, blocks, loops, exprs, reported, sink)
             if len(reported) == 3:
                 return
-        inside = ir.children(node)
-        if inside:
-            stack.extend((c, blocks, loops, exprs) for c in reversed(inside))
+        for child in reversed(children(node)):
+            push((child, blocks, loops, exprs))
 
 
 def _too_deep(

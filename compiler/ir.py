@@ -783,24 +783,34 @@ def children(node: object) -> list[object]:
     out: list[object] = []
     for name in names:
         value = getattr(node, name)
-        if value is not None:
+        if value is None:
+            continue
+        if isinstance(value, tuple):
             _gather(value, out)
+            continue
+        is_node = _IS_NODE.get(type(value))
+        if is_node is None:
+            is_node = _is_node(type(value))
+        if is_node:
+            out.append(value)
     return out
 
 
-def _gather(value: object, out: list[object]) -> None:
-    if isinstance(value, tuple):
-        for v in value:
-            _gather(v, out)
-        return
-    kind = type(value)
-    is_node = _IS_NODE.get(kind)
-    if is_node is None:
-        is_node = _IS_NODE[kind] = hasattr(kind, "__dataclass_fields__") and not issubclass(
-            kind, (Span, TypeRef)
-        )
-    if is_node:
-        out.append(value)
+def _gather(values: tuple[object, ...], out: list[object]) -> None:
+    for value in values:
+        if isinstance(value, tuple):
+            _gather(value, out)
+            continue
+        is_node = _IS_NODE.get(type(value))
+        if is_node is None:
+            is_node = _is_node(type(value))
+        if is_node:
+            out.append(value)
+
+
+def _is_node(kind: type) -> bool:
+    is_node = _IS_NODE[kind] = hasattr(kind, "__dataclass_fields__") and not issubclass(kind, (Span, TypeRef))
+    return is_node
 
 
 def _node_fields(kind: type) -> tuple[str, ...]:
