@@ -226,6 +226,7 @@ class _Line:
 
 
 _NOT_ALONE: Any = object()  # a line that is not statements on its own (or gives a diagnostic)
+_BRACKETS = ("()", "[]", "{}")
 # a line's text -> what parsing it on its own gives
 _parsed_lines: dict[str, _Line | Any] = {}
 
@@ -236,6 +237,9 @@ def _by_lines(smap: SourceMap) -> tuple[Any, ...] | None:
     automaton = _automaton()
     text = smap.text
     lines = text.split("\n")
+    for line in lines:
+        if line not in _parsed_lines and any(line.count(a) != line.count(b) for a, b in _BRACKETS):
+            return None  # a bracket closed on another line: the text is parsed whole, lines unread
     # the lines with tokens, each with its number less 1 and its offset in the text
     read: list[tuple[int, int, _Line]] = []
     fresh: set[int] = set()  # those parsed now, whose IR was made for this text
@@ -243,8 +247,6 @@ def _by_lines(smap: SourceMap) -> tuple[Any, ...] | None:
     for number, line in enumerate(lines):
         got = _parsed_lines.get(line)
         if got is None:
-            if any(line.count(a) != line.count(b) for a, b in ("()", "[]", "{}")):
-                return None  # a bracket closed on another line: this text is parsed whole
             got = _line(smap, line, number)
             _make_room(len(line))
             _parsed_lines[line] = got
