@@ -7,6 +7,7 @@ SourceMap so that errors inside it point at the real line and column of the YAML
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -407,27 +408,37 @@ def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:
 def display_path(path: Path) -> str:
     """The path as shown in diagnostics: relative to the current folder when it is inside it.
     Only the folder is resolved, so a file that is a symbolic link (even a loop) keeps its name."""
-    return _DisplayPaths()(path)
+    try:
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):
+        return str(path)
 
 
 class _DisplayPaths:
     """display_path for the files of one spec: each folder resolved once (resolving asks the
-    system about every folder on the way)."""
+    system about every folder on the way, and pathlib is slow for thousands of files)."""
 
     def __init__(self) -> None:
-        self.resolved: dict[Path, Path] = {}
+        # a folder as written -> the folder shown (relative to the current one), or None when
+        # it is not inside the current one or cannot be resolved
+        self.folders: dict[str, str | None] = {}
 
     def __call__(self, path: Path) -> str:
-        try:
-            cwd = self._resolve(Path.cwd())
-            return str((self._resolve(path.parent) / path.name).relative_to(cwd))
-        except (ValueError, OSError, RuntimeError):
-            return str(path)
+        parent, name = path.parent, path.name
+        key = str(parent)
+        if key not in self.folders:
+            self.folders[key] = self._folder(parent)
+        folder = self.folders[key]
+        if isinstance(folder, str) and name not in ("", ".."):
+            return name if folder == "." else os.path.join(folder, name)
+        return display_path(path)  # not inside the current folder, or not a plain name
 
-    def _resolve(self, folder: Path) -> Path:
-        if folder not in self.resolved:
-            self.resolved[folder] = folder.resolve()
-        return self.resolved[folder]
+    @staticmethod
+    def _folder(parent: Path) -> str | None:
+        try:
+            return str(parent.resolve().relative_to(Path.cwd().resolve()))
+        except (ValueError, OSError, RuntimeError):
+            return None
 
 
 @dataclass

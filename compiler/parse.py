@@ -226,7 +226,7 @@ class _Line:
 
 
 _NOT_ALONE: Any = object()  # a line that is not statements on its own (or gives a diagnostic)
-_BRACKETS = ("()", "[]", "{}")
+_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))
 # a line's text -> what parsing it on its own gives
 _parsed_lines: dict[str, _Line | Any] = {}
 
