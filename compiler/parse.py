@@ -122,11 +122,10 @@ def _parsed(smap: SourceMap, start: str, sink: Sink) -> Any:
         body = _by_lines(smap)
         if body is not None:
             return body
-    found = Sink()
+    reported = len(sink.items)
     new_places: dict[int, Place] = {}
-    value = _parse(smap, start, found, new_places, None)
-    sink.items.extend(found.items)
-    if value is not None and not found.items:
+    value = _parse(smap, start, sink, new_places, None)
+    if value is not None and len(sink.items) == reported:
         _make_room(len(smap.text))
         _parsed_texts[key] = (value, new_places)
     return value
