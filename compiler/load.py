@@ -564,7 +564,10 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
         if node is not None:
             _gather(source.name, node, reader, parts, sink)
     names = [source.name for source in sources[: len(files)]]
-    return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
+    try:
+        return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
+    finally:
+        parse.forget()  # the texts this spec repeats (see parse.py)
 
 
 def _gather(file: str, node: Node, reader: Reader, parts: _Parts, sink: Sink) -> None:

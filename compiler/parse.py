@@ -7,8 +7,8 @@ reduces, with no parse tree and no second pass: `_Build` has one method per gram
 after it, that builds the IR node of the same name. Text that does not parse is parsed again by
 lark itself, so that the message, the position and the notes of a syntax error are lark's.
 
-Each distinct text is parsed once per process: scenarios and rules repeat the same conditions and
-statements. The IR of a text's first occurrence is kept with the place of each of its spans
+Each distinct text is parsed once while a spec loads: scenarios and rules repeat the same
+conditions and statements. The IR of a text's first occurrence is kept with the place of each of its spans
 relative to the text; a later occurrence gets a copy with the spans relocated through its own
 SourceMap. Text that gives a diagnostic is never kept, so errors are found and worded afresh.
 
@@ -110,6 +110,16 @@ _kept_chars = 0
 MAX_KEPT_CHARS = 2_000_000
 
 
+def forget() -> None:
+    """Forget the texts kept. load.py keeps them while it reads one spec: its texts repeat, but
+    rarely those of other specs, and what is kept would otherwise live to the end of the process
+    (which then pays to walk it and free it)."""
+    global _kept_chars
+    _parsed_texts.clear()
+    _parsed_lines.clear()
+    _kept_chars = 0
+
+
 def _parsed(smap: SourceMap, start: str, sink: Sink) -> Any:
     """The statements (a tuple) or the expression `smap.text` holds, or None when it does not
     parse (reported)."""
@@ -135,9 +145,7 @@ def _make_room(chars: int) -> None:
     """Count `chars` more kept; past MAX_KEPT_CHARS, forget what was kept."""
     global _kept_chars
     if _kept_chars + chars > MAX_KEPT_CHARS:
-        _parsed_texts.clear()
-        _parsed_lines.clear()
-        _kept_chars = 0
+        forget()
     _kept_chars += chars
 
 
@@ -192,7 +200,7 @@ _RELOCATED: dict[type, tuple[tuple[str, str], ...]] = {
 #
 # Scenario setups repeat the same lines in different orders (`move hand[ussr] to deck`), and differ
 # as wholes. So an effect of several lines is first read as the statements of its lines, each line
-# parsed on its own once per process (_Line). That gives what parsing the whole text gives when
+# parsed on its own once per spec (_Line). That gives what parsing the whole text gives when
 # each line holds whole statements, which is checked at each line's end: the whole text's parser,
 # having read the line, would lex the next line's first token as that line's own parse did, and
 # reduce as it did at its end, to just the statements so far (see _Automaton.settle). Otherwise,
