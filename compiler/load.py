@@ -168,7 +168,8 @@ class Reader:
         self.failed = False  # the file could not be read or parsed
 
     def span(self, node: Node) -> Span:
-        return node_span(self.file, node)
+        s, e = node.start_mark, node.end_mark  # node_span, without a call: a spec has thousands
+        return Span(self.file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
 
     def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]:
         if not isinstance(node, MappingNode):
