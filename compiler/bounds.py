@@ -20,7 +20,8 @@ _LOOPS = (ir.For, ir.Repeat, ir.While)
 def bounds(game: ir.Game, sink: Sink) -> None:
     """Report endless recursion and too-deep nesting in every code unit of `game`."""
     for code in _codes(game):
-        _nesting(code, sink)
+        if not _too_short_to_nest(code):
+            _nesting(code, sink)
     _recursion(game, sink)
 
 
@@ -36,6 +37,14 @@ def _codes(game: ir.Game) -> Iterator[ir.Code]:
 
 
 # ---- nesting ----------------------------------------------------------------------------------
+
+
+def _too_short_to_nest(code: ir.Code) -> bool:
+    """Whether the text of `code` is too short to nest beyond any bound (most conditions are):
+    an expression inside another spans fewer characters of the text (an operator, a bracket or a
+    name more), and a block or loop holds a `{`. (Code not parsed from its text has none.)"""
+    text = code.text
+    return 0 < len(text) <= MAX_EXPRESSION_DEPTH and text.count("{") <= min(MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH)
 
 
 def _nesting(code: ir.Code, sink: Sink) -> None:
