@@ -8,9 +8,10 @@ after it, that builds the IR node of the same name. Text that does not parse is 
 lark itself, so that the message, the position and the notes of a syntax error are lark's.
 
 Each distinct text is parsed once while a spec loads: scenarios and rules repeat the same
-conditions and statements. The IR of a text's first occurrence is kept with the place of each of its spans
-relative to the text; a later occurrence gets a copy with the spans relocated through its own
-SourceMap. Text that gives a diagnostic is never kept, so errors are found and worded afresh.
+conditions and statements. The IR of a text's first occurrence is kept with the place of each of
+its spans relative to the text; a later occurrence gets a copy with the spans relocated through
+its own SourceMap. Text that gives a diagnostic is never kept, so errors are found and worded
+afresh. An effect of several lines may be read from its lines, each parsed once (see below).
 
 No checks happen here: they are passes over the IR.
 """
@@ -225,7 +226,7 @@ class _Line:
     ) -> None:
         self.stmts = stmts
         self.places = places
-        self.first = first  # its first token: kind, text, column (None: a blank or comment line)
+        self.first = first  # its first token: kind, text, offset (None: a blank or comment line)
         self.end_states = end_states  # the parser's states once its last token is read
         self.end_col = end_col  # the column just past its last token
         self.end_rules = end_rules  # the rules that build, reduced at its end (see settle)
@@ -757,7 +758,7 @@ class _Automaton:
                     return values[-1]
 
     def first_token(self, text: str, start: str) -> tuple[str, str, int] | None:
-        """The first token of `text` parsed from `start`: its kind, text and column."""
+        """The first token of `text` parsed from `start`: its kind, text and offset."""
         return self._token(text, 0, self.lexer(self.start_states[start]))
 
     def _token(self, text: str, pos: int, lexer: _Lexer) -> tuple[str, str, int] | None:
