@@ -20,7 +20,8 @@ _LOOPS = (ir.For, ir.Repeat, ir.While)
 def bounds(game: ir.Game, sink: Sink) -> None:
     """Report endless recursion and too-deep nesting in every code unit of `game`."""
     for code in _codes(game):
-        _nesting(code, sink)
+        if not _too_short_to_nest(code):
+            _nesting(code, sink)
     _recursion(game, sink)
 
 
@@ -38,52 +39,86 @@ def _codes(game: ir.Game) -> Iterator[ir.Code]:
 # ---- nesting ----------------------------------------------------------------------------------
 
 
+def _too_short_to_nest(code: ir.Code) -> bool:
+    """Whether the text of `code` is too short to nest beyond any bound (most conditions are):
+    an expression inside another spans fewer characters of the text (an operator, a bracket or a
+    name more), and a block or loop holds a `{`. (Code not parsed from its text has none.)"""
+    text = code.text
+    return 0 < len(text) <= MAX_EXPRESSION_DEPTH and text.count("{") <= min(MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH)
+
+
 def _nesting(code: ir.Code, sink: Sink) -> None:
     """Depth of blocks, loops and expressions, walked without recursion (a tree may be deep)."""
     roots: list[object] = list(code.body) + ([code.expr] if code.expr is not None else [])
     # (node, block depth, loop depth, expression depth)
     stack: list[tuple[object, int, int, int]] = [(n, 0, 0, 0) for n in reversed(roots)]
     reported: set[str] = set()
+    pop, push, children = stack.pop, stack.append, ir.children
     while stack:
-        node, blocks, loops, exprs = stack.pop()
-        if isinstance(node, ir.Code):
+        node, blocks, loops, exprs = pop()
+        try:
+            levels = _LEVELS[type(node)]
+        except KeyError:
+            levels = _levels(type(node))
+        if levels is None:
             continue
-        if isinstance(node, (ir.If, *_LOOPS)):
-            blocks += 1
-            loops += isinstance(node, _LOOPS)
-        is_expr = not isinstance(node, ir.Stmt) and not isinstance(node, ir.Param)
-        if is_expr:
-            exprs += 1
+        blocks += levels[0]
+        loops += levels[1]
+        exprs = exprs + 1 if levels[2] else 0
+        if blocks > MAX_BLOCK_DEPTH or loops > MAX_LOOP_DEPTH or exprs > MAX_EXPRESSION_DEPTH:
+            _too_deep(node, code, blocks, loops, exprs, reported, sink)
+            if len(reported) == 3:
+                return
+        for child in reversed(children(node)):
+            push((child, blocks, loops, exprs))
+
+
+def _too_deep(
+    node: object, code: ir.Code, blocks: int, loops: int, exprs: int, reported: set[str], sink: Sink
+) -> None:
+    """Report the first nesting of each kind that goes too deep."""
+    span: ir.Span = getattr(node, "span", code.span)
+    if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
+        reported.add("block")
+        sink.error(
+            codes.TOO_DEEP,
+            span,
+            messages.blocks_too_deep(blocks, MAX_BLOCK_DEPTH),
+            messages.BLOCKS_TOO_DEEP_NOTE,
+        )
+    elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
+        reported.add("loop")
+        sink.error(
+            codes.TOO_DEEP,
+            span,
+            messages.loops_too_deep(loops, MAX_LOOP_DEPTH),
+            messages.LOOPS_TOO_DEEP_NOTE,
+        )
+    elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
+        reported.add("expression")
+        sink.error(
+            codes.TOO_DEEP,
+            span,
+            messages.expression_too_deep(exprs, MAX_EXPRESSION_DEPTH),
+            messages.EXPRESSION_TOO_DEEP_NOTE,
+        )
+
+
+def _levels(kind: type) -> tuple[int, int, bool] | None:
+    """What a node of this class adds: a block level, a loop level, whether it is an expression
+    (None: a Code, which is walked on its own)."""
+    if kind not in _LEVELS:
+        if issubclass(kind, ir.Code):
+            _LEVELS[kind] = None
         else:
-            exprs = 0
-        span: ir.Span = getattr(node, "span", code.span)
-        if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
-            reported.add("block")
-            sink.error(
-                codes.TOO_DEEP,
-                span,
-                messages.blocks_too_deep(blocks, MAX_BLOCK_DEPTH),
-                messages.BLOCKS_TOO_DEEP_NOTE,
-            )
-        elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
-            reported.add("loop")
-            sink.error(
-                codes.TOO_DEEP,
-                span,
-                messages.loops_too_deep(loops, MAX_LOOP_DEPTH),
-                messages.LOOPS_TOO_DEEP_NOTE,
-            )
-        elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
-            reported.add("expression")
-            sink.error(
-                codes.TOO_DEEP,
-                span,
-                messages.expression_too_deep(exprs, MAX_EXPRESSION_DEPTH),
-                messages.EXPRESSION_TOO_DEEP_NOTE,
-            )
-        if len(reported) == 3:
-            return
-        stack.extend((c, blocks, loops, exprs) for c in reversed(ir.children(node)))
+            is_loop = issubclass(kind, _LOOPS)
+            is_block = is_loop or issubclass(kind, ir.If)
+            is_expr = not issubclass(kind, ir.Stmt) and not issubclass(kind, ir.Param)
+            _LEVELS[kind] = (int(is_block), int(is_loop), is_expr)
+    return _LEVELS[kind]
+
+
+_LEVELS: dict[type, tuple[int, int, bool] | None] = {}
 
 
 # ---- recursion --------------------------------------------------------------------------------

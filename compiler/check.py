@@ -555,39 +555,39 @@ class Checker:
         return t
 
     def _expr(self, e: ir.Expr) -> Type:
-        match e:
-            case ir.IntLit():
-                return INT
-            case ir.BoolLit():
-                return BOOL
-            case ir.NoneLit():
-                return NONE
-            case ir.StrLit():
-                return self.string(e)
+        match e:  # the kinds a spec has most first (a case is an isinstance test)
             case ir.Name():
                 return self.name_expr(e)
-            case ir.Field():
-                return self.field(e)
-            case ir.MethodCall():
-                return self.method_call(e)
             case ir.Index():
                 return self.index(e)
+            case ir.Compare():
+                return self.compare(e)
+            case ir.IntLit():
+                return INT
             case ir.Call():
                 return self.call(e)
+            case ir.BoolOp():
+                return self.boolop(e)
+            case ir.BoolLit():
+                return BOOL
+            case ir.Field():
+                return self.field(e)
+            case ir.StrLit():
+                return self.string(e)
+            case ir.Quantifier():
+                return self.quantifier(e)
+            case ir.BinOp():
+                return self.binop(e)
+            case ir.NoneLit():
+                return NONE
+            case ir.MethodCall():
+                return self.method_call(e)
             case ir.ListLit():
                 return self.list_lit(e)
             case ir.ListComp():
                 return self.list_comp(e)
-            case ir.Quantifier():
-                return self.quantifier(e)
             case ir.Aggregate():
                 return self.aggregate(e)
-            case ir.BinOp():
-                return self.binop(e)
-            case ir.Compare():
-                return self.compare(e)
-            case ir.BoolOp():
-                return self.boolop(e)
             case ir.Not():
                 return self.operand(e.operand, BOOL, "the operand of 'not'")
             case ir.Neg():

@@ -13,11 +13,15 @@ unpickling it would run their code in ours. This cache differs in three ways:
   beside it the sha256 of its bytes, checked before they are read: a torn or stale file is rebuilt.
 
 Anything amiss, and the parser is built from the grammar as if there were no cache.
+
+`load_data` keeps other data made from the grammar the same way: parse.py's own tables, derived
+from lark's, with which a spec that parses is parsed without importing lark at all.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import secrets
@@ -25,12 +29,10 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import lark
-from lark import Lark
-from lark.grammar import Rule
-from lark.lexer import TerminalDef
+if TYPE_CHECKING:
+    from lark import Lark
 
 _FORMAT = "rulewright-grammar-cache-1"
 _MAX_BYTES = 4 * 1024 * 1024  # the tables of grammar.lark take 0.23 MB
@@ -38,6 +40,8 @@ _MAX_BYTES = 4 * 1024 * 1024  # the tables of grammar.lark take 0.23 MB
 
 def load(grammar: str, build: Callable[[str], Lark]) -> Lark:
     """The parser of `grammar` from the cache, or built by `build(grammar)` (and then cached)."""
+    import lark  # only here: a spec that parses needs no lark (see load_data)
+
     key = hashlib.sha256(
         "\0".join((_FORMAT, lark.__version__, sys.version, grammar)).encode("utf-8")
     ).hexdigest()
@@ -53,6 +57,40 @@ def load(grammar: str, build: Callable[[str], Lark]) -> Lark:
         return parser
     finally:
         os.close(folder)
+
+
+def load_data(kind: str, grammar: str, make: Callable[[], Any]) -> Any:
+    """JSON data of some `kind` that `make()` derives from `grammar` with lark, from the cache, or
+    made (and then cached). Lark's version counts in the key without lark being imported: the
+    sha256 of its package's first file, which holds the version."""
+    key = hashlib.sha256(
+        "\0".join((_FORMAT, kind, _lark_fingerprint(), sys.version, grammar)).encode("utf-8")
+    ).hexdigest()
+    folder = _private_folder()
+    if folder is None:
+        return make()
+    try:
+        data = _read_checked(folder, key)
+        if data is not None:
+            try:
+                return json.loads(data)
+            except ValueError:  # a cache: whatever is wrong with it, the data is made afresh
+                pass
+        made = make()
+        _write_checked(folder, key, json.dumps(made).encode("utf-8"))
+        return made
+    finally:
+        os.close(folder)
+
+
+def _lark_fingerprint() -> str:
+    spec = importlib.util.find_spec("lark")
+    if spec is None or spec.origin is None:
+        return "no lark"
+    try:
+        return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable lark"
 
 
 def _private_folder() -> int | None:
@@ -93,10 +131,25 @@ def _read_small(folder: int, name: str) -> bytes | None:
         os.close(fd)
 
 
-def _read(folder: int, key: str) -> Lark | None:
+def _read_checked(folder: int, key: str) -> bytes | None:
+    """The bytes of the file of `key`, if its sha256 is the one written beside it."""
     data = _read_small(folder, f"{key}.json")
     digest = _read_small(folder, f"{key}.sha256")
     if data is None or digest is None or hashlib.sha256(data).hexdigest().encode() != digest.strip():
+        return None
+    return data
+
+
+def _write_checked(folder: int, key: str, data: bytes) -> None:
+    _write_file(folder, f"{key}.json", data)
+    _write_file(folder, f"{key}.sha256", hashlib.sha256(data).hexdigest().encode() + b"\n")
+
+
+def _read(folder: int, key: str) -> Lark | None:
+    from lark import Lark
+
+    data = _read_checked(folder, key)
+    if data is None:
         return None
     try:
         tables = json.loads(data, object_hook=_decode)
@@ -107,13 +160,15 @@ def _read(folder: int, key: str) -> Lark | None:
 
 
 def _write(folder: int, key: str, parser: Lark) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
     data, memo = parser.memo_serialize([TerminalDef, Rule])
     try:
         text = json.dumps({"data": _encode(data), "memo": _encode(memo)}).encode("utf-8")
     except TypeError:  # tables this encoding does not know (another lark): no cache
         return
-    _write_file(folder, f"{key}.json", text)
-    _write_file(folder, f"{key}.sha256", hashlib.sha256(text).hexdigest().encode() + b"\n")
+    _write_checked(folder, key, text)
 
 
 def _write_file(folder: int, name: str, data: bytes) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Span:
     """A 1-based source range in a spec file."""
 
@@ -19,8 +19,22 @@ class Span:
     end_line: int
     end_col: int
 
+    def __init__(self, file: str, line: int, col: int, end_line: int, end_col: int) -> None:
+        # what a frozen dataclass's own __init__ does, setting each field through
+        # object.__setattr__, in half the time: the compiler makes a span for each node it reads
+        _set_file(self, file)
+        _set_line(self, line)
+        _set_col(self, col)
+        _set_end_line(self, end_line)
+        _set_end_col(self, end_col)
+
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+
+_set_file, _set_line, _set_col, _set_end_line, _set_end_col = (
+    Span.__dict__[name].__set__ for name in ("file", "line", "col", "end_line", "end_col")
+)
 
 
 NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
@@ -764,15 +778,61 @@ class Game:
 
 def children(node: object) -> list[object]:
     """The IR nodes directly inside `node` (through tuples, such as an If's branches), in order."""
+    kind = type(node)
+    names = _NODE_FIELDS.get(kind)
+    if names is None:
+        names = _node_fields(kind)
     out: list[object] = []
-    stack: list[object] = [getattr(node, f) for f in reversed(getattr(node, "__dataclass_fields__", ()))]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, tuple):
-            stack.extend(reversed(v))
-        elif hasattr(v, "__dataclass_fields__") and not isinstance(v, (Span, TypeRef)):
-            out.append(v)
+    for name in names:
+        value = getattr(node, name)
+        if value is None:
+            continue
+        if isinstance(value, tuple):
+            _gather(value, out)
+            continue
+        is_node = _IS_NODE.get(type(value))
+        if is_node is None:
+            is_node = _is_node(type(value))
+        if is_node:
+            out.append(value)
     return out
+
+
+def _gather(values: tuple[object, ...], out: list[object]) -> None:
+    for value in values:
+        if isinstance(value, tuple):
+            _gather(value, out)
+            continue
+        is_node = _IS_NODE.get(type(value))
+        if is_node is None:
+            is_node = _is_node(type(value))
+        if is_node:
+            out.append(value)
+
+
+def _is_node(kind: type) -> bool:
+    is_node = _IS_NODE[kind] = hasattr(kind, "__dataclass_fields__") and not issubclass(kind, (Span, TypeRef))
+    return is_node
+
+
+def _node_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a class that may hold nodes, in order."""
+    fields = getattr(kind, "__dataclass_fields__", {})
+    names = _NODE_FIELDS[kind] = tuple(n for n, f in fields.items() if f.type not in _LEAF_TYPES)
+    return names
+
+
+# the annotations of fields that never hold a node (a Span or a TypeRef is none)
+_LEAF_TYPES = frozenset(
+    (
+        *("str", "int", "bool", "str | None", "int | None", "int | bool", "Span", "TypeRef"),
+        *("TypeRef | None", "tuple[int, ...]", "tuple[str, ...]", "tuple[str, ...] | None"),
+        "tuple[TypeRef, ...]",
+    )
+)
+# what `children` finds out once per class
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+_IS_NODE: dict[type, bool] = {}
 
 
 def walk(node: object) -> Iterator[object]:

@@ -7,6 +7,7 @@ SourceMap so that errors inside it point at the real line and column of the YAML
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,6 +54,11 @@ def source_map(file: str, node: ScalarNode, raw_lines: list[str]) -> SourceMap:
         text = "\n".join(x[indent:] for x in body)
         return SourceMap(file, text, tuple(lines) or ((s.line + 1, s.column + 1),))
     quote = 1 if style in ('"', "'") else 0
+    if quote and s.line == e.line and s.line < len(raw_lines):
+        # on one line and without escapes, each character sits one column after the last
+        raw = raw_lines[s.line][s.column + 1 : e.column - 1]
+        if raw == node.value:
+            return SourceMap(file, raw, ((s.line + 1, s.column + 2),))
     if quote:
         chars = _quoted_chars(node, raw_lines)
         if chars is not None:
@@ -162,7 +168,8 @@ class Reader:
         self.failed = False  # the file could not be read or parsed
 
     def span(self, node: Node) -> Span:
-        return node_span(self.file, node)
+        s, e = node.start_mark, node.end_mark  # node_span, without a call: a spec has thousands
+        return Span(self.file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
 
     def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]:
         if not isinstance(node, MappingNode):
@@ -418,6 +425,33 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+class _DisplayPaths:
+    """display_path for the files of one spec: each folder resolved once (resolving asks the
+    system about every folder on the way, and pathlib is slow for thousands of files)."""
+
+    def __init__(self) -> None:
+        # a folder as written -> the folder shown (relative to the current one), or None when
+        # it is not inside the current one or cannot be resolved
+        self.folders: dict[str, str | None] = {}
+
+    def __call__(self, path: Path) -> str:
+        parent, name = path.parent, path.name
+        key = str(parent)
+        if key not in self.folders:
+            self.folders[key] = self._folder(parent)
+        folder = self.folders[key]
+        if isinstance(folder, str) and name not in ("", ".."):
+            return name if folder == "." else os.path.join(folder, name)
+        return display_path(path)  # not inside the current folder, or not a plain name
+
+    @staticmethod
+    def _folder(parent: Path) -> str | None:
+        try:
+            return str(parent.resolve().relative_to(Path.cwd().resolve()))
+        except (ValueError, OSError, RuntimeError):
+            return None
+
+
 @dataclass
 class _Source:
     """One file of a spec as read: its name in diagnostics, and its text (None if unreadable)."""
@@ -445,9 +479,11 @@ def spec_digest(folder: Path, root: Path) -> str | None:
 
 
 def _read_sources(
-    paths: list[Path], sink: Sink, digest: hashlib._Hash, name_of: Callable[[Path], str] = display_path
+    paths: list[Path], sink: Sink, digest: hashlib._Hash, name_of: Callable[[Path], str] | None = None
 ) -> list[_Source]:
-    """Read every file once, within the bounds of compiler/limits.py, and feed the digest."""
+    """Read every file once, within the bounds of compiler/limits.py, and feed the digest (each
+    named by `name_of`, by default display_path)."""
+    name_of = name_of or _DisplayPaths()
     out: list[_Source] = []
     total = 0
     for path in paths:
@@ -539,7 +575,10 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
         if node is not None:
             _gather(source.name, node, reader, parts, sink)
     names = [source.name for source in sources[: len(files)]]
-    return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
+    try:
+        return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
+    finally:
+        parse.forget()  # the texts this spec repeats (see parse.py)
 
 
 def _gather(file: str, node: Node, reader: Reader, parts: _Parts, sink: Sink) -> None:

@@ -62,10 +62,6 @@ def find_leaks(sym: Symbols, ann: Annotations, sink: Sink) -> None:
         Secrecy(sym, ann, sink).run()
 
 
-def _is_node(e: object) -> bool:
-    return is_dataclass(e) and not isinstance(e, type)
-
-
 def _shape(e: object) -> object:
     """An expression without its spans, for telling whether two owner expressions are the same."""
     if isinstance(e, tuple):
@@ -73,22 +69,6 @@ def _shape(e: object) -> object:
     if not is_dataclass(e) or isinstance(e, type):
         return e
     return (type(e).__name__, *(_shape(getattr(e, f.name)) for f in fields(e) if f.name != "span"))
-
-
-def _children(e: object) -> Iterator[object]:
-    """The IR nodes directly inside a node (expressions, statements, string parts)."""
-    if not is_dataclass(e) or isinstance(e, type):
-        return
-    for f in fields(e):
-        if f.name == "span":
-            continue
-        value = getattr(e, f.name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, tuple):  # an `if`'s (condition, body) branches
-                for part in item:
-                    yield from (x for x in (part if isinstance(part, tuple) else (part,)) if _is_node(x))
-            elif _is_node(item):
-                yield item
 
 
 def _blocks(s: ir.Stmt) -> Iterator[tuple[ir.Stmt, ...]]:
@@ -349,7 +329,7 @@ class Secrecy:
                 and node.left.ident == var
             ):
                 found |= self.sources(node.right, env, comp)
-            stack.extend(_children(node))
+            stack.extend(ir.children(node))
         return frozenset(found)
 
     def call_taint(self, e: ir.Call, env: dict[str, Taint], comp: dict[str, Taint]) -> Taint:
@@ -508,7 +488,7 @@ class _Flow:
                 key = self.s.key_of(node)
                 if key is not None:
                     out |= facts.deps.get(key, NO_IDS)
-            stack.extend(_children(node))
+            stack.extend(ir.children(node))
         return frozenset(out)
 
     def set(self, facts: _Facts, key: Key | None, holds: Ids, deps: Ids) -> None:

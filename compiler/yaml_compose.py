@@ -11,9 +11,9 @@ aliases standing for more than MAX_ALIAS_NODES nodes in all, and recursive alias
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import yaml
 from yaml.composer import ComposerError
@@ -57,7 +57,7 @@ class Refused(Exception):
         self.notes = notes
 
 
-@dataclass
+@dataclass(slots=True)
 class _Open:
     """A list or mapping whose end has not been read yet."""
 
@@ -77,7 +77,29 @@ class _Anchored:
 
 def compose(text: str, loader: type = FAST_LOADER) -> Node | None:
     """The single document of `text` (None when empty). Raises yaml.YAMLError or Refused."""
-    return _Composer(yaml.parse(text, Loader=loader)).single_document()
+    if loader is not yaml.SafeLoader and _plain(text):
+        node: Node | None = yaml.compose(text, Loader=loader)
+        return node
+    parser = loader(text)
+    try:  # the parser's events read one by one, as yaml.parse does but without its generator
+        return _Composer(parser.get_event).single_document()
+    finally:
+        parser.dispose()
+
+
+def _plain(text: str) -> bool:
+    """Whether libyaml's own composer (in C, twice as fast) may compose `text`: it then builds
+    the same nodes as this one, and there is nothing this one would refuse. Without `&` and `*`
+    there is no anchor or alias; without a backslash (an escape), a carriage return or a NEL, no
+    scalar holds what _UNSHOWABLE finds (the file's text was checked for the rest: source.py);
+    without `---`, `...` or `%` there is one document; and with fewer characters that open a
+    level (`:`, `-`, `?`, `[`, `{`) than MAX_YAML_DEPTH, nothing nests that deep."""
+    if any(c in text for c in _NOT_PLAIN) or "---" in text or "..." in text:
+        return False
+    return sum(text.count(c) for c in ":-?[{") < MAX_YAML_DEPTH
+
+
+_NOT_PLAIN = "&*\\\r\x85%"
 
 
 def _mark(mark: object) -> Mark:
@@ -89,22 +111,28 @@ def _where(mark: Mark) -> str:
     return f"{mark.line + 1}:{mark.column + 1}"
 
 
+# a plain scalar -> the tag YAML resolves it to (ids, numbers and names repeat in every file)
+_plain_tags: dict[str, str] = {}
+_MAX_PLAIN_TAGS = 100_000
+
+
 class _Composer:
-    def __init__(self, events: Iterator[Event]) -> None:
-        self.events = events
+    def __init__(self, next_event: Callable[[], Event]) -> None:
+        # what libyaml gives: its events, with its own marks (the same line and column as Mark's)
+        self.next_event: Callable[[], Any] = next_event
         self.resolver = Resolver()
         self.anchors: dict[str, _Anchored] = {}
         self.open_anchors: dict[str, Mark] = {}
         self.alias_nodes = 0
 
     def single_document(self) -> Node | None:
-        next(self.events)  # the stream's start
-        event = next(self.events)
+        self.next_event()  # the stream's start
+        event = self.next_event()
         if isinstance(event, StreamEndEvent):
             return None
         root = self.node()
-        next(self.events)  # the document's end
-        event = next(self.events)
+        self.next_event()  # the document's end
+        event = self.next_event()
         if isinstance(event, DocumentStartEvent):
             raise ComposerError(None, None, messages.SECOND_DOCUMENT, _mark(event.start_mark))
         return root
@@ -112,16 +140,19 @@ class _Composer:
     def node(self) -> Node:
         """Read the events of one node (the document's root) and return it."""
         stack: list[_Open] = []
+        next_event, unshowable = self.next_event, _UNSHOWABLE.search
         while True:
-            event = next(self.events)
-            start = _mark(event.start_mark)
-            if isinstance(event, AliasEvent):
-                node, size, height = self.alias(event, len(stack))
-            elif isinstance(event, ScalarEvent):
+            event = next_event()
+            start: Mark = event.start_mark
+            kind = type(event)
+            node: Node
+            if kind is ScalarEvent:
                 tag = event.tag
                 if tag is None or tag == "!":
-                    tag = self.resolver.resolve(ScalarNode, event.value, event.implicit)  # type: ignore[no-untyped-call]
-                bad = _UNSHOWABLE.search(event.value)
+                    tag = _plain_tags.get(event.value) if event.implicit[0] else None
+                    if tag is None:
+                        tag = self.scalar_tag(event.value, event.implicit)
+                bad = unshowable(event.value)
                 if bad is not None:
                     ch = bad.group()
                     what = "a lone surrogate" if "\ud800" <= ch <= "\udfff" else "a control character"
@@ -131,10 +162,13 @@ class _Composer:
                         messages.unshowable_text(what, ascii(ch)[1:-1]),
                         messages.UNSHOWABLE_TEXT_NOTE,
                     )
-                node = ScalarNode(tag, event.value, start, _mark(event.end_mark), style=event.style)
+                node = ScalarNode(tag, event.value, start, event.end_mark, style=event.style)
                 size, height = 1, 1
-                self.anchor(event.anchor, node, start, open_=False)
-            elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+                if event.anchor is not None:
+                    self.anchor(event.anchor, node, start, open_=False)
+            elif kind is AliasEvent:
+                node, size, height = self.alias(event, len(stack))
+            elif kind is SequenceStartEvent or kind is MappingStartEvent:
                 if len(stack) >= MAX_YAML_DEPTH:
                     raise Refused(
                         codes.LIMIT_EXCEEDED,
@@ -142,17 +176,18 @@ class _Composer:
                         messages.yaml_too_deep(MAX_YAML_DEPTH),
                         messages.protects_the_tool("MAX_YAML_DEPTH"),
                     )
-                kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
+                opens = SequenceNode if kind is SequenceStartEvent else MappingNode
                 tag = event.tag
                 if tag is None or tag == "!":
-                    tag = self.resolver.resolve(kind, None, event.implicit)  # type: ignore[no-untyped-call]
-                opened = kind(tag, [], start, None, flow_style=event.flow_style)
-                self.anchor(event.anchor, opened, start, open_=True)
+                    tag = self.resolver.resolve(opens, None, event.implicit)  # type: ignore[no-untyped-call]
+                opened = opens(tag, [], start, None, flow_style=event.flow_style)
+                if event.anchor is not None:
+                    self.anchor(event.anchor, opened, start, open_=True)
                 stack.append(_Open(opened, event.anchor))
                 continue
-            elif isinstance(event, (SequenceEndEvent, MappingEndEvent)):
+            elif kind is SequenceEndEvent or kind is MappingEndEvent:
                 done = stack.pop()
-                done.node.end_mark = _mark(event.end_mark)
+                done.node.end_mark = event.end_mark
                 node, size, height = done.node, done.size, done.height
                 if done.anchor is not None:
                     self.anchors[done.anchor] = _Anchored(node, size, height)
@@ -163,7 +198,8 @@ class _Composer:
                 return node
             parent = stack[-1]
             parent.size += size
-            parent.height = max(parent.height, height + 1)
+            if height >= parent.height:
+                parent.height = height + 1
             if isinstance(parent.node, SequenceNode):
                 parent.node.value.append(node)
             elif parent.key is None:
@@ -172,9 +208,19 @@ class _Composer:
                 parent.node.value.append((parent.key, node))
                 parent.key = None
 
-    def anchor(self, name: str | None, node: Node, mark: Mark, *, open_: bool) -> None:
-        if name is None:
-            return
+    def scalar_tag(self, value: str, implicit: tuple[bool, bool]) -> str:
+        """The tag YAML gives a scalar written without one."""
+        if not implicit[0]:  # quoted or a block: a string
+            tag: str = self.resolver.resolve(ScalarNode, value, implicit)  # type: ignore[no-untyped-call]
+            return tag
+        tag_ = _plain_tags.get(value)
+        if tag_ is None:
+            if len(_plain_tags) >= _MAX_PLAIN_TAGS:
+                _plain_tags.clear()
+            tag_ = _plain_tags[value] = self.resolver.resolve(ScalarNode, value, implicit)  # type: ignore[no-untyped-call]
+        return tag_
+
+    def anchor(self, name: str, node: Node, mark: Mark, *, open_: bool) -> None:
         first = self.open_anchors.get(name) or (
             self.anchors[name].node.start_mark if name in self.anchors else None
         )

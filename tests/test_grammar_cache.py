@@ -73,3 +73,32 @@ def test_a_folder_that_is_a_symlink_is_not_used(cache_home: Path, tmp_path: Path
     _load(calls)
     assert calls == ["built"]
     assert list(elsewhere.iterdir()) == []
+
+
+def test_data_made_from_the_grammar_is_cached_the_same_way(cache_home: Path) -> None:
+    calls: list[str] = []
+
+    def make() -> object:
+        calls.append("made")
+        return {"states": [[1, 2], {"NAME": 3}]}
+
+    assert grammar_cache.load_data("tables", "g: x", make) == {"states": [[1, 2], {"NAME": 3}]}
+    assert grammar_cache.load_data("tables", "g: x", make) == {"states": [[1, 2], {"NAME": 3}]}
+    assert calls == ["made"]  # read back, not made again
+    assert stat.S_IMODE(cache_home.stat().st_mode) == 0o700
+    assert sorted(p.suffix for p in cache_home.iterdir()) == [".json", ".sha256"]
+    (data,) = cache_home.glob("*.json")
+    data.write_bytes(data.read_bytes().replace(b"3", b"4"))  # no longer matches its sha256
+    assert grammar_cache.load_data("tables", "g: x", make) == {"states": [[1, 2], {"NAME": 3}]}
+    grammar_cache.load_data("tables", "g: y", make)  # another grammar: other data
+    assert calls == ["made", "made", "made"]
+
+
+def test_data_is_made_afresh_without_a_private_folder(cache_home: Path) -> None:
+    cache_home.mkdir(mode=0o700)
+    os.chmod(cache_home, 0o777)
+    calls: list[str] = []
+    for _ in range(2):
+        grammar_cache.load_data("tables", "g: x", lambda: calls.append("made"))
+    assert calls == ["made", "made"]
+    assert list(cache_home.iterdir()) == []
