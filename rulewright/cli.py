@@ -733,10 +733,10 @@ def game_recipe(name: str, options: Sequence[str] | None, ws: Workspace | None) 
     return GameRecipe(os.path.abspath(name), given, folder=True)
 
 
-def open_backend(args: argparse.Namespace) -> parallel.Backend:
-    """Where --backend and -j say the work runs (Ray missing is a usage error)."""
+def open_backend(args: argparse.Namespace, jobs: int | None = None) -> parallel.Backend:
+    """Where --backend and -j (or `jobs`) say the work runs (Ray missing is a usage error)."""
     try:
-        return parallel.open_backend(args.backend, args.jobs)
+        return parallel.open_backend(args.backend, jobs or args.jobs)
     except parallel.BackendUnavailable as exc:
         raise UsageError(str(exc)) from None
 
@@ -818,12 +818,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
     seats = tuple(kinds[p % len(kinds)] for p in range(game.num_players))
     seat_agents(game, args.seed, seats)  # an agent this machine cannot make: a usage error now
+    human = "human" in seats  # who answers at this terminal: every game is played here
+    if human and args.backend != "local":
+        raise UsageError(f"a human agent plays at this terminal, not on --backend {args.backend}")
     job = SimulateJob(game_recipe(args.game, args.option, ws), args.seed, seats, args.rotate, cov is not None)
     parallel.preload(job.recipe, game)
     tally = SimulationTally([0] * game.num_players, {k: 0 for k in seats})
     start = time.perf_counter()
     try:
-        with open_backend(args) as backend, Progress(args.n, "games") as bar:
+        with (
+            open_backend(args, 1 if human else None) as backend,
+            Progress(args.n, "games", shown=not human) as bar,
+        ):
             for chunk in backend.run(job, backend.chunked(range(args.n)), bar.update):
                 if chunk.error is not None:
                     raise RuleError(chunk.error)

@@ -27,11 +27,12 @@ class Progress:
     """`update(done)` as the work goes; `clear()` before printing a result line; leaving the
     `with` block erases the line."""
 
-    def __init__(self, total: int, unit: str, out: TextIO | None = None) -> None:
+    def __init__(self, total: int, unit: str, out: TextIO | None = None, shown: bool = True) -> None:
+        """`shown=False` keeps the line off a terminal that something else uses (a human's prompts)."""
         self.total = max(1, total)
         self.unit = unit
         self.out = out if out is not None else sys.stderr
-        self.shown = _is_terminal(self.out)
+        self.shown = shown and _is_terminal(self.out)
         self.start = time.perf_counter()
         self.drawn = 0.0  # when the line was last drawn (0: it is not on the screen)
 
