@@ -5,6 +5,7 @@ printed, and a worker that dies reported rather than waited for."""
 from __future__ import annotations
 
 import importlib.util
+import io
 import os
 import re
 import signal
@@ -18,6 +19,7 @@ import pytest
 
 from rulewright import parallel
 from rulewright.cli import EXIT_INTERRUPTED, EXIT_USAGE, main
+from rulewright.progress import Progress, duration
 from tests.conftest import ROOT
 
 PLANTED = ROOT / "tests" / "verify" / "planted_bug"
@@ -130,33 +132,12 @@ def test_ray_backend_without_ray_says_how_to_install_it(capsys: pytest.CaptureFi
     assert "Ray is not installed: pip install 'rulewright[ray]'" in capsys.readouterr().err
 
 
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    """A local Ray instance with 4 workers (whatever the cores), for this module's Ray tests."""
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'rulewright[ray]')")
-    os.environ.pop("RAY_ADDRESS", None)
-    ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    try:
-        yield
-    finally:
-        ray.shutdown()
-
-
-def test_ray_gives_the_results_of_one_process(
-    local_ray: None, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    argv = SIMULATIONS[0]
-    assert simulate(capsys, tmp_path, *argv, "--backend", "ray") == simulate(
-        capsys, tmp_path, *argv, "-j", "1"
-    )
-    assert verify(capsys, tmp_path, *VERIFY, "--backend", "ray") == verify(
-        capsys, tmp_path, *VERIFY, "-j", "1"
-    )
-
-
 # ---- stopping -------------------------------------------------------------------------------------
 
 
+@pytest.mark.skipif(
+    not Path(f"/proc/self/task/{os.getpid()}/children").exists(), reason="finds the workers in Linux's /proc"
+)
 def test_ctrl_c_stops_the_workers_and_prints_the_games_finished() -> None:
     """SIGINT to the whole process group, as a terminal sends it: exit 130, the games finished
     before it summed up, and no worker left behind."""
@@ -211,12 +192,6 @@ def _wait_for_children(pid: int, n: int) -> list[int]:
     raise AssertionError(f"no {n} worker processes after 30 s")
 
 
-if not Path("/proc/self/task").exists():  # pragma: no cover -- the process table is read from /proc
-    test_ctrl_c_stops_the_workers_and_prints_the_games_finished = pytest.mark.skip(
-        reason="needs Linux's /proc"
-    )(test_ctrl_c_stops_the_workers_and_prints_the_games_finished)
-
-
 def _exit_in_chunk_two(items: Sequence[int], tick: parallel.Tick) -> list[int]:
     if 2 in items:
         os._exit(3)
@@ -247,3 +222,53 @@ def test_results_come_in_chunk_order_whatever_the_workers() -> None:
             assert [x for r in backend.run(_exit_in_chunk_two, chunks[2:]) for x in r] == [
                 i * i for i in range(4, 100)
             ]
+
+
+# ---- the progress line --------------------------------------------------------------------------
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_the_rate_and_the_time_left_on_a_terminal_only() -> None:
+    bar = Progress(1000, "games", out=Terminal())
+    assert bar.line(250, 5.0) == "[#######.......................] 250/1,000 games  50/s  ETA 0:15"
+    assert bar.line(0, 1.0, "1 of 2 games done").endswith("ETA ?  1 of 2 games done")
+    assert duration(3725) == "1:02:05" and duration(59.6) == "1:00"
+    terminal = Terminal()
+    with Progress(10, "games", out=terminal) as shown:
+        shown.update(3)
+    assert "3/10 games" in terminal.getvalue() and terminal.getvalue().endswith("\r\x1b[K")
+    piped = io.StringIO()
+    with Progress(10, "games", out=piped) as hidden:
+        hidden.update(3)
+    assert piped.getvalue() == ""
+
+
+# ---- Ray (last: the module's Ray instance lives until the module ends, and the tests above fork) ----
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A local Ray instance with 4 workers (whatever the cores), for this module's Ray tests."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'rulewright[ray]')")
+    os.environ.pop("RAY_ADDRESS", None)
+    ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_ray_gives_the_results_of_one_process(
+    local_ray: None, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = SIMULATIONS[0]
+    assert simulate(capsys, tmp_path, *argv, "--backend", "ray") == simulate(
+        capsys, tmp_path, *argv, "-j", "1"
+    )
+    assert verify(capsys, tmp_path, *VERIFY, "--backend", "ray") == verify(
+        capsys, tmp_path, *VERIFY, "-j", "1"
+    )
