@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import functools
 import json
 import math
 import os
@@ -25,9 +24,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from compiler import __version__
+from rulewright import parallel
 from rulewright.gamelog import (
     MAX_LOG_BYTES,
     SEED_LIMIT,
@@ -39,6 +39,8 @@ from rulewright.gamelog import (
     read_log,
     replay_log,
 )
+from rulewright.parallel import BACKENDS, GameRecipe
+from rulewright.progress import Progress
 from rulewright.scenarios import ScenarioResult
 from rulewright.workspace import Workspace, WorkspaceError, find_workspace, init_workspace, open_workspace
 from runtime.agents import AGENTS, Agent, check_agent, make_agent
@@ -49,7 +51,7 @@ from runtime.loading import EngineLoadError, EngineSource, find_games
 if TYPE_CHECKING:
     from compiler.driver import Result
     from rulewright.coverage import RuleCoverage
-    from rulewright.verify import Failure
+    from rulewright.verify import Failure, PartResult
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs); 70 a bug of
 # ours (EX_SOFTWARE); 130 interrupted by Ctrl-C (128 + SIGINT, as shells report it).
@@ -349,35 +351,6 @@ def write_log(path: Path, game_name: str, text: str) -> None:
 
 def _file_safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:60] or "game"
-
-
-def progress(done: int, total: int, start: float, out: TextIO = sys.stderr, unit: str = "games") -> None:
-    """A one-line progress bar on a terminal, with the rate and, until done, the time left at
-    that rate; silent in pipes and CI logs."""
-    if not out.isatty():
-        return
-    width = 30
-    filled = width * done // max(1, total)
-    elapsed = max(1e-9, time.perf_counter() - start)
-    rate = done / elapsed
-    left = f"  ETA {_duration(elapsed * (total - done) / done)}" if 0 < done < total else ""
-    # \x1b[K: clear what a longer line before left on the right
-    out.write(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  {rate:,.{0 if rate >= 10 else 2}f} {unit}/s{left}\x1b[K"
-    )
-    if done >= total:
-        out.write("\n")
-    out.flush()
-
-
-def _duration(seconds: float) -> str:
-    """A time to wait, as people read it: 42s, 3m05s, 1h02m."""
-    s = round(seconds)
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m{s % 60:02d}s"
-    return f"{s // 3600}h{s % 3600 // 60:02d}m"
 
 
 # ---- compiling --------------------------------------------------------------------------------
@@ -750,54 +723,151 @@ def coverage_kinds(args: argparse.Namespace) -> frozenset[str] | None:
     return kinds
 
 
+def game_recipe(name: str, options: Sequence[str] | None, ws: Workspace | None) -> GameRecipe:
+    """How a worker process loads the game `open_game(name, options, ws)` opened: by its name,
+    from the same output folders, or from the same spec folder."""
+    given = tuple(parse_options(options).items())
+    if name in games(ws):
+        return GameRecipe(name, given, tuple(os.path.abspath(p) for p in search(ws)))
+    return GameRecipe(os.path.abspath(name), given, folder=True)
+
+
+def open_backend(args: argparse.Namespace, jobs: int | None = None) -> parallel.Backend:
+    """Where --backend and -j (or `jobs`) say the work runs (Ray missing is a usage error)."""
+    try:
+        return parallel.open_backend(args.backend, jobs or args.jobs)
+    except parallel.BackendUnavailable as exc:
+        raise UsageError(str(exc)) from None
+
+
+@dataclass
+class Simulated:
+    """A chunk of simulated games: each game's length and winner (-1 for a draw) in order, the
+    rule error that stopped the chunk (if one did), and its rule coverage counts (if asked for)."""
+
+    outcomes: list[tuple[int, int]]
+    error: str | None = None
+    coverage: list[int] | None = None
+
+
+@dataclass(frozen=True)
+class SimulateJob:
+    """The games of a simulate run, played in whichever process runs them (rulewright/parallel.py).
+    An item is a game's number: its seed, seats and agents' seeds follow from it alone, so a game
+    is the same in any process."""
+
+    recipe: GameRecipe
+    seed: int
+    seats: tuple[str, ...]
+    rotate: bool
+    coverage: bool
+
+    def order(self, i: int) -> list[str]:
+        """The agents of game `i`, seat by seat."""
+        k = i % len(self.seats) if self.rotate else 0
+        return [*self.seats[k:], *self.seats[:k]]
+
+    def __call__(self, chunk: Sequence[int], tick: Callable[[int], None]) -> Simulated:
+        game = parallel.game(self.recipe)
+        cov = parallel.coverage(self.recipe) if self.coverage else None
+        if cov is not None:
+            cov.reset()
+        out = Simulated([])
+        try:
+            for i in chunk:
+                with cov if cov is not None else contextlib.nullcontext():
+                    state = play_game(game, self.seed + i, self.order(i))
+                out.outcomes.append((len(state.history), state.winner))
+                tick(len(out.outcomes))
+        except RuleError as exc:  # raised again where the results are merged, in game order
+            out.error = str(exc)
+        out.coverage = cov.counts() if cov is not None else None
+        return out
+
+
+@dataclass
+class SimulationTally:
+    """The results of a simulate run so far, added up game by game in game order."""
+
+    wins: list[int]
+    by_agent: dict[str, int]
+    games: int = 0
+    draws: int = 0
+    lengths: int = 0
+
+    def add(self, job: SimulateJob, outcomes: Sequence[tuple[int, int]]) -> None:
+        for length, winner in outcomes:
+            self.lengths += length
+            if winner >= 0:
+                self.wins[winner] += 1
+                self.by_agent[job.order(self.games)[winner]] += 1
+            else:
+                self.draws += 1
+            self.games += 1
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     only = coverage_kinds(args)
-    game = open_game(args.game, args.option, current_workspace(args))
+    ws = current_workspace(args)
+    game = open_game(args.game, args.option, ws)
     kinds = agent_kinds(args.agents)
     if args.seed + args.n > SEED_LIMIT:
         raise UsageError(f"seeds {args.seed}..{args.seed + args.n - 1} go past the largest, {SEED_LIMIT - 1}")
     cov_path = output_file(args.coverage_json, "--coverage-json") if args.coverage_json is not None else None
-    names = game.info.player_names
-    wins = [0] * game.num_players
-    draws = 0
-    lengths = 0
-    start = time.perf_counter()
     cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
-    seats = [kinds[p % len(kinds)] for p in range(game.num_players)]
-    by_agent: dict[str, int] = {k: 0 for k in seats}
-    for i in range(args.n):
-        order = seats[i % len(seats) :] + seats[: i % len(seats)] if args.rotate else seats
-        if cov is not None:
-            with cov:
-                state = play_game(game, args.seed + i, order)
-        else:
-            state = play_game(game, args.seed + i, order)
-        lengths += len(state.history)
-        if state.winner >= 0:
-            wins[state.winner] += 1
-            by_agent[order[state.winner]] += 1
-        else:
-            draws += 1
-        if i % max(1, args.n // 100) == 0 or i + 1 == args.n:
-            progress(i + 1, args.n, start)
-    secs = max(time.perf_counter() - start, 1e-9)
-    rotated = ", seats rotated every game" if args.rotate else ""
-    print(
-        f"{game.title}: {args.n} games, seeds {args.seed}..{args.seed + args.n - 1}, agents {args.agents}{rotated}"
-    )
-    width = max(10, *(len(names[p]) for p in range(game.num_players)))
-    for p in range(game.num_players):
-        print(f"  {names[p]:<{width}} wins {wins[p]:>6}  ({100 * wins[p] / args.n:5.1f}%)")
-    print(f"  {'draws':<{width}}      {draws:>6}  ({100 * draws / args.n:5.1f}%)")
-    if len(by_agent) > 1:
-        for kind, n in by_agent.items():
-            print(f"  agent {kind:<10} wins {n:>6}  ({100 * n / args.n:5.1f}%)")
-    print(f"  mean length {lengths / args.n:.1f} decisions")
-    rate = args.n / secs
-    print(f"  {rate:,.{0 if rate >= 10 else 2}f} games/s, {lengths / secs:,.0f} decisions/s ({secs:.2f} s)")
+    seats = tuple(kinds[p % len(kinds)] for p in range(game.num_players))
+    seat_agents(game, args.seed, seats)  # an agent this machine cannot make: a usage error now
+    human = "human" in seats  # who answers at this terminal: every game is played here
+    if human and args.backend != "local":
+        raise UsageError(f"a human agent plays at this terminal, not on --backend {args.backend}")
+    job = SimulateJob(game_recipe(args.game, args.option, ws), args.seed, seats, args.rotate, cov is not None)
+    parallel.preload(job.recipe, game)
+    tally = SimulationTally([0] * game.num_players, {k: 0 for k in seats})
+    start = time.perf_counter()
+    try:
+        with (
+            open_backend(args, 1 if human else None) as backend,
+            Progress(args.n, "games", shown=not human) as bar,
+        ):
+            for chunk in backend.run(job, backend.chunked(range(args.n)), bar.update):
+                if chunk.error is not None:
+                    raise RuleError(chunk.error)
+                tally.add(job, chunk.outcomes)
+                if cov is not None and chunk.coverage is not None:
+                    cov.add(chunk.coverage)
+    except KeyboardInterrupt:
+        if tally.games:  # the games finished before Ctrl-C, as a run of that many games
+            _print_simulation(args, game, tally, time.perf_counter() - start, interrupted=True)
+            if cov is not None:
+                _show_coverage(cov, only, args.coverage, None)
+        raise
+    _print_simulation(args, game, tally, time.perf_counter() - start)
     if cov is not None:
         _show_coverage(cov, only, args.coverage, cov_path)
     return EXIT_OK
+
+
+def _print_simulation(
+    args: argparse.Namespace, game: Game, tally: SimulationTally, seconds: float, interrupted: bool = False
+) -> None:
+    names = game.info.player_names
+    n = tally.games
+    rotated = ", seats rotated every game" if args.rotate else ""
+    played = f"{n} of {args.n} games (interrupted)" if interrupted else f"{n} games"
+    print(f"{game.title}: {played}, seeds {args.seed}..{args.seed + n - 1}, agents {args.agents}{rotated}")
+    width = max(10, *(len(names[p]) for p in range(game.num_players)))
+    for p in range(game.num_players):
+        print(f"  {names[p]:<{width}} wins {tally.wins[p]:>6}  ({100 * tally.wins[p] / n:5.1f}%)")
+    print(f"  {'draws':<{width}}      {tally.draws:>6}  ({100 * tally.draws / n:5.1f}%)")
+    if len(tally.by_agent) > 1:
+        for kind, won in tally.by_agent.items():
+            print(f"  agent {kind:<10} wins {won:>6}  ({100 * won / n:5.1f}%)")
+    print(f"  mean length {tally.lengths / n:.1f} decisions")
+    secs = max(seconds, 1e-9)
+    rate = n / secs
+    print(
+        f"  {rate:,.{0 if rate >= 10 else 2}f} games/s, {tally.lengths / secs:,.0f} decisions/s ({secs:.2f} s)"
+    )
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
@@ -885,12 +955,19 @@ def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -
 
 def cmd_verify(args: argparse.Namespace) -> int:
     _require_hypothesis()
+    from rulewright.verify import VerifyJob, check_settings, parts
+
     only = coverage_kinds(args)
     if args.prefer is not None:
         try:
             re.compile(args.prefer)
         except re.error as exc:
             raise UsageError(f"--prefer {shown(args.prefer)} is not a regular expression ({exc})") from None
+    strategies = _strategies(args)
+    try:
+        check_settings(args.examples, args.max_steps, strategies, args.prefer)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     out = output_folder(args.out, "--out") if args.out is not None else None
     # every game and output path is checked before the first game is played
     ws = current_workspace(args)
@@ -902,16 +979,66 @@ def cmd_verify(args: argparse.Namespace) -> int:
             coverage_files[game.name] = output_file(
                 args.coverage_json.replace("GAME", game.name), "--coverage-json"
             )
+    covering = args.coverage or args.coverage_json is not None
+    covs = [_coverage(game) if covering else None for _, game in opened]
+    recipes = tuple(game_recipe(name, args.option, ws) for name, _ in opened)
+    for recipe, (_, game) in zip(recipes, opened, strict=True):
+        parallel.preload(recipe, game)
+    job = VerifyJob(recipes, args.max_steps, tuple(strategies), args.prefer, not args.no_contract, covering)
+    todo = [p for g in range(len(opened)) for p in parts(g, args.examples, args.seed, args.shards)]
+    last = {p.game: p.index for p in todo}  # each game's last part
     failed = False
-    for name, game in opened:
-        cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
-        failure = _verify_game(args, game, cov)
-        if failure is not None:
-            failed = True
-            _save_reproducer(failure, out or _scenario_dir(ws, name, compiled), name, built=name in compiled)
-        if cov is not None:
-            _show_coverage(cov, only, args.coverage, coverage_files.get(game.name))
+    done: list[PartResult] = []  # the parts of the game being collected
+    verified = 0  # games
+
+    def show(examples: int) -> None:
+        bar.update(examples, f"{verified} of {len(opened)} games done" if len(opened) > 1 else "")
+
+    with open_backend(args) as backend, Progress(sum(p.examples for p in todo), "examples") as bar:
+        chunks = backend.chunked(todo, lambda p: p.examples)
+        for chunk, results in zip(chunks, backend.run(job, chunks, show), strict=True):
+            for part, result in zip(chunk.items, results, strict=True):
+                done.append(result)
+                if part.index == last[part.game]:
+                    bar.clear()
+                    name, game = opened[part.game]
+                    failure = _verify_result(args, game, done, covs[part.game])
+                    if failure is not None:
+                        failed = True
+                        folder = out or _scenario_dir(ws, name, compiled)
+                        _save_reproducer(failure, folder, name, built=name in compiled)
+                    cov = covs[part.game]
+                    if cov is not None:
+                        _show_coverage(cov, only, args.coverage, coverage_files.get(game.name))
+                    done = []
+                    verified += 1
     return EXIT_SPEC if failed else EXIT_OK
+
+
+def _strategies(args: argparse.Namespace) -> list[str]:
+    """The strategies --strategy names, else the default ones (and 'prefer' with --prefer)."""
+    from rulewright.verify import DEFAULT_STRATEGIES
+
+    if args.strategy:
+        return [x.strip() for x in args.strategy.split(",")]
+    return [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
+
+
+def _verify_result(
+    args: argparse.Namespace, game: Game, results: Sequence[PartResult], cov: RuleCoverage | None
+) -> Failure | None:
+    """Print one game's verify report, made of its parts up to the first that failed (their rule
+    coverage goes into `cov`); return the minimal failure, if any."""
+    from rulewright.verify import describe, merge, through_first_failure
+
+    counted = through_first_failure(results)
+    if cov is not None:
+        for r in counted:
+            if r.coverage is not None:
+                cov.add(r.coverage)
+    report = merge([r.report for r in counted])
+    print(describe(report, len(game.info.invariants), not args.no_contract))
+    return report.failure
 
 
 def _require_hypothesis() -> None:
@@ -922,34 +1049,6 @@ def _require_hypothesis() -> None:
         if exc.name is None or exc.name.partition(".")[0] != "hypothesis":
             raise
         raise UsageError("Hypothesis is not installed: pip install 'rulewright[verify]'") from None
-
-
-def _verify_game(args: argparse.Namespace, game: Game, cov: RuleCoverage | None) -> Failure | None:
-    """Verify one game as the arguments ask (collecting rule coverage into `cov`), print the
-    report, and return the minimal failure, if any."""
-    from rulewright.verify import DEFAULT_STRATEGIES, describe, verify
-
-    if args.strategy:
-        strategies = [x.strip() for x in args.strategy.split(",")]
-    else:
-        strategies = [*DEFAULT_STRATEGIES, *(["prefer"] if args.prefer else [])]
-    start = time.perf_counter()
-    try:
-        with cov if cov is not None else contextlib.nullcontext():
-            report = verify(
-                game,
-                examples=args.examples,
-                seed=args.seed,
-                max_steps=args.max_steps,
-                strategies=strategies,
-                prefer=args.prefer,
-                contract=not args.no_contract,
-                on_example=functools.partial(progress, total=args.examples, start=start, unit="examples"),
-            )
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    print(describe(report, len(game.info.invariants), not args.no_contract))
-    return report.failure
 
 
 def _coverage(game: Game) -> RuleCoverage:
@@ -1168,7 +1267,13 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
     if not specs:
         raise UsageError(f"--against: the workspace {ws.root} has no spec to compare")
     options = parse_options(args.option)
-    start = time.perf_counter()
+    bar: list[Progress] = []  # made at the first tick, which tells how many runs there are
+
+    def tick(done: int, total: int) -> None:
+        if not bar:
+            bar.append(Progress(total, "runs"))
+        bar[0].update(done)
+
     with revision_sides(ws.root, specs, args.against) as (a, b):
         for name in a.specs:  # a game option it does not take: refused before anything is measured
             try:
@@ -1183,8 +1288,10 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
             rounds=args.rounds,
             options=[f"{key}={value}" for key, value in options.items()],
             check=not args.no_check,
-            tick=lambda done, total: progress(done, total, start, unit="runs"),
+            tick=tick,
         )
+    for line in bar:
+        line.clear()
     print(json.dumps(result.as_json(), indent=2) if args.json else result.report())
     return EXIT_OK
 
@@ -1312,7 +1419,26 @@ def _simulate_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--coverage", action="store_true", help="report how often each spec rule ran")
     coverage_kinds_option(sp)
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
+    _parallel_arguments(sp, "the games")
     _game_options(sp)
+
+
+def _parallel_arguments(sp: argparse.ArgumentParser, what: str) -> None:
+    sp.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help=f"play {what} in N worker processes (default: every usable core, {parallel.usable_cores()} "
+        "here); the results are the same for any N",
+    )
+    sp.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the workers run: local (this machine) or ray (a Ray cluster: the one at RAY_ADDRESS, "
+        "else one started for the run; pip install 'rulewright[ray]')",
+    )
 
 
 def _scenarios_arguments(sp: argparse.ArgumentParser) -> None:
@@ -1360,6 +1486,15 @@ def _verify_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--out", metavar="DIR", help="where to write a failure's scenario (default specs/GAME/scenarios)"
     )
+    sp.add_argument(
+        "--shards",
+        type=positive_int,
+        default=1,
+        metavar="K",
+        help="cut each game's examples into K Hypothesis runs of their own (the first with --seed), "
+        "so that one game keeps K workers busy; another K plays other examples (default 1)",
+    )
+    _parallel_arguments(sp, "the games (and shards)")
     _game_options(sp)
 
 

@@ -19,7 +19,7 @@ import re
 import sys
 import tokenize
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -197,10 +197,16 @@ class RuleCoverage:
         self._counts[:] = [0] * len(self._counts)
 
     def merge(self, other: RuleCoverage) -> None:
-        """Add the counts of another RuleCoverage of the same engine (e.g. from another process)."""
-        if other.info.digest != self.info.digest or len(other.points) != len(self.points):
+        """Add the counts of another RuleCoverage of the same engine."""
+        if other.info.digest != self.info.digest:
             raise ValueError("cannot merge the coverage of different engines")
-        for n, c in enumerate(other._counts):
+        self.add(other._counts)
+
+    def add(self, counts: Sequence[int]) -> None:
+        """Add counts of this engine's points (`counts()` of a RuleCoverage in another process)."""
+        if len(counts) != len(self._counts):
+            raise ValueError(f"{len(counts)} counts for the {len(self._counts)} points of {self.info.name}")
+        for n, c in enumerate(counts):
             self._counts[n] += c
 
     def never_ran(self) -> list[Point]:

@@ -13,19 +13,24 @@ example stays reproducible.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from rulewright import parallel
+from rulewright.parallel import GameRecipe
 from runtime.contract import Checker, Violation
 from runtime.engine import GameState, RuleError
 from runtime.game import Game
@@ -161,11 +166,41 @@ def verify(
     test = _hypothesis_test(plan, report, found, on_example)
     start = time.perf_counter()
     try:
-        test()
+        with _no_local_constants():
+            test()
     except (Violation, RuleError):
         report.failure = found[-1]  # Hypothesis replays the minimal example last
     report.seconds = time.perf_counter() - start
     return report
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis without the constants it finds in "local" modules, for the time of a run.
+
+    Hypothesis (since 6.131) sometimes draws a constant found in the source of a module the
+    process has imported from outside site-packages. So one seed drew other examples in a process
+    that had imported other modules, or had rulewright installed elsewhere: a worker of `-j`, a
+    Ray task, a test. verify's draws are positions in a list of legal actions and seeds, which
+    such constants say nothing about; without them, a seed draws the same examples in every
+    process. Hypothesis has no setting for it, so this replaces a private function (and empties
+    the cache built from it); should they move, nothing is replaced, and tests/test_parallel.py
+    (the same run with other modules imported) fails.
+    """
+    providers: Any = importlib.import_module("hypothesis.internal.conjecture.providers")
+    local = getattr(providers, "_get_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if local is None or cache is None or not hasattr(providers, "Constants"):
+        yield
+        return
+    none = providers.Constants()
+    providers._get_local_constants = lambda: none
+    cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = local
+        cache.clear()
 
 
 @dataclass(frozen=True)
@@ -204,6 +239,16 @@ def _plan(
     contract: bool,
 ) -> _Plan:
     """verify's arguments checked (a ValueError says what is wrong) and the --prefer pattern compiled."""
+    pattern = check_settings(examples, max_steps, strategies, prefer)
+    checks = {inv[0]: inv[3] for inv in game.info.invariants}
+    return _Plan(game, examples, seed, max_steps, tuple(strategies), pattern, contract, checks)
+
+
+def check_settings(
+    examples: int, max_steps: int, strategies: Sequence[str], prefer: str | None
+) -> re.Pattern[str] | None:
+    """Raise a ValueError that says what is wrong with these settings of verify; the --prefer
+    pattern, compiled."""
     for s in strategies:
         if s not in STRATEGIES:
             raise ValueError(f"unknown strategy '{s}' (strategies: {', '.join(STRATEGIES)})")
@@ -215,8 +260,7 @@ def _plan(
         raise ValueError(f"--prefer {prefer!r} is not a regular expression ({exc})") from None
     if examples < 1 or max_steps < 1:
         raise ValueError(f"examples and max_steps must be at least 1, not {examples} and {max_steps}")
-    checks = {inv[0]: inv[3] for inv in game.info.invariants}
-    return _Plan(game, examples, seed, max_steps, tuple(strategies), pattern, contract, checks)
+    return pattern
 
 
 def _hypothesis_test(
@@ -298,6 +342,103 @@ def _step(state: GameState, action: int) -> Step:
 def _player(state: GameState, p: int) -> str:
     names = state.INFO.player_names
     return names[p] if 0 <= p < len(names) else str(p)
+
+
+# ---- a run in parts, on any number of workers ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of one game's verify run: a Hypothesis run of its own, with its own seed."""
+
+    game: int  # index into VerifyJob.games
+    index: int  # 0 for the first part
+    examples: int
+    seed: int
+
+
+def parts(game: int, examples: int, seed: int, shards: int) -> list[Part]:
+    """A game's examples cut into `shards` parts (fewer if there are fewer examples), the first
+    ones one example larger when they do not divide evenly. The first part has the run's seed, so
+    one part is exactly the run `verify` makes; the others seeds of their own."""
+    n = max(1, min(shards, examples))
+    size, extra = divmod(examples, n)
+    return [Part(game, i, size + (i < extra), seed + (i << 64)) for i in range(n)]
+
+
+@dataclass
+class PartResult:
+    """What one part found, and the rule coverage counts of its games (when asked for)."""
+
+    report: VerifyReport
+    coverage: list[int] | None
+
+
+@dataclass(frozen=True)
+class VerifyJob:
+    """Parts of a verify run of several games, played in whichever process runs them
+    (rulewright/parallel.py): a part is the same in any process, so the run is too."""
+
+    games: tuple[GameRecipe, ...]
+    max_steps: int
+    strategies: tuple[str, ...]
+    prefer: str | None
+    contract: bool
+    coverage: bool
+
+    def __call__(self, chunk: Sequence[Part], tick: Callable[[int], None]) -> list[PartResult]:
+        out = []
+        before = 0  # examples of the chunk's parts done
+        for part in chunk:
+            recipe = self.games[part.game]
+            cov = parallel.coverage(recipe) if self.coverage else None
+            if cov is not None:
+                cov.reset()
+
+            def on_example(runs: int, base: int = before, size: int = part.examples) -> None:
+                tick(base + min(runs - 1, size))  # called as run number `runs` starts
+
+            with cov if cov is not None else contextlib.nullcontext():
+                report = verify(
+                    parallel.game(recipe),
+                    examples=part.examples,
+                    seed=part.seed,
+                    max_steps=self.max_steps,
+                    strategies=self.strategies,
+                    prefer=self.prefer,
+                    contract=self.contract,
+                    on_example=on_example,
+                )
+            out.append(PartResult(report, cov.counts() if cov is not None else None))
+            before += part.examples
+        return out
+
+
+def through_first_failure(results: Sequence[PartResult]) -> list[PartResult]:
+    """A game's parts, in order, up to the first that failed: what the game's result is made of,
+    whichever parts happened to run."""
+    out = []
+    for r in results:
+        out.append(r)
+        if not r.report.ok:
+            break
+    return out
+
+
+def merge(reports: Sequence[VerifyReport]) -> VerifyReport:
+    """A game's part reports, in part order, as one: their counts added up, and the failure of
+    the last (see through_first_failure)."""
+    merged = VerifyReport(reports[0].game)
+    for r in reports:
+        merged.examples += r.examples
+        merged.runs += r.runs
+        merged.decisions += r.decisions
+        merged.finished += r.finished
+        merged.cut_off += r.cut_off
+        merged.seconds += r.seconds
+        merged.by_strategy.update(r.by_strategy)
+        merged.failure = r.failure
+    return merged
 
 
 # ---- reporting --------------------------------------------------------------------------------

@@ -3,7 +3,6 @@ designer's workspace in a git repository of its own; bad revisions; the unpacked
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulewright import bench
-from rulewright.cli import main, progress
+from rulewright.cli import main
 from tests.conftest import ROOT
 
 FAST = ("--seconds", "0.05", "--rounds", "1")
@@ -135,17 +134,3 @@ def test_interrupted_run_removes_the_tree(
     code, _, err = run(capsys, "bench", "iron_curtain", "--against", "HEAD", "--no-check", *FAST)
     assert code == 130 and "interrupted" in err
     assert list(temp_folder.iterdir()) == []
-
-
-class Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_says_the_time_left() -> None:
-    out = Terminal()
-    start = 0.0
-    progress(1, 4, start, out, unit="runs")
-    assert "1/4" in out.getvalue() and "ETA " in out.getvalue()
-    progress(4, 4, start, out, unit="runs")
-    assert out.getvalue().rstrip("\n").rpartition("\r")[2].count("ETA") == 0
