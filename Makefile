@@ -45,12 +45,12 @@ build: $(DEMO_STAMP)
 bench: $(DEMO_STAMP)
 	$(BIN)/rulewright bench
 
-## lock: pin the dev tools again: every package of a fresh venv holding .[dev,rl,verify]
+## lock: pin the dev tools again: every package of a fresh venv holding .[dev,rl,verify,ray]
 lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/python -m pip install --quiet -e '.[dev,rl,verify]'
-	{ echo "# Every package of a venv holding .[dev,rl,verify], pinned: \`make test\` installs these."; \
+	.lock-venv/bin/python -m pip install --quiet -e '.[dev,rl,verify,ray]'
+	{ echo "# Every package of a venv holding .[dev,rl,verify,ray], pinned: \`make test\` installs these."; \
 	  echo "# Regenerate with \`make lock\` after changing the dependencies in pyproject.toml."; \
 	  .lock-venv/bin/python -m pip freeze --all --exclude-editable --exclude pip | LC_ALL=C sort -f; } > $(LOCK)
 	rm -rf .lock-venv
