@@ -199,7 +199,7 @@ _RELOCATED: dict[type, tuple[tuple[str, str], ...]] = {
 
 # ---- an effect, line by line --------------------------------------------------------------------
 #
-# Scenario setups repeat the same lines in different orders (`move hand[ussr] to deck`), and differ
+# Scenario setups repeat the same lines in different orders (`move hand[p] to deck`), and differ
 # as wholes. So an effect of several lines is first read as the statements of its lines, each line
 # parsed on its own once per spec (_Line). That gives what parsing the whole text gives when
 # each line holds whole statements, which is checked at each line's end: the whole text's parser,
