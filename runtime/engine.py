@@ -15,6 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 
+from runtime.errors import GameEnded as GameEnded
+from runtime.errors import IllegalActionError as IllegalActionError
+from runtime.errors import RuleError as RuleError
+from runtime.native import mypyc_attr
 from runtime.rng import Rng
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
@@ -27,18 +31,6 @@ CHOSE = -1  # (CHOSE, player, action, prompt): "<player> chooses <action> (<prom
 CHOSE_SECRETLY = -2  # the same, seen only by that player (a secret choice)
 ROLLED = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
 GAME_OVER = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in this state; the state is unchanged."""
-
-
-class RuleError(RuntimeError):
-    """A spec that asks for something impossible at run time (e.g. a choice with no options)."""
-
-
-class GameEnded(Exception):
-    """Unwinds the running effect when the game ends (caught by the engine loop)."""
 
 
 # ---- static game description (generated) ------------------------------------------------------
@@ -94,6 +86,7 @@ class Text:
 # decisions, and procedures may nest this deep; beyond, they would never stop (docs/limits.md).
 DEFAULT_STEP_BUDGET = 1_000_000
 MAX_CALL_DEPTH = 500
+MAX_RULE_DEPTH = 200  # how deep a rule that calls itself may nest (`enter`); Python's stack holds it
 STEP_BUDGET_VARIABLE = "RULEWRIGHT_STEP_BUDGET"  # overrides every game's budget when set
 
 
@@ -299,6 +292,7 @@ def _without_none_slots(value: object, indices: tuple[int, ...], components: int
 # ---- frames and decisions ---------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Frame:
     """One activation of a procedure that may stop for a decision: its position and its locals."""
 
@@ -315,12 +309,17 @@ class Frame:
     def step(self, s: Any) -> None:  # pragma: no cover - generated subclasses implement it
         raise NotImplementedError
 
-    # generated subclasses copy and save their own slots, by name
+    # generated subclasses copy, save and restore their own slots, by name
     def copy(self) -> Frame:  # pragma: no cover
         raise NotImplementedError
 
     def to_data(self) -> list[object]:  # pragma: no cover
         """[NAME, pc, the values of SLOTS]"""
+        raise NotImplementedError
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Frame:  # pragma: no cover
+        """The frame to_data wrote (runtime/saved.py has checked `values` against SLOT_TYPES)."""
         raise NotImplementedError
 
 
@@ -377,24 +376,35 @@ class Zones:
 
     __slots__ = ("piles", "cells", "where", "pos")
 
-    def __init__(self, zones: Sequence[ZoneInfo], type_sizes: Sequence[int]) -> None:
-        self.piles: list[list[int]] = [[] for _ in zones]
-        self.cells: list[dict[int, int]] = [{} for _ in zones]
-        self.where: list[list[int]] = [[-1] * n for n in type_sizes]
-        self.pos: list[list[int]] = [[-1] * n for n in type_sizes]
+    def __init__(
+        self,
+        piles: list[list[int]],
+        cells: list[dict[int, int]],
+        where: list[list[int]],
+        pos: list[list[int]],
+    ) -> None:
+        self.piles = piles
+        self.cells = cells
+        self.where = where
+        self.pos = pos
+
+    @classmethod
+    def empty(cls, zones: Sequence[ZoneInfo], type_sizes: Sequence[int]) -> Zones:
+        """Every zone empty, every component nowhere."""
+        return cls(
+            [[] for _ in zones],
+            [{} for _ in zones],
+            [[-1] * n for n in type_sizes],
+            [[-1] * n for n in type_sizes],
+        )
 
     def copy(self, grids: bool) -> Zones:
         """A copy; without `grids` (a game with no grid zone) cells and positions never change,
         and are shared."""
-        z = Zones.__new__(Zones)
-        z.piles = list(map(list.copy, self.piles))
-        z.where = list(map(list.copy, self.where))
+        piles, where = list(map(list.copy, self.piles)), list(map(list.copy, self.where))
         if grids:
-            z.cells = list(map(dict.copy, self.cells))
-            z.pos = list(map(list.copy, self.pos))
-        else:
-            z.cells, z.pos = self.cells, self.pos
-        return z
+            return Zones(piles, list(map(dict.copy, self.cells)), where, list(map(list.copy, self.pos)))
+        return Zones(piles, self.cells, where, self.pos)
 
     def cell_data(self) -> list[tuple[int, int, int]]:
         """The occupied cells of every grid as (zone, cell, component), by zone and cell."""
@@ -409,7 +419,7 @@ class Zones:
         type_sizes: Sequence[int],
     ) -> Zones:
         """The zones a saved state wrote; the where- and position-indexes are rebuilt from them."""
-        z = cls(zones, type_sizes)
+        z = cls.empty(zones, type_sizes)
         z.piles = [list(p) for p in piles]
         for zi, pile in enumerate(z.piles):
             where = z.where[zones[zi].type_index]
@@ -529,6 +539,7 @@ def _recurring(exc: BaseException) -> str:
 # ---- the state --------------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameState:
     """A game in progress. Generated subclasses add the game's variables and its flow."""
 
@@ -551,6 +562,7 @@ class GameState:
         "skips",
         "steps_left",
         "budget",
+        "depth",
         "caches",
     )
     INFO: ClassVar[GameInfo]
@@ -590,7 +602,7 @@ class GameState:
             return []
         return d.legal()[:]
 
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: object) -> str:
         """The label of an action id; IllegalActionError for anything that is not one."""
         a = integer_id(action)
         n = self.INFO.num_distinct_actions
@@ -600,7 +612,7 @@ class GameState:
             )
         return self.INFO.labels[a]
 
-    def string_to_action(self, text: str) -> int:
+    def string_to_action(self, text: object) -> int:
         """The legal action whose label is `text` (what scenarios and logs use)."""
         if not isinstance(text, str):
             raise IllegalActionError(
@@ -611,7 +623,7 @@ class GameState:
                 return a
         raise IllegalActionError(f"no legal action '{text}' ({self._whose()}); legal: {self._legal_text()}")
 
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: object) -> None:
         """Answer the pending decision; raises IllegalActionError (state unchanged) if not legal.
 
         An action is an int (or a numpy integer, stored as an int); a bool, float, str or
@@ -683,7 +695,7 @@ class GameState:
         names = self.INFO.player_names
         return [text if who < 0 else f"[{names[who]} only] {text}" for who, text in self.log_entries(first)]
 
-    def player_log(self, player: int) -> list[str]:
+    def player_log(self, player: object) -> list[str]:
         """The log lines `player` saw: the public ones and their own private ones."""
         p = self.player_id(player)
         return [text for who, text in self.log_entries() if who < 0 or who == p]
@@ -711,7 +723,7 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy. What is never changed in place is shared: the log's frozen chunks,
         the lasting effects, the pending decision, the options."""
-        n = object.__new__(type(self))
+        n = type(self)()
         n.stack = [f.copy() for f in self.stack]
         n.pending = self.pending  # shared: a pick replaces it (apply_action), nothing changes it
         n.rng = self.rng.copy()
@@ -724,6 +736,7 @@ class GameState:
         n.start_at = ""
         n.skips = self.skips[:]
         n.budget = self.budget
+        n.depth = 0
         n.caches = [{} for _ in self.caches]
         self._copy_vars(n)
         return n
@@ -763,23 +776,20 @@ class GameState:
         """The state whose saved fields `d` runtime/saved.py has checked against this engine: only
         `load_state` (Game.state_from_json) calls it, never with unchecked data."""
         info = cls.INFO
-        s = object.__new__(cls)
+        s = cls()
         s.seed, s.num_players = d["seed"], d["num_players"]
         s.options = {o.name: d["options"][o.name] for o in info.options}
         s.setup_hook = None
         s.start_at = ""
         s.skips = d.get("skip", [])
         s.budget = step_budget(info)
+        s.depth = 0
         s.rng = Rng.from_data(d["rng"])
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
         s.stack = []
         for name, pc, values in d["stack"]:
             frame_cls = info.frames[name]
-            f = object.__new__(frame_cls)
-            f.pc = pc
-            for slot, v in zip(frame_cls.SLOTS, values, strict=True):
-                setattr(f, slot, v)
-            s.stack.append(f)
+            s.stack.append(frame_cls.from_data(pc, values))
         p = d["pending"]
         s.pending = None if p is None else Decision(*p)
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
@@ -789,7 +799,7 @@ class GameState:
         s._load_vars(d["vars"])
         return s
 
-    def observation(self, player: int) -> dict[str, object]:
+    def observation(self, player: object) -> dict[str, object]:
         """What `player` may see: public variables and zones, own hidden things, counts of the rest."""
         player = self.player_id(player)
         info = self.INFO
@@ -831,7 +841,7 @@ class GameState:
             }
         return obs
 
-    def observation_string(self, player: int) -> str:
+    def observation_string(self, player: object) -> str:
         return json.dumps(self.observation(player), sort_keys=True)
 
     def __str__(self) -> str:
@@ -865,12 +875,13 @@ class GameState:
         self.skips = []
         self.start_at = ""
         self.budget = step_budget(info)
+        self.depth = 0
         self.over, self.winner, self.reason = False, -1, ""
         self.stack = []
         self.pending = None
         self.lines = Log()
         self._set_mods([])
-        self.z = Zones(info.zones, [len(t) for t in info.type_ids])
+        self.z = Zones.empty(info.zones, [len(t) for t in info.type_ids])
         self.caches = [{} for _ in info.cached]
         self._init_vars()
         self.stack.append(self._flow())
@@ -986,6 +997,16 @@ class GameState:
                 "a procedure or trigger that calls itself needs a condition that stops it"
             )
         self.stack.append(frame)
+
+    def enter(self, origin: str) -> None:
+        """One level deeper into a rule that may call itself (a generated guard; its `finally`
+        steps back out)."""
+        self.depth += 1
+        if self.depth > MAX_RULE_DEPTH:
+            self.depth -= 1
+            raise RuleError(
+                f"the rules nest calls {MAX_RULE_DEPTH} deep: a rule that calls itself without end? (in {origin})"
+            )
 
     def pop(self) -> None:
         self.stack.pop()

@@ -86,7 +86,7 @@ class Game:
         """A new game; it runs until the first decision. Forced chance, `after_setup` (run after the
         game's setup, or at the start of the phase or step `start_at`) and `skip` serve scenarios.
         A wrong argument (a seed that is not an integer, a forced roll below 1...) is a ValueError."""
-        s = object.__new__(self.state_cls)
+        s = self.state_cls()
         s._start(_integer("seed", seed), dict(self.options), self.num_players)
         s.rng.forced_rolls = _integers("forced_rolls", forced_rolls, 1)
         s.rng.forced_shuffles = [

@@ -76,7 +76,7 @@ class Rng:
         return items[self.below(len(items))]
 
     def copy(self) -> Rng:
-        r = Rng.__new__(Rng)
+        r = Rng(0)
         r.state = self.state
         r.forced_rolls = self.forced_rolls[:]
         r.forced_shuffles = [x[:] for x in self.forced_shuffles]
@@ -104,7 +104,7 @@ class Rng:
             raise ValueError(
                 f"'rng[0]' (the generator's state) must be an integer from 0 to 2**64-1, not {_shown(state)}"
             )
-        r = cls.__new__(cls)
+        r = cls(0)
         r.state = state
         r.forced_rolls = _ints("rng[1]", "forced rolls", rolls, 1)
         r.forced_shuffles = [

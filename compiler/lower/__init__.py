@@ -14,6 +14,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     frames.py       statements that may stop -> numbered blocks
     dispatch.py     a frame's blocks -> its step method (fewer blocks, found by binary search)
     units.py        functions, procedures, code fields, triggers, phase bodies, setup, checks
+    recursion.py    depth guards for the functions that may call themselves
     flow.py         the phases -> the Flow frame
     facts.py        constants, data tables, action domains, state variables, GameInfo facts
     caching.py      cached functions' lookups, and what each write makes them forget
@@ -30,6 +31,7 @@ from compiler.lower.caching import cache_facts
 from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported
 from compiler.lower.flow import lower_flow
+from compiler.lower.recursion import NAMES_OUTSIDE_STRINGS, guard_recursion
 from compiler.lower.scenarios import lower_scenarios
 from compiler.lower.units import lower_units, rule_checks
 from compiler.reads import Reads
@@ -52,6 +54,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     units = lower_units(cx)
     flow = lower_flow(cx)
     invariants, evaluate = rule_checks(cx, units)
+    guard_recursion(units)
     cached, readers = cache_facts(cx)
     scenario_units, scenarios = lower_scenarios(cx)
     functions = tuple(scenario_units.functions)
@@ -74,11 +77,6 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     return Module(engine, ScenarioModule(header, _used_names(engine, functions), functions, scenarios))
 
 
-# an identifier, or a string literal (matched so that the identifiers inside it are skipped): the
-# lowering writes plain quoted strings only, never f-strings or triple quotes
-_NAMES_OUTSIDE_STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|([A-Za-z_]\w*)""")
-
-
 def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[str, ...]:
     """The engine's module-level names the scenario functions use: what their module imports."""
     defined = {c.name for c in engine.constants}
@@ -89,7 +87,7 @@ def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[
     defined.update(r.name for r in engine.readers)
     used: set[str] = set()
     for f in functions:
-        used.update(m for m in _NAMES_OUTSIDE_STRINGS.findall("\n".join(f.body)) if m in defined)
+        used.update(m for m in NAMES_OUTSIDE_STRINGS.findall("\n".join(f.body)) if m in defined)
     return tuple(sorted(used | {"State"}, key=_import_order))
 
 

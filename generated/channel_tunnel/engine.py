@@ -1578,10 +1578,10 @@ def evaluate(s: State, l_p: int) -> int:
 
 # procedure do_action (specs/channel_tunnel/actions.yaml:112)
 class Proc_do_action(Frame):
-    __slots__ = ("l_p", "l_act", "l_a", "l_did")
+    SLOTS = ("l_p", "l_act", "l_a", "l_did")
+    __slots__ = SLOTS
     NAME = "Proc_do_action"
     ORIGIN = "procedure do_action (specs/channel_tunnel/actions.yaml:112)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:action", "entity:space", "enum:action")
     BLOCKS = 3
     l_p: int
@@ -1597,16 +1597,20 @@ class Proc_do_action(Frame):
         self.l_did = 0
 
     def copy(self) -> Proc_do_action:
-        f = object.__new__(Proc_do_action)
+        f = Proc_do_action(self.l_p, self.l_act, self.l_a)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_act = self.l_act
-        f.l_a = self.l_a
         f.l_did = self.l_did
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_do_action", self.pc, [self.l_p, self.l_act, self.l_a, self.l_did]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_action:
+        f = Proc_do_action(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_did = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1656,10 +1660,10 @@ class Proc_do_action(Frame):
 
 # procedure do_plan (specs/channel_tunnel/actions.yaml:126)
 class Proc_do_plan(Frame):
-    __slots__ = ("l_p", "l_t")
+    SLOTS = ("l_p", "l_t")
+    __slots__ = SLOTS
     NAME = "Proc_do_plan"
     ORIGIN = "procedure do_plan (specs/channel_tunnel/actions.yaml:126)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:debris")
     BLOCKS = 2
     l_p: int
@@ -1671,14 +1675,20 @@ class Proc_do_plan(Frame):
         self.l_t = -1
 
     def copy(self) -> Proc_do_plan:
-        f = object.__new__(Proc_do_plan)
+        f = Proc_do_plan(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_t = self.l_t
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_do_plan", self.pc, [self.l_p, self.l_t]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_plan:
+        f = Proc_do_plan(values[0])
+        f.pc = pc
+        f.l_t = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1708,10 +1718,10 @@ class Proc_do_plan(Frame):
 
 # procedure do_tunnel (specs/channel_tunnel/actions.yaml:136)
 class Proc_do_tunnel(Frame):
-    __slots__ = ("l_p", "l_t", "l_k", "r_1")
+    SLOTS = ("l_p", "l_t", "l_k", "r_1")
+    __slots__ = SLOTS
     NAME = "Proc_do_tunnel"
     ORIGIN = "procedure do_tunnel (specs/channel_tunnel/actions.yaml:136)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:debris", "entity:colour", "int")
     BLOCKS = 4
     l_p: int
@@ -1727,9 +1737,8 @@ class Proc_do_tunnel(Frame):
         self.r_1 = 0
 
     def copy(self) -> Proc_do_tunnel:
-        f = object.__new__(Proc_do_tunnel)
+        f = Proc_do_tunnel(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_t = self.l_t
         f.l_k = self.l_k
         f.r_1 = self.r_1
@@ -1737,6 +1746,15 @@ class Proc_do_tunnel(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_do_tunnel", self.pc, [self.l_p, self.l_t, self.l_k, self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_tunnel:
+        f = Proc_do_tunnel(values[0])
+        f.pc = pc
+        f.l_t = values[1]
+        f.l_k = values[2]
+        f.r_1 = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1833,10 +1851,10 @@ class Proc_do_tunnel(Frame):
 
 # procedure do_finance (specs/channel_tunnel/actions.yaml:185)
 class Proc_do_finance(Frame):
-    __slots__ = ("l_p", "l_c")
+    SLOTS = ("l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_do_finance"
     ORIGIN = "procedure do_finance (specs/channel_tunnel/actions.yaml:185)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1848,14 +1866,20 @@ class Proc_do_finance(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_do_finance:
-        f = object.__new__(Proc_do_finance)
+        f = Proc_do_finance(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_do_finance", self.pc, [self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_finance:
+        f = Proc_do_finance(values[0])
+        f.pc = pc
+        f.l_c = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1879,10 +1903,10 @@ class Proc_do_finance(Frame):
 
 # procedure take_money (specs/channel_tunnel/actions.yaml:191)
 class Proc_take_money(Frame):
-    __slots__ = ("l_p", "l_c", "l_a")
+    SLOTS = ("l_p", "l_c", "l_a")
+    __slots__ = SLOTS
     NAME = "Proc_take_money"
     ORIGIN = "procedure take_money (specs/channel_tunnel/actions.yaml:191)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:space")
     BLOCKS = 2
     l_p: int
@@ -1896,15 +1920,20 @@ class Proc_take_money(Frame):
         self.l_a = -1
 
     def copy(self) -> Proc_take_money:
-        f = object.__new__(Proc_take_money)
+        f = Proc_take_money(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         f.l_a = self.l_a
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_take_money", self.pc, [self.l_p, self.l_c, self.l_a]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_money:
+        f = Proc_take_money(values[0], values[1])
+        f.pc = pc
+        f.l_a = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1923,10 +1952,10 @@ class Proc_take_money(Frame):
 
 # procedure do_technology (specs/channel_tunnel/actions.yaml:216)
 class Proc_do_technology(Frame):
-    __slots__ = ("l_p", "l_bonus", "l_use", "l_b", "l_st", "l_paid", "l_c")
+    SLOTS = ("l_p", "l_bonus", "l_use", "l_b", "l_st", "l_paid", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_do_technology"
     ORIGIN = "procedure do_technology (specs/channel_tunnel/actions.yaml:216)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "bool", "entity:bar", "entity:tech_step", "int", "entity:card")
     BLOCKS = 6
     l_p: int
@@ -1948,9 +1977,8 @@ class Proc_do_technology(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_do_technology:
-        f = object.__new__(Proc_do_technology)
+        f = Proc_do_technology(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_bonus = self.l_bonus
         f.l_use = self.l_use
         f.l_b = self.l_b
@@ -1965,6 +1993,18 @@ class Proc_do_technology(Frame):
             self.pc,
             [self.l_p, self.l_bonus, self.l_use, self.l_b, self.l_st, self.l_paid, self.l_c],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_technology:
+        f = Proc_do_technology(values[0])
+        f.pc = pc
+        f.l_bonus = values[1]
+        f.l_use = values[2]
+        f.l_b = values[3]
+        f.l_st = values[4]
+        f.l_paid = values[5]
+        f.l_c = values[6]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2095,10 +2135,10 @@ class Proc_do_technology(Frame):
 
 # procedure peek (specs/channel_tunnel/actions.yaml:261)
 class Proc_peek(Frame):
-    __slots__ = ("l_p", "l_q", "l_k", "l_t")
+    SLOTS = ("l_p", "l_q", "l_k", "l_t")
+    __slots__ = SLOTS
     NAME = "Proc_peek"
     ORIGIN = "procedure peek (specs/channel_tunnel/actions.yaml:261)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "int", "entity:debris")
     BLOCKS = 3
     l_p: int
@@ -2114,9 +2154,8 @@ class Proc_peek(Frame):
         self.l_t = -1
 
     def copy(self) -> Proc_peek:
-        f = object.__new__(Proc_peek)
+        f = Proc_peek(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_q = self.l_q
         f.l_k = self.l_k
         f.l_t = self.l_t
@@ -2124,6 +2163,15 @@ class Proc_peek(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_peek", self.pc, [self.l_p, self.l_q, self.l_k, self.l_t]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_peek:
+        f = Proc_peek(values[0])
+        f.pc = pc
+        f.l_q = values[1]
+        f.l_k = values[2]
+        f.l_t = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2177,10 +2225,10 @@ class Proc_peek(Frame):
 
 # procedure do_secondary (specs/channel_tunnel/actions.yaml:271)
 class Proc_do_secondary(Frame):
-    __slots__ = ("l_p", "l_a", "l_c")
+    SLOTS = ("l_p", "l_a", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_do_secondary"
     ORIGIN = "procedure do_secondary (specs/channel_tunnel/actions.yaml:271)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:space", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -2194,15 +2242,20 @@ class Proc_do_secondary(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_do_secondary:
-        f = object.__new__(Proc_do_secondary)
+        f = Proc_do_secondary(self.l_p, self.l_a)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_a = self.l_a
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_do_secondary", self.pc, [self.l_p, self.l_a, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_secondary:
+        f = Proc_do_secondary(values[0], values[1])
+        f.pc = pc
+        f.l_c = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2240,10 +2293,10 @@ class Proc_do_secondary(Frame):
 
 # procedure do_develop (specs/channel_tunnel/actions.yaml:287)
 class Proc_do_develop(Frame):
-    __slots__ = ("l_p", "l_a", "l_c", "l_t", "l_n", "r_1")
+    SLOTS = ("l_p", "l_a", "l_c", "l_t", "l_n", "r_1")
+    __slots__ = SLOTS
     NAME = "Proc_do_develop"
     ORIGIN = "procedure do_develop (specs/channel_tunnel/actions.yaml:287)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:space", "entity:card", "entity:debris", "int", "int")
     BLOCKS = 5
     l_p: int
@@ -2263,10 +2316,8 @@ class Proc_do_develop(Frame):
         self.r_1 = 0
 
     def copy(self) -> Proc_do_develop:
-        f = object.__new__(Proc_do_develop)
+        f = Proc_do_develop(self.l_p, self.l_a)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_a = self.l_a
         f.l_c = self.l_c
         f.l_t = self.l_t
         f.l_n = self.l_n
@@ -2275,6 +2326,16 @@ class Proc_do_develop(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_do_develop", self.pc, [self.l_p, self.l_a, self.l_c, self.l_t, self.l_n, self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_develop:
+        f = Proc_do_develop(values[0], values[1])
+        f.pc = pc
+        f.l_c = values[2]
+        f.l_t = values[3]
+        f.l_n = values[4]
+        f.r_1 = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2352,10 +2413,10 @@ class Proc_do_develop(Frame):
 
 # procedure hold (specs/channel_tunnel/actions.yaml:304)
 class Proc_hold(Frame):
-    __slots__ = ("l_p", "l_c", "l_t")
+    SLOTS = ("l_p", "l_c", "l_t")
+    __slots__ = SLOTS
     NAME = "Proc_hold"
     ORIGIN = "procedure hold (specs/channel_tunnel/actions.yaml:304)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:debris")
     BLOCKS = 2
     l_p: int
@@ -2369,15 +2430,20 @@ class Proc_hold(Frame):
         self.l_t = -1
 
     def copy(self) -> Proc_hold:
-        f = object.__new__(Proc_hold)
+        f = Proc_hold(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         f.l_t = self.l_t
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_hold", self.pc, [self.l_p, self.l_c, self.l_t]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_hold:
+        f = Proc_hold(values[0], values[1])
+        f.pc = pc
+        f.l_t = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2401,10 +2467,10 @@ class Proc_hold(Frame):
 
 # procedure chain (specs/channel_tunnel/actions.yaml:311)
 class Proc_chain(Frame):
-    __slots__ = ("l_p", "l_did", "l_a", "l_c", "l_x", "l_d")
+    SLOTS = ("l_p", "l_did", "l_a", "l_c", "l_x", "l_d")
+    __slots__ = SLOTS
     NAME = "Proc_chain"
     ORIGIN = "procedure chain (specs/channel_tunnel/actions.yaml:311)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:action", "entity:space", "entity:card", "enum:action", "entity:disc")
     BLOCKS = 4
     l_p: int
@@ -2424,11 +2490,8 @@ class Proc_chain(Frame):
         self.l_d = -1
 
     def copy(self) -> Proc_chain:
-        f = object.__new__(Proc_chain)
+        f = Proc_chain(self.l_p, self.l_did, self.l_a)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_did = self.l_did
-        f.l_a = self.l_a
         f.l_c = self.l_c
         f.l_x = self.l_x
         f.l_d = self.l_d
@@ -2436,6 +2499,15 @@ class Proc_chain(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_chain", self.pc, [self.l_p, self.l_did, self.l_a, self.l_c, self.l_x, self.l_d]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_chain:
+        f = Proc_chain(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_c = values[3]
+        f.l_x = values[4]
+        f.l_d = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2546,10 +2618,10 @@ class Proc_chain(Frame):
 
 # procedure play_round (specs/channel_tunnel/rounds.yaml:57)
 class Proc_play_round(Frame):
-    __slots__ = ("l_p", "l_p_2", "l_d", "l_q")
+    SLOTS = ("l_p", "l_p_2", "l_d", "l_q")
+    __slots__ = SLOTS
     NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/channel_tunnel/rounds.yaml:57)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "entity:disc", "player")
     BLOCKS = 7
     l_p: int
@@ -2565,7 +2637,7 @@ class Proc_play_round(Frame):
         self.l_q = -1
 
     def copy(self) -> Proc_play_round:
-        f = object.__new__(Proc_play_round)
+        f = Proc_play_round()
         f.pc = self.pc
         f.l_p = self.l_p
         f.l_p_2 = self.l_p_2
@@ -2575,6 +2647,16 @@ class Proc_play_round(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_round", self.pc, [self.l_p, self.l_p_2, self.l_d, self.l_q]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_round:
+        f = Proc_play_round()
+        f.pc = pc
+        f.l_p = values[0]
+        f.l_p_2 = values[1]
+        f.l_d = values[2]
+        f.l_q = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2647,10 +2729,10 @@ class Proc_play_round(Frame):
 
 # procedure refill_discs (specs/channel_tunnel/rounds.yaml:78)
 class Proc_refill_discs(Frame):
-    __slots__ = ("l_p", "l_use", "l_n")
+    SLOTS = ("l_p", "l_use", "l_n")
+    __slots__ = SLOTS
     NAME = "Proc_refill_discs"
     ORIGIN = "procedure refill_discs (specs/channel_tunnel/rounds.yaml:78)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "bool", "int")
     BLOCKS = 3
     l_p: int
@@ -2664,15 +2746,22 @@ class Proc_refill_discs(Frame):
         self.l_n = 0
 
     def copy(self) -> Proc_refill_discs:
-        f = object.__new__(Proc_refill_discs)
+        f = Proc_refill_discs(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_use = self.l_use
         f.l_n = self.l_n
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_refill_discs", self.pc, [self.l_p, self.l_use, self.l_n]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_refill_discs:
+        f = Proc_refill_discs(values[0])
+        f.pc = pc
+        f.l_use = values[1]
+        f.l_n = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2727,10 +2816,10 @@ class Proc_refill_discs(Frame):
 
 # procedure round_start_effects (specs/channel_tunnel/rounds.yaml:101)
 class Proc_round_start_effects(Frame):
-    __slots__ = ("l_p", "l_o", "l_use", "l_give", "l_take", "l_mine", "l_theirs")
+    SLOTS = ("l_p", "l_o", "l_use", "l_give", "l_take", "l_mine", "l_theirs")
+    __slots__ = SLOTS
     NAME = "Proc_round_start_effects"
     ORIGIN = "procedure round_start_effects (specs/channel_tunnel/rounds.yaml:101)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "bool", "entity:colour", "entity:colour", "entity:disc", "entity:disc")
     BLOCKS = 4
     l_p: int
@@ -2752,9 +2841,8 @@ class Proc_round_start_effects(Frame):
         self.l_theirs = -1
 
     def copy(self) -> Proc_round_start_effects:
-        f = object.__new__(Proc_round_start_effects)
+        f = Proc_round_start_effects(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_use = self.l_use
         f.l_give = self.l_give
@@ -2769,6 +2857,18 @@ class Proc_round_start_effects(Frame):
             self.pc,
             [self.l_p, self.l_o, self.l_use, self.l_give, self.l_take, self.l_mine, self.l_theirs],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_round_start_effects:
+        f = Proc_round_start_effects(values[0])
+        f.pc = pc
+        f.l_o = values[1]
+        f.l_use = values[2]
+        f.l_give = values[3]
+        f.l_take = values[4]
+        f.l_mine = values[5]
+        f.l_theirs = values[6]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2838,10 +2938,10 @@ class Proc_round_start_effects(Frame):
 
 # procedure take_turn (specs/channel_tunnel/rounds.yaml:120)
 class Proc_take_turn(Frame):
-    __slots__ = ("l_p", "l_use", "l_k", "l_a", "l_mine", "l_theirs", "l_d", "l_d_2", "l_act")
+    SLOTS = ("l_p", "l_use", "l_k", "l_a", "l_mine", "l_theirs", "l_d", "l_d_2", "l_act")
+    __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/channel_tunnel/rounds.yaml:120)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "bool",
@@ -2877,9 +2977,8 @@ class Proc_take_turn(Frame):
         self.l_act = 0
 
     def copy(self) -> Proc_take_turn:
-        f = object.__new__(Proc_take_turn)
+        f = Proc_take_turn(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_use = self.l_use
         f.l_k = self.l_k
         f.l_a = self.l_a
@@ -2906,6 +3005,20 @@ class Proc_take_turn(Frame):
                 self.l_act,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
+        f = Proc_take_turn(values[0])
+        f.pc = pc
+        f.l_use = values[1]
+        f.l_k = values[2]
+        f.l_a = values[3]
+        f.l_mine = values[4]
+        f.l_theirs = values[5]
+        f.l_d = values[6]
+        f.l_d_2 = values[7]
+        f.l_act = values[8]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3055,10 +3168,10 @@ class Proc_take_turn(Frame):
 
 # procedure pass_round (specs/channel_tunnel/rounds.yaml:162)
 class Proc_pass_round(Frame):
-    __slots__ = ("l_p", "l_k", "l_n", "l_keep", "l_back", "l_d", "i_1", "k_2")
+    SLOTS = ("l_p", "l_k", "l_n", "l_keep", "l_back", "l_d", "i_1", "k_2")
+    __slots__ = SLOTS
     NAME = "Proc_pass_round"
     ORIGIN = "procedure pass_round (specs/channel_tunnel/rounds.yaml:162)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:colour", "int", "int", "int", "entity:disc", "list[entity:colour]", "int")
     BLOCKS = 3
     l_p: int
@@ -3082,9 +3195,8 @@ class Proc_pass_round(Frame):
         self.k_2 = 0
 
     def copy(self) -> Proc_pass_round:
-        f = object.__new__(Proc_pass_round)
+        f = Proc_pass_round(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_k = self.l_k
         f.l_n = self.l_n
         f.l_keep = self.l_keep
@@ -3100,6 +3212,19 @@ class Proc_pass_round(Frame):
             self.pc,
             [self.l_p, self.l_k, self.l_n, self.l_keep, self.l_back, self.l_d, self.i_1, self.k_2],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_pass_round:
+        f = Proc_pass_round(values[0])
+        f.pc = pc
+        f.l_k = values[1]
+        f.l_n = values[2]
+        f.l_keep = values[3]
+        f.l_back = values[4]
+        f.l_d = values[5]
+        f.i_1 = values[6]
+        f.k_2 = values[7]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3157,10 +3282,10 @@ class Proc_pass_round(Frame):
 
 # procedure draw_agenda (specs/channel_tunnel/rounds.yaml:195)
 class Proc_draw_agenda(Frame):
-    __slots__ = ("l_p", "l_g", "l_keep")
+    SLOTS = ("l_p", "l_g", "l_keep")
+    __slots__ = SLOTS
     NAME = "Proc_draw_agenda"
     ORIGIN = "procedure draw_agenda (specs/channel_tunnel/rounds.yaml:195)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:agenda_card", "bool")
     BLOCKS = 3
     l_p: int
@@ -3174,15 +3299,22 @@ class Proc_draw_agenda(Frame):
         self.l_keep = False
 
     def copy(self) -> Proc_draw_agenda:
-        f = object.__new__(Proc_draw_agenda)
+        f = Proc_draw_agenda(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_g = self.l_g
         f.l_keep = self.l_keep
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_draw_agenda", self.pc, [self.l_p, self.l_g, self.l_keep]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_agenda:
+        f = Proc_draw_agenda(values[0])
+        f.pc = pc
+        f.l_g = values[1]
+        f.l_keep = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3235,10 +3367,10 @@ class Proc_draw_agenda(Frame):
 
 # procedure pay_promotion (specs/channel_tunnel/rounds.yaml:213)
 class Proc_pay_promotion(Frame):
-    __slots__ = ("l_p", "l_paid", "l_c")
+    SLOTS = ("l_p", "l_paid", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_pay_promotion"
     ORIGIN = "procedure pay_promotion (specs/channel_tunnel/rounds.yaml:213)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -3252,15 +3384,22 @@ class Proc_pay_promotion(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_pay_promotion:
-        f = object.__new__(Proc_pay_promotion)
+        f = Proc_pay_promotion(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_paid = self.l_paid
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_pay_promotion", self.pc, [self.l_p, self.l_paid, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_pay_promotion:
+        f = Proc_pay_promotion(values[0])
+        f.pc = pc
+        f.l_paid = values[1]
+        f.l_c = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3305,10 +3444,10 @@ class Proc_pay_promotion(Frame):
 
 # phase rounds (specs/channel_tunnel/game.yaml:160)
 class Phase_rounds(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/channel_tunnel/game.yaml:160)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3316,12 +3455,18 @@ class Phase_rounds(Frame):
         self.pc = 0
 
     def copy(self) -> Phase_rounds:
-        f = object.__new__(Phase_rounds)
+        f = Phase_rounds()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_rounds", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_rounds:
+        f = Phase_rounds()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3334,10 +3479,10 @@ class Phase_rounds(Frame):
 
 # the game's flow (phases) (specs/channel_tunnel/game.yaml:9)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -3345,12 +3490,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -2790,10 +2790,10 @@ def evaluate(s: State, l_p: int) -> int:
 
 # procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)
 class Proc_resolve_conflicts(Frame):
-    __slots__ = ("l_p", "l_t")
+    SLOTS = ("l_p", "l_t")
+    __slots__ = SLOTS
     NAME = "Proc_resolve_conflicts"
     ORIGIN = "procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile")
     BLOCKS = 4
     l_p: int
@@ -2805,14 +2805,20 @@ class Proc_resolve_conflicts(Frame):
         self.l_t = -1
 
     def copy(self) -> Proc_resolve_conflicts:
-        f = object.__new__(Proc_resolve_conflicts)
+        f = Proc_resolve_conflicts(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_t = self.l_t
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_resolve_conflicts", self.pc, [self.l_p, self.l_t]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_resolve_conflicts:
+        f = Proc_resolve_conflicts(values[0])
+        f.pc = pc
+        f.l_t = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2850,7 +2856,7 @@ class Proc_resolve_conflicts(Frame):
 
 # procedure conflict (specs/guerra_fronteriza/combat.yaml:93)
 class Proc_conflict(Frame):
-    __slots__ = (
+    SLOTS = (
         "l_a",
         "l_t",
         "l_defenders",
@@ -2880,9 +2886,9 @@ class Proc_conflict(Frame):
         "i_7",
         "k_8",
     )
+    __slots__ = SLOTS
     NAME = "Proc_conflict"
     ORIGIN = "procedure conflict (specs/guerra_fronteriza/combat.yaml:93)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -2975,10 +2981,8 @@ class Proc_conflict(Frame):
         self.k_8 = 0
 
     def copy(self) -> Proc_conflict:
-        f = object.__new__(Proc_conflict)
+        f = Proc_conflict(self.l_a, self.l_t)
         f.pc = self.pc
-        f.l_a = self.l_a
-        f.l_t = self.l_t
         f.l_defenders = self.l_defenders
         f.l_b = self.l_b
         f.l_q = self.l_q
@@ -3042,6 +3046,38 @@ class Proc_conflict(Frame):
                 self.k_8,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_conflict:
+        f = Proc_conflict(values[0], values[1])
+        f.pc = pc
+        f.l_defenders = values[2]
+        f.l_b = values[3]
+        f.l_q = values[4]
+        f.l_u = values[5]
+        f.l_ordering = values[6]
+        f.l_q_2 = values[7]
+        f.l_fought = values[8]
+        f.l_f = values[9]
+        f.l_q_3 = values[10]
+        f.l_g = values[11]
+        f.l_level = values[12]
+        f.l_alive_sides = values[13]
+        f.l_shooters = values[14]
+        f.l_q_4 = values[15]
+        f.l_f_2 = values[16]
+        f.l_q_5 = values[17]
+        f.l_g_2 = values[18]
+        f.l_q_6 = values[19]
+        f.i_1 = values[20]
+        f.k_2 = values[21]
+        f.i_3 = values[22]
+        f.k_4 = values[23]
+        f.i_5 = values[24]
+        f.k_6 = values[25]
+        f.i_7 = values[26]
+        f.k_8 = values[27]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3174,10 +3210,10 @@ class Proc_conflict(Frame):
 
 # procedure aim (specs/guerra_fronteriza/combat.yaml:134)
 class Proc_aim(Frame):
-    __slots__ = ("l_q", "l_alive", "l_t", "l_a", "l_targets", "l_x")
+    SLOTS = ("l_q", "l_alive", "l_t", "l_a", "l_targets", "l_x")
+    __slots__ = SLOTS
     NAME = "Proc_aim"
     ORIGIN = "procedure aim (specs/guerra_fronteriza/combat.yaml:134)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "entity:tile", "player", "list[player]", "player")
     BLOCKS = 2
     l_q: int
@@ -3197,18 +3233,22 @@ class Proc_aim(Frame):
         self.l_x = -1
 
     def copy(self) -> Proc_aim:
-        f = object.__new__(Proc_aim)
+        f = Proc_aim(self.l_q, self.l_alive, self.l_t, self.l_a)
         f.pc = self.pc
-        f.l_q = self.l_q
-        f.l_alive = self.l_alive
-        f.l_t = self.l_t
-        f.l_a = self.l_a
         f.l_targets = self.l_targets
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_aim", self.pc, [self.l_q, self.l_alive, self.l_t, self.l_a, self.l_targets, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_aim:
+        f = Proc_aim(values[0], values[1], values[2], values[3])
+        f.pc = pc
+        f.l_targets = values[4]
+        f.l_x = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3244,10 +3284,10 @@ class Proc_aim(Frame):
 
 # procedure use_special (specs/guerra_fronteriza/orders.yaml:48)
 class Proc_use_special(Frame):
-    __slots__ = ("l_p", "l_s", "l_use", "l_c", "l_u")
+    SLOTS = ("l_p", "l_s", "l_use", "l_c", "l_u")
+    __slots__ = SLOTS
     NAME = "Proc_use_special"
     ORIGIN = "procedure use_special (specs/guerra_fronteriza/orders.yaml:48)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "enum:special_ability", "bool", "entity:order_card", "entity:unit_type")
     BLOCKS = 4
     l_p: int
@@ -3265,9 +3305,8 @@ class Proc_use_special(Frame):
         self.l_u = -1
 
     def copy(self) -> Proc_use_special:
-        f = object.__new__(Proc_use_special)
+        f = Proc_use_special(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_s = self.l_s
         f.l_use = self.l_use
         f.l_c = self.l_c
@@ -3276,6 +3315,16 @@ class Proc_use_special(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_use_special", self.pc, [self.l_p, self.l_s, self.l_use, self.l_c, self.l_u]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_use_special:
+        f = Proc_use_special(values[0])
+        f.pc = pc
+        f.l_s = values[1]
+        f.l_use = values[2]
+        f.l_c = values[3]
+        f.l_u = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3367,10 +3416,10 @@ class Proc_use_special(Frame):
 
 # procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)
 class Proc_play_attack_order(Frame):
-    __slots__ = ("l_p", "l_c")
+    SLOTS = ("l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_play_attack_order"
     ORIGIN = "procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -3382,14 +3431,20 @@ class Proc_play_attack_order(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_play_attack_order:
-        f = object.__new__(Proc_play_attack_order)
+        f = Proc_play_attack_order(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_play_attack_order", self.pc, [self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_attack_order:
+        f = Proc_play_attack_order(values[0])
+        f.pc = pc
+        f.l_c = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3430,10 +3485,10 @@ class Proc_play_attack_order(Frame):
 
 # procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)
 class Proc_defence_order(Frame):
-    __slots__ = ("l_q", "l_a", "l_t", "l_c", "l_to", "l_dest", "l_f", "l_planes", "l_u", "l_options", "l_u_2")
+    SLOTS = ("l_q", "l_a", "l_t", "l_c", "l_to", "l_dest", "l_f", "l_planes", "l_u", "l_options", "l_u_2")
+    __slots__ = SLOTS
     NAME = "Proc_defence_order"
     ORIGIN = "procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "player",
@@ -3475,11 +3530,8 @@ class Proc_defence_order(Frame):
         self.l_u_2 = -1
 
     def copy(self) -> Proc_defence_order:
-        f = object.__new__(Proc_defence_order)
+        f = Proc_defence_order(self.l_q, self.l_a, self.l_t)
         f.pc = self.pc
-        f.l_q = self.l_q
-        f.l_a = self.l_a
-        f.l_t = self.l_t
         f.l_c = self.l_c
         f.l_to = self.l_to
         f.l_dest = self.l_dest
@@ -3508,6 +3560,20 @@ class Proc_defence_order(Frame):
                 self.l_u_2,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_defence_order:
+        f = Proc_defence_order(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_c = values[3]
+        f.l_to = values[4]
+        f.l_dest = values[5]
+        f.l_f = values[6]
+        f.l_planes = values[7]
+        f.l_u = values[8]
+        f.l_options = values[9]
+        f.l_u_2 = values[10]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3632,10 +3698,10 @@ class Proc_defence_order(Frame):
 
 # procedure play_order (specs/guerra_fronteriza/orders.yaml:115)
 class Proc_play_order(Frame):
-    __slots__ = ("l_p", "l_c", "l_f", "l_b", "l_u", "l_t", "l_f_2", "l_t_2", "l_b_2")
+    SLOTS = ("l_p", "l_c", "l_f", "l_b", "l_u", "l_t", "l_f_2", "l_t_2", "l_b_2")
+    __slots__ = SLOTS
     NAME = "Proc_play_order"
     ORIGIN = "procedure play_order (specs/guerra_fronteriza/orders.yaml:115)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "entity:order_card",
@@ -3671,10 +3737,8 @@ class Proc_play_order(Frame):
         self.l_b_2 = -1
 
     def copy(self) -> Proc_play_order:
-        f = object.__new__(Proc_play_order)
+        f = Proc_play_order(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         f.l_f = self.l_f
         f.l_b = self.l_b
         f.l_u = self.l_u
@@ -3690,6 +3754,19 @@ class Proc_play_order(Frame):
             self.pc,
             [self.l_p, self.l_c, self.l_f, self.l_b, self.l_u, self.l_t, self.l_f_2, self.l_t_2, self.l_b_2],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_order:
+        f = Proc_play_order(values[0], values[1])
+        f.pc = pc
+        f.l_f = values[2]
+        f.l_b = values[3]
+        f.l_u = values[4]
+        f.l_t = values[5]
+        f.l_f_2 = values[6]
+        f.l_t_2 = values[7]
+        f.l_b_2 = values[8]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3832,10 +3909,10 @@ class Proc_play_order(Frame):
 
 # procedure draw_orders (specs/guerra_fronteriza/round.yaml:133)
 class Proc_draw_orders(Frame):
-    __slots__ = ("l_p", "l_n", "l_decks", "l_k", "r_1")
+    SLOTS = ("l_p", "l_n", "l_decks", "l_k", "r_1")
+    __slots__ = SLOTS
     NAME = "Proc_draw_orders"
     ORIGIN = "procedure draw_orders (specs/guerra_fronteriza/round.yaml:133)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:order_type]", "entity:order_type", "int")
     BLOCKS = 3
     l_p: int
@@ -3853,10 +3930,8 @@ class Proc_draw_orders(Frame):
         self.r_1 = 0
 
     def copy(self) -> Proc_draw_orders:
-        f = object.__new__(Proc_draw_orders)
+        f = Proc_draw_orders(self.l_p, self.l_n)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
         f.l_decks = self.l_decks
         f.l_k = self.l_k
         f.r_1 = self.r_1
@@ -3864,6 +3939,15 @@ class Proc_draw_orders(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_draw_orders", self.pc, [self.l_p, self.l_n, self.l_decks, self.l_k, self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_orders:
+        f = Proc_draw_orders(values[0], values[1])
+        f.pc = pc
+        f.l_decks = values[2]
+        f.l_k = values[3]
+        f.r_1 = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3920,7 +4004,7 @@ class Proc_draw_orders(Frame):
 
 # procedure play_round (specs/guerra_fronteriza/round.yaml:161)
 class Proc_play_round(Frame):
-    __slots__ = (
+    SLOTS = (
         "l_p",
         "l_p_2",
         "l_f",
@@ -3946,9 +4030,9 @@ class Proc_play_round(Frame):
         "i_13",
         "k_14",
     )
+    __slots__ = SLOTS
     NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/guerra_fronteriza/round.yaml:161)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "player",
@@ -4029,7 +4113,7 @@ class Proc_play_round(Frame):
         self.k_14 = 0
 
     def copy(self) -> Proc_play_round:
-        f = object.__new__(Proc_play_round)
+        f = Proc_play_round()
         f.pc = self.pc
         f.l_p = self.l_p
         f.l_p_2 = self.l_p_2
@@ -4088,6 +4172,36 @@ class Proc_play_round(Frame):
                 self.k_14,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_round:
+        f = Proc_play_round()
+        f.pc = pc
+        f.l_p = values[0]
+        f.l_p_2 = values[1]
+        f.l_f = values[2]
+        f.l_p_3 = values[3]
+        f.l_p_4 = values[4]
+        f.l_p_5 = values[5]
+        f.l_p_6 = values[6]
+        f.l_p_7 = values[7]
+        f.l_p_8 = values[8]
+        f.l_t = values[9]
+        f.i_1 = values[10]
+        f.k_2 = values[11]
+        f.i_3 = values[12]
+        f.k_4 = values[13]
+        f.i_5 = values[14]
+        f.k_6 = values[15]
+        f.i_7 = values[16]
+        f.k_8 = values[17]
+        f.i_9 = values[18]
+        f.k_10 = values[19]
+        f.i_11 = values[20]
+        f.k_12 = values[21]
+        f.i_13 = values[22]
+        f.k_14 = values[23]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4214,10 +4328,10 @@ class Proc_play_round(Frame):
 
 # procedure reinforce (specs/guerra_fronteriza/round.yaml:198)
 class Proc_reinforce(Frame):
-    __slots__ = ("l_p", "l_waiting", "l_t")
+    SLOTS = ("l_p", "l_waiting", "l_t")
+    __slots__ = SLOTS
     NAME = "Proc_reinforce"
     ORIGIN = "procedure reinforce (specs/guerra_fronteriza/round.yaml:198)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "list[entity:tile]", "entity:tile")
     BLOCKS = 4
     l_p: int
@@ -4231,15 +4345,22 @@ class Proc_reinforce(Frame):
         self.l_t = -1
 
     def copy(self) -> Proc_reinforce:
-        f = object.__new__(Proc_reinforce)
+        f = Proc_reinforce(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_waiting = self.l_waiting
         f.l_t = self.l_t
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_reinforce", self.pc, [self.l_p, self.l_waiting, self.l_t]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_reinforce:
+        f = Proc_reinforce(values[0])
+        f.pc = pc
+        f.l_waiting = values[1]
+        f.l_t = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4294,10 +4415,10 @@ class Proc_reinforce(Frame):
 
 # procedure reinforce_at (specs/guerra_fronteriza/round.yaml:214)
 class Proc_reinforce_at(Frame):
-    __slots__ = ("l_p", "l_t", "l_allowed", "l_options", "l_u")
+    SLOTS = ("l_p", "l_t", "l_allowed", "l_options", "l_u")
+    __slots__ = SLOTS
     NAME = "Proc_reinforce_at"
     ORIGIN = "procedure reinforce_at (specs/guerra_fronteriza/round.yaml:214)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -4321,17 +4442,22 @@ class Proc_reinforce_at(Frame):
         self.l_u = -1
 
     def copy(self) -> Proc_reinforce_at:
-        f = object.__new__(Proc_reinforce_at)
+        f = Proc_reinforce_at(self.l_p, self.l_t, self.l_allowed)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_t = self.l_t
-        f.l_allowed = self.l_allowed
         f.l_options = self.l_options
         f.l_u = self.l_u
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_reinforce_at", self.pc, [self.l_p, self.l_t, self.l_allowed, self.l_options, self.l_u]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_reinforce_at:
+        f = Proc_reinforce_at(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_options = values[3]
+        f.l_u = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4368,10 +4494,10 @@ class Proc_reinforce_at(Frame):
 
 # procedure player_turn (specs/guerra_fronteriza/round.yaml:227)
 class Proc_player_turn(Frame):
-    __slots__ = ("l_p", "l_t", "l_u")
+    SLOTS = ("l_p", "l_t", "l_u")
+    __slots__ = SLOTS
     NAME = "Proc_player_turn"
     ORIGIN = "procedure player_turn (specs/guerra_fronteriza/round.yaml:227)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:unit_type")
     BLOCKS = 6
     l_p: int
@@ -4385,15 +4511,22 @@ class Proc_player_turn(Frame):
         self.l_u = -1
 
     def copy(self) -> Proc_player_turn:
-        f = object.__new__(Proc_player_turn)
+        f = Proc_player_turn(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_t = self.l_t
         f.l_u = self.l_u
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_player_turn", self.pc, [self.l_p, self.l_t, self.l_u]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_player_turn:
+        f = Proc_player_turn(values[0])
+        f.pc = pc
+        f.l_t = values[1]
+        f.l_u = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4428,10 +4561,10 @@ class Proc_player_turn(Frame):
 
 # procedure move_phase (specs/guerra_fronteriza/round.yaml:243)
 class Proc_move_phase(Frame):
-    __slots__ = ("l_p", "l_f", "l_from", "l_reached", "l_edge", "l_ring", "l_t", "l_k", "l_g")
+    SLOTS = ("l_p", "l_f", "l_from", "l_reached", "l_edge", "l_ring", "l_t", "l_k", "l_g")
+    __slots__ = SLOTS
     NAME = "Proc_move_phase"
     ORIGIN = "procedure move_phase (specs/guerra_fronteriza/round.yaml:243)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "entity:figure",
@@ -4467,9 +4600,8 @@ class Proc_move_phase(Frame):
         self.l_g = -1
 
     def copy(self) -> Proc_move_phase:
-        f = object.__new__(Proc_move_phase)
+        f = Proc_move_phase(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_f = self.l_f
         f.l_from = self.l_from
         f.l_reached = self.l_reached
@@ -4496,6 +4628,20 @@ class Proc_move_phase(Frame):
                 self.l_g,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_move_phase:
+        f = Proc_move_phase(values[0])
+        f.pc = pc
+        f.l_f = values[1]
+        f.l_from = values[2]
+        f.l_reached = values[3]
+        f.l_edge = values[4]
+        f.l_ring = values[5]
+        f.l_t = values[6]
+        f.l_k = values[7]
+        f.l_g = values[8]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4609,10 +4755,10 @@ class Proc_move_phase(Frame):
 
 # procedure building_phase (specs/guerra_fronteriza/round.yaml:280)
 class Proc_building_phase(Frame):
-    __slots__ = ("l_p", "l_t", "l_inf", "l_b", "l_nb")
+    SLOTS = ("l_p", "l_t", "l_inf", "l_b", "l_nb")
+    __slots__ = SLOTS
     NAME = "Proc_building_phase"
     ORIGIN = "procedure building_phase (specs/guerra_fronteriza/round.yaml:280)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "entity:building", "entity:building")
     BLOCKS = 4
     l_p: int
@@ -4630,9 +4776,8 @@ class Proc_building_phase(Frame):
         self.l_nb = -1
 
     def copy(self) -> Proc_building_phase:
-        f = object.__new__(Proc_building_phase)
+        f = Proc_building_phase(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_t = self.l_t
         f.l_inf = self.l_inf
         f.l_b = self.l_b
@@ -4641,6 +4786,16 @@ class Proc_building_phase(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_building_phase", self.pc, [self.l_p, self.l_t, self.l_inf, self.l_b, self.l_nb]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_building_phase:
+        f = Proc_building_phase(values[0])
+        f.pc = pc
+        f.l_t = values[1]
+        f.l_inf = values[2]
+        f.l_b = values[3]
+        f.l_nb = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4733,10 +4888,10 @@ class Proc_building_phase(Frame):
 
 # procedure tactical_phase (specs/guerra_fronteriza/round.yaml:304)
 class Proc_tactical_phase(Frame):
-    __slots__ = ("l_p", "l_c")
+    SLOTS = ("l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_tactical_phase"
     ORIGIN = "procedure tactical_phase (specs/guerra_fronteriza/round.yaml:304)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -4748,14 +4903,20 @@ class Proc_tactical_phase(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_tactical_phase:
-        f = object.__new__(Proc_tactical_phase)
+        f = Proc_tactical_phase(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_tactical_phase", self.pc, [self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_tactical_phase:
+        f = Proc_tactical_phase(values[0])
+        f.pc = pc
+        f.l_c = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4798,10 +4959,10 @@ class Proc_tactical_phase(Frame):
 
 # procedure arms_race (specs/guerra_fronteriza/round.yaml:311)
 class Proc_arms_race(Frame):
-    __slots__ = ("l_p", "l_c", "l_c_2")
+    SLOTS = ("l_p", "l_c", "l_c_2")
+    __slots__ = SLOTS
     NAME = "Proc_arms_race"
     ORIGIN = "procedure arms_race (specs/guerra_fronteriza/round.yaml:311)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -4815,15 +4976,22 @@ class Proc_arms_race(Frame):
         self.l_c_2 = -1
 
     def copy(self) -> Proc_arms_race:
-        f = object.__new__(Proc_arms_race)
+        f = Proc_arms_race(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_arms_race", self.pc, [self.l_p, self.l_c, self.l_c_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_arms_race:
+        f = Proc_arms_race(values[0])
+        f.pc = pc
+        f.l_c = values[1]
+        f.l_c_2 = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4885,10 +5053,10 @@ class Proc_arms_race(Frame):
 
 # procedure maintenance (specs/guerra_fronteriza/round.yaml:330)
 class Proc_maintenance(Frame):
-    __slots__ = ("l_p", "l_t", "l_f", "i_1", "k_2")
+    SLOTS = ("l_p", "l_t", "l_f", "i_1", "k_2")
+    __slots__ = SLOTS
     NAME = "Proc_maintenance"
     ORIGIN = "procedure maintenance (specs/guerra_fronteriza/round.yaml:330)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "list[entity:tile]", "int")
     BLOCKS = 4
     l_p: int
@@ -4906,9 +5074,8 @@ class Proc_maintenance(Frame):
         self.k_2 = 0
 
     def copy(self) -> Proc_maintenance:
-        f = object.__new__(Proc_maintenance)
+        f = Proc_maintenance(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_t = self.l_t
         f.l_f = self.l_f
         f.i_1 = self.i_1
@@ -4917,6 +5084,16 @@ class Proc_maintenance(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_maintenance", self.pc, [self.l_p, self.l_t, self.l_f, self.i_1, self.k_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_maintenance:
+        f = Proc_maintenance(values[0])
+        f.pc = pc
+        f.l_t = values[1]
+        f.l_f = values[2]
+        f.i_1 = values[3]
+        f.k_2 = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4973,10 +5150,10 @@ class Proc_maintenance(Frame):
 
 # procedure discard_down (specs/guerra_fronteriza/round.yaml:341)
 class Proc_discard_down(Frame):
-    __slots__ = ("l_p", "l_c")
+    SLOTS = ("l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_discard_down"
     ORIGIN = "procedure discard_down (specs/guerra_fronteriza/round.yaml:341)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -4988,14 +5165,20 @@ class Proc_discard_down(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_discard_down:
-        f = object.__new__(Proc_discard_down)
+        f = Proc_discard_down(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_discard_down", self.pc, [self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_discard_down:
+        f = Proc_discard_down(values[0])
+        f.pc = pc
+        f.l_c = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5027,10 +5210,10 @@ class Proc_discard_down(Frame):
 
 # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
 class Phase_opening_hands(Frame):
-    __slots__ = ("l_p", "i_1", "k_2")
+    SLOTS = ("l_p", "i_1", "k_2")
+    __slots__ = SLOTS
     NAME = "Phase_opening_hands"
     ORIGIN = "phase opening_hands (specs/guerra_fronteriza/game.yaml:157)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "int")
     BLOCKS = 2
     l_p: int
@@ -5044,7 +5227,7 @@ class Phase_opening_hands(Frame):
         self.k_2 = 0
 
     def copy(self) -> Phase_opening_hands:
-        f = object.__new__(Phase_opening_hands)
+        f = Phase_opening_hands()
         f.pc = self.pc
         f.l_p = self.l_p
         f.i_1 = self.i_1
@@ -5053,6 +5236,15 @@ class Phase_opening_hands(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_opening_hands", self.pc, [self.l_p, self.i_1, self.k_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_opening_hands:
+        f = Phase_opening_hands()
+        f.pc = pc
+        f.l_p = values[0]
+        f.i_1 = values[1]
+        f.k_2 = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5075,10 +5267,10 @@ class Phase_opening_hands(Frame):
 
 # phase rounds (specs/guerra_fronteriza/game.yaml:160)
 class Phase_rounds(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/guerra_fronteriza/game.yaml:160)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -5086,12 +5278,18 @@ class Phase_rounds(Frame):
         self.pc = 0
 
     def copy(self) -> Phase_rounds:
-        f = object.__new__(Phase_rounds)
+        f = Phase_rounds()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_rounds", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_rounds:
+        f = Phase_rounds()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5104,10 +5302,10 @@ class Phase_rounds(Frame):
 
 # the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 4
 
@@ -5115,12 +5313,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

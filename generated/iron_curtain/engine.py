@@ -550,10 +550,10 @@ def evaluate(s: State, l_p: int) -> int:
 
 # procedure take_cube (specs/iron_curtain/game.yaml:97)
 class Proc_take_cube(Frame):
-    __slots__ = ("l_p", "l_keep", "l_src")
+    SLOTS = ("l_p", "l_keep", "l_src")
+    __slots__ = SLOTS
     NAME = "Proc_take_cube"
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -567,15 +567,20 @@ class Proc_take_cube(Frame):
         self.l_src = -1
 
     def copy(self) -> Proc_take_cube:
-        f = object.__new__(Proc_take_cube)
+        f = Proc_take_cube(self.l_p, self.l_keep)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_keep = self.l_keep
         f.l_src = self.l_src
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_take_cube", self.pc, [self.l_p, self.l_keep, self.l_src]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_cube:
+        f = Proc_take_cube(values[0], values[1])
+        f.pc = pc
+        f.l_src = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -607,10 +612,10 @@ class Proc_take_cube(Frame):
 
 # procedure give_order (specs/iron_curtain/game.yaml:108)
 class Proc_give_order(Frame):
-    __slots__ = ("l_p", "l_c", "l_access", "l_budget", "l_t")
+    SLOTS = ("l_p", "l_c", "l_access", "l_budget", "l_t")
+    __slots__ = SLOTS
     NAME = "Proc_give_order"
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "list[entity:card]", "int", "entity:card")
     BLOCKS = 6
     l_p: int
@@ -628,10 +633,8 @@ class Proc_give_order(Frame):
         self.l_t = -1
 
     def copy(self) -> Proc_give_order:
-        f = object.__new__(Proc_give_order)
+        f = Proc_give_order(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         f.l_access = self.l_access
         f.l_budget = self.l_budget
         f.l_t = self.l_t
@@ -639,6 +642,15 @@ class Proc_give_order(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_give_order", self.pc, [self.l_p, self.l_c, self.l_access, self.l_budget, self.l_t]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_give_order:
+        f = Proc_give_order(values[0], values[1])
+        f.pc = pc
+        f.l_access = values[2]
+        f.l_budget = values[3]
+        f.l_t = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -710,10 +722,10 @@ class Proc_give_order(Frame):
 
 # procedure infiltrate (specs/iron_curtain/game.yaml:127)
 class Proc_infiltrate(Frame):
-    __slots__ = ("l_p", "l_n", "l_targets", "l_t", "r_1")
+    SLOTS = ("l_p", "l_n", "l_targets", "l_t", "r_1")
+    __slots__ = SLOTS
     NAME = "Proc_infiltrate"
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:card]", "entity:card", "int")
     BLOCKS = 4
     l_p: int
@@ -731,17 +743,22 @@ class Proc_infiltrate(Frame):
         self.r_1 = 0
 
     def copy(self) -> Proc_infiltrate:
-        f = object.__new__(Proc_infiltrate)
+        f = Proc_infiltrate(self.l_p, self.l_n, self.l_targets)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
-        f.l_targets = self.l_targets
         f.l_t = self.l_t
         f.r_1 = self.r_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_infiltrate", self.pc, [self.l_p, self.l_n, self.l_targets, self.l_t, self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_infiltrate:
+        f = Proc_infiltrate(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_t = values[3]
+        f.r_1 = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -791,10 +808,10 @@ class Proc_infiltrate(Frame):
 
 # procedure remove_cubes (specs/iron_curtain/game.yaml:138)
 class Proc_remove_cubes(Frame):
-    __slots__ = ("l_p", "l_n", "l_targets", "l_o", "l_t", "r_1")
+    SLOTS = ("l_p", "l_n", "l_targets", "l_o", "l_t", "r_1")
+    __slots__ = SLOTS
     NAME = "Proc_remove_cubes"
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:card]", "player", "entity:card", "int")
     BLOCKS = 3
     l_p: int
@@ -814,11 +831,8 @@ class Proc_remove_cubes(Frame):
         self.r_1 = 0
 
     def copy(self) -> Proc_remove_cubes:
-        f = object.__new__(Proc_remove_cubes)
+        f = Proc_remove_cubes(self.l_p, self.l_n, self.l_targets)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
-        f.l_targets = self.l_targets
         f.l_o = self.l_o
         f.l_t = self.l_t
         f.r_1 = self.r_1
@@ -830,6 +844,15 @@ class Proc_remove_cubes(Frame):
             self.pc,
             [self.l_p, self.l_n, self.l_targets, self.l_o, self.l_t, self.r_1],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_cubes:
+        f = Proc_remove_cubes(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_o = values[3]
+        f.l_t = values[4]
+        f.r_1 = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -876,10 +899,10 @@ class Proc_remove_cubes(Frame):
 
 # procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)
 class Proc_remove_from_one_card(Frame):
-    __slots__ = ("l_p", "l_n", "l_o", "l_t", "l_k")
+    SLOTS = ("l_p", "l_n", "l_o", "l_t", "l_k")
+    __slots__ = SLOTS
     NAME = "Proc_remove_from_one_card"
     ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "player", "entity:card", "int")
     BLOCKS = 3
     l_p: int
@@ -897,10 +920,8 @@ class Proc_remove_from_one_card(Frame):
         self.l_k = 0
 
     def copy(self) -> Proc_remove_from_one_card:
-        f = object.__new__(Proc_remove_from_one_card)
+        f = Proc_remove_from_one_card(self.l_p, self.l_n)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
         f.l_o = self.l_o
         f.l_t = self.l_t
         f.l_k = self.l_k
@@ -908,6 +929,15 @@ class Proc_remove_from_one_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_remove_from_one_card", self.pc, [self.l_p, self.l_n, self.l_o, self.l_t, self.l_k]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_from_one_card:
+        f = Proc_remove_from_one_card(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_t = values[3]
+        f.l_k = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -956,10 +986,10 @@ class Proc_remove_from_one_card(Frame):
 
 # procedure move_cubes (specs/iron_curtain/game.yaml:160)
 class Proc_move_cubes(Frame):
-    __slots__ = ("l_p", "l_n", "l_src", "l_dst", "l_k")
+    SLOTS = ("l_p", "l_n", "l_src", "l_dst", "l_k")
+    __slots__ = SLOTS
     NAME = "Proc_move_cubes"
     ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "entity:card", "entity:card", "int")
     BLOCKS = 4
     l_p: int
@@ -977,10 +1007,8 @@ class Proc_move_cubes(Frame):
         self.l_k = 0
 
     def copy(self) -> Proc_move_cubes:
-        f = object.__new__(Proc_move_cubes)
+        f = Proc_move_cubes(self.l_p, self.l_n)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
         f.l_src = self.l_src
         f.l_dst = self.l_dst
         f.l_k = self.l_k
@@ -988,6 +1016,15 @@ class Proc_move_cubes(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_move_cubes", self.pc, [self.l_p, self.l_n, self.l_src, self.l_dst, self.l_k]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_move_cubes:
+        f = Proc_move_cubes(values[0], values[1])
+        f.pc = pc
+        f.l_src = values[2]
+        f.l_dst = values[3]
+        f.l_k = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1047,10 +1084,10 @@ class Proc_move_cubes(Frame):
 
 # procedure play_turn (specs/iron_curtain/game.yaml:180)
 class Proc_play_turn(Frame):
-    __slots__ = ("l_p", "l_c", "l_spot", "l_how", "l_o", "l_run_it")
+    SLOTS = ("l_p", "l_c", "l_spot", "l_how", "l_o", "l_run_it")
+    __slots__ = SLOTS
     NAME = "Proc_play_turn"
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "cell", "enum:use", "player", "bool")
     BLOCKS = 7
     l_p: int
@@ -1070,9 +1107,8 @@ class Proc_play_turn(Frame):
         self.l_run_it = False
 
     def copy(self) -> Proc_play_turn:
-        f = object.__new__(Proc_play_turn)
+        f = Proc_play_turn(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_c = self.l_c
         f.l_spot = self.l_spot
         f.l_how = self.l_how
@@ -1086,6 +1122,17 @@ class Proc_play_turn(Frame):
             self.pc,
             [self.l_p, self.l_c, self.l_spot, self.l_how, self.l_o, self.l_run_it],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_turn:
+        f = Proc_play_turn(values[0])
+        f.pc = pc
+        f.l_c = values[1]
+        f.l_spot = values[2]
+        f.l_how = values[3]
+        f.l_o = values[4]
+        f.l_run_it = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1194,10 +1241,10 @@ class Proc_play_turn(Frame):
 
 # card west_germany: event (specs/iron_curtain/cards.yaml:37)
 class Eff_card_event_west_germany(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_west_germany"
     ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1209,14 +1256,18 @@ class Eff_card_event_west_germany(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_west_germany:
-        f = object.__new__(Eff_card_event_west_germany)
+        f = Eff_card_event_west_germany(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_west_germany", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_west_germany:
+        f = Eff_card_event_west_germany(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1234,10 +1285,10 @@ class Eff_card_event_west_germany(Frame):
 
 # card east_germany: event (specs/iron_curtain/cards.yaml:51)
 class Eff_card_event_east_germany(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_east_germany"
     ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1249,14 +1300,18 @@ class Eff_card_event_east_germany(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_east_germany:
-        f = object.__new__(Eff_card_event_east_germany)
+        f = Eff_card_event_east_germany(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_east_germany", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_east_germany:
+        f = Eff_card_event_east_germany(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1270,10 +1325,10 @@ class Eff_card_event_east_germany(Frame):
 
 # card poland: event (specs/iron_curtain/cards.yaml:58)
 class Eff_card_event_poland(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_poland"
     ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1285,14 +1340,18 @@ class Eff_card_event_poland(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_poland:
-        f = object.__new__(Eff_card_event_poland)
+        f = Eff_card_event_poland(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_poland", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_poland:
+        f = Eff_card_event_poland(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1310,10 +1369,10 @@ class Eff_card_event_poland(Frame):
 
 # card iran: event (specs/iron_curtain/cards.yaml:67)
 class Eff_card_event_iran(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_iran"
     ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1325,14 +1384,18 @@ class Eff_card_event_iran(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_iran:
-        f = object.__new__(Eff_card_event_iran)
+        f = Eff_card_event_iran(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_iran", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_iran:
+        f = Eff_card_event_iran(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1346,10 +1409,10 @@ class Eff_card_event_iran(Frame):
 
 # card israel: event (specs/iron_curtain/cards.yaml:74)
 class Eff_card_event_israel(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_israel"
     ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1361,14 +1424,18 @@ class Eff_card_event_israel(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_israel:
-        f = object.__new__(Eff_card_event_israel)
+        f = Eff_card_event_israel(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_israel", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_israel:
+        f = Eff_card_event_israel(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1382,10 +1449,10 @@ class Eff_card_event_israel(Frame):
 
 # card egypt: event (specs/iron_curtain/cards.yaml:81)
 class Eff_card_event_egypt(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_egypt"
     ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1397,14 +1464,18 @@ class Eff_card_event_egypt(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_egypt:
-        f = object.__new__(Eff_card_event_egypt)
+        f = Eff_card_event_egypt(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_egypt", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_egypt:
+        f = Eff_card_event_egypt(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1418,10 +1489,10 @@ class Eff_card_event_egypt(Frame):
 
 # card japan: event (specs/iron_curtain/cards.yaml:90)
 class Eff_card_event_japan(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_japan"
     ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1433,14 +1504,18 @@ class Eff_card_event_japan(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_japan:
-        f = object.__new__(Eff_card_event_japan)
+        f = Eff_card_event_japan(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_japan", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_japan:
+        f = Eff_card_event_japan(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1458,10 +1533,10 @@ class Eff_card_event_japan(Frame):
 
 # card south_korea: event (specs/iron_curtain/cards.yaml:97)
 class Eff_card_event_south_korea(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_south_korea"
     ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1473,14 +1548,18 @@ class Eff_card_event_south_korea(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_south_korea:
-        f = object.__new__(Eff_card_event_south_korea)
+        f = Eff_card_event_south_korea(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_south_korea", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_south_korea:
+        f = Eff_card_event_south_korea(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1498,10 +1577,10 @@ class Eff_card_event_south_korea(Frame):
 
 # card angola: event (specs/iron_curtain/cards.yaml:120)
 class Eff_card_event_angola(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_angola"
     ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1513,14 +1592,18 @@ class Eff_card_event_angola(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_angola:
-        f = object.__new__(Eff_card_event_angola)
+        f = Eff_card_event_angola(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_angola", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_angola:
+        f = Eff_card_event_angola(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1534,10 +1617,10 @@ class Eff_card_event_angola(Frame):
 
 # card ethiopia: event (specs/iron_curtain/cards.yaml:127)
 class Eff_card_event_ethiopia(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_ethiopia"
     ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1549,14 +1632,18 @@ class Eff_card_event_ethiopia(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_ethiopia:
-        f = object.__new__(Eff_card_event_ethiopia)
+        f = Eff_card_event_ethiopia(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_ethiopia", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ethiopia:
+        f = Eff_card_event_ethiopia(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1570,10 +1657,10 @@ class Eff_card_event_ethiopia(Frame):
 
 # card brazil: event (specs/iron_curtain/cards.yaml:136)
 class Eff_card_event_brazil(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_brazil"
     ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1585,14 +1672,18 @@ class Eff_card_event_brazil(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_brazil:
-        f = object.__new__(Eff_card_event_brazil)
+        f = Eff_card_event_brazil(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_brazil", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_brazil:
+        f = Eff_card_event_brazil(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1610,10 +1701,10 @@ class Eff_card_event_brazil(Frame):
 
 # card argentina: event (specs/iron_curtain/cards.yaml:143)
 class Eff_card_event_argentina(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_argentina"
     ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1625,14 +1716,18 @@ class Eff_card_event_argentina(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_argentina:
-        f = object.__new__(Eff_card_event_argentina)
+        f = Eff_card_event_argentina(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_argentina", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_argentina:
+        f = Eff_card_event_argentina(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1650,10 +1745,10 @@ class Eff_card_event_argentina(Frame):
 
 # card panama: event (specs/iron_curtain/cards.yaml:159)
 class Eff_card_event_panama(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_panama"
     ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1665,14 +1760,18 @@ class Eff_card_event_panama(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_panama:
-        f = object.__new__(Eff_card_event_panama)
+        f = Eff_card_event_panama(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_panama", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_panama:
+        f = Eff_card_event_panama(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1686,10 +1785,10 @@ class Eff_card_event_panama(Frame):
 
 # phase round (specs/iron_curtain/game.yaml:219)
 class Phase_round(Frame):
-    __slots__ = ("l_chooser", "l_first", "l_p", "r_1")
+    SLOTS = ("l_chooser", "l_first", "l_p", "r_1")
+    __slots__ = SLOTS
     NAME = "Phase_round"
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "player", "player", "int")
     BLOCKS = 4
     l_chooser: int
@@ -1705,7 +1804,7 @@ class Phase_round(Frame):
         self.r_1 = 0
 
     def copy(self) -> Phase_round:
-        f = object.__new__(Phase_round)
+        f = Phase_round()
         f.pc = self.pc
         f.l_chooser = self.l_chooser
         f.l_first = self.l_first
@@ -1715,6 +1814,16 @@ class Phase_round(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_round", self.pc, [self.l_chooser, self.l_first, self.l_p, self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_round:
+        f = Phase_round()
+        f.pc = pc
+        f.l_chooser = values[0]
+        f.l_first = values[1]
+        f.l_p = values[2]
+        f.r_1 = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1774,10 +1883,10 @@ class Phase_round(Frame):
 
 # the game's flow (phases) (specs/iron_curtain/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ("r_1",)
+    SLOTS = ("r_1",)
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ("int",)
     BLOCKS = 3
     r_1: int
@@ -1787,13 +1896,20 @@ class Flow(Frame):
         self.r_1 = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         f.r_1 = self.r_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, [self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        f.r_1 = values[0]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

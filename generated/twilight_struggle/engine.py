@@ -5282,10 +5282,10 @@ def evaluate(s: State, l_p: int) -> int:
 
 # procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:201)
 class Proc_free_coup_or_realignments(Frame):
-    __slots__ = ("l_p", "l_c", "l_area", "l_ops", "l_kinds", "l_going", "l_kind", "l_t")
+    SLOTS = ("l_p", "l_c", "l_area", "l_ops", "l_kinds", "l_going", "l_kind", "l_t")
+    __slots__ = SLOTS
     NAME = "Proc_free_coup_or_realignments"
     ORIGIN = "procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:201)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -5318,11 +5318,8 @@ class Proc_free_coup_or_realignments(Frame):
         self.l_t = -1
 
     def copy(self) -> Proc_free_coup_or_realignments:
-        f = object.__new__(Proc_free_coup_or_realignments)
+        f = Proc_free_coup_or_realignments(self.l_p, self.l_c, self.l_area)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
-        f.l_area = self.l_area
         f.l_ops = self.l_ops
         f.l_kinds = self.l_kinds
         f.l_going = self.l_going
@@ -5336,6 +5333,17 @@ class Proc_free_coup_or_realignments(Frame):
             self.pc,
             [self.l_p, self.l_c, self.l_area, self.l_ops, self.l_kinds, self.l_going, self.l_kind, self.l_t],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_free_coup_or_realignments:
+        f = Proc_free_coup_or_realignments(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_ops = values[3]
+        f.l_kinds = values[4]
+        f.l_going = values[5]
+        f.l_kind = values[6]
+        f.l_t = values[7]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5414,10 +5422,10 @@ class Proc_free_coup_or_realignments(Frame):
 
 # procedure remove_up_to (specs/twilight_struggle/events.yaml:256)
 class Proc_remove_up_to(Frame):
-    __slots__ = ("l_p", "l_total", "l_most", "l_area", "l_o", "l_taken", "l_xs", "l_x", "r_1")
+    SLOTS = ("l_p", "l_total", "l_most", "l_area", "l_o", "l_taken", "l_xs", "l_x", "r_1")
+    __slots__ = SLOTS
     NAME = "Proc_remove_up_to"
     ORIGIN = "procedure remove_up_to (specs/twilight_struggle/events.yaml:256)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "int",
@@ -5453,12 +5461,8 @@ class Proc_remove_up_to(Frame):
         self.r_1 = 0
 
     def copy(self) -> Proc_remove_up_to:
-        f = object.__new__(Proc_remove_up_to)
+        f = Proc_remove_up_to(self.l_p, self.l_total, self.l_most, self.l_area)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_total = self.l_total
-        f.l_most = self.l_most
-        f.l_area = self.l_area
         f.l_o = self.l_o
         f.l_taken = self.l_taken
         f.l_xs = self.l_xs
@@ -5482,6 +5486,17 @@ class Proc_remove_up_to(Frame):
                 self.r_1,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_up_to:
+        f = Proc_remove_up_to(values[0], values[1], values[2], values[3])
+        f.pc = pc
+        f.l_o = values[4]
+        f.l_taken = values[5]
+        f.l_xs = values[6]
+        f.l_x = values[7]
+        f.r_1 = values[8]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5535,10 +5550,10 @@ class Proc_remove_up_to(Frame):
 
 # procedure remove_from_each (specs/twilight_struggle/events.yaml:269)
 class Proc_remove_from_each(Frame):
-    __slots__ = ("l_p", "l_n", "l_amount", "l_area", "l_o", "l_xs", "l_chosen", "l_x")
+    SLOTS = ("l_p", "l_n", "l_amount", "l_area", "l_o", "l_xs", "l_chosen", "l_x")
+    __slots__ = SLOTS
     NAME = "Proc_remove_from_each"
     ORIGIN = "procedure remove_from_each (specs/twilight_struggle/events.yaml:269)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "int",
@@ -5571,12 +5586,8 @@ class Proc_remove_from_each(Frame):
         self.l_x = -1
 
     def copy(self) -> Proc_remove_from_each:
-        f = object.__new__(Proc_remove_from_each)
+        f = Proc_remove_from_each(self.l_p, self.l_n, self.l_amount, self.l_area)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
-        f.l_amount = self.l_amount
-        f.l_area = self.l_area
         f.l_o = self.l_o
         f.l_xs = self.l_xs
         f.l_chosen = self.l_chosen
@@ -5589,6 +5600,16 @@ class Proc_remove_from_each(Frame):
             self.pc,
             [self.l_p, self.l_n, self.l_amount, self.l_area, self.l_o, self.l_xs, self.l_chosen, self.l_x],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_from_each:
+        f = Proc_remove_from_each(values[0], values[1], values[2], values[3])
+        f.pc = pc
+        f.l_o = values[4]
+        f.l_xs = values[5]
+        f.l_chosen = values[6]
+        f.l_x = values[7]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5626,10 +5647,10 @@ class Proc_remove_from_each(Frame):
 
 # procedure add_to_each (specs/twilight_struggle/events.yaml:280)
 class Proc_add_to_each(Frame):
-    __slots__ = ("l_p", "l_n", "l_area", "l_chosen", "l_x")
+    SLOTS = ("l_p", "l_n", "l_area", "l_chosen", "l_x")
+    __slots__ = SLOTS
     NAME = "Proc_add_to_each"
     ORIGIN = "procedure add_to_each (specs/twilight_struggle/events.yaml:280)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "list[entity:country]", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -5647,17 +5668,22 @@ class Proc_add_to_each(Frame):
         self.l_x = -1
 
     def copy(self) -> Proc_add_to_each:
-        f = object.__new__(Proc_add_to_each)
+        f = Proc_add_to_each(self.l_p, self.l_n, self.l_area)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
-        f.l_area = self.l_area
         f.l_chosen = self.l_chosen
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_add_to_each", self.pc, [self.l_p, self.l_n, self.l_area, self.l_chosen, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_to_each:
+        f = Proc_add_to_each(values[0], values[1], values[2])
+        f.pc = pc
+        f.l_chosen = values[3]
+        f.l_x = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5692,10 +5718,10 @@ class Proc_add_to_each(Frame):
 
 # procedure add_spread (specs/twilight_struggle/events.yaml:286)
 class Proc_add_spread(Frame):
-    __slots__ = ("l_p", "l_total", "l_most", "l_area", "l_placed", "l_x", "r_1")
+    SLOTS = ("l_p", "l_total", "l_most", "l_area", "l_placed", "l_x", "r_1")
+    __slots__ = SLOTS
     NAME = "Proc_add_spread"
     ORIGIN = "procedure add_spread (specs/twilight_struggle/events.yaml:286)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "int",
@@ -5725,12 +5751,8 @@ class Proc_add_spread(Frame):
         self.r_1 = 0
 
     def copy(self) -> Proc_add_spread:
-        f = object.__new__(Proc_add_spread)
+        f = Proc_add_spread(self.l_p, self.l_total, self.l_most, self.l_area)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_total = self.l_total
-        f.l_most = self.l_most
-        f.l_area = self.l_area
         f.l_placed = self.l_placed
         f.l_x = self.l_x
         f.r_1 = self.r_1
@@ -5742,6 +5764,15 @@ class Proc_add_spread(Frame):
             self.pc,
             [self.l_p, self.l_total, self.l_most, self.l_area, self.l_placed, self.l_x, self.r_1],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_spread:
+        f = Proc_add_spread(values[0], values[1], values[2], values[3])
+        f.pc = pc
+        f.l_placed = values[4]
+        f.l_x = values[5]
+        f.r_1 = values[6]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5783,10 +5814,10 @@ class Proc_add_spread(Frame):
 
 # procedure conduct_operations (specs/twilight_struggle/operations.yaml:167)
 class Proc_conduct_operations(Frame):
-    __slots__ = ("l_p", "l_ops", "l_bonus", "l_start")
+    SLOTS = ("l_p", "l_ops", "l_bonus", "l_start")
+    __slots__ = SLOTS
     NAME = "Proc_conduct_operations"
     ORIGIN = "procedure conduct_operations (specs/twilight_struggle/operations.yaml:167)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "int", "list[entity:country]")
     BLOCKS = 2
     l_p: int
@@ -5802,16 +5833,18 @@ class Proc_conduct_operations(Frame):
         self.l_start = l_start
 
     def copy(self) -> Proc_conduct_operations:
-        f = object.__new__(Proc_conduct_operations)
+        f = Proc_conduct_operations(self.l_p, self.l_ops, self.l_bonus, self.l_start)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_ops = self.l_ops
-        f.l_bonus = self.l_bonus
-        f.l_start = self.l_start
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_conduct_operations", self.pc, [self.l_p, self.l_ops, self.l_bonus, self.l_start]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_conduct_operations:
+        f = Proc_conduct_operations(values[0], values[1], values[2], values[3])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5825,10 +5858,10 @@ class Proc_conduct_operations(Frame):
 
 # procedure spend_operations (specs/twilight_struggle/operations.yaml:171)
 class Proc_spend_operations(Frame):
-    __slots__ = ("l_p", "l_ops", "l_bonus", "l_start", "l_allowed", "l_sea", "l_kinds", "l_kind", "l_x")
+    SLOTS = ("l_p", "l_ops", "l_bonus", "l_start", "l_allowed", "l_sea", "l_kinds", "l_kind", "l_x")
+    __slots__ = SLOTS
     NAME = "Proc_spend_operations"
     ORIGIN = "procedure spend_operations (specs/twilight_struggle/operations.yaml:171)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "int",
@@ -5864,13 +5897,8 @@ class Proc_spend_operations(Frame):
         self.l_x = -1
 
     def copy(self) -> Proc_spend_operations:
-        f = object.__new__(Proc_spend_operations)
+        f = Proc_spend_operations(self.l_p, self.l_ops, self.l_bonus, self.l_start, self.l_allowed)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_ops = self.l_ops
-        f.l_bonus = self.l_bonus
-        f.l_start = self.l_start
-        f.l_allowed = self.l_allowed
         f.l_sea = self.l_sea
         f.l_kinds = self.l_kinds
         f.l_kind = self.l_kind
@@ -5893,6 +5921,16 @@ class Proc_spend_operations(Frame):
                 self.l_x,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_spend_operations:
+        f = Proc_spend_operations(values[0], values[1], values[2], values[3], values[4])
+        f.pc = pc
+        f.l_sea = values[5]
+        f.l_kinds = values[6]
+        f.l_kind = values[7]
+        f.l_x = values[8]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5963,10 +6001,10 @@ class Proc_spend_operations(Frame):
 
 # procedure add_influence (specs/twilight_struggle/operations.yaml:189)
 class Proc_add_influence(Frame):
-    __slots__ = ("l_p", "l_ops", "l_bonus", "l_sea", "l_start", "l_open", "l_left", "l_spots", "l_x")
+    SLOTS = ("l_p", "l_ops", "l_bonus", "l_sea", "l_start", "l_open", "l_left", "l_spots", "l_x")
+    __slots__ = SLOTS
     NAME = "Proc_add_influence"
     ORIGIN = "procedure add_influence (specs/twilight_struggle/operations.yaml:189)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "int",
@@ -6002,13 +6040,8 @@ class Proc_add_influence(Frame):
         self.l_x = -1
 
     def copy(self) -> Proc_add_influence:
-        f = object.__new__(Proc_add_influence)
+        f = Proc_add_influence(self.l_p, self.l_ops, self.l_bonus, self.l_sea, self.l_start)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_ops = self.l_ops
-        f.l_bonus = self.l_bonus
-        f.l_sea = self.l_sea
-        f.l_start = self.l_start
         f.l_open = self.l_open
         f.l_left = self.l_left
         f.l_spots = self.l_spots
@@ -6031,6 +6064,16 @@ class Proc_add_influence(Frame):
                 self.l_x,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_influence:
+        f = Proc_add_influence(values[0], values[1], values[2], values[3], values[4])
+        f.pc = pc
+        f.l_open = values[5]
+        f.l_left = values[6]
+        f.l_spots = values[7]
+        f.l_x = values[8]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6101,10 +6144,10 @@ class Proc_add_influence(Frame):
 
 # procedure realignments (specs/twilight_struggle/operations.yaml:205)
 class Proc_realignments(Frame):
-    __slots__ = ("l_p", "l_ops", "l_bonus", "l_sea", "l_area", "l_left", "l_targets", "l_x")
+    SLOTS = ("l_p", "l_ops", "l_bonus", "l_sea", "l_area", "l_left", "l_targets", "l_x")
+    __slots__ = SLOTS
     NAME = "Proc_realignments"
     ORIGIN = "procedure realignments (specs/twilight_struggle/operations.yaml:205)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "int",
@@ -6137,13 +6180,8 @@ class Proc_realignments(Frame):
         self.l_x = -1
 
     def copy(self) -> Proc_realignments:
-        f = object.__new__(Proc_realignments)
+        f = Proc_realignments(self.l_p, self.l_ops, self.l_bonus, self.l_sea, self.l_area)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_ops = self.l_ops
-        f.l_bonus = self.l_bonus
-        f.l_sea = self.l_sea
-        f.l_area = self.l_area
         f.l_left = self.l_left
         f.l_targets = self.l_targets
         f.l_x = self.l_x
@@ -6164,6 +6202,15 @@ class Proc_realignments(Frame):
                 self.l_x,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_realignments:
+        f = Proc_realignments(values[0], values[1], values[2], values[3], values[4])
+        f.pc = pc
+        f.l_left = values[5]
+        f.l_targets = values[6]
+        f.l_x = values[7]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6227,10 +6274,10 @@ class Proc_realignments(Frame):
 
 # procedure coup_attempt (specs/twilight_struggle/operations.yaml:234)
 class Proc_coup_attempt(Frame):
-    __slots__ = ("l_p", "l_x", "l_ops", "l_free", "l_o", "l_r", "l_mod", "l_margin", "l_gone", "e_1", "e_2")
+    SLOTS = ("l_p", "l_x", "l_ops", "l_free", "l_o", "l_r", "l_mod", "l_margin", "l_gone", "e_1", "e_2")
+    __slots__ = SLOTS
     NAME = "Proc_coup_attempt"
     ORIGIN = "procedure coup_attempt (specs/twilight_struggle/operations.yaml:234)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "entity:country",
@@ -6272,12 +6319,8 @@ class Proc_coup_attempt(Frame):
         self.e_2 = -1
 
     def copy(self) -> Proc_coup_attempt:
-        f = object.__new__(Proc_coup_attempt)
+        f = Proc_coup_attempt(self.l_p, self.l_x, self.l_ops, self.l_free)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_x = self.l_x
-        f.l_ops = self.l_ops
-        f.l_free = self.l_free
         f.l_o = self.l_o
         f.l_r = self.l_r
         f.l_mod = self.l_mod
@@ -6305,6 +6348,19 @@ class Proc_coup_attempt(Frame):
                 self.e_2,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_coup_attempt:
+        f = Proc_coup_attempt(values[0], values[1], values[2], values[3])
+        f.pc = pc
+        f.l_o = values[4]
+        f.l_r = values[5]
+        f.l_mod = values[6]
+        f.l_margin = values[7]
+        f.l_gone = values[8]
+        f.e_1 = values[9]
+        f.e_2 = values[10]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6401,10 +6457,10 @@ class Proc_coup_attempt(Frame):
 
 # procedure headline_phase (specs/twilight_struggle/turn.yaml:80)
 class Proc_headline_phase(Frame):
-    __slots__ = ("l_p", "l_order", "l_k", "l_p_2", "l_c", "i_1", "k_2")
+    SLOTS = ("l_p", "l_order", "l_k", "l_p_2", "l_c", "i_1", "k_2")
+    __slots__ = SLOTS
     NAME = "Proc_headline_phase"
     ORIGIN = "procedure headline_phase (specs/twilight_struggle/turn.yaml:80)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "list[player]", "int", "player", "entity:card", "list[player]", "int")
     BLOCKS = 7
     l_p: int
@@ -6426,7 +6482,7 @@ class Proc_headline_phase(Frame):
         self.k_2 = 0
 
     def copy(self) -> Proc_headline_phase:
-        f = object.__new__(Proc_headline_phase)
+        f = Proc_headline_phase()
         f.pc = self.pc
         f.l_p = self.l_p
         f.l_order = self.l_order
@@ -6443,6 +6499,19 @@ class Proc_headline_phase(Frame):
             self.pc,
             [self.l_p, self.l_order, self.l_k, self.l_p_2, self.l_c, self.i_1, self.k_2],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_headline_phase:
+        f = Proc_headline_phase()
+        f.pc = pc
+        f.l_p = values[0]
+        f.l_order = values[1]
+        f.l_k = values[2]
+        f.l_p_2 = values[3]
+        f.l_c = values[4]
+        f.i_1 = values[5]
+        f.k_2 = values[6]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6538,10 +6607,10 @@ class Proc_headline_phase(Frame):
 
 # procedure choose_headline (specs/twilight_struggle/turn.yaml:110)
 class Proc_choose_headline(Frame):
-    __slots__ = ("l_p", "l_openly", "l_options", "d_1", "d_2")
+    SLOTS = ("l_p", "l_openly", "l_options", "d_1", "d_2")
+    __slots__ = SLOTS
     NAME = "Proc_choose_headline"
     ORIGIN = "procedure choose_headline (specs/twilight_struggle/turn.yaml:110)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "bool", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -6559,10 +6628,8 @@ class Proc_choose_headline(Frame):
         self.d_2 = -1
 
     def copy(self) -> Proc_choose_headline:
-        f = object.__new__(Proc_choose_headline)
+        f = Proc_choose_headline(self.l_p, self.l_openly)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_openly = self.l_openly
         f.l_options = self.l_options
         f.d_1 = self.d_1
         f.d_2 = self.d_2
@@ -6574,6 +6641,15 @@ class Proc_choose_headline(Frame):
             self.pc,
             [self.l_p, self.l_openly, self.l_options, self.d_1, self.d_2],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_choose_headline:
+        f = Proc_choose_headline(values[0], values[1])
+        f.pc = pc
+        f.l_options = values[2]
+        f.d_1 = values[3]
+        f.d_2 = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6629,10 +6705,10 @@ class Proc_choose_headline(Frame):
 
 # procedure action_round (specs/twilight_struggle/turn.yaml:123)
 class Proc_action_round(Frame):
-    __slots__ = ("l_p", "l_before", "l_owing", "l_trap", "e_1", "e_2")
+    SLOTS = ("l_p", "l_before", "l_owing", "l_trap", "e_1", "e_2")
+    __slots__ = SLOTS
     NAME = "Proc_action_round"
     ORIGIN = "procedure action_round (specs/twilight_struggle/turn.yaml:123)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "bool", "entity:card", "player", "int")
     BLOCKS = 3
     l_p: int
@@ -6652,9 +6728,8 @@ class Proc_action_round(Frame):
         self.e_2 = 0
 
     def copy(self) -> Proc_action_round:
-        f = object.__new__(Proc_action_round)
+        f = Proc_action_round(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_before = self.l_before
         f.l_owing = self.l_owing
         f.l_trap = self.l_trap
@@ -6668,6 +6743,17 @@ class Proc_action_round(Frame):
             self.pc,
             [self.l_p, self.l_before, self.l_owing, self.l_trap, self.e_1, self.e_2],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_action_round:
+        f = Proc_action_round(values[0])
+        f.pc = pc
+        f.l_before = values[1]
+        f.l_owing = values[2]
+        f.l_trap = values[3]
+        f.e_1 = values[4]
+        f.e_2 = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6715,10 +6801,10 @@ class Proc_action_round(Frame):
 
 # procedure play_a_card (specs/twilight_struggle/turn.yaml:139)
 class Proc_play_a_card(Frame):
-    __slots__ = ("l_p", "l_options", "l_c", "l_c_2")
+    SLOTS = ("l_p", "l_options", "l_c", "l_c_2")
+    __slots__ = SLOTS
     NAME = "Proc_play_a_card"
     ORIGIN = "procedure play_a_card (specs/twilight_struggle/turn.yaml:139)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 4
     l_p: int
@@ -6734,9 +6820,8 @@ class Proc_play_a_card(Frame):
         self.l_c_2 = -1
 
     def copy(self) -> Proc_play_a_card:
-        f = object.__new__(Proc_play_a_card)
+        f = Proc_play_a_card(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.l_options = self.l_options
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
@@ -6744,6 +6829,15 @@ class Proc_play_a_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_a_card", self.pc, [self.l_p, self.l_options, self.l_c, self.l_c_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_a_card:
+        f = Proc_play_a_card(values[0])
+        f.pc = pc
+        f.l_options = values[1]
+        f.l_c = values[2]
+        f.l_c_2 = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6823,10 +6917,10 @@ class Proc_play_a_card(Frame):
 
 # procedure trap_round (specs/twilight_struggle/turn.yaml:162)
 class Proc_trap_round(Frame):
-    __slots__ = ("l_p", "l_trap", "l_escapes", "l_scorings", "l_options", "l_c")
+    SLOTS = ("l_p", "l_trap", "l_escapes", "l_scorings", "l_options", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_trap_round"
     ORIGIN = "procedure trap_round (specs/twilight_struggle/turn.yaml:162)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -6853,10 +6947,8 @@ class Proc_trap_round(Frame):
         self.l_c = -1
 
     def copy(self) -> Proc_trap_round:
-        f = object.__new__(Proc_trap_round)
+        f = Proc_trap_round(self.l_p, self.l_trap)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_trap = self.l_trap
         f.l_escapes = self.l_escapes
         f.l_scorings = self.l_scorings
         f.l_options = self.l_options
@@ -6869,6 +6961,16 @@ class Proc_trap_round(Frame):
             self.pc,
             [self.l_p, self.l_trap, self.l_escapes, self.l_scorings, self.l_options, self.l_c],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_trap_round:
+        f = Proc_trap_round(values[0], values[1])
+        f.pc = pc
+        f.l_escapes = values[2]
+        f.l_scorings = values[3]
+        f.l_options = values[4]
+        f.l_c = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6957,10 +7059,10 @@ class Proc_trap_round(Frame):
 
 # procedure play_card (specs/twilight_struggle/turn.yaml:199)
 class Proc_play_card(Frame):
-    __slots__ = ("l_p", "l_c", "l_how", "l_when", "l_start")
+    SLOTS = ("l_p", "l_c", "l_how", "l_when", "l_start")
+    __slots__ = SLOTS
     NAME = "Proc_play_card"
     ORIGIN = "procedure play_card (specs/twilight_struggle/turn.yaml:199)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "enum:use", "enum:timing", "list[entity:country]")
     BLOCKS = 10
     l_p: int
@@ -6978,10 +7080,8 @@ class Proc_play_card(Frame):
         self.l_start = []
 
     def copy(self) -> Proc_play_card:
-        f = object.__new__(Proc_play_card)
+        f = Proc_play_card(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         f.l_how = self.l_how
         f.l_when = self.l_when
         f.l_start = self.l_start
@@ -6989,6 +7089,15 @@ class Proc_play_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_how, self.l_when, self.l_start]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_card:
+        f = Proc_play_card(values[0], values[1])
+        f.pc = pc
+        f.l_how = values[2]
+        f.l_when = values[3]
+        f.l_start = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7132,10 +7241,10 @@ class Proc_play_card(Frame):
 
 # procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)
 class Proc_resolve_event_play(Frame):
-    __slots__ = ("l_p", "l_c", "l_q")
+    SLOTS = ("l_p", "l_c", "l_q")
+    __slots__ = SLOTS
     NAME = "Proc_resolve_event_play"
     ORIGIN = "procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
@@ -7149,15 +7258,20 @@ class Proc_resolve_event_play(Frame):
         self.l_q = -1
 
     def copy(self) -> Proc_resolve_event_play:
-        f = object.__new__(Proc_resolve_event_play)
+        f = Proc_resolve_event_play(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         f.l_q = self.l_q
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_resolve_event_play", self.pc, [self.l_p, self.l_c, self.l_q]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_resolve_event_play:
+        f = Proc_resolve_event_play(values[0], values[1])
+        f.pc = pc
+        f.l_q = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7182,10 +7296,10 @@ class Proc_resolve_event_play(Frame):
 
 # procedure fire_event (specs/twilight_struggle/turn.yaml:253)
 class Proc_fire_event(Frame):
-    __slots__ = ("l_q", "l_c", "l_x")
+    SLOTS = ("l_q", "l_c", "l_x")
+    __slots__ = SLOTS
     NAME = "Proc_fire_event"
     ORIGIN = "procedure fire_event (specs/twilight_struggle/turn.yaml:253)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 2
     l_q: int
@@ -7199,15 +7313,20 @@ class Proc_fire_event(Frame):
         self.l_x = -1
 
     def copy(self) -> Proc_fire_event:
-        f = object.__new__(Proc_fire_event)
+        f = Proc_fire_event(self.l_q, self.l_c)
         f.pc = self.pc
-        f.l_q = self.l_q
-        f.l_c = self.l_c
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_fire_event", self.pc, [self.l_q, self.l_c, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_fire_event:
+        f = Proc_fire_event(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7237,10 +7356,10 @@ class Proc_fire_event(Frame):
 
 # procedure event_operations (specs/twilight_struggle/turn.yaml:260)
 class Proc_event_operations(Frame):
-    __slots__ = ("l_p", "l_c")
+    SLOTS = ("l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_event_operations"
     ORIGIN = "procedure event_operations (specs/twilight_struggle/turn.yaml:260)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -7252,14 +7371,18 @@ class Proc_event_operations(Frame):
         self.l_c = l_c
 
     def copy(self) -> Proc_event_operations:
-        f = object.__new__(Proc_event_operations)
+        f = Proc_event_operations(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_event_operations", self.pc, [self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_event_operations:
+        f = Proc_event_operations(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7275,10 +7398,10 @@ class Proc_event_operations(Frame):
 
 # procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)
 class Proc_use_for_operations(Frame):
-    __slots__ = ("l_p", "l_c")
+    SLOTS = ("l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Proc_use_for_operations"
     ORIGIN = "procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -7290,14 +7413,18 @@ class Proc_use_for_operations(Frame):
         self.l_c = l_c
 
     def copy(self) -> Proc_use_for_operations:
-        f = object.__new__(Proc_use_for_operations)
+        f = Proc_use_for_operations(self.l_p, self.l_c)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_use_for_operations", self.pc, [self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_use_for_operations:
+        f = Proc_use_for_operations(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7323,10 +7450,10 @@ class Proc_use_for_operations(Frame):
 
 # procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)
 class Proc_end_of_turn(Frame):
-    __slots__ = ("l_us_short", "l_su_short", "l_p", "l_c", "l_p_2", "l_p_3", "i_1", "k_2")
+    SLOTS = ("l_us_short", "l_su_short", "l_p", "l_c", "l_p_2", "l_p_3", "i_1", "k_2")
+    __slots__ = SLOTS
     NAME = "Proc_end_of_turn"
     ORIGIN = "procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)"
-    SLOTS = __slots__
     SLOT_TYPES = ("int", "int", "player", "entity:card", "player", "player", "list[player]", "int")
     BLOCKS = 3
     l_us_short: int
@@ -7350,7 +7477,7 @@ class Proc_end_of_turn(Frame):
         self.k_2 = 0
 
     def copy(self) -> Proc_end_of_turn:
-        f = object.__new__(Proc_end_of_turn)
+        f = Proc_end_of_turn()
         f.pc = self.pc
         f.l_us_short = self.l_us_short
         f.l_su_short = self.l_su_short
@@ -7377,6 +7504,20 @@ class Proc_end_of_turn(Frame):
                 self.k_2,
             ],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_end_of_turn:
+        f = Proc_end_of_turn()
+        f.pc = pc
+        f.l_us_short = values[0]
+        f.l_su_short = values[1]
+        f.l_p = values[2]
+        f.l_c = values[3]
+        f.l_p_2 = values[4]
+        f.l_p_3 = values[5]
+        f.i_1 = values[6]
+        f.k_2 = values[7]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7457,10 +7598,10 @@ class Proc_end_of_turn(Frame):
 
 # card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)
 class Eff_card_event_five_year_plan(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_c")
+    SLOTS = ("l_self", "l_p", "l_o", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_five_year_plan"
     ORIGIN = "card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -7476,16 +7617,22 @@ class Eff_card_event_five_year_plan(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_five_year_plan:
-        f = object.__new__(Eff_card_event_five_year_plan)
+        f = Eff_card_event_five_year_plan(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_five_year_plan", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_five_year_plan:
+        f = Eff_card_event_five_year_plan(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_c = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7518,10 +7665,10 @@ class Eff_card_event_five_year_plan(Frame):
 
 # card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)
 class Eff_card_event_socialist_governments(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_socialist_governments"
     ORIGIN = "card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7533,14 +7680,18 @@ class Eff_card_event_socialist_governments(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_socialist_governments:
-        f = object.__new__(Eff_card_event_socialist_governments)
+        f = Eff_card_event_socialist_governments(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_socialist_governments", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_socialist_governments:
+        f = Eff_card_event_socialist_governments(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7554,10 +7705,10 @@ class Eff_card_event_socialist_governments(Frame):
 
 # card blockade: event (specs/twilight_struggle/cards.yaml:112)
 class Eff_card_event_blockade(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_c")
+    SLOTS = ("l_self", "l_p", "l_o", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_blockade"
     ORIGIN = "card blockade: event (specs/twilight_struggle/cards.yaml:112)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -7573,16 +7724,22 @@ class Eff_card_event_blockade(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_blockade:
-        f = object.__new__(Eff_card_event_blockade)
+        f = Eff_card_event_blockade(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_blockade", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_blockade:
+        f = Eff_card_event_blockade(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_c = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7625,10 +7782,10 @@ class Eff_card_event_blockade(Frame):
 
 # card comecon: event (specs/twilight_struggle/cards.yaml:157)
 class Eff_card_event_comecon(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_comecon"
     ORIGIN = "card comecon: event (specs/twilight_struggle/cards.yaml:157)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7640,14 +7797,18 @@ class Eff_card_event_comecon(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_comecon:
-        f = object.__new__(Eff_card_event_comecon)
+        f = Eff_card_event_comecon(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_comecon", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_comecon:
+        f = Eff_card_event_comecon(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7671,10 +7832,10 @@ class Eff_card_event_comecon(Frame):
 
 # card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)
 class Eff_card_event_warsaw_pact_formed(Frame):
-    __slots__ = ("l_self", "l_p", "l_removing")
+    SLOTS = ("l_self", "l_p", "l_removing")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_warsaw_pact_formed"
     ORIGIN = "card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 3
     l_self: int
@@ -7688,15 +7849,20 @@ class Eff_card_event_warsaw_pact_formed(Frame):
         self.l_removing = False
 
     def copy(self) -> Eff_card_event_warsaw_pact_formed:
-        f = object.__new__(Eff_card_event_warsaw_pact_formed)
+        f = Eff_card_event_warsaw_pact_formed(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_removing = self.l_removing
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_warsaw_pact_formed", self.pc, [self.l_self, self.l_p, self.l_removing]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_warsaw_pact_formed:
+        f = Eff_card_event_warsaw_pact_formed(values[0], values[1])
+        f.pc = pc
+        f.l_removing = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7726,10 +7892,10 @@ class Eff_card_event_warsaw_pact_formed(Frame):
 
 # card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)
 class Eff_card_event_truman_doctrine(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_xs", "l_x")
+    SLOTS = ("l_self", "l_p", "l_o", "l_xs", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_truman_doctrine"
     ORIGIN = "card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -7747,10 +7913,8 @@ class Eff_card_event_truman_doctrine(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_truman_doctrine:
-        f = object.__new__(Eff_card_event_truman_doctrine)
+        f = Eff_card_event_truman_doctrine(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_xs = self.l_xs
         f.l_x = self.l_x
@@ -7762,6 +7926,15 @@ class Eff_card_event_truman_doctrine(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_truman_doctrine:
+        f = Eff_card_event_truman_doctrine(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_xs = values[3]
+        f.l_x = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7805,10 +7978,10 @@ class Eff_card_event_truman_doctrine(Frame):
 
 # card olympic_games: event (specs/twilight_struggle/cards.yaml:230)
 class Eff_card_event_olympic_games(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_boycott", "l_mine", "l_theirs")
+    SLOTS = ("l_self", "l_p", "l_o", "l_boycott", "l_mine", "l_theirs")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_olympic_games"
     ORIGIN = "card olympic_games: event (specs/twilight_struggle/cards.yaml:230)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "bool", "int", "int")
     BLOCKS = 3
     l_self: int
@@ -7828,10 +8001,8 @@ class Eff_card_event_olympic_games(Frame):
         self.l_theirs = 0
 
     def copy(self) -> Eff_card_event_olympic_games:
-        f = object.__new__(Eff_card_event_olympic_games)
+        f = Eff_card_event_olympic_games(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_boycott = self.l_boycott
         f.l_mine = self.l_mine
@@ -7844,6 +8015,16 @@ class Eff_card_event_olympic_games(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_boycott, self.l_mine, self.l_theirs],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_olympic_games:
+        f = Eff_card_event_olympic_games(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_boycott = values[3]
+        f.l_mine = values[4]
+        f.l_theirs = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7890,10 +8071,10 @@ class Eff_card_event_olympic_games(Frame):
 
 # card independent_reds: event (specs/twilight_struggle/cards.yaml:266)
 class Eff_card_event_independent_reds(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_xs", "l_x")
+    SLOTS = ("l_self", "l_p", "l_o", "l_xs", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_independent_reds"
     ORIGIN = "card independent_reds: event (specs/twilight_struggle/cards.yaml:266)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -7911,10 +8092,8 @@ class Eff_card_event_independent_reds(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_independent_reds:
-        f = object.__new__(Eff_card_event_independent_reds)
+        f = Eff_card_event_independent_reds(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_xs = self.l_xs
         f.l_x = self.l_x
@@ -7926,6 +8105,15 @@ class Eff_card_event_independent_reds(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_independent_reds:
+        f = Eff_card_event_independent_reds(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_xs = values[3]
+        f.l_x = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7963,10 +8151,10 @@ class Eff_card_event_independent_reds(Frame):
 
 # card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)
 class Eff_card_event_marshall_plan(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_marshall_plan"
     ORIGIN = "card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7978,14 +8166,18 @@ class Eff_card_event_marshall_plan(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_marshall_plan:
-        f = object.__new__(Eff_card_event_marshall_plan)
+        f = Eff_card_event_marshall_plan(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_marshall_plan", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_marshall_plan:
+        f = Eff_card_event_marshall_plan(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8009,10 +8201,10 @@ class Eff_card_event_marshall_plan(Frame):
 
 # card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)
 class Eff_card_event_indo_pakistani_war(Frame):
-    __slots__ = ("l_self", "l_p", "l_x")
+    SLOTS = ("l_self", "l_p", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_indo_pakistani_war"
     ORIGIN = "card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -8026,15 +8218,20 @@ class Eff_card_event_indo_pakistani_war(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_indo_pakistani_war:
-        f = object.__new__(Eff_card_event_indo_pakistani_war)
+        f = Eff_card_event_indo_pakistani_war(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_indo_pakistani_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_indo_pakistani_war:
+        f = Eff_card_event_indo_pakistani_war(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8056,10 +8253,10 @@ class Eff_card_event_indo_pakistani_war(Frame):
 
 # card cia_created: event (specs/twilight_struggle/cards.yaml:312)
 class Eff_card_event_cia_created(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_cia_created"
     ORIGIN = "card cia_created: event (specs/twilight_struggle/cards.yaml:312)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8071,14 +8268,18 @@ class Eff_card_event_cia_created(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_cia_created:
-        f = object.__new__(Eff_card_event_cia_created)
+        f = Eff_card_event_cia_created(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_cia_created", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_cia_created:
+        f = Eff_card_event_cia_created(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8093,10 +8294,10 @@ class Eff_card_event_cia_created(Frame):
 
 # card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)
 class Eff_card_event_suez_crisis(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_suez_crisis"
     ORIGIN = "card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8108,14 +8309,18 @@ class Eff_card_event_suez_crisis(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_suez_crisis:
-        f = object.__new__(Eff_card_event_suez_crisis)
+        f = Eff_card_event_suez_crisis(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_suez_crisis", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_suez_crisis:
+        f = Eff_card_event_suez_crisis(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8129,10 +8334,10 @@ class Eff_card_event_suez_crisis(Frame):
 
 # card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)
 class Eff_card_event_east_european_unrest(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_east_european_unrest"
     ORIGIN = "card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8144,14 +8349,18 @@ class Eff_card_event_east_european_unrest(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_east_european_unrest:
-        f = object.__new__(Eff_card_event_east_european_unrest)
+        f = Eff_card_event_east_european_unrest(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_east_european_unrest", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_east_european_unrest:
+        f = Eff_card_event_east_european_unrest(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8169,10 +8378,10 @@ class Eff_card_event_east_european_unrest(Frame):
 
 # card decolonization: event (specs/twilight_struggle/cards.yaml:350)
 class Eff_card_event_decolonization(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_decolonization"
     ORIGIN = "card decolonization: event (specs/twilight_struggle/cards.yaml:350)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8184,14 +8393,18 @@ class Eff_card_event_decolonization(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_decolonization:
-        f = object.__new__(Eff_card_event_decolonization)
+        f = Eff_card_event_decolonization(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_decolonization", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_decolonization:
+        f = Eff_card_event_decolonization(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8215,10 +8428,10 @@ class Eff_card_event_decolonization(Frame):
 
 # card un_intervention: event (specs/twilight_struggle/cards.yaml:367)
 class Eff_card_event_un_intervention(Frame):
-    __slots__ = ("l_self", "l_p", "l_c")
+    SLOTS = ("l_self", "l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_un_intervention"
     ORIGIN = "card un_intervention: event (specs/twilight_struggle/cards.yaml:367)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -8232,15 +8445,20 @@ class Eff_card_event_un_intervention(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_un_intervention:
-        f = object.__new__(Eff_card_event_un_intervention)
+        f = Eff_card_event_un_intervention(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_un_intervention", self.pc, [self.l_self, self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_un_intervention:
+        f = Eff_card_event_un_intervention(values[0], values[1])
+        f.pc = pc
+        f.l_c = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8270,10 +8488,10 @@ class Eff_card_event_un_intervention(Frame):
 
 # card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)
 class Eff_card_event_de_stalinization(Frame):
-    __slots__ = ("l_self", "l_p", "l_taken", "l_more", "l_x")
+    SLOTS = ("l_self", "l_p", "l_taken", "l_more", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_de_stalinization"
     ORIGIN = "card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:country")
     BLOCKS = 4
     l_self: int
@@ -8291,10 +8509,8 @@ class Eff_card_event_de_stalinization(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_de_stalinization:
-        f = object.__new__(Eff_card_event_de_stalinization)
+        f = Eff_card_event_de_stalinization(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_taken = self.l_taken
         f.l_more = self.l_more
         f.l_x = self.l_x
@@ -8306,6 +8522,15 @@ class Eff_card_event_de_stalinization(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_taken, self.l_more, self.l_x],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_de_stalinization:
+        f = Eff_card_event_de_stalinization(values[0], values[1])
+        f.pc = pc
+        f.l_taken = values[2]
+        f.l_more = values[3]
+        f.l_x = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8363,10 +8588,10 @@ class Eff_card_event_de_stalinization(Frame):
 
 # card brush_war: event (specs/twilight_struggle/cards.yaml:419)
 class Eff_card_event_brush_war(Frame):
-    __slots__ = ("l_self", "l_p", "l_x")
+    SLOTS = ("l_self", "l_p", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_brush_war"
     ORIGIN = "card brush_war: event (specs/twilight_struggle/cards.yaml:419)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -8380,15 +8605,20 @@ class Eff_card_event_brush_war(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_brush_war:
-        f = object.__new__(Eff_card_event_brush_war)
+        f = Eff_card_event_brush_war(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_brush_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_brush_war:
+        f = Eff_card_event_brush_war(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8414,10 +8644,10 @@ class Eff_card_event_brush_war(Frame):
 
 # card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)
 class Eff_card_event_salt_negotiations(Frame):
-    __slots__ = ("l_self", "l_p", "l_c")
+    SLOTS = ("l_self", "l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_salt_negotiations"
     ORIGIN = "card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -8431,15 +8661,20 @@ class Eff_card_event_salt_negotiations(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_salt_negotiations:
-        f = object.__new__(Eff_card_event_salt_negotiations)
+        f = Eff_card_event_salt_negotiations(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_salt_negotiations", self.pc, [self.l_self, self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_salt_negotiations:
+        f = Eff_card_event_salt_negotiations(values[0], values[1])
+        f.pc = pc
+        f.l_c = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8477,10 +8712,10 @@ class Eff_card_event_salt_negotiations(Frame):
 
 # card summit: event (specs/twilight_struggle/cards.yaml:520)
 class Eff_card_event_summit(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_mine", "l_theirs", "l_w", "l_step")
+    SLOTS = ("l_self", "l_p", "l_o", "l_mine", "l_theirs", "l_w", "l_step")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_summit"
     ORIGIN = "card summit: event (specs/twilight_struggle/cards.yaml:520)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "int", "int", "player", "enum:defcon_step")
     BLOCKS = 2
     l_self: int
@@ -8502,10 +8737,8 @@ class Eff_card_event_summit(Frame):
         self.l_step = 0
 
     def copy(self) -> Eff_card_event_summit:
-        f = object.__new__(Eff_card_event_summit)
+        f = Eff_card_event_summit(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_mine = self.l_mine
         f.l_theirs = self.l_theirs
@@ -8519,6 +8752,17 @@ class Eff_card_event_summit(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_mine, self.l_theirs, self.l_w, self.l_step],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_summit:
+        f = Eff_card_event_summit(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_mine = values[3]
+        f.l_theirs = values[4]
+        f.l_w = values[5]
+        f.l_step = values[6]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8562,10 +8806,10 @@ class Eff_card_event_summit(Frame):
 
 # card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)
 class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
-    __slots__ = ("l_self", "l_p", "l_level")
+    SLOTS = ("l_self", "l_p", "l_level")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_how_i_learned_to_stop_worrying"
     ORIGIN = "card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "int")
     BLOCKS = 2
     l_self: int
@@ -8579,10 +8823,8 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
         self.l_level = 0
 
     def copy(self) -> Eff_card_event_how_i_learned_to_stop_worrying:
-        f = object.__new__(Eff_card_event_how_i_learned_to_stop_worrying)
+        f = Eff_card_event_how_i_learned_to_stop_worrying(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_level = self.l_level
         return f
 
@@ -8592,6 +8834,13 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_level],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_how_i_learned_to_stop_worrying:
+        f = Eff_card_event_how_i_learned_to_stop_worrying(values[0], values[1])
+        f.pc = pc
+        f.l_level = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8615,10 +8864,10 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
 
 # card junta: event (specs/twilight_struggle/cards.yaml:554)
 class Eff_card_event_junta(Frame):
-    __slots__ = ("l_self", "l_p", "l_x")
+    SLOTS = ("l_self", "l_p", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_junta"
     ORIGIN = "card junta: event (specs/twilight_struggle/cards.yaml:554)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -8632,15 +8881,20 @@ class Eff_card_event_junta(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_junta:
-        f = object.__new__(Eff_card_event_junta)
+        f = Eff_card_event_junta(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_junta", self.pc, [self.l_self, self.l_p, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_junta:
+        f = Eff_card_event_junta(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8667,10 +8921,10 @@ class Eff_card_event_junta(Frame):
 
 # card missile_envy: event (specs/twilight_struggle/cards.yaml:574)
 class Eff_card_event_missile_envy(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_top", "l_c")
+    SLOTS = ("l_self", "l_p", "l_o", "l_top", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_missile_envy"
     ORIGIN = "card missile_envy: event (specs/twilight_struggle/cards.yaml:574)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "int", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -8688,10 +8942,8 @@ class Eff_card_event_missile_envy(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_missile_envy:
-        f = object.__new__(Eff_card_event_missile_envy)
+        f = Eff_card_event_missile_envy(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_top = self.l_top
         f.l_c = self.l_c
@@ -8703,6 +8955,15 @@ class Eff_card_event_missile_envy(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_top, self.l_c],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_missile_envy:
+        f = Eff_card_event_missile_envy(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_top = values[3]
+        f.l_c = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8764,10 +9025,10 @@ class Eff_card_event_missile_envy(Frame):
 
 # card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)
 class Eff_card_event_south_african_unrest(Frame):
-    __slots__ = ("l_self", "l_p", "l_all_there", "l_x")
+    SLOTS = ("l_self", "l_p", "l_all_there", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_south_african_unrest"
     ORIGIN = "card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "bool", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -8783,10 +9044,8 @@ class Eff_card_event_south_african_unrest(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_south_african_unrest:
-        f = object.__new__(Eff_card_event_south_african_unrest)
+        f = Eff_card_event_south_african_unrest(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_all_there = self.l_all_there
         f.l_x = self.l_x
         return f
@@ -8797,6 +9056,14 @@ class Eff_card_event_south_african_unrest(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_all_there, self.l_x],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_south_african_unrest:
+        f = Eff_card_event_south_african_unrest(values[0], values[1])
+        f.pc = pc
+        f.l_all_there = values[2]
+        f.l_x = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8841,10 +9108,10 @@ class Eff_card_event_south_african_unrest(Frame):
 
 # card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)
 class Eff_card_event_muslim_revolution(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_muslim_revolution"
     ORIGIN = "card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8856,14 +9123,18 @@ class Eff_card_event_muslim_revolution(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_muslim_revolution:
-        f = object.__new__(Eff_card_event_muslim_revolution)
+        f = Eff_card_event_muslim_revolution(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_muslim_revolution", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_muslim_revolution:
+        f = Eff_card_event_muslim_revolution(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8884,10 +9155,10 @@ class Eff_card_event_muslim_revolution(Frame):
 
 # card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)
 class Eff_card_event_abm_treaty(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_abm_treaty"
     ORIGIN = "card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8899,14 +9170,18 @@ class Eff_card_event_abm_treaty(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_abm_treaty:
-        f = object.__new__(Eff_card_event_abm_treaty)
+        f = Eff_card_event_abm_treaty(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_abm_treaty", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_abm_treaty:
+        f = Eff_card_event_abm_treaty(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8921,10 +9196,10 @@ class Eff_card_event_abm_treaty(Frame):
 
 # card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)
 class Eff_card_event_lone_gunman(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_lone_gunman"
     ORIGIN = "card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8936,14 +9211,18 @@ class Eff_card_event_lone_gunman(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_lone_gunman:
-        f = object.__new__(Eff_card_event_lone_gunman)
+        f = Eff_card_event_lone_gunman(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_lone_gunman", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_lone_gunman:
+        f = Eff_card_event_lone_gunman(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8958,10 +9237,10 @@ class Eff_card_event_lone_gunman(Frame):
 
 # card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)
 class Eff_card_event_colonial_rear_guards(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_colonial_rear_guards"
     ORIGIN = "card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8973,14 +9252,18 @@ class Eff_card_event_colonial_rear_guards(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_colonial_rear_guards:
-        f = object.__new__(Eff_card_event_colonial_rear_guards)
+        f = Eff_card_event_colonial_rear_guards(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_colonial_rear_guards", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_colonial_rear_guards:
+        f = Eff_card_event_colonial_rear_guards(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9004,10 +9287,10 @@ class Eff_card_event_colonial_rear_guards(Frame):
 
 # card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)
 class Eff_card_event_puppet_governments(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_puppet_governments"
     ORIGIN = "card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9019,14 +9302,18 @@ class Eff_card_event_puppet_governments(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_puppet_governments:
-        f = object.__new__(Eff_card_event_puppet_governments)
+        f = Eff_card_event_puppet_governments(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_puppet_governments", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_puppet_governments:
+        f = Eff_card_event_puppet_governments(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9050,10 +9337,10 @@ class Eff_card_event_puppet_governments(Frame):
 
 # card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)
 class Eff_card_event_grain_sales_to_soviets(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_c", "l_playing")
+    SLOTS = ("l_self", "l_p", "l_o", "l_c", "l_playing")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_grain_sales_to_soviets"
     ORIGIN = "card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "bool")
     BLOCKS = 4
     l_self: int
@@ -9071,10 +9358,8 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
         self.l_playing = False
 
     def copy(self) -> Eff_card_event_grain_sales_to_soviets:
-        f = object.__new__(Eff_card_event_grain_sales_to_soviets)
+        f = Eff_card_event_grain_sales_to_soviets(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_c = self.l_c
         f.l_playing = self.l_playing
@@ -9086,6 +9371,15 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_c, self.l_playing],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_grain_sales_to_soviets:
+        f = Eff_card_event_grain_sales_to_soviets(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_c = values[3]
+        f.l_playing = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9132,10 +9426,10 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
 
 # card oas_founded: event (specs/twilight_struggle/cards.yaml:832)
 class Eff_card_event_oas_founded(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_oas_founded"
     ORIGIN = "card oas_founded: event (specs/twilight_struggle/cards.yaml:832)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9147,14 +9441,18 @@ class Eff_card_event_oas_founded(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_oas_founded:
-        f = object.__new__(Eff_card_event_oas_founded)
+        f = Eff_card_event_oas_founded(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_oas_founded", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_oas_founded:
+        f = Eff_card_event_oas_founded(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9168,10 +9466,10 @@ class Eff_card_event_oas_founded(Frame):
 
 # card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)
 class Eff_card_event_the_voice_of_america(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_the_voice_of_america"
     ORIGIN = "card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9183,14 +9481,18 @@ class Eff_card_event_the_voice_of_america(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_the_voice_of_america:
-        f = object.__new__(Eff_card_event_the_voice_of_america)
+        f = Eff_card_event_the_voice_of_america(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_the_voice_of_america", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_voice_of_america:
+        f = Eff_card_event_the_voice_of_america(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9208,10 +9510,10 @@ class Eff_card_event_the_voice_of_america(Frame):
 
 # card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)
 class Eff_card_event_liberation_theology(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_liberation_theology"
     ORIGIN = "card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9223,14 +9525,18 @@ class Eff_card_event_liberation_theology(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_liberation_theology:
-        f = object.__new__(Eff_card_event_liberation_theology)
+        f = Eff_card_event_liberation_theology(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_liberation_theology", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_liberation_theology:
+        f = Eff_card_event_liberation_theology(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9248,10 +9554,10 @@ class Eff_card_event_liberation_theology(Frame):
 
 # card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)
 class Eff_card_event_ussuri_river_skirmish(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_ussuri_river_skirmish"
     ORIGIN = "card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9263,14 +9569,18 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_ussuri_river_skirmish:
-        f = object.__new__(Eff_card_event_ussuri_river_skirmish)
+        f = Eff_card_event_ussuri_river_skirmish(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_ussuri_river_skirmish", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ussuri_river_skirmish:
+        f = Eff_card_event_ussuri_river_skirmish(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9298,10 +9608,10 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
 
 # card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)
 class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
-    __slots__ = ("l_self", "l_p", "l_n", "l_more", "l_c")
+    SLOTS = ("l_self", "l_p", "l_n", "l_more", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_ask_not_what_your_country_can_do_for_you"
     ORIGIN = "card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -9319,10 +9629,8 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_ask_not_what_your_country_can_do_for_you:
-        f = object.__new__(Eff_card_event_ask_not_what_your_country_can_do_for_you)
+        f = Eff_card_event_ask_not_what_your_country_can_do_for_you(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_n = self.l_n
         f.l_more = self.l_more
         f.l_c = self.l_c
@@ -9334,6 +9642,15 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_n, self.l_more, self.l_c],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ask_not_what_your_country_can_do_for_you:
+        f = Eff_card_event_ask_not_what_your_country_can_do_for_you(values[0], values[1])
+        f.pc = pc
+        f.l_n = values[2]
+        f.l_more = values[3]
+        f.l_c = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9382,10 +9699,10 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
 
 # card star_wars: event (specs/twilight_struggle/cards.yaml:1009)
 class Eff_card_event_star_wars(Frame):
-    __slots__ = ("l_self", "l_p", "l_xs", "l_c")
+    SLOTS = ("l_self", "l_p", "l_xs", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_star_wars"
     ORIGIN = "card star_wars: event (specs/twilight_struggle/cards.yaml:1009)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "list[entity:card]", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -9401,16 +9718,22 @@ class Eff_card_event_star_wars(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_star_wars:
-        f = object.__new__(Eff_card_event_star_wars)
+        f = Eff_card_event_star_wars(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_xs = self.l_xs
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_star_wars", self.pc, [self.l_self, self.l_p, self.l_xs, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_star_wars:
+        f = Eff_card_event_star_wars(values[0], values[1])
+        f.pc = pc
+        f.l_xs = values[2]
+        f.l_c = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9463,10 +9786,10 @@ class Eff_card_event_star_wars(Frame):
 
 # card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)
 class Eff_card_event_the_reformer(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_the_reformer"
     ORIGIN = "card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9478,14 +9801,18 @@ class Eff_card_event_the_reformer(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_the_reformer:
-        f = object.__new__(Eff_card_event_the_reformer)
+        f = Eff_card_event_the_reformer(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_the_reformer", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_reformer:
+        f = Eff_card_event_the_reformer(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9509,10 +9836,10 @@ class Eff_card_event_the_reformer(Frame):
 
 # card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)
 class Eff_card_event_marine_barracks_bombing(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_marine_barracks_bombing"
     ORIGIN = "card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9524,14 +9851,18 @@ class Eff_card_event_marine_barracks_bombing(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_marine_barracks_bombing:
-        f = object.__new__(Eff_card_event_marine_barracks_bombing)
+        f = Eff_card_event_marine_barracks_bombing(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_marine_barracks_bombing", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_marine_barracks_bombing:
+        f = Eff_card_event_marine_barracks_bombing(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9552,10 +9883,10 @@ class Eff_card_event_marine_barracks_bombing(Frame):
 
 # card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)
 class Eff_card_event_soviets_shoot_down_kal_007(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_soviets_shoot_down_kal_007"
     ORIGIN = "card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9567,14 +9898,18 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_soviets_shoot_down_kal_007:
-        f = object.__new__(Eff_card_event_soviets_shoot_down_kal_007)
+        f = Eff_card_event_soviets_shoot_down_kal_007(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_soviets_shoot_down_kal_007", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_soviets_shoot_down_kal_007:
+        f = Eff_card_event_soviets_shoot_down_kal_007(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9599,10 +9934,10 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
 
 # card glasnost: event (specs/twilight_struggle/cards.yaml:1076)
 class Eff_card_event_glasnost(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_glasnost"
     ORIGIN = "card glasnost: event (specs/twilight_struggle/cards.yaml:1076)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9614,14 +9949,18 @@ class Eff_card_event_glasnost(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_glasnost:
-        f = object.__new__(Eff_card_event_glasnost)
+        f = Eff_card_event_glasnost(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_glasnost", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_glasnost:
+        f = Eff_card_event_glasnost(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9646,10 +9985,10 @@ class Eff_card_event_glasnost(Frame):
 
 # card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)
 class Eff_card_event_ortega_elected_in_nicaragua(Frame):
-    __slots__ = ("l_self", "l_p", "l_x")
+    SLOTS = ("l_self", "l_p", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_ortega_elected_in_nicaragua"
     ORIGIN = "card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -9663,15 +10002,20 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_ortega_elected_in_nicaragua:
-        f = object.__new__(Eff_card_event_ortega_elected_in_nicaragua)
+        f = Eff_card_event_ortega_elected_in_nicaragua(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_ortega_elected_in_nicaragua", self.pc, [self.l_self, self.l_p, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ortega_elected_in_nicaragua:
+        f = Eff_card_event_ortega_elected_in_nicaragua(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9711,10 +10055,10 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
 
 # card chernobyl: event (specs/twilight_struggle/cards.yaml:1127)
 class Eff_card_event_chernobyl(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_r")
+    SLOTS = ("l_self", "l_p", "l_o", "l_r")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_chernobyl"
     ORIGIN = "card chernobyl: event (specs/twilight_struggle/cards.yaml:1127)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "entity:region")
     BLOCKS = 2
     l_self: int
@@ -9730,16 +10074,22 @@ class Eff_card_event_chernobyl(Frame):
         self.l_r = -1
 
     def copy(self) -> Eff_card_event_chernobyl:
-        f = object.__new__(Eff_card_event_chernobyl)
+        f = Eff_card_event_chernobyl(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_r = self.l_r
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_chernobyl", self.pc, [self.l_self, self.l_p, self.l_o, self.l_r]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_chernobyl:
+        f = Eff_card_event_chernobyl(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_r = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9764,10 +10114,10 @@ class Eff_card_event_chernobyl(Frame):
 
 # card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)
 class Eff_card_event_latin_american_debt_crisis(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_c", "l_xs", "l_chosen", "l_x")
+    SLOTS = ("l_self", "l_p", "l_o", "l_c", "l_xs", "l_chosen", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_latin_american_debt_crisis"
     ORIGIN = "card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "entity:card",
         "player",
@@ -9797,10 +10147,8 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_latin_american_debt_crisis:
-        f = object.__new__(Eff_card_event_latin_american_debt_crisis)
+        f = Eff_card_event_latin_american_debt_crisis(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_c = self.l_c
         f.l_xs = self.l_xs
@@ -9814,6 +10162,17 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_c, self.l_xs, self.l_chosen, self.l_x],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_latin_american_debt_crisis:
+        f = Eff_card_event_latin_american_debt_crisis(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_c = values[3]
+        f.l_xs = values[4]
+        f.l_chosen = values[5]
+        f.l_x = values[6]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9885,10 +10244,10 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
 
 # card tear_down_this_wall: event (specs/twilight_struggle/cards.yaml:1162)
 class Eff_card_event_tear_down_this_wall(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_tear_down_this_wall"
     ORIGIN = "card tear_down_this_wall: event (specs/twilight_struggle/cards.yaml:1162)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -9900,14 +10259,18 @@ class Eff_card_event_tear_down_this_wall(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_tear_down_this_wall:
-        f = object.__new__(Eff_card_event_tear_down_this_wall)
+        f = Eff_card_event_tear_down_this_wall(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_tear_down_this_wall", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_tear_down_this_wall:
+        f = Eff_card_event_tear_down_this_wall(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9928,10 +10291,10 @@ class Eff_card_event_tear_down_this_wall(Frame):
 
 # card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)
 class Eff_card_event_aldrich_ames_remix(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_c", "l_c_2")
+    SLOTS = ("l_self", "l_p", "l_o", "l_c", "l_c_2")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_aldrich_ames_remix"
     ORIGIN = "card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -9949,10 +10312,8 @@ class Eff_card_event_aldrich_ames_remix(Frame):
         self.l_c_2 = -1
 
     def copy(self) -> Eff_card_event_aldrich_ames_remix:
-        f = object.__new__(Eff_card_event_aldrich_ames_remix)
+        f = Eff_card_event_aldrich_ames_remix(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
@@ -9964,6 +10325,15 @@ class Eff_card_event_aldrich_ames_remix(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_c, self.l_c_2],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_aldrich_ames_remix:
+        f = Eff_card_event_aldrich_ames_remix(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_c = values[3]
+        f.l_c_2 = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9998,10 +10368,10 @@ class Eff_card_event_aldrich_ames_remix(Frame):
 
 # card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1205)
 class Eff_card_event_pershing_ii_deployed(Frame):
-    __slots__ = ("l_self", "l_p")
+    SLOTS = ("l_self", "l_p")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_pershing_ii_deployed"
     ORIGIN = "card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1205)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -10013,14 +10383,18 @@ class Eff_card_event_pershing_ii_deployed(Frame):
         self.l_p = l_p
 
     def copy(self) -> Eff_card_event_pershing_ii_deployed:
-        f = object.__new__(Eff_card_event_pershing_ii_deployed)
+        f = Eff_card_event_pershing_ii_deployed(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_pershing_ii_deployed", self.pc, [self.l_self, self.l_p]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_pershing_ii_deployed:
+        f = Eff_card_event_pershing_ii_deployed(values[0], values[1])
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10035,10 +10409,10 @@ class Eff_card_event_pershing_ii_deployed(Frame):
 
 # card wargames: event (specs/twilight_struggle/cards.yaml:1216)
 class Eff_card_event_wargames(Frame):
-    __slots__ = ("l_self", "l_p", "l_ending")
+    SLOTS = ("l_self", "l_p", "l_ending")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_wargames"
     ORIGIN = "card wargames: event (specs/twilight_struggle/cards.yaml:1216)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 2
     l_self: int
@@ -10052,15 +10426,20 @@ class Eff_card_event_wargames(Frame):
         self.l_ending = False
 
     def copy(self) -> Eff_card_event_wargames:
-        f = object.__new__(Eff_card_event_wargames)
+        f = Eff_card_event_wargames(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_ending = self.l_ending
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_wargames", self.pc, [self.l_self, self.l_p, self.l_ending]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_wargames:
+        f = Eff_card_event_wargames(values[0], values[1])
+        f.pc = pc
+        f.l_ending = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10092,10 +10471,10 @@ class Eff_card_event_wargames(Frame):
 
 # card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1243)
 class Eff_card_event_iran_iraq_war(Frame):
-    __slots__ = ("l_self", "l_p", "l_x")
+    SLOTS = ("l_self", "l_p", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_iran_iraq_war"
     ORIGIN = "card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1243)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -10109,15 +10488,20 @@ class Eff_card_event_iran_iraq_war(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_iran_iraq_war:
-        f = object.__new__(Eff_card_event_iran_iraq_war)
+        f = Eff_card_event_iran_iraq_war(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_iran_iraq_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_iran_iraq_war:
+        f = Eff_card_event_iran_iraq_war(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10139,10 +10523,10 @@ class Eff_card_event_iran_iraq_war(Frame):
 
 # card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1267)
 class Eff_card_event_the_cambridge_five(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_shown", "l_c", "l_x")
+    SLOTS = ("l_self", "l_p", "l_o", "l_shown", "l_c", "l_x")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_the_cambridge_five"
     ORIGIN = "card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1267)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:card]", "entity:card", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -10162,10 +10546,8 @@ class Eff_card_event_the_cambridge_five(Frame):
         self.l_x = -1
 
     def copy(self) -> Eff_card_event_the_cambridge_five:
-        f = object.__new__(Eff_card_event_the_cambridge_five)
+        f = Eff_card_event_the_cambridge_five(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_shown = self.l_shown
         f.l_c = self.l_c
@@ -10178,6 +10560,16 @@ class Eff_card_event_the_cambridge_five(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_shown, self.l_c, self.l_x],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_cambridge_five:
+        f = Eff_card_event_the_cambridge_five(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_shown = values[3]
+        f.l_c = values[4]
+        f.l_x = values[5]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10230,10 +10622,10 @@ class Eff_card_event_the_cambridge_five(Frame):
 
 # card special_relationship: event (specs/twilight_struggle/cards.yaml:1285)
 class Eff_card_event_special_relationship(Frame):
-    __slots__ = ("l_self", "l_p", "l_x", "l_x_2")
+    SLOTS = ("l_self", "l_p", "l_x", "l_x_2")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_special_relationship"
     ORIGIN = "card special_relationship: event (specs/twilight_struggle/cards.yaml:1285)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:country", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -10249,16 +10641,22 @@ class Eff_card_event_special_relationship(Frame):
         self.l_x_2 = -1
 
     def copy(self) -> Eff_card_event_special_relationship:
-        f = object.__new__(Eff_card_event_special_relationship)
+        f = Eff_card_event_special_relationship(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_x = self.l_x
         f.l_x_2 = self.l_x_2
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_special_relationship", self.pc, [self.l_self, self.l_p, self.l_x, self.l_x_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_special_relationship:
+        f = Eff_card_event_special_relationship(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        f.l_x_2 = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10309,10 +10707,10 @@ class Eff_card_event_special_relationship(Frame):
 
 # card che: event (specs/twilight_struggle/cards.yaml:1318)
 class Eff_card_event_che(Frame):
-    __slots__ = ("l_self", "l_p", "l_o", "l_ops", "l_area", "l_x", "l_before", "l_y")
+    SLOTS = ("l_self", "l_p", "l_o", "l_ops", "l_area", "l_x", "l_before", "l_y")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_che"
     ORIGIN = "card che: event (specs/twilight_struggle/cards.yaml:1318)"
-    SLOTS = __slots__
     SLOT_TYPES = (
         "entity:card",
         "player",
@@ -10345,10 +10743,8 @@ class Eff_card_event_che(Frame):
         self.l_y = -1
 
     def copy(self) -> Eff_card_event_che:
-        f = object.__new__(Eff_card_event_che)
+        f = Eff_card_event_che(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_o = self.l_o
         f.l_ops = self.l_ops
         f.l_area = self.l_area
@@ -10363,6 +10759,18 @@ class Eff_card_event_che(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_ops, self.l_area, self.l_x, self.l_before, self.l_y],
         ]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_che:
+        f = Eff_card_event_che(values[0], values[1])
+        f.pc = pc
+        f.l_o = values[2]
+        f.l_ops = values[3]
+        f.l_area = values[4]
+        f.l_x = values[5]
+        f.l_before = values[6]
+        f.l_y = values[7]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10447,10 +10855,10 @@ class Eff_card_event_che(Frame):
 
 # card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1340)
 class Eff_card_event_our_man_in_tehran(Frame):
-    __slots__ = ("l_self", "l_p", "l_c")
+    SLOTS = ("l_self", "l_p", "l_c")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_our_man_in_tehran"
     ORIGIN = "card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1340)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -10464,15 +10872,20 @@ class Eff_card_event_our_man_in_tehran(Frame):
         self.l_c = -1
 
     def copy(self) -> Eff_card_event_our_man_in_tehran:
-        f = object.__new__(Eff_card_event_our_man_in_tehran)
+        f = Eff_card_event_our_man_in_tehran(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.l_c = self.l_c
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_our_man_in_tehran", self.pc, [self.l_self, self.l_p, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_our_man_in_tehran:
+        f = Eff_card_event_our_man_in_tehran(values[0], values[1])
+        f.pc = pc
+        f.l_c = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10523,10 +10936,10 @@ class Eff_card_event_our_man_in_tehran(Frame):
 
 # trigger norad (specs/twilight_struggle/events.yaml:88)
 class Trig_norad(Frame):
-    __slots__ = ("l_p", "l_before", "l_x")
+    SLOTS = ("l_p", "l_before", "l_x")
+    __slots__ = SLOTS
     NAME = "Trig_norad"
     ORIGIN = "trigger norad (specs/twilight_struggle/events.yaml:88)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -10540,15 +10953,20 @@ class Trig_norad(Frame):
         self.l_x = -1
 
     def copy(self) -> Trig_norad:
-        f = object.__new__(Trig_norad)
+        f = Trig_norad(self.l_p, self.l_before)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_before = self.l_before
         f.l_x = self.l_x
         return f
 
     def to_data(self) -> list[object]:
         return ["Trig_norad", self.pc, [self.l_p, self.l_before, self.l_x]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Trig_norad:
+        f = Trig_norad(values[0], values[1])
+        f.pc = pc
+        f.l_x = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10572,10 +10990,10 @@ class Trig_norad(Frame):
 
 # trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:95)
 class Trig_missile_crisis_defused(Frame):
-    __slots__ = ("l_p", "l_x", "l_x_2")
+    SLOTS = ("l_p", "l_x", "l_x_2")
+    __slots__ = SLOTS
     NAME = "Trig_missile_crisis_defused"
     ORIGIN = "trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:95)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "entity:country", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -10589,15 +11007,20 @@ class Trig_missile_crisis_defused(Frame):
         self.l_x_2 = -1
 
     def copy(self) -> Trig_missile_crisis_defused:
-        f = object.__new__(Trig_missile_crisis_defused)
+        f = Trig_missile_crisis_defused(self.l_p, self.l_x)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_x = self.l_x
         f.l_x_2 = self.l_x_2
         return f
 
     def to_data(self) -> list[object]:
         return ["Trig_missile_crisis_defused", self.pc, [self.l_p, self.l_x, self.l_x_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Trig_missile_crisis_defused:
+        f = Trig_missile_crisis_defused(values[0], values[1])
+        f.pc = pc
+        f.l_x_2 = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10636,10 +11059,10 @@ class Trig_missile_crisis_defused(Frame):
 
 # phase placement (specs/twilight_struggle/game.yaml:194)
 class Phase_placement(Frame):
-    __slots__ = ("l_x", "l_x_2", "r_1", "r_2")
+    SLOTS = ("l_x", "l_x_2", "r_1", "r_2")
+    __slots__ = SLOTS
     NAME = "Phase_placement"
     ORIGIN = "phase placement (specs/twilight_struggle/game.yaml:194)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:country", "entity:country", "int", "int")
     BLOCKS = 5
     l_x: int
@@ -10655,7 +11078,7 @@ class Phase_placement(Frame):
         self.r_2 = 0
 
     def copy(self) -> Phase_placement:
-        f = object.__new__(Phase_placement)
+        f = Phase_placement()
         f.pc = self.pc
         f.l_x = self.l_x
         f.l_x_2 = self.l_x_2
@@ -10665,6 +11088,16 @@ class Phase_placement(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_placement", self.pc, [self.l_x, self.l_x_2, self.r_1, self.r_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_placement:
+        f = Phase_placement()
+        f.pc = pc
+        f.l_x = values[0]
+        f.l_x_2 = values[1]
+        f.r_1 = values[2]
+        f.r_2 = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10723,10 +11156,10 @@ class Phase_placement(Frame):
 
 # phase headline (specs/twilight_struggle/game.yaml:218)
 class Phase_headline(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Phase_headline"
     ORIGIN = "phase headline (specs/twilight_struggle/game.yaml:218)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -10734,12 +11167,18 @@ class Phase_headline(Frame):
         self.pc = 0
 
     def copy(self) -> Phase_headline:
-        f = object.__new__(Phase_headline)
+        f = Phase_headline()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_headline", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_headline:
+        f = Phase_headline()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10752,10 +11191,10 @@ class Phase_headline(Frame):
 
 # phase action_rounds (specs/twilight_struggle/game.yaml:220)
 class Phase_action_rounds(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Phase_action_rounds"
     ORIGIN = "phase action_rounds (specs/twilight_struggle/game.yaml:220)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -10763,12 +11202,18 @@ class Phase_action_rounds(Frame):
         self.pc = 0
 
     def copy(self) -> Phase_action_rounds:
-        f = object.__new__(Phase_action_rounds)
+        f = Phase_action_rounds()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_action_rounds", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_action_rounds:
+        f = Phase_action_rounds()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10799,10 +11244,10 @@ class Phase_action_rounds(Frame):
 
 # phase end_of_turn (specs/twilight_struggle/game.yaml:226)
 class Phase_end_of_turn(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Phase_end_of_turn"
     ORIGIN = "phase end_of_turn (specs/twilight_struggle/game.yaml:226)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -10810,12 +11255,18 @@ class Phase_end_of_turn(Frame):
         self.pc = 0
 
     def copy(self) -> Phase_end_of_turn:
-        f = object.__new__(Phase_end_of_turn)
+        f = Phase_end_of_turn()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_end_of_turn", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_end_of_turn:
+        f = Phase_end_of_turn()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -10828,10 +11279,10 @@ class Phase_end_of_turn(Frame):
 
 # the game's flow (phases) (specs/twilight_struggle/game.yaml:11)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/twilight_struggle/game.yaml:11)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 8
 
@@ -10839,12 +11290,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -16,10 +16,10 @@ def ph_play(s: State) -> None:
 
 # the game's flow (phases) (tests/lowering/assign-clamped-track/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/assign-clamped-track/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -27,12 +27,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

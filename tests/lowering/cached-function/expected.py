@@ -64,10 +64,10 @@ def ph_play(s: State) -> None:
 
 # the game's flow (phases) (tests/lowering/cached-function/game.yaml:5)
 class Flow(Frame):
-    __slots__ = ("r_1",)
+    SLOTS = ("r_1",)
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/cached-function/game.yaml:5)"
-    SLOTS = __slots__
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     r_1: int
@@ -77,13 +77,20 @@ class Flow(Frame):
         self.r_1 = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         f.r_1 = self.r_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, [self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        f.r_1 = values[0]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -10,10 +10,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # procedure bid (tests/lowering/call-stopping-procedure/game.yaml:8)
 class Proc_bid(Frame):
-    __slots__ = ("l_p", "d_1")
+    SLOTS = ("l_p", "d_1")
+    __slots__ = SLOTS
     NAME = "Proc_bid"
     ORIGIN = "procedure bid (tests/lowering/call-stopping-procedure/game.yaml:8)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     l_p: int
@@ -25,14 +25,20 @@ class Proc_bid(Frame):
         self.d_1 = -1
 
     def copy(self) -> Proc_bid:
-        f = object.__new__(Proc_bid)
+        f = Proc_bid(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.d_1 = self.d_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_bid:
+        f = Proc_bid(values[0])
+        f.pc = pc
+        f.d_1 = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -54,10 +60,10 @@ class Proc_bid(Frame):
 
 # procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)
 class Proc_both_bid(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Proc_both_bid"
     ORIGIN = "procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -65,12 +71,18 @@ class Proc_both_bid(Frame):
         self.pc = 0
 
     def copy(self) -> Proc_both_bid:
-        f = object.__new__(Proc_both_bid)
+        f = Proc_both_bid()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_both_bid", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_both_bid:
+        f = Proc_both_bid()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -84,10 +96,10 @@ class Proc_both_bid(Frame):
 
 # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
 class Phase_play(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/call-stopping-procedure/game.yaml:16)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -95,12 +107,18 @@ class Phase_play(Frame):
         self.pc = 0
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -114,10 +132,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -125,12 +143,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -11,10 +11,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/choose-number/game.yaml:8)
 class Phase_play(Frame):
-    __slots__ = ("l_n", "d_1")
+    SLOTS = ("l_n", "d_1")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-number/game.yaml:8)"
-    SLOTS = __slots__
     SLOT_TYPES = ("int", "int")
     BLOCKS = 3
     l_n: int
@@ -26,7 +26,7 @@ class Phase_play(Frame):
         self.d_1 = -1
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_n = self.l_n
         f.d_1 = self.d_1
@@ -34,6 +34,14 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_n, self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_n = values[0]
+        f.d_1 = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -64,10 +72,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/choose-number/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-number/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -75,12 +83,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -27,10 +27,10 @@ def setup(s: State) -> None:
 
 # phase play (tests/lowering/choose-one/game.yaml:17)
 class Phase_play(Frame):
-    __slots__ = ("l_c", "l_how", "d_1")
+    SLOTS = ("l_c", "l_how", "d_1")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-one/game.yaml:17)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "enum:use", "player")
     BLOCKS = 4
     l_c: int
@@ -44,7 +44,7 @@ class Phase_play(Frame):
         self.d_1 = -1
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_c = self.l_c
         f.l_how = self.l_how
@@ -53,6 +53,15 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_c, self.l_how, self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_c = values[0]
+        f.l_how = values[1]
+        f.d_1 = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -100,10 +109,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/choose-one/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-one/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -111,12 +120,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

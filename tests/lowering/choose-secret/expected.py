@@ -25,10 +25,10 @@ def setup(s: State) -> None:
 
 # phase play (tests/lowering/choose-secret/game.yaml:15)
 class Phase_play(Frame):
-    __slots__ = ("l_b", "l_c")
+    SLOTS = ("l_b", "l_c")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-secret/game.yaml:15)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "entity:card")
     BLOCKS = 3
     l_b: int
@@ -40,7 +40,7 @@ class Phase_play(Frame):
         self.l_c = -1
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_b = self.l_b
         f.l_c = self.l_c
@@ -48,6 +48,14 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_b, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_b = values[0]
+        f.l_c = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -93,10 +101,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/choose-secret/game.yaml:3)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-secret/game.yaml:3)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -104,12 +112,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

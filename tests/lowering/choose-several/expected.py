@@ -26,10 +26,10 @@ def setup(s: State) -> None:
 
 # phase play (tests/lowering/choose-several/game.yaml:14)
 class Phase_play(Frame):
-    __slots__ = ("l_two",)
+    SLOTS = ("l_two",)
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-several/game.yaml:14)"
-    SLOTS = __slots__
     SLOT_TYPES = ("list[entity:card]",)
     BLOCKS = 2
     l_two: list[int]
@@ -39,13 +39,20 @@ class Phase_play(Frame):
         self.l_two = []
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_two = self.l_two
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_two]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_two = values[0]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -75,10 +82,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/choose-several/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-several/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -86,12 +93,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

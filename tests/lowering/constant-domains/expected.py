@@ -17,10 +17,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/constant-domains/game.yaml:15)
 class Phase_play(Frame):
-    __slots__ = ("l_c", "l_p", "l_yes", "i_1", "k_2")
+    SLOTS = ("l_c", "l_p", "l_yes", "i_1", "k_2")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/constant-domains/game.yaml:15)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "bool", "list[player]", "int")
     BLOCKS = 3
     l_c: int
@@ -38,7 +38,7 @@ class Phase_play(Frame):
         self.k_2 = 0
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_c = self.l_c
         f.l_p = self.l_p
@@ -49,6 +49,17 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_c, self.l_p, self.l_yes, self.i_1, self.k_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_c = values[0]
+        f.l_p = values[1]
+        f.l_yes = values[2]
+        f.i_1 = values[3]
+        f.k_2 = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -93,10 +104,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/constant-domains/game.yaml:4)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/constant-domains/game.yaml:4)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -104,12 +115,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -27,10 +27,10 @@ def e_card_event_wager(s: State, l_self: int, l_p: int) -> Frame:
 
 # card wager: event (tests/lowering/effect-field/game.yaml:12)
 class Eff_card_event_wager(Frame):
-    __slots__ = ("l_self", "l_p", "d_1")
+    SLOTS = ("l_self", "l_p", "d_1")
+    __slots__ = SLOTS
     NAME = "Eff_card_event_wager"
     ORIGIN = "card wager: event (tests/lowering/effect-field/game.yaml:12)"
-    SLOTS = __slots__
     SLOT_TYPES = ("entity:card", "player", "int")
     BLOCKS = 2
     l_self: int
@@ -44,15 +44,20 @@ class Eff_card_event_wager(Frame):
         self.d_1 = -1
 
     def copy(self) -> Eff_card_event_wager:
-        f = object.__new__(Eff_card_event_wager)
+        f = Eff_card_event_wager(self.l_self, self.l_p)
         f.pc = self.pc
-        f.l_self = self.l_self
-        f.l_p = self.l_p
         f.d_1 = self.d_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_wager", self.pc, [self.l_self, self.l_p, self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_wager:
+        f = Eff_card_event_wager(values[0], values[1])
+        f.pc = pc
+        f.d_1 = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -74,10 +79,10 @@ class Eff_card_event_wager(Frame):
 
 # phase play (tests/lowering/effect-field/game.yaml:17)
 class Phase_play(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/effect-field/game.yaml:17)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -85,12 +90,18 @@ class Phase_play(Frame):
         self.pc = 0
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -110,10 +121,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/effect-field/game.yaml:3)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/effect-field/game.yaml:3)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -121,12 +132,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

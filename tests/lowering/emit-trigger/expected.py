@@ -21,10 +21,10 @@ def t_bonus(s: State, l_p: int, l_n: int) -> None:
 
 # trigger reply (tests/lowering/emit-trigger/game.yaml:15)
 class Trig_reply(Frame):
-    __slots__ = ("l_p", "l_n", "d_1")
+    SLOTS = ("l_p", "l_n", "d_1")
+    __slots__ = SLOTS
     NAME = "Trig_reply"
     ORIGIN = "trigger reply (tests/lowering/emit-trigger/game.yaml:15)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int", "int")
     BLOCKS = 2
     l_p: int
@@ -38,15 +38,20 @@ class Trig_reply(Frame):
         self.d_1 = -1
 
     def copy(self) -> Trig_reply:
-        f = object.__new__(Trig_reply)
+        f = Trig_reply(self.l_p, self.l_n)
         f.pc = self.pc
-        f.l_p = self.l_p
-        f.l_n = self.l_n
         f.d_1 = self.d_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Trig_reply", self.pc, [self.l_p, self.l_n, self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Trig_reply:
+        f = Trig_reply(values[0], values[1])
+        f.pc = pc
+        f.d_1 = values[2]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -68,10 +73,10 @@ class Trig_reply(Frame):
 
 # phase play (tests/lowering/emit-trigger/game.yaml:18)
 class Phase_play(Frame):
-    __slots__ = ("e_1", "e_2")
+    SLOTS = ("e_1", "e_2")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/emit-trigger/game.yaml:18)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     e_1: int
@@ -83,7 +88,7 @@ class Phase_play(Frame):
         self.e_2 = 0
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.e_1 = self.e_1
         f.e_2 = self.e_2
@@ -91,6 +96,14 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.e_1, self.e_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.e_1 = values[0]
+        f.e_2 = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -107,10 +120,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -118,12 +131,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

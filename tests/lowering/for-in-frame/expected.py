@@ -10,10 +10,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/for-in-frame/game.yaml:8)
 class Phase_play(Frame):
-    __slots__ = ("l_p", "l_vote", "i_1", "k_2")
+    SLOTS = ("l_p", "l_vote", "i_1", "k_2")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/for-in-frame/game.yaml:8)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "bool", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -29,7 +29,7 @@ class Phase_play(Frame):
         self.k_2 = 0
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_p = self.l_p
         f.l_vote = self.l_vote
@@ -39,6 +39,16 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_p, self.l_vote, self.i_1, self.k_2]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_p = values[0]
+        f.l_vote = values[1]
+        f.i_1 = values[2]
+        f.k_2 = values[3]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -80,10 +90,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/for-in-frame/game.yaml:3)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/for-in-frame/game.yaml:3)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -91,12 +101,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

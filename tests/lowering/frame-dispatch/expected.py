@@ -14,10 +14,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # procedure bid (tests/lowering/frame-dispatch/game.yaml:10)
 class Proc_bid(Frame):
-    __slots__ = ("l_p", "d_1")
+    SLOTS = ("l_p", "d_1")
+    __slots__ = SLOTS
     NAME = "Proc_bid"
     ORIGIN = "procedure bid (tests/lowering/frame-dispatch/game.yaml:10)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     l_p: int
@@ -29,14 +29,20 @@ class Proc_bid(Frame):
         self.d_1 = -1
 
     def copy(self) -> Proc_bid:
-        f = object.__new__(Proc_bid)
+        f = Proc_bid(self.l_p)
         f.pc = self.pc
-        f.l_p = self.l_p
         f.d_1 = self.d_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_bid:
+        f = Proc_bid(values[0])
+        f.pc = pc
+        f.d_1 = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -58,10 +64,10 @@ class Proc_bid(Frame):
 
 # phase play (tests/lowering/frame-dispatch/game.yaml:15)
 class Phase_play(Frame):
-    __slots__ = ("l_go", "l_n", "l_more", "l_again", "r_1")
+    SLOTS = ("l_go", "l_n", "l_more", "l_again", "r_1")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/frame-dispatch/game.yaml:15)"
-    SLOTS = __slots__
     SLOT_TYPES = ("bool", "int", "bool", "bool", "int")
     BLOCKS = 9
     l_go: bool
@@ -79,7 +85,7 @@ class Phase_play(Frame):
         self.r_1 = 0
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_go = self.l_go
         f.l_n = self.l_n
@@ -90,6 +96,17 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_go, self.l_n, self.l_more, self.l_again, self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_go = values[0]
+        f.l_n = values[1]
+        f.l_more = values[2]
+        f.l_again = values[3]
+        f.r_1 = values[4]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -194,10 +211,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/frame-dispatch/game.yaml:5)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/frame-dispatch/game.yaml:5)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -205,12 +222,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

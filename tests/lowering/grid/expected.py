@@ -18,10 +18,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/grid/game.yaml:13)
 class Phase_play(Frame):
-    __slots__ = ("l_spot",)
+    SLOTS = ("l_spot",)
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/grid/game.yaml:13)"
-    SLOTS = __slots__
     SLOT_TYPES = ("cell",)
     BLOCKS = 2
     l_spot: int
@@ -31,13 +31,20 @@ class Phase_play(Frame):
         self.l_spot = -1
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_spot = self.l_spot
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_spot]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_spot = values[0]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -61,10 +68,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/grid/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/grid/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -72,12 +79,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

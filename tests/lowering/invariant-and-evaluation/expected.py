@@ -20,10 +20,10 @@ def evaluate(s: State, l_p: int) -> int:
 
 # phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)
 class Phase_play(Frame):
-    __slots__ = ("d_1",)
+    SLOTS = ("d_1",)
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)"
-    SLOTS = __slots__
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     d_1: int
@@ -33,13 +33,20 @@ class Phase_play(Frame):
         self.d_1 = -1
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.d_1 = self.d_1
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.d_1 = values[0]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -60,10 +67,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/invariant-and-evaluation/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/invariant-and-evaluation/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -71,12 +78,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -72,10 +72,10 @@ def ph_play(s: State) -> None:
 
 # the game's flow (phases) (tests/lowering/loop-invariant-calls/game.yaml:6)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/loop-invariant-calls/game.yaml:6)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -83,12 +83,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

@@ -10,10 +10,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/repeat/game.yaml:7)
 class Phase_play(Frame):
-    __slots__ = ("l_more", "r_1")
+    SLOTS = ("l_more", "r_1")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/repeat/game.yaml:7)"
-    SLOTS = __slots__
     SLOT_TYPES = ("bool", "int")
     BLOCKS = 3
     l_more: bool
@@ -25,7 +25,7 @@ class Phase_play(Frame):
         self.r_1 = 0
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_more = self.l_more
         f.r_1 = self.r_1
@@ -33,6 +33,14 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_more, self.r_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_more = values[0]
+        f.r_1 = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -66,10 +74,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/repeat/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/repeat/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -77,12 +85,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -22,10 +22,10 @@ def p_add_one(s: State) -> None:
 
 # phase play (tests/lowering/return/game.yaml:12)
 class Phase_play(Frame):
-    __slots__ = ("l_go",)
+    SLOTS = ("l_go",)
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/return/game.yaml:12)"
-    SLOTS = __slots__
     SLOT_TYPES = ("bool",)
     BLOCKS = 2
     l_go: bool
@@ -35,13 +35,20 @@ class Phase_play(Frame):
         self.l_go = False
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_go = self.l_go
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_go]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_go = values[0]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -63,10 +70,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/return/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/return/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -74,12 +81,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

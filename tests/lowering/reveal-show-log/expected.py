@@ -34,10 +34,10 @@ def ph_play(s: State) -> None:
 
 # the game's flow (phases) (tests/lowering/reveal-show-log/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/reveal-show-log/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -45,12 +45,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         setup(s)

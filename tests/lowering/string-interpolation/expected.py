@@ -18,10 +18,10 @@ PLAYER_LABELS: tuple[str, ...] = ("Ann", "Bob")
 
 # phase play (tests/lowering/string-interpolation/game.yaml:15)
 class Phase_play(Frame):
-    __slots__ = ("l_nobody", "d_1")
+    SLOTS = ("l_nobody", "d_1")
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/string-interpolation/game.yaml:15)"
-    SLOTS = __slots__
     SLOT_TYPES = ("player", "bool")
     BLOCKS = 2
     l_nobody: int
@@ -33,7 +33,7 @@ class Phase_play(Frame):
         self.d_1 = False
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_nobody = self.l_nobody
         f.d_1 = self.d_1
@@ -41,6 +41,14 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_nobody, self.d_1]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_nobody = values[0]
+        f.d_1 = values[1]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -66,10 +74,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/string-interpolation/game.yaml:3)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/string-interpolation/game.yaml:3)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -77,12 +85,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -10,10 +10,10 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # phase play (tests/lowering/while/game.yaml:7)
 class Phase_play(Frame):
-    __slots__ = ("l_going",)
+    SLOTS = ("l_going",)
+    __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/while/game.yaml:7)"
-    SLOTS = __slots__
     SLOT_TYPES = ("bool",)
     BLOCKS = 2
     l_going: bool
@@ -23,13 +23,20 @@ class Phase_play(Frame):
         self.l_going = False
 
     def copy(self) -> Phase_play:
-        f = object.__new__(Phase_play)
+        f = Phase_play()
         f.pc = self.pc
         f.l_going = self.l_going
         return f
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_going]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_going = values[0]
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -53,10 +60,10 @@ class Phase_play(Frame):
 
 # the game's flow (phases) (tests/lowering/while/game.yaml:2)
 class Flow(Frame):
-    __slots__ = ()
+    SLOTS = ()
+    __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/while/game.yaml:2)"
-    SLOTS = __slots__
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -64,12 +71,18 @@ class Flow(Frame):
         self.pc = 0
 
     def copy(self) -> Flow:
-        f = object.__new__(Flow)
+        f = Flow()
         f.pc = self.pc
         return f
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
