@@ -268,6 +268,7 @@ class Side:
     search: Path | None
     cwd: Path
     specs: dict[str, Path]
+    play_tree: Path | None = None  # where its runtime comes from when not `tree` (a native build)
 
 
 @contextmanager
@@ -468,7 +469,8 @@ def compare(
 
 def play_round(side: Side, game: str, seconds: float, options: Sequence[str] = ()) -> dict[str, float]:
     """One round of one side, in a fresh process (bench_child.py): its figures."""
-    command = [sys.executable, "-I", str(CHILD), str(side.tree), game, "--seconds", repr(seconds)]
+    tree = side.play_tree or side.tree
+    command = [sys.executable, "-I", str(CHILD), str(tree), game, "--seconds", repr(seconds)]
     if side.search is not None:
         command.append(f"--search={side.search}")
     command += [f"--option={o}" for o in options]

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import difflib
 import json
 import math
 import os
 import re
 import shlex
+import subprocess
 import sys
 import tempfile
 import time
@@ -205,8 +207,48 @@ def required_workspace(args: argparse.Namespace) -> Workspace:
 
 
 def search(ws: Workspace | None) -> tuple[Path, ...]:
-    """The output folders a game name is looked up in before the bundled games."""
+    """The output folders a game name is looked up in before the bundled games (natively, the
+    native build's copy of the output: rulewright/native.py)."""
+    native = os.environ.get(NATIVE_ENV)
+    if native:
+        return (Path(native) / "engines",)
     return (ws.output,) if ws is not None else ()
+
+
+NATIVE_ENV = "RULEWRIGHT_NATIVE"  # set in the process `--native` starts: the native folder
+
+
+def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
+    """With --native: the command again, in a process that imports the native build of the
+    workspace (its exit code); None when this is that process, or without --native."""
+    if not getattr(args, "native", False):
+        return None
+    if getattr(args, "coverage", False) or getattr(args, "coverage_json", None) is not None:
+        raise UsageError("--native: rule coverage traces the interpreted engines; leave out --native")
+    if os.environ.get(NATIVE_ENV):
+        import runtime.engine
+
+        if not runtime.engine.__file__ or runtime.engine.__file__.endswith(".py"):
+            raise UsageError(
+                f"--native: the runtime imported is not the native one ({runtime.engine.__file__})"
+            )
+        return None
+    from rulewright.native import NativeError, native_folder
+
+    if ws is None:
+        raise UsageError(NO_WORKSPACE)
+    try:
+        folder = native_folder(ws.output, ws.root)
+    except NativeError as exc:
+        raise UsageError(f"--native: {exc}") from None
+    code_tree = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (str(folder), code_tree, os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, NATIVE_ENV: str(folder), "PYTHONPATH": path}
+    command = [sys.executable, "-P", "-m", "rulewright", *args.argv]
+    try:
+        return subprocess.run(command, env=env, stdin=None).returncode
+    except KeyboardInterrupt:  # the child saw Ctrl-C too, and has said what it did
+        return EXIT_INTERRUPTED
 
 
 def game_sources(ws: Workspace | None) -> list[EngineSource]:
@@ -417,6 +459,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     from rulewright.build import BuildError, build
 
     ws = required_workspace(args)
+    if args.native and args.check:
+        raise UsageError("--native compiles and writes; --check writes nothing (leave out one)")
     folders = [f.resolve() for f in _spec_folders(ws, args.targets)]
     out = ws.shown(ws.output) + "/"
     try:
@@ -450,7 +494,23 @@ def cmd_build(args: argparse.Namespace) -> int:
     for r in report.results:
         print(f"built {r.name} in {1000 * r.seconds.get('build', 0):.0f} ms")
     print(f"{len(rel)} file(s) written" + (": " + ", ".join(rel) if rel else " (already up to date)"))
+    if args.native:
+        _build_native(ws)
     return EXIT_OK
+
+
+def _build_native(ws: Workspace) -> None:
+    """`build --native`: the output folder's engines and the runtime, compiled (rulewright/native.py)."""
+    from rulewright.native import NativeError, build_native
+
+    try:
+        made = build_native(ws.output, ws.root, say=lambda text: print(text, flush=True))
+    except NativeError as exc:
+        raise CommandFailed(str(exc)) from None
+    print(
+        f"native engines of {', '.join(made.games)} in {ws.shown(made.folder)}/ "
+        f"({made.cpu_s:.0f} s CPU, {made.wall_s:.0f} s): play them with --native"
+    )
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -809,6 +869,8 @@ class SimulationTally:
 def cmd_simulate(args: argparse.Namespace) -> int:
     only = coverage_kinds(args)
     ws = current_workspace(args)
+    if (code := run_natively(args, ws)) is not None:
+        return code
     game = open_game(args.game, args.option, ws)
     kinds = agent_kinds(args.agents)
     if args.seed + args.n > SEED_LIMIT:
@@ -854,7 +916,10 @@ def _print_simulation(
     n = tally.games
     rotated = ", seats rotated every game" if args.rotate else ""
     played = f"{n} of {args.n} games (interrupted)" if interrupted else f"{n} games"
-    print(f"{game.title}: {played}, seeds {args.seed}..{args.seed + n - 1}, agents {args.agents}{rotated}")
+    native = ", native engines" if os.environ.get(NATIVE_ENV) else ""
+    print(
+        f"{game.title}: {played}, seeds {args.seed}..{args.seed + n - 1}, agents {args.agents}{rotated}{native}"
+    )
     width = max(10, *(len(names[p]) for p in range(game.num_players)))
     for p in range(game.num_players):
         print(f"  {names[p]:<{width}} wins {tally.wins[p]:>6}  ({100 * tally.wins[p] / n:5.1f}%)")
@@ -1215,6 +1280,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from rulewright.bench import BenchFailed, BenchUsageError
 
     ws = current_workspace(args)
+    if args.against is None and (code := run_natively(args, ws)) is not None:
+        return code
     try:
         return _bench_against(args, ws) if args.against is not None else _bench_games(args, ws)
     except BenchUsageError as exc:
@@ -1274,10 +1341,24 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
             bar.append(Progress(total, "runs"))
         bar[0].update(done)
 
+    native = None
+    if args.native:
+        from rulewright.native import ENGINES, NativeError, native_folder
+
+        try:
+            native = native_folder(ws.output, ws.root)
+        except NativeError as exc:
+            raise UsageError(f"--native: {exc}") from None
     with revision_sides(ws.root, specs, args.against) as (a, b):
+        if native is not None:  # A plays the native build of this tree's engines
+            a = dataclasses.replace(a, label=f"{a.label}, native", play_tree=native, search=native / ENGINES)
         for name in a.specs:  # a game option it does not take: refused before anything is measured
             try:
-                load_game(name, options, search=(a.search,) if a.search is not None else search(ws))
+                load_game(
+                    name,
+                    options,
+                    search=(a.search,) if a.search is not None and native is None else search(ws),
+                )
             except (UnknownGameError, ValueError) as exc:
                 raise UsageError(str(exc)) from None
         result = compare(
@@ -1372,6 +1453,12 @@ def _build_arguments(sp: argparse.ArgumentParser) -> None:
         "delete the engines of specs that are gone",
     )
     sp.add_argument("--check", action="store_true", help="write nothing; fail if the output is stale")
+    sp.add_argument(
+        "--native",
+        action="store_true",
+        help="also compile the engines and the runtime with mypyc into build/native/ (minutes; needs mypyc "
+        "and a C compiler), for simulate --native and bench --native",
+    )
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
 
 
@@ -1420,6 +1507,7 @@ def _simulate_arguments(sp: argparse.ArgumentParser) -> None:
     coverage_kinds_option(sp)
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
     _parallel_arguments(sp, "the games")
+    _native_argument(sp)
     _game_options(sp)
 
 
@@ -1534,7 +1622,16 @@ def _bench_arguments(sp: argparse.ArgumentParser) -> None:
     )
     sp.add_argument("--no-check", action="store_true", help="play only: leave out checking the specs")
     sp.add_argument("--json", action="store_true", help="print the figures as JSON")
+    _native_argument(sp)
     _game_options(sp)
+
+
+def _native_argument(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--native",
+        action="store_true",
+        help="play the engines `rulewright build --native` compiled (refused if they are out of date)",
+    )
 
 
 def _demo_arguments(sp: argparse.ArgumentParser) -> None:
@@ -1653,6 +1750,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_output()
     try:
         args = parser().parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)
     except ArgumentError as exc:
         print(f"{exc.prog}: {exc}", file=sys.stderr)
         return EXIT_USAGE

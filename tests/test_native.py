@@ -1,0 +1,94 @@
+"""`rulewright build --native` (rulewright/native.py): mypyc-compiled engines play exactly the games
+the interpreted ones play, a rule that calls itself without end is a located rule error there too
+(not a crash), and a native build older than its sources is refused.
+
+One workspace, built natively once for the module: the features game of tests/specs/ and the
+hostile spec whose function recurs for ever. About 30 s of compiling; skipped where this machine
+cannot compile (no mypyc, no C compiler or no Python headers), saying which.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulewright.native import missing_tools
+
+ROOT = Path(__file__).resolve().parents[1]
+WHY_NOT = missing_tools()
+pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=f"no native build here: {WHY_NOT}")
+
+
+def _run(ws: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("RULEWRIGHT_NATIVE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "rulewright", *argv],
+        cwd=ws,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("native")
+    shutil.copytree(ROOT / "tests" / "specs" / "features", folder / "specs" / "features")
+    hostile = ROOT / "tests" / "hostile" / "specs" / "bound-function-recursion-never-stops"
+    shutil.copytree(hostile, folder / "specs" / "loops", ignore=shutil.ignore_patterns("*.txt"))
+    done = _run(folder, "build", "--native")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "native engines of features, loops in build/native/" in done.stdout
+    return folder
+
+
+def _without_speed(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if "games/s" not in line)
+
+
+def test_native_engines_play_the_same_games(ws: Path) -> None:
+    native = _run(ws, "simulate", "features", "-n", "40", "-j", "1", "--native")
+    interpreted = _run(ws, "simulate", "features", "-n", "40", "-j", "1")
+    assert native.returncode == 0 and interpreted.returncode == 0, native.stderr + interpreted.stderr
+    assert ", native engines" in native.stdout
+    assert _without_speed(native.stdout).replace(", native engines", "") == _without_speed(interpreted.stdout)
+    two = _run(ws, "simulate", "features", "-n", "40", "-j", "2", "--native")
+    assert _without_speed(two.stdout) == _without_speed(native.stdout)
+
+
+def test_a_rule_that_recurs_for_ever_is_a_located_error_natively(ws: Path) -> None:
+    done = _run(ws, "simulate", "loops", "-n", "1", "-j", "1", "--native")
+    assert done.returncode == 1, (done.returncode, done.stderr)  # not a crash (a negative signal)
+    assert "the rules nest calls 200 deep: a rule that calls itself without end?" in done.stderr
+    assert "(in function climb (specs/loops/game.yaml:4))" in done.stderr
+
+
+def test_coverage_is_refused_natively(ws: Path) -> None:
+    done = _run(ws, "simulate", "features", "-n", "1", "--native", "--coverage")
+    assert done.returncode == 2 and "rule coverage traces the interpreted engines" in done.stderr
+
+
+def test_a_native_build_older_than_its_sources_is_refused(ws: Path) -> None:
+    engine = ws / "generated" / "features" / "engine.py"
+    text = engine.read_text(encoding="utf-8")
+    try:
+        engine.write_text(text + "\n# changed\n", encoding="utf-8")
+        done = _run(ws, "simulate", "features", "-n", "1", "--native")
+        assert done.returncode == 2
+        assert "the native build is out of date (engines/features/engine.py changed since)" in done.stderr
+    finally:
+        engine.write_text(text, encoding="utf-8")
+
+
+def test_no_native_build_is_a_usage_error(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "tests" / "specs" / "features", tmp_path / "specs" / "features")
+    assert _run(tmp_path, "build").returncode == 0
+    done = _run(tmp_path, "simulate", "features", "-n", "1", "--native")
+    assert done.returncode == 2 and "run `rulewright build --native` first" in done.stderr
