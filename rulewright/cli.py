@@ -495,16 +495,17 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"built {r.name} in {1000 * r.seconds.get('build', 0):.0f} ms")
     print(f"{len(rel)} file(s) written" + (": " + ", ".join(rel) if rel else " (already up to date)"))
     if args.native:
-        _build_native(ws)
+        _build_native(ws, [r.name for r in report.results] if args.targets else None)
     return EXIT_OK
 
 
-def _build_native(ws: Workspace) -> None:
-    """`build --native`: the output folder's engines and the runtime, compiled (rulewright/native.py)."""
+def _build_native(ws: Workspace, only: list[str] | None) -> None:
+    """`build --native`: the runtime and the output folder's engines (or those of the games built),
+    compiled (rulewright/native.py)."""
     from rulewright.native import NativeError, build_native
 
     try:
-        made = build_native(ws.output, ws.root, say=lambda text: print(text, flush=True))
+        made = build_native(ws.output, ws.root, only, say=lambda text: print(text, flush=True))
     except NativeError as exc:
         raise CommandFailed(str(exc)) from None
     print(
@@ -1456,8 +1457,8 @@ def _build_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--native",
         action="store_true",
-        help="also compile the engines and the runtime with mypyc into build/native/ (minutes; needs mypyc "
-        "and a C compiler), for simulate --native and bench --native",
+        help="also compile the runtime and the engines (with GAMEs: theirs only) with mypyc into build/native/ "
+        "(minutes; needs mypyc and a C compiler), for simulate --native and bench --native",
     )
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
 

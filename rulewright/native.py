@@ -1,12 +1,13 @@
 """Native engines: `rulewright build --native` compiles the runtime's engine and every game of the
-workspace with mypyc into a folder of its own, and `--native` (simulate, bench) plays them there.
+workspace (or the games it builds) with mypyc into a folder of its own, and `--native` (simulate,
+bench) plays them there. A game left out runs interpreted there, on the compiled runtime.
 
 The native folder (`build/native/` in the workspace) is a copy that stands beside the sources,
 never in place of them:
 
     build/native/
         runtime/            the runtime package; engine.py and rng.py also as compiled modules
-        engines/            the workspace's output folder, each game's engine.py also compiled
+        engines/            the workspace's output folder, a compiled game's engine.py also compiled
         *__mypyc*.so        the shared library mypyc makes of them all
         manifest.json       the SHA-256 of every source file it was compiled from
 
@@ -32,7 +33,7 @@ import subprocess
 import sys
 import sysconfig
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,14 +77,22 @@ def missing_tools() -> str | None:
     return None
 
 
-def build_native(output: Path, workspace_root: Path, *, say: Callable[[str], None] = print) -> NativeBuild:
-    """Compile the runtime and the engines of the output folder `output` into the native folder."""
+def build_native(
+    output: Path,
+    workspace_root: Path,
+    only: Sequence[str] | None = None,
+    *,
+    say: Callable[[str], None] = print,
+) -> NativeBuild:
+    """Compile the runtime and the engines of the output folder `output` (or only the games named
+    in `only`) into the native folder. The other games are copied as they are: natively, they run
+    interpreted on the compiled runtime."""
     why = missing_tools()
     if why is not None:
         raise NativeError(f"cannot build native engines: {why}")
-    games = _games(output)
+    games = [g for g in _games(output) if only is None or g in only]
     if not games:
-        raise NativeError(f"{output} holds no compiled game: run `rulewright build` first")
+        raise NativeError(f"{output} holds no compiled game to compile: run `rulewright build` first")
     folder = native_root(workspace_root)
     stage = folder.parent / "native-stage"
     shutil.rmtree(stage, ignore_errors=True)

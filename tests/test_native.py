@@ -43,7 +43,13 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "tests" / "specs" / "features", folder / "specs" / "features")
     hostile = ROOT / "tests" / "hostile" / "specs" / "bound-function-recursion-never-stops"
     shutil.copytree(hostile, folder / "specs" / "loops", ignore=shutil.ignore_patterns("*.txt"))
-    done = _run(folder, "build", "--native")
+    shutil.copytree(
+        ROOT / "tests" / "golden" / "tiny",
+        folder / "specs" / "tiny",
+        ignore=shutil.ignore_patterns("*.golden"),
+    )
+    assert _run(folder, "build").returncode == 0
+    done = _run(folder, "build", "--native", "features", "loops")  # tiny stays interpreted
     assert done.returncode == 0, done.stdout + done.stderr
     assert "native engines of features, loops in build/native/" in done.stdout
     return folder
@@ -61,6 +67,13 @@ def test_native_engines_play_the_same_games(ws: Path) -> None:
     assert _without_speed(native.stdout).replace(", native engines", "") == _without_speed(interpreted.stdout)
     two = _run(ws, "simulate", "features", "-n", "40", "-j", "2", "--native")
     assert _without_speed(two.stdout) == _without_speed(native.stdout)
+
+
+def test_a_game_left_out_plays_interpreted_on_the_compiled_runtime(ws: Path) -> None:
+    native = _run(ws, "simulate", "tiny", "-n", "20", "-j", "1", "--native")
+    interpreted = _run(ws, "simulate", "tiny", "-n", "20", "-j", "1")
+    assert native.returncode == 0, native.stderr
+    assert _without_speed(native.stdout).replace(", native engines", "") == _without_speed(interpreted.stdout)
 
 
 def test_a_rule_that_recurs_for_ever_is_a_located_error_natively(ws: Path) -> None:
