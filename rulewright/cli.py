@@ -509,7 +509,7 @@ def _build_native(ws: Workspace, only: list[str] | None) -> None:
     except NativeError as exc:
         raise CommandFailed(str(exc)) from None
     print(
-        f"native engines of {', '.join(made.games)} in {ws.shown(made.folder)}/ "
+        f"native engines of {', '.join(made.games)} in {made.folder}/ "
         f"({made.cpu_s:.0f} s CPU, {made.wall_s:.0f} s): play them with --native"
     )
 
@@ -1457,7 +1457,7 @@ def _build_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--native",
         action="store_true",
-        help="also compile the runtime and the engines (with GAMEs: theirs only) with mypyc into build/native/ "
+        help="also compile the runtime and the engines (with GAMEs: theirs only) with mypyc (into this user's cache) "
         "(minutes; needs mypyc and a C compiler), for simulate --native and bench --native",
     )
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")

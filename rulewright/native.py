@@ -2,10 +2,12 @@
 workspace (or the games it builds) with mypyc into a folder of its own, and `--native` (simulate,
 bench) plays them there. A game left out runs interpreted there, on the compiled runtime.
 
-The native folder (`build/native/` in the workspace) is a copy that stands beside the sources,
-never in place of them:
+The native folder is a copy that stands beside the sources, never in place of them, in this
+user's cache (`~/.cache/rulewright/native/<workspace key>/`, or under $XDG_CACHE_HOME), not in the
+workspace: people share workspace folders, and a shared folder must not bring machine code that
+`--native` would load.
 
-    build/native/
+    <native folder>/
         runtime/            the runtime package; engine.py and rng.py also as compiled modules
         engines/            the workspace's output folder, a compiled game's engine.py also compiled
         *__mypyc*.so        the shared library mypyc makes of them all
@@ -39,11 +41,11 @@ from pathlib import Path
 
 from runtime.loading import package_name
 
-NATIVE_FOLDER = Path("build") / "native"  # in the workspace
 ENGINES = "engines"
 MANIFEST = "manifest.json"
 RUNTIME_MODULES = ("engine.py", "rng.py")  # the runtime's hot modules; the rest stays interpreted
 RUNTIME_DIR = Path(__file__).resolve().parents[1] / "runtime"
+CACHE_ENV = "XDG_CACHE_HOME"
 
 
 class NativeError(Exception):
@@ -59,7 +61,11 @@ class NativeBuild:
 
 
 def native_root(workspace_root: Path) -> Path:
-    return workspace_root / NATIVE_FOLDER
+    """The native folder of a workspace: in this user's cache, never in the workspace, whose
+    folders people share (a shared folder must not bring machine code that `--native` would load)."""
+    cache = os.environ.get(CACHE_ENV) or str(Path.home() / ".cache")
+    key = hashlib.sha256(str(workspace_root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return Path(cache) / "rulewright" / "native" / key
 
 
 def missing_tools() -> str | None:
@@ -94,38 +100,47 @@ def build_native(
     if not games:
         raise NativeError(f"{output} holds no compiled game to compile: run `rulewright build` first")
     folder = native_root(workspace_root)
-    stage = folder.parent / "native-stage"
-    shutil.rmtree(stage, ignore_errors=True)
+    stage = folder.with_name(folder.name + "-stage")
     package = package_name(folder / ENGINES)
-    _copy_tree(RUNTIME_DIR, stage / "runtime")
-    _copy_tree(output, stage / package)
-    modules = [f"runtime/{m}" for m in RUNTIME_MODULES] + [f"{package}/{g}/engine.py" for g in games]
-    say(f"compiling the runtime and {len(games)} game(s) with mypyc ({', '.join(games)}); this takes minutes")
-    cpu0, wall0 = _children_cpu(), time.perf_counter()
-    env = {**os.environ, "MYPY_CACHE_DIR": str(stage / ".mypy_cache")}
-    done = subprocess.run(
-        [sys.executable, "-m", "mypyc", *modules],
-        cwd=stage,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        errors="replace",
-    )
-    cpu, wall = _children_cpu() - cpu0, time.perf_counter() - wall0
-    if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+    try:
         shutil.rmtree(stage, ignore_errors=True)
-        raise NativeError(f"mypyc failed (exit {done.returncode}):\n{tail}")
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    for lib in stage.glob("*__mypyc*"):
-        shutil.move(str(lib), folder / lib.name)
-    shutil.move(str(stage / "runtime"), folder / "runtime")
-    shutil.move(str(stage / package), folder / ENGINES)
-    shutil.rmtree(stage, ignore_errors=True)
-    manifest = {"python": sys.version, "package": package, "sources": _sources(output)}
-    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        _copy_tree(RUNTIME_DIR, stage / "runtime")
+        _copy_tree(output, stage / package)
+        # what is compiled is these copies: the manifest is theirs, whatever changes meanwhile
+        sources = _sources(stage / "runtime", stage / package)
+        modules = [f"runtime/{m}" for m in RUNTIME_MODULES] + [f"{package}/{g}/engine.py" for g in games]
+        say(
+            f"compiling the runtime and {len(games)} game(s) with mypyc ({', '.join(games)}); this takes minutes"
+        )
+        cpu0, wall0 = _children_cpu(), time.perf_counter()
+        env = {**os.environ, "MYPY_CACHE_DIR": str(stage / ".mypy_cache")}
+        done = subprocess.run(
+            [sys.executable, "-m", "mypyc", *modules],
+            cwd=stage,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+        )
+        cpu, wall = _children_cpu() - cpu0, time.perf_counter() - wall0
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+            raise NativeError(f"mypyc failed (exit {done.returncode}):\n{tail}")
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        for lib in stage.glob("*__mypyc*"):
+            shutil.move(str(lib), folder / lib.name)
+        shutil.move(str(stage / "runtime"), folder / "runtime")
+        shutil.move(str(stage / package), folder / ENGINES)
+        manifest = {"python": sys.version, "package": package, "sources": sources}
+        (folder / MANIFEST).write_text(
+            json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
+    except OSError as exc:
+        raise NativeError(f"cannot write the native build in {folder} ({exc.strerror or exc})") from None
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
     return NativeBuild(folder, tuple(games), cpu, wall)
 
 
@@ -135,14 +150,17 @@ def native_folder(output: Path, workspace_root: Path) -> Path:
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise NativeError("no native build here: run `rulewright build --native` first") from None
+        raise NativeError(
+            "no native build of this workspace: run `rulewright build --native` first"
+        ) from None
     if not isinstance(manifest, dict) or manifest.get("python") != sys.version:
         raise NativeError("the native build was made by another Python: run `rulewright build --native`")
     if manifest.get("package") != package_name(folder / ENGINES):
         raise NativeError("the native build was made in another folder: run `rulewright build --native`")
-    built, now = manifest.get("sources"), _sources(output)
+    built, now = manifest.get("sources"), _sources(RUNTIME_DIR, output)
     if built != now:
-        changed = sorted(k for k in set(now) | set(built or {}) if (built or {}).get(k) != now.get(k))
+        built = built if isinstance(built, dict) else {}
+        changed = sorted(k for k in set(now) | set(built) if built.get(k) != now.get(k))
         raise NativeError(
             f"the native build is out of date ({', '.join(changed[:3])}"
             f"{' ...' if len(changed) > 3 else ''} changed since): run `rulewright build --native`"
@@ -158,14 +176,12 @@ def _copy_tree(source: Path, dest: Path) -> None:
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
 
 
-def _sources(output: Path) -> dict[str, str]:
+def _sources(runtime: Path, output: Path) -> dict[str, str]:
     """The hash of every Python file a native build compiles or copies, by its place."""
-    files = [("runtime", p) for p in _python_files(RUNTIME_DIR)]
-    files += [("engines", p) for p in _python_files(output)]
     out: dict[str, str] = {}
-    for where, p in files:
-        base = RUNTIME_DIR if where == "runtime" else output
-        out[f"{where}/{p.relative_to(base).as_posix()}"] = hashlib.sha256(p.read_bytes()).hexdigest()
+    for where, base in (("runtime", runtime), ("engines", output)):
+        for p in _python_files(base):
+            out[f"{where}/{p.relative_to(base).as_posix()}"] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 
 

@@ -25,7 +25,8 @@ pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=f"no native build he
 
 
 def _run(ws: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # the native folders of these workspaces go to a cache of their own, beside them
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(ws.parent / (ws.name + "-cache"))}
     env.pop("RULEWRIGHT_NATIVE", None)
     return subprocess.run(
         [sys.executable, "-m", "rulewright", *argv],
@@ -51,7 +52,12 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert _run(folder, "build").returncode == 0
     done = _run(folder, "build", "--native", "features", "loops")  # tiny stays interpreted
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "native engines of features, loops in build/native/" in done.stdout
+    assert (
+        f"native engines of features, loops in {folder.parent / (folder.name + '-cache')}/rulewright/native/"
+        in done.stdout
+    )
+    # written outside the workspace, which people share: nothing but the engines' output there
+    assert sorted(p.name for p in folder.iterdir()) == ["generated", "specs"]
     return folder
 
 
@@ -67,6 +73,12 @@ def test_native_engines_play_the_same_games(ws: Path) -> None:
     assert _without_speed(native.stdout).replace(", native engines", "") == _without_speed(interpreted.stdout)
     two = _run(ws, "simulate", "features", "-n", "40", "-j", "2", "--native")
     assert _without_speed(two.stdout) == _without_speed(native.stdout)
+
+
+def test_bench_plays_the_native_engines(ws: Path) -> None:
+    done = _run(ws, "bench", "features", "--native", "--no-check", "--seconds", "0.2", "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"games_per_s_cpu"' in done.stdout
 
 
 def test_a_game_left_out_plays_interpreted_on_the_compiled_runtime(ws: Path) -> None:
