@@ -245,10 +245,12 @@ def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
     path = os.pathsep.join(p for p in (str(folder), code_tree, os.environ.get("PYTHONPATH", "")) if p)
     env = {**os.environ, NATIVE_ENV: str(folder), "PYTHONPATH": path}
     command = [sys.executable, "-P", "-m", "rulewright", *args.argv]
-    try:
-        return subprocess.run(command, env=env, stdin=None).returncode
-    except KeyboardInterrupt:  # the child saw Ctrl-C too, and has said what it did
-        return EXIT_INTERRUPTED
+    with subprocess.Popen(command, env=env) as child:
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:  # the child has Ctrl-C too: it prints what it did, then ends
+                continue
 
 
 def game_sources(ws: Workspace | None) -> list[EngineSource]:
