@@ -900,11 +900,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 tally.add(job, chunk.outcomes)
                 if cov is not None and chunk.coverage is not None:
                     cov.add(chunk.coverage)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, EOFError) as exc:
         if tally.games:  # the games finished before Ctrl-C, as a run of that many games
             _print_simulation(args, game, tally, time.perf_counter() - start, interrupted=True)
             if cov is not None:
                 _show_coverage(cov, only, args.coverage, None)
+        if isinstance(exc, EOFError):  # a human player's input ended
+            raise UsageError(
+                "input ended (Ctrl-D or the end of piped input) at a human player's decision"
+            ) from None
         raise
     _print_simulation(args, game, tally, time.perf_counter() - start)
     if cov is not None:

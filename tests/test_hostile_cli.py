@@ -697,3 +697,11 @@ STANDALONE = (
 LOG_FILE_CASES = 5  # the parameters of test_log_that_is_no_file
 
 CASE_COUNT = len(ARG_CASES) + len(LOG_CASES) + LOG_FILE_CASES + len(STANDALONE)
+
+
+def test_end_of_input_in_simulate_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n"))  # a human seat whose script runs out
+    run = rulewright(capsys, "simulate", "iron_curtain", "-n", "2", "--agents", "human,random")
+    sound(run, cli.EXIT_USAGE, "input ended (Ctrl-D or the end of piped input) at a human player's decision")
