@@ -751,7 +751,8 @@ class Game:
     title: str
     version: str
     files: tuple[str, ...]
-    digest: str
+    digest: str  # of the rule files: what a saved state or a log was made with
+    scenarios_digest: str  # of the rule files and the scenario files: what the scenarios module was
     player_names: tuple[str, ...]
     player_labels: tuple[str, ...]
     player_count: Value

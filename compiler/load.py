@@ -459,13 +459,14 @@ class _Source:
     path: Path
     name: str
     text: str | None
+    data: bytes = b""  # as read, for the digest
 
 
-def spec_digest(folder: Path, root: Path) -> str | None:
-    """The digest `load_game` gives the spec in `folder` when run from `root` (file names count),
-    or None when a file cannot be read: what tells whether a compiled engine is stale."""
+def spec_digests(folder: Path, root: Path) -> tuple[str, str] | None:
+    """The digests `load_game` gives the spec in `folder` when run from `root` (file names count):
+    of its rules, and of its rules and scenarios; None when a file cannot be read. What tells
+    whether a compiled engine, or its scenarios, are stale."""
     files, scen_files = spec_files(folder)
-    digest = hashlib.sha256()
     sink = Sink()
 
     def name_in_root(path: Path) -> str:
@@ -474,25 +475,25 @@ def spec_digest(folder: Path, root: Path) -> str | None:
         except (ValueError, OSError, RuntimeError):
             return str(path)
 
-    _read_sources(files + scen_files, sink, digest, name_in_root)
-    return None if sink.has_errors else digest.hexdigest()
+    sources = _read_sources(files + scen_files, sink, name_in_root)
+    return None if sink.has_errors else (_digest(sources[: len(files)]), _digest(sources))
 
 
 def _read_sources(
-    paths: list[Path], sink: Sink, digest: hashlib._Hash, name_of: Callable[[Path], str] | None = None
+    paths: list[Path], sink: Sink, name_of: Callable[[Path], str] | None = None
 ) -> list[_Source]:
-    """Read every file once, within the bounds of compiler/limits.py, and feed the digest (each
-    named by `name_of`, by default display_path)."""
+    """Read every file once, within the bounds of compiler/limits.py (each named by `name_of`, by
+    default display_path)."""
     name_of = name_of or _DisplayPaths()
     out: list[_Source] = []
     total = 0
     for path in paths:
         name = name_of(path)
         text: str | None = None
+        data = b""
         try:
             data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)))
             total += len(data)
-            digest.update(name.encode("utf-8", errors="surrogateescape") + b"\0" + data + b"\0")
             text = decode(data)
         except SourceError as exc:
             notes: tuple[str, ...] = ()
@@ -503,8 +504,16 @@ def _read_sources(
                 else:
                     notes = (messages.protects_the_tool("MAX_FILE_BYTES"),)
             sink.error(exc.code, Span(name, exc.line, exc.col, exc.line, exc.col + 1), exc.message, *notes)
-        out.append(_Source(path, name, text))
+        out.append(_Source(path, name, text, data))
     return out
+
+
+def _digest(sources: list[_Source]) -> str:
+    """The SHA-256 of files: each one's name and bytes."""
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.name.encode("utf-8", errors="surrogateescape") + b"\0" + source.data + b"\0")
+    return digest.hexdigest()
 
 
 def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
@@ -564,8 +573,7 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
             Span(display_path(scen_dir), 1, 1, 1, 1),
             messages.SCENARIOS_NOT_A_FOLDER,
         )
-    digest = hashlib.sha256()
-    sources = _read_sources(files + scen_files, sink, digest)
+    sources = _read_sources(files + scen_files, sink)
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
     for source in sources[: len(files)]:
         node, reader = compose(source, sink)
@@ -576,7 +584,8 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
             _gather(source.name, node, reader, parts, sink)
     names = [source.name for source in sources[: len(files)]]
     try:
-        return _assemble(folder, parts, names, digest.hexdigest(), sources[len(files) :], sink)
+        digests = (_digest(sources[: len(files)]), _digest(sources))
+        return _assemble(folder, parts, names, digests, sources[len(files) :], sink)
     finally:
         parse.forget()  # the texts this spec repeats (see parse.py)
 
@@ -615,7 +624,12 @@ def _gather(file: str, node: Node, reader: Reader, parts: _Parts, sink: Sink) ->
 
 
 def _assemble(
-    folder: Path, parts: _Parts, files: list[str], digest: str, scen_files: list[_Source], sink: Sink
+    folder: Path,
+    parts: _Parts,
+    files: list[str],
+    digests: tuple[str, str],
+    scen_files: list[_Source],
+    sink: Sink,
 ) -> ir.Game:
     """The Game from the sections of every file: the header, the declarations, the scenarios."""
     sc, maps, lists = parts.scalars, parts.maps, parts.lists
@@ -630,7 +644,8 @@ def _assemble(
     return ir.Game(
         name=name,
         files=tuple(files),
-        digest=digest,
+        digest=digests[0],
+        scenarios_digest=digests[1],
         player_names=player_names,
         player_labels=player_labels or player_names,
         player_count=player_count,

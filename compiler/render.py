@@ -79,7 +79,7 @@ def render(mod: Module) -> dict[str, str]:
         texts=e.texts,
     )
     scenarios = env.get_template("scenarios.py.j2").render(
-        header=head,
+        header=header(sc.header),
         h=sc.header,
         imports=sc.imports,
         functions=sc.functions,

@@ -8,6 +8,7 @@ contract (runtime.contract), so a reproducer that verify wrote fails until the r
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import random
@@ -220,13 +221,24 @@ def run_all(game_name: str, base: Game | None = None) -> list[ScenarioResult]:
     return [run_scenario(game_name, sc, base) for sc in game.scenarios]
 
 
+def _scenarios_digest(game: Game) -> str | None:
+    """The digest the game's scenarios module was compiled from (rules and scenarios)."""
+    package = game.state_cls.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.scenarios")
+    except ImportError:
+        return None
+    digest = getattr(module, "DIGEST", None)
+    return digest if isinstance(digest, str) else None
+
+
 def staleness(game: Game, folder: Path, root: Path, output: str = "generated") -> str | None:
     """Why the compiled `game` is older than its spec `folder` in the workspace at `root`, whose
     engines are built into `output` (None when it is not)."""
-    from compiler.load import spec_digest
+    from compiler.load import spec_digests
 
-    digest = spec_digest(folder, root)
-    if digest is None or digest == game.info.digest:
+    digests = spec_digests(folder, root)
+    if digests is None or digests == (game.info.digest, _scenarios_digest(game)):
         return None  # None: a spec file cannot be read, which `rulewright build` reports
     # Name the files edited after the engine was written; when every file is newer (a fresh copy
     # or clone), their times say nothing and the folder is named instead.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -165,11 +166,26 @@ def test_verify_playthrough_and_diff(capsys: pytest.CaptureFixture[str], tmp_pat
 def test_staleness_digest_is_the_compilers(capsys: pytest.CaptureFixture[str]) -> None:
     """`scenarios` finds a stale build by hashing the spec files as the compiler does; were the two
     to drift apart, every game would look stale (or none would)."""
-    from compiler.load import spec_digest
-    from rulewright.scenarios import staleness
+    from compiler.load import spec_digests
+    from rulewright.scenarios import _scenarios_digest, staleness
     from runtime.game import available_games, load_game
 
     for name in available_games():
         game = load_game(name)
-        assert spec_digest(ROOT / "specs" / name, ROOT) == game.info.digest, name
+        assert spec_digests(ROOT / "specs" / name, ROOT) == (game.info.digest, _scenarios_digest(game)), name
         assert staleness(game, ROOT / "specs" / name, ROOT) is None
+
+
+def test_a_scenario_edit_changes_the_scenarios_not_the_engine(tmp_path: Path) -> None:
+    """The engine's digest is of the rule files: editing a rulebook example leaves the engine, and
+    so every saved state and log, as they were; only the scenarios module is rebuilt."""
+    from compiler.driver import compile_spec
+
+    folder = tmp_path / "iron_curtain"
+    shutil.copytree(ROOT / "specs" / "iron_curtain", folder)
+    before = compile_spec(folder).files
+    case = sorted((folder / "scenarios").glob("*.yaml"))[0]
+    case.write_text(case.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    after = compile_spec(folder).files
+    assert after["engine.py"] == before["engine.py"]
+    assert after["scenarios.py"] != before["scenarios.py"]

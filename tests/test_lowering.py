@@ -3,8 +3,8 @@
 Each folder tests/lowering/<construct>/ holds a tiny spec that exercises one construct, and
 expected.py, the golden: for every generated module of the case (in name order, `__init__.py`
 aside), a `# ---- <module>` line, then each top-level statement of the module with the comment
-lines directly above it, in file order. Imports, the module docstring, `class State` and the
-`INFO` assignments are left out: they are the same boilerplate in every case (tests/test_golden.py
+lines directly above it, in file order. Imports, the module docstring, `class State`, the
+`INFO` assignments and the scenarios' `DIGEST` are left out: they are the same boilerplate in every case (tests/test_golden.py
 keeps one whole engine). So a change to the lowering shows as a readable diff per construct.
 
 After an intended change:
@@ -30,7 +30,7 @@ GOLDEN = "expected.py"
 
 
 def _is_boilerplate(node: ast.stmt, index: int) -> bool:
-    """True for the statements every engine has alike: imports, the docstring, State, INFO."""
+    """True for the statements every engine has alike: imports, the docstring, State, INFO, DIGEST."""
     match node:
         case ast.Import() | ast.ImportFrom():
             return True
@@ -39,7 +39,7 @@ def _is_boilerplate(node: ast.stmt, index: int) -> bool:
         case ast.ClassDef(name="State"):
             return True
         case ast.Assign(targets=[target]) | ast.AnnAssign(target=target):
-            return ast.unparse(target) in ("INFO", "State.INFO")
+            return ast.unparse(target) in ("INFO", "State.INFO", "DIGEST")
         case _:
             return False
 

@@ -23,6 +23,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from compiler.check import Annotations
@@ -74,7 +75,17 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
         cached=cached,
         readers=readers,
     )
-    return Module(engine, ScenarioModule(header, _used_names(engine, functions), functions, scenarios))
+    # the scenarios module is stale when a scenario file changes; the engine is not (its digest is
+    # of the rule files alone, so a saved state or a log outlives an edit of a rulebook example)
+    scenario_files = len({sc.file for sc in g.scenarios})
+    scenario_header = dataclasses.replace(
+        header,
+        digest=g.scenarios_digest,
+        files=(*g.files, f"{scenario_files} scenario file{'s' if scenario_files != 1 else ''}"),
+    )
+    return Module(
+        engine, ScenarioModule(scenario_header, _used_names(engine, functions), functions, scenarios)
+    )
 
 
 def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[str, ...]:
