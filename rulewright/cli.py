@@ -297,17 +297,23 @@ def unknown_game(name: str, folders: bool, ws: Workspace | None) -> str:
 
 
 def open_game(
-    name: str, options: Sequence[str] | None, ws: Workspace | None, *, folders: bool = True
+    name: str,
+    options: Sequence[str] | None,
+    ws: Workspace | None,
+    *,
+    folders: bool = True,
+    scenarios: bool = False,
 ) -> Game:
     """A compiled game by name (the workspace's first, then the bundled ones), or, with `folders`,
-    a spec folder given as a path (with a '/' or starting with '.') compiled on the fly."""
+    a spec folder given as a path (with a '/' or starting with '.') compiled on the fly: its rules
+    alone, unless `scenarios` (only `rulewright scenarios` runs them)."""
     try:
         if name in games(ws):
             return load_game(name, parse_options(options), search=search(ws))
         if folders and ("/" in name or name.startswith(".")) and is_dir(Path(name)):
             from rulewright.spec_loader import load_spec
 
-            return load_spec(Path(name), parse_options(options))
+            return load_spec(Path(name), parse_options(options), rules_only=not scenarios)
     except (UnknownGameError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     raise UsageError(unknown_game(name, folders, ws))
@@ -954,7 +960,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         )
     compiled = games(ws)
     names = args.paths or compiled
-    opened = [(name, open_game(name, None, ws)) for name in names]
+    opened = [(name, open_game(name, None, ws, scenarios=True)) for name in names]
     # A compiled game's scenarios are compiled into it: after an edit under specs/GAME/ they are
     # stale until `rulewright build`, and running the old ones would pass or fail on old text.
     stale = [

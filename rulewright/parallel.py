@@ -82,7 +82,7 @@ class GameRecipe:
         if self.folder:
             from rulewright.spec_loader import load_spec  # the compiler: only for a spec folder
 
-            return load_spec(Path(self.target), dict(self.options))
+            return load_spec(Path(self.target), dict(self.options), rules_only=True)
         return load_game(self.target, dict(self.options), search=tuple(Path(p) for p in self.search))
 
 

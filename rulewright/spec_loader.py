@@ -39,12 +39,17 @@ def import_package(files: dict[str, str], name: str) -> ModuleType:
 
 
 def load_spec(
-    folder: Path, options: dict[str, Any] | None = None, scenarios: list[Path] | None = None
+    folder: Path,
+    options: dict[str, Any] | None = None,
+    scenarios: list[Path] | None = None,
+    *,
+    rules_only: bool = False,
 ) -> Game:
     """Compile a spec folder on the fly (into a temporary package) and load it, with the case
-    files `scenarios` compiled in beside the spec's own. Raises ValueError with the diagnostics if
-    it has errors."""
-    result = compile_spec(folder, scenarios=scenarios)
+    files `scenarios` compiled in beside the spec's own; with `rules_only`, without any scenario
+    (playing needs none, and a spec's scenarios can take most of its compile time). Raises
+    ValueError with the diagnostics if it has errors."""
+    result = compile_spec(folder, scenarios=[] if rules_only else scenarios)
     if not result.ok:
         raise ValueError(f"{folder} has errors:\n{render_all(result.diagnostics)}")
     package = import_package(result.files, result.name)

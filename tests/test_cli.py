@@ -189,3 +189,18 @@ def test_a_scenario_edit_changes_the_scenarios_not_the_engine(tmp_path: Path) ->
     after = compile_spec(folder).files
     assert after["engine.py"] == before["engine.py"]
     assert after["scenarios.py"] != before["scenarios.py"]
+
+
+def test_playing_a_spec_folder_compiles_its_rules_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Scenarios are off the path to play: a spec folder played from its path is compiled without
+    them (a broken rulebook example does not stop a simulation); `scenarios` still reports it."""
+    folder = tmp_path / "iron_curtain"
+    shutil.copytree(ROOT / "specs" / "iron_curtain", folder)
+    case = sorted((folder / "scenarios").glob("*.yaml"))[0]
+    case.write_text("name: [unclosed\n", encoding="utf-8")
+    code, out = run(capsys, "simulate", str(folder), "-n", "2", "-j", "1")
+    assert code == 0 and "Iron Curtain: 2 games" in out
+    code, out = run(capsys, "scenarios", str(folder))
+    assert code != 0 and case.name in out
