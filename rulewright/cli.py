@@ -1469,8 +1469,8 @@ def _build_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--native",
         action="store_true",
-        help="also compile the runtime and the engines (with GAMEs: theirs only) with mypyc (into this user's cache) "
-        "(minutes; needs mypyc and a C compiler), for simulate --native and bench --native",
+        help="also compile the runtime and the engines (with GAMEs: theirs only) with mypyc into this user's "
+        "cache, for simulate --native and bench --native (minutes; needs mypyc and a C compiler)",
     )
     sp.add_argument("-v", "--verbose", action="store_true", help="also print warnings")
 
