@@ -211,7 +211,9 @@ def search(ws: Workspace | None) -> tuple[Path, ...]:
     native build's copy of the output: rulewright/native.py)."""
     native = os.environ.get(NATIVE_ENV)
     if native:
-        return (Path(native) / "engines",)
+        from rulewright.native import ENGINES
+
+        return (Path(native) / ENGINES,)
     return (ws.output,) if ws is not None else ()
 
 
@@ -233,14 +235,7 @@ def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
                 f"--native: the runtime imported is not the native one ({runtime.engine.__file__})"
             )
         return None
-    from rulewright.native import NativeError, native_folder
-
-    if ws is None:
-        raise UsageError(NO_WORKSPACE)
-    try:
-        folder = native_folder(ws.output, ws.root)
-    except NativeError as exc:
-        raise UsageError(f"--native: {exc}") from None
+    folder = _native_folder(ws)
     code_tree = str(Path(__file__).resolve().parents[1])
     path = os.pathsep.join(p for p in (str(folder), code_tree, os.environ.get("PYTHONPATH", "")) if p)
     env = {**os.environ, NATIVE_ENV: str(folder), "PYTHONPATH": path}
@@ -251,6 +246,18 @@ def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
                 return child.wait()
             except KeyboardInterrupt:  # the child has Ctrl-C too: it prints what it did, then ends
                 continue
+
+
+def _native_folder(ws: Workspace | None) -> Path:
+    """The workspace's native build, checked fresh (rulewright/native.py); a usage error if none."""
+    from rulewright.native import NativeError, native_folder
+
+    if ws is None:
+        raise UsageError(NO_WORKSPACE)
+    try:
+        return native_folder(ws.output, ws.root)
+    except NativeError as exc:
+        raise UsageError(f"--native: {exc}") from None
 
 
 def game_sources(ws: Workspace | None) -> list[EngineSource]:
@@ -1354,16 +1361,11 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
             bar.append(Progress(total, "runs"))
         bar[0].update(done)
 
-    native = None
-    if args.native:
-        from rulewright.native import ENGINES, NativeError, native_folder
-
-        try:
-            native = native_folder(ws.output, ws.root)
-        except NativeError as exc:
-            raise UsageError(f"--native: {exc}") from None
+    native = _native_folder(ws) if args.native else None
     with revision_sides(ws.root, specs, args.against) as (a, b):
         if native is not None:  # A plays the native build of this tree's engines
+            from rulewright.native import ENGINES
+
             a = dataclasses.replace(a, label=f"{a.label}, native", play_tree=native, search=native / ENGINES)
         for name in a.specs:  # a game option it does not take: refused before anything is measured
             try:

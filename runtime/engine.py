@@ -196,9 +196,7 @@ class GameInfo:
     # -- reading log lines and prompts (stored as a text's index and its values) ---------------
     def shown(self, kind: str, value: Any) -> str:
         """A value as the rules' texts show it: a component, player or cell by its label."""
-        if kind == "int":
-            return str(value)
-        if kind == "str":
+        if kind == "int" or kind == "str":
             return str(value)
         if kind == "bool":
             return "yes" if value else "no"
