@@ -16,7 +16,7 @@ from typing import Final, assert_never
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.builtins import BUILTINS
-from compiler.diagnostics import Sink, did_you_mean
+from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.resolve import EntityInfo, Symbols
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
 
@@ -153,6 +153,8 @@ class Checker:
         for inv in g.invariants:
             self.unit(inv.expr, {}, want=BOOL)
         self.unit(g.evaluation, {"p": PLAYER}, want=INT)
+        if g.board is not None:
+            self.board(g.board)
         self.unit(g.setup, {})
         for ph in sym.phases.values():
             self.unit(ph.repeat, {}, want=INT)
@@ -161,6 +163,73 @@ class Checker:
         for sc in g.scenarios:
             self.scenario(sc)
         return self.ann
+
+    def board(self, b: ir.BoardDecl) -> None:
+        """The board's names (types, ids, zones, players) and the types of its expressions."""
+        sym = self.sym
+        for name, _, span in b.colors:
+            if name not in sym.game.player_names:
+                close = close_match(name, sym.game.player_names)
+                self.sink.error(codes.UNKNOWN_NAME, span, messages.board_not_a_player(name, close))
+        for pl in b.places:
+            t = self.component_type(pl.of)
+            x = {"x": t}
+            self.unit(pl.where, x, want=BOOL)
+            self.unit(pl.marked, x, want=BOOL)
+            self.unit(pl.label, x, want=STR)
+            self.unit(pl.owner, x, want=PLAYER)
+            self.unit(pl.links, x, want=list_of(t))
+            self.unit(pl.group, x)
+            for _, code, _ in pl.show:
+                self.unit(code, x)
+            for code in pl.coords or ():
+                self.unit(code, x, want=INT)
+            if pl.layout == "cells":
+                self.board_zone(pl.zone, pl.span, grid=True, of=t)
+            info = sym.entity_types.get(t.name) if t.kind == "entity" else None
+            if info is not None and pl.layout == "at":
+                ids = [e.id for e in info.decl.entities]
+                for ident, _, _, span in pl.at:
+                    if ident not in ids:
+                        close = close_match(ident, ids)
+                        self.sink.error(
+                            codes.UNKNOWN_NAME, span, messages.board_unknown_place(ident, t.name, close)
+                        )
+                placed = {ident for ident, _, _, _ in pl.at}
+                missing = [i for i in ids if i not in placed]
+                if missing:
+                    self.sink.warning(codes.UNKNOWN_NAME, pl.span, messages.board_unplaced(t.name, missing))
+        for tr in b.tracks:
+            self.unit(tr.value, {"p": PLAYER} if tr.each_player else {}, want=None if tr.counter else INT)
+        for name, span in b.zones:
+            self.board_zone(name, span)
+        for c in b.cards:
+            t = self.component_type(c.of)
+            self.unit(c.value, {"x": t})
+            self.unit(c.text, {"x": t}, want=STR)
+
+    def component_type(self, ref: ir.TypeRef) -> Type:
+        """A component type the board names (anything else is reported, and reads as any type)."""
+        info = self.sym.entity_types.get(ref.text)
+        if info is None:
+            hint = did_you_mean(ref.text, self.sym.entity_types)
+            self.sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, hint))
+            return ANY
+        return Type("entity", ref.text)
+
+    def board_zone(self, name: str, span: ir.Span, *, grid: bool = False, of: Type | None = None) -> None:
+        found = self.sym.zones.get(name)
+        if found is None:
+            close = close_match(name, self.sym.zones)
+            self.sink.error(codes.UNKNOWN_NAME, span, messages.board_unknown_zone(name, close))
+            return
+        decl, t = found
+        if grid and decl.kind != "grid":
+            self.sink.error(codes.TYPE_MISMATCH, span, messages.board_not_a_grid(name))
+        if of is not None and of != ANY and t.elem is not None and t.elem != of:
+            self.sink.error(
+                codes.TYPE_MISMATCH, span, messages.board_zone_holds(name, t.elem.name or "", of.name or "")
+            )
 
     def unwritten_effects(self, info: EntityInfo, ent: ir.Entity) -> None:
         """A warning for each effect a component leaves out: the game runs, and the component does nothing."""

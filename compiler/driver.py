@@ -21,7 +21,7 @@ from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
 from compiler.reads import analyse as find_reads
 from compiler.resolve import resolve
-from compiler.secrecy import find_leaks
+from compiler.secrecy import find_board_leaks, find_leaks
 from compiler.suspension import analyse as find_stops
 
 
@@ -84,6 +84,7 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
         sym = resolve(game, sink)
         ann = check(sym, sink)
         find_leaks(sym, ann, sink)
+        find_board_leaks(sym, ann, sink)
         crashed = False
     except Exception:
         if not any(d.severity == "error" for d in sink.items[:loaded]):

@@ -56,6 +56,10 @@ LEAKY_DECISION: Final = ErrorCode(
     "a decision whose answer, logged for every player, names or steers cards hidden from some of "
     "them (write `secretly` or `publicly`)",
 )
+BOARD_SHOWS_HIDDEN: Final = ErrorCode(
+    "board-shows-hidden",
+    "a board expression that reads a hidden zone's contents or an owner-only variable (the board is public)",
+)
 BAD_SCENARIO: Final = ErrorCode("bad-scenario", "a scenario that cannot be run as written")
 MISSING_EVENT: Final = ErrorCode("missing-event", "a component whose effect is not written yet (a warning)")
 ENDLESS_RECURSION: Final = ErrorCode(
@@ -99,6 +103,7 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     MISPLACED_CHANCE,
     MISPLACED_DECISION,
     LEAKY_DECISION,
+    BOARD_SHOWS_HIDDEN,
     BAD_SCENARIO,
     MISSING_EVENT,
     ENDLESS_RECURSION,

@@ -744,6 +744,71 @@ class ScenarioDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardPlaces:
+    """Components of one type drawn as places on the board (a `board.places` entry). The
+    expressions read the component as `x`; where it stands comes from exactly one of `at` (a
+    position per id), `hex` or `grid` (two expressions: axial q and r, or column and row) or
+    `cells` (the cells of a grid zone)."""
+
+    of: TypeRef
+    shape: str  # "box", "hex" or "circle"
+    size: tuple[int, int]
+    layout: str  # "at", "hex", "grid" or "cells"
+    at: tuple[tuple[str, int, int, Span], ...]  # layout "at": id, x, y
+    coords: tuple[Code, Code] | None  # layout "hex" or "grid"
+    zone: str  # layout "cells": the grid zone
+    origin: tuple[int, int]  # where coordinates (0, 0) are drawn (layouts other than "at")
+    where: Code | None  # bool: the place is drawn
+    group: Code | None  # the heading a place is listed under in the terminal
+    label: Code | None  # str: its name (default: the component's name)
+    show: tuple[tuple[str, Code, Span], ...]  # named values written on it
+    owner: Code | None  # player: whose colour fills it (none: no one's)
+    marked: Code | None  # bool: drawn with a heavy border
+    links: Code | None  # list of the same type: lines drawn to these places
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTrack:
+    """A numbered track with a marker (`each: player`: one marker per player, the value read
+    with `p`); `counter` says it is drawn as a plain named value, not a track."""
+
+    name: str
+    value: Code
+    low: int
+    high: int
+    each_player: bool
+    counter: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCards:
+    """How components of a type are shown in zone rows: a short value and a text, read with `x`."""
+
+    of: TypeRef
+    value: Code | None
+    text: Code | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDecl:
+    """How a game is drawn (board.yaml): not a rule; its own module and digest."""
+
+    width: int
+    height: int
+    colors: tuple[tuple[str, str, Span], ...]  # player name -> colour
+    labels: tuple[tuple[str, int, int, Span], ...]  # texts written on the board: text, x, y
+    places: tuple[BoardPlaces, ...]
+    tracks: tuple[BoardTrack, ...]  # tracks and counters, in the order written
+    zones: tuple[tuple[str, Span], ...]
+    cards: tuple[BoardCards, ...]
+    digest: str  # of the rule files and board.yaml: what the board module was compiled from
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     """A whole game spec."""
 
@@ -775,6 +840,7 @@ class Game:
     span: Span = NO_SPAN
     evaluation: Code | None = None  # int: how good a position is for the implicit local `p`
     step_budget: int = 1_000_000  # `limits.steps`: steps the rules may take between two decisions
+    board: BoardDecl | None = None  # how the game is drawn (board.yaml)
 
 
 def children(node: object) -> list[object]:

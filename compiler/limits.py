@@ -58,3 +58,7 @@ MAX_EXPRESSION_DEPTH = 64
 # A spec may set any budget from 1 to MAX_STEP_BUDGET.
 DEFAULT_STEP_BUDGET = 1_000_000
 MAX_STEP_BUDGET = 1_000_000_000
+
+# The board's size and every position, size and origin on it (board.yaml), in picture units: a
+# picture far larger than any screen is a mistake, and would make an enormous SVG.
+MAX_BOARD_SIZE = 20_000

@@ -6,6 +6,7 @@ SourceMap so that errors inside it point at the real line and column of the YAML
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -29,6 +30,7 @@ from compiler.limits import (
     MAX_SPEC_BYTES,
     MAX_STEP_BUDGET,
 )
+from compiler.load_board import read_board
 from compiler.resolve import NAME_RE, plain_name
 from compiler.source import SourceError, decode, read_bytes
 from compiler.sourcemap import SourceMap
@@ -406,14 +408,21 @@ MAP_SECTIONS = (
 LIST_SECTIONS = ("triggers", "invariants", "phases")
 SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "limits", "setup", "evaluation")
 TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
+BOARD_FILE = "board.yaml"  # holds the `board` section alone: how the game is drawn, not a rule
 
 
 def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:
     """The spec's YAML files and its scenario files, in a stable order. Anything named *.yaml is
     listed, folders and FIFOs too: reading refuses them with a diagnostic rather than skip them."""
-    files = sorted(folder.glob("*.yaml"))
+    files = [p for p in sorted(folder.glob("*.yaml")) if p.name != BOARD_FILE]
     scen = sorted((folder / "scenarios").glob("*.yaml")) if (folder / "scenarios").is_dir() else []
     return files, scen
+
+
+def board_file(folder: Path) -> Path | None:
+    """The spec's board.yaml (how the game is drawn), if it has one: not a rule file."""
+    path = folder / BOARD_FILE
+    return path if path.exists() or path.is_symlink() else None
 
 
 def display_path(path: Path) -> str:
@@ -462,11 +471,12 @@ class _Source:
     data: bytes = b""  # as read, for the digest
 
 
-def spec_digests(folder: Path, root: Path) -> tuple[str, str] | None:
+def spec_digests(folder: Path, root: Path) -> tuple[str, str, str | None] | None:
     """The digests `load_game` gives the spec in `folder` when run from `root` (file names count):
-    of its rules, and of its rules and scenarios; None when a file cannot be read. What tells
-    whether a compiled engine, or its scenarios, are stale."""
+    of its rules; of its rules and scenarios; of its rules and board.yaml (None without one). None
+    when a file cannot be read. What tells whether a compiled engine, its scenarios or its board are stale."""
     files, scen_files = spec_files(folder)
+    board = board_file(folder)
     sink = Sink()
 
     def name_in_root(path: Path) -> str:
@@ -475,8 +485,13 @@ def spec_digests(folder: Path, root: Path) -> tuple[str, str] | None:
         except (ValueError, OSError, RuntimeError):
             return str(path)
 
-    sources = _read_sources(files + scen_files, sink, name_in_root)
-    return None if sink.has_errors else (_digest(sources[: len(files)]), _digest(sources))
+    sources = _read_sources(files + scen_files + ([board] if board else []), sink, name_in_root)
+    if sink.has_errors:
+        return None
+    rules = sources[: len(files)]
+    scen = sources[len(files) : len(files) + len(scen_files)]
+    board_digest = _digest(rules + sources[len(files) + len(scen_files) :]) if board else None
+    return _digest(rules), _digest(rules + scen), board_digest
 
 
 def _read_sources(
@@ -573,7 +588,9 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
             Span(display_path(scen_dir), 1, 1, 1, 1),
             messages.SCENARIOS_NOT_A_FOLDER,
         )
-    sources = _read_sources(files + scen_files, sink)
+    board = board_file(folder)
+    sources = _read_sources(files + scen_files + ([board] if board else []), sink)
+    board_source = sources.pop() if board else None
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
     for source in sources[: len(files)]:
         node, reader = compose(source, sink)
@@ -585,9 +602,30 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
     names = [source.name for source in sources[: len(files)]]
     try:
         digests = (_digest(sources[: len(files)]), _digest(sources))
-        return _assemble(folder, parts, names, digests, sources[len(files) :], sink)
+        game = _assemble(folder, parts, names, digests, sources[len(files) :], sink)
+        if board_source is None:
+            return game
+        board_digest = _digest([*sources[: len(files)], board_source])
+        return dataclasses.replace(game, board=_board(board_source, board_digest, sink))
     finally:
         parse.forget()  # the texts this spec repeats (see parse.py)
+
+
+def _board(source: _Source, digest: str, sink: Sink) -> ir.BoardDecl | None:
+    """The `board` section of board.yaml, the file's only key (None when it cannot be read)."""
+    node, reader = compose(source, sink)
+    if node is None:
+        return None
+    items = reader.mapping(node, "board.yaml")
+    for k, _ in items:
+        if k.value != "board":
+            sink.error(codes.UNKNOWN_KEY, reader.span(k), messages.only_board(k.value))
+    for k, v in items:
+        if k.value == "board":
+            return read_board(v, reader, digest)
+    if isinstance(node, MappingNode):
+        sink.error(codes.MISSING_KEY, reader.span(node), messages.needs_key("board.yaml", "board"))
+    return None
 
 
 def _gather(file: str, node: Node, reader: Reader, parts: _Parts, sink: Sink) -> None:
@@ -596,6 +634,9 @@ def _gather(file: str, node: Node, reader: Reader, parts: _Parts, sink: Sink) ->
     written = {k.value for k, _ in items}
     for k, v in items:
         key = k.value
+        if key == "board":
+            sink.error(codes.UNKNOWN_KEY, reader.span(k), messages.BOARD_IN_ITS_FILE)
+            continue
         if key not in TOP_KEYS:
             close = close_match(key, TOP_KEYS)
             sink.error(codes.UNKNOWN_KEY, reader.span(k), messages.unknown_top_level_key(key, close))

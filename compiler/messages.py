@@ -785,3 +785,72 @@ def variable_seen_by_owner(name: str, where: Span) -> str:
 def zone_hidden(name: str, visibility: str, where: Span) -> str:
     who = "nobody sees its cards" if visibility == "hidden" else "only its owner sees its cards"
     return f"zone '{name}': {who} (visibility: {visibility}, declared at {where})"
+
+
+# ---- the board (board.yaml) --------------------------------------------------------------------
+BOARD_IN_ITS_FILE: Final = (
+    "the board is declared in board.yaml, beside the rules: it is not a rule, so editing it leaves "
+    "saved games and logs valid"
+)
+
+
+def only_board(key: str) -> str:
+    return f"board.yaml holds only the key 'board', not '{key}' (rules go in the other files)"
+
+
+def must_be_pair(what: str) -> str:
+    return f"{what} must be two numbers, [x, y]"
+
+
+def board_number(what: str, low: int, high: int) -> str:
+    return f"{what} must be whole numbers from {low} to {high}"
+
+
+def bad_color(what: str, text: str) -> str:
+    return f"{what} must be a colour such as '#1f5fbf' or 'navy', not {text!r}"
+
+
+def one_layout(layouts: tuple[str, ...], written: list[str]) -> str:
+    said = f" (it has {', '.join(written)})" if written else ""
+    return f"a place of the board needs exactly one of {', '.join(layouts)}: where its components stand{said}"
+
+
+def each_player(text: str) -> str:
+    return f"'each' can only be 'player' (a marker per player, read as p), not {text!r}"
+
+
+def track_range(low: int, high: int) -> str:
+    return f"a track's max must be above its min ({low} to {high})"
+
+
+def board_unknown_zone(name: str, close: str | None) -> str:
+    return f"the board shows zone '{name}', which is not declared" + did_you_mean_suffix(close)
+
+
+def board_not_a_grid(name: str) -> str:
+    return f"'cells' needs a grid zone; '{name}' is not one (kind: grid)"
+
+
+def board_zone_holds(name: str, holds: str, of: str) -> str:
+    return f"zone '{name}' holds {holds}, not {of}"
+
+
+def board_unknown_place(ident: str, of: str, close: str | None) -> str:
+    return f"'{ident}' is not a {of}" + did_you_mean_suffix(close)
+
+
+def board_unplaced(of: str, missing: list[str]) -> str:
+    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    return f"the board places no position for {len(missing)} {of}(s): {shown} (not drawn)"
+
+
+def board_not_a_player(name: str, close: str | None) -> str:
+    return f"'{name}' is not a player" + did_you_mean_suffix(close)
+
+
+def board_shows_hidden(what: str, source: str, via: str) -> str:
+    through = f" (through {via})" if via else ""
+    return (
+        f"the board would show {what}, which some player may not see{through}: "
+        "a board is drawn for every player; show a count with len(...) instead"
+    )

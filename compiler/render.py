@@ -86,11 +86,29 @@ def render(mod: Module) -> dict[str, str]:
         scenarios=sc.scenarios,
     )
     init = env.get_template("package_init.py.j2").render(header=head, h=e.header)
-    return {
+    files = {
         "engine.py": format_source(engine),
         "scenarios.py": format_source(scenarios),
         "__init__.py": format_source(init),
     }
+    b = mod.board
+    if b is not None:
+        board = env.get_template("board.py.j2").render(
+            header=header(b.header),
+            h=b.header,
+            imports=b.imports,
+            functions=b.functions,
+            width=b.width,
+            height=b.height,
+            colors=b.colors,
+            labels=b.labels,
+            places=b.places,
+            tracks=b.tracks,
+            zones=b.zones,
+            cards=b.cards,
+        )
+        files["board.py"] = format_source(board)
+    return files
 
 
 def render_root(games: list[str]) -> str:

@@ -606,3 +606,102 @@ class _Flow:
         for n in ids:
             if self.sites[n].steers is None:
                 self.sites[n].steers = (s, src, dst)
+
+
+def find_board_leaks(sym: Symbols, ann: Annotations, sink: Sink) -> None:
+    """Report every expression of the board that reads what some player may not see (code
+    `board-shows-hidden`): the contents of an `owner` or `hidden` zone, or an owner-only variable,
+    directly or through the functions and component fields it calls. The board is drawn alike
+    for every player, so it shows only public things; a zone's size is public (`len(zone)`), as
+    every observation holds it. Player-only zones are drawn from each player's observation."""
+    board = sym.game.board
+    if board is None:
+        return
+    hidden = _HiddenReads(sym, ann)
+    codes_of = [c for pl in board.places for c in _place_codes(pl)]
+    codes_of += [tr.value for tr in board.tracks]
+    codes_of += [c for cards in board.cards for c in (cards.value, cards.text) if c is not None]
+    for code in codes_of:
+        found = hidden.in_code(code)
+        if found is not None:
+            what, via, span = found
+            sink.error(codes.BOARD_SHOWS_HIDDEN, span, messages.board_shows_hidden(what, what, via))
+
+
+def _place_codes(pl: ir.BoardPlaces) -> Iterator[ir.Code]:
+    for code in (pl.where, pl.group, pl.label, pl.owner, pl.marked, pl.links, *(pl.coords or ())):
+        if code is not None:
+            yield code
+    for _, code, _ in pl.show:
+        yield code
+
+
+class _HiddenReads:
+    """The first thing a piece of code reads that some player may not see (memoised per function
+    and per component field, through any depth of calls; a cycle of calls adds nothing)."""
+
+    def __init__(self, sym: Symbols, ann: Annotations) -> None:
+        self.sym, self.ann = sym, ann
+        self.units: dict[tuple[str, ...], tuple[str, str] | None] = {}
+
+    def in_code(self, code: ir.Code) -> tuple[str, str, ir.Span] | None:
+        """(what is read, through which function or field, where in `code`), or None."""
+        stack: list[object] = [code.expr] if code.expr is not None else list(code.body)
+        while stack:
+            node = stack.pop()
+            found = self.direct(node)
+            if found is not None:
+                return found
+            if isinstance(node, ir.Call) and node.func == "len" and len(node.args) == 1:
+                arg = node.args[0]
+                if self.zone_name(arg) is not None:  # a zone's size is public: look only at its index
+                    stack.extend(arg.args if isinstance(arg, ir.Index) else ())
+                    continue
+            stack.extend(ir.children(node))
+        return None
+
+    def direct(self, node: object) -> tuple[str, str, ir.Span] | None:
+        match node:
+            case ir.Name():
+                b = self.ann.names.get(id(node))
+                if b is not None and b.kind == "state" and self.sym.state[b.target][0].visibility != "public":
+                    return f"the owner-only variable '{b.target}'", "", node.span
+                if b is not None and b.kind == "zone" and self.sym.zones[b.target][0].visibility != "public":
+                    return f"the contents of zone '{b.target}'", "", node.span
+            case ir.Call() if node.func in self.sym.functions:
+                found = self.unit(("function", node.func))
+                if found is not None:
+                    return found[0], found[1] or f"function {node.func}", node.span
+            case ir.MethodCall():
+                tname = self.ann.type_of(node.subject).name or ""
+                found = self.unit(("field", tname, node.name))
+                if found is not None:
+                    return found[0], found[1] or f"the field {tname}.{node.name}", node.span
+        return None
+
+    def zone_name(self, e: ir.Expr) -> str | None:
+        base = e.subject if isinstance(e, ir.Index) else e
+        if isinstance(base, ir.Name):
+            b = self.ann.names.get(id(base))
+            if b is not None and b.kind == "zone":
+                return b.target
+        return None
+
+    def unit(self, key: tuple[str, ...]) -> tuple[str, str] | None:
+        if key in self.units:
+            return self.units[key]
+        self.units[key] = None  # a cycle of calls reads nothing more
+        bodies: list[ir.Code] = []
+        if key[0] == "function":
+            f = self.sym.functions.get(key[1])
+            bodies = [f.body] if f is not None else []
+        else:
+            info = self.sym.entity_types.get(key[1])
+            if info is not None:
+                bodies = [c for ent in info.decl.entities for n, c in ent.code if n == key[2]]
+        for body in bodies:
+            found = self.in_code(body)
+            if found is not None:
+                self.units[key] = (found[0], found[1])
+                return self.units[key]
+        return None

@@ -274,8 +274,67 @@ class ScenarioModule:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardPlaces:
+    """One `places` entry of the board: its data and the names of its functions ("" when unset)."""
+
+    of: str
+    shape: str
+    size: tuple[int, int]
+    layout: str
+    at: tuple[tuple[int, int] | None, ...]  # layout "at": by component index
+    coords: tuple[str, str] | None
+    zone: str
+    origin: tuple[int, int]
+    where: str
+    group: str
+    group_kind: str
+    label: str
+    show: tuple[tuple[str, str, str], ...]  # name, function, kind
+    owner: str
+    marked: str
+    links: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTrack:
+    name: str
+    function: str
+    kind: str
+    low: int
+    high: int
+    each_player: bool
+    counter: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCards:
+    of: str
+    value: str
+    value_kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardModule:
+    """generated/<game>/board.py: how the game is drawn (board.yaml), apart from the engine."""
+
+    header: Header
+    imports: tuple[str, ...]  # the engine's names its code uses
+    functions: tuple[Function, ...]
+    width: int
+    height: int
+    colors: tuple[str | None, ...]  # by player
+    labels: tuple[tuple[str, int, int], ...]
+    places: tuple[BoardPlaces, ...]
+    tracks: tuple[BoardTrack, ...]
+    zones: tuple[str, ...]
+    cards: tuple[BoardCards, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Module:
     """Everything the templates render for one game."""
 
     engine: EngineModule
     scenarios: ScenarioModule
+    board: BoardModule | None = None

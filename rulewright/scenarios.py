@@ -223,9 +223,15 @@ def run_all(game_name: str, base: Game | None = None) -> list[ScenarioResult]:
 
 def _scenarios_digest(game: Game) -> str | None:
     """The digest the game's scenarios module was compiled from (rules and scenarios)."""
+    return _module_digest(game, "scenarios")
+
+
+def _module_digest(game: Game, name: str) -> str | None:
+    """The digest a module of the game's package (`scenarios`, `board`) was compiled from, or None
+    when it has none."""
     package = game.state_cls.__module__.rpartition(".")[0]
     try:
-        module = importlib.import_module(f"{package}.scenarios")
+        module = importlib.import_module(f"{package}.{name}")
     except ImportError:
         return None
     digest = getattr(module, "DIGEST", None)
@@ -238,13 +244,19 @@ def staleness(game: Game, folder: Path, root: Path, output: str = "generated") -
     from compiler.load import spec_digests
 
     digests = spec_digests(folder, root)
-    if digests is None or digests == (game.info.digest, _scenarios_digest(game)):
+    if digests is None or digests == (
+        game.info.digest,
+        _scenarios_digest(game),
+        _module_digest(game, "board"),
+    ):
         return None  # None: a spec file cannot be read, which `rulewright build` reports
     # Name the files edited after the engine was written; when every file is newer (a fresh copy
     # or clone), their times say nothing and the folder is named instead.
-    from compiler.load import spec_files
+    from compiler.load import board_file, spec_files
 
     files, scenario_files = spec_files(folder)
+    board = board_file(folder)
+    scenario_files += [board] if board else []
     try:
         built = Path(inspect.getfile(game.state_cls)).stat().st_mtime
         newer = [p for p in files + scenario_files if p.stat().st_mtime > built]

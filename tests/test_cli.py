@@ -167,12 +167,13 @@ def test_staleness_digest_is_the_compilers(capsys: pytest.CaptureFixture[str]) -
     """`scenarios` finds a stale build by hashing the spec files as the compiler does; were the two
     to drift apart, every game would look stale (or none would)."""
     from compiler.load import spec_digests
-    from rulewright.scenarios import _scenarios_digest, staleness
+    from rulewright.scenarios import _module_digest, _scenarios_digest, staleness
     from runtime.game import available_games, load_game
 
     for name in available_games():
         game = load_game(name)
-        assert spec_digests(ROOT / "specs" / name, ROOT) == (game.info.digest, _scenarios_digest(game)), name
+        built = (game.info.digest, _scenarios_digest(game), _module_digest(game, "board"))
+        assert spec_digests(ROOT / "specs" / name, ROOT) == built, name
         assert staleness(game, ROOT / "specs" / name, ROOT) is None
 
 

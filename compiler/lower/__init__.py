@@ -19,6 +19,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     facts.py        constants, data tables, action domains, state variables, GameInfo facts
     caching.py      cached functions' lookups, and what each write makes them forget
     scenarios.py    the rulebook examples -> their own module
+    board.py        how the game is drawn (board.yaml) -> its own module
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import re
 
 from compiler.check import Annotations
 from compiler.lower import facts
+from compiler.lower.board import lower_board
 from compiler.lower.caching import cache_facts
 from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported
@@ -83,8 +85,17 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
         digest=g.scenarios_digest,
         files=(*g.files, f"{scenario_files} scenario file{'s' if scenario_files != 1 else ''}"),
     )
+    # the board module, like the scenarios, has its own digest: of the rules and board.yaml
+    board = None
+    board_header = header
+    if g.board is not None:
+        board_header = dataclasses.replace(header, digest=g.board.digest, files=(*g.files, g.board.span.file))
+    lowered = lower_board(cx, board_header)
+    if lowered is not None:
+        board_units, board = lowered
+        board = dataclasses.replace(board, imports=_used_names(engine, tuple(board_units.functions)))
     return Module(
-        engine, ScenarioModule(scenario_header, _used_names(engine, functions), functions, scenarios)
+        engine, ScenarioModule(scenario_header, _used_names(engine, functions), functions, scenarios), board
     )
 
 

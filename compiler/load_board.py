@@ -1,0 +1,194 @@
+"""Load, for board.yaml: the `board` section (how a game is drawn) -> ir.BoardDecl.
+
+Only the shape of the section is checked here: keys, numbers, colours, which layout a place
+uses. Names (component types, ids, zones, players) are resolved by resolve.py, and the
+expressions are typed by check.py like any other code of the spec.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from yaml.nodes import Node, ScalarNode
+
+from compiler import errorcodes as codes
+from compiler import ir, messages
+from compiler.limits import MAX_BOARD_SIZE
+
+if TYPE_CHECKING:
+    from compiler.load import Reader
+
+BOARD_KEYS = ("size", "colors", "labels", "places", "tracks", "counters", "zones", "cards")
+PLACE_KEYS = (
+    "of",
+    "shape",
+    "size",
+    "at",
+    "hex",
+    "grid",
+    "cells",
+    "where",
+    "group",
+    "label",
+    "show",
+    "owner",
+    "marked",
+    "links",
+)
+LAYOUTS = ("at", "hex", "grid", "cells")
+SHAPES = ("box", "hex", "circle")
+TRACK_KEYS = ("name", "value", "min", "max", "each")
+COUNTER_KEYS = ("name", "value", "each")
+CARD_KEYS = ("value", "text")
+# a colour as SVG and CSS read it, and nothing else can reach a picture through it
+COLOR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}|[a-z]{3,20}")
+
+
+def read_board(node: Node, r: Reader, digest: str) -> ir.BoardDecl:
+    d = r.keys(node, "the board", BOARD_KEYS, ("size",))
+    width, height = _pair(d.get("size"), r, "the board's size", (800, 600), low=100)
+    colors = tuple(
+        (k.value, _color(v, r, f"the colour of '{k.value}'"), r.span(k))
+        for k, v in (r.mapping(d["colors"], "the board's colours") if "colors" in d else [])
+    )
+    labels = tuple(
+        (k.value, *_pair(v, r, f"the position of the label '{k.value}'", (0, 0)), r.span(k))
+        for k, v in (r.mapping(d["labels"], "the board's labels") if "labels" in d else [])
+    )
+    places = tuple(_places(n, r) for n in (r.seq(d["places"], "places") if "places" in d else []))
+    tracks = [_track(n, r, counter=False) for n in (r.seq(d["tracks"], "tracks") if "tracks" in d else [])]
+    tracks += [
+        _track(n, r, counter=True) for n in (r.seq(d["counters"], "counters") if "counters" in d else [])
+    ]
+    zones = tuple(
+        (z.value, r.span(z))
+        for n in (r.seq(d["zones"], "the board's zones") if "zones" in d else [])
+        if (z := r.scalar(n, "a zone of the board")) is not None
+    )
+    cards = tuple(
+        _cards(k, v, r) for k, v in (r.mapping(d["cards"], "the board's cards") if "cards" in d else [])
+    )
+    return ir.BoardDecl(
+        width, height, colors, labels, places, tuple(tracks), zones, cards, digest, r.span(node)
+    )
+
+
+def _pair(node: Node | None, r: Reader, what: str, default: tuple[int, int], low: int = 0) -> tuple[int, int]:
+    """Two integers `[a, b]`, each from `low` to MAX_BOARD_SIZE."""
+    if node is None:
+        return default
+    items = r.seq(node, what)
+    if len(items) != 2:
+        if items:
+            r.sink.error(codes.WRONG_VALUE_TYPE, r.span(node), messages.must_be_pair(what))
+        return default
+    a, b = (r.integer(x, what, -1) for x in items)
+    for value, x in ((a, items[0]), (b, items[1])):
+        if not low <= value <= MAX_BOARD_SIZE:
+            r.sink.error(codes.WRONG_VALUE_TYPE, r.span(x), messages.board_number(what, low, MAX_BOARD_SIZE))
+            return default
+    return a, b
+
+
+def _color(node: Node, r: Reader, what: str) -> str:
+    text = r.text(node, what)
+    if not COLOR.fullmatch(text):
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(node), messages.bad_color(what, text))
+        return "gray"
+    return text
+
+
+def _places(node: Node, r: Reader) -> ir.BoardPlaces:
+    d = r.keys(node, "a place of the board", PLACE_KEYS, ("of",))
+    of = r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("", r.span(node))
+    shape = r.text(d.get("shape"), "shape", "box")
+    if shape not in SHAPES:
+        r.sink.error(
+            codes.WRONG_VALUE_TYPE,
+            r.span(d["shape"]),
+            messages.unknown_key(shape, "the shapes", None),
+            messages.allowed_keys(SHAPES),
+        )
+        shape = "box"
+    size = _pair(d.get("size"), r, "a place's size", (90, 40), low=4)
+    layouts = [k for k in LAYOUTS if k in d]
+    if len(layouts) != 1:
+        r.sink.error(codes.MISSING_KEY, r.span(node), messages.one_layout(LAYOUTS, layouts))
+    layout = layouts[0] if layouts else "at"
+    at: list[tuple[str, int, int, ir.Span]] = []
+    coords: tuple[ir.Code, ir.Code] | None = None
+    zone = ""
+    origin = (0, 0)
+    if layout == "at" and "at" in d:
+        for k, v in r.mapping(d["at"], "the places' positions"):
+            x, y = _pair(v, r, f"the position of '{k.value}'", (-1, -1))
+            if x >= 0:
+                at.append((k.value, x, y, r.span(k)))
+    elif layout in ("hex", "grid"):
+        names = ("q", "r") if layout == "hex" else ("column", "row")
+        dd = r.keys(d[layout], f"the '{layout}' layout", (*names, "origin"), names)
+        first, second = (r.code_or_stub(dd.get(n), n, expr=True) for n in names)
+        stub = ir.Code((), ir.IntLit(0, r.span(d[layout])), r.span(d[layout]))
+        coords = (first or stub, second or stub)
+        origin = _pair(dd.get("origin"), r, "the origin", (0, 0))
+    elif layout == "cells":
+        dd = r.keys(d["cells"], "the 'cells' layout", ("zone", "origin"), ("zone",))
+        zone = r.text(dd.get("zone"), "zone")
+        origin = _pair(dd.get("origin"), r, "the origin", (0, 0))
+    show = tuple(
+        (k.value, r.code_or_stub(v, k.value, expr=True) or ir.Code((), None, r.span(v)), r.span(k))
+        for k, v in (r.mapping(d["show"], "the values shown on a place") if "show" in d else [])
+    )
+
+    def code(key: str) -> ir.Code | None:
+        return r.code_or_stub(d.get(key), key, expr=True)
+
+    return ir.BoardPlaces(
+        of=of,
+        shape=shape,
+        size=size,
+        layout=layout,
+        at=tuple(at),
+        coords=coords,
+        zone=zone,
+        origin=origin,
+        where=code("where"),
+        group=code("group"),
+        label=code("label"),
+        show=show,
+        owner=code("owner"),
+        marked=code("marked"),
+        links=code("links"),
+        span=r.span(node),
+    )
+
+
+def _track(node: Node, r: Reader, *, counter: bool) -> ir.BoardTrack:
+    what = "a counter" if counter else "a track"
+    keys = COUNTER_KEYS if counter else TRACK_KEYS
+    d = r.keys(node, what, keys, ("name", "value") if counter else ("name", "value", "min", "max"))
+    each = r.text(d.get("each"), "each", "")
+    if each not in ("", "player"):
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["each"]), messages.each_player(each))
+        each = ""
+    low, high = r.integer(d.get("min"), "min"), r.integer(d.get("max"), "max")
+    if not counter and high <= low and "min" in d and "max" in d:
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["max"]), messages.track_range(low, high))
+        high = low + 1
+    value = r.code_or_stub(d.get("value"), "value", expr=True) or ir.Code(
+        (), ir.IntLit(0, r.span(node)), r.span(node)
+    )
+    return ir.BoardTrack(
+        r.text(d.get("name"), "name"), value, low, high, each == "player", counter, r.span(node)
+    )
+
+
+def _cards(k: ScalarNode, v: Node, r: Reader) -> ir.BoardCards:
+    d = r.keys(v, f"how '{k.value}' is shown", CARD_KEYS)
+    return ir.BoardCards(
+        ir.TypeRef(k.value, r.span(k)),
+        r.code_or_stub(d.get("value"), "value", expr=True),
+        r.code_or_stub(d.get("text"), "text", expr=True),
+        r.span(k),
+    )

@@ -1,0 +1,385 @@
+"""A game's board: how it is drawn (declared in its spec's board.yaml, compiled into the game's
+`board` module), and the scene of a state as one player sees it.
+
+A scene is plain data: places (components at positions, with the values written on them),
+tracks, counters, zones as rows of cards, lasting effects, whose turn it is. The SVG picture
+(runtime/svg.py), the terminal view (runtime/view.py) and the HTML replay all draw scenes, so
+what a player may not see is kept out in one place: the board's expressions read only public
+things (the compiler checks it: `board-shows-hidden`), and zones come from the player's own
+observation rules (a hidden zone is a count). A game without board.yaml gets a plain board:
+every zone as a row, every bounded number as a track.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from runtime.engine import GameState, cell_xy
+
+# (state, a component's index or a player) -> a value; counters without `each` take the state alone
+Reader = Callable[..., Any]
+
+# the players' colours when board.yaml gives none
+PALETTE = ("#2b5ca8", "#b8322a", "#2e8540", "#d08c1c", "#6d3fa0", "#1b8a8f")
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A named value written on every place of a layer: `show: {name: expression}`."""
+
+    name: str
+    value: Reader
+    kind: str  # the value's type, as GameInfo.shown reads it
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """Components of one type drawn at places: a `board.places` entry."""
+
+    of: str
+    shape: str  # "box", "hex" or "circle"
+    size: tuple[int, int]
+    layout: str  # "at", "hex", "grid" or "cells"
+    at: tuple[tuple[int, int] | None, ...] = ()  # "at": each component's position (None: not drawn)
+    coords: tuple[Reader, Reader] | None = None  # "hex" (q, r) or "grid" (column, row)
+    zone: str = ""  # "cells": the grid zone whose cells place them
+    origin: tuple[int, int] = (0, 0)
+    where: Reader | None = None
+    group: Reader | None = None
+    group_kind: str = "str"
+    label: Reader | None = None
+    show: tuple[Shown, ...] = ()
+    owner: Reader | None = None
+    marked: Reader | None = None
+    links: Reader | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A numbered track with a marker (one per player with `each_player`), or a counter: a named
+    value (`counter`)."""
+
+    name: str
+    value: Reader
+    kind: str
+    low: int = 0
+    high: int = 0
+    each_player: bool = False
+    counter: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """How components of a type are shown in zone rows: a short value and a text."""
+
+    of: str
+    value: Reader | None = None
+    value_kind: str = "int"
+    text: Reader | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The whole declaration (what a game's `board` module holds as BOARD)."""
+
+    width: int
+    height: int
+    colors: tuple[str | None, ...] = ()  # by player
+    labels: tuple[tuple[str, int, int], ...] = ()  # texts written on the board: text, x, y
+    places: tuple[Places, ...] = ()
+    tracks: tuple[Track, ...] = ()
+    zones: tuple[str, ...] = ()  # the zones shown, in order (empty: every zone)
+    cards: tuple[Cards, ...] = ()
+    declared: bool = True  # False: made up for a game without board.yaml
+
+
+# ---- scenes ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceView:
+    id: str
+    label: str
+    x: float
+    y: float
+    group: str
+    values: tuple[tuple[str, str], ...]  # (name, value as shown)
+    owner: int  # the player whose colour fills it, or -1
+    marked: bool
+    links: tuple[str, ...]  # ids of the same layer's places it is joined to
+
+
+@dataclass(frozen=True, slots=True)
+class LayerView:
+    of: str
+    shape: str
+    size: tuple[int, int]
+    places: tuple[PlaceView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrackView:
+    name: str
+    low: int
+    high: int
+    markers: tuple[tuple[int, int], ...]  # (player or -1, value)
+    counter: bool
+    text: str  # the value(s) in words
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    id: str
+    label: str
+    value: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneView:
+    key: str  # `name` or `name[player label]`
+    name: str
+    owner: int  # the player a per-player zone belongs to, or -1
+    count: int
+    cards: tuple[CardView, ...] | None  # None: face down (only the count is seen)
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """What one player sees of a state (or everyone, `player` None), ready to draw."""
+
+    title: str
+    perspective: str
+    player: int | None
+    width: int
+    height: int
+    colors: tuple[str, ...]
+    players: tuple[str, ...]  # the players' labels
+    labels: tuple[tuple[str, int, int], ...]
+    layers: tuple[LayerView, ...]
+    tracks: tuple[TrackView, ...]
+    zones: tuple[ZoneView, ...]
+    effects: tuple[str, ...]
+    status: str
+    to_act: int  # the player asked, or -1
+    prompt: str = ""  # the pending decision, when `player` (or everyone) is asked
+    options: tuple[str, ...] = field(default=())
+
+
+def board_of(state: GameState) -> Board:
+    """The game's board: its compiled `board` module's BOARD, or a plain one made up."""
+    info = state.INFO
+    found = info.memo.get("board")
+    if isinstance(found, Board):
+        return found
+    package = type(state).__module__.rpartition(".")[0]
+    board: Board | None = None
+    try:
+        module = importlib.import_module(f"{package}.board")
+    except ImportError:
+        module = None
+    if module is not None:
+        declared = getattr(module, "BOARD", None)
+        board = declared if isinstance(declared, Board) else None
+    if board is None:
+        board = plain_board(state)
+    info.memo["board"] = board
+    return board
+
+
+def plain_board(state: GameState) -> Board:
+    """A board for a game without board.yaml: its bounded numbers as tracks or counters."""
+    info = state.INFO
+    tracks: list[Track] = []
+    for name, (kind, indices) in info.var_types.items():
+        if name in info.owner_vars or name == "over" or (indices and indices != ("player",)):
+            continue
+        if not hasattr(state, f"v_{name}"):  # an option
+            continue
+        if kind not in ("int", "bool", "player") and not kind.startswith(("entity:", "enum:")):
+            continue
+        each = indices == ("player",)
+        tracks.append(Track(name, _variable(name, each), kind, each_player=each, counter=True))
+    return Board(800, 500, tracks=tuple(tracks), declared=False)
+
+
+def _variable(name: str, each: bool) -> Reader:
+    if each:
+        return lambda s, p: getattr(s, f"v_{name}")[p]
+    return lambda s: getattr(s, f"v_{name}")
+
+
+def scene(state: GameState, player: int | None = None) -> Scene:
+    """The scene of `state` as `player` sees it (None: everything, for a designer or a replay)."""
+    info = state.INFO
+    board = board_of(state)
+    n = state.num_players
+    colors = tuple(
+        (board.colors[p] if p < len(board.colors) else None) or PALETTE[p % len(PALETTE)] for p in range(n)
+    )
+    to_act = -1 if state.over else state.current_player()
+    prompt, options = "", tuple[str, ...]()
+    d = state.pending
+    if d is not None and not state.over and (player is None or d.player == player):
+        prompt = info.text(d.prompt)
+        options = tuple(state.action_to_string(a) for a in d.legal())
+    return Scene(
+        title=info.title,
+        perspective="everyone" if player is None else info.player_names[player],
+        player=player,
+        width=board.width,
+        height=board.height,
+        colors=colors,
+        players=info.player_names[:n],
+        labels=board.labels,
+        layers=tuple(_layer(state, board, pl) for pl in board.places),
+        tracks=tuple(_track(state, tr) for tr in board.tracks),
+        zones=_zones(state, board, player),
+        effects=tuple(_effect(state, m, args) for m, args, _ in state.mods),
+        status=_status(state),
+        to_act=to_act if isinstance(to_act, int) else -1,
+        prompt=prompt,
+        options=options,
+    )
+
+
+def scores(state: GameState) -> dict[str, int]:
+    """The board's tracks as named numbers (a marker per player: `name label`): what balance
+    plots follow through a game."""
+    board = board_of(state)
+    out: dict[str, int] = {}
+    for tr in board.tracks:
+        if tr.counter and tr.kind != "int":
+            continue
+        if tr.each_player:
+            for p in range(state.num_players):
+                out[f"{tr.name} {state.INFO.player_names[p]}"] = int(tr.value(state, p))
+        else:
+            out[tr.name] = int(tr.value(state))
+    return out
+
+
+def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
+    info = state.INFO
+    t = info.type_names.index(pl.of)
+    ids, labels = info.type_ids[t], info.type_labels[t]
+    where = _positions(state, pl, t)
+    places: list[PlaceView] = []
+    for i, xy in where:
+        if pl.where is not None and not pl.where(state, i):
+            continue
+        values = tuple((sh.name, info.shown(sh.kind, sh.value(state, i))) for sh in pl.show)
+        owner = pl.owner(state, i) if pl.owner is not None else -1
+        links = tuple(ids[j] for j in pl.links(state, i)) if pl.links is not None else ()
+        places.append(
+            PlaceView(
+                id=ids[i],
+                label=pl.label(state, i) if pl.label is not None else labels[i],
+                x=xy[0],
+                y=xy[1],
+                group=info.shown(pl.group_kind, pl.group(state, i)) if pl.group is not None else "",
+                values=values,
+                owner=owner if isinstance(owner, int) and 0 <= owner < state.num_players else -1,
+                marked=bool(pl.marked(state, i)) if pl.marked is not None else False,
+                links=links,
+            )
+        )
+    drawn = {p.id for p in places}
+    places = [p if set(p.links) <= drawn else _only_links(p, drawn) for p in places]
+    return LayerView(pl.of, pl.shape, pl.size, tuple(places))
+
+
+def _only_links(p: PlaceView, drawn: set[str]) -> PlaceView:
+    return PlaceView(
+        p.id, p.label, p.x, p.y, p.group, p.values, p.owner, p.marked, tuple(i for i in p.links if i in drawn)
+    )
+
+
+def _positions(state: GameState, pl: Places, t: int) -> list[tuple[int, tuple[float, float]]]:
+    """Each drawn component's index and centre, in picture units."""
+    w, h = pl.size
+    ox, oy = pl.origin
+    if pl.layout == "at":
+        return [(i, (float(xy[0]), float(xy[1]))) for i, xy in enumerate(pl.at) if xy is not None]
+    if pl.layout == "cells":
+        info = state.INFO
+        zi = next(i for i, z in enumerate(info.zones) if z.name == pl.zone)
+        out: list[tuple[int, tuple[float, float]]] = []
+        for cell, e in sorted(state.z.cells[zi].items()):
+            cx, cy = cell_xy(cell, info.radius)
+            out.append((e, (ox + cx * (w + 8.0), oy - cy * (h + 8.0))))
+        return out
+    assert pl.coords is not None
+    first, second = pl.coords
+    count = len(state.INFO.type_ids[t])
+    placed: list[tuple[int, tuple[float, float]]] = []
+    for i in range(count):
+        a, b = first(state, i), second(state, i)
+        if pl.layout == "hex":  # axial (q, r), pointy side up: w is the hexagon's width
+            placed.append((i, (ox + w * (a + b / 2), oy + h * 0.75 * b)))
+        else:
+            placed.append((i, (ox + a * (w + 8.0), oy + b * (h + 8.0))))
+    return placed
+
+
+def _track(state: GameState, tr: Track) -> TrackView:
+    info = state.INFO
+    if tr.each_player:
+        values = [tr.value(state, p) for p in range(state.num_players)]
+        text = "  ".join(f"{info.player_names[p]} {info.shown(tr.kind, v)}" for p, v in enumerate(values))
+        markers = tuple((p, v) for p, v in enumerate(values) if type(v) is int)
+    else:
+        v = tr.value(state)
+        text = info.shown(tr.kind, v)
+        markers = ((-1, v),) if type(v) is int else ()
+    return TrackView(tr.name, tr.low, tr.high, markers, tr.counter, text)
+
+
+def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView, ...]:
+    info = state.INFO
+    wanted = board.zones
+    order = {name: i for i, name in enumerate(wanted)}
+    cards = {c.of: c for c in board.cards}
+    out: list[tuple[int, int, ZoneView]] = []
+    for zi, (z, pile) in enumerate(zip(info.zones, state.z.piles, strict=True)):
+        if z.kind == "grid" or (wanted and z.name not in order) or z.owner >= state.num_players:
+            continue
+        key = z.name if z.owner < 0 else f"{z.name}[{info.player_names[z.owner]}]"
+        seen = player is None or z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
+        shown: tuple[CardView, ...] | None = None
+        if seen:
+            tname = info.type_names[z.type_index]
+            shown = tuple(_card(state, cards.get(tname), z.type_index, e) for e in pile)
+        out.append((order.get(z.name, zi), zi, ZoneView(key, z.name, z.owner, len(pile), shown)))
+    return tuple(v for _, _, v in sorted(out, key=lambda t: (t[0], t[1])))
+
+
+def _card(state: GameState, how: Cards | None, t: int, e: int) -> CardView:
+    info = state.INFO
+    value = text = ""
+    if how is not None:
+        if how.value is not None:
+            value = info.shown(how.value_kind, how.value(state, e))
+        if how.text is not None:
+            text = str(how.text(state, e))
+    return CardView(info.type_ids[t][e], info.type_labels[t][e], value, text)
+
+
+def _effect(state: GameState, m: int, args: Sequence[int]) -> str:
+    info = state.INFO
+    kinds = info.modifier_params[m] if m < len(info.modifier_params) else ()
+    shown = [info.shown(k, a) if k else str(a) for k, a in zip(kinds, args, strict=False)]
+    return info.modifiers[m] + (f" ({', '.join(shown)})" if shown else "")
+
+
+def _status(state: GameState) -> str:
+    info = state.INFO
+    if state.over:
+        winner = state.winner
+        result = "a draw" if winner < 0 else f"{info.player_names[winner]} wins"
+        return f"game over: {result}" + (f" ({state.reason})" if state.reason else "")
+    p = state.current_player()
+    return f"{info.player_names[p]} to act" if isinstance(p, int) and p >= 0 else "chance"

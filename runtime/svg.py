@@ -1,0 +1,247 @@
+"""A scene (runtime/board.py) -> an SVG picture: the tracks along the top, the board's places
+below them, and a panel on the right with the counters, the zones as rows of cards (a hidden zone
+as a count), the lasting effects and whose turn it is.
+
+The picture is made of a fixed background and named groups (`<g id=...>`), each drawn from one
+part of the scene, so a replay can store a game as the first picture and, for each later state,
+only the groups that changed (rulewright/replay_html.py). Every text from a spec or a state is
+escaped here, and only checked colours reach an attribute.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from runtime.board import LayerView, PlaceView, Scene, TrackView, ZoneView
+
+PANEL = 360  # the width of the panel on the right
+TRACK_ROW = 30  # the height of a track's row
+MARGIN = 12
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}|[a-z]{3,20}")
+_CARDS_SHOWN = 14  # cards drawn in a zone's row; the rest are counted
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """A picture: its size, its background, and its named groups in drawing order."""
+
+    width: int
+    height: int
+    background: str
+    groups: tuple[tuple[str, str], ...]  # (id, the group's inner markup)
+
+    def svg(self) -> str:
+        body = "".join(f'<g id="{gid}">{inner}</g>' for gid, inner in self.groups)
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+            f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT}">'
+            f"{self.background}{body}</svg>\n"
+        )
+
+
+def svg(scene: Scene) -> str:
+    """The scene as a standalone SVG document."""
+    return draw(scene).svg()
+
+
+def draw(scene: Scene) -> Drawing:
+    top = MARGIN + TRACK_ROW * sum(1 for t in scene.tracks if not t.counter) + (MARGIN if scene.tracks else 0)
+    width = scene.width + PANEL
+    panel, panel_height = _panel(scene, scene.width + MARGIN)
+    height = round(max(top + scene.height, panel_height + MARGIN))
+    background = (
+        f'<rect width="{width}" height="{height}" fill="#f7f5ef"/>'
+        f'<rect x="{scene.width}" y="0" width="{PANEL}" height="{height}" fill="#ecebe4"/>'
+    ) + "".join(
+        f'<text x="{x}" y="{y + top}" font-size="15" font-weight="bold" fill="#8a8577" text-anchor="middle" '
+        f'letter-spacing="1">{escape(text)}</text>'
+        for text, x, y in scene.labels
+    )
+    groups: list[tuple[str, str]] = []
+    y = MARGIN
+    for i, tr in enumerate(t for t in scene.tracks if not t.counter):
+        groups.append((f"track{i}", _track(scene, tr, y)))
+        y += TRACK_ROW
+    for li, layer in enumerate(scene.layers):
+        groups.append((f"links{li}", _links(layer, top)))
+    for li, layer in enumerate(scene.layers):
+        for place in layer.places:
+            groups.append((f"place{li}-{_ident(place.id)}", _place(scene, layer, place, top)))
+    groups.append(("panel", panel))
+    return Drawing(width, height, background, tuple(groups))
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", text)
+
+
+def color(scene: Scene, player: int, *, light: bool = False) -> str:
+    if not 0 <= player < len(scene.colors):
+        return "#ffffff" if light else "#555555"
+    c = scene.colors[player]
+    c = c if _COLOR.fullmatch(c) else "gray"
+    return _tint(c) if light else c
+
+
+def _tint(c: str) -> str:
+    """A light tint of a `#rrggbb` colour, for a filled place whose text must stay readable."""
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", c):
+        return c
+    r, g, b = (int(c[i : i + 2], 16) for i in (1, 3, 5))
+    mix = [round(v + (255 - v) * 0.62) for v in (r, g, b)]
+    return "#" + "".join(f"{v:02x}" for v in mix)
+
+
+def _text(x: float, y: float, text: str, size: int = 11, *, anchor: str = "start", weight: str = "") -> str:
+    bold = ' font-weight="bold"' if weight else ""
+    return (
+        f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}"{bold}>{escape(text)}</text>'
+    )
+
+
+def _clip(text: str, room: float, size: int) -> str:
+    """`text` cut to fit `room` units at font size `size` (a rough width per character)."""
+    most = max(1, int(room / (size * 0.56)))
+    return text if len(text) <= most else text[: max(1, most - 1)] + "…"
+
+
+def _track(scene: Scene, tr: TrackView, y: float) -> str:
+    steps = tr.high - tr.low + 1
+    left = MARGIN + 130
+    room = scene.width + PANEL - left - MARGIN
+    cell = min(34.0, room / max(steps, 1))
+    out = [_text(MARGIN, y + 18, _clip(tr.name, 125, 12), 12, weight="bold")]
+    for k in range(steps):
+        x = left + k * cell
+        out.append(
+            f'<rect x="{x:.1f}" y="{y + 3}" width="{cell - 2:.1f}" height="22" rx="3" fill="#ffffff" stroke="#b9b6a8"/>'
+        )
+        if cell >= 16 or (tr.low + k) % 5 == 0:
+            out.append(_text(x + (cell - 2) / 2, y + 18, str(tr.low + k), 9, anchor="middle"))
+    for n, (player, value) in enumerate(tr.markers):
+        k = min(max(value, tr.low), tr.high) - tr.low
+        x = left + k * cell + (cell - 2) / 2 + (n - (len(tr.markers) - 1) / 2) * 6
+        fill = color(scene, player) if player >= 0 else "#222222"
+        out.append(
+            f'<circle cx="{x:.1f}" cy="{y + 14}" r="7" fill="{fill}" fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5">'
+            f"<title>{escape(tr.name)}: {escape(str(value))}</title></circle>"
+        )
+    return "".join(out)
+
+
+def _links(layer: LayerView, top: float) -> str:
+    at = {p.id: p for p in layer.places}
+    out = []
+    for p in layer.places:
+        for other in p.links:
+            q = at.get(other)
+            if q is not None and p.id < q.id:
+                out.append(
+                    f'<line x1="{p.x:.0f}" y1="{p.y + top:.0f}" x2="{q.x:.0f}" y2="{q.y + top:.0f}" '
+                    'stroke="#9c9886" stroke-width="1.2"/>'
+                )
+    return "".join(out)
+
+
+def _place(scene: Scene, layer: LayerView, p: PlaceView, top: float) -> str:
+    w, h = layer.size
+    x, y = p.x, p.y + top
+    fill = color(scene, p.owner, light=True)
+    stroke = color(scene, p.owner) if p.owner >= 0 else "#6f6b5e"
+    width = 3 if p.marked else 1.2
+    tip = escape(" · ".join([p.label, *(f"{k} {v}" for k, v in p.values)]))
+    style = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"'
+    if layer.shape == "hex":
+        r = w / math.sqrt(3)
+        corners = " ".join(
+            f"{x + r * math.cos(math.radians(60 * k - 30)):.1f},{y + r * math.sin(math.radians(60 * k - 30)):.1f}"
+            for k in range(6)
+        )
+        shape = f'<polygon points="{corners}" {style}/>'
+    elif layer.shape == "circle":
+        shape = f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="{w / 2:.0f}" ry="{h / 2:.0f}" {style}/>'
+    else:
+        shape = f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="4" {style}/>'
+    lines = [_text(x, y - h / 2 + 13, _clip(p.label, w - 6, 11), 11, anchor="middle", weight="bold")]
+    values = [f"{k} {v}" if k else v for k, v in p.values if v not in ("", "0", "no", "none")]
+    row, rows = "", []
+    for v in values:
+        if row and len(row) + len(v) + 2 > (w - 6) / 5.4:
+            rows.append(row)
+            row = v
+        else:
+            row = f"{row}  {v}" if row else v
+    if row:
+        rows.append(row)
+    for k, text in enumerate(rows[: max(1, int((h - 16) // 11))]):
+        lines.append(_text(x, y - h / 2 + 25 + 11 * k, _clip(text, w - 6, 9), 9, anchor="middle"))
+    return f"<g><title>{tip}</title>{shape}{''.join(lines)}</g>"
+
+
+def _panel(scene: Scene, left: float) -> tuple[str, float]:
+    """The panel's markup and how far down it reaches."""
+    out: list[str] = []
+    y: float = MARGIN + 14
+    out.append(_text(left, y, _clip(scene.title, PANEL - 24, 16), 16, weight="bold"))
+    y += 20
+    seen = "everything (no hidden information)" if scene.player is None else f"what {scene.perspective} sees"
+    out.append(_text(left, y, _clip(seen, PANEL - 24, 11), 11))
+    y += 18
+    out.append(_text(left, y, _clip(scene.status, PANEL - 24, 12), 12, weight="bold"))
+    y += 10
+    counters = [t for t in scene.tracks if t.counter]
+    if counters:
+        y += 10
+        for t in counters:
+            y += 15
+            out.append(_text(left, y, _clip(f"{t.name}: {t.text}", PANEL - 24, 11), 11))
+    for z in scene.zones:
+        y += 22
+        z_out, y = _zone(scene, z, left, y)
+        out.append(z_out)
+    if scene.effects:
+        y += 24
+        out.append(_text(left, y, "Lasting effects", 12, weight="bold"))
+        for e in scene.effects:
+            y += 15
+            out.append(_text(left + 8, y, _clip(e, PANEL - 32, 10), 10))
+    return "".join(out), y
+
+
+def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]:
+    owner_mark = ""
+    if z.owner >= 0:
+        owner_mark = f'<rect x="{left}" y="{y - 10}" width="6" height="12" fill="{color(scene, z.owner)}"/>'
+    head = f"{z.key} ({z.count})" if z.cards is not None else f"{z.key}: {z.count} face down"
+    out = [
+        owner_mark,
+        _text(left + (10 if owner_mark else 0), y, _clip(head, PANEL - 30, 11), 11, weight="bold"),
+    ]
+    if not z.cards:
+        return "".join(out), y
+    per_row, cw, ch = 3, (PANEL - 30) / 3, 20
+    shown = z.cards[:_CARDS_SHOWN]
+    for k, card in enumerate(shown):
+        cx = left + (k % per_row) * cw
+        cy = y + 6 + (k // per_row) * (ch + 3)
+        name = card.label + (f" {card.value}" if card.value else "")
+        tip = escape(
+            card.label + (f" ({card.value})" if card.value else "") + (f": {card.text}" if card.text else "")
+        )
+        out.append(
+            f'<g><title>{tip}</title><rect x="{cx:.0f}" y="{cy:.0f}" width="{cw - 4:.0f}" height="{ch}" rx="3" '
+            f'fill="#fffdf6" stroke="#a9a48f"/>{_text(cx + 4, cy + 14, _clip(name, cw - 10, 10), 10)}</g>'
+        )
+    rows = (len(shown) + per_row - 1) // per_row
+    y += 6 + rows * (ch + 3)
+    if len(z.cards) > len(shown):
+        y += 12
+        out.append(_text(left + 4, y, f"and {len(z.cards) - len(shown)} more", 10))
+    return "".join(out), y
+
+
+__all__ = ["Drawing", "color", "draw", "svg"]
