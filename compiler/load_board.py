@@ -8,16 +8,33 @@ expressions are typed by check.py like any other code of the spec.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from yaml.nodes import Node, ScalarNode
 
 from compiler import errorcodes as codes
 from compiler import ir, messages
+from compiler.diagnostics import Sink
 from compiler.limits import MAX_BOARD_SIZE
 
-if TYPE_CHECKING:
-    from compiler.load import Reader
+
+class Reader(Protocol):
+    """What reading the board needs of load.py's Reader (which imports this module)."""
+
+    sink: Sink
+
+    def span(self, node: Node) -> ir.Span: ...
+    def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]: ...
+    def keys(
+        self, node: Node, what: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
+    ) -> dict[str, Node]: ...
+    def seq(self, node: Node, what: str) -> list[Node]: ...
+    def scalar(self, node: Node, what: str) -> ScalarNode | None: ...
+    def text(self, node: Node | None, what: str, default: str = "") -> str: ...
+    def integer(self, node: Node | None, what: str, default: int = 0) -> int: ...
+    def type_ref(self, node: Node, what: str) -> ir.TypeRef: ...
+    def code_or_stub(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None: ...
+
 
 BOARD_KEYS = ("size", "colors", "labels", "places", "tracks", "counters", "zones", "cards")
 PLACE_KEYS = (

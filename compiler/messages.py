@@ -848,7 +848,7 @@ def board_not_a_player(name: str, close: str | None) -> str:
     return f"'{name}' is not a player" + did_you_mean_suffix(close)
 
 
-def board_shows_hidden(what: str, source: str, via: str) -> str:
+def board_shows_hidden(what: str, via: str) -> str:
     through = f" (through {via})" if via else ""
     return (
         f"the board would show {what}, which some player may not see{through}: "

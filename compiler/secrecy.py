@@ -625,7 +625,7 @@ def find_board_leaks(sym: Symbols, ann: Annotations, sink: Sink) -> None:
         found = hidden.in_code(code)
         if found is not None:
             what, via, span = found
-            sink.error(codes.BOARD_SHOWS_HIDDEN, span, messages.board_shows_hidden(what, what, via))
+            sink.error(codes.BOARD_SHOWS_HIDDEN, span, messages.board_shows_hidden(what, via))
 
 
 def _place_codes(pl: ir.BoardPlaces) -> Iterator[ir.Code]:

@@ -15,16 +15,22 @@ from runtime.game import Game, UnknownGameError, available_games, load_game
 
 State = GameState
 
-# Exactly the names generated engines import from the runtime (all from runtime.engine), as
-# Jinja2's runtime.exported: all of the runtime a compiled engine may lean on. tests/test_layers.py
-# fails on an engine importing a name not listed here, and on a listed name no engine imports.
+# Exactly the names generated modules import from the runtime (from runtime.engine; a board
+# module's from runtime.board), as Jinja2's runtime.exported: all of the runtime compiled code may
+# lean on. tests/test_layers.py fails on a module importing a name not listed here, and on a listed
+# name nothing imports.
 exported = (
+    "Board",
+    "Cards",
     "Domain",
     "Frame",
     "GameInfo",
     "GameState",
     "OptionInfo",
+    "Places",
+    "Shown",
     "Text",
+    "Track",
     "ZoneInfo",
     "cell_labels",
     "number_labels",
