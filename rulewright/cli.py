@@ -49,14 +49,16 @@ from runtime.agents import AGENTS, Agent, check_agent, make_agent
 from runtime.engine import GameState, RuleError
 from runtime.game import Game, UnknownGameError, load_game
 from runtime.loading import EngineLoadError, EngineSource, find_games
+from runtime.terminal import HumanAgent, QuitGame, visible_log
 
 if TYPE_CHECKING:
     from compiler.driver import Result
     from rulewright.coverage import RuleCoverage
     from rulewright.verify import Failure, PartResult
 
-# 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs); 70 a bug of
-# ours (EX_SOFTWARE); 130 interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+# 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs), also a game
+# abandoned at a human's decision (the input ended, or `q`); 70 a bug of ours (EX_SOFTWARE); 130
+# interrupted by Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_OK, EXIT_SPEC, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 MAX_DECISIONS = 100_000  # a played game that has not ended after this many decisions is a rule error
 DEBUG_ENV = "RULEWRIGHT_DEBUG"  # set to 1 for the traceback of an internal error
@@ -661,20 +663,29 @@ def cmd_play(args: argparse.Namespace) -> int:
     kinds = agent_kinds(args.agents)
     log_path = output_file(args.log, "--log") if args.log is not None else None
     agents = seat_agents(game, args.seed, kinds)
-    interactive = "human" in kinds
+    humans = [a for a in agents if isinstance(a, HumanAgent)]
+    interactive = bool(humans)
     state = game.new_initial_state(args.seed)
     played: list[int] = []
     try:
-        play_out(state, agents, echo=print if (interactive or not args.quiet) else None, played=played)
+        # a human is shown the log at their decisions, as their player saw it; with none, it is
+        # echoed whole as it is written
+        play_out(state, agents, echo=None if interactive or args.quiet else print, played=played)
     except KeyboardInterrupt:
         return _stop(game, args.seed, played, "interrupted (Ctrl-C)", log_path, interactive, EXIT_INTERRUPTED)
     except EOFError:
         why = "input ended (Ctrl-D or the end of piped input)"
         return _stop(game, args.seed, played, why, log_path, interactive, EXIT_USAGE)
+    except QuitGame as exc:
+        return _stop(game, args.seed, played, str(exc), log_path, interactive, EXIT_USAGE)
     except RuleError as exc:
         if log_path is not None:  # the log up to the failing decision reproduces the rule error
             _keep_unfinished(game, args.seed, played, f"rule error: {exc}", log_path)
         raise
+    if interactive:  # the log since the last decision at this terminal, as the humans' players saw it
+        seats = [p for p, a in enumerate(agents) if isinstance(a, HumanAgent)]
+        for line in visible_log(state, seats, max(h.seen for h in humans)):
+            print(line)
     print(result_line(game, state))
     if log_path is not None:
         write_log(log_path, game.name, log_text(game, args.seed, state))
@@ -913,7 +924,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 tally.add(job, chunk.outcomes)
                 if cov is not None and chunk.coverage is not None:
                     cov.add(chunk.coverage)
-    except (KeyboardInterrupt, EOFError) as exc:
+    except (KeyboardInterrupt, EOFError, QuitGame) as exc:
         if tally.games:  # the games finished before Ctrl-C, as a run of that many games
             _print_simulation(args, game, tally, time.perf_counter() - start, interrupted=True)
             if cov is not None:
@@ -922,6 +933,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise UsageError(
                 "input ended (Ctrl-D or the end of piped input) at a human player's decision"
             ) from None
+        if isinstance(exc, QuitGame):  # a human player typed q
+            raise UsageError(str(exc)) from None
         raise
     _print_simulation(args, game, tally, time.perf_counter() - start)
     if cov is not None:
@@ -1407,7 +1420,7 @@ def parser() -> argparse.ArgumentParser:
         prog="rulewright",
         description="Board-game rules as data, compiled to engines.",
         epilog="exit codes: 0 ok; 1 a spec, rule or check failed; 2 bad input (an argument, path, game "
-        "or log; also a game abandoned at the end of input); 70 an internal error (set "
+        "or log; also a game abandoned at a human's decision: the end of input, or q); 70 an internal error (set "
         f"{DEBUG_ENV}=1 for its traceback); 130 interrupted by Ctrl-C",
     )
     p.add_argument("--version", action="version", version=f"rulewright {__version__}")
@@ -1685,9 +1698,15 @@ COMMANDS: tuple[Command, ...] = (
         cmd_play,
         "play one game in the terminal",
         _play_arguments,
-        epilog="A game stopped by Ctrl-C (exit 130) or by the end of input (Ctrl-D, exit 2) keeps its log,\n"
-        "marked unfinished: in --log FILE, or, with a human player and no --log, in a new file\n"
-        "rulewright-GAME-seedN-unfinished.json here. `rulewright replay` re-runs it to where it stopped.",
+        epilog="A human player answers with an option's number or its text; `?` at the prompt lists the\n"
+        "keys (v: the whole view, l: the whole log, q: quit). Before each decision they see what\n"
+        "changed in their view since their last one, and the log since then.\n"
+        "\n"
+        "exit 0: the game ended; 1: a rule error; 2: a bad argument, or the game abandoned at a\n"
+        "human's decision, by `q` or by the end of input (Ctrl-D); 130: Ctrl-C. A game stopped by\n"
+        "Ctrl-C, Ctrl-D or `q` keeps its log, marked unfinished: in --log FILE, or, with a human\n"
+        "player and no --log, in a new file rulewright-GAME-seedN-unfinished.json here.\n"
+        "`rulewright replay` re-runs it to where it stopped.",
     ),
     Command(
         "replay",

@@ -1,16 +1,16 @@
 """Agents that choose actions: random (seeded), greedy (one ply on the spec's evaluation), first
-legal, a human at the terminal, and OpenSpiel's MCTS (`mcts` or `mcts:SIMULATIONS`, with the
-rl extra installed)."""
+legal, a human at the terminal (runtime/terminal.py), and OpenSpiel's MCTS (`mcts` or
+`mcts:SIMULATIONS`, with the rl extra installed)."""
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from typing import Protocol
 
 from runtime.engine import GameState
 from runtime.rng import Rng
+from runtime.terminal import HumanAgent
 
 # ASCII digits only: str.isdigit() also accepts '²', which int() refuses; 9 digits bound a budget
 _DECIMAL = re.compile(r"[0-9]{1,9}")
@@ -75,34 +75,6 @@ class FirstAgent:
 
     def choose(self, state: GameState) -> int:
         return state.legal_actions()[0]
-
-
-class HumanAgent:
-    """Prints the numbered legal actions and reads a choice from the terminal."""
-
-    def __init__(self, read: Callable[[str], str] | None = None) -> None:
-        self.read = read if read is not None else (lambda prompt: input(prompt))
-
-    def choose(self, state: GameState) -> int:
-        from runtime.view import describe
-
-        legal = state.legal_actions()
-        who = state.INFO.player_names[state.current_player()]
-        print()
-        print(describe(state, state.current_player()))
-        print(f"\n{who}, {state.prompt() or 'choose'}:")
-        for i, a in enumerate(legal, 1):
-            print(f"  {i:>3}. {state.action_to_string(a)}")
-        while True:
-            # EOFError (Ctrl-D, the end of piped input) and KeyboardInterrupt go to the caller,
-            # which keeps the unfinished game's log
-            text = self.read("> ").strip()
-            if _DECIMAL.fullmatch(text) and 1 <= int(text) <= len(legal):
-                return legal[int(text) - 1]
-            for a in legal:
-                if state.action_to_string(a).lower() == text.lower():
-                    return a
-            print(f"  type a number from 1 to {len(legal)}, or an action's name")
 
 
 AGENTS = ("random", "greedy", "mcts", "first", "human")
