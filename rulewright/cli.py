@@ -53,6 +53,7 @@ from runtime.terminal import HumanAgent, QuitGame, visible_log
 
 if TYPE_CHECKING:
     from compiler.driver import Result
+    from rulewright.balance import Setting, Trajectories
     from rulewright.coverage import RuleCoverage
     from rulewright.verify import Failure, PartResult
 
@@ -227,7 +228,9 @@ def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
     workspace (its exit code); None when this is that process, or without --native."""
     if not getattr(args, "native", False):
         return None
-    if getattr(args, "coverage", False) or getattr(args, "coverage_json", None) is not None:
+    if getattr(args, "coverage", False) or any(
+        getattr(args, option, None) is not None for option in ("coverage_json", "coverage_plot")
+    ):
         raise UsageError("--native: rule coverage traces the interpreted engines; leave out --native")
     if os.environ.get(NATIVE_ENV):
         import runtime.engine
@@ -623,11 +626,15 @@ def play_out(
     echo: Callable[[str], None] | None = None,
     max_steps: int = MAX_DECISIONS,
     played: list[int] | None = None,
+    observe: Callable[[GameState], None] | None = None,
 ) -> None:
     """Let the agents play `state` to the end; each decision, once applied, goes into `played`
-    (so that an interrupted game's log holds exactly the decisions that were made)."""
+    (so that an interrupted game's log holds exactly the decisions that were made), and `observe`
+    sees the state before the first decision and after each one."""
     shown_lines = 0
     steps = 0
+    if observe is not None:
+        observe(state)
     while not state.is_terminal():
         if echo is not None:
             for line in state.log(shown_lines):
@@ -637,6 +644,8 @@ def play_out(
         state.apply_action(action)
         if played is not None:
             played.append(action)
+        if observe is not None:
+            observe(state)
         steps += 1
         if steps > max_steps:
             raise RuleError(f"no end after {max_steps} decisions")
@@ -651,10 +660,11 @@ def play_game(
     agent_kinds: Sequence[str],
     echo: Callable[[str], None] | None = None,
     max_steps: int = MAX_DECISIONS,
+    observe: Callable[[GameState], None] | None = None,
 ) -> GameState:
     agents = seat_agents(game, seed, agent_kinds)
     state = game.new_initial_state(seed)
-    play_out(state, agents, echo, max_steps)
+    play_out(state, agents, echo, max_steps, observe=observe)
     return state
 
 
@@ -797,6 +807,15 @@ def coverage_kinds_option(sp: argparse.ArgumentParser) -> None:
     )
 
 
+def coverage_plot_option(sp: argparse.ArgumentParser, naming: str) -> None:
+    sp.add_argument(
+        "--coverage-plot",
+        metavar="FILE",
+        help=f"draw the rule coverage into FILE, .png or .svg{naming}: the share of points run per kind, "
+        "and the points that never ran or ran least (needs pip install 'rulewright[plot]')",
+    )
+
+
 def coverage_kinds(args: argparse.Namespace) -> frozenset[str] | None:
     """The kinds named by --coverage-kinds (None: all); an unknown kind is a usage error."""
     from rulewright.coverage import KINDS
@@ -830,11 +849,13 @@ def open_backend(args: argparse.Namespace, jobs: int | None = None) -> parallel.
 @dataclass
 class Simulated:
     """A chunk of simulated games: each game's length and winner (-1 for a draw) in order, the
-    rule error that stopped the chunk (if one did), and its rule coverage counts (if asked for)."""
+    rule error that stopped the chunk (if one did), its rule coverage counts (if asked for), and
+    with --plot how the games' public numbers went (rulewright/balance.py)."""
 
     outcomes: list[tuple[int, int]]
     error: str | None = None
     coverage: list[int] | None = None
+    trajectories: Trajectories | None = None
 
 
 @dataclass(frozen=True)
@@ -848,6 +869,7 @@ class SimulateJob:
     seats: tuple[str, ...]
     rotate: bool
     coverage: bool
+    plot: bool = False  # sample each game's public numbers for the charts
 
     def order(self, i: int) -> list[str]:
         """The agents of game `i`, seat by seat."""
@@ -860,16 +882,39 @@ class SimulateJob:
         if cov is not None:
             cov.reset()
         out = Simulated([])
+        if self.plot:  # only then: without --plot, rulewright.balance is never imported
+            from rulewright.balance import Sampler, Trajectories
+
+            out.trajectories = Trajectories()
         try:
             for i in chunk:
+                sampler = Sampler() if self.plot else None
+                # with coverage on, the sampling runs untraced: the counts are those of play alone
+                observe = sampler if sampler is None or cov is None else _untraced(sampler, cov)
                 with cov if cov is not None else contextlib.nullcontext():
-                    state = play_game(game, self.seed + i, self.order(i))
+                    state = play_game(game, self.seed + i, self.order(i), observe=observe)
+                if sampler is not None and out.trajectories is not None:
+                    sampler.finish(state)
+                    out.trajectories.add_game(sampler)
                 out.outcomes.append((len(state.history), state.winner))
                 tick(len(out.outcomes))
         except RuleError as exc:  # raised again where the results are merged, in game order
             out.error = str(exc)
         out.coverage = cov.counts() if cov is not None else None
         return out
+
+
+def _untraced(observe: Callable[[GameState], None], cov: RuleCoverage) -> Callable[[GameState], None]:
+    """`observe`, run with rule coverage paused."""
+
+    def run(state: GameState) -> None:
+        cov.stop()
+        try:
+            observe(state)
+        finally:
+            cov.start()
+
+    return run
 
 
 @dataclass
@@ -893,25 +938,148 @@ class SimulationTally:
             self.games += 1
 
 
+MAX_SETTINGS = 16  # option settings one `simulate --vary` plays
+
+
+def option_settings(
+    fixed: Sequence[str] | None, vary: Sequence[str] | None
+) -> tuple[list[list[str]], list[str]]:
+    """The option settings simulate plays, each as -o's KEY=VALUE texts: the -o options and every
+    combination of the values the --vary options list, in the order given (just the -o options
+    without --vary); and the names of the options varied."""
+    given = parse_options(fixed)
+    settings: list[list[str]] = [list(fixed or ())]
+    names: list[str] = []
+    for text in vary or ():
+        name, sep, values = text.partition("=")
+        name = name.strip()
+        if not sep or not _OPTION_NAME.fullmatch(name):
+            raise UsageError(f"--vary takes NAME=V1,V2,... (an option and its values), not {shown(text)}")
+        if name in given:
+            raise UsageError(f"--vary {name}: also set by -o; give its values in one place")
+        if name in names:
+            raise UsageError(f"--vary {name} is given twice; list all its values in one --vary")
+        names.append(name)
+        if values.count(",") + 1 > MAX_SETTINGS:
+            raise UsageError(f"--vary {name}: more than {MAX_SETTINGS} values")
+        listed = [v.strip() for v in values.split(",")]
+        if any(not v or len(v) > 100 for v in listed):
+            raise UsageError(f"--vary {shown(text)}: a value is empty or too long")
+        if len(set(listed)) < len(listed):
+            raise UsageError(f"--vary {shown(text)}: a value is listed twice")
+        if len(settings) * len(listed) > MAX_SETTINGS:
+            raise UsageError(
+                f"--vary: more than {MAX_SETTINGS} option settings to play; vary fewer options or values"
+            )
+        settings = [[*s, f"{name}={v}"] for s in settings for v in listed]
+    return settings, names
+
+
+def option_text(value: int | bool) -> str:
+    """An option's value as -o takes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+PLOT_MISSING = "matplotlib is not installed: pip install 'rulewright[plot]'"
+
+
+def _require_matplotlib(option: str) -> None:
+    """Import rulewright.plots, which needs matplotlib; without it, a usage error says how to
+    install it. Only a run that draws charts imports matplotlib."""
+    try:
+        import rulewright.plots  # noqa: F401
+    except ImportError as exc:
+        missing = (exc.name or "").partition(".")[0]
+        if missing in ("rulewright", "compiler", "runtime"):
+            raise
+        reason = "" if missing == "matplotlib" else f" ({exc})"
+        raise UsageError(f"{option}: {PLOT_MISSING}{reason}") from None
+
+
+def coverage_plot_file(text: str) -> Path:
+    """The file --coverage-plot names: a .png or .svg file that can be written (checked now)."""
+    if Path(text).suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"--coverage-plot {shown(text)}: name a .png or .svg file")
+    path = output_file(text, "--coverage-plot")
+    _require_matplotlib("--coverage-plot")
+    return path
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     only = coverage_kinds(args)
     ws = current_workspace(args)
     if (code := run_natively(args, ws)) is not None:
         return code
-    game = open_game(args.game, args.option, ws)
+    settings, varied = option_settings(args.option, args.vary)
+    opened = [open_game(args.game, s, ws) for s in settings]
+    for a in range(len(opened)):
+        for b in range(a):
+            if opened[a].options == opened[b].options:
+                raise UsageError(
+                    f"--vary: {' '.join(settings[a])} is the same setting as {' '.join(settings[b])}"
+                )
     kinds = agent_kinds(args.agents)
     if args.seed + args.n > SEED_LIMIT:
         raise UsageError(f"seeds {args.seed}..{args.seed + args.n - 1} go past the largest, {SEED_LIMIT - 1}")
+    plot_dir = output_folder(args.plot, "--plot") if args.plot is not None else None
+    if plot_dir is not None:
+        _require_matplotlib("--plot")
     cov_path = output_file(args.coverage_json, "--coverage-json") if args.coverage_json is not None else None
-    cov = _coverage(game) if args.coverage or args.coverage_json is not None else None
-    seats = tuple(kinds[p % len(kinds)] for p in range(game.num_players))
-    seat_agents(game, args.seed, seats)  # an agent this machine cannot make: a usage error now
-    human = "human" in seats  # who answers at this terminal: every game is played here
-    if human and args.backend != "local":
+    cov_plot = coverage_plot_file(args.coverage_plot) if args.coverage_plot is not None else None
+    covering = args.coverage or cov_path is not None or cov_plot is not None
+    cov = _coverage(opened[0]) if covering else None
+    for game in opened:  # an agent this machine cannot make: a usage error now
+        seat_agents(game, args.seed, [kinds[p % len(kinds)] for p in range(game.num_players)])
+    if "human" in kinds and args.backend != "local":
         raise UsageError(f"a human agent plays at this terminal, not on --backend {args.backend}")
-    job = SimulateJob(game_recipe(args.game, args.option, ws), args.seed, seats, args.rotate, cov is not None)
+    played = []  # with --plot: each setting's games, for the charts
+    for number, (options, game) in enumerate(zip(settings, opened, strict=True)):
+        label = ", ".join(f"{k}={option_text(game.options[k])}" for k in varied)
+        if number:
+            print()
+        played.append(_simulate_setting(args, ws, game, options, label, cov, only, plot_dir is not None))
+    if cov is not None:
+        _show_coverage(cov, only, args.coverage, cov_path)
+        if cov_plot is not None:
+            _write_coverage_plot(cov, only, cov_plot, _simulate_source(args, args.n))
+    if plot_dir is not None:
+        from rulewright.plots import write_simulation_charts
+
+        try:
+            written = write_simulation_charts(
+                plot_dir, opened[0].title, _agents_text(args), [s for s in played if s is not None]
+            )
+        except OSError as exc:
+            raise UsageError(f"--plot {plot_dir}: cannot write the charts ({os_reason(exc)})") from None
+        print(f"charts written to {plot_dir}: {', '.join(p.name for p in written)}")
+    return EXIT_OK
+
+
+def _simulate_setting(
+    args: argparse.Namespace,
+    ws: Workspace | None,
+    game: Game,
+    options: list[str],
+    label: str,
+    cov: RuleCoverage | None,
+    only: frozenset[str] | None,
+    plot: bool,
+) -> Setting | None:
+    """Play and print the games of one option setting (its counts go into `cov`); with `plot`, the
+    games as the charts need them."""
+    kinds = agent_kinds(args.agents)
+    seats = tuple(kinds[p % len(kinds)] for p in range(game.num_players))
+    human = "human" in seats  # who answers at this terminal: every game is played here
+    job = SimulateJob(
+        game_recipe(args.game, options, ws), args.seed, seats, args.rotate, cov is not None, plot
+    )
     parallel.preload(job.recipe, game)
     tally = SimulationTally([0] * game.num_players, {k: 0 for k in seats})
+    setting: Setting | None = None
+    if plot:
+        from rulewright.balance import Setting
+
+        setting = Setting(dict(game.options), game.info.player_names[: game.num_players])
     start = time.perf_counter()
     try:
         with (
@@ -924,9 +1092,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 tally.add(job, chunk.outcomes)
                 if cov is not None and chunk.coverage is not None:
                     cov.add(chunk.coverage)
+                if setting is not None:
+                    setting.add(chunk.outcomes, chunk.trajectories)
     except (KeyboardInterrupt, EOFError, QuitGame) as exc:
         if tally.games:  # the games finished before Ctrl-C, as a run of that many games
-            _print_simulation(args, game, tally, time.perf_counter() - start, interrupted=True)
+            _print_simulation(args, game, label, tally, time.perf_counter() - start, interrupted=True)
             if cov is not None:
                 _show_coverage(cov, only, args.coverage, None)
         if isinstance(exc, EOFError):  # a human player's input ended
@@ -936,22 +1106,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if isinstance(exc, QuitGame):  # a human player typed q
             raise UsageError(str(exc)) from None
         raise
-    _print_simulation(args, game, tally, time.perf_counter() - start)
-    if cov is not None:
-        _show_coverage(cov, only, args.coverage, cov_path)
-    return EXIT_OK
+    _print_simulation(args, game, label, tally, time.perf_counter() - start)
+    return setting
+
+
+def _agents_text(args: argparse.Namespace) -> str:
+    return f"agents {args.agents}" + (", seats rotated every game" if args.rotate else "")
+
+
+def _simulate_source(args: argparse.Namespace, n: int) -> str:
+    """What a simulate run played, for a chart's subtitle."""
+    return f"simulate: {n:,} games per setting, seeds {args.seed}..{args.seed + n - 1}, {_agents_text(args)}"
 
 
 def _print_simulation(
-    args: argparse.Namespace, game: Game, tally: SimulationTally, seconds: float, interrupted: bool = False
+    args: argparse.Namespace,
+    game: Game,
+    label: str,
+    tally: SimulationTally,
+    seconds: float,
+    interrupted: bool = False,
 ) -> None:
     names = game.info.player_names
     n = tally.games
-    rotated = ", seats rotated every game" if args.rotate else ""
     played = f"{n} of {args.n} games (interrupted)" if interrupted else f"{n} games"
     native = ", native engines" if os.environ.get(NATIVE_ENV) else ""
+    setting = f" ({label})" if label else ""
     print(
-        f"{game.title}: {played}, seeds {args.seed}..{args.seed + n - 1}, agents {args.agents}{rotated}{native}"
+        f"{game.title}{setting}: {played}, seeds {args.seed}..{args.seed + n - 1}, {_agents_text(args)}{native}"
     )
     width = max(10, *(len(names[p]) for p in range(game.num_players)))
     for p in range(game.num_players):
@@ -1077,7 +1259,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
             coverage_files[game.name] = output_file(
                 args.coverage_json.replace("GAME", game.name), "--coverage-json"
             )
-    covering = args.coverage or args.coverage_json is not None
+    coverage_plots: dict[str, Path] = {}
+    if args.coverage_plot is not None:
+        if len(opened) > 1 and "GAME" not in args.coverage_plot:
+            raise UsageError(
+                f"--coverage-plot {shown(args.coverage_plot)}: {len(opened)} games are verified; put GAME "
+                "in the file name, for one chart per game"
+            )
+        for _, game in opened:
+            coverage_plots[game.name] = coverage_plot_file(args.coverage_plot.replace("GAME", game.name))
+    covering = args.coverage or args.coverage_json is not None or args.coverage_plot is not None
     covs = [_coverage(game) if covering else None for _, game in opened]
     recipes = tuple(game_recipe(name, args.option, ws) for name, _ in opened)
     for recipe, (_, game) in zip(recipes, opened, strict=True):
@@ -1108,6 +1299,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     cov = covs[part.game]
                     if cov is not None:
                         _show_coverage(cov, only, args.coverage, coverage_files.get(game.name))
+                        if game.name in coverage_plots:
+                            source = f"verify: {args.examples:,} examples, seed {args.seed}"
+                            _write_coverage_plot(cov, only, coverage_plots[game.name], source)
                     done = []
                     verified += 1
     return EXIT_SPEC if failed else EXIT_OK
@@ -1166,6 +1360,17 @@ def _show_coverage(cov: RuleCoverage, only: frozenset[str] | None, report: bool,
     if target is not None:
         write_output(target, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
         print(f"rule coverage written to {target}")
+
+
+def _write_coverage_plot(cov: RuleCoverage, only: frozenset[str] | None, target: Path, source: str) -> None:
+    """Draw the rule coverage into `target` (--coverage-plot; rulewright/plots.py)."""
+    from rulewright.plots import write_coverage_chart
+
+    try:
+        write_coverage_chart(target, cov, only, source)
+    except OSError as exc:
+        raise UsageError(f"cannot write the coverage chart to {target} ({os_reason(exc)})") from None
+    print(f"rule coverage chart written to {target}")
 
 
 def _save_reproducer(failure: Failure, folder: Path, name: str, built: bool) -> None:
@@ -1531,9 +1736,23 @@ def _simulate_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--rotate", action="store_true", help="rotate the agents' seats every game (fair comparisons)"
     )
+    sp.add_argument(
+        "--vary",
+        action="append",
+        metavar="NAME=V1,V2,...",
+        help="play the games once per value of the game option NAME (repeatable: every combination, "
+        f"at most {MAX_SETTINGS}); each setting is reported, and --plot compares them",
+    )
+    sp.add_argument(
+        "--plot",
+        metavar="DIR",
+        help="write balance charts into DIR, as PNG and SVG: win rates, game lengths, score "
+        "trajectories (made if missing; needs pip install 'rulewright[plot]')",
+    )
     sp.add_argument("--coverage", action="store_true", help="report how often each spec rule ran")
     coverage_kinds_option(sp)
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
+    coverage_plot_option(sp, "")
     _parallel_arguments(sp, "the games")
     _native_argument(sp)
     _game_options(sp)
@@ -1599,6 +1818,7 @@ def _verify_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--coverage-json", metavar="FILE", help="write rule coverage as JSON (GAME in FILE becomes the name)"
     )
+    coverage_plot_option(sp, " (GAME in FILE becomes the name)")
     sp.add_argument(
         "--out", metavar="DIR", help="where to write a failure's scenario (default specs/GAME/scenarios)"
     )

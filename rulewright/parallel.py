@@ -34,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from runtime.engine import GameState
 from runtime.game import Game, load_game
 
 if TYPE_CHECKING:
@@ -87,7 +88,8 @@ class GameRecipe:
 
 
 _games: dict[GameRecipe, Game] = {}
-_coverage: dict[GameRecipe, tuple[Game, RuleCoverage]] = {}  # and the game it was made for
+# by engine: the option settings of one game share it; a spec folder compiled again is another engine
+_coverage: dict[type[GameState], RuleCoverage] = {}
 
 
 def preload(recipe: GameRecipe, game: Game) -> None:
@@ -104,14 +106,15 @@ def game(recipe: GameRecipe) -> Game:
 
 
 def coverage(recipe: GameRecipe) -> RuleCoverage:
-    """A RuleCoverage of the game of `recipe`, made once per process (it parses the engine)."""
+    """A RuleCoverage of the game of `recipe`, made once per process and engine (it parses the
+    engine's source)."""
     from rulewright.coverage import RuleCoverage
 
     played = game(recipe)
-    found = _coverage.get(recipe)
-    if found is None or found[0] is not played:  # a spec folder compiled again is another engine
-        found = _coverage[recipe] = (played, RuleCoverage(played))
-    return found[1]
+    found = _coverage.get(played.state_cls)
+    if found is None:
+        found = _coverage[played.state_cls] = RuleCoverage(played)
+    return found
 
 
 # ---- chunks -----------------------------------------------------------------------------------
