@@ -1,5 +1,6 @@
 """What `simulate --plot` charts, gathered while the games are played: win counts, game lengths,
-and how the games' public numbers move from the setup to the end.
+and how the games' public numbers (the board's tracks and numeric counters: runtime/board.py's
+`scores`) move from the setup to the end.
 
 Only `simulate --plot` imports this module. A worker samples each game's numbers (`Sampler`) and
 folds them into a `Trajectories` of its chunk: per number and per point of the game (its fraction
@@ -16,24 +17,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from runtime.board import scores as _scores
 from runtime.engine import GameState
 
 POINTS = 50  # a trajectory is read at the fractions 0, 1/POINTS, ..., 1 of each game
 KEEP = POINTS  # a game keeps between KEEP and 2 * KEEP + 1 samples, evenly spaced (about 2 per point)
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
-
-
-def _scores(state: GameState) -> dict[str, int]:
-    """The public numbers whose course over a game is charted, by name.
-
-    A stand-in until runtime/board.py's `scores(state)` (the game's board tracks) exists; then this
-    function is replaced by `from runtime.board import scores as _scores`. Until then: the spec's
-    `evaluation` of each player (`GameInfo.evaluate`), nothing for a game without one."""
-    info = state.INFO
-    evaluate = info.evaluate
-    if evaluate is None:
-        return {}
-    return {f"evaluation {info.player_names[p]}": evaluate(state, p) for p in range(state.num_players)}
 
 
 class Sampler:
