@@ -15,12 +15,12 @@ The frames are encoded compactly, as JSON inside a `<script type="application/js
                and its frames: frame 0 in full, then for each step only what changed
 
 A frame's keys: `w`/`h` the picture's size, `bg` its background, `o` the groups' ids in drawing
-order, `g` {group id: markup} for the groups whose markup changed, `e` the lasting effects
-(these five only when they changed), and every step: `n` how many log lines are seen, `s` the
-status, `a` the player asked (-1: none), `p` the prompt, `x` the options, `c` the chosen option
-(the index in `x` of the decision taken at this step; -1: none or not seen). Markup is a list of
-string ids: a group's markup cut into its top-level elements, so that a group in which one element
-changed (a panel row, a card) stores only that element anew.
+order, `g` {group id: markup} for the groups whose markup changed, `e` the lasting effects (each
+only when it changed); at every step `n` how many of the view's log lines are seen, `s` the
+status, `a` the player asked (-1: none), `p` the prompt; and where this perspective sees the
+options, `x` the options and `c` the chosen one (the index in `x` of the decision taken at this
+step; -1: none). Markup is a list of string ids: a group's markup cut into its top-level elements,
+so that a group in which one element changed (a panel row, a card) stores only that element anew.
 
 Nothing in a state reaches the page unescaped: SVG markup comes from runtime/svg.py, which escapes
 every text, and is checked again here (well-formed, only drawing elements and attributes: no
@@ -204,7 +204,8 @@ class _View:
                 raise UnsafeMarkup("the drawing has two groups of the same id")
             self.order = order
             frame["o"] = [self.strings.id(gid) for gid in order]
-            self.groups = {gid: m for gid, m in self.groups.items() if gid in set(order)}
+            kept = set(order)
+            self.groups = {gid: m for gid, m in self.groups.items() if gid in kept}
         changed = {gid: self.markup.ids(m) for gid, m in picture.groups if self.groups.get(gid) != m}
         if changed:
             frame["g"] = changed
