@@ -17,6 +17,7 @@ import pytest
 import runtime
 from compiler.driver import compile_spec
 from rulewright.cli import main, play_game
+from rulewright.gamelog import log_text
 from rulewright.replay_html import (
     EVERYONE,
     UnsafeMarkup,
@@ -41,6 +42,11 @@ HOSTILE = (
     "</script><script>document.title='PWNED'</script><!--<img src=x onerror=\"document.title='PWNED'\">"
     "<svg onload=\"document.title='PWNED'\"></svg>]]>{{DATA}}{{JS}}&amp;"
 )
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # the commands find this workspace's games
 
 
 def decode(data: dict[str, Any], view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -238,9 +244,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 
 def test_play_replay_and_simulate_write_the_same_page(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    monkeypatch.chdir(ROOT)
     log, played, replayed, simulated = (tmp_path / n for n in ("g.json", "p.html", "r.html", "s.html"))
     code, out = run(
         capsys, "play", "iron_curtain", "--seed", "4", "-q", "--log", str(log), "--html", str(played)
@@ -295,3 +300,17 @@ def test_write_replay_reports_what_it_wrote(tmp_path: Path) -> None:
     built = write_replay(tmp_path / "g.html", game, 1, actions, max_steps=5, perspectives=[1])
     assert (built.steps, built.perspectives) == (5, 1)
     assert built.size == (tmp_path / "g.html").stat().st_size
+
+
+def test_an_unfinished_games_log_gets_its_page(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = runtime.load_game("iron_curtain")
+    state = game.new_initial_state(5)
+    for _ in range(7):
+        state.apply_action(state.legal_actions()[0])
+    log = tmp_path / "unfinished.json"
+    log.write_text(log_text(game, 5, state, unfinished="input ended"), encoding="utf-8")
+    page = tmp_path / "u.html"
+    code, out = run(capsys, "replay", str(log), "--html", str(page))
+    assert code == 0 and "replayed 7 actions of an unfinished game" in out and "steps 0 to 7," in out
+    data = json.loads(_tags(page.read_text(encoding="utf-8")).scripts[0])
+    assert data["meta"]["result"] == "unfinished (input ended)" and data["meta"]["steps"] == 7
