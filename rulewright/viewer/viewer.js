@@ -45,7 +45,7 @@
   /** Every step of a view in full, from its frames (frame 0 whole, then what changed). */
   function expand(view) {
     const steps = [];
-    let cur = { w: 0, h: 0, bg: "", order: [], groups: {}, effects: [] };
+    let cur = { w: 0, h: 0, bg: "", order: [], groups: new Map(), effects: [] };
     for (const f of view.frames) {
       const step = {
         w: f.w ?? cur.w,
@@ -62,9 +62,9 @@
         chosen: f.c ?? -1,
       };
       if (f.g) {
-        step.groups = Object.assign({}, cur.groups);
+        step.groups = new Map(cur.groups); // a Map: a group's id is never taken for a property
         for (const [gid, ids] of Object.entries(f.g)) {
-          step.groups[gid] = markup(ids);
+          step.groups.set(gid, markup(ids));
         }
       }
       steps.push(step);
@@ -117,7 +117,7 @@
       drawn.order = s.order;
     }
     for (const gid of s.order) {
-      const m = s.groups[gid] ?? "";
+      const m = s.groups.get(gid) ?? "";
       if (drawn.markup.get(gid) !== m) {
         drawn.groups.get(gid).innerHTML = m;
         drawn.markup.set(gid, m);
@@ -179,7 +179,8 @@
   }
 
   function showEffects(s) {
-    ui.effects.replaceChildren(...(s.effects.length ? s.effects.map((e) => item("li", e)) : [item("li", "none", "none")]));
+    const items = s.effects.length ? s.effects.map((e) => item("li", e)) : [item("li", "none", "none")];
+    ui.effects.replaceChildren(...items);
   }
 
   function showLog(v, steps) {
