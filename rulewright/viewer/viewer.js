@@ -150,18 +150,19 @@
     return p >= 0 && p < meta.players.length ? meta.players[p] : `player ${p + 1}`;
   }
 
+  /** The decision of this step; returns the chosen option's item, if shown. */
   function showDecision(view, s) {
     ui.status.textContent = s.status;
     ui.options.replaceChildren();
     ui.prompt.textContent = s.prompt;
     if (s.asked < 0) {
       ui.asked.textContent = "No decision is pending.";
-      return;
+      return null;
     }
     const who = playerName(s.asked);
     if (!s.prompt && s.options.length === 0) {
       ui.asked.textContent = `${who} is asked (${view.label} does not see the choices).`;
-      return;
+      return null;
     }
     const cut = at.step === lastStep && lastStep < meta.decisions;
     ui.asked.textContent = cut ? `${who} is asked (the page stops here; the game goes on):` : `${who} is asked:`;
@@ -173,9 +174,7 @@
         chosen = li;
       }
     });
-    if (chosen) {
-      reveal(ui.options, chosen);
-    }
+    return chosen;
   }
 
   function showEffects(s) {
@@ -183,6 +182,7 @@
     ui.effects.replaceChildren(...items);
   }
 
+  /** The log up to this step, its new lines marked; returns the latest line's item, if any. */
   function showLog(v, steps) {
     const list = ui.log;
     const lines = views[v].log;
@@ -209,14 +209,12 @@
       drawn.marked.push(items[k]);
     }
     const latest = list.lastElementChild;
-    if (latest) {
-      if (!latest.classList.contains("latest")) {
-        latest.classList.add("latest");
-        drawn.marked.push(latest);
-      }
-      reveal(list, latest);
+    if (latest && !latest.classList.contains("latest")) {
+      latest.classList.add("latest");
+      drawn.marked.push(latest);
     }
     ui.logcount.textContent = `(${s.logCount} lines)`;
+    return latest;
   }
 
   function show() {
@@ -224,9 +222,9 @@
     const steps = stepsOf(at.view);
     const s = steps[at.step];
     showPicture(s);
-    showDecision(view, s);
+    const chosen = showDecision(view, s);
     showEffects(s);
-    showLog(at.view, steps);
+    const latest = showLog(at.view, steps);
     ui.slider.value = String(at.step);
     ui.stepinfo.textContent = `step ${at.step} of ${lastStep}`;
     ui.first.disabled = ui.prev.disabled = at.step === 0;
@@ -239,6 +237,13 @@
     ui.whose.classList.toggle("omniscient", view.player === null);
     document.body.dataset.step = String(at.step);
     document.body.dataset.view = String(at.view);
+    // scrolled last, after every change: the page is laid out once per step
+    if (chosen) {
+      reveal(ui.options, chosen);
+    }
+    if (latest) {
+      reveal(ui.log, latest);
+    }
     try {
       history.replaceState(null, "", `#step=${at.step}&view=${at.view}`);
     } catch (e) {
