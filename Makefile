@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 LOCK       := requirements-dev.lock
 
-.PHONY: demo test setup build check lint typecheck pytest bench lock clean
+.PHONY: demo test browser setup build check lint typecheck pytest bench lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,13 +31,27 @@ demo: $(DEMO_STAMP)
 
 ## test: set up from the lock file, then freshness check, lint, strict typing, the test suite
 ## (with tests/test_installed.py: the package installed into a fresh venv), verify every game
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) browser
 	$(BIN)/rulewright build --check
 	$(BIN)/ruff check rulewright compiler runtime generated tests
 	$(BIN)/ruff format --check rulewright compiler runtime generated tests
 	$(BIN)/mypy --strict rulewright compiler runtime generated
 	$(BIN)/pytest
 	$(BIN)/rulewright verify --examples 20 --out .verify-failures
+
+## browser: Chromium and its driver for tests/test_browser.py, from apt where we may (root or
+## sudo without a password); if not, one line says so and that test is skipped
+CHROMIUM := /usr/bin/chromium
+browser:
+	@[ -x $(CHROMIUM) ] || { \
+	  if ! command -v apt-get >/dev/null; then sudo=no; \
+	  elif [ "$$(id -u)" -eq 0 ]; then sudo=; \
+	  elif sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	  else sudo=no; fi; \
+	  { [ "$$sudo" != no ] && $$sudo apt-get update -qq && \
+	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      chromium chromium-driver; } >/dev/null 2>&1 && [ -x $(CHROMIUM) ] || \
+	  echo "make: could not install Chromium (apt-get install chromium chromium-driver): tests/test_browser.py will be skipped"; }
 
 build: $(DEMO_STAMP)
 	$(BIN)/rulewright build

@@ -672,6 +672,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = open_game(args.game, args.option, current_workspace(args))
     kinds = agent_kinds(args.agents)
     log_path = output_file(args.log, "--log") if args.log is not None else None
+    html_path = output_file(args.html, "--html") if args.html is not None else None
     agents = seat_agents(game, args.seed, kinds)
     humans = [a for a in agents if isinstance(a, HumanAgent)]
     interactive = bool(humans)
@@ -700,6 +701,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if log_path is not None:
         write_log(log_path, game.name, log_text(game, args.seed, state))
         print(f"log written to {log_path} (rulewright replay {log_path})")
+    if html_path is not None:
+        write_html(html_path, game, args.seed, state.history, args.html_steps)
     return EXIT_OK
 
 
@@ -753,6 +756,7 @@ def result_line(game: Game, state: GameState) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    html_path = output_file(args.html, "--html") if args.html is not None else None
     try:
         log = read_log(Path(args.logfile), args.max_bytes)
     except LogError as exc:
@@ -788,13 +792,39 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(
             f"replayed {n} actions of an unfinished game ({log.unfinished}); state matches ({digest}); {now}"
         )
-        return EXIT_OK
-    if to_act:
+    elif to_act:
         raise CommandFailed(
             f"{log.path}: the game had not ended ({to_act}), but the log has no field 'unfinished'"
         )
-    print(f"replayed {n} actions; final state matches ({digest}). {result_line(game, state)}")
+    else:
+        print(f"replayed {n} actions; final state matches ({digest}). {result_line(game, state)}")
+    if html_path is not None:  # only a log that replays as recorded is shown
+        write_html(html_path, game, log.seed, state.history, args.html_steps, log.unfinished)
     return EXIT_OK
+
+
+def write_html(
+    path: Path,
+    game: Game,
+    seed: int,
+    actions: Sequence[int],
+    max_steps: int | None,
+    unfinished: str | None = None,
+) -> None:
+    """Write the replay page of a game (rulewright/replay_html.py) and say what it holds."""
+    from rulewright.replay_html import UnsafeMarkup, write_replay
+
+    try:
+        built = write_replay(path, game, seed, actions, max_steps=max_steps, unfinished=unfinished)
+    except UnsafeMarkup as exc:
+        raise CommandFailed(f"--html {path}: the board cannot be shown safely: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"--html {path}: cannot write it ({os_reason(exc)})") from None
+    of = f" of {len(actions)}" if built.steps < len(actions) else ""
+    print(
+        f"replay page written to {path}: steps 0 to {built.steps}{of}, {built.perspectives} perspectives, "
+        f"{built.size / 1e6:.2f} MB, {built.seconds:.1f} s (open it in a browser)"
+    )
 
 
 def coverage_kinds_option(sp: argparse.ArgumentParser) -> None:
@@ -1032,6 +1062,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         seat_agents(game, args.seed, [kinds[p % len(kinds)] for p in range(game.num_players)])
     if "human" in kinds and args.backend != "local":
         raise UsageError(f"a human agent plays at this terminal, not on --backend {args.backend}")
+    html_path = _simulate_html(args, "human" in kinds)
     played = []  # with --plot: each setting's games, for the charts
     for number, (options, game) in enumerate(zip(settings, opened, strict=True)):
         label = ", ".join(f"{k}={option_text(game.options[k])}" for k in varied)
@@ -1052,6 +1083,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"--plot {plot_dir}: cannot write the charts ({os_reason(exc)})") from None
         print(f"charts written to {plot_dir}: {', '.join(p.name for p in written)}")
+    if html_path is not None:
+        # game K of the first setting again, here: its seed and seats follow from K alone, so it is
+        # the game the run played
+        game, k = opened[0], args.html_game - 1
+        seats = tuple(kinds[p % len(kinds)] for p in range(game.num_players))
+        job = SimulateJob(game_recipe(args.game, settings[0], ws), args.seed, seats, args.rotate, False)
+        state = play_game(game, args.seed + k, job.order(k))
+        print(f"game {args.html_game} (seed {args.seed + k}, agents {','.join(job.order(k))}):", end=" ")
+        write_html(html_path, game, args.seed + k, state.history, args.html_steps)
     return EXIT_OK
 
 
@@ -1117,6 +1157,21 @@ def _agents_text(args: argparse.Namespace) -> str:
 def _simulate_source(args: argparse.Namespace, n: int) -> str:
     """What a simulate run played, for a chart's subtitle."""
     return f"simulate: {n:,} games per setting, seeds {args.seed}..{args.seed + n - 1}, {_agents_text(args)}"
+
+
+def _simulate_html(args: argparse.Namespace, human: bool) -> Path | None:
+    """Where simulate's --html goes, checked before any game is played (None: no --html)."""
+    if args.html is None:
+        if args.html_game is not None:
+            raise UsageError("--html-game: name the page with --html FILE")
+        return None
+    if human:
+        raise UsageError("--html: a human player's game is not played again; use `rulewright play --html`")
+    if args.html_game is None:
+        args.html_game = 1
+    if args.html_game > args.n:
+        raise UsageError(f"--html-game {args.html_game}: the run plays {args.n} game(s)")
+    return output_file(args.html, "--html")
 
 
 def _print_simulation(
@@ -1711,6 +1766,7 @@ def _play_arguments(sp: argparse.ArgumentParser) -> None:
         "--log", metavar="FILE", help="write a replayable JSON log (checked before the game starts)"
     )
     sp.add_argument("-q", "--quiet", action="store_true", help="print only the result")
+    _html_arguments(sp, "the game")
     _game_options(sp)
 
 
@@ -1721,6 +1777,22 @@ def _replay_arguments(sp: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=MAX_LOG_BYTES,
         help=f"refuse a larger log file (default {MAX_LOG_BYTES:,})",
+    )
+    _html_arguments(sp, "the replayed game (written only if the log replays as recorded)")
+
+
+def _html_arguments(sp: argparse.ArgumentParser, what: str) -> None:
+    sp.add_argument(
+        "--html",
+        metavar="FILE",
+        help=f"write {what} as one self-contained HTML page to step through, from every player's "
+        "perspective and everyone's (docs/viewing.md)",
+    )
+    sp.add_argument(
+        "--html-steps",
+        type=positive_int,
+        metavar="N",
+        help="the page shows only the first N decisions (default: all)",
     )
 
 
@@ -1753,6 +1825,13 @@ def _simulate_arguments(sp: argparse.ArgumentParser) -> None:
     coverage_kinds_option(sp)
     sp.add_argument("--coverage-json", metavar="FILE", help="write the rule coverage as JSON to FILE")
     coverage_plot_option(sp, "")
+    _html_arguments(sp, "one game of the run (the first; --html-game K: the K-th, seed SEED+K-1)")
+    sp.add_argument(
+        "--html-game",
+        type=positive_int,
+        metavar="K",
+        help="with --html: the run's K-th game (1 to -n; default 1), played again after the run",
+    )
     _parallel_arguments(sp, "the games")
     _native_argument(sp)
     _game_options(sp)

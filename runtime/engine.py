@@ -729,10 +729,11 @@ class GameState:
         names = self.INFO.player_names
         return [text if who < 0 else f"[{names[who]} only] {text}" for who, text in self.log_entries(first)]
 
-    def player_log(self, player: object) -> list[str]:
-        """The log lines `player` saw: the public ones and their own private ones."""
+    def player_log(self, player: object, first: int = 0) -> list[str]:
+        """The log lines `player` saw: the public ones and their own private ones (among the log's
+        lines from line `first` on, as for `log`: a replay reads each step's new lines alone)."""
         p = self.player_id(player)
-        return [text for who, text in self.log_entries() if who < 0 or who == p]
+        return [text for who, text in self.log_entries(first) if who < 0 or who == p]
 
     @property
     def history(self) -> list[int]:

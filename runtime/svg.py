@@ -10,6 +10,7 @@ escaped here, and only checked colours reach an attribute.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -80,9 +81,13 @@ def _ident(text: str) -> str:
 
 
 def color(scene: Scene, player: int, *, light: bool = False) -> str:
-    if not 0 <= player < len(scene.colors):
+    return _color(scene.colors, player, light=light)
+
+
+def _color(colors: tuple[str, ...], player: int, *, light: bool = False) -> str:
+    if not 0 <= player < len(colors):
         return "#ffffff" if light else "#555555"
-    c = scene.colors[player]
+    c = colors[player]
     c = c if _COLOR.fullmatch(c) else "gray"
     return _tint(c) if light else c
 
@@ -148,24 +153,32 @@ def _links(layer: LayerView, top: float) -> str:
 
 
 def _place(scene: Scene, layer: LayerView, p: PlaceView, top: float) -> str:
-    w, h = layer.size
+    return _place_markup(scene.colors, layer.shape, layer.size, p, top)
+
+
+# A replay draws every place at every step and most do not change: each drawn once.
+@functools.lru_cache(maxsize=4096)
+def _place_markup(
+    colors: tuple[str, ...], shape: str, size: tuple[int, int], p: PlaceView, top: float
+) -> str:
+    w, h = size
     x, y = p.x, p.y + top
-    fill = color(scene, p.owner, light=True)
-    stroke = color(scene, p.owner) if p.owner >= 0 else "#6f6b5e"
+    fill = _color(colors, p.owner, light=True)
+    stroke = _color(colors, p.owner) if p.owner >= 0 else "#6f6b5e"
     width = 3 if p.marked else 1.2
     tip = escape(" · ".join([p.label, *(f"{k} {v}" for k, v in p.values)]))
     style = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"'
-    if layer.shape == "hex":
+    if shape == "hex":
         r = w / math.sqrt(3)
         corners = " ".join(
             f"{x + r * math.cos(math.radians(60 * k - 30)):.1f},{y + r * math.sin(math.radians(60 * k - 30)):.1f}"
             for k in range(6)
         )
-        shape = f'<polygon points="{corners}" {style}/>'
-    elif layer.shape == "circle":
-        shape = f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="{w / 2:.0f}" ry="{h / 2:.0f}" {style}/>'
+        outline = f'<polygon points="{corners}" {style}/>'
+    elif shape == "circle":
+        outline = f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="{w / 2:.0f}" ry="{h / 2:.0f}" {style}/>'
     else:
-        shape = f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="4" {style}/>'
+        outline = f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="4" {style}/>'
     lines = [_text(x, y - h / 2 + 13, _clip(p.label, w - 6, 11), 11, anchor="middle", weight="bold")]
     values = [f"{k} {v}" if k else v for k, v in p.values if v not in ("", "0", "no", "none")]
     row, rows = "", []
@@ -179,7 +192,7 @@ def _place(scene: Scene, layer: LayerView, p: PlaceView, top: float) -> str:
         rows.append(row)
     for k, text in enumerate(rows[: max(1, int((h - 16) // 11))]):
         lines.append(_text(x, y - h / 2 + 25 + 11 * k, _clip(text, w - 6, 9), 9, anchor="middle"))
-    return f"<g><title>{tip}</title>{shape}{''.join(lines)}</g>"
+    return f"<g><title>{tip}</title>{outline}{''.join(lines)}</g>"
 
 
 def _panel(scene: Scene, left: float) -> tuple[str, float]:

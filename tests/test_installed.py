@@ -123,6 +123,9 @@ def test_a_designers_game_in_an_installed_package(venv: Path, tmp_path: Path) ->
     assert "high_card: High Card (2 players) [workspace]" in games
     assert "iron_curtain: Iron Curtain (2 players) [bundled]" in games
     ok("play", "high_card", "--agents", "random,random", "--seed", "1", cwd=home, expect="Result:")
+    page = tmp_path / "high_card.html"  # the replay page, from the installed package's viewer files
+    ok("play", "high_card", "-q", "--html", str(page), cwd=home, expect=f"replay page written to {page}")
+    assert "<!DOCTYPE html>" in page.read_text(encoding="utf-8")
     ok("simulate", "high_card", "-n", "20", cwd=home, expect="High Card: 20 games")
     ok("verify", "high_card", "--examples", "5", cwd=home, expect="verify high_card: ok.")
     ok("scenarios", "high_card", cwd=home, expect="1 passed, 0 failed")

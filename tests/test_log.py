@@ -103,6 +103,7 @@ def _random_game(name: str, seed: int) -> tuple[GameState, list[list[str]], list
         added.append(state.log(before))
         for p in range(state.num_players):
             seen[p].append(state.player_log(p)[views[p] :])
+            assert state.player_log(p, before) == seen[p][-1]  # the new lines alone, as a replay reads them
     return state, added, seen
 
 
