@@ -8,20 +8,39 @@ expressions are typed by check.py like any other code of the spec.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from yaml.nodes import Node, ScalarNode
 
 from compiler import errorcodes as codes
 from compiler import ir, messages
+from compiler.diagnostics import Sink
 from compiler.limits import MAX_BOARD_SIZE
 
-if TYPE_CHECKING:
-    from compiler.load import Reader
+
+class Reader(Protocol):
+    """What this module asks of load.py's Reader (named here, so that load.py, which calls
+    read_board, is not imported back: no cycle of imports)."""
+
+    sink: Sink
+
+    def span(self, node: Node) -> ir.Span: ...
+    def keys(
+        self, node: Node, what: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
+    ) -> dict[str, Node]: ...
+    def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]: ...
+    def seq(self, node: Node, what: str) -> list[Node]: ...
+    def scalar(self, node: Node, what: str) -> ScalarNode | None: ...
+    def text(self, node: Node | None, what: str, default: str = "") -> str: ...
+    def integer(self, node: Node | None, what: str, default: int = 0) -> int: ...
+    def type_ref(self, node: Node, what: str) -> ir.TypeRef: ...
+    def code_or_stub(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None: ...
+
 
 BOARD_KEYS = ("size", "colors", "labels", "places", "tracks", "counters", "zones", "cards")
 PLACE_KEYS = (
     "of",
+    "name",
     "shape",
     "size",
     "at",
@@ -34,6 +53,7 @@ PLACE_KEYS = (
     "show",
     "owner",
     "marked",
+    "mark",
     "links",
 )
 LAYOUTS = ("at", "hex", "grid", "cells")
@@ -161,6 +181,8 @@ def _places(node: Node, r: Reader) -> ir.BoardPlaces:
         marked=code("marked"),
         links=code("links"),
         span=r.span(node),
+        name=r.text(d.get("name"), "name", ""),
+        mark=r.text(d.get("mark"), "mark", ""),
     )
 
 

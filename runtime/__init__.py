@@ -15,9 +15,10 @@ from runtime.game import Game, UnknownGameError, available_games, load_game
 
 State = GameState
 
-# Exactly the names generated engines import from the runtime (all from runtime.engine), as
-# Jinja2's runtime.exported: all of the runtime a compiled engine may lean on. tests/test_layers.py
-# fails on an engine importing a name not listed here, and on a listed name no engine imports.
+# Exactly the names generated modules import from the runtime (from runtime.engine; a board
+# module's from runtime.board), as Jinja2's runtime.exported: all of the runtime a compiled game
+# may lean on. tests/test_layers.py fails on a generated module importing a name not listed here,
+# and on a listed name none imports.
 exported = (
     "Domain",
     "Frame",
@@ -28,6 +29,12 @@ exported = (
     "ZoneInfo",
     "cell_labels",
     "number_labels",
+    # runtime.board: what a game's board module declares
+    "Board",
+    "Cards",
+    "Places",
+    "Shown",
+    "Track",
 )
 
 __all__ = [
