@@ -388,7 +388,7 @@ def _positions(state: GameState, pl: Places, count: int) -> list[Placed]:
 
 def shown(state: GameState, kind: str, value: Any) -> str:
     """A value as the board writes it: as the rules' texts do, but a list with repeats counted
-    (`3 red, blue`), so that a place's pieces read as the pieces on a table do, and a list
+    (`3 red, 1 blue`), so that a place's pieces read as the pieces on a table do, and a list
     of texts without its empty ones."""
     info = state.INFO
     if kind == "list[str]":  # texts: the empty ones are left out, so a board can write "" for nothing
@@ -399,9 +399,7 @@ def shown(state: GameState, kind: str, value: Any) -> str:
     counts: dict[Any, int] = {}
     for v in value:
         counts[v] = counts.get(v, 0) + 1
-    return ", ".join(
-        f"{n} {info.shown(inner, v)}" if n > 1 else info.shown(inner, v) for v, n in counts.items()
-    )
+    return ", ".join(f"{n} {info.shown(inner, v)}" for v, n in counts.items())
 
 
 def _track(state: GameState, tr: Track) -> TrackView:

@@ -208,7 +208,7 @@ def _players(sc: Scene, layer: LayerView) -> list[str]:
     places = layer.places
     names = [k for k, _ in places[0].values]
     name_w = max(len(n) for n in names) + 2 if names else 2
-    room = max(12, (WIDTH - 2 - name_w) // len(places) - 2)
+    room = max(12, (WIDTH - 2 - name_w - 2 * (len(places) - 1)) // len(places))
     cols = [min(room, max([len(p.label)] + [len(v) for _, v in p.values])) for p in places]
     lines = [
         "  " + " " * name_w + "  ".join(f"{p.label:<{w}}" for p, w in zip(places, cols, strict=True)).rstrip()

@@ -96,9 +96,9 @@ def test_a_layer_of_the_players_and_lists_counted(tmp_path: Path) -> None:
     red, blue = players.places
     assert (red.id, red.label, red.owner, red.x) == ("Red", "Red", 0, 150.0)
     assert (blue.label, blue.owner) == ("Blue", 1)
-    assert dict(red.values) == {"score": "1", "colours": "2 green, grey", "hand": "0", "note": ""}
+    assert dict(red.values) == {"score": "1", "colours": "2 green, 1 grey", "hand": "0", "note": ""}
     assert dict(blue.values)["hand"] == "1"  # a hand's size is public, its cards are not
-    assert [t.text for t in sc.tracks] == ["Red 2 green, grey  Blue "]
+    assert [t.text for t in sc.tracks] == ["Red 2 green, 1 grey  Blue "]
     assert (cards.name, cards.mark) == ("Cards", "high")
     assert [p.marked for p in cards.places] == [False, False, True, True]
     table = next(z for z in sc.zones if z.key == "table[Red]")
@@ -107,7 +107,7 @@ def test_a_layer_of_the_players_and_lists_counted(tmp_path: Path) -> None:
     assert (four.label, four.value, four.text) == ("Four", "4", "grey card; the best; worth 4")
     assert table.cards[0].text == "green card; worth 1"  # an empty text is left out
     picture = svg(sc)
-    assert "Player boards" not in picture and "Red" in picture and "2 green, grey" in picture
+    assert "Player boards" not in picture and "Red" in picture and "2 green, 1 grey" in picture
 
 
 def test_a_player_layer_names_players(tmp_path: Path) -> None:
@@ -173,4 +173,4 @@ def test_guerra_fronteriza_shows_the_operation_being_played() -> None:
         assert not bases  # the values are the figures' counts, their names are the keys
         germany = [p for p in tiles_layer.places if dict(p.values)["GER"]]
         assert len(germany) == 1 and germany[0].owner == 0
-        assert re.fullmatch(r"(\d+ )?infantry, tank(, artillery)?", dict(germany[0].values)["GER"])
+        assert re.fullmatch(r"2 infantry, 1 tank(, 1 artillery)?", dict(germany[0].values)["GER"])
