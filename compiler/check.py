@@ -172,7 +172,7 @@ class Checker:
                 close = close_match(name, sym.game.player_names)
                 self.sink.error(codes.UNKNOWN_NAME, span, messages.board_not_a_player(name, close))
         for pl in b.places:
-            t = self.component_type(pl.of)
+            t = PLAYER if pl.of.text == "player" else self.component_type(pl.of)
             x = {"x": t}
             self.unit(pl.where, x, want=BOOL)
             self.unit(pl.marked, x, want=BOOL)
@@ -187,8 +187,8 @@ class Checker:
             if pl.layout == "cells":
                 self.board_zone(pl.zone, pl.span, grid=True, of=t)
             info = sym.entity_types.get(t.name) if t.kind == "entity" else None
-            if info is not None and pl.layout == "at":
-                ids = [e.id for e in info.decl.entities]
+            if (info is not None or t == PLAYER) and pl.layout == "at":
+                ids = [e.id for e in info.decl.entities] if info is not None else list(sym.game.player_names)
                 for ident, _, _, span in pl.at:
                     if ident not in ids:
                         close = close_match(ident, ids)
@@ -206,7 +206,11 @@ class Checker:
         for c in b.cards:
             t = self.component_type(c.of)
             self.unit(c.value, {"x": t})
-            self.unit(c.text, {"x": t}, want=STR)
+            self.unit(c.text, {"x": t})
+            if c.text is not None and c.text.expr is not None:  # a text, or texts read as one
+                got = self.ann.type_of(c.text.expr)
+                if not compatible(STR, got) and not compatible(list_of(STR), got):
+                    self.sink.error(codes.TYPE_MISMATCH, c.text.expr.span, messages.board_text(got))
 
     def component_type(self, ref: ir.TypeRef) -> Type:
         """A component type the board names (anything else is reported, and reads as any type)."""

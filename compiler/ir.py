@@ -745,8 +745,9 @@ class ScenarioDecl:
 
 @dataclass(frozen=True, slots=True)
 class BoardPlaces:
-    """Components of one type drawn as places on the board (a `board.places` entry). The
-    expressions read the component as `x`; where it stands comes from exactly one of `at` (a
+    """Components of one type (or the players: `of: player`) drawn as places on the board (a
+    `board.places` entry). The expressions read the component (or player) as `x`; where it
+    stands comes from exactly one of `at` (a
     position per id), `hex` or `grid` (two expressions: axial q and r, or column and row) or
     `cells` (the cells of a grid zone)."""
 
@@ -766,6 +767,8 @@ class BoardPlaces:
     marked: Code | None  # bool: drawn with a heavy border
     links: Code | None  # list of the same type: lines drawn to these places
     span: Span
+    name: str = ""  # the layer's heading in the terminal (default: the type's name)
+    mark: str = ""  # what `marked` means, in a word or two (the terminal's legend)
 
 
 @dataclass(frozen=True, slots=True)

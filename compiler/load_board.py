@@ -19,15 +19,16 @@ from compiler.limits import MAX_BOARD_SIZE
 
 
 class Reader(Protocol):
-    """What reading the board needs of load.py's Reader (which imports this module)."""
+    """What this module asks of load.py's Reader (named here, so that load.py, which calls
+    read_board, is not imported back: no cycle of imports)."""
 
     sink: Sink
 
     def span(self, node: Node) -> ir.Span: ...
-    def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]: ...
     def keys(
         self, node: Node, what: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()
     ) -> dict[str, Node]: ...
+    def mapping(self, node: Node, what: str) -> list[tuple[ScalarNode, Node]]: ...
     def seq(self, node: Node, what: str) -> list[Node]: ...
     def scalar(self, node: Node, what: str) -> ScalarNode | None: ...
     def text(self, node: Node | None, what: str, default: str = "") -> str: ...
@@ -39,6 +40,7 @@ class Reader(Protocol):
 BOARD_KEYS = ("size", "colors", "labels", "places", "tracks", "counters", "zones", "cards")
 PLACE_KEYS = (
     "of",
+    "name",
     "shape",
     "size",
     "at",
@@ -51,6 +53,7 @@ PLACE_KEYS = (
     "show",
     "owner",
     "marked",
+    "mark",
     "links",
 )
 LAYOUTS = ("at", "hex", "grid", "cells")
@@ -178,6 +181,8 @@ def _places(node: Node, r: Reader) -> ir.BoardPlaces:
         marked=code("marked"),
         links=code("links"),
         span=r.span(node),
+        name=r.text(d.get("name"), "name", ""),
+        mark=r.text(d.get("mark"), "mark", ""),
     )
 
 

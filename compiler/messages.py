@@ -839,6 +839,10 @@ def board_unknown_place(ident: str, of: str, close: str | None) -> str:
     return f"'{ident}' is not a {of}" + did_you_mean_suffix(close)
 
 
+def board_text(got: object) -> str:
+    return f"a card's text is a str, or a list[str] written one after another; got {got}"
+
+
 def board_unplaced(of: str, missing: list[str]) -> str:
     shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
     return f"the board places no position for {len(missing)} {of}(s): {shown} (not drawn)"

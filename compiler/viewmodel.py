@@ -293,6 +293,8 @@ class BoardPlaces:
     owner: str
     marked: str
     links: str
+    name: str = ""
+    mark: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,24 +16,25 @@ from runtime.game import Game, UnknownGameError, available_games, load_game
 State = GameState
 
 # Exactly the names generated modules import from the runtime (from runtime.engine; a board
-# module's from runtime.board), as Jinja2's runtime.exported: all of the runtime compiled code may
-# lean on. tests/test_layers.py fails on a module importing a name not listed here, and on a listed
-# name nothing imports.
+# module's from runtime.board), as Jinja2's runtime.exported: all of the runtime a compiled game
+# may lean on. tests/test_layers.py fails on a generated module importing a name not listed here,
+# and on a listed name none imports.
 exported = (
-    "Board",
-    "Cards",
     "Domain",
     "Frame",
     "GameInfo",
     "GameState",
     "OptionInfo",
-    "Places",
-    "Shown",
     "Text",
-    "Track",
     "ZoneInfo",
     "cell_labels",
     "number_labels",
+    # runtime.board: what a game's board module declares
+    "Board",
+    "Cards",
+    "Places",
+    "Shown",
+    "Track",
 )
 
 __all__ = [

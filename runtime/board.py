@@ -37,7 +37,8 @@ class Shown:
 
 @dataclass(frozen=True, slots=True)
 class Places:
-    """Components of one type drawn at places: a `board.places` entry."""
+    """Components of one type drawn at places, or the players (`of` "player": a board each): a
+    `board.places` entry."""
 
     of: str
     shape: str  # "box", "hex" or "circle"
@@ -55,6 +56,8 @@ class Places:
     owner: Reader | None = None
     marked: Reader | None = None
     links: Reader | None = None
+    name: str = ""  # the layer's heading in the terminal (default: the type's name)
+    mark: str = ""  # what `marked` means, in a word or two
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,7 @@ class PlaceView:
     owner: int  # the player whose colour fills it, or -1
     marked: bool
     links: tuple[str, ...]  # ids of the same layer's places it is joined to
+    coords: tuple[int, int] | None = None  # hex (q, r), grid (column, row) or cells (x, y); None: "at"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +122,9 @@ class LayerView:
     shape: str
     size: tuple[int, int]
     places: tuple[PlaceView, ...]
+    layout: str = "at"  # "at", "hex", "grid" or "cells"
+    name: str = ""  # its heading in the terminal
+    mark: str = ""  # what a marked place is
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,25 +198,62 @@ def board_of(state: GameState) -> Board:
 
 
 def plain_board(state: GameState) -> Board:
-    """A board for a game without board.yaml: its bounded numbers as tracks or counters."""
+    """A board for a game without board.yaml: its numbers and other plain values as counters,
+    and for each component type with values of its own (`per: T` or `per: [T, player]`), a
+    layer of its components that have one set (a row each in the terminal)."""
     info = state.INFO
     tracks: list[Track] = []
+    shown: dict[str, list[Shown]] = {}
     for name, (kind, indices) in info.var_types.items():
-        if name in info.owner_vars or name == "over" or (indices and indices != ("player",)):
-            continue
-        if not hasattr(state, f"v_{name}"):  # an option
+        if name in info.owner_vars or name == "over" or not hasattr(state, f"v_{name}"):  # not an option
             continue
         if kind not in ("int", "bool", "player") and not kind.startswith(("entity:", "enum:")):
             continue
-        each = indices == ("player",)
-        tracks.append(Track(name, _variable(name, each), kind, each_player=each, counter=True))
-    return Board(800, 500, tracks=tuple(tracks), declared=False)
+        if indices in ((), ("player",)):
+            each = indices == ("player",)
+            tracks.append(Track(name, _variable(name, each), kind, each_player=each, counter=True))
+        elif indices[0].startswith("entity:") and indices[1:] in ((), ("player",)):
+            columns = shown.setdefault(indices[0][7:], [])
+            if len(indices) == 1:
+                columns.append(Shown(name, _of_component(name), kind))
+            else:
+                for p, label in enumerate(info.player_names):
+                    columns.append(Shown(f"{name} {label}", _of_component(name, p), kind))
+    places = []
+    for of, columns in shown.items():
+        count = len(info.type_ids[info.type_names.index(of)])
+        at = tuple((70 + 130 * (i % 6), 40 + 60 * (i // 6)) for i in range(count))
+        places.append(
+            Places(
+                of,
+                "box",
+                (120, 50),
+                "at",
+                at=at,
+                where=_anything_set(tuple(columns)),
+                show=tuple(columns),
+                name=of,
+            )
+        )
+    height = max([500] + [p.at[-1][1] + 60 for p in places if p.at and p.at[-1] is not None])
+    return Board(800, height, places=tuple(places), tracks=tuple(tracks), declared=False)
 
 
 def _variable(name: str, each: bool) -> Reader:
     if each:
         return lambda s, p: getattr(s, f"v_{name}")[p]
     return lambda s: getattr(s, f"v_{name}")
+
+
+def _of_component(name: str, player: int = -1) -> Reader:
+    if player >= 0:  # a player not seated (a game of fewer) has no value: 0
+        return lambda s, i: row[player] if player < len(row := getattr(s, f"v_{name}")[i]) else 0
+    return lambda s, i: getattr(s, f"v_{name}")[i]
+
+
+def _anything_set(columns: tuple[Shown, ...]) -> Reader:
+    """Whether a component has some value other than its default: 0, no, none (-1)."""
+    return lambda s, i: any(c.value(s, i) not in (0, False, -1) for c in columns)
 
 
 def scene(state: GameState, player: int | None = None) -> Scene:
@@ -264,16 +308,19 @@ def scores(state: GameState) -> dict[str, int]:
 
 def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
     info = state.INFO
-    t = info.type_names.index(pl.of)
-    ids, labels = info.type_ids[t], info.type_labels[t]
-    where = _positions(state, pl, t)
+    if pl.of == "player":  # the seated players, each by its label
+        ids = labels = info.player_names[: state.num_players]
+    else:
+        t = info.type_names.index(pl.of)
+        ids, labels = info.type_ids[t], info.type_labels[t]
+    where = _positions(state, pl, len(ids))
     places: list[PlaceView] = []
-    for i, xy in where:
+    for i, xy, coords in where:
         if pl.where is not None and not pl.where(state, i):
             continue
-        values = tuple((sh.name, info.shown(sh.kind, sh.value(state, i))) for sh in pl.show)
+        values = tuple((sh.name, shown(state, sh.kind, sh.value(state, i))) for sh in pl.show)
         owner = pl.owner(state, i) if pl.owner is not None else -1
-        links = tuple(ids[j] for j in pl.links(state, i)) if pl.links is not None else ()
+        links = tuple(ids[j] for j in pl.links(state, i) if j < len(ids)) if pl.links is not None else ()
         places.append(
             PlaceView(
                 id=ids[i],
@@ -285,55 +332,85 @@ def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
                 owner=owner if isinstance(owner, int) and 0 <= owner < state.num_players else -1,
                 marked=bool(pl.marked(state, i)) if pl.marked is not None else False,
                 links=links,
+                coords=coords,
             )
         )
     drawn = {p.id for p in places}
     places = [p if set(p.links) <= drawn else _only_links(p, drawn) for p in places]
-    return LayerView(pl.of, pl.shape, pl.size, tuple(places))
+    return LayerView(pl.of, pl.shape, pl.size, tuple(places), pl.layout, pl.name or pl.of, pl.mark)
 
 
 def _only_links(p: PlaceView, drawn: set[str]) -> PlaceView:
     return PlaceView(
-        p.id, p.label, p.x, p.y, p.group, p.values, p.owner, p.marked, tuple(i for i in p.links if i in drawn)
+        p.id,
+        p.label,
+        p.x,
+        p.y,
+        p.group,
+        p.values,
+        p.owner,
+        p.marked,
+        tuple(i for i in p.links if i in drawn),
+        p.coords,
     )
 
 
-def _positions(state: GameState, pl: Places, t: int) -> list[tuple[int, tuple[float, float]]]:
-    """Each drawn component's index and centre, in picture units."""
+Placed = tuple[int, tuple[float, float], tuple[int, int] | None]
+
+
+def _positions(state: GameState, pl: Places, count: int) -> list[Placed]:
+    """Each drawn component's (or player's) index, centre in picture units, and coordinates."""
     w, h = pl.size
     ox, oy = pl.origin
     if pl.layout == "at":
-        return [(i, (float(xy[0]), float(xy[1]))) for i, xy in enumerate(pl.at) if xy is not None]
+        return [
+            (i, (float(xy[0]), float(xy[1])), None) for i, xy in enumerate(pl.at[:count]) if xy is not None
+        ]
     if pl.layout == "cells":
         info = state.INFO
         zi = next(i for i, z in enumerate(info.zones) if z.name == pl.zone)
-        out: list[tuple[int, tuple[float, float]]] = []
+        out: list[Placed] = []
         for cell, e in sorted(state.z.cells[zi].items()):
             cx, cy = cell_xy(cell, info.radius)
-            out.append((e, (ox + cx * (w + 8.0), oy - cy * (h + 8.0))))
+            out.append((e, (ox + cx * (w + 8.0), oy - cy * (h + 8.0)), (cx, cy)))
         return out
     assert pl.coords is not None
     first, second = pl.coords
-    count = len(state.INFO.type_ids[t])
-    placed: list[tuple[int, tuple[float, float]]] = []
+    placed: list[Placed] = []
     for i in range(count):
         a, b = first(state, i), second(state, i)
         if pl.layout == "hex":  # axial (q, r), pointy side up: w is the hexagon's width
-            placed.append((i, (ox + w * (a + b / 2), oy + h * 0.75 * b)))
+            placed.append((i, (ox + w * (a + b / 2), oy + h * 0.75 * b), (a, b)))
         else:
-            placed.append((i, (ox + a * (w + 8.0), oy + b * (h + 8.0))))
+            placed.append((i, (ox + a * (w + 8.0), oy + b * (h + 8.0)), (a, b)))
     return placed
+
+
+def shown(state: GameState, kind: str, value: Any) -> str:
+    """A value as the board writes it: as the rules' texts do, but a list with repeats counted
+    (`3 red, 1 blue`), so that a place's pieces read as the pieces on a table do, and a list
+    of texts without its empty ones."""
+    info = state.INFO
+    if kind == "list[str]":  # texts: the empty ones are left out, so a board can write "" for nothing
+        value = [v for v in value if v]
+    if not kind.startswith("list[") or len(set(value)) == len(value):
+        return info.shown(kind, value)
+    inner = kind[5:-1]
+    counts: dict[Any, int] = {}
+    for v in value:
+        counts[v] = counts.get(v, 0) + 1
+    return ", ".join(f"{n} {info.shown(inner, v)}" for v, n in counts.items())
 
 
 def _track(state: GameState, tr: Track) -> TrackView:
     info = state.INFO
     if tr.each_player:
         values = [tr.value(state, p) for p in range(state.num_players)]
-        text = "  ".join(f"{info.player_names[p]} {info.shown(tr.kind, v)}" for p, v in enumerate(values))
+        text = "  ".join(f"{info.player_names[p]} {shown(state, tr.kind, v)}" for p, v in enumerate(values))
         markers = tuple((p, v) for p, v in enumerate(values) if type(v) is int)
     else:
         v = tr.value(state)
-        text = info.shown(tr.kind, v)
+        text = shown(state, tr.kind, v)
         markers = ((-1, v),) if type(v) is int else ()
     return TrackView(tr.name, tr.low, tr.high, markers, tr.counter, text)
 
@@ -352,27 +429,29 @@ def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView
         shown: tuple[CardView, ...] | None = None
         if seen:
             tname = info.type_names[z.type_index]
-            shown = tuple(_card(state, cards.get(tname), z.type_index, e) for e in pile)
+            shown = tuple(card_view(state, cards.get(tname), z.type_index, e) for e in pile)
         out.append((order.get(z.name, zi), zi, ZoneView(key, z.name, z.owner, len(pile), shown)))
     return tuple(v for _, _, v in sorted(out, key=lambda t: (t[0], t[1])))
 
 
-def _card(state: GameState, how: Cards | None, t: int, e: int) -> CardView:
+def card_view(state: GameState, how: Cards | None, t: int, e: int) -> CardView:
+    """Card `e` of type `t` as a zone row shows it: its name, and its value and text as `how` says."""
     info = state.INFO
     value = text = ""
     if how is not None:
         if how.value is not None:
             value = info.shown(how.value_kind, how.value(state, e))
         if how.text is not None:
-            text = str(how.text(state, e))
+            written = how.text(state, e)  # a text, or texts (the empty ones left out)
+            text = "; ".join(t for t in written if t) if isinstance(written, list) else str(written)
     return CardView(info.type_ids[t][e], info.type_labels[t][e], value, text)
 
 
 def _effect(state: GameState, m: int, args: Sequence[int]) -> str:
     info = state.INFO
     kinds = info.modifier_params[m] if m < len(info.modifier_params) else ()
-    shown = [info.shown(k, a) if k else str(a) for k, a in zip(kinds, args, strict=False)]
-    return info.modifiers[m] + (f" ({', '.join(shown)})" if shown else "")
+    words = [info.shown(k, a) if k else str(a) for k, a in zip(kinds, args, strict=False)]
+    return info.modifiers[m] + (f" ({', '.join(words)})" if words else "")
 
 
 def _status(state: GameState) -> str:

@@ -152,16 +152,24 @@ def _links(layer: LayerView, top: float) -> str:
     return "".join(out)
 
 
+@dataclass(frozen=True, slots=True)
+class _Form:
+    """What drawing a place needs of its layer (not its places: a cheap key for the cache)."""
+
+    of: str
+    shape: str
+    size: tuple[int, int]
+
+
 def _place(scene: Scene, layer: LayerView, p: PlaceView, top: float) -> str:
-    return _place_markup(scene.colors, layer.shape, layer.size, p, top)
+    return _place_markup(scene.colors, _Form(layer.of, layer.shape, layer.size), p, top)
 
 
 # A replay draws every place at every step and most do not change: each drawn once.
 @functools.lru_cache(maxsize=4096)
-def _place_markup(
-    colors: tuple[str, ...], shape: str, size: tuple[int, int], p: PlaceView, top: float
-) -> str:
-    w, h = size
+def _place_markup(colors: tuple[str, ...], layer: _Form, p: PlaceView, top: float) -> str:
+    shape = layer.shape
+    w, h = layer.size
     x, y = p.x, p.y + top
     fill = _color(colors, p.owner, light=True)
     stroke = _color(colors, p.owner) if p.owner >= 0 else "#6f6b5e"
@@ -179,20 +187,78 @@ def _place_markup(
         outline = f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="{w / 2:.0f}" ry="{h / 2:.0f}" {style}/>'
     else:
         outline = f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="4" {style}/>'
-    lines = [_text(x, y - h / 2 + 13, _clip(p.label, w - 6, 11), 11, anchor="middle", weight="bold")]
-    values = [f"{k} {v}" if k else v for k, v in p.values if v not in ("", "0", "no", "none")]
-    row, rows = "", []
-    for v in values:
-        if row and len(row) + len(v) + 2 > (w - 6) / 5.4:
-            rows.append(row)
-            row = v
-        else:
-            row = f"{row}  {v}" if row else v
-    if row:
-        rows.append(row)
-    for k, text in enumerate(rows[: max(1, int((h - 16) // 11))]):
-        lines.append(_text(x, y - h / 2 + 25 + 11 * k, _clip(text, w - 6, 9), 9, anchor="middle"))
+    size = 11 if h >= 90 and w >= 180 else 9  # a big box (a player's board) is written larger
+    step = size + 2
+    # on a map, nothing is not written (a count of 0, an absent piece); on a player's board,
+    # every value is
+    empty = ("",) if layer.of == "player" else ("", "0", "no", "none")
+    pairs = [(k, v) for k, v in p.values if v not in empty]
+    half = (h if layer.shape != "hex" else 2 * w / math.sqrt(3)) / 2
+    most = max(1, int((2 * half - 21) // step))  # the value rows that fit below the label
+    # a box is written from its top; a hexagon or a circle around its centre, where it is widest
+    rows = min(most, len(pairs))
+    first = y - half + 14 if layer.shape == "box" else y - (rows * step + 4) / 2 + 9
+    room = _room(layer, first - 9 - y, first + 2 - y)
+    lines = [_text(x, first, _clip(p.label, room, 11), 11, anchor="middle", weight="bold")]
+    if size == 11 and layer.shape == "box" and len(pairs) <= most:  # a table: names, then values
+        left = x - w / 2 + 10
+        gap = min(w / 2, 12 + max((len(k) for k, _ in pairs), default=0) * size * 0.6)
+        room = w - 20 - gap
+        k = 0
+        for n, (name, value) in enumerate(pairs):
+            k += 1
+            ty = first + 4 + step * k
+            lines.append(
+                f'<text x="{left:.0f}" y="{ty:.0f}" font-size="{size}" fill="#5c5849">{escape(_clip(name, gap - 6, size))}</text>'
+            )
+            spare = most - k - (len(pairs) - n - 1)  # rows left for a long value to go on in
+            parts = _split(value, room, size) if spare > 0 else [value]
+            for i, part in enumerate(parts[: spare + 1]):
+                k += 1 if i else 0
+                lines.append(_text(left + gap, first + 4 + step * k, _clip(part, room, size), size))
+        return f"<g><title>{tip}</title>{outline}{''.join(lines)}</g>"
+    # a value "yes" is written as its name alone ("closed", not "closed yes")
+    values = [k if v == "yes" and k else f"{k} {v}" if k else v for k, v in pairs]
+    if len(values) > most:  # too many for a row each: several to a row
+        packed: list[str] = []
+        for v in values:
+            if packed and len(packed[-1]) + len(v) + 2 <= (w - 10) / (size * 0.56):
+                packed[-1] += f"  {v}"
+            else:
+                packed.append(v)
+        values = packed
+    else:  # a row each, and a long one goes on in the next if there is room for it
+        wrapped = [part for v in values for part in _split(v, _room(layer, -size, 2), size)]
+        values = wrapped if len(wrapped) <= most else values
+    for k, text in enumerate(values[:most]):
+        ty = first + 4 + step * (k + 1)
+        room = _room(layer, ty - size - y, ty + 2 - y)
+        lines.append(_text(x, ty, _clip(text, room, size), size, anchor="middle"))
     return f"<g><title>{tip}</title>{outline}{''.join(lines)}</g>"
+
+
+def _split(text: str, room: float, size: int) -> list[str]:
+    """`text` in lines that fit `room` at font size `size`, broken after commas or at spaces."""
+    most = max(1, int(room / (size * 0.56)))
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _room(layer: _Form, dy_top: float, dy_bottom: float) -> float:
+    """How wide a line of text may be, between these heights from a place's centre."""
+    w, h = layer.size
+    dy = max(abs(dy_top), abs(dy_bottom))
+    if layer.shape == "hex":  # pointy side up: full width within r/2 of the centre, then narrower
+        r = w / math.sqrt(3)
+        return max(0.0, min(w, 2 * math.sqrt(3) * (r - dy))) - 8
+    if layer.shape == "circle":
+        return w * math.sqrt(max(0.0, 1 - (2 * dy / h) ** 2)) - 8
+    return w - 8
 
 
 def _panel(scene: Scene, left: float) -> tuple[str, float]:
@@ -241,13 +307,20 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
     for k, card in enumerate(shown):
         cx = left + (k % per_row) * cw
         cy = y + 6 + (k // per_row) * (ch + 3)
-        name = card.label + (f" {card.value}" if card.value else "")
         tip = escape(
             card.label + (f" ({card.value})" if card.value else "") + (f": {card.text}" if card.text else "")
         )
+        badge = ""  # the card's value, in a corner of its own
+        if card.value:
+            bw = 7 + 6 * len(card.value)
+            badge = (
+                f'<rect x="{cx + cw - 5 - bw:.0f}" y="{cy + 3:.0f}" width="{bw}" height="{ch - 6}" rx="2" fill="#e4dfcc"/>'
+                + _text(cx + cw - 5 - bw / 2, cy + 14, card.value, 9, anchor="middle", weight="bold")
+            )
+        room = cw - 10 - (bw + 4 if card.value else 0)
         out.append(
             f'<g><title>{tip}</title><rect x="{cx:.0f}" y="{cy:.0f}" width="{cw - 4:.0f}" height="{ch}" rx="3" '
-            f'fill="#fffdf6" stroke="#a9a48f"/>{_text(cx + 4, cy + 14, _clip(name, cw - 10, 10), 10)}</g>'
+            f'fill="#fffdf6" stroke="#a9a48f"/>{_text(cx + 4, cy + 14, _clip(card.label, room, 10), 10)}{badge}</g>'
         )
     rows = (len(shown) + per_row - 1) // per_row
     y += 6 + rows * (ch + 3)

@@ -36,7 +36,10 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
     places = []
     for i, pl in enumerate(b.places):
         what = f"places of {pl.of.text}"
-        ids = [e.id for e in cx.sym.entity_types[pl.of.text].decl.entities]
+        if pl.of.text == "player":  # a layer of the players: one place each (a player's board)
+            ids = list(cx.sym.game.player_names)
+        else:
+            ids = [e.id for e in cx.sym.entity_types[pl.of.text].decl.entities]
         at: tuple[tuple[int, int] | None, ...] = ()
         if pl.layout == "at":
             where = {ident: (x, y) for ident, x, y, _ in pl.at}
@@ -71,6 +74,8 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
                 owner=function(f"b{i}_owner", f"{what}: owner", pl.owner, X)[0],
                 marked=function(f"b{i}_marked", f"{what}: marked", pl.marked, X)[0],
                 links=function(f"b{i}_links", f"{what}: links", pl.links, X)[0],
+                name=pl.name,
+                mark=pl.mark,
             )
         )
     tracks = []
