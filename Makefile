@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 LOCK       := requirements-dev.lock
 
-.PHONY: demo test browser setup build check lint typecheck pytest bench lock clean
+.PHONY: demo test browser setup build check lint typecheck pytest bench images lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,16 @@ browser:
 
 build: $(DEMO_STAMP)
 	$(BIN)/rulewright build
+
+## images: redraw the README's pictures: each game's board mid-game, and balance charts
+IMAGES := docs/images
+images: $(TEST_STAMP)
+	$(BIN)/rulewright build
+	$(BIN)/rulewright draw twilight_struggle --seed 4 --steps 200 --as US --out $(IMAGES)/twilight_struggle.png
+	$(BIN)/rulewright draw iron_curtain --seed 1 --steps 40 --as USSR --out $(IMAGES)/iron_curtain.png
+	$(BIN)/rulewright draw guerra_fronteriza --seed 1 --steps 120 -o operation=3 --as Germany --out $(IMAGES)/guerra_fronteriza.png
+	$(BIN)/rulewright draw channel_tunnel --seed 1 --steps 60 --as France --out $(IMAGES)/channel_tunnel.png
+	$(BIN)/rulewright simulate guerra_fronteriza -n 300 --seed 1 --agents greedy --vary operation=2,3,4 --plot $(IMAGES)/balance
 
 bench: $(DEMO_STAMP)
 	$(BIN)/rulewright bench

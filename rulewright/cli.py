@@ -827,6 +827,51 @@ def write_html(
     )
 
 
+def cmd_draw(args: argparse.Namespace) -> int:
+    from rulewright import draw
+
+    ws = current_workspace(args)
+    if (args.game is None) == (args.log is None):
+        raise UsageError("name a GAME, or a logged game with --log FILE (not both)")
+    out = output_file(args.out, "--out") if args.out is not None else None
+    try:
+        if out is not None:
+            draw.check_out(out)
+    except draw.DrawError as exc:
+        raise UsageError(str(exc)) from None
+    if args.log is not None:
+        try:
+            log = read_log(Path(args.log), MAX_LOG_BYTES)
+        except LogError as exc:
+            raise UsageError(str(exc)) from None
+        if log.game not in games(ws):
+            raise UsageError(f"{log.path}: field 'game': {unknown_game(log.game, False, ws)}")
+        try:
+            game = load_game(log.game, log.options, search=search(ws))
+        except (UnknownGameError, ValueError) as exc:
+            raise UsageError(f"{log.path}: field 'options': {exc}") from None
+        steps = len(log.actions) if args.steps is None else min(args.steps, len(log.actions))
+        try:
+            ids = None if log.action_ids is None else log.action_ids[:steps]
+            state = replay_log(game, dataclasses.replace(log, actions=log.actions[:steps], action_ids=ids))
+        except ReplayDivergence as exc:
+            raise CommandFailed(str(exc)) from None
+        done = steps
+    else:
+        game = open_game(args.game, args.option, ws)
+        state = game.new_initial_state(args.seed)
+        done = draw.advance(state, seat_agents(game, args.seed, ["random"]), args.steps or 0)
+    try:
+        text = draw.write(state, draw.perspective(state, args.as_), out)
+    except draw.DrawError as exc:
+        raise UsageError(str(exc)) from None
+    if text:
+        print(text)
+    else:
+        print(f"{out}: {game.info.title} after {done} decision(s), as {args.as_} sees it")
+    return EXIT_OK
+
+
 def coverage_kinds_option(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--coverage-kinds",
@@ -1770,6 +1815,29 @@ def _play_arguments(sp: argparse.ArgumentParser) -> None:
     _game_options(sp)
 
 
+def _draw_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("game", nargs="?", metavar="GAME|PATH", help="a compiled game or a spec folder")
+    sp.add_argument("--log", metavar="FILE", help="draw a step of this logged game instead")
+    sp.add_argument("--seed", type=seed_number, default=1, help=f"{SEEDS} (default 1)")
+    sp.add_argument(
+        "--steps",
+        type=nonnegative_int,
+        help="draw the state after this many decisions (random play from the seed, or the log's; "
+        "default: the start, or the log's end)",
+    )
+    sp.add_argument(
+        "--as",
+        dest="as_",
+        default="everyone",
+        metavar="PLAYER",
+        help="whose view: a player, or everyone (the default: every card face up)",
+    )
+    sp.add_argument(
+        "--out", metavar="FILE", help="an .svg, .png or .txt file (default: the terminal view, printed)"
+    )
+    _game_options(sp)
+
+
 def _replay_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("logfile")
     sp.add_argument(
@@ -1991,6 +2059,17 @@ COMMANDS: tuple[Command, ...] = (
         cmd_games,
         "list the games: the workspace's, then the bundled ones, with their options",
         _games_arguments,
+    ),
+    Command(
+        "draw",
+        cmd_draw,
+        "draw a state of a game: its board as an SVG or PNG picture, or the terminal view",
+        _draw_arguments,
+        epilog="Examples:\n"
+        "  rulewright draw twilight_struggle --steps 120 --out board.png     # everything, face up\n"
+        "  rulewright draw iron_curtain --steps 30 --as US                   # the US player's view\n"
+        "  rulewright draw --log game.json --steps 40 --as USSR --out s.svg  # a logged game's step 40\n"
+        "How a game is drawn is declared in its spec's board.yaml (docs/dsl.md).",
     ),
     Command(
         "play",

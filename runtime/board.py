@@ -451,7 +451,7 @@ def _effect(state: GameState, m: int, args: Sequence[int]) -> str:
     info = state.INFO
     kinds = info.modifier_params[m] if m < len(info.modifier_params) else ()
     words = [info.shown(k, a) if k else str(a) for k, a in zip(kinds, args, strict=False)]
-    return info.modifiers[m] + (f" ({', '.join(words)})" if words else "")
+    return info.modifiers[m].replace("_", " ") + (f" ({', '.join(words)})" if words else "")
 
 
 def _status(state: GameState) -> str:

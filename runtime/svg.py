@@ -110,8 +110,20 @@ def _text(x: float, y: float, text: str, size: int = 11, *, anchor: str = "start
 
 def _clip(text: str, room: float, size: int) -> str:
     """`text` cut to fit `room` units at font size `size` (a rough width per character)."""
-    most = max(1, int(room / (size * 0.56)))
+    most = max(1, int(room / (size * 0.62)))
     return text if len(text) <= most else text[: max(1, most - 1)] + "…"
+
+
+def _wrap(text: str, room: float, size: int) -> list[str]:
+    """`text` in lines that fit `room` units at font size `size`, broken between words."""
+    most = max(8, int(room / (size * 0.62)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(_clip(word, room, size))
+    return lines or [""]
 
 
 def _track(scene: Scene, tr: TrackView, y: float) -> str:
@@ -131,9 +143,12 @@ def _track(scene: Scene, tr: TrackView, y: float) -> str:
         k = min(max(value, tr.low), tr.high) - tr.low
         x = left + k * cell + (cell - 2) / 2 + (n - (len(tr.markers) - 1) / 2) * 6
         fill = color(scene, player) if player >= 0 else "#222222"
+        who = f"{scene.players[player]} " if 0 <= player < len(scene.players) else ""
         out.append(
-            f'<circle cx="{x:.1f}" cy="{y + 14}" r="7" fill="{fill}" fill-opacity="0.8" stroke="#ffffff" stroke-width="1.5">'
-            f"<title>{escape(tr.name)}: {escape(str(value))}</title></circle>"
+            f"<g><title>{escape(tr.name)}: {escape(who)}{value}</title>"
+            f'<circle cx="{x:.1f}" cy="{y + 14}" r="8" fill="{fill}" stroke="#ffffff" stroke-width="1.5"/>'
+            f'<text x="{x:.1f}" y="{y + 17}" font-size="8" text-anchor="middle" fill="#ffffff" '
+            f'font-weight="bold">{value}</text></g>'
         )
     return "".join(out)
 
@@ -270,8 +285,10 @@ def _panel(scene: Scene, left: float) -> tuple[str, float]:
     seen = "everything (no hidden information)" if scene.player is None else f"what {scene.perspective} sees"
     out.append(_text(left, y, _clip(seen, PANEL - 24, 11), 11))
     y += 18
-    out.append(_text(left, y, _clip(scene.status, PANEL - 24, 12), 12, weight="bold"))
-    y += 10
+    for line in _wrap(scene.status, PANEL - 24, 12)[:3]:
+        out.append(_text(left, y, line, 12, weight="bold"))
+        y += 15
+    y -= 5
     counters = [t for t in scene.tracks if t.counter]
     if counters:
         y += 10
@@ -302,7 +319,7 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
     ]
     if not z.cards:
         return "".join(out), y
-    per_row, cw, ch = 3, (PANEL - 30) / 3, 20
+    per_row, cw, ch = 2, (PANEL - 30) / 2, 20
     shown = z.cards[:_CARDS_SHOWN]
     for k, card in enumerate(shown):
         cx = left + (k % per_row) * cw
@@ -330,4 +347,19 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
     return "".join(out), y
 
 
-__all__ = ["Drawing", "color", "draw", "svg"]
+__all__ = ["Drawing", "RasterUnavailable", "color", "draw", "png", "svg"]
+
+
+class RasterUnavailable(RuntimeError):
+    """Turning SVG into pixels needs the optional package resvg-py (`pip install 'rulewright[view]'`)."""
+
+
+def png(svg_text: str) -> bytes:
+    """The picture as PNG bytes, drawn by resvg (an optional dependency: RasterUnavailable without it)."""
+    try:
+        import resvg_py
+    except ImportError:
+        raise RasterUnavailable(
+            "a PNG needs the package resvg-py: pip install 'rulewright[view]' (or write an .svg)"
+        ) from None
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg_text))

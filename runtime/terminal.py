@@ -39,14 +39,17 @@ Keys (a key wins over an option of the same text: choose that option by its numb
   ?  or help        this help
   v  or view        the whole view again
   l  or log         the whole log so far (the lines you may see)
+  c NAME            a card's value and text (its name, or the start of it)
   q  or quit        stop the game here; `rulewright play` keeps its log, marked
                     unfinished (as Ctrl-C and Ctrl-D do), and `rulewright replay` re-runs it
-The view is what {player} sees: the variables, the zones (one you may not look into as a
-count of face-down cards) and the boards drawn as maps. Before each of your decisions you see
-the whole view the first time, then only its lines that changed since your last decision,
-then the log since then, then the options."""
+The view is what {player} sees, drawn from the game's board: its tracks and counters, its
+places (a map, a grid, or a table by group), the zones (one you may not look into as a count of
+face-down cards) and the lasting effects. Before each of your decisions you see the whole view
+the first time, then only its lines that changed since your last decision, then the log since
+then, then the options."""
 
 _NUMBER = re.compile(r"[-+]?[0-9]+")
+_CARD = re.compile(r"(?:c|card)\s+(.+)", re.IGNORECASE)  # 'c nato': that card's value and text
 _PLACE = re.compile(r"#\s*([0-9]+)")  # '#3': the third option, whatever the options are
 _BANNER = re.compile(r"^(?:([-=*~#_])\1+|#+ |\[[^]]*\]$)")  # '--- x ---', '== x ==', '## x', '[x]'
 _GONE = "(no longer shown)"
@@ -70,10 +73,14 @@ class _Line:
     parent: int  # the index of the line heading its section, -1 for none
 
 
+_COUNT = re.compile(r"\s*\([0-9]+\)$")  # 'hand[US] (4)': a zone's row, whatever its count
+
+
 def _label(text: str) -> str | None:
-    """The label of a `label: value` line (the text before the first ':'), None for other lines."""
+    """The label of a `label: value` line (the text before the first ':', without a count in
+    brackets at its end), None for other lines."""
     label, colon, _ = text.partition(":")
-    label = label.strip()
+    label = _COUNT.sub("", label.strip())
     return label if colon and label else None
 
 
@@ -181,6 +188,7 @@ class Answer:
     option: int | None = None
     key: str | None = None
     message: str | None = None
+    card: str = ""  # with key "card": the name asked about
 
 
 def shown_input(text: str) -> str:
@@ -208,6 +216,9 @@ def read_answer(text: str, options: Sequence[str]) -> Answer:
     mark = "#" if by_value else ""
     if folded in KEYS:
         return Answer(key=KEYS[folded])
+    asked = _CARD.fullmatch(typed)
+    if asked is not None and not any(_normal(o).startswith(folded) for o in options):
+        return Answer(key="card", card=asked.group(1))
     if not typed:
         if by_value:
             return Answer(
@@ -289,7 +300,7 @@ class HumanAgent:
         self._game: int | None = None  # id() of the state played, to start afresh on another
 
     def choose(self, state: GameState) -> int:
-        from runtime.view import describe
+        from runtime.view import card_text, describe
 
         if self._game != id(state) or self.seen > len(state.lines):  # another game
             self._game, self.view, self.seen = id(state), None, 0
@@ -316,7 +327,7 @@ class HumanAgent:
         ask = self._question(names[player], state.prompt() or "choose", options)
         self._lines(ask)
         if first:
-            self.write("Type a number or an option's text (? help, v view, l log, q quit).")
+            self.write("Type a number or an option's text (? help, v view, l log, c NAME a card, q quit).")
         wrong = 0
         while True:
             # EOFError (Ctrl-D, the end of piped input) and KeyboardInterrupt go to the caller,
@@ -331,6 +342,8 @@ class HumanAgent:
                 raise QuitGame(f"{names[player]} quit (q)")
             if answer.key == "help":
                 self._lines(HELP.format(player=names[player]).splitlines())
+            elif answer.key == "card":
+                self.write("  " + card_text(state, player, answer.card))
             elif answer.key == "view":
                 self._lines(["", *view, *ask])
             elif answer.key == "log":

@@ -42,8 +42,8 @@ BAR = 41  # the most cells a track's bar is drawn with
 MARK = "*"
 
 
-def describe(state: GameState, player: int) -> str:
-    """The view of `state` as `player` sees it, as lines of text."""
+def describe(state: GameState, player: int | None) -> str:
+    """The view of `state` as `player` sees it (None: everything), as lines of text."""
     return "\n".join(view_lines(scene(state, player)))
 
 

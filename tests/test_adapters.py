@@ -171,3 +171,34 @@ def test_pettingzoo_refuses_a_wrong_action_and_changes_nothing() -> None:
     assert e.state.to_json() == before
     e.step(np.int64(legal))  # a numpy integer, as Discrete.sample gives, is an action
     assert type(e.state.history[-1]) is int
+
+
+def test_pettingzoo_renders_the_board() -> None:
+    """render(): the board as text ('ansi') and as pixels ('rgb_array'); `view_as` hides what that
+    player may not see."""
+    e = env("iron_curtain", render_mode="ansi", view_as="US")
+    e.reset(seed=3)
+    for _ in range(6):
+        agent = e.agent_selection
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"]))
+    text = e.render()
+    assert isinstance(text, str) and "Ideology" in text
+    state = e.unwrapped.state
+    hand = _zone(state, "hand", 1)
+    hidden = state.z.piles[hand]
+    labels = state.INFO.type_labels[state.INFO.zones[hand].type_index]
+    assert not any(labels[c] in text for c in hidden), "the USSR's hand reached the US's view"
+    pytest.importorskip("resvg_py")
+    pytest.importorskip("PIL")
+    pixels = env("twilight_struggle", render_mode="rgb_array")
+    pixels.reset(seed=1)
+    picture = pixels.render()
+    assert picture.ndim == 3 and picture.shape[2] == 3 and picture.shape[1] > 1000
+    assert picture.dtype.name == "uint8" and picture.std() > 10  # a drawn board, not a blank page
+    with pytest.raises(ValueError, match="render_mode"):
+        env("iron_curtain", render_mode="movie")
+
+
+def _zone(state: runtime.GameState, name: str, owner: int) -> int:
+    return next(i for i, z in enumerate(state.INFO.zones) if z.name == name and z.owner == owner)

@@ -225,8 +225,9 @@ def check(b: Browser, r: Replay, step: int, view: int) -> dict[str, Any]:
             assert got["titles"][gid] == " · ".join([p.label, *(f"{k} {v}" for k, v in p.values)]), gid
     for t in seen.tracks:
         if not t.counter:
-            for _, value in t.markers:
-                assert f"{t.name}: {value}" in got["tracks"]
+            for who, value in t.markers:
+                whose = f"{seen.players[who]} " if who >= 0 else ""
+                assert f"{t.name}: {whose}{value}" in got["tracks"]
         elif len(f"{t.name}: {t.text}") < 50:  # longer ones are cut short in the picture
             assert f"{t.name}: {t.text}" in got["panel"]
     for z in seen.zones:

@@ -33,6 +33,7 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
         ["play"],
         ["replay"],
         ["simulate"],
+        ["draw"],
         ["scenarios"],
         ["bench"],
         ["demo"],

@@ -22,7 +22,7 @@ from rulewright.cli import main
 from runtime.agents import RandomAgent
 from runtime.engine import GameState
 from runtime.game import load_game
-from runtime.terminal import KEYS, PATIENCE, HumanAgent, QuitGame, changed_lines, read_answer
+from runtime.terminal import KEYS, PATIENCE, Answer, HumanAgent, QuitGame, changed_lines, read_answer
 from tests.conftest import ROOT
 
 # ---- changed_lines ---------------------------------------------------------------------------
@@ -262,18 +262,19 @@ def play_as_human(game: str, seed: int, answers: list[str], decisions: int) -> t
 def test_the_second_decision_shows_fewer_lines_and_v_shows_all() -> None:
     term, _ = play_as_human("iron_curtain", 2, ["1", "v", "1", "1"], 3)
     first, second, third = term.shown(0), term.shown(1), term.shown(2)
-    assert "--- Iron Curtain: what US sees ---" in first and "  hand[USSR]: 5 face down" in first
+    assert "=== Iron Curtain: what US sees ===" in first and "hand[USSR]: 5 face down" in first
     assert "The log so far:" in first and "  Round 1: US plays first" in first
     asked = second.index("US, where to place the card:")
     assert "(nothing changed in your view since your last decision; v shows it)" in second[:asked]
-    assert "  hand[USSR]: 5 face down" not in second[:asked] and len(second[:asked]) < len(first)
+    assert "hand[USSR]: 5 face down" not in second[:asked] and len(second[:asked]) < len(first)
     assert "  US chooses West Germany (card to play)" in second[:asked]
     after_v = second[asked + 1 :]
-    assert "--- Iron Curtain: what US sees ---" in after_v and "  hand[USSR]: 5 face down" in after_v
+    assert "=== Iron Curtain: what US sees ===" in after_v and "hand[USSR]: 5 face down" in after_v
     assert after_v.count("US, where to place the card:") == 1  # the options again, after the view
     assert "(what changed in your view since your last decision; v shows all of it)" in third
-    assert "  hand[US]: Iran, South Korea, Italy, East Germany" in third
-    assert "  hand[USSR]: 5 face down" not in third and len(third) < len(first)
+    assert "hand[US] (4): Iran (2), South Korea (2), Italy (2), East Germany (3)" in third
+    assert not [line for line in third if "(no longer shown)" in line]  # the row's count is no key
+    assert "hand[USSR]: 5 face down" not in third and len(third) < len(first)
     assert "Since your last decision:" in third and "  US places West Germany (Europe) at (-1,0)" in third
 
 
@@ -441,7 +442,7 @@ def test_an_option_named_like_a_key_is_chosen_by_its_number(
     code, out, _ = play(capsys, monkeypatch, "v\n1\n", "./keys", "--agents", "human,random", "--seed", "1")
     assert code == cli.EXIT_OK
     assert "  (type 1 for 'q', 2 for 'v', 3 for 'help': typed as text, they are keys)" in out
-    assert "north chooses q (card to take)" in out and out.count("--- Keys: what north sees ---") == 2
+    assert "north chooses q (card to take)" in out and out.count("=== Keys: what north sees ===") == 2
     code, out, err = play(capsys, monkeypatch, "q\n", "./keys", "--agents", "human,random", "--seed", "1")
     assert code == cli.EXIT_USAGE and "north quit (q) after 0 decision(s)" in err
 
@@ -455,3 +456,15 @@ def test_q_in_simulate_stops_it(capsys: pytest.CaptureFixture[str], monkeypatch:
 def test_the_help_epilog_lists_the_exit_codes() -> None:
     text = cli.parser().format_help()
     assert "also a game abandoned at a human's decision: the end of input, or q" in " ".join(text.split())
+
+
+def test_c_name_shows_a_cards_value_and_text() -> None:
+    """`c NAME` (or `card NAME`) asks for a card's value and text, and is no decision; an option
+    that starts like it is still chosen by its text."""
+    assert read_answer("c nato", ["Italy", "Chile"]) == Answer(key="card", card="nato")
+    assert read_answer("card  West Germany", ["Italy"]) == Answer(key="card", card="West Germany")
+    assert read_answer("c 2", ["c 2 (north)", "c 3"]).option == 0  # an option's text wins
+    term, state = play_as_human("iron_curtain", 2, ["c south kor", "c zzz", "1"], 1)
+    shown = " ".join(term.shown(0))
+    assert "South Korea (2): " in shown and "no card named 'zzz'" in shown
+    assert len(state.history) == 2

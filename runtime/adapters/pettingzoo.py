@@ -13,10 +13,16 @@ vector of runtime/adapters/tensor.py (it hides what the player cannot see), and 
 1 for each legal action of the agent to move. Rewards are the game's returns, given at the end.
 `reset(seed=S)` starts the game with engine seed S; without a seed, the next of a sequence that
 the first seed started (so repeated resets give different deals).
+
+`render()` draws the game's board (its spec's board.yaml): in "ansi" mode as text, in "human"
+mode printed, in "rgb_array" mode as an (height, width, 3) uint8 array of the SVG picture
+(rasterised by resvg: `pip install 'rulewright[view]'`). It shows everything, or with
+`view_as=PLAYER` only what that player may see.
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
@@ -25,22 +31,37 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from runtime.adapters.tensor import Encoder
+from runtime.board import scene
 from runtime.engine import GameState
 from runtime.game import Game, load_game
+from runtime.svg import RasterUnavailable, png, svg
+from runtime.view import describe
 
 
 class RulewrightEnv(AECEnv):  # type: ignore[misc]
     """One compiled game as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "rulewright", "is_parallelizable": False}
+    RENDER_MODES = ("ansi", "human", "rgb_array")
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "rulewright",
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, game: Game | str, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self, game: Game | str, render_mode: str | None = None, *, view_as: str | None = None, **options: Any
+    ) -> None:
         super().__init__()
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: choose one of {', '.join(self.RENDER_MODES)}")
         self.game = game if isinstance(game, Game) else load_game(game, options or None)
         self.metadata = dict(self.metadata, name=f"rulewright_{self.game.name}_v0")
         self.render_mode = render_mode
         names = self.game.info.player_names[: self.game.num_players]
         self.possible_agents = list(names)
+        if view_as is not None and view_as not in names:
+            raise ValueError(f"view_as {view_as!r}: not a player; the players are {', '.join(names)}")
+        self.view_as = None if view_as is None else names.index(view_as)
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._next_seed = 0
         self.state: GameState = self.game.new_initial_state(0)
@@ -111,8 +132,10 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        text = str(self.state)
+    def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
+        if self.render_mode == "rgb_array":
+            return rgb_array(svg(scene(self.state, self.view_as)))
+        text = describe(self.state, self.view_as)
         if self.render_mode == "human":
             print(text)
             return None
@@ -122,14 +145,30 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def raw_env(game: Game | str, render_mode: str | None = None, **options: Any) -> RulewrightEnv:
-    return RulewrightEnv(game, render_mode, **options)
+def rgb_array(picture: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """An SVG picture as an (height, width, 3) array of pixels."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise RasterUnavailable(
+            "render_mode 'rgb_array' needs Pillow: pip install 'rulewright[view]'"
+        ) from None
+    with Image.open(io.BytesIO(png(picture))) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.uint8)
 
 
-def env(game: Game | str, render_mode: str | None = None, **options: Any) -> Any:
+def raw_env(
+    game: Game | str, render_mode: str | None = None, *, view_as: str | None = None, **options: Any
+) -> RulewrightEnv:
+    return RulewrightEnv(game, render_mode, view_as=view_as, **options)
+
+
+def env(
+    game: Game | str, render_mode: str | None = None, *, view_as: str | None = None, **options: Any
+) -> Any:
     """The environment with PettingZoo's standard checks: out-of-bounds and illegal actions are
     caught by the wrappers, and the order of calls is enforced."""
-    e: Any = raw_env(game, render_mode, **options)
+    e: Any = raw_env(game, render_mode, view_as=view_as, **options)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
