@@ -369,11 +369,13 @@ def _positions(state: GameState, pl: Places, count: int) -> list[Placed]:
     if pl.layout == "cells":
         info = state.INFO
         zi = next(i for i, z in enumerate(info.zones) if z.name == pl.zone)
-        out: list[Placed] = []
-        for cell, e in sorted(state.z.cells[zi].items()):
-            cx, cy = cell_xy(cell, info.radius)
-            out.append((e, (ox + cx * (w + 8.0), oy - cy * (h + 8.0)), (cx, cy)))
-        return out
+        cells = [(e, cell_xy(cell, info.radius)) for cell, e in sorted(state.z.cells[zi].items())]
+        # the cards laid so far are centred on the origin, however the map has grown
+        xs, ys = [c[0] for _, c in cells] or [0], [c[1] for _, c in cells] or [0]
+        mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        return [
+            (e, (ox + (cx - mx) * (w + 8.0), oy - (cy - my) * (h + 8.0)), (cx, cy)) for e, (cx, cy) in cells
+        ]
     assert pl.coords is not None
     first, second = pl.coords
     placed: list[Placed] = []
