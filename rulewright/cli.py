@@ -33,6 +33,7 @@ from rulewright import parallel
 from rulewright.gamelog import (
     MAX_LOG_BYTES,
     SEED_LIMIT,
+    GameLog,
     LogError,
     ReplayDivergence,
     final_digest,
@@ -755,19 +756,24 @@ def result_line(game: Game, state: GameState) -> str:
     return f"Result: {state.reason or 'over'} [{score}] after {len(state.history)} decisions"
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    html_path = output_file(args.html, "--html") if args.html is not None else None
+def open_logged_game(path: Path, max_bytes: int, ws: Workspace | None) -> tuple[GameLog, Game]:
+    """A log, read and checked, and the game it was played with (its options): usage errors that
+    name the file and the field."""
     try:
-        log = read_log(Path(args.logfile), args.max_bytes)
+        log = read_log(path, max_bytes)
     except LogError as exc:
         raise UsageError(str(exc)) from None
-    ws = current_workspace(args)
     if log.game not in games(ws):
         raise UsageError(f"{log.path}: field 'game': {unknown_game(log.game, False, ws)}")
     try:
-        game = load_game(log.game, log.options, search=search(ws))
+        return log, load_game(log.game, log.options, search=search(ws))
     except (UnknownGameError, ValueError) as exc:
         raise UsageError(f"{log.path}: field 'options': {exc}") from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    html_path = output_file(args.html, "--html") if args.html is not None else None
+    log, game = open_logged_game(Path(args.logfile), args.max_bytes, current_workspace(args))
     if log.spec_digest is not None and log.spec_digest != game.info.digest:
         print("note: the spec has changed since this log was recorded")
     try:
@@ -840,16 +846,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     except draw.DrawError as exc:
         raise UsageError(str(exc)) from None
     if args.log is not None:
-        try:
-            log = read_log(Path(args.log), MAX_LOG_BYTES)
-        except LogError as exc:
-            raise UsageError(str(exc)) from None
-        if log.game not in games(ws):
-            raise UsageError(f"{log.path}: field 'game': {unknown_game(log.game, False, ws)}")
-        try:
-            game = load_game(log.game, log.options, search=search(ws))
-        except (UnknownGameError, ValueError) as exc:
-            raise UsageError(f"{log.path}: field 'options': {exc}") from None
+        log, game = open_logged_game(Path(args.log), MAX_LOG_BYTES, ws)
         steps = len(log.actions) if args.steps is None else min(args.steps, len(log.actions))
         try:
             ids = None if log.action_ids is None else log.action_ids[:steps]
