@@ -2063,9 +2063,9 @@ COMMANDS: tuple[Command, ...] = (
         "draw a state of a game: its board as an SVG or PNG picture, or the terminal view",
         _draw_arguments,
         epilog="Examples:\n"
-        "  rulewright draw twilight_struggle --steps 120 --out board.png     # everything, face up\n"
-        "  rulewright draw iron_curtain --steps 30 --as US                   # the US player's view\n"
-        "  rulewright draw --log game.json --steps 40 --as USSR --out s.svg  # a logged game's step 40\n"
+        "  rulewright draw GAME --steps 120 --out board.png                 # everything, face up\n"
+        "  rulewright draw GAME --steps 30 --as PLAYER                      # one player's view, as text\n"
+        "  rulewright draw --log game.json --steps 40 --as PLAYER --out s.svg  # a logged game's step 40\n"
         "How a game is drawn is declared in its spec's board.yaml (docs/dsl.md).",
     ),
     Command(

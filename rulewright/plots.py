@@ -311,7 +311,7 @@ def _seats(settings: Sequence[Setting]) -> list[str]:
 def _panels(names: Sequence[str], seats: Sequence[str]) -> list[tuple[str, list[tuple[str, int | None]]]]:
     """The numbers grouped into panels: `NAME LABEL` for players' labels is one panel NAME with a
     line per player (the seat's index); any other number is a panel of its own."""
-    by_length = sorted(range(len(seats)), key=lambda p: -len(seats[p]))  # "USSR" before "US"
+    by_length = sorted(range(len(seats)), key=lambda p: -len(seats[p]))  # a longer label first
     panels: dict[str, list[tuple[str, int | None]]] = {}
     for name in names:
         seat = next((p for p in by_length if name.endswith(" " + seats[p])), None)

@@ -6,8 +6,9 @@ tracks, counters, zones as rows of cards, lasting effects, whose turn it is. The
 (runtime/svg.py), the terminal view (runtime/view.py) and the HTML replay all draw scenes, so
 what a player may not see is kept out in one place: the board's expressions read only public
 things (the compiler checks it: `board-shows-hidden`), and zones come from the player's own
-observation rules (a hidden zone is a count). A game without board.yaml gets a plain board:
-every zone as a row, every bounded number as a track.
+observation rules (a hidden zone is a count). A game without board.yaml gets a plain board
+(`plain_board`): its numbers as counters, every zone as a row, and the components that have
+values of their own.
 """
 
 from __future__ import annotations
