@@ -1608,6 +1608,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for line in lines[len(lines) - min(args.tail, len(lines)) :]:
             print(f"  {line}")
         print(f"  {result_line(game, state)}\n")
+    print(
+        "To look at a game:\n"
+        "  rulewright draw GAME --steps 100 --out board.svg   a picture of it after 100 decisions\n"
+        "  rulewright play GAME --html game.html             a page to step through it in a browser\n"
+        "  rulewright play GAME --agents human,random        play it here"
+    )
     return EXIT_OK
 
 
