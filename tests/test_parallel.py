@@ -151,6 +151,9 @@ def test_ctrl_c_stops_the_workers_and_prints_the_games_finished() -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # Ctrl-C as a terminal's foreground command has it, whatever started this test (a shell's
+        # background job inherits it ignored, and Python keeps it so)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         workers = _wait_for_children(run.pid, 2)
