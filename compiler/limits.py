@@ -62,3 +62,7 @@ MAX_STEP_BUDGET = 1_000_000_000
 # The board's size and every position, size and origin on it (board.yaml), in picture units: a
 # picture far larger than any screen is a mistake, and would make an enormous SVG.
 MAX_BOARD_SIZE = 20_000
+
+# The steps of a board's track, from its min to its max: each is drawn as a box (the real tracks
+# have at most 41, Twilight Struggle's VP).
+MAX_TRACK_STEPS = 1_000

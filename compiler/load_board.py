@@ -15,7 +15,7 @@ from yaml.nodes import Node, ScalarNode
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink
-from compiler.limits import MAX_BOARD_SIZE
+from compiler.limits import MAX_BOARD_SIZE, MAX_TRACK_STEPS
 
 
 class Reader(Protocol):
@@ -197,6 +197,14 @@ def _track(node: Node, r: Reader, *, counter: bool) -> ir.BoardTrack:
     low, high = r.integer(d.get("min"), "min"), r.integer(d.get("max"), "max")
     if not counter and high <= low and "min" in d and "max" in d:
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["max"]), messages.track_range(low, high))
+        high = low + 1
+    if not counter and high - low + 1 > MAX_TRACK_STEPS:
+        r.sink.error(
+            codes.LIMIT_EXCEEDED,
+            r.span(d["max"]),
+            messages.track_too_long(high - low + 1, MAX_TRACK_STEPS),
+            messages.protects_the_tool("MAX_TRACK_STEPS"),
+        )
         high = low + 1
     value = r.code_or_stub(d.get("value"), "value", expr=True) or ir.Code(
         (), ir.IntLit(0, r.span(node)), r.span(node)

@@ -819,6 +819,10 @@ def each_player(text: str) -> str:
     return f"'each' can only be 'player' (a marker per player, read as p), not {text!r}"
 
 
+def track_too_long(steps: int, most: int) -> str:
+    return f"a track of {steps:,} steps, each drawn as a box; at most {most:,}"
+
+
 def track_range(low: int, high: int) -> str:
     return f"a track's max must be above its min ({low} to {high})"
 

@@ -40,6 +40,7 @@ from runtime.engine import GameState
 WIDTH = 100  # the columns a view keeps within, where it can (a long value is not cut)
 BAR = 41  # the most cells a track's bar is drawn with
 MARK = "*"
+MAP_CELLS = 60  # a layer spread over more cells across or down than this is listed, not mapped
 
 
 def describe(state: GameState, player: int | None) -> str:
@@ -75,7 +76,8 @@ def card_text(state: GameState, player: int, name: str) -> str:
         return "which card? Type its name."
     found = _cards_named(state, board, wanted)
     if not found:
-        return f"no card named '{name.strip()}'"
+        asked = name.strip()
+        return f"no card named '{asked if len(asked) <= 40 else asked[:37] + '...'}'"
     labels = sorted({c.label for c in found})
     if len(labels) > 1:
         shown = ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
@@ -143,9 +145,10 @@ def _layer(sc: Scene, layer: LayerView) -> list[str]:
     lines = [f"-- {title} --{legend}"]
     if layer.of == "player":
         return lines + _players(sc, layer)
-    if layer.layout == "hex":
+    mappable = _spread(layer) <= MAP_CELLS  # coordinates come from the rules: any numbers at all
+    if layer.layout == "hex" and mappable:
         return lines + _hex_map(sc, layer)  # the map shows every value
-    if layer.layout in ("grid", "cells"):
+    if layer.layout in ("grid", "cells") and mappable:
         lines += _grid_map(sc, layer)
     groups: dict[str, list[PlaceView]] = {}
     for p in layer.places:
@@ -155,6 +158,15 @@ def _layer(sc: Scene, layer: LayerView) -> list[str]:
         lines.append(head(f"{group}:" if group else ""))
         lines += [rows[p.id] for p in places]
     return lines
+
+
+def _spread(layer: LayerView) -> int:
+    """How many cells across or down the layer's places lie (the larger)."""
+    coords = [p.coords for p in layer.places if p.coords is not None]
+    if not coords:
+        return 0
+    xs, ys = [x for x, _ in coords], [y for _, y in coords]
+    return max(max(xs) - min(xs), max(ys) - min(ys)) + 1
 
 
 def _owner(sc: Scene, p: PlaceView) -> str:

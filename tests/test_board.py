@@ -17,6 +17,7 @@ from rulewright.spec_loader import load_spec
 from runtime.board import scene
 from runtime.game import load_game
 from runtime.svg import svg
+from runtime.view import describe
 
 RULES = """\
 game: tiny
@@ -116,6 +117,29 @@ def test_a_player_layer_names_players(tmp_path: Path) -> None:
     found = [d.message for d in result.diagnostics if d.code == "unknown-name"]
     assert "'bleu' is not a player; did you mean 'blue'?" in found
     assert "the board places no position for 1 player(s): blue (not drawn)" in found  # a warning
+
+
+def test_a_track_too_long_to_draw_is_a_located_error(tmp_path: Path) -> None:
+    """A track's boxes are drawn one by one: a careless or hostile range is refused by `check`,
+    not met by a picture that never ends."""
+    board = BOARD + "  tracks:\n    - {name: Far, value: 'score[red]', min: 0, max: 1000000000000}\n"
+    result = compile_spec(_spec(tmp_path, board))
+    [error] = [d for d in result.diagnostics if d.code == "limit-exceeded"]
+    assert (error.span.file.endswith("board.yaml"), error.span.line) == (True, board.count("\n"))
+    assert "a track of 1,000,000,000,001 steps" in error.message
+
+
+def test_places_spread_too_far_for_a_map_are_listed(tmp_path: Path) -> None:
+    """Where places stand comes from the rules, so any numbers: a layer spread wider than the
+    terminal can map is listed as a table instead (it was a map a billion columns wide)."""
+    board = BOARD.replace(
+        "at: {c1: [100, 220], c2: [200, 220], c3: [300, 220], c4: [400, 220]}",
+        "hex: {q: 'x.points * 1000000000', r: 0}",
+    )
+    state = load_spec(_spec(tmp_path, board)).new_initial_state(1)
+    view = describe(state, 0)
+    assert "-- Cards --" in view and "* Four        4" in view and len(view) < 5_000
+    assert "<svg" in svg(scene(state, None))
 
 
 def test_a_card_text_is_a_text_or_texts(tmp_path: Path) -> None:
