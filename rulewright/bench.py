@@ -470,9 +470,13 @@ def compare(
 def play_round(side: Side, game: str, seconds: float, options: Sequence[str] = ()) -> dict[str, float]:
     """One round of one side, in a fresh process (bench_child.py): its figures."""
     tree = side.play_tree or side.tree
-    command = [sys.executable, "-I", str(CHILD), str(tree), game, "--seconds", repr(seconds)]
+    # -B for a native build: its bytecode was made with it, and a file written there would refuse it
+    command = [sys.executable, "-I", *(["-B"] if side.play_tree else []), str(CHILD), str(tree), game]
+    command += ["--seconds", repr(seconds)]
     if side.search is not None:
         command.append(f"--search={side.search}")
+        if side.play_tree is not None:  # a native build, checked by native_folder
+            command.append("--checked")
     command += [f"--option={o}" for o in options]
     done = subprocess.run(
         command,

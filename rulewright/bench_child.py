@@ -146,6 +146,11 @@ def _arguments() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of random play")
     p.add_argument("--search", help="an output folder to load the game from, before the bundled ones")
+    p.add_argument(
+        "--checked",
+        action="store_true",
+        help="the --search folder is a native build the parent checked file by file: import it by path",
+    )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     return p
 
@@ -160,6 +165,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.search is None:
             game = load_game(args.game, options)
         else:
+            if args.checked:
+                from runtime.loading import import_checked_folder
+
+                import_checked_folder(Path(args.search))
             game = load_game(args.game, options, search=(Path(args.search),))
         figures = measure(game, args.seconds)
     except Exception as exc:  # one line for the parent to show, whatever went wrong

@@ -196,7 +196,7 @@ def current_workspace(args: argparse.Namespace) -> Workspace | None:
             if not given.strip():
                 raise UsageError("--workspace: the folder name is empty")
             return open_workspace(Path(given))
-        return find_workspace(Path.cwd())
+        return find_workspace(Path.cwd(), note=lambda text: print(f"rulewright: {text}", file=sys.stderr))
     except WorkspaceError as exc:
         raise UsageError(str(exc)) from None
     except (OSError, ValueError) as exc:  # the current folder was deleted, a NUL byte in DIR, ...
@@ -216,7 +216,9 @@ def search(ws: Workspace | None) -> tuple[Path, ...]:
     native = os.environ.get(NATIVE_ENV)
     if native:
         from rulewright.native import ENGINES
+        from runtime.loading import import_checked_folder
 
+        import_checked_folder(Path(native) / ENGINES)  # checked file by file before this process began
         return (Path(native) / ENGINES,)
     return (ws.output,) if ws is not None else ()
 
@@ -244,7 +246,8 @@ def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
     folder = _native_folder(ws)
     code_tree = str(Path(__file__).resolve().parents[1])
     path = os.pathsep.join(p for p in (str(folder), code_tree, os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, NATIVE_ENV: str(folder), "PYTHONPATH": path}
+    # its bytecode was made with it: a file the process wrote there would refuse the folder next time
+    env = {**os.environ, NATIVE_ENV: str(folder), "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-P", "-m", "rulewright", *args.argv]
     with subprocess.Popen(command, env=env) as child:
         while True:
@@ -557,25 +560,32 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     ws = current_workspace(args)
-    listed = []
+    listed: list[dict[str, Any]] = []
     seen: set[str] = set()
     sources = game_sources(ws)
     for source in sources:
         if source.name in seen:
             continue
         seen.add(source.name)
-        game = open_game(source.name, None, ws, folders=False)
         # in a checkout the workspace's output is the bundled package's own folder
         output = ws.output if ws is not None else None
         own = source.folder == output
         shadows = own and any(s.folder != output and s.name == source.name for s in sources)
+        if source.refused is not None:  # never imported: only its name is known
+            listed.append({"name": source.name, "source": "workspace", "refused": source.refused})
+            continue
+        game = open_game(source.name, None, ws, folders=False)
         listed.append(_game_entry(game, source, own, shadows))
     if args.json:
         print(json.dumps(listed, indent=1, ensure_ascii=False))
         return EXIT_OK
     if not listed:
         print("no compiled games (write a spec in specs/GAME/, then `rulewright build`)")
+    refusals = sorted({e["refused"] for e in listed if "refused" in e})
     for e in listed:
+        if "refused" in e:
+            print(f"{e['name']}: not loaded [workspace: not built by you]")
+            continue
         counts = e["players"]
         players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
         by = f", set by option {e['players_option']}" if e["players_option"] else ""
@@ -586,6 +596,8 @@ def cmd_games(args: argparse.Namespace) -> int:
             choices = f", one of {', '.join(map(str, o['choices']))}" if o["choices"] else ""
             doc = f": {o['doc']}" if o["doc"] else ""
             print(f"  -o {o['name']}={json.dumps(o['default'])}  ({o['type']}{choices}){doc}")
+    for why in refusals:
+        print(why)
     return EXIT_OK
 
 

@@ -11,7 +11,15 @@ workspace: people share workspace folders, and a shared folder must not bring ma
         runtime/            the runtime package; engine.py and rng.py also as compiled modules
         engines/            the workspace's output folder, a compiled game's engine.py also compiled
         *__mypyc*.so        the shared library mypyc makes of them all
-        manifest.json       the SHA-256 of every source file it was compiled from
+        manifest.json       the SHA-256 of every source file it was compiled from, and of every
+                            file of the folder (the compiled modules and their bytecode too)
+
+The folder is trusted only as this user's alone: made with mode 0o700 (runtime/usercache.py), and
+before a process plays from it every file in it is checked against the manifest (a file it does not
+name, a link, or one whose bytes differ refuses the whole folder), so nothing planted there is ever
+imported. The interpreted modules are compiled to bytecode at build time (hash-based .pyc files,
+in the manifest too) and the playing process writes none. Each build compiles in a staging folder
+of its own and swaps the finished folder in under a lock, so two builds at once both succeed.
 
 A process plays natively with the folder first on sys.path (so `import runtime` finds the
 compiled runtime) and the games loaded from `engines/` (runtime/loading.py imports an output
@@ -27,25 +35,33 @@ for long simulation runs. Games play identically either way (tests/test_native.p
 
 from __future__ import annotations
 
+import compileall
+import fcntl
 import hashlib
 import json
 import os
+import py_compile
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from runtime.loading import package_name
+from runtime.trust import read_record
+from runtime.usercache import private_folder, read_private_file
 
 ENGINES = "engines"
 MANIFEST = "manifest.json"
+NATIVE = "native"
 RUNTIME_MODULES = ("engine.py", "rng.py")  # the runtime's hot modules; the rest stays interpreted
 RUNTIME_DIR = Path(__file__).resolve().parents[1] / "runtime"
-CACHE_ENV = "XDG_CACHE_HOME"
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 
 class NativeError(Exception):
@@ -60,12 +76,18 @@ class NativeBuild:
     wall_s: float
 
 
+def native_key(workspace_root: Path) -> str:
+    return hashlib.sha256(str(workspace_root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
 def native_root(workspace_root: Path) -> Path:
     """The native folder of a workspace: in this user's cache, never in the workspace, whose
-    folders people share (a shared folder must not bring machine code that `--native` would load)."""
-    cache = os.environ.get(CACHE_ENV) or str(Path.home() / ".cache")
-    key = hashlib.sha256(str(workspace_root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return Path(cache) / "rulewright" / "native" / key
+    folders people share (a shared folder must not bring machine code that `--native` would load).
+    The cache's folders are checked to be this user's alone (made so where missing)."""
+    try:
+        return private_folder(NATIVE) / native_key(workspace_root)
+    except OSError as exc:
+        raise NativeError(f"cannot use the native cache: {exc}") from None
 
 
 def missing_tools() -> str | None:
@@ -96,18 +118,20 @@ def build_native(
     why = missing_tools()
     if why is not None:
         raise NativeError(f"cannot build native engines: {why}")
-    games = [g for g in _games(output) if only is None or g in only]
+    built = _built(output)
+    games = [g for g in _games(built) if only is None or g in only]
     if not games:
         raise NativeError(f"{output} holds no compiled game to compile: run `rulewright build` first")
     folder = native_root(workspace_root)
-    stage = folder.with_name(folder.name + "-stage")
     package = package_name(folder / ENGINES)
+    stage = Path(tempfile.mkdtemp(prefix=f"{folder.name}-stage-", dir=folder.parent))  # mode 0o700
     try:
-        shutil.rmtree(stage, ignore_errors=True)
         _copy_tree(RUNTIME_DIR, stage / "runtime")
-        _copy_tree(output, stage / package)
+        for rel, data in built.items():
+            (stage / package / rel).parent.mkdir(parents=True, exist_ok=True)
+            (stage / package / rel).write_bytes(data)
         # what is compiled is these copies: the manifest is theirs, whatever changes meanwhile
-        sources = _sources(stage / "runtime", stage / package)
+        sources = _sources(stage / "runtime", built)
         modules = [f"runtime/{m}" for m in RUNTIME_MODULES] + [f"{package}/{g}/engine.py" for g in games]
         say(
             f"compiling the runtime and {len(games)} game(s) with mypyc ({', '.join(games)}); this takes minutes"
@@ -127,16 +151,19 @@ def build_native(
         if done.returncode != 0:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
             raise NativeError(f"mypyc failed (exit {done.returncode}):\n{tail}")
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
+        made = stage / "made"
+        made.mkdir(mode=0o700)
         for lib in stage.glob("*__mypyc*"):
-            shutil.move(str(lib), folder / lib.name)
-        shutil.move(str(stage / "runtime"), folder / "runtime")
-        shutil.move(str(stage / package), folder / ENGINES)
-        manifest = {"python": sys.version, "package": package, "sources": sources}
-        (folder / MANIFEST).write_text(
-            json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8"
-        )
+            shutil.move(str(lib), made / lib.name)
+        shutil.move(str(stage / "runtime"), made / "runtime")
+        shutil.move(str(stage / package), made / ENGINES)
+        for sub in ("runtime", ENGINES):  # the playing process writes no bytecode: it is made here
+            compileall.compile_dir(
+                made / sub, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
+            )
+        manifest = {"python": sys.version, "package": package, "sources": sources, "files": _files(made)}
+        (made / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        _swap_in(made, folder)
     except OSError as exc:
         raise NativeError(f"cannot write the native build in {folder} ({exc.strerror or exc})") from None
     finally:
@@ -144,20 +171,59 @@ def build_native(
     return NativeBuild(folder, tuple(games), cpu, wall)
 
 
-def native_folder(output: Path, workspace_root: Path) -> Path:
-    """The native folder of the workspace, checked to be built from the current sources."""
-    folder = native_root(workspace_root)
+def _swap_in(made: Path, folder: Path) -> None:
+    """Put the finished build `made` in place of `folder`, under a lock, so that two builds at once
+    each swap in a whole folder and a reader never sees half of one."""
+    lock = os.open(folder.with_name(folder.name + ".lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        old = folder.with_name(f"{made.parent.name}-old")
+        if os.path.lexists(folder):
+            os.rename(folder, old)
+        os.rename(made, folder)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        os.close(lock)
+
+
+def native_folder(output: Path, workspace_root: Path) -> Path:
+    """The workspace's native folder, checked before anything in it is imported: this user's
+    alone, every file in it the one the manifest names (no other file, no link), and built from the
+    current sources."""
+    folder = native_root(workspace_root)
+    if not os.path.lexists(folder):
+        raise NativeError("no native build of this workspace: run `rulewright build --native` first")
+    try:
+        private_folder(NATIVE, folder.name, create=False)
+    except OSError as exc:
+        raise NativeError(f"the native build cannot be trusted: {exc}") from None
+    data = read_private_file(folder / MANIFEST, MAX_MANIFEST_BYTES)
+    try:
+        manifest = json.loads(data) if data is not None else None
+    except ValueError:
+        manifest = None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
         raise NativeError(
-            "no native build of this workspace: run `rulewright build --native` first"
-        ) from None
-    if not isinstance(manifest, dict) or manifest.get("python") != sys.version:
+            "the native build has no readable manifest (an older or broken build): run `rulewright build --native`"
+        )
+    if manifest.get("python") != sys.version:
         raise NativeError("the native build was made by another Python: run `rulewright build --native`")
     if manifest.get("package") != package_name(folder / ENGINES):
         raise NativeError("the native build was made in another folder: run `rulewright build --native`")
-    built, now = manifest.get("sources"), _sources(RUNTIME_DIR, output)
+    try:
+        found = _files(folder, skip=MANIFEST)
+    except NativeError as exc:
+        raise NativeError(
+            f"the native build cannot be trusted: {exc}; run `rulewright build --native`"
+        ) from None
+    if found != manifest["files"]:
+        listed = manifest["files"]
+        odd = sorted(k for k in set(found) | set(listed) if found.get(k) != listed.get(k))
+        raise NativeError(
+            f"the native build's files are not the ones it was built with ({', '.join(odd[:3])}"
+            f"{' ...' if len(odd) > 3 else ''}): nothing of it was imported; run `rulewright build --native`"
+        )
+    built, now = manifest.get("sources"), _sources(RUNTIME_DIR, _built(output))
     if built != now:
         built = built if isinstance(built, dict) else {}
         changed = sorted(k for k in set(now) | set(built) if built.get(k) != now.get(k))
@@ -168,20 +234,66 @@ def native_folder(output: Path, workspace_root: Path) -> Path:
     return folder
 
 
-def _games(output: Path) -> list[str]:
-    return sorted(p.parent.name for p in output.glob("*/engine.py") if p.parent.name.isidentifier())
+def _files(folder: Path, skip: str | None = None) -> dict[str, str]:
+    """The sha256 of every file under `folder`, by its path there; NativeError for anything that is
+    neither a folder nor a regular file (a link, a FIFO)."""
+    out: dict[str, str] = {}
+    for here, dirs, files in os.walk(folder):
+        for name in [*dirs, *files]:
+            path = Path(here) / name
+            mode = os.lstat(path).st_mode
+            if stat.S_ISDIR(mode):
+                continue
+            rel = path.relative_to(folder).as_posix()
+            if not stat.S_ISREG(mode):
+                raise NativeError(f"{rel} is not a regular file")
+            if rel != skip:
+                out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def _built(output: Path) -> dict[str, bytes]:
+    """The files of `output` that this user's build wrote, by their path there, each checked
+    against its record (runtime/trust.py): a native build never compiles Python that build did not
+    write. A file built once and since removed is left out."""
+    record = read_record(output)
+    if record is None:
+        raise NativeError(f"{output} was not built by you: run `rulewright build` first")
+    out: dict[str, bytes] = {}
+    for rel, sha256 in sorted(record.files.items()):
+        source = output / rel
+        try:
+            with open(source, "rb", opener=_no_follow) as f:
+                data = f.read()
+        except OSError:
+            continue
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise NativeError(
+                f"{source} is not the file your `rulewright build` wrote: run `rulewright build`"
+            )
+        out[rel] = data
+    return out
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NOFOLLOW)
+
+
+def _games(built: dict[str, bytes]) -> list[str]:
+    return sorted(rel.split("/")[0] for rel in built if rel.endswith("/engine.py") and rel.count("/") == 1)
 
 
 def _copy_tree(source: Path, dest: Path) -> None:
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
 
 
-def _sources(runtime: Path, output: Path) -> dict[str, str]:
+def _sources(runtime: Path, engines: dict[str, bytes]) -> dict[str, str]:
     """The hash of every Python file a native build compiles or copies, by its place."""
-    out: dict[str, str] = {}
-    for where, base in (("runtime", runtime), ("engines", output)):
-        for p in _python_files(base):
-            out[f"{where}/{p.relative_to(base).as_posix()}"] = hashlib.sha256(p.read_bytes()).hexdigest()
+    out = {
+        f"runtime/{p.relative_to(runtime).as_posix()}": hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in _python_files(runtime)
+    }
+    out.update({f"engines/{rel}": hashlib.sha256(data).hexdigest() for rel, data in engines.items()})
     return out
 
 

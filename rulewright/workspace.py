@@ -10,9 +10,10 @@ overwrite or delete installed engines.
 
 from __future__ import annotations
 
+import os
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,15 +81,37 @@ def _holds_spec(path: Path) -> bool:
         return False
 
 
-def find_workspace(start: Path) -> Workspace | None:
-    """The workspace `start` is in: the nearest folder at or above it holding a rulewright.toml,
-    else `start` itself if it holds specs/; None when there is neither."""
+def find_workspace(start: Path, note: Callable[[str], None] | None = None) -> Workspace | None:
+    """The workspace `start` is in: the nearest folder at or above it holding a rulewright.toml
+    that this user may trust (see untrusted_config), else `start` itself if it holds specs/; None
+    when there is neither. A rulewright.toml passed over is told to `note`."""
     here = start.resolve()
     for folder in (here, *here.parents):
         if (folder / CONFIG_FILE).is_file():
-            return open_workspace(folder)
+            why = untrusted_config(folder / CONFIG_FILE)
+            if why is None:
+                return open_workspace(folder)
+            if note is not None:
+                note(f"ignoring {folder / CONFIG_FILE}: {why} (pass --workspace {folder} to use it)")
     if (here / "specs").is_dir():
         return open_workspace(here)
+    return None
+
+
+def untrusted_config(config: Path) -> str | None:
+    """Why a rulewright.toml found above the current folder is not used unless named with
+    --workspace (as git's safe.directory): it belongs to another user, or anyone may put files in
+    its folder (a shared temporary folder). None when it is this user's."""
+    if not hasattr(os, "getuid"):
+        return None
+    try:
+        st, folder = config.stat(), config.parent.stat()
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror or exc})"
+    if st.st_uid != os.getuid():
+        return f"it belongs to another user (uid {st.st_uid})"
+    if folder.st_mode & 0o002:
+        return f"{config.parent} can be written by every user"
     return None
 
 

@@ -172,7 +172,8 @@ def load_game(name: str, options: dict[str, Any] | None = None, *, search: Seque
     try:
         module = import_engine(source)
     except EngineLoadError as exc:
-        raise UnknownGameError(f"{exc} (run `rulewright build`)") from None
+        hint = "" if "rulewright build" in str(exc) else " (run `rulewright build`)"
+        raise UnknownGameError(f"{exc}{hint}") from None
     except ModuleNotFoundError as exc:
         if exc.name and (exc.name == source.package or source.package.startswith(exc.name + ".")):
             known = ", ".join(available_games(search)) or "none built"

@@ -7,25 +7,40 @@ bundled games (the `generated` package installed beside this runtime): the first
 it wins, and only a name a folder lists is ever imported, never a path.
 
 The bundled folder is imported as `generated`, as an installed package is. Any other folder is
-imported from its files under a private package name made from its path,
-`rulewright_workspace_<hash>`: a user's `generated/` and the installed `generated` never shadow
-each other, and two workspaces never meet. A game whose files changed since it was imported
-(rebuilt in the same process) is imported afresh.
+someone's workspace, which may have come from anyone: it is imported only as far as this user's
+own `build` wrote it (runtime/trust.py). Its modules are served by a finder of their own under a
+private package name made from the folder's path, `rulewright_workspace_<hash>`, each module's
+bytes read once, checked against the record of what build wrote, and compiled from those bytes
+(never from a `__pycache__` of the folder, which anyone could have planted). A folder without a
+record, or a file that differs from it, is refused before any of it runs, with what to run. So a
+user's `generated/` and the installed `generated` never shadow each other, two workspaces never
+meet, and a game rebuilt in the same process (its record changed) is imported afresh.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
+import marshal
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
+
+from runtime.trust import Record, digest, read_record
+from runtime.usercache import private_folder, read_private_file, write_file_atomically
 
 BUNDLED_PACKAGE = "generated"
 WORKSPACE_PACKAGE_PREFIX = "rulewright_workspace_"
+MAX_MODULE_BYTES = 64 * 1024 * 1024  # the largest generated module holds 2.3 MB
+BYTECODE_FOLDER = "bytecode"
+MAX_BYTECODE_FILES = 256  # the compiled modules kept in the cache; the oldest go first
 
 
 class EngineLoadError(ImportError):
@@ -34,12 +49,14 @@ class EngineLoadError(ImportError):
 
 @dataclass(frozen=True)
 class EngineSource:
-    """Where a compiled game is: the package to import, and the output folder holding it."""
+    """Where a compiled game is: the package to import, and the output folder holding it. A game of
+    a folder this user's build did not write has `refused`: why it is never imported."""
 
     name: str
     package: str  # the game's package: generated.NAME, or rulewright_workspace_<hash>.NAME
     folder: Path  # the output folder
     bundled: bool  # one of the games installed with the runtime
+    refused: str | None = None
 
 
 def bundled_folder() -> Path | None:
@@ -48,6 +65,13 @@ def bundled_folder() -> Path | None:
     `python -m`) would stand first."""
     folder = Path(__file__).resolve().parents[1] / BUNDLED_PACKAGE
     return folder if (folder / "__init__.py").is_file() else None
+
+
+def import_checked_folder(folder: Path) -> None:
+    """Import the output folder `folder` from its files, as the bundled games are: for a folder the
+    caller has checked file by file and that only this user can write to (a native build's copy of
+    an output folder, whose compiled modules the trust record does not cover: rulewright/native.py)."""
+    _CHECKED.add(folder.resolve())
 
 
 def find_games(search: Sequence[Path] = ()) -> list[EngineSource]:
@@ -63,10 +87,12 @@ def find_games(search: Sequence[Path] = ()) -> list[EngineSource]:
         seen.add(resolved)
         if resolved == bundled:
             out += _bundled_games(bundled)
-            continue
-        package = _import_output(resolved)
-        if package is not None:
-            out += [EngineSource(n, f"{package.__name__}.{n}", resolved, False) for n in _listed(package)]
+        elif resolved in _CHECKED:
+            package = _import_by_path(resolved)
+            if package is not None:
+                out += [EngineSource(n, f"{package.__name__}.{n}", resolved, False) for n in _listed(package)]
+        else:
+            out += _workspace_games(resolved)
     if bundled is None or bundled not in seen:
         out += _bundled_games(bundled)
     return out
@@ -79,34 +105,212 @@ def find_game(name: str, search: Sequence[Path] = ()) -> EngineSource | None:
 
 def import_engine(source: EngineSource) -> ModuleType:
     """The imported package of a compiled game (it exports State and SCENARIOS)."""
-    if source.package.startswith(BUNDLED_PACKAGE + "."):
-        return importlib.import_module(source.package)
-    files = source.folder / source.name
-    stamp = _stamp(files)
-    if _imported.get(source.package) != stamp:
-        _forget(source.package)  # rebuilt since it was imported
-        importlib.invalidate_caches()
+    if source.refused is not None:
+        raise EngineLoadError(source.refused)
     try:
-        module = importlib.import_module(source.package)
+        return importlib.import_module(source.package)
+    except EngineLoadError:
+        raise
     except Exception as exc:
-        _forget(source.package)
-        raise EngineLoadError(f"cannot import the compiled game in {files}: {_reason(exc)}") from exc
-    _imported[source.package] = stamp
-    return module
+        if source.bundled:
+            raise
+        raise EngineLoadError(
+            f"cannot import the compiled game in {source.folder / source.name}: {_reason(exc)}"
+        ) from exc
 
 
-# ---- the private packages of output folders --------------------------------------------------
+# ---- a workspace's output folder: only what this user's build wrote ----------------------------
 
-# game package -> the stamp of its files when imported; workspace packages only
+# the workspace packages imported, each with the record its modules were checked against
+_VERIFIED: dict[str, Record] = {}
+# folders imported by path, as the bundled games are (import_checked_folder)
+_CHECKED: set[Path] = set()
+
+
+def _workspace_games(folder: Path) -> list[EngineSource]:
+    """The games of a workspace's output folder: imported when this user's build wrote its
+    `__init__.py`, else listed from its folders, each refused."""
+    init = folder / "__init__.py"
+    if not os.path.lexists(init):
+        return []  # before its first build
+    name = package_name(folder)
+    record = read_record(folder)
+    data = _read_module(init)
+    if record is None:
+        why = "no record of your `rulewright build` writing it"
+    elif data is None or not record.matches("__init__.py", data):
+        why = "its __init__.py is not the one your `rulewright build` wrote"
+    else:
+        package = _import_verified(name, folder, record)
+        return [EngineSource(n, f"{name}.{n}", folder, False) for n in _listed(package)]
+    refused = f"{folder} was not built by you ({why}): {NOT_BUILT_HINT}"
+    return [EngineSource(n, f"{name}.{n}", folder, False, refused) for n in _game_folders(folder)]
+
+
+NOT_BUILT_HINT = "its Python is never imported; run `rulewright build` to compile the engines from the specs"
+
+
+def _import_verified(name: str, folder: Path, record: Record) -> ModuleType:
+    module = sys.modules.get(name)
+    old = _VERIFIED.get(name)
+    if module is not None and old is not None and old.files == record.files and old.folder == folder:
+        return module
+    _forget(name)
+    _VERIFIED[name] = record
+    _install_finder()
+    try:
+        return importlib.import_module(name)
+    except EngineLoadError:
+        _forget(name)
+        raise
+    except Exception as exc:
+        _forget(name)
+        raise EngineLoadError(f"cannot import the compiled games in {folder}: {_reason(exc)}") from exc
+
+
+def _game_folders(folder: Path) -> list[str]:
+    """The names of the game packages in an output folder, seen without reading a file of it."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [
+        e.name
+        for e in entries
+        if e.name.isidentifier()
+        and not e.name.startswith("__")
+        and e.is_dir(follow_symlinks=False)
+        and os.path.lexists(Path(e.path) / "__init__.py")
+    ]
+
+
+class _VerifiedFinder(importlib.abc.MetaPathFinder):
+    """Finds the modules of the workspace packages in _VERIFIED, and only the files their record
+    names: a module the record does not name is not found, whatever the folder holds."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        top, _, rest = fullname.partition(".")
+        record = _VERIFIED.get(top)
+        if record is None:
+            return None
+        base = rest.replace(".", "/")
+        candidates = (
+            [(f"{base}/__init__.py", True), (f"{base}.py", False)] if base else [("__init__.py", True)]
+        )
+        for relative, is_package in candidates:
+            if relative in record.files:
+                file = record.folder / relative
+                loader = _VerifiedLoader(file, record.files[relative])
+                return importlib.util.spec_from_file_location(
+                    fullname, file, loader=loader, submodule_search_locations=[] if is_package else None
+                )
+        raise ModuleNotFoundError(f"no module named {fullname!r} among the files build wrote", name=fullname)
+
+
+class _VerifiedLoader(importlib.abc.InspectLoader):
+    """Runs a module from the bytes of its file, read once and checked against the record."""
+
+    def __init__(self, file: Path, sha256: str) -> None:
+        self.file = file
+        self.sha256 = sha256
+
+    def _data(self) -> bytes:
+        data = _read_module(self.file)
+        if data is None or digest(data) != self.sha256:
+            raise EngineLoadError(
+                f"{self.file} is not the file your `rulewright build` wrote (changed since, or not a "
+                f"file): {NOT_BUILT_HINT}"
+            )
+        return data
+
+    def get_source(self, fullname: str) -> str:
+        return self._data().decode("utf-8", "replace")
+
+    def get_code(self, fullname: str) -> CodeType:
+        data = self._data()
+        return _compiled(data, self.sha256, str(self.file))
+
+    def exec_module(self, module: ModuleType) -> None:
+        exec(self.get_code(module.__name__), module.__dict__)
+
+
+_finder = _VerifiedFinder()
+
+
+def _install_finder() -> None:
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+
+
+def _read_module(file: Path) -> bytes | None:
+    """A module's bytes: a regular file's, never a link's, a FIFO's or a device's."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_MODULE_BYTES:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _compiled(data: bytes, sha256: str, filename: str) -> CodeType:
+    """The code of a module's checked bytes, from this user's bytecode cache when it holds it (a
+    large engine takes a third of a second to compile)."""
+    key = hashlib.sha256(
+        b"\0".join((importlib.util.MAGIC_NUMBER, sha256.encode(), os.fsencode(filename)))
+    ).hexdigest()
+    try:
+        folder = private_folder(BYTECODE_FOLDER)
+    except (OSError, ValueError):
+        folder = None
+    if folder is not None:
+        cached = read_private_file(folder / f"{key}.bin", 4 * MAX_MODULE_BYTES)
+        if cached is not None:
+            try:
+                code = marshal.loads(cached)
+                if isinstance(code, CodeType):
+                    return code
+            except (ValueError, EOFError, TypeError):
+                pass
+    code = compile(data, filename, "exec", dont_inherit=True)
+    if folder is not None:
+        try:
+            write_file_atomically(folder / f"{key}.bin", marshal.dumps(code))
+            _prune(folder)
+        except OSError:
+            pass
+    return code
+
+
+def _prune(folder: Path) -> None:
+    entries = sorted(folder.glob("*.bin"), key=lambda p: p.stat().st_mtime)
+    for old in entries[:-MAX_BYTECODE_FILES]:
+        old.unlink(missing_ok=True)
+
+
+# ---- the bundled games, and folders imported from their files -----------------------------------
+
+# package -> the stamp of its __init__.py when imported; folders imported by path only
 _imported: dict[str, tuple[tuple[str, int, int], ...]] = {}
 
 
 def _bundled_games(folder: Path | None) -> list[EngineSource]:
     """The bundled games: imported as the `generated` package when that name is theirs, else (a
-    folder of the same name shadows it on sys.path) from their files, as a workspace's are."""
+    folder of the same name shadows it on sys.path) from their files."""
     if folder is None:
         return []
-    root = importlib.import_module(BUNDLED_PACKAGE) if _is_bundled_package(folder) else _import_output(folder)
+    root = (
+        importlib.import_module(BUNDLED_PACKAGE) if _is_bundled_package(folder) else _import_by_path(folder)
+    )
     if root is None:
         return []
     return [EngineSource(n, f"{root.__name__}.{n}", folder, True) for n in _listed(root)]
@@ -132,13 +336,13 @@ def _listed(package: ModuleType) -> list[str]:
 
 def package_name(folder: Path) -> str:
     """The private package name an output folder (other than the bundled one) is imported under."""
-    digest = hashlib.sha256(str(folder.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
-    return f"{WORKSPACE_PACKAGE_PREFIX}{digest[:12]}"
+    key = hashlib.sha256(str(folder.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{WORKSPACE_PACKAGE_PREFIX}{key[:12]}"
 
 
-def _import_output(folder: Path) -> ModuleType | None:
-    """The output folder imported as a package (again when its `__init__.py` changed); None when
-    it holds no `__init__.py`, as before its first build."""
+def _import_by_path(folder: Path) -> ModuleType | None:
+    """A trusted output folder imported as a package from its files (again when its `__init__.py`
+    changed); None when it holds no `__init__.py`."""
     init = folder / "__init__.py"
     if not init.is_file():
         return None
@@ -166,16 +370,9 @@ def _forget(package: str) -> None:
     """Drop a package and its modules from the import cache, so the next import reads the files."""
     for key in [k for k in sys.modules if k == package or k.startswith(package + ".")]:
         del sys.modules[key]
-    for key in [k for k in _imported if k == package or k.startswith(package + ".")]:
-        del _imported[key]
-
-
-def _stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
-    try:
-        files = sorted(folder.glob("*.py"))
-    except OSError:
-        files = []
-    return _stamp_of(files)
+    _imported.pop(package, None)
+    _VERIFIED.pop(package, None)
+    importlib.invalidate_caches()
 
 
 def _stamp_of(files: Sequence[Path]) -> tuple[tuple[str, int, int], ...]:

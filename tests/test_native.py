@@ -102,14 +102,25 @@ def test_coverage_is_refused_natively(ws: Path) -> None:
 
 def test_a_native_build_older_than_its_sources_is_refused(ws: Path) -> None:
     engine = ws / "generated" / "features" / "engine.py"
-    text = engine.read_text(encoding="utf-8")
+    spec = ws / "specs" / "features" / "game.yaml"
+    text, rules = engine.read_text(encoding="utf-8"), spec.read_text(encoding="utf-8")
     try:
-        engine.write_text(text + "\n# changed\n", encoding="utf-8")
+        engine.write_text(text + "\n# changed\n", encoding="utf-8")  # by hand: not build's file
         done = _run(ws, "simulate", "features", "-n", "1", "--native")
         assert done.returncode == 2
-        assert "the native build is out of date (engines/features/engine.py changed since)" in done.stderr
+        assert "generated/features/engine.py is not the file your `rulewright build` wrote" in done.stderr
+        spec.write_text(rules + "\n# changed\n", encoding="utf-8")  # rebuilt from the spec
+        assert _run(ws, "build", "features").returncode == 0
+        done = _run(ws, "simulate", "features", "-n", "1", "--native")
+        assert done.returncode == 2
+        assert (
+            "the native build is out of date (engines/features/__init__.py, engines/features/engine.py"
+            in done.stderr
+        )
     finally:
-        engine.write_text(text, encoding="utf-8")
+        spec.write_text(rules, encoding="utf-8")
+        assert _run(ws, "build", "features").returncode == 0
+        assert engine.read_text(encoding="utf-8") == text
 
 
 def test_no_native_build_is_a_usage_error(tmp_path: Path) -> None:
