@@ -60,8 +60,11 @@ if TYPE_CHECKING:
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs), also a game
 # abandoned at a human's decision (the input ended, or `q`); 70 a bug of ours (EX_SOFTWARE); 130
-# interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+# interrupted by Ctrl-C (128 + SIGINT, as shells report it); 128 + N a worker process (-j) killed
+# by signal N (137: SIGKILL, from the out-of-memory killer or kill -9), as the shell would report
+# the command had it been the one killed.
 EXIT_OK, EXIT_SPEC, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
+EXIT_SIGNALLED = 128  # + the signal that killed a worker
 MAX_DECISIONS = 100_000  # a played game that has not ended after this many decisions is a rule error
 DEBUG_ENV = "RULEWRIGHT_DEBUG"  # set to 1 for the traceback of an internal error
 
@@ -1741,7 +1744,8 @@ def parser() -> argparse.ArgumentParser:
         description="Board-game rules as data, compiled to engines.",
         epilog="exit codes: 0 ok; 1 a spec, rule or check failed; 2 bad input (an argument, path, game "
         "or log; also a game abandoned at a human's decision: the end of input, or q); 70 an internal error (set "
-        f"{DEBUG_ENV}=1 for its traceback); 130 interrupted by Ctrl-C",
+        f"{DEBUG_ENV}=1 for its traceback); 130 interrupted by Ctrl-C; 128+N a worker process (-j) killed by "
+        "signal N (137: SIGKILL, out of memory?)",
     )
     p.add_argument("--version", action="version", version=f"rulewright {__version__}")
     p.add_argument("--workspace", metavar="DIR", help=WORKSPACE_HELP)
@@ -2196,6 +2200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\n{command}: interrupted (Ctrl-C)", file=sys.stderr)
         code = EXIT_INTERRUPTED
+    except parallel.WorkerDied as exc:  # killed from outside (out of memory, kill -9): said as it is
+        print(f"{command}: {exc}", file=sys.stderr)
+        code = EXIT_SIGNALLED + exc.signal if exc.signal is not None else EXIT_INTERNAL
     except BrokenPipeError:
         code = EXIT_OK
     except Exception as exc:  # a bug of ours: say so in one line, the traceback on request

@@ -14,6 +14,11 @@ A worker is never sent an engine. An engine is a module, and a workspace's engin
 under private names (runtime/loading.py) that another process does not have: a worker is sent a
 GameRecipe (what the command line named, and the options) and loads the game itself, once per
 process. A worker forked from this process finds the games loaded here already (`preload`).
+
+A worker never outlives this process, however it ends (SIGKILL included): on Linux the kernel
+kills it when this process dies (`_die_with_parent`); elsewhere a thread of the worker waits on
+the pipe whose end this process holds, and ends the worker when the pipe closes. A worker that
+dies before its work is done is reported as a WorkerDied that says how it died.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ import pickle
 import queue
 import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +52,8 @@ RAY_MISSING = "Ray is not installed: pip install 'rulewright[ray]'"
 CHUNKS_PER_WORKER = 32  # enough that the workers finish close together, each chunk worth a message
 MAX_CHUNK = 16  # items: a Ctrl-C loses at most that many per worker
 RAY_MAX_CHUNK = 64  # a Ray task costs milliseconds, a local chunk a fraction of one
-POLL = 0.1  # seconds between looks at the progress of running chunks
+POLL = 0.1  # seconds between looks at the progress of running chunks, and at the workers' health
+PR_SET_PDEATHSIG = 1  # Linux's prctl option: the signal this process gets when its parent dies
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -57,6 +65,32 @@ Job = Callable[[Sequence[ItemT], Tick], ResultT]
 
 class BackendUnavailable(RuntimeError):
     """The backend asked for cannot run here (Ray not installed)."""
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended before its work was done: killed by `signal` (the out-of-memory
+    killer, `kill -9`, a crash in native code), or gone with `exitcode` and not a word."""
+
+    def __init__(self, number: int, pid: int | None, exitcode: int) -> None:
+        self.number, self.pid, self.exitcode = number, pid, exitcode
+        self.signal = -exitcode if exitcode < 0 else None
+        who = f"worker {number} (pid {pid})"
+        if self.signal is None:
+            super().__init__(f"{who} ended with exit code {exitcode} before its work was done")
+            return
+        try:
+            name = signal.Signals(self.signal).name
+        except ValueError:
+            name = "a signal"
+        said = f"{who} was killed by {name} ({self.signal})"
+        if name == "SIGKILL":
+            said += (
+                ": out of memory? The system's out-of-memory killer sends SIGKILL (`dmesg` or "
+                "`journalctl -k` lists its kills), as does `kill -9`; fewer workers (-j) need less memory"
+            )
+        elif name in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGABRT", "SIGFPE"):
+            said += ": a crash in native code"
+        super().__init__(said)
 
 
 def usable_cores() -> int:
@@ -276,7 +310,9 @@ def _in_this_process(
 
 def _context() -> Any:
     """How worker processes start: forked on Linux (quick, and they inherit the games loaded
-    here), spawned elsewhere, where forking a process with threads is not safe."""
+    here), spawned elsewhere, where forking a process with threads is not safe. Either way a
+    worker is a child of this process, which its death signal (`_die_with_parent`) relies on;
+    under forkserver it would be the server's, and watches this process's pipe instead."""
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
@@ -290,13 +326,15 @@ def _in_processes(
     next_chunk = ctx.Value("q", 0)
     live = ctx.RawArray("q", len(chunks))  # each running chunk's ticks; a slot has one writer
     results = ctx.Queue()
+    _prctl()  # looked up here, once: a forked worker finds it ready
     processes = [
-        ctx.Process(target=_worker, args=(job, chunks, next_chunk, live, results), daemon=True)
+        ctx.Process(target=_worker, args=(job, chunks, next_chunk, live, results, os.getpid()), daemon=True)
         for _ in range(workers)
     ]
     try:
         for p in processes:
             p.start()
+        checked = time.monotonic()
         for _ in range(len(chunks)):
             while True:
                 try:
@@ -304,10 +342,15 @@ def _in_processes(
                     break
                 except queue.Empty:
                     _check_alive(processes)
+                    checked = time.monotonic()
                     tally.report(live)
             value = pickle.loads(data)
             if not ok:
                 raise value
+            # a worker killed while the others keep the queue busy: found now, not when they are done
+            if time.monotonic() - checked >= POLL:
+                _check_alive(processes)
+                checked = time.monotonic()
             tally.finish(index)
             tally.report(live)
             yield index, value
@@ -321,17 +364,60 @@ def _in_processes(
 
 
 def _check_alive(processes: Sequence[Any]) -> None:
-    for p in processes:
+    """Raise WorkerDied for the first worker that ended otherwise than by finishing its work."""
+    for number, p in enumerate(processes, 1):
         if p.exitcode not in (None, 0):
-            raise RuntimeError(f"a worker process died (exit code {p.exitcode})")
+            raise WorkerDied(number, p.pid, p.exitcode)
+
+
+@functools.cache
+def _prctl() -> Callable[..., int] | None:
+    """Linux's prctl(2) from its C library, or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        found: Any = ctypes.CDLL(None, use_errno=True).prctl
+    except (ImportError, OSError, AttributeError):
+        return None
+    found.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4  # a variadic C function: say the widths
+    found.restype = ctypes.c_int
+    prctl: Callable[..., int] = found
+    return prctl
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when `parent` (the process that started it) dies, however it dies.
+
+    On Linux the kernel sends SIGKILL when the parent dies; the parent may have died before that
+    was asked, so its pid is checked after (an orphan's parent is another process). The signal
+    comes when the parent's thread that started the worker ends, so the pool is run and closed
+    by one thread. Elsewhere, or when the worker is not the parent's child (forkserver), a daemon
+    thread waits on the pipe whose other end the parent holds: the pipe closes when it dies."""
+    prctl = _prctl()
+    if prctl is not None and os.getppid() == parent and prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+        if os.getppid() != parent:
+            os._exit(1)
+        return
+    watched = multiprocessing.parent_process()
+    if watched is not None:
+        threading.Thread(target=_exit_when_gone, args=(watched,), daemon=True).start()
+
+
+def _exit_when_gone(parent: Any) -> None:
+    parent.join()
+    os._exit(1)
 
 
 def _worker(
-    job: Job[Any, Any], chunks: Sequence[Chunk[Any]], next_chunk: Any, live: Any, results: Any
+    job: Job[Any, Any], chunks: Sequence[Chunk[Any]], next_chunk: Any, live: Any, results: Any, parent: int
 ) -> None:
     """A worker process: take the next chunk until none is left, and send each result (or the
-    exception it raised) back pickled. Ctrl-C is the parent's to handle: it stops the workers."""
+    exception it raised) back pickled. Ctrl-C is the parent's to handle: it stops the workers;
+    the parent's death ends them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
     while True:
         with next_chunk.get_lock():
             index = next_chunk.value

@@ -1,9 +1,11 @@
 """`simulate` and `verify` on several workers (rulewright/parallel.py): the same results for any
 -j and either backend, bad -j values refused, Ctrl-C stopping the workers with the games so far
-printed, and a worker that dies reported rather than waited for."""
+printed, the workers dying with the command however it dies, and a worker that dies reported
+(how it died) rather than waited for."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import os
@@ -18,12 +20,15 @@ from pathlib import Path
 import pytest
 
 from rulewright import parallel
-from rulewright.cli import EXIT_INTERRUPTED, EXIT_USAGE, main
+from rulewright.cli import EXIT_INTERRUPTED, EXIT_SIGNALLED, EXIT_USAGE, main
 from rulewright.progress import Progress, duration
 from tests.conftest import ROOT
 
 PLANTED = ROOT / "tests" / "verify" / "planted_bug"
 HAVE_RAY = importlib.util.find_spec("ray") is not None
+LINUX_PROC = pytest.mark.skipif(
+    not Path(f"/proc/self/task/{os.getpid()}/children").exists(), reason="finds the workers in Linux's /proc"
+)
 TIMING = re.compile(r"^\s+[0-9,.]+ games/s|^\s+[0-9.]+ s, [0-9.]+ examples/s")
 
 
@@ -135,9 +140,7 @@ def test_ray_backend_without_ray_says_how_to_install_it(capsys: pytest.CaptureFi
 # ---- stopping -------------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(
-    not Path(f"/proc/self/task/{os.getpid()}/children").exists(), reason="finds the workers in Linux's /proc"
-)
+@LINUX_PROC
 def test_ctrl_c_stops_the_workers_and_prints_the_games_finished() -> None:
     """SIGINT to the whole process group, as a terminal sends it: exit 130, the games finished
     before it summed up, and no worker left behind."""
@@ -171,6 +174,88 @@ def test_ctrl_c_stops_the_workers_and_prints_the_games_finished() -> None:
     assert not [p for p in workers if Path(f"/proc/{p}").exists() and _state(p) != "Z"]
 
 
+# a command whose two workers play for ever, until the test kills one of the three: the CLI, or a
+# pool run the way a platform without prctl runs it (the workers watch the pipe to their parent)
+ENDLESS = {
+    "simulate": ["-m", "rulewright", "simulate", "iron_curtain", "-n", "1000000", "-j", "2"],
+    "pipe": [
+        "-c",
+        "import time\nfrom rulewright import parallel\nparallel._prctl = lambda: None\n"
+        "def job(items, tick):\n    time.sleep(600)\n"
+        "with parallel.LocalBackend(2) as pool:\n    list(pool.run(job, pool.chunked(range(4))))",
+    ],
+}
+
+
+@contextlib.contextmanager
+def _endless(how: str) -> Iterator[subprocess.Popen[str]]:
+    """ENDLESS[how] running in a session of its own; whatever is left of it is killed after."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.Popen(
+        [sys.executable, *ENDLESS[how]],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        yield run
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(run.pid, signal.SIGKILL)  # the workers too: they keep the group
+        run.communicate()
+
+
+@LINUX_PROC
+@pytest.mark.parametrize("how", sorted(ENDLESS))
+def test_the_workers_die_with_their_parent_even_by_sigkill(how: str) -> None:
+    """SIGKILL to the command alone, which cannot stop its workers: they end at once anyway (no
+    later than 10 s here), instead of playing on for minutes."""
+    with _endless(how) as run:
+        workers = {p: _started(p) for p in _wait_for_children(run.pid, 2)}
+        os.kill(run.pid, signal.SIGKILL)
+        killed = time.monotonic()
+        run.wait(timeout=10)
+        while time.monotonic() - killed < 10:
+            left = [p for p, started in workers.items() if _running(p, started)]
+            if not left:
+                break
+            time.sleep(0.05)
+        assert not left, f"the workers {left} outlived their parent by 10 s"
+
+
+@LINUX_PROC
+def test_a_worker_killed_is_said_so_with_its_signal() -> None:
+    """A worker killed with SIGKILL (as the out-of-memory killer does): the command ends at once,
+    in one line that names the worker and the signal, exit code 128 + 9, no traceback."""
+    with _endless("simulate") as run:
+        victim = _wait_for_children(run.pid, 2)[-1]
+        os.kill(victim, signal.SIGKILL)
+        out, err = run.communicate(timeout=30)
+    assert run.returncode == EXIT_SIGNALLED + signal.SIGKILL, err
+    said = (
+        rf"^rulewright simulate: worker [12] \(pid {victim}\) was killed by SIGKILL \(9\): out of memory\? "
+    )
+    assert re.search(said, err, re.MULTILINE), err
+    assert "internal error" not in err and "Traceback" not in err
+
+
+def _started(pid: int) -> str:
+    """When process `pid` started (so that a pid used again is not taken for it)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+
+
+def _running(pid: int, started: str) -> bool:
+    """Whether process `pid`, started at `started`, still runs (a zombie does not)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z" and fields[19] == started
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -201,6 +286,12 @@ def _exit_in_chunk_two(items: Sequence[int], tick: parallel.Tick) -> list[int]:
     return [i * i for i in items]
 
 
+def _killed_in_chunk_two(items: Sequence[int], tick: parallel.Tick) -> list[int]:
+    if 2 in items:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return list(items)
+
+
 def _raise_in_chunk_one(items: Sequence[int], tick: parallel.Tick) -> list[int]:
     if 1 in items:
         raise LookupError("no such thing")
@@ -210,6 +301,16 @@ def _raise_in_chunk_one(items: Sequence[int], tick: parallel.Tick) -> list[int]:
 def test_a_worker_that_dies_is_an_error_not_a_wait() -> None:
     with parallel.LocalBackend(2) as backend, pytest.raises(RuntimeError, match="exit code 3"):
         list(backend.run(_exit_in_chunk_two, parallel.chunked(range(4), 1, lambda i: 1, 1)))
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="no SIGKILL on this system")
+def test_a_worker_killed_by_a_signal_is_said_so() -> None:
+    with parallel.LocalBackend(2) as backend, pytest.raises(parallel.WorkerDied) as died:
+        list(backend.run(_killed_in_chunk_two, parallel.chunked(range(4), 1, lambda i: 1, 1)))
+    assert died.value.signal == signal.SIGKILL
+    assert re.fullmatch(
+        r"worker [12] \(pid [0-9]+\) was killed by SIGKILL \(9\): out of memory\? .*", str(died.value)
+    )
 
 
 def test_a_workers_exception_is_raised_here() -> None:
