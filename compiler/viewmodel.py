@@ -173,6 +173,8 @@ class Info:
     var_indices: dict[str, tuple[int, ...]]
     var_values: dict[str, int]
     var_types: dict[str, tuple[str, tuple[str, ...]]]
+    var_ranges: dict[str, tuple[int | None, int | None]]  # bounded ints: lowest, highest
+    placed_types: tuple[int, ...]  # component types always in a zone
     modifier_params: tuple[tuple[str, ...], ...]
 
 

@@ -136,6 +136,10 @@ class GameInfo:
     )  # variable holding an entity (or a list of them) -> its type index, for readable views
     # variable -> (what it holds, the domains it is indexed by), in runtime/saved.py's value types
     var_types: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # bounded int variable -> the lowest and highest value it can hold (None: unbounded that side)
+    var_ranges: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
+    # the component types whose every component is in a zone whenever the game waits on a decision
+    placed_types: tuple[int, ...] = ()
     modifier_params: tuple[tuple[str, ...], ...] = ()  # each modifier's argument types, the same way
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text

@@ -6,8 +6,11 @@ rules: frames and their program counters, action ids, component ids, zone and do
 frame classes' slots, slot types and block counts) and refuses the first wrong one with a
 SavedStateError that names the field. A state that loads holds only values this engine can
 hold: its legal actions, observations, clone and JSON work, and it saves back to the same JSON.
-Whether the values make sense together (that a card a variable names is where the rules would
-have put it) is not checked: the rules may still stumble on such a state later.
+What the spec says of the values is checked too: a bounded variable within its range (the
+compiler's GameInfo.var_ranges), a component in one zone at most, and in one when its type is
+always in a zone (GameInfo.placed_types), and, on the state built, every invariant of the spec.
+Whether the values make sense together beyond that (that a card a variable names is where the
+rules would have put it) is not checked: the rules may still stumble on such a state later.
 
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
 a whole game of the largest real spec saves in under 20 KB); `Game.state_from_json(text,
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import json
 import operator
+import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -30,6 +34,7 @@ from runtime.engine import (
     Frame,
     GameInfo,
     GameState,
+    RuleError,
 )
 from runtime.rng import Rng
 
@@ -127,10 +132,45 @@ def parse_saved_state(text: object, max_chars: int = MAX_SAVED_STATE_CHARS) -> d
 State = TypeVar("State", bound=GameState)
 
 
-def load_state(state_cls: type[State], text: object, max_chars: int = MAX_SAVED_STATE_CHARS) -> State:
+def load_state(
+    state_cls: type[State], text: object, max_chars: int = MAX_SAVED_STATE_CHARS, invariants: bool = True
+) -> State:
     """A state `GameState.to_json` saved, as a state of the engine `state_cls`. Every field is
-    checked against that engine first: a SavedStateError, a ValueError, names the first wrong one."""
-    return state_cls._restore(read_saved_state(text, state_cls.INFO, max_chars))
+    checked against that engine first, then the spec's invariants against the state: a
+    SavedStateError, a ValueError, names the first wrong one (and no state is returned).
+    `invariants=False` only for the JSON of a state whose invariants were just checked (the
+    contract's round trip, runtime/contract.py): they cost as much as the rest of a load."""
+    state = state_cls._restore(read_saved_state(text, state_cls.INFO, max_chars))
+    if invariants:
+        refuse_broken_invariants(state)
+    return state
+
+
+def refuse_broken_invariants(state: GameState) -> None:
+    """Every invariant of the spec holds in a loaded state (the rules keep them after each action,
+    so a saved state that breaks one was edited). Evaluated untraced (a load is not play: rule
+    coverage does not count it), and what they leave in the state's caches is dropped."""
+    invariants = state.INFO.invariants
+    if not invariants:
+        return
+    tracer = sys.gettrace()
+    sys.settrace(None)
+    try:
+        for name, why, holds, _ in invariants:
+            try:
+                ok = holds(state)
+            except (RuleError, IndexError, ArithmeticError) as exc:
+                raise SavedStateError(
+                    f"saved state: the invariant '{name}' cannot be evaluated on it ({exc})"
+                ) from None
+            if not ok:
+                raise SavedStateError(
+                    f"saved state: the invariant '{name}' does not hold" + (f" ({why})" if why else "")
+                )
+    finally:
+        sys.settrace(tracer)
+    for kept in state.caches:
+        kept.clear()
 
 
 def read_saved_state(text: object, info: GameInfo, max_chars: int = MAX_SAVED_STATE_CHARS) -> dict[str, Any]:
@@ -523,9 +563,10 @@ class SavedStateCheck:
         self.integer(f"{field}[2]", until, -1, len(self.info.phases) - 1)
 
     def zones(self, piles: object, cells: object) -> None:
-        """Every component in at most one pile, of its own type; the occupied cells of the grids,
-        [zone, cell, component] by zone and cell, hold components of the zone's pile. (The engine
-        rebuilds its where- and position-indexes from these.)"""
+        """Every component in at most one pile, of its own type, and in one when its type is
+        always in a zone (GameInfo.placed_types); the occupied cells of the grids, [zone, cell,
+        component] by zone and cell, hold components of the zone's pile. (The engine rebuilds its
+        where- and position-indexes from these.)"""
         zones = self.info.zones
         sizes = [len(ids) for ids in self.info.type_ids]
         holder = [[-1] * n for n in sizes]  # the zone each component is in, from the piles
@@ -535,8 +576,19 @@ class SavedStateCheck:
                 if type(e) is not int or not 0 <= e < sizes[t]:
                     self.integer(f"piles[{zi}][{k}]", e, 0, sizes[t] - 1)
                 if holder[t][e] >= 0:
-                    self.fail(f"piles[{zi}][{k}]", f"is component {e}, which piles[{holder[t][e]}] holds too")
+                    first, zone = self.zone_name(holder[t][e]), self.zone_name(zi)
+                    where = f"in {zone} twice" if first == zone else f"in two zones, {first} and {zone}"
+                    raise SavedStateError(
+                        f"saved state: 'piles[{zi}][{k}]': {self.component(t, e)} is {where}"
+                    )
                 holder[t][e] = zi
+        for t in self.info.placed_types:
+            if -1 in holder[t]:
+                e = holder[t].index(-1)
+                raise SavedStateError(
+                    f"saved state: 'piles': {self.component(t, e)} is in no zone (every "
+                    f"{self.info.type_names[t]} is in one once the game has begun)"
+                )
         count = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
         placed = [[False] * n for n in sizes]
         previous = (-1, -1)
@@ -555,6 +607,14 @@ class SavedStateCheck:
                 self.fail(f"{field}[2]", "is a component on another cell too", e)
             previous, placed[t][e] = (zi, c), True
 
+    def zone_name(self, zi: int) -> str:
+        """A zone as the rules write it: `hand[US]` for a player's own."""
+        zone = self.info.zones[zi]
+        return zone.name if zone.owner < 0 else f"{zone.name}[{self.info.player_names[zone.owner]}]"
+
+    def component(self, t: int, e: int) -> str:
+        return f"{self.info.type_names[t]} '{self.info.type_labels[t][e]}'"
+
     def variables(self, value: object, options: dict[str, Any]) -> None:
         if type(value) is not dict:
             self.fail("vars", "must be an object", value)
@@ -570,6 +630,18 @@ class SavedStateCheck:
             problem = self.indexed_problem(value[name], vtype, indices)
             if problem is not None:
                 self.fail(f"vars.{name}{problem[0]}", problem[1], problem[2])
+        for name, (low, high) in self.info.var_ranges.items():
+            self.in_range(f"vars.{name}", value[name], len(types[name][1]), low, high)
+
+    def in_range(self, field: str, value: Any, depth: int, low: int | None, high: int | None) -> None:
+        """A bounded int variable's values (nested `depth` lists deep: one per index) within its
+        range; they are integers already."""
+        if depth:
+            for i, item in enumerate(value):
+                self.in_range(f"{field}[{i}]", item, depth - 1, low, high)
+        elif (low is not None and value < low) or (high is not None and value > high):
+            span = f"{'' if low is None else low}..{'' if high is None else high}"
+            raise SavedStateError(f"saved state: '{field}' is {value}, outside its range {span}")
 
     def indexed_problem(self, value: object, vtype: str, indices: tuple[str, ...]) -> Problem | None:
         """A variable indexed by players, components or enum values is nested lists, one item per

@@ -7,7 +7,8 @@ a traceback from deep inside, or a changed state:
   IllegalActionError naming it, and the state byte-identical (its JSON) and equal to a clone
   taken before;
 * ENTRY_CASES: a wrong action id, label or player given to the other public entries;
-* STATE_CASES: a tampered saved state given to state_from_json: a ValueError naming the field.
+* STATE_CASES: a tampered saved state given to state_from_json: a ValueError naming the field
+  (or the spec's range, zone rule or invariant the state breaks).
 
 A Hypothesis property then plays random games of every compiled game, throwing legal, illegal
 and ill-typed actions at random points, and checks that only the legal ones change anything.
@@ -231,10 +232,26 @@ def _format_1(d: dict[str, Any]) -> None:
     d["log"], d["history"] = [[-1, "ann chooses ace"]], [7]
 
 
+def _zone(name: str, zone: str, owner: int = -1) -> int:
+    """The index of a zone of a game among a saved state's piles."""
+    zones = game(name).info.zones
+    return next(i for i, z in enumerate(zones) if z.name == zone and z.owner == owner)
+
+
 def _top_slot(d: dict[str, Any], type_name: str) -> int:
     """The index of the top frame's first slot of a type."""
     frame = game().info.frames[d["stack"][-1][0]]
     return frame.SLOT_TYPES.index(type_name)
+
+
+def _enum_slot(d: dict[str, Any]) -> str:
+    """The path of the first frame slot holding an enum value."""
+    for i, (name, _, _) in enumerate(d["stack"]):
+        types = game().info.frames[name].SLOT_TYPES
+        for k, vtype in enumerate(types):
+            if vtype.startswith("enum:"):
+                return f"stack.{i}.2.{k}"
+    raise AssertionError("no frame of the state has an enum slot")
 
 
 def _spare_card(d: dict[str, Any]) -> int:
@@ -477,7 +494,7 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     (
         "a card in two piles",
         edit(lambda d: d["piles"][0].append(_spare_card(d))),
-        "'piles[5][1]' is component 16, which piles[0] holds too",
+        "saved state: 'piles[5][1]': card 'Chile' is in two zones, deck and map",
     ),
     (
         "a card on a cell of a pile it is not in",
@@ -504,6 +521,43 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
         "saved state: 'vars.ideology' must be an integer, not \"3\"",
     ),
     ("a missing variable", edit(lambda d: d["vars"].pop("round")), "'vars.round' is missing"),
+    # what the values mean: declared ranges, one zone per component, the spec's invariants
+    (
+        "a track above its max",
+        setting("vars.ideology", 9),
+        "saved state: 'vars.ideology' is 9, outside its range -8..8",
+    ),
+    (
+        "a track below its min",
+        setting("vars.ideology", -99),
+        "saved state: 'vars.ideology' is -99, outside its range -8..8",
+    ),
+    (
+        "an enum value out of range",
+        lambda d: setting(_enum_slot(d), 7)(d),
+        "saved state: 'stack[2].l_how' must be an use id, from -1 to 1, not 7",
+    ),
+    (
+        "a card in two players' hands",
+        edit(lambda d: d["piles"][2].append(d["piles"][1][0])),
+        "saved state: 'piles[2][5]': card 'Italy' is in two zones, hand[US] and hand[USSR]",
+    ),
+    (
+        "a card twice in one pile",
+        edit(lambda d: d["piles"][0].append(d["piles"][0][0])),
+        "saved state: 'piles[0][8]': card 'Argentina' is in deck twice",
+    ),
+    (
+        "a card in no zone",
+        edit(lambda d: d["piles"][0].pop()),
+        "saved state: 'piles': card 'Angola' is in no zone (every card is in one once the game has begun)",
+    ),
+    (
+        "a broken invariant",
+        setting("vars.reserve.0", 20),
+        "saved state: the invariant 'cubes_conserved' does not hold (every cube is on a card, in the "
+        "reserve or out of the game)",
+    ),
     ("a variable the game lacks", setting("vars.gold", 3), "'vars.gold' is not a variable of iron_curtain"),
     (
         "a per-player variable too short",
@@ -569,6 +623,47 @@ OTHER_STATE_CASES: list[tuple[str, str, Tamper, str]] = [
         "a list of players with a stranger",
         setting("vars.order_of_play", [0, 9]),
         "'vars.order_of_play[1]' must be a player id",
+    ),
+    (
+        "twilight_struggle",
+        "a per-player track above its max",
+        setting("vars.milops.1", 6),
+        "saved state: 'vars.milops[1]' is 6, outside its range 0..5",
+    ),
+    (
+        "twilight_struggle",
+        "a track below its min",
+        setting("vars.defcon", 0),
+        "saved state: 'vars.defcon' is 0, outside its range 1..5",
+    ),
+    (
+        "twilight_struggle",
+        "a card in a hand and the discard",
+        edit(
+            lambda d: d["piles"][_zone("twilight_struggle", "discard")].append(
+                d["piles"][_zone("twilight_struggle", "hand", 0)][0]
+            )
+        ),
+        "card 'Captured Nazi Scientist' is in two zones, hand[US] and discard",
+    ),
+    (
+        "twilight_struggle",
+        "a card in no zone",
+        edit(lambda d: d["piles"][_zone("twilight_struggle", "hand", 0)].pop()),
+        "is in no zone (every card is in one once the game has begun)",
+    ),
+    (
+        "guerra_fronteriza",
+        "an order card in no zone",
+        edit(lambda d: d["piles"][_zone("guerra_fronteriza", "attack_deck")].pop()),
+        "order_card 'Night Attack 1' is in no zone (every order_card is in one once the game has begun)",
+    ),
+    (
+        "guerra_fronteriza",
+        "a broken invariant",
+        setting("vars.merits.0", -1),
+        "saved state: the invariant 'research_within_merits' does not hold (a research pile never holds "
+        "more cards than its owner's merits)",
     ),
     (
         "twilight_struggle",

@@ -529,3 +529,20 @@ phases:
         m = compile_inline(tmp_path / "run", game_yaml)
         s = Game(m.State, m.scenarios.SCENARIOS, {}).new_initial_state(1)
         assert "a pass of loop" not in s.log(), s.log()
+
+
+def test_saved_states_are_checked_against_the_declared_ranges_and_zones(engine: ModuleType) -> None:
+    """The facts a loaded state is checked against (runtime/saved.py): each bounded variable's
+    range, and the component types the setup places whole (`for g in gem { move g to deck }`)."""
+    info = engine.INFO
+    assert info.var_ranges == {"score": (0, None), "heat": (0, 5)}
+    assert [info.type_names[t] for t in info.placed_types] == ["gem"]
+    game = make_game(engine)
+    s = game.new_initial_state(1)
+    data = json.loads(s.to_json())
+    data["vars"]["heat"] = 6
+    with pytest.raises(ValueError, match=r"'vars.heat' is 6, outside its range 0..5"):
+        game.state_from_json(json.dumps(data))
+    data["vars"]["heat"], data["vars"]["score"][1] = 0, -1
+    with pytest.raises(ValueError, match=r"'vars.score\[1\]' is -1, outside its range 0.."):
+        game.state_from_json(json.dumps(data))

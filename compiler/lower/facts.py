@@ -158,11 +158,100 @@ def info(cx: Context) -> Info:
         },
         var_values=held_types,
         var_types=var_types,
+        var_ranges=var_ranges(cx),
+        placed_types=placed_types(cx),
         modifier_params=tuple(
             tuple(value_type(sym.type_named(p.type.text) or PLAYER) for p in m.params)
             for m in sym.modifiers.values()
         ),
     )
+
+
+def var_ranges(cx: Context) -> dict[str, tuple[int | None, int | None]]:
+    """Each bounded int variable (a track: `min`, `max`) -> the lowest and highest value it can
+    hold (None: no bound that side). Every assignment clamps into the declared range; the variable's
+    initial value, which nothing clamps, widens it (a `min: 1` track without `initial` starts at 0).
+    A phase's pass counter is left out: the flow counts without clamping."""
+    counters = {ph.counter for ph in ir.walk(cx.sym.game) if isinstance(ph, ir.PhaseDecl)}
+    out: dict[str, tuple[int | None, int | None]] = {}
+    for name, (sv, t, _) in cx.sym.state.items():
+        if value_type(t) != "int" or (sv.low is None and sv.high is None) or name in counters:
+            continue
+        start = _initial(cx, sv, t)
+        start = start if type(start) is int else 0
+        low = None if sv.low is None else min(sv.low, start, sv.high if sv.high is not None else sv.low)
+        high = None if sv.high is None else max(sv.high, start)
+        out[name] = (low, high)
+    return out
+
+
+def placed_types(cx: Context) -> tuple[int, ...]:
+    """The component types (their indices) all of whose components are in a zone in every state
+    that waits on a decision: the setup moves or places each of them, whatever the options, before
+    anything that may stop for a decision. Nothing takes a component out of every zone (`move` and
+    `place` take it from one zone into another), so they stay in one; a saved state holding one in
+    no zone is refused (runtime/saved.py). A type this cannot tell (a move under a condition, a
+    loop over some of the type) is left out: its components may be in no zone."""
+    g = cx.sym.game
+    placed: dict[str, set[int]] = {}
+    for s in g.setup.body if g.setup is not None else ():
+        if cx.stops.stmt(s, cx.ann):
+            break
+        for tname, ids in _placing(cx, s):
+            placed.setdefault(tname, set()).update(ids)
+    zoned = {t.elem.name for _, t in cx.sym.zones.values() if t.elem is not None}
+    return tuple(
+        cx.type_index[t]
+        for t, info in cx.sym.entity_types.items()
+        if t in zoned and len(placed.get(t, ())) == len(info.ids)
+    )
+
+
+def _placing(cx: Context, s: ir.Stmt) -> list[tuple[str, range | set[int]]]:
+    """The components a statement of the setup surely moves or places into a zone, by type:
+    `move K to Z` or `place K on G at C` of a component K; `for x in T { .. move x .. }` over
+    every component of a type T (or every one but K: `where x != K`), whose body moves or places
+    x whichever way its ifs go."""
+    names = cx.ann.names
+    match s:
+        case ir.Move(item=item) | ir.Place(item=item):
+            b = names.get(id(item))
+            if b is not None and b.kind == "entity":
+                tname, index = cx.sym.entities[b.target]
+                return [(tname, {index})]
+        case ir.For(source=source, cond=cond, body=body):
+            b = names.get(id(source))
+            slot = cx.ann.slots.get(id(s))
+            if b is None or b.kind != "all" or slot is None or not _places_local(cx, body, slot):
+                return []
+            every = range(len(cx.sym.entity_types[b.target].ids))
+            if cond is None:
+                return [(b.target, every)]
+            if isinstance(cond, ir.Compare) and cond.op == "!=":
+                sides = (names.get(id(cond.left)), names.get(id(cond.right)))
+                for mine, other in (sides, sides[::-1]):
+                    if mine is not None and mine.kind == "local" and mine.target == slot:
+                        if other is not None and other.kind == "entity":
+                            tname, index = cx.sym.entities[other.target]
+                            if tname == b.target:
+                                return [(tname, set(every) - {index})]
+    return []
+
+
+def _places_local(cx: Context, body: tuple[ir.Stmt, ...], slot: str) -> bool:
+    """Whether `body` surely moves or places the local `slot` (in each branch of an if that has
+    an else)."""
+    for s in body:
+        match s:
+            case ir.Move(item=ir.Name() as item) | ir.Place(item=ir.Name() as item):
+                b = cx.ann.names.get(id(item))
+                if b is not None and b.kind == "local" and b.target == slot:
+                    return True
+            case ir.If(branches=branches, orelse=orelse):
+                if orelse and _places_local(cx, orelse, slot):
+                    if all(_places_local(cx, block, slot) for _, block in branches):
+                        return True
+    return False
 
 
 def _uses(g: ir.Game, what: str) -> bool:

@@ -4056,6 +4056,8 @@ INFO = GameInfo(
         "round": ("int", ()),
         "placements": ("int", ()),
     },
+    var_ranges={"deviation": (-5, 0)},
+    placed_types=(2, 3, 6, 7, 8),
     modifier_params=(),
     cached=(
         ("tunnel_room", ("p",), f_tunnel_room),

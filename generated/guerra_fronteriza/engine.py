@@ -5889,6 +5889,8 @@ INFO = GameInfo(
         "over": ("bool", ()),
         "maintained": ("bool", ()),
     },
+    var_ranges={},
+    placed_types=(6,),
     modifier_params=(),
     cached=(
         ("sides_at", ("t",), f_sides_at),

@@ -2211,6 +2211,8 @@ INFO = GameInfo(
         "reserve": ("int", ("player",)),
         "removed": ("int", ("player",)),
     },
+    var_ranges={"ideology": (-8, 8)},
+    placed_types=(1,),
     modifier_params=(),
     frames={
         frame.NAME: frame

@@ -13067,6 +13067,8 @@ INFO = GameInfo(
         "headline": ("entity:card", ("player",)),
         "over": ("bool", ()),
     },
+    var_ranges={"influence": (0, 99), "defcon": (1, 5), "milops": (0, 5), "space": (0, 8)},
+    placed_types=(3,),
     modifier_params=(
         ("player",),
         ("player",),
