@@ -35,6 +35,7 @@ from rulewright.gamelog import (
     SEED_LIMIT,
     GameLog,
     LogError,
+    Replay,
     ReplayDivergence,
     final_digest,
     log_text,
@@ -786,33 +787,38 @@ def open_logged_game(path: Path, max_bytes: int, ws: Workspace | None) -> tuple[
         raise UsageError(f"{log.path}: field 'options': {exc}") from None
 
 
+def replayed(game: Game, log: GameLog, steps: int | None = None) -> Replay:
+    """A logged game replayed: a divergence fails the command, a damaged log is a usage error."""
+    try:
+        return replay_log(game, log, steps)
+    except ReplayDivergence as exc:
+        raise CommandFailed(str(exc)) from None
+    except LogError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     html_path = output_file(args.html, "--html") if args.html is not None else None
     log, game = open_logged_game(Path(args.logfile), args.max_bytes, current_workspace(args))
     if log.spec_digest is not None and log.spec_digest != game.info.digest:
         print("note: the spec has changed since this log was recorded")
-    try:
-        state = replay_log(game, log)
-    except ReplayDivergence as exc:
-        raise CommandFailed(str(exc)) from None
-    n = len(log.actions)
+    replay = replayed(game, log)
+    state, n, unfinished = replay.state, replay.actions, replay.unfinished
     digest = final_digest(state)
     to_act = "" if state.is_terminal() else f"{game.info.player_names[state.current_player()]} to act"
-    if digest != log.final_digest:
-        if to_act and log.unfinished is None:
+    if digest != replay.final_digest:
+        if to_act and unfinished is None:
             raise CommandFailed(
                 f"{log.path}: the game goes on after the log's {n} actions ({to_act}), yet the log "
                 "does not say it is unfinished: it was cut short or edited"
             )
         raise CommandFailed(
             f"{log.path}: replay finished but the final state differs from field 'final_state_sha256': "
-            f"{digest} != {shown(log.final_digest, 20)}"
+            f"{digest} != {shown(replay.final_digest, 20)}"
         )
-    if log.unfinished is not None:
+    if unfinished is not None:
         now = to_act or result_line(game, state)
-        print(
-            f"replayed {n} actions of an unfinished game ({log.unfinished}); state matches ({digest}); {now}"
-        )
+        print(f"replayed {n} actions of an unfinished game ({unfinished}); state matches ({digest}); {now}")
     elif to_act:
         raise CommandFailed(
             f"{log.path}: the game had not ended ({to_act}), but the log has no field 'unfinished'"
@@ -820,7 +826,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(f"replayed {n} actions; final state matches ({digest}). {result_line(game, state)}")
     if html_path is not None:  # only a log that replays as recorded is shown
-        write_html(html_path, game, log.seed, state.history, args.html_steps, log.unfinished)
+        write_html(html_path, game, log.seed, state.history, args.html_steps, unfinished)
     return EXIT_OK
 
 
@@ -862,13 +868,9 @@ def cmd_draw(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.log is not None:
         log, game = open_logged_game(Path(args.log), MAX_LOG_BYTES, ws)
-        steps = len(log.actions) if args.steps is None else min(args.steps, len(log.actions))
-        try:
-            ids = None if log.action_ids is None else log.action_ids[:steps]
-            state = replay_log(game, dataclasses.replace(log, actions=log.actions[:steps], action_ids=ids))
-        except ReplayDivergence as exc:
-            raise CommandFailed(str(exc)) from None
-        done = steps
+        replay = replayed(game, log, args.steps)
+        state = replay.state
+        done = replay.actions if args.steps is None else min(args.steps, replay.actions)
     else:
         game = open_game(args.game, args.option, ws)
         state = game.new_initial_state(args.seed)

@@ -10,18 +10,38 @@ A log is one JSON object:
 
 Replay goes by the labels; `action_ids` is a cross-check. A log may come from anyone, so
 `read_log` trusts none of it: every field is checked for its type and range, and a LogError
-names the file and the field (or, for text that is not JSON, the line and column).
+names the file and the field (or, for text that is not JSON, the line and column). The file is
+streamed (rulewright/jsonstream.py): `read_log` reads the fields up to the actions, and
+`replay_log` replays each action as it reads it, then reads the fields after them, so memory
+does not grow with the log and a divergence is reported where it is met.
 """
 
 from __future__ import annotations
 
+import codecs
+import copy
 import hashlib
 import json
+import os
 import stat
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from rulewright.jsonstream import (
+    END,
+    BadNumber,
+    JsonError,
+    JsonStream,
+    Mark,
+    NotUtf8,
+    TooDeep,
+    TooLong,
+    elements,
+)
+from rulewright.jsonstream import kind as json_kind
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
 
@@ -66,110 +86,281 @@ def log_text(game: Game, seed: int, state: GameState, unfinished: str | None = N
 
 @dataclass(frozen=True)
 class GameLog:
-    """A log as read and checked by `read_log`."""
+    """A log's header as read and checked by `read_log`; `replay_log` streams its actions."""
 
     path: Path
     game: str
     options: dict[str, int | bool]
     seed: int
-    actions: tuple[str, ...]
-    action_ids: tuple[int, ...] | None
     spec_digest: str | None
+    fields: _Fields = field(repr=False, compare=False)  # what was read, and where the actions are
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A log replayed by `replay_log`: the state after its actions, and the fields read after them."""
+
+    state: GameState
+    actions: int  # how many the log holds (more than were replayed when `steps` stopped short)
     final_digest: str
     unfinished: str | None  # why the game stopped, for the log of an unfinished game
 
 
-def read_log(path: Path, max_bytes: int = MAX_LOG_BYTES) -> GameLog:
-    """Read and check a log file; a LogError says what is wrong with it and where."""
-    data = _load_json(path, max_bytes)
+# The fields a log's replay needs before its first action; a log that names them all before
+# 'actions' (as `play --log` writes it) is replayed while it is read, so a divergence is met at
+# once, and the fields after the actions are checked as they come. Any other order of fields is
+# read in two passes: the whole file is checked first, then its actions are read again.
+HEADER = frozenset({"game", "seed", "options", "spec_digest"})
+FIELDS = HEADER | {"actions", "action_ids", "final_state_sha256", "unfinished"}
+MAX_FIELD_CHARS = 2**20  # a field or action label taken whole: far above any real one
+SHOWN_ELEMENTS = 30  # enough of a list for `_shown`, which cuts at 60 characters
 
-    def bad(field: str, want: str, value: object) -> LogError:
-        return LogError(f"{path}: field '{field}' must be {want}, not {_shown(value)}")
 
-    if not isinstance(data, dict):
-        raise LogError(
-            f"{path}: not a rulewright log (a JSON object with game, seed and actions), "
-            f"but a JSON {_json_kind(data)}"
-        )
-    for key in ("game", "seed", "actions", "final_state_sha256"):
-        if key not in data:
-            raise LogError(f"{path}: no field '{key}'; is this a log written by `rulewright play --log`?")
-    game = data["game"]
-    if not isinstance(game, str) or not game:
-        raise bad("game", "a game's name", game)
-    seed = data["seed"]
-    if not _is_int(seed) or not 0 <= seed < SEED_LIMIT:
-        raise bad("seed", f"an integer from 0 to {SEED_LIMIT - 1}", seed)
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise bad("options", "an object of option values", options)
-    for key, value in options.items():
-        if not (isinstance(value, bool) or _is_int(value)):
-            raise bad(f"options.{key}", "an integer or true/false", value)
-    actions = data["actions"]
-    if not isinstance(actions, list):
-        raise bad("actions", "a list of action labels", actions)
-    for i, label in enumerate(actions):
-        if not isinstance(label, str):
-            raise bad(f"actions[{i}]", "an action label (a text)", label)
-    ids = data.get("action_ids")
-    if ids is not None:
-        if not isinstance(ids, list) or not all(_is_int(a) for a in ids):
-            raise bad("action_ids", "a list of integers", ids)
-        if len(ids) != len(actions):
+class _Fields:
+    """A log's fields as they stream past, each checked when it is met."""
+
+    def __init__(self, path: Path, identity: tuple[int, ...], start: Mark) -> None:
+        self.path, self.identity, self.start = path, identity, start
+        self.seen: set[str] = set()
+        self.game: str | None = None
+        self.seed: int | None = None
+        self.options: dict[str, int | bool] = {}
+        self.spec_digest: str | None = None
+        self.final_digest: str | None = None
+        self.unfinished: str | None = None
+        self.actions_at: Mark | None = None  # where the list of actions starts
+        self.actions: int | None = None  # how many; None until they are all read
+        self.ids_at: Mark | None = None
+        self.ids: int | None = None
+        self.complete = False  # read to the end of the file and checked
+
+    def copy(self) -> _Fields:
+        other = copy.copy(self)
+        other.seen = set(self.seen)
+        return other
+
+    def bad(self, name: str, want: str, value: object) -> LogError:
+        return LogError(f"{self.path}: field '{name}' must be {want}, not {_shown(value)}")
+
+    def meet(self, key: str) -> None:
+        if key in FIELDS:
+            if key in self.seen:  # `json.loads` would keep the last; which one was meant?
+                raise LogError(f"{self.path}: field '{key}' appears twice")
+            self.seen.add(key)
+
+    def member(self, key: str, stream: JsonStream) -> None:
+        """Read and check the value of the member `key` (not 'actions': the caller reads those)."""
+        self.meet(key)
+        if key == "action_ids":
+            if stream.peek() == "n":  # null: no cross-check, as when the field is absent
+                self.take(stream, key)
+                return
+            self.ids_at = stream.mark()
+            self.ids = self.count(stream, key)
+            return
+        if key not in FIELDS:
+            stream.skip()  # rules_version, result, returns, the log's lines: not needed to replay
+            return
+        value = self.take(stream, key)
+        if key == "game":
+            if not isinstance(value, str) or not value:
+                raise self.bad("game", "a game's name", value)
+            self.game = value
+        elif key == "seed":
+            if not _is_int(value) or not 0 <= value < SEED_LIMIT:
+                raise self.bad("seed", f"an integer from 0 to {SEED_LIMIT - 1}", value)
+            self.seed = value
+        elif key == "options":
+            if not isinstance(value, dict):
+                raise self.bad("options", "an object of option values", value)
+            for name, option in value.items():
+                if not (isinstance(option, bool) or _is_int(option)):
+                    raise self.bad(f"options.{name}", "an integer or true/false", option)
+            self.options = value
+        elif key == "final_state_sha256":
+            if not isinstance(value, str):
+                raise self.bad(key, "a text (16 hex digits)", value)
+            self.final_digest = value
+        elif key == "spec_digest":
+            if value is not None and not isinstance(value, str):
+                raise self.bad(key, "a text", value)
+            self.spec_digest = value
+        elif key == "unfinished":
+            if value is not None and not isinstance(value, str):
+                raise self.bad(key, "a text (why the game stopped)", value)
+            self.unfinished = value
+
+    def take(self, stream: JsonStream, name: str) -> Any:
+        try:
+            return stream.take(MAX_FIELD_CHARS)
+        except TooLong:
             raise LogError(
-                f"{path}: field 'action_ids' has {len(ids)} entries but 'actions' has {len(actions)}"
+                f"{self.path}: field '{name}' is longer than {MAX_FIELD_CHARS:,} characters, "
+                "far longer than any log's"
+            ) from None
+
+    def element(self, stream: JsonStream, name: str) -> Any:
+        try:
+            return stream.element(MAX_FIELD_CHARS)
+        except TooLong:
+            raise LogError(
+                f"{self.path}: field '{name}' is longer than {MAX_FIELD_CHARS:,} characters, "
+                "far longer than any log's"
+            ) from None
+
+    def begin(self, stream: JsonStream, name: str) -> None:
+        """Enter the list that field `name` must hold."""
+        if not stream.begin_array():
+            want = "a list of action labels" if name == "actions" else "a list of integers"
+            raise self.bad(name, want, self.take(stream, name))
+
+    def count(self, stream: JsonStream, name: str) -> int:
+        """Skip the list of field `name` ('actions' or 'action_ids'), checking each entry; how many."""
+        at = stream.mark()
+        self.begin(stream, name)
+        ints, n = name == "action_ids", 0
+        while True:
+            n += stream.skip_run(ints)
+            value = self.element(stream, f"{name}[{n}]")
+            if value is END:
+                return n
+            if ints and not _is_int(value):
+                raise self.bad(name, "a list of integers", self.first_elements(stream, at))
+            if not ints and not isinstance(value, str):
+                raise self.bad(f"actions[{n}]", "an action label (a text)", value)
+            n += 1
+
+    def first_elements(self, stream: JsonStream, at: Mark) -> list[Any]:
+        """The list at `at`, or enough of its first elements to show it."""
+        again = JsonStream(stream.file, at)
+        again.begin_array()
+        shown: list[Any] = []
+        while len(shown) < SHOWN_ELEMENTS and (value := self.element(again, "action_ids")) is not END:
+            shown.append(value)
+        return shown
+
+    def check(self) -> None:
+        """After the last field: the required ones are there, and the two lists agree."""
+        for key in ("game", "seed", "actions", "final_state_sha256"):
+            if key not in self.seen:
+                raise LogError(
+                    f"{self.path}: no field '{key}'; is this a log written by `rulewright play --log`?"
+                )
+        if self.ids is not None and self.ids != self.actions:
+            raise LogError(
+                f"{self.path}: field 'action_ids' has {self.ids} entries but 'actions' has {self.actions}"
             )
-    digest = data["final_state_sha256"]
-    if not isinstance(digest, str):
-        raise bad("final_state_sha256", "a text (16 hex digits)", digest)
-    spec_digest = data.get("spec_digest")
-    if spec_digest is not None and not isinstance(spec_digest, str):
-        raise bad("spec_digest", "a text", spec_digest)
-    unfinished = data.get("unfinished")
-    if unfinished is not None and not isinstance(unfinished, str):
-        raise bad("unfinished", "a text (why the game stopped)", unfinished)
-    return GameLog(
-        path,
-        game,
-        dict(options),
-        seed,
-        tuple(actions),
-        tuple(ids) if ids is not None else None,
-        spec_digest,
-        digest,
-        unfinished,
-    )
+        self.complete = True
 
 
-def replay_log(game: Game, log: GameLog) -> GameState:
-    """Play the log's actions on `game`; ReplayDivergence where the engine does not follow it.
-    (The caller compares the final state's digest.)"""
+def read_log(path: Path, max_bytes: int = MAX_LOG_BYTES) -> GameLog:
+    """Read and check a log's fields up to its actions (all of them, if they are in another order
+    than `play --log` writes); a LogError says what is wrong and where. Memory stays bounded
+    whatever the file's size: the actions are read by `replay_log`, one at a time."""
+    with _open_log(path, max_bytes) as (file, identity), _reading(path):
+        bom = file.read(3) == codecs.BOM_UTF8  # an editor may have added a byte-order mark
+        fields = _Fields(path, identity, Mark(3 if bom else 0, 0, 0))
+        stream = JsonStream(file, fields.start)
+        first = stream.peek()
+        if not first:
+            raise LogError(f"{path}: the file is empty")
+        if first != "{":
+            stream.skip()
+            stream.at_end()
+            raise LogError(
+                f"{path}: not a rulewright log (a JSON object with game, seed and actions), "
+                f"but a JSON {json_kind(first)}"
+            )
+        stream.expect("{", "Expecting value")
+        first_key = True
+        while (key := stream.key(first_key)) is not None:
+            first_key = False
+            if key != "actions":
+                fields.member(key, stream)
+                continue
+            fields.meet(key)
+            fields.actions_at = stream.mark()
+            if HEADER <= fields.seen:
+                return _header(fields)  # replay_log reads on from the actions
+            fields.actions = fields.count(stream, "actions")
+        stream.at_end()
+        fields.check()
+        return _header(fields)
+
+
+def _header(fields: _Fields) -> GameLog:
+    assert fields.game is not None and fields.seed is not None
+    return GameLog(fields.path, fields.game, dict(fields.options), fields.seed, fields.spec_digest, fields)
+
+
+def replay_log(game: Game, log: GameLog, steps: int | None = None) -> Replay:
+    """Play the log's actions on `game` as they are read (the first `steps` of them; the rest are
+    checked and counted), then read and check the fields after them. ReplayDivergence where the
+    engine does not follow the log, LogError where the file is not a log. (The caller compares the
+    final state's digest.)"""
+    fields = log.fields.copy()
+    assert fields.actions_at is not None
     state = game.new_initial_state(log.seed)
-    for i, label in enumerate(log.actions):
-        where = f"{log.path}: actions[{i}] (decision {i + 1}, '{_clip(label)}')"
-        if state.is_terminal():
-            raise ReplayDivergence(
-                f"{where}: the game is already over ({state.reason}) after {i} of the log's "
-                f"{len(log.actions)} actions"
-            )
-        try:
-            action = state.string_to_action(label)
-        except IllegalActionError as exc:
-            raise ReplayDivergence(f"replay diverges at {where}: {exc}") from None
-        if log.action_ids is not None and log.action_ids[i] != action:
-            raise ReplayDivergence(
-                f"{log.path}: action_ids[{i}] is {log.action_ids[i]}, but actions[{i}] '{_clip(label)}' "
-                f"is action {action}"
-            )
-        try:
-            state.apply_action(action)
-        except RuleError as exc:
-            raise ReplayDivergence(f"{where}: rule error: {exc}") from None
-    return state
+    with _open_log(log.path, None, fields.identity) as (file, _), _reading(log.path):
+        stream = JsonStream(file, fields.actions_at)
+        fields.begin(stream, "actions")
+        i = 0
+        while True:
+            if steps is not None and i >= steps:
+                i += stream.skip_run(ints=False)
+            label = fields.element(stream, f"actions[{i}]")
+            if label is END:
+                break
+            if not isinstance(label, str):
+                raise fields.bad(f"actions[{i}]", "an action label (a text)", label)
+            if steps is None or i < steps:
+                _replay_one(state, label, i, log.path)
+            i += 1
+        fields.actions = i
+        if not fields.complete:
+            while (key := stream.key(False)) is not None:
+                fields.member(key, stream)
+            stream.at_end()
+            fields.check()
+        if fields.ids_at is not None:
+            _check_ids(game, state, JsonStream(file, fields.ids_at), log.path)
+    assert fields.final_digest is not None
+    return Replay(state, i, fields.final_digest, fields.unfinished)
 
 
-def _load_json(path: Path, max_bytes: int) -> Any:
+def _replay_one(state: GameState, label: str, i: int, path: Path) -> None:
+    where = f"{path}: actions[{i}] (decision {i + 1}, '{_clip(label)}')"
+    if state.is_terminal():
+        raise ReplayDivergence(f"{where}: the game is already over ({state.reason}) after {i} actions")
+    try:
+        action = state.string_to_action(label)
+    except IllegalActionError as exc:
+        raise ReplayDivergence(f"replay diverges at {where}: {exc}") from None
+    try:
+        state.apply_action(action)
+    except RuleError as exc:
+        raise ReplayDivergence(f"{where}: rule error: {exc}") from None
+
+
+def _check_ids(game: Game, state: GameState, stream: JsonStream, path: Path) -> None:
+    """The cross-check: each replayed action's id is the one field 'action_ids' records."""
+    stream.begin_array()
+    replayed = state.history
+    for i, logged in enumerate(elements(stream, MAX_FIELD_CHARS)):
+        if i >= len(replayed):
+            return
+        if logged != replayed[i]:
+            label = game.info.action_label(replayed[i])
+            raise ReplayDivergence(
+                f"{path}: action_ids[{i}] is {logged}, but actions[{i}] '{_clip(label)}' is action {replayed[i]}"
+            )
+
+
+@contextmanager
+def _open_log(
+    path: Path, max_bytes: int | None, identity: tuple[int, ...] | None = None
+) -> Iterator[tuple[BinaryIO, tuple[int, ...]]]:
+    """The log file, open for reading, and what identifies it (to open the same file again)."""
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -181,46 +372,45 @@ def _load_json(path: Path, max_bytes: int) -> Any:
     if not stat.S_ISREG(info.st_mode):
         # a FIFO would block, /dev/zero would never end
         raise LogError(f"{path}: not a regular file (a device, a pipe or a socket)")
-    if info.st_size > max_bytes:
+    if max_bytes is not None and info.st_size > max_bytes:
         raise LogError(
             f"{path}: {info.st_size:,} bytes, more than a log may hold ({max_bytes:,}; "
             "`replay --max-bytes N` raises it)"
         )
     try:
-        raw = path.read_bytes()
+        # non-blocking: a FIFO put in the file's place since stat() must not hang the open
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise LogError(f"{path}: cannot read it ({os_reason(exc)})") from None
-    if not raw.strip():
-        raise LogError(f"{path}: the file is empty")
+    with os.fdopen(fd, "rb") as file:
+        opened = os.fstat(fd)
+        now = (opened.st_dev, opened.st_ino, opened.st_size, opened.st_mtime_ns)
+        if (identity or (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)) != now:
+            raise LogError(f"{path}: the file changed while it was read")
+        yield file, now
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """What the stream finds wrong with the file, as a LogError naming its place."""
     try:
-        text = raw.decode("utf-8-sig")  # an editor may have added a byte-order mark
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
+        yield
+    except JsonError as exc:
+        raise LogError(f"{path}:{exc.line}:{exc.col}: not a JSON log ({exc.msg})") from None
+    except NotUtf8 as exc:
         raise LogError(
-            f"{path}:{line}: not a log: byte 0x{raw[exc.start]:02x} is not UTF-8 text (at offset {exc.start})"
+            f"{path}:{exc.line}: not a log: byte 0x{exc.byte:02x} is not UTF-8 text (at offset {exc.offset})"
         ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LogError(f"{path}:{exc.lineno}:{exc.colno}: not a JSON log ({exc.msg})") from None
-    except RecursionError:
+    except TooDeep:
         raise LogError(f"{path}: not a log: its JSON is nested too deeply") from None
-    except ValueError as exc:  # an integer of more digits than Python converts
+    except BadNumber as exc:  # an integer of more digits than Python converts
         raise LogError(f"{path}: not a log: {exc}") from None
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read it ({os_reason(exc)})") from None
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _json_kind(value: object) -> str:
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, str):
-        return "string"
-    if value is None:
-        return "null"
-    return "boolean" if isinstance(value, bool) else "number"
 
 
 def _clip(text: str, limit: int = 60) -> str:

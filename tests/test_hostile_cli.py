@@ -14,7 +14,9 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -320,6 +322,24 @@ def flipped_id(data: dict[str, Any], _: str) -> bytes:
     return json.dumps({**data, "action_ids": ids}).encode()
 
 
+def sorted_fields(then: Damage | None = None) -> Damage:
+    """The fields in the alphabet's order (as a tool may rewrite a log): actions before game and
+    seed, so the log is read in two passes."""
+
+    def damage(data: dict[str, Any], text: str) -> bytes:
+        out = json.loads(then(data, text)) if then else data
+        return json.dumps(out, sort_keys=True).encode()
+
+    return damage
+
+
+def escaped_labels(data: dict[str, Any], _: str) -> bytes:
+    """Every action label written with \\u escapes, as a JSON writer may."""
+    labels = ["".join(f"\\u{ord(c):04x}" for c in label) for label in data["actions"]]
+    head = json.dumps({k: v for k, v in data.items() if k != "actions"})[:-1]
+    return (head + ', "actions": [' + ", ".join(f'"{label}"' for label in labels) + "]}").encode()
+
+
 LOG_CASES: list[tuple[str, Damage, int, str]] = [
     ("empty", lambda d, t: b"", 2, "the file is empty"),
     ("blank", lambda d, t: b"  \n\n ", 2, "the file is empty"),
@@ -423,6 +443,43 @@ LOG_CASES: list[tuple[str, Damage, int, str]] = [
         "note: the spec has changed since this log was recorded",
     ),
     ("byte-order-mark", lambda d, t: b"\xef\xbb\xbf" + t.encode(), 0, "final state matches"),
+    # the fields in another order than `play --log` writes them: read in two passes, same checks
+    ("fields-sorted", sorted_fields(), 0, "final state matches"),
+    ("sorted-action-unknown", sorted_fields(swapped_label(5, "Play the Moon")), 1, "replay diverges at"),
+    (
+        "sorted-action-number",
+        sorted_fields(swapped_label(3, 7)),
+        2,
+        "field 'actions[3]' must be an action label",
+    ),
+    ("sorted-id-flipped", sorted_fields(flipped_id), 1, "action_ids[0] is"),
+    ("sorted-no-game", sorted_fields(without("game")), 2, "no field 'game'"),
+    ("labels-escaped", escaped_labels, 0, "final state matches"),
+    ("ids-null", edited(action_ids=None), 0, "final state matches"),
+    (
+        "seed-twice",
+        lambda d, t: t.replace('"seed": 4', '"seed": 4, "seed": 5').encode(),
+        2,
+        "field 'seed' appears twice",
+    ),
+    (
+        "actions-twice",
+        lambda d, t: t.replace('"result"', '"actions": [], "result"').encode(),
+        2,
+        "field 'actions' appears twice",
+    ),
+    (
+        "label-long",
+        swapped_label(5, "x" * 2**21),
+        2,
+        "field 'actions[5]' is longer than 1,048,576 characters",
+    ),
+    (
+        "garbage-after-actions",
+        lambda d, t: t.replace('"result"', '"result" "x"').encode(),
+        2,
+        "not a JSON log (Expecting ':' delimiter)",
+    ),
 ]
 
 _LOGS: dict[str, str] = {}  # game -> the text of a real log, written once
@@ -491,6 +548,64 @@ def test_log_that_is_no_file(
     (tmp_path / "big.json").write_text("{}" + " " * 200, encoding="utf-8")
     run = rulewright(capsys, "replay", where.replace("{tmp}", str(tmp_path)), "--max-bytes", "100")
     sound(run, 2, expect)
+
+
+BIG_LOG_BYTES = 30 * 2**20
+MEASURED = (  # runs its arguments, then prints the largest resident size of that child, in KiB
+    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def big_log(data: dict[str, Any], path: Path, sort: bool) -> None:
+    """A log of BIG_LOG_BYTES: a real header, then actions that diverge at the sixth and go on
+    and on; action_ids as many."""
+    head = {k: v for k, v in data.items() if k not in ("actions", "action_ids", "log")}
+    labels = [*data["actions"][:5], "Play the Moon", *data["actions"][6:]]
+    block = ",\n".join(json.dumps(label) for label in labels)
+    ids = ",\n".join(str(a) for a in data["action_ids"])
+    repeat = BIG_LOG_BYTES // (len(block) + len(ids) + 4)
+    lists = {
+        "actions": "[\n" + ",\n".join([block] * repeat) + "\n]",
+        "action_ids": "[\n" + ",\n".join([ids] * repeat) + "\n]",
+    }
+    members = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in head.items()]
+    members += [f"{json.dumps(k)}: {v}" for k, v in lists.items()]
+    path.write_text("{\n" + ",\n".join(sorted(members) if sort else members) + "\n}\n", encoding="utf-8")
+
+
+def peak_kib(*argv: str) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, sys.executable, "-m", "rulewright", *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return int(done.stdout)
+
+
+@pytest.mark.parametrize("sort", [False, True], ids=["as-written", "fields-sorted"])
+def test_big_log_diverges_in_bounded_memory(
+    sort: bool, logs: dict[str, str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A 30 MB log whose sixth action diverges: replay says so at once when the fields come in
+    the order `play --log` writes (after one cheap pass over the file otherwise), and its memory
+    does not grow with the file: at most a third of the file's size above a small log's replay
+    (reading the whole file as one JSON value took over five times its size)."""
+    small, big = tmp_path / "small.json", tmp_path / "big.json"
+    small.write_text(logs["iron_curtain"], encoding="utf-8")
+    big_log(json.loads(logs["iron_curtain"]), big, sort)
+    size = big.stat().st_size
+    assert size > BIG_LOG_BYTES * 0.9
+    start = time.perf_counter()
+    run = rulewright(capsys, "replay", str(big))
+    seconds = time.perf_counter() - start
+    sound(run, 1, f"replay diverges at {big}: actions[5] (decision 6, 'Play the Moon'): no legal action")
+    if not sort:
+        assert seconds < 5, seconds  # the rest of the file is never read
+    growth = peak_kib("replay", str(big)) - peak_kib("replay", str(small))
+    assert growth * 1024 < size / 3, (growth, size)
 
 
 def test_log_to_a_fifo_without_reader(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
