@@ -51,6 +51,12 @@ def not_a_file(kind: str) -> str:
     return f"this is {kind}, not a file"
 
 
+IS_A_LINK: Final = (
+    "this is a symbolic link, which is not followed: a spec's files must be regular files inside its folder"
+)
+LINK_ON_THE_WAY: Final = "cannot read this file: it, or a folder on its way, became a symbolic link"
+
+
 def file_too_big(size: int, limit: int) -> str:
     return f"this file holds {size:,} bytes; the limit is {limit:,}"
 
@@ -182,7 +188,11 @@ def needs_a_type(what: str) -> str:
 # ---- assembling the spec (load.py: sections, declarations, scenarios) ---------------------------
 
 NO_SPEC_FILES: Final = "no *.yaml spec files in this folder"
-SCENARIOS_NOT_A_FOLDER: Final = "'scenarios' here is not a folder (or a link to one), so no scenario was read"
+SCENARIOS_NOT_A_FOLDER: Final = "'scenarios' here is not a folder, so no scenario was read"
+SCENARIOS_IS_A_LINK: Final = (
+    "'scenarios' here is a symbolic link, which is not followed, so no scenario was read: "
+    "a spec's files must be inside its folder"
+)
 
 
 def unknown_top_level_key(key: str, close: str | None) -> str:
