@@ -185,6 +185,40 @@ def needs_a_type(what: str) -> str:
     return f"{what} needs a type"
 
 
+# ---- the size of a state (bounds.py) -----------------------------------------------------------
+
+
+def _figure(n: int) -> str:
+    """A count with thousands separators (one too long to print, which no limit nears, in short)."""
+    return f"{n:,}" if n < 10**30 else "more than 10^30"
+
+
+def state_table_too_big(name: str, entries: int, sizes: list[int], limit: int) -> str:
+    shown = " x ".join(f"{n:,}" for n in sizes[:8]) + (" x ..." if len(sizes) > 8 else "")
+    return f"state variable '{name}' has {_figure(entries)} entries ({shown}); at most {limit:,}"
+
+
+def state_table_indices(indices: list[tuple[str, str]]) -> str:
+    shown = ", ".join(f"{t} ({what})" for t, what in indices[:8]) + (", ..." if len(indices) > 8 else "")
+    return f"an entry for every combination of its indices: {shown}"
+
+
+def state_too_big(total: int, tables: int, zones: int, components: int, piles: int, limit: int) -> str:
+    held = f"{components:,} component{'s' * (components != 1)}, {piles:,} pile{'s' * (piles != 1)}"
+    where = f" and {zones:,} in its zones ({held})" if zones else ""
+    return (
+        f"a state of this game has {_figure(total)} entries: {_figure(tables)} in its state "
+        f"variables{where}; at most {limit:,}"
+    )
+
+
+def biggest_tables(tables: list[tuple[str, int]]) -> str:
+    return "the biggest: " + ", ".join(f"'{name}' has {_figure(n)}" for name, n in tables)
+
+
+STATE_COPIED_NOTE: Final = "every state holds them all, and the engine copies a state at every step"
+
+
 # ---- assembling the spec (load.py: sections, declarations, scenarios) ---------------------------
 
 NO_SPEC_FILES: Final = "no *.yaml spec files in this folder"

@@ -131,6 +131,20 @@ def _non_utf8_name(folder: Path) -> None:
         f.write(b"constantz: {}\n")
 
 
+def _two_enums(count: int) -> Callable[[Path], None]:
+    """A state variable indexed by two enums of `count` values each (in files of their own)."""
+
+    def build(folder: Path) -> None:
+        (folder / "game.yaml").write_text(
+            GAME + "state:\n  x: {type: int, per: [row, col]}\n", encoding="utf-8"
+        )
+        for name in ("row", "col"):
+            values = ", ".join(f"{name}{i}" for i in range(count))
+            (folder / f"enum_{name}.yaml").write_text(f"enums:\n  {name}: [{values}]\n", encoding="utf-8")
+
+    return build
+
+
 def _deep_blocks(levels: int) -> str:
     return (
         "constants:\n  x:\n"
@@ -297,6 +311,12 @@ CASES = [
         "with this file the spec's files hold more than 8,388,608 bytes [limit-exceeded]",
     ),
     Case("load-2000-files", _many_files, ": ok"),
+    Case(
+        "load-state-of-50000-by-50000",  # checked clean, then ran out of memory in play
+        _two_enums(50_000),
+        "game.yaml:7:3: error: state variable 'x' has 2,500,000,000 entries (50,000 x 50,000); "
+        "at most 1,000,000 [limit-exceeded]",
+    ),
     # nesting
     Case(
         "load-50000-brackets",
