@@ -32,7 +32,7 @@ from compiler.limits import (
 )
 from compiler.load_board import read_board
 from compiler.resolve import NAME_RE, plain_name
-from compiler.source import SourceError, decode, is_folder, is_link, read_bytes
+from compiler.source import Folder, SourceError, decode, is_folder, is_link, read_bytes
 from compiler.sourcemap import SourceMap
 
 # ---- source maps for DSL strings ---------------------------------------------------------------
@@ -504,24 +504,29 @@ def _read_sources(
     name_of = name_of or _DisplayPaths()
     out: list[_Source] = []
     total = 0
-    for path in paths:
-        name = name_of(path)
-        text: str | None = None
-        data = b""
-        try:
-            data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)), folder)
-            total += len(data)
-            text = decode(data)
-        except SourceError as exc:
-            notes: tuple[str, ...] = ()
-            if exc.code == codes.LIMIT_EXCEEDED:
-                if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
-                    exc = SourceError(codes.LIMIT_EXCEEDED, messages.spec_too_big(MAX_SPEC_BYTES))
-                    notes = (messages.protects_the_tool("MAX_SPEC_BYTES"),)
-                else:
-                    notes = (messages.protects_the_tool("MAX_FILE_BYTES"),)
-            sink.error(exc.code, Span(name, exc.line, exc.col, exc.line, exc.col + 1), exc.message, *notes)
-        out.append(_Source(path, name, text, data))
+    within = Folder(folder)
+    try:
+        for path in paths:
+            name = name_of(path)
+            text: str | None = None
+            data = b""
+            try:
+                data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)), within)
+                total += len(data)
+                text = decode(data)
+            except SourceError as exc:
+                notes: tuple[str, ...] = ()
+                if exc.code == codes.LIMIT_EXCEEDED:
+                    if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
+                        exc = SourceError(codes.LIMIT_EXCEEDED, messages.spec_too_big(MAX_SPEC_BYTES))
+                        notes = (messages.protects_the_tool("MAX_SPEC_BYTES"),)
+                    else:
+                        notes = (messages.protects_the_tool("MAX_FILE_BYTES"),)
+                span = Span(name, exc.line, exc.col, exc.line, exc.col + 1)
+                sink.error(exc.code, span, exc.message, *notes)
+            out.append(_Source(path, name, text, data))
+    finally:
+        within.close()
     return out
 
 

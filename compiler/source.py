@@ -6,7 +6,7 @@ are not text. Each is refused with a reason instead of hanging or raising.
 
 No symbolic link is followed: a link in a shared spec folder may point anywhere (at
 /proc/self/environ, say), and a diagnostic would quote the target's text. `open_regular` is the one
-place that opens a spec file: the file itself is opened with O_NOFOLLOW, and with `within` (the
+place that opens a spec file: the file itself is opened with O_NOFOLLOW, and within a `Folder` (the
 spec folder) every folder below that one too, each relative to the one above it, so no link on the
 way is followed either, even one made after the folder was listed.
 """
@@ -88,11 +88,38 @@ _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
-def open_regular(path: Path, within: Path | None = None) -> int:
+class Folder:
+    """A folder that files are read from through no symbolic link below it (the spec folder): each
+    folder under it is opened once, relative to the one above and not through a link, and kept
+    open for the files it holds until `close`. The folder itself, named by the user, may be a link."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fds: dict[tuple[str, ...], int] = {}
+
+    def holds(self, path: Path) -> bool:
+        return path.is_relative_to(self.path) and path != self.path
+
+    def fd(self, parts: tuple[str, ...]) -> int:
+        """A descriptor of the folder `parts` below this one (OSError ELOOP: one of them is a link)."""
+        if parts not in self._fds:
+            if not parts:
+                self._fds[parts] = os.open(self.path, os.O_RDONLY | _DIRECTORY)
+            else:
+                above = self.fd(parts[:-1])
+                flags = os.O_RDONLY | _DIRECTORY | _NOFOLLOW
+                self._fds[parts] = os.open(parts[-1], flags, dir_fd=above)
+        return self._fds[parts]
+
+    def close(self) -> None:
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
+
+
+def open_regular(path: Path, within: Folder | None = None) -> int:
     """A descriptor open for reading on the regular file `path`, else SourceError. No symbolic
-    link is followed: not `path` itself, and with `within` (a folder `path` is inside, say the
-    spec folder) no folder between the two either. Only `within` itself, named by the user, may be
-    reached through a link."""
+    link is followed: not `path` itself, and when `within` holds it, no folder between the two."""
     try:
         st = os.lstat(path)
     except OSError as exc:
@@ -101,14 +128,17 @@ def open_regular(path: Path, within: Path | None = None) -> int:
         raise SourceError(codes.UNREADABLE_FILE, messages.IS_A_LINK)
     if not stat.S_ISREG(st.st_mode):
         raise SourceError(codes.UNREADABLE_FILE, messages.not_a_file(_kind(st.st_mode)))
-    parts = path.relative_to(within).parts if within is not None and path.is_relative_to(within) else ()
+    flags = os.O_RDONLY | _NOFOLLOW | _NONBLOCK
     try:
-        if not parts:
-            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+        if within is not None and within.holds(path):
+            parts = path.relative_to(within.path).parts
+            fd = os.open(parts[-1], flags, dir_fd=within.fd(parts[:-1]))
         else:
-            fd = _open_below(within or Path("."), parts)
+            fd = os.open(path, flags)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:  # it became a link since the lstat, or a folder on the way is one
+        # it became a link since the lstat, or a folder on the way is one (O_DIRECTORY | O_NOFOLLOW
+        # on a link to a folder: "not a folder")
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR) and any(map(is_link, (path, *path.parents))):
             raise SourceError(codes.UNREADABLE_FILE, messages.LINK_ON_THE_WAY) from None
         raise _unreadable(exc) from None
     try:
@@ -122,20 +152,7 @@ def open_regular(path: Path, within: Path | None = None) -> int:
     return fd
 
 
-def _open_below(folder: Path, parts: tuple[str, ...]) -> int:
-    """Open folder/parts[0]/.../parts[-1], each part relative to the one above, none through a link."""
-    fd = os.open(folder, os.O_RDONLY | _DIRECTORY)
-    try:
-        for name in parts[:-1]:
-            below = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
-            os.close(fd)
-            fd = below
-        return os.open(parts[-1], os.O_RDONLY | _NOFOLLOW | _NONBLOCK, dir_fd=fd)
-    finally:
-        os.close(fd)
-
-
-def read_bytes(path: Path, limit: int, within: Path | None = None) -> bytes:
+def read_bytes(path: Path, limit: int, within: Folder | None = None) -> bytes:
     """The bytes of the regular file `path` (see open_regular) of at most `limit` bytes, else
     SourceError."""
     fd = open_regular(path, within)
@@ -186,6 +203,6 @@ def _position(before: str) -> tuple[int, int]:
     return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
 
 
-def read_text(path: Path, limit: int, within: Path | None = None) -> str:
+def read_text(path: Path, limit: int, within: Folder | None = None) -> str:
     """A file's text (see read_bytes and decode)."""
     return decode(read_bytes(path, limit, within))

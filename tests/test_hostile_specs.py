@@ -166,3 +166,20 @@ def test_no_link_is_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         assert not os.path.islink(path) or flags & os.O_NOFOLLOW, f"{path} opened through its link"
         assert not Path(path).resolve().is_relative_to(outside), f"{path} is outside the folder"
         assert Path(path).resolve() != Path("/proc/self/environ").resolve()
+
+
+def test_a_folder_that_became_a_link_after_the_listing_is_not_followed(tmp_path: Path) -> None:
+    """A file listed in scenarios/ is read through no link even if scenarios/ is swapped for a
+    link to a folder elsewhere between the listing and the reading."""
+    from compiler.source import Folder, SourceError, read_bytes
+
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "s.yaml").write_text("secret\n", encoding="utf-8")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "scenarios").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    within = Folder(tmp_path / "spec")
+    try:
+        with pytest.raises(SourceError, match="became a symbolic link"):
+            read_bytes(tmp_path / "spec" / "scenarios" / "s.yaml", 100, within)
+    finally:
+        within.close()
