@@ -101,7 +101,7 @@ class Folder:
         return path.is_relative_to(self.path) and path != self.path
 
     def fd(self, parts: tuple[str, ...]) -> int:
-        """A descriptor of the folder `parts` below this one (OSError ELOOP: one of them is a link)."""
+        """A descriptor of the folder `parts` below this one (OSError ENOTDIR or ELOOP: one is a link)."""
         if parts not in self._fds:
             if not parts:
                 self._fds[parts] = os.open(self.path, os.O_RDONLY | _DIRECTORY)
