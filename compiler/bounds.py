@@ -1,18 +1,30 @@
 """Bounds: a loaded ir.Game -> diagnostics for rules that could never end or that would break
-the interpreter: endless recursion, and nesting deeper than generated Python may go.
+the interpreter: endless recursion, and nesting deeper than generated Python may go; and, once
+the names are resolved, a state too big to hold (`state_size`).
 
-Runs before resolve, so nothing later walks a tree too deep for it. What runs for too long at run
-time is the engine's step budget (docs/limits.md); this pass rejects only what it can see.
+`bounds` runs before resolve, so nothing later walks a tree too deep for it. What runs for too long
+at run time is the engine's step budget (docs/limits.md); this pass rejects only what it can see.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink
-from compiler.limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH, MAX_LOOP_DEPTH
+from compiler.limits import (
+    MAX_BLOCK_DEPTH,
+    MAX_EXPRESSION_DEPTH,
+    MAX_LOOP_DEPTH,
+    MAX_STATE_ENTRIES,
+    MAX_STATE_TABLE,
+)
+from compiler.typesys import PLAYER, Type
+
+if TYPE_CHECKING:
+    from compiler.resolve import Symbols
 
 _LOOPS = (ir.For, ir.Repeat, ir.While)
 
@@ -217,3 +229,72 @@ def _parts_always_run(node: object) -> list[object] | None:
         case ir.BoolOp():
             return [node.left]
     return None
+
+
+# ---- the size of a state ----------------------------------------------------------------------
+
+
+def state_size(sym: Symbols, sink: Sink) -> None:
+    """Report a state variable with more entries than MAX_STATE_TABLE, and else a state with more
+    than MAX_STATE_ENTRIES in all: the engine allocates them in every state and copies them at
+    every step (lower/facts.py lays them out; runtime/engine.py's Zones holds the components)."""
+    players = max(1, min(sym.max_players, len(sym.players)))
+    tables: list[tuple[int, ir.StateVar]] = []
+    too_big = False
+    for sv, _, per in sym.state.values():
+        sizes = [_index_size(sym, pt, players) for pt in per]
+        entries = 1
+        for size, _ in sizes:
+            entries *= size
+        tables.append((entries, sv))
+        if entries > MAX_STATE_TABLE:
+            too_big = True
+            sink.error(
+                codes.LIMIT_EXCEEDED,
+                sv.span,
+                messages.state_table_too_big(sv.name, entries, [n for n, _ in sizes], MAX_STATE_TABLE),
+                messages.state_table_indices(
+                    [(str(pt), what) for pt, (_, what) in zip(per, sizes, strict=True)]
+                ),
+                messages.protects_the_tool("MAX_STATE_TABLE"),
+            )
+    if too_big:
+        return  # the total is over too, and says nothing more
+    components = sum(len(info.ids) for info in sym.entity_types.values())
+    grids = any(z.kind == "grid" for z, _ in sym.zones.values())
+    piles = sum(players if z.per_player else 1 for z, _ in sym.zones.values())
+    in_zones = components * (3 if grids else 2) + piles
+    in_tables = sum(entries for entries, _ in tables)
+    if in_tables + in_zones <= MAX_STATE_ENTRIES:
+        return
+    biggest = sorted((t for t in tables if t[0] > 1), key=lambda t: -t[0])[:3]
+    # at the biggest part: the biggest state variable, or the type that has the most components
+    at = sym.game.span
+    if tables and max(entries for entries, _ in tables) * 2 >= in_zones:
+        at = max(tables, key=lambda t: t[0])[1].span
+    elif sym.entity_types:
+        at = max(sym.entity_types.values(), key=lambda i: len(i.ids)).decl.span
+    sink.error(
+        codes.LIMIT_EXCEEDED,
+        at,
+        messages.state_too_big(
+            in_tables + in_zones, in_tables, in_zones, components, piles, MAX_STATE_ENTRIES
+        ),
+        *([messages.biggest_tables([(sv.name, n) for n, sv in biggest])] if biggest else []),
+        messages.STATE_COPIED_NOTE,
+        messages.protects_the_tool("MAX_STATE_ENTRIES"),
+    )
+
+
+def _index_size(sym: Symbols, t: Type, players: int) -> tuple[int, str]:
+    """The entries one index of a state variable takes, and what they are (an index of an unknown
+    type, reported already, takes one)."""
+    if t == PLAYER:
+        return players, f"{players:,} players"
+    if t.kind == "entity" and t.name in sym.entity_types:
+        count = len(sym.entity_types[t.name].ids)
+        return count + 1, f"{count:,} components and none"
+    if t.kind == "enum" and t.name in sym.enums:
+        count = len(sym.enums[t.name])
+        return count, f"{count:,} values"
+    return 1, "unknown"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import ir
-from compiler.bounds import bounds
+from compiler.bounds import bounds, state_size
 from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
@@ -82,6 +82,7 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
         )
     try:
         sym = resolve(game, sink)
+        state_size(sym, sink)
         ann = check(sym, sink)
         find_leaks(sym, ann, sink)
         find_board_leaks(sym, ann, sink)

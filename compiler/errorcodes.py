@@ -73,7 +73,7 @@ UNCACHEABLE: Final = ErrorCode(
 )
 UNREADABLE_FILE: Final = ErrorCode(
     "unreadable-file",
-    "a spec or scenario path that is not a readable file (a folder, a FIFO, a device, a symlink loop)",
+    "a spec or scenario path that is not a readable regular file (a folder, a FIFO, a device, a symbolic link)",
 )
 NOT_TEXT: Final = ErrorCode(
     "not-text", "a file that is not UTF-8 text, or holds a NUL or another control character"

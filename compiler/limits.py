@@ -59,6 +59,20 @@ MAX_EXPRESSION_DEPTH = 64
 DEFAULT_STEP_BUDGET = 1_000_000
 MAX_STEP_BUDGET = 1_000_000_000
 
+# Entries of one state variable: the product of its indices' sizes (a player index counts the
+# players, a component index its type's components and `none`, an enum index its values). The
+# engine allocates every entry in every state, and copies them at every step. The largest table of
+# the four real games has 180 entries (guerra_fronteriza's `reinforced`, 36 x 5).
+MAX_STATE_TABLE = 1_000_000
+
+# Entries of one whole state: every state variable's entries, plus what its zones take (an entry
+# per component for the zone it is in, one for its place in that zone, one for its cell when a zone
+# is a grid, and a pile per zone and per player of a per-player zone). A state is copied at every
+# step, so this bounds the time and memory of each. The real games hold at most 1,366 (guerra
+# fronteriza: 823 in state variables, 543 in zones for its 261 components and 21 piles). A state
+# of 2,000,000 entries is some 16 MB, copied in a few milliseconds.
+MAX_STATE_ENTRIES = 2_000_000
+
 # The board's size and every position, size and origin on it (board.yaml), in picture units: a
 # picture far larger than any screen is a mistake, and would make an enormous SVG.
 MAX_BOARD_SIZE = 20_000

@@ -32,7 +32,7 @@ from compiler.limits import (
 )
 from compiler.load_board import read_board
 from compiler.resolve import NAME_RE, plain_name
-from compiler.source import SourceError, decode, read_bytes
+from compiler.source import Folder, SourceError, decode, is_folder, is_link, read_bytes
 from compiler.sourcemap import SourceMap
 
 # ---- source maps for DSL strings ---------------------------------------------------------------
@@ -415,14 +415,16 @@ def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:
     """The spec's YAML files and its scenario files, in a stable order. Anything named *.yaml is
     listed, folders and FIFOs too: reading refuses them with a diagnostic rather than skip them."""
     files = [p for p in sorted(folder.glob("*.yaml")) if p.name != BOARD_FILE]
-    scen = sorted((folder / "scenarios").glob("*.yaml")) if (folder / "scenarios").is_dir() else []
+    # a scenarios/ that is a symbolic link is not listed (load_game reports it): nothing is read
+    # through a link (source.py)
+    scen = sorted((folder / "scenarios").glob("*.yaml")) if is_folder(folder / "scenarios") else []
     return files, scen
 
 
 def board_file(folder: Path) -> Path | None:
     """The spec's board.yaml (how the game is drawn), if it has one: not a rule file."""
     path = folder / BOARD_FILE
-    return path if path.exists() or path.is_symlink() else None
+    return path if os.path.lexists(path) else None
 
 
 def display_path(path: Path) -> str:
@@ -485,7 +487,7 @@ def spec_digests(folder: Path, root: Path) -> tuple[str, str, str | None] | None
         except (ValueError, OSError, RuntimeError):
             return str(path)
 
-    sources = _read_sources(files + scen_files + ([board] if board else []), sink, name_in_root)
+    sources = _read_sources(folder, files + scen_files + ([board] if board else []), sink, name_in_root)
     if sink.has_errors:
         return None
     rules = sources[: len(files)]
@@ -495,31 +497,36 @@ def spec_digests(folder: Path, root: Path) -> tuple[str, str, str | None] | None
 
 
 def _read_sources(
-    paths: list[Path], sink: Sink, name_of: Callable[[Path], str] | None = None
+    folder: Path, paths: list[Path], sink: Sink, name_of: Callable[[Path], str] | None = None
 ) -> list[_Source]:
     """Read every file once, within the bounds of compiler/limits.py (each named by `name_of`, by
-    default display_path)."""
+    default display_path), and those inside the spec `folder` through no symbolic link."""
     name_of = name_of or _DisplayPaths()
     out: list[_Source] = []
     total = 0
-    for path in paths:
-        name = name_of(path)
-        text: str | None = None
-        data = b""
-        try:
-            data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)))
-            total += len(data)
-            text = decode(data)
-        except SourceError as exc:
-            notes: tuple[str, ...] = ()
-            if exc.code == codes.LIMIT_EXCEEDED:
-                if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
-                    exc = SourceError(codes.LIMIT_EXCEEDED, messages.spec_too_big(MAX_SPEC_BYTES))
-                    notes = (messages.protects_the_tool("MAX_SPEC_BYTES"),)
-                else:
-                    notes = (messages.protects_the_tool("MAX_FILE_BYTES"),)
-            sink.error(exc.code, Span(name, exc.line, exc.col, exc.line, exc.col + 1), exc.message, *notes)
-        out.append(_Source(path, name, text, data))
+    within = Folder(folder)
+    try:
+        for path in paths:
+            name = name_of(path)
+            text: str | None = None
+            data = b""
+            try:
+                data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)), within)
+                total += len(data)
+                text = decode(data)
+            except SourceError as exc:
+                notes: tuple[str, ...] = ()
+                if exc.code == codes.LIMIT_EXCEEDED:
+                    if MAX_SPEC_BYTES - total < MAX_FILE_BYTES:
+                        exc = SourceError(codes.LIMIT_EXCEEDED, messages.spec_too_big(MAX_SPEC_BYTES))
+                        notes = (messages.protects_the_tool("MAX_SPEC_BYTES"),)
+                    else:
+                        notes = (messages.protects_the_tool("MAX_FILE_BYTES"),)
+                span = Span(name, exc.line, exc.col, exc.line, exc.col + 1)
+                sink.error(exc.code, span, exc.message, *notes)
+            out.append(_Source(path, name, text, data))
+    finally:
+        within.close()
     return out
 
 
@@ -582,14 +589,14 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
         sink.error(codes.MISSING_KEY, Span(display_path(folder), 1, 1, 1, 1), messages.NO_SPEC_FILES)
         return None
     scen_dir = folder / "scenarios"
-    if scenarios is None and not scen_dir.is_dir() and (scen_dir.is_symlink() or scen_dir.exists()):
+    if scenarios is None and not is_folder(scen_dir) and os.path.lexists(scen_dir):
         sink.error(
             codes.UNREADABLE_FILE,
             Span(display_path(scen_dir), 1, 1, 1, 1),
-            messages.SCENARIOS_NOT_A_FOLDER,
+            messages.SCENARIOS_IS_A_LINK if is_link(scen_dir) else messages.SCENARIOS_NOT_A_FOLDER,
         )
     board = board_file(folder)
-    sources = _read_sources(files + scen_files + ([board] if board else []), sink)
+    sources = _read_sources(folder, files + scen_files + ([board] if board else []), sink)
     board_source = sources.pop() if board else None
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
     for source in sources[: len(files)]:

@@ -51,6 +51,12 @@ def not_a_file(kind: str) -> str:
     return f"this is {kind}, not a file"
 
 
+IS_A_LINK: Final = (
+    "this is a symbolic link, which is not followed: a spec's files must be regular files inside its folder"
+)
+LINK_ON_THE_WAY: Final = "cannot read this file: it, or a folder on its way, became a symbolic link"
+
+
 def file_too_big(size: int, limit: int) -> str:
     return f"this file holds {size:,} bytes; the limit is {limit:,}"
 
@@ -179,10 +185,48 @@ def needs_a_type(what: str) -> str:
     return f"{what} needs a type"
 
 
+# ---- the size of a state (bounds.py) -----------------------------------------------------------
+
+
+def _figure(n: int) -> str:
+    """A count with thousands separators (one too long to print, which no limit nears, in short)."""
+    return f"{n:,}" if n < 10**30 else "more than 10^30"
+
+
+def state_table_too_big(name: str, entries: int, sizes: list[int], limit: int) -> str:
+    shown = " x ".join(f"{n:,}" for n in sizes[:8]) + (" x ..." if len(sizes) > 8 else "")
+    return f"state variable '{name}' has {_figure(entries)} entries ({shown}); at most {limit:,}"
+
+
+def state_table_indices(indices: list[tuple[str, str]]) -> str:
+    shown = ", ".join(f"{t} ({what})" for t, what in indices[:8]) + (", ..." if len(indices) > 8 else "")
+    return f"an entry for every combination of its indices: {shown}"
+
+
+def state_too_big(total: int, tables: int, zones: int, components: int, piles: int, limit: int) -> str:
+    held = f"{components:,} component{'s' * (components != 1)}, {piles:,} pile{'s' * (piles != 1)}"
+    where = f" and {zones:,} in its zones ({held})" if zones else ""
+    return (
+        f"a state of this game has {_figure(total)} entries: {_figure(tables)} in its state "
+        f"variables{where}; at most {limit:,}"
+    )
+
+
+def biggest_tables(tables: list[tuple[str, int]]) -> str:
+    return "the biggest: " + ", ".join(f"'{name}' has {_figure(n)}" for name, n in tables)
+
+
+STATE_COPIED_NOTE: Final = "every state holds them all, and the engine copies a state at every step"
+
+
 # ---- assembling the spec (load.py: sections, declarations, scenarios) ---------------------------
 
 NO_SPEC_FILES: Final = "no *.yaml spec files in this folder"
-SCENARIOS_NOT_A_FOLDER: Final = "'scenarios' here is not a folder (or a link to one), so no scenario was read"
+SCENARIOS_NOT_A_FOLDER: Final = "'scenarios' here is not a folder, so no scenario was read"
+SCENARIOS_IS_A_LINK: Final = (
+    "'scenarios' here is a symbolic link, which is not followed, so no scenario was read: "
+    "a spec's files must be inside its folder"
+)
 
 
 def unknown_top_level_key(key: str, close: str | None) -> str:

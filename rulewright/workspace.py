@@ -75,8 +75,16 @@ class Workspace:
 
 
 def _holds_spec(path: Path) -> bool:
+    """Whether `path` is a folder holding a *.yaml file. A symbolic link named *.yaml counts, but
+    is not followed (so its target is never even looked at): `check` reports it (compiler/source.py)."""
     try:
-        return path.is_dir() and any(p.is_file() for p in path.glob("*.yaml"))
+        if not path.is_dir():
+            return False
+        with os.scandir(path) as entries:
+            return any(
+                e.name.endswith(".yaml") and (e.is_symlink() or e.is_file(follow_symlinks=False))
+                for e in entries
+            )
     except OSError:
         return False
 

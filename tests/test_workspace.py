@@ -4,6 +4,7 @@ engine a game's name loads (rulewright/workspace.py, rulewright/build.py, runtim
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from dataclasses import dataclass
@@ -85,6 +86,26 @@ def test_spec_dirs_may_be_spec_folders_themselves(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "specs" / "iron_curtain", root / "more" / "iron_curtain")
     ws = open_workspace(root)
     assert [f.name for f in ws.spec_folders()] == ["high_card", "iron_curtain"]
+
+
+def test_a_folder_of_linked_yaml_is_listed_and_its_links_refused_unread(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A spec folder whose only *.yaml is a symbolic link is still a spec of the workspace (not
+    skipped in silence), and `check` refuses the link without reading or even looking at what it
+    points at (a FIFO here: opening it would block)."""
+    root = workspace(tmp_path / "ws", games=())
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (root / "specs" / "linked").mkdir()
+    (root / "specs" / "linked" / "game.yaml").symlink_to(fifo)
+    (root / "specs" / "empty").mkdir()
+    (root / "specs" / "empty" / "notes.txt").write_text("not a spec\n", encoding="utf-8")
+    assert [f.name for f in open_workspace(root).spec_folders()] == ["linked"]
+    monkeypatch.chdir(root)
+    run = rulewright(capsys, "check")
+    assert run.code == cli.EXIT_SPEC
+    assert "specs/linked/game.yaml:1:1: error: this is a symbolic link, which is not followed" in run.out
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,11 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from compiler.messages import IS_A_LINK
 from tests.hostile.case import Case
 
+# what a case plants where only a followed link could reach it: the output must not show it
+SECRET = "hostile-secret-9f2c41"
 GAME = 'game: t\nplayers: {names: [a, b]}\nphases:\n  - name: main\n    do: "end game draw"\n'
 MB = 1024 * 1024
 
@@ -40,6 +43,48 @@ def _bytes(data: bytes) -> Callable[[Path], None]:
 
 def _link(target: str) -> Callable[[Path], None]:
     return lambda path: path.symlink_to(target)
+
+
+def _outside(name: str, text: str) -> Callable[[Path], None]:
+    """A link to a file `name` holding `text`, written beside the spec folder (outside it)."""
+
+    def write(path: Path) -> None:
+        target = _beside(path) / name
+        target.write_text(text, encoding="utf-8")
+        path.symlink_to(target)
+
+    return write
+
+
+def _outside_folder(name: str, text: str) -> Callable[[Path], None]:
+    """A link to a folder beside the spec folder, holding a file `name` with `text`."""
+
+    def write(path: Path) -> None:
+        target = _beside(path) / "folder"
+        target.mkdir()
+        (target / name).write_text(text, encoding="utf-8")
+        path.symlink_to(target, target_is_directory=True)
+
+    return write
+
+
+def _beside(path: Path) -> Path:
+    """A new folder beside the spec folder that holds `path`."""
+    spec = next(p for p in path.parents if (p / "game.yaml").exists())
+    out = spec.parent / f"{spec.name}-outside"
+    out.mkdir(exist_ok=True)
+    return out
+
+
+def _linked_game(target: str) -> Callable[[Path], None]:
+    return lambda folder: (folder / "game.yaml").symlink_to(target)
+
+
+def _inside_link(folder: Path) -> None:
+    """Even a link to a file of the folder itself is refused: what is read is what is there."""
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "notes.txt").write_text(f"constantz: {{{SECRET}: 1}}\n", encoding="utf-8")
+    (folder / "x.yaml").symlink_to("notes.txt")
 
 
 def _loop(folder: Path) -> None:
@@ -86,6 +131,20 @@ def _non_utf8_name(folder: Path) -> None:
         f.write(b"constantz: {}\n")
 
 
+def _two_enums(count: int) -> Callable[[Path], None]:
+    """A state variable indexed by two enums of `count` values each (in files of their own)."""
+
+    def build(folder: Path) -> None:
+        (folder / "game.yaml").write_text(
+            GAME + "state:\n  x: {type: int, per: [row, col]}\n", encoding="utf-8"
+        )
+        for name in ("row", "col"):
+            values = ", ".join(f"{name}{i}" for i in range(count))
+            (folder / f"enum_{name}.yaml").write_text(f"enums:\n  {name}: [{values}]\n", encoding="utf-8")
+
+    return build
+
+
 def _deep_blocks(levels: int) -> str:
     return (
         "constants:\n  x:\n"
@@ -104,31 +163,6 @@ CASES = [
         "scenarios/s.yaml:1:1: error: this is a FIFO (a named pipe), not a file [unreadable-file]",
     ),
     Case(
-        "load-dev-zero-as-spec-file",
-        _with("x.yaml", _link("/dev/zero")),
-        "this is a device, not a file [unreadable-file]",
-    ),
-    Case(
-        "load-dev-urandom-as-scenario",
-        _with("scenarios/s.yaml", _link("/dev/urandom")),
-        "scenarios/s.yaml:1:1: error: this is a device, not a file [unreadable-file]",
-    ),
-    Case(
-        "load-symlink-loop",
-        _loop,
-        "a.yaml:1:1: error: cannot read this file: a loop of symbolic links [unreadable-file]",
-    ),
-    Case(
-        "load-symlink-to-itself",
-        _with("self.yaml", _link("self.yaml")),
-        "a loop of symbolic links [unreadable-file]",
-    ),
-    Case(
-        "load-broken-symlink",
-        _with("gone.yaml", _link("nowhere/gone.yaml")),
-        "it does not exist (a broken symbolic link?)",
-    ),
-    Case(
         "load-folder-named-yaml",
         _with("x.yaml", lambda p: p.mkdir()),
         "x.yaml:1:1: error: this is a folder, not a file",
@@ -141,12 +175,73 @@ CASES = [
     Case(
         "load-scenarios-is-a-file",
         _with("scenarios", lambda p: p.write_text("name: x\n")),
-        "'scenarios' here is not a folder (or a link to one), so no scenario was read [unreadable-file]",
+        "'scenarios' here is not a folder, so no scenario was read [unreadable-file]",
+    ),
+    # symbolic links: never followed, whatever they point at (source.py)
+    Case(
+        "load-symlink-to-proc-self-environ",
+        _with("x.yaml", _link("/proc/self/environ")),
+        f"x.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
+        isolate=True,  # /proc/self/environ shows the environment a process started with
+        absent=SECRET,
+        env=(("RULEWRIGHT_HOSTILE_SECRET", SECRET),),
+    ),
+    Case(
+        "load-game-yaml-links-to-proc-self-environ",
+        _linked_game("/proc/self/environ"),
+        f"game.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
+        isolate=True,
+        absent=SECRET,
+        env=(("RULEWRIGHT_HOSTILE_SECRET", SECRET),),
+    ),
+    Case(
+        "load-symlink-to-a-file-outside",
+        _with("x.yaml", _outside("secret.yaml", f"constantz: {{{SECRET}: 1}}\n")),
+        f"x.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
+        absent=SECRET,
+    ),
+    Case(
+        "load-symlink-to-a-file-inside",
+        _inside_link,
+        f"x.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
+        absent=SECRET,
+    ),
+    Case(
+        "load-board-yaml-links-outside",
+        _with("board.yaml", _outside("board.yaml", f"board: {{size: [{SECRET}]}}\n")),
+        f"board.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
+        absent=SECRET,
+    ),
+    Case(
+        "load-scenario-links-outside",
+        _with("scenarios/s.yaml", _outside("s.yaml", f"name: s\n{SECRET}: 1\n")),
+        f"scenarios/s.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
+        absent=SECRET,
+    ),
+    Case(
+        "load-scenarios-folder-links-outside",
+        _with("scenarios", _outside_folder("s.yaml", f"name: s\n{SECRET}: 1\n")),
+        "scenarios:1:1: error: 'scenarios' here is a symbolic link, which is not followed, so no "
+        "scenario was read: a spec's files must be inside its folder [unreadable-file]",
+        absent=SECRET,
+    ),
+    Case(
+        "load-symlink-loop",
+        _loop,
+        f"a.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
+    ),
+    Case("load-symlink-to-itself", _with("self.yaml", _link("self.yaml")), IS_A_LINK),
+    Case("load-broken-symlink", _with("gone.yaml", _link("nowhere/gone.yaml")), IS_A_LINK),
+    Case("load-dev-zero-as-spec-file", _with("x.yaml", _link("/dev/zero")), IS_A_LINK),
+    Case(
+        "load-dev-urandom-as-scenario",
+        _with("scenarios/s.yaml", _link("/dev/urandom")),
+        f"scenarios/s.yaml:1:1: error: {IS_A_LINK} [unreadable-file]",
     ),
     Case(
         "load-scenarios-symlink-loop",
         _with("scenarios", _link("scenarios")),
-        "'scenarios' here is not a folder",
+        "'scenarios' here is a symbolic link, which is not followed",
     ),
     # bytes that are not text
     Case(
@@ -216,6 +311,12 @@ CASES = [
         "with this file the spec's files hold more than 8,388,608 bytes [limit-exceeded]",
     ),
     Case("load-2000-files", _many_files, ": ok"),
+    Case(
+        "load-state-of-50000-by-50000",  # checked clean, then ran out of memory in play
+        _two_enums(50_000),
+        "game.yaml:7:3: error: state variable 'x' has 2,500,000,000 entries (50,000 x 50,000); "
+        "at most 1,000,000 [limit-exceeded]",
+    ),
     # nesting
     Case(
         "load-50000-brackets",

@@ -15,3 +15,7 @@ class Case:
     build: Callable[[Path], None]
     expect: str
     isolate: bool = False  # run `check` in a process of its own (a C library might crash)
+    # a text the output must not hold: a secret the case plants where only a followed link
+    # could reach it (in a file outside the folder, or in `env`, which /proc/self/environ shows)
+    absent: str = ""
+    env: tuple[tuple[str, str], ...] = ()  # more environment variables for `check` (isolate=True)
