@@ -61,6 +61,12 @@ class Workspace:
                 raise WorkspaceError(f"{where}: {self.shown(d)} is not a folder (create it, or list another)")
             folders = [d] if _holds_spec(d) else sorted(p for p in d.iterdir() if _holds_spec(p))
             for f in folders:
+                if f.is_symlink() and not f.resolve().is_relative_to(self.root):
+                    # a shared workspace must not have `check` read (and quote) another folder's files
+                    raise WorkspaceError(
+                        f"{self.shown(f)} is a symbolic link that leads out of the workspace ({self.root}); "
+                        "a workspace's spec folders are inside it (copy the spec in, or pass its folder to check)"
+                    )
                 if f.name in found and found[f.name] != f:
                     raise WorkspaceError(
                         f"two spec folders are named {f.name!r}: {self.shown(found[f.name])} and "

@@ -308,3 +308,16 @@ def test_two_native_builds_at_once_each_use_a_staging_folder_of_their_own(
     assert len(list(folder.glob("*__mypyc.so"))) == 1
     assert sorted(p.name for p in folder.parent.iterdir()) == [folder.name, folder.name + ".lock"]
     assert (folder.stat().st_mode & 0o777) == 0o700
+
+
+def test_a_spec_folder_linked_out_of_the_workspace_is_refused_unread(
+    shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = shared.parent / "private"
+    secret.mkdir()
+    (secret / "notes.yaml").write_text("password: hunter2\n", encoding="utf-8")
+    (shared / "specs" / "notes").symlink_to(secret, target_is_directory=True)
+    for argv in (["check"], ["build"]):
+        run = rulewright(capsys, *argv)
+        sound(run, cli.EXIT_USAGE, "specs/notes is a symbolic link that leads out of the workspace")
+        assert "hunter2" not in run.text
