@@ -6,7 +6,6 @@ Every stage appends Diagnostics to a Sink; the driver sorts them by position and
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ from compiler import messages
 from compiler.errorcodes import UNDECLARED_CODES, ErrorCode
 from compiler.ir import Span
 from compiler.limits import MAX_FILE_BYTES
-from compiler.source import NOT_PRINTABLE, SourceError, read_bytes
+from compiler.source import SourceError, read_bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +116,7 @@ def render(diag: Diagnostic, source_cache: dict[str, list[str]] | None = None) -
             text = ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
             col += -start + (3 if start else 0)
         # one character for one, so that the caret stays under its column
-        lines.append("    " + NOT_PRINTABLE.sub("\ufffd", text.rstrip("\n")))
+        lines.append("    " + _placeheld(text.rstrip("\n")))
         width = 1
         if span.end_line == span.line and span.end_col > span.col:
             width = span.end_col - span.col
@@ -130,11 +129,21 @@ def render(diag: Diagnostic, source_cache: dict[str, list[str]] | None = None) -
 
 def _printable(text: str) -> str:
     """One line, with the control characters of a spec (a terminal escape sequence or a line break
-    in a name, say) and lone surrogates, which no terminal can print, shown escaped."""
-    return _NOT_IN_A_LINE.sub(lambda m: repr(m.group())[1:-1], text)
+    in a name, say), its bidi overrides and lone surrogates shown escaped. The rule and the
+    notation of runtime/text.py's `escaped` (the compiler does not import the runtime;
+    tests/test_hostile_terminal.py checks that the two agree)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-_NOT_IN_A_LINE = re.compile(f"{NOT_PRINTABLE.pattern}|[\n\r\x85\u2028\u2029]")
+def _placeheld(text: str) -> str:
+    """A source line with each character a terminal would act on, or that reorders the line (a
+    bidi override), shown as U+FFFD: one character for one, so the caret stays in its column.
+    A tab stays (the line is shown as the file holds it)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\t" else "\ufffd" for ch in text)
 
 
 def _source_line(file: str, line: int, cache: dict[str, list[str]]) -> str | None:

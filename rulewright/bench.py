@@ -35,6 +35,7 @@ from typing import Any
 import runtime
 from rulewright import bench_child
 from runtime.game import Game
+from runtime.text import quoted
 
 CHILD = Path(bench_child.__file__).resolve()
 # The folder holding the `runtime` package in use, with `generated/` (the bundled engines) and,
@@ -506,4 +507,4 @@ def _last_line(text: str) -> str:
 
 
 def _shown(text: str) -> str:
-    return repr(text if len(text) <= 60 else text[:57] + "...")
+    return quoted(text)

@@ -52,6 +52,7 @@ from runtime.engine import GameState, RuleError
 from runtime.game import Game, UnknownGameError, load_game
 from runtime.loading import EngineLoadError, EngineSource, find_games
 from runtime.terminal import HumanAgent, QuitGame, visible_log
+from runtime.text import clipped, escaped, escaped_lines, quoted
 
 if TYPE_CHECKING:
     from compiler.driver import Result
@@ -102,7 +103,7 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def shown(text: str, limit: int = 60) -> str:
     """A user's text quoted for a message: escapes visible, cut short (a name may be megabytes)."""
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+    return quoted(text, limit)
 
 
 def _whole_number(text: str) -> int:
@@ -581,7 +582,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         game = open_game(source.name, None, ws, folders=False)
         listed.append(_game_entry(game, source, own, shadows))
     if args.json:
-        print(json.dumps(listed, indent=1, ensure_ascii=False))
+        text = json.dumps(listed, indent=1, ensure_ascii=False)
+        if escaped_lines(text) != text:  # a title with a bidi override, say: JSON's own escapes
+            text = json.dumps(listed, indent=1)
+        print(text)
         return EXIT_OK
     if not listed:
         print("no compiled games (write a spec in specs/GAME/, then `rulewright build`)")
@@ -595,13 +599,13 @@ def cmd_games(args: argparse.Namespace) -> int:
         by = f", set by option {e['players_option']}" if e["players_option"] else ""
         where = e["source"]
         where += "; shadows the bundled game of that name" if e["shadows_bundled"] else ""
-        print(f"{e['name']}: {e['title']} ({players} players{by}) [{where}]")
+        print(escaped(f"{e['name']}: {e['title']} ({players} players{by}) [{where}]"))
         for o in e["options"]:
             choices = f", one of {', '.join(map(str, o['choices']))}" if o["choices"] else ""
             doc = f": {o['doc']}" if o["doc"] else ""
-            print(f"  -o {o['name']}={json.dumps(o['default'])}  ({o['type']}{choices}){doc}")
+            print(escaped(f"  -o {o['name']}={json.dumps(o['default'])}  ({o['type']}{choices}){doc}"))
     for why in refusals:
-        print(why)
+        print(escaped(why))
     return EXIT_OK
 
 
@@ -655,7 +659,7 @@ def play_out(
     while not state.is_terminal():
         if echo is not None:
             for line in state.log(shown_lines):
-                echo(line)
+                echo(escaped(line))
             shown_lines = len(state.lines)
         action = agents[state.current_player()].choose(state)
         state.apply_action(action)
@@ -668,7 +672,7 @@ def play_out(
             raise RuleError(f"no end after {max_steps} decisions")
     if echo is not None:
         for line in state.log(shown_lines):
-            echo(line)
+            echo(escaped(line))
 
 
 def play_game(
@@ -730,18 +734,19 @@ def _stop(
     file in the current folder) and say where."""
     if interactive:
         print()  # off the line of the prompt
+    said = escaped(why)  # `why` may name a player: spec text
     target = log_path
     if target is None and interactive and played:
         target = _spare_log_path(game.name, seed)
     if target is None:
         print(
-            f"rulewright play: {why} after {len(played)} decision(s); no log kept (--log FILE keeps one)",
+            f"rulewright play: {said} after {len(played)} decision(s); no log kept (--log FILE keeps one)",
             file=sys.stderr,
         )
         return code
     _keep_unfinished(game, seed, played, why, target)
     print(
-        f"rulewright play: {why} after {len(played)} decision(s); the unfinished game's log is in "
+        f"rulewright play: {said} after {len(played)} decision(s); the unfinished game's log is in "
         f"{target} (rulewright replay {target})",
         file=sys.stderr,
     )
@@ -769,7 +774,7 @@ def result_line(game: Game, state: GameState) -> str:
     names = game.info.player_names
     ret = state.returns()
     score = ", ".join(f"{names[p]} {ret[p]:+.2f}" for p in range(game.num_players))
-    return f"Result: {state.reason or 'over'} [{score}] after {len(state.history)} decisions"
+    return escaped(f"Result: {state.reason or 'over'} [{score}] after {len(state.history)} decisions")
 
 
 def open_logged_game(path: Path, max_bytes: int, ws: Workspace | None) -> tuple[GameLog, Game]:
@@ -777,8 +782,8 @@ def open_logged_game(path: Path, max_bytes: int, ws: Workspace | None) -> tuple[
     name the file and the field."""
     try:
         log = read_log(path, max_bytes)
-    except LogError as exc:
-        raise UsageError(str(exc)) from None
+    except LogError as exc:  # one line, which may quote a field's name or value from the log
+        raise UsageError(escaped(str(exc))) from None
     if log.game not in games(ws):
         raise UsageError(f"{log.path}: field 'game': {unknown_game(log.game, False, ws)}")
     try:
@@ -805,7 +810,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     replay = replayed(game, log)
     state, n, unfinished = replay.state, replay.actions, replay.unfinished
     digest = final_digest(state)
-    to_act = "" if state.is_terminal() else f"{game.info.player_names[state.current_player()]} to act"
+    to_act = (
+        "" if state.is_terminal() else f"{escaped(game.info.player_names[state.current_player()])} to act"
+    )
     if digest != replay.final_digest:
         if to_act and unfinished is None:
             raise CommandFailed(
@@ -818,7 +825,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     if unfinished is not None:
         now = to_act or result_line(game, state)
-        print(f"replayed {n} actions of an unfinished game ({unfinished}); state matches ({digest}); {now}")
+        print(
+            f"replayed {n} actions of an unfinished game ({clipped(unfinished, 300)}); state matches "
+            f"({digest}); {now}"
+        )
     elif to_act:
         raise CommandFailed(
             f"{log.path}: the game had not ended ({to_act}), but the log has no field 'unfinished'"
@@ -882,7 +892,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if text:
         print(text)
     else:
-        print(f"{out}: {game.info.title} after {done} decision(s), as {args.as_} sees it")
+        print(escaped(f"{out}: {game.info.title} after {done} decision(s), as {args.as_} sees it"))
     return EXIT_OK
 
 
@@ -1241,13 +1251,13 @@ def _print_simulation(
     seconds: float,
     interrupted: bool = False,
 ) -> None:
-    names = game.info.player_names
+    names = [escaped(name) for name in game.info.player_names]
     n = tally.games
     played = f"{n} of {args.n} games (interrupted)" if interrupted else f"{n} games"
     native = ", native engines" if os.environ.get(NATIVE_ENV) else ""
     setting = f" ({label})" if label else ""
     print(
-        f"{game.title}{setting}: {played}, seeds {args.seed}..{args.seed + n - 1}, {_agents_text(args)}{native}"
+        f"{escaped(game.title)}{setting}: {played}, seeds {args.seed}..{args.seed + n - 1}, {_agents_text(args)}{native}"
     )
     width = max(10, *(len(names[p]) for p in range(game.num_players)))
     for p in range(game.num_players):
@@ -1338,12 +1348,13 @@ def _report(name: str, results: list[ScenarioResult], failed: int, total: int) -
     for r in results:
         total += 1
         failed += not r.ok
-        print(f"{'PASS' if r.ok else 'FAIL'}  {name}: {r.name}  ({r.file})")
+        print(escaped(f"{'PASS' if r.ok else 'FAIL'}  {name}: {r.name}  ({r.file})"))
         if not r.ok:
-            print(f"      {r.message}")
+            for line in r.message.split("\n"):
+                print(f"      {escaped(line)}")
             if r.state is not None:
                 for line in r.state.log()[-6:]:
-                    print(f"      | {line}")
+                    print(f"      | {escaped(line)}")
     return failed, total
 
 
@@ -1470,7 +1481,7 @@ def _show_coverage(cov: RuleCoverage, only: frozenset[str] | None, report: bool,
     """Print the rule coverage (--coverage) and write it as JSON to `target` (--coverage-json)."""
     if report:
         print()
-        print(cov.report(only=only))
+        print(escaped_lines(cov.report(only=only)))
     if target is not None:
         write_output(target, json.dumps(cov.to_json(), indent=1) + "\n", "the rule coverage")
         print(f"rule coverage written to {target}")
@@ -1599,7 +1610,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         impact = analyse(game, spec, folder, tracer=coverage_tracer)
     except PlaythroughError as exc:
         raise UsageError(str(exc)) from None
-    print(describe(impact))
+    print(escaped_lines(describe(impact)))
     if args.update:
         try:
             written = rerecord(game, spec, folder)
@@ -1620,10 +1631,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         state = play_game(game, args.seed, ["random"])
         lines = state.log()
         print(
-            f"=== {game.title}: one game, seed {args.seed}, random agents ({len(lines)} log lines, last {args.tail}) ==="
+            f"=== {escaped(game.title)}: one game, seed {args.seed}, random agents ({len(lines)} log lines, last {args.tail}) ==="
         )
         for line in lines[len(lines) - min(args.tail, len(lines)) :]:
-            print(f"  {line}")
+            print(f"  {escaped(line)}")
         print(f"  {result_line(game, state)}\n")
     print(
         "To look at a game:\n"
@@ -2184,20 +2195,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(argv)
         args.argv = list(sys.argv[1:] if argv is None else argv)
-    except ArgumentError as exc:
-        print(f"{exc.prog}: {exc}", file=sys.stderr)
+    except ArgumentError as exc:  # (argparse repeats an unknown argument as typed: escaped here)
+        print(escaped(f"{exc.prog}: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     command = f"rulewright {args.command}"
+    # An error's message may quote a path, an argument, a log's or a spec's text: each line of
+    # it is escaped, whatever the code that raised it did (runtime/text.py).
     try:
         code = int(args.fn(args))
     except UsageError as exc:
-        print(f"{command}: {exc}", file=sys.stderr)
+        print(f"{command}: {escaped_lines(str(exc))}", file=sys.stderr)
         code = EXIT_USAGE
     except CommandFailed as exc:
-        print(f"{command}: {exc}", file=sys.stderr)
+        print(f"{command}: {escaped_lines(str(exc))}", file=sys.stderr)
         code = EXIT_SPEC
     except RuleError as exc:
-        print(f"{command}: rule error at run time: {exc}", file=sys.stderr)
+        print(f"{command}: rule error at run time: {escaped_lines(str(exc))}", file=sys.stderr)
         code = EXIT_SPEC
     except KeyboardInterrupt:
         print(f"\n{command}: interrupted (Ctrl-C)", file=sys.stderr)
@@ -2212,7 +2225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         first = (str(exc).splitlines() or [""])[0]
         print(
-            f"{command}: internal error: {type(exc).__name__}: {shown(first, 200)[1:-1]}; please report it "
+            f"{command}: internal error: {type(exc).__name__}: {clipped(first, 200)}; please report it "
             f"(set {DEBUG_ENV}=1 to see the traceback)",
             file=sys.stderr,
         )

@@ -44,6 +44,7 @@ from rulewright.jsonstream import (
 from rulewright.jsonstream import kind as json_kind
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
+from runtime.text import clipped
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1: what every OpenSpiel binding and JSON reader keeps exact
 MAX_LOG_BYTES = 256 * 2**20  # far above any real game's log; `replay --max-bytes` raises it
@@ -414,7 +415,7 @@ def _is_int(value: object) -> bool:
 
 
 def _clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clipped(text, limit)  # escaped too: a label or a reason from a log reaches a terminal
 
 
 def _shown(value: object) -> str:

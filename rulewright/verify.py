@@ -34,6 +34,7 @@ from rulewright.parallel import GameRecipe
 from runtime.contract import Checker, Violation
 from runtime.engine import GameState, RuleError
 from runtime.game import Game
+from runtime.text import escaped, escaped_lines
 
 STRATEGIES: dict[str, str] = {
     "random": "any legal action, uniformly",
@@ -468,12 +469,12 @@ def describe(report: VerifyReport, invariants: int, contract: bool, context: int
     lines.append("  last actions:")
     first = max(0, len(f.steps) - context)
     for i, s in enumerate(f.steps[first:], first + 1):
-        lines.append(f"    {i:>4}. {s.player}: {s.label}" + (f"  ({s.prompt})" if s.prompt else ""))
+        lines.append(escaped(f"    {i:>4}. {s.player}: {s.label}" + (f"  ({s.prompt})" if s.prompt else "")))
     last = f.steps[-1].log_start if f.steps else 0
     lines.append("  log around the failure (> marks lines of the failing action):")
     for i in range(max(0, last - context), len(f.log)):
-        lines.append(f"    {'>' if i >= last else '|'} {f.log[i]}")
-    return "\n".join(lines)
+        lines.append(f"    {'>' if i >= last else '|'} {escaped(f.log[i])}")
+    return escaped_lines("\n".join(lines))  # (a rule error's text may be of several lines)
 
 
 def _slug(text: str) -> str:

@@ -20,6 +20,7 @@ from runtime.errors import IllegalActionError as IllegalActionError
 from runtime.errors import RuleError as RuleError
 from runtime.native import mypyc_attr
 from runtime.rng import Rng
+from runtime.text import clipped, escaped
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
 PASS = 0  # the action id of "pass" in an optional choice
@@ -256,8 +257,7 @@ def integer_id(value: object) -> int | None:
 
 def shown_value(value: object) -> str:
     """A value handed in from Python, for an error message (never the whole of a huge one)."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clipped(repr(value))  # a class's own repr may return anything
 
 
 def number_labels(up_to: int) -> tuple[str, ...]:
@@ -659,7 +659,9 @@ class GameState:
         for a in self.legal_actions():
             if self.action_to_string(a) == text:
                 return a
-        raise IllegalActionError(f"no legal action '{text}' ({self._whose()}); legal: {self._legal_text()}")
+        raise IllegalActionError(
+            f"no legal action '{escaped(text)}' ({self._whose()}); legal: {self._legal_text()}"
+        )
 
     def apply_action(self, action: object) -> None:
         """Answer the pending decision; raises IllegalActionError (state unchanged) if not legal.
@@ -701,11 +703,12 @@ class GameState:
     def _refuse(self, action: int) -> NoReturn:
         """The error for an action that is not legal now; nothing has changed."""
         if self.over:
-            raise IllegalActionError(f"action {action} ({self.INFO.action_label(action)}): the game is over")
+            label = escaped(self.INFO.action_label(action))
+            raise IllegalActionError(f"action {action} ({label}): the game is over")
         if self.pending is None:
             raise IllegalActionError(f"action {action}: the game is not waiting on a decision")
         raise IllegalActionError(
-            f"illegal action {action} ({self.INFO.action_label(action)}) for {self._whose()}; "
+            f"illegal action {action} ({escaped(self.INFO.action_label(action))}) for {self._whose()}; "
             f"legal: {self._legal_text()}"
         )
 
@@ -885,8 +888,8 @@ class GameState:
 
     def __str__(self) -> str:
         tail = self.log()[-5:]
-        status = f"over: {self.reason}" if self.over else f"{self._whose()} to act"
-        return "\n".join([f"{self.INFO.title} ({status})", *tail])
+        status = f"over: {escaped(self.reason)}" if self.over else f"{self._whose()} to act"
+        return "\n".join([f"{escaped(self.INFO.title)} ({status})", *map(escaped, tail)])
 
     # -- hooks the generated subclass fills in --------------------------------------------------
     def _init_vars(self) -> None:  # pragma: no cover
@@ -1268,9 +1271,9 @@ class GameState:
         d = self.pending
         assert d is not None
         prompt = self.INFO.text(d.prompt)
-        return f"{self.INFO.player_names[d.player]}" + (f", {prompt}" if prompt else "")
+        return escaped(f"{self.INFO.player_names[d.player]}" + (f", {prompt}" if prompt else ""))
 
     def _legal_text(self) -> str:
         acts = self.legal_actions()
         shown = ", ".join(f"{a} ({self.action_to_string(a)})" for a in acts[:12])
-        return shown + (f", ... ({len(acts)} in all)" if len(acts) > 12 else "")
+        return escaped(shown) + (f", ... ({len(acts)} in all)" if len(acts) > 12 else "")

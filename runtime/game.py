@@ -11,6 +11,7 @@ from typing import Any
 from runtime.engine import GameInfo, GameState, integer_id, shown_value
 from runtime.loading import EngineLoadError, find_game, find_games, import_engine
 from runtime.saved import MAX_SAVED_STATE_CHARS, load_state
+from runtime.text import clipped
 
 
 class UnknownGameError(LookupError):
@@ -58,7 +59,7 @@ class Game:
         for key, value in given.items():
             if key not in known:
                 names = ", ".join(known) or "none"
-                raise ValueError(f"{self.info.name} has no option '{key}' (options: {names})")
+                raise ValueError(f"{self.info.name} has no option '{clipped(key)}' (options: {names})")
             o = known[key]
             if isinstance(value, str):
                 value = _parse_option(key, value, o.type)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from runtime.text import clipped
+
 MASK = (1 << 64) - 1
 
 
@@ -124,7 +126,7 @@ def _shown(value: object) -> str:
         text = json.dumps(value)
     except (TypeError, ValueError):  # not JSON at all (a value handed in from Python)
         text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clipped(text)
 
 
 def _list(field: str, value: object) -> list[object]:

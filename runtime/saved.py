@@ -37,6 +37,7 @@ from runtime.engine import (
     RuleError,
 )
 from runtime.rng import Rng
+from runtime.text import clipped
 
 MAX_SAVED_STATE_CHARS = 16_000_000
 
@@ -86,7 +87,7 @@ def shown(value: object) -> str:
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):  # not JSON, or nested past what dumps takes
         text = f"a {type(value).__name__}"
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clipped(text)
 
 
 def _no_constant(name: str) -> NoReturn:

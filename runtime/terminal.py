@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from runtime.engine import GameState
+from runtime.text import clipped, escaped
 
 KEYS = {
     "?": "help",
@@ -193,8 +194,7 @@ class Answer:
 
 def shown_input(text: str) -> str:
     """A typed text as a message quotes it: control characters escaped, and cut short if long."""
-    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return safe if len(safe) <= _SHOWN_INPUT else safe[: _SHOWN_INPUT - 3] + "..."
+    return clipped(text, _SHOWN_INPUT)
 
 
 def _normal(text: str) -> str:
@@ -281,14 +281,16 @@ def visible_log(state: GameState, players: Collection[int], first: int = 0) -> l
     ones (marked with who saw them), not the private lines of anyone else."""
     names = state.INFO.player_names
     return [
-        text if who < 0 else f"[{names[who]} only] {text}"
+        escaped(text if who < 0 else f"[{names[who]} only] {text}")
         for who, text in state.log_entries(first)
         if who < 0 or who in players
     ]
 
 
 class HumanAgent:
-    """A player at the terminal: shows what changed since their last decision, reads the answer."""
+    """A player at the terminal: shows what changed since their last decision, reads the answer.
+    Every line it writes is escaped (runtime/text.py): a label, a prompt or a log line of the
+    spec's cannot move the cursor, retitle the terminal or forge a line."""
 
     def __init__(
         self, read: Callable[[str], str] | None = None, write: Callable[[str], None] | None = None
@@ -310,24 +312,24 @@ class HumanAgent:
         options = [state.action_to_string(a) for a in legal]
         view = describe(state, player).splitlines()
         first = self.view is None
-        self.write("")
+        self._say("")
         if self.view is None:
             self._lines(view)
         elif changes := changed_lines(self.view, view):
-            self.write("(what changed in your view since your last decision; v shows all of it)")
+            self._say("(what changed in your view since your last decision; v shows all of it)")
             self._lines(changes)
         else:
-            self.write("(nothing changed in your view since your last decision; v shows it)")
+            self._say("(nothing changed in your view since your last decision; v shows it)")
         self.view = view
         news = visible_log(state, {player}, self.seen)
         self.seen = len(state.lines)
         if news:
-            self.write("The log so far:" if first else "Since your last decision:")
+            self._say("The log so far:" if first else "Since your last decision:")
             self._lines(["  " + line for line in news])
         ask = self._question(names[player], state.prompt() or "choose", options)
         self._lines(ask)
         if first:
-            self.write("Type a number or an option's text (? help, v view, l log, c NAME a card, q quit).")
+            self._say("Type a number or an option's text (? help, v view, l log, c NAME a card, q quit).")
         wrong = 0
         while True:
             # EOFError (Ctrl-D, the end of piped input) and KeyboardInterrupt go to the caller,
@@ -341,9 +343,10 @@ class HumanAgent:
             if answer.key == "quit":
                 raise QuitGame(f"{names[player]} quit (q)")
             if answer.key == "help":
-                self._lines(HELP.format(player=names[player]).splitlines())
-            elif answer.key == "card":
-                self.write("  " + card_text(state, player, answer.card))
+                self._lines(HELP.format(player=escaped(names[player])).split("\n"))
+            elif answer.key == "card":  # a card's text may have lines of its own: indented below
+                head, *more = card_text(state, player, answer.card).split("\n")
+                self._lines(["  " + head, *("    " + line for line in more)])
             elif answer.key == "view":
                 self._lines(["", *view, *ask])
             elif answer.key == "log":
@@ -353,7 +356,7 @@ class HumanAgent:
                 )
                 self._lines(ask)
             elif answer.message is not None:
-                self.write("  " + answer.message)
+                self._say("  " + answer.message)
 
     @staticmethod
     def _question(player: str, prompt: str, options: Sequence[str]) -> list[str]:
@@ -373,6 +376,9 @@ class HumanAgent:
             )
         return lines
 
+    def _say(self, line: str) -> None:
+        self.write(escaped(line))
+
     def _lines(self, lines: Sequence[str]) -> None:
         for line in lines:
-            self.write(line)
+            self.write(escaped(line))

@@ -22,6 +22,7 @@ Cards are listed by name and value; `card_text` gives one card's text on request
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from runtime.board import (
     Board,
@@ -36,6 +37,7 @@ from runtime.board import (
     scene,
 )
 from runtime.engine import GameState
+from runtime.text import clipped, escaped, escaped_lines
 
 WIDTH = 100  # the columns a view keeps within, where it can (a long value is not cut)
 BAR = 41  # the most cells a track's bar is drawn with
@@ -49,7 +51,56 @@ def describe(state: GameState, player: int | None) -> str:
 
 
 def view_lines(sc: Scene) -> list[str]:
-    """The lines of the view of a scene."""
+    """The lines of the view of a scene, each printable as it is: a text of the spec or of the
+    state holding a control, a line break or a bidi override (runtime/text.py) is shown escaped,
+    before the columns are measured."""
+    lines = _view_lines(sc)
+    if all(map(str.isprintable, lines)):  # the common case: one C call a line
+        return lines
+    return [escaped(line) for line in _view_lines(_escaped_scene(sc))]
+
+
+def _escaped_scene(sc: Scene) -> Scene:
+    """The scene with each of its texts escaped."""
+
+    def place(p: PlaceView) -> PlaceView:
+        return replace(
+            p,
+            label=escaped(p.label),
+            group=escaped(p.group),
+            values=tuple((escaped(k), escaped(v)) for k, v in p.values),
+        )
+
+    def card(c: CardView) -> CardView:
+        return replace(c, label=escaped(c.label), value=escaped(c.value), text=escaped_lines(c.text))
+
+    return replace(
+        sc,
+        title=escaped(sc.title),
+        perspective=escaped(sc.perspective),
+        players=tuple(map(escaped, sc.players)),
+        layers=tuple(
+            replace(ly, name=escaped(ly.name), mark=escaped(ly.mark), places=tuple(map(place, ly.places)))
+            for ly in sc.layers
+        ),
+        tracks=tuple(replace(tr, name=escaped(tr.name), text=escaped(tr.text)) for tr in sc.tracks),
+        zones=tuple(
+            replace(
+                z,
+                key=escaped(z.key),
+                name=escaped(z.name),
+                cards=None if z.cards is None else tuple(map(card, z.cards)),
+            )
+            for z in sc.zones
+        ),
+        effects=tuple(map(escaped, sc.effects)),
+        status=escaped(sc.status),
+        prompt=escaped(sc.prompt),
+        options=tuple(map(escaped, sc.options)),
+    )
+
+
+def _view_lines(sc: Scene) -> list[str]:
     lines = [f"=== {sc.title}: what {sc.perspective} sees ===", f"Status: {sc.status}"]
     if sc.tracks:
         kinds = {tr.counter for tr in sc.tracks}
@@ -76,15 +127,14 @@ def card_text(state: GameState, player: int, name: str) -> str:
         return "which card? Type its name."
     found = _cards_named(state, board, wanted)
     if not found:
-        asked = name.strip()
-        return f"no card named '{asked if len(asked) <= 40 else asked[:37] + '...'}'"
+        return f"no card named '{clipped(name.strip(), 40)}'"
     labels = sorted({c.label for c in found})
     if len(labels) > 1:
         shown = ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
-        return f"which one? {shown}"
+        return f"which one? {escaped(shown)}"
     card = found[0]
-    head = card.label + (f" ({card.value})" if card.value else "")
-    return f"{head}: {card.text}" if card.text else head
+    head = escaped(card.label + (f" ({card.value})" if card.value else ""))
+    return f"{head}: {escaped_lines(card.text)}" if card.text else head
 
 
 def _cards_named(state: GameState, board: Board, wanted: str) -> list[CardView]:

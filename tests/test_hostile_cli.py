@@ -49,11 +49,14 @@ def rulewright(capsys: pytest.CaptureFixture[str], *argv: str) -> Run:
 
 
 def sound(run: Run, code: int, expect: str) -> None:
-    """The exit code, the specific message, and none of what must never show."""
+    """The exit code, the specific message, and none of what must never show: a traceback, or a
+    character that acts on a terminal (an escape sequence, a CR, a bidi override; an LF only
+    between lines), whatever the input held (runtime/text.py)."""
     assert run.code == code, run.text
     assert expect in run.text, run.text
     assert "Traceback" not in run.text, run.text
     assert "internal error" not in run.text, run.text
+    assert "\r" not in run.text and all(line.isprintable() for line in run.text.split("\n")), ascii(run.text)
     if code == cli.EXIT_USAGE:  # a usage error is one line on stderr, prefixed by the command
         lines = run.err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("rulewright"), run.err
@@ -250,6 +253,28 @@ ARG_CASES: list[tuple[str, list[str], int, str]] = [
     ),
     ("cases-not-a-scenario", ["scenarios", "--game", "iron_curtain", "{file}"], 1, "[unknown-key]"),
     ("unknown-flag", ["play", "iron_curtain", "--nosuch"], 2, "unrecognized arguments: --nosuch"),
+    # text that would act on a terminal, in an argument: shown escaped
+    (
+        "game-escapes",
+        ["play", "\x1b]0;pwned\x07\r\nrulewright: forged"],
+        2,
+        "unknown game '\\x1b]0;pwned\\x07\\r\\nrulewright: forged'",
+    ),
+    ("game-bidi", ["draw", "iron\u202eniatruc"], 2, "unknown game 'iron\\u202eniatruc'"),
+    ("flag-escapes", ["play", "iron_curtain", "--\x1b[2J\n"], 2, "unrecognized arguments: --\\x1b[2J\\n"),
+    (
+        "option-key-escapes",
+        ["simulate", "iron_curtain", "-n", "1", "-o", "\x1b[2J\u202e\n=1"],
+        2,
+        "-o '\\x1b[2J\\u202e\\n=1': not an option setting",
+    ),
+    (
+        "agents-escapes",
+        ["play", "iron_curtain", "--agents", "\x1b[31mhuman"],
+        2,
+        "unknown agent '\\x1b[31mhuman'",
+    ),
+    ("log-path-escapes", ["replay", "{tmp}/\x1b[2J\nx.json"], 2, "\\x1b[2J\\nx.json: no such file"),
     ("no-command", [], 2, "the following arguments are required: COMMAND"),
 ]
 
@@ -480,6 +505,45 @@ LOG_CASES: list[tuple[str, Damage, int, str]] = [
         2,
         "not a JSON log (Expecting ':' delimiter)",
     ),
+    # text that would act on a terminal (retitle it, clear it, forge a line): shown escaped
+    (
+        "unfinished-terminal-title",
+        edited(unfinished="\x1b]0;pwned\x07\x1b[2J"),
+        0,
+        "replayed 84 actions of an unfinished game (\\x1b]0;pwned\\x07\\x1b[2J); state matches",
+    ),
+    (
+        "unfinished-forged-line",
+        edited(unfinished="line\r\nrulewright: forged"),
+        0,
+        "an unfinished game (line\\r\\nrulewright: forged); state matches",
+    ),
+    (
+        "unfinished-bidi",
+        edited(unfinished="stopped \u202edecnerefer\u2066 \u2069 \x9b2J"),
+        0,
+        "(stopped \\u202edecnerefer\\u2066 \\u2069 \\x9b2J)",
+    ),
+    (
+        "action-escapes",
+        swapped_label(5, "\x1b[2J\r\nrulewright: forged \u202e"),
+        1,
+        "(decision 6, '\\x1b[2J\\r\\nrulewright: forged \\u202e'): no legal action "
+        "'\\x1b[2J\\r\\nrulewright: forged \\u202e' (US, card to play)",
+    ),
+    (
+        "option-key-escapes",
+        edited(options={"\x1b[31m\r\nrulewright: forged": 1}),
+        2,
+        "field 'options': iron_curtain has no option '\\x1b[31m\\r\\nrulewright: forged'",
+    ),
+    (
+        "option-value-key-escapes",
+        edited(options={"\x1b[31m\nrulewright: forged": "yes"}),
+        2,
+        "field 'options.\\x1b[31m\\nrulewright: forged' must be an integer or true/false",
+    ),
+    ("game-escapes", edited(game="\x1b]0;pwned\x07\u202e"), 2, "unknown game '\\x1b]0;pwned\\x07\\u202e'"),
 ]
 
 _LOGS: dict[str, str] = {}  # game -> the text of a real log, written once
@@ -528,6 +592,21 @@ def test_damaged_log(
     sound(run, code, expect)
     if code:
         assert str(path) in run.err  # the message names the log
+
+
+def test_a_replay_page_of_a_log_with_escapes(
+    logs: dict[str, str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The terminal sees the unfinished field escaped; the page, which escapes by its own means
+    (rulewright/replay_html.py), is written and holds no raw markup or escape sequence of it."""
+    path, page = tmp_path / "game.json", tmp_path / "game.html"
+    why = "\x1b]0;pwned\x07</script><b>x\u202e"
+    path.write_text(json.dumps({**json.loads(logs["iron_curtain"]), "unfinished": why}), encoding="utf-8")
+    run = rulewright(capsys, "replay", str(path), "--html", str(page), "--html-steps", "3")
+    sound(run, 0, "unfinished game (\\x1b]0;pwned\\x07</script><b>x\\u202e)")
+    assert "replay page written to" in run.out
+    html = page.read_text(encoding="utf-8")
+    assert "\x1b" not in html and "</script><b>" not in html
 
 
 @pytest.mark.parametrize(
