@@ -97,23 +97,18 @@ def _existing(output: Path, path: Path) -> bytes | None:
     """The bytes of the output file `path` (None when it does not exist yet). BuildError when it,
     or a folder on the way to it from `output`, is a link or not a regular file: build never writes
     through a link."""
+    parts = path.relative_to(output).parts
     here = output
-    for part in (*path.relative_to(output).parts[:-1], None):
+    for depth, part in enumerate(("", *parts)):
+        here = here / part if part else here
         try:
-            st = os.lstat(here)
+            mode = os.lstat(here).st_mode
         except FileNotFoundError:
             return None
-        if not stat.S_ISDIR(st.st_mode):
-            raise BuildError(_not_written(path, here, st.st_mode))
-        if part is not None:
-            here = here / part
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        raise BuildError(_not_written(path, path, st.st_mode))
-    with path.open("rb") as f:
+        if not (stat.S_ISREG(mode) if depth == len(parts) else stat.S_ISDIR(mode)):
+            raise BuildError(_not_written(path, here, mode))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
         return f.read()
 
 

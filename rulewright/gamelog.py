@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -192,17 +192,15 @@ class _Fields:
             self.unfinished = value
 
     def take(self, stream: JsonStream, name: str) -> Any:
-        try:
-            return stream.take(MAX_FIELD_CHARS)
-        except TooLong:
-            raise LogError(
-                f"{self.path}: field '{name}' is longer than {MAX_FIELD_CHARS:,} characters, "
-                "far longer than any log's"
-            ) from None
+        return self.bounded(stream.take, name)
 
     def element(self, stream: JsonStream, name: str) -> Any:
+        return self.bounded(stream.element, name)
+
+    def bounded(self, read: Callable[[int], Any], name: str) -> Any:
+        """What `read` reads of field `name`, at most MAX_FIELD_CHARS long."""
         try:
-            return stream.element(MAX_FIELD_CHARS)
+            return read(MAX_FIELD_CHARS)
         except TooLong:
             raise LogError(
                 f"{self.path}: field '{name}' is longer than {MAX_FIELD_CHARS:,} characters, "

@@ -26,7 +26,6 @@ import importlib.machinery
 import importlib.util
 import marshal
 import os
-import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from pathlib import Path
 from types import CodeType, ModuleType
 
 from runtime.trust import Record, digest, read_record
-from runtime.usercache import private_folder, read_private_file, write_file_atomically
+from runtime.usercache import private_folder, read_private_file, read_regular_file, write_file_atomically
 
 BUNDLED_PACKAGE = "generated"
 WORKSPACE_PACKAGE_PREFIX = "rulewright_workspace_"
@@ -246,20 +245,7 @@ def _install_finder() -> None:
 
 def _read_module(file: Path) -> bytes | None:
     """A module's bytes: a regular file's, never a link's, a FIFO's or a device's."""
-    try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_MODULE_BYTES:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read(MAX_MODULE_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    return read_regular_file(file, MAX_MODULE_BYTES)
 
 
 def _compiled(data: bytes, sha256: str, filename: str) -> CodeType:

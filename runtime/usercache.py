@@ -72,6 +72,13 @@ def check_private(folder: Path) -> None:
 def read_private_file(path: Path, max_bytes: int) -> bytes | None:
     """The bytes of a regular file of this user at `path` (never through a link), or None when it
     is missing, is not such a file or is larger than `max_bytes`."""
+    return read_regular_file(path, max_bytes, mine=True)
+
+
+def read_regular_file(path: Path, max_bytes: int, *, mine: bool = False) -> bytes | None:
+    """The bytes of a regular file at `path`, opened without following a link and without
+    blocking (a FIFO, a device, a link is None), or None when it is missing, is not such a file,
+    is larger than `max_bytes` or (with `mine`) belongs to another user."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -80,7 +87,7 @@ def read_private_file(path: Path, max_bytes: int) -> bytes | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
             return None
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        if mine and hasattr(os, "getuid") and st.st_uid != os.getuid():
             return None
         with os.fdopen(os.dup(fd), "rb") as f:
             data = f.read(max_bytes + 1)
