@@ -88,7 +88,7 @@ def build(folders: list[Path], output: Path, *, check_only: bool = False, prune:
         except OSError as exc:
             raise BuildError(
                 f"the engines were written, but your cache cannot record them ({exc}), so they will not "
-                "be loaded"
+                "be loaded (set XDG_CACHE_HOME to a folder of yours)"
             ) from None
     return BuildReport(results, changed)
 
