@@ -51,7 +51,7 @@ def stream_verdict(text: str) -> tuple[str, int, int] | str | None:
     return None
 
 
-@settings(max_examples=300)
+@settings(max_examples=100)  # derandomized: the same 100 edits each run, about 3 s
 @given(
     VALUES,
     st.sampled_from([None, 1]),
