@@ -116,7 +116,8 @@ def _not_written(path: Path, where: Path, mode: int) -> str:
     what = (
         "a symbolic link" if stat.S_ISLNK(mode) else "not a folder" if where != path else "not a regular file"
     )
-    return f"refusing to write {path}: {where} is {what} (build never writes through one); remove it and build again"
+    which = "it" if where == path else f"the folder {where}"
+    return f"refusing to write {path}: {which} is {what} (build never writes through a link); remove it and build again"
 
 
 def _make_folders(output: Path, folder: Path) -> None:
