@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import marshal
@@ -31,9 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, ModuleType
+from typing import TYPE_CHECKING, cast
 
-from runtime.trust import Record, digest, read_record
-from runtime.usercache import private_folder, read_private_file, read_regular_file, write_file_atomically
+if TYPE_CHECKING:  # the trust record is read only for a workspace's folder: not for the bundled games
+    from importlib.abc import Loader  # (importlib.abc itself imports importlib.resources: not at run time)
+
+    from runtime.trust import Record
 
 BUNDLED_PACKAGE = "generated"
 WORKSPACE_PACKAGE_PREFIX = "rulewright_workspace_"
@@ -132,6 +134,8 @@ def _workspace_games(folder: Path) -> list[EngineSource]:
     init = folder / "__init__.py"
     if not os.path.lexists(init):
         return []  # before its first build
+    from runtime.trust import read_record
+
     name = package_name(folder)
     record = read_record(folder)
     data = _read_module(init)
@@ -183,7 +187,7 @@ def _game_folders(folder: Path) -> list[str]:
     ]
 
 
-class _VerifiedFinder(importlib.abc.MetaPathFinder):
+class _VerifiedFinder:
     """Finds the modules of the workspace packages in _VERIFIED, and only the files their record
     names: a module the record does not name is not found, whatever the folder holds."""
 
@@ -201,14 +205,14 @@ class _VerifiedFinder(importlib.abc.MetaPathFinder):
         for relative, is_package in candidates:
             if relative in record.files:
                 file = record.folder / relative
-                loader = _VerifiedLoader(file, record.files[relative])
+                loader = cast("Loader", _VerifiedLoader(file, record.files[relative]))
                 return importlib.util.spec_from_file_location(
                     fullname, file, loader=loader, submodule_search_locations=[] if is_package else None
                 )
         raise ModuleNotFoundError(f"no module named {fullname!r} among the files build wrote", name=fullname)
 
 
-class _VerifiedLoader(importlib.abc.InspectLoader):
+class _VerifiedLoader:
     """Runs a module from the bytes of its file, read once and checked against the record."""
 
     def __init__(self, file: Path, sha256: str) -> None:
@@ -217,7 +221,7 @@ class _VerifiedLoader(importlib.abc.InspectLoader):
 
     def _data(self) -> bytes:
         data = _read_module(self.file)
-        if data is None or digest(data) != self.sha256:
+        if data is None or hashlib.sha256(data).hexdigest() != self.sha256:
             raise EngineLoadError(
                 f"{self.file} is not the file your `rulewright build` wrote (changed since, or not a "
                 f"file): {NOT_BUILT_HINT}"
@@ -230,6 +234,9 @@ class _VerifiedLoader(importlib.abc.InspectLoader):
     def get_code(self, fullname: str) -> CodeType:
         data = self._data()
         return _compiled(data, self.sha256, str(self.file))
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None  # the usual module object
 
     def exec_module(self, module: ModuleType) -> None:
         exec(self.get_code(module.__name__), module.__dict__)
@@ -245,12 +252,16 @@ def _install_finder() -> None:
 
 def _read_module(file: Path) -> bytes | None:
     """A module's bytes: a regular file's, never a link's, a FIFO's or a device's."""
+    from runtime.usercache import read_regular_file
+
     return read_regular_file(file, MAX_MODULE_BYTES)
 
 
 def _compiled(data: bytes, sha256: str, filename: str) -> CodeType:
     """The code of a module's checked bytes, from this user's bytecode cache when it holds it (a
     large engine takes a third of a second to compile)."""
+    from runtime.usercache import private_folder, read_private_file, write_file_atomically
+
     key = hashlib.sha256(
         b"\0".join((importlib.util.MAGIC_NUMBER, sha256.encode(), os.fsencode(filename)))
     ).hexdigest()

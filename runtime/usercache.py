@@ -11,7 +11,6 @@ link) owned by this user that no other user may write to; a folder made here is 
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -102,7 +101,7 @@ def write_file_atomically(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write `data` to `path` under a temporary name in the same folder, then rename it over `path`:
     a reader sees the old file or the new one, never half of one, and a link standing at `path` is
     replaced, never written through. OSError when it cannot be written (nothing is left behind)."""
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
     try:
         with os.fdopen(fd, "wb") as f:
