@@ -1172,6 +1172,11 @@ class GameState:
             z.pos[t][e] = -1
         z.where[t][e] = -1
 
+    def holds(self, zone: int, t: int, e: int) -> bool:
+        """Whether the component `e` of type `t` is in `zone`: `e in zone` of the rules, read from
+        the where-index rather than by scanning the pile (`none` is in no zone)."""
+        return e >= 0 and self.z.where[t][e] == zone
+
     def move(self, t: int, e: int, zone: int, top: bool = True) -> None:
         if e < 0:
             raise RuleError("cannot move 'none'")

@@ -113,6 +113,9 @@ def _expr(cx: Context, e: ir.Expr) -> str:
             # a divisor that may be zero: the engine raises a rule error instead of Python's
             return f"s.{'div' if e.op == '//' else 'mod'}({expr(cx, e.left)}, {expr(cx, e.right)})"
         case ir.Compare() if e.op in ("in", "not in"):
+            held = _held(cx, e)
+            if held is not None:
+                return f"({held})" if e.op == "in" else f"(not {held})"
             return f"({expr(cx, e.left)} {e.op} {iterable(cx, e.right)})"
         case ir.BinOp() | ir.Compare() | ir.BoolOp():
             return f"({expr(cx, e.left)} {e.op} {expr(cx, e.right)})"
@@ -144,11 +147,25 @@ def python_type(t: Type) -> str:
 def negation(cx: Context, e: ir.Expr) -> str:
     """`not e`, with membership flipped (`a not in b`) as Python style wants."""
     if isinstance(e, ir.Compare) and e.op in ("in", "not in"):
+        held = _held(cx, e)
+        if held is not None:
+            return f"not {held}" if e.op == "in" else held
         flipped = "not in" if e.op == "in" else "in"
         return f"{expr(cx, e.left)} {flipped} {iterable(cx, e.right)}"
     if isinstance(e, ir.Active):
         return f"{_active_key(cx, e)} not in s.active_mods"
     return f"not {expr(cx, e)}"
+
+
+def _held(cx: Context, e: ir.Compare) -> str | None:
+    """`component in zone` as a look-up in the engine's where-index (`s.holds`), not a scan of
+    the pile; None when the right side is not a zone named directly (a list, a comprehension)."""
+    subject = e.right.subject if isinstance(e.right, ir.Index) else e.right
+    b = cx.ann.names.get(id(subject)) if isinstance(subject, ir.Name) else None
+    t = cx.ann.type_of(e.right)
+    if b is None or b.kind != "zone" or t.kind != "zone" or t.elem is None or t.elem.kind != "entity":
+        return None
+    return f"s.holds({zone_id(cx, e.right)}, {cx.names.claim('type', t.elem.name)}, {expr(cx, e.left)})"
 
 
 def _active_key(cx: Context, e: ir.Active) -> str:

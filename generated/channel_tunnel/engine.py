@@ -1136,7 +1136,7 @@ def f_max_discs(s: State, l_p: int) -> int:
 # function supervised (specs/channel_tunnel/rounds.yaml:20)
 def f_supervised(s: State, l_p: int) -> bool:
     # cov 20
-    return E_agenda_supervision in s.z.piles[(Z_agenda_held + s.ref(l_p))]
+    return s.holds((Z_agenda_held + s.ref(l_p)), T_agenda_card, E_agenda_supervision)
 
 
 # function legal_spaces (specs/channel_tunnel/rounds.yaml:25)
@@ -1234,7 +1234,7 @@ def f_topographic_colours(s: State, l_p: int) -> int:
             if (
                 (
                     ((s.v_held_on[c_t] != -1) and (F_card_ability[s.v_held_on[c_t]] == 8))
-                    and (s.v_held_on[c_t] in s.z.piles[(Z_tableau + s.ref(l_p))])
+                    and (s.holds((Z_tableau + s.ref(l_p)), T_card, s.v_held_on[c_t]))
                 )
                 and (F_debris_colour[c_t] == c_k)
             )
@@ -2029,7 +2029,7 @@ class Proc_do_technology(Frame):
                     pc = 1
                     continue
                 elif pc == 1:
-                    if E_agenda_repairs in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]:
+                    if s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_repairs):
                         # cov 76
                         s.say(TX_does_not_advance_a, self.l_p)
                         p_fulfil_agenda(s, self.l_p)
@@ -2768,7 +2768,7 @@ class Proc_refill_discs(Frame):
         while True:
             if pc == 0:
                 # cov 125
-                if E_agenda_training in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]:
+                if s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_training):
                     # cov 126
                     s.v_extra_discs[s.ref(self.l_p)] -= 1
                     s.say(TX_draws_one_disc_fewer, self.l_p)
@@ -3028,9 +3028,9 @@ class Proc_take_turn(Frame):
                     if pc == 0:
                         # cov 137
                         s.v_effect_used[s.ref(self.l_p)] = False
-                        if (E_agenda_warehouse in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]) and (
-                            not s.v_passed[(1 - self.l_p)]
-                        ):
+                        if (
+                            s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_warehouse)
+                        ) and (not s.v_passed[(1 - self.l_p)]):
                             # cov 138
                             s.say(TX_skips_this_turn_warehouse, self.l_p)
                             p_fulfil_agenda(s, self.l_p)
@@ -3406,7 +3406,7 @@ class Proc_pay_promotion(Frame):
         while True:
             if pc == 0:
                 # cov 163
-                if (E_agenda_promotion not in s.z.piles[(Z_agenda_held + s.ref(self.l_p))]) or (
+                if (not s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_promotion)) or (
                     f_money_total(s, self.l_p) < 3
                 ):
                     # cov 164

@@ -162,7 +162,7 @@ def sc0_setup(s: State) -> None:
 
 # scenario Agenda: planning an agenda token draws an agenda card, kept or discarded at once; Repairs skips the next advance: expect (specs/channel_tunnel/scenarios/agenda_draw_and_keep.yaml:23)
 def sc0_expect0(s: State) -> bool:
-    return E_agenda_repairs in s.z.piles[(Z_agenda_done + P_britain)]
+    return s.holds((Z_agenda_done + P_britain), T_agenda_card, E_agenda_repairs)
 
 
 # scenario Agenda: planning an agenda token draws an agenda card, kept or discarded at once; Repairs skips the next advance: expect (specs/channel_tunnel/scenarios/agenda_draw_and_keep.yaml:24)
@@ -202,7 +202,7 @@ def sc1_expect0(s: State) -> bool:
 
 # scenario Agenda: Inspection resolves a deviation card at once; Promotion is paid as soon as 3 million are there: expect (specs/channel_tunnel/scenarios/agenda_inspection_and_promotion.yaml:19)
 def sc1_expect1(s: State) -> bool:
-    return E_agenda_inspection in s.z.piles[(Z_agenda_done + P_britain)]
+    return s.holds((Z_agenda_done + P_britain), T_agenda_card, E_agenda_inspection)
 
 
 # scenario Agenda: off by default, the agenda symbol is ignored: setup (specs/channel_tunnel/scenarios/agenda_off_by_default.yaml:9)
@@ -302,13 +302,13 @@ def sc4_setup(s: State) -> None:
 
 # scenario Agenda, Promotion: 3 million paid the moment Finance brings them, within the same action: expect (specs/channel_tunnel/scenarios/agenda_promotion.yaml:24)
 def sc4_expect0(s: State) -> bool:
-    return E_agenda_promotion in s.z.piles[(Z_agenda_done + P_britain)]
+    return s.holds((Z_agenda_done + P_britain), T_agenda_card, E_agenda_promotion)
 
 
 # scenario Agenda, Promotion: 3 million paid the moment Finance brings them, within the same action: expect (specs/channel_tunnel/scenarios/agenda_promotion.yaml:25)
 def sc4_expect1(s: State) -> bool:
-    return (E_card_influence_germany in s.z.piles[(Z_money + P_britain)]) and (
-        E_card_influence_luxembourg in s.z.piles[Z_card_discard]
+    return (s.holds((Z_money + P_britain), T_card, E_card_influence_germany)) and (
+        s.holds(Z_card_discard, T_card, E_card_influence_luxembourg)
     )
 
 
@@ -350,7 +350,7 @@ def sc6_expect0(s: State) -> bool:
 
 # scenario Agenda, Training: the next round draws one disc fewer: expect (specs/channel_tunnel/scenarios/agenda_training.yaml:14)
 def sc6_expect1(s: State) -> bool:
-    return E_agenda_training in s.z.piles[(Z_agenda_done + P_britain)]
+    return s.holds((Z_agenda_done + P_britain), T_agenda_card, E_agenda_training)
 
 
 # scenario Agenda, Warehouse Control: skip a turn so the rival takes two in a row: setup (specs/channel_tunnel/scenarios/agenda_warehouse.yaml:10)
@@ -390,7 +390,7 @@ def sc7_setup(s: State) -> None:
 
 # scenario Agenda, Warehouse Control: skip a turn so the rival takes two in a row: expect (specs/channel_tunnel/scenarios/agenda_warehouse.yaml:18)
 def sc7_expect0(s: State) -> bool:
-    return E_agenda_warehouse in s.z.piles[(Z_agenda_done + P_britain)]
+    return s.holds((Z_agenda_done + P_britain), T_agenda_card, E_agenda_warehouse)
 
 
 # scenario Blue cards: European Speech, Political Duel, Press Relations and Topographic Analysis: setup (specs/channel_tunnel/scenarios/blue_card_scoring.yaml:14)
@@ -475,12 +475,12 @@ def sc10_setup(s: State) -> None:
 
 # scenario Control Room 4: after Plan, a Tunnel action: expect (specs/channel_tunnel/scenarios/control_room_4_plan_then_tunnel.yaml:16)
 def sc10_expect0(s: State) -> bool:
-    return E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]
+    return s.holds((Z_storage + P_britain), T_debris, E_yellow_debris_4)
 
 
 # scenario Control Room 4: after Plan, a Tunnel action: expect (specs/channel_tunnel/scenarios/control_room_4_plan_then_tunnel.yaml:17)
 def sc10_expect1(s: State) -> bool:
-    return E_card_control_room_4 in s.z.piles[(Z_scored + P_britain)]
+    return s.holds((Z_scored + P_britain), T_card, E_card_control_room_4)
 
 
 # scenario Develop: a card that costs a debris token empties storage, the only way to free it: setup (specs/channel_tunnel/scenarios/develop_discard_debris.yaml:12)
@@ -506,12 +506,14 @@ def sc11_setup(s: State) -> None:
 
 # scenario Develop: a card that costs a debris token empties storage, the only way to free it: expect (specs/channel_tunnel/scenarios/develop_discard_debris.yaml:18)
 def sc11_expect0(s: State) -> bool:
-    return E_card_influence_germany in s.z.piles[(Z_scored + P_britain)]
+    return s.holds((Z_scored + P_britain), T_card, E_card_influence_germany)
 
 
 # scenario Develop: a card that costs a debris token empties storage, the only way to free it: expect (specs/channel_tunnel/scenarios/develop_discard_debris.yaml:19)
 def sc11_expect1(s: State) -> bool:
-    return (E_black_debris_4 in s.z.piles[Z_spent_debris]) and (len(s.z.piles[(Z_storage + P_britain)]) == 0)
+    return (s.holds(Z_spent_debris, T_debris, E_black_debris_4)) and (
+        len(s.z.piles[(Z_storage + P_britain)]) == 0
+    )
 
 
 # scenario Develop: a card that holds one or two debris; two give two uses, and a used-up card goes face down: setup (specs/channel_tunnel/scenarios/develop_hold_two.yaml:13)
@@ -539,7 +541,7 @@ def sc12_setup(s: State) -> None:
 
 # scenario Develop: a card that holds one or two debris; two give two uses, and a used-up card goes face down: expect (specs/channel_tunnel/scenarios/develop_hold_two.yaml:20)
 def sc12_expect0(s: State) -> bool:
-    return (E_card_new_material_1 in s.z.piles[(Z_tableau + P_britain)]) and (
+    return (s.holds((Z_tableau + P_britain), T_card, E_card_new_material_1)) and (
         f_charges(s, E_card_new_material_1) == 1
     )
 
@@ -669,7 +671,7 @@ def sc16_expect1(s: State) -> bool:
 
 # scenario Displacing two yellow discs with an orange stack; the yellows join the player's yellow disc: expect (specs/channel_tunnel/scenarios/displace_and_merge.yaml:27)
 def sc16_expect2(s: State) -> bool:
-    return E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]
+    return s.holds((Z_storage + P_britain), T_debris, E_yellow_debris_4)
 
 
 # scenario An occupied action space needs a strictly larger stack: setup (specs/channel_tunnel/scenarios/displace_needs_larger_stack.yaml:16)
@@ -765,7 +767,7 @@ def sc19_setup(s: State) -> None:
 
 # scenario Finance as a secondary action takes the very card that shows it: expect (specs/channel_tunnel/scenarios/finance_secondary_takes_that_card.yaml:18)
 def sc19_expect0(s: State) -> bool:
-    return E_card_new_workers in s.z.piles[(Z_money + P_britain)]
+    return s.holds((Z_money + P_britain), T_card, E_card_new_workers)
 
 
 # scenario Finance as a secondary action takes the very card that shows it: expect (specs/channel_tunnel/scenarios/finance_secondary_takes_that_card.yaml:19)
@@ -798,14 +800,14 @@ def sc20_setup(s: State) -> None:
 
 # scenario Heavy Machinery: after an action, one more action of the player's choice without placing discs: expect (specs/channel_tunnel/scenarios/heavy_machinery.yaml:16)
 def sc20_expect0(s: State) -> bool:
-    return (E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]) and (
-        E_light_blue_debris_4 in s.z.piles[(Z_route_open + P_britain)]
+    return (s.holds((Z_storage + P_britain), T_debris, E_yellow_debris_4)) and (
+        s.holds((Z_route_open + P_britain), T_debris, E_light_blue_debris_4)
     )
 
 
 # scenario Heavy Machinery: after an action, one more action of the player's choice without placing discs: expect (specs/channel_tunnel/scenarios/heavy_machinery.yaml:17)
 def sc20_expect1(s: State) -> bool:
-    return E_card_heavy_machinery in s.z.piles[(Z_scored + P_britain)]
+    return s.holds((Z_scored + P_britain), T_card, E_card_heavy_machinery)
 
 
 # scenario Money cards are currency: they score no VP and are not game cards for Press Relations (ruling 9): setup (specs/channel_tunnel/scenarios/money_cards_do_not_score.yaml:9)
@@ -915,7 +917,7 @@ def sc24_expect0(s: State) -> bool:
 
 # scenario One card effect per turn: after Technology Upgrade, no red chain that turn: expect (specs/channel_tunnel/scenarios/one_effect_per_turn.yaml:22)
 def sc24_expect1(s: State) -> bool:
-    return E_card_tech_upgrade in s.z.piles[(Z_scored + P_britain)]
+    return s.holds((Z_scored + P_britain), T_card, E_card_tech_upgrade)
 
 
 # scenario Passing: the first to pass takes the first-player card and may keep discs for the next round: setup (specs/channel_tunnel/scenarios/pass_first_player_and_keep.yaml:14)
@@ -985,7 +987,7 @@ def sc26_setup(s: State) -> None:
 
 # scenario Technology perk: peek at a face-down debris token, shown to that player only: expect (specs/channel_tunnel/scenarios/peek_is_private.yaml:16)
 def sc26_expect0(s: State) -> bool:
-    return E_black_debris_3 in s.z.piles[(Z_route_hidden + P_france)]
+    return s.holds((Z_route_hidden + P_france), T_debris, E_black_debris_3)
 
 
 # scenario Plan is not offered when one's own route has no face-down token left (ruling 6): setup (specs/channel_tunnel/scenarios/plan_needs_face_down_token.yaml:9)
@@ -1037,7 +1039,7 @@ def sc28_expect0(s: State) -> bool:
 
 # scenario Plan reveals the face-down token nearest the machine, even before the open ones are tunnelled: expect (specs/channel_tunnel/scenarios/plan_reveals_nearest.yaml:17)
 def sc28_expect1(s: State) -> bool:
-    return E_light_blue_debris_4 in s.z.piles[(Z_route_open + P_britain)]
+    return s.holds((Z_route_open + P_britain), T_debris, E_light_blue_debris_4)
 
 
 # scenario Reaching the centre ends the game at once: +2 and +1 per debris token left on the rival's route: setup (specs/channel_tunnel/scenarios/reach_centre_scores.yaml:14)
@@ -1243,7 +1245,7 @@ def sc36_setup(s: State) -> None:
 
 # scenario Without a disc of the token's colour, any two discs pay for Tunnel: expect (specs/channel_tunnel/scenarios/tunnel_with_two_discs.yaml:19)
 def sc36_expect0(s: State) -> bool:
-    return E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]
+    return s.holds((Z_storage + P_britain), T_debris, E_yellow_debris_4)
 
 
 # scenario Without a disc of the token's colour, any two discs pay for Tunnel: expect (specs/channel_tunnel/scenarios/tunnel_with_two_discs.yaml:20)
@@ -1272,7 +1274,7 @@ def sc37_setup(s: State) -> None:
 
 # scenario Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances: expect (specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml:20)
 def sc37_expect0(s: State) -> bool:
-    return (E_yellow_debris_4 in s.z.piles[(Z_storage + P_britain)]) and (
+    return (s.holds((Z_storage + P_britain), T_debris, E_yellow_debris_4)) and (
         len(s.z.piles[(Z_storage + P_britain)]) == 2
     )
 
@@ -1289,7 +1291,7 @@ def sc37_expect2(s: State) -> bool:
 
 # scenario Tunnelling a yellow token with a yellow disc; the token goes to storage and the machine advances: expect (specs/channel_tunnel/scenarios/tunnel_yellow_with_yellow.yaml:23)
 def sc37_expect3(s: State) -> bool:
-    return E_deviation_north_0 in s.z.piles[Z_deviation_discard]
+    return s.holds(Z_deviation_discard, T_deviation_card, E_deviation_north_0)
 
 
 # scenario Water: a light blue token makes Britain draw two deviation cards: setup (specs/channel_tunnel/scenarios/water_britain.yaml:15)
@@ -1318,7 +1320,7 @@ def sc38_setup(s: State) -> None:
 
 # scenario Water: a light blue token makes Britain draw two deviation cards: expect (specs/channel_tunnel/scenarios/water_britain.yaml:23)
 def sc38_expect0(s: State) -> bool:
-    return E_light_blue_debris_4 in s.z.piles[(Z_storage + P_britain)]
+    return s.holds((Z_storage + P_britain), T_debris, E_light_blue_debris_4)
 
 
 # scenario Water: a light blue token makes Britain draw two deviation cards: expect (specs/channel_tunnel/scenarios/water_britain.yaml:24)
@@ -1366,7 +1368,7 @@ def sc39_setup(s: State) -> None:
 
 # scenario Water: the French machine draws no deviation card for a light blue token: expect (specs/channel_tunnel/scenarios/water_france.yaml:21)
 def sc39_expect0(s: State) -> bool:
-    return E_light_blue_debris_3 in s.z.piles[(Z_storage + P_france)]
+    return s.holds((Z_storage + P_france), T_debris, E_light_blue_debris_3)
 
 
 # scenario Water: the French machine draws no deviation card for a light blue token: expect (specs/channel_tunnel/scenarios/water_france.yaml:22)

@@ -388,13 +388,15 @@ def sc7_expect3(s: State) -> bool:
 # scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:30)
 def sc7_expect4(s: State) -> bool:
     return ((len(s.z.piles[(Z_hand + P_germany)]) == 0) and (len(s.z.piles[(Z_kept + P_germany)]) == 0)) and (
-        E_night_attack_1 in s.z.piles[(Z_hand + P_united_states)]
+        s.holds((Z_hand + P_united_states), T_order_card, E_night_attack_1)
     )
 
 
 # scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:31)
 def sc7_expect5(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_united_states)]) == 4) and (E_supplies_1 in s.z.piles[Z_order_discard])
+    return (len(s.z.piles[(Z_hand + P_united_states)]) == 4) and (
+        s.holds(Z_order_discard, T_order_card, E_supplies_1)
+    )
 
 
 # scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:32)
@@ -455,13 +457,15 @@ def sc8_expect3(s: State) -> bool:
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:30)
 def sc8_expect4(s: State) -> bool:
     return ((len(s.z.piles[(Z_hand + P_germany)]) == 0) and (len(s.z.piles[(Z_kept + P_germany)]) == 0)) and (
-        E_night_attack_1 in s.z.piles[(Z_hand + P_united_states)]
+        s.holds((Z_hand + P_united_states), T_order_card, E_night_attack_1)
     )
 
 
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:31)
 def sc8_expect5(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_united_states)]) == 4) and (E_supplies_1 in s.z.piles[Z_order_discard])
+    return (len(s.z.piles[(Z_hand + P_united_states)]) == 4) and (
+        s.holds(Z_order_discard, T_order_card, E_supplies_1)
+    )
 
 
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:32)
@@ -636,7 +640,9 @@ def sc15_setup(s: State) -> None:
 
 # scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:24)
 def sc15_expect0(s: State) -> bool:
-    return (E_ambush_1 in s.z.piles[Z_order_discard]) and (E_reserves_1 in s.z.piles[Z_order_discard])
+    return (s.holds(Z_order_discard, T_order_card, E_ambush_1)) and (
+        s.holds(Z_order_discard, T_order_card, E_reserves_1)
+    )
 
 
 # scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:25)
@@ -685,8 +691,8 @@ def sc16_setup(s: State) -> None:
 
 # scenario A re-attacked frontier tile: the defender plays one defence order, and only one, for the conflict: expect (specs/guerra_fronteriza/scenarios/frontier_reattack_defence.yaml:23)
 def sc16_expect0(s: State) -> bool:
-    return (E_ambush_1 in s.z.piles[Z_order_discard]) and (
-        E_entrenchment_1 in s.z.piles[(Z_hand + P_germany)]
+    return (s.holds(Z_order_discard, T_order_card, E_ambush_1)) and (
+        s.holds((Z_hand + P_germany), T_order_card, E_entrenchment_1)
     )
 
 
@@ -749,8 +755,9 @@ def sc18_expect1(s: State) -> bool:
 # scenario Discard step: a player controlling an airport keeps 5 orders, one without keeps 4: expect (specs/guerra_fronteriza/scenarios/hand_limit_airport.yaml:22)
 def sc18_expect2(s: State) -> bool:
     return (
-        (E_entrenchment_1 in s.z.piles[Z_order_discard]) and (E_ambush_1 in s.z.piles[Z_order_discard])
-    ) and (E_ambush_2 in s.z.piles[Z_order_discard])
+        (s.holds(Z_order_discard, T_order_card, E_entrenchment_1))
+        and (s.holds(Z_order_discard, T_order_card, E_ambush_1))
+    ) and (s.holds(Z_order_discard, T_order_card, E_ambush_2))
 
 
 # scenario Destroying every rival HQ wins; the eliminated player's orders go to the conqueror: setup (specs/guerra_fronteriza/scenarios/hq_destroyed_wins.yaml:10)
@@ -989,7 +996,9 @@ def sc25_expect2(s: State) -> bool:
 
 # scenario Merits: none for an Air Raid kill, none for a conflict won by a Withdrawal: expect (specs/guerra_fronteriza/scenarios/merit_track_no_merit_without_combat.yaml:25)
 def sc25_expect3(s: State) -> bool:
-    return (E_air_raid_1 in s.z.piles[Z_order_discard]) and (E_withdrawal_1 in s.z.piles[Z_order_discard])
+    return (s.holds(Z_order_discard, T_order_card, E_air_raid_1)) and (
+        s.holds(Z_order_discard, T_order_card, E_withdrawal_1)
+    )
 
 
 # scenario Movement: a figure that moved, or was carried, is not offered again that round: setup (specs/guerra_fronteriza/scenarios/move_once_per_round.yaml:9)
@@ -1048,7 +1057,9 @@ def sc27_expect0(s: State) -> bool:
 
 # scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: expect (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:28)
 def sc27_expect1(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_germany)]) == 1) and (E_ambush_1 in s.z.piles[(Z_hand + P_germany)])
+    return (len(s.z.piles[(Z_hand + P_germany)]) == 1) and (
+        s.holds((Z_hand + P_germany), T_order_card, E_ambush_1)
+    )
 
 
 # scenario Neutral defenders: an eliminated player's troops stay, never move or draw, and defend at defence initiative: expect (specs/guerra_fronteriza/scenarios/neutral_defenders.yaml:29)
@@ -1093,7 +1104,7 @@ def sc28_expect1(s: State) -> bool:
 # scenario Ambush: every defending figure gets +1 defence initiative: expect (specs/guerra_fronteriza/scenarios/order_ambush.yaml:17)
 def sc28_expect2(s: State) -> bool:
     return ((s.v_merits[P_united_states] == 1) and (s.v_merits[P_germany] == 0)) and (
-        E_ambush_1 in s.z.piles[Z_order_discard]
+        s.holds(Z_order_discard, T_order_card, E_ambush_1)
     )
 
 
@@ -1113,7 +1124,9 @@ def sc29_setup(s: State) -> None:
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:17)
 def sc29_expect0(s: State) -> bool:
-    return (E_germany_plane_1 in s.z.piles[(Z_reserve + P_germany)]) and (s.v_loc[E_germany_infantry_1] == -1)
+    return (s.holds((Z_reserve + P_germany), T_figure, E_germany_plane_1)) and (
+        s.v_loc[E_germany_infantry_1] == -1
+    )
 
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:18)
@@ -1142,7 +1155,7 @@ def sc29_expect2(s: State) -> bool:
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:20)
 def sc29_expect3(s: State) -> bool:
-    return (s.v_merits[P_united_states] == 1) and (E_anti_aircraft_1 in s.z.piles[Z_order_discard])
+    return (s.v_merits[P_united_states] == 1) and (s.holds(Z_order_discard, T_order_card, E_anti_aircraft_1))
 
 
 # scenario Artillery Barrage: the attacker's artillery strikes at initiative 2, before defending infantry: setup (specs/guerra_fronteriza/scenarios/order_barrage.yaml:9)
@@ -1169,8 +1182,8 @@ def sc30_expect1(s: State) -> bool:
 
 # scenario Artillery Barrage: the attacker's artillery strikes at initiative 2, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_barrage.yaml:18)
 def sc30_expect2(s: State) -> bool:
-    return ((s.v_merits[P_germany] == 1) and (E_barrage_1 in s.z.piles[Z_order_discard])) and (
-        E_barrage_2 in s.z.piles[(Z_hand + P_germany)]
+    return ((s.v_merits[P_germany] == 1) and (s.holds(Z_order_discard, T_order_card, E_barrage_1))) and (
+        s.holds((Z_hand + P_germany), T_order_card, E_barrage_2)
     )
 
 
@@ -1205,8 +1218,8 @@ def sc31_expect2(s: State) -> bool:
 
 # scenario Entrenchment: defending infantry fire at initiative 2, for one conflict; one defence order per conflict: expect (specs/guerra_fronteriza/scenarios/order_entrenchment.yaml:23)
 def sc31_expect3(s: State) -> bool:
-    return (E_entrenchment_1 in s.z.piles[Z_order_discard]) and (
-        E_entrenchment_2 in s.z.piles[(Z_hand + P_united_states)]
+    return (s.holds(Z_order_discard, T_order_card, E_entrenchment_1)) and (
+        s.holds((Z_hand + P_united_states), T_order_card, E_entrenchment_2)
     )
 
 
@@ -1222,9 +1235,9 @@ def sc32_setup(s: State) -> None:
 
 # scenario Forced March: a ground figure moves one tile further this turn; planes keep their 3: expect (specs/guerra_fronteriza/scenarios/order_forced_march.yaml:17)
 def sc32_expect0(s: State) -> bool:
-    return ((s.v_move_bonus[P_germany] == 1) and (E_forced_march_1 in s.z.piles[Z_order_discard])) and (
-        E_forced_march_2 in s.z.piles[(Z_hand + P_germany)]
-    )
+    return (
+        (s.v_move_bonus[P_germany] == 1) and (s.holds(Z_order_discard, T_order_card, E_forced_march_1))
+    ) and (s.holds((Z_hand + P_germany), T_order_card, E_forced_march_2))
 
 
 # scenario Forced March: a ground figure moves one tile further this turn; planes keep their 3: expect (specs/guerra_fronteriza/scenarios/order_forced_march.yaml:18)
@@ -1255,7 +1268,7 @@ def sc33_expect0(s: State) -> bool:
 
 # scenario Intelligence: the player draws 2 orders, from decks of its choice: expect (specs/guerra_fronteriza/scenarios/order_intelligence.yaml:17)
 def sc33_expect1(s: State) -> bool:
-    return (E_intelligence_1 in s.z.piles[Z_order_discard]) and (s.v_round == 2)
+    return (s.holds(Z_order_discard, T_order_card, E_intelligence_1)) and (s.v_round == 2)
 
 
 # scenario Night Attack: the attacker's infantry strike at initiative 2 this turn, before defending infantry: setup (specs/guerra_fronteriza/scenarios/order_night_attack.yaml:11)
@@ -1280,8 +1293,8 @@ def sc34_expect1(s: State) -> bool:
 
 # scenario Night Attack: the attacker's infantry strike at initiative 2 this turn, before defending infantry: expect (specs/guerra_fronteriza/scenarios/order_night_attack.yaml:20)
 def sc34_expect2(s: State) -> bool:
-    return (E_night_attack_1 in s.z.piles[Z_order_discard]) and (
-        E_night_attack_2 in s.z.piles[(Z_hand + P_germany)]
+    return (s.holds(Z_order_discard, T_order_card, E_night_attack_1)) and (
+        s.holds((Z_hand + P_germany), T_order_card, E_night_attack_2)
     )
 
 
@@ -1320,8 +1333,8 @@ def sc35_expect1(s: State) -> bool:
 
 # scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:15)
 def sc35_expect2(s: State) -> bool:
-    return (E_production_1 in s.z.piles[Z_order_discard]) and (
-        E_production_2 in s.z.piles[(Z_hand + P_germany)]
+    return (s.holds(Z_order_discard, T_order_card, E_production_1)) and (
+        s.holds((Z_hand + P_germany), T_order_card, E_production_2)
     )
 
 
@@ -1384,8 +1397,8 @@ def sc36_expect2(s: State) -> bool:
 # scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:28)
 def sc36_expect3(s: State) -> bool:
     return (
-        (E_recruitment_1 in s.z.piles[Z_order_discard])
-        and (E_recruitment_2 in s.z.piles[(Z_hand + P_germany)])
+        (s.holds(Z_order_discard, T_order_card, E_recruitment_1))
+        and (s.holds((Z_hand + P_germany), T_order_card, E_recruitment_2))
     ) and (s.v_round == 2)
 
 
@@ -1400,7 +1413,9 @@ def sc37_setup(s: State) -> None:
 
 # scenario Redeployment: a figure moves to an adjacent tile free of enemies: expect (specs/guerra_fronteriza/scenarios/order_redeployment.yaml:14)
 def sc37_expect0(s: State) -> bool:
-    return (E_redeploy_1 in s.z.piles[Z_order_discard]) and (s.v_loc[E_germany_tank_2] == E_c2_west_fields)
+    return (s.holds(Z_order_discard, T_order_card, E_redeploy_1)) and (
+        s.v_loc[E_germany_tank_2] == E_c2_west_fields
+    )
 
 
 # scenario Reserves: a reserve figure of the defender's choice joins the defence: setup (specs/guerra_fronteriza/scenarios/order_reserves.yaml:9)
@@ -1442,7 +1457,7 @@ def sc38_expect1(s: State) -> bool:
 # scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:17)
 def sc38_expect2(s: State) -> bool:
     return ((s.v_loc[E_germany_infantry_1] == -1) and (s.v_merits[P_united_states] == 1)) and (
-        E_reserves_1 in s.z.piles[Z_order_discard]
+        s.holds(Z_order_discard, T_order_card, E_reserves_1)
     )
 
 
@@ -1475,8 +1490,8 @@ def sc39_expect0(s: State) -> bool:
 
 # scenario Sabotage: an unguarded rival factory or camp next to your figures is destroyed, with no merit: expect (specs/guerra_fronteriza/scenarios/order_sabotage.yaml:26)
 def sc39_expect1(s: State) -> bool:
-    return ((s.v_merits[P_germany] == 0) and (E_sabotage_1 in s.z.piles[Z_order_discard])) and (
-        E_sabotage_2 in s.z.piles[(Z_hand + P_germany)]
+    return ((s.v_merits[P_germany] == 0) and (s.holds(Z_order_discard, T_order_card, E_sabotage_1))) and (
+        s.holds((Z_hand + P_germany), T_order_card, E_sabotage_2)
     )
 
 
@@ -1828,7 +1843,7 @@ def sc50_setup(s: State) -> None:
 
 # scenario Arms race: which order goes into the research pile stays secret: expect (specs/guerra_fronteriza/scenarios/research_is_secret.yaml:18)
 def sc50_expect0(s: State) -> bool:
-    return E_production_1 in s.z.piles[(Z_research + P_united_states)]
+    return s.holds((Z_research + P_united_states), T_order_card, E_production_1)
 
 
 # scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: setup (specs/guerra_fronteriza/scenarios/research_limit.yaml:10)
@@ -1850,20 +1865,20 @@ def sc51_setup(s: State) -> None:
 # scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: expect (specs/guerra_fronteriza/scenarios/research_limit.yaml:21)
 def sc51_expect0(s: State) -> bool:
     return (len(s.z.piles[(Z_research + P_germany)]) == 2) and (
-        E_forced_march_3 in s.z.piles[(Z_hand + P_germany)]
+        s.holds((Z_hand + P_germany), T_order_card, E_forced_march_3)
     )
 
 
 # scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: expect (specs/guerra_fronteriza/scenarios/research_limit.yaml:22)
 def sc51_expect1(s: State) -> bool:
     return (len(s.z.piles[(Z_research + P_united_states)]) == 3) and (
-        E_production_1 in s.z.piles[(Z_research + P_united_states)]
+        s.holds((Z_research + P_united_states), T_order_card, E_production_1)
     )
 
 
 # scenario Arms race: no card when the research pile holds as many cards as merits; otherwise one card a round: expect (specs/guerra_fronteriza/scenarios/research_limit.yaml:23)
 def sc51_expect2(s: State) -> bool:
-    return E_production_2 in s.z.piles[(Z_hand + P_united_states)]
+    return s.holds((Z_hand + P_united_states), T_order_card, E_production_2)
 
 
 # scenario Arms race: below the merit limit the whole hand is offered, or pass: setup (specs/guerra_fronteriza/scenarios/research_limit_offer.yaml:9)
@@ -1907,7 +1922,7 @@ def sc53_expect1(s: State) -> bool:
 
 # scenario Arms race: when two players would reach the research threshold, the one earlier in turn order wins: expect (specs/guerra_fronteriza/scenarios/research_tie_turn_order.yaml:23)
 def sc53_expect2(s: State) -> bool:
-    return (E_barrage_6 in s.z.piles[(Z_hand + P_germany)]) and (
+    return (s.holds((Z_hand + P_germany), T_order_card, E_barrage_6)) and (
         len(s.z.piles[(Z_research + P_germany)]) == 4
     )
 
@@ -1938,7 +1953,7 @@ def sc55_setup(s: State) -> None:
 
 # scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:16)
 def sc55_expect0(s: State) -> bool:
-    return (s.v_special_used[P_germany] and (E_supplies_1 in s.z.piles[Z_order_discard])) and (
+    return (s.v_special_used[P_germany] and (s.holds(Z_order_discard, T_order_card, E_supplies_1))) and (
         len(s.z.piles[(Z_hand + P_germany)]) == 1
     )
 
@@ -1999,9 +2014,9 @@ def sc56_expect1(s: State) -> bool:
 
 # scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:15)
 def sc56_expect2(s: State) -> bool:
-    return (s.v_special_used[P_great_britain] and (E_supplies_1 in s.z.piles[Z_order_discard])) and (
-        len(s.z.piles[(Z_hand + P_great_britain)]) == 1
-    )
+    return (
+        s.v_special_used[P_great_britain] and (s.holds(Z_order_discard, T_order_card, E_supplies_1))
+    ) and (len(s.z.piles[(Z_hand + P_great_britain)]) == 1)
 
 
 # scenario Lend-Lease: the United States discards an order and draws an order: setup (specs/guerra_fronteriza/scenarios/special_lend_lease.yaml:8)
@@ -2012,7 +2027,7 @@ def sc57_setup(s: State) -> None:
 # scenario Lend-Lease: the United States discards an order and draws an order: expect (specs/guerra_fronteriza/scenarios/special_lend_lease.yaml:12)
 def sc57_expect0(s: State) -> bool:
     return (s.v_special_used[P_united_states] and (not s.v_special_used[P_germany])) and (
-        E_supplies_1 in s.z.piles[Z_order_discard]
+        s.holds(Z_order_discard, T_order_card, E_supplies_1)
     )
 
 
@@ -2051,7 +2066,7 @@ def sc58_expect1(s: State) -> bool:
 
 # scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:16)
 def sc58_expect2(s: State) -> bool:
-    return (s.v_special_used[P_ussr] and (E_supplies_1 in s.z.piles[Z_order_discard])) and (
+    return (s.v_special_used[P_ussr] and (s.holds(Z_order_discard, T_order_card, E_supplies_1))) and (
         len(s.z.piles[(Z_hand + P_ussr)]) == 1
     )
 
@@ -2083,8 +2098,8 @@ def sc59_expect0(s: State) -> bool:
 
 # scenario The special ability needs an order to discard: with an empty hand it is not asked: expect (specs/guerra_fronteriza/scenarios/special_needs_an_order.yaml:22)
 def sc59_expect1(s: State) -> bool:
-    return (E_entrenchment_1 in s.z.piles[Z_order_discard]) and (
-        E_entrenchment_2 in s.z.piles[Z_order_discard]
+    return (s.holds(Z_order_discard, T_order_card, E_entrenchment_1)) and (
+        s.holds(Z_order_discard, T_order_card, E_entrenchment_2)
     )
 
 

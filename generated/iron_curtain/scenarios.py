@@ -72,7 +72,7 @@ def sc1_expect0(s: State) -> bool:
 
 # scenario Epilogue: the set-aside cards' values by flag, at most 3: expect (specs/iron_curtain/scenarios/epilogue_cap.yaml:20)
 def sc1_expect1(s: State) -> bool:
-    return (E_vietnam in s.z.piles[(Z_aside + P_usa)]) and (E_cuba in s.z.piles[(Z_aside + P_ussr)])
+    return (s.holds((Z_aside + P_usa), T_card, E_vietnam)) and (s.holds((Z_aside + P_ussr), T_card, E_cuba))
 
 
 # scenario Placement: a blocked region frees the card: setup (specs/iron_curtain/scenarios/example1_blocked_region.yaml:7)

@@ -3208,27 +3208,27 @@ def f_places(s: State, l_c: int) -> int:
                                 (
                                     (
                                         (
-                                            (1 if (l_c in s.z.piles[Z_deck]) else 0)
-                                            + (1 if (l_c in s.z.piles[(Z_hand + P_usa)]) else 0)
+                                            (1 if (s.holds(Z_deck, T_card, l_c)) else 0)
+                                            + (1 if (s.holds((Z_hand + P_usa), T_card, l_c)) else 0)
                                         )
-                                        + (1 if (l_c in s.z.piles[(Z_hand + P_ussr)]) else 0)
+                                        + (1 if (s.holds((Z_hand + P_ussr), T_card, l_c)) else 0)
                                     )
-                                    + (1 if (l_c in s.z.piles[(Z_china + P_usa)]) else 0)
+                                    + (1 if (s.holds((Z_china + P_usa), T_card, l_c)) else 0)
                                 )
-                                + (1 if (l_c in s.z.piles[(Z_china + P_ussr)]) else 0)
+                                + (1 if (s.holds((Z_china + P_ussr), T_card, l_c)) else 0)
                             )
-                            + (1 if (l_c in s.z.piles[Z_table]) else 0)
+                            + (1 if (s.holds(Z_table, T_card, l_c)) else 0)
                         )
-                        + (1 if (l_c in s.z.piles[Z_discard]) else 0)
+                        + (1 if (s.holds(Z_discard, T_card, l_c)) else 0)
                     )
-                    + (1 if (l_c in s.z.piles[Z_removed]) else 0)
+                    + (1 if (s.holds(Z_removed, T_card, l_c)) else 0)
                 )
-                + (1 if (l_c in s.z.piles[Z_in_effect]) else 0)
+                + (1 if (s.holds(Z_in_effect, T_card, l_c)) else 0)
             )
-            + (1 if (l_c in s.z.piles[Z_box]) else 0)
+            + (1 if (s.holds(Z_box, T_card, l_c)) else 0)
         )
-        + (1 if (l_c in s.z.piles[(Z_looked_at + P_usa)]) else 0)
-    ) + (1 if (l_c in s.z.piles[(Z_looked_at + P_ussr)]) else 0)
+        + (1 if (s.holds((Z_looked_at + P_usa), T_card, l_c)) else 0)
+    ) + (1 if (s.holds((Z_looked_at + P_ussr), T_card, l_c)) else 0)
 
 
 # function in_game (specs/twilight_struggle/game.yaml:152)
@@ -3999,7 +3999,7 @@ def p_add_war_cards(s: State, l_w: int) -> None:
 # procedure put_away (specs/twilight_struggle/turn.yaml:272)
 def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
     # cov 209
-    if l_c not in s.z.piles[Z_table]:
+    if not s.holds(Z_table, T_card, l_c):
         # cov 210
         return
     else:
@@ -4482,10 +4482,10 @@ def e_card_event_abm_treaty(s: State, l_self: int, l_p: int) -> Frame:
 # card cultural_revolution: event (specs/twilight_struggle/cards.yaml:689)
 def e_card_event_cultural_revolution(s: State, l_self: int, l_p: int) -> None:
     # cov 344
-    if E_china_card in s.z.piles[(Z_china + s.ref((1 - l_p)))]:
+    if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 345
         p_take_china_card(s, l_p, True)
-    elif E_china_card in s.z.piles[(Z_china + s.ref(l_p))]:
+    elif s.holds((Z_china + s.ref(l_p)), T_card, E_china_card):
         # cov 346
         p_gain_vp(s, l_p, 1)
     else:
@@ -4591,10 +4591,10 @@ def e_card_event_oas_founded(s: State, l_self: int, l_p: int) -> Frame:
 # card nixon_plays_the_china_card: event (specs/twilight_struggle/cards.yaml:842)
 def e_card_event_nixon_plays_the_china_card(s: State, l_self: int, l_p: int) -> None:
     # cov 368
-    if E_china_card in s.z.piles[(Z_china + s.ref((1 - l_p)))]:
+    if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 369
         p_take_china_card(s, l_p, False)
-    elif E_china_card in s.z.piles[(Z_china + s.ref(l_p))]:
+    elif s.holds((Z_china + s.ref(l_p)), T_card, E_china_card):
         # cov 370
         p_gain_vp(s, l_p, 2)
     else:
@@ -4750,7 +4750,7 @@ def e_card_event_ortega_elected_in_nicaragua(s: State, l_self: int, l_p: int) ->
 def e_card_event_terrorism(s: State, l_self: int, l_p: int) -> None:
     # cov 411
     l_o: int = 1 - l_p
-    l_n: int = 2 if ((l_o == P_usa) and (E_iranian_hostage_crisis in s.z.piles[Z_in_effect])) else 1
+    l_n: int = 2 if ((l_o == P_usa) and (s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis))) else 1
     for _ in range(l_n):
         s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:1100:9")
         if len(s.z.piles[(Z_hand + s.ref(l_o))]) == 0:
@@ -4878,8 +4878,8 @@ def e_card_event_awacs_sale_to_saudis(s: State, l_self: int, l_p: int) -> None:
 # card nato: prevented (specs/twilight_struggle/cards.yaml:254)
 def x_card_prevented_nato(s: State, l_self: int, l_p: int) -> bool:
     # cov 458
-    return (E_marshall_plan not in s.z.piles[Z_in_effect]) and (
-        E_warsaw_pact_formed not in s.z.piles[Z_in_effect]
+    return (not s.holds(Z_in_effect, T_card, E_marshall_plan)) and (
+        not s.holds(Z_in_effect, T_card, E_warsaw_pact_formed)
     )
 
 
@@ -4916,7 +4916,7 @@ def x_card_prevented_wargames(s: State, l_self: int, l_p: int) -> bool:
 # card solidarity: prevented (specs/twilight_struggle/cards.yaml:1233)
 def x_card_prevented_solidarity(s: State, l_self: int, l_p: int) -> bool:
     # cov 464
-    return E_john_paul_ii_elected_pope not in s.z.piles[Z_in_effect]
+    return not s.holds(Z_in_effect, T_card, E_john_paul_ii_elected_pope)
 
 
 # card the_cambridge_five: prevented (specs/twilight_struggle/cards.yaml:1265)
@@ -4998,7 +4998,9 @@ def t_defectors_cancel_headline(s: State) -> None:
 
 # trigger formosan_resolution_ends: if (specs/twilight_struggle/events.yaml:80)
 def tc_formosan_resolution_ends(s: State, l_p: int, l_c: int) -> bool:
-    return ((l_c == E_china_card) and (l_p == P_usa)) and (E_formosan_resolution in s.z.piles[Z_in_effect])
+    return ((l_c == E_china_card) and (l_p == P_usa)) and (
+        s.holds(Z_in_effect, T_card, E_formosan_resolution)
+    )
 
 
 # trigger formosan_resolution_ends (specs/twilight_struggle/events.yaml:80)
@@ -5265,7 +5267,7 @@ def inv_milops_not_negative(s: State) -> bool:
 def inv_china_card_held(s: State) -> bool:
     return (
         (len(s.z.piles[(Z_china + P_usa)]) + len(s.z.piles[(Z_china + P_ussr)]))
-        + (1 if (E_china_card in s.z.piles[Z_table]) else 0)
+        + (1 if (s.holds(Z_table, T_card, E_china_card)) else 0)
     ) == 1
 
 
@@ -6538,7 +6540,7 @@ class Proc_headline_phase(Frame):
                         self.l_p = x_
                         if not (
                             (s.v_headline[self.l_p] != -1)
-                            and (s.v_headline[self.l_p] not in s.z.piles[Z_table])
+                            and (not s.holds(Z_table, T_card, s.v_headline[self.l_p]))
                         ):
                             continue
                         s.move(T_card, s.v_headline[self.l_p], Z_table, True)
@@ -7347,7 +7349,7 @@ class Proc_fire_event(Frame):
             else:  # pc == 1
                 for x_ in list(F_card_cancels[self.l_c]):
                     self.l_x = x_
-                    if self.l_x not in s.z.piles[Z_in_effect]:
+                    if not s.holds(Z_in_effect, T_card, self.l_x):
                         continue
                     p_end_effect(s, self.l_x)
                 s.pop()
@@ -9586,12 +9588,12 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
         pc = self.pc
         if pc == 0:
             # cov 378
-            if E_china_card in s.z.piles[(Z_china + s.ref((1 - self.l_p)))]:
+            if s.holds((Z_china + s.ref((1 - self.l_p))), T_card, E_china_card):
                 # cov 379
                 p_take_china_card(s, self.l_p, True)
                 s.pop()
                 return
-            if E_china_card in s.z.piles[(Z_china + s.ref(self.l_p))]:
+            if s.holds((Z_china + s.ref(self.l_p)), T_card, E_china_card):
                 # cov 380
                 self.pc = 1
                 s.push(
@@ -9968,7 +9970,7 @@ class Eff_card_event_glasnost(Frame):
             # cov 405
             p_improve_defcon(s, 1)
             p_gain_vp(s, self.l_p, 2)
-            if E_the_reformer in s.z.piles[Z_in_effect]:
+            if s.holds(Z_in_effect, T_card, E_the_reformer):
                 # cov 406
                 self.pc = 1
                 s.push(

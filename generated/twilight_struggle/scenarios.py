@@ -299,7 +299,7 @@ def sc1_expect3(s: State) -> bool:
 
 # scenario ABM Treaty: DEFCON 2 to 3, then a 4-op coup in Iran: 3 + 4 - 4 = 3; 4 milops; Iran is a battleground, DEFCON back to 2; discarded: expect (specs/twilight_struggle/scenarios/abm_treaty_event.yaml:23)
 def sc1_expect4(s: State) -> bool:
-    return E_abm_treaty in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_abm_treaty)
 
 
 # scenario ABM Treaty under Red Scare/Purge: the US's event operations are 3, not 4 (3 markers in Japan, then its next card): setup (specs/twilight_struggle/scenarios/abm_treaty_red_scare.yaml:9)
@@ -347,7 +347,7 @@ def sc3_expect1(s: State) -> bool:
 
 # scenario ABM Treaty by the US at DEFCON 5: DEFCON stays 5, then 4 influence placed (Japan); discarded: expect (specs/twilight_struggle/scenarios/abm_treaty_us_places_four.yaml:19)
 def sc3_expect2(s: State) -> bool:
-    return E_abm_treaty in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_abm_treaty)
 
 
 # scenario Aldrich Ames Remix: every US card is revealed (one public line each) and the USSR may pick any of them, the scoring card included: setup (specs/twilight_struggle/scenarios/aldrich_ames_remix_choice.yaml:8)
@@ -377,7 +377,7 @@ def sc5_setup(s: State) -> None:
 
 # scenario Aldrich Ames Remix: the USSR discards the US's Duck and Cover; its event does not happen (DEFCON stays 4, no VP): expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_event_card.yaml:18)
 def sc5_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Aldrich Ames Remix: the USSR discards the US's Duck and Cover; its event does not happen (DEFCON stays 4, no VP): expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_event_card.yaml:19)
@@ -392,7 +392,7 @@ def sc5_expect2(s: State) -> bool:
 
 # scenario Aldrich Ames Remix: the USSR discards the US's Duck and Cover; its event does not happen (DEFCON stays 4, no VP): expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_event_card.yaml:21)
 def sc5_expect3(s: State) -> bool:
-    return E_aldrich_ames_remix in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_aldrich_ames_remix)
 
 
 # scenario Aldrich Ames Remix: the USSR discards the US's Europe Scoring; Europe is not scored; the card is removed: setup (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_scoring.yaml:8)
@@ -413,7 +413,7 @@ def sc6_setup(s: State) -> None:
 
 # scenario Aldrich Ames Remix: the USSR discards the US's Europe Scoring; Europe is not scored; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_scoring.yaml:20)
 def sc6_expect0(s: State) -> bool:
-    return E_europe_scoring in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_europe_scoring)
 
 
 # scenario Aldrich Ames Remix: the USSR discards the US's Europe Scoring; Europe is not scored; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_scoring.yaml:21)
@@ -424,14 +424,14 @@ def sc6_expect1(s: State) -> bool:
 # scenario Aldrich Ames Remix: the USSR discards the US's Europe Scoring; Europe is not scored; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_scoring.yaml:22)
 def sc6_expect2(s: State) -> bool:
     return (
-        (E_duck_and_cover in s.z.piles[(Z_hand + P_usa)])
-        and (E_five_year_plan in s.z.piles[(Z_hand + P_usa)])
+        (s.holds((Z_hand + P_usa), T_card, E_duck_and_cover))
+        and (s.holds((Z_hand + P_usa), T_card, E_five_year_plan))
     ) and (len(s.z.piles[(Z_hand + P_usa)]) == 2)
 
 
 # scenario Aldrich Ames Remix: the USSR discards the US's Europe Scoring; Europe is not scored; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_discard_scoring.yaml:23)
 def sc6_expect3(s: State) -> bool:
-    return E_aldrich_ames_remix in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_aldrich_ames_remix)
 
 
 # scenario Aldrich Ames Remix with an empty US hand: a log line, nothing revealed or discarded; the card is removed: setup (specs/twilight_struggle/scenarios/aldrich_ames_remix_empty_us_hand.yaml:7)
@@ -446,7 +446,7 @@ def sc7_setup(s: State) -> None:
 
 # scenario Aldrich Ames Remix with an empty US hand: a log line, nothing revealed or discarded; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_empty_us_hand.yaml:15)
 def sc7_expect0(s: State) -> bool:
-    return E_aldrich_ames_remix in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_aldrich_ames_remix)
 
 
 # scenario Aldrich Ames Remix with an empty US hand: a log line, nothing revealed or discarded; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_empty_us_hand.yaml:16)
@@ -478,7 +478,7 @@ def sc9_setup(s: State) -> None:
 
 # scenario Aldrich Ames Remix played by the US for operations, event first: the USSR discards Five Year Plan, the US places 3 in Japan; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_us_operations_result.yaml:17)
 def sc9_expect0(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_five_year_plan)
 
 
 # scenario Aldrich Ames Remix played by the US for operations, event first: the USSR discards Five Year Plan, the US places 3 in Japan; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_us_operations_result.yaml:18)
@@ -493,7 +493,7 @@ def sc9_expect2(s: State) -> bool:
 
 # scenario Aldrich Ames Remix played by the US for operations, event first: the USSR discards Five Year Plan, the US places 3 in Japan; the card is removed: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_us_operations_result.yaml:20)
 def sc9_expect3(s: State) -> bool:
-    return E_aldrich_ames_remix in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_aldrich_ames_remix)
 
 
 # scenario Allende: USSR +2 in Chile (stability 3: not controlled); the card is removed: setup (specs/twilight_struggle/scenarios/allende_event.yaml:7)
@@ -518,7 +518,7 @@ def sc10_expect1(s: State) -> bool:
 
 # scenario Allende: USSR +2 in Chile (stability 3: not controlled); the card is removed: expect (specs/twilight_struggle/scenarios/allende_event.yaml:17)
 def sc10_expect2(s: State) -> bool:
-    return E_allende in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_allende)
 
 
 # scenario Allende: USSR +2 in Chile (stability 3: not controlled); the card is removed: expect (specs/twilight_struggle/scenarios/allende_event.yaml:18)
@@ -548,7 +548,7 @@ def sc11_expect1(s: State) -> bool:
 
 # scenario Allende played by the US for operations, event first: USSR +2 in Chile, then the US places 1; the card is removed: expect (specs/twilight_struggle/scenarios/allende_us_operations.yaml:18)
 def sc11_expect2(s: State) -> bool:
-    return E_allende in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_allende)
 
 
 # scenario Allende played by the US for operations: the US is asked when the USSR event happens: setup (specs/twilight_struggle/scenarios/allende_us_operations_legal.yaml:8)
@@ -591,7 +591,7 @@ def sc13_expect0(s: State) -> bool:
 
 # scenario Alliance for Progress as the US event: 3 VP for Mexico, Panama and Brazil; not for Cuba (not controlled) nor Colombia (not a battleground); the card is removed: expect (specs/twilight_struggle/scenarios/alliance_for_progress_event.yaml:25)
 def sc13_expect1(s: State) -> bool:
-    return E_alliance_for_progress in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_alliance_for_progress)
 
 
 # scenario Alliance for Progress is offered as an event even with no US-controlled battleground in the Americas (not a conditional event): setup (specs/twilight_struggle/scenarios/alliance_for_progress_offered_with_nothing.yaml:7)
@@ -633,7 +633,7 @@ def sc15_expect1(s: State) -> bool:
 
 # scenario Alliance for Progress played by the USSR for operations, operations first: the USSR breaks US control of Panama (2 ops + 1), so the US event scores only Mexico and Brazil (2 VP): expect (specs/twilight_struggle/scenarios/alliance_for_progress_ussr_operations.yaml:23)
 def sc15_expect2(s: State) -> bool:
-    return E_alliance_for_progress in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_alliance_for_progress)
 
 
 # scenario Alliance for Progress with no US-controlled battleground in the Americas: 0 VP, but the event is played and the card removed: setup (specs/twilight_struggle/scenarios/alliance_for_progress_zero.yaml:8)
@@ -653,7 +653,7 @@ def sc16_expect0(s: State) -> bool:
 
 # scenario Alliance for Progress with no US-controlled battleground in the Americas: 0 VP, but the event is played and the card removed: expect (specs/twilight_struggle/scenarios/alliance_for_progress_zero.yaml:17)
 def sc16_expect1(s: State) -> bool:
-    return E_alliance_for_progress in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_alliance_for_progress)
 
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: setup (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:10)
@@ -679,7 +679,7 @@ def sc17_expect0(s: State) -> bool:
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: expect (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:26)
 def sc17_expect1(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_flower_power)
 
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: expect (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:27)
@@ -689,7 +689,7 @@ def sc17_expect2(s: State) -> bool:
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: expect (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:28)
 def sc17_expect3(s: State) -> bool:
-    return E_an_evil_empire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_an_evil_empire)
 
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: expect (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:29)
@@ -699,7 +699,7 @@ def sc17_expect4(s: State) -> bool:
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: expect (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:30)
 def sc17_expect5(s: State) -> bool:
-    return E_indo_pakistani_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_indo_pakistani_war)
 
 
 # scenario An Evil Empire as the US event: US +1 VP and the card stays in effect: setup (specs/twilight_struggle/scenarios/an_evil_empire_event.yaml:8)
@@ -721,7 +721,7 @@ def sc18_expect0(s: State) -> bool:
 
 # scenario An Evil Empire as the US event: US +1 VP and the card stays in effect: expect (specs/twilight_struggle/scenarios/an_evil_empire_event.yaml:19)
 def sc18_expect1(s: State) -> bool:
-    return E_an_evil_empire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_an_evil_empire)
 
 
 # scenario An Evil Empire as the US event: US +1 VP and the card stays in effect: expect (specs/twilight_struggle/scenarios/an_evil_empire_event.yaml:20)
@@ -731,7 +731,7 @@ def sc18_expect2(s: State) -> bool:
 
 # scenario An Evil Empire as the US event: US +1 VP and the card stays in effect: expect (specs/twilight_struggle/scenarios/an_evil_empire_event.yaml:21)
 def sc18_expect3(s: State) -> bool:
-    return E_flower_power not in s.z.piles[Z_in_effect]
+    return not s.holds(Z_in_effect, T_card, E_flower_power)
 
 
 # scenario After An Evil Empire is played, the USSR may play Flower Power only for operations or the space race: setup (specs/twilight_struggle/scenarios/an_evil_empire_prevents_flower_power.yaml:8)
@@ -771,7 +771,7 @@ def sc20_expect1(s: State) -> bool:
 
 # scenario An Evil Empire played by the USSR for operations (operations first) with Flower Power in effect: US +1 VP, Flower Power cancelled: expect (specs/twilight_struggle/scenarios/an_evil_empire_ussr_operations.yaml:24)
 def sc20_expect2(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_flower_power)
 
 
 # scenario An Evil Empire played by the USSR for operations (operations first) with Flower Power in effect: US +1 VP, Flower Power cancelled: expect (specs/twilight_struggle/scenarios/an_evil_empire_ussr_operations.yaml:25)
@@ -781,7 +781,7 @@ def sc20_expect3(s: State) -> bool:
 
 # scenario An Evil Empire played by the USSR for operations (operations first) with Flower Power in effect: US +1 VP, Flower Power cancelled: expect (specs/twilight_struggle/scenarios/an_evil_empire_ussr_operations.yaml:26)
 def sc20_expect4(s: State) -> bool:
-    return E_an_evil_empire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_an_evil_empire)
 
 
 # scenario Arab-Israeli War after Camp David Accords: the USSR may not play it as an event: setup (specs/twilight_struggle/scenarios/arab_israeli_war_after_camp_david.yaml:9)
@@ -822,7 +822,7 @@ def sc22_expect2(s: State) -> bool:
 
 # scenario Arab-Israeli War: US-controlled Israel and Jordan give -2, so a 5 fails; still 2 milops; discarded: expect (specs/twilight_struggle/scenarios/arab_israeli_war_failure_modifiers.yaml:21)
 def sc22_expect3(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Arab-Israeli War: a 4 with no modifiers succeeds: USSR +2 VP, the US's 2 in Israel become USSR; 2 milops; discarded: setup (specs/twilight_struggle/scenarios/arab_israeli_war_success.yaml:9)
@@ -852,7 +852,7 @@ def sc23_expect2(s: State) -> bool:
 
 # scenario Arab-Israeli War: a 4 with no modifiers succeeds: USSR +2 VP, the US's 2 in Israel become USSR; 2 milops; discarded: expect (specs/twilight_struggle/scenarios/arab_israeli_war_success.yaml:20)
 def sc23_expect3(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Arab-Israeli War: US-controlled Israel and Jordan give -2; a 6 succeeds and the US's 4 in Israel become USSR: setup (specs/twilight_struggle/scenarios/arab_israeli_war_success_modifiers.yaml:9)
@@ -884,7 +884,7 @@ def sc24_expect2(s: State) -> bool:
 
 # scenario Arab-Israeli War: US-controlled Israel and Jordan give -2; a 6 succeeds and the US's 4 in Israel become USSR: expect (specs/twilight_struggle/scenarios/arab_israeli_war_success_modifiers.yaml:21)
 def sc24_expect3(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Arab-Israeli War played by the US for operations: the USSR's war fires (a 4 succeeds); the card is discarded, not removed: setup (specs/twilight_struggle/scenarios/arab_israeli_war_us_operations.yaml:9)
@@ -914,7 +914,7 @@ def sc25_expect2(s: State) -> bool:
 
 # scenario Arab-Israeli War played by the US for operations: the USSR's war fires (a 4 succeeds); the card is discarded, not removed: expect (specs/twilight_struggle/scenarios/arab_israeli_war_us_operations.yaml:20)
 def sc25_expect3(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Arab-Israeli War played by the US for operations after Camp David: no event, no timing choice; the card is discarded: setup (specs/twilight_struggle/scenarios/arab_israeli_war_us_operations_after_camp_david.yaml:9)
@@ -945,7 +945,7 @@ def sc26_expect2(s: State) -> bool:
 
 # scenario Arab-Israeli War played by the US for operations after Camp David: no event, no timing choice; the card is discarded: expect (specs/twilight_struggle/scenarios/arab_israeli_war_us_operations_after_camp_david.yaml:21)
 def sc26_expect3(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Arms Race with equal milops (2 and 2): no VP, but the event is played and the card discarded: setup (specs/twilight_struggle/scenarios/arms_race_equal_no_vp.yaml:9)
@@ -969,7 +969,7 @@ def sc27_expect0(s: State) -> bool:
 
 # scenario Arms Race with equal milops (2 and 2): no VP, but the event is played and the card discarded: expect (specs/twilight_struggle/scenarios/arms_race_equal_no_vp.yaml:21)
 def sc27_expect1(s: State) -> bool:
-    return E_arms_race in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arms_race)
 
 
 # scenario Arms Race is offered as an event even when the player has fewer milops (not a conditional event): setup (specs/twilight_struggle/scenarios/arms_race_offered_without_lead.yaml:8)
@@ -1003,7 +1003,7 @@ def sc29_expect0(s: State) -> bool:
 
 # scenario Arms Race: the USSR has more milops (3 to 0) but not the DEFCON 4 requirement: 1 VP: expect (specs/twilight_struggle/scenarios/arms_race_one_vp.yaml:20)
 def sc29_expect1(s: State) -> bool:
-    return E_arms_race in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arms_race)
 
 
 # scenario Arms Race: the USSR has more milops (3 to 2) and meets DEFCON 3: 3 VP; discarded: setup (specs/twilight_struggle/scenarios/arms_race_three_vp.yaml:11)
@@ -1037,7 +1037,7 @@ def sc30_expect2(s: State) -> bool:
 
 # scenario Arms Race: the USSR has more milops (3 to 2) and meets DEFCON 3: 3 VP; discarded: expect (specs/twilight_struggle/scenarios/arms_race_three_vp.yaml:25)
 def sc30_expect3(s: State) -> bool:
-    return E_arms_race in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arms_race)
 
 
 # scenario Arms Race by the US at DEFCON 5: 5 milops against the USSR's 4 meets the requirement: 3 VP: setup (specs/twilight_struggle/scenarios/arms_race_us_defcon_5.yaml:8)
@@ -1059,7 +1059,7 @@ def sc31_expect0(s: State) -> bool:
 
 # scenario Arms Race by the US at DEFCON 5: 5 milops against the USSR's 4 meets the requirement: 3 VP: expect (specs/twilight_struggle/scenarios/arms_race_us_defcon_5.yaml:19)
 def sc31_expect1(s: State) -> bool:
-    return E_arms_race in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arms_race)
 
 
 # scenario Ask Not What Your Country Can Do For You with a 1-card deck: the second draw reshuffles the discards (the cards just discarded among them): setup (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_deck_runs_out.yaml:11)
@@ -1082,7 +1082,7 @@ def sc32_expect0(s: State) -> bool:
 
 # scenario Ask Not What Your Country Can Do For You with a 1-card deck: the second draw reshuffles the discards (the cards just discarded among them): expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_deck_runs_out.yaml:23)
 def sc32_expect1(s: State) -> bool:
-    return E_summit in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_summit)
 
 
 # scenario Ask Not What Your Country Can Do For You with a 1-card deck: the second draw reshuffles the discards (the cards just discarded among them): expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_deck_runs_out.yaml:24)
@@ -1092,7 +1092,7 @@ def sc32_expect2(s: State) -> bool:
 
 # scenario Ask Not What Your Country Can Do For You with a 1-card deck: the second draw reshuffles the discards (the cards just discarded among them): expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_deck_runs_out.yaml:25)
 def sc32_expect3(s: State) -> bool:
-    return E_ask_not_what_your_country_can_do_for_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ask_not_what_your_country_can_do_for_you)
 
 
 # scenario Ask Not What Your Country Can Do For You: the US discards Europe Scoring (not scored) and Duck and Cover (no event), passes, and draws 2 from the top of the deck; the card is removed: setup (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_event.yaml:11)
@@ -1110,14 +1110,14 @@ def sc33_setup(s: State) -> None:
 
 # scenario Ask Not What Your Country Can Do For You: the US discards Europe Scoring (not scored) and Duck and Cover (no event), passes, and draws 2 from the top of the deck; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_event.yaml:22)
 def sc33_expect0(s: State) -> bool:
-    return (E_europe_scoring in s.z.piles[Z_discard]) and (E_duck_and_cover in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_europe_scoring)) and (s.holds(Z_discard, T_card, E_duck_and_cover))
 
 
 # scenario Ask Not What Your Country Can Do For You: the US discards Europe Scoring (not scored) and Duck and Cover (no event), passes, and draws 2 from the top of the deck; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_event.yaml:23)
 def sc33_expect1(s: State) -> bool:
-    return ((E_junta in s.z.piles[(Z_hand + P_usa)]) and (E_summit in s.z.piles[(Z_hand + P_usa)])) and (
-        E_five_year_plan in s.z.piles[(Z_hand + P_usa)]
-    )
+    return (
+        (s.holds((Z_hand + P_usa), T_card, E_junta)) and (s.holds((Z_hand + P_usa), T_card, E_summit))
+    ) and (s.holds((Z_hand + P_usa), T_card, E_five_year_plan))
 
 
 # scenario Ask Not What Your Country Can Do For You: the US discards Europe Scoring (not scored) and Duck and Cover (no event), passes, and draws 2 from the top of the deck; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_event.yaml:24)
@@ -1127,7 +1127,7 @@ def sc33_expect2(s: State) -> bool:
 
 # scenario Ask Not What Your Country Can Do For You: the US discards Europe Scoring (not scored) and Duck and Cover (no event), passes, and draws 2 from the top of the deck; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_event.yaml:25)
 def sc33_expect3(s: State) -> bool:
-    return E_ask_not_what_your_country_can_do_for_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ask_not_what_your_country_can_do_for_you)
 
 
 # scenario Ask Not What Your Country Can Do For You: the US discards Europe Scoring (not scored) and Duck and Cover (no event), passes, and draws 2 from the top of the deck; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_event.yaml:26)
@@ -1159,17 +1159,17 @@ def sc35_setup(s: State) -> None:
 
 # scenario Ask Not What Your Country Can Do For You: passing at once discards and draws nothing; the card is still removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_pass.yaml:19)
 def sc35_expect0(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_usa)]) == 1) and (E_duck_and_cover in s.z.piles[(Z_hand + P_usa)])
+    return (len(s.z.piles[(Z_hand + P_usa)]) == 1) and (s.holds((Z_hand + P_usa), T_card, E_duck_and_cover))
 
 
 # scenario Ask Not What Your Country Can Do For You: passing at once discards and draws nothing; the card is still removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_pass.yaml:20)
 def sc35_expect1(s: State) -> bool:
-    return E_summit in s.z.piles[Z_deck]
+    return s.holds(Z_deck, T_card, E_summit)
 
 
 # scenario Ask Not What Your Country Can Do For You: passing at once discards and draws nothing; the card is still removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_pass.yaml:21)
 def sc35_expect2(s: State) -> bool:
-    return E_ask_not_what_your_country_can_do_for_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ask_not_what_your_country_can_do_for_you)
 
 
 # scenario Ask Not What Your Country Can Do For You: after a discard the choice is among the cards left in hand, or pass: setup (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_second_discard.yaml:9)
@@ -1185,7 +1185,7 @@ def sc36_setup(s: State) -> None:
 
 # scenario Ask Not What Your Country Can Do For You: after a discard the choice is among the cards left in hand, or pass: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_second_discard.yaml:18)
 def sc36_expect0(s: State) -> bool:
-    return E_europe_scoring in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_europe_scoring)
 
 
 # scenario Ask Not What Your Country Can Do For You: after a discard the choice is among the cards left in hand, or pass: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_second_discard.yaml:19)
@@ -1207,13 +1207,13 @@ def sc37_setup(s: State) -> None:
 
 # scenario Ask Not What Your Country Can Do For You played by the USSR for operations, event first: the US swaps Duck and Cover for the top card; the USSR places 3; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_ussr_operations.yaml:21)
 def sc37_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Ask Not What Your Country Can Do For You played by the USSR for operations, event first: the US swaps Duck and Cover for the top card; the USSR places 3; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_ussr_operations.yaml:22)
 def sc37_expect1(s: State) -> bool:
     return (
-        (E_junta in s.z.piles[(Z_hand + P_usa)]) and (E_five_year_plan in s.z.piles[(Z_hand + P_usa)])
+        (s.holds((Z_hand + P_usa), T_card, E_junta)) and (s.holds((Z_hand + P_usa), T_card, E_five_year_plan))
     ) and (len(s.z.piles[(Z_hand + P_usa)]) == 2)
 
 
@@ -1224,7 +1224,7 @@ def sc37_expect2(s: State) -> bool:
 
 # scenario Ask Not What Your Country Can Do For You played by the USSR for operations, event first: the US swaps Duck and Cover for the top card; the USSR places 3; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_ussr_operations.yaml:24)
 def sc37_expect3(s: State) -> bool:
-    return E_ask_not_what_your_country_can_do_for_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ask_not_what_your_country_can_do_for_you)
 
 
 # scenario Ask Not What Your Country Can Do For You played by the USSR for operations, event first: the US swaps Duck and Cover for the top card; the USSR places 3; the card is removed: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_ussr_operations.yaml:25)
@@ -1247,7 +1247,7 @@ def sc38_setup(s: State) -> None:
 
 # scenario Ask Not What Your Country Can Do For You: once the whole hand is discarded no pass is asked, and as many cards are drawn: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_whole_hand.yaml:22)
 def sc38_expect0(s: State) -> bool:
-    return (E_duck_and_cover in s.z.piles[Z_discard]) and (E_five_year_plan in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_duck_and_cover)) and (s.holds(Z_discard, T_card, E_five_year_plan))
 
 
 # scenario Ask Not What Your Country Can Do For You: once the whole hand is discarded no pass is asked, and as many cards are drawn: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_whole_hand.yaml:23)
@@ -1257,12 +1257,12 @@ def sc38_expect1(s: State) -> bool:
 
 # scenario Ask Not What Your Country Can Do For You: once the whole hand is discarded no pass is asked, and as many cards are drawn: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_whole_hand.yaml:24)
 def sc38_expect2(s: State) -> bool:
-    return E_china_card in s.z.piles[(Z_china + P_usa)]
+    return s.holds((Z_china + P_usa), T_card, E_china_card)
 
 
 # scenario Ask Not What Your Country Can Do For You: once the whole hand is discarded no pass is asked, and as many cards are drawn: expect (specs/twilight_struggle/scenarios/ask_not_what_your_country_can_do_for_you_whole_hand.yaml:25)
 def sc38_expect3(s: State) -> bool:
-    return E_ask_not_what_your_country_can_do_for_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ask_not_what_your_country_can_do_for_you)
 
 
 # scenario AWACS Sale to Saudis as the US event: US +2 in Saudi Arabia and the card stays in effect: setup (specs/twilight_struggle/scenarios/awacs_sale_to_saudis_event.yaml:11)
@@ -1291,7 +1291,7 @@ def sc39_expect1(s: State) -> bool:
 
 # scenario AWACS Sale to Saudis as the US event: US +2 in Saudi Arabia and the card stays in effect: expect (specs/twilight_struggle/scenarios/awacs_sale_to_saudis_event.yaml:24)
 def sc39_expect2(s: State) -> bool:
-    return E_awacs_sale_to_saudis in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_awacs_sale_to_saudis)
 
 
 # scenario AWACS Sale to Saudis as the US event: US +2 in Saudi Arabia and the card stays in effect: expect (specs/twilight_struggle/scenarios/awacs_sale_to_saudis_event.yaml:25)
@@ -1334,7 +1334,7 @@ def sc41_expect1(s: State) -> bool:
 
 # scenario AWACS Sale to Saudis played by the USSR for operations: the event happens for the US (+2 Saudi Arabia, in effect): expect (specs/twilight_struggle/scenarios/awacs_sale_to_saudis_ussr_operations.yaml:21)
 def sc41_expect2(s: State) -> bool:
-    return E_awacs_sale_to_saudis in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_awacs_sale_to_saudis)
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: setup (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:10)
@@ -1351,7 +1351,7 @@ def sc42_setup(s: State) -> None:
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:20)
 def sc42_expect0(s: State) -> bool:
-    return E_brezhnev_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_brezhnev_doctrine)
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:21)
@@ -1361,7 +1361,7 @@ def sc42_expect1(s: State) -> bool:
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:22)
 def sc42_expect2(s: State) -> bool:
-    return (E_bear_trap in s.z.piles[Z_in_effect]) and ((M_trap, P_ussr, E_bear_trap) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_bear_trap)) and ((M_trap, P_ussr, E_bear_trap) in s.active_mods)
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:23)
@@ -1385,7 +1385,7 @@ def sc43_setup(s: State) -> None:
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR discards Nasser (no event), rolls a 2 and escapes; Bear Trap is removed: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine_escape.yaml:21)
 def sc43_expect0(s: State) -> bool:
-    return E_nasser in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nasser)
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR discards Nasser (no event), rolls a 2 and escapes; Bear Trap is removed: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine_escape.yaml:22)
@@ -1395,7 +1395,7 @@ def sc43_expect1(s: State) -> bool:
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR discards Nasser (no event), rolls a 2 and escapes; Bear Trap is removed: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine_escape.yaml:23)
 def sc43_expect2(s: State) -> bool:
-    return E_bear_trap in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_bear_trap)
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR discards Nasser (no event), rolls a 2 and escapes; Bear Trap is removed: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine_escape.yaml:24)
@@ -1428,7 +1428,7 @@ def sc44_setup(s: State) -> None:
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:24)
 def sc44_expect0(s: State) -> bool:
-    return E_bear_trap in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_bear_trap)
 
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:25)
@@ -1443,7 +1443,7 @@ def sc44_expect2(s: State) -> bool:
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:27)
 def sc44_expect3(s: State) -> bool:
-    return (E_norad in s.z.piles[Z_in_effect]) and ((M_norad_in_effect,) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_norad)) and ((M_norad_in_effect,) in s.active_mods)
 
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:28)
@@ -1463,7 +1463,7 @@ def sc44_expect6(s: State) -> bool:
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:31)
 def sc44_expect7(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_ussr)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_ussr), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Bear Trap: the USSR discards Socialist Governments (no event) and rolls a 5: still trapped in its next round, with only Fidel to discard: setup (specs/twilight_struggle/scenarios/bear_trap_stays_on_5.yaml:10)
@@ -1481,7 +1481,7 @@ def sc45_setup(s: State) -> None:
 
 # scenario Bear Trap: the USSR discards Socialist Governments (no event) and rolls a 5: still trapped in its next round, with only Fidel to discard: expect (specs/twilight_struggle/scenarios/bear_trap_stays_on_5.yaml:20)
 def sc45_expect0(s: State) -> bool:
-    return E_socialist_governments in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_socialist_governments)
 
 
 # scenario Bear Trap: the USSR discards Socialist Governments (no event) and rolls a 5: still trapped in its next round, with only Fidel to discard: expect (specs/twilight_struggle/scenarios/bear_trap_stays_on_5.yaml:21)
@@ -1491,7 +1491,7 @@ def sc45_expect1(s: State) -> bool:
 
 # scenario Bear Trap: the USSR discards Socialist Governments (no event) and rolls a 5: still trapped in its next round, with only Fidel to discard: expect (specs/twilight_struggle/scenarios/bear_trap_stays_on_5.yaml:22)
 def sc45_expect2(s: State) -> bool:
-    return (E_bear_trap in s.z.piles[Z_in_effect]) and ((M_trap, P_ussr, E_bear_trap) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_bear_trap)) and ((M_trap, P_ussr, E_bear_trap) in s.active_mods)
 
 
 # scenario Bear Trap: the USSR discards Socialist Governments (no event) and rolls a 5: still trapped in its next round, with only Fidel to discard: expect (specs/twilight_struggle/scenarios/bear_trap_stays_on_5.yaml:23)
@@ -1516,7 +1516,7 @@ def sc46_expect0(s: State) -> bool:
 
 # scenario Bear Trap played by the USSR for operations (operations first): 3 in East Germany, then the US event traps the USSR from its next round: expect (specs/twilight_struggle/scenarios/bear_trap_ussr_operations.yaml:18)
 def sc46_expect1(s: State) -> bool:
-    return E_bear_trap in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_bear_trap)
 
 
 # scenario Bear Trap played by the USSR for operations (operations first): 3 in East Germany, then the US event traps the USSR from its next round: expect (specs/twilight_struggle/scenarios/bear_trap_ussr_operations.yaml:19)
@@ -1548,7 +1548,7 @@ def sc47_setup(s: State) -> None:
 
 # scenario Blockade under Containment: a 2-op US card counts as 3 and may be discarded to keep West Germany: expect (specs/twilight_struggle/scenarios/blockade_containment.yaml:17)
 def sc47_expect0(s: State) -> bool:
-    return E_independent_reds in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_independent_reds)
 
 
 # scenario Blockade under Containment: a 2-op US card counts as 3 and may be discarded to keep West Germany: expect (specs/twilight_struggle/scenarios/blockade_containment.yaml:18)
@@ -1558,7 +1558,7 @@ def sc47_expect1(s: State) -> bool:
 
 # scenario Blockade under Containment: a 2-op US card counts as 3 and may be discarded to keep West Germany: expect (specs/twilight_struggle/scenarios/blockade_containment.yaml:19)
 def sc47_expect2(s: State) -> bool:
-    return E_blockade in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_blockade)
 
 
 # scenario Blockade: the US discards its 3-op Duck and Cover (no event) and keeps West Germany; Blockade is removed: setup (specs/twilight_struggle/scenarios/blockade_discards_three_op_card.yaml:7)
@@ -1575,12 +1575,12 @@ def sc48_setup(s: State) -> None:
 
 # scenario Blockade: the US discards its 3-op Duck and Cover (no event) and keeps West Germany; Blockade is removed: expect (specs/twilight_struggle/scenarios/blockade_discards_three_op_card.yaml:16)
 def sc48_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Blockade: the US discards its 3-op Duck and Cover (no event) and keeps West Germany; Blockade is removed: expect (specs/twilight_struggle/scenarios/blockade_discards_three_op_card.yaml:17)
 def sc48_expect1(s: State) -> bool:
-    return E_independent_reds in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_independent_reds)
 
 
 # scenario Blockade: the US discards its 3-op Duck and Cover (no event) and keeps West Germany; Blockade is removed: expect (specs/twilight_struggle/scenarios/blockade_discards_three_op_card.yaml:18)
@@ -1595,7 +1595,7 @@ def sc48_expect3(s: State) -> bool:
 
 # scenario Blockade: the US discards its 3-op Duck and Cover (no event) and keeps West Germany; Blockade is removed: expect (specs/twilight_struggle/scenarios/blockade_discards_three_op_card.yaml:20)
 def sc48_expect4(s: State) -> bool:
-    return E_blockade in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_blockade)
 
 
 # scenario Blockade: a US without a 3-op card is not asked and loses all its influence in West Germany: setup (specs/twilight_struggle/scenarios/blockade_no_three_op_card.yaml:7)
@@ -1616,12 +1616,12 @@ def sc49_expect0(s: State) -> bool:
 
 # scenario Blockade: a US without a 3-op card is not asked and loses all its influence in West Germany: expect (specs/twilight_struggle/scenarios/blockade_no_three_op_card.yaml:16)
 def sc49_expect1(s: State) -> bool:
-    return E_independent_reds in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_independent_reds)
 
 
 # scenario Blockade: a US without a 3-op card is not asked and loses all its influence in West Germany: expect (specs/twilight_struggle/scenarios/blockade_no_three_op_card.yaml:17)
 def sc49_expect2(s: State) -> bool:
-    return E_blockade in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_blockade)
 
 
 # scenario Blockade: the US is offered only its cards of 3 or more operations, or pass: setup (specs/twilight_struggle/scenarios/blockade_offers_only_three_op_cards.yaml:7)
@@ -1655,7 +1655,7 @@ def sc51_expect0(s: State) -> bool:
 
 # scenario Blockade played by the US for operations, operations first: the US adds 1 in West Germany, then the event takes it all (no 3-op card left): expect (specs/twilight_struggle/scenarios/blockade_us_operations.yaml:15)
 def sc51_expect1(s: State) -> bool:
-    return E_blockade in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_blockade)
 
 
 # scenario Blockade played by the US for operations, event first: the US discards Containment (3 ops) and keeps West Germany, then places 1: setup (specs/twilight_struggle/scenarios/blockade_us_operations_discard.yaml:7)
@@ -1676,7 +1676,7 @@ def sc52_expect0(s: State) -> bool:
 
 # scenario Blockade played by the US for operations, event first: the US discards Containment (3 ops) and keeps West Germany, then places 1: expect (specs/twilight_struggle/scenarios/blockade_us_operations_discard.yaml:16)
 def sc52_expect1(s: State) -> bool:
-    return E_containment in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_containment)
 
 
 # scenario Blockade played by the US for operations, event first: the US discards Containment (3 ops) and keeps West Germany, then places 1: expect (specs/twilight_struggle/scenarios/blockade_us_operations_discard.yaml:17)
@@ -1686,7 +1686,7 @@ def sc52_expect2(s: State) -> bool:
 
 # scenario Blockade played by the US for operations, event first: the US discards Containment (3 ops) and keeps West Germany, then places 1: expect (specs/twilight_struggle/scenarios/blockade_us_operations_discard.yaml:18)
 def sc52_expect3(s: State) -> bool:
-    return E_blockade in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_blockade)
 
 
 # scenario Blockade: a US holding a 3-op card that passes loses all its influence in West Germany and keeps the card: setup (specs/twilight_struggle/scenarios/blockade_us_passes.yaml:7)
@@ -1707,12 +1707,12 @@ def sc53_expect0(s: State) -> bool:
 
 # scenario Blockade: a US holding a 3-op card that passes loses all its influence in West Germany and keeps the card: expect (specs/twilight_struggle/scenarios/blockade_us_passes.yaml:16)
 def sc53_expect1(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_duck_and_cover)
 
 
 # scenario Blockade: a US holding a 3-op card that passes loses all its influence in West Germany and keeps the card: expect (specs/twilight_struggle/scenarios/blockade_us_passes.yaml:17)
 def sc53_expect2(s: State) -> bool:
-    return E_blockade in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_blockade)
 
 
 # scenario Brezhnev Doctrine: for the rest of the turn a USSR 2-op card conducts 3 ops; US cards are unchanged; the card is removed: setup (specs/twilight_struggle/scenarios/brezhnev_doctrine_event.yaml:10)
@@ -1749,12 +1749,12 @@ def sc54_expect3(s: State) -> bool:
 
 # scenario Brezhnev Doctrine: for the rest of the turn a USSR 2-op card conducts 3 ops; US cards are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_event.yaml:25)
 def sc54_expect4(s: State) -> bool:
-    return E_brezhnev_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_brezhnev_doctrine)
 
 
 # scenario Brezhnev Doctrine: for the rest of the turn a USSR 2-op card conducts 3 ops; US cards are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_event.yaml:26)
 def sc54_expect5(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_fidel)
 
 
 # scenario Brezhnev Doctrine: for the rest of the turn a USSR 2-op card conducts 3 ops; US cards are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_event.yaml:27)
@@ -1783,7 +1783,7 @@ def sc55_expect1(s: State) -> bool:
 
 # scenario Brezhnev Doctrine's +1 ends with the turn: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_expires_end_of_turn.yaml:18)
 def sc55_expect2(s: State) -> bool:
-    return E_brezhnev_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_brezhnev_doctrine)
 
 
 # scenario After Brezhnev Doctrine a USSR 4-op card still conducts only 4 ops: setup (specs/twilight_struggle/scenarios/brezhnev_doctrine_max_four.yaml:10)
@@ -1851,7 +1851,7 @@ def sc58_expect3(s: State) -> bool:
 
 # scenario Brezhnev Doctrine played by the US for operations, event first: the USSR gets +1 op for the turn, the US's 3 ops are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_us_operations.yaml:27)
 def sc58_expect4(s: State) -> bool:
-    return E_brezhnev_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_brezhnev_doctrine)
 
 
 # scenario Brush War by the US in Angola: a 4 minus 2 USSR-controlled neighbours fails; no VP, influence unchanged, still 3 US milops: setup (specs/twilight_struggle/scenarios/brush_war_failure_adjacent.yaml:13)
@@ -1889,7 +1889,7 @@ def sc59_expect2(s: State) -> bool:
 
 # scenario Brush War by the US in Angola: a 4 minus 2 USSR-controlled neighbours fails; no VP, influence unchanged, still 3 US milops: expect (specs/twilight_struggle/scenarios/brush_war_failure_adjacent.yaml:29)
 def sc59_expect3(s: State) -> bool:
-    return E_brush_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_brush_war)
 
 
 # scenario Brush War under NATO: the USSR is offered every stability 1-2 country except the US-controlled European ones (Italy, Turkey): setup (specs/twilight_struggle/scenarios/brush_war_nato_legal.yaml:12)
@@ -1960,7 +1960,7 @@ def sc61_expect3(s: State) -> bool:
 
 # scenario Brush War: the USSR attacks Nicaragua and rolls 3 with no US-controlled neighbour: +1 VP, the US's 2 become USSR, 3 milops, discarded: expect (specs/twilight_struggle/scenarios/brush_war_success.yaml:27)
 def sc61_expect4(s: State) -> bool:
-    return E_brush_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_brush_war)
 
 
 # scenario Brush War in Panama (a battleground) with 2 US-controlled neighbours: a 5 - 2 = 3 still wins; DEFCON does not fall: setup (specs/twilight_struggle/scenarios/brush_war_success_adjacent.yaml:13)
@@ -2001,7 +2001,7 @@ def sc62_expect3(s: State) -> bool:
 
 # scenario Brush War in Panama (a battleground) with 2 US-controlled neighbours: a 5 - 2 = 3 still wins; DEFCON does not fall: expect (specs/twilight_struggle/scenarios/brush_war_success_adjacent.yaml:29)
 def sc62_expect4(s: State) -> bool:
-    return E_brush_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_brush_war)
 
 
 # scenario Brush War by the US under NATO: NATO only shields US countries from the USSR; the US attacks a USSR-held Italy: setup (specs/twilight_struggle/scenarios/brush_war_us_under_nato.yaml:10)
@@ -2040,7 +2040,7 @@ def sc63_expect2(s: State) -> bool:
 
 # scenario Brush War by the US under NATO: NATO only shields US countries from the USSR; the US attacks a USSR-held Italy: expect (specs/twilight_struggle/scenarios/brush_war_us_under_nato.yaml:27)
 def sc63_expect3(s: State) -> bool:
-    return E_brush_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_brush_war)
 
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: setup (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:10)
@@ -2080,12 +2080,12 @@ def sc64_expect3(s: State) -> bool:
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: expect (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:23)
 def sc64_expect4(s: State) -> bool:
-    return E_camp_david_accords in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_camp_david_accords)
 
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: expect (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:24)
 def sc64_expect5(s: State) -> bool:
-    return E_camp_david_accords not in s.z.piles[Z_removed]
+    return not s.holds(Z_removed, T_card, E_camp_david_accords)
 
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: expect (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:25)
@@ -2127,12 +2127,12 @@ def sc65_expect3(s: State) -> bool:
 
 # scenario Camp David Accords headlined against the USSR's Arab-Israeli War: the US resolves first (tie), so the war cannot happen and is discarded, no die, no VP, no milops: expect (specs/twilight_struggle/scenarios/camp_david_accords_headline_blocks_arab_israeli_war.yaml:23)
 def sc65_expect4(s: State) -> bool:
-    return E_camp_david_accords in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_camp_david_accords)
 
 
 # scenario Camp David Accords headlined against the USSR's Arab-Israeli War: the US resolves first (tie), so the war cannot happen and is discarded, no die, no VP, no milops: expect (specs/twilight_struggle/scenarios/camp_david_accords_headline_blocks_arab_israeli_war.yaml:24)
 def sc65_expect5(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Camp David Accords played by the USSR for operations, operations first: USSR 2 in Jordan, then the US event (+1 VP, +1 Israel/Jordan/Egypt); the card stays in effect: setup (specs/twilight_struggle/scenarios/camp_david_accords_ussr_operations.yaml:9)
@@ -2162,12 +2162,12 @@ def sc66_expect2(s: State) -> bool:
 
 # scenario Camp David Accords played by the USSR for operations, operations first: USSR 2 in Jordan, then the US event (+1 VP, +1 Israel/Jordan/Egypt); the card stays in effect: expect (specs/twilight_struggle/scenarios/camp_david_accords_ussr_operations.yaml:20)
 def sc66_expect3(s: State) -> bool:
-    return E_camp_david_accords in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_camp_david_accords)
 
 
 # scenario Camp David Accords played by the USSR for operations, operations first: USSR 2 in Jordan, then the US event (+1 VP, +1 Israel/Jordan/Egypt); the card stays in effect: expect (specs/twilight_struggle/scenarios/camp_david_accords_ussr_operations.yaml:21)
 def sc66_expect4(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_arab_israeli_war)
 
 
 # scenario Captured Nazi Scientist for the USSR arriving second at Earth Satellite: 1 VP: setup (specs/twilight_struggle/scenarios/captured_nazi_scientist_second.yaml:7)
@@ -2198,7 +2198,7 @@ def sc67_expect2(s: State) -> bool:
 
 # scenario Captured Nazi Scientist for the USSR arriving second at Earth Satellite: 1 VP: expect (specs/twilight_struggle/scenarios/captured_nazi_scientist_second.yaml:19)
 def sc67_expect3(s: State) -> bool:
-    return E_captured_nazi_scientist in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_captured_nazi_scientist)
 
 
 # scenario Captured Nazi Scientist for the US: Earth Satellite, 2 VP for arriving first, no space attempt used, card removed: setup (specs/twilight_struggle/scenarios/captured_nazi_scientist_us.yaml:7)
@@ -2233,7 +2233,7 @@ def sc68_expect3(s: State) -> bool:
 
 # scenario Captured Nazi Scientist for the US: Earth Satellite, 2 VP for arriving first, no space attempt used, card removed: expect (specs/twilight_struggle/scenarios/captured_nazi_scientist_us.yaml:19)
 def sc68_expect4(s: State) -> bool:
-    return E_captured_nazi_scientist in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_captured_nazi_scientist)
 
 
 # scenario Captured Nazi Scientist for the USSR: Earth Satellite, 2 VP for arriving first, card removed: setup (specs/twilight_struggle/scenarios/captured_nazi_scientist_ussr.yaml:7)
@@ -2268,7 +2268,7 @@ def sc69_expect3(s: State) -> bool:
 
 # scenario Captured Nazi Scientist for the USSR: Earth Satellite, 2 VP for arriving first, card removed: expect (specs/twilight_struggle/scenarios/captured_nazi_scientist_ussr.yaml:19)
 def sc69_expect4(s: State) -> bool:
-    return E_captured_nazi_scientist in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_captured_nazi_scientist)
 
 
 # scenario Central America scoring: USSR 5 (domination, Cuba, next to the US), US 1 (presence): net 4 to the USSR: setup (specs/twilight_struggle/scenarios/central_america_scoring.yaml:8)
@@ -2293,7 +2293,7 @@ def sc70_expect0(s: State) -> bool:
 
 # scenario Central America scoring: USSR 5 (domination, Cuba, next to the US), US 1 (presence): net 4 to the USSR: expect (specs/twilight_struggle/scenarios/central_america_scoring.yaml:18)
 def sc70_expect1(s: State) -> bool:
-    return E_central_america_scoring in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_central_america_scoring)
 
 
 # scenario Che: the USSR may coup a non-battleground of Central/South America or Africa with US influence (Costa Rica, Bolivia, Kenya), or pass: setup (specs/twilight_struggle/scenarios/che_first_choices.yaml:14)
@@ -2347,7 +2347,7 @@ def sc72_expect2(s: State) -> bool:
 
 # scenario Che: a failed first coup (Costa Rica) removes no US influence, so no second coup is offered: expect (specs/twilight_struggle/scenarios/che_no_second_after_failure.yaml:28)
 def sc72_expect3(s: State) -> bool:
-    return E_che in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_che)
 
 
 # scenario Che: the USSR may pass; no coup, no military operations, the card is discarded: setup (specs/twilight_struggle/scenarios/che_pass.yaml:12)
@@ -2374,7 +2374,7 @@ def sc73_expect1(s: State) -> bool:
 
 # scenario Che: the USSR may pass; no coup, no military operations, the card is discarded: expect (specs/twilight_struggle/scenarios/che_pass.yaml:23)
 def sc73_expect2(s: State) -> bool:
-    return E_che in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_che)
 
 
 # scenario Che: after a first coup in Bolivia removes US influence, the second coup is offered in a different country (Costa Rica, Kenya) or pass: setup (specs/twilight_struggle/scenarios/che_second_choices.yaml:13)
@@ -2441,7 +2441,7 @@ def sc75_expect4(s: State) -> bool:
 
 # scenario Che: two coups (Bolivia, then Kenya), both with 3 ops and counted as military operations (3 + 3, capped at 5); DEFCON unchanged; discarded: expect (specs/twilight_struggle/scenarios/che_two_coups.yaml:31)
 def sc75_expect5(s: State) -> bool:
-    return E_che in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_che)
 
 
 # scenario Che played by the US for operations fires for the USSR (event first): USSR coup in Bolivia, second declined, then the US places 3: setup (specs/twilight_struggle/scenarios/che_us_operations.yaml:14)
@@ -2480,7 +2480,7 @@ def sc76_expect3(s: State) -> bool:
 
 # scenario Che played by the US for operations fires for the USSR (event first): USSR coup in Bolivia, second declined, then the US places 3: expect (specs/twilight_struggle/scenarios/che_us_operations.yaml:29)
 def sc76_expect4(s: State) -> bool:
-    return E_che in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_che)
 
 
 # scenario Chernobyl naming Europe also blocks placement with an event's operations: Glasnost (The Reformer in effect) cannot place in Europe: setup (specs/twilight_struggle/scenarios/chernobyl_blocks_event_operations.yaml:10)
@@ -2561,7 +2561,7 @@ def sc78_expect4(s: State) -> bool:
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:28)
 def sc78_expect5(s: State) -> bool:
-    return E_chernobyl in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_chernobyl)
 
 
 # scenario Chernobyl naming Europe does not block influence added directly by an event: The Reformer still adds 4 in Europe: setup (specs/twilight_struggle/scenarios/chernobyl_event_influence_not_blocked.yaml:10)
@@ -2588,7 +2588,7 @@ def sc79_expect1(s: State) -> bool:
 
 # scenario Chernobyl naming Europe does not block influence added directly by an event: The Reformer still adds 4 in Europe: expect (specs/twilight_struggle/scenarios/chernobyl_event_influence_not_blocked.yaml:23)
 def sc79_expect2(s: State) -> bool:
-    return (E_the_reformer in s.z.piles[Z_in_effect]) and (E_chernobyl in s.z.piles[Z_removed])
+    return (s.holds(Z_in_effect, T_card, E_the_reformer)) and (s.holds(Z_removed, T_card, E_chernobyl))
 
 
 # scenario After Chernobyl names Europe, the USSR's operations offer placement only outside Europe (Finland, Poland, Romania, Turkey dropped): setup (specs/twilight_struggle/scenarios/chernobyl_placement_choices.yaml:12)
@@ -2622,7 +2622,7 @@ def sc80_expect1(s: State) -> bool:
 
 # scenario After Chernobyl names Europe, the USSR's operations offer placement only outside Europe (Finland, Poland, Romania, Turkey dropped): expect (specs/twilight_struggle/scenarios/chernobyl_placement_choices.yaml:26)
 def sc80_expect2(s: State) -> bool:
-    return E_chernobyl in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_chernobyl)
 
 
 # scenario Chernobyl offers the US the six regions: setup (specs/twilight_struggle/scenarios/chernobyl_region_choices.yaml:10)
@@ -2637,7 +2637,7 @@ def sc81_setup(s: State) -> None:
 
 # scenario Chernobyl offers the US the six regions: expect (specs/twilight_struggle/scenarios/chernobyl_region_choices.yaml:18)
 def sc81_expect0(s: State) -> bool:
-    return E_chernobyl in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_chernobyl)
 
 
 # scenario Chernobyl played by the USSR for operations, event first: the US names Asia, and the USSR's 3 operations of the same card cannot go to Asia: setup (specs/twilight_struggle/scenarios/chernobyl_ussr_operations.yaml:11)
@@ -2705,7 +2705,7 @@ def sc83_expect3(s: State) -> bool:
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:25)
 def sc83_expect4(s: State) -> bool:
-    return E_chernobyl in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_chernobyl)
 
 
 # scenario China Card: 4 operations, 5 when all are spent in Asia: setup (specs/twilight_struggle/scenarios/china_card_bonus_in_asia.yaml:8)
@@ -2722,7 +2722,7 @@ def sc84_expect0(s: State) -> bool:
 
 # scenario China Card: 4 operations, 5 when all are spent in Asia: expect (specs/twilight_struggle/scenarios/china_card_bonus_in_asia.yaml:14)
 def sc84_expect1(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and (not s.v_china_face_up)
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and (not s.v_china_face_up)
 
 
 # scenario China Card: spending an operation outside Asia loses the bonus: setup (specs/twilight_struggle/scenarios/china_card_bonus_lost_outside_asia.yaml:6)
@@ -2795,7 +2795,7 @@ def sc89_setup(s: State) -> None:
 
 # scenario China Card: never forced; a player with only the China Card may pass: expect (specs/twilight_struggle/scenarios/china_card_not_forced.yaml:12)
 def sc89_expect0(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_ussr)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_ussr), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario CIA Created: the US sees the USSR hand, then conducts 1 operation: setup (specs/twilight_struggle/scenarios/cia_created_event.yaml:7)
@@ -2818,7 +2818,7 @@ def sc90_expect0(s: State) -> bool:
 
 # scenario CIA Created: the US sees the USSR hand, then conducts 1 operation: expect (specs/twilight_struggle/scenarios/cia_created_event.yaml:19)
 def sc90_expect1(s: State) -> bool:
-    return E_cia_created in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cia_created)
 
 
 # scenario CIA Created played by the USSR for operations fires for the US: hand shown, 1 US operation; then the USSR's 1 operation: setup (specs/twilight_struggle/scenarios/cia_created_ussr_operations.yaml:7)
@@ -2844,7 +2844,7 @@ def sc91_expect1(s: State) -> bool:
 
 # scenario CIA Created played by the USSR for operations fires for the US: hand shown, 1 US operation; then the USSR's 1 operation: expect (specs/twilight_struggle/scenarios/cia_created_ussr_operations.yaml:18)
 def sc91_expect2(s: State) -> bool:
-    return E_cia_created in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cia_created)
 
 
 # scenario CIA Created with Containment in force gives 2 operations (rulebook example): setup (specs/twilight_struggle/scenarios/cia_created_with_containment.yaml:7)
@@ -2868,7 +2868,7 @@ def sc92_expect0(s: State) -> bool:
 
 # scenario CIA Created with Containment in force gives 2 operations (rulebook example): expect (specs/twilight_struggle/scenarios/cia_created_with_containment.yaml:20)
 def sc92_expect1(s: State) -> bool:
-    return E_cia_created in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cia_created)
 
 
 # scenario Colonial Rear Guards offers every country of Africa and Southeast Asia (a USSR-controlled Angola too), nothing else in Asia: setup (specs/twilight_struggle/scenarios/colonial_rear_guards_choices.yaml:10)
@@ -2920,7 +2920,7 @@ def sc95_expect2(s: State) -> bool:
 
 # scenario Colonial Rear Guards: US +1 in Vietnam, Thailand, Angola and South Africa (2 from its setup 1); the card is discarded: expect (specs/twilight_struggle/scenarios/colonial_rear_guards_event.yaml:22)
 def sc95_expect3(s: State) -> bool:
-    return E_colonial_rear_guards in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_colonial_rear_guards)
 
 
 # scenario Colonial Rear Guards: US +1 in Vietnam, Thailand, Angola and South Africa (2 from its setup 1); the card is discarded: expect (specs/twilight_struggle/scenarios/colonial_rear_guards_event.yaml:23)
@@ -2955,7 +2955,7 @@ def sc96_expect2(s: State) -> bool:
 
 # scenario Colonial Rear Guards played by the USSR for operations, event first: the US adds 1 to 4 countries, then the USSR places 2; the card is discarded: expect (specs/twilight_struggle/scenarios/colonial_rear_guards_ussr_operations.yaml:21)
 def sc96_expect3(s: State) -> bool:
-    return E_colonial_rear_guards in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_colonial_rear_guards)
 
 
 # scenario COMECON: US-controlled Austria and Yugoslavia are not offered; Hungary (US 2, not controlled) is: setup (specs/twilight_struggle/scenarios/comecon_choices.yaml:8)
@@ -3019,7 +3019,7 @@ def sc99_expect2(s: State) -> bool:
 
 # scenario COMECON as the USSR event: +1 in Poland, East Germany, Hungary and Romania; the card is removed: expect (specs/twilight_struggle/scenarios/comecon_event.yaml:20)
 def sc99_expect3(s: State) -> bool:
-    return E_comecon in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_comecon)
 
 
 # scenario COMECON played by the US for operations, event first: the USSR adds its 4, then the US places 3; the card is removed: setup (specs/twilight_struggle/scenarios/comecon_us_operations.yaml:8)
@@ -3047,7 +3047,7 @@ def sc100_expect2(s: State) -> bool:
 
 # scenario COMECON played by the US for operations, event first: the USSR adds its 4, then the US places 3; the card is removed: expect (specs/twilight_struggle/scenarios/comecon_us_operations.yaml:17)
 def sc100_expect3(s: State) -> bool:
-    return E_comecon in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_comecon)
 
 
 # scenario Containment's bonus ends with the turn: setup (specs/twilight_struggle/scenarios/containment_expires_end_of_turn.yaml:7)
@@ -3071,7 +3071,7 @@ def sc101_expect1(s: State) -> bool:
 
 # scenario Containment's bonus ends with the turn: expect (specs/twilight_struggle/scenarios/containment_expires_end_of_turn.yaml:16)
 def sc101_expect2(s: State) -> bool:
-    return E_containment in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_containment)
 
 
 # scenario After Containment a 4-operation card still places only 4 influence: setup (specs/twilight_struggle/scenarios/containment_four_op_card.yaml:7)
@@ -3118,12 +3118,12 @@ def sc103_expect1(s: State) -> bool:
 
 # scenario After Containment a US 2-operation card places 3 influence: expect (specs/twilight_struggle/scenarios/containment_two_op_card.yaml:19)
 def sc103_expect2(s: State) -> bool:
-    return E_containment in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_containment)
 
 
 # scenario After Containment a US 2-operation card places 3 influence: expect (specs/twilight_struggle/scenarios/containment_two_op_card.yaml:20)
 def sc103_expect3(s: State) -> bool:
-    return E_formosan_resolution in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_formosan_resolution)
 
 
 # scenario Containment played by the USSR for operations fires for the US only; the USSR keeps its 3 operations: setup (specs/twilight_struggle/scenarios/containment_ussr_operations.yaml:7)
@@ -3153,7 +3153,7 @@ def sc104_expect2(s: State) -> bool:
 
 # scenario Containment played by the USSR for operations fires for the US only; the USSR keeps its 3 operations: expect (specs/twilight_struggle/scenarios/containment_ussr_operations.yaml:18)
 def sc104_expect3(s: State) -> bool:
-    return E_containment in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_containment)
 
 
 # scenario Coup: a result of 0 or less fails, but still counts military operations and lowers DEFCON: setup (specs/twilight_struggle/scenarios/coup_fails.yaml:4)
@@ -3330,7 +3330,7 @@ def sc110_expect5(s: State) -> bool:
 
 # scenario Cuban Missile Crisis cancelled: the US removes 2 from Turkey before its coup, and the coup in Cameroon goes ahead normally: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_cancelled.yaml:32)
 def sc110_expect6(s: State) -> bool:
-    return E_cuban_missile_crisis in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cuban_missile_crisis)
 
 
 # scenario Cuban Missile Crisis ends with the turn: next turn the US's free coup from a Junta headline is an ordinary coup: setup (specs/twilight_struggle/scenarios/cuban_missile_crisis_ends_at_end_of_turn.yaml:13)
@@ -3381,7 +3381,7 @@ def sc111_expect5(s: State) -> bool:
 
 # scenario Cuban Missile Crisis ends with the turn: next turn the US's free coup from a Junta headline is an ordinary coup: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_ends_at_end_of_turn.yaml:33)
 def sc111_expect6(s: State) -> bool:
-    return E_cuban_missile_crisis in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cuban_missile_crisis)
 
 
 # scenario Cuban Missile Crisis by the US: a free coup from the USSR's Junta event is nuclear war too; the USSR loses: setup (specs/twilight_struggle/scenarios/cuban_missile_crisis_event_coup_loses.yaml:12)
@@ -3488,7 +3488,7 @@ def sc114_expect4(s: State) -> bool:
 
 # scenario Cuban Missile Crisis by the USSR: DEFCON 5 becomes 2; the US's next coup (from operations) is nuclear war and the US loses: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_us_coup_loses.yaml:27)
 def sc114_expect5(s: State) -> bool:
-    return E_cuban_missile_crisis in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cuban_missile_crisis)
 
 
 # scenario Cuban Missile Crisis by the US: the USSR's coup next round asks it to remove 2 from Cuba (or pass); it does, and the coup goes ahead: setup (specs/twilight_struggle/scenarios/cuban_missile_crisis_us_event_ussr_cancels.yaml:13)
@@ -3539,7 +3539,7 @@ def sc115_expect5(s: State) -> bool:
 
 # scenario Cuban Missile Crisis by the US: the USSR's coup next round asks it to remove 2 from Cuba (or pass); it does, and the coup goes ahead: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_us_event_ussr_cancels.yaml:33)
 def sc115_expect6(s: State) -> bool:
-    return E_cuban_missile_crisis in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cuban_missile_crisis)
 
 
 # scenario Cuban Missile Crisis by the US: before a USSR coup the USSR is offered Cuba (it holds 2) or pass: setup (specs/twilight_struggle/scenarios/cuban_missile_crisis_ussr_cancel_choices.yaml:10)
@@ -3575,7 +3575,7 @@ def sc117_setup(s: State) -> None:
 
 # scenario Cultural Revolution while the US holds the China Card: it goes to the USSR face up, playable at once; no VP; the card is removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_holds_china_card.yaml:19)
 def sc117_expect0(s: State) -> bool:
-    return E_china_card in s.z.piles[(Z_china + P_ussr)]
+    return s.holds((Z_china + P_ussr), T_card, E_china_card)
 
 
 # scenario Cultural Revolution while the US holds the China Card: it goes to the USSR face up, playable at once; no VP; the card is removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_holds_china_card.yaml:20)
@@ -3590,7 +3590,7 @@ def sc117_expect2(s: State) -> bool:
 
 # scenario Cultural Revolution while the US holds the China Card: it goes to the USSR face up, playable at once; no VP; the card is removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_holds_china_card.yaml:22)
 def sc117_expect3(s: State) -> bool:
-    return E_cultural_revolution in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cultural_revolution)
 
 
 # scenario Cultural Revolution played by the US for operations, event first: the US's face-up China Card goes to the USSR face up; the US places 3; removed: setup (specs/twilight_struggle/scenarios/cultural_revolution_us_operations.yaml:12)
@@ -3604,7 +3604,7 @@ def sc118_setup(s: State) -> None:
 
 # scenario Cultural Revolution played by the US for operations, event first: the US's face-up China Card goes to the USSR face up; the US places 3; removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_operations.yaml:19)
 def sc118_expect0(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_ussr)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_ussr), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Cultural Revolution played by the US for operations, event first: the US's face-up China Card goes to the USSR face up; the US places 3; removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_operations.yaml:20)
@@ -3619,7 +3619,7 @@ def sc118_expect2(s: State) -> bool:
 
 # scenario Cultural Revolution played by the US for operations, event first: the US's face-up China Card goes to the USSR face up; the US places 3; removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_operations.yaml:22)
 def sc118_expect3(s: State) -> bool:
-    return E_cultural_revolution in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cultural_revolution)
 
 
 # scenario Cultural Revolution played by the US for operations while the USSR holds the China Card: USSR +1 VP; removed: setup (specs/twilight_struggle/scenarios/cultural_revolution_us_operations_ussr_holds.yaml:12)
@@ -3632,7 +3632,7 @@ def sc119_setup(s: State) -> None:
 
 # scenario Cultural Revolution played by the US for operations while the USSR holds the China Card: USSR +1 VP; removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_operations_ussr_holds.yaml:18)
 def sc119_expect0(s: State) -> bool:
-    return E_china_card in s.z.piles[(Z_china + P_ussr)]
+    return s.holds((Z_china + P_ussr), T_card, E_china_card)
 
 
 # scenario Cultural Revolution played by the US for operations while the USSR holds the China Card: USSR +1 VP; removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_operations_ussr_holds.yaml:19)
@@ -3647,7 +3647,7 @@ def sc119_expect2(s: State) -> bool:
 
 # scenario Cultural Revolution played by the US for operations while the USSR holds the China Card: USSR +1 VP; removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_us_operations_ussr_holds.yaml:21)
 def sc119_expect3(s: State) -> bool:
-    return E_cultural_revolution in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cultural_revolution)
 
 
 # scenario Cultural Revolution while the USSR holds the China Card: USSR +1 VP, the China Card stays; the card is removed: setup (specs/twilight_struggle/scenarios/cultural_revolution_ussr_holds_china_card.yaml:10)
@@ -3660,7 +3660,7 @@ def sc120_setup(s: State) -> None:
 
 # scenario Cultural Revolution while the USSR holds the China Card: USSR +1 VP, the China Card stays; the card is removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_ussr_holds_china_card.yaml:16)
 def sc120_expect0(s: State) -> bool:
-    return E_china_card in s.z.piles[(Z_china + P_ussr)]
+    return s.holds((Z_china + P_ussr), T_card, E_china_card)
 
 
 # scenario Cultural Revolution while the USSR holds the China Card: USSR +1 VP, the China Card stays; the card is removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_ussr_holds_china_card.yaml:17)
@@ -3670,7 +3670,7 @@ def sc120_expect1(s: State) -> bool:
 
 # scenario Cultural Revolution while the USSR holds the China Card: USSR +1 VP, the China Card stays; the card is removed: expect (specs/twilight_struggle/scenarios/cultural_revolution_ussr_holds_china_card.yaml:18)
 def sc120_expect2(s: State) -> bool:
-    return E_cultural_revolution in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_cultural_revolution)
 
 
 # scenario After De Gaulle Leads France, NATO no longer protects a US-controlled France, but still protects West Germany: setup (specs/twilight_struggle/scenarios/de_gaulle_leads_france_ends_nato_protection.yaml:9)
@@ -3740,7 +3740,7 @@ def sc122_expect1(s: State) -> bool:
 
 # scenario De Gaulle Leads France as the USSR's event: France loses 2 US and gains 1 USSR influence; the card stays in effect: expect (specs/twilight_struggle/scenarios/de_gaulle_leads_france_event.yaml:19)
 def sc122_expect2(s: State) -> bool:
-    return E_de_gaulle_leads_france in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_de_gaulle_leads_france)
 
 
 # scenario De Gaulle Leads France as the USSR's event: France loses 2 US and gains 1 USSR influence; the card stays in effect: expect (specs/twilight_struggle/scenarios/de_gaulle_leads_france_event.yaml:20)
@@ -3815,7 +3815,7 @@ def sc124_expect2(s: State) -> bool:
 
 # scenario De Gaulle Leads France played by the US for operations fires the USSR event after the operations: expect (specs/twilight_struggle/scenarios/de_gaulle_leads_france_us_operations.yaml:20)
 def sc124_expect3(s: State) -> bool:
-    return E_de_gaulle_leads_france in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_de_gaulle_leads_france)
 
 
 # scenario De Gaulle Leads France played by the US for operations fires the USSR event after the operations: expect (specs/twilight_struggle/scenarios/de_gaulle_leads_france_us_operations.yaml:21)
@@ -3848,7 +3848,7 @@ def sc125_expect2(s: State) -> bool:
 
 # scenario De-Stalinization played by the US for operations: the USSR moves influence, then the US places 3; the card is removed: expect (specs/twilight_struggle/scenarios/de_stalinization_by_us_ops.yaml:18)
 def sc125_expect3(s: State) -> bool:
-    return E_de_stalinization in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_de_stalinization)
 
 
 # scenario De-Stalinization: the USSR moves 4 influence, 2 from East Germany and 2 from North Korea, to Poland and Italy: setup (specs/twilight_struggle/scenarios/de_stalinization_move_four.yaml:8)
@@ -3886,7 +3886,7 @@ def sc126_expect4(s: State) -> bool:
 
 # scenario De-Stalinization: the USSR moves 4 influence, 2 from East Germany and 2 from North Korea, to Poland and Italy: expect (specs/twilight_struggle/scenarios/de_stalinization_move_four.yaml:20)
 def sc126_expect5(s: State) -> bool:
-    return E_de_stalinization in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_de_stalinization)
 
 
 # scenario De-Stalinization: the USSR moves 1 influence from East Germany to Poland, then stops: setup (specs/twilight_struggle/scenarios/de_stalinization_move_one.yaml:7)
@@ -3914,7 +3914,7 @@ def sc127_expect2(s: State) -> bool:
 
 # scenario De-Stalinization: the USSR moves 1 influence from East Germany to Poland, then stops: expect (specs/twilight_struggle/scenarios/de_stalinization_move_one.yaml:16)
 def sc127_expect3(s: State) -> bool:
-    return E_de_stalinization in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_de_stalinization)
 
 
 # scenario De-Stalinization: influence cannot be moved into a US-controlled country (the UK): setup (specs/twilight_struggle/scenarios/de_stalinization_not_us_controlled.yaml:6)
@@ -3976,7 +3976,7 @@ def sc131_expect4(s: State) -> bool:
 
 # scenario Decolonization played by the US for operations: the USSR event fires, the US places 2: expect (specs/twilight_struggle/scenarios/decolonization_by_us_ops.yaml:20)
 def sc131_expect5(s: State) -> bool:
-    return E_decolonization in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_decolonization)
 
 
 # scenario Decolonization: a country already picked is not offered again: setup (specs/twilight_struggle/scenarios/decolonization_each_country_once.yaml:7)
@@ -4022,7 +4022,7 @@ def sc133_expect4(s: State) -> bool:
 
 # scenario Decolonization: the USSR adds 1 influence to each of Angola, Zaire, Vietnam and Thailand: expect (specs/twilight_struggle/scenarios/decolonization_event.yaml:18)
 def sc133_expect5(s: State) -> bool:
-    return E_decolonization in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_decolonization)
 
 
 # scenario Decolonization: the USSR may pick exactly the countries of Africa and Southeast Asia: setup (specs/twilight_struggle/scenarios/decolonization_legal.yaml:7)
@@ -4134,7 +4134,7 @@ def sc140_expect1(s: State) -> bool:
 
 # scenario Defectors played by the USSR in an action round: the US gains 1 VP: expect (specs/twilight_struggle/scenarios/defectors_action_round_ussr.yaml:13)
 def sc140_expect2(s: State) -> bool:
-    return E_defectors in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_defectors)
 
 
 # scenario Defectors cancels a USSR scoring card headline: no scoring, the card is discarded: setup (specs/twilight_struggle/scenarios/defectors_cancels_scoring_headline.yaml:7)
@@ -4147,7 +4147,7 @@ def sc141_setup(s: State) -> None:
 
 # scenario Defectors cancels a USSR scoring card headline: no scoring, the card is discarded: expect (specs/twilight_struggle/scenarios/defectors_cancels_scoring_headline.yaml:13)
 def sc141_expect0(s: State) -> bool:
-    return E_asia_scoring in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_asia_scoring)
 
 
 # scenario Defectors cancels a USSR scoring card headline: no scoring, the card is discarded: expect (specs/twilight_struggle/scenarios/defectors_cancels_scoring_headline.yaml:14)
@@ -4165,7 +4165,7 @@ def sc142_setup(s: State) -> None:
 
 # scenario Defectors headlined by the US cancels the USSR headline, even a higher one, which is discarded, not removed: expect (specs/twilight_struggle/scenarios/defectors_headline_cancels_ussr_headline.yaml:14)
 def sc142_expect0(s: State) -> bool:
-    return (E_comecon in s.z.piles[Z_discard]) and (E_defectors in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_comecon)) and (s.holds(Z_discard, T_card, E_defectors))
 
 
 # scenario Defectors headlined by the US cancels the USSR headline, even a higher one, which is discarded, not removed: expect (specs/twilight_struggle/scenarios/defectors_headline_cancels_ussr_headline.yaml:15)
@@ -4193,7 +4193,7 @@ def sc143_expect1(s: State) -> bool:
 
 # scenario Defectors headlined by the USSR: its US event fires in the headline and does nothing: expect (specs/twilight_struggle/scenarios/defectors_headlined_by_ussr.yaml:15)
 def sc143_expect2(s: State) -> bool:
-    return E_defectors in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_defectors)
 
 
 # scenario Defectors played by the US as its event in an action round does nothing: setup (specs/twilight_struggle/scenarios/defectors_us_event_in_action_round.yaml:7)
@@ -4212,7 +4212,7 @@ def sc144_expect0(s: State) -> bool:
 
 # scenario Defectors played by the US as its event in an action round does nothing: expect (specs/twilight_struggle/scenarios/defectors_us_event_in_action_round.yaml:15)
 def sc144_expect1(s: State) -> bool:
-    return E_defectors in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_defectors)
 
 
 # scenario Duck and Cover at DEFCON 2 played by the US as its event: DEFCON 1, the phasing US loses: setup (specs/twilight_struggle/scenarios/duck_and_cover_defcon_2_us_loses.yaml:7)
@@ -4277,7 +4277,7 @@ def sc147_expect1(s: State) -> bool:
 
 # scenario Duck and Cover as the US event: DEFCON 3 falls to 2, then the US gains 5 - 2 = 3 VP; the card is discarded: expect (specs/twilight_struggle/scenarios/duck_and_cover_event.yaml:16)
 def sc147_expect2(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Duck and Cover as the US event: DEFCON 3 falls to 2, then the US gains 5 - 2 = 3 VP; the card is discarded: expect (specs/twilight_struggle/scenarios/duck_and_cover_event.yaml:17)
@@ -4310,7 +4310,7 @@ def sc148_expect2(s: State) -> bool:
 
 # scenario Duck and Cover played by the USSR for operations: the US event still fires (DEFCON 5 to 4, US +1 VP), then the USSR places 3: expect (specs/twilight_struggle/scenarios/duck_and_cover_ussr_operations.yaml:16)
 def sc148_expect3(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario East European Unrest played by the USSR for operations: the US event fires first, then 3 ops: setup (specs/twilight_struggle/scenarios/east_european_unrest_by_ussr_ops.yaml:8)
@@ -4347,7 +4347,7 @@ def sc149_expect3(s: State) -> bool:
 
 # scenario East European Unrest played by the USSR for operations: the US event fires first, then 3 ops: expect (specs/twilight_struggle/scenarios/east_european_unrest_by_ussr_ops.yaml:21)
 def sc149_expect4(s: State) -> bool:
-    return E_east_european_unrest in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_east_european_unrest)
 
 
 # scenario East European Unrest: only Eastern European countries with USSR influence can be picked, each once: setup (specs/twilight_struggle/scenarios/east_european_unrest_each_country_once.yaml:9)
@@ -4403,7 +4403,7 @@ def sc151_expect4(s: State) -> bool:
 
 # scenario East European Unrest in turn 1: 1 USSR influence removed from each of 3 Eastern European countries: expect (specs/twilight_struggle/scenarios/east_european_unrest_early_war.yaml:20)
 def sc151_expect5(s: State) -> bool:
-    return E_east_european_unrest in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_east_european_unrest)
 
 
 # scenario East European Unrest in the Late War (turn 8): 2 USSR influence removed from each of 3 countries: setup (specs/twilight_struggle/scenarios/east_european_unrest_late_war.yaml:7)
@@ -4446,7 +4446,7 @@ def sc152_expect4(s: State) -> bool:
 
 # scenario East European Unrest in the Late War (turn 8): 2 USSR influence removed from each of 3 countries: expect (specs/twilight_struggle/scenarios/east_european_unrest_late_war.yaml:21)
 def sc152_expect5(s: State) -> bool:
-    return E_east_european_unrest in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_east_european_unrest)
 
 
 # scenario East European Unrest: the first pick is among the Eastern European countries with USSR influence: setup (specs/twilight_struggle/scenarios/east_european_unrest_legal_first.yaml:7)
@@ -4506,7 +4506,7 @@ def sc155_expect2(s: State) -> bool:
 
 # scenario Fidel as the USSR event: the US's 2 in Cuba are removed and the USSR gets 3 (control); the card is removed: expect (specs/twilight_struggle/scenarios/fidel_event.yaml:17)
 def sc155_expect3(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_fidel)
 
 
 # scenario Fidel with 1 USSR and 4 US influence in Cuba: the US's 4 go, the USSR is raised to 3: setup (specs/twilight_struggle/scenarios/fidel_event_existing_ussr_influence.yaml:7)
@@ -4533,7 +4533,7 @@ def sc156_expect1(s: State) -> bool:
 
 # scenario Fidel with 1 USSR and 4 US influence in Cuba: the US's 4 go, the USSR is raised to 3: expect (specs/twilight_struggle/scenarios/fidel_event_existing_ussr_influence.yaml:17)
 def sc156_expect2(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_fidel)
 
 
 # scenario Fidel played by the US for operations, event first: Cuba becomes USSR 3 / US 0, then the US places 2; the card is removed: setup (specs/twilight_struggle/scenarios/fidel_us_operations.yaml:7)
@@ -4558,7 +4558,7 @@ def sc157_expect1(s: State) -> bool:
 
 # scenario Fidel played by the US for operations, event first: Cuba becomes USSR 3 / US 0, then the US places 2; the card is removed: expect (specs/twilight_struggle/scenarios/fidel_us_operations.yaml:16)
 def sc157_expect2(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_fidel)
 
 
 # scenario Final scoring: 20 VP does not end the game there; the sign of the VP decides: setup (specs/twilight_struggle/scenarios/final_scoring_no_twenty_vp_win.yaml:8)
@@ -4596,7 +4596,7 @@ def sc159_expect0(s: State) -> bool:
 
 # scenario Five Year Plan with an empty USSR hand: nothing is discarded; the card is discarded: expect (specs/twilight_struggle/scenarios/five_year_plan_empty_hand.yaml:13)
 def sc159_expect1(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_five_year_plan)
 
 
 # scenario Five Year Plan: a neutral card (Captured Nazi Scientist) is discarded without its event: setup (specs/twilight_struggle/scenarios/five_year_plan_neutral_card_discarded.yaml:6)
@@ -4611,7 +4611,7 @@ def sc160_setup(s: State) -> None:
 
 # scenario Five Year Plan: a neutral card (Captured Nazi Scientist) is discarded without its event: expect (specs/twilight_struggle/scenarios/five_year_plan_neutral_card_discarded.yaml:14)
 def sc160_expect0(s: State) -> bool:
-    return E_captured_nazi_scientist in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_captured_nazi_scientist)
 
 
 # scenario Five Year Plan: a neutral card (Captured Nazi Scientist) is discarded without its event: expect (specs/twilight_struggle/scenarios/five_year_plan_neutral_card_discarded.yaml:15)
@@ -4626,7 +4626,7 @@ def sc160_expect2(s: State) -> bool:
 
 # scenario Five Year Plan: a neutral card (Captured Nazi Scientist) is discarded without its event: expect (specs/twilight_struggle/scenarios/five_year_plan_neutral_card_discarded.yaml:17)
 def sc160_expect3(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_five_year_plan)
 
 
 # scenario Five Year Plan: the USSR's only card is Containment, a US event, which fires for the US and is removed: setup (specs/twilight_struggle/scenarios/five_year_plan_us_event_fires.yaml:8)
@@ -4651,12 +4651,12 @@ def sc161_expect1(s: State) -> bool:
 
 # scenario Five Year Plan: the USSR's only card is Containment, a US event, which fires for the US and is removed: expect (specs/twilight_struggle/scenarios/five_year_plan_us_event_fires.yaml:18)
 def sc161_expect2(s: State) -> bool:
-    return E_containment in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_containment)
 
 
 # scenario Five Year Plan: the USSR's only card is Containment, a US event, which fires for the US and is removed: expect (specs/twilight_struggle/scenarios/five_year_plan_us_event_fires.yaml:19)
 def sc161_expect3(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_five_year_plan)
 
 
 # scenario Five Year Plan: the USSR's only card is Fidel, a USSR event: it is discarded and its event does not happen: setup (specs/twilight_struggle/scenarios/five_year_plan_ussr_card_discarded.yaml:8)
@@ -4678,7 +4678,7 @@ def sc162_expect0(s: State) -> bool:
 
 # scenario Five Year Plan: the USSR's only card is Fidel, a USSR event: it is discarded and its event does not happen: expect (specs/twilight_struggle/scenarios/five_year_plan_ussr_card_discarded.yaml:18)
 def sc162_expect1(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_fidel)
 
 
 # scenario Five Year Plan: the USSR's only card is Fidel, a USSR event: it is discarded and its event does not happen: expect (specs/twilight_struggle/scenarios/five_year_plan_ussr_card_discarded.yaml:19)
@@ -4688,7 +4688,7 @@ def sc162_expect2(s: State) -> bool:
 
 # scenario Five Year Plan: the USSR's only card is Fidel, a USSR event: it is discarded and its event does not happen: expect (specs/twilight_struggle/scenarios/five_year_plan_ussr_card_discarded.yaml:20)
 def sc162_expect3(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_five_year_plan)
 
 
 # scenario Five Year Plan played by the USSR for operations: the US event fires, the USSR discards its only other card (Fidel, no event): setup (specs/twilight_struggle/scenarios/five_year_plan_ussr_operations.yaml:8)
@@ -4707,7 +4707,7 @@ def sc163_expect0(s: State) -> bool:
 
 # scenario Five Year Plan played by the USSR for operations: the US event fires, the USSR discards its only other card (Fidel, no event): expect (specs/twilight_struggle/scenarios/five_year_plan_ussr_operations.yaml:16)
 def sc163_expect1(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_fidel)
 
 
 # scenario Five Year Plan played by the USSR for operations: the US event fires, the USSR discards its only other card (Fidel, no event): expect (specs/twilight_struggle/scenarios/five_year_plan_ussr_operations.yaml:17)
@@ -4722,7 +4722,7 @@ def sc163_expect3(s: State) -> bool:
 
 # scenario Five Year Plan played by the USSR for operations: the US event fires, the USSR discards its only other card (Fidel, no event): expect (specs/twilight_struggle/scenarios/five_year_plan_ussr_operations.yaml:19)
 def sc163_expect4(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_five_year_plan)
 
 
 # scenario Flower Power cannot be played as an event while An Evil Empire is in effect: only operations and the space race: setup (specs/twilight_struggle/scenarios/flower_power_an_evil_empire.yaml:8)
@@ -4747,7 +4747,7 @@ def sc165_setup(s: State) -> None:
 
 # scenario Flower Power played by the US for operations while An Evil Empire is in effect: no event, no timing choice, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/flower_power_an_evil_empire_us_operations.yaml:17)
 def sc165_expect0(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_flower_power)
 
 
 # scenario Flower Power played by the US for operations while An Evil Empire is in effect: no event, no timing choice, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/flower_power_an_evil_empire_us_operations.yaml:18)
@@ -4757,7 +4757,7 @@ def sc165_expect1(s: State) -> bool:
 
 # scenario Flower Power played by the US for operations while An Evil Empire is in effect: no event, no timing choice, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/flower_power_an_evil_empire_us_operations.yaml:19)
 def sc165_expect2(s: State) -> bool:
-    return E_an_evil_empire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_an_evil_empire)
 
 
 # scenario Flower Power played by the US for operations while An Evil Empire is in effect: no event, no timing choice, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/flower_power_an_evil_empire_us_operations.yaml:20)
@@ -4799,7 +4799,7 @@ def sc166_expect2(s: State) -> bool:
 
 # scenario Flower Power: the US plays the neutral Brush War for operations (3 in Japan): USSR +2 VP, no war: expect (specs/twilight_struggle/scenarios/flower_power_brush_war_operations.yaml:22)
 def sc166_expect3(s: State) -> bool:
-    return E_brush_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_brush_war)
 
 
 # scenario Flower Power as the USSR event: it stays in effect (war_protest for the USSR), no VP by itself: setup (specs/twilight_struggle/scenarios/flower_power_event.yaml:9)
@@ -4816,7 +4816,7 @@ def sc167_setup(s: State) -> None:
 
 # scenario Flower Power as the USSR event: it stays in effect (war_protest for the USSR), no VP by itself: expect (specs/twilight_struggle/scenarios/flower_power_event.yaml:19)
 def sc167_expect0(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_flower_power)
 
 
 # scenario Flower Power as the USSR event: it stays in effect (war_protest for the USSR), no VP by itself: expect (specs/twilight_struggle/scenarios/flower_power_event.yaml:20)
@@ -4859,7 +4859,7 @@ def sc168_expect0(s: State) -> bool:
 
 # scenario Flower Power: a war card headlined by the US (Indo-Pakistani War) gives the USSR 2 VP before the war resolves: expect (specs/twilight_struggle/scenarios/flower_power_headline.yaml:21)
 def sc168_expect1(s: State) -> bool:
-    return E_indo_pakistani_war in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_indo_pakistani_war)
 
 
 # scenario Flower Power: a war card the US puts on the space race gives the USSR nothing: setup (specs/twilight_struggle/scenarios/flower_power_space_race.yaml:8)
@@ -4891,7 +4891,7 @@ def sc169_expect2(s: State) -> bool:
 
 # scenario Flower Power: a war card the US puts on the space race gives the USSR nothing: expect (specs/twilight_struggle/scenarios/flower_power_space_race.yaml:22)
 def sc169_expect3(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Flower Power: the US plays UN Intervention with Korean War (used for its 2 ops): a war card the US plays for operations, so the USSR gains 2 VP: setup (specs/twilight_struggle/scenarios/flower_power_un_intervention_war_card.yaml:12)
@@ -4914,7 +4914,7 @@ def sc170_expect0(s: State) -> bool:
 
 # scenario Flower Power: the US plays UN Intervention with Korean War (used for its 2 ops): a war card the US plays for operations, so the USSR gains 2 VP: expect (specs/twilight_struggle/scenarios/flower_power_un_intervention_war_card.yaml:24)
 def sc170_expect1(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_korean_war)
 
 
 # scenario Flower Power: the US plays UN Intervention with Korean War (used for its 2 ops): a war card the US plays for operations, so the USSR gains 2 VP: expect (specs/twilight_struggle/scenarios/flower_power_un_intervention_war_card.yaml:25)
@@ -4940,7 +4940,7 @@ def sc171_setup(s: State) -> None:
 
 # scenario Flower Power played by the US for operations: the USSR event goes into effect, and the US's next war card (Brush War, for operations) gives the USSR 2 VP: expect (specs/twilight_struggle/scenarios/flower_power_us_operations.yaml:19)
 def sc171_expect0(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_flower_power)
 
 
 # scenario Flower Power played by the US for operations: the USSR event goes into effect, and the US's next war card (Brush War, for operations) gives the USSR 2 VP: expect (specs/twilight_struggle/scenarios/flower_power_us_operations.yaml:20)
@@ -4994,12 +4994,12 @@ def sc172_expect2(s: State) -> bool:
 
 # scenario Flower Power: the US then plays Indo-Pakistani War as its event: the USSR gains 2 VP (the war itself fails): expect (specs/twilight_struggle/scenarios/flower_power_us_war_event.yaml:25)
 def sc172_expect3(s: State) -> bool:
-    return E_indo_pakistani_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_indo_pakistani_war)
 
 
 # scenario Flower Power: the US then plays Indo-Pakistani War as its event: the USSR gains 2 VP (the war itself fails): expect (specs/twilight_struggle/scenarios/flower_power_us_war_event.yaml:26)
 def sc172_expect4(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_flower_power)
 
 
 # scenario Flower Power: the US then plays Indo-Pakistani War as its event: the USSR gains 2 VP (the war itself fails): expect (specs/twilight_struggle/scenarios/flower_power_us_war_event.yaml:27)
@@ -5041,12 +5041,12 @@ def sc173_expect3(s: State) -> bool:
 
 # scenario Flower Power: the US plays Korean War for operations: USSR +2 VP for Flower Power, and Korean War's USSR event fires (fails on a 1): expect (specs/twilight_struggle/scenarios/flower_power_us_war_operations.yaml:24)
 def sc173_expect4(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_korean_war)
 
 
 # scenario Flower Power: the US plays Korean War for operations: USSR +2 VP for Flower Power, and Korean War's USSR event fires (fails on a 1): expect (specs/twilight_struggle/scenarios/flower_power_us_war_operations.yaml:25)
 def sc173_expect5(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_flower_power)
 
 
 # scenario Flower Power: the USSR's own Arab-Israeli War as its event gives no Flower Power VP (the war fails on a 1): setup (specs/twilight_struggle/scenarios/flower_power_ussr_war.yaml:8)
@@ -5073,7 +5073,7 @@ def sc174_expect1(s: State) -> bool:
 
 # scenario Flower Power: the USSR's own Arab-Israeli War as its event gives no Flower Power VP (the war fails on a 1): expect (specs/twilight_struggle/scenarios/flower_power_ussr_war.yaml:21)
 def sc174_expect2(s: State) -> bool:
-    return E_arab_israeli_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_arab_israeli_war)
 
 
 # scenario Flower Power: a war card the trapped US discards to escape Quagmire is not played, so the USSR gains nothing: setup (specs/twilight_struggle/scenarios/flower_power_war_card_discarded_to_quagmire.yaml:9)
@@ -5104,12 +5104,12 @@ def sc175_expect1(s: State) -> bool:
 
 # scenario Flower Power: a war card the trapped US discards to escape Quagmire is not played, so the USSR gains nothing: expect (specs/twilight_struggle/scenarios/flower_power_war_card_discarded_to_quagmire.yaml:26)
 def sc175_expect2(s: State) -> bool:
-    return E_brush_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_brush_war)
 
 
 # scenario Flower Power: a war card the trapped US discards to escape Quagmire is not played, so the USSR gains nothing: expect (specs/twilight_struggle/scenarios/flower_power_war_card_discarded_to_quagmire.yaml:27)
 def sc175_expect3(s: State) -> bool:
-    return (E_quagmire in s.z.piles[Z_in_effect]) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_quagmire)) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
 
 
 # scenario Flower Power: a war card the trapped US discards to escape Quagmire is not played, so the USSR gains nothing: expect (specs/twilight_struggle/scenarios/flower_power_war_card_discarded_to_quagmire.yaml:28)
@@ -5129,7 +5129,7 @@ def sc176_setup(s: State) -> None:
 
 # scenario Formosan Resolution ends when the US plays the China Card: expect (specs/twilight_struggle/scenarios/formosan_resolution_ends_with_china_card.yaml:14)
 def sc176_expect0(s: State) -> bool:
-    return E_formosan_resolution in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_formosan_resolution)
 
 
 # scenario Formosan Resolution ends when the US plays the China Card: expect (specs/twilight_struggle/scenarios/formosan_resolution_ends_with_china_card.yaml:15)
@@ -5139,7 +5139,7 @@ def sc176_expect1(s: State) -> bool:
 
 # scenario Formosan Resolution ends when the US plays the China Card: expect (specs/twilight_struggle/scenarios/formosan_resolution_ends_with_china_card.yaml:16)
 def sc176_expect2(s: State) -> bool:
-    return E_china_card in s.z.piles[(Z_china + P_ussr)]
+    return s.holds((Z_china + P_ussr), T_card, E_china_card)
 
 
 # scenario Formosan Resolution: a US-controlled Taiwan counts as a battleground when Asia is scored: setup (specs/twilight_struggle/scenarios/formosan_resolution_taiwan_scores_as_battleground.yaml:9)
@@ -5170,7 +5170,7 @@ def sc177_expect0(s: State) -> bool:
 
 # scenario Formosan Resolution: a US-controlled Taiwan counts as a battleground when Asia is scored: expect (specs/twilight_struggle/scenarios/formosan_resolution_taiwan_scores_as_battleground.yaml:22)
 def sc177_expect1(s: State) -> bool:
-    return E_formosan_resolution in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_formosan_resolution)
 
 
 # scenario Formosan Resolution: a US-controlled Taiwan counts as a battleground when Asia is scored: expect (specs/twilight_struggle/scenarios/formosan_resolution_taiwan_scores_as_battleground.yaml:23)
@@ -5255,12 +5255,12 @@ def sc179_expect3(s: State) -> bool:
 
 # scenario Glasnost without The Reformer: DEFCON 3 -> 4, USSR +2 VP, no operations; the card is removed: expect (specs/twilight_struggle/scenarios/glasnost_event.yaml:22)
 def sc179_expect4(s: State) -> bool:
-    return E_glasnost in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_glasnost)
 
 
 # scenario Glasnost without The Reformer: DEFCON 3 -> 4, USSR +2 VP, no operations; the card is removed: expect (specs/twilight_struggle/scenarios/glasnost_event.yaml:23)
 def sc179_expect5(s: State) -> bool:
-    return E_the_reformer not in s.z.piles[Z_in_effect]
+    return not s.holds(Z_in_effect, T_card, E_the_reformer)
 
 
 # scenario Glasnost with The Reformer in effect: DEFCON 4 -> 5, USSR +2 VP, then the USSR's 4 operations offer place_influence or realign only: setup (specs/twilight_struggle/scenarios/glasnost_reformer_kinds.yaml:11)
@@ -5295,7 +5295,7 @@ def sc180_expect2(s: State) -> bool:
 
 # scenario Glasnost with The Reformer in effect: DEFCON 4 -> 5, USSR +2 VP, then the USSR's 4 operations offer place_influence or realign only: expect (specs/twilight_struggle/scenarios/glasnost_reformer_kinds.yaml:25)
 def sc180_expect3(s: State) -> bool:
-    return E_glasnost in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_glasnost)
 
 
 # scenario Glasnost with The Reformer in effect: DEFCON +1, USSR +2 VP, then 4 influence placed (2 Poland, 2 Afghanistan); Glasnost removed, The Reformer stays: setup (specs/twilight_struggle/scenarios/glasnost_reformer_place.yaml:10)
@@ -5341,7 +5341,7 @@ def sc181_expect4(s: State) -> bool:
 
 # scenario Glasnost with The Reformer in effect: DEFCON +1, USSR +2 VP, then 4 influence placed (2 Poland, 2 Afghanistan); Glasnost removed, The Reformer stays: expect (specs/twilight_struggle/scenarios/glasnost_reformer_place.yaml:28)
 def sc181_expect5(s: State) -> bool:
-    return (E_glasnost in s.z.piles[Z_removed]) and (E_the_reformer in s.z.piles[Z_in_effect])
+    return (s.holds(Z_removed, T_card, E_glasnost)) and (s.holds(Z_in_effect, T_card, E_the_reformer))
 
 
 # scenario Glasnost with The Reformer: realignment rolls are offered wherever the US has influence, Europe included (DEFCON 5): setup (specs/twilight_struggle/scenarios/glasnost_reformer_realign_targets.yaml:9)
@@ -5421,7 +5421,7 @@ def sc183_expect4(s: State) -> bool:
 
 # scenario Glasnost played by the US for operations, event first, with The Reformer in effect: DEFCON +1, USSR +2 VP, the USSR places 4, then the US places 4; removed: expect (specs/twilight_struggle/scenarios/glasnost_us_operations.yaml:30)
 def sc183_expect5(s: State) -> bool:
-    return (E_glasnost in s.z.piles[Z_removed]) and (E_the_reformer in s.z.piles[Z_in_effect])
+    return (s.holds(Z_removed, T_card, E_glasnost)) and (s.holds(Z_in_effect, T_card, E_the_reformer))
 
 
 # scenario Grain Sales to Soviets: the card drawn from the USSR hand is set aside and shown to the US only; the US is asked to play it or return it: setup (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ask.yaml:11)
@@ -5437,7 +5437,7 @@ def sc184_setup(s: State) -> None:
 
 # scenario Grain Sales to Soviets: the card drawn from the USSR hand is set aside and shown to the US only; the US is asked to play it or return it: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ask.yaml:20)
 def sc184_expect0(s: State) -> bool:
-    return E_panama_canal_returned in s.z.piles[(Z_looked_at + P_usa)]
+    return s.holds((Z_looked_at + P_usa), T_card, E_panama_canal_returned)
 
 
 # scenario Grain Sales to Soviets: the card drawn from the USSR hand is set aside and shown to the US only; the US is asked to play it or return it: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ask.yaml:21)
@@ -5447,7 +5447,7 @@ def sc184_expect1(s: State) -> bool:
 
 # scenario Grain Sales to Soviets: the card drawn from the USSR hand is set aside and shown to the US only; the US is asked to play it or return it: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ask.yaml:22)
 def sc184_expect2(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets with an empty USSR hand: nothing is drawn or asked, the US conducts operations with 2 ops at once: setup (specs/twilight_struggle/scenarios/grain_sales_to_soviets_empty_hand.yaml:10)
@@ -5481,7 +5481,7 @@ def sc186_expect0(s: State) -> bool:
 
 # scenario Grain Sales to Soviets with an empty USSR hand: the US places 2 influence; the card is discarded: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_empty_hand_operations.yaml:19)
 def sc186_expect1(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets, yes: a US event drawn from the USSR hand may be played by the US for its event or operations (1 op: no space race): setup (specs/twilight_struggle/scenarios/grain_sales_to_soviets_play_uses.yaml:10)
@@ -5497,7 +5497,7 @@ def sc187_setup(s: State) -> None:
 
 # scenario Grain Sales to Soviets, yes: a US event drawn from the USSR hand may be played by the US for its event or operations (1 op: no space race): expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_play_uses.yaml:19)
 def sc187_expect0(s: State) -> bool:
-    return E_panama_canal_returned in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_panama_canal_returned)
 
 
 # scenario Grain Sales to Soviets, yes: a neutral card drawn (Captured Nazi Scientist) is played as the US's own event: US +1 space race box (2 VP); removed: setup (specs/twilight_struggle/scenarios/grain_sales_to_soviets_plays_neutral_event.yaml:11)
@@ -5524,12 +5524,12 @@ def sc188_expect1(s: State) -> bool:
 
 # scenario Grain Sales to Soviets, yes: a neutral card drawn (Captured Nazi Scientist) is played as the US's own event: US +1 space race box (2 VP); removed: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_plays_neutral_event.yaml:23)
 def sc188_expect2(s: State) -> bool:
-    return E_captured_nazi_scientist in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_captured_nazi_scientist)
 
 
 # scenario Grain Sales to Soviets, yes: a neutral card drawn (Captured Nazi Scientist) is played as the US's own event: US +1 space race box (2 VP); removed: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_plays_neutral_event.yaml:24)
 def sc188_expect3(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets, yes: a neutral card drawn (Captured Nazi Scientist) is played as the US's own event: US +1 space race box (2 VP); removed: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_plays_neutral_event.yaml:25)
@@ -5566,12 +5566,12 @@ def sc189_expect2(s: State) -> bool:
 
 # scenario Grain Sales to Soviets, yes: the US plays Panama Canal Returned, drawn from the USSR hand, as its event (+1 Panama, Costa Rica, Venezuela; removed); Grain Sales is discarded: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_plays_us_event.yaml:24)
 def sc189_expect3(s: State) -> bool:
-    return E_panama_canal_returned in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_panama_canal_returned)
 
 
 # scenario Grain Sales to Soviets, yes: the US plays Panama Canal Returned, drawn from the USSR hand, as its event (+1 Panama, Costa Rica, Venezuela; removed); Grain Sales is discarded: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_plays_us_event.yaml:25)
 def sc189_expect4(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets, yes: the US plays Panama Canal Returned, drawn from the USSR hand, as its event (+1 Panama, Costa Rica, Venezuela; removed); Grain Sales is discarded: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_plays_us_event.yaml:26)
@@ -5597,7 +5597,7 @@ def sc190_setup(s: State) -> None:
 
 # scenario Grain Sales to Soviets, no: the card goes back to the USSR hand and the US conducts operations with Grain Sales' 2 ops: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned.yaml:19)
 def sc190_expect0(s: State) -> bool:
-    return E_panama_canal_returned in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_panama_canal_returned)
 
 
 # scenario Grain Sales to Soviets, no: the card goes back to the USSR hand and the US conducts operations with Grain Sales' 2 ops: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned.yaml:20)
@@ -5617,7 +5617,7 @@ def sc190_expect3(s: State) -> bool:
 
 # scenario Grain Sales to Soviets, no: the card goes back to the USSR hand and the US conducts operations with Grain Sales' 2 ops: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned.yaml:23)
 def sc190_expect4(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets: the US draws Brezhnev Doctrine, sees it privately, returns it and places 2 operations: setup (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_card_stays_hidden.yaml:9)
@@ -5634,7 +5634,7 @@ def sc191_setup(s: State) -> None:
 
 # scenario Grain Sales to Soviets: the US draws Brezhnev Doctrine, sees it privately, returns it and places 2 operations: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_card_stays_hidden.yaml:19)
 def sc191_expect0(s: State) -> bool:
-    return E_brezhnev_doctrine in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_brezhnev_doctrine)
 
 
 # scenario Grain Sales to Soviets: the US draws Brezhnev Doctrine, sees it privately, returns it and places 2 operations: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_card_stays_hidden.yaml:20)
@@ -5644,7 +5644,7 @@ def sc191_expect1(s: State) -> bool:
 
 # scenario Grain Sales to Soviets: the US draws Brezhnev Doctrine, sees it privately, returns it and places 2 operations: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_card_stays_hidden.yaml:21)
 def sc191_expect2(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets returned under Red Scare/Purge on the US: the US conducts operations with 2 - 1 = 1 op: setup (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_red_scare.yaml:11)
@@ -5661,7 +5661,7 @@ def sc192_setup(s: State) -> None:
 
 # scenario Grain Sales to Soviets returned under Red Scare/Purge on the US: the US conducts operations with 2 - 1 = 1 op: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_red_scare.yaml:22)
 def sc192_expect0(s: State) -> bool:
-    return E_panama_canal_returned in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_panama_canal_returned)
 
 
 # scenario Grain Sales to Soviets returned under Red Scare/Purge on the US: the US conducts operations with 2 - 1 = 1 op: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_red_scare.yaml:23)
@@ -5671,7 +5671,7 @@ def sc192_expect1(s: State) -> bool:
 
 # scenario Grain Sales to Soviets returned under Red Scare/Purge on the US: the US conducts operations with 2 - 1 = 1 op: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_returned_red_scare.yaml:24)
 def sc192_expect2(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets, yes: a scoring card drawn from the USSR hand is played by the US at once (Middle East scored: US +4): setup (specs/twilight_struggle/scenarios/grain_sales_to_soviets_scoring_card.yaml:11)
@@ -5695,12 +5695,12 @@ def sc193_expect0(s: State) -> bool:
 
 # scenario Grain Sales to Soviets, yes: a scoring card drawn from the USSR hand is played by the US at once (Middle East scored: US +4): expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_scoring_card.yaml:23)
 def sc193_expect1(s: State) -> bool:
-    return E_middle_east_scoring in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_middle_east_scoring)
 
 
 # scenario Grain Sales to Soviets, yes: a scoring card drawn from the USSR hand is played by the US at once (Middle East scored: US +4): expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_scoring_card.yaml:24)
 def sc193_expect2(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets, yes: a scoring card drawn from the USSR hand is played by the US at once (Middle East scored: US +4): expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_scoring_card.yaml:25)
@@ -5732,12 +5732,12 @@ def sc194_expect1(s: State) -> bool:
 
 # scenario Grain Sales to Soviets: Allende drawn and played by the US for operations, event first: USSR +2 Chile, Allende removed, the US places exactly 1 (Brezhnev's +1 is the USSR's): expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ussr_card_operations_result.yaml:26)
 def sc194_expect2(s: State) -> bool:
-    return E_allende in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_allende)
 
 
 # scenario Grain Sales to Soviets: Allende drawn and played by the US for operations, event first: USSR +2 Chile, Allende removed, the US places exactly 1 (Brezhnev's +1 is the USSR's): expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ussr_card_operations_result.yaml:27)
 def sc194_expect3(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Grain Sales to Soviets: Allende drawn and played by the US for operations, event first: USSR +2 Chile, Allende removed, the US places exactly 1 (Brezhnev's +1 is the USSR's): expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ussr_card_operations_result.yaml:28)
@@ -5779,7 +5779,7 @@ def sc197_setup(s: State) -> None:
 
 # scenario Grain Sales to Soviets played by the USSR for operations, event first: the US draws the USSR's other card, returns it and places 2; then the USSR places 2; the card is discarded: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ussr_operations.yaml:20)
 def sc197_expect0(s: State) -> bool:
-    return E_allende in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_allende)
 
 
 # scenario Grain Sales to Soviets played by the USSR for operations, event first: the US draws the USSR's other card, returns it and places 2; then the USSR places 2; the card is discarded: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ussr_operations.yaml:21)
@@ -5799,7 +5799,7 @@ def sc197_expect3(s: State) -> bool:
 
 # scenario Grain Sales to Soviets played by the USSR for operations, event first: the US draws the USSR's other card, returns it and places 2; then the USSR places 2; the card is discarded: expect (specs/twilight_struggle/scenarios/grain_sales_to_soviets_ussr_operations.yaml:24)
 def sc197_expect4(s: State) -> bool:
-    return E_grain_sales_to_soviets in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_grain_sales_to_soviets)
 
 
 # scenario Headline: two scoring cards resolve US first: setup (specs/twilight_struggle/scenarios/headline_both_scoring.yaml:7)
@@ -5844,7 +5844,7 @@ def sc201_expect0(s: State) -> bool:
 
 # scenario Headline: both choose in secret; nothing is revealed until both have chosen: expect (specs/twilight_struggle/scenarios/headline_is_secret.yaml:13)
 def sc201_expect1(s: State) -> bool:
-    return E_fidel in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_fidel)
 
 
 # scenario Headline: with Man in Earth Orbit the US sees the USSR headline before choosing: setup (specs/twilight_struggle/scenarios/headline_man_in_earth_orbit.yaml:8)
@@ -5859,7 +5859,7 @@ def sc202_setup(s: State) -> None:
 
 # scenario Headline: with Man in Earth Orbit the US sees the USSR headline before choosing: expect (specs/twilight_struggle/scenarios/headline_man_in_earth_orbit.yaml:16)
 def sc202_expect0(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_fidel)
 
 
 # scenario Headline: a scoring card counts 0 and resolves second: setup (specs/twilight_struggle/scenarios/headline_scoring_second.yaml:7)
@@ -5946,7 +5946,7 @@ def sc207_expect2(s: State) -> bool:
 
 # scenario How I Learned to Stop Worrying: the USSR sets DEFCON 5 to 3; its milops 2 + 5 stop at 5, the US's are untouched; removed: expect (specs/twilight_struggle/scenarios/how_i_learned_to_stop_worrying_defcon_3.yaml:21)
 def sc207_expect3(s: State) -> bool:
-    return E_how_i_learned_to_stop_worrying in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_how_i_learned_to_stop_worrying)
 
 
 # scenario How I Learned to Stop Worrying by the US at DEFCON 2: DEFCON set to 5, US milops 5; removed: setup (specs/twilight_struggle/scenarios/how_i_learned_to_stop_worrying_defcon_5.yaml:8)
@@ -5973,7 +5973,7 @@ def sc208_expect1(s: State) -> bool:
 
 # scenario How I Learned to Stop Worrying by the US at DEFCON 2: DEFCON set to 5, US milops 5; removed: expect (specs/twilight_struggle/scenarios/how_i_learned_to_stop_worrying_defcon_5.yaml:19)
 def sc208_expect2(s: State) -> bool:
-    return E_how_i_learned_to_stop_worrying in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_how_i_learned_to_stop_worrying)
 
 
 # scenario How I Learned to Stop Worrying: choosing the current level (DEFCON 2) leaves it there; milops still 5: setup (specs/twilight_struggle/scenarios/how_i_learned_to_stop_worrying_same_level.yaml:8)
@@ -6045,7 +6045,7 @@ def sc210_expect3(s: State) -> bool:
 
 # scenario Independent Reds raises US influence in Hungary to the USSR's 3 and is removed: expect (specs/twilight_struggle/scenarios/independent_reds_event.yaml:25)
 def sc210_expect4(s: State) -> bool:
-    return E_independent_reds in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_independent_reds)
 
 
 # scenario Independent Reds offers only the named countries where the USSR has more influence: setup (specs/twilight_struggle/scenarios/independent_reds_legal.yaml:8)
@@ -6080,7 +6080,7 @@ def sc212_setup(s: State) -> None:
 
 # scenario Independent Reds with no named country where the USSR leads: nothing happens, no question: expect (specs/twilight_struggle/scenarios/independent_reds_no_target.yaml:16)
 def sc212_expect0(s: State) -> bool:
-    return E_independent_reds in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_independent_reds)
 
 
 # scenario Independent Reds with no named country where the USSR leads: nothing happens, no question: expect (specs/twilight_struggle/scenarios/independent_reds_no_target.yaml:17)
@@ -6112,7 +6112,7 @@ def sc213_expect1(s: State) -> bool:
 
 # scenario Independent Reds played by the USSR for operations (operations first) fires for the US afterwards: expect (specs/twilight_struggle/scenarios/independent_reds_ussr_operations.yaml:19)
 def sc213_expect2(s: State) -> bool:
-    return E_independent_reds in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_independent_reds)
 
 
 # scenario Indo-Pakistani War for the US: a 4 in Pakistan wins 2 VP, converts the USSR influence, 2 military operations: setup (specs/twilight_struggle/scenarios/indo_pakistani_war_us_success.yaml:9)
@@ -6159,7 +6159,7 @@ def sc214_expect5(s: State) -> bool:
 
 # scenario Indo-Pakistani War for the US: a 4 in Pakistan wins 2 VP, converts the USSR influence, 2 military operations: expect (specs/twilight_struggle/scenarios/indo_pakistani_war_us_success.yaml:25)
 def sc214_expect6(s: State) -> bool:
-    return E_indo_pakistani_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_indo_pakistani_war)
 
 
 # scenario Indo-Pakistani War for the USSR fails: a 5 minus 2 for US-controlled Pakistan and Burma next to India: setup (specs/twilight_struggle/scenarios/indo_pakistani_war_ussr_failure.yaml:9)
@@ -6200,7 +6200,7 @@ def sc215_expect3(s: State) -> bool:
 
 # scenario Indo-Pakistani War for the USSR fails: a 5 minus 2 for US-controlled Pakistan and Burma next to India: expect (specs/twilight_struggle/scenarios/indo_pakistani_war_ussr_failure.yaml:25)
 def sc215_expect4(s: State) -> bool:
-    return E_indo_pakistani_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_indo_pakistani_war)
 
 
 # scenario Indo-Pakistani War for the USSR: a 6 minus 2 still reaches 4 and wins: setup (specs/twilight_struggle/scenarios/indo_pakistani_war_ussr_success_with_modifier.yaml:9)
@@ -6241,7 +6241,7 @@ def sc216_expect3(s: State) -> bool:
 
 # scenario Indo-Pakistani War for the USSR: a 6 minus 2 still reaches 4 and wins: expect (specs/twilight_struggle/scenarios/indo_pakistani_war_ussr_success_with_modifier.yaml:25)
 def sc216_expect4(s: State) -> bool:
-    return E_indo_pakistani_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_indo_pakistani_war)
 
 
 # scenario Iran-Contra Scandal's realignment penalty lasts only this turn: gone at turn 2: setup (specs/twilight_struggle/scenarios/iran_contra_scandal_ends_with_turn.yaml:9)
@@ -6270,7 +6270,7 @@ def sc217_expect2(s: State) -> bool:
 
 # scenario Iran-Contra Scandal's realignment penalty lasts only this turn: gone at turn 2: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_ends_with_turn.yaml:19)
 def sc217_expect3(s: State) -> bool:
-    return E_iran_contra_scandal in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_iran_contra_scandal)
 
 
 # scenario Iran-Contra Scandal: the US's realignment die gets -1 this turn; a US roll of 4 against the USSR's 2 (+1) becomes a tie in Iraq; removed: setup (specs/twilight_struggle/scenarios/iran_contra_scandal_event.yaml:10)
@@ -6306,12 +6306,12 @@ def sc218_expect3(s: State) -> bool:
 
 # scenario Iran-Contra Scandal: the US's realignment die gets -1 this turn; a US roll of 4 against the USSR's 2 (+1) becomes a tie in Iraq; removed: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_event.yaml:24)
 def sc218_expect4(s: State) -> bool:
-    return E_iran_contra_scandal in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_iran_contra_scandal)
 
 
 # scenario Iran-Contra Scandal: the US's realignment die gets -1 this turn; a US roll of 4 against the USSR's 2 (+1) becomes a tie in Iraq; removed: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_event.yaml:25)
 def sc218_expect5(s: State) -> bool:
-    return E_cia_created in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_cia_created)
 
 
 # scenario Iran-Contra Scandal played by the US for operations, event first: the penalty already hits the US's 2 realignment rolls with the card: setup (specs/twilight_struggle/scenarios/iran_contra_scandal_us_operations.yaml:10)
@@ -6352,7 +6352,7 @@ def sc219_expect4(s: State) -> bool:
 
 # scenario Iran-Contra Scandal played by the US for operations, event first: the penalty already hits the US's 2 realignment rolls with the card: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_us_operations.yaml:26)
 def sc219_expect5(s: State) -> bool:
-    return E_iran_contra_scandal in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_iran_contra_scandal)
 
 
 # scenario Iran-Contra Scandal does not touch the USSR's realignments: neither the USSR's die nor the US's die in them is changed: setup (specs/twilight_struggle/scenarios/iran_contra_scandal_ussr_realign_unaffected.yaml:10)
@@ -6435,7 +6435,7 @@ def sc222_expect3(s: State) -> bool:
 
 # scenario Iran-Iraq War for the US, Iraq invaded: 5 - 2 (USSR-controlled Jordan and Saudi Arabia) = 3 fails: no VP, no change in Iraq, but 2 milops; removed: expect (specs/twilight_struggle/scenarios/iran_iraq_war_us_iraq_failure.yaml:24)
 def sc222_expect4(s: State) -> bool:
-    return E_iran_iraq_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_iran_iraq_war)
 
 
 # scenario Iran-Iraq War for the US, Iraq invaded: a 4 with no USSR-controlled neighbour wins: US +2 VP, Iraq's USSR 3 become US (1 + 3 = 4), 2 milops: setup (specs/twilight_struggle/scenarios/iran_iraq_war_us_iraq_success.yaml:9)
@@ -6476,7 +6476,7 @@ def sc223_expect3(s: State) -> bool:
 
 # scenario Iran-Iraq War for the US, Iraq invaded: a 4 with no USSR-controlled neighbour wins: US +2 VP, Iraq's USSR 3 become US (1 + 3 = 4), 2 milops: expect (specs/twilight_struggle/scenarios/iran_iraq_war_us_iraq_success.yaml:25)
 def sc223_expect4(s: State) -> bool:
-    return E_iran_iraq_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_iran_iraq_war)
 
 
 # scenario Iran-Iraq War for the USSR, Iran invaded: 5 - 1 (US-controlled Pakistan) = 4 wins: USSR +2 VP, Iran's US 3 become USSR, 2 milops; removed: setup (specs/twilight_struggle/scenarios/iran_iraq_war_ussr_iran_success.yaml:9)
@@ -6517,7 +6517,7 @@ def sc224_expect3(s: State) -> bool:
 
 # scenario Iran-Iraq War for the USSR, Iran invaded: 5 - 1 (US-controlled Pakistan) = 4 wins: USSR +2 VP, Iran's US 3 become USSR, 2 milops; removed: expect (specs/twilight_struggle/scenarios/iran_iraq_war_ussr_iran_success.yaml:25)
 def sc224_expect4(s: State) -> bool:
-    return E_iran_iraq_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_iran_iraq_war)
 
 
 # scenario Iran-Iraq War for the USSR, Iraq invaded (US influence there): 6 - 3 (US-controlled Iran, Jordan, Saudi Arabia) = 3 fails; USSR 2 milops: setup (specs/twilight_struggle/scenarios/iran_iraq_war_ussr_iraq_failure.yaml:9)
@@ -6555,7 +6555,7 @@ def sc225_expect2(s: State) -> bool:
 
 # scenario Iran-Iraq War for the USSR, Iraq invaded (US influence there): 6 - 3 (US-controlled Iran, Jordan, Saudi Arabia) = 3 fails; USSR 2 milops: expect (specs/twilight_struggle/scenarios/iran_iraq_war_ussr_iraq_failure.yaml:25)
 def sc225_expect3(s: State) -> bool:
-    return E_iran_iraq_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_iran_iraq_war)
 
 
 # scenario Iranian Hostage Crisis as the USSR event: Iran US 3 -> 0, USSR 1 -> 3; nothing else changes; the card stays in effect: setup (specs/twilight_struggle/scenarios/iranian_hostage_crisis_event.yaml:8)
@@ -6592,13 +6592,13 @@ def sc226_expect3(s: State) -> bool:
 
 # scenario Iranian Hostage Crisis as the USSR event: Iran US 3 -> 0, USSR 1 -> 3; nothing else changes; the card stays in effect: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_event.yaml:20)
 def sc226_expect4(s: State) -> bool:
-    return E_iranian_hostage_crisis in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis)
 
 
 # scenario Iranian Hostage Crisis as the USSR event: Iran US 3 -> 0, USSR 1 -> 3; nothing else changes; the card stays in effect: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_event.yaml:21)
 def sc226_expect5(s: State) -> bool:
-    return (E_iranian_hostage_crisis not in s.z.piles[Z_removed]) and (
-        E_iranian_hostage_crisis not in s.z.piles[Z_discard]
+    return (not s.holds(Z_removed, T_card, E_iranian_hostage_crisis)) and (
+        not s.holds(Z_discard, T_card, E_iranian_hostage_crisis)
     )
 
 
@@ -6626,7 +6626,7 @@ def sc228_setup(s: State) -> None:
 
 # scenario Iranian Hostage Crisis then Terrorism by the USSR in the same turn: the US discards 2 of its 3 cards at random, their events do not happen: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_then_terrorism.yaml:26)
 def sc228_expect0(s: State) -> bool:
-    return E_iranian_hostage_crisis in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis)
 
 
 # scenario Iranian Hostage Crisis then Terrorism by the USSR in the same turn: the US discards 2 of its 3 cards at random, their events do not happen: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_then_terrorism.yaml:27)
@@ -6636,21 +6636,21 @@ def sc228_expect1(s: State) -> bool:
 
 # scenario Iranian Hostage Crisis then Terrorism by the USSR in the same turn: the US discards 2 of its 3 cards at random, their events do not happen: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_then_terrorism.yaml:28)
 def sc228_expect2(s: State) -> bool:
-    return ((E_containment in s.z.piles[Z_discard]) and (E_nato in s.z.piles[Z_discard])) and (
-        E_marshall_plan in s.z.piles[(Z_hand + P_usa)]
+    return ((s.holds(Z_discard, T_card, E_containment)) and (s.holds(Z_discard, T_card, E_nato))) and (
+        s.holds((Z_hand + P_usa), T_card, E_marshall_plan)
     )
 
 
 # scenario Iranian Hostage Crisis then Terrorism by the USSR in the same turn: the US discards 2 of its 3 cards at random, their events do not happen: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_then_terrorism.yaml:29)
 def sc228_expect3(s: State) -> bool:
-    return E_terrorism in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_terrorism)
 
 
 # scenario Iranian Hostage Crisis then Terrorism by the USSR in the same turn: the US discards 2 of its 3 cards at random, their events do not happen: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_then_terrorism.yaml:30)
 def sc228_expect4(s: State) -> bool:
-    return ((E_marshall_plan not in s.z.piles[Z_in_effect]) and (E_nato not in s.z.piles[Z_in_effect])) and (
-        E_containment not in s.z.piles[Z_in_effect]
-    )
+    return (
+        (not s.holds(Z_in_effect, T_card, E_marshall_plan)) and (not s.holds(Z_in_effect, T_card, E_nato))
+    ) and (not s.holds(Z_in_effect, T_card, E_containment))
 
 
 # scenario Iranian Hostage Crisis then Terrorism by the USSR in the same turn: the US discards 2 of its 3 cards at random, their events do not happen: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_then_terrorism.yaml:31)
@@ -6678,13 +6678,13 @@ def sc229_expect1(s: State) -> bool:
 
 # scenario Iranian Hostage Crisis played by the US for operations, operations first: the US's 3 new influence in Iran (1 -> 4) are all removed by the USSR event, USSR +2; the card stays in effect: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_us_operations.yaml:17)
 def sc229_expect2(s: State) -> bool:
-    return E_iranian_hostage_crisis in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis)
 
 
 # scenario Iranian Hostage Crisis played by the US for operations, operations first: the US's 3 new influence in Iran (1 -> 4) are all removed by the USSR event, USSR +2; the card stays in effect: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_us_operations.yaml:18)
 def sc229_expect3(s: State) -> bool:
-    return (E_iranian_hostage_crisis not in s.z.piles[Z_removed]) and (
-        E_iranian_hostage_crisis not in s.z.piles[Z_discard]
+    return (not s.holds(Z_removed, T_card, E_iranian_hostage_crisis)) and (
+        not s.holds(Z_discard, T_card, E_iranian_hostage_crisis)
     )
 
 
@@ -6703,7 +6703,7 @@ def sc230_expect0(s: State) -> bool:
 
 # scenario Iranian Hostage Crisis played by the US for operations, event first: Iran US 1 -> 0, USSR +2; the US can still place in Iran (reach from before the event): 2 ops to break control, then 1 -> US 2: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_us_operations_event_first.yaml:18)
 def sc230_expect1(s: State) -> bool:
-    return E_iranian_hostage_crisis in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis)
 
 
 # scenario John Paul II Elected Pope as the US event: Poland USSR 3 -> 1, US 0 -> 1; the card stays in effect (not removed): setup (specs/twilight_struggle/scenarios/john_paul_ii_elected_pope_event.yaml:7)
@@ -6730,12 +6730,12 @@ def sc231_expect1(s: State) -> bool:
 
 # scenario John Paul II Elected Pope as the US event: Poland USSR 3 -> 1, US 0 -> 1; the card stays in effect (not removed): expect (specs/twilight_struggle/scenarios/john_paul_ii_elected_pope_event.yaml:18)
 def sc231_expect2(s: State) -> bool:
-    return E_john_paul_ii_elected_pope in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_john_paul_ii_elected_pope)
 
 
 # scenario John Paul II Elected Pope as the US event: Poland USSR 3 -> 1, US 0 -> 1; the card stays in effect (not removed): expect (specs/twilight_struggle/scenarios/john_paul_ii_elected_pope_event.yaml:19)
 def sc231_expect3(s: State) -> bool:
-    return E_john_paul_ii_elected_pope not in s.z.piles[Z_removed]
+    return not s.holds(Z_removed, T_card, E_john_paul_ii_elected_pope)
 
 
 # scenario After the US plays John Paul II Elected Pope as its event, Solidarity is offered as an event: setup (specs/twilight_struggle/scenarios/john_paul_ii_elected_pope_solidarity_eventable.yaml:9)
@@ -6751,7 +6751,7 @@ def sc232_setup(s: State) -> None:
 
 # scenario After the US plays John Paul II Elected Pope as its event, Solidarity is offered as an event: expect (specs/twilight_struggle/scenarios/john_paul_ii_elected_pope_solidarity_eventable.yaml:18)
 def sc232_expect0(s: State) -> bool:
-    return E_john_paul_ii_elected_pope in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_john_paul_ii_elected_pope)
 
 
 # scenario After the US plays John Paul II Elected Pope as its event, Solidarity is offered as an event: expect (specs/twilight_struggle/scenarios/john_paul_ii_elected_pope_solidarity_eventable.yaml:19)
@@ -6788,7 +6788,7 @@ def sc234_expect0(s: State) -> bool:
 
 # scenario John Paul II Elected Pope played by the USSR for operations, event first: the USSR's single Poland influence goes (not below 0), US +1, then the USSR puts 2 back; the card stays in effect: expect (specs/twilight_struggle/scenarios/john_paul_ii_elected_pope_ussr_operations.yaml:19)
 def sc234_expect1(s: State) -> bool:
-    return E_john_paul_ii_elected_pope in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_john_paul_ii_elected_pope)
 
 
 # scenario Junta: after adding 2 in Chile, the USSR is asked whether to make a free coup or realignments (US influence in Panama): setup (specs/twilight_struggle/scenarios/junta_ask.yaml:9)
@@ -6872,7 +6872,7 @@ def sc238_expect2(s: State) -> bool:
 
 # scenario Junta: the player may decline the coup or realignments after the placement: expect (specs/twilight_struggle/scenarios/junta_declined.yaml:20)
 def sc238_expect3(s: State) -> bool:
-    return E_junta in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_junta)
 
 
 # scenario Junta by the US: 2 in Mexico, then a free coup in Nicaragua: 3 + 2 - 2 = 3; no milops, DEFCON unchanged; discarded: setup (specs/twilight_struggle/scenarios/junta_free_coup.yaml:10)
@@ -6909,7 +6909,7 @@ def sc239_expect3(s: State) -> bool:
 
 # scenario Junta by the US: 2 in Mexico, then a free coup in Nicaragua: 3 + 2 - 2 = 3; no milops, DEFCON unchanged; discarded: expect (specs/twilight_struggle/scenarios/junta_free_coup.yaml:24)
 def sc239_expect4(s: State) -> bool:
-    return E_junta in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_junta)
 
 
 # scenario Junta: once the player goes on, it chooses a free coup or realignment rolls: setup (specs/twilight_struggle/scenarios/junta_kinds.yaml:9)
@@ -6941,7 +6941,7 @@ def sc241_expect0(s: State) -> bool:
 
 # scenario Junta with no US influence in Central or South America: 2 in Cuba and nothing is asked: expect (specs/twilight_struggle/scenarios/junta_no_target.yaml:20)
 def sc241_expect1(s: State) -> bool:
-    return E_junta in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_junta)
 
 
 # scenario Junta: the 2 influence may go to any one of the 20 Central or South American countries: setup (specs/twilight_struggle/scenarios/junta_placement_choices.yaml:9)
@@ -6988,7 +6988,7 @@ def sc243_expect3(s: State) -> bool:
 
 # scenario Junta: 2 in Guatemala, then two realignment rolls in Mexico (Guatemala now USSR-controlled counts): US 3 down to 0; no milops: expect (specs/twilight_struggle/scenarios/junta_realign.yaml:26)
 def sc243_expect4(s: State) -> bool:
-    return E_junta in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_junta)
 
 
 # scenario Junta realignments: only Central/South American countries with US influence are offered (Mexico, Panama; not Japan, Iran, Italy): setup (specs/twilight_struggle/scenarios/junta_realign_choices.yaml:10)
@@ -7033,7 +7033,7 @@ def sc245_expect1(s: State) -> bool:
 
 # scenario Kitchen Debates: the US controls 3 battlegrounds against the USSR's 2, gains 2 VP; the card is removed: expect (specs/twilight_struggle/scenarios/kitchen_debates_event.yaml:23)
 def sc245_expect2(s: State) -> bool:
-    return E_kitchen_debates in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_kitchen_debates)
 
 
 # scenario Kitchen Debates: the US controls 3 battlegrounds against the USSR's 2, gains 2 VP; the card is removed: expect (specs/twilight_struggle/scenarios/kitchen_debates_event.yaml:24)
@@ -7102,7 +7102,7 @@ def sc248_expect1(s: State) -> bool:
 
 # scenario Kitchen Debates played by the USSR for operations, event first, with more US battlegrounds: the US gains 2 VP, the USSR places 1; the card is removed: expect (specs/twilight_struggle/scenarios/kitchen_debates_ussr_operations.yaml:22)
 def sc248_expect2(s: State) -> bool:
-    return E_kitchen_debates in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_kitchen_debates)
 
 
 # scenario Kitchen Debates played by the USSR for operations, operations first: the USSR's placement ties the battlegrounds, so when the event comes the US no longer has more and gains nothing; the card is discarded: setup (specs/twilight_struggle/scenarios/kitchen_debates_ussr_operations_first_breaks_lead.yaml:13)
@@ -7135,7 +7135,7 @@ def sc249_expect1(s: State) -> bool:
 
 # scenario Kitchen Debates played by the USSR for operations, operations first: the USSR's placement ties the battlegrounds, so when the event comes the US no longer has more and gains nothing; the card is discarded: expect (specs/twilight_struggle/scenarios/kitchen_debates_ussr_operations_first_breaks_lead.yaml:27)
 def sc249_expect2(s: State) -> bool:
-    return E_kitchen_debates in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_kitchen_debates)
 
 
 # scenario Kitchen Debates played by the USSR for operations with no US battleground lead: no timing question, no VP, the card is discarded (not removed): setup (specs/twilight_struggle/scenarios/kitchen_debates_ussr_operations_prevented.yaml:10)
@@ -7160,7 +7160,7 @@ def sc250_expect1(s: State) -> bool:
 
 # scenario Kitchen Debates played by the USSR for operations with no US battleground lead: no timing question, no VP, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/kitchen_debates_ussr_operations_prevented.yaml:20)
 def sc250_expect2(s: State) -> bool:
-    return E_kitchen_debates in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_kitchen_debates)
 
 
 # scenario Korean War: a 3 fails: no VP, South Korea unchanged, still 2 USSR milops; the card is removed: setup (specs/twilight_struggle/scenarios/korean_war_failure.yaml:8)
@@ -7190,7 +7190,7 @@ def sc251_expect2(s: State) -> bool:
 
 # scenario Korean War: a 3 fails: no VP, South Korea unchanged, still 2 USSR milops; the card is removed: expect (specs/twilight_struggle/scenarios/korean_war_failure.yaml:19)
 def sc251_expect3(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_korean_war)
 
 
 # scenario Korean War: US-controlled Japan gives -1, so a 4 fails: setup (specs/twilight_struggle/scenarios/korean_war_japan_modifier.yaml:9)
@@ -7222,7 +7222,7 @@ def sc252_expect2(s: State) -> bool:
 
 # scenario Korean War: US-controlled Japan gives -1, so a 4 fails: expect (specs/twilight_struggle/scenarios/korean_war_japan_modifier.yaml:21)
 def sc252_expect3(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_korean_war)
 
 
 # scenario Korean War: a 4 with no US-controlled neighbour succeeds: USSR +2 VP, the US's 3 in South Korea become USSR; 2 milops; removed: setup (specs/twilight_struggle/scenarios/korean_war_success.yaml:8)
@@ -7259,7 +7259,7 @@ def sc253_expect3(s: State) -> bool:
 
 # scenario Korean War: a 4 with no US-controlled neighbour succeeds: USSR +2 VP, the US's 3 in South Korea become USSR; 2 milops; removed: expect (specs/twilight_struggle/scenarios/korean_war_success.yaml:21)
 def sc253_expect4(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_korean_war)
 
 
 # scenario Korean War: US-controlled Japan and Taiwan give -2; a 6 still succeeds, a US-controlled South Korea itself does not count: setup (specs/twilight_struggle/scenarios/korean_war_two_modifiers_success.yaml:9)
@@ -7323,7 +7323,7 @@ def sc255_expect3(s: State) -> bool:
 
 # scenario Korean War played by the US for operations: the USSR's war fires (USSR milops 2, not the US's); the card is removed: expect (specs/twilight_struggle/scenarios/korean_war_us_operations.yaml:20)
 def sc255_expect4(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_korean_war)
 
 
 # scenario Turn 8: the Late War cards join the draw deck: setup (specs/twilight_struggle/scenarios/late_war_cards_at_turn_8.yaml:4)
@@ -7378,7 +7378,7 @@ def sc257_expect2(s: State) -> bool:
 
 # scenario Latin American Death Squads lasts the turn: at turn 2 no coup modifier remains: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_ends_at_end_of_turn.yaml:20)
 def sc257_expect3(s: State) -> bool:
-    return E_latin_american_death_squads in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_latin_american_death_squads)
 
 
 # scenario Latin American Death Squads by the USSR: the US's coup in Costa Rica gets -1 and fails; the USSR's in Chile gets +1 and succeeds; discarded: setup (specs/twilight_struggle/scenarios/latin_american_death_squads_event.yaml:13)
@@ -7440,7 +7440,7 @@ def sc258_expect6(s: State) -> bool:
 
 # scenario Latin American Death Squads by the USSR: the US's coup in Costa Rica gets -1 and fails; the USSR's in Chile gets +1 and succeeds; discarded: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_event.yaml:34)
 def sc258_expect7(s: State) -> bool:
-    return E_latin_american_death_squads in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_latin_american_death_squads)
 
 
 # scenario Latin American Death Squads by the US: its coup in Honduras gets +1; the USSR's coup in Kenya (Africa) is not modified: setup (specs/twilight_struggle/scenarios/latin_american_death_squads_us_event.yaml:14)
@@ -7562,7 +7562,7 @@ def sc263_expect1(s: State) -> bool:
 
 # scenario Latin American Debt Crisis: with USSR influence in one South American country only, the USSR doubles that one (Chile 3 -> 6): expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_one_country.yaml:21)
 def sc263_expect2(s: State) -> bool:
-    return E_latin_american_debt_crisis in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_latin_american_debt_crisis)
 
 
 # scenario Latin American Debt Crisis: the US's choice is exactly its 3+ ops cards or pass: setup (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_choice.yaml:8)
@@ -7599,14 +7599,15 @@ def sc265_setup(s: State) -> None:
 
 # scenario Latin American Debt Crisis: the US is offered its 3+ ops cards (not the 2-op nor the scoring card) or pass; it discards Duck and Cover, whose event does not happen; no doubling: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_discards.yaml:23)
 def sc265_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Latin American Debt Crisis: the US is offered its 3+ ops cards (not the 2-op nor the scoring card) or pass; it discards Duck and Cover, whose event does not happen; no doubling: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_discards.yaml:24)
 def sc265_expect1(s: State) -> bool:
     return (
-        (E_five_year_plan in s.z.piles[(Z_hand + P_usa)]) and (E_olympic_games in s.z.piles[(Z_hand + P_usa)])
-    ) and (E_middle_east_scoring in s.z.piles[(Z_hand + P_usa)])
+        (s.holds((Z_hand + P_usa), T_card, E_five_year_plan))
+        and (s.holds((Z_hand + P_usa), T_card, E_olympic_games))
+    ) and (s.holds((Z_hand + P_usa), T_card, E_middle_east_scoring))
 
 
 # scenario Latin American Debt Crisis: the US is offered its 3+ ops cards (not the 2-op nor the scoring card) or pass; it discards Duck and Cover, whose event does not happen; no doubling: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_discards.yaml:25)
@@ -7621,7 +7622,7 @@ def sc265_expect3(s: State) -> bool:
 
 # scenario Latin American Debt Crisis: the US is offered its 3+ ops cards (not the 2-op nor the scoring card) or pass; it discards Duck and Cover, whose event does not happen; no doubling: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_discards.yaml:27)
 def sc265_expect4(s: State) -> bool:
-    return E_latin_american_debt_crisis in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_latin_american_debt_crisis)
 
 
 # scenario Latin American Debt Crisis played by the US for operations, operations first: the US places 2, then the USSR's event: the US passes and the USSR doubles Argentina and Brazil; discarded: setup (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_operations.yaml:9)
@@ -7650,12 +7651,12 @@ def sc266_expect1(s: State) -> bool:
 
 # scenario Latin American Debt Crisis played by the US for operations, operations first: the US places 2, then the USSR's event: the US passes and the USSR doubles Argentina and Brazil; discarded: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_operations.yaml:21)
 def sc266_expect2(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_five_year_plan)
 
 
 # scenario Latin American Debt Crisis played by the US for operations, operations first: the US places 2, then the USSR's event: the US passes and the USSR doubles Argentina and Brazil; discarded: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_operations.yaml:22)
 def sc266_expect3(s: State) -> bool:
-    return E_latin_american_debt_crisis in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_latin_american_debt_crisis)
 
 
 # scenario Latin American Debt Crisis, the US passes: the USSR picks 2 of its South American countries (offered: those with USSR influence) and doubles Argentina 2 -> 4 and Venezuela 3 -> 6: setup (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_passes.yaml:9)
@@ -7695,12 +7696,12 @@ def sc267_expect2(s: State) -> bool:
 
 # scenario Latin American Debt Crisis, the US passes: the USSR picks 2 of its South American countries (offered: those with USSR influence) and doubles Argentina 2 -> 4 and Venezuela 3 -> 6: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_passes.yaml:25)
 def sc267_expect3(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_duck_and_cover)
 
 
 # scenario Latin American Debt Crisis, the US passes: the USSR picks 2 of its South American countries (offered: those with USSR influence) and doubles Argentina 2 -> 4 and Venezuela 3 -> 6: expect (specs/twilight_struggle/scenarios/latin_american_debt_crisis_us_passes.yaml:26)
 def sc267_expect4(s: State) -> bool:
-    return E_latin_american_debt_crisis in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_latin_american_debt_crisis)
 
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: setup (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:7)
@@ -7728,7 +7729,7 @@ def sc268_expect2(s: State) -> bool:
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:16)
 def sc268_expect3(s: State) -> bool:
-    return E_liberation_theology in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_liberation_theology)
 
 
 # scenario Liberation Theology: the 10 Central American countries are offered; after 2 in Cuba, Cuba is not offered again: setup (specs/twilight_struggle/scenarios/liberation_theology_legal.yaml:7)
@@ -7772,7 +7773,7 @@ def sc271_expect1(s: State) -> bool:
 
 # scenario Liberation Theology played by the US for operations, event first: USSR 2 in Panama and 1 in Honduras, then the US places 2 in Panama; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_us_operations.yaml:16)
 def sc271_expect2(s: State) -> bool:
-    return E_liberation_theology in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_liberation_theology)
 
 
 # scenario Lone Gunman after Brezhnev Doctrine: the event's 1 op gets the USSR's +1 (2 influence placed): setup (specs/twilight_struggle/scenarios/lone_gunman_brezhnev_doctrine.yaml:11)
@@ -7799,12 +7800,12 @@ def sc272_expect1(s: State) -> bool:
 
 # scenario Lone Gunman after Brezhnev Doctrine: the event's 1 op gets the USSR's +1 (2 influence placed): expect (specs/twilight_struggle/scenarios/lone_gunman_brezhnev_doctrine.yaml:24)
 def sc272_expect2(s: State) -> bool:
-    return E_lone_gunman in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_lone_gunman)
 
 
 # scenario Lone Gunman after Brezhnev Doctrine: the event's 1 op gets the USSR's +1 (2 influence placed): expect (specs/twilight_struggle/scenarios/lone_gunman_brezhnev_doctrine.yaml:25)
 def sc272_expect3(s: State) -> bool:
-    return E_brezhnev_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_brezhnev_doctrine)
 
 
 # scenario Lone Gunman's operation used for a coup in Iran: 1 op + a 6 against 4 removes the US's 1 and adds 2 USSR; DEFCON falls, 1 military operation: setup (specs/twilight_struggle/scenarios/lone_gunman_coup.yaml:9)
@@ -7839,7 +7840,7 @@ def sc273_expect3(s: State) -> bool:
 
 # scenario Lone Gunman's operation used for a coup in Iran: 1 op + a 6 against 4 removes the US's 1 and adds 2 USSR; DEFCON falls, 1 military operation: expect (specs/twilight_struggle/scenarios/lone_gunman_coup.yaml:22)
 def sc273_expect4(s: State) -> bool:
-    return E_lone_gunman in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_lone_gunman)
 
 
 # scenario Lone Gunman as the USSR event: the USSR sees the US hand, then conducts operations with 1 op (1 influence in Poland); the card is removed: setup (specs/twilight_struggle/scenarios/lone_gunman_event.yaml:9)
@@ -7860,7 +7861,7 @@ def sc274_expect0(s: State) -> bool:
 
 # scenario Lone Gunman as the USSR event: the USSR sees the US hand, then conducts operations with 1 op (1 influence in Poland); the card is removed: expect (specs/twilight_struggle/scenarios/lone_gunman_event.yaml:19)
 def sc274_expect1(s: State) -> bool:
-    return E_lone_gunman in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_lone_gunman)
 
 
 # scenario Lone Gunman as the USSR event: the USSR sees the US hand, then conducts operations with 1 op (1 influence in Poland); the card is removed: expect (specs/twilight_struggle/scenarios/lone_gunman_event.yaml:20)
@@ -7875,8 +7876,8 @@ def sc274_expect3(s: State) -> bool:
 
 # scenario Lone Gunman as the USSR event: the USSR sees the US hand, then conducts operations with 1 op (1 influence in Poland); the card is removed: expect (specs/twilight_struggle/scenarios/lone_gunman_event.yaml:22)
 def sc274_expect4(s: State) -> bool:
-    return (E_duck_and_cover in s.z.piles[(Z_hand + P_usa)]) and (
-        E_five_year_plan in s.z.piles[(Z_hand + P_usa)]
+    return (s.holds((Z_hand + P_usa), T_card, E_duck_and_cover)) and (
+        s.holds((Z_hand + P_usa), T_card, E_five_year_plan)
     )
 
 
@@ -7898,7 +7899,7 @@ def sc275_expect0(s: State) -> bool:
 
 # scenario Lone Gunman: the USSR alone sees the US hand (a private line), then places its 1 operation: expect (specs/twilight_struggle/scenarios/lone_gunman_hand_seen_by_ussr_only.yaml:19)
 def sc275_expect1(s: State) -> bool:
-    return E_lone_gunman in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_lone_gunman)
 
 
 # scenario Lone Gunman with an empty US hand: the USSR sees nothing and still conducts its 1 op: setup (specs/twilight_struggle/scenarios/lone_gunman_us_hand_empty.yaml:9)
@@ -7918,7 +7919,7 @@ def sc276_expect0(s: State) -> bool:
 
 # scenario Lone Gunman with an empty US hand: the USSR sees nothing and still conducts its 1 op: expect (specs/twilight_struggle/scenarios/lone_gunman_us_hand_empty.yaml:18)
 def sc276_expect1(s: State) -> bool:
-    return E_lone_gunman in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_lone_gunman)
 
 
 # scenario Lone Gunman played by the US for operations, event first: the USSR sees the rest of the US hand and places 1; then the US's 1 op; the card is removed: setup (specs/twilight_struggle/scenarios/lone_gunman_us_operations.yaml:9)
@@ -7943,12 +7944,12 @@ def sc277_expect1(s: State) -> bool:
 
 # scenario Lone Gunman played by the US for operations, event first: the USSR sees the rest of the US hand and places 1; then the US's 1 op; the card is removed: expect (specs/twilight_struggle/scenarios/lone_gunman_us_operations.yaml:19)
 def sc277_expect2(s: State) -> bool:
-    return E_lone_gunman in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_lone_gunman)
 
 
 # scenario Lone Gunman played by the US for operations, event first: the USSR sees the rest of the US hand and places 1; then the US's 1 op; the card is removed: expect (specs/twilight_struggle/scenarios/lone_gunman_us_operations.yaml:20)
 def sc277_expect3(s: State) -> bool:
-    return E_containment in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_containment)
 
 
 # scenario Lone Gunman played by the US for operations, event first: after seeing the US hand the USSR may place influence, realign or coup with its 1 op: setup (specs/twilight_struggle/scenarios/lone_gunman_us_operations_legal.yaml:9)
@@ -7997,7 +7998,7 @@ def sc279_expect3(s: State) -> bool:
 
 # scenario Marine Barracks Bombing as the USSR event: Lebanon US 2 -> 0, then 2 more from the same country (Saudi Arabia 3 -> 1); the card is removed: expect (specs/twilight_struggle/scenarios/marine_barracks_bombing_event.yaml:20)
 def sc279_expect4(s: State) -> bool:
-    return E_marine_barracks_bombing in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_marine_barracks_bombing)
 
 
 # scenario Marine Barracks Bombing with only 1 US influence left in the Middle East after Lebanon: it is removed and the event ends (no question for the second): setup (specs/twilight_struggle/scenarios/marine_barracks_bombing_fewer.yaml:9)
@@ -8029,7 +8030,7 @@ def sc280_expect1(s: State) -> bool:
 
 # scenario Marine Barracks Bombing with only 1 US influence left in the Middle East after Lebanon: it is removed and the event ends (no question for the second): expect (specs/twilight_struggle/scenarios/marine_barracks_bombing_fewer.yaml:20)
 def sc280_expect2(s: State) -> bool:
-    return E_marine_barracks_bombing in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_marine_barracks_bombing)
 
 
 # scenario Marine Barracks Bombing: after Lebanon is emptied, the extra removals offer exactly the Middle East countries with US influence (not Lebanon, not Turkey, no pass): setup (specs/twilight_struggle/scenarios/marine_barracks_bombing_legal.yaml:9)
@@ -8096,7 +8097,7 @@ def sc283_expect1(s: State) -> bool:
 
 # scenario Marine Barracks Bombing played by the US for operations, event first: the USSR empties Lebanon and takes Israel 1 and Iran 1; the US then places 2 in Saudi Arabia; the card is removed: expect (specs/twilight_struggle/scenarios/marine_barracks_bombing_us_operations.yaml:18)
 def sc283_expect2(s: State) -> bool:
-    return E_marine_barracks_bombing in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_marine_barracks_bombing)
 
 
 # scenario After the Marshall Plan the US may play NATO as an event: setup (specs/twilight_struggle/scenarios/marshall_plan_allows_nato.yaml:7)
@@ -8111,7 +8112,7 @@ def sc284_setup(s: State) -> None:
 
 # scenario After the Marshall Plan the US may play NATO as an event: expect (specs/twilight_struggle/scenarios/marshall_plan_allows_nato.yaml:15)
 def sc284_expect0(s: State) -> bool:
-    return E_marshall_plan in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_marshall_plan)
 
 
 # scenario Marshall Plan: a country already chosen is not offered again: setup (specs/twilight_struggle/scenarios/marshall_plan_each_country_once.yaml:7)
@@ -8189,7 +8190,7 @@ def sc286_expect8(s: State) -> bool:
 
 # scenario Marshall Plan adds 1 US influence to each of 7 Western European countries and stays in effect: expect (specs/twilight_struggle/scenarios/marshall_plan_event.yaml:26)
 def sc286_expect9(s: State) -> bool:
-    return E_marshall_plan in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_marshall_plan)
 
 
 # scenario Marshall Plan offers exactly the Western European countries the USSR does not control: setup (specs/twilight_struggle/scenarios/marshall_plan_legal.yaml:7)
@@ -8233,7 +8234,7 @@ def sc288_expect2(s: State) -> bool:
 
 # scenario Marshall Plan played by the USSR for operations (event first) fires for the US and stays in effect: expect (specs/twilight_struggle/scenarios/marshall_plan_ussr_operations.yaml:18)
 def sc288_expect3(s: State) -> bool:
-    return E_marshall_plan in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_marshall_plan)
 
 
 # scenario Turn 4: the Mid War cards join the draw deck (the discards stay out), hands grow to 9, 7 rounds: setup (specs/twilight_struggle/scenarios/mid_war_cards_at_turn_4.yaml:8)
@@ -8319,12 +8320,12 @@ def sc291_setup(s: State) -> None:
 
 # scenario Missile Envy discarded by the trapped US to Quagmire: the obligation ends with that round, so taken back later with SALT it is an ordinary card: expect (specs/twilight_struggle/scenarios/missile_envy_discarded_to_quagmire.yaml:27)
 def sc291_expect0(s: State) -> bool:
-    return E_missile_envy in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_missile_envy)
 
 
 # scenario Missile Envy discarded by the trapped US to Quagmire: the obligation ends with that round, so taken back later with SALT it is an ordinary card: expect (specs/twilight_struggle/scenarios/missile_envy_discarded_to_quagmire.yaml:28)
 def sc291_expect1(s: State) -> bool:
-    return E_quagmire in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_quagmire)
 
 
 # scenario Missile Envy discarded by the trapped US to Quagmire: the obligation ends with that round, so taken back later with SALT it is an ordinary card: expect (specs/twilight_struggle/scenarios/missile_envy_discarded_to_quagmire.yaml:29)
@@ -8349,7 +8350,7 @@ def sc292_setup(s: State) -> None:
 
 # scenario Missile Envy against an empty hand: nothing is exchanged, Missile Envy is discarded and nobody must play it: expect (specs/twilight_struggle/scenarios/missile_envy_empty_hand.yaml:16)
 def sc292_expect0(s: State) -> bool:
-    return E_missile_envy in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_missile_envy)
 
 
 # scenario Missile Envy against an empty hand: nothing is exchanged, Missile Envy is discarded and nobody must play it: expect (specs/twilight_struggle/scenarios/missile_envy_empty_hand.yaml:17)
@@ -8359,7 +8360,7 @@ def sc292_expect1(s: State) -> bool:
 
 # scenario Missile Envy against an empty hand: nothing is exchanged, Missile Envy is discarded and nobody must play it: expect (specs/twilight_struggle/scenarios/missile_envy_empty_hand.yaml:18)
 def sc292_expect2(s: State) -> bool:
-    return E_china_card in s.z.piles[(Z_china + P_usa)]
+    return s.holds((Z_china + P_usa), T_card, E_china_card)
 
 
 # scenario Missile Envy against an empty hand: nothing is exchanged, Missile Envy is discarded and nobody must play it: expect (specs/twilight_struggle/scenarios/missile_envy_empty_hand.yaml:19)
@@ -8390,7 +8391,7 @@ def sc293_setup(s: State) -> None:
 
 # scenario Missile Envy received by the US must be played for operations: only operations and the space race are offered, not the event: expect (specs/twilight_struggle/scenarios/missile_envy_forced_play.yaml:17)
 def sc293_expect0(s: State) -> bool:
-    return E_missile_envy in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_missile_envy)
 
 
 # scenario Missile Envy played by the US: it receives the neutral starred Captured Nazi Scientist, whose event happens for the US (space +1, 2 VP) and is removed; the USSR must then play Missile Envy: setup (specs/twilight_struggle/scenarios/missile_envy_neutral_starred.yaml:11)
@@ -8416,12 +8417,12 @@ def sc294_expect1(s: State) -> bool:
 
 # scenario Missile Envy played by the US: it receives the neutral starred Captured Nazi Scientist, whose event happens for the US (space +1, 2 VP) and is removed; the USSR must then play Missile Envy: expect (specs/twilight_struggle/scenarios/missile_envy_neutral_starred.yaml:21)
 def sc294_expect2(s: State) -> bool:
-    return E_captured_nazi_scientist in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_captured_nazi_scientist)
 
 
 # scenario Missile Envy played by the US: it receives the neutral starred Captured Nazi Scientist, whose event happens for the US (space +1, 2 VP) and is removed; the USSR must then play Missile Envy: expect (specs/twilight_struggle/scenarios/missile_envy_neutral_starred.yaml:22)
 def sc294_expect3(s: State) -> bool:
-    return E_missile_envy in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_missile_envy)
 
 
 # scenario Missile Envy played by the US: it receives the neutral starred Captured Nazi Scientist, whose event happens for the US (space +1, 2 VP) and is removed; the USSR must then play Missile Envy: expect (specs/twilight_struggle/scenarios/missile_envy_neutral_starred.yaml:23)
@@ -8453,7 +8454,7 @@ def sc295_expect0(s: State) -> bool:
 
 # scenario Missile Envy: once the US plays it for operations (2 in Japan) the obligation ends and the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_obligation_ends.yaml:19)
 def sc295_expect1(s: State) -> bool:
-    return E_missile_envy in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_missile_envy)
 
 
 # scenario Missile Envy: once the US plays it for operations (2 in Japan) the obligation ends and the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_obligation_ends.yaml:20)
@@ -8463,8 +8464,8 @@ def sc295_expect2(s: State) -> bool:
 
 # scenario Missile Envy: once the US plays it for operations (2 in Japan) the obligation ends and the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_obligation_ends.yaml:21)
 def sc295_expect3(s: State) -> bool:
-    return (E_duck_and_cover in s.z.piles[(Z_hand + P_usa)]) and (
-        E_cia_created in s.z.piles[(Z_hand + P_usa)]
+    return (s.holds((Z_hand + P_usa), T_card, E_duck_and_cover)) and (
+        s.holds((Z_hand + P_usa), T_card, E_cia_created)
     )
 
 
@@ -8500,12 +8501,12 @@ def sc296_expect1(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives the US card Duck and Cover: it uses its 3 operations (East Germany), the event does not happen, the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_opponent_card.yaml:19)
 def sc296_expect2(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Missile Envy: the USSR receives the US card Duck and Cover: it uses its 3 operations (East Germany), the event does not happen, the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_opponent_card.yaml:20)
 def sc296_expect3(s: State) -> bool:
-    return E_missile_envy in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_missile_envy)
 
 
 # scenario Missile Envy: the USSR receives the US card Duck and Cover: it uses its 3 operations (East Germany), the event does not happen, the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_opponent_card.yaml:21)
@@ -8515,7 +8516,7 @@ def sc296_expect4(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives the US card Duck and Cover: it uses its 3 operations (East Germany), the event does not happen, the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_opponent_card.yaml:22)
 def sc296_expect5(s: State) -> bool:
-    return E_cia_created in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_cia_created)
 
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: setup (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:10)
@@ -8536,7 +8537,7 @@ def sc297_expect0(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:20)
 def sc297_expect1(s: State) -> bool:
-    return E_u2_incident in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_u2_incident)
 
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:21)
@@ -8546,7 +8547,7 @@ def sc297_expect2(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:22)
 def sc297_expect3(s: State) -> bool:
-    return E_missile_envy in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_missile_envy)
 
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:23)
@@ -8556,8 +8557,8 @@ def sc297_expect4(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:24)
 def sc297_expect5(s: State) -> bool:
-    return (E_duck_and_cover in s.z.piles[(Z_hand + P_usa)]) and (
-        E_cia_created in s.z.piles[(Z_hand + P_usa)]
+    return (s.holds((Z_hand + P_usa), T_card, E_duck_and_cover)) and (
+        s.holds((Z_hand + P_usa), T_card, E_cia_created)
     )
 
 
@@ -8647,7 +8648,7 @@ def sc301_expect2(s: State) -> bool:
 
 # scenario Muslim Revolution: all US influence leaves Saudi Arabia (3) and Egypt (2); the USSR's 1 in Egypt and the other US influence stay; the card is discarded: expect (specs/twilight_struggle/scenarios/muslim_revolution_event.yaml:25)
 def sc301_expect3(s: State) -> bool:
-    return E_muslim_revolution in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_muslim_revolution)
 
 
 # scenario Muslim Revolution: all US influence leaves Saudi Arabia (3) and Egypt (2); the USSR's 1 in Egypt and the other US influence stay; the card is discarded: expect (specs/twilight_struggle/scenarios/muslim_revolution_event.yaml:26)
@@ -8674,7 +8675,7 @@ def sc302_expect0(s: State) -> bool:
 
 # scenario Muslim Revolution with no US influence in the listed countries: nothing happens, the card is discarded: expect (specs/twilight_struggle/scenarios/muslim_revolution_no_target.yaml:20)
 def sc302_expect1(s: State) -> bool:
-    return E_muslim_revolution in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_muslim_revolution)
 
 
 # scenario Muslim Revolution with US influence in only one listed country (Iran): Iran is the only choice and is cleared; no second country: setup (specs/twilight_struggle/scenarios/muslim_revolution_one_target.yaml:10)
@@ -8699,7 +8700,7 @@ def sc303_expect1(s: State) -> bool:
 
 # scenario Muslim Revolution with US influence in only one listed country (Iran): Iran is the only choice and is cleared; no second country: expect (specs/twilight_struggle/scenarios/muslim_revolution_one_target.yaml:20)
 def sc303_expect2(s: State) -> bool:
-    return E_muslim_revolution in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_muslim_revolution)
 
 
 # scenario Muslim Revolution with US influence in only one listed country: only Iran is offered: setup (specs/twilight_struggle/scenarios/muslim_revolution_one_target_legal.yaml:8)
@@ -8773,7 +8774,7 @@ def sc307_expect2(s: State) -> bool:
 
 # scenario Muslim Revolution played by the US for operations, event first: the USSR clears Iran and Jordan, then the US places 4; the card is discarded: expect (specs/twilight_struggle/scenarios/muslim_revolution_us_operations.yaml:26)
 def sc307_expect3(s: State) -> bool:
-    return E_muslim_revolution in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_muslim_revolution)
 
 
 # scenario Muslim Revolution played by the US for operations with AWACS Sale to Saudis in effect: no event, no timing question; discarded: setup (specs/twilight_struggle/scenarios/muslim_revolution_us_operations_awacs.yaml:10)
@@ -8810,7 +8811,7 @@ def sc308_expect1(s: State) -> bool:
 
 # scenario Muslim Revolution played by the US for operations with AWACS Sale to Saudis in effect: no event, no timing question; discarded: expect (specs/twilight_struggle/scenarios/muslim_revolution_us_operations_awacs.yaml:25)
 def sc308_expect2(s: State) -> bool:
-    return E_muslim_revolution in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_muslim_revolution)
 
 
 # scenario Nasser as the USSR event: USSR +2 in Egypt, the US's 3 lose half rounded up (2), leaving 1; the card is removed: setup (specs/twilight_struggle/scenarios/nasser_event.yaml:7)
@@ -8835,7 +8836,7 @@ def sc309_expect1(s: State) -> bool:
 
 # scenario Nasser as the USSR event: USSR +2 in Egypt, the US's 3 lose half rounded up (2), leaving 1; the card is removed: expect (specs/twilight_struggle/scenarios/nasser_event.yaml:16)
 def sc309_expect2(s: State) -> bool:
-    return E_nasser in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nasser)
 
 
 # scenario Nasser with 4 US and 1 USSR in Egypt: USSR 3, the US loses 2 and keeps 2: setup (specs/twilight_struggle/scenarios/nasser_event_even.yaml:7)
@@ -8862,7 +8863,7 @@ def sc310_expect1(s: State) -> bool:
 
 # scenario Nasser with 4 US and 1 USSR in Egypt: USSR 3, the US loses 2 and keeps 2: expect (specs/twilight_struggle/scenarios/nasser_event_even.yaml:17)
 def sc310_expect2(s: State) -> bool:
-    return E_nasser in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nasser)
 
 
 # scenario Nasser played by the US for operations, event first: Egypt USSR 2 / US 0 (from 1), then the US places 1: setup (specs/twilight_struggle/scenarios/nasser_us_operations.yaml:7)
@@ -8887,7 +8888,7 @@ def sc311_expect1(s: State) -> bool:
 
 # scenario Nasser played by the US for operations, event first: Egypt USSR 2 / US 0 (from 1), then the US places 1: expect (specs/twilight_struggle/scenarios/nasser_us_operations.yaml:16)
 def sc311_expect2(s: State) -> bool:
-    return E_nasser in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nasser)
 
 
 # scenario NATO after the Marshall Plan: its event fires when the USSR plays it for operations, and it stays in effect: setup (specs/twilight_struggle/scenarios/nato_after_marshall_plan.yaml:4)
@@ -8900,7 +8901,7 @@ def sc312_setup(s: State) -> None:
 
 # scenario NATO after the Marshall Plan: its event fires when the USSR plays it for operations, and it stays in effect: expect (specs/twilight_struggle/scenarios/nato_after_marshall_plan.yaml:10)
 def sc312_expect0(s: State) -> bool:
-    return E_nato in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_nato)
 
 
 # scenario NATO (fired by the USSR's operations, event first) keeps the USSR's coups out of US-controlled European countries: setup (specs/twilight_struggle/scenarios/nato_blocks_ussr_coups.yaml:10)
@@ -8928,7 +8929,7 @@ def sc313_setup(s: State) -> None:
 
 # scenario NATO (fired by the USSR's operations, event first) keeps the USSR's coups out of US-controlled European countries: expect (specs/twilight_struggle/scenarios/nato_blocks_ussr_coups.yaml:24)
 def sc313_expect0(s: State) -> bool:
-    return E_nato in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_nato)
 
 
 # scenario NATO (fired by the USSR's operations, event first) keeps the USSR's coups out of US-controlled European countries: expect (specs/twilight_struggle/scenarios/nato_blocks_ussr_coups.yaml:25)
@@ -8982,7 +8983,7 @@ def sc315_setup(s: State) -> None:
 
 # scenario NATO as the US's event after the Marshall Plan: it stays in effect: expect (specs/twilight_struggle/scenarios/nato_event.yaml:16)
 def sc315_expect0(s: State) -> bool:
-    return E_nato in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_nato)
 
 
 # scenario NATO as the US's event after the Marshall Plan: it stays in effect: expect (specs/twilight_struggle/scenarios/nato_event.yaml:17)
@@ -8992,7 +8993,7 @@ def sc315_expect1(s: State) -> bool:
 
 # scenario NATO as the US's event after the Marshall Plan: it stays in effect: expect (specs/twilight_struggle/scenarios/nato_event.yaml:18)
 def sc315_expect2(s: State) -> bool:
-    return E_marshall_plan in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_marshall_plan)
 
 
 # scenario NATO cannot be played as the US's own event before its prerequisite: setup (specs/twilight_struggle/scenarios/nato_not_playable_as_event.yaml:4)
@@ -9029,7 +9030,7 @@ def sc317_setup(s: State) -> None:
 
 # scenario With operations first, NATO is not yet in effect when the USSR chooses its coup target: expect (specs/twilight_struggle/scenarios/nato_operations_first_no_protection_yet.yaml:24)
 def sc317_expect0(s: State) -> bool:
-    return E_nato in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_nato)
 
 
 # scenario With operations first, NATO is not yet in effect when the USSR chooses its coup target: expect (specs/twilight_struggle/scenarios/nato_operations_first_no_protection_yet.yaml:25)
@@ -9046,7 +9047,7 @@ def sc318_setup(s: State) -> None:
 
 # scenario NATO played for operations before Marshall Plan or Warsaw Pact: no event, and the card is discarded, not removed: expect (specs/twilight_struggle/scenarios/nato_without_prerequisite.yaml:14)
 def sc318_expect0(s: State) -> bool:
-    return E_nato in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nato)
 
 
 # scenario NATO played for operations before Marshall Plan or Warsaw Pact: no event, and the card is discarded, not removed: expect (specs/twilight_struggle/scenarios/nato_without_prerequisite.yaml:15)
@@ -9070,7 +9071,7 @@ def sc319_expect0(s: State) -> bool:
 
 # scenario Nixon Plays the China Card: the China Card received face down turns face up at the end of the turn and the US still holds it in turn 2: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_face_up_next_turn.yaml:17)
 def sc319_expect1(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Nixon Plays the China Card: the China Card received face down turns face up at the end of the turn and the US still holds it in turn 2: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_face_up_next_turn.yaml:18)
@@ -9080,7 +9081,7 @@ def sc319_expect2(s: State) -> bool:
 
 # scenario Nixon Plays the China Card: the China Card received face down turns face up at the end of the turn and the US still holds it in turn 2: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_face_up_next_turn.yaml:19)
 def sc319_expect3(s: State) -> bool:
-    return E_nixon_plays_the_china_card in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nixon_plays_the_china_card)
 
 
 # scenario Nixon Plays the China Card, US already holds it: the US gains 2 VP and keeps the card; Nixon is removed: setup (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_us_holds.yaml:8)
@@ -9099,12 +9100,12 @@ def sc320_expect0(s: State) -> bool:
 
 # scenario Nixon Plays the China Card, US already holds it: the US gains 2 VP and keeps the card; Nixon is removed: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_us_holds.yaml:16)
 def sc320_expect1(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Nixon Plays the China Card, US already holds it: the US gains 2 VP and keeps the card; Nixon is removed: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_us_holds.yaml:17)
 def sc320_expect2(s: State) -> bool:
-    return E_nixon_plays_the_china_card in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nixon_plays_the_china_card)
 
 
 # scenario Nixon Plays the China Card, USSR holds it: it goes to the US face down (no VP) and the US may not play it later this turn; Nixon is removed: setup (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_holds.yaml:10)
@@ -9118,7 +9119,7 @@ def sc321_setup(s: State) -> None:
 
 # scenario Nixon Plays the China Card, USSR holds it: it goes to the US face down (no VP) and the US may not play it later this turn; Nixon is removed: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_holds.yaml:17)
 def sc321_expect0(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and (not s.v_china_face_up)
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and (not s.v_china_face_up)
 
 
 # scenario Nixon Plays the China Card, USSR holds it: it goes to the US face down (no VP) and the US may not play it later this turn; Nixon is removed: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_holds.yaml:18)
@@ -9133,7 +9134,7 @@ def sc321_expect2(s: State) -> bool:
 
 # scenario Nixon Plays the China Card, USSR holds it: it goes to the US face down (no VP) and the US may not play it later this turn; Nixon is removed: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_holds.yaml:20)
 def sc321_expect3(s: State) -> bool:
-    return E_nixon_plays_the_china_card in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nixon_plays_the_china_card)
 
 
 # scenario Nixon Plays the China Card, USSR holds it: it goes to the US face down (no VP) and the US may not play it later this turn; Nixon is removed: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_holds.yaml:21)
@@ -9151,7 +9152,7 @@ def sc322_setup(s: State) -> None:
 
 # scenario Nixon Plays the China Card played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face down, then the USSR places 2: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_operations.yaml:15)
 def sc322_expect0(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and (not s.v_china_face_up)
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and (not s.v_china_face_up)
 
 
 # scenario Nixon Plays the China Card played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face down, then the USSR places 2: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_operations.yaml:16)
@@ -9166,7 +9167,7 @@ def sc322_expect2(s: State) -> bool:
 
 # scenario Nixon Plays the China Card played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face down, then the USSR places 2: expect (specs/twilight_struggle/scenarios/nixon_plays_the_china_card_ussr_operations.yaml:18)
 def sc322_expect3(s: State) -> bool:
-    return E_nixon_plays_the_china_card in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nixon_plays_the_china_card)
 
 
 # scenario NORAD: after the round that brought DEFCON to 2, the US adds 1 influence in Japan: setup (specs/twilight_struggle/scenarios/norad_adds_influence.yaml:8)
@@ -9200,7 +9201,7 @@ def sc323_expect2(s: State) -> bool:
 
 # scenario NORAD: after the round that brought DEFCON to 2, the US adds 1 influence in Japan: expect (specs/twilight_struggle/scenarios/norad_adds_influence.yaml:22)
 def sc323_expect3(s: State) -> bool:
-    return E_norad in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_norad)
 
 
 # scenario NORAD played by the USSR for operations: the US event fires and NORAD stays in effect: setup (specs/twilight_struggle/scenarios/norad_by_ussr_ops.yaml:8)
@@ -9218,7 +9219,7 @@ def sc324_expect0(s: State) -> bool:
 
 # scenario NORAD played by the USSR for operations: the US event fires and NORAD stays in effect: expect (specs/twilight_struggle/scenarios/norad_by_ussr_ops.yaml:15)
 def sc324_expect1(s: State) -> bool:
-    return E_norad in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_norad)
 
 
 # scenario NORAD played by the USSR for operations: the US event fires and NORAD stays in effect: expect (specs/twilight_struggle/scenarios/norad_by_ussr_ops.yaml:16)
@@ -9265,7 +9266,7 @@ def sc326_setup(s: State) -> None:
 
 # scenario NORAD as an event: it stays in effect (persistent): expect (specs/twilight_struggle/scenarios/norad_event.yaml:15)
 def sc326_expect0(s: State) -> bool:
-    return E_norad in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_norad)
 
 
 # scenario NORAD as an event: it stays in effect (persistent): expect (specs/twilight_struggle/scenarios/norad_event.yaml:16)
@@ -9333,7 +9334,7 @@ def sc328_expect2(s: State) -> bool:
 
 # scenario North Sea Oil on turn 8: after seven rounds the US plays an eighth, where it may pass: expect (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round.yaml:26)
 def sc328_expect3(s: State) -> bool:
-    return E_north_sea_oil in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_north_sea_oil)
 
 
 # scenario North Sea Oil: the US passes its eighth round; the turn ends and the eighth round does not carry over to turn 9: setup (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round_pass.yaml:10)
@@ -9363,7 +9364,7 @@ def sc329_expect0(s: State) -> bool:
 
 # scenario North Sea Oil: the US passes its eighth round; the turn ends and the eighth round does not carry over to turn 9: expect (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round_pass.yaml:22)
 def sc329_expect1(s: State) -> bool:
-    return E_marshall_plan in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_marshall_plan)
 
 
 # scenario North Sea Oil: the US passes its eighth round; the turn ends and the eighth round does not carry over to turn 9: expect (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round_pass.yaml:23)
@@ -9378,7 +9379,7 @@ def sc329_expect3(s: State) -> bool:
 
 # scenario North Sea Oil: the US passes its eighth round; the turn ends and the eighth round does not carry over to turn 9: expect (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round_pass.yaml:25)
 def sc329_expect4(s: State) -> bool:
-    return E_north_sea_oil in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_north_sea_oil)
 
 
 # scenario North Sea Oil: in the eighth round a held scoring card must be played (no pass): setup (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round_scoring.yaml:10)
@@ -9441,7 +9442,7 @@ def sc331_expect3(s: State) -> bool:
 
 # scenario North Sea Oil as the US event: the US has 8 action rounds this turn (the USSR still 7), and the card stays in effect: expect (specs/twilight_struggle/scenarios/north_sea_oil_event.yaml:24)
 def sc331_expect4(s: State) -> bool:
-    return E_north_sea_oil in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_north_sea_oil)
 
 
 # scenario North Sea Oil as the US event: the US has 8 action rounds this turn (the USSR still 7), and the card stays in effect: expect (specs/twilight_struggle/scenarios/north_sea_oil_event.yaml:25)
@@ -9509,7 +9510,7 @@ def sc333_expect3(s: State) -> bool:
 
 # scenario North Sea Oil with the US Space Station ability: still 8 rounds, not 9; the turn ends after round 8: expect (specs/twilight_struggle/scenarios/north_sea_oil_space_station.yaml:29)
 def sc333_expect4(s: State) -> bool:
-    return E_five_year_plan in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_five_year_plan)
 
 
 # scenario North Sea Oil played by the USSR for operations: the event happens for the US (8 rounds, in effect), then the USSR places 3: setup (specs/twilight_struggle/scenarios/north_sea_oil_ussr_operations.yaml:10)
@@ -9540,7 +9541,7 @@ def sc334_expect2(s: State) -> bool:
 
 # scenario North Sea Oil played by the USSR for operations: the event happens for the US (8 rounds, in effect), then the USSR places 3: expect (specs/twilight_struggle/scenarios/north_sea_oil_ussr_operations.yaml:22)
 def sc334_expect3(s: State) -> bool:
-    return E_north_sea_oil in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_north_sea_oil)
 
 
 # scenario North Sea Oil played by the USSR for operations: the event happens for the US (8 rounds, in effect), then the USSR places 3: expect (specs/twilight_struggle/scenarios/north_sea_oil_ussr_operations.yaml:23)
@@ -9569,7 +9570,7 @@ def sc335_expect1(s: State) -> bool:
 
 # scenario Nuclear Subs lasts the turn: after the end of turn 1 the US no longer has it: expect (specs/twilight_struggle/scenarios/nuclear_subs_ends_at_end_of_turn.yaml:18)
 def sc335_expect2(s: State) -> bool:
-    return E_nuclear_subs in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nuclear_subs)
 
 
 # scenario Nuclear Subs: at DEFCON 2 the US then coups in Angola (a battleground) and DEFCON stays 2; the card is removed: setup (specs/twilight_struggle/scenarios/nuclear_subs_event.yaml:11)
@@ -9614,7 +9615,7 @@ def sc336_expect4(s: State) -> bool:
 
 # scenario Nuclear Subs: at DEFCON 2 the US then coups in Angola (a battleground) and DEFCON stays 2; the card is removed: expect (specs/twilight_struggle/scenarios/nuclear_subs_event.yaml:28)
 def sc336_expect5(s: State) -> bool:
-    return E_nuclear_subs in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nuclear_subs)
 
 
 # scenario Nuclear Subs also covers a US free coup from Junta: a free coup in Brazil (battleground) at DEFCON 2 leaves DEFCON at 2: setup (specs/twilight_struggle/scenarios/nuclear_subs_junta_free_coup.yaml:13)
@@ -9659,7 +9660,7 @@ def sc337_expect4(s: State) -> bool:
 
 # scenario Nuclear Subs also covers a US free coup from Junta: a free coup in Brazil (battleground) at DEFCON 2 leaves DEFCON at 2: expect (specs/twilight_struggle/scenarios/nuclear_subs_junta_free_coup.yaml:30)
 def sc337_expect5(s: State) -> bool:
-    return (E_junta in s.z.piles[Z_discard]) and (E_nuclear_subs in s.z.piles[Z_removed])
+    return (s.holds(Z_discard, T_card, E_junta)) and (s.holds(Z_removed, T_card, E_nuclear_subs))
 
 
 # scenario Nuclear Subs covers only US coups: a USSR coup in Panama (battleground) later that turn still lowers DEFCON 5 to 4: setup (specs/twilight_struggle/scenarios/nuclear_subs_ussr_coups_still_lower_defcon.yaml:10)
@@ -9730,7 +9731,7 @@ def sc339_expect3(s: State) -> bool:
 
 # scenario Nuclear Subs played by the USSR for operations fires for the US (event first); the USSR's own coup in Panama still lowers DEFCON; removed: expect (specs/twilight_struggle/scenarios/nuclear_subs_ussr_operations.yaml:23)
 def sc339_expect4(s: State) -> bool:
-    return E_nuclear_subs in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nuclear_subs)
 
 
 # scenario Nuclear Test Ban at DEFCON 3: the USSR gains 1 VP and DEFCON improves to 5: setup (specs/twilight_struggle/scenarios/nuclear_test_ban_defcon_3.yaml:6)
@@ -9755,7 +9756,7 @@ def sc340_expect1(s: State) -> bool:
 
 # scenario Nuclear Test Ban at DEFCON 3: the USSR gains 1 VP and DEFCON improves to 5: expect (specs/twilight_struggle/scenarios/nuclear_test_ban_defcon_3.yaml:15)
 def sc340_expect2(s: State) -> bool:
-    return E_nuclear_test_ban in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nuclear_test_ban)
 
 
 # scenario Nuclear Test Ban at DEFCON 5: the US gains 3 VP and DEFCON stays at 5: setup (specs/twilight_struggle/scenarios/nuclear_test_ban_defcon_5.yaml:7)
@@ -9778,7 +9779,7 @@ def sc341_expect1(s: State) -> bool:
 
 # scenario Nuclear Test Ban at DEFCON 5: the US gains 3 VP and DEFCON stays at 5: expect (specs/twilight_struggle/scenarios/nuclear_test_ban_defcon_5.yaml:15)
 def sc341_expect2(s: State) -> bool:
-    return E_nuclear_test_ban in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nuclear_test_ban)
 
 
 # scenario OAS Founded as the US event: +1 US in Mexico and +1 in Brazil (2 in total); the card is removed: setup (specs/twilight_struggle/scenarios/oas_founded_event.yaml:7)
@@ -9808,7 +9809,7 @@ def sc342_expect2(s: State) -> bool:
 
 # scenario OAS Founded as the US event: +1 US in Mexico and +1 in Brazil (2 in total); the card is removed: expect (specs/twilight_struggle/scenarios/oas_founded_event.yaml:18)
 def sc342_expect3(s: State) -> bool:
-    return E_oas_founded in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_oas_founded)
 
 
 # scenario OAS Founded: each of the 2 placements offers exactly the 20 countries of Central and South America (Mexico again after the first): setup (specs/twilight_struggle/scenarios/oas_founded_legal.yaml:8)
@@ -9847,7 +9848,7 @@ def sc344_expect1(s: State) -> bool:
 
 # scenario OAS Founded: both influence may go to one country (Cuba 0 -> 2): expect (specs/twilight_struggle/scenarios/oas_founded_two_in_one_country.yaml:17)
 def sc344_expect2(s: State) -> bool:
-    return E_oas_founded in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_oas_founded)
 
 
 # scenario OAS Founded played by the USSR for operations, event first: the US adds 2 in Panama (1 -> 3), then the USSR places its 1 operation; the card is removed: setup (specs/twilight_struggle/scenarios/oas_founded_ussr_operations.yaml:7)
@@ -9872,7 +9873,7 @@ def sc345_expect1(s: State) -> bool:
 
 # scenario OAS Founded played by the USSR for operations, event first: the US adds 2 in Panama (1 -> 3), then the USSR places its 1 operation; the card is removed: expect (specs/twilight_struggle/scenarios/oas_founded_ussr_operations.yaml:17)
 def sc345_expect2(s: State) -> bool:
-    return E_oas_founded in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_oas_founded)
 
 
 # scenario Olympic Games boycotted at DEFCON 5: DEFCON falls to 4 and the sponsor conducts 4 ops: setup (specs/twilight_struggle/scenarios/olympic_games_boycott.yaml:7)
@@ -9905,7 +9906,7 @@ def sc346_expect3(s: State) -> bool:
 
 # scenario Olympic Games boycotted at DEFCON 5: DEFCON falls to 4 and the sponsor conducts 4 ops: expect (specs/twilight_struggle/scenarios/olympic_games_boycott.yaml:17)
 def sc346_expect4(s: State) -> bool:
-    return E_olympic_games in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_olympic_games)
 
 
 # scenario Olympic Games: a boycott at DEFCON 2 is nuclear war, and the sponsor, as the phasing player, loses: setup (specs/twilight_struggle/scenarios/olympic_games_boycott_at_defcon_2.yaml:8)
@@ -9949,7 +9950,7 @@ def sc348_expect1(s: State) -> bool:
 
 # scenario Olympic Games: the US sponsors, the USSR takes part, the sponsor's 3 + 2 beats 4 and the US gains 2 VP: expect (specs/twilight_struggle/scenarios/olympic_games_sponsor_wins.yaml:17)
 def sc348_expect2(s: State) -> bool:
-    return E_olympic_games in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_olympic_games)
 
 
 # scenario Olympic Games: a tie is rerolled, then the opponent's higher roll gains 2 VP: setup (specs/twilight_struggle/scenarios/olympic_games_tie_rerolled.yaml:8)
@@ -9967,7 +9968,7 @@ def sc349_expect0(s: State) -> bool:
 
 # scenario Olympic Games: a tie is rerolled, then the opponent's higher roll gains 2 VP: expect (specs/twilight_struggle/scenarios/olympic_games_tie_rerolled.yaml:16)
 def sc349_expect1(s: State) -> bool:
-    return E_olympic_games in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_olympic_games)
 
 
 # scenario One Small Step one box from the end (US 7, USSR 8): the US moves only to Space Station (box 8), second there: 0 VP: setup (specs/twilight_struggle/scenarios/one_small_step_end_of_track.yaml:10)
@@ -9994,7 +9995,7 @@ def sc350_expect1(s: State) -> bool:
 
 # scenario One Small Step one box from the end (US 7, USSR 8): the US moves only to Space Station (box 8), second there: 0 VP: expect (specs/twilight_struggle/scenarios/one_small_step_end_of_track.yaml:22)
 def sc350_expect2(s: State) -> bool:
-    return E_one_small_step in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_one_small_step)
 
 
 # scenario One Small Step, US behind (3 vs 4): the US moves past Man in Earth Orbit to Lunar Orbit, first there: 3 VP; the card is discarded; no space attempt used: setup (specs/twilight_struggle/scenarios/one_small_step_first_to_arrive.yaml:9)
@@ -10026,7 +10027,7 @@ def sc351_expect2(s: State) -> bool:
 
 # scenario One Small Step, US behind (3 vs 4): the US moves past Man in Earth Orbit to Lunar Orbit, first there: 3 VP; the card is discarded; no space attempt used: expect (specs/twilight_struggle/scenarios/one_small_step_first_to_arrive.yaml:22)
 def sc351_expect3(s: State) -> bool:
-    return E_one_small_step in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_one_small_step)
 
 
 # scenario One Small Step headlined by the player ahead (USSR 3, US 1): the event cannot happen, the marker stays, the card is discarded: setup (specs/twilight_struggle/scenarios/one_small_step_headline_ahead.yaml:10)
@@ -10055,7 +10056,7 @@ def sc352_expect1(s: State) -> bool:
 
 # scenario One Small Step headlined by the player ahead (USSR 3, US 1): the event cannot happen, the marker stays, the card is discarded: expect (specs/twilight_struggle/scenarios/one_small_step_headline_ahead.yaml:24)
 def sc352_expect2(s: State) -> bool:
-    return E_one_small_step in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_one_small_step)
 
 
 # scenario One Small Step is not offered as an event to a player level on the space race (3 and 3): setup (specs/twilight_struggle/scenarios/one_small_step_not_behind.yaml:9)
@@ -10093,7 +10094,7 @@ def sc354_expect1(s: State) -> bool:
 
 # scenario One Small Step, US 5 and USSR 7: the US moves past Eagle/Bear Has Landed to Space Shuttle, second there: 2 VP (not 4): expect (specs/twilight_struggle/scenarios/one_small_step_second_to_arrive.yaml:21)
 def sc354_expect2(s: State) -> bool:
-    return E_one_small_step in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_one_small_step)
 
 
 # scenario One Small Step, US at 0 and USSR at 1: the US skips Earth Satellite (would be 1 VP as second) and ends on Animal in Space: 0 VP: setup (specs/twilight_struggle/scenarios/one_small_step_skipped_box_not_scored.yaml:10)
@@ -10120,7 +10121,7 @@ def sc355_expect1(s: State) -> bool:
 
 # scenario One Small Step, US at 0 and USSR at 1: the US skips Earth Satellite (would be 1 VP as second) and ends on Animal in Space: 0 VP: expect (specs/twilight_struggle/scenarios/one_small_step_skipped_box_not_scored.yaml:22)
 def sc355_expect2(s: State) -> bool:
-    return E_one_small_step in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_one_small_step)
 
 
 # scenario One Small Step as the USSR's event (USSR 6, US 7): the USSR moves past Space Shuttle to Space Station, first there: 2 VP to the USSR: setup (specs/twilight_struggle/scenarios/one_small_step_ussr_to_space_station.yaml:10)
@@ -10147,7 +10148,7 @@ def sc356_expect1(s: State) -> bool:
 
 # scenario One Small Step as the USSR's event (USSR 6, US 7): the USSR moves past Space Shuttle to Space Station, first there: 2 VP to the USSR: expect (specs/twilight_struggle/scenarios/one_small_step_ussr_to_space_station.yaml:22)
 def sc356_expect2(s: State) -> bool:
-    return E_one_small_step in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_one_small_step)
 
 
 # scenario OPEC: the USSR controls 4 of the listed countries (Egypt, Iran, Venezuela, Gulf States) and gains 4 VP; the card is discarded: setup (specs/twilight_struggle/scenarios/opec_event.yaml:12)
@@ -10179,7 +10180,7 @@ def sc357_expect0(s: State) -> bool:
 
 # scenario OPEC: the USSR controls 4 of the listed countries (Egypt, Iran, Venezuela, Gulf States) and gains 4 VP; the card is discarded: expect (specs/twilight_struggle/scenarios/opec_event.yaml:27)
 def sc357_expect1(s: State) -> bool:
-    return E_opec in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_opec)
 
 
 # scenario OPEC: the USSR controls 4 of the listed countries (Egypt, Iran, Venezuela, Gulf States) and gains 4 VP; the card is discarded: expect (specs/twilight_struggle/scenarios/opec_event.yaml:28)
@@ -10204,7 +10205,7 @@ def sc358_expect0(s: State) -> bool:
 
 # scenario OPEC with none of the listed countries controlled: no VP, but the event is played and the card discarded: expect (specs/twilight_struggle/scenarios/opec_nothing_controlled.yaml:20)
 def sc358_expect1(s: State) -> bool:
-    return E_opec in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_opec)
 
 
 # scenario With North Sea Oil in effect OPEC cannot be played as an event: setup (specs/twilight_struggle/scenarios/opec_prevented_by_north_sea_oil.yaml:9)
@@ -10263,7 +10264,7 @@ def sc360_expect1(s: State) -> bool:
 
 # scenario OPEC played by the US for operations, event first: the USSR gains 4 VP, the US places 3; the card is discarded: expect (specs/twilight_struggle/scenarios/opec_us_operations.yaml:29)
 def sc360_expect2(s: State) -> bool:
-    return E_opec in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_opec)
 
 
 # scenario OPEC played by the US for operations with North Sea Oil in effect: no event, no timing question, no VP; discarded: setup (specs/twilight_struggle/scenarios/opec_us_operations_north_sea_oil.yaml:12)
@@ -10301,7 +10302,7 @@ def sc361_expect1(s: State) -> bool:
 
 # scenario OPEC played by the US for operations with North Sea Oil in effect: no event, no timing question, no VP; discarded: expect (specs/twilight_struggle/scenarios/opec_us_operations_north_sea_oil.yaml:29)
 def sc361_expect2(s: State) -> bool:
-    return E_opec in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_opec)
 
 
 # scenario OPEC may be played by the USSR as its event, for operations or for the space race: setup (specs/twilight_struggle/scenarios/opec_uses.yaml:9)
@@ -10325,7 +10326,7 @@ def sc363_setup(s: State) -> None:
 
 # scenario Space race: an opponent's card spent on the space race never fires its event: expect (specs/twilight_struggle/scenarios/opponent_card_space_race.yaml:16)
 def sc363_expect0(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_fidel)
 
 
 # scenario Space race: an opponent's card spent on the space race never fires its event: expect (specs/twilight_struggle/scenarios/opponent_card_space_race.yaml:17)
@@ -10344,7 +10345,7 @@ def sc364_setup(s: State) -> None:
 
 # scenario A USSR card played by the US for operations fires the USSR event, when the US chooses; a starred one is removed: expect (specs/twilight_struggle/scenarios/opponent_event_fires_with_operations.yaml:15)
 def sc364_expect0(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_fidel)
 
 
 # scenario A USSR card played by the US for operations fires the USSR event, when the US chooses; a starred one is removed: expect (specs/twilight_struggle/scenarios/opponent_event_fires_with_operations.yaml:16)
@@ -10354,31 +10355,32 @@ def sc364_expect1(s: State) -> bool:
 
 # scenario Optional cards: off by default; with the option the Early War optional cards are in the deck: expect (specs/twilight_struggle/scenarios/optional_cards.yaml:6)
 def sc365_expect0(s: State) -> bool:
-    return E_defectors not in s.z.piles[Z_box]
+    return not s.holds(Z_box, T_card, E_defectors)
 
 
 # scenario Optional cards: off by default; with the option the Early War optional cards are in the deck: expect (specs/twilight_struggle/scenarios/optional_cards.yaml:7)
 def sc365_expect1(s: State) -> bool:
     return (
-        (E_the_cambridge_five not in s.z.piles[Z_box]) and (E_special_relationship not in s.z.piles[Z_box])
-    ) and (E_norad not in s.z.piles[Z_box])
+        (not s.holds(Z_box, T_card, E_the_cambridge_five))
+        and (not s.holds(Z_box, T_card, E_special_relationship))
+    ) and (not s.holds(Z_box, T_card, E_norad))
 
 
 # scenario Optional cards: off by default; with the option the Early War optional cards are in the deck: expect (specs/twilight_struggle/scenarios/optional_cards.yaml:8)
 def sc365_expect2(s: State) -> bool:
-    return E_che in s.z.piles[Z_box]
+    return s.holds(Z_box, T_card, E_che)
 
 
 # scenario Optional cards: off by default, the cards 104-110 stay in the box: expect (specs/twilight_struggle/scenarios/optional_cards_off.yaml:5)
 def sc366_expect0(s: State) -> bool:
-    return ((E_the_cambridge_five in s.z.piles[Z_box]) and (E_special_relationship in s.z.piles[Z_box])) and (
-        E_norad in s.z.piles[Z_box]
-    )
+    return (
+        (s.holds(Z_box, T_card, E_the_cambridge_five)) and (s.holds(Z_box, T_card, E_special_relationship))
+    ) and (s.holds(Z_box, T_card, E_norad))
 
 
 # scenario Optional cards: off by default, the cards 104-110 stay in the box: expect (specs/twilight_struggle/scenarios/optional_cards_off.yaml:6)
 def sc366_expect1(s: State) -> bool:
-    return E_defectors not in s.z.piles[Z_box]
+    return not s.holds(Z_box, T_card, E_defectors)
 
 
 # scenario Ortega Elected in Nicaragua: free coup in Cuba, 6 + 2 - 6 = 2: US loses 1, USSR gains 1; DEFCON 5 -> 4 (battleground), no milops; removed: setup (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_cuba_coup.yaml:9)
@@ -10422,7 +10424,7 @@ def sc367_expect4(s: State) -> bool:
 
 # scenario Ortega Elected in Nicaragua: free coup in Cuba, 6 + 2 - 6 = 2: US loses 1, USSR gains 1; DEFCON 5 -> 4 (battleground), no milops; removed: expect (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_cuba_coup.yaml:25)
 def sc367_expect5(s: State) -> bool:
-    return E_ortega_elected_in_nicaragua in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ortega_elected_in_nicaragua)
 
 
 # scenario Ortega Elected in Nicaragua with the USSR's +1 operations modifier: the free coup in Honduras uses 3 ops (2 + 1): 3 + 3 - 4 = 2: setup (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_modified_ops.yaml:10)
@@ -10479,7 +10481,7 @@ def sc369_expect2(s: State) -> bool:
 
 # scenario Ortega Elected in Nicaragua with no US influence next to Nicaragua: the removal only, no coup question: expect (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_no_target.yaml:20)
 def sc369_expect3(s: State) -> bool:
-    return E_ortega_elected_in_nicaragua in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ortega_elected_in_nicaragua)
 
 
 # scenario Ortega Elected in Nicaragua, pass: only Nicaragua's US influence goes; no coup, no DEFCON change, no milops; the card is removed: setup (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_pass.yaml:8)
@@ -10515,7 +10517,7 @@ def sc370_expect2(s: State) -> bool:
 
 # scenario Ortega Elected in Nicaragua, pass: only Nicaragua's US influence goes; no coup, no DEFCON change, no milops; the card is removed: expect (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_pass.yaml:22)
 def sc370_expect3(s: State) -> bool:
-    return E_ortega_elected_in_nicaragua in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ortega_elected_in_nicaragua)
 
 
 # scenario Ortega Elected in Nicaragua: US influence in Nicaragua removed; the free coup is offered in Costa Rica and Cuba (US influence), not Honduras (none) nor Panama (not adjacent), or pass: setup (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_targets.yaml:9)
@@ -10580,7 +10582,7 @@ def sc372_expect3(s: State) -> bool:
 
 # scenario Ortega Elected in Nicaragua played by the US for operations, event first: the USSR's event removes Nicaragua's US influence and the USSR's free coup in Costa Rica fails; then the US places 2: expect (specs/twilight_struggle/scenarios/ortega_elected_in_nicaragua_us_operations.yaml:25)
 def sc372_expect4(s: State) -> bool:
-    return E_ortega_elected_in_nicaragua in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ortega_elected_in_nicaragua)
 
 
 # scenario Our Man in Tehran: the US may discard all 5 cards; nothing goes back to the deck: setup (specs/twilight_struggle/scenarios/our_man_in_tehran_discard_all.yaml:12)
@@ -10605,7 +10607,7 @@ def sc373_expect0(s: State) -> bool:
     return all(
         False
         for c_c in [E_duck_and_cover, E_missile_envy, E_arms_race, E_junta, E_summit]
-        if c_c not in s.z.piles[Z_discard]
+        if not s.holds(Z_discard, T_card, c_c)
     )
 
 
@@ -10616,7 +10618,7 @@ def sc373_expect1(s: State) -> bool:
 
 # scenario Our Man in Tehran: the US may discard all 5 cards; nothing goes back to the deck: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_discard_all.yaml:28)
 def sc373_expect2(s: State) -> bool:
-    return E_our_man_in_tehran in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_our_man_in_tehran)
 
 
 # scenario Our Man in Tehran: the US may discard all 5 cards; nothing goes back to the deck: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_discard_all.yaml:29)
@@ -10643,13 +10645,13 @@ def sc374_setup(s: State) -> None:
 
 # scenario Our Man in Tehran: the US discards Duck and Cover and Missile Envy (no events), the other 3 go back into the reshuffled deck; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_event.yaml:28)
 def sc374_expect0(s: State) -> bool:
-    return (E_duck_and_cover in s.z.piles[Z_discard]) and (E_missile_envy in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_duck_and_cover)) and (s.holds(Z_discard, T_card, E_missile_envy))
 
 
 # scenario Our Man in Tehran: the US discards Duck and Cover and Missile Envy (no events), the other 3 go back into the reshuffled deck; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_event.yaml:29)
 def sc374_expect1(s: State) -> bool:
-    return ((E_arms_race in s.z.piles[Z_deck]) and (E_junta in s.z.piles[Z_deck])) and (
-        E_summit in s.z.piles[Z_deck]
+    return ((s.holds(Z_deck, T_card, E_arms_race)) and (s.holds(Z_deck, T_card, E_junta))) and (
+        s.holds(Z_deck, T_card, E_summit)
     )
 
 
@@ -10660,7 +10662,7 @@ def sc374_expect2(s: State) -> bool:
 
 # scenario Our Man in Tehran: the US discards Duck and Cover and Missile Envy (no events), the other 3 go back into the reshuffled deck; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_event.yaml:31)
 def sc374_expect3(s: State) -> bool:
-    return E_our_man_in_tehran in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_our_man_in_tehran)
 
 
 # scenario Our Man in Tehran: the US discards Duck and Cover and Missile Envy (no events), the other 3 go back into the reshuffled deck; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_event.yaml:32)
@@ -10697,8 +10699,8 @@ def sc375_expect0(s: State) -> bool:
 
 # scenario Our Man in Tehran: the top 5 cards are set aside and shown to the US only; the US may discard any of the 5, or pass: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_legal.yaml:28)
 def sc375_expect1(s: State) -> bool:
-    return (E_missile_envy in s.z.piles[(Z_looked_at + P_usa)]) and (
-        E_summit in s.z.piles[(Z_looked_at + P_usa)]
+    return (s.holds((Z_looked_at + P_usa), T_card, E_missile_envy)) and (
+        s.holds((Z_looked_at + P_usa), T_card, E_summit)
     )
 
 
@@ -10717,15 +10719,15 @@ def sc376_setup(s: State) -> None:
 
 # scenario Our Man in Tehran: the US sees the top 5 cards privately, discards Summit (public), returns the other 4 unseen by the USSR: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_look_is_private.yaml:31)
 def sc376_expect0(s: State) -> bool:
-    return E_summit in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_summit)
 
 
 # scenario Our Man in Tehran: the US sees the top 5 cards privately, discards Summit (public), returns the other 4 unseen by the USSR: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_look_is_private.yaml:32)
 def sc376_expect1(s: State) -> bool:
     return (
-        ((E_nuclear_subs in s.z.piles[Z_deck]) and (E_arms_race in s.z.piles[Z_deck]))
-        and (E_junta in s.z.piles[Z_deck])
-    ) and (E_opec in s.z.piles[Z_deck])
+        ((s.holds(Z_deck, T_card, E_nuclear_subs)) and (s.holds(Z_deck, T_card, E_arms_race)))
+        and (s.holds(Z_deck, T_card, E_junta))
+    ) and (s.holds(Z_deck, T_card, E_opec))
 
 
 # scenario Our Man in Tehran: the US sees the top 5 cards privately, discards Summit (public), returns the other 4 unseen by the USSR: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_look_is_private.yaml:33)
@@ -10735,7 +10737,7 @@ def sc376_expect2(s: State) -> bool:
 
 # scenario Our Man in Tehran: the US sees the top 5 cards privately, discards Summit (public), returns the other 4 unseen by the USSR: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_look_is_private.yaml:34)
 def sc376_expect3(s: State) -> bool:
-    return E_our_man_in_tehran in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_our_man_in_tehran)
 
 
 # scenario Our Man in Tehran cannot be played as the event while the US controls no Middle East country: setup (specs/twilight_struggle/scenarios/our_man_in_tehran_prevented.yaml:12)
@@ -10771,7 +10773,7 @@ def sc378_setup(s: State) -> None:
 
 # scenario Our Man in Tehran: after a discard, the remaining 4 cards and pass are offered: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_second_discard.yaml:26)
 def sc378_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Our Man in Tehran: after a discard, the remaining 4 cards and pass are offered: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_second_discard.yaml:27)
@@ -10803,15 +10805,15 @@ def sc379_setup(s: State) -> None:
 
 # scenario Our Man in Tehran played by the USSR for operations, event first: the US looks at the top 5 and discards Duck and Cover; the USSR places 2; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations.yaml:27)
 def sc379_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Our Man in Tehran played by the USSR for operations, event first: the US looks at the top 5 and discards Duck and Cover; the USSR places 2; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations.yaml:28)
 def sc379_expect1(s: State) -> bool:
     return (
-        ((E_missile_envy in s.z.piles[Z_deck]) and (E_arms_race in s.z.piles[Z_deck]))
-        and (E_junta in s.z.piles[Z_deck])
-    ) and (E_summit in s.z.piles[Z_deck])
+        ((s.holds(Z_deck, T_card, E_missile_envy)) and (s.holds(Z_deck, T_card, E_arms_race)))
+        and (s.holds(Z_deck, T_card, E_junta))
+    ) and (s.holds(Z_deck, T_card, E_summit))
 
 
 # scenario Our Man in Tehran played by the USSR for operations, event first: the US looks at the top 5 and discards Duck and Cover; the USSR places 2; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations.yaml:29)
@@ -10826,7 +10828,7 @@ def sc379_expect3(s: State) -> bool:
 
 # scenario Our Man in Tehran played by the USSR for operations, event first: the US looks at the top 5 and discards Duck and Cover; the USSR places 2; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations.yaml:31)
 def sc379_expect4(s: State) -> bool:
-    return E_our_man_in_tehran in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_our_man_in_tehran)
 
 
 # scenario Our Man in Tehran played by the USSR for operations, event first: the US looks at the top 5 and discards Duck and Cover; the USSR places 2; the card is removed: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations.yaml:32)
@@ -10863,7 +10865,7 @@ def sc380_expect2(s: State) -> bool:
 
 # scenario Our Man in Tehran played by the USSR for operations, operations first: a coup takes Iran, the US's only Middle East country, so the event no longer happens; the card is discarded: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations_first_coup.yaml:27)
 def sc380_expect3(s: State) -> bool:
-    return E_our_man_in_tehran in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_our_man_in_tehran)
 
 
 # scenario Our Man in Tehran played by the USSR for operations while the US controls no Middle East country: no timing choice, no event, the card is discarded (not removed): setup (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations_prevented.yaml:13)
@@ -10883,7 +10885,7 @@ def sc381_expect0(s: State) -> bool:
 
 # scenario Our Man in Tehran played by the USSR for operations while the US controls no Middle East country: no timing choice, no event, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations_prevented.yaml:22)
 def sc381_expect1(s: State) -> bool:
-    return E_our_man_in_tehran in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_our_man_in_tehran)
 
 
 # scenario Our Man in Tehran played by the USSR for operations while the US controls no Middle East country: no timing choice, no event, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/our_man_in_tehran_ussr_operations_prevented.yaml:23)
@@ -10928,7 +10930,7 @@ def sc383_expect2(s: State) -> bool:
 
 # scenario Panama Canal Returned: US +1 in Panama (now 2: controlled), Costa Rica and Venezuela; the card is removed: expect (specs/twilight_struggle/scenarios/panama_canal_returned_event.yaml:19)
 def sc383_expect3(s: State) -> bool:
-    return E_panama_canal_returned in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_panama_canal_returned)
 
 
 # scenario Panama Canal Returned: US +1 in Panama (now 2: controlled), Costa Rica and Venezuela; the card is removed: expect (specs/twilight_struggle/scenarios/panama_canal_returned_event.yaml:20)
@@ -10968,7 +10970,7 @@ def sc384_expect3(s: State) -> bool:
 
 # scenario Panama Canal Returned played by the USSR for operations, operations first: the USSR places 1 in Poland, then the US gets +1 in Panama, Costa Rica and Venezuela; removed: expect (specs/twilight_struggle/scenarios/panama_canal_returned_ussr_operations.yaml:20)
 def sc384_expect4(s: State) -> bool:
-    return E_panama_canal_returned in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_panama_canal_returned)
 
 
 # scenario Pershing II Deployed as the USSR event: USSR +1 VP, 1 US influence removed from the UK, West Germany and Austria; card removed: setup (specs/twilight_struggle/scenarios/pershing_ii_deployed_event.yaml:9)
@@ -11014,7 +11016,7 @@ def sc385_expect3(s: State) -> bool:
 
 # scenario Pershing II Deployed as the USSR event: USSR +1 VP, 1 US influence removed from the UK, West Germany and Austria; card removed: expect (specs/twilight_struggle/scenarios/pershing_ii_deployed_event.yaml:25)
 def sc385_expect4(s: State) -> bool:
-    return E_pershing_ii_deployed in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_pershing_ii_deployed)
 
 
 # scenario Pershing II Deployed with US influence in only two Western European countries: both lose 1, no third is asked: setup (specs/twilight_struggle/scenarios/pershing_ii_deployed_fewer.yaml:9)
@@ -11040,7 +11042,7 @@ def sc386_expect1(s: State) -> bool:
 
 # scenario Pershing II Deployed with US influence in only two Western European countries: both lose 1, no third is asked: expect (specs/twilight_struggle/scenarios/pershing_ii_deployed_fewer.yaml:20)
 def sc386_expect2(s: State) -> bool:
-    return E_pershing_ii_deployed in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_pershing_ii_deployed)
 
 
 # scenario Pershing II Deployed: only Western European countries with US influence are offered (Austria, Canada, UK, West Germany; not Poland): setup (specs/twilight_struggle/scenarios/pershing_ii_deployed_legal.yaml:10)
@@ -11130,7 +11132,7 @@ def sc390_expect1(s: State) -> bool:
 
 # scenario Pershing II Deployed played by the US for operations (operations first): USSR +1 VP, Benelux, Canada and UK lose 1 each; removed: expect (specs/twilight_struggle/scenarios/pershing_ii_deployed_us_operations_result.yaml:23)
 def sc390_expect2(s: State) -> bool:
-    return E_pershing_ii_deployed in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_pershing_ii_deployed)
 
 
 # scenario Placement reach: from Panama the US may place in Costa Rica and Colombia, and strengthen South Korea: setup (specs/twilight_struggle/scenarios/placement_reach.yaml:8)
@@ -11204,7 +11206,7 @@ def sc393_expect3(s: State) -> bool:
 
 # scenario Portuguese Empire Crumbles: USSR +2 in Angola and +2 in SE African States; the card is removed: expect (specs/twilight_struggle/scenarios/portuguese_empire_crumbles_event.yaml:19)
 def sc393_expect4(s: State) -> bool:
-    return E_portuguese_empire_crumbles in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_portuguese_empire_crumbles)
 
 
 # scenario Portuguese Empire Crumbles: USSR +2 in Angola and +2 in SE African States; the card is removed: expect (specs/twilight_struggle/scenarios/portuguese_empire_crumbles_event.yaml:20)
@@ -11239,7 +11241,7 @@ def sc394_expect2(s: State) -> bool:
 
 # scenario Portuguese Empire Crumbles played by the US for operations, operations first: the US places 2 in Angola, then the USSR adds its 2 there (US influence untouched) and 2 in SE African States; removed: expect (specs/twilight_struggle/scenarios/portuguese_empire_crumbles_us_operations.yaml:20)
 def sc394_expect3(s: State) -> bool:
-    return E_portuguese_empire_crumbles in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_portuguese_empire_crumbles)
 
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: setup (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:8)
@@ -11276,7 +11278,7 @@ def sc395_expect3(s: State) -> bool:
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:20)
 def sc395_expect4(s: State) -> bool:
-    return E_puppet_governments in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_puppet_governments)
 
 
 # scenario Puppet Governments, first choice: exactly the empty countries are offered (Burma, Haiti, Kenya, Libya); Bolivia (US 1) and Sudan (USSR 1) are not: setup (specs/twilight_struggle/scenarios/puppet_governments_legal.yaml:8)
@@ -11347,7 +11349,7 @@ def sc397_expect1(s: State) -> bool:
 
 # scenario Puppet Governments with only two empty countries: the US adds 1 to both and the event ends; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_two_empty.yaml:22)
 def sc397_expect2(s: State) -> bool:
-    return E_puppet_governments in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_puppet_governments)
 
 
 # scenario Puppet Governments with only two empty countries: the US adds 1 to both and the event ends; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_two_empty.yaml:23)
@@ -11414,7 +11416,7 @@ def sc399_expect2(s: State) -> bool:
 
 # scenario Puppet Governments played by the USSR for operations, event first: the US adds 1 in Afghanistan, Burma and Kenya, then the USSR places its 2 operations; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_ussr_operations_result.yaml:20)
 def sc399_expect3(s: State) -> bool:
-    return E_puppet_governments in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_puppet_governments)
 
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: setup (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:8)
@@ -11430,7 +11432,7 @@ def sc400_setup(s: State) -> None:
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: expect (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:17)
 def sc400_expect0(s: State) -> bool:
-    return E_norad in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_norad)
 
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: expect (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:18)
@@ -11440,7 +11442,7 @@ def sc400_expect1(s: State) -> bool:
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: expect (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:19)
 def sc400_expect2(s: State) -> bool:
-    return E_quagmire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_quagmire)
 
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: expect (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:20)
@@ -11462,7 +11464,7 @@ def sc401_setup(s: State) -> None:
 
 # scenario Quagmire: the US discards Duck and Cover (no event) and rolls a 4: it escapes, Quagmire is removed and the US plays normally again: expect (specs/twilight_struggle/scenarios/quagmire_escape_on_4.yaml:20)
 def sc401_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Quagmire: the US discards Duck and Cover (no event) and rolls a 4: it escapes, Quagmire is removed and the US plays normally again: expect (specs/twilight_struggle/scenarios/quagmire_escape_on_4.yaml:21)
@@ -11472,7 +11474,7 @@ def sc401_expect1(s: State) -> bool:
 
 # scenario Quagmire: the US discards Duck and Cover (no event) and rolls a 4: it escapes, Quagmire is removed and the US plays normally again: expect (specs/twilight_struggle/scenarios/quagmire_escape_on_4.yaml:22)
 def sc401_expect2(s: State) -> bool:
-    return E_quagmire in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_quagmire)
 
 
 # scenario Quagmire: the US discards Duck and Cover (no event) and rolls a 4: it escapes, Quagmire is removed and the US plays normally again: expect (specs/twilight_struggle/scenarios/quagmire_escape_on_4.yaml:23)
@@ -11500,7 +11502,7 @@ def sc402_setup(s: State) -> None:
 
 # scenario Quagmire as the USSR event: it stays in effect and traps the US, whose next round offers only its 2+ op cards (not its 1-op card, scoring card or China Card): expect (specs/twilight_struggle/scenarios/quagmire_event.yaml:23)
 def sc402_expect0(s: State) -> bool:
-    return E_quagmire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_quagmire)
 
 
 # scenario Quagmire as the USSR event: it stays in effect and traps the US, whose next round offers only its 2+ op cards (not its 1-op card, scoring card or China Card): expect (specs/twilight_struggle/scenarios/quagmire_event.yaml:24)
@@ -11530,7 +11532,7 @@ def sc402_expect5(s: State) -> bool:
 
 # scenario Quagmire as the USSR event: it stays in effect and traps the US, whose next round offers only its 2+ op cards (not its 1-op card, scoring card or China Card): expect (specs/twilight_struggle/scenarios/quagmire_event.yaml:29)
 def sc402_expect6(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Quagmire as the USSR event: it stays in effect and traps the US, whose next round offers only its 2+ op cards (not its 1-op card, scoring card or China Card): expect (specs/twilight_struggle/scenarios/quagmire_event.yaml:30)
@@ -11594,17 +11596,17 @@ def sc405_expect0(s: State) -> bool:
 
 # scenario Quagmire: the trapped US plays Middle East Scoring instead of discarding: +4 VP, the card is discarded, the trap stays: expect (specs/twilight_struggle/scenarios/quagmire_plays_scoring_card_result.yaml:20)
 def sc405_expect1(s: State) -> bool:
-    return E_middle_east_scoring in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_middle_east_scoring)
 
 
 # scenario Quagmire: the trapped US plays Middle East Scoring instead of discarding: +4 VP, the card is discarded, the trap stays: expect (specs/twilight_struggle/scenarios/quagmire_plays_scoring_card_result.yaml:21)
 def sc405_expect2(s: State) -> bool:
-    return E_cia_created in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_cia_created)
 
 
 # scenario Quagmire: the trapped US plays Middle East Scoring instead of discarding: +4 VP, the card is discarded, the trap stays: expect (specs/twilight_struggle/scenarios/quagmire_plays_scoring_card_result.yaml:22)
 def sc405_expect3(s: State) -> bool:
-    return (E_quagmire in s.z.piles[Z_in_effect]) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_quagmire)) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
 
 
 # scenario Quagmire: the trapped US plays Middle East Scoring instead of discarding: +4 VP, the card is discarded, the trap stays: expect (specs/twilight_struggle/scenarios/quagmire_plays_scoring_card_result.yaml:23)
@@ -11640,17 +11642,17 @@ def sc407_setup(s: State) -> None:
 
 # scenario Quagmire with no 2+ op card and no scoring card: the US sits out the round, keeping its 1-op card and the China Card: expect (specs/twilight_struggle/scenarios/quagmire_sits_out.yaml:17)
 def sc407_expect0(s: State) -> bool:
-    return E_cia_created in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_cia_created)
 
 
 # scenario Quagmire with no 2+ op card and no scoring card: the US sits out the round, keeping its 1-op card and the China Card: expect (specs/twilight_struggle/scenarios/quagmire_sits_out.yaml:18)
 def sc407_expect1(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Quagmire with no 2+ op card and no scoring card: the US sits out the round, keeping its 1-op card and the China Card: expect (specs/twilight_struggle/scenarios/quagmire_sits_out.yaml:19)
 def sc407_expect2(s: State) -> bool:
-    return (E_quagmire in s.z.piles[Z_in_effect]) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_quagmire)) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
 
 
 # scenario Quagmire with no 2+ op card and no scoring card: the US sits out the round, keeping its 1-op card and the China Card: expect (specs/twilight_struggle/scenarios/quagmire_sits_out.yaml:20)
@@ -11677,7 +11679,7 @@ def sc408_setup(s: State) -> None:
 
 # scenario Quagmire: the US discards Duck and Cover and rolls a 5: still trapped, the next US round is again a trap round: expect (specs/twilight_struggle/scenarios/quagmire_stays_on_5.yaml:21)
 def sc408_expect0(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Quagmire: the US discards Duck and Cover and rolls a 5: still trapped, the next US round is again a trap round: expect (specs/twilight_struggle/scenarios/quagmire_stays_on_5.yaml:22)
@@ -11687,7 +11689,7 @@ def sc408_expect1(s: State) -> bool:
 
 # scenario Quagmire: the US discards Duck and Cover and rolls a 5: still trapped, the next US round is again a trap round: expect (specs/twilight_struggle/scenarios/quagmire_stays_on_5.yaml:23)
 def sc408_expect2(s: State) -> bool:
-    return E_quagmire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_quagmire)
 
 
 # scenario Quagmire: the US discards Duck and Cover and rolls a 5: still trapped, the next US round is again a trap round: expect (specs/twilight_struggle/scenarios/quagmire_stays_on_5.yaml:24)
@@ -11717,7 +11719,7 @@ def sc409_expect0(s: State) -> bool:
 
 # scenario Quagmire played by the US for operations: the USSR event fires (event first), the US places 3 in Japan, and its next round is a trap round: expect (specs/twilight_struggle/scenarios/quagmire_us_operations.yaml:17)
 def sc409_expect1(s: State) -> bool:
-    return E_quagmire in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_quagmire)
 
 
 # scenario Quagmire played by the US for operations: the USSR event fires (event first), the US places 3 in Japan, and its next round is a trap round: expect (specs/twilight_struggle/scenarios/quagmire_us_operations.yaml:18)
@@ -11759,7 +11761,7 @@ def sc410_expect1(s: State) -> bool:
 
 # scenario Reagan Bombs Libya as the US event with 4 USSR influence in Libya: even count, VP -3 -> -1 (US +2); the card is removed: expect (specs/twilight_struggle/scenarios/reagan_bombs_libya_even.yaml:18)
 def sc410_expect2(s: State) -> bool:
-    return E_reagan_bombs_libya in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_reagan_bombs_libya)
 
 
 # scenario Reagan Bombs Libya in the US hand: offered as event, operations and space race, even with no USSR influence in Libya (no condition): setup (specs/twilight_struggle/scenarios/reagan_bombs_libya_legal.yaml:7)
@@ -11795,7 +11797,7 @@ def sc412_expect1(s: State) -> bool:
 
 # scenario Reagan Bombs Libya as the US event with 5 USSR influence in Libya: odd count rounds down, US +2 VP; the card is removed: expect (specs/twilight_struggle/scenarios/reagan_bombs_libya_odd.yaml:18)
 def sc412_expect2(s: State) -> bool:
-    return E_reagan_bombs_libya in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_reagan_bombs_libya)
 
 
 # scenario Reagan Bombs Libya as the US event with 1 USSR influence in Libya: a single marker gives nothing (1 // 2 = 0); the card is still removed: setup (specs/twilight_struggle/scenarios/reagan_bombs_libya_one.yaml:7)
@@ -11822,7 +11824,7 @@ def sc413_expect1(s: State) -> bool:
 
 # scenario Reagan Bombs Libya as the US event with 1 USSR influence in Libya: a single marker gives nothing (1 // 2 = 0); the card is still removed: expect (specs/twilight_struggle/scenarios/reagan_bombs_libya_one.yaml:18)
 def sc413_expect2(s: State) -> bool:
-    return E_reagan_bombs_libya in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_reagan_bombs_libya)
 
 
 # scenario Reagan Bombs Libya played by the USSR for operations, operations first: the USSR raises Libya 1 -> 3, then the US event scores 3 // 2 = 1 VP; the card is removed: setup (specs/twilight_struggle/scenarios/reagan_bombs_libya_ussr_operations.yaml:8)
@@ -11847,7 +11849,7 @@ def sc414_expect1(s: State) -> bool:
 
 # scenario Reagan Bombs Libya played by the USSR for operations, operations first: the USSR raises Libya 1 -> 3, then the US event scores 3 // 2 = 1 VP; the card is removed: expect (specs/twilight_struggle/scenarios/reagan_bombs_libya_ussr_operations.yaml:17)
 def sc414_expect2(s: State) -> bool:
-    return E_reagan_bombs_libya in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_reagan_bombs_libya)
 
 
 # scenario Realignment in North Korea: the US rolls 5, the USSR 2 + 2, so the USSR loses 1: setup (specs/twilight_struggle/scenarios/realign_north_korea.yaml:9)
@@ -11924,7 +11926,7 @@ def sc417_expect3(s: State) -> bool:
 
 # scenario Red Scare/Purge: a 2-op coup adds only 1 to the roll and counts 1 military operation: expect (specs/twilight_struggle/scenarios/red_scare_purge_coup.yaml:22)
 def sc417_expect4(s: State) -> bool:
-    return E_red_scare_purge in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_red_scare_purge)
 
 
 # scenario Red Scare/Purge: a 1-op card played by the opponent still has 1 op: setup (specs/twilight_struggle/scenarios/red_scare_purge_one_op_stays_one.yaml:7)
@@ -11974,12 +11976,12 @@ def sc419_expect2(s: State) -> bool:
 
 # scenario Red Scare/Purge played by the US: the USSR's 3-op card then places only 2 influence: expect (specs/twilight_struggle/scenarios/red_scare_purge_three_ops_become_two.yaml:21)
 def sc419_expect3(s: State) -> bool:
-    return E_red_scare_purge in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_red_scare_purge)
 
 
 # scenario Red Scare/Purge played by the US: the USSR's 3-op card then places only 2 influence: expect (specs/twilight_struggle/scenarios/red_scare_purge_three_ops_become_two.yaml:22)
 def sc419_expect4(s: State) -> bool:
-    return E_socialist_governments in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_socialist_governments)
 
 
 # scenario Operations modifiers apply together: the China Card in Southeast Asia with Vietnam Revolts and Red Scare/Purge is worth 5: setup (specs/twilight_struggle/scenarios/red_scare_vietnam_revolts_china_card.yaml:10)
@@ -11999,7 +12001,7 @@ def sc420_expect0(s: State) -> bool:
 
 # scenario Operations modifiers apply together: the China Card in Southeast Asia with Vietnam Revolts and Red Scare/Purge is worth 5: expect (specs/twilight_struggle/scenarios/red_scare_vietnam_revolts_china_card.yaml:18)
 def sc420_expect1(s: State) -> bool:
-    return (E_vietnam_revolts in s.z.piles[Z_removed]) and (E_red_scare_purge in s.z.piles[Z_discard])
+    return (s.holds(Z_removed, T_card, E_vietnam_revolts)) and (s.holds(Z_discard, T_card, E_red_scare_purge))
 
 
 # scenario Dealing: when the draw deck runs out, the discards are reshuffled into a new deck: setup (specs/twilight_struggle/scenarios/reshuffle_when_deck_runs_out.yaml:4)
@@ -12043,7 +12045,7 @@ def sc422_expect2(s: State) -> bool:
 
 # scenario Romanian Abdication as the USSR event: the US's 2 in Romania are removed and the USSR gets 3 (control); the card is removed: expect (specs/twilight_struggle/scenarios/romanian_abdication_event.yaml:18)
 def sc422_expect3(s: State) -> bool:
-    return E_romanian_abdication in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_romanian_abdication)
 
 
 # scenario Romanian Abdication played by the US for operations, operations first: the US places 1 in Romania, then the event clears it: setup (specs/twilight_struggle/scenarios/romanian_abdication_us_operations.yaml:8)
@@ -12063,7 +12065,7 @@ def sc423_expect0(s: State) -> bool:
 
 # scenario Romanian Abdication played by the US for operations, operations first: the US places 1 in Romania, then the event clears it: expect (specs/twilight_struggle/scenarios/romanian_abdication_us_operations.yaml:16)
 def sc423_expect1(s: State) -> bool:
-    return E_romanian_abdication in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_romanian_abdication)
 
 
 # scenario Sadat Expels Soviets as the US event: all 4 USSR influence leave Egypt, US 1 -> 2; the card is removed: setup (specs/twilight_struggle/scenarios/sadat_expels_soviets_event.yaml:6)
@@ -12097,7 +12099,7 @@ def sc424_expect2(s: State) -> bool:
 
 # scenario Sadat Expels Soviets as the US event: all 4 USSR influence leave Egypt, US 1 -> 2; the card is removed: expect (specs/twilight_struggle/scenarios/sadat_expels_soviets_event.yaml:19)
 def sc424_expect3(s: State) -> bool:
-    return E_sadat_expels_soviets in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_sadat_expels_soviets)
 
 
 # scenario Sadat Expels Soviets with no USSR influence in Egypt: still offered and played, US 0 -> 1; the card is removed: setup (specs/twilight_struggle/scenarios/sadat_expels_soviets_no_ussr_influence.yaml:7)
@@ -12122,7 +12124,7 @@ def sc425_expect1(s: State) -> bool:
 
 # scenario Sadat Expels Soviets with no USSR influence in Egypt: still offered and played, US 0 -> 1; the card is removed: expect (specs/twilight_struggle/scenarios/sadat_expels_soviets_no_ussr_influence.yaml:17)
 def sc425_expect2(s: State) -> bool:
-    return E_sadat_expels_soviets in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_sadat_expels_soviets)
 
 
 # scenario Sadat Expels Soviets played by the USSR for operations, operations first: the USSR's 1 op in Egypt is lost with the rest (0), US +1; the card is removed: setup (specs/twilight_struggle/scenarios/sadat_expels_soviets_ussr_operations.yaml:7)
@@ -12144,7 +12146,7 @@ def sc426_expect0(s: State) -> bool:
 
 # scenario Sadat Expels Soviets played by the USSR for operations, operations first: the USSR's 1 op in Egypt is lost with the rest (0), US +1; the card is removed: expect (specs/twilight_struggle/scenarios/sadat_expels_soviets_ussr_operations.yaml:17)
 def sc426_expect1(s: State) -> bool:
-    return E_sadat_expels_soviets in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_sadat_expels_soviets)
 
 
 # scenario SALT Negotiations: -1 on both players' coups for the turn (US coup in Costa Rica fails by the -1; USSR coup in Colombia): setup (specs/twilight_struggle/scenarios/salt_negotiations_coup_penalty.yaml:13)
@@ -12210,7 +12212,7 @@ def sc428_expect1(s: State) -> bool:
 
 # scenario SALT Negotiations by the US at DEFCON 4: DEFCON only reaches 5; the US passes on the discard pile and takes nothing: expect (specs/twilight_struggle/scenarios/salt_negotiations_defcon_capped_pass.yaml:22)
 def sc428_expect2(s: State) -> bool:
-    return E_nato in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nato)
 
 
 # scenario SALT Negotiations by the US at DEFCON 4: DEFCON only reaches 5; the US passes on the discard pile and takes nothing: expect (specs/twilight_struggle/scenarios/salt_negotiations_defcon_capped_pass.yaml:23)
@@ -12220,7 +12222,7 @@ def sc428_expect3(s: State) -> bool:
 
 # scenario SALT Negotiations by the US at DEFCON 4: DEFCON only reaches 5; the US passes on the discard pile and takes nothing: expect (specs/twilight_struggle/scenarios/salt_negotiations_defcon_capped_pass.yaml:24)
 def sc428_expect4(s: State) -> bool:
-    return E_salt_negotiations in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_salt_negotiations)
 
 
 # scenario SALT Negotiations: the player is offered the non-scoring cards of the discard pile, or pass (Europe Scoring is not offered): setup (specs/twilight_struggle/scenarios/salt_negotiations_discard_choices.yaml:10)
@@ -12275,17 +12277,17 @@ def sc430_expect1(s: State) -> bool:
 
 # scenario SALT Negotiations by the USSR at DEFCON 2: DEFCON 4, coups -1 for the turn, Duck and Cover taken from the discards; removed: expect (specs/twilight_struggle/scenarios/salt_negotiations_event.yaml:24)
 def sc430_expect2(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[(Z_hand + P_ussr)]
+    return s.holds((Z_hand + P_ussr), T_card, E_duck_and_cover)
 
 
 # scenario SALT Negotiations by the USSR at DEFCON 2: DEFCON 4, coups -1 for the turn, Duck and Cover taken from the discards; removed: expect (specs/twilight_struggle/scenarios/salt_negotiations_event.yaml:25)
 def sc430_expect3(s: State) -> bool:
-    return (E_europe_scoring in s.z.piles[Z_discard]) and (E_nato in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_europe_scoring)) and (s.holds(Z_discard, T_card, E_nato))
 
 
 # scenario SALT Negotiations by the USSR at DEFCON 2: DEFCON 4, coups -1 for the turn, Duck and Cover taken from the discards; removed: expect (specs/twilight_struggle/scenarios/salt_negotiations_event.yaml:26)
 def sc430_expect4(s: State) -> bool:
-    return E_salt_negotiations in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_salt_negotiations)
 
 
 # scenario SALT Negotiations by the USSR at DEFCON 2: DEFCON 4, coups -1 for the turn, Duck and Cover taken from the discards; removed: expect (specs/twilight_struggle/scenarios/salt_negotiations_event.yaml:27)
@@ -12336,7 +12338,7 @@ def sc432_expect3(s: State) -> bool:
 # scenario Setup: the USSR places 6 in Eastern Europe, then the US 7 in Western Europe: expect (specs/twilight_struggle/scenarios/setup_influence.yaml:11)
 def sc432_expect4(s: State) -> bool:
     return (
-        (E_china_card in s.z.piles[(Z_china + P_ussr)]) and (len(s.z.piles[(Z_hand + P_ussr)]) == 8)
+        (s.holds((Z_china + P_ussr), T_card, E_china_card)) and (len(s.z.piles[(Z_hand + P_ussr)]) == 8)
     ) and (len(s.z.piles[(Z_hand + P_usa)]) == 8)
 
 
@@ -12378,7 +12380,7 @@ def sc433_expect1(s: State) -> bool:
 
 # scenario Shuttle Diplomacy played by the USSR for operations puts the US event in effect; the US's Asia Scoring then discounts one USSR battleground (USSR 4 instead of 5) and the card is discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_asia_scoring_ussr_operations.yaml:31)
 def sc433_expect2(s: State) -> bool:
-    return E_shuttle_diplomacy in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_shuttle_diplomacy)
 
 
 # scenario Shuttle Diplomacy played by the USSR for operations puts the US event in effect; the US's Asia Scoring then discounts one USSR battleground (USSR 4 instead of 5) and the card is discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_asia_scoring_ussr_operations.yaml:32)
@@ -12410,7 +12412,7 @@ def sc434_expect0(s: State) -> bool:
 
 # scenario Shuttle Diplomacy is not used by Europe Scoring: the USSR keeps its East Germany battleground (US 3, USSR 4) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_europe_scoring_keeps_it.yaml:21)
 def sc434_expect1(s: State) -> bool:
-    return E_shuttle_diplomacy in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_shuttle_diplomacy)
 
 
 # scenario Shuttle Diplomacy is not used by Europe Scoring: the USSR keeps its East Germany battleground (US 3, USSR 4) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_europe_scoring_keeps_it.yaml:22)
@@ -12461,12 +12463,12 @@ def sc435_expect0(s: State) -> bool:
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:33)
 def sc435_expect1(s: State) -> bool:
-    return E_shuttle_diplomacy in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_shuttle_diplomacy)
 
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:34)
 def sc435_expect2(s: State) -> bool:
-    return E_shuttle_diplomacy not in s.z.piles[Z_in_effect]
+    return not s.holds(Z_in_effect, T_card, E_shuttle_diplomacy)
 
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:35)
@@ -12481,7 +12483,7 @@ def sc435_expect4(s: State) -> bool:
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:37)
 def sc435_expect5(s: State) -> bool:
-    return E_middle_east_scoring in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_middle_east_scoring)
 
 
 # scenario Shuttle Diplomacy still in effect at final scoring does nothing: the USSR dominates the Middle East (7 to 4) and wins by 2: setup (specs/twilight_struggle/scenarios/shuttle_diplomacy_not_in_final_scoring.yaml:12)
@@ -12520,7 +12522,7 @@ def sc436_expect0(s: State) -> bool:
 
 # scenario Shuttle Diplomacy still in effect at final scoring does nothing: the USSR dominates the Middle East (7 to 4) and wins by 2: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_not_in_final_scoring.yaml:32)
 def sc436_expect1(s: State) -> bool:
-    return E_shuttle_diplomacy in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_shuttle_diplomacy)
 
 
 # scenario Shuttle Diplomacy is not used by Southeast Asia Scoring: the USSR scores Thailand in full (2) and the card stays in effect: setup (specs/twilight_struggle/scenarios/shuttle_diplomacy_southeast_asia_scoring_keeps_it.yaml:10)
@@ -12546,7 +12548,7 @@ def sc437_expect0(s: State) -> bool:
 
 # scenario Shuttle Diplomacy is not used by Southeast Asia Scoring: the USSR scores Thailand in full (2) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_southeast_asia_scoring_keeps_it.yaml:23)
 def sc437_expect1(s: State) -> bool:
-    return E_shuttle_diplomacy in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_shuttle_diplomacy)
 
 
 # scenario Shuttle Diplomacy is not used by Southeast Asia Scoring: the USSR scores Thailand in full (2) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_southeast_asia_scoring_keeps_it.yaml:24)
@@ -12556,7 +12558,7 @@ def sc437_expect2(s: State) -> bool:
 
 # scenario Shuttle Diplomacy is not used by Southeast Asia Scoring: the USSR scores Thailand in full (2) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_southeast_asia_scoring_keeps_it.yaml:25)
 def sc437_expect3(s: State) -> bool:
-    return E_southeast_asia_scoring in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_southeast_asia_scoring)
 
 
 # scenario A player without cards sits out the remaining rounds while the other completes the turn: setup (specs/twilight_struggle/scenarios/sits_out_without_cards.yaml:7)
@@ -12631,7 +12633,7 @@ def sc440_expect2(s: State) -> bool:
 
 # scenario Socialist Governments as the USSR event: 3 US influence removed (Italy 2, West Germany 1); the card is discarded: expect (specs/twilight_struggle/scenarios/socialist_governments_event.yaml:21)
 def sc440_expect3(s: State) -> bool:
-    return E_socialist_governments in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_socialist_governments)
 
 
 # scenario Socialist Governments: the first removal may target any Western European country with US influence (Austria too, not Poland): setup (specs/twilight_struggle/scenarios/socialist_governments_first_choice.yaml:7)
@@ -12722,7 +12724,7 @@ def sc444_expect1(s: State) -> bool:
 
 # scenario Socialist Governments played by the US for operations: the USSR event fires first (France 2, Italy 1), then the US places 3; the card is discarded: expect (specs/twilight_struggle/scenarios/socialist_governments_us_operations.yaml:18)
 def sc444_expect2(s: State) -> bool:
-    return E_socialist_governments in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_socialist_governments)
 
 
 # scenario Socialist Governments played by the US for operations after The Iron Lady: no event, just operations: setup (specs/twilight_struggle/scenarios/socialist_governments_us_operations_after_iron_lady.yaml:7)
@@ -12748,7 +12750,7 @@ def sc445_expect1(s: State) -> bool:
 
 # scenario Socialist Governments played by the US for operations after The Iron Lady: no event, just operations: expect (specs/twilight_struggle/scenarios/socialist_governments_us_operations_after_iron_lady.yaml:17)
 def sc445_expect2(s: State) -> bool:
-    return E_socialist_governments in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_socialist_governments)
 
 
 # scenario John Paul II Elected Pope then Solidarity, both US events in one turn: Poland USSR 3 -> 1, US 0 -> 1 -> 4; Solidarity removed: setup (specs/twilight_struggle/scenarios/solidarity_after_john_paul_ii.yaml:10)
@@ -12771,12 +12773,12 @@ def sc446_expect0(s: State) -> bool:
 
 # scenario John Paul II Elected Pope then Solidarity, both US events in one turn: Poland USSR 3 -> 1, US 0 -> 1 -> 4; Solidarity removed: expect (specs/twilight_struggle/scenarios/solidarity_after_john_paul_ii.yaml:21)
 def sc446_expect1(s: State) -> bool:
-    return E_solidarity in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_solidarity)
 
 
 # scenario John Paul II Elected Pope then Solidarity, both US events in one turn: Poland USSR 3 -> 1, US 0 -> 1 -> 4; Solidarity removed: expect (specs/twilight_struggle/scenarios/solidarity_after_john_paul_ii.yaml:22)
 def sc446_expect2(s: State) -> bool:
-    return E_john_paul_ii_elected_pope in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_john_paul_ii_elected_pope)
 
 
 # scenario Solidarity as the US event with John Paul II in effect: Poland US 1 -> 4 (USSR 1 unchanged); Solidarity is removed, John Paul II stays in effect: setup (specs/twilight_struggle/scenarios/solidarity_event.yaml:7)
@@ -12805,12 +12807,12 @@ def sc447_expect1(s: State) -> bool:
 
 # scenario Solidarity as the US event with John Paul II in effect: Poland US 1 -> 4 (USSR 1 unchanged); Solidarity is removed, John Paul II stays in effect: expect (specs/twilight_struggle/scenarios/solidarity_event.yaml:19)
 def sc447_expect2(s: State) -> bool:
-    return E_solidarity in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_solidarity)
 
 
 # scenario Solidarity as the US event with John Paul II in effect: Poland US 1 -> 4 (USSR 1 unchanged); Solidarity is removed, John Paul II stays in effect: expect (specs/twilight_struggle/scenarios/solidarity_event.yaml:20)
 def sc447_expect3(s: State) -> bool:
-    return E_john_paul_ii_elected_pope in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_john_paul_ii_elected_pope)
 
 
 # scenario Solidarity without John Paul II Elected Pope in effect: not offered as an event (operations and space race only): setup (specs/twilight_struggle/scenarios/solidarity_prevented.yaml:8)
@@ -12843,12 +12845,12 @@ def sc449_expect0(s: State) -> bool:
 
 # scenario Solidarity played by the USSR for operations with John Paul II in effect, event first: Poland US 1 -> 4 (US control), so the USSR's 2 ops buy only 1 marker there; Solidarity removed: expect (specs/twilight_struggle/scenarios/solidarity_ussr_operations.yaml:19)
 def sc449_expect1(s: State) -> bool:
-    return E_solidarity in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_solidarity)
 
 
 # scenario Solidarity played by the USSR for operations with John Paul II in effect, event first: Poland US 1 -> 4 (US control), so the USSR's 2 ops buy only 1 marker there; Solidarity removed: expect (specs/twilight_struggle/scenarios/solidarity_ussr_operations.yaml:20)
 def sc449_expect2(s: State) -> bool:
-    return E_john_paul_ii_elected_pope in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_john_paul_ii_elected_pope)
 
 
 # scenario Solidarity played by the USSR for operations without John Paul II in effect: no timing question, no event; the starred card goes to the discard pile: setup (specs/twilight_struggle/scenarios/solidarity_ussr_operations_prevented.yaml:8)
@@ -12879,12 +12881,12 @@ def sc451_expect0(s: State) -> bool:
 
 # scenario Solidarity played by the USSR for operations without John Paul II in effect: 2 ops placed in Poland, the US gets nothing; the card is discarded, not removed: expect (specs/twilight_struggle/scenarios/solidarity_ussr_operations_prevented_result.yaml:15)
 def sc451_expect1(s: State) -> bool:
-    return E_solidarity in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_solidarity)
 
 
 # scenario Solidarity played by the USSR for operations without John Paul II in effect: 2 ops placed in Poland, the US gets nothing; the card is discarded, not removed: expect (specs/twilight_struggle/scenarios/solidarity_ussr_operations_prevented_result.yaml:16)
 def sc451_expect2(s: State) -> bool:
-    return E_solidarity not in s.z.piles[Z_removed]
+    return not s.holds(Z_removed, T_card, E_solidarity)
 
 
 # scenario South African Unrest, no: after 1 in South Africa the USSR is offered exactly the adjacent Angola and Botswana: setup (specs/twilight_struggle/scenarios/south_african_unrest_adjacent_choices.yaml:9)
@@ -12923,7 +12925,7 @@ def sc453_expect1(s: State) -> bool:
 
 # scenario South African Unrest, yes: USSR +2 in South Africa (against the US's 1); the card is discarded: expect (specs/twilight_struggle/scenarios/south_african_unrest_all_in_south_africa.yaml:19)
 def sc453_expect2(s: State) -> bool:
-    return E_south_african_unrest in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_south_african_unrest)
 
 
 # scenario South African Unrest, yes: USSR +2 in South Africa (against the US's 1); the card is discarded: expect (specs/twilight_struggle/scenarios/south_african_unrest_all_in_south_africa.yaml:20)
@@ -12967,7 +12969,7 @@ def sc455_expect2(s: State) -> bool:
 
 # scenario South African Unrest, no: USSR +1 in South Africa and +2 in Angola; the card is discarded: expect (specs/twilight_struggle/scenarios/south_african_unrest_two_in_angola.yaml:20)
 def sc455_expect3(s: State) -> bool:
-    return E_south_african_unrest in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_south_african_unrest)
 
 
 # scenario South African Unrest played by the US for operations, event first: the USSR takes 2 in South Africa, then the US places 2; the card is discarded: setup (specs/twilight_struggle/scenarios/south_african_unrest_us_operations.yaml:9)
@@ -12992,7 +12994,7 @@ def sc456_expect1(s: State) -> bool:
 
 # scenario South African Unrest played by the US for operations, event first: the USSR takes 2 in South Africa, then the US places 2; the card is discarded: expect (specs/twilight_struggle/scenarios/south_african_unrest_us_operations.yaml:19)
 def sc456_expect2(s: State) -> bool:
-    return E_south_african_unrest in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_south_african_unrest)
 
 
 # scenario Southeast Asia scoring: 1 VP per controlled country, Thailand 2; the card is removed: setup (specs/twilight_struggle/scenarios/southeast_asia_scoring.yaml:4)
@@ -13017,7 +13019,7 @@ def sc457_expect0(s: State) -> bool:
 
 # scenario Southeast Asia scoring: 1 VP per controlled country, Thailand 2; the card is removed: expect (specs/twilight_struggle/scenarios/southeast_asia_scoring.yaml:14)
 def sc457_expect1(s: State) -> bool:
-    return E_southeast_asia_scoring in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_southeast_asia_scoring)
 
 
 # scenario KAL-007 at DEFCON 2 played by the USSR for operations, event first: DEFCON 1, the phasing USSR loses: setup (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_defcon_2_ussr_loses.yaml:8)
@@ -13082,7 +13084,7 @@ def sc459_expect4(s: State) -> bool:
 
 # scenario KAL-007 as the US's event without control of South Korea: DEFCON 4 -> 3, US +2 VP, no operations; removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_event.yaml:25)
 def sc459_expect5(s: State) -> bool:
-    return E_soviets_shoot_down_kal_007 in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_soviets_shoot_down_kal_007)
 
 
 # scenario KAL-007 realignments use the DEFCON after the drop: from 4 to 3 Asia closes, so only Iraq and Syria are offered: setup (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_realign_after_defcon_drop.yaml:10)
@@ -13135,7 +13137,7 @@ def sc461_expect2(s: State) -> bool:
 
 # scenario KAL-007 under Red Scare/Purge on the US: the event's operations are the card's modified value, 3, not 4: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_red_scare.yaml:25)
 def sc461_expect3(s: State) -> bool:
-    return E_soviets_shoot_down_kal_007 in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_soviets_shoot_down_kal_007)
 
 
 # scenario KAL-007 with the US controlling South Korea: DEFCON 5 -> 4, US +2 VP, then place_influence or realign only (no coup, though North Korea is a target): setup (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_south_korea_kinds.yaml:10)
@@ -13197,7 +13199,7 @@ def sc463_expect3(s: State) -> bool:
 
 # scenario KAL-007 with the US controlling South Korea: DEFCON -1, US +2 VP, then 4 influence placed (3 Taiwan, 1 Japan); removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_south_korea_place.yaml:25)
 def sc463_expect4(s: State) -> bool:
-    return E_soviets_shoot_down_kal_007 in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_soviets_shoot_down_kal_007)
 
 
 # scenario KAL-007 played by the USSR for operations, event first: DEFCON 4 -> 3, US +2 VP, the US (controlling South Korea) places 4, then the USSR places 4; removed: setup (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_ussr_operations.yaml:10)
@@ -13236,7 +13238,7 @@ def sc464_expect3(s: State) -> bool:
 
 # scenario KAL-007 played by the USSR for operations, event first: DEFCON 4 -> 3, US +2 VP, the US (controlling South Korea) places 4, then the USSR places 4; removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_ussr_operations.yaml:26)
 def sc464_expect4(s: State) -> bool:
-    return E_soviets_shoot_down_kal_007 in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_soviets_shoot_down_kal_007)
 
 
 # scenario Space race: Animal in Space allows a second attempt in the turn: setup (specs/twilight_struggle/scenarios/space_race_animal_in_space.yaml:7)
@@ -13375,7 +13377,7 @@ def sc472_expect1(s: State) -> bool:
 
 # scenario Special Relationship played by the USSR for operations: the US event fires (1 in France): expect (specs/twilight_struggle/scenarios/special_relationship_by_ussr_ops.yaml:17)
 def sc472_expect2(s: State) -> bool:
-    return E_special_relationship in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_special_relationship)
 
 
 # scenario Special Relationship without NATO: the US adds 1 influence in France, no VP: setup (specs/twilight_struggle/scenarios/special_relationship_no_nato.yaml:8)
@@ -13398,7 +13400,7 @@ def sc473_expect1(s: State) -> bool:
 
 # scenario Special Relationship without NATO: the US adds 1 influence in France, no VP: expect (specs/twilight_struggle/scenarios/special_relationship_no_nato.yaml:16)
 def sc473_expect2(s: State) -> bool:
-    return E_special_relationship in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_special_relationship)
 
 
 # scenario Special Relationship: nothing happens when the US does not control the UK: setup (specs/twilight_struggle/scenarios/special_relationship_uk_not_controlled.yaml:8)
@@ -13426,7 +13428,7 @@ def sc474_expect1(s: State) -> bool:
 
 # scenario Special Relationship: nothing happens when the US does not control the UK: expect (specs/twilight_struggle/scenarios/special_relationship_uk_not_controlled.yaml:19)
 def sc474_expect2(s: State) -> bool:
-    return E_special_relationship in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_special_relationship)
 
 
 # scenario Special Relationship with NATO: the US adds 2 influence in a Western European country and gains 2 VP: setup (specs/twilight_struggle/scenarios/special_relationship_with_nato.yaml:8)
@@ -13452,7 +13454,7 @@ def sc475_expect1(s: State) -> bool:
 
 # scenario Special Relationship with NATO: the US adds 2 influence in a Western European country and gains 2 VP: expect (specs/twilight_struggle/scenarios/special_relationship_with_nato.yaml:18)
 def sc475_expect2(s: State) -> bool:
-    return E_special_relationship in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_special_relationship)
 
 
 # scenario Special Relationship with NATO: any Western European country may get the 2 influence: setup (specs/twilight_struggle/scenarios/special_relationship_with_nato_legal.yaml:8)
@@ -13491,7 +13493,7 @@ def sc477_setup(s: State) -> None:
 
 # scenario Star Wars: only the discard pile's non-scoring cards whose event can happen now are offered (a USSR card included): expect (specs/twilight_struggle/scenarios/star_wars_choices.yaml:26)
 def sc477_expect0(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_star_wars)
 
 
 # scenario Star Wars: only the discard pile's non-scoring cards whose event can happen now are offered (a USSR card included): expect (specs/twilight_struggle/scenarios/star_wars_choices.yaml:27)
@@ -13533,17 +13535,17 @@ def sc478_expect2(s: State) -> bool:
 
 # scenario Star Wars takes Indo-Pakistani War while Flower Power is in effect: the US plays a war card, the USSR gains 2 VP: expect (specs/twilight_struggle/scenarios/star_wars_flower_power.yaml:31)
 def sc478_expect3(s: State) -> bool:
-    return E_indo_pakistani_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_indo_pakistani_war)
 
 
 # scenario Star Wars takes Indo-Pakistani War while Flower Power is in effect: the US plays a war card, the USSR gains 2 VP: expect (specs/twilight_struggle/scenarios/star_wars_flower_power.yaml:32)
 def sc478_expect4(s: State) -> bool:
-    return E_flower_power in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_flower_power)
 
 
 # scenario Star Wars takes Indo-Pakistani War while Flower Power is in effect: the US plays a war card, the USSR gains 2 VP: expect (specs/twilight_struggle/scenarios/star_wars_flower_power.yaml:33)
 def sc478_expect5(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_star_wars)
 
 
 # scenario Star Wars with only a scoring card and an event that cannot happen in the discard pile: a log line, no choice; Star Wars removed: setup (specs/twilight_struggle/scenarios/star_wars_nothing_eligible.yaml:11)
@@ -13564,12 +13566,12 @@ def sc479_setup(s: State) -> None:
 
 # scenario Star Wars with only a scoring card and an event that cannot happen in the discard pile: a log line, no choice; Star Wars removed: expect (specs/twilight_struggle/scenarios/star_wars_nothing_eligible.yaml:24)
 def sc479_expect0(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_star_wars)
 
 
 # scenario Star Wars with only a scoring card and an event that cannot happen in the discard pile: a log line, no choice; Star Wars removed: expect (specs/twilight_struggle/scenarios/star_wars_nothing_eligible.yaml:25)
 def sc479_expect1(s: State) -> bool:
-    return (E_europe_scoring in s.z.piles[Z_discard]) and (E_nato in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_europe_scoring)) and (s.holds(Z_discard, T_card, E_nato))
 
 
 # scenario Star Wars with only a scoring card and an event that cannot happen in the discard pile: a log line, no choice; Star Wars removed: expect (specs/twilight_struggle/scenarios/star_wars_nothing_eligible.yaml:26)
@@ -13607,7 +13609,7 @@ def sc480_expect1(s: State) -> bool:
 
 # scenario Star Wars takes US/Japan Mutual Defense Pact: the US controls Japan and the pact goes into effect (not back to the discard): expect (specs/twilight_struggle/scenarios/star_wars_persistent_card.yaml:28)
 def sc480_expect2(s: State) -> bool:
-    return E_us_japan_mutual_defense_pact in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_us_japan_mutual_defense_pact)
 
 
 # scenario Star Wars takes US/Japan Mutual Defense Pact: the US controls Japan and the pact goes into effect (not back to the discard): expect (specs/twilight_struggle/scenarios/star_wars_persistent_card.yaml:29)
@@ -13617,12 +13619,12 @@ def sc480_expect3(s: State) -> bool:
 
 # scenario Star Wars takes US/Japan Mutual Defense Pact: the US controls Japan and the pact goes into effect (not back to the discard): expect (specs/twilight_struggle/scenarios/star_wars_persistent_card.yaml:30)
 def sc480_expect4(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_star_wars)
 
 
 # scenario Star Wars takes US/Japan Mutual Defense Pact: the US controls Japan and the pact goes into effect (not back to the discard): expect (specs/twilight_struggle/scenarios/star_wars_persistent_card.yaml:31)
 def sc480_expect5(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_fidel)
 
 
 # scenario Star Wars with the space race level (3 and 3): not playable as an event, only operations and the space race: setup (specs/twilight_struggle/scenarios/star_wars_prevented_level.yaml:10)
@@ -13670,17 +13672,17 @@ def sc482_expect1(s: State) -> bool:
 
 # scenario Star Wars takes Duck and Cover from the discard pile: DEFCON 4 to 3, US +2 VP; Duck and Cover back to the discard, Star Wars removed: expect (specs/twilight_struggle/scenarios/star_wars_us_event.yaml:28)
 def sc482_expect2(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Star Wars takes Duck and Cover from the discard pile: DEFCON 4 to 3, US +2 VP; Duck and Cover back to the discard, Star Wars removed: expect (specs/twilight_struggle/scenarios/star_wars_us_event.yaml:29)
 def sc482_expect3(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_star_wars)
 
 
 # scenario Star Wars takes Duck and Cover from the discard pile: DEFCON 4 to 3, US +2 VP; Duck and Cover back to the discard, Star Wars removed: expect (specs/twilight_struggle/scenarios/star_wars_us_event.yaml:30)
 def sc482_expect4(s: State) -> bool:
-    return (E_europe_scoring in s.z.piles[Z_discard]) and (E_nasser in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_europe_scoring)) and (s.holds(Z_discard, T_card, E_nasser))
 
 
 # scenario Star Wars takes Duck and Cover from the discard pile: DEFCON 4 to 3, US +2 VP; Duck and Cover back to the discard, Star Wars removed: expect (specs/twilight_struggle/scenarios/star_wars_us_event.yaml:31)
@@ -13723,17 +13725,17 @@ def sc483_expect0(s: State) -> bool:
 
 # scenario Star Wars takes Nasser, a USSR card: its event happens for the USSR (Egypt USSR +2, US loses half) and Nasser is removed: expect (specs/twilight_struggle/scenarios/star_wars_ussr_card.yaml:26)
 def sc483_expect1(s: State) -> bool:
-    return E_nasser in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_nasser)
 
 
 # scenario Star Wars takes Nasser, a USSR card: its event happens for the USSR (Egypt USSR +2, US loses half) and Nasser is removed: expect (specs/twilight_struggle/scenarios/star_wars_ussr_card.yaml:27)
 def sc483_expect2(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_star_wars)
 
 
 # scenario Star Wars takes Nasser, a USSR card: its event happens for the USSR (Egypt USSR +2, US loses half) and Nasser is removed: expect (specs/twilight_struggle/scenarios/star_wars_ussr_card.yaml:28)
 def sc483_expect3(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Star Wars takes Nasser, a USSR card: its event happens for the USSR (Egypt USSR +2, US loses half) and Nasser is removed: expect (specs/twilight_struggle/scenarios/star_wars_ussr_card.yaml:29)
@@ -13773,12 +13775,12 @@ def sc484_expect2(s: State) -> bool:
 
 # scenario Star Wars played by the USSR for operations, event first: the US takes Duck and Cover (DEFCON 5 to 4, +1 VP), then the USSR places 2: expect (specs/twilight_struggle/scenarios/star_wars_ussr_operations.yaml:27)
 def sc484_expect3(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_star_wars)
 
 
 # scenario Star Wars played by the USSR for operations, event first: the US takes Duck and Cover (DEFCON 5 to 4, +1 VP), then the USSR places 2: expect (specs/twilight_struggle/scenarios/star_wars_ussr_operations.yaml:28)
 def sc484_expect4(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Star Wars played by the USSR for operations with the US behind on the space race: no event, no timing question; discarded: setup (specs/twilight_struggle/scenarios/star_wars_ussr_operations_behind.yaml:11)
@@ -13802,12 +13804,12 @@ def sc485_expect0(s: State) -> bool:
 
 # scenario Star Wars played by the USSR for operations with the US behind on the space race: no event, no timing question; discarded: expect (specs/twilight_struggle/scenarios/star_wars_ussr_operations_behind.yaml:24)
 def sc485_expect1(s: State) -> bool:
-    return E_star_wars in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_star_wars)
 
 
 # scenario Star Wars played by the USSR for operations with the US behind on the space race: no event, no timing question; discarded: expect (specs/twilight_struggle/scenarios/star_wars_ussr_operations_behind.yaml:25)
 def sc485_expect2(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario Star Wars played by the USSR for operations with the US behind on the space race: no event, no timing question; discarded: expect (specs/twilight_struggle/scenarios/star_wars_ussr_operations_behind.yaml:26)
@@ -13859,7 +13861,7 @@ def sc487_expect2(s: State) -> bool:
 
 # scenario Suez Crisis removes 2 from the UK, 1 from France and 1 from Israel and is removed: expect (specs/twilight_struggle/scenarios/suez_crisis_event.yaml:19)
 def sc487_expect3(s: State) -> bool:
-    return E_suez_crisis in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_suez_crisis)
 
 
 # scenario Suez Crisis with only 2 US influence to remove stops after 2: setup (specs/twilight_struggle/scenarios/suez_crisis_stops_early.yaml:8)
@@ -13886,7 +13888,7 @@ def sc488_expect1(s: State) -> bool:
 
 # scenario Suez Crisis with only 2 US influence to remove stops after 2: expect (specs/twilight_struggle/scenarios/suez_crisis_stops_early.yaml:19)
 def sc488_expect2(s: State) -> bool:
-    return E_suez_crisis in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_suez_crisis)
 
 
 # scenario Suez Crisis: after 2 from the UK, the UK is no longer offered: setup (specs/twilight_struggle/scenarios/suez_crisis_two_per_country.yaml:7)
@@ -13935,7 +13937,7 @@ def sc490_expect3(s: State) -> bool:
 
 # scenario Suez Crisis played by the US for operations (event first) fires for the USSR and is removed: expect (specs/twilight_struggle/scenarios/suez_crisis_us_operations.yaml:20)
 def sc490_expect4(s: State) -> bool:
-    return E_suez_crisis in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_suez_crisis)
 
 
 # scenario Summit at DEFCON 5: the winner (the US, not the player) may only degrade or keep: setup (specs/twilight_struggle/scenarios/summit_defcon_5_no_improve.yaml:10)
@@ -14039,7 +14041,7 @@ def sc494_expect2(s: State) -> bool:
 
 # scenario Summit: the US dominates Central and South America (+2): its 3 beats the USSR's 4; the US gains 2 VP and improves DEFCON 3 to 4: expect (specs/twilight_struggle/scenarios/summit_region_bonus.yaml:28)
 def sc494_expect3(s: State) -> bool:
-    return E_summit in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_summit)
 
 
 # scenario Summit tie: the US's 2 + 1 (it dominates Central America) equals the USSR's 3; no VP, no DEFCON change, no reroll: setup (specs/twilight_struggle/scenarios/summit_tie.yaml:10)
@@ -14075,7 +14077,7 @@ def sc495_expect2(s: State) -> bool:
 
 # scenario Summit tie: the US's 2 + 1 (it dominates Central America) equals the USSR's 3; no VP, no DEFCON change, no reroll: expect (specs/twilight_struggle/scenarios/summit_tie.yaml:25)
 def sc495_expect3(s: State) -> bool:
-    return E_summit in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_summit)
 
 
 # scenario Summit by the USSR: 5 against 2, the USSR gains 2 VP and degrades DEFCON 4 to 3; discarded: setup (specs/twilight_struggle/scenarios/summit_ussr_wins_degrade.yaml:9)
@@ -14107,7 +14109,7 @@ def sc496_expect2(s: State) -> bool:
 
 # scenario Summit by the USSR: 5 against 2, the USSR gains 2 VP and degrades DEFCON 4 to 3; discarded: expect (specs/twilight_struggle/scenarios/summit_ussr_wins_degrade.yaml:22)
 def sc496_expect3(s: State) -> bool:
-    return E_summit in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_summit)
 
 
 # scenario Tear Down this Wall: US +3 in East Germany, then the US is asked yes/no whether to make a free coup or realignment rolls in Europe: setup (specs/twilight_struggle/scenarios/tear_down_this_wall_ask.yaml:8)
@@ -14166,7 +14168,7 @@ def sc499_expect2(s: State) -> bool:
 
 # scenario Tear Down this Wall declined: only US +3 in East Germany; no roll, DEFCON and milops unchanged; the card stays in effect: expect (specs/twilight_struggle/scenarios/tear_down_this_wall_declined.yaml:18)
 def sc499_expect3(s: State) -> bool:
-    return E_tear_down_this_wall in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_tear_down_this_wall)
 
 
 # scenario Tear Down this Wall at DEFCON 4: Europe is closed to realignments, so after yes only the free coup is offered: setup (specs/twilight_struggle/scenarios/tear_down_this_wall_defcon_4_only_coup.yaml:8)
@@ -14215,7 +14217,7 @@ def sc501_expect3(s: State) -> bool:
 
 # scenario Tear Down this Wall at DEFCON 4: free coup in East Germany, 6 + 3 - 6 = 3 clears the USSR's 3; DEFCON 4 -> 3, no milops; the card stays in effect: expect (specs/twilight_struggle/scenarios/tear_down_this_wall_free_coup_defcon_4.yaml:24)
 def sc501_expect4(s: State) -> bool:
-    return E_tear_down_this_wall in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_tear_down_this_wall)
 
 
 # scenario Tear Down this Wall at DEFCON 5: after yes, the US chooses a free coup or realignment rolls: setup (specs/twilight_struggle/scenarios/tear_down_this_wall_kinds.yaml:8)
@@ -14249,7 +14251,7 @@ def sc503_expect0(s: State) -> bool:
 
 # scenario Tear Down this Wall with no USSR influence in Europe: US +3 in East Germany and no question: expect (specs/twilight_struggle/scenarios/tear_down_this_wall_no_target.yaml:19)
 def sc503_expect1(s: State) -> bool:
-    return E_tear_down_this_wall in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_tear_down_this_wall)
 
 
 # scenario Tear Down this Wall, realign: 3 rolls in Europe (East Germany twice: USSR 3 -> 1 -> 0; Finland: a tie); no milops, DEFCON unchanged: setup (specs/twilight_struggle/scenarios/tear_down_this_wall_realign.yaml:10)
@@ -14279,7 +14281,7 @@ def sc504_expect2(s: State) -> bool:
 
 # scenario Tear Down this Wall, realign: 3 rolls in Europe (East Germany twice: USSR 3 -> 1 -> 0; Finland: a tie); no milops, DEFCON unchanged: expect (specs/twilight_struggle/scenarios/tear_down_this_wall_realign.yaml:22)
 def sc504_expect3(s: State) -> bool:
-    return E_tear_down_this_wall in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_tear_down_this_wall)
 
 
 # scenario Tear Down this Wall, realign: the first roll is offered in the European countries holding USSR influence: setup (specs/twilight_struggle/scenarios/tear_down_this_wall_realign_targets.yaml:8)
@@ -14326,7 +14328,7 @@ def sc506_expect3(s: State) -> bool:
 
 # scenario Tear Down this Wall played by the USSR for operations, operations first: USSR +3 in Poland, then the US's event: +3 East Germany and a free coup in Poland (5 + 3 - 6 = 2); DEFCON 5 -> 4, no milops: expect (specs/twilight_struggle/scenarios/tear_down_this_wall_ussr_operations.yaml:23)
 def sc506_expect4(s: State) -> bool:
-    return E_tear_down_this_wall in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_tear_down_this_wall)
 
 
 # scenario Terrorism as the US event against an empty USSR hand: nothing is discarded, a log line says so; Terrorism is discarded: setup (specs/twilight_struggle/scenarios/terrorism_empty_hand.yaml:7)
@@ -14346,12 +14348,12 @@ def sc507_expect0(s: State) -> bool:
 
 # scenario Terrorism as the US event against an empty USSR hand: nothing is discarded, a log line says so; Terrorism is discarded: expect (specs/twilight_struggle/scenarios/terrorism_empty_hand.yaml:16)
 def sc507_expect1(s: State) -> bool:
-    return E_terrorism in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_terrorism)
 
 
 # scenario Terrorism as the US event against an empty USSR hand: nothing is discarded, a log line says so; Terrorism is discarded: expect (specs/twilight_struggle/scenarios/terrorism_empty_hand.yaml:17)
 def sc507_expect2(s: State) -> bool:
-    return E_nato in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_nato)
 
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect and 1 US card: that card is discarded, then a log line says the US has no card left: setup (specs/twilight_struggle/scenarios/terrorism_ihc_us_one_card_left.yaml:8)
@@ -14371,12 +14373,12 @@ def sc508_expect0(s: State) -> bool:
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect and 1 US card: that card is discarded, then a log line says the US has no card left: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_one_card_left.yaml:17)
 def sc508_expect1(s: State) -> bool:
-    return E_nato in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nato)
 
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect and 1 US card: that card is discarded, then a log line says the US has no card left: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_one_card_left.yaml:18)
 def sc508_expect2(s: State) -> bool:
-    return E_terrorism in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_terrorism)
 
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect: the US's two cards are both discarded (no event happens); the China Card is not a hand card: setup (specs/twilight_struggle/scenarios/terrorism_ihc_us_two_of_two.yaml:9)
@@ -14397,7 +14399,7 @@ def sc509_expect0(s: State) -> bool:
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect: the US's two cards are both discarded (no event happens); the China Card is not a hand card: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_two_of_two.yaml:19)
 def sc509_expect1(s: State) -> bool:
-    return (E_nato in s.z.piles[Z_discard]) and (E_containment in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_nato)) and (s.holds(Z_discard, T_card, E_containment))
 
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect: the US's two cards are both discarded (no event happens); the China Card is not a hand card: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_two_of_two.yaml:20)
@@ -14407,12 +14409,12 @@ def sc509_expect2(s: State) -> bool:
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect: the US's two cards are both discarded (no event happens); the China Card is not a hand card: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_two_of_two.yaml:21)
 def sc509_expect3(s: State) -> bool:
-    return E_china_card in s.z.piles[(Z_china + P_usa)]
+    return s.holds((Z_china + P_usa), T_card, E_china_card)
 
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect: the US's two cards are both discarded (no event happens); the China Card is not a hand card: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_two_of_two.yaml:22)
 def sc509_expect4(s: State) -> bool:
-    return E_terrorism in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_terrorism)
 
 
 # scenario Terrorism (neutral) in the US hand: offered as event, operations and space race: setup (specs/twilight_struggle/scenarios/terrorism_legal.yaml:7)
@@ -14435,7 +14437,7 @@ def sc511_setup(s: State) -> None:
 
 # scenario Terrorism played by the USSR for operations: a neutral card's event does not fire; the US keeps its card: expect (specs/twilight_struggle/scenarios/terrorism_operations_no_discard.yaml:14)
 def sc511_expect0(s: State) -> bool:
-    return E_nato in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_nato)
 
 
 # scenario Terrorism played by the USSR for operations: a neutral card's event does not fire; the US keeps its card: expect (specs/twilight_struggle/scenarios/terrorism_operations_no_discard.yaml:15)
@@ -14445,7 +14447,7 @@ def sc511_expect1(s: State) -> bool:
 
 # scenario Terrorism played by the USSR for operations: a neutral card's event does not fire; the US keeps its card: expect (specs/twilight_struggle/scenarios/terrorism_operations_no_discard.yaml:16)
 def sc511_expect2(s: State) -> bool:
-    return E_terrorism in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_terrorism)
 
 
 # scenario Terrorism as the US event with Iranian Hostage Crisis in effect: the USSR victim still discards only 1 of its 2 cards; Terrorism is discarded: setup (specs/twilight_struggle/scenarios/terrorism_us_event_ihc_one_card.yaml:11)
@@ -14469,7 +14471,9 @@ def sc512_expect0(s: State) -> bool:
 
 # scenario Terrorism as the US event with Iranian Hostage Crisis in effect: the USSR victim still discards only 1 of its 2 cards; Terrorism is discarded: expect (specs/twilight_struggle/scenarios/terrorism_us_event_ihc_one_card.yaml:24)
 def sc512_expect1(s: State) -> bool:
-    return (E_vietnam_revolts in s.z.piles[Z_discard]) and (E_blockade in s.z.piles[(Z_hand + P_ussr)])
+    return (s.holds(Z_discard, T_card, E_vietnam_revolts)) and (
+        s.holds((Z_hand + P_ussr), T_card, E_blockade)
+    )
 
 
 # scenario Terrorism as the US event with Iranian Hostage Crisis in effect: the USSR victim still discards only 1 of its 2 cards; Terrorism is discarded: expect (specs/twilight_struggle/scenarios/terrorism_us_event_ihc_one_card.yaml:25)
@@ -14479,12 +14483,12 @@ def sc512_expect2(s: State) -> bool:
 
 # scenario Terrorism as the US event with Iranian Hostage Crisis in effect: the USSR victim still discards only 1 of its 2 cards; Terrorism is discarded: expect (specs/twilight_struggle/scenarios/terrorism_us_event_ihc_one_card.yaml:26)
 def sc512_expect3(s: State) -> bool:
-    return E_terrorism in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_terrorism)
 
 
 # scenario Terrorism as the US event with Iranian Hostage Crisis in effect: the USSR victim still discards only 1 of its 2 cards; Terrorism is discarded: expect (specs/twilight_struggle/scenarios/terrorism_us_event_ihc_one_card.yaml:27)
 def sc512_expect4(s: State) -> bool:
-    return E_iranian_hostage_crisis in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis)
 
 
 # scenario Terrorism as the USSR event without Iranian Hostage Crisis: the US discards exactly 1 of its 3 cards at random; Terrorism is discarded (not removed): setup (specs/twilight_struggle/scenarios/terrorism_ussr_event.yaml:10)
@@ -14505,22 +14509,22 @@ def sc513_expect0(s: State) -> bool:
 
 # scenario Terrorism as the USSR event without Iranian Hostage Crisis: the US discards exactly 1 of its 3 cards at random; Terrorism is discarded (not removed): expect (specs/twilight_struggle/scenarios/terrorism_ussr_event.yaml:20)
 def sc513_expect1(s: State) -> bool:
-    return E_marshall_plan in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_marshall_plan)
 
 
 # scenario Terrorism as the USSR event without Iranian Hostage Crisis: the US discards exactly 1 of its 3 cards at random; Terrorism is discarded (not removed): expect (specs/twilight_struggle/scenarios/terrorism_ussr_event.yaml:21)
 def sc513_expect2(s: State) -> bool:
-    return (E_nato in s.z.piles[(Z_hand + P_usa)]) and (E_containment in s.z.piles[(Z_hand + P_usa)])
+    return (s.holds((Z_hand + P_usa), T_card, E_nato)) and (s.holds((Z_hand + P_usa), T_card, E_containment))
 
 
 # scenario Terrorism as the USSR event without Iranian Hostage Crisis: the US discards exactly 1 of its 3 cards at random; Terrorism is discarded (not removed): expect (specs/twilight_struggle/scenarios/terrorism_ussr_event.yaml:22)
 def sc513_expect3(s: State) -> bool:
-    return E_marshall_plan not in s.z.piles[Z_in_effect]
+    return not s.holds(Z_in_effect, T_card, E_marshall_plan)
 
 
 # scenario Terrorism as the USSR event without Iranian Hostage Crisis: the US discards exactly 1 of its 3 cards at random; Terrorism is discarded (not removed): expect (specs/twilight_struggle/scenarios/terrorism_ussr_event.yaml:23)
 def sc513_expect4(s: State) -> bool:
-    return (E_terrorism in s.z.piles[Z_discard]) and (E_terrorism not in s.z.piles[Z_removed])
+    return (s.holds(Z_discard, T_card, E_terrorism)) and (not s.holds(Z_removed, T_card, E_terrorism))
 
 
 # scenario Terrorism as the USSR event without Iranian Hostage Crisis: the US discards exactly 1 of its 3 cards at random; Terrorism is discarded (not removed): expect (specs/twilight_struggle/scenarios/terrorism_ussr_event.yaml:24)
@@ -14549,12 +14553,12 @@ def sc514_expect1(s: State) -> bool:
 
 # scenario The Cambridge Five: Asia Scoring revealed, the USSR adds 1 influence in India: expect (specs/twilight_struggle/scenarios/the_cambridge_five_asia_scoring.yaml:18)
 def sc514_expect2(s: State) -> bool:
-    return E_asia_scoring in s.z.piles[(Z_hand + P_usa)]
+    return s.holds((Z_hand + P_usa), T_card, E_asia_scoring)
 
 
 # scenario The Cambridge Five: Asia Scoring revealed, the USSR adds 1 influence in India: expect (specs/twilight_struggle/scenarios/the_cambridge_five_asia_scoring.yaml:19)
 def sc514_expect3(s: State) -> bool:
-    return E_the_cambridge_five in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_the_cambridge_five)
 
 
 # scenario The Cambridge Five: the US holds Asia Scoring, so the USSR may add 1 to any Asian country or pass: setup (specs/twilight_struggle/scenarios/the_cambridge_five_asia_scoring_legal.yaml:8)
@@ -14587,7 +14591,7 @@ def sc516_expect1(s: State) -> bool:
 
 # scenario The Cambridge Five played by the US for operations: the USSR event fires (Asia Scoring revealed): expect (specs/twilight_struggle/scenarios/the_cambridge_five_by_us_ops.yaml:18)
 def sc516_expect2(s: State) -> bool:
-    return E_the_cambridge_five in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_the_cambridge_five)
 
 
 # scenario The Cambridge Five cannot be played as an event in the Late War (turn 8): setup (specs/twilight_struggle/scenarios/the_cambridge_five_late_war.yaml:8)
@@ -14621,7 +14625,7 @@ def sc518_expect0(s: State) -> bool:
 
 # scenario The Cambridge Five: the US holds no scoring card, nothing happens: expect (specs/twilight_struggle/scenarios/the_cambridge_five_no_scoring_card.yaml:16)
 def sc518_expect1(s: State) -> bool:
-    return E_the_cambridge_five in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_the_cambridge_five)
 
 
 # scenario The Iron Lady as the US event: US +1 VP, USSR +1 in Argentina (1 -> 2), USSR's 3 in the UK removed (US 5 stays); the card stays in effect: setup (specs/twilight_struggle/scenarios/the_iron_lady_event.yaml:8)
@@ -14659,12 +14663,14 @@ def sc519_expect3(s: State) -> bool:
 
 # scenario The Iron Lady as the US event: US +1 VP, USSR +1 in Argentina (1 -> 2), USSR's 3 in the UK removed (US 5 stays); the card stays in effect: expect (specs/twilight_struggle/scenarios/the_iron_lady_event.yaml:21)
 def sc519_expect4(s: State) -> bool:
-    return E_the_iron_lady in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_iron_lady)
 
 
 # scenario The Iron Lady as the US event: US +1 VP, USSR +1 in Argentina (1 -> 2), USSR's 3 in the UK removed (US 5 stays); the card stays in effect: expect (specs/twilight_struggle/scenarios/the_iron_lady_event.yaml:22)
 def sc519_expect5(s: State) -> bool:
-    return (E_the_iron_lady not in s.z.piles[Z_removed]) and (E_the_iron_lady not in s.z.piles[Z_discard])
+    return (not s.holds(Z_removed, T_card, E_the_iron_lady)) and (
+        not s.holds(Z_discard, T_card, E_the_iron_lady)
+    )
 
 
 # scenario The Iron Lady in the US hand: offered as event, operations and space race (the event asks nothing): setup (specs/twilight_struggle/scenarios/the_iron_lady_legal.yaml:8)
@@ -14692,7 +14698,7 @@ def sc521_setup(s: State) -> None:
 
 # scenario After the US plays The Iron Lady as its event, the USSR's Socialist Governments is no longer offered as an event (operations and space race only): expect (specs/twilight_struggle/scenarios/the_iron_lady_prevents_socialist_governments.yaml:21)
 def sc521_expect0(s: State) -> bool:
-    return E_the_iron_lady in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_iron_lady)
 
 
 # scenario After the US plays The Iron Lady as its event, the USSR's Socialist Governments is no longer offered as an event (operations and space race only): expect (specs/twilight_struggle/scenarios/the_iron_lady_prevents_socialist_governments.yaml:22)
@@ -14720,7 +14726,7 @@ def sc522_setup(s: State) -> None:
 
 # scenario After The Iron Lady was played, the US plays Socialist Governments for operations: no timing question, no event; Italy keeps its 2 US: expect (specs/twilight_struggle/scenarios/the_iron_lady_socialist_governments_us_operations.yaml:21)
 def sc522_expect0(s: State) -> bool:
-    return E_the_iron_lady in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_iron_lady)
 
 
 # scenario After The Iron Lady was played, the US plays Socialist Governments for operations: no timing question, no event; Italy keeps its 2 US: expect (specs/twilight_struggle/scenarios/the_iron_lady_socialist_governments_us_operations.yaml:22)
@@ -14755,12 +14761,14 @@ def sc523_expect2(s: State) -> bool:
 
 # scenario The Iron Lady played by the USSR for operations, operations first: the USSR's UK 1 -> 4, then all 4 are removed by the US event; Argentina 0 -> 1 USSR; US +1 VP; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_iron_lady_ussr_operations.yaml:20)
 def sc523_expect3(s: State) -> bool:
-    return E_the_iron_lady in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_iron_lady)
 
 
 # scenario The Iron Lady played by the USSR for operations, operations first: the USSR's UK 1 -> 4, then all 4 are removed by the US event; Argentina 0 -> 1 USSR; US +1 VP; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_iron_lady_ussr_operations.yaml:21)
 def sc523_expect4(s: State) -> bool:
-    return (E_the_iron_lady not in s.z.piles[Z_removed]) and (E_the_iron_lady not in s.z.piles[Z_discard])
+    return (not s.holds(Z_removed, T_card, E_the_iron_lady)) and (
+        not s.holds(Z_discard, T_card, E_the_iron_lady)
+    )
 
 
 # scenario The Reformer: after 2 in Poland, Poland is no longer offered; every other European country is, even US-controlled UK: setup (specs/twilight_struggle/scenarios/the_reformer_at_most_two_per_country.yaml:9)
@@ -14780,7 +14788,7 @@ def sc524_expect0(s: State) -> bool:
 
 # scenario The Reformer: after 2 in Poland, Poland is no longer offered; every other European country is, even US-controlled UK: expect (specs/twilight_struggle/scenarios/the_reformer_at_most_two_per_country.yaml:18)
 def sc524_expect1(s: State) -> bool:
-    return E_the_reformer in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_the_reformer)
 
 
 # scenario After The Reformer the USSR's coup targets are only outside Europe: West Germany, UK and Canada are not offered: setup (specs/twilight_struggle/scenarios/the_reformer_coup_targets.yaml:9)
@@ -14856,7 +14864,7 @@ def sc526_expect5(s: State) -> bool:
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:26)
 def sc526_expect6(s: State) -> bool:
-    return E_the_reformer in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_reformer)
 
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:27)
@@ -14899,7 +14907,7 @@ def sc527_expect2(s: State) -> bool:
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: expect (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:21)
 def sc527_expect3(s: State) -> bool:
-    return E_the_reformer in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_reformer)
 
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: expect (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:22)
@@ -14931,7 +14939,7 @@ def sc528_expect0(s: State) -> bool:
 
 # scenario After The Reformer, with US influence only in Europe, the USSR's operations offer place_influence and realign but no coup: expect (specs/twilight_struggle/scenarios/the_reformer_no_coup_kind.yaml:22)
 def sc528_expect1(s: State) -> bool:
-    return E_the_reformer in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_reformer)
 
 
 # scenario After The Reformer, with US influence only in Europe, the USSR's operations offer place_influence and realign but no coup: expect (specs/twilight_struggle/scenarios/the_reformer_no_coup_kind.yaml:23)
@@ -14970,7 +14978,7 @@ def sc529_expect1(s: State) -> bool:
 
 # scenario After The Reformer the USSR may still realign in Europe: a roll in West Germany takes the US's 1 influence: expect (specs/twilight_struggle/scenarios/the_reformer_realign_in_europe.yaml:26)
 def sc529_expect2(s: State) -> bool:
-    return E_nasser in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nasser)
 
 
 # scenario After The Reformer the USSR may still realign in Europe: a roll in West Germany takes the US's 1 influence: expect (specs/twilight_struggle/scenarios/the_reformer_realign_in_europe.yaml:27)
@@ -15017,7 +15025,7 @@ def sc530_expect4(s: State) -> bool:
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:29)
 def sc530_expect5(s: State) -> bool:
-    return E_the_reformer in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_the_reformer)
 
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:30)
@@ -15071,7 +15079,7 @@ def sc531_expect4(s: State) -> bool:
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:22)
 def sc531_expect5(s: State) -> bool:
-    return E_the_voice_of_america in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_the_voice_of_america)
 
 
 # scenario The Voice of America offers only non-European countries with USSR influence; after 2 from North Korea it is no longer offered: setup (specs/twilight_struggle/scenarios/the_voice_of_america_legal.yaml:9)
@@ -15127,7 +15135,7 @@ def sc534_expect1(s: State) -> bool:
 
 # scenario The Voice of America with USSR influence outside Europe only in North Korea (3): 2 removed, then the event stops with 1 left: expect (specs/twilight_struggle/scenarios/the_voice_of_america_stops_at_two_per_country.yaml:21)
 def sc534_expect2(s: State) -> bool:
-    return E_the_voice_of_america in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_the_voice_of_america)
 
 
 # scenario The Voice of America with USSR influence outside Europe only in North Korea (3): 2 removed, then the event stops with 1 left: expect (specs/twilight_struggle/scenarios/the_voice_of_america_stops_at_two_per_country.yaml:22)
@@ -15157,7 +15165,7 @@ def sc535_expect1(s: State) -> bool:
 
 # scenario The Voice of America played by the USSR for operations, operations first: USSR 2 in Afghanistan, then the US removes them and 2 from North Korea; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_ussr_operations.yaml:19)
 def sc535_expect2(s: State) -> bool:
-    return E_the_voice_of_america in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_the_voice_of_america)
 
 
 # scenario Truman Doctrine removes all USSR influence from Italy and is removed: setup (specs/twilight_struggle/scenarios/truman_doctrine_event.yaml:8)
@@ -15207,7 +15215,7 @@ def sc536_expect4(s: State) -> bool:
 
 # scenario Truman Doctrine removes all USSR influence from Italy and is removed: expect (specs/twilight_struggle/scenarios/truman_doctrine_event.yaml:26)
 def sc536_expect5(s: State) -> bool:
-    return E_truman_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_truman_doctrine)
 
 
 # scenario Truman Doctrine offers exactly the uncontrolled European countries with USSR influence: setup (specs/twilight_struggle/scenarios/truman_doctrine_legal.yaml:8)
@@ -15253,7 +15261,7 @@ def sc538_expect0(s: State) -> bool:
 
 # scenario Truman Doctrine with no uncontrolled European country holding USSR influence: nothing happens, no question: expect (specs/twilight_struggle/scenarios/truman_doctrine_no_target.yaml:18)
 def sc538_expect1(s: State) -> bool:
-    return E_truman_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_truman_doctrine)
 
 
 # scenario Truman Doctrine played by the USSR for operations fires for the US (event first) and is removed: setup (specs/twilight_struggle/scenarios/truman_doctrine_ussr_operations.yaml:8)
@@ -15292,7 +15300,7 @@ def sc539_expect3(s: State) -> bool:
 
 # scenario Truman Doctrine played by the USSR for operations fires for the US (event first) and is removed: expect (specs/twilight_struggle/scenarios/truman_doctrine_ussr_operations.yaml:22)
 def sc539_expect4(s: State) -> bool:
-    return E_truman_doctrine in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_truman_doctrine)
 
 
 # scenario Influence cost: the first marker in US-controlled Turkey costs 2, the next ones 1: setup (specs/twilight_struggle/scenarios/turkey_influence_cost.yaml:8)
@@ -15316,7 +15324,7 @@ def sc540_expect1(s: State) -> bool:
 
 # scenario Influence cost: the first marker in US-controlled Turkey costs 2, the next ones 1: expect (specs/twilight_struggle/scenarios/turkey_influence_cost.yaml:16)
 def sc540_expect2(s: State) -> bool:
-    return E_nuclear_test_ban in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_nuclear_test_ban)
 
 
 # scenario Influence cost: with 1 US marker Turkey is not controlled, so every marker costs 1: setup (specs/twilight_struggle/scenarios/turkey_uncontrolled_cost.yaml:7)
@@ -15377,7 +15385,7 @@ def sc543_expect2(s: State) -> bool:
 
 # scenario U2 Incident's UN Intervention bonus lasts only this turn: it is gone at turn 2: expect (specs/twilight_struggle/scenarios/u2_incident_ends_with_turn.yaml:19)
 def sc543_expect3(s: State) -> bool:
-    return E_u2_incident in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_u2_incident)
 
 
 # scenario U2 Incident as the USSR event: USSR +1 VP, the card is removed, and the UN Intervention bonus is set for this turn: setup (specs/twilight_struggle/scenarios/u2_incident_event.yaml:7)
@@ -15404,7 +15412,7 @@ def sc544_expect1(s: State) -> bool:
 
 # scenario U2 Incident as the USSR event: USSR +1 VP, the card is removed, and the UN Intervention bonus is set for this turn: expect (specs/twilight_struggle/scenarios/u2_incident_event.yaml:19)
 def sc544_expect2(s: State) -> bool:
-    return E_u2_incident in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_u2_incident)
 
 
 # scenario U2 Incident as the USSR event: USSR +1 VP, the card is removed, and the UN Intervention bonus is set for this turn: expect (specs/twilight_struggle/scenarios/u2_incident_event.yaml:20)
@@ -15446,7 +15454,7 @@ def sc545_expect1(s: State) -> bool:
 
 # scenario U2 Incident: UN Intervention played for operations (not as an event) gives no extra VP: expect (specs/twilight_struggle/scenarios/u2_incident_un_intervention_operations.yaml:20)
 def sc545_expect2(s: State) -> bool:
-    return (E_un_intervention in s.z.piles[Z_discard]) and (E_fidel in s.z.piles[(Z_hand + P_usa)])
+    return (s.holds(Z_discard, T_card, E_un_intervention)) and (s.holds((Z_hand + P_usa), T_card, E_fidel))
 
 
 # scenario U2 Incident: UN Intervention played for operations (not as an event) gives no extra VP: expect (specs/twilight_struggle/scenarios/u2_incident_un_intervention_operations.yaml:21)
@@ -15478,7 +15486,7 @@ def sc546_expect1(s: State) -> bool:
 
 # scenario U2 Incident played by the US for operations (event first, 3 in Japan): the USSR gains 1 VP and the bonus is set; the card is removed: expect (specs/twilight_struggle/scenarios/u2_incident_us_operations.yaml:20)
 def sc546_expect2(s: State) -> bool:
-    return E_u2_incident in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_u2_incident)
 
 
 # scenario U2 Incident played by the US for operations (event first, 3 in Japan): the USSR gains 1 VP and the bonus is set; the card is removed: expect (specs/twilight_struggle/scenarios/u2_incident_us_operations.yaml:21)
@@ -15520,7 +15528,7 @@ def sc547_expect2(s: State) -> bool:
 
 # scenario U2 Incident, then the US plays UN Intervention as an event (with Fidel): the USSR gains 1 more VP (2 in all): expect (specs/twilight_struggle/scenarios/u2_incident_us_un_intervention.yaml:21)
 def sc547_expect3(s: State) -> bool:
-    return (E_un_intervention in s.z.piles[Z_discard]) and (E_fidel in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_un_intervention)) and (s.holds(Z_discard, T_card, E_fidel))
 
 
 # scenario U2 Incident, then the US plays UN Intervention as an event (with Fidel): the USSR gains 1 more VP (2 in all): expect (specs/twilight_struggle/scenarios/u2_incident_us_un_intervention.yaml:22)
@@ -15557,7 +15565,7 @@ def sc548_expect2(s: State) -> bool:
 
 # scenario U2 Incident, then the USSR itself plays UN Intervention as an event (with Duck and Cover) in round 2: USSR +1 more VP: expect (specs/twilight_struggle/scenarios/u2_incident_ussr_un_intervention.yaml:22)
 def sc548_expect3(s: State) -> bool:
-    return (E_duck_and_cover in s.z.piles[Z_discard]) and (E_un_intervention in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_duck_and_cover)) and (s.holds(Z_discard, T_card, E_un_intervention))
 
 
 # scenario U2 Incident, then the USSR itself plays UN Intervention as an event (with Duck and Cover) in round 2: USSR +1 more VP: expect (specs/twilight_struggle/scenarios/u2_incident_ussr_un_intervention.yaml:23)
@@ -15593,12 +15601,12 @@ def sc549_expect2(s: State) -> bool:
 
 # scenario UN Intervention with Fidel: Fidel's event does not happen, the US uses its 2 ops, Fidel is discarded: expect (specs/twilight_struggle/scenarios/un_intervention_cancels_fidel.yaml:19)
 def sc549_expect3(s: State) -> bool:
-    return E_fidel in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_fidel)
 
 
 # scenario UN Intervention with Fidel: Fidel's event does not happen, the US uses its 2 ops, Fidel is discarded: expect (specs/twilight_struggle/scenarios/un_intervention_cancels_fidel.yaml:20)
 def sc549_expect4(s: State) -> bool:
-    return E_un_intervention in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_un_intervention)
 
 
 # scenario UN Intervention with Fidel: Fidel's event does not happen, the US uses its 2 ops, Fidel is discarded: expect (specs/twilight_struggle/scenarios/un_intervention_cancels_fidel.yaml:21)
@@ -15699,7 +15707,7 @@ def sc553_expect2(s: State) -> bool:
 
 # scenario US/Japan Mutual Defense Pact: Japan with 2 USSR influence gets US influence 6 (USSR + 4) and the card stays in effect: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_event.yaml:19)
 def sc553_expect3(s: State) -> bool:
-    return E_us_japan_mutual_defense_pact in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_us_japan_mutual_defense_pact)
 
 
 # scenario US/Japan Mutual Defense Pact: Japan with 2 USSR influence gets US influence 6 (USSR + 4) and the card stays in effect: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_event.yaml:20)
@@ -15736,7 +15744,7 @@ def sc554_expect2(s: State) -> bool:
 
 # scenario US/Japan Mutual Defense Pact played by the USSR for operations fires for the US and stays in effect: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_ussr_operations.yaml:20)
 def sc554_expect3(s: State) -> bool:
-    return E_us_japan_mutual_defense_pact in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_us_japan_mutual_defense_pact)
 
 
 # scenario US/Japan Mutual Defense Pact played by the USSR for operations fires for the US and stays in effect: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_ussr_operations.yaml:21)
@@ -15766,7 +15774,7 @@ def sc555_expect1(s: State) -> bool:
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:19)
 def sc555_expect2(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and (not s.v_china_face_up)
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and (not s.v_china_face_up)
 
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:20)
@@ -15781,7 +15789,7 @@ def sc555_expect4(s: State) -> bool:
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:22)
 def sc555_expect5(s: State) -> bool:
-    return E_ussuri_river_skirmish in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ussuri_river_skirmish)
 
 
 # scenario Ussuri River Skirmish, US holds the China Card: the placements offer the 15 Asian countries; after 2 in Pakistan, Pakistan is not offered: setup (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds_legal.yaml:9)
@@ -15816,7 +15824,7 @@ def sc558_setup(s: State) -> None:
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:17)
 def sc558_expect0(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:18)
@@ -15836,7 +15844,7 @@ def sc558_expect3(s: State) -> bool:
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:21)
 def sc558_expect4(s: State) -> bool:
-    return E_ussuri_river_skirmish in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ussuri_river_skirmish)
 
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:22)
@@ -15854,7 +15862,7 @@ def sc559_setup(s: State) -> None:
 
 # scenario Ussuri River Skirmish played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face up, the USSR places 3, and the US may play the China Card at once: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_operations.yaml:15)
 def sc559_expect0(s: State) -> bool:
-    return (E_china_card in s.z.piles[(Z_china + P_usa)]) and s.v_china_face_up
+    return (s.holds((Z_china + P_usa), T_card, E_china_card)) and s.v_china_face_up
 
 
 # scenario Ussuri River Skirmish played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face up, the USSR places 3, and the US may play the China Card at once: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_operations.yaml:16)
@@ -15869,7 +15877,7 @@ def sc559_expect2(s: State) -> bool:
 
 # scenario Ussuri River Skirmish played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face up, the USSR places 3, and the US may play the China Card at once: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_operations.yaml:18)
 def sc559_expect3(s: State) -> bool:
-    return E_ussuri_river_skirmish in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_ussuri_river_skirmish)
 
 
 # scenario Vietnam Revolts bonus: a later 2-op USSR card spent all in Southeast Asia places 3 (Vietnam, Laos/Cambodia, Thailand): setup (specs/twilight_struggle/scenarios/vietnam_revolts_bonus_in_southeast_asia.yaml:8)
@@ -15898,7 +15906,7 @@ def sc560_expect2(s: State) -> bool:
 
 # scenario Vietnam Revolts bonus: a later 2-op USSR card spent all in Southeast Asia places 3 (Vietnam, Laos/Cambodia, Thailand): expect (specs/twilight_struggle/scenarios/vietnam_revolts_bonus_in_southeast_asia.yaml:18)
 def sc560_expect3(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_korean_war)
 
 
 # scenario Vietnam Revolts bonus lost: a 2-op card with one marker outside Southeast Asia places only 2: setup (specs/twilight_struggle/scenarios/vietnam_revolts_bonus_lost_outside.yaml:8)
@@ -15922,7 +15930,7 @@ def sc561_expect1(s: State) -> bool:
 
 # scenario Vietnam Revolts bonus lost: a 2-op card with one marker outside Southeast Asia places only 2: expect (specs/twilight_struggle/scenarios/vietnam_revolts_bonus_lost_outside.yaml:17)
 def sc561_expect2(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_korean_war)
 
 
 # scenario Vietnam Revolts bonus lost: a first marker outside Southeast Asia leaves 1 op, not 2: setup (specs/twilight_struggle/scenarios/vietnam_revolts_bonus_outside_first.yaml:7)
@@ -15962,7 +15970,7 @@ def sc563_expect1(s: State) -> bool:
 
 # scenario Vietnam Revolts bonus: 2 ops + 1 pay for Vietnam (1) and US-controlled Thailand (2): expect (specs/twilight_struggle/scenarios/vietnam_revolts_bonus_pays_control_cost.yaml:18)
 def sc563_expect2(s: State) -> bool:
-    return E_korean_war in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_korean_war)
 
 
 # scenario Vietnam Revolts as the USSR event: USSR +2 in Vietnam, the Southeast Asia bonus is on for the turn; the card is removed: setup (specs/twilight_struggle/scenarios/vietnam_revolts_event.yaml:7)
@@ -15990,7 +15998,7 @@ def sc564_expect2(s: State) -> bool:
 
 # scenario Vietnam Revolts as the USSR event: USSR +2 in Vietnam, the Southeast Asia bonus is on for the turn; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_event.yaml:16)
 def sc564_expect3(s: State) -> bool:
-    return E_vietnam_revolts in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_vietnam_revolts)
 
 
 # scenario Vietnam Revolts played by the US for operations: the USSR gets Vietnam +2 and the bonus; the card is removed: setup (specs/twilight_struggle/scenarios/vietnam_revolts_us_operations.yaml:7)
@@ -16023,7 +16031,7 @@ def sc565_expect3(s: State) -> bool:
 
 # scenario Vietnam Revolts played by the US for operations: the USSR gets Vietnam +2 and the bonus; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_us_operations.yaml:17)
 def sc565_expect4(s: State) -> bool:
-    return E_vietnam_revolts in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_vietnam_revolts)
 
 
 # scenario VP track: from USSR 1, a US gain of 2 moves the marker to US 1: setup (specs/twilight_struggle/scenarios/vp_track_crosses_zero.yaml:7)
@@ -16047,7 +16055,7 @@ def sc566_expect1(s: State) -> bool:
 
 # scenario VP track: from USSR 1, a US gain of 2 moves the marker to US 1: expect (specs/twilight_struggle/scenarios/vp_track_crosses_zero.yaml:17)
 def sc566_expect2(s: State) -> bool:
-    return E_independent_reds in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_independent_reds)
 
 
 # scenario VP track: from US 10, a USSR gain of 2 moves the marker to 8: setup (specs/twilight_struggle/scenarios/vp_track_toward_ussr.yaml:7)
@@ -16141,7 +16149,7 @@ def sc570_expect2(s: State) -> bool:
 
 # scenario Wargames no: nothing happens, no VP, the game goes on, and Wargames is removed: expect (specs/twilight_struggle/scenarios/wargames_no.yaml:23)
 def sc570_expect3(s: State) -> bool:
-    return E_wargames in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_wargames)
 
 
 # scenario Wargames at DEFCON 3: not playable as an event, only operations and the space race: setup (specs/twilight_struggle/scenarios/wargames_prevented_defcon_3.yaml:9)
@@ -16226,7 +16234,7 @@ def sc574_expect0(s: State) -> bool:
 
 # scenario Warsaw Pact Formed, add: 5 USSR influence (Poland 2, Hungary 2, Romania 1); the card stays in effect: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_add.yaml:15)
 def sc574_expect1(s: State) -> bool:
-    return E_warsaw_pact_formed in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_warsaw_pact_formed)
 
 
 # scenario Warsaw Pact Formed, add: after 2 in Poland, Poland is no longer offered: setup (specs/twilight_struggle/scenarios/warsaw_pact_formed_add_limit.yaml:8)
@@ -16253,12 +16261,12 @@ def sc576_setup(s: State) -> None:
 
 # scenario Warsaw Pact Formed makes NATO playable: the USSR plays the event, then the US plays NATO as its event: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_allows_nato.yaml:15)
 def sc576_expect0(s: State) -> bool:
-    return E_warsaw_pact_formed in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_warsaw_pact_formed)
 
 
 # scenario Warsaw Pact Formed makes NATO playable: the USSR plays the event, then the US plays NATO as its event: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_allows_nato.yaml:16)
 def sc576_expect1(s: State) -> bool:
-    return E_nato in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_nato)
 
 
 # scenario Warsaw Pact Formed makes NATO playable: the USSR plays the event, then the US plays NATO as its event: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_allows_nato.yaml:17)
@@ -16290,7 +16298,7 @@ def sc577_expect1(s: State) -> bool:
 
 # scenario Warsaw Pact Formed, remove: only Austria and Hungary have US influence, so both are cleared; the card stays in effect: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_remove.yaml:18)
 def sc577_expect2(s: State) -> bool:
-    return E_warsaw_pact_formed in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_warsaw_pact_formed)
 
 
 # scenario Warsaw Pact Formed, remove: only Eastern European countries with US influence are offered (not West Germany): setup (specs/twilight_struggle/scenarios/warsaw_pact_formed_remove_choices.yaml:8)
@@ -16336,7 +16344,7 @@ def sc579_expect2(s: State) -> bool:
 
 # scenario Warsaw Pact Formed, remove: of 5 countries with US influence, the 4 chosen are cleared and the fifth keeps its: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_remove_four.yaml:18)
 def sc579_expect3(s: State) -> bool:
-    return E_warsaw_pact_formed in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_warsaw_pact_formed)
 
 
 # scenario Warsaw Pact Formed played by the US for operations, operations first: US places 3 in Austria, then the USSR clears it; the card stays in effect: setup (specs/twilight_struggle/scenarios/warsaw_pact_formed_us_operations.yaml:8)
@@ -16356,7 +16364,7 @@ def sc580_expect0(s: State) -> bool:
 
 # scenario Warsaw Pact Formed played by the US for operations, operations first: US places 3 in Austria, then the USSR clears it; the card stays in effect: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_us_operations.yaml:16)
 def sc580_expect1(s: State) -> bool:
-    return E_warsaw_pact_formed in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_warsaw_pact_formed)
 
 
 # scenario We Will Bury You played by the USSR at DEFCON 2: DEFCON 1, the phasing USSR loses: setup (specs/twilight_struggle/scenarios/we_will_bury_you_defcon_2.yaml:7)
@@ -16404,7 +16412,7 @@ def sc582_expect1(s: State) -> bool:
 
 # scenario We Will Bury You as the USSR event: DEFCON 5 to 4, no VP yet, the card is removed; at the start of the US round the threat is due: expect (specs/twilight_struggle/scenarios/we_will_bury_you_event.yaml:21)
 def sc582_expect2(s: State) -> bool:
-    return E_we_will_bury_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_we_will_bury_you)
 
 
 # scenario We Will Bury You as the USSR event: DEFCON 5 to 4, no VP yet, the card is removed; at the start of the US round the threat is due: expect (specs/twilight_struggle/scenarios/we_will_bury_you_event.yaml:22)
@@ -16455,7 +16463,7 @@ def sc583_expect1(s: State) -> bool:
 
 # scenario We Will Bury You with the US in Quagmire: the US discards Duck and Cover to try to escape (no card played), so the USSR gains 3 VP at the end of the round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_discards.yaml:24)
 def sc583_expect2(s: State) -> bool:
-    return E_duck_and_cover in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_duck_and_cover)
 
 
 # scenario We Will Bury You with the US in Quagmire: the US discards Duck and Cover to try to escape (no card played), so the USSR gains 3 VP at the end of the round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_discards.yaml:25)
@@ -16493,7 +16501,7 @@ def sc584_expect1(s: State) -> bool:
 
 # scenario We Will Bury You: the US, in Quagmire with nothing to discard, plays no card in its next round; the USSR gains 3 VP at its end: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_us_plays_no_card.yaml:21)
 def sc584_expect2(s: State) -> bool:
-    return E_we_will_bury_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_we_will_bury_you)
 
 
 # scenario We Will Bury You: the US, in Quagmire with nothing to discard, plays no card in its next round; the USSR gains 3 VP at its end: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_us_plays_no_card.yaml:22)
@@ -16542,7 +16550,7 @@ def sc585_expect3(s: State) -> bool:
 
 # scenario We Will Bury You answered by UN Intervention as an event (with Fidel, 2 ops in Japan): the USSR gains nothing: expect (specs/twilight_struggle/scenarios/we_will_bury_you_un_intervention.yaml:23)
 def sc585_expect4(s: State) -> bool:
-    return (E_un_intervention in s.z.piles[Z_discard]) and (E_fidel in s.z.piles[Z_discard])
+    return (s.holds(Z_discard, T_card, E_un_intervention)) and (s.holds(Z_discard, T_card, E_fidel))
 
 
 # scenario We Will Bury You answered by UN Intervention as an event (with Fidel, 2 ops in Japan): the USSR gains nothing: expect (specs/twilight_struggle/scenarios/we_will_bury_you_un_intervention.yaml:24)
@@ -16581,7 +16589,7 @@ def sc586_expect1(s: State) -> bool:
 
 # scenario We Will Bury You: UN Intervention played for operations (not as an event) does not stop the USSR's 3 VP: expect (specs/twilight_struggle/scenarios/we_will_bury_you_un_intervention_operations.yaml:20)
 def sc586_expect2(s: State) -> bool:
-    return (E_un_intervention in s.z.piles[Z_discard]) and (E_fidel in s.z.piles[(Z_hand + P_usa)])
+    return (s.holds(Z_discard, T_card, E_un_intervention)) and (s.holds((Z_hand + P_usa), T_card, E_fidel))
 
 
 # scenario We Will Bury You: UN Intervention played for operations (not as an event) does not stop the USSR's 3 VP: expect (specs/twilight_struggle/scenarios/we_will_bury_you_un_intervention_operations.yaml:21)
@@ -16622,7 +16630,7 @@ def sc587_expect2(s: State) -> bool:
 
 # scenario We Will Bury You played by the US for operations (event first): DEFCON 4, 4 ops in Japan, and no VP in that round; the threat is due in the US's next round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_us_operations.yaml:21)
 def sc587_expect3(s: State) -> bool:
-    return E_we_will_bury_you in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_we_will_bury_you)
 
 
 # scenario We Will Bury You played by the US for operations (event first): DEFCON 4, 4 ops in Japan, and no VP in that round; the threat is due in the US's next round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_us_operations.yaml:22)
@@ -16704,7 +16712,7 @@ def sc589_expect2(s: State) -> bool:
 
 # scenario We Will Bury You: the US plays CIA Created for operations; the USSR's 3 VP come as soon as the use is chosen, before the operations are spent: expect (specs/twilight_struggle/scenarios/we_will_bury_you_vp_before_card.yaml:21)
 def sc589_expect3(s: State) -> bool:
-    return E_cia_created in s.z.piles[Z_table]
+    return s.holds(Z_table, T_card, E_cia_created)
 
 
 # scenario Tear Down this Wall played as an event ends Willy Brandt: its NATO exemption is cancelled and the card is removed: setup (specs/twilight_struggle/scenarios/willy_brandt_cancelled_by_tear_down_this_wall.yaml:11)
@@ -16725,12 +16733,12 @@ def sc590_expect0(s: State) -> bool:
 
 # scenario Tear Down this Wall played as an event ends Willy Brandt: its NATO exemption is cancelled and the card is removed: expect (specs/twilight_struggle/scenarios/willy_brandt_cancelled_by_tear_down_this_wall.yaml:21)
 def sc590_expect1(s: State) -> bool:
-    return E_willy_brandt in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_willy_brandt)
 
 
 # scenario Tear Down this Wall played as an event ends Willy Brandt: its NATO exemption is cancelled and the card is removed: expect (specs/twilight_struggle/scenarios/willy_brandt_cancelled_by_tear_down_this_wall.yaml:22)
 def sc590_expect2(s: State) -> bool:
-    return E_tear_down_this_wall in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_tear_down_this_wall)
 
 
 # scenario Tear Down this Wall played as an event ends Willy Brandt: its NATO exemption is cancelled and the card is removed: expect (specs/twilight_struggle/scenarios/willy_brandt_cancelled_by_tear_down_this_wall.yaml:23)
@@ -16808,7 +16816,7 @@ def sc592_expect3(s: State) -> bool:
 
 # scenario Willy Brandt: USSR +1 VP and +1 in West Germany, NATO stops protecting West Germany; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_event.yaml:21)
 def sc592_expect4(s: State) -> bool:
-    return E_willy_brandt in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_willy_brandt)
 
 
 # scenario Willy Brandt: USSR +1 VP and +1 in West Germany, NATO stops protecting West Germany; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_event.yaml:22)
@@ -16886,7 +16894,7 @@ def sc595_expect3(s: State) -> bool:
 
 # scenario Willy Brandt played by the US for operations, event first: USSR +1 VP and +1 in West Germany, NATO exemption; the US places 2; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_us_operations.yaml:22)
 def sc595_expect4(s: State) -> bool:
-    return E_willy_brandt in s.z.piles[Z_in_effect]
+    return s.holds(Z_in_effect, T_card, E_willy_brandt)
 
 
 # scenario Willy Brandt played by the US for operations with Tear Down this Wall in effect: no event, no timing question; the card is discarded: setup (specs/twilight_struggle/scenarios/willy_brandt_us_operations_tear_down_this_wall.yaml:10)
@@ -16922,7 +16930,7 @@ def sc596_expect3(s: State) -> bool:
 
 # scenario Willy Brandt played by the US for operations with Tear Down this Wall in effect: no event, no timing question; the card is discarded: expect (specs/twilight_struggle/scenarios/willy_brandt_us_operations_tear_down_this_wall.yaml:23)
 def sc596_expect4(s: State) -> bool:
-    return E_willy_brandt in s.z.piles[Z_discard]
+    return s.holds(Z_discard, T_card, E_willy_brandt)
 
 
 # scenario Yuri and Samantha: a US free coup from Junta also gives the USSR 1 VP: setup (specs/twilight_struggle/scenarios/yuri_and_samantha_free_coup.yaml:11)
@@ -16960,7 +16968,7 @@ def sc597_expect3(s: State) -> bool:
 
 # scenario Yuri and Samantha: a US free coup from Junta also gives the USSR 1 VP: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_free_coup.yaml:26)
 def sc597_expect4(s: State) -> bool:
-    return (E_yuri_and_samantha in s.z.piles[Z_removed]) and (E_junta in s.z.piles[Z_discard])
+    return (s.holds(Z_removed, T_card, E_yuri_and_samantha)) and (s.holds(Z_discard, T_card, E_junta))
 
 
 # scenario Yuri and Samantha: a US coup attempt later in the turn gives the USSR 1 VP before the roll, even though the coup fails; removed: setup (specs/twilight_struggle/scenarios/yuri_and_samantha_us_coup.yaml:11)
@@ -17001,7 +17009,7 @@ def sc598_expect4(s: State) -> bool:
 
 # scenario Yuri and Samantha: a US coup attempt later in the turn gives the USSR 1 VP before the roll, even though the coup fails; removed: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_us_coup.yaml:26)
 def sc598_expect5(s: State) -> bool:
-    return E_yuri_and_samantha in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_yuri_and_samantha)
 
 
 # scenario Yuri and Samantha played by the US for operations, event first: the US coup with the card's own 2 ops already gives the USSR 1 VP; removed: setup (specs/twilight_struggle/scenarios/yuri_and_samantha_us_operations.yaml:11)
@@ -17037,7 +17045,7 @@ def sc599_expect3(s: State) -> bool:
 
 # scenario Yuri and Samantha played by the US for operations, event first: the US coup with the card's own 2 ops already gives the USSR 1 VP; removed: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_us_operations.yaml:26)
 def sc599_expect4(s: State) -> bool:
-    return E_yuri_and_samantha in s.z.piles[Z_removed]
+    return s.holds(Z_removed, T_card, E_yuri_and_samantha)
 
 
 # scenario Yuri and Samantha: a USSR coup gives nobody any VP: setup (specs/twilight_struggle/scenarios/yuri_and_samantha_ussr_coup.yaml:11)
