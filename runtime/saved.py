@@ -316,8 +316,7 @@ class SavedStateCheck:
         bounds = self.id_range(vtype)
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
             name = vtype.split(":")[-1]
-            article = "an" if name[0] in "aeiou" else "a"
-            return "", f"must be {article} {name} id, from {bounds[0]} to {bounds[1]}", value
+            return "", f"must be an id of {name}, from {bounds[0]} to {bounds[1]}", value
         return None
 
     def integer(

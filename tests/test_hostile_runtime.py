@@ -365,7 +365,7 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     (
         "a player slot out of range",
         edit(lambda d: d["stack"][-1][2].__setitem__(_top_slot(d, "player"), 7)),
-        "'stack[2].l_p' must be a player id, from -1 to 1, not 7",
+        "'stack[2].l_p' must be an id of player, from -1 to 1, not 7",
     ),
     (
         "an int in a bool slot",
@@ -535,7 +535,7 @@ STATE_CASES: list[tuple[str, Tamper, str]] = [
     (
         "an enum value out of range",
         lambda d: setting(_enum_slot(d), 7)(d),
-        "saved state: 'stack[2].l_how' must be an use id, from -1 to 1, not 7",
+        "saved state: 'stack[2].l_how' must be an id of use, from -1 to 1, not 7",
     ),
     (
         "a card in two players' hands",
@@ -610,19 +610,19 @@ OTHER_STATE_CASES: list[tuple[str, str, Tamper, str]] = [
         "guerra_fronteriza",
         "a component variable out of range",
         setting("vars.loc.0", 999),
-        "'vars.loc[0]' must be a tile id, from -1 to",
+        "'vars.loc[0]' must be an id of tile, from -1 to",
     ),
     (
         "guerra_fronteriza",
         "a player variable out of range",
         setting("vars.holder.0", 4),
-        "'vars.holder[0]' must be a player id, from -1 to 3, not 4",
+        "'vars.holder[0]' must be an id of player, from -1 to 3, not 4",
     ),
     (
         "guerra_fronteriza",
         "a list of players with a stranger",
         setting("vars.order_of_play", [0, 9]),
-        "'vars.order_of_play[1]' must be a player id",
+        "'vars.order_of_play[1]' must be an id of player",
     ),
     (
         "twilight_struggle",
@@ -669,7 +669,7 @@ OTHER_STATE_CASES: list[tuple[str, str, Tamper, str]] = [
         "twilight_struggle",
         "a line to player 5",
         edit(lambda d: d["log"].append(_private_text("twilight_struggle"))),
-        "must be a player id, from -1 to 1, not 5",
+        "must be an id of player, from -1 to 1, not 5",
     ),
     (
         "twilight_struggle",
