@@ -62,14 +62,14 @@ MAX_STEP_BUDGET = 1_000_000_000
 # Entries of one state variable: the product of its indices' sizes (a player index counts the
 # players, a component index its type's components and `none`, an enum index its values). The
 # engine allocates every entry in every state, and copies them at every step. The largest table of
-# the four real games has 180 entries (guerra_fronteriza's `reinforced`, 36 x 5).
+# the real specs has 180 entries (36 x 5).
 MAX_STATE_TABLE = 1_000_000
 
 # Entries of one whole state: every state variable's entries, plus what its zones take (an entry
 # per component for the zone it is in, one for its place in that zone, one for its cell when a zone
 # is a grid, and a pile per zone and per player of a per-player zone). A state is copied at every
-# step, so this bounds the time and memory of each. The real games hold at most 1,366 (guerra
-# fronteriza: 823 in state variables, 543 in zones for its 261 components and 21 piles). A state
+# step, so this bounds the time and memory of each. The real specs hold at most 1,366 (823 in
+# state variables, 543 in zones for 261 components and 21 piles). A state
 # of 2,000,000 entries is some 16 MB, copied in a few milliseconds.
 MAX_STATE_ENTRIES = 2_000_000
 
@@ -78,5 +78,5 @@ MAX_STATE_ENTRIES = 2_000_000
 MAX_BOARD_SIZE = 20_000
 
 # The steps of a board's track, from its min to its max: each is drawn as a box (the real tracks
-# have at most 41, Twilight Struggle's VP).
+# have at most 41 steps).
 MAX_TRACK_STEPS = 1_000
