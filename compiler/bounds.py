@@ -8,6 +8,7 @@ at run time is the engine's step budget (docs/limits.md); this pass rejects only
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -243,9 +244,7 @@ def state_size(sym: Symbols, sink: Sink) -> None:
     too_big = False
     for sv, _, per in sym.state.values():
         sizes = [_index_size(sym, pt, players) for pt in per]
-        entries = 1
-        for size, _ in sizes:
-            entries *= size
+        entries = math.prod(size for size, _ in sizes)
         tables.append((entries, sv))
         if entries > MAX_STATE_TABLE:
             too_big = True
