@@ -632,7 +632,7 @@ class ZoneDecl:
     of: TypeRef
     per_player: bool
     kind: str  # "pile" or "grid"
-    visibility: str  # "public", "owner" or "hidden"
+    visibility: str  # "public", "owner", "others" (all but the owner) or "hidden"
     radius: int
     span: Span
 

@@ -290,7 +290,7 @@ def zone_kind(kind: str) -> str:
 
 
 def zone_visibility(vis: str) -> str:
-    return f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'"
+    return f"zone visibility is 'public', 'owner', 'others' or 'hidden', not '{vis}'"
 
 
 def grid_radius(limit: int, radius: int) -> str:
@@ -460,7 +460,8 @@ def zone_holds(t: object) -> str:
     return f"a zone holds components, not {t}"
 
 
-OWNER_ZONE_NOT_PER_PLAYER: Final = "an 'owner'-visible zone must be 'per: player'"
+def zone_not_per_player(vis: str) -> str:
+    return f"an '{vis}'-visible zone must be 'per: player'"
 
 
 def bad_game_name(name: str) -> str:
@@ -804,6 +805,19 @@ def leaky_options(places: str, verb: str) -> str:
     )
 
 
+def leaky_own_cards(zone: str) -> str:
+    return (
+        f"the options of this decision are cards of the chooser's own zone '{zone}', which they "
+        "may not see: the options offered to them would name the cards"
+    )
+
+
+OWN_CARDS_NOTE: Final = (
+    "let them choose a position instead (`choose number from 1 to len(...)`), and show the card "
+    "when it leaves the zone"
+)
+
+
 LEAKY_OPTIONS_NOTE: Final = (
     "nothing after the decision shows the chosen value to every player (a move to a public "
     "zone, `reveal`, or a log line naming it)"
@@ -827,7 +841,10 @@ def variable_seen_by_owner(name: str, where: Span) -> str:
 
 
 def zone_hidden(name: str, visibility: str, where: Span) -> str:
-    who = "nobody sees its cards" if visibility == "hidden" else "only its owner sees its cards"
+    who = {
+        "hidden": "nobody sees its cards",
+        "others": "its owner does not see its cards",
+    }.get(visibility, "only its owner sees its cards")
     return f"zone '{name}': {who} (visibility: {visibility}, declared at {where})"
 
 

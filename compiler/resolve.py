@@ -285,8 +285,8 @@ def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
         held = _type(sym, z.of, sink)
         if held.kind not in ("entity", "any"):
             sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
-        if z.visibility == "owner" and not z.per_player:
-            sink.error(codes.TYPE_MISMATCH, z.span, messages.OWNER_ZONE_NOT_PER_PLAYER)
+        if z.visibility in ("owner", "others") and not z.per_player:
+            sink.error(codes.TYPE_MISMATCH, z.span, messages.zone_not_per_player(z.visibility))
         if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
 

@@ -45,7 +45,16 @@ class ZoneInfo:
     type_index: int
     kind: str  # "pile" or "grid"
     owner: int  # -1 for shared zones
-    visibility: str  # "public", "owner", "hidden"
+    visibility: str  # "public", "owner", "others" (every player but the owner), "hidden"
+
+    def seen_by(self, player: int) -> bool:
+        """Does `player` see what is in this zone (and not only how many)?"""
+        vis = self.visibility
+        if vis == "public":
+            return True
+        if vis == "owner":
+            return self.owner == player
+        return vis == "others" and self.owner != player
 
 
 @dataclass(frozen=True)
@@ -849,8 +858,7 @@ class GameState:
         for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
             labels = info.type_labels[zinfo.type_index]
             key = zinfo.name if zinfo.owner < 0 else f"{zinfo.name}[{info.player_names[zinfo.owner]}]"
-            visible = zinfo.visibility == "public" or (zinfo.visibility == "owner" and zinfo.owner == player)
-            if not visible:
+            if not zinfo.seen_by(player):
                 zones[key] = {"count": len(pile)}
             elif zinfo.kind == "grid":
                 zones[key] = {
