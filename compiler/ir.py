@@ -226,6 +226,18 @@ class Active:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class CountActive:
+    """`count active name(args)`: how many instances of a lasting modifier with these arguments are
+    in effect (adding one twice keeps two). `quant` is the word written before `active`: only
+    `count` is a form (check.py reports another)."""
+
+    quant: str
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
 # ---- decisions (only the whole value of a let or an assignment; check.py enforces it) --------
 
 
@@ -290,6 +302,7 @@ Expr = (
     | Neg
     | CondExpr
     | Active
+    | CountActive
     | Choose
     | ChooseNumber
     | Ask
@@ -469,11 +482,13 @@ class AddModifier:
 
 @dataclass(frozen=True, slots=True)
 class Cancel:
-    """`cancel name(args)`."""
+    """`cancel name(args)`: removes every instance; `cancel one name(args)` (`one`) only the
+    earliest added."""
 
     name: str
     args: tuple[Expr, ...]
     span: Span
+    one: bool = False
 
 
 @dataclass(frozen=True, slots=True)

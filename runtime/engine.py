@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import operator
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 
@@ -1160,6 +1160,58 @@ class GameState:
             raise RuleError("opponent() needs a two-player game")
         return 1 - p
 
+    # Seats: players sit in the order of `players.names` (the seated ones), clockwise, so the
+    # player on your left is the next one. A `none` (or a value that is no seat) is a rule error
+    # naming the builtin, never a seat taken by wrapping around.
+    def _seated(self, p: int, builtin: str) -> int:
+        if not 0 <= p < self.num_players:
+            names = self.INFO.player_names
+            got = "none" if p < 0 else f"{names[p]}, who is not seated" if p < len(names) else str(p)
+            raise RuleError(f"{builtin}() needs a seated player, got {got}")
+        return p
+
+    def next_player(self, p: int) -> int:
+        return (self._seated(p, "next_player") + 1) % self.num_players
+
+    def previous_player(self, p: int) -> int:
+        return (self._seated(p, "previous_player") - 1) % self.num_players
+
+    def left_of(self, p: int) -> int:
+        return (self._seated(p, "left_of") + 1) % self.num_players
+
+    def right_of(self, p: int) -> int:
+        return (self._seated(p, "right_of") - 1) % self.num_players
+
+    def next_in(self, p: int, xs: Iterable[int]) -> int:
+        """The first player of `xs` after p clockwise (p itself last), or none (-1)."""
+        return self._first_in(self._seated(p, "next_in"), xs, 1)
+
+    def previous_in(self, p: int, xs: Iterable[int]) -> int:
+        """The first player of `xs` before p, going anticlockwise (p itself last), or none (-1)."""
+        return self._first_in(self._seated(p, "previous_in"), xs, -1)
+
+    def _first_in(self, p: int, xs: Iterable[int], step: int) -> int:
+        held = set(xs)
+        n = self.num_players
+        for k in range(1, n + 1):
+            q = (p + step * k) % n
+            if q in held:
+                return q
+        return -1
+
+    def seat_distance(self, a: int, b: int) -> int:
+        """How many seats clockwise from a to b: 0 to num_players - 1."""
+        return (self._seated(b, "seat_distance") - self._seated(a, "seat_distance")) % self.num_players
+
+    def players_from(self, p: int, xs: Iterable[int] | None = None) -> list[int]:
+        """The seated players clockwise from p (p first); with `xs`, only those in it."""
+        n = self.num_players
+        order = [(self._seated(p, "players_from") + k) % n for k in range(n)]
+        if xs is None:
+            return order
+        held = set(xs)
+        return [q for q in order if q in held]
+
     def _detach(self, t: int, e: int) -> None:
         z = self.z
         where = z.where[t][e]
@@ -1259,6 +1311,19 @@ class GameState:
     def cancel_mod(self, mod: int, args: tuple[int, ...]) -> None:
         if (mod, *args) in self.active_mods:
             self._set_mods([m for m in self.mods if not (m[0] == mod and m[1] == args)])
+
+    def cancel_one_mod(self, mod: int, args: tuple[int, ...]) -> None:
+        """`cancel one m(args)`: the earliest added of these instances goes, the others stay."""
+        if (mod, *args) in self.active_mods:
+            mods = self.mods
+            first = next(i for i, m in enumerate(mods) if m[0] == mod and m[1] == args)
+            self._set_mods([*mods[:first], *mods[first + 1 :]])
+
+    def count_mod(self, mod: int, args: tuple[int, ...]) -> int:
+        """`count active m(args)`: how many instances of these are in force."""
+        if (mod, *args) not in self.active_mods:
+            return 0
+        return sum(1 for m in self.mods if m[0] == mod and m[1] == args)
 
     def expire(self, phase: int) -> None:
         if any(m[2] == phase for m in self.mods):

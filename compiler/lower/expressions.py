@@ -127,6 +127,9 @@ def _expr(cx: Context, e: ir.Expr) -> str:
             return f"({expr(cx, e.then)} if {expr(cx, e.cond)} else {expr(cx, e.other)})"
         case ir.Active():
             return f"({_active_key(cx, e)} in s.active_mods)"
+        case ir.CountActive():
+            # a scan of the effects in force, in the order added (not on the path of `active`)
+            return f"s.count_mod({cx.names.claim('modifier', e.name)}, {arg_tuple(cx, e.args)})"
         case ir.Choose() | ir.ChooseNumber() | ir.Ask():
             raise Unsupported("a decision inside an expression (check.py rejects these)")
         case _:

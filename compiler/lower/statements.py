@@ -176,7 +176,7 @@ def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
 
 
 def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None:
-    verb = "add" if isinstance(s, ir.AddModifier) else "cancel"
+    verb = "add" if isinstance(s, ir.AddModifier) else "cancel one" if s.one else "cancel"
     for mark in cx.cover("modifier", f"{verb} {s.name}", s.span):
         w.line(mark)
     modifier, args = cx.names.claim("modifier", s.name), arg_tuple(cx, s.args)
@@ -184,6 +184,8 @@ def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None
         # until a phase ends, or (no phase, or `until game`) for the rest of the game
         until = cx.names.claim("phase", s.until_phase) if s.until_phase in cx.sym.phases else "-1"
         w.line(f"s.add_mod({modifier}, {args}, {until})")
+    elif s.one:
+        w.line(f"s.cancel_one_mod({modifier}, {args})")
     else:
         w.line(f"s.cancel_mod({modifier}, {args})")
     for line in forget(cx, ("mod", s.name)):
