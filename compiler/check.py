@@ -495,7 +495,7 @@ class Checker:
             hint = did_you_mean(s.proc, list(self.sym.procedures))
             message = messages.no_procedure(s.proc, hint)
             if s.proc in self.sym.modifiers and not hint:
-                message = messages.modifier_as_procedure(s.proc)
+                message = messages.modifier_as_procedure(s.proc, bool(self.sym.modifiers[s.proc].params))
             self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, message)
             self.exprs(s.args)
         else:
@@ -818,9 +818,10 @@ class Checker:
 
     def count_active(self, e: ir.CountActive) -> Type:
         """`count active m(args)`: how many instances are in force (`any active m` is no form)."""
+        self.modifier(e.name, e.args, e.span)
         if e.quant != "count":
             self.sink.error(codes.DSL_SYNTAX, e.span, messages.only_count_active(e.quant))
-        self.modifier(e.name, e.args, e.span)
+            return ANY  # what was meant is unclear: no type errors follow from it
         return INT
 
     def decision_in_expression(self, e: ir.Decision) -> Type:

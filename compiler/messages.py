@@ -384,6 +384,10 @@ def active_in_comprehension(quant: str) -> str:
 
 
 ACTIVE_AFTER_ADD: Final = "`add` names the modifier itself, without `active`: add name(args) until ..."
+CANCEL_ONE: Final = (
+    "`cancel one name(args)` removes the earliest added instance of a modifier"
+    " (a modifier named 'one': `cancel one one`)"
+)
 IF_STATEMENT_BLOCK: Final = (
     "an `if` statement takes a block: `if cond { ... }`; `if c then a else b` is an expression"
 )
@@ -685,8 +689,9 @@ def modifier_as_value(name: str, has_params: bool) -> str:
     return f"'{name}' is a modifier: test it with `active {call}` (or count it with `count active {call}`)"
 
 
-def modifier_as_procedure(name: str) -> str:
-    return f"'{name}' is a modifier, not a procedure: switch it on with `add {name}... until ...` and off with `cancel {name}...`"
+def modifier_as_procedure(name: str, has_params: bool) -> str:
+    call = f"{name}(...)" if has_params else name
+    return f"'{name}' is a modifier, not a procedure: switch it on with `add {call} until ...`, off with `cancel {call}`"
 
 
 def only_count_active(quant: str) -> str:

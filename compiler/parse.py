@@ -388,6 +388,8 @@ def _hint(exc: UnexpectedInput) -> tuple[str | None, list[str]]:
         return messages.active_in_comprehension(before[0][1]), []  # `count(active m(x))`
     if before[2] == ("NAME", "active") and before[1][0] == "ADD":
         return messages.ACTIVE_AFTER_ADD, []  # `add active m(x) until ...`
+    if (before[1][0], before[2][0]) == ("CANCEL", "ONE") or (before[0][0], before[1][0]) == ("CANCEL", "ONE"):
+        return None, [messages.CANCEL_ONE]  # `cancel one` with no modifier after it
     if got == "THEN" and set(exc.expected) == {"LBRACE"}:
         return None, [messages.IF_STATEMENT_BLOCK]
     return None, []
