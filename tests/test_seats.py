@@ -180,3 +180,50 @@ def test_stacked_modifiers_are_counted_and_cancelled_one_at_a_time(tmp_path: Pat
     # what stays in force: merchant(bob), once
     assert [(m_, a) for m_, a, _ in s.mods] == [(0, (1,))]
     assert s.active_mods == frozenset({(0, 1)})
+
+
+MERCHANT = """
+game: merchant
+players: {names: [ann, bob]}
+types:
+  card: {fields: {effect: {type: effect, params: {p: player}}}}
+components:
+  card:
+    - id: merchant
+      effect: |
+        actions[p] += 1
+        add merchant_played(p) until end of turn
+    - id: silver
+      effect: |
+        coins[p] += 2
+        if not active silver_played(p) { coins[p] += count active merchant_played(p) }
+        add silver_played(p) until end of turn
+modifiers:
+  merchant_played: {params: {p: player}, doc: one instance per Merchant played this turn}
+  silver_played: {params: {p: player}}
+state:
+  coins: {type: int, per: player}
+  actions: {type: int, per: player}
+  after_turn: int
+phases:
+  - name: turn
+    do: |
+      do merchant.effect(ann)
+      do merchant.effect(ann)
+      do silver.effect(ann)
+      do silver.effect(ann)
+      do silver.effect(bob)
+  - name: after
+    do: |
+      after_turn = count active merchant_played(ann) + count active silver_played(ann)
+      end game draw
+"""
+
+
+def test_the_merchant_example_of_the_docs(tmp_path: Path) -> None:
+    """docs/dsl.md, section 7, stacking modifiers: two Merchants give +2 on the first Silver only."""
+    m = _compile(tmp_path, "merchant", MERCHANT)
+    s = Game(m.State, m.scenarios.SCENARIOS, {}).new_initial_state(1)
+    assert s.v_coins == [2 + 2 + 2, 2]
+    assert s.v_actions == [2, 0]
+    assert s.v_after_turn == 0  # every instance expired with the turn
