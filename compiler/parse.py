@@ -390,8 +390,8 @@ def _hint(exc: UnexpectedInput) -> tuple[str | None, list[str]]:
         return messages.ACTIVE_AFTER_ADD, []  # `add active m(x) until ...`
     if (before[1][0], before[2][0]) == ("CANCEL", "ONE") or (before[0][0], before[1][0]) == ("CANCEL", "ONE"):
         return None, [messages.CANCEL_ONE]  # `cancel one` with no modifier after it
-    if got == "THEN" and set(exc.expected) == {"LBRACE"}:
-        return None, [messages.IF_STATEMENT_BLOCK]
+    if before[1][0] in ("IF", "ELIF") and set(exc.expected) == {"LBRACE"}:
+        return None, [messages.IF_STATEMENT_BLOCK]  # `if c then ...`, `if c n += 1`
     return None, []
 
 
