@@ -6,9 +6,9 @@ repeat one evaluated earlier in the same expression, so that the first is writte
 and the later ones `v1_`. Nothing is written while an expression is evaluated, so a repeat gives
 the same value, provided that it is pure and that the first was surely evaluated before it:
 
-- Worth reusing: a call of a spec function, of a component's expression field, a test of a
-  lasting effect (`active`), a builtin the table marks `reuse`, a list comprehension, quantifier or
-  aggregate. Never a call that draws on the random state (`roll`, `random`), nor anything holding
+- Worth reusing: a call of a spec function, of a component's expression field, a test or a count
+  of a lasting effect (`active`, `count active`), a builtin the table marks `reuse`, a list
+  comprehension, quantifier or aggregate. Never a call that draws on the random state (`roll`, `random`), nor anything holding
   one: two rolls are two rolls. (Functions, fields and conditions cannot call those: check.py's
   `misplaced-chance`.)
 - Surely evaluated: Python evaluates left to right; the right side of `and`/`or`, the branches of
