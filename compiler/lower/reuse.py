@@ -8,9 +8,9 @@ the same value, provided that it is pure and that the first was surely evaluated
 
 - Worth reusing: a call of a spec function, of a component's expression field, a test or a count
   of a lasting effect (`active`, `count active`), a builtin the table marks `reuse`, a list
-  comprehension, quantifier or aggregate. Never a call that draws on the random state (`roll`, `random`), nor anything holding
-  one: two rolls are two rolls. (Functions, fields and conditions cannot call those: check.py's
-  `misplaced-chance`.)
+  comprehension, quantifier or aggregate. Never a call that draws on the random state (`roll`,
+  `random`), nor anything holding one: two rolls are two rolls. (Functions, fields and conditions
+  cannot call those: check.py's `misplaced-chance`.)
 - Surely evaluated: Python evaluates left to right; the right side of `and`/`or`, the branches of
   `if-then-else` and the body of a comprehension run only sometimes, so what they compute is not
   reused after them (a body's values are reused inside the same pass of the body only; in
