@@ -271,6 +271,21 @@ class Checker:
                         v.data, what, did_you_mean(str(v.data), list(sym.entities))
                     ),
                 )
+        # a list names a kind with copies once per copy: no more often than it has copies
+        for what, orders in (("a forced shuffle", sc.shuffles), ("a forced draw", sc.draws)):
+            for order in orders:
+                seen: dict[str, int] = {}
+                for v in order:
+                    ident = str(v.data)
+                    seen[ident] = seen.get(ident, 0) + 1
+                    if ident in sym.entities:
+                        copies = sym.entity_types[sym.entities[ident][0]].copies.get(ident, 0)
+                        if seen[ident] == copies + 1 and copies:
+                            self.sink.error(
+                                codes.BAD_SCENARIO,
+                                v.span,
+                                messages.scenario_too_many_copies(ident, copies, what),
+                            )
         named = [("skips", v) for v in sc.skip] + ([("starts at", sc.start_at)] if sc.start_at else [])
         for verb, v in named:
             if str(v.data) not in sym.phases:
@@ -865,6 +880,14 @@ class Checker:
             return Binding("zone", n, t)
         if n in sym.entities:
             tname, _ = sym.entities[n]
+            copies = sym.entity_types[tname].copies.get(n)
+            if copies is not None:
+                self.sink.error(
+                    codes.AMBIGUOUS_COPY,
+                    e.span,
+                    messages.ambiguous_copy(n, copies),
+                    messages.ambiguous_copy_note(n),
+                )
             return Binding("entity", n, Type("entity", tname))
         if n in sym.enum_values:
             return Binding("enum", n, Type("enum", sym.enum_values[n][0]))

@@ -576,13 +576,14 @@ class Value:
 
 @dataclass(frozen=True, slots=True)
 class Entity:
-    """One row of a component table (one card, one space, one piece)."""
+    """One row of a component table (one card, one space, one piece), or N identical ones: a kind."""
 
     id: str
     label: str
     values: tuple[tuple[str, Value], ...]
     code: tuple[tuple[str, Code], ...]
     span: Span
+    copies: int = 1  # `copies: N`: the row stands for N identical components (one kind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,13 @@ MAX_STATE_TABLE = 1_000_000
 # of 2,000,000 entries is some 16 MB, copied in a few milliseconds.
 MAX_STATE_ENTRIES = 2_000_000
 
+# `copies: N` of one component row: the row stands for N identical components. A copy is a
+# component of its own (an entry of every per-component variable, a place in the zones), so the
+# copies of a type together are bounded too, before the rows are expanded. Real decks of identical
+# cards hold a few dozen of one kind and some hundreds in all.
+MAX_COPIES = 1_000
+MAX_TYPE_COMPONENTS = 100_000
+
 # The board's size and every position, size and origin on it (board.yaml), in picture units: a
 # picture far larger than any screen is a mistake, and would make an enormous SVG.
 MAX_BOARD_SIZE = 20_000

@@ -460,6 +460,40 @@ def built_in_type(name: str) -> str:
     return f"'{name}' is a built-in type"
 
 
+def copies_out_of_range(copies: int, limit: int) -> str:
+    return f"copies is a whole number from 1 to {limit}, not {copies:,}"
+
+
+COPIES_NOTE: Final = (
+    "a copy is a component of its own, in every per-component variable and zone; "
+    + protects_the_tool("MAX_COPIES")
+)
+
+
+def type_components_too_many(tname: str, limit: int) -> str:
+    return f"the '{tname}' rows stand for more than {limit:,} components with their copies"
+
+
+TYPE_COMPONENTS_NOTE: Final = "the rows from here on count one copy each; " + protects_the_tool(
+    "MAX_TYPE_COMPONENTS"
+)
+
+
+def ambiguous_copy(ident: str, copies: int) -> str:
+    return f"'{ident}' names a row of {copies} identical copies, not one component"
+
+
+def ambiguous_copy_note(ident: str) -> str:
+    return (
+        f'compare kinds with `c.id == "{ident}"`, or take copies from where they are: '
+        f'`filter(x in ZONE where x.id == "{ident}")`, `[x for x in TYPE where x.id == "{ident}"]`'
+    )
+
+
+def scenario_too_many_copies(ident: str, copies: int, what: str) -> str:
+    return f"'{ident}' has {copies} copies, and {what} names it more often"
+
+
 def same_component_label(tname: str, label: str) -> str:
     return f"two {tname} components are named '{label}'; names label actions, so they must differ"
 

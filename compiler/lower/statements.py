@@ -16,6 +16,7 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
+    copies_table,
     expr,
     hoisting,
     iterable,
@@ -148,6 +149,9 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid), expr(cx, s.cell)
             return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
         case ir.Shuffle():
+            kinds = copies_table(cx, cx.ann.type_of(s.zone))
+            if kinds:  # a scenario's forced order names kinds: the engine takes the pile's copies
+                return f"s.shuffle_kinds({zone_id(cx, s.zone)}, {kinds})"
             return f"s.shuffle({zone_id(cx, s.zone)})"
         case ir.Deal():
             t = cx.ann.type_of(s.source)
