@@ -923,6 +923,12 @@ class GameState:
             visible = zinfo.visibility == "public" or (zinfo.visibility == "owner" and zinfo.owner == player)
             if not visible:
                 zones[key] = {"count": len(pile)}
+            elif zinfo.kind == "grid" and info.type_kinds and info.kinds_of(zinfo.type_index):
+                # copies share a label: each kind's cells, in cell order
+                cells: dict[str, list[list[int]]] = {}
+                for c, e in sorted(self.z.cells[zi].items()):
+                    cells.setdefault(labels[e], []).append(list(cell_xy(c, info.radius)))
+                zones[key] = cells
             elif zinfo.kind == "grid":
                 zones[key] = {
                     labels[e]: list(cell_xy(c, info.radius)) for c, e in sorted(self.z.cells[zi].items())
