@@ -904,7 +904,22 @@ class GameState:
             frame_cls = info.frames[name]
             s.stack.append(frame_cls.from_data(pc, values))
         p = d["pending"]
-        s.pending = None if p is None else Decision(*p[:9], tuple(map(tuple, p[9])) if len(p) > 9 else ())
+        if p is None:
+            s.pending = None
+        else:  # (a choice among kinds with copies has a tenth item: the copies of each option)
+            player, options, slot, prompt, optional, need, picked, domain, secret, *copies = p
+            s.pending = Decision(
+                player,
+                options,
+                slot,
+                prompt,
+                optional,
+                need,
+                picked,
+                domain,
+                secret,
+                tuple(tuple(c) for c in copies[0]) if copies else (),
+            )
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
         s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
         s.z = Zones.from_data(d["piles"], d["cells"], info.zones, [len(t) for t in info.type_ids])

@@ -325,7 +325,9 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
         cx = left + (k % per_row) * cw
         cy = y + 6 + (k // per_row) * (ch + 3)
         label = card.label + (f" x{card.count}" if card.count > 1 else "")  # identical copies, counted
-        tip = escape(label + (f" ({card.value})" if card.value else "") + (f": {card.text}" if card.text else ""))
+        tip = escape(
+            label + (f" ({card.value})" if card.value else "") + (f": {card.text}" if card.text else "")
+        )
         badge = ""  # the card's value, in a corner of its own
         if card.value:
             bw = 7 + 6 * len(card.value)

@@ -46,9 +46,9 @@ class Encoder:
         self.kinds: list[dict[str, int]] = []
         self.firsts: list[dict[str, int]] = []
         for t, labels in enumerate(info.type_labels):
-            kinds = info.kinds_of(t) if info.type_kinds else ()
-            self.kinds.append({labels[e]: k for e, k in reversed(list(enumerate(kinds)))})
-            self.firsts.append({labels[e]: e for e in reversed(range(len(kinds)))})
+            of_type = info.kinds_of(t) if info.type_kinds else ()
+            self.kinds.append({labels[e]: k for e, k in reversed(list(enumerate(of_type)))})
+            self.firsts.append({labels[e]: e for e in reversed(range(len(of_type)))})
         self.modifiers = {name: i for i, name in enumerate(info.modifiers)}
         obs = start.observation(0)
         variables = obs["variables"]
@@ -57,8 +57,8 @@ class Encoder:
         zones = 0
         for z in info.zones:
             n = len(info.type_labels[z.type_index])
-            kinds = len(set(self.kinds[z.type_index].values()))
-            zones += n + 2 * n if z.kind == "grid" else (kinds or n)
+            rows = len(set(self.kinds[z.type_index].values()))  # 0: a type without copies
+            zones += 3 * n if z.kind == "grid" else (rows or n)
         self.size = self.players + 1 + zones + sum(self.var_sizes.values()) + len(self.modifiers)
 
     def encode(self, state: GameState, player: int) -> np.ndarray:
@@ -88,7 +88,10 @@ class Encoder:
                         first = self.firsts[z.type_index][label]
                         for j, (x, y) in enumerate(cells):
                             out[i + kinds[label]] += 1.0
-                            out[i + n + 2 * (first + j)], out[i + n + 2 * (first + j) + 1] = float(x), float(y)
+                            out[i + n + 2 * (first + j)], out[i + n + 2 * (first + j) + 1] = (
+                                float(x),
+                                float(y),
+                            )
                 else:
                     assert isinstance(content, list)
                     for label in content:
