@@ -1214,14 +1214,16 @@ class GameState:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
         off = self.INFO.spans[domain][0]
         offered: dict[int, list[int]] = {}
+        seen: set[int] = set()
         for v in values:
+            if v in seen:
+                continue
             if v < 0 or v >= len(kinds):
                 name = self.INFO.domains[domain].name
                 self._bad_decision(prompt, at, f"a {name} option is out of range")
-            copies = offered.setdefault(kinds[v], [])
-            if v not in copies:
-                copies.append(v)
-        count = sum(len(c) for c in offered.values())
+            seen.add(v)
+            offered.setdefault(kinds[v], []).append(v)
+        count = len(seen)
         if count < need:
             self._bad_decision(prompt, at, f"must choose {need} but only {count} options")
         if not offered:
