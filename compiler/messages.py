@@ -470,12 +470,12 @@ COPIES_NOTE: Final = (
 )
 
 
-def type_components_too_many(tname: str, limit: int) -> str:
-    return f"the '{tname}' rows stand for more than {limit:,} components with their copies"
+def components_too_many(limit: int) -> str:
+    return f"the component rows stand for more than {limit:,} components with their copies"
 
 
-TYPE_COMPONENTS_NOTE: Final = "the rows from here on count one copy each; " + protects_the_tool(
-    "MAX_TYPE_COMPONENTS"
+COMPONENTS_NOTE: Final = "the rows from here on count one copy each; " + protects_the_tool(
+    "MAX_COMPONENTS"
 )
 
 

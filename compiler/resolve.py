@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
-from compiler.limits import MAX_TYPE_COMPONENTS
+from compiler.limits import MAX_COMPONENTS
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
@@ -220,13 +220,15 @@ def _declare_enums(sym: Symbols, names: _Names) -> None:
 
 def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:
     """Component types and their components (whose data is checked later, in _entity_data)."""
+    counted = 0  # the components of the types so far, copies counted
     for et in sym.game.types:
         if et.name in ("player", *SCALAR_TYPES):
             sink.error(codes.DUPLICATE_ID, et.span, messages.built_in_type(et.name))
             continue
         if not names.claim(et.name, et.span, "type"):
             continue
-        info = _entity_info(et, sink)
+        info = _entity_info(et, sink, counted)
+        counted += len(info.ids)
         sym.entity_types[et.name] = info
         _component_labels(et, sink)
         for ent in et.entities:
@@ -234,21 +236,23 @@ def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:
                 sym.entities[ent.id] = (et.name, info.position[ent.id])
 
 
-def _entity_info(et: ir.EntityType, sink: Sink) -> EntityInfo:
-    """A type's components: one per row, or `copies` of it at consecutive indices."""
+def _entity_info(et: ir.EntityType, sink: Sink, before: int) -> EntityInfo:
+    """A type's components: one per row, or `copies` of it at consecutive indices (`before`: the
+    components of the types declared before it; all together they are bounded when copies expand
+    them, and the rows from the one that goes over count one copy each)."""
     info = EntityInfo(et, [], [])
-    total = 0
+    total = before
     for row, ent in enumerate(et.entities):
         n = ent.copies
-        if n > 1 and total + n > MAX_TYPE_COMPONENTS:
-            if total <= MAX_TYPE_COMPONENTS:
+        if n > 1 and total + n > MAX_COMPONENTS:
+            if total <= MAX_COMPONENTS:
                 sink.error(
                     codes.LIMIT_EXCEEDED,
                     ent.span,
-                    messages.type_components_too_many(et.name, MAX_TYPE_COMPONENTS),
-                    messages.TYPE_COMPONENTS_NOTE,
+                    messages.components_too_many(MAX_COMPONENTS),
+                    messages.COMPONENTS_NOTE,
                 )
-                total = MAX_TYPE_COMPONENTS + 1
+                total = MAX_COMPONENTS + 1
             n = 1
         info.position.setdefault(ent.id, len(info.ids))
         if n > 1:
