@@ -474,9 +474,7 @@ def components_too_many(limit: int) -> str:
     return f"the component rows stand for more than {limit:,} components with their copies"
 
 
-COMPONENTS_NOTE: Final = "the rows from here on count one copy each; " + protects_the_tool(
-    "MAX_COMPONENTS"
-)
+COMPONENTS_NOTE: Final = "the rows from here on count one copy each; " + protects_the_tool("MAX_COMPONENTS")
 
 
 def ambiguous_copy(ident: str, copies: int) -> str:
