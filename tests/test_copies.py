@@ -228,3 +228,19 @@ def test_the_adapters_play_a_game_with_copies() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         api_test(env(load_spec(SPEC)), num_cycles=100)
+
+
+def test_the_replay_page_counts_identical_cards(game: Game) -> None:
+    from rulewright.replay_html import page, replay_data
+
+    s = game.new_initial_state(1)  # North holds two Estates, two Coppers, a Guard, the Princess
+    assert s.observation(0)["zones"]["hand[North]"] == [
+        "Estate",
+        "Copper",
+        "Guard",
+        "Estate",
+        "Copper",
+        "Princess",
+    ]  # type: ignore[index]
+    text = page(replay_data(game, 1, [s.string_to_action("Guard")], perspectives=[0]))
+    assert "Estate x2" in text and "Copper x2" in text
