@@ -488,6 +488,12 @@ def ambiguous_copy_note(ident: str) -> str:
     )
 
 
+AMBIGUOUS_COPY_IN_DATA_NOTE: Final = (
+    "a value in YAML names one component: name a row without copies, or hold the kind's id in a "
+    "`str` field and compare it with `c.id` in code"
+)
+
+
 def scenario_too_many_copies(ident: str, copies: int, what: str) -> str:
     return f"'{ident}' has {copies} copies, and {what} names it more often"
 

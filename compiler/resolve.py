@@ -513,6 +513,13 @@ def _convert_entity(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> int:
         return -1
     info = sym.entity_types[t.name]
     if isinstance(d, str) and d in info.position:
+        if d in info.copies:  # which of the copies? (the first is read, to check on)
+            sink.error(
+                codes.AMBIGUOUS_COPY,
+                v.span,
+                messages.ambiguous_copy(d, info.copies[d]),
+                messages.AMBIGUOUS_COPY_IN_DATA_NOTE,
+            )
         return info.position[d]
     # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
     # would take minutes to compare)
