@@ -244,3 +244,15 @@ def test_the_replay_page_counts_identical_cards(game: Game) -> None:
     ]  # type: ignore[index]
     text = page(replay_data(game, 1, [s.string_to_action("Guard")], perspectives=[0]))
     assert "Estate x2" in text and "Copper x2" in text
+
+
+def test_a_saved_choice_of_a_game_without_copies_has_no_copies() -> None:
+    import runtime
+
+    game = runtime.load_game("iron_curtain")
+    s = game.new_initial_state(1)
+    data = json.loads(s.to_json())
+    assert len(data["pending"]) == 9
+    data["pending"].append([[0]])
+    with pytest.raises(SavedStateError, match="'pending' must be a list of 9 items, not 10"):
+        game.state_from_json(json.dumps(data))
