@@ -303,13 +303,14 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             domain = domain_of(cx, elem)
             options = expr(cx, d.options)
             kinds = copies_table(cx, elem)
+            decide = "decide_kinds" if kinds else "decide"
             if kinds:  # a type with copies: one action per kind (row), the engine takes a copy
                 options = f"{options}, {kinds}"
             need = f", need={expr(cx, d.count)}" if d.count is not None else ""
             secret = ", secret=True" if d.secret else ""
             if d.optional:
-                decide = f"s.{'decide_kinds' if kinds else 'decide'}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
-                with b.w.block(f"if {decide}:"):
+                asked = f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
+                with b.w.block(f"if {asked}:"):
                     b.line("return")
                 b.line(f"self.{slot} = -1")
                 b.jump(after)
@@ -320,7 +321,6 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
                     b.line(f"self.{slot} = []")
                     b.jump(after)
                 need = ", need=need_"
-            decide = "decide_kinds" if kinds else "decide"
             b.line(
                 f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})"
             )
