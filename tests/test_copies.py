@@ -99,6 +99,19 @@ def test_choose_two_takes_a_kind_again_while_copies_remain(game: Game) -> None:
     assert s.log()[-1] == "South shows Copper x2"
 
 
+def test_choosing_two_of_three_coppers(game: Game) -> None:
+    # a forced draw: North is dealt the three Coppers, two Guards and an Estate
+    s = game.new_initial_state(1, forced_draws=[[5, 6, 7, 0, 1, 8]])
+    assert sorted(hand(s, 0)) == [0, 1, 5, 6, 7, 8]
+    play(s, "Estate")
+    assert labels(s) == ["Guard", "Copper"]
+    play(s, "Copper")
+    assert labels(s) == ["Guard", "Copper"]  # two Coppers not yet picked remain
+    play(s, "Copper")
+    assert s.log()[-1] == "North shows Copper x2"
+    assert s.log(len(s.log()) - 3)[:2] == ["[North only] North chooses Copper (two cards to show)"] * 2
+
+
 def test_the_log_counts_repeated_kinds(engine: ModuleType) -> None:
     info = engine.INFO
     assert info.shown("list[entity:card]", [5, 6, 7, 8, 9]) == "Copper x3, Estate x2"
