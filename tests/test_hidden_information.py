@@ -163,8 +163,12 @@ def leaks(state: GameState, seed: int, moves: list[tuple[int, int, int]]) -> lis
             ]
         # a card named and then shown to the reader (played, discarded, even if later shuffled
         # back) was no secret
-        shown = {(q, (t, e)) for t, e, zone in moves for q in players if _visible(state, zone, q)}
-        pending = [x for x in pending if (x[0], x[1]) not in shown]
+        # (by label: a line names a kind, and identical copies share it, so the copy shown is the
+        # one named, not another copy of it still hidden)
+        shown = {
+            (q, info.type_labels[t][e]) for t, e, zone in moves for q in players if _visible(state, zone, q)
+        }
+        pending = [x for x in pending if (x[0], info.type_labels[x[1][0]][x[1][1]]) not in shown]
         # a card named while the same player goes on deciding (`card to play`, then `where`) may
         # still be on its way to the table: judge when the turn passes
         if state.is_terminal() or state.current_player() != actor:
