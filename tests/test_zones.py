@@ -264,3 +264,33 @@ phases:
 """,
     )
     assert game_vars(g) == {"before": 1, "after": 6}
+
+
+def test_the_worked_example_of_the_docs_compiles_and_plays(tmp_path: Path) -> None:
+    """docs/dsl.md, zones: "an expedition per colour per player", in a spec around it."""
+    text = (ROOT / "docs" / "dsl.md").read_text(encoding="utf-8")
+    start = text.index("**Worked example: an expedition per colour per player.**")
+    block = text[text.index("```yaml\n", start) + len("```yaml\n") : text.index("```\n", start + 60)]
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    around = """
+game: example
+players: {names: [alice, bob]}
+types:
+  card: {fields: {colour: colour, value: int}}
+components:
+  card:
+    - {id: r1, colour: red, value: 1}
+    - {id: r2, colour: red, value: 2}
+    - {id: b1, colour: blue, value: 1}
+    - {id: g1, colour: green, value: 1}
+state:
+  score: {type: int, per: player}
+setup: |
+  for c in card { move c to hand[if c.value == 1 then alice else bob] }
+"""
+    (folder / "game.yaml").write_text(around + block, encoding="utf-8")
+    g = load_spec(folder, rules_only=True)
+    s = answer(g.new_initial_state(1), "r1", "r2")
+    assert s.is_terminal()
+    assert s._dump_vars()["score"] == [1, 2]
