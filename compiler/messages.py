@@ -927,6 +927,10 @@ def board_not_a_player(name: str, close: str | None) -> str:
     return f"'{name}' is not a player" + did_you_mean_suffix(close)
 
 
+def zone_value_contents(name: str, hidden: str) -> str:
+    return f"the contents of '{name}', a zone value that may be zone '{hidden}'"
+
+
 def board_shows_hidden(what: str, via: str) -> str:
     through = f" (through {via})" if via else ""
     return (

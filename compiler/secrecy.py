@@ -674,7 +674,9 @@ class _HiddenReads:
                 return found
             if isinstance(node, ir.Call) and node.func == "len" and len(node.args) == 1:
                 arg = node.args[0]
-                if self.zone_name(arg) is not None:  # a zone's size is public: look only at its index
+                if self.zone_name(arg) is not None or (
+                    isinstance(arg, ir.Name) and self.ann.type_of(arg).kind == "zone"
+                ):  # a zone's size is public: look only at its index
                     stack.extend(arg.args if isinstance(arg, ir.Index) else ())
                     continue
             stack.extend(ir.children(node))
@@ -688,6 +690,13 @@ class _HiddenReads:
                     return f"the owner-only variable '{b.target}'", "", node.span
                 if b is not None and b.kind == "zone" and self.sym.zones[b.target][0].visibility != "public":
                     return f"the contents of zone '{b.target}'", "", node.span
+                if b is not None and b.kind in ("local", "comp") and b.type.kind == "zone":
+                    # a zone value: hidden if any zone of its type is
+                    hidden = [
+                        n for n, (z, t) in self.sym.zones.items() if t == b.type and z.visibility != "public"
+                    ]
+                    if hidden:
+                        return messages.zone_value_contents(node.ident, hidden[0]), "", node.span
             case ir.Call() if node.func in self.sym.functions:
                 found = self.unit(("function", node.func))
                 if found is not None:
