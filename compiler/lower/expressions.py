@@ -31,7 +31,7 @@ def expr(cx: Context, e: ir.Expr) -> str:
         return _planned(cx, e, binding=True)
     if id(e) in cx.ann.zone_refs:
         return zone_id(cx, e)
-    if not _named_zone(cx, e) and cx.ann.type_of(e).kind == "zone":
+    if cx.ann.type_of(e).kind == "zone" and not _named_zone(cx, e):
         return f"s.pile({zone_id(cx, e)})"  # a zone held as a value, read
     use = cx.plan.use.get(id(e))
     if use is not None:
