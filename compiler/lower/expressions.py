@@ -267,8 +267,8 @@ def _zone_instance(cx: Context, e: ir.Expr) -> str:
     terms = [cx.names.claim("zone", name)]
     for i, (a, t) in enumerate(zip(e.args, per, strict=True)):
         code = expr(cx, a)
-        if t.kind == "entity" and not code.startswith(("P_", "E_")):
-            code = f"s.ref({code})"  # never `none`
+        if not code.startswith(("P_", "E_")) and not code.isdigit():
+            code = f"s.ref({code})"  # never `none` (an enum's is an optional choice passed)
         stride = math.prod(cx.sym.index_size(u) for u in per[i + 1 :])
         if code.isdigit():  # an enum value written in the rules: its offset is a constant
             if int(code) * stride:
