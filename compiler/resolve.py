@@ -386,6 +386,8 @@ def _zone_per(sym: Symbols, z: ir.ZoneDecl, sink: Sink) -> tuple[Type, ...]:
         return ()
     per: list[Type] = []
     for ref in z.per:
+        if not ref.text:
+            return ()  # not a type name (load reported it)
         t = sym.type_named(ref.text)
         if t is None:
             sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))

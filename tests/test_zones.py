@@ -294,3 +294,35 @@ setup: |
     s = answer(g.new_initial_state(1), "r1", "r2")
     assert s.is_terminal()
     assert s._dump_vars()["score"] == [1, 2]
+
+
+def test_a_grid_zone_value_in_a_procedure_that_asks(tmp_path: Path) -> None:
+    """A procedure that stops for a decision keeps its zone parameters as frame slots of kind
+    `zone`; placing on a `grid[card]` value places on the grid it is."""
+    g = compile_inline(
+        tmp_path,
+        """
+  table: {of: card, kind: grid, per: player, radius: 2}
+procedures:
+  lay:
+    params: {p: player, g: "grid[card]", src: "pile[card]"}
+    do: |
+      let x = choose from src by p "card"
+      place x on g at cell(0, len(g))
+phases:
+  - name: main
+    do: |
+      move [a, b] to deck
+      lay(red, table[red], deck)
+      lay(blue, table[blue], deck)
+      if len(table[red]) == 1 and len(table[blue]) == 1 and empty(deck) { end game winner red }
+      end game draw
+""",
+    )
+    s = g.new_initial_state(1)
+    frame = s.stack[-1]
+    assert dict(zip(frame.SLOTS, frame.SLOT_TYPES, strict=True))["l_g"] == "zone"
+    for twin in (s, s.clone(), g.state_from_json(s.to_json())):
+        answer(twin, "a", "b")
+        assert twin.returns() == [1.0, -1.0]
+        assert twin.observation(0)["zones"]["table[red]"] == {"a": [0, 0]}
