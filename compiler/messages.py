@@ -955,6 +955,13 @@ def variable_seen_by_owner(name: str, where: Span) -> str:
     return f"variable '{name}' is seen only by its owner (visibility: owner, declared at {where})"
 
 
+def zone_value_may_be_hidden(t: str) -> str:
+    return (
+        f"the options are a zone value ({t}): which zone it is is not known here, so it counts as "
+        "hidden if any zone of its type is"
+    )
+
+
 def zone_hidden(name: str, visibility: str, where: Span) -> str:
     who = "nobody sees its cards" if visibility == "hidden" else "only its owner sees its cards"
     return f"zone '{name}': {who} (visibility: {visibility}, declared at {where})"

@@ -437,11 +437,14 @@ class Secrecy:
         hidden = sorted(site.came_from, key=lambda h: (h.kind, h.name))
         if hidden and not site.published:
             places = ", ".join(dict.fromkeys(self.place(h) for h in hidden))
+            t = self.ann.type_of(d.options)
+            value = t.kind == "zone" and self.zone_name(d.options) is None
             self.sink.error(
                 codes.LEAKY_DECISION,
                 d.span,
                 messages.leaky_options(places, verb),
                 *dict.fromkeys(self.visibility_note(h) for h in hidden),
+                *((messages.zone_value_may_be_hidden(str(t)),) if value else ()),
                 messages.LEAKY_OPTIONS_NOTE,
                 public_note,
             )

@@ -326,3 +326,27 @@ phases:
         answer(twin, "a", "b")
         assert twin.returns() == [1.0, -1.0]
         assert twin.observation(0)["zones"]["table[red]"] == {"a": [0, 0]}
+
+
+def test_an_owner_zone_with_its_player_index_second(tmp_path: Path) -> None:
+    """`visibility: owner` on `per: [colour, player]`: the player index is the owner."""
+    g = compile_inline(
+        tmp_path,
+        """
+  secret: {of: card, per: [colour, player], visibility: owner}
+setup: |
+  move a to secret[light, red]
+  move b to secret[dark, blue]
+phases:
+  - name: main
+    do: |
+      let x = ask "go?" by red
+      end game draw
+""",
+    )
+    s = g.new_initial_state(1)
+    zones = s.observation(0)["zones"]
+    assert isinstance(zones, dict)
+    assert zones["secret[light,red]"] == ["a"]
+    assert zones["secret[dark,blue]"] == {"count": 1}
+    assert [z.owner for z in s.INFO.zones if z.name == "secret"] == [0, 1, 0, 1]
