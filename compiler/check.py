@@ -382,7 +382,8 @@ class Checker:
         src = self.expr(d.options)
         elem = src.iterable_elem
         if elem is None:
-            self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
+            if src != ANY:  # (any type: an error reported already, which nothing here repeats)
+                self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
             elem = ANY
         elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
             self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.cannot_choose_among(elem))
@@ -481,7 +482,8 @@ class Checker:
         src = self.expr(s.source)
         elem = src.iterable_elem
         if elem is None:
-            self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
+            if src != ANY:
+                self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
             elem = ANY
         self.scope.push()
         self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
@@ -543,7 +545,9 @@ class Checker:
         subj = self.expr(s.subject)
         info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
         fd = info.code_fields.get(s.field) if info else None
-        if info is None:
+        if subj == ANY:
+            pass  # its error is reported
+        elif info is None:
             self.sink.error(codes.TYPE_MISMATCH, s.subject.span, messages.do_needs_component(subj))
         elif fd is None or fd.kind != "effect":
             effects = [k for k, f in info.code_fields.items() if f.kind == "effect"]
@@ -756,7 +760,9 @@ class Checker:
         info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
         fd = info.code_fields.get(e.name) if info else None
         if info is None or fd is None or fd.kind != "expr":
-            self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
+            if subj != ANY:
+                self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
+            self.exprs(e.args)
             return ANY
         self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
         return info.field_types[e.name]
@@ -819,7 +825,9 @@ class Checker:
         lt, rt = self.expr(e.left), self.expr(e.right)
         if e.op in ("in", "not in"):
             member = rt.iterable_elem
-            if member is None:
+            if member is None and rt == ANY:
+                pass
+            elif member is None:
                 self.sink.error(codes.TYPE_MISMATCH, e.right.span, messages.membership_needs_list(e.op, rt))
             elif not comparable(member, lt):
                 self.sink.error(codes.TYPE_MISMATCH, e.span, messages.never_in(lt, rt))
@@ -880,7 +888,8 @@ class Checker:
         t = self.expr(e)
         elem = t.iterable_elem
         if elem is None:
-            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_list_or_zone(t))
+            if t != ANY:
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_list_or_zone(t))
             return ANY
         return elem
 
@@ -1009,7 +1018,9 @@ class Checker:
         if t.kind in ("list", "zone") and len(e.args) == 1:  # `xs[i]`, `hand[p][i]`, `z[i]`
             self.want(e.args[0], INT, "a position in a zone" if t.kind == "zone" else "a list position")
             return t.elem or ANY
-        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_index(t))
+        if t != ANY:
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_index(t))
+        self.exprs(e.args)
         return ANY
 
     def call(self, e: ir.Call) -> Type:
