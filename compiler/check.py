@@ -264,6 +264,8 @@ class Checker:
                     value.span,
                     messages.scenario_unknown_option(sc.name, key, did_you_mean(key, list(sym.options))),
                 )
+            elif o.type not in ("int", "bool"):
+                self.enum_option_value(key, o, value)
             elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
                 self.sink.error(
                     codes.BAD_SCENARIO, value.span, messages.scenario_option_type(key, o.type, value.data)
@@ -305,6 +307,15 @@ class Checker:
                         sc.name, verb, v.data, did_you_mean(str(v.data), list(sym.phases))
                     ),
                 )
+
+    def enum_option_value(self, key: str, o: ir.OptionDecl, value: ir.Value) -> None:
+        """A scenario's value of an enum option: one of its values (and choices), by name."""
+        allowed = [str(c) for c in o.choices] or self.sym.enums.get(o.type, [])
+        if o.type in self.sym.enums and str(value.data) not in allowed:
+            hint = did_you_mean(str(value.data), allowed)
+            self.sink.error(
+                codes.BAD_SCENARIO, value.span, messages.scenario_enum_option(key, value.data, allowed, hint)
+            )
 
     def scenario_step(self, sc: ir.ScenarioDecl, st: ir.ScenarioStep) -> None:
         for e in st.expect:
@@ -901,7 +912,8 @@ class Checker:
         if n in sym.constants:
             return Binding("const", n, sym.constants[n][0])
         if n in sym.options:
-            return Binding("option", n, INT if sym.options[n].type == "int" else BOOL)
+            o = sym.options[n]
+            return Binding("option", n, option_type(o) if o.type in ("int", "bool", *sym.enums) else ANY)
         if n in sym.state:
             sv, t, per = sym.state[n]
             if per:
@@ -1204,6 +1216,11 @@ if BUILTIN_RULES.keys() != BUILTINS.keys():  # a builtin the checker cannot type
 def zone_notes(want: Type, got: Type) -> tuple[str, ...]:
     """The note on a list given where a zone value is wanted."""
     return (messages.LIST_IS_NO_ZONE_NOTE,) if want.kind == "zone" and got.kind == "list" else ()
+
+
+def option_type(o: ir.OptionDecl) -> Type:
+    """What an option reads as in code: an int, a bool or a value of its enum."""
+    return INT if o.type == "int" else BOOL if o.type == "bool" else Type("enum", o.type)
 
 
 def check(sym: Symbols, sink: Sink) -> Annotations:
