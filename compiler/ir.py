@@ -605,6 +605,7 @@ class EnumDecl:
     values: tuple[str, ...]
     span: Span
     labels: tuple[str, ...] = ()  # () when the values are their own labels
+    labels_span: Span = NO_SPAN
 
 
 @dataclass(frozen=True, slots=True)

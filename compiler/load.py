@@ -841,7 +841,7 @@ def _enum(k: ScalarNode, v: Node, r: Reader) -> ir.EnumDecl:
         if len(labels) != len(values):
             r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["labels"]), messages.ONE_LABEL_PER_ENUM_VALUE)
             labels = ()
-    return ir.EnumDecl(k.value, values, r.span(k), labels)
+    return ir.EnumDecl(k.value, values, r.span(k), labels, r.span(d["labels"]) if labels else r.span(k))
 
 
 def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:

@@ -268,7 +268,7 @@ def _enum_labels(en: ir.EnumDecl, sink: Sink) -> None:
     seen: set[str] = set()
     for label in en.labels:
         if label in seen:
-            sink.error(codes.DUPLICATE_ID, en.span, messages.same_enum_label(en.name, label))
+            sink.error(codes.DUPLICATE_ID, en.labels_span, messages.same_enum_label(en.name, label))
             return
         seen.add(label)
 
