@@ -232,12 +232,14 @@ def _player_count_option(game: ir.Game, name: str, sink: Sink) -> None:
         )
     elif opt.type != "int" or not opt.choices:
         sink.error(codes.TYPE_MISMATCH, opt.span, messages.player_count_option_kind(name))
-    elif max(opt.choices) > seats or min(opt.choices) < 1 or opt.default not in opt.choices:
-        sink.error(
-            codes.WRONG_VALUE_TYPE,
-            opt.span,
-            messages.player_count_choices(name, list(opt.choices), opt.default, seats),
-        )
+    else:
+        choices = [c for c in opt.choices if isinstance(c, int)]  # (an int option's are ints)
+        if max(choices) > seats or min(choices) < 1 or opt.default not in choices:
+            sink.error(
+                codes.WRONG_VALUE_TYPE,
+                opt.span,
+                messages.player_count_choices(name, choices, opt.default, seats),
+            )
 
 
 def _declare_players(sym: Symbols, names: _Names) -> None:

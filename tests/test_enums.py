@@ -336,3 +336,28 @@ phases:
     )
     assert len(got) == misspelt, got  # one error where each misspelt name stands, nothing after it
     assert all("unknown-name" in g and "did you mean" in g for g in got), got
+
+
+def test_a_play_log_keeps_an_enum_option_by_name_and_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Built in a workspace of its own, played with -o pace=slow, logged, replayed."""
+    import shutil
+
+    from rulewright.cli import main
+
+    shutil.copytree(SPEC, tmp_path / "specs" / "enums")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build"]) == 0
+    log = tmp_path / "game.json"
+    assert main(["play", "enums", "-o", "pace=slow", "--agents", "random,random", "--log", str(log)]) == 0
+    assert json.loads(log.read_text(encoding="utf-8"))["options"] == {"pace": "slow"}
+    assert main(["replay", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["games", "--json"]) == 0
+    listed = next(g for g in json.loads(capsys.readouterr().out) if g["name"] == "enums")
+    assert listed["options"][0]["choices"] == ["brisk", "slow"]
+    assert main(["games"]) == 0
+    assert "-o pace=brisk  (speed, one of brisk, slow): brisk: 2 rounds, slow: 4" in capsys.readouterr().out
+    assert main(["play", "enums", "-o", "pace=glacial", "--agents", "random,random"]) == 2
+    assert "option 'pace' must be one of brisk, slow, not 'glacial'" in capsys.readouterr().err
