@@ -838,7 +838,7 @@ def _enum(k: ScalarNode, v: Node, r: Reader) -> ir.EnumDecl:
     labels: tuple[str, ...] = ()
     if "labels" in d:
         labels = tuple(r.strings(d["labels"], f"labels of enum '{k.value}'"))
-        if len(labels) != len(values):
+        if "values" in d and isinstance(d["labels"], SequenceNode) and len(labels) != len(values):
             r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["labels"]), messages.ONE_LABEL_PER_ENUM_VALUE)
             labels = ()
     return ir.EnumDecl(k.value, values, r.span(k), labels, r.span(d["labels"]) if labels else r.span(k))
@@ -852,12 +852,13 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
         return ir.OptionDecl(
             k.value,
             typ,
-            default_node.value if isinstance(default_node, ScalarNode) else "",
+            r.text(default_node, "an option's default"),
             tuple(r.strings(d["choices"], "choices")) if "choices" in d else (),
             r.text(d.get("doc"), "doc"),
             r.span(k),
             r.span(d["type"]),
-            r.span(default_node) if default_node is not None else r.span(k),
+            # (no span: the default is not written, or not a single value, which is reported here)
+            r.span(default_node) if isinstance(default_node, ScalarNode) else ir.NO_SPAN,
             r.span(d["choices"]) if "choices" in d else r.span(k),
         )
     default = r.data(d["default"]) if "default" in d else 0

@@ -290,7 +290,9 @@ def _enum_options(sym: Symbols, sink: Sink) -> None:
             if choice not in values:
                 hint = did_you_mean(str(choice), values)
                 sink.error(codes.UNKNOWN_NAME, o.choices_span, messages.unknown_value(o.type, choice, hint))
-        if o.default not in values:
+        if o.default_span == ir.NO_SPAN:
+            pass  # not written, or not a single value: reported by load
+        elif o.default not in values:
             hint = did_you_mean(str(o.default), values)
             sink.error(codes.UNKNOWN_NAME, o.default_span, messages.unknown_value(o.type, o.default, hint))
         elif o.choices and o.default not in o.choices:
