@@ -1341,9 +1341,11 @@ class GameState:
         return pile[i]
 
     def ref(self, index: int) -> int:
-        """A component or player used as an index for a write: never `none`."""
+        """A component, player or enum value used as an index for a write: never `none`."""
         if index < 0:
-            raise RuleError("'none' used where a component or player is needed (a variable or zone of none)")
+            raise RuleError(
+                "'none' used where a component, player or enum value is needed (a variable or zone of none)"
+            )
         return index
 
     def opponent(self, p: int) -> int:
