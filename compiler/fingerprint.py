@@ -58,17 +58,27 @@ def _plain(node: object) -> object:
         skip = ("span", "text") if isinstance(node, ir.Code) else ("span",)  # Code.text: as written
         if isinstance(node, ir.FunctionDecl):
             skip = ("span", "cached")  # caching a function's values does not change what it means
-        # an optional field left at its default None (or False) is left out too, so adding such a
-        # field to the IR (e.g. Let.type, Choose.public) keeps every fingerprint recorded before it
+        # an optional field left at its default None (or False, or empty) is left out too, and so
+        # is a span added with a default (e.g. OptionDecl.type_span), so adding such a field to
+        # the IR (e.g. Let.type, Choose.public, EnumDecl.labels) keeps every fingerprint recorded
+        # before it
         return (type(node).__name__,) + tuple(
             _plain(getattr(node, f.name))
             for f in dataclasses.fields(node)
-            if f.name not in skip
-            and not ((f.default is None or f.default is False) and getattr(node, f.name) is f.default)
+            if f.name not in skip and not _left_out(f, getattr(node, f.name))
         )
     if isinstance(node, tuple | list):
         return tuple(_plain(x) for x in node)
     return node
+
+
+def _left_out(f: dataclasses.Field[object], value: object) -> bool:
+    """A field a fingerprint leaves out: an optional one at its default, or a span added later."""
+    if f.default is None or f.default is False:
+        return value is f.default
+    if f.default == () or f.default == "":
+        return value == f.default
+    return isinstance(value, ir.Span) and f.default is not dataclasses.MISSING
 
 
 def _last_line(node: object, file: str) -> int:

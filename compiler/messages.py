@@ -245,6 +245,7 @@ GAME_NAME_EMPTY: Final = "'game' needs a name (the spec folder's name, in lower 
 NO_GAME_NAME: Final = "the spec needs a top-level 'game' name"
 NO_PLAYERS: Final = "the spec needs a top-level 'players' section"
 ONE_LABEL_PER_NAME: Final = "players.labels needs one label per name"
+ONE_LABEL_PER_ENUM_VALUE: Final = "an enum's labels need one label per value"
 MAX_NUMBER_NEGATIVE: Final = "actions.max_number must be 0 or more"
 
 
@@ -265,8 +266,23 @@ def components_without_type(tname: str, hint: str) -> str:
     return f"components of '{tname}' but no type '{tname}' is declared" + hint
 
 
-def option_type(typ: str) -> str:
-    return f"an option is 'int' or 'bool', not '{typ}'"
+def option_type(typ: str, hint: str = "") -> str:
+    return f"an option is 'int', 'bool' or an enum, not '{typ}'" + hint
+
+
+def name_the_enum(typ: str, enums: list[str]) -> str:
+    example = enums[0] if enums else "pace"
+    return f"an enum option names its enum: `type: {example}`" + (
+        f" (the enums: {', '.join(enums[:8])})" if enums else " (declared under `enums:`)"
+    )
+
+
+def default_not_a_choice(option: str) -> str:
+    return f"the default of option '{option}' must be one of its choices"
+
+
+def same_enum_label(enum: str, label: str) -> str:
+    return f"two values of enum '{enum}' are labelled '{label}'; labels name actions, so they must differ"
 
 
 BOOL_OPTION_DEFAULT: Final = "the default of a bool option must be true or false"
@@ -282,7 +298,24 @@ def component_without_id(tname: str) -> str:
 
 
 VARIABLE_VISIBILITY: Final = "visibility of a variable is 'public' or 'owner'"
-ZONE_PER: Final = "a zone is either shared or 'per: player'"
+
+
+def zone_per_count(count: int) -> str:
+    return (
+        f"a zone's 'per' names at most two index types (a player, a component type or an enum), not {count}"
+    )
+
+
+def bad_zone_index(t: object) -> str:
+    return f"a zone can be indexed by players, components or enums, not {t}"
+
+
+def zone_instances_too_many(name: str, count: int, limit: int) -> str:
+    return f"zone '{name}' has {count:,} instances (one per index tuple); at most {limit:,}"
+
+
+def zone_value_stored(what: str, t: object) -> str:
+    return f"{what} cannot hold a zone ({t}): a zone value lives only in code (parameters, locals, results)"
 
 
 def zone_kind(kind: str) -> str:
@@ -525,7 +558,10 @@ def zone_holds(t: object) -> str:
 
 
 def zone_not_per_player(vis: str) -> str:
-    return f"an '{vis}'-visible zone must be 'per: player'"
+    return (
+        f"an '{vis}'-visible zone needs a player index ('per: player' or 'per: [T, player]'): "
+        "the player is its owner"
+    )
 
 
 def bad_game_name(name: str) -> str:
@@ -603,6 +639,10 @@ def not_writable_in_yaml(t: object) -> str:
 
 def scenario_unknown_option(scenario: str, option: str, hint: str) -> str:
     return f"scenario '{scenario}' sets an undeclared option '{option}'" + hint
+
+
+def scenario_enum_option(option: str, value: object, allowed: list[str], hint: str) -> str:
+    return f"option '{option}' is one of {', '.join(allowed[:12])}, not '{value}'" + hint
 
 
 def scenario_option_type(option: str, typ: str, value: object) -> str:
@@ -765,7 +805,14 @@ def expected_zone_kind(kind: str, t: object, is_kind: str) -> str:
     return f"expected a {kind} zone, '{t}' is a {is_kind}"
 
 
-ZONE_NOT_NAMED_DIRECTLY: Final = "a zone must be named directly here"
+LIST_IS_NO_ZONE_NOTE: Final = (
+    "a list is no zone: a `let` without a type holds a copy of a zone's components; write the type "
+    "to hold the zone itself (`let z: pile[card] = hand[p]`)"
+)
+
+
+def empty_needs_zone(t: object) -> str:
+    return f"empty() needs a zone, got {t} (for a list, write len(xs) == 0)"
 
 
 def between(low: int, high: int) -> int | str:
@@ -844,8 +891,11 @@ def no_field(tname: str, field: str, hint: str) -> str:
     return f"type '{tname}' has no field '{field}'" + hint
 
 
-def zone_index_count(name: str, wanted: int) -> str:
-    return f"zone '{name}' takes {wanted} index"
+def zone_index_count(name: str, per: list[str], got: int) -> str:
+    if not per:
+        return f"zone '{name}' takes no index but a position (deck[0]), got {got}"
+    wanted = f"{len(per)} ind{'ex' if len(per) == 1 else 'ices'}"
+    return f"zone '{name}' takes {wanted}, got {got}; write {name}[{', '.join(per)}]"
 
 
 def cannot_index(t: object) -> str:
@@ -942,6 +992,13 @@ def variable_seen_by_owner(name: str, where: Span) -> str:
     return f"variable '{name}' is seen only by its owner (visibility: owner, declared at {where})"
 
 
+def zone_value_may_be_hidden(t: str) -> str:
+    return (
+        f"the options are a zone value ({t}): which zone it is is not known here, so it counts as "
+        "hidden if any zone of its type is"
+    )
+
+
 def zone_hidden(name: str, visibility: str, where: Span) -> str:
     who = {
         "hidden": "nobody sees its cards",
@@ -1017,6 +1074,10 @@ def board_unplaced(of: str, missing: list[str]) -> str:
 
 def board_not_a_player(name: str, close: str | None) -> str:
     return f"'{name}' is not a player" + did_you_mean_suffix(close)
+
+
+def zone_value_contents(name: str, hidden: str) -> str:
+    return f"the contents of '{name}', a zone value that may be zone '{hidden}'"
 
 
 def board_shows_hidden(what: str, via: str) -> str:

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
-from compiler.limits import MAX_COMPONENTS
+from compiler.limits import MAX_COMPONENTS, MAX_ZONE_INDICES, MAX_ZONE_INSTANCES
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
+ZONE_KINDS = ("pile", "grid")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 GAME_NAME_RE = re.compile(r"[a-z][a-z0-9_]*")  # a package in generated/
 
@@ -62,12 +63,14 @@ class Symbols:
     entities: dict[str, tuple[str, int]] = field(default_factory=dict)
     enums: dict[str, list[str]] = field(default_factory=dict)
     enum_values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    enum_labels: dict[str, list[str]] = field(default_factory=dict)  # enum -> its values' labels
     constants: dict[str, tuple[Type, object]] = field(default_factory=dict)
     options: dict[str, ir.OptionDecl] = field(default_factory=dict)
     state: dict[str, tuple[ir.StateVar, Type, tuple[Type, ...]]] = field(default_factory=dict)
     # state variable -> its written initial value as the engine holds it (a component as its index)
     initial_values: dict[str, object] = field(default_factory=dict)
     zones: dict[str, tuple[ir.ZoneDecl, Type]] = field(default_factory=dict)
+    zone_per: dict[str, tuple[Type, ...]] = field(default_factory=dict)  # zone -> its index types
     functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
     events: dict[str, ir.SignatureDecl] = field(default_factory=dict)
@@ -88,7 +91,45 @@ class Symbols:
         if name.startswith("list[") and name.endswith("]"):
             inner = self.type_named(name[5:-1])
             return list_of(inner) if inner else None
+        for kind in ZONE_KINDS:  # a zone value: `pile[card]` holds one instance of a pile of cards
+            if name.startswith(kind + "[") and name.endswith("]"):
+                held = name[len(kind) + 1 : -1]
+                return Type("zone", kind, Type("entity", held)) if held in self.entity_types else None
         return None
+
+    def type_hint(self, name: str) -> str:
+        """A "did you mean" for a type name that is not known, looked for inside `list[...]`,
+        `pile[...]` and `grid[...]`."""
+        inner = name
+        while inner.endswith("]") and "[" in inner:
+            inner = inner[inner.index("[") + 1 : -1]
+        if inner == name:
+            return did_you_mean(name, self.known_type_names())
+        if inner in self.known_type_names():
+            return ""  # known: a zone of something that is not a component, reported as unknown
+        return did_you_mean(inner, self.known_type_names())
+
+    def zone_instances(self, name: str) -> int:
+        """How many instances a declared zone has: the product of its index sizes."""
+        count = 1
+        for t in self.zone_per.get(name, ()):
+            count *= self.index_size(t)
+        return count
+
+    def index_size(self, t: Type) -> int:
+        """The instances one index of a zone spans: every seat, component or enum value."""
+        if t == PLAYER:
+            return self.max_players
+        if t.kind == "entity" and t.name in self.entity_types:
+            return len(self.entity_types[t.name].ids)
+        if t.kind == "enum" and t.name in self.enums:
+            return len(self.enums[t.name])
+        return 1
+
+    def zone_owner_index(self, name: str) -> int | None:
+        """The position of the player index of a zone (its owner), or None."""
+        per = self.zone_per.get(name, ())
+        return per.index(PLAYER) if PLAYER in per else None
 
     def known_type_names(self) -> list[str]:
         return [*SCALAR_TYPES, "player", *self.entity_types, *self.enums]
@@ -114,7 +155,8 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     names = _Names(sink)
     _declare_players(sym, names)
     _declare_options(sym, names)
-    _declare_enums(sym, names)
+    _declare_enums(sym, names, sink)
+    _enum_options(sym, sink)
     _declare_types(sym, names, sink)
     _declare_constants(sym, names, sink)
     _declare_state(sym, names, sink)
@@ -190,12 +232,14 @@ def _player_count_option(game: ir.Game, name: str, sink: Sink) -> None:
         )
     elif opt.type != "int" or not opt.choices:
         sink.error(codes.TYPE_MISMATCH, opt.span, messages.player_count_option_kind(name))
-    elif max(opt.choices) > seats or min(opt.choices) < 1 or opt.default not in opt.choices:
-        sink.error(
-            codes.WRONG_VALUE_TYPE,
-            opt.span,
-            messages.player_count_choices(name, list(opt.choices), opt.default, seats),
-        )
+    else:
+        choices = [c for c in opt.choices if isinstance(c, int)]  # (an int option's are ints)
+        if max(choices) > seats or min(choices) < 1 or opt.default not in choices:
+            sink.error(
+                codes.WRONG_VALUE_TYPE,
+                opt.span,
+                messages.player_count_choices(name, choices, opt.default, seats),
+            )
 
 
 def _declare_players(sym: Symbols, names: _Names) -> None:
@@ -209,13 +253,50 @@ def _declare_options(sym: Symbols, names: _Names) -> None:
             sym.options[o.name] = o
 
 
-def _declare_enums(sym: Symbols, names: _Names) -> None:
+def _declare_enums(sym: Symbols, names: _Names, sink: Sink) -> None:
     for en in sym.game.enums:
         if names.claim(en.name, en.span, "enum"):
             sym.enums[en.name] = list(en.values)
+            sym.enum_labels[en.name] = list(en.labels or en.values)
             for i, v in enumerate(en.values):
                 if names.claim(v, en.span, "enum value"):
                     sym.enum_values[v] = (en.name, i)
+            if en.labels:
+                _enum_labels(en, sink)
+
+
+def _enum_labels(en: ir.EnumDecl, sink: Sink) -> None:
+    """A value's label is an action's label, as a component's name is: two alike are ambiguous."""
+    seen: set[str] = set()
+    for label in en.labels:
+        if label in seen:
+            sink.error(codes.DUPLICATE_ID, en.labels_span, messages.same_enum_label(en.name, label))
+            return
+        seen.add(label)
+
+
+def _enum_options(sym: Symbols, sink: Sink) -> None:
+    """An option typed by an enum: a declared enum, its default and choices values of it."""
+    for o in sym.options.values():
+        if o.type in ("int", "bool"):
+            continue
+        values = sym.enums.get(o.type)
+        if values is None:
+            hint = did_you_mean(o.type, list(sym.enums)) if o.type != "enum" else ""
+            note = [messages.name_the_enum(o.type, list(sym.enums))] if o.type == "enum" else []
+            sink.error(codes.UNKNOWN_TYPE, o.type_span, messages.option_type(o.type, hint), *note)
+            continue
+        for choice in o.choices:
+            if choice not in values:
+                hint = did_you_mean(str(choice), values)
+                sink.error(codes.UNKNOWN_NAME, o.choices_span, messages.unknown_value(o.type, choice, hint))
+        if o.default_span == ir.NO_SPAN:
+            pass  # not written, or not a single value: reported by load
+        elif o.default not in values:
+            hint = did_you_mean(str(o.default), values)
+            sink.error(codes.UNKNOWN_NAME, o.default_span, messages.unknown_value(o.type, o.default, hint))
+        elif o.choices and o.default not in o.choices:
+            sink.error(codes.WRONG_VALUE_TYPE, o.default_span, messages.default_not_a_choice(o.name))
 
 
 def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:
@@ -291,6 +372,8 @@ def _declare_state(sym: Symbols, names: _Names, sink: Sink) -> None:
     """State variables, their indices and their initial values, converted once here."""
     for sv in sym.game.state:
         t = _type(sym, sv.type, sink)
+        if _holds_zone(t):
+            sink.error(codes.TYPE_MISMATCH, sv.type.span, messages.zone_value_stored("a state variable", t))
         per = tuple(_type(sym, p, sink) for p in sv.per)
         for pref, pt in zip(sv.per, per, strict=True):
             if pt.kind not in ("entity", "enum"):
@@ -318,12 +401,43 @@ def _initial_in_range(sv: ir.StateVar, sink: Sink) -> None:
 def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
     for z in sym.game.zones:
         held = _type(sym, z.of, sink)
-        if held.kind not in ("entity", "any"):
+        if held.kind not in ("entity", "any") or held == PLAYER:
             sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
-        if z.visibility in ("owner", "others") and not z.per_player:
+        per = _zone_per(sym, z, sink)
+        if z.visibility in ("owner", "others") and PLAYER not in per:
             sink.error(codes.TYPE_MISMATCH, z.span, messages.zone_not_per_player(z.visibility))
         if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
+            sym.zone_per[z.name] = per
+            instances = sym.zone_instances(z.name)
+            if instances > MAX_ZONE_INSTANCES:
+                sink.error(
+                    codes.LIMIT_EXCEEDED,
+                    z.span,
+                    messages.zone_instances_too_many(z.name, instances, MAX_ZONE_INSTANCES),
+                    messages.protects_the_tool("MAX_ZONE_INSTANCES"),
+                )
+                sym.zone_per[z.name] = ()
+
+
+def _zone_per(sym: Symbols, z: ir.ZoneDecl, sink: Sink) -> tuple[Type, ...]:
+    """A zone's index types: at most two, each a player, a component type or an enum."""
+    if len(z.per) > MAX_ZONE_INDICES:
+        sink.error(codes.WRONG_VALUE_TYPE, z.per[MAX_ZONE_INDICES].span, messages.zone_per_count(len(z.per)))
+        return ()
+    per: list[Type] = []
+    for ref in z.per:
+        if not ref.text:
+            return ()  # not a type name (load reported it)
+        t = sym.type_named(ref.text)
+        if t is None:
+            sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
+            return ()
+        if t.kind not in ("entity", "enum"):
+            sink.error(codes.TYPE_MISMATCH, ref.span, messages.bad_zone_index(t))
+            return ()
+        per.append(t)
+    return tuple(per)
 
 
 def _declare_code_units(sym: Symbols, names: _Names) -> None:
@@ -401,13 +515,16 @@ def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
 def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
-        sink.error(
-            codes.UNKNOWN_TYPE,
-            ref.span,
-            messages.unknown_type(ref.text, did_you_mean(ref.text, sym.known_type_names())),
-        )
+        sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
         return INT
     return t
+
+
+def _holds_zone(t: Type) -> bool:
+    """A zone value, or a list of them: no YAML value writes one, and no state keeps one."""
+    while t.kind == "list" and t.elem is not None:
+        t = t.elem
+    return t.kind == "zone"
 
 
 def field_type(sym: Symbols, fd: ir.FieldDecl, sink: Sink) -> Type:
@@ -419,6 +536,9 @@ def field_type(sym: Symbols, fd: ir.FieldDecl, sink: Sink) -> Type:
 def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
     for fd in info.decl.fields:
         t = field_type(sym, fd, sink)
+        if fd.kind == "data" and _holds_zone(t):
+            sink.error(codes.TYPE_MISMATCH, fd.type.span, messages.zone_value_stored("a data field", t))
+            t = ANY
         info.field_types[fd.name] = t
         if fd.kind != "data":
             info.code_fields[fd.name] = fd

@@ -46,6 +46,13 @@ class ZoneInfo:
     kind: str  # "pile" or "grid"
     owner: int  # -1 for shared zones
     visibility: str  # "public", "owner", "others" (every player but the owner), "hidden"
+    label: str = ""  # an instance of a zone with indices besides a player: `expedition[red,Alice]`
+
+    def key(self, player_names: Sequence[str]) -> str:
+        """The instance's name in observations and views: `deck`, `hand[Alice]`, `expedition[red,Alice]`."""
+        if self.label:
+            return self.label
+        return self.name if self.owner < 0 else f"{self.name}[{player_names[self.owner]}]"
 
     def seen_by(self, player: int) -> bool:
         """Does `player` see what is in this zone (and not only how many)?"""
@@ -68,13 +75,19 @@ class Domain:
 
 @dataclass(frozen=True)
 class OptionInfo:
-    """A declared game parameter."""
+    """A declared game parameter: an int, a bool, or a value of an enum (type `enum:E`), which is
+    set and saved by its name (one of `values`) and read by the rules as its index."""
 
     name: str
     type: str
-    default: int | bool
-    choices: tuple[int, ...]
+    default: int | bool | str
+    choices: tuple[int | str, ...]
     doc: str
+    values: tuple[str, ...] = ()  # an enum option's: the enum's value names
+
+    def allowed(self) -> tuple[int | str, ...]:
+        """The values it may take, when they are listed: its choices, or an enum's values."""
+        return self.choices or self.values
 
 
 @dataclass(frozen=True)
@@ -206,12 +219,12 @@ class GameInfo:
         return self.labels[action] if 0 <= action < len(self.labels) else f"<no action {action}>"
 
     def index_size(self, index: str, players: int) -> int:
-        """How many values an index of a variable takes: one per player, per value of an enum, or
-        per component and one more (what `none` reads)."""
+        """How many values an index of a variable takes: one per player, or per component or
+        value of an enum and one more (what `none` reads)."""
         if index == "player":
             return players
         size = len(self.domain_labels[index])
-        return size + 1 if index.startswith("entity:") else size
+        return size + 1 if index.startswith(("entity:", "enum:")) else size
 
     # -- reading log lines and prompts (stored as a text's index and its values) ---------------
     def shown(self, kind: str, value: Any) -> str:
@@ -229,8 +242,6 @@ class GameInfo:
             return ", ".join(self.shown(inner, v) for v in value)
         labels = self.domain_labels[kind]
         index: int = value
-        if kind.startswith("enum:"):
-            return labels[index]  # as the rules index an enum's values, `none` included
         return "none" if index < 0 else labels[index]
 
     def copied_types(self) -> frozenset[str]:
@@ -323,10 +334,12 @@ def cell_xy(c: int, radius: int) -> tuple[int, int]:
 
 
 def _without_none_slots(value: object, indices: tuple[int, ...], components: int) -> object:
-    """A per-component variable without the trailing slot that `none` reads (an engine detail)."""
+    """A variable per component or enum value without the trailing slot that `none` reads (an
+    engine detail). `components` is the players' type index: the component types' are below it,
+    the enums' above."""
     if not indices or not isinstance(value, list):
         return value
-    items = value[:-1] if indices[0] < components else value
+    items = value[:-1] if indices[0] != components else value
     return [_without_none_slots(v, indices[1:], components) for v in items]
 
 
@@ -691,7 +704,7 @@ class GameState:
     active_mods: frozenset[tuple[int, ...]]  # (modifier, *arguments) of each in `mods`: what `active` tests
     z: Zones
     num_players: int
-    options: dict[str, int | bool]
+    options: dict[str, int | bool | str]
     seed: int
     setup_hook: Callable[[Any], None] | None
     start_at: str  # the phase or step where a scenario's setup runs ("": right after the game's setup)
@@ -943,7 +956,7 @@ class GameState:
         zones: dict[str, object] = {}
         for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
             labels = info.type_labels[zinfo.type_index]
-            key = zinfo.name if zinfo.owner < 0 else f"{zinfo.name}[{info.player_names[zinfo.owner]}]"
+            key = zinfo.key(info.player_names)
             if not zinfo.seen_by(player):
                 zones[key] = {"count": len(pile)}
             elif zinfo.kind == "grid" and info.type_kinds and info.kinds_of(zinfo.type_index):
@@ -1008,7 +1021,7 @@ class GameState:
         raise NotImplementedError
 
     # -- the machine ----------------------------------------------------------------------------
-    def _start(self, seed: int, options: dict[str, int | bool], num_players: int) -> None:
+    def _start(self, seed: int, options: dict[str, int | bool | str], num_players: int) -> None:
         info = self.INFO
         self.seed = seed
         self.options = options
@@ -1319,10 +1332,28 @@ class GameState:
         pile = self.z.piles[zone]
         return pile[::-1][: max(0, n)]
 
+    def pile(self, zone: int) -> list[int]:
+        """The contents of a zone held as a value (its instance); `none` (-1) reads as empty."""
+        return self.z.piles[zone] if zone >= 0 else []
+
+    def zone(self, zone: int, what: str) -> int:
+        """A zone value used where a zone is changed or read from the top: never `none`."""
+        if zone < 0:
+            raise RuleError(f"{what} is none: no zone to use there")
+        return zone
+
+    def nth(self, pile: Sequence[int], i: int) -> int:
+        """`z[i]`: the i-th component of a zone from the bottom (its top is the last)."""
+        if not 0 <= i < len(pile):
+            raise RuleError(f"position {i} of a zone of {len(pile)} component(s) is out of range")
+        return pile[i]
+
     def ref(self, index: int) -> int:
-        """A component or player used as an index for a write: never `none`."""
+        """A component, player or enum value used as an index for a write: never `none`."""
         if index < 0:
-            raise RuleError("'none' used where a component or player is needed (a variable or zone of none)")
+            raise RuleError(
+                "'none' used where a component, player or enum value is needed (a variable or zone of none)"
+            )
         return index
 
     def opponent(self, p: int) -> int:
@@ -1398,6 +1429,11 @@ class GameState:
         """Whether the component `e` of type `t` is in `zone`: `e in zone` of the rules, read from
         the where-index rather than by scanning the pile (`none` is in no zone)."""
         return e >= 0 and self.z.where[t][e] == zone
+
+    def holds_value(self, zone: int, t: int, e: int) -> bool:
+        """`e in z` for a zone value `z`, which may be none (-1): in no zone, as is a component
+        that is nowhere."""
+        return zone >= 0 and e >= 0 and self.z.where[t][e] == zone
 
     def move(self, t: int, e: int, zone: int, top: bool = True) -> None:
         if e < 0:
@@ -1501,6 +1537,10 @@ class GameState:
 
     def label(self, t: int, e: int) -> str:
         return "none" if e < 0 else self.INFO.type_labels[t][e]
+
+    def enum_label(self, labels: tuple[str, ...], v: int) -> str:
+        """An enum value's label (the rules' own table of its enum), or `none`."""
+        return "none" if v < 0 else labels[v]
 
     def player_label(self, p: int) -> str:
         return "none" if p < 0 else self.INFO.player_names[p]

@@ -191,6 +191,8 @@ def id_range(info: GameInfo, vtype: str) -> tuple[int, int] | None:
     """The lowest and highest value of a domain's ids (-1 is `none`), or None for an int."""
     if vtype == "player":  # any of the spec's players: one not in this game can still be named
         return -1, len(info.player_names) - 1
+    if vtype == "zone":  # a zone held as a value: one of the game's zone instances, or none
+        return -1, len(info.zones) - 1
     labels = info.domain_labels.get(vtype)
     if labels is None:
         return (-1, -1) if vtype == "cell" else None  # no grid: a cell can only be none
@@ -415,7 +417,10 @@ class SavedStateCheck:
             if name not in value:
                 self.fail(f"options.{name}", "is missing")
             v = value[name]
-            if o.type == "bool":
+            if o.values:  # an enum's value, by name
+                if type(v) is not str or v not in o.allowed():
+                    self.fail(f"options.{name}", f"must be one of {list(o.allowed())}", v)
+            elif o.type == "bool":
                 self.boolean(f"options.{name}", v)
             else:
                 self.integer(f"options.{name}", v)
@@ -693,7 +698,7 @@ class SavedStateCheck:
     def zone_name(self, zi: int) -> str:
         """A zone as the rules write it: `hand[US]` for a player's own."""
         zone = self.info.zones[zi]
-        return zone.name if zone.owner < 0 else f"{zone.name}[{self.info.player_names[zone.owner]}]"
+        return zone.key(self.info.player_names)
 
     def component(self, t: int, e: int) -> str:
         return f"{self.info.type_names[t]} '{self.info.type_labels[t][e]}'"
@@ -708,13 +713,18 @@ class SavedStateCheck:
         for name, (vtype, indices) in types.items():
             if name not in value:
                 self.fail(f"vars.{name}", "is missing")
-            if name in options and value[name] != options[name]:
+            if name in options and value[name] != self.option_held(name, options[name]):
                 self.fail(f"vars.{name}", f"must be the option's value, {shown(options[name])}", value[name])
             problem = self.indexed_problem(value[name], vtype, indices)
             if problem is not None:
                 self.fail(f"vars.{name}{problem[0]}", problem[1], problem[2])
         for name, (low, high) in self.info.var_ranges.items():
             self.in_range(f"vars.{name}", value[name], len(types[name][1]), low, high)
+
+    def option_held(self, name: str, value: Any) -> Any:
+        """An option's value as the state holds it: an enum's by its index (`options` is checked)."""
+        o = next(o for o in self.info.options if o.name == name)
+        return o.values.index(value) if o.values else value
 
     def in_range(self, field: str, value: Any, depth: int, low: int | None, high: int | None) -> None:
         """A bounded int variable's values (nested `depth` lists deep: one per index) within its

@@ -520,16 +520,16 @@ def f_colour_known(s: State, l_p: int, l_s: int) -> str:
         "?"
         if (len(s.v_may_be_colour[l_s][l_p]) == 5)
         else (
-            ", ".join(ENUM_colour[x_] for x_ in s.v_may_be_colour[l_s][l_p])
+            ", ".join(s.enum_label(ENUM_colour, x_) for x_ in s.v_may_be_colour[l_s][l_p])
             if (len(s.v_may_be_colour[l_s][l_p]) == 1)
             else (
-                ENUM_colour[s.v_may_be_colour[l_s][l_p][0]]
+                s.enum_label(ENUM_colour, s.v_may_be_colour[l_s][l_p][0])
                 + " or "
-                + ENUM_colour[s.v_may_be_colour[l_s][l_p][1]]
+                + s.enum_label(ENUM_colour, s.v_may_be_colour[l_s][l_p][1])
                 if (len(s.v_may_be_colour[l_s][l_p]) == 2)
                 else "not "
                 + ", ".join(
-                    ENUM_colour[x_]
+                    s.enum_label(ENUM_colour, x_)
                     for x_ in [c_k for c_k in f_colours(s) if (c_k not in s.v_may_be_colour[l_s][l_p])]
                 )
             )
