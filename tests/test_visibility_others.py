@@ -8,6 +8,7 @@ as seen."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -149,3 +150,49 @@ def test_a_whole_game_keeps_the_observation_contract(engine: ModuleType) -> None
         assert offered == [str(i) for i in range(1, len(hand(s, player)) + 1)]
         s.apply_action(s.legal_actions()[0])
     assert "all laid" in s.reason
+
+
+STEER = """
+game: steer
+players: {names: [north, east, south]}
+types:
+  card: {fields: {value: int}}
+components:
+  card:
+    - {id: c1, name: Ace, value: 1}
+    - {id: c2, name: Bishop, value: 2}
+    - {id: c3, name: Castle, value: 3}
+zones:
+  deck: {of: card, visibility: hidden}
+  hand: {of: card, per: player, visibility: others}
+  tucked: {of: card, per: player, visibility: others}
+setup: |
+  for c in card { move c to deck }
+  for p in players { deal 1 from deck to hand[p] }
+phases:
+  - name: main
+    do: |
+      let p = north
+      let yes_please = choose from [true, false] by p "really?"
+      if yes_please { MOVE }
+      end game draw
+"""
+
+
+@pytest.mark.parametrize(
+    ("move", "leaky"),
+    [
+        # north's hand to its own tucked pile: north sees neither, and learns which card went
+        ("move hand[p][0] to tucked[p]", True),
+        # north's hand to east's: east saw it in north's hand, north sees it in east's
+        ("move hand[p][0] to hand[east]", False),
+        # the deck to north's hand: north sees neither
+        ("deal 1 from deck to hand[p]", True),
+    ],
+)
+def test_a_choice_steering_cards_between_others_zones(tmp_path: Path, move: str, leaky: bool) -> None:
+    folder = tmp_path / "steer"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(STEER.replace("MOVE", move), encoding="utf-8")
+    codes = [d.code for d in compile_spec(folder).diagnostics]
+    assert ("leaky-decision" in codes) == leaky, codes
