@@ -246,6 +246,18 @@ class Scenario:
 
 
 @dataclass(frozen=True, slots=True)
+class Results:
+    """What GameInfo says of the returns: the spec's `results`, or the range a shared win of a
+    game without them reaches (`returns` None)."""
+
+    returns: str | None  # the function (state, player) -> int
+    kind: str
+    low: int
+    high: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
 class EngineModule:
     """generated/<game>/engine.py: the rules."""
 
@@ -263,6 +275,7 @@ class EngineModule:
     texts: tuple[TextFact, ...]
     cached: tuple[CachedFunction, ...] = ()
     readers: tuple[Readers, ...] = ()
+    results: Results | None = None  # None: GameInfo's defaults (no results, no shared win)
 
 
 @dataclass(frozen=True, slots=True)
