@@ -192,10 +192,13 @@ def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> li
                 f"expected the game over ({'a draw' if want == 'draw' else want + ' wins'}), but it goes on"
             )
         else:
-            got = "draw" if state.winner < 0 else names[state.winner]
+            winners = state.winners()
+            got = names[winners[0]] if len(winners) == 1 else "draw" if not winners else ""
             if got != want:
+                ended = state.INFO.result(winners) if got == "" else "a draw" if got == "draw" else got + " winning"
+                ended = ended.replace(" share the win", " sharing the win")
                 problems.append(
-                    f"the game ended with {'a draw' if got == 'draw' else got + ' winning'} ({state.reason}), expected {'a draw' if want == 'draw' else want + ' to win'}"
+                    f"the game ended with {ended} ({state.reason}), expected {'a draw' if want == 'draw' else want + ' to win'}"
                 )
     for who, needles in step["seen"].items():
         view = player_view(state, names.index(who))

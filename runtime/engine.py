@@ -255,14 +255,16 @@ class GameInfo:
             return -1, f"Game over: {result}" + (f" ({reason})" if reason else "")
         return -1, self.outcome_text(line[3], line[2], line[4] if len(line) > 4 else None)
 
-    def outcome_text(self, winners: Sequence[int], reason: str, returns: Sequence[int] | None) -> str:
-        """The GAME_OVER line of a shared win, or of a game with results (with the returns)."""
+    def result(self, winners: Sequence[int]) -> str:
+        """An outcome in words: "A wins", "A and B share the win" or "a draw"."""
         names = [self.player_names[p] for p in winners]
         if len(names) > 1:
-            result = f"{', '.join(names[:-1])} and {names[-1]} share the win"
-        else:
-            result = f"{names[0]} wins" if names else "a draw"
-        text = f"Game over: {result}" + (f" ({reason})" if reason else "")
+            return f"{', '.join(names[:-1])} and {names[-1]} share the win"
+        return f"{names[0]} wins" if names else "a draw"
+
+    def outcome_text(self, winners: Sequence[int], reason: str, returns: Sequence[int] | None) -> str:
+        """The GAME_OVER line of a shared win, or of a game with results (with the returns)."""
+        text = f"Game over: {self.result(winners)}" + (f" ({reason})" if reason else "")
         if returns is not None:
             text += "; returns: " + ", ".join(f"{self.player_names[p]} {v}" for p, v in enumerate(returns))
         return text
