@@ -494,7 +494,10 @@ class Checker:
             self.want(s.winner, PLAYER, "the winner")
         if s.how == "returns" and self.sym.game.results is None:
             self.sink.error(
-                codes.NO_RESULTS, s.span, messages.END_GAME_WITHOUT_RESULTS, messages.END_GAME_WITHOUT_RESULTS_NOTE
+                codes.NO_RESULTS,
+                s.span,
+                messages.END_GAME_WITHOUT_RESULTS,
+                messages.END_GAME_WITHOUT_RESULTS_NOTE,
             )
 
     def call_procedure(self, s: ir.CallStmt) -> None:

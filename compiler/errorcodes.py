@@ -83,7 +83,7 @@ LIMIT_EXCEEDED: Final = ErrorCode(
     "a file, a nesting, an alias, a number or a declared size beyond a bound of compiler/limits.py",
 )
 NO_RESULTS: Final = ErrorCode(
-    "no-results", "`end game \"reason\"` (the returns decide the outcome) in a spec without a `results` section"
+    "no-results", '`end game "reason"` (the returns decide the outcome) in a spec without a `results` section'
 )
 BAD_RESULTS: Final = ErrorCode(
     "bad-results", "a `results` section that no returns could satisfy (min above max, a sum for another kind)"

@@ -406,7 +406,17 @@ MAP_SECTIONS = (
     "modifiers",
 )
 LIST_SECTIONS = ("triggers", "invariants", "phases")
-SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "limits", "setup", "evaluation", "results")
+SCALAR_SECTIONS = (
+    "game",
+    "title",
+    "version",
+    "players",
+    "actions",
+    "limits",
+    "setup",
+    "evaluation",
+    "results",
+)
 TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
 BOARD_FILE = "board.yaml"  # holds the `board` section alone: how the game is drawn, not a rule
 
@@ -831,14 +841,18 @@ def _results(sc: dict[str, tuple[Node, Reader]]) -> ir.Results | None:
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.results_kind(kind))
         kind = "general_sum"
     if low > high:
-        r.sink.error(codes.BAD_RESULTS, r.span(d.get("max") or d["min"]), messages.results_min_above_max(low, high))
+        r.sink.error(
+            codes.BAD_RESULTS, r.span(d.get("max") or d["min"]), messages.results_min_above_max(low, high)
+        )
     total = r.integer(d.get("sum"), "results.sum", 0)
     if "sum" in d and kind != "constant_sum":
         r.sink.error(
             codes.BAD_RESULTS, r.span(d["sum"]), messages.RESULTS_SUM_NOT_CONSTANT, messages.RESULTS_SUM_NOTE
         )
     elif kind == "constant_sum" and "sum" not in d and isinstance(node, MappingNode):
-        r.sink.error(codes.MISSING_KEY, r.span(node), messages.needs_key("'results' of kind constant_sum", "sum"))
+        r.sink.error(
+            codes.MISSING_KEY, r.span(node), messages.needs_key("'results' of kind constant_sum", "sum")
+        )
     return ir.Results(returns, low, high, kind, total, r.span(node))
 
 

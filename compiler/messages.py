@@ -301,7 +301,9 @@ def results_min_above_max(low: int, high: int) -> str:
     return f"results.min ({low}) is above results.max ({high}): no return could lie between them"
 
 
-RESULTS_SUM_NOT_CONSTANT: Final = "results.sum is the sum of a constant_sum game's returns: write it with kind: constant_sum"
+RESULTS_SUM_NOT_CONSTANT: Final = (
+    "results.sum is the sum of a constant_sum game's returns: write it with kind: constant_sum"
+)
 RESULTS_SUM_NOTE: Final = "a zero_sum game's returns sum to 0; other kinds have no fixed sum"
 
 
@@ -587,7 +589,7 @@ def must_be_type(what: str, want: object, got: object) -> str:
 
 
 END_GAME_WITHOUT_RESULTS: Final = (
-    "`end game \"...\"` names no winner, so the returns decide, and this spec has no `results` section"
+    '`end game "..."` names no winner, so the returns decide, and this spec has no `results` section'
 )
 END_GAME_WITHOUT_RESULTS_NOTE: Final = (
     "add `results: {returns: ...}` (docs/dsl.md, Results), or name the outcome: "

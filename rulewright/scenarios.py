@@ -195,7 +195,13 @@ def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> li
             winners = state.winners()
             got = names[winners[0]] if len(winners) == 1 else "draw" if not winners else ""
             if got != want:
-                ended = state.INFO.result(winners) if got == "" else "a draw" if got == "draw" else got + " winning"
+                ended = (
+                    state.INFO.result(winners)
+                    if got == ""
+                    else "a draw"
+                    if got == "draw"
+                    else got + " winning"
+                )
                 ended = ended.replace(" share the win", " sharing the win")
                 problems.append(
                     f"the game ended with {ended} ({state.reason}), expected {'a draw' if want == 'draw' else want + ' to win'}"

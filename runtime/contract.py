@@ -111,7 +111,9 @@ def check_returns(state: GameState) -> None:
     total = info.utility_sum if info.utility in ("zero_sum", "constant_sum") else None
     if total is not None and abs(sum(returns) - total) > 1e-9 * len(returns) * max(1, abs(high), abs(low)):
         raise Violation(
-            "contract", "returns", f"the returns {shown} sum to {sum(returns):g}, not {total} ({info.utility})"
+            "contract",
+            "returns",
+            f"the returns {shown} sum to {sum(returns):g}, not {total} ({info.utility})",
         )
     if info.utility == "identical" and len(set(returns)) > 1:
         raise Violation("contract", "returns", f"the returns {shown} are not all equal (identical)")

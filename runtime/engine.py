@@ -1177,7 +1177,9 @@ class GameState:
         n = self.num_players
         for p in winners:
             if not 0 <= p < n:
-                raise RuleError(f"`end game winners`: the winners must be players, not {'none' if p < 0 else p}")
+                raise RuleError(
+                    f"`end game winners`: the winners must be players, not {'none' if p < 0 else p}"
+                )
         chosen = sorted(set(winners))
         if len(chosen) < 2 and self.INFO.returns is None:
             self._finish(chosen[0] if chosen else -1, reason)  # the line of `end game winner`/`draw`
@@ -1208,7 +1210,11 @@ class GameState:
         self.reason = reason or ("" if winners else "draw")
         self.pending = None
         self.stack.clear()
-        self.lines.add((GAME_OVER, sole, reason, winners) if scores is None else (GAME_OVER, sole, reason, winners, scores))
+        self.lines.add(
+            (GAME_OVER, sole, reason, winners)
+            if scores is None
+            else (GAME_OVER, sole, reason, winners, scores)
+        )
         raise GameEnded
 
     def _finish(self, winner: int, reason: str) -> NoReturn:

@@ -540,7 +540,9 @@ class SavedStateCheck:
         game with results has one (its returns are there)."""
         for i in self.ends:
             if not over or i != len(log) - 1:
-                self.fail(f"log[{i}]", "is a game-over line: it can only be the last line of a game that is over")
+                self.fail(
+                    f"log[{i}]", "is a game-over line: it can only be the last line of a game that is over"
+                )
         if over and self.ends and log[-1][1] != winner:
             self.fail("winner", f"must be the winner the game-over line names ({log[-1][1]})", winner)
         if over and not self.ends and self.info.returns is not None:

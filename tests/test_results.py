@@ -97,7 +97,10 @@ def test_random_games_keep_the_contract_and_the_returns(engine: ModuleType, seat
         restored = game.state_from_json(s.to_json())
         assert restored.returns() == s.returns() and restored.winners() == winners
         assert restored.log()[-1] == s.log()[-1]
-        assert s.log()[-1].endswith("; returns: " + ", ".join(f"{n} {c}" for n, c in zip(game.info.player_names, chips)))
+        assert s.log()[-1].endswith(
+            "; returns: "
+            + ", ".join(f"{n} {c}" for n, c in zip(game.info.player_names[:seats], chips, strict=True))
+        )
 
 
 def test_a_shared_win_without_results(tmp_path: Path) -> None:
@@ -276,3 +279,50 @@ phases:
     )
     with pytest.raises(RuleError, match="the winners must be players, not none"):
         play(game.new_initial_state(1), "0")
+
+
+POKER = """
+game: poker
+players: {names: [a, b, c, d]}
+constants:
+  buy_in: 100
+state:
+  chips: {type: int, per: player, initial: 100}
+procedures:
+  play_hand:
+    do: |
+      let p = choose from players by a "who takes the pot"
+      for q in players where q != p { chips[p] += chips[q]; chips[q] = 0 }
+"""
+TEAM = """
+game: team
+players: {names: [n, e, s, w]}
+enums:
+  team: [north_south, east_west]
+state:
+  score: {type: int, per: team}
+functions:
+  team_of:
+    params: {p: player}
+    returns: team
+    body: "if p == n or p == s then north_south else east_west"
+"""
+
+
+@pytest.mark.parametrize(("index", "prelude"), [(0, POKER), (1, TEAM)], ids=["poker", "team"])
+def test_the_results_examples_of_the_language_reference(tmp_path: Path, index: int, prelude: str) -> None:
+    text = (ROOT / "docs" / "dsl.md").read_text(encoding="utf-8")
+    section = text[text.index("### results") : text.index("### setup")]
+    example = section.split("```yaml\n")[index + 1].split("```")[0]
+    if index == 1:  # the team example ends the game as soon as it starts: score a little first
+        example = example.replace(
+            "    do: |\n", '    do: |\n      score[north_south] += choose number from 0 to 3 by n "points"\n'
+        )
+    game = compile_inline(tmp_path, prelude + example)
+    for seed in range(4):
+        rnd = random.Random(seed)
+        checker = Checker(rnd)
+        s = game.new_initial_state(seed)
+        while not s.is_terminal():
+            s = checker.step(s, rnd.choice(s.legal_actions()))
+        assert s.ranking().count(1) == (len(s.winners()) or s.num_players)  # a draw: all first

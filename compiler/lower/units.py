@@ -217,7 +217,9 @@ def results_facts(cx: Context, out: Units) -> Results | None:
     if r.returns is not None and r.returns.expr is not None:
         # read once, when the game is over; not a rule: no coverage point
         out.functions.append(
-            expression_function(cx, "returns_of", "results.returns", r.returns, (Param("l_p", "int"),), "int", [])
+            expression_function(
+                cx, "returns_of", "results.returns", r.returns, (Param("l_p", "int"),), "int", []
+            )
         )
         returns = "returns_of"
     return Results(returns, r.kind, r.low, r.high, r.total)

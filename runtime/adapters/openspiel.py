@@ -294,7 +294,9 @@ class MCTSAgent:
             # UCT adds returns to an exploration term: returns of up to +-S (results.min and max)
             # weigh as +-1 would when the term is S times larger
             scale = max(1, *(abs(v) for v in state.INFO.utility_range))
-            bot = mcts.MCTSBot(game, self.uct_c * scale, self.simulations, evaluator, random_state=rs, solve=False)
+            bot = mcts.MCTSBot(
+                game, self.uct_c * scale, self.simulations, evaluator, random_state=rs, solve=False
+            )
             self._bots[key] = (game, bot)
         game, bot = self._bots[key]
         root = determinize(state, state.current_player(), self.rng)
