@@ -430,7 +430,9 @@ class EndGame:
     winner: Expr | None  # the winner (a player), or the winners (a list of players)
     reason: StrLit | None
     span: Span
-    how: str = "winner"  # "winner", "winners", "draw" or "returns"
+    # "winners" (a shared win) or "returns" (the results decide); None: `winner` names the winner,
+    # or, None too, it is a draw (None, so that the fingerprints of older forms stay as they were)
+    how: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
