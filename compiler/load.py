@@ -836,9 +836,12 @@ def _results(sc: dict[str, tuple[Node, Reader]]) -> ir.Results | None:
     returns = r.code_or_stub(d.get("returns"), "results.returns", expr=True)
     low = r.integer(d.get("min"), "results.min", -1)
     high = r.integer(d.get("max"), "results.max", 1)
-    kind = r.text(d.get("kind"), "results.kind", "general_sum")
+    kind = r.text(d.get("kind"), "results.kind", "")
     if kind not in RESULT_KINDS:
-        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.results_kind(kind))
+        if isinstance(d.get("kind"), ScalarNode):  # (any other kind of value is reported)
+            r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.results_kind(kind))
+        if "kind" in d:  # reported: whether a sum belongs with it is not known
+            d.pop("sum", None)
         kind = "general_sum"
     if low > high:
         r.sink.error(
