@@ -839,7 +839,11 @@ def _results(sc: dict[str, tuple[Node, Reader]]) -> ir.Results | None:
     kind = r.text(d.get("kind"), "results.kind", "")
     if kind not in RESULT_KINDS:
         if isinstance(d.get("kind"), ScalarNode):  # (any other kind of value is reported)
-            r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.results_kind(kind))
+            r.sink.error(
+                codes.WRONG_VALUE_TYPE,
+                r.span(d["kind"]),
+                messages.results_kind(kind, did_you_mean(kind, RESULT_KINDS)),
+            )
         if "kind" in d:  # reported: whether a sum belongs with it is not known
             d.pop("sum", None)
         kind = "general_sum"

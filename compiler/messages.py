@@ -293,8 +293,8 @@ def zone_visibility(vis: str) -> str:
     return f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'"
 
 
-def results_kind(kind: str) -> str:
-    return f"results.kind is 'zero_sum', 'constant_sum', 'identical' or 'general_sum', not '{kind}'"
+def results_kind(kind: str, hint: str) -> str:
+    return f"results.kind is 'zero_sum', 'constant_sum', 'identical' or 'general_sum', not '{kind}'{hint}"
 
 
 def results_min_above_max(low: int, high: int) -> str:
