@@ -326,3 +326,24 @@ def test_the_results_examples_of_the_language_reference(tmp_path: Path, index: i
         while not s.is_terminal():
             s = checker.step(s, rnd.choice(s.legal_actions()))
         assert s.ranking().count(1) == (len(s.winners()) or s.num_players)  # a draw: all first
+
+
+def test_simulate_and_play_report_the_returns(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from rulewright.cli import main
+
+    folder = str(SPEC)
+    assert main(["simulate", folder, "-n", "30", "-o", "ending=1"]) == 0
+    out = capsys.readouterr().out
+    assert "shared     wins" in out
+    assert "  seat       mean return     1st     2nd     3rd\n" in out
+    assert main(["simulate", "iron_curtain", "-n", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "mean return" not in out and "shared" not in out
+    log = tmp_path / "game.json"
+    assert main(["play", folder, "--seed", "2", "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "; returns: red " in out and "(1st)" in out and "Result: most chips [red " in out
+    data = json.loads(log.read_text(encoding="utf-8"))
+    assert data["log"][-1].startswith("Game over: ") and data["returns"] == [
+        float(v) for v in data["returns"]
+    ]
