@@ -297,6 +297,7 @@ class Checker:
         labels = list(self.sym.game.player_labels)
         named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
         named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]
+        named += [(who, labels) for who in st.expect_winners or ()]
         for v, allowed in named:
             if v is not None and str(v.data) not in allowed:
                 self.sink.error(

@@ -724,6 +724,7 @@ class ScenarioStep:
     expect_seen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts in its view
     expect_unseen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts absent from it
     span: Span
+    expect_winners: tuple[Value, ...] | None = None  # players' labels: the game is over, they won
 
 
 @dataclass(frozen=True, slots=True)

@@ -361,6 +361,7 @@ STEP_EXPECT_KEYS = (
     "expect_to_act",
     "expect_prompt",
     "expect_winner",
+    "expect_winners",
     "expect_seen",
     "expect_unseen",
 )
@@ -1254,4 +1255,13 @@ def _step(node: Node, r: Reader, sink: Sink, keys: dict[str, Node] | None = None
         expect_seen=views("expect_seen"),
         expect_unseen=views("expect_unseen"),
         span=r.span(node),
+        expect_winners=(
+            tuple(
+                ir.Value(n.value, r.span(n))
+                for x in r.seq(d["expect_winners"], "expect_winners")
+                if (n := r.scalar(x, "expect_winners"))
+            )
+            if "expect_winners" in d
+            else None
+        ),
     )

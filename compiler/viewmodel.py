@@ -226,6 +226,7 @@ class ScenarioStep:
     winner: str | None
     seen: dict[str, list[str]]
     unseen: dict[str, list[str]]
+    winners: tuple[str, ...] | None = None  # expect_winners: the players who won, as labels
 
 
 @dataclass(frozen=True, slots=True)

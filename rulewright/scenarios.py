@@ -56,6 +56,7 @@ STEP_DEFAULTS: dict[str, Any] = {
     "to_act": None,
     "prompt": None,
     "winner": None,
+    "winners": None,
     "seen": {},
     "unseen": {},
 }
@@ -206,6 +207,15 @@ def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> li
                 problems.append(
                     f"the game ended with {ended} ({state.reason}), expected {'a draw' if want == 'draw' else want + ' to win'}"
                 )
+    if step["winners"] is not None:
+        want_all = sorted(set(step["winners"]), key=names.index)
+        wanted = state.INFO.result([names.index(w) for w in want_all])
+        if not state.is_terminal():
+            problems.append(f"expected the game over ({wanted}), but it goes on")
+        elif [names[p] for p in state.winners()] != want_all:
+            problems.append(
+                f"the game ended: {state.INFO.result(state.winners())} ({state.reason}); expected: {wanted}"
+            )
     for who, needles in step["seen"].items():
         view = player_view(state, names.index(who))
         for needle in needles:

@@ -347,3 +347,30 @@ def test_simulate_and_play_report_the_returns(capsys: pytest.CaptureFixture[str]
     assert data["log"][-1].startswith("Game over: ") and data["returns"] == [
         float(v) for v in data["returns"]
     ]
+
+
+def test_expect_winners_names_a_shared_win(engine: ModuleType, tmp_path: Path) -> None:
+    compiled = next(dict(sc) for sc in engine.scenarios.SCENARIOS if sc["file"].endswith("returns_tie.yaml"))
+    for wrong, message in [
+        (["red"], "the game ended: red and blue share the win (most chips); expected: red wins"),
+        ([], "expected: a draw"),
+        (["red", "blue", "green"], "expected: red, blue and green share the win"),
+    ]:
+        steps = [{**step, "winners": wrong} for step in compiled["steps"]]
+        result = rulewright.scenarios.run_scenario("results", {**compiled, "steps": steps}, make_game(engine))
+        assert not result.ok and message in result.message
+    steps = [
+        {**step, "winners": ["red", "blue"], "actions": step["actions"][:2]} for step in compiled["steps"]
+    ]
+    result = rulewright.scenarios.run_scenario("results", {**compiled, "steps": steps}, make_game(engine))
+    assert (
+        not result.ok
+        and "expected the game over (red and blue share the win), but it goes on" in result.message
+    )
+    spec = tmp_path / "spec"
+    (spec / "scenarios").mkdir(parents=True)
+    (spec / "game.yaml").write_text((SPEC / "game.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (spec / "scenarios" / "s.yaml").write_text('name: s\nactions: ["0"]\nexpect_winners: [red, bleu]\n')
+    result = compile_spec(spec)
+    assert not result.ok
+    assert "'bleu'" in render_all(result.diagnostics) and "[bad-scenario]" in render_all(result.diagnostics)
