@@ -65,6 +65,14 @@ MAX_STEP_BUDGET = 1_000_000_000
 # the real specs has 180 entries (36 x 5).
 MAX_STATE_TABLE = 1_000_000
 
+# A zone's index types (`per: [colour, player]`): one instance per index tuple.
+MAX_ZONE_INDICES = 2
+
+# Instances of one zone: the product of its indices' sizes (a player index counts the seats, a
+# component index its type's components, an enum index its values). Each is a pile in every state,
+# copied at every step. The real specs have at most 4 instances of a zone.
+MAX_ZONE_INSTANCES = 10_000
+
 # Entries of one whole state: every state variable's entries, plus what its zones take (an entry
 # per component for the zone it is in, one for its place in that zone, one for its cell when a zone
 # is a grid, and a pile per zone and per player of a per-player zone). A state is copied at every
@@ -72,6 +80,14 @@ MAX_STATE_TABLE = 1_000_000
 # state variables, 543 in zones for 261 components and 21 piles). A state
 # of 2,000,000 entries is some 16 MB, copied in a few milliseconds.
 MAX_STATE_ENTRIES = 2_000_000
+
+# `copies: N` of one component row: the row stands for N identical components. A copy is a
+# component of its own (an entry of every per-component variable, a place in the zones), so the
+# components of all the types together are bounded too, before copies expand the rows (the file
+# sizes bound the rows, not what their copies stand for). Real decks of identical cards hold a few
+# dozen of one kind and some hundreds in all; the real specs have at most 261 components.
+MAX_COPIES = 1_000
+MAX_COMPONENTS = 100_000
 
 # The board's size and every position, size and origin on it (board.yaml), in picture units: a
 # picture far larger than any screen is a mistake, and would make an enormous SVG.

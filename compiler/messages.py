@@ -282,7 +282,24 @@ def component_without_id(tname: str) -> str:
 
 
 VARIABLE_VISIBILITY: Final = "visibility of a variable is 'public' or 'owner'"
-ZONE_PER: Final = "a zone is either shared or 'per: player'"
+
+
+def zone_per_count(count: int) -> str:
+    return (
+        f"a zone's 'per' names at most two index types (a player, a component type or an enum), not {count}"
+    )
+
+
+def bad_zone_index(t: object) -> str:
+    return f"a zone can be indexed by players, components or enums, not {t}"
+
+
+def zone_instances_too_many(name: str, count: int, limit: int) -> str:
+    return f"zone '{name}' has {count:,} instances (one per index tuple); at most {limit:,}"
+
+
+def zone_value_stored(what: str, t: object) -> str:
+    return f"{what} cannot hold a zone ({t}): a zone value lives only in code (parameters, locals, results)"
 
 
 def zone_kind(kind: str) -> str:
@@ -381,6 +398,32 @@ def reserved_word(word: str) -> str:
     return f"'{word}' is a reserved word of the language, so it cannot be a name: rename it"
 
 
+ACTIVE_NEEDS_MODIFIER: Final = (
+    "'active' is followed by a modifier: `active name(args)`, or `active name` for one without parameters"
+)
+ACTIVE_WITHOUT_PARENTHESES: Final = (
+    "no brackets around the modifier: `active shield(p)`, not `active(shield(p))`"
+)
+ACTIVE_IS_RESERVED: Final = "'active' is a reserved word: no variable, function or modifier can be named so"
+
+
+def active_in_comprehension(quant: str) -> str:
+    """`count(active m(x))`, `any(active m(x) for ...)`: the word after the bracket is its variable."""
+    if quant == "count":
+        return "`count active name(args)` counts a modifier's instances (no brackets); `count(x in xs where ...)` counts elements"
+    return f"'{quant}(' names its variable first: `{quant}(x in xs where active name(x))`"
+
+
+ACTIVE_AFTER_ADD: Final = "`add` names the modifier itself, without `active`: add name(args) until ..."
+CANCEL_ONE: Final = (
+    "`cancel one name(args)` removes the earliest added instance of a modifier"
+    " (a modifier named 'one': `cancel one one`)"
+)
+IF_STATEMENT_BLOCK: Final = (
+    "an `if` statement takes a block: `if cond { ... }`; `if c then a else b` is an expression"
+)
+
+
 UNCLOSED_INTERPOLATION: Final = "a '{' in a string has no closing '}'"
 
 
@@ -448,6 +491,44 @@ def built_in_type(name: str) -> str:
     return f"'{name}' is a built-in type"
 
 
+def copies_out_of_range(copies: int, limit: int) -> str:
+    return f"copies is a whole number from 1 to {limit}, not {copies:,}"
+
+
+COPIES_NOTE: Final = (
+    "a copy is a component of its own, in every per-component variable and zone; "
+    + protects_the_tool("MAX_COPIES")
+)
+
+
+def components_too_many(limit: int) -> str:
+    return f"the component rows stand for more than {limit:,} components with their copies"
+
+
+COMPONENTS_NOTE: Final = "the rows from here on count one copy each; " + protects_the_tool("MAX_COMPONENTS")
+
+
+def ambiguous_copy(ident: str, copies: int) -> str:
+    return f"'{ident}' names a row of {copies} identical copies, not one component"
+
+
+def ambiguous_copy_note(ident: str) -> str:
+    return (
+        f'compare kinds with `c.id == "{ident}"`, or take copies from where they are: '
+        f'`filter(x in ZONE where x.id == "{ident}")`, `[x for x in TYPE where x.id == "{ident}"]`'
+    )
+
+
+AMBIGUOUS_COPY_IN_DATA_NOTE: Final = (
+    "a value in YAML names one component: name a row without copies, or hold the kind's id in a "
+    "`str` field and compare it with `c.id` in code"
+)
+
+
+def scenario_too_many_copies(ident: str, copies: int, what: str) -> str:
+    return f"'{ident}' has {copies} copies, and {what} names it more often"
+
+
 def same_component_label(tname: str, label: str) -> str:
     return f"two {tname} components are named '{label}'; names label actions, so they must differ"
 
@@ -474,7 +555,7 @@ def zone_holds(t: object) -> str:
     return f"a zone holds components, not {t}"
 
 
-OWNER_ZONE_NOT_PER_PLAYER: Final = "an 'owner'-visible zone must be 'per: player'"
+OWNER_ZONE_NOT_PER_PLAYER: Final = "an 'owner'-visible zone needs a player index ('per: player' or 'per: [T, player]'): the player is its owner"
 
 
 def bad_game_name(name: str) -> str:
@@ -664,6 +745,37 @@ def no_modifier(name: str, hint: str) -> str:
     return f"no modifier '{name}'" + hint
 
 
+def modifiers_declared(names: list[str]) -> str:
+    """A note under `no modifier 'x'` when no declared name is close."""
+    if not names:
+        return "the spec declares no modifiers: declare each under `modifiers:`"
+    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    return f"the modifiers are: {shown}"
+
+
+def not_a_modifier(name: str, kind: str) -> str:
+    """A note under `no modifier 'x'` when x is declared as something else (`kind`: "a function")."""
+    return f"'{name}' is {kind}, not a modifier (one declared under `modifiers:`)"
+
+
+CANCEL_ACTIVE: Final = "`cancel` names the modifier itself, without `active`: cancel name(args)"
+
+
+def modifier_as_value(name: str, has_params: bool) -> str:
+    """A modifier written as a name or a call: `fog`, `shield(p)`."""
+    call = f"{name}(...)" if has_params else name
+    return f"'{name}' is a modifier: test it with `active {call}` (or count it with `count active {call}`)"
+
+
+def modifier_as_procedure(name: str, has_params: bool) -> str:
+    call = f"{name}(...)" if has_params else name
+    return f"'{name}' is a modifier, not a procedure: switch it on with `add {call} until ...`, off with `cancel {call}`"
+
+
+def only_count_active(quant: str) -> str:
+    return f"'{quant} active' is not a form: `count active name(args)` counts a modifier's instances, `active name(args)` tests one"
+
+
 def assign_to_comprehension_variable(name: str) -> str:
     return f"'{name}' is a comprehension variable; it cannot be assigned"
 
@@ -692,10 +804,24 @@ def expected_zone_kind(kind: str, t: object, is_kind: str) -> str:
     return f"expected a {kind} zone, '{t}' is a {is_kind}"
 
 
-ZONE_NOT_NAMED_DIRECTLY: Final = "a zone must be named directly here"
+LIST_IS_NO_ZONE_NOTE: Final = (
+    "a list is no zone: a `let` without a type holds a copy of a zone's components; write the type "
+    "to hold the zone itself (`let z: pile[card] = hand[p]`)"
+)
 
 
-def argument_count(what: str, wanted: int, got: int) -> str:
+def empty_needs_zone(t: object) -> str:
+    return f"empty() needs a zone, got {t} (for a list, write len(xs) == 0)"
+
+
+def between(low: int, high: int) -> int | str:
+    """How many arguments a call takes: `low`, or "1 or 2", "2 to 4"."""
+    if low == high:
+        return low
+    return f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+
+
+def argument_count(what: str, wanted: int | str, got: int) -> str:
     """`what` is "function 'f'", "'field'" and the like."""
     return f"{what} takes {wanted} argument(s), got {got}"
 
@@ -764,8 +890,11 @@ def no_field(tname: str, field: str, hint: str) -> str:
     return f"type '{tname}' has no field '{field}'" + hint
 
 
-def zone_index_count(name: str, wanted: int) -> str:
-    return f"zone '{name}' takes {wanted} index"
+def zone_index_count(name: str, per: list[str], got: int) -> str:
+    if not per:
+        return f"zone '{name}' takes no index but a position (deck[0]), got {got}"
+    wanted = f"{len(per)} ind{'ex' if len(per) == 1 else 'ices'}"
+    return f"zone '{name}' takes {wanted}, got {got}; write {name}[{', '.join(per)}]"
 
 
 def cannot_index(t: object) -> str:
@@ -849,6 +978,13 @@ def variable_seen_by_owner(name: str, where: Span) -> str:
     return f"variable '{name}' is seen only by its owner (visibility: owner, declared at {where})"
 
 
+def zone_value_may_be_hidden(t: str) -> str:
+    return (
+        f"the options are a zone value ({t}): which zone it is is not known here, so it counts as "
+        "hidden if any zone of its type is"
+    )
+
+
 def zone_hidden(name: str, visibility: str, where: Span) -> str:
     who = "nobody sees its cards" if visibility == "hidden" else "only its owner sees its cards"
     return f"zone '{name}': {who} (visibility: {visibility}, declared at {where})"
@@ -921,6 +1057,10 @@ def board_unplaced(of: str, missing: list[str]) -> str:
 
 def board_not_a_player(name: str, close: str | None) -> str:
     return f"'{name}' is not a player" + did_you_mean_suffix(close)
+
+
+def zone_value_contents(name: str, hidden: str) -> str:
+    return f"the contents of '{name}', a zone value that may be zone '{hidden}'"
 
 
 def board_shows_hidden(what: str, via: str) -> str:

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
+from compiler.limits import MAX_COMPONENTS, MAX_ZONE_INDICES, MAX_ZONE_INSTANCES
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
+ZONE_KINDS = ("pile", "grid")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 GAME_NAME_RE = re.compile(r"[a-z][a-z0-9_]*")  # a package in generated/
 
@@ -32,12 +34,18 @@ def plain_name(name: str) -> str:
 
 @dataclass
 class EntityInfo:
-    """An entity type with its rows: ids in declaration order, field types and data."""
+    """An entity type with its rows: ids in declaration order, field types and data.
+
+    A row with `copies: N` stands for N components (entities) at consecutive indices, sharing its
+    id, label and data: `ids`, `labels` and the data columns have an entry per component, and
+    `kinds` says which row (kind) each component is of."""
 
     decl: ir.EntityType
     ids: list[str]
     labels: list[str]
-    position: dict[str, int] = field(default_factory=dict)  # id -> its index in `ids`
+    position: dict[str, int] = field(default_factory=dict)  # id -> its (first) index in `ids`
+    kinds: list[int] = field(default_factory=list)  # each component's row
+    copies: dict[str, int] = field(default_factory=dict)  # id -> copies, for rows of more than one
     field_types: dict[str, Type] = field(default_factory=dict)
     # data field -> one value per entity (ints for int/bool/entity/enum refs, -1 for none)
     data: dict[str, list[object]] = field(default_factory=dict)
@@ -61,6 +69,7 @@ class Symbols:
     # state variable -> its written initial value as the engine holds it (a component as its index)
     initial_values: dict[str, object] = field(default_factory=dict)
     zones: dict[str, tuple[ir.ZoneDecl, Type]] = field(default_factory=dict)
+    zone_per: dict[str, tuple[Type, ...]] = field(default_factory=dict)  # zone -> its index types
     functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
     events: dict[str, ir.SignatureDecl] = field(default_factory=dict)
@@ -81,7 +90,45 @@ class Symbols:
         if name.startswith("list[") and name.endswith("]"):
             inner = self.type_named(name[5:-1])
             return list_of(inner) if inner else None
+        for kind in ZONE_KINDS:  # a zone value: `pile[card]` holds one instance of a pile of cards
+            if name.startswith(kind + "[") and name.endswith("]"):
+                held = name[len(kind) + 1 : -1]
+                return Type("zone", kind, Type("entity", held)) if held in self.entity_types else None
         return None
+
+    def type_hint(self, name: str) -> str:
+        """A "did you mean" for a type name that is not known, looked for inside `list[...]`,
+        `pile[...]` and `grid[...]`."""
+        inner = name
+        while inner.endswith("]") and "[" in inner:
+            inner = inner[inner.index("[") + 1 : -1]
+        if inner == name:
+            return did_you_mean(name, self.known_type_names())
+        if inner in self.known_type_names():
+            return ""  # known: a zone of something that is not a component, reported as unknown
+        return did_you_mean(inner, self.known_type_names())
+
+    def zone_instances(self, name: str) -> int:
+        """How many instances a declared zone has: the product of its index sizes."""
+        count = 1
+        for t in self.zone_per.get(name, ()):
+            count *= self.index_size(t)
+        return count
+
+    def index_size(self, t: Type) -> int:
+        """The instances one index of a zone spans: every seat, component or enum value."""
+        if t == PLAYER:
+            return self.max_players
+        if t.kind == "entity" and t.name in self.entity_types:
+            return len(self.entity_types[t.name].ids)
+        if t.kind == "enum" and t.name in self.enums:
+            return len(self.enums[t.name])
+        return 1
+
+    def zone_owner_index(self, name: str) -> int | None:
+        """The position of the player index of a zone (its owner), or None."""
+        per = self.zone_per.get(name, ())
+        return per.index(PLAYER) if PLAYER in per else None
 
     def known_type_names(self) -> list[str]:
         return [*SCALAR_TYPES, "player", *self.entity_types, *self.enums]
@@ -213,20 +260,48 @@ def _declare_enums(sym: Symbols, names: _Names) -> None:
 
 def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:
     """Component types and their components (whose data is checked later, in _entity_data)."""
+    counted = 0  # the components of the types so far, copies counted
     for et in sym.game.types:
         if et.name in ("player", *SCALAR_TYPES):
             sink.error(codes.DUPLICATE_ID, et.span, messages.built_in_type(et.name))
             continue
         if not names.claim(et.name, et.span, "type"):
             continue
-        info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
-        for i, ent in enumerate(et.entities):
-            info.position.setdefault(ent.id, i)
+        info = _entity_info(et, sink, counted)
+        counted += len(info.ids)
         sym.entity_types[et.name] = info
         _component_labels(et, sink)
-        for i, ent in enumerate(et.entities):
+        for ent in et.entities:
             if ent.id and names.claim(ent.id, ent.span, "component"):
-                sym.entities[ent.id] = (et.name, i)
+                sym.entities[ent.id] = (et.name, info.position[ent.id])
+
+
+def _entity_info(et: ir.EntityType, sink: Sink, before: int) -> EntityInfo:
+    """A type's components: one per row, or `copies` of it at consecutive indices (`before`: the
+    components of the types declared before it; all together they are bounded when copies expand
+    them, and the rows from the one that goes over count one copy each)."""
+    info = EntityInfo(et, [], [])
+    total = before
+    for row, ent in enumerate(et.entities):
+        n = ent.copies
+        if n > 1 and total + n > MAX_COMPONENTS:
+            if total <= MAX_COMPONENTS:
+                sink.error(
+                    codes.LIMIT_EXCEEDED,
+                    ent.span,
+                    messages.components_too_many(MAX_COMPONENTS),
+                    messages.COMPONENTS_NOTE,
+                )
+                total = MAX_COMPONENTS + 1
+            n = 1
+        info.position.setdefault(ent.id, len(info.ids))
+        if n > 1:
+            info.copies.setdefault(ent.id, n)
+        info.ids += [ent.id] * n
+        info.labels += [ent.label] * n
+        info.kinds += [row] * n
+        total += n
+    return info
 
 
 def _component_labels(et: ir.EntityType, sink: Sink) -> None:
@@ -256,6 +331,8 @@ def _declare_state(sym: Symbols, names: _Names, sink: Sink) -> None:
     """State variables, their indices and their initial values, converted once here."""
     for sv in sym.game.state:
         t = _type(sym, sv.type, sink)
+        if _holds_zone(t):
+            sink.error(codes.TYPE_MISMATCH, sv.type.span, messages.zone_value_stored("a state variable", t))
         per = tuple(_type(sym, p, sink) for p in sv.per)
         for pref, pt in zip(sv.per, per, strict=True):
             if pt.kind not in ("entity", "enum"):
@@ -283,12 +360,43 @@ def _initial_in_range(sv: ir.StateVar, sink: Sink) -> None:
 def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
     for z in sym.game.zones:
         held = _type(sym, z.of, sink)
-        if held.kind not in ("entity", "any"):
+        if held.kind not in ("entity", "any") or held == PLAYER:
             sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
-        if z.visibility == "owner" and not z.per_player:
+        per = _zone_per(sym, z, sink)
+        if z.visibility == "owner" and PLAYER not in per:
             sink.error(codes.TYPE_MISMATCH, z.span, messages.OWNER_ZONE_NOT_PER_PLAYER)
         if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
+            sym.zone_per[z.name] = per
+            instances = sym.zone_instances(z.name)
+            if instances > MAX_ZONE_INSTANCES:
+                sink.error(
+                    codes.LIMIT_EXCEEDED,
+                    z.span,
+                    messages.zone_instances_too_many(z.name, instances, MAX_ZONE_INSTANCES),
+                    messages.protects_the_tool("MAX_ZONE_INSTANCES"),
+                )
+                sym.zone_per[z.name] = ()
+
+
+def _zone_per(sym: Symbols, z: ir.ZoneDecl, sink: Sink) -> tuple[Type, ...]:
+    """A zone's index types: at most two, each a player, a component type or an enum."""
+    if len(z.per) > MAX_ZONE_INDICES:
+        sink.error(codes.WRONG_VALUE_TYPE, z.per[MAX_ZONE_INDICES].span, messages.zone_per_count(len(z.per)))
+        return ()
+    per: list[Type] = []
+    for ref in z.per:
+        if not ref.text:
+            return ()  # not a type name (load reported it)
+        t = sym.type_named(ref.text)
+        if t is None:
+            sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
+            return ()
+        if t.kind not in ("entity", "enum"):
+            sink.error(codes.TYPE_MISMATCH, ref.span, messages.bad_zone_index(t))
+            return ()
+        per.append(t)
+    return tuple(per)
 
 
 def _declare_code_units(sym: Symbols, names: _Names) -> None:
@@ -366,13 +474,16 @@ def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
 def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
-        sink.error(
-            codes.UNKNOWN_TYPE,
-            ref.span,
-            messages.unknown_type(ref.text, did_you_mean(ref.text, sym.known_type_names())),
-        )
+        sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
         return INT
     return t
+
+
+def _holds_zone(t: Type) -> bool:
+    """A zone value, or a list of them: no YAML value writes one, and no state keeps one."""
+    while t.kind == "list" and t.elem is not None:
+        t = t.elem
+    return t.kind == "zone"
 
 
 def field_type(sym: Symbols, fd: ir.FieldDecl, sink: Sink) -> Type:
@@ -384,11 +495,14 @@ def field_type(sym: Symbols, fd: ir.FieldDecl, sink: Sink) -> Type:
 def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
     for fd in info.decl.fields:
         t = field_type(sym, fd, sink)
+        if fd.kind == "data" and _holds_zone(t):
+            sink.error(codes.TYPE_MISMATCH, fd.type.span, messages.zone_value_stored("a data field", t))
+            t = ANY
         info.field_types[fd.name] = t
         if fd.kind != "data":
             info.code_fields[fd.name] = fd
             continue
-        column: list[object] = []
+        row_values: list[object] = []
         for ent in info.decl.entities:
             vals = dict(ent.values)
             if fd.name not in vals:
@@ -399,10 +513,11 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
                         messages.component_lacks(ent.id, fd.name),
                         messages.OPTIONAL_DATA_NOTE,
                     )
-                column.append(_default(t))
+                row_values.append(_default(t))
                 continue
-            column.append(convert_value(sym, vals[fd.name], t, sink))
-        info.data[fd.name] = column
+            row_values.append(convert_value(sym, vals[fd.name], t, sink))
+        # a copy has its row's values
+        info.data[fd.name] = [row_values[k] for k in info.kinds] if info.copies else row_values
     for ent in info.decl.entities:
         written = dict(ent.code)
         for fname, code in ent.code:
@@ -477,6 +592,13 @@ def _convert_entity(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> int:
         return -1
     info = sym.entity_types[t.name]
     if isinstance(d, str) and d in info.position:
+        if d in info.copies:  # which of the copies? (the first is read, to check on)
+            sink.error(
+                codes.AMBIGUOUS_COPY,
+                v.span,
+                messages.ambiguous_copy(d, info.copies[d]),
+                messages.AMBIGUOUS_COPY_IN_DATA_NOTE,
+            )
         return info.position[d]
     # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
     # would take minutes to compare)

@@ -20,8 +20,10 @@ from compiler.lower.dispatch import Step, step_method
 from compiler.lower.expressions import (
     Unsupported,
     arg_list,
+    copies_table,
     domain_of,
     expr,
+    lowered_type,
     negation,
     python_type,
     stored,
@@ -39,7 +41,7 @@ def default_value(t: Type) -> object:
         return False
     if t.kind == "str":
         return ""
-    if t.kind in ("list", "zone"):
+    if t.kind == "list":
         return []
     if t.is_ref:
         return -1
@@ -238,7 +240,7 @@ def _do_effect(cx: Context, b: Blocks, s: ir.DoEffect) -> None:
 def _emit(cx: Context, b: Blocks, s: ir.Emit) -> None:
     slots = []
     for a in s.args:  # evaluated once, kept on the frame across the triggers' decisions
-        t = cx.ann.type_of(a)
+        t = lowered_type(cx, a)
         slot = b.temp("e_", python_type(t), default_value(t), value_type(t))
         b.line(f"self.{slot} = {stored(cx, a)}")
         slots.append(f"self.{slot}")
@@ -301,13 +303,15 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             elem = cx.ann.type_of(d.options).elem or PLAYER
             domain = domain_of(cx, elem)
             options = expr(cx, d.options)
+            kinds = copies_table(cx, elem)
+            decide = "decide_kinds" if kinds else "decide"
+            if kinds:  # a type with copies: one action per kind (row), the engine takes a copy
+                options = f"{options}, {kinds}"
             need = f", need={expr(cx, d.count)}" if d.count is not None else ""
             secret = ", secret=True" if d.secret else ""
             if d.optional:
-                decide = (
-                    f"s.decide({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
-                )
-                with b.w.block(f"if {decide}:"):
+                asked = f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
+                with b.w.block(f"if {asked}:"):
                     b.line("return")
                 b.line(f"self.{slot} = -1")
                 b.jump(after)
@@ -318,7 +322,9 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
                     b.line(f"self.{slot} = []")
                     b.jump(after)
                 need = ", need=need_"
-            b.line(f"s.decide({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})")
+            b.line(
+                f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})"
+            )
         case ir.ChooseNumber():
             numbers = f"range({expr(cx, d.low)}, {expr(cx, d.high)} + 1)"
             b.line(f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_literal(slot)}, {prompt}{at})")

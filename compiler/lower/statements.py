@@ -16,9 +16,11 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
+    copies_table,
     expr,
     hoisting,
     iterable,
+    lowered_type,
     negation,
     python_type,
     stored,
@@ -111,7 +113,7 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
 def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
     if isinstance(s.value, ir.Decision):
         raise Unsupported("a decision in code that cannot stop")
-    annotation = "" if in_frame else f": {python_type(cx.ann.type_of(s.value))}"
+    annotation = "" if in_frame else f": {python_type(lowered_type(cx, s.value))}"
     before, value = hoisting(cx, s.value)
     for line in before:
         w.line(line)
@@ -148,16 +150,19 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             t = cx.ann.type_of(s.item)
             top = "True" if s.position == "top" else "False"
             fn = "move_all" if t.kind in ("list", "zone") else "move"
-            return f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest)}, {top})"
+            return f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest, True)}, {top})"
         case ir.Place():
             t = cx.ann.type_of(s.item)
-            item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid), expr(cx, s.cell)
+            item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid, True), expr(cx, s.cell)
             return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
         case ir.Shuffle():
-            return f"s.shuffle({zone_id(cx, s.zone)})"
+            kinds = copies_table(cx, cx.ann.type_of(s.zone))
+            if kinds:  # a scenario's forced order names kinds: the engine takes the pile's copies
+                return f"s.shuffle_kinds({zone_id(cx, s.zone, True)}, {kinds})"
+            return f"s.shuffle({zone_id(cx, s.zone, True)})"
         case ir.Deal():
             t = cx.ann.type_of(s.source)
-            count, source, dest = expr(cx, s.count), zone_id(cx, s.source), zone_id(cx, s.dest)
+            count, source, dest = expr(cx, s.count), zone_id(cx, s.source, True), zone_id(cx, s.dest, True)
             return f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})"
         case _:
             assert_never(s)
@@ -182,7 +187,7 @@ def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
 
 
 def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None:
-    verb = "add" if isinstance(s, ir.AddModifier) else "cancel"
+    verb = "add" if isinstance(s, ir.AddModifier) else "cancel one" if s.one else "cancel"
     for mark in cx.cover("modifier", f"{verb} {s.name}", s.span):
         w.line(mark)
     modifier, args = cx.names.claim("modifier", s.name), arg_tuple(cx, s.args)
@@ -190,6 +195,8 @@ def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None
         # until a phase ends, or (no phase, or `until game`) for the rest of the game
         until = cx.names.claim("phase", s.until_phase) if s.until_phase in cx.sym.phases else "-1"
         w.line(f"s.add_mod({modifier}, {args}, {until})")
+    elif s.one:
+        w.line(f"s.cancel_one_mod({modifier}, {args})")
     else:
         w.line(f"s.cancel_mod({modifier}, {args})")
     for line in forget(cx, ("mod", s.name)):
