@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -242,3 +243,36 @@ def test_a_spec_with_results_reports_its_returns() -> None:
     while not s.is_terminal():
         s.apply_action(bot.choose(s))
     assert sum(s.returns()) == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "utility", "total"),
+    [
+        ("general_sum", "GENERAL_SUM", None),
+        ("identical", "IDENTICAL", None),
+        ("constant_sum\n  sum: 4", "CONSTANT_SUM", 4.0),
+    ],
+)
+def test_openspiel_utility_follows_the_results_kind(
+    tmp_path: Path, kind: str, utility: str, total: float | None
+) -> None:
+    from compiler.driver import compile_spec
+    from rulewright.spec_loader import import_package
+    from runtime.game import Game
+
+    name = f"kind_{utility.lower()}"
+    (tmp_path / "game.yaml").write_text(
+        f"game: {name}\nplayers: {{names: [red, blue]}}\nstate:\n  points: {{type: int, per: player}}\n"
+        f"results:\n  returns: 'points[p]'\n  min: -3\n  max: 7\n  kind: {kind}\n"
+        "phases:\n  - name: main\n    do: |\n"
+        '      points[red] = choose number from 0 to 2 by red "points"\n      end game "done"\n',
+        encoding="utf-8",
+    )
+    result = compile_spec(tmp_path)
+    assert result.ok
+    module = import_package(result.files, name)
+    game = pyspiel.load_game(openspiel.register(Game(module.State, module.scenarios.SCENARIOS, None)))
+    assert game.get_type().utility == getattr(pyspiel.GameType.Utility, utility)
+    assert (game.min_utility(), game.max_utility()) == (-3.0, 7.0)
+    if total is not None:
+        assert game.utility_sum() == total
