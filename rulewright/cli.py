@@ -615,7 +615,7 @@ def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> d
     option = info.player_count if isinstance(info.player_count, str) else None
     by_option = next((o for o in info.options if o.name == option), None)
     counts = list(by_option.choices) if by_option is not None and by_option.choices else [game.num_players]
-    return {
+    entry: dict[str, Any] = {
         "name": info.name,
         "title": info.title,
         "players": counts,
@@ -628,6 +628,10 @@ def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> d
         "folder": str(source.folder) if source.folder is not None else None,
         "shadows_bundled": shadows,
     }
+    if info.returns is not None:  # the spec's `results` (docs/dsl.md): what its returns can be
+        low, high = info.utility_range
+        entry["results"] = {"kind": info.utility, "min": low, "max": high, "sum": info.utility_sum}
+    return entry
 
 
 # ---- playing ----------------------------------------------------------------------------------
