@@ -92,6 +92,14 @@ def _last_line(node: object, file: str) -> int:
     return 0
 
 
+def _zone_shape(z: ir.ZoneDecl) -> tuple[object, ...]:
+    """A zone as its fingerprint reads it. A zone with no index or a player index hashes as it did
+    when that was a flag (`per_player`), so the fingerprints recorded before zones took other
+    indices stay; a zone with other indices hashes its index types."""
+    per: object = z.per_player if z.per == () or z.per_player else z.per
+    return ("ZoneDecl", z.name, z.of, per, z.kind, z.visibility, z.radius)
+
+
 def _digest(*parts: object) -> str:
     return hashlib.sha256(repr(_plain(parts)).encode()).hexdigest()[:12]
 
@@ -115,7 +123,7 @@ def _entries(g: ir.Game) -> Iterator[tuple[str, object, ir.Span]]:
     for v in g.state:
         yield f"state {v.name}", v, v.span
     for z in g.zones:
-        yield f"zone {z.name}", z, z.span
+        yield f"zone {z.name}", _zone_shape(z), z.span
     for f in g.functions:
         yield f"function {f.name}", f, f.span
     for p in g.procedures:
@@ -130,6 +138,8 @@ def _entries(g: ir.Game) -> Iterator[tuple[str, object, ir.Span]]:
         yield f"invariant {inv.name}", inv, inv.span
     if g.evaluation is not None:
         yield "evaluation", g.evaluation, g.evaluation.span
+    if g.results is not None:
+        yield "results", g.results, g.results.span
     if g.setup is not None:
         yield "setup", g.setup, g.setup.span
 
