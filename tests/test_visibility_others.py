@@ -53,7 +53,7 @@ phases:
     do: |
       for p in players {
         let i = choose number from 1 to len(hand[p]) by p "position of the card to lay"
-        let c = [x for x in hand[p]][i - 1]
+        let c = hand[p][i - 1]
         move c to table
         log "{p} lays {c}"
       }
