@@ -85,6 +85,7 @@ WHOLE_GAMES = [
     ("twilight_struggle", {}, (0, 1)),
     ("iron_curtain", {}, (0, 1, 2)),
     ("channel_tunnel", {}, (0, 1)),
+    ("lost_cities", {}, (0, 1)),
 ]
 MAX_DECISIONS = 5_000
 # lines the rules write on purpose to show a card: `reveal` (to all) and `show` (to one player)

@@ -27,7 +27,8 @@ MAX_DECISIONS = 5_000
 # Random games per game and test: the contract check costs a few milliseconds per decision, and a
 # Twilight Struggle game has ~300 decisions against Iron Curtain's ~80.
 EXAMPLES = {name: (6, 60) for name in LONG_GAMES} | {
-    "twilight_struggle": (6, 40)
+    "twilight_struggle": (6, 40),
+    "lost_cities": (4, 40),  # ~450 decisions a round under random play (draws from the discards), 1 to 3 rounds
 }  # (full contract, invariants only)
 DEFAULT_EXAMPLES = (25, 150)
 
