@@ -22,6 +22,7 @@ class Builtin:
     `{args}` (all, comma-separated), `{type0}` (the component-type constant of the first
     argument), `{zone0}` (the zone id the first argument names) and `{label0}` (the first
     argument as display text). `python_two_players` replaces it in a game of exactly two players.
+    `optional`: how many more arguments it may take after its `arity` (`{args}` passes them).
     `reads_zones`: it reads where the components of its first argument's type are (a pile's
     contents or a grid's positions), which the read sets of cached functions must count
     (compiler/reads.py).
@@ -34,11 +35,20 @@ class Builtin:
     python_two_players: str | None = None
     reads_zones: bool = False
     reuse: bool = False  # costly enough to compute once when an expression repeats it (lower/reuse.py)
+    optional: int = 0
 
 
 _TABLE = (
     Builtin("opponent", 1, False, "s.opponent({0})", python_two_players="(1 - {0})"),
-    Builtin("next_player", 1, False, "(({0} + 1) % s.num_players)"),
+    # seats, clockwise in the order of `players.names` (runtime/engine.py: none is a rule error)
+    Builtin("next_player", 1, False, "s.next_player({0})"),
+    Builtin("previous_player", 1, False, "s.previous_player({0})"),
+    Builtin("left_of", 1, False, "s.left_of({0})"),
+    Builtin("right_of", 1, False, "s.right_of({0})"),
+    Builtin("next_in", 2, False, "s.next_in({0}, {1})", reuse=True),
+    Builtin("previous_in", 2, False, "s.previous_in({0}, {1})", reuse=True),
+    Builtin("seat_distance", 2, False, "s.seat_distance({0}, {1})"),
+    Builtin("players_from", 1, False, "s.players_from({args})", reuse=True, optional=1),
     Builtin("len", 1, False, "len({0})"),
     Builtin("abs", 1, False, "abs({0})"),
     Builtin("min", None, False, "min({args})"),

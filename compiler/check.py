@@ -271,6 +271,21 @@ class Checker:
                         v.data, what, did_you_mean(str(v.data), list(sym.entities))
                     ),
                 )
+        # a list names a kind with copies once per copy: no more often than it has copies
+        for what, orders in (("a forced shuffle", sc.shuffles), ("a forced draw", sc.draws)):
+            for order in orders:
+                seen: dict[str, int] = {}
+                for v in order:
+                    ident = str(v.data)
+                    seen[ident] = seen.get(ident, 0) + 1
+                    if ident in sym.entities:
+                        copies = sym.entity_types[sym.entities[ident][0]].copies.get(ident, 0)
+                        if seen[ident] == copies + 1 and copies:
+                            self.sink.error(
+                                codes.BAD_SCENARIO,
+                                v.span,
+                                messages.scenario_too_many_copies(ident, copies, what),
+                            )
         named = [("skips", v) for v in sc.skip] + ([("starts at", sc.start_at)] if sc.start_at else [])
         for verb, v in named:
             if str(v.data) not in sym.phases:
@@ -493,7 +508,10 @@ class Checker:
         pr = self.sym.procedures.get(s.proc)
         if pr is None:
             hint = did_you_mean(s.proc, list(self.sym.procedures))
-            self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, messages.no_procedure(s.proc, hint))
+            message = messages.no_procedure(s.proc, hint)
+            if s.proc in self.sym.modifiers and not hint:
+                message = messages.modifier_as_procedure(s.proc, bool(self.sym.modifiers[s.proc].params))
+            self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, message)
             self.exprs(s.args)
         else:
             self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
@@ -515,7 +533,11 @@ class Checker:
         self.exprs(s.args)
 
     def modifier_stmt(self, s: ir.AddModifier | ir.Cancel) -> None:
-        """`add modifier m(args) until end of P` or `cancel m(args)`."""
+        """`add modifier m(args) until end of P`, `cancel m(args)` or `cancel one m(args)`."""
+        if isinstance(s, ir.Cancel) and s.name == "active" and "active" not in self.sym.modifiers:
+            self.sink.error(codes.UNKNOWN_NAME, s.span, messages.CANCEL_ACTIVE)  # `cancel active m(x)`
+            self.exprs(s.args)
+            return
         self.modifier(s.name, s.args, s.span)
         if isinstance(s, ir.Cancel) or s.until_phase is None:
             return
@@ -601,15 +623,37 @@ class Checker:
     def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
         m = self.sym.modifiers.get(name)
         if m is None:
-            self.sink.error(
-                codes.UNKNOWN_NAME,
-                span,
-                messages.no_modifier(name, did_you_mean(name, list(self.sym.modifiers))),
-            )
+            hint = did_you_mean(name, list(self.sym.modifiers))
+            kind = self.kind_of_name(name)
+            if kind is not None:
+                notes = [messages.not_a_modifier(name, kind)]
+            else:
+                notes = [] if hint else [messages.modifiers_declared(list(self.sym.modifiers))]
+            self.sink.error(codes.UNKNOWN_NAME, span, messages.no_modifier(name, hint), *notes)
             for a in args:
                 self.expr(a)
             return
         self.args(args, self.params(m.params), f"modifier '{name}'", span)
+
+    def kind_of_name(self, name: str) -> str | None:
+        """What a declared name that is not a modifier is ("a function"), for a note; None if it is
+        not declared (or is a local)."""
+        sym = self.sym
+        if self.scope.lookup(name) is not None:
+            return "a local"
+        kinds = (
+            (sym.functions, "a function"),
+            (sym.procedures, "a procedure"),
+            (sym.events, "an event"),
+            (sym.state, "a state variable"),
+            (sym.constants, "a constant"),
+            (sym.options, "an option"),
+            (sym.zones, "a zone"),
+            (sym.entities, "a component"),
+            (sym.enum_values, "an enum value"),
+            (sym.players, "a player"),
+        )
+        return next((kind for table, kind in kinds if name in table), None)
 
     def args(self, args: tuple[ir.Expr, ...], params: dict[str, Type], what: str, span: ir.Span) -> None:
         if len(args) != len(params):
@@ -669,6 +713,8 @@ class Checker:
                 return self.cond_expr(e)
             case ir.Active():
                 return self.active(e)
+            case ir.CountActive():
+                return self.count_active(e)
             case ir.Choose() | ir.ChooseNumber() | ir.Ask():
                 return self.decision_in_expression(e)
             case _:
@@ -785,6 +831,14 @@ class Checker:
         self.modifier(e.name, e.args, e.span)
         return BOOL
 
+    def count_active(self, e: ir.CountActive) -> Type:
+        """`count active m(args)`: how many instances are in force (`any active m` is no form)."""
+        self.modifier(e.name, e.args, e.span)
+        if e.quant != "count":
+            self.sink.error(codes.DSL_SYNTAX, e.span, messages.only_count_active(e.quant))
+            return ANY  # what was meant is unclear: no type errors follow from it
+        return INT
+
     def decision_in_expression(self, e: ir.Decision) -> Type:
         """A decision stands only as the whole value of a let or an assignment (see rhs)."""
         if self.in_code_unit_without_decisions:
@@ -826,6 +880,14 @@ class Checker:
             return Binding("zone", n, t)
         if n in sym.entities:
             tname, _ = sym.entities[n]
+            copies = sym.entity_types[tname].copies.get(n)
+            if copies is not None:
+                self.sink.error(
+                    codes.AMBIGUOUS_COPY,
+                    e.span,
+                    messages.ambiguous_copy(n, copies),
+                    messages.ambiguous_copy_note(n),
+                )
             return Binding("entity", n, Type("entity", tname))
         if n in sym.enum_values:
             return Binding("enum", n, Type("enum", sym.enum_values[n][0]))
@@ -837,6 +899,10 @@ class Checker:
             return Binding("players", n, list_of(PLAYER))
         if n == "num_players":
             return Binding("num_players", n, INT)
+        m = sym.modifiers.get(n)
+        if m is not None:
+            self.sink.error(codes.UNKNOWN_NAME, e.span, messages.modifier_as_value(n, bool(m.params)))
+            return Binding("error", n, ANY)
         self.sink.error(
             codes.UNKNOWN_NAME,
             e.span,
@@ -915,6 +981,10 @@ class Checker:
         if e.func in sym.procedures:
             self.sink.error(codes.TYPE_MISMATCH, e.span, messages.procedure_as_value(e.func))
             return ANY
+        if e.func in sym.modifiers:
+            self.sink.error(codes.UNKNOWN_NAME, e.span, messages.modifier_as_value(e.func, True))
+            self.exprs(e.args)
+            return ANY
         self.sink.error(
             codes.UNKNOWN_NAME,
             e.span,
@@ -933,9 +1003,10 @@ class Checker:
         if spec.arity is None:
             if len(e.args) < 2:
                 self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.two_or_more_numbers(e.func))
-        elif len(e.args) != spec.arity:
+        elif not spec.arity <= len(e.args) <= spec.arity + spec.optional:
+            wanted = messages.between(spec.arity, spec.arity + spec.optional)
             self.sink.error(
-                codes.WRONG_ARG_COUNT, e.span, messages.argument_count(f"'{e.func}'", spec.arity, len(e.args))
+                codes.WRONG_ARG_COUNT, e.span, messages.argument_count(f"'{e.func}'", wanted, len(e.args))
             )
             for x in e.args:
                 self.expr(x)
@@ -946,6 +1017,23 @@ class Checker:
     def builtin_of_a_player(self, e: ir.Call) -> Type:
         self.want(e.args[0], PLAYER, "a player")
         return PLAYER
+
+    def builtin_seat_in(self, e: ir.Call) -> Type:
+        """`next_in(p, xs)`, `previous_in(p, xs)`: a player of the list xs, or none."""
+        self.want(e.args[0], PLAYER, "a player")
+        self.want(e.args[1], list_of(PLAYER), "the players to look among")
+        return PLAYER
+
+    def builtin_seat_distance(self, e: ir.Call) -> Type:
+        self.want(e.args[0], PLAYER, "the seat counted from")
+        self.want(e.args[1], PLAYER, "the seat counted to")
+        return INT
+
+    def builtin_players_from(self, e: ir.Call) -> Type:
+        self.want(e.args[0], PLAYER, "the first player")
+        if len(e.args) > 1:
+            self.want(e.args[1], list_of(PLAYER), "the players to keep")
+        return list_of(PLAYER)
 
     def builtin_of_numbers(self, e: ir.Call) -> Type:
         for x in e.args:
@@ -1023,6 +1111,13 @@ BUILTIN_RULES: Final[Mapping[str, Callable[[Checker, ir.Call], Type]]] = Mapping
     {
         "opponent": Checker.builtin_of_a_player,
         "next_player": Checker.builtin_of_a_player,
+        "previous_player": Checker.builtin_of_a_player,
+        "left_of": Checker.builtin_of_a_player,
+        "right_of": Checker.builtin_of_a_player,
+        "next_in": Checker.builtin_seat_in,
+        "previous_in": Checker.builtin_seat_in,
+        "seat_distance": Checker.builtin_seat_distance,
+        "players_from": Checker.builtin_players_from,
         "len": Checker.builtin_len,
         "abs": Checker.builtin_abs,
         "min": Checker.builtin_of_numbers,

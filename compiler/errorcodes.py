@@ -38,6 +38,9 @@ UNKNOWN_TYPE: Final = ErrorCode("unknown-type", "a type that is neither built in
 UNKNOWN_FIELD: Final = ErrorCode("unknown-field", "a component has no such field")
 TYPE_MISMATCH: Final = ErrorCode("type-mismatch", "a value of one type where another is needed")
 WRONG_ARG_COUNT: Final = ErrorCode("wrong-arg-count", "a call with too many or too few arguments")
+AMBIGUOUS_COPY: Final = ErrorCode(
+    "ambiguous-copy", "the id of a component row with `copies` > 1 used as a value: it names no one copy"
+)
 DECISION_WITHOUT_PLAYER: Final = ErrorCode(
     "decision-without-player", "a decision that does not say which player makes it"
 )
@@ -97,6 +100,7 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     UNKNOWN_FIELD,
     TYPE_MISMATCH,
     WRONG_ARG_COUNT,
+    AMBIGUOUS_COPY,
     DECISION_WITHOUT_PLAYER,
     UNDEFINED_PROCEDURE,
     UNDEFINED_PHASE,

@@ -97,7 +97,9 @@ def _entries(g: ir.Game) -> Iterator[tuple[str, object, ir.Span]]:
     for t in g.types:
         yield f"type {t.name}", t.fields, t.span
         for ent in t.entities:
-            yield f"{t.name} '{ent.label}'", (ent.id, ent.values, ent.span), ent.span
+            # `copies` only where a row has them: the fingerprints of other rows are as they were
+            copies = (ent.copies,) if ent.copies != 1 else ()
+            yield f"{t.name} '{ent.label}'", (ent.id, ent.values, ent.span, *copies), ent.span
             for name, code in ent.code:
                 yield f"{t.name} '{ent.label}' {name}", code, code.span
     for v in g.state:

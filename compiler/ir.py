@@ -226,6 +226,18 @@ class Active:
     span: Span
 
 
+@dataclass(frozen=True, slots=True)
+class CountActive:
+    """`count active name(args)`: how many instances of a lasting modifier with these arguments are
+    in effect (adding one twice keeps two). `quant` is the word written before `active`: only
+    `count` is a form (check.py reports another)."""
+
+    quant: str
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
 # ---- decisions (only the whole value of a let or an assignment; check.py enforces it) --------
 
 
@@ -290,6 +302,7 @@ Expr = (
     | Neg
     | CondExpr
     | Active
+    | CountActive
     | Choose
     | ChooseNumber
     | Ask
@@ -469,11 +482,13 @@ class AddModifier:
 
 @dataclass(frozen=True, slots=True)
 class Cancel:
-    """`cancel name(args)`."""
+    """`cancel name(args)`: removes every instance; `cancel one name(args)` (`one`) only the
+    earliest added."""
 
     name: str
     args: tuple[Expr, ...]
     span: Span
+    one: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,13 +576,14 @@ class Value:
 
 @dataclass(frozen=True, slots=True)
 class Entity:
-    """One row of a component table (one card, one space, one piece)."""
+    """One row of a component table (one card, one space, one piece), or N identical ones: a kind."""
 
     id: str
     label: str
     values: tuple[tuple[str, Value], ...]
     code: tuple[tuple[str, Code], ...]
     span: Span
+    copies: int = 1  # `copies: N`: the row stands for N identical components (one kind)
 
 
 @dataclass(frozen=True, slots=True)

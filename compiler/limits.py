@@ -73,6 +73,14 @@ MAX_STATE_TABLE = 1_000_000
 # of 2,000,000 entries is some 16 MB, copied in a few milliseconds.
 MAX_STATE_ENTRIES = 2_000_000
 
+# `copies: N` of one component row: the row stands for N identical components. A copy is a
+# component of its own (an entry of every per-component variable, a place in the zones), so the
+# components of all the types together are bounded too, before copies expand the rows (the file
+# sizes bound the rows, not what their copies stand for). Real decks of identical cards hold a few
+# dozen of one kind and some hundreds in all; the real specs have at most 261 components.
+MAX_COPIES = 1_000
+MAX_COMPONENTS = 100_000
+
 # The board's size and every position, size and origin on it (board.yaml), in picture units: a
 # picture far larger than any screen is a mistake, and would make an enormous SVG.
 MAX_BOARD_SIZE = 20_000

@@ -23,6 +23,7 @@ from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
 from compiler.limits import (
     DEFAULT_STEP_BUDGET,
+    MAX_COPIES,
     MAX_FILE_BYTES,
     MAX_GRID_RADIUS,
     MAX_INT_DIGITS,
@@ -893,7 +894,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
     written = {k.value for k, _ in items}
     values: list[tuple[str, ir.Value]] = []
     code: list[tuple[str, ir.Code]] = []
-    eid, label = "", ""
+    eid, label, copies = "", "", 1
 
     def field_value(name: str, v: Node) -> None:
         if known[name].kind == "data":
@@ -908,8 +909,10 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
             eid = r.text(v, "id")
         elif k.value == "name":
             label = r.text(v, "name")
+        elif k.value == "copies":
+            copies = _copies(v, r)
         elif k.value not in known:
-            close = close_match(k.value, list(known) + ["id", "name"])
+            close = close_match(k.value, list(known) + ["id", "name", "copies"])
             sink.error(
                 codes.UNKNOWN_FIELD,
                 r.span(k),
@@ -922,7 +925,24 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
             field_value(k.value, v)
     if not eid:
         sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
-    return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node))
+    return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node), copies)
+
+
+def _copies(node: Node, r: Reader) -> int:
+    """`copies: N` of a component row: a whole number from 1 to MAX_COPIES (1 when it is not)."""
+    n = r.integer(node, "copies", 1)
+    if not 1 <= n <= MAX_COPIES:
+        if n > MAX_COPIES:
+            r.sink.error(
+                codes.LIMIT_EXCEEDED,
+                r.span(node),
+                messages.copies_out_of_range(n, MAX_COPIES),
+                messages.COPIES_NOTE,
+            )
+        else:
+            r.sink.error(codes.WRONG_VALUE_TYPE, r.span(node), messages.copies_out_of_range(n, MAX_COPIES))
+        return 1
+    return n
 
 
 def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:

@@ -367,6 +367,32 @@ def reserved_word(word: str) -> str:
     return f"'{word}' is a reserved word of the language, so it cannot be a name: rename it"
 
 
+ACTIVE_NEEDS_MODIFIER: Final = (
+    "'active' is followed by a modifier: `active name(args)`, or `active name` for one without parameters"
+)
+ACTIVE_WITHOUT_PARENTHESES: Final = (
+    "no brackets around the modifier: `active shield(p)`, not `active(shield(p))`"
+)
+ACTIVE_IS_RESERVED: Final = "'active' is a reserved word: no variable, function or modifier can be named so"
+
+
+def active_in_comprehension(quant: str) -> str:
+    """`count(active m(x))`, `any(active m(x) for ...)`: the word after the bracket is its variable."""
+    if quant == "count":
+        return "`count active name(args)` counts a modifier's instances (no brackets); `count(x in xs where ...)` counts elements"
+    return f"'{quant}(' names its variable first: `{quant}(x in xs where active name(x))`"
+
+
+ACTIVE_AFTER_ADD: Final = "`add` names the modifier itself, without `active`: add name(args) until ..."
+CANCEL_ONE: Final = (
+    "`cancel one name(args)` removes the earliest added instance of a modifier"
+    " (a modifier named 'one': `cancel one one`)"
+)
+IF_STATEMENT_BLOCK: Final = (
+    "an `if` statement takes a block: `if cond { ... }`; `if c then a else b` is an expression"
+)
+
+
 UNCLOSED_INTERPOLATION: Final = "a '{' in a string has no closing '}'"
 
 
@@ -432,6 +458,44 @@ def player_count_choices(name: str, choices: list[int], default: object, names: 
 
 def built_in_type(name: str) -> str:
     return f"'{name}' is a built-in type"
+
+
+def copies_out_of_range(copies: int, limit: int) -> str:
+    return f"copies is a whole number from 1 to {limit}, not {copies:,}"
+
+
+COPIES_NOTE: Final = (
+    "a copy is a component of its own, in every per-component variable and zone; "
+    + protects_the_tool("MAX_COPIES")
+)
+
+
+def components_too_many(limit: int) -> str:
+    return f"the component rows stand for more than {limit:,} components with their copies"
+
+
+COMPONENTS_NOTE: Final = "the rows from here on count one copy each; " + protects_the_tool("MAX_COMPONENTS")
+
+
+def ambiguous_copy(ident: str, copies: int) -> str:
+    return f"'{ident}' names a row of {copies} identical copies, not one component"
+
+
+def ambiguous_copy_note(ident: str) -> str:
+    return (
+        f'compare kinds with `c.id == "{ident}"`, or take copies from where they are: '
+        f'`filter(x in ZONE where x.id == "{ident}")`, `[x for x in TYPE where x.id == "{ident}"]`'
+    )
+
+
+AMBIGUOUS_COPY_IN_DATA_NOTE: Final = (
+    "a value in YAML names one component: name a row without copies, or hold the kind's id in a "
+    "`str` field and compare it with `c.id` in code"
+)
+
+
+def scenario_too_many_copies(ident: str, copies: int, what: str) -> str:
+    return f"'{ident}' has {copies} copies, and {what} names it more often"
 
 
 def same_component_label(tname: str, label: str) -> str:
@@ -641,6 +705,37 @@ def no_modifier(name: str, hint: str) -> str:
     return f"no modifier '{name}'" + hint
 
 
+def modifiers_declared(names: list[str]) -> str:
+    """A note under `no modifier 'x'` when no declared name is close."""
+    if not names:
+        return "the spec declares no modifiers: declare each under `modifiers:`"
+    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    return f"the modifiers are: {shown}"
+
+
+def not_a_modifier(name: str, kind: str) -> str:
+    """A note under `no modifier 'x'` when x is declared as something else (`kind`: "a function")."""
+    return f"'{name}' is {kind}, not a modifier (one declared under `modifiers:`)"
+
+
+CANCEL_ACTIVE: Final = "`cancel` names the modifier itself, without `active`: cancel name(args)"
+
+
+def modifier_as_value(name: str, has_params: bool) -> str:
+    """A modifier written as a name or a call: `fog`, `shield(p)`."""
+    call = f"{name}(...)" if has_params else name
+    return f"'{name}' is a modifier: test it with `active {call}` (or count it with `count active {call}`)"
+
+
+def modifier_as_procedure(name: str, has_params: bool) -> str:
+    call = f"{name}(...)" if has_params else name
+    return f"'{name}' is a modifier, not a procedure: switch it on with `add {call} until ...`, off with `cancel {call}`"
+
+
+def only_count_active(quant: str) -> str:
+    return f"'{quant} active' is not a form: `count active name(args)` counts a modifier's instances, `active name(args)` tests one"
+
+
 def assign_to_comprehension_variable(name: str) -> str:
     return f"'{name}' is a comprehension variable; it cannot be assigned"
 
@@ -672,7 +767,14 @@ def expected_zone_kind(kind: str, t: object, is_kind: str) -> str:
 ZONE_NOT_NAMED_DIRECTLY: Final = "a zone must be named directly here"
 
 
-def argument_count(what: str, wanted: int, got: int) -> str:
+def between(low: int, high: int) -> int | str:
+    """How many arguments a call takes: `low`, or "1 or 2", "2 to 4"."""
+    if low == high:
+        return low
+    return f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+
+
+def argument_count(what: str, wanted: int | str, got: int) -> str:
     """`what` is "function 'f'", "'field'" and the like."""
     return f"{what} takes {wanted} argument(s), got {got}"
 

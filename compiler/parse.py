@@ -343,10 +343,19 @@ def _report(smap: SourceMap, start: str, sink: Sink) -> None:
             if opened is not None:
                 where = smap.span(opened[0], opened[1], opened[0], opened[1] + 1)
                 notes.append(messages.never_closed(opened[2], where.line, where.col))
+        message, hints = _hint(exc)
         word = exc.token.value if isinstance(exc, UnexpectedToken) else ""
-        if isinstance(exc, UnexpectedToken) and exc.token.type != "NAME" and re.fullmatch(r"[a-z_]+", word):
+        if (
+            message is None
+            and isinstance(exc, UnexpectedToken)
+            and exc.token.type != "NAME"
+            and "NAME" in exc.expected  # a name could stand here: the word was meant as one
+            and re.fullmatch(r"[a-z_]+", word)
+        ):
             notes.append(messages.reserved_word(word))
-        sink.error(codes.DSL_SYNTAX, smap.span(line, col, line, col + 1), _syntax_message(exc), *notes)
+        notes.extend(hints)
+        span = smap.span(line, col, line, col + 1)
+        sink.error(codes.DSL_SYNTAX, span, message or _syntax_message(exc), *notes)
         return
     too_deep = _too_deep(tree)
     if too_deep is None:  # pragma: no cover - _Automaton parses what lark parses
@@ -358,6 +367,32 @@ def _report(smap: SourceMap, start: str, sink: Sink) -> None:
         messages.code_too_deep(MAX_DSL_DEPTH),
         messages.CODE_TOO_DEEP_NOTE,
     )
+
+
+def _hint(exc: UnexpectedInput) -> tuple[str | None, list[str]]:
+    """What a writer most likely meant where a text does not parse, from the tokens before the
+    unexpected one (on lark's parser stack): a message in place of lark's, or None, and notes."""
+    from lark import Token
+    from lark.exceptions import UnexpectedToken
+
+    state = getattr(exc, "state", None)
+    if not isinstance(exc, UnexpectedToken) or state is None:
+        return None, []
+    before = [(v.type, str(v)) if isinstance(v, Token) else ("", "") for v in state.value_stack[-3:]]
+    before = [("", "")] * (3 - len(before)) + before
+    got = exc.token.type
+    if before[2][0] == "ACTIVE":  # `active {`, `active(m)`, `n = active`: no modifier's name follows
+        notes = [messages.ACTIVE_WITHOUT_PARENTHESES] if got == "LPAR" else []
+        return messages.ACTIVE_NEEDS_MODIFIER, [*notes, messages.ACTIVE_IS_RESERVED]
+    if before[2] == ("NAME", "active") and before[1][0] == "LPAR" and before[0][0] == "QUANT":
+        return messages.active_in_comprehension(before[0][1]), []  # `count(active m(x))`
+    if before[2] == ("NAME", "active") and before[1][0] == "ADD":
+        return messages.ACTIVE_AFTER_ADD, []  # `add active m(x) until ...`
+    if (before[1][0], before[2][0]) == ("CANCEL", "ONE") or (before[0][0], before[1][0]) == ("CANCEL", "ONE"):
+        return None, [messages.CANCEL_ONE]  # `cancel one` with no modifier after it
+    if before[1][0] in ("IF", "ELIF") and set(exc.expected) == {"LBRACE"}:
+        return None, [messages.IF_STATEMENT_BLOCK]  # `if c then ...`, `if c n += 1`
+    return None, []
 
 
 def _too_deep(tree: Tree[Token]) -> tuple[int, int] | None:
@@ -1031,7 +1066,7 @@ class _Build:
         return None
 
     def cancel_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Cancel:
-        return ir.Cancel(c[0], c[1] or (), self.s(meta))
+        return ir.Cancel(c[1], c[2] or (), self.s(meta), one=c[0] is not None)
 
     def emit_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Emit:
         return ir.Emit(c[0], c[1] or (), self.s(meta))
@@ -1115,6 +1150,9 @@ class _Build:
 
     def active(self, meta: Meta | None, c: list[Any]) -> ir.Active:
         return ir.Active(c[0], c[1] or (), self.s(meta))
+
+    def count_active(self, meta: Meta | None, c: list[Any]) -> ir.CountActive:
+        return ir.CountActive(str(c[0]), c[1], c[2] or (), self.s(meta))
 
     # -- strings with {expr} interpolation
     def _string(self, tok: StringToken) -> ir.StrLit:

@@ -159,7 +159,7 @@ def _scan(
                     reads.add(("zones", held))
             case ir.MethodCall():
                 called.add(("field", ann.type_of(node.subject).name, node.name))
-            case ir.Active():
+            case ir.Active() | ir.CountActive():
                 reads.add(("mod", node.name))
 
 

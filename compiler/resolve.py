@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
+from compiler.limits import MAX_COMPONENTS
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
@@ -32,12 +33,18 @@ def plain_name(name: str) -> str:
 
 @dataclass
 class EntityInfo:
-    """An entity type with its rows: ids in declaration order, field types and data."""
+    """An entity type with its rows: ids in declaration order, field types and data.
+
+    A row with `copies: N` stands for N components (entities) at consecutive indices, sharing its
+    id, label and data: `ids`, `labels` and the data columns have an entry per component, and
+    `kinds` says which row (kind) each component is of."""
 
     decl: ir.EntityType
     ids: list[str]
     labels: list[str]
-    position: dict[str, int] = field(default_factory=dict)  # id -> its index in `ids`
+    position: dict[str, int] = field(default_factory=dict)  # id -> its (first) index in `ids`
+    kinds: list[int] = field(default_factory=list)  # each component's row
+    copies: dict[str, int] = field(default_factory=dict)  # id -> copies, for rows of more than one
     field_types: dict[str, Type] = field(default_factory=dict)
     # data field -> one value per entity (ints for int/bool/entity/enum refs, -1 for none)
     data: dict[str, list[object]] = field(default_factory=dict)
@@ -213,20 +220,48 @@ def _declare_enums(sym: Symbols, names: _Names) -> None:
 
 def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:
     """Component types and their components (whose data is checked later, in _entity_data)."""
+    counted = 0  # the components of the types so far, copies counted
     for et in sym.game.types:
         if et.name in ("player", *SCALAR_TYPES):
             sink.error(codes.DUPLICATE_ID, et.span, messages.built_in_type(et.name))
             continue
         if not names.claim(et.name, et.span, "type"):
             continue
-        info = EntityInfo(et, [e.id for e in et.entities], [e.label for e in et.entities])
-        for i, ent in enumerate(et.entities):
-            info.position.setdefault(ent.id, i)
+        info = _entity_info(et, sink, counted)
+        counted += len(info.ids)
         sym.entity_types[et.name] = info
         _component_labels(et, sink)
-        for i, ent in enumerate(et.entities):
+        for ent in et.entities:
             if ent.id and names.claim(ent.id, ent.span, "component"):
-                sym.entities[ent.id] = (et.name, i)
+                sym.entities[ent.id] = (et.name, info.position[ent.id])
+
+
+def _entity_info(et: ir.EntityType, sink: Sink, before: int) -> EntityInfo:
+    """A type's components: one per row, or `copies` of it at consecutive indices (`before`: the
+    components of the types declared before it; all together they are bounded when copies expand
+    them, and the rows from the one that goes over count one copy each)."""
+    info = EntityInfo(et, [], [])
+    total = before
+    for row, ent in enumerate(et.entities):
+        n = ent.copies
+        if n > 1 and total + n > MAX_COMPONENTS:
+            if total <= MAX_COMPONENTS:
+                sink.error(
+                    codes.LIMIT_EXCEEDED,
+                    ent.span,
+                    messages.components_too_many(MAX_COMPONENTS),
+                    messages.COMPONENTS_NOTE,
+                )
+                total = MAX_COMPONENTS + 1
+            n = 1
+        info.position.setdefault(ent.id, len(info.ids))
+        if n > 1:
+            info.copies.setdefault(ent.id, n)
+        info.ids += [ent.id] * n
+        info.labels += [ent.label] * n
+        info.kinds += [row] * n
+        total += n
+    return info
 
 
 def _component_labels(et: ir.EntityType, sink: Sink) -> None:
@@ -388,7 +423,7 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
         if fd.kind != "data":
             info.code_fields[fd.name] = fd
             continue
-        column: list[object] = []
+        row_values: list[object] = []
         for ent in info.decl.entities:
             vals = dict(ent.values)
             if fd.name not in vals:
@@ -399,10 +434,11 @@ def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
                         messages.component_lacks(ent.id, fd.name),
                         messages.OPTIONAL_DATA_NOTE,
                     )
-                column.append(_default(t))
+                row_values.append(_default(t))
                 continue
-            column.append(convert_value(sym, vals[fd.name], t, sink))
-        info.data[fd.name] = column
+            row_values.append(convert_value(sym, vals[fd.name], t, sink))
+        # a copy has its row's values
+        info.data[fd.name] = [row_values[k] for k in info.kinds] if info.copies else row_values
     for ent in info.decl.entities:
         written = dict(ent.code)
         for fname, code in ent.code:
@@ -477,6 +513,13 @@ def _convert_entity(sym: Symbols, v: ir.Value, t: Type, sink: Sink) -> int:
         return -1
     info = sym.entity_types[t.name]
     if isinstance(d, str) and d in info.position:
+        if d in info.copies:  # which of the copies? (the first is read, to check on)
+            sink.error(
+                codes.AMBIGUOUS_COPY,
+                v.span,
+                messages.ambiguous_copy(d, info.copies[d]),
+                messages.AMBIGUOUS_COPY_IN_DATA_NOTE,
+            )
         return info.position[d]
     # (no suggestion from thousands of ids: a misspelt value in each of thousands of rows
     # would take minutes to compare)

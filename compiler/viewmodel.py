@@ -162,6 +162,7 @@ class Info:
     type_names: tuple[str, ...]
     id_tables: tuple[str, ...]  # the IDS_ table of each component type
     label_tables: tuple[str, ...]  # the labels of each component type, the players' last
+    kind_tables: tuple[str, ...]  # each component type's KINDS_ table (its rows with copies), or ""
     zones: tuple[ZoneFact, ...]
     domains: tuple[DomainFact, ...]
     radius: int

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from runtime.engine import GameState, cell_xy
@@ -144,6 +144,7 @@ class CardView:
     label: str
     value: str
     text: str
+    count: int = 1  # identical copies shown as one (`Guard x5`): a type with copies only
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,8 +434,19 @@ def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView
         if seen:
             tname = info.type_names[z.type_index]
             shown = tuple(card_view(state, cards.get(tname), z.type_index, e) for e in pile)
+            if info.type_kinds and info.kinds_of(z.type_index):
+                shown = counted_cards(shown)
         out.append((order.get(z.name, zi), zi, ZoneView(key, z.name, z.owner, len(pile), shown)))
     return tuple(v for _, _, v in sorted(out, key=lambda t: (t[0], t[1])))
+
+
+def counted_cards(cards: Sequence[CardView]) -> tuple[CardView, ...]:
+    """Cards that look the same (copies of one kind, showing the same value and text) as one card
+    with their count, in the order of their first appearance: `Copper x3, Estate x2`."""
+    counts: dict[CardView, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return tuple(replace(c, count=n) if n > 1 else c for c, n in counts.items())
 
 
 def card_view(state: GameState, how: Cards | None, t: int, e: int) -> CardView:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import operator
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 
@@ -151,6 +151,9 @@ class GameInfo:
     # and the generated function (the contract recomputes kept values with it)
     cached: tuple[tuple[str, tuple[str, ...], Callable[..., Any]], ...] = ()
     texts: tuple[Text, ...] = ()  # the log lines and prompts of the rules, by index (Text)
+    # each component type's row (kind) of each component, for a type with rows of `copies: N`
+    # (their copies are one action each); () for a type without, and () when no type has copies
+    type_kinds: tuple[tuple[int, ...], ...] = ()
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
     domain_labels: dict[str, tuple[str, ...]] = field(init=False, repr=False)  # by domain name
@@ -163,6 +166,9 @@ class GameInfo:
     def __post_init__(self) -> None:
         self.labels = tuple(label for d in self.domains for label in d.labels)
         self.domain_labels = {d.name: d.labels for d in self.domains}
+        for name, labels, kinds in zip(self.type_names, self.type_labels, self.type_kinds, strict=False):
+            if kinds:  # the values of a type with copies are its components; its actions, its kinds
+                self.domain_labels[f"entity:{name}"] = labels
         self.bool_domain = next((i for i, d in enumerate(self.domains) if d.name == "bool"), -1)
         self.grids = any(z.kind == "grid" for z in self.zones)
         self.spans = tuple((d.offset, len(d.labels)) for d in self.domains)
@@ -209,12 +215,27 @@ class GameInfo:
             return "none" if value < 0 else self.domain_labels["cell"][value]
         if kind.startswith("list["):
             inner = kind[5:-1]
+            if self.type_kinds and inner in self.copied_types():
+                return counted([self.shown(inner, v) for v in value])
             return ", ".join(self.shown(inner, v) for v in value)
         labels = self.domain_labels[kind]
         index: int = value
         if kind.startswith("enum:"):
             return labels[index]  # as the rules index an enum's values, `none` included
         return "none" if index < 0 else labels[index]
+
+    def copied_types(self) -> frozenset[str]:
+        """The value kinds (`entity:T`) of the component types with copies."""
+        types: frozenset[str] | None = self.memo.get("copied")
+        if types is None:
+            types = self.memo["copied"] = frozenset(
+                f"entity:{n}" for n, kinds in zip(self.type_names, self.type_kinds, strict=False) if kinds
+            )
+        return types
+
+    def kinds_of(self, t: int) -> tuple[int, ...]:
+        """Each component's kind (row) of type `t`; () when its rows have no copies."""
+        return self.type_kinds[t] if t < len(self.type_kinds) else ()
 
     def text(self, values: Sequence[Any]) -> str:
         """A stored text (a prompt, or a line of the rules): its index, then its holes' values."""
@@ -240,6 +261,15 @@ class GameInfo:
         _, winner, reason = line  # GAME_OVER
         result = "a draw" if winner < 0 else f"{self.player_names[winner]} wins"
         return -1, f"Game over: {result}" + (f" ({reason})" if reason else "")
+
+
+def counted(labels: Sequence[str]) -> str:
+    """Labels with the repeated ones counted, in the order of their first appearance:
+    `Copper x3, Estate x2, Gold` (how a list of components with identical copies is shown)."""
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    return ", ".join(label if n == 1 else f"{label} x{n}" for label, n in counts.items())
 
 
 def integer_id(value: object) -> int | None:
@@ -291,6 +321,21 @@ def _without_none_slots(value: object, indices: tuple[int, ...], components: int
     return [_without_none_slots(v, indices[1:], components) for v in items]
 
 
+def _copies_in(named: list[int], items: Sequence[int], kinds: Sequence[int]) -> list[int]:
+    """Components named by kind (any copy of it) -> copies of those kinds among `items`, each taken
+    once, in their order there; a kind with no copy left keeps the component named (and the
+    forced order fails, saying it does not hold the shuffled components)."""
+    free: dict[int, list[int]] = {}
+    for e in items:
+        if 0 <= e < len(kinds):
+            free.setdefault(kinds[e], []).append(e)
+    out = []
+    for e in named:
+        left = free.get(kinds[e]) if 0 <= e < len(kinds) else None
+        out.append(left.pop(0) if left else e)
+    return out
+
+
 # ---- frames and decisions ---------------------------------------------------------------------
 
 
@@ -329,7 +374,13 @@ class Frame:
 class Decision:
     """A question the game is waiting on: who answers, from which action ids, into which local.
 
-    `options` are ascending and distinct; `prompt` is a stored text (GameInfo.text reads it)."""
+    `options` are ascending and distinct; `prompt` is a stored text (GameInfo.text reads it).
+
+    A choice among components of a type with copies offers each kind (row) once: its options are
+    kind actions, and `copies` holds, for each option, the components of that kind that were
+    offered, in the order the rules listed them; an answer takes the first not yet taken. Such a
+    decision always has `need`: the number to choose, or -1 for a single choice (its value one
+    component, not a list)."""
 
     player: int
     options: list[int]
@@ -340,6 +391,7 @@ class Decision:
     picked: list[int] = field(default_factory=list)
     domain: int = 0
     secret: bool = False
+    copies: tuple[tuple[int, ...], ...] = ()
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Decision:
@@ -353,9 +405,20 @@ class Decision:
             self.picked[:],
             self.domain,
             self.secret,
+            self.copies,
         )
         d._legal = self._legal
         return d
+
+    def taken(self) -> int | list[int]:
+        """The components the picked kinds stand for: for each pick, the next copy of its kind."""
+        out: list[int] = []
+        seen: dict[int, int] = {}
+        for a in self.picked:
+            n = seen.get(a, 0)
+            seen[a] = n + 1
+            out.append(self.copies[self.options.index(a)][n])
+        return out[0] if self.need < 0 else out
 
     def legal(self) -> list[int]:
         """Ascending action ids (cached: the options of a decision never change while it waits).
@@ -363,7 +426,11 @@ class Decision:
         legal = self._legal
         if legal is None:
             picked = self.picked
-            legal = [a for a in self.options if a not in picked] if picked else self.options
+            if picked and self.copies:  # a kind stays while copies of it remain untaken
+                copies = self.copies
+                legal = [a for i, a in enumerate(self.options) if picked.count(a) < len(copies[i])]
+            else:
+                legal = [a for a in self.options if a not in picked] if picked else self.options
             if self.optional:
                 legal = [PASS, *legal]
             self._legal = legal
@@ -684,12 +751,15 @@ class GameState:
         offset = info.spans[d.domain][0]
         value: int | bool | list[int]
         if d.need:
-            d = self.pending = d.copy()  # a clone may share the decision: it is replaced, not changed
-            d.picked.append(a)
-            d._legal = None
-            if len(d.picked) < d.need:
-                return
-            value = [p - offset for p in d.picked]
+            if a == PASS and d.optional:  # (a single choice among kinds with copies, passed)
+                value = -1
+            else:
+                d = self.pending = d.copy()  # a clone may share the decision: it is replaced, not changed
+                d.picked.append(a)
+                d._legal = None
+                if len(d.picked) < d.need:
+                    return
+                value = d.taken() if d.copies else [p - offset for p in d.picked]
         elif a == PASS and d.optional:
             value = -1
         elif d.domain == info.bool_domain:
@@ -802,7 +872,8 @@ class GameState:
             "stack": [f.to_data() for f in self.stack],
             "pending": None
             if d is None
-            else [d.player, d.options, d.slot, d.prompt, d.optional, d.need, d.picked, d.domain, d.secret],
+            else [d.player, d.options, d.slot, d.prompt, d.optional, d.need, d.picked, d.domain, d.secret]
+            + ([d.copies] if d.copies else []),
             "mods": self.mods,
             "piles": self.z.piles,
             "cells": self.z.cell_data(),
@@ -833,7 +904,22 @@ class GameState:
             frame_cls = info.frames[name]
             s.stack.append(frame_cls.from_data(pc, values))
         p = d["pending"]
-        s.pending = None if p is None else Decision(*p)
+        if p is None:
+            s.pending = None
+        else:  # (a choice among kinds with copies has a tenth item: the copies of each option)
+            player, options, slot, prompt, optional, need, picked, domain, secret, *copies = p
+            s.pending = Decision(
+                player,
+                options,
+                slot,
+                prompt,
+                optional,
+                need,
+                picked,
+                domain,
+                secret,
+                tuple(tuple(c) for c in copies[0]) if copies else (),
+            )
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
         s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
         s.z = Zones.from_data(d["piles"], d["cells"], info.zones, [len(t) for t in info.type_ids])
@@ -852,6 +938,12 @@ class GameState:
             visible = zinfo.visibility == "public" or (zinfo.visibility == "owner" and zinfo.owner == player)
             if not visible:
                 zones[key] = {"count": len(pile)}
+            elif zinfo.kind == "grid" and info.type_kinds and info.kinds_of(zinfo.type_index):
+                # copies share a label: each kind's cells, in cell order
+                cells: dict[str, list[list[int]]] = {}
+                for c, e in sorted(self.z.cells[zi].items()):
+                    cells.setdefault(labels[e], []).append(list(cell_xy(c, info.radius)))
+                zones[key] = cells
             elif zinfo.kind == "grid":
                 zones[key] = {
                     labels[e]: list(cell_xy(c, info.radius)) for c, e in sorted(self.z.cells[zi].items())
@@ -1102,6 +1194,76 @@ class GameState:
         )
         return True
 
+    def decide_kinds(
+        self,
+        player: int,
+        values: Sequence[int],
+        kinds: Sequence[int],
+        domain: int,
+        slot: str,
+        prompt: Sequence[Any],
+        optional: bool = False,
+        need: int = 0,
+        secret: bool = False,
+        at: str = "",
+    ) -> bool:
+        """`decide` for components of a type with copies (`kinds`: each one's row): one option per
+        kind offered, each answer taking the next copy of its kind in the order of `values`. A
+        plain choice is asked as one of need -1 (Decision)."""
+        if not 0 <= player < self.num_players:
+            self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
+        off = self.INFO.spans[domain][0]
+        offered: dict[int, list[int]] = {}
+        seen: set[int] = set()
+        for v in values:
+            if v in seen:
+                continue
+            if v < 0 or v >= len(kinds):
+                name = self.INFO.domains[domain].name
+                self._bad_decision(prompt, at, f"a {name} option is out of range")
+            seen.add(v)
+            offered.setdefault(kinds[v], []).append(v)
+        count = len(seen)
+        if count < need:
+            self._bad_decision(prompt, at, f"must choose {need} but only {count} options")
+        if not offered:
+            if optional:
+                return False
+            self._bad_decision(
+                prompt, at, f"{self.INFO.player_names[player]} must choose but there is no option"
+            )
+        order = sorted(offered)
+        self.pending = Decision(
+            player,
+            [off + k for k in order],
+            slot,
+            prompt,
+            optional,
+            need or -1,
+            [],
+            domain,
+            secret,
+            tuple(tuple(offered[k]) for k in order),
+        )
+        return True
+
+    def shuffle_kinds(self, zone: int, kinds: Sequence[int]) -> None:
+        """`shuffle` of a pile of a type with copies: a scenario's forced order names each kind
+        once per copy, and takes the pile's own copies of it, in their order in the pile."""
+        rng, pile = self.rng, self.z.piles[zone]
+        forced = rng.forced_shuffles or rng.forced_draws
+        if forced:
+            forced[0] = _copies_in(forced[0], pile, kinds)
+        rng.shuffle(pile)
+
+    def pick_kinds(self, items: Sequence[int], kinds: Sequence[int]) -> int:
+        """`random(xs)` of components of a type with copies: a scenario's forced pick names a kind,
+        and takes the first copy of it among `items`."""
+        forced = self.rng.forced_picks
+        if forced and items:
+            forced[0] = _copies_in(forced[:1], items, kinds)[0]
+        return self.pick(items)
+
     def _bad_decision(self, prompt: Sequence[Any], at: str, message: str) -> NoReturn:
         raise RuleError(f"'{self.INFO.text(prompt)}': {message}" + (f" (the decision at {at})" if at else ""))
 
@@ -1159,6 +1321,58 @@ class GameState:
         if self.num_players != 2:
             raise RuleError("opponent() needs a two-player game")
         return 1 - p
+
+    # Seats: players sit in the order of `players.names` (the seated ones), clockwise, so the
+    # player on your left is the next one. A `none` (or a value that is no seat) is a rule error
+    # naming the builtin, never a seat taken by wrapping around.
+    def _seated(self, p: int, builtin: str) -> int:
+        if not 0 <= p < self.num_players:
+            names = self.INFO.player_names
+            got = "none" if p < 0 else f"{names[p]}, who is not seated" if p < len(names) else str(p)
+            raise RuleError(f"{builtin}() needs a seated player, got {got}")
+        return p
+
+    def next_player(self, p: int) -> int:
+        return (self._seated(p, "next_player") + 1) % self.num_players
+
+    def previous_player(self, p: int) -> int:
+        return (self._seated(p, "previous_player") - 1) % self.num_players
+
+    def left_of(self, p: int) -> int:
+        return (self._seated(p, "left_of") + 1) % self.num_players
+
+    def right_of(self, p: int) -> int:
+        return (self._seated(p, "right_of") - 1) % self.num_players
+
+    def next_in(self, p: int, xs: Iterable[int]) -> int:
+        """The first player of `xs` after p clockwise (p itself last), or none (-1)."""
+        return self._first_in(self._seated(p, "next_in"), xs, 1)
+
+    def previous_in(self, p: int, xs: Iterable[int]) -> int:
+        """The first player of `xs` before p, going anticlockwise (p itself last), or none (-1)."""
+        return self._first_in(self._seated(p, "previous_in"), xs, -1)
+
+    def _first_in(self, p: int, xs: Iterable[int], step: int) -> int:
+        held = set(xs)
+        n = self.num_players
+        for k in range(1, n + 1):
+            q = (p + step * k) % n
+            if q in held:
+                return q
+        return -1
+
+    def seat_distance(self, a: int, b: int) -> int:
+        """How many seats clockwise from a to b: 0 to num_players - 1."""
+        return (self._seated(b, "seat_distance") - self._seated(a, "seat_distance")) % self.num_players
+
+    def players_from(self, p: int, xs: Iterable[int] | None = None) -> list[int]:
+        """The seated players clockwise from p (p first); with `xs`, only those in it."""
+        n = self.num_players
+        order = [(self._seated(p, "players_from") + k) % n for k in range(n)]
+        if xs is None:
+            return order
+        held = set(xs)
+        return [q for q in order if q in held]
 
     def _detach(self, t: int, e: int) -> None:
         z = self.z
@@ -1259,6 +1473,19 @@ class GameState:
     def cancel_mod(self, mod: int, args: tuple[int, ...]) -> None:
         if (mod, *args) in self.active_mods:
             self._set_mods([m for m in self.mods if not (m[0] == mod and m[1] == args)])
+
+    def cancel_one_mod(self, mod: int, args: tuple[int, ...]) -> None:
+        """`cancel one m(args)`: the earliest added of these instances goes, the others stay."""
+        if (mod, *args) in self.active_mods:
+            mods = self.mods
+            first = next(i for i, m in enumerate(mods) if m[0] == mod and m[1] == args)
+            self._set_mods([*mods[:first], *mods[first + 1 :]])
+
+    def count_mod(self, mod: int, args: tuple[int, ...]) -> int:
+        """`count active m(args)`: how many instances of these are in force."""
+        if (mod, *args) not in self.active_mods:
+            return 0
+        return sum(1 for m in self.mods if m[0] == mod and m[1] == args)
 
     def expire(self, phase: int) -> None:
         if any(m[2] == phase for m in self.mods):

@@ -459,9 +459,28 @@ class SavedStateCheck:
             return
         if value is None:
             self.fail("pending", "must be the decision the game waits on while it is not over", value)
-        fields = dict(zip(PENDING_FIELDS, self.items("pending", value, len(PENDING_FIELDS)), strict=True))
+        items = self.items("pending", value)
+        n = len(PENDING_FIELDS)
+        saved_copies = items[n] if len(items) == n + 1 else None  # a choice among kinds with copies
+        fields = dict(
+            zip(
+                PENDING_FIELDS,
+                self.items("pending", items if saved_copies is None else items[:n], n),
+                strict=True,
+            )
+        )
         domain = self.integer("pending.domain", fields["domain"], 0, len(self.info.domains) - 1)
         dom = self.info.domains[domain]
+        kinds = self.domain_kinds(dom.name)
+        if kinds:
+            if saved_copies is None:
+                self.fail(
+                    "pending", f"must have {n + 1} items: a choice of {dom.name} lists its copies", value
+                )
+            self.copies_pending(fields, saved_copies, kinds, dom.offset, top)
+            return
+        if saved_copies is not None:
+            self.fail("pending", f"must be a list of {n} items, not {n + 1}", value)
         self.integer("pending.player", fields["player"], 0, self.players - 1)
         options = self.items("pending.options", fields["options"])
         if not options:
@@ -497,6 +516,70 @@ class SavedStateCheck:
         slot_type = top.SLOT_TYPES[top.SLOTS.index(slot)]
         if (slot_type.startswith("list[")) != bool(need):
             kind = "a list" if need else "a single value"
+            self.fail("pending.slot", f"must be a slot of {kind} (it is {slot_type})", slot)
+
+    def domain_kinds(self, domain: str) -> tuple[int, ...]:
+        """Each component's kind, for the domain of a component type with copies; else ()."""
+        name = domain.removeprefix("entity:")
+        if name == domain or name not in self.info.type_names:
+            return ()
+        return self.info.kinds_of(self.info.type_names.index(name))
+
+    def copies_pending(
+        self,
+        fields: dict[str, object],
+        saved: object,
+        kinds: tuple[int, ...],
+        offset: int,
+        top: type[Frame] | None,
+    ) -> None:
+        """A decision among kinds with copies (runtime/engine.py Decision): its options are kinds,
+        `copies` the components offered of each, distinct and of that kind; `need` is -1 for a single
+        choice, else how many to choose; a kind is picked at most once per copy offered."""
+        self.integer("pending.player", fields["player"], 0, self.players - 1)
+        options = self.items("pending.options", fields["options"])
+        if not options:
+            self.fail("pending.options", "must name at least one action", options)
+        rows = max(kinds) + 1
+        for i, a in enumerate(options):
+            if type(a) is not int or not offset <= a < offset + rows:
+                self.fail(
+                    f"pending.options[{i}]", f"must be a kind's action ({offset} to {offset + rows - 1})", a
+                )
+            if i and a <= options[i - 1]:
+                self.fail("pending.options", "must be ascending, without repeats", options)
+        copies = self.items("pending[9]", saved, len(options))
+        seen: set[int] = set()
+        for i, (a, group) in enumerate(zip(options, copies, strict=True)):
+            field = f"pending[9][{i}]"
+            if not self.items(field, group):
+                self.fail(field, "must list the copies offered of its kind", group)
+            for j, e in enumerate(group):
+                self.integer(f"{field}[{j}]", e, 0, len(kinds) - 1)
+                if kinds[e] != a - offset or e in seen:
+                    self.fail(f"{field}[{j}]", "must be a copy of its option's kind, offered once", e)
+                seen.add(e)
+        slot = self.text("pending.slot", fields["slot"])
+        assert top is not None  # a live game has a stack (checked before)
+        if slot not in top.SLOTS:
+            self.fail("pending.slot", f"must be a slot of the top frame ({top.NAME})", slot)
+        self.stored_text("pending.prompt", fields["prompt"], prompt=True)
+        self.boolean("pending.optional", fields["optional"])
+        self.boolean("pending.secret", fields["secret"])
+        need = self.integer("pending.need", fields["need"], -1, len(seen))
+        if need == 0:
+            self.fail("pending.need", "must be -1 (one component) or how many to choose", need)
+        picked = self.items("pending.picked", fields["picked"])
+        if len(picked) >= max(need, 1):
+            self.fail("pending.picked", f"must hold fewer than the {max(need, 1)} actions needed", picked)
+        for i, a in enumerate(picked):
+            if a not in options:
+                self.fail(f"pending.picked[{i}]", "must be one of the decision's options", a)
+            if picked.count(a) > len(copies[options.index(a)]):
+                self.fail("pending.picked", "must not pick a kind more often than its copies", picked)
+        slot_type = top.SLOT_TYPES[top.SLOTS.index(slot)]
+        if slot_type.startswith("list[") != (need > 0):
+            kind = "a list" if need > 0 else "a single value"
             self.fail("pending.slot", f"must be a slot of {kind} (it is {slot_type})", slot)
 
     def text_fits(self, value: object, prompt: bool = False) -> bool:

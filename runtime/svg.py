@@ -324,8 +324,9 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
     for k, card in enumerate(shown):
         cx = left + (k % per_row) * cw
         cy = y + 6 + (k // per_row) * (ch + 3)
+        label = card.label + (f" x{card.count}" if card.count > 1 else "")  # identical copies, counted
         tip = escape(
-            card.label + (f" ({card.value})" if card.value else "") + (f": {card.text}" if card.text else "")
+            label + (f" ({card.value})" if card.value else "") + (f": {card.text}" if card.text else "")
         )
         badge = ""  # the card's value, in a corner of its own
         if card.value:
@@ -337,7 +338,7 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
         room = cw - 10 - (bw + 4 if card.value else 0)
         out.append(
             f'<g><title>{tip}</title><rect x="{cx:.0f}" y="{cy:.0f}" width="{cw - 4:.0f}" height="{ch}" rx="3" '
-            f'fill="#fffdf6" stroke="#a9a48f"/>{_text(cx + 4, cy + 14, _clip(card.label, room, 10), 10)}{badge}</g>'
+            f'fill="#fffdf6" stroke="#a9a48f"/>{_text(cx + 4, cy + 14, _clip(label, room, 10), 10)}{badge}</g>'
         )
     rows = (len(shown) + per_row - 1) // per_row
     y += 6 + rows * (ch + 3)

@@ -410,7 +410,10 @@ def _zones(zones: Sequence[ZoneView]) -> list[str]:
         elif not z.cards:
             lines.append(f"{z.key}: empty")
         else:
-            names = [c.label + (f" ({c.value})" if c.value else "") for c in z.cards]
+            names = [
+                c.label + (f" x{c.count}" if c.count > 1 else "") + (f" ({c.value})" if c.value else "")
+                for c in z.cards
+            ]
             lines += _listed(f"{z.key} ({z.count}): ", f"{z.key} ...: ", names)
     return lines
 

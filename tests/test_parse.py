@@ -165,6 +165,12 @@ LINES = [
     "f(x)",
     "do card.event(usa)",
     "let s: list[card] = [c for c in hand where c.ops > 1]",
+    "cancel one",
+    "cancel one blockade",
+    "blockade",
+    "n = count active blockade",
+    "count active",
+    "x = count(c in hand where active blockade) + count active blockade(usa)",
 ]
 
 

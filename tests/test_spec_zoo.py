@@ -2,7 +2,8 @@
 contract after every action, and its scenarios pass.
 
 These specs are not games users play (they are not under specs/): `features` exercises every DSL
-construct; `ts_sketch` shows Twilight Struggle's hardest events written without new Python.
+construct; `ts_sketch` shows Twilight Struggle's hardest events written without new Python;
+`copies` is a deck of identical copies (`copies: N` rows, played in tests/test_copies.py).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
         if pl.of.text == "player":  # a layer of the players: one place each (a player's board)
             ids = list(cx.sym.game.player_names)
         else:
-            ids = [e.id for e in cx.sym.entity_types[pl.of.text].decl.entities]
+            ids = cx.sym.entity_types[pl.of.text].ids  # a place per component: per copy of a row
         at: tuple[tuple[int, int] | None, ...] = ()
         if pl.layout == "at":
             where = {ident: (x, y) for ident, x, y, _ in pl.at}

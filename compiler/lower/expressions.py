@@ -127,6 +127,9 @@ def _expr(cx: Context, e: ir.Expr) -> str:
             return f"({expr(cx, e.then)} if {expr(cx, e.cond)} else {expr(cx, e.other)})"
         case ir.Active():
             return f"({_active_key(cx, e)} in s.active_mods)"
+        case ir.CountActive():
+            # a scan of the effects in force, in the order added (not on the path of `active`)
+            return f"s.count_mod({cx.names.claim('modifier', e.name)}, {arg_tuple(cx, e.args)})"
         case ir.Choose() | ir.ChooseNumber() | ir.Ask():
             raise Unsupported("a decision inside an expression (check.py rejects these)")
         case _:
@@ -345,7 +348,21 @@ def call(cx: Context, e: ir.Call) -> str:
         fills["zone0"] = zone_id(cx, e.args[0])
     if "{label0}" in template:
         fills["label0"] = label(cx, args[0], first)
+    if e.func == "random" and copies_table(cx, first):  # a scenario's forced pick names a kind
+        return f"s.pick_kinds({args[0]}, {copies_table(cx, first)})"
     return template.format(*args, **fills)
+
+
+def copies_table(cx: Context, t: Type) -> str:
+    """The KINDS_ table of a component type some of whose rows have copies ("" for any other type):
+    decisions, forced shuffles and picks of its components go by kind."""
+    if t.kind in ("zone", "list") and t.elem is not None:
+        t = t.elem
+    if t.kind == "entity" and t.name != "player":
+        info = cx.sym.entity_types.get(t.name)
+        if info is not None and info.copies:
+            return cx.names.claim("kinds", t.name)
+    return ""
 
 
 def domain_of(cx: Context, t: Type) -> int:

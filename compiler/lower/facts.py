@@ -36,6 +36,15 @@ def data_tables(cx: Context) -> tuple[DataTable, ...]:
     for tname, info in sym.entity_types.items():
         out.append(DataTable(names.claim("ids", tname), "tuple[str, ...]", (*info.ids, "none")))
         out.append(DataTable(names.claim("labels", tname), "tuple[str, ...]", tuple(info.labels)))
+        if info.copies:  # rows with copies: each component's row (kind), and the rows' labels
+            out.append(DataTable(names.claim("kinds", tname), "tuple[int, ...]", tuple(info.kinds)))
+            out.append(
+                DataTable(
+                    names.claim("kind_labels", tname),
+                    "tuple[str, ...]",
+                    tuple(e.label for e in info.decl.entities),
+                )
+            )
         for fname, column in info.data.items():
             t = info.field_types[fname]
             out.append(
@@ -62,7 +71,11 @@ def domains(cx: Context) -> tuple[DomainFact, ...]:
     if radius(cx):
         out.append(DomainFact("cell", 0, cells_radius=radius(cx)))
     out.append(DomainFact("player", 0, table="PLAYER_LABELS"))
-    out += [DomainFact(f"entity:{t}", 0, table=names.claim("labels", t)) for t in sym.entity_types]
+    # a component type's actions: one per row (kind), so a row's copies are one action
+    out += [
+        DomainFact(f"entity:{t}", 0, table=names.claim("kind_labels" if info.copies else "labels", t))
+        for t, info in sym.entity_types.items()
+    ]
     out += [DomainFact(f"enum:{e}", 0, table=names.claim("enum", e)) for e in sym.enums]
     sizes = {
         "pass": 1,
@@ -70,7 +83,7 @@ def domains(cx: Context) -> tuple[DomainFact, ...]:
         "number": sym.game.max_number + 1,
         "cell": (2 * radius(cx) + 1) ** 2,
         "player": len(sym.game.player_labels),
-        **{f"entity:{t}": len(info.labels) for t, info in sym.entity_types.items()},
+        **{f"entity:{t}": len(info.decl.entities) for t, info in sym.entity_types.items()},
         **{f"enum:{e}": len(values) for e, values in sym.enums.items()},
     }
     placed, offset = [], 0
@@ -145,6 +158,9 @@ def info(cx: Context) -> Info:
         type_names=(*types, "player"),
         id_tables=tuple(cx.names.claim("ids", t) for t in types),
         label_tables=(*(cx.names.claim("labels", t) for t in types), "PLAYER_LABELS"),
+        kind_tables=tuple(
+            cx.names.claim("kinds", t) if info.copies else "" for t, info in sym.entity_types.items()
+        ),
         zones=tuple(zones),
         domains=domains(cx),
         radius=radius(cx),

@@ -20,6 +20,7 @@ from compiler.lower.dispatch import Step, step_method
 from compiler.lower.expressions import (
     Unsupported,
     arg_list,
+    copies_table,
     domain_of,
     expr,
     negation,
@@ -301,13 +302,15 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             elem = cx.ann.type_of(d.options).elem or PLAYER
             domain = domain_of(cx, elem)
             options = expr(cx, d.options)
+            kinds = copies_table(cx, elem)
+            decide = "decide_kinds" if kinds else "decide"
+            if kinds:  # a type with copies: one action per kind (row), the engine takes a copy
+                options = f"{options}, {kinds}"
             need = f", need={expr(cx, d.count)}" if d.count is not None else ""
             secret = ", secret=True" if d.secret else ""
             if d.optional:
-                decide = (
-                    f"s.decide({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
-                )
-                with b.w.block(f"if {decide}:"):
+                asked = f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
+                with b.w.block(f"if {asked}:"):
                     b.line("return")
                 b.line(f"self.{slot} = -1")
                 b.jump(after)
@@ -318,7 +321,9 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
                     b.line(f"self.{slot} = []")
                     b.jump(after)
                 need = ", need=need_"
-            b.line(f"s.decide({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})")
+            b.line(
+                f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})"
+            )
         case ir.ChooseNumber():
             numbers = f"range({expr(cx, d.low)}, {expr(cx, d.high)} + 1)"
             b.line(f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_literal(slot)}, {prompt}{at})")

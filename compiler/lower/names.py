@@ -26,6 +26,8 @@ PREFIXES: Final[dict[str, str]] = {
     "phase": "PH",
     "ids": "IDS",
     "labels": "LABELS",
+    "kinds": "KINDS",
+    "kind_labels": "KINDLABELS",
     "column": "F",
     "enum": "ENUM",
     "function": "f",

@@ -6,11 +6,11 @@ repeat one evaluated earlier in the same expression, so that the first is writte
 and the later ones `v1_`. Nothing is written while an expression is evaluated, so a repeat gives
 the same value, provided that it is pure and that the first was surely evaluated before it:
 
-- Worth reusing: a call of a spec function, of a component's expression field, a test of a
-  lasting effect (`active`), a builtin the table marks `reuse`, a list comprehension, quantifier or
-  aggregate. Never a call that draws on the random state (`roll`, `random`), nor anything holding
-  one: two rolls are two rolls. (Functions, fields and conditions cannot call those: check.py's
-  `misplaced-chance`.)
+- Worth reusing: a call of a spec function, of a component's expression field, a test or a count
+  of a lasting effect (`active`, `count active`), a builtin the table marks `reuse`, a list
+  comprehension, quantifier or aggregate. Never a call that draws on the random state (`roll`,
+  `random`), nor anything holding one: two rolls are two rolls. (Functions, fields and conditions
+  cannot call those: check.py's `misplaced-chance`.)
 - Surely evaluated: Python evaluates left to right; the right side of `and`/`or`, the branches of
   `if-then-else` and the body of a comprehension run only sometimes, so what they compute is not
   reused after them (a body's values are reused inside the same pass of the body only; in
@@ -198,7 +198,14 @@ class _Walk:
             case ir.Call():
                 builtin = BUILTINS.get(e.func)
                 return builtin is not None and builtin.reuse and self._pure(e)
-            case ir.MethodCall() | ir.Active() | ir.ListComp() | ir.Quantifier() | ir.Aggregate():
+            case (
+                ir.MethodCall()
+                | ir.Active()
+                | ir.CountActive()
+                | ir.ListComp()
+                | ir.Quantifier()
+                | ir.Aggregate()
+            ):
                 return self._pure(e)
         return False
 
@@ -257,7 +264,7 @@ def _operands(e: ir.Expr) -> list[ir.Expr]:
             return [e.subject]
         case ir.MethodCall() | ir.Index():
             return [e.subject, *e.args]
-        case ir.Call() | ir.Active():
+        case ir.Call() | ir.Active() | ir.CountActive():
             return list(e.args)
         case ir.ListLit():
             return list(e.items)
@@ -278,7 +285,8 @@ def _operands(e: ir.Expr) -> list[ir.Expr]:
 
 # builtins that raise nothing for arguments of their types (top and top_n may need `none` as a
 # zone's owner; min and max of one list may have an empty list; opponent needs two players)
-_NEVER_FAIL_BUILTINS = frozenset({"len", "abs", "next_player", "range", "cell_of", "neighbors", "adjacent"})
+# (the seat builtins raise on `none`)
+_NEVER_FAIL_BUILTINS = frozenset({"len", "abs", "range", "cell_of", "neighbors", "adjacent"})
 
 
 def _never_fails(cx: Context, e: ir.Expr) -> bool:

@@ -7,6 +7,8 @@ has no coverage points, and the engine a game runs does not carry it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from compiler import ir
 from compiler.lower.context import Context
 from compiler.lower.units import Units, code_unit, expression_function, origin
@@ -87,8 +89,8 @@ def lower_scenarios(cx: Context) -> tuple[Units, tuple[Scenario, ...]]:
                 seed=sc.seed,
                 options={k: v.data for k, v in sc.options},
                 dice=tuple(sc.dice),
-                shuffles=tuple(tuple(entity[str(v.data)][1] for v in order) for order in sc.shuffles),
-                draws=tuple(tuple(entity[str(v.data)][1] for v in order) for order in sc.draws),
+                shuffles=tuple(_copies_named(cx, order) for order in sc.shuffles),
+                draws=tuple(_copies_named(cx, order) for order in sc.draws),
                 picks=tuple(entity[str(v.data)][1] for v in sc.picks),
                 skip=tuple(scenario_skips(sym.game, sc)),
                 start_at="" if sc.start_at is None else str(sc.start_at.data),
@@ -99,3 +101,17 @@ def lower_scenarios(cx: Context) -> tuple[Units, tuple[Scenario, ...]]:
         )
     cx.covering = True
     return out, tuple(scenarios)
+
+
+def _copies_named(cx: Context, order: Sequence[ir.Value]) -> tuple[int, ...]:
+    """A forced order's components: a kind with copies is named once per copy, each occurrence the
+    next copy (the engine takes the shuffled pile's own copies of each kind, whichever they are)."""
+    seen: dict[str, int] = {}
+    out = []
+    for v in order:
+        ident = str(v.data)
+        tname, first = cx.sym.entities[ident]
+        k = seen.get(ident, 0)
+        seen[ident] = k + 1
+        out.append(first + k if ident in cx.sym.entity_types[tname].copies else first)
+    return tuple(out)

@@ -16,6 +16,7 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
+    copies_table,
     expr,
     hoisting,
     iterable,
@@ -148,6 +149,9 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid), expr(cx, s.cell)
             return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
         case ir.Shuffle():
+            kinds = copies_table(cx, cx.ann.type_of(s.zone))
+            if kinds:  # a scenario's forced order names kinds: the engine takes the pile's copies
+                return f"s.shuffle_kinds({zone_id(cx, s.zone)}, {kinds})"
             return f"s.shuffle({zone_id(cx, s.zone)})"
         case ir.Deal():
             t = cx.ann.type_of(s.source)
@@ -176,7 +180,7 @@ def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
 
 
 def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None:
-    verb = "add" if isinstance(s, ir.AddModifier) else "cancel"
+    verb = "add" if isinstance(s, ir.AddModifier) else "cancel one" if s.one else "cancel"
     for mark in cx.cover("modifier", f"{verb} {s.name}", s.span):
         w.line(mark)
     modifier, args = cx.names.claim("modifier", s.name), arg_tuple(cx, s.args)
@@ -184,6 +188,8 @@ def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None
         # until a phase ends, or (no phase, or `until game`) for the rest of the game
         until = cx.names.claim("phase", s.until_phase) if s.until_phase in cx.sym.phases else "-1"
         w.line(f"s.add_mod({modifier}, {args}, {until})")
+    elif s.one:
+        w.line(f"s.cancel_one_mod({modifier}, {args})")
     else:
         w.line(f"s.cancel_mod({modifier}, {args})")
     for line in forget(cx, ("mod", s.name)):

@@ -204,10 +204,11 @@ def rule_checks(cx: Context, out: Units) -> tuple[list[tuple[str, str, str, str]
     return invariants, evaluate
 
 
-def _written(cx: Context, tname: str, fname: str) -> Iterator[tuple[str, ir.Code | None]]:
-    """Each component of the type, in order: its id and its code for field `fname` (None: none)."""
+def _written(cx: Context, tname: str, fname: str) -> Iterator[tuple[str, ir.Code | None, int]]:
+    """Each row of the type, in order: its id, its code for field `fname` (None: none) and how
+    many components it stands for (its copies share the code: one function, an entry each)."""
     for ent in cx.sym.entity_types[tname].decl.entities:
-        yield ent.id, dict(ent.code).get(fname)
+        yield ent.id, dict(ent.code).get(fname), ent.copies
 
 
 def _effect_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.FieldDecl) -> None:
@@ -215,9 +216,9 @@ def _effect_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.FieldD
     it. A table maps each component id (and `none`, last) to its function or None."""
     ps = (Param("l_self", "int"), *params(cx, fd.params))
     entries: list[str | None] = []
-    for ent_id, code in _written(cx, tname, fname):
+    for ent_id, code, copies in _written(cx, tname, fname):
         if code is None:
-            entries.append(None)
+            entries += [None] * copies
             continue
         what = f"{tname} {ent_id}: {fname}"
         function = cx.names.claim("effect", tname, fname, ent_id)
@@ -233,7 +234,7 @@ def _effect_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.FieldD
                     function, origin(f"{what} (starts)", code.span), ps, "Frame", (f"return {frame}({args})",)
                 )
             )
-        entries.append(function)
+        entries += [function] * copies
     returns = "Frame | None" if cx.stops.effect_fields[(tname, fname)] else "None"
     out.tables.append(
         DispatchTable(
@@ -251,15 +252,15 @@ def _expression_field(cx: Context, out: Units, tname: str, fname: str, fd: ir.Fi
     ps = (Param("l_self", "int"), *params(cx, fd.params))
     returns = python_type(t)
     entries: list[str | None] = []
-    for ent_id, code in _written(cx, tname, fname):
+    for ent_id, code, copies in _written(cx, tname, fname):
         if code is None:
-            entries.append(None)
+            entries += [None] * copies
             continue
         what = f"{tname} {ent_id}: {fname}"
         name = cx.names.claim("expression", tname, fname, ent_id)
         mark = cx.cover("expression", what, code.span)
         out.functions.append(expression_function(cx, name, what, code, ps, returns, mark))
-        entries.append(name)
+        entries += [name] * copies
     default = cx.names.claim("expression_default", tname, fname, "default")
     what = f"default of {tname}.{fname}" if None in entries else f"{tname}.{fname} of none"
     out.functions.append(

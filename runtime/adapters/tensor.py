@@ -5,7 +5,9 @@ hides. The layout, fixed per game and player count:
 
 * whose turn: one-hot over the players, then 1 if the game is over;
 * each zone: for a zone the player sees, 1 per component of the zone's type that is in it (and,
-  for a grid, the component's x and y); for a hidden zone, only its size;
+  for a grid, the component's x and y); for a hidden zone, only its size. A type with identical
+  copies (`copies: N` rows) has a count per kind instead (how many copies of it are in the zone),
+  and on a grid its copies' x and y in the slots of its copies, in cell order;
 * each state variable, flattened (booleans as 0/1, `none` as -1), padded or cut to the length it
   has at the start of the game (only list-valued variables change length);
 * each modifier: how many are active.
@@ -40,6 +42,13 @@ class Encoder:
         info = start.INFO
         self.players = start.num_players
         self.labels = [{label: i for i, label in enumerate(labels)} for labels in info.type_labels]
+        # a type with copies: each kind's label -> its index among the kinds, and its first copy
+        self.kinds: list[dict[str, int]] = []
+        self.firsts: list[dict[str, int]] = []
+        for t, labels in enumerate(info.type_labels):
+            of_type = info.kinds_of(t) if info.type_kinds else ()
+            self.kinds.append({labels[e]: k for e, k in reversed(list(enumerate(of_type)))})
+            self.firsts.append({labels[e]: e for e in reversed(range(len(of_type)))})
         self.modifiers = {name: i for i, name in enumerate(info.modifiers)}
         obs = start.observation(0)
         variables = obs["variables"]
@@ -48,7 +57,8 @@ class Encoder:
         zones = 0
         for z in info.zones:
             n = len(info.type_labels[z.type_index])
-            zones += 3 * n if z.kind == "grid" else n
+            rows = len(set(self.kinds[z.type_index].values()))  # 0: a type without copies
+            zones += 3 * n if z.kind == "grid" else (rows or n)
         self.size = self.players + 1 + zones + sum(self.var_sizes.values()) + len(self.modifiers)
 
     def encode(self, state: GameState, player: int) -> np.ndarray:
@@ -67,6 +77,27 @@ class Encoder:
             content = zones[key]
             index = self.labels[z.type_index]
             n = len(index)
+            kinds = self.kinds[z.type_index]
+            if kinds:  # a type with copies
+                n = len(info.type_labels[z.type_index])
+                grid = z.kind == "grid"
+                if isinstance(content, dict) and "count" in content and len(content) == 1:
+                    out[i] = float(content["count"])  # hidden: only its size
+                elif isinstance(content, dict):  # a grid the player sees: label -> its copies' [x, y]
+                    for label, cells in content.items():
+                        first = self.firsts[z.type_index][label]
+                        for j, (x, y) in enumerate(cells):
+                            out[i + kinds[label]] += 1.0
+                            out[i + n + 2 * (first + j)], out[i + n + 2 * (first + j) + 1] = (
+                                float(x),
+                                float(y),
+                            )
+                else:
+                    assert isinstance(content, list)
+                    for label in content:
+                        out[i + kinds[label]] += 1.0  # a count per kind
+                i += 3 * n if grid else len(set(kinds.values()))
+                continue
             if isinstance(content, dict) and "count" in content and len(content) == 1:
                 out[i] = float(content["count"])  # hidden: only its size
             elif isinstance(content, dict):  # a grid the player sees: label -> [x, y]

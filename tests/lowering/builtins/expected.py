@@ -15,10 +15,16 @@ F_card_value: tuple[int, ...] = (1, 2, 0)
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 
-# phase play (tests/lowering/builtins/game.yaml:19)
+# phase play (tests/lowering/builtins/game.yaml:20)
 def ph_play(s: State) -> None:
     s.v_who = 1 - P_ann
-    s.v_who = (s.v_who + 1) % s.num_players
+    s.v_who = s.next_player(s.v_who)
+    s.v_who = s.previous_player(s.left_of(s.right_of(s.v_who)))
+    s.v_who = s.next_in(s.v_who, [P_ann])
+    s.v_who = s.previous_in(s.v_who, list(range(s.num_players)))
+    s.v_n = s.seat_distance(P_ann, s.v_who)
+    s.v_seats = s.players_from(s.v_who)
+    s.v_seats = s.players_from(P_bob, [P_ann])
     s.v_n = ((len(s.z.piles[Z_deck]) + abs((-3))) + min(1, s.v_n)) + max(2, s.v_n, 3)
     s.v_n += s.roll(6)
     s.move_all(T_card, list(range(2)), Z_deck, True)
@@ -63,7 +69,7 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         s.after_setup()
-        # phase play (tests/lowering/builtins/game.yaml:19)
+        # phase play (tests/lowering/builtins/game.yaml:20)
         # cov 0
         ph_play(s)
         s.expire(PH_play)
@@ -72,7 +78,7 @@ class Flow(Frame):
 
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
-    "ph_play": "phase play (tests/lowering/builtins/game.yaml:19)",
+    "ph_play": "phase play (tests/lowering/builtins/game.yaml:20)",
 }
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
@@ -83,7 +89,7 @@ TEXTS: tuple[Text, ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("phase", "phase play", "tests/lowering/builtins/game.yaml:19"),
+    ("phase", "phase play", "tests/lowering/builtins/game.yaml:20"),
 )
 
 

@@ -27,6 +27,11 @@ def ph_play(s: State) -> None:
     s.cancel_mod(M_fog, ())
     # cov 6
     s.cancel_mod(M_shield, (P_bob,))
+    # cov 7
+    s.add_mod(M_shield, (P_ann,), -1)
+    s.v_score = s.count_mod(M_shield, (P_ann,)) + s.count_mod(M_fog, ())
+    # cov 8
+    s.cancel_one_mod(M_shield, (P_ann,))
 
 
 # the game's flow (phases) (tests/lowering/modifier/game.yaml:3)
@@ -58,7 +63,7 @@ class Flow(Frame):
     def step(self, s: State) -> None:
         s.after_setup()
         # phase play (tests/lowering/modifier/game.yaml:11)
-        # cov 7
+        # cov 9
         ph_play(s)
         s.expire(PH_play)
         s.pop()
@@ -84,6 +89,8 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 16: else (implicit)", "tests/lowering/modifier/game.yaml:16"),
     ("modifier", "cancel fog", "tests/lowering/modifier/game.yaml:17"),
     ("modifier", "cancel shield", "tests/lowering/modifier/game.yaml:18"),
+    ("modifier", "add shield", "tests/lowering/modifier/game.yaml:19"),
+    ("modifier", "cancel one shield", "tests/lowering/modifier/game.yaml:21"),
     ("phase", "phase play", "tests/lowering/modifier/game.yaml:11"),
 )
 
