@@ -261,7 +261,7 @@ def state_size(sym: Symbols, sink: Sink) -> None:
         return  # the total is over too, and says nothing more
     components = sum(len(info.ids) for info in sym.entity_types.values())
     grids = any(z.kind == "grid" for z, _ in sym.zones.values())
-    piles = sum(players if z.per_player else 1 for z, _ in sym.zones.values())
+    piles = sum(sym.zone_instances(name) for name in sym.zones)
     in_zones = components * (3 if grids else 2) + piles
     in_tables = sum(entries for entries, _ in tables)
     if in_tables + in_zones <= MAX_STATE_ENTRIES:

@@ -55,6 +55,7 @@ _TABLE = (
     Builtin("max", None, False, "max({args})"),
     Builtin("roll", 1, True, "s.roll({0})"),
     Builtin("random", 1, True, "s.pick({0})"),
+    Builtin("empty", 1, False, "(not {0})", reads_zones=True),
     Builtin("top", 1, False, "s.top({zone0})", reads_zones=True),
     Builtin("top_n", 2, False, "s.top_n({zone0}, {1})", reads_zones=True, reuse=True),
     Builtin("range", 2, False, "list(range({0}, {1}))"),

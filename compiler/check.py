@@ -37,6 +37,9 @@ class Annotations:
     types: dict[int, Type] = field(default_factory=dict)
     names: dict[int, Binding] = field(default_factory=dict)
     slots: dict[int, str] = field(default_factory=dict)  # Let / For / comprehension node -> slot
+    # expressions of a zone type taken as a zone value (the instance: a local, an argument, a
+    # result), not read as the list of what the zone holds
+    zone_refs: set[int] = field(default_factory=set)
     locals: dict[int, dict[str, Type]] = field(default_factory=dict)  # Code unit -> slot types
 
     def type_of(self, e: object) -> Type:
@@ -101,9 +104,7 @@ class Checker:
                 self.sink.error(
                     codes.UNKNOWN_TYPE,
                     p.type.span,
-                    messages.unknown_type(
-                        p.type.text, did_you_mean(p.type.text, self.sym.known_type_names())
-                    ),
+                    messages.unknown_type(p.type.text, self.sym.type_hint(p.type.text)),
                 )
                 t = ANY
             out[p.name] = t
@@ -122,7 +123,11 @@ class Checker:
         if code.expr is not None:
             t = self.expr(code.expr)
             if want is not None and not compatible(want, t):
-                self.sink.error(codes.TYPE_MISMATCH, code.expr.span, messages.expected_type(want, t))
+                self.sink.error(
+                    codes.TYPE_MISMATCH, code.expr.span, messages.expected_type(want, t), *zone_notes(want, t)
+                )
+            elif want is not None and want.kind == "zone":
+                self.ann.zone_refs.add(id(code.expr))
         else:
             self.block(code.body)
         self.in_setup = False
@@ -132,7 +137,11 @@ class Checker:
         for f in g.functions:
             ret = sym.type_named(f.returns.text)
             if ret is None:
-                self.sink.error(codes.UNKNOWN_TYPE, f.returns.span, messages.unknown_type(f.returns.text, ""))
+                self.sink.error(
+                    codes.UNKNOWN_TYPE,
+                    f.returns.span,
+                    messages.unknown_type(f.returns.text, sym.type_hint(f.returns.text)),
+                )
             self.unit(f.body, self.params(f.params), want=ret)
         for pr in g.procedures:
             self.unit(pr.body, self.params(pr.params))
@@ -329,7 +338,11 @@ class Checker:
     def want(self, e: ir.Expr, t: Type, what: str) -> Type:
         got = self.expr(e)
         if not compatible(t, got):
-            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.must_be_type(what, t, got))
+            self.sink.error(
+                codes.TYPE_MISMATCH, e.span, messages.must_be_type(what, t, got), *zone_notes(t, got)
+            )
+        elif t.kind == "zone":
+            self.ann.zone_refs.add(id(e))  # an argument of a zone type: the zone itself, not a copy
         return got
 
     def rhs(self, r: ir.Rhs) -> Type:
@@ -429,15 +442,22 @@ class Checker:
         """`let x: T = value`: the value must fit T, and `[]` and `none` take it."""
         declared = self.sym.type_named(written.text)
         if declared is None:
-            inner = written.text.replace("list[", "").rstrip("]")
-            hint = did_you_mean(inner, self.sym.known_type_names())
+            hint = self.sym.type_hint(written.text)
             self.sink.error(codes.UNKNOWN_TYPE, written.span, messages.unknown_type(written.text, hint))
             declared = ANY
         got = self.rhs(s.value)
         if not compatible(declared, got):
-            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.let_declared(s.var, declared, got))
-        elif not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+            self.sink.error(
+                codes.TYPE_MISMATCH,
+                s.value.span,
+                messages.let_declared(s.var, declared, got),
+                *zone_notes(declared, got),
+            )
+        elif declared.kind == "zone":
+            self.ann.zone_refs.add(id(s.value))  # the zone itself (or none)
             self.ann.types[id(s.value)] = declared
+        elif got.kind != "zone" and not isinstance(s.value, (ir.Choose, ir.ChooseNumber, ir.Ask)):
+            self.ann.types[id(s.value)] = declared  # (a zone read into a list stays a zone: it is copied)
         self.ann.slots[id(s)] = self.scope.declare(s.var, declared)
 
     def let_inferred(self, s: ir.Let) -> None:
@@ -447,6 +467,8 @@ class Checker:
             self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.LET_NONE)
         elif t.kind == "list" and t.elem == ANY and isinstance(s.value, ir.ListLit):
             self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.LET_EMPTY_LIST)
+        if t.kind == "zone":  # without a declared zone type, a let holds a copy of the zone's contents
+            t = list_of(t.elem or ANY)
         self.ann.slots[id(s)] = self.scope.declare(s.var, t)
 
     def if_stmt(self, s: ir.If) -> None:
@@ -596,29 +618,28 @@ class Checker:
         if s.op in ("+=", "-=") and target != INT:
             self.sink.error(codes.TYPE_MISMATCH, s.span, messages.update_needs_int(s.op, s.target, target))
         elif not compatible(target, t):
-            self.sink.error(codes.TYPE_MISMATCH, s.value.span, messages.cannot_assign(s.target, target, t))
+            self.sink.error(
+                codes.TYPE_MISMATCH,
+                s.value.span,
+                messages.cannot_assign(s.target, target, t),
+                *zone_notes(target, t),
+            )
+        elif target.kind == "zone":
+            self.ann.zone_refs.add(id(s.value))
 
     def zone(self, e: ir.Expr, kind: str) -> Type | None:
+        """Where a zone is needed (moved into, dealt or drawn from, shuffled): a named zone or a zone
+        value (`z: pile[card]`); a list, even one copied from a zone, is no zone."""
         t = self.expr(e)
+        if t.kind == "any":
+            return None
         if t.kind != "zone":
-            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone(t))
+            notes = (messages.LIST_IS_NO_ZONE_NOTE,) if t.kind == "list" else ()
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone(t), *notes)
             return None
         if t.name != kind:
             self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_zone_kind(kind, t, t.name))
-        elif not self.names_a_zone(e):
-            # a zone is moved into, shuffled or dealt from by its id: a local only holds a copy
-            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.ZONE_NOT_NAMED_DIRECTLY)
         return t.elem
-
-    def names_a_zone(self, e: ir.Expr) -> bool:
-        """Whether `e` is a declared zone by name (`deck`, `hand[p]`), already checked."""
-        match e:
-            case ir.Name() | ir.Index(subject=ir.Name()):
-                named = e if isinstance(e, ir.Name) else e.subject
-                b = self.ann.names.get(id(named))
-                return b is not None and b.kind == "zone"
-            case _:
-                return False
 
     def modifier(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span) -> None:
         m = self.sym.modifiers.get(name)
@@ -749,6 +770,8 @@ class Checker:
                 elem = t
             elif not comparable(elem, t):
                 self.sink.error(codes.TYPE_MISMATCH, it.span, messages.list_cannot_hold(elem, t))
+        if elem.kind == "zone":  # a list of zones holds the zones themselves
+            self.ann.zone_refs.update(id(it) for it in e.items)
         return list_of(elem)
 
     def comprehension(self, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> Type:
@@ -764,6 +787,8 @@ class Checker:
     def list_comp(self, e: ir.ListComp) -> Type:
         self.comprehension(e)
         t = self.expr(e.item)
+        if t.kind == "zone":
+            self.ann.zone_refs.add(id(e.item))
         self.scope.pop()
         return list_of(t)
 
@@ -798,9 +823,13 @@ class Checker:
                 self.sink.error(codes.TYPE_MISMATCH, e.right.span, messages.membership_needs_list(e.op, rt))
             elif not comparable(member, lt):
                 self.sink.error(codes.TYPE_MISMATCH, e.span, messages.never_in(lt, rt))
+            elif member.kind == "zone":
+                self.ann.zone_refs.add(id(e.left))
         elif e.op in ("==", "!="):
             if not comparable(lt, rt):
                 self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_compare(lt, rt))
+            elif {lt.kind, rt.kind} <= {"zone", "none"} and "zone" in (lt.kind, rt.kind):
+                self.ann.zone_refs.update((id(e.left), id(e.right)))  # the same zone, not the same cards
         else:
             self.int_operands(e, lt, rt)
         return BOOL
@@ -875,8 +904,13 @@ class Checker:
             return Binding("state", n, t)
         if n in sym.zones:
             z, t = sym.zones[n]
-            if z.per_player:
+            per = sym.zone_per.get(n, ())
+            if per == (PLAYER,):
                 self.sink.error(codes.WRONG_ARG_COUNT, e.span, messages.zone_needs_owner(n))
+            elif per:
+                self.sink.error(
+                    codes.WRONG_ARG_COUNT, e.span, messages.zone_index_count(n, [str(pt) for pt in per], 0)
+                )
             return Binding("zone", n, t)
         if n in sym.entities:
             tname, _ = sym.entities[n]
@@ -956,16 +990,24 @@ class Checker:
         ):
             z, t = sym.zones[e.subject.ident]
             self.ann.names[id(e.subject)] = Binding("zone", z.name, t)
-            if not z.per_player or len(e.args) != 1:
+            per = sym.zone_per.get(z.name, ())
+            if not per and len(e.args) == 1:  # `deck[0]`: a position in a shared zone
+                self.want(e.args[0], INT, "a position in a zone")
+                return t.elem or ANY
+            if len(e.args) != len(per):
                 self.sink.error(
-                    codes.WRONG_ARG_COUNT, e.span, messages.zone_index_count(z.name, 1 if z.per_player else 0)
+                    codes.WRONG_ARG_COUNT,
+                    e.span,
+                    messages.zone_index_count(z.name, [str(pt) for pt in per], len(e.args)),
                 )
-            for a in e.args:
-                self.want(a, PLAYER, "the zone's owner")
+            for a, pt in zip(e.args, per, strict=False):
+                self.want(a, pt, "the zone's owner" if per == (PLAYER,) else f"an index of zone '{z.name}'")
+            for a in e.args[len(per) :]:
+                self.expr(a)
             return t
         t = self.expr(e.subject)
-        if t.kind == "list" and len(e.args) == 1:
-            self.want(e.args[0], INT, "a list position")
+        if t.kind in ("list", "zone") and len(e.args) == 1:  # `xs[i]`, `hand[p][i]`, `z[i]`
+            self.want(e.args[0], INT, "a position in a zone" if t.kind == "zone" else "a list position")
             return t.elem or ANY
         self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_index(t))
         return ANY
@@ -1055,6 +1097,12 @@ class Checker:
     def builtin_random(self, e: ir.Call) -> Type:
         return self.source(e.args[0])
 
+    def builtin_empty(self, e: ir.Call) -> Type:
+        t = self.expr(e.args[0])
+        if t.kind not in ("zone", "any"):
+            self.sink.error(codes.TYPE_MISMATCH, e.args[0].span, messages.empty_needs_zone(t))
+        return BOOL
+
     def builtin_top(self, e: ir.Call) -> Type:
         return self.zone(e.args[0], "pile") or ANY
 
@@ -1124,6 +1172,7 @@ BUILTIN_RULES: Final[Mapping[str, Callable[[Checker, ir.Call], Type]]] = Mapping
         "max": Checker.builtin_of_numbers,
         "roll": Checker.builtin_roll,
         "random": Checker.builtin_random,
+        "empty": Checker.builtin_empty,
         "top": Checker.builtin_top,
         "top_n": Checker.builtin_top_n,
         "range": Checker.builtin_range,
@@ -1139,6 +1188,11 @@ if BUILTIN_RULES.keys() != BUILTINS.keys():  # a builtin the checker cannot type
     raise ImportError(
         f"check.BUILTIN_RULES and builtins.BUILTINS differ: {sorted(BUILTIN_RULES.keys() ^ BUILTINS.keys())}"
     )
+
+
+def zone_notes(want: Type, got: Type) -> tuple[str, ...]:
+    """The note on a list given where a zone value is wanted."""
+    return (messages.LIST_IS_NO_ZONE_NOTE,) if want.kind == "zone" and got.kind == "list" else ()
 
 
 def check(sym: Symbols, sink: Sink) -> Annotations:

@@ -646,11 +646,16 @@ class ZoneDecl:
 
     name: str
     of: TypeRef
-    per_player: bool
+    per: tuple[TypeRef, ...]  # its index types: one instance per index tuple (`hand[p]`)
     kind: str  # "pile" or "grid"
     visibility: str  # "public", "owner" or "hidden"
     radius: int
     span: Span
+
+    @property
+    def per_player(self) -> bool:
+        """Indexed by a player alone (`per: player`): one instance per seat, owned by it."""
+        return tuple(t.text for t in self.per) == ("player",)
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,14 @@ MAX_STEP_BUDGET = 1_000_000_000
 # the real specs has 180 entries (36 x 5).
 MAX_STATE_TABLE = 1_000_000
 
+# A zone's index types (`per: [colour, player]`): one instance per index tuple.
+MAX_ZONE_INDICES = 2
+
+# Instances of one zone: the product of its indices' sizes (a player index counts the seats, a
+# component index its type's components, an enum index its values). Each is a pile in every state,
+# copied at every step. The real specs have at most 4 instances of a zone.
+MAX_ZONE_INSTANCES = 10_000
+
 # Entries of one whole state: every state variable's entries, plus what its zones take (an entry
 # per component for the zone it is in, one for its place in that zone, one for its cell when a zone
 # is a grid, and a pile per zone and per player of a per-player zone). A state is copied at every

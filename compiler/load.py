@@ -981,9 +981,11 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
 
 def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
     d = r.keys(v, f"zone '{k.value}'", ("of", "per", "kind", "visibility", "radius", "doc"), ("of",))
-    per = r.text(d.get("per"), "per", "")
-    if per not in ("", "player"):
-        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["per"]), messages.ZONE_PER)
+    per: tuple[ir.TypeRef, ...] = ()
+    if "per" in d:  # index types, resolved (and their number bounded) by resolve.py
+        pn = d["per"]
+        refs = r.seq(pn, "per") if isinstance(pn, SequenceNode) else [pn]
+        per = tuple(r.type_ref(x, "per") for x in refs)
     kind = r.text(d.get("kind"), "kind", "pile")
     if kind not in ("pile", "grid"):
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.zone_kind(kind))
@@ -1006,7 +1008,7 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
     return ir.ZoneDecl(
         k.value,
         r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("", r.span(k)),
-        per == "player",
+        per,
         kind,
         vis,
         radius,

@@ -282,7 +282,24 @@ def component_without_id(tname: str) -> str:
 
 
 VARIABLE_VISIBILITY: Final = "visibility of a variable is 'public' or 'owner'"
-ZONE_PER: Final = "a zone is either shared or 'per: player'"
+
+
+def zone_per_count(count: int) -> str:
+    return (
+        f"a zone's 'per' names at most two index types (a player, a component type or an enum), not {count}"
+    )
+
+
+def bad_zone_index(t: object) -> str:
+    return f"a zone can be indexed by players, components or enums, not {t}"
+
+
+def zone_instances_too_many(name: str, count: int, limit: int) -> str:
+    return f"zone '{name}' has {count:,} instances (one per index tuple); at most {limit:,}"
+
+
+def zone_value_stored(what: str, t: object) -> str:
+    return f"{what} cannot hold a zone ({t}): a zone value lives only in code (parameters, locals, results)"
 
 
 def zone_kind(kind: str) -> str:
@@ -524,7 +541,7 @@ def zone_holds(t: object) -> str:
     return f"a zone holds components, not {t}"
 
 
-OWNER_ZONE_NOT_PER_PLAYER: Final = "an 'owner'-visible zone must be 'per: player'"
+OWNER_ZONE_NOT_PER_PLAYER: Final = "an 'owner'-visible zone needs a player index ('per: player' or 'per: [T, player]'): the player is its owner"
 
 
 def bad_game_name(name: str) -> str:
@@ -764,7 +781,14 @@ def expected_zone_kind(kind: str, t: object, is_kind: str) -> str:
     return f"expected a {kind} zone, '{t}' is a {is_kind}"
 
 
-ZONE_NOT_NAMED_DIRECTLY: Final = "a zone must be named directly here"
+LIST_IS_NO_ZONE_NOTE: Final = (
+    "a list is no zone: a `let` without a type holds a copy of a zone's components; write the type "
+    "to hold the zone itself (`let z: pile[card] = hand[p]`)"
+)
+
+
+def empty_needs_zone(t: object) -> str:
+    return f"empty() needs a zone, got {t} (for a list, write len(xs) == 0)"
 
 
 def between(low: int, high: int) -> int | str:
@@ -843,8 +867,11 @@ def no_field(tname: str, field: str, hint: str) -> str:
     return f"type '{tname}' has no field '{field}'" + hint
 
 
-def zone_index_count(name: str, wanted: int) -> str:
-    return f"zone '{name}' takes {wanted} index"
+def zone_index_count(name: str, per: list[str], got: int) -> str:
+    if not per:
+        return f"zone '{name}' takes no index but a position (deck[0]), got {got}"
+    wanted = f"{len(per)} ind{'ex' if len(per) == 1 else 'ices'}"
+    return f"zone '{name}' takes {wanted}, got {got}; write {name}[{', '.join(per)}]"
 
 
 def cannot_index(t: object) -> str:
@@ -928,6 +955,13 @@ def variable_seen_by_owner(name: str, where: Span) -> str:
     return f"variable '{name}' is seen only by its owner (visibility: owner, declared at {where})"
 
 
+def zone_value_may_be_hidden(t: str) -> str:
+    return (
+        f"the options are a zone value ({t}): which zone it is is not known here, so it counts as "
+        "hidden if any zone of its type is"
+    )
+
+
 def zone_hidden(name: str, visibility: str, where: Span) -> str:
     who = "nobody sees its cards" if visibility == "hidden" else "only its owner sees its cards"
     return f"zone '{name}': {who} (visibility: {visibility}, declared at {where})"
@@ -1000,6 +1034,10 @@ def board_unplaced(of: str, missing: list[str]) -> str:
 
 def board_not_a_player(name: str, close: str | None) -> str:
     return f"'{name}' is not a player" + did_you_mean_suffix(close)
+
+
+def zone_value_contents(name: str, hidden: str) -> str:
+    return f"the contents of '{name}', a zone value that may be zone '{hidden}'"
 
 
 def board_shows_hidden(what: str, via: str) -> str:

@@ -151,6 +151,10 @@ def _scan(
                     held = held_type(sym.zones[b.target][1])
                     if held is not None:
                         reads.add(("zones", held))
+                elif b is not None and b.type.kind == "zone":  # a zone value: the zones of its type
+                    held = held_type(b.type)
+                    if held is not None:
+                        reads.add(("zones", held))
             case ir.Call() if node.func in sym.functions:
                 called.add(("function", node.func))
             case ir.Call() if node.func in BUILTINS and BUILTINS[node.func].reads_zones and node.args:

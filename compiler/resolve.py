@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.diagnostics import Sink, did_you_mean
-from compiler.limits import MAX_COMPONENTS
+from compiler.limits import MAX_COMPONENTS, MAX_ZONE_INDICES, MAX_ZONE_INSTANCES
 from compiler.typesys import ANY, BOOL, CELL, INT, PLAYER, STR, Type, list_of
 
 SCALAR_TYPES = {"int": INT, "bool": BOOL, "str": STR, "cell": CELL}
+ZONE_KINDS = ("pile", "grid")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 GAME_NAME_RE = re.compile(r"[a-z][a-z0-9_]*")  # a package in generated/
 
@@ -68,6 +69,7 @@ class Symbols:
     # state variable -> its written initial value as the engine holds it (a component as its index)
     initial_values: dict[str, object] = field(default_factory=dict)
     zones: dict[str, tuple[ir.ZoneDecl, Type]] = field(default_factory=dict)
+    zone_per: dict[str, tuple[Type, ...]] = field(default_factory=dict)  # zone -> its index types
     functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
     events: dict[str, ir.SignatureDecl] = field(default_factory=dict)
@@ -88,7 +90,45 @@ class Symbols:
         if name.startswith("list[") and name.endswith("]"):
             inner = self.type_named(name[5:-1])
             return list_of(inner) if inner else None
+        for kind in ZONE_KINDS:  # a zone value: `pile[card]` holds one instance of a pile of cards
+            if name.startswith(kind + "[") and name.endswith("]"):
+                held = name[len(kind) + 1 : -1]
+                return Type("zone", kind, Type("entity", held)) if held in self.entity_types else None
         return None
+
+    def type_hint(self, name: str) -> str:
+        """A "did you mean" for a type name that is not known, looked for inside `list[...]`,
+        `pile[...]` and `grid[...]`."""
+        inner = name
+        while inner.endswith("]") and "[" in inner:
+            inner = inner[inner.index("[") + 1 : -1]
+        if inner == name:
+            return did_you_mean(name, self.known_type_names())
+        if inner in self.known_type_names():
+            return ""  # known: a zone of something that is not a component, reported as unknown
+        return did_you_mean(inner, self.known_type_names())
+
+    def zone_instances(self, name: str) -> int:
+        """How many instances a declared zone has: the product of its index sizes."""
+        count = 1
+        for t in self.zone_per.get(name, ()):
+            count *= self.index_size(t)
+        return count
+
+    def index_size(self, t: Type) -> int:
+        """The instances one index of a zone spans: every seat, component or enum value."""
+        if t == PLAYER:
+            return self.max_players
+        if t.kind == "entity" and t.name in self.entity_types:
+            return len(self.entity_types[t.name].ids)
+        if t.kind == "enum" and t.name in self.enums:
+            return len(self.enums[t.name])
+        return 1
+
+    def zone_owner_index(self, name: str) -> int | None:
+        """The position of the player index of a zone (its owner), or None."""
+        per = self.zone_per.get(name, ())
+        return per.index(PLAYER) if PLAYER in per else None
 
     def known_type_names(self) -> list[str]:
         return [*SCALAR_TYPES, "player", *self.entity_types, *self.enums]
@@ -291,6 +331,8 @@ def _declare_state(sym: Symbols, names: _Names, sink: Sink) -> None:
     """State variables, their indices and their initial values, converted once here."""
     for sv in sym.game.state:
         t = _type(sym, sv.type, sink)
+        if _holds_zone(t):
+            sink.error(codes.TYPE_MISMATCH, sv.type.span, messages.zone_value_stored("a state variable", t))
         per = tuple(_type(sym, p, sink) for p in sv.per)
         for pref, pt in zip(sv.per, per, strict=True):
             if pt.kind not in ("entity", "enum"):
@@ -318,12 +360,43 @@ def _initial_in_range(sv: ir.StateVar, sink: Sink) -> None:
 def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
     for z in sym.game.zones:
         held = _type(sym, z.of, sink)
-        if held.kind not in ("entity", "any"):
+        if held.kind not in ("entity", "any") or held == PLAYER:
             sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
-        if z.visibility == "owner" and not z.per_player:
+        per = _zone_per(sym, z, sink)
+        if z.visibility == "owner" and PLAYER not in per:
             sink.error(codes.TYPE_MISMATCH, z.span, messages.OWNER_ZONE_NOT_PER_PLAYER)
         if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
+            sym.zone_per[z.name] = per
+            instances = sym.zone_instances(z.name)
+            if instances > MAX_ZONE_INSTANCES:
+                sink.error(
+                    codes.LIMIT_EXCEEDED,
+                    z.span,
+                    messages.zone_instances_too_many(z.name, instances, MAX_ZONE_INSTANCES),
+                    messages.protects_the_tool("MAX_ZONE_INSTANCES"),
+                )
+                sym.zone_per[z.name] = ()
+
+
+def _zone_per(sym: Symbols, z: ir.ZoneDecl, sink: Sink) -> tuple[Type, ...]:
+    """A zone's index types: at most two, each a player, a component type or an enum."""
+    if len(z.per) > MAX_ZONE_INDICES:
+        sink.error(codes.WRONG_VALUE_TYPE, z.per[MAX_ZONE_INDICES].span, messages.zone_per_count(len(z.per)))
+        return ()
+    per: list[Type] = []
+    for ref in z.per:
+        if not ref.text:
+            return ()  # not a type name (load reported it)
+        t = sym.type_named(ref.text)
+        if t is None:
+            sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
+            return ()
+        if t.kind not in ("entity", "enum"):
+            sink.error(codes.TYPE_MISMATCH, ref.span, messages.bad_zone_index(t))
+            return ()
+        per.append(t)
+    return tuple(per)
 
 
 def _declare_code_units(sym: Symbols, names: _Names) -> None:
@@ -401,13 +474,16 @@ def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:
 def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
-        sink.error(
-            codes.UNKNOWN_TYPE,
-            ref.span,
-            messages.unknown_type(ref.text, did_you_mean(ref.text, sym.known_type_names())),
-        )
+        sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
         return INT
     return t
+
+
+def _holds_zone(t: Type) -> bool:
+    """A zone value, or a list of them: no YAML value writes one, and no state keeps one."""
+    while t.kind == "list" and t.elem is not None:
+        t = t.elem
+    return t.kind == "zone"
 
 
 def field_type(sym: Symbols, fd: ir.FieldDecl, sink: Sink) -> Type:
@@ -419,6 +495,9 @@ def field_type(sym: Symbols, fd: ir.FieldDecl, sink: Sink) -> Type:
 def _entity_data(sym: Symbols, info: EntityInfo, sink: Sink) -> None:
     for fd in info.decl.fields:
         t = field_type(sym, fd, sink)
+        if fd.kind == "data" and _holds_zone(t):
+            sink.error(codes.TYPE_MISMATCH, fd.type.span, messages.zone_value_stored("a data field", t))
+            t = ANY
         info.field_types[fd.name] = t
         if fd.kind != "data":
             info.code_fields[fd.name] = fd

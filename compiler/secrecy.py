@@ -264,6 +264,10 @@ class Secrecy:
     def sources(self, e: ir.Expr, env: dict[str, Taint], comp: dict[str, Taint] | None = None) -> Taint:
         """The hidden places the value of `e` (or its elements) may come from."""
         comp = comp or {}
+        if isinstance(e, (ir.Name, ir.Index, ir.Call, ir.MethodCall)) and self.zone_name(e) is None:
+            t = self.ann.type_of(e)
+            if t.kind == "zone":  # a zone value: any zone of its type it may be
+                return frozenset().union(*(self.zone_taint(z, None) for z in self.possible_zones(e)))
         match e:
             case ir.Name():
                 b = self.ann.names.get(id(e))
@@ -281,7 +285,7 @@ class Secrecy:
             case ir.Index():
                 b = self.ann.names.get(id(e.subject)) if isinstance(e.subject, ir.Name) else None
                 if b is not None and b.kind == "zone":
-                    return self.zone_taint(b.target, e.args[0] if e.args else None)
+                    return self.zone_taint(b.target, self.owner_of(b.target, e.args))
                 if b is not None and b.kind == "state":
                     return frozenset({Hidden("var", b.target)}) if b.target in self.owner_vars else NO_TAINT
                 return self.sources(e.subject, env, comp)
@@ -372,16 +376,32 @@ class Secrecy:
         b = self.ann.names.get(id(subject)) if isinstance(subject, ir.Name) else None
         return b.target if b is not None and b.kind == "zone" else None
 
-    def public_zone(self, e: ir.Expr) -> bool:
+    def possible_zones(self, e: ir.Expr) -> list[str]:
+        """The declared zones `e` may be: the one it names, or for a zone value (a local, a
+        parameter, a call) whose instance is not known here, every zone of its type."""
         name = self.zone_name(e)
-        z = self.zones.get(name) if name is not None else None
-        return z is not None and z.visibility == "public"
+        if name is not None:
+            return [name]
+        t = self.ann.type_of(e)
+        if t.kind != "zone":
+            return []
+        return [n for n, (_, zt) in self.sym.zones.items() if zt == t]
+
+    def owner_of(self, name: str, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
+        """The index of a zone instance that is its owner (its player index), if it has one."""
+        at = self.sym.zone_owner_index(name)
+        return args[at] if at is not None and at < len(args) else None
+
+    def public_zone(self, e: ir.Expr) -> bool:
+        names = self.possible_zones(e)
+        return bool(names) and all(self.zones[n].visibility == "public" for n in names)
 
     def zone_taint_of(self, e: ir.Expr) -> Hidden | None:
         name = self.zone_name(e)
-        if name is None:
-            return None
-        owner = e.args[0] if isinstance(e, ir.Index) and e.args else None
+        if name is None:  # a zone value: hidden if any zone it may be is hidden
+            hidden = (h for n in self.possible_zones(e) for h in self.zone_taint(n, None))
+            return next(hidden, None)
+        owner = self.owner_of(name, e.args) if isinstance(e, ir.Index) else None
         return next(iter(self.zone_taint(name, owner)), None)
 
     def owner_zone(self, h: Hidden) -> bool:
@@ -417,11 +437,14 @@ class Secrecy:
         hidden = sorted(site.came_from, key=lambda h: (h.kind, h.name))
         if hidden and not site.published:
             places = ", ".join(dict.fromkeys(self.place(h) for h in hidden))
+            t = self.ann.type_of(d.options)
+            value = t.kind == "zone" and self.zone_name(d.options) is None
             self.sink.error(
                 codes.LEAKY_DECISION,
                 d.span,
                 messages.leaky_options(places, verb),
                 *dict.fromkeys(self.visibility_note(h) for h in hidden),
+                *((messages.zone_value_may_be_hidden(str(t)),) if value else ()),
                 messages.LEAKY_OPTIONS_NOTE,
                 public_note,
             )
@@ -654,7 +677,9 @@ class _HiddenReads:
                 return found
             if isinstance(node, ir.Call) and node.func == "len" and len(node.args) == 1:
                 arg = node.args[0]
-                if self.zone_name(arg) is not None:  # a zone's size is public: look only at its index
+                if self.zone_name(arg) is not None or (
+                    isinstance(arg, ir.Name) and self.ann.type_of(arg).kind == "zone"
+                ):  # a zone's size is public: look only at its index
                     stack.extend(arg.args if isinstance(arg, ir.Index) else ())
                     continue
             stack.extend(ir.children(node))
@@ -668,6 +693,13 @@ class _HiddenReads:
                     return f"the owner-only variable '{b.target}'", "", node.span
                 if b is not None and b.kind == "zone" and self.sym.zones[b.target][0].visibility != "public":
                     return f"the contents of zone '{b.target}'", "", node.span
+                if b is not None and b.kind in ("local", "comp") and b.type.kind == "zone":
+                    # a zone value: hidden if any zone of its type is
+                    hidden = [
+                        n for n, (z, t) in self.sym.zones.items() if t == b.type and z.visibility != "public"
+                    ]
+                    if hidden:
+                        return messages.zone_value_contents(node.ident, hidden[0]), "", node.span
             case ir.Call() if node.func in self.sym.functions:
                 found = self.unit(("function", node.func))
                 if found is not None:

@@ -24,8 +24,8 @@ class Type:
 
     @property
     def is_ref(self) -> bool:
-        """Values that may be `none` (stored as -1)."""
-        return self.kind in ("entity", "cell", "none")
+        """Values that may be `none` (stored as -1); a zone value is its instance's index."""
+        return self.kind in ("entity", "cell", "none", "zone")
 
     @property
     def iterable_elem(self) -> Type | None:

@@ -128,6 +128,7 @@ class ZoneFact:
     kind: str
     owner: int
     visibility: str
+    label: str = ""  # an instance of a zone with indices besides a player: `expedition[red,Alice]`
 
 
 @dataclass(frozen=True, slots=True)

@@ -428,7 +428,7 @@ def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView
     for zi, (z, pile) in enumerate(zip(info.zones, state.z.piles, strict=True)):
         if z.kind == "grid" or (wanted and z.name not in order) or z.owner >= state.num_players:
             continue
-        key = z.name if z.owner < 0 else f"{z.name}[{info.player_names[z.owner]}]"
+        key = z.key(info.player_names)
         seen = player is None or z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
         shown: tuple[CardView, ...] | None = None
         if seen:

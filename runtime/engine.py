@@ -46,6 +46,13 @@ class ZoneInfo:
     kind: str  # "pile" or "grid"
     owner: int  # -1 for shared zones
     visibility: str  # "public", "owner", "hidden"
+    label: str = ""  # an instance of a zone with indices besides a player: `expedition[red,Alice]`
+
+    def key(self, player_names: Sequence[str]) -> str:
+        """The instance's name in observations and views: `deck`, `hand[Alice]`, `expedition[red,Alice]`."""
+        if self.label:
+            return self.label
+        return self.name if self.owner < 0 else f"{self.name}[{player_names[self.owner]}]"
 
 
 @dataclass(frozen=True)
@@ -934,7 +941,7 @@ class GameState:
         zones: dict[str, object] = {}
         for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
             labels = info.type_labels[zinfo.type_index]
-            key = zinfo.name if zinfo.owner < 0 else f"{zinfo.name}[{info.player_names[zinfo.owner]}]"
+            key = zinfo.key(info.player_names)
             visible = zinfo.visibility == "public" or (zinfo.visibility == "owner" and zinfo.owner == player)
             if not visible:
                 zones[key] = {"count": len(pile)}
@@ -1311,6 +1318,22 @@ class GameState:
         pile = self.z.piles[zone]
         return pile[::-1][: max(0, n)]
 
+    def pile(self, zone: int) -> list[int]:
+        """The contents of a zone held as a value (its instance); `none` (-1) reads as empty."""
+        return self.z.piles[zone] if zone >= 0 else []
+
+    def zone(self, zone: int, what: str) -> int:
+        """A zone value used where a zone is changed or read from the top: never `none`."""
+        if zone < 0:
+            raise RuleError(f"{what} is none: no zone to use there")
+        return zone
+
+    def nth(self, pile: Sequence[int], i: int) -> int:
+        """`z[i]`: the i-th component of a zone from the bottom (its top is the last)."""
+        if not 0 <= i < len(pile):
+            raise RuleError(f"position {i} of a zone of {len(pile)} component(s) is out of range")
+        return pile[i]
+
     def ref(self, index: int) -> int:
         """A component or player used as an index for a write: never `none`."""
         if index < 0:
@@ -1390,6 +1413,11 @@ class GameState:
         """Whether the component `e` of type `t` is in `zone`: `e in zone` of the rules, read from
         the where-index rather than by scanning the pile (`none` is in no zone)."""
         return e >= 0 and self.z.where[t][e] == zone
+
+    def holds_value(self, zone: int, t: int, e: int) -> bool:
+        """`e in z` for a zone value `z`, which may be none (-1): in no zone, as is a component
+        that is nowhere."""
+        return zone >= 0 and e >= 0 and self.z.where[t][e] == zone
 
     def move(self, t: int, e: int, zone: int, top: bool = True) -> None:
         if e < 0:

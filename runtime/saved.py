@@ -191,6 +191,8 @@ def id_range(info: GameInfo, vtype: str) -> tuple[int, int] | None:
     """The lowest and highest value of a domain's ids (-1 is `none`), or None for an int."""
     if vtype == "player":  # any of the spec's players: one not in this game can still be named
         return -1, len(info.player_names) - 1
+    if vtype == "zone":  # a zone held as a value: one of the game's zone instances, or none
+        return -1, len(info.zones) - 1
     labels = info.domain_labels.get(vtype)
     if labels is None:
         return (-1, -1) if vtype == "cell" else None  # no grid: a cell can only be none
@@ -693,7 +695,7 @@ class SavedStateCheck:
     def zone_name(self, zi: int) -> str:
         """A zone as the rules write it: `hand[US]` for a player's own."""
         zone = self.info.zones[zi]
-        return zone.name if zone.owner < 0 else f"{zone.name}[{self.info.player_names[zone.owner]}]"
+        return zone.key(self.info.player_names)
 
     def component(self, t: int, e: int) -> str:
         return f"{self.info.type_names[t]} '{self.info.type_labels[t][e]}'"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from compiler import ir
 from compiler.lower.context import Context
-from compiler.lower.expressions import python_type, value_type
+from compiler.lower.expressions import lowered_type, python_type, value_type
 from compiler.lower.units import Units, expression_function
 from compiler.viewmodel import BoardCards, BoardModule, BoardPlaces, BoardTrack, Header, Param
 
@@ -29,7 +29,7 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
         """The function computing `code` (and its value's kind), or ("", "") when there is none."""
         if code is None or code.expr is None:
             return "", ""
-        t = cx.ann.type_of(code.expr)
+        t = lowered_type(cx, code.expr)
         out.functions.append(expression_function(cx, name, f"board: {what}", code, ps, python_type(t), []))
         return name, value_type(t)
 

@@ -7,6 +7,7 @@ written as compiler/builtins.py says, and a node or builtin this module does not
 
 from __future__ import annotations
 
+import math
 import re
 from typing import assert_never
 
@@ -15,7 +16,7 @@ from compiler.builtins import BUILTINS
 from compiler.layout import py_literal
 from compiler.lower import reuse
 from compiler.lower.context import Context
-from compiler.typesys import PLAYER, Type
+from compiler.typesys import PLAYER, Type, list_of
 
 
 class Unsupported(Exception):
@@ -23,9 +24,15 @@ class Unsupported(Exception):
 
 
 def expr(cx: Context, e: ir.Expr) -> str:
-    """Python for expression `e`; a pure call it repeats is computed once (reuse.py)."""
+    """Python for expression `e`; a pure call it repeats is computed once (reuse.py). An expression
+    of a zone type is its instance where check.py took it as a zone value (`zone_refs`), else the
+    list of what the zone holds."""
     if cx.plan is None:
         return _planned(cx, e, binding=True)
+    if id(e) in cx.ann.zone_refs:
+        return zone_id(cx, e)
+    if cx.ann.type_of(e).kind == "zone" and not _named_zone(cx, e):
+        return f"s.pile({zone_id(cx, e)})"  # a zone held as a value, read
     use = cx.plan.use.get(id(e))
     if use is not None:
         return use
@@ -137,14 +144,23 @@ def _expr(cx: Context, e: ir.Expr) -> str:
 
 
 def python_type(t: Type) -> str:
-    """The Python annotation of values of type `t`."""
+    """The Python annotation of values of type `t` (a zone value is its instance's index)."""
     if t.kind == "bool":
         return "bool"
     if t.kind == "str":
         return "str"
-    if t.kind in ("list", "zone"):
+    if t.kind == "list":
         return f"list[{python_type(t.elem) if t.elem else 'int'}]"
     return "int"
+
+
+def lowered_type(cx: Context, e: ir.Expr) -> Type:
+    """The type of the value `e` lowers to: a zone read as a list (not taken as a zone value) is
+    the list of what it holds."""
+    t = cx.ann.type_of(e)
+    if t.kind == "zone" and id(e) not in cx.ann.zone_refs:
+        return list_of(t.elem or PLAYER)
+    return t
 
 
 def negation(cx: Context, e: ir.Expr) -> str:
@@ -163,12 +179,12 @@ def negation(cx: Context, e: ir.Expr) -> str:
 def _held(cx: Context, e: ir.Compare) -> str | None:
     """`component in zone` as a look-up in the engine's where-index (`s.holds`), not a scan of
     the pile; None when the right side is not a zone named directly (a list, a comprehension)."""
-    subject = e.right.subject if isinstance(e.right, ir.Index) else e.right
-    b = cx.ann.names.get(id(subject)) if isinstance(subject, ir.Name) else None
     t = cx.ann.type_of(e.right)
-    if b is None or b.kind != "zone" or t.kind != "zone" or t.elem is None or t.elem.kind != "entity":
+    if t.kind != "zone" or t.elem is None or t.elem.kind != "entity":
         return None
-    return f"s.holds({zone_id(cx, e.right)}, {cx.names.claim('type', t.elem.name)}, {expr(cx, e.left)})"
+    held = f"{zone_id(cx, e.right)}, {cx.names.claim('type', t.elem.name)}, {expr(cx, e.left)}"
+    # a zone value may be none (-1), where every component that is in no zone is
+    return f"s.holds({held})" if _named_zone(cx, e.right) else f"s.holds_value({held})"
 
 
 def _active_key(cx: Context, e: ir.Active) -> str:
@@ -181,7 +197,7 @@ def stored(cx: Context, e: ir.Expr, code: str | None = None) -> str:
     """An expression whose value is kept (a local, an argument): a zone is copied, never aliased.
     `code`: `e` already lowered."""
     code = expr(cx, e) if code is None else code
-    return f"list({code})" if cx.ann.type_of(e).kind == "zone" else code
+    return f"list({code})" if cx.ann.type_of(e).kind == "zone" and id(e) not in cx.ann.zone_refs else code
 
 
 def iterable(cx: Context, e: ir.Expr) -> str:
@@ -218,17 +234,63 @@ def comp_var(cx: Context, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> str:
     return f"c_{cx.ann.slots[id(e)]}"
 
 
-def zone_id(cx: Context, e: ir.Expr) -> str:
-    """The zone id an expression names: `Z_pile`, or a per-player zone's `(Z_hand + p)`."""
+def _named_zone(cx: Context, e: ir.Expr) -> bool:
+    """Whether `e` names a declared zone instance (`deck`, `hand[p]`, `expedition[c, p]`)."""
+    subject = e.subject if isinstance(e, ir.Index) else e
+    b = cx.ann.names.get(id(subject)) if isinstance(subject, ir.Name) else None
+    return b is not None and b.kind == "zone" and cx.ann.type_of(e).kind == "zone"
+
+
+def zone_id(cx: Context, e: ir.Expr, used: bool = False) -> str:
+    """The zone instance an expression of a zone type is: `Z_pile`, a per-player zone's
+    `(Z_hand + p)`, `(Z_expedition + c * 2 + p)`, or a zone value's index. `used`: a zone is
+    changed or read from its top there, so a zone value that is none is a rule error."""
+    match e:
+        case ir.Name() | ir.Index() if _named_zone(cx, e):
+            return _zone_instance(cx, e)
+        case ir.NoneLit():
+            return "-1"
+        case ir.CondExpr():
+            then, other = zone_id(cx, e.then, used), zone_id(cx, e.other, used)
+            return f"({then} if {expr(cx, e.cond)} else {other})"
+        case _ if cx.ann.type_of(e).kind == "zone":
+            code = _expr(cx, e)  # a local, a parameter, a call, a list's item: the instance itself
+            return f"s.zone({code}, {py_literal(_described(e))})" if used else code
+        case _:
+            raise Unsupported("a zone of an expression that is no zone (check.py rejects these)")
+
+
+def _zone_instance(cx: Context, e: ir.Expr) -> str:
+    """A declared zone's instance: its first, offset by each index times the instances after it."""
+    if isinstance(e, ir.Name):
+        return cx.names.claim("zone", e.ident)
+    assert isinstance(e, ir.Index) and isinstance(e.subject, ir.Name)
+    name = e.subject.ident
+    per = cx.sym.zone_per.get(name, ())
+    terms = [cx.names.claim("zone", name)]
+    assert len(e.args) == len(per)  # (check.py counts them)
+    for i, a in enumerate(e.args):
+        code = expr(cx, a)
+        if not code.startswith(("P_", "E_")) and not code.isdigit():
+            code = f"s.ref({code})"  # never `none` (an enum's is an optional choice passed)
+        stride = math.prod(cx.sym.index_size(u) for u in per[i + 1 :])
+        if code.isdigit():  # an enum value written in the rules: its offset is a constant
+            if int(code) * stride:
+                terms.append(str(int(code) * stride))
+        else:
+            terms.append(code if stride == 1 else f"{code} * {stride}")
+    return terms[0] if len(terms) == 1 else f"({' + '.join(terms)})"
+
+
+def _described(e: ir.Expr) -> str:
+    """How a rule error names a zone value: its local or parameter, or what computes it."""
     match e:
         case ir.Name():
-            return cx.names.claim("zone", e.ident)
-        case ir.Index() if isinstance(e.subject, ir.Name):
-            owner = expr(cx, e.args[0])
-            zone = cx.names.claim("zone", e.subject.ident)
-            return f"({zone} + {owner if owner.startswith('P_') else f's.ref({owner})'})"
+            return f"zone '{e.ident}'"
+        case ir.Call():
+            return f"the zone {e.func}(...)"
         case _:
-            raise Unsupported("a zone that is not named directly (check.py rejects these)")
+            return "a zone value"
 
 
 def label(cx: Context, code: str, t: Type) -> str:
@@ -256,8 +318,10 @@ def label(cx: Context, code: str, t: Type) -> str:
 def value_type(t: Type) -> str:
     """The runtime's name for the values of type `t` in a saved state: `int`, `bool`, `str`, a
     domain's name (`cell`, `player`, `entity:T`, `enum:E`: an id of that domain) or `list[...]`."""
-    if t.kind in ("list", "zone"):
+    if t.kind == "list":
         return f"list[{value_type(t.elem) if t.elem else 'int'}]"
+    if t.kind == "zone":
+        return "zone"  # a zone value: the index of one of the game's zone instances
     if t == PLAYER:
         return "player"
     if t.kind in ("entity", "enum"):
@@ -277,7 +341,7 @@ def text(cx: Context, parts: tuple[str | ir.Expr, ...], viewer: ir.Expr | None =
         if isinstance(p, str):
             form.append(p.replace("{", "{{").replace("}", "}}"))
             continue
-        t = cx.ann.type_of(p)
+        t = lowered_type(cx, p)
         code = expr(cx, p)
         form.append("{}")
         kinds.append(value_type(t))
@@ -345,7 +409,7 @@ def call(cx: Context, e: ir.Call) -> str:
     if "{type0}" in template:
         fills["type0"] = cx.type_constant(first)
     if "{zone0}" in template:
-        fills["zone0"] = zone_id(cx, e.args[0])
+        fills["zone0"] = zone_id(cx, e.args[0], used=True)
     if "{label0}" in template:
         fills["label0"] = label(cx, args[0], first)
     if e.func == "random" and copies_table(cx, first):  # a scenario's forced pick names a kind
@@ -407,8 +471,12 @@ def _index(cx: Context, e: ir.Index) -> str:
     b = cx.ann.names.get(id(e.subject))
     if b is not None and b.kind == "state":
         return f"s.v_{b.target}" + "".join(f"[{expr(cx, a)}]" for a in e.args)
+    if b is not None and b.kind == "zone" and cx.ann.type_of(e).kind != "zone":  # `deck[0]`
+        return f"s.nth({expr(cx, e.subject)}, {expr(cx, e.args[0])})"
     if b is not None and b.kind == "zone":
         return f"s.z.piles[{zone_id(cx, e)}]"
+    if cx.ann.type_of(e.subject).kind == "zone":  # `hand[p][i]`, `z[i]`: checked, from the bottom
+        return f"s.nth({expr(cx, e.subject)}, {expr(cx, e.args[0])})"
     return f"{iterable(cx, e.subject)}[{expr(cx, e.args[0])}]"
 
 

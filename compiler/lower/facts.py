@@ -6,6 +6,8 @@ by the runtime.
 
 from __future__ import annotations
 
+import itertools
+
 from compiler import ir
 from compiler.lower.context import Context
 from compiler.lower.expressions import python_type, value_type
@@ -18,9 +20,9 @@ def constants(cx: Context) -> tuple[Constant, ...]:
     sym, names = cx.sym, cx.names
     out = [Constant(names.claim("type", name), i) for name, i in cx.type_index.items()]
     zone = 0
-    for zname, (z, _) in sym.zones.items():
+    for zname in sym.zones:
         out.append(Constant(names.claim("zone", zname), zone))
-        zone += sym.max_players if z.per_player else 1
+        zone += sym.zone_instances(zname)
     out += [Constant(names.claim("player", p), i) for i, p in enumerate(sym.players)]
     out += [Constant(names.claim("entity", e), i) for e, (_, i) in sym.entities.items()]
     out += [Constant(names.claim("modifier", m), i) for i, m in enumerate(sym.modifiers)]
@@ -127,6 +129,20 @@ def _initial(cx: Context, sv: ir.StateVar, t: Type) -> object:
     return cx.sym.initial_values.get(sv.name, default_value(t))
 
 
+def _index_labels(cx: Context, per: tuple[Type, ...], index: tuple[int, ...]) -> list[str]:
+    """The labels of one zone instance's indices: a player's, a component's, an enum value."""
+    sym, out = cx.sym, []
+    for t, i in zip(per, index, strict=True):
+        if t == PLAYER:
+            labels = sym.game.player_labels
+            out.append(labels[i] if i < len(labels) else str(i))
+        elif t.kind == "entity":
+            out.append(sym.entity_types[t.name].labels[i])
+        else:
+            out.append(sym.enums[t.name][i])
+    return out
+
+
 def info(cx: Context) -> Info:
     sym = cx.sym
     types = list(sym.entity_types)
@@ -134,8 +150,13 @@ def info(cx: Context) -> Info:
     for zname, (z, t) in sym.zones.items():
         assert t.elem is not None
         type_index = cx.type_index.get(t.elem.name, 0)
-        for owner in range(sym.max_players) if z.per_player else [-1]:
-            zones.append(ZoneFact(zname, type_index, z.kind, owner, z.visibility))
+        per = sym.zone_per.get(zname, ())
+        owner_at = sym.zone_owner_index(zname)
+        for index in itertools.product(*(range(sym.index_size(pt)) for pt in per)):
+            owner = index[owner_at] if owner_at is not None else -1
+            # a zone per player alone is named by the runtime (`hand[Alice]`); others here
+            label = "" if per in ((), (PLAYER,)) else f"{zname}[{','.join(_index_labels(cx, per, index))}]"
+            zones.append(ZoneFact(zname, type_index, z.kind, owner, z.visibility, label))
     type_slots = {**cx.type_index, **{e: len(cx.type_index) + i for i, e in enumerate(sym.enums)}}
     held_types: dict[str, int] = {}
     for n, (_, t, _) in sym.state.items():

@@ -23,6 +23,7 @@ from compiler.lower.expressions import (
     copies_table,
     domain_of,
     expr,
+    lowered_type,
     negation,
     python_type,
     stored,
@@ -40,7 +41,7 @@ def default_value(t: Type) -> object:
         return False
     if t.kind == "str":
         return ""
-    if t.kind in ("list", "zone"):
+    if t.kind == "list":
         return []
     if t.is_ref:
         return -1
@@ -239,7 +240,7 @@ def _do_effect(cx: Context, b: Blocks, s: ir.DoEffect) -> None:
 def _emit(cx: Context, b: Blocks, s: ir.Emit) -> None:
     slots = []
     for a in s.args:  # evaluated once, kept on the frame across the triggers' decisions
-        t = cx.ann.type_of(a)
+        t = lowered_type(cx, a)
         slot = b.temp("e_", python_type(t), default_value(t), value_type(t))
         b.line(f"self.{slot} = {stored(cx, a)}")
         slots.append(f"self.{slot}")

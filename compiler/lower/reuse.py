@@ -192,6 +192,8 @@ class _Walk:
         return builtin.python
 
     def _worth(self, e: ir.Expr) -> bool:
+        if self.cx.ann.type_of(e).kind == "zone":
+            return False  # a zone value is lowered as its instance or as its contents, by where it stands
         match e:
             case ir.Call() if e.func in self.cx.sym.functions:
                 return self._pure(e)

@@ -20,6 +20,7 @@ from compiler.lower.expressions import (
     expr,
     hoisting,
     iterable,
+    lowered_type,
     negation,
     python_type,
     stored,
@@ -106,7 +107,7 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
 def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
     if isinstance(s.value, ir.Decision):
         raise Unsupported("a decision in code that cannot stop")
-    annotation = "" if in_frame else f": {python_type(cx.ann.type_of(s.value))}"
+    annotation = "" if in_frame else f": {python_type(lowered_type(cx, s.value))}"
     before, value = hoisting(cx, s.value)
     for line in before:
         w.line(line)
@@ -143,19 +144,19 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             t = cx.ann.type_of(s.item)
             top = "True" if s.position == "top" else "False"
             fn = "move_all" if t.kind in ("list", "zone") else "move"
-            return f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest)}, {top})"
+            return f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest, True)}, {top})"
         case ir.Place():
             t = cx.ann.type_of(s.item)
-            item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid), expr(cx, s.cell)
+            item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid, True), expr(cx, s.cell)
             return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
         case ir.Shuffle():
             kinds = copies_table(cx, cx.ann.type_of(s.zone))
             if kinds:  # a scenario's forced order names kinds: the engine takes the pile's copies
-                return f"s.shuffle_kinds({zone_id(cx, s.zone)}, {kinds})"
-            return f"s.shuffle({zone_id(cx, s.zone)})"
+                return f"s.shuffle_kinds({zone_id(cx, s.zone, True)}, {kinds})"
+            return f"s.shuffle({zone_id(cx, s.zone, True)})"
         case ir.Deal():
             t = cx.ann.type_of(s.source)
-            count, source, dest = expr(cx, s.count), zone_id(cx, s.source), zone_id(cx, s.dest)
+            count, source, dest = expr(cx, s.count), zone_id(cx, s.source, True), zone_id(cx, s.dest, True)
             return f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})"
         case _:
             assert_never(s)

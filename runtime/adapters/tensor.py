@@ -73,7 +73,7 @@ class Encoder:
         zones = obs["zones"]
         assert isinstance(zones, dict)
         for z in info.zones:
-            key = z.name if z.owner < 0 else f"{z.name}[{info.player_names[z.owner]}]"
+            key = z.key(info.player_names)
             content = zones[key]
             index = self.labels[z.type_index]
             n = len(index)

@@ -39,6 +39,7 @@ def ph_play(s: State) -> None:
     s.v_spots = s.open_cells_around(T_card, [E_ace, E_two])
     s.v_text = s.player_label(s.v_who)
     s.v_text = s.label(T_card, E_ace)
+    s.v_near = not s.z.piles[Z_deck]
 
 
 # the game's flow (phases) (tests/lowering/builtins/game.yaml:2)
