@@ -295,5 +295,5 @@ def _index_size(sym: Symbols, t: Type, players: int) -> tuple[int, str]:
         return count + 1, f"{count:,} components and none"
     if t.kind == "enum" and t.name in sym.enums:
         count = len(sym.enums[t.name])
-        return count, f"{count:,} values"
+        return count + 1, f"{count:,} values and none"
     return 1, "unknown"

@@ -264,6 +264,8 @@ class Checker:
                     value.span,
                     messages.scenario_unknown_option(sc.name, key, did_you_mean(key, list(sym.options))),
                 )
+            elif o.type not in ("int", "bool"):
+                self.enum_option_value(key, o, value)
             elif (o.type == "bool") != isinstance(value.data, bool) or not isinstance(value.data, int):
                 self.sink.error(
                     codes.BAD_SCENARIO, value.span, messages.scenario_option_type(key, o.type, value.data)
@@ -305,6 +307,15 @@ class Checker:
                         sc.name, verb, v.data, did_you_mean(str(v.data), list(sym.phases))
                     ),
                 )
+
+    def enum_option_value(self, key: str, o: ir.OptionDecl, value: ir.Value) -> None:
+        """A scenario's value of an enum option: one of its values (and choices), by name."""
+        allowed = [str(c) for c in o.choices] or self.sym.enums.get(o.type, [])
+        if o.type in self.sym.enums and str(value.data) not in allowed:
+            hint = did_you_mean(str(value.data), allowed)
+            self.sink.error(
+                codes.BAD_SCENARIO, value.span, messages.scenario_enum_option(key, value.data, allowed, hint)
+            )
 
     def scenario_step(self, sc: ir.ScenarioDecl, st: ir.ScenarioStep) -> None:
         for e in st.expect:
@@ -382,7 +393,8 @@ class Checker:
         src = self.expr(d.options)
         elem = src.iterable_elem
         if elem is None:
-            self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
+            if src != ANY:  # (any type: an error reported already, which nothing here repeats)
+                self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
             elem = ANY
         elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
             self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.cannot_choose_among(elem))
@@ -481,7 +493,8 @@ class Checker:
         src = self.expr(s.source)
         elem = src.iterable_elem
         if elem is None:
-            self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
+            if src != ANY:
+                self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
             elem = ANY
         self.scope.push()
         self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
@@ -543,7 +556,9 @@ class Checker:
         subj = self.expr(s.subject)
         info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
         fd = info.code_fields.get(s.field) if info else None
-        if info is None:
+        if subj == ANY:
+            pass  # its error is reported
+        elif info is None:
             self.sink.error(codes.TYPE_MISMATCH, s.subject.span, messages.do_needs_component(subj))
         elif fd is None or fd.kind != "effect":
             effects = [k for k, f in info.code_fields.items() if f.kind == "effect"]
@@ -756,7 +771,9 @@ class Checker:
         info = self.sym.entity_types.get(subj.name) if subj.kind == "entity" else None
         fd = info.code_fields.get(e.name) if info else None
         if info is None or fd is None or fd.kind != "expr":
-            self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
+            if subj != ANY:
+                self.sink.error(codes.UNKNOWN_FIELD, e.span, messages.no_expression_field(subj, e.name))
+            self.exprs(e.args)
             return ANY
         self.args(e.args, self.params(fd.params), f"'{e.name}'", e.span)
         return info.field_types[e.name]
@@ -819,7 +836,9 @@ class Checker:
         lt, rt = self.expr(e.left), self.expr(e.right)
         if e.op in ("in", "not in"):
             member = rt.iterable_elem
-            if member is None:
+            if member is None and rt == ANY:
+                pass
+            elif member is None:
                 self.sink.error(codes.TYPE_MISMATCH, e.right.span, messages.membership_needs_list(e.op, rt))
             elif not comparable(member, lt):
                 self.sink.error(codes.TYPE_MISMATCH, e.span, messages.never_in(lt, rt))
@@ -880,7 +899,8 @@ class Checker:
         t = self.expr(e)
         elem = t.iterable_elem
         if elem is None:
-            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_list_or_zone(t))
+            if t != ANY:
+                self.sink.error(codes.TYPE_MISMATCH, e.span, messages.expected_list_or_zone(t))
             return ANY
         return elem
 
@@ -892,7 +912,8 @@ class Checker:
         if n in sym.constants:
             return Binding("const", n, sym.constants[n][0])
         if n in sym.options:
-            return Binding("option", n, INT if sym.options[n].type == "int" else BOOL)
+            o = sym.options[n]
+            return Binding("option", n, option_type(o) if o.type in ("int", "bool", *sym.enums) else ANY)
         if n in sym.state:
             sv, t, per = sym.state[n]
             if per:
@@ -1009,7 +1030,9 @@ class Checker:
         if t.kind in ("list", "zone") and len(e.args) == 1:  # `xs[i]`, `hand[p][i]`, `z[i]`
             self.want(e.args[0], INT, "a position in a zone" if t.kind == "zone" else "a list position")
             return t.elem or ANY
-        self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_index(t))
+        if t != ANY:
+            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.cannot_index(t))
+        self.exprs(e.args)
         return ANY
 
     def call(self, e: ir.Call) -> Type:
@@ -1193,6 +1216,11 @@ if BUILTIN_RULES.keys() != BUILTINS.keys():  # a builtin the checker cannot type
 def zone_notes(want: Type, got: Type) -> tuple[str, ...]:
     """The note on a list given where a zone value is wanted."""
     return (messages.LIST_IS_NO_ZONE_NOTE,) if want.kind == "zone" and got.kind == "list" else ()
+
+
+def option_type(o: ir.OptionDecl) -> Type:
+    """What an option reads as in code: an int, a bool or a value of its enum."""
+    return INT if o.type == "int" else BOOL if o.type == "bool" else Type("enum", o.type)
 
 
 def check(sym: Symbols, sink: Sink) -> Annotations:

@@ -58,17 +58,27 @@ def _plain(node: object) -> object:
         skip = ("span", "text") if isinstance(node, ir.Code) else ("span",)  # Code.text: as written
         if isinstance(node, ir.FunctionDecl):
             skip = ("span", "cached")  # caching a function's values does not change what it means
-        # an optional field left at its default None (or False) is left out too, so adding such a
-        # field to the IR (e.g. Let.type, Choose.public) keeps every fingerprint recorded before it
+        # an optional field left at its default None (or False, or empty) is left out too, and so
+        # is a span added with a default (e.g. OptionDecl.type_span), so adding such a field to
+        # the IR (e.g. Let.type, Choose.public, EnumDecl.labels) keeps every fingerprint recorded
+        # before it
         return (type(node).__name__,) + tuple(
             _plain(getattr(node, f.name))
             for f in dataclasses.fields(node)
-            if f.name not in skip
-            and not ((f.default is None or f.default is False) and getattr(node, f.name) is f.default)
+            if f.name not in skip and not _left_out(f, getattr(node, f.name))
         )
     if isinstance(node, tuple | list):
         return tuple(_plain(x) for x in node)
     return node
+
+
+def _left_out(f: dataclasses.Field[object], value: object) -> bool:
+    """A field a fingerprint leaves out: an optional one at its default, or a span added later."""
+    if f.default is None or f.default is False:
+        return value is f.default
+    if f.default == () or f.default == "":
+        return value == f.default
+    return isinstance(value, ir.Span) and f.default is not dataclasses.MISSING
 
 
 def _last_line(node: object, file: str) -> int:
@@ -80,6 +90,14 @@ def _last_line(node: object, file: str) -> int:
     if isinstance(node, tuple | list):
         return max((_last_line(x, file) for x in node), default=0)
     return 0
+
+
+def _zone_shape(z: ir.ZoneDecl) -> tuple[object, ...]:
+    """A zone as its fingerprint reads it. A zone with no index or a player index hashes as it did
+    when that was a flag (`per_player`), so the fingerprints recorded before zones took other
+    indices stay; a zone with other indices hashes its index types."""
+    per: object = z.per_player if z.per == () or z.per_player else z.per
+    return ("ZoneDecl", z.name, z.of, per, z.kind, z.visibility, z.radius)
 
 
 def _digest(*parts: object) -> str:
@@ -105,7 +123,7 @@ def _entries(g: ir.Game) -> Iterator[tuple[str, object, ir.Span]]:
     for v in g.state:
         yield f"state {v.name}", v, v.span
     for z in g.zones:
-        yield f"zone {z.name}", z, z.span
+        yield f"zone {z.name}", _zone_shape(z), z.span
     for f in g.functions:
         yield f"function {f.name}", f, f.span
     for p in g.procedures:

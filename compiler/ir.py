@@ -598,23 +598,30 @@ class EntityType:
 
 @dataclass(frozen=True, slots=True)
 class EnumDecl:
-    """A named set of symbolic values (e.g. order/event)."""
+    """A named set of symbolic values (e.g. order/event), each with the label players read (its
+    name unless `labels` gives one per value)."""
 
     name: str
     values: tuple[str, ...]
     span: Span
+    labels: tuple[str, ...] = ()  # () when the values are their own labels
+    labels_span: Span = NO_SPAN
 
 
 @dataclass(frozen=True, slots=True)
 class OptionDecl:
-    """A game parameter set at load time (`-o name=value`)."""
+    """A game parameter set at load time (`-o name=value`). An enum option's default and choices
+    are value names (checked by resolve, where the enum is known)."""
 
     name: str
-    type: str  # "int" or "bool"
-    default: int | bool
-    choices: tuple[int, ...]
+    type: str  # "int", "bool" or the name of an enum
+    default: int | bool | str
+    choices: tuple[int | str, ...]
     doc: str
     span: Span
+    type_span: Span = NO_SPAN  # where the type, the default and the choices are written
+    default_span: Span = NO_SPAN
+    choices_span: Span = NO_SPAN
 
 
 @dataclass(frozen=True, slots=True)
@@ -916,9 +923,20 @@ def _node_fields(kind: type) -> tuple[str, ...]:
 # the annotations of fields that never hold a node (a Span or a TypeRef is none)
 _LEAF_TYPES = frozenset(
     (
-        *("str", "int", "bool", "str | None", "int | None", "int | bool", "Span", "TypeRef"),
+        *(
+            "str",
+            "int",
+            "bool",
+            "str | None",
+            "int | None",
+            "int | bool",
+            "int | bool | str",
+            "Span",
+            "TypeRef",
+        ),
         *("TypeRef | None", "tuple[int, ...]", "tuple[str, ...]", "tuple[str, ...] | None"),
         "tuple[TypeRef, ...]",
+        "tuple[int | str, ...]",
     )
 )
 # what `children` finds out once per class

@@ -60,9 +60,9 @@ DEFAULT_STEP_BUDGET = 1_000_000
 MAX_STEP_BUDGET = 1_000_000_000
 
 # Entries of one state variable: the product of its indices' sizes (a player index counts the
-# players, a component index its type's components and `none`, an enum index its values). The
-# engine allocates every entry in every state, and copies them at every step. The largest table of
-# the real specs has 180 entries (36 x 5).
+# players, a component index its type's components and `none`, an enum index its values and
+# `none`). The engine allocates every entry in every state, and copies them at every step. The
+# largest table of the real specs has 180 entries (36 x 5).
 MAX_STATE_TABLE = 1_000_000
 
 # A zone's index types (`per: [colour, player]`): one instance per index tuple.

@@ -702,10 +702,7 @@ def _assemble(
         step_budget=_step_budget(sc),
         options=tuple(_option(k, v, r) for k, v, r in maps["options"]),
         constants=tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in maps["constants"]),
-        enums=tuple(
-            ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
-            for k, v, r in maps["enums"]
-        ),
+        enums=tuple(_enum(k, v, r) for k, v, r in maps["enums"]),
         types=_entity_types(parts, sink),
         state=tuple(_state_var(k, v, r) for k, v, r in maps["state"]),
         zones=tuple(_zone(k, v, r) for k, v, r in maps["zones"]),
@@ -832,11 +829,38 @@ def _entity_types(parts: _Parts, sink: Sink) -> tuple[ir.EntityType, ...]:
     return types
 
 
+def _enum(k: ScalarNode, v: Node, r: Reader) -> ir.EnumDecl:
+    """`name: [a, b]`, or `name: {values: [a, b], labels: [A, B]}` with a label per value."""
+    if not isinstance(v, MappingNode):
+        return ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
+    d = r.keys(v, f"enum '{k.value}'", ("values", "labels", "doc"), ("values",))
+    values = tuple(r.strings(d["values"], f"enum '{k.value}'")) if "values" in d else ()
+    labels: tuple[str, ...] = ()
+    if "labels" in d:
+        labels = tuple(r.strings(d["labels"], f"labels of enum '{k.value}'"))
+        if "values" in d and isinstance(d["labels"], SequenceNode) and len(labels) != len(values):
+            r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["labels"]), messages.ONE_LABEL_PER_ENUM_VALUE)
+            labels = ()
+    return ir.EnumDecl(k.value, values, r.span(k), labels, r.span(d["labels"]) if labels else r.span(k))
+
+
 def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
     d = r.keys(v, f"option '{k.value}'", ("type", "default", "choices", "doc"), ("type", "default"))
     typ = r.text(d.get("type"), "option type", "int")
-    if typ not in ("int", "bool"):
-        r.sink.error(codes.UNKNOWN_TYPE, r.span(d["type"]), messages.option_type(typ))
+    if typ not in ("int", "bool"):  # an enum's name (resolve checks it, and the values)
+        default_node = d.get("default")
+        return ir.OptionDecl(
+            k.value,
+            typ,
+            r.text(default_node, "an option's default"),
+            tuple(r.strings(d["choices"], "choices")) if "choices" in d else (),
+            r.text(d.get("doc"), "doc"),
+            r.span(k),
+            r.span(d["type"]),
+            # (no span: the default is not written, or not a single value, which is reported here)
+            r.span(default_node) if isinstance(default_node, ScalarNode) else ir.NO_SPAN,
+            r.span(d["choices"]) if "choices" in d else r.span(k),
+        )
     default = r.data(d["default"]) if "default" in d else 0
     if typ == "bool" and not isinstance(default, bool):
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["default"]), messages.BOOL_OPTION_DEFAULT)

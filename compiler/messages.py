@@ -245,6 +245,7 @@ GAME_NAME_EMPTY: Final = "'game' needs a name (the spec folder's name, in lower 
 NO_GAME_NAME: Final = "the spec needs a top-level 'game' name"
 NO_PLAYERS: Final = "the spec needs a top-level 'players' section"
 ONE_LABEL_PER_NAME: Final = "players.labels needs one label per name"
+ONE_LABEL_PER_ENUM_VALUE: Final = "an enum's labels need one label per value"
 MAX_NUMBER_NEGATIVE: Final = "actions.max_number must be 0 or more"
 
 
@@ -265,8 +266,23 @@ def components_without_type(tname: str, hint: str) -> str:
     return f"components of '{tname}' but no type '{tname}' is declared" + hint
 
 
-def option_type(typ: str) -> str:
-    return f"an option is 'int' or 'bool', not '{typ}'"
+def option_type(typ: str, hint: str = "") -> str:
+    return f"an option is 'int', 'bool' or an enum, not '{typ}'" + hint
+
+
+def name_the_enum(typ: str, enums: list[str]) -> str:
+    example = enums[0] if enums else "pace"
+    return f"an enum option names its enum: `type: {example}`" + (
+        f" (the enums: {', '.join(enums[:8])})" if enums else " (declared under `enums:`)"
+    )
+
+
+def default_not_a_choice(option: str) -> str:
+    return f"the default of option '{option}' must be one of its choices"
+
+
+def same_enum_label(enum: str, label: str) -> str:
+    return f"two values of enum '{enum}' are labelled '{label}'; labels name actions, so they must differ"
 
 
 BOOL_OPTION_DEFAULT: Final = "the default of a bool option must be true or false"
@@ -619,6 +635,10 @@ def not_writable_in_yaml(t: object) -> str:
 
 def scenario_unknown_option(scenario: str, option: str, hint: str) -> str:
     return f"scenario '{scenario}' sets an undeclared option '{option}'" + hint
+
+
+def scenario_enum_option(option: str, value: object, allowed: list[str], hint: str) -> str:
+    return f"option '{option}' is one of {', '.join(allowed[:12])}, not '{value}'" + hint
 
 
 def scenario_option_type(option: str, typ: str, value: object) -> str:

@@ -63,6 +63,7 @@ class Symbols:
     entities: dict[str, tuple[str, int]] = field(default_factory=dict)
     enums: dict[str, list[str]] = field(default_factory=dict)
     enum_values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    enum_labels: dict[str, list[str]] = field(default_factory=dict)  # enum -> its values' labels
     constants: dict[str, tuple[Type, object]] = field(default_factory=dict)
     options: dict[str, ir.OptionDecl] = field(default_factory=dict)
     state: dict[str, tuple[ir.StateVar, Type, tuple[Type, ...]]] = field(default_factory=dict)
@@ -154,7 +155,8 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
     names = _Names(sink)
     _declare_players(sym, names)
     _declare_options(sym, names)
-    _declare_enums(sym, names)
+    _declare_enums(sym, names, sink)
+    _enum_options(sym, sink)
     _declare_types(sym, names, sink)
     _declare_constants(sym, names, sink)
     _declare_state(sym, names, sink)
@@ -230,12 +232,14 @@ def _player_count_option(game: ir.Game, name: str, sink: Sink) -> None:
         )
     elif opt.type != "int" or not opt.choices:
         sink.error(codes.TYPE_MISMATCH, opt.span, messages.player_count_option_kind(name))
-    elif max(opt.choices) > seats or min(opt.choices) < 1 or opt.default not in opt.choices:
-        sink.error(
-            codes.WRONG_VALUE_TYPE,
-            opt.span,
-            messages.player_count_choices(name, list(opt.choices), opt.default, seats),
-        )
+    else:
+        choices = [c for c in opt.choices if isinstance(c, int)]  # (an int option's are ints)
+        if max(choices) > seats or min(choices) < 1 or opt.default not in choices:
+            sink.error(
+                codes.WRONG_VALUE_TYPE,
+                opt.span,
+                messages.player_count_choices(name, choices, opt.default, seats),
+            )
 
 
 def _declare_players(sym: Symbols, names: _Names) -> None:
@@ -249,13 +253,50 @@ def _declare_options(sym: Symbols, names: _Names) -> None:
             sym.options[o.name] = o
 
 
-def _declare_enums(sym: Symbols, names: _Names) -> None:
+def _declare_enums(sym: Symbols, names: _Names, sink: Sink) -> None:
     for en in sym.game.enums:
         if names.claim(en.name, en.span, "enum"):
             sym.enums[en.name] = list(en.values)
+            sym.enum_labels[en.name] = list(en.labels or en.values)
             for i, v in enumerate(en.values):
                 if names.claim(v, en.span, "enum value"):
                     sym.enum_values[v] = (en.name, i)
+            if en.labels:
+                _enum_labels(en, sink)
+
+
+def _enum_labels(en: ir.EnumDecl, sink: Sink) -> None:
+    """A value's label is an action's label, as a component's name is: two alike are ambiguous."""
+    seen: set[str] = set()
+    for label in en.labels:
+        if label in seen:
+            sink.error(codes.DUPLICATE_ID, en.labels_span, messages.same_enum_label(en.name, label))
+            return
+        seen.add(label)
+
+
+def _enum_options(sym: Symbols, sink: Sink) -> None:
+    """An option typed by an enum: a declared enum, its default and choices values of it."""
+    for o in sym.options.values():
+        if o.type in ("int", "bool"):
+            continue
+        values = sym.enums.get(o.type)
+        if values is None:
+            hint = did_you_mean(o.type, list(sym.enums)) if o.type != "enum" else ""
+            note = [messages.name_the_enum(o.type, list(sym.enums))] if o.type == "enum" else []
+            sink.error(codes.UNKNOWN_TYPE, o.type_span, messages.option_type(o.type, hint), *note)
+            continue
+        for choice in o.choices:
+            if choice not in values:
+                hint = did_you_mean(str(choice), values)
+                sink.error(codes.UNKNOWN_NAME, o.choices_span, messages.unknown_value(o.type, choice, hint))
+        if o.default_span == ir.NO_SPAN:
+            pass  # not written, or not a single value: reported by load
+        elif o.default not in values:
+            hint = did_you_mean(str(o.default), values)
+            sink.error(codes.UNKNOWN_NAME, o.default_span, messages.unknown_value(o.type, o.default, hint))
+        elif o.choices and o.default not in o.choices:
+            sink.error(codes.WRONG_VALUE_TYPE, o.default_span, messages.default_not_a_choice(o.name))
 
 
 def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:

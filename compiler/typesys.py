@@ -28,6 +28,13 @@ class Type:
         return self.kind in ("entity", "cell", "none", "zone")
 
     @property
+    def nullable(self) -> bool:
+        """Values that `none` may stand for: references, and an enum's values (an optional choice
+        of one gives none). An enum is not a reference: a local or field of one starts at its
+        first value, not at none."""
+        return self.is_ref or self.kind == "enum"
+
+    @property
     def iterable_elem(self) -> Type | None:
         """The element type when this can be iterated (lists and zones)."""
         return self.elem if self.kind in ("list", "zone") else None
@@ -50,9 +57,9 @@ def compatible(want: Type, got: Type) -> bool:
     """Can a value of type `got` be used where `want` is expected?"""
     if want == got or ANY in (want, got):
         return True
-    if got.kind == "none" and want.is_ref:
+    if got.kind == "none" and want.nullable:
         return True
-    if want.kind == "none" and got.is_ref:
+    if want.kind == "none" and got.nullable:
         return True
     if want.kind == "list" and got.kind in ("list", "zone"):
         assert want.elem is not None and got.elem is not None

@@ -119,6 +119,7 @@ class StateVar:
     initial: Value
     dims: tuple[int | None, ...] = ()  # per index, outermost first: a size, or None for the players
     option: str = ""  # "int" or "bool" for an option (read from the options), "" for a variable
+    option_values: str = ""  # an enum option's: the table of value names its value is found in
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,10 +147,11 @@ class DomainFact:
 @dataclass(frozen=True, slots=True)
 class OptionFact:
     name: str
-    type: str
-    default: int | bool
-    choices: tuple[int, ...]
+    type: str  # "int", "bool" or "enum:E"
+    default: int | bool | str
+    choices: tuple[int | str, ...]
     doc: str
+    values: str = ""  # an enum option's: the table of its enum's value names
 
 
 @dataclass(frozen=True, slots=True)

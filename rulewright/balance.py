@@ -129,7 +129,7 @@ class Setting:
     """One configuration's games, as the charts need them: its options, the players' labels, who
     won, how long the games were, and the numbers' trajectories."""
 
-    options: dict[str, int | bool]
+    options: dict[str, int | bool | str]
     players: tuple[str, ...]
     games: int = 0
     wins: list[int] = field(default_factory=list)

@@ -160,7 +160,7 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
         if not _OPTION_NAME.fullmatch(key.strip()) or len(value) > 100:
             # no option is named so, or takes such a value: refuse before the game echoes it in full
             raise UsageError(
-                f"-o {shown(pair)}: not an option setting (KEY is a name, VALUE a number or true/false)"
+                f"-o {shown(pair)}: not an option setting (KEY is a name, VALUE a number, true/false or a value's name)"
             )
         out[key.strip()] = value.strip()
     return out
@@ -603,7 +603,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         for o in e["options"]:
             choices = f", one of {', '.join(map(str, o['choices']))}" if o["choices"] else ""
             doc = f": {o['doc']}" if o["doc"] else ""
-            print(escaped(f"  -o {o['name']}={json.dumps(o['default'])}  ({o['type']}{choices}){doc}"))
+            default = o["default"] if isinstance(o["default"], str) else json.dumps(o["default"])
+            typ = o["type"].removeprefix("enum:")
+            print(escaped(f"  -o {o['name']}={default}  ({typ}{choices}){doc}"))
     for why in refusals:
         print(escaped(why))
     return EXIT_OK
@@ -621,7 +623,7 @@ def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> d
         "players": counts,
         "players_option": option,
         "options": [
-            {"name": o.name, "type": o.type, "default": o.default, "choices": list(o.choices), "doc": o.doc}
+            {"name": o.name, "type": o.type, "default": o.default, "choices": list(o.allowed()), "doc": o.doc}
             for o in info.options
         ],
         "source": "workspace" if own else "bundled",
@@ -1074,7 +1076,7 @@ def option_settings(
     return settings, names
 
 
-def option_text(value: int | bool) -> str:
+def option_text(value: int | bool | str) -> str:
     """An option's value as -o takes it."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
@@ -1793,7 +1795,14 @@ class Command:
 
 
 def _game_options(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("-o", "--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    sp.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option (repeatable): a number, true/false or, for an enum option, a value's name "
+        "(`rulewright games` lists each game's options and their choices)",
+    )
 
 
 def _init_arguments(sp: argparse.ArgumentParser) -> None:

@@ -91,7 +91,7 @@ class GameLog:
 
     path: Path
     game: str
-    options: dict[str, int | bool]
+    options: dict[str, int | bool | str]
     seed: int
     spec_digest: str | None
     fields: _Fields = field(repr=False, compare=False)  # what was read, and where the actions are
@@ -125,7 +125,7 @@ class _Fields:
         self.seen: set[str] = set()
         self.game: str | None = None
         self.seed: int | None = None
-        self.options: dict[str, int | bool] = {}
+        self.options: dict[str, int | bool | str] = {}
         self.spec_digest: str | None = None
         self.final_digest: str | None = None
         self.unfinished: str | None = None
@@ -175,8 +175,9 @@ class _Fields:
             if not isinstance(value, dict):
                 raise self.bad("options", "an object of option values", value)
             for name, option in value.items():
-                if not (isinstance(option, bool) or _is_int(option)):
-                    raise self.bad(f"options.{name}", "an integer or true/false", option)
+                # an enum option's value is its name (the game checks it is one, loading)
+                if not (isinstance(option, bool) or _is_int(option) or _is_option_name(option)):
+                    raise self.bad(f"options.{name}", "an integer, true/false or a value's name", option)
             self.options = value
         elif key == "final_state_sha256":
             if not isinstance(value, str):
@@ -410,6 +411,11 @@ def _reading(path: Path) -> Iterator[None]:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_option_name(value: object) -> bool:
+    """An enum option's value as a log holds it: a plain name (what a spec's values are)."""
+    return isinstance(value, str) and len(value) <= 100 and value.isidentifier()
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -197,7 +197,7 @@ def rerecord(game: Game, spec_game: object, folder: Path) -> list[tuple[Path, st
     return written
 
 
-def _with_options(game: Game, options: dict[str, int | bool], path: Path) -> Game:
+def _with_options(game: Game, options: dict[str, int | bool | str], path: Path) -> Game:
     if options == game.options:
         return game
     try:

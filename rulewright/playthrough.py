@@ -70,7 +70,7 @@ class Playthrough:
     game: str
     seed: int
     agents: str
-    options: dict[str, int | bool]
+    options: dict[str, int | bool | str]
     spec: str  # the spec digest it was recorded with
     setup_digest: str
     setup_log: list[str]
@@ -238,10 +238,10 @@ def _agents(text: str) -> str:
     return text
 
 
-def _options(text: str) -> dict[str, int | bool]:
+def _options(text: str) -> dict[str, int | bool | str]:
     options = json.loads(text)
-    if not isinstance(options, dict) or not all(isinstance(v, int) for v in options.values()):
-        raise ValueError(f"options {text[:40]!r} are not an object of integers and true/false")
+    if not isinstance(options, dict) or not all(isinstance(v, int | str) for v in options.values()):
+        raise ValueError(f"options {text[:40]!r} are not an object of integers, true/false and names")
     return {str(k): v for k, v in options.items()}
 
 

@@ -97,7 +97,7 @@ def _options(settings: Sequence[Setting]) -> tuple[str, list[str]]:
     return common, labels
 
 
-def _value(value: int | bool) -> str:
+def _value(value: int | bool | str) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 

@@ -67,7 +67,7 @@ class Failure:
     detail: str
     seed: int
     strategy: str
-    options: dict[str, int | bool]
+    options: dict[str, int | bool | str]
     steps: list[Step]
     log: list[str]
     check: str | None = None  # the invariant's expression, when the spec gives it

@@ -66,13 +66,19 @@ class Domain:
 
 @dataclass(frozen=True)
 class OptionInfo:
-    """A declared game parameter."""
+    """A declared game parameter: an int, a bool, or a value of an enum (type `enum:E`), which is
+    set and saved by its name (one of `values`) and read by the rules as its index."""
 
     name: str
     type: str
-    default: int | bool
-    choices: tuple[int, ...]
+    default: int | bool | str
+    choices: tuple[int | str, ...]
     doc: str
+    values: tuple[str, ...] = ()  # an enum option's: the enum's value names
+
+    def allowed(self) -> tuple[int | str, ...]:
+        """The values it may take, when they are listed: its choices, or an enum's values."""
+        return self.choices or self.values
 
 
 @dataclass(frozen=True)
@@ -204,12 +210,12 @@ class GameInfo:
         return self.labels[action] if 0 <= action < len(self.labels) else f"<no action {action}>"
 
     def index_size(self, index: str, players: int) -> int:
-        """How many values an index of a variable takes: one per player, per value of an enum, or
-        per component and one more (what `none` reads)."""
+        """How many values an index of a variable takes: one per player, or per component or
+        value of an enum and one more (what `none` reads)."""
         if index == "player":
             return players
         size = len(self.domain_labels[index])
-        return size + 1 if index.startswith("entity:") else size
+        return size + 1 if index.startswith(("entity:", "enum:")) else size
 
     # -- reading log lines and prompts (stored as a text's index and its values) ---------------
     def shown(self, kind: str, value: Any) -> str:
@@ -227,8 +233,6 @@ class GameInfo:
             return ", ".join(self.shown(inner, v) for v in value)
         labels = self.domain_labels[kind]
         index: int = value
-        if kind.startswith("enum:"):
-            return labels[index]  # as the rules index an enum's values, `none` included
         return "none" if index < 0 else labels[index]
 
     def copied_types(self) -> frozenset[str]:
@@ -321,10 +325,12 @@ def cell_xy(c: int, radius: int) -> tuple[int, int]:
 
 
 def _without_none_slots(value: object, indices: tuple[int, ...], components: int) -> object:
-    """A per-component variable without the trailing slot that `none` reads (an engine detail)."""
+    """A variable per component or enum value without the trailing slot that `none` reads (an
+    engine detail). `components` is the players' type index: the component types' are below it,
+    the enums' above."""
     if not indices or not isinstance(value, list):
         return value
-    items = value[:-1] if indices[0] < components else value
+    items = value[:-1] if indices[0] != components else value
     return [_without_none_slots(v, indices[1:], components) for v in items]
 
 
@@ -689,7 +695,7 @@ class GameState:
     active_mods: frozenset[tuple[int, ...]]  # (modifier, *arguments) of each in `mods`: what `active` tests
     z: Zones
     num_players: int
-    options: dict[str, int | bool]
+    options: dict[str, int | bool | str]
     seed: int
     setup_hook: Callable[[Any], None] | None
     start_at: str  # the phase or step where a scenario's setup runs ("": right after the game's setup)
@@ -1007,7 +1013,7 @@ class GameState:
         raise NotImplementedError
 
     # -- the machine ----------------------------------------------------------------------------
-    def _start(self, seed: int, options: dict[str, int | bool], num_players: int) -> None:
+    def _start(self, seed: int, options: dict[str, int | bool | str], num_players: int) -> None:
         info = self.INFO
         self.seed = seed
         self.options = options
@@ -1335,9 +1341,11 @@ class GameState:
         return pile[i]
 
     def ref(self, index: int) -> int:
-        """A component or player used as an index for a write: never `none`."""
+        """A component, player or enum value used as an index for a write: never `none`."""
         if index < 0:
-            raise RuleError("'none' used where a component or player is needed (a variable or zone of none)")
+            raise RuleError(
+                "'none' used where a component, player or enum value is needed (a variable or zone of none)"
+            )
         return index
 
     def opponent(self, p: int) -> int:
@@ -1521,6 +1529,10 @@ class GameState:
 
     def label(self, t: int, e: int) -> str:
         return "none" if e < 0 else self.INFO.type_labels[t][e]
+
+    def enum_label(self, labels: tuple[str, ...], v: int) -> str:
+        """An enum value's label (the rules' own table of its enum), or `none`."""
+        return "none" if v < 0 else labels[v]
 
     def player_label(self, p: int) -> str:
         return "none" if p < 0 else self.INFO.player_names[p]

@@ -25,7 +25,7 @@ class Game:
         self,
         state_cls: type[GameState],
         scenarios: Sequence[dict[str, Any]] | Callable[[], Sequence[dict[str, Any]]] = (),
-        options: dict[str, int | bool] | None = None,
+        options: dict[str, int | bool | str] | None = None,
     ) -> None:
         self.state_cls = state_cls
         self.info: GameInfo = state_cls.INFO
@@ -53,14 +53,22 @@ class Game:
     def num_distinct_actions(self) -> int:
         return self.info.num_distinct_actions
 
-    def _options(self, given: dict[str, Any]) -> dict[str, int | bool]:
+    def _options(self, given: dict[str, Any]) -> dict[str, int | bool | str]:
         known = {o.name: o for o in self.info.options}
-        out: dict[str, int | bool] = {o.name: o.default for o in self.info.options}
+        out: dict[str, int | bool | str] = {o.name: o.default for o in self.info.options}
         for key, value in given.items():
             if key not in known:
                 names = ", ".join(known) or "none"
                 raise ValueError(f"{self.info.name} has no option '{clipped(key)}' (options: {names})")
             o = known[key]
+            if o.values:  # an enum's value, by name
+                if not isinstance(value, str) or value not in o.allowed():
+                    shown = f"'{clipped(value)}'" if isinstance(value, str) else shown_value(value)
+                    raise ValueError(
+                        f"option '{key}' must be one of {', '.join(map(str, o.allowed()))}, not {shown}"
+                    )
+                out[key] = value
+                continue
             if isinstance(value, str):
                 value = _parse_option(key, value, o.type)
             if o.type == "bool" and not isinstance(value, bool):

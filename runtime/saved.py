@@ -417,7 +417,10 @@ class SavedStateCheck:
             if name not in value:
                 self.fail(f"options.{name}", "is missing")
             v = value[name]
-            if o.type == "bool":
+            if o.values:  # an enum's value, by name
+                if type(v) is not str or v not in o.allowed():
+                    self.fail(f"options.{name}", f"must be one of {list(o.allowed())}", v)
+            elif o.type == "bool":
                 self.boolean(f"options.{name}", v)
             else:
                 self.integer(f"options.{name}", v)
@@ -710,13 +713,18 @@ class SavedStateCheck:
         for name, (vtype, indices) in types.items():
             if name not in value:
                 self.fail(f"vars.{name}", "is missing")
-            if name in options and value[name] != options[name]:
+            if name in options and value[name] != self.option_held(name, options[name]):
                 self.fail(f"vars.{name}", f"must be the option's value, {shown(options[name])}", value[name])
             problem = self.indexed_problem(value[name], vtype, indices)
             if problem is not None:
                 self.fail(f"vars.{name}{problem[0]}", problem[1], problem[2])
         for name, (low, high) in self.info.var_ranges.items():
             self.in_range(f"vars.{name}", value[name], len(types[name][1]), low, high)
+
+    def option_held(self, name: str, value: Any) -> Any:
+        """An option's value as the state holds it: an enum's by its index (`options` is checked)."""
+        o = next(o for o in self.info.options if o.name == name)
+        return o.values.index(value) if o.values else value
 
     def in_range(self, field: str, value: Any, depth: int, low: int | None, high: int | None) -> None:
         """A bounded int variable's values (nested `depth` lists deep: one per index) within its

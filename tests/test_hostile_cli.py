@@ -432,7 +432,12 @@ LOG_CASES: list[tuple[str, Damage, int, str]] = [
         2,
         "field 'options': iron_curtain has no option 'nosuch'",
     ),
-    ("options-text", edited(options={"x": "yes"}), 2, "field 'options.x' must be an integer or true/false"),
+    (
+        "options-text",
+        edited(options={"x": "yes, please"}),
+        2,
+        "field 'options.x' must be an integer, true/false or a value's name",
+    ),
     ("actions-text", edited(actions="USSR"), 2, "field 'actions' must be a list of action labels"),
     ("action-number", swapped_label(3, 7), 2, "field 'actions[3]' must be an action label (a text), not 7"),
     ("action-unknown", swapped_label(5, "Play the Moon"), 1, "replay diverges at"),
@@ -539,9 +544,9 @@ LOG_CASES: list[tuple[str, Damage, int, str]] = [
     ),
     (
         "option-value-key-escapes",
-        edited(options={"\x1b[31m\nrulewright: forged": "yes"}),
+        edited(options={"\x1b[31m\nrulewright: forged": "yes, please"}),
         2,
-        "field 'options.\\x1b[31m\\nrulewright: forged' must be an integer or true/false",
+        "field 'options.\\x1b[31m\\nrulewright: forged' must be an integer, true/false or a value's name",
     ),
     ("game-escapes", edited(game="\x1b]0;pwned\x07\u202e"), 2, "unknown game '\\x1b]0;pwned\\x07\\u202e'"),
 ]

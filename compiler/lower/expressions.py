@@ -300,8 +300,10 @@ def label(cx: Context, code: str, t: Type) -> str:
             return f"s.player_label({code})"
         case "entity":
             return f"s.label({cx.names.claim('type', t.name)}, {code})"
-        case "enum":
+        case "enum" if code.isdigit() or code.startswith("F_"):  # a value, or a column's: never none
             return f"{cx.names.claim('enum', t.name)}[{code}]"
+        case "enum":
+            return f"s.enum_label({cx.names.claim('enum', t.name)}, {code})"
         case "cell":
             return f"s.cell_label({code})"
         case "bool":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 from compiler import ir
+from compiler.check import option_type
 from compiler.lower.context import Context
 from compiler.lower.expressions import python_type, value_type
 from compiler.lower.frames import default_value
@@ -57,9 +58,33 @@ def data_tables(cx: Context) -> tuple[DataTable, ...]:
                 )
             )
     for ename, values in sym.enums.items():
-        out.append(DataTable(names.claim("enum", ename), "tuple[str, ...]", tuple(values)))
+        # the labels: what actions, logs and views show (the names, unless the spec gives labels)
+        out.append(DataTable(names.claim("enum", ename), "tuple[str, ...]", tuple(sym.enum_labels[ename])))
+        if enum_ids(cx, ename) != names.claim("enum", ename):
+            out.append(DataTable(enum_ids(cx, ename), "tuple[str, ...]", tuple(values)))
     out.append(DataTable("PLAYER_LABELS", "tuple[str, ...]", tuple(sym.game.player_labels)))
     return tuple(out)
+
+
+def _option(cx: Context, o: ir.OptionDecl) -> OptionFact:
+    """What GameInfo says of an option: an enum option's type is `enum:E`, its default and choices
+    value names, and it names the table of the enum's names (the values it may take)."""
+    if o.type not in cx.sym.enums:
+        return OptionFact(o.name, o.type, o.default, tuple(o.choices), o.doc)
+    return OptionFact(o.name, f"enum:{o.type}", o.default, o.choices, o.doc, enum_ids(cx, o.type))
+
+
+def enum_ids(cx: Context, ename: str) -> str:
+    """The table of an enum's value names, which options are set by: its labels' table when the
+    values are their own labels."""
+    if _labelled(cx, ename):
+        return cx.names.claim("enum_ids", ename)
+    return cx.names.claim("enum", ename)
+
+
+def _labelled(cx: Context, ename: str) -> bool:
+    """The spec gives the enum's values labels of their own."""
+    return cx.sym.enum_labels[ename] != cx.sym.enums[ename]
 
 
 def domains(cx: Context) -> tuple[DomainFact, ...]:
@@ -106,19 +131,20 @@ def state_vars(cx: Context) -> tuple[StateVar, ...]:
     out = []
     for o in sym.game.options:
         python = "bool" if o.type == "bool" else "int"
-        out.append(StateVar(o.name, f"o_{o.name}", python, None, option=python))
+        values = enum_ids(cx, o.type) if o.type in sym.enums else ""
+        out.append(StateVar(o.name, f"o_{o.name}", python, None, option=python, option_values=values))
     for name, (sv, t, per) in sym.state.items():
         initial = _initial(cx, sv, t)
         python = python_type(t)
         dims: list[int | None] = []
         for pt in per:
-            # a component index gets one extra slot at the end: what `none` (-1) reads
+            # a component or enum index gets one extra slot at the end: what `none` (-1) reads
             if pt == PLAYER:
                 dims.append(None)
             elif pt.kind == "entity":
                 dims.append(len(sym.entity_types[pt.name].ids) + 1)
             else:
-                dims.append(len(sym.enums[pt.name]))
+                dims.append(len(sym.enums[pt.name]) + 1)
             python = f"list[{python}]"
         out.append(StateVar(name, f"v_{name}", python, initial, tuple(dims)))
     return tuple(out)
@@ -165,7 +191,7 @@ def info(cx: Context) -> Info:
             held_types[n] = cx.type_index[held.name]
     # what a saved state's variables and modifier arguments may hold (runtime/saved.py checks it)
     var_types: dict[str, tuple[str, tuple[str, ...]]] = {
-        o.name: ("bool" if o.type == "bool" else "int", ()) for o in sym.game.options
+        o.name: (value_type(option_type(o)), ()) for o in sym.game.options
     }
     for n, (_, t, per) in sym.state.items():
         var_types[n] = (value_type(t), tuple(value_type(pt) for pt in per))
@@ -173,9 +199,7 @@ def info(cx: Context) -> Info:
         player_labels="PLAYER_LABELS",
         player_ids=tuple(sym.players),
         player_count=sym.game.player_count.data,
-        options=tuple(
-            OptionFact(o.name, o.type, o.default, tuple(o.choices), o.doc) for o in sym.game.options
-        ),
+        options=tuple(_option(cx, o) for o in sym.game.options),
         type_names=(*types, "player"),
         id_tables=tuple(cx.names.claim("ids", t) for t in types),
         label_tables=(*(cx.names.claim("labels", t) for t in types), "PLAYER_LABELS"),

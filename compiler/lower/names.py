@@ -30,6 +30,7 @@ PREFIXES: Final[dict[str, str]] = {
     "kind_labels": "KINDLABELS",
     "column": "F",
     "enum": "ENUM",
+    "enum_ids": "ENUMIDS",
     "function": "f",
     "procedure": "p",
     "procedure_frame": "Proc",

@@ -252,12 +252,13 @@ def assign_target(cx: Context, s: ir.Assign, indices: list[str] | None = None) -
 
 
 def _indices(cx: Context, s: ir.Assign) -> list[str]:
-    """Index expressions of a write; component and player indices are checked (never `none`)."""
+    """Index expressions of a write; component, player and enum indices are checked (never `none`)."""
     out = []
     for i in s.indices:
         code = expr(cx, i)
         t = cx.ann.type_of(i)
-        out.append(f"s.ref({code})" if t.is_ref and not code.startswith(("E_", "P_")) else code)
+        named = code.startswith(("E_", "P_")) or code.isdigit()  # a component, player or enum value
+        out.append(f"s.ref({code})" if t.nullable and not named else code)
     return out
 
 

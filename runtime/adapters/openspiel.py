@@ -50,7 +50,7 @@ def _player_range(game: Game) -> tuple[int, int]:
     count = game.info.player_count
     if isinstance(count, int):
         return count, count
-    choices = next(o.choices for o in game.info.options if o.name == count)
+    choices = [c for c in next(o.choices for o in game.info.options if o.name == count) if isinstance(c, int)]
     return min(choices), max(choices)
 
 

@@ -314,7 +314,7 @@ CASES = [
     Case(
         "load-state-of-50000-by-50000",  # checked clean, then ran out of memory in play
         _two_enums(50_000),
-        "game.yaml:7:3: error: state variable 'x' has 2,500,000,000 entries (50,000 x 50,000); "
+        "game.yaml:7:3: error: state variable 'x' has 2,500,100,001 entries (50,001 x 50,001); "
         "at most 1,000,000 [limit-exceeded]",
     ),
     # nesting
