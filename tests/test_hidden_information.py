@@ -107,6 +107,17 @@ def _hidden_from(state: GameState, player: int) -> dict[Component, str]:
     return out
 
 
+def _copies_in_sight(state: GameState, player: int) -> set[Component]:
+    """The components of types with copies that `player` sees now."""
+    info = state.INFO
+    return {
+        (info.zones[zi].type_index, e)
+        for zi, pile in enumerate(state.z.piles)
+        if info.kinds_of(info.zones[zi].type_index) and _visible(state, zi, player)
+        for e in pile
+    }
+
+
 def _visible(state: GameState, zone: int, player: int) -> bool:
     z = state.INFO.zones[zone]
     return z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
@@ -147,6 +158,7 @@ def leaks(state: GameState, seed: int, moves: list[tuple[int, int, int]]) -> lis
         if state.is_terminal():
             break
         before = [_hidden_from(state, q) for q in players]
+        in_sight = [_copies_in_sight(state, q) for q in players]
         seen = len(state.lines)
         actor = state.current_player()
         moves.clear()
@@ -163,8 +175,15 @@ def leaks(state: GameState, seed: int, moves: list[tuple[int, int, int]]) -> lis
             ]
         # a card named and then shown to the reader (played, discarded, even if later shuffled
         # back) was no secret
-        shown = {(q, (t, e)) for t, e, zone in moves for q in players if _visible(state, zone, q)}
-        pending = [x for x in pending if (x[0], x[1]) not in shown]
+        # (by label: a line names a kind, and identical copies share it, so the copy shown is the
+        # one named, not another copy of it still hidden)
+        shown = {
+            (q, info.type_labels[t][e]) for t, e, zone in moves for q in players if _visible(state, zone, q)
+        }
+        pending = [x for x in pending if (x[0], info.type_labels[x[1][0]][x[1][1]]) not in shown]
+        # a copy the reader saw taken (from a discard pile into a hand) is the copy its line names
+        taken = {(q, info.type_labels[t][e]) for t, e, _ in moves for q in players if (t, e) in in_sight[q]}
+        pending = [x for x in pending if (x[0], info.type_labels[x[1][0]][x[1][1]]) not in taken]
         # a card named while the same player goes on deciding (`card to play`, then `where`) may
         # still be on its way to the table: judge when the turn passes
         if state.is_terminal() or state.current_player() != actor:
