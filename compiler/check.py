@@ -162,6 +162,8 @@ class Checker:
         for inv in g.invariants:
             self.unit(inv.expr, {}, want=BOOL)
         self.unit(g.evaluation, {"p": PLAYER}, want=INT)
+        if g.results is not None:
+            self.unit(g.results.returns, {"p": PLAYER}, want=INT)
         if g.board is not None:
             self.board(g.board)
         self.unit(g.setup, {})
@@ -330,6 +332,7 @@ class Checker:
         labels = list(self.sym.game.player_labels)
         named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
         named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]
+        named += [(who, labels) for who in st.expect_winners or ()]
         for v, allowed in named:
             if v is not None and str(v.data) not in allowed:
                 self.sink.error(
@@ -536,8 +539,17 @@ class Checker:
     def end_game(self, s: ir.EndGame) -> None:
         if s.reason is not None:
             self.expr(s.reason)
-        if s.winner is not None:
+        if s.how == "winners" and s.winner is not None:
+            self.want(s.winner, list_of(PLAYER), "the winners")
+        elif s.winner is not None:
             self.want(s.winner, PLAYER, "the winner")
+        if s.how == "returns" and self.sym.game.results is None:
+            self.sink.error(
+                codes.NO_RESULTS,
+                s.span,
+                messages.END_GAME_WITHOUT_RESULTS,
+                messages.END_GAME_WITHOUT_RESULTS_NOTE,
+            )
 
     def call_procedure(self, s: ir.CallStmt) -> None:
         pr = self.sym.procedures.get(s.proc)

@@ -85,6 +85,12 @@ LIMIT_EXCEEDED: Final = ErrorCode(
     "limit-exceeded",
     "a file, a nesting, an alias, a number or a declared size beyond a bound of compiler/limits.py",
 )
+NO_RESULTS: Final = ErrorCode(
+    "no-results", '`end game "reason"` (the returns decide the outcome) in a spec without a `results` section'
+)
+BAD_RESULTS: Final = ErrorCode(
+    "bad-results", "a `results` section that no returns could satisfy (min above max, a sum for another kind)"
+)
 
 # Every code, in the order docs/dsl.md lists them.
 ALL: Final[tuple[ErrorCode, ...]] = (
@@ -116,6 +122,8 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     UNREADABLE_FILE,
     NOT_TEXT,
     LIMIT_EXCEEDED,
+    NO_RESULTS,
+    BAD_RESULTS,
 )
 
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names

@@ -138,6 +138,8 @@ def _entries(g: ir.Game) -> Iterator[tuple[str, object, ir.Span]]:
         yield f"invariant {inv.name}", inv, inv.span
     if g.evaluation is not None:
         yield "evaluation", g.evaluation, g.evaluation.span
+    if g.results is not None:
+        yield "results", g.results, g.results.span
     if g.setup is not None:
         yield "setup", g.setup, g.setup.span
 

@@ -437,11 +437,15 @@ class Log:
 
 @dataclass(frozen=True, slots=True)
 class EndGame:
-    """`end game winner p ["why"]` or `end game draw ["why"]`."""
+    """`end game winner p ["why"]`, `end game winners ps ["why"]` (a shared win),
+    `end game draw ["why"]`, or `end game "why"` (the results' returns decide)."""
 
-    winner: Expr | None
+    winner: Expr | None  # the winner (a player), or the winners (a list of players)
     reason: StrLit | None
     span: Span
+    # "winners" (a shared win) or "returns" (the results decide); None: `winner` names the winner,
+    # or, None too, it is a draw (None, so that the fingerprints of older forms stay as they were)
+    how: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -748,6 +752,7 @@ class ScenarioStep:
     expect_seen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts in its view
     expect_unseen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts absent from it
     span: Span
+    expect_winners: tuple[Value, ...] | None = None  # players' labels: the game is over, they won
 
 
 @dataclass(frozen=True, slots=True)
@@ -840,6 +845,18 @@ class BoardDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class Results:
+    """`results:`: each player's return when the game is over, and what is known of them."""
+
+    returns: Code | None  # int, for the implicit local `p`
+    low: int  # `min`: the lowest return a player can get
+    high: int  # `max`: the highest
+    kind: str  # zero_sum, constant_sum, identical or general_sum
+    total: int  # `sum`: what the returns add up to (constant_sum; 0 for zero_sum)
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     """A whole game spec."""
 
@@ -872,6 +889,7 @@ class Game:
     evaluation: Code | None = None  # int: how good a position is for the implicit local `p`
     step_budget: int = 1_000_000  # `limits.steps`: steps the rules may take between two decisions
     board: BoardDecl | None = None  # how the game is drawn (board.yaml)
+    results: Results | None = None  # each player's return at the end (`results:`)
 
 
 def children(node: object) -> list[object]:

@@ -362,6 +362,7 @@ STEP_EXPECT_KEYS = (
     "expect_to_act",
     "expect_prompt",
     "expect_winner",
+    "expect_winners",
     "expect_seen",
     "expect_unseen",
 )
@@ -407,7 +408,17 @@ MAP_SECTIONS = (
     "modifiers",
 )
 LIST_SECTIONS = ("triggers", "invariants", "phases")
-SCALAR_SECTIONS = ("game", "title", "version", "players", "actions", "limits", "setup", "evaluation")
+SCALAR_SECTIONS = (
+    "game",
+    "title",
+    "version",
+    "players",
+    "actions",
+    "limits",
+    "setup",
+    "evaluation",
+    "results",
+)
 TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
 BOARD_FILE = "board.yaml"  # holds the `board` section alone: how the game is drawn, not a rule
 
@@ -719,6 +730,7 @@ def _assemble(
             if "evaluation" in sc
             else None
         ),
+        results=_results(sc),
         title=sc["title"][1].text(sc["title"][0], "title") if "title" in sc else name,
         version=str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1",
         scenarios=tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None),
@@ -809,6 +821,45 @@ def _step_budget(sc: dict[str, tuple[Node, Reader]]) -> int:
         )
         return DEFAULT_STEP_BUDGET
     return step_budget
+
+
+RESULT_KINDS = ("zero_sum", "constant_sum", "identical", "general_sum")
+
+
+def _results(sc: dict[str, tuple[Node, Reader]]) -> ir.Results | None:
+    """`results: {returns, min, max, kind, sum}`: each player's return once the game is over."""
+    if "results" not in sc:
+        return None
+    node, r = sc["results"]
+    d = r.keys(node, "'results'", ("returns", "min", "max", "kind", "sum"), ("returns",))
+    returns = r.code_or_stub(d.get("returns"), "results.returns", expr=True)
+    low = r.integer(d.get("min"), "results.min", -1)
+    high = r.integer(d.get("max"), "results.max", 1)
+    kind = r.text(d.get("kind"), "results.kind", "")
+    if kind not in RESULT_KINDS:
+        if isinstance(d.get("kind"), ScalarNode):  # (any other kind of value is reported)
+            r.sink.error(
+                codes.WRONG_VALUE_TYPE,
+                r.span(d["kind"]),
+                messages.results_kind(kind, did_you_mean(kind, RESULT_KINDS)),
+            )
+        if "kind" in d:  # reported: whether a sum belongs with it is not known
+            d.pop("sum", None)
+        kind = "general_sum"
+    if low > high:
+        r.sink.error(
+            codes.BAD_RESULTS, r.span(d.get("max") or d["min"]), messages.results_min_above_max(low, high)
+        )
+    total = r.integer(d.get("sum"), "results.sum", 0)
+    if "sum" in d and kind != "constant_sum":
+        r.sink.error(
+            codes.BAD_RESULTS, r.span(d["sum"]), messages.RESULTS_SUM_NOT_CONSTANT, messages.RESULTS_SUM_NOTE
+        )
+    elif kind == "constant_sum" and "sum" not in d and isinstance(node, MappingNode):
+        r.sink.error(
+            codes.MISSING_KEY, r.span(node), messages.needs_key("'results' of kind constant_sum", "sum")
+        )
+    return ir.Results(returns, low, high, kind, total, r.span(node))
 
 
 def _entity_types(parts: _Parts, sink: Sink) -> tuple[ir.EntityType, ...]:
@@ -1250,4 +1301,13 @@ def _step(node: Node, r: Reader, sink: Sink, keys: dict[str, Node] | None = None
         expect_seen=views("expect_seen"),
         expect_unseen=views("expect_unseen"),
         span=r.span(node),
+        expect_winners=(
+            tuple(
+                ir.Value(n.value, r.span(n))
+                for x in r.seq(d["expect_winners"], "expect_winners")
+                if (n := r.scalar(x, "expect_winners"))
+            )
+            if "expect_winners" in d
+            else None
+        ),
     )

@@ -326,6 +326,20 @@ def zone_visibility(vis: str) -> str:
     return f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'"
 
 
+def results_kind(kind: str, hint: str) -> str:
+    return f"results.kind is 'zero_sum', 'constant_sum', 'identical' or 'general_sum', not '{kind}'{hint}"
+
+
+def results_min_above_max(low: int, high: int) -> str:
+    return f"results.min ({low}) is above results.max ({high}): no return could lie between them"
+
+
+RESULTS_SUM_NOT_CONSTANT: Final = (
+    "results.sum is the sum of a constant_sum game's returns: write it with kind: constant_sum"
+)
+RESULTS_SUM_NOTE: Final = "a zero_sum game's returns sum to 0; other kinds have no fixed sum"
+
+
 def grid_radius(limit: int, radius: int) -> str:
     return f"a grid's radius is from 1 to {limit}, not {radius:,}"
 
@@ -673,6 +687,15 @@ def expected_type(want: object, got: object) -> str:
 
 def must_be_type(what: str, want: object, got: object) -> str:
     return f"{what} must be {want}, got {got}"
+
+
+END_GAME_WITHOUT_RESULTS: Final = (
+    '`end game "..."` names no winner, so the returns decide, and this spec has no `results` section'
+)
+END_GAME_WITHOUT_RESULTS_NOTE: Final = (
+    "add `results: {returns: ...}` (docs/dsl.md, Results), or name the outcome: "
+    "`end game winner P`, `end game winners [P, Q]` or `end game draw`"
+)
 
 
 DECISION_IN_SETUP: Final = "a scenario's setup cannot stop to ask a player"

@@ -60,6 +60,7 @@ TOKEN_NAMES = {
     "AGG": "sum/min/max",
     "MINUS": "'-'",
     "POSITION": "top/bottom",
+    "WINNERS": "'winners'",
     "SECRETLY": "'secretly'",
     "PUBLICLY": "'publicly'",
     "COLON": "':'",
@@ -1044,8 +1045,14 @@ class _Build:
     def end_game_winner(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
         return ir.EndGame(c[0], self._string(c[1]) if c[1] else None, self.s(meta))
 
+    def end_game_winners(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
+        return ir.EndGame(c[1], self._string(c[2]) if c[2] else None, self.s(meta), "winners")
+
     def end_game_draw(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
         return ir.EndGame(None, self._string(c[0]) if c[0] else None, self.s(meta))
+
+    def end_game_by_returns(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
+        return ir.EndGame(None, self._string(c[0]), self.s(meta), "returns")
 
     def return_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Return:
         return ir.Return(self.s(meta))

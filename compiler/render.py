@@ -72,6 +72,7 @@ def render(mod: Module) -> dict[str, str]:
         tables=e.tables,
         invariants=e.invariants,
         evaluate=e.evaluate,
+        results=e.results,
         coverage=e.coverage,
         info=e.info,
         cached=e.cached,

@@ -230,6 +230,7 @@ class ScenarioStep:
     winner: str | None
     seen: dict[str, list[str]]
     unseen: dict[str, list[str]]
+    winners: tuple[str, ...] | None = None  # expect_winners: the players who won, as labels
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +251,18 @@ class Scenario:
 
 
 @dataclass(frozen=True, slots=True)
+class Results:
+    """What GameInfo says of the returns: the spec's `results`, or the range a shared win of a
+    game without them reaches (`returns` None)."""
+
+    returns: str | None  # the function (state, player) -> int
+    kind: str
+    low: int
+    high: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
 class EngineModule:
     """generated/<game>/engine.py: the rules."""
 
@@ -267,6 +280,7 @@ class EngineModule:
     texts: tuple[TextFact, ...]
     cached: tuple[CachedFunction, ...] = ()
     readers: tuple[Readers, ...] = ()
+    results: Results | None = None  # None: GameInfo's defaults (no results, no shared win)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """What `simulate --plot` charts, gathered while the games are played: win counts, game lengths,
-and how the games' public numbers (the board's tracks and numeric counters: runtime/board.py's
+the returns and places of a game with `results` (or shared wins), and how the games' public numbers (the board's tracks and numeric counters: runtime/board.py's
 `scores`) move from the setup to the end.
 
 Only `simulate --plot` imports this module. A worker samples each game's numbers (`Sampler`) and
@@ -127,28 +127,49 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 @dataclass
 class Setting:
     """One configuration's games, as the charts need them: its options, the players' labels, who
-    won, how long the games were, and the numbers' trajectories."""
+    won, how long the games were, and the numbers' trajectories; with `ranked` (a game with
+    results), each seat's returns and places too."""
 
     options: dict[str, int | bool | str]
     players: tuple[str, ...]
     games: int = 0
     wins: list[int] = field(default_factory=list)
     draws: int = 0
+    shared: int = 0  # games won by several players together
+    ranked: bool = False  # the game has `results`: its returns and places are charted
+    returns: list[float] = field(default_factory=list)  # each seat's returns, added up
+    places: list[list[int]] = field(default_factory=list)  # [seat][place - 1]: how many games
     lengths: Counter[int] = field(default_factory=Counter)
     trajectories: Trajectories = field(default_factory=Trajectories)
 
     def __post_init__(self) -> None:
+        n = len(self.players)
         if not self.wins:
-            self.wins = [0] * len(self.players)
+            self.wins = [0] * n
+        if not self.returns:
+            self.returns = [0.0] * n
+            self.places = [[0] * n for _ in range(n)]
 
-    def add(self, outcomes: Sequence[tuple[int, int]], trajectories: Trajectories | None) -> None:
-        """A chunk's games: (length, winner or -1 for a draw) each, and their trajectories."""
+    def add(
+        self,
+        outcomes: Sequence[tuple[int, int]],
+        trajectories: Trajectories | None,
+        finishes: Sequence[tuple[Sequence[int], Sequence[float]]] = (),
+    ) -> None:
+        """A chunk's games: (length, winner, -1 for a draw or -2 for a shared win) each, their
+        trajectories, and each game's (places, returns) by seat."""
         for length, winner in outcomes:
             self.lengths[length] += 1
             if winner >= 0:
                 self.wins[winner] += 1
+            elif winner == -2:
+                self.shared += 1
             else:
                 self.draws += 1
             self.games += 1
+        for ranks, returns in finishes:
+            for p in range(len(self.players)):
+                self.returns[p] += returns[p]
+                self.places[p][ranks[p] - 1] += 1
         if trajectories is not None:
             self.trajectories.merge(trajectories)

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -617,7 +617,7 @@ def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> d
     option = info.player_count if isinstance(info.player_count, str) else None
     by_option = next((o for o in info.options if o.name == option), None)
     counts = list(by_option.choices) if by_option is not None and by_option.choices else [game.num_players]
-    return {
+    entry: dict[str, Any] = {
         "name": info.name,
         "title": info.title,
         "players": counts,
@@ -630,6 +630,10 @@ def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> d
         "folder": str(source.folder) if source.folder is not None else None,
         "shadows_bundled": shadows,
     }
+    if info.returns is not None:  # the spec's `results` (docs/dsl.md): what its returns can be
+        low, high = info.utility_range
+        entry["results"] = {"kind": info.utility, "min": low, "max": high, "sum": info.utility_sum}
+    return entry
 
 
 # ---- playing ----------------------------------------------------------------------------------
@@ -775,7 +779,11 @@ def _spare_log_path(name: str, seed: int) -> Path:
 def result_line(game: Game, state: GameState) -> str:
     names = game.info.player_names
     ret = state.returns()
-    score = ", ".join(f"{names[p]} {ret[p]:+.2f}" for p in range(game.num_players))
+    if game.info.returns is None:
+        score = ", ".join(f"{names[p]} {ret[p]:+.2f}" for p in range(game.num_players))
+    else:  # the spec's results: whole numbers, and each player's place
+        ranks = state.ranking()
+        score = ", ".join(f"{names[p]} {ret[p]:+g} ({_ordinal(ranks[p])})" for p in range(game.num_players))
     return escaped(f"Result: {state.reason or 'over'} [{score}] after {len(state.history)} decisions")
 
 
@@ -949,11 +957,13 @@ def open_backend(args: argparse.Namespace, jobs: int | None = None) -> parallel.
 
 @dataclass
 class Simulated:
-    """A chunk of simulated games: each game's length and winner (-1 for a draw) in order, the
-    rule error that stopped the chunk (if one did), its rule coverage counts (if asked for), and
-    with --plot how the games' public numbers went (rulewright/balance.py)."""
+    """A chunk of simulated games: each game's length and winner (-1 for a draw, -2 for a win
+    several players share) in order, and each game's ranks and returns by seat; the rule error
+    that stopped the chunk (if one did), its rule coverage counts (if asked for), and with --plot
+    how the games' public numbers went (rulewright/balance.py)."""
 
     outcomes: list[tuple[int, int]]
+    finishes: list[tuple[tuple[int, ...], tuple[float, ...]]] = field(default_factory=list)
     error: str | None = None
     coverage: list[int] | None = None
     trajectories: Trajectories | None = None
@@ -997,7 +1007,10 @@ class SimulateJob:
                 if sampler is not None and out.trajectories is not None:
                     sampler.finish(state)
                     out.trajectories.add_game(sampler)
-                out.outcomes.append((len(state.history), state.winner))
+                winners = state.winners()
+                won = winners[0] if len(winners) == 1 else -2 if winners else -1
+                out.outcomes.append((len(state.history), won))
+                out.finishes.append((tuple(state.ranking()), tuple(state.returns())))
                 tick(len(out.outcomes))
         except RuleError as exc:  # raised again where the results are merged, in game order
             out.error = str(exc)
@@ -1026,17 +1039,35 @@ class SimulationTally:
     by_agent: dict[str, int]
     games: int = 0
     draws: int = 0
+    shared: int = 0  # games won by several players together
     lengths: int = 0
+    returns: list[float] = field(default_factory=list)  # each seat's returns, added up
+    places: list[list[int]] = field(default_factory=list)  # [seat][rank - 1]: how many games
 
-    def add(self, job: SimulateJob, outcomes: Sequence[tuple[int, int]]) -> None:
+    def add(
+        self,
+        job: SimulateJob,
+        outcomes: Sequence[tuple[int, int]],
+        finishes: Sequence[tuple[Sequence[int], Sequence[float]]] = (),
+    ) -> None:
         for length, winner in outcomes:
             self.lengths += length
             if winner >= 0:
                 self.wins[winner] += 1
                 self.by_agent[job.order(self.games)[winner]] += 1
+            elif winner == -2:
+                self.shared += 1
             else:
                 self.draws += 1
             self.games += 1
+        n = len(self.wins)
+        if finishes and not self.returns:
+            self.returns = [0.0] * n
+            self.places = [[0] * n for _ in range(n)]
+        for ranks, returns in finishes:
+            for p in range(n):
+                self.returns[p] += returns[p]
+                self.places[p][ranks[p] - 1] += 1
 
 
 MAX_SETTINGS = 16  # option settings one `simulate --vary` plays
@@ -1190,7 +1221,11 @@ def _simulate_setting(
     if plot:
         from rulewright.balance import Setting
 
-        setting = Setting(dict(game.options), game.info.player_names[: game.num_players])
+        setting = Setting(
+            dict(game.options),
+            game.info.player_names[: game.num_players],
+            ranked=game.info.returns is not None,
+        )
     start = time.perf_counter()
     try:
         with (
@@ -1200,11 +1235,11 @@ def _simulate_setting(
             for chunk in backend.run(job, backend.chunked(range(args.n)), bar.update):
                 if chunk.error is not None:
                     raise RuleError(chunk.error)
-                tally.add(job, chunk.outcomes)
+                tally.add(job, chunk.outcomes, chunk.finishes)
                 if cov is not None and chunk.coverage is not None:
                     cov.add(chunk.coverage)
                 if setting is not None:
-                    setting.add(chunk.outcomes, chunk.trajectories)
+                    setting.add(chunk.outcomes, chunk.trajectories, chunk.finishes)
     except (KeyboardInterrupt, EOFError, QuitGame) as exc:
         if tally.games:  # the games finished before Ctrl-C, as a run of that many games
             _print_simulation(args, game, label, tally, time.perf_counter() - start, interrupted=True)
@@ -1265,6 +1300,10 @@ def _print_simulation(
     for p in range(game.num_players):
         print(f"  {names[p]:<{width}} wins {tally.wins[p]:>6}  ({100 * tally.wins[p] / n:5.1f}%)")
     print(f"  {'draws':<{width}}      {tally.draws:>6}  ({100 * tally.draws / n:5.1f}%)")
+    if tally.shared:
+        print(f"  {'shared':<{width}} wins {tally.shared:>6}  ({100 * tally.shared / n:5.1f}%)")
+    if (game.info.returns is not None or tally.shared) and tally.returns:
+        _print_returns(names[: game.num_players], tally, width)
     if len(tally.by_agent) > 1:
         for kind, won in tally.by_agent.items():
             print(f"  agent {kind:<10} wins {won:>6}  ({100 * won / n:5.1f}%)")
@@ -1274,6 +1313,21 @@ def _print_simulation(
     print(
         f"  {rate:,.{0 if rate >= 10 else 2}f} games/s, {tally.lengths / secs:,.0f} decisions/s ({secs:.2f} s)"
     )
+
+
+def _print_returns(names: Sequence[str], tally: SimulationTally, width: int) -> None:
+    """Each seat's mean return and how often it finished 1st, 2nd, ... (ties share a place)."""
+    n = tally.games
+    seats = len(names)
+    places = "".join(f"  {_ordinal(k + 1):>6}" for k in range(seats))
+    print(f"  {'seat':<{width}} mean return{places}")
+    for p in range(seats):
+        shares = "".join(f"  {100 * tally.places[p][k] / n:5.1f}%" for k in range(seats))
+        print(f"  {names[p]:<{width}} {tally.returns[p] / n:>+11.2f}{shares}")
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:

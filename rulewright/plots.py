@@ -73,12 +73,16 @@ def _save(fig: Figure, path: Path, fmt: str) -> None:
 
 
 def write_simulation_charts(folder: Path, title: str, agents: str, settings: Sequence[Setting]) -> list[Path]:
-    """The three balance charts of one simulate run (one Setting per option setting), each as PNG
-    and SVG, into `folder` (made if missing); the files written."""
+    """The three balance charts of one simulate run (one Setting per option setting), and for a
+    game with results a fourth, its returns and places, each as PNG and SVG, into `folder` (made if
+    missing); the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    charts = [("win_rates", _win_rates), ("game_length", _game_length), ("scores", _scores)]
+    if any(s.ranked for s in settings):
+        charts.append(("places", _places))
     with _style():
-        for stem, draw in (("win_rates", _win_rates), ("game_length", _game_length), ("scores", _scores)):
+        for stem, draw in charts:
             fig = draw(title, agents, settings)
             for fmt in FORMATS:
                 path = folder / f"{stem}.{fmt}"
@@ -117,7 +121,7 @@ def _win_rates(title: str, agents: str, settings: Sequence[Setting]) -> Figure:
     setting in each group."""
     _, labels = _options(settings)
     seats = _seats(settings)
-    groups = [*seats, "draws"]
+    groups = [*seats, "draws", *(["shared wins"] if any(s.shared for s in settings) else [])]
     many = len(settings) > 1
     fig = Figure(
         figsize=(max(6.4, 1.6 + len(groups) * (1.0 + 0.35 * len(settings))), 4.8), layout="constrained"
@@ -130,6 +134,8 @@ def _win_rates(title: str, agents: str, settings: Sequence[Setting]) -> Figure:
         for g, name in enumerate(groups):
             if name == "draws":
                 k = s.draws
+            elif name == "shared wins":
+                k = s.shared
             elif name in s.players:
                 k = s.wins[s.players.index(name)]
             else:
@@ -140,7 +146,8 @@ def _win_rates(title: str, agents: str, settings: Sequence[Setting]) -> Figure:
             shares.append(share)
             low.append(share - lo)
             high.append(hi - share)
-            colours.append(f"C{j % 10}" if many else (GREY if name == "draws" else f"C{g % 10}"))
+            apart = name in ("draws", "shared wins")
+            colours.append(f"C{j % 10}" if many else (GREY if apart else f"C{g % 10}"))
             top = max(top, hi)
         ax.bar(
             xs,
@@ -189,6 +196,53 @@ def _win_rates(title: str, agents: str, settings: Sequence[Setting]) -> Figure:
     fig.suptitle(f"{_plain(title)}: win rate per seat")
     ax.set_title(_subtitle(settings, agents, "bars: share of games won; whiskers: 95% Wilson interval"))
     return fig
+
+
+def _places(title: str, agents: str, settings: Sequence[Setting]) -> Figure:
+    """Per setting, each seat's places as a stacked bar (1st at the bottom; ties share a place),
+    its mean return written above it."""
+    _, labels = _options(settings)
+    shown = [s for s in settings if s.ranked and s.games]
+    fig = Figure(figsize=(max(6.4, 3.2 * len(shown) + 1.6), 4.8), layout="constrained")
+    if not shown:
+        return _empty(fig, fig.add_subplot(), title, "no games")
+    axes = fig.subplots(1, len(shown), squeeze=False, sharey=True)[0]
+    for ax, s in zip(axes, shown, strict=True):
+        seats = range(len(s.players))
+        bottom = [0.0] * len(s.players)
+        for k in range(len(s.players)):
+            shares = [s.places[p][k] / s.games for p in seats]
+            ax.bar(seats, shares, 0.7, bottom=bottom, color=f"C{k % 10}", label=_ordinal(k + 1))
+            bottom = [b + v for b, v in zip(bottom, shares, strict=True)]
+        for p in seats:
+            ax.annotate(
+                f"{s.returns[p] / s.games:+.2f}",
+                (p, 1.0),
+                xytext=(0, 3),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=9,
+            )
+        ax.set_xticks(list(seats), [_plain(name, 20) for name in s.players])
+        ax.grid(axis="x", visible=False)
+        if len(shown) > 1:
+            ax.set_title(_plain(labels[settings.index(s)]))
+    axes[0].set_ylabel("share of games")
+    axes[0].yaxis.set_major_formatter(PercentFormatter(1.0))
+    axes[0].set_ylim(0, 1.12)
+    axes[-1].legend(loc="center left", bbox_to_anchor=(1.0, 0.5), title="place", reverse=True)
+    fig.suptitle(f"{_plain(title)}: places and mean return per seat")
+    more = "bars: share of games in each place (ties share a place); above: mean return"
+    if len(shown) == 1:
+        axes[0].set_title(_subtitle(settings, agents, more))
+    else:
+        fig.supxlabel(_subtitle(settings, agents, more), fontsize=10, color="0.3")
+    return fig
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def _game_length(title: str, agents: str, settings: Sequence[Setting]) -> Figure:

@@ -261,7 +261,7 @@ def replay_data(
     over = state.is_terminal()
     names = info.player_names
     if over:
-        result = "a draw" if state.winner < 0 else f"{names[state.winner]} wins"
+        result = info.result(state.winners())
         result += f" ({state.reason})" if state.reason else ""
     elif shown < len(actions):
         result = f"shown up to decision {shown} of {len(actions)}"

@@ -56,6 +56,7 @@ STEP_DEFAULTS: dict[str, Any] = {
     "to_act": None,
     "prompt": None,
     "winner": None,
+    "winners": None,
     "seen": {},
     "unseen": {},
 }
@@ -192,11 +193,29 @@ def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> li
                 f"expected the game over ({'a draw' if want == 'draw' else want + ' wins'}), but it goes on"
             )
         else:
-            got = "draw" if state.winner < 0 else names[state.winner]
+            winners = state.winners()
+            got = names[winners[0]] if len(winners) == 1 else "draw" if not winners else ""
             if got != want:
-                problems.append(
-                    f"the game ended with {'a draw' if got == 'draw' else got + ' winning'} ({state.reason}), expected {'a draw' if want == 'draw' else want + ' to win'}"
+                ended = (
+                    state.INFO.result(winners)
+                    if got == ""
+                    else "a draw"
+                    if got == "draw"
+                    else got + " winning"
                 )
+                ended = ended.replace(" share the win", " sharing the win")
+                problems.append(
+                    f"the game ended with {ended} ({state.reason}), expected {'a draw' if want == 'draw' else want + ' to win'}"
+                )
+    if step["winners"] is not None:
+        want_all = sorted(set(step["winners"]), key=names.index)
+        wanted = state.INFO.result([names.index(w) for w in want_all])
+        if not state.is_terminal():
+            problems.append(f"expected the game over ({wanted}), but it goes on")
+        elif [names[p] for p in state.winners()] != want_all:
+            problems.append(
+                f"the game ended: {state.INFO.result(state.winners())} ({state.reason}); expected: {wanted}"
+            )
     for who, needles in step["seen"].items():
         view = player_view(state, names.index(who))
         for needle in needles:

@@ -472,8 +472,7 @@ def _effect(state: GameState, m: int, args: Sequence[int]) -> str:
 def _status(state: GameState) -> str:
     info = state.INFO
     if state.over:
-        winner = state.winner
-        result = "a draw" if winner < 0 else f"{info.player_names[winner]} wins"
+        result = info.result(state.winners())
         return f"game over: {result}" + (f" ({state.reason})" if state.reason else "")
     p = state.current_player()
     return f"{info.player_names[p]} to act" if isinstance(p, int) and p >= 0 else "chance"

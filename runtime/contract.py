@@ -13,7 +13,10 @@ clause. The clauses:
   random generator);
 * cached values: every value a cached function keeps equals what it computes afresh (in a clone,
   which keeps none), so no write of state it reads went unnoticed;
-* invariants: every invariant the spec declares holds after the action.
+* invariants: every invariant the spec declares holds after the action;
+* returns: at the end of a game, every return lies within the spec's `results` min..max and the
+  returns keep its kind (they sum to 0 for zero_sum, to its `sum` for constant_sum, are equal for
+  identical); a game without results keeps its own zero-sum returns.
 
 The clone and the restored copy are played untraced, so rule coverage collected around a checked
 game counts each rule as often as the game itself ran it.
@@ -88,6 +91,32 @@ def check_live(state: GameState) -> None:
         raise Violation("contract", "liveness", "the game is not over but no player is to act")
     if not state.legal_actions():
         raise Violation("contract", "liveness", "the game is not over but there is no legal action")
+
+
+def check_returns(state: GameState) -> None:
+    """A finished game's returns keep what GameInfo says of them (its range and its kind)."""
+    if not state.is_terminal():
+        return
+    info = state.INFO
+    returns = state.returns()
+    low, high = info.utility_range
+    for p, v in enumerate(returns):
+        if not low <= v <= high:
+            raise Violation(
+                "contract",
+                "returns",
+                f"{info.player_names[p]}'s return {v:g} lies outside {low}..{high} (results.min, results.max)",
+            )
+    shown = ", ".join(f"{v:g}" for v in returns)
+    total = info.utility_sum if info.utility in ("zero_sum", "constant_sum") else None
+    if total is not None and abs(sum(returns) - total) > 1e-9 * len(returns) * max(1, abs(high), abs(low)):
+        raise Violation(
+            "contract",
+            "returns",
+            f"the returns {shown} sum to {sum(returns):g}, not {total} ({info.utility})",
+        )
+    if info.utility == "identical" and len(set(returns)) > 1:
+        raise Violation("contract", "returns", f"the returns {shown} are not all equal (identical)")
 
 
 def determinize(state: GameState, player: int, rnd: random.Random) -> GameState:
@@ -171,6 +200,7 @@ class Checker:
             state.apply_action(action)
             check_invariants(state)
             check_live(state)
+            check_returns(state)
             return state
         checked = self._json is not None and self._json[0] is state  # the state the last step left
         before = self._json[1] if self._json is not None and checked else state.to_json()
@@ -196,6 +226,7 @@ class Checker:
         self._json = (state, after)
         check_invariants(state)
         check_live(state)
+        check_returns(state)
         check_observations(state, self.rnd)
         return state
 

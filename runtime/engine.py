@@ -32,6 +32,10 @@ CHOSE = -1  # (CHOSE, player, action, prompt): "<player> chooses <action> (<prom
 CHOSE_SECRETLY = -2  # the same, seen only by that player (a secret choice)
 ROLLED = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
 GAME_OVER = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
+# ... and, after a shared win or in a game with results (GameInfo.returns), the winners (a list of
+# players: none for a draw) and, with results, each player's return (ints):
+# (GAME_OVER, the sole winner or -1, reason, winners[, returns]): "Game over: A and B share the win"
+UTILITY_KINDS = ("zero_sum", "constant_sum", "identical", "general_sum")  # GameInfo.utility
 
 
 # ---- static game description (generated) ------------------------------------------------------
@@ -158,6 +162,14 @@ class GameInfo:
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
+    # the spec's `results`: each player's return once the game is over, (state, player) -> int.
+    # None: +1 to each winner, and the losers share the loss (GameState.returns)
+    returns: Callable[[Any, int], int] | None = None
+    utility: str = "zero_sum"  # results.kind, one of UTILITY_KINDS
+    # results.min and results.max: no return lies beyond them (without results: -1 and 1, or
+    # -(n-1) and 1 when a shared win of all but one of n players can happen)
+    utility_range: tuple[int, int] = (-1, 1)
+    utility_sum: int = 0  # what the returns add up to, for zero_sum and constant_sum
     coverage_points: tuple[tuple[str, str, str], ...] = ()  # (kind, what, file:line), rulewright/coverage.py
     step_budget: int = DEFAULT_STEP_BUDGET  # the spec's `limits.steps` (docs/limits.md)
     # each cached function, in the order of the state's caches: its name, its parameters' names,
@@ -269,9 +281,25 @@ class GameInfo:
             return player if code == CHOSE_SECRETLY else -1, text
         if code == ROLLED:
             return -1, f"(rolled {line[1]} on d{line[2]})"
-        _, winner, reason = line  # GAME_OVER
-        result = "a draw" if winner < 0 else f"{self.player_names[winner]} wins"
-        return -1, f"Game over: {result}" + (f" ({reason})" if reason else "")
+        if len(line) == 3:  # GAME_OVER
+            _, winner, reason = line
+            result = "a draw" if winner < 0 else f"{self.player_names[winner]} wins"
+            return -1, f"Game over: {result}" + (f" ({reason})" if reason else "")
+        return -1, self.outcome_text(line[3], line[2], line[4] if len(line) > 4 else None)
+
+    def result(self, winners: Sequence[int]) -> str:
+        """An outcome in words: "A wins", "A and B share the win" or "a draw"."""
+        names = [self.player_names[p] for p in winners]
+        if len(names) > 1:
+            return f"{', '.join(names[:-1])} and {names[-1]} share the win"
+        return f"{names[0]} wins" if names else "a draw"
+
+    def outcome_text(self, winners: Sequence[int], reason: str, returns: Sequence[int] | None) -> str:
+        """The GAME_OVER line of a shared win, or of a game with results (with the returns)."""
+        text = f"Game over: {self.result(winners)}" + (f" ({reason})" if reason else "")
+        if returns is not None:
+            text += "; returns: " + ", ".join(f"{self.player_names[p]} {v}" for p, v in enumerate(returns))
+        return text
 
 
 def counted(labels: Sequence[str]) -> str:
@@ -621,6 +649,12 @@ class Log:
     def __len__(self) -> int:
         return len(self.chunks) * LOG_CHUNK + len(self.tail)
 
+    def last(self) -> Line | None:
+        """The last line (None for an empty log)."""
+        if self.tail:
+            return self.tail[-1]
+        return self.chunks[-1].lines[-1] if self.chunks else None
+
     def lines(self, first: int = 0) -> list[Line]:
         """The lines from the `first` on."""
         skip = max(0, first) // LOG_CHUNK
@@ -802,12 +836,41 @@ class GameState:
         return False
 
     def returns(self) -> list[float]:
-        """+1 to the winner and -1/(n-1) to each other player; zeros for a draw or an unfinished game."""
+        """Each player's return once the game is over; zeros for an unfinished game. With the
+        spec's `results`, its returns (as floats); else +1 to the winner and -1/(n-1) to each other
+        player, +1 to each of k players sharing the win and -k/(n-k) to each other, zeros for a draw."""
         n = self.num_players
-        if not self.over or self.winner < 0:
+        if not self.over:
             return [0.0] * n
-        lose = -1.0 / (n - 1) if n > 1 else 0.0
-        return [1.0 if p == self.winner else lose for p in range(n)]
+        if self.winner >= 0 and self.INFO.returns is None:
+            lose = -1.0 / (n - 1) if n > 1 else 0.0
+            return [1.0 if p == self.winner else lose for p in range(n)]
+        line = self.lines.last()  # the GAME_OVER line (runtime/saved.py checks that it is)
+        if line is None or len(line) < 4:
+            return [0.0] * n
+        if len(line) > 4:
+            return [float(v) for v in line[4]]
+        winners = line[3]
+        k = len(winners)
+        if k >= n:
+            return [0.0] * n
+        lose = -k / (n - k)
+        return [1.0 if p in winners else lose for p in range(n)]
+
+    def winners(self) -> list[int]:
+        """The players who won: one, several who share the win, or none (a draw, or not over)."""
+        if not self.over:
+            return []
+        if self.winner >= 0:
+            return [self.winner]
+        line = self.lines.last()
+        return [] if line is None or len(line) < 4 else list(line[3])
+
+    def ranking(self) -> list[int]:
+        """Each player's place once the game is over, from the returns: 1 for the best, and players
+        who tie share a place (the next is skipped: 1, 1, 3). All 1 while the game is not over."""
+        r = self.returns()
+        return [1 + sum(1 for v in r if v > mine) for mine in r]
 
     def log_entries(self, first: int = 0) -> list[tuple[int, str]]:
         """The log from line `first` on, as (the player who alone saw a line or -1, its text)."""
@@ -1283,7 +1346,55 @@ class GameState:
     def end_game(self, winner: int, reason: str) -> NoReturn:
         self._finish(winner, reason)
 
+    def end_game_shared(self, winners: Sequence[int], reason: str) -> NoReturn:
+        """`end game winners XS`: the players of XS share the win (one: that player wins alone;
+        none: a draw). The order of XS and repeats do not matter."""
+        n = self.num_players
+        for p in winners:
+            if not 0 <= p < n:
+                raise RuleError(
+                    f"`end game winners`: the winners must be players, not {'none' if p < 0 else p}"
+                )
+        chosen = sorted(set(winners))
+        if len(chosen) < 2 and self.INFO.returns is None:
+            self._finish(chosen[0] if chosen else -1, reason)  # the line of `end game winner`/`draw`
+        self._conclude(chosen, reason, False)
+
+    def end_game_by_returns(self, reason: str) -> NoReturn:
+        """`end game "why"`: the players with the highest return share the win (one of them: that
+        player wins; all of two or more: a draw)."""
+        self._conclude([], reason, True)
+
+    def _conclude(self, winners: list[int], reason: str, by_returns: bool) -> NoReturn:
+        """The end of a game with results, or of a shared win: its GAME_OVER line carries the
+        winners and, with results, the returns, computed here once (before anything changes: a
+        rule error in them leaves the game as it was)."""
+        returns_of = self.INFO.returns
+        n = self.num_players
+        scores: list[int] | None = None
+        if returns_of is not None:
+            scores = [int(returns_of(self, p)) for p in range(n)]
+            if by_returns:
+                top = max(scores)
+                winners = [p for p in range(n) if scores[p] == top]
+                if len(winners) == n > 1:
+                    winners = []
+        sole = winners[0] if len(winners) == 1 else -1
+        self.over = True
+        self.winner = sole
+        self.reason = reason or ("" if winners else "draw")
+        self.pending = None
+        self.stack.clear()
+        self.lines.add(
+            (GAME_OVER, sole, reason, winners)
+            if scores is None
+            else (GAME_OVER, sole, reason, winners, scores)
+        )
+        raise GameEnded
+
     def _finish(self, winner: int, reason: str) -> NoReturn:
+        if self.INFO.returns is not None:
+            self._conclude([winner] if winner >= 0 else [], reason, False)
         self.over = True
         self.winner = winner
         self.reason = reason or ("draw" if winner < 0 else "")

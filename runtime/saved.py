@@ -277,6 +277,7 @@ class SavedStateCheck:
         self.info = info
         self.domains = {d.name: d for d in info.domains}
         self.players = 0  # the number of players, once checked
+        self.ends: list[int] = []  # where the log holds game-over lines
         self.quick: QuickTests = info.memo.get("saved state tests") or QuickTests(info)
         info.memo["saved state tests"] = self.quick
 
@@ -401,6 +402,7 @@ class SavedStateCheck:
         self.zones(d["piles"], d["cells"])
         self.variables(d["vars"], d["options"])
         self.log(d["log"])
+        self.outcome(over, d["winner"], d["log"])
         if "skip" in d:
             if not self.items("skip", d["skip"]):
                 self.fail("skip", "is written only while a scenario has phases to skip", d["skip"])
@@ -618,6 +620,21 @@ class SavedStateCheck:
         for i, line in enumerate(self.items("log", value)):
             if not fits(line, players):
                 self.log_line(f"log[{i}]", line)
+                if line[0] == GAME_OVER:
+                    self.ends.append(i)
+
+    def outcome(self, over: bool, winner: int, log: list[Any]) -> None:
+        """The game-over line is the last line of a game that is over, and names its winner; a
+        game with results has one (its returns are there)."""
+        for i in self.ends:
+            if not over or i != len(log) - 1:
+                self.fail(
+                    f"log[{i}]", "is a game-over line: it can only be the last line of a game that is over"
+                )
+        if over and self.ends and log[-1][1] != winner:
+            self.fail("winner", f"must be the winner the game-over line names ({log[-1][1]})", winner)
+        if over and not self.ends and self.info.returns is not None:
+            self.fail("log", "must end with the game-over line once the game is over (it holds the returns)")
 
     def log_line(self, field: str, value: object) -> None:
         """A line of the log: a text of the rules, or one of the engine's own (runtime/engine.py)."""
@@ -635,9 +652,32 @@ class SavedStateCheck:
             self.integer(f"{field}[2]", faces, 1)
             self.integer(f"{field}[1]", value, 1, faces)
         else:  # GAME_OVER
-            _, winner, reason = self.items(field, line, 3)
-            self.integer(f"{field}[1]", winner, -1, len(self.info.player_names) - 1)
-            self.text(f"{field}[2]", reason)
+            self.game_over_line(field, line)
+
+    def game_over_line(self, field: str, line: list[Any]) -> None:
+        """[GAME_OVER, winner or -1, reason], and after a shared win the winners, or in a game with
+        results the winners and the returns (runtime/engine.py)."""
+        results = self.info.returns is not None
+        if results:
+            self.items(field, line, 5)
+        elif len(line) not in (3, 4):
+            self.fail(field, f"must be a list of 3 or 4 items, not {len(line)}")
+        winner = self.integer(f"{field}[1]", line[1], -1, len(self.info.player_names) - 1)
+        self.text(f"{field}[2]", line[2])
+        if len(line) < 4:
+            return
+        winners = self.items(f"{field}[3]", line[3])
+        for j, p in enumerate(winners):
+            self.integer(f"{field}[3][{j}]", p, 0, self.players - 1)
+        if any(a >= b for a, b in zip(winners, winners[1:], strict=False)):
+            self.fail(f"{field}[3]", "must list the winners in increasing order, each once", winners)
+        if not results and len(winners) < 2:
+            self.fail(f"{field}[3]", "must list two winners or more (a shared win)", winners)
+        if winner != (winners[0] if len(winners) == 1 else -1):
+            self.fail(f"{field}[1]", "must be the one winner [3] lists, or -1", winner)
+        if results:
+            for j, v in enumerate(self.items(f"{field}[4]", line[4], self.players)):
+                self.integer(f"{field}[4][{j}]", v)
 
     def modifier(self, field: str, value: object) -> None:
         index, args, until = self.items(field, value, 3)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -202,3 +203,76 @@ def test_pettingzoo_renders_the_board() -> None:
 
 def _zone(state: runtime.GameState, name: str, owner: int) -> int:
     return next(i for i, z in enumerate(state.INFO.zones) if z.name == name and z.owner == owner)
+
+
+def test_a_spec_with_results_reports_its_returns() -> None:
+    """Chip Raid (tests/specs/results): OpenSpiel's utility, bounds and returns, and PettingZoo's
+    rewards, are the spec's results."""
+    from pettingzoo.test import api_test
+
+    from rulewright.spec_loader import load_spec
+    from runtime.adapters.openspiel import MCTSAgent
+    from tests.conftest import ROOT
+
+    folder = ROOT / "tests" / "specs" / "results"
+    game = pyspiel.load_game(openspiel.register(load_spec(folder)), {"seats": 4})
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-6.0, 6.0, 0.0)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    rnd = random.Random(3)
+    while not state.is_terminal():
+        state.apply_action(rnd.choice(state.legal_actions()))
+    assert state.returns() == state.engine.returns() and len(state.returns()) == 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env(load_spec(folder, {"seats": 3})), num_cycles=100)
+    e = env(load_spec(folder, {"seats": 3}))
+    e.reset(seed=5)
+    rewards, ranks = {}, {}
+    for agent in e.agent_iter():
+        _, reward, terminated, truncated, info = e.last()
+        if terminated:
+            rewards[agent], ranks[agent] = reward, info["rank"]
+        label = "2" if agent == "red" else "0"
+        e.step(None if terminated or truncated else e.unwrapped.state.string_to_action(label))
+    assert [rewards[a] for a in ("red", "blue", "green")] == e.unwrapped.state.returns() == [6.0, -6.0, 0.0]
+    assert [ranks[a] for a in ("red", "blue", "green")] == [1, 3, 2]
+    s = load_spec(folder, {"seats": 3}).new_initial_state(1)
+    bot = MCTSAgent(seed=1, simulations=10)
+    while not s.is_terminal():
+        s.apply_action(bot.choose(s))
+    assert sum(s.returns()) == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "utility", "total"),
+    [
+        ("general_sum", "GENERAL_SUM", None),
+        ("identical", "IDENTICAL", None),
+        ("constant_sum\n  sum: 4", "CONSTANT_SUM", 4.0),
+    ],
+)
+def test_openspiel_utility_follows_the_results_kind(
+    tmp_path: Path, kind: str, utility: str, total: float | None
+) -> None:
+    from compiler.driver import compile_spec
+    from rulewright.spec_loader import import_package
+    from runtime.game import Game
+
+    name = f"kind_{utility.lower()}"
+    (tmp_path / "game.yaml").write_text(
+        f"game: {name}\nplayers: {{names: [red, blue]}}\nstate:\n  points: {{type: int, per: player}}\n"
+        f"results:\n  returns: 'points[p]'\n  min: -3\n  max: 7\n  kind: {kind}\n"
+        "phases:\n  - name: main\n    do: |\n"
+        '      points[red] = choose number from 0 to 2 by red "points"\n      end game "done"\n',
+        encoding="utf-8",
+    )
+    result = compile_spec(tmp_path)
+    assert result.ok
+    module = import_package(result.files, name)
+    game = pyspiel.load_game(openspiel.register(Game(module.State, module.scenarios.SCENARIOS, None)))
+    assert game.get_type().utility == getattr(pyspiel.GameType.Utility, utility)
+    assert (game.min_utility(), game.max_utility()) == (-3.0, 7.0)
+    if total is not None:
+        assert game.utility_sum() == total

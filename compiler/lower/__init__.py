@@ -36,7 +36,7 @@ from compiler.lower.expressions import Unsupported
 from compiler.lower.flow import lower_flow
 from compiler.lower.recursion import NAMES_OUTSIDE_STRINGS, guard_recursion
 from compiler.lower.scenarios import lower_scenarios
-from compiler.lower.units import lower_units, rule_checks
+from compiler.lower.units import lower_units, results_facts, rule_checks
 from compiler.reads import Reads
 from compiler.resolve import Symbols
 from compiler.suspension import Stops
@@ -57,6 +57,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     units = lower_units(cx)
     flow = lower_flow(cx)
     invariants, evaluate = rule_checks(cx, units)
+    results = results_facts(cx, units)
     guard_recursion(units)
     cached, readers = cache_facts(cx)
     scenario_units, scenarios = lower_scenarios(cx)
@@ -76,6 +77,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
         texts=tuple(cx.texts.values()),  # the scenarios' too: a line their setup logs is the game's
         cached=cached,
         readers=readers,
+        results=results,
     )
     # the scenarios module is stale when a scenario file changes; the engine is not (its digest is
     # of the rule files alone, so a saved state or a log outlives an edit of a rulebook example)

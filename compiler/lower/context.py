@@ -55,6 +55,7 @@ class Context:
     never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)
+    shared_wins: bool = False  # some `end game winners` was lowered (units.results_facts)
 
     def begin_function(self, local_prefix: str) -> None:
         """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""

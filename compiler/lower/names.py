@@ -60,6 +60,7 @@ FIXED: Final = frozenset(
         "Setup",
         "setup",
         "evaluate",
+        "returns_of",
         "PLAYER_LABELS",
         "INFO",
         "INVARIANTS",

@@ -79,6 +79,9 @@ def lower_scenarios(cx: Context) -> tuple[Units, tuple[Scenario, ...]]:
                     winner=None if st.expect_winner is None else str(st.expect_winner.data),
                     seen={str(k.data): list(v) for k, v in st.expect_seen},
                     unseen={str(k.data): list(v) for k, v in st.expect_unseen},
+                    winners=None
+                    if st.expect_winners is None
+                    else tuple(str(v.data) for v in st.expect_winners),
                 )
             )
         entity = sym.entities

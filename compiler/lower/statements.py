@@ -84,9 +84,15 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
         case ir.Log():
             w.line(f"s.say({', '.join(text(cx, s.message.parts))})")
         case ir.EndGame():
-            winner = expr(cx, s.winner) if s.winner is not None else "-1"
             reason = string(cx, s.reason) if s.reason is not None else '""'
-            w.line(f"s.end_game({winner}, {reason})")
+            if s.how == "winners" and s.winner is not None:
+                cx.shared_wins = True
+                w.line(f"s.end_game_shared({expr(cx, s.winner)}, {reason})")
+            elif s.how == "returns":
+                w.line(f"s.end_game_by_returns({reason})")
+            else:
+                winner = expr(cx, s.winner) if s.winner is not None else "-1"
+                w.line(f"s.end_game({winner}, {reason})")
         case ir.Return():
             if in_frame:
                 w.line("s.pop()")

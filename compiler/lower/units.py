@@ -15,7 +15,7 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported, hoisting, python_type, value_type
 from compiler.lower.frames import Blocks, default_value
 from compiler.typesys import PLAYER
-from compiler.viewmodel import DispatchTable, FrameClass, Function, Param, Slot
+from compiler.viewmodel import DispatchTable, FrameClass, Function, Param, Results, Slot
 
 
 def origin(what: str, span: ir.Span) -> str:
@@ -202,6 +202,27 @@ def rule_checks(cx: Context, out: Units) -> tuple[list[tuple[str, str, str, str]
         )
         evaluate = "evaluate"
     return invariants, evaluate
+
+
+def results_facts(cx: Context, out: Units) -> Results | None:
+    """The spec's `results` (its returns as a function), or, for a game without them whose rules
+    may end in a shared win of k of its n players, the range of today's returns: the losers get
+    -k/(n-k) each, as low as -(n-1)."""
+    g = cx.sym.game
+    r = g.results
+    if r is None:
+        most = len(g.player_names)
+        return Results(None, "zero_sum", 1 - most, 1, 0) if cx.shared_wins and most > 2 else None
+    returns = None
+    if r.returns is not None and r.returns.expr is not None:
+        # read once, when the game is over; not a rule: no coverage point
+        out.functions.append(
+            expression_function(
+                cx, "returns_of", "results.returns", r.returns, (Param("l_p", "int"),), "int", []
+            )
+        )
+        returns = "returns_of"
+    return Results(returns, r.kind, r.low, r.high, r.total)
 
 
 def _written(cx: Context, tname: str, fname: str) -> Iterator[tuple[str, ir.Code | None, int]]:

@@ -9,7 +9,8 @@ The engine draws its own dice and shuffles from a seeded generator that is part 
 the games are SAMPLED_STOCHASTIC: no chance nodes, the outcomes sampled inside a move. (They are
 not DETERMINISTIC: two fresh games are dealt differently.) The game parameter `seed` (default 0)
 seeds the first fresh game; the k-th fresh game a Game object makes uses seed + k. The spec's
-options are game parameters too. A game with hidden zones, private variables, secret choices or
+options are game parameters too. The returns are the engine's: a spec's `results` (its kind
+the utility type, its min and max the utilities' bounds), or +1 to the winners, zero-sum. A game with hidden zones, private variables, secret choices or
 dice (the generator counts as hidden) is IMPERFECT_INFORMATION. Observation strings and tensors
 come from the engine's per-player observation, which hides what the player cannot see. The
 information state string adds the player's own log: perfect recall of what they were told.
@@ -54,6 +55,20 @@ def _player_range(game: Game) -> tuple[int, int]:
     return min(choices), max(choices)
 
 
+UTILITY = {
+    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+    "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+    "identical": pyspiel.GameType.Utility.IDENTICAL,
+    "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+}
+
+
+def utility_sum(game: Game) -> float | None:
+    """What the returns add up to: for zero_sum and constant_sum games; None for the others."""
+    info = game.info
+    return float(info.utility_sum) if info.utility in ("zero_sum", "constant_sum") else None
+
+
 def game_type(game: Game) -> pyspiel.GameType:
     """The pyspiel GameType of a compiled game (its options become game parameters)."""
     lo, hi = _player_range(game)
@@ -67,7 +82,7 @@ def game_type(game: Game) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION
         if _imperfect(game)
         else pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=UTILITY[game.info.utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=hi,
         min_num_players=lo,
@@ -133,9 +148,9 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=self.rw.num_distinct_actions(),
             max_chance_outcomes=0,
             num_players=self.rw.num_players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
+            min_utility=float(self.rw.info.utility_range[0]),
+            max_utility=float(self.rw.info.utility_range[1]),
+            utility_sum=utility_sum(self.rw),
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(game_type(self.rw), info, dict(params, seed=self.seed))
@@ -276,7 +291,12 @@ class MCTSAgent:
             game = pyspiel.load_game(register(state.INFO.name), dict(state.options))
             rs = np.random.RandomState(self.seed % 2**32)
             evaluator = EngineRollouts(self.rollouts, self.seed)
-            bot = mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator, random_state=rs, solve=False)
+            # UCT adds returns to an exploration term: returns of up to +-S (results.min and max)
+            # weigh as +-1 would when the term is S times larger
+            scale = max(1, *(abs(v) for v in state.INFO.utility_range))
+            bot = mcts.MCTSBot(
+                game, self.uct_c * scale, self.simulations, evaluator, random_state=rs, solve=False
+            )
             self._bots[key] = (game, bot)
         game, bot = self._bots[key]
         root = determinize(state, state.current_player(), self.rng)

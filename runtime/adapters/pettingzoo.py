@@ -123,10 +123,11 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         self.state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
         if self.state.is_terminal():
-            for a, r in zip(self.possible_agents, self.state.returns(), strict=True):
-                self.rewards[a] = r
+            ranks = self.state.ranking()
+            for i, (a, r) in enumerate(zip(self.possible_agents, self.state.returns(), strict=True)):
+                self.rewards[a] = r  # the real returns: a spec's `results`, or +1 to the winners
                 self.terminations[a] = True
-                self.infos[a] = {"reason": self.state.reason}
+                self.infos[a] = {"reason": self.state.reason, "rank": ranks[i]}
         self._select()
         self._accumulate_rewards()
         if self.render_mode == "human":
