@@ -659,7 +659,7 @@ class ZoneDecl:
     of: TypeRef
     per: tuple[TypeRef, ...]  # its index types: one instance per index tuple (`hand[p]`)
     kind: str  # "pile" or "grid"
-    visibility: str  # "public", "owner" or "hidden"
+    visibility: str  # "public", "owner", "others" (all but the owner) or "hidden"
     radius: int
     span: Span
 

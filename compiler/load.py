@@ -1054,6 +1054,10 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     )
 
 
+# who sees a zone's contents: everyone, its owner, every player but its owner, nobody
+ZONE_VISIBILITIES = ("public", "owner", "others", "hidden")
+
+
 def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
     d = r.keys(v, f"zone '{k.value}'", ("of", "per", "kind", "visibility", "radius", "doc"), ("of",))
     per: tuple[ir.TypeRef, ...] = ()
@@ -1065,7 +1069,7 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
     if kind not in ("pile", "grid"):
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.zone_kind(kind))
     vis = r.text(d.get("visibility"), "visibility", "public")
-    if vis not in ("public", "owner", "hidden"):
+    if vis not in ZONE_VISIBILITIES:
         r.sink.error(
             codes.WRONG_VALUE_TYPE,
             r.span(d["visibility"]),

@@ -323,7 +323,7 @@ def zone_kind(kind: str) -> str:
 
 
 def zone_visibility(vis: str) -> str:
-    return f"zone visibility is 'public', 'owner' or 'hidden', not '{vis}'"
+    return f"zone visibility is 'public', 'owner', 'others' or 'hidden', not '{vis}'"
 
 
 def results_kind(kind: str, hint: str) -> str:
@@ -571,7 +571,11 @@ def zone_holds(t: object) -> str:
     return f"a zone holds components, not {t}"
 
 
-OWNER_ZONE_NOT_PER_PLAYER: Final = "an 'owner'-visible zone needs a player index ('per: player' or 'per: [T, player]'): the player is its owner"
+def zone_not_per_player(vis: str) -> str:
+    return (
+        f"an '{vis}'-visible zone needs a player index ('per: player' or 'per: [T, player]'): "
+        "the player is its owner"
+    )
 
 
 def bad_game_name(name: str) -> str:
@@ -976,6 +980,19 @@ def leaky_options(places: str, verb: str) -> str:
     )
 
 
+def leaky_own_cards(zone: str) -> str:
+    return (
+        f"the options of this decision are cards of the chooser's own zone '{zone}', which they "
+        "may not see: the options offered to them would name the cards"
+    )
+
+
+OWN_CARDS_NOTE: Final = (
+    "let them choose a position instead (`choose number from 1 to len(...)`), and show the card "
+    "when it leaves the zone"
+)
+
+
 LEAKY_OPTIONS_NOTE: Final = (
     "nothing after the decision shows the chosen value to every player (a move to a public "
     "zone, `reveal`, or a log line naming it)"
@@ -1006,7 +1023,10 @@ def zone_value_may_be_hidden(t: str) -> str:
 
 
 def zone_hidden(name: str, visibility: str, where: Span) -> str:
-    who = "nobody sees its cards" if visibility == "hidden" else "only its owner sees its cards"
+    who = {
+        "hidden": "nobody sees its cards",
+        "others": "its owner does not see its cards",
+    }.get(visibility, "only its owner sees its cards")
     return f"zone '{name}': {who} (visibility: {visibility}, declared at {where})"
 
 

@@ -404,8 +404,8 @@ def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
         if held.kind not in ("entity", "any") or held == PLAYER:
             sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
         per = _zone_per(sym, z, sink)
-        if z.visibility == "owner" and PLAYER not in per:
-            sink.error(codes.TYPE_MISMATCH, z.span, messages.OWNER_ZONE_NOT_PER_PLAYER)
+        if z.visibility in ("owner", "others") and PLAYER not in per:
+            sink.error(codes.TYPE_MISMATCH, z.span, messages.zone_not_per_player(z.visibility))
         if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
             sym.zone_per[z.name] = per

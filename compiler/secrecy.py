@@ -5,9 +5,9 @@ The runtime logs each answer as `Germany chooses Night Attack 3 (prompt)`, to ev
 the decision is `secretly`. That line leaks a hidden card in two ways, and both are errors here
 (code `leaky-decision`), at the decision:
 
-1. Its options are hidden: they come from a zone some player cannot see (an `owner` or `hidden`
-   zone, or an owner-only variable), directly or through a filter, a comprehension, `top`, a local,
-   a function or a procedure parameter, or are components tested to be `in` such a zone; and
+1. Its options are hidden: they come from a zone some player cannot see (an `owner`, `others` or
+   `hidden` zone, or an owner-only variable), directly or through a filter, a comprehension, `top`,
+   a local, a function or a procedure parameter, or are components tested to be `in` such a zone; and
    nothing after the decision shows the chosen value to every player anyway (a move to a public
    zone, a place on a public grid, `reveal`, a log line or end-of-game reason naming it, or a
    procedure that does one of these with it).
@@ -418,21 +418,45 @@ class Secrecy:
 
     def hidden_from_someone(self, a: Hidden, b: Hidden) -> bool:
         """Is there a player who sees neither place? A `hidden` zone is seen by nobody, an owner
-        zone or variable by its owner only; two owners may be two players."""
+        zone or variable by its owner only, an `others` zone by all but its owner; two owners may
+        be two players."""
         if a.kind == "param" or b.kind == "param":
             return False
-        owners = [h for h in (a, b) if not (h.kind == "zone" and self.zones[h.name].visibility == "hidden")]
+        owners = [h for h in (a, b) if self.seen_as(h) != "hidden"]
         if len(owners) < 2:
             return True
         same = owners[0].owner is not None and owners[0].owner == owners[1].owner
+        kinds = {self.seen_as(h) for h in owners}
+        if kinds == {"others"}:  # its owner alone sees neither, if both are one player's
+            return same
+        if "others" in kinds:  # the owner of the `others` zone, unless it owns the other place too
+            return not same
         return same or self.sym.max_players >= 3
+
+    def seen_as(self, h: Hidden) -> str:
+        """A hidden place's visibility (an owner-only variable counts as an `owner` zone)."""
+        return self.zones[h.name].visibility if h.kind == "zone" else "owner"
 
     # ---- the verdict --------------------------------------------------------------------------
     def judge(self, site: _Site) -> None:
         d = site.choose
-        if d is None or d.secret or d.public:
+        if d is None or d.public:
             return
         verb = ("optionally " if d.optional else "") + "choose"
+        chooser = _shape(d.player) if d.player is not None else None
+        own = sorted(h.name for h in site.came_from if self.seen_as(h) == "others" and h.owner == chooser)
+        if own:  # the options offered, even secretly, name the cards their chooser may not see
+            z = self.zones[own[0]]
+            self.sink.error(
+                codes.LEAKY_DECISION,
+                d.span,
+                messages.leaky_own_cards(own[0]),
+                messages.zone_hidden(z.name, z.visibility, z.span),
+                messages.OWN_CARDS_NOTE,
+            )
+            return
+        if d.secret:
+            return
         public_note = messages.publicly_note(verb)
         hidden = sorted(site.came_from, key=lambda h: (h.kind, h.name))
         if hidden and not site.published:
@@ -633,8 +657,8 @@ class _Flow:
 
 def find_board_leaks(sym: Symbols, ann: Annotations, sink: Sink) -> None:
     """Report every expression of the board that reads what some player may not see (code
-    `board-shows-hidden`): the contents of an `owner` or `hidden` zone, or an owner-only variable,
-    directly or through the functions and component fields it calls. The board is drawn alike
+    `board-shows-hidden`): the contents of an `owner`, `others` or `hidden` zone, or an owner-only
+    variable, directly or through the functions and component fields it calls. The board is drawn alike
     for every player, so it shows only public things; a zone's size is public (`len(zone)`), as
     every observation holds it. Player-only zones are drawn from each player's observation."""
     board = sym.game.board

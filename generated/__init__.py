@@ -4,6 +4,7 @@
 GAMES: tuple[str, ...] = (
     "channel_tunnel",
     "guerra_fronteriza",
+    "hanabi",
     "iron_curtain",
     "lost_cities",
     "twilight_struggle",

@@ -429,7 +429,7 @@ def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView
         if z.kind == "grid" or (wanted and z.name not in order) or z.owner >= state.num_players:
             continue
         key = z.key(info.player_names)
-        seen = player is None or z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
+        seen = player is None or z.seen_by(player)
         shown: tuple[CardView, ...] | None = None
         if seen:
             tname = info.type_names[z.type_index]

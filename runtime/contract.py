@@ -121,16 +121,16 @@ def check_returns(state: GameState) -> None:
 
 def determinize(state: GameState, player: int, rnd: random.Random) -> GameState:
     """A copy of `state` with what `player` cannot see dealt afresh: the components of the
-    hidden zones (and other players' own zones) reshuffled among those zones, each keeping its
-    size, and the random generator reseeded. For search bots that must not peek, and for the
+    zones whose contents it cannot see (hidden zones, other players' `owner` zones, its own
+    `others` zones) reshuffled among those zones, each keeping its size, and the random generator
+    reseeded. For search bots that must not peek, and for the
     observation check. (It does not condition on what the log revealed earlier.)"""
     info = state.INFO
     twin = state.clone()
     twin.rng.state ^= rnd.getrandbits(63) | 1
     by_type: dict[int, list[int]] = defaultdict(list)
     for zi, z in enumerate(info.zones):
-        hidden = z.visibility == "hidden" or (z.visibility == "owner" and z.owner != player)
-        if hidden and z.kind == "pile":
+        if not z.seen_by(player) and z.kind == "pile":
             by_type[z.type_index].append(zi)
     zones = twin.z
     for t, zis in by_type.items():

@@ -49,7 +49,7 @@ class ZoneInfo:
     type_index: int
     kind: str  # "pile" or "grid"
     owner: int  # -1 for shared zones
-    visibility: str  # "public", "owner", "hidden"
+    visibility: str  # "public", "owner", "others" (every player but the owner), "hidden"
     label: str = ""  # an instance of a zone with indices besides a player: `expedition[red,Alice]`
 
     def key(self, player_names: Sequence[str]) -> str:
@@ -57,6 +57,15 @@ class ZoneInfo:
         if self.label:
             return self.label
         return self.name if self.owner < 0 else f"{self.name}[{player_names[self.owner]}]"
+
+    def seen_by(self, player: int) -> bool:
+        """Does `player` see what is in this zone (and not only how many)?"""
+        vis = self.visibility
+        if vis == "public":
+            return True
+        if vis == "owner":
+            return self.owner == player
+        return vis == "others" and self.owner != player
 
 
 @dataclass(frozen=True)
@@ -1011,8 +1020,7 @@ class GameState:
         for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
             labels = info.type_labels[zinfo.type_index]
             key = zinfo.key(info.player_names)
-            visible = zinfo.visibility == "public" or (zinfo.visibility == "owner" and zinfo.owner == player)
-            if not visible:
+            if not zinfo.seen_by(player):
                 zones[key] = {"count": len(pile)}
             elif zinfo.kind == "grid" and info.type_kinds and info.kinds_of(zinfo.type_index):
                 # copies share a label: each kind's cells, in cell order

@@ -163,6 +163,7 @@ GAMES = [
     ("guerra_fronteriza", {"operation": 2}),
     ("guerra_fronteriza", {"operation": 4}),
     ("channel_tunnel", {"agenda": True}),
+    ("hanabi", {"seats": 5}),
     ("lost_cities", None),
 ]
 

@@ -77,7 +77,8 @@ def test_a_look_reaches_only_the_player_who_looks(
 # four players). Lines of an explicit `reveal` or `show` are the rules' own choice and are skipped.
 
 # (game, options, seeds): four-player Guerra Fronteriza, where the research pile is secret, at
-# every player count, and two-player games of the others
+# every player count, two-player games of the others, and Hanabi, where a hand is hidden from its
+# holder alone
 WHOLE_GAMES = [
     ("guerra_fronteriza", {"operation": 4}, (0, 1, 2, 3)),
     ("guerra_fronteriza", {"operation": 3}, (0, 1)),
@@ -85,6 +86,7 @@ WHOLE_GAMES = [
     ("twilight_struggle", {}, (0, 1)),
     ("iron_curtain", {}, (0, 1, 2)),
     ("channel_tunnel", {}, (0, 1)),
+    ("hanabi", {"seats": 3}, (0, 1)),
     ("lost_cities", {}, (0, 1)),
 ]
 MAX_DECISIONS = 5_000
@@ -119,8 +121,7 @@ def _copies_in_sight(state: GameState, player: int) -> set[Component]:
 
 
 def _visible(state: GameState, zone: int, player: int) -> bool:
-    z = state.INFO.zones[zone]
-    return z.visibility == "public" or (z.visibility == "owner" and z.owner == player)
+    return state.INFO.zones[zone].seen_by(player)
 
 
 def _named(label: str, line: str) -> bool:

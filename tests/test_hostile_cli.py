@@ -28,7 +28,7 @@ from rulewright import cli
 from rulewright.gamelog import SEED_LIMIT
 from tests.conftest import ROOT
 
-GAMES = "channel_tunnel, guerra_fronteriza, iron_curtain, lost_cities, twilight_struggle"
+GAMES = "channel_tunnel, guerra_fronteriza, hanabi, iron_curtain, lost_cities, twilight_struggle"
 
 
 @dataclass(frozen=True)

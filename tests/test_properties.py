@@ -169,9 +169,8 @@ def test_observation_hides_what_a_player_may_not_see(name: str) -> None:
         zones = obs["zones"]
         assert isinstance(zones, dict)
         for z in info.zones:
-            key = z.name if z.owner < 0 else f"{z.name}[{info.player_names[z.owner]}]"
-            hidden = z.visibility == "hidden" or (z.visibility == "owner" and z.owner != player)
-            if hidden:
+            key = z.key(info.player_names)
+            if not z.seen_by(player):
                 assert zones[key] == {"count": len(state.z.piles[info.zones.index(z)])}
         if "decision" in obs:
             assert state.current_player() == player
