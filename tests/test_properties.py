@@ -28,7 +28,8 @@ MAX_DECISIONS = 5_000
 # Twilight Struggle game has ~300 decisions against Iron Curtain's ~80.
 EXAMPLES = {name: (6, 60) for name in LONG_GAMES} | {
     "twilight_struggle": (6, 40),
-    "lost_cities": (4, 40),  # ~450 decisions a round under random play (draws from the discards), 1 to 3 rounds
+    # ~450 decisions a round under random play (it draws from the discard piles), 1 to 3 rounds
+    "lost_cities": (4, 40),
 }  # (full contract, invariants only)
 DEFAULT_EXAMPLES = (25, 150)
 
