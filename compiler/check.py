@@ -962,6 +962,8 @@ class Checker:
             return Binding("player", n, PLAYER)
         if n in sym.entity_types:
             return Binding("all", n, list_of(Type("entity", n)))
+        if n in sym.enums:
+            return Binding("values", n, list_of(Type("enum", n)))
         if n == "players":
             return Binding("players", n, list_of(PLAYER))
         if n == "num_players":

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1043,6 +1044,7 @@ class SimulationTally:
     lengths: int = 0
     returns: list[float] = field(default_factory=list)  # each seat's returns, added up
     places: list[list[int]] = field(default_factory=list)  # [seat][rank - 1]: how many games
+    team: Counter[float] = field(default_factory=Counter)  # a cooperative game's scores: how many games each
 
     def add(
         self,
@@ -1068,6 +1070,8 @@ class SimulationTally:
             for p in range(n):
                 self.returns[p] += returns[p]
                 self.places[p][ranks[p] - 1] += 1
+            if len(set(returns)) == 1:
+                self.team[returns[0]] += 1
 
 
 MAX_SETTINGS = 16  # option settings one `simulate --vary` plays
@@ -1297,13 +1301,16 @@ def _print_simulation(
         f"{escaped(game.title)}{setting}: {played}, seeds {args.seed}..{args.seed + n - 1}, {_agents_text(args)}{native}"
     )
     width = max(10, *(len(names[p]) for p in range(game.num_players)))
-    for p in range(game.num_players):
-        print(f"  {names[p]:<{width}} wins {tally.wins[p]:>6}  ({100 * tally.wins[p] / n:5.1f}%)")
-    print(f"  {'draws':<{width}}      {tally.draws:>6}  ({100 * tally.draws / n:5.1f}%)")
-    if tally.shared:
-        print(f"  {'shared':<{width}} wins {tally.shared:>6}  ({100 * tally.shared / n:5.1f}%)")
-    if (game.info.returns is not None or tally.shared) and tally.returns:
-        _print_returns(names[: game.num_players], tally, width)
+    if game.info.returns is not None and game.info.utility == "identical" and tally.team:
+        _print_team(tally, width)  # a cooperative game: one score for everyone, no winner
+    else:
+        for p in range(game.num_players):
+            print(f"  {names[p]:<{width}} wins {tally.wins[p]:>6}  ({100 * tally.wins[p] / n:5.1f}%)")
+        print(f"  {'draws':<{width}}      {tally.draws:>6}  ({100 * tally.draws / n:5.1f}%)")
+        if tally.shared:
+            print(f"  {'shared':<{width}} wins {tally.shared:>6}  ({100 * tally.shared / n:5.1f}%)")
+        if (game.info.returns is not None or tally.shared) and tally.returns:
+            _print_returns(names[: game.num_players], tally, width)
     if len(tally.by_agent) > 1:
         for kind, won in tally.by_agent.items():
             print(f"  agent {kind:<10} wins {won:>6}  ({100 * won / n:5.1f}%)")
@@ -1324,6 +1331,22 @@ def _print_returns(names: Sequence[str], tally: SimulationTally, width: int) -> 
     for p in range(seats):
         shares = "".join(f"  {100 * tally.places[p][k] / n:5.1f}%" for k in range(seats))
         print(f"  {names[p]:<{width}} {tally.returns[p] / n:>+11.2f}{shares}")
+
+
+def _print_team(tally: SimulationTally, width: int) -> None:
+    """A cooperative game's (results kind `identical`) score, which every player gets: its mean,
+    its range and quartiles, and the share of games at the highest score seen."""
+    scores = sorted(tally.team.elements())
+    n = len(scores)
+
+    def at(q: float) -> str:
+        return f"{scores[min(n - 1, int(q * n))]:g}"
+
+    best = scores[-1]
+    quartiles = f"{at(0.25)} / {at(0.5)} / {at(0.75)}"
+    print(f"  {'team score':<{width}}  mean {sum(scores) / n:.2f}, every player's return")
+    print(f"  {'':<{width}}  lowest {scores[0]:g}, quartiles {quartiles}, highest {best:g}")
+    print(f"  {'':<{width}}  {tally.team[best]} game(s) ({100 * tally.team[best] / n:.1f}%) reach {best:g}")
 
 
 def _ordinal(k: int) -> str:

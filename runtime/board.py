@@ -441,12 +441,17 @@ def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView
 
 
 def counted_cards(cards: Sequence[CardView]) -> tuple[CardView, ...]:
-    """Cards that look the same (copies of one kind, showing the same value and text) as one card
-    with their count, in the order of their first appearance: `Copper x3, Estate x2`."""
-    counts: dict[CardView, int] = {}
+    """Cards that look the same (copies of one kind, showing the same value and text) and lie next
+    to each other in the zone as one card with their count: `Copper x3, Estate x2`. Only neighbours
+    are counted, so a zone's order still shows: a hand read by position (`Green 2, Red 1, Green 2`)
+    keeps each card in its place."""
+    runs: list[tuple[CardView, int]] = []
     for c in cards:
-        counts[c] = counts.get(c, 0) + 1
-    return tuple(replace(c, count=n) if n > 1 else c for c, n in counts.items())
+        if runs and runs[-1][0] == c:
+            runs[-1] = (c, runs[-1][1] + 1)
+        else:
+            runs.append((c, 1))
+    return tuple(replace(c, count=n) if n > 1 else c for c, n in runs)
 
 
 def card_view(state: GameState, how: Cards | None, t: int, e: int) -> CardView:

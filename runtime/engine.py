@@ -304,7 +304,11 @@ class GameInfo:
         return f"{names[0]} wins" if names else "a draw"
 
     def outcome_text(self, winners: Sequence[int], reason: str, returns: Sequence[int] | None) -> str:
-        """The GAME_OVER line of a shared win, or of a game with results (with the returns)."""
+        """The GAME_OVER line of a shared win, or of a game with results (with the returns). A game
+        whose players all get the same return (results kind `identical`: a team) says so, rather than
+        calling it a draw."""
+        if returns is not None and self.utility == "identical" and len(set(returns)) == 1:
+            return f"Game over: every player scores {returns[0]}" + (f" ({reason})" if reason else "")
         text = f"Game over: {self.result(winners)}" + (f" ({reason})" if reason else "")
         if returns is not None:
             text += "; returns: " + ", ".join(f"{self.player_names[p]} {v}" for p, v in enumerate(returns))

@@ -361,3 +361,33 @@ def test_a_play_log_keeps_an_enum_option_by_name_and_replays(
     assert "-o pace=brisk  (speed, one of brisk, slow): brisk: 2 rounds, slow: 4" in capsys.readouterr().out
     assert main(["play", "enums", "-o", "pace=glacial", "--agents", "random,random"]) == 2
     assert "option 'pace' must be one of brisk, slow, not 'glacial'" in capsys.readouterr().err
+
+
+def test_an_enums_name_is_the_list_of_its_values(tmp_path: Path) -> None:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        """
+game: probe
+players: {names: [red, blue]}
+enums:
+  colour: {values: [white, green, gold], labels: [White, Green, Gold]}
+state:
+  seen: int
+phases:
+  - name: main
+    do: |
+      for k in colour { seen += 1 }
+      let k = choose from filter(x in colour where x != green) by red "colour"
+      log "{len(colour)} {colour} {k in colour} {[x for x in colour where x != k]}"
+      end game draw
+""",
+        encoding="utf-8",
+    )
+    result = compile_spec(folder)
+    assert result.ok, render_all(result.diagnostics)
+    m = import_package(result.files, "probe")
+    s = Game(m.State, m.scenarios.SCENARIOS).new_initial_state(1)
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["White", "Gold"]
+    s.apply_action(s.string_to_action("Gold"))
+    assert "3 White, Green, Gold yes White, Green" in s.log()

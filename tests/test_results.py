@@ -339,6 +339,11 @@ def test_simulate_and_play_report_the_returns(capsys: pytest.CaptureFixture[str]
     assert main(["simulate", "iron_curtain", "-n", "3"]) == 0
     out = capsys.readouterr().out
     assert "mean return" not in out and "shared" not in out
+    # a cooperative game (kind identical): one team score, no winners, draws or places
+    assert main(["simulate", "hanabi", "-n", "4", "--agents", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "  team score  mean " in out and "every player's return" in out and "quartiles" in out
+    assert "wins" not in out and "draws" not in out and "1st" not in out
     log = tmp_path / "game.json"
     assert main(["play", folder, "--seed", "2", "--log", str(log)]) == 0
     out = capsys.readouterr().out

@@ -206,7 +206,7 @@ def iterable(cx: Context, e: ir.Expr) -> str:
     if isinstance(e, ir.Call) and e.func == "range" and e.func not in cx.sym.functions:
         return f"range({expr(cx, e.args[0])}, {expr(cx, e.args[1])})"
     b = cx.ann.names.get(id(e)) if isinstance(e, ir.Name) else None
-    if b is not None and b.kind in ("all", "players"):
+    if b is not None and b.kind in ("all", "values", "players"):
         return f"range({size(cx, e)})"
     return expr(cx, e)
 
@@ -216,6 +216,8 @@ def size(cx: Context, e: ir.Expr) -> str | None:
     b = cx.ann.names.get(id(e)) if isinstance(e, ir.Name) else None
     if b is not None and b.kind == "all":
         return str(len(cx.sym.entity_types[b.target].ids))
+    if b is not None and b.kind == "values":
+        return str(len(cx.sym.enums[b.target]))
     if b is not None and b.kind == "players":
         return "s.num_players"
     return None
@@ -384,6 +386,8 @@ def name(cx: Context, e: ir.Name) -> str:
             return cx.names.claim("player", b.target)
         case "all":
             return f"list(range({len(cx.sym.entity_types[b.target].ids)}))"
+        case "values":
+            return f"list(range({len(cx.sym.enums[b.target])}))"
         case "players":
             return "list(range(s.num_players))"
         case "num_players":
