@@ -28,7 +28,7 @@ from rulewright import cli
 from rulewright.gamelog import SEED_LIMIT
 from tests.conftest import ROOT
 
-GAMES = "channel_tunnel, guerra_fronteriza, hanabi, iron_curtain, lost_cities, twilight_struggle"
+GAMES = ", ".join(sorted(p.name for p in (ROOT / "specs").iterdir() if (p / "game.yaml").is_file()))
 
 
 @dataclass(frozen=True)

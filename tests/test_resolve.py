@@ -35,5 +35,11 @@ def test_every_written_initial_value_is_converted_once(folder: Path) -> None:
         value = sym.initial_values[name]
         if t.kind == "entity":  # a player or a component, as its index
             assert isinstance(value, int) and not isinstance(value, bool)
+        elif t.kind == "list" and t.elem is not None and t.elem.kind in ("entity", "enum"):
+            # each item as its index: the list's values in declaration order of their type
+            assert isinstance(value, list) and all(type(v) is int for v in value)
+            assert len(value) == len(sv.initial.data)
+        elif t.kind == "enum":
+            assert type(value) is int
         else:
             assert value == sv.initial.data
