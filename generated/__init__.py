@@ -6,5 +6,6 @@ GAMES: tuple[str, ...] = (
     "guerra_fronteriza",
     "hanabi",
     "iron_curtain",
+    "lost_cities",
     "twilight_struggle",
 )

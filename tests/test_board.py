@@ -164,6 +164,7 @@ GAMES = [
     ("guerra_fronteriza", {"operation": 4}),
     ("channel_tunnel", {"agenda": True}),
     ("hanabi", {"seats": 5}),
+    ("lost_cities", None),
 ]
 
 

@@ -50,7 +50,13 @@ FLAGS = (
 CAP = 60  # steps shown of a long game
 
 # the games, each with a seed whose random game is long enough to step through
-GAMES = {"iron_curtain": 1, "twilight_struggle": 20, "guerra_fronteriza": 1, "channel_tunnel": 1}
+GAMES = {
+    "iron_curtain": 1,
+    "twilight_struggle": 20,
+    "guerra_fronteriza": 1,
+    "channel_tunnel": 1,
+    "lost_cities": 1,
+}
 
 # Everything the page shows, read in one call.
 READ_PAGE = """

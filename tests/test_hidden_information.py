@@ -87,6 +87,7 @@ WHOLE_GAMES = [
     ("iron_curtain", {}, (0, 1, 2)),
     ("channel_tunnel", {}, (0, 1)),
     ("hanabi", {"seats": 3}, (0, 1)),
+    ("lost_cities", {}, (0, 1)),
 ]
 MAX_DECISIONS = 5_000
 # lines the rules write on purpose to show a card: `reveal` (to all) and `show` (to one player)
@@ -106,6 +107,17 @@ def _hidden_from(state: GameState, player: int) -> dict[Component, str]:
             where = z.name if z.owner < 0 else f"{z.name}[{info.player_names[z.owner]}]"
             out.update(((z.type_index, e), where) for e in pile)
     return out
+
+
+def _copies_in_sight(state: GameState, player: int) -> set[Component]:
+    """The components of types with copies that `player` sees now."""
+    info = state.INFO
+    return {
+        (info.zones[zi].type_index, e)
+        for zi, pile in enumerate(state.z.piles)
+        if info.kinds_of(info.zones[zi].type_index) and _visible(state, zi, player)
+        for e in pile
+    }
 
 
 def _visible(state: GameState, zone: int, player: int) -> bool:
@@ -147,6 +159,7 @@ def leaks(state: GameState, seed: int, moves: list[tuple[int, int, int]]) -> lis
         if state.is_terminal():
             break
         before = [_hidden_from(state, q) for q in players]
+        in_sight = [_copies_in_sight(state, q) for q in players]
         seen = len(state.lines)
         actor = state.current_player()
         moves.clear()
@@ -169,6 +182,9 @@ def leaks(state: GameState, seed: int, moves: list[tuple[int, int, int]]) -> lis
             (q, info.type_labels[t][e]) for t, e, zone in moves for q in players if _visible(state, zone, q)
         }
         pending = [x for x in pending if (x[0], info.type_labels[x[1][0]][x[1][1]]) not in shown]
+        # a copy the reader saw taken (from a discard pile into a hand) is the copy its line names
+        taken = {(q, info.type_labels[t][e]) for t, e, _ in moves for q in players if (t, e) in in_sight[q]}
+        pending = [x for x in pending if (x[0], info.type_labels[x[1][0]][x[1][1]]) not in taken]
         # a card named while the same player goes on deciding (`card to play`, then `where`) may
         # still be on its way to the table: judge when the turn passes
         if state.is_terminal() or state.current_player() != actor:
