@@ -192,6 +192,10 @@ class Checker:
         self.rnd = rnd
         self.full = full
         self._json: tuple[GameState, str] | None = None  # the last state checked, serialised
+        # the log of the last state loaded (its JSON, from `,"log":[` on) and how many lines it has:
+        # a log only grows, so the next state's log starts with it, and those lines are not checked
+        # again (saved.load_state's known_lines); the prefix is compared, never assumed
+        self._log: tuple[str, int] = ("", 0)
 
     def step(self, state: GameState, action: int) -> GameState:
         """Apply `action` to `state`, checked; returns the state to go on with."""
@@ -210,7 +214,8 @@ class Checker:
         if state.to_json() != before:
             raise Violation("contract", "clone independence", "playing on a clone changed the original")
         # its invariants held at the end of the last step: loading does not evaluate them again
-        restored = load_state(type(state), before, invariants=not checked)
+        restored = load_state(type(state), before, invariants=not checked, known_lines=self._known(before))
+        self._log = (before[before.rfind(',"log":[') :], len(restored.lines))
         if restored.to_json() != before:
             raise Violation("contract", "JSON round-trip", "a restored state serialises differently")
         if restored.legal_actions() != legal:
@@ -229,6 +234,17 @@ class Checker:
         check_returns(state)
         check_observations(state, self.rnd)
         return state
+
+    def _known(self, text: str) -> int:
+        """How many lines of the log of `text` the last load accepted: its log's lines, when
+        `text`'s log begins with them, else none. (A JSON string escapes its quotes, so `,"log":[`
+        is the log's key, and the log comes last: GameState.to_json.)"""
+        old, lines = self._log
+        if not lines:
+            return 0
+        log = text[text.rfind(',"log":[') :]
+        head = old[:-2]  # without the closing `]}`
+        return lines if log.startswith(head) and log[len(head) : len(head) + 1] in (",", "]") else 0
 
 
 def _untraced(state: GameState, action: int) -> None:

@@ -134,14 +134,21 @@ State = TypeVar("State", bound=GameState)
 
 
 def load_state(
-    state_cls: type[State], text: object, max_chars: int = MAX_SAVED_STATE_CHARS, invariants: bool = True
+    state_cls: type[State],
+    text: object,
+    max_chars: int = MAX_SAVED_STATE_CHARS,
+    invariants: bool = True,
+    known_lines: int = 0,
 ) -> State:
     """A state `GameState.to_json` saved, as a state of the engine `state_cls`. Every field is
     checked against that engine first, then the spec's invariants against the state: a
     SavedStateError, a ValueError, names the first wrong one (and no state is returned).
-    `invariants=False` only for the JSON of a state whose invariants were just checked (the
-    contract's round trip, runtime/contract.py): they cost as much as the rest of a load."""
-    state = state_cls._restore(read_saved_state(text, state_cls.INFO, max_chars))
+    `invariants=False` only for the JSON of a state whose invariants were just checked, and
+    `known_lines` only when the first that many lines of the log are, byte for byte, lines an
+    earlier load of this game accepted: both for the contract's round trip (runtime/contract.py),
+    which loads a game's state after every step, so that a step costs what it adds, not what the
+    game has logged so far."""
+    state = state_cls._restore(read_saved_state(text, state_cls.INFO, max_chars, known_lines))
     if invariants:
         refuse_broken_invariants(state)
     return state
@@ -174,11 +181,13 @@ def refuse_broken_invariants(state: GameState) -> None:
         kept.clear()
 
 
-def read_saved_state(text: object, info: GameInfo, max_chars: int = MAX_SAVED_STATE_CHARS) -> dict[str, Any]:
-    """The fields of a saved state of the game `info` describes, every one checked; raises
-    SavedStateError for the first wrong one."""
+def read_saved_state(
+    text: object, info: GameInfo, max_chars: int = MAX_SAVED_STATE_CHARS, known_lines: int = 0
+) -> dict[str, Any]:
+    """The fields of a saved state of the game `info` describes, every one checked (but the first
+    `known_lines` lines of the log: see load_state); raises SavedStateError for the first wrong one."""
     data = parse_saved_state(text, max_chars)
-    SavedStateCheck(info).check(data)
+    SavedStateCheck(info, known_lines).check(data)
     return data
 
 
@@ -273,8 +282,9 @@ class SavedStateCheck:
     """Checks the fields of one saved state in order: each check may rely on the fields checked
     before it (the player count, the stack)."""
 
-    def __init__(self, info: GameInfo) -> None:
+    def __init__(self, info: GameInfo, known_lines: int = 0) -> None:
         self.info = info
+        self.known_lines = known_lines  # the log's first lines, accepted by an earlier load
         self.domains = {d.name: d for d in info.domains}
         self.players = 0  # the number of players, once checked
         self.ends: list[int] = []  # where the log holds game-over lines
@@ -617,7 +627,10 @@ class SavedStateCheck:
         """The lines of the log: the usual ones are tested quickly, any other is checked item by
         item, so the first wrong one is named."""
         fits, players = self.quick.line, self.players
-        for i, line in enumerate(self.items("log", value)):
+        lines = self.items("log", value)
+        known = min(self.known_lines, len(lines) - 1)  # the last line is always checked
+        for i in range(max(0, known), len(lines)):
+            line = lines[i]
             if not fits(line, players):
                 self.log_line(f"log[{i}]", line)
                 if line[0] == GAME_OVER:

@@ -79,6 +79,44 @@ def test_the_observation_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -
         check_observations(state, random.Random(0))
 
 
+def test_the_round_trip_checks_only_new_log_lines_and_only_after_an_equal_prefix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The contract loads a state after every step; the log lines an earlier load accepted are
+    not checked again, but only when the new log begins with them byte for byte."""
+    import json
+    import random
+
+    import runtime.contract as contract
+    from runtime.saved import SavedStateError, load_state
+
+    game = runtime.load_game("iron_curtain")
+    checker = contract.Checker(random.Random(1))
+    state = game.new_initial_state(5)
+    known: list[int] = []
+    real = contract.load_state
+
+    def spy(
+        cls: type[runtime.GameState], text: str, invariants: bool = True, known_lines: int = 0
+    ) -> runtime.GameState:
+        known.append(known_lines)
+        return real(cls, text, invariants=invariants, known_lines=known_lines)
+
+    monkeypatch.setattr(contract, "load_state", spy)
+    for _ in range(6):
+        state = checker.step(state, state.legal_actions()[0])
+    # the first load checks every line; each later one all but those the one before it loaded
+    # (this game logs nothing before its first decision: [0, 0, 2, 3, ...])
+    assert known[0] == 0 and known[-1] > 0 and known == sorted(known)
+    # a log whose old lines differ from what was loaded before is checked from its first line
+    data = json.loads(state.to_json())
+    data["log"][0] = [10**9]
+    edited = json.dumps(data, separators=(",", ":"))
+    assert checker._known(edited) == 0
+    with pytest.raises(SavedStateError, match=r"'log\[0\]"):
+        load_state(type(state), edited, known_lines=checker._known(edited))
+
+
 def test_verify_rejects_unknown_strategies() -> None:
     game = runtime.load_game(runtime.available_games()[0])
     with pytest.raises(ValueError, match="unknown strategy"):
