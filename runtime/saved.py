@@ -498,27 +498,9 @@ class SavedStateCheck:
             return
         if saved_copies is not None:
             self.fail("pending", f"must be a list of {n} items, not {n + 1}", value)
-        self.integer("pending.player", fields["player"], 0, self.players - 1)
-        options = self.items("pending.options", fields["options"])
-        if not options:
-            self.fail("pending.options", "must name at least one action", options)
         first, last = dom.offset, dom.offset + len(dom.labels) - 1
-        for i, a in enumerate(options):
-            if type(a) is not int or not first <= a <= last:
-                self.fail(
-                    f"pending.options[{i}]",
-                    f"must be an action of the domain {dom.name} ({first} to {last})",
-                    a,
-                )
-            if i and a <= options[i - 1]:
-                self.fail("pending.options", "must be ascending, without repeats", options)
-        slot = self.text("pending.slot", fields["slot"])
-        assert top is not None  # a live game has a stack (checked before)
-        if slot not in top.SLOTS:
-            self.fail("pending.slot", f"must be a slot of the top frame ({top.NAME})", slot)
-        self.stored_text("pending.prompt", fields["prompt"], prompt=True)
-        self.boolean("pending.optional", fields["optional"])
-        self.boolean("pending.secret", fields["secret"])
+        options = self.offered(fields, first, last, f"an action of the domain {dom.name}")
+        slot, top = self.asked(fields, top)
         need = self.integer("pending.need", fields["need"], 0, len(options))
         picked = self.items("pending.picked", fields["picked"])
         if need == 0 and picked:
@@ -534,6 +516,30 @@ class SavedStateCheck:
         if (slot_type.startswith("list[")) != bool(need):
             kind = "a list" if need else "a single value"
             self.fail("pending.slot", f"must be a slot of {kind} (it is {slot_type})", slot)
+
+    def offered(self, fields: dict[str, object], first: int, last: int, what: str) -> list[Any]:
+        """A pending decision's player, and its options: actions from `first` to `last`, ascending."""
+        self.integer("pending.player", fields["player"], 0, self.players - 1)
+        options = self.items("pending.options", fields["options"])
+        if not options:
+            self.fail("pending.options", "must name at least one action", options)
+        for i, a in enumerate(options):
+            if type(a) is not int or not first <= a <= last:
+                self.fail(f"pending.options[{i}]", f"must be {what} ({first} to {last})", a)
+            if i and a <= options[i - 1]:
+                self.fail("pending.options", "must be ascending, without repeats", options)
+        return options
+
+    def asked(self, fields: dict[str, object], top: type[Frame] | None) -> tuple[str, type[Frame]]:
+        """A pending decision's slot (a slot of the top frame), prompt and flags."""
+        slot = self.text("pending.slot", fields["slot"])
+        assert top is not None  # a live game has a stack (checked before)
+        if slot not in top.SLOTS:
+            self.fail("pending.slot", f"must be a slot of the top frame ({top.NAME})", slot)
+        self.stored_text("pending.prompt", fields["prompt"], prompt=True)
+        self.boolean("pending.optional", fields["optional"])
+        self.boolean("pending.secret", fields["secret"])
+        return slot, top
 
     def domain_kinds(self, domain: str) -> tuple[int, ...]:
         """Each component's kind, for the domain of a component type with copies; else ()."""
@@ -553,18 +559,7 @@ class SavedStateCheck:
         """A decision among kinds with copies (runtime/engine.py Decision): its options are kinds,
         `copies` the components offered of each, distinct and of that kind; `need` is -1 for a single
         choice, else how many to choose; a kind is picked at most once per copy offered."""
-        self.integer("pending.player", fields["player"], 0, self.players - 1)
-        options = self.items("pending.options", fields["options"])
-        if not options:
-            self.fail("pending.options", "must name at least one action", options)
-        rows = max(kinds) + 1
-        for i, a in enumerate(options):
-            if type(a) is not int or not offset <= a < offset + rows:
-                self.fail(
-                    f"pending.options[{i}]", f"must be a kind's action ({offset} to {offset + rows - 1})", a
-                )
-            if i and a <= options[i - 1]:
-                self.fail("pending.options", "must be ascending, without repeats", options)
+        options = self.offered(fields, offset, offset + max(kinds), "a kind's action")
         copies = self.items("pending[9]", saved, len(options))
         seen: set[int] = set()
         for i, (a, group) in enumerate(zip(options, copies, strict=True)):
@@ -576,13 +571,7 @@ class SavedStateCheck:
                 if kinds[e] != a - offset or e in seen:
                     self.fail(f"{field}[{j}]", "must be a copy of its option's kind, offered once", e)
                 seen.add(e)
-        slot = self.text("pending.slot", fields["slot"])
-        assert top is not None  # a live game has a stack (checked before)
-        if slot not in top.SLOTS:
-            self.fail("pending.slot", f"must be a slot of the top frame ({top.NAME})", slot)
-        self.stored_text("pending.prompt", fields["prompt"], prompt=True)
-        self.boolean("pending.optional", fields["optional"])
-        self.boolean("pending.secret", fields["secret"])
+        slot, top = self.asked(fields, top)
         need = self.integer("pending.need", fields["need"], -1, len(seen))
         if need == 0:
             self.fail("pending.need", "must be -1 (one component) or how many to choose", need)
