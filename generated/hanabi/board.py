@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from runtime.board import Board, Cards, Places, Shown, Track
+from runtime.board import Board, Places, Shown, Track
 
 from .engine import (
     E_position_1,

@@ -182,7 +182,6 @@ class State(GameState):
     v_removed: list[int]
 
     def _init_vars(self) -> None:
-        options = self.options
         self.v_ideology = 0
         self.v_round = 0
         self.v_cubes = [[0 for _ in range(self.num_players)] for _ in range(20)]
