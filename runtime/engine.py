@@ -372,7 +372,10 @@ def _without_none_slots(value: object, indices: tuple[int, ...], components: int
     if not indices or not isinstance(value, list):
         return value
     items = value[:-1] if indices[0] != components else value
-    return [_without_none_slots(v, indices[1:], components) for v in items]
+    rest = indices[1:]
+    if not rest:  # the last index: its entries are the values, in a list of their own
+        return items if items is not value else value[:]
+    return [_without_none_slots(v, rest, components) for v in items]
 
 
 def _copies_in(named: list[int], items: Sequence[int], kinds: Sequence[int]) -> list[int]:
