@@ -29,7 +29,7 @@ MAX_DECISIONS = 5_000
 EXAMPLES = {name: (6, 60) for name in LONG_GAMES} | {
     "twilight_struggle": (6, 40),
     # ~450 decisions a round under random play (it draws from the discard piles), 1 to 3 rounds
-    "lost_cities": (4, 40),
+    "lost_cities": (3, 24),
 }  # (full contract, invariants only)
 DEFAULT_EXAMPLES = (25, 150)
 
