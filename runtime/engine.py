@@ -1395,27 +1395,26 @@ class GameState:
                 if len(winners) == n > 1:
                     winners = []
         sole = winners[0] if len(winners) == 1 else -1
-        self.over = True
-        self.winner = sole
-        self.reason = reason or ("" if winners else "draw")
-        self.pending = None
-        self.stack.clear()
-        self.lines.add(
+        line = (
             (GAME_OVER, sole, reason, winners)
             if scores is None
             else (GAME_OVER, sole, reason, winners, scores)
         )
-        raise GameEnded
+        self._close(sole, reason or ("" if winners else "draw"), line)
 
     def _finish(self, winner: int, reason: str) -> NoReturn:
         if self.INFO.returns is not None:
             self._conclude([winner] if winner >= 0 else [], reason, False)
+        self._close(winner, reason or ("draw" if winner < 0 else ""), (GAME_OVER, winner, reason))
+
+    def _close(self, winner: int, reason: str, line: Line) -> NoReturn:
+        """The game is over: its sole winner (or -1), the reason it keeps, its GAME_OVER line."""
         self.over = True
         self.winner = winner
-        self.reason = reason or ("draw" if winner < 0 else "")
+        self.reason = reason
         self.pending = None
         self.stack.clear()
-        self.lines.add((GAME_OVER, winner, reason))
+        self.lines.add(line)
         raise GameEnded
 
     # -- helpers the generated code calls -------------------------------------------------------
