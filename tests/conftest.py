@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 
@@ -20,6 +21,28 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "rulewright"))
+
+
+def _no_local_constants() -> None:
+    """Hypothesis without the constants it reads from the source of every "local" module the
+    process has imported (since 6.131), for the whole run, as `rulewright verify` does for its own.
+
+    In this suite "local" is every module of ours, the engines of thousands of lines and the
+    hundreds of packages tests compile and import: Hypothesis parsed each one as it appeared and
+    filtered their thousands of strings at every new kind of draw, so a test drew other examples,
+    and cost up to 15 times more CPU (tests/test_jsonstream.py: 0.7 s alone, 12 s in the suite),
+    depending on what ran before it. Without them a test draws the same examples alone as in the
+    whole suite. Should Hypothesis move the function, nothing is replaced.
+    """
+    import importlib
+
+    providers: Any = importlib.import_module("hypothesis.internal.conjecture.providers")
+    if hasattr(providers, "_get_local_constants") and hasattr(providers, "Constants"):
+        none = providers.Constants()
+        providers._get_local_constants = lambda: none
+
+
+_no_local_constants()
 
 # The tests build workspaces by the hundred: what their builds record (runtime/trust.py), and the
 # bytecode and native builds kept beside it, go to a cache of this run's own, never the user's.

@@ -79,6 +79,7 @@ def test_pettingzoo_api_test(name: str) -> None:
 def test_pettingzoo_plays_a_whole_game(name: str) -> None:
     e = env(name)
     e.reset(seed=2)
+    e.action_space(e.agents[0]).seed(2)  # the actions sampled too: the same game every run
     steps = 0
     for agent in e.agent_iter():
         obs, _, terminated, truncated, _ = e.last()

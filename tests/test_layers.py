@@ -9,6 +9,7 @@ Imports are read from the source (AST), every one of them: at the top, inside fu
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +39,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
 def modules() -> dict[str, Path]:
-    """Every module of our four packages, by dotted name."""
+    """Every module of our four packages, by dotted name (found once: no test changes a file)."""
     found = {}
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
@@ -48,8 +50,11 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports(name: str, path: Path) -> list[Import]:
-    """Every import statement of a module, wherever it stands, with relative ones made absolute."""
+@functools.cache
+def imports(name: str, path: Path) -> tuple[Import, ...]:
+    """Every import statement of a module, wherever it stands, with relative ones made absolute.
+    Parsed once per module for the whole module of tests: the engines are large, and every test
+    here reads every module."""
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
@@ -62,7 +67,7 @@ def imports(name: str, path: Path) -> list[Import]:
                     package = package.rpartition(".")[0]
                 base = f"{package}.{base}" if base else package
             out.append(Import(node.lineno, base, tuple(alias.name for alias in node.names)))
-    return out
+    return tuple(out)
 
 
 def top(module: str) -> str:

@@ -762,29 +762,52 @@ FORMAT_CASES = [
 ]
 
 
+@functools.cache
+def ruff_format_diffs(tmp: Path) -> tuple[dict[str, dict[str, str]], str]:
+    """Every file the compiler writes for each of FORMAT_CASES, put through one `ruff format
+    --diff` run (one process for the whole corpus, not one per file): the diff ruff gives each file,
+    by case and file name (none for a file ruff would leave as it is), and ruff's error output."""
+    where: dict[str, tuple[str, str]] = {}  # path given to ruff -> (case, file name)
+    for i, folder in enumerate(FORMAT_CASES):
+        result = compile_spec(ROOT / folder)
+        assert result.ok, folder
+        case = tmp / f"{i:03}"
+        case.mkdir()
+        for name, text in result.files.items():
+            assert name.endswith(".py"), name
+            (case / name).write_text(text, encoding="utf-8")
+            where[str(case / name)] = (folder, name)
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--isolated", "--no-cache", "--line-length", str(WIDTH)]
+        + ["--diff", *where],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    diffs: dict[str, dict[str, str]] = {folder: {} for folder in FORMAT_CASES}
+    for chunk in re.split(r"^(?=--- )", done.stdout, flags=re.M):
+        if chunk.strip():
+            path = chunk.split("\n", 1)[0].removeprefix("--- ").strip()
+            folder, name = where.get(path, ("?", path))
+            diffs.setdefault(folder, {})[name] = chunk
+    errors = done.stderr if done.returncode not in (0, 1) else ""  # 1: some file would change
+    return diffs, errors
+
+
+@pytest.fixture(scope="module")
+def format_diffs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, dict[str, str]], str]:
+    pytest.importorskip("ruff")
+    return ruff_format_diffs(tmp_path_factory.mktemp("ruff-format"))
+
+
 @pytest.mark.parametrize("folder", FORMAT_CASES, ids=[Path(f).name for f in FORMAT_CASES])
-def test_generated_files_are_laid_out_as_ruff_formats_them(folder: str) -> None:
+def test_generated_files_are_laid_out_as_ruff_formats_them(
+    folder: str, format_diffs: tuple[dict[str, dict[str, str]], str]
+) -> None:
     """The compiler needs no formatter, and its output reads as formatted code: every file it
     writes is already what `ruff format` (the dev tool) would make of it."""
-    pytest.importorskip("ruff")
-    result = compile_spec(ROOT / folder)
-    assert result.ok
-    for name, text in sorted(result.files.items()):
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "ruff",
-                "format",
-                "--isolated",
-                "--line-length",
-                str(WIDTH),
-                "--diff",
-                "-",
-            ],
-            input=text,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert done.returncode == 0 and not done.stdout, f"{folder} {name}:\n{done.stdout[:3000]}"
+    diffs, errors = format_diffs
+    assert not errors, errors
+    assert "?" not in diffs, f"ruff named a file it was not given:\n{diffs['?']}"
+    for name, diff in sorted(diffs[folder].items()):
+        raise AssertionError(f"{folder} {name}:\n{diff[:3000]}")
