@@ -76,11 +76,6 @@ def test_usage_errors_are_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2
 
 
-def test_build_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = run(capsys, "build", "--check")
-    assert code == 0 and "up to date" in out
-
-
 def test_simulate_prints_rates(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "simulate", "iron_curtain", "-n", "20", "--seed", "3")
     assert code == 0

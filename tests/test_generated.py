@@ -14,6 +14,8 @@ FOLDERS = spec_folders(ROOT)
 
 
 def test_generated_is_up_to_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `rulewright build --check` checks (`make test` runs it first; its output on a
+    workspace is tests/test_workspace.py's), once in the suite."""
     monkeypatch.chdir(ROOT)  # as `rulewright build` compiles: spec files named from the root
     report = build(FOLDERS, ROOT / "generated", check_only=True)
     assert report.ok
