@@ -94,6 +94,7 @@ class Checker:
         self.scope = Scope({}, {})
         self.in_setup = False
         self.in_code_unit_without_decisions = False
+        self.window_whos: set[int] = set()
 
     # ---- units ------------------------------------------------------------------------------
     def params(self, params: tuple[ir.Param, ...]) -> dict[str, Type]:
@@ -134,6 +135,8 @@ class Checker:
 
     def run(self) -> Annotations:
         sym, g = self.sym, self.sym.game
+        # the `who` of each response window: the list its desugared loop runs over
+        self.window_whos.update(id(w.who) for w in g.windows if w.who is not None)
         for f in g.functions:
             ret = sym.type_named(f.returns.text)
             if ret is None:
@@ -396,7 +399,9 @@ class Checker:
         src = self.expr(d.options)
         elem = src.iterable_elem
         if elem is None:
-            if src != ANY:  # (any type: an error reported already, which nothing here repeats)
+            if src != ANY and d.window:
+                self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.window_with(src))
+            elif src != ANY:  # (any type: an error reported already, which nothing here repeats)
                 self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
             elem = ANY
         elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
@@ -495,7 +500,10 @@ class Checker:
     def for_loop(self, s: ir.For) -> None:
         src = self.expr(s.source)
         elem = src.iterable_elem
-        if elem is None:
+        if id(s.source) in self.window_whos and src != ANY and elem not in (PLAYER, ANY):
+            self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.window_who(src))
+            elem = PLAYER  # (so that the questions asked of each are not reported too)
+        elif elem is None:
             if src != ANY:
                 self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
             elem = ANY
@@ -553,6 +561,15 @@ class Checker:
 
     def call_procedure(self, s: ir.CallStmt) -> None:
         pr = self.sym.procedures.get(s.proc)
+        if s.respond and (pr is None or not pr.window):
+            windows = [n for n, p in self.sym.procedures.items() if p.window]
+            self.sink.error(
+                codes.UNKNOWN_WINDOW, s.span, messages.no_window(s.proc, did_you_mean(s.proc, windows))
+            )
+            self.exprs(s.args)
+            return
+        if pr is not None and pr.window and not s.respond:
+            self.sink.error(codes.BAD_WINDOW, s.span, messages.window_as_procedure(s.proc))
         if pr is None:
             hint = did_you_mean(s.proc, list(self.sym.procedures))
             message = messages.no_procedure(s.proc, hint)

@@ -91,6 +91,10 @@ NO_RESULTS: Final = ErrorCode(
 BAD_RESULTS: Final = ErrorCode(
     "bad-results", "a `results` section that no returns could satisfy (min above max, a sum for another kind)"
 )
+UNKNOWN_WINDOW: Final = ErrorCode("unknown-window", "`respond` names no response window")
+BAD_WINDOW: Final = ErrorCode(
+    "bad-window", "a response window written wrongly, or called as a plain procedure"
+)
 
 # Every code, in the order docs/dsl.md lists them.
 ALL: Final[tuple[ErrorCode, ...]] = (
@@ -124,6 +128,8 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     LIMIT_EXCEEDED,
     NO_RESULTS,
     BAD_RESULTS,
+    UNKNOWN_WINDOW,
+    BAD_WINDOW,
 )
 
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names

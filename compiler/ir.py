@@ -258,6 +258,7 @@ class Choose:
     secret: bool
     span: Span
     public: bool = False
+    window: str = ""  # the response window this question belongs to (a window's desugared body)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +279,7 @@ class Ask:
     question: StrLit
     player: Expr | None
     span: Span
+    window: str = ""  # the response window this question belongs to (a window's desugared body)
 
 
 Decision = Choose | ChooseNumber | Ask
@@ -462,6 +464,7 @@ class CallStmt:
     proc: str
     args: tuple[Expr, ...]
     span: Span
+    respond: bool = False  # `respond W(args)`: a call of a response window
 
 
 @dataclass(frozen=True, slots=True)
@@ -690,6 +693,20 @@ class ProcedureDecl:
     params: tuple[Param, ...]
     body: Code
     span: Span
+    window: str = ""  # the response window this procedure was desugared from (Game.windows)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowDecl:
+    """A response window (`windows:`), as written: load.py desugars it into a procedure of the
+    same name, whose body holds these very expressions (so that check.py's types of them can be
+    judged here, and every diagnostic is placed in the window)."""
+
+    name: str
+    who: Expr | None
+    options: Expr | None  # `with`: each responder's options; None: a yes/no question
+    opens: CallStmt | None  # the window a response opens, if any
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -890,6 +907,7 @@ class Game:
     step_budget: int = 1_000_000  # `limits.steps`: steps the rules may take between two decisions
     board: BoardDecl | None = None  # how the game is drawn (board.yaml)
     results: Results | None = None  # each player's return at the end (`results:`)
+    windows: tuple[WindowDecl, ...] = ()  # response windows, each desugared into a procedure too
 
 
 def children(node: object) -> list[object]:

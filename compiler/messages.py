@@ -749,6 +749,34 @@ def no_procedure(name: str, hint: str) -> str:
     return f"no procedure '{name}'" + hint
 
 
+# ---- response windows (load.py desugars them; check.py checks their calls and fields)
+def no_window(name: str, hint: str) -> str:
+    return f"no response window '{name}'" + hint
+
+
+def window_as_procedure(name: str) -> str:
+    return f"'{name}' is a response window: run it with `respond {name}(...)`"
+
+
+def window_until(until: str) -> str:
+    return f"'until' is first or all, not '{until}'"
+
+
+def window_who(t: object) -> str:
+    return f"'who' must be a list of players, got {t}"
+
+
+def window_with(t: object) -> str:
+    return f"'with' must be a list of each responder's options, got {t}"
+
+
+WINDOW_OPENS: Final = "'opens' is one call of a response window: `opens: \"name(args)\"`"
+WINDOW_RESPONSE_WITHOUT_WITH: Final = "'response' is known only in a window with 'with'"
+WINDOW_RESPONSE_NOTE: Final = (
+    "without 'with' each responder answers a yes/no question, and a response is the answer yes"
+)
+
+
 def do_needs_component(t: object) -> str:
     return f"'do' needs a component, got {t}"
 

@@ -1060,6 +1060,9 @@ class _Build:
     def call_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
         return ir.CallStmt(c[0], c[1] or (), self.s(meta))
 
+    def respond_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
+        return ir.CallStmt(c[0], c[1] or (), self.s(meta), respond=True)
+
     def do_stmt(self, meta: Meta | None, c: list[Any]) -> ir.DoEffect:
         return ir.DoEffect(c[0], c[1], c[2] or (), self.s(meta))
 
