@@ -926,7 +926,47 @@ def cannot_index(t: object) -> str:
 
 
 def procedure_as_value(name: str) -> str:
-    return f"procedure '{name}' gives no value; call it as a statement"
+    return (
+        f"procedure '{name}' gives no value (it has no `returns:`); call it as a statement, "
+        "or declare `returns: T` and end it with `return VALUE`"
+    )
+
+
+def procedure_call_misplaced(name: str) -> str:
+    return (
+        f"procedure '{name}' cannot be called inside a function, condition, invariant, evaluation "
+        "or expression field: a procedure may change the game and ask players; call it in a "
+        "procedure, trigger, effect or phase"
+    )
+
+
+CALL_INSIDE_EXPRESSION: Final = (
+    "a procedure call here cannot run before the statement; call it first: `let x = name(args)`"
+)
+RETURN_WITHOUT_RETURNS: Final = (
+    "this procedure has no `returns:`; declare `returns: T` to give a value, or write a bare `return`"
+)
+RETURN_VALUE_OUTSIDE_PROCEDURE: Final = (
+    "`return VALUE` gives a value only in a procedure with `returns:`; here write a bare `return`"
+)
+
+
+def return_without_value(name: str, t: str) -> str:
+    return f"procedure '{name}' returns {t}: `return` needs a value (`return VALUE`)"
+
+
+def missing_return(name: str) -> str:
+    return (
+        f"procedure '{name}' has `returns:`, but its end can be reached without `return VALUE`; "
+        "end it with `return VALUE` or `end game ...` (or an if/elif/else whose every branch ends so)"
+    )
+
+
+def return_value_type(name: str, want: object, got: object) -> str:
+    return f"procedure '{name}' returns {want}, but this value is {got}"
+
+
+OUTSIDE_LOOP: Final = "`{}` is allowed only inside a `for`, `repeat` or `while` loop"
 
 
 def unknown_function(name: str, hint: str) -> str:
