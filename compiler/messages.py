@@ -709,7 +709,7 @@ DECISION_WHERE_NOTHING_WAITS: Final = (
     "condition, invariant, evaluation or expectation; make it in a procedure"
 )
 DECISION_INSIDE_EXPRESSION: Final = (
-    "a decision must be the whole value of a let or an assignment: `let x = choose from xs by p`"
+    "this decision cannot be asked before its statement runs; ask it first: `let x = choose from xs by p`"
 )
 
 
@@ -943,6 +943,33 @@ def procedure_call_misplaced(name: str) -> str:
 CALL_INSIDE_EXPRESSION: Final = (
     "a procedure call here cannot run before the statement; call it first: `let x = name(args)`"
 )
+# why a decision or a procedure call cannot run before its statement (hoist.py); `{what}` names it
+WHILE_ASKS_EACH_TIME: Final = (
+    "{what} cannot stand in a `while` condition, which is evaluated before each pass; "
+    "ask in the loop instead: `while true { let go = ask ... by p; if not go { break } ... }`"
+)
+WHERE_ASKS_EACH_TIME: Final = (
+    "{what} cannot stand in the `where` of a `for`, which is evaluated for each element; "
+    "ask in the loop instead, and `continue` to skip an element"
+)
+ONE_BRANCH_EVALUATED: Final = (
+    "{what} cannot stand in a branch of `if ... then ... else`, of which only one is evaluated; "
+    "use an `if` statement, or run it first: `let x = ...`"
+)
+EVALUATED_PER_ELEMENT: Final = (
+    "{what} cannot stand in the item or condition of a comprehension, quantifier or aggregate, "
+    "evaluated once per element; use a `for` loop"
+)
+
+
+def not_always_evaluated(op: str) -> str:
+    return (
+        "{what} cannot stand on the right of "
+        f"`{op}`, which is evaluated only when the left side "
+        "does not decide; run it first: `let x = ...` before the statement"
+    )
+
+
 RETURN_WITHOUT_RETURNS: Final = (
     "this procedure has no `returns:`; declare `returns: T` to give a value, or write a bare `return`"
 )
