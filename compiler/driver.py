@@ -1,6 +1,6 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
-`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> suspension -> reads
+`compile_spec` runs load -> (parse) -> hoist -> bounds -> resolve -> check -> secrecy -> suspension -> reads
 -> lower -> render; every diagnostic comes from the passes before lowering. It writes nothing: writing a
 workspace's engines is `rulewright build`'s job (rulewright/build.py).
 """
@@ -76,13 +76,15 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
     # Load reports what it finds and repairs the rest (a file that does not parse is left out, a
     # bad entry gets neutral values), so resolve and check go on and report their errors too.
     loaded = len(sink.items)
+    # decisions and valued calls lifted out of statements (before bounds, which measures the
+    # nesting an `elif` that asks adds)
+    game, why = hoist(game)
     bounds(game, sink)  # before any pass that walks trees recursively
     if len(sink.items) > loaded:
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )
     try:
-        game, why = hoist(game)
         sym = resolve(game, sink)
         state_size(sym, sink)
         ann = check(sym, sink, why)

@@ -15,7 +15,8 @@ or condition) keeps what it holds, and `why` records the reason for the checker'
 `misplaced-decision` (or `misplaced-call`). An `elif` condition is lifted into the `else` branch.
 The whole value of a `let` or an assignment stays in place: that is the form the rest of the
 compiler lowers. Nothing changes in a spec that writes none of this (the same objects come back).
-Scenario setups are not hoisted: they cannot ask (the checker reports it).
+A scenario's setup is hoisted too: a plain procedure's value may be used there, and a decision
+lifted out of it is reported where it stands (a setup cannot ask).
 """
 
 from __future__ import annotations
@@ -179,10 +180,19 @@ def hoist(game: ir.Game) -> tuple[ir.Game, dict[int, str]]:
     )
     phases = tuple(_same(ph, body=h.code(ph.body)) for ph in game.phases)
     setup = h.code(game.setup)
+    scenarios = tuple(_same(sc, setup=h.code(sc.setup)) for sc in game.scenarios)
     if not h.count:  # nothing lifted: the same game (an `elif` split only around what stays)
         return game, h.why
     return (
-        replace(game, procedures=procedures, triggers=triggers, types=types, phases=phases, setup=setup),
+        replace(
+            game,
+            procedures=procedures,
+            triggers=triggers,
+            types=types,
+            phases=phases,
+            setup=setup,
+            scenarios=scenarios,
+        ),
         h.why,
     )
 

@@ -6,8 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
+import rulewright.scenarios
+from compiler.diagnostics import Sink, render_all
+from compiler.driver import compile_spec
+from compiler.hoist import hoist
+from compiler.load import load_game
+from rulewright.spec_loader import import_package
 from runtime.engine import GameState
 from runtime.game import Game
+from tests.conftest import ROOT
 from tests.test_language import compile_inline
 
 HEAD = """
@@ -182,3 +191,105 @@ def test_decisions_and_valued_calls_anywhere_in_a_statement_run_first_in_order(t
     game, s = start(m)
     s = answer(game, s, "0", "2", "no", "no", "1")
     assert said(s) == ["x 1, red 2, blue 11, discard 0"]
+
+
+def diagnostics(tmp_path: Path, game_yaml: str) -> list[tuple[str, int]]:
+    folder = tmp_path / "spec"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(game_yaml, encoding="utf-8")
+    return [(d.code, d.span.line) for d in compile_spec(folder).diagnostics]
+
+
+def test_a_spec_without_these_forms_is_not_rebuilt() -> None:
+    game = load_game(ROOT / "tests" / "specs" / "features", Sink())
+    assert game is not None
+    assert hoist(game) == (game, {})
+    assert hoist(game)[0] is game
+
+
+def test_a_procedure_whose_value_always_calls_itself_is_endless(tmp_path: Path) -> None:
+    found = diagnostics(
+        tmp_path,
+        HEAD
+        + """
+procedures:
+  deeper:
+    params: {n: int}
+    returns: int
+    do: |
+      let m = 1 + deeper(n + 1)
+      return m
+phases:
+  - name: main
+    do: "end game draw"
+""",
+    )
+    assert [code for code, _ in found] == ["endless-recursion"]
+
+
+def test_an_elif_that_asks_is_asked_only_when_the_conditions_before_fail(tmp_path: Path) -> None:
+    m = compile_inline(
+        tmp_path,
+        HEAD
+        + """
+phases:
+  - name: main
+    do: |
+      if score[red] == 0 {
+        log "first"
+      } elif ask "never asked?" by red {
+        log "second"
+      }
+      if score[red] == 1 {
+        log "not this"
+      } elif ask "asked?" by blue {
+        log "yes"
+      } elif 1 + (choose number from 1 to 2 by red) > 2 {
+        log "two"
+      } else {
+        log "else"
+      }
+      end game draw
+""",
+    )
+    game, s = start(m)
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["no", "yes"]
+    s = answer(game, s, "no", "2")
+    assert said(s) == ["first", "two"]
+
+
+def test_a_scenario_setup_may_use_a_plain_procedures_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "spec"
+    (folder / "scenarios").mkdir(parents=True)
+    (folder / "game.yaml").write_text(
+        HEAD
+        + """
+procedures:
+  twice:
+    params: {n: int}
+    returns: int
+    do: "return n * 2"
+phases:
+  - name: main
+    do: |
+      let go = ask "go?" by red
+      end game draw
+""",
+        encoding="utf-8",
+    )
+    (folder / "scenarios" / "s.yaml").write_text(
+        'name: s\nsetup: "score[red] = twice(2) + twice(1)"\nactions: [yes]\nexpect: ["score[red] == 6"]\n',
+        encoding="utf-8",
+    )
+    result = compile_spec(folder)
+    assert result.ok, render_all(result.diagnostics)
+    m = import_package(result.files, f"inline_{tmp_path.name}")
+    monkeypatch.setattr(
+        rulewright.scenarios,
+        "load_game",
+        lambda name, options=None: Game(m.State, m.scenarios.SCENARIOS, options),
+    )
+    ran = rulewright.scenarios.run_scenario("probe", m.scenarios.SCENARIOS[0])
+    assert ran.ok, ran.message
