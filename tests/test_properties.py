@@ -30,6 +30,8 @@ EXAMPLES = {name: (6, 60) for name in LONG_GAMES} | {
     "twilight_struggle": (6, 40),
     # ~450 decisions a round under random play (it draws from the discard piles), 1 to 3 rounds
     "lost_cities": (3, 24),
+    # ~140 decisions at four players, ~270 at seven (the options are drawn), each cheap to play
+    "bang": (3, 24),
 }  # (full contract, invariants only)
 DEFAULT_EXAMPLES = (25, 150)
 
