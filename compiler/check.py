@@ -578,7 +578,8 @@ class Checker:
             self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, message)
             self.exprs(s.args)
         else:
-            self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+            what = f"window '{s.proc}'" if s.respond else f"procedure '{s.proc}'"
+            self.args(s.args, self.params(pr.params), what, s.span)
 
     def do_effect(self, s: ir.DoEffect) -> None:
         """`do x.effect(args)`: x is a component whose type has that effect field."""

@@ -1123,7 +1123,7 @@ def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
     return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k))
 
 
-WINDOW_KEYS = ("params", "doc", "to", "who", "with", "until", "does", "otherwise", "opens")
+WINDOW_KEYS = ("params", "doc", "to", "who", "with", "until", "does", "otherwise", "opens", "disclosure")
 # the window's own locals in its desugared body: names no spec can write as a local of its own
 _RESPONDED = "window_responded_"
 
@@ -1139,6 +1139,11 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     until = r.text(d.get("until"), "until", "first")
     if until not in ("first", "all"):
         r.sink.error(codes.BAD_WINDOW, r.span(d["until"]), messages.window_until(until))
+    # the answer is logged to all (plain), to all although hidden cards are involved (publicly),
+    # or to the responder alone (secretly)
+    disclosure = r.text(d.get("disclosure"), "disclosure", "plain")
+    if disclosure not in ("plain", "secretly", "publicly"):
+        r.sink.error(codes.BAD_WINDOW, r.span(d["disclosure"]), messages.window_disclosure(disclosure))
     to = _window_text(r, d["to"]) if "to" in d else ir.StrLit((), here)
     who_code = r.code(d.get("who"), "who", expr=True)
     who = who_code.expr if who_code is not None else None
@@ -1174,7 +1179,15 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     if options is not None:
         prompt = ir.StrLit(("respond to ", *to.parts), at)
         ask: ir.Decision = ir.Choose(
-            None, options, ir.Name("responder", who.span), prompt, True, False, options.span, window=name
+            None,
+            options,
+            ir.Name("responder", who.span),
+            prompt,
+            True,
+            disclosure == "secretly",
+            options.span,
+            public=disclosure == "publicly",
+            window=name,
         )
         answered: ir.Expr = ir.Compare("!=", ir.Name("response", at), ir.NoneLit(at), at)
     else:
