@@ -18,6 +18,7 @@ from compiler import ir
 from compiler.bounds import bounds, state_size
 from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
+from compiler.hoist import hoist
 from compiler.load import load_game
 from compiler.reads import analyse as find_reads
 from compiler.resolve import resolve
@@ -81,9 +82,10 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )
     try:
+        game, why = hoist(game)
         sym = resolve(game, sink)
         state_size(sym, sink)
-        ann = check(sym, sink)
+        ann = check(sym, sink, why)
         find_leaks(sym, ann, sink)
         find_board_leaks(sym, ann, sink)
         crashed = False

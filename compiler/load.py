@@ -1118,9 +1118,10 @@ def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
 
 
 def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
-    d = r.keys(v, f"procedure '{k.value}'", ("params", "do", "doc"), ("do",))
+    d = r.keys(v, f"procedure '{k.value}'", ("params", "returns", "do", "doc"), ("do",))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(k))
-    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k))
+    returns = r.type_ref(d["returns"], "returns") if "returns" in d else None
+    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k), returns)
 
 
 WINDOW_KEYS = ("params", "doc", "to", "who", "with", "until", "does", "otherwise", "opens", "disclosure")
@@ -1173,7 +1174,7 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     decl = ir.WindowDecl(name, who, options, opens, here)
     if who is None:
         return decl, ir.ProcedureDecl(
-            name, r.params(d.get("params"), "params"), ir.Code((), None, here), here, name
+            name, r.params(d.get("params"), "params"), ir.Code((), None, here), here, window=name
         )
     at = to.span
     if options is not None:
@@ -1218,7 +1219,7 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
             )
         )
     code = ir.Code(tuple(body), None, here)
-    return decl, ir.ProcedureDecl(name, r.params(d.get("params"), "params"), code, here, name)
+    return decl, ir.ProcedureDecl(name, r.params(d.get("params"), "params"), code, here, window=name)
 
 
 def _first_name(code: ir.Code | None, name: str) -> Span | None:

@@ -1055,7 +1055,13 @@ class _Build:
         return ir.EndGame(None, self._string(c[0]), self.s(meta), "returns")
 
     def return_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Return:
-        return ir.Return(self.s(meta))
+        return ir.Return(self.s(meta), c[0] if c else None)
+
+    def break_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Break:
+        return ir.Break(self.s(meta))
+
+    def continue_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Continue:
+        return ir.Continue(self.s(meta))
 
     def call_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
         return ir.CallStmt(c[0], c[1] or (), self.s(meta))
