@@ -117,6 +117,7 @@ class Call:
     func: str
     args: tuple[Expr, ...]
     span: Span
+    respond: bool = False  # `respond W(args)` as a value: who responded in a response window
 
 
 @dataclass(frozen=True, slots=True)

@@ -1125,8 +1125,9 @@ def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
 
 
 WINDOW_KEYS = ("params", "doc", "to", "who", "with", "until", "does", "otherwise", "opens", "disclosure")
-# the window's own locals in its desugared body: names no spec can write as a local of its own
-_RESPONDED = "window_responded_"
+# the window's own local in its desugared body, a name no spec can write (as hoist.py's `$N`): who
+# responded so far, the window's value (`until: first`: a player or none; `all`: a list)
+_RESPONDED = "$responded"
 
 
 def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.ProcedureDecl]:
@@ -1195,7 +1196,20 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
         question = ir.StrLit(("respond to ", *to.parts, "?"), at)
         ask = ir.Ask(question, ir.Name("responder", who.span), at, window=name)
         answered = ir.Name("response", at)
-    on_response: list[ir.Stmt] = [ir.Assign(_RESPONDED, (), "=", ir.BoolLit(True, at), at)]
+    first = until != "all"
+
+    def nobody(at: Span) -> ir.Expr:  # nobody has responded yet
+        if first:
+            return ir.Compare("==", ir.Name(_RESPONDED, at), ir.NoneLit(at), at)
+        return ir.Compare("==", ir.Call("len", (ir.Name(_RESPONDED, at),), at), ir.IntLit(0, at), at)
+
+    if first:
+        record: ir.Expr = ir.Name("responder", at)
+        start: ir.Expr = ir.NoneLit(here)
+    else:
+        record = ir.BinOp("+", ir.Name(_RESPONDED, at), ir.ListLit((ir.Name("responder", at),), at), at)
+        start = ir.ListLit((), here)
+    on_response: list[ir.Stmt] = [ir.Assign(_RESPONDED, (), "=", record, at)]
     if does is not None:
         on_response.extend(does.body)
     if opens is not None:
@@ -1204,22 +1218,19 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
         ir.Let("response", ask, at),
         ir.If(((answered, tuple(on_response)),), (), at),
     )
-    if until == "first":
-        turn = (ir.If(((ir.Not(ir.Name(_RESPONDED, at), at), turn),), (), at),)
+    if first:
+        turn = (ir.If(((nobody(at), turn),), (), at),)
+    returns = ir.TypeRef("player" if first else "list[player]", here)
     body: list[ir.Stmt] = [
-        ir.Let(_RESPONDED, ir.BoolLit(False, here), here),
+        ir.Let(_RESPONDED, start, here, returns),
         ir.For("responder", who, None, turn, who.span),
     ]
     if otherwise is not None:
-        body.append(
-            ir.If(
-                ((ir.Not(ir.Name(_RESPONDED, otherwise.span), otherwise.span), otherwise.body),),
-                (),
-                otherwise.span,
-            )
-        )
+        body.append(ir.If(((nobody(otherwise.span), otherwise.body),), (), otherwise.span))
+    body.append(ir.Return(here, ir.Name(_RESPONDED, here)))
     code = ir.Code(tuple(body), None, here)
-    return decl, ir.ProcedureDecl(name, r.params(d.get("params"), "params"), code, here, window=name)
+    params = r.params(d.get("params"), "params")
+    return decl, ir.ProcedureDecl(name, params, code, here, returns, window=name)
 
 
 def _first_name(code: ir.Code | None, name: str) -> Span | None:

@@ -246,3 +246,47 @@ def test_the_worked_example_of_the_language_reference_compiles_and_plays(tmp_pat
     # a decision outside any window carries none
     assert s.window_status() == {} and "window" not in s.observation(1)
     assert "window" not in json.loads(s.to_json())
+
+
+# `respond W(args)` as a value: who responded (until: first), or the list of them (until: all)
+VALUES = """
+game: values
+players: {names: [a, b, c]}
+windows:
+  claim:
+    params: {p: player}
+    to: "{p}'s claim"
+    who: "[q for q in players_from(left_of(p)) where q != p]"
+  vote:
+    params: {p: player}
+    to: "{p}'s motion"
+    who: "players"
+    until: all
+phases:
+  - name: main
+    do: |
+      let who = respond claim(a)
+      if who == none { log "unchallenged" } else { log "challenged by {who}" }
+      let ayes = respond vote(b)
+      log "{len(ayes)} in favour"
+      if len(respond vote(c)) == 3 { end game winner c }
+      end game draw
+"""
+
+
+def test_respond_as_a_value_gives_who_responded(tmp_path: Path) -> None:
+    game = compile_text(tmp_path, "values", VALUES)
+    s = game.new_initial_state(seed=1)
+    for label in ("no", "yes"):  # b passes, c challenges a's claim
+        answer(s, label)
+    assert "challenged by c" in s.log()
+    for label in ("yes", "no", "yes"):
+        answer(s, label)
+    assert "2 in favour" in s.log()
+    for label in ("yes", "yes", "yes"):
+        answer(s, label)
+    assert s.is_terminal() and s.winners() == [2]
+    s = game.new_initial_state(seed=1)
+    for label in ("no", "no"):
+        answer(s, label)
+    assert "unchallenged" in s.log()

@@ -5144,7 +5144,7 @@ class Proc_discard_down(Frame):
 
 # procedure defence (specs/guerra_fronteriza/orders.yaml:154)
 class Proc_defence(Frame):
-    SLOTS = ("l_a", "l_t", "l_ordering", "l_window_responded_", "l_responder", "l_response", "i_1", "k_2")
+    SLOTS = ("l_a", "l_t", "l_ordering", "l_a_responded", "l_responder", "l_response", "i_1", "k_2")
     __slots__ = SLOTS
     NAME = "Proc_defence"
     ORIGIN = "procedure defence (specs/guerra_fronteriza/orders.yaml:154)"
@@ -5152,7 +5152,7 @@ class Proc_defence(Frame):
         "player",
         "entity:tile",
         "list[player]",
-        "bool",
+        "list[player]",
         "player",
         "entity:order_card",
         "list[player]",
@@ -5162,7 +5162,7 @@ class Proc_defence(Frame):
     l_a: int
     l_t: int
     l_ordering: list[int]
-    l_window_responded_: bool
+    l_a_responded: list[int]
     l_responder: int
     l_response: int
     i_1: list[int]
@@ -5173,7 +5173,7 @@ class Proc_defence(Frame):
         self.l_a = l_a
         self.l_t = l_t
         self.l_ordering = l_ordering
-        self.l_window_responded_ = False
+        self.l_a_responded = []
         self.l_responder = -1
         self.l_response = -1
         self.i_1 = []
@@ -5182,7 +5182,7 @@ class Proc_defence(Frame):
     def copy(self) -> Proc_defence:
         f = Proc_defence(self.l_a, self.l_t, self.l_ordering)
         f.pc = self.pc
-        f.l_window_responded_ = self.l_window_responded_
+        f.l_a_responded = self.l_a_responded
         f.l_responder = self.l_responder
         f.l_response = self.l_response
         f.i_1 = self.i_1
@@ -5197,7 +5197,7 @@ class Proc_defence(Frame):
                 self.l_a,
                 self.l_t,
                 self.l_ordering,
-                self.l_window_responded_,
+                self.l_a_responded,
                 self.l_responder,
                 self.l_response,
                 self.i_1,
@@ -5209,7 +5209,7 @@ class Proc_defence(Frame):
     def from_data(cls, pc: int, values: list[Any]) -> Proc_defence:
         f = Proc_defence(values[0], values[1], values[2])
         f.pc = pc
-        f.l_window_responded_ = values[3]
+        f.l_a_responded = values[3]
         f.l_responder = values[4]
         f.l_response = values[5]
         f.i_1 = values[6]
@@ -5221,13 +5221,14 @@ class Proc_defence(Frame):
         while True:
             if pc == 0:
                 # cov 163
-                self.l_window_responded_ = False
+                self.l_a_responded = []
                 self.i_1 = [c_q for c_q in self.l_ordering if (not s.v_eliminated[c_q])]
                 self.k_2 = 0
                 pc = 1
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
+                    s.ret_ = self.l_a_responded
                     s.pop()
                     return
                 self.l_responder = self.i_1[self.k_2]
@@ -5254,7 +5255,7 @@ class Proc_defence(Frame):
             else:  # pc == 2
                 if self.l_response != -1:
                     # cov 164
-                    self.l_window_responded_ = True
+                    self.l_a_responded = self.l_a_responded + [self.l_responder]
                     self.pc = 1
                     s.push(Proc_defence_order(self.l_responder, self.l_a, self.l_t, self.l_response))
                     return
