@@ -232,8 +232,12 @@ class Checker:
 
     def procedure_value(self, e: ir.Call) -> Type:
         """`name(args)` of a procedure as the whole value of a let or an assignment."""
+        if not self.window_call(e.func, e.respond, e.span):
+            self.exprs(e.args)
+            return ANY
         pr = self.sym.procedures[e.func]
-        self.args(e.args, self.params(pr.params), f"procedure '{e.func}'", e.span)
+        what = f"window '{e.func}'" if e.respond else f"procedure '{e.func}'"
+        self.args(e.args, self.params(pr.params), what, e.span)
         if self.in_code_unit_without_decisions:
             self.sink.error(codes.MISPLACED_CALL, e.span, messages.procedure_call_misplaced(e.func))
             return ANY
@@ -433,7 +437,7 @@ class Checker:
                 t = self.decision(r)
                 self.ann.types[id(r)] = t
                 return t
-            case ir.Call() if r.func in self.sym.procedures and r.func not in self.sym.functions:
+            case ir.Call() if r.func in self.sym.procedures and r.func not in self.sym.functions or r.respond:
                 t = self.procedure_value(r)
                 self.ann.types[id(r)] = t
                 return t
@@ -635,17 +639,23 @@ class Checker:
                 messages.END_GAME_WITHOUT_RESULTS_NOTE,
             )
 
+    def window_call(self, name: str, respond: bool, span: ir.Span) -> bool:
+        """`respond W(args)` names a window, and a window is called only so; False: `respond`
+        names no window (reported)."""
+        pr = self.sym.procedures.get(name)
+        if respond and (pr is None or not pr.window):
+            windows = [n for n, p in self.sym.procedures.items() if p.window]
+            self.sink.error(codes.UNKNOWN_WINDOW, span, messages.no_window(name, did_you_mean(name, windows)))
+            return False
+        if pr is not None and pr.window and not respond:
+            self.sink.error(codes.BAD_WINDOW, span, messages.window_as_procedure(name))
+        return True
+
     def call_procedure(self, s: ir.CallStmt) -> None:
         pr = self.sym.procedures.get(s.proc)
-        if s.respond and (pr is None or not pr.window):
-            windows = [n for n, p in self.sym.procedures.items() if p.window]
-            self.sink.error(
-                codes.UNKNOWN_WINDOW, s.span, messages.no_window(s.proc, did_you_mean(s.proc, windows))
-            )
+        if not self.window_call(s.proc, s.respond, s.span):
             self.exprs(s.args)
             return
-        if pr is not None and pr.window and not s.respond:
-            self.sink.error(codes.BAD_WINDOW, s.span, messages.window_as_procedure(s.proc))
         if pr is None:
             hint = did_you_mean(s.proc, list(self.sym.procedures))
             message = messages.no_procedure(s.proc, hint)
@@ -654,7 +664,8 @@ class Checker:
             self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, message)
             self.exprs(s.args)
         else:
-            self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+            what = f"window '{s.proc}'" if s.respond else f"procedure '{s.proc}'"
+            self.args(s.args, self.params(pr.params), what, s.span)
 
     def do_effect(self, s: ir.DoEffect) -> None:
         """`do x.effect(args)`: x is a component whose type has that effect field."""
@@ -1147,6 +1158,9 @@ class Checker:
 
     def call(self, e: ir.Call) -> Type:
         sym = self.sym
+        if e.respond and not self.window_call(e.func, True, e.span):
+            self.exprs(e.args)
+            return ANY
         if e.func in sym.functions:
             f = sym.functions[e.func]
             self.args(e.args, self.params(f.params), f"function '{e.func}'", e.span)

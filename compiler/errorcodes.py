@@ -156,5 +156,5 @@ ALL: Final[tuple[ErrorCode, ...]] = (
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names
 # it declares are missing and every use of them would be reported: these codes are left out then.
 UNDECLARED_CODES: Final[frozenset[ErrorCode]] = frozenset(
-    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE}
+    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE, UNKNOWN_WINDOW}
 )

@@ -117,6 +117,7 @@ class Call:
     func: str
     args: tuple[Expr, ...]
     span: Span
+    respond: bool = False  # `respond W(args)` as a value: who responded in a response window
 
 
 @dataclass(frozen=True, slots=True)
@@ -711,8 +712,8 @@ class ProcedureDecl:
     params: tuple[Param, ...]
     body: Code
     span: Span
-    window: str = ""  # the response window this procedure was desugared from (Game.windows)
     returns: TypeRef | None = None
+    window: str = ""  # the response window this procedure was desugared from (Game.windows)
 
 
 @dataclass(frozen=True, slots=True)

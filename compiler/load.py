@@ -1124,9 +1124,10 @@ def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
     return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k), returns=returns)
 
 
-WINDOW_KEYS = ("params", "doc", "to", "who", "with", "until", "does", "otherwise", "opens")
-# the window's own locals in its desugared body: names no spec can write as a local of its own
-_RESPONDED = "window_responded_"
+WINDOW_KEYS = ("params", "doc", "to", "who", "with", "until", "does", "otherwise", "opens", "disclosure")
+# the window's own local in its desugared body, a name no spec can write (as hoist.py's `$N`): who
+# responded so far, the window's value (`until: first`: a player or none; `all`: a list)
+_RESPONDED = "$responded"
 
 
 def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.ProcedureDecl]:
@@ -1140,6 +1141,11 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     until = r.text(d.get("until"), "until", "first")
     if until not in ("first", "all"):
         r.sink.error(codes.BAD_WINDOW, r.span(d["until"]), messages.window_until(until))
+    # the answer is logged to all (plain), to all although hidden cards are involved (publicly),
+    # or to the responder alone (secretly)
+    disclosure = r.text(d.get("disclosure"), "disclosure", "plain")
+    if disclosure not in ("plain", "secretly", "publicly"):
+        r.sink.error(codes.BAD_WINDOW, r.span(d["disclosure"]), messages.window_disclosure(disclosure))
     to = _window_text(r, d["to"]) if "to" in d else ir.StrLit((), here)
     who_code = r.code(d.get("who"), "who", expr=True)
     who = who_code.expr if who_code is not None else None
@@ -1169,20 +1175,41 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     decl = ir.WindowDecl(name, who, options, opens, here)
     if who is None:
         return decl, ir.ProcedureDecl(
-            name, r.params(d.get("params"), "params"), ir.Code((), None, here), here, name
+            name, r.params(d.get("params"), "params"), ir.Code((), None, here), here, window=name
         )
     at = to.span
     if options is not None:
         prompt = ir.StrLit(("respond to ", *to.parts), at)
         ask: ir.Decision = ir.Choose(
-            None, options, ir.Name("responder", who.span), prompt, True, False, options.span, window=name
+            None,
+            options,
+            ir.Name("responder", who.span),
+            prompt,
+            True,
+            disclosure == "secretly",
+            options.span,
+            public=disclosure == "publicly",
+            window=name,
         )
         answered: ir.Expr = ir.Compare("!=", ir.Name("response", at), ir.NoneLit(at), at)
     else:
         question = ir.StrLit(("respond to ", *to.parts, "?"), at)
         ask = ir.Ask(question, ir.Name("responder", who.span), at, window=name)
         answered = ir.Name("response", at)
-    on_response: list[ir.Stmt] = [ir.Assign(_RESPONDED, (), "=", ir.BoolLit(True, at), at)]
+    first = until != "all"
+
+    def nobody(at: Span) -> ir.Expr:  # nobody has responded yet
+        if first:
+            return ir.Compare("==", ir.Name(_RESPONDED, at), ir.NoneLit(at), at)
+        return ir.Compare("==", ir.Call("len", (ir.Name(_RESPONDED, at),), at), ir.IntLit(0, at), at)
+
+    if first:
+        record: ir.Expr = ir.Name("responder", at)
+        start: ir.Expr = ir.NoneLit(here)
+    else:
+        record = ir.BinOp("+", ir.Name(_RESPONDED, at), ir.ListLit((ir.Name("responder", at),), at), at)
+        start = ir.ListLit((), here)
+    on_response: list[ir.Stmt] = [ir.Assign(_RESPONDED, (), "=", record, at)]
     if does is not None:
         on_response.extend(does.body)
     if opens is not None:
@@ -1191,22 +1218,19 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
         ir.Let("response", ask, at),
         ir.If(((answered, tuple(on_response)),), (), at),
     )
-    if until == "first":
-        turn = (ir.If(((ir.Not(ir.Name(_RESPONDED, at), at), turn),), (), at),)
+    if first:
+        turn = (ir.If(((nobody(at), turn),), (), at),)
+    returns = ir.TypeRef("player" if first else "list[player]", here)
     body: list[ir.Stmt] = [
-        ir.Let(_RESPONDED, ir.BoolLit(False, here), here),
+        ir.Let(_RESPONDED, start, here, returns),
         ir.For("responder", who, None, turn, who.span),
     ]
     if otherwise is not None:
-        body.append(
-            ir.If(
-                ((ir.Not(ir.Name(_RESPONDED, otherwise.span), otherwise.span), otherwise.body),),
-                (),
-                otherwise.span,
-            )
-        )
+        body.append(ir.If(((nobody(otherwise.span), otherwise.body),), (), otherwise.span))
+    body.append(ir.Return(here, ir.Name(_RESPONDED, here)))
     code = ir.Code(tuple(body), None, here)
-    return decl, ir.ProcedureDecl(name, r.params(d.get("params"), "params"), code, here, name)
+    params = r.params(d.get("params"), "params")
+    return decl, ir.ProcedureDecl(name, params, code, here, returns, window=name)
 
 
 def _first_name(code: ir.Code | None, name: str) -> Span | None:

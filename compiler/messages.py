@@ -762,6 +762,10 @@ def window_until(until: str) -> str:
     return f"'until' is first or all, not '{until}'"
 
 
+def window_disclosure(word: str) -> str:
+    return f"'disclosure' is secretly or publicly (plain when left out), not '{word}'"
+
+
 def window_who(t: object) -> str:
     return f"'who' must be a list of players, got {t}"
 
@@ -1071,8 +1075,16 @@ def cached_list_parameter(function: str, param: str) -> str:
 def leaky_options(places: str, verb: str) -> str:
     return (
         "the answer to this decision is logged for every player, but its options are hidden "
-        f"from some of them (from {places}); write `secretly {verb}`"
+        f"from some of them (from {places}); write {_disclosed('secretly', verb)}"
     )
+
+
+def _disclosed(word: str, verb: str) -> str:
+    """How to say that a decision is secret or public: in code, or as a response window's key
+    (`verb` is then "window NAME")."""
+    if verb.startswith("window "):
+        return f"`disclosure: {word}` in {verb}"
+    return f"`{word} {verb}`"
 
 
 def leaky_own_cards(zone: str) -> str:
@@ -1098,12 +1110,12 @@ def leaky_steer(dealt: bool, source: str, dest: str, line: int, verb: str) -> st
     what = "are dealt" if dealt else "move"
     return (
         "the answer to this decision is logged for every player, and it steers which hidden "
-        f"cards {what} from {source} to {dest} (line {line}); write `secretly {verb}`"
+        f"cards {what} from {source} to {dest} (line {line}); write {_disclosed('secretly', verb)}"
     )
 
 
 def publicly_note(verb: str) -> str:
-    return f"if every player may know the answer anyway, write `publicly {verb}` and say why in a comment"
+    return f"if every player may know the answer anyway, write {_disclosed('publicly', verb)} and say why in a comment"
 
 
 def variable_seen_by_owner(name: str, where: Span) -> str:

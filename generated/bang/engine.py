@@ -3399,15 +3399,15 @@ class Proc_play_phase(Frame):
 
 # procedure dodge (specs/bang/reactions.yaml:9)
 class Proc_dodge(Frame):
-    SLOTS = ("l_shooter", "l_target", "l_window_responded_", "l_responder", "l_response", "i_1", "k_2")
+    SLOTS = ("l_shooter", "l_target", "l_a_responded", "l_responder", "l_response", "i_1", "k_2")
     __slots__ = SLOTS
     NAME = "Proc_dodge"
     ORIGIN = "procedure dodge (specs/bang/reactions.yaml:9)"
-    SLOT_TYPES = ("player", "player", "bool", "player", "entity:card", "list[player]", "int")
+    SLOT_TYPES = ("player", "player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_shooter: int
     l_target: int
-    l_window_responded_: bool
+    l_a_responded: int
     l_responder: int
     l_response: int
     i_1: list[int]
@@ -3417,7 +3417,7 @@ class Proc_dodge(Frame):
         self.pc = 0
         self.l_shooter = l_shooter
         self.l_target = l_target
-        self.l_window_responded_ = False
+        self.l_a_responded = -1
         self.l_responder = -1
         self.l_response = -1
         self.i_1 = []
@@ -3426,7 +3426,7 @@ class Proc_dodge(Frame):
     def copy(self) -> Proc_dodge:
         f = Proc_dodge(self.l_shooter, self.l_target)
         f.pc = self.pc
-        f.l_window_responded_ = self.l_window_responded_
+        f.l_a_responded = self.l_a_responded
         f.l_responder = self.l_responder
         f.l_response = self.l_response
         f.i_1 = self.i_1
@@ -3440,7 +3440,7 @@ class Proc_dodge(Frame):
             [
                 self.l_shooter,
                 self.l_target,
-                self.l_window_responded_,
+                self.l_a_responded,
                 self.l_responder,
                 self.l_response,
                 self.i_1,
@@ -3452,7 +3452,7 @@ class Proc_dodge(Frame):
     def from_data(cls, pc: int, values: list[Any]) -> Proc_dodge:
         f = Proc_dodge(values[0], values[1])
         f.pc = pc
-        f.l_window_responded_ = values[2]
+        f.l_a_responded = values[2]
         f.l_responder = values[3]
         f.l_response = values[4]
         f.i_1 = values[5]
@@ -3464,18 +3464,19 @@ class Proc_dodge(Frame):
         while True:
             if pc == 0:
                 # cov 167
-                self.l_window_responded_ = False
+                self.l_a_responded = -1
                 self.i_1 = [c_x for c_x in [self.l_target] if (s.v_to_dodge > 0)]
                 self.k_2 = 0
                 pc = 1
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
+                    s.ret_ = self.l_a_responded
                     s.pop()
                     return
                 self.l_responder = self.i_1[self.k_2]
                 self.k_2 += 1
-                if not self.l_window_responded_:
+                if self.l_a_responded == -1:
                     # cov 168
                     self.pc = 2
                     if s.decide_kinds(
@@ -3499,7 +3500,7 @@ class Proc_dodge(Frame):
             else:  # pc == 2
                 if self.l_response != -1:
                     # cov 170
-                    self.l_window_responded_ = True
+                    self.l_a_responded = self.l_responder
                     s.move(T_card, self.l_response, Z_discard, True)
                     s.say(TX_plays, self.l_responder, self.l_response)
                     s.v_to_dodge -= 1
@@ -3513,14 +3514,14 @@ class Proc_dodge(Frame):
 
 # procedure indians_answer (specs/bang/reactions.yaml:21)
 class Proc_indians_answer(Frame):
-    SLOTS = ("l_p", "l_window_responded_", "l_responder", "l_response", "i_1", "k_2")
+    SLOTS = ("l_p", "l_a_responded", "l_responder", "l_response", "i_1", "k_2")
     __slots__ = SLOTS
     NAME = "Proc_indians_answer"
     ORIGIN = "procedure indians_answer (specs/bang/reactions.yaml:21)"
-    SLOT_TYPES = ("player", "bool", "player", "entity:card", "list[player]", "int")
+    SLOT_TYPES = ("player", "list[player]", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_p: int
-    l_window_responded_: bool
+    l_a_responded: list[int]
     l_responder: int
     l_response: int
     i_1: list[int]
@@ -3529,7 +3530,7 @@ class Proc_indians_answer(Frame):
     def __init__(self, l_p: int) -> None:
         self.pc = 0
         self.l_p = l_p
-        self.l_window_responded_ = False
+        self.l_a_responded = []
         self.l_responder = -1
         self.l_response = -1
         self.i_1 = []
@@ -3538,7 +3539,7 @@ class Proc_indians_answer(Frame):
     def copy(self) -> Proc_indians_answer:
         f = Proc_indians_answer(self.l_p)
         f.pc = self.pc
-        f.l_window_responded_ = self.l_window_responded_
+        f.l_a_responded = self.l_a_responded
         f.l_responder = self.l_responder
         f.l_response = self.l_response
         f.i_1 = self.i_1
@@ -3549,14 +3550,14 @@ class Proc_indians_answer(Frame):
         return [
             "Proc_indians_answer",
             self.pc,
-            [self.l_p, self.l_window_responded_, self.l_responder, self.l_response, self.i_1, self.k_2],
+            [self.l_p, self.l_a_responded, self.l_responder, self.l_response, self.i_1, self.k_2],
         ]
 
     @classmethod
     def from_data(cls, pc: int, values: list[Any]) -> Proc_indians_answer:
         f = Proc_indians_answer(values[0])
         f.pc = pc
-        f.l_window_responded_ = values[1]
+        f.l_a_responded = values[1]
         f.l_responder = values[2]
         f.l_response = values[3]
         f.i_1 = values[4]
@@ -3568,13 +3569,14 @@ class Proc_indians_answer(Frame):
         while True:
             if pc == 0:
                 # cov 172
-                self.l_window_responded_ = False
+                self.l_a_responded = []
                 self.i_1 = list(f_others(s, self.l_p))
                 self.k_2 = 0
                 pc = 1
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
+                    s.ret_ = self.l_a_responded
                     s.pop()
                     return
                 self.l_responder = self.i_1[self.k_2]
@@ -3598,7 +3600,7 @@ class Proc_indians_answer(Frame):
             else:  # pc == 2
                 if self.l_response != -1:
                     # cov 173
-                    self.l_window_responded_ = True
+                    self.l_a_responded = self.l_a_responded + [self.l_responder]
                     s.move(T_card, self.l_response, Z_discard, True)
                     s.say(TX_discards, self.l_responder, self.l_response)
                     s.v_spared = s.v_spared + [self.l_responder]
@@ -3611,15 +3613,15 @@ class Proc_indians_answer(Frame):
 
 # procedure duel_answer (specs/bang/reactions.yaml:33)
 class Proc_duel_answer(Frame):
-    SLOTS = ("l_now", "l_foe", "l_window_responded_", "l_responder", "l_response", "i_1", "k_2")
+    SLOTS = ("l_now", "l_foe", "l_a_responded", "l_responder", "l_response", "i_1", "k_2")
     __slots__ = SLOTS
     NAME = "Proc_duel_answer"
     ORIGIN = "procedure duel_answer (specs/bang/reactions.yaml:33)"
-    SLOT_TYPES = ("player", "player", "bool", "player", "entity:card", "list[player]", "int")
+    SLOT_TYPES = ("player", "player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 4
     l_now: int
     l_foe: int
-    l_window_responded_: bool
+    l_a_responded: int
     l_responder: int
     l_response: int
     i_1: list[int]
@@ -3629,7 +3631,7 @@ class Proc_duel_answer(Frame):
         self.pc = 0
         self.l_now = l_now
         self.l_foe = l_foe
-        self.l_window_responded_ = False
+        self.l_a_responded = -1
         self.l_responder = -1
         self.l_response = -1
         self.i_1 = []
@@ -3638,7 +3640,7 @@ class Proc_duel_answer(Frame):
     def copy(self) -> Proc_duel_answer:
         f = Proc_duel_answer(self.l_now, self.l_foe)
         f.pc = self.pc
-        f.l_window_responded_ = self.l_window_responded_
+        f.l_a_responded = self.l_a_responded
         f.l_responder = self.l_responder
         f.l_response = self.l_response
         f.i_1 = self.i_1
@@ -3652,7 +3654,7 @@ class Proc_duel_answer(Frame):
             [
                 self.l_now,
                 self.l_foe,
-                self.l_window_responded_,
+                self.l_a_responded,
                 self.l_responder,
                 self.l_response,
                 self.i_1,
@@ -3664,7 +3666,7 @@ class Proc_duel_answer(Frame):
     def from_data(cls, pc: int, values: list[Any]) -> Proc_duel_answer:
         f = Proc_duel_answer(values[0], values[1])
         f.pc = pc
-        f.l_window_responded_ = values[2]
+        f.l_a_responded = values[2]
         f.l_responder = values[3]
         f.l_response = values[4]
         f.i_1 = values[5]
@@ -3677,24 +3679,24 @@ class Proc_duel_answer(Frame):
             if pc < 2:
                 if pc == 0:
                     # cov 175
-                    self.l_window_responded_ = False
+                    self.l_a_responded = -1
                     self.i_1 = [self.l_now]
                     self.k_2 = 0
                     pc = 1
                     continue
                 else:  # pc == 1
                     if self.k_2 >= len(self.i_1):
-                        if not self.l_window_responded_:
+                        if self.l_a_responded == -1:
                             # cov 180
                             self.pc = 3
                             s.push(Proc_hit(self.l_now, 1, self.l_foe))
                             return
                         # cov 181
-                        s.pop()
-                        return
+                        pc = 3
+                        continue
                     self.l_responder = self.i_1[self.k_2]
                     self.k_2 += 1
-                    if not self.l_window_responded_:
+                    if self.l_a_responded == -1:
                         # cov 176
                         self.pc = 2
                         if s.decide_kinds(
@@ -3718,7 +3720,7 @@ class Proc_duel_answer(Frame):
             elif pc == 2:
                 if self.l_response != -1:
                     # cov 178
-                    self.l_window_responded_ = True
+                    self.l_a_responded = self.l_responder
                     s.move(T_card, self.l_response, Z_discard, True)
                     s.say(TX_discards, self.l_responder, self.l_response)
                     p_suzy_draws(s, self.l_responder)
@@ -3729,6 +3731,7 @@ class Proc_duel_answer(Frame):
                 pc = 1
                 continue
             else:  # pc == 3
+                s.ret_ = self.l_a_responded
                 s.pop()
                 return
 
