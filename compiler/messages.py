@@ -970,6 +970,10 @@ def not_always_evaluated(op: str) -> str:
     )
 
 
+RETURN_TAKES_WHAT_FOLLOWS: Final = (
+    "`return` reads what follows it, even on the next line, as its value: "
+    "end the block after a bare `return` (`if done { return }`)"
+)
 RETURN_WITHOUT_RETURNS: Final = (
     "this procedure has no `returns:`; declare `returns: T` to give a value, or write a bare `return`"
 )

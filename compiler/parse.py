@@ -393,6 +393,8 @@ def _hint(exc: UnexpectedInput) -> tuple[str | None, list[str]]:
         return None, [messages.CANCEL_ONE]  # `cancel one` with no modifier after it
     if before[1][0] in ("IF", "ELIF") and set(exc.expected) == {"LBRACE"}:
         return None, [messages.IF_STATEMENT_BLOCK]  # `if c then ...`, `if c n += 1`
+    if before[1][0] == "RETURN":  # `return` then, on the next line, `n = 1`: read as `return n`
+        return None, [messages.RETURN_TAKES_WHAT_FOLLOWS]
     return None, []
 
 
