@@ -1156,13 +1156,31 @@ def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] 
 def _trigger(n: Node, r: Reader, seen: dict[str, Span]) -> ir.TriggerDecl:
     d = r.keys(n, "a trigger", ("name", "on", "if", "do", "doc"), ("name", "on", "do"))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(n))
-    return ir.TriggerDecl(
-        _entry_name(d, r, "trigger", seen),
-        r.text(d.get("on"), "on"),
-        r.code(d.get("if"), "if", expr=True),
-        body,
-        r.span(d["on"]) if "on" in d else r.span(n),
-    )
+    name = _entry_name(d, r, "trigger", seen)
+    on = r.text(d.get("on"), "on")
+    span = r.span(d["on"]) if "on" in d else r.span(n)
+    watch = None
+    if on and not NAME_RE.fullmatch(on.strip()):
+        watch = _zone_watch(on, span)
+        if watch is None:
+            r.sink.error(codes.BAD_ZONE_TRIGGER, span, messages.bad_zone_pattern(name, on))
+    return ir.TriggerDecl(name, on, r.code(d.get("if"), "if", expr=True), body, span, watch)
+
+
+# `c enters hand[p]`, `c leaves deck`, `c enters expedition[k, q]`
+ZONE_PATTERN = re.compile(
+    r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+(enters|leaves)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"\s*(?:\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\])?\s*"
+)
+
+
+def _zone_watch(on: str, span: Span) -> ir.ZoneWatch | None:
+    """A trigger's `on` that is a zone pattern, or None if it is not well formed."""
+    m = ZONE_PATTERN.fullmatch(on)
+    if m is None:
+        return None
+    item, verb, zone, first, second = m.groups()
+    return ir.ZoneWatch(item, verb, zone, tuple(i for i in (first, second) if i is not None), span)
 
 
 def _invariant(n: Node, r: Reader, seen: dict[str, Span]) -> ir.InvariantDecl:

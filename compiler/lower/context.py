@@ -56,6 +56,7 @@ class Context:
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)
     shared_wins: bool = False  # some `end game winners` was lowered (units.results_facts)
+    watching: bool = True  # False while lowering a scenario's setup: it arranges, no zone trigger fires
 
     def begin_function(self, local_prefix: str) -> None:
         """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""
@@ -89,6 +90,18 @@ class Context:
             name = self.names.fresh("text", *(words[:4] or ["blank"]))
             fact = self.texts[key] = TextFact(name, len(self.texts), form, kinds, private)
         return fact.name
+
+    def zone_watch(self, type_name: str | None) -> str:
+        """The function a move of components of this type calls after each component moves, when
+        some trigger watches a zone of the type (the empty string: a plain move)."""
+        if not self.watching or type_name is None:
+            return ""
+        for tr in self.sym.game.triggers:
+            w = tr.watch
+            z = self.sym.zones.get(w.zone) if w is not None else None
+            if z is not None and z[0].of.text == type_name:
+                return self.names.claim("zone_watch", type_name)
+        return ""
 
     def local(self, slot: str) -> str:
         return f"{self.local_prefix}l_{slot}"
