@@ -1112,9 +1112,30 @@ def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
 
 
 def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
-    d = r.keys(v, f"procedure '{k.value}'", ("params", "do", "doc"), ("do",))
+    d = r.keys(v, f"procedure '{k.value}'", ("params", "do", "doc", "instead"), ("do",))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(k))
+    if "instead" in d:
+        body = _with_replacements(k.value, d["instead"], body, r)
     return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k))
+
+
+def _with_replacements(proc: str, node: Node, body: ir.Code, r: Reader) -> ir.Code:
+    """A procedure's `instead:` entries ({if, do, doc}) and its `do`, as one body: the `do` of the
+    first entry whose `if` holds, else the procedure's own `do`. Desugared into an `if`/`elif`/`else`,
+    so every check and pass sees plain statements, and a call of the procedure inside an entry runs
+    it again with its replacements."""
+    branches: list[tuple[ir.Expr, tuple[ir.Stmt, ...]]] = []
+    for entry in r.seq(node, f"'instead' of procedure '{proc}'"):
+        e = r.keys(entry, f"an 'instead' entry of procedure '{proc}'", ("if", "do", "doc"), ("if", "do"))
+        r.text(e.get("doc"), "doc")
+        cond = r.code(e.get("if"), "if", expr=True)
+        do = r.code(e.get("do"), "do")
+        if cond is not None and cond.expr is not None and do is not None:
+            branches.append((cond.expr, do.body))
+    if not branches:
+        return body
+    replaced = ir.If(tuple(branches), body.body, r.span(node))
+    return ir.Code((replaced,), None, body.span, body.text)
 
 
 def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:

@@ -211,3 +211,110 @@ def test_a_game_without_zone_triggers_moves_plainly(tmp_path: Path) -> None:
     engine = next(text for name, text in result.files.items() if name.endswith("engine.py"))
     assert "_watched" not in engine and "def zw_" not in engine
     assert "s.move(T_card, E_a, (Z_hand + P_red), True)" in engine
+
+
+# ---- replacement effects: `instead:` on a procedure -------------------------------------------
+
+REPLACED = """
+game: probe
+players: {names: [red, blue]}
+types:
+  card: {fields: {value: int}}
+components:
+  card:
+    - {id: a, value: 1}
+    - {id: b, value: 2}
+    - {id: c, value: 3}
+zones:
+  deck: {of: card}
+  hand: {of: card, per: player}
+  discard: {of: card}
+state:
+  influence: {type: int, per: player, initial: 5}
+modifiers:
+  keep_discards: {params: {p: player}}
+  shield: {params: {p: player}}
+procedures:
+  discard_card:
+    params: {p: player, c: card}
+    instead:
+      - if: "active keep_discards(p)"
+        doc: instead of discarding, the player may put it on the deck
+        do: |
+          let keep = ask "put {c} on the deck instead?" by p
+          if keep { move c to top of deck } else { move c to discard }
+          log "{p} keeps {c}: {keep}"
+    do: |
+      move c to discard
+      log "{p} discards {c}"
+  lose_influence:
+    params: {p: player, n: int}
+    instead:
+      - if: "active shield(p)"
+        do: |
+          cancel one shield(p)
+          log "{p} loses nothing this time"
+      - if: "n > 3"
+        do: "lose_influence(p, 3)"
+    do: |
+      influence[p] -= n
+      log "{p} loses {n}"
+setup: |
+  move a to hand[red]
+  move b to hand[red]
+  move c to hand[blue]
+"""
+
+
+def test_the_first_entry_whose_if_holds_replaces_the_body(tmp_path: Path) -> None:
+    m = compile_inline(
+        tmp_path,
+        REPLACED
+        + """
+phases:
+  - name: main
+    do: |
+      discard_card(red, a)
+      add keep_discards(red) until end of game
+      discard_card(red, b)
+      discard_card(blue, c)
+      add shield(blue) until end of game
+      add shield(blue) until end of game
+      lose_influence(blue, 2)
+      lose_influence(blue, 7)
+      lose_influence(blue, 7)
+      lose_influence(red, 1)
+      end game draw
+""",
+    )
+    s = Game(m.State, m.scenarios.SCENARIOS, {}).new_initial_state(1)
+    assert s.prompt().startswith("put b on the deck instead?"), s.prompt()  # an entry may ask
+    s.apply_action(s.string_to_action("yes"))
+    assert [line for line in s.log() if not line.startswith(("red chooses", "Game over"))] == [
+        "red discards a",  # no modifier: the procedure's own `do`
+        "red keeps b: yes",
+        "blue discards c",  # the entry is on red only
+        "blue loses nothing this time",  # the first entry cancels one of the two shields
+        "blue loses nothing this time",  # and the other: the first entry wins, n > 3 is not looked at
+        # no shield left: the call inside the second entry runs the procedure again, with its
+        # replacements, and 3 is not > 3
+        "blue loses 3",
+        "red loses 1",
+    ]
+    assert list(s.v_influence)[:2] == [4, 2]
+
+
+def test_an_entry_that_stays_true_and_calls_its_procedure_meets_the_depth_guard(tmp_path: Path) -> None:
+    m = compile_inline(
+        tmp_path,
+        REPLACED.replace('if: "n > 3"', 'if: "n >= 3"')
+        + """
+phases:
+  - name: main
+    do: |
+      lose_influence(red, 4)
+      end game draw
+""",
+    )
+    with pytest.raises(RuleError, match="nest calls"):
+        Game(m.State, m.scenarios.SCENARIOS, {}).new_initial_state(1)
