@@ -489,8 +489,8 @@ def _zone_watch(sym: Symbols, w: ir.ZoneWatch, sink: Sink) -> None:
     if w.zone not in sym.zones:
         hint = did_you_mean(w.zone, list(sym.zones))
         sink.error(codes.UNKNOWN_NAME, w.span, messages.zone_pattern_unknown_zone(w.zone, hint))
-    elif len(w.indices) != len(sym.zone_per.get(w.zone, ())):
-        per = len(sym.zone_per.get(w.zone, ()))
+    elif len(w.indices) != len(sym.zones[w.zone][0].per):
+        per = len(sym.zones[w.zone][0].per)
         sink.error(codes.WRONG_ARG_COUNT, w.span, messages.zone_pattern_indices(w.zone, per, len(w.indices)))
     bound: set[str] = set()
     for name in (w.item, *w.indices):
@@ -532,10 +532,10 @@ def trigger_params(sym: Symbols, tr: ir.TriggerDecl) -> tuple[ir.Param, ...]:
     if z is None:
         return ()
     decl = z[0]
-    types = (decl.of, *decl.per)
+    # a type the zone's declaration got wrong is reported there: here it reads as any type
+    types = [t.text if sym.type_named(t.text) is not None else "" for t in (decl.of, *decl.per)]
     return tuple(
-        ir.Param(n, ir.TypeRef(t.text, w.span), w.span)
-        for n, t in zip((w.item, *w.indices), types, strict=False)
+        ir.Param(n, ir.TypeRef(t, w.span), w.span) for n, t in zip((w.item, *w.indices), types, strict=False)
     )
 
 
