@@ -208,7 +208,8 @@ def _zone_watches(cx: Context, out: Units) -> None:
                 body.append(f"    {run}")
         ps = (Param("item_", "int"), Param("left_", "int"), Param("entered_", "int"))
         name = cx.names.claim("zone_watch", type_name)
-        out.functions.append(Function(name, f"triggers on zones of {type_name}", ps, "None", tuple(body)))
+        where = origin(f"the triggers on zones of {type_name}", triggers[0].span)  # the first of them
+        out.functions.append(Function(name, where, ps, "None", tuple(body)))
 
 
 def _setup_and_phases(cx: Context, out: Units) -> None:

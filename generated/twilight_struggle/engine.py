@@ -5186,7 +5186,7 @@ def t_battleground_discount_used(s: State, l_r: int) -> None:
         p_end_effect(s, l_c)
 
 
-# triggers on zones of card
+# the triggers on zones of card (specs/twilight_struggle/events.yaml:73)
 def zw_card(s: State, item_: int, left_: int, entered_: int) -> None:
     if Z_hand <= entered_ < Z_hand + 2:
         i0_ = entered_ - Z_hand
@@ -12113,7 +12113,7 @@ ORIGINS: dict[str, str] = {
     "t_war_protest": "trigger war_protest (specs/twilight_struggle/events.yaml:167)",
     "tc_battleground_discount_used": "trigger battleground_discount_used: if (specs/twilight_struggle/events.yaml:174)",
     "t_battleground_discount_used": "trigger battleground_discount_used (specs/twilight_struggle/events.yaml:174)",
-    "zw_card": "triggers on zones of card",
+    "zw_card": "the triggers on zones of card (specs/twilight_struggle/events.yaml:73)",
     "setup": "setup (specs/twilight_struggle/game.yaml:183)",
     "ph_turn": "phase turn (specs/twilight_struggle/game.yaml:205)",
     "ph_deal": "phase deal (specs/twilight_struggle/game.yaml:212)",
