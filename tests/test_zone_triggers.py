@@ -213,6 +213,40 @@ def test_a_game_without_zone_triggers_moves_plainly(tmp_path: Path) -> None:
     assert "s.move(T_card, E_a, (Z_hand + P_red), True)" in engine
 
 
+def test_only_the_moves_that_may_reach_a_watched_zone_call_the_triggers(tmp_path: Path) -> None:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        HEAD
+        + """
+procedures:
+  to_pile:
+    params: {x: card, z: "pile[card]"}
+    do: "move x to z"
+triggers:
+  - name: into_hand
+    on: "x enters hand[p]"
+    do: "entered += 1"
+phases:
+  - name: main
+    do: |
+      move a to deck
+      deal 1 from deck to row[green, red]
+      move b to hand[red]
+      to_pile(c, deck)
+      end game draw
+""",
+        encoding="utf-8",
+    )
+    result = compile_spec(folder)
+    assert result.ok, render_all(result.diagnostics)
+    engine = next(text for name, text in result.files.items() if name.endswith("engine.py"))
+    assert "s.move(T_card, E_a, Z_deck, True)" in engine  # no trigger on entering the deck, none on leaving
+    assert "s.deal(T_card, 1, Z_deck, (Z_row + P_red))" in engine
+    assert "s.move_watched(T_card, E_b, (Z_hand + P_red), True, zw_card)" in engine
+    assert "s.move_watched(T_card, l_x, s.zone(l_z, " in engine  # a zone value: any zone, so watched
+
+
 # ---- replacement effects: `instead:` on a procedure -------------------------------------------
 
 REPLACED = """

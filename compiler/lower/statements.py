@@ -151,14 +151,14 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             top = "True" if s.position == "top" else "False"
             fn = "move_all" if t.kind in ("list", "zone") else "move"
             args = f"{cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest, True)}, {top}"
-            watch = cx.zone_watch(held_type(t))
-            if watch:  # a trigger watches zones of this type: the move calls it for each component
+            watch = cx.zone_watch(held_type(t), s.dest)
+            if watch:  # a trigger may watch this move: the move calls it for each component
                 return f"s.{fn}_watched({args}, {watch})"
             return f"s.{fn}({args})"
         case ir.Place():
             t = cx.ann.type_of(s.item)
             item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid, True), expr(cx, s.cell)
-            watch = cx.zone_watch(held_type(t))
+            watch = cx.zone_watch(held_type(t), s.grid)
             if watch:
                 return f"s.place_watched({cx.type_constant(t)}, {item}, {grid}, {cell}, {watch})"
             return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
@@ -170,7 +170,7 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
         case ir.Deal():
             t = cx.ann.type_of(s.source)
             count, source, dest = expr(cx, s.count), zone_id(cx, s.source, True), zone_id(cx, s.dest, True)
-            watch = cx.zone_watch(held_type(t))
+            watch = cx.zone_watch(held_type(t), s.dest, s.source)
             if watch:
                 return f"s.deal_watched({cx.type_constant(t)}, {count}, {source}, {dest}, {watch})"
             return f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})"

@@ -3722,17 +3722,17 @@ def p_end_effect(s: State, l_c: int) -> None:
         effect(s, subject_)
     if F_card_starred[l_c]:
         # cov 72
-        s.move_watched(T_card, l_c, Z_removed, True, zw_card)
+        s.move(T_card, l_c, Z_removed, True)
     else:
         # cov 73
-        s.move_watched(T_card, l_c, Z_discard, True, zw_card)
+        s.move(T_card, l_c, Z_discard, True)
     s.say(TX_is_no_longer_in, l_c)
 
 
 # procedure take_china_card (specs/twilight_struggle/events.yaml:238)
 def p_take_china_card(s: State, l_p: int, l_face_up: bool) -> None:
     # cov 74
-    s.move_watched(T_card, E_china_card, (Z_china + s.ref(l_p)), True, zw_card)
+    s.move(T_card, E_china_card, (Z_china + s.ref(l_p)), True)
     s.v_china_face_up = l_face_up
     if l_face_up:
         # cov 75
@@ -3956,7 +3956,7 @@ def p_draw(s: State, l_p: int) -> None:
     # cov 151
     if (len(s.z.piles[Z_deck]) == 0) and (len(s.z.piles[Z_discard]) > 0):
         # cov 152
-        s.move_all_watched(T_card, s.z.piles[Z_discard], Z_deck, True, zw_card)
+        s.move_all(T_card, s.z.piles[Z_discard], Z_deck, True)
         s.shuffle(Z_deck)
         s.say(TX_the_discards_are_reshuffled)
     else:
@@ -3987,12 +3987,11 @@ def p_deal_cards(s: State) -> None:
 # procedure add_war_cards (specs/twilight_struggle/turn.yaml:72)
 def p_add_war_cards(s: State, l_w: int) -> None:
     # cov 157
-    s.move_all_watched(
+    s.move_all(
         T_card,
         [c_c for c_c in s.z.piles[Z_box] if (f_in_game(s, c_c) and (F_card_period[c_c] == l_w))],
         Z_deck,
         True,
-        zw_card,
     )
     s.shuffle(Z_deck)
     s.say(TX_the_war_cards_are, l_w)
@@ -4009,18 +4008,18 @@ def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
         pass
     if l_c == E_china_card:
         # cov 212
-        s.move_watched(T_card, l_c, (Z_china + s.ref((1 - l_p))), True, zw_card)
+        s.move(T_card, l_c, (Z_china + s.ref((1 - l_p))), True)
         s.v_china_face_up = False
         s.say(TX_the_china_card_passes, (1 - l_p))
     elif l_fired and F_card_persistent[l_c]:
         # cov 213
-        s.move_watched(T_card, l_c, Z_in_effect, True, zw_card)
+        s.move(T_card, l_c, Z_in_effect, True)
     elif l_fired and F_card_starred[l_c]:
         # cov 214
-        s.move_watched(T_card, l_c, Z_removed, True, zw_card)
+        s.move(T_card, l_c, Z_removed, True)
     else:
         # cov 215
-        s.move_watched(T_card, l_c, Z_discard, True, zw_card)
+        s.move(T_card, l_c, Z_discard, True)
 
 
 # procedure final_scoring (specs/twilight_struggle/turn.yaml:318)
@@ -4763,7 +4762,7 @@ def e_card_event_terrorism(s: State, l_self: int, l_p: int) -> None:
             # cov 413
             pass
         l_c: int = s.pick(s.z.piles[(Z_hand + s.ref(l_o))])
-        s.move_watched(T_card, l_c, Z_discard, True, zw_card)
+        s.move(T_card, l_c, Z_discard, True)
         s.say(TX_discards_at_random, l_o, l_c)
 
 
@@ -5005,7 +5004,7 @@ def tc_defectors_cancel_headline(s: State) -> bool:
 def t_defectors_cancel_headline(s: State) -> None:
     # cov 482
     s.say(TX_defectors_the_ussr_headline, s.v_headline[P_ussr])
-    s.move_watched(T_card, s.v_headline[P_ussr], Z_discard, True, zw_card)
+    s.move(T_card, s.v_headline[P_ussr], Z_discard, True)
     s.v_headline[P_ussr] = -1
 
 
@@ -5022,7 +5021,7 @@ def t_formosan_resolution_ends(s: State, l_p: int, l_c: int) -> None:
     # cov 484
     s.cancel_mod(M_battleground_for, (P_usa, E_taiwan))
     s.forget(READ_mod_battleground_for)
-    s.move_watched(T_card, E_formosan_resolution, Z_removed, True, zw_card)
+    s.move(T_card, E_formosan_resolution, Z_removed, True)
     s.say(TX_the_us_plays_the)
 
 
@@ -5200,14 +5199,13 @@ def setup(s: State) -> None:
     for l_c in range(110):
         if not (l_c != E_china_card):
             continue
-        s.move_watched(T_card, l_c, Z_box, True, zw_card)
-    s.move_watched(T_card, E_china_card, (Z_china + P_ussr), True, zw_card)
-    s.move_all_watched(
+        s.move(T_card, l_c, Z_box, True)
+    s.move(T_card, E_china_card, (Z_china + P_ussr), True)
+    s.move_all(
         T_card,
         [c_c for c_c in s.z.piles[Z_box] if (f_in_game(s, c_c) and (F_card_period[c_c] == 0))],
         Z_deck,
         True,
-        zw_card,
     )
     s.shuffle(Z_deck)
     p_deal_cards(s)
@@ -6565,7 +6563,7 @@ class Proc_headline_phase(Frame):
                             and (not s.holds(Z_table, T_card, s.v_headline[self.l_p]))
                         ):
                             continue
-                        s.move_watched(T_card, s.v_headline[self.l_p], Z_table, True, zw_card)
+                        s.move(T_card, s.v_headline[self.l_p], Z_table, True)
                         s.say(TX_revealed, s.v_headline[self.l_p])
                     if tc_defectors_cancel_headline(s):
                         t_defectors_cancel_headline(s)
@@ -6719,7 +6717,7 @@ class Proc_choose_headline(Frame):
             )
         elif pc == 1:
             s.v_headline[s.ref(self.l_p)] = self.d_1
-            s.move_watched(T_card, s.v_headline[self.l_p], Z_table, True, zw_card)
+            s.move(T_card, s.v_headline[self.l_p], Z_table, True)
             s.say(TX_revealed, s.v_headline[self.l_p])
             s.pop()
         else:  # pc == 2
@@ -7065,7 +7063,7 @@ class Proc_trap_round(Frame):
                     s.push(Proc_play_card(self.l_p, self.l_c))
                     return
                 # cov 187
-                s.move_watched(T_card, self.l_c, Z_discard, True, zw_card)
+                s.move(T_card, self.l_c, Z_discard, True)
                 s.say(TX_discards_to_escape, self.l_p, self.l_c, self.l_trap)
                 if s.roll(6) <= 4:
                     # cov 188
@@ -7129,7 +7127,7 @@ class Proc_play_card(Frame):
             if pc < 2:
                 if pc == 0:
                     # cov 190
-                    s.move_watched(T_card, self.l_c, Z_table, True, zw_card)
+                    s.move(T_card, self.l_c, Z_table, True)
                     arg0_ = self.l_p
                     arg1_ = self.l_c
                     if tc_formosan_resolution_ends(s, arg0_, arg1_):
@@ -7612,7 +7610,7 @@ class Proc_end_of_turn(Frame):
             else:  # pc == 2
                 if self.l_c != -1:
                     # cov 219
-                    s.move_watched(T_card, self.l_c, Z_discard, True, zw_card)
+                    s.move(T_card, self.l_c, Z_discard, True)
                 else:
                     # cov 220
                     pass
@@ -7672,7 +7670,7 @@ class Eff_card_event_five_year_plan(Frame):
                 # cov 242
                 pass
             self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
-            s.move_watched(T_card, self.l_c, Z_table, True, zw_card)
+            s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_discards_at_random, self.l_o, self.l_c)
             if (F_card_side[self.l_c] == self.l_p) and (not f_event_blocked(s, self.l_p, self.l_c)):
                 # cov 243
@@ -7680,7 +7678,7 @@ class Eff_card_event_five_year_plan(Frame):
                 s.push(Proc_fire_event(self.l_p, self.l_c))
                 return
             # cov 244
-            s.move_watched(T_card, self.l_c, Z_discard, True, zw_card)
+            s.move(T_card, self.l_c, Z_discard, True)
             s.pop()
         else:  # pc == 1
             p_put_away(s, self.l_p, self.l_c, True)
@@ -7798,7 +7796,7 @@ class Eff_card_event_blockade(Frame):
                     s.say(TX_loses_all_its_influence, self.l_o)
                 else:
                     # cov 252
-                    s.move_watched(T_card, self.l_c, Z_discard, True, zw_card)
+                    s.move(T_card, self.l_c, Z_discard, True)
                     s.say(TX_discards, self.l_o, self.l_c)
                 s.pop()
                 return
@@ -8502,7 +8500,7 @@ class Eff_card_event_un_intervention(Frame):
                 at="specs/twilight_struggle/cards.yaml:367",
             )
         elif pc == 1:
-            s.move_watched(T_card, self.l_c, Z_table, True, zw_card)
+            s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_plays_for_operations_its, self.l_p, self.l_c)
             self.pc = 2
             s.push(Proc_use_for_operations(self.l_p, self.l_c))
@@ -9013,7 +9011,7 @@ class Eff_card_event_missile_envy(Frame):
                 at="specs/twilight_struggle/cards.yaml:580",
             )
         elif pc == 1:
-            s.move_watched(T_card, self.l_c, Z_table, True, zw_card)
+            s.move(T_card, self.l_c, Z_table, True)
             s.move_watched(T_card, self.l_self, (Z_hand + s.ref(self.l_o)), True, zw_card)
             # cov 327
             s.add_mod(M_owes_operations, (self.l_o,), -1)
@@ -9419,7 +9417,7 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                     return
                 # cov 360
                 self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
-                s.move_watched(T_card, self.l_c, (Z_looked_at + s.ref(self.l_p)), True, zw_card)
+                s.move(T_card, self.l_c, (Z_looked_at + s.ref(self.l_p)), True)
                 s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_looked_at + s.ref(self.l_p))]))
                 self.pc = 2
                 s.decide(
@@ -9714,7 +9712,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                     self.l_more = False
                 else:
                     # cov 384
-                    s.move_watched(T_card, self.l_c, Z_discard, True, zw_card)
+                    s.move(T_card, self.l_c, Z_discard, True)
                     self.l_n += 1
                     s.say(TX_discards, self.l_p, self.l_c)
                 pc = 1
@@ -9789,7 +9787,7 @@ class Eff_card_event_star_wars(Frame):
                 at="specs/twilight_struggle/cards.yaml:1014",
             )
         elif pc == 1:
-            s.move_watched(T_card, self.l_c, Z_table, True, zw_card)
+            s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
             arg0_ = self.l_p
             arg1_ = self.l_c
@@ -10225,7 +10223,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
             elif pc == 1:
                 if self.l_c != -1:
                     # cov 419
-                    s.move_watched(T_card, self.l_c, Z_discard, True, zw_card)
+                    s.move(T_card, self.l_c, Z_discard, True)
                     s.say(TX_discards, self.l_o, self.l_c)
                     s.pop()
                     return
@@ -10387,7 +10385,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
                 at="specs/twilight_struggle/cards.yaml:1194",
             )
         else:  # pc == 1
-            s.move_watched(T_card, self.l_c_2, Z_discard, True, zw_card)
+            s.move(T_card, self.l_c_2, Z_discard, True)
             s.say(TX_discards_from_the_hand, self.l_p, self.l_c_2, self.l_o)
             s.pop()
 
@@ -10918,7 +10916,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
         while True:
             if pc == 0:
                 # cov 455
-                s.deal_watched(T_card, 5, Z_deck, (Z_looked_at + s.ref(self.l_p)), zw_card)
+                s.deal(T_card, 5, Z_deck, (Z_looked_at + s.ref(self.l_p)))
                 s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_looked_at + s.ref(self.l_p))]))
                 self.pc = 1
                 if s.decide(
@@ -10937,14 +10935,12 @@ class Eff_card_event_our_man_in_tehran(Frame):
             else:  # pc == 1
                 s.tick("the while loop at specs/twilight_struggle/cards.yaml:1344:9")
                 if not (self.l_c != -1):
-                    s.move_all_watched(
-                        T_card, s.z.piles[(Z_looked_at + s.ref(self.l_p))], Z_deck, True, zw_card
-                    )
+                    s.move_all(T_card, s.z.piles[(Z_looked_at + s.ref(self.l_p))], Z_deck, True)
                     s.shuffle(Z_deck)
                     s.say(TX_the_rest_go_back)
                     s.pop()
                     return
-                s.move_watched(T_card, self.l_c, Z_discard, True, zw_card)
+                s.move(T_card, self.l_c, Z_discard, True)
                 s.say(TX_discards, self.l_p, self.l_c)
                 self.pc = 1
                 if s.decide(
