@@ -247,6 +247,33 @@ phases:
     assert "s.move_watched(T_card, l_x, s.zone(l_z, " in engine  # a zone value: any zone, so watched
 
 
+def test_a_trigger_reads_cached_functions_as_the_zones_are_now(tmp_path: Path) -> None:
+    m = compile_inline(
+        tmp_path,
+        HEAD
+        + """
+functions:
+  held:
+    params: {p: player}
+    returns: int
+    cached: true
+    body: "len(hand[p])"
+triggers:
+  - name: count
+    on: "x enters hand[p]"
+    do: 'log "{p} holds {held(p)}"'
+phases:
+  - name: main
+    do: |
+      log "{held(red)} at first"
+      move [a, b] to hand[red]
+      log "{held(red)} at last"
+      end game draw
+""",
+    )
+    assert lines(m) == ["0 at first", "red holds 1", "red holds 2", "2 at last"]
+
+
 # ---- replacement effects: `instead:` on a procedure -------------------------------------------
 
 REPLACED = """

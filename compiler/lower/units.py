@@ -176,7 +176,9 @@ def _zone_watches(cx: Context, out: Units) -> None:
         if z is not None:
             by_type.setdefault(z[0].of.text, []).append(tr)
     for type_name, triggers in by_type.items():
-        body: list[str] = []
+        # the move is not over: the cached functions reading these zones forget first, so the
+        # triggers read the component where it now is
+        body: list[str] = caching.forget(cx, ("zones", type_name))
         ordered = [t for t in triggers if t.watch and t.watch.verb == "leaves"]
         ordered += [t for t in triggers if t.watch and t.watch.verb == "enters"]
         for tr in ordered:
