@@ -1188,16 +1188,17 @@ def _trigger(n: Node, r: Reader, seen: dict[str, Span]) -> ir.TriggerDecl:
     return ir.TriggerDecl(name, on, r.code(d.get("if"), "if", expr=True), body, span, watch)
 
 
-# `c enters hand[p]`, `c leaves deck`, `c enters expedition[k, q]`
+# `c enters hand[p]`, `c leaves deck`, `c enters expedition[k, q]` (matched on the stripped text:
+# no two runs of spaces can match the same spaces, so a long line of them fails in linear time)
 ZONE_PATTERN = re.compile(
-    r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+(enters|leaves)\s+([A-Za-z_][A-Za-z0-9_]*)"
-    r"\s*(?:\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\])?\s*"
+    r"([A-Za-z_][A-Za-z0-9_]*)\s+(enters|leaves)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"(?:\s*\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\])?"
 )
 
 
 def _zone_watch(on: str, span: Span) -> ir.ZoneWatch | None:
     """A trigger's `on` that is a zone pattern, or None if it is not well formed."""
-    m = ZONE_PATTERN.fullmatch(on)
+    m = ZONE_PATTERN.fullmatch(on.strip())
     if m is None:
         return None
     item, verb, zone, first, second = m.groups()
