@@ -379,3 +379,16 @@ phases:
     )
     with pytest.raises(RuleError, match="nest calls"):
         Game(m.State, m.scenarios.SCENARIOS, {}).new_initial_state(1)
+
+
+def test_a_hostile_pattern_is_reported_at_once(tmp_path: Path) -> None:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    pattern = "c enters hand" + " " * 20000 + "[p" + " " * 20000 + ",!"
+    (folder / "game.yaml").write_text(
+        HEAD + f'triggers:\n  - name: t\n    on: "{pattern}"\n    do: "entered += 1"\n'
+        "phases:\n  - name: main\n    do: end game draw\n",
+        encoding="utf-8",
+    )
+    result = compile_spec(folder)
+    assert [str(d.code) for d in result.diagnostics] == ["bad-zone-trigger"]
