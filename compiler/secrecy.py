@@ -443,6 +443,8 @@ class Secrecy:
         if d is None or d.public:
             return
         verb = ("optionally " if d.optional else "") + "choose"
+        if d.window:  # a response window's question: said with the window's `disclosure` key
+            verb = f"window '{d.window}'"
         chooser = _shape(d.player) if d.player is not None else None
         own = sorted(h.name for h in site.came_from if self.seen_as(h) == "others" and h.owner == chooser)
         if own:  # the options offered, even secretly, name the cards their chooser may not see

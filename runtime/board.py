@@ -479,5 +479,8 @@ def _status(state: GameState) -> str:
     if state.over:
         result = info.result(state.winners())
         return f"game over: {result}" + (f" ({state.reason})" if state.reason else "")
+    d = state.pending
+    if d is not None and d.window:  # a response window: who may respond, and to what
+        return state.window_status()["text"]
     p = state.current_player()
     return f"{info.player_names[p]} to act" if isinstance(p, int) and p >= 0 else "chance"

@@ -155,6 +155,7 @@ class GameInfo:
     owner_vars: tuple[str, ...]
     chance: bool = True  # the rules roll, pick at random or shuffle
     secret_choices: bool = False  # the rules ask `secretly choose`
+    windows: tuple[str, ...] = ()  # the response windows (`windows:`), by name
     var_indices: dict[str, tuple[int, ...]] = field(
         default_factory=dict
     )  # per-indexed variable -> type indices
@@ -449,6 +450,7 @@ class Decision:
     domain: int = 0
     secret: bool = False
     copies: tuple[tuple[int, ...], ...] = ()
+    window: str = ""  # the response window this question belongs to ("": none)
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Decision:
@@ -463,6 +465,7 @@ class Decision:
             self.domain,
             self.secret,
             self.copies,
+            self.window,
         )
         d._legal = self._legal
         return d
@@ -977,6 +980,8 @@ class GameState:
         }
         if self.skips:
             data["skip"] = self.skips
+        if d is not None and d.window:
+            data["window"] = d.window  # the response window the pending question belongs to
         # the log last, spliced in: its frozen chunks are written once, for every state sharing them
         return json_text(data)[:-1] + ',"log":' + self.lines.json() + "}"
 
@@ -1015,6 +1020,7 @@ class GameState:
                 domain,
                 secret,
                 tuple(tuple(c) for c in copies[0]) if copies else (),
+                d.get("window", ""),
             )
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
         s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
@@ -1068,7 +1074,24 @@ class GameState:
                 "prompt": info.text(d.prompt),
                 "legal": [self.action_to_string(a) for a in d.legal()],
             }
+        if d is not None and d.window and not self.over:  # every player sees who may respond, to what
+            obs["window"] = self.window_status()
         return obs
+
+    def window_status(self) -> dict[str, str]:
+        """The response window the game waits in: its name, the responder, what is responded to
+        and the whole sentence ("waiting for X to respond to Y"); {} when it waits in none."""
+        d = self.pending
+        if d is None or not d.window or self.over:
+            return {}
+        to = self.INFO.text(d.prompt).removeprefix("respond to ").removesuffix("?")
+        who = self.INFO.player_names[d.player]
+        return {
+            "window": d.window,
+            "responder": who,
+            "to": to,
+            "text": f"waiting for {who} to respond to {to}",
+        }
 
     def observation_string(self, player: object) -> str:
         return json.dumps(self.observation(player), sort_keys=True)
@@ -1076,6 +1099,9 @@ class GameState:
     def __str__(self) -> str:
         tail = self.log()[-5:]
         status = f"over: {escaped(self.reason)}" if self.over else f"{self._whose()} to act"
+        d = self.pending
+        if d is not None and d.window and not self.over:
+            status = escaped(self.window_status()["text"])
         return "\n".join([f"{escaped(self.INFO.title)} ({status})", *map(escaped, tail)])
 
     # -- hooks the generated subclass fills in --------------------------------------------------
@@ -1251,6 +1277,7 @@ class GameState:
         need: int = 0,
         secret: bool = False,
         at: str = "",
+        window: str = "",
     ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
 
@@ -1285,7 +1312,7 @@ class GameState:
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(
-            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret
+            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret, (), window
         )
         return True
 
@@ -1301,6 +1328,7 @@ class GameState:
         need: int = 0,
         secret: bool = False,
         at: str = "",
+        window: str = "",
     ) -> bool:
         """`decide` for components of a type with copies (`kinds`: each one's row): one option per
         kind offered, each answer taking the next copy of its kind in the order of `values`. A
@@ -1339,6 +1367,7 @@ class GameState:
             domain,
             secret,
             tuple(tuple(offered[k]) for k in order),
+            window,
         )
         return True
 
