@@ -420,6 +420,9 @@ class Checker:
         match d:
             case ir.Choose():
                 answer = self.choose(d)
+                kind = self.sym.entity_types.get(answer.name) if answer.kind == "entity" else None
+                if kind is not None and kind.copies:
+                    self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.simultaneous_copies(answer))
             case ir.ChooseNumber():
                 self.want(d.low, INT, "the lowest number")
                 self.want(d.high, INT, "the highest number")
