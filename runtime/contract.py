@@ -29,7 +29,7 @@ import random
 import sys
 from collections import defaultdict
 
-from runtime.engine import GameState, Simultaneous
+from runtime.engine import GameState
 from runtime.saved import load_state
 
 
@@ -161,13 +161,7 @@ def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
         twin._load_vars(data)
     d = twin.simultaneous()
     if d is not None:  # the answers others gave to a simultaneous decision, not yet revealed
-        answers = [
-            a if q == player or a < 0 or not options else rnd.choice(options)
-            for q, options, a in zip(d.players, d.choices, d.answers, strict=True)
-        ]
-        twin.pending = Simultaneous.waiting_on(
-            d.players, d.choices, d.prompts, answers, d.slot, d.optional, d.domain
-        )
+        twin.pending = d.guessed(player, rnd.choice)
     return twin
 
 

@@ -547,6 +547,17 @@ class Simultaneous(Decision):
         """The players who have not answered yet, in the order of xs."""
         return [p for p, a in zip(self.players, self.answers, strict=True) if a < 0]
 
+    def guessed(self, player: int, pick: Callable[[list[int]], int]) -> Simultaneous:
+        """The decision with the answers other players gave replaced by `pick` of their options:
+        what `player` may think they were (for the observation check, and agents that must not peek)."""
+        answers = [
+            a if q == player or a < 0 or not options else pick(options)
+            for q, options, a in zip(self.players, self.choices, self.answers, strict=True)
+        ]
+        return Simultaneous.waiting_on(
+            self.players, self.choices, self.prompts, answers, self.slot, self.optional, self.domain
+        )
+
     def data(self) -> dict[str, object]:
         """What a saved state keeps besides the fields of every decision (runtime/saved.py)."""
         return {

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.spec_loader import load_spec
+from runtime.agents import GreedyAgent
 from runtime.engine import GameState, IllegalActionError, RuleError, Simultaneous
 from runtime.game import Game
 from runtime.saved import SavedStateError
@@ -108,6 +109,18 @@ def test_three_players_vote_and_may_pass(game3: Game) -> None:
         "Revealed (play on?): North: yes, South: no, East: no",
         "Game over: a draw (highest score); returns: North 0, South 0, East 0",  # (no cards left)
     ]
+
+
+def test_the_greedy_agent_does_not_peek_at_answers_given(game: Game) -> None:
+    """South's one-ply search guesses North's bid: it chooses the same whatever North bid."""
+    chosen = set()
+    for north_bid in ("0", "3"):
+        s = game.new_initial_state(1)
+        answer(s, "pass")
+        answer(s, "pass")
+        answer(s, north_bid)
+        chosen.add(GreedyAgent(7).choose(s))
+    assert len(chosen) == 1
 
 
 def test_save_restore_and_clone_mid_decision(game: Game) -> None:
