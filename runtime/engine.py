@@ -1218,6 +1218,11 @@ class GameState:
                 "players": [names[p] for p in d.players],
                 "waiting": [names[p] for p in d.waiting()],
             }
+            if player != d.player and player in d.waiting():  # asked too, at the same time
+                obs["decision"] = {
+                    "prompt": info.text(d.prompts[d.players.index(player)]),
+                    "legal": [self.action_to_string(a) for a in self.legal_actions_of(player)],
+                }
         return obs
 
     def observation_string(self, player: object) -> str:

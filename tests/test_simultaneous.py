@@ -32,6 +32,12 @@ def game3() -> Game:
     return load_spec(SPEC, {"seats": 3}, rules_only=True)
 
 
+@pytest.fixture(scope="module")
+def sequential() -> Game:
+    """Chip Raid (tests/specs/results): a game without simultaneous choices."""
+    return load_spec(ROOT / "tests" / "specs" / "results", rules_only=True)
+
+
 def labels(s: GameState) -> list[str]:
     return [s.action_to_string(a) for a in s.legal_actions()]
 
@@ -40,10 +46,10 @@ def answer(s: GameState, label: str) -> None:
     s.apply_action(s.string_to_action(label))
 
 
-def test_the_spec_compiles_without_a_leaky_decision(game: Game) -> None:
+def test_the_spec_compiles_without_a_leaky_decision(game: Game, sequential: Game) -> None:
     """A simultaneous choice from a hidden hand is revealed to all: it is not leaky."""
     assert game.info.simultaneous
-    assert not load_spec(ROOT / "tests" / "specs" / "results", rules_only=True).info.simultaneous
+    assert not sequential.info.simultaneous
 
 
 def test_answers_are_listed_in_the_order_of_xs_and_hidden_until_the_reveal(game: Game) -> None:
@@ -52,6 +58,9 @@ def test_answers_are_listed_in_the_order_of_xs_and_hidden_until_the_reveal(game:
     assert s.current_player() == 0 and s.prompt() == "card to play"
     north_card = labels(s)[1]
     obs = s.observation(1)
+    south = [s.action_to_string(a) for a in s.legal_actions_of(1)]
+    assert obs["decision"] == {"prompt": "card to play", "legal": south}  # South is asked at once too
+    assert south[0] == "pass" and south != labels(s)
     assert obs["simultaneous"] == {
         "prompt": "card to play",
         "players": ["North", "South"],
@@ -224,11 +233,11 @@ def test_a_bad_list_of_players_is_a_rule_error_naming_the_decision(
 # ---- the adapters -----------------------------------------------------------------------------
 
 
-def test_openspiel_simultaneous_dynamics(game: Game) -> None:
+def test_openspiel_simultaneous_dynamics(game: Game, sequential: Game) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from runtime.adapters import openspiel
 
-    name = openspiel.register(load_spec(SPEC, rules_only=True))
+    name = openspiel.register(game)
     for seats in (2, 3):
         g = pyspiel.load_game(name, {"seats": seats})
         assert g.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
@@ -245,9 +254,7 @@ def test_openspiel_simultaneous_dynamics(game: Game) -> None:
     back = g.deserialize_state(st.serialize())
     assert back.serialize() == st.serialize()
     # a state of a game without simultaneous choices keeps SEQUENTIAL dynamics
-    seq = pyspiel.load_game(
-        openspiel.register(load_spec(ROOT / "tests" / "specs" / "results", rules_only=True))
-    )
+    seq = pyspiel.load_game(openspiel.register(sequential))
     assert seq.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
 
 
@@ -268,7 +275,7 @@ def test_openspiel_players_not_asked_have_only_pass(tmp_path: Path) -> None:
     pyspiel.random_sim_test(g, num_sims=3, serialize=False, verbose=False)
 
 
-def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game) -> None:
+def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game, sequential: Game) -> None:
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, parallel_api_test
 
@@ -280,9 +287,7 @@ def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game) -> None:
             warnings.simplefilter("ignore", UserWarning)
             api_test(env(g), num_cycles=100)
     # a sequential game as a parallel env: only the acting agent's action counts
-    parallel_api_test(
-        parallel_env(load_spec(ROOT / "tests" / "specs" / "results", rules_only=True)), num_cycles=100
-    )
+    parallel_api_test(parallel_env(sequential), num_cycles=100)
     e = parallel_env(game)
     obs, infos = e.reset(seed=1)
     assert infos["North"]["acting"] == ["North", "South"]
