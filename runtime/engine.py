@@ -1472,6 +1472,12 @@ class GameState:
         choices: list[list[int]] = []
         answers: list[int] = []
         for p, vs, prompt in zip(players, values, prompts, strict=True):
+            if type(vs) is range and vs and (vs[0] < 0 or vs[-1] >= size):  # refused before it is listed
+                self._bad_decision(
+                    prompt,
+                    at,
+                    f"the numbers {vs[0]} to {vs[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)",
+                )
             distinct = sorted(set(vs))
             if distinct and (distinct[0] < 0 or distinct[-1] >= size):
                 name = self.INFO.domains[domain].name

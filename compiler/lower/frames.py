@@ -361,7 +361,8 @@ def _each(
         case _:
             assert_never(d)
     optional = ", True" if isinstance(d, ir.Choose) and d.optional else ""
-    b.line(f"xs_ = {fresh_list(expr(cx, each.players))}")
+    players = fresh_list(expr(cx, each.players))
+    b.line(f"xs_ = {'list[int]()' if players == '[]' else players}")  # (typed, when it is all there is)
     each_options = f"[{options} for {var} in xs_]"
     each_prompt = f"[{prompt} for {var} in xs_]"
     asked = f"s.decide_each(xs_, {each_options}, {each_prompt}, {domain}, {py_literal(slot)}{optional}{at})"
