@@ -63,6 +63,21 @@ MISPLACED_DECISION: Final = ErrorCode(
     "misplaced-decision",
     "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
 )
+MISPLACED_CALL: Final = ErrorCode(
+    "misplaced-call",
+    "a procedure called where nothing may change or stop (a function, condition, invariant or evaluation)",
+)
+NO_VALUE: Final = ErrorCode("no-value", "a procedure without `returns:` used as a value")
+RETURN_WITHOUT_RETURNS: Final = ErrorCode(
+    "return-without-returns", "`return VALUE` where nothing takes a value (no `returns:`)"
+)
+RETURN_WITHOUT_VALUE: Final = ErrorCode(
+    "return-without-value", "a bare `return` in a procedure with `returns:`, which must give a value"
+)
+MISSING_RETURN: Final = ErrorCode(
+    "missing-return", "a procedure with `returns:` whose end can be reached without `return VALUE`"
+)
+OUTSIDE_LOOP: Final = ErrorCode("outside-loop", "`break` or `continue` outside a `for`, `repeat` or `while`")
 LEAKY_DECISION: Final = ErrorCode(
     "leaky-decision",
     "a decision whose answer, logged for every player, names or steers cards hidden from some of "
@@ -124,6 +139,12 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     UNDEFINED_PHASE,
     MISPLACED_CHANCE,
     MISPLACED_DECISION,
+    MISPLACED_CALL,
+    NO_VALUE,
+    RETURN_WITHOUT_RETURNS,
+    RETURN_WITHOUT_VALUE,
+    MISSING_RETURN,
+    OUTSIDE_LOOP,
     LEAKY_DECISION,
     BOARD_SHOWS_HIDDEN,
     BAD_SCENARIO,

@@ -1112,9 +1112,10 @@ def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
 
 
 def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
-    d = r.keys(v, f"procedure '{k.value}'", ("params", "do", "doc"), ("do",))
+    d = r.keys(v, f"procedure '{k.value}'", ("params", "returns", "do", "doc"), ("do",))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(k))
-    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k))
+    returns = r.type_ref(d["returns"], "returns") if "returns" in d else None
+    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k), returns)
 
 
 def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:

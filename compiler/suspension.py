@@ -39,7 +39,10 @@ class Stops:
         """Whether statement `s` may stop for a decision."""
         match s:
             case ir.Let() | ir.Assign():
-                return isinstance(s.value, ir.Decision)
+                v = s.value
+                return isinstance(v, ir.Decision) or (
+                    isinstance(v, ir.Call) and self.procedures.get(v.func, False)
+                )
             case ir.CallStmt():
                 return self.procedures.get(s.proc, False)
             case ir.DoEffect():

@@ -806,6 +806,7 @@ class GameState:
         "budget",
         "depth",
         "caches",
+        "ret_",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -829,6 +830,9 @@ class GameState:
     # one dict per cached function (GameInfo.cached): its arguments -> its value. Not saved, not
     # cloned: a value is kept only until state it was computed from changes (`forget`)
     caches: list[dict[Any, Any]]
+    # the value a procedure frame with `returns:` gives as it pops, read by its caller's frame in
+    # the very next step (so never live at a decision: not saved, not cloned, unset until then)
+    ret_: Any
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:

@@ -56,6 +56,9 @@ class Context:
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)
     shared_wins: bool = False  # some `end game winners` was lowered (units.results_facts)
+    # the loops around the statement lowered, innermost last: None for a Python loop (`break` and
+    # `continue` are Python's), or a frame's loop as its (head, done) blocks (they jump there)
+    loop_blocks: list[tuple[int, int] | None] = field(default_factory=list)
 
     def begin_function(self, local_prefix: str) -> None:
         """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""

@@ -65,8 +65,10 @@ def code_unit(
     ps: tuple[Param, ...],
     stops: bool,
     mark: list[str],
+    returns: str = "None",
 ) -> None:
-    """Statements as a frame class (if they may stop) or a plain function; `mark` opens them."""
+    """Statements as a frame class (if they may stop) or a plain function; `mark` opens them;
+    `returns`: the plain function's return type (a procedure's with `returns:`)."""
     if not stops:
         cx.begin_function("")
         w = CodeWriter()
@@ -76,7 +78,7 @@ def code_unit(
         lines = w.lines()
         if all(ln.lstrip().startswith("#") for ln in lines):
             lines.append("pass")
-        out.functions.append(Function(function_name, what, ps, "None", tuple(lines)))
+        out.functions.append(Function(function_name, what, ps, returns, tuple(lines)))
         return
     cx.begin_function("self.")
     b = Blocks()
@@ -114,6 +116,7 @@ def lower_units(cx: Context) -> Units:
             params(cx, pr.params),
             cx.stops.procedures[pr.name],
             cx.cover("procedure", f"procedure {pr.name}", pr.span),
+            _returns(cx, pr),
         )
     for tname, info in cx.sym.entity_types.items():
         for fname, fd in info.code_fields.items():
@@ -125,6 +128,13 @@ def lower_units(cx: Context) -> Units:
         _trigger(cx, out, tr)
     _setup_and_phases(cx, out)
     return out
+
+
+def _returns(cx: Context, pr: ir.ProcedureDecl) -> str:
+    """The Python return type of a procedure's plain function: None, or its `returns:` type's."""
+    if pr.returns is None:
+        return "None"
+    return python_type(cx.sym.type_named(pr.returns.text) or PLAYER)
 
 
 def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
