@@ -17,7 +17,7 @@ from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.builtins import BUILTINS
 from compiler.diagnostics import Sink, close_match, did_you_mean
-from compiler.resolve import EntityInfo, Symbols
+from compiler.resolve import EntityInfo, Symbols, trigger_params
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
 
 
@@ -164,8 +164,7 @@ class Checker:
                     self.unit(code, ps, want=None if fd.kind == "effect" else info.field_types[fname])
                 self.unwritten_effects(info, ent)
         for tr in g.triggers:
-            ev = sym.events.get(tr.event)
-            ps = self.params(ev.params) if ev else {}
+            ps = self.params(trigger_params(sym, tr))
             self.unit(tr.condition, ps, want=BOOL)
             self.unit(tr.body, ps)
         for inv in g.invariants:

@@ -115,6 +115,11 @@ NO_RESULTS: Final = ErrorCode(
 BAD_RESULTS: Final = ErrorCode(
     "bad-results", "a `results` section that no returns could satisfy (min above max, a sum for another kind)"
 )
+BAD_ZONE_TRIGGER: Final = ErrorCode(
+    "bad-zone-trigger",
+    "a trigger's `on` that is neither an event nor `c enters|leaves zone[i, j]`, or binds a name twice "
+    "or a declared name",
+)
 
 # Every code, in the order docs/dsl.md lists them.
 ALL: Final[tuple[ErrorCode, ...]] = (
@@ -157,6 +162,7 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     LIMIT_EXCEEDED,
     NO_RESULTS,
     BAD_RESULTS,
+    BAD_ZONE_TRIGGER,
 )
 
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names

@@ -738,14 +738,27 @@ class SignatureDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneWatch:
+    """A trigger's `on: "c enters hand[p]"` (or `leaves`): the component's name, the verb, the zone
+    and the names its indices bind."""
+
+    item: str
+    verb: str  # "enters" or "leaves"
+    zone: str
+    indices: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class TriggerDecl:
-    """`when EVENT [if cond] do effect`."""
+    """`when EVENT [if cond] do effect`, or (`watch`) when a component enters or leaves a zone."""
 
     name: str
     event: str
     condition: Code | None
     body: Code
     span: Span
+    watch: ZoneWatch | None = None
 
 
 @dataclass(frozen=True, slots=True)

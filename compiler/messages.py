@@ -593,6 +593,32 @@ def trigger_on_unknown_event(trigger: str, event: str, hint: str) -> str:
     return f"trigger '{trigger}' is on an undeclared event '{event}'" + hint
 
 
+def bad_zone_pattern(trigger: str, text: str) -> str:
+    return (
+        f"trigger '{trigger}' is on '{text}', neither an event nor a zone pattern; write an event's "
+        "name, or 'c enters hand[p]', 'c leaves deck', 'c enters expedition[k, q]'"
+    )
+
+
+def zone_pattern_unknown_zone(zone: str, hint: str) -> str:
+    return f"the trigger's pattern names an undeclared zone '{zone}'" + hint
+
+
+def zone_pattern_shadows(name: str, what: str) -> str:
+    return f"'{name}' would hide {what}; bind another name"
+
+
+def zone_pattern_indices(zone: str, per: int, given: int) -> str:
+    if per == 0:
+        return f"zone '{zone}' has no index, but the pattern binds {given}; write '... {zone}'"
+    return f"zone '{zone}' has {per} ind{'ex' if per == 1 else 'ices'}, but the pattern binds {given}"
+
+
+ZONE_TRIGGER_ASKS: Final = (
+    "a trigger on a zone runs in the middle of a move and cannot ask; emit an event and ask there"
+)
+
+
 NO_PHASES: Final = "the spec needs 'phases': the game's flow"
 
 

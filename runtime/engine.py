@@ -1795,6 +1795,38 @@ class GameState:
         for _ in range(min(n, len(pile))):
             self.move(t, pile[-1], dst)
 
+    # ---- moves that triggers on zones watch: generated code calls these only for a component
+    # type with such a trigger, so other moves pay nothing. `moved(state, e, left, entered)` runs
+    # the triggers after each component has arrived; a component that stays in its instance fires none.
+    def move_watched(
+        self, t: int, e: int, zone: int, top: bool, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        left = self.z.where[t][e] if e >= 0 else -1
+        self.move(t, e, zone, top)
+        if left != zone:
+            moved(self, e, left, zone)
+
+    def move_all_watched(
+        self, t: int, items: Sequence[int], zone: int, top: bool, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        for e in list(items) if top else list(items)[::-1]:
+            self.move_watched(t, e, zone, top, moved)
+
+    def place_watched(
+        self, t: int, e: int, zone: int, cell: int, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        left = self.z.where[t][e] if e >= 0 else -1
+        self.place(t, e, zone, cell)
+        if left != zone:
+            moved(self, e, left, zone)
+
+    def deal_watched(
+        self, t: int, n: int, src: int, dst: int, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        pile = self.z.piles[src]
+        for _ in range(min(n, len(pile))):
+            self.move_watched(t, pile[-1], dst, True, moved)
+
     def cell(self, x: int, y: int) -> int:
         return cell_code(x, y, self.INFO.radius)
 
