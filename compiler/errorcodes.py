@@ -44,6 +44,15 @@ AMBIGUOUS_COPY: Final = ErrorCode(
 DECISION_WITHOUT_PLAYER: Final = ErrorCode(
     "decision-without-player", "a decision that does not say which player makes it"
 )
+SIMULTANEOUS_WITHOUT_EACH: Final = ErrorCode(
+    "simultaneous-without-each", "a `simultaneously` decision that does not say `by each p in PLAYERS`"
+)
+EACH_WITHOUT_SIMULTANEOUSLY: Final = ErrorCode(
+    "each-without-simultaneously", "`by each p in PLAYERS` on a decision that is not `simultaneously`"
+)
+SHADOWED_NAME: Final = ErrorCode(
+    "shadowed-name", "the player name of `by each` hides a local or a declared name of the same spelling"
+)
 UNDEFINED_PROCEDURE: Final = ErrorCode("undefined-procedure", "a call to a procedure that is not defined")
 UNDEFINED_PHASE: Final = ErrorCode("undefined-phase", "a reference to a phase that is not defined")
 MISPLACED_CHANCE: Final = ErrorCode(
@@ -106,6 +115,11 @@ NO_RESULTS: Final = ErrorCode(
 BAD_RESULTS: Final = ErrorCode(
     "bad-results", "a `results` section that no returns could satisfy (min above max, a sum for another kind)"
 )
+BAD_ZONE_TRIGGER: Final = ErrorCode(
+    "bad-zone-trigger",
+    "a trigger's `on` that is neither an event nor `c enters|leaves zone[i, j]`, or binds a name twice "
+    "or a declared name",
+)
 UNKNOWN_WINDOW: Final = ErrorCode("unknown-window", "`respond` names no response window")
 BAD_WINDOW: Final = ErrorCode(
     "bad-window", "a response window written wrongly, or called as a plain procedure"
@@ -127,6 +141,9 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     WRONG_ARG_COUNT,
     AMBIGUOUS_COPY,
     DECISION_WITHOUT_PLAYER,
+    SIMULTANEOUS_WITHOUT_EACH,
+    EACH_WITHOUT_SIMULTANEOUSLY,
+    SHADOWED_NAME,
     UNDEFINED_PROCEDURE,
     UNDEFINED_PHASE,
     MISPLACED_CHANCE,
@@ -149,6 +166,7 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     LIMIT_EXCEEDED,
     NO_RESULTS,
     BAD_RESULTS,
+    BAD_ZONE_TRIGGER,
     UNKNOWN_WINDOW,
     BAD_WINDOW,
 )

@@ -33,13 +33,14 @@ class Hoister:
     """Lifts decisions and valued calls out of the statements of one game."""
 
     def __init__(self, procedures: frozenset[str]) -> None:
-        self.procedures = procedures
+        self.procedures = procedures  # those with `returns:` (a call of another gives no value)
+        self.words = ("choose", "ask", *sorted(procedures))  # what a text that asks must hold
         self.count = 0
         self.why: dict[int, str] = {}
 
     # ---- code units ---------------------------------------------------------------------------
     def code(self, c: ir.Code | None) -> ir.Code | None:
-        if c is None or c.expr is not None:
+        if c is None or c.expr is not None or (c.text and not any(w in c.text for w in self.words)):
             return c
         body = self.body(c.body)
         return c if body is c.body else replace(c, body=body)
@@ -171,7 +172,7 @@ class Hoister:
 
 def hoist(game: ir.Game) -> tuple[ir.Game, dict[int, str]]:
     """The game with its decisions and valued calls lifted; why some could not be."""
-    h = Hoister(frozenset(p.name for p in game.procedures))
+    h = Hoister(frozenset(p.name for p in game.procedures if p.returns is not None))
     procedures = tuple(_same(p, body=h.code(p.body)) for p in game.procedures)
     triggers = tuple(_same(t, body=h.code(t.body)) for t in game.triggers)
     types = tuple(

@@ -243,6 +243,16 @@ class CountActive:
 
 
 @dataclass(frozen=True, slots=True)
+class Each:
+    """`by each p in xs` of a simultaneous decision: every player of xs answers, and `p` names
+    that player in the options and the prompt."""
+
+    var: str
+    players: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Choose:
     """`[secretly|publicly] [optionally] choose [n] from xs by p ["prompt"]`.
 
@@ -260,6 +270,8 @@ class Choose:
     span: Span
     public: bool = False
     window: str = ""  # the response window this question belongs to (a window's desugared body)
+    each: Each | None = None  # `by each p in xs` (with `simultaneously`: one answer per player)
+    simultaneous: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +283,8 @@ class ChooseNumber:
     player: Expr | None
     prompt: StrLit | None
     span: Span
+    each: Each | None = None
+    simultaneous: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +295,8 @@ class Ask:
     player: Expr | None
     span: Span
     window: str = ""  # the response window this question belongs to (a window's desugared body)
+    each: Each | None = None
+    simultaneous: bool = False
 
 
 Decision = Choose | ChooseNumber | Ask
@@ -740,14 +756,27 @@ class SignatureDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneWatch:
+    """A trigger's `on: "c enters hand[p]"` (or `leaves`): the component's name, the verb, the zone
+    and the names its indices bind."""
+
+    item: str
+    verb: str  # "enters" or "leaves"
+    zone: str
+    indices: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class TriggerDecl:
-    """`when EVENT [if cond] do effect`."""
+    """`when EVENT [if cond] do effect`, or (`watch`) when a component enters or leaves a zone."""
 
     name: str
     event: str
     condition: Code | None
     body: Code
     span: Span
+    watch: ZoneWatch | None = None
 
 
 @dataclass(frozen=True, slots=True)

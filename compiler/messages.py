@@ -593,6 +593,32 @@ def trigger_on_unknown_event(trigger: str, event: str, hint: str) -> str:
     return f"trigger '{trigger}' is on an undeclared event '{event}'" + hint
 
 
+def bad_zone_pattern(trigger: str, text: str) -> str:
+    return (
+        f"trigger '{trigger}' is on '{text}', neither an event nor a zone pattern; write an event's "
+        "name, or 'c enters hand[p]', 'c leaves deck', 'c enters expedition[k, q]'"
+    )
+
+
+def zone_pattern_unknown_zone(zone: str, hint: str) -> str:
+    return f"the trigger's pattern names an undeclared zone '{zone}'" + hint
+
+
+def zone_pattern_shadows(name: str, what: str) -> str:
+    return f"'{name}' would hide {what}; bind another name"
+
+
+def zone_pattern_indices(zone: str, per: int, given: int) -> str:
+    if per == 0:
+        return f"zone '{zone}' has no index, but the pattern binds {given}; write '... {zone}'"
+    return f"zone '{zone}' has {per} ind{'ex' if per == 1 else 'ices'}, but the pattern binds {given}"
+
+
+ZONE_TRIGGER_ASKS: Final = (
+    "a trigger on a zone runs in the middle of a move and cannot ask; emit an event and ask there"
+)
+
+
 NO_PHASES: Final = "the spec needs 'phases': the game's flow"
 
 
@@ -704,6 +730,27 @@ END_GAME_WITHOUT_RESULTS_NOTE: Final = (
 
 DECISION_IN_SETUP: Final = "a scenario's setup cannot stop to ask a player"
 DECISION_WITHOUT_PLAYER: Final = "this decision does not say who makes it; add 'by PLAYER'"
+SIMULTANEOUS_WITHOUT_EACH: Final = (
+    "a simultaneous decision is made by each player of a list; "
+    "write `by each p in PLAYERS` (e.g. `simultaneously choose from hand[p] by each p in players`)"
+)
+
+
+def each_without_simultaneously(form: str) -> str:
+    return (
+        f"`by each` asks every player of a list at once; write `simultaneously {form} ... by each p in PLAYERS`, "
+        "or `by PLAYER` for one player"
+    )
+
+
+def simultaneous_copies(t: object) -> str:
+    return f"a simultaneous choice cannot be made among {t}s: the type has identical copies"
+
+
+def shadowed_name(name: str, what: str) -> str:
+    return f"'{name}' already names {what}; choose another name for the player of `by each`"
+
+
 DECISION_WHERE_NOTHING_WAITS: Final = (
     "a decision cannot be made inside a function, "
     "condition, invariant, evaluation or expectation; make it in a procedure"
@@ -1002,6 +1049,10 @@ def not_always_evaluated(op: str) -> str:
     )
 
 
+RETURN_TAKES_WHAT_FOLLOWS: Final = (
+    "`return` reads what follows it, even on the next line, as its value: "
+    "end the block after a bare `return` (`if done { return }`)"
+)
 RETURN_WITHOUT_RETURNS: Final = (
     "this procedure has no `returns:`; declare `returns: T` to give a value, or write a bare `return`"
 )

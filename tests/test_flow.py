@@ -293,3 +293,46 @@ phases:
     )
     ran = rulewright.scenarios.run_scenario("probe", m.scenarios.SCENARIOS[0])
     assert ran.ok, ran.message
+
+
+REPLACED = (
+    HEAD
+    + """
+modifiers:
+  doubled:
+procedures:
+  worth:
+    params: {n: int}
+    returns: int
+    instead:
+      - if: "active doubled"
+        do: |
+          cancel doubled
+          return worth(n) * 2
+    do: |
+      return choose number from n to n + 1 by red "worth"
+phases:
+  - name: main
+    do: |
+      add doubled until cancelled
+      score[red] = worth(3)
+      score[blue] = worth(3)
+      end game "over"
+results: {returns: "score[p]", min: 0, max: 10}
+"""
+)
+
+
+def test_a_replacement_of_a_procedure_with_a_value_gives_one_too(tmp_path: Path) -> None:
+    game, s = start(compile_inline(tmp_path, REPLACED))
+    s = answer(game, s, "4", "3")
+    assert s.is_terminal() and s.returns() == [8.0, 3.0]
+
+
+def test_a_replacement_entry_without_a_value_is_missing_a_return(tmp_path: Path) -> None:
+    spec = REPLACED.replace("return worth(n) * 2", 'log "none"')
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(spec, encoding="utf-8")
+    result = compile_spec(folder)
+    assert [d.code for d in result.diagnostics] == ["missing-return"]

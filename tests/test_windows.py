@@ -290,3 +290,39 @@ def test_respond_as_a_value_gives_who_responded(tmp_path: Path) -> None:
     for label in ("no", "no"):
         answer(s, label)
     assert "unchallenged" in s.log()
+
+
+SECRET = """
+game: secret
+players: {names: [a, b]}
+types:
+  card: {fields: {value: int}}
+components:
+  card:
+    - {id: x, value: 1}
+    - {id: y, value: 2}
+zones:
+  hand: {of: card, per: player, visibility: owner}
+  kept: {of: card, per: player, visibility: owner}
+windows:
+  keep:
+    params: {p: player}
+    to: "{p}'s offer"
+    who: "[opponent(p)]"
+    with: "hand[responder]"
+    disclosure: secretly
+    does: "move response to kept[responder]"
+setup: "move [x, y] to hand[b]"
+phases:
+  - name: main
+    do: "respond keep(a); end game draw"
+"""
+
+
+def test_a_secret_window_logs_the_response_to_the_responder_alone(tmp_path: Path) -> None:
+    game = compile_text(tmp_path, "secret", SECRET)
+    s = game.new_initial_state(seed=1)
+    assert asked(s) == ("b", "respond to a's offer", ["pass", "x", "y"])
+    answer(s, "y")
+    assert any("y" in line.split() for line in s.player_log(1))
+    assert not any("chooses y" in line for line in s.player_log(0))

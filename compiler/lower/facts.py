@@ -226,6 +226,7 @@ def info(cx: Context) -> Info:
             for m in sym.modifiers.values()
         ),
         windows=tuple(w.name for w in sym.game.windows),
+        simultaneous=_uses(sym.game, "simultaneous"),
     )
 
 
@@ -329,5 +330,11 @@ def _uses(g: ir.Game, what: str) -> bool:
             ):
                 return True
             if what == "secret" and isinstance(node, ir.Choose) and node.secret:
+                return True
+            if (
+                what == "simultaneous"
+                and isinstance(node, ir.Choose | ir.ChooseNumber | ir.Ask)
+                and node.simultaneous
+            ):
                 return True
     return False

@@ -173,10 +173,17 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             t = cx.ann.type_of(s.item)
             top = "True" if s.position == "top" else "False"
             fn = "move_all" if t.kind in ("list", "zone") else "move"
-            return f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest, True)}, {top})"
+            args = f"{cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest, True)}, {top}"
+            watch = cx.zone_watch(held_type(t), s.dest)
+            if watch:  # a trigger may watch this move: the move calls it for each component
+                return f"s.{fn}_watched({args}, {watch})"
+            return f"s.{fn}({args})"
         case ir.Place():
             t = cx.ann.type_of(s.item)
             item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid, True), expr(cx, s.cell)
+            watch = cx.zone_watch(held_type(t), s.grid)
+            if watch:
+                return f"s.place_watched({cx.type_constant(t)}, {item}, {grid}, {cell}, {watch})"
             return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
         case ir.Shuffle():
             kinds = copies_table(cx, cx.ann.type_of(s.zone))
@@ -186,6 +193,9 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
         case ir.Deal():
             t = cx.ann.type_of(s.source)
             count, source, dest = expr(cx, s.count), zone_id(cx, s.source, True), zone_id(cx, s.dest, True)
+            watch = cx.zone_watch(held_type(t), s.dest, s.source)
+            if watch:
+                return f"s.deal_watched({cx.type_constant(t)}, {count}, {source}, {dest}, {watch})"
             return f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})"
         case _:
             assert_never(s)
