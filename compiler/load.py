@@ -1145,7 +1145,9 @@ def _with_replacements(proc: str, node: Node, body: ir.Code, r: Reader) -> ir.Co
     return ir.Code((replaced,), None, body.span, body.text)
 
 
-WINDOW_KEYS = ("params", "doc", "to", "who", "with", "until", "does", "otherwise", "opens", "disclosure")
+WINDOW_KEYS = (
+    "params", "doc", "to", "who", "with", "until", "does", "declined", "otherwise", "opens", "disclosure"
+)  # fmt: skip
 # the window's own local in its desugared body, a name no spec can write (as hoist.py's `$N`): who
 # responded so far, the window's value (`until: first`: a player or none; `all`: a list)
 _RESPONDED = "$responded"
@@ -1154,7 +1156,8 @@ _RESPONDED = "$responded"
 def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.ProcedureDecl]:
     """The body of a window as plain statements: for each responder in `who` (while none has
     responded, with `until: first`), an optional choice from `with` (or a yes/no question) marked
-    as the window's; on a response, `does`, then the window `opens`; `otherwise` when nobody did.
+    as the window's; on a response, `does`, then the window `opens`; on none (a pass, or no option
+    to respond with), `declined`; `otherwise` when nobody did.
     Every node is placed in the window's own fields."""
     name = k.value
     here = r.span(k)
@@ -1173,6 +1176,7 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     with_code = r.code(d.get("with"), "with", expr=True)
     options = with_code.expr if with_code is not None else None
     does = r.code(d.get("does"), "does")
+    declined = r.code(d.get("declined"), "declined")
     otherwise = r.code(d.get("otherwise"), "otherwise")
     opens_code = r.code(d.get("opens"), "opens")
     opens: ir.CallStmt | None = None
@@ -1237,7 +1241,7 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
         on_response.append(opens)
     turn: tuple[ir.Stmt, ...] = (
         ir.Let("response", ask, at),
-        ir.If(((answered, tuple(on_response)),), (), at),
+        ir.If(((answered, tuple(on_response)),), declined.body if declined is not None else (), at),
     )
     if first:
         turn = (ir.If(((nobody(at), turn),), (), at),)

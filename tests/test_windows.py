@@ -326,3 +326,38 @@ def test_a_secret_window_logs_the_response_to_the_responder_alone(tmp_path: Path
     answer(s, "y")
     assert any("y" in line.split() for line in s.player_log(1))
     assert not any("chooses y" in line for line in s.player_log(0))
+
+
+DECLINED = """
+game: declined
+players: {names: [a, b, c]}
+state:
+  life: {type: int, per: player, initial: 2}
+windows:
+  raid:
+    params: {p: player}
+    to: "{p}'s raid"
+    who: "[q for q in players_from(left_of(p)) where q != p]"
+    until: all
+    does: 'log "{responder} hides"'
+    declined: |
+      life[responder] -= 1
+      log "{responder} is hit ({life[responder]} left)"
+phases:
+  - name: main
+    do: |
+      let hidden = respond raid(a)
+      log "{len(hidden)} hid"
+      end game draw
+"""
+
+
+def test_declined_runs_for_each_responder_who_does_not_respond_before_the_next_is_asked(
+    tmp_path: Path,
+) -> None:
+    game = compile_text(tmp_path, "declined", DECLINED)
+    s = game.new_initial_state(seed=1)
+    answer(s, "no")  # b declines: hit at once, before c is asked
+    assert s.log()[-1] == "b is hit (1 left)"
+    answer(s, "yes")
+    assert s.log()[-3:] == ["c hides", "1 hid", "Game over: a draw"]
