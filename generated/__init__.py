@@ -3,6 +3,7 @@
 
 GAMES: tuple[str, ...] = (
     "channel_tunnel",
+    "goofspiel",
     "guerra_fronteriza",
     "hanabi",
     "iron_curtain",
