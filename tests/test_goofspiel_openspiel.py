@@ -1,0 +1,167 @@
+"""Our Goofspiel is OpenSpiel's own `goofspiel` (num_cards=N, points_order=random,
+returns_type=win_loss, imp_info=false): stepped in lockstep, the two games offer the same bids, show
+each player the same information and end with the same returns, for every prize order and every bid
+sequence of the 4-card game (a depth-first walk of both trees together) and for a sample of 13-card
+games. OpenSpiel turns each prize up at a chance node: it is given the prize our game turned up.
+
+The information compared, for each player at each node, is every field of OpenSpiel's
+information_state_string (the prizes turned up so far in order, both hands, who won each turn, the
+points) and the current prize of its observation_string, each read back from our observation. Our
+observation also lists the cards bid, in order, which OpenSpiel's string leaves out although its
+game (perfect information) shows them too."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from runtime import load_game
+from runtime.engine import GameState
+
+pyspiel = pytest.importorskip("pyspiel")
+
+RANKS = {"Ace": 1, "Jack": 11, "Queen": 12, "King": 13} | {str(n): n for n in range(2, 11)}
+TIE = -3  # OpenSpiel's winner of a turn of equal bids
+DIAMOND_0 = 26  # the Ace of Diamonds' index among the cards (after 13 spades and 13 hearts)
+
+
+@functools.cache
+def number(label: str) -> int:
+    """A card's number from its name: "Queen of Hearts" -> 12."""
+    return RANKS[label.split(" of ")[0]]
+
+
+def openspiel_game(cards: int) -> Any:
+    return pyspiel.load_game(
+        "goofspiel",
+        {"num_cards": cards, "points_order": "random", "returns_type": "win_loss", "imp_info": False},
+    )
+
+
+def our_information(state: GameState, player: int) -> dict[str, Any]:
+    """What `player` sees of our game, in OpenSpiel's fields."""
+    obs = state.observation(player)
+    zones: dict[str, Any] = obs["zones"]  # type: ignore[assignment]
+    assert zones["prize_deck"] == {"count": len(zones["hand[North]"]) - len(zones["prize"])}, (
+        "the deck is hidden"
+    )
+    bids = [[number(c) for c in zones[f"bids[{p}]"]] for p in ("North", "South")]
+    won = [[number(c) for c in zones[f"won[{p}]"]] for p in ("North", "South")]
+    discarded = [number(c) for c in zones["discard"]]
+    prizes, winners = [], []
+    for n, s in zip(*bids, strict=True):  # each turn's prize, from the pile it went to
+        w = 0 if n > s else 1 if s > n else TIE
+        prizes.append((won[w] if w != TIE else discarded).pop(0))
+        winners.append(w)
+    assert not won[0] and not won[1] and not discarded
+    current = [number(c) for c in zones["prize"]]
+    return {
+        "sequence": prizes + current,
+        "hands": [sorted(number(c) for c in zones[f"hand[{p}]"]) for p in ("North", "South")],
+        "winners": winners,
+        "points": [sum(number(c) for c in zones[f"won[{p}]"]) for p in ("North", "South")],
+        "current": current[0] if current else None,
+    }
+
+
+def their_information(state: Any, player: int) -> dict[str, Any]:
+    """What `player` sees of OpenSpiel's game, read from its information state and observation."""
+    lines = dict(line.split(":", 1) for line in state.information_state_string(player).splitlines())
+    numbers = {k: [int(x) for x in v.split()] for k, v in lines.items()}
+    current = state.observation_string(player).splitlines()[0].split(":")[1].strip()
+    finished = state.is_terminal() or state.is_chance_node()
+    return {
+        "sequence": numbers["Point card sequence"],
+        "hands": [numbers["P0 hand"], numbers["P1 hand"]],
+        "winners": numbers["Win sequence"],
+        "points": numbers["Points"],
+        # between turns OpenSpiel's observation keeps showing the last prize; ours has none up
+        "current": None if finished else int(current),
+    }
+
+
+def bids(state: GameState) -> dict[int, str]:
+    """Our legal bids: OpenSpiel's action (the card's number - 1) -> our action's label."""
+    return {number(state.action_to_string(a)) - 1: state.action_to_string(a) for a in state.legal_actions()}
+
+
+def check_same(ours: GameState, theirs: Any) -> None:
+    """The same information for each player, once OpenSpiel's chance node has turned up the prize
+    our game turned up (the same draw: one of the prizes left, each as likely)."""
+    seen = [our_information(ours, p) for p in (0, 1)]
+    if theirs.is_chance_node():
+        prize = seen[0]["current"] - 1
+        assert prize in dict(theirs.chance_outcomes())
+        theirs.apply_action(prize)
+    for p in (0, 1):
+        assert seen[p] == their_information(theirs, p), f"player {p}:\n{theirs}"
+
+
+def bid(ours: GameState, theirs: Any, north: int, south: int, *, watch: bool = False) -> None:
+    """Both bid (OpenSpiel's actions). In ours North answers first: with `watch`, check that South
+    learns nothing of North's bid before the reveal (also that it is the same bid OpenSpiel's node
+    shows nothing of)."""
+    ours.apply_action(ours.string_to_action(bids(ours)[north]))
+    assert ours.current_player() == 1
+    if watch:
+        assert our_information(ours, 1) == their_information(theirs, 1), "North's bid shows before the reveal"
+        assert not any("Spades" in line for line in ours.player_log(1) if "bids" not in line)
+    ours.apply_action(ours.string_to_action(bids(ours)[south]))
+    theirs.apply_actions([north, south])
+
+
+def check_node(ours: GameState, theirs: Any) -> bool:
+    """Both at the same node: the same information, and the same bids or the same end."""
+    check_same(ours, theirs)
+    if theirs.is_terminal():
+        assert ours.is_terminal()
+        assert ours.returns() == theirs.returns()
+        return False
+    assert not ours.is_terminal() and ours.current_player() == 0
+    assert theirs.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    assert sorted(bids(ours)) == theirs.legal_actions(0)
+    north_view = ours.clone()  # South's bids are read at South's turn
+    north_view.apply_action(north_view.legal_actions()[0])
+    assert sorted(bids(north_view)) == theirs.legal_actions(1)
+    return True
+
+
+def walk(ours: GameState, theirs: Any) -> int:
+    """Every bid sequence from here, both games together; the number of games played out."""
+    if not check_node(ours, theirs):
+        return 1
+    played = 0
+    for north in theirs.legal_actions(0):
+        for south in theirs.legal_actions(1):
+            o, t = ours.clone(), theirs.clone()
+            bid(o, t, north, south)
+            played += walk(o, t)
+    return played
+
+
+def test_every_prize_order_and_bid_sequence_of_four_cards() -> None:
+    game, theirs = load_game("goofspiel", {"cards": 4}), openspiel_game(4)
+    orders = 0
+    for order in itertools.permutations(range(4)):
+        # the shuffle lists the prize deck bottom to top: the last is turned up first
+        ours = game.new_initial_state(0, forced_shuffles=[[DIAMOND_0 + i for i in order]])
+        assert our_information(ours, 0)["current"] == order[-1] + 1
+        assert walk(ours, theirs.new_initial_state()) == 16 * 9 * 4  # the last bids are forced
+        orders += 1
+    assert orders == 24
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_thirteen_card_games(seed: int) -> None:
+    game, theirs_game = load_game("goofspiel"), openspiel_game(13)
+    rng = random.Random(seed)
+    ours, theirs = game.new_initial_state(seed), theirs_game.new_initial_state()
+    while check_node(ours, theirs):
+        bid(
+            ours, theirs, rng.choice(theirs.legal_actions(0)), rng.choice(theirs.legal_actions(1)), watch=True
+        )
+    assert theirs.is_terminal() and ours.is_terminal()
