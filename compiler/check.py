@@ -372,6 +372,10 @@ class Checker:
     def decision(self, d: ir.Decision) -> Type:
         if self.in_setup and not self.in_code_unit_without_decisions:
             self.sink.error(codes.MISPLACED_DECISION, d.span, messages.DECISION_IN_SETUP)
+        if d.each is not None:
+            return self.simultaneous(d, d.each)
+        if d.simultaneous:
+            self.sink.error(codes.SIMULTANEOUS_WITHOUT_EACH, d.span, messages.SIMULTANEOUS_WITHOUT_EACH)
         text = d.question if isinstance(d, ir.Ask) else d.prompt
         if text is not None:
             self.expr(text)
@@ -390,6 +394,42 @@ class Checker:
                 return BOOL
             case _:
                 assert_never(d)
+
+    def simultaneous(self, d: ir.Decision, each: ir.Each) -> Type:
+        """`simultaneously ... by each p in xs`: each player of xs answers, `p` naming that player in
+        the options and the prompt; the value is the list of answers, in the order of xs."""
+        if not d.simultaneous:
+            form = {ir.Choose: "choose", ir.ChooseNumber: "choose number", ir.Ask: "ask"}[type(d)]
+            if isinstance(d, ir.Choose) and d.optional:
+                form = "optionally choose"
+            self.sink.error(
+                codes.EACH_WITHOUT_SIMULTANEOUSLY, each.span, messages.each_without_simultaneously(form)
+            )
+        self.want(each.players, list_of(PLAYER), "the players of `by each`")
+        if self.scope.lookup(each.var) is not None:
+            self.sink.error(codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, "a local"))
+        elif each.var in self.sym.global_names():
+            self.sink.error(
+                codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, "a declared name")
+            )
+        self.scope.push()
+        self.ann.slots[id(each)] = self.scope.declare(each.var, PLAYER, comp=True)
+        text = d.question if isinstance(d, ir.Ask) else d.prompt
+        if text is not None:
+            self.expr(text)
+        match d:
+            case ir.Choose():
+                answer = self.choose(d)
+            case ir.ChooseNumber():
+                self.want(d.low, INT, "the lowest number")
+                self.want(d.high, INT, "the highest number")
+                answer = INT
+            case ir.Ask():
+                answer = BOOL
+            case _:
+                assert_never(d)
+        self.scope.pop()
+        return list_of(answer)
 
     def choose(self, d: ir.Choose) -> Type:
         """`choose [N] from xs`: one of the options (or a list of N), each an action of the game."""

@@ -44,6 +44,15 @@ AMBIGUOUS_COPY: Final = ErrorCode(
 DECISION_WITHOUT_PLAYER: Final = ErrorCode(
     "decision-without-player", "a decision that does not say which player makes it"
 )
+SIMULTANEOUS_WITHOUT_EACH: Final = ErrorCode(
+    "simultaneous-without-each", "a `simultaneously` decision that does not say `by each p in PLAYERS`"
+)
+EACH_WITHOUT_SIMULTANEOUSLY: Final = ErrorCode(
+    "each-without-simultaneously", "`by each p in PLAYERS` on a decision that is not `simultaneously`"
+)
+SHADOWED_NAME: Final = ErrorCode(
+    "shadowed-name", "the player name of `by each` hides a local or a declared name of the same spelling"
+)
 UNDEFINED_PROCEDURE: Final = ErrorCode("undefined-procedure", "a call to a procedure that is not defined")
 UNDEFINED_PHASE: Final = ErrorCode("undefined-phase", "a reference to a phase that is not defined")
 MISPLACED_CHANCE: Final = ErrorCode(
@@ -108,6 +117,9 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     WRONG_ARG_COUNT,
     AMBIGUOUS_COPY,
     DECISION_WITHOUT_PLAYER,
+    SIMULTANEOUS_WITHOUT_EACH,
+    EACH_WITHOUT_SIMULTANEOUSLY,
+    SHADOWED_NAME,
     UNDEFINED_PROCEDURE,
     UNDEFINED_PHASE,
     MISPLACED_CHANCE,

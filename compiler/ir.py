@@ -242,6 +242,16 @@ class CountActive:
 
 
 @dataclass(frozen=True, slots=True)
+class Each:
+    """`by each p in xs` of a simultaneous decision: every player of xs answers, and `p` names
+    that player in the options and the prompt."""
+
+    var: str
+    players: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Choose:
     """`[secretly|publicly] [optionally] choose [n] from xs by p ["prompt"]`.
 
@@ -258,6 +268,8 @@ class Choose:
     secret: bool
     span: Span
     public: bool = False
+    each: Each | None = None  # `by each p in xs` (with `simultaneously`: one answer per player)
+    simultaneous: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +281,8 @@ class ChooseNumber:
     player: Expr | None
     prompt: StrLit | None
     span: Span
+    each: Each | None = None
+    simultaneous: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +292,8 @@ class Ask:
     question: StrLit
     player: Expr | None
     span: Span
+    each: Each | None = None
+    simultaneous: bool = False
 
 
 Decision = Choose | ChooseNumber | Ask

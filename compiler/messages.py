@@ -704,6 +704,23 @@ END_GAME_WITHOUT_RESULTS_NOTE: Final = (
 
 DECISION_IN_SETUP: Final = "a scenario's setup cannot stop to ask a player"
 DECISION_WITHOUT_PLAYER: Final = "this decision does not say who makes it; add 'by PLAYER'"
+SIMULTANEOUS_WITHOUT_EACH: Final = (
+    "a simultaneous decision is made by each player of a list; "
+    "write `by each p in PLAYERS` (e.g. `simultaneously choose from hand[p] by each p in players`)"
+)
+
+
+def each_without_simultaneously(form: str) -> str:
+    return (
+        f"`by each` asks every player of a list at once; write `simultaneously {form} ... by each p in PLAYERS`, "
+        "or `by PLAYER` for one player"
+    )
+
+
+def shadowed_name(name: str, what: str) -> str:
+    return f"'{name}' already names {what}; choose another name for the player of `by each`"
+
+
 DECISION_WHERE_NOTHING_WAITS: Final = (
     "a decision cannot be made inside a function, "
     "condition, invariant, evaluation or expectation; make it in a procedure"

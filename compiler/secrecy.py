@@ -440,7 +440,7 @@ class Secrecy:
     # ---- the verdict --------------------------------------------------------------------------
     def judge(self, site: _Site) -> None:
         d = site.choose
-        if d is None or d.public:
+        if d is None or d.public or d.simultaneous:  # (a simultaneous choice is revealed to all)
             return
         verb = ("optionally " if d.optional else "") + "choose"
         chooser = _shape(d.player) if d.player is not None else None

@@ -32,6 +32,8 @@ CHOSE = -1  # (CHOSE, player, action, prompt): "<player> chooses <action> (<prom
 CHOSE_SECRETLY = -2  # the same, seen only by that player (a secret choice)
 ROLLED = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
 GAME_OVER = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
+HAS_CHOSEN = -5  # (HAS_CHOSEN, player, prompt): "<player> has chosen (<prompt>)", a simultaneous answer
+REVEALED = -6  # (REVEALED, prompt, players, actions): "Revealed (<prompt>): <player>: <action>, ..."
 # ... and, after a shared win or in a game with results (GameInfo.returns), the winners (a list of
 # players: none for a draw) and, with results, each player's return (ints):
 # (GAME_OVER, the sole winner or -1, reason, winners[, returns]): "Game over: A and B share the win"
@@ -290,6 +292,15 @@ class GameInfo:
             return player if code == CHOSE_SECRETLY else -1, text
         if code == ROLLED:
             return -1, f"(rolled {line[1]} on d{line[2]})"
+        if code == HAS_CHOSEN:
+            asked = self.text(line[2])
+            return -1, f"{self.player_names[line[1]]} has chosen" + (f" ({asked})" if asked else "")
+        if code == REVEALED:
+            asked = self.text(line[1])
+            answers = ", ".join(
+                f"{self.player_names[p]}: {self.labels[a]}" for p, a in zip(line[2], line[3], strict=True)
+            )
+            return -1, "Revealed" + (f" ({asked})" if asked else "") + f": {answers}"
         if len(line) == 3:  # GAME_OVER
             _, winner, reason = line
             result = "a draw" if winner < 0 else f"{self.player_names[winner]} wins"
@@ -492,6 +503,57 @@ class Decision:
                 legal = [PASS, *legal]
             self._legal = legal
         return legal
+
+
+EACH = -2  # Decision.need of a simultaneous decision (Simultaneous)
+
+
+@dataclass(slots=True)
+class Simultaneous(Decision):
+    """A simultaneous decision (`simultaneously ... by each p in xs`): every player of `players`
+    answers from their own options (`choices`, action ids fixed when the decision began) under
+    their own prompt (`prompts`); `answers` holds each one's action, -1 until they answer (an
+    optional choice with no option is answered with pass at once).
+
+    The sequential API asks the players in the order of xs: `player`, `options` and `prompt` are
+    those of the first who has not answered. Each answer is logged to its player alone; when the
+    last has answered, one public line reveals them all. Never changed in place (clones share it)."""
+
+    players: list[int] = field(default_factory=list)
+    choices: list[list[int]] = field(default_factory=list)
+    prompts: list[Sequence[Any]] = field(default_factory=list)
+    answers: list[int] = field(default_factory=list)
+
+    @classmethod
+    def waiting_on(
+        cls,
+        players: list[int],
+        choices: list[list[int]],
+        prompts: list[Sequence[Any]],
+        answers: list[int],
+        slot: str,
+        optional: bool,
+        domain: int,
+    ) -> Simultaneous:
+        """The decision asking the first player of `players` whose answer is still -1."""
+        i = answers.index(-1)
+        return cls(
+            players[i], choices[i], slot, prompts[i], optional, EACH, [], domain, True, (), None,
+            players, choices, prompts, answers,
+        )  # fmt: skip
+
+    def waiting(self) -> list[int]:
+        """The players who have not answered yet, in the order of xs."""
+        return [p for p, a in zip(self.players, self.answers, strict=True) if a < 0]
+
+    def data(self) -> dict[str, object]:
+        """What a saved state keeps besides the fields of every decision (runtime/saved.py)."""
+        return {
+            "players": self.players,
+            "options": self.choices,
+            "prompts": self.prompts,
+            "answers": self.answers,
+        }
 
 
 # ---- zones ------------------------------------------------------------------------------------
@@ -814,6 +876,10 @@ class GameState:
         offset = info.spans[d.domain][0]
         value: int | bool | list[int]
         if d.need:
+            if d.need == EACH:
+                assert isinstance(d, Simultaneous)
+                self._answer_each(d, a)
+                return
             if a == PASS and d.optional:  # (a single choice among kinds with copies, passed)
                 value = -1
             else:
@@ -830,6 +896,29 @@ class GameState:
         else:
             value = a - offset
         setattr(self.stack[-1], d.slot, value)
+        self.pending = None
+        self._run()
+
+    def _answer_each(self, d: Simultaneous, a: int) -> None:
+        """One answer to a simultaneous decision (its player's private line is logged already):
+        the next player is asked, or, after the last, all answers are revealed and the frame goes on."""
+        self.lines.add((HAS_CHOSEN, d.player, d.prompt))
+        answers = d.answers[:]
+        answers[d.players.index(d.player)] = a
+        if -1 in answers:
+            self.pending = Simultaneous.waiting_on(
+                d.players, d.choices, d.prompts, answers, d.slot, d.optional, d.domain
+            )
+            return
+        self.lines.add((REVEALED, d.prompts[0], d.players, answers))
+        info = self.INFO
+        offset = info.spans[d.domain][0]
+        values: list[int] | list[bool]
+        if d.domain == info.bool_domain:
+            values = [x != offset for x in answers]
+        else:
+            values = [-1 if x == PASS and d.optional else x - offset for x in answers]
+        setattr(self.stack[-1], d.slot, values)
         self.pending = None
         self._run()
 
@@ -965,7 +1054,8 @@ class GameState:
             "pending": None
             if d is None
             else [d.player, d.options, d.slot, d.prompt, d.optional, d.need, d.picked, d.domain, d.secret]
-            + ([d.copies] if d.copies else []),
+            + ([d.copies] if d.copies else [])
+            + ([d.data()] if isinstance(d, Simultaneous) else []),
             "mods": self.mods,
             "piles": self.z.piles,
             "cells": self.z.cell_data(),
@@ -998,6 +1088,11 @@ class GameState:
         p = d["pending"]
         if p is None:
             s.pending = None
+        elif p[5] == EACH:  # a simultaneous decision: its tenth item holds the answers so far
+            e = p[9]
+            s.pending = Simultaneous.waiting_on(
+                e["players"], e["options"], e["prompts"], e["answers"], p[2], p[4], p[7]
+            )
         else:  # (a choice among kinds with copies has a tenth item: the copies of each option)
             player, options, slot, prompt, optional, need, picked, domain, secret, *copies = p
             s.pending = Decision(
@@ -1063,6 +1158,13 @@ class GameState:
             obs["decision"] = {
                 "prompt": info.text(d.prompt),
                 "legal": [self.action_to_string(a) for a in d.legal()],
+            }
+        if type(d) is Simultaneous and not self.over:  # who is still to answer, never what others chose
+            names = info.player_names
+            obs["simultaneous"] = {
+                "prompt": info.text(d.prompts[0]),
+                "players": [names[p] for p in d.players],
+                "waiting": [names[p] for p in d.waiting()],
             }
         return obs
 
@@ -1282,6 +1384,50 @@ class GameState:
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(
             player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret
+        )
+        return True
+
+    def decide_each(
+        self,
+        players: Sequence[int],
+        values: Sequence[Sequence[int]],
+        prompts: Sequence[Sequence[Any]],
+        domain: int,
+        slot: str,
+        optional: bool = False,
+        at: str = "",
+    ) -> bool:
+        """Stop for a simultaneous decision: each player of `players` answers from their own
+        `values` (ids of the domain, as for `decide`), all computed now, before anyone answers.
+        Returns False, with the answers in `slot` already, when no one is to be asked (no players,
+        or only optional choosers without an option, who pass)."""
+        n = self.num_players
+        names = self.INFO.player_names
+        seen: set[int] = set()
+        for p in players:
+            if not 0 <= p < n:
+                who = "none" if p < 0 else str(p)
+                self._bad_decision(prompts[0], at, f"a player of `by each` ({who}) is not in the game")
+            if p in seen:
+                self._bad_decision(prompts[0], at, f"{names[p]} is listed twice in `by each`")
+            seen.add(p)
+        off, size = self.INFO.spans[domain]
+        choices: list[list[int]] = []
+        answers: list[int] = []
+        for p, vs, prompt in zip(players, values, prompts, strict=True):
+            distinct = sorted(set(vs))
+            if distinct and (distinct[0] < 0 or distinct[-1] >= size):
+                name = self.INFO.domains[domain].name
+                self._bad_decision(prompt, at, f"a {name} option is out of range (raise actions.max_number?)")
+            if not distinct and not optional:
+                self._bad_decision(prompt, at, f"{names[p]} must choose but there is no option")
+            choices.append([off + v for v in distinct])
+            answers.append(-1 if distinct else PASS)
+        if -1 not in answers:
+            setattr(self.stack[-1], slot, [-1] * len(answers))
+            return False
+        self.pending = Simultaneous.waiting_on(
+            list(players), choices, [list(x) for x in prompts], answers, slot, optional, domain
         )
         return True
 

@@ -276,6 +276,8 @@ def _push(cx: Context, b: Blocks, tr: ir.TriggerDecl, args: str, after: int) -> 
 
 def _answer_value_type(cx: Context, d: ir.Decision) -> str:
     """What a decision's answer slot holds in a saved state: an id of its domain (or a list)."""
+    if d.each is not None:
+        return value_type(cx.ann.type_of(d))
     if isinstance(d, ir.Ask):
         return "bool"
     if isinstance(d, ir.ChooseNumber):
@@ -284,6 +286,8 @@ def _answer_value_type(cx: Context, d: ir.Decision) -> str:
 
 
 def _answer_type(d: ir.Decision) -> str:
+    if d.each is not None:
+        return "list[bool]" if isinstance(d, ir.Ask) else "list[int]"
     if isinstance(d, ir.Ask):
         return "bool"
     if isinstance(d, ir.Choose) and d.count is not None:
@@ -298,6 +302,9 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
     prompt = arg_list(text(cx, question.parts if question is not None else ()))
     at = f", at={py_literal(f'{d.span.file}:{d.span.line}')}"
     b.resume_at(after)
+    if d.each is not None:
+        _each(cx, b, d, d.each, slot, prompt, at, after)
+        return
     match d:
         case ir.Choose():
             elem = cx.ann.type_of(d.options).elem or PLAYER
@@ -333,3 +340,31 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
         case _:
             assert_never(d)
     b.line("return")
+
+
+def _each(
+    cx: Context, b: Blocks, d: ir.Decision, each: ir.Each, slot: str, prompt: str, at: str, after: int
+) -> None:
+    """`simultaneously ... by each p in xs`: every player's options and prompt, computed at once
+    (p a comprehension variable); the engine asks each in turn and fills `slot` with the answers."""
+    var = f"c_{cx.ann.slots[id(each)]}"
+    match d:
+        case ir.Choose():
+            domain = domain_of(cx, cx.ann.type_of(d.options).elem or PLAYER)
+            options = expr(cx, d.options)
+        case ir.ChooseNumber():
+            domain = cx.domains["number"]
+            options = f"range({expr(cx, d.low)}, {expr(cx, d.high)} + 1)"
+        case ir.Ask():
+            domain = cx.domains["bool"]
+            options = "(0, 1)"
+        case _:
+            assert_never(d)
+    optional = ", True" if isinstance(d, ir.Choose) and d.optional else ""
+    b.line(f"xs_ = {fresh_list(expr(cx, each.players))}")
+    each_options = f"[{options} for {var} in xs_]"
+    each_prompt = f"[{prompt} for {var} in xs_]"
+    asked = f"s.decide_each(xs_, {each_options}, {each_prompt}, {domain}, {py_literal(slot)}{optional}{at})"
+    with b.w.block(f"if {asked}:"):
+        b.line("return")
+    b.jump(after)
