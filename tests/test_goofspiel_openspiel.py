@@ -86,7 +86,8 @@ def their_information(state: Any, player: int) -> dict[str, Any]:
 
 def bids(state: GameState) -> dict[int, str]:
     """Our legal bids: OpenSpiel's action (the card's number - 1) -> our action's label."""
-    return {number(state.action_to_string(a)) - 1: state.action_to_string(a) for a in state.legal_actions()}
+    labels = [state.action_to_string(a) for a in state.legal_actions()]
+    return {number(label) - 1: label for label in labels}
 
 
 def check_same(ours: GameState, theirs: Any) -> None:
@@ -102,14 +103,14 @@ def check_same(ours: GameState, theirs: Any) -> None:
 
 
 def bid(ours: GameState, theirs: Any, north: int, south: int, *, watch: bool = False) -> None:
-    """Both bid (OpenSpiel's actions). In ours North answers first: with `watch`, check that South
-    learns nothing of North's bid before the reveal (also that it is the same bid OpenSpiel's node
-    shows nothing of)."""
+    """Both bid (OpenSpiel's actions). Our engine takes the answers to a simultaneous choice one at
+    a time, North's first: with `watch`, check that South learns nothing of it before the reveal."""
+    seen = len(ours.player_log(1))
     ours.apply_action(ours.string_to_action(bids(ours)[north]))
     assert ours.current_player() == 1
     if watch:
         assert our_information(ours, 1) == their_information(theirs, 1), "North's bid shows before the reveal"
-        assert not any("Spades" in line for line in ours.player_log(1) if "bids" not in line)
+        assert not any("Spades" in line for line in ours.player_log(1)[seen:]), ours.player_log(1)[seen:]
     ours.apply_action(ours.string_to_action(bids(ours)[south]))
     theirs.apply_actions([north, south])
 
