@@ -409,9 +409,14 @@ class Checker:
         if self.scope.lookup(each.var) is not None:
             self.sink.error(codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, "a local"))
         elif each.var in self.sym.global_names():
-            self.sink.error(
-                codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, "a declared name")
-            )
+            sym = self.sym
+            kinds = (
+                ("a constant", sym.constants), ("an option", sym.options), ("a state variable", sym.state),
+                ("a zone", sym.zones), ("a component", sym.entities), ("an enum value", sym.enum_values),
+                ("a player", sym.players), ("a component type", sym.entity_types),
+            )  # fmt: skip
+            what = next((k for k, names in kinds if each.var in names), "a built-in name")
+            self.sink.error(codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, what))
         self.scope.push()
         self.ann.slots[id(each)] = self.scope.declare(each.var, PLAYER, comp=True)
         text = d.question if isinstance(d, ir.Ask) else d.prompt
@@ -420,6 +425,9 @@ class Checker:
         match d:
             case ir.Choose():
                 answer = self.choose(d)
+                kind = self.sym.entity_types.get(answer.name) if answer.kind == "entity" else None
+                if kind is not None and kind.copies:
+                    self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.simultaneous_copies(answer))
             case ir.ChooseNumber():
                 self.want(d.low, INT, "the lowest number")
                 self.want(d.high, INT, "the highest number")

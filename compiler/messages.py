@@ -717,6 +717,10 @@ def each_without_simultaneously(form: str) -> str:
     )
 
 
+def simultaneous_copies(t: object) -> str:
+    return f"a simultaneous choice cannot be made among {t}s: the type has identical copies"
+
+
 def shadowed_name(name: str, what: str) -> str:
     return f"'{name}' already names {what}; choose another name for the player of `by each`"
 

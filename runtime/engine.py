@@ -157,6 +157,7 @@ class GameInfo:
     owner_vars: tuple[str, ...]
     chance: bool = True  # the rules roll, pick at random or shuffle
     secret_choices: bool = False  # the rules ask `secretly choose`
+    simultaneous: bool = False  # the rules ask `simultaneously ... by each` (Simultaneous)
     var_indices: dict[str, tuple[int, ...]] = field(
         default_factory=dict
     )  # per-indexed variable -> type indices
@@ -898,6 +899,46 @@ class GameState:
         setattr(self.stack[-1], d.slot, value)
         self.pending = None
         self._run()
+
+    def simultaneous(self) -> Simultaneous | None:
+        """The simultaneous decision the game waits on, or None (also at every other decision)."""
+        d = self.pending
+        return d if type(d) is Simultaneous and not self.over else None
+
+    def legal_actions_of(self, player: int) -> list[int]:
+        """What `player` may do now, for adapters where everyone acts at once: at a simultaneous
+        decision, the options of a player still to answer, and only pass (0) for every other
+        player; elsewhere the legal actions of the player to act, and none for the others."""
+        d = self.simultaneous()
+        if d is None:
+            return self.legal_actions() if player == self.current_player() else []
+        for p, options, answer in zip(d.players, d.choices, d.answers, strict=True):
+            if p == player and answer < 0:
+                return [PASS, *options] if d.optional else options[:]
+        return [PASS]
+
+    def apply_joint(self, actions: Sequence[object]) -> None:
+        """Answer a simultaneous decision all at once: one action per player (pass, 0, for a player
+        not asked), applied in the order of the decision's players. Every action is checked
+        before any is applied, so a refused joint action leaves the state unchanged."""
+        d = self.simultaneous()
+        if d is None:
+            raise IllegalActionError("a joint action answers a simultaneous decision; the game waits on none")
+        n = self.num_players
+        if len(actions) != n:
+            raise IllegalActionError(f"a joint action has one action per player ({n}), not {len(actions)}")
+        chosen: list[int] = []
+        for p, action in enumerate(actions):
+            a = integer_id(action)
+            legal = self.legal_actions_of(p)
+            if a is None or a not in legal:
+                raise IllegalActionError(
+                    f"illegal action {shown_value(action)} for {self.INFO.player_names[p]} at "
+                    f"'{self.INFO.text(d.prompts[0])}'; legal: {legal}"
+                )
+            chosen.append(a)
+        for p in d.waiting():
+            self.apply_action(chosen[p])
 
     def _answer_each(self, d: Simultaneous, a: int) -> None:
         """One answer to a simultaneous decision (its player's private line is logged already):
