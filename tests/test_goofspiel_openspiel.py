@@ -70,17 +70,22 @@ def our_information(state: GameState, player: int) -> dict[str, Any]:
 
 def their_information(state: Any, player: int) -> dict[str, Any]:
     """What `player` sees of OpenSpiel's game, read from its information state and observation."""
-    lines = dict(line.split(":", 1) for line in state.information_state_string(player).splitlines())
-    numbers = {k: [int(x) for x in v.split()] for k, v in lines.items()}
-    current = state.observation_string(player).splitlines()[0].split(":")[1].strip()
     finished = state.is_terminal() or state.is_chance_node()
+    # between turns OpenSpiel's observation keeps showing the last prize; ours has none up
+    current = None if finished else state.observation_string(player).split("\n", 1)[0]
+    return parsed(state.information_state_string(player), current)
+
+
+@functools.cache
+def parsed(information: str, current: str | None) -> dict[str, Any]:
+    lines = dict(line.split(":", 1) for line in information.splitlines())
+    numbers = {k: [int(x) for x in v.split()] for k, v in lines.items()}
     return {
         "sequence": numbers["Point card sequence"],
         "hands": [numbers["P0 hand"], numbers["P1 hand"]],
         "winners": numbers["Win sequence"],
         "points": numbers["Points"],
-        # between turns OpenSpiel's observation keeps showing the last prize; ours has none up
-        "current": None if finished else int(current),
+        "current": None if current is None else int(current.split(":")[1]),
     }
 
 
@@ -166,3 +171,61 @@ def test_random_thirteen_card_games(seed: int) -> None:
             ours, theirs, rng.choice(theirs.legal_actions(0)), rng.choice(theirs.legal_actions(1)), watch=True
         )
     assert theirs.is_terminal() and ours.is_terminal()
+
+
+# ---- through our OpenSpiel adapter: a SIMULTANEOUS-dynamics game, as pyspiel's goofspiel is ----
+
+
+def adapter_game(cards: int) -> Any:
+    from runtime.adapters import openspiel
+
+    return pyspiel.load_game(openspiel.register("goofspiel"), {"cards": cards})
+
+
+def adapter_bids(state: Any, player: int) -> dict[int, int]:
+    """The adapter's legal actions of `player`: OpenSpiel's bid action -> the adapter's action."""
+    return {number(state.action_to_string(player, a)) - 1: a for a in state.legal_actions(player)}
+
+
+def adapter_walk(ours: Any, theirs: Any, rng: random.Random | None = None) -> int:
+    """Both pyspiel states step together: the same kind of node, the same legal actions of each
+    player, the same returns; every joint bid from here (or one at random with `rng`)."""
+    if theirs.is_chance_node():
+        theirs.apply_action(our_information(ours.engine, 0)["current"] - 1)
+    if theirs.is_terminal():
+        assert ours.is_terminal() and ours.returns() == theirs.returns()
+        return 1
+    assert ours.current_player() == theirs.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    legal = [adapter_bids(ours, p) for p in (0, 1)]
+    assert [sorted(legal[p]) for p in (0, 1)] == [theirs.legal_actions(p) for p in (0, 1)]
+    pairs = [(n, s) for n in legal[0] for s in legal[1]]
+    played = 0
+    for n, s in [rng.choice(pairs)] if rng else pairs:
+        o, t = ours.clone(), theirs.clone()
+        o.apply_actions([legal[0][n], legal[1][s]])
+        t.apply_actions([n, s])
+        played += adapter_walk(o, t, rng)
+    return played
+
+
+def test_the_adapter_game_is_openspiels_goofspiel() -> None:
+    from runtime.adapters.openspiel import SimultaneousState
+
+    ours, theirs = adapter_game(3), openspiel_game(3)
+    # (not the chance mode: ours samples the prize order within a move, theirs has chance nodes)
+    assert ours.get_type().dynamics == theirs.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert ours.get_type().utility == theirs.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (ours.num_players(), ours.min_utility(), ours.max_utility()) == (2, -1.0, 1.0)
+    assert (theirs.num_players(), theirs.min_utility(), theirs.max_utility()) == (2, -1.0, 1.0)
+    engine = load_game("goofspiel", {"cards": 3})
+    for order in itertools.permutations(range(3)):
+        # a state of the adapter around an engine state whose prize order is forced
+        start = SimultaneousState(
+            ours, engine.new_initial_state(0, forced_shuffles=[[DIAMOND_0 + i for i in order]])
+        )
+        assert adapter_walk(start, theirs.new_initial_state()) == 9 * 4  # the last bids are forced
+    ours13, theirs13 = adapter_game(13), openspiel_game(13)
+    for seed in range(10):
+        assert (
+            adapter_walk(ours13.new_initial_state(), theirs13.new_initial_state(), random.Random(seed)) == 1
+        )

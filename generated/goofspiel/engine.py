@@ -641,6 +641,7 @@ INFO = GameInfo(
     owner_vars=(),
     chance=True,
     secret_choices=False,
+    simultaneous=True,
     var_indices={},
     var_values={},
     var_types={"cards": ("int", ()), "turn": ("int", ())},
