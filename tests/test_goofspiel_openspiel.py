@@ -110,7 +110,7 @@ def check_same(ours: GameState, theirs: Any) -> None:
 def bid(ours: GameState, theirs: Any, north: int, south: int, *, watch: bool = False) -> None:
     """Both bid (OpenSpiel's actions). Our engine takes the answers to a simultaneous choice one at
     a time, North's first: with `watch`, check that South learns nothing of it before the reveal."""
-    seen = len(ours.player_log(1))
+    seen = len(ours.player_log(1)) if watch else 0
     ours.apply_action(ours.string_to_action(bids(ours)[north]))
     assert ours.current_player() == 1
     if watch:
