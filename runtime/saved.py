@@ -279,7 +279,7 @@ class QuickTests:
             )
         if code == ROLLED:
             return len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]
-        if code == HAS_CHOSEN:
+        if code == HAS_CHOSEN and self.info.simultaneous:
             return (
                 len(v) == 3 and type(v[1]) is int and 0 <= v[1] < players and self.text(v[2], players, True)
             )
@@ -486,7 +486,7 @@ class SavedStateCheck:
             self.fail("pending", "must be the decision the game waits on while it is not over", value)
         items = self.items("pending", value)
         n = len(PENDING_FIELDS)
-        if len(items) == n + 1 and items[5] == EACH:
+        if len(items) == n + 1 and items[5] == EACH and self.info.simultaneous:
             self.simultaneous_pending(dict(zip(PENDING_FIELDS, items[:n], strict=True)), items[n], top)
             return
         saved_copies = items[n] if len(items) == n + 1 else None  # a choice among kinds with copies
@@ -711,7 +711,8 @@ class SavedStateCheck:
     def log_line(self, field: str, value: object) -> None:
         """A line of the log: a text of the rules, or one of the engine's own (runtime/engine.py)."""
         line = self.items(field, value)
-        code = self.integer(f"{field}[0]", line[0] if line else None, REVEALED, len(self.info.texts) - 1)
+        lowest = REVEALED if self.info.simultaneous else GAME_OVER  # (the lines of simultaneous choices)
+        code = self.integer(f"{field}[0]", line[0] if line else None, lowest, len(self.info.texts) - 1)
         if code >= 0:
             self.stored_text(field, line)
         elif code == CHOSE or code == CHOSE_SECRETLY:
