@@ -8,7 +8,10 @@ The information compared, for each player at each node, is every field of OpenSp
 information_state_string (the prizes turned up so far in order, both hands, who won each turn, the
 points) and the current prize of its observation_string, each read back from our observation. Our
 observation also lists the cards bid, in order, which OpenSpiel's string leaves out although its
-game (perfect information) shows them too."""
+game (perfect information) shows them too.
+
+Then the same through our OpenSpiel adapter (SIMULTANEOUS dynamics, as pyspiel's game), and
+PettingZoo's parallel env taking both bids of a turn in one step."""
 
 from __future__ import annotations
 
@@ -229,3 +232,22 @@ def test_the_adapter_game_is_openspiels_goofspiel() -> None:
         assert (
             adapter_walk(ours13.new_initial_state(), theirs13.new_initial_state(), random.Random(seed)) == 1
         )
+
+
+def test_pettingzoo_parallel_env_bids_at_once() -> None:
+    """PettingZoo's parallel env: every step is one turn's two bids (12 of 13 cards: the last is
+    forced), and the rewards at the end are OpenSpiel's win_loss returns."""
+    pytest.importorskip("pettingzoo")
+    from runtime.adapters.pettingzoo import parallel_env
+
+    e = parallel_env("goofspiel")
+    obs, infos = e.reset(seed=4)
+    steps, rewards = 0, {}
+    while e.agents:
+        assert all(infos[a]["acting"] == ["North", "South"] for a in e.agents)
+        obs, rewards, _, _, infos = e.step(
+            {a: e.action_space(a).sample(obs[a]["action_mask"]) for a in e.agents}
+        )
+        steps += 1
+    assert steps == 12
+    assert sorted(rewards.values()) in ([-1, 1], [0, 0])
