@@ -17,7 +17,7 @@ from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.builtins import BUILTINS
 from compiler.diagnostics import Sink, close_match, did_you_mean
-from compiler.resolve import EntityInfo, Symbols
+from compiler.resolve import EntityInfo, Symbols, trigger_params
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
 
 
@@ -64,10 +64,11 @@ class Scope:
         if comp:
             self.frames[-1][name] = (name, t, True)
             return name
-        slot = name
+        base = name.replace("$", "a_")  # an answer lifted out of a statement (hoist.py): `$1`
+        slot = base
         n = 2
         while slot in self.unit:
-            slot = f"{name}_{n}"
+            slot = f"{base}_{n}"
             n += 1
         self.unit[slot] = t
         self.frames[-1][name] = (slot, t, False)
@@ -94,6 +95,13 @@ class Checker:
         self.scope = Scope({}, {})
         self.in_setup = False
         self.in_code_unit_without_decisions = False
+        # the procedure whose body is checked, if any, and its `returns:` type (None: no value)
+        self.procedure: ir.ProcedureDecl | None = None
+        self.returns: Type | None = None
+        self.loops = 0  # how many loops enclose the statement checked (for `break`, `continue`)
+        # a decision or procedure call left inside an expression (compiler/hoist.py) -> why it
+        # cannot be asked first there
+        self.why: Mapping[int, str] = {}
 
     # ---- units ------------------------------------------------------------------------------
     def params(self, params: tuple[ir.Param, ...]) -> dict[str, Type]:
@@ -120,6 +128,7 @@ class Checker:
         self.scope = Scope(slots, params)
         self.in_setup = setup
         self.in_code_unit_without_decisions = code.expr is not None
+        self.loops = 0
         if code.expr is not None:
             t = self.expr(code.expr)
             if want is not None and not compatible(want, t):
@@ -144,7 +153,7 @@ class Checker:
                 )
             self.unit(f.body, self.params(f.params), want=ret)
         for pr in g.procedures:
-            self.unit(pr.body, self.params(pr.params))
+            self.procedure_unit(pr)
         for info in sym.entity_types.values():
             for ent in info.decl.entities:
                 for fname, code in ent.code:
@@ -155,8 +164,7 @@ class Checker:
                     self.unit(code, ps, want=None if fd.kind == "effect" else info.field_types[fname])
                 self.unwritten_effects(info, ent)
         for tr in g.triggers:
-            ev = sym.events.get(tr.event)
-            ps = self.params(ev.params) if ev else {}
+            ps = self.params(trigger_params(sym, tr))
             self.unit(tr.condition, ps, want=BOOL)
             self.unit(tr.body, ps)
         for inv in g.invariants:
@@ -174,6 +182,61 @@ class Checker:
         for sc in g.scenarios:
             self.scenario(sc)
         return self.ann
+
+    def procedure_unit(self, pr: ir.ProcedureDecl) -> None:
+        """A procedure's body; one with `returns:` gives a value on every way out."""
+        self.procedure, self.returns = pr, None
+        if pr.returns is not None:
+            self.returns = self.sym.type_named(pr.returns.text)
+            if self.returns is None:
+                hint = self.sym.type_hint(pr.returns.text)
+                self.sink.error(
+                    codes.UNKNOWN_TYPE, pr.returns.span, messages.unknown_type(pr.returns.text, hint)
+                )
+                self.returns = ANY
+            if not ends(pr.body.body):
+                self.sink.error(codes.MISSING_RETURN, pr.span, messages.missing_return(pr.name))
+        self.unit(pr.body, self.params(pr.params))
+        self.procedure, self.returns = None, None
+
+    def return_stmt(self, s: ir.Return) -> None:
+        """`return` or `return VALUE`: a value exactly in a procedure with `returns:`."""
+        pr, want = self.procedure, self.returns
+        if s.value is None:
+            if pr is not None and pr.returns is not None:
+                self.sink.error(
+                    codes.RETURN_WITHOUT_VALUE,
+                    s.span,
+                    messages.return_without_value(pr.name, pr.returns.text),
+                )
+            return
+        got = self.expr(s.value)
+        if pr is None or want is None:
+            message = (
+                messages.RETURN_WITHOUT_RETURNS if pr is not None else messages.RETURN_VALUE_OUTSIDE_PROCEDURE
+            )
+            self.sink.error(codes.RETURN_WITHOUT_RETURNS, s.value.span, message)
+        elif not compatible(want, got):
+            self.sink.error(
+                codes.TYPE_MISMATCH,
+                s.value.span,
+                messages.return_value_type(pr.name, want, got),
+                *zone_notes(want, got),
+            )
+        elif want.kind == "zone":
+            self.ann.zone_refs.add(id(s.value))
+
+    def procedure_value(self, e: ir.Call) -> Type:
+        """`name(args)` of a procedure as the whole value of a let or an assignment."""
+        pr = self.sym.procedures[e.func]
+        self.args(e.args, self.params(pr.params), f"procedure '{e.func}'", e.span)
+        if self.in_code_unit_without_decisions:
+            self.sink.error(codes.MISPLACED_CALL, e.span, messages.procedure_call_misplaced(e.func))
+            return ANY
+        if pr.returns is None:
+            self.sink.error(codes.NO_VALUE, e.span, messages.procedure_as_value(e.func))
+            return ANY
+        return self.sym.type_named(pr.returns.text) or ANY
 
     def board(self, b: ir.BoardDecl) -> None:
         """The board's names (types, ids, zones, players) and the types of its expressions."""
@@ -366,6 +429,10 @@ class Checker:
                 t = self.decision(r)
                 self.ann.types[id(r)] = t
                 return t
+            case ir.Call() if r.func in self.sym.procedures and r.func not in self.sym.functions:
+                t = self.procedure_value(r)
+                self.ann.types[id(r)] = t
+                return t
             case _:
                 return self.expr(r)
 
@@ -489,7 +556,11 @@ class Checker:
             case ir.EndGame():
                 self.end_game(s)
             case ir.Return():
-                pass
+                self.return_stmt(s)
+            case ir.Break() | ir.Continue():
+                if not self.loops:
+                    word = "break" if isinstance(s, ir.Break) else "continue"
+                    self.sink.error(codes.OUTSIDE_LOOP, s.span, messages.OUTSIDE_LOOP.format(word))
             case ir.CallStmt():
                 self.call_procedure(s)
             case ir.DoEffect():
@@ -551,13 +622,17 @@ class Checker:
         self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
         if s.cond is not None:
             self.want(s.cond, BOOL, "a where-condition")
+        self.loops += 1
         self.block(s.body)
+        self.loops -= 1
         self.scope.pop()
 
     def loop(self, head: ir.Expr, t: Type, what: str, body: tuple[ir.Stmt, ...]) -> None:
         """`repeat N` or `while C`: a head of type t, then the body."""
         self.want(head, t, what)
+        self.loops += 1
         self.block(body)
+        self.loops -= 1
 
     def move(self, s: ir.Move) -> None:
         it = self.expr(s.item)
@@ -951,8 +1026,11 @@ class Checker:
         """A decision stands only as the whole value of a let or an assignment (see rhs)."""
         if self.in_code_unit_without_decisions:
             self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_WHERE_NOTHING_WAITS)
+        elif self.in_setup and id(e) not in self.why:
+            pass  # a scenario's setup: `decision` reports that it cannot ask at all
         else:
-            self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_INSIDE_EXPRESSION)
+            message = self.why.get(id(e), messages.DECISION_INSIDE_EXPRESSION)
+            self.sink.error(codes.MISPLACED_DECISION, e.span, message)
         return self.decision(e)
 
     def source(self, e: ir.Expr) -> Type:
@@ -1106,7 +1184,14 @@ class Checker:
         if e.func in BUILTINS:
             return self.builtin(e)
         if e.func in sym.procedures:
-            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.procedure_as_value(e.func))
+            if self.in_code_unit_without_decisions:
+                self.sink.error(codes.MISPLACED_CALL, e.span, messages.procedure_call_misplaced(e.func))
+            elif sym.procedures[e.func].returns is None:
+                self.sink.error(codes.NO_VALUE, e.span, messages.procedure_as_value(e.func))
+            else:  # left inside an expression where it cannot run first (compiler/hoist.py)
+                message = self.why.get(id(e), messages.CALL_INSIDE_EXPRESSION)
+                self.sink.error(codes.MISPLACED_CALL, e.span, message)
+            self.exprs(e.args)
             return ANY
         if e.func in sym.modifiers:
             self.sink.error(codes.UNKNOWN_NAME, e.span, messages.modifier_as_value(e.func, True))
@@ -1285,6 +1370,27 @@ def option_type(o: ir.OptionDecl) -> Type:
     return INT if o.type == "int" else BOOL if o.type == "bool" else Type("enum", o.type)
 
 
-def check(sym: Symbols, sink: Sink) -> Annotations:
-    """Type-check every code unit of the game."""
-    return Checker(sym, sink).run()
+def ends(body: tuple[ir.Stmt, ...]) -> bool:
+    """Whether `body` never runs past its end: its last statement is `return VALUE` or `end game`,
+    or an if/elif/else whose every branch ends so (a simple, structural rule)."""
+    if not body:
+        return False
+    last = body[-1]
+    match last:
+        case ir.Return():
+            return last.value is not None
+        case ir.EndGame():
+            return True
+        case ir.If():
+            return bool(last.orelse) and ends(last.orelse) and all(ends(b) for _, b in last.branches)
+        case _:
+            return False
+
+
+def check(sym: Symbols, sink: Sink, why: Mapping[int, str] | None = None) -> Annotations:
+    """Type-check every code unit of the game; `why` tells why a decision or a procedure call was
+    left inside an expression (compiler/hoist.py)."""
+    checker = Checker(sym, sink)
+    if why:
+        checker.why = why
+    return checker.run()

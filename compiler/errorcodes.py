@@ -63,6 +63,21 @@ MISPLACED_DECISION: Final = ErrorCode(
     "misplaced-decision",
     "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
 )
+MISPLACED_CALL: Final = ErrorCode(
+    "misplaced-call",
+    "a procedure called where nothing may change or stop (a function, condition, invariant or evaluation)",
+)
+NO_VALUE: Final = ErrorCode("no-value", "a procedure without `returns:` used as a value")
+RETURN_WITHOUT_RETURNS: Final = ErrorCode(
+    "return-without-returns", "`return VALUE` where nothing takes a value (no `returns:`)"
+)
+RETURN_WITHOUT_VALUE: Final = ErrorCode(
+    "return-without-value", "a bare `return` in a procedure with `returns:`, which must give a value"
+)
+MISSING_RETURN: Final = ErrorCode(
+    "missing-return", "a procedure with `returns:` whose end can be reached without `return VALUE`"
+)
+OUTSIDE_LOOP: Final = ErrorCode("outside-loop", "`break` or `continue` outside a `for`, `repeat` or `while`")
 LEAKY_DECISION: Final = ErrorCode(
     "leaky-decision",
     "a decision whose answer, logged for every player, names or steers cards hidden from some of "
@@ -100,6 +115,11 @@ NO_RESULTS: Final = ErrorCode(
 BAD_RESULTS: Final = ErrorCode(
     "bad-results", "a `results` section that no returns could satisfy (min above max, a sum for another kind)"
 )
+BAD_ZONE_TRIGGER: Final = ErrorCode(
+    "bad-zone-trigger",
+    "a trigger's `on` that is neither an event nor `c enters|leaves zone[i, j]`, or binds a name twice "
+    "or a declared name",
+)
 
 # Every code, in the order docs/dsl.md lists them.
 ALL: Final[tuple[ErrorCode, ...]] = (
@@ -124,6 +144,12 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     UNDEFINED_PHASE,
     MISPLACED_CHANCE,
     MISPLACED_DECISION,
+    MISPLACED_CALL,
+    NO_VALUE,
+    RETURN_WITHOUT_RETURNS,
+    RETURN_WITHOUT_VALUE,
+    MISSING_RETURN,
+    OUTSIDE_LOOP,
     LEAKY_DECISION,
     BOARD_SHOWS_HIDDEN,
     BAD_SCENARIO,
@@ -136,6 +162,7 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     LIMIT_EXCEEDED,
     NO_RESULTS,
     BAD_RESULTS,
+    BAD_ZONE_TRIGGER,
 )
 
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names

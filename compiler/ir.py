@@ -466,7 +466,22 @@ class EndGame:
 
 @dataclass(frozen=True, slots=True)
 class Return:
-    """`return`: leave the current procedure."""
+    """`return`: leave the current procedure; `return v` gives v (a procedure with `returns:`)."""
+
+    span: Span
+    value: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """`break`: leave the innermost `for`, `repeat` or `while` loop."""
+
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    """`continue`: go on with the next pass of the innermost loop."""
 
     span: Span
 
@@ -536,6 +551,8 @@ Stmt = (
     | Log
     | EndGame
     | Return
+    | Break
+    | Continue
     | CallStmt
     | DoEffect
     | AddModifier
@@ -700,12 +717,14 @@ class FunctionDecl:
 
 @dataclass(frozen=True, slots=True)
 class ProcedureDecl:
-    """A named procedure: statements that may make decisions, called from many places."""
+    """A named procedure: statements that may make decisions, called from many places; one
+    with `returns:` gives a value (`return v`), and a call of it may stand as a value."""
 
     name: str
     params: tuple[Param, ...]
     body: Code
     span: Span
+    returns: TypeRef | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -719,14 +738,27 @@ class SignatureDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneWatch:
+    """A trigger's `on: "c enters hand[p]"` (or `leaves`): the component's name, the verb, the zone
+    and the names its indices bind."""
+
+    item: str
+    verb: str  # "enters" or "leaves"
+    zone: str
+    indices: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class TriggerDecl:
-    """`when EVENT [if cond] do effect`."""
+    """`when EVENT [if cond] do effect`, or (`watch`) when a component enters or leaves a zone."""
 
     name: str
     event: str
     condition: Code | None
     body: Code
     span: Span
+    watch: ZoneWatch | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1112,9 +1112,31 @@ def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
 
 
 def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
-    d = r.keys(v, f"procedure '{k.value}'", ("params", "do", "doc"), ("do",))
+    d = r.keys(v, f"procedure '{k.value}'", ("params", "returns", "do", "doc", "instead"), ("do",))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(k))
-    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k))
+    if "instead" in d:
+        body = _with_replacements(k.value, d["instead"], body, r)
+    returns = r.type_ref(d["returns"], "returns") if "returns" in d else None
+    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k), returns)
+
+
+def _with_replacements(proc: str, node: Node, body: ir.Code, r: Reader) -> ir.Code:
+    """A procedure's `instead:` entries ({if, do, doc}) and its `do`, as one body: the `do` of the
+    first entry whose `if` holds, else the procedure's own `do`. Desugared into an `if`/`elif`/`else`,
+    so every check and pass sees plain statements, and a call of the procedure inside an entry runs
+    it again with its replacements."""
+    branches: list[tuple[ir.Expr, tuple[ir.Stmt, ...]]] = []
+    for entry in r.seq(node, f"'instead' of procedure '{proc}'"):
+        e = r.keys(entry, f"an 'instead' entry of procedure '{proc}'", ("if", "do", "doc"), ("if", "do"))
+        r.text(e.get("doc"), "doc")
+        cond = r.code(e.get("if"), "if", expr=True)
+        do = r.code(e.get("do"), "do")
+        if cond is not None and cond.expr is not None and do is not None:
+            branches.append((cond.expr, do.body))
+    if not branches:
+        return body
+    replaced = ir.If(tuple(branches), body.body, r.span(node))
+    return ir.Code((replaced,), None, body.span, body.text)
 
 
 def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:
@@ -1156,13 +1178,32 @@ def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] 
 def _trigger(n: Node, r: Reader, seen: dict[str, Span]) -> ir.TriggerDecl:
     d = r.keys(n, "a trigger", ("name", "on", "if", "do", "doc"), ("name", "on", "do"))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(n))
-    return ir.TriggerDecl(
-        _entry_name(d, r, "trigger", seen),
-        r.text(d.get("on"), "on"),
-        r.code(d.get("if"), "if", expr=True),
-        body,
-        r.span(d["on"]) if "on" in d else r.span(n),
-    )
+    name = _entry_name(d, r, "trigger", seen)
+    on = r.text(d.get("on"), "on")
+    span = r.span(d["on"]) if "on" in d else r.span(n)
+    watch = None
+    if on and not NAME_RE.fullmatch(on.strip()):
+        watch = _zone_watch(on, span)
+        if watch is None:
+            r.sink.error(codes.BAD_ZONE_TRIGGER, span, messages.bad_zone_pattern(name, on))
+    return ir.TriggerDecl(name, on, r.code(d.get("if"), "if", expr=True), body, span, watch)
+
+
+# `c enters hand[p]`, `c leaves deck`, `c enters expedition[k, q]` (matched on the stripped text:
+# no two runs of spaces can match the same spaces, so a long line of them fails in linear time)
+ZONE_PATTERN = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)\s+(enters|leaves)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"(?:\s*\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\])?"
+)
+
+
+def _zone_watch(on: str, span: Span) -> ir.ZoneWatch | None:
+    """A trigger's `on` that is a zone pattern, or None if it is not well formed."""
+    m = ZONE_PATTERN.fullmatch(on.strip())
+    if m is None:
+        return None
+    item, verb, zone, first, second = m.groups()
+    return ir.ZoneWatch(item, verb, zone, tuple(i for i in (first, second) if i is not None), span)
 
 
 def _invariant(n: Node, r: Reader, seen: dict[str, Span]) -> ir.InvariantDecl:

@@ -593,6 +593,32 @@ def trigger_on_unknown_event(trigger: str, event: str, hint: str) -> str:
     return f"trigger '{trigger}' is on an undeclared event '{event}'" + hint
 
 
+def bad_zone_pattern(trigger: str, text: str) -> str:
+    return (
+        f"trigger '{trigger}' is on '{text}', neither an event nor a zone pattern; write an event's "
+        "name, or 'c enters hand[p]', 'c leaves deck', 'c enters expedition[k, q]'"
+    )
+
+
+def zone_pattern_unknown_zone(zone: str, hint: str) -> str:
+    return f"the trigger's pattern names an undeclared zone '{zone}'" + hint
+
+
+def zone_pattern_shadows(name: str, what: str) -> str:
+    return f"'{name}' would hide {what}; bind another name"
+
+
+def zone_pattern_indices(zone: str, per: int, given: int) -> str:
+    if per == 0:
+        return f"zone '{zone}' has no index, but the pattern binds {given}; write '... {zone}'"
+    return f"zone '{zone}' has {per} ind{'ex' if per == 1 else 'ices'}, but the pattern binds {given}"
+
+
+ZONE_TRIGGER_ASKS: Final = (
+    "a trigger on a zone runs in the middle of a move and cannot ask; emit an event and ask there"
+)
+
+
 NO_PHASES: Final = "the spec needs 'phases': the game's flow"
 
 
@@ -730,7 +756,7 @@ DECISION_WHERE_NOTHING_WAITS: Final = (
     "condition, invariant, evaluation or expectation; make it in a procedure"
 )
 DECISION_INSIDE_EXPRESSION: Final = (
-    "a decision must be the whole value of a let or an assignment: `let x = choose from xs by p`"
+    "this decision cannot be asked before its statement runs; ask it first: `let x = choose from xs by p`"
 )
 
 
@@ -947,7 +973,78 @@ def cannot_index(t: object) -> str:
 
 
 def procedure_as_value(name: str) -> str:
-    return f"procedure '{name}' gives no value; call it as a statement"
+    return (
+        f"procedure '{name}' gives no value (it has no `returns:`); call it as a statement, "
+        "or declare `returns: T` and end it with `return VALUE`"
+    )
+
+
+def procedure_call_misplaced(name: str) -> str:
+    return (
+        f"procedure '{name}' cannot be called inside a function, condition, invariant, evaluation "
+        "or expression field: a procedure may change the game and ask players; call it in a "
+        "procedure, trigger, effect or phase"
+    )
+
+
+CALL_INSIDE_EXPRESSION: Final = (
+    "a procedure call here cannot run before the statement; call it first: `let x = name(args)`"
+)
+# why a decision or a procedure call cannot run before its statement (hoist.py); `{what}` names it
+WHILE_ASKS_EACH_TIME: Final = (
+    "{what} cannot stand in a `while` condition, which is evaluated before each pass; "
+    "ask in the loop instead: `while true { let go = ask ... by p; if not go { break } ... }`"
+)
+WHERE_ASKS_EACH_TIME: Final = (
+    "{what} cannot stand in the `where` of a `for`, which is evaluated for each element; "
+    "ask in the loop instead, and `continue` to skip an element"
+)
+ONE_BRANCH_EVALUATED: Final = (
+    "{what} cannot stand in a branch of `if ... then ... else`, of which only one is evaluated; "
+    "use an `if` statement, or run it first: `let x = ...`"
+)
+EVALUATED_PER_ELEMENT: Final = (
+    "{what} cannot stand in the item or condition of a comprehension, quantifier or aggregate, "
+    "evaluated once per element; use a `for` loop"
+)
+
+
+def not_always_evaluated(op: str) -> str:
+    return (
+        "{what} cannot stand on the right of "
+        f"`{op}`, which is evaluated only when the left side "
+        "does not decide; run it first: `let x = ...` before the statement"
+    )
+
+
+RETURN_TAKES_WHAT_FOLLOWS: Final = (
+    "`return` reads what follows it, even on the next line, as its value: "
+    "end the block after a bare `return` (`if done { return }`)"
+)
+RETURN_WITHOUT_RETURNS: Final = (
+    "this procedure has no `returns:`; declare `returns: T` to give a value, or write a bare `return`"
+)
+RETURN_VALUE_OUTSIDE_PROCEDURE: Final = (
+    "`return VALUE` gives a value only in a procedure with `returns:`; here write a bare `return`"
+)
+
+
+def return_without_value(name: str, t: str) -> str:
+    return f"procedure '{name}' returns {t}: `return` needs a value (`return VALUE`)"
+
+
+def missing_return(name: str) -> str:
+    return (
+        f"procedure '{name}' has `returns:`, but its end can be reached without `return VALUE`; "
+        "end it with `return VALUE` or `end game ...` (or an if/elif/else whose every branch ends so)"
+    )
+
+
+def return_value_type(name: str, want: object, got: object) -> str:
+    return f"procedure '{name}' returns {want}, but this value is {got}"
+
+
+OUTSIDE_LOOP: Final = "`{}` is allowed only inside a `for`, `repeat` or `while` loop"
 
 
 def unknown_function(name: str, hint: str) -> str:

@@ -393,6 +393,8 @@ def _hint(exc: UnexpectedInput) -> tuple[str | None, list[str]]:
         return None, [messages.CANCEL_ONE]  # `cancel one` with no modifier after it
     if before[1][0] in ("IF", "ELIF") and set(exc.expected) == {"LBRACE"}:
         return None, [messages.IF_STATEMENT_BLOCK]  # `if c then ...`, `if c n += 1`
+    if before[1][0] == "RETURN":  # `return` then, on the next line, `n = 1`: read as `return n`
+        return None, [messages.RETURN_TAKES_WHAT_FOLLOWS]
     return None, []
 
 
@@ -1091,7 +1093,13 @@ class _Build:
         return ir.EndGame(None, self._string(c[0]), self.s(meta), "returns")
 
     def return_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Return:
-        return ir.Return(self.s(meta))
+        return ir.Return(self.s(meta), c[0] if c else None)
+
+    def break_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Break:
+        return ir.Break(self.s(meta))
+
+    def continue_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Continue:
+        return ir.Continue(self.s(meta))
 
     def call_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
         return ir.CallStmt(c[0], c[1] or (), self.s(meta))

@@ -547,6 +547,17 @@ class Simultaneous(Decision):
         """The players who have not answered yet, in the order of xs."""
         return [p for p, a in zip(self.players, self.answers, strict=True) if a < 0]
 
+    def guessed(self, player: int, pick: Callable[[list[int]], int]) -> Simultaneous:
+        """The decision with the answers other players gave replaced by `pick` of their options:
+        what `player` may think they were (for the observation check, and agents that must not peek)."""
+        answers = [
+            a if q == player or a < 0 or not options else pick(options)
+            for q, options, a in zip(self.players, self.choices, self.answers, strict=True)
+        ]
+        return Simultaneous.waiting_on(
+            self.players, self.choices, self.prompts, answers, self.slot, self.optional, self.domain
+        )
+
     def data(self) -> dict[str, object]:
         """What a saved state keeps besides the fields of every decision (runtime/saved.py)."""
         return {
@@ -795,6 +806,7 @@ class GameState:
         "budget",
         "depth",
         "caches",
+        "ret_",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -818,6 +830,9 @@ class GameState:
     # one dict per cached function (GameInfo.cached): its arguments -> its value. Not saved, not
     # cloned: a value is kept only until state it was computed from changes (`forget`)
     caches: list[dict[Any, Any]]
+    # the value a procedure frame with `returns:` gives as it pops, read by its caller's frame in
+    # the very next step (so never live at a decision: not saved, not cloned, unset until then)
+    ret_: Any
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
@@ -1207,6 +1222,11 @@ class GameState:
                 "players": [names[p] for p in d.players],
                 "waiting": [names[p] for p in d.waiting()],
             }
+            if player != d.player and player in d.waiting():  # asked too, at the same time
+                obs["decision"] = {
+                    "prompt": info.text(d.prompts[d.players.index(player)]),
+                    "legal": [self.action_to_string(a) for a in self.legal_actions_of(player)],
+                }
         return obs
 
     def observation_string(self, player: object) -> str:
@@ -1456,6 +1476,12 @@ class GameState:
         choices: list[list[int]] = []
         answers: list[int] = []
         for p, vs, prompt in zip(players, values, prompts, strict=True):
+            if type(vs) is range and vs and (vs[0] < 0 or vs[-1] >= size):  # refused before it is listed
+                self._bad_decision(
+                    prompt,
+                    at,
+                    f"the numbers {vs[0]} to {vs[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)",
+                )
             distinct = sorted(set(vs))
             if distinct and (distinct[0] < 0 or distinct[-1] >= size):
                 name = self.INFO.domains[domain].name
@@ -1768,6 +1794,38 @@ class GameState:
         pile = self.z.piles[src]
         for _ in range(min(n, len(pile))):
             self.move(t, pile[-1], dst)
+
+    # ---- moves that triggers on zones watch: generated code calls these only for a component
+    # type with such a trigger, so other moves pay nothing. `moved(state, e, left, entered)` runs
+    # the triggers after each component has arrived; a component that stays in its instance fires none.
+    def move_watched(
+        self, t: int, e: int, zone: int, top: bool, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        left = self.z.where[t][e] if e >= 0 else -1
+        self.move(t, e, zone, top)
+        if left != zone:
+            moved(self, e, left, zone)
+
+    def move_all_watched(
+        self, t: int, items: Sequence[int], zone: int, top: bool, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        for e in list(items) if top else list(items)[::-1]:
+            self.move_watched(t, e, zone, top, moved)
+
+    def place_watched(
+        self, t: int, e: int, zone: int, cell: int, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        left = self.z.where[t][e] if e >= 0 else -1
+        self.place(t, e, zone, cell)
+        if left != zone:
+            moved(self, e, left, zone)
+
+    def deal_watched(
+        self, t: int, n: int, src: int, dst: int, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        pile = self.z.piles[src]
+        for _ in range(min(n, len(pile))):
+            self.move_watched(t, pile[-1], dst, True, moved)
 
     def cell(self, x: int, y: int) -> int:
         return cell_code(x, y, self.INFO.radius)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.spec_loader import load_spec
+from runtime.agents import GreedyAgent
 from runtime.engine import GameState, IllegalActionError, RuleError, Simultaneous
 from runtime.game import Game
 from runtime.saved import SavedStateError
@@ -31,6 +32,12 @@ def game3() -> Game:
     return load_spec(SPEC, {"seats": 3}, rules_only=True)
 
 
+@pytest.fixture(scope="module")
+def sequential() -> Game:
+    """Chip Raid (tests/specs/results): a game without simultaneous choices."""
+    return load_spec(ROOT / "tests" / "specs" / "results", rules_only=True)
+
+
 def labels(s: GameState) -> list[str]:
     return [s.action_to_string(a) for a in s.legal_actions()]
 
@@ -39,10 +46,10 @@ def answer(s: GameState, label: str) -> None:
     s.apply_action(s.string_to_action(label))
 
 
-def test_the_spec_compiles_without_a_leaky_decision(game: Game) -> None:
+def test_the_spec_compiles_without_a_leaky_decision(game: Game, sequential: Game) -> None:
     """A simultaneous choice from a hidden hand is revealed to all: it is not leaky."""
     assert game.info.simultaneous
-    assert not load_spec(ROOT / "tests" / "specs" / "results", rules_only=True).info.simultaneous
+    assert not sequential.info.simultaneous
 
 
 def test_answers_are_listed_in_the_order_of_xs_and_hidden_until_the_reveal(game: Game) -> None:
@@ -51,6 +58,9 @@ def test_answers_are_listed_in_the_order_of_xs_and_hidden_until_the_reveal(game:
     assert s.current_player() == 0 and s.prompt() == "card to play"
     north_card = labels(s)[1]
     obs = s.observation(1)
+    south = [s.action_to_string(a) for a in s.legal_actions_of(1)]
+    assert obs["decision"] == {"prompt": "card to play", "legal": south}  # South is asked at once too
+    assert south[0] == "pass" and south != labels(s)
     assert obs["simultaneous"] == {
         "prompt": "card to play",
         "players": ["North", "South"],
@@ -108,6 +118,18 @@ def test_three_players_vote_and_may_pass(game3: Game) -> None:
         "Revealed (play on?): North: yes, South: no, East: no",
         "Game over: a draw (highest score); returns: North 0, South 0, East 0",  # (no cards left)
     ]
+
+
+def test_the_greedy_agent_does_not_peek_at_answers_given(game: Game) -> None:
+    """South's one-ply search guesses North's bid: it chooses the same whatever North bid."""
+    chosen = set()
+    for north_bid in ("0", "3"):
+        s = game.new_initial_state(1)
+        answer(s, "pass")
+        answer(s, "pass")
+        answer(s, north_bid)
+        chosen.add(GreedyAgent(7).choose(s))
+    assert len(chosen) == 1
 
 
 def test_save_restore_and_clone_mid_decision(game: Game) -> None:
@@ -181,41 +203,44 @@ def test_a_saved_simultaneous_line_is_checked(game: Game) -> None:
 
 RULE_ERRORS = """
 game: t
-players: {{names: [a, b]}}
+players: {names: [a, b]}
+options:
+  case: {type: int, default: 0, choices: [0, 1, 2, 3]}
 phases:
   - name: main
     do: |
-      let xs = {xs}
+      if case == 3 {
+        let n = simultaneously choose number from 0 to 1000000000 by each p in players "pick"
+      }
+      let xs = if case == 0 then [a, a] else if case == 1 then [a, none] else [b]
       let picks = simultaneously choose from filter(q in players where p == a) by each p in xs "pick"
       end game draw
 """
 
 
-@pytest.mark.parametrize(
-    ("xs", "message"),
-    [
-        ("[a, a]", "a is listed twice in `by each`"),
-        ("[a, none]", r"a player of `by each` \(none\) is not in the game"),
-        ("[b]", "b must choose but there is no option"),
-    ],
-)
-def test_a_bad_list_of_players_is_a_rule_error_naming_the_decision(
-    tmp_path: Path, xs: str, message: str
-) -> None:
-    (tmp_path / "game.yaml").write_text(RULE_ERRORS.format(xs=xs), encoding="utf-8")
+def test_a_bad_list_of_players_is_a_rule_error_naming_the_decision(tmp_path: Path) -> None:
+    (tmp_path / "game.yaml").write_text(RULE_ERRORS, encoding="utf-8")
     g = load_spec(tmp_path, rules_only=True)
-    with pytest.raises(RuleError, match=rf"'pick': {message} \(the decision at .*game.yaml:"):
-        g.new_initial_state(0)
+    for case, message in enumerate(
+        [
+            "a is listed twice in `by each`",
+            r"a player of `by each` \(none\) is not in the game",
+            "b must choose but there is no option",
+            r"the numbers 0 to 1000000000 go beyond 0 to \d+",
+        ]
+    ):
+        with pytest.raises(RuleError, match=rf"'pick': {message}.* \(the decision at .*game.yaml:"):
+            Game(g.state_cls, g.scenarios, {"case": case}).new_initial_state(0)
 
 
 # ---- the adapters -----------------------------------------------------------------------------
 
 
-def test_openspiel_simultaneous_dynamics(game: Game) -> None:
+def test_openspiel_simultaneous_dynamics(game: Game, sequential: Game) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from runtime.adapters import openspiel
 
-    name = openspiel.register(load_spec(SPEC, rules_only=True))
+    name = openspiel.register(game)
     for seats in (2, 3):
         g = pyspiel.load_game(name, {"seats": seats})
         assert g.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
@@ -232,9 +257,7 @@ def test_openspiel_simultaneous_dynamics(game: Game) -> None:
     back = g.deserialize_state(st.serialize())
     assert back.serialize() == st.serialize()
     # a state of a game without simultaneous choices keeps SEQUENTIAL dynamics
-    seq = pyspiel.load_game(
-        openspiel.register(load_spec(ROOT / "tests" / "specs" / "results", rules_only=True))
-    )
+    seq = pyspiel.load_game(openspiel.register(sequential))
     assert seq.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
 
 
@@ -255,7 +278,7 @@ def test_openspiel_players_not_asked_have_only_pass(tmp_path: Path) -> None:
     pyspiel.random_sim_test(g, num_sims=3, serialize=False, verbose=False)
 
 
-def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game) -> None:
+def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game, sequential: Game) -> None:
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, parallel_api_test
 
@@ -267,9 +290,7 @@ def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game) -> None:
             warnings.simplefilter("ignore", UserWarning)
             api_test(env(g), num_cycles=100)
     # a sequential game as a parallel env: only the acting agent's action counts
-    parallel_api_test(
-        parallel_env(load_spec(ROOT / "tests" / "specs" / "results", rules_only=True)), num_cycles=100
-    )
+    parallel_api_test(parallel_env(sequential), num_cycles=100)
     e = parallel_env(game)
     obs, infos = e.reset(seed=1)
     assert infos["North"]["acting"] == ["North", "South"]

@@ -106,6 +106,8 @@ def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
         statements.statement(cx, s, b.w, in_frame=True)
         return
     match s:
+        case ir.Let() | ir.Assign() if isinstance(s.value, ir.Call):
+            _call_statement(cx, b, s, s.value)
         case ir.Let() | ir.Assign():
             _decision_statement(cx, b, s)
         case ir.If():
@@ -127,6 +129,21 @@ def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
             _emit(cx, b, s)
         case _:
             raise Unsupported(f"a {type(s).__name__} statement that stops")
+
+
+def _call_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign, call: ir.Call) -> None:
+    """`let x = name(args)` of a procedure that may stop: its frame leaves its value in `s.ret_`
+    as it pops, and this frame takes it in the block it resumes at (nothing runs in between)."""
+    after = b.new()
+    args = ", ".join(stored(cx, a) for a in call.args)
+    b.resume_at(after)
+    b.line(f"s.push({cx.names.claim('procedure_frame', call.func)}({args}))")
+    b.line("return")
+    b.at(after)
+    if isinstance(s, ir.Let):
+        b.line(f"self.l_{cx.ann.slots[id(s)]} = s.ret_")
+    else:
+        assign(cx, s, "s.ret_", b.w)
 
 
 def _decision_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign) -> None:
@@ -192,7 +209,9 @@ def _for(cx: Context, b: Blocks, s: ir.For) -> None:
         b.jump_if(negation(cx, s.cond), head)
     b.jump(loop_body)
     b.at(loop_body)
+    cx.loop_blocks.append((head, done))
     body(cx, b, s.body)
+    cx.loop_blocks.pop()
     b.jump(head)
     b.at(done)
 
@@ -215,7 +234,9 @@ def _loop(cx: Context, b: Blocks, s: ir.Repeat | ir.While) -> None:
         b.jump_if(negation(cx, s.cond), done)
     b.jump(loop_body)
     b.at(loop_body)
+    cx.loop_blocks.append((head, done))
     body(cx, b, s.body)
+    cx.loop_blocks.pop()
     b.jump(head)
     b.at(done)
 
@@ -361,7 +382,8 @@ def _each(
         case _:
             assert_never(d)
     optional = ", True" if isinstance(d, ir.Choose) and d.optional else ""
-    b.line(f"xs_ = {fresh_list(expr(cx, each.players))}")
+    players = fresh_list(expr(cx, each.players))
+    b.line(f"xs_ = {'list[int]()' if players == '[]' else players}")  # (typed, when it is all there is)
     each_options = f"[{options} for {var} in xs_]"
     each_prompt = f"[{prompt} for {var} in xs_]"
     asked = f"s.decide_each(xs_, {each_options}, {each_prompt}, {domain}, {py_literal(slot)}{optional}{at})"
