@@ -95,6 +95,7 @@ class Checker:
         self.scope = Scope({}, {})
         self.in_setup = False
         self.in_code_unit_without_decisions = False
+        self.window_whos: set[int] = set()
         # the procedure whose body is checked, if any, and its `returns:` type (None: no value)
         self.procedure: ir.ProcedureDecl | None = None
         self.returns: Type | None = None
@@ -143,6 +144,8 @@ class Checker:
 
     def run(self) -> Annotations:
         sym, g = self.sym, self.sym.game
+        # the `who` of each response window: the list its desugared loop runs over
+        self.window_whos.update(id(w.who) for w in g.windows if w.who is not None)
         for f in g.functions:
             ret = sym.type_named(f.returns.text)
             if ret is None:
@@ -228,8 +231,12 @@ class Checker:
 
     def procedure_value(self, e: ir.Call) -> Type:
         """`name(args)` of a procedure as the whole value of a let or an assignment."""
+        if not self.window_call(e.func, e.respond, e.span):
+            self.exprs(e.args)
+            return ANY
         pr = self.sym.procedures[e.func]
-        self.args(e.args, self.params(pr.params), f"procedure '{e.func}'", e.span)
+        what = f"window '{e.func}'" if e.respond else f"procedure '{e.func}'"
+        self.args(e.args, self.params(pr.params), what, e.span)
         if self.in_code_unit_without_decisions:
             self.sink.error(codes.MISPLACED_CALL, e.span, messages.procedure_call_misplaced(e.func))
             return ANY
@@ -429,7 +436,7 @@ class Checker:
                 t = self.decision(r)
                 self.ann.types[id(r)] = t
                 return t
-            case ir.Call() if r.func in self.sym.procedures and r.func not in self.sym.functions:
+            case ir.Call() if r.func in self.sym.procedures and r.func not in self.sym.functions or r.respond:
                 t = self.procedure_value(r)
                 self.ann.types[id(r)] = t
                 return t
@@ -511,7 +518,9 @@ class Checker:
         src = self.expr(d.options)
         elem = src.iterable_elem
         if elem is None:
-            if src != ANY:  # (any type: an error reported already, which nothing here repeats)
+            if src != ANY and d.window:
+                self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.window_with(src))
+            elif src != ANY:  # (any type: an error reported already, which nothing here repeats)
                 self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
             elem = ANY
         elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
@@ -614,7 +623,10 @@ class Checker:
     def for_loop(self, s: ir.For) -> None:
         src = self.expr(s.source)
         elem = src.iterable_elem
-        if elem is None:
+        if id(s.source) in self.window_whos and src != ANY and elem not in (PLAYER, ANY):
+            self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.window_who(src))
+            elem = PLAYER  # (so that the questions asked of each are not reported too)
+        elif elem is None:
             if src != ANY:
                 self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
             elem = ANY
@@ -674,8 +686,23 @@ class Checker:
                 messages.END_GAME_WITHOUT_RESULTS_NOTE,
             )
 
+    def window_call(self, name: str, respond: bool, span: ir.Span) -> bool:
+        """`respond W(args)` names a window, and a window is called only so; False: `respond`
+        names no window (reported)."""
+        pr = self.sym.procedures.get(name)
+        if respond and (pr is None or not pr.window):
+            windows = [n for n, p in self.sym.procedures.items() if p.window]
+            self.sink.error(codes.UNKNOWN_WINDOW, span, messages.no_window(name, did_you_mean(name, windows)))
+            return False
+        if pr is not None and pr.window and not respond:
+            self.sink.error(codes.BAD_WINDOW, span, messages.window_as_procedure(name))
+        return True
+
     def call_procedure(self, s: ir.CallStmt) -> None:
         pr = self.sym.procedures.get(s.proc)
+        if not self.window_call(s.proc, s.respond, s.span):
+            self.exprs(s.args)
+            return
         if pr is None:
             hint = did_you_mean(s.proc, list(self.sym.procedures))
             message = messages.no_procedure(s.proc, hint)
@@ -684,7 +711,8 @@ class Checker:
             self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, message)
             self.exprs(s.args)
         else:
-            self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+            what = f"window '{s.proc}'" if s.respond else f"procedure '{s.proc}'"
+            self.args(s.args, self.params(pr.params), what, s.span)
 
     def do_effect(self, s: ir.DoEffect) -> None:
         """`do x.effect(args)`: x is a component whose type has that effect field."""
@@ -1177,6 +1205,9 @@ class Checker:
 
     def call(self, e: ir.Call) -> Type:
         sym = self.sym
+        if e.respond and not self.window_call(e.func, True, e.span):
+            self.exprs(e.args)
+            return ANY
         if e.func in sym.functions:
             f = sym.functions[e.func]
             self.args(e.args, self.params(f.params), f"function '{e.func}'", e.span)

@@ -120,6 +120,10 @@ BAD_ZONE_TRIGGER: Final = ErrorCode(
     "a trigger's `on` that is neither an event nor `c enters|leaves zone[i, j]`, or binds a name twice "
     "or a declared name",
 )
+UNKNOWN_WINDOW: Final = ErrorCode("unknown-window", "`respond` names no response window")
+BAD_WINDOW: Final = ErrorCode(
+    "bad-window", "a response window written wrongly, or called as a plain procedure"
+)
 
 # Every code, in the order docs/dsl.md lists them.
 ALL: Final[tuple[ErrorCode, ...]] = (
@@ -163,10 +167,12 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     NO_RESULTS,
     BAD_RESULTS,
     BAD_ZONE_TRIGGER,
+    UNKNOWN_WINDOW,
+    BAD_WINDOW,
 )
 
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names
 # it declares are missing and every use of them would be reported: these codes are left out then.
 UNDECLARED_CODES: Final[frozenset[ErrorCode]] = frozenset(
-    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE}
+    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE, UNKNOWN_WINDOW}
 )

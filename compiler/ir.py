@@ -117,6 +117,7 @@ class Call:
     func: str
     args: tuple[Expr, ...]
     span: Span
+    respond: bool = False  # `respond W(args)` as a value: who responded in a response window
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,7 @@ class Choose:
     secret: bool
     span: Span
     public: bool = False
+    window: str = ""  # the response window this question belongs to (a window's desugared body)
     each: Each | None = None  # `by each p in xs` (with `simultaneously`: one answer per player)
     simultaneous: bool = False
 
@@ -292,6 +294,7 @@ class Ask:
     question: StrLit
     player: Expr | None
     span: Span
+    window: str = ""  # the response window this question belongs to (a window's desugared body)
     each: Each | None = None
     simultaneous: bool = False
 
@@ -493,6 +496,7 @@ class CallStmt:
     proc: str
     args: tuple[Expr, ...]
     span: Span
+    respond: bool = False  # `respond W(args)`: a call of a response window
 
 
 @dataclass(frozen=True, slots=True)
@@ -725,6 +729,20 @@ class ProcedureDecl:
     body: Code
     span: Span
     returns: TypeRef | None = None
+    window: str = ""  # the response window this procedure was desugared from (Game.windows)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowDecl:
+    """A response window (`windows:`), as written: load.py desugars it into a procedure of the
+    same name, whose body holds these very expressions (so that check.py's types of them can be
+    judged here, and every diagnostic is placed in the window)."""
+
+    name: str
+    who: Expr | None
+    options: Expr | None  # `with`: each responder's options; None: a yes/no question
+    opens: CallStmt | None  # the window a response opens, if any
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -938,6 +956,7 @@ class Game:
     step_budget: int = 1_000_000  # `limits.steps`: steps the rules may take between two decisions
     board: BoardDecl | None = None  # how the game is drawn (board.yaml)
     results: Results | None = None  # each player's return at the end (`results:`)
+    windows: tuple[WindowDecl, ...] = ()  # response windows, each desugared into a procedure too
 
 
 def children(node: object) -> list[object]:

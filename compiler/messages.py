@@ -796,6 +796,38 @@ def no_procedure(name: str, hint: str) -> str:
     return f"no procedure '{name}'" + hint
 
 
+# ---- response windows (load.py desugars them; check.py checks their calls and fields)
+def no_window(name: str, hint: str) -> str:
+    return f"no response window '{name}'" + hint
+
+
+def window_as_procedure(name: str) -> str:
+    return f"'{name}' is a response window: run it with `respond {name}(...)`"
+
+
+def window_until(until: str) -> str:
+    return f"'until' is first or all, not '{until}'"
+
+
+def window_disclosure(word: str) -> str:
+    return f"'disclosure' is secretly or publicly (plain when left out), not '{word}'"
+
+
+def window_who(t: object) -> str:
+    return f"'who' must be a list of players, got {t}"
+
+
+def window_with(t: object) -> str:
+    return f"'with' must be a list of each responder's options, got {t}"
+
+
+WINDOW_OPENS: Final = "'opens' is one call of a response window: `opens: \"name(args)\"`"
+WINDOW_RESPONSE_WITHOUT_WITH: Final = "'response' is known only in a window with 'with'"
+WINDOW_RESPONSE_NOTE: Final = (
+    "without 'with' each responder answers a yes/no question, and a response is the answer yes"
+)
+
+
 def do_needs_component(t: object) -> str:
     return f"'do' needs a component, got {t}"
 
@@ -1094,8 +1126,16 @@ def cached_list_parameter(function: str, param: str) -> str:
 def leaky_options(places: str, verb: str) -> str:
     return (
         "the answer to this decision is logged for every player, but its options are hidden "
-        f"from some of them (from {places}); write `secretly {verb}`"
+        f"from some of them (from {places}); write {_disclosed('secretly', verb)}"
     )
+
+
+def _disclosed(word: str, verb: str) -> str:
+    """How to say that a decision is secret or public: in code, or as a response window's key
+    (`verb` is then "window NAME")."""
+    if verb.startswith("window "):
+        return f"`disclosure: {word}` in {verb}"
+    return f"`{word} {verb}`"
 
 
 def leaky_own_cards(zone: str) -> str:
@@ -1121,12 +1161,12 @@ def leaky_steer(dealt: bool, source: str, dest: str, line: int, verb: str) -> st
     what = "are dealt" if dealt else "move"
     return (
         "the answer to this decision is logged for every player, and it steers which hidden "
-        f"cards {what} from {source} to {dest} (line {line}); write `secretly {verb}`"
+        f"cards {what} from {source} to {dest} (line {line}); write {_disclosed('secretly', verb)}"
     )
 
 
 def publicly_note(verb: str) -> str:
-    return f"if every player may know the answer anyway, write `publicly {verb}` and say why in a comment"
+    return f"if every player may know the answer anyway, write {_disclosed('publicly', verb)} and say why in a comment"
 
 
 def variable_seen_by_owner(name: str, where: Span) -> str:

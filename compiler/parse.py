@@ -1104,6 +1104,12 @@ class _Build:
     def call_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
         return ir.CallStmt(c[0], c[1] or (), self.s(meta))
 
+    def respond_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
+        return ir.CallStmt(c[0], c[1] or (), self.s(meta), respond=True)
+
+    def respond_call(self, meta: Meta | None, c: list[Any]) -> ir.Call:
+        return ir.Call(c[0], c[1] or (), self.s(meta), respond=True)
+
     def do_stmt(self, meta: Meta | None, c: list[Any]) -> ir.DoEffect:
         return ir.DoEffect(c[0], c[1], c[2] or (), self.s(meta))
 

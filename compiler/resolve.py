@@ -447,7 +447,7 @@ def _declare_code_units(sym: Symbols, names: _Names) -> None:
         if names.claim(f.name, f.span, "function"):
             sym.functions[f.name] = f
     for pr in game.procedures:
-        if names.claim(pr.name, pr.span, "procedure"):
+        if names.claim(pr.name, pr.span, "window" if pr.window else "procedure"):
             sym.procedures[pr.name] = pr
     for ev in game.events:
         if names.claim(ev.name, ev.span, "event"):

@@ -443,6 +443,8 @@ class Secrecy:
         if d is None or d.public:
             return
         verb = ("optionally " if d.optional else "") + "choose"
+        if d.window:  # a response window's question: said with the window's `disclosure` key
+            verb = f"window '{d.window}'"
         chooser = _shape(d.player) if d.player is not None else None
         if d.each is not None:  # each player of `by each p in xs` chooses: `p`
             chooser = _shape(ir.Name(d.each.var, d.each.span))

@@ -2,6 +2,7 @@
 """Compiled game engines, one package per spec in specs/."""
 
 GAMES: tuple[str, ...] = (
+    "bang",
     "channel_tunnel",
     "goofspiel",
     "guerra_fronteriza",

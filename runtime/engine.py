@@ -157,6 +157,7 @@ class GameInfo:
     owner_vars: tuple[str, ...]
     chance: bool = True  # the rules roll, pick at random or shuffle
     secret_choices: bool = False  # the rules ask `secretly choose`
+    windows: tuple[str, ...] = ()  # the response windows (`windows:`), by name
     simultaneous: bool = False  # the rules ask `simultaneously ... by each` (Simultaneous)
     var_indices: dict[str, tuple[int, ...]] = field(
         default_factory=dict
@@ -461,6 +462,7 @@ class Decision:
     domain: int = 0
     secret: bool = False
     copies: tuple[tuple[int, ...], ...] = ()
+    window: str = ""  # the response window this question belongs to ("": none)
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Decision:
@@ -475,6 +477,7 @@ class Decision:
             self.domain,
             self.secret,
             self.copies,
+            self.window,
         )
         d._legal = self._legal
         return d
@@ -539,7 +542,7 @@ class Simultaneous(Decision):
         """The decision asking the first player of `players` whose answer is still -1."""
         i = answers.index(-1)
         return cls(
-            players[i], choices[i], slot, prompts[i], optional, EACH, [], domain, True, (), None,
+            players[i], choices[i], slot, prompts[i], optional, EACH, [], domain, True, (), "", None,
             players, choices, prompts, answers,
         )  # fmt: skip
 
@@ -1119,6 +1122,8 @@ class GameState:
         }
         if self.skips:
             data["skip"] = self.skips
+        if d is not None and d.window:
+            data["window"] = d.window  # the response window the pending question belongs to
         # the log last, spliced in: its frozen chunks are written once, for every state sharing them
         return json_text(data)[:-1] + ',"log":' + self.lines.json() + "}"
 
@@ -1162,6 +1167,7 @@ class GameState:
                 domain,
                 secret,
                 tuple(tuple(c) for c in copies[0]) if copies else (),
+                d.get("window", ""),
             )
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
         s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
@@ -1215,6 +1221,8 @@ class GameState:
                 "prompt": info.text(d.prompt),
                 "legal": [self.action_to_string(a) for a in d.legal()],
             }
+        if d is not None and d.window and not self.over:  # every player sees who may respond, to what
+            obs["window"] = self.window_status()
         if type(d) is Simultaneous and not self.over:  # who is still to answer, never what others chose
             names = info.player_names
             obs["simultaneous"] = {
@@ -1229,12 +1237,30 @@ class GameState:
                 }
         return obs
 
+    def window_status(self) -> dict[str, str]:
+        """The response window the game waits in: its name, the responder, what is responded to
+        and the whole sentence ("waiting for X to respond to Y"); {} when it waits in none."""
+        d = self.pending
+        if d is None or not d.window or self.over:
+            return {}
+        to = self.INFO.text(d.prompt).removeprefix("respond to ").removesuffix("?")
+        who = self.INFO.player_names[d.player]
+        return {
+            "window": d.window,
+            "responder": who,
+            "to": to,
+            "text": f"waiting for {who} to respond to {to}",
+        }
+
     def observation_string(self, player: object) -> str:
         return json.dumps(self.observation(player), sort_keys=True)
 
     def __str__(self) -> str:
         tail = self.log()[-5:]
         status = f"over: {escaped(self.reason)}" if self.over else f"{self._whose()} to act"
+        d = self.pending
+        if d is not None and d.window and not self.over:
+            status = escaped(self.window_status()["text"])
         return "\n".join([f"{escaped(self.INFO.title)} ({status})", *map(escaped, tail)])
 
     # -- hooks the generated subclass fills in --------------------------------------------------
@@ -1410,6 +1436,7 @@ class GameState:
         need: int = 0,
         secret: bool = False,
         at: str = "",
+        window: str = "",
     ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
 
@@ -1444,7 +1471,7 @@ class GameState:
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(
-            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret
+            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret, (), window
         )
         return True
 
@@ -1510,6 +1537,7 @@ class GameState:
         need: int = 0,
         secret: bool = False,
         at: str = "",
+        window: str = "",
     ) -> bool:
         """`decide` for components of a type with copies (`kinds`: each one's row): one option per
         kind offered, each answer taking the next copy of its kind in the order of `values`. A
@@ -1548,6 +1576,7 @@ class GameState:
             domain,
             secret,
             tuple(tuple(offered[k]) for k in order),
+            window,
         )
         return True
 

@@ -68,7 +68,7 @@ FIELDS = frozenset(
         "log",
     )
 )
-OPTIONAL_FIELDS = frozenset(("skip",))
+OPTIONAL_FIELDS = frozenset(("skip", "window"))
 PENDING_FIELDS = ("player", "options", "slot", "prompt", "optional", "need", "picked", "domain", "secret")
 
 
@@ -416,6 +416,14 @@ class SavedStateCheck:
             self.fail("winner", "must be -1 (and 'reason' empty) while the game is not over", d["winner"])
         top = self.stack(d["stack"], over)
         self.pending(d["pending"], over, top)
+        if "window" in d:  # the response window the pending question belongs to
+            window = self.text("window", d["window"])
+            if window not in info.windows:
+                self.fail("window", "must name a response window of this engine", window)
+            if d["pending"] is None:
+                self.fail(
+                    "window", "is written only while a question of a response window is pending", window
+                )
         self.each("mods", d["mods"], self.modifier)
         self.zones(d["piles"], d["cells"])
         self.variables(d["vars"], d["options"])

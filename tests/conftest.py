@@ -29,4 +29,4 @@ os.environ["XDG_CACHE_HOME"] = _CACHE.name
 
 # Games whose random playthroughs run to hundreds of decisions: the contract checks, verify and
 # OpenSpiel's random_sim_test give them fewer examples so the suite stays within minutes.
-LONG_GAMES = ("twilight_struggle", "channel_tunnel", "guerra_fronteriza", "lost_cities")
+LONG_GAMES = ("twilight_struggle", "channel_tunnel", "guerra_fronteriza", "lost_cities", "bang")

@@ -225,6 +225,7 @@ def info(cx: Context) -> Info:
             tuple(value_type(sym.type_named(p.type.text) or PLAYER) for p in m.params)
             for m in sym.modifiers.values()
         ),
+        windows=tuple(w.name for w in sym.game.windows),
         simultaneous=_uses(sym.game, "simultaneous"),
     )
 

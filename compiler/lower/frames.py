@@ -322,6 +322,8 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
     question = d.question if isinstance(d, ir.Ask) else d.prompt
     prompt = arg_list(text(cx, question.parts if question is not None else ()))
     at = f", at={py_literal(f'{d.span.file}:{d.span.line}')}"
+    if not isinstance(d, ir.ChooseNumber) and d.window:  # a response window's question
+        at += f", window={py_literal(d.window)}"
     b.resume_at(after)
     if d.each is not None:
         _each(cx, b, d, d.each, slot, prompt, at, after)
