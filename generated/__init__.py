@@ -4,6 +4,7 @@
 GAMES: tuple[str, ...] = (
     "bang",
     "channel_tunnel",
+    "goofspiel",
     "guerra_fronteriza",
     "hanabi",
     "iron_curtain",

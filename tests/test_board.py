@@ -166,6 +166,7 @@ GAMES = [
     ("hanabi", {"seats": 5}),
     ("lost_cities", None),
     ("bang", {"seats": 7}),
+    ("goofspiel", {"cards": 5}),
 ]
 
 

@@ -177,8 +177,10 @@ def test_observation_hides_what_a_player_may_not_see(name: str) -> None:
             key = z.key(info.player_names)
             if not z.seen_by(player):
                 assert zones[key] == {"count": len(state.z.piles[info.zones.index(z)])}
-        if "decision" in obs:
-            assert state.current_player() == player
+        if "decision" in obs:  # the player to act, or one still to answer a simultaneous decision
+            sim = obs.get("simultaneous")
+            waiting = sim["waiting"] if isinstance(sim, dict) else []
+            assert state.current_player() == player or obs["player"] in waiting
 
 
 def test_rule_errors_name_their_place_in_the_spec() -> None:
