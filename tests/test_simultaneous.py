@@ -298,3 +298,27 @@ def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game, sequential: G
     assert masks == {a: e.state.legal_actions_of(p) for p, a in enumerate(e.possible_agents)}
     with pytest.raises(ValueError, match="South is to act"):
         e.step({"North": 0})
+
+
+def test_a_pyspiel_state_around_an_engine_state_of_a_simultaneous_game_is_simultaneous() -> None:
+    pytest.importorskip("pyspiel")
+    import pyspiel
+
+    from runtime.adapters.openspiel import SimultaneousState, from_engine
+    from runtime.game import load_game
+
+    state = load_game("goofspiel").new_initial_state(1)
+    wrapped = from_engine(state)
+    assert isinstance(wrapped, SimultaneousState)
+    assert wrapped.current_player() == int(pyspiel.PlayerId.SIMULTANEOUS)
+    assert wrapped.legal_actions(0) == state.legal_actions_of(0)
+
+
+def test_the_mcts_agent_is_refused_for_a_game_with_simultaneous_choices(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rulewright.cli import main
+
+    assert main(["play", "goofspiel", "--agents", "mcts,random", "--seed", "3"]) != 0
+    err = capsys.readouterr().err
+    assert "the mcts agent cannot play goofspiel" in err and "internal error" not in err

@@ -358,6 +358,8 @@ def register_all() -> list[str]:
 def from_engine(state: GameState, game: RulewrightGame | None = None) -> RulewrightState:
     """A pyspiel state around (a clone of) a Rulewright state, e.g. for a bot's search."""
     g = game if game is not None else pyspiel.load_game(register(state.INFO.name), dict(state.options))
+    if state.INFO.simultaneous:
+        return SimultaneousState(g, state.clone())
     return RulewrightState(g, state.clone())
 
 
