@@ -66,6 +66,8 @@ images: $(TEST_STAMP)
 	$(BIN)/rulewright draw channel_tunnel --seed 1 --steps 60 --as France --out $(IMAGES)/channel_tunnel.png
 	$(BIN)/rulewright draw hanabi --seed 3 --steps 30 -o seats=3 --as Alice --out $(IMAGES)/hanabi.png
 	$(BIN)/rulewright draw lost_cities --seed 2 --steps 150 --as North --out $(IMAGES)/lost_cities.png
+	$(BIN)/rulewright draw bang --seed 4 --steps 60 -o seats=7 --as Ann --out $(IMAGES)/bang.png
+	$(BIN)/rulewright draw goofspiel --seed 3 --steps 14 --as North --out $(IMAGES)/goofspiel.png
 	$(BIN)/rulewright simulate guerra_fronteriza -n 300 --seed 1 --agents greedy --vary operation=2,3,4 --plot $(IMAGES)/balance
 
 bench: $(DEMO_STAMP)

@@ -207,6 +207,8 @@ def _always_calls(
                 yield ("function", node.func), node.span
             case ir.CallStmt() if node.proc in procedures:
                 yield ("procedure", node.proc), node.span
+            case ir.Call() if node.func in procedures:  # a procedure's value (`let x = p()`)
+                yield ("procedure", node.func), node.span
             case ir.Emit():
                 yield ("event", node.event), node.span
         if isinstance(node, (ir.Return, ir.EndGame)):

@@ -17,7 +17,7 @@ from compiler import errorcodes as codes
 from compiler import ir, messages
 from compiler.builtins import BUILTINS
 from compiler.diagnostics import Sink, close_match, did_you_mean
-from compiler.resolve import EntityInfo, Symbols
+from compiler.resolve import EntityInfo, Symbols, trigger_params
 from compiler.typesys import ANY, BOOL, CELL, INT, NONE, PLAYER, STR, Type, comparable, compatible, list_of
 
 
@@ -64,10 +64,11 @@ class Scope:
         if comp:
             self.frames[-1][name] = (name, t, True)
             return name
-        slot = name
+        base = name.replace("$", "a_")  # an answer lifted out of a statement (hoist.py): `$1`
+        slot = base
         n = 2
         while slot in self.unit:
-            slot = f"{name}_{n}"
+            slot = f"{base}_{n}"
             n += 1
         self.unit[slot] = t
         self.frames[-1][name] = (slot, t, False)
@@ -94,6 +95,14 @@ class Checker:
         self.scope = Scope({}, {})
         self.in_setup = False
         self.in_code_unit_without_decisions = False
+        self.window_whos: set[int] = set()
+        # the procedure whose body is checked, if any, and its `returns:` type (None: no value)
+        self.procedure: ir.ProcedureDecl | None = None
+        self.returns: Type | None = None
+        self.loops = 0  # how many loops enclose the statement checked (for `break`, `continue`)
+        # a decision or procedure call left inside an expression (compiler/hoist.py) -> why it
+        # cannot be asked first there
+        self.why: Mapping[int, str] = {}
 
     # ---- units ------------------------------------------------------------------------------
     def params(self, params: tuple[ir.Param, ...]) -> dict[str, Type]:
@@ -120,6 +129,7 @@ class Checker:
         self.scope = Scope(slots, params)
         self.in_setup = setup
         self.in_code_unit_without_decisions = code.expr is not None
+        self.loops = 0
         if code.expr is not None:
             t = self.expr(code.expr)
             if want is not None and not compatible(want, t):
@@ -134,6 +144,8 @@ class Checker:
 
     def run(self) -> Annotations:
         sym, g = self.sym, self.sym.game
+        # the `who` of each response window: the list its desugared loop runs over
+        self.window_whos.update(id(w.who) for w in g.windows if w.who is not None)
         for f in g.functions:
             ret = sym.type_named(f.returns.text)
             if ret is None:
@@ -144,7 +156,7 @@ class Checker:
                 )
             self.unit(f.body, self.params(f.params), want=ret)
         for pr in g.procedures:
-            self.unit(pr.body, self.params(pr.params))
+            self.procedure_unit(pr)
         for info in sym.entity_types.values():
             for ent in info.decl.entities:
                 for fname, code in ent.code:
@@ -155,8 +167,7 @@ class Checker:
                     self.unit(code, ps, want=None if fd.kind == "effect" else info.field_types[fname])
                 self.unwritten_effects(info, ent)
         for tr in g.triggers:
-            ev = sym.events.get(tr.event)
-            ps = self.params(ev.params) if ev else {}
+            ps = self.params(trigger_params(sym, tr))
             self.unit(tr.condition, ps, want=BOOL)
             self.unit(tr.body, ps)
         for inv in g.invariants:
@@ -174,6 +185,65 @@ class Checker:
         for sc in g.scenarios:
             self.scenario(sc)
         return self.ann
+
+    def procedure_unit(self, pr: ir.ProcedureDecl) -> None:
+        """A procedure's body; one with `returns:` gives a value on every way out."""
+        self.procedure, self.returns = pr, None
+        if pr.returns is not None:
+            self.returns = self.sym.type_named(pr.returns.text)
+            if self.returns is None:
+                hint = self.sym.type_hint(pr.returns.text)
+                self.sink.error(
+                    codes.UNKNOWN_TYPE, pr.returns.span, messages.unknown_type(pr.returns.text, hint)
+                )
+                self.returns = ANY
+            if not ends(pr.body.body):
+                self.sink.error(codes.MISSING_RETURN, pr.span, messages.missing_return(pr.name))
+        self.unit(pr.body, self.params(pr.params))
+        self.procedure, self.returns = None, None
+
+    def return_stmt(self, s: ir.Return) -> None:
+        """`return` or `return VALUE`: a value exactly in a procedure with `returns:`."""
+        pr, want = self.procedure, self.returns
+        if s.value is None:
+            if pr is not None and pr.returns is not None:
+                self.sink.error(
+                    codes.RETURN_WITHOUT_VALUE,
+                    s.span,
+                    messages.return_without_value(pr.name, pr.returns.text),
+                )
+            return
+        got = self.expr(s.value)
+        if pr is None or want is None:
+            message = (
+                messages.RETURN_WITHOUT_RETURNS if pr is not None else messages.RETURN_VALUE_OUTSIDE_PROCEDURE
+            )
+            self.sink.error(codes.RETURN_WITHOUT_RETURNS, s.value.span, message)
+        elif not compatible(want, got):
+            self.sink.error(
+                codes.TYPE_MISMATCH,
+                s.value.span,
+                messages.return_value_type(pr.name, want, got),
+                *zone_notes(want, got),
+            )
+        elif want.kind == "zone":
+            self.ann.zone_refs.add(id(s.value))
+
+    def procedure_value(self, e: ir.Call) -> Type:
+        """`name(args)` of a procedure as the whole value of a let or an assignment."""
+        if not self.window_call(e.func, e.respond, e.span):
+            self.exprs(e.args)
+            return ANY
+        pr = self.sym.procedures[e.func]
+        what = f"window '{e.func}'" if e.respond else f"procedure '{e.func}'"
+        self.args(e.args, self.params(pr.params), what, e.span)
+        if self.in_code_unit_without_decisions:
+            self.sink.error(codes.MISPLACED_CALL, e.span, messages.procedure_call_misplaced(e.func))
+            return ANY
+        if pr.returns is None:
+            self.sink.error(codes.NO_VALUE, e.span, messages.procedure_as_value(e.func))
+            return ANY
+        return self.sym.type_named(pr.returns.text) or ANY
 
     def board(self, b: ir.BoardDecl) -> None:
         """The board's names (types, ids, zones, players) and the types of its expressions."""
@@ -366,12 +436,20 @@ class Checker:
                 t = self.decision(r)
                 self.ann.types[id(r)] = t
                 return t
+            case ir.Call() if r.func in self.sym.procedures and r.func not in self.sym.functions or r.respond:
+                t = self.procedure_value(r)
+                self.ann.types[id(r)] = t
+                return t
             case _:
                 return self.expr(r)
 
     def decision(self, d: ir.Decision) -> Type:
         if self.in_setup and not self.in_code_unit_without_decisions:
             self.sink.error(codes.MISPLACED_DECISION, d.span, messages.DECISION_IN_SETUP)
+        if d.each is not None:
+            return self.simultaneous(d, d.each)
+        if d.simultaneous:
+            self.sink.error(codes.SIMULTANEOUS_WITHOUT_EACH, d.span, messages.SIMULTANEOUS_WITHOUT_EACH)
         text = d.question if isinstance(d, ir.Ask) else d.prompt
         if text is not None:
             self.expr(text)
@@ -391,12 +469,58 @@ class Checker:
             case _:
                 assert_never(d)
 
+    def simultaneous(self, d: ir.Decision, each: ir.Each) -> Type:
+        """`simultaneously ... by each p in xs`: each player of xs answers, `p` naming that player in
+        the options and the prompt; the value is the list of answers, in the order of xs."""
+        if not d.simultaneous:
+            form = {ir.Choose: "choose", ir.ChooseNumber: "choose number", ir.Ask: "ask"}[type(d)]
+            if isinstance(d, ir.Choose) and d.optional:
+                form = "optionally choose"
+            self.sink.error(
+                codes.EACH_WITHOUT_SIMULTANEOUSLY, each.span, messages.each_without_simultaneously(form)
+            )
+        self.want(each.players, list_of(PLAYER), "the players of `by each`")
+        if self.scope.lookup(each.var) is not None:
+            self.sink.error(codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, "a local"))
+        elif each.var in self.sym.global_names():
+            sym = self.sym
+            kinds = (
+                ("a constant", sym.constants), ("an option", sym.options), ("a state variable", sym.state),
+                ("a zone", sym.zones), ("a component", sym.entities), ("an enum value", sym.enum_values),
+                ("a player", sym.players), ("a component type", sym.entity_types),
+            )  # fmt: skip
+            what = next((k for k, names in kinds if each.var in names), "a built-in name")
+            self.sink.error(codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, what))
+        self.scope.push()
+        self.ann.slots[id(each)] = self.scope.declare(each.var, PLAYER, comp=True)
+        text = d.question if isinstance(d, ir.Ask) else d.prompt
+        if text is not None:
+            self.expr(text)
+        match d:
+            case ir.Choose():
+                answer = self.choose(d)
+                kind = self.sym.entity_types.get(answer.name) if answer.kind == "entity" else None
+                if kind is not None and kind.copies:
+                    self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.simultaneous_copies(answer))
+            case ir.ChooseNumber():
+                self.want(d.low, INT, "the lowest number")
+                self.want(d.high, INT, "the highest number")
+                answer = INT
+            case ir.Ask():
+                answer = BOOL
+            case _:
+                assert_never(d)
+        self.scope.pop()
+        return list_of(answer)
+
     def choose(self, d: ir.Choose) -> Type:
         """`choose [N] from xs`: one of the options (or a list of N), each an action of the game."""
         src = self.expr(d.options)
         elem = src.iterable_elem
         if elem is None:
-            if src != ANY:  # (any type: an error reported already, which nothing here repeats)
+            if src != ANY and d.window:
+                self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.window_with(src))
+            elif src != ANY:  # (any type: an error reported already, which nothing here repeats)
                 self.sink.error(codes.TYPE_MISMATCH, d.options.span, messages.choose_from(src))
             elem = ANY
         elif elem.kind not in ("entity", "enum", "cell", "int", "bool", "any"):
@@ -441,7 +565,11 @@ class Checker:
             case ir.EndGame():
                 self.end_game(s)
             case ir.Return():
-                pass
+                self.return_stmt(s)
+            case ir.Break() | ir.Continue():
+                if not self.loops:
+                    word = "break" if isinstance(s, ir.Break) else "continue"
+                    self.sink.error(codes.OUTSIDE_LOOP, s.span, messages.OUTSIDE_LOOP.format(word))
             case ir.CallStmt():
                 self.call_procedure(s)
             case ir.DoEffect():
@@ -495,7 +623,10 @@ class Checker:
     def for_loop(self, s: ir.For) -> None:
         src = self.expr(s.source)
         elem = src.iterable_elem
-        if elem is None:
+        if id(s.source) in self.window_whos and src != ANY and elem not in (PLAYER, ANY):
+            self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.window_who(src))
+            elem = PLAYER  # (so that the questions asked of each are not reported too)
+        elif elem is None:
             if src != ANY:
                 self.sink.error(codes.TYPE_MISMATCH, s.source.span, messages.for_source(src))
             elem = ANY
@@ -503,13 +634,17 @@ class Checker:
         self.ann.slots[id(s)] = self.scope.declare(s.var, elem)
         if s.cond is not None:
             self.want(s.cond, BOOL, "a where-condition")
+        self.loops += 1
         self.block(s.body)
+        self.loops -= 1
         self.scope.pop()
 
     def loop(self, head: ir.Expr, t: Type, what: str, body: tuple[ir.Stmt, ...]) -> None:
         """`repeat N` or `while C`: a head of type t, then the body."""
         self.want(head, t, what)
+        self.loops += 1
         self.block(body)
+        self.loops -= 1
 
     def move(self, s: ir.Move) -> None:
         it = self.expr(s.item)
@@ -551,8 +686,23 @@ class Checker:
                 messages.END_GAME_WITHOUT_RESULTS_NOTE,
             )
 
+    def window_call(self, name: str, respond: bool, span: ir.Span) -> bool:
+        """`respond W(args)` names a window, and a window is called only so; False: `respond`
+        names no window (reported)."""
+        pr = self.sym.procedures.get(name)
+        if respond and (pr is None or not pr.window):
+            windows = [n for n, p in self.sym.procedures.items() if p.window]
+            self.sink.error(codes.UNKNOWN_WINDOW, span, messages.no_window(name, did_you_mean(name, windows)))
+            return False
+        if pr is not None and pr.window and not respond:
+            self.sink.error(codes.BAD_WINDOW, span, messages.window_as_procedure(name))
+        return True
+
     def call_procedure(self, s: ir.CallStmt) -> None:
         pr = self.sym.procedures.get(s.proc)
+        if not self.window_call(s.proc, s.respond, s.span):
+            self.exprs(s.args)
+            return
         if pr is None:
             hint = did_you_mean(s.proc, list(self.sym.procedures))
             message = messages.no_procedure(s.proc, hint)
@@ -561,7 +711,8 @@ class Checker:
             self.sink.error(codes.UNDEFINED_PROCEDURE, s.span, message)
             self.exprs(s.args)
         else:
-            self.args(s.args, self.params(pr.params), f"procedure '{s.proc}'", s.span)
+            what = f"window '{s.proc}'" if s.respond else f"procedure '{s.proc}'"
+            self.args(s.args, self.params(pr.params), what, s.span)
 
     def do_effect(self, s: ir.DoEffect) -> None:
         """`do x.effect(args)`: x is a component whose type has that effect field."""
@@ -903,8 +1054,11 @@ class Checker:
         """A decision stands only as the whole value of a let or an assignment (see rhs)."""
         if self.in_code_unit_without_decisions:
             self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_WHERE_NOTHING_WAITS)
+        elif self.in_setup and id(e) not in self.why:
+            pass  # a scenario's setup: `decision` reports that it cannot ask at all
         else:
-            self.sink.error(codes.MISPLACED_DECISION, e.span, messages.DECISION_INSIDE_EXPRESSION)
+            message = self.why.get(id(e), messages.DECISION_INSIDE_EXPRESSION)
+            self.sink.error(codes.MISPLACED_DECISION, e.span, message)
         return self.decision(e)
 
     def source(self, e: ir.Expr) -> Type:
@@ -1051,6 +1205,9 @@ class Checker:
 
     def call(self, e: ir.Call) -> Type:
         sym = self.sym
+        if e.respond and not self.window_call(e.func, True, e.span):
+            self.exprs(e.args)
+            return ANY
         if e.func in sym.functions:
             f = sym.functions[e.func]
             self.args(e.args, self.params(f.params), f"function '{e.func}'", e.span)
@@ -1058,7 +1215,14 @@ class Checker:
         if e.func in BUILTINS:
             return self.builtin(e)
         if e.func in sym.procedures:
-            self.sink.error(codes.TYPE_MISMATCH, e.span, messages.procedure_as_value(e.func))
+            if self.in_code_unit_without_decisions:
+                self.sink.error(codes.MISPLACED_CALL, e.span, messages.procedure_call_misplaced(e.func))
+            elif sym.procedures[e.func].returns is None:
+                self.sink.error(codes.NO_VALUE, e.span, messages.procedure_as_value(e.func))
+            else:  # left inside an expression where it cannot run first (compiler/hoist.py)
+                message = self.why.get(id(e), messages.CALL_INSIDE_EXPRESSION)
+                self.sink.error(codes.MISPLACED_CALL, e.span, message)
+            self.exprs(e.args)
             return ANY
         if e.func in sym.modifiers:
             self.sink.error(codes.UNKNOWN_NAME, e.span, messages.modifier_as_value(e.func, True))
@@ -1237,6 +1401,27 @@ def option_type(o: ir.OptionDecl) -> Type:
     return INT if o.type == "int" else BOOL if o.type == "bool" else Type("enum", o.type)
 
 
-def check(sym: Symbols, sink: Sink) -> Annotations:
-    """Type-check every code unit of the game."""
-    return Checker(sym, sink).run()
+def ends(body: tuple[ir.Stmt, ...]) -> bool:
+    """Whether `body` never runs past its end: its last statement is `return VALUE` or `end game`,
+    or an if/elif/else whose every branch ends so (a simple, structural rule)."""
+    if not body:
+        return False
+    last = body[-1]
+    match last:
+        case ir.Return():
+            return last.value is not None
+        case ir.EndGame():
+            return True
+        case ir.If():
+            return bool(last.orelse) and ends(last.orelse) and all(ends(b) for _, b in last.branches)
+        case _:
+            return False
+
+
+def check(sym: Symbols, sink: Sink, why: Mapping[int, str] | None = None) -> Annotations:
+    """Type-check every code unit of the game; `why` tells why a decision or a procedure call was
+    left inside an expression (compiler/hoist.py)."""
+    checker = Checker(sym, sink)
+    if why:
+        checker.why = why
+    return checker.run()

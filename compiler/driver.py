@@ -1,6 +1,6 @@
 """The pipeline: a spec folder -> diagnostics and, when clean, the generated files.
 
-`compile_spec` runs load -> (parse) -> bounds -> resolve -> check -> secrecy -> suspension -> reads
+`compile_spec` runs load -> (parse) -> hoist -> bounds -> resolve -> check -> secrecy -> suspension -> reads
 -> lower -> render; every diagnostic comes from the passes before lowering. It writes nothing: writing a
 workspace's engines is `rulewright build`'s job (rulewright/build.py).
 """
@@ -18,6 +18,7 @@ from compiler import ir
 from compiler.bounds import bounds, state_size
 from compiler.check import check
 from compiler.diagnostics import Diagnostic, Sink
+from compiler.hoist import hoist
 from compiler.load import load_game
 from compiler.reads import analyse as find_reads
 from compiler.resolve import resolve
@@ -75,6 +76,9 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
     # Load reports what it finds and repairs the rest (a file that does not parse is left out, a
     # bad entry gets neutral values), so resolve and check go on and report their errors too.
     loaded = len(sink.items)
+    # decisions and valued calls lifted out of statements (before bounds, which measures the
+    # nesting an `elif` that asks adds)
+    game, why = hoist(game)
     bounds(game, sink)  # before any pass that walks trees recursively
     if len(sink.items) > loaded:
         return Result(
@@ -83,7 +87,7 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
     try:
         sym = resolve(game, sink)
         state_size(sym, sink)
-        ann = check(sym, sink)
+        ann = check(sym, sink, why)
         find_leaks(sym, ann, sink)
         find_board_leaks(sym, ann, sink)
         crashed = False

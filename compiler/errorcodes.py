@@ -44,6 +44,15 @@ AMBIGUOUS_COPY: Final = ErrorCode(
 DECISION_WITHOUT_PLAYER: Final = ErrorCode(
     "decision-without-player", "a decision that does not say which player makes it"
 )
+SIMULTANEOUS_WITHOUT_EACH: Final = ErrorCode(
+    "simultaneous-without-each", "a `simultaneously` decision that does not say `by each p in PLAYERS`"
+)
+EACH_WITHOUT_SIMULTANEOUSLY: Final = ErrorCode(
+    "each-without-simultaneously", "`by each p in PLAYERS` on a decision that is not `simultaneously`"
+)
+SHADOWED_NAME: Final = ErrorCode(
+    "shadowed-name", "the player name of `by each` hides a local or a declared name of the same spelling"
+)
 UNDEFINED_PROCEDURE: Final = ErrorCode("undefined-procedure", "a call to a procedure that is not defined")
 UNDEFINED_PHASE: Final = ErrorCode("undefined-phase", "a reference to a phase that is not defined")
 MISPLACED_CHANCE: Final = ErrorCode(
@@ -54,6 +63,21 @@ MISPLACED_DECISION: Final = ErrorCode(
     "misplaced-decision",
     "a decision where the game cannot stop and ask (inside a function, condition or invariant)",
 )
+MISPLACED_CALL: Final = ErrorCode(
+    "misplaced-call",
+    "a procedure called where nothing may change or stop (a function, condition, invariant or evaluation)",
+)
+NO_VALUE: Final = ErrorCode("no-value", "a procedure without `returns:` used as a value")
+RETURN_WITHOUT_RETURNS: Final = ErrorCode(
+    "return-without-returns", "`return VALUE` where nothing takes a value (no `returns:`)"
+)
+RETURN_WITHOUT_VALUE: Final = ErrorCode(
+    "return-without-value", "a bare `return` in a procedure with `returns:`, which must give a value"
+)
+MISSING_RETURN: Final = ErrorCode(
+    "missing-return", "a procedure with `returns:` whose end can be reached without `return VALUE`"
+)
+OUTSIDE_LOOP: Final = ErrorCode("outside-loop", "`break` or `continue` outside a `for`, `repeat` or `while`")
 LEAKY_DECISION: Final = ErrorCode(
     "leaky-decision",
     "a decision whose answer, logged for every player, names or steers cards hidden from some of "
@@ -91,6 +115,15 @@ NO_RESULTS: Final = ErrorCode(
 BAD_RESULTS: Final = ErrorCode(
     "bad-results", "a `results` section that no returns could satisfy (min above max, a sum for another kind)"
 )
+BAD_ZONE_TRIGGER: Final = ErrorCode(
+    "bad-zone-trigger",
+    "a trigger's `on` that is neither an event nor `c enters|leaves zone[i, j]`, or binds a name twice "
+    "or a declared name",
+)
+UNKNOWN_WINDOW: Final = ErrorCode("unknown-window", "`respond` names no response window")
+BAD_WINDOW: Final = ErrorCode(
+    "bad-window", "a response window written wrongly, or called as a plain procedure"
+)
 
 # Every code, in the order docs/dsl.md lists them.
 ALL: Final[tuple[ErrorCode, ...]] = (
@@ -108,10 +141,19 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     WRONG_ARG_COUNT,
     AMBIGUOUS_COPY,
     DECISION_WITHOUT_PLAYER,
+    SIMULTANEOUS_WITHOUT_EACH,
+    EACH_WITHOUT_SIMULTANEOUSLY,
+    SHADOWED_NAME,
     UNDEFINED_PROCEDURE,
     UNDEFINED_PHASE,
     MISPLACED_CHANCE,
     MISPLACED_DECISION,
+    MISPLACED_CALL,
+    NO_VALUE,
+    RETURN_WITHOUT_RETURNS,
+    RETURN_WITHOUT_VALUE,
+    MISSING_RETURN,
+    OUTSIDE_LOOP,
     LEAKY_DECISION,
     BOARD_SHOWS_HIDDEN,
     BAD_SCENARIO,
@@ -124,10 +166,13 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     LIMIT_EXCEEDED,
     NO_RESULTS,
     BAD_RESULTS,
+    BAD_ZONE_TRIGGER,
+    UNKNOWN_WINDOW,
+    BAD_WINDOW,
 )
 
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names
 # it declares are missing and every use of them would be reported: these codes are left out then.
 UNDECLARED_CODES: Final[frozenset[ErrorCode]] = frozenset(
-    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE}
+    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE, UNKNOWN_WINDOW}
 )

@@ -117,6 +117,7 @@ class Call:
     func: str
     args: tuple[Expr, ...]
     span: Span
+    respond: bool = False  # `respond W(args)` as a value: who responded in a response window
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +243,16 @@ class CountActive:
 
 
 @dataclass(frozen=True, slots=True)
+class Each:
+    """`by each p in xs` of a simultaneous decision: every player of xs answers, and `p` names
+    that player in the options and the prompt."""
+
+    var: str
+    players: Expr
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Choose:
     """`[secretly|publicly] [optionally] choose [n] from xs by p ["prompt"]`.
 
@@ -258,6 +269,9 @@ class Choose:
     secret: bool
     span: Span
     public: bool = False
+    window: str = ""  # the response window this question belongs to (a window's desugared body)
+    each: Each | None = None  # `by each p in xs` (with `simultaneously`: one answer per player)
+    simultaneous: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +283,8 @@ class ChooseNumber:
     player: Expr | None
     prompt: StrLit | None
     span: Span
+    each: Each | None = None
+    simultaneous: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +294,9 @@ class Ask:
     question: StrLit
     player: Expr | None
     span: Span
+    window: str = ""  # the response window this question belongs to (a window's desugared body)
+    each: Each | None = None
+    simultaneous: bool = False
 
 
 Decision = Choose | ChooseNumber | Ask
@@ -450,7 +469,22 @@ class EndGame:
 
 @dataclass(frozen=True, slots=True)
 class Return:
-    """`return`: leave the current procedure."""
+    """`return`: leave the current procedure; `return v` gives v (a procedure with `returns:`)."""
+
+    span: Span
+    value: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """`break`: leave the innermost `for`, `repeat` or `while` loop."""
+
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    """`continue`: go on with the next pass of the innermost loop."""
 
     span: Span
 
@@ -462,6 +496,7 @@ class CallStmt:
     proc: str
     args: tuple[Expr, ...]
     span: Span
+    respond: bool = False  # `respond W(args)`: a call of a response window
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,6 +555,8 @@ Stmt = (
     | Log
     | EndGame
     | Return
+    | Break
+    | Continue
     | CallStmt
     | DoEffect
     | AddModifier
@@ -684,11 +721,27 @@ class FunctionDecl:
 
 @dataclass(frozen=True, slots=True)
 class ProcedureDecl:
-    """A named procedure: statements that may make decisions, called from many places."""
+    """A named procedure: statements that may make decisions, called from many places; one
+    with `returns:` gives a value (`return v`), and a call of it may stand as a value."""
 
     name: str
     params: tuple[Param, ...]
     body: Code
+    span: Span
+    returns: TypeRef | None = None
+    window: str = ""  # the response window this procedure was desugared from (Game.windows)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowDecl:
+    """A response window (`windows:`), as written: load.py desugars it into a procedure of the
+    same name, whose body holds these very expressions (so that check.py's types of them can be
+    judged here, and every diagnostic is placed in the window)."""
+
+    name: str
+    who: Expr | None
+    options: Expr | None  # `with`: each responder's options; None: a yes/no question
+    opens: CallStmt | None  # the window a response opens, if any
     span: Span
 
 
@@ -703,14 +756,27 @@ class SignatureDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneWatch:
+    """A trigger's `on: "c enters hand[p]"` (or `leaves`): the component's name, the verb, the zone
+    and the names its indices bind."""
+
+    item: str
+    verb: str  # "enters" or "leaves"
+    zone: str
+    indices: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class TriggerDecl:
-    """`when EVENT [if cond] do effect`."""
+    """`when EVENT [if cond] do effect`, or (`watch`) when a component enters or leaves a zone."""
 
     name: str
     event: str
     condition: Code | None
     body: Code
     span: Span
+    watch: ZoneWatch | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -890,6 +956,7 @@ class Game:
     step_budget: int = 1_000_000  # `limits.steps`: steps the rules may take between two decisions
     board: BoardDecl | None = None  # how the game is drawn (board.yaml)
     results: Results | None = None  # each player's return at the end (`results:`)
+    windows: tuple[WindowDecl, ...] = ()  # response windows, each desugared into a procedure too
 
 
 def children(node: object) -> list[object]:

@@ -406,6 +406,7 @@ MAP_SECTIONS = (
     "procedures",
     "events",
     "modifiers",
+    "windows",
 )
 LIST_SECTIONS = ("triggers", "invariants", "phases")
 SCALAR_SECTIONS = (
@@ -700,6 +701,7 @@ def _assemble(
     player_names, player_labels, player_count = _players(sc, files[0], needs, sink)
     trigger_names: dict[str, Span] = {}
     invariant_names: dict[str, Span] = {}
+    windows = [_window(k, v, r) for k, v, r in maps["windows"]]  # each desugared into a procedure
     # (the keywords in the order the sections are read, so diagnostics come in the same order)
     return ir.Game(
         name=name,
@@ -718,7 +720,10 @@ def _assemble(
         state=tuple(_state_var(k, v, r) for k, v, r in maps["state"]),
         zones=tuple(_zone(k, v, r) for k, v, r in maps["zones"]),
         functions=tuple(_function(k, v, r) for k, v, r in maps["functions"]),
-        procedures=tuple(_procedure(k, v, r) for k, v, r in maps["procedures"]),
+        procedures=(
+            *(_procedure(k, v, r) for k, v, r in maps["procedures"]),
+            *(w[1] for w in windows),
+        ),
         events=tuple(_signature(k, v, r) for k, v, r in maps["events"]),
         modifiers=tuple(_signature(k, v, r) for k, v, r in maps["modifiers"]),
         triggers=tuple(_trigger(n, r, trigger_names) for n, r in lists["triggers"]),
@@ -735,6 +740,7 @@ def _assemble(
         version=str(sc["version"][1].data(sc["version"][0])) if "version" in sc else "1",
         scenarios=tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None),
         span=game_span,
+        windows=tuple(w[0] for w in windows),
     )
 
 
@@ -1112,9 +1118,198 @@ def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
 
 
 def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
-    d = r.keys(v, f"procedure '{k.value}'", ("params", "do", "doc"), ("do",))
+    d = r.keys(v, f"procedure '{k.value}'", ("params", "returns", "do", "doc", "instead"), ("do",))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(k))
-    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k))
+    if "instead" in d:
+        body = _with_replacements(k.value, d["instead"], body, r)
+    returns = r.type_ref(d["returns"], "returns") if "returns" in d else None
+    return ir.ProcedureDecl(k.value, r.params(d.get("params"), "params"), body, r.span(k), returns=returns)
+
+
+def _with_replacements(proc: str, node: Node, body: ir.Code, r: Reader) -> ir.Code:
+    """A procedure's `instead:` entries ({if, do, doc}) and its `do`, as one body: the `do` of the
+    first entry whose `if` holds, else the procedure's own `do`. Desugared into an `if`/`elif`/`else`,
+    so every check and pass sees plain statements, and a call of the procedure inside an entry runs
+    it again with its replacements."""
+    branches: list[tuple[ir.Expr, tuple[ir.Stmt, ...]]] = []
+    for entry in r.seq(node, f"'instead' of procedure '{proc}'"):
+        e = r.keys(entry, f"an 'instead' entry of procedure '{proc}'", ("if", "do", "doc"), ("if", "do"))
+        r.text(e.get("doc"), "doc")
+        cond = r.code(e.get("if"), "if", expr=True)
+        do = r.code(e.get("do"), "do")
+        if cond is not None and cond.expr is not None and do is not None:
+            branches.append((cond.expr, do.body))
+    if not branches:
+        return body
+    replaced = ir.If(tuple(branches), body.body, r.span(node))
+    return ir.Code((replaced,), None, body.span, body.text)
+
+
+WINDOW_KEYS = (
+    "params", "doc", "to", "who", "with", "until", "does", "declined", "otherwise", "opens", "disclosure"
+)  # fmt: skip
+# the window's own local in its desugared body, a name no spec can write (as hoist.py's `$N`): who
+# responded so far, the window's value (`until: first`: a player or none; `all`: a list)
+_RESPONDED = "$responded"
+
+
+def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.ProcedureDecl]:
+    """The body of a window as plain statements: for each responder in `who` (while none has
+    responded, with `until: first`), an optional choice from `with` (or a yes/no question) marked
+    as the window's; on a response, `does`, then the window `opens`; on none (a pass, or no option
+    to respond with), `declined`; `otherwise` when nobody did.
+    Every node is placed in the window's own fields."""
+    name = k.value
+    here = r.span(k)
+    d = r.keys(v, f"window '{name}'", WINDOW_KEYS, ("to", "who"))
+    until = r.text(d.get("until"), "until", "first")
+    if until not in ("first", "all"):
+        r.sink.error(codes.BAD_WINDOW, r.span(d["until"]), messages.window_until(until))
+    # the answer is logged to all (plain), to all although hidden cards are involved (publicly),
+    # or to the responder alone (secretly)
+    disclosure = r.text(d.get("disclosure"), "disclosure", "plain")
+    if disclosure not in ("plain", "secretly", "publicly"):
+        r.sink.error(codes.BAD_WINDOW, r.span(d["disclosure"]), messages.window_disclosure(disclosure))
+    to = _window_text(r, d["to"]) if "to" in d else ir.StrLit((), here)
+    who_code = r.code(d.get("who"), "who", expr=True)
+    who = who_code.expr if who_code is not None else None
+    with_code = r.code(d.get("with"), "with", expr=True)
+    options = with_code.expr if with_code is not None else None
+    does = r.code(d.get("does"), "does")
+    declined = r.code(d.get("declined"), "declined")
+    otherwise = r.code(d.get("otherwise"), "otherwise")
+    opens_code = r.code(d.get("opens"), "opens")
+    opens: ir.CallStmt | None = None
+    if opens_code is not None:
+        stmts = opens_code.body
+        if len(stmts) == 1 and isinstance(stmts[0], ir.CallStmt):
+            opens = dataclasses.replace(stmts[0], respond=True)
+        else:
+            r.sink.error(codes.BAD_WINDOW, r.span(d["opens"]), messages.WINDOW_OPENS)
+    if options is None:  # a yes/no question: no `response` to read
+        for code in (does, opens_code):
+            hit = _first_name(code, "response")
+            if hit is not None:
+                r.sink.error(
+                    codes.BAD_WINDOW,
+                    hit,
+                    messages.WINDOW_RESPONSE_WITHOUT_WITH,
+                    messages.WINDOW_RESPONSE_NOTE,
+                )
+                break
+    decl = ir.WindowDecl(name, who, options, opens, here)
+    if who is None:
+        return decl, ir.ProcedureDecl(
+            name, r.params(d.get("params"), "params"), ir.Code((), None, here), here, window=name
+        )
+    at = to.span
+    if options is not None:
+        prompt = ir.StrLit(("respond to ", *to.parts), at)
+        ask: ir.Decision = ir.Choose(
+            None,
+            options,
+            ir.Name("responder", who.span),
+            prompt,
+            True,
+            disclosure == "secretly",
+            options.span,
+            public=disclosure == "publicly",
+            window=name,
+        )
+        answered: ir.Expr = ir.Compare("!=", ir.Name("response", at), ir.NoneLit(at), at)
+    else:
+        question = ir.StrLit(("respond to ", *to.parts, "?"), at)
+        ask = ir.Ask(question, ir.Name("responder", who.span), at, window=name)
+        answered = ir.Name("response", at)
+    first = until != "all"
+
+    def nobody(at: Span) -> ir.Expr:  # nobody has responded yet
+        if first:
+            return ir.Compare("==", ir.Name(_RESPONDED, at), ir.NoneLit(at), at)
+        return ir.Compare("==", ir.Call("len", (ir.Name(_RESPONDED, at),), at), ir.IntLit(0, at), at)
+
+    if first:
+        record: ir.Expr = ir.Name("responder", at)
+        start: ir.Expr = ir.NoneLit(here)
+    else:
+        record = ir.BinOp("+", ir.Name(_RESPONDED, at), ir.ListLit((ir.Name("responder", at),), at), at)
+        start = ir.ListLit((), here)
+    on_response: list[ir.Stmt] = [ir.Assign(_RESPONDED, (), "=", record, at)]
+    if does is not None:
+        on_response.extend(does.body)
+    if opens is not None:
+        on_response.append(opens)
+    turn: tuple[ir.Stmt, ...] = (
+        ir.Let("response", ask, at),
+        ir.If(((answered, tuple(on_response)),), declined.body if declined is not None else (), at),
+    )
+    if first:
+        turn = (ir.If(((nobody(at), turn),), (), at),)
+    returns = ir.TypeRef("player" if first else "list[player]", here)
+    body: list[ir.Stmt] = [
+        ir.Let(_RESPONDED, start, here, returns),
+        ir.For("responder", who, None, turn, who.span),
+    ]
+    if otherwise is not None:
+        body.append(ir.If(((nobody(otherwise.span), otherwise.body),), (), otherwise.span))
+    body.append(ir.Return(here, ir.Name(_RESPONDED, here)))
+    code = ir.Code(tuple(body), None, here)
+    params = r.params(d.get("params"), "params")
+    return decl, ir.ProcedureDecl(name, params, code, here, returns, window=name)
+
+
+def _first_name(code: ir.Code | None, name: str) -> Span | None:
+    """Where `code` first reads the name `name`, if it does."""
+    if code is None:
+        return None
+    for node in ir.walk(code):
+        if isinstance(node, ir.Name) and node.ident == name:
+            return node.span
+    return None
+
+
+def _window_text(r: Reader, node: Node) -> ir.StrLit:
+    """A window's `to`: text whose `{expr}` parts are expressions, placed in the YAML file."""
+    n = r.scalar(node, "to")
+    if n is None:
+        return ir.StrLit((), r.span(node))
+    smap = source_map(r.file, n, r.raw_lines)
+    text = smap.text
+    parts: list[str | ir.Expr] = []
+    i, plain = 0, ""
+    while i < len(text):
+        ch = text[i]
+        if ch != "{":
+            plain += ch
+            i += 1
+            continue
+        end = text.find("}", i)
+        if end < 0:
+            r.sink.error(codes.DSL_SYNTAX, r.span(node), messages.UNCLOSED_INTERPOLATION)
+            break
+        if plain:
+            parts.append(plain)
+            plain = ""
+        inner = text[i + 1 : end]
+        if smap.chars:
+            sub = SourceMap(
+                r.file,
+                inner,
+                (smap.chars[i + 1] if i + 1 < len(smap.chars) else smap.chars[-1],),
+                smap.chars[i + 1 : end],
+            )
+        else:
+            line = text.count("\n", 0, i)
+            start = text.rfind("\n", 0, i) + 1
+            y, c = smap.lines[min(line, len(smap.lines) - 1)]
+            sub = SourceMap(r.file, inner, ((y, c + i + 1 - start),))
+        code = parse.parse_expression(sub, r.sink)
+        if code is not None and code.expr is not None:
+            parts.append(code.expr)
+        i = end + 1
+    if plain:
+        parts.append(plain)
+    return ir.StrLit(tuple(parts), r.span(node))
 
 
 def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:
@@ -1156,13 +1351,32 @@ def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] 
 def _trigger(n: Node, r: Reader, seen: dict[str, Span]) -> ir.TriggerDecl:
     d = r.keys(n, "a trigger", ("name", "on", "if", "do", "doc"), ("name", "on", "do"))
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(n))
-    return ir.TriggerDecl(
-        _entry_name(d, r, "trigger", seen),
-        r.text(d.get("on"), "on"),
-        r.code(d.get("if"), "if", expr=True),
-        body,
-        r.span(d["on"]) if "on" in d else r.span(n),
-    )
+    name = _entry_name(d, r, "trigger", seen)
+    on = r.text(d.get("on"), "on")
+    span = r.span(d["on"]) if "on" in d else r.span(n)
+    watch = None
+    if on and not NAME_RE.fullmatch(on.strip()):
+        watch = _zone_watch(on, span)
+        if watch is None:
+            r.sink.error(codes.BAD_ZONE_TRIGGER, span, messages.bad_zone_pattern(name, on))
+    return ir.TriggerDecl(name, on, r.code(d.get("if"), "if", expr=True), body, span, watch)
+
+
+# `c enters hand[p]`, `c leaves deck`, `c enters expedition[k, q]` (matched on the stripped text:
+# no two runs of spaces can match the same spaces, so a long line of them fails in linear time)
+ZONE_PATTERN = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)\s+(enters|leaves)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"(?:\s*\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\])?"
+)
+
+
+def _zone_watch(on: str, span: Span) -> ir.ZoneWatch | None:
+    """A trigger's `on` that is a zone pattern, or None if it is not well formed."""
+    m = ZONE_PATTERN.fullmatch(on.strip())
+    if m is None:
+        return None
+    item, verb, zone, first, second = m.groups()
+    return ir.ZoneWatch(item, verb, zone, tuple(i for i in (first, second) if i is not None), span)
 
 
 def _invariant(n: Node, r: Reader, seen: dict[str, Span]) -> ir.InvariantDecl:

@@ -593,6 +593,32 @@ def trigger_on_unknown_event(trigger: str, event: str, hint: str) -> str:
     return f"trigger '{trigger}' is on an undeclared event '{event}'" + hint
 
 
+def bad_zone_pattern(trigger: str, text: str) -> str:
+    return (
+        f"trigger '{trigger}' is on '{text}', neither an event nor a zone pattern; write an event's "
+        "name, or 'c enters hand[p]', 'c leaves deck', 'c enters expedition[k, q]'"
+    )
+
+
+def zone_pattern_unknown_zone(zone: str, hint: str) -> str:
+    return f"the trigger's pattern names an undeclared zone '{zone}'" + hint
+
+
+def zone_pattern_shadows(name: str, what: str) -> str:
+    return f"'{name}' would hide {what}; bind another name"
+
+
+def zone_pattern_indices(zone: str, per: int, given: int) -> str:
+    if per == 0:
+        return f"zone '{zone}' has no index, but the pattern binds {given}; write '... {zone}'"
+    return f"zone '{zone}' has {per} ind{'ex' if per == 1 else 'ices'}, but the pattern binds {given}"
+
+
+ZONE_TRIGGER_ASKS: Final = (
+    "a trigger on a zone runs in the middle of a move and cannot ask; emit an event and ask there"
+)
+
+
 NO_PHASES: Final = "the spec needs 'phases': the game's flow"
 
 
@@ -704,12 +730,33 @@ END_GAME_WITHOUT_RESULTS_NOTE: Final = (
 
 DECISION_IN_SETUP: Final = "a scenario's setup cannot stop to ask a player"
 DECISION_WITHOUT_PLAYER: Final = "this decision does not say who makes it; add 'by PLAYER'"
+SIMULTANEOUS_WITHOUT_EACH: Final = (
+    "a simultaneous decision is made by each player of a list; "
+    "write `by each p in PLAYERS` (e.g. `simultaneously choose from hand[p] by each p in players`)"
+)
+
+
+def each_without_simultaneously(form: str) -> str:
+    return (
+        f"`by each` asks every player of a list at once; write `simultaneously {form} ... by each p in PLAYERS`, "
+        "or `by PLAYER` for one player"
+    )
+
+
+def simultaneous_copies(t: object) -> str:
+    return f"a simultaneous choice cannot be made among {t}s: the type has identical copies"
+
+
+def shadowed_name(name: str, what: str) -> str:
+    return f"'{name}' already names {what}; choose another name for the player of `by each`"
+
+
 DECISION_WHERE_NOTHING_WAITS: Final = (
     "a decision cannot be made inside a function, "
     "condition, invariant, evaluation or expectation; make it in a procedure"
 )
 DECISION_INSIDE_EXPRESSION: Final = (
-    "a decision must be the whole value of a let or an assignment: `let x = choose from xs by p`"
+    "this decision cannot be asked before its statement runs; ask it first: `let x = choose from xs by p`"
 )
 
 
@@ -747,6 +794,38 @@ def cannot_deal(source: object, dest: object) -> str:
 
 def no_procedure(name: str, hint: str) -> str:
     return f"no procedure '{name}'" + hint
+
+
+# ---- response windows (load.py desugars them; check.py checks their calls and fields)
+def no_window(name: str, hint: str) -> str:
+    return f"no response window '{name}'" + hint
+
+
+def window_as_procedure(name: str) -> str:
+    return f"'{name}' is a response window: run it with `respond {name}(...)`"
+
+
+def window_until(until: str) -> str:
+    return f"'until' is first or all, not '{until}'"
+
+
+def window_disclosure(word: str) -> str:
+    return f"'disclosure' is secretly or publicly (plain when left out), not '{word}'"
+
+
+def window_who(t: object) -> str:
+    return f"'who' must be a list of players, got {t}"
+
+
+def window_with(t: object) -> str:
+    return f"'with' must be a list of each responder's options, got {t}"
+
+
+WINDOW_OPENS: Final = "'opens' is one call of a response window: `opens: \"name(args)\"`"
+WINDOW_RESPONSE_WITHOUT_WITH: Final = "'response' is known only in a window with 'with'"
+WINDOW_RESPONSE_NOTE: Final = (
+    "without 'with' each responder answers a yes/no question, and a response is the answer yes"
+)
 
 
 def do_needs_component(t: object) -> str:
@@ -926,7 +1005,78 @@ def cannot_index(t: object) -> str:
 
 
 def procedure_as_value(name: str) -> str:
-    return f"procedure '{name}' gives no value; call it as a statement"
+    return (
+        f"procedure '{name}' gives no value (it has no `returns:`); call it as a statement, "
+        "or declare `returns: T` and end it with `return VALUE`"
+    )
+
+
+def procedure_call_misplaced(name: str) -> str:
+    return (
+        f"procedure '{name}' cannot be called inside a function, condition, invariant, evaluation "
+        "or expression field: a procedure may change the game and ask players; call it in a "
+        "procedure, trigger, effect or phase"
+    )
+
+
+CALL_INSIDE_EXPRESSION: Final = (
+    "a procedure call here cannot run before the statement; call it first: `let x = name(args)`"
+)
+# why a decision or a procedure call cannot run before its statement (hoist.py); `{what}` names it
+WHILE_ASKS_EACH_TIME: Final = (
+    "{what} cannot stand in a `while` condition, which is evaluated before each pass; "
+    "ask in the loop instead: `while true { let go = ask ... by p; if not go { break } ... }`"
+)
+WHERE_ASKS_EACH_TIME: Final = (
+    "{what} cannot stand in the `where` of a `for`, which is evaluated for each element; "
+    "ask in the loop instead, and `continue` to skip an element"
+)
+ONE_BRANCH_EVALUATED: Final = (
+    "{what} cannot stand in a branch of `if ... then ... else`, of which only one is evaluated; "
+    "use an `if` statement, or run it first: `let x = ...`"
+)
+EVALUATED_PER_ELEMENT: Final = (
+    "{what} cannot stand in the item or condition of a comprehension, quantifier or aggregate, "
+    "evaluated once per element; use a `for` loop"
+)
+
+
+def not_always_evaluated(op: str) -> str:
+    return (
+        "{what} cannot stand on the right of "
+        f"`{op}`, which is evaluated only when the left side "
+        "does not decide; run it first: `let x = ...` before the statement"
+    )
+
+
+RETURN_TAKES_WHAT_FOLLOWS: Final = (
+    "`return` reads what follows it, even on the next line, as its value: "
+    "end the block after a bare `return` (`if done { return }`)"
+)
+RETURN_WITHOUT_RETURNS: Final = (
+    "this procedure has no `returns:`; declare `returns: T` to give a value, or write a bare `return`"
+)
+RETURN_VALUE_OUTSIDE_PROCEDURE: Final = (
+    "`return VALUE` gives a value only in a procedure with `returns:`; here write a bare `return`"
+)
+
+
+def return_without_value(name: str, t: str) -> str:
+    return f"procedure '{name}' returns {t}: `return` needs a value (`return VALUE`)"
+
+
+def missing_return(name: str) -> str:
+    return (
+        f"procedure '{name}' has `returns:`, but its end can be reached without `return VALUE`; "
+        "end it with `return VALUE` or `end game ...` (or an if/elif/else whose every branch ends so)"
+    )
+
+
+def return_value_type(name: str, want: object, got: object) -> str:
+    return f"procedure '{name}' returns {want}, but this value is {got}"
+
+
+OUTSIDE_LOOP: Final = "`{}` is allowed only inside a `for`, `repeat` or `while` loop"
 
 
 def unknown_function(name: str, hint: str) -> str:
@@ -976,8 +1126,16 @@ def cached_list_parameter(function: str, param: str) -> str:
 def leaky_options(places: str, verb: str) -> str:
     return (
         "the answer to this decision is logged for every player, but its options are hidden "
-        f"from some of them (from {places}); write `secretly {verb}`"
+        f"from some of them (from {places}); write {_disclosed('secretly', verb)}"
     )
+
+
+def _disclosed(word: str, verb: str) -> str:
+    """How to say that a decision is secret or public: in code, or as a response window's key
+    (`verb` is then "window NAME")."""
+    if verb.startswith("window "):
+        return f"`disclosure: {word}` in {verb}"
+    return f"`{word} {verb}`"
 
 
 def leaky_own_cards(zone: str) -> str:
@@ -1003,12 +1161,12 @@ def leaky_steer(dealt: bool, source: str, dest: str, line: int, verb: str) -> st
     what = "are dealt" if dealt else "move"
     return (
         "the answer to this decision is logged for every player, and it steers which hidden "
-        f"cards {what} from {source} to {dest} (line {line}); write `secretly {verb}`"
+        f"cards {what} from {source} to {dest} (line {line}); write {_disclosed('secretly', verb)}"
     )
 
 
 def publicly_note(verb: str) -> str:
-    return f"if every player may know the answer anyway, write `publicly {verb}` and say why in a comment"
+    return f"if every player may know the answer anyway, write {_disclosed('publicly', verb)} and say why in a comment"
 
 
 def variable_seen_by_owner(name: str, where: Span) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass
+from dataclasses import fields, is_dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -393,6 +393,8 @@ def _hint(exc: UnexpectedInput) -> tuple[str | None, list[str]]:
         return None, [messages.CANCEL_ONE]  # `cancel one` with no modifier after it
     if before[1][0] in ("IF", "ELIF") and set(exc.expected) == {"LBRACE"}:
         return None, [messages.IF_STATEMENT_BLOCK]  # `if c then ...`, `if c n += 1`
+    if before[1][0] == "RETURN":  # `return` then, on the next line, `n = 1`: read as `return n`
+        return None, [messages.RETURN_TAKES_WHAT_FOLLOWS]
     return None, []
 
 
@@ -977,21 +979,57 @@ class _Build:
 
     def choose(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
         prompt = self._string(c[4]) if c[4] else None
+        player, each = _by(c[3])
         return ir.Choose(
-            c[1], c[2], c[3], prompt, False, c[0] == "secretly", self.s(meta), public=c[0] == "publicly"
+            c[1],
+            c[2],
+            player,
+            prompt,
+            False,
+            c[0] == "secretly",
+            self.s(meta),
+            public=c[0] == "publicly",
+            each=each,
         )
 
     def choose_optional(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
         prompt = self._string(c[3]) if c[3] else None
+        player, each = _by(c[2])
         return ir.Choose(
-            None, c[1], c[2], prompt, True, c[0] == "secretly", self.s(meta), public=c[0] == "publicly"
+            None,
+            c[1],
+            player,
+            prompt,
+            True,
+            c[0] == "secretly",
+            self.s(meta),
+            public=c[0] == "publicly",
+            each=each,
         )
 
     def choose_number(self, meta: Meta | None, c: list[Any]) -> ir.ChooseNumber:
-        return ir.ChooseNumber(c[0], c[1], c[2], self._string(c[3]) if c[3] else None, self.s(meta))
+        player, each = _by(c[2])
+        prompt = self._string(c[3]) if c[3] else None
+        return ir.ChooseNumber(c[0], c[1], player, prompt, self.s(meta), each=each)
 
     def ask(self, meta: Meta | None, c: list[Any]) -> ir.Ask:
-        return ir.Ask(self._string(c[0]), c[1], self.s(meta))
+        player, each = _by(c[1])
+        return ir.Ask(self._string(c[0]), player, self.s(meta), each=each)
+
+    def by_each(self, meta: Meta | None, c: list[Any]) -> ir.Each:
+        return ir.Each(str(c[1]), c[2], self.s(meta))
+
+    def simultaneous_choose(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
+        return replace(self.choose(meta, [None, None, *c[1:]]), simultaneous=True)
+
+    def simultaneous_choose_optional(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
+        return replace(self.choose_optional(meta, [None, *c[1:]]), simultaneous=True)
+
+    def simultaneous_choose_number(self, meta: Meta | None, c: list[Any]) -> ir.ChooseNumber:
+        return replace(self.choose_number(meta, c[1:]), simultaneous=True)
+
+    def simultaneous_ask(self, meta: Meta | None, c: list[Any]) -> ir.Ask:
+        return replace(self.ask(meta, c[1:]), simultaneous=True)
 
     def if_stmt(self, meta: Meta | None, c: list[Any]) -> ir.If:
         branches = [(c[0], c[1])]
@@ -1055,10 +1093,22 @@ class _Build:
         return ir.EndGame(None, self._string(c[0]), self.s(meta), "returns")
 
     def return_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Return:
-        return ir.Return(self.s(meta))
+        return ir.Return(self.s(meta), c[0] if c else None)
+
+    def break_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Break:
+        return ir.Break(self.s(meta))
+
+    def continue_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Continue:
+        return ir.Continue(self.s(meta))
 
     def call_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
         return ir.CallStmt(c[0], c[1] or (), self.s(meta))
+
+    def respond_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
+        return ir.CallStmt(c[0], c[1] or (), self.s(meta), respond=True)
+
+    def respond_call(self, meta: Meta | None, c: list[Any]) -> ir.Call:
+        return ir.Call(c[0], c[1] or (), self.s(meta), respond=True)
 
     def do_stmt(self, meta: Meta | None, c: list[Any]) -> ir.DoEffect:
         return ir.DoEffect(c[0], c[1], c[2] or (), self.s(meta))
@@ -1197,3 +1247,8 @@ class _Build:
         if text:
             parts.append(text)
         return ir.StrLit(tuple(parts), span)
+
+
+def _by(clause: Any) -> tuple[Any, ir.Each | None]:
+    """A decision's `by` clause: the deciding player, or `by each p in xs` (no single player)."""
+    return (None, clause) if isinstance(clause, ir.Each) else (clause, None)

@@ -447,7 +447,7 @@ def _declare_code_units(sym: Symbols, names: _Names) -> None:
         if names.claim(f.name, f.span, "function"):
             sym.functions[f.name] = f
     for pr in game.procedures:
-        if names.claim(pr.name, pr.span, "procedure"):
+        if names.claim(pr.name, pr.span, "window" if pr.window else "procedure"):
             sym.procedures[pr.name] = pr
     for ev in game.events:
         if names.claim(ev.name, ev.span, "event"):
@@ -475,11 +475,68 @@ def _phase_counters(sym: Symbols, sink: Sink) -> None:
 
 def _trigger_events(sym: Symbols, sink: Sink) -> None:
     for tr in sym.game.triggers:
-        if tr.event and tr.event not in sym.events:
+        if tr.watch is not None:
+            _zone_watch(sym, tr.watch, sink)
+        elif tr.event and tr.event not in sym.events and NAME_RE.fullmatch(tr.event.strip()):
             hint = did_you_mean(tr.event, list(sym.events))
             sink.error(
                 codes.UNKNOWN_NAME, tr.span, messages.trigger_on_unknown_event(tr.name, tr.event, hint)
             )
+
+
+def _zone_watch(sym: Symbols, w: ir.ZoneWatch, sink: Sink) -> None:
+    """A zone pattern names a declared zone, binds one name per index, and hides no declared name."""
+    if w.zone not in sym.zones:
+        hint = did_you_mean(w.zone, list(sym.zones))
+        sink.error(codes.UNKNOWN_NAME, w.span, messages.zone_pattern_unknown_zone(w.zone, hint))
+    elif len(w.indices) != len(sym.zones[w.zone][0].per):
+        per = len(sym.zones[w.zone][0].per)
+        sink.error(codes.WRONG_ARG_COUNT, w.span, messages.zone_pattern_indices(w.zone, per, len(w.indices)))
+    bound: set[str] = set()
+    for name in (w.item, *w.indices):
+        hidden = _declared_as(sym, name) or ("a name the pattern binds already" if name in bound else "")
+        if hidden:
+            sink.error(codes.BAD_ZONE_TRIGGER, w.span, messages.zone_pattern_shadows(name, hidden))
+        bound.add(name)
+
+
+def _declared_as(sym: Symbols, name: str) -> str:
+    """What a global name is (empty if none): a local of that name would hide it."""
+    kinds = (
+        (sym.constants, "a constant"),
+        (sym.options, "an option"),
+        (sym.state, "a state variable"),
+        (sym.zones, "a zone"),
+        (sym.entities, "a component"),
+        (sym.enum_values, "an enum value"),
+        (sym.entity_types, "a component type"),
+        (sym.enums, "an enum"),
+        (sym.functions, "a function"),
+    )
+    for table, what in kinds:
+        if name in table:
+            return f"{what} '{name}'"
+    if name in sym.players or name in ("players", "num_players"):
+        return f"the player name '{name}'"
+    return ""
+
+
+def trigger_params(sym: Symbols, tr: ir.TriggerDecl) -> tuple[ir.Param, ...]:
+    """The locals of a trigger's `if` and `do`: its event's parameters, or the component and the
+    index names of its zone pattern (typed by the zone's `of` and `per`)."""
+    w = tr.watch
+    if w is None:
+        ev = sym.events.get(tr.event)
+        return ev.params if ev else ()
+    z = sym.zones.get(w.zone)
+    if z is None:
+        return ()
+    decl = z[0]
+    # a type the zone's declaration got wrong is reported there: here it reads as any type
+    types = [t.text if sym.type_named(t.text) is not None else "" for t in (decl.of, *decl.per)]
+    return tuple(
+        ir.Param(n, ir.TypeRef(t, w.span), w.span) for n, t in zip((w.item, *w.indices), types, strict=False)
+    )
 
 
 def _phases(sym: Symbols, phases: tuple[ir.PhaseDecl, ...], sink: Sink) -> None:

@@ -443,7 +443,11 @@ class Secrecy:
         if d is None or d.public:
             return
         verb = ("optionally " if d.optional else "") + "choose"
+        if d.window:  # a response window's question: said with the window's `disclosure` key
+            verb = f"window '{d.window}'"
         chooser = _shape(d.player) if d.player is not None else None
+        if d.each is not None:  # each player of `by each p in xs` chooses: `p`
+            chooser = _shape(ir.Name(d.each.var, d.each.span))
         own = sorted(h.name for h in site.came_from if self.seen_as(h) == "others" and h.owner == chooser)
         if own:  # the options offered, even secretly, name the cards their chooser may not see
             z = self.zones[own[0]]
@@ -455,7 +459,7 @@ class Secrecy:
                 messages.OWN_CARDS_NOTE,
             )
             return
-        if d.secret:
+        if d.secret or d.simultaneous:  # (a simultaneous choice is revealed to all at once)
             return
         public_note = messages.publicly_note(verb)
         hidden = sorted(site.came_from, key=lambda h: (h.kind, h.name))

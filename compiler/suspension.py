@@ -19,7 +19,7 @@ from compiler import ir
 from compiler.check import Annotations
 from compiler.diagnostics import Sink
 from compiler.errorcodes import MISPLACED_DECISION
-from compiler.messages import STOPS_WHERE_IT_CANNOT
+from compiler.messages import STOPS_WHERE_IT_CANNOT, ZONE_TRIGGER_ASKS
 from compiler.resolve import Symbols
 
 
@@ -39,7 +39,10 @@ class Stops:
         """Whether statement `s` may stop for a decision."""
         match s:
             case ir.Let() | ir.Assign():
-                return isinstance(s.value, ir.Decision)
+                v = s.value
+                return isinstance(v, ir.Decision) or (
+                    isinstance(v, ir.Call) and self.procedures.get(v.func, False)
+                )
             case ir.CallStmt():
                 return self.procedures.get(s.proc, False)
             case ir.DoEffect():
@@ -95,11 +98,20 @@ def analyse(sym: Symbols, ann: Annotations, sink: Sink) -> Stops:
     for sc in g.scenarios:
         if sc.setup is not None:
             _report_stops(sc.setup.body, stops, ann, sink)
+    for tr in g.triggers:
+        if tr.watch is not None and stops.triggers[tr.name]:
+            _report_stops(tr.body.body, stops, ann, sink, ZONE_TRIGGER_ASKS)
     return stops
 
 
-def _report_stops(body: tuple[ir.Stmt, ...], stops: Stops, ann: Annotations, sink: Sink) -> None:
+def _report_stops(
+    body: tuple[ir.Stmt, ...],
+    stops: Stops,
+    ann: Annotations,
+    sink: Sink,
+    message: str = STOPS_WHERE_IT_CANNOT,
+) -> None:
     """`misplaced-decision` at each statement of plain code that may stop."""
     for s in body:
         if stops.stmt(s, ann):
-            sink.error(MISPLACED_DECISION, s.span, STOPS_WHERE_IT_CANNOT)
+            sink.error(MISPLACED_DECISION, s.span, message)

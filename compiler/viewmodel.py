@@ -180,6 +180,8 @@ class Info:
     var_ranges: dict[str, tuple[int | None, int | None]]  # bounded ints: lowest, highest
     placed_types: tuple[int, ...]  # component types always in a zone
     modifier_params: tuple[tuple[str, ...], ...]
+    windows: tuple[str, ...] = ()  # the response windows, by name
+    simultaneous: bool = False  # the rules ask `simultaneously ... by each`
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,9 @@
 """Compiled game engines, one package per spec in specs/."""
 
 GAMES: tuple[str, ...] = (
+    "bang",
     "channel_tunnel",
+    "goofspiel",
     "guerra_fronteriza",
     "hanabi",
     "iron_curtain",

@@ -642,8 +642,14 @@ def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> d
 
 def seat_agents(game: Game, seed: int, kinds: Sequence[str]) -> list[Agent]:
     """One agent per player, the kinds cycled; each seeded from the game's seed."""
+    chosen = [kinds[p % len(kinds)] for p in range(game.num_players)]
+    if game.info.simultaneous and any(k.startswith("mcts") for k in chosen):
+        raise UsageError(
+            f"the mcts agent cannot play {game.info.name}: OpenSpiel's MCTS searches sequential turns, "
+            "and this game has simultaneous choices (agents: random, greedy, first, human)"
+        )
     try:
-        return [make_agent(kinds[p % len(kinds)], seed * 1000 + p) for p in range(game.num_players)]
+        return [make_agent(kind, seed * 1000 + p) for p, kind in enumerate(chosen)]
     except ValueError as exc:  # e.g. mcts without OpenSpiel installed
         raise UsageError(str(exc)) from None
 

@@ -38,7 +38,8 @@ class GreedyAgent:
     A clone whose game ended scores `WIN` times its `returns()` for the player to move; any other is
     scored by `INFO.evaluate(clone, player)`. Ties go to the agent's own seeded generator, so games
     repeat. Each clone rolls and shuffles from a fresh seed of that generator, so the agent does not
-    learn how the game's own dice will fall (it does see hidden zones if the evaluation reads them).
+    learn how the game's own dice will fall (it does see hidden zones if the evaluation reads them),
+    nor the answers other players gave to a simultaneous decision (it guesses them at random).
     Without an evaluation it plays like `RandomAgent`.
     """
 
@@ -53,6 +54,10 @@ class GreedyAgent:
         if evaluate is None or len(legal) == 1:
             return self.rng.choice(legal)
         player = state.current_player()
+        d = state.simultaneous()
+        if d is not None:  # not the answers others gave already: a guess at them
+            state = state.clone()
+            state.pending = d.guessed(player, self.rng.choice)
         best: list[int] = []
         top = 0
         for action in legal:

@@ -479,5 +479,13 @@ def _status(state: GameState) -> str:
     if state.over:
         result = info.result(state.winners())
         return f"game over: {result}" + (f" ({state.reason})" if state.reason else "")
+    d = state.pending
+    if d is not None and d.window:  # a response window: who may respond, and to what
+        return state.window_status()["text"]
+    sim = state.simultaneous()
+    if sim is not None:  # who has answered is public; what they answered is not, until the reveal
+        asked = info.text(sim.prompts[0])
+        waiting = ", ".join(info.player_names[p] for p in sim.waiting())
+        return "simultaneous choice" + (f" ({asked})" if asked else "") + f": waiting for {waiting}"
     p = state.current_player()
     return f"{info.player_names[p]} to act" if isinstance(p, int) and p >= 0 else "chance"

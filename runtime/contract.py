@@ -146,7 +146,8 @@ def determinize(state: GameState, player: int, rnd: random.Random) -> GameState:
 
 def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
     """A copy of `state` that differs from it only in what `player` cannot see: determinized,
-    and other players' own variables changed."""
+    other players' own variables changed, and the answers other players gave to a pending
+    simultaneous decision changed."""
     info = state.INFO
     twin = determinize(state, player, rnd)
     if info.owner_vars:
@@ -158,6 +159,9 @@ def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
                 if q != player:
                     values[q] = _perturbed(values[q], rnd)
         twin._load_vars(data)
+    d = twin.simultaneous()
+    if d is not None:  # the answers others gave to a simultaneous decision, not yet revealed
+        twin.pending = d.guessed(player, rnd.choice)
     return twin
 
 

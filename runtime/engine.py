@@ -32,6 +32,8 @@ CHOSE = -1  # (CHOSE, player, action, prompt): "<player> chooses <action> (<prom
 CHOSE_SECRETLY = -2  # the same, seen only by that player (a secret choice)
 ROLLED = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
 GAME_OVER = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
+HAS_CHOSEN = -5  # (HAS_CHOSEN, player, prompt): "<player> has chosen (<prompt>)", a simultaneous answer
+REVEALED = -6  # (REVEALED, prompt, players, actions): "Revealed (<prompt>): <player>: <action>, ..."
 # ... and, after a shared win or in a game with results (GameInfo.returns), the winners (a list of
 # players: none for a draw) and, with results, each player's return (ints):
 # (GAME_OVER, the sole winner or -1, reason, winners[, returns]): "Game over: A and B share the win"
@@ -155,6 +157,8 @@ class GameInfo:
     owner_vars: tuple[str, ...]
     chance: bool = True  # the rules roll, pick at random or shuffle
     secret_choices: bool = False  # the rules ask `secretly choose`
+    windows: tuple[str, ...] = ()  # the response windows (`windows:`), by name
+    simultaneous: bool = False  # the rules ask `simultaneously ... by each` (Simultaneous)
     var_indices: dict[str, tuple[int, ...]] = field(
         default_factory=dict
     )  # per-indexed variable -> type indices
@@ -290,6 +294,15 @@ class GameInfo:
             return player if code == CHOSE_SECRETLY else -1, text
         if code == ROLLED:
             return -1, f"(rolled {line[1]} on d{line[2]})"
+        if code == HAS_CHOSEN:
+            asked = self.text(line[2])
+            return -1, f"{self.player_names[line[1]]} has chosen" + (f" ({asked})" if asked else "")
+        if code == REVEALED:
+            asked = self.text(line[1])
+            answers = ", ".join(
+                f"{self.player_names[p]}: {self.labels[a]}" for p, a in zip(line[2], line[3], strict=True)
+            )
+            return -1, "Revealed" + (f" ({asked})" if asked else "") + f": {answers}"
         if len(line) == 3:  # GAME_OVER
             _, winner, reason = line
             result = "a draw" if winner < 0 else f"{self.player_names[winner]} wins"
@@ -449,6 +462,7 @@ class Decision:
     domain: int = 0
     secret: bool = False
     copies: tuple[tuple[int, ...], ...] = ()
+    window: str = ""  # the response window this question belongs to ("": none)
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> Decision:
@@ -463,6 +477,7 @@ class Decision:
             self.domain,
             self.secret,
             self.copies,
+            self.window,
         )
         d._legal = self._legal
         return d
@@ -492,6 +507,68 @@ class Decision:
                 legal = [PASS, *legal]
             self._legal = legal
         return legal
+
+
+EACH = -2  # Decision.need of a simultaneous decision (Simultaneous)
+
+
+@dataclass(slots=True)
+class Simultaneous(Decision):
+    """A simultaneous decision (`simultaneously ... by each p in xs`): every player of `players`
+    answers from their own options (`choices`, action ids fixed when the decision began) under
+    their own prompt (`prompts`); `answers` holds each one's action, -1 until they answer (an
+    optional choice with no option is answered with pass at once).
+
+    The sequential API asks the players in the order of xs: `player`, `options` and `prompt` are
+    those of the first who has not answered. Each answer is logged to its player alone; when the
+    last has answered, one public line reveals them all. Never changed in place (clones share it)."""
+
+    players: list[int] = field(default_factory=list)
+    choices: list[list[int]] = field(default_factory=list)
+    prompts: list[Sequence[Any]] = field(default_factory=list)
+    answers: list[int] = field(default_factory=list)
+
+    @classmethod
+    def waiting_on(
+        cls,
+        players: list[int],
+        choices: list[list[int]],
+        prompts: list[Sequence[Any]],
+        answers: list[int],
+        slot: str,
+        optional: bool,
+        domain: int,
+    ) -> Simultaneous:
+        """The decision asking the first player of `players` whose answer is still -1."""
+        i = answers.index(-1)
+        return cls(
+            players[i], choices[i], slot, prompts[i], optional, EACH, [], domain, True, (), "", None,
+            players, choices, prompts, answers,
+        )  # fmt: skip
+
+    def waiting(self) -> list[int]:
+        """The players who have not answered yet, in the order of xs."""
+        return [p for p, a in zip(self.players, self.answers, strict=True) if a < 0]
+
+    def guessed(self, player: int, pick: Callable[[list[int]], int]) -> Simultaneous:
+        """The decision with the answers other players gave replaced by `pick` of their options:
+        what `player` may think they were (for the observation check, and agents that must not peek)."""
+        answers = [
+            a if q == player or a < 0 or not options else pick(options)
+            for q, options, a in zip(self.players, self.choices, self.answers, strict=True)
+        ]
+        return Simultaneous.waiting_on(
+            self.players, self.choices, self.prompts, answers, self.slot, self.optional, self.domain
+        )
+
+    def data(self) -> dict[str, object]:
+        """What a saved state keeps besides the fields of every decision (runtime/saved.py)."""
+        return {
+            "players": self.players,
+            "options": self.choices,
+            "prompts": self.prompts,
+            "answers": self.answers,
+        }
 
 
 # ---- zones ------------------------------------------------------------------------------------
@@ -732,6 +809,7 @@ class GameState:
         "budget",
         "depth",
         "caches",
+        "ret_",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -755,6 +833,9 @@ class GameState:
     # one dict per cached function (GameInfo.cached): its arguments -> its value. Not saved, not
     # cloned: a value is kept only until state it was computed from changes (`forget`)
     caches: list[dict[Any, Any]]
+    # the value a procedure frame with `returns:` gives as it pops, read by its caller's frame in
+    # the very next step (so never live at a decision: not saved, not cloned, unset until then)
+    ret_: Any
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
@@ -814,6 +895,10 @@ class GameState:
         offset = info.spans[d.domain][0]
         value: int | bool | list[int]
         if d.need:
+            if d.need == EACH:
+                assert isinstance(d, Simultaneous)
+                self._answer_each(d, a)
+                return
             if a == PASS and d.optional:  # (a single choice among kinds with copies, passed)
                 value = -1
             else:
@@ -830,6 +915,69 @@ class GameState:
         else:
             value = a - offset
         setattr(self.stack[-1], d.slot, value)
+        self.pending = None
+        self._run()
+
+    def simultaneous(self) -> Simultaneous | None:
+        """The simultaneous decision the game waits on, or None (also at every other decision)."""
+        d = self.pending
+        return d if type(d) is Simultaneous and not self.over else None
+
+    def legal_actions_of(self, player: int) -> list[int]:
+        """What `player` may do now, for adapters where everyone acts at once: at a simultaneous
+        decision, the options of a player still to answer, and only pass (0) for every other
+        player; elsewhere the legal actions of the player to act, and none for the others."""
+        d = self.simultaneous()
+        if d is None:
+            return self.legal_actions() if player == self.current_player() else []
+        for p, options, answer in zip(d.players, d.choices, d.answers, strict=True):
+            if p == player and answer < 0:
+                return [PASS, *options] if d.optional else options[:]
+        return [PASS]
+
+    def apply_joint(self, actions: Sequence[object]) -> None:
+        """Answer a simultaneous decision all at once: one action per player (pass, 0, for a player
+        not asked), applied in the order of the decision's players. Every action is checked
+        before any is applied, so a refused joint action leaves the state unchanged."""
+        d = self.simultaneous()
+        if d is None:
+            raise IllegalActionError("a joint action answers a simultaneous decision; the game waits on none")
+        n = self.num_players
+        if len(actions) != n:
+            raise IllegalActionError(f"a joint action has one action per player ({n}), not {len(actions)}")
+        chosen: list[int] = []
+        for p, action in enumerate(actions):
+            a = integer_id(action)
+            legal = self.legal_actions_of(p)
+            if a is None or a not in legal:
+                raise IllegalActionError(
+                    f"illegal action {shown_value(action)} for {self.INFO.player_names[p]} at "
+                    f"'{self.INFO.text(d.prompts[0])}'; legal: {legal}"
+                )
+            chosen.append(a)
+        for p in d.waiting():
+            self.apply_action(chosen[p])
+
+    def _answer_each(self, d: Simultaneous, a: int) -> None:
+        """One answer to a simultaneous decision (its player's private line is logged already):
+        the next player is asked, or, after the last, all answers are revealed and the frame goes on."""
+        self.lines.add((HAS_CHOSEN, d.player, d.prompt))
+        answers = d.answers[:]
+        answers[d.players.index(d.player)] = a
+        if -1 in answers:
+            self.pending = Simultaneous.waiting_on(
+                d.players, d.choices, d.prompts, answers, d.slot, d.optional, d.domain
+            )
+            return
+        self.lines.add((REVEALED, d.prompts[0], d.players, answers))
+        info = self.INFO
+        offset = info.spans[d.domain][0]
+        values: list[int] | list[bool]
+        if d.domain == info.bool_domain:
+            values = [x != offset for x in answers]
+        else:
+            values = [-1 if x == PASS and d.optional else x - offset for x in answers]
+        setattr(self.stack[-1], d.slot, values)
         self.pending = None
         self._run()
 
@@ -965,7 +1113,8 @@ class GameState:
             "pending": None
             if d is None
             else [d.player, d.options, d.slot, d.prompt, d.optional, d.need, d.picked, d.domain, d.secret]
-            + ([d.copies] if d.copies else []),
+            + ([d.copies] if d.copies else [])
+            + ([d.data()] if isinstance(d, Simultaneous) else []),
             "mods": self.mods,
             "piles": self.z.piles,
             "cells": self.z.cell_data(),
@@ -973,6 +1122,8 @@ class GameState:
         }
         if self.skips:
             data["skip"] = self.skips
+        if d is not None and d.window:
+            data["window"] = d.window  # the response window the pending question belongs to
         # the log last, spliced in: its frozen chunks are written once, for every state sharing them
         return json_text(data)[:-1] + ',"log":' + self.lines.json() + "}"
 
@@ -998,6 +1149,11 @@ class GameState:
         p = d["pending"]
         if p is None:
             s.pending = None
+        elif p[5] == EACH:  # a simultaneous decision: its tenth item holds the answers so far
+            e = p[9]
+            s.pending = Simultaneous.waiting_on(
+                e["players"], e["options"], e["prompts"], e["answers"], p[2], p[4], p[7]
+            )
         else:  # (a choice among kinds with copies has a tenth item: the copies of each option)
             player, options, slot, prompt, optional, need, picked, domain, secret, *copies = p
             s.pending = Decision(
@@ -1011,6 +1167,7 @@ class GameState:
                 domain,
                 secret,
                 tuple(tuple(c) for c in copies[0]) if copies else (),
+                d.get("window", ""),
             )
         s.lines = Log.of(d["log"])  # lists, where the engine makes tuples: neither ever changes
         s._set_mods([(m, tuple(a), u) for m, a, u in d["mods"]])
@@ -1064,7 +1221,36 @@ class GameState:
                 "prompt": info.text(d.prompt),
                 "legal": [self.action_to_string(a) for a in d.legal()],
             }
+        if d is not None and d.window and not self.over:  # every player sees who may respond, to what
+            obs["window"] = self.window_status()
+        if type(d) is Simultaneous and not self.over:  # who is still to answer, never what others chose
+            names = info.player_names
+            obs["simultaneous"] = {
+                "prompt": info.text(d.prompts[0]),
+                "players": [names[p] for p in d.players],
+                "waiting": [names[p] for p in d.waiting()],
+            }
+            if player != d.player and player in d.waiting():  # asked too, at the same time
+                obs["decision"] = {
+                    "prompt": info.text(d.prompts[d.players.index(player)]),
+                    "legal": [self.action_to_string(a) for a in self.legal_actions_of(player)],
+                }
         return obs
+
+    def window_status(self) -> dict[str, str]:
+        """The response window the game waits in: its name, the responder, what is responded to
+        and the whole sentence ("waiting for X to respond to Y"); {} when it waits in none."""
+        d = self.pending
+        if d is None or not d.window or self.over:
+            return {}
+        to = self.INFO.text(d.prompt).removeprefix("respond to ").removesuffix("?")
+        who = self.INFO.player_names[d.player]
+        return {
+            "window": d.window,
+            "responder": who,
+            "to": to,
+            "text": f"waiting for {who} to respond to {to}",
+        }
 
     def observation_string(self, player: object) -> str:
         return json.dumps(self.observation(player), sort_keys=True)
@@ -1072,6 +1258,9 @@ class GameState:
     def __str__(self) -> str:
         tail = self.log()[-5:]
         status = f"over: {escaped(self.reason)}" if self.over else f"{self._whose()} to act"
+        d = self.pending
+        if d is not None and d.window and not self.over:
+            status = escaped(self.window_status()["text"])
         return "\n".join([f"{escaped(self.INFO.title)} ({status})", *map(escaped, tail)])
 
     # -- hooks the generated subclass fills in --------------------------------------------------
@@ -1247,6 +1436,7 @@ class GameState:
         need: int = 0,
         secret: bool = False,
         at: str = "",
+        window: str = "",
     ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
 
@@ -1281,7 +1471,57 @@ class GameState:
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(
-            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret
+            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret, (), window
+        )
+        return True
+
+    def decide_each(
+        self,
+        players: Sequence[int],
+        values: Sequence[Sequence[int]],
+        prompts: Sequence[Sequence[Any]],
+        domain: int,
+        slot: str,
+        optional: bool = False,
+        at: str = "",
+    ) -> bool:
+        """Stop for a simultaneous decision: each player of `players` answers from their own
+        `values` (ids of the domain, as for `decide`), all computed now, before anyone answers.
+        Returns False, with the answers in `slot` already, when no one is to be asked (no players,
+        or only optional choosers without an option, who pass)."""
+        n = self.num_players
+        names = self.INFO.player_names
+        seen: set[int] = set()
+        for p in players:
+            if not 0 <= p < n:
+                who = "none" if p < 0 else str(p)
+                self._bad_decision(prompts[0], at, f"a player of `by each` ({who}) is not in the game")
+            if p in seen:
+                self._bad_decision(prompts[0], at, f"{names[p]} is listed twice in `by each`")
+            seen.add(p)
+        off, size = self.INFO.spans[domain]
+        choices: list[list[int]] = []
+        answers: list[int] = []
+        for p, vs, prompt in zip(players, values, prompts, strict=True):
+            if type(vs) is range and vs and (vs[0] < 0 or vs[-1] >= size):  # refused before it is listed
+                self._bad_decision(
+                    prompt,
+                    at,
+                    f"the numbers {vs[0]} to {vs[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)",
+                )
+            distinct = sorted(set(vs))
+            if distinct and (distinct[0] < 0 or distinct[-1] >= size):
+                name = self.INFO.domains[domain].name
+                self._bad_decision(prompt, at, f"a {name} option is out of range (raise actions.max_number?)")
+            if not distinct and not optional:
+                self._bad_decision(prompt, at, f"{names[p]} must choose but there is no option")
+            choices.append([off + v for v in distinct])
+            answers.append(-1 if distinct else PASS)
+        if -1 not in answers:
+            setattr(self.stack[-1], slot, [-1] * len(answers))
+            return False
+        self.pending = Simultaneous.waiting_on(
+            list(players), choices, [list(x) for x in prompts], answers, slot, optional, domain
         )
         return True
 
@@ -1297,6 +1537,7 @@ class GameState:
         need: int = 0,
         secret: bool = False,
         at: str = "",
+        window: str = "",
     ) -> bool:
         """`decide` for components of a type with copies (`kinds`: each one's row): one option per
         kind offered, each answer taking the next copy of its kind in the order of `values`. A
@@ -1335,6 +1576,7 @@ class GameState:
             domain,
             secret,
             tuple(tuple(offered[k]) for k in order),
+            window,
         )
         return True
 
@@ -1581,6 +1823,38 @@ class GameState:
         pile = self.z.piles[src]
         for _ in range(min(n, len(pile))):
             self.move(t, pile[-1], dst)
+
+    # ---- moves that triggers on zones watch: generated code calls these only for a component
+    # type with such a trigger, so other moves pay nothing. `moved(state, e, left, entered)` runs
+    # the triggers after each component has arrived; a component that stays in its instance fires none.
+    def move_watched(
+        self, t: int, e: int, zone: int, top: bool, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        left = self.z.where[t][e] if e >= 0 else -1
+        self.move(t, e, zone, top)
+        if left != zone:
+            moved(self, e, left, zone)
+
+    def move_all_watched(
+        self, t: int, items: Sequence[int], zone: int, top: bool, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        for e in list(items) if top else list(items)[::-1]:
+            self.move_watched(t, e, zone, top, moved)
+
+    def place_watched(
+        self, t: int, e: int, zone: int, cell: int, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        left = self.z.where[t][e] if e >= 0 else -1
+        self.place(t, e, zone, cell)
+        if left != zone:
+            moved(self, e, left, zone)
+
+    def deal_watched(
+        self, t: int, n: int, src: int, dst: int, moved: Callable[[Any, int, int, int], None]
+    ) -> None:
+        pile = self.z.piles[src]
+        for _ in range(min(n, len(pile))):
+            self.move_watched(t, pile[-1], dst, True, moved)
 
     def cell(self, x: int, y: int) -> int:
         return cell_code(x, y, self.INFO.radius)

@@ -28,7 +28,11 @@ from typing import Any, NoReturn, TypeVar
 from runtime.engine import (
     CHOSE,
     CHOSE_SECRETLY,
+    EACH,
     GAME_OVER,
+    HAS_CHOSEN,
+    PASS,
+    REVEALED,
     ROLLED,
     SAVED_FORMAT,
     Frame,
@@ -64,7 +68,7 @@ FIELDS = frozenset(
         "log",
     )
 )
-OPTIONAL_FIELDS = frozenset(("skip",))
+OPTIONAL_FIELDS = frozenset(("skip", "window"))
 PENDING_FIELDS = ("player", "options", "slot", "prompt", "optional", "need", "picked", "domain", "secret")
 
 
@@ -275,6 +279,10 @@ class QuickTests:
             )
         if code == ROLLED:
             return len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]
+        if code == HAS_CHOSEN and self.info.simultaneous:
+            return (
+                len(v) == 3 and type(v[1]) is int and 0 <= v[1] < players and self.text(v[2], players, True)
+            )
         return False  # the end of the game, once: checked item by item
 
 
@@ -408,6 +416,14 @@ class SavedStateCheck:
             self.fail("winner", "must be -1 (and 'reason' empty) while the game is not over", d["winner"])
         top = self.stack(d["stack"], over)
         self.pending(d["pending"], over, top)
+        if "window" in d:  # the response window the pending question belongs to
+            window = self.text("window", d["window"])
+            if window not in info.windows:
+                self.fail("window", "must name a response window of this engine", window)
+            if d["pending"] is None:
+                self.fail(
+                    "window", "is written only while a question of a response window is pending", window
+                )
         self.each("mods", d["mods"], self.modifier)
         self.zones(d["piles"], d["cells"])
         self.variables(d["vars"], d["options"])
@@ -478,6 +494,9 @@ class SavedStateCheck:
             self.fail("pending", "must be the decision the game waits on while it is not over", value)
         items = self.items("pending", value)
         n = len(PENDING_FIELDS)
+        if len(items) == n + 1 and items[5] == EACH and self.info.simultaneous:
+            self.simultaneous_pending(dict(zip(PENDING_FIELDS, items[:n], strict=True)), items[n], top)
+            return
         saved_copies = items[n] if len(items) == n + 1 else None  # a choice among kinds with copies
         fields = dict(
             zip(
@@ -516,6 +535,65 @@ class SavedStateCheck:
         if (slot_type.startswith("list[")) != bool(need):
             kind = "a list" if need else "a single value"
             self.fail("pending.slot", f"must be a slot of {kind} (it is {slot_type})", slot)
+
+    def simultaneous_pending(self, fields: dict[str, object], saved: object, top: type[Frame] | None) -> None:
+        """A simultaneous decision (runtime/engine.py Simultaneous): its tenth item holds every
+        player's options, prompt and answer (-1 until given); its first nine are those of the
+        first player who has not answered."""
+        domain = self.integer("pending.domain", fields["domain"], 0, len(self.info.domains) - 1)
+        dom = self.info.domains[domain]
+        if self.domain_kinds(dom.name):
+            self.fail("pending", f"cannot be a simultaneous choice of {dom.name} (it has copies)")
+        first, last = dom.offset, dom.offset + len(dom.labels) - 1
+        options = self.offered(fields, first, last, f"an action of the domain {dom.name}")
+        slot, top = self.asked(fields, top)
+        optional = fields["optional"]
+        if self.items("pending.picked", fields["picked"]):
+            self.fail("pending.picked", "must be empty in a simultaneous decision", fields["picked"])
+        if fields["secret"] is not True:
+            self.fail("pending.secret", "must be true in a simultaneous decision", fields["secret"])
+        if type(saved) is not dict or sorted(saved) != ["answers", "options", "players", "prompts"]:
+            self.fail("pending[9]", "must be an object of players, options, prompts and answers", saved)
+        players = self.items("pending[9].players", saved["players"])
+        count = len(players)
+        if not players:
+            self.fail("pending[9].players", "must name at least one player", players)
+        for i, p in enumerate(players):
+            self.integer(f"pending[9].players[{i}]", p, 0, self.players - 1)
+        if len(set(players)) != count:
+            self.fail("pending[9].players", "must not repeat a player", players)
+        choices = self.items("pending[9].options", saved["options"], count)
+        prompts = self.items("pending[9].prompts", saved["prompts"], count)
+        answers = self.items("pending[9].answers", saved["answers"], count)
+        for i, (offered, prompt, answer) in enumerate(zip(choices, prompts, answers, strict=True)):
+            field = f"pending[9].options[{i}]"
+            for j, a in enumerate(self.items(field, offered)):
+                if type(a) is not int or not first <= a <= last:
+                    self.fail(
+                        f"{field}[{j}]", f"must be an action of the domain {dom.name} ({first} to {last})", a
+                    )
+                if j and a <= offered[j - 1]:
+                    self.fail(field, "must be ascending, without repeats", offered)
+            self.stored_text(f"pending[9].prompts[{i}]", prompt, prompt=True)
+            allowed = [-1, *offered] if offered else [PASS] if optional else []
+            if optional and offered:
+                allowed.append(PASS)
+            if answer not in allowed or type(answer) is not int:
+                self.fail(
+                    f"pending[9].answers[{i}]",
+                    "must be -1 (not yet answered) or one of the player's options",
+                    answer,
+                )
+        if -1 not in answers:
+            self.fail("pending[9].answers", "must hold -1 for a player who has not answered yet", answers)
+        i = answers.index(-1)
+        if [fields["player"], options, fields["prompt"]] != [players[i], choices[i], prompts[i]]:
+            self.fail(
+                "pending", "must ask the first player who has not answered, with their options and prompt"
+            )
+        slot_type = top.SLOT_TYPES[top.SLOTS.index(slot)]
+        if not slot_type.startswith("list["):
+            self.fail("pending.slot", f"must be a slot of a list (it is {slot_type})", slot)
 
     def offered(self, fields: dict[str, object], first: int, last: int, what: str) -> list[Any]:
         """A pending decision's player, and its options: actions from `first` to `last`, ascending."""
@@ -641,7 +719,8 @@ class SavedStateCheck:
     def log_line(self, field: str, value: object) -> None:
         """A line of the log: a text of the rules, or one of the engine's own (runtime/engine.py)."""
         line = self.items(field, value)
-        code = self.integer(f"{field}[0]", line[0] if line else None, GAME_OVER, len(self.info.texts) - 1)
+        lowest = REVEALED if self.info.simultaneous else GAME_OVER  # (the lines of simultaneous choices)
+        code = self.integer(f"{field}[0]", line[0] if line else None, lowest, len(self.info.texts) - 1)
         if code >= 0:
             self.stored_text(field, line)
         elif code == CHOSE or code == CHOSE_SECRETLY:
@@ -653,6 +732,17 @@ class SavedStateCheck:
             _, value, faces = self.items(field, line, 3)
             self.integer(f"{field}[2]", faces, 1)
             self.integer(f"{field}[1]", value, 1, faces)
+        elif code == HAS_CHOSEN:
+            _, player, prompt = self.items(field, line, 3)
+            self.integer(f"{field}[1]", player, 0, self.players - 1)
+            self.stored_text(f"{field}[2]", prompt, prompt=True)
+        elif code == REVEALED:
+            _, prompt, players, actions = self.items(field, line, 4)
+            self.stored_text(f"{field}[1]", prompt, prompt=True)
+            for i, p in enumerate(self.items(f"{field}[2]", players)):
+                self.integer(f"{field}[2][{i}]", p, 0, self.players - 1)
+            for i, a in enumerate(self.items(f"{field}[3]", actions, len(players))):
+                self.integer(f"{field}[3][{i}]", a, 0, self.info.num_distinct_actions - 1)
         else:  # GAME_OVER
             self.game_over_line(field, line)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,22 @@ from runtime.adapters.pettingzoo import env  # noqa: E402
 from tests.conftest import LONG_GAMES  # noqa: E402
 
 GAMES = runtime.available_games()
+
+
+def a_move(state: pyspiel.State, pick: Callable[[list[int]], int]) -> list[int]:
+    """The actions of one move, each picked from its legal actions: one player's, or at a
+    simultaneous node a joint action, one per player (pyspiel's Python games take those only
+    through apply_actions: their legal_actions() has no flat joint actions)."""
+    if state.is_simultaneous_node():
+        return [pick(state.legal_actions(p)) for p in range(state.num_players())]
+    return [pick(state.legal_actions())]
+
+
+def play(state: pyspiel.State, move: list[int]) -> None:
+    if state.is_simultaneous_node():
+        state.apply_actions(move)
+    else:
+        state.apply_action(move[0])
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -51,7 +68,7 @@ def test_openspiel_observations_hide_what_the_player_cannot_see(name: str) -> No
             assert twin.observation_string(p) == state.observation_string(p)
             assert twin.observation_tensor(p) == state.observation_tensor(p)
             assert state.information_state_string(p).startswith(state.observation_string(p))
-        state.apply_action(rnd.choice(state.legal_actions()))
+        play(state, a_move(state, rnd.choice))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -60,7 +77,7 @@ def test_openspiel_seeds_and_serialisation(name: str) -> None:
     assert [game.new_initial_state().engine.seed for _ in range(2)] == [5, 6]
     state = game.new_initial_state()
     for _ in range(5):
-        state.apply_action(state.legal_actions()[-1])
+        play(state, a_move(state, lambda legal: legal[-1]))
     again = game.deserialize_state(state.serialize())
     assert again.engine.to_json() == state.engine.to_json() and again.history() == state.history()
 
@@ -145,9 +162,9 @@ def test_openspiel_a_fresh_state_and_its_copies_are_one_game(name: str) -> None:
     for _ in range(60):
         if state.is_terminal():
             break
-        action = rnd.choice(state.legal_actions())
+        move = a_move(state, rnd.choice)
         for s in (state, *copies):
-            s.apply_action(action)
+            play(s, move)
     for s in copies:
         assert s.history() == state.history()
         assert s.returns() == state.returns()

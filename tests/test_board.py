@@ -165,6 +165,8 @@ GAMES = [
     ("channel_tunnel", {"agenda": True}),
     ("hanabi", {"seats": 5}),
     ("lost_cities", None),
+    ("bang", {"seats": 7}),
+    ("goofspiel", {"cards": 5}),
 ]
 
 

@@ -88,6 +88,8 @@ WHOLE_GAMES = [
     ("channel_tunnel", {}, (0, 1)),
     ("hanabi", {"seats": 3}, (0, 1)),
     ("lost_cities", {}, (0, 1)),
+    ("bang", {"seats": 5}, (0, 1)),
+    ("goofspiel", {}, (0, 1)),
 ]
 MAX_DECISIONS = 5_000
 # lines the rules write on purpose to show a card: `reveal` (to all) and `show` (to one player)

@@ -13,7 +13,14 @@ import pytest
 from runtime import engine, load_game
 from runtime.engine import JSON, json_text
 
-GAMES = ("iron_curtain", "twilight_struggle", "guerra_fronteriza", "channel_tunnel", "lost_cities")
+GAMES = (
+    "iron_curtain",
+    "twilight_struggle",
+    "guerra_fronteriza",
+    "channel_tunnel",
+    "lost_cities",
+    "goofspiel",
+)
 
 
 def _saved_texts(name: str, seed: int) -> list[str]:

@@ -35,7 +35,14 @@ from runtime.svg import Drawing, draw
 from tests.conftest import ROOT
 from tests.test_injection import BASE, DSL_FIELDS, YAML_FIELDS, _write
 
-GAMES = ("iron_curtain", "twilight_struggle", "guerra_fronteriza", "channel_tunnel", "lost_cities")
+GAMES = (
+    "iron_curtain",
+    "twilight_struggle",
+    "guerra_fronteriza",
+    "channel_tunnel",
+    "lost_cities",
+    "goofspiel",
+)
 
 # Texts that would run script or break out of the page if any reached it as markup.
 HOSTILE = (

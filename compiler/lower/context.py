@@ -56,6 +56,10 @@ class Context:
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)
     shared_wins: bool = False  # some `end game winners` was lowered (units.results_facts)
+    # the loops around the statement lowered, innermost last: None for a Python loop (`break` and
+    # `continue` are Python's), or a frame's loop as its (head, done) blocks (they jump there)
+    loop_blocks: list[tuple[int, int] | None] = field(default_factory=list)
+    watching: bool = True  # False while lowering a scenario's setup: it arranges, no zone trigger fires
 
     def begin_function(self, local_prefix: str) -> None:
         """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""
@@ -89,6 +93,31 @@ class Context:
             name = self.names.fresh("text", *(words[:4] or ["blank"]))
             fact = self.texts[key] = TextFact(name, len(self.texts), form, kinds, private)
         return fact.name
+
+    def zone_watch(self, type_name: str | None, dest: ir.Expr, source: ir.Expr | None = None) -> str:
+        """The function a move of components of this type calls after each component moves, when
+        a trigger may be on entering its destination or leaving its source (None: wherever each
+        component is); the empty string for a plain move."""
+        if not self.watching or type_name is None:
+            return ""
+        enters: set[str] = set()
+        leaves: set[str] = set()
+        for tr in self.sym.game.triggers:
+            w = tr.watch
+            z = self.sym.zones.get(w.zone) if w is not None else None
+            if w is not None and z is not None and z[0].of.text == type_name:
+                (enters if w.verb == "enters" else leaves).add(w.zone)
+        into, out_of = self._zone_named(dest), self._zone_named(source) if source is not None else None
+        if (enters and (into is None or into in enters)) or (leaves and (out_of is None or out_of in leaves)):
+            return self.names.claim("zone_watch", type_name)
+        return ""
+
+    def _zone_named(self, e: ir.Expr) -> str | None:
+        """The declared zone an expression is an instance of (`deck`, `hand[p]`), None if it is
+        a zone value only known when the rules run."""
+        if isinstance(e, ir.Index):
+            e = e.subject
+        return e.ident if isinstance(e, ir.Name) and e.ident in self.sym.zones else None
 
     def local(self, slot: str) -> str:
         return f"{self.local_prefix}l_{slot}"

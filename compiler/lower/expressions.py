@@ -400,6 +400,9 @@ def call(cx: Context, e: ir.Call) -> str:
     if e.func in cx.sym.functions:
         args = [expr(cx, a) for a in e.args]
         return f"{cx.names.claim('function', e.func)}(s{''.join(', ' + a for a in args)})"
+    if e.func in cx.sym.procedures:  # a procedure with `returns:` that never stops: a plain call
+        args = [stored(cx, a) for a in e.args]
+        return f"{cx.names.claim('procedure', e.func)}(s{''.join(', ' + a for a in args)})"
     builtin = BUILTINS.get(e.func)
     if builtin is None:
         raise Unsupported(f"a call of unknown function {e.func!r}")

@@ -106,6 +106,8 @@ def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
         statements.statement(cx, s, b.w, in_frame=True)
         return
     match s:
+        case ir.Let() | ir.Assign() if isinstance(s.value, ir.Call):
+            _call_statement(cx, b, s, s.value)
         case ir.Let() | ir.Assign():
             _decision_statement(cx, b, s)
         case ir.If():
@@ -127,6 +129,21 @@ def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
             _emit(cx, b, s)
         case _:
             raise Unsupported(f"a {type(s).__name__} statement that stops")
+
+
+def _call_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign, call: ir.Call) -> None:
+    """`let x = name(args)` of a procedure that may stop: its frame leaves its value in `s.ret_`
+    as it pops, and this frame takes it in the block it resumes at (nothing runs in between)."""
+    after = b.new()
+    args = ", ".join(stored(cx, a) for a in call.args)
+    b.resume_at(after)
+    b.line(f"s.push({cx.names.claim('procedure_frame', call.func)}({args}))")
+    b.line("return")
+    b.at(after)
+    if isinstance(s, ir.Let):
+        b.line(f"self.l_{cx.ann.slots[id(s)]} = s.ret_")
+    else:
+        assign(cx, s, "s.ret_", b.w)
 
 
 def _decision_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign) -> None:
@@ -192,7 +209,9 @@ def _for(cx: Context, b: Blocks, s: ir.For) -> None:
         b.jump_if(negation(cx, s.cond), head)
     b.jump(loop_body)
     b.at(loop_body)
+    cx.loop_blocks.append((head, done))
     body(cx, b, s.body)
+    cx.loop_blocks.pop()
     b.jump(head)
     b.at(done)
 
@@ -215,7 +234,9 @@ def _loop(cx: Context, b: Blocks, s: ir.Repeat | ir.While) -> None:
         b.jump_if(negation(cx, s.cond), done)
     b.jump(loop_body)
     b.at(loop_body)
+    cx.loop_blocks.append((head, done))
     body(cx, b, s.body)
+    cx.loop_blocks.pop()
     b.jump(head)
     b.at(done)
 
@@ -276,6 +297,8 @@ def _push(cx: Context, b: Blocks, tr: ir.TriggerDecl, args: str, after: int) -> 
 
 def _answer_value_type(cx: Context, d: ir.Decision) -> str:
     """What a decision's answer slot holds in a saved state: an id of its domain (or a list)."""
+    if d.each is not None:
+        return value_type(cx.ann.type_of(d))
     if isinstance(d, ir.Ask):
         return "bool"
     if isinstance(d, ir.ChooseNumber):
@@ -284,6 +307,8 @@ def _answer_value_type(cx: Context, d: ir.Decision) -> str:
 
 
 def _answer_type(d: ir.Decision) -> str:
+    if d.each is not None:
+        return "list[bool]" if isinstance(d, ir.Ask) else "list[int]"
     if isinstance(d, ir.Ask):
         return "bool"
     if isinstance(d, ir.Choose) and d.count is not None:
@@ -297,7 +322,12 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
     question = d.question if isinstance(d, ir.Ask) else d.prompt
     prompt = arg_list(text(cx, question.parts if question is not None else ()))
     at = f", at={py_literal(f'{d.span.file}:{d.span.line}')}"
+    if not isinstance(d, ir.ChooseNumber) and d.window:  # a response window's question
+        at += f", window={py_literal(d.window)}"
     b.resume_at(after)
+    if d.each is not None:
+        _each(cx, b, d, d.each, slot, prompt, at, after)
+        return
     match d:
         case ir.Choose():
             elem = cx.ann.type_of(d.options).elem or PLAYER
@@ -333,3 +363,32 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
         case _:
             assert_never(d)
     b.line("return")
+
+
+def _each(
+    cx: Context, b: Blocks, d: ir.Decision, each: ir.Each, slot: str, prompt: str, at: str, after: int
+) -> None:
+    """`simultaneously ... by each p in xs`: every player's options and prompt, computed at once
+    (p a comprehension variable); the engine asks each in turn and fills `slot` with the answers."""
+    var = f"c_{cx.ann.slots[id(each)]}"
+    match d:
+        case ir.Choose():
+            domain = domain_of(cx, cx.ann.type_of(d.options).elem or PLAYER)
+            options = expr(cx, d.options)
+        case ir.ChooseNumber():
+            domain = cx.domains["number"]
+            options = f"range({expr(cx, d.low)}, {expr(cx, d.high)} + 1)"
+        case ir.Ask():
+            domain = cx.domains["bool"]
+            options = "(0, 1)"
+        case _:
+            assert_never(d)
+    optional = ", True" if isinstance(d, ir.Choose) and d.optional else ""
+    players = fresh_list(expr(cx, each.players))
+    b.line(f"xs_ = {'list[int]()' if players == '[]' else players}")  # (typed, when it is all there is)
+    each_options = f"[{options} for {var} in xs_]"
+    each_prompt = f"[{prompt} for {var} in xs_]"
+    asked = f"s.decide_each(xs_, {each_options}, {each_prompt}, {domain}, {py_literal(slot)}{optional}{at})"
+    with b.w.block(f"if {asked}:"):
+        b.line("return")
+    b.jump(after)

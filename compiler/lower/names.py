@@ -37,6 +37,7 @@ PREFIXES: Final[dict[str, str]] = {
     "trigger_condition": "tc",
     "trigger": "t",
     "trigger_frame": "Trig",
+    "zone_watch": "zw",
     "effect": "e",
     "effect_frame": "Eff",
     "effect_table": "EFFECT",

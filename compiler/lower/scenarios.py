@@ -41,6 +41,7 @@ def scenario_skips(g: ir.Game, sc: ir.ScenarioDecl) -> list[str]:
 def lower_scenarios(cx: Context) -> tuple[Units, tuple[Scenario, ...]]:
     sym, out, scenarios = cx.sym, Units(), []
     cx.covering = False  # a scenario arranges and checks a test; it is not a rule
+    cx.watching = False  # and its setup arranges the table: no trigger on a zone fires
     for i, sc in enumerate(sym.game.scenarios):
         setup = None
         if sc.setup is not None:

@@ -93,10 +93,19 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             else:
                 winner = expr(cx, s.winner) if s.winner is not None else "-1"
                 w.line(f"s.end_game({winner}, {reason})")
+        case ir.Return() if s.value is not None:
+            if in_frame:  # the caller's frame reads it right after the pop (frames.py)
+                w.line(f"s.ret_ = {stored(cx, s.value)}")
+                w.line("s.pop()")
+                w.line("return")
+            else:
+                w.line(f"return {stored(cx, s.value)}")
         case ir.Return():
             if in_frame:
                 w.line("s.pop()")
             w.line("return")
+        case ir.Break() | ir.Continue():
+            _loop_jump(cx, s, w)
         case ir.CallStmt():
             args = "".join(f", {stored(cx, a)}" for a in s.args)
             w.line(f"{cx.names.claim('procedure', s.proc)}(s{args})")
@@ -108,6 +117,16 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             _emit(cx, s, w)
         case _:
             assert_never(s)
+
+
+def _loop_jump(cx: Context, s: ir.Break | ir.Continue, w: CodeWriter) -> None:
+    """`break` or `continue`: Python's in a Python loop, a jump to a frame loop's block."""
+    blocks = cx.loop_blocks[-1] if cx.loop_blocks else None
+    if blocks is None:
+        w.line("break" if isinstance(s, ir.Break) else "continue")
+        return
+    w.line(f"pc = {blocks[1] if isinstance(s, ir.Break) else blocks[0]}")
+    w.line("continue")
 
 
 def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
@@ -130,7 +149,9 @@ def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
         if s.cond is not None:
             with w.block(f"if {negation(cx, s.cond)}:"):
                 w.line("continue")
+        cx.loop_blocks.append(None)
         body(cx, s.body, w, in_frame)
+        cx.loop_blocks.pop()
 
 
 def _loop(cx: Context, s: ir.Repeat | ir.While, w: CodeWriter, in_frame: bool) -> None:
@@ -141,7 +162,9 @@ def _loop(cx: Context, s: ir.Repeat | ir.While, w: CodeWriter, in_frame: bool) -
         header, place = f"while {expr(cx, s.cond)}:", loop_place("while", s.span)
     with w.block(header):
         w.line(f"s.tick({py_literal(place)})")
+        cx.loop_blocks.append(None)
         body(cx, s.body, w, in_frame)
+        cx.loop_blocks.pop()
 
 
 def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> str:
@@ -150,10 +173,17 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
             t = cx.ann.type_of(s.item)
             top = "True" if s.position == "top" else "False"
             fn = "move_all" if t.kind in ("list", "zone") else "move"
-            return f"s.{fn}({cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest, True)}, {top})"
+            args = f"{cx.type_constant(t)}, {expr(cx, s.item)}, {zone_id(cx, s.dest, True)}, {top}"
+            watch = cx.zone_watch(held_type(t), s.dest)
+            if watch:  # a trigger may watch this move: the move calls it for each component
+                return f"s.{fn}_watched({args}, {watch})"
+            return f"s.{fn}({args})"
         case ir.Place():
             t = cx.ann.type_of(s.item)
             item, grid, cell = expr(cx, s.item), zone_id(cx, s.grid, True), expr(cx, s.cell)
+            watch = cx.zone_watch(held_type(t), s.grid)
+            if watch:
+                return f"s.place_watched({cx.type_constant(t)}, {item}, {grid}, {cell}, {watch})"
             return f"s.place({cx.type_constant(t)}, {item}, {grid}, {cell})"
         case ir.Shuffle():
             kinds = copies_table(cx, cx.ann.type_of(s.zone))
@@ -163,6 +193,9 @@ def _zone_change(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> s
         case ir.Deal():
             t = cx.ann.type_of(s.source)
             count, source, dest = expr(cx, s.count), zone_id(cx, s.source, True), zone_id(cx, s.dest, True)
+            watch = cx.zone_watch(held_type(t), s.dest, s.source)
+            if watch:
+                return f"s.deal_watched({cx.type_constant(t)}, {count}, {source}, {dest}, {watch})"
             return f"s.deal({cx.type_constant(t)}, {count}, {source}, {dest})"
         case _:
             assert_never(s)

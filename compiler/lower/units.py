@@ -4,6 +4,7 @@ the invariants and the evaluation -> plain functions, or frame classes for code 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -14,6 +15,7 @@ from compiler.lower import caching, frames, statements
 from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported, hoisting, python_type, value_type
 from compiler.lower.frames import Blocks, default_value
+from compiler.resolve import trigger_params
 from compiler.typesys import PLAYER
 from compiler.viewmodel import DispatchTable, FrameClass, Function, Param, Results, Slot
 
@@ -65,8 +67,10 @@ def code_unit(
     ps: tuple[Param, ...],
     stops: bool,
     mark: list[str],
+    returns: str = "None",
 ) -> None:
-    """Statements as a frame class (if they may stop) or a plain function; `mark` opens them."""
+    """Statements as a frame class (if they may stop) or a plain function; `mark` opens them;
+    `returns`: the plain function's return type (a procedure's with `returns:`)."""
     if not stops:
         cx.begin_function("")
         w = CodeWriter()
@@ -76,7 +80,7 @@ def code_unit(
         lines = w.lines()
         if all(ln.lstrip().startswith("#") for ln in lines):
             lines.append("pass")
-        out.functions.append(Function(function_name, what, ps, "None", tuple(lines)))
+        out.functions.append(Function(function_name, what, ps, returns, tuple(lines)))
         return
     cx.begin_function("self.")
     b = Blocks()
@@ -114,6 +118,7 @@ def lower_units(cx: Context) -> Units:
             params(cx, pr.params),
             cx.stops.procedures[pr.name],
             cx.cover("procedure", f"procedure {pr.name}", pr.span),
+            _returns(cx, pr),
         )
     for tname, info in cx.sym.entity_types.items():
         for fname, fd in info.code_fields.items():
@@ -123,8 +128,16 @@ def lower_units(cx: Context) -> Units:
                 _expression_field(cx, out, tname, fname, fd)
     for tr in cx.sym.game.triggers:
         _trigger(cx, out, tr)
+    _zone_watches(cx, out)
     _setup_and_phases(cx, out)
     return out
+
+
+def _returns(cx: Context, pr: ir.ProcedureDecl) -> str:
+    """The Python return type of a procedure's plain function: None, or its `returns:` type's."""
+    if pr.returns is None:
+        return "None"
+    return python_type(cx.sym.type_named(pr.returns.text) or PLAYER)
 
 
 def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
@@ -145,8 +158,7 @@ def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
 
 def _trigger(cx: Context, out: Units, tr: ir.TriggerDecl) -> None:
     """A trigger's condition (when it has one) and its body; both take the event's parameters."""
-    event = cx.sym.events.get(tr.event)
-    ps = params(cx, event.params if event else ())
+    ps = params(cx, trigger_params(cx.sym, tr))
     if tr.condition is not None and tr.condition.expr is not None:
         name = cx.names.claim("trigger_condition", tr.name)
         what = f"trigger {tr.name}: if"
@@ -162,6 +174,54 @@ def _trigger(cx: Context, out: Units, tr: ir.TriggerDecl) -> None:
         cx.stops.triggers[tr.name],
         cx.cover("trigger", f"trigger {tr.name}", tr.span),
     )
+
+
+def _zone_watches(cx: Context, out: Units) -> None:
+    """For each component type with a watched zone, the function a move calls after each of its
+    components moves (`item_` from instance `left_` to `entered_`, -1 for none, never the same):
+    the triggers on leaving the instance's zone, then those on entering, in spec order."""
+    by_type: dict[str, list[ir.TriggerDecl]] = {}
+    for tr in cx.sym.game.triggers:
+        z = cx.sym.zones.get(tr.watch.zone) if tr.watch is not None else None
+        if z is not None:
+            by_type.setdefault(z[0].of.text, []).append(tr)
+    for type_name, triggers in by_type.items():
+        # the move is not over: the cached functions reading these zones forget first, so the
+        # triggers read the component where it now is
+        body: list[str] = caching.forget(cx, ("zones", type_name))
+        ordered = [t for t in triggers if t.watch and t.watch.verb == "leaves"]
+        ordered += [t for t in triggers if t.watch and t.watch.verb == "enters"]
+        for tr in ordered:
+            assert tr.watch is not None
+            zone = tr.watch.zone
+            per = cx.sym.zone_per.get(zone, ())
+            sizes = [cx.sym.index_size(u) for u in per]
+            first, instance = (
+                cx.names.claim("zone", zone),
+                "left_" if tr.watch.verb == "leaves" else "entered_",
+            )
+            count = math.prod(sizes)
+            body.append(
+                f"if {instance} == {first}:"
+                if count == 1
+                else f"if {first} <= {instance} < {first} + {count}:"
+            )
+            indices = [f"i{n}_" for n in range(len(per))]
+            if len(per) == 1:
+                body.append(f"    i0_ = {instance} - {first}")
+            elif len(per) == 2:
+                body.append(f"    i0_, i1_ = divmod({instance} - {first}, {sizes[1]})")
+            args = "".join(f", {a}" for a in ("item_", *indices))
+            run = f"{cx.names.claim('trigger', tr.name)}(s{args})"
+            if tr.condition is not None and tr.condition.expr is not None:
+                body.append(f"    if {cx.names.claim('trigger_condition', tr.name)}(s{args}):")
+                body.append(f"        {run}")
+            else:
+                body.append(f"    {run}")
+        ps = (Param("item_", "int"), Param("left_", "int"), Param("entered_", "int"))
+        name = cx.names.claim("zone_watch", type_name)
+        where = origin(f"the triggers on zones of {type_name}", triggers[0].span)  # the first of them
+        out.functions.append(Function(name, where, ps, "None", tuple(body)))
 
 
 def _setup_and_phases(cx: Context, out: Units) -> None:

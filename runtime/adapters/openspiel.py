@@ -44,7 +44,7 @@ def _imperfect(game: Game) -> bool:
     random generator (the future dice) when the rules use chance."""
     info = game.info
     hidden_zone = any(z.visibility != "public" for z in info.zones)
-    return hidden_zone or bool(info.owner_vars) or info.secret_choices or info.chance
+    return hidden_zone or bool(info.owner_vars) or info.secret_choices or info.chance or info.simultaneous
 
 
 def _player_range(game: Game) -> tuple[int, int]:
@@ -77,7 +77,9 @@ def game_type(game: Game) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=PREFIX + game.name,
         long_name=f"{game.title} (Rulewright)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS
+        if game.info.simultaneous
+        else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION
         if _imperfect(game)
@@ -156,6 +158,8 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(game_type(self.rw), info, dict(params, seed=self.seed))
 
     def new_initial_state(self) -> RulewrightState:
+        if self.rw.info.simultaneous:
+            return SimultaneousState(self)
         return RulewrightState(self)
 
     def next_seed(self) -> int:
@@ -216,6 +220,24 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.engine)
+
+
+class SimultaneousState(RulewrightState):
+    """A game in progress of a game with simultaneous decisions (SIMULTANEOUS dynamics). At a
+    simultaneous decision every player acts at once (current_player() is PlayerId.SIMULTANEOUS):
+    each player still to answer chooses among their options, every other player has the single
+    action 0 (pass), as OpenSpiel's simultaneous games give a player who does not act; the answers
+    are applied in the order of the decision's players. Every other node is sequential."""
+
+    def current_player(self) -> int:
+        s = self.engine
+        return int(pyspiel.PlayerId.SIMULTANEOUS) if s.simultaneous() else int(s.current_player())
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.engine.legal_actions_of(player)
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        self.engine.apply_joint(actions)
 
 
 def _deserialized_state(name: str, params: dict[str, Any], text: str) -> RulewrightState:
@@ -336,6 +358,8 @@ def register_all() -> list[str]:
 def from_engine(state: GameState, game: RulewrightGame | None = None) -> RulewrightState:
     """A pyspiel state around (a clone of) a Rulewright state, e.g. for a bot's search."""
     g = game if game is not None else pyspiel.load_game(register(state.INFO.name), dict(state.options))
+    if state.INFO.simultaneous:
+        return SimultaneousState(g, state.clone())
     return RulewrightState(g, state.clone())
 
 

@@ -14,6 +14,14 @@ vector of runtime/adapters/tensor.py (it hides what the player cannot see), and 
 `reset(seed=S)` starts the game with engine seed S; without a seed, the next of a sequence that
 the first seed started (so repeated resets give different deals).
 
+`parallel_env("GAME")` is the same game as a ParallelEnv, for games with simultaneous choices
+(`simultaneously ... by each`; any game works): every agent gives an action at each step. At a
+simultaneous decision each agent still to answer chooses among its options and every other agent
+has only pass (action 0), as in OpenSpiel's simultaneous games; the answers are applied together
+in the decision's order. At any other decision only the acting agent's action is used, and every
+other agent's mask holds only pass (what it sends is ignored). Observations carry the action
+masks as the AEC environment's do; infos name the acting agents ("acting").
+
 `render()` draws the game's board (its spec's board.yaml): in "ansi" mode as text, in "human"
 mode printed, in "rgb_array" mode as an (height, width, 3) uint8 array of the SVG picture
 (rasterised by resvg: `pip install 'rulewright[view]'`). It shows everything, or with
@@ -27,12 +35,12 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from runtime.adapters.tensor import Encoder
 from runtime.board import scene
-from runtime.engine import GameState
+from runtime.engine import PASS, GameState
 from runtime.game import Game, load_game
 from runtime.svg import RasterUnavailable, png, svg
 from runtime.view import describe
@@ -156,6 +164,110 @@ def rgb_array(picture: str) -> np.ndarray[Any, np.dtype[np.uint8]]:
         ) from None
     with Image.open(io.BytesIO(png(picture))) as image:
         return np.asarray(image.convert("RGB"), dtype=np.uint8)
+
+
+class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """One compiled game as a PettingZoo parallel environment (see the module's docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "rulewright"}
+
+    def __init__(self, game: Game | str, render_mode: str | None = None, **options: Any) -> None:
+        if render_mode is not None and render_mode != "ansi":
+            raise ValueError(f"render_mode {render_mode!r}: a parallel environment renders 'ansi' only")
+        self.game = game if isinstance(game, Game) else load_game(game, options or None)
+        self.metadata = dict(self.metadata, name=f"rulewright_{self.game.name}_parallel_v0")
+        self.render_mode = render_mode
+        self.possible_agents = list(self.game.info.player_names[: self.game.num_players])
+        self.agents: list[str] = []
+        self._next_seed = 0
+        self.state: GameState = self.game.new_initial_state(0)
+        self.encoder = Encoder(self.state)
+        n = self.game.num_distinct_actions()
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(n)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    def _acting(self) -> list[int]:
+        s = self.state
+        d = s.simultaneous()
+        if d is not None:
+            return d.waiting()
+        p = s.current_player()
+        return [p] if p >= 0 else []
+
+    def _observe(self, p: int) -> dict[str, np.ndarray]:
+        mask = np.zeros(self.game.num_distinct_actions(), np.int8)
+        mask[self.state.legal_actions_of(p) or [PASS]] = 1
+        return {"observation": self.encoder.encode(self.state, p), "action_mask": mask}
+
+    def _observations(self) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        acting = [self.possible_agents[p] for p in self._acting()]
+        obs = {a: self._observe(p) for p, a in enumerate(self.possible_agents)}
+        return obs, {a: {"acting": acting} for a in self.possible_agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        if seed is not None:
+            self._next_seed = seed
+        self.state = self.game.new_initial_state(self._next_seed)
+        self._next_seed += 1
+        self.agents = self.possible_agents[:]
+        return self._observations()
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        s = self.state
+        if not self.agents:
+            raise ValueError("the game is over: reset() before step()")
+        acting = self._acting()
+        for p in acting:
+            if self.possible_agents[p] not in actions:
+                raise ValueError(f"{self.possible_agents[p]} is to act: step() needs an action for it")
+        if s.simultaneous() is not None:
+            s.apply_joint([actions.get(a, PASS) for a in self.possible_agents])
+        else:
+            s.apply_action(actions[self.possible_agents[acting[0]]])
+        obs, infos = self._observations()
+        over = s.is_terminal()
+        rewards = {a: 0.0 for a in self.possible_agents}
+        if over:
+            ranks = s.ranking()
+            for i, (a, r) in enumerate(zip(self.possible_agents, s.returns(), strict=True)):
+                rewards[a] = r
+                infos[a] = {"reason": s.reason, "rank": ranks[i], "acting": []}
+            self.agents = []
+        terminations = {a: over for a in self.possible_agents}
+        truncations = {a: False for a in self.possible_agents}
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return describe(self.state, None) if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(game: Game | str, render_mode: str | None = None, **options: Any) -> RulewrightParallelEnv:
+    """A compiled game as a PettingZoo ParallelEnv (see the module's docstring)."""
+    return RulewrightParallelEnv(game, render_mode, **options)
 
 
 def raw_env(
