@@ -46,6 +46,17 @@ from runtime.svg import RasterUnavailable, png, svg
 from runtime.view import describe
 
 
+def _spaces(encoder: Encoder, actions: int) -> tuple[spaces.Dict, spaces.Discrete]:
+    """Every agent's observation space (the tensor and its action mask) and action space."""
+    observation = spaces.Dict(
+        {
+            "observation": spaces.Box(-np.inf, np.inf, (encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+        }
+    )
+    return observation, spaces.Discrete(actions)
+
+
 class RulewrightEnv(AECEnv):  # type: ignore[misc]
     """One compiled game as a PettingZoo AEC environment."""
 
@@ -74,14 +85,7 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         self._next_seed = 0
         self.state: GameState = self.game.new_initial_state(0)
         self.encoder = Encoder(self.state)
-        n = self.game.num_distinct_actions()
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), np.int8),
-            }
-        )
-        self._act_space = spaces.Discrete(n)
+        self._obs_space, self._act_space = _spaces(self.encoder, self.game.num_distinct_actions())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -182,14 +186,7 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._next_seed = 0
         self.state: GameState = self.game.new_initial_state(0)
         self.encoder = Encoder(self.state)
-        n = self.game.num_distinct_actions()
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), np.int8),
-            }
-        )
-        self._act_space = spaces.Discrete(n)
+        self._obs_space, self._act_space = _spaces(self.encoder, self.game.num_distinct_actions())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
