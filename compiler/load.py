@@ -1186,6 +1186,7 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
             opens = dataclasses.replace(stmts[0], respond=True)
         else:
             r.sink.error(codes.BAD_WINDOW, r.span(d["opens"]), messages.WINDOW_OPENS)
+    does, declined, otherwise = (_no_return(code, r) for code in (does, declined, otherwise))
     if options is None:  # a yes/no question: no `response` to read
         for code in (does, opens_code):
             hit = _first_name(code, "response")
@@ -1256,6 +1257,18 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     code = ir.Code(tuple(body), None, here)
     params = r.params(d.get("params"), "params")
     return decl, ir.ProcedureDecl(name, params, code, here, returns, window=name)
+
+
+def _no_return(code: ir.Code | None, r: Reader) -> ir.Code | None:
+    """A window's `does`, `declined` or `otherwise`, left out (after an error) if it holds a
+    `return`: the desugared body returns who responded, so the value would be wrong twice over."""
+    if code is None:
+        return None
+    hit = next((n.span for n in ir.walk(code) if isinstance(n, ir.Return)), None)
+    if hit is None:
+        return code
+    r.sink.error(codes.BAD_WINDOW, hit, messages.WINDOW_RETURN, messages.WINDOW_RETURN_NOTE)
+    return None
 
 
 def _first_name(code: ir.Code | None, name: str) -> Span | None:

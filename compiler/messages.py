@@ -823,6 +823,10 @@ def window_with(t: object) -> str:
 
 WINDOW_OPENS: Final = "'opens' is one call of a response window: `opens: \"name(args)\"`"
 WINDOW_RESPONSE_WITHOUT_WITH: Final = "'response' is known only in a window with 'with'"
+WINDOW_RETURN: Final = "a window's code cannot `return`: the window's value is who responded"
+WINDOW_RETURN_NOTE: Final = (
+    "`break` in 'does' or 'declined' closes the window at once; `end game` ends the game"
+)
 WINDOW_RESPONSE_NOTE: Final = (
     "without 'with' each responder answers a yes/no question, and a response is the answer yes"
 )

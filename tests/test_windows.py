@@ -361,3 +361,11 @@ def test_declined_runs_for_each_responder_who_does_not_respond_before_the_next_i
     assert s.log()[-1] == "b is hit (1 left)"
     answer(s, "yes")
     assert s.log()[-3:] == ["c hides", "1 hid", "Game over: a draw"]
+
+
+def test_a_break_in_declined_closes_the_window_at_once(tmp_path: Path) -> None:
+    spec = DECLINED.replace('log "{responder} is hit ({life[responder]} left)"', "break")
+    game = compile_text(tmp_path, "declined_break", spec)
+    s = game.new_initial_state(seed=1)
+    answer(s, "no")  # b declines and the window closes: c is never asked
+    assert s.is_terminal() and "0 hid" in s.log()
