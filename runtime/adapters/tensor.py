@@ -65,9 +65,10 @@ class Encoder:
         out = np.zeros(self.size, np.float32)
         obs = state.observation(player)
         info = state.INFO
-        cur = state.current_player()
-        if 0 <= cur < self.players:
-            out[cur] = 1.0
+        sim = state.simultaneous()  # every player still to answer one is to act (who has answered is public)
+        for cur in sim.waiting() if sim is not None else (state.current_player(),):
+            if 0 <= cur < self.players:
+                out[cur] = 1.0
         out[self.players] = 1.0 if state.is_terminal() else 0.0
         i = self.players + 1
         zones = obs["zones"]
