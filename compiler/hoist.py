@@ -179,7 +179,7 @@ def hoist(game: ir.Game) -> tuple[ir.Game, dict[int, str]]:
         _same(t, entities=tuple(_same(e, code=tuple((n, h.code(c)) for n, c in e.code)) for e in t.entities))
         for t in game.types
     )
-    phases = tuple(_same(ph, body=h.code(ph.body)) for ph in game.phases)
+    phases = tuple(_phase(h, ph) for ph in game.phases)
     setup = h.code(game.setup)
     scenarios = tuple(_same(sc, setup=h.code(sc.setup)) for sc in game.scenarios)
     if not h.count:  # nothing lifted: the same game (an `elif` split only around what stays)
@@ -196,6 +196,12 @@ def hoist(game: ir.Game) -> tuple[ir.Game, dict[int, str]]:
         ),
         h.why,
     )
+
+
+def _phase(h: Hoister, ph: ir.PhaseDecl) -> ir.PhaseDecl:
+    """A phase, its steps (phases of their own) included."""
+    phase: ir.PhaseDecl = _same(ph, body=h.code(ph.body), steps=tuple(_phase(h, st) for st in ph.steps))
+    return phase
 
 
 def _same(node: Any, **parts: Any) -> Any:

@@ -336,3 +336,23 @@ def test_a_replacement_entry_without_a_value_is_missing_a_return(tmp_path: Path)
     (folder / "game.yaml").write_text(spec, encoding="utf-8")
     result = compile_spec(folder)
     assert [d.code for d in result.diagnostics] == ["missing-return"]
+
+
+STEPS = (
+    HEAD
+    + """
+phases:
+  - name: round
+    steps:
+      - name: asking
+        do: |
+          if ask "score?" by red { score[red] += 1 }
+          end game draw
+"""
+)
+
+
+def test_a_decision_inside_a_condition_of_a_phase_step_is_asked_first(tmp_path: Path) -> None:
+    game, s = start(compile_inline(tmp_path, STEPS))
+    s = answer(game, s, "yes")
+    assert s.is_terminal() and '"score":[1,0]' in s.to_json()
