@@ -1142,7 +1142,9 @@ def _with_replacements(proc: str, node: Node, body: ir.Code, r: Reader) -> ir.Co
     if not branches:
         return body
     replaced = ir.If(tuple(branches), body.body, r.span(node))
-    return ir.Code((replaced,), None, body.span, body.text)
+    # no text: it would be the `do`'s alone, and the passes that skip code by its text (what asks,
+    # how deep it may nest) must read the entries too
+    return ir.Code((replaced,), None, body.span)
 
 
 WINDOW_KEYS = (

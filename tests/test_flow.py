@@ -356,3 +356,31 @@ def test_a_decision_inside_a_condition_of_a_phase_step_is_asked_first(tmp_path: 
     game, s = start(compile_inline(tmp_path, STEPS))
     s = answer(game, s, "yes")
     assert s.is_terminal() and '"score":[1,0]' in s.to_json()
+
+
+NESTED_IN_A_REPLACEMENT = (
+    HEAD
+    + """
+modifiers:
+  boost:
+procedures:
+  gain:
+    params: {p: player}
+    instead:
+      - if: "active boost"
+        do: "score[p] += 1 + (choose number from 1 to 2 by p)"
+    do: "score[p] += 1"
+phases:
+  - name: main
+    do: |
+      add boost until cancelled
+      gain(red)
+      end game draw
+"""
+)
+
+
+def test_a_decision_nested_in_a_replacement_entry_is_asked_first(tmp_path: Path) -> None:
+    game, s = start(compile_inline(tmp_path, NESTED_IN_A_REPLACEMENT))
+    s = answer(game, s, "2")
+    assert s.is_terminal() and '"score":[3,0]' in s.to_json()
