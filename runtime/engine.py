@@ -1446,21 +1446,8 @@ class GameState:
         """
         if not 0 <= player < self.num_players:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
-        off, size = self.INFO.spans[domain]
-        if type(values) is range:  # ascending and distinct already
-            if values and (values[0] < 0 or values[-1] >= size):
-                # a `choose number from a to b` range beyond the domain, refused before it is listed
-                self._bad_decision(
-                    prompt,
-                    at,
-                    f"the numbers {values[0]} to {values[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)",
-                )
-            choices: Sequence[int] = values
-        else:
-            choices = sorted(set(values))
-            if choices and (choices[0] < 0 or choices[-1] >= size):
-                name = self.INFO.domains[domain].name
-                self._bad_decision(prompt, at, f"a {name} option is out of range (raise actions.max_number?)")
+        off = self.INFO.spans[domain][0]
+        choices = self._options(values, domain, prompt, at)
         if len(choices) < need:
             self._bad_decision(prompt, at, f"must choose {need} but only {len(choices)} options")
         if not choices:
@@ -1499,20 +1486,11 @@ class GameState:
             if p in seen:
                 self._bad_decision(prompts[0], at, f"{names[p]} is listed twice in `by each`")
             seen.add(p)
-        off, size = self.INFO.spans[domain]
+        off = self.INFO.spans[domain][0]
         choices: list[list[int]] = []
         answers: list[int] = []
         for p, vs, prompt in zip(players, values, prompts, strict=True):
-            if type(vs) is range and vs and (vs[0] < 0 or vs[-1] >= size):  # refused before it is listed
-                self._bad_decision(
-                    prompt,
-                    at,
-                    f"the numbers {vs[0]} to {vs[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)",
-                )
-            distinct = sorted(set(vs))
-            if distinct and (distinct[0] < 0 or distinct[-1] >= size):
-                name = self.INFO.domains[domain].name
-                self._bad_decision(prompt, at, f"a {name} option is out of range (raise actions.max_number?)")
+            distinct = self._options(vs, domain, prompt, at)
             if not distinct and not optional:
                 self._bad_decision(prompt, at, f"{names[p]} must choose but there is no option")
             choices.append([off + v for v in distinct])
@@ -1524,6 +1502,25 @@ class GameState:
             list(players), choices, [list(x) for x in prompts], answers, slot, optional, domain
         )
         return True
+
+    def _options(self, values: Sequence[int], domain: int, prompt: Sequence[Any], at: str) -> Sequence[int]:
+        """A decision's options: the distinct ids of `values` (a range, or a list the rules built),
+        ascending, each checked to lie within `domain`."""
+        size = self.INFO.spans[domain][1]
+        if type(values) is range:  # ascending and distinct already
+            if values and (values[0] < 0 or values[-1] >= size):
+                # a `choose number from a to b` range beyond the domain, refused before it is listed
+                self._bad_decision(
+                    prompt,
+                    at,
+                    f"the numbers {values[0]} to {values[-1]} go beyond 0 to {size - 1} (raise actions.max_number?)",
+                )
+            return values
+        choices = sorted(set(values))
+        if choices and (choices[0] < 0 or choices[-1] >= size):
+            name = self.INFO.domains[domain].name
+            self._bad_decision(prompt, at, f"a {name} option is out of range (raise actions.max_number?)")
+        return choices
 
     def decide_kinds(
         self,
