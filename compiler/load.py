@@ -1291,39 +1291,24 @@ def _window_text(r: Reader, node: Node) -> ir.StrLit:
     smap = source_map(r.file, n, r.raw_lines)
     text = smap.text
     parts: list[str | ir.Expr] = []
-    i, plain = 0, ""
-    while i < len(text):
-        ch = text[i]
-        if ch != "{":
-            plain += ch
-            i += 1
+    pieces, unclosed = parse.string_pieces(text, escapes=False)
+    for inner, at in pieces:
+        if at < 0:
+            parts.append(inner)
             continue
-        end = text.find("}", i)
-        if end < 0:
-            r.sink.error(codes.DSL_SYNTAX, r.span(node), messages.UNCLOSED_INTERPOLATION)
-            break
-        if plain:
-            parts.append(plain)
-            plain = ""
-        inner = text[i + 1 : end]
         if smap.chars:
-            sub = SourceMap(
-                r.file,
-                inner,
-                (smap.chars[i + 1] if i + 1 < len(smap.chars) else smap.chars[-1],),
-                smap.chars[i + 1 : end],
-            )
+            first = smap.chars[at] if at < len(smap.chars) else smap.chars[-1]
+            sub = SourceMap(r.file, inner, (first,), smap.chars[at : at + len(inner)])
         else:
-            line = text.count("\n", 0, i)
-            start = text.rfind("\n", 0, i) + 1
+            line = text.count("\n", 0, at - 1)
+            start = text.rfind("\n", 0, at - 1) + 1
             y, c = smap.lines[min(line, len(smap.lines) - 1)]
-            sub = SourceMap(r.file, inner, ((y, c + i + 1 - start),))
+            sub = SourceMap(r.file, inner, ((y, c + at - start),))
         code = parse.parse_expression(sub, r.sink)
         if code is not None and code.expr is not None:
             parts.append(code.expr)
-        i = end + 1
-    if plain:
-        parts.append(plain)
+    if unclosed:
+        r.sink.error(codes.DSL_SYNTAX, r.span(node), messages.UNCLOSED_INTERPOLATION)
     return ir.StrLit(tuple(parts), r.span(node))
 
 

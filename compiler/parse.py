@@ -1217,36 +1217,49 @@ class _Build:
         line, col = tok[1][0], tok[1][1]
         span = self.s(tok[1])
         parts: list[str | ir.Expr] = []
-        i, text = 0, ""
-        while i < len(raw):
-            ch = raw[i]
-            if ch == "\\" and i + 1 < len(raw):
-                text += {"n": "\n", "t": "\t"}.get(raw[i + 1], raw[i + 1])
-                i += 2
+        pieces, unclosed = string_pieces(raw, escapes=True)
+        for piece, at in pieces:
+            if at < 0:
+                parts.append(piece)
                 continue
-            if ch == "{":
-                end = raw.find("}", i)
-                if end < 0:
-                    self.sink.error(codes.DSL_SYNTAX, span, messages.UNCLOSED_INTERPOLATION)
-                    break
-                if text:
-                    parts.append(text)
-                    text = ""
-                inner = raw[i + 1 : end]
-                # the inner text's columns count from the string's start, past its quote and `{`
-                sub = SourceMap(span.file, inner, ((span.line, span.col + 1 + i + 1),))
-                at_line, at_col, shift = self._where(line, col)
-                anchor = _Anchor(at_line, at_col, shift + i + 1)
-                expr = _parse(sub, "expression", self.sink, self.places, anchor)
-                if expr is not None:
-                    parts.append(expr)
-                i = end + 1
-                continue
-            text += ch
-            i += 1
-        if text:
-            parts.append(text)
+            # the inner text's columns count from the string's start, past its quote
+            sub = SourceMap(span.file, piece, ((span.line, span.col + 1 + at),))
+            at_line, at_col, shift = self._where(line, col)
+            expr = _parse(sub, "expression", self.sink, self.places, _Anchor(at_line, at_col, shift + at))
+            if expr is not None:
+                parts.append(expr)
+        if unclosed:
+            self.sink.error(codes.DSL_SYNTAX, span, messages.UNCLOSED_INTERPOLATION)
         return ir.StrLit(tuple(parts), span)
+
+
+def string_pieces(raw: str, escapes: bool) -> tuple[list[tuple[str, int]], bool]:
+    """A text with `{expr}` holes, cut into pieces: (text, -1) for plain text, (the expression's
+    text, where it starts in `raw`) for a hole; and whether a `{` has no closing `}` (what follows
+    it is left out). With `escapes` (a string of the DSL), `\\n`, `\\t` and `\\<char>` are read."""
+    pieces: list[tuple[str, int]] = []
+    i, text = 0, ""
+    while i < len(raw):
+        ch = raw[i]
+        if escapes and ch == "\\" and i + 1 < len(raw):
+            text += {"n": "\n", "t": "\t"}.get(raw[i + 1], raw[i + 1])
+            i += 2
+            continue
+        if ch == "{":
+            end = raw.find("}", i)
+            if end < 0:
+                break
+            if text:
+                pieces.append((text, -1))
+                text = ""
+            pieces.append((raw[i + 1 : end], i + 1))
+            i = end + 1
+            continue
+        text += ch
+        i += 1
+    if text:
+        pieces.append((text, -1))
+    return pieces, i < len(raw)
 
 
 def _by(clause: Any) -> tuple[Any, ir.Each | None]:
