@@ -483,13 +483,7 @@ class Checker:
         if self.scope.lookup(each.var) is not None:
             self.sink.error(codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, "a local"))
         elif each.var in self.sym.global_names():
-            sym = self.sym
-            kinds = (
-                ("a constant", sym.constants), ("an option", sym.options), ("a state variable", sym.state),
-                ("a zone", sym.zones), ("a component", sym.entities), ("an enum value", sym.enum_values),
-                ("a player", sym.players), ("a component type", sym.entity_types),
-            )  # fmt: skip
-            what = next((k for k, names in kinds if each.var in names), "a built-in name")
+            what = self.sym.declared_kind(each.var) or "a built-in name"
             self.sink.error(codes.SHADOWED_NAME, each.span, messages.shadowed_name(each.var, what))
         self.scope.push()
         self.ann.slots[id(each)] = self.scope.declare(each.var, PLAYER, comp=True)

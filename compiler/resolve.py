@@ -134,6 +134,22 @@ class Symbols:
     def known_type_names(self) -> list[str]:
         return [*SCALAR_TYPES, "player", *self.entity_types, *self.enums]
 
+    def declared_kind(self, name: str) -> str:
+        """What the spec declares `name` to be ("a constant", "a player", ...); "" if nothing."""
+        kinds = (
+            (self.constants, "a constant"),
+            (self.options, "an option"),
+            (self.state, "a state variable"),
+            (self.zones, "a zone"),
+            (self.entities, "a component"),
+            (self.enum_values, "an enum value"),
+            (self.players, "a player"),
+            (self.entity_types, "a component type"),
+            (self.enums, "an enum"),
+            (self.functions, "a function"),
+        )
+        return next((what for names, what in kinds if name in names), "")
+
     def global_names(self) -> list[str]:
         return [
             *self.constants,
@@ -502,23 +518,10 @@ def _zone_watch(sym: Symbols, w: ir.ZoneWatch, sink: Sink) -> None:
 
 def _declared_as(sym: Symbols, name: str) -> str:
     """What a global name is (empty if none): a local of that name would hide it."""
-    kinds = (
-        (sym.constants, "a constant"),
-        (sym.options, "an option"),
-        (sym.state, "a state variable"),
-        (sym.zones, "a zone"),
-        (sym.entities, "a component"),
-        (sym.enum_values, "an enum value"),
-        (sym.entity_types, "a component type"),
-        (sym.enums, "an enum"),
-        (sym.functions, "a function"),
-    )
-    for table, what in kinds:
-        if name in table:
-            return f"{what} '{name}'"
     if name in sym.players or name in ("players", "num_players"):
         return f"the player name '{name}'"
-    return ""
+    kind = sym.declared_kind(name)
+    return f"{kind} '{name}'" if kind else ""
 
 
 def trigger_params(sym: Symbols, tr: ir.TriggerDecl) -> tuple[ir.Param, ...]:
