@@ -93,6 +93,8 @@ def test_every_deal_and_betting_sequence_is_openspiels_leduc_poker() -> None:
 def test_the_game_constants_are_openspiels() -> None:
     ours, theirs = adapter_game(), pyspiel.load_game("leduc_poker")
     assert ours.num_players() == theirs.num_players() == 2
-    assert (ours.min_utility(), ours.max_utility()) == (theirs.min_utility(), theirs.max_utility()) == (-13, 13)
+    assert (
+        (ours.min_utility(), ours.max_utility()) == (theirs.min_utility(), theirs.max_utility()) == (-13, 13)
+    )
     assert ours.get_type().utility == theirs.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert ours.get_type().information == theirs.get_type().information
