@@ -68,7 +68,18 @@ class Chance:
     """The explicit-chance part of a state: the unsettled piles, and the move in flight with the
     outcomes given to it so far (while the state waits on a chance node)."""
 
-    __slots__ = ("unsettled", "action", "decision", "given", "node", "used", "replaying")
+    __slots__ = (
+        "unsettled",
+        "action",
+        "decision",
+        "given",
+        "node",
+        "used",
+        "replaying",
+        "moves",
+        "twin",
+        "twin_moves",
+    )
 
     def __init__(self) -> None:
         self.unsettled: dict[int, int] = {}  # zone -> how many components at its bottom are unsettled
@@ -77,12 +88,19 @@ class Chance:
         self.given: list[int] = []  # the outcomes given to the move in flight, in order
         self.node: ChanceNode | None = None  # the chance node the state waits on
         self.used = 0  # outcomes of `given` consumed by the move being replayed
-        self.replaying = False  # a move is being played (on a working copy of the state)
+        self.replaying = False  # a move is being played
+        self.moves = 0  # moves played on this state (completed or waiting on a chance node)
+        # a state this one is an untouched copy of, while it has played `twin_moves` moves: what
+        # this state goes back to if its next move waits on a chance node, so that the move needs
+        # no copy of its own (set by the OpenSpiel adapter's clone, whose next step is a move)
+        self.twin: object = None
+        self.twin_moves = 0
 
     def copy(self) -> Chance:
         c = Chance()
         c.unsettled = dict(self.unsettled)
         c.action, c.decision, c.given, c.node = self.action, self.decision, self.given[:], self.node
+        c.moves = self.moves
         return c
 
     def outcome(self, node: ChanceNode) -> int:

@@ -128,6 +128,7 @@ def determinize(state: GameState, player: int, rnd: random.Random) -> GameState:
     observation check. (It does not condition on what the log revealed earlier.)"""
     info = state.INFO
     twin = state.clone()
+    twin.rng = twin.rng.copy()  # (a clone of explicit chance shares it)
     twin.rng.state ^= rnd.getrandbits(63) | 1
     by_type: dict[int, list[int]] = defaultdict(list)
     for zi, z in enumerate(info.zones):

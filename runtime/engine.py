@@ -1072,28 +1072,38 @@ class GameState:
         """Play the move `action` (BEGIN: the setup) that answers `decision`, with the chance
         outcomes `given`: this state becomes the state after it, or waits on the chance node of
         the next outcome it needs. A rule error leaves this state as it was."""
-        w = self.clone()
-        wc = w.chance
-        assert wc is not None
-        wc.action, wc.decision, wc.given, wc.node, wc.used, wc.replaying = None, None, given, None, 0, True
+        c = self.chance
+        assert c is not None
+        twin = c.twin
+        c.twin = None
+        # what this state goes back to unless the move completes: an untouched twin (copied only
+        # if it is needed), or a copy made now
+        spare = isinstance(twin, GameState) and twin.chance is not None and twin.chance.moves == c.twin_moves
+        before = twin if spare and isinstance(twin, GameState) else self.clone()
+        c.moves += 1
+        c.action, c.decision, c.given, c.node, c.used, c.replaying = None, None, given, None, 0, True
         try:
             if action == BEGIN:
-                w._begin()
+                self._begin()
             else:
                 assert isinstance(decision, Decision)
-                w.pending = decision
-                w.apply_action(action)
+                self.pending = decision
+                self.apply_action(action)
         except NeedChance as need:
+            self._become(before.clone() if spare else before)
             c = self.chance
             assert c is not None
+            c.moves += 1
             c.action, c.decision, c.given, c.node = action, decision, given, need.node
             self.pending = None
             return
-        wc.given, wc.used, wc.replaying = [], 0, False
-        self._become(w)
+        except BaseException:
+            self._become(before.clone() if spare else before)
+            raise
+        c.given, c.used, c.replaying = [], 0, False
 
     def _become(self, other: GameState) -> None:
-        """Take over every field of `other` (a copy of this state that played a move)."""
+        """Take over every field of `other` (a copy of this state from before a move)."""
         self.stack, self.pending, self.rng, self.chance = other.stack, other.pending, other.rng, other.chance
         self.over, self.winner, self.reason = other.over, other.winner, other.reason
         self.lines, self.mods, self.active_mods, self.z = other.lines, other.mods, other.active_mods, other.z
@@ -1232,8 +1242,10 @@ class GameState:
         n = type(self)()
         n.stack = [f.copy() for f in self.stack]
         n.pending = self.pending  # shared: a pick replaces it (apply_action), nothing changes it
-        n.rng = self.rng.copy()
-        n.chance = None if self.chance is None else self.chance.copy()
+        if self.chance is None:
+            n.rng, n.chance = self.rng.copy(), None
+        else:  # explicit chance never draws from the generator: it is shared (and never changed)
+            n.rng, n.chance = self.rng, self.chance.copy()
         n.over, n.winner, n.reason = self.over, self.winner, self.reason
         n.lines = self.lines.copy()
         n.mods, n.active_mods = self.mods, self.active_mods

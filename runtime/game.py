@@ -113,6 +113,7 @@ class Game:
             if forced or after_setup is not None or skip or start_at:
                 raise ValueError("forced chance and scenario set-ups play with sampled chance, not explicit")
             s.chance = Chance()
+            s.setup_hook = None
             s._play(BEGIN, None, [])
             return s
         s.rng.forced_rolls = _integers("forced_rolls", forced_rolls, 1)

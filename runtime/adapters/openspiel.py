@@ -142,7 +142,13 @@ class _Engine:
         return self._state
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
-        return _Engine(self.game, self.state.clone())
+        state = self.state
+        copy = state.clone()
+        if copy.chance is not None and state.chance is not None:
+            # pyspiel's child() is a clone and a move: the move goes back to `state`, if it is
+            # still as it was, instead of a copy of its own (runtime/chance.py, Chance.twin)
+            copy.chance.twin, copy.chance.twin_moves = state, state.chance.moves
+        return _Engine(self.game, copy)
 
     def __getstate__(self) -> tuple[str, str, str]:
         return self.game.name, json.dumps(self.game.options), self.state.to_json()
