@@ -30,9 +30,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from runtime.adapters.tensor import Encoder
+from runtime.adapters import make_room
+from runtime.adapters.tensor import Encoder, InformationStateEncoder
 from runtime.contract import determinize
-from runtime.engine import GameState
+from runtime.engine import FULL_VIEW, PLAYER_VIEW, PUBLIC_VIEW, GameState
 from runtime.game import Game, available_games, load_game
 
 PREFIX = "rulewright_"
@@ -69,11 +70,49 @@ def utility_sum(game: Game) -> float | None:
     return float(info.utility_sum) if info.utility in ("zero_sum", "constant_sum") else None
 
 
+PLAYERS = "players"  # the game parameter that sets the player count, where an option sets it
+
+
+def _players_alias(game: Game) -> str:
+    """The option that `players` names: the spec's player-count option (unless an option is
+    itself called `players`); '' for a spec with a fixed player count."""
+    count = game.info.player_count
+    if isinstance(count, int) or count == PLAYERS or any(o.name == PLAYERS for o in game.info.options):
+        return ""
+    return count
+
+
+def _players_param(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The game parameters with `players` given as the player-count option (see _players_alias).
+    pyspiel fills in every parameter not given with its default, so the one of the two that is
+    not the default is the one given; both given, and different, is an error."""
+    if PLAYERS not in params:
+        return params
+    game = _load(name, None)
+    alias = _players_alias(game)
+    if not alias:
+        return params
+    params = dict(params)
+    players = params.pop(PLAYERS)
+    default = game.options[alias]
+    if alias in params and params[alias] != players and default not in (players, params[alias]):
+        raise ValueError(
+            f"the game parameters 'players' ({players!r}) and '{alias}' ({params[alias]!r}) both set "
+            f"the player count, and differ: give one of them"
+        )
+    if players != default:
+        params[alias] = players
+    return params
+
+
 def game_type(game: Game) -> pyspiel.GameType:
     """The pyspiel GameType of a compiled game (its options become game parameters)."""
     lo, hi = _player_range(game)
     params: dict[str, Any] = {"seed": 0}
     params.update({o.name: o.default for o in game.info.options})
+    alias = _players_alias(game)
+    if alias:  # `players`, another name for the option that sets the player count
+        params[PLAYERS] = params[alias]
     return pyspiel.GameType(
         short_name=PREFIX + game.name,
         long_name=f"{game.title} (Rulewright)",
@@ -89,7 +128,7 @@ def game_type(game: Game) -> pyspiel.GameType:
         max_num_players=hi,
         min_num_players=lo,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -117,6 +156,7 @@ class _Engine:
     def state(self) -> GameState:
         if self._state is None:
             assert self._next_seed is not None
+            make_room()
             self._state = self.game.new_initial_state(self._next_seed())
             self._next_seed = None
         return self._state
@@ -141,11 +181,14 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         name = self.NAME
-        params = dict(params or {})
+        params = _players_param(name, dict(params or {}))
         self.seed = int(params.pop("seed", 0))
         self.rw = _load(name, params)
         self.fresh = 0  # fresh games made so far
         self.encoder: Encoder | None = None
+        alias = _players_alias(self.rw)
+        if alias:  # (the parameters pyspiel reports: `players` and its option alike)
+            params[PLAYERS] = params[alias] = self.rw.options[alias]
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rw.num_distinct_actions(),
             max_chance_outcomes=0,
@@ -167,10 +210,33 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
         return self.seed + self.fresh - 1
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        """An observer of the kind `iig_obs_type` asks (default: the observation of one player):
+        private_info NONE sees what every player sees, SINGLE_PLAYER what the observing player
+        sees, ALL_PLAYERS everything; perfect_recall adds what the player was told so far."""
+        if params:
+            raise ValueError(f"observation parameters are not supported; given {params}")
+        obs_type = (
+            iig_obs_type if iig_obs_type is not None else pyspiel.IIGObservationType(perfect_recall=False)
+        )
+        if not obs_type.public_info:
+            raise ValueError(
+                "an observer without public information (public_info=False) is not supported: "
+                "every observation includes what every player sees"
+            )
         if self.encoder is None:
             self.encoder = Encoder(self.rw.new_initial_state(0))
-        return Observer(perfect_recall, None if perfect_recall else self.encoder)
+        private = obs_type.private_info
+        view = (
+            PUBLIC_VIEW
+            if private == pyspiel.PrivateInfoType.NONE
+            else FULL_VIEW
+            if private == pyspiel.PrivateInfoType.ALL_PLAYERS
+            else PLAYER_VIEW
+        )
+        encoder: Encoder | InformationStateEncoder = self.encoder
+        if obs_type.perfect_recall:
+            encoder = InformationStateEncoder(self.encoder, self.rw.num_distinct_actions())
+        return Observer(view, obs_type.perfect_recall, encoder)
 
 
 class RulewrightState(pyspiel.State):  # type: ignore[misc]
@@ -207,6 +273,7 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
         return s.legal_actions() if player == s.current_player() else []
 
     def _apply_action(self, action: int) -> None:
+        make_room()
         self.engine.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -237,6 +304,7 @@ class SimultaneousState(RulewrightState):
         return self.engine.legal_actions_of(player)
 
     def _apply_actions(self, actions: list[int]) -> None:
+        make_room()
         self.engine.apply_joint(actions)
 
 
@@ -248,25 +316,33 @@ def _deserialized_state(name: str, params: dict[str, Any], text: str) -> Rulewri
 
 
 class Observer:
-    """pyspiel's PyObserver interface. The observation has a string and the tensor of
-    runtime/adapters/tensor.py; the information state (perfect recall) only a string."""
+    """pyspiel's PyObserver interface, for one view (engine.PLAYER_VIEW, PUBLIC_VIEW or FULL_VIEW).
+    The observation is a string (the engine's observation as JSON) and the tensor of
+    runtime/adapters/tensor.py; the information state (perfect recall) adds the log lines the
+    view was told to the string, and the actions seen taken to the tensor."""
 
-    def __init__(self, perfect_recall: bool, encoder: Encoder | None) -> None:
+    def __init__(self, view: str, perfect_recall: bool, encoder: Encoder | InformationStateEncoder) -> None:
+        self.view = view
         self.perfect_recall = perfect_recall
         self.encoder = encoder
-        self.tensor = np.zeros(encoder.size if encoder is not None else 0, np.float32)
-        self.dict: dict[str, Any] = {"observation": self.tensor} if encoder is not None else {}
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict: dict[str, Any] = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: RulewrightState, player: int) -> None:
-        if self.encoder is not None:
-            self.tensor[:] = self.encoder.encode(state.engine, player)
+        self.tensor[:] = self.encoder.encode(state.engine, player, self.view)
 
     def string_from(self, state: RulewrightState, player: int) -> str:
         s = state.engine
-        obs = s.observation_string(player)
+        obs = json.dumps(s.observation(player, self.view), sort_keys=True)
         if not self.perfect_recall:
             return obs
-        return obs + "\n" + "\n".join(s.player_log(player))
+        if self.view == PLAYER_VIEW:
+            lines = s.player_log(player)
+        elif self.view == FULL_VIEW:
+            lines = s.log()  # (private lines marked with the player who saw them)
+        else:
+            lines = [text for who, text in s.log_entries() if who < 0]
+        return obs + "\n" + "\n".join(lines)
 
 
 class EngineRollouts(mcts.Evaluator):  # type: ignore[misc]
