@@ -65,20 +65,21 @@ def test_observers_honour_private_info(name: str) -> None:
     for _ in range(4):
         if state.is_terminal():
             break
+        seen = {(kind, p): _seen(o, state, p) for kind, o in kinds.items() for p in range(n)}
         for q in range(n):
             twin = openspiel.RulewrightState(game, hidden_twin(state.engine, q, rnd))
             for p in range(n):
                 for recall in (False, True):
-                    public = kinds[PRIVATE.NONE, recall]
-                    assert _seen(public, twin, p) == _seen(public, state, p)
-                    mine = kinds[PRIVATE.SINGLE_PLAYER, recall]
+                    public = (PRIVATE.NONE, recall)
+                    assert _seen(kinds[public], twin, p) == seen[public, p]
+                    mine = (PRIVATE.SINGLE_PLAYER, recall)
                     if p == q:
-                        assert _seen(mine, twin, p) == _seen(mine, state, p)
+                        assert _seen(kinds[mine], twin, p) == seen[mine, p]
                     elif twin.engine.observation(p) != state.engine.observation(p):  # p's own things differ
-                        assert _seen(mine, twin, p) != _seen(mine, state, p)
+                        assert _seen(kinds[mine], twin, p) != seen[mine, p]
                         told_apart[PRIVATE.SINGLE_PLAYER] = True
-                everything = kinds[PRIVATE.ALL_PLAYERS, False]
-                if _seen(everything, twin, p) != _seen(everything, state, p):
+                everything = (PRIVATE.ALL_PLAYERS, False)
+                if _seen(kinds[everything], twin, p) != seen[everything, p]:
                     told_apart[PRIVATE.ALL_PLAYERS] = True
         play(state, a_move(state, rnd.choice))
     assert told_apart[PRIVATE.ALL_PLAYERS] == hidden
@@ -248,13 +249,25 @@ def test_pettingzoo_state_and_test_suites(name: str) -> None:
         seed_test(lambda: env(name), num_cycles=15)
 
 
-def test_pettingzoo_render_test() -> None:
-    """PettingZoo's render_test, in every render mode (one game: a picture is slow to draw)."""
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_render_test(name: str) -> None:
+    """PettingZoo's render_test: in the text modes for every game, in every mode for the spec
+    `features` (a picture of a large board is slow to draw; test_adapters.py draws one)."""
     from pettingzoo.test import render_test
 
-    pytest.importorskip("resvg_py")
-    pytest.importorskip("PIL")
-    render_test(lambda render_mode=None: env("iron_curtain", render_mode=render_mode))
+    from rulewright.spec_loader import load_spec
+
+    def text_modes(render_mode: str | None = None) -> Any:
+        e = env(name, render_mode=render_mode)
+        e.unwrapped.metadata = dict(e.unwrapped.metadata, render_modes=["ansi", "human"])
+        return e
+
+    render_test(text_modes)
+    if name == GAMES[0]:
+        pytest.importorskip("resvg_py")
+        pytest.importorskip("PIL")
+        features = load_spec(ROOT / "tests" / "specs" / "features")
+        render_test(lambda render_mode=None: env(features, render_mode=render_mode))
 
 
 def test_pettingzoo_suites_on_a_spec_outside_specs() -> None:
