@@ -1,9 +1,10 @@
 """The adapters for research tools: OpenSpiel's observers of every kind (public, one player's,
-everything; with and without perfect recall), the `players` parameter, the room the adapters
+everything; with and without perfect recall; private parts alone), the `players` parameter, the room the adapters
 leave the rules below a deep caller, and PettingZoo's max_cycles, state() and its test suites."""
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import warnings
@@ -54,6 +55,7 @@ def test_observers_honour_private_info(name: str) -> None:
         for private in (PRIVATE.NONE, PRIVATE.SINGLE_PLAYER, PRIVATE.ALL_PLAYERS)
         for recall in (False, True)
     }
+    private_part = make_observation(game, pyspiel.IIGObservationType(public_info=False, perfect_recall=False))
     sizes = {kind: len(o.tensor) for kind, o in kinds.items()}
     assert sizes[PRIVATE.NONE, True] == game.information_state_tensor_size() > game.observation_tensor_size()
     assert sizes[PRIVATE.ALL_PLAYERS, False] == game.observation_tensor_size()
@@ -75,6 +77,7 @@ def test_observers_honour_private_info(name: str) -> None:
                     mine = (PRIVATE.SINGLE_PLAYER, recall)
                     if p == q:
                         assert _seen(kinds[mine], twin, p) == seen[mine, p]
+                        assert private_part.string_from(twin, p) == private_part.string_from(state, p)
                     elif twin.engine.observation(p) != state.engine.observation(p):  # p's own things differ
                         assert _seen(kinds[mine], twin, p) != seen[mine, p]
                         told_apart[PRIVATE.SINGLE_PLAYER] = True
@@ -96,9 +99,19 @@ def test_the_public_view_hides_every_hand_and_the_full_view_shows_them() -> None
     assert list(full["decisions"]) == ["North"]  # type: ignore[call-overload]
     with pytest.raises(ValueError, match="no view 'nobody'"):
         state.observation(0, "nobody")
-    game = pyspiel.load_game("rulewright_lost_cities")
-    with pytest.raises(ValueError, match="public_info=False"):
-        make_observation(game, pyspiel.IIGObservationType(public_info=False, perfect_recall=False))
+    game = pyspiel.load_game("rulewright_lost_cities(seed=1)")
+    private = make_observation(game, pyspiel.IIGObservationType(public_info=False, perfect_recall=False))
+    s = game.new_initial_state()
+    assert private.tensor.size == 0  # a string only: OpenSpiel's private observation
+    assert json.loads(private.string_from(s, 0)) == {
+        "zones": {"hand[North]": mine["zones"]["hand[North]"]},  # type: ignore[index]
+        "variables": {},
+        "decision": mine["decision"],
+    }
+    assert json.loads(private.string_from(s, 1)) == {
+        "zones": {"hand[South]": state.observation(1)["zones"]["hand[South]"]},  # type: ignore[index]
+        "variables": {},
+    }
 
 
 def test_the_information_state_tensor_counts_the_actions_seen() -> None:
@@ -232,10 +245,14 @@ def test_pettingzoo_max_cycles_truncates_every_agent() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_pettingzoo_state_and_test_suites(name: str) -> None:
-    """state() is the full view's tensor, in state_space; PettingZoo's parallel_api_test and
-    seed_test pass (api_test runs in test_adapters.py, render_test below)."""
+    """state() is the full view's tensor, in state_space; PettingZoo's parallel_api_test,
+    seed_test and the state-space checks of its state_test pass (api_test runs in
+    test_adapters.py, render_test below; state_test's own play samples actions without a mask)."""
+    import importlib
+
     from pettingzoo.test import parallel_api_test, seed_test
 
+    pz_state = importlib.import_module("pettingzoo.test.state_test")  # (its functions are named test_*)
     e = env(name)
     e.reset(seed=3)
     state = e.unwrapped.state()
@@ -247,6 +264,8 @@ def test_pettingzoo_state_and_test_suites(name: str) -> None:
         warnings.simplefilter("ignore", UserWarning)
         parallel_api_test(parallel_env(name), num_cycles=30)
         seed_test(lambda: env(name), num_cycles=15)
+        pz_state.test_state_space(e.unwrapped)
+        pz_state.test_parallel_env(parallel_env(name))
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -218,11 +218,6 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
         obs_type = (
             iig_obs_type if iig_obs_type is not None else pyspiel.IIGObservationType(perfect_recall=False)
         )
-        if not obs_type.public_info:
-            raise ValueError(
-                "an observer without public information (public_info=False) is not supported: "
-                "every observation includes what every player sees"
-            )
         if self.encoder is None:
             self.encoder = Encoder(self.rw.new_initial_state(0))
         private = obs_type.private_info
@@ -233,8 +228,10 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
             if private == pyspiel.PrivateInfoType.ALL_PLAYERS
             else PLAYER_VIEW
         )
-        encoder: Encoder | InformationStateEncoder = self.encoder
-        if obs_type.perfect_recall:
+        encoder: Encoder | InformationStateEncoder | None = self.encoder
+        if not obs_type.public_info:
+            encoder = None  # (a string only)
+        elif obs_type.perfect_recall:
             encoder = InformationStateEncoder(self.encoder, self.rw.num_distinct_actions())
         return Observer(view, obs_type.perfect_recall, encoder)
 
@@ -319,21 +316,31 @@ class Observer:
     """pyspiel's PyObserver interface, for one view (engine.PLAYER_VIEW, PUBLIC_VIEW or FULL_VIEW).
     The observation is a string (the engine's observation as JSON) and the tensor of
     runtime/adapters/tensor.py; the information state (perfect recall) adds the log lines the
-    view was told to the string, and the actions seen taken to the tensor."""
+    view was told to the string, and the actions seen taken to the tensor. Without an encoder
+    (public_info=False) only the private part: a string of what the view shows beyond the
+    public view, and an empty tensor."""
 
-    def __init__(self, view: str, perfect_recall: bool, encoder: Encoder | InformationStateEncoder) -> None:
+    def __init__(
+        self, view: str, perfect_recall: bool, encoder: Encoder | InformationStateEncoder | None
+    ) -> None:
         self.view = view
         self.perfect_recall = perfect_recall
         self.encoder = encoder
-        self.tensor = np.zeros(encoder.size, np.float32)
-        self.dict: dict[str, Any] = {"info_state" if perfect_recall else "observation": self.tensor}
+        self.tensor = np.zeros(encoder.size if encoder is not None else 0, np.float32)
+        self.dict: dict[str, Any] = {}
+        if encoder is not None:
+            self.dict["info_state" if perfect_recall else "observation"] = self.tensor
 
     def set_from(self, state: RulewrightState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(state.engine, player, self.view)
+        if self.encoder is not None:
+            self.tensor[:] = self.encoder.encode(state.engine, player, self.view)
 
     def string_from(self, state: RulewrightState, player: int) -> str:
         s = state.engine
-        obs = json.dumps(s.observation(player, self.view), sort_keys=True)
+        seen = s.observation(player, self.view)
+        if self.encoder is None:
+            return json.dumps(_private_part(seen, s.observation(player, PUBLIC_VIEW)), sort_keys=True)
+        obs = json.dumps(seen, sort_keys=True)
         if not self.perfect_recall:
             return obs
         if self.view == PLAYER_VIEW:
@@ -343,6 +350,20 @@ class Observer:
         else:
             lines = [text for who, text in s.log_entries() if who < 0]
         return obs + "\n" + "\n".join(lines)
+
+
+def _private_part(seen: dict[str, object], public: dict[str, object]) -> dict[str, object]:
+    """What an observation shows beyond the public one: the zones and variables it shows
+    otherwise, and the decisions' options (OpenSpiel's private observation, public_info=False)."""
+    out: dict[str, object] = {}
+    for key in ("zones", "variables"):
+        mine, theirs = seen[key], public[key]
+        assert isinstance(mine, dict) and isinstance(theirs, dict)
+        out[key] = {k: v for k, v in mine.items() if theirs.get(k) != v}
+    for key in ("decision", "decisions", "answers"):
+        if key in seen:
+            out[key] = seen[key]
+    return out
 
 
 class EngineRollouts(mcts.Evaluator):  # type: ignore[misc]
