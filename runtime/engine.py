@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import operator
 import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
@@ -26,6 +27,9 @@ from runtime.text import clipped, escaped
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
 CHANCE = -1  # current_player() at a chance node of explicit chance (OpenSpiel's kChancePlayerId)
 PASS = 0  # the action id of "pass" in an optional choice
+# GameState.observation's views: one player's; what every player sees; everything
+PLAYER_VIEW, PUBLIC_VIEW, FULL_VIEW = "player", "public", "full"
+VIEWS = (PLAYER_VIEW, PUBLIC_VIEW, FULL_VIEW)
 
 # A line of the log is a tuple: the index of one of the rules' texts (GameInfo.texts) and the
 # values of its holes, or one of the engine's own lines below, each (code, values...).
@@ -118,6 +122,9 @@ class Text:
 DEFAULT_STEP_BUDGET = 1_000_000
 MAX_CALL_DEPTH = 500
 MAX_RULE_DEPTH = 200  # how deep a rule that calls itself may nest (`enter`); Python's stack holds it
+# the Python frames the rules may need below a caller: the adapters make this room before they
+# run the rules, and a RecursionError with fewer frames of the rules blames the caller, not a rule
+RULES_ROOM = 500
 STEP_BUDGET_VARIABLE = "RULEWRIGHT_STEP_BUDGET"  # overrides every game's budget when set
 
 
@@ -802,6 +809,26 @@ def _recurring(exc: BaseException) -> str:
     return top.split("_", 1)[1] if "_" in top else top
 
 
+def _too_deep(exc: RecursionError) -> str:
+    """What a RecursionError in the rules means: a rule that calls itself, or, when the rules had
+    few frames of their own (fewer than RULES_ROOM), a caller that was itself recursing deep."""
+    frames = 0
+    tb = exc.__traceback__
+    while tb is not None:
+        frames += 1
+        tb = tb.tb_next
+    if frames >= RULES_ROOM:
+        return (
+            f"the rules nest calls deeper than Python allows: '{_recurring(exc)}' calls itself without end?"
+        )
+    limit = sys.getrecursionlimit()
+    return (
+        f"the rules ran out of Python's stack after {frames} nested calls of their own: their caller "
+        f"was already about {limit - frames} calls deep (the recursion limit is {limit}); a program "
+        f"that recurses deeply (a search) must leave them room: sys.setrecursionlimit({limit + RULES_ROOM})"
+    )
+
+
 # ---- the state --------------------------------------------------------------------------------
 
 
@@ -1371,15 +1398,25 @@ class GameState:
         if not self.is_chance_node():
             raise ValueError("'chance.move': its outcomes complete the move, so it is not in flight")
 
-    def observation(self, player: object) -> dict[str, object]:
-        """What `player` may see: public variables and zones, own hidden things, counts of the rest."""
+    def observation(self, player: object, view: str = PLAYER_VIEW) -> dict[str, object]:
+        """What `player` may see: public variables and zones, own hidden things, counts of the rest.
+
+        `view` PUBLIC_VIEW: what every player sees (a spectator's view: no one's hidden things,
+        no decision's options); FULL_VIEW: everything (every zone's contents, every private
+        variable, every pending decision and the answers given to a simultaneous one)."""
         player = self.player_id(player)
+        if view not in VIEWS:
+            raise ValueError(f"no view {shown_value(view)}: the views are {', '.join(VIEWS)}")
         info = self.INFO
         zones: dict[str, object] = {}
         for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
             labels = info.type_labels[zinfo.type_index]
             key = zinfo.key(info.player_names)
-            if not zinfo.seen_by(player):
+            if not (
+                zinfo.seen_by(player)
+                if view == PLAYER_VIEW
+                else view == FULL_VIEW or zinfo.visibility == "public"
+            ):
                 zones[key] = {"count": len(pile)}
             elif zinfo.kind == "grid" and info.type_kinds and info.kinds_of(zinfo.type_index):
                 # copies share a label: each kind's cells, in cell order
@@ -1397,12 +1434,14 @@ class GameState:
         components = len(info.type_names) - 1  # type indices below this are component types
         for name, indices in info.var_indices.items():
             variables[name] = _without_none_slots(variables[name], indices, components)
-        for name in info.owner_vars:
+        for name in info.owner_vars if view != FULL_VIEW else ():
             values = variables[name]
             assert isinstance(values, list)
-            variables[name] = [v if p == player else None for p, v in enumerate(values)]
+            variables[name] = [
+                v if p == player and view == PLAYER_VIEW else None for p, v in enumerate(values)
+            ]
         obs: dict[str, object] = {
-            "player": info.player_names[player],
+            "player": info.player_names[player] if view == PLAYER_VIEW else None,
             "current_player": self.current_player(),
             "terminal": self.over,
             "returns": self.returns(),
@@ -1411,6 +1450,8 @@ class GameState:
             "modifiers": [[info.modifiers[m], list(a)] for m, a, _ in self.mods],
         }
         d = self.pending
+        if view != PLAYER_VIEW:
+            return self._shared_view(obs, view)
         if d is not None and d.player == player and not self.over:
             obs["decision"] = {
                 "prompt": info.text(d.prompt),
@@ -1429,6 +1470,39 @@ class GameState:
                 obs["decision"] = {
                     "prompt": info.text(d.prompts[d.players.index(player)]),
                     "legal": [self.action_to_string(a) for a in self.legal_actions_of(player)],
+                }
+        return obs
+
+    def _shared_view(self, obs: dict[str, object], view: str) -> dict[str, object]:
+        """The rest of a public or full observation (see `observation`): the window and the
+        simultaneous decision the game waits on, and in the full view every decision's options."""
+        obs["view"] = view
+        d = self.pending
+        if d is None or self.over:
+            return obs
+        info = self.INFO
+        names = info.player_names
+        if d.window:
+            obs["window"] = self.window_status()
+        sim = self.simultaneous()
+        if sim is not None:
+            obs["simultaneous"] = {
+                "prompt": info.text(sim.prompts[0]),
+                "players": [names[p] for p in sim.players],
+                "waiting": [names[p] for p in sim.waiting()],
+            }
+        if view == FULL_VIEW:
+            asked = sim.waiting() if sim is not None else [d.player] if d.player >= 0 else []
+            obs["decisions"] = {
+                names[p]: {
+                    "prompt": info.text(sim.prompts[sim.players.index(p)] if sim is not None else d.prompt),
+                    "legal": [self.action_to_string(a) for a in self.legal_actions_of(p)],
+                }
+                for p in asked
+            }
+            if sim is not None:
+                obs["answers"] = {
+                    names[p]: info.labels[a] for p, a in zip(sim.players, sim.answers, strict=True) if a >= 0
                 }
         return obs
 
@@ -1513,10 +1587,7 @@ class GameState:
         except GameEnded:
             pass
         except RecursionError as exc:
-            raise RuleError(
-                f"the rules nest calls deeper than Python allows: '{_recurring(exc)}' calls itself "
-                f"without end?{self._where(exc)}"
-            ) from None
+            raise RuleError(_too_deep(exc) + self._where(exc)) from None
         except RuleError as exc:
             if stack and "(the decision at" not in str(exc) and " (in " not in str(exc):
                 raise RuleError(f"{exc}{self._where(exc)}") from None

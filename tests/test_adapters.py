@@ -78,6 +78,7 @@ def test_openspiel_observations_hide_what_the_player_cannot_see(name: str) -> No
             twin = openspiel.RulewrightState(game, hidden_twin(state.engine, p, rnd))
             assert twin.observation_string(p) == state.observation_string(p)
             assert twin.observation_tensor(p) == state.observation_tensor(p)
+            assert twin.information_state_tensor(p) == state.information_state_tensor(p)
             assert state.information_state_string(p).startswith(state.observation_string(p))
         play(state, a_move(state, rnd.choice))
 
@@ -116,7 +117,7 @@ def test_pettingzoo_plays_a_whole_game(name: str) -> None:
         action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
         steps += 1
-    assert e.unwrapped.state.is_terminal() and steps > (2 if name in SHORT_GAMES else 10)
+    assert e.unwrapped.game_state.is_terminal() and steps > (2 if name in SHORT_GAMES else 10)
 
 
 def test_mcts_agent_plays_legal_moves_and_finishes() -> None:
@@ -192,8 +193,8 @@ def test_pettingzoo_refuses_a_wrong_action_and_changes_nothing() -> None:
 
     e = raw_env(GAMES[0])
     e.reset(seed=1)
-    before = e.state.to_json()
-    legal = e.state.legal_actions()[0]
+    before = e.game_state.to_json()
+    legal = e.game_state.legal_actions()[0]
     for wrong in (float(legal), True, str(legal), [legal]):
         with pytest.raises(IllegalActionError, match="not an action id"):
             e.step(wrong)
@@ -201,9 +202,9 @@ def test_pettingzoo_refuses_a_wrong_action_and_changes_nothing() -> None:
         e.step(None)
     with pytest.raises(ValueError, match="no agent 'nobody'"):
         e.observe("nobody")
-    assert e.state.to_json() == before
+    assert e.game_state.to_json() == before
     e.step(np.int64(legal))  # a numpy integer, as Discrete.sample gives, is an action
-    assert type(e.state.history[-1]) is int
+    assert type(e.game_state.history[-1]) is int
 
 
 def test_pettingzoo_renders_the_board() -> None:
@@ -217,7 +218,7 @@ def test_pettingzoo_renders_the_board() -> None:
         e.step(None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"]))
     text = e.render()
     assert isinstance(text, str) and "Ideology" in text
-    state = e.unwrapped.state
+    state = e.unwrapped.game_state
     hand = _zone(state, "hand", 1)
     hidden = state.z.piles[hand]
     labels = state.INFO.type_labels[state.INFO.zones[hand].type_index]
@@ -267,8 +268,10 @@ def test_a_spec_with_results_reports_its_returns() -> None:
         if terminated:
             rewards[agent], ranks[agent] = reward, info["rank"]
         label = "2" if agent == "red" else "0"
-        e.step(None if terminated or truncated else e.unwrapped.state.string_to_action(label))
-    assert [rewards[a] for a in ("red", "blue", "green")] == e.unwrapped.state.returns() == [6.0, -6.0, 0.0]
+        e.step(None if terminated or truncated else e.unwrapped.game_state.string_to_action(label))
+    assert (
+        [rewards[a] for a in ("red", "blue", "green")] == e.unwrapped.game_state.returns() == [6.0, -6.0, 0.0]
+    )
     assert [ranks[a] for a in ("red", "blue", "green")] == [1, 3, 2]
     s = load_spec(folder, {"seats": 3}).new_initial_state(1)
     bot = MCTSAgent(seed=1, simulations=10)

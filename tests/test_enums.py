@@ -146,7 +146,7 @@ def test_openspiel_and_pettingzoo_take_an_enum_option_as_a_string(engine: Module
     e = raw_env(game(engine, pace="slow"))
     e.reset(seed=1)
     assert e.game.options == {"pace": "slow"}
-    assert e.state.o_pace == 1
+    assert e.game_state.o_pace == 1
 
 
 # ---- labels of enum values --------------------------------------------------------------------

@@ -295,7 +295,7 @@ def test_pettingzoo_parallel_and_aec_envs(game: Game, game3: Game, sequential: G
     obs, infos = e.reset(seed=1)
     assert infos["North"]["acting"] == ["North", "South"]
     masks = {a: list(obs[a]["action_mask"].nonzero()[0]) for a in e.agents}
-    assert masks == {a: e.state.legal_actions_of(p) for p, a in enumerate(e.possible_agents)}
+    assert masks == {a: e.game_state.legal_actions_of(p) for p, a in enumerate(e.possible_agents)}
     with pytest.raises(ValueError, match="South is to act"):
         e.step({"North": 0})
 

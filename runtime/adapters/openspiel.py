@@ -32,9 +32,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from runtime.adapters.tensor import Encoder
+from runtime.adapters import make_room
+from runtime.adapters.tensor import Encoder, InformationStateEncoder
 from runtime.contract import determinize
-from runtime.engine import GameState, shown_value
+from runtime.engine import FULL_VIEW, PLAYER_VIEW, PUBLIC_VIEW, GameState, shown_value
 from runtime.game import Game, available_games, load_game
 
 PREFIX = "rulewright_"
@@ -86,6 +87,41 @@ def utility_sum(game: Game) -> float | None:
 SIMULTANEOUS_MODES = ("joint", "in_turn")  # the game parameter `simultaneous`, default first
 
 
+PLAYERS = "players"  # the game parameter that sets the player count, where an option sets it
+
+
+def _players_alias(game: Game) -> str:
+    """The option that `players` names: the spec's player-count option (unless an option is
+    itself called `players`); '' for a spec with a fixed player count."""
+    count = game.info.player_count
+    if isinstance(count, int) or count == PLAYERS or any(o.name == PLAYERS for o in game.info.options):
+        return ""
+    return count
+
+
+def _players_param(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The game parameters with `players` given as the player-count option (see _players_alias).
+    pyspiel fills in every parameter not given with its default, so the one of the two that is
+    not the default is the one given; both given, and different, is an error."""
+    if PLAYERS not in params:
+        return params
+    game = _load(name, None)
+    alias = _players_alias(game)
+    if not alias:
+        return params
+    params = dict(params)
+    players = params.pop(PLAYERS)
+    default = game.options[alias]
+    if alias in params and params[alias] != players and default not in (players, params[alias]):
+        raise ValueError(
+            f"the game parameters 'players' ({players!r}) and '{alias}' ({params[alias]!r}) both set "
+            f"the player count, and differ: give one of them"
+        )
+    if players != default:
+        params[alias] = players
+    return params
+
+
 def game_type(
     game: Game, chance: str = CHANCE_MODES[0], simultaneous: str = SIMULTANEOUS_MODES[0]
 ) -> pyspiel.GameType:
@@ -96,6 +132,9 @@ def game_type(
         params["simultaneous"] = SIMULTANEOUS_MODES[0]
     params.update({o.name: o.default for o in game.info.options})
     joint = game.info.simultaneous and simultaneous == "joint"
+    alias = _players_alias(game)
+    if alias:  # `players`, another name for the option that sets the player count
+        params[PLAYERS] = params[alias]
     return pyspiel.GameType(
         short_name=PREFIX + game.name,
         long_name=f"{game.title} (Rulewright)",
@@ -109,7 +148,7 @@ def game_type(
         max_num_players=hi,
         min_num_players=lo,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -137,6 +176,7 @@ class _Engine:
     def state(self) -> GameState:
         if self._state is None:
             assert self._make is not None
+            make_room()
             self._state = self._make()
             self._make = None
         return self._state
@@ -167,7 +207,7 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         name = self.NAME
-        params = dict(params or {})
+        params = _players_param(name, dict(params or {}))
         self.seed = int(params.pop("seed", 0))
         self.chance = _choice(params, "chance", CHANCE_MODES)
         self.simultaneous = _choice(params, "simultaneous", SIMULTANEOUS_MODES)
@@ -178,6 +218,9 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
         self.fresh = 0  # fresh games made so far (sampled chance)
         self.initial: GameState | None = None  # the one initial state of explicit chance
         self.encoder: Encoder | None = None
+        alias = _players_alias(self.rw)
+        if alias:  # (the parameters pyspiel reports: `players` and its option alike)
+            params[PLAYERS] = params[alias] = self.rw.options[alias]
         explicit = self.chance == "explicit"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rw.num_distinct_actions(),
@@ -213,10 +256,30 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
         return self.rw.new_initial_state(self.seed + self.fresh - 1)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        """An observer of the kind `iig_obs_type` asks (default: the observation of one player):
+        private_info NONE sees what every player sees, SINGLE_PLAYER what the observing player
+        sees, ALL_PLAYERS everything; perfect_recall adds what the player was told so far."""
+        if params:
+            raise ValueError(f"observation parameters are not supported; given {params}")
+        obs_type = (
+            iig_obs_type if iig_obs_type is not None else pyspiel.IIGObservationType(perfect_recall=False)
+        )
         if self.encoder is None:
             self.encoder = Encoder(self.rw.new_initial_state(0))
-        return Observer(perfect_recall, None if perfect_recall else self.encoder)
+        private = obs_type.private_info
+        view = (
+            PUBLIC_VIEW
+            if private == pyspiel.PrivateInfoType.NONE
+            else FULL_VIEW
+            if private == pyspiel.PrivateInfoType.ALL_PLAYERS
+            else PLAYER_VIEW
+        )
+        encoder: Encoder | InformationStateEncoder | None = self.encoder
+        if not obs_type.public_info:
+            encoder = None  # (a string only)
+        elif obs_type.perfect_recall:
+            encoder = InformationStateEncoder(self.encoder, self.rw.num_distinct_actions())
+        return Observer(view, obs_type.perfect_recall, encoder)
 
 
 class RulewrightState(pyspiel.State):  # type: ignore[misc]
@@ -253,6 +316,7 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
         return s.legal_actions() if player == s.current_player() else []
 
     def _apply_action(self, action: int) -> None:
+        make_room()
         self.engine.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -297,6 +361,7 @@ class SimultaneousState(RulewrightState):
         return self.engine.legal_actions_of(player)
 
     def _apply_actions(self, actions: list[int]) -> None:
+        make_room()
         self.engine.apply_joint(actions)
 
 
@@ -322,25 +387,57 @@ def _deserialized_state(name: str, params: dict[str, Any], text: str) -> Rulewri
 
 
 class Observer:
-    """pyspiel's PyObserver interface. The observation has a string and the tensor of
-    runtime/adapters/tensor.py; the information state (perfect recall) only a string."""
+    """pyspiel's PyObserver interface, for one view (engine.PLAYER_VIEW, PUBLIC_VIEW or FULL_VIEW).
+    The observation is a string (the engine's observation as JSON) and the tensor of
+    runtime/adapters/tensor.py; the information state (perfect recall) adds the log lines the
+    view was told to the string, and the actions seen taken to the tensor. Without an encoder
+    (public_info=False) only the private part: a string of what the view shows beyond the
+    public view, and an empty tensor."""
 
-    def __init__(self, perfect_recall: bool, encoder: Encoder | None) -> None:
+    def __init__(
+        self, view: str, perfect_recall: bool, encoder: Encoder | InformationStateEncoder | None
+    ) -> None:
+        self.view = view
         self.perfect_recall = perfect_recall
         self.encoder = encoder
         self.tensor = np.zeros(encoder.size if encoder is not None else 0, np.float32)
-        self.dict: dict[str, Any] = {"observation": self.tensor} if encoder is not None else {}
+        self.dict: dict[str, Any] = {}
+        if encoder is not None:
+            self.dict["info_state" if perfect_recall else "observation"] = self.tensor
 
     def set_from(self, state: RulewrightState, player: int) -> None:
         if self.encoder is not None:
-            self.tensor[:] = self.encoder.encode(state.engine, player)
+            self.tensor[:] = self.encoder.encode(state.engine, player, self.view)
 
     def string_from(self, state: RulewrightState, player: int) -> str:
         s = state.engine
-        obs = s.observation_string(player)
+        seen = s.observation(player, self.view)
+        if self.encoder is None:
+            return json.dumps(_private_part(seen, s.observation(player, PUBLIC_VIEW)), sort_keys=True)
+        obs = json.dumps(seen, sort_keys=True)
         if not self.perfect_recall:
             return obs
-        return obs + "\n" + "\n".join(s.player_log(player))
+        if self.view == PLAYER_VIEW:
+            lines = s.player_log(player)
+        elif self.view == FULL_VIEW:
+            lines = s.log()  # (private lines marked with the player who saw them)
+        else:
+            lines = [text for who, text in s.log_entries() if who < 0]
+        return obs + "\n" + "\n".join(lines)
+
+
+def _private_part(seen: dict[str, object], public: dict[str, object]) -> dict[str, object]:
+    """What an observation shows beyond the public one: the zones and variables it shows
+    otherwise, and the decisions' options (OpenSpiel's private observation, public_info=False)."""
+    out: dict[str, object] = {}
+    for key in ("zones", "variables"):
+        mine, theirs = seen[key], public[key]
+        assert isinstance(mine, dict) and isinstance(theirs, dict)
+        out[key] = {k: v for k, v in mine.items() if theirs.get(k) != v}
+    for key in ("decision", "decisions", "answers"):
+        if key in seen:
+            out[key] = seen[key]
+    return out
 
 
 class EngineRollouts(mcts.Evaluator):  # type: ignore[misc]

@@ -22,6 +22,13 @@ in the decision's order. At any other decision only the acting agent's action is
 other agent's mask holds only pass (what it sends is ignored). Observations carry the action
 masks as the AEC environment's do; infos name the acting agents ("acting").
 
+`max_cycles=N` (both environments; default None, no limit: every game ends by its rules)
+truncates the game: every agent is truncated after N cycles, a cycle being one step of the
+parallel environment, and in the AEC environment as many actions as there are agents (a step of
+each, when the players take turns). `state()` is the global state, the full view's tensor (what
+every player holds, as runtime/adapters/tensor.py encodes it), and `state_space` its space; the
+engine's GameState is `game_state`.
+
 `render()` draws the game's board (its spec's board.yaml): in "ansi" mode as text, in "human"
 mode printed, in "rgb_array" mode as an (height, width, 3) uint8 array of the SVG picture
 (rasterised by resvg: `pip install 'rulewright[view]'`). It shows everything, or with
@@ -38,9 +45,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from runtime.adapters import make_room
 from runtime.adapters.tensor import Encoder
 from runtime.board import scene
-from runtime.engine import PASS, GameState
+from runtime.engine import FULL_VIEW, PASS, GameState
 from runtime.game import Game, load_game
 from runtime.svg import RasterUnavailable, png, svg
 from runtime.view import describe
@@ -57,6 +65,18 @@ def _spaces(encoder: Encoder, actions: int) -> tuple[spaces.Dict, spaces.Discret
     return observation, spaces.Discrete(actions)
 
 
+def _state_space(encoder: Encoder) -> spaces.Box:
+    return spaces.Box(-np.inf, np.inf, (encoder.size,), np.float32)
+
+
+def _max_cycles(value: object) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise ValueError(f"max_cycles {value!r}: a whole number of cycles, 1 or more (None: no limit)")
+    return value
+
+
 class RulewrightEnv(AECEnv):  # type: ignore[misc]
     """One compiled game as a PettingZoo AEC environment."""
 
@@ -68,9 +88,16 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
     }
 
     def __init__(
-        self, game: Game | str, render_mode: str | None = None, *, view_as: str | None = None, **options: Any
+        self,
+        game: Game | str,
+        render_mode: str | None = None,
+        *,
+        view_as: str | None = None,
+        max_cycles: int | None = None,
+        **options: Any,
     ) -> None:
         super().__init__()
+        self.max_cycles = _max_cycles(max_cycles)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r}: choose one of {', '.join(self.RENDER_MODES)}")
         self.game = game if isinstance(game, Game) else load_game(game, options or None)
@@ -83,8 +110,10 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         self.view_as = None if view_as is None else names.index(view_as)
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._next_seed = 0
-        self.state: GameState = self.game.new_initial_state(0)
-        self.encoder = Encoder(self.state)
+        self.steps = 0  # actions taken this game (max_cycles)
+        self.game_state: GameState = self.game.new_initial_state(0)
+        self.encoder = Encoder(self.game_state)
+        self.state_space = _state_space(self.encoder)
         self._obs_space, self._act_space = _spaces(self.encoder, self.game.num_distinct_actions())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -93,6 +122,10 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
+    def state(self) -> np.ndarray:
+        """The global state: everything, as the full view's tensor (runtime/adapters/tensor.py)."""
+        return self.encoder.encode(self.game_state, 0, FULL_VIEW)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         p = self._index.get(agent)
         if p is None:
@@ -100,15 +133,17 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
                 f"no agent {agent!r} in {self.game.name} (agents: {', '.join(self.possible_agents)})"
             )
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
-        if self.state.current_player() == p:
-            mask[self.state.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.state, p), "action_mask": mask}
+        if self.game_state.current_player() == p:
+            mask[self.game_state.legal_actions()] = 1
+        return {"observation": self.encoder.encode(self.game_state, p), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._next_seed = seed
-        self.state = self.game.new_initial_state(self._next_seed)
+        make_room()
+        self.game_state = self.game.new_initial_state(self._next_seed)
         self._next_seed += 1
+        self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -118,7 +153,7 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        cur = self.state.current_player()
+        cur = self.game_state.current_player()
         if cur >= 0:
             self.agent_selection = self.possible_agents[cur]
         elif self.agents:
@@ -132,14 +167,19 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: step() needs an action, not None")
         # the engine takes ints and numpy integers, and refuses anything else with the state unchanged
-        self.state.apply_action(action)
+        make_room()
+        self.game_state.apply_action(action)
+        self.steps += 1
         self._cumulative_rewards[agent] = 0.0
-        if self.state.is_terminal():
-            ranks = self.state.ranking()
-            for i, (a, r) in enumerate(zip(self.possible_agents, self.state.returns(), strict=True)):
+        if self.game_state.is_terminal():
+            ranks = self.game_state.ranking()
+            for i, (a, r) in enumerate(zip(self.possible_agents, self.game_state.returns(), strict=True)):
                 self.rewards[a] = r  # the real returns: a spec's `results`, or +1 to the winners
                 self.terminations[a] = True
-                self.infos[a] = {"reason": self.state.reason, "rank": ranks[i]}
+                self.infos[a] = {"reason": self.game_state.reason, "rank": ranks[i]}
+        elif self.max_cycles is not None and self.steps >= self.max_cycles * len(self.possible_agents):
+            for a in self.agents:
+                self.truncations[a] = True
         self._select()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -147,8 +187,8 @@ class RulewrightEnv(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         if self.render_mode == "rgb_array":
-            return rgb_array(svg(scene(self.state, self.view_as)))
-        text = describe(self.state, self.view_as)
+            return rgb_array(svg(scene(self.game_state, self.view_as)))
+        text = describe(self.game_state, self.view_as)
         if self.render_mode == "human":
             print(text)
             return None
@@ -175,7 +215,15 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     metadata = {"render_modes": ["ansi"], "name": "rulewright"}
 
-    def __init__(self, game: Game | str, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        game: Game | str,
+        render_mode: str | None = None,
+        *,
+        max_cycles: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.max_cycles = _max_cycles(max_cycles)
         if render_mode is not None and render_mode != "ansi":
             raise ValueError(f"render_mode {render_mode!r}: a parallel environment renders 'ansi' only")
         self.game = game if isinstance(game, Game) else load_game(game, options or None)
@@ -184,8 +232,10 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.possible_agents = list(self.game.info.player_names[: self.game.num_players])
         self.agents: list[str] = []
         self._next_seed = 0
-        self.state: GameState = self.game.new_initial_state(0)
-        self.encoder = Encoder(self.state)
+        self.steps = 0  # actions taken this game (max_cycles)
+        self.game_state: GameState = self.game.new_initial_state(0)
+        self.encoder = Encoder(self.game_state)
+        self.state_space = _state_space(self.encoder)
         self._obs_space, self._act_space = _spaces(self.encoder, self.game.num_distinct_actions())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -194,8 +244,12 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
+    def state(self) -> np.ndarray:
+        """The global state: everything, as the full view's tensor (runtime/adapters/tensor.py)."""
+        return self.encoder.encode(self.game_state, 0, FULL_VIEW)
+
     def _acting(self) -> list[int]:
-        s = self.state
+        s = self.game_state
         d = s.simultaneous()
         if d is not None:
             return d.waiting()
@@ -204,8 +258,8 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def _observe(self, p: int) -> dict[str, np.ndarray]:
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
-        mask[self.state.legal_actions_of(p) or [PASS]] = 1
-        return {"observation": self.encoder.encode(self.state, p), "action_mask": mask}
+        mask[self.game_state.legal_actions_of(p) or [PASS]] = 1
+        return {"observation": self.encoder.encode(self.game_state, p), "action_mask": mask}
 
     def _observations(self) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         acting = [self.possible_agents[p] for p in self._acting()]
@@ -217,8 +271,10 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         if seed is not None:
             self._next_seed = seed
-        self.state = self.game.new_initial_state(self._next_seed)
+        make_room()
+        self.game_state = self.game.new_initial_state(self._next_seed)
         self._next_seed += 1
+        self.steps = 0
         self.agents = self.possible_agents[:]
         return self._observations()
 
@@ -231,13 +287,14 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        s = self.state
+        s = self.game_state
         if not self.agents:
             raise ValueError("the game is over: reset() before step()")
         acting = self._acting()
         for p in acting:
             if self.possible_agents[p] not in actions:
                 raise ValueError(f"{self.possible_agents[p]} is to act: step() needs an action for it")
+        make_room()
         if s.simultaneous() is not None:
             s.apply_joint([actions.get(a, PASS) for a in self.possible_agents])
         else:
@@ -251,34 +308,50 @@ class RulewrightParallelEnv(ParallelEnv):  # type: ignore[misc]
                 rewards[a] = r
                 infos[a] = {"reason": s.reason, "rank": ranks[i], "acting": []}
             self.agents = []
+        self.steps += 1
+        cut = not over and self.max_cycles is not None and self.steps >= self.max_cycles
+        if cut:
+            self.agents = []
         terminations = {a: over for a in self.possible_agents}
-        truncations = {a: False for a in self.possible_agents}
+        truncations = {a: cut for a in self.possible_agents}
         return obs, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        return describe(self.state, None) if self.render_mode == "ansi" else None
+        return describe(self.game_state, None) if self.render_mode == "ansi" else None
 
     def close(self) -> None:
         pass
 
 
-def parallel_env(game: Game | str, render_mode: str | None = None, **options: Any) -> RulewrightParallelEnv:
+def parallel_env(
+    game: Game | str, render_mode: str | None = None, *, max_cycles: int | None = None, **options: Any
+) -> RulewrightParallelEnv:
     """A compiled game as a PettingZoo ParallelEnv (see the module's docstring)."""
-    return RulewrightParallelEnv(game, render_mode, **options)
+    return RulewrightParallelEnv(game, render_mode, max_cycles=max_cycles, **options)
 
 
 def raw_env(
-    game: Game | str, render_mode: str | None = None, *, view_as: str | None = None, **options: Any
+    game: Game | str,
+    render_mode: str | None = None,
+    *,
+    view_as: str | None = None,
+    max_cycles: int | None = None,
+    **options: Any,
 ) -> RulewrightEnv:
-    return RulewrightEnv(game, render_mode, view_as=view_as, **options)
+    return RulewrightEnv(game, render_mode, view_as=view_as, max_cycles=max_cycles, **options)
 
 
 def env(
-    game: Game | str, render_mode: str | None = None, *, view_as: str | None = None, **options: Any
+    game: Game | str,
+    render_mode: str | None = None,
+    *,
+    view_as: str | None = None,
+    max_cycles: int | None = None,
+    **options: Any,
 ) -> Any:
     """The environment with PettingZoo's standard checks: out-of-bounds and illegal actions are
     caught by the wrappers, and the order of calls is enforced."""
-    e: Any = raw_env(game, render_mode, view_as=view_as, **options)
+    e: Any = raw_env(game, render_mode, view_as=view_as, max_cycles=max_cycles, **options)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e

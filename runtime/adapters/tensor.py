@@ -11,6 +11,15 @@ hides. The layout, fixed per game and player count:
 * each state variable, flattened (booleans as 0/1, `none` as -1), padded or cut to the length it
   has at the start of the game (only list-valued variables change length);
 * each modifier: how many are active.
+
+The same layout encodes the public view (what every player sees: every zone but the public ones
+as its size, no one's private variables) and the full view (everything), of
+`GameState.observation(player, view)`.
+
+The information state (InformationStateEncoder) is that encoding followed by the observing
+player, one-hot over the players, and then, for each player in turn, how many times they took
+each action id, as far as the observer was told: a secret choice counts only for the player who
+made it (and in the full view), a simultaneous answer once it is revealed.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from runtime.engine import GameState
+from runtime.engine import CHOSE, CHOSE_SECRETLY, FULL_VIEW, PLAYER_VIEW, PUBLIC_VIEW, REVEALED, GameState
 
 
 def _leaves(value: object) -> Iterator[float]:
@@ -61,9 +70,9 @@ class Encoder:
             zones += 3 * n if z.kind == "grid" else (rows or n)
         self.size = self.players + 1 + zones + sum(self.var_sizes.values()) + len(self.modifiers)
 
-    def encode(self, state: GameState, player: int) -> np.ndarray:
+    def encode(self, state: GameState, player: int, view: str = PLAYER_VIEW) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
-        obs = state.observation(player)
+        obs = state.observation(player, view)
         info = state.INFO
         sim = state.simultaneous()  # every player still to answer one is to act (who has answered is public)
         for cur in sim.waiting() if sim is not None else (state.current_player(),):
@@ -121,4 +130,34 @@ class Encoder:
         assert isinstance(mods, list)
         for name, _ in mods:
             out[i + self.modifiers[name]] += 1.0
+        return out
+
+
+class InformationStateEncoder:
+    """A player's information state -> float32 vector of a fixed size (`size`): the observation's
+    encoding, the observer one-hot, and each player's count of each action id they were seen to
+    take (see the module's docstring)."""
+
+    def __init__(self, encoder: Encoder, actions: int) -> None:
+        self.encoder = encoder
+        self.actions = actions
+        self.size = encoder.size + encoder.players * (1 + actions)
+
+    def encode(self, state: GameState, player: int, view: str = PLAYER_VIEW) -> np.ndarray:
+        enc = self.encoder
+        out = np.zeros(self.size, np.float32)
+        out[: enc.size] = enc.encode(state, player, view)
+        out[enc.size + player] = 1.0
+        counts = enc.size + enc.players
+        n = self.actions
+        for line in state.lines.lines():
+            code = line[0]
+            if (code == CHOSE or code == CHOSE_SECRETLY) and line[1] < 0:
+                continue  # (not a player's choice)
+            if code == CHOSE or (code == CHOSE_SECRETLY and (view == FULL_VIEW or line[1] == player)):
+                out[counts + line[1] * n + line[2]] += 1.0
+            elif code == REVEALED and view != FULL_VIEW:  # (the full view counted every answer)
+                for q, a in zip(line[2], line[3], strict=True):
+                    if view == PUBLIC_VIEW or q != player:  # (the observer counted their own)
+                        out[counts + q * n + a] += 1.0
         return out
