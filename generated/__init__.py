@@ -8,6 +8,7 @@ GAMES: tuple[str, ...] = (
     "guerra_fronteriza",
     "hanabi",
     "iron_curtain",
+    "liars_dice",
     "lost_cities",
     "twilight_struggle",
 )
