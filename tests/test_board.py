@@ -167,6 +167,7 @@ GAMES = [
     ("lost_cities", None),
     ("bang", {"seats": 7}),
     ("goofspiel", {"cards": 5}),
+    ("liars_dice", {"dice": 2}),
 ]
 
 
