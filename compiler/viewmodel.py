@@ -174,6 +174,7 @@ class Info:
     owner_vars: tuple[str, ...]
     chance: bool
     secret_choices: bool
+    die_faces: int  # the most faces of a die rolled with a written number (6 without one)
     var_indices: dict[str, tuple[int, ...]]
     var_values: dict[str, int]
     var_types: dict[str, tuple[str, tuple[str, ...]]]

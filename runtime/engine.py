@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 
+from runtime.chance import BEGIN, Chance, ChanceNode, NeedChance, draw_node, pick_node, picked, roll_node
 from runtime.errors import GameEnded as GameEnded
 from runtime.errors import IllegalActionError as IllegalActionError
 from runtime.errors import RuleError as RuleError
@@ -23,6 +24,7 @@ from runtime.rng import Rng
 from runtime.text import clipped, escaped
 
 TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
+CHANCE = -1  # current_player() at a chance node of explicit chance (OpenSpiel's kChancePlayerId)
 PASS = 0  # the action id of "pass" in an optional choice
 
 # A line of the log is a tuple: the index of one of the rules' texts (GameInfo.texts) and the
@@ -156,6 +158,7 @@ class GameInfo:
     modifiers: tuple[str, ...]
     owner_vars: tuple[str, ...]
     chance: bool = True  # the rules roll, pick at random or shuffle
+    die_faces: int = 6  # the most faces of a die the rules roll (a bound of explicit chance's outcomes)
     secret_choices: bool = False  # the rules ask `secretly choose`
     windows: tuple[str, ...] = ()  # the response windows (`windows:`), by name
     simultaneous: bool = False  # the rules ask `simultaneously ... by each` (Simultaneous)
@@ -389,6 +392,14 @@ def _without_none_slots(value: object, indices: tuple[int, ...], components: int
     if not rest:  # the last index: its entries are the values, in a list of their own
         return items if items is not value else value[:]
     return [_without_none_slots(v, rest, components) for v in items]
+
+
+def _first_copies(kinds: Sequence[int]) -> dict[int, int]:
+    """Each kind's first copy (the lowest component index of it), for a type with copies."""
+    first: dict[int, int] = {}
+    for e, k in enumerate(kinds):
+        first.setdefault(k, e)
+    return first
 
 
 def _copies_in(named: list[int], items: Sequence[int], kinds: Sequence[int]) -> list[int]:
@@ -810,6 +821,7 @@ class GameState:
         "depth",
         "caches",
         "ret_",
+        "chance",
     )
     INFO: ClassVar[GameInfo]
     stack: list[Frame]
@@ -836,24 +848,32 @@ class GameState:
     # the value a procedure frame with `returns:` gives as it pops, read by its caller's frame in
     # the very next step (so never live at a decision: not saved, not cloned, unset until then)
     ret_: Any
+    # explicit chance (runtime/chance.py): the unsettled piles and the move in flight; None when
+    # the game draws its chance from `rng` (sampled, the default)
+    chance: Chance | None
 
     # -- the engine API (OpenSpiel naming) ------------------------------------------------------
     def current_player(self) -> int:
-        """The player to act, or TERMINAL once the game is over."""
-        if self.over or self.pending is None:
-            return TERMINAL
-        return self.pending.player
+        """The player to act, CHANCE at a chance node, or TERMINAL once the game is over."""
+        d = self.pending
+        if self.over or d is None:
+            return CHANCE if self.is_chance_node() else TERMINAL
+        return d.player
 
     def legal_actions(self) -> list[int]:
-        """Stable integer ids, ascending; empty when the game is over."""
+        """Stable integer ids, ascending (at a chance node, its outcomes); empty when the game is over."""
         d = self.pending
         if d is None or self.over:
-            return []
+            c = self.chance
+            return list(c.node.outcomes) if c is not None and c.node is not None else []
         return d.legal()[:]
 
     def action_to_string(self, action: object) -> str:
         """The label of an action id; IllegalActionError for anything that is not one."""
         a = integer_id(action)
+        c = self.chance
+        if c is not None and c.node is not None and a in c.node.outcomes:
+            return self.chance_label(c.node, a)
         n = self.INFO.num_distinct_actions
         if a is None or not 0 <= a < n:
             raise IllegalActionError(
@@ -884,6 +904,10 @@ class GameState:
             raise IllegalActionError(
                 f"action {shown_value(action)} is a {type(action).__name__}, not an action id (an integer)"
             )
+        c = self.chance
+        if c is not None and not c.replaying:
+            self._apply_explicit(a)
+            return
         d = self.pending
         if self.over or d is None or a not in d.legal():
             self._refuse(a)
@@ -997,7 +1021,111 @@ class GameState:
         return self.over
 
     def is_chance_node(self) -> bool:
-        return False
+        c = self.chance
+        return c is not None and c.node is not None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, each outcome id and its probability (ascending ids); else []."""
+        c = self.chance
+        return c.node.probabilities() if c is not None and c.node is not None else []
+
+    def chance_label(self, node: ChanceNode, outcome: int) -> str:
+        """What a chance outcome is: "Roll 3", "Draw <component>", "Pick <value>"."""
+        if node.kind == "roll":
+            return f"Roll {outcome + 1}"
+        if node.kind == "draw":
+            assert isinstance(node.what, int)
+            return f"Draw {self.INFO.type_labels[node.what][outcome]}"
+        return f"Pick {picked(node, outcome)}"
+
+    # -- explicit chance (runtime/chance.py) ----------------------------------------------------
+    def _apply_explicit(self, a: int) -> None:
+        """apply_action of a game with explicit chance: a chance outcome at a chance node, else a
+        player's action; either way the move is played on a copy, which this state becomes only
+        once the move is complete (it waits on the next chance node otherwise)."""
+        c = self.chance
+        assert c is not None
+        node = c.node
+        if node is not None:
+            if a not in node.outcomes:
+                shown = ", ".join(map(str, node.outcomes[:12])) + (", ..." if len(node.outcomes) > 12 else "")
+                raise IllegalActionError(f"chance outcome {a} is not one of this chance node's: {shown}")
+            assert c.action is not None
+            self._play(c.action, c.decision, [*c.given, a])
+            return
+        d = self.pending
+        if self.over or d is None or a not in d.legal():
+            self._refuse(a)
+        self._play(a, d, [])
+
+    def _play(self, action: int, decision: object, given: list[int]) -> None:
+        """Play the move `action` (BEGIN: the setup) that answers `decision`, with the chance
+        outcomes `given`: this state becomes the state after it, or waits on the chance node of
+        the next outcome it needs. A rule error leaves this state as it was."""
+        w = self.clone()
+        wc = w.chance
+        assert wc is not None
+        wc.action, wc.decision, wc.given, wc.node, wc.used, wc.replaying = None, None, given, None, 0, True
+        try:
+            if action == BEGIN:
+                w._begin()
+            else:
+                assert isinstance(decision, Decision)
+                w.pending = decision
+                w.apply_action(action)
+        except NeedChance as need:
+            c = self.chance
+            assert c is not None
+            c.action, c.decision, c.given, c.node = action, decision, given, need.node
+            self.pending = None
+            return
+        wc.given, wc.used, wc.replaying = [], 0, False
+        self._become(w)
+
+    def _become(self, other: GameState) -> None:
+        """Take over every field of `other` (a copy of this state that played a move)."""
+        self.stack, self.pending, self.rng, self.chance = other.stack, other.pending, other.rng, other.chance
+        self.over, self.winner, self.reason = other.over, other.winner, other.reason
+        self.lines, self.mods, self.active_mods, self.z = other.lines, other.mods, other.active_mods, other.z
+        self.skips, self.depth, self.caches = other.skips, 0, other.caches
+        other._copy_vars(self)
+
+    def _chance(self, node: ChanceNode) -> int:
+        c = self.chance
+        assert c is not None
+        try:
+            return c.outcome(node)
+        except ValueError as exc:
+            raise RuleError(str(exc)) from None
+
+    def chance_bound(self) -> int:
+        """No chance outcome id reaches this (OpenSpiel's max_chance_outcomes)."""
+        info = self.INFO
+        return max([info.die_faces, 2, *(len(ids) for ids in info.type_ids)])
+
+    def _settle(self, zone: int, n: int) -> None:
+        """Decide the components that lie in the top `n` places of a pile with an unsettled part,
+        one chance outcome each, from the top down."""
+        c = self.chance
+        assert c is not None
+        pile = self.z.piles[zone]
+        u = c.unsettled.get(zone, 0)
+        info = self.INFO
+        t = info.zones[zone].type_index
+        kinds = info.kinds_of(t)
+        first = _first_copies(kinds)
+        while u > 1 and len(pile) - u < n:  # (one component left unsettled is settled)
+            region = pile[:u]
+            node = draw_node(t, region, kinds, first)
+            o = self._chance(node)
+            e = o if not kinds else next(x for x in region if first[kinds[x]] == o)
+            region.remove(e)
+            pile[:u] = [*region, e]
+            u -= 1
+        if u > 1:
+            c.unsettled[zone] = u
+        else:
+            c.unsettled.pop(zone, None)
 
     def returns(self) -> list[float]:
         """Each player's return once the game is over; zeros for an unfinished game. With the
@@ -1079,6 +1207,7 @@ class GameState:
         n.stack = [f.copy() for f in self.stack]
         n.pending = self.pending  # shared: a pick replaces it (apply_action), nothing changes it
         n.rng = self.rng.copy()
+        n.chance = None if self.chance is None else self.chance.copy()
         n.over, n.winner, n.reason = self.over, self.winner, self.reason
         n.lines = self.lines.copy()
         n.mods, n.active_mods = self.mods, self.active_mods
@@ -1097,6 +1226,9 @@ class GameState:
         """The state as compact JSON (runtime/saved.py reads it back, checking every field)."""
         info = self.INFO
         d = self.pending
+        c = self.chance
+        if c is not None and c.action is not None:  # at a chance node: the move in flight answers
+            d = c.decision if isinstance(c.decision, Decision) else None
         data: dict[str, object] = {
             "format": SAVED_FORMAT,
             "game": info.name,
@@ -1122,6 +1254,8 @@ class GameState:
         }
         if self.skips:
             data["skip"] = self.skips
+        if c is not None:
+            data["chance"] = c.to_data()
         if d is not None and d.window:
             data["window"] = d.window  # the response window the pending question belongs to
         # the log last, spliced in: its frozen chunks are written once, for every state sharing them
@@ -1174,7 +1308,30 @@ class GameState:
         s.z = Zones.from_data(d["piles"], d["cells"], info.zones, [len(t) for t in info.type_ids])
         s.caches = [{} for _ in info.cached]
         s._load_vars(d["vars"])
+        s.chance = None
+        if "chance" in d:
+            s._restore_chance(d["chance"])
         return s
+
+    def _restore_chance(self, data: dict[str, Any]) -> None:
+        """Explicit chance, back: the unsettled piles, and the move in flight replayed with its
+        outcomes to find the chance node it waits on (ValueError if they do not fit it)."""
+        c = self.chance = Chance()
+        c.unsettled = {z: n for z, n in data["unsettled"]}
+        move = data.get("move")
+        if move is None:
+            return
+        action, given = move
+        decision = self.pending
+        if action != BEGIN and decision is None:
+            raise ValueError("'chance.move': a move in flight answers a decision, and 'pending' is null")
+        self.pending = None
+        try:
+            self._play(action, decision, list(given))
+        except (IllegalActionError, RuleError) as exc:
+            raise ValueError(f"'chance.move' does not replay: {exc}") from None
+        if not self.is_chance_node():
+            raise ValueError("'chance.move': its outcomes complete the move, so it is not in flight")
 
     def observation(self, player: object) -> dict[str, object]:
         """What `player` may see: public variables and zones, own hidden things, counts of the rest."""
@@ -1286,6 +1443,7 @@ class GameState:
         self.options = options
         self.num_players = num_players
         self.rng = Rng(seed)
+        self.chance = None
         self.skips = []
         self.start_at = ""
         self.budget = step_budget(info)
@@ -1581,6 +1739,9 @@ class GameState:
         """`shuffle` of a pile of a type with copies: a scenario's forced order names each kind
         once per copy, and takes the pile's own copies of it, in their order in the pile."""
         rng, pile = self.rng, self.z.piles[zone]
+        if self.chance is not None:
+            self.shuffle(zone)
+            return
         forced = rng.forced_shuffles or rng.forced_draws
         if forced:
             forced[0] = _copies_in(forced[0], pile, kinds)
@@ -1589,6 +1750,11 @@ class GameState:
     def pick_kinds(self, items: Sequence[int], kinds: Sequence[int]) -> int:
         """`random(xs)` of components of a type with copies: a scenario's forced pick names a kind,
         and takes the first copy of it among `items`."""
+        if self.chance is not None and items:  # one outcome per kind, weighing its copies
+            first = _first_copies(kinds)
+            node = pick_node([first[kinds[e]] for e in items], self.chance_bound())
+            k = picked(node, self._chance(node))
+            return next(e for e in items if first[kinds[e]] == k)
         forced = self.rng.forced_picks
         if forced and items:
             forced[0] = _copies_in(forced[:1], items, kinds)[0]
@@ -1667,25 +1833,49 @@ class GameState:
             self.lines.seal()
 
     def roll(self, faces: int) -> int:
-        v = self.rng.roll(faces)
+        if self.chance is not None:
+            if not 1 <= faces <= self.chance_bound():
+                raise RuleError(
+                    f"roll({faces}): explicit chance rolls dice of 1 to {self.chance_bound()} faces (the "
+                    "most the rules write)"
+                )
+            v = 1 + self._chance(roll_node(faces))
+        else:
+            v = self.rng.roll(faces)
         self.lines.add((ROLLED, v, faces))
         return v
 
     def pick(self, items: Sequence[int]) -> int:
         if not items:
             raise RuleError("random pick from an empty collection")
+        if self.chance is not None:
+            node = pick_node(items, self.chance_bound())
+            return picked(node, self._chance(node))
         return self.rng.pick(list(items)) if self.rng.forced_picks else items[self.rng.below(len(items))]
 
     def shuffle(self, zone: int) -> None:
+        c = self.chance
+        if c is not None:  # lazily: the order is decided as components leave from the top
+            pile = self.z.piles[zone]
+            pile.sort()
+            if len(pile) > 1:
+                c.unsettled[zone] = len(pile)
+            else:
+                c.unsettled.pop(zone, None)
+            return
         self.rng.shuffle(self.z.piles[zone])
 
     def top(self, zone: int) -> int:
         pile = self.z.piles[zone]
+        if self.chance is not None and zone in self.chance.unsettled:
+            self._settle(zone, 1)
         return pile[-1] if pile else -1
 
     def top_n(self, zone: int, n: int) -> list[int]:
         """Up to n components from the top of a pile, topmost first."""
         pile = self.z.piles[zone]
+        if self.chance is not None and zone in self.chance.unsettled:
+            self._settle(zone, n)
         return pile[::-1][: max(0, n)]
 
     def pile(self, zone: int) -> list[int]:
@@ -1774,6 +1964,12 @@ class GameState:
         where = z.where[t][e]
         if where < 0:
             return
+        ch = self.chance
+        if ch is not None and where in ch.unsettled:  # the unsettled part of a pile keeps its order
+            if z.piles[where].index(e) < ch.unsettled[where]:
+                ch.unsettled[where] -= 1
+                if ch.unsettled[where] < 2:
+                    del ch.unsettled[where]
         z.piles[where].remove(e)
         c = z.pos[t][e]
         if c >= 0:
@@ -1798,6 +1994,8 @@ class GameState:
         if top:
             self.z.piles[zone].append(e)
         else:
+            if self.chance is not None and zone in self.chance.unsettled:
+                self._settle(zone, len(self.z.piles[zone]))  # what lies above it is decided first
             self.z.piles[zone].insert(0, e)
         self.z.where[t][e] = zone
 
@@ -1818,6 +2016,8 @@ class GameState:
 
     def deal(self, t: int, n: int, src: int, dst: int) -> None:
         pile = self.z.piles[src]
+        if self.chance is not None and src in self.chance.unsettled:
+            self._settle(src, n)
         for _ in range(min(n, len(pile))):
             self.move(t, pile[-1], dst)
 
@@ -1850,6 +2050,8 @@ class GameState:
         self, t: int, n: int, src: int, dst: int, moved: Callable[[Any, int, int, int], None]
     ) -> None:
         pile = self.z.piles[src]
+        if self.chance is not None and src in self.chance.unsettled:
+            self._settle(src, n)
         for _ in range(min(n, len(pile))):
             self.move_watched(t, pile[-1], dst, True, moved)
 

@@ -8,10 +8,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from runtime.chance import BEGIN, Chance
 from runtime.engine import GameInfo, GameState, integer_id, shown_value
 from runtime.loading import EngineLoadError, find_game, find_games, import_engine
 from runtime.saved import MAX_SAVED_STATE_CHARS, load_state
 from runtime.text import clipped
+
+CHANCE_MODES = ("sampled", "explicit")  # Game.new_initial_state's `chance`
 
 
 class UnknownGameError(LookupError):
@@ -84,6 +87,7 @@ class Game:
         self,
         seed: int = 0,
         *,
+        chance: str = "sampled",
         forced_rolls: Sequence[int] = (),
         forced_shuffles: Sequence[Sequence[int]] = (),
         forced_draws: Sequence[Sequence[int]] = (),
@@ -94,9 +98,23 @@ class Game:
     ) -> GameState:
         """A new game; it runs until the first decision. Forced chance, `after_setup` (run after the
         game's setup, or at the start of the phase or step `start_at`) and `skip` serve scenarios.
-        A wrong argument (a seed that is not an integer, a forced roll below 1...) is a ValueError."""
+        A wrong argument (a seed that is not an integer, a forced roll below 1...) is a ValueError.
+
+        `chance="sampled"` draws every die roll, pick and shuffle from a generator seeded with
+        `seed`. `chance="explicit"` makes each a chance node instead (runtime/chance.py): the game
+        then waits on a chance node wherever the rules need a random outcome, starting with the
+        setup's, and the seed plays no part."""
         s = self.state_cls()
         s._start(_integer("seed", seed), dict(self.options), self.num_players)
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {shown_value(chance)}")
+        if chance == "explicit":
+            forced = forced_rolls or forced_shuffles or forced_draws or forced_picks
+            if forced or after_setup is not None or skip or start_at:
+                raise ValueError("forced chance and scenario set-ups play with sampled chance, not explicit")
+            s.chance = Chance()
+            s._play(BEGIN, None, [])
+            return s
         s.rng.forced_rolls = _integers("forced_rolls", forced_rolls, 1)
         s.rng.forced_shuffles = [
             _integers(f"forced_shuffles[{i}]", x, 0)

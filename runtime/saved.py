@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
+from runtime.chance import BEGIN
 from runtime.engine import (
     CHOSE,
     CHOSE_SECRETLY,
@@ -68,7 +69,8 @@ FIELDS = frozenset(
         "log",
     )
 )
-OPTIONAL_FIELDS = frozenset(("skip", "window"))
+MAX_CHANCE_OUTCOMES = 100_000  # outcomes of one move in flight (a move draws a whole deck at most)
+OPTIONAL_FIELDS = frozenset(("skip", "window", "chance"))
 PENDING_FIELDS = ("player", "options", "slot", "prompt", "optional", "need", "picked", "domain", "secret")
 
 
@@ -153,7 +155,8 @@ def load_state(
     which loads a game's state after every step, so that a step costs what it adds, not what the
     game has logged so far."""
     state = state_cls._restore(read_saved_state(text, state_cls.INFO, max_chars, known_lines))
-    if invariants:
+    c = state.chance
+    if invariants and not (c is not None and c.action == BEGIN):  # (they hold once the setup is done)
         refuse_broken_invariants(state)
     return state
 
@@ -295,6 +298,7 @@ class SavedStateCheck:
         self.known_lines = known_lines  # the log's first lines, accepted by an earlier load
         self.domains = {d.name: d for d in info.domains}
         self.players = 0  # the number of players, once checked
+        self.setup_in_flight = False  # explicit chance: the setup waits on a chance node (no decision yet)
         self.ends: list[int] = []  # where the log holds game-over lines
         self.quick: QuickTests = info.memo.get("saved state tests") or QuickTests(info)
         info.memo["saved state tests"] = self.quick
@@ -415,6 +419,8 @@ class SavedStateCheck:
         if not over and (d["winner"] != -1 or d["reason"] != ""):
             self.fail("winner", "must be -1 (and 'reason' empty) while the game is not over", d["winner"])
         top = self.stack(d["stack"], over)
+        move = d.get("chance", {}).get("move") if type(d.get("chance")) is dict else None
+        self.setup_in_flight = type(move) is list and len(move) == 2 and move[0] == -1
         self.pending(d["pending"], over, top)
         if "window" in d:  # the response window the pending question belongs to
             window = self.text("window", d["window"])
@@ -433,6 +439,37 @@ class SavedStateCheck:
             if not self.items("skip", d["skip"]):
                 self.fail("skip", "is written only while a scenario has phases to skip", d["skip"])
             self.each("skip", d["skip"], self.text)
+        if "chance" in d:
+            self.chance(d["chance"], d["piles"], d["pending"], over)
+
+    def chance(self, value: object, piles: list[list[int]], pending: object, over: bool) -> None:
+        """Explicit chance (runtime/chance.py): {"unsettled": [[zone, n], ...], "move": [action,
+        [outcome, ...]] while a move waits on a chance node}. The engine replays the move when it
+        loads the state, and refuses outcomes that do not fit."""
+        if type(value) is not dict:
+            self.fail("chance", "must be an object (unsettled piles, the move in flight)", value)
+        for key in value:
+            if key not in ("unsettled", "move"):
+                self.fail(f"chance.{clipped(str(key))}", "is not a field of explicit chance")
+        seen: set[int] = set()
+        for i, item in enumerate(self.items("chance.unsettled", value.get("unsettled"))):
+            zone, n = self.items(f"chance.unsettled[{i}]", item, 2)
+            z = self.integer(f"chance.unsettled[{i}][0]", zone, 0, len(piles) - 1)
+            if z in seen or self.info.zones[z].kind != "pile":
+                self.fail(f"chance.unsettled[{i}][0]", "must be a pile, named once", z)
+            seen.add(z)
+            self.integer(f"chance.unsettled[{i}][1]", n, 2, len(piles[z]))
+        if "move" in value:
+            if over:
+                self.fail("chance.move", "is written only while the game goes on", value["move"])
+            action, given = self.items("chance.move", value["move"], 2)
+            self.integer("chance.move[0]", action, -1, self.info.num_distinct_actions - 1)
+            if (action == -1) != (pending is None):
+                self.fail("chance.move[0]", "is -1 (the setup) exactly when no decision is pending", action)
+            if len(self.items("chance.move[1]", given)) > MAX_CHANCE_OUTCOMES:
+                self.fail("chance.move[1]", f"holds at most {MAX_CHANCE_OUTCOMES} outcomes", len(given))
+            for i, o in enumerate(given):
+                self.integer(f"chance.move[1][{i}]", o, 0)
 
     def options(self, value: object) -> None:
         if type(value) is not dict:
@@ -491,6 +528,8 @@ class SavedStateCheck:
                 self.fail("pending", "must be null once the game is over", value)
             return
         if value is None:
+            if self.setup_in_flight:  # explicit chance, waiting on a chance node of the setup
+                return
             self.fail("pending", "must be the decision the game waits on while it is not over", value)
         items = self.items("pending", value)
         n = len(PENDING_FIELDS)
@@ -802,7 +841,7 @@ class SavedStateCheck:
                         f"saved state: 'piles[{zi}][{k}]': {self.component(t, e)} is {where}"
                     )
                 holder[t][e] = zi
-        for t in self.info.placed_types:
+        for t in () if self.setup_in_flight else self.info.placed_types:
             if -1 in holder[t]:
                 e = holder[t].index(-1)
                 raise SavedStateError(

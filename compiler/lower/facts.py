@@ -213,6 +213,7 @@ def info(cx: Context) -> Info:
         modifiers=tuple(sym.modifiers),
         owner_vars=tuple(n for n, (sv, _, _) in sym.state.items() if sv.visibility == "owner"),
         chance=_uses(sym.game, "chance"),
+        die_faces=_die_faces(sym.game),
         secret_choices=_uses(sym.game, "secret"),
         var_indices={
             n: tuple(type_slots[pt.name] for pt in per) for n, (_, _, per) in sym.state.items() if per
@@ -315,6 +316,21 @@ def _places_local(cx: Context, body: tuple[ir.Stmt, ...], slot: str) -> bool:
                     if all(_places_local(cx, block, slot) for _, block in branches):
                         return True
     return False
+
+
+def _die_faces(g: ir.Game) -> int:
+    """The most faces of a die the rules roll with a written number (`roll(6)`); 6 without one.
+    Explicit chance bounds its outcome ids with it (a die rolled with more faces, counted at run
+    time, is a rule error there)."""
+    faces = [
+        node.args[0].value
+        for node in ir.walk(g)
+        if isinstance(node, ir.Call)
+        and node.func == "roll"
+        and node.args
+        and isinstance(node.args[0], ir.IntLit)
+    ]
+    return max(faces, default=6)
 
 
 def _uses(g: ir.Game, what: str) -> bool:
