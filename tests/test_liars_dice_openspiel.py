@@ -4,16 +4,21 @@ the same returns.
 
 Compared at every node reached:
 - the dice: OpenSpiel rolls each die at a chance node, player 0's dice first, each face 1/sides;
-  ours picks each die's face at random from the faces in play (`random(faces())`), the same order.
-  The test gives both games the same faces (ours through forced picks: a face's component index is
-  its pips less one, OpenSpiel's outcome id);
+  ours, started with explicit chance, picks each die's face at random from the faces in play
+  (`random(faces())`), a chance node each, in the same order. Both offer the same outcomes with the
+  same probabilities: our outcome is the face's index among the face components, its pips less
+  one, which is OpenSpiel's outcome id (its "Roll 5" is our face "5", outcome 4). Both are given
+  the same outcomes;
 - at each decision, the same player to act and the same legal calls, matched by label (ours "two
   5s" is OpenSpiel's "2-5", "Liar" is "Liar"); a call is applied to both;
 - at the end, the same returns (+1 to the winner, -1 to the loser);
 - the information states: for each player, ours (the `information_state_string` of our OpenSpiel
   adapter, `rulewright_liars_dice`) are equal exactly when OpenSpiel's are, over every node of the
-  walks below. At the end ours are finer: once Liar is called every die is shown (the rules), which
-  OpenSpiel's string leaves out, so there two equal strings of ours need only equal strings of theirs.
+  walks below, at every decision. At the end ours are finer: once Liar is called every die is shown
+  (the rules), which OpenSpiel's string leaves out, so there two equal strings of ours need only
+  equal strings of theirs. (At the chance nodes of the roll ours are coarser: our rolls are one
+  move, the setup, and a chance node shows the state before the move, so no die shows before the
+  last is rolled; OpenSpiel shows player 0 her dice while player 1 rolls. Not compared there.)
 
 The walks: every roll and every bid sequence of the game with one three-sided die each; for the
 default game (one six-sided die each), every roll with the same 12 random bid sequences (so that
@@ -63,15 +68,18 @@ class Pair:
         self.seen: dict[int, list[tuple[str, str, bool]]] = {0: [], 1: []}
 
     def rolled(self, faces: tuple[int, ...]) -> tuple[GameState, Any]:
-        """Both games after the dice rolled: `faces` (OpenSpiel's outcomes: pips less one), player
-        0's dice first. OpenSpiel's chance nodes offer every face at 1/sides."""
-        theirs = self.theirs.new_initial_state()
+        """Both games after the dice rolled: `faces` (the outcomes: pips less one), player 0's dice
+        first, each at a chance node of both that offers every face at 1/sides."""
+        ours, theirs = self.ours.new_initial_state(chance="explicit"), self.theirs.new_initial_state()
+        uniform = [(v, 1 / self.sides) for v in range(self.sides)]
         for f in faces:
-            assert theirs.is_chance_node() and theirs.current_player() == pyspiel.PlayerId.CHANCE
-            assert theirs.chance_outcomes() == [(v, 1 / self.sides) for v in range(self.sides)]
+            assert theirs.is_chance_node() and ours.is_chance_node()
+            assert ours.current_player() == theirs.current_player() == pyspiel.PlayerId.CHANCE
+            assert ours.chance_outcomes() == theirs.chance_outcomes() == uniform
+            assert ours.legal_actions() == theirs.legal_actions()
+            ours.apply_action(f)
             theirs.apply_action(f)
-        # a face's index among our faces is its pips less one: OpenSpiel's outcome
-        ours = self.ours.new_initial_state(0, forced_picks=list(faces))
+        assert not ours.is_chance_node() and not theirs.is_chance_node()
         return ours, theirs
 
     def calls(self, ours: GameState, theirs: Any) -> dict[int, int]:
