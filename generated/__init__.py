@@ -8,6 +8,8 @@ GAMES: tuple[str, ...] = (
     "guerra_fronteriza",
     "hanabi",
     "iron_curtain",
+    "kuhn_poker",
+    "leduc_poker",
     "liars_dice",
     "lost_cities",
     "twilight_struggle",

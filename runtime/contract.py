@@ -122,7 +122,8 @@ def check_returns(state: GameState) -> None:
 def determinize(state: GameState, player: int, rnd: random.Random) -> GameState:
     """A copy of `state` with what `player` cannot see dealt afresh: the components of the
     zones whose contents it cannot see (hidden zones, other players' `owner` zones, its own
-    `others` zones) reshuffled among those zones, each keeping its size, and the random generator
+    `others` zones) reshuffled among those zones, each keeping its size, the answers other players
+    gave to a pending simultaneous decision guessed among their options, and the random generator
     reseeded. For search bots that must not peek, and for the
     observation check. (It does not condition on what the log revealed earlier.)"""
     info = state.INFO
@@ -141,6 +142,12 @@ def determinize(state: GameState, player: int, rnd: random.Random) -> GameState:
             zones.piles[zi], items = items[:n], items[n:]
             for e in zones.piles[zi]:
                 zones.where[t][e] = zi
+    if twin.chance is not None:  # an unsettled part keeps the canonical order (runtime/chance.py)
+        for zi, u in twin.chance.unsettled.items():
+            zones.piles[zi][:u] = sorted(zones.piles[zi][:u])
+    d = twin.simultaneous()
+    if d is not None:  # the answers others gave to a simultaneous decision, not yet revealed
+        twin.pending = d.guessed(player, rnd.choice)
     return twin
 
 
@@ -159,9 +166,6 @@ def hidden_twin(state: GameState, player: int, rnd: random.Random) -> GameState:
                 if q != player:
                     values[q] = _perturbed(values[q], rnd)
         twin._load_vars(data)
-    d = twin.simultaneous()
-    if d is not None:  # the answers others gave to a simultaneous decision, not yet revealed
-        twin.pending = d.guessed(player, rnd.choice)
     return twin
 
 

@@ -230,6 +230,14 @@ class GameInfo:
         )
 
     @property
+    def max_chance_outcomes(self) -> int:
+        """With explicit chance, no outcome id reaches this: the most faces of a die, components of
+        a type (a draw), or values of a pick (runtime/chance.py); 0 for rules without chance."""
+        if not self.chance:
+            return 0
+        return max([self.die_faces, 2, len(self.player_names), *(len(ids) for ids in self.type_ids)])
+
+    @property
     def num_distinct_actions(self) -> int:
         last = self.domains[-1]
         return last.offset + len(last.labels)
@@ -691,13 +699,15 @@ def json_text(value: object) -> str:
 
 
 class _Chunk:
-    """LOG_CHUNK lines that no state will change again, and their JSON once it has been written."""
+    """LOG_CHUNK lines that no state will change again, their JSON once it has been written and
+    their texts once they have been read."""
 
-    __slots__ = ("lines", "json")
+    __slots__ = ("lines", "json", "entries")
 
     def __init__(self, lines: tuple[Line, ...]) -> None:
         self.lines = lines
         self.json: str | None = None  # the lines as JSON items (the list without its brackets)
+        self.entries: list[tuple[int, str]] | None = None  # GameInfo.line of each, once read
 
     def written(self) -> str:
         if self.json is None:
@@ -1098,10 +1108,15 @@ class GameState:
         except ValueError as exc:
             raise RuleError(str(exc)) from None
 
-    def chance_bound(self) -> int:
-        """No chance outcome id reaches this (OpenSpiel's max_chance_outcomes)."""
-        info = self.INFO
-        return max([info.die_faces, 2, *(len(ids) for ids in info.type_ids)])
+    def _pick_node(self, values: Sequence[int]) -> ChanceNode:
+        bound = self.INFO.max_chance_outcomes
+        node = pick_node(values, bound)
+        if node.outcomes[-1] >= bound:
+            raise RuleError(
+                f"random() of {len(node.outcomes)} different values: explicit chance offers at most "
+                f"{bound} outcomes at a chance node"
+            )
+        return node
 
     def _settle(self, zone: int, n: int) -> None:
         """Decide the components that lie in the top `n` places of a pile with an unsettled part,
@@ -1165,9 +1180,20 @@ class GameState:
         return [1 + sum(1 for v in r if v > mine) for mine in r]
 
     def log_entries(self, first: int = 0) -> list[tuple[int, str]]:
-        """The log from line `first` on, as (the player who alone saw a line or -1, its text)."""
+        """The log from line `first` on, as (the player who alone saw a line or -1, its text).
+        Each frozen chunk of the log is put in words once, for every state that shares it."""
         line = self.INFO.line
-        return [line(x) for x in self.lines.lines(first)]
+        log = self.lines
+        first = max(0, first)
+        skip = first // LOG_CHUNK
+        out: list[tuple[int, str]] = []
+        for chunk in log.chunks[skip:]:
+            entries = chunk.entries
+            if entries is None:
+                entries = chunk.entries = [line(x) for x in chunk.lines]
+            out += entries
+        out += [line(x) for x in log.tail]
+        return out[first - skip * LOG_CHUNK :]
 
     def log(self, first: int = 0) -> list[str]:
         """The game log from line `first` on (private lines marked with the player who saw them)."""
@@ -1413,7 +1439,7 @@ class GameState:
         return json.dumps(self.observation(player), sort_keys=True)
 
     def __str__(self) -> str:
-        tail = self.log()[-5:]
+        tail = self.log(len(self.lines) - 5)
         status = f"over: {escaped(self.reason)}" if self.over else f"{self._whose()} to act"
         d = self.pending
         if d is not None and d.window and not self.over:
@@ -1752,7 +1778,7 @@ class GameState:
         and takes the first copy of it among `items`."""
         if self.chance is not None and items:  # one outcome per kind, weighing its copies
             first = _first_copies(kinds)
-            node = pick_node([first[kinds[e]] for e in items], self.chance_bound())
+            node = self._pick_node([first[kinds[e]] for e in items])
             k = picked(node, self._chance(node))
             return next(e for e in items if first[kinds[e]] == k)
         forced = self.rng.forced_picks
@@ -1834,10 +1860,10 @@ class GameState:
 
     def roll(self, faces: int) -> int:
         if self.chance is not None:
-            if not 1 <= faces <= self.chance_bound():
+            bound = self.INFO.max_chance_outcomes
+            if not 1 <= faces <= bound:
                 raise RuleError(
-                    f"roll({faces}): explicit chance rolls dice of 1 to {self.chance_bound()} faces (the "
-                    "most the rules write)"
+                    f"roll({faces}): explicit chance rolls dice of 1 to {bound} faces (the most the rules write)"
                 )
             v = 1 + self._chance(roll_node(faces))
         else:
@@ -1849,7 +1875,7 @@ class GameState:
         if not items:
             raise RuleError("random pick from an empty collection")
         if self.chance is not None:
-            node = pick_node(items, self.chance_bound())
+            node = self._pick_node(items)
             return picked(node, self._chance(node))
         return self.rng.pick(list(items)) if self.rng.forced_picks else items[self.rng.below(len(items))]
 
@@ -2139,6 +2165,9 @@ class GameState:
         if self.over:
             return "nobody (the game is over)"
         d = self.pending
+        c = self.chance
+        if c is not None and c.node is not None:
+            return f"chance (a {c.node.kind})"
         assert d is not None
         prompt = self.INFO.text(d.prompt)
         return escaped(f"{self.INFO.player_names[d.player]}" + (f", {prompt}" if prompt else ""))

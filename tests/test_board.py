@@ -167,6 +167,8 @@ GAMES = [
     ("lost_cities", None),
     ("bang", {"seats": 7}),
     ("goofspiel", {"cards": 5}),
+    ("kuhn_poker", None),
+    ("leduc_poker", None),
     ("liars_dice", {"dice": 2}),
 ]
 

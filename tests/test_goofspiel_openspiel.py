@@ -191,10 +191,25 @@ def adapter_bids(state: Any, player: int) -> dict[int, int]:
 
 
 def adapter_walk(ours: Any, theirs: Any, rng: random.Random | None = None) -> int:
-    """Both pyspiel states step together: the same kind of node, the same legal actions of each
-    player, the same returns; every joint bid from here (or one at random with `rng`)."""
+    """Both pyspiel states step together: the same kind of node, the same prizes with the same
+    probabilities at each chance node, the same legal actions of each player, the same returns;
+    every prize and joint bid from here (or one at random with `rng`)."""
     if theirs.is_chance_node():
-        theirs.apply_action(our_information(ours.engine, 0)["current"] - 1)
+        outcomes = theirs.chance_outcomes()
+        if len(outcomes) == 1 and not ours.is_chance_node():  # the last prize: ours turns it up unasked
+            theirs.apply_action(outcomes[0][0])
+            return adapter_walk(ours, theirs, rng)
+        assert ours.current_player() == pyspiel.PlayerId.CHANCE
+        mine = ours.chance_outcomes()
+        assert [o - DIAMOND_0 for o, _ in mine] == [o for o, _ in outcomes]
+        assert [p for _, p in mine] == pytest.approx([p for _, p in outcomes])
+        played = 0
+        for prize, _ in [rng.choice(outcomes)] if rng else outcomes:
+            o, t = ours.clone(), theirs.clone()
+            o.apply_action(DIAMOND_0 + prize)
+            t.apply_action(prize)
+            played += adapter_walk(o, t, rng)
+        return played
     if theirs.is_terminal():
         assert ours.is_terminal() and ours.returns() == theirs.returns()
         return 1
@@ -212,21 +227,18 @@ def adapter_walk(ours: Any, theirs: Any, rng: random.Random | None = None) -> in
 
 
 def test_the_adapter_game_is_openspiels_goofspiel() -> None:
-    from runtime.adapters.openspiel import SimultaneousState
-
     ours, theirs = adapter_game(3), openspiel_game(3)
-    # (not the chance mode: ours samples the prize order within a move, theirs has chance nodes)
     assert ours.get_type().dynamics == theirs.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert (
+        ours.get_type().chance_mode
+        == theirs.get_type().chance_mode
+        == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    )
     assert ours.get_type().utility == theirs.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert (ours.num_players(), ours.min_utility(), ours.max_utility()) == (2, -1.0, 1.0)
     assert (theirs.num_players(), theirs.min_utility(), theirs.max_utility()) == (2, -1.0, 1.0)
-    engine = load_game("goofspiel", {"cards": 3})
-    for order in itertools.permutations(range(3)):
-        # a state of the adapter around an engine state whose prize order is forced
-        start = SimultaneousState(
-            ours, engine.new_initial_state(0, forced_shuffles=[[DIAMOND_0 + i for i in order]])
-        )
-        assert adapter_walk(start, theirs.new_initial_state()) == 9 * 4  # the last bids are forced
+    # every prize order (3!), then every bid: 9 pairs, then 4, the last bids forced
+    assert adapter_walk(ours.new_initial_state(), theirs.new_initial_state()) == 6 * 9 * 4
     ours13, theirs13 = adapter_game(13), openspiel_game(13)
     for seed in range(10):
         assert (

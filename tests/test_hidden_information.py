@@ -90,6 +90,8 @@ WHOLE_GAMES = [
     ("lost_cities", {}, (0, 1)),
     ("bang", {"seats": 5}, (0, 1)),
     ("goofspiel", {}, (0, 1)),
+    ("kuhn_poker", {}, (0, 1, 2, 3)),
+    ("leduc_poker", {}, (0, 1, 2, 3)),
 ]
 MAX_DECISIONS = 5_000
 # lines the rules write on purpose to show a card: `reveal` (to all) and `show` (to one player)

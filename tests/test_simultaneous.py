@@ -244,8 +244,8 @@ def test_openspiel_simultaneous_dynamics(game: Game, sequential: Game) -> None:
     for seats in (2, 3):
         g = pyspiel.load_game(name, {"seats": seats})
         assert g.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
-        pyspiel.random_sim_test(g, num_sims=5, serialize=False, verbose=False)
-    g = pyspiel.load_game(name, {"seats": 2})
+        pyspiel.random_sim_test(g, num_sims=5, serialize=True, verbose=False)
+    g = pyspiel.load_game(name, {"seats": 2, "chance": "sampled"})  # no chance node before the bids
     st = g.new_initial_state()
     assert st.is_simultaneous_node() and st.current_player() == pyspiel.PlayerId.SIMULTANEOUS
     legal = [st.legal_actions(p) for p in range(2)]

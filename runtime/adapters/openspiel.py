@@ -3,13 +3,15 @@
     import pyspiel
     import runtime.adapters.openspiel  # registers every compiled game
     game = pyspiel.load_game("rulewright_GAME")  # GAME: a folder of specs/
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
-The engine draws its own dice and shuffles from a seeded generator that is part of the state, so
-the games are SAMPLED_STOCHASTIC: no chance nodes, the outcomes sampled inside a move. (They are
-not DETERMINISTIC: two fresh games are dealt differently.) The game parameter `seed` (default 0)
-seeds the first fresh game; the k-th fresh game a Game object makes uses seed + k. The spec's
-options are game parameters too. The returns are the engine's: a spec's `results` (its kind
+Chance is explicit by default (game parameter `chance="explicit"`, runtime/chance.py): every die
+roll, random pick and draw from a shuffled pile is a chance node with its outcomes and exact
+probabilities (EXPLICIT_STOCHASTIC; DETERMINISTIC for rules without chance), and every fresh
+state is the same game, so a history replays on any of them. `chance="sampled"` plays as the
+engine does at the terminal: the outcomes drawn inside a move from a seeded generator that is part
+of the state (SAMPLED_STOCHASTIC); the parameter `seed` (default 0) seeds the first fresh game and
+the k-th fresh game a Game object makes uses seed + k. The spec's options are game parameters too. The returns are the engine's: a spec's `results` (its kind
 the utility type, its min and max the utilities' bounds), or +1 to the winners, zero-sum. A game with hidden zones, private variables, secret choices or
 dice (the generator counts as hidden) is IMPERFECT_INFORMATION. Observation strings and tensors
 come from the engine's per-player observation, which hides what the player cannot see. The
@@ -32,19 +34,31 @@ from open_spiel.python.algorithms import mcts
 
 from runtime.adapters.tensor import Encoder
 from runtime.contract import determinize
-from runtime.engine import GameState
+from runtime.engine import GameState, shown_value
 from runtime.game import Game, available_games, load_game
 
 PREFIX = "rulewright_"
 MAX_GAME_LENGTH = 10_000  # an upper bound on decisions per game, for every compiled game
 
 
-def _imperfect(game: Game) -> bool:
-    """Players cannot see everything: hidden zones, private variables, secret choices, or the
-    random generator (the future dice) when the rules use chance."""
+def _imperfect(game: Game, chance: str) -> bool:
+    """Players cannot see everything: hidden zones, private variables, secret choices, or, with
+    sampled chance, the random generator (the future dice) when the rules use chance."""
     info = game.info
     hidden_zone = any(z.visibility != "public" for z in info.zones)
-    return hidden_zone or bool(info.owner_vars) or info.secret_choices or info.chance or info.simultaneous
+    hidden_dice = info.chance and chance == "sampled"
+    return hidden_zone or bool(info.owner_vars) or info.secret_choices or hidden_dice or info.simultaneous
+
+
+CHANCE_MODES = ("explicit", "sampled")  # the game parameter `chance`, default first
+
+
+def _chance_mode(game: Game, chance: str) -> pyspiel.GameType.ChanceMode:
+    if not game.info.chance:
+        return pyspiel.GameType.ChanceMode.DETERMINISTIC
+    if chance == "explicit":
+        return pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    return pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
 
 
 def _player_range(game: Game) -> tuple[int, int]:
@@ -69,20 +83,26 @@ def utility_sum(game: Game) -> float | None:
     return float(info.utility_sum) if info.utility in ("zero_sum", "constant_sum") else None
 
 
-def game_type(game: Game) -> pyspiel.GameType:
+SIMULTANEOUS_MODES = ("joint", "in_turn")  # the game parameter `simultaneous`, default first
+
+
+def game_type(
+    game: Game, chance: str = CHANCE_MODES[0], simultaneous: str = SIMULTANEOUS_MODES[0]
+) -> pyspiel.GameType:
     """The pyspiel GameType of a compiled game (its options become game parameters)."""
     lo, hi = _player_range(game)
-    params: dict[str, Any] = {"seed": 0}
+    params: dict[str, Any] = {"chance": CHANCE_MODES[0], "seed": 0}
+    if game.info.simultaneous:
+        params["simultaneous"] = SIMULTANEOUS_MODES[0]
     params.update({o.name: o.default for o in game.info.options})
+    joint = game.info.simultaneous and simultaneous == "joint"
     return pyspiel.GameType(
         short_name=PREFIX + game.name,
         long_name=f"{game.title} (Rulewright)",
-        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS
-        if game.info.simultaneous
-        else pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if joint else pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=_chance_mode(game, chance),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        if _imperfect(game)
+        if _imperfect(game, chance)
         else pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=UTILITY[game.info.utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -97,28 +117,28 @@ def game_type(game: Game) -> pyspiel.GameType:
 
 
 class _Engine:
-    """Holds the engine state of a pyspiel state, made on first use from the next fresh seed of
-    the game (a clone never plays a setup or takes a seed of its own). pyspiel clones a Python
-    state by making a new initial state and deep-copying the old one's attributes into it, and
-    serialises one by pickling them: both go through the engine's own clone and JSON, and both
-    make the original's engine state first, so a fresh state, its clones and its serialised
-    copies are one game."""
+    """Holds the engine state of a pyspiel state, made on first use (with sampled chance, from
+    the next fresh seed of the game; a clone never plays a setup or takes a seed of its own).
+    pyspiel clones a Python state by making a new initial state and deep-copying the old one's
+    attributes into it, and serialises one by pickling them: both go through the engine's own
+    clone and JSON, and both make the original's engine state first, so a fresh state, its clones
+    and its serialised copies are one game."""
 
-    __slots__ = ("_state", "game", "_next_seed")
+    __slots__ = ("_state", "game", "_make")
 
     def __init__(
-        self, game: Game, state: GameState | None, next_seed: Callable[[], int] | None = None
+        self, game: Game, state: GameState | None, make: Callable[[], GameState] | None = None
     ) -> None:
         self._state = state
         self.game = game
-        self._next_seed = next_seed  # makes the state when there is none yet
+        self._make = make  # makes the state when there is none yet
 
     @property
     def state(self) -> GameState:
         if self._state is None:
-            assert self._next_seed is not None
-            self._state = self.game.new_initial_state(self._next_seed())
-            self._next_seed = None
+            assert self._make is not None
+            self._state = self._make()
+            self._make = None
         return self._state
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
@@ -131,7 +151,7 @@ class _Engine:
         name, options, text = data
         self.game = _load(name, json.loads(options))
         self._state = self.game.state_from_json(text)
-        self._next_seed = None
+        self._make = None
 
 
 class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
@@ -143,28 +163,48 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
         name = self.NAME
         params = dict(params or {})
         self.seed = int(params.pop("seed", 0))
+        self.chance = _choice(params, "chance", CHANCE_MODES)
+        self.simultaneous = _choice(params, "simultaneous", SIMULTANEOUS_MODES)
         self.rw = _load(name, params)
-        self.fresh = 0  # fresh games made so far
+        modes = {"chance": self.chance}
+        if self.rw.info.simultaneous:
+            modes["simultaneous"] = self.simultaneous
+        self.fresh = 0  # fresh games made so far (sampled chance)
+        self.initial: GameState | None = None  # the one initial state of explicit chance
         self.encoder: Encoder | None = None
+        explicit = self.chance == "explicit"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rw.num_distinct_actions(),
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.rw.info.max_chance_outcomes if explicit else 0,
             num_players=self.rw.num_players,
             min_utility=float(self.rw.info.utility_range[0]),
             max_utility=float(self.rw.info.utility_range[1]),
             utility_sum=utility_sum(self.rw),
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(game_type(self.rw), info, dict(params, seed=self.seed))
+        super().__init__(
+            game_type(self.rw, self.chance, self.simultaneous), info, dict(params, seed=self.seed, **modes)
+        )
+
+    def __reduce__(self) -> tuple[Callable[[str, dict[str, Any]], pyspiel.Game], tuple[str, dict[str, Any]]]:
+        """pickle(game): the game's name and parameters (its class is made at registration, so
+        unpickling registers the game first)."""
+        return _loaded_game, (self.get_type().short_name, self.get_parameters())
 
     def new_initial_state(self) -> RulewrightState:
-        if self.rw.info.simultaneous:
+        if self.rw.info.simultaneous and self.simultaneous == "joint":
             return SimultaneousState(self)
         return RulewrightState(self)
 
-    def next_seed(self) -> int:
+    def fresh_state(self) -> GameState:
+        """A new game: the one initial state of explicit chance (a copy), or, with sampled chance,
+        one dealt from the next seed."""
+        if self.chance == "explicit":
+            if self.initial is None:
+                self.initial = self.rw.new_initial_state(chance="explicit")
+            return self.initial.clone()
         self.fresh += 1
-        return self.seed + self.fresh - 1
+        return self.rw.new_initial_state(self.seed + self.fresh - 1)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -181,7 +221,7 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: RulewrightGame, engine: GameState | None = None) -> None:
         super().__init__(game)
         # (the only attribute: pyspiel deep-copies and pickles every attribute, _Engine its own way)
-        self._e = _Engine(game.rw, engine, game.next_seed if engine is None else None)
+        self._e = _Engine(game.rw, engine, game.fresh_state if engine is None else None)
 
     @property
     def engine(self) -> GameState:
@@ -210,7 +250,21 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
         self.engine.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self.engine.action_to_string(action)
+        s = self.engine
+        if player == pyspiel.PlayerId.CHANCE and not s.is_chance_node():
+            return f"Chance outcome {action}"
+        return s.action_to_string(action)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.engine.chance_outcomes()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RulewrightState:
+        """A state `player_id` cannot tell from this one: what it cannot see dealt afresh
+        (runtime.contract.determinize, seeded from the sampler), for ISMCTS."""
+        rnd = random.Random(int(probability_sampler() * 2**53))
+        game = self.get_game()
+        engine = determinize(self.engine, player_id, rnd)
+        return type(self)(game, engine)
 
     def is_terminal(self) -> bool:
         return self.engine.is_terminal()
@@ -238,6 +292,20 @@ class SimultaneousState(RulewrightState):
 
     def _apply_actions(self, actions: list[int]) -> None:
         self.engine.apply_joint(actions)
+
+
+def _choice(params: dict[str, Any], name: str, modes: tuple[str, ...]) -> str:
+    """The game parameter `name` (taken out of `params`): one of `modes`, the first by default."""
+    value = params.pop(name, modes[0])
+    if value not in modes:
+        raise ValueError(f"{name} must be one of {', '.join(modes)}, not {shown_value(value)}")
+    return str(value)
+
+
+def _loaded_game(name: str, params: dict[str, Any]) -> pyspiel.Game:
+    """A pickled game, back (see RulewrightGame.__reduce__)."""
+    register(name.removeprefix(PREFIX))
+    return pyspiel.load_game(name, params)
 
 
 def _deserialized_state(name: str, params: dict[str, Any], text: str) -> RulewrightState:
@@ -310,7 +378,7 @@ class MCTSAgent:
     def choose(self, state: GameState) -> int:
         key = f"{state.INFO.name}{sorted(state.options.items())}"
         if key not in self._bots:
-            game = pyspiel.load_game(register(state.INFO.name), dict(state.options))
+            game = pyspiel.load_game(register(state.INFO.name), dict(state.options, chance="sampled"))
             rs = np.random.RandomState(self.seed % 2**32)
             evaluator = EngineRollouts(self.rollouts, self.seed)
             # UCT adds returns to an exploration term: returns of up to +-S (results.min and max)
@@ -357,7 +425,12 @@ def register_all() -> list[str]:
 
 def from_engine(state: GameState, game: RulewrightGame | None = None) -> RulewrightState:
     """A pyspiel state around (a clone of) a Rulewright state, e.g. for a bot's search."""
-    g = game if game is not None else pyspiel.load_game(register(state.INFO.name), dict(state.options))
+    mode = "sampled" if state.chance is None else "explicit"
+    g = (
+        game
+        if game is not None
+        else pyspiel.load_game(register(state.INFO.name), dict(state.options, chance=mode))
+    )
     if state.INFO.simultaneous:
         return SimultaneousState(g, state.clone())
     return RulewrightState(g, state.clone())
