@@ -23,7 +23,8 @@ Compared at every node reached:
 The walks: every roll and every bid sequence of the game with one three-sided die each; for the
 default game (one six-sided die each), every roll with the same 12 random bid sequences (so that
 states differing only in the other player's die are compared); two two-sided dice each under the
-other bidding rule, every order of rolls with 6 random bid sequences.
+other bidding rule, every order of rolls with 6 random bid sequences. Then what a researcher runs:
+OpenSpiel's CFR and best response, through our adapter and on OpenSpiel's game.
 """
 
 from __future__ import annotations
