@@ -10,6 +10,7 @@ GAMES: tuple[str, ...] = (
     "iron_curtain",
     "kuhn_poker",
     "leduc_poker",
+    "liars_dice",
     "lost_cities",
     "twilight_struggle",
 )

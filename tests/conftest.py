@@ -54,6 +54,6 @@ os.environ["XDG_CACHE_HOME"] = _CACHE.name
 # OpenSpiel's random_sim_test give them fewer examples so the suite stays within minutes.
 LONG_GAMES = ("twilight_struggle", "channel_tunnel", "guerra_fronteriza", "lost_cities", "bang")
 
-# Games of a handful of decisions (a hand of poker): a whole game is shorter than the tests'
-# usual "more than 10 steps".
-SHORT_GAMES = ("kuhn_poker", "leduc_poker")
+# Games of a handful of decisions (a hand of poker, a round of Liar's Dice): a whole game is
+# shorter than the tests' usual "more than 10 steps".
+SHORT_GAMES = ("kuhn_poker", "leduc_poker", "liars_dice")

@@ -169,6 +169,7 @@ GAMES = [
     ("goofspiel", {"cards": 5}),
     ("kuhn_poker", None),
     ("leduc_poker", None),
+    ("liars_dice", {"dice": 2}),
 ]
 
 

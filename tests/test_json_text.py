@@ -20,6 +20,7 @@ GAMES = (
     "channel_tunnel",
     "lost_cities",
     "goofspiel",
+    "liars_dice",
 )
 
 

@@ -42,6 +42,7 @@ GAMES = (
     "channel_tunnel",
     "lost_cities",
     "goofspiel",
+    "liars_dice",
 )
 
 # Texts that would run script or break out of the page if any reached it as markup.
