@@ -1409,9 +1409,11 @@ class GameState:
             raise ValueError(f"no view {shown_value(view)}: the views are {', '.join(VIEWS)}")
         info = self.INFO
         zones: dict[str, object] = {}
-        for zi, (zinfo, pile) in enumerate(zip(info.zones, self.z.piles, strict=True)):
+        keys = info.memo.get("zone keys")
+        if keys is None:
+            keys = info.memo["zone keys"] = [z.key(info.player_names) for z in info.zones]
+        for zi, (zinfo, pile, key) in enumerate(zip(info.zones, self.z.piles, keys, strict=True)):
             labels = info.type_labels[zinfo.type_index]
-            key = zinfo.key(info.player_names)
             if not (
                 zinfo.seen_by(player)
                 if view == PLAYER_VIEW

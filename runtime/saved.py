@@ -154,7 +154,11 @@ def load_state(
     earlier load of this game accepted: both for the contract's round trip (runtime/contract.py),
     which loads a game's state after every step, so that a step costs what it adds, not what the
     game has logged so far."""
-    state = state_cls._restore(read_saved_state(text, state_cls.INFO, max_chars, known_lines))
+    data = read_saved_state(text, state_cls.INFO, max_chars, known_lines)
+    try:
+        state = state_cls._restore(data)
+    except ValueError as exc:  # explicit chance: the move in flight does not replay
+        raise SavedStateError(f"saved state: {exc}") from None
     c = state.chance
     if invariants and not (c is not None and c.action == BEGIN):  # (they hold once the setup is done)
         refuse_broken_invariants(state)

@@ -37,6 +37,7 @@ from runtime.adapters.tensor import Encoder, InformationStateEncoder
 from runtime.contract import determinize
 from runtime.engine import FULL_VIEW, PLAYER_VIEW, PUBLIC_VIEW, GameState, shown_value
 from runtime.game import Game, available_games, load_game
+from runtime.resample import Plan, resample
 
 PREFIX = "rulewright_"
 MAX_GAME_LENGTH = 10_000  # an upper bound on decisions per game, for every compiled game
@@ -163,7 +164,7 @@ class _Engine:
     clone and JSON, and both make the original's engine state first, so a fresh state, its clones
     and its serialised copies are one game."""
 
-    __slots__ = ("_state", "game", "_make")
+    __slots__ = ("_state", "game", "_make", "plans")
 
     def __init__(
         self, game: Game, state: GameState | None, make: Callable[[], GameState] | None = None
@@ -171,6 +172,8 @@ class _Engine:
         self._state = state
         self.game = game
         self._make = make  # makes the state when there is none yet
+        # resampling: what a player witnessed of the history (of a length), runtime/resample.py
+        self.plans: dict[tuple[int, int], Plan] = {}
 
     @property
     def state(self) -> GameState:
@@ -329,12 +332,23 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
         return self.engine.chance_outcomes()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RulewrightState:
-        """A state `player_id` cannot tell from this one: what it cannot see dealt afresh
-        (runtime.contract.determinize, seeded from the sampler), for ISMCTS."""
+        """A state `player_id` cannot tell from this one, for ISMCTS. With explicit chance, this
+        game's history replayed with every chance outcome and every secret answer of another
+        player that `player_id` did not witness drawn afresh (runtime/resample.py); with sampled
+        chance, or if that search runs out of budget, what the player cannot see dealt afresh
+        (runtime.contract.determinize)."""
         rnd = random.Random(int(probability_sampler() * 2**53))
         game = self.get_game()
-        engine = determinize(self.engine, player_id, rnd)
-        return type(self)(game, engine)
+        if self.engine.chance is not None:
+            history = [(int(x.player), int(x.action)) for x in self.full_history()]
+            plans, key = self._e.plans, (player_id, len(history))  # (the state may have moved on since)
+            if key not in plans:
+                plans.clear()
+                plans[key] = Plan.of(game.fresh_state(), history, player_id)
+            found = resample(game.fresh_state(), history, player_id, rnd, plans[key])
+            if found is not None:
+                return type(self)(game, found)
+        return type(self)(game, determinize(self.engine, player_id, rnd))
 
     def is_terminal(self) -> bool:
         return self.engine.is_terminal()
@@ -413,8 +427,8 @@ class Observer:
         s = state.engine
         seen = s.observation(player, self.view)
         if self.encoder is None:
-            return json.dumps(_private_part(seen, s.observation(player, PUBLIC_VIEW)), sort_keys=True)
-        obs = json.dumps(seen, sort_keys=True)
+            return _sorted_json(_private_part(seen, s.observation(player, PUBLIC_VIEW)))
+        obs = _sorted_json(seen)
         if not self.perfect_recall:
             return obs
         if self.view == PLAYER_VIEW:
@@ -424,6 +438,25 @@ class Observer:
         else:
             lines = [text for who, text in s.log_entries() if who < 0]
         return obs + "\n" + "\n".join(lines)
+
+
+def _sorted_json(value: object) -> str:
+    """An observation as JSON with sorted keys (orjson's when it is installed: several times as
+    fast, which algorithms that read an information state at every node feel)."""
+    if _ORJSON is not None:
+        return str(_ORJSON.dumps(value, option=_ORJSON.OPT_SORT_KEYS).decode())
+    return json.dumps(value, sort_keys=True)
+
+
+def _orjson() -> Any:
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency; without it the standard library's JSON
+        return None
+    return orjson
+
+
+_ORJSON = _orjson()
 
 
 def _private_part(seen: dict[str, object], public: dict[str, object]) -> dict[str, object]:
