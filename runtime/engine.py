@@ -1229,7 +1229,17 @@ class GameState:
             if entries is None:
                 entries = chunk.entries = [line(x) for x in chunk.lines]
             out += entries
-        out += [line(x) for x in log.tail]
+        if log.tail:
+            # the open tail's lines, each put in words once for every state that shares it (by
+            # identity: a line is never changed, and the kept line keeps its id from being reused)
+            said: dict[int, tuple[Line, tuple[int, str]]] = self.INFO.memo.setdefault("said", {})
+            if len(said) > 4096:
+                said.clear()
+            for x in log.tail:
+                known = said.get(id(x))
+                if known is None or known[0] is not x:
+                    known = said[id(x)] = (x, line(x))
+                out.append(known[1])
         return out[first - skip * LOG_CHUNK :]
 
     def log(self, first: int = 0) -> list[str]:

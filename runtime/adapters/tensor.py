@@ -24,24 +24,39 @@ made it (and in the full view), a simultaneous answer once it is revealed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
 from runtime.engine import CHOSE, CHOSE_SECRETLY, FULL_VIEW, PLAYER_VIEW, PUBLIC_VIEW, REVEALED, GameState
 
 
-def _leaves(value: object) -> Iterator[float]:
-    if isinstance(value, list | tuple):
-        for v in value:
-            yield from _leaves(v)
+def _leaves(value: object) -> list[float]:
+    """The numbers of a value, depth first (a dict's in the order of its keys; `none` as -1; a
+    text has none)."""
+    out: list[float] = []
+    _flatten(value, out)
+    return out
+
+
+def _flatten(value: object, out: list[float]) -> None:
+    if type(value) is list or type(value) is tuple:
+        for v in value:  # (a list of numbers, the common case, without a call per item)
+            t = type(v)
+            if t is int or t is bool or t is float:
+                out.append(float(v))  # type: ignore[arg-type]
+            elif v is None:
+                out.append(-1.0)
+            else:
+                _flatten(v, out)
     elif isinstance(value, dict):
         for k in sorted(value):
-            yield from _leaves(value[k])
+            _flatten(value[k], out)
     elif value is None:
-        yield -1.0
+        out.append(-1.0)
     elif isinstance(value, bool | int | float):
-        yield float(value)
+        out.append(float(value))
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _flatten(v, out)
 
 
 class Encoder:
@@ -62,7 +77,8 @@ class Encoder:
         obs = start.observation(0)
         variables = obs["variables"]
         assert isinstance(variables, dict)
-        self.var_sizes = {name: sum(1 for _ in _leaves(v)) for name, v in sorted(variables.items())}
+        self.var_sizes = {name: len(_leaves(v)) for name, v in sorted(variables.items())}
+        self.keys = [z.key(info.player_names) for z in info.zones]
         zones = 0
         for z in info.zones:
             n = len(info.type_labels[z.type_index])
@@ -82,8 +98,7 @@ class Encoder:
         i = self.players + 1
         zones = obs["zones"]
         assert isinstance(zones, dict)
-        for z in info.zones:
-            key = z.key(info.player_names)
+        for z, key in zip(info.zones, self.keys, strict=True):
             content = zones[key]
             index = self.labels[z.type_index]
             n = len(index)
@@ -123,7 +138,12 @@ class Encoder:
         variables = obs["variables"]
         assert isinstance(variables, dict)
         for name, size in self.var_sizes.items():
-            values = list(_leaves(variables[name]))[:size]
+            value = variables[name]
+            try:  # a number, or a rectangular list of them: numpy flattens it depth first
+                values: np.ndarray | list[float] = np.asarray(value, dtype=np.float32).ravel()[:size]
+                values[np.isnan(values)] = -1.0  # (`none`)
+            except (TypeError, ValueError):  # a dict, a ragged list...
+                values = _leaves(value)[:size]
             out[i : i + len(values)] = values
             i += size
         mods = obs["modifiers"]
