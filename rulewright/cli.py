@@ -1733,6 +1733,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from rulewright.bench import BenchFailed, BenchUsageError
 
+    if args.cfr is not None:
+        return _bench_cfr(args)
     ws = current_workspace(args)
     if args.against is None and (code := run_natively(args, ws)) is not None:
         return code
@@ -1742,6 +1744,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except BenchFailed as exc:
         raise CommandFailed(str(exc)) from None
+
+
+def _bench_cfr(args: argparse.Namespace) -> int:
+    """`bench GAME --cfr OTHER`: a CFR iteration on GAME against one on OpenSpiel's OTHER."""
+    from rulewright.bench_cfr import CfrUnavailable, compare_cfr
+
+    if args.game is None:
+        raise UsageError("--cfr compares one game: rulewright bench GAME --cfr OTHER")
+    try:
+        result = compare_cfr(args.game, args.cfr, args.rounds, args.iterations)
+    except CfrUnavailable as exc:
+        raise CommandFailed(str(exc)) from None
+    print(json.dumps(result.as_json(), indent=2) if args.json else result.report())
+    return 0
 
 
 def _bench_games(args: argparse.Namespace, ws: Workspace | None) -> int:
@@ -2140,6 +2156,18 @@ def _bench_arguments(sp: argparse.ArgumentParser) -> None:
         help="with --against: rounds per game and side, each in a fresh process (default 5)",
     )
     sp.add_argument("--no-check", action="store_true", help="play only: leave out checking the specs")
+    sp.add_argument(
+        "--cfr",
+        metavar="OTHER",
+        help="the CPU cost of an iteration of OpenSpiel's CFR on GAME against its game OTHER "
+        "(e.g. python_kuhn_poker), alternating --rounds rounds in this process",
+    )
+    sp.add_argument(
+        "--iterations",
+        type=positive_int,
+        default=50,
+        help="with --cfr: CFR iterations per round (default 50)",
+    )
     sp.add_argument("--json", action="store_true", help="print the figures as JSON")
     _native_argument(sp)
     _game_options(sp)
@@ -2260,6 +2288,7 @@ COMMANDS: tuple[Command, ...] = (
         epilog="examples:\n"
         "  rulewright bench GAME                              one game's figures, CPU and wall\n"
         "  rulewright bench --against main --seconds 3        every game, this tree (A) against main (B)\n"
+        "  rulewright bench kuhn_poker --cfr python_kuhn_poker  a CFR iteration, ours against OpenSpiel's\n"
         "\n"
         "With --against, A and B alternate round by round, each round in a fresh process, and the\n"
         "table gives each figure's median for A and B and the per-round ratios (median, min-max).\n"

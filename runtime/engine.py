@@ -1115,7 +1115,7 @@ class GameState:
             else:
                 assert isinstance(decision, Decision)
                 self.pending = decision
-                self.apply_action(action)
+                self.apply_action(action)  # (checked again: a saved move in flight is replayed too)
         except NeedChance as need:
             self._become(before.clone() if spare else before)
             c = self.chance
@@ -1419,16 +1419,21 @@ class GameState:
             raise ValueError(f"no view {shown_value(view)}: the views are {', '.join(VIEWS)}")
         info = self.INFO
         zones: dict[str, object] = {}
-        keys = info.memo.get("zone keys")
+        memo = info.memo
+        keys = memo.get("zone keys")
         if keys is None:
-            keys = info.memo["zone keys"] = [z.key(info.player_names) for z in info.zones]
-        for zi, (zinfo, pile, key) in enumerate(zip(info.zones, self.z.piles, keys, strict=True)):
-            labels = info.type_labels[zinfo.type_index]
-            if not (
-                zinfo.seen_by(player)
-                if view == PLAYER_VIEW
-                else view == FULL_VIEW or zinfo.visibility == "public"
-            ):
+            keys = memo["zone keys"] = [z.key(info.player_names) for z in info.zones]
+            memo["zone labels"] = [info.type_labels[z.type_index] for z in info.zones]
+        shown = memo.get(f"shown {view} {player}")  # which zones' contents this view shows
+        if shown is None:
+            shown = memo[f"shown {view} {player}"] = [
+                z.seen_by(player) if view == PLAYER_VIEW else view == FULL_VIEW or z.visibility == "public"
+                for z in info.zones
+            ]
+        for zi, (zinfo, pile, key, labels, seen) in enumerate(
+            zip(info.zones, self.z.piles, keys, memo["zone labels"], shown, strict=True)
+        ):
+            if not seen:
                 zones[key] = {"count": len(pile)}
             elif zinfo.kind == "grid" and info.type_kinds and info.kinds_of(zinfo.type_index):
                 # copies share a label: each kind's cells, in cell order

@@ -98,3 +98,25 @@ def test_leduc_pokers_exploitability_after_30_cfr_iterations_is_openspiels() -> 
         found.append(exploitability.exploitability(game, solver.average_policy()))
     ours, theirs = found
     assert abs(ours - theirs) <= 0.01 * theirs, found
+
+
+def test_a_history_taken_again_is_the_same_state_and_a_state_moved_by_its_engine_is_not_mistaken() -> None:
+    """The adapter numbers the histories it sees and keeps what it made of them (information
+    strings, the states reached by moves taken twice): a state reached again equals the first, and
+    a state moved on by its engine directly is not taken for its old history."""
+    needs("kuhn_poker")
+    game = pyspiel.load_game(openspiel.register("kuhn_poker"))
+    root = game.new_initial_state()
+    root.apply_action(0)
+    root.apply_action(2)
+    a = root.legal_actions()[1]
+    first, second, third = root.child(a), root.child(a), root.child(a)  # the third is a kept copy
+    assert first.engine.to_json() == second.engine.to_json() == third.engine.to_json()
+    assert third.information_state_string(1) == first.information_state_string(1)
+    fresh = game.new_initial_state()
+    for action in third.history():
+        fresh.apply_action(action)
+    assert fresh.engine.to_json() == third.engine.to_json()
+    told = third.information_state_string(0)
+    third.engine.apply_action(third.legal_actions()[0])  # behind the adapter's back
+    assert third.information_state_string(0) != told

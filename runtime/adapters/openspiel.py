@@ -35,7 +35,7 @@ from open_spiel.python.algorithms import mcts
 from runtime.adapters import make_room
 from runtime.adapters.tensor import Encoder, InformationStateEncoder
 from runtime.contract import determinize
-from runtime.engine import FULL_VIEW, PLAYER_VIEW, PUBLIC_VIEW, GameState, shown_value
+from runtime.engine import FULL_VIEW, PLAYER_VIEW, PUBLIC_VIEW, VIEWS, GameState, shown_value
 from runtime.game import Game, available_games, load_game
 from runtime.resample import Plan, resample
 
@@ -156,6 +156,43 @@ def game_type(
     )
 
 
+class _Paths:
+    """With explicit chance a game is a function of its history: each history a game reaches gets
+    a number (`step`: the number of the history one action longer), and what an observer makes of
+    a state is kept by its history's number (`strings`), so that an algorithm that walks the same
+    tree again and again (CFR) puts each information state in words once. Both tables are
+    emptied when they grow large; numbers are never reused, so a state numbered before that
+    simply finds nothing kept."""
+
+    LIMIT = 1 << 18
+    STATES = 1 << 14  # states kept (each a copy of a whole game state)
+
+    __slots__ = ("ids", "next", "strings", "states")
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[int, object], int] = {}
+        self.next = 1  # 0 is the initial state's history
+        self.strings: dict[tuple[int, int, int], str] = {}
+        # the state a history reached, kept once a move into it is taken a second time: an
+        # algorithm that walks the same tree again (CFR) copies it instead of playing the move
+        self.states: dict[int, GameState] = {}
+
+    def step(self, path: int, action: object) -> int:
+        """The number of the history `path` followed by `action` (-1: not a known history)."""
+        if path < 0:
+            return -1
+        key = (path, action)
+        found = self.ids.get(key)
+        if found is None:
+            if len(self.ids) >= self.LIMIT:
+                self.ids.clear()
+                self.strings.clear()
+                self.states.clear()
+            found = self.ids[key] = self.next
+            self.next += 1
+        return found
+
+
 class _Engine:
     """Holds the engine state of a pyspiel state, made on first use (with sampled chance, from
     the next fresh seed of the game; a clone never plays a setup or takes a seed of its own).
@@ -164,14 +201,24 @@ class _Engine:
     clone and JSON, and both make the original's engine state first, so a fresh state, its clones
     and its serialised copies are one game."""
 
-    __slots__ = ("_state", "game", "_make", "plans")
+    __slots__ = ("_state", "game", "_make", "plans", "paths", "path", "moves")
 
     def __init__(
-        self, game: Game, state: GameState | None, make: Callable[[], GameState] | None = None
+        self,
+        game: Game,
+        state: GameState | None,
+        make: Callable[[], GameState] | None = None,
+        paths: _Paths | None = None,
+        path: int = -1,
     ) -> None:
         self._state = state
         self.game = game
         self._make = make  # makes the state when there is none yet
+        self.paths = paths if paths is not None else _Paths()
+        self.path = path  # its history's number in `paths` (explicit chance), or -1
+        # the state's count of moves (Chance.moves) when `path` was set: a state moved on by
+        # other means (its engine's own apply_action) no longer has that history's number
+        self.moves = state.chance.moves if state is not None and state.chance is not None else 0
         # resampling: what a player witnessed of the history (of a length), runtime/resample.py
         self.plans: dict[tuple[int, int], Plan] = {}
 
@@ -180,9 +227,23 @@ class _Engine:
         if self._state is None:
             assert self._make is not None
             make_room()
-            self._state = self._make()
+            self._state = made = self._make()
             self._make = None
+            self.moves = made.chance.moves if made.chance is not None else 0
         return self._state
+
+    def known_path(self) -> int:
+        """The number of this state's history, or -1 if it is not known."""
+        c = self.state.chance
+        if self.path >= 0 and (c is None or c.moves != self.moves):
+            self.path = -1
+        return self.path
+
+    def moved(self, action: object) -> None:
+        """After the state's move `action`: its history's number."""
+        c = self.state.chance
+        self.path = self.paths.step(self.path, action)  # (checked by known_path before the move)
+        self.moves = c.moves if c is not None else 0
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
         state = self.state
@@ -191,7 +252,7 @@ class _Engine:
             # pyspiel's child() is a clone and a move: the move goes back to `state`, if it is
             # still as it was, instead of a copy of its own (runtime/chance.py, Chance.twin)
             copy.chance.twin, copy.chance.twin_moves = state, state.chance.moves
-        return _Engine(self.game, copy)
+        return _Engine(self.game, copy, None, self.paths, self.path)
 
     def __getstate__(self) -> tuple[str, str, str]:
         return self.game.name, json.dumps(self.game.options), self.state.to_json()
@@ -201,6 +262,7 @@ class _Engine:
         self.game = _load(name, json.loads(options))
         self._state = self.game.state_from_json(text)
         self._make = None
+        self.paths, self.path = _Paths(), -1
 
 
 class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
@@ -220,6 +282,7 @@ class RulewrightGame(pyspiel.Game):  # type: ignore[misc]
             modes["simultaneous"] = self.simultaneous
         self.fresh = 0  # fresh games made so far (sampled chance)
         self.initial: GameState | None = None  # the one initial state of explicit chance
+        self.paths = _Paths()  # the histories its states reached, with explicit chance
         self.encoder: Encoder | None = None
         alias = _players_alias(self.rw)
         if alias:  # (the parameters pyspiel reports: `players` and its option alike)
@@ -293,7 +356,10 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: RulewrightGame, engine: GameState | None = None) -> None:
         super().__init__(game)
         # (the only attribute: pyspiel deep-copies and pickles every attribute, _Engine its own way)
-        self._e = _Engine(game.rw, engine, game.fresh_state if engine is None else None)
+        fresh = engine is None and game.chance == "explicit"  # (the one initial state: history 0)
+        self._e = _Engine(
+            game.rw, engine, game.fresh_state if engine is None else None, game.paths, 0 if fresh else -1
+        )
 
     @property
     def engine(self) -> GameState:
@@ -320,7 +386,23 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         make_room()
-        self.engine.apply_action(action)
+        e = self._e
+        if e.path >= 0 and e.known_path() >= 0:
+            paths = e.paths
+            after = paths.ids.get((e.path, action))
+            if after is not None:  # this move was taken from this history before: the same state
+                kept = paths.states.get(after)
+                if kept is None:
+                    e.state.apply_action(action)
+                    if len(paths.states) < paths.STATES:
+                        paths.states[after] = e.state.clone()
+                else:
+                    e.state._become(kept.clone())  # (in place: whoever holds the engine sees the move)
+                c = e.state.chance
+                e.path, e.moves = after, c.moves if c is not None else 0
+                return
+        e.state.apply_action(action)
+        e.moved(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self.engine
@@ -376,7 +458,11 @@ class SimultaneousState(RulewrightState):
 
     def _apply_actions(self, actions: list[int]) -> None:
         make_room()
-        self.engine.apply_joint(actions)
+        e = self._e
+        if e.path >= 0:
+            e.known_path()
+        e.state.apply_joint(actions)
+        e.moved(tuple(actions))
 
 
 def _choice(params: dict[str, Any], name: str, modes: tuple[str, ...]) -> str:
@@ -414,6 +500,8 @@ class Observer:
         self.view = view
         self.perfect_recall = perfect_recall
         self.encoder = encoder
+        # what kind of string it writes, for _Paths.strings: its view, recall and public part
+        self.kind = VIEWS.index(view) * 4 + 2 * perfect_recall + (encoder is None)
         self.tensor = np.zeros(encoder.size if encoder is not None else 0, np.float32)
         self.dict: dict[str, Any] = {}
         if encoder is not None:
@@ -424,7 +512,16 @@ class Observer:
             self.tensor[:] = self.encoder.encode(state.engine, player, self.view)
 
     def string_from(self, state: RulewrightState, player: int) -> str:
-        s = state.engine
+        e = state._e
+        if e.known_path() < 0:
+            return self._string(e.state, player)
+        key = (e.path, player, self.kind)
+        text = e.paths.strings.get(key)
+        if text is None:
+            text = e.paths.strings[key] = self._string(e.state, player)
+        return text
+
+    def _string(self, s: GameState, player: int) -> str:
         seen = s.observation(player, self.view)
         if self.encoder is None:
             return _sorted_json(_private_part(seen, s.observation(player, PUBLIC_VIEW)))

@@ -42,7 +42,7 @@ def _flatten(value: object, out: list[float]) -> None:
         for v in value:  # (a list of numbers, the common case, without a call per item)
             t = type(v)
             if t is int or t is bool or t is float:
-                out.append(float(v))  # type: ignore[arg-type]
+                out.append(float(v))
             elif v is None:
                 out.append(-1.0)
             else:

@@ -1,0 +1,53 @@
+"""OpenSpiel's own `games_sim_test` checks (open_spiel/python/tests/games_sim_test.py, its
+`sim_game`: pickling the game, its type and states, pyspiel's serialisation of game and state,
+clones applying the same actions, chance outcomes summing to one, returns within the utility
+bounds) on every bundled game with explicit chance, at every player count its `players`
+parameter allows, and a game with simultaneous choices also as turn-based, as that suite runs
+OpenSpiel's own games."""
+
+from __future__ import annotations
+
+import pytest
+
+import runtime
+
+pyspiel = pytest.importorskip("pyspiel", reason="install the rl extra: pip install -e '.[rl]'")
+np = pytest.importorskip("numpy")
+
+from open_spiel.python.tests import games_sim_test  # noqa: E402  (the module: its class is not ours to collect)
+
+from runtime.adapters import openspiel  # noqa: E402
+
+GAMES = runtime.available_games()
+
+
+def setups() -> list[tuple[str, int | None]]:
+    """Each game, and each player count of a game whose players are an option."""
+    out: list[tuple[str, int | None]] = []
+    for name in GAMES:
+        game = runtime.load_game(name)
+        count = game.info.player_count
+        if isinstance(count, int):
+            out.append((name, None))
+            continue
+        choices = next(o.choices for o in game.info.options if o.name == count)
+        out += [(name, int(n)) for n in choices]
+    return out
+
+
+@pytest.fixture(scope="module")
+def suite() -> games_sim_test.GamesSimTest:
+    return games_sim_test.GamesSimTest("test_breakthrough")  # (any of its tests: sim_game is what is used)
+
+
+@pytest.mark.parametrize(("name", "players"), setups())
+def test_games_sim_test(suite: games_sim_test.GamesSimTest, name: str, players: int | None) -> None:
+    np.random.seed(7)  # sim_game draws its actions from numpy's global generator
+    params = {} if players is None else {"players": players}
+    game = pyspiel.load_game(openspiel.register(name), params)
+    if players is not None:
+        assert game.num_players() == players
+    assert game.get_type().chance_mode != pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    suite.sim_game(game)
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        suite.sim_game(pyspiel.convert_to_turn_based(game))
