@@ -36,15 +36,19 @@ ROLL, DRAW, PICK = "roll", "draw", "pick"
 class ChanceNode:
     """What a chance node offers: outcome ids (ascending, distinct) and their integer weights.
     `what` is the die's faces (a roll), the component type (a draw), or the distinct values
-    the outcome ids stand for (a pick)."""
+    the outcome ids stand for (a pick); `type` the type of a pick's values (components or
+    players), or -1 for numbers."""
 
-    __slots__ = ("kind", "outcomes", "weights", "what")
+    __slots__ = ("kind", "outcomes", "weights", "what", "type")
 
-    def __init__(self, kind: str, outcomes: tuple[int, ...], weights: tuple[int, ...], what: object) -> None:
+    def __init__(
+        self, kind: str, outcomes: tuple[int, ...], weights: tuple[int, ...], what: object, type: int = -1
+    ) -> None:
         self.kind = kind
         self.outcomes = outcomes
         self.weights = weights
         self.what = what
+        self.type = type
 
     def probabilities(self) -> list[tuple[int, float]]:
         total = sum(self.weights)
@@ -139,16 +143,17 @@ def draw_node(
     return ChanceNode(DRAW, ids, tuple(counts[k] for k in ids), t)
 
 
-def pick_node(values: Sequence[int], bound: int) -> ChanceNode:
-    """`random(xs)`: the distinct values of xs, weighted by how often each occurs."""
+def pick_node(values: Sequence[int], bound: int, t: int = -1) -> ChanceNode:
+    """`random(xs)`: the distinct values of xs, weighted by how often each occurs (of the type
+    `t`, or -1 for numbers)."""
     counts: dict[int, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1
     distinct = tuple(sorted(counts))
     weights = tuple(counts[v] for v in distinct)
     if distinct[0] >= 0 and distinct[-1] < bound:
-        return ChanceNode(PICK, distinct, weights, distinct)
-    return ChanceNode(PICK, tuple(range(len(distinct))), weights, distinct)
+        return ChanceNode(PICK, distinct, weights, distinct, t)
+    return ChanceNode(PICK, tuple(range(len(distinct))), weights, distinct, t)
 
 
 def picked(node: ChanceNode, outcome: int) -> int:

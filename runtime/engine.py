@@ -1073,7 +1073,8 @@ class GameState:
         if node.kind == "draw":
             assert isinstance(node.what, int)
             return f"Draw {self.INFO.type_labels[node.what][outcome]}"
-        return f"Pick {picked(node, outcome)}"
+        value = picked(node, outcome)
+        return f"Pick {self.INFO.type_labels[node.type][value] if node.type >= 0 else value}"
 
     # -- explicit chance (runtime/chance.py) ----------------------------------------------------
     def _apply_explicit(self, a: int) -> None:
@@ -1145,9 +1146,9 @@ class GameState:
         except ValueError as exc:
             raise RuleError(str(exc)) from None
 
-    def _pick_node(self, values: Sequence[int]) -> ChanceNode:
+    def _pick_node(self, values: Sequence[int], t: int) -> ChanceNode:
         bound = self.INFO.max_chance_outcomes
-        node = pick_node(values, bound)
+        node = pick_node(values, bound, t)
         if node.outcomes[-1] >= bound:
             raise RuleError(
                 f"random() of {len(node.outcomes)} different values: explicit chance offers at most "
@@ -1873,12 +1874,12 @@ class GameState:
             forced[0] = _copies_in(forced[0], pile, kinds)
         rng.shuffle(pile)
 
-    def pick_kinds(self, items: Sequence[int], kinds: Sequence[int]) -> int:
+    def pick_kinds(self, items: Sequence[int], kinds: Sequence[int], t: int = -1) -> int:
         """`random(xs)` of components of a type with copies: a scenario's forced pick names a kind,
         and takes the first copy of it among `items`."""
         if self.chance is not None and items:  # one outcome per kind, weighing its copies
             first = _first_copies(kinds)
-            node = self._pick_node([first[kinds[e]] for e in items])
+            node = self._pick_node([first[kinds[e]] for e in items], t)
             k = picked(node, self._chance(node))
             return next(e for e in items if first[kinds[e]] == k)
         forced = self.rng.forced_picks
@@ -1971,11 +1972,12 @@ class GameState:
         self.lines.add((ROLLED, v, faces))
         return v
 
-    def pick(self, items: Sequence[int]) -> int:
+    def pick(self, items: Sequence[int], t: int = -1) -> int:
+        """`random(xs)`: one of `items` (components or players of the type `t`, or numbers: -1)."""
         if not items:
             raise RuleError("random pick from an empty collection")
         if self.chance is not None:
-            node = self._pick_node(items)
+            node = self._pick_node(items, t)
             return picked(node, self._chance(node))
         return self.rng.pick(list(items)) if self.rng.forced_picks else items[self.rng.below(len(items))]
 

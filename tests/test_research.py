@@ -97,6 +97,7 @@ def test_leduc_pokers_exploitability_after_30_cfr_iterations_is_openspiels() -> 
             solver.evaluate_and_update_policy()
         found.append(exploitability.exploitability(game, solver.average_policy()))
     ours, theirs = found
+    print(f"Leduc poker, 30 CFR iterations: exploitability {ours:.6f} (ours), {theirs:.6f} (OpenSpiel's)")
     assert abs(ours - theirs) <= 0.01 * theirs, found
 
 

@@ -422,8 +422,16 @@ def call(cx: Context, e: ir.Call) -> str:
     if "{label0}" in template:
         fills["label0"] = label(cx, args[0], first)
     if e.func == "random" and copies_table(cx, first):  # a scenario's forced pick names a kind
-        return f"s.pick_kinds({args[0]}, {copies_table(cx, first)})"
+        return f"s.pick_kinds({args[0]}, {copies_table(cx, first)}, {cx.type_constant(first)})"
+    if e.func == "random" and _holds_entities(first):  # (explicit chance names the outcomes)
+        return f"s.pick({args[0]}, {cx.type_constant(first)})"
     return template.format(*args, **fills)
+
+
+def _holds_entities(t: Type) -> bool:
+    """A list or zone of components or players."""
+    elem = t.elem if t.kind in ("zone", "list") and t.elem is not None else t
+    return elem.kind == "entity"
 
 
 def copies_table(cx: Context, t: Type) -> str:

@@ -1987,7 +1987,7 @@ class Proc_pick_card(Frame):
                 # cov 44
                 if not s.z.piles[(Z_in_play + s.ref(self.l_t))]:
                     # cov 45
-                    s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card)
+                    s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card, T_card)
                     s.pop()
                     return
                 else:
@@ -2029,7 +2029,7 @@ class Proc_pick_card(Frame):
             else:  # pc == 2
                 if self.l_c == -1:
                     # cov 49
-                    s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card)
+                    s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card, T_card)
                     s.pop()
                     return
                 else:
@@ -2247,7 +2247,7 @@ class Proc_jesse_jones_draws(Frame):
                     pass
                 s.move(
                     T_card,
-                    s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_from))], KINDS_card),
+                    s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_from))], KINDS_card, T_card),
                     (Z_hand + s.ref(self.l_p)),
                     True,
                 )
@@ -2757,7 +2757,7 @@ class Proc_hit(Frame):
                             # cov 111
                             s.move(
                                 T_card,
-                                s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_by))], KINDS_card),
+                                s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_by))], KINDS_card, T_card),
                                 (Z_hand + s.ref(self.l_q)),
                                 True,
                             )

@@ -480,7 +480,7 @@ def p_roll_dice(s: State) -> None:
     for l_p in range(s.num_players):
         for _ in range(s.o_dice):
             s.tick("the repeat loop at specs/liars_dice/game.yaml:77:9")
-            s.v_rolled[s.ref(l_p)] = s.v_rolled[l_p] + [s.pick(f_faces(s))]
+            s.v_rolled[s.ref(l_p)] = s.v_rolled[l_p] + [s.pick(f_faces(s), T_face)]
     for l_p_2 in range(s.num_players):
         l_mine: list[int] = s.v_rolled[l_p_2]
         s.v_rolled[s.ref(l_p_2)] = []

@@ -4761,7 +4761,7 @@ def e_card_event_terrorism(s: State, l_self: int, l_p: int) -> None:
         else:
             # cov 413
             pass
-        l_c: int = s.pick(s.z.piles[(Z_hand + s.ref(l_o))])
+        l_c: int = s.pick(s.z.piles[(Z_hand + s.ref(l_o))], T_card)
         s.move(T_card, l_c, Z_discard, True)
         s.say(TX_discards_at_random, l_o, l_c)
 
@@ -7669,7 +7669,7 @@ class Eff_card_event_five_year_plan(Frame):
             else:
                 # cov 242
                 pass
-            self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
+            self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))], T_card)
             s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_discards_at_random, self.l_o, self.l_c)
             if (F_card_side[self.l_c] == self.l_p) and (not f_event_blocked(s, self.l_p, self.l_c)):
@@ -9416,7 +9416,7 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                     s.push(Proc_event_operations(self.l_p, self.l_self))
                     return
                 # cov 360
-                self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))])
+                self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))], T_card)
                 s.move(T_card, self.l_c, (Z_looked_at + s.ref(self.l_p)), True)
                 s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_looked_at + s.ref(self.l_p))]))
                 self.pc = 2

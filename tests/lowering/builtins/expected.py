@@ -28,7 +28,7 @@ def ph_play(s: State) -> None:
     s.v_n = ((len(s.z.piles[Z_deck]) + abs((-3))) + min(1, s.v_n)) + max(2, s.v_n, 3)
     s.v_n += s.roll(6)
     s.move_all(T_card, list(range(2)), Z_deck, True)
-    l_c: int = s.pick(s.z.piles[Z_deck])
+    l_c: int = s.pick(s.z.piles[Z_deck], T_card)
     l_c = s.top(Z_deck)
     s.v_cards = s.top_n(Z_deck, 2)
     s.v_n = len(list(range(0, 4)))
