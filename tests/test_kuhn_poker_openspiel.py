@@ -1,6 +1,6 @@
 """Our Kuhn poker is OpenSpiel's own `kuhn_poker` (players=2): both games are stepped in lockstep
 over the whole tree, every deal and every betting sequence: ours through our OpenSpiel adapter
-(`rulewright_kuhn_poker`) around an engine state with explicit chance, theirs through pyspiel.
+(`rulewright_kuhn_poker`, explicit chance: its default), theirs through pyspiel.
 
 At each chance node both are chance nodes offering the same outcomes (a card's id: Jack 0, Queen 1,
 King 2, the first card to player 0, the second to player 1) with the same probabilities; at each
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from runtime import load_game
+from tests.lockstep import Seen, assert_grouped_alike, choices, play_both
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -31,20 +31,7 @@ def adapter_game() -> Any:
     return pyspiel.load_game(openspiel.register("kuhn_poker"))
 
 
-def explicit_start(game: Any) -> Any:
-    """A state of our adapter game around an engine state with explicit chance: the deal is two
-    chance nodes."""
-    from runtime.adapters.openspiel import RulewrightState
-
-    return RulewrightState(game, load_game("kuhn_poker").new_initial_state(0, chance="explicit"))
-
-
-def choices(state: Any) -> dict[str, int]:
-    """A decision's legal actions by label (our ids are our own)."""
-    return {state.action_to_string(state.current_player(), a): a for a in state.legal_actions()}
-
-
-def walk(ours: Any, theirs: Any, seen: dict[int, set[tuple[str, str]]]) -> int:
+def walk(ours: Any, theirs: Any, seen: Seen) -> int:
     """Every chance outcome and every action from here, both games together; the number of hands
     played out. Records, per player, each (our, their) pair of information states on the way."""
     if theirs.is_terminal():
@@ -54,7 +41,7 @@ def walk(ours: Any, theirs: Any, seen: dict[int, set[tuple[str, str]]]) -> int:
     assert not ours.is_terminal()
     assert ours.current_player() == theirs.current_player()
     if theirs.is_chance_node():
-        outcomes = ours.engine.chance_outcomes()
+        outcomes = ours.chance_outcomes()
         assert outcomes == [(a, pytest.approx(w)) for a, w in theirs.chance_outcomes()]
         steps = [(a, a) for a, _ in outcomes]
     else:
@@ -63,25 +50,15 @@ def walk(ours: Any, theirs: Any, seen: dict[int, set[tuple[str, str]]]) -> int:
         mine, theirs_by_label = choices(ours), choices(theirs)
         assert sorted(mine) == sorted(theirs_by_label) == ["Bet", "Pass"]
         steps = [(mine[label], action) for label, action in theirs_by_label.items()]
-    played = 0
-    for mine_action, their_action in steps:
-        o, t = ours.clone(), theirs.clone()
-        o.apply_action(mine_action)
-        t.apply_action(their_action)
-        played += walk(o, t, seen)
-    return played
+    return play_both(ours, theirs, steps, walk, seen)
 
 
 def test_the_whole_tree_is_openspiels_kuhn_poker() -> None:
     ours_game, theirs_game = adapter_game(), pyspiel.load_game("kuhn_poker")
-    seen: dict[int, set[tuple[str, str]]] = {0: set(), 1: set()}
-    assert walk(explicit_start(ours_game), theirs_game.new_initial_state(), seen) == 6 * 5
+    seen: Seen = {0: set(), 1: set()}
+    assert walk(ours_game.new_initial_state(), theirs_game.new_initial_state(), seen) == 6 * 5
     # (6 deals, 5 betting sequences each: pp, pbp, pbb, bp, bb)
-    for p in (0, 1):
-        ours_strings = {o for o, _ in seen[p]}
-        their_strings = {t for _, t in seen[p]}
-        # a bijection: each of our strings goes with one of theirs, and each of theirs with one of ours
-        assert len(seen[p]) == len(ours_strings) == len(their_strings), f"player {p}"
+    assert_grouped_alike(seen)
     # player 0 holds one of 3 cards, and someone acts after '', 'p', 'b' or 'pb'
     assert len(seen[0]) == 3 * 4
 

@@ -1,6 +1,6 @@
 """Our Leduc poker is OpenSpiel's own `leduc_poker` (players=2, the default parameters): both games
-are stepped in lockstep, ours through our OpenSpiel adapter (`rulewright_leduc_poker`) around an
-engine state with explicit chance, theirs through pyspiel. The walk takes every deal of the two
+are stepped in lockstep, ours through our OpenSpiel adapter (`rulewright_leduc_poker`, explicit
+chance: its default), theirs through pyspiel. The walk takes every deal of the two
 private cards (30), one of the four public cards that may follow each (a pair for 10 of them), and
 every betting sequence: 4 first rounds ending in a fold and 5 going on to the public card, then 9
 second rounds; 1,470 hands. (The whole tree, four times as many hands past the first round, costs
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from runtime import load_game
+from tests.lockstep import Seen, assert_grouped_alike, choices, play_both
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -34,19 +34,7 @@ def adapter_game() -> Any:
     return pyspiel.load_game(openspiel.register("leduc_poker"))
 
 
-def explicit_start(game: Any) -> Any:
-    """A state of our adapter game around an engine state with explicit chance."""
-    from runtime.adapters.openspiel import RulewrightState
-
-    return RulewrightState(game, load_game("leduc_poker").new_initial_state(0, chance="explicit"))
-
-
-def choices(state: Any) -> dict[str, int]:
-    """A decision's legal actions by label (our ids are our own)."""
-    return {state.action_to_string(state.current_player(), a): a for a in state.legal_actions()}
-
-
-def walk(ours: Any, theirs: Any, seen: dict[int, set[tuple[str, str]]]) -> int:
+def walk(ours: Any, theirs: Any, seen: Seen) -> int:
     """Every action and chance outcome from here (one of the public card's), both games together;
     the number of hands played out. Records, per player, each (our, their) pair of information
     states at the decisions on the way."""
@@ -57,7 +45,7 @@ def walk(ours: Any, theirs: Any, seen: dict[int, set[tuple[str, str]]]) -> int:
     assert not ours.is_terminal()
     assert ours.current_player() == theirs.current_player()
     if theirs.is_chance_node():
-        outcomes = ours.engine.chance_outcomes()
+        outcomes = ours.chance_outcomes()
         assert outcomes == [(a, pytest.approx(w)) for a, w in theirs.chance_outcomes()]
         ids = [a for a, _ in outcomes]
         if len(ids) == 4:  # the public card: one of the four left, depending on the private cards
@@ -70,24 +58,14 @@ def walk(ours: Any, theirs: Any, seen: dict[int, set[tuple[str, str]]]) -> int:
         mine, theirs_by_label = choices(ours), choices(theirs)
         assert sorted(mine) == sorted(theirs_by_label), f"{ours}\n{theirs}"
         steps = [(mine[label], action) for label, action in theirs_by_label.items()]
-    played = 0
-    for mine_action, their_action in steps:
-        o, t = ours.clone(), theirs.clone()
-        o.apply_action(mine_action)
-        t.apply_action(their_action)
-        played += walk(o, t, seen)
-    return played
+    return play_both(ours, theirs, steps, walk, seen)
 
 
 def test_every_deal_and_betting_sequence_is_openspiels_leduc_poker() -> None:
     ours_game, theirs_game = adapter_game(), pyspiel.load_game("leduc_poker")
-    seen: dict[int, set[tuple[str, str]]] = {0: set(), 1: set()}
-    assert walk(explicit_start(ours_game), theirs_game.new_initial_state(), seen) == 6 * 5 * (4 + 5 * 9)
-    for p in (0, 1):
-        ours_strings = {o for o, _ in seen[p]}
-        their_strings = {t for _, t in seen[p]}
-        # a bijection: each of our strings goes with one of theirs, and each of theirs with one of ours
-        assert len(seen[p]) == len(ours_strings) == len(their_strings), f"player {p}"
+    seen: Seen = {0: set(), 1: set()}
+    assert walk(ours_game.new_initial_state(), theirs_game.new_initial_state(), seen) == 6 * 5 * (4 + 5 * 9)
+    assert_grouped_alike(seen)
 
 
 def test_the_game_constants_are_openspiels() -> None:
