@@ -14,9 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from runtime.game import UnknownGameError
+
 
 class CfrUnavailable(Exception):
-    """pyspiel is not installed, or OTHER is not one of its games."""
+    """pyspiel is not installed, OTHER is not one of its games, or GAME is not a compiled game."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,10 @@ def compare_cfr(game: str, other: str, rounds: int, iterations: int) -> CfrCompa
         raise CfrUnavailable(f"--cfr needs OpenSpiel: pip install 'rulewright[rl]' ({exc})") from None
     if other not in pyspiel.registered_names():
         raise CfrUnavailable(f"OpenSpiel has no game '{other}' (e.g. python_kuhn_poker, kuhn_poker)")
-    ours_game = pyspiel.load_game(adapter.register(game))
+    try:
+        ours_game = pyspiel.load_game(adapter.register(game))
+    except UnknownGameError as exc:
+        raise CfrUnavailable(str(exc)) from None
     theirs_game = pyspiel.load_game(other)
 
     def per_iteration(g: Any) -> float:

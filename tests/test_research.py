@@ -121,3 +121,22 @@ def test_a_history_taken_again_is_the_same_state_and_a_state_moved_by_its_engine
     told = third.information_state_string(0)
     third.engine.apply_action(third.legal_actions()[0])  # behind the adapter's back
     assert third.information_state_string(0) != told
+
+
+def test_bench_compares_a_cfr_iteration_with_openspiels_own_game() -> None:
+    import json
+    import subprocess
+    import sys
+
+    needs("kuhn_poker")
+    command = [sys.executable, "-m", "rulewright", "bench", "kuhn_poker", "--cfr", "python_kuhn_poker"]
+    done = subprocess.run(
+        [*command, "--rounds", "2", "--iterations", "2", "--json"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["other"] == "python_kuhn_poker" and len(figures["ratios"]) == 2
+    refused = subprocess.run(
+        [*command[:4], "no_such_game", "--cfr", "kuhn_poker"], capture_output=True, text=True
+    )
+    assert refused.returncode == 1 and "no compiled game 'no_such_game'" in refused.stderr
