@@ -51,3 +51,24 @@ def test_games_sim_test(suite: games_sim_test.GamesSimTest, name: str, players: 
     suite.sim_game(game)
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
         suite.sim_game(pyspiel.convert_to_turn_based(game))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_history_replayed_on_any_fresh_state_is_the_same_game(name: str) -> None:
+    """Explicit chance: every fresh state is the same game, so a history (chance outcomes
+    included) replayed on a fresh state of another Game object reaches the same state. (A game
+    with simultaneous choices asks them in turn here: its history is then one action a step.)"""
+    import random
+
+    params = {"simultaneous": "in_turn"} if runtime.load_game(name).info.simultaneous else {}
+    game = pyspiel.load_game(openspiel.register(name), params)
+    state = game.new_initial_state()
+    rnd = random.Random(11)
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        state.apply_action(rnd.choice(state.legal_actions()))
+    again = pyspiel.load_game(openspiel.register(name), params).new_initial_state()
+    for action in state.history():
+        again.apply_action(action)
+    assert again.serialize() == state.serialize()
