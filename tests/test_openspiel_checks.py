@@ -1,5 +1,5 @@
 """OpenSpiel's own `games_sim_test` checks (open_spiel/python/tests/games_sim_test.py, its
-`sim_game`: pickling the game, its type and states, pyspiel's serialisation of game and state,
+`sim_game`, and `pyspiel.random_sim_test` with serialisation at each player count: pickling the game, its type and states, pyspiel's serialisation of game and state,
 clones applying the same actions, chance outcomes summing to one, returns within the utility
 bounds) on every bundled game with explicit chance, at every player count its `players`
 parameter allows, and a game with simultaneous choices also as turn-based, as that suite runs
@@ -21,17 +21,18 @@ from runtime.adapters import openspiel  # noqa: E402
 GAMES = runtime.available_games()
 
 
-def setups() -> list[tuple[str, int | None]]:
-    """Each game, and each player count of a game whose players are an option."""
-    out: list[tuple[str, int | None]] = []
+def setups() -> list[tuple[str, int | None, bool]]:
+    """Each game, and each player count of a game whose players are an option; and whether it is
+    the game's default setup."""
+    out: list[tuple[str, int | None, bool]] = []
     for name in GAMES:
         game = runtime.load_game(name)
         count = game.info.player_count
         if isinstance(count, int):
-            out.append((name, None))
+            out.append((name, None, True))
             continue
-        choices = next(o.choices for o in game.info.options if o.name == count)
-        out += [(name, int(n)) for n in choices]
+        option = next(o for o in game.info.options if o.name == count)
+        out += [(name, int(n), n == option.default) for n in option.choices]
     return out
 
 
@@ -40,8 +41,10 @@ def suite() -> games_sim_test.GamesSimTest:
     return games_sim_test.GamesSimTest("test_breakthrough")  # (any of its tests: sim_game is what is used)
 
 
-@pytest.mark.parametrize(("name", "players"), setups())
-def test_games_sim_test(suite: games_sim_test.GamesSimTest, name: str, players: int | None) -> None:
+@pytest.mark.parametrize(("name", "players", "default"), setups())
+def test_games_sim_test(
+    suite: games_sim_test.GamesSimTest, name: str, players: int | None, default: bool
+) -> None:
     np.random.seed(7)  # sim_game draws its actions from numpy's global generator
     params = {} if players is None else {"players": players}
     game = pyspiel.load_game(openspiel.register(name), params)
@@ -51,6 +54,8 @@ def test_games_sim_test(suite: games_sim_test.GamesSimTest, name: str, players: 
     suite.sim_game(game)
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
         suite.sim_game(pyspiel.convert_to_turn_based(game))
+    if not default:  # (each game's default setup: tests/test_adapters.py)
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", GAMES)

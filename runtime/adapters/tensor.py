@@ -79,6 +79,7 @@ class Encoder:
         assert isinstance(variables, dict)
         self.var_sizes = {name: len(_leaves(v)) for name, v in sorted(variables.items())}
         self.keys = [z.key(info.player_names) for z in info.zones]
+        self.rows = [len(set(k.values())) for k in self.kinds]  # a type's kinds (0: no copies)
         zones = 0
         for z in info.zones:
             n = len(info.type_labels[z.type_index])
@@ -87,14 +88,21 @@ class Encoder:
         self.size = self.players + 1 + zones + sum(self.var_sizes.values()) + len(self.modifiers)
 
     def encode(self, state: GameState, player: int, view: str = PLAYER_VIEW) -> np.ndarray:
+        # the few places set are gathered in lists and written to the array at once (setting a
+        # numpy array's items one by one costs several times as much)
         out = np.zeros(self.size, np.float32)
+        at: list[int] = []  # each place to set, and its value (a place set twice adds up)
+        values_at: list[float] = []
         obs = state.observation(player, view)
         info = state.INFO
         sim = state.simultaneous()  # every player still to answer one is to act (who has answered is public)
         for cur in sim.waiting() if sim is not None else (state.current_player(),):
             if 0 <= cur < self.players:
-                out[cur] = 1.0
-        out[self.players] = 1.0 if state.is_terminal() else 0.0
+                at.append(cur)
+                values_at.append(1.0)
+        if state.is_terminal():
+            at.append(self.players)
+            values_at.append(1.0)
         i = self.players + 1
         zones = obs["zones"]
         assert isinstance(zones, dict)
@@ -103,38 +111,30 @@ class Encoder:
             index = self.labels[z.type_index]
             n = len(index)
             kinds = self.kinds[z.type_index]
-            if kinds:  # a type with copies
-                n = len(info.type_labels[z.type_index])
-                grid = z.kind == "grid"
-                if isinstance(content, dict) and "count" in content and len(content) == 1:
-                    out[i] = float(content["count"])  # hidden: only its size
-                elif isinstance(content, dict):  # a grid the player sees: label -> its copies' [x, y]
-                    for label, cells in content.items():
-                        first = self.firsts[z.type_index][label]
-                        for j, (x, y) in enumerate(cells):
-                            out[i + kinds[label]] += 1.0
-                            out[i + n + 2 * (first + j)], out[i + n + 2 * (first + j) + 1] = (
-                                float(x),
-                                float(y),
-                            )
-                else:
-                    assert isinstance(content, list)
-                    for label in content:
-                        out[i + kinds[label]] += 1.0  # a count per kind
-                i += 3 * n if grid else len(set(kinds.values()))
-                continue
+            grid = z.kind == "grid"
             if isinstance(content, dict) and "count" in content and len(content) == 1:
-                out[i] = float(content["count"])  # hidden: only its size
+                at.append(i)  # hidden: only its size
+                values_at.append(float(content["count"]))
+            elif kinds and isinstance(content, dict):  # a grid the player sees: label -> its copies' [x, y]
+                for label, cells in content.items():
+                    first = self.firsts[z.type_index][label]
+                    for j, (x, y) in enumerate(cells):
+                        at += (i + kinds[label], i + n + 2 * (first + j), i + n + 2 * (first + j) + 1)
+                        values_at += (1.0, float(x), float(y))
+            elif kinds:  # a count per kind
+                assert isinstance(content, list)
+                at += [i + kinds[label] for label in content]
+                values_at += [1.0] * len(content)
             elif isinstance(content, dict):  # a grid the player sees: label -> [x, y]
                 for label, (x, y) in content.items():
                     k = index[label]
-                    out[i + k] = 1.0
-                    out[i + n + 2 * k], out[i + n + 2 * k + 1] = float(x), float(y)
+                    at += (i + k, i + n + 2 * k, i + n + 2 * k + 1)
+                    values_at += (1.0, float(x), float(y))
             else:
                 assert isinstance(content, list)
-                for label in content:
-                    out[i + index[label]] = 1.0
-            i += 3 * n if z.kind == "grid" else n
+                at += [i + index[label] for label in content]
+                values_at += [1.0] * len(content)
+            i += 3 * n if grid else (self.rows[z.type_index] if kinds else n)
         variables = obs["variables"]
         assert isinstance(variables, dict)
         for name, size in self.var_sizes.items():
@@ -149,7 +149,9 @@ class Encoder:
         mods = obs["modifiers"]
         assert isinstance(mods, list)
         for name, _ in mods:
-            out[i + self.modifiers[name]] += 1.0
+            at.append(i + self.modifiers[name])
+            values_at.append(1.0)
+        np.add.at(out, at, values_at)
         return out
 
 
