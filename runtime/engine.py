@@ -406,6 +406,9 @@ def _without_none_slots(value: object, indices: tuple[int, ...], components: int
     rest = indices[1:]
     if not rest:  # the last index: its entries are the values, in a list of their own
         return items if items is not value else value[:]
+    if len(rest) == 1:  # (two indices, the common case: without a call per entry)
+        cut = rest[0] != components
+        return [(v[:-1] if cut else v[:]) if isinstance(v, list) else v for v in items]
     return [_without_none_slots(v, rest, components) for v in items]
 
 
