@@ -37,8 +37,8 @@ class CfrComparison:
         r = self.ratios
         return (
             f"CFR ({self.iterations} iterations a round, {len(r)} rounds, CPU time)\n"
-            f"  {self.game:<28} {statistics.median(self.ours) * 1e3:8.2f} ms/iteration\n"
-            f"  {self.other:<28} {statistics.median(self.theirs) * 1e3:8.2f} ms/iteration\n"
+            f"  {'ours: ' + self.game:<36} {statistics.median(self.ours) * 1e3:9.2f} ms/iteration\n"
+            f"  {'OpenSpiel: ' + self.other:<36} {statistics.median(self.theirs) * 1e3:9.2f} ms/iteration\n"
             f"  ratio (ours / theirs): {statistics.median(r):.2f}x (min {min(r):.2f}, max {max(r):.2f})"
         )
 
