@@ -164,15 +164,17 @@ class _Paths:
     emptied when they grow large; numbers are never reused, so a state numbered before that
     simply finds nothing kept."""
 
-    LIMIT = 1 << 18
-    STATES = 1 << 14  # states kept (each a copy of a whole game state)
+    LIMIT = 1 << 18  # histories numbered before the tables are emptied
+    STATES = 1 << 12  # states kept (each a copy of a whole game state)
+    CHARS = 1 << 26  # characters of kept strings (a large game's run to tens of thousands each)
 
-    __slots__ = ("ids", "next", "strings", "states")
+    __slots__ = ("ids", "next", "strings", "chars", "states")
 
     def __init__(self) -> None:
         self.ids: dict[tuple[int, object], int] = {}
         self.next = 1  # 0 is the initial state's history
         self.strings: dict[tuple[int, int, int], str] = {}
+        self.chars = 0
         # the state a history reached, kept once a move into it is taken a second time: an
         # algorithm that walks the same tree again (CFR) copies it instead of playing the move
         self.states: dict[int, GameState] = {}
@@ -188,6 +190,7 @@ class _Paths:
                 self.ids.clear()
                 self.strings.clear()
                 self.states.clear()
+                self.chars = 0
             found = self.ids[key] = self.next
             self.next += 1
         return found
@@ -515,10 +518,16 @@ class Observer:
         e = state._e
         if e.known_path() < 0:
             return self._string(e.state, player)
+        paths = e.paths
         key = (e.path, player, self.kind)
-        text = e.paths.strings.get(key)
+        text = paths.strings.get(key)
         if text is None:
-            text = e.paths.strings[key] = self._string(e.state, player)
+            text = self._string(e.state, player)
+            if paths.chars + len(text) > paths.CHARS:
+                paths.strings.clear()
+                paths.chars = 0
+            paths.strings[key] = text
+            paths.chars += len(text)
         return text
 
     def _string(self, s: GameState, player: int) -> str:
