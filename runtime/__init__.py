@@ -1,8 +1,8 @@
 """The Rulewright runtime: the engine base classes and the API every compiled game exposes.
 
 What a compiled engine and its users need at run time, and nothing else: the engine (engine.py,
-rng.py, saved.py), loading built games (game.py), views, the engine contract, agents and the
-OpenSpiel/PettingZoo adapters. It imports nothing from compiler/ or rulewright/.
+rng.py, chance.py, saved.py), loading built games (game.py), views, the engine contract, agents,
+resampling for search (resample.py) and the OpenSpiel/PettingZoo adapters. It imports nothing from compiler/ or rulewright/.
 
 game = runtime.load_game("my_game")  # a bundled game; a workspace's: search=(Path("generated"),)
 state = game.new_initial_state(seed=1)
