@@ -7,12 +7,30 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import pytest
+
 Seen = dict[int, set[tuple[str, str]]]  # player -> (our information state, theirs) met together
 
 
 def choices(state: Any) -> dict[str, int]:
     """A decision's legal actions by label (our ids are our own)."""
     return {state.action_to_string(state.current_player(), a): a for a in state.legal_actions()}
+
+
+def ended_alike(ours: Any, theirs: Any) -> bool:
+    """Both games are over with the same returns (True), or neither is and the same player acts."""
+    if theirs.is_terminal():
+        assert ours.is_terminal() and ours.returns() == theirs.returns(), f"{ours}\n{theirs}"
+        return True
+    assert not ours.is_terminal() and ours.current_player() == theirs.current_player()
+    return False
+
+
+def same_chance(ours: Any, theirs: Any) -> list[int]:
+    """At a chance node of both: the same outcomes with the same probabilities; their ids."""
+    outcomes = ours.chance_outcomes()
+    assert outcomes == [(a, pytest.approx(w)) for a, w in theirs.chance_outcomes()]
+    return [a for a, _ in outcomes]
 
 
 def play_both(

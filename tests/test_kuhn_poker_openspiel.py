@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.lockstep import Seen, assert_grouped_alike, choices, play_both
+from tests.lockstep import Seen, assert_grouped_alike, choices, ended_alike, play_both, same_chance
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -34,16 +34,11 @@ def adapter_game() -> Any:
 def walk(ours: Any, theirs: Any, seen: Seen) -> int:
     """Every chance outcome and every action from here, both games together; the number of hands
     played out. Records, per player, each (our, their) pair of information states on the way."""
-    if theirs.is_terminal():
-        assert ours.is_terminal()
-        assert ours.returns() == theirs.returns()
+    if ended_alike(ours, theirs):
         return 1
-    assert not ours.is_terminal()
-    assert ours.current_player() == theirs.current_player()
     if theirs.is_chance_node():
-        outcomes = ours.chance_outcomes()
-        assert outcomes == [(a, pytest.approx(w)) for a, w in theirs.chance_outcomes()]
-        steps = [(a, a) for a, _ in outcomes]
+        outcomes = same_chance(ours, theirs)
+        steps = [(a, a) for a in outcomes]
     else:
         for p in (0, 1):
             seen[p].add((ours.information_state_string(p), theirs.information_state_string(p)))
