@@ -1082,8 +1082,8 @@ class GameState:
     # -- explicit chance (runtime/chance.py) ----------------------------------------------------
     def _apply_explicit(self, a: int) -> None:
         """apply_action of a game with explicit chance: a chance outcome at a chance node, else a
-        player's action; either way the move is played on a copy, which this state becomes only
-        once the move is complete (it waits on the next chance node otherwise)."""
+        player's action; either way the move is played (again, with the outcomes given so far),
+        and this state waits on the next chance node if it needs another (see `_play`)."""
         c = self.chance
         assert c is not None
         node = c.node
