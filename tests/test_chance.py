@@ -15,6 +15,7 @@ import pytest
 
 import runtime
 from rulewright.spec_loader import load_spec
+from runtime.contract import hidden_twin
 from runtime.engine import CHANCE, GameState, IllegalActionError
 from runtime.game import Game
 from runtime.resample import Plan, resample, told
@@ -44,7 +45,8 @@ def random_history(game: Game, seed: int, most: int) -> tuple[GameState, list[in
 @pytest.mark.parametrize("name", GAMES)
 def test_explicit_chance_saves_clones_and_replays_as_one_game(name: str) -> None:
     """A random game with explicit chance: at every tenth step the state saves and loads to the
-    same JSON and the same node, and a clone that moves on leaves it untouched; at the end its
+    same JSON and the same node, a clone that moves on leaves it untouched, and each player's view
+    and log are those of a twin that differs in what the player cannot see; at the end its
     history replayed on a fresh initial state is the same game, byte for byte."""
     game = runtime.load_game(name)
     rnd = random.Random(3)
@@ -67,6 +69,10 @@ def test_explicit_chance_saves_clones_and_replays_as_one_game(name: str) -> None
             other = s.clone()
             other.apply_action(a)
             assert s.to_json() == text
+            for p in range(s.num_players):  # what a player cannot see stays out of their view
+                twin = hidden_twin(s, p, rnd)
+                assert twin.observation_string(p) == s.observation_string(p)
+                assert twin.player_log(p) == s.player_log(p)
         s.apply_action(a)
         history.append(a)
     assert chance_nodes > 0 or not game.info.chance
