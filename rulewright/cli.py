@@ -1752,6 +1752,10 @@ def _bench_cfr(args: argparse.Namespace) -> int:
 
     if args.game is None:
         raise UsageError("--cfr compares one game: rulewright bench GAME --cfr OTHER")
+    if args.against is not None or args.native or args.option:
+        raise UsageError(
+            "--cfr measures the game as built, with its default options: without --against, --native or -o"
+        )
     try:
         result = compare_cfr(args.game, args.cfr, args.rounds, args.iterations)
     except CfrUnavailable as exc:
@@ -2153,7 +2157,8 @@ def _bench_arguments(sp: argparse.ArgumentParser) -> None:
         "--rounds",
         type=positive_int,
         default=5,
-        help="with --against: rounds per game and side, each in a fresh process (default 5)",
+        help="with --against: rounds per game and side, each in a fresh process; with --cfr: rounds "
+        "per side (default 5)",
     )
     sp.add_argument("--no-check", action="store_true", help="play only: leave out checking the specs")
     sp.add_argument(
