@@ -28,6 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (the engine imports this module)
+    from runtime.engine import Decision, GameState
 
 BEGIN = -1  # the move in flight is the game's setup (no player's action)
 ROLL, DRAW, PICK = "roll", "draw", "pick"
@@ -88,7 +92,7 @@ class Chance:
     def __init__(self) -> None:
         self.unsettled: dict[int, int] = {}  # zone -> how many components at its bottom are unsettled
         self.action: int | None = None  # the move in flight: an action id, or BEGIN; None: none
-        self.decision: object = None  # the Decision the move in flight answers (None for BEGIN)
+        self.decision: Decision | None = None  # what the move in flight answers (None for BEGIN)
         self.given: list[int] = []  # the outcomes given to the move in flight, in order
         self.node: ChanceNode | None = None  # the chance node the state waits on
         self.used = 0  # outcomes of `given` consumed by the move being replayed
@@ -97,7 +101,7 @@ class Chance:
         # a state this one is an untouched copy of, while it has played `twin_moves` moves: what
         # this state goes back to if its next move waits on a chance node, so that the move needs
         # no copy of its own (set by the OpenSpiel adapter's clone, whose next step is a move)
-        self.twin: object = None
+        self.twin: GameState | None = None
         self.twin_moves = 0
 
     def copy(self) -> Chance:

@@ -1099,7 +1099,7 @@ class GameState:
             self._refuse(a)
         self._play(a, d, [])
 
-    def _play(self, action: int, decision: object, given: list[int]) -> None:
+    def _play(self, action: int, decision: Decision | None, given: list[int]) -> None:
         """Play the move `action` (BEGIN: the setup) that answers `decision`, with the chance
         outcomes `given`: this state becomes the state after it, or waits on the chance node of
         the next outcome it needs. A rule error leaves this state as it was."""
@@ -1109,15 +1109,18 @@ class GameState:
         c.twin = None
         # what this state goes back to unless the move completes: an untouched twin (copied only
         # if it is needed), or a copy made now
-        spare = isinstance(twin, GameState) and twin.chance is not None and twin.chance.moves == c.twin_moves
-        before = twin if spare and isinstance(twin, GameState) else self.clone()
+        before: GameState
+        if twin is not None and twin.chance is not None and twin.chance.moves == c.twin_moves:
+            before, spare = twin, True
+        else:
+            before, spare = self.clone(), False
         c.moves += 1
         c.action, c.decision, c.given, c.node, c.used, c.replaying = None, None, given, None, 0, True
         try:
             if action == BEGIN:
                 self._begin()
             else:
-                assert isinstance(decision, Decision)
+                assert decision is not None
                 self.pending = decision
                 self.apply_action(action)  # (checked again: a saved move in flight is replayed too)
         except NeedChance as need:
@@ -1307,7 +1310,7 @@ class GameState:
         d = self.pending
         c = self.chance
         if c is not None and c.action is not None:  # at a chance node: the move in flight answers
-            d = c.decision if isinstance(c.decision, Decision) else None
+            d = c.decision
         data: dict[str, object] = {
             "format": SAVED_FORMAT,
             "game": info.name,

@@ -430,8 +430,7 @@ def call(cx: Context, e: ir.Call) -> str:
 
 def _holds_entities(t: Type) -> bool:
     """A list or zone of components or players."""
-    elem = t.elem if t.kind in ("zone", "list") and t.elem is not None else t
-    return elem.kind == "entity"
+    return (t.iterable_elem or t).kind == "entity"
 
 
 def copies_table(cx: Context, t: Type) -> str:

@@ -242,6 +242,20 @@ class _Engine:
             self.path = -1
         return self.path
 
+    def play(self, action: int) -> None:
+        """The state's move `action`. Taken from this history before, it reaches the same state:
+        kept (from the second time on), that state is copied instead of the move played."""
+        paths = self.paths
+        after = paths.ids.get((self.path, action)) if self.known_path() >= 0 else None
+        kept = paths.states.get(after) if after is not None else None
+        if kept is not None:
+            self.state._become(kept.clone())  # (in place: whoever holds the engine sees the move)
+        else:
+            self.state.apply_action(action)
+        self.moved(action)
+        if after is not None and kept is None and len(paths.states) < paths.STATES:
+            paths.states[after] = self.state.clone()
+
     def moved(self, action: object) -> None:
         """After the state's move `action`: its history's number."""
         c = self.state.chance
@@ -389,23 +403,7 @@ class RulewrightState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         make_room()
-        e = self._e
-        if e.path >= 0 and e.known_path() >= 0:
-            paths = e.paths
-            after = paths.ids.get((e.path, action))
-            if after is not None:  # this move was taken from this history before: the same state
-                kept = paths.states.get(after)
-                if kept is None:
-                    e.state.apply_action(action)
-                    if len(paths.states) < paths.STATES:
-                        paths.states[after] = e.state.clone()
-                else:
-                    e.state._become(kept.clone())  # (in place: whoever holds the engine sees the move)
-                c = e.state.chance
-                e.path, e.moves = after, c.moves if c is not None else 0
-                return
-        e.state.apply_action(action)
-        e.moved(action)
+        self._e.play(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self.engine

@@ -38,7 +38,7 @@ def _leaves(value: object) -> list[float]:
 
 
 def _flatten(value: object, out: list[float]) -> None:
-    if type(value) is list or type(value) is tuple:
+    if isinstance(value, list | tuple):
         for v in value:  # (a list of numbers, the common case, without a call per item)
             t = type(v)
             if t is int or t is bool or t is float:
@@ -54,9 +54,6 @@ def _flatten(value: object, out: list[float]) -> None:
         out.append(-1.0)
     elif isinstance(value, bool | int | float):
         out.append(float(value))
-    elif isinstance(value, list | tuple):
-        for v in value:
-            _flatten(v, out)
 
 
 class Encoder:
