@@ -28,10 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # (the engine imports this module)
-    from runtime.engine import Decision, GameState
 
 BEGIN = -1  # the move in flight is the game's setup (no player's action)
 ROLL, DRAW, PICK = "roll", "draw", "pick"
@@ -92,7 +88,9 @@ class Chance:
     def __init__(self) -> None:
         self.unsettled: dict[int, int] = {}  # zone -> how many components at its bottom are unsettled
         self.action: int | None = None  # the move in flight: an action id, or BEGIN; None: none
-        self.decision: Decision | None = None  # what the move in flight answers (None for BEGIN)
+        # what the move in flight answers: the engine's Decision (None for BEGIN). (Typed `object`:
+        # this module may not import the engine, which imports it.)
+        self.decision: object = None
         self.given: list[int] = []  # the outcomes given to the move in flight, in order
         self.node: ChanceNode | None = None  # the chance node the state waits on
         self.used = 0  # outcomes of `given` consumed by the move being replayed
@@ -101,7 +99,7 @@ class Chance:
         # a state this one is an untouched copy of, while it has played `twin_moves` moves: what
         # this state goes back to if its next move waits on a chance node, so that the move needs
         # no copy of its own (set by the OpenSpiel adapter's clone, whose next step is a move)
-        self.twin: GameState | None = None
+        self.twin: object = None  # (a GameState)
         self.twin_moves = 0
 
     def copy(self) -> Chance:

@@ -1091,8 +1091,9 @@ class GameState:
             if a not in node.outcomes:
                 shown = ", ".join(map(str, node.outcomes[:12])) + (", ..." if len(node.outcomes) > 12 else "")
                 raise IllegalActionError(f"chance outcome {a} is not one of this chance node's: {shown}")
-            assert c.action is not None
-            self._play(c.action, c.decision, [*c.given, a])
+            decision = c.decision
+            assert c.action is not None and (decision is None or isinstance(decision, Decision))
+            self._play(c.action, decision, [*c.given, a])
             return
         d = self.pending
         if self.over or d is None or a not in d.legal():
@@ -1110,7 +1111,7 @@ class GameState:
         # what this state goes back to unless the move completes: an untouched twin (copied only
         # if it is needed), or a copy made now
         before: GameState
-        if twin is not None and twin.chance is not None and twin.chance.moves == c.twin_moves:
+        if isinstance(twin, GameState) and twin.chance is not None and twin.chance.moves == c.twin_moves:
             before, spare = twin, True
         else:
             before, spare = self.clone(), False
@@ -1310,7 +1311,7 @@ class GameState:
         d = self.pending
         c = self.chance
         if c is not None and c.action is not None:  # at a chance node: the move in flight answers
-            d = c.decision
+            d = c.decision if isinstance(c.decision, Decision) else None
         data: dict[str, object] = {
             "format": SAVED_FORMAT,
             "game": info.name,
