@@ -282,7 +282,11 @@ def _panel(scene: Scene, left: float) -> tuple[str, float]:
     y: float = MARGIN + 14
     out.append(_text(left, y, _clip(scene.title, PANEL - 24, 16), 16, weight="bold"))
     y += 20
-    seen = "everything (no hidden information)" if scene.player is None else f"what {scene.perspective} sees"
+    seen = (
+        "everything (no hidden information)"
+        if scene.player is None and not scene.public
+        else f"what {scene.perspective} sees"
+    )
     out.append(_text(left, y, _clip(seen, PANEL - 24, 11), 11))
     y += 18
     for line in _wrap(scene.status, PANEL - 24, 12)[:3]:
