@@ -44,23 +44,29 @@ class Drawing:
         )
 
 
-def svg(scene: Scene) -> str:
-    """The scene as a standalone SVG document."""
-    return draw(scene).svg()
+def svg(scene: Scene, *, panel: bool = True) -> str:
+    """The scene as a standalone SVG document (without `panel`, the board alone: a page that shows
+    the zones, counters and effects itself)."""
+    return draw(scene, panel=panel).svg()
 
 
-def draw(scene: Scene) -> Drawing:
+def draw(scene: Scene, *, panel: bool = True) -> Drawing:
     top = MARGIN + TRACK_ROW * sum(1 for t in scene.tracks if not t.counter) + (MARGIN if scene.tracks else 0)
-    width = scene.width + PANEL
-    panel, panel_height = _panel(scene, scene.width + MARGIN)
+    width = scene.width + (PANEL if panel else 0)
+    side, panel_height = _panel(scene, scene.width + MARGIN) if panel else ("", 0.0)
     height = round(max(top + scene.height, panel_height + MARGIN))
     background = (
         f'<rect width="{width}" height="{height}" fill="#f7f5ef"/>'
-        f'<rect x="{scene.width}" y="0" width="{PANEL}" height="{height}" fill="#ecebe4"/>'
-    ) + "".join(
-        f'<text x="{x}" y="{y + top}" font-size="15" font-weight="bold" fill="#8a8577" text-anchor="middle" '
-        f'letter-spacing="1">{escape(text)}</text>'
-        for text, x, y in scene.labels
+        + (
+            f'<rect x="{scene.width}" y="0" width="{PANEL}" height="{height}" fill="#ecebe4"/>'
+            if panel
+            else ""
+        )
+        + "".join(
+            f'<text x="{x}" y="{y + top}" font-size="15" font-weight="bold" fill="#8a8577" text-anchor="middle" '
+            f'letter-spacing="1">{escape(text)}</text>'
+            for text, x, y in scene.labels
+        )
     )
     groups: list[tuple[str, str]] = []
     y = MARGIN
@@ -72,7 +78,8 @@ def draw(scene: Scene) -> Drawing:
     for li, layer in enumerate(scene.layers):
         for place in layer.places:
             groups.append((f"place{li}-{_ident(place.id)}", _place(scene, layer, place, top)))
-    groups.append(("panel", panel))
+    if panel:
+        groups.append(("panel", side))
     return Drawing(width, height, background, tuple(groups))
 
 
