@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from rulewright.gamelog import SEED_LIMIT, log_text
 from rulewright.replay_html import page, replay_data
@@ -107,6 +107,7 @@ class Server:
         self.finished: OrderedDict[str, None] = OrderedDict()
         self.broken: dict[str, str] = {}  # stored matches that cannot be played on, and why
         self.rooms: dict[str, set[Conn]] = {}
+        self.sockets: set[web.WebSocketResponse] = set()  # every open websocket, joined or not
         self.bots: dict[str, asyncio.Task[None]] = {}
         self.creators: dict[str, Bucket] = {}
         self.games: dict[str, Game] = {}
@@ -346,6 +347,7 @@ class Server:
         ws = web.WebSocketResponse(max_msg_size=protocol.MAX_MESSAGE_BYTES, heartbeat=30.0, compress=True)
         await ws.prepare(request)
         conn = Conn(ws, Bucket(time.monotonic()))
+        self.sockets.add(ws)
         try:
             async for msg in ws:
                 if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -362,6 +364,7 @@ class Server:
                 except Refusal as exc:
                     await _send(ws, exc.data())
         finally:
+            self.sockets.discard(ws)
             room = self.rooms.get(conn.match)
             if room is not None:
                 room.discard(conn)
@@ -398,10 +401,20 @@ class Server:
             raise Refusal(NOT_YOUR_SEAT)
         self.play(match, message.seat, message.version, message.action)
 
+    async def close_sockets(self, app: web.Application) -> None:
+        """At shutdown, every websocket closed as going away (1001): otherwise the server waits
+        for each open page before it stops (aiohttp's shutdown timeout, a minute). A page
+        reconnects by itself once the server is back."""
+        await asyncio.gather(
+            *(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping") for ws in list(self.sockets)),
+            return_exceptions=True,
+        )
+
     # -- pages -----------------------------------------------------------------------------------
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        app.on_shutdown.append(self.close_sockets)
         app.add_routes(
             [
                 web.get("/", self.lobby),
