@@ -71,6 +71,13 @@ FLAGS = (
 )
 WAIT = 10.0  # seconds a page or the server may take to answer before a test fails
 
+# skipped before any server starts
+if not (CHROMIUM.is_file() and DRIVER.is_file()):
+    pytest.skip(NO_BROWSER, allow_module_level=True)
+if importlib.util.find_spec("selenium") is None:
+    pytest.skip(
+        "no selenium: pip install -r requirements-dev.lock (or the dev extra)", allow_module_level=True
+    )
 if importlib.util.find_spec("aiohttp") is None:  # the server's (and _play's) one requirement
     pytest.skip("no aiohttp: pip install -e '.[serve]'", allow_module_level=True)
 
@@ -290,13 +297,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def _driver(profile: Path) -> Any:
-    if not (CHROMIUM.is_file() and DRIVER.is_file()):
-        pytest.skip(NO_BROWSER)
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("no selenium: pip install -r requirements-dev.lock (or the dev extra)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
