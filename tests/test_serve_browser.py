@@ -11,15 +11,17 @@ on a server started as a user starts it, `python -m rulewright serve --port 0 --
     bots             the lobby makes a match against the random bot, played to the end without
                      clicks for the bot; the Replay button opens the replay page, and the log the
                      download form gives is verified by `rulewright replay`
-    kill -9          a server killed mid-match and started again on the same port and data: the
-                     open page reconnects by itself to the same decision and log, plays on, and a
-                     new tab at /m/ID (the token from localStorage) returns to its seat
     readable         Twilight Struggle and Channel Tunnel mid-game at 1400x900: no SVG text under
-                     11 px, no id shown
+                     11 px, no id shown (expected to fail until the boards are made readable)
+    kill -9          the server killed mid-match and started again on the same port and data: the
+                     open page reconnects by itself to the same decision and log, plays on, and a
+                     new tab at /m/ID (the token from localStorage) returns to its seat; stopped
+                     as by Ctrl-C with the page open, it stops at once
 
-One server serves the module (the kill -9 test starts its own); moves are clicked by a script in
-the page (one WebDriver call per move, which also waits for the page to answer), the first move
-of a match and every other button by WebDriver's own click. Pages are read in one script call.
+One server serves the module (the kill -9 test, last, kills it and starts it again in place);
+moves are clicked by a script in the page (one WebDriver call per move, which also waits for the
+page to answer), the first move of a match and every other button by WebDriver's own click.
+Pages are read in one script call. The module costs 20-23 s of CPU, Chromium's processes included.
 RULEWRIGHT_SCREENSHOTS=DIR saves the lobby, a mid-game Iron Curtain and Twilight Struggle, the
 hot-seat cover and a finished match as DIR/serve-*.png (docs/images holds them). Skipped when
 Chromium, its driver, selenium or aiohttp is missing (`make test` installs them where it can).
@@ -27,6 +29,7 @@ Chromium, its driver, selenium or aiohttp is missing (`make test` installs them 
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import os
@@ -639,8 +642,6 @@ ID_LIKE = re.compile(r"\w_\w|\w\[\w[^\]]*\]")
 @pytest.mark.xfail(strict=False, reason="the boards are being made readable (issue 35)")
 @pytest.mark.parametrize(("game", "seed"), [("twilight_struggle", 2), ("channel_tunnel", 2)])
 def test_boards_are_readable_at_1400x900(server: Server, first: Page, game: str, seed: int) -> None:
-    import asyncio
-
     made = server.post("/api/matches", {"game": game, "seats": ["here", "here"], "seed": seed})
     at = asyncio.run(_play(server.base, made, 30, random.Random(seed)))
     first.get(made["here"])
