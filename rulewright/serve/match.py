@@ -62,6 +62,10 @@ class Match:
     def resume(cls, stored: Stored, game: Game) -> Match:
         """The match as stored, its moves replayed from the seed and the last digest checked."""
         state = game.new_initial_state(stored.seed)
+        if len(stored.seats) != state.num_players:
+            raise Diverged(
+                f"match {stored.id}: {len(stored.seats)} seats stored for {state.num_players} players"
+            )
         try:
             for a in stored.actions:
                 state.apply_action(a)
@@ -119,7 +123,7 @@ class Match:
         st = self.state
         if st.is_terminal():
             raise Refusal(OVER)
-        if version != self.version:
+        if version != self.version and not self._same_decision(version):
             raise Refusal(STALE, f"you saw decision {version}, the match is at {self.version}")
         if seat not in self.asked():
             raise Refusal(NOT_YOUR_TURN, f"{self.names[seat]} is not asked anything now")
@@ -134,6 +138,16 @@ class Match:
         if self.state.simultaneous() is None:
             self.queued.clear()
         return done
+
+    def _same_decision(self, version: int) -> bool:
+        """Whether the state after `version` decisions was already this simultaneous decision:
+        then the seats still to answer saw what they see now (the answers given since are hidden),
+        so an answer sent at the same moment as another seat's is not stale."""
+        sim = self.state.simultaneous()
+        if sim is None:
+            return False
+        given = sum(1 for options, a in zip(sim.choices, sim.answers, strict=True) if options and a >= 0)
+        return self.version - given <= version < self.version
 
     def _action(self, legal: list[int], action: str | int) -> int:
         st = self.state
