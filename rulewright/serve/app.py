@@ -135,6 +135,9 @@ class Server:
         try:
             if self.catalog.entry(stored.game) is None:
                 raise Diverged(f"match {stored.id}: no game named {stored.game!r} here")
+            unknown = [s.kind for s in stored.seats if not s.human and s.kind not in self.catalog.bots]
+            if unknown:
+                raise Diverged(f"match {stored.id}: no bot named {unknown[0][:40]!r} here")
             match = Match.resume(stored, self.game(stored.game, stored.options))
         except (Diverged, ValueError) as exc:
             self.broken[stored.id] = str(exc)

@@ -86,6 +86,8 @@ class Store:
 
     def __init__(self, folder: Path) -> None:
         try:
+            if folder.exists() and not folder.is_dir():  # mkdir would say only "File exists"
+                raise StoreError(f"--data {folder}: not a folder")
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             if not folder.is_dir():
                 raise StoreError(f"--data {folder}: not a folder")
