@@ -51,8 +51,8 @@ async def _serve(server: Server, host: str, port: int, data: Path, say: Callable
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    bound = [s.getsockname() for s in runner.server_sockets()] if hasattr(runner, "server_sockets") else []
-    actual = next((b[1] for b in bound if isinstance(b, tuple)), port)
+    # the port listened on (with --port 0, the one the system chose)
+    actual = next((a[1] for a in runner.addresses if isinstance(a, tuple) and len(a) >= 2), port)
     shown_host = f"[{host}]" if ":" in host else host
     games = len(server.catalog.entries)
     say(
