@@ -254,8 +254,8 @@ def test_hostile_messages_are_refused_with_their_code_and_change_nothing(
             await n.refused({"type": "move", "seat": 0, "version": 0, "action": label}, P.STALE)
             assert len(r.moves(match)) == 1
             # a match played to its end: then every move is "over"
-            done_id, (first, second) = await r.make("kuhn_poker", ["link", "link"])
-            a, b = await r.join(done_id, [first]), await r.join(done_id, [second])
+            done_id, (first_token, second_token) = await r.make("kuhn_poker", ["link", "link"])
+            a, b = await r.join(done_id, [first_token]), await r.join(done_id, [second_token])
             await play_out(r, {0: a, 1: b}, done_id, random.Random(1))
             done = r.snapshot(done_id)
             await a.refused({"type": "move", "seat": 0, "version": len(done[1]), "action": 0}, P.OVER)
@@ -424,9 +424,9 @@ def test_pages_logs_and_replays_give_only_what_they_may(tmp_path: Path, catalog:
             response = await post(f"/m/{match}/log", data={"t": south})
             assert response.status == 200
             assert "attachment" in response.headers["Content-Disposition"]
-            path = tmp_path / "match.json"
-            path.write_text(await response.text(), "utf-8")
-            log = read_log(path)
+            saved = tmp_path / "match.json"
+            saved.write_text(await response.text(), "utf-8")
+            log = read_log(saved)
             m = r.server.live[match]
             replayed = replay_log(m.game, log)
             assert final_digest(replayed.state) == replayed.final_digest == final_digest(m.state)
@@ -637,3 +637,33 @@ def test_the_command_refuses_a_bad_data_folder_port_or_delay(
             err = capsys.readouterr().err
             assert code == cli.EXIT_USAGE, (argv, err)
             assert expect in err and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+# ---- the load test ----------------------------------------------------------------------------
+
+
+def test_a_small_load_run_ends_every_match_without_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """A bounded run of rulewright/serve/load.py against a server of its own (no figure is judged:
+    only that every match ends, every move is taken, and the figures are printed)."""
+    from rulewright.serve import load
+
+    code = load.main(["--matches", "6", "--clients", "2", "--game", "kuhn_poker", "--seconds", "60"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    figures = dict(re.split(r"\s{2,}", line.strip(), maxsplit=1) for line in out.splitlines()[1:])
+    assert figures["matches finished"] == "8 of 8", out
+    assert figures["errors"] == "0", out
+    assert int(figures["moves (by the clients)"].replace(",", "")) >= 8 * 1, out
+    for name in ("moves per second", "latency p50", "latency p99", "latency max"):
+        assert re.fullmatch(r"[\d,.]+( ms)?", figures[name]), (name, out)
+    assert re.fullmatch(r"[\d.]+ MiB", figures["server peak RSS"]), out
+
+
+def test_the_load_test_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    from rulewright.serve import load
+
+    for argv in (["--matches", "-1"], ["--seconds", "0"], ["--seconds", "nan"], ["--url", "ftp://x"]):
+        with pytest.raises(SystemExit) as stopped:
+            load.main(argv)
+        assert stopped.value.code == 2, argv
+        assert "Traceback" not in capsys.readouterr().err
