@@ -378,6 +378,17 @@ def test_making_a_match_refuses_bad_settings(tmp_path: Path, catalog: Catalog) -
                     response = await post("/api/matches", json=data)
                 text = await response.text()
                 assert response.status == 400 and expect in text, (data, response.status, text)
+            # another site's page: a "no-cors" fetch may send any text/plain body (no preflight),
+            # and a browser names the page's Origin
+            forged = '{"game": "kuhn_poker", "seats": ["random", "random"]}'
+            response = await post("/api/matches", data=forged, headers={"Content-Type": "text/plain"})
+            assert response.status == 415
+            response = await post(
+                "/api/matches",
+                json={"game": "kuhn_poker", "seats": ["random", "random"]},
+                headers={"Origin": "http://evil.example"},
+            )
+            assert response.status == 403
             big = json.dumps({"game": "kuhn_poker", "seats": ["link", "link"], "pad": "x" * MAX_BODY})
             response = await post("/api/matches", data=big, headers={"Content-Type": "application/json"})
             assert response.status == 413

@@ -440,6 +440,12 @@ class Server:
         return web.json_response({"matches": self.summaries()})
 
     async def api_create(self, request: web.Request) -> web.StreamResponse:
+        # Another site's page may post here too: a form (text/plain can carry a JSON body) needs no
+        # leave, a fetch of application/json from another origin needs the browser's (which is
+        # never given), and a browser names the page's origin
+        _same_origin(request)
+        if request.content_type != "application/json":
+            raise web.HTTPUnsupportedMediaType(text="a match's settings are sent as application/json")
         try:
             body = await request.json()
         except (ValueError, UnicodeDecodeError):
@@ -511,13 +517,13 @@ async def _headers(
 
 
 def _same_origin(request: web.Request) -> None:
-    """A websocket from another site's page is refused (browsers send its Origin)."""
+    """A websocket or a new match from another site's page is refused (browsers send its Origin)."""
     origin = request.headers.get("Origin")
     if origin is None:
         return
     host = request.headers.get("Host", "")
     if origin not in (f"http://{host}", f"https://{host}"):
-        raise web.HTTPForbidden(text="a websocket from another origin")
+        raise web.HTTPForbidden(text="a request from another site's page")
 
 
 def _bad(text: str) -> web.HTTPBadRequest:
