@@ -217,6 +217,8 @@ def test_hostile_messages_are_refused_with_their_code_and_change_nothing(
                 ({"type": "move", "seat": 1, "version": 0, "action": ""}, P.BAD_MESSAGE),
                 ({"type": "move", "seat": 1, "version": 0, "action": -1}, P.BAD_MESSAGE),
                 ({"type": "move", "seat": 1, "version": 0, "action": 2.5}, P.BAD_MESSAGE),
+                ({"type": "move", "seat": 1, "version": 0, "action": True}, P.BAD_MESSAGE),
+                ({"type": "move", "seat": 1, "version": False, "action": 0}, P.BAD_MESSAGE),
                 ({"type": "move", "seat": 1, "version": 0, "action": "x" * (P.MAX_LABEL + 1)}, P.BAD_MESSAGE),
                 ({"type": "move", "seat": 1, "version": 0, "action": 0, "as": 0}, P.BAD_MESSAGE),
                 ({"type": "move", "seat": 1, "version": 0}, P.BAD_MESSAGE),
@@ -281,6 +283,12 @@ def test_a_frame_over_the_limit_closes_that_connection_only(tmp_path: Path, cata
             else:
                 assert msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED), msg
                 assert n.ws.close_code == 1009, n.ws.close_code
+            # compressed (permessage-deflate): a small frame that inflates past the limit
+            bomb = Client(await r.client.ws_connect("/ws", compress=15))
+            await bomb.send({"type": "hello", "match": "x" * (100 * P.MAX_MESSAGE_BYTES)})
+            msg = await bomb.ws.receive(timeout=TIMEOUT)
+            assert msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED), msg
+            assert bomb.ws.close_code == 1009, bomb.ws.close_code
             assert r.snapshot(match) == before
             # the other connection, and a new one, go on
             label = s.last["views"]["1"]  # not asked: South waits
@@ -538,10 +546,12 @@ def test_simultaneous_answers_come_in_any_order_and_stay_secret(tmp_path: Path, 
                     # differs only in whom it waits for
                     mine = (await clients[first].state())["views"][str(first)]
                     assert mine["queued"] and not mine["asked"] and not mine["options"]
+                    assert mine["decision"] == version
                     assert m.state.to_json() == engine_before and len(m.queued) == 1
                     assert [m.state.action_to_string(a) for a in m.queued.values()] == [answers[first]]
                     seen = (await other.state())["views"][str(second)]
                     assert {k for k in seen if seen[k] != seen_before.get(k)} <= {"waiting", "log", "log_at"}
+                    assert seen["asked"] and seen["decision"] == version  # the same decision
                     again = {"type": "move", "seat": first, "version": version, "action": answers[first]}
                     await clients[first].refused(again, P.NOT_YOUR_TURN)
                 await clients[second].send(
@@ -658,7 +668,8 @@ def test_a_small_load_run_ends_every_match_without_an_error(capsys: pytest.Captu
     only that every match ends, every move is taken, and the figures are printed)."""
     from rulewright.serve import load
 
-    code = load.main(["--matches", "6", "--clients", "2", "--game", "kuhn_poker", "--seconds", "60"])
+    # goofspiel: short, and both seats answer each round at once
+    code = load.main(["--matches", "6", "--clients", "2", "--game", "goofspiel", "--seconds", "60"])
     out = capsys.readouterr().out
     assert code == 0, out
     figures = dict(re.split(r"\s{2,}", line.strip(), maxsplit=1) for line in out.splitlines()[1:])

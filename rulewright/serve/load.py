@@ -212,7 +212,7 @@ async def play_seat(
     ws_url = re.sub(r"^http", "ws", url) + "/ws"
     pace = Pace()
     sent_at: float | None = None
-    answered = -1  # the version this client last answered
+    answered = -1  # the decision this client last answered (a view's "decision")
     async with http.ws_connect(ws_url, headers=headers, max_msg_size=0) as ws:
         await _send(ws, pace, {"type": "hello", "match": match, "tokens": [seat_token], "board": board})
         async for msg in ws:
@@ -231,8 +231,8 @@ async def play_seat(
             (view,) = data["views"].values()
             if view["over"]:
                 return int(data["version"])
-            if view["asked"] and data["version"] != answered and view["options"]:
-                answered = data["version"]
+            if view["asked"] and view["decision"] > answered and view["options"]:
+                answered = view["decision"]
                 move = {
                     "type": "move",
                     "seat": view["seat"],
@@ -344,7 +344,8 @@ async def measure(matches: int, clients: int, game: str, seconds: float, url: st
                     if not job.cancelled() and job.exception() is not None:
                         exc = job.exception()
                         tally.errors[f"{type(exc).__name__}: {str(exc)[:80]}"] += 1
-                progress.update(tally.finished, f"{tally.moves:,} moves")
+                left = duration(deadline - time.perf_counter())
+                progress.update(tally.finished, f"{tally.moves:,} moves; stops in {left} at the latest")
             for job in pending:
                 job.cancel()
             await asyncio.gather(*pending, return_exceptions=True)

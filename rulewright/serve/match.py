@@ -123,7 +123,7 @@ class Match:
         st = self.state
         if st.is_terminal():
             raise Refusal(OVER)
-        if version != self.version and not self._same_decision(version):
+        if not self.decision() <= version <= self.version:
             raise Refusal(STALE, f"you saw decision {version}, the match is at {self.version}")
         if seat not in self.asked():
             raise Refusal(NOT_YOUR_TURN, f"{self.names[seat]} is not asked anything now")
@@ -139,15 +139,16 @@ class Match:
             self.queued.clear()
         return done
 
-    def _same_decision(self, version: int) -> bool:
-        """Whether the state after `version` decisions was already this simultaneous decision:
-        then the seats still to answer saw what they see now (the answers given since are hidden),
-        so an answer sent at the same moment as another seat's is not stale."""
+    def decision(self) -> int:
+        """The version at which the pending decision began: the current one, except during a
+        simultaneous decision, which began before the answers given to it. A seat still to answer
+        saw nothing new since (the answers are hidden), so an answer to any version from there on
+        is not stale: two seats answering the same state at once are both taken."""
         sim = self.state.simultaneous()
         if sim is None:
-            return False
+            return self.version
         given = sum(1 for options, a in zip(sim.choices, sim.answers, strict=True) if options and a >= 0)
-        return self.version - given <= version < self.version
+        return self.version - given
 
     def _action(self, legal: list[int], action: str | int) -> int:
         st = self.state
@@ -235,6 +236,7 @@ class Match:
             "status": sc.status,
             "waiting": self.waiting(seat, who),
             "asked": asked,
+            "decision": self.decision(),
             "queued": seat is not None and seat in self.queued,
             "prompt": prompt,
             "options": options,
