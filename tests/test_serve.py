@@ -679,6 +679,7 @@ def test_a_small_load_run_ends_every_match_without_an_error(capsys: pytest.Captu
     for name in ("moves per second", "latency p50", "latency p99", "latency max"):
         assert re.fullmatch(r"[\d,.]+( ms)?", figures[name]), (name, out)
     assert re.fullmatch(r"[\d.]+ MiB", figures["server peak RSS"]), out
+    assert re.fullmatch(r"[\d.]+ s", figures["server CPU"]), out
 
 
 def test_the_load_test_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,9 @@ Every client keeps under the server's rate limit (rulewright/serve/protocol.py),
 page always does, so a refusal is an error of the server, never the test's flood. The run stops
 at --seconds whatever is left. The report: matches finished, moves, moves per second, the move
 latency (from a client's move to its next state message) p50/p99/max, the server's peak resident
-memory (VmHWM; "unknown" for a --url server), and errors (refusals, lost connections: must be 0).
+memory (VmHWM) and the CPU it used (per decision too: a figure that other work on the machine
+changes less than the rates; both "unknown" for a --url server), and errors (refusals, lost
+connections: must be 0).
 The exit code is 0 when every match ended without an error, 1 otherwise.
 """
 
@@ -68,6 +70,7 @@ class Report:
     seconds: float
     latencies: tuple[float, ...]
     peak_rss: str
+    server_cpu: float | None  # seconds of CPU the server used during the run
     errors: Counter[str]
 
     @property
@@ -85,6 +88,9 @@ class Report:
             return "-" if value is None else f"{value * 1000:.1f} ms"
 
         rate = self.moves / self.seconds if self.seconds > 0 else 0.0
+        per_decision = None  # over whole matches only (the unfinished ones' decisions are not counted)
+        if self.server_cpu is not None and self.decisions and not self.unfinished:
+            per_decision = f"{self.server_cpu / self.decisions * 1000:.2f} ms"
         rows = [
             ("matches finished", f"{self.finished} of {self.matches}"),
             ("moves (by the clients)", f"{self.moves:,}"),
@@ -95,6 +101,8 @@ class Report:
             ("latency p99", ms(self.quantile(0.99))),
             ("latency max", ms(max(self.latencies) if self.latencies else None)),
             ("server peak RSS", self.peak_rss),
+            ("server CPU", "unknown" if self.server_cpu is None else f"{self.server_cpu:.1f} s"),
+            ("server CPU per decision", per_decision or "unknown"),
             ("errors", str(sum(self.errors.values()))),
         ]
         rows += [(f"  {why}", str(n)) for why, n in sorted(self.errors.items())]
@@ -168,6 +176,17 @@ async def _listening(out: asyncio.StreamReader) -> str:
 async def _drain(out: asyncio.StreamReader) -> None:
     while await out.readline():
         pass
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user and system) the process has used, if this machine says (Linux)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def peak_rss(pid: int | None) -> str:
@@ -326,6 +345,7 @@ async def measure(matches: int, clients: int, game: str, seconds: float, url: st
         http = await stack.enter_async_context(ClientSession())
         players = await players_of(http, base, game)
         start = time.perf_counter()
+        cpu_before = cpu_seconds(pid)
         jobs = [
             asyncio.ensure_future(link_match(http, base, game, players, k, tally)) for k in range(matches)
         ]
@@ -351,6 +371,7 @@ async def measure(matches: int, clients: int, game: str, seconds: float, url: st
             await asyncio.gather(*pending, return_exceptions=True)
         elapsed = time.perf_counter() - start
         rss = peak_rss(pid)  # before the server stops
+        cpu_after = cpu_seconds(pid)
     return Report(
         matches=total,
         finished=tally.finished,
@@ -359,6 +380,7 @@ async def measure(matches: int, clients: int, game: str, seconds: float, url: st
         seconds=elapsed,
         latencies=tuple(tally.latencies),
         peak_rss=rss,
+        server_cpu=None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
         errors=tally.errors,
     )
 
