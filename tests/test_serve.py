@@ -529,8 +529,8 @@ def test_simultaneous_answers_come_in_any_order_and_stay_secret(tmp_path: Path, 
             rounds = 0
             while not m.state.is_terminal():
                 assert sorted(m.asked()) == [0, 1]
-                # both answer the state they saw (`version`) at once: the early answer first in
-                # even rounds, the engine's order in odd ones
+                # both answer the state they saw (`version`): the early answer first in even
+                # rounds, the engine's order in odd ones
                 order = [1, 0] if rounds % 2 == 0 else [0, 1]
                 version = m.version
                 answers = {seat: option(clients[seat].last["views"][str(seat)], rng) for seat in order}
@@ -554,6 +554,15 @@ def test_simultaneous_answers_come_in_any_order_and_stay_secret(tmp_path: Path, 
                     assert seen["asked"] and seen["decision"] == version  # the same decision
                     again = {"type": "move", "seat": first, "version": version, "action": answers[first]}
                     await clients[first].refused(again, P.NOT_YOUR_TURN)
+                elif rounds % 4 == 1:
+                    # played in turn: the other seat, still asked the same decision, learns only
+                    # that it was answered (in its status and log), not how
+                    seen = (await until(other, version + 1))["views"][str(second)]
+                    changed = {k for k in seen if seen[k] != seen_before.get(k)}
+                    assert changed <= {"waiting", "status", "log", "log_at"}, changed
+                    assert seen["asked"] and seen["decision"] == version
+                    assert answers[first] not in json.dumps(seen["log"])
+                # else (in turn, rounds 3, 7, ...): the other answers at once, unaware of it
                 await clients[second].send(
                     {"type": "move", "seat": second, "version": version, "action": answers[second]}
                 )
