@@ -55,6 +55,8 @@ from runtime.game import Game
 
 MAX_BODY = 64 * 1024  # a request's body: a match's settings are a few hundred bytes
 MAX_RUNNING = 500  # matches running at once; beyond, making one is refused
+LISTED = 50  # matches the lobby lists, the newest first
+KEPT_GAMES = 64  # games kept opened, by name and options
 KEPT_FINISHED = 32  # finished matches kept in memory (for their pages); others are read again
 CREATE_RATE, CREATE_BURST = 5.0, 100.0  # matches a client may make: a burst, then a few a second
 STATIC = {
@@ -117,6 +119,8 @@ class Server:
         key = json.dumps([name, options], sort_keys=True)
         found = self.games.get(key)
         if found is None:
+            if len(self.games) >= KEPT_GAMES:
+                self.games.clear()
             found = self.games[key] = self.catalog.open(name, options)
         return found
 
@@ -227,7 +231,7 @@ class Server:
 
     def summaries(self) -> list[dict[str, Any]]:
         out = []
-        for stored in self.store.matches():
+        for stored in self.store.matches(limit=LISTED):
             if isinstance(stored, StoreError):
                 continue
             live = self.live.get(stored.id)
@@ -243,8 +247,6 @@ class Server:
                     "broken": self.broken.get(stored.id),
                 }
             )
-            if len(out) >= 50:
-                break
         return out
 
     # -- playing ---------------------------------------------------------------------------------

@@ -152,6 +152,12 @@ function drawZones(view) {
       const list = el("ul", null, { class: "cards" });
       for (const [label, value, text, count] of z.cards) {
         const li = el("li", null, { class: "card" });
+        const option = view.asked ? view.options.indexOf(label) : -1;
+        if (option >= 0) { // a card the decision offers: clicking it plays it
+          li.classList.add("pickable");
+          li.title = `choose ${label}`;
+          li.addEventListener("click", () => send(view.seat, label));
+        }
         li.append(el("b", label + (count > 1 ? ` ×${count}` : "")));
         if (value !== "") li.append(el("span", value, { class: "value" }));
         if (text) li.append(el("small", text));
