@@ -1233,7 +1233,7 @@ def bore_each_player() -> str:
 
 
 def bore_ends(missing: list[str]) -> str:
-    return f"a track with 'style: bore' is drawn on the board from [x, y] to [x, y]: it needs {' and '.join(missing)}"
+    return f"a track with 'style: bore' is drawn on the board from [x, y] to [x, y]: it needs {' and '.join(repr(k) for k in missing)}"
 
 
 def bore_only(key: str) -> str:

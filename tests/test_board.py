@@ -6,6 +6,7 @@ A tiny spec is written for each case, compiled on the fly and played."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from pathlib import Path
@@ -16,7 +17,7 @@ from compiler.driver import compile_spec
 from rulewright.spec_loader import load_spec
 from runtime.board import scene
 from runtime.game import load_game
-from runtime.svg import svg
+from runtime.svg import SMALLEST, svg
 from runtime.view import describe
 
 RULES = """\
@@ -205,3 +206,25 @@ def test_guerra_fronteriza_shows_the_operation_being_played() -> None:
         germany = [p for p in tiles_layer.places if dict(p.values)["GER"]]
         assert len(germany) == 1 and germany[0].owner == 0
         assert re.fullmatch(r"2 infantry, 1 tank(, 1 artillery)?", dict(germany[0].values)["GER"])
+
+
+def test_every_board_is_readable_and_shows_no_id() -> None:
+    """Each bundled game's picture, mid-game, from every perspective: no text under SMALLEST
+    pixels, and no text a name from the rules (`in_effect`, `hand[US]`, `nato_in_effect`): zones
+    and lasting effects are written in words."""
+    for name, options in GAMES:
+        game = load_game(name, options)
+        state = game.new_initial_state(3)
+        rng = random.Random(3)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        ids = {z.name for z in game.info.zones if "_" in z.name} | {m for m in game.info.modifiers if "_" in m}
+        for player in (*range(state.num_players), None):
+            picture = svg(scene(state, player))
+            sizes = {int(s) for s in re.findall(r'font-size="(\d+)"', picture)}
+            assert min(sizes) >= SMALLEST, (name, player, sorted(sizes))
+            texts = [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", picture)]
+            for text in texts:
+                assert "[" not in text and not ids & set(re.findall(r"[a-z0-9_]+", text)), (name, text)
