@@ -287,7 +287,9 @@ class Checker:
         for tr in b.tracks:
             self.unit(tr.value, {"p": PLAYER} if tr.each_player else {}, want=None if tr.counter else INT)
             if tr.style == "bore" and len(sym.game.player_names) != 2:
-                self.sink.error(codes.WRONG_VALUE_TYPE, tr.span, messages.bore_players(len(sym.game.player_names)))
+                self.sink.error(
+                    codes.WRONG_VALUE_TYPE, tr.span, messages.bore_players(len(sym.game.player_names))
+                )
         for name, _, span in b.names:
             if name not in sym.zones and name not in sym.modifiers:
                 close = close_match(name, [*sym.zones, *sym.modifiers])

@@ -1249,7 +1249,9 @@ def board_name(key: str, most: int) -> str:
 
 
 def board_unknown_named(name: str, close: str | None) -> str:
-    return f"'{name}' is neither a zone nor a modifier: 'names' gives words to those" + did_you_mean_suffix(close)
+    return f"'{name}' is neither a zone nor a modifier: 'names' gives words to those" + did_you_mean_suffix(
+        close
+    )
 
 
 def track_range(low: int, high: int) -> str:

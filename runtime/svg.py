@@ -168,8 +168,8 @@ def _bore(scene: Scene, tr: TrackView, top: float) -> str:
     """A bore from `start` to `end`: its spaces as segments, the first player's boring from the
     start and the second's from the end, each bored part shaded in its player's colour, each
     machine drawn at its front, and the centre where they meet."""
-    (x0, y0), (x1, y1) = tr.start, tr.end
-    y0, y1 = y0 + top, y1 + top
+    x0, x1 = float(tr.start[0]), float(tr.end[0])
+    y0, y1 = tr.start[1] + top, tr.end[1] + top
     length = math.hypot(x1 - x0, y1 - y0) or 1.0
     ux, uy = (x1 - x0) / length, (y1 - y0) / length  # along the bore
     nx, ny = -uy, ux  # across it
@@ -208,7 +208,11 @@ def _bore(scene: Scene, tr: TrackView, top: float) -> str:
         end = 0.0 if who == 0 else length
         lx, ly = at(end, 30)
         out.append(_text(lx, ly + 4, _clip(name, length / 2 - 20, SMALLEST), SMALLEST, anchor="middle"))
-        out.append(_machine(scene, tr.name, who, value, name, at, bored.get(who, 0) * seg, 1 if who == 0 else -1, length))
+        out.append(
+            _machine(
+                scene, tr.name, who, value, name, at, bored.get(who, 0) * seg, 1 if who == 0 else -1, length
+            )
+        )
     return "".join(out)
 
 
@@ -226,7 +230,12 @@ def _machine(
     """A boring machine: its body behind the front of the bored part, its cutting head at the front."""
     d = front if heading > 0 else length - front
     head_x, head_y = at(d - heading * 9, 0.0)
-    body = [at(d - heading * 18, -9.0), at(d - heading * 46, -9.0), at(d - heading * 46, 9.0), at(d - heading * 18, 9.0)]
+    body = [
+        at(d - heading * 18, -9.0),
+        at(d - heading * 46, -9.0),
+        at(d - heading * 46, 9.0),
+        at(d - heading * 18, 9.0),
+    ]
     points = " ".join(f"{px:.1f},{py:.1f}" for px, py in body)
     fill = color(scene, who)
     spokes = "".join(

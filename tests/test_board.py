@@ -220,7 +220,9 @@ def test_every_board_is_readable_and_shows_no_id() -> None:
             if state.is_terminal():
                 break
             state.apply_action(rng.choice(state.legal_actions()))
-        ids = {z.name for z in game.info.zones if "_" in z.name} | {m for m in game.info.modifiers if "_" in m}
+        ids = {z.name for z in game.info.zones if "_" in z.name} | {
+            m for m in game.info.modifiers if "_" in m
+        }
         for player in (*range(state.num_players), None):
             picture = svg(scene(state, player))
             sizes = {int(s) for s in re.findall(r'font-size="(\d+)"', picture)}

@@ -229,7 +229,9 @@ def check(b: Browser, r: Replay, step: int, view: int) -> dict[str, Any]:
         for p in layer.places:
             gid = f"place{li}-{re.sub(r'[^A-Za-z0-9_-]', '_', p.id)}"
             marks = [f"{seen.players[q]} {n}" for q, n, _ in p.markers]  # each player's marker
-            assert got["titles"][gid] == " · ".join([p.label, *(f"{k} {v}" for k, v in p.values), *marks]), gid
+            assert got["titles"][gid] == " · ".join([p.label, *(f"{k} {v}" for k, v in p.values), *marks]), (
+                gid
+            )
     for t in seen.tracks:
         if not t.counter:
             for who, value in t.markers:
