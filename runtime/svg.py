@@ -150,9 +150,10 @@ def _track(scene: Scene, tr: TrackView, y: float) -> str:
         number = str(tr.low + k)
         if cell >= 7 * len(number) + 4 or (tr.low + k) % 5 == 0:
             out.append(_text(x + (cell - 2) / 2, y + 18, number, SMALLEST, anchor="middle"))
+    spread = min(12.0, 16 / max(1, len(tr.markers) - 1))  # each player's marker a little aside
     for n, (player, value) in enumerate(tr.markers):
         k = min(max(value, tr.low), tr.high) - tr.low
-        x = left + k * cell + (cell - 2) / 2 + (n - (len(tr.markers) - 1) / 2) * 9
+        x = left + k * cell + (cell - 2) / 2 + (n - (len(tr.markers) - 1) / 2) * spread
         fill = color(scene, player) if player >= 0 else "#222222"
         who = f"{scene.players[player]} " if 0 <= player < len(scene.players) else ""
         out.append(
@@ -333,7 +334,7 @@ def _place_markup(
     big = h >= 90 and w >= 180  # a big box (a player's board): a table of names and values
     if big and layer.shape == "box" and len(pairs) <= most:
         left = x - w / 2 + 10
-        gap = min(w / 2, 12 + max((len(k) for k, _ in pairs), default=0) * size * 0.6)
+        gap = min(w * 0.6, 14 + max((len(k) for k, _ in pairs), default=0) * size * 0.62)
         room = w - 20 - gap
         k = 0
         for n, (name, value) in enumerate(pairs):

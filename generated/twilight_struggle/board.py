@@ -215,9 +215,7 @@ BOARD = Board(
             ),
             group=b0_group,
             group_kind="entity:region",
-            show=(
-                Shown("stab", b0_show0, "int"),
-            ),
+            show=(Shown("stab", b0_show0, "int"),),
             owner=b0_owner,
             marked=b0_marked,
             links=b0_links,
