@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 LOCK       := requirements-dev.lock
 
-.PHONY: demo test browser setup build check lint typecheck pytest bench images lock clean
+.PHONY: demo test serve browser setup build check lint typecheck pytest bench images lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,10 @@ $(DEMO_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# --no-compile: pip would byte-compile every file of every package (half the install's CPU time);
+# Python compiles the modules the tests import, once, as it imports them
 $(TEST_STAMP): pyproject.toml $(LOCK) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-compile -r $(LOCK)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
@@ -52,6 +54,19 @@ browser:
 	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	      chromium chromium-driver; } >/dev/null 2>&1 && [ -x $(CHROMIUM) ] || \
 	  echo "make: could not install Chromium (apt-get install chromium chromium-driver): tests/test_browser.py will be skipped"; }
+
+## serve: set up (the package and its serve extra), compile every spec, and serve every game in
+## the browser at http://127.0.0.1:8000/ (docs/serve.md; PORT=N and DATA=DIR change them)
+SERVE_STAMP := $(VENV)/.installed-serve
+PORT ?= 8000
+DATA ?= rulewright-matches
+$(SERVE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[serve]'
+	touch $@
+
+serve: $(SERVE_STAMP)
+	$(BIN)/rulewright build
+	$(BIN)/rulewright serve --port $(PORT) --data $(DATA)
 
 build: $(DEMO_STAMP)
 	$(BIN)/rulewright build

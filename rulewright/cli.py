@@ -1730,6 +1730,71 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """`rulewright serve`: the workspace's and the bundled games in the browser (docs/serve.md)."""
+    try:
+        import aiohttp  # noqa: F401  (the serve extra)
+    except ImportError:
+        raise UsageError(
+            "the browser server needs the serve extra: pip install -e '.[serve]' (or make serve)"
+        ) from None
+    from rulewright.serve import Catalog, free_port, run
+    from rulewright.serve.store import StoreError
+
+    if args.bot_delay < 0 or args.bot_delay > 60 or args.bot_delay != args.bot_delay:
+        raise UsageError("--bot-delay: seconds from 0 to 60")
+    ws = current_workspace(args)
+    data = Path(args.data)
+    if not args.data.strip():
+        raise UsageError("--data: the folder name is empty")
+    if args.port > 65535:
+        raise UsageError(f"--port {args.port}: ports go from 0 to 65535")
+    why = free_port(args.host, args.port)
+    if why is not None:
+        raise UsageError(why)
+    entries: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for source in game_sources(ws):
+        if source.name in seen or source.refused is not None:
+            continue
+        seen.add(source.name)
+        game = open_game(source.name, None, ws, folders=False)
+        output = ws.output if ws is not None else None
+        entry = _game_entry(game, source, source.folder == output, False)
+        entry["names"] = _seat_names(game, entry, ws)
+        del entry["folder"]
+        entries.append(entry)
+    entries.sort(key=lambda e: (e["source"] != "workspace", e["title"].lower()))
+
+    def opened(name: str, options: dict[str, Any]) -> Game:
+        return load_game(name, options, search=search(ws))
+
+    bots = tuple(k for k in ("random", "greedy", "mcts") if k != "mcts" or _has_openspiel())
+    try:
+        run(Catalog(tuple(entries), opened, bots), data, args.host, args.port, bot_delay=args.bot_delay)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    return EXIT_OK
+
+
+def _seat_names(game: Game, entry: dict[str, Any], ws: Workspace | None) -> dict[str, list[str]]:
+    """The players' names for each player count the lobby offers."""
+    option = entry["players_option"]
+    if option is None:
+        return {str(game.num_players): list(game.info.player_names[: game.num_players])}
+    out = {}
+    for count in entry["players"]:
+        other = load_game(game.name, {option: count}, search=search(ws))
+        out[str(count)] = list(other.info.player_names[: other.num_players])
+    return out
+
+
+def _has_openspiel() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pyspiel") is not None
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from rulewright.bench import BenchFailed, BenchUsageError
 
@@ -1980,6 +2045,28 @@ def _draw_arguments(sp: argparse.ArgumentParser) -> None:
         "--out", metavar="FILE", help="an .svg, .png or .txt file (default: the terminal view, printed)"
     )
     _game_options(sp)
+
+
+def _serve_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen at (default 127.0.0.1: this machine only)"
+    )
+    sp.add_argument(
+        "--port", type=nonnegative_int, default=8000, help="default 8000; 0: any free port (printed)"
+    )
+    sp.add_argument(
+        "--data",
+        default="rulewright-matches",
+        metavar="DIR",
+        help="where the matches are kept (made if missing; default ./rulewright-matches)",
+    )
+    sp.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="a bot's pause before each move, so that people can follow it (default 0.5)",
+    )
 
 
 def _replay_arguments(sp: argparse.ArgumentParser) -> None:
@@ -2299,6 +2386,18 @@ COMMANDS: tuple[Command, ...] = (
         "table gives each figure's median for A and B and the per-round ratios (median, min-max).\n"
         "Run from a rulewright checkout, B is REF's own runtime, engines and check; in any other\n"
         "workspace, B is REF's specs built by this rulewright. See docs/performance.md.",
+    ),
+    Command(
+        "serve",
+        cmd_serve,
+        "play every game in the browser: a lobby, live matches with friends, bots and hot-seat",
+        _serve_arguments,
+        epilog="examples:\n"
+        "  rulewright serve                        then open http://127.0.0.1:8000/ and make a match\n"
+        "  rulewright serve --port 0 --data DIR    any free port; matches kept in DIR/matches.sqlite3\n"
+        "\n"
+        "Every match is stored as it is played: a server stopped (even killed) and started again with\n"
+        "the same --data resumes every match. See docs/serve.md.",
     ),
     Command(
         "demo", cmd_demo, "play one seeded game of every compiled game and show how it ended", _demo_arguments

@@ -187,6 +187,7 @@ class Scene:
     to_act: int  # the player asked, or -1
     prompt: str = ""  # the pending decision, when `player` (or everyone) is asked
     options: tuple[str, ...] = field(default=())
+    public: bool = False  # what every player sees (a spectator), not everything
 
 
 def board_of(state: GameState) -> Board:
@@ -269,8 +270,9 @@ def _anything_set(columns: tuple[Shown, ...]) -> Reader:
     return lambda s, i: any(c.value(s, i) not in (0, False, -1) for c in columns)
 
 
-def scene(state: GameState, player: int | None = None) -> Scene:
-    """The scene of `state` as `player` sees it (None: everything, for a designer or a replay)."""
+def scene(state: GameState, player: int | None = None, *, public: bool = False) -> Scene:
+    """The scene of `state` as `player` sees it (None: everything, for a designer or a replay; with
+    `public`, what every player sees: a spectator's view, no one's hidden cards, no options)."""
     info = state.INFO
     board = board_of(state)
     n = state.num_players
@@ -280,12 +282,16 @@ def scene(state: GameState, player: int | None = None) -> Scene:
     to_act = -1 if state.over else state.current_player()
     prompt, options = "", tuple[str, ...]()
     d = state.pending
-    if d is not None and not state.over and (player is None or d.player == player):
+    if d is not None and not state.over and not public and (player is None or d.player == player):
         prompt = info.text(d.prompt)
         options = tuple(state.action_to_string(a) for a in d.legal())
     return Scene(
         title=info.title,
-        perspective="everyone" if player is None else info.player_names[player],
+        perspective=info.player_names[player]
+        if player is not None
+        else "a spectator"
+        if public
+        else "everyone",
         player=player,
         width=board.width,
         height=board.height,
@@ -294,12 +300,13 @@ def scene(state: GameState, player: int | None = None) -> Scene:
         labels=board.labels,
         layers=tuple(_layer(state, board, pl) for pl in board.places),
         tracks=tuple(_track(state, tr) for tr in board.tracks),
-        zones=_zones(state, board, player),
+        zones=_zones(state, board, player, public),
         effects=tuple(_effect(state, board, m, args) for m, args, _ in state.mods),
         status=_status(state),
         to_act=to_act if isinstance(to_act, int) else -1,
         prompt=prompt,
         options=options,
+        public=public,
     )
 
 
@@ -439,7 +446,7 @@ def _track(state: GameState, tr: Track) -> TrackView:
     return TrackView(tr.name, tr.low, tr.high, markers, tr.counter, text, tr.style, tr.start, tr.end)
 
 
-def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView, ...]:
+def _zones(state: GameState, board: Board, player: int | None, public: bool = False) -> tuple[ZoneView, ...]:
     info = state.INFO
     wanted = board.zones
     order = {name: i for i, name in enumerate(wanted)}
@@ -450,7 +457,7 @@ def _zones(state: GameState, board: Board, player: int | None) -> tuple[ZoneView
         if z.kind == "grid" or (wanted and z.name not in order) or z.owner >= state.num_players:
             continue
         key = z.key(info.player_names)
-        seen = player is None or z.seen_by(player)
+        seen = z.visibility == "public" if public else player is None or z.seen_by(player)
         shown: tuple[CardView, ...] | None = None
         if seen:
             tname = info.type_names[z.type_index]

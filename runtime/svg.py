@@ -48,24 +48,30 @@ class Drawing:
         )
 
 
-def svg(scene: Scene) -> str:
-    """The scene as a standalone SVG document."""
-    return draw(scene).svg()
+def svg(scene: Scene, *, panel: bool = True) -> str:
+    """The scene as a standalone SVG document (without `panel`, the board alone: a page that shows
+    the zones, counters and effects itself)."""
+    return draw(scene, panel=panel).svg()
 
 
-def draw(scene: Scene) -> Drawing:
+def draw(scene: Scene, *, panel: bool = True) -> Drawing:
     rows = [t for t in scene.tracks if not t.counter and t.style != "bore"]
     top = MARGIN + TRACK_ROW * len(rows) + (MARGIN if scene.tracks else 0)
-    width = scene.width + PANEL
-    panel, panel_height = _panel(scene, scene.width + MARGIN)
+    width = scene.width + (PANEL if panel else 0)
+    side, panel_height = _panel(scene, scene.width + MARGIN) if panel else ("", 0.0)
     height = round(max(top + scene.height, panel_height + MARGIN))
     background = (
         f'<rect width="{width}" height="{height}" fill="#f7f5ef"/>'
-        f'<rect x="{scene.width}" y="0" width="{PANEL}" height="{height}" fill="#ecebe4"/>'
-    ) + "".join(
-        f'<text x="{x}" y="{y + top}" font-size="15" font-weight="bold" fill="#8a8577" text-anchor="middle" '
-        f'letter-spacing="1">{escape(text)}</text>'
-        for text, x, y in scene.labels
+        + (
+            f'<rect x="{scene.width}" y="0" width="{PANEL}" height="{height}" fill="#ecebe4"/>'
+            if panel
+            else ""
+        )
+        + "".join(
+            f'<text x="{x}" y="{y + top}" font-size="15" font-weight="bold" fill="#8a8577" text-anchor="middle" '
+            f'letter-spacing="1">{escape(text)}</text>'
+            for text, x, y in scene.labels
+        )
     )
     groups: list[tuple[str, str]] = []
     y = MARGIN
@@ -74,7 +80,7 @@ def draw(scene: Scene) -> Drawing:
         if tr.style == "bore":
             bores.append((f"track{i}", _bore(scene, tr, top)))
             continue
-        groups.append((f"track{i}", _track(scene, tr, y)))
+        groups.append((f"track{i}", _track(scene, tr, y, width)))
         y += TRACK_ROW
     groups += bores
     for li, layer in enumerate(scene.layers):
@@ -82,7 +88,8 @@ def draw(scene: Scene) -> Drawing:
     for li, layer in enumerate(scene.layers):
         for place in layer.places:
             groups.append((f"place{li}-{_ident(place.id)}", _place(scene, layer, place, top)))
-    groups.append(("panel", panel))
+    if panel:
+        groups.append(("panel", side))
     return Drawing(width, height, background, tuple(groups))
 
 
@@ -136,10 +143,10 @@ def _wrap(text: str, room: float, size: int) -> list[str]:
     return lines or [""]
 
 
-def _track(scene: Scene, tr: TrackView, y: float) -> str:
+def _track(scene: Scene, tr: TrackView, y: float, width: int) -> str:
     steps = tr.high - tr.low + 1
     left = MARGIN + 130
-    room = scene.width + PANEL - left - MARGIN
+    room = width - left - MARGIN  # the picture's width, with its panel or without
     cell = min(34.0, room / max(steps, 1))
     out = [_text(MARGIN, y + 18, _clip(tr.name, 125, 12), 12, weight="bold")]
     for k in range(steps):
@@ -433,7 +440,11 @@ def _panel(scene: Scene, left: float) -> tuple[str, float]:
     y: float = MARGIN + 14
     out.append(_text(left, y, _clip(scene.title, PANEL - 24, 16), 16, weight="bold"))
     y += 20
-    seen = "everything (no hidden information)" if scene.player is None else f"what {scene.perspective} sees"
+    seen = (
+        "everything (no hidden information)"
+        if scene.player is None and not scene.public
+        else f"what {scene.perspective} sees"
+    )
     out.append(_text(left, y, _clip(seen, PANEL - 24, 11), 11))
     y += 18
     for line in _wrap(scene.status, PANEL - 24, 12)[:3]:
