@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from runtime.board import LayerView, PlaceView, Scene, TrackView, ZoneView
+from runtime.board import LayerView, PlaceView, Scene, TrackView, ZoneView, readable
 
 PANEL = 390  # the width of the panel on the right
 TRACK_ROW = 30  # the height of a track's row
@@ -148,7 +148,7 @@ def _track(scene: Scene, tr: TrackView, y: float, width: int) -> str:
     left = MARGIN + 130
     room = width - left - MARGIN  # the picture's width, with its panel or without
     cell = min(34.0, room / max(steps, 1))
-    out = [_text(MARGIN, y + 18, _clip(tr.name, 125, 12), 12, weight="bold")]
+    out = [_text(MARGIN, y + 18, _clip(readable(tr.name), 125, 12), 12, weight="bold")]
     for k in range(steps):
         x = left + k * cell
         out.append(
@@ -210,7 +210,7 @@ def _bore(scene: Scene, tr: TrackView, top: float) -> str:
         f'<line x1="{tx:.1f}" y1="{ty:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#222222" '
         'stroke-width="2" stroke-dasharray="4 3"/>'
     )
-    out.append(_text(cx, cy - 26, f"{tr.name}: centre", SMALLEST, anchor="middle", weight="bold"))
+    out.append(_text(cx, cy - 26, f"{readable(tr.name)}: centre", SMALLEST, anchor="middle", weight="bold"))
     for who, value in tr.markers[:2]:
         name = scene.players[who] if 0 <= who < len(scene.players) else ""
         end = 0.0 if who == 0 else length
@@ -380,7 +380,7 @@ def _written(layer: _Form, p: PlaceView) -> list[tuple[str, str]]:
     """The values a place writes: on a map, nothing is not written (a count of 0, an absent
     piece); on a player's board, every value is."""
     empty = ("",) if layer.of == "player" else ("", "0", "no", "none")
-    return [(k, v) for k, v in p.values if v not in empty]
+    return [(k.replace("_", " "), v) for k, v in p.values if v not in empty]  # a name in words
 
 
 def _who(players: tuple[str, ...], player: int) -> str:
@@ -456,7 +456,7 @@ def _panel(scene: Scene, left: float) -> tuple[str, float]:
         y += 10
         for t in counters:
             y += 15
-            out.append(_text(left, y, _clip(f"{t.name}: {t.text}", PANEL - 24, 11), 11))
+            out.append(_text(left, y, _clip(f"{readable(t.name)}: {t.text}", PANEL - 24, 11), 11))
     for z in scene.zones:
         y += 22
         z_out, y = _zone(scene, z, left, y)

@@ -209,24 +209,27 @@ def test_guerra_fronteriza_shows_the_operation_being_played() -> None:
 
 
 def test_every_board_is_readable_and_shows_no_id() -> None:
-    """Each bundled game's picture, mid-game, from every perspective: no text under SMALLEST
-    pixels, and no text a name from the rules (`in_effect`, `hand[US]`, `nato_in_effect`): zones
-    and lasting effects are written in words."""
-    for name, options in GAMES:
-        game = load_game(name, options)
+    """Each bundled game's picture, mid-game, from every perspective (a spectator's too), and a
+    plain board's (no board.yaml): no text under SMALLEST pixels, and no text a name from the
+    rules (`in_effect`, `hand[US]`, `nato_in_effect`): zones, lasting effects, counters and values
+    are written in words."""
+    plain = load_spec(Path(__file__).parent / "specs" / "features", rules_only=True)
+    for name, options in [*GAMES, ("features", None)]:
+        game = plain if name == "features" else load_game(name, options)
         state = game.new_initial_state(3)
         rng = random.Random(3)
         for _ in range(40):
             if state.is_terminal():
                 break
             state.apply_action(rng.choice(state.legal_actions()))
-        ids = {z.name for z in game.info.zones if "_" in z.name} | {
-            m for m in game.info.modifiers if "_" in m
-        }
-        for player in (*range(state.num_players), None):
-            picture = svg(scene(state, player))
+        info = game.info
+        ids = {z.name for z in info.zones if "_" in z.name} | {m for m in info.modifiers if "_" in m}
+        ids |= {v for v in info.var_types if "_" in v}
+        scenes = [scene(state, p) for p in (*range(state.num_players), None)]
+        for sc in [*scenes, scene(state, None, public=True)]:
+            picture = svg(sc)
             sizes = {int(s) for s in re.findall(r'font-size="(\d+)"', picture)}
-            assert min(sizes) >= SMALLEST, (name, player, sorted(sizes))
-            texts = [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", picture)]
-            for text in texts:
+            assert min(sizes) >= SMALLEST, (name, sc.perspective, sorted(sizes))
+            for text in re.findall(r"<text [^>]*>([^<]*)</text>", picture):
+                text = html.unescape(text)
                 assert "[" not in text and not ids & set(re.findall(r"[a-z0-9_]+", text)), (name, text)
