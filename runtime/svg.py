@@ -361,7 +361,7 @@ def _place_markup(
     if len(values) > most:  # too many for a row each: several to a row
         packed: list[str] = []
         for v in values:
-            if packed and len(packed[-1]) + len(v) + 2 <= (w - 10) / (size * 0.56):
+            if packed and len(packed[-1]) + len(v) + 2 <= (w - 10) / (size * 0.62):
                 packed[-1] += f"  {v}"
             else:
                 packed.append(v)
@@ -412,7 +412,7 @@ def _badges(colors: tuple[str, ...], badges: list[tuple[int, int, bool]], right:
 
 def _split(text: str, room: float, size: int) -> list[str]:
     """`text` in lines that fit `room` at font size `size`, broken after commas or at spaces."""
-    most = max(1, int(room / (size * 0.56)))
+    most = max(1, int(room / (size * 0.62)))
     lines: list[str] = []
     for word in text.split(" "):
         if lines and len(lines[-1]) + 1 + len(word) <= most:
