@@ -59,6 +59,8 @@ class Places:
     links: Reader | None = None
     name: str = ""  # the layer's heading in the terminal (default: the type's name)
     mark: str = ""  # what `marked` means, in a word or two
+    markers: Reader | None = None  # (state, x, p) -> player p's number on x: a badge, none at 0
+    solid: Reader | None = None  # (state, x, p) -> the badge is filled (else an outline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,9 @@ class Track:
     high: int = 0
     each_player: bool = False
     counter: bool = False
+    style: str = ""  # "bore": drawn on the board from `start` to `end`, bored from both ends
+    start: tuple[int, int] = (0, 0)
+    end: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,7 @@ class Board:
     tracks: tuple[Track, ...] = ()
     zones: tuple[str, ...] = ()  # the zones shown, in order (empty: every zone)
     cards: tuple[Cards, ...] = ()
+    names: tuple[tuple[str, str], ...] = ()  # a zone's or a lasting effect's words (default: readable())
     declared: bool = True  # False: made up for a game without board.yaml
 
 
@@ -115,6 +121,7 @@ class PlaceView:
     marked: bool
     links: tuple[str, ...]  # ids of the same layer's places it is joined to
     coords: tuple[int, int] | None = None  # hex (q, r), grid (column, row) or cells (x, y); None: "at"
+    markers: tuple[tuple[int, int, bool], ...] = ()  # (player, number, solid), each player's
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +143,9 @@ class TrackView:
     markers: tuple[tuple[int, int], ...]  # (player or -1, value)
     counter: bool
     text: str  # the value(s) in words
+    style: str = ""  # "bore": drawn on the board from `start` to `end`
+    start: tuple[int, int] = (0, 0)
+    end: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +164,7 @@ class ZoneView:
     owner: int  # the player a per-player zone belongs to, or -1
     count: int
     cards: tuple[CardView, ...] | None  # None: face down (only the count is seen)
+    label: str = ""  # its heading in words: `Hand (US)` for `hand[US]`
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +301,7 @@ def scene(state: GameState, player: int | None = None, *, public: bool = False) 
         layers=tuple(_layer(state, board, pl) for pl in board.places),
         tracks=tuple(_track(state, tr) for tr in board.tracks),
         zones=_zones(state, board, player, public),
-        effects=tuple(_effect(state, m, args) for m, args, _ in state.mods),
+        effects=tuple(_effect(state, board, m, args) for m, args, _ in state.mods),
         status=_status(state),
         to_act=to_act if isinstance(to_act, int) else -1,
         prompt=prompt,
@@ -328,6 +339,13 @@ def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
         if pl.where is not None and not pl.where(state, i):
             continue
         values = tuple((sh.name, shown(state, sh.kind, sh.value(state, i))) for sh in pl.show)
+        markers: tuple[tuple[int, int, bool], ...] = ()
+        if pl.markers is not None:
+            solid = pl.solid
+            markers = tuple(
+                (p, int(pl.markers(state, i, p)), bool(solid(state, i, p)) if solid is not None else False)
+                for p in range(state.num_players)
+            )
         owner = pl.owner(state, i) if pl.owner is not None else -1
         links = tuple(ids[j] for j in pl.links(state, i) if j < len(ids)) if pl.links is not None else ()
         places.append(
@@ -342,6 +360,7 @@ def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
                 marked=bool(pl.marked(state, i)) if pl.marked is not None else False,
                 links=links,
                 coords=coords,
+                markers=markers,
             )
         )
     drawn = {p.id for p in places}
@@ -361,6 +380,7 @@ def _only_links(p: PlaceView, drawn: set[str]) -> PlaceView:
         p.marked,
         tuple(i for i in p.links if i in drawn),
         p.coords,
+        p.markers,
     )
 
 
@@ -423,7 +443,7 @@ def _track(state: GameState, tr: Track) -> TrackView:
         v = tr.value(state)
         text = shown(state, tr.kind, v)
         markers = ((-1, v),) if type(v) is int else ()
-    return TrackView(tr.name, tr.low, tr.high, markers, tr.counter, text)
+    return TrackView(tr.name, tr.low, tr.high, markers, tr.counter, text, tr.style, tr.start, tr.end)
 
 
 def _zones(state: GameState, board: Board, player: int | None, public: bool = False) -> tuple[ZoneView, ...]:
@@ -431,6 +451,7 @@ def _zones(state: GameState, board: Board, player: int | None, public: bool = Fa
     wanted = board.zones
     order = {name: i for i, name in enumerate(wanted)}
     cards = {c.of: c for c in board.cards}
+    names = dict(board.names)
     out: list[tuple[int, int, ZoneView]] = []
     for zi, (z, pile) in enumerate(zip(info.zones, state.z.piles, strict=True)):
         if z.kind == "grid" or (wanted and z.name not in order) or z.owner >= state.num_players:
@@ -443,7 +464,11 @@ def _zones(state: GameState, board: Board, player: int | None, public: bool = Fa
             shown = tuple(card_view(state, cards.get(tname), z.type_index, e) for e in pile)
             if info.type_kinds and info.kinds_of(z.type_index):
                 shown = counted_cards(shown)
-        out.append((order.get(z.name, zi), zi, ZoneView(key, z.name, z.owner, len(pile), shown)))
+        base, _, args = key.partition("[")  # `expedition[red,Alice]` -> `Expedition (red, Alice)`
+        label = names.get(base) or readable(base)
+        if args:
+            label += f" ({args[:-1].replace(',', ', ')})"
+        out.append((order.get(z.name, zi), zi, ZoneView(key, z.name, z.owner, len(pile), shown, label)))
     return tuple(v for _, _, v in sorted(out, key=lambda t: (t[0], t[1])))
 
 
@@ -474,11 +499,19 @@ def card_view(state: GameState, how: Cards | None, t: int, e: int) -> CardView:
     return CardView(info.type_ids[t][e], info.type_labels[t][e], value, text)
 
 
-def _effect(state: GameState, m: int, args: Sequence[int]) -> str:
+def readable(name: str) -> str:
+    """A name from the rules in words: `in_effect` -> `In effect`."""
+    words = name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def _effect(state: GameState, board: Board, m: int, args: Sequence[int]) -> str:
     info = state.INFO
     kinds = info.modifier_params[m] if m < len(info.modifier_params) else ()
     words = [info.shown(k, a) if k else str(a) for k, a in zip(kinds, args, strict=False)]
-    return info.modifiers[m].replace("_", " ") + (f" ({', '.join(words)})" if words else "")
+    name = info.modifiers[m]
+    named = next((text for key, text in board.names if key == name), "") or readable(name)
+    return named + (f" ({', '.join(words)})" if words else "")
 
 
 def _status(state: GameState) -> str:
