@@ -227,7 +227,7 @@ class Match:
             "places": option_places(sc, options) if board and options else [],
             "effects": list(sc.effects),
             "counters": [[tr.name, tr.text] for tr in sc.tracks if tr.counter],
-            "zones": [zone_data(z, sc.players) for z in sc.zones],
+            "zones": [zone_data(z) for z in sc.zones],
             "over": st.is_terminal(),
             "result": self.result(),
         }
@@ -236,13 +236,11 @@ class Match:
         return view
 
 
-def zone_data(z: ZoneView, players: tuple[str, ...]) -> dict[str, Any]:
-    """A zone as the page lists it: its title, whose it is, how many, and its cards if seen."""
-    title = z.name.replace("_", " ").capitalize()
-    if z.key != z.name:  # an instance: `hand[Alice]`, `expedition[red,Alice]`
-        title += " (" + z.key[len(z.name) + 1 : -1].replace(",", ", ") + ")"
+def zone_data(z: ZoneView) -> dict[str, Any]:
+    """A zone as the page lists it: its heading in words, whose it is, how many, and its cards if
+    seen."""
     cards = None if z.cards is None else [[c.label, c.value, c.text, c.count] for c in z.cards]
-    return {"title": title, "owner": z.owner, "count": z.count, "cards": cards}
+    return {"title": z.label or z.key, "owner": z.owner, "count": z.count, "cards": cards}
 
 
 _WORD = re.compile(r"\w")
