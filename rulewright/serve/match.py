@@ -26,7 +26,7 @@ from rulewright.serve.protocol import ILLEGAL, NOT_YOUR_TURN, OVER, STALE, Refus
 from rulewright.serve.store import Seat, Stored
 from runtime.agents import make_agent
 from runtime.board import ZoneView, scene
-from runtime.engine import GameState, IllegalActionError
+from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
 from runtime.svg import svg
 
@@ -67,6 +67,8 @@ class Match:
                 state.apply_action(a)
         except IllegalActionError as exc:
             raise Diverged(f"match {stored.id}: a stored move is not legal any more ({exc})") from None
+        except RuleError as exc:
+            raise Diverged(f"match {stored.id}: its moves fail under these rules ({exc})") from None
         if stored.last_digest is not None and final_digest(state) != stored.last_digest:
             raise Diverged(
                 f"match {stored.id}: its state differs from the stored one (were its rules changed?)"
