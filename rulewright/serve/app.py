@@ -431,6 +431,7 @@ class Server:
                 web.post("/m/{id}/log", self.log),
                 web.get("/ws", self.websocket),
                 web.get("/static/{name}", self.static),
+                web.get("/favicon.ico", self.no_icon),
             ]
         )
         return app
@@ -447,6 +448,9 @@ class Server:
         if kind is None:
             raise web.HTTPNotFound()
         return web.Response(text=_asset(name), content_type=kind)
+
+    async def no_icon(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
 
     async def api_games(self, request: web.Request) -> web.StreamResponse:
         return web.json_response({"games": list(self.catalog.entries), "bots": list(self.catalog.bots)})

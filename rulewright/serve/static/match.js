@@ -112,7 +112,8 @@ function render() {
     return;
   }
   drawBoard(view);
-  $("prompt").textContent = view.asked ? view.prompt : view.queued ? "Your answer is in; waiting for the others." : "";
+  const prompt = view.prompt.charAt(0).toUpperCase() + view.prompt.slice(1);
+  $("prompt").textContent = view.asked ? prompt : view.queued ? "Your answer is in; waiting for the others." : "";
   const options = $("options");
   options.replaceChildren();
   if (view.asked) {
