@@ -14,6 +14,7 @@ values of their own.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -133,6 +134,9 @@ class LayerView:
     layout: str = "at"  # "at", "hex", "grid" or "cells"
     name: str = ""  # its heading in the terminal
     mark: str = ""  # what a marked place is
+    # "cells": the open cells the pending decision offers, each (the option, x, y), so that a
+    # picture can show where a component would go
+    spots: tuple[tuple[str, float, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +302,7 @@ def scene(state: GameState, player: int | None = None, *, public: bool = False) 
         colors=colors,
         players=info.player_names[:n],
         labels=board.labels,
-        layers=tuple(_layer(state, board, pl) for pl in board.places),
+        layers=tuple(_layer(state, board, pl, options) for pl in board.places),
         tracks=tuple(_track(state, tr) for tr in board.tracks),
         zones=_zones(state, board, player, public),
         effects=tuple(_effect(state, board, m, args) for m, args, _ in state.mods),
@@ -326,7 +330,7 @@ def scores(state: GameState) -> dict[str, int]:
     return out
 
 
-def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
+def _layer(state: GameState, board: Board, pl: Places, options: Sequence[str] = ()) -> LayerView:
     info = state.INFO
     if pl.of == "player":  # the seated players, each by its label
         ids = labels = info.player_names[: state.num_players]
@@ -365,7 +369,8 @@ def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
         )
     drawn = {p.id for p in places}
     places = [p if set(p.links) <= drawn else _only_links(p, drawn) for p in places]
-    return LayerView(pl.of, pl.shape, pl.size, tuple(places), pl.layout, pl.name or pl.of, pl.mark)
+    spots = _spots(state, pl, options) if pl.layout == "cells" and options else ()
+    return LayerView(pl.of, pl.shape, pl.size, tuple(places), pl.layout, pl.name or pl.of, pl.mark, spots)
 
 
 def _only_links(p: PlaceView, drawn: set[str]) -> PlaceView:
@@ -387,6 +392,40 @@ def _only_links(p: PlaceView, drawn: set[str]) -> PlaceView:
 Placed = tuple[int, tuple[float, float], tuple[int, int] | None]
 
 
+def _cells(
+    state: GameState, pl: Places
+) -> tuple[list[tuple[int, tuple[int, int]]], Callable[[float, float], tuple[float, float]]]:
+    """A "cells" layer's components with their cells, and where a cell's centre is drawn: the
+    components laid so far are centred on the origin, however the map has grown."""
+    info = state.INFO
+    w, h = pl.size
+    ox, oy = pl.origin
+    zi = next(i for i, z in enumerate(info.zones) if z.name == pl.zone)
+    cells = [(e, cell_xy(cell, info.radius)) for cell, e in sorted(state.z.cells[zi].items())]
+    xs, ys = [c[0] for _, c in cells] or [0], [c[1] for _, c in cells] or [0]
+    mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+    def at(cx: float, cy: float) -> tuple[float, float]:
+        return ox + (cx - mx) * (w + 8.0), oy - (cy - my) * (h + 8.0)
+
+    return cells, at
+
+
+_CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
+
+
+def _spots(state: GameState, pl: Places, options: Sequence[str]) -> tuple[tuple[str, float, float], ...]:
+    """The options of a decision that name a cell ("(x,y)") of a "cells" layer, where drawn."""
+    cells, at = _cells(state, pl)
+    taken = {xy for _, xy in cells}
+    out = []
+    for text in options:
+        m = _CELL.fullmatch(text)
+        if m is not None and (xy := (int(m.group(1)), int(m.group(2)))) not in taken:
+            out.append((text, *at(*xy)))
+    return tuple(out)
+
+
 def _positions(state: GameState, pl: Places, count: int) -> list[Placed]:
     """Each drawn component's (or player's) index, centre in picture units, and coordinates."""
     w, h = pl.size
@@ -396,15 +435,8 @@ def _positions(state: GameState, pl: Places, count: int) -> list[Placed]:
             (i, (float(xy[0]), float(xy[1])), None) for i, xy in enumerate(pl.at[:count]) if xy is not None
         ]
     if pl.layout == "cells":
-        info = state.INFO
-        zi = next(i for i, z in enumerate(info.zones) if z.name == pl.zone)
-        cells = [(e, cell_xy(cell, info.radius)) for cell, e in sorted(state.z.cells[zi].items())]
-        # the cards laid so far are centred on the origin, however the map has grown
-        xs, ys = [c[0] for _, c in cells] or [0], [c[1] for _, c in cells] or [0]
-        mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        return [
-            (e, (ox + (cx - mx) * (w + 8.0), oy - (cy - my) * (h + 8.0)), (cx, cy)) for e, (cx, cy) in cells
-        ]
+        cells, at = _cells(state, pl)
+        return [(e, at(cx, cy), (cx, cy)) for e, (cx, cy) in cells]
     assert pl.coords is not None
     first, second = pl.coords
     placed: list[Placed] = []

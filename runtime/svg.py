@@ -88,9 +88,24 @@ def draw(scene: Scene, *, panel: bool = True) -> Drawing:
     for li, layer in enumerate(scene.layers):
         for place in layer.places:
             groups.append((f"place{li}-{_ident(place.id)}", _place(scene, layer, place, top)))
+        for k, spot in enumerate(layer.spots):
+            groups.append((f"spot{li}-{k}", _spot(layer, spot, top)))
     if panel:
         groups.append(("panel", side))
     return Drawing(width, height, background, tuple(groups))
+
+
+def _spot(layer: LayerView, spot: tuple[str, float, float], top: float) -> str:
+    """An open cell that an option of the pending decision names: a dashed outline, titled with
+    the option (a page that shows the options can let a click on it choose that one)."""
+    label, x, y = spot
+    w, h = layer.size
+    return (
+        f"<g><title>{escape(label)}</title>"
+        f'<rect x="{x - w / 2:.0f}" y="{y + top - h / 2:.0f}" width="{w}" height="{h}" rx="4" fill="#fff3d6" '
+        f'fill-opacity="0.7" stroke="#d08c1c" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        f"{_text(x, y + top + 4, label, 11, anchor='middle')}</g>"
+    )
 
 
 def _ident(text: str) -> str:

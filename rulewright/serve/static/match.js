@@ -189,7 +189,9 @@ function drawBoard(view) {
   }
   for (const title of picture.querySelectorAll("g > title")) {
     const label = title.textContent.split(" · ")[0];
-    const choices = named.get(label);
+    // a place an option names, or a spot drawn for an option (an open cell): its title is the option
+    const exact = view.asked && !named.has(label) ? view.options.indexOf(title.textContent) : -1;
+    const choices = exact >= 0 ? [exact] : named.get(label);
     if (!choices) continue;
     const group = title.parentNode;
     group.classList.add("pickable");
