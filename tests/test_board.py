@@ -233,3 +233,22 @@ def test_every_board_is_readable_and_shows_no_id() -> None:
             for text in re.findall(r"<text [^>]*>([^<]*)</text>", picture):
                 text = html.unescape(text)
                 assert "[" not in text and not ids & set(re.findall(r"[a-z0-9_]+", text)), (name, text)
+
+
+def test_open_cells_a_decision_offers_are_drawn_as_spots() -> None:
+    """A "cells" layer draws each open cell the pending decision offers, titled with the option,
+    for the player asked only; a cell already taken is no spot."""
+    game = load_game("iron_curtain")
+    state = game.new_initial_state(6)
+    rnd = random.Random(6)
+    while not state.prompt().startswith("where to place"):
+        state.apply_action(rnd.choice(state.legal_actions()))
+    asked = state.current_player()
+    sc = scene(state, asked)
+    spots = [label for layer in sc.layers for label, _, _ in layer.spots]
+    assert spots and spots == [o for o in sc.options if o.startswith("(")]
+    taken = {(round(p.x), round(p.y)) for layer in sc.layers for p in layer.places}
+    assert not taken & {(round(x), round(y)) for layer in sc.layers for _, x, y in layer.spots}
+    picture = svg(sc)
+    assert all(f"<title>{label}</title>" in picture for label in spots)
+    assert not any(layer.spots for layer in scene(state, 1 - asked).layers)
