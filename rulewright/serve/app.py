@@ -20,6 +20,7 @@ match, `bot_delay` seconds apart so that people can follow them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import sqlite3
@@ -50,13 +51,25 @@ from rulewright.serve.protocol import (
     Refusal,
 )
 from rulewright.serve.store import Seat, Store, Stored, StoreError
-from runtime.engine import IllegalActionError
+from runtime.errors import RuleError
 from runtime.game import Game
 
 MAX_BODY = 64 * 1024  # a request's body: a match's settings are a few hundred bytes
 MAX_RUNNING = 500  # matches running at once; beyond, making one is refused
+LISTED = 50  # matches the lobby lists, the newest first
+KEPT_GAMES = 64  # games kept opened, by name and options
 KEPT_FINISHED = 32  # finished matches kept in memory (for their pages); others are read again
 CREATE_RATE, CREATE_BURST = 5.0, 100.0  # matches a client may make: a burst, then a few a second
+# what the engine may raise on a move it failed to make (not a refusal: a rule error, a bug)
+ENGINE_FAILURES = (
+    RuleError,
+    RecursionError,
+    ArithmeticError,
+    LookupError,
+    ValueError,
+    TypeError,
+    AssertionError,
+)
 STATIC = {
     "lobby.js": "text/javascript",
     "match.js": "text/javascript",
@@ -117,6 +130,8 @@ class Server:
         key = json.dumps([name, options], sort_keys=True)
         found = self.games.get(key)
         if found is None:
+            if len(self.games) >= KEPT_GAMES:
+                self.games.clear()
             found = self.games[key] = self.catalog.open(name, options)
         return found
 
@@ -139,7 +154,7 @@ class Server:
             if unknown:
                 raise Diverged(f"match {stored.id}: no bot named {unknown[0][:40]!r} here")
             match = Match.resume(stored, self.game(stored.game, stored.options))
-        except (Diverged, ValueError) as exc:
+        except (Diverged, ValueError, RuleError, RecursionError) as exc:  # (ValueError: an unknown option)
             self.broken[stored.id] = str(exc)
             self.say(f"rulewright serve: {exc}")
             return None
@@ -230,7 +245,7 @@ class Server:
 
     def summaries(self) -> list[dict[str, Any]]:
         out = []
-        for stored in self.store.matches():
+        for stored in self.store.matches(limit=LISTED):
             if isinstance(stored, StoreError):
                 continue
             live = self.live.get(stored.id)
@@ -246,20 +261,23 @@ class Server:
                     "broken": self.broken.get(stored.id),
                 }
             )
-            if len(out) >= 50:
-                break
         return out
 
     # -- playing ---------------------------------------------------------------------------------
 
     def play(self, match: Match, seat: int, version: int, action: str | int) -> None:
         """A move (Match.move), stored, then shown to everyone in the match; bots go on."""
+        self._guarded(match, lambda: match.move(seat, version, action))
+
+    def _guarded(self, match: Match, run: Callable[[], list[Applied]]) -> None:
+        """Make a move with `run`; a refusal leaves the match as it was. Should the engine itself
+        fail (a rule error, a bug), the match is reloaded from its stored moves."""
         try:
-            done = match.move(seat, version, action)
+            done = run()
         except Refusal:
             raise
-        except (IllegalActionError, RecursionError, ArithmeticError, LookupError, ValueError) as exc:
-            self._unload(match, f"the engine failed ({type(exc).__name__}); it was reloaded from its moves")
+        except ENGINE_FAILURES as exc:
+            self._unload(match, f"the engine failed ({type(exc).__name__}: {str(exc)[:200]}); it is reloaded")
             raise Refusal(BROKEN, "the engine failed on that move; the match was reloaded") from None
         self._stored(match, done)
 
@@ -297,13 +315,13 @@ class Server:
                 try:
                     if match.seats[seat].kind.startswith("mcts"):  # a search: off the event loop
                         twin = match.state.clone()
-                        done = await asyncio.to_thread(match.bot_choice, seat, twin)
-                        done_moves = match.move(seat, len(twin.history), done)
+                        chosen = await asyncio.to_thread(match.bot_choice, seat, twin)
+                        seen = len(twin.history)
+                        self._guarded(match, functools.partial(match.move, seat, seen, chosen))
                     else:
-                        done_moves = match.bot_move(seat)
-                    self._stored(match, done_moves)
-                except Refusal as exc:
-                    self.say(f"rulewright serve: match {match.id}: a bot's move was refused ({exc.message})")
+                        self._guarded(match, functools.partial(match.bot_move, seat))
+                except (Refusal, *ENGINE_FAILURES) as exc:
+                    self.say(f"rulewright serve: match {match.id}: a bot could not move ({exc})")
                     return
         finally:
             self.bots.pop(match.id, None)
@@ -416,6 +434,7 @@ class Server:
                 web.post("/m/{id}/log", self.log),
                 web.get("/ws", self.websocket),
                 web.get("/static/{name}", self.static),
+                web.get("/favicon.ico", self.no_icon),
             ]
         )
         return app
@@ -432,6 +451,9 @@ class Server:
         if kind is None:
             raise web.HTTPNotFound()
         return web.Response(text=_asset(name), content_type=kind)
+
+    async def no_icon(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
 
     async def api_games(self, request: web.Request) -> web.StreamResponse:
         return web.json_response({"games": list(self.catalog.entries), "bots": list(self.catalog.bots)})

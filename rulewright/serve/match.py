@@ -26,7 +26,7 @@ from rulewright.serve.protocol import ILLEGAL, NOT_YOUR_TURN, OVER, STALE, Refus
 from rulewright.serve.store import Seat, Stored
 from runtime.agents import make_agent
 from runtime.board import ZoneView, scene
-from runtime.engine import GameState, IllegalActionError
+from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
 from runtime.svg import svg
 
@@ -71,6 +71,8 @@ class Match:
                 state.apply_action(a)
         except IllegalActionError as exc:
             raise Diverged(f"match {stored.id}: a stored move is not legal any more ({exc})") from None
+        except RuleError as exc:
+            raise Diverged(f"match {stored.id}: its moves fail under these rules ({exc})") from None
         if stored.last_digest is not None and final_digest(state) != stored.last_digest:
             raise Diverged(
                 f"match {stored.id}: its state differs from the stored one (were its rules changed?)"
@@ -243,7 +245,7 @@ class Match:
             "places": option_places(sc, options) if board and options else [],
             "effects": list(sc.effects),
             "counters": [[tr.name, tr.text] for tr in sc.tracks if tr.counter],
-            "zones": [zone_data(z, sc.players) for z in sc.zones],
+            "zones": [zone_data(z) for z in sc.zones],
             "over": st.is_terminal(),
             "result": self.result(),
         }
@@ -252,13 +254,11 @@ class Match:
         return view
 
 
-def zone_data(z: ZoneView, players: tuple[str, ...]) -> dict[str, Any]:
-    """A zone as the page lists it: its title, whose it is, how many, and its cards if seen."""
-    title = z.name.replace("_", " ").capitalize()
-    if z.key != z.name:  # an instance: `hand[Alice]`, `expedition[red,Alice]`
-        title += " (" + z.key[len(z.name) + 1 : -1].replace(",", ", ") + ")"
+def zone_data(z: ZoneView) -> dict[str, Any]:
+    """A zone as the page lists it: its heading in words, whose it is, how many, and its cards if
+    seen."""
     cards = None if z.cards is None else [[c.label, c.value, c.text, c.count] for c in z.cards]
-    return {"title": title, "owner": z.owner, "count": z.count, "cards": cards}
+    return {"title": z.label or z.key, "owner": z.owner, "count": z.count, "cards": cards}
 
 
 _WORD = re.compile(r"\w")
