@@ -462,9 +462,9 @@ class Server:
         return web.json_response({"matches": self.summaries()})
 
     async def api_create(self, request: web.Request) -> web.StreamResponse:
-        # Another site's page may post here too: a form (text/plain can carry a JSON body) needs no
-        # leave, a fetch of application/json from another origin needs the browser's (which is
-        # never given), and a browser names the page's origin
+        # A page of another site may post here too: a "no-cors" fetch sends a text/plain body of
+        # its choosing without the browser asking first, while one of application/json needs the
+        # browser's leave (never given); and a browser names the page's Origin
         _same_origin(request)
         if request.content_type != "application/json":
             raise web.HTTPUnsupportedMediaType(text="a match's settings are sent as application/json")
