@@ -699,3 +699,49 @@ def test_the_load_test_refuses_bad_arguments(capsys: pytest.CaptureFixture[str])
             load.main(argv)
         assert stopped.value.code == 2, argv
         assert "Traceback" not in capsys.readouterr().err
+
+
+def test_idle_matches_leave_memory_and_come_back_when_joined(tmp_path: Path, catalog: Catalog) -> None:
+    """A running match nobody has joined or moved in for IDLE_AFTER seconds, with no bot to move,
+    is unloaded (so abandoned matches neither fill memory nor block new ones) and read again from
+    the store, at the same state, when someone joins."""
+    from rulewright.serve.app import IDLE_AFTER
+
+    async def body() -> None:
+        async with rig(tmp_path / "data", catalog) as r:
+            match, tokens = await r.make("iron_curtain", ["here", "link"])
+            client = await r.join(match, tokens)
+            seat, view = next((k, v) for k, v in client.last["views"].items() if v["asked"])
+            await client.send({"type": "move", "seat": int(seat), "version": 0, "action": view["options"][0]})
+            await client.state()
+            before = r.server.live[match].state.to_json()
+            later = r.server.live[match].touched + IDLE_AFTER + 1
+            assert r.server.sweep(later) == 0  # someone is connected
+            await client.ws.close()
+            await asyncio.sleep(0.05)
+            assert r.server.sweep(r.server.live[match].touched + 1) == 0  # not idle long enough
+            assert r.server.sweep(later) == 1 and match not in r.server.live
+            again = await r.join(match, tokens[1:])
+            assert again.last["version"] == 1 and r.server.live[match].state.to_json() == before
+
+    run(body())
+
+
+def test_a_loopback_server_answers_only_to_this_machines_names(tmp_path: Path, catalog: Catalog) -> None:
+    """Listening on 127.0.0.1, the server refuses a request whose Host names another site (a page
+    whose site's name was made to point here: DNS rebinding)."""
+
+    async def body() -> None:
+        store = Store(tmp_path / "data")
+        server = Server(catalog, store, bot_delay=0, say=lambda _: None)
+        try:
+            async with TestClient(TestServer(server.app(loopback_only=True))) as client:
+                assert (await client.get("/api/games")).status == 200
+                for host in ("localhost:8000", "[::1]:8000", "127.0.0.1"):
+                    assert (await client.get("/api/games", headers={"Host": host})).status == 200
+                for host in ("evil.example:8000", "evil.example", "127.0.0.1.evil.example"):
+                    assert (await client.get("/api/games", headers={"Host": host})).status == 421
+        finally:
+            store.close()
+
+    run(body())

@@ -58,7 +58,11 @@ MAX_BODY = 64 * 1024  # a request's body: a match's settings are a few hundred b
 MAX_RUNNING = 500  # matches running at once; beyond, making one is refused
 LISTED = 50  # matches the lobby lists, the newest first
 KEPT_GAMES = 64  # games kept opened, by name and options
-KEPT_FINISHED = 32  # finished matches kept in memory (for their pages); others are read again
+KEPT_FINISHED = 32
+IDLE_AFTER = 300.0  # seconds: a running match nobody is connected to, with no bot to move, leaves memory
+LOOPBACK = frozenset(
+    {"127.0.0.1", "localhost", "::1"}
+)  # finished matches kept in memory (for their pages); others are read again
 CREATE_RATE, CREATE_BURST = 5.0, 100.0  # matches a client may make: a burst, then a few a second
 # what the engine may raise on a move it failed to make (not a refusal: a rule error, a bug)
 ENGINE_FAILURES = (
@@ -165,6 +169,23 @@ class Server:
             self.kick(match)
         return match
 
+    def sweep(self, now: float | None = None) -> int:
+        """Unload the running matches that nobody has joined or moved in for IDLE_AFTER seconds
+        and that wait on no bot (they are read again from the store when someone joins); the
+        number unloaded. Abandoned matches so neither fill memory nor count towards MAX_RUNNING."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            m
+            for m in self.live.values()
+            if not m.state.is_terminal()
+            and not self.rooms.get(m.id)
+            and m.id not in self.bots
+            and now - m.touched >= IDLE_AFTER
+        ]
+        for m in idle:
+            del self.live[m.id]
+        return len(idle)
+
     def _keep_finished(self, id: str) -> None:
         self.finished[id] = None
         self.finished.move_to_end(id)
@@ -190,6 +211,7 @@ class Server:
         bucket = self.creators.setdefault(client, Bucket(time.monotonic(), CREATE_RATE, CREATE_BURST))
         if not bucket.take(time.monotonic()):
             raise web.HTTPTooManyRequests(text="too many matches made; wait a moment")
+        self.sweep()
         running = sum(1 for m in self.live.values() if not m.state.is_terminal())
         if running >= MAX_RUNNING:
             raise web.HTTPServiceUnavailable(text=f"{MAX_RUNNING} matches are running; finish some first")
@@ -272,6 +294,7 @@ class Server:
     def _guarded(self, match: Match, run: Callable[[], list[Applied]]) -> None:
         """Make a move with `run`; a refusal leaves the match as it was. Should the engine itself
         fail (a rule error, a bug), the match is reloaded from its stored moves."""
+        match.touched = time.monotonic()
         try:
             done = run()
         except Refusal:
@@ -421,8 +444,11 @@ class Server:
 
     # -- pages -----------------------------------------------------------------------------------
 
-    def app(self) -> web.Application:
+    def app(self, *, loopback_only: bool = False) -> web.Application:
+        """The web application; `loopback_only` (a server listening on this machine alone): a
+        request naming another host is refused."""
         app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        app[LOOPBACK_ONLY] = loopback_only
         app.add_routes(
             [
                 web.get("/", self.lobby),
@@ -526,6 +552,10 @@ class Server:
 async def _headers(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
+    if request.app.get(LOOPBACK_ONLY) and _hostname(request.host) not in LOOPBACK:
+        # a server on this machine alone answers only to this machine's names: a page whose
+        # site's name was made to point here (DNS rebinding) gets nothing
+        raise web.HTTPMisdirectedRequest(text="this server answers only to 127.0.0.1 and localhost")
     response = await handler(request)
     if "X-Replay" in response.headers:
         del response.headers["X-Replay"]
@@ -536,6 +566,16 @@ async def _headers(
     response.headers["X-Frame-Options"] = "DENY"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+LOOPBACK_ONLY = web.AppKey("loopback_only", bool)
+
+
+def _hostname(host: str) -> str:
+    """The name in a Host header, without its port (`[::1]:8000` -> `::1`)."""
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
 
 
 def _same_origin(request: web.Request) -> None:

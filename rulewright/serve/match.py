@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,7 @@ class Match:
     seats: tuple[Seat, ...]
     state: GameState
     created: float = 0.0
+    touched: float = field(default_factory=time.monotonic)  # the last join or move (a monotonic clock)
     queued: dict[int, int] = field(default_factory=dict)  # early answers to a simultaneous decision
 
     @classmethod
