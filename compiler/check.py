@@ -263,6 +263,10 @@ class Checker:
             self.unit(pl.group, x)
             for _, code, _ in pl.show:
                 self.unit(code, x)
+            if pl.markers is not None:
+                xp = {"x": t, "p": PLAYER}
+                self.unit(pl.markers[0], xp, want=INT)
+                self.unit(pl.markers[1], xp, want=BOOL)
             for code in pl.coords or ():
                 self.unit(code, x, want=INT)
             if pl.layout == "cells":
@@ -282,6 +286,14 @@ class Checker:
                     self.sink.warning(codes.UNKNOWN_NAME, pl.span, messages.board_unplaced(t.name, missing))
         for tr in b.tracks:
             self.unit(tr.value, {"p": PLAYER} if tr.each_player else {}, want=None if tr.counter else INT)
+            if tr.style == "bore" and len(sym.game.player_names) != 2:
+                self.sink.error(
+                    codes.WRONG_VALUE_TYPE, tr.span, messages.bore_players(len(sym.game.player_names))
+                )
+        for name, _, span in b.names:
+            if name not in sym.zones and name not in sym.modifiers:
+                close = close_match(name, [*sym.zones, *sym.modifiers])
+                self.sink.error(codes.UNKNOWN_NAME, span, messages.board_unknown_named(name, close))
         for name, span in b.zones:
             self.board_zone(name, span)
         for c in b.cards:

@@ -868,6 +868,9 @@ class BoardPlaces:
     span: Span
     name: str = ""  # the layer's heading in the terminal (default: the type's name)
     mark: str = ""  # what `marked` means, in a word or two (the terminal's legend)
+    # `markers`: each player's number on the place, read with `x` and `p` (a badge in the player's
+    # colour, none at 0), and where it is drawn solid (else as an outline)
+    markers: tuple[Code, Code | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -882,6 +885,11 @@ class BoardTrack:
     each_player: bool
     counter: bool
     span: Span
+    # `style: bore`: drawn on the board from `start` to `end`, two players boring from opposite
+    # ends towards the middle; "" for a row of numbered steps along the top
+    style: str = ""
+    start: tuple[int, int] = (0, 0)
+    end: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -908,6 +916,7 @@ class BoardDecl:
     cards: tuple[BoardCards, ...]
     digest: str  # of the rule files and board.yaml: what the board module was compiled from
     span: Span
+    names: tuple[tuple[str, str, Span], ...] = ()  # a zone's or a modifier's name -> the words shown
 
 
 @dataclass(frozen=True, slots=True)

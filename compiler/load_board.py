@@ -37,7 +37,7 @@ class Reader(Protocol):
     def code_or_stub(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None: ...
 
 
-BOARD_KEYS = ("size", "colors", "labels", "places", "tracks", "counters", "zones", "cards")
+BOARD_KEYS = ("size", "colors", "labels", "places", "tracks", "counters", "zones", "cards", "names")
 PLACE_KEYS = (
     "of",
     "name",
@@ -55,10 +55,14 @@ PLACE_KEYS = (
     "marked",
     "mark",
     "links",
+    "markers",
 )
+MARKER_KEYS = ("value", "solid")
 LAYOUTS = ("at", "hex", "grid", "cells")
 SHAPES = ("box", "hex", "circle")
-TRACK_KEYS = ("name", "value", "min", "max", "each")
+TRACK_KEYS = ("name", "value", "min", "max", "each", "style", "from", "to")
+TRACK_STYLES = ("steps", "bore")  # a row of numbered boxes along the top; a bore drawn on the board
+MAX_NAME = 60  # the words a `names` entry gives a zone or a lasting effect
 COUNTER_KEYS = ("name", "value", "each")
 CARD_KEYS = ("value", "text")
 # a colour as SVG and CSS read it, and nothing else can reach a picture through it
@@ -89,9 +93,22 @@ def read_board(node: Node, r: Reader, digest: str) -> ir.BoardDecl:
     cards = tuple(
         _cards(k, v, r) for k, v in (r.mapping(d["cards"], "the board's cards") if "cards" in d else [])
     )
-    return ir.BoardDecl(
-        width, height, colors, labels, places, tuple(tracks), zones, cards, digest, r.span(node)
+    names = tuple(
+        (k.value, _name(v, r, k.value), r.span(k))
+        for k, v in (r.mapping(d["names"], "the board's names") if "names" in d else [])
     )
+    return ir.BoardDecl(
+        width, height, colors, labels, places, tuple(tracks), zones, cards, digest, r.span(node), names
+    )
+
+
+def _name(node: Node, r: Reader, key: str) -> str:
+    """The words shown for zone or lasting effect `key`: a short text on one line."""
+    text = r.text(node, f"the name of '{key}'")
+    if not text.strip() or len(text) > MAX_NAME or not text.isprintable():
+        r.sink.error(codes.WRONG_VALUE_TYPE, r.span(node), messages.board_name(key, MAX_NAME))
+        return key
+    return text
 
 
 def _pair(node: Node | None, r: Reader, what: str, default: tuple[int, int], low: int = 0) -> tuple[int, int]:
@@ -164,6 +181,13 @@ def _places(node: Node, r: Reader) -> ir.BoardPlaces:
     def code(key: str) -> ir.Code | None:
         return r.code_or_stub(d.get(key), key, expr=True)
 
+    markers: tuple[ir.Code, ir.Code | None] | None = None
+    if "markers" in d:
+        dm = r.keys(d["markers"], "a place's markers", MARKER_KEYS, ("value",))
+        value = r.code_or_stub(dm.get("value"), "value", expr=True)
+        stub = ir.Code((), ir.IntLit(0, r.span(d["markers"])), r.span(d["markers"]))
+        markers = (value or stub, r.code_or_stub(dm.get("solid"), "solid", expr=True))
+
     return ir.BoardPlaces(
         of=of,
         shape=shape,
@@ -183,6 +207,7 @@ def _places(node: Node, r: Reader) -> ir.BoardPlaces:
         span=r.span(node),
         name=r.text(d.get("name"), "name", ""),
         mark=r.text(d.get("mark"), "mark", ""),
+        markers=markers,
     )
 
 
@@ -209,8 +234,40 @@ def _track(node: Node, r: Reader, *, counter: bool) -> ir.BoardTrack:
     value = r.code_or_stub(d.get("value"), "value", expr=True) or ir.Code(
         (), ir.IntLit(0, r.span(node)), r.span(node)
     )
+    style = r.text(d.get("style"), "style", "steps")
+    if style not in TRACK_STYLES:
+        r.sink.error(
+            codes.WRONG_VALUE_TYPE,
+            r.span(d["style"]),
+            messages.unknown_key(style, "the track styles", None),
+            messages.allowed_keys(TRACK_STYLES),
+        )
+        style = "steps"
+    ends = ((0, 0), (0, 0))
+    if style == "bore":
+        if each != "player":
+            r.sink.error(codes.MISSING_KEY, r.span(d["style"]), messages.bore_each_player())
+        missing = [k for k in ("from", "to") if k not in d]
+        if missing:
+            r.sink.error(codes.MISSING_KEY, r.span(d["style"]), messages.bore_ends(missing))
+        ends = (
+            _pair(d.get("from"), r, "where a bore starts", (0, 0)),
+            _pair(d.get("to"), r, "where a bore ends", (0, 0)),
+        )
+    else:
+        for k in ("from", "to"):
+            if k in d:
+                r.sink.error(codes.UNKNOWN_KEY, r.span(d[k]), messages.bore_only(k))
     return ir.BoardTrack(
-        r.text(d.get("name"), "name"), value, low, high, each == "player", counter, r.span(node)
+        r.text(d.get("name"), "name"),
+        value,
+        low,
+        high,
+        each == "player",
+        counter,
+        r.span(node),
+        "" if style == "steps" else style,
+        *ends,
     )
 
 

@@ -1228,6 +1228,32 @@ def track_too_long(steps: int, most: int) -> str:
     return f"a track of {steps:,} steps, each drawn as a box; at most {most:,}"
 
 
+def bore_each_player() -> str:
+    return "a track with 'style: bore' needs 'each: player': two players boring from its opposite ends"
+
+
+def bore_ends(missing: list[str]) -> str:
+    return f"a track with 'style: bore' is drawn on the board from [x, y] to [x, y]: it needs {' and '.join(repr(k) for k in missing)}"
+
+
+def bore_only(key: str) -> str:
+    return f"'{key}' places a bore on the board: it needs 'style: bore' (a track of steps is drawn along the top)"
+
+
+def bore_players(count: int) -> str:
+    return f"a track with 'style: bore' is bored by two players, from its two ends; this game has {count}"
+
+
+def board_name(key: str, most: int) -> str:
+    return f"the name shown for '{key}' must be a text of 1 to {most} characters on one line"
+
+
+def board_unknown_named(name: str, close: str | None) -> str:
+    return f"'{name}' is neither a zone nor a modifier: 'names' gives words to those" + did_you_mean_suffix(
+        close
+    )
+
+
 def track_range(low: int, high: int) -> str:
     return f"a track's max must be above its min ({low} to {high})"
 

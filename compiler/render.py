@@ -107,6 +107,7 @@ def render(mod: Module) -> dict[str, str]:
             tracks=b.tracks,
             zones=b.zones,
             cards=b.cards,
+            names=b.names,
         )
         files["board.py"] = format_source(board)
     return files

@@ -685,6 +685,9 @@ def _place_codes(pl: ir.BoardPlaces) -> Iterator[ir.Code]:
             yield code
     for _, code, _ in pl.show:
         yield code
+    for marker in pl.markers or ():
+        if marker is not None:
+            yield marker
 
 
 class _HiddenReads:

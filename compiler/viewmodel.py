@@ -318,6 +318,7 @@ class BoardPlaces:
     links: str
     name: str = ""
     mark: str = ""
+    markers: tuple[str, str] = ("", "")  # a player's number on a place, and where it is solid
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +330,9 @@ class BoardTrack:
     high: int
     each_player: bool
     counter: bool
+    style: str = ""
+    start: tuple[int, int] = (0, 0)
+    end: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +358,7 @@ class BoardModule:
     tracks: tuple[BoardTrack, ...]
     zones: tuple[str, ...]
     cards: tuple[BoardCards, ...]
+    names: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from compiler.driver import Result
     from rulewright.balance import Setting, Trajectories
     from rulewright.coverage import RuleCoverage
+    from rulewright.serve import Catalog
     from rulewright.verify import Failure, PartResult
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs), also a game
@@ -1738,7 +1739,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(
             "the browser server needs the serve extra: pip install -e '.[serve]' (or make serve)"
         ) from None
-    from rulewright.serve import Catalog, free_port, run
+    from rulewright.serve import free_port, run
     from rulewright.serve.store import StoreError
 
     if args.bot_delay < 0 or args.bot_delay > 60 or args.bot_delay != args.bot_delay:
@@ -1752,6 +1753,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     why = free_port(args.host, args.port)
     if why is not None:
         raise UsageError(why)
+    catalog = serve_catalog(ws)
+    try:
+        run(catalog, data, args.host, args.port, bot_delay=args.bot_delay)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    return EXIT_OK
+
+
+def serve_catalog(ws: Workspace | None) -> Catalog:
+    """What `rulewright serve` offers: every game this run sees (the workspace's first), with its
+    lobby entry and the players' names for each player count, a way to open it, and the bots."""
+    from rulewright.serve import Catalog
+
     entries: list[dict[str, Any]] = []
     seen: set[str] = set()
     for source in game_sources(ws):
@@ -1770,11 +1784,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return load_game(name, options, search=search(ws))
 
     bots = tuple(k for k in ("random", "greedy", "mcts") if k != "mcts" or _has_openspiel())
-    try:
-        run(Catalog(tuple(entries), opened, bots), data, args.host, args.port, bot_delay=args.bot_delay)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    return EXIT_OK
+    return Catalog(tuple(entries), opened, bots)
 
 
 def _seat_names(game: Game, entry: dict[str, Any], ws: Workspace | None) -> dict[str, list[str]]:

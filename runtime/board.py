@@ -14,6 +14,7 @@ values of their own.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -59,6 +60,8 @@ class Places:
     links: Reader | None = None
     name: str = ""  # the layer's heading in the terminal (default: the type's name)
     mark: str = ""  # what `marked` means, in a word or two
+    markers: Reader | None = None  # (state, x, p) -> player p's number on x: a badge, none at 0
+    solid: Reader | None = None  # (state, x, p) -> the badge is filled (else an outline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,9 @@ class Track:
     high: int = 0
     each_player: bool = False
     counter: bool = False
+    style: str = ""  # "bore": drawn on the board from `start` to `end`, bored from both ends
+    start: tuple[int, int] = (0, 0)
+    end: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +103,7 @@ class Board:
     tracks: tuple[Track, ...] = ()
     zones: tuple[str, ...] = ()  # the zones shown, in order (empty: every zone)
     cards: tuple[Cards, ...] = ()
+    names: tuple[tuple[str, str], ...] = ()  # a zone's or a lasting effect's words (default: readable())
     declared: bool = True  # False: made up for a game without board.yaml
 
 
@@ -115,6 +122,7 @@ class PlaceView:
     marked: bool
     links: tuple[str, ...]  # ids of the same layer's places it is joined to
     coords: tuple[int, int] | None = None  # hex (q, r), grid (column, row) or cells (x, y); None: "at"
+    markers: tuple[tuple[int, int, bool], ...] = ()  # (player, number, solid), each player's
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +134,9 @@ class LayerView:
     layout: str = "at"  # "at", "hex", "grid" or "cells"
     name: str = ""  # its heading in the terminal
     mark: str = ""  # what a marked place is
+    # "cells": the open cells the pending decision offers, each (the option, x, y), so that a
+    # picture can show where a component would go
+    spots: tuple[tuple[str, float, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +147,9 @@ class TrackView:
     markers: tuple[tuple[int, int], ...]  # (player or -1, value)
     counter: bool
     text: str  # the value(s) in words
+    style: str = ""  # "bore": drawn on the board from `start` to `end`
+    start: tuple[int, int] = (0, 0)
+    end: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +168,7 @@ class ZoneView:
     owner: int  # the player a per-player zone belongs to, or -1
     count: int
     cards: tuple[CardView, ...] | None  # None: face down (only the count is seen)
+    label: str = ""  # its heading in words: `Hand (US)` for `hand[US]`
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,10 +302,10 @@ def scene(state: GameState, player: int | None = None, *, public: bool = False) 
         colors=colors,
         players=info.player_names[:n],
         labels=board.labels,
-        layers=tuple(_layer(state, board, pl) for pl in board.places),
+        layers=tuple(_layer(state, board, pl, options) for pl in board.places),
         tracks=tuple(_track(state, tr) for tr in board.tracks),
         zones=_zones(state, board, player, public),
-        effects=tuple(_effect(state, m, args) for m, args, _ in state.mods),
+        effects=tuple(_effect(state, board, m, args) for m, args, _ in state.mods),
         status=_status(state),
         to_act=to_act if isinstance(to_act, int) else -1,
         prompt=prompt,
@@ -315,7 +330,7 @@ def scores(state: GameState) -> dict[str, int]:
     return out
 
 
-def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
+def _layer(state: GameState, board: Board, pl: Places, options: Sequence[str] = ()) -> LayerView:
     info = state.INFO
     if pl.of == "player":  # the seated players, each by its label
         ids = labels = info.player_names[: state.num_players]
@@ -328,6 +343,13 @@ def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
         if pl.where is not None and not pl.where(state, i):
             continue
         values = tuple((sh.name, shown(state, sh.kind, sh.value(state, i))) for sh in pl.show)
+        markers: tuple[tuple[int, int, bool], ...] = ()
+        if pl.markers is not None:
+            solid = pl.solid
+            markers = tuple(
+                (p, int(pl.markers(state, i, p)), bool(solid(state, i, p)) if solid is not None else False)
+                for p in range(state.num_players)
+            )
         owner = pl.owner(state, i) if pl.owner is not None else -1
         links = tuple(ids[j] for j in pl.links(state, i) if j < len(ids)) if pl.links is not None else ()
         places.append(
@@ -342,11 +364,13 @@ def _layer(state: GameState, board: Board, pl: Places) -> LayerView:
                 marked=bool(pl.marked(state, i)) if pl.marked is not None else False,
                 links=links,
                 coords=coords,
+                markers=markers,
             )
         )
     drawn = {p.id for p in places}
     places = [p if set(p.links) <= drawn else _only_links(p, drawn) for p in places]
-    return LayerView(pl.of, pl.shape, pl.size, tuple(places), pl.layout, pl.name or pl.of, pl.mark)
+    spots = _spots(state, pl, options) if pl.layout == "cells" and options else ()
+    return LayerView(pl.of, pl.shape, pl.size, tuple(places), pl.layout, pl.name or pl.of, pl.mark, spots)
 
 
 def _only_links(p: PlaceView, drawn: set[str]) -> PlaceView:
@@ -361,10 +385,45 @@ def _only_links(p: PlaceView, drawn: set[str]) -> PlaceView:
         p.marked,
         tuple(i for i in p.links if i in drawn),
         p.coords,
+        p.markers,
     )
 
 
 Placed = tuple[int, tuple[float, float], tuple[int, int] | None]
+
+
+def _cells(
+    state: GameState, pl: Places
+) -> tuple[list[tuple[int, tuple[int, int]]], Callable[[float, float], tuple[float, float]]]:
+    """A "cells" layer's components with their cells, and where a cell's centre is drawn: the
+    components laid so far are centred on the origin, however the map has grown."""
+    info = state.INFO
+    w, h = pl.size
+    ox, oy = pl.origin
+    zi = next(i for i, z in enumerate(info.zones) if z.name == pl.zone)
+    cells = [(e, cell_xy(cell, info.radius)) for cell, e in sorted(state.z.cells[zi].items())]
+    xs, ys = [c[0] for _, c in cells] or [0], [c[1] for _, c in cells] or [0]
+    mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+    def at(cx: float, cy: float) -> tuple[float, float]:
+        return ox + (cx - mx) * (w + 8.0), oy - (cy - my) * (h + 8.0)
+
+    return cells, at
+
+
+_CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
+
+
+def _spots(state: GameState, pl: Places, options: Sequence[str]) -> tuple[tuple[str, float, float], ...]:
+    """The options of a decision that name a cell ("(x,y)") of a "cells" layer, where drawn."""
+    cells, at = _cells(state, pl)
+    taken = {xy for _, xy in cells}
+    out = []
+    for text in options:
+        m = _CELL.fullmatch(text)
+        if m is not None and (xy := (int(m.group(1)), int(m.group(2)))) not in taken:
+            out.append((text, *at(*xy)))
+    return tuple(out)
 
 
 def _positions(state: GameState, pl: Places, count: int) -> list[Placed]:
@@ -376,15 +435,8 @@ def _positions(state: GameState, pl: Places, count: int) -> list[Placed]:
             (i, (float(xy[0]), float(xy[1])), None) for i, xy in enumerate(pl.at[:count]) if xy is not None
         ]
     if pl.layout == "cells":
-        info = state.INFO
-        zi = next(i for i, z in enumerate(info.zones) if z.name == pl.zone)
-        cells = [(e, cell_xy(cell, info.radius)) for cell, e in sorted(state.z.cells[zi].items())]
-        # the cards laid so far are centred on the origin, however the map has grown
-        xs, ys = [c[0] for _, c in cells] or [0], [c[1] for _, c in cells] or [0]
-        mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        return [
-            (e, (ox + (cx - mx) * (w + 8.0), oy - (cy - my) * (h + 8.0)), (cx, cy)) for e, (cx, cy) in cells
-        ]
+        cells, at = _cells(state, pl)
+        return [(e, at(cx, cy), (cx, cy)) for e, (cx, cy) in cells]
     assert pl.coords is not None
     first, second = pl.coords
     placed: list[Placed] = []
@@ -423,7 +475,7 @@ def _track(state: GameState, tr: Track) -> TrackView:
         v = tr.value(state)
         text = shown(state, tr.kind, v)
         markers = ((-1, v),) if type(v) is int else ()
-    return TrackView(tr.name, tr.low, tr.high, markers, tr.counter, text)
+    return TrackView(tr.name, tr.low, tr.high, markers, tr.counter, text, tr.style, tr.start, tr.end)
 
 
 def _zones(state: GameState, board: Board, player: int | None, public: bool = False) -> tuple[ZoneView, ...]:
@@ -431,6 +483,7 @@ def _zones(state: GameState, board: Board, player: int | None, public: bool = Fa
     wanted = board.zones
     order = {name: i for i, name in enumerate(wanted)}
     cards = {c.of: c for c in board.cards}
+    names = dict(board.names)
     out: list[tuple[int, int, ZoneView]] = []
     for zi, (z, pile) in enumerate(zip(info.zones, state.z.piles, strict=True)):
         if z.kind == "grid" or (wanted and z.name not in order) or z.owner >= state.num_players:
@@ -443,7 +496,11 @@ def _zones(state: GameState, board: Board, player: int | None, public: bool = Fa
             shown = tuple(card_view(state, cards.get(tname), z.type_index, e) for e in pile)
             if info.type_kinds and info.kinds_of(z.type_index):
                 shown = counted_cards(shown)
-        out.append((order.get(z.name, zi), zi, ZoneView(key, z.name, z.owner, len(pile), shown)))
+        base, _, args = key.partition("[")  # `expedition[red,Alice]` -> `Expedition (red, Alice)`
+        label = names.get(base) or readable(base)
+        if args:
+            label += f" ({args[:-1].replace(',', ', ')})"
+        out.append((order.get(z.name, zi), zi, ZoneView(key, z.name, z.owner, len(pile), shown, label)))
     return tuple(v for _, _, v in sorted(out, key=lambda t: (t[0], t[1])))
 
 
@@ -474,11 +531,19 @@ def card_view(state: GameState, how: Cards | None, t: int, e: int) -> CardView:
     return CardView(info.type_ids[t][e], info.type_labels[t][e], value, text)
 
 
-def _effect(state: GameState, m: int, args: Sequence[int]) -> str:
+def readable(name: str) -> str:
+    """A name from the rules in words: `in_effect` -> `In effect`."""
+    words = name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def _effect(state: GameState, board: Board, m: int, args: Sequence[int]) -> str:
     info = state.INFO
     kinds = info.modifier_params[m] if m < len(info.modifier_params) else ()
     words = [info.shown(k, a) if k else str(a) for k, a in zip(kinds, args, strict=False)]
-    return info.modifiers[m].replace("_", " ") + (f" ({', '.join(words)})" if words else "")
+    name = info.modifiers[m]
+    named = next((text for key, text in board.names if key == name), "") or readable(name)
+    return named + (f" ({', '.join(words)})" if words else "")
 
 
 def _status(state: GameState) -> str:

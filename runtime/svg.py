@@ -1,6 +1,7 @@
 """A scene (runtime/board.py) -> an SVG picture: the tracks along the top, the board's places
-below them, and a panel on the right with the counters, the zones as rows of cards (a hidden zone
-as a count), the lasting effects and whose turn it is.
+below them (a bore among them), and a panel on the right with the counters, the zones as rows of
+cards (a hidden zone as a count), the lasting effects and whose turn it is. No text is smaller
+than SMALLEST, and none is a name from the rules: the scene gives each zone and effect in words.
 
 The picture is made of a fixed background and named groups (`<g id=...>`), each drawn from one
 part of the scene, so a replay can store a game as the first picture and, for each later state,
@@ -13,17 +14,20 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from runtime.board import LayerView, PlaceView, Scene, TrackView, ZoneView
+from runtime.board import LayerView, PlaceView, Scene, TrackView, ZoneView, readable
 
-PANEL = 360  # the width of the panel on the right
+PANEL = 390  # the width of the panel on the right
 TRACK_ROW = 30  # the height of a track's row
 MARGIN = 12
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 _COLOR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}|[a-z]{3,20}")
 _CARDS_SHOWN = 14  # cards drawn in a zone's row; the rest are counted
+SMALLEST = 11  # the smallest font size written: readable at the browser's scale 1
+BADGE = 18  # the height of a player's marker on a place
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +55,8 @@ def svg(scene: Scene, *, panel: bool = True) -> str:
 
 
 def draw(scene: Scene, *, panel: bool = True) -> Drawing:
-    top = MARGIN + TRACK_ROW * sum(1 for t in scene.tracks if not t.counter) + (MARGIN if scene.tracks else 0)
+    rows = [t for t in scene.tracks if not t.counter and t.style != "bore"]
+    top = MARGIN + TRACK_ROW * len(rows) + (MARGIN if scene.tracks else 0)
     width = scene.width + (PANEL if panel else 0)
     side, panel_height = _panel(scene, scene.width + MARGIN) if panel else ("", 0.0)
     height = round(max(top + scene.height, panel_height + MARGIN))
@@ -70,17 +75,37 @@ def draw(scene: Scene, *, panel: bool = True) -> Drawing:
     )
     groups: list[tuple[str, str]] = []
     y = MARGIN
+    bores: list[tuple[str, str]] = []
     for i, tr in enumerate(t for t in scene.tracks if not t.counter):
-        groups.append((f"track{i}", _track(scene, tr, y)))
+        if tr.style == "bore":
+            bores.append((f"track{i}", _bore(scene, tr, top)))
+            continue
+        groups.append((f"track{i}", _track(scene, tr, y, width)))
         y += TRACK_ROW
+    groups += bores
     for li, layer in enumerate(scene.layers):
         groups.append((f"links{li}", _links(layer, top)))
     for li, layer in enumerate(scene.layers):
         for place in layer.places:
             groups.append((f"place{li}-{_ident(place.id)}", _place(scene, layer, place, top)))
+        for k, spot in enumerate(layer.spots):
+            groups.append((f"spot{li}-{k}", _spot(layer, spot, top)))
     if panel:
         groups.append(("panel", side))
     return Drawing(width, height, background, tuple(groups))
+
+
+def _spot(layer: LayerView, spot: tuple[str, float, float], top: float) -> str:
+    """An open cell that an option of the pending decision names: a dashed outline, titled with
+    the option (a page that shows the options can let a click on it choose that one)."""
+    label, x, y = spot
+    w, h = layer.size
+    return (
+        f"<g><title>{escape(label)}</title>"
+        f'<rect x="{x - w / 2:.0f}" y="{y + top - h / 2:.0f}" width="{w}" height="{h}" rx="4" fill="#fff3d6" '
+        f'fill-opacity="0.7" stroke="#d08c1c" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        f"{_text(x, y + top + 4, label, 11, anchor='middle')}</g>"
+    )
 
 
 def _ident(text: str) -> str:
@@ -133,31 +158,123 @@ def _wrap(text: str, room: float, size: int) -> list[str]:
     return lines or [""]
 
 
-def _track(scene: Scene, tr: TrackView, y: float) -> str:
+def _track(scene: Scene, tr: TrackView, y: float, width: int) -> str:
     steps = tr.high - tr.low + 1
     left = MARGIN + 130
-    room = scene.width + PANEL - left - MARGIN
+    room = width - left - MARGIN  # the picture's width, with its panel or without
     cell = min(34.0, room / max(steps, 1))
-    out = [_text(MARGIN, y + 18, _clip(tr.name, 125, 12), 12, weight="bold")]
+    out = [_text(MARGIN, y + 18, _clip(readable(tr.name), 125, 12), 12, weight="bold")]
     for k in range(steps):
         x = left + k * cell
         out.append(
             f'<rect x="{x:.1f}" y="{y + 3}" width="{cell - 2:.1f}" height="22" rx="3" fill="#ffffff" stroke="#b9b6a8"/>'
         )
-        if cell >= 16 or (tr.low + k) % 5 == 0:
-            out.append(_text(x + (cell - 2) / 2, y + 18, str(tr.low + k), 9, anchor="middle"))
+        number = str(tr.low + k)
+        if cell >= 7 * len(number) + 4 or (tr.low + k) % 5 == 0:
+            out.append(_text(x + (cell - 2) / 2, y + 18, number, SMALLEST, anchor="middle"))
+    spread = min(12.0, 16 / max(1, len(tr.markers) - 1))  # each player's marker a little aside
     for n, (player, value) in enumerate(tr.markers):
         k = min(max(value, tr.low), tr.high) - tr.low
-        x = left + k * cell + (cell - 2) / 2 + (n - (len(tr.markers) - 1) / 2) * 6
+        x = left + k * cell + (cell - 2) / 2 + (n - (len(tr.markers) - 1) / 2) * spread
         fill = color(scene, player) if player >= 0 else "#222222"
         who = f"{scene.players[player]} " if 0 <= player < len(scene.players) else ""
         out.append(
             f"<g><title>{escape(tr.name)}: {escape(who)}{value}</title>"
-            f'<circle cx="{x:.1f}" cy="{y + 14}" r="8" fill="{fill}" stroke="#ffffff" stroke-width="1.5"/>'
-            f'<text x="{x:.1f}" y="{y + 17}" font-size="8" text-anchor="middle" fill="#ffffff" '
+            f'<circle cx="{x:.1f}" cy="{y + 14}" r="11" fill="{fill}" stroke="#ffffff" stroke-width="1.5"/>'
+            f'<text x="{x:.1f}" y="{y + 18}" font-size="{SMALLEST}" text-anchor="middle" fill="#ffffff" '
             f'font-weight="bold">{value}</text></g>'
         )
     return "".join(out)
+
+
+def _bore(scene: Scene, tr: TrackView, top: float) -> str:
+    """A bore from `start` to `end`: its spaces as segments, the first player's boring from the
+    start and the second's from the end, each bored part shaded in its player's colour, each
+    machine drawn at its front, and the centre where they meet."""
+    x0, x1 = float(tr.start[0]), float(tr.end[0])
+    y0, y1 = tr.start[1] + top, tr.end[1] + top
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length  # along the bore
+    nx, ny = -uy, ux  # across it
+    side = max(1, tr.high - tr.low)  # spaces on each side of the centre
+    seg = length / (2 * side)
+    bored = {who: min(max(value, tr.low), tr.high) - tr.low for who, value in tr.markers}
+
+    def at(d: float, across: float = 0.0) -> tuple[float, float]:
+        return x0 + ux * d + nx * across, y0 + uy * d + ny * across
+
+    def line(a: float, b: float, width: float, colour: str, extra: str = "") -> str:
+        (ax, ay), (bx, by) = at(a), at(b)
+        return (
+            f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="{colour}" '
+            f'stroke-width="{width}"{extra}/>'
+        )
+
+    out = [line(-4, length + 4, 34, "#6f6b5e")]  # the rock around it
+    for k in range(2 * side):
+        if k < bored.get(0, 0):
+            fill = color(scene, 0, light=True)
+        elif 2 * side - k <= bored.get(1, 0):
+            fill = color(scene, 1, light=True)
+        else:
+            fill = "#cdbf9c"  # not bored yet
+        out.append(line(k * seg + 1, (k + 1) * seg - 1, 26, fill))
+    cx, cy = at(length / 2)
+    (tx, ty), (bx, by) = at(length / 2, -22), at(length / 2, 22)
+    out.append(
+        f'<line x1="{tx:.1f}" y1="{ty:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#222222" '
+        'stroke-width="2" stroke-dasharray="4 3"/>'
+    )
+    out.append(_text(cx, cy - 26, f"{readable(tr.name)}: centre", SMALLEST, anchor="middle", weight="bold"))
+    for who, value in tr.markers[:2]:
+        name = scene.players[who] if 0 <= who < len(scene.players) else ""
+        end = 0.0 if who == 0 else length
+        lx, ly = at(end, 30)
+        out.append(_text(lx, ly + 4, _clip(name, length / 2 - 20, SMALLEST), SMALLEST, anchor="middle"))
+        out.append(
+            _machine(
+                scene, tr.name, who, value, name, at, bored.get(who, 0) * seg, 1 if who == 0 else -1, length
+            )
+        )
+    return "".join(out)
+
+
+def _machine(
+    scene: Scene,
+    track: str,
+    who: int,
+    value: int,
+    name: str,
+    at: Callable[[float, float], tuple[float, float]],
+    front: float,
+    heading: int,
+    length: float,
+) -> str:
+    """A boring machine: its body behind the front of the bored part, its cutting head at the front."""
+    d = front if heading > 0 else length - front
+    head_x, head_y = at(d - heading * 9, 0.0)
+    body = [
+        at(d - heading * 18, -9.0),
+        at(d - heading * 46, -9.0),
+        at(d - heading * 46, 9.0),
+        at(d - heading * 18, 9.0),
+    ]
+    points = " ".join(f"{px:.1f},{py:.1f}" for px, py in body)
+    fill = color(scene, who)
+    spokes = "".join(
+        f'<line x1="{head_x:.1f}" y1="{head_y:.1f}" x2="{head_x + 9 * math.cos(a):.1f}" '
+        f'y2="{head_y + 9 * math.sin(a):.1f}" stroke="#ffffff" stroke-width="1.5"/>'
+        for a in (math.pi * k / 3 for k in range(6))
+    )
+    bx, by = at(d - heading * 32, 0.0)
+    return (
+        f"<g><title>{escape(track)}: {escape(name)} {value}</title>"
+        f'<polygon points="{points}" fill="{fill}" stroke="#ffffff" stroke-width="1.5"/>'
+        f'<circle cx="{head_x:.1f}" cy="{head_y:.1f}" r="11" fill="{fill}" stroke="#222222" stroke-width="1.5"/>'
+        f"{spokes}"
+        f'<text x="{bx:.1f}" y="{by + 4:.1f}" font-size="{SMALLEST}" text-anchor="middle" fill="#ffffff" '
+        f'font-weight="bold">{value}</text></g>'
+    )
 
 
 def _links(layer: LayerView, top: float) -> str:
@@ -184,19 +301,22 @@ class _Form:
 
 
 def _place(scene: Scene, layer: LayerView, p: PlaceView, top: float) -> str:
-    return _place_markup(scene.colors, _Form(layer.of, layer.shape, layer.size), p, top)
+    return _place_markup(scene.colors, scene.players, _Form(layer.of, layer.shape, layer.size), p, top)
 
 
 # A replay draws every place at every step and most do not change: each drawn once.
 @functools.lru_cache(maxsize=4096)
-def _place_markup(colors: tuple[str, ...], layer: _Form, p: PlaceView, top: float) -> str:
+def _place_markup(
+    colors: tuple[str, ...], players: tuple[str, ...], layer: _Form, p: PlaceView, top: float
+) -> str:
     shape = layer.shape
     w, h = layer.size
     x, y = p.x, p.y + top
     fill = _color(colors, p.owner, light=True)
     stroke = _color(colors, p.owner) if p.owner >= 0 else "#6f6b5e"
     width = 3 if p.marked else 1.2
-    tip = escape(" · ".join([p.label, *(f"{k} {v}" for k, v in p.values)]))
+    named = [*(f"{k} {v}" for k, v in p.values), *(f"{_who(players, q)} {n}" for q, n, _ in p.markers)]
+    tip = escape(" · ".join([p.label, *named]))
     style = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"'
     if shape == "hex":
         r = w / math.sqrt(3)
@@ -209,22 +329,34 @@ def _place_markup(colors: tuple[str, ...], layer: _Form, p: PlaceView, top: floa
         outline = f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="{w / 2:.0f}" ry="{h / 2:.0f}" {style}/>'
     else:
         outline = f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="4" {style}/>'
-    size = 11 if h >= 90 and w >= 180 else 9  # a big box (a player's board) is written larger
+    size = SMALLEST
     step = size + 2
-    # on a map, nothing is not written (a count of 0, an absent piece); on a player's board,
-    # every value is
-    empty = ("",) if layer.of == "player" else ("", "0", "no", "none")
-    pairs = [(k, v) for k, v in p.values if v not in empty]
+    pairs = _written(layer, p)
     half = (h if layer.shape != "hex" else 2 * w / math.sqrt(3)) / 2
-    most = max(1, int((2 * half - 21) // step))  # the value rows that fit below the label
+    badges = [(q, n, solid) for q, n, solid in p.markers if n]  # a player's marker: none at 0
+    strip = BADGE + 4 if p.markers else 0  # the markers' row along the bottom
+    most = max(0 if strip else 1, int((2 * half - 21 - strip) // step))  # value rows below the label
+    across = sum(_badge_width(n) + 3 for _, n, _ in badges) - 3  # how wide the markers are
+    if strip and not most:  # no row between: the values go left of the markers, on one line
+        text = "  ".join(k if v == "yes" and k else f"{k} {v}" if k else v for k, v in pairs)
+        room = _room(layer, -half + 5, -half + 16)
+        return (
+            f"<g><title>{tip}</title>{outline}"
+            + _text(x, y - half + 14, _clip(p.label, room, size), size, anchor="middle", weight="bold")
+            + (_text(x - w / 2 + 6, y + half - 8, _clip(text, w - 16 - across, size), size) if text else "")
+            + _badges(colors, badges, x + w / 2 - 5, y + half - strip + 2)
+            + "</g>"
+        )
+    markup = _badges(colors, badges, x + across / 2, y + half - strip + 2)
     # a box is written from its top; a hexagon or a circle around its centre, where it is widest
     rows = min(most, len(pairs))
     first = y - half + 14 if layer.shape == "box" else y - (rows * step + 4) / 2 + 9
     room = _room(layer, first - 9 - y, first + 2 - y)
     lines = [_text(x, first, _clip(p.label, room, 11), 11, anchor="middle", weight="bold")]
-    if size == 11 and layer.shape == "box" and len(pairs) <= most:  # a table: names, then values
+    big = h >= 90 and w >= 180  # a big box (a player's board): a table of names and values
+    if big and layer.shape == "box" and len(pairs) <= most:
         left = x - w / 2 + 10
-        gap = min(w / 2, 12 + max((len(k) for k, _ in pairs), default=0) * size * 0.6)
+        gap = min(w * 0.6, 14 + max((len(k) for k, _ in pairs), default=0) * size * 0.62)
         room = w - 20 - gap
         k = 0
         for n, (name, value) in enumerate(pairs):
@@ -238,13 +370,13 @@ def _place_markup(colors: tuple[str, ...], layer: _Form, p: PlaceView, top: floa
             for i, part in enumerate(parts[: spare + 1]):
                 k += 1 if i else 0
                 lines.append(_text(left + gap, first + 4 + step * k, _clip(part, room, size), size))
-        return f"<g><title>{tip}</title>{outline}{''.join(lines)}</g>"
+        return f"<g><title>{tip}</title>{outline}{''.join(lines)}{markup}</g>"
     # a value "yes" is written as its name alone ("closed", not "closed yes")
     values = [k if v == "yes" and k else f"{k} {v}" if k else v for k, v in pairs]
     if len(values) > most:  # too many for a row each: several to a row
         packed: list[str] = []
         for v in values:
-            if packed and len(packed[-1]) + len(v) + 2 <= (w - 10) / (size * 0.56):
+            if packed and len(packed[-1]) + len(v) + 2 <= (w - 10) / (size * 0.62):
                 packed[-1] += f"  {v}"
             else:
                 packed.append(v)
@@ -256,12 +388,46 @@ def _place_markup(colors: tuple[str, ...], layer: _Form, p: PlaceView, top: floa
         ty = first + 4 + step * (k + 1)
         room = _room(layer, ty - size - y, ty + 2 - y)
         lines.append(_text(x, ty, _clip(text, room, size), size, anchor="middle"))
-    return f"<g><title>{tip}</title>{outline}{''.join(lines)}</g>"
+    return f"<g><title>{tip}</title>{outline}{''.join(lines)}{markup}</g>"
+
+
+def _written(layer: _Form, p: PlaceView) -> list[tuple[str, str]]:
+    """The values a place writes: on a map, nothing is not written (a count of 0, an absent
+    piece); on a player's board, every value is."""
+    empty = ("",) if layer.of == "player" else ("", "0", "no", "none")
+    return [(k.replace("_", " "), v) for k, v in p.values if v not in empty]  # a name in words
+
+
+def _who(players: tuple[str, ...], player: int) -> str:
+    return players[player] if 0 <= player < len(players) else ""
+
+
+def _badge_width(n: int) -> int:
+    return 10 + 7 * len(str(n))
+
+
+def _badges(colors: tuple[str, ...], badges: list[tuple[int, int, bool]], right: float, top: float) -> str:
+    """Each player's marker, right to left from `right`: a rounded square in the player's colour
+    with the number in it, filled when solid, an outline otherwise."""
+    out = []
+    for q, n, solid in reversed(badges):
+        bw = _badge_width(n)
+        right -= bw
+        c = _color(colors, q)
+        fill, ink = (c, "#ffffff") if solid else ("#ffffff", c)
+        out.append(
+            f'<rect x="{right:.0f}" y="{top:.0f}" width="{bw}" height="{BADGE}" rx="4" fill="{fill}" '
+            f'stroke="{c}" stroke-width="2"/>'
+            f'<text x="{right + bw / 2:.0f}" y="{top + 13:.0f}" font-size="{SMALLEST}" text-anchor="middle" '
+            f'font-weight="bold" fill="{ink}">{n}</text>'
+        )
+        right -= 3
+    return "".join(out)
 
 
 def _split(text: str, room: float, size: int) -> list[str]:
     """`text` in lines that fit `room` at font size `size`, broken after commas or at spaces."""
-    most = max(1, int(room / (size * 0.56)))
+    most = max(1, int(room / (size * 0.62)))
     lines: list[str] = []
     for word in text.split(" "):
         if lines and len(lines[-1]) + 1 + len(word) <= most:
@@ -305,7 +471,7 @@ def _panel(scene: Scene, left: float) -> tuple[str, float]:
         y += 10
         for t in counters:
             y += 15
-            out.append(_text(left, y, _clip(f"{t.name}: {t.text}", PANEL - 24, 11), 11))
+            out.append(_text(left, y, _clip(f"{readable(t.name)}: {t.text}", PANEL - 24, 11), 11))
     for z in scene.zones:
         y += 22
         z_out, y = _zone(scene, z, left, y)
@@ -315,7 +481,7 @@ def _panel(scene: Scene, left: float) -> tuple[str, float]:
         out.append(_text(left, y, "Lasting effects", 12, weight="bold"))
         for e in scene.effects:
             y += 15
-            out.append(_text(left + 8, y, _clip(e, PANEL - 32, 10), 10))
+            out.append(_text(left + 8, y, _clip(e, PANEL - 32, SMALLEST), SMALLEST))
     return "".join(out), y
 
 
@@ -323,14 +489,14 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
     owner_mark = ""
     if z.owner >= 0:
         owner_mark = f'<rect x="{left}" y="{y - 10}" width="6" height="12" fill="{color(scene, z.owner)}"/>'
-    head = f"{z.key} ({z.count})" if z.cards is not None else f"{z.key}: {z.count} face down"
+    head = f"{z.label} ({z.count})" if z.cards is not None else f"{z.label}: {z.count} face down"
     out = [
         owner_mark,
         _text(left + (10 if owner_mark else 0), y, _clip(head, PANEL - 30, 11), 11, weight="bold"),
     ]
     if not z.cards:
         return "".join(out), y
-    per_row, cw, ch = 2, (PANEL - 30) / 2, 20
+    per_row, cw, ch = 2, (PANEL - 30) / 2, 21
     shown = z.cards[:_CARDS_SHOWN]
     for k, card in enumerate(shown):
         cx = left + (k % per_row) * cw
@@ -341,21 +507,21 @@ def _zone(scene: Scene, z: ZoneView, left: float, y: float) -> tuple[str, float]
         )
         badge = ""  # the card's value, in a corner of its own
         if card.value:
-            bw = 7 + 6 * len(card.value)
+            bw = 8 + 7 * len(card.value)
             badge = (
                 f'<rect x="{cx + cw - 5 - bw:.0f}" y="{cy + 3:.0f}" width="{bw}" height="{ch - 6}" rx="2" fill="#e4dfcc"/>'
-                + _text(cx + cw - 5 - bw / 2, cy + 14, card.value, 9, anchor="middle", weight="bold")
+                + _text(cx + cw - 5 - bw / 2, cy + 15, card.value, SMALLEST, anchor="middle", weight="bold")
             )
         room = cw - 10 - (bw + 4 if card.value else 0)
         out.append(
             f'<g><title>{tip}</title><rect x="{cx:.0f}" y="{cy:.0f}" width="{cw - 4:.0f}" height="{ch}" rx="3" '
-            f'fill="#fffdf6" stroke="#a9a48f"/>{_text(cx + 4, cy + 14, _clip(label, room, 10), 10)}{badge}</g>'
+            f'fill="#fffdf6" stroke="#a9a48f"/>{_text(cx + 4, cy + 15, _clip(label, room, SMALLEST), SMALLEST)}{badge}</g>'
         )
     rows = (len(shown) + per_row - 1) // per_row
     y += 6 + rows * (ch + 3)
     if len(z.cards) > len(shown):
         y += 12
-        out.append(_text(left + 4, y, f"and {len(z.cards) - len(shown)} more", 10))
+        out.append(_text(left + 4, y, f"and {len(z.cards) - len(shown)} more", SMALLEST))
     return "".join(out), y
 
 

@@ -54,10 +54,23 @@ def view_lines(sc: Scene) -> list[str]:
     """The lines of the view of a scene, each printable as it is: a text of the spec or of the
     state holding a control, a line break or a bidi override (runtime/text.py) is shown escaped,
     before the columns are measured."""
+    sc = _markers_as_values(sc)
     lines = _view_lines(sc)
     if all(map(str.isprintable, lines)):  # the common case: one C call a line
         return lines
     return [escaped(line) for line in _view_lines(_escaped_scene(sc))]
+
+
+def _markers_as_values(sc: Scene) -> Scene:
+    """Each player's marker on a place as a value named by the player (a column each)."""
+    if not any(p.markers for ly in sc.layers for p in ly.places):
+        return sc
+
+    def place(p: PlaceView) -> PlaceView:
+        named = tuple((sc.players[q], str(n)) for q, n, _ in p.markers if q < len(sc.players))
+        return replace(p, values=p.values + named)
+
+    return replace(sc, layers=tuple(replace(ly, places=tuple(map(place, ly.places))) for ly in sc.layers))
 
 
 def _escaped_scene(sc: Scene) -> Scene:

@@ -6,6 +6,7 @@ A tiny spec is written for each case, compiled on the fly and played."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from pathlib import Path
@@ -16,7 +17,7 @@ from compiler.driver import compile_spec
 from rulewright.spec_loader import load_spec
 from runtime.board import scene
 from runtime.game import load_game
-from runtime.svg import svg
+from runtime.svg import SMALLEST, svg
 from runtime.view import describe
 
 RULES = """\
@@ -205,3 +206,49 @@ def test_guerra_fronteriza_shows_the_operation_being_played() -> None:
         germany = [p for p in tiles_layer.places if dict(p.values)["GER"]]
         assert len(germany) == 1 and germany[0].owner == 0
         assert re.fullmatch(r"2 infantry, 1 tank(, 1 artillery)?", dict(germany[0].values)["GER"])
+
+
+def test_every_board_is_readable_and_shows_no_id() -> None:
+    """Each bundled game's picture, mid-game, from every perspective (a spectator's too), and a
+    plain board's (no board.yaml): no text under SMALLEST pixels, and no text a name from the
+    rules (`in_effect`, `hand[US]`, `nato_in_effect`): zones, lasting effects, counters and values
+    are written in words."""
+    plain = load_spec(Path(__file__).parent / "specs" / "features", rules_only=True)
+    for name, options in [*GAMES, ("features", None)]:
+        game = plain if name == "features" else load_game(name, options)
+        state = game.new_initial_state(3)
+        rng = random.Random(3)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        info = game.info
+        ids = {z.name for z in info.zones if "_" in z.name} | {m for m in info.modifiers if "_" in m}
+        ids |= {v for v in info.var_types if "_" in v}
+        scenes = [scene(state, p) for p in (*range(state.num_players), None)]
+        for sc in [*scenes, scene(state, None, public=True)]:
+            picture = svg(sc)
+            sizes = {int(s) for s in re.findall(r'font-size="(\d+)"', picture)}
+            assert min(sizes) >= SMALLEST, (name, sc.perspective, sorted(sizes))
+            for text in re.findall(r"<text [^>]*>([^<]*)</text>", picture):
+                text = html.unescape(text)
+                assert "[" not in text and not ids & set(re.findall(r"[a-z0-9_]+", text)), (name, text)
+
+
+def test_open_cells_a_decision_offers_are_drawn_as_spots() -> None:
+    """A "cells" layer draws each open cell the pending decision offers, titled with the option,
+    for the player asked only; a cell already taken is no spot."""
+    game = load_game("iron_curtain")
+    state = game.new_initial_state(6)
+    rnd = random.Random(6)
+    while not state.prompt().startswith("where to place"):
+        state.apply_action(rnd.choice(state.legal_actions()))
+    asked = state.current_player()
+    sc = scene(state, asked)
+    spots = [label for layer in sc.layers for label, _, _ in layer.spots]
+    assert spots and spots == [o for o in sc.options if o.startswith("(")]
+    taken = {(round(p.x), round(p.y)) for layer in sc.layers for p in layer.places}
+    assert not taken & {(round(x), round(y)) for layer in sc.layers for _, x, y in layer.spots}
+    picture = svg(sc)
+    assert all(f"<title>{label}</title>" in picture for label in spots)
+    assert not any(layer.spots for layer in scene(state, 1 - asked).layers)

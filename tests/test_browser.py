@@ -228,7 +228,10 @@ def check(b: Browser, r: Replay, step: int, view: int) -> dict[str, Any]:
     for li, layer in enumerate(seen.layers):
         for p in layer.places:
             gid = f"place{li}-{re.sub(r'[^A-Za-z0-9_-]', '_', p.id)}"
-            assert got["titles"][gid] == " · ".join([p.label, *(f"{k} {v}" for k, v in p.values)]), gid
+            marks = [f"{seen.players[q]} {n}" for q, n, _ in p.markers]  # each player's marker
+            assert got["titles"][gid] == " · ".join([p.label, *(f"{k} {v}" for k, v in p.values), *marks]), (
+                gid
+            )
     for t in seen.tracks:
         if not t.counter:
             for who, value in t.markers:
@@ -237,7 +240,7 @@ def check(b: Browser, r: Replay, step: int, view: int) -> dict[str, Any]:
         elif len(f"{t.name}: {t.text}") < 50:  # longer ones are cut short in the picture
             assert f"{t.name}: {t.text}" in got["panel"]
     for z in seen.zones:
-        head = f"{z.key} ({z.count})" if z.cards is not None else f"{z.key}: {z.count} face down"
+        head = f"{z.label} ({z.count})" if z.cards is not None else f"{z.label}: {z.count} face down"
         assert head in got["panel"], head
     # what this player may not see is nowhere on the page
     if player is not None:
@@ -313,7 +316,7 @@ def test_the_omniscient_view_is_labelled_and_shows_the_hands(browser: Browser, t
     assert b.driver.find_element(b.by.ID, "perspective").text.splitlines()[0].startswith(f"0: {EVERYONE}")
     b.press("1")
     got = check(b, r, 10, 1)
-    assert "hand[USSR]: " in got["panel"]
+    assert "Hand (USSR): " in got["panel"]
 
 
 def test_hostile_texts_show_as_text_and_run_nothing(browser: Browser, tmp_path: Path) -> None:

@@ -132,7 +132,7 @@ def test_a_players_frames_never_hold_an_opponents_hidden_cards() -> None:
     assert hand.cards, "the USSR holds cards at step 30"
     us = decode(data, data["views"][1])[30]
     everyone = decode(data, data["views"][0])[30]
-    assert "hand[USSR]: " in picture(us) and "face down" in picture(us)
+    assert "Hand (USSR): " in picture(us) and "face down" in picture(us)
     for card in hand.cards:
         assert card.text and card.text in picture(everyone)
         assert card.text not in picture(us)  # the texts are on no other card

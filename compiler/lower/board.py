@@ -16,6 +16,7 @@ from compiler.viewmodel import BoardCards, BoardModule, BoardPlaces, BoardTrack,
 
 X = (Param("l_x", "int"),)
 P = (Param("l_p", "int"),)
+XP = (*X, *P)
 
 
 def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None:
@@ -56,6 +57,12 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
             (name, *function(f"b{i}_show{j}", f"{what}: show {name}", code, X))
             for j, (name, code, _) in enumerate(pl.show)
         )
+        markers = ("", "")
+        if pl.markers is not None:
+            markers = (
+                function(f"b{i}_marker", f"{what}: markers", pl.markers[0], XP)[0],
+                function(f"b{i}_solid", f"{what}: markers solid", pl.markers[1], XP)[0],
+            )
         places.append(
             BoardPlaces(
                 of=pl.of.text,
@@ -76,6 +83,7 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
                 links=function(f"b{i}_links", f"{what}: links", pl.links, X)[0],
                 name=pl.name,
                 mark=pl.mark,
+                markers=markers,
             )
         )
     tracks = []
@@ -84,7 +92,20 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
         name, value_kind = function(
             f"b_{kind}{i}", f"{kind} {tr.name}", tr.value, P if tr.each_player else ()
         )
-        tracks.append(BoardTrack(tr.name, name, value_kind, tr.low, tr.high, tr.each_player, tr.counter))
+        tracks.append(
+            BoardTrack(
+                tr.name,
+                name,
+                value_kind,
+                tr.low,
+                tr.high,
+                tr.each_player,
+                tr.counter,
+                tr.style,
+                tr.start,
+                tr.end,
+            )
+        )
     cards = []
     for i, c in enumerate(b.cards):
         value, value_kind = function(f"b_card{i}_value", f"cards {c.of.text}: value", c.value, X)
@@ -103,5 +124,6 @@ def lower_board(cx: Context, header: Header) -> tuple[Units, BoardModule] | None
         tracks=tuple(tracks),
         zones=tuple(name for name, _ in b.zones),
         cards=tuple(cards),
+        names=tuple(dict((name, text) for name, text, _ in b.names).items()),
     )
     return out, module

@@ -20,7 +20,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from rulewright.serve.app import Catalog, Server
+from rulewright.serve.app import LOOPBACK, Catalog, Server
 from rulewright.serve.store import Store
 
 __all__ = ["Catalog", "Server", "run"]
@@ -47,12 +47,13 @@ async def _serve(server: Server, host: str, port: int, data: Path, say: Callable
     from aiohttp import web
 
     resumed = server.resume_all()
-    runner = web.AppRunner(server.app(), access_log=None, handle_signals=False)
+    app = server.app(loopback_only=host in LOOPBACK)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    # the address bound (port 0: the one the system chose), from the listening sockets
-    actual = next((a[1] for a in runner.addresses if isinstance(a, tuple)), port)
+    # the port listened on (with --port 0, the one the system chose)
+    actual = next((a[1] for a in runner.addresses if isinstance(a, tuple) and len(a) >= 2), port)
     shown_host = f"[{host}]" if ":" in host else host
     games = len(server.catalog.entries)
     say(
@@ -60,20 +61,29 @@ async def _serve(server: Server, host: str, port: int, data: Path, say: Callable
     )
     if resumed:
         say(f"rulewright serve: {resumed} unfinished match{'es' if resumed != 1 else ''} resumed")
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK:
         say("rulewright serve: anyone who can reach this address can make matches and watch them")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    sweeper = loop.create_task(_sweep(server))
     try:
         await stop.wait()
     finally:
         say("rulewright serve: stopping (every move is stored; start it again to go on)")
+        sweeper.cancel()
         for task in list(server.bots.values()):
             task.cancel()
         await runner.cleanup()
+
+
+async def _sweep(server: Server) -> None:
+    """Every minute, unload the matches left idle (Server.sweep)."""
+    while True:
+        await asyncio.sleep(60)
+        server.sweep()
 
 
 def free_port(host: str, port: int) -> str | None:

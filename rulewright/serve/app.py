@@ -20,6 +20,7 @@ match, `bot_delay` seconds apart so that people can follow them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import sqlite3
@@ -50,13 +51,29 @@ from rulewright.serve.protocol import (
     Refusal,
 )
 from rulewright.serve.store import Seat, Store, Stored, StoreError
-from runtime.engine import IllegalActionError
+from runtime.errors import RuleError
 from runtime.game import Game
 
 MAX_BODY = 64 * 1024  # a request's body: a match's settings are a few hundred bytes
 MAX_RUNNING = 500  # matches running at once; beyond, making one is refused
-KEPT_FINISHED = 32  # finished matches kept in memory (for their pages); others are read again
+LISTED = 50  # matches the lobby lists, the newest first
+KEPT_GAMES = 64  # games kept opened, by name and options
+KEPT_FINISHED = 32
+IDLE_AFTER = 300.0  # seconds: a running match nobody is connected to, with no bot to move, leaves memory
+LOOPBACK = frozenset(
+    {"127.0.0.1", "localhost", "::1"}
+)  # finished matches kept in memory (for their pages); others are read again
 CREATE_RATE, CREATE_BURST = 5.0, 100.0  # matches a client may make: a burst, then a few a second
+# what the engine may raise on a move it failed to make (not a refusal: a rule error, a bug)
+ENGINE_FAILURES = (
+    RuleError,
+    RecursionError,
+    ArithmeticError,
+    LookupError,
+    ValueError,
+    TypeError,
+    AssertionError,
+)
 STATIC = {
     "lobby.js": "text/javascript",
     "match.js": "text/javascript",
@@ -118,6 +135,8 @@ class Server:
         key = json.dumps([name, options], sort_keys=True)
         found = self.games.get(key)
         if found is None:
+            if len(self.games) >= KEPT_GAMES:
+                self.games.clear()
             found = self.games[key] = self.catalog.open(name, options)
         return found
 
@@ -136,8 +155,11 @@ class Server:
         try:
             if self.catalog.entry(stored.game) is None:
                 raise Diverged(f"match {stored.id}: no game named {stored.game!r} here")
+            unknown = [s.kind for s in stored.seats if not s.human and s.kind not in self.catalog.bots]
+            if unknown:
+                raise Diverged(f"match {stored.id}: no bot named {unknown[0][:40]!r} here")
             match = Match.resume(stored, self.game(stored.game, stored.options))
-        except (Diverged, ValueError) as exc:
+        except (Diverged, ValueError, RuleError, RecursionError) as exc:  # (ValueError: an unknown option)
             self.broken[stored.id] = str(exc)
             self.say(f"rulewright serve: {exc}")
             return None
@@ -147,6 +169,23 @@ class Server:
         else:
             self.kick(match)
         return match
+
+    def sweep(self, now: float | None = None) -> int:
+        """Unload the running matches that nobody has joined or moved in for IDLE_AFTER seconds
+        and that wait on no bot (they are read again from the store when someone joins); the
+        number unloaded. Abandoned matches so neither fill memory nor count towards MAX_RUNNING."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            m
+            for m in self.live.values()
+            if not m.state.is_terminal()
+            and not self.rooms.get(m.id)
+            and m.id not in self.bots
+            and now - m.touched >= IDLE_AFTER
+        ]
+        for m in idle:
+            del self.live[m.id]
+        return len(idle)
 
     def _keep_finished(self, id: str) -> None:
         self.finished[id] = None
@@ -173,6 +212,7 @@ class Server:
         bucket = self.creators.setdefault(client, Bucket(time.monotonic(), CREATE_RATE, CREATE_BURST))
         if not bucket.take(time.monotonic()):
             raise web.HTTPTooManyRequests(text="too many matches made; wait a moment")
+        self.sweep()
         running = sum(1 for m in self.live.values() if not m.state.is_terminal())
         if running >= MAX_RUNNING:
             raise web.HTTPServiceUnavailable(text=f"{MAX_RUNNING} matches are running; finish some first")
@@ -228,7 +268,7 @@ class Server:
 
     def summaries(self) -> list[dict[str, Any]]:
         out = []
-        for stored in self.store.matches():
+        for stored in self.store.matches(limit=LISTED):
             if isinstance(stored, StoreError):
                 continue
             live = self.live.get(stored.id)
@@ -244,20 +284,24 @@ class Server:
                     "broken": self.broken.get(stored.id),
                 }
             )
-            if len(out) >= 50:
-                break
         return out
 
     # -- playing ---------------------------------------------------------------------------------
 
     def play(self, match: Match, seat: int, version: int, action: str | int) -> None:
         """A move (Match.move), stored, then shown to everyone in the match; bots go on."""
+        self._guarded(match, lambda: match.move(seat, version, action))
+
+    def _guarded(self, match: Match, run: Callable[[], list[Applied]]) -> None:
+        """Make a move with `run`; a refusal leaves the match as it was. Should the engine itself
+        fail (a rule error, a bug), the match is reloaded from its stored moves."""
+        match.touched = time.monotonic()
         try:
-            done = match.move(seat, version, action)
+            done = run()
         except Refusal:
             raise
-        except (IllegalActionError, RecursionError, ArithmeticError, LookupError, ValueError) as exc:
-            self._unload(match, f"the engine failed ({type(exc).__name__}); it was reloaded from its moves")
+        except ENGINE_FAILURES as exc:
+            self._unload(match, f"the engine failed ({type(exc).__name__}: {str(exc)[:200]}); it is reloaded")
             raise Refusal(BROKEN, "the engine failed on that move; the match was reloaded") from None
         self._stored(match, done)
 
@@ -295,13 +339,13 @@ class Server:
                 try:
                     if match.seats[seat].kind.startswith("mcts"):  # a search: off the event loop
                         twin = match.state.clone()
-                        done = await asyncio.to_thread(match.bot_choice, seat, twin)
-                        done_moves = match.move(seat, len(twin.history), done)
+                        chosen = await asyncio.to_thread(match.bot_choice, seat, twin)
+                        seen = len(twin.history)
+                        self._guarded(match, functools.partial(match.move, seat, seen, chosen))
                     else:
-                        done_moves = match.bot_move(seat)
-                    self._stored(match, done_moves)
-                except Refusal as exc:
-                    self.say(f"rulewright serve: match {match.id}: a bot's move was refused ({exc.message})")
+                        self._guarded(match, functools.partial(match.bot_move, seat))
+                except (Refusal, *ENGINE_FAILURES) as exc:
+                    self.say(f"rulewright serve: match {match.id}: a bot could not move ({exc})")
                     return
         finally:
             self.bots.pop(match.id, None)
@@ -412,8 +456,11 @@ class Server:
 
     # -- pages -----------------------------------------------------------------------------------
 
-    def app(self) -> web.Application:
+    def app(self, *, loopback_only: bool = False) -> web.Application:
+        """The web application; `loopback_only` (a server listening on this machine alone): a
+        request naming another host is refused."""
         app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        app[LOOPBACK_ONLY] = loopback_only
         app.on_shutdown.append(self.close_sockets)
         app.add_routes(
             [
@@ -426,6 +473,7 @@ class Server:
                 web.post("/m/{id}/log", self.log),
                 web.get("/ws", self.websocket),
                 web.get("/static/{name}", self.static),
+                web.get("/favicon.ico", self.no_icon),
             ]
         )
         return app
@@ -443,6 +491,9 @@ class Server:
             raise web.HTTPNotFound()
         return web.Response(text=_asset(name), content_type=kind)
 
+    async def no_icon(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
+
     async def api_games(self, request: web.Request) -> web.StreamResponse:
         return web.json_response({"games": list(self.catalog.entries), "bots": list(self.catalog.bots)})
 
@@ -450,6 +501,12 @@ class Server:
         return web.json_response({"matches": self.summaries()})
 
     async def api_create(self, request: web.Request) -> web.StreamResponse:
+        # A page of another site may post here too: a "no-cors" fetch sends a text/plain body of
+        # its choosing without the browser asking first, while one of application/json needs the
+        # browser's leave (never given); and a browser names the page's Origin
+        _same_origin(request)
+        if request.content_type != "application/json":
+            raise web.HTTPUnsupportedMediaType(text="a match's settings are sent as application/json")
         try:
             body = await request.json()
         except (ValueError, UnicodeDecodeError):
@@ -508,6 +565,10 @@ class Server:
 async def _headers(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
+    if request.app.get(LOOPBACK_ONLY) and _hostname(request.host) not in LOOPBACK:
+        # a server on this machine alone answers only to this machine's names: a page whose
+        # site's name was made to point here (DNS rebinding) gets nothing
+        raise web.HTTPMisdirectedRequest(text="this server answers only to 127.0.0.1 and localhost")
     response = await handler(request)
     if "X-Replay" in response.headers:
         del response.headers["X-Replay"]
@@ -520,14 +581,24 @@ async def _headers(
     return response
 
 
+LOOPBACK_ONLY = web.AppKey("loopback_only", bool)
+
+
+def _hostname(host: str) -> str:
+    """The name in a Host header, without its port (`[::1]:8000` -> `::1`)."""
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
 def _same_origin(request: web.Request) -> None:
-    """A websocket from another site's page is refused (browsers send its Origin)."""
+    """A websocket or a new match from another site's page is refused (browsers send its Origin)."""
     origin = request.headers.get("Origin")
     if origin is None:
         return
     host = request.headers.get("Host", "")
     if origin not in (f"http://{host}", f"https://{host}"):
-        raise web.HTTPForbidden(text="a websocket from another origin")
+        raise web.HTTPForbidden(text="a request from another site's page")
 
 
 def _bad(text: str) -> web.HTTPBadRequest:

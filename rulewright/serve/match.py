@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from rulewright.serve.protocol import ILLEGAL, NOT_YOUR_TURN, OVER, STALE, Refus
 from rulewright.serve.store import Seat, Stored
 from runtime.agents import make_agent
 from runtime.board import ZoneView, scene
-from runtime.engine import GameState, IllegalActionError
+from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
 from runtime.svg import svg
 
@@ -56,17 +57,24 @@ class Match:
     seats: tuple[Seat, ...]
     state: GameState
     created: float = 0.0
+    touched: float = field(default_factory=time.monotonic)  # the last join or move (a monotonic clock)
     queued: dict[int, int] = field(default_factory=dict)  # early answers to a simultaneous decision
 
     @classmethod
     def resume(cls, stored: Stored, game: Game) -> Match:
         """The match as stored, its moves replayed from the seed and the last digest checked."""
         state = game.new_initial_state(stored.seed)
+        if len(stored.seats) != state.num_players:
+            raise Diverged(
+                f"match {stored.id}: {len(stored.seats)} seats stored for {state.num_players} players"
+            )
         try:
             for a in stored.actions:
                 state.apply_action(a)
         except IllegalActionError as exc:
             raise Diverged(f"match {stored.id}: a stored move is not legal any more ({exc})") from None
+        except RuleError as exc:
+            raise Diverged(f"match {stored.id}: its moves fail under these rules ({exc})") from None
         if stored.last_digest is not None and final_digest(state) != stored.last_digest:
             raise Diverged(
                 f"match {stored.id}: its state differs from the stored one (were its rules changed?)"
@@ -119,7 +127,7 @@ class Match:
         st = self.state
         if st.is_terminal():
             raise Refusal(OVER)
-        if version != self.version:
+        if not self.decision() <= version <= self.version:
             raise Refusal(STALE, f"you saw decision {version}, the match is at {self.version}")
         if seat not in self.asked():
             raise Refusal(NOT_YOUR_TURN, f"{self.names[seat]} is not asked anything now")
@@ -134,6 +142,17 @@ class Match:
         if self.state.simultaneous() is None:
             self.queued.clear()
         return done
+
+    def decision(self) -> int:
+        """The version at which the pending decision began: the current one, except during a
+        simultaneous decision, which began before the answers given to it. A seat still to answer
+        saw nothing new since (the answers are hidden), so an answer to any version from there on
+        is not stale: two seats answering the same state at once are both taken."""
+        sim = self.state.simultaneous()
+        if sim is None:
+            return self.version
+        given = sum(1 for options, a in zip(sim.choices, sim.answers, strict=True) if options and a >= 0)
+        return self.version - given
 
     def _action(self, legal: list[int], action: str | int) -> int:
         st = self.state
@@ -221,13 +240,14 @@ class Match:
             "status": sc.status,
             "waiting": self.waiting(seat, who),
             "asked": asked,
+            "decision": self.decision(),
             "queued": seat is not None and seat in self.queued,
             "prompt": prompt,
             "options": options,
             "places": option_places(sc, options) if board and options else [],
             "effects": list(sc.effects),
             "counters": [[tr.name, tr.text] for tr in sc.tracks if tr.counter],
-            "zones": [zone_data(z, sc.players) for z in sc.zones],
+            "zones": [zone_data(z) for z in sc.zones],
             "over": st.is_terminal(),
             "result": self.result(),
         }
@@ -236,13 +256,11 @@ class Match:
         return view
 
 
-def zone_data(z: ZoneView, players: tuple[str, ...]) -> dict[str, Any]:
-    """A zone as the page lists it: its title, whose it is, how many, and its cards if seen."""
-    title = z.name.replace("_", " ").capitalize()
-    if z.key != z.name:  # an instance: `hand[Alice]`, `expedition[red,Alice]`
-        title += " (" + z.key[len(z.name) + 1 : -1].replace(",", ", ") + ")"
+def zone_data(z: ZoneView) -> dict[str, Any]:
+    """A zone as the page lists it: its heading in words, whose it is, how many, and its cards if
+    seen."""
     cards = None if z.cards is None else [[c.label, c.value, c.text, c.count] for c in z.cards]
-    return {"title": title, "owner": z.owner, "count": z.count, "cards": cards}
+    return {"title": z.label or z.key, "owner": z.owner, "count": z.count, "cards": cards}
 
 
 _WORD = re.compile(r"\w")

@@ -15,7 +15,9 @@ The server answers with:
     {"type": "error", "code": CODE, "message": TEXT}              a refusal: nothing has changed
 
 `SEAT` is the seat's number as text, or "spectator". A view holds what that seat may see and
-nothing else (rulewright/serve/match.py: `Match.view`).
+nothing else (rulewright/serve/match.py: `Match.view`). Its "decision" is the version at which the
+pending decision began: a simultaneous decision keeps it while the other seats answer, so a
+client that has answered it knows that a state asking it again is still the same decision.
 """
 
 from __future__ import annotations

@@ -86,6 +86,8 @@ class Store:
 
     def __init__(self, folder: Path) -> None:
         try:
+            if folder.exists() and not folder.is_dir():  # mkdir would say only "File exists"
+                raise StoreError(f"--data {folder}: not a folder")
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             if not folder.is_dir():
                 raise StoreError(f"--data {folder}: not a folder")
@@ -130,11 +132,13 @@ class Store:
             if result is not None:
                 self.db.execute("UPDATE matches SET result = ? WHERE id = ?", (result, match))
 
-    def matches(self, *, running_only: bool = False) -> Iterator[Stored | StoreError]:
-        """Every match (the newest first), or for one that does not read back, why."""
+    def matches(self, *, running_only: bool = False, limit: int = -1) -> Iterator[Stored | StoreError]:
+        """Every match (the newest first; at most `limit`), or for one that does not read back, why."""
         where = " WHERE result IS NULL" if running_only else ""
         rows = self.db.execute(
-            f"SELECT id, game, options, seed, seats, created, result FROM matches{where} ORDER BY created DESC"
+            f"SELECT id, game, options, seed, seats, created, result FROM matches{where} "
+            "ORDER BY created DESC LIMIT ?",
+            (limit,),
         ).fetchall()
         for row in rows:
             try:

@@ -112,7 +112,8 @@ function render() {
     return;
   }
   drawBoard(view);
-  $("prompt").textContent = view.asked ? view.prompt : view.queued ? "Your answer is in; waiting for the others." : "";
+  const prompt = view.prompt.charAt(0).toUpperCase() + view.prompt.slice(1);
+  $("prompt").textContent = view.asked ? prompt : view.queued ? "Your answer is in; waiting for the others." : "";
   const options = $("options");
   options.replaceChildren();
   if (view.asked) {
@@ -152,6 +153,12 @@ function drawZones(view) {
       const list = el("ul", null, { class: "cards" });
       for (const [label, value, text, count] of z.cards) {
         const li = el("li", null, { class: "card" });
+        const option = view.asked ? view.options.indexOf(label) : -1;
+        if (option >= 0) { // a card the decision offers: clicking it plays it
+          li.classList.add("pickable");
+          li.title = `choose ${label}`;
+          li.addEventListener("click", () => send(view.seat, label));
+        }
         li.append(el("b", label + (count > 1 ? ` ×${count}` : "")));
         if (value !== "") li.append(el("span", value, { class: "value" }));
         if (text) li.append(el("small", text));
@@ -182,7 +189,9 @@ function drawBoard(view) {
   }
   for (const title of picture.querySelectorAll("g > title")) {
     const label = title.textContent.split(" · ")[0];
-    const choices = named.get(label);
+    // a place an option names, or a spot drawn for an option (an open cell): its title is the option
+    const exact = view.asked && !named.has(label) ? view.options.indexOf(title.textContent) : -1;
+    const choices = exact >= 0 ? [exact] : named.get(label);
     if (!choices) continue;
     const group = title.parentNode;
     group.classList.add("pickable");
