@@ -32,6 +32,12 @@ let waitingForReply = false;
 let retry = 0;
 let fit = false;
 
+// A label as words: an id the rules name a value by (`event_first`) is shown as `event first`;
+// the label itself is what a move sends.
+function words(text) {
+  return String(text).replace(/(\w)_(?=\w)/g, "$1 ");
+}
+
 function el(tag, text, attrs) {
   const e = document.createElement(tag);
   if (text !== undefined && text !== null) e.textContent = String(text);
@@ -95,7 +101,7 @@ function render() {
   document.title = `${view.title}: ${view.name}`;
   $("title").textContent = view.title;
   $("seatname").textContent = view.seat === null ? "Watching" : `You are ${view.name}`;
-  $("waiting").textContent = view.over ? "" : view.waiting || view.status;
+  $("waiting").textContent = view.over ? "" : words(view.waiting || view.status);
   // hot-seat: a new player's view stays hidden until they say they are ready
   const cover = hotSeat && !view.over && ready !== shown;
   $("cover").hidden = !cover;
@@ -113,12 +119,12 @@ function render() {
   }
   drawBoard(view);
   const prompt = view.prompt.charAt(0).toUpperCase() + view.prompt.slice(1);
-  $("prompt").textContent = view.asked ? prompt : view.queued ? "Your answer is in; waiting for the others." : "";
+  $("prompt").textContent = view.asked ? words(prompt) : view.queued ? "Your answer is in; waiting for the others." : "";
   const options = $("options");
   options.replaceChildren();
   if (view.asked) {
     view.options.forEach((label, i) => {
-      const b = el("button", label, { type: "button", "data-option": String(i) });
+      const b = el("button", words(label), { type: "button", "data-option": String(i), "data-label": label });
       b.disabled = waitingForReply;
       b.addEventListener("click", () => send(view.seat, label));
       options.append(b);
@@ -132,10 +138,10 @@ function render() {
   if (!view.effects.length) $("effects").append(el("li", "none", { class: "none" }));
   const log = $("log");
   const lines = logs[shown] || [];
-  log.replaceChildren(...lines.map((line) => el("li", line)));
+  log.replaceChildren(...lines.map((line) => el("li", words(line))));
   log.scrollTop = log.scrollHeight;
   $("result").hidden = !view.over;
-  $("result").textContent = view.over ? `Game over: ${view.result}` : "";
+  $("result").textContent = view.over ? `Game over: ${words(view.result)}` : "";
   $("download").hidden = !view.over;
 }
 
