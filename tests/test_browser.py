@@ -29,24 +29,9 @@ from rulewright.replay_html import EVERYONE, write_replay
 from runtime.board import Scene, scene
 from runtime.engine import GameState
 from runtime.game import Game
+from tests import chromium
 from tests.test_replay_html import HOSTILE, hostile_game
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-NO_BROWSER = (
-    "no Chromium: install the Debian packages chromium and chromium-driver (make test does where it can)"
-)
-FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--window-size=1500,900",
-)
 CAP = 60  # steps shown of a long game
 
 # the games, each with a seed whose random game is long enough to step through
@@ -125,26 +110,20 @@ class Browser:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    if not (CHROMIUM.is_file() and DRIVER.is_file()):
-        pytest.skip(NO_BROWSER)
+    why = chromium.why_not()
+    if why is not None:
+        pytest.skip(why)
     try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
         from selenium.webdriver.support.ui import Select
     except ImportError:
-        pytest.skip("no selenium: pip install -r requirements-dev.lock (or the dev extra)")
+        pytest.skip(chromium.NO_SELENIUM)
     kept = os.environ.get("RULEWRIGHT_SCREENSHOTS")
     shots = Path(kept) if kept else tmp_path_factory.mktemp("screenshots")
     shots.mkdir(parents=True, exist_ok=True)
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    # the driver's path given: Selenium Manager is never asked (it would download one)
-    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+    driver = chromium.start(tmp_path_factory.mktemp("chromium-profile"), 1500, 900)
     try:
         yield Browser(driver, shots, By, Keys, ActionChains, Select)
     finally:

@@ -53,37 +53,14 @@ import runtime
 from runtime.board import Scene, scene
 from runtime.engine import GameState
 from runtime.game import Game
+from tests import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
-# as tests/test_browser.py (not imported: it would cost this module a second of imports)
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-NO_BROWSER = (
-    "no Chromium: install the Debian packages chromium and chromium-driver (make test does where it can)"
-)
-FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    # drawn by the browser itself, without a software GPU process: about 2 s of CPU less here
-    "--disable-gpu-compositing",
-    "--disable-software-rasterizer",
-    "--window-size=1400,900",  # the size the issue asks the boards to be readable at
-)
 WAIT = 10.0  # seconds a page or the server may take to answer before a test fails
 
 # skipped before any server starts
-if not (CHROMIUM.is_file() and DRIVER.is_file()):
-    pytest.skip(NO_BROWSER, allow_module_level=True)
-if importlib.util.find_spec("selenium") is None:
-    pytest.skip(
-        "no selenium: pip install -r requirements-dev.lock (or the dev extra)", allow_module_level=True
-    )
+if chromium.why_not() is not None:
+    pytest.skip(str(chromium.why_not()), allow_module_level=True)
 if importlib.util.find_spec("aiohttp") is None:  # the server's (and _play's) one requirement
     pytest.skip("no aiohttp: pip install -e '.[serve]'", allow_module_level=True)
 
@@ -303,15 +280,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def _driver(profile: Path) -> Any:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    # the driver's path given: Selenium Manager is never asked (it would download one)
-    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+    driver = chromium.start(profile, 1400, 900)  # the size the issue asks the boards to be readable at
     driver.set_script_timeout(2 * WAIT)
     return driver
 

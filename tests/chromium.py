@@ -1,0 +1,53 @@
+"""Headless Chromium for the browser tests (tests/test_browser.py: the replay page;
+tests/test_serve_browser.py: `rulewright serve`): the distribution's /usr/bin/chromium and
+/usr/bin/chromedriver, driven by Selenium, which `make test` installs where apt may. Light to
+import: selenium is imported only when a browser starts."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+NO_BROWSER = (
+    "no Chromium: install the Debian packages chromium and chromium-driver (make test does where it can)"
+)
+NO_SELENIUM = "no selenium: pip install -r requirements-dev.lock (or the dev extra)"
+FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    # without these, Chromium keeps calling the network this machine has not got
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    # drawn by the browser itself, without a software GPU process: about 2 s of CPU less a module
+    "--disable-gpu-compositing",
+    "--disable-software-rasterizer",
+)
+
+
+def why_not() -> str | None:
+    """Why no browser test can run here, or None."""
+    if not (CHROMIUM.is_file() and DRIVER.is_file()):
+        return NO_BROWSER
+    if importlib.util.find_spec("selenium") is None:
+        return NO_SELENIUM
+    return None
+
+
+def start(profile: Path, width: int, height: int) -> Any:
+    """A Chromium driver with its own profile folder, its window `width` x `height`."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (*FLAGS, f"--window-size={width},{height}", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    # the driver's path given: Selenium Manager is never asked (it would download one)
+    return webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
