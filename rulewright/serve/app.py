@@ -58,11 +58,9 @@ MAX_BODY = 64 * 1024  # a request's body: a match's settings are a few hundred b
 MAX_RUNNING = 500  # matches running at once; beyond, making one is refused
 LISTED = 50  # matches the lobby lists, the newest first
 KEPT_GAMES = 64  # games kept opened, by name and options
-KEPT_FINISHED = 32
+KEPT_FINISHED = 32  # finished matches kept in memory (for their pages); others are read again
 IDLE_AFTER = 300.0  # seconds: a running match nobody is connected to, with no bot to move, leaves memory
-LOOPBACK = frozenset(
-    {"127.0.0.1", "localhost", "::1"}
-)  # finished matches kept in memory (for their pages); others are read again
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})  # the names of this machine alone
 CREATE_RATE, CREATE_BURST = 5.0, 100.0  # matches a client may make: a burst, then a few a second
 # what the engine may raise on a move it failed to make (not a refusal: a rule error, a bug)
 ENGINE_FAILURES = (
