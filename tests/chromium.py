@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from runtime.board import Scene
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
@@ -51,3 +54,19 @@ def start(profile: Path, width: int, height: int) -> Any:
         options.add_argument(flag)
     # the driver's path given: Selenium Manager is never asked (it would download one)
     return webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+
+
+def visible_texts(seen: Scene, log: list[str]) -> str:
+    """Every text a perspective's scene and log show, joined: what either page may show it (a
+    hidden card's label found in neither is one the page must not show)."""
+    texts = [seen.status, seen.prompt, *seen.options, *seen.effects, *log, *seen.players]
+    for layer in seen.layers:
+        for p in layer.places:
+            texts += [p.label, p.group, *(v for _, v in p.values)]
+    for t in seen.tracks:
+        texts += [t.name, t.text]
+    for z in seen.zones:
+        texts.append(z.key)
+        for c in z.cards or ():
+            texts += [c.label, c.value, c.text]
+    return "\n".join(texts)

@@ -26,7 +26,7 @@ import pytest
 import runtime
 from rulewright.cli import play_game
 from rulewright.replay_html import EVERYONE, write_replay
-from runtime.board import Scene, scene
+from runtime.board import scene
 from runtime.engine import GameState
 from runtime.game import Game
 from tests import chromium
@@ -158,21 +158,6 @@ def replay(name: str, seed: int, folder: Path) -> tuple[Replay, Path]:
     return Replay(game, actions, states, [None, *range(game.num_players)]), page
 
 
-def visible_texts(seen: Scene, log: list[str]) -> str:
-    """Every text a perspective is shown, joined."""
-    texts = [seen.status, seen.prompt, *seen.options, *seen.effects, *log, *seen.players]
-    for layer in seen.layers:
-        for p in layer.places:
-            texts += [p.label, p.group, *(v for _, v in p.values)]
-    for t in seen.tracks:
-        texts += [t.name, t.text]
-    for z in seen.zones:
-        texts.append(z.key)
-        for c in z.cards or ():
-            texts += [c.label, c.value, c.text]
-    return "\n".join(texts)
-
-
 def check(b: Browser, r: Replay, step: int, view: int) -> dict[str, Any]:
     """The page shows step `step` from perspective `view` as the states say."""
     got = b.read()
@@ -224,7 +209,7 @@ def check(b: Browser, r: Replay, step: int, view: int) -> dict[str, Any]:
     # what this player may not see is nowhere on the page
     if player is not None:
         everyone = scene(state, None)
-        shown = visible_texts(seen, lines)
+        shown = chromium.visible_texts(seen, lines)
         hidden = {
             c.label
             for z, mine in zip(everyone.zones, seen.zones, strict=True)

@@ -50,7 +50,7 @@ from typing import Any
 import pytest
 
 import runtime
-from runtime.board import Scene, scene
+from runtime.board import scene
 from runtime.engine import GameState
 from runtime.game import Game
 from tests import chromium
@@ -321,21 +321,6 @@ def replayed(game: Game, seed: int, actions: list[int]) -> GameState:
     return state
 
 
-def visible_texts(seen: Scene, log: list[str]) -> str:
-    """Every text a seat's scene and log show, joined (tests/test_browser.py's)."""
-    texts = [seen.status, seen.prompt, *seen.options, *seen.effects, *log, *seen.players]
-    for layer in seen.layers:
-        for p in layer.places:
-            texts += [p.label, p.group, *(v for _, v in p.values)]
-    for t in seen.tracks:
-        texts += [t.name, t.text]
-    for z in seen.zones:
-        texts.append(z.key)
-        for c in z.cards or ():
-            texts += [c.label, c.value, c.text]
-    return "\n".join(texts)
-
-
 def check_seat(state: GameState, seat: int, got: dict[str, Any]) -> None:
     """The page of `seat` shows its own cards, its log and its options, and none of the cards it
     may not see (unless the same label is something it does see, e.g. a place of the board)."""
@@ -349,7 +334,7 @@ def check_seat(state: GameState, seat: int, got: dict[str, Any]) -> None:
     assert got["log"] == [words(line) for line in log]
     if got["options"]:
         assert got["options"] == [state.action_to_string(a) for a in state.legal_actions_of(seat)]
-    shown = visible_texts(seen, log)
+    shown = chromium.visible_texts(seen, log)
     hidden = {
         c.label
         for z, mine in zip(everyone.zones, seen.zones, strict=True)
@@ -506,7 +491,7 @@ def _private(state: GameState, seat: int) -> set[str]:
     a spectator sees)."""
     public = scene(state, None, public=True)
     seen = scene(state, seat)
-    shown = visible_texts(public, [text for who, text in state.log_entries() if who < 0])
+    shown = chromium.visible_texts(public, [text for who, text in state.log_entries() if who < 0])
     return {
         c.label
         for z, pub in zip(seen.zones, public.zones, strict=True)
