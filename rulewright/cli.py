@@ -1726,7 +1726,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         "To look at a game:\n"
         "  rulewright draw GAME --steps 100 --out board.svg   a picture of it after 100 decisions\n"
         "  rulewright play GAME --html game.html             a page to step through it in a browser\n"
-        "  rulewright play GAME --agents human,random        play it here"
+        "  rulewright play GAME --agents human,random        play it here\n"
+        "  make serve                                        play any game in the browser (docs/serve.md)"
     )
     return EXIT_OK
 
