@@ -1651,7 +1651,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     folder = output_folder(args.out, "--out") if args.out is not None else _playthrough_dir(ws, args.game)
     spec = _spec_ir(ws, args.game)
     if spec.digest != game.info.digest:
-        raise UsageError(f"{_built_place(ws, args.game)} is stale: run `rulewright build` first")
+        raise UsageError(f"{_built_place(ws, args.game)} is stale: run `rulewright build {game.name}` first")
     entries = fingerprint(spec)
     for seed in range(args.seed, args.seed + args.n):
         try:
@@ -1686,7 +1686,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     spec = _spec_ir(ws, args.game)
     if spec.digest != game.info.digest:
         raise UsageError(
-            f"{_built_place(ws, args.game)} is older than its spec: run `rulewright build` first"
+            f"{_built_place(ws, args.game)} is older than its spec: run `rulewright build {game.name}` first"
         )
     if not is_dir(folder) or not playthrough_files(folder):
         raise UsageError(

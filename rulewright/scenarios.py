@@ -288,5 +288,5 @@ def staleness(game: Game, folder: Path, root: Path, output: str = "generated") -
     spec = str(folder.relative_to(root)) if folder.is_relative_to(root) else str(folder)
     return (
         f"{output}/{game.name} is stale ({what or f'{spec}/'} changed since the last build): "
-        "run `rulewright build`"
+        f"run `rulewright build {game.name}`"
     )

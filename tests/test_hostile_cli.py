@@ -833,7 +833,7 @@ def test_scenarios_refuse_a_stale_build(
     case.write_text(case.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     run = rulewright(capsys, "scenarios", "iron_curtain")
     sound(run, 2, "generated/iron_curtain is stale (")
-    assert "changed since the last build): run `rulewright build`" in run.err
+    assert "changed since the last build): run `rulewright build iron_curtain`" in run.err
 
 
 def test_diff_with_damaged_playthroughs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
