@@ -14,7 +14,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(DEMO_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[verify]'
 	touch $@
 
 # --no-compile: pip would byte-compile every file of every package (half the install's CPU time);
@@ -26,7 +26,8 @@ $(TEST_STAMP): pyproject.toml $(LOCK) | $(BIN)/python
 
 setup: $(TEST_STAMP)
 
-## demo: set up (the package alone, no extras), compile every spec, play one seeded game of every game
+## demo: set up (the package and its verify extra, which the tutorial and the how-to use), compile
+## every spec, play one seeded game of every game
 demo: $(DEMO_STAMP)
 	$(BIN)/rulewright build
 	$(BIN)/rulewright demo --seed 1
