@@ -109,9 +109,33 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def parse_saved_state(text: object, max_chars: int = MAX_SAVED_STATE_CHARS) -> dict[str, Any]:
+def _fast_loads() -> Callable[[str], Any]:
+    """orjson's decoder where it is installed (a dependency), falling back on the standard
+    library's for what orjson refuses (an integer beyond 64 bits): for the engine's own text only."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency; without it the same values, more slowly
+        return json.loads
+
+    def loads(text: str) -> Any:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return json.loads(text)
+
+    return loads
+
+
+_own_loads = _fast_loads()
+
+
+def parse_saved_state(
+    text: object, max_chars: int = MAX_SAVED_STATE_CHARS, own_text: bool = False
+) -> dict[str, Any]:
     """The JSON object of a saved state: strict JSON (no NaN or Infinity, no repeated keys),
-    of bounded size and nesting."""
+    of bounded size and nesting. `own_text` only for text `GameState.to_json` has just written
+    (see load_state), which holds neither: it is parsed without the hooks that look for them,
+    several times faster."""
     if not isinstance(text, str):
         raise SavedStateError(f"saved state: expected JSON text (a str), not {type(text).__name__}")
     if len(text) > max_chars:
@@ -120,7 +144,10 @@ def parse_saved_state(text: object, max_chars: int = MAX_SAVED_STATE_CHARS) -> d
             "(pass max_chars= to load a larger one)"
         )
     try:
-        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicate_keys)
+        if own_text:
+            data = _own_loads(text)
+        else:
+            data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicate_keys)
     except RecursionError:
         raise SavedStateError("saved state: nested too deeply to be a saved state") from None
     except json.JSONDecodeError as exc:
@@ -145,6 +172,7 @@ def load_state(
     max_chars: int = MAX_SAVED_STATE_CHARS,
     invariants: bool = True,
     known_lines: int = 0,
+    own_text: bool = False,
 ) -> State:
     """A state `GameState.to_json` saved, as a state of the engine `state_cls`. Every field is
     checked against that engine first, then the spec's invariants against the state: a
@@ -153,8 +181,9 @@ def load_state(
     `known_lines` only when the first that many lines of the log are, byte for byte, lines an
     earlier load of this game accepted: both for the contract's round trip (runtime/contract.py),
     which loads a game's state after every step, so that a step costs what it adds, not what the
-    game has logged so far."""
-    data = read_saved_state(text, state_cls.INFO, max_chars, known_lines)
+    game has logged so far. `own_text` likewise only for the text `to_json` has just written: no
+    JSON hook looks for repeated keys or NaN, which it cannot hold (every field is still checked)."""
+    data = read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
     try:
         state = state_cls._restore(data)
     except ValueError as exc:  # explicit chance: the move in flight does not replay
@@ -193,11 +222,15 @@ def refuse_broken_invariants(state: GameState) -> None:
 
 
 def read_saved_state(
-    text: object, info: GameInfo, max_chars: int = MAX_SAVED_STATE_CHARS, known_lines: int = 0
+    text: object,
+    info: GameInfo,
+    max_chars: int = MAX_SAVED_STATE_CHARS,
+    known_lines: int = 0,
+    own_text: bool = False,
 ) -> dict[str, Any]:
     """The fields of a saved state of the game `info` describes, every one checked (but the first
     `known_lines` lines of the log: see load_state); raises SavedStateError for the first wrong one."""
-    data = parse_saved_state(text, max_chars)
+    data = parse_saved_state(text, max_chars, own_text)
     SavedStateCheck(info, known_lines).check(data)
     return data
 

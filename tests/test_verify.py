@@ -99,10 +99,15 @@ def test_the_round_trip_checks_only_new_log_lines_and_only_after_an_equal_prefix
     real = contract.load_state
 
     def spy(
-        cls: type[runtime.GameState], text: str, invariants: bool = True, known_lines: int = 0
+        cls: type[runtime.GameState],
+        text: str,
+        invariants: bool = True,
+        known_lines: int = 0,
+        own_text: bool = False,
     ) -> runtime.GameState:
+        assert own_text  # the text to_json has just written
         known.append(known_lines)
-        return real(cls, text, invariants=invariants, known_lines=known_lines)
+        return real(cls, text, invariants=invariants, known_lines=known_lines, own_text=own_text)
 
     monkeypatch.setattr(contract, "load_state", spy)
     for _ in range(6):
@@ -125,3 +130,19 @@ def test_verify_rejects_unknown_strategies() -> None:
         verify(game, strategies=["cleverest"])
     with pytest.raises(ValueError, match="needs a pattern"):
         verify(game, strategies=["prefer"])
+
+
+def test_the_engines_own_text_reads_as_the_strict_parse_does() -> None:
+    """The contract's round trip parses the text to_json has just written without the strict
+    parse's hooks (own_text): the same data, for a state with a long log and hidden cards."""
+    import random
+
+    from runtime.saved import parse_saved_state
+
+    game = runtime.load_game("lost_cities")
+    state = game.new_initial_state(3)
+    rnd = random.Random(3)
+    for _ in range(60):
+        state.apply_action(rnd.choice(state.legal_actions()))
+    text = state.to_json()
+    assert parse_saved_state(text, own_text=True) == parse_saved_state(text)
