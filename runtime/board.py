@@ -168,7 +168,7 @@ class ZoneView:
     owner: int  # the player a per-player zone belongs to, or -1
     count: int
     cards: tuple[CardView, ...] | None  # None: face down (only the count is seen)
-    label: str = ""  # its heading in words: `Hand (US)` for `hand[US]`
+    label: str = ""  # its heading in words: `Hand (Alice)` for `hand[Alice]`
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,7 +250,7 @@ def _machine(
     heading: int,
     length: float,
 ) -> str:
-    """A boring machine: its body behind the front of the bored part, its cutting head at the front."""
+    """A bore's borer: its body behind the front of the bored part, its cutting head at the front."""
     d = front if heading > 0 else length - front
     head_x, head_y = at(d - heading * 9, 0.0)
     body = [
