@@ -353,6 +353,7 @@ def test_making_a_match_refuses_bad_settings(tmp_path: Path, catalog: Catalog) -
             post = r.client.post
             cases: list[tuple[Any, str]] = [
                 ("not json", "not JSON"),
+                ("[" * 30_000 + "]" * 30_000, "not JSON"),  # nested deeper than the parser goes
                 ("[1]", '"game", "options"'),
                 ('"x"', '"game", "options"'),
                 ({"game": "kuhn_poker", "seats": ["link", "link"], "color": 1}, '"game", "options"'),
@@ -655,6 +656,7 @@ def test_the_command_refuses_a_bad_data_folder_port_or_delay(
         cases = [
             (["--data", str(a_file)], "not a folder"),
             (["--data", str(a_file / "below")], "--data"),
+            (["--data", "a\x00b"], "not a folder name"),
             (["--data", str(not_sqlite)], f"cannot use {FILE}"),
             (["--port", "70000"], "ports go from 0 to 65535"),
             (["--port", str(busy)], "try --port 0"),

@@ -47,7 +47,7 @@ from rulewright.serve.protocol import (
     NOT_YOUR_SEAT,
     Bucket,
     Hello,
-    Move,
+    Message,
     Refusal,
 )
 from rulewright.serve.store import Seat, Store, Stored, StoreError
@@ -201,8 +201,10 @@ class Server:
             raise Refusal(BROKEN, self.broken[id])
         try:
             stored = self.store.match(id)
-        except (ValueError, TypeError, KeyError) as exc:
-            raise Refusal(BROKEN, f"it cannot be read back ({exc})") from None
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
+            raise Refusal(
+                BROKEN, f"it cannot be read back ({type(exc).__name__}: {str(exc)[:200]})"
+            ) from None
         return None if stored is None else self._load(stored)
 
     def create(self, body: object, client: str) -> dict[str, Any]:
@@ -296,9 +298,7 @@ class Server:
         match.touched = time.monotonic()
         try:
             done = run()
-        except Refusal:
-            raise
-        except ENGINE_FAILURES as exc:
+        except ENGINE_FAILURES as exc:  # (a Refusal is none of these: it goes to the caller)
             self._unload(match, f"the engine failed ({type(exc).__name__}: {str(exc)[:200]}); it is reloaded")
             raise Refusal(BROKEN, "the engine failed on that move; the match was reloaded") from None
         self._stored(match, done)
@@ -366,21 +366,13 @@ class Server:
             key = SPECTATOR if seat is None else str(seat)
             base = made.get((seat, conn.board))
             if base is None:
-                base = made[(seat, conn.board)] = match.view(seat, conn.board, self.who(match))
+                base = made[(seat, conn.board)] = match.view(seat, conn.board)
             start = conn.log_at.get(key, 0)
             view = dict(base)
             view["log"], view["log_at"] = match.log_lines(seat, start), start
             conn.log_at[key] = match.log_end()
             views[key] = view
         return {"type": "state", "version": match.version, "views": views}
-
-    @staticmethod
-    def who(match: Match) -> Callable[[int], str]:
-        def name(p: int) -> str:
-            kind = match.seats[p].kind
-            return match.names[p] + ("" if kind == "human" else f" ({kind} bot)")
-
-        return name
 
     # -- the websocket -------------------------------------------------------------------------------
 
@@ -412,7 +404,7 @@ class Server:
                 room.discard(conn)
         return ws
 
-    def handle(self, conn: Conn, message: Hello | Move) -> None:
+    def handle(self, conn: Conn, message: Message) -> None:
         if isinstance(message, Hello):
             match = self.get(message.match)
             if match is None:
@@ -507,7 +499,7 @@ class Server:
             raise web.HTTPUnsupportedMediaType(text="a match's settings are sent as application/json")
         try:
             body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # (UnicodeDecodeError is a ValueError; nesting too deep)
             raise _bad("the body is not JSON") from None
         return web.json_response(self.create(body, request.remote or ""))
 

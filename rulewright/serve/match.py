@@ -18,7 +18,6 @@ import hashlib
 import hmac
 import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +25,7 @@ from rulewright.gamelog import final_digest
 from rulewright.serve.protocol import ILLEGAL, NOT_YOUR_TURN, OVER, STALE, Refusal
 from rulewright.serve.store import Seat, Stored
 from runtime.agents import make_agent
-from runtime.board import ZoneView, scene
+from runtime.board import Scene, ZoneView, scene
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
 from runtime.svg import svg
@@ -169,10 +168,7 @@ class Match:
         st = self.state
         label = st.action_to_string(a)
         st.apply_action(a)
-        result = None
-        if st.is_terminal():
-            result = self.game.info.result(st.winners()) + (f" ({st.reason})" if st.reason else "")
-        return Applied(len(st.history) - 1, a, label, final_digest(st), result)
+        return Applied(len(st.history) - 1, a, label, final_digest(st), self.result())
 
     def bot_move(self, seat: int) -> list[Applied]:
         """The bot of `seat` chooses and moves."""
@@ -195,29 +191,34 @@ class Match:
             return None
         return self.game.info.result(st.winners()) + (f" ({st.reason})" if st.reason else "")
 
-    def waiting(self, seat: int | None, who: Callable[[int], str]) -> str:
+    def seat_name(self, p: int) -> str:
+        """A seat as others read it: its player's name, and the bot's kind for a bot."""
+        kind = self.seats[p].kind
+        return self.names[p] + ("" if kind == "human" else f" ({kind} bot)")
+
+    def waiting(self, seat: int | None) -> str:
         """The "waiting for ..." line as `seat` reads it."""
         if self.state.is_terminal():
             return ""
         asked = self.asked()
         if not asked:
             return ""
-        others = [who(p) for p in asked if p != seat]
+        others = [self.seat_name(p) for p in asked if p != seat]
         if seat in asked:
             return "Your decision" + (f" (also waiting for {', '.join(others)})" if others else "")
         return "Waiting for " + ", ".join(others)
 
     def log_lines(self, seat: int | None, first: int) -> list[str]:
         """The log lines `seat` saw (a spectator: the public ones) from line `first` on."""
-        return [
-            text for w, text in self.state.log_entries(first) if w < 0 or (seat is not None and w == seat)
-        ]
+        if seat is not None:
+            return self.state.player_log(seat, first)
+        return [text for w, text in self.state.log_entries(first) if w < 0]
 
     def log_end(self) -> int:
         """Where the next log line will be: `first` for the next `log_lines`."""
         return len(self.state.lines)
 
-    def view(self, seat: int | None, board: bool, who: Callable[[int], str]) -> dict[str, Any]:
+    def view(self, seat: int | None, board: bool) -> dict[str, Any]:
         """What `seat` (None: a spectator) sees now: its picture (unless not `board`), its status,
         and, when it is asked, the options with the places of the board each one names. Its log
         lines come from `log_lines`."""
@@ -238,7 +239,7 @@ class Match:
             "title": self.game.info.title,
             "name": SPECTATOR if seat is None else self.names[seat],
             "status": sc.status,
-            "waiting": self.waiting(seat, who),
+            "waiting": self.waiting(seat),
             "asked": asked,
             "decision": self.decision(),
             "queued": seat is not None and seat in self.queued,
@@ -263,25 +264,9 @@ def zone_data(z: ZoneView) -> dict[str, Any]:
     return {"title": z.label or z.key, "owner": z.owner, "count": z.count, "cards": cards}
 
 
-_WORD = re.compile(r"\w")
-
-
-def option_places(sc: Any, options: list[str]) -> list[list[str]]:
+def option_places(sc: Scene, options: list[str]) -> list[list[str]]:
     """For each option, the labels of the board's places it names (as whole words), so that the
     page can let a click on a place choose it."""
-    labels = {p.label for layer in sc.layers for p in layer.places if len(p.label) >= 2}
-    out: list[list[str]] = []
-    for text in options:
-        found = []
-        for label in labels:
-            at = text.find(label)
-            while at >= 0:
-                before = text[at - 1] if at > 0 else " "
-                end = at + len(label)
-                after = text[end] if end < len(text) else " "
-                if not _WORD.match(before) and not _WORD.match(after):
-                    found.append(label)
-                    break
-                at = text.find(label, at + 1)
-        out.append(sorted(found))
-    return out
+    labels = sorted({p.label for layer in sc.layers for p in layer.places if len(p.label) >= 2})
+    words = [(label, re.compile(rf"(?<!\w){re.escape(label)}(?!\w)")) for label in labels]
+    return [[label for label, word in words if word.search(text)] for text in options]

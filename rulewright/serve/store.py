@@ -109,6 +109,8 @@ class Store:
             raise StoreError(f"--data {folder}: cannot use {FILE} ({exc})") from None
         except OSError as exc:
             raise StoreError(f"--data {folder}: cannot use it ({exc.strerror or exc})") from None
+        except ValueError as exc:  # a NUL byte in the name
+            raise StoreError(f"--data {str(folder)!r}: not a folder name ({exc})") from None
 
     def close(self) -> None:
         self.db.close()
@@ -143,7 +145,7 @@ class Store:
         for row in rows:
             try:
                 yield self._stored(row)
-            except (ValueError, TypeError, KeyError) as exc:
+            except (ValueError, TypeError, KeyError, RecursionError) as exc:
                 yield StoreError(f"match {str(row[0])[:40]!r}: cannot be read back ({exc})")
 
     def match(self, id: str) -> Stored | None:
