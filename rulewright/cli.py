@@ -567,22 +567,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     ws = current_workspace(args)
-    listed: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    sources = game_sources(ws)
-    for source in sources:
-        if source.name in seen:
-            continue
-        seen.add(source.name)
-        # in a checkout the workspace's output is the bundled package's own folder
-        output = ws.output if ws is not None else None
-        own = source.folder == output
-        shadows = own and any(s.folder != output and s.name == source.name for s in sources)
-        if source.refused is not None:  # never imported: only its name is known
-            listed.append({"name": source.name, "source": "workspace", "refused": source.refused})
-            continue
-        game = open_game(source.name, None, ws, folders=False)
-        listed.append(_game_entry(game, source, own, shadows))
+    listed = [entry for entry, _ in _game_entries(ws)]
     if args.json:
         text = json.dumps(listed, indent=1, ensure_ascii=False)
         if escaped_lines(text) != text:  # a title with a bidi override, say: JSON's own escapes
@@ -611,6 +596,28 @@ def cmd_games(args: argparse.Namespace) -> int:
     for why in refusals:
         print(escaped(why))
     return EXIT_OK
+
+
+def _game_entries(ws: Workspace | None) -> list[tuple[dict[str, Any], Game | None]]:
+    """Every compiled game this run sees, the workspace's first, as `games --json` lists it, with
+    the game opened (None for one refused: never imported, only its name is known)."""
+    listed: list[tuple[dict[str, Any], Game | None]] = []
+    seen: set[str] = set()
+    sources = game_sources(ws)
+    for source in sources:
+        if source.name in seen:
+            continue
+        seen.add(source.name)
+        # in a checkout the workspace's output is the bundled package's own folder
+        output = ws.output if ws is not None else None
+        own = source.folder == output
+        shadows = own and any(s.folder != output and s.name == source.name for s in sources)
+        if source.refused is not None:
+            listed.append(({"name": source.name, "source": "workspace", "refused": source.refused}, None))
+            continue
+        game = open_game(source.name, None, ws, folders=False)
+        listed.append((_game_entry(game, source, own, shadows), game))
+    return listed
 
 
 def _game_entry(game: Game, source: EngineSource, own: bool, shadows: bool) -> dict[str, Any]:
@@ -1768,14 +1775,9 @@ def serve_catalog(ws: Workspace | None) -> Catalog:
     from rulewright.serve import Catalog
 
     entries: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for source in game_sources(ws):
-        if source.name in seen or source.refused is not None:
+    for entry, game in _game_entries(ws):
+        if game is None:  # refused: not offered
             continue
-        seen.add(source.name)
-        game = open_game(source.name, None, ws, folders=False)
-        output = ws.output if ws is not None else None
-        entry = _game_entry(game, source, source.folder == output, False)
         entry["names"] = _seat_names(game, entry, ws)
         del entry["folder"]
         entries.append(entry)
