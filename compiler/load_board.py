@@ -136,18 +136,27 @@ def _color(node: Node, r: Reader, what: str) -> str:
     return text
 
 
+def _one_of(
+    d: dict[str, Node], key: str, r: Reader, allowed: tuple[str, ...], what: str, default: str
+) -> str:
+    """The text of `key` in `d`, one of `allowed` (`what` names them); `default` if it is missing,
+    or, after a located error, if it is none of them."""
+    text = r.text(d.get(key), key, default)
+    if text not in allowed:
+        r.sink.error(
+            codes.WRONG_VALUE_TYPE,
+            r.span(d[key]),
+            messages.unknown_key(text, what, None),
+            messages.allowed_keys(allowed),
+        )
+        return default
+    return text
+
+
 def _places(node: Node, r: Reader) -> ir.BoardPlaces:
     d = r.keys(node, "a place of the board", PLACE_KEYS, ("of",))
     of = r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("", r.span(node))
-    shape = r.text(d.get("shape"), "shape", "box")
-    if shape not in SHAPES:
-        r.sink.error(
-            codes.WRONG_VALUE_TYPE,
-            r.span(d["shape"]),
-            messages.unknown_key(shape, "the shapes", None),
-            messages.allowed_keys(SHAPES),
-        )
-        shape = "box"
+    shape = _one_of(d, "shape", r, SHAPES, "the shapes", "box")
     size = _pair(d.get("size"), r, "a place's size", (90, 40), low=4)
     layouts = [k for k in LAYOUTS if k in d]
     if len(layouts) != 1:
@@ -234,15 +243,7 @@ def _track(node: Node, r: Reader, *, counter: bool) -> ir.BoardTrack:
     value = r.code_or_stub(d.get("value"), "value", expr=True) or ir.Code(
         (), ir.IntLit(0, r.span(node)), r.span(node)
     )
-    style = r.text(d.get("style"), "style", "steps")
-    if style not in TRACK_STYLES:
-        r.sink.error(
-            codes.WRONG_VALUE_TYPE,
-            r.span(d["style"]),
-            messages.unknown_key(style, "the track styles", None),
-            messages.allowed_keys(TRACK_STYLES),
-        )
-        style = "steps"
+    style = _one_of(d, "style", r, TRACK_STYLES, "the track styles", "steps")
     ends = ((0, 0), (0, 0))
     if style == "bore":
         if each != "player":
