@@ -356,10 +356,12 @@ def test_progress_shows_the_rate_and_the_time_left_on_a_terminal_only() -> None:
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """A local Ray instance with 4 workers (whatever the cores), for this module's Ray tests."""
+    """A local Ray instance with 2 workers (whatever the cores: two tasks run apart and their results
+    are merged, as with more; each worker is a Python process of its own to start), for this
+    module's Ray tests."""
     ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'rulewright[ray]')")
     os.environ.pop("RAY_ADDRESS", None)
-    ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     try:
         yield
     finally:
