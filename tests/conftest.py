@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from compiler.driver import Result
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,3 +62,32 @@ LONG_GAMES = ("twilight_struggle", "channel_tunnel", "guerra_fronteriza", "lost_
 # Games of a handful of decisions (a hand of poker, a round of Liar's Dice): a whole game is
 # shorter than the tests' usual "more than 10 steps".
 SHORT_GAMES = ("kuhn_poker", "leduc_poker", "liars_dice")
+
+
+@dataclasses.dataclass(frozen=True)
+class Bundled:
+    """A bundled spec compiled: the result without its IR (a spec's tree of some 100,000 objects,
+    which the cycle collector would walk for the rest of the run), and its playthrough fingerprint."""
+
+    result: Result
+    fingerprint: dict[str, Any]
+
+
+@functools.cache
+def bundled(name: str) -> Bundled:
+    """specs/NAME compiled once for the whole run, from the root as `rulewright build` compiles
+    (spec files named from it), for the tests that only read what it compiles to: its files
+    (tests/test_generated.py), its diagnostics (tests/test_scenarios.py), its fingerprint
+    (tests/test_playthroughs.py). A spec's compile, not a test of compiling: the tests of the
+    compiler compile their own specs."""
+    from compiler.driver import compile_spec
+    from compiler.fingerprint import fingerprint
+
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        result = compile_spec(ROOT / "specs" / name)
+    finally:
+        os.chdir(here)
+    assert result.game is not None, f"specs/{name} did not load"
+    return Bundled(dataclasses.replace(result, game=None), fingerprint(result.game))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import os
 import re
 from pathlib import Path
 
@@ -12,23 +10,17 @@ import pytest
 import rulewright.build
 from compiler.driver import Result, compile_spec, spec_folders
 from rulewright.build import build
-from tests.conftest import ROOT
+from tests.conftest import ROOT, bundled
 
 FOLDERS = spec_folders(ROOT)
 
 
-@functools.cache
 def compiled(folder: Path) -> Result:
-    """Each bundled spec compiled once for this module, from the root as `rulewright build`
-    compiles (spec files named from it): the build check and the per-spec comparison below read
-    the same result, rather than compiling all eleven specs twice. (A second compile in one process
-    giving the same bytes is tests/test_cli.py's test_a_scenario_edit_changes_the_scenarios_not_the_engine.)"""
-    here = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        return compile_spec(folder)
-    finally:
-        os.chdir(here)
+    """The bundled spec's compile, shared with the other tests that read it (tests/conftest.py): the
+    build check and the per-spec comparison below read the same result, rather than compiling all
+    eleven specs twice. (A second compile in one process giving the same bytes is tests/test_cli.py's
+    test_a_scenario_edit_changes_the_scenarios_not_the_engine.)"""
+    return bundled(folder.name).result
 
 
 def test_generated_is_up_to_date(monkeypatch: pytest.MonkeyPatch) -> None:

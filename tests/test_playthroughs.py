@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 import runtime
-from compiler.driver import compile_spec
-from compiler.fingerprint import compare, fingerprint
+from compiler.fingerprint import compare
 from rulewright.impact import playthrough_files, stored_entries
 from rulewright.playthrough import load, parse, replay, to_text
-from tests.conftest import ROOT
+from tests.conftest import ROOT, bundled
 
 FOLDERS = sorted(p for p in (ROOT / "tests" / "playthroughs").iterdir() if p.is_dir())
 FILES = [f for d in FOLDERS for f in playthrough_files(d)]
@@ -34,11 +33,10 @@ def test_playthrough_replays_as_recorded(path: Path) -> None:
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[d.name for d in FOLDERS])
 def test_stored_spec_entries_are_current(folder: Path) -> None:
-    result = compile_spec(ROOT / "specs" / folder.name, render=False)
-    assert result.game is not None
+    spec = bundled(folder.name)  # compiled once for the run (tests/conftest.py)
     old = stored_entries(folder)
     assert old is not None, f"{folder} has no rules.json (rulewright playthrough writes it)"
-    changes = compare(old, fingerprint(result.game))
+    changes = compare(old, spec.fingerprint)
     assert not changes, (
         f"specs/{folder.name} changed since its playthroughs were recorded ({changes[0].key}, ...): "
         f"run `rulewright diff {folder.name}` and then `rulewright diff {folder.name} --update`"
