@@ -74,12 +74,27 @@ class Bundled:
 
 
 @functools.cache
+def compiled(folder: str) -> Result:
+    """The spec folder FOLDER (a path from the root) compiled once for the whole run, from the root
+    as `rulewright build` compiles (spec files named from it), for the tests that only read what it
+    compiles to, without its IR (a spec's tree of objects, which the cycle collector would walk for
+    the rest of the run): tests/test_lowering.py and tests/test_layout.py read the lowering cases."""
+    from compiler.driver import compile_spec
+
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        result = compile_spec(Path(folder))
+    finally:
+        os.chdir(here)
+    return dataclasses.replace(result, game=None)
+
+
+@functools.cache
 def bundled(name: str) -> Bundled:
-    """specs/NAME compiled once for the whole run, from the root as `rulewright build` compiles
-    (spec files named from it), for the tests that only read what it compiles to: its files
-    (tests/test_generated.py), its diagnostics (tests/test_scenarios.py), its fingerprint
-    (tests/test_playthroughs.py). A spec's compile, not a test of compiling: the tests of the
-    compiler compile their own specs."""
+    """specs/NAME compiled once for the whole run (as `compiled` does), for the tests that only
+    read what it compiles to: its files (tests/test_generated.py), its diagnostics
+    (tests/test_scenarios.py), its fingerprint (tests/test_playthroughs.py)."""
     from compiler.driver import compile_spec
     from compiler.fingerprint import fingerprint
 

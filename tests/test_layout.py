@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 import compiler.render
 from compiler.driver import compile_spec
 from compiler.layout import WIDTH, format_source, prefer_double_quotes, py_literal
-from tests.conftest import ROOT
+from tests.conftest import ROOT, compiled
 
 
 def laid_out(source: str, width: int = WIDTH) -> str:
@@ -795,7 +795,7 @@ def ruff_format_diffs(tmp: Path) -> tuple[dict[str, dict[str, str]], str]:
         if folder in CORPUS:
             files = laid_out_files(folder)  # compiled already, for test_corpus
         else:
-            result = compile_spec(ROOT / folder)
+            result = compiled(folder)  # compiled once for the run: tests/test_lowering.py reads it too
             assert result.ok, folder
             files = result.files
         case = tmp / f"{i:03}"
