@@ -146,3 +146,23 @@ def test_the_engines_own_text_reads_as_the_strict_parse_does() -> None:
         state.apply_action(rnd.choice(state.legal_actions()))
     text = state.to_json()
     assert parse_saved_state(text, own_text=True) == parse_saved_state(text)
+
+
+def test_verify_leaves_the_cycle_collector_as_it_found_it() -> None:
+    """verify sets the heap it finds aside from full collections for its run (gc.freeze), and
+    undoes that after; what a caller froze itself stays frozen."""
+    import gc
+
+    game = runtime.load_game("kuhn_poker" if "kuhn_poker" in runtime.available_games() else "iron_curtain")
+    assert gc.get_freeze_count() == 0
+    during: list[int] = []
+    assert verify(game, examples=2, seed=1, on_example=lambda _: during.append(gc.get_freeze_count())).ok
+    assert during and all(during) and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert verify(game, examples=2, seed=1).ok
+        # still frozen (less what the run freed), and the run's own objects not added to it
+        assert 0.9 * frozen < gc.get_freeze_count() <= frozen
+    finally:
+        gc.unfreeze()
