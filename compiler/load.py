@@ -10,7 +10,7 @@ import dataclasses
 import hashlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -510,10 +510,15 @@ def spec_digests(folder: Path, root: Path) -> tuple[str, str, str | None] | None
 
 
 def _read_sources(
-    folder: Path, paths: list[Path], sink: Sink, name_of: Callable[[Path], str] | None = None
+    folder: Path,
+    paths: list[Path],
+    sink: Sink,
+    name_of: Callable[[Path], str] | None = None,
+    overlay: Mapping[Path, str] | None = None,
 ) -> list[_Source]:
     """Read every file once, within the bounds of compiler/limits.py (each named by `name_of`, by
-    default display_path), and those inside the spec `folder` through no symbolic link."""
+    default display_path), and those inside the spec `folder` through no symbolic link. A file
+    in `overlay` is read from its text there instead (an editor's unsaved buffer), in the same bounds."""
     name_of = name_of or _DisplayPaths()
     out: list[_Source] = []
     total = 0
@@ -524,7 +529,13 @@ def _read_sources(
             text: str | None = None
             data = b""
             try:
-                data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)), within)
+                limit = min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total))
+                if overlay is not None and path in overlay:
+                    data = overlay[path].encode("utf-8", errors="replace")
+                    if len(data) > limit:
+                        raise SourceError(codes.LIMIT_EXCEEDED, messages.file_too_big(len(data), limit))
+                else:
+                    data = read_bytes(path, limit, within)
                 total += len(data)
                 text = decode(data)
             except SourceError as exc:
@@ -589,9 +600,12 @@ def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
     return None, reader
 
 
-def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> ir.Game | None:
+def load_game(
+    folder: Path, sink: Sink, scenarios: list[Path] | None = None, overlay: Mapping[Path, str] | None = None
+) -> ir.Game | None:
     """Read every YAML file of a spec folder into one ir.Game (None if there is nothing to read).
-    With `scenarios`, those case files are the game's scenarios instead of its own scenarios/.
+    With `scenarios`, those case files are the game's scenarios instead of its own scenarios/;
+    with `overlay`, the files it names are read from its texts (an editor's buffers) instead.
 
     A file that cannot be read or parsed is reported and skipped, and the others are still read:
     the Game then lacks its declarations, and the names of `sink.unread` files say so."""
@@ -609,7 +623,7 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
             messages.SCENARIOS_IS_A_LINK if is_link(scen_dir) else messages.SCENARIOS_NOT_A_FOLDER,
         )
     board = board_file(folder)
-    sources = _read_sources(folder, files + scen_files + ([board] if board else []), sink)
+    sources = _read_sources(folder, files + scen_files + ([board] if board else []), sink, overlay=overlay)
     board_source = sources.pop() if board else None
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
     for source in sources[: len(files)]:

@@ -1769,6 +1769,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """`rulewright lsp`: the language server, over stdio (docs/editor.md)."""
+    try:
+        import pygls  # noqa: F401  (the lsp extra)
+    except ImportError:
+        raise UsageError("the language server needs the lsp extra: pip install 'rulewright[lsp]'") from None
+    from rulewright.lsp.server import main as serve_lsp
+
+    serve_lsp()
+    return EXIT_OK
+
+
 def serve_catalog(ws: Workspace | None) -> Catalog:
     """What `rulewright serve` offers: every game this run sees (the workspace's first), with its
     lobby entry and the players' names for each player count, a way to open it, and the bots."""
@@ -2411,6 +2423,18 @@ COMMANDS: tuple[Command, ...] = (
         "\n"
         "Every match is stored as it is played: a server stopped (even killed) and started again with\n"
         "the same --data resumes every match. See docs/serve.md.",
+    ),
+    Command(
+        "lsp",
+        cmd_lsp,
+        "the language server for editors (over stdio): diagnostics as you type, hover, go to definition",
+        lambda sp: None,
+        epilog="examples:\n"
+        "  rulewright lsp                          started by the editor, which talks to it on stdin/stdout\n"
+        "\n"
+        "It checks the spec folder of each YAML file the editor opens, with the unsaved buffers, and\n"
+        "answers hover, definition, references, completion and document symbols. Setup for VS Code\n"
+        "and Neovim: docs/editor.md.",
     ),
     Command(
         "demo", cmd_demo, "play one seeded game of every compiled game and show how it ended", _demo_arguments
