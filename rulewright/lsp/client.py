@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 
 from lsprotocol import types
@@ -23,10 +24,12 @@ class Session:
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self.published = asyncio.Condition()
         self.versions: dict[str, int] = {}
+        self.arrivals: list[tuple[float, str]] = []  # when diagnostics of each URI arrived
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         async def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
             async with self.published:
+                self.arrivals.append((time.perf_counter(), params.uri))
                 self.diagnostics[params.uri] = list(params.diagnostics)
                 self.published.notify_all()
 

@@ -4,7 +4,7 @@ Each YAML document opened belongs to its spec folder (rulewright/lsp/logic.py); 
 (debounced) the folder is checked with the open buffers in place of the files, in one worker
 thread, and the diagnostics of each of its files are published. A check of the rule files
 alone comes first and its diagnostics are published at once; one with the scenarios follows
-(a newer change makes both give way). Hover, definition, references, completion and document
+once the user has paused (a newer change makes both give way). Hover, definition, references, completion and document
 symbols read the name index (compiler/index.py) of the last check that found no error (or the
 last one, until one does).
 """
@@ -30,7 +30,8 @@ from compiler.ir import Span
 from compiler.load import spec_files
 from rulewright.lsp import logic
 
-DEBOUNCE_SECONDS = 0.2
+DEBOUNCE_SECONDS = 0.2  # after the last change, the rule files are checked
+SCENARIOS_DELAY_SECONDS = 0.6  # and after this much more without a change, the scenarios too
 MAX_OPEN_CHARS = 4 * 1024 * 1024  # a buffer larger than this is checked as it is on disk
 
 
@@ -119,6 +120,9 @@ class RulewrightServer(LanguageServer):
             if generation != folder.generation:
                 return
             self.publish(folder, _Checked(result, texts), scenarios_too=False)
+            await asyncio.sleep(SCENARIOS_DELAY_SECONDS)  # not while the user is typing
+            if generation != folder.generation:
+                return
         result = await loop.run_in_executor(self.worker, _check, folder.path, texts, None)
         if generation != folder.generation:
             return
