@@ -322,8 +322,9 @@ class _Builder:
         for pr in game.procedures:
             if pr.returns is not None:
                 self.use_types(pr.returns)
-        for unit in (*game.functions, *game.procedures, *game.events, *game.modifiers):
-            for p in unit.params:
+        signatures = [u.params for u in game.functions] + [u.params for u in game.procedures]
+        for params in signatures + [u.params for u in (*game.events, *game.modifiers)]:
+            for p in params:
                 self.use_types(p.type)
         for et in game.types:
             for fd in et.fields:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,16 @@ def test_dsl_positions_are_told_from_yaml_keys() -> None:
     assert not logic.in_code(None, "f", lines, 2, 4)
     assert logic.in_code(None, "f", lines, 3, 11)
     assert logic.in_code(None, "f", lines, 5, 7)
+
+
+def test_the_command_points_to_its_docs_and_needs_the_extra(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulewright.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["lsp", "--help"])
+    assert exc.value.code == 0 and "docs/editor.md" in capsys.readouterr().out
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
+    assert main(["lsp"]) == 2
+    assert "pip install 'rulewright[lsp]'" in capsys.readouterr().err

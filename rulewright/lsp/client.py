@@ -26,7 +26,7 @@ class Session:
         self.versions: dict[str, int] = {}
         self.arrivals: list[tuple[float, str]] = []  # when diagnostics of each URI arrived
 
-        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
         async def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
             async with self.published:
                 self.arrivals.append((time.perf_counter(), params.uri))
@@ -46,7 +46,7 @@ class Session:
     async def stop(self) -> None:
         await self.client.shutdown_async(None)
         self.client.exit(None)
-        await self.client.stop()
+        await self.client.stop()  # type: ignore[no-untyped-call]
 
     def open(self, path: Path, text: str | None = None) -> str:
         uri = uris.from_fs_path(str(path.resolve())) or ""

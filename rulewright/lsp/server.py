@@ -144,8 +144,8 @@ class RulewrightServer(LanguageServer):
                 _diagnostic(d, lines[path])
             )
         for uri in sorted(folder.published - set(by_uri)):
-            path = _path_of(uri)
-            if scenarios_too or path is None or path.parent.name != "scenarios":
+            where = _path_of(uri)
+            if scenarios_too or where is None or where.parent.name != "scenarios":
                 by_uri[uri] = []  # (a check of the rules alone says nothing of the scenarios)
         for uri, diagnostics in by_uri.items():
             self.text_document_publish_diagnostics(
