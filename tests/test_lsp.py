@@ -225,3 +225,13 @@ def test_the_command_points_to_its_docs_and_needs_the_extra(
     monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
     assert main(["lsp"]) == 2
     assert "pip install 'rulewright[lsp]'" in capsys.readouterr().err
+
+
+def test_a_link_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "secret.yaml"
+    outside.write_text("game: s\n")
+    spec = tmp_path / "spec"
+    spec.mkdir()
+    (spec / "rules.yaml").symlink_to(outside)
+    assert logic.read_text(spec / "rules.yaml") is None
+    assert logic.spec_folder(spec / "rules.yaml", {}) is None

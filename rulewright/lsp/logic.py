@@ -14,7 +14,7 @@ from compiler.index import Declaration, NameIndex
 from compiler.limits import MAX_FILE_BYTES
 from compiler.load import display_path
 from compiler.parse import GRAMMAR
-from compiler.source import SourceError, read_bytes
+from compiler.source import SourceError, is_link, read_bytes
 
 _GAME_KEY = re.compile(r"^game\s*:", re.MULTILINE)
 _WORD_BEFORE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
@@ -29,7 +29,10 @@ MAX_SPEC_FILES = 200  # yaml files looked at when telling whether a folder is a 
 
 
 def read_text(path: Path) -> str | None:
-    """A file's text as the compiler would read it (bounded), or None."""
+    """A file's text as the compiler would read it (bounded, and not through a symbolic link),
+    or None."""
+    if is_link(path):
+        return None
     try:
         return read_bytes(path, MAX_FILE_BYTES).decode("utf-8", errors="replace")
     except (SourceError, OSError, ValueError):
