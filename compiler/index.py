@@ -20,6 +20,7 @@ from compiler import ir, yaml_compose
 from compiler.builtins import BUILTINS
 from compiler.check import Annotations
 from compiler.resolve import Symbols, trigger_params
+from compiler.typesys import Type
 
 # the text of a spec file as lines, by the name its spans give it (None: unknown)
 TextOf = Callable[[str], list[str] | None]
@@ -337,23 +338,39 @@ class _Builder:
         # which unit's parameters a name may be: the code units in the order they are walked
         owners = self.param_owners()
         unit = ""
+        code = 0  # the id of the code unit walked: its locals are keyed by it and their slot
+        slots: dict[str, Type] = {}
+        locals_: dict[str, str] = {}  # a local's name -> its key, as the unit declares them
         for node in ir.walk(game):
             match node:
                 case ir.Code():
                     unit = owners.get(id(node), "")  # a Code is a unit of its own
+                    code, slots, locals_ = id(node), ann.locals.get(id(node), {}), {}
                     if node.span.line > 0 and (
                         node.span.end_line > node.span.line or node.span.end_col > node.span.col
                     ):
                         self.index.code.append(node.span)
+                case ir.Let() | ir.For():
+                    slot = ann.slots.get(id(node))
+                    if slot is not None and not node.var.startswith("$"):  # (not an answer hoist.py made)
+                        key = f"local:{code}:{slot}"
+                        where = self.locate(node.var, node.span)
+                        self.declare(key, node.var, "local", where, str(slots.get(slot, "")))
+                        locals_[node.var] = key
+                case ir.Assign():
+                    if node.target in locals_:
+                        self.use(self.locate(node.target, node.span), locals_[node.target])
+                    elif node.target in sym.state:
+                        self.use(self.locate(node.target, node.span), node.target)
                 case ir.Name():
                     b = ann.names.get(id(node))
                     if b is None:
                         continue
                     if b.kind in _GLOBAL_BINDINGS:
                         self.use(node.span, b.target)
-                    elif (
-                        b.kind == "local" and unit and _param_key(unit, node.ident) in self.index.declarations
-                    ):
+                    elif b.kind == "local" and f"local:{code}:{b.target}" in self.index.declarations:
+                        self.use(node.span, f"local:{code}:{b.target}")
+                    elif b.kind == "local" and unit:
                         self.use(node.span, _param_key(unit, node.ident))
                 case ir.Call():
                     if node.func in sym.functions or node.func in sym.procedures:

@@ -73,6 +73,20 @@ async def _session(folder: Path) -> None:
         assert isinstance(found, types.Location) and found.uri == uri
         assert found.range.start == _at(text, "put_in: {type: int")
 
+        # a local's use jumps to its `let`; a state variable's references include its assignments
+        found = await s.client.text_document_definition_async(
+            types.DefinitionParams(text_document=doc, position=_at(text, "if len(still_in)", 8))
+        )
+        assert isinstance(found, types.Location) and found.range.start == _at(text, "still_in = filter")
+        refs = await s.client.text_document_references_async(
+            types.ReferenceParams(
+                text_document=doc,
+                position=_at(text, "winner: {type: player"),
+                context=types.ReferenceContext(include_declaration=False),
+            )
+        )
+        assert refs is not None and _at(text, "winner = still_in[0]") in [r.range.start for r in refs]
+
         # references of a function: its uses in a procedure's log lines
         refs = await s.client.text_document_references_async(
             types.ReferenceParams(

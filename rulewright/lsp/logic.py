@@ -176,6 +176,7 @@ COMPLETION_KINDS = {
     "option": 21,
     "player": 20,
     "parameter": 6,
+    "local": 6,
     "invariant": 21,
 }
 
@@ -197,7 +198,9 @@ def completions(
         offer(p.name, 6, p.type, p.doc)
     if index is not None:
         for d in index.declarations.values():
-            if d.kind not in ("parameter", "trigger", "invariant") and not d.key.startswith("phase:"):
+            if d.kind not in ("parameter", "local", "trigger", "invariant") and not d.key.startswith(
+                "phase:"
+            ):
                 offer(
                     d.name,
                     COMPLETION_KINDS.get(d.kind, 6),

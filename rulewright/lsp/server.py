@@ -267,6 +267,7 @@ _SYMBOL_KINDS = {
     "option": types.SymbolKind.Property,
     "player": types.SymbolKind.Object,
     "parameter": types.SymbolKind.TypeParameter,
+    "local": types.SymbolKind.Variable,
     "invariant": types.SymbolKind.Boolean,
 }
 
@@ -344,7 +345,7 @@ def make_server() -> RulewrightServer:
         lines = ls.lines_of(path, checked.texts)
         out = []
         for decl in index.in_file(logic.span_file(path)):
-            if decl.kind == "parameter":
+            if decl.kind in ("parameter", "local"):
                 continue
             where = _range(decl.span, lines)
             out.append(
