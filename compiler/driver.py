@@ -52,11 +52,16 @@ def compile_spec(
     render: bool = True,
     scenarios: list[Path] | None = None,
     overlay: Mapping[Path, str] | None = None,
+    names: bool = False,
 ) -> Result:
     """Compile one spec folder (with `scenarios`: those case files instead of its scenarios/;
-    with `overlay`: these texts in place of the files they name, as an editor's unsaved buffers)."""
+    with `overlay`: these texts in place of the files they name, as an editor's unsaved buffers;
+    with `names`: the Result keeps the symbols and annotations, for compiler/index.py)."""
     with _collector_paused():
-        return _compile(folder, render, scenarios, overlay)
+        result = _compile(folder, render, scenarios, overlay)
+    if not names:  # (what they hold is freed at once, as it was before they were kept)
+        result.symbols = result.annotations = None
+    return result
 
 
 @contextmanager

@@ -118,6 +118,12 @@ async def _session(folder: Path) -> None:
         assert isinstance(got, types.CompletionList)
         labels = [i.label for i in got.items]
         assert {"first_bettor", "empty", "choose", "hand"} <= set(labels)
+        # a local in scope: `still_in` on the lines after its `let`
+        got = await s.client.text_document_completion_async(
+            types.CompletionParams(text_document=doc, position=_at(text, "if len(still_in)", 9))
+        )
+        assert isinstance(got, types.CompletionList)
+        assert [i.label for i in got.items][:1] == ["still_in"]
         got = await s.client.text_document_completion_async(
             types.CompletionParams(text_document=doc, position=types.Position(_line_of(text, "  winner:"), 3))
         )

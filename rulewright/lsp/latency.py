@@ -26,7 +26,7 @@ def _edit_points(path: Path, count: int) -> list[tuple[int, int, str]]:
     folder = logic.spec_folder(path, {})
     if folder is None:
         raise SystemExit(f"{path}: not a file of a spec folder")
-    result = compile_spec(folder, render=False, scenarios=[])
+    result = compile_spec(folder, render=False, scenarios=[], names=True)
     if result.symbols is None or result.annotations is None or not result.ok:
         raise SystemExit(f"{folder}: the spec does not check cleanly")
 

@@ -182,10 +182,10 @@ COMPLETION_KINDS = {
 
 
 def completions(
-    index: NameIndex | None, prefix: str, unit_params: list[Declaration]
+    index: NameIndex | None, prefix: str, in_scope: list[Declaration]
 ) -> list[tuple[str, int, str, str]]:
     """Names to offer for `prefix` in DSL code: (label, CompletionItemKind, detail, doc), the
-    parameters in scope first, then the spec's global names, the builtins and the keywords."""
+    parameters and locals in scope first, then the spec's global names, the builtins and the keywords."""
     out: list[tuple[str, int, str, str]] = []
     seen: set[str] = set()
 
@@ -194,8 +194,8 @@ def completions(
             seen.add(label)
             out.append((label, kind, detail, doc))
 
-    for p in unit_params:
-        offer(p.name, 6, p.type, p.doc)
+    for p in reversed(in_scope):  # (the local declared last hides one of the same name)
+        offer(p.name, 6, f"{p.kind}: {p.type}", p.doc)
     if index is not None:
         for d in index.declarations.values():
             if d.kind not in ("parameter", "local", "trigger", "invariant") and not d.key.startswith(

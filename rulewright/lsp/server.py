@@ -204,7 +204,7 @@ class RulewrightServer(LanguageServer):
 
 
 def _check(folder: Path, texts: dict[Path, str], scenarios: list[Path] | None) -> Result:
-    return compile_spec(folder, render=False, scenarios=scenarios, overlay=texts)
+    return compile_spec(folder, render=False, scenarios=scenarios, overlay=texts, names=True)
 
 
 def _path_of(uri: str) -> Path | None:
@@ -374,7 +374,7 @@ def make_server() -> RulewrightServer:
         col = logic.char_col(text, params.position.character)
         if not logic.in_code(index, logic.span_file(path), lines, params.position.line + 1, col):
             return empty
-        params_in_scope = _params_near(index, logic.span_file(path), params.position.line + 1)
+        params_in_scope = _in_scope(index, logic.span_file(path), params.position.line + 1, col)
         items = [
             types.CompletionItem(
                 label=label,
@@ -391,15 +391,32 @@ def make_server() -> RulewrightServer:
     return server
 
 
-def _params_near(index: NameIndex | None, file: str, line: int) -> list[Declaration]:
-    """The parameters of the code unit declared last above `line` (a cheap guess at the scope)."""
+def _in_scope(index: NameIndex | None, file: str, line: int, col: int) -> list[Declaration]:
+    """The parameters of the entry declared last above `line` and the locals declared before the
+    position in its DSL string (a cheap guess at the scope, from the last check)."""
     if index is None:
         return []
-    above = [d for d in index.in_file(file) if d.span.line <= line and d.kind != "parameter"]
-    if not above:
-        return []
-    unit = above[-1].name
-    return [d for d in index.declarations.values() if d.key.startswith(f"param:{unit}:")]
+    decls = index.in_file(file)
+    above = [d for d in decls if d.span.line <= line and d.kind not in ("parameter", "local")]
+    out = []
+    if above:
+        unit = above[-1].name
+        out = [d for d in index.declarations.values() if d.key.startswith(f"param:{unit}:")]
+    code = next(
+        (
+            s
+            for s in index.code
+            if s.file == file and (s.line, s.col) <= (line, col) <= (s.end_line, s.end_col)
+        ),
+        None,
+    )
+    if code is not None:
+        out += [
+            d
+            for d in decls
+            if d.kind == "local" and (code.line, code.col) <= (d.span.line, d.span.col) < (line, col)
+        ]
+    return out
 
 
 def main() -> None:
