@@ -286,16 +286,22 @@ class _Builder:
 
     # ---- uses -----------------------------------------------------------------------------------
     def use(self, span: Span | None, key: str) -> None:
-        if (
-            span is None
-            or span.line < 1
-            or key not in self.index.declarations
-            and not key.startswith("builtin:")
-        ):
+        decl = self.index.declarations.get(key)
+        name = (
+            decl.name
+            if decl is not None
+            else key.removeprefix("builtin:")
+            if key.startswith("builtin:")
+            else ""
+        )
+        if span is None or span.line < 1 or not name:
             return
         mark = (span.file, span.line, span.col, key)
         if mark in self.seen:  # (a hoisted or desugared node may be reached twice)
             return
+        lines = self.file_lines(span.file)
+        if lines is None or span.line > len(lines) or not lines[span.line - 1].startswith(name, span.col - 1):
+            return  # a name the compiler wrote (a desugared window's locals), not the spec
         self.seen.add(mark)
         self.index.uses.append(Use(span, key))
         self.index._add(span, key)

@@ -255,3 +255,37 @@ def test_a_link_is_not_read(tmp_path: Path) -> None:
     (spec / "rules.yaml").symlink_to(outside)
     assert logic.read_text(spec / "rules.yaml") is None
     assert logic.spec_folder(spec / "rules.yaml", {}) is None
+
+
+def test_the_name_index_of_a_spec() -> None:
+    from compiler.driver import compile_spec
+    from compiler.index import build_index
+
+    result = compile_spec(SPEC, render=False, scenarios=[], names=True)
+    assert result.symbols is not None and result.annotations is not None
+
+    def text_of(name: str) -> list[str] | None:
+        text = logic.read_text(logic.span_path(name))
+        return None if text is None else text.split("\n")
+
+    index = build_index(result.symbols, result.annotations, text_of)
+    kinds = {d.kind for d in index.declarations.values()}
+    assert {"state variable", "zone", "function", "procedure", "phase", "enum", "enum value"} <= kinds
+    assert {"component type", "component", "player", "parameter", "local", "invariant"} <= kinds
+    hand = index.declarations["hand"]
+    assert (hand.type, hand.doc) == (
+        "pile of card per player, owner",
+        "a player's card, seen by that player alone",
+    )
+    # every span covers its name alone, where the text has it
+    for d in index.declarations.values():
+        line = (text_of(d.span.file) or [""])[d.span.line - 1]
+        assert line[d.span.col - 1 : d.span.end_col - 1] == d.name, d
+    for u in index.uses:
+        line = (text_of(u.span.file) or [""])[u.span.line - 1]
+        name = (
+            u.key.removeprefix("builtin:") if u.key.startswith("builtin:") else index.declarations[u.key].name
+        )
+        assert line[u.span.col - 1 : u.span.end_col - 1] == name, u
+    # `of: card` in the zones is a use of the component type
+    assert len([u for u in index.uses_of("card") if u.span.file.endswith("game.yaml")]) >= 3
