@@ -32,7 +32,6 @@ from rulewright.lsp import logic
 
 DEBOUNCE_SECONDS = 0.2  # after the last change, the rule files are checked
 SCENARIOS_DELAY_SECONDS = 0.6  # and after this much more without a change, the scenarios too
-MAX_OPEN_CHARS = 4 * 1024 * 1024  # a buffer larger than this is checked as it is on disk
 
 
 @dataclass
@@ -70,7 +69,7 @@ class RulewrightServer(LanguageServer):
         out: dict[Path, str] = {}
         for doc in list(self.workspace.text_documents.values()):
             path = _path_of(doc.uri)
-            if path is not None and path.suffix == ".yaml" and len(doc.source) <= MAX_OPEN_CHARS:
+            if path is not None and path.suffix == ".yaml":
                 out[path] = doc.source
         return out
 
@@ -111,6 +110,15 @@ class RulewrightServer(LanguageServer):
         )
 
     async def check(self, folder: _Folder, generation: int, delay: float, *, rules_first: bool) -> None:
+        try:
+            await self._check(folder, generation, delay, rules_first=rules_first)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # an internal error: said, and the next change checks again
+            message = f"rulewright: checking {folder.path} failed: {type(exc).__name__}: {exc}"
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
+
+    async def _check(self, folder: _Folder, generation: int, delay: float, *, rules_first: bool) -> None:
         await asyncio.sleep(delay)
         loop = asyncio.get_running_loop()
         texts = {p: t for p, t in self.open_texts().items() if _inside(p, folder.path)}
