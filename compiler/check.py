@@ -249,7 +249,7 @@ class Checker:
         """The board's names (types, ids, zones, players) and the types of its expressions."""
         sym = self.sym
         for name, _, span in b.colors:
-            if name not in sym.game.player_names:
+            if name not in sym.game.player_names and sym.game.player_names:
                 close = close_match(name, sym.game.player_names)
                 self.sink.error(codes.UNKNOWN_NAME, span, messages.board_not_a_player(name, close))
         for pl in b.places:
@@ -340,9 +340,13 @@ class Checker:
         self.unit(sc.setup, {}, setup=True)
         for st in sc.steps:
             self.scenario_step(sc, st)
+        # (a file that could not be read may declare the options and components named here)
+        lost = bool(self.sink.unread)
         for key, value in sc.options:
             o = sym.options.get(key)
             if o is None:
+                if lost:
+                    continue
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     value.span,
@@ -358,7 +362,7 @@ class Checker:
         forced += [("a forced draw", v) for order in sc.draws for v in order]
         forced += [("a forced pick", v) for v in sc.picks]
         for what, v in forced:
-            if str(v.data) not in sym.entities:
+            if str(v.data) not in sym.entities and not lost:
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     v.span,
@@ -412,6 +416,8 @@ class Checker:
                     messages.ACTION_NOT_A_LABEL,
                 )
         labels = list(self.sym.game.player_labels)
+        if not labels:  # the players are missing, and that is reported already
+            return
         named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
         named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]
         named += [(who, labels) for who in st.expect_winners or ()]
@@ -670,7 +676,7 @@ class Checker:
         self.want(s.count, INT, "a number of components")
         src_t = self.zone(s.source, "pile")
         dst_t = self.zone(s.dest, "pile")
-        if src_t is not None and dst_t is not None and src_t != dst_t:
+        if src_t is not None and dst_t is not None and src_t != dst_t and ANY not in (src_t, dst_t):
             self.sink.error(codes.TYPE_MISMATCH, s.dest.span, messages.cannot_deal(src_t, dst_t))
 
     def show(self, s: ir.Show) -> None:
@@ -799,7 +805,7 @@ class Checker:
                 ),
             )
             return
-        if s.op in ("+=", "-=") and target != INT:
+        if s.op in ("+=", "-=") and target not in (INT, ANY):
             self.sink.error(codes.TYPE_MISMATCH, s.span, messages.update_needs_int(s.op, s.target, target))
         elif not compatible(target, t):
             self.sink.error(

@@ -779,6 +779,10 @@ def _players(
     pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
     if "names" in pk:
         names = tuple(pr.strings(pk["names"], "players.names"))
+        if not isinstance(pk["names"], SequenceNode) and pr.file not in sink.unread:
+            # (reported) the players are unknown: what names them is not reported again
+            sink.unread.append(pr.file)
+            return names, labels, count
     if "labels" in pk:
         labels = tuple(pr.strings(pk["labels"], "players.labels"))
         if len(labels) != len(names):

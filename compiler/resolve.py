@@ -392,9 +392,9 @@ def _declare_state(sym: Symbols, names: _Names, sink: Sink) -> None:
             sink.error(codes.TYPE_MISMATCH, sv.type.span, messages.zone_value_stored("a state variable", t))
         per = tuple(_type(sym, p, sink) for p in sv.per)
         for pref, pt in zip(sv.per, per, strict=True):
-            if pt.kind not in ("entity", "enum"):
+            if pt.kind not in ("entity", "enum", "any"):
                 sink.error(codes.TYPE_MISMATCH, pref.span, messages.bad_variable_index(pt))
-        if sv.visibility == "owner" and (not per or per[0] != PLAYER):
+        if sv.visibility == "owner" and (not per or per[0] not in (PLAYER, ANY)):
             sink.error(codes.TYPE_MISMATCH, sv.span, messages.OWNER_VARIABLE_NOT_PER_PLAYER)
         _initial_in_range(sv, sink)
         if names.claim(sv.name, sv.span, "state variable"):
@@ -420,7 +420,7 @@ def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
         if held.kind not in ("entity", "any") or held == PLAYER:
             sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
         per = _zone_per(sym, z, sink)
-        if z.visibility in ("owner", "others") and PLAYER not in per:
+        if z.visibility in ("owner", "others") and PLAYER not in per and ANY not in per:
             sink.error(codes.TYPE_MISMATCH, z.span, messages.zone_not_per_player(z.visibility))
         if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
@@ -437,21 +437,21 @@ def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
 
 
 def _zone_per(sym: Symbols, z: ir.ZoneDecl, sink: Sink) -> tuple[Type, ...]:
-    """A zone's index types: at most two, each a player, a component type or an enum."""
+    """A zone's index types: at most two, each a player, a component type or an enum. An index
+    that is not one (reported) is of any type: the zone keeps its count of indices, and what
+    indexes it is not reported again."""
     if len(z.per) > MAX_ZONE_INDICES:
         sink.error(codes.WRONG_VALUE_TYPE, z.per[MAX_ZONE_INDICES].span, messages.zone_per_count(len(z.per)))
         return ()
     per: list[Type] = []
     for ref in z.per:
-        if not ref.text:
-            return ()  # not a type name (load reported it)
-        t = sym.type_named(ref.text)
+        t = sym.type_named(ref.text)  # (any type when not a type name: load reported it)
         if t is None:
             sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
-            return ()
-        if t.kind not in ("entity", "enum"):
+            t = ANY
+        elif t.kind not in ("entity", "enum", "any"):
             sink.error(codes.TYPE_MISMATCH, ref.span, messages.bad_zone_index(t))
-            return ()
+            t = ANY
         per.append(t)
     return tuple(per)
 
@@ -484,7 +484,7 @@ def _phase_counters(sym: Symbols, sink: Sink) -> None:
         if ph.counter is None:
             continue
         declared = sym.state.get(ph.counter)
-        if declared is None or declared[1] != INT or declared[2]:
+        if declared is None or declared[1] not in (INT, ANY) or declared[2]:
             hint = did_you_mean(ph.counter, list(sym.state))
             sink.error(codes.UNKNOWN_NAME, ph.span, messages.bad_phase_counter(ph.counter, ph.name, hint))
 
@@ -576,7 +576,7 @@ def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
         sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
-        return INT
+        return ANY  # reported: any type, so that nothing built on it is reported again
     return t
 
 
