@@ -18,7 +18,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from compiler import errorcodes as codes
-from compiler import ir, messages, parse, yaml_compose
+from compiler import ir, messages, parse, yaml_compose, yaml_errors
 from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
 from compiler.limits import (
@@ -571,17 +571,10 @@ def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
     except yaml_compose.Refused as exc:
         line, col = exc.mark.line + 1, exc.mark.column + 1
         sink.error(exc.code, Span(name, line, col, line, col + 1), exc.message, *exc.notes)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        notes = []
-        if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
-            notes.append(f"{exc.context} at {exc.context_mark.line + 1}:{exc.context_mark.column + 1}")
+    except yaml.MarkedYAMLError as exc:  # in our words, where the mistake most likely is
+        why = yaml_errors.explain(text, exc)
         sink.error(
-            codes.YAML_SYNTAX,
-            Span(name, line, col, line, col + 1),
-            messages.yaml_syntax(exc.problem or exc),
-            *notes,
+            codes.YAML_SYNTAX, Span(name, why.line, why.col, why.line, why.end_col), why.message, *why.notes
         )
     except yaml.YAMLError as exc:  # no position (the text was checked for what the reader refuses)
         sink.error(codes.YAML_SYNTAX, Span(name, 1, 1, 1, 2), messages.yaml_syntax(exc))
