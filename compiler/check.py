@@ -308,6 +308,8 @@ class Checker:
     def component_type(self, ref: ir.TypeRef) -> Type:
         """A component type the board names (anything else is reported, and reads as any type)."""
         info = self.sym.entity_types.get(ref.text)
+        if info is None and ref.text in self.sym.unchecked:
+            return ANY
         if info is None:
             hint = did_you_mean(ref.text, self.sym.entity_types)
             self.sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, hint))
@@ -362,7 +364,7 @@ class Checker:
         forced += [("a forced draw", v) for order in sc.draws for v in order]
         forced += [("a forced pick", v) for v in sc.picks]
         for what, v in forced:
-            if str(v.data) not in sym.entities and not lost:
+            if str(v.data) not in sym.entities and not lost and str(v.data) not in sym.unchecked:
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     v.span,
@@ -1137,6 +1139,8 @@ class Checker:
         m = sym.modifiers.get(n)
         if m is not None:
             self.sink.error(codes.UNKNOWN_NAME, e.span, messages.modifier_as_value(n, bool(m.params)))
+            return Binding("error", n, ANY)
+        if n in sym.unchecked:
             return Binding("error", n, ANY)
         self.sink.error(
             codes.UNKNOWN_NAME,

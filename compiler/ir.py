@@ -966,6 +966,9 @@ class Game:
     board: BoardDecl | None = None  # how the game is drawn (board.yaml)
     results: Results | None = None  # each player's return at the end (`results:`)
     windows: tuple[WindowDecl, ...] = ()  # response windows, each desugared into a procedure too
+    # names declared by a declaration already reported as wrong (components listed under a type that
+    # is not declared, and that type): they read as any type, and nothing is reported about them again
+    unchecked: tuple[str, ...] = ()
 
 
 def children(node: object) -> list[object]:

@@ -695,6 +695,7 @@ def _assemble(
     trigger_names: dict[str, Span] = {}
     invariant_names: dict[str, Span] = {}
     windows = [_window(k, v, r) for k, v, r in maps["windows"]]  # each desugared into a procedure
+    types, unchecked = _entity_types(parts, sink)
     # (the keywords in the order the sections are read, so diagnostics come in the same order)
     return ir.Game(
         name=name,
@@ -709,7 +710,7 @@ def _assemble(
         options=tuple(_option(k, v, r) for k, v, r in maps["options"]),
         constants=tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in maps["constants"]),
         enums=tuple(_enum(k, v, r) for k, v, r in maps["enums"]),
-        types=_entity_types(parts, sink),
+        types=types,
         state=tuple(_state_var(k, v, r) for k, v, r in maps["state"]),
         zones=tuple(_zone(k, v, r) for k, v, r in maps["zones"]),
         functions=tuple(_function(k, v, r) for k, v, r in maps["functions"]),
@@ -734,6 +735,7 @@ def _assemble(
         scenarios=tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None),
         span=game_span,
         windows=tuple(w[0] for w in windows),
+        unchecked=unchecked,
     )
 
 
@@ -865,29 +867,48 @@ def _results(sc: dict[str, tuple[Node, Reader]]) -> ir.Results | None:
     return ir.Results(returns, low, high, kind, total, r.span(node))
 
 
-def _entity_types(parts: _Parts, sink: Sink) -> tuple[ir.EntityType, ...]:
+def _entity_types(parts: _Parts, sink: Sink) -> tuple[tuple[ir.EntityType, ...], tuple[str, ...]]:
     """Each declared type with the components listed for it (in any file); components of a type
-    that is not declared are reported."""
+    that is not declared are reported once, and that type's name and their ids are returned as
+    names to leave unchecked (see ir.Game.unchecked)."""
     rows: dict[str, list[tuple[Node, Reader]]] = {}
     first_rows: dict[str, Span] = {}  # where the components of each type are first listed
     for k, v, r in parts.maps["components"]:
         first_rows.setdefault(k.value, r.span(k))
         rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
+    # a row that is not a mapping is reported and left out: the name it may declare is unchecked
+    unchecked = [x.value for trows in rows.values() for x, _ in trows if isinstance(x, ScalarNode)]
     types = tuple(_entity_type(k, v, r, rows.pop(k.value, []), sink) for k, v, r in parts.maps["types"])
     for tname, trows in rows.items():
         sink.error(
             codes.UNKNOWN_TYPE,
-            trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
+            first_rows[tname],
             messages.components_without_type(tname, did_you_mean(tname, [t.name for t in types])),
         )
-    return types
+        unchecked.append(tname)
+        for row, r in trows:
+            if isinstance(row, MappingNode):
+                unchecked.extend(
+                    v.value for k, v in row.value if k.value == "id" and isinstance(v, ScalarNode)
+                )
+    return types, tuple(unchecked)
+
+
+def _values_lost(node: Node, r: Reader) -> None:
+    """An enum's values not written as a list (reported) are unknown: like the declarations of a
+    file that does not parse, they may explain errors about undeclared names (Sink.unread)."""
+    if not isinstance(node, SequenceNode) and r.file not in r.sink.unread:
+        r.sink.unread.append(r.file)
 
 
 def _enum(k: ScalarNode, v: Node, r: Reader) -> ir.EnumDecl:
     """`name: [a, b]`, or `name: {values: [a, b], labels: [A, B]}` with a label per value."""
     if not isinstance(v, MappingNode):
+        _values_lost(v, r)
         return ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
     d = r.keys(v, f"enum '{k.value}'", ("values", "labels", "doc"), ("values",))
+    if "values" in d:
+        _values_lost(d["values"], r)
     values = tuple(r.strings(d["values"], f"enum '{k.value}'")) if "values" in d else ()
     labels: tuple[str, ...] = ()
     if "labels" in d:
@@ -963,6 +984,9 @@ def _entity_type(
     known = {f.name: f for f in fields}
     entities = []
     for node, rr in rows:
+        if not isinstance(node, MappingNode):  # reported, and left out (see _entity_types)
+            rr.mapping(node, f"a '{k.value}' component")
+            continue
         entities.append(_entity(k.value, node, rr, known, sink))
     return ir.EntityType(k.value, tuple(fields), tuple(entities), r.span(k))
 

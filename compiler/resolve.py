@@ -76,6 +76,7 @@ class Symbols:
     events: dict[str, ir.SignatureDecl] = field(default_factory=dict)
     modifiers: dict[str, ir.SignatureDecl] = field(default_factory=dict)
     phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
+    unchecked: frozenset[str] = frozenset()  # see ir.Game.unchecked: any type, reported already
 
     def type_named(self, name: str) -> Type | None:
         if not name:  # a type left out, already reported by load: any type, so nothing follows from it
@@ -94,8 +95,10 @@ class Symbols:
         for kind in ZONE_KINDS:  # a zone value: `pile[card]` holds one instance of a pile of cards
             if name.startswith(kind + "[") and name.endswith("]"):
                 held = name[len(kind) + 1 : -1]
-                return Type("zone", kind, Type("entity", held)) if held in self.entity_types else None
-        return None
+                if held in self.entity_types:
+                    return Type("zone", kind, Type("entity", held))
+                return Type("zone", kind, ANY) if held in self.unchecked else None
+        return ANY if name in self.unchecked else None
 
     def type_hint(self, name: str) -> str:
         """A "did you mean" for a type name that is not known, looked for inside `list[...]`,
@@ -168,6 +171,7 @@ class Symbols:
 def resolve(game: ir.Game, sink: Sink) -> Symbols:
     """Declare every global name of `game` in one namespace, checking each declaration."""
     sym = Symbols(game, list(game.player_names), _player_count(game, sink))
+    sym.unchecked = frozenset(game.unchecked)
     names = _Names(sink)
     _declare_players(sym, names)
     _declare_options(sym, names)
