@@ -886,7 +886,7 @@ def _entity_types(parts: _Parts, sink: Sink) -> tuple[tuple[ir.EntityType, ...],
             messages.components_without_type(tname, did_you_mean(tname, [t.name for t in types])),
         )
         unchecked.append(tname)
-        for row, r in trows:
+        for row, _ in trows:
             if isinstance(row, MappingNode):
                 unchecked.extend(
                     v.value for k, v in row.value if k.value == "id" and isinstance(v, ScalarNode)
