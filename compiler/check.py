@@ -291,7 +291,7 @@ class Checker:
                     codes.WRONG_VALUE_TYPE, tr.span, messages.bore_players(len(sym.game.player_names))
                 )
         for name, _, span in b.names:
-            if name not in sym.zones and name not in sym.modifiers:
+            if name not in sym.zones and name not in sym.modifiers and name not in sym.clashed:
                 close = close_match(name, [*sym.zones, *sym.modifiers])
                 self.sink.error(codes.UNKNOWN_NAME, span, messages.board_unknown_named(name, close))
         for name, span in b.zones:
@@ -318,6 +318,8 @@ class Checker:
 
     def board_zone(self, name: str, span: ir.Span, *, grid: bool = False, of: Type | None = None) -> None:
         found = self.sym.zones.get(name)
+        if found is None and name in self.sym.clashed:
+            return
         if found is None:
             close = close_match(name, self.sym.zones)
             self.sink.error(codes.UNKNOWN_NAME, span, messages.board_unknown_zone(name, close))
@@ -1089,6 +1091,8 @@ class Checker:
         local = self.scope.lookup(n)
         if local is not None:
             return Binding("comp" if local[2] else "local", local[0], local[1])
+        if n in sym.clashed:  # declared twice (reported): which one is meant is unclear
+            return Binding("error", n, ANY)
         if n in sym.constants:
             return Binding("const", n, sym.constants[n][0])
         if n in sym.options:
@@ -1177,6 +1181,7 @@ class Checker:
         if (
             isinstance(e.subject, ir.Name)
             and e.subject.ident in sym.state
+            and e.subject.ident not in sym.clashed
             and self.scope.lookup(e.subject.ident) is None
         ):
             sv, t, per = sym.state[e.subject.ident]
@@ -1191,6 +1196,7 @@ class Checker:
         if (
             isinstance(e.subject, ir.Name)
             and e.subject.ident in sym.zones
+            and e.subject.ident not in sym.clashed
             and self.scope.lookup(e.subject.ident) is None
         ):
             z, t = sym.zones[e.subject.ident]

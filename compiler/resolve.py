@@ -77,6 +77,8 @@ class Symbols:
     modifiers: dict[str, ir.SignatureDecl] = field(default_factory=dict)
     phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
     unchecked: frozenset[str] = frozenset()  # see ir.Game.unchecked: any type, reported already
+    # names declared twice (reported): which one a use meant is unclear, so a use reads as any type
+    clashed: frozenset[str] = frozenset()
 
     def type_named(self, name: str) -> Type | None:
         if not name:  # a type left out, already reported by load: any type, so nothing follows from it
@@ -191,6 +193,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         _entity_data(sym, info, sink)
     if not game.phases and not sink.unread:  # (they may be in a file that could not be read)
         sink.error(codes.MISSING_KEY, game.span, messages.NO_PHASES)
+    sym.clashed = frozenset(names.clashed)
     return sym
 
 
@@ -201,6 +204,7 @@ class _Names:
 
     sink: Sink
     taken: dict[str, ir.Span] = field(default_factory=dict)
+    clashed: set[str] = field(default_factory=set)  # names declared twice (see Symbols.clashed)
 
     def claim(self, name: str, span: ir.Span, what: str) -> bool:
         """Take `name` for a declaration of `what`; False (reported) if it is not a plain name or taken."""
@@ -216,6 +220,7 @@ class _Names:
                 messages.already_defined(what, name),
                 messages.first_defined_at(self.taken[name]),
             )
+            self.clashed.add(name)
             return False
         self.taken[name] = span
         return True
