@@ -66,6 +66,7 @@ def explain(text: str, exc: yaml.MarkedYAMLError) -> Explained:
         or _unclosed_quote(context, lines, ctx)
         or _quote_runs_on(text, lines, mark.line)
         or _missing_colon(problem, context, lines, ctx)
+        or _word_before_bracket(lines, mark.line)
         or _colon_not_allowed(problem, lines, mark.line, mark.column)
         or _indentation(problem, context, lines, mark.line, ctx)
         or _flow(problem, context, lines, mark.line, mark.column, ctx)
@@ -174,6 +175,16 @@ def _missing_colon(problem: str, context: str, lines: list[str], ctx: yaml.Mark 
     if ctx is None or "expected ':'" not in problem or "simple key" not in context:
         return None
     return _after_word(ctx.line, _line(lines, ctx.line))
+
+
+_WORD_BEFORE_BRACKET = re.compile(r"\s*(?:-\s+)?[A-Za-z_]\w*\s+[\[{]")
+
+
+def _word_before_bracket(lines: list[str], line: int) -> Explained | None:
+    """A line that starts with a name and then a `{` or a `[` (`players {names: [a]}`): a key
+    without its ':', whatever PyYAML then stumbled on."""
+    text = _line(lines, line)
+    return _after_word(line, text) if _WORD_BEFORE_BRACKET.match(text) else None
 
 
 def _colon_not_allowed(problem: str, lines: list[str], line: int, col: int) -> Explained | None:
