@@ -991,12 +991,16 @@ def _entity_type(
     return ir.EntityType(k.value, tuple(fields), tuple(entities), r.span(k))
 
 
+_ROW_KEYS = ("id", "name", "copies")  # the keys of a component row besides its type's fields
+
+
 def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], sink: Sink) -> ir.Entity:
     items = r.mapping(node, f"a '{tname}' component")
     written = {k.value for k, _ in items}
     values: list[tuple[str, ir.Value]] = []
     code: list[tuple[str, ir.Code]] = []
     eid, label, copies = "", "", 1
+    unknown = False  # a key read as nothing (reported): it may be the id, misspelt
 
     def field_value(name: str, v: Node) -> None:
         if known[name].kind == "data":
@@ -1007,26 +1011,28 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
                 code.append((name, c))
 
     for k, v in items:
-        if k.value == "id":
+        key = k.value
+        if key not in known and key not in _ROW_KEYS:
+            close = close_match(key, [*known, *_ROW_KEYS])
+            sink.error(codes.UNKNOWN_FIELD, r.span(k), messages.unknown_component_field(tname, key, close))
+            # a misspelt key is read as the one it misspells, so that one is not reported missing
+            if close is None or close in written:
+                unknown = True
+                continue
+            key = close
+        if key == "id":
             eid = r.text(v, "id")
-        elif k.value == "name":
+        elif key == "name":
             label = r.text(v, "name")
-        elif k.value == "copies":
+        elif key == "copies":
             copies = _copies(v, r)
-        elif k.value not in known:
-            close = close_match(k.value, list(known) + ["id", "name", "copies"])
-            sink.error(
-                codes.UNKNOWN_FIELD,
-                r.span(k),
-                messages.unknown_component_field(tname, k.value, close),
-            )
-            # a misspelt field is read as the one it misspells, so that one is not reported missing
-            if close in known and close not in written:
-                field_value(close, v)
         else:
-            field_value(k.value, v)
+            field_value(key, v)
     if not eid:
-        sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
+        if not unknown:
+            sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
+        if r.file not in sink.unread:  # the name it declares is lost, as in a file that does not parse
+            sink.unread.append(r.file)
     return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node), copies)
 
 

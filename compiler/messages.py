@@ -112,10 +112,10 @@ def yaml_indented_more(spaces: int, before: int) -> str:
     return f"this line is indented more than the line before ({_spaces(spaces)}, not {before})"
 
 
-def yaml_indented_between(spaces: int, before: int, outer: int, where: str) -> str:
+def yaml_indented_between(spaces: int, before: int, outer: int, what: str, where: str) -> str:
     return (
         f"this line is indented by {_spaces(spaces)}: less than the line before ({_spaces(before)})"
-        f" and more than the block it would end, at {where} ({_spaces(outer)})"
+        f" and more than the {what} at {where} ({_spaces(outer)})"
     )
 
 

@@ -73,7 +73,7 @@ def explain(text: str, exc: yaml.MarkedYAMLError) -> Explained:
     )
     if found is not None:
         return found
-    notes = ()
+    notes: tuple[str, ...] = ()
     if context and ctx is not None and (ctx.line, ctx.column) != (mark.line, mark.column):
         notes = (messages.yaml_context(_plain(context), _where(ctx.line, ctx.column)),)
     message = messages.yaml_syntax(_plain(problem) if problem else exc)
@@ -256,7 +256,10 @@ def _indentation(
     if spaces > before:
         message = messages.yaml_indented_more(spaces, before)
     elif spaces < before and spaces > ctx.column:
-        message = messages.yaml_indented_between(spaces, before, ctx.column, _where(ctx.line, ctx.column))
+        what = "mapping" if "mapping" in context else "list"
+        message = messages.yaml_indented_between(
+            spaces, before, ctx.column, what, _where(ctx.line, ctx.column)
+        )
     else:
         return None
     return Explained(line + 1, spaces + 1, spaces + 2, message, (messages.YAML_INDENT_NOTE,))

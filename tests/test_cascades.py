@@ -145,6 +145,23 @@ SINGLE = [
         "yellow_2",
         "wrong-value-type",
     ),
+    (
+        "lost_cities",
+        "cards.yaml",
+        "{id: yellow_2, name: Yellow 2,",
+        "{ide: yellow_2, name: Yellow 2,",
+        "ide",
+        "unknown-field",
+    ),
+    (
+        "lost_cities",
+        "cards.yaml",
+        "{id: yellow_2, name: Yellow 2,",
+        "{di: yellow_2, name: Yellow 2,",
+        "di",
+        "unknown-field",
+    ),
+    ("lost_cities", "cards.yaml", "{id: yellow_2, name: Yellow 2,", "{name: Yellow 2,", "{", "missing-key"),
     ("lost_cities", "cards.yaml", "components:\n  card:", "components:\n  crad:", "crad", "unknown-type"),
     # (a type renamed: reported where its components name it, with the new name as the hint)
     ("lost_cities", "cards.yaml", "types:\n  card:", "types:\n  crad:", 143, "unknown-type"),
@@ -402,7 +419,7 @@ YAML_CASES = [
         3,
         2,
         "this line is indented by 1 space: less than the line before (2 spaces) and more than the"
-        " block it would end, at 1:1 (0 spaces)",
+        " mapping at 1:1 (0 spaces)",
     ),
     (
         "players:\n  names: [a, b]\n  - c\n",
