@@ -936,6 +936,9 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
             r.span(default_node) if isinstance(default_node, ScalarNode) else ir.NO_SPAN,
             r.span(d["choices"]) if "choices" in d else r.span(k),
         )
+    choices = (
+        tuple(r.integer(x, "a choice") for x in r.seq(d["choices"], "choices")) if "choices" in d else ()
+    )
     default = r.data(d["default"]) if "default" in d else 0
     if typ == "bool" and not isinstance(default, bool):
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["default"]), messages.BOOL_OPTION_DEFAULT)
@@ -947,10 +950,7 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
                 r.span(d["default"]),
                 messages.INT_OPTION_DEFAULT,
             )
-        default = 0
-    choices = (
-        tuple(r.integer(x, "a choice") for x in r.seq(d["choices"], "choices")) if "choices" in d else ()
-    )
+        default = choices[0] if choices else 0  # (one of its choices: nothing more is reported)
     assert isinstance(default, (int, bool))
     return ir.OptionDecl(k.value, typ, default, choices, r.text(d.get("doc"), "doc"), r.span(k))
 

@@ -255,6 +255,8 @@ def _player_count_option(game: ir.Game, name: str, sink: Sink) -> None:
         sink.error(
             codes.UNKNOWN_NAME, game.player_count.span, messages.player_count_not_an_option(name, hint)
         )
+    elif opt.type not in ("int", "bool", *(en.name for en in game.enums)):
+        pass  # an unknown type, reported (_enum_options)
     elif opt.type != "int" or not opt.choices:
         sink.error(codes.TYPE_MISMATCH, opt.span, messages.player_count_option_kind(name))
     else:
@@ -389,6 +391,9 @@ def _declare_constants(sym: Symbols, names: _Names, sink: Sink) -> None:
         cv = c.value.data
         if not isinstance(cv, int):  # (a bool is an int too)
             sink.error(codes.WRONG_VALUE_TYPE, c.value.span, messages.CONSTANT_KIND)
+            # declared of any type, so that nothing more is reported (a clash, once it is right)
+            if c.name not in names.taken and names.claim(c.name, c.span, "constant"):
+                sym.constants[c.name] = (ANY, 0)
         elif names.claim(c.name, c.span, "constant"):
             sym.constants[c.name] = (BOOL if isinstance(cv, bool) else INT, cv)
 

@@ -225,6 +225,25 @@ SINGLE = [
         "many",
         "wrong-value-type",
     ),
+    ("lost_cities", "game.yaml", "initial: north,", "initial: nroth,", "nroth", "unknown-name"),
+    ("lost_cities", "game.yaml", "  bonus_length: 8 ", "  bonus_length: eight ", "eight", "wrong-value-type"),
+    # options (this one sets the player count)
+    (
+        "guerra_fronteriza",
+        "game.yaml",
+        "    default: 2\n    choices: [2, 3, 4]",
+        "    default: two\n    choices: [2, 3, 4]",
+        "two",
+        "wrong-value-type",
+    ),
+    (
+        "guerra_fronteriza",
+        "game.yaml",
+        "    type: int\n    default: 2\n",
+        "    type: itn\n    default: 2\n",
+        "itn",
+        "unknown-type",
+    ),
     # names in code
     (
         "lost_cities",
