@@ -94,7 +94,19 @@ def yaml_colon_in_value(key: str) -> str:
     return f"':' and a space inside the value of '{key}': YAML reads them as the start of another key"
 
 
-YAML_COLON_IN_VALUE_NOTE: Final = 'quote the whole value: `key: "text with: a colon"`'
+def quote_the_value(key: str, value: str) -> str:
+    """A note: the line's value, quoted whole (with the quotes it does not hold)."""
+    if len(value) > 60:
+        return "quote the whole value"
+    quoted = "'" + value.replace("'", "''") + "'" if '"' in value else f'"{value}"'
+    return f"quote the whole value: `{key}: {quoted}`"
+
+
+def yaml_text_after_quote(key: str) -> str:
+    return f"more text after the closing quote of the value of '{key}'"
+
+
+YAML_TEXT_AFTER_QUOTE_NOTE: Final = "a quoted value ends at its closing quote: put the rest inside the quotes"
 
 
 def yaml_more_of_value(key: str, spaces: int) -> str:

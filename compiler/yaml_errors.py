@@ -68,6 +68,7 @@ def explain(text: str, exc: yaml.MarkedYAMLError) -> Explained:
         or _missing_colon(problem, context, lines, ctx)
         or _word_before_bracket(lines, mark.line)
         or _colon_not_allowed(problem, lines, mark.line, mark.column)
+        or _after_quote(problem, lines, mark.line, mark.column)
         or _indentation(problem, context, lines, mark.line, ctx)
         or _flow(problem, context, lines, mark.line, mark.column, ctx)
     )
@@ -221,14 +222,21 @@ def _colon_not_allowed(problem: str, lines: list[str], line: int, col: int) -> E
         return None
     if word.endswith(":"):  # `key: text with: a colon`
         key = word.rstrip(":")
-        return Explained(
-            line + 1,
-            col + 1,
-            col + 2,
-            messages.yaml_colon_in_value(key),
-            (messages.YAML_COLON_IN_VALUE_NOTE,),
-        )
+        note = messages.quote_the_value(key, text[word_end:].strip())
+        return Explained(line + 1, col + 1, col + 2, messages.yaml_colon_in_value(key), (note,))
     return _after_word(line, text)
+
+
+def _after_quote(problem: str, lines: list[str], line: int, col: int) -> Explained | None:
+    """`key: "text" more`: a value that is quoted, then goes on."""
+    text = _line(lines, line)
+    if "found '<scalar>'" not in problem or not text[:col].rstrip().endswith(('"', "'")):
+        return None
+    m = _FIRST_WORD.match(text)
+    if m is None or not m.group(2).endswith(":"):
+        return None
+    message = messages.yaml_text_after_quote(m.group(2).rstrip(":"))
+    return Explained(line + 1, col + 1, col + 2, message, (messages.YAML_TEXT_AFTER_QUOTE_NOTE,))
 
 
 def _indentation(

@@ -426,6 +426,12 @@ YAML_CASES = [
         7,
         "':' and a space inside the value of 'x': YAML reads them as the start of another key",
     ),
+    (
+        'players: {names: [a, b]}\ntitle: "Kuhn" Poker\n',
+        2,
+        15,
+        "more text after the closing quote of the value of 'title'",
+    ),
     # indentation
     (
         "players:\n  names: [a, b]\n   labels: [A, B]\n",
