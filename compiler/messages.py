@@ -131,6 +131,13 @@ def yaml_indented_between(spaces: int, before: int, outer: int, what: str, where
     )
 
 
+def yaml_less_than_text(key: str, spaces: int) -> str:
+    return f"this line is indented less than the text of '{key}' above it ({_spaces(spaces)}), which ends before it"
+
+
+YAML_TEXT_INDENT_NOTE: Final = (
+    "every line of a `|` or `>` text is indented at least as much as its first line"
+)
 YAML_INDENT_NOTE: Final = "the lines of one mapping or list line up: indent this line like one of them"
 
 

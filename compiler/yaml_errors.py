@@ -69,6 +69,7 @@ def explain(text: str, exc: yaml.MarkedYAMLError) -> Explained:
         or _word_before_bracket(lines, mark.line)
         or _colon_not_allowed(problem, lines, mark.line, mark.column)
         or _after_quote(problem, lines, mark.line, mark.column)
+        or _block_text(problem, lines, mark.line)
         or _indentation(problem, context, lines, mark.line, ctx)
         or _flow(problem, context, lines, mark.line, mark.column, ctx)
     )
@@ -227,6 +228,31 @@ def _colon_not_allowed(problem: str, lines: list[str], line: int, col: int) -> E
     return _after_word(line, text)
 
 
+_BLOCK_TEXT = re.compile(r"\s*(?:-\s+)?([^\s#:][^:#]*):\s*[|>][-+0-9]*\s*(?:#.*)?$")
+
+
+def _block_text(problem: str, lines: list[str], line: int) -> Explained | None:
+    """A line of a `key: |` text indented less than the text's first line, but more than the key:
+    the text ended above it, and YAML cannot read this line as a key."""
+    if "expected <block end>" not in problem:
+        return None
+    spaces = _indent(_line(lines, line))
+    first = None  # the indentation of the text's first line
+    i = _previous(lines, line)
+    while i >= 0:
+        text = lines[i]
+        m = _BLOCK_TEXT.match(text)
+        if m is not None and first is not None and _indent(text) < spaces < first:
+            message = messages.yaml_less_than_text(m.group(1).strip(), first)
+            return Explained(line + 1, spaces + 1, spaces + 2, message, (messages.YAML_TEXT_INDENT_NOTE,))
+        if text.strip():
+            if _indent(text) <= spaces:
+                return None
+            first = _indent(text)
+        i -= 1
+    return None
+
+
 def _after_quote(problem: str, lines: list[str], line: int, col: int) -> Explained | None:
     """`key: "text" more`: a value that is quoted, then goes on."""
     text = _line(lines, line)
@@ -283,6 +309,10 @@ def _flow(
     opened, closing = ("[", "]") if "sequence" in context else ("{", "}")
     where = _where(ctx.line, ctx.column)
     if line == ctx.line:
+        text = _line(lines, line)
+        if text[col : col + 1] == ":":  # `{a: 1 b: 2}`: the ',' is missing before the key `b`
+            word = re.search(r"[^\s,{}\[\]]*\s*$", text[:col])
+            col = word.start() if word is not None and word.group().strip() else col
         return Explained(line + 1, col + 1, col + 2, messages.yaml_bracket_separator(opened, where, closing))
     before = _previous(lines, line)
     if before < ctx.line:

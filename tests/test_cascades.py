@@ -473,6 +473,18 @@ YAML_CASES = [
         "unclosed '\"': this text is not closed on its line and runs on to the '\"' at 2:19",
     ),
     ("players: {names: [a, b}\n", 1, 23, "a ',' or ']' is missing before this, in the '[' opened at 1:18"),
+    (
+        "players: {names: [a, b] labels: [A, B]}\n",
+        1,
+        25,
+        "a ',' or '}' is missing before this, in the '{' opened at 1:10",
+    ),
+    (
+        "players: {names: [a, b]}\nfunctions:\n  f:\n    returns: int\n    body: |\n      1\n     + 2\n",
+        7,
+        6,
+        "this line is indented less than the text of 'body' above it (6 spaces), which ends before it",
+    ),
     ("players: {names: [a, b]\nversion: 1\n", 1, 24, "unclosed '{' opened at 1:10: a '}' is missing"),
     ("players:\n  names: [a, b\n  labels: [A, B]\n", 2, 15, "unclosed '[' opened at 2:10: a ']' is missing"),
     # tabs and reserved characters
