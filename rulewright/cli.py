@@ -496,7 +496,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     out = ws.shown(ws.output) + "/"
     try:
         with contextlib.chdir(ws.root):  # spec files named from the root: see compiled_at_root
-            report = build(folders, ws.output, check_only=args.check, prune=not args.targets)
+            report = build(
+                folders,
+                ws.output,
+                check_only=args.check,
+                prune=not args.targets,
+                recorded=_recorded_digest(ws),
+            )
     except BuildError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:  # the output is read-only, a file in it is a folder, ...
@@ -528,6 +534,14 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.native:
         _build_native(ws, [r.name for r in report.results] if args.targets else None)
     return EXIT_OK
+
+
+def _recorded_digest(ws: Workspace) -> Callable[[str], str | None]:
+    """For a game, the spec digest its stored playthroughs were recorded with (None: none stored)."""
+    from rulewright.impact import playthrough_dir
+    from rulewright.previous import recorded_digest
+
+    return lambda game: recorded_digest(playthrough_dir(ws.root, game))
 
 
 def _build_native(ws: Workspace, only: list[str] | None) -> None:
@@ -1682,6 +1696,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         rerecord,
     )
     from rulewright.playthrough import PlaythroughError
+    from rulewright.previous import load_previous
 
     ws = current_workspace(args)
     game = open_game(args.game, None, ws, folders=False)
@@ -1699,8 +1714,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         raise UsageError(
             f"no playthroughs in {folder} (record some with `rulewright playthrough {args.game}`)"
         )
+    previous = load_previous(ws.output, game.name) if ws is not None else None
     try:
-        impact = analyse(game, spec, folder, tracer=coverage_tracer)
+        impact = analyse(game, spec, folder, tracer=coverage_tracer, previous=previous)
     except PlaythroughError as exc:
         raise UsageError(str(exc)) from None
     print(escaped_lines(describe(impact)))

@@ -65,3 +65,43 @@ def test_layout_and_comment_edits_change_no_entry(tmp_path: Path, monkeypatch: p
     edited(tmp_path, VIETNAM, VIETNAM.replace('"gain(p, 1)"', '"gain( p,1 )"   # same rule, other layout'))
     text, _ = impact_of(Path("specs/iron_curtain"))
     assert text.splitlines()[-1] == "0 spec entries changed; all 20 playthroughs replay as recorded"
+
+
+def test_the_newcomers_erratum_names_the_field_it_changed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The errata workflow in a workspace of one's own: record, edit one card's data, build the
+    game, diff. The build kept the engine it replaced, so diff names the field and both values;
+    without it, diff says so and what to do."""
+    from rulewright.cli import main
+    from rulewright.previous import kept_folder
+
+    def run(*argv: str) -> tuple[int, str]:
+        code = main(list(argv))
+        out = capsys.readouterr()
+        return code, out.out + out.err
+
+    shutil.copytree(ROOT / "specs" / "goofspiel", tmp_path / "specs" / "goofspiel")
+    monkeypatch.chdir(tmp_path)
+    assert run("build", "goofspiel")[0] == 0
+    assert run("playthrough", "goofspiel", "--seed", "1")[0] == 0
+    cards = tmp_path / "specs" / "goofspiel" / "cards.yaml"
+    old = "{id: spade_7, name: 7 of Spades, suit: spades, number: 7}"
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace(old, old.replace("7}", "1}")), encoding="utf-8"
+    )
+    code, out = run("diff", "goofspiel")
+    assert code == 2 and "run `rulewright build goofspiel` first" in out
+    assert run("build", "goofspiel")[0] == 0
+
+    code, out = run("diff", "goofspiel")
+    assert code == 1, out
+    assert "DIVERGES  seed_1 at step 4 (South > Ace of Hearts): the log differs" in out
+    assert "      state after step 4: won[North]: recorded [5 of Diamonds], now []" in out
+    assert "1 more field(s) differ: discard" in out
+
+    shutil.rmtree(kept_folder(tmp_path / "generated", "goofspiel"))
+    code, out = run("diff", "goofspiel")
+    assert code == 1 and "state after" not in out
+    assert "is not kept, so no changed field of the state is named" in out
+    assert "`rulewright build goofspiel`" in out
