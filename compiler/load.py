@@ -365,6 +365,7 @@ STEP_EXPECT_KEYS = (
     "expect_winners",
     "expect_seen",
     "expect_unseen",
+    "expect_invariants",
 )
 STEP_KEYS = ("doc", "actions", *STEP_EXPECT_KEYS)
 SCENARIO_KEYS = (
@@ -1516,6 +1517,13 @@ def _step(node: Node, r: Reader, sink: Sink, keys: dict[str, Node] | None = None
         expect_to_act=label("expect_to_act"),
         expect_prompt=r.text(d["expect_prompt"], "expect_prompt") if "expect_prompt" in d else None,
         expect_winner=label("expect_winner"),
+        expect_invariants=tuple(
+            ir.Value(n.value, r.span(n))
+            for x in r.seq(d["expect_invariants"], "expect_invariants")
+            if (n := r.scalar(x, "expect_invariants"))
+        )
+        if "expect_invariants" in d
+        else (),
         expect_seen=views("expect_seen"),
         expect_unseen=views("expect_unseen"),
         span=r.span(node),

@@ -58,6 +58,7 @@ from runtime.text import clipped, escaped, escaped_lines, quoted
 if TYPE_CHECKING:
     from compiler.driver import Result
     from rulewright.balance import Setting, Trajectories
+    from rulewright.build import BuildReport
     from rulewright.coverage import RuleCoverage
     from rulewright.serve import Catalog
     from rulewright.verify import Failure, PartResult
@@ -519,7 +520,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     rel = [ws.shown(p) for p in report.changed]
     if args.check:
         if rel:
-            print(f"{out} is stale; these files would change (run `rulewright build`):")
+            print(
+                f"{out} is stale; these files would change (run `rulewright build{_stale_games(ws, report)}`):"
+            )
             for p in rel:
                 print(f"  {p}")
             return EXIT_SPEC
@@ -534,6 +537,20 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.native:
         _build_native(ws, [r.name for r in report.results] if args.targets else None)
     return EXIT_OK
+
+
+def _stale_games(ws: Workspace, report: BuildReport) -> str:
+    """The games whose files a build would change, as arguments of `rulewright build` (" g1 g2"),
+    or "" when a file outside the games' folders would change too (the whole build is the fix)."""
+    built = {r.name for r in report.results}
+    names: list[str] = []
+    for path in report.changed:
+        parts = path.relative_to(ws.output).parts
+        if len(parts) < 2 or parts[0] not in built:
+            return ""
+        if parts[0] not in names:
+            names.append(parts[0])
+    return "".join(f" {n}" for n in names)
 
 
 def _recorded_digest(ws: Workspace) -> Callable[[str], str | None]:

@@ -200,7 +200,7 @@ def load_game(name: str, options: dict[str, Any] | None = None, *, search: Seque
     try:
         module = import_engine(source)
     except EngineLoadError as exc:
-        hint = "" if "rulewright build" in str(exc) else " (run `rulewright build`)"
+        hint = "" if "rulewright build" in str(exc) else f" (run `rulewright build {name}`)"
         raise UnknownGameError(f"{exc}{hint}") from None
     except ModuleNotFoundError as exc:
         if exc.name and (exc.name == source.package or source.package.startswith(exc.name + ".")):
