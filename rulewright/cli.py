@@ -2415,8 +2415,15 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "diff",
         cmd_diff,
-        "after a spec change and a build: where each stored playthrough diverges, and why",
+        "after a spec change and a build: where each stored playthrough diverges, what changed in the state, and why",
         _diff_arguments,
+        epilog="examples:\n"
+        "  rulewright build GAME && rulewright diff GAME   the impact of an edit of GAME's spec\n"
+        "  rulewright diff GAME --update                   then record the playthroughs on the new rules\n"
+        "\n"
+        "`rulewright build GAME` keeps the engine it replaces in your cache; diff replays the\n"
+        "playthroughs on it too and names the first field of the state that differs, with its value\n"
+        "in the recorded game and now. See docs/errata.md.",
     ),
     Command(
         "bench",
