@@ -25,6 +25,7 @@ from rulewright.playthrough import (
 )
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
+from runtime.text import clipped
 
 RULES_FILE = "rules.json"
 
@@ -161,12 +162,14 @@ def analyse(
     missing: list[str] = []
     for path in playthrough_files(folder):
         pt = load(path)
-        div, _ = replay(_with_options(game, pt.options, path), pt)
+        now = _with_options(game, pt.options, path)
+        div, _ = replay(now, pt)
         change = None
         if div is not None and previous is not None and _built_from(previous, pt):
-            change = field_change(
-                _with_options(previous, pt.options, path), _with_options(game, pt.options, path), pt, div
-            )
+            try:
+                change = field_change(_with_options(previous, pt.options, path), now, pt, div)
+            except Exception as exc:  # an engine of another build of the runtime: report the rest
+                change = f"(the states could not be compared: {type(exc).__name__}: {clipped(str(exc), 120)})"
         elif div is not None and not _built_from(game, pt) and pt.spec not in missing:
             missing.append(pt.spec)
         culprits: list[Entry] = []
