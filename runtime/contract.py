@@ -73,7 +73,7 @@ ZONE_IDS_SHOWN = 3  # a zone is shown as its count and its first few components
 
 def invariant_values(state: GameState, name: str) -> str:
     """The values, in `state`, of the names the invariant `name` reads (GameInfo.invariant_reads),
-    as a failure shows them: `defcon = 0, hand = {US: 2 (a, b)}`. Computed only when it fails."""
+    as a failure shows them: `score = 0, pile = 2 (a1, b7)`. Computed only when it fails."""
     parts = []
     probe: list[GameState] = []  # a clone for the functions to run on (a cached one keeps values)
     for kind, what, value in state.INFO.invariant_reads.get(name, ()):
