@@ -92,6 +92,8 @@ def test_the_newcomers_erratum_names_the_field_it_changed(
     )
     code, out = run("diff", "goofspiel")
     assert code == 2 and "run `rulewright build goofspiel` first" in out
+    code, out = run("build", "--check")
+    assert code == 1 and "these files would change (run `rulewright build goofspiel`)" in out
     assert run("build", "goofspiel")[0] == 0
 
     code, out = run("diff", "goofspiel")
