@@ -19,6 +19,7 @@ import math
 import os
 import re
 import shlex
+import stat
 import subprocess
 import sys
 import tempfile
@@ -1717,6 +1718,64 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_SPEC if any(o.divergence is not None for o in impact.outcomes) else EXIT_OK
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    """`rulewright schema`: where the spec files' JSON Schemas are (or, with --out, a copy of
+    them in a folder of the user's), and what to tell an editor about them."""
+    from compiler import schema
+
+    paths = {kind: schema.SCHEMA_DIR / schema.file_name(kind) for kind in schema.KINDS}
+    try:
+        texts = {kind: path.read_bytes() for kind, path in paths.items()}
+    except OSError as exc:
+        raise CommandFailed(
+            f"the installed schemas cannot be read ({os_reason(exc)}): reinstall rulewright"
+        ) from None
+    if args.out is not None:
+        folder = output_folder(args.out, "--out")
+        folder.mkdir(parents=True, exist_ok=True)
+        for kind, data in texts.items():
+            paths[kind] = folder / schema.file_name(kind)
+            _write_into_folder(paths[kind], data)
+        print(f"wrote {', '.join(schema.file_name(k) for k in schema.KINDS)} to {folder}/")
+    paths = {kind: path.absolute() for kind, path in paths.items()}
+    width = max(len(w) for w in SCHEMA_KINDS.values())
+    for kind in schema.KINDS:
+        print(f"{SCHEMA_KINDS[kind]:<{width}}  {paths[kind]}")
+    print()
+    print(schema.editor_settings(paths), end="")
+    return EXIT_OK
+
+
+# what each schema is for, as `rulewright schema` lists them
+SCHEMA_KINDS = {
+    "rules": "rules files (specs/GAME/*.yaml but board.yaml):",
+    "board": "specs/GAME/board.yaml:",
+    "scenario": "scenario files (specs/GAME/scenarios/*.yaml):",
+}
+
+
+def _write_into_folder(path: Path, data: bytes) -> None:
+    """Write `path` inside a checked folder: a symbolic link or anything but a plain file already
+    there is refused, never followed or written through."""
+    try:
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        why = "a symbolic link" if os.path.islink(path) else os_reason(exc)
+        raise UsageError(f"--out: cannot write {path} ({why})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"--out: {path} is not a plain file")
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise UsageError(f"--out: cannot write {path} ({os_reason(exc)})") from None
+    finally:
+        os.close(fd)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     ws = current_workspace(args)
     for name in games(ws):
@@ -2286,6 +2345,15 @@ def _native_argument(sp: argparse.ArgumentParser) -> None:
     )
 
 
+def _schema_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--out",
+        metavar="DIR",
+        help="copy the three schema files into this folder (made if missing), e.g. .vscode/ of "
+        "your workspace, so that editor settings survive an upgrade of rulewright",
+    )
+
+
 def _demo_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--seed", type=seed_number, default=1, help=f"{SEEDS} (default 1)")
     sp.add_argument("--tail", type=nonnegative_int, default=15, help="log lines to show per game")
@@ -2316,6 +2384,19 @@ COMMANDS: tuple[Command, ...] = (
         cmd_games,
         "list the games: the workspace's, then the bundled ones, with their options",
         _games_arguments,
+    ),
+    Command(
+        "schema",
+        cmd_schema,
+        "the JSON Schemas of the spec files, for YAML editors: where they are, and editor settings",
+        _schema_arguments,
+        epilog="examples:\n"
+        "  rulewright schema                  where the installed schemas are, and the settings\n"
+        "  rulewright schema --out .vscode    a copy of them in your workspace, and the settings\n"
+        "\n"
+        "An editor with the YAML language server (VS Code's YAML extension, Neovim's yamlls) then\n"
+        "completes and checks the keys of every spec file, each key's meaning shown on hover.\n"
+        "See docs/editor.md.",
     ),
     Command(
         "draw",
