@@ -13,6 +13,7 @@ written by `python -m compiler.schema` from a checkout; tests/test_schema.py che
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import re
 import sys
@@ -192,12 +193,14 @@ def short_or_long(long: Schema, short: Schema) -> Schema:
     one schema, not an anyOf, so that a wrong key is reported as itself (the object's keywords
     apply to objects only)."""
     return {**short, **long, "type": [short["type"], "object"]}
+
+
 PARAMS: Schema = map_of(TYPE)
 
 
 def note(value: Schema, description: str) -> Schema:
     """`value` (a fresh copy) with a description: the docs' words, and what kind of code it is."""
-    out = json.loads(json.dumps(value))
+    out = copy.deepcopy(value)
     # "(of `markers`)": which mapping a row of a shared table is about, said here by the schema
     text = re.sub(r"^\(of [^)]*\)\s*", "", description)
     if text and text[-1] not in ".:!?":

@@ -86,8 +86,16 @@ def test_every_bundled_spec_file_validates(validators: dict[str, jsonschema.Draf
         ("scenario", "name: x\nsteps: [{actions: [a], expect_winer: red}]", "'expect_winer' was unexpected"),
         ("scenario", "actions: []", "'name' is a required property"),
         ("board", "board: {size: [800, 600], colours: {}}", "'colours' was unexpected"),
-        ("board", "board: {size: [800, 600], places: [{of: card, at: {}, hex: {q: x, r: y}}]}", "valid under each"),
-        ("board", "board: {size: [800, 600], tracks: [{name: VP, value: v, min: 0, max: 5, style: zig}]}", "zig"),
+        (
+            "board",
+            "board: {size: [800, 600], places: [{of: card, at: {}, hex: {q: x, r: y}}]}",
+            "valid under each",
+        ),
+        (
+            "board",
+            "board: {size: [800, 600], tracks: [{name: VP, value: v, min: 0, max: 5, style: zig}]}",
+            "zig",
+        ),
     ],
 )
 def test_a_wrong_key_or_word_is_refused(
