@@ -24,6 +24,7 @@ from typing import Any
 
 from compiler import load, load_board
 from compiler.limits import MAX_BOARD_SIZE, MAX_COPIES, MAX_GRID_RADIUS, MAX_NUMBER, MAX_STEP_BUDGET
+from compiler.resolve import GAME_NAME_RE, NAME_RE
 
 Schema = dict[str, Any]
 
@@ -154,6 +155,8 @@ class Docs:
 # Values as the loader reads them: a text is any single YAML value (`title: 1987` is the text
 # "1987"; `yes` is the name "yes"), code may be a literal (`repeat: 2`, `check: true`).
 SCALAR: Schema = {"type": ["string", "number", "boolean"]}
+# a name in code: a letter or `_`, then letters, digits or `_` (`true` is a name to the loader)
+NAME: Schema = {"type": ["string", "boolean"], "pattern": f"^(?:{NAME_RE.pattern})$"}
 TEXT: Schema = {"type": ["string", "number", "boolean", "null"]}
 EXPRESSION: Schema = {"type": ["string", "integer", "boolean"]}
 STATEMENTS: Schema = {"type": "string"}
@@ -176,6 +179,11 @@ def list_of(item: Schema) -> Schema:
     return {"type": "array", "items": item}
 
 
+def names_of(value: Schema) -> Schema:
+    """A mapping of declarations: each key a plain name (resolve's `bad-name` otherwise)."""
+    return {**map_of(value), "propertyNames": {"pattern": NAME["pattern"]}}
+
+
 def map_of(value: Schema) -> Schema:
     return {"type": "object", "additionalProperties": value}
 
@@ -195,7 +203,7 @@ def short_or_long(long: Schema, short: Schema) -> Schema:
     return {**short, **long, "type": [short["type"], "object"]}
 
 
-PARAMS: Schema = map_of(TYPE)
+PARAMS: Schema = names_of(TYPE)
 
 
 def note(value: Schema, description: str) -> Schema:
@@ -258,7 +266,7 @@ class Builder:
         a = self.docs.about
         header = "game, title, version, players, actions"
         players = m("players", header, L.PLAYERS_KEYS, L.PLAYERS_REQUIRED, {
-            "names": list_of(SCALAR),
+            "names": list_of(NAME),
             "labels": list_of(SCALAR),
             "count": {"type": ["integer", "string"]},
         })  # fmt: skip
@@ -276,18 +284,18 @@ class Builder:
             "type": TYPE, "default": SCALAR, "choices": list_of(SCALAR), "doc": TEXT,
         })  # fmt: skip
         enum_long = m("enums.NAME", consts, L.ENUM_KEYS, L.ENUM_REQUIRED, {
-            "values": list_of(SCALAR), "labels": list_of(SCALAR), "doc": TEXT,
+            "values": list_of(NAME), "labels": list_of(SCALAR), "doc": TEXT,
         })  # fmt: skip
         types = "types and components"
         field_long = m("types.NAME.fields.NAME", types, L.FIELD_KEYS, L.FIELD_REQUIRED, {
             "type": TYPE, "params": PARAMS, "code": BOOL, "optional": BOOL, "doc": TEXT,
         })  # fmt: skip
         entity_type = m("types.NAME", types, L.TYPE_KEYS, (), {
-            "fields": map_of(short_or_long(field_long, TYPE)),
+            "fields": names_of(short_or_long(field_long, TYPE)),
             "doc": TEXT,
         })  # fmt: skip
         row = m("components.TYPE[]", types, L.COMPONENT_KEYS, L.COMPONENT_REQUIRED, {
-            "id": SCALAR, "name": SCALAR, "copies": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
+            "id": NAME, "name": SCALAR, "copies": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
         }, closed=False, about="A component: its id, name and copies, and a value for each field of its type.")  # fmt: skip
         state_long = m("state.NAME", "state", L.STATE_KEYS, L.STATE_REQUIRED, {
             "type": TYPE, "per": PER, "initial": ANY, "min": INT, "max": INT,
@@ -317,17 +325,17 @@ class Builder:
             "disclosure": one_of(L.WINDOW_DISCLOSURES),
         })  # fmt: skip
         trigger = m("triggers[]", "triggers", L.TRIGGER_KEYS, L.TRIGGER_REQUIRED, {
-            "name": SCALAR, "on": {"type": "string"}, "if": EXPRESSION, "do": STATEMENTS, "doc": TEXT,
+            "name": NAME, "on": {"type": "string"}, "if": EXPRESSION, "do": STATEMENTS, "doc": TEXT,
         })  # fmt: skip
         invariant = m("invariants[]", "invariants", L.INVARIANT_KEYS, L.INVARIANT_REQUIRED, {
-            "name": SCALAR, "check": EXPRESSION, "why": TEXT,
+            "name": NAME, "check": EXPRESSION, "why": TEXT,
         })  # fmt: skip
         phase = m("phases[]", "phases", L.PHASE_KEYS, L.PHASE_REQUIRED, {
-            "name": SCALAR, "do": STATEMENTS, "steps": list_of({"$ref": "#/definitions/phase"}),
-            "repeat": EXPRESSION, "while": EXPRESSION, "counter": SCALAR, "doc": TEXT,
+            "name": NAME, "do": STATEMENTS, "steps": list_of({"$ref": "#/definitions/phase"}),
+            "repeat": EXPRESSION, "while": EXPRESSION, "counter": NAME, "doc": TEXT,
         })  # fmt: skip
         sections: dict[str, tuple[str, Schema]] = {
-            "game": (header, SCALAR),
+            "game": (header, {"type": "string", "pattern": f"^(?:{GAME_NAME_RE.pattern})$"}),
             "title": (header, TEXT),
             "version": (header, TEXT),
             "players": (header, players),
@@ -336,18 +344,18 @@ class Builder:
             "setup": ("setup", STATEMENTS),
             "evaluation": ("evaluation", EXPRESSION),
             "results": ("results", results),
-            "options": (consts, map_of(option)),
-            "constants": (consts, map_of({"type": ["integer", "boolean"]})),
-            "enums": (consts, map_of(short_or_long(enum_long, list_of(SCALAR)))),
-            "types": (types, map_of(entity_type)),
+            "options": (consts, names_of(option)),
+            "constants": (consts, names_of({"type": ["integer", "boolean"]})),
+            "enums": (consts, names_of(short_or_long(enum_long, list_of(NAME)))),
+            "types": (types, names_of(entity_type)),
             "components": (types, map_of(list_of(row))),
-            "state": ("state", map_of(short_or_long(state_long, TYPE))),
-            "zones": ("zones", map_of(zone)),
-            "functions": ("functions", map_of(function)),
-            "procedures": ("procedures", map_of(procedure)),
-            "events": ("events and modifiers", map_of(signature)),
-            "modifiers": ("events and modifiers", map_of(signature)),
-            "windows": ("windows", map_of(window)),
+            "state": ("state", names_of(short_or_long(state_long, TYPE))),
+            "zones": ("zones", names_of(zone)),
+            "functions": ("functions", names_of(function)),
+            "procedures": ("procedures", names_of(procedure)),
+            "events": ("events and modifiers", names_of(signature)),
+            "modifiers": ("events and modifiers", names_of(signature)),
+            "windows": ("windows", names_of(window)),
             "triggers": ("triggers", list_of(trigger)),
             "invariants": ("invariants", list_of(invariant)),
             "phases": ("phases", list_of({"$ref": "#/definitions/phase"})),

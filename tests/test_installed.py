@@ -12,6 +12,7 @@ install, built into a wheel by the setuptools of requirements-dev.lock. 5-30 s; 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -130,6 +131,9 @@ def test_a_designers_game_in_an_installed_package(venv: Path, tmp_path: Path) ->
     ok("verify", "high_card", "--examples", "5", cwd=home, expect="verify high_card: ok.")
     ok("scenarios", "high_card", cwd=home, expect="1 passed, 0 failed")
     ok("play", "iron_curtain", "--agents", "random,random", "--seed", "1", cwd=home, expect="Result:")
+    # the spec files' JSON Schemas are package data: copied out for an editor's settings
+    ok("schema", "--out", ".vscode", cwd=home, expect='"yaml.schemas"')
+    assert json.loads((home / ".vscode" / "board.schema.json").read_text(encoding="utf-8"))["title"]
 
     assert listing(site) == before, "the commands wrote into the venv's site-packages"
     assert sorted(p.name for p in (home / "generated").iterdir() if p.name != "__pycache__") == [

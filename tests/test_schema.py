@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from compiler import load, schema
+from compiler.driver import compile_spec
 from rulewright.cli import main
 from tests.conftest import ROOT
 
@@ -71,38 +72,63 @@ def test_every_bundled_spec_file_validates(validators: dict[str, jsonschema.Draf
     assert not bad, bad
 
 
-@pytest.mark.parametrize(
-    ("kind", "text", "expected"),
-    [
-        ("rules", "zones: {deck: {off: card}}", "'off' was unexpected"),  # and `of` is missing
-        ("rules", "zones: {deck: {off: card}}", "'of' is a required property"),
-        ("rules", "phasse: [{name: main}]", "'phasse' was unexpected"),
-        ("rules", "zones: {deck: {of: card, visibility: secret}}", "'secret' is not one of"),
-        ("rules", "state: {bid: {type: int, per: player, visibility: others}}", "'others' is not one of"),
-        ("rules", "board: {size: [800, 600]}", "'board' was unexpected"),  # board.yaml's alone
-        ("rules", "phases: [{name: a, steps: [{name: b, repaet: 2}]}]", "'repaet' was unexpected"),
-        ("rules", "results: {returns: 'score[p]', kind: zero}", "'zero' is not one of"),
-        ("scenario", "name: x\nactions: []\nexpect_eror: boom", "'expect_eror' was unexpected"),
-        ("scenario", "name: x\nsteps: [{actions: [a], expect_winer: red}]", "'expect_winer' was unexpected"),
-        ("scenario", "actions: []", "'name' is a required property"),
-        ("board", "board: {size: [800, 600], colours: {}}", "'colours' was unexpected"),
-        (
-            "board",
-            "board: {size: [800, 600], places: [{of: card, at: {}, hex: {q: x, r: y}}]}",
-            "valid under each",
-        ),
-        (
-            "board",
-            "board: {size: [800, 600], tracks: [{name: VP, value: v, min: 0, max: 5, style: zig}]}",
-            "zig",
-        ),
-    ],
-)
+# a wrong file of each kind, and what the schema says of it
+WRONG = [
+    ("rules", "zones: {deck: {off: card}}", "'off' was unexpected"),  # and `of` is missing
+    ("rules", "zones: {deck: {off: card}}", "'of' is a required property"),
+    ("rules", "phasse: [{name: main}]", "'phasse' was unexpected"),
+    ("rules", "zones: {deck: {of: card, visibility: secret}}", "'secret' is not one of"),
+    ("rules", "state: {bid: {type: int, per: player, visibility: others}}", "'others' is not one of"),
+    ("rules", "board: {size: [800, 600]}", "'board' was unexpected"),  # board.yaml's alone
+    ("rules", "phases: [{name: a, steps: [{name: b, repaet: 2}]}]", "'repaet' was unexpected"),
+    ("rules", "results: {returns: 'score[p]', kind: zero}", "'zero' is not one of"),
+    ("rules", "state: {'my score': int}", "'my score' does not match"),  # not a plain name
+    ("rules", "phases: [{name: 2nd round}]", "'2nd round' does not match"),
+    ("scenario", "name: x\nactions: []\nexpect_eror: boom", "'expect_eror' was unexpected"),
+    ("scenario", "name: x\nsteps: [{actions: [a], expect_winer: red}]", "'expect_winer' was unexpected"),
+    ("scenario", "actions: []", "'name' is a required property"),
+    ("board", "board: {size: [800, 600], colours: {}}", "'colours' was unexpected"),
+    (
+        "board",
+        "board: {size: [800, 600], places: [{of: card, at: {}, hex: {q: x, r: y}}]}",
+        "valid under each",
+    ),
+    (
+        "board",
+        "board: {size: [800, 600], tracks: [{name: VP, value: v, min: 0, max: 5, style: zig}]}",
+        "zig",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "expected"), WRONG)
 def test_a_wrong_key_or_word_is_refused(
     validators: dict[str, jsonschema.Draft7Validator], kind: str, text: str, expected: str
 ) -> None:
     found = errors(validators[kind], read(text))
     assert any(expected in e for e in found), found
+
+
+BASE = """
+game: g
+players: {names: [a, b]}
+types: {card: {fields: {}}}
+components: {card: [{id: c1}]}
+phases: [{name: main, do: 'end game draw "over"'}]
+"""
+
+
+def test_the_checker_refuses_them_too(tmp_path: Path) -> None:
+    """What the schema refuses, `rulewright check` does: it is no stricter than the loader."""
+    folder = tmp_path / "g"
+    (folder / "scenarios").mkdir(parents=True)
+    (folder / "game.yaml").write_text(BASE, encoding="utf-8")
+    assert compile_spec(folder, render=False).ok
+    where = {"rules": "more.yaml", "board": "board.yaml", "scenario": "scenarios/case.yaml"}
+    for kind, text, _ in WRONG:
+        (folder / where[kind]).write_text(text, encoding="utf-8")
+        assert not compile_spec(folder, render=False).ok, text
+        (folder / where[kind]).unlink()
 
 
 def _properties(node: object, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
