@@ -40,7 +40,9 @@ def specs_folder() -> Path:
         (HERE / "bundle" / "specs", "kuhn_poker/game.yaml"), (HERE.parent / "specs", "kuhn_poker/game.yaml")
     )
     if found is None:
-        raise DocsError(f"the example specs are not installed with this rulewright (looked in {HERE / 'bundle'})")
+        raise DocsError(
+            f"the example specs are not installed with this rulewright (looked in {HERE / 'bundle'})"
+        )
     return found
 
 
