@@ -10,6 +10,7 @@ from setuptools import find_namespace_packages, setup
 DATA = {"rulewright.bundle.docs": "docs", "rulewright.bundle.specs": "specs"}
 
 setup(
-    packages=find_namespace_packages(include=["rulewright*", "compiler*", "runtime*", "generated*"]) + list(DATA),
+    packages=find_namespace_packages(include=["rulewright*", "compiler*", "runtime*", "generated*"])
+    + list(DATA),
     package_dir=DATA,
 )
