@@ -2336,7 +2336,7 @@ COMMANDS: tuple[Command, ...] = (
         _init_arguments,
         epilog="A workspace is where your games live: `rulewright` run in it (or below it) checks and\n"
         "builds its specs/ and writes the engines into its own output folder (generated/), never\n"
-        "into the installed package. See docs/workspace.md.",
+        "into the installed package. See `rulewright docs workspace`.",
     ),
     Command(
         "docs",
