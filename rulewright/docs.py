@@ -22,8 +22,9 @@ class DocsError(Exception):
 
 
 def _first(*candidates: tuple[Path, str]) -> Path | None:
-    """The first folder holding its marker file: the wheel's data before a checkout's folder."""
-    return next((folder for folder, marker in candidates if (folder / marker).is_file()), None)
+    """The first folder holding a file its pattern matches: the wheel's data before a checkout's
+    folder."""
+    return next((folder for folder, pattern in candidates if any(folder.glob(pattern))), None)
 
 
 def docs_folder() -> Path:
@@ -36,9 +37,7 @@ def docs_folder() -> Path:
 
 def specs_folder() -> Path:
     """The folder of the example specs: one spec folder per bundled game."""
-    found = _first(
-        (HERE / "bundle" / "specs", "kuhn_poker/game.yaml"), (HERE.parent / "specs", "kuhn_poker/game.yaml")
-    )
+    found = _first((HERE / "bundle" / "specs", "*/game.yaml"), (HERE.parent / "specs", "*/game.yaml"))
     if found is None:
         raise DocsError(
             f"the example specs are not installed with this rulewright (looked in {HERE / 'bundle'})"
