@@ -560,9 +560,34 @@ def cmd_init(args: argparse.Namespace) -> int:
         print(f"created {path}{'/' if path.is_dir() else ''}")
     go = "" if args.folder == "." else f"cd {shlex.quote(args.folder)}\n  "
     print(
-        "next: write a game in specs/GAME/ (game.yaml; see docs/tutorial.md), then\n"
+        "next: write a game in specs/GAME/ (game.yaml; `rulewright docs tutorial` walks through one), then\n"
         f"  {go}rulewright check && rulewright build && rulewright play GAME"
     )
+    return EXIT_OK
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """`rulewright docs`: the docs' pages, one page, or where the docs and the example specs are."""
+    from rulewright import docs
+
+    if args.topic is not None and (args.path or args.specs):
+        raise UsageError("give a TOPIC or --path or --specs, not both")
+    try:
+        if args.path:
+            print(docs.docs_folder())
+        elif args.specs:
+            print(docs.specs_folder())
+        elif args.topic is not None:
+            sys.stdout.write(docs.text(docs.topic(args.topic)))
+        else:
+            pages = docs.topics()
+            width = max(len(t.name) for t in pages)
+            for t in pages:
+                print(f"{t.name:<{width}}  {t.title}")
+    except docs.DocsError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read the docs ({os_reason(exc)})") from None
     return EXIT_OK
 
 
@@ -2049,6 +2074,17 @@ def _init_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("folder", nargs="?", default=".", metavar="DIR", help="default: this folder")
 
 
+def _docs_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "topic", nargs="?", metavar="TOPIC", help="a page to print, e.g. tutorial, dsl or games/kuhn_poker"
+    )
+    where = sp.add_mutually_exclusive_group()
+    where.add_argument("--path", action="store_true", help="print the folder of the docs")
+    where.add_argument(
+        "--specs", action="store_true", help="print the folder of the example specs (one per bundled game)"
+    )
+
+
 def _check_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "targets",
@@ -2368,7 +2404,18 @@ COMMANDS: tuple[Command, ...] = (
         _init_arguments,
         epilog="A workspace is where your games live: `rulewright` run in it (or below it) checks and\n"
         "builds its specs/ and writes the engines into its own output folder (generated/), never\n"
-        "into the installed package. See docs/workspace.md.",
+        "into the installed package. See `rulewright docs workspace`.",
+    ),
+    Command(
+        "docs",
+        cmd_docs,
+        "the docs, here in the terminal: list the pages, print one, or say where they are",
+        _docs_arguments,
+        epilog="examples:\n"
+        "  rulewright docs                       every page, with its title\n"
+        "  rulewright docs tutorial | less       one page (Markdown)\n"
+        "  rulewright docs --path                the folder of the pages and their images\n"
+        '  cp -r "$(rulewright docs --specs)/kuhn_poker" specs/   an example spec to start from',
     ),
     Command(
         "check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)", _check_arguments
