@@ -506,6 +506,7 @@ def editor_settings(paths: dict[str, Path]) -> str:
         + "\n".join(lines)
         + "\n\nOr, in any editor with the YAML language server, a file's first line names its schema:\n"
         + f"# yaml-language-server: $schema={paths['rules']}\n"
+        + "\nNeovim and the rest: `rulewright docs editor`.\n"
     )
 
 

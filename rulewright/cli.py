@@ -2443,7 +2443,7 @@ COMMANDS: tuple[Command, ...] = (
         "\n"
         "An editor with the YAML language server (VS Code's YAML extension, Neovim's yamlls) then\n"
         "completes and checks the keys of every spec file, each key's meaning shown on hover.\n"
-        "See docs/editor.md.",
+        "See `rulewright docs editor`.",
     ),
     Command(
         "draw",
