@@ -6,8 +6,9 @@ which of them are required and the words a value is one of come from load.py and
 the tuples the loader itself checks; each key's description comes from the key tables and the
 first paragraphs of docs/dsl.md's sections. So the schemas are derived, never copied by hand.
 
-Installed packages have no docs/, so the schemas are committed files under compiler/schemas/,
-written by `python -m compiler.schema` from a checkout; tests/test_schema.py checks they are fresh.
+The schemas are committed files under compiler/schemas/ (package data: an installed compiler
+reads no docs), written by `python -m compiler.schema` (`make schemas`) in a checkout;
+tests/test_schema.py checks that they are fresh.
 """
 
 from __future__ import annotations
