@@ -1758,8 +1758,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
     if args.out is not None:
         folder = output_folder(args.out, "--out")
         folder.mkdir(parents=True, exist_ok=True)
+        paths = {kind: folder / schema.file_name(kind) for kind in schema.KINDS}
+        for path in paths.values():  # all three refused, or none (each is checked again on writing)
+            if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
+                raise UsageError(f"--out: {path} is not a plain file (a link, a folder, ...): not written")
         for kind, data in texts.items():
-            paths[kind] = folder / schema.file_name(kind)
             _write_into_folder(paths[kind], data)
         print(f"wrote {', '.join(schema.file_name(k) for k in schema.KINDS)} to {folder}/")
     paths = {kind: path.absolute() for kind, path in paths.items()}

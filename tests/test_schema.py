@@ -216,4 +216,5 @@ def test_schema_out_refuses_a_file_and_writes_through_no_link(
     outside.write_text("mine")
     os.symlink(outside, folder / schema.file_name("board"))
     code, out = run(capsys, "schema", "--out", str(folder))
-    assert code == 2 and "symbolic link" in out and outside.read_text() == "mine"
+    assert code == 2 and "is not a plain file" in out and outside.read_text() == "mine"
+    assert sorted(p.name for p in folder.iterdir()) == [schema.file_name("board")]  # none written
