@@ -1062,9 +1062,11 @@ class GameState:
         )
 
     def is_terminal(self) -> bool:
+        """Whether the game has ended: then it takes no action, and `returns()` are final."""
         return self.over
 
     def is_chance_node(self) -> bool:
+        """Whether chance moves next (only with explicit chance): pick from `chance_outcomes()`."""
         c = self.chance
         return c is not None and c.node is not None
 
@@ -1551,6 +1553,7 @@ class GameState:
         }
 
     def observation_string(self, player: object) -> str:
+        """`observation(player)` as JSON text with sorted keys: equal views give equal strings."""
         return json.dumps(self.observation(player), sort_keys=True)
 
     def __str__(self) -> str:
