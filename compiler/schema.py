@@ -448,6 +448,7 @@ class Builder:
             "expect_winners": list_of(SCALAR),
             "expect_seen": map_of(list_of(SCALAR)),
             "expect_unseen": map_of(list_of(SCALAR)),
+            "expect_invariants": list_of(SCALAR),
         }
         actions = list_of(SCALAR)
         step = self.mapping("steps[]", heading, L.STEP_KEYS, (), {"doc": TEXT, "actions": actions, **expect})
