@@ -412,6 +412,15 @@ class Checker:
     def scenario_step(self, sc: ir.ScenarioDecl, st: ir.ScenarioStep) -> None:
         for e in st.expect:
             self.unit(e, {}, want=BOOL)
+        invariants = [inv.name for inv in self.sym.game.invariants]
+        for inv_name in st.expect_invariants:
+            if str(inv_name.data) not in invariants:
+                self.sink.error(
+                    codes.UNKNOWN_INVARIANT,
+                    inv_name.span,
+                    messages.unknown_invariant(inv_name.data, did_you_mean(str(inv_name.data), invariants)),
+                    messages.invariants_are(invariants),
+                )
         for a in st.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
                 self.sink.error(

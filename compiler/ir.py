@@ -819,6 +819,7 @@ class ScenarioStep:
     expect_unseen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts absent from it
     span: Span
     expect_winners: tuple[Value, ...] | None = None  # players' labels: the game is over, they won
+    expect_invariants: tuple[Value, ...] = ()  # invariants' names: each holds (as the spec says it now)
 
 
 @dataclass(frozen=True, slots=True)

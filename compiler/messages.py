@@ -818,6 +818,17 @@ def players_are_labels(labels: list[str]) -> str:
     return "players are named by their labels: " + ", ".join(labels)
 
 
+def unknown_invariant(name: object, hint: str) -> str:
+    return f"no invariant is named '{name}'{hint}"
+
+
+def invariants_are(names: list[str]) -> str:
+    if not names:
+        return "the spec declares no invariants (an `invariants` section lists them, each with its name)"
+    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    return f"the invariants are: {shown}"
+
+
 # ---- checking code: decisions and statements (check.py) -------------------------------------------
 
 
