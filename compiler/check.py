@@ -429,7 +429,7 @@ class Checker:
                     messages.ACTION_NOT_A_LABEL,
                 )
         labels = list(self.sym.game.player_labels)
-        if not labels:  # the players are missing, and that is reported already
+        if not labels or self.sink.unread:  # the players or their labels may be lost (reported)
             return
         named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
         named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]

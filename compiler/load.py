@@ -812,15 +812,16 @@ def _players(
     pk = pr.keys(pnode, "'players'", PLAYERS_KEYS, PLAYERS_REQUIRED)
     if "names" in pk:
         names = tuple(pr.strings(pk["names"], "players.names"))
-        if not isinstance(pk["names"], SequenceNode) and pr.file not in sink.unread:
-            # (reported) the players are unknown: what names them is not reported again
-            sink.unread.append(pr.file)
-            return names, labels, count
+    if not isinstance(pk.get("names"), SequenceNode):
+        # (reported) the players are unknown: what names them is not reported again
+        _declarations_lost(pr)
+        return names, labels, count
     if "labels" in pk:
         labels = tuple(pr.strings(pk["labels"], "players.labels"))
         if len(labels) != len(names):
             sink.error(codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), messages.ONE_LABEL_PER_NAME)
             labels = ()
+            _declarations_lost(pr)  # what the scenarios call the players is unknown
     if "count" in pk and "names" in pk:
         count = pr.value(pk["count"])
     else:
@@ -929,11 +930,17 @@ def _entity_types(parts: _Parts, sink: Sink) -> tuple[tuple[ir.EntityType, ...],
     return types, tuple(unchecked)
 
 
-def _values_lost(node: Node, r: Reader) -> None:
-    """An enum's values not written as a list (reported) are unknown: like the declarations of a
-    file that does not parse, they may explain errors about undeclared names (Sink.unread)."""
-    if not isinstance(node, SequenceNode) and r.file not in r.sink.unread:
+def _declarations_lost(r: Reader) -> None:
+    """Some declarations of r's file are lost (reported): like those of a file that does not
+    parse, they may explain the errors about undeclared names (Sink.unread)."""
+    if r.file not in r.sink.unread:
         r.sink.unread.append(r.file)
+
+
+def _values_lost(node: Node, r: Reader) -> None:
+    """An enum's values not written as a list (reported) are unknown."""
+    if not isinstance(node, SequenceNode):
+        _declarations_lost(r)
 
 
 def _enum(k: ScalarNode, v: Node, r: Reader) -> ir.EnumDecl:
@@ -1063,8 +1070,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
     if not eid:
         if not unknown:
             sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
-        if r.file not in sink.unread:  # the name it declares is lost, as in a file that does not parse
-            sink.unread.append(r.file)
+        _declarations_lost(r)  # the name it declares
     return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node), copies)
 
 

@@ -337,6 +337,15 @@ SINGLE = [
         "duplicate-id",
     ),
     ("kuhn_poker", "game.yaml", "  names: [alice, bob]", "  names: alice", "alice", "wrong-value-type"),
+    ("kuhn_poker", "game.yaml", "  labels: [Alice, Bob]", "  labels: [Alice]", "[Alice]", "wrong-value-type"),
+    (
+        "kuhn_poker",
+        "game.yaml",
+        "players:\n  names: [alice, bob]\n  labels: [Alice, Bob]",
+        "players: [alice, bob]",
+        "[alice",
+        "wrong-value-type",
+    ),
     (
         "lost_cities",
         "game.yaml",
