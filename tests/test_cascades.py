@@ -34,7 +34,8 @@ def _edit(folder: Path, file: str, old: str, new: str, needle: str | int) -> tup
     text = path.read_text(encoding="utf-8")
     assert text.count(old) >= 1, (file, old)
     at = text.index(old)
-    path.write_text(text[:at] + new + text[at + len(old) :], encoding="utf-8")
+    text = text[:at] + new + text[at + len(old) :]
+    path.write_text(text, encoding="utf-8")
     offset = at + (new.index(needle) if isinstance(needle, str) else needle)
     line = text.count("\n", 0, offset) + 1
     col = offset - (text.rfind("\n", 0, offset) + 1) + 1
