@@ -100,6 +100,7 @@ class Checker:
         self.procedure: ir.ProcedureDecl | None = None
         self.returns: Type | None = None
         self.loops = 0  # how many loops enclose the statement checked (for `break`, `continue`)
+        self.params_unknown = False  # a unit whose parameters are unknown: any name is of any type
         # a decision or procedure call left inside an expression (compiler/hoist.py) -> why it
         # cannot be asked first there
         self.why: Mapping[int, str] = {}
@@ -168,8 +169,11 @@ class Checker:
                 self.unwritten_effects(info, ent)
         for tr in g.triggers:
             ps = self.params(trigger_params(sym, tr))
+            # on an undeclared event (reported), the names of its parameters are unknown
+            self.params_unknown = tr.watch is None and tr.event not in sym.events
             self.unit(tr.condition, ps, want=BOOL)
             self.unit(tr.body, ps)
+            self.params_unknown = False
         for inv in g.invariants:
             self.unit(inv.expr, {}, want=BOOL)
         self.unit(g.evaluation, {"p": PLAYER}, want=INT)
@@ -1153,7 +1157,7 @@ class Checker:
         if m is not None:
             self.sink.error(codes.UNKNOWN_NAME, e.span, messages.modifier_as_value(n, bool(m.params)))
             return Binding("error", n, ANY)
-        if n in sym.unchecked:
+        if n in sym.unchecked or self.params_unknown:
             return Binding("error", n, ANY)
         self.sink.error(
             codes.UNKNOWN_NAME,

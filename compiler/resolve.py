@@ -546,8 +546,8 @@ def trigger_params(sym: Symbols, tr: ir.TriggerDecl) -> tuple[ir.Param, ...]:
         ev = sym.events.get(tr.event)
         return ev.params if ev else ()
     z = sym.zones.get(w.zone)
-    if z is None:
-        return ()
+    if z is None:  # (reported) the names the pattern binds are of any type
+        return tuple(ir.Param(n, ir.TypeRef("", w.span), w.span) for n in (w.item, *w.indices))
     decl = z[0]
     # a type the zone's declaration got wrong is reported there: here it reads as any type
     types = [t.text if sym.type_named(t.text) is not None else "" for t in (decl.of, *decl.per)]

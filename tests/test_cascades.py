@@ -419,6 +419,43 @@ def test_a_file_that_does_not_parse_explains_its_names(tmp_path: Path) -> None:
     assert any("are not shown" in n for n in error.notes)
 
 
+_TRIGGERS = """game: t
+players: {names: [a, b]}
+types:
+  card: {fields: {value: int}}
+components:
+  card:
+    - {id: k1, value: 1}
+zones:
+  hand: {of: card, per: player}
+events:
+  scored: {params: {p: player, n: int}}
+state:
+  seen: {type: int, initial: 0}
+phases:
+  - name: main
+    do: "end game draw"
+triggers:
+  - name: drawn
+    on: "c enters hands[p]"
+    if: "c.value > 0 and len(hand[p]) > 1"
+    do: "seen += c.value"
+  - name: counted
+    on: score
+    if: "n > 0"
+    do: "seen += n"
+"""
+
+
+def test_a_trigger_on_an_undeclared_zone_or_event(tmp_path: Path) -> None:
+    """The names a trigger's pattern or event would bind are not reported unknown as well."""
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(_TRIGGERS, encoding="utf-8")
+    got = [(d.span.line, d.span.col, d.code) for d in _errors(folder)]
+    assert got == [(19, 9, "unknown-name"), (23, 9, "unknown-name")]
+
+
 # ---- YAML syntax errors: message, line and column ------------------------------------------------
 
 _HEAD = 'game: t\nphases:\n  - name: main\n    do: "end game draw"\n'
