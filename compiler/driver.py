@@ -108,8 +108,9 @@ def _compile(
         sym = resolve(game, sink)
         state_size(sym, sink)
         ann = check(sym, sink, why)
-        find_leaks(sym, ann, sink)
-        find_board_leaks(sym, ann, sink)
+        if not sym.clashed:  # (a name declared twice: what its uses read and show is unclear)
+            find_leaks(sym, ann, sink)
+            find_board_leaks(sym, ann, sink)
         crashed = False
     except Exception:
         if not any(d.severity == "error" for d in sink.items[:loaded]):
