@@ -2663,6 +2663,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         code = EXIT_INTERNAL
-    with contextlib.suppress(OSError):
+    # ValueError: stdout already closed, as the language server's transport does on `exit`
+    with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
     return code
