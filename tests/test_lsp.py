@@ -175,7 +175,8 @@ async def _session(folder: Path) -> None:
         s.change(uri, text)
         assert await s.wait_for(uri, False) == []
     finally:
-        await s.stop()
+        code = await s.stop()
+    assert code == 0  # a shutdown then an exit, as editors do: no traceback, no "quit with code 1"
 
 
 def test_the_server_over_stdio(tmp_path: Path) -> None:

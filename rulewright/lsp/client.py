@@ -43,10 +43,13 @@ class Session:
         )
         self.client.initialized(types.InitializedParams())
 
-    async def stop(self) -> None:
+    async def stop(self) -> int | None:
+        """Shut the server down as an editor does; its exit code."""
         await self.client.shutdown_async(None)
         self.client.exit(None)
         await self.client.stop()  # type: ignore[no-untyped-call]
+        server = self.client._server  # pygls keeps the process here
+        return server.returncode if server is not None else None
 
     def open(self, path: Path, text: str | None = None) -> str:
         uri = uris.from_fs_path(str(path.resolve())) or ""
