@@ -8,7 +8,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 LOCK       := requirements-dev.lock
 
-.PHONY: demo test serve browser setup build check lint typecheck pytest bench images lock clean
+.PHONY: demo test serve browser setup build check lint typecheck pytest bench images docs schemas lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,16 @@ images: $(TEST_STAMP)
 	$(BIN)/rulewright draw bang --seed 4 --steps 60 -o seats=7 --as Ann --out $(IMAGES)/bang.png
 	$(BIN)/rulewright draw goofspiel --seed 3 --steps 14 --as North --out $(IMAGES)/goofspiel.png
 	$(BIN)/rulewright simulate guerra_fronteriza -n 300 --seed 1 --agents greedy --vary operation=2,3,4 --plot $(IMAGES)/balance
+
+## docs: write the reference pages again from the code: docs/cli.md (the argument parser) and
+## docs/api.md (the runtime's docstrings); tests/test_docs.py fails while either is stale
+docs: $(DEMO_STAMP)
+	$(BIN)/python -m rulewright.docgen
+
+## schemas: write compiler/schemas/*.schema.json again (`rulewright schema`) from the loader's keys
+## and docs/dsl.md, after a change of either (tests/test_schema.py fails until then)
+schemas: $(DEMO_STAMP)
+	$(BIN)/python -m compiler.schema
 
 bench: $(DEMO_STAMP)
 	$(BIN)/rulewright bench

@@ -100,6 +100,7 @@ class Checker:
         self.procedure: ir.ProcedureDecl | None = None
         self.returns: Type | None = None
         self.loops = 0  # how many loops enclose the statement checked (for `break`, `continue`)
+        self.params_unknown = False  # a unit whose parameters are unknown: any name is of any type
         # a decision or procedure call left inside an expression (compiler/hoist.py) -> why it
         # cannot be asked first there
         self.why: Mapping[int, str] = {}
@@ -168,8 +169,11 @@ class Checker:
                 self.unwritten_effects(info, ent)
         for tr in g.triggers:
             ps = self.params(trigger_params(sym, tr))
+            # on an undeclared event (reported), the names of its parameters are unknown
+            self.params_unknown = tr.watch is None and tr.event not in sym.events
             self.unit(tr.condition, ps, want=BOOL)
             self.unit(tr.body, ps)
+            self.params_unknown = False
         for inv in g.invariants:
             self.unit(inv.expr, {}, want=BOOL)
         self.unit(g.evaluation, {"p": PLAYER}, want=INT)
@@ -249,7 +253,7 @@ class Checker:
         """The board's names (types, ids, zones, players) and the types of its expressions."""
         sym = self.sym
         for name, _, span in b.colors:
-            if name not in sym.game.player_names:
+            if name not in sym.game.player_names and sym.game.player_names:
                 close = close_match(name, sym.game.player_names)
                 self.sink.error(codes.UNKNOWN_NAME, span, messages.board_not_a_player(name, close))
         for pl in b.places:
@@ -291,7 +295,7 @@ class Checker:
                     codes.WRONG_VALUE_TYPE, tr.span, messages.bore_players(len(sym.game.player_names))
                 )
         for name, _, span in b.names:
-            if name not in sym.zones and name not in sym.modifiers:
+            if name not in sym.zones and name not in sym.modifiers and name not in sym.clashed:
                 close = close_match(name, [*sym.zones, *sym.modifiers])
                 self.sink.error(codes.UNKNOWN_NAME, span, messages.board_unknown_named(name, close))
         for name, span in b.zones:
@@ -308,6 +312,8 @@ class Checker:
     def component_type(self, ref: ir.TypeRef) -> Type:
         """A component type the board names (anything else is reported, and reads as any type)."""
         info = self.sym.entity_types.get(ref.text)
+        if info is None and ref.text in self.sym.unchecked:
+            return ANY
         if info is None:
             hint = did_you_mean(ref.text, self.sym.entity_types)
             self.sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, hint))
@@ -316,6 +322,8 @@ class Checker:
 
     def board_zone(self, name: str, span: ir.Span, *, grid: bool = False, of: Type | None = None) -> None:
         found = self.sym.zones.get(name)
+        if found is None and name in self.sym.clashed:
+            return
         if found is None:
             close = close_match(name, self.sym.zones)
             self.sink.error(codes.UNKNOWN_NAME, span, messages.board_unknown_zone(name, close))
@@ -340,9 +348,13 @@ class Checker:
         self.unit(sc.setup, {}, setup=True)
         for st in sc.steps:
             self.scenario_step(sc, st)
+        # (a file that could not be read may declare the options and components named here)
+        lost = bool(self.sink.unread)
         for key, value in sc.options:
             o = sym.options.get(key)
             if o is None:
+                if lost:
+                    continue
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     value.span,
@@ -358,7 +370,7 @@ class Checker:
         forced += [("a forced draw", v) for order in sc.draws for v in order]
         forced += [("a forced pick", v) for v in sc.picks]
         for what, v in forced:
-            if str(v.data) not in sym.entities:
+            if str(v.data) not in sym.entities and not lost and str(v.data) not in sym.unchecked:
                 self.sink.error(
                     codes.BAD_SCENARIO,
                     v.span,
@@ -404,6 +416,15 @@ class Checker:
     def scenario_step(self, sc: ir.ScenarioDecl, st: ir.ScenarioStep) -> None:
         for e in st.expect:
             self.unit(e, {}, want=BOOL)
+        invariants = [inv.name for inv in self.sym.game.invariants]
+        for inv_name in st.expect_invariants:
+            if str(inv_name.data) not in invariants:
+                self.sink.error(
+                    codes.UNKNOWN_INVARIANT,
+                    inv_name.span,
+                    messages.unknown_invariant(inv_name.data, did_you_mean(str(inv_name.data), invariants)),
+                    messages.invariants_are(invariants),
+                )
         for a in st.actions:
             if isinstance(a.data, bool) or not isinstance(a.data, (str, int)):
                 self.sink.error(
@@ -412,6 +433,8 @@ class Checker:
                     messages.ACTION_NOT_A_LABEL,
                 )
         labels = list(self.sym.game.player_labels)
+        if not labels or self.sink.unread:  # the players or their labels may be lost (reported)
+            return
         named = [(st.expect_to_act, labels), (st.expect_winner, [*labels, "draw"])]
         named += [(who, labels) for who, _ in (*st.expect_seen, *st.expect_unseen)]
         named += [(who, labels) for who in st.expect_winners or ()]
@@ -670,7 +693,7 @@ class Checker:
         self.want(s.count, INT, "a number of components")
         src_t = self.zone(s.source, "pile")
         dst_t = self.zone(s.dest, "pile")
-        if src_t is not None and dst_t is not None and src_t != dst_t:
+        if src_t is not None and dst_t is not None and src_t != dst_t and ANY not in (src_t, dst_t):
             self.sink.error(codes.TYPE_MISMATCH, s.dest.span, messages.cannot_deal(src_t, dst_t))
 
     def show(self, s: ir.Show) -> None:
@@ -799,7 +822,7 @@ class Checker:
                 ),
             )
             return
-        if s.op in ("+=", "-=") and target != INT:
+        if s.op in ("+=", "-=") and target not in (INT, ANY):
             self.sink.error(codes.TYPE_MISMATCH, s.span, messages.update_needs_int(s.op, s.target, target))
         elif not compatible(target, t):
             self.sink.error(
@@ -1081,6 +1104,8 @@ class Checker:
         local = self.scope.lookup(n)
         if local is not None:
             return Binding("comp" if local[2] else "local", local[0], local[1])
+        if n in sym.clashed:  # declared twice (reported): which one is meant is unclear
+            return Binding("error", n, ANY)
         if n in sym.constants:
             return Binding("const", n, sym.constants[n][0])
         if n in sym.options:
@@ -1132,6 +1157,8 @@ class Checker:
         if m is not None:
             self.sink.error(codes.UNKNOWN_NAME, e.span, messages.modifier_as_value(n, bool(m.params)))
             return Binding("error", n, ANY)
+        if n in sym.unchecked or self.params_unknown:
+            return Binding("error", n, ANY)
         self.sink.error(
             codes.UNKNOWN_NAME,
             e.span,
@@ -1167,6 +1194,7 @@ class Checker:
         if (
             isinstance(e.subject, ir.Name)
             and e.subject.ident in sym.state
+            and e.subject.ident not in sym.clashed
             and self.scope.lookup(e.subject.ident) is None
         ):
             sv, t, per = sym.state[e.subject.ident]
@@ -1181,6 +1209,7 @@ class Checker:
         if (
             isinstance(e.subject, ir.Name)
             and e.subject.ident in sym.zones
+            and e.subject.ident not in sym.clashed
             and self.scope.lookup(e.subject.ident) is None
         ):
             z, t = sym.zones[e.subject.ident]

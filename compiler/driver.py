@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler import ir
 from compiler.bounds import bounds, state_size
-from compiler.check import check
+from compiler.check import Annotations, check
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.hoist import hoist
 from compiler.load import load_game
 from compiler.reads import analyse as find_reads
-from compiler.resolve import resolve
+from compiler.resolve import Symbols, resolve
 from compiler.secrecy import find_board_leaks, find_leaks
 from compiler.suspension import analyse as find_stops
 
@@ -36,16 +36,32 @@ class Result:
     files: dict[str, str] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     game: ir.Game | None = None  # the IR, when the spec loaded
+    # the global names and what check learned of the code, when checking got that far (an
+    # editor's name index reads them: compiler/index.py)
+    symbols: Symbols | None = None
+    annotations: Annotations | None = None
 
     @property
     def ok(self) -> bool:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-def compile_spec(folder: Path, *, render: bool = True, scenarios: list[Path] | None = None) -> Result:
-    """Compile one spec folder (with `scenarios`: those case files instead of its scenarios/)."""
+def compile_spec(
+    folder: Path,
+    *,
+    render: bool = True,
+    scenarios: list[Path] | None = None,
+    overlay: Mapping[Path, str] | None = None,
+    names: bool = False,
+) -> Result:
+    """Compile one spec folder (with `scenarios`: those case files instead of its scenarios/;
+    with `overlay`: these texts in place of the files they name, as an editor's unsaved buffers;
+    with `names`: the Result keeps the symbols and annotations, for compiler/index.py)."""
     with _collector_paused():
-        return _compile(folder, render, scenarios)
+        result = _compile(folder, render, scenarios, overlay)
+    if not names:  # (what they hold is freed at once, as it was before they were kept)
+        result.symbols = result.annotations = None
+    return result
 
 
 @contextmanager
@@ -66,10 +82,12 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result:
+def _compile(
+    folder: Path, render: bool, scenarios: list[Path] | None, overlay: Mapping[Path, str] | None
+) -> Result:
     sink = Sink()
     t0 = time.perf_counter()
-    game = load_game(folder, sink, scenarios)
+    game = load_game(folder, sink, scenarios, overlay)
     t1 = time.perf_counter()
     if game is None:
         return Result(folder, folder.name, sink.sorted(), seconds={"check": t1 - t0})
@@ -84,12 +102,15 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
         return Result(
             folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
         )
+    sym: Symbols | None = None
+    ann: Annotations | None = None
     try:
         sym = resolve(game, sink)
         state_size(sym, sink)
         ann = check(sym, sink, why)
-        find_leaks(sym, ann, sink)
-        find_board_leaks(sym, ann, sink)
+        if not sym.clashed:  # (a name declared twice: what its uses read and show is unclear)
+            find_leaks(sym, ann, sink)
+            find_board_leaks(sym, ann, sink)
         crashed = False
     except Exception:
         if not any(d.severity == "error" for d in sink.items[:loaded]):
@@ -100,15 +121,29 @@ def _compile(folder: Path, render: bool, scenarios: list[Path] | None) -> Result
         crashed = True
     if sink.unread:
         sink.drop_undeclared()
-    if crashed or sink.has_errors:
+    if crashed or sink.has_errors or sym is None or ann is None:
         return Result(
-            folder, game.name, sink.sorted(), seconds={"check": time.perf_counter() - t0}, game=game
+            folder,
+            game.name,
+            sink.sorted(),
+            seconds={"check": time.perf_counter() - t0},
+            game=game,
+            symbols=None if crashed else sym,
+            annotations=None if crashed else ann,
         )
     stops = find_stops(sym, ann, sink)
     reads = find_reads(sym, ann, sink)
     t2 = time.perf_counter()
     if sink.has_errors or not render:
-        return Result(folder, game.name, sink.sorted(), seconds={"check": t2 - t0}, game=game)
+        return Result(
+            folder,
+            game.name,
+            sink.sorted(),
+            seconds={"check": t2 - t0},
+            game=game,
+            symbols=sym,
+            annotations=ann,
+        )
     # imported here: checking alone needs neither lowering nor the templates (nor Jinja2)
     from compiler.lower import lower
     from compiler.render import render as render_files

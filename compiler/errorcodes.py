@@ -124,6 +124,9 @@ UNKNOWN_WINDOW: Final = ErrorCode("unknown-window", "`respond` names no response
 BAD_WINDOW: Final = ErrorCode(
     "bad-window", "a response window written wrongly, or called as a plain procedure"
 )
+UNKNOWN_INVARIANT: Final = ErrorCode(
+    "unknown-invariant", "a scenario's `expect_invariants` names no invariant of the spec"
+)
 
 # Every code, in the order docs/dsl.md lists them.
 ALL: Final[tuple[ErrorCode, ...]] = (
@@ -169,10 +172,11 @@ ALL: Final[tuple[ErrorCode, ...]] = (
     BAD_ZONE_TRIGGER,
     UNKNOWN_WINDOW,
     BAD_WINDOW,
+    UNKNOWN_INVARIANT,
 )
 
 # Codes of errors about a name that is not declared. When a spec file could not be read, the names
 # it declares are missing and every use of them would be reported: these codes are left out then.
 UNDECLARED_CODES: Final[frozenset[ErrorCode]] = frozenset(
-    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE, UNKNOWN_WINDOW}
+    {UNKNOWN_NAME, UNKNOWN_TYPE, UNDEFINED_PROCEDURE, UNDEFINED_PHASE, UNKNOWN_WINDOW, UNKNOWN_INVARIANT}
 )

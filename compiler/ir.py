@@ -819,6 +819,7 @@ class ScenarioStep:
     expect_unseen: tuple[tuple[Value, tuple[str, ...]], ...]  # player label -> texts absent from it
     span: Span
     expect_winners: tuple[Value, ...] | None = None  # players' labels: the game is over, they won
+    expect_invariants: tuple[Value, ...] = ()  # invariants' names: each holds (as the spec says it now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -966,6 +967,9 @@ class Game:
     board: BoardDecl | None = None  # how the game is drawn (board.yaml)
     results: Results | None = None  # each player's return at the end (`results:`)
     windows: tuple[WindowDecl, ...] = ()  # response windows, each desugared into a procedure too
+    # names declared by a declaration already reported as wrong (components listed under a type that
+    # is not declared, and that type): they read as any type, and nothing is reported about them again
+    unchecked: tuple[str, ...] = ()
 
 
 def children(node: object) -> list[object]:

@@ -10,7 +10,7 @@ import dataclasses
 import hashlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +18,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from compiler import errorcodes as codes
-from compiler import ir, messages, parse, yaml_compose
+from compiler import ir, messages, parse, yaml_compose, yaml_errors
 from compiler.diagnostics import Sink, close_match, did_you_mean
 from compiler.ir import Span
 from compiler.limits import (
@@ -365,8 +365,10 @@ STEP_EXPECT_KEYS = (
     "expect_winners",
     "expect_seen",
     "expect_unseen",
+    "expect_invariants",
 )
 STEP_KEYS = ("doc", "actions", *STEP_EXPECT_KEYS)
+SCENARIO_REQUIRED = ("name",)
 SCENARIO_KEYS = (
     "name",
     "doc",
@@ -422,6 +424,42 @@ SCALAR_SECTIONS = (
 )
 TOP_KEYS = SCALAR_SECTIONS + MAP_SECTIONS + LIST_SECTIONS
 BOARD_FILE = "board.yaml"  # holds the `board` section alone: how the game is drawn, not a rule
+
+# The keys of each mapping of a rules file (`*_KEYS`: those it may have, `*_REQUIRED`: those it
+# must), and the words some values are one of: what the loader checks, and what compiler/schema.py
+# describes to editors, from these same tuples.
+PLAYERS_KEYS, PLAYERS_REQUIRED = ("count", "names", "labels"), ("names",)
+ACTIONS_KEYS = ("max_number",)
+LIMITS_KEYS = ("steps",)
+RESULTS_KEYS, RESULTS_REQUIRED = ("returns", "min", "max", "kind", "sum"), ("returns",)
+RESULT_KINDS = ("zero_sum", "constant_sum", "identical", "general_sum")
+OPTION_KEYS, OPTION_REQUIRED = ("type", "default", "choices", "doc"), ("type", "default")
+ENUM_KEYS, ENUM_REQUIRED = ("values", "labels", "doc"), ("values",)
+TYPE_KEYS = ("fields", "doc")
+FIELD_KEYS, FIELD_REQUIRED = ("type", "params", "code", "optional", "doc"), ("type",)
+COMPONENT_KEYS, COMPONENT_REQUIRED = ("id", "name", "copies"), ("id",)  # and the type's fields
+STATE_KEYS = ("type", "per", "initial", "min", "max", "visibility", "doc")
+STATE_REQUIRED = ("type",)
+VARIABLE_VISIBILITIES = ("public", "owner")
+ZONE_KEYS, ZONE_REQUIRED = ("of", "per", "kind", "visibility", "radius", "doc"), ("of",)
+ZONE_KINDS = ("pile", "grid")
+# who sees a zone's contents: everyone, its owner, every player but its owner, nobody
+ZONE_VISIBILITIES = ("public", "owner", "others", "hidden")
+FUNCTION_KEYS = ("params", "returns", "body", "cached", "doc")
+FUNCTION_REQUIRED = ("returns", "body")
+PROCEDURE_KEYS, PROCEDURE_REQUIRED = ("params", "returns", "do", "doc", "instead"), ("do",)
+INSTEAD_KEYS, INSTEAD_REQUIRED = ("if", "do", "doc"), ("if", "do")
+SIGNATURE_KEYS = ("params", "doc")  # of an event or a modifier
+WINDOW_KEYS = (
+    "params", "doc", "to", "who", "with", "until", "does", "declined", "otherwise", "opens", "disclosure"
+)  # fmt: skip
+WINDOW_REQUIRED = ("to", "who")
+WINDOW_UNTIL = ("first", "all")
+WINDOW_DISCLOSURES = ("plain", "secretly", "publicly")
+TRIGGER_KEYS, TRIGGER_REQUIRED = ("name", "on", "if", "do", "doc"), ("name", "on", "do")
+INVARIANT_KEYS, INVARIANT_REQUIRED = ("name", "check", "why"), ("name", "check")
+PHASE_KEYS = ("name", "do", "steps", "repeat", "while", "counter", "doc")
+PHASE_REQUIRED = ("name",)
 
 
 def spec_files(folder: Path) -> tuple[list[Path], list[Path]]:
@@ -510,10 +548,15 @@ def spec_digests(folder: Path, root: Path) -> tuple[str, str, str | None] | None
 
 
 def _read_sources(
-    folder: Path, paths: list[Path], sink: Sink, name_of: Callable[[Path], str] | None = None
+    folder: Path,
+    paths: list[Path],
+    sink: Sink,
+    name_of: Callable[[Path], str] | None = None,
+    overlay: Mapping[Path, str] | None = None,
 ) -> list[_Source]:
     """Read every file once, within the bounds of compiler/limits.py (each named by `name_of`, by
-    default display_path), and those inside the spec `folder` through no symbolic link."""
+    default display_path), and those inside the spec `folder` through no symbolic link. A file
+    in `overlay` is read from its text there instead (an editor's unsaved buffer), in the same bounds."""
     name_of = name_of or _DisplayPaths()
     out: list[_Source] = []
     total = 0
@@ -524,7 +567,13 @@ def _read_sources(
             text: str | None = None
             data = b""
             try:
-                data = read_bytes(path, min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total)), within)
+                limit = min(MAX_FILE_BYTES, max(0, MAX_SPEC_BYTES - total))
+                if overlay is not None and path in overlay:
+                    data = overlay[path].encode("utf-8", errors="replace")
+                    if len(data) > limit:
+                        raise SourceError(codes.LIMIT_EXCEEDED, messages.file_too_big(len(data), limit))
+                else:
+                    data = read_bytes(path, limit, within)
                 total += len(data)
                 text = decode(data)
             except SourceError as exc:
@@ -571,17 +620,10 @@ def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
     except yaml_compose.Refused as exc:
         line, col = exc.mark.line + 1, exc.mark.column + 1
         sink.error(exc.code, Span(name, line, col, line, col + 1), exc.message, *exc.notes)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        notes = []
-        if exc.context and exc.context_mark is not None and exc.context_mark is not mark:
-            notes.append(f"{exc.context} at {exc.context_mark.line + 1}:{exc.context_mark.column + 1}")
+    except yaml.MarkedYAMLError as exc:  # in our words, where the mistake most likely is
+        why = yaml_errors.explain(text, exc)
         sink.error(
-            codes.YAML_SYNTAX,
-            Span(name, line, col, line, col + 1),
-            messages.yaml_syntax(exc.problem or exc),
-            *notes,
+            codes.YAML_SYNTAX, Span(name, why.line, why.col, why.line, why.end_col), why.message, *why.notes
         )
     except yaml.YAMLError as exc:  # no position (the text was checked for what the reader refuses)
         sink.error(codes.YAML_SYNTAX, Span(name, 1, 1, 1, 2), messages.yaml_syntax(exc))
@@ -589,9 +631,12 @@ def compose(source: _Source, sink: Sink) -> tuple[Node | None, Reader]:
     return None, reader
 
 
-def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> ir.Game | None:
+def load_game(
+    folder: Path, sink: Sink, scenarios: list[Path] | None = None, overlay: Mapping[Path, str] | None = None
+) -> ir.Game | None:
     """Read every YAML file of a spec folder into one ir.Game (None if there is nothing to read).
-    With `scenarios`, those case files are the game's scenarios instead of its own scenarios/.
+    With `scenarios`, those case files are the game's scenarios instead of its own scenarios/;
+    with `overlay`, the files it names are read from its texts (an editor's buffers) instead.
 
     A file that cannot be read or parsed is reported and skipped, and the others are still read:
     the Game then lacks its declarations, and the names of `sink.unread` files say so."""
@@ -609,7 +654,7 @@ def load_game(folder: Path, sink: Sink, scenarios: list[Path] | None = None) -> 
             messages.SCENARIOS_IS_A_LINK if is_link(scen_dir) else messages.SCENARIOS_NOT_A_FOLDER,
         )
     board = board_file(folder)
-    sources = _read_sources(folder, files + scen_files + ([board] if board else []), sink)
+    sources = _read_sources(folder, files + scen_files + ([board] if board else []), sink, overlay=overlay)
     board_source = sources.pop() if board else None
     parts = _Parts({}, {k: [] for k in MAP_SECTIONS}, {k: [] for k in LIST_SECTIONS})
     for source in sources[: len(files)]:
@@ -702,6 +747,7 @@ def _assemble(
     trigger_names: dict[str, Span] = {}
     invariant_names: dict[str, Span] = {}
     windows = [_window(k, v, r) for k, v, r in maps["windows"]]  # each desugared into a procedure
+    types, unchecked = _entity_types(parts, sink)
     # (the keywords in the order the sections are read, so diagnostics come in the same order)
     return ir.Game(
         name=name,
@@ -716,7 +762,7 @@ def _assemble(
         options=tuple(_option(k, v, r) for k, v, r in maps["options"]),
         constants=tuple(ir.ConstDecl(k.value, r.value(v), r.span(k)) for k, v, r in maps["constants"]),
         enums=tuple(_enum(k, v, r) for k, v, r in maps["enums"]),
-        types=_entity_types(parts, sink),
+        types=types,
         state=tuple(_state_var(k, v, r) for k, v, r in maps["state"]),
         zones=tuple(_zone(k, v, r) for k, v, r in maps["zones"]),
         functions=tuple(_function(k, v, r) for k, v, r in maps["functions"]),
@@ -741,6 +787,7 @@ def _assemble(
         scenarios=tuple(s for p in scen_files if (s := _scenario(p, sink)) is not None),
         span=game_span,
         windows=tuple(w[0] for w in windows),
+        unchecked=unchecked,
     )
 
 
@@ -776,14 +823,19 @@ def _players(
             sink.error(codes.MISSING_KEY, Span(first_file, 1, 1, 1, 1), messages.NO_PLAYERS)
         return names, labels, count
     pnode, pr = sc["players"]
-    pk = pr.keys(pnode, "'players'", ("count", "names", "labels"), ("names",))
+    pk = pr.keys(pnode, "'players'", PLAYERS_KEYS, PLAYERS_REQUIRED)
     if "names" in pk:
         names = tuple(pr.strings(pk["names"], "players.names"))
+    if not isinstance(pk.get("names"), SequenceNode):
+        # (reported) the players are unknown: what names them is not reported again
+        _declarations_lost(pr)
+        return names, labels, count
     if "labels" in pk:
         labels = tuple(pr.strings(pk["labels"], "players.labels"))
         if len(labels) != len(names):
             sink.error(codes.WRONG_VALUE_TYPE, pr.span(pk["labels"]), messages.ONE_LABEL_PER_NAME)
             labels = ()
+            _declarations_lost(pr)  # what the scenarios call the players is unknown
     if "count" in pk and "names" in pk:
         count = pr.value(pk["count"])
     else:
@@ -796,7 +848,7 @@ def _max_number(sc: dict[str, tuple[Node, Reader]]) -> int:
     if "actions" not in sc:
         return 20
     anode, ar = sc["actions"]
-    ak = ar.keys(anode, "'actions'", ("max_number",))
+    ak = ar.keys(anode, "'actions'", ACTIONS_KEYS)
     max_number = ar.integer(ak.get("max_number"), "actions.max_number", 20)
     if max_number < 0:
         ar.sink.error(codes.WRONG_VALUE_TYPE, ar.span(ak["max_number"]), messages.MAX_NUMBER_NEGATIVE)
@@ -817,7 +869,7 @@ def _step_budget(sc: dict[str, tuple[Node, Reader]]) -> int:
     if "limits" not in sc:
         return DEFAULT_STEP_BUDGET
     lnode, lr = sc["limits"]
-    lk = lr.keys(lnode, "'limits'", ("steps",))
+    lk = lr.keys(lnode, "'limits'", LIMITS_KEYS)
     if "steps" not in lk:
         return DEFAULT_STEP_BUDGET
     step_budget = lr.integer(lk["steps"], "limits.steps", DEFAULT_STEP_BUDGET)
@@ -829,15 +881,12 @@ def _step_budget(sc: dict[str, tuple[Node, Reader]]) -> int:
     return step_budget
 
 
-RESULT_KINDS = ("zero_sum", "constant_sum", "identical", "general_sum")
-
-
 def _results(sc: dict[str, tuple[Node, Reader]]) -> ir.Results | None:
     """`results: {returns, min, max, kind, sum}`: each player's return once the game is over."""
     if "results" not in sc:
         return None
     node, r = sc["results"]
-    d = r.keys(node, "'results'", ("returns", "min", "max", "kind", "sum"), ("returns",))
+    d = r.keys(node, "'results'", RESULTS_KEYS, RESULTS_REQUIRED)
     returns = r.code_or_stub(d.get("returns"), "results.returns", expr=True)
     low = r.integer(d.get("min"), "results.min", -1)
     high = r.integer(d.get("max"), "results.max", 1)
@@ -868,29 +917,54 @@ def _results(sc: dict[str, tuple[Node, Reader]]) -> ir.Results | None:
     return ir.Results(returns, low, high, kind, total, r.span(node))
 
 
-def _entity_types(parts: _Parts, sink: Sink) -> tuple[ir.EntityType, ...]:
+def _entity_types(parts: _Parts, sink: Sink) -> tuple[tuple[ir.EntityType, ...], tuple[str, ...]]:
     """Each declared type with the components listed for it (in any file); components of a type
-    that is not declared are reported."""
+    that is not declared are reported once, and that type's name and their ids are returned as
+    names to leave unchecked (see ir.Game.unchecked)."""
     rows: dict[str, list[tuple[Node, Reader]]] = {}
     first_rows: dict[str, Span] = {}  # where the components of each type are first listed
     for k, v, r in parts.maps["components"]:
         first_rows.setdefault(k.value, r.span(k))
         rows.setdefault(k.value, []).extend((x, r) for x in r.seq(v, f"components of '{k.value}'"))
+    # a row that is not a mapping is reported and left out: the name it may declare is unchecked
+    unchecked = [x.value for trows in rows.values() for x, _ in trows if isinstance(x, ScalarNode)]
     types = tuple(_entity_type(k, v, r, rows.pop(k.value, []), sink) for k, v, r in parts.maps["types"])
     for tname, trows in rows.items():
         sink.error(
             codes.UNKNOWN_TYPE,
-            trows[0][1].span(trows[0][0]) if trows else first_rows[tname],
+            first_rows[tname],
             messages.components_without_type(tname, did_you_mean(tname, [t.name for t in types])),
         )
-    return types
+        unchecked.append(tname)
+        for row, _ in trows:
+            if isinstance(row, MappingNode):
+                unchecked.extend(
+                    v.value for k, v in row.value if k.value == "id" and isinstance(v, ScalarNode)
+                )
+    return types, tuple(unchecked)
+
+
+def _declarations_lost(r: Reader) -> None:
+    """Some declarations of r's file are lost (reported): like those of a file that does not
+    parse, they may explain the errors about undeclared names (Sink.unread)."""
+    if r.file not in r.sink.unread:
+        r.sink.unread.append(r.file)
+
+
+def _values_lost(node: Node, r: Reader) -> None:
+    """An enum's values not written as a list (reported) are unknown."""
+    if not isinstance(node, SequenceNode):
+        _declarations_lost(r)
 
 
 def _enum(k: ScalarNode, v: Node, r: Reader) -> ir.EnumDecl:
     """`name: [a, b]`, or `name: {values: [a, b], labels: [A, B]}` with a label per value."""
     if not isinstance(v, MappingNode):
+        _values_lost(v, r)
         return ir.EnumDecl(k.value, tuple(r.strings(v, f"enum '{k.value}'")), r.span(k))
-    d = r.keys(v, f"enum '{k.value}'", ("values", "labels", "doc"), ("values",))
+    d = r.keys(v, f"enum '{k.value}'", ENUM_KEYS, ENUM_REQUIRED)
+    if "values" in d:
+        _values_lost(d["values"], r)
     values = tuple(r.strings(d["values"], f"enum '{k.value}'")) if "values" in d else ()
     labels: tuple[str, ...] = ()
     if "labels" in d:
@@ -902,7 +976,7 @@ def _enum(k: ScalarNode, v: Node, r: Reader) -> ir.EnumDecl:
 
 
 def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
-    d = r.keys(v, f"option '{k.value}'", ("type", "default", "choices", "doc"), ("type", "default"))
+    d = r.keys(v, f"option '{k.value}'", OPTION_KEYS, OPTION_REQUIRED)
     typ = r.text(d.get("type"), "option type", "int")
     if typ not in ("int", "bool"):  # an enum's name (resolve checks it, and the values)
         default_node = d.get("default")
@@ -918,6 +992,9 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
             r.span(default_node) if isinstance(default_node, ScalarNode) else ir.NO_SPAN,
             r.span(d["choices"]) if "choices" in d else r.span(k),
         )
+    choices = (
+        tuple(r.integer(x, "a choice") for x in r.seq(d["choices"], "choices")) if "choices" in d else ()
+    )
     default = r.data(d["default"]) if "default" in d else 0
     if typ == "bool" and not isinstance(default, bool):
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["default"]), messages.BOOL_OPTION_DEFAULT)
@@ -929,10 +1006,7 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
                 r.span(d["default"]),
                 messages.INT_OPTION_DEFAULT,
             )
-        default = 0
-    choices = (
-        tuple(r.integer(x, "a choice") for x in r.seq(d["choices"], "choices")) if "choices" in d else ()
-    )
+        default = choices[0] if choices else 0  # (one of its choices: nothing more is reported)
     assert isinstance(default, (int, bool))
     return ir.OptionDecl(k.value, typ, default, choices, r.text(d.get("doc"), "doc"), r.span(k))
 
@@ -940,7 +1014,7 @@ def _option(k: ScalarNode, v: Node, r: Reader) -> ir.OptionDecl:
 def _entity_type(
     k: ScalarNode, v: Node, r: Reader, rows: list[tuple[Node, Reader]], sink: Sink
 ) -> ir.EntityType:
-    d = r.keys(v, f"type '{k.value}'", ("fields", "doc"))
+    d = r.keys(v, f"type '{k.value}'", TYPE_KEYS)
     fields: list[ir.FieldDecl] = []
     if "fields" in d:
         for fk, fv in r.mapping(d["fields"], f"fields of '{k.value}'"):
@@ -949,7 +1023,7 @@ def _entity_type(
                 kind = "effect" if t.text == "effect" else "data"
                 fields.append(ir.FieldDecl(fk.value, t, kind, (), False, r.span(fk)))
                 continue
-            fd = r.keys(fv, f"field '{fk.value}'", ("type", "params", "code", "optional", "doc"), ("type",))
+            fd = r.keys(fv, f"field '{fk.value}'", FIELD_KEYS, FIELD_REQUIRED)
             t = r.type_ref(fd["type"], "field type") if "type" in fd else ir.TypeRef("", r.span(fk))
             is_code = bool(r.data(fd["code"])) if "code" in fd else False
             kind = "effect" if t.text == "effect" else ("expr" if is_code or "params" in fd else "data")
@@ -966,6 +1040,9 @@ def _entity_type(
     known = {f.name: f for f in fields}
     entities = []
     for node, rr in rows:
+        if not isinstance(node, MappingNode):  # reported, and left out (see _entity_types)
+            rr.mapping(node, f"a '{k.value}' component")
+            continue
         entities.append(_entity(k.value, node, rr, known, sink))
     return ir.EntityType(k.value, tuple(fields), tuple(entities), r.span(k))
 
@@ -976,6 +1053,7 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
     values: list[tuple[str, ir.Value]] = []
     code: list[tuple[str, ir.Code]] = []
     eid, label, copies = "", "", 1
+    unknown = False  # a key read as nothing (reported): it may be the id, misspelt
 
     def field_value(name: str, v: Node) -> None:
         if known[name].kind == "data":
@@ -986,26 +1064,27 @@ def _entity(tname: str, node: Node, r: Reader, known: dict[str, ir.FieldDecl], s
                 code.append((name, c))
 
     for k, v in items:
-        if k.value == "id":
+        key = k.value
+        if key not in known and key not in COMPONENT_KEYS:
+            close = close_match(key, [*known, *COMPONENT_KEYS])
+            sink.error(codes.UNKNOWN_FIELD, r.span(k), messages.unknown_component_field(tname, key, close))
+            # a misspelt key is read as the one it misspells, so that one is not reported missing
+            if close is None or close in written:
+                unknown = True
+                continue
+            key = close
+        if key == "id":
             eid = r.text(v, "id")
-        elif k.value == "name":
+        elif key == "name":
             label = r.text(v, "name")
-        elif k.value == "copies":
+        elif key == "copies":
             copies = _copies(v, r)
-        elif k.value not in known:
-            close = close_match(k.value, list(known) + ["id", "name", "copies"])
-            sink.error(
-                codes.UNKNOWN_FIELD,
-                r.span(k),
-                messages.unknown_component_field(tname, k.value, close),
-            )
-            # a misspelt field is read as the one it misspells, so that one is not reported missing
-            if close in known and close not in written:
-                field_value(close, v)
         else:
-            field_value(k.value, v)
+            field_value(key, v)
     if not eid:
-        sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
+        if not unknown:
+            sink.error(codes.MISSING_KEY, r.span(node), messages.component_without_id(tname))
+        _declarations_lost(r)  # the name it declares
     return ir.Entity(eid, label or eid, tuple(values), tuple(code), r.span(node), copies)
 
 
@@ -1029,12 +1108,7 @@ def _copies(node: Node, r: Reader) -> int:
 def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     if isinstance(v, ScalarNode):
         return ir.StateVar(k.value, r.type_ref(v, "type"), (), None, None, None, "public", r.span(k))
-    d = r.keys(
-        v,
-        f"state variable '{k.value}'",
-        ("type", "per", "initial", "min", "max", "visibility", "doc"),
-        ("type",),
-    )
+    d = r.keys(v, f"state variable '{k.value}'", STATE_KEYS, STATE_REQUIRED)
     per: tuple[ir.TypeRef, ...] = ()
     if "per" in d:
         pn = d["per"]
@@ -1046,7 +1120,7 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     low = r.integer(d["min"], "min") if "min" in d else None
     high = r.integer(d["max"], "max") if "max" in d else None
     vis = r.text(d.get("visibility"), "visibility", "public")
-    if vis not in ("public", "owner"):
+    if vis not in VARIABLE_VISIBILITIES:
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["visibility"]), messages.VARIABLE_VISIBILITY)
     return ir.StateVar(
         k.value,
@@ -1060,19 +1134,15 @@ def _state_var(k: ScalarNode, v: Node, r: Reader) -> ir.StateVar:
     )
 
 
-# who sees a zone's contents: everyone, its owner, every player but its owner, nobody
-ZONE_VISIBILITIES = ("public", "owner", "others", "hidden")
-
-
 def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
-    d = r.keys(v, f"zone '{k.value}'", ("of", "per", "kind", "visibility", "radius", "doc"), ("of",))
+    d = r.keys(v, f"zone '{k.value}'", ZONE_KEYS, ZONE_REQUIRED)
     per: tuple[ir.TypeRef, ...] = ()
     if "per" in d:  # index types, resolved (and their number bounded) by resolve.py
         pn = d["per"]
         refs = r.seq(pn, "per") if isinstance(pn, SequenceNode) else [pn]
         per = tuple(r.type_ref(x, "per") for x in refs)
     kind = r.text(d.get("kind"), "kind", "pile")
-    if kind not in ("pile", "grid"):
+    if kind not in ZONE_KINDS:
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["kind"]), messages.zone_kind(kind))
     vis = r.text(d.get("visibility"), "visibility", "public")
     if vis not in ZONE_VISIBILITIES:
@@ -1102,9 +1172,7 @@ def _zone(k: ScalarNode, v: Node, r: Reader) -> ir.ZoneDecl:
 
 
 def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
-    d = r.keys(
-        v, f"function '{k.value}'", ("params", "returns", "body", "cached", "doc"), ("returns", "body")
-    )
+    d = r.keys(v, f"function '{k.value}'", FUNCTION_KEYS, FUNCTION_REQUIRED)
     # a body that is missing or does not parse stands as an empty one, which check passes over
     body = r.code(d.get("body"), "body", expr=True) or ir.Code((), None, r.span(k))
     return ir.FunctionDecl(
@@ -1118,7 +1186,7 @@ def _function(k: ScalarNode, v: Node, r: Reader) -> ir.FunctionDecl:
 
 
 def _procedure(k: ScalarNode, v: Node, r: Reader) -> ir.ProcedureDecl:
-    d = r.keys(v, f"procedure '{k.value}'", ("params", "returns", "do", "doc", "instead"), ("do",))
+    d = r.keys(v, f"procedure '{k.value}'", PROCEDURE_KEYS, PROCEDURE_REQUIRED)
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(k))
     if "instead" in d:
         body = _with_replacements(k.value, d["instead"], body, r)
@@ -1133,7 +1201,7 @@ def _with_replacements(proc: str, node: Node, body: ir.Code, r: Reader) -> ir.Co
     it again with its replacements."""
     branches: list[tuple[ir.Expr, tuple[ir.Stmt, ...]]] = []
     for entry in r.seq(node, f"'instead' of procedure '{proc}'"):
-        e = r.keys(entry, f"an 'instead' entry of procedure '{proc}'", ("if", "do", "doc"), ("if", "do"))
+        e = r.keys(entry, f"an 'instead' entry of procedure '{proc}'", INSTEAD_KEYS, INSTEAD_REQUIRED)
         r.text(e.get("doc"), "doc")
         cond = r.code(e.get("if"), "if", expr=True)
         do = r.code(e.get("do"), "do")
@@ -1147,9 +1215,6 @@ def _with_replacements(proc: str, node: Node, body: ir.Code, r: Reader) -> ir.Co
     return ir.Code((replaced,), None, body.span)
 
 
-WINDOW_KEYS = (
-    "params", "doc", "to", "who", "with", "until", "does", "declined", "otherwise", "opens", "disclosure"
-)  # fmt: skip
 # the window's own local in its desugared body, a name no spec can write (as hoist.py's `$N`): who
 # responded so far, the window's value (`until: first`: a player or none; `all`: a list)
 _RESPONDED = "$responded"
@@ -1163,14 +1228,14 @@ def _window(k: ScalarNode, v: Node, r: Reader) -> tuple[ir.WindowDecl, ir.Proced
     Every node is placed in the window's own fields."""
     name = k.value
     here = r.span(k)
-    d = r.keys(v, f"window '{name}'", WINDOW_KEYS, ("to", "who"))
+    d = r.keys(v, f"window '{name}'", WINDOW_KEYS, WINDOW_REQUIRED)
     until = r.text(d.get("until"), "until", "first")
-    if until not in ("first", "all"):
+    if until not in WINDOW_UNTIL:
         r.sink.error(codes.BAD_WINDOW, r.span(d["until"]), messages.window_until(until))
     # the answer is logged to all (plain), to all although hidden cards are involved (publicly),
     # or to the responder alone (secretly)
     disclosure = r.text(d.get("disclosure"), "disclosure", "plain")
-    if disclosure not in ("plain", "secretly", "publicly"):
+    if disclosure not in WINDOW_DISCLOSURES:
         r.sink.error(codes.BAD_WINDOW, r.span(d["disclosure"]), messages.window_disclosure(disclosure))
     to = _window_text(r, d["to"]) if "to" in d else ir.StrLit((), here)
     who_code = r.code(d.get("who"), "who", expr=True)
@@ -1315,7 +1380,7 @@ def _window_text(r: Reader, node: Node) -> ir.StrLit:
 def _signature(k: ScalarNode, v: Node, r: Reader) -> ir.SignatureDecl:
     if isinstance(v, ScalarNode) and v.value in ("", "null", "~"):
         return ir.SignatureDecl(k.value, (), "", r.span(k))
-    d = r.keys(v, f"'{k.value}'", ("params", "doc"))
+    d = r.keys(v, f"'{k.value}'", SIGNATURE_KEYS)
     return ir.SignatureDecl(
         k.value, r.params(d.get("params"), "params"), r.text(d.get("doc"), "doc"), r.span(k)
     )
@@ -1349,7 +1414,7 @@ def _entry_name(d: dict[str, Node], r: Reader, kind: str, seen: dict[str, Span] 
 
 
 def _trigger(n: Node, r: Reader, seen: dict[str, Span]) -> ir.TriggerDecl:
-    d = r.keys(n, "a trigger", ("name", "on", "if", "do", "doc"), ("name", "on", "do"))
+    d = r.keys(n, "a trigger", TRIGGER_KEYS, TRIGGER_REQUIRED)
     body = r.code(d.get("do"), "do") or ir.Code((), None, r.span(n))
     name = _entry_name(d, r, "trigger", seen)
     on = r.text(d.get("on"), "on")
@@ -1380,14 +1445,14 @@ def _zone_watch(on: str, span: Span) -> ir.ZoneWatch | None:
 
 
 def _invariant(n: Node, r: Reader, seen: dict[str, Span]) -> ir.InvariantDecl:
-    d = r.keys(n, "an invariant", ("name", "check", "why"), ("name", "check"))
+    d = r.keys(n, "an invariant", INVARIANT_KEYS, INVARIANT_REQUIRED)
     check = r.code(d.get("check"), "check", expr=True) or ir.Code((), ir.BoolLit(True, r.span(n)), r.span(n))
     name = _entry_name(d, r, "invariant", seen)
     return ir.InvariantDecl(name, check, r.text(d.get("why"), "why"), r.span(n))
 
 
 def _phase(n: Node, r: Reader) -> ir.PhaseDecl:
-    d = r.keys(n, "a phase", ("name", "do", "steps", "repeat", "while", "counter", "doc"), ("name",))
+    d = r.keys(n, "a phase", PHASE_KEYS, PHASE_REQUIRED)
     steps = tuple(_phase(x, r) for x in r.seq(d["steps"], "steps")) if "steps" in d else ()
     return ir.PhaseDecl(
         _entry_name(d, r, "phase"),  # resolve reports a phase defined twice, at this same name
@@ -1406,7 +1471,7 @@ def _scenario(source: _Source, sink: Sink) -> ir.ScenarioDecl | None:
         if not r.failed:
             sink.error(codes.MISSING_KEY, Span(r.file, 1, 1, 1, 1), messages.EMPTY_SCENARIO_FILE)
         return None
-    d = r.keys(node, "a scenario", SCENARIO_KEYS, ("name",))
+    d = r.keys(node, "a scenario", SCENARIO_KEYS, SCENARIO_REQUIRED)
     opts = (
         [(k.value, r.value(v)) for k, v in r.mapping(d["options"], "scenario options")]
         if "options" in d
@@ -1516,6 +1581,13 @@ def _step(node: Node, r: Reader, sink: Sink, keys: dict[str, Node] | None = None
         expect_to_act=label("expect_to_act"),
         expect_prompt=r.text(d["expect_prompt"], "expect_prompt") if "expect_prompt" in d else None,
         expect_winner=label("expect_winner"),
+        expect_invariants=tuple(
+            ir.Value(n.value, r.span(n))
+            for x in r.seq(d["expect_invariants"], "expect_invariants")
+            if (n := r.scalar(x, "expect_invariants"))
+        )
+        if "expect_invariants" in d
+        else (),
         expect_seen=views("expect_seen"),
         expect_unseen=views("expect_unseen"),
         span=r.span(node),

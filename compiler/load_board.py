@@ -37,7 +37,11 @@ class Reader(Protocol):
     def code_or_stub(self, node: Node | None, what: str, *, expr: bool = False) -> ir.Code | None: ...
 
 
+# The keys of each mapping of board.yaml's `board` (`*_KEYS`: those it may have, `*_REQUIRED`:
+# those it must), and the words some values are one of: what read_board checks, and what
+# compiler/schema.py describes to editors
 BOARD_KEYS = ("size", "colors", "labels", "places", "tracks", "counters", "zones", "cards", "names")
+BOARD_REQUIRED = ("size",)
 PLACE_KEYS = (
     "of",
     "name",
@@ -57,20 +61,26 @@ PLACE_KEYS = (
     "links",
     "markers",
 )
-MARKER_KEYS = ("value", "solid")
+PLACE_REQUIRED = ("of",)
+MARKER_KEYS, MARKER_REQUIRED = ("value", "solid"), ("value",)
 LAYOUTS = ("at", "hex", "grid", "cells")
+# the keys of the hex, grid and cells layouts (`at` maps ids to positions)
+LAYOUT_REQUIRED = {"hex": ("q", "r"), "grid": ("column", "row"), "cells": ("zone",)}
+LAYOUT_KEYS = {k: (*names, "origin") for k, names in LAYOUT_REQUIRED.items()}
 SHAPES = ("box", "hex", "circle")
 TRACK_KEYS = ("name", "value", "min", "max", "each", "style", "from", "to")
+TRACK_REQUIRED = ("name", "value", "min", "max")
 TRACK_STYLES = ("steps", "bore")  # a row of numbered boxes along the top; a bore drawn on the board
 MAX_NAME = 60  # the words a `names` entry gives a zone or a lasting effect
-COUNTER_KEYS = ("name", "value", "each")
+COUNTER_KEYS, COUNTER_REQUIRED = ("name", "value", "each"), ("name", "value")
+EACH = ("player",)  # a track or counter `each: player` has one marker per player
 CARD_KEYS = ("value", "text")
 # a colour as SVG and CSS read it, and nothing else can reach a picture through it
 COLOR = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}|[a-z]{3,20}")
 
 
 def read_board(node: Node, r: Reader, digest: str) -> ir.BoardDecl:
-    d = r.keys(node, "the board", BOARD_KEYS, ("size",))
+    d = r.keys(node, "the board", BOARD_KEYS, BOARD_REQUIRED)
     width, height = _pair(d.get("size"), r, "the board's size", (800, 600), low=100)
     colors = tuple(
         (k.value, _color(v, r, f"the colour of '{k.value}'"), r.span(k))
@@ -154,7 +164,7 @@ def _one_of(
 
 
 def _places(node: Node, r: Reader) -> ir.BoardPlaces:
-    d = r.keys(node, "a place of the board", PLACE_KEYS, ("of",))
+    d = r.keys(node, "a place of the board", PLACE_KEYS, PLACE_REQUIRED)
     of = r.type_ref(d["of"], "of") if "of" in d else ir.TypeRef("", r.span(node))
     shape = _one_of(d, "shape", r, SHAPES, "the shapes", "box")
     size = _pair(d.get("size"), r, "a place's size", (90, 40), low=4)
@@ -172,14 +182,14 @@ def _places(node: Node, r: Reader) -> ir.BoardPlaces:
             if x >= 0:
                 at.append((k.value, x, y, r.span(k)))
     elif layout in ("hex", "grid"):
-        names = ("q", "r") if layout == "hex" else ("column", "row")
-        dd = r.keys(d[layout], f"the '{layout}' layout", (*names, "origin"), names)
+        names = LAYOUT_REQUIRED[layout]
+        dd = r.keys(d[layout], f"the '{layout}' layout", LAYOUT_KEYS[layout], names)
         first, second = (r.code_or_stub(dd.get(n), n, expr=True) for n in names)
         stub = ir.Code((), ir.IntLit(0, r.span(d[layout])), r.span(d[layout]))
         coords = (first or stub, second or stub)
         origin = _pair(dd.get("origin"), r, "the origin", (0, 0))
     elif layout == "cells":
-        dd = r.keys(d["cells"], "the 'cells' layout", ("zone", "origin"), ("zone",))
+        dd = r.keys(d["cells"], "the 'cells' layout", LAYOUT_KEYS["cells"], LAYOUT_REQUIRED["cells"])
         zone = r.text(dd.get("zone"), "zone")
         origin = _pair(dd.get("origin"), r, "the origin", (0, 0))
     show = tuple(
@@ -192,7 +202,7 @@ def _places(node: Node, r: Reader) -> ir.BoardPlaces:
 
     markers: tuple[ir.Code, ir.Code | None] | None = None
     if "markers" in d:
-        dm = r.keys(d["markers"], "a place's markers", MARKER_KEYS, ("value",))
+        dm = r.keys(d["markers"], "a place's markers", MARKER_KEYS, MARKER_REQUIRED)
         value = r.code_or_stub(dm.get("value"), "value", expr=True)
         stub = ir.Code((), ir.IntLit(0, r.span(d["markers"])), r.span(d["markers"]))
         markers = (value or stub, r.code_or_stub(dm.get("solid"), "solid", expr=True))
@@ -223,9 +233,9 @@ def _places(node: Node, r: Reader) -> ir.BoardPlaces:
 def _track(node: Node, r: Reader, *, counter: bool) -> ir.BoardTrack:
     what = "a counter" if counter else "a track"
     keys = COUNTER_KEYS if counter else TRACK_KEYS
-    d = r.keys(node, what, keys, ("name", "value") if counter else ("name", "value", "min", "max"))
+    d = r.keys(node, what, keys, COUNTER_REQUIRED if counter else TRACK_REQUIRED)
     each = r.text(d.get("each"), "each", "")
-    if each not in ("", "player"):
+    if each not in ("", *EACH):
         r.sink.error(codes.WRONG_VALUE_TYPE, r.span(d["each"]), messages.each_player(each))
         each = ""
     low, high = r.integer(d.get("min"), "min"), r.integer(d.get("max"), "max")

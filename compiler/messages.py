@@ -80,6 +80,116 @@ def yaml_syntax(problem: object) -> str:
     return f"YAML syntax: {problem}"
 
 
+# ---- YAML syntax errors in a designer's words (yaml_errors.py) -----------------------------------
+
+
+def yaml_missing_colon(key: str) -> str:
+    return f"missing ':' after '{key}'"
+
+
+YAML_MISSING_COLON_NOTE: Final = "a key is followed by ':' and a space: `key: value`"
+
+
+def yaml_colon_in_value(key: str) -> str:
+    return f"':' and a space inside the value of '{key}': YAML reads them as the start of another key"
+
+
+def quote_the_value(key: str, value: str) -> str:
+    """A note: the line's value, quoted whole (with the quotes it does not hold)."""
+    if len(value) > 60:
+        return "quote the whole value"
+    quoted = "'" + value.replace("'", "''") + "'" if '"' in value else f'"{value}"'
+    return f"quote the whole value: `{key}: {quoted}`"
+
+
+def yaml_text_after_quote(key: str) -> str:
+    return f"more text after the closing quote of the value of '{key}'"
+
+
+YAML_TEXT_AFTER_QUOTE_NOTE: Final = "a quoted value ends at its closing quote: put the rest inside the quotes"
+
+
+def yaml_more_of_value(key: str, spaces: int) -> str:
+    return (
+        f"this line is indented more than '{key}' above it ({spaces} spaces), so YAML reads it as the"
+        f" rest of the value of '{key}'"
+    )
+
+
+def yaml_indent_keys_alike(key: str, spaces: int) -> str:
+    return f"to make it a key beside '{key}', indent it by {spaces} spaces, as '{key}' is"
+
+
+def yaml_indented_more(spaces: int, before: int) -> str:
+    return f"this line is indented more than the line before ({_spaces(spaces)}, not {before})"
+
+
+def yaml_indented_between(spaces: int, before: int, outer: int, what: str, where: str) -> str:
+    return (
+        f"this line is indented by {_spaces(spaces)}: less than the line before ({_spaces(before)})"
+        f" and more than the {what} at {where} ({_spaces(outer)})"
+    )
+
+
+def yaml_less_than_text(key: str, spaces: int) -> str:
+    return f"this line is indented less than the text of '{key}' above it ({_spaces(spaces)}), which ends before it"
+
+
+YAML_TEXT_INDENT_NOTE: Final = (
+    "every line of a `|` or `>` text is indented at least as much as its first line"
+)
+YAML_INDENT_NOTE: Final = "the lines of one mapping or list line up: indent this line like one of them"
+
+
+def yaml_item_among_keys(where: str) -> str:
+    return f"a list item ('- ') among the keys of the mapping at {where}"
+
+
+YAML_ITEM_AMONG_KEYS_NOTE: Final = "a list that is the value of a key goes under it, after `key:`"
+
+
+def _spaces(n: int) -> str:
+    return f"{n} space" + ("" if n == 1 else "s")
+
+
+def _quoted(char: str) -> str:
+    return f"'{char}'" if char != "'" else f'"{char}"'
+
+
+def yaml_unclosed_quote(quote: str) -> str:
+    return f"unclosed {_quoted(quote)}: no {_quoted(quote)} ends the text that starts here"
+
+
+def yaml_quote_runs_on(quote: str, where: str) -> str:
+    return (
+        f"unclosed {_quoted(quote)}: this text is not closed on its line and runs on to the"
+        f" {_quoted(quote)} at {where}"
+    )
+
+
+YAML_QUOTE_NOTE: Final = "close the quote on this line (a quote inside the text is written \\\" or '')"
+
+
+def yaml_unclosed_bracket(opened: str, where: str, closing: str) -> str:
+    return f"unclosed '{opened}' opened at {where}: a '{closing}' is missing"
+
+
+def yaml_bracket_separator(opened: str, where: str, closing: str) -> str:
+    return f"a ',' or '{closing}' is missing before this, in the '{opened}' opened at {where}"
+
+
+YAML_TAB_INDENT: Final = "a tab character in the indentation: YAML indents with spaces"
+YAML_TAB: Final = "a tab character here: YAML separates with spaces"
+
+
+def yaml_cannot_start(char: str) -> str:
+    return f"'{char}' cannot start a plain value: quote the value"
+
+
+def yaml_context(context: str, where: str) -> str:
+    return f"{context} at {where}"
+
+
 SECOND_DOCUMENT: Final = "a second YAML document ('---'): a spec file holds one"
 
 
@@ -706,6 +816,17 @@ def not_a_player(value: object, draw_too: bool, hint: str) -> str:
 
 def players_are_labels(labels: list[str]) -> str:
     return "players are named by their labels: " + ", ".join(labels)
+
+
+def unknown_invariant(name: object, hint: str) -> str:
+    return f"no invariant is named '{name}'{hint}"
+
+
+def invariants_are(names: list[str]) -> str:
+    if not names:
+        return "the spec declares no invariants (an `invariants` section lists them, each with its name)"
+    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    return f"the invariants are: {shown}"
 
 
 # ---- checking code: decisions and statements (check.py) -------------------------------------------

@@ -112,10 +112,26 @@ _kept_chars = 0
 MAX_KEPT_CHARS = 2_000_000
 
 
+_keeping_between_specs = False
+
+
+def keep_between_specs() -> None:
+    """Keep the texts from one reading of a spec to the next (still within MAX_KEPT_CHARS): for a
+    process that checks the same spec again after each small edit (an editor's language server),
+    where nearly every text is one it has parsed before."""
+    global _keeping_between_specs
+    _keeping_between_specs = True
+
+
 def forget() -> None:
     """Forget the texts kept. load.py keeps them while it reads one spec: its texts repeat, but
     rarely those of other specs, and what is kept would otherwise live to the end of the process
-    (which then pays to walk it and free it)."""
+    (which then pays to walk it and free it). Unless keep_between_specs() was called."""
+    if not _keeping_between_specs:
+        _forget()
+
+
+def _forget() -> None:
     global _kept_chars
     _parsed_texts.clear()
     _parsed_lines.clear()
@@ -147,7 +163,7 @@ def _make_room(chars: int) -> None:
     """Count `chars` more kept; past MAX_KEPT_CHARS, forget what was kept."""
     global _kept_chars
     if _kept_chars + chars > MAX_KEPT_CHARS:
-        forget()
+        _forget()
     _kept_chars += chars
 
 

@@ -76,6 +76,9 @@ class Symbols:
     events: dict[str, ir.SignatureDecl] = field(default_factory=dict)
     modifiers: dict[str, ir.SignatureDecl] = field(default_factory=dict)
     phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
+    unchecked: frozenset[str] = frozenset()  # see ir.Game.unchecked: any type, reported already
+    # names declared twice (reported): which one a use meant is unclear, so a use reads as any type
+    clashed: frozenset[str] = frozenset()
 
     def type_named(self, name: str) -> Type | None:
         if not name:  # a type left out, already reported by load: any type, so nothing follows from it
@@ -94,8 +97,10 @@ class Symbols:
         for kind in ZONE_KINDS:  # a zone value: `pile[card]` holds one instance of a pile of cards
             if name.startswith(kind + "[") and name.endswith("]"):
                 held = name[len(kind) + 1 : -1]
-                return Type("zone", kind, Type("entity", held)) if held in self.entity_types else None
-        return None
+                if held in self.entity_types:
+                    return Type("zone", kind, Type("entity", held))
+                return Type("zone", kind, ANY) if held in self.unchecked else None
+        return ANY if name in self.unchecked else None
 
     def type_hint(self, name: str) -> str:
         """A "did you mean" for a type name that is not known, looked for inside `list[...]`,
@@ -168,6 +173,7 @@ class Symbols:
 def resolve(game: ir.Game, sink: Sink) -> Symbols:
     """Declare every global name of `game` in one namespace, checking each declaration."""
     sym = Symbols(game, list(game.player_names), _player_count(game, sink))
+    sym.unchecked = frozenset(game.unchecked)
     names = _Names(sink)
     _declare_players(sym, names)
     _declare_options(sym, names)
@@ -187,6 +193,7 @@ def resolve(game: ir.Game, sink: Sink) -> Symbols:
         _entity_data(sym, info, sink)
     if not game.phases and not sink.unread:  # (they may be in a file that could not be read)
         sink.error(codes.MISSING_KEY, game.span, messages.NO_PHASES)
+    sym.clashed = frozenset(names.clashed)
     return sym
 
 
@@ -197,6 +204,7 @@ class _Names:
 
     sink: Sink
     taken: dict[str, ir.Span] = field(default_factory=dict)
+    clashed: set[str] = field(default_factory=set)  # names declared twice (see Symbols.clashed)
 
     def claim(self, name: str, span: ir.Span, what: str) -> bool:
         """Take `name` for a declaration of `what`; False (reported) if it is not a plain name or taken."""
@@ -212,6 +220,7 @@ class _Names:
                 messages.already_defined(what, name),
                 messages.first_defined_at(self.taken[name]),
             )
+            self.clashed.add(name)
             return False
         self.taken[name] = span
         return True
@@ -246,6 +255,8 @@ def _player_count_option(game: ir.Game, name: str, sink: Sink) -> None:
         sink.error(
             codes.UNKNOWN_NAME, game.player_count.span, messages.player_count_not_an_option(name, hint)
         )
+    elif opt.type not in ("int", "bool", *(en.name for en in game.enums)):
+        pass  # an unknown type, reported (_enum_options)
     elif opt.type != "int" or not opt.choices:
         sink.error(codes.TYPE_MISMATCH, opt.span, messages.player_count_option_kind(name))
     else:
@@ -380,6 +391,9 @@ def _declare_constants(sym: Symbols, names: _Names, sink: Sink) -> None:
         cv = c.value.data
         if not isinstance(cv, int):  # (a bool is an int too)
             sink.error(codes.WRONG_VALUE_TYPE, c.value.span, messages.CONSTANT_KIND)
+            # declared of any type, so that nothing more is reported (a clash, once it is right)
+            if c.name not in names.taken and names.claim(c.name, c.span, "constant"):
+                sym.constants[c.name] = (ANY, 0)
         elif names.claim(c.name, c.span, "constant"):
             sym.constants[c.name] = (BOOL if isinstance(cv, bool) else INT, cv)
 
@@ -392,9 +406,9 @@ def _declare_state(sym: Symbols, names: _Names, sink: Sink) -> None:
             sink.error(codes.TYPE_MISMATCH, sv.type.span, messages.zone_value_stored("a state variable", t))
         per = tuple(_type(sym, p, sink) for p in sv.per)
         for pref, pt in zip(sv.per, per, strict=True):
-            if pt.kind not in ("entity", "enum"):
+            if pt.kind not in ("entity", "enum", "any"):
                 sink.error(codes.TYPE_MISMATCH, pref.span, messages.bad_variable_index(pt))
-        if sv.visibility == "owner" and (not per or per[0] != PLAYER):
+        if sv.visibility == "owner" and (not per or per[0] not in (PLAYER, ANY)):
             sink.error(codes.TYPE_MISMATCH, sv.span, messages.OWNER_VARIABLE_NOT_PER_PLAYER)
         _initial_in_range(sv, sink)
         if names.claim(sv.name, sv.span, "state variable"):
@@ -420,7 +434,7 @@ def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
         if held.kind not in ("entity", "any") or held == PLAYER:
             sink.error(codes.TYPE_MISMATCH, z.of.span, messages.zone_holds(held))
         per = _zone_per(sym, z, sink)
-        if z.visibility in ("owner", "others") and PLAYER not in per:
+        if z.visibility in ("owner", "others") and PLAYER not in per and ANY not in per:
             sink.error(codes.TYPE_MISMATCH, z.span, messages.zone_not_per_player(z.visibility))
         if names.claim(z.name, z.span, "zone"):
             sym.zones[z.name] = (z, Type("zone", z.kind, held))
@@ -437,21 +451,21 @@ def _declare_zones(sym: Symbols, names: _Names, sink: Sink) -> None:
 
 
 def _zone_per(sym: Symbols, z: ir.ZoneDecl, sink: Sink) -> tuple[Type, ...]:
-    """A zone's index types: at most two, each a player, a component type or an enum."""
+    """A zone's index types: at most two, each a player, a component type or an enum. An index
+    that is not one (reported) is of any type: the zone keeps its count of indices, and what
+    indexes it is not reported again."""
     if len(z.per) > MAX_ZONE_INDICES:
         sink.error(codes.WRONG_VALUE_TYPE, z.per[MAX_ZONE_INDICES].span, messages.zone_per_count(len(z.per)))
         return ()
     per: list[Type] = []
     for ref in z.per:
-        if not ref.text:
-            return ()  # not a type name (load reported it)
-        t = sym.type_named(ref.text)
+        t = sym.type_named(ref.text)  # (any type when not a type name: load reported it)
         if t is None:
             sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
-            return ()
-        if t.kind not in ("entity", "enum"):
+            t = ANY
+        elif t.kind not in ("entity", "enum", "any"):
             sink.error(codes.TYPE_MISMATCH, ref.span, messages.bad_zone_index(t))
-            return ()
+            t = ANY
         per.append(t)
     return tuple(per)
 
@@ -484,7 +498,7 @@ def _phase_counters(sym: Symbols, sink: Sink) -> None:
         if ph.counter is None:
             continue
         declared = sym.state.get(ph.counter)
-        if declared is None or declared[1] != INT or declared[2]:
+        if declared is None or declared[1] not in (INT, ANY) or declared[2]:
             hint = did_you_mean(ph.counter, list(sym.state))
             sink.error(codes.UNKNOWN_NAME, ph.span, messages.bad_phase_counter(ph.counter, ph.name, hint))
 
@@ -532,8 +546,8 @@ def trigger_params(sym: Symbols, tr: ir.TriggerDecl) -> tuple[ir.Param, ...]:
         ev = sym.events.get(tr.event)
         return ev.params if ev else ()
     z = sym.zones.get(w.zone)
-    if z is None:
-        return ()
+    if z is None:  # (reported) the names the pattern binds are of any type
+        return tuple(ir.Param(n, ir.TypeRef("", w.span), w.span) for n in (w.item, *w.indices))
     decl = z[0]
     # a type the zone's declaration got wrong is reported there: here it reads as any type
     types = [t.text if sym.type_named(t.text) is not None else "" for t in (decl.of, *decl.per)]
@@ -576,7 +590,7 @@ def _type(sym: Symbols, ref: ir.TypeRef, sink: Sink) -> Type:
     t = sym.type_named(ref.text)
     if t is None:
         sink.error(codes.UNKNOWN_TYPE, ref.span, messages.unknown_type(ref.text, sym.type_hint(ref.text)))
-        return INT
+        return ANY  # reported: any type, so that nothing built on it is reported again
     return t
 
 

@@ -198,11 +198,23 @@ class TextFact:
 
 
 @dataclass(frozen=True, slots=True)
+class InvariantRead:
+    """A name an invariant reads whose value its report shows: a state variable, a zone, an
+    option, a constant (`value` its literal) or a function of no parameters (`value` its Python
+    name)."""
+
+    kind: str  # "state", "zone", "option", "const" or "function"
+    name: str
+    value: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Invariant:
     name: str
     why: str
     function: str
     check: str
+    reads: tuple[InvariantRead, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +246,7 @@ class ScenarioStep:
     seen: dict[str, list[str]]
     unseen: dict[str, list[str]]
     winners: tuple[str, ...] | None = None  # expect_winners: the players who won, as labels
+    invariants: tuple[str, ...] = ()  # expect_invariants: the invariants that must hold, by name
 
 
 @dataclass(frozen=True, slots=True)

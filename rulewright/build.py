@@ -19,11 +19,13 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.driver import Result, compile_spec
 from compiler.render import render_root
+from rulewright.previous import keep
 from runtime.trust import record_build
 from runtime.usercache import write_file_atomically
 
@@ -46,9 +48,19 @@ class BuildReport:
         return all(r.ok for r in self.results)
 
 
-def build(folders: list[Path], output: Path, *, check_only: bool = False, prune: bool = True) -> BuildReport:
+def build(
+    folders: list[Path],
+    output: Path,
+    *,
+    check_only: bool = False,
+    prune: bool = True,
+    recorded: Callable[[str], str | None] | None = None,
+) -> BuildReport:
     """Compile the spec folders into `output`. With `prune` (a whole workspace's build), games of
-    `output` that are not among them are stale and go; without it, they stay and stay listed."""
+    `output` that are not among them are stale and go; without it, they stay and stay listed.
+    An engine compiled from another spec that a game's new files replace is kept in this user's
+    cache for `rulewright diff` (rulewright/previous.py); `recorded` gives, for a game, the spec
+    digest its stored playthroughs were recorded with."""
     results = [compile_spec(f) for f in folders]
     names: dict[str, Path] = {}
     for r in results:
@@ -66,6 +78,18 @@ def build(folders: list[Path], output: Path, *, check_only: bool = False, prune:
     written: dict[str, bytes] = {}
     # every path is checked before any is written: a link anywhere refuses the whole build
     old = {path: _existing(output, path) for path in sorted(wanted)}
+    if not check_only:
+        for (
+            r
+        ) in results:  # (keep compares the spec digests first: a game built from the same spec is not copied)
+            if r.ok and r.game is not None:
+                keep(
+                    output,
+                    r.name,
+                    r.game.digest,
+                    recorded(r.name) if recorded else None,
+                    render_root([r.name]),
+                )
     for path, text in sorted(wanted.items()):
         data = text.encode("utf-8")
         if old[path] != data:

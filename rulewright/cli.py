@@ -19,6 +19,7 @@ import math
 import os
 import re
 import shlex
+import stat
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,7 @@ from runtime.text import clipped, escaped, escaped_lines, quoted
 if TYPE_CHECKING:
     from compiler.driver import Result
     from rulewright.balance import Setting, Trajectories
+    from rulewright.build import BuildReport
     from rulewright.coverage import RuleCoverage
     from rulewright.serve import Catalog
     from rulewright.verify import Failure, PartResult
@@ -496,7 +498,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     out = ws.shown(ws.output) + "/"
     try:
         with contextlib.chdir(ws.root):  # spec files named from the root: see compiled_at_root
-            report = build(folders, ws.output, check_only=args.check, prune=not args.targets)
+            report = build(
+                folders,
+                ws.output,
+                check_only=args.check,
+                prune=not args.targets,
+                recorded=_recorded_digest(ws),
+            )
     except BuildError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:  # the output is read-only, a file in it is a folder, ...
@@ -513,7 +521,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     rel = [ws.shown(p) for p in report.changed]
     if args.check:
         if rel:
-            print(f"{out} is stale; these files would change (run `rulewright build`):")
+            print(
+                f"{out} is stale; these files would change (run `rulewright build{_stale_games(ws, report)}`):"
+            )
             for p in rel:
                 print(f"  {p}")
             return EXIT_SPEC
@@ -528,6 +538,28 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.native:
         _build_native(ws, [r.name for r in report.results] if args.targets else None)
     return EXIT_OK
+
+
+def _stale_games(ws: Workspace, report: BuildReport) -> str:
+    """The games whose files a build would change, as arguments of `rulewright build` (" g1 g2"),
+    or "" when a file outside the games' folders would change too (the whole build is the fix)."""
+    built = {r.name for r in report.results}
+    names: list[str] = []
+    for path in report.changed:
+        parts = path.relative_to(ws.output).parts
+        if len(parts) < 2 or parts[0] not in built:
+            return ""
+        if parts[0] not in names:
+            names.append(parts[0])
+    return "".join(f" {n}" for n in names)
+
+
+def _recorded_digest(ws: Workspace) -> Callable[[str], str | None]:
+    """For a game, the spec digest its stored playthroughs were recorded with (None: none stored)."""
+    from rulewright.impact import playthrough_dir
+    from rulewright.previous import recorded_digest
+
+    return lambda game: recorded_digest(playthrough_dir(ws.root, game))
 
 
 def _build_native(ws: Workspace, only: list[str] | None) -> None:
@@ -559,9 +591,34 @@ def cmd_init(args: argparse.Namespace) -> int:
         print(f"created {path}{'/' if path.is_dir() else ''}")
     go = "" if args.folder == "." else f"cd {shlex.quote(args.folder)}\n  "
     print(
-        "next: write a game in specs/GAME/ (game.yaml; see docs/tutorial.md), then\n"
+        "next: write a game in specs/GAME/ (game.yaml; `rulewright docs tutorial` walks through one), then\n"
         f"  {go}rulewright check && rulewright build && rulewright play GAME"
     )
+    return EXIT_OK
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """`rulewright docs`: the docs' pages, one page, or where the docs and the example specs are."""
+    from rulewright import docs
+
+    if args.topic is not None and (args.path or args.specs):
+        raise UsageError("give a TOPIC or --path or --specs, not both")
+    try:
+        if args.path:
+            print(docs.docs_folder())
+        elif args.specs:
+            print(docs.specs_folder())
+        elif args.topic is not None:
+            sys.stdout.write(docs.text(docs.topic(args.topic)))
+        else:
+            pages = docs.topics()
+            width = max(len(t.name) for t in pages)
+            for t in pages:
+                print(f"{t.name:<{width}}  {t.title}")
+    except docs.DocsError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read the docs ({os_reason(exc)})") from None
     return EXIT_OK
 
 
@@ -1682,6 +1739,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         rerecord,
     )
     from rulewright.playthrough import PlaythroughError
+    from rulewright.previous import load_previous
 
     ws = current_workspace(args)
     game = open_game(args.game, None, ws, folders=False)
@@ -1699,8 +1757,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         raise UsageError(
             f"no playthroughs in {folder} (record some with `rulewright playthrough {args.game}`)"
         )
+    previous = load_previous(ws.output, game.name) if ws is not None else None
     try:
-        impact = analyse(game, spec, folder, tracer=coverage_tracer)
+        impact = analyse(game, spec, folder, tracer=coverage_tracer, previous=previous)
     except PlaythroughError as exc:
         raise UsageError(str(exc)) from None
     print(escaped_lines(describe(impact)))
@@ -1715,6 +1774,67 @@ def cmd_diff(args: argparse.Namespace) -> int:
             print(f"  {p.stem}: {a}  ->  {b}")
         return EXIT_OK
     return EXIT_SPEC if any(o.divergence is not None for o in impact.outcomes) else EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """`rulewright schema`: where the spec files' JSON Schemas are (or, with --out, a copy of
+    them in a folder of the user's), and what to tell an editor about them."""
+    from compiler import schema
+
+    paths = {kind: schema.SCHEMA_DIR / schema.file_name(kind) for kind in schema.KINDS}
+    try:
+        texts = {kind: path.read_bytes() for kind, path in paths.items()}
+    except OSError as exc:
+        raise CommandFailed(
+            f"the installed schemas cannot be read ({os_reason(exc)}): reinstall rulewright"
+        ) from None
+    if args.out is not None:
+        folder = output_folder(args.out, "--out")
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = {kind: folder / schema.file_name(kind) for kind in schema.KINDS}
+        for path in paths.values():  # all three refused, or none (each is checked again on writing)
+            if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
+                raise UsageError(f"--out: {path} is not a plain file (a link, a folder, ...): not written")
+        for kind, data in texts.items():
+            _write_into_folder(paths[kind], data)
+        print(f"wrote {', '.join(schema.file_name(k) for k in schema.KINDS)} to {folder}/")
+    paths = {kind: path.absolute() for kind, path in paths.items()}
+    width = max(len(w) for w in SCHEMA_KINDS.values())
+    for kind in schema.KINDS:
+        print(f"{SCHEMA_KINDS[kind]:<{width}}  {paths[kind]}")
+    print()
+    print(schema.editor_settings(paths), end="")
+    return EXIT_OK
+
+
+# what each schema is for, as `rulewright schema` lists them
+SCHEMA_KINDS = {
+    "rules": "rules files (specs/GAME/*.yaml but board.yaml):",
+    "board": "specs/GAME/board.yaml:",
+    "scenario": "scenario files (specs/GAME/scenarios/*.yaml):",
+}
+
+
+def _write_into_folder(path: Path, data: bytes) -> None:
+    """Write `path` inside a checked folder: a symbolic link or anything but a plain file already
+    there is refused, never followed or written through."""
+    try:
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        why = "a symbolic link" if os.path.islink(path) else os_reason(exc)
+        raise UsageError(f"--out: cannot write {path} ({why})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"--out: {path} is not a plain file")
+        os.ftruncate(fd, 0)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as exc:
+        raise UsageError(f"--out: cannot write {path} ({os_reason(exc)})") from None
+    finally:
+        os.close(fd)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -1766,6 +1886,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         run(catalog, data, args.host, args.port, bot_delay=args.bot_delay)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
+    return EXIT_OK
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """`rulewright lsp`: the language server, over stdio (docs/editor.md)."""
+    try:
+        import pygls  # noqa: F401  (the lsp extra)
+    except ImportError:
+        raise UsageError("the language server needs the lsp extra: pip install 'rulewright[lsp]'") from None
+    from rulewright.lsp.server import main as serve_lsp
+
+    serve_lsp()
     return EXIT_OK
 
 
@@ -1988,6 +2120,17 @@ def _game_options(sp: argparse.ArgumentParser) -> None:
 
 def _init_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("folder", nargs="?", default=".", metavar="DIR", help="default: this folder")
+
+
+def _docs_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "topic", nargs="?", metavar="TOPIC", help="a page to print, e.g. tutorial, dsl or games/kuhn_poker"
+    )
+    where = sp.add_mutually_exclusive_group()
+    where.add_argument("--path", action="store_true", help="print the folder of the docs")
+    where.add_argument(
+        "--specs", action="store_true", help="print the folder of the example specs (one per bundled game)"
+    )
 
 
 def _check_arguments(sp: argparse.ArgumentParser) -> None:
@@ -2286,6 +2429,15 @@ def _native_argument(sp: argparse.ArgumentParser) -> None:
     )
 
 
+def _schema_arguments(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--out",
+        metavar="DIR",
+        help="copy the three schema files into this folder (made if missing), e.g. .vscode/ of "
+        "your workspace, so that editor settings survive an upgrade of rulewright",
+    )
+
+
 def _demo_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--seed", type=seed_number, default=1, help=f"{SEEDS} (default 1)")
     sp.add_argument("--tail", type=nonnegative_int, default=15, help="log lines to show per game")
@@ -2300,7 +2452,18 @@ COMMANDS: tuple[Command, ...] = (
         _init_arguments,
         epilog="A workspace is where your games live: `rulewright` run in it (or below it) checks and\n"
         "builds its specs/ and writes the engines into its own output folder (generated/), never\n"
-        "into the installed package. See docs/workspace.md.",
+        "into the installed package. See `rulewright docs workspace`.",
+    ),
+    Command(
+        "docs",
+        cmd_docs,
+        "the docs, here in the terminal: list the pages, print one, or say where they are",
+        _docs_arguments,
+        epilog="examples:\n"
+        "  rulewright docs                       every page, with its title\n"
+        "  rulewright docs tutorial | less       one page (Markdown)\n"
+        "  rulewright docs --path                the folder of the pages and their images\n"
+        '  cp -r "$(rulewright docs --specs)/kuhn_poker" specs/   an example spec to start from',
     ),
     Command(
         "check", cmd_check, "check specs and print located diagnostics (exit 1 on errors)", _check_arguments
@@ -2316,6 +2479,19 @@ COMMANDS: tuple[Command, ...] = (
         cmd_games,
         "list the games: the workspace's, then the bundled ones, with their options",
         _games_arguments,
+    ),
+    Command(
+        "schema",
+        cmd_schema,
+        "the JSON Schemas of the spec files, for YAML editors: where they are, and editor settings",
+        _schema_arguments,
+        epilog="examples:\n"
+        "  rulewright schema                  where the installed schemas are, and the settings\n"
+        "  rulewright schema --out .vscode    a copy of them in your workspace, and the settings\n"
+        "\n"
+        "An editor with the YAML language server (VS Code's YAML extension, Neovim's yamlls) then\n"
+        "completes and checks the keys of every spec file, each key's meaning shown on hover.\n"
+        "See `rulewright docs editor`.",
     ),
     Command(
         "draw",
@@ -2382,8 +2558,15 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "diff",
         cmd_diff,
-        "after a spec change and a build: where each stored playthrough diverges, and why",
+        "after a spec change and a build: where each stored playthrough diverges, what changed in the state, and why",
         _diff_arguments,
+        epilog="examples:\n"
+        "  rulewright build GAME && rulewright diff GAME   the impact of an edit of GAME's spec\n"
+        "  rulewright diff GAME --update                   then record the playthroughs on the new rules\n"
+        "\n"
+        "`rulewright build GAME` keeps the engine it replaces in your cache; diff replays the\n"
+        "playthroughs on it too and names the first field of the state that differs, with its value\n"
+        "in the recorded game and now. See docs/errata.md.",
     ),
     Command(
         "bench",
@@ -2411,6 +2594,18 @@ COMMANDS: tuple[Command, ...] = (
         "\n"
         "Every match is stored as it is played: a server stopped (even killed) and started again with\n"
         "the same --data resumes every match. See docs/serve.md.",
+    ),
+    Command(
+        "lsp",
+        cmd_lsp,
+        "the language server for editors (over stdio): diagnostics as you type, hover, go to definition",
+        lambda sp: None,
+        epilog="examples:\n"
+        "  rulewright lsp                          started by the editor, which talks to it on stdin/stdout\n"
+        "\n"
+        "It checks the spec folder of each YAML file the editor opens, with the unsaved buffers, and\n"
+        "answers hover, definition, references, completion and document symbols. Setup for VS Code\n"
+        "and Neovim: docs/editor.md.",
     ),
     Command(
         "demo", cmd_demo, "play one seeded game of every compiled game and show how it ended", _demo_arguments
@@ -2468,6 +2663,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         code = EXIT_INTERNAL
-    with contextlib.suppress(OSError):
+    # ValueError: stdout already closed, as the language server's transport does on `exit`
+    with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
     return code

@@ -23,7 +23,9 @@ from rulewright.playthrough import (
     replay,
     to_text,
 )
+from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game
+from runtime.text import clipped
 
 RULES_FILE = "rules.json"
 
@@ -113,6 +115,8 @@ class Outcome:
     steps: int
     divergence: Divergence | None
     culprits: list[Entry] = field(default_factory=list)  # changed entries that ran at the divergence
+    change: str | None = None  # the first field of the state that differs there, from the old engine
+    recorded_with: str = ""  # the spec digest (16 hex digits) it was recorded with
 
 
 @dataclass
@@ -121,6 +125,8 @@ class Impact:
     changes: list[Change]
     outcomes: list[Outcome]
     entries: dict[str, Entry]
+    # the spec digests of divergent playthroughs whose engine is not at hand (see describe)
+    missing: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         diverged = [o for o in self.outcomes if o.divergence is not None]
@@ -135,8 +141,16 @@ class Impact:
         return f"{edits}; {len(diverged)} of {n} playthroughs diverge; {where}{blame}"
 
 
-def analyse(game: Game, spec_game: object, folder: Path, tracer: Tracer | None = None) -> Impact:
-    """Replay every playthrough in `folder` on `game`; `spec_game` is the rebuilt spec's IR."""
+def analyse(
+    game: Game,
+    spec_game: object,
+    folder: Path,
+    tracer: Tracer | None = None,
+    previous: Game | None = None,
+) -> Impact:
+    """Replay every playthrough in `folder` on `game`; `spec_game` is the rebuilt spec's IR.
+    `previous` is the engine the playthroughs were recorded with, when it is at hand: a divergent
+    playthrough is replayed on it too, to name the first field of the state that differs."""
     from compiler import ir
 
     assert isinstance(spec_game, ir.Game)
@@ -145,9 +159,19 @@ def analyse(game: Game, spec_game: object, folder: Path, tracer: Tracer | None =
     changes = compare(old, new) if old is not None else []
     changed = {c.key for c in changes if c.kind != "removed"}
     outcomes = []
+    missing: list[str] = []
     for path in playthrough_files(folder):
         pt = load(path)
-        div, _ = replay(_with_options(game, pt.options, path), pt)
+        now = _with_options(game, pt.options, path)
+        div, _ = replay(now, pt)
+        change = None
+        if div is not None and previous is not None and _built_from(previous, pt):
+            try:
+                change = field_change(_with_options(previous, pt.options, path), now, pt, div)
+            except Exception as exc:  # an engine of another build of the runtime: report the rest
+                change = f"(the states could not be compared: {type(exc).__name__}: {clipped(str(exc), 120)})"
+        elif div is not None and not _built_from(game, pt) and pt.spec not in missing:
+            missing.append(pt.spec)
         culprits: list[Entry] = []
         if div is not None and tracer is not None and div.before is not None and div.action >= 0:
             for file, line in tracer(game, div):
@@ -156,8 +180,56 @@ def analyse(game: Game, spec_game: object, folder: Path, tracer: Tracer | None =
                     culprits.append(e)
         if div is not None and not culprits and changes:
             culprits = [new[c.key] for c in changes if c.key in new][:1]
-        outcomes.append(Outcome(pt.name, len(pt.steps), div, culprits))
-    return Impact(game.name, changes, outcomes, new)
+        outcomes.append(Outcome(pt.name, len(pt.steps), div, culprits, change, pt.spec))
+    return Impact(game.name, changes, outcomes, new, missing)
+
+
+def _built_from(game: Game, pt: Playthrough) -> bool:
+    """Whether `game`'s engine was compiled from the spec `pt` was recorded with."""
+    return len(pt.spec) >= 16 and game.info.digest.startswith(pt.spec)
+
+
+def field_change(old: Game, new: Game, pt: Playthrough, div: Divergence) -> str | None:
+    """The first field of the state in which the recorded engine `old` and the rebuilt `new`
+    differ, replaying `pt` on both: after the step before the divergence when the states already
+    differ there (a field the state digest does not cover), else after the divergent step itself.
+    None when a step does not replay on one of them."""
+    from rulewright.statediff import first_difference
+
+    k = min(div.step, len(pt.steps))
+    a = old.new_initial_state(pt.seed)
+    b = new.new_initial_state(pt.seed)
+    for s in pt.steps[: max(0, k - 1)]:
+        if not (_play(a, s.label) and _play(b, s.label)):
+            return None
+    if k == 0:
+        d = first_difference(a, b)
+        return (
+            f"state after the setup: {d.describe()}"
+            if d
+            else "the states after the setup agree in every field"
+        )
+    d = first_difference(a, b) if k > 1 else None
+    if d is not None:
+        return f"state after step {k - 1}: {d.describe()}"
+    label = pt.steps[k - 1].label
+    if not _play(a, label):
+        return None
+    if not _play(b, label):
+        return f"state after step {k - 1}: the same in every field, but '{label}' is not legal now"
+    d = first_difference(a, b)
+    if d is None:
+        return f"state after step {k}: the same in every field (only the log differs)"
+    return f"state after step {k}: {d.describe()}"
+
+
+def _play(state: GameState, label: str) -> bool:
+    """Apply the action of that label; whether it was legal and ran."""
+    try:
+        state.apply_action(state.string_to_action(label))
+    except (IllegalActionError, RuleError, ValueError):
+        return False
+    return True
 
 
 def describe(impact: Impact) -> str:
@@ -174,8 +246,16 @@ def describe(impact: Impact) -> str:
             lines.append(f"  same      {o.name} ({o.steps} steps)")
             continue
         lines.append(f"  DIVERGES  {o.name} at {d.describe()}")
+        if o.change is not None:
+            lines.append(f"      {o.change}")
         for e in o.culprits:
             lines.append(f"      changed rule that ran there: {e.key} ({e.where})")
+    for spec in impact.missing:
+        lines.append(
+            f"(the engine these playthroughs were recorded with, spec {spec}, is not kept, so no changed "
+            f"field of the state is named: build the spec they were recorded with, `rulewright build "
+            f"{impact.game}`, then the edited one, and diff again)"
+        )
     lines.append(impact.summary())
     return "\n".join(lines)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runtime.contract import Checker, Violation
+from runtime.contract import Checker, Violation, broken_invariant, invariant_failures
 from runtime.engine import GameState, IllegalActionError, RuleError
 from runtime.game import Game, load_game
 
@@ -59,6 +59,7 @@ STEP_DEFAULTS: dict[str, Any] = {
     "winners": None,
     "seen": {},
     "unseen": {},
+    "invariants": [],
 }
 
 
@@ -163,6 +164,14 @@ def check_step(sc: dict[str, Any], step: dict[str, Any], state: GameState) -> li
     for text, line, check in step["expect"]:
         if not check(state):
             problems.append(f"{sc['file']}:{line}: expected {text}")
+    failed = invariant_failures(state) if step["invariants"] else []
+    for name in step["invariants"]:  # as the spec says it now, not as it was when the step was written
+        if name in failed:
+            broke = broken_invariant(state, name)
+            where = f", where {broke.values}" if broke.values else ""
+            problems.append(
+                f"{sc['file']}:{step['line']}: expected the invariant {name} to hold: {broke.check}{where}"
+            )
     log = state.log()
     for needle in step["log"]:
         if not any(needle in line for line in log):

@@ -72,6 +72,7 @@ class Failure:
     steps: list[Step]
     log: list[str]
     check: str | None = None  # the invariant's expression, when the spec gives it
+    values: str = ""  # the values of the names the invariant reads, when it broke
 
     @property
     def actions(self) -> list[str]:
@@ -246,7 +247,16 @@ class _Plan:
         if isinstance(exc, Violation):
             name = exc.name
             return Failure(
-                exc.kind, name, exc.detail, game_seed, strategy, options, steps, log, self.checks.get(name)
+                exc.kind,
+                name,
+                exc.detail,
+                game_seed,
+                strategy,
+                options,
+                steps,
+                log,
+                self.checks.get(name),
+                exc.values,
             )
         return Failure("rule error", "", str(exc), game_seed, strategy, options, steps, log)
 
@@ -486,6 +496,8 @@ def describe(report: VerifyReport, invariants: int, contract: bool, context: int
     ]
     if f.check:
         lines.append(f"  check: {f.check}")
+    if f.values:
+        lines.append(f"  where {f.values}")
     lines.append(f"  minimal case: seed {f.seed}, strategy {f.strategy}, {len(f.steps)} action(s)")
     lines.append("  last actions:")
     first = max(0, len(f.steps) - context)
@@ -513,7 +525,8 @@ def write_reproducer(failure: Failure, folder: Path, game: str) -> Path:
     q = json.dumps  # a JSON string is a valid YAML double-quoted scalar
     out = [
         f"# Written by `rulewright verify {game}`: the shortest failing game it found.",
-        "# It fails while the bug is there; keep it as a regression test once the rule is fixed.",
+        "# It fails while the bug is there; keep it as a regression test once the rule (or the",
+        "# invariant, when the invariant was wrong) is fixed.",
         f"name: {q(f'found by verify: {failure.kind} {failure.name}'.rstrip() + f' after {len(failure.steps)} action(s)')}",
         f"doc: {q(f'{failure.detail}. Strategy {failure.strategy}. Scenarios check the invariants and the engine contract after every action, as verify does.')}",
         f"seed: {failure.seed}",
@@ -526,8 +539,7 @@ def write_reproducer(failure: Failure, folder: Path, game: str) -> Path:
     for i, s in enumerate(failure.steps, 1):
         comment = f"{i}. {s.player}" + (f": {s.prompt}" if s.prompt else "")
         out.append(f"  - {q(s.label):<24} # {comment}")
-    if failure.check:
-        out.append("expect:")
-        out.append(f"  - {q(failure.check)}")
+    if failure.kind == "invariant" and failure.name:
+        out.append(f"expect_invariants: [{q(failure.name)}]  # its check as the spec says it now")
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
     return path

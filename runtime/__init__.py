@@ -13,7 +13,7 @@ while not state.is_terminal():
 from runtime.engine import TERMINAL, GameState, IllegalActionError, RuleError
 from runtime.game import Game, UnknownGameError, available_games, load_game
 
-State = GameState
+State = GameState  # the name OpenSpiel's users look for
 
 # Exactly the names generated modules import from the runtime (from runtime.engine; a board
 # module's from runtime.board), as Jinja2's runtime.exported: all of the runtime a compiled game

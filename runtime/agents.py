@@ -19,7 +19,9 @@ _DECIMAL = re.compile(r"[0-9]{1,9}")
 class Agent(Protocol):
     """Anything that picks one of the state's legal actions."""
 
-    def choose(self, state: GameState) -> int: ...
+    def choose(self, state: GameState) -> int:
+        """One of `state.legal_actions()`, for the player to move; the state is left as it was."""
+        ...
 
 
 class RandomAgent:
@@ -82,7 +84,7 @@ class FirstAgent:
         return state.legal_actions()[0]
 
 
-AGENTS = ("random", "greedy", "mcts", "first", "human")
+AGENTS = ("random", "greedy", "mcts", "first", "human")  # the kinds make_agent knows
 MCTS_SIMULATIONS = 100  # the default budget of `mcts`
 
 
@@ -97,6 +99,8 @@ def check_agent(kind: str) -> None:
 
 
 def make_agent(kind: str, seed: int) -> Agent:
+    """A new agent of one of the AGENTS kinds (`mcts:N` for N simulations), seeded with `seed`;
+    ValueError for an unknown kind, or for `mcts` without OpenSpiel."""
     check_agent(kind)
     if kind.startswith("mcts"):
         try:

@@ -29,18 +29,24 @@ import random
 import sys
 from collections import defaultdict
 
-from runtime.engine import GameState
+from runtime.engine import GameState, _without_none_slots
 from runtime.saved import load_state
 
 
 class Violation(Exception):
-    """A broken invariant or contract clause: `kind` is "invariant" or "contract"."""
+    """A broken invariant or contract clause: `kind` is "invariant" or "contract". A broken
+    invariant also has its expression (`check`) and the values of the names it reads (`values`)."""
 
-    def __init__(self, kind: str, name: str, detail: str) -> None:
-        super().__init__(f"{kind} {name}: {detail}")
+    def __init__(self, kind: str, name: str, detail: str, check: str = "", values: str = "") -> None:
+        text = f"{kind} {name}: {detail}"
+        if check:
+            text = f"{kind} {name} failed: {check}" + (f", where {values}" if values else "") + f" ({detail})"
+        super().__init__(text)
         self.kind = kind
         self.name = name
         self.detail = detail
+        self.check = check
+        self.values = values
 
 
 def invariant_failures(state: GameState) -> list[str]:
@@ -51,9 +57,104 @@ def invariant_failures(state: GameState) -> list[str]:
 def check_invariants(state: GameState) -> None:
     failed = invariant_failures(state)
     if failed:
-        whys = {inv[0]: inv[1] for inv in state.INFO.invariants}
         name = failed[0]
-        raise Violation("invariant", name, whys.get(name) or "declared in the spec")
+        raise broken_invariant(state, name)
+
+
+def broken_invariant(state: GameState, name: str) -> Violation:
+    """The Violation of the invariant `name`, which does not hold in `state`."""
+    why, check = next(((inv[1], inv[3]) for inv in state.INFO.invariants if inv[0] == name), ("", ""))
+    return Violation("invariant", name, why or "declared in the spec", check, invariant_values(state, name))
+
+
+MAX_VALUE_CHARS = 200  # a value shown in a failure (a variable per component may have hundreds)
+ZONE_IDS_SHOWN = 3  # a zone is shown as its count and its first few components
+
+
+def invariant_values(state: GameState, name: str) -> str:
+    """The values, in `state`, of the names the invariant `name` reads (GameInfo.invariant_reads),
+    as a failure shows them: `score = 0, pile = 2 (a1, b7)`. Computed only when it fails."""
+    parts = []
+    probe: list[GameState] = []  # a clone for the functions to run on (a cached one keeps values)
+    for kind, what, value in state.INFO.invariant_reads.get(name, ()):
+        try:
+            text = _value_text(state, kind, what, value, probe)
+        except Exception as exc:  # a function of the rules may fail on a broken state
+            text = f"(cannot be computed: {exc})"
+        parts.append(f"{what} = {_clipped(text)}")
+    return ", ".join(parts)
+
+
+def _value_text(state: GameState, kind: str, name: str, value: object, probe: list[GameState]) -> str:
+    info = state.INFO
+    if kind == "state":
+        return _shown(_named(state, name, state._dump_vars()[name]))
+    if kind == "zone":
+        zones = [(zi, z) for zi, z in enumerate(info.zones) if z.name == name]
+        shown = {z.key(info.player_names): _zone_text(state, zi) for zi, z in zones}
+        if len(zones) == 1 and zones[0][1].owner < 0 and not zones[0][1].label:
+            return next(iter(shown.values()))
+        return "{" + ", ".join(f"{k}: {v}" for k, v in shown.items()) + "}"
+    if kind == "option":
+        return _shown(state.options.get(name))
+    if kind == "function" and callable(value):
+        if not probe:
+            probe.append(state.clone())
+        return _shown(value(probe[0]))
+    return _shown(value)
+
+
+def _zone_text(state: GameState, zi: int) -> str:
+    info = state.INFO
+    zone = info.zones[zi]
+    ids = info.type_ids[zone.type_index]
+    items = list(state.z.cells[zi].values()) if zone.kind == "grid" else list(state.z.piles[zi])
+    first = ", ".join(ids[e] for e in items[:ZONE_IDS_SHOWN]) + (
+        ", ..." if len(items) > ZONE_IDS_SHOWN else ""
+    )
+    return f"{len(items)} ({first})" if items else "0"
+
+
+def _named(state: GameState, name: str, value: object) -> object:
+    """A variable's value with its indices as the rules name them (a player by its label, a
+    component or enum value by its id) and the components it holds by id."""
+    info = state.INFO
+    indices = info.var_indices.get(name, ())
+    players = len(info.type_names) - 1
+    value = _without_none_slots(value, indices, players)
+    held = info.var_values.get(name)
+
+    def names_of(t: int) -> tuple[str, ...]:
+        return info.player_names if t == players else info.type_ids[t]
+
+    def entry(v: object) -> object:
+        if held is not None and isinstance(v, int) and not isinstance(v, bool):
+            labels = names_of(held)
+            return labels[v] if 0 <= v < len(labels) else "none"
+        return [entry(x) for x in v] if isinstance(v, list) else v
+
+    def walk(v: object, depth: int) -> object:
+        if depth < len(indices) and isinstance(v, list):
+            labels = names_of(indices[depth])
+            if len(labels) == len(v):
+                return {labels[i]: walk(x, depth + 1) for i, x in enumerate(v)}
+        return entry(v)
+
+    return walk(value, 0)
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 3] + "..."
 
 
 def check_caches(state: GameState) -> None:

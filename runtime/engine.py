@@ -184,6 +184,10 @@ class GameInfo:
     modifier_params: tuple[tuple[str, ...], ...] = ()  # each modifier's argument types, the same way
     frames: dict[str, type[Frame]] = field(default_factory=dict)
     invariants: tuple[tuple[str, str, Any, str], ...] = ()  # name, why, check function, its text
+    # invariant -> the names it reads whose values its failure shows, each (kind, name, value): kind
+    # "state", "zone", "option", "const" (value: the constant's) or "function" (of no parameters;
+    # value: the function)
+    invariant_reads: dict[str, tuple[tuple[str, str, Any], ...]] = field(default_factory=dict)
     evaluate: Callable[[Any, int], int] | None = None  # the spec's evaluation: (state, player) -> score
     # the spec's `results`: each player's return once the game is over, (state, player) -> int.
     # None: +1 to each winner, and the losers share the loss (GameState.returns)
@@ -1058,9 +1062,11 @@ class GameState:
         )
 
     def is_terminal(self) -> bool:
+        """Whether the game has ended: then it takes no action, and `returns()` are final."""
         return self.over
 
     def is_chance_node(self) -> bool:
+        """Whether chance moves next (only with explicit chance): pick from `chance_outcomes()`."""
         c = self.chance
         return c is not None and c.node is not None
 
@@ -1547,6 +1553,7 @@ class GameState:
         }
 
     def observation_string(self, player: object) -> str:
+        """`observation(player)` as JSON text with sorted keys: equal views give equal strings."""
         return json.dumps(self.observation(player), sort_keys=True)
 
     def __str__(self) -> str:

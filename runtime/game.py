@@ -47,13 +47,16 @@ class Game:
 
     @property
     def name(self) -> str:
+        """The game's name, as `load_game` takes it (the spec folder's name)."""
         return self.info.name
 
     @property
     def title(self) -> str:
+        """The game's title for people, as its spec gives it."""
         return self.info.title
 
     def num_distinct_actions(self) -> int:
+        """How many action ids the game has: every legal action of every state is below this."""
         return self.info.num_distinct_actions
 
     def _options(self, given: dict[str, Any]) -> dict[str, int | bool | str]:
@@ -200,7 +203,7 @@ def load_game(name: str, options: dict[str, Any] | None = None, *, search: Seque
     try:
         module = import_engine(source)
     except EngineLoadError as exc:
-        hint = "" if "rulewright build" in str(exc) else " (run `rulewright build`)"
+        hint = "" if "rulewright build" in str(exc) else f" (run `rulewright build {name}`)"
         raise UnknownGameError(f"{exc}{hint}") from None
     except ModuleNotFoundError as exc:
         if exc.name and (exc.name == source.package or source.package.startswith(exc.name + ".")):

@@ -50,7 +50,7 @@ the first time, then only its lines that changed since your last decision, then 
 then, then the options."""
 
 _NUMBER = re.compile(r"[-+]?[0-9]+")
-_CARD = re.compile(r"(?:c|card)\s+(.+)", re.IGNORECASE)  # 'c nato': that card's value and text
+_CARD = re.compile(r"(?:c|card)\s+(.+)", re.IGNORECASE)  # 'c ace': that card's value and text
 _PLACE = re.compile(r"#\s*([0-9]+)")  # '#3': the third option, whatever the options are
 _BANNER = re.compile(r"^(?:([-=*~#_])\1+|#+ |\[[^]]*\]$)")  # '--- x ---', '== x ==', '## x', '[x]'
 _GONE = "(no longer shown)"

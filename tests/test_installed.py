@@ -12,6 +12,7 @@ install, built into a wheel by the setuptools of requirements-dev.lock. 5-30 s; 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -26,7 +27,9 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.installed
 
-PACKAGE_FILES = ("pyproject.toml", "README.md", "compiler", "runtime", "rulewright", "generated")
+PACKAGE_FILES = (
+    "pyproject.toml", "setup.py", "README.md", "LICENSE", "compiler", "runtime", "rulewright", "generated", "docs", "specs"
+)  # fmt: skip
 HIGH_CARD = ROOT / "tests" / "workspace" / "high_card"
 
 
@@ -108,13 +111,25 @@ def test_a_designers_game_in_an_installed_package(venv: Path, tmp_path: Path) ->
     version = ok("--version", cwd=tmp_path)
     assert version.startswith("rulewright ") and version.split()[1][0].isdigit()
 
+    # the docs and the example specs come with the package, and `rulewright docs` reads them there
+    pages = ok("docs", cwd=tmp_path, expect="tutorial")
+    assert all(f"\n{name} " in pages for name in ("dsl", "cli", "api", "glossary", "games/kuhn_poker"))
+    assert ok("docs", "dsl", cwd=tmp_path).startswith("# The Rulewright language reference\n")
+    docs = Path(ok("docs", "--path", cwd=tmp_path).strip())
+    assert docs == site / "rulewright" / "bundle" / "docs"
+    assert (docs / "images" / "serve-match.png").is_file() and (docs / "games" / "kuhn_poker.md").is_file()
+    examples = Path(ok("docs", "--specs", cwd=tmp_path).strip())
+    assert examples == site / "rulewright" / "bundle" / "specs"
+    assert (examples / "kuhn_poker" / "game.yaml").is_file()
+    ok("check", str(examples / "kuhn_poker"), cwd=tmp_path, expect="kuhn_poker: ok")
+
     # no workspace yet: check and build refuse, and nothing is built anywhere
     for argv in (["check"], ["build"]):
         done = run([rulewright, *argv], tmp_path)
         assert done.returncode == 2 and "no workspace here: run `rulewright init`" in done.stderr
 
     home = tmp_path / "my_games"
-    ok("init", str(home), cwd=tmp_path, expect="rulewright.toml")
+    ok("init", str(home), cwd=tmp_path, expect="`rulewright docs tutorial`")
     shutil.copytree(HIGH_CARD, home / "specs" / "high_card")
     ok("check", cwd=home, expect="specs/high_card: ok")
     ok("build", cwd=home, expect="generated/high_card/engine.py")
@@ -130,6 +145,9 @@ def test_a_designers_game_in_an_installed_package(venv: Path, tmp_path: Path) ->
     ok("verify", "high_card", "--examples", "5", cwd=home, expect="verify high_card: ok.")
     ok("scenarios", "high_card", cwd=home, expect="1 passed, 0 failed")
     ok("play", "iron_curtain", "--agents", "random,random", "--seed", "1", cwd=home, expect="Result:")
+    # the spec files' JSON Schemas are package data: copied out for an editor's settings
+    ok("schema", "--out", ".vscode", cwd=home, expect='"yaml.schemas"')
+    assert json.loads((home / ".vscode" / "board.schema.json").read_text(encoding="utf-8"))["title"]
 
     assert listing(site) == before, "the commands wrote into the venv's site-packages"
     assert sorted(p.name for p in (home / "generated").iterdir() if p.name != "__pycache__") == [

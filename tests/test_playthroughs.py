@@ -1,6 +1,6 @@
 """Golden playthroughs (tests/playthroughs/GAME/*.txt) replay exactly on today's engine.
 
-When a rules change moves them on purpose: `rulewright build`, `rulewright diff GAME` to read the
+When a rules change moves them on purpose: `rulewright build GAME`, `rulewright diff GAME` to read the
 impact, then `rulewright diff GAME --update` to re-record (see docs/verification.md).
 """
 

@@ -48,11 +48,23 @@ def test_verify_finds_the_planted_bug_and_writes_a_short_reproducer(
     out = capsys.readouterr().out
     assert "invariant tokens_conserved broke after 2 action(s)" in out
     assert "check: pile + sum(store[p] for p in players) == 15" in out
+    assert "\n  where pile = 9, store = {north: 3, south: 4}\n" in out  # the values that broke it
     assert "> south chooses 3 (tokens to take)" in out
     reproducer = spec / "scenarios" / "verify_tokens_conserved.yaml"
     assert f"reproducer written to {reproducer}" in out
+    text = reproducer.read_text(encoding="utf-8")
+    assert 'expect_invariants: ["tokens_conserved"]' in text and "== 15" not in text  # by name
     assert main(["scenarios", str(spec)]) == 1  # the scenario fails while the bug is there
-    assert "FAIL" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "where pile = 9, store = {north: 3, south: 4}" in out
+
+    # it reads the invariant's check from the spec: correcting the invariant instead passes it too
+    other = tmp_path / "invariant_fixed"
+    shutil.copytree(spec, other)
+    other_yaml = other / "game.yaml"
+    other_yaml.write_text(other_yaml.read_text().replace("== 15", ">= 15"))
+    assert main(["scenarios", str(other)]) == 0
+    capsys.readouterr()
 
     game_yaml = spec / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("store[p] += 4", "store[p] += n"))
@@ -146,6 +158,26 @@ def test_the_engines_own_text_reads_as_the_strict_parse_does() -> None:
         state.apply_action(rnd.choice(state.legal_actions()))
     text = state.to_json()
     assert parse_saved_state(text, own_text=True) == parse_saved_state(text)
+
+
+def test_a_step_expects_an_invariant_by_name_and_shows_its_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "planted_bug"
+    shutil.copytree(PLANTED, spec)
+    (spec / "scenarios").mkdir()
+    (spec / "scenarios" / "broken.yaml").write_text(
+        'name: a table that breaks the count\nsetup: "pile = 20"\nactions: []\n'
+        "expect_invariants: [pile_not_negative, tokens_conserved]\n",
+        encoding="utf-8",
+    )
+    assert main(["scenarios", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "broken.yaml:1: expected the invariant tokens_conserved to hold: "
+        "pile + sum(store[p] for p in players) == 15, where pile = 20, store = {north: 0, south: 0}"
+    ) in out
+    assert "pile_not_negative" not in out  # it holds
 
 
 def test_verify_leaves_the_cycle_collector_as_it_found_it() -> None:

@@ -40,7 +40,7 @@ from compiler.lower.units import lower_units, results_facts, rule_checks
 from compiler.reads import Reads
 from compiler.resolve import Symbols
 from compiler.suspension import Stops
-from compiler.viewmodel import EngineModule, Function, Header, Invariant, Module, ScenarioModule
+from compiler.viewmodel import EngineModule, Function, Header, Module, ScenarioModule
 
 __all__ = ["Unsupported", "lower"]
 
@@ -70,7 +70,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
         functions=tuple(units.functions),
         frames=(*units.frames, flow),
         tables=tuple(units.tables),
-        invariants=tuple(Invariant(*inv) for inv in invariants),
+        invariants=tuple(invariants),
         evaluate=evaluate,
         coverage=tuple(cx.coverage),
         info=info,

@@ -83,6 +83,7 @@ def lower_scenarios(cx: Context) -> tuple[Units, tuple[Scenario, ...]]:
                     winners=None
                     if st.expect_winners is None
                     else tuple(str(v.data) for v in st.expect_winners),
+                    invariants=tuple(str(v.data) for v in st.expect_invariants),
                 )
             )
         entity = sym.entities

@@ -17,7 +17,16 @@ from compiler.lower.expressions import Unsupported, hoisting, python_type, value
 from compiler.lower.frames import Blocks, default_value
 from compiler.resolve import trigger_params
 from compiler.typesys import PLAYER
-from compiler.viewmodel import DispatchTable, FrameClass, Function, Param, Results, Slot
+from compiler.viewmodel import (
+    DispatchTable,
+    FrameClass,
+    Function,
+    Invariant,
+    InvariantRead,
+    Param,
+    Results,
+    Slot,
+)
 
 
 def origin(what: str, span: ir.Span) -> str:
@@ -246,14 +255,15 @@ def _setup_and_phases(cx: Context, out: Units) -> None:
             )
 
 
-def rule_checks(cx: Context, out: Units) -> tuple[list[tuple[str, str, str, str]], str | None]:
+def rule_checks(cx: Context, out: Units) -> tuple[list[Invariant], str | None]:
     """The invariants' functions and the evaluation's (not rules: no coverage points)."""
     g, invariants = cx.sym.game, []
     for inv in g.invariants:
         name = cx.names.claim("invariant", inv.name)
         what = f"invariant {inv.name}"
         out.functions.append(expression_function(cx, name, what, inv.expr, (), "bool", [], inv.span))
-        invariants.append((inv.name, inv.why, name, " ".join(inv.expr.text.split())))
+        check = " ".join(inv.expr.text.split())
+        invariants.append(Invariant(inv.name, inv.why, name, check, global_reads(cx, inv.expr)))
     evaluate = None
     if g.evaluation is not None and g.evaluation.expr is not None:
         # for agents only, not a rule: no coverage point, so play coverage is unchanged
@@ -262,6 +272,27 @@ def rule_checks(cx: Context, out: Units) -> tuple[list[tuple[str, str, str, str]
         )
         evaluate = "evaluate"
     return invariants, evaluate
+
+
+def global_reads(cx: Context, code: ir.Code) -> tuple[InvariantRead, ...]:
+    """The state variables, zones, options, constants and functions of no parameters that `code`
+    names, in the order it first names them: what a failing invariant's report shows the values of."""
+    found: dict[tuple[str, str], InvariantRead] = {}
+    for node in ir.walk(code):
+        match node:
+            case ir.Name():
+                b = cx.ann.names.get(id(node))
+                if b is not None and b.kind in ("state", "zone", "option"):
+                    found.setdefault((b.kind, b.target), InvariantRead(b.kind, b.target, None))
+                elif b is not None and b.kind == "const":
+                    literal = py_literal(cx.sym.constants[b.target][1])
+                    found.setdefault((b.kind, b.target), InvariantRead(b.kind, b.target, literal))
+            case ir.Call() if node.func in cx.sym.functions and not cx.sym.functions[node.func].params:
+                found.setdefault(
+                    ("function", node.func),
+                    InvariantRead("function", node.func, cx.names.claim("function", node.func)),
+                )
+    return tuple(found.values())
 
 
 def results_facts(cx: Context, out: Units) -> Results | None:

@@ -4091,6 +4091,20 @@ INFO = GameInfo(
         )
     },
     invariants=INVARIANTS,
+    invariant_reads={
+        "discs_accounted": (("zone", "bag", None), ("zone", "reserve", None), ("zone", "placed", None)),
+        "debris_accounted": (
+            ("zone", "debris_pool", None),
+            ("zone", "spent_debris", None),
+            ("zone", "on_cards", None),
+            ("zone", "route_hidden", None),
+            ("zone", "route_open", None),
+            ("zone", "storage", None),
+        ),
+        "deviation_floor": (("state", "deviation", None),),
+        "storage_within_capacity": (("zone", "storage", None),),
+        "one_agenda_at_a_time": (("zone", "agenda_held", None),),
+    },
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,

@@ -644,6 +644,18 @@ INFO = GameInfo(
     modifier_params=(),
     frames={frame.NAME: frame for frame in (Proc_bid_for, Phase_turns, Flow)},
     invariants=INVARIANTS,
+    invariant_reads={
+        "every_card_somewhere": (
+            ("zone", "prize_deck", None),
+            ("zone", "prize", None),
+            ("zone", "discard", None),
+            ("zone", "hand", None),
+            ("zone", "bids", None),
+            ("zone", "won", None),
+            ("option", "cards", None),
+        ),
+        "hands_keep_pace": (("zone", "hand", None), ("zone", "prize_deck", None), ("zone", "prize", None)),
+    },
     evaluate=evaluate,
     returns=returns_of,
     utility="zero_sum",

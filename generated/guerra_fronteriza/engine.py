@@ -5985,6 +5985,31 @@ INFO = GameInfo(
         )
     },
     invariants=INVARIANTS,
+    invariant_reads={
+        "figures_accounted": (("zone", "board", None), ("zone", "reserve", None)),
+        "research_within_merits": (("zone", "research", None), ("state", "merits", None)),
+        "merits_not_negative": (("state", "merits", None),),
+        "cards_accounted": (
+            ("zone", "attack_deck", None),
+            ("zone", "defense_deck", None),
+            ("zone", "tactical_deck", None),
+            ("zone", "order_discard", None),
+            ("zone", "hand", None),
+            ("zone", "kept", None),
+            ("zone", "research", None),
+        ),
+        "stacking_after_maintenance": (
+            ("state", "maintained", None),
+            ("function", "active_players", f_active_players),
+            ("zone", "board", None),
+            ("state", "loc", None),
+        ),
+        "board_figures_on_the_map": (
+            ("zone", "board", None),
+            ("state", "loc", None),
+            ("option", "operation", None),
+        ),
+    },
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,

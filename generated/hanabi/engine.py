@@ -1342,6 +1342,25 @@ INFO = GameInfo(
         for frame in (Proc_play_card, Proc_discard_card, Proc_give_clue, Proc_take_turn, Phase_turns, Flow)
     },
     invariants=INVARIANTS,
+    invariant_reads={
+        "every_card_somewhere": (
+            ("zone", "deck", None),
+            ("zone", "hand", None),
+            ("zone", "fireworks", None),
+            ("zone", "discard", None),
+        ),
+        "fireworks_in_order": (("zone", "fireworks", None),),
+        "knowledge_is_true": (
+            ("zone", "hand", None),
+            ("state", "may_be_colour", None),
+            ("state", "may_be_number", None),
+        ),
+        "hands_full_until_the_deck_runs_out": (
+            ("zone", "deck", None),
+            ("zone", "hand", None),
+            ("function", "hand_size", f_hand_size),
+        ),
+    },
     evaluate=evaluate,
     returns=returns_of,
     utility="identical",

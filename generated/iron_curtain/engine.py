@@ -2241,6 +2241,16 @@ INFO = GameInfo(
         )
     },
     invariants=INVARIANTS,
+    invariant_reads={
+        "cubes_conserved": (
+            ("state", "cubes", None),
+            ("state", "reserve", None),
+            ("state", "removed", None),
+            ("const", "cubes_per_side", 24),
+        ),
+        "marker_on_track": (("state", "ideology", None), ("const", "track_end", 8)),
+        "no_negative_cubes": (("state", "cubes", None), ("state", "reserve", None)),
+    },
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,

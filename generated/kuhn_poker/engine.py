@@ -506,6 +506,11 @@ INFO = GameInfo(
     modifier_params=(),
     frames={frame.NAME: frame for frame in (Proc_act, Phase_betting, Flow)},
     invariants=INVARIANTS,
+    invariant_reads={
+        "every_card_somewhere": (("zone", "deck", None), ("zone", "hand", None), ("zone", "shown", None)),
+        "one_card_each": (("zone", "hand", None), ("zone", "shown", None)),
+        "a_bet_is_one_chip": (("state", "put_in", None),),
+    },
     evaluate=None,
     returns=returns_of,
     utility="zero_sum",

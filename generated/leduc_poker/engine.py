@@ -644,6 +644,17 @@ INFO = GameInfo(
     modifier_params=(),
     frames={frame.NAME: frame for frame in (Proc_betting_round, Phase_first_round, Phase_second_round, Flow)},
     invariants=INVARIANTS,
+    invariant_reads={
+        "every_card_somewhere": (
+            ("zone", "deck", None),
+            ("zone", "board", None),
+            ("zone", "hand", None),
+            ("zone", "shown", None),
+        ),
+        "one_card_each": (("zone", "hand", None), ("zone", "shown", None)),
+        "at_most_two_raises": (("state", "raises", None), ("const", "max_raises", 2)),
+        "chips_within_the_limits": (("state", "put_in", None),),
+    },
     evaluate=None,
     returns=returns_of,
     utility="zero_sum",

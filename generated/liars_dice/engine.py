@@ -781,6 +781,16 @@ INFO = GameInfo(
     modifier_params=(),
     frames={frame.NAME: frame for frame in (Phase_bidding, Flow)},
     invariants=INVARIANTS,
+    invariant_reads={
+        "the_dice_in_play": (("state", "rolled", None), ("option", "dice", None), ("option", "sides", None)),
+        "a_bid_of_the_game": (
+            ("state", "last", None),
+            ("function", "total", f_total),
+            ("option", "sides", None),
+            ("state", "bidder", None),
+            ("state", "to_call", None),
+        ),
+    },
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,

@@ -1221,6 +1221,16 @@ INFO = GameInfo(
     modifier_params=(),
     frames={frame.NAME: frame for frame in (Proc_take_turn, Phase_turns, Flow)},
     invariants=INVARIANTS,
+    invariant_reads={
+        "every_card_somewhere": (
+            ("zone", "deck", None),
+            ("zone", "discard_pile", None),
+            ("zone", "hand", None),
+            ("zone", "expedition", None),
+        ),
+        "hands_hold_eight": (("zone", "hand", None), ("const", "hand_size", 8)),
+        "expeditions_ascend": (("zone", "expedition", None),),
+    },
     evaluate=evaluate,
     returns=returns_of,
     utility="general_sum",

@@ -13220,6 +13220,19 @@ INFO = GameInfo(
         )
     },
     invariants=INVARIANTS,
+    invariant_reads={
+        "defcon_on_track": (("state", "defcon", None),),
+        "vp_on_track": (
+            ("state", "over", None),
+            ("zone", "table", None),
+            ("state", "vp", None),
+            ("const", "victory_vp", 20),
+        ),
+        "influence_not_negative": (("state", "influence", None),),
+        "space_on_track": (("state", "space", None),),
+        "milops_not_negative": (("state", "milops", None),),
+        "china_card_held": (("zone", "china", None), ("zone", "table", None)),
+    },
     evaluate=evaluate,
     coverage_points=COVERAGE,
     step_budget=1000000,

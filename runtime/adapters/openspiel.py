@@ -616,6 +616,7 @@ class MCTSAgent:
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState) -> int:
+        """The bot's action for the player to move, searched on a pyspiel copy of `state`."""
         key = f"{state.INFO.name}{sorted(state.options.items())}"
         if key not in self._bots:
             game = pyspiel.load_game(register(state.INFO.name), dict(state.options, chance="sampled"))
@@ -660,6 +661,7 @@ def register(game: str | Game) -> str:
 
 
 def register_all() -> list[str]:
+    """Register every compiled game (importing this module does it once); their OpenSpiel names."""
     return [register(name) for name in available_games()]
 
 

@@ -338,6 +338,7 @@ def raw_env(
     max_cycles: int | None = None,
     **options: Any,
 ) -> RulewrightEnv:
+    """The AEC environment without PettingZoo's wrappers (`env` adds them)."""
     return RulewrightEnv(game, render_mode, view_as=view_as, max_cycles=max_cycles, **options)
 
 
