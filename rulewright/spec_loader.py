@@ -7,8 +7,11 @@ that `rulewright build` wrote; compiling is this layer's job, since it may impor
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import importlib.util
+import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -22,8 +25,10 @@ from runtime.game import Game, scenarios_of
 
 def import_package(files: dict[str, str], name: str) -> ModuleType:
     """Import a compiled game's files (engine.py, scenarios.py, __init__.py) as a package from a
-    temporary folder (kept, so that rule coverage can read the engine's source)."""
+    temporary folder (kept while the process runs, so that rule coverage can read the engine's
+    source; removed when it exits)."""
     folder = Path(tempfile.mkdtemp(prefix="rulewright-"))
+    atexit.register(_remove, folder, os.getpid())
     package = f"rulewright_spec_{folder.name.replace('-', '_')}_{name}"
     for file, text in files.items():
         (folder / file).write_text(text, encoding="utf-8")
@@ -36,6 +41,13 @@ def import_package(files: dict[str, str], name: str) -> ModuleType:
     spec.loader.exec_module(module)
     importlib.import_module(f"{package}.scenarios")
     return module
+
+
+def _remove(folder: Path, owner: int) -> None:
+    """Remove a temporary package at exit, in the process that made it only (a forked worker
+    that exits through its atexit handlers leaves its parent's folder alone)."""
+    if os.getpid() == owner:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def load_spec(

@@ -4,8 +4,10 @@ mapping, and on Iron Curtain that random games reach the rules and tracing chang
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -17,7 +19,7 @@ from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
 from rulewright.cli import final_digest, play_game
 from rulewright.coverage import RuleCoverage, marked_statements
-from rulewright.spec_loader import import_package
+from rulewright.spec_loader import _remove, import_package
 from runtime.game import Game, load_game
 from tests.test_properties import play
 from tests.test_spec_zoo import SPECS, engine
@@ -304,3 +306,16 @@ def test_coverage_kinds_narrow_the_lists(capsys: pytest.CaptureFixture[str]) -> 
     assert "procedure" in text  # the summary still counts every kind
     assert main(["verify", "iron_curtain", "--coverage", "--coverage-kinds", "efect"]) == 2
     assert "unknown coverage kind(s) efect" in capsys.readouterr().err
+
+
+def test_a_temporary_package_is_removed_by_the_process_that_made_it(covered: ModuleType) -> None:
+    # the package stays while the process runs (coverage reads its source), and goes at exit:
+    # only in the process that made it, not in a forked worker exiting through its atexit handlers
+    folder = Path(covered.__file__ or "").parent
+    assert folder.name.startswith("rulewright-") and (folder / "engine.py").is_file()
+    copy = folder.with_name(folder.name + "-copy")
+    shutil.copytree(folder, copy)
+    _remove(copy, os.getpid() + 1)
+    assert copy.is_dir()
+    _remove(copy, os.getpid())
+    assert not copy.exists()
