@@ -2605,7 +2605,7 @@ COMMANDS: tuple[Command, ...] = (
         "\n"
         "It checks the spec folder of each YAML file the editor opens, with the unsaved buffers, and\n"
         "answers hover, definition, references, completion and document symbols. Setup for VS Code\n"
-        "and Neovim: docs/editor.md.",
+        "and Neovim: `rulewright docs editor` (docs/editor.md).",
     ),
     Command(
         "demo", cmd_demo, "play one seeded game of every compiled game and show how it ended", _demo_arguments
