@@ -41,11 +41,22 @@ CHILD = Path(bench_child.__file__).resolve()
 # The folder holding the `runtime` package in use, with `generated/` (the bundled engines) and,
 # in a checkout, `compiler/` and `rulewright/` beside it.
 CODE_TREE = Path(runtime.__file__).resolve().parents[1]
-# `rulewright ARGS` run from TREE (argv[1]) whatever is installed: TREE goes first on sys.path.
+# `rulewright ARGS` run from TREE (argv[1]) whatever is installed: TREE goes first on sys.path, and
+# the command is TREE's own `rulewright` script as its pyproject.toml names it (an older revision
+# had it elsewhere: `runtime.cli:main`), or `rulewright.cli:main` where TREE has no pyproject.toml
+# (an installed package)
 CLI_FROM_TREE = (
-    "import runpy, sys; sys.path.insert(0, sys.argv[1]); sys.argv[:] = ['rulewright', *sys.argv[2:]]; "
-    "runpy.run_module('rulewright', run_name='__main__', alter_sys=True)"
+    "import importlib, sys, tomllib; tree = sys.argv[1]; sys.path.insert(0, tree); "
+    "entry = 'rulewright.cli:main'\n"
+    "try:\n"
+    "    with open(tree + '/pyproject.toml', 'rb') as f:\n"
+    "        entry = tomllib.load(f)['project']['scripts']['rulewright']\n"
+    "except OSError:\n"
+    "    pass\n"
+    "module, _, name = entry.partition(':'); sys.argv[:] = ['rulewright', *sys.argv[2:]]\n"
+    "sys.exit(getattr(importlib.import_module(module), name)())"
 )
+_TRACEBACK = "Traceback (most recent call last)"
 MAX_REF_CHARS = 256  # a revision's name: a branch, a tag, a hash, HEAD~3; no longer
 
 
@@ -177,7 +188,7 @@ def check_cpu(tree: Path, folders: Sequence[Path], cwd: Path) -> float:
         errors="replace",
     )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1) or _TRACEBACK in done.stderr:  # a crash exits with 1 too
         raise BenchFailed(
             f"`rulewright check` from {tree} failed (exit {done.returncode}): {_last_line(done.stderr)}"
         )

@@ -134,3 +134,18 @@ def test_interrupted_run_removes_the_tree(
     code, _, err = run(capsys, "bench", "iron_curtain", "--against", "HEAD", "--no-check", *FAST)
     assert code == 130 and "interrupted" in err
     assert list(temp_folder.iterdir()) == []
+
+
+def test_check_runs_the_trees_own_command_and_a_crash_is_no_figure(tmp_path: Path) -> None:
+    # a revision's `rulewright` is the script its pyproject.toml names (older ones had it in
+    # another module); a check that crashes (exit 1, as a spec with errors) is refused, not timed
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "pyproject.toml").write_text('[project.scripts]\nrulewright = "old_cli:main"\n')
+    (tree / "old_cli.py").write_text(
+        "import sys\ndef main():\n    return 0 if sys.argv[1] == 'check' else 2\n"
+    )
+    assert bench.check_cpu(tree, [tmp_path], tmp_path) >= 0
+    (tree / "old_cli.py").write_text("def main():\n    raise ImportError('cannot import name x')\n")
+    with pytest.raises(bench.BenchFailed, match="cannot import name x"):
+        bench.check_cpu(tree, [tmp_path], tmp_path)
