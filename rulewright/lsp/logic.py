@@ -19,12 +19,8 @@ from compiler.source import SourceError, is_link, read_bytes
 _GAME_KEY = re.compile(r"^game\s*:", re.MULTILINE)
 _WORD_BEFORE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _WORD_AFTER = re.compile(r"^[A-Za-z0-9_]*")
-# a line whose value (or the block under it) is DSL code: the keys that hold code in a spec
-_CODE_KEY = re.compile(
-    r"^\s*(?:-\s+)?(?:do|body|if|while|repeat|setup|evaluation|returns|check|expect|who|with|"
-    r"declined|otherwise|does|until|value|text|where|group|label|owner|marked|links|hex|grid|"
-    r"[a-z_]+)\s*:\s*[|>\"']?"
-)
+# a `key:` line: what follows it on the line (or in the block under it) is taken for DSL code
+_CODE_KEY = re.compile(r"^\s*(?:-\s+)?[a-z_]+\s*:\s*[|>\"']?")
 MAX_SPEC_FILES = 200  # yaml files looked at when telling whether a folder is a spec
 
 
