@@ -79,9 +79,8 @@ def build(
     # every path is checked before any is written: a link anywhere refuses the whole build
     old = {path: _existing(output, path) for path in sorted(wanted)}
     if not check_only:
-        for (
-            r
-        ) in results:  # (keep compares the spec digests first: a game built from the same spec is not copied)
+        # (keep compares the spec digests first: a game built from the same spec is not copied)
+        for r in results:
             if r.ok and r.game is not None:
                 keep(
                     output,
