@@ -11,7 +11,6 @@ different specs may name different things; a field only one of them has differs 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,7 +98,7 @@ def first_difference(old: GameState, new: GameState) -> FieldDifference | None:
     if not differing:
         return None
     first = differing[0]
-    path, x, y = next(_descend(first, a.get(first, _MISSING), b.get(first, _MISSING)))
+    path, x, y = _descend(first, a.get(first, _MISSING), b.get(first, _MISSING))
     if isinstance(x, list) and isinstance(y, list) and len(_text(x)) + len(_text(y)) > MAX_SHOWN:
         return FieldDifference(path, _count(x), _count(y), differing, _only(x, y))
     return FieldDifference(path, _shown(x), _shown(y), differing)
@@ -133,23 +132,20 @@ class _Missing:
 _MISSING: Any = _Missing()
 
 
-def _descend(path: str, x: object, y: object) -> Iterator[tuple[str, object, object]]:
+def _descend(path: str, x: object, y: object) -> tuple[str, object, object]:
     """The path and values to show: short values whole; long ones followed down to their first
     differing entry (a key of a mapping, an index of lists of one length)."""
     if len(_shown(x, cut=False)) <= MAX_SHOWN and len(_shown(y, cut=False)) <= MAX_SHOWN:
-        yield path, x, y
-        return
+        return path, x, y
     if isinstance(x, dict) and isinstance(y, dict):
         for k in list(x) + [k for k in y if k not in x]:
             if x.get(k, _MISSING) != y.get(k, _MISSING):
-                yield from _descend(f"{path}[{k}]", x.get(k, _MISSING), y.get(k, _MISSING))
-                return
+                return _descend(f"{path}[{k}]", x.get(k, _MISSING), y.get(k, _MISSING))
     if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         for i, (p, q) in enumerate(zip(x, y, strict=True)):
             if p != q:
-                yield from _descend(f"{path}[{i}]", p, q)
-                return
-    yield path, x, y
+                return _descend(f"{path}[{i}]", p, q)
+    return path, x, y
 
 
 def _shown(value: object, cut: bool = True) -> str:
