@@ -19,7 +19,6 @@ import math
 import os
 import re
 import shlex
-import stat
 import subprocess
 import sys
 import tempfile
@@ -1780,6 +1779,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     """`rulewright schema`: where the spec files' JSON Schemas are (or, with --out, a copy of
     them in a folder of the user's), and what to tell an editor about them."""
     from compiler import schema
+    from runtime.usercache import write_file_atomically
 
     paths = {kind: schema.SCHEMA_DIR / schema.file_name(kind) for kind in schema.KINDS}
     try:
@@ -1795,8 +1795,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
         for path in paths.values():  # all three refused, or none (each is checked again on writing)
             if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
                 raise UsageError(f"--out: {path} is not a plain file (a link, a folder, ...): not written")
-        for kind, data in texts.items():
-            _write_into_folder(paths[kind], data)
+        for kind, data in texts.items():  # (a link that appears meanwhile is replaced, not written through)
+            try:
+                write_file_atomically(paths[kind], data, 0o666)
+            except OSError as exc:
+                raise UsageError(f"--out: cannot write {paths[kind]} ({os_reason(exc)})") from None
         print(f"wrote {', '.join(schema.file_name(k) for k in schema.KINDS)} to {folder}/")
     paths = {kind: path.absolute() for kind, path in paths.items()}
     width = max(len(w) for w in SCHEMA_KINDS.values())
@@ -1813,28 +1816,6 @@ SCHEMA_KINDS = {
     "board": "specs/GAME/board.yaml:",
     "scenario": "scenario files (specs/GAME/scenarios/*.yaml):",
 }
-
-
-def _write_into_folder(path: Path, data: bytes) -> None:
-    """Write `path` inside a checked folder: a symbolic link or anything but a plain file already
-    there is refused, never followed or written through."""
-    try:
-        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        fd = os.open(path, flags, 0o666)
-    except OSError as exc:
-        why = "a symbolic link" if os.path.islink(path) else os_reason(exc)
-        raise UsageError(f"--out: cannot write {path} ({why})") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UsageError(f"--out: {path} is not a plain file")
-        os.ftruncate(fd, 0)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    except OSError as exc:
-        raise UsageError(f"--out: cannot write {path} ({os_reason(exc)})") from None
-    finally:
-        os.close(fd)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
