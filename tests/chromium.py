@@ -70,3 +70,13 @@ def visible_texts(seen: Scene, log: list[str]) -> str:
         for c in z.cards or ():
             texts += [c.label, c.value, c.text]
     return "\n".join(texts)
+
+
+def hidden_cards(everyone: Scene, seen: Scene) -> set[str]:
+    """The labels of the cards that everyone's scene shows and a perspective's (`seen`) hides."""
+    return {
+        c.label
+        for z, mine in zip(everyone.zones, seen.zones, strict=True)
+        if z.cards is not None and mine.cards is None
+        for c in z.cards
+    }

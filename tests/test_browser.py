@@ -208,14 +208,8 @@ def check(b: Browser, r: Replay, step: int, view: int) -> dict[str, Any]:
         assert head in got["panel"], head
     # what this player may not see is nowhere on the page
     if player is not None:
-        everyone = scene(state, None)
         shown = chromium.visible_texts(seen, lines)
-        hidden = {
-            c.label
-            for z, mine in zip(everyone.zones, seen.zones, strict=True)
-            if z.cards is not None and mine.cards is None
-            for c in z.cards
-        }
+        hidden = chromium.hidden_cards(scene(state, None), seen)
         for label in sorted(hidden):
             if label not in shown:
                 assert label not in got["picture"] and label not in got["side"], (step, player, label)

@@ -72,6 +72,10 @@ class Rig:
         await client.state()
         return client
 
+    async def join_each(self, match: str, tokens: list[str]) -> list[Client]:
+        """One client per token: each seat a person of its own."""
+        return [await self.join(match, [t]) for t in tokens]
+
     def moves(self, match: str) -> list[tuple[Any, ...]]:
         return self.store.db.execute("SELECT * FROM moves WHERE match = ? ORDER BY n", (match,)).fetchall()
 
@@ -257,7 +261,7 @@ def test_hostile_messages_are_refused_with_their_code_and_change_nothing(
             assert len(r.moves(match)) == 1
             # a match played to its end: then every move is "over"
             done_id, (first_token, second_token) = await r.make("kuhn_poker", ["link", "link"])
-            a, b = await r.join(done_id, [first_token]), await r.join(done_id, [second_token])
+            a, b = await r.join_each(done_id, [first_token, second_token])
             await play_out(r, {0: a, 1: b}, done_id, random.Random(1))
             done = r.snapshot(done_id)
             await a.refused({"type": "move", "seat": 0, "version": len(done[1]), "action": 0}, P.OVER)
@@ -272,8 +276,7 @@ def test_a_frame_over_the_limit_closes_that_connection_only(tmp_path: Path, cata
     async def body() -> None:
         async with rig(tmp_path, catalog) as r:
             match, (north, south) = await r.make("lost_cities", ["link", "link"])
-            n = await r.join(match, [north])
-            s = await r.join(match, [south])
+            n, s = await r.join_each(match, [north, south])
             before = r.snapshot(match)
             big = {"type": "move", "seat": 0, "version": 0, "action": "x" * P.MAX_MESSAGE_BYTES}
             await n.send(big)
@@ -307,8 +310,7 @@ def test_a_flood_is_refused_then_closed_and_others_go_on(tmp_path: Path, catalog
     async def body() -> None:
         async with rig(tmp_path, catalog) as r:
             match, (north, south) = await r.make("lost_cities", ["link", "link"])
-            n = await r.join(match, [north])
-            s = await r.join(match, [south])
+            n, s = await r.join_each(match, [north, south])
             before = r.snapshot(match)
             stale = json.dumps({"type": "move", "seat": 1, "version": 5, "action": 0})
             for _ in range(400):
@@ -435,7 +437,7 @@ def test_pages_logs_and_replays_give_only_what_they_may(tmp_path: Path, catalog:
             assert [v["player"] for v in replay_views(await page.text())] == [0]
             both = await post(f"/m/{match}/replay", data={"t": f"{south},{north}"})
             assert [v["player"] for v in replay_views(await both.text())] == [0, 1]
-            n, s = await r.join(match, [north]), await r.join(match, [south])
+            n, s = await r.join_each(match, [north, south])
             await play_out(r, {0: n, 1: s}, match, random.Random(2))
             # over: the replay from every perspective, and the log, to anyone
             page = await post(f"/m/{match}/replay", data={})
@@ -522,7 +524,7 @@ def test_simultaneous_answers_come_in_any_order_and_stay_secret(tmp_path: Path, 
     async def body() -> None:
         async with rig(tmp_path, catalog) as r:
             match, tokens = await r.make("goofspiel", ["link", "link"], seed=4)
-            clients = [await r.join(match, [t]) for t in tokens]
+            clients = await r.join_each(match, tokens)
             m = r.server.live[match]
             game = m.game
             rng = random.Random(9)
@@ -598,7 +600,7 @@ def test_matches_resume_and_tampered_ones_are_broken(tmp_path: Path, catalog: Ca
                 ("text", 6),
             ):
                 match, (north, south) = await r.make("lost_cities", ["link", "link"], seed=seed)
-                n, s = await r.join(match, [north]), await r.join(match, [south])
+                n, s = await r.join_each(match, [north, south])
                 clients = {0: n, 1: s}
                 rng = random.Random(seed)
                 for _ in range(6):

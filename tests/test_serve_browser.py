@@ -289,26 +289,24 @@ def _driver(profile: Path) -> Any:
 # that a closed tab returns to its seat), and two windows of one profile share it, so the second
 # player's link would take over the first player's stored seat. Two profiles are two people. The
 # second starts only for the test that needs it.
-@pytest.fixture(scope="module")
-def first(tmp_path_factory: pytest.TempPathFactory, server: Server) -> Iterator[Page]:
+def _person(factory: pytest.TempPathFactory, server: Server, profile: str) -> Iterator[Page]:
     from selenium.webdriver.common.by import By
 
-    driver = _driver(tmp_path_factory.mktemp("profile-1"))
+    driver = _driver(factory.mktemp(profile))
     try:
         yield Page(driver, By, server.base)
     finally:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def first(tmp_path_factory: pytest.TempPathFactory, server: Server) -> Iterator[Page]:
+    yield from _person(tmp_path_factory, server, "profile-1")
 
 
 @pytest.fixture(scope="module")
 def second(tmp_path_factory: pytest.TempPathFactory, server: Server) -> Iterator[Page]:
-    from selenium.webdriver.common.by import By
-
-    driver = _driver(tmp_path_factory.mktemp("profile-2"))
-    try:
-        yield Page(driver, By, server.base)
-    finally:
-        driver.quit()
+    yield from _person(tmp_path_factory, server, "profile-2")
 
 
 # ---- the engine's view, to check the pages against ------------------------------------------------
@@ -325,7 +323,6 @@ def check_seat(state: GameState, seat: int, got: dict[str, Any]) -> None:
     """The page of `seat` shows its own cards, its log and its options, and none of the cards it
     may not see (unless the same label is something it does see, e.g. a place of the board)."""
     seen = scene(state, seat)
-    everyone = scene(state, None)
     text = got["text"]
     own = [c.label for z in seen.zones if z.owner == seat and z.cards is not None for c in z.cards]
     for label in own:
@@ -335,12 +332,7 @@ def check_seat(state: GameState, seat: int, got: dict[str, Any]) -> None:
     if got["options"]:
         assert got["options"] == [state.action_to_string(a) for a in state.legal_actions_of(seat)]
     shown = chromium.visible_texts(seen, log)
-    hidden = {
-        c.label
-        for z, mine in zip(everyone.zones, seen.zones, strict=True)
-        if z.cards is not None and mine.cards is None
-        for c in z.cards
-    }
+    hidden = chromium.hidden_cards(scene(state, None), seen)
     for label in sorted(hidden - set(own)):
         if label not in shown:
             assert label not in text, (seat, label)

@@ -8,7 +8,8 @@
     app.py        the aiohttp server: pages, the websocket, bots, replay and log downloads
     static/       the lobby and match pages: HTML, one stylesheet, two scripts
 
-This package imports nothing of rulewright.cli: the command gives it a Catalog of the games.
+The server imports nothing of rulewright.cli: the command gives it a Catalog of the games (only
+load.py, the load test's client, run on its own, takes the command's argument checks).
 """
 
 from __future__ import annotations

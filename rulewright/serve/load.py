@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, ClientWebSocketResponse, WSMsgType
 
+from rulewright.cli import nonnegative_int, positive_seconds, shown
 from rulewright.progress import Progress, duration
 from rulewright.serve import protocol
 
@@ -401,22 +402,16 @@ def arguments() -> argparse.ArgumentParser:
 
 
 def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
-    if not 0 <= n <= 500:
-        raise argparse.ArgumentTypeError(f"from 0 to 500, not {n}")
+    n = nonnegative_int(text)
+    if n > 500:
+        raise argparse.ArgumentTypeError(f"at most 500, not {n}")
     return n
 
 
 def _seconds(text: str) -> float:
-    try:
-        s = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of seconds, not {text!r}") from None
-    if not 0 < s <= 3600:
-        raise argparse.ArgumentTypeError(f"more than 0 and at most 3600, not {text}")
+    s = positive_seconds(text)
+    if s > 3600:
+        raise argparse.ArgumentTypeError(f"at most 3600 seconds, not {shown(text)}")
     return s
 
 

@@ -89,8 +89,6 @@ class Store:
             if folder.exists() and not folder.is_dir():  # mkdir would say only "File exists"
                 raise StoreError(f"--data {folder}: not a folder")
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            if not folder.is_dir():
-                raise StoreError(f"--data {folder}: not a folder")
             self.path = folder / FILE
             if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()):
                 raise StoreError(f"--data {folder}: {FILE} is not a plain file")
