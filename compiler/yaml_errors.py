@@ -311,11 +311,22 @@ def _flow(
     if line == ctx.line:
         text = _line(lines, line)
         if text[col : col + 1] == ":":  # `{a: 1 b: 2}`: the ',' is missing before the key `b`
-            word = re.search(r"[^\s,{}\[\]]*\s*$", text[:col])
-            col = word.start() if word is not None and word.group().strip() else col
+            start = _word_start(text[:col])
+            col = col if start is None else start
         return Explained(line + 1, col + 1, col + 2, messages.yaml_bracket_separator(opened, where, closing))
     before = _previous(lines, line)
     if before < ctx.line:
         before = ctx.line
     end = len(_line(lines, before).rstrip())
     return Explained(before + 1, end + 1, end + 2, messages.yaml_unclosed_bracket(opened, where, closing))
+
+
+def _word_start(text: str) -> int | None:
+    """Where the last word of `text` starts (a word: no blank, ',' or bracket; blanks may follow
+    it), or None if `text` does not end in one. Walked back by hand: a regular expression
+    searched for it backtracks over every earlier word, which is quadratic on a long line."""
+    end = len(text.rstrip())
+    start = end
+    while start > 0 and text[start - 1] not in ",{}[]" and not text[start - 1].isspace():
+        start -= 1
+    return start if start < end else None

@@ -14,9 +14,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from compiler.diagnostics import Diagnostic
 from compiler.driver import compile_spec
+from compiler.yaml_errors import explain
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 
@@ -548,3 +550,14 @@ def test_yaml_syntax_in_our_words(tmp_path: Path, text: str, line: int, col: int
     (folder / "more.yaml").write_text(text, encoding="utf-8")
     got = [(d.span.line, d.span.col, d.message, d.code) for d in _errors(folder)]
     assert got == [(line, col, message, "yaml-syntax")]
+
+
+def test_a_long_line_in_brackets_is_explained_at_once() -> None:
+    """The key before which a ',' is missing is found on a long line without backtracking over
+    every earlier word (a regular expression did, which took hours on a 1 MB line)."""
+    text = "x: {a: [" + "y" * 200_000 + "], b: 1 c: 2}\n"
+    with pytest.raises(yaml.MarkedYAMLError) as exc:
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    got = explain(text, exc.value)
+    assert (got.line, got.col) == (1, text.index(" c:") + 2)
+    assert got.message == "a ',' or '}' is missing before this, in the '{' opened at 1:4"
