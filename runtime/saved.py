@@ -20,9 +20,11 @@ max_chars=...)` (`load_state`) loads a larger one.
 from __future__ import annotations
 
 import json
+import math
 import operator
 import sys
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, NoReturn, TypeVar
 
 from runtime.chance import BEGIN
@@ -229,15 +231,71 @@ def read_saved_state(
     own_text: bool = False,
 ) -> dict[str, Any]:
     """The fields of a saved state of the game `info` describes, every one checked (but the first
-    `known_lines` lines of the log: see load_state); raises SavedStateError for the first wrong one."""
+    `known_lines` lines of the log: see load_state); raises SavedStateError for the first wrong one.
+
+    The text is read first by orjson, several times faster than the standard library's decoder;
+    what orjson reads is what the strict parse reads (below: `quick_parse`), and a state it gives
+    that the checks refuse is read and checked again the strict way, so that a refused state gets
+    the message it always got (a repeated key, a NaN or an integer beyond 64 bits named as such)."""
+    if not own_text and type(text) is str and len(text) <= max_chars:
+        quick = quick_parse(text)
+        if quick is not None:
+            try:
+                SavedStateCheck(info, known_lines).check(quick)
+            except SavedStateError:
+                pass  # refused: the strict parse below says why
+            else:
+                return quick
     data = parse_saved_state(text, max_chars, own_text)
     SavedStateCheck(info, known_lines).check(data)
     return data
 
 
+def _orjson_loads() -> Callable[[str], Any] | None:
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency; without it, the strict parse alone
+        return None
+
+    def loads(text: str) -> Any:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return None
+
+    return loads
+
+
+_quick_loads = _orjson_loads()
+
+
+def quick_parse(text: str) -> dict[str, Any] | None:
+    """The object of a saved state as orjson reads it, or None where that may not be what
+    `parse_saved_state` reads (which then decides). orjson refuses NaN, Infinity, lone surrogates
+    and nesting deeper than 1024, reads an integer beyond 64 bits as a float (which no field of a
+    saved state takes: the checks refuse it) and keeps the last of a repeated key: so the object is
+    taken only when the text holds as many ':' as the objects a saved state has (the state, its
+    options, variables, explicit chance and simultaneous answers) hold keys, which a key written
+    twice, an object anywhere else or a ':' inside a string makes untrue."""
+    data = None if _quick_loads is None else _quick_loads(text)
+    if type(data) is not dict:
+        return None
+    keys = len(data)
+    for field in ("options", "vars", "chance"):
+        inner = data.get(field)
+        if type(inner) is dict:
+            keys += len(inner)
+    pending = data.get("pending")
+    if type(pending) is list and len(pending) == len(PENDING_FIELDS) + 1 and type(pending[-1]) is dict:
+        keys += len(pending[-1])
+    return data if text.count(":") == keys else None
+
+
 # A value check returns None when the value fits, else (where inside it, what is wrong, the value
 # or ... when the message is better without it).
 Problem = tuple[str, str, object]
+_LIST: frozenset[type] = frozenset((list,))
+_INT: frozenset[type] = frozenset((int,))
 
 
 def id_range(info: GameInfo, vtype: str) -> tuple[int, int] | None:
@@ -264,6 +322,11 @@ class QuickTests:
         # each of the rules' texts by index: how many items its line has, its values' tests, private
         self.texts = [(1 + len(t.kinds), tuple(map(self.of, t.kinds)), t.private) for t in info.texts]
         self.actions = info.num_distinct_actions
+        self.frames: dict[str, tuple[Callable[[object], bool], ...]] = {}
+        self.zones_of_type = [
+            tuple(zi for zi, z in enumerate(info.zones) if z.type_index == t)
+            for t in range(len(info.type_ids))
+        ]
 
     def of(self, vtype: str) -> Callable[[object], bool]:
         """The test of a value of `vtype` (`SavedStateCheck.problem` says what is wrong)."""
@@ -295,6 +358,173 @@ class QuickTests:
         if len(v) != n or not all(map(operator.call, tests, v[1:])):
             return False
         return not private or (not prompt and 0 <= v[1] < players)
+
+    def slots(self, frame: type[Frame]) -> tuple[Callable[[object], bool], ...]:
+        """The tests of a frame's slots, in order."""
+        tests = self.frames.get(frame.NAME)
+        if tests is None:
+            tests = self.frames[frame.NAME] = tuple(map(self.of, frame.SLOT_TYPES))
+        return tests
+
+    def span(
+        self, vtype: str, bounded: tuple[int | None, int | None] | None = None
+    ) -> tuple[float, float] | None:
+        """The lowest and highest value of an integer kind (within a variable's range, if it has
+        one), or None for a bool, a string or a list."""
+        if vtype in ("bool", "str") or vtype.startswith("list["):
+            return None
+        low, high = id_range(self.info, vtype) or (-math.inf, math.inf)
+        if bounded is not None:
+            low = low if bounded[0] is None else max(low, bounded[0])
+            high = high if bounded[1] is None else min(high, bounded[1])
+        return low, high
+
+    def variables(self, value: dict[str, Any], players: int) -> bool:
+        """Every variable there, nothing else, each of its type and within its range."""
+        key = ("variable tests", players)
+        tests = self.info.memo.get(key)
+        if tests is None:
+            tests = self.info.memo[key] = self._variable_tests(players)
+        scalars, tables = tests
+        if value.keys() != self.info.var_types.keys():
+            return False
+        for name, low, high in scalars:
+            x = value[name]
+            if type(x) is not int or not low <= x <= high:
+                return False
+        for name, test in tables:
+            if not test(value[name]):
+                return False
+        return True
+
+    def _variable_tests(
+        self, players: int
+    ) -> tuple[tuple[tuple[str, float, float], ...], tuple[tuple[str, Callable[[object], bool]], ...]]:
+        scalars: list[tuple[str, float, float]] = []
+        tables: list[tuple[str, Callable[[object], bool]]] = []
+        for name, (vtype, indices) in self.info.var_types.items():
+            span = self.span(vtype, self.info.var_ranges.get(name))
+            if not indices and span is not None:
+                scalars.append((name, span[0], span[1]))
+                continue
+            sizes = tuple(self.info.index_size(index, players) for index in indices)
+            tables.append((name, self._table(sizes, self.of(vtype), span)))
+        return tuple(scalars), tuple(tables)
+
+    @staticmethod
+    def _table(
+        sizes: tuple[int, ...], fits: Callable[[object], bool], span: tuple[float, float] | None
+    ) -> Callable[[object], bool]:
+        """The test of a variable indexed by domains of `sizes`: nested lists, a level per index,
+        tested a level at a time."""
+
+        def test(value: object) -> bool:
+            level: list[Any] = [value]
+            for size in sizes:
+                if not set(map(type, level)) <= _LIST or not set(map(len, level)) <= {size}:
+                    return False
+                level = list(chain.from_iterable(level))
+            if span is None:
+                return all(map(fits, level))
+            return not level or (
+                set(map(type, level)) <= _INT and span[0] <= min(level) and max(level) <= span[1]
+            )
+
+        return test
+
+    def piles(self, piles: object, setup_in_flight: bool) -> bool:
+        """Every zone's pile a list of distinct components of its type, no component in two, every
+        one of a type that is always in a zone in one (SavedStateCheck.zones says which is not)."""
+        zones = self.info.zones
+        if type(piles) is not list or len(piles) != len(zones) or not set(map(type, piles)) <= _LIST:
+            return False
+        placed = () if setup_in_flight else self.info.placed_types
+        for t, ids in enumerate(self.info.type_ids):
+            held = list(chain.from_iterable(piles[zi] for zi in self.zones_of_type[t]))
+            if not held:
+                if t in placed and ids:
+                    return False
+                continue
+            if not set(map(type, held)) <= _INT or min(held) < 0 or max(held) >= len(ids):
+                return False
+            if len(set(held)) != len(held) or (t in placed and len(held) != len(ids)):
+                return False
+        return True
+
+    def bounds(self, players: int) -> tuple[tuple[tuple[float, float], ...] | None, ...]:
+        """Each text's values as ranges of integers (a private text's first value one of the
+        `players`), or None for a text with a value of another kind (a bool, a string, a list)."""
+        key = ("text bounds", players)
+        found: tuple[tuple[tuple[float, float], ...] | None, ...] | None = self.info.memo.get(key)
+        if found is None:
+            found = self.info.memo[key] = tuple(
+                self._bounds(t.kinds, t.private, players) for t in self.info.texts
+            )
+        return found
+
+    def _bounds(
+        self, kinds: tuple[str, ...], private: bool, players: int
+    ) -> tuple[tuple[float, float], ...] | None:
+        out: list[tuple[float, float]] = []
+        for kind in kinds:
+            if kind == "int":
+                out.append((-math.inf, math.inf))
+                continue
+            span = None if kind in ("bool", "str") or kind.startswith("list[") else id_range(self.info, kind)
+            if span is None:
+                return None
+            out.append(span)
+        if private:
+            out[0] = (0, players - 1)
+        return tuple(out)
+
+    def lines(self, lines: list[Any], start: int, players: int) -> int:
+        """The index of the first of `lines` from `start` that is not quickly seen to be right
+        (len(lines) when none): most lines are choices and texts of integer values, tested here
+        inline; any other is tested by `line`."""
+        bounds = self.bounds(players)
+        count, actions, line = len(bounds), self.actions, self.line
+        for i in range(start, len(lines)):
+            v = lines[i]
+            if type(v) is not list or not v:
+                return i
+            code = v[0]
+            if type(code) is not int:
+                return i
+            if code == CHOSE or code == CHOSE_SECRETLY:
+                if len(v) != 4:
+                    return i
+                who, action, v = v[1], v[2], v[3]
+                if (
+                    type(who) is not int
+                    or not 0 <= who < players
+                    or type(action) is not int
+                    or not 0 <= action < actions
+                    or type(v) is not list
+                    or not v
+                ):
+                    return i
+                code = v[0]
+                if type(code) is not int or not 0 <= code < count or self.texts[code][2]:  # (never private)
+                    return i
+            elif not 0 <= code < count:
+                if not line(v, players):
+                    return i
+                continue
+            spans = bounds[code]
+            if spans is None:
+                if not line(v, players):
+                    return i
+                continue
+            if len(v) != len(spans) + 1:
+                return i
+            k = 1
+            for low, high in spans:
+                x = v[k]
+                if type(x) is not int or not low <= x <= high:
+                    return i
+                k += 1
+        return len(lines)
 
     def line(self, v: object, players: int) -> bool:
         """A line of the log: a text of the rules, a choice or a roll (runtime/engine.py)."""
@@ -555,6 +785,8 @@ class SavedStateCheck:
                 self.fail(f"{field}[0]", "must name a frame of this engine", name)
             self.integer(f"{field}[1]", pc, 0, top.BLOCKS - 1)
             self.items(f"{field}[2]", values, len(top.SLOTS))
+            if all(map(operator.call, self.quick.slots(top), values)):
+                continue
             for slot, vtype, v in zip(top.SLOTS, top.SLOT_TYPES, values, strict=True):
                 self.expect(f"{field}.{slot}", v, vtype)
         return top
@@ -769,15 +1001,16 @@ class SavedStateCheck:
     def log(self, value: object) -> None:
         """The lines of the log: the usual ones are tested quickly, any other is checked item by
         item, so the first wrong one is named."""
-        fits, players = self.quick.line, self.players
+        quick, players = self.quick, self.players
         lines = self.items("log", value)
         known = min(self.known_lines, len(lines) - 1)  # the last line is always checked
-        for i in range(max(0, known), len(lines)):
+        i = quick.lines(lines, max(0, known), players)
+        while i < len(lines):
             line = lines[i]
-            if not fits(line, players):
-                self.log_line(f"log[{i}]", line)
-                if line[0] == GAME_OVER:
-                    self.ends.append(i)
+            self.log_line(f"log[{i}]", line)
+            if line[0] == GAME_OVER:
+                self.ends.append(i)
+            i = quick.lines(lines, i + 1, players)
 
     def outcome(self, over: bool, winner: int, log: list[Any]) -> None:
         """The game-over line is the last line of a game that is over, and names its winner; a
@@ -865,8 +1098,16 @@ class SavedStateCheck:
         where- and position-indexes from these.)"""
         zones = self.info.zones
         sizes = [len(ids) for ids in self.info.type_ids]
+        quick = self.quick.piles(piles, self.setup_in_flight)
+        if quick and cells == []:
+            return
         holder = [[-1] * n for n in sizes]  # the zone each component is in, from the piles
         for zi, pile in enumerate(self.items("piles", piles, len(zones))):
+            if quick:
+                t = zones[zi].type_index
+                for e in pile:
+                    holder[t][e] = zi
+                continue
             t = zones[zi].type_index
             for k, e in enumerate(self.items(f"piles[{zi}]", pile)):
                 if type(e) is not int or not 0 <= e < sizes[t]:
@@ -912,6 +1153,14 @@ class SavedStateCheck:
         return f"{self.info.type_names[t]} '{self.info.type_labels[t][e]}'"
 
     def variables(self, value: object, options: dict[str, Any]) -> None:
+        if (
+            type(value) is dict
+            and self.quick.variables(value, self.players)
+            and all(
+                value[name] == self.option_held(name, held) for name, held in options.items() if name in value
+            )
+        ):
+            return
         if type(value) is not dict:
             self.fail("vars", "must be an object", value)
         types = self.info.var_types
