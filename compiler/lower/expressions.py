@@ -182,7 +182,14 @@ def _held(cx: Context, e: ir.Compare) -> str | None:
     t = cx.ann.type_of(e.right)
     if t.kind != "zone" or t.elem is None or t.elem.kind != "entity":
         return None
-    held = f"{zone_id(cx, e.right)}, {cx.names.claim('type', t.elem.name)}, {expr(cx, e.left)}"
+    zone, kind, element = zone_id(cx, e.right), cx.names.claim("type", t.elem.name), expr(cx, e.left)
+    b = cx.ann.names.get(id(e.left)) if isinstance(e.left, ir.Name) else None
+    if _named_zone(cx, e.right) and b is not None and b.kind in ("local", "param") and element.isidentifier():
+        # a component in a local variable, read from the index inline (a method call costs more
+        # than the look-up: this is what an invariant over every component repeats); none (-1)
+        # is in no zone
+        return f"({element} >= 0 and s.z.where[{kind}][{element}] == {zone})"
+    held = f"{zone}, {kind}, {element}"
     # a zone value may be none (-1), where every component that is in no zone is
     return f"s.holds({held})" if _named_zone(cx, e.right) else f"s.holds_value({held})"
 

@@ -1239,7 +1239,7 @@ def f_playable(s: State, l_q: int, l_c: int) -> bool:
 # function plays_as (specs/bang/characters.yaml:34)
 def f_plays_as(s: State, l_q: int, l_x: int) -> bool:
     # cov 15
-    return s.holds((Z_character_of + s.ref(l_q)), T_character, l_x)
+    return l_x >= 0 and s.z.where[T_character][l_x] == (Z_character_of + s.ref(l_q))
 
 
 # function character_name (specs/bang/characters.yaml:38)

@@ -3209,27 +3209,39 @@ def f_places(s: State, l_c: int) -> int:
                                 (
                                     (
                                         (
-                                            (1 if (s.holds(Z_deck, T_card, l_c)) else 0)
-                                            + (1 if (s.holds((Z_hand + P_usa), T_card, l_c)) else 0)
+                                            (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_deck)) else 0)
+                                            + (
+                                                1
+                                                if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_hand + P_usa)))
+                                                else 0
+                                            )
                                         )
-                                        + (1 if (s.holds((Z_hand + P_ussr), T_card, l_c)) else 0)
+                                        + (
+                                            1
+                                            if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_hand + P_ussr)))
+                                            else 0
+                                        )
                                     )
-                                    + (1 if (s.holds((Z_china + P_usa), T_card, l_c)) else 0)
+                                    + (
+                                        1
+                                        if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_china + P_usa)))
+                                        else 0
+                                    )
                                 )
-                                + (1 if (s.holds((Z_china + P_ussr), T_card, l_c)) else 0)
+                                + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_china + P_ussr))) else 0)
                             )
-                            + (1 if (s.holds(Z_table, T_card, l_c)) else 0)
+                            + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_table)) else 0)
                         )
-                        + (1 if (s.holds(Z_discard, T_card, l_c)) else 0)
+                        + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_discard)) else 0)
                     )
-                    + (1 if (s.holds(Z_removed, T_card, l_c)) else 0)
+                    + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_removed)) else 0)
                 )
-                + (1 if (s.holds(Z_in_effect, T_card, l_c)) else 0)
+                + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_in_effect)) else 0)
             )
-            + (1 if (s.holds(Z_box, T_card, l_c)) else 0)
+            + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_box)) else 0)
         )
-        + (1 if (s.holds((Z_looked_at + P_usa), T_card, l_c)) else 0)
-    ) + (1 if (s.holds((Z_looked_at + P_ussr), T_card, l_c)) else 0)
+        + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_looked_at + P_usa))) else 0)
+    ) + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_looked_at + P_ussr))) else 0)
 
 
 # function in_game (specs/twilight_struggle/game.yaml:152)
@@ -4000,7 +4012,7 @@ def p_add_war_cards(s: State, l_w: int) -> None:
 # procedure put_away (specs/twilight_struggle/turn.yaml:272)
 def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
     # cov 209
-    if not s.holds(Z_table, T_card, l_c):
+    if not (l_c >= 0 and s.z.where[T_card][l_c] == Z_table):
         # cov 210
         return
     else:
