@@ -296,6 +296,7 @@ def quick_parse(text: str) -> dict[str, Any] | None:
 Problem = tuple[str, str, object]
 _LIST: frozenset[type] = frozenset((list,))
 _INT: frozenset[type] = frozenset((int,))
+_BOOL: frozenset[type] = frozenset((bool,))
 
 
 def id_range(info: GameInfo, vtype: str) -> tuple[int, int] | None:
@@ -392,45 +393,26 @@ class QuickTests:
             x = value[name]
             if type(x) is not int or not low <= x <= high:
                 return False
-        for name, test in tables:
-            if not test(value[name]):
-                return False
-        return True
+        return all(table.fits(value) for table in tables)
 
     def _variable_tests(
         self, players: int
-    ) -> tuple[tuple[tuple[str, float, float], ...], tuple[tuple[str, Callable[[object], bool]], ...]]:
+    ) -> tuple[tuple[tuple[str, float, float], ...], tuple[Tables, ...]]:
+        """The integer variables without indices, each with its range, and the others in groups
+        of the same depth of indices and the same test of their values (Tables)."""
         scalars: list[tuple[str, float, float]] = []
-        tables: list[tuple[str, Callable[[object], bool]]] = []
+        groups: dict[tuple[int, str, tuple[float, float] | None], Tables] = {}
         for name, (vtype, indices) in self.info.var_types.items():
             span = self.span(vtype, self.info.var_ranges.get(name))
             if not indices and span is not None:
                 scalars.append((name, span[0], span[1]))
                 continue
-            sizes = tuple(self.info.index_size(index, players) for index in indices)
-            tables.append((name, self._table(sizes, self.of(vtype), span)))
-        return tuple(scalars), tuple(tables)
-
-    @staticmethod
-    def _table(
-        sizes: tuple[int, ...], fits: Callable[[object], bool], span: tuple[float, float] | None
-    ) -> Callable[[object], bool]:
-        """The test of a variable indexed by domains of `sizes`: nested lists, a level per index,
-        tested a level at a time."""
-
-        def test(value: object) -> bool:
-            level: list[Any] = [value]
-            for size in sizes:
-                if not set(map(type, level)) <= _LIST or not set(map(len, level)) <= {size}:
-                    return False
-                level = list(chain.from_iterable(level))
-            if span is None:
-                return all(map(fits, level))
-            return not level or (
-                set(map(type, level)) <= _INT and span[0] <= min(level) and max(level) <= span[1]
+            leaf = "int" if span is not None else vtype
+            group = groups.setdefault(
+                (len(indices), leaf, span), Tables(self.of(vtype), span, vtype == "bool")
             )
-
-        return test
+            group.add(name, tuple(self.info.index_size(index, players) for index in indices))
+        return tuple(scalars), tuple(groups.values())
 
     def piles(self, piles: object, setup_in_flight: bool) -> bool:
         """Every zone's pile a list of distinct components of its type, no component in two, every
@@ -554,6 +536,41 @@ class QuickTests:
                 len(v) == 3 and type(v[1]) is int and 0 <= v[1] < players and self.text(v[2], players, True)
             )
         return False  # the end of the game, once: checked item by item
+
+
+class Tables:
+    """Variables whose values are tested alike: nested lists as deep (a level per index: players,
+    components or enum values), the values at the bottom of one kind. They are tested together, a
+    level at a time, each level's lists' lengths against the sizes of its index."""
+
+    def __init__(
+        self, fits: Callable[[object], bool], span: tuple[float, float] | None, boolean: bool
+    ) -> None:
+        self.names: list[str] = []
+        self.lengths: list[list[int]] = []  # at each level, every list's length, in order
+        self.test = fits
+        self.span = span
+        self.boolean = boolean
+
+    def add(self, name: str, sizes: tuple[int, ...]) -> None:
+        self.names.append(name)
+        count = 1  # how many lists this variable has at this level
+        for depth, size in enumerate(sizes):
+            if depth == len(self.lengths):
+                self.lengths.append([])
+            self.lengths[depth] += [size] * count
+            count *= size
+
+    def fits(self, value: dict[str, Any]) -> bool:
+        level: list[Any] = list(map(value.__getitem__, self.names))
+        for lengths in self.lengths:
+            if not set(map(type, level)) <= _LIST or list(map(len, level)) != lengths:
+                return False
+            level = list(chain.from_iterable(level))
+        if self.span is None:
+            return set(map(type, level)) <= _BOOL if self.boolean else all(map(self.test, level))
+        low, high = self.span
+        return not level or (set(map(type, level)) <= _INT and low <= min(level) and max(level) <= high)
 
 
 class SavedStateCheck:
