@@ -323,7 +323,8 @@ class QuickTests:
         # each of the rules' texts by index: how many items its line has, its values' tests, private
         self.texts = [(1 + len(t.kinds), tuple(map(self.of, t.kinds)), t.private) for t in info.texts]
         self.actions = info.num_distinct_actions
-        self.frames: dict[str, tuple[Callable[[object], bool], ...]] = {}
+        self.frames: dict[str, tuple[Callable[[object], bool], ...]] = {}  # each frame's slots' tests
+        self.modifiers = [tuple(map(self.of, params)) for params in info.modifier_params]
         self.zones_of_type = [
             tuple(zi for zi, z in enumerate(info.zones) if z.type_index == t)
             for t in range(len(info.type_ids))
@@ -360,12 +361,40 @@ class QuickTests:
             return False
         return not private or (not prompt and 0 <= v[1] < players)
 
-    def slots(self, frame: type[Frame]) -> tuple[Callable[[object], bool], ...]:
-        """The tests of a frame's slots, in order."""
-        tests = self.frames.get(frame.NAME)
+    def frame(self, entry: object) -> type[Frame] | None:
+        """The class of a frame of the stack, [its name, its block, its slots' values], if right."""
+        if type(entry) is not list or len(entry) != 3:
+            return None
+        name, pc, values = entry
+        frame = self.info.frames.get(name) if type(name) is str else None
+        if (
+            frame is None
+            or type(pc) is not int
+            or not 0 <= pc < frame.BLOCKS
+            or type(values) is not list
+            or len(values) != len(frame.SLOTS)
+        ):
+            return None
+        tests = self.frames.get(name)
         if tests is None:
-            tests = self.frames[frame.NAME] = tuple(map(self.of, frame.SLOT_TYPES))
-        return tests
+            tests = self.frames[name] = tuple(map(self.of, frame.SLOT_TYPES))
+        return frame if all(map(operator.call, tests, values)) else None
+
+    def modifier(self, value: object) -> bool:
+        """A lasting effect in force: [its modifier, its arguments, the phase it lasts until]."""
+        params = self.modifiers
+        if type(value) is not list or len(value) != 3:
+            return False
+        index, args, until = value
+        return (
+            type(index) is int
+            and 0 <= index < len(params)
+            and type(args) is list
+            and len(args) == len(params[index])
+            and type(until) is int
+            and -1 <= until < len(self.info.phases)
+            and all(map(operator.call, params[index], args))
+        )
 
     def span(
         self, vtype: str, bounded: tuple[int | None, int | None] | None = None
@@ -714,7 +743,9 @@ class SavedStateCheck:
                 self.fail(
                     "window", "is written only while a question of a response window is pending", window
                 )
-        self.each("mods", d["mods"], self.modifier)
+        mods = d["mods"]
+        if type(mods) is not list or not all(map(self.quick.modifier, mods)):
+            self.each("mods", mods, self.modifier)
         self.zones(d["piles"], d["cells"])
         self.variables(d["vars"], d["options"])
         self.log(d["log"])
@@ -794,7 +825,11 @@ class SavedStateCheck:
         if not over and not frames:
             self.fail("stack", "must hold the running frames while the game is not over", frames)
         top: type[Frame] | None = None
+        quick = self.quick.frame
         for i, entry in enumerate(frames):
+            top = quick(entry)
+            if top is not None:
+                continue
             field = f"stack[{i}]"
             name, pc, values = self.items(field, entry, 3)
             top = self.info.frames.get(name) if isinstance(name, str) else None
@@ -802,8 +837,6 @@ class SavedStateCheck:
                 self.fail(f"{field}[0]", "must name a frame of this engine", name)
             self.integer(f"{field}[1]", pc, 0, top.BLOCKS - 1)
             self.items(f"{field}[2]", values, len(top.SLOTS))
-            if all(map(operator.call, self.quick.slots(top), values)):
-                continue
             for slot, vtype, v in zip(top.SLOTS, top.SLOT_TYPES, values, strict=True):
                 self.expect(f"{field}.{slot}", v, vtype)
         return top
