@@ -12,6 +12,12 @@ always in a zone (GameInfo.placed_types), and, on the state built, every invaria
 Whether the values make sense together beyond that (that a card a variable names is where the
 rules would have put it) is not checked: the rules may still stumble on such a state later.
 
+Speed: a state is read by orjson (`quick_parse`, where it reads what the strict parse reads), and
+its bulky fields (the log, the variables, the piles, the frames, the lasting effects) are tested
+a whole at a time by QuickTests, made once per game; only a field they do not pass is checked item
+by item, for the message naming the first wrong item, and a state refused is read and checked
+again the strict way, so every refusal has the message it had without the quick path.
+
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
 a whole game of the largest real spec saves in under 20 KB); `Game.state_from_json(text,
 max_chars=...)` (`load_state`) loads a larger one.
@@ -294,6 +300,8 @@ def quick_parse(text: str) -> dict[str, Any] | None:
 # A value check returns None when the value fits, else (where inside it, what is wrong, the value
 # or ... when the message is better without it).
 Problem = tuple[str, str, object]
+Spans = tuple[tuple[float, float], ...]  # the lowest and highest value of each of a text's values
+VariableTests = tuple[tuple[tuple[str, float, float], ...], tuple["Tables", ...]]
 _LIST: frozenset[type] = frozenset((list,))
 _INT: frozenset[type] = frozenset((int,))
 _BOOL: frozenset[type] = frozenset((bool,))
@@ -325,6 +333,9 @@ class QuickTests:
         self.actions = info.num_distinct_actions
         self.frames: dict[str, tuple[Callable[[object], bool], ...]] = {}  # each frame's slots' tests
         self.modifiers = [tuple(map(self.of, params)) for params in info.modifier_params]
+        # by the number of players: the tests of the variables, and of the texts' values (bounds)
+        self.variable_tests: dict[int, VariableTests] = {}
+        self.text_bounds: dict[int, tuple[Spans | None, ...]] = {}
         self.zones_of_type = [
             tuple(zi for zi, z in enumerate(info.zones) if z.type_index == t)
             for t in range(len(info.type_ids))
@@ -411,10 +422,9 @@ class QuickTests:
 
     def variables(self, value: dict[str, Any], players: int) -> bool:
         """Every variable there, nothing else, each of its type and within its range."""
-        key = ("variable tests", players)
-        tests = self.info.memo.get(key)
+        tests = self.variable_tests.get(players)
         if tests is None:
-            tests = self.info.memo[key] = self._variable_tests(players)
+            tests = self.variable_tests[players] = self._variable_tests(players)
         scalars, tables = tests
         if value.keys() != self.info.var_types.keys():
             return False
@@ -424,9 +434,7 @@ class QuickTests:
                 return False
         return all(table.fits(value) for table in tables)
 
-    def _variable_tests(
-        self, players: int
-    ) -> tuple[tuple[tuple[str, float, float], ...], tuple[Tables, ...]]:
+    def _variable_tests(self, players: int) -> VariableTests:
         """The integer variables without indices, each with its range, and the others in groups
         of the same depth of indices and the same test of their values (Tables)."""
         scalars: list[tuple[str, float, float]] = []
@@ -462,20 +470,17 @@ class QuickTests:
                 return False
         return True
 
-    def bounds(self, players: int) -> tuple[tuple[tuple[float, float], ...] | None, ...]:
+    def bounds(self, players: int) -> tuple[Spans | None, ...]:
         """Each text's values as ranges of integers (a private text's first value one of the
         `players`), or None for a text with a value of another kind (a bool, a string, a list)."""
-        key = ("text bounds", players)
-        found: tuple[tuple[tuple[float, float], ...] | None, ...] | None = self.info.memo.get(key)
+        found = self.text_bounds.get(players)
         if found is None:
-            found = self.info.memo[key] = tuple(
+            found = self.text_bounds[players] = tuple(
                 self._bounds(t.kinds, t.private, players) for t in self.info.texts
             )
         return found
 
-    def _bounds(
-        self, kinds: tuple[str, ...], private: bool, players: int
-    ) -> tuple[tuple[float, float], ...] | None:
+    def _bounds(self, kinds: tuple[str, ...], private: bool, players: int) -> Spans | None:
         out: list[tuple[float, float]] = []
         for kind in kinds:
             if kind == "int":
