@@ -79,6 +79,7 @@ FIELDS = frozenset(
 )
 MAX_CHANCE_OUTCOMES = 100_000  # outcomes of one move in flight (a move draws a whole deck at most)
 OPTIONAL_FIELDS = frozenset(("skip", "window", "chance"))
+KNOWN_FIELDS = FIELDS | OPTIONAL_FIELDS
 PENDING_FIELDS = ("player", "options", "slot", "prompt", "optional", "need", "picked", "domain", "secret")
 
 
@@ -336,6 +337,7 @@ class QuickTests:
         # by the number of players: the tests of the variables, and of the texts' values (bounds)
         self.variable_tests: dict[int, VariableTests] = {}
         self.text_bounds: dict[int, tuple[Spans | None, ...]] = {}
+        self.grids = [z.type_index if z.kind == "grid" else -1 for z in info.zones]  # a grid's type
         self.zones_of_type = [
             tuple(zi for zi, z in enumerate(info.zones) if z.type_index == t)
             for t in range(len(info.type_ids))
@@ -468,6 +470,34 @@ class QuickTests:
                 return False
             if len(set(held)) != len(held) or (t in placed and len(held) != len(ids)):
                 return False
+        return True
+
+    def cells(self, cells: object, holder: list[list[int]], count: int) -> bool:
+        """The occupied cells of the grids, [zone, cell, component] by zone and cell, each holding
+        a component of the zone's pile (`holder`: the zone of each component), on one cell."""
+        if type(cells) is not list:
+            return False
+        grids = self.grids
+        previous = (-1, -1)
+        seen: set[tuple[int, int]] = set()
+        for entry in cells:
+            if type(entry) is not list or len(entry) != 3:
+                return False
+            zi, c, e = entry
+            if type(zi) is not int or type(c) is not int or type(e) is not int or not 0 <= zi < len(grids):
+                return False
+            t = grids[zi]
+            if (
+                t < 0
+                or not previous < (zi, c)
+                or not 0 <= c < count
+                or not 0 <= e < len(holder[t])
+                or holder[t][e] != zi
+                or (t, e) in seen
+            ):
+                return False
+            previous = (zi, c)
+            seen.add((t, e))
         return True
 
     def bounds(self, players: int) -> tuple[Spans | None, ...]:
@@ -705,12 +735,13 @@ class SavedStateCheck:
                 f"saved state: written in format {shown(written)} of saved states; this engine reads "
                 f"only format {SAVED_FORMAT} (replay the game's actions instead: `rulewright replay`)"
             )
-        for key in sorted(d):
-            if key not in FIELDS and key not in OPTIONAL_FIELDS:
-                self.fail(key[:40], "is not a field of a saved state")
-        for key in sorted(FIELDS):
-            if key not in d:
-                self.fail(key, "is missing")
+        if not FIELDS <= d.keys() <= KNOWN_FIELDS:
+            for key in sorted(d):
+                if key not in KNOWN_FIELDS:
+                    self.fail(key[:40], "is not a field of a saved state")
+            for key in sorted(FIELDS):
+                if key not in d:
+                    self.fail(key, "is missing")
         if d["game"] != info.name:
             raise SavedStateError(f"this is a saved {shown(d['game'])} game, not '{info.name}'")
         if d["digest"] != info.digest:
@@ -1182,6 +1213,8 @@ class SavedStateCheck:
                     f"{self.info.type_names[t]} is in one once the game has begun)"
                 )
         count = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
+        if quick and self.quick.cells(cells, holder, count):
+            return
         placed = [[False] * n for n in sizes]
         previous = (-1, -1)
         for k, entry in enumerate(self.items("cells", cells)):

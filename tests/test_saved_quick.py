@@ -159,14 +159,48 @@ CASES: list[tuple[str, Edit, Refused, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "edit", "refused", "message"), CASES, ids=[c[0] for c in CASES])
+def _cells(q: QuickTests, d: dict[str, Any]) -> bool:
+    if not q.piles(d["piles"], False):
+        return True
+    holder = [[-1] * len(ids) for ids in q.info.type_ids]
+    for zi, pile in enumerate(d["piles"]):
+        for e in pile:
+            holder[q.info.zones[zi].type_index][e] = zi
+    return not q.cells(d["cells"], holder, len(q.info.domain_labels["cell"]))
+
+
+GRID_GAME = "iron_curtain"  # cards placed on the cells of a grid
+GRID_CASES: list[tuple[str, Edit, Refused, str]] = [
+    ("cells out of order", lambda d: d["cells"].reverse(), _cells, "'cells[1][1]' must be an integer from"),
+    (
+        "a cell's card on two cells",
+        lambda d: d["cells"].append([d["cells"][-1][0], d["cells"][-1][1] + 1, d["cells"][0][2]]),
+        _cells,
+        "is a component on another cell too",
+    ),
+    ("a cell of a pile zone", _set("cells.0.0", 0), _cells, "'cells[0][0]' must be a grid zone"),
+    ("a cell off the grid", _set("cells.0.1", 10**6), _cells, "'cells[0][1]' must be an integer from"),
+    (
+        "a cell's card in another zone",
+        lambda d: d["cells"][0].__setitem__(2, next(p for p in d["piles"][: d["cells"][0][0]] if p)[0]),
+        _cells,
+        "'cells[0][2]' must be a component in piles[",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "case", "edit", "refused", "message"),
+    [(GAME, *c) for c in CASES] + [(GRID_GAME, *c) for c in GRID_CASES],
+    ids=[c[0] for c in CASES + GRID_CASES],
+)
 def test_the_quick_tests_refuse_a_corruption_with_the_strict_message(
-    name: str, edit: Edit, refused: Refused, message: str
+    name: str, case: str, edit: Edit, refused: Refused, message: str
 ) -> None:
-    d = json.loads(saved())
+    d = json.loads(saved(name))
     edit(d)
     text = compact(d)
-    info = game().info
+    info = game(name).info
     quick = quick_parse(text)
     assert quick is not None  # read by orjson: nothing in it needs the strict reading
     assert refused(QuickTests(info), quick)
@@ -175,7 +209,7 @@ def test_the_quick_tests_refuse_a_corruption_with_the_strict_message(
     with pytest.raises(SavedStateError) as fast:
         SavedStateCheck(info).check(quick)
     with pytest.raises(SavedStateError) as loaded:
-        game().state_from_json(text)
+        game(name).state_from_json(text)
     assert message in str(strict.value)
     assert str(fast.value) == str(strict.value) == str(loaded.value)
 
