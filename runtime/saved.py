@@ -527,7 +527,7 @@ class QuickTests:
     def lines(self, lines: list[Any], start: int, players: int) -> int:
         """The index of the first of `lines` from `start` that is not quickly seen to be right
         (len(lines) when none): most lines are choices and texts of integer values, tested here
-        inline; any other is tested by `line`."""
+        inline, and so are rolls of a die; any other is tested by `line`."""
         bounds = self.bounds(players)
         count, actions, line = len(bounds), self.actions, self.line
         for i in range(start, len(lines)):
@@ -553,6 +553,10 @@ class QuickTests:
                 code = v[0]
                 if type(code) is not int or not 0 <= code < count or self.texts[code][2]:  # (never private)
                     return i
+            elif code == ROLLED:
+                if len(v) != 3 or type(v[1]) is not int or type(v[2]) is not int or not 1 <= v[1] <= v[2]:
+                    return i
+                continue
             elif not 0 <= code < count:
                 if not line(v, players):
                     return i
