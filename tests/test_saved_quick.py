@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import runtime
-from runtime.engine import GameState
+from runtime.engine import ROLLED, GameState
 from runtime.game import Game
 from runtime.saved import QuickTests, SavedStateCheck, SavedStateError, parse_saved_state, quick_parse
 
@@ -68,6 +68,11 @@ def _card_nowhere(d: dict[str, Any]) -> None:
     next(p for p in d["piles"] if p).pop()
 
 
+def _roll_too_high(d: dict[str, Any]) -> None:
+    roll = next(line for line in d["log"] if line[0] == ROLLED)
+    roll[1] = roll[2] + 1
+
+
 def _lines(q: QuickTests, d: dict[str, Any]) -> bool:
     return q.lines(d["log"], 0, d["num_players"]) < len(d["log"])
 
@@ -106,6 +111,7 @@ CASES: list[tuple[str, Edit, Refused, str]] = [
         _lines,
         "'log[0][3][0]' must be a text of a prompt, not of a private log line",
     ),
+    ("a roll above its die", _roll_too_high, _lines, "must be an integer from 1 to 6, not 7"),
     ("a line of no text", _set("log.1", [9999]), _lines, "'log[1][0]' must be an integer from"),
     ("an empty line", _set("log.1", []), _lines, "'log[1][0]' must be an integer, not null"),
     (
