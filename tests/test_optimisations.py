@@ -102,3 +102,17 @@ def test_a_frame_with_merged_blocks_saves_and_resumes_at_every_decision() -> Non
             s.apply_action(action)
             copy.apply_action(action)
             assert copy.to_json() == s.to_json()
+
+
+def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
+    """`c in zone` read from the where-index inline, and a parameter's zone read once before a
+    function's body (tests/lowering/zone-membership): the same answers as s.holds, none in no zone."""
+    engine = _engine("zone-membership")
+    s = _state(engine)
+    hand_bob = engine.Z_hand + engine.P_bob
+    s.move(engine.T_card, engine.E_two, hand_bob)
+    for c in (engine.E_ace, engine.E_two, -1):
+        tested = [s.holds(z, engine.T_card, c) for z in (engine.Z_deck, engine.Z_hand, hand_bob)]
+        assert engine.f_in_deck(s, c) is tested[0]
+        assert engine.f_places(s, c) == sum(tested)
+    assert engine.f_held(s) == 1

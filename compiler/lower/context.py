@@ -33,6 +33,9 @@ class Plan:
     use: dict[int, str] = field(default_factory=dict)
     lazy: dict[int, str] = field(default_factory=dict)
     hoisted: list[Hoisted] = field(default_factory=list)
+    # (type, parameter) -> the variable holding the zone of the component in the parameter, read
+    # before the statement (expressions._where_reads)
+    where: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 @dataclass

@@ -62,7 +62,7 @@ def expression_function(
         raise Unsupported(f"{what} has no expression")
     cx.begin_function("")
     where = origin(what, span or code.span)
-    before, value = hoisting(cx, code.expr)
+    before, value = hoisting(cx, code.expr, body=True)
     return Function(name, where, ps, returns, (*mark, *before, f"return {value}"))
 
 
@@ -160,7 +160,7 @@ def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
         out.functions.append(expression_function(cx, name, what, f.body, ps, returns, mark, f.span))
         return
     cx.begin_function("")
-    before, value = hoisting(cx, f.body.expr)
+    before, value = hoisting(cx, f.body.expr, body=True)
     body = caching.lookup(cx, f.name, ps, returns, before, value)
     out.functions.append(Function(name, origin(what, f.span), ps, returns, (*mark, *body)))
 

@@ -3199,6 +3199,7 @@ def f_western_europe_countries(s: State) -> list[int]:
 # function places (specs/twilight_struggle/game.yaml:143)
 def f_places(s: State, l_c: int) -> int:
     # cov 6
+    v1_ = s.z.where[T_card][l_c] if l_c >= 0 else -1
     return (
         (
             (
@@ -3209,39 +3210,27 @@ def f_places(s: State, l_c: int) -> int:
                                 (
                                     (
                                         (
-                                            (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_deck)) else 0)
-                                            + (
-                                                1
-                                                if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_hand + P_usa)))
-                                                else 0
-                                            )
+                                            (1 if ((v1_ == Z_deck)) else 0)
+                                            + (1 if ((v1_ == (Z_hand + P_usa))) else 0)
                                         )
-                                        + (
-                                            1
-                                            if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_hand + P_ussr)))
-                                            else 0
-                                        )
+                                        + (1 if ((v1_ == (Z_hand + P_ussr))) else 0)
                                     )
-                                    + (
-                                        1
-                                        if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_china + P_usa)))
-                                        else 0
-                                    )
+                                    + (1 if ((v1_ == (Z_china + P_usa))) else 0)
                                 )
-                                + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_china + P_ussr))) else 0)
+                                + (1 if ((v1_ == (Z_china + P_ussr))) else 0)
                             )
-                            + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_table)) else 0)
+                            + (1 if ((v1_ == Z_table)) else 0)
                         )
-                        + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_discard)) else 0)
+                        + (1 if ((v1_ == Z_discard)) else 0)
                     )
-                    + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_removed)) else 0)
+                    + (1 if ((v1_ == Z_removed)) else 0)
                 )
-                + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_in_effect)) else 0)
+                + (1 if ((v1_ == Z_in_effect)) else 0)
             )
-            + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == Z_box)) else 0)
+            + (1 if ((v1_ == Z_box)) else 0)
         )
-        + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_looked_at + P_usa))) else 0)
-    ) + (1 if ((l_c >= 0 and s.z.where[T_card][l_c] == (Z_looked_at + P_ussr))) else 0)
+        + (1 if ((v1_ == (Z_looked_at + P_usa))) else 0)
+    ) + (1 if ((v1_ == (Z_looked_at + P_ussr))) else 0)
 
 
 # function in_game (specs/twilight_struggle/game.yaml:152)

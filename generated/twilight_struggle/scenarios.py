@@ -10681,7 +10681,7 @@ def sc375_expect0(s: State) -> bool:
     return all(
         False
         for c_c in [E_duck_and_cover, E_missile_envy, E_arms_race, E_junta, E_summit]
-        if not s.holds(Z_discard, T_card, c_c)
+        if not (c_c >= 0 and s.z.where[T_card][c_c] == Z_discard)
     )
 
 
