@@ -50,25 +50,6 @@ def unbound(cx: Context, e: ir.Expr) -> str:
     return _planned(cx, e, binding=False) if cx.plan is None else expr(cx, e)
 
 
-def hoisting(cx: Context, e: ir.Expr) -> tuple[list[str], str]:
-    """Python for `e`, and the lines to run right before the statement it is in: the calls it
-    would repeat in every pass of a comprehension, computed there once, or the variables of those
-    it computes once lazily (reuse.py)."""
-    cx.plan = reuse.plan(cx, e, binding=True, hoisting=True)
-    hoisted = cx.plan.hoisted
-    try:
-        code = expr(cx, e)
-    finally:
-        cx.plan = None
-    before = [
-        f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
-        if h.lazy
-        else f"{h.temp} = {expr(cx, h.node)}"
-        for h in hoisted
-    ]
-    return before, code
-
-
 def _planned(cx: Context, e: ir.Expr, binding: bool) -> str:
     cx.plan = reuse.plan(cx, e, binding)
     try:

@@ -42,7 +42,11 @@ def f_guarded(s: State, l_p: int) -> bool:
 # function squares (tests/lowering/common-subexpressions/game.yaml:32)
 def f_squares(s: State) -> int:
     # cov 4
-    return sum((v1_ * v1_) for c_c in range(2) if ((v1_ := f_worth(s, c_c)) > s.v_n))
+    q1_ = 0
+    for c_c in range(2):
+        if (v1_ := f_worth(s, c_c)) > s.v_n:
+            q1_ += v1_ * v1_
+    return q1_
 
 
 # phase play (tests/lowering/common-subexpressions/game.yaml:36)
