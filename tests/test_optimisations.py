@@ -117,7 +117,9 @@ def test_comprehensions_written_as_loops_compute_what_the_expressions_say() -> N
         assert engine.f_total(s) == 10 + sum(v for v in value.values() if v > n)
         expected = sum(v > n for v in value.values()) if n > 1 else sum(value.values())
         assert engine.f_either(s) == expected
-        assert engine.f_shadowed(s) is any(value[c] > n and any(value[d] == n for d in nexts[c]) for c in value)
+        assert engine.f_shadowed(s) is any(
+            value[c] > n and any(value[d] == n for d in nexts[c]) for c in value
+        )
 
 
 def test_a_decision_and_a_test_computed_by_loops_ask_and_branch_as_before() -> None:
