@@ -54,6 +54,8 @@ class Context:
     reused: int = 0  # variables of reused values so far in the function being lowered
     looped: int = 0  # variables of comprehensions written as loops so far in the function (loops.py)
     loop_vars: dict[str, str] = field(default_factory=dict)  # their loop variables' Python types
+    # while loops.py writes a loop's body: the state variables it reads, each read once before
+    state_locals: dict[str, None] | None = None
     never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)

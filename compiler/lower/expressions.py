@@ -356,7 +356,7 @@ def name(cx: Context, e: ir.Name) -> str:
         case "option":
             return f"s.o_{b.target}"
         case "state":
-            return f"s.v_{b.target}"
+            return state_read(cx, b.target)
         case "zone":
             return f"s.z.piles[{cx.names.claim('zone', b.target)}]"
         case "entity":
@@ -464,10 +464,19 @@ def _method_call(cx: Context, e: ir.MethodCall) -> str:
     return f"{table}[{subject}](s, {subject}{args})"
 
 
+def state_read(cx: Context, name: str) -> str:
+    """A read of state variable `name`: `s.v_<name>`, or, in a loop of loops.py, the local it
+    read once before the loops (`v_<name>`; an expression writes nothing, so it is the same)."""
+    if cx.state_locals is None:
+        return f"s.v_{name}"
+    cx.state_locals[name] = None
+    return f"v_{name}"
+
+
 def _index(cx: Context, e: ir.Index) -> str:
     b = cx.ann.names.get(id(e.subject))
     if b is not None and b.kind == "state":
-        return f"s.v_{b.target}" + "".join(f"[{expr(cx, a)}]" for a in e.args)
+        return state_read(cx, b.target) + "".join(f"[{expr(cx, a)}]" for a in e.args)
     if b is not None and b.kind == "zone" and cx.ann.type_of(e).kind != "zone":  # `deck[0]`
         return f"s.nth({expr(cx, e.subject)}, {expr(cx, e.args[0])})"
     if b is not None and b.kind == "zone":

@@ -3,22 +3,29 @@
 In CPython a generator costs a frame and a resumption per element, and a comprehension a call:
 `any(True for y in ns if t)` takes about three times as long as a `for` loop that breaks, a `sum`
 or a count over a generator about 1.4 times. So where lines may run before a statement (a
-function's `return`, a `let`, an assignment, a decision's options), each list comprehension,
+function's `return`, a `let`, an assignment, an `if`'s test, a decision's options), each list comprehension,
 quantifier (`any`, `all`, `count`, `filter`) and `sum` that the statement surely evaluates is
 computed by a loop into a variable, and the expression reads the variable (`Plan.use`):
 
-    q1_: list[int] = []                      # filter(x in map where cubes[x, p] > 0 or
-    for c_x in s.z.piles[Z_map]:             #        any(n in neighbors(x) where cubes[n, p] > 0))
-        q2_ = s.v_cubes[c_x][l_p] > 0
+    v_cubes = s.v_cubes                      # filter(x in map where cubes[x, p] > 0 or
+    q1_: list[int] = []                      #        any(n in neighbors(x) where cubes[n, p] > 0))
+    for c_x in s.z.piles[Z_map]:
+        q2_ = v_cubes[c_x][l_p] > 0
         if not q2_:
-            q2_ = False
+            q3_ = False
             for c_n in s.neighbors(T_card, c_x):
-                if s.v_cubes[c_n][l_p] > 0:
-                    q2_ = True
+                if v_cubes[c_n][l_p] > 0:
+                    q3_ = True
                     break
+            q2_ = q3_
         if q2_:
             q1_.append(c_x)
     return q1_
+
+A state variable that a loop's body reads is read once, into a local, before the loops: an
+expression writes nothing, so it is the same object all along, and a local costs less to read
+than an attribute of the state. (The same loops compiled natively are C loops, where a generator
+would be an object with a method per element.)
 
 What runs, and in what order, is what the expression ran: Python evaluates left to right, so the
 operands of an arithmetic operator or a comparison are computed in order, each into a variable
@@ -55,13 +62,15 @@ def hoisting(cx: Context, e: ir.Expr) -> tuple[list[str], str]:
         code = expr(cx, e)
     finally:
         cx.plan = None
+        cx.state_locals = None
     before = [
         f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
         if h.lazy
         else f"{h.temp} = {expr(cx, h.node)}"
         for h in hoisted
     ]
-    return before + loops.lines, code
+    reads = [f"v_{name} = s.v_{name}" for name in loops.reads]  # (what the loops read, once)
+    return before + reads + loops.lines, code
 
 
 class _Loops:
@@ -72,6 +81,7 @@ class _Loops:
         self.lines: list[str] = []
         self.depth = 0  # indentation of the next line, in levels
         self.around: list[str] = []  # the loop variables of the loops being written
+        self.reads: dict[str, None] = {}  # the state variables read in loop bodies, in order
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -196,6 +206,8 @@ class _Loops:
         self.emit(f"for {var} in {source}:")
         self.depth += 1
         self.around.append(var)
+        outer = cx.state_locals
+        cx.state_locals = self.reads
         cond = e.cond
         if kind == "all" and cond is not None:
             self.lines_for(cond)
@@ -221,5 +233,6 @@ class _Loops:
                 self.emit(f"{name}.append({item})" if kind == "list" else f"{name} += {item}")
             if cond is not None:
                 self.depth -= 1
+        cx.state_locals = outer
         self.around.pop()
         self.depth -= 1

@@ -1504,9 +1504,11 @@ def setup(s: State) -> None:
 
 # invariant life_within_bounds (specs/bang/game.yaml:101)
 def inv_life_within_bounds(s: State) -> bool:
+    v_life = s.v_life
+    v_max_life = s.v_max_life
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((s.v_life[c_q] >= 0) and (s.v_life[c_q] <= s.v_max_life[c_q])):
+        if not ((v_life[c_q] >= 0) and (v_life[c_q] <= v_max_life[c_q])):
             q1_ = False
             break
     return q1_
@@ -1514,9 +1516,12 @@ def inv_life_within_bounds(s: State) -> bool:
 
 # invariant the_living_have_life (specs/bang/game.yaml:104)
 def inv_the_living_have_life(s: State) -> bool:
+    v_dead = s.v_dead
+    v_life = s.v_life
+    v_dying = s.v_dying
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((s.v_dead[c_q] == (s.v_life[c_q] == 0)) or ((c_q == s.v_dying) and (s.v_life[c_q] == 0))):
+        if not ((v_dead[c_q] == (v_life[c_q] == 0)) or ((c_q == v_dying) and (v_life[c_q] == 0))):
             q1_ = False
             break
     return q1_
@@ -1543,9 +1548,10 @@ def inv_one_sheriff(s: State) -> bool:
 
 # invariant dead_roles_shown (specs/bang/game.yaml:115)
 def inv_dead_roles_shown(s: State) -> bool:
+    v_dead = s.v_dead
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((not s.v_dead[c_q]) or (len(s.z.piles[(Z_shown_role + s.ref(c_q))]) == 1)):
+        if not ((not v_dead[c_q]) or (len(s.z.piles[(Z_shown_role + s.ref(c_q))]) == 1)):
             q1_ = False
             break
     return q1_
@@ -1565,10 +1571,11 @@ def inv_one_role_each(s: State) -> bool:
 
 # invariant the_dead_hold_nothing (specs/bang/game.yaml:121)
 def inv_the_dead_hold_nothing(s: State) -> bool:
+    v_dead = s.v_dead
     q1_ = True
     for c_q in range(s.num_players):
         if not (
-            (not s.v_dead[c_q])
+            (not v_dead[c_q])
             or (
                 (len(s.z.piles[(Z_hand + s.ref(c_q))]) == 0)
                 and (len(s.z.piles[(Z_in_play + s.ref(c_q))]) == 0)

@@ -906,12 +906,13 @@ class State(GameState):
 # function capacity (specs/channel_tunnel/actions.yaml:5)
 def f_capacity(s: State, l_p: int) -> int:
     # cov 0
+    v_tech = s.v_tech
     q1_ = l_p == P_france
     if not q1_:
         q2_ = False
         for c_t in range(12):
             if (F_tech_step_perk[c_t] == 3) and (
-                s.v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t]
+                v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t]
             ):
                 q2_ = True
                 break
@@ -955,6 +956,7 @@ def f_can_tunnel_now(s: State, l_p: int) -> bool:
 # function can_tunnel_after (specs/channel_tunnel/actions.yaml:31)
 def f_can_tunnel_after(s: State, l_p: int, l_a: int, l_k: int) -> bool:
     # cov 5
+    v_on_space = s.v_on_space
     q1_ = f_tunnel_room(s, l_p)
     if q1_:
         q2_ = (F_debris_colour[(v1_ := f_nearest(s, l_p))] != l_k) and (
@@ -963,7 +965,7 @@ def f_can_tunnel_after(s: State, l_p: int, l_a: int, l_k: int) -> bool:
         if not q2_:
             q3_ = False
             for c_d in s.z.piles[Z_placed]:
-                if (s.v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[v1_]):
+                if (v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[v1_]):
                     q3_ = True
                     break
             q2_ = q3_
@@ -1038,9 +1040,10 @@ def f_basic_actions(s: State, l_p: int) -> list[int]:
 # function next_step (specs/channel_tunnel/actions.yaml:83)
 def f_next_step(s: State, l_p: int, l_b: int) -> int:
     # cov 13
+    v_tech = s.v_tech
     q1_ = False
     for c_t in range(12):
-        if (F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)):
+        if (F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (v_tech[l_p][l_b] + 1)):
             q1_ = True
             break
     return (
@@ -1112,9 +1115,10 @@ def f_stack_size(s: State, l_a: int) -> int:
     cache_ = s.caches[CACHE_stack_size]
     value_: int | None = cache_.get(l_a)
     if value_ is None:
+        v_on_space = s.v_on_space
         q1_ = 0
         for c_d in s.z.piles[Z_placed]:
-            if s.v_on_space[c_d] == l_a:
+            if v_on_space[c_d] == l_a:
                 q1_ += 1
         value_ = cache_[l_a] = q1_
     return value_
@@ -1123,11 +1127,10 @@ def f_stack_size(s: State, l_a: int) -> int:
 # function max_discs (specs/channel_tunnel/rounds.yaml:15)
 def f_max_discs(s: State, l_p: int) -> int:
     # cov 19
+    v_tech = s.v_tech
     q1_ = 0
     for c_t in range(12):
-        if (F_tech_step_perk[c_t] == 1) and (
-            s.v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t]
-        ):
+        if (F_tech_step_perk[c_t] == 1) and (v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t]):
             q1_ += 1
     return (10 + q1_) + s.v_extra_discs[l_p]
 
@@ -1202,9 +1205,10 @@ def f_usable_card(s: State, l_p: int, l_e: int) -> int:
 # function charges (specs/channel_tunnel/rounds.yaml:46)
 def f_charges(s: State, l_c: int) -> int:
     # cov 25
+    v_held_on = s.v_held_on
     q1_ = 0
     for c_t in s.z.piles[Z_on_cards]:
-        if s.v_held_on[c_t] == l_c:
+        if v_held_on[c_t] == l_c:
             q1_ += 1
     return q1_
 
@@ -1239,13 +1243,14 @@ def f_owned_with(s: State, l_p: int, l_e: int) -> int:
 # function topographic_colours (specs/channel_tunnel/scoring.yaml:13)
 def f_topographic_colours(s: State, l_p: int) -> int:
     # cov 29
+    v_held_on = s.v_held_on
     q1_ = 0
     for c_k in range(5):
         q2_ = False
         for c_t in s.z.piles[Z_on_cards]:
             if (
-                ((s.v_held_on[c_t] != -1) and (F_card_ability[s.v_held_on[c_t]] == 8))
-                and (s.holds((Z_tableau + s.ref(l_p)), T_card, s.v_held_on[c_t]))
+                ((v_held_on[c_t] != -1) and (F_card_ability[v_held_on[c_t]] == 8))
+                and (s.holds((Z_tableau + s.ref(l_p)), T_card, v_held_on[c_t]))
             ) and (F_debris_colour[c_t] == c_k):
                 q2_ = True
                 break
@@ -1272,9 +1277,10 @@ def f_card_points(s: State, l_p: int) -> int:
 # function tech_points (specs/channel_tunnel/scoring.yaml:29)
 def f_tech_points(s: State, l_p: int) -> int:
     # cov 31
+    v_tech = s.v_tech
     q1_ = 0
     for c_t in range(12):
-        if s.v_tech[l_p][F_tech_step_bar[c_t]] == F_tech_step_position[c_t]:
+        if v_tech[l_p][F_tech_step_bar[c_t]] == F_tech_step_position[c_t]:
             q1_ += F_tech_step_vp[c_t]
     return q1_
 
@@ -1543,9 +1549,10 @@ def inv_debris_accounted(s: State) -> bool:
 
 # invariant deviation_floor (specs/channel_tunnel/game.yaml:123)
 def inv_deviation_floor(s: State) -> bool:
+    v_deviation = s.v_deviation
     q1_ = True
     for c_p in range(s.num_players):
-        if not (s.v_deviation[c_p] >= (-5)):
+        if not (v_deviation[c_p] >= (-5)):
             q1_ = False
             break
     return q1_

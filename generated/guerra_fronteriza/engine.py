@@ -1944,11 +1944,12 @@ def f_movement(s: State, l_f: int) -> int:
 # function blocks (specs/guerra_fronteriza/combat.yaml:12)
 def f_blocks(s: State, l_f: int, l_t: int) -> bool:
     # cov 1
+    v_loc = s.v_loc
     q1_: bool
     if F_figure_unit[l_f] == E_plane:
         q2_ = False
         for c_g in s.z.piles[Z_board]:
-            if ((s.v_loc[c_g] == l_t) and (F_figure_faction[c_g] != F_figure_faction[l_f])) and (
+            if ((v_loc[c_g] == l_t) and (F_figure_faction[c_g] != F_figure_faction[l_f])) and (
                 F_figure_unit[c_g] == E_artillery
             ):
                 q2_ = True
@@ -2023,13 +2024,15 @@ def f_unbuilt(s: State, l_p: int) -> list[int]:
 def f_build_sites(s: State, l_p: int) -> list[int]:
     # cov 7
     v1_ = f_unbuilt(s, l_p)
+    v_loc = s.v_loc
+    v_destroyed = s.v_destroyed
     q1_: list[int] = []
     for c_t in range(44):
         q2_ = f_on_map(s, c_t) and (not f_enemy_at(s, l_p, c_t))
         if q2_:
             q3_ = False
             for c_f in s.z.piles[Z_board]:
-                if ((s.v_loc[c_f] == c_t) and (F_figure_faction[c_f] == l_p)) and (
+                if ((v_loc[c_f] == c_t) and (F_figure_faction[c_f] == l_p)) and (
                     F_figure_unit[c_f] == E_infantry
                 ):
                     q3_ = True
@@ -2043,7 +2046,7 @@ def f_build_sites(s: State, l_p: int) -> list[int]:
                 )
                 and (len(v1_) > 0)
             )
-            or ((v2_ != -1) and s.v_destroyed[v2_])
+            or ((v2_ != -1) and v_destroyed[v2_])
         ):
             q1_.append(c_t)
     return q1_
@@ -2069,12 +2072,16 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
     cache_ = s.caches[CACHE_garrison_of]
     value_: int | None = cache_.get((l_p, l_t))
     if value_ is None:
+        v_built_at = s.v_built_at
+        v_destroyed = s.v_destroyed
+        v_holder = s.v_holder
+        v_hq_life = s.v_hq_life
         q1_ = False
         for c_b in range(16):
             if (
-                (((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t)) and (not s.v_destroyed[c_b]))
-                and (s.v_holder[c_b] == l_p)
-            ) and (s.v_hq_life[c_b] > 0):
+                (((F_building_kind[c_b] == 0) and (v_built_at[c_b] == l_t)) and (not v_destroyed[c_b]))
+                and (v_holder[c_b] == l_p)
+            ) and (v_hq_life[c_b] > 0):
                 q1_ = True
                 break
         value_ = cache_[(l_p, l_t)] = (
@@ -2118,9 +2125,12 @@ def f_initiative(s: State, l_f: int, l_a: int) -> int:
 # function conflicts (specs/guerra_fronteriza/combat.yaml:73)
 def f_conflicts(s: State, l_p: int) -> list[int]:
     # cov 11
+    v_entered = s.v_entered
+    v_holder = s.v_holder
+    v_destroyed = s.v_destroyed
     q1_: list[int] = []
     for c_t in range(44):
-        q2_ = (f_on_map(s, c_t) and s.v_entered[c_t]) and f_present(s, l_p, c_t)
+        q2_ = (f_on_map(s, c_t) and v_entered[c_t]) and f_present(s, l_p, c_t)
         if q2_:
             q3_ = False
             for c_q in range(s.num_players):
@@ -2128,8 +2138,7 @@ def f_conflicts(s: State, l_p: int) -> list[int]:
                     q3_ = True
                     break
             q2_ = q3_ or (
-                (((v1_ := f_building_at(s, c_t)) != -1) and (s.v_holder[v1_] != l_p))
-                and (not s.v_destroyed[v1_])
+                (((v1_ := f_building_at(s, c_t)) != -1) and (v_holder[v1_] != l_p)) and (not v_destroyed[v1_])
             )
         if q2_:
             q1_.append(c_t)
@@ -2157,14 +2166,15 @@ def f_own_tiles(s: State, l_p: int) -> list[int]:
 # function raid_targets (specs/guerra_fronteriza/orders.yaml:14)
 def f_raid_targets(s: State, l_p: int) -> list[int]:
     # cov 14
+    v_loc = s.v_loc
     q1_: list[int] = []
     for c_f in s.z.piles[Z_board]:
-        q2_ = (F_figure_faction[c_f] != l_p) and (not f_present(s, l_p, s.v_loc[c_f]))
+        q2_ = (F_figure_faction[c_f] != l_p) and (not f_present(s, l_p, v_loc[c_f]))
         if q2_:
             q3_ = False
             for c_g in s.z.piles[Z_board]:
                 if ((F_figure_faction[c_g] == l_p) and (F_figure_unit[c_g] == E_plane)) and (
-                    s.v_loc[c_f] in F_tile_adjacent[s.v_loc[c_g]]
+                    v_loc[c_f] in F_tile_adjacent[v_loc[c_g]]
                 ):
                     q3_ = True
                     break
@@ -2177,16 +2187,20 @@ def f_raid_targets(s: State, l_p: int) -> list[int]:
 # function sabotage_targets (specs/guerra_fronteriza/orders.yaml:21)
 def f_sabotage_targets(s: State, l_p: int) -> list[int]:
     # cov 15
+    v_built_at = s.v_built_at
+    v_destroyed = s.v_destroyed
+    v_holder = s.v_holder
+    v_loc = s.v_loc
     q1_: list[int] = []
     for c_b in range(16):
         q2_ = (
-            (((F_building_kind[c_b] != 0) and (s.v_built_at[c_b] != -1)) and (not s.v_destroyed[c_b]))
-            and (s.v_holder[c_b] != l_p)
-        ) and (not f_present(s, s.v_holder[c_b], s.v_built_at[c_b]))
+            (((F_building_kind[c_b] != 0) and (v_built_at[c_b] != -1)) and (not v_destroyed[c_b]))
+            and (v_holder[c_b] != l_p)
+        ) and (not f_present(s, v_holder[c_b], v_built_at[c_b]))
         if q2_:
             q3_ = False
             for c_f in s.z.piles[Z_board]:
-                if (F_figure_faction[c_f] == l_p) and (s.v_built_at[c_b] in F_tile_adjacent[s.v_loc[c_f]]):
+                if (F_figure_faction[c_f] == l_p) and (v_built_at[c_b] in F_tile_adjacent[v_loc[c_f]]):
                     q3_ = True
                     break
             q2_ = q3_
@@ -2198,12 +2212,13 @@ def f_sabotage_targets(s: State, l_p: int) -> list[int]:
 # function redeploy_pairs (specs/guerra_fronteriza/orders.yaml:29)
 def f_redeploy_pairs(s: State, l_p: int) -> list[int]:
     # cov 16
+    v_loc = s.v_loc
     q1_: list[int] = []
     for c_f in s.z.piles[Z_board]:
         q2_ = F_figure_faction[c_f] == l_p
         if q2_:
             q3_ = False
-            for c_t in F_tile_adjacent[s.v_loc[c_f]]:
+            for c_t in F_tile_adjacent[v_loc[c_f]]:
                 if not f_enemy_at(s, l_p, c_t):
                     q3_ = True
                     break
@@ -2277,9 +2292,10 @@ def f_on_map(s: State, l_t: int) -> bool:
 # function present (specs/guerra_fronteriza/round.yaml:14)
 def f_present(s: State, l_p: int, l_t: int) -> bool:
     # cov 20
+    v_loc = s.v_loc
     q1_ = False
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p):
+        if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p):
             q1_ = True
             break
     return q1_
@@ -2288,9 +2304,10 @@ def f_present(s: State, l_p: int, l_t: int) -> bool:
 # function enemy_at (specs/guerra_fronteriza/round.yaml:19)
 def f_enemy_at(s: State, l_p: int, l_t: int) -> bool:
     # cov 21
+    v_loc = s.v_loc
     q1_ = False
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] != l_p):
+        if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] != l_p):
             q1_ = True
             break
     return q1_
@@ -2312,9 +2329,10 @@ def f_building_at(s: State, l_t: int) -> int:
     cache_ = s.caches[CACHE_building_at]
     value_: int | None = cache_.get(l_t)
     if value_ is None:
+        v_built_at = s.v_built_at
         q1_ = False
         for c_b in range(16):
-            if s.v_built_at[c_b] == l_t:
+            if v_built_at[c_b] == l_t:
                 q1_ = True
                 break
         value_ = cache_[l_t] = [c_b for c_b in range(16) if (s.v_built_at[c_b] == l_t)][0] if q1_ else -1
@@ -2324,13 +2342,15 @@ def f_building_at(s: State, l_t: int) -> int:
 # function producing (specs/guerra_fronteriza/round.yaml:35)
 def f_producing(s: State, l_p: int, l_b: int) -> bool:
     # cov 24
+    v_loc = s.v_loc
+    v_built_at = s.v_built_at
     q1_ = (((s.v_built_at[l_b] != -1) and (not s.v_destroyed[l_b])) and (s.v_holder[l_b] == l_p)) and (
         not f_enemy_at(s, l_p, s.v_built_at[l_b])
     )
     if q1_:
         q2_ = False
         for c_f in s.z.piles[Z_board]:
-            if ((s.v_loc[c_f] == s.v_built_at[l_b]) and (F_figure_faction[c_f] == l_p)) and (
+            if ((v_loc[c_f] == v_built_at[l_b]) and (F_figure_faction[c_f] == l_p)) and (
                 F_figure_unit[c_f] == E_infantry
             ):
                 q2_ = True
@@ -2358,6 +2378,8 @@ def f_vp(s: State, l_p: int) -> int:
     cache_ = s.caches[CACHE_vp]
     value_: int | None = cache_.get(l_p)
     if value_ is None:
+        v_built_at = s.v_built_at
+        v_destroyed = s.v_destroyed
         q1_ = s.v_merits[l_p]
         q2_ = 0
         for c_t in range(44):
@@ -2367,8 +2389,8 @@ def f_vp(s: State, l_p: int) -> int:
         q4_ = 0
         for c_b in range(16):
             if (
-                ((F_building_kind[c_b] != 0) and (s.v_built_at[c_b] != -1)) and (not s.v_destroyed[c_b])
-            ) and f_controls(s, l_p, s.v_built_at[c_b]):
+                ((F_building_kind[c_b] != 0) and (v_built_at[c_b] != -1)) and (not v_destroyed[c_b])
+            ) and f_controls(s, l_p, v_built_at[c_b]):
                 q4_ += 1
         value_ = cache_[l_p] = q3_ + q4_
     return value_
@@ -2753,9 +2775,10 @@ def inv_figures_accounted(s: State) -> bool:
 
 # invariant research_within_merits (specs/guerra_fronteriza/game.yaml:120)
 def inv_research_within_merits(s: State) -> bool:
+    v_merits = s.v_merits
     q1_ = True
     for c_p in range(s.num_players):
-        if not (len(s.z.piles[(Z_research + s.ref(c_p))]) <= s.v_merits[c_p]):
+        if not (len(s.z.piles[(Z_research + s.ref(c_p))]) <= v_merits[c_p]):
             q1_ = False
             break
     return q1_
@@ -2763,9 +2786,10 @@ def inv_research_within_merits(s: State) -> bool:
 
 # invariant merits_not_negative (specs/guerra_fronteriza/game.yaml:123)
 def inv_merits_not_negative(s: State) -> bool:
+    v_merits = s.v_merits
     q1_ = True
     for c_p in range(s.num_players):
-        if not (s.v_merits[c_p] >= 0):
+        if not (v_merits[c_p] >= 0):
             q1_ = False
             break
     return q1_
@@ -2792,6 +2816,7 @@ def inv_cards_accounted(s: State) -> bool:
 
 # invariant stacking_after_maintenance (specs/guerra_fronteriza/game.yaml:131)
 def inv_stacking_after_maintenance(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = not s.v_maintained
     if not q1_:
         q2_ = True
@@ -2802,7 +2827,7 @@ def inv_stacking_after_maintenance(s: State) -> bool:
                 for c_p in f_active_players(s):
                     q5_ = 0
                     for c_f in s.z.piles[Z_board]:
-                        if (s.v_loc[c_f] == c_t) and (F_figure_faction[c_f] == c_p):
+                        if (v_loc[c_f] == c_t) and (F_figure_faction[c_f] == c_p):
                             q5_ += 1
                     if not (q5_ <= f_stack_cap(s, c_p, c_t)):
                         q4_ = False
@@ -2817,9 +2842,10 @@ def inv_stacking_after_maintenance(s: State) -> bool:
 
 # invariant board_figures_on_the_map (specs/guerra_fronteriza/game.yaml:136)
 def inv_board_figures_on_the_map(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = True
     for c_f in s.z.piles[Z_board]:
-        if not ((s.v_loc[c_f] != -1) and (F_tile_operation[s.v_loc[c_f]] == s.o_operation)):
+        if not ((v_loc[c_f] != -1) and (F_tile_operation[v_loc[c_f]] == s.o_operation)):
             q1_ = False
             break
     return q1_
@@ -3197,9 +3223,10 @@ class Proc_conflict(Frame):
                 return
             else:  # pc == 4
                 if self.k_6 >= len(self.i_5):
+                    v_hits = s.v_hits
                     q1_ = 0
                     for c_q in range(s.num_players):
-                        q1_ += s.v_hits[c_q]
+                        q1_ += v_hits[c_q]
                     if q1_ > 0:
                         # cov 44
                         self.l_fought = True

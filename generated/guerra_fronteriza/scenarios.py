@@ -227,9 +227,10 @@ def sc2_expect1(s: State) -> bool:
 
 # scenario Building: an infantry becomes a factory (a merit); a second infantry there makes it active: expect (specs/guerra_fronteriza/scenarios/building_gives_a_merit.yaml:12)
 def sc2_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c2_east_fields:
+        if v_loc[c_f] == E_c2_east_fields:
             q1_ += 1
     return q1_ == 1
 
@@ -280,18 +281,20 @@ def sc4_setup(s: State) -> None:
 
 # scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:21)
 def sc4_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
             q1_ += 1
     return q1_ == 0
 
 
 # scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:22)
 def sc4_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 2
 
@@ -404,9 +407,10 @@ def sc7_expect5(s: State) -> bool:
 
 # scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:32)
 def sc7_expect6(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c3_north_base) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c3_north_base) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 2
 
@@ -475,9 +479,10 @@ def sc8_expect5(s: State) -> bool:
 
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:32)
 def sc8_expect6(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c3_north_base:
+        if v_loc[c_f] == E_c3_north_base:
             q1_ += 1
     return q1_ == 0
 
@@ -494,9 +499,10 @@ def sc9_setup(s: State) -> None:
 
 # scenario An active factory reinforces with a tank, artillery or plane: expect (specs/guerra_fronteriza/scenarios/factory_reinforcement.yaml:12)
 def sc9_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_unit[c_f] == E_tank):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_unit[c_f] == E_tank):
             q1_ += 1
     return q1_ == 1
 
@@ -543,18 +549,20 @@ def sc12_setup(s: State) -> None:
 
 # scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:20)
 def sc12_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] != P_ussr):
+        if (v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] != P_ussr):
             q1_ += 1
     return q1_ == 0
 
 
 # scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:21)
 def sc12_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr):
+        if (v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr):
             q1_ += 1
     return q1_ == 3
 
@@ -597,9 +605,10 @@ def sc13_expect1(s: State) -> bool:
 
 # scenario Frontier: when figures of both sides survive, the tile is in frontier and nobody gains a merit: expect (specs/guerra_fronteriza/scenarios/frontier.yaml:16)
 def sc13_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c2_east_fields:
+        if v_loc[c_f] == E_c2_east_fields:
             q1_ += 1
     return q1_ == 2
 
@@ -656,9 +665,10 @@ def sc15_expect1(s: State) -> bool:
 
 # scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:26)
 def sc15_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states)) and (
+        if ((v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states)) and (
             F_figure_unit[c_f] == E_tank
         ):
             q1_ += 1
@@ -819,10 +829,11 @@ def sc20_expect1(s: State) -> bool:
 
 # scenario HQ garrison: it defends with initiative equal to its life, and each hit lowers both: expect (specs/guerra_fronteriza/scenarios/hq_garrison.yaml:17)
 def sc20_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
         if ((F_figure_faction[c_f] == P_united_states) and (F_figure_unit[c_f] == E_tank)) and (
-            s.v_loc[c_f] == E_c2_east_base
+            v_loc[c_f] == E_c2_east_base
         ):
             q1_ += 1
     return q1_ == 2
@@ -858,9 +869,10 @@ def sc21_expect1(s: State) -> bool:
 
 # scenario A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit: expect (specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml:22)
 def sc21_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c3_south_east_base) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c3_south_east_base) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 2
 
@@ -882,9 +894,10 @@ def sc22_setup(s: State) -> None:
 
 # scenario Maintenance: at most 3 figures of a player per tile; the owner chooses which go: expect (specs/guerra_fronteriza/scenarios/maintenance.yaml:14)
 def sc22_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c2_east_woods:
+        if v_loc[c_f] == E_c2_east_woods:
             q1_ += 1
     return q1_ == 3
 
@@ -1128,18 +1141,20 @@ def sc29_expect0(s: State) -> bool:
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:18)
 def sc29_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 1
 
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:19)
 def sc29_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
             q1_ += 1
     return q1_ == 0
 
@@ -1302,10 +1317,11 @@ def sc35_setup(s: State) -> None:
 
 # scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:13)
 def sc35_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
         if ((F_figure_faction[c_f] == P_germany) and (F_figure_unit[c_f] == E_plane)) and (
-            s.v_loc[c_f] == E_c2_east_base
+            v_loc[c_f] == E_c2_east_base
         ):
             q1_ += 1
     return q1_ == 1
@@ -1313,9 +1329,10 @@ def sc35_expect0(s: State) -> bool:
 
 # scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:14)
 def sc35_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (F_figure_faction[c_f] == P_germany) and (s.v_loc[c_f] == E_c2_east_base):
+        if (F_figure_faction[c_f] == P_germany) and (v_loc[c_f] == E_c2_east_base):
             q1_ += 1
     return q1_ == 6
 
@@ -1358,9 +1375,10 @@ def sc36_expect0(s: State) -> bool:
 
 # scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:26)
 def sc36_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if ((s.v_loc[c_f] == E_c2_east_woods) and (F_figure_faction[c_f] == P_germany)) and (
+        if ((v_loc[c_f] == E_c2_east_woods) and (F_figure_faction[c_f] == P_germany)) and (
             F_figure_unit[c_f] == E_infantry
         ):
             q1_ += 1
@@ -1369,9 +1387,10 @@ def sc36_expect1(s: State) -> bool:
 
 # scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:27)
 def sc36_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
             q1_ += 1
     return q1_ == 1
 
@@ -1411,18 +1430,20 @@ def sc38_setup(s: State) -> None:
 
 # scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:15)
 def sc38_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 2
 
 
 # scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:16)
 def sc38_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states)) and (
+        if ((v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states)) and (
             F_figure_unit[c_f] == E_artillery
         ):
             q1_ += 1
@@ -1630,9 +1651,10 @@ def sc45_expect0(s: State) -> bool:
 
 # scenario Reinforcements: an active camp adds an infantry on its tile: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml:25)
 def sc45_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if ((s.v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states)) and (
+        if ((v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states)) and (
             F_figure_unit[c_f] == E_infantry
         ):
             q1_ += 1
@@ -1701,15 +1723,16 @@ def sc46_expect1(s: State) -> bool:
 
 # scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:29)
 def sc46_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c2_east_fields:
+        if v_loc[c_f] == E_c2_east_fields:
             q1_ += 1
     q2_ = q1_ == 1
     if q2_:
         q3_ = 0
         for c_f in s.z.piles[Z_board]:
-            if s.v_loc[c_f] == E_c2_east_ridge:
+            if v_loc[c_f] == E_c2_east_ridge:
                 q3_ += 1
         q2_ = q3_ == 2
     return q2_
@@ -1717,9 +1740,10 @@ def sc46_expect2(s: State) -> bool:
 
 # scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:30)
 def sc46_expect3(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_west_base) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c2_west_base) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 4
 
@@ -1742,9 +1766,10 @@ def sc47_expect0(s: State) -> bool:
 
 # scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: expect (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:20)
 def sc47_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if ((s.v_loc[c_f] == E_c2_east_base) and (F_figure_faction[c_f] == P_germany)) and (
+        if ((v_loc[c_f] == E_c2_east_base) and (F_figure_faction[c_f] == P_germany)) and (
             F_figure_unit[c_f] == E_tank
         ):
             q1_ += 1
@@ -1775,9 +1800,10 @@ def sc48_setup(s: State) -> None:
 
 # scenario Reinforcements with a reserve too short: the player chooses which zone goes without: expect (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:18)
 def sc48_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 2
 
@@ -1959,9 +1985,10 @@ def sc55_expect2(s: State) -> bool:
 
 # scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:19)
 def sc55_expect3(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
             q1_ += 1
     return q1_ == 0
 
@@ -1978,10 +2005,11 @@ def sc56_setup(s: State) -> None:
 
 # scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:13)
 def sc56_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
         if ((F_figure_faction[c_f] == P_great_britain) and (F_figure_unit[c_f] == E_artillery)) and (
-            s.v_loc[c_f] == E_c3_south_west_base
+            v_loc[c_f] == E_c3_south_west_base
         ):
             q1_ += 1
     return q1_ == 1
@@ -2034,10 +2062,11 @@ def sc58_setup(s: State) -> None:
 
 # scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:14)
 def sc58_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
         if ((F_figure_faction[c_f] == P_ussr) and (F_figure_unit[c_f] == E_infantry)) and (
-            s.v_loc[c_f] == E_c4_north_west_base
+            v_loc[c_f] == E_c4_north_west_base
         ):
             q1_ += 1
     return q1_ == 4
@@ -2109,9 +2138,10 @@ def sc60_setup(s: State) -> None:
 
 # scenario Supplies, kept face up, lets two more figures survive maintenance: expect (specs/guerra_fronteriza/scenarios/supplies_stacking.yaml:14)
 def sc60_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c2_east_woods:
+        if v_loc[c_f] == E_c2_east_woods:
             q1_ += 1
     return q1_ == 5
 
@@ -2141,9 +2171,10 @@ def sc61_expect0(s: State) -> bool:
 
 # scenario A third faction attacks a tile in frontier: each of its attacks picks the side that takes it: expect (specs/guerra_fronteriza/scenarios/three_sided_conflict.yaml:20)
 def sc61_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c3_north_city:
+        if v_loc[c_f] == E_c3_north_city:
             q1_ += 1
     return q1_ == 2
 
@@ -2244,45 +2275,50 @@ def sc64_setup(s: State) -> None:
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:29)
 def sc64_expect0(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c4_south_woods:
+        if v_loc[c_f] == E_c4_south_woods:
             q1_ += 1
     return q1_ == 3
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:30)
 def sc64_expect1(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c4_south_east_woods) and (F_figure_faction[c_f] == P_great_britain):
+        if (v_loc[c_f] == E_c4_south_east_woods) and (F_figure_faction[c_f] == P_great_britain):
             q1_ += 1
     return q1_ == 2
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:31)
 def sc64_expect2(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c4_north_west_woods:
+        if v_loc[c_f] == E_c4_north_west_woods:
             q1_ += 1
     return q1_ == 4
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:32)
 def sc64_expect3(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if (s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr):
+        if (v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr):
             q1_ += 1
     return q1_ == 3
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:33)
 def sc64_expect4(s: State) -> bool:
+    v_loc = s.v_loc
     q1_ = 0
     for c_f in s.z.piles[Z_board]:
-        if s.v_loc[c_f] == E_c4_north_west_base:
+        if v_loc[c_f] == E_c4_north_west_base:
             q1_ += 1
     return (q1_ == 4) and (s.v_round == 2)
 

@@ -622,6 +622,8 @@ def inv_fireworks_in_order(s: State) -> bool:
 
 # invariant knowledge_is_true (specs/hanabi/game.yaml:230)
 def inv_knowledge_is_true(s: State) -> bool:
+    v_may_be_colour = s.v_may_be_colour
+    v_may_be_number = s.v_may_be_number
     q1_ = True
     for c_p in range(s.num_players):
         q2_ = True
@@ -629,11 +631,11 @@ def inv_knowledge_is_true(s: State) -> bool:
             if not (
                 (
                     F_card_colour[s.nth(s.z.piles[(Z_hand + s.ref(c_p))], (c_i - 1))]
-                    in s.v_may_be_colour[(v1_ := f_position_at(s, c_i))][c_p]
+                    in v_may_be_colour[(v1_ := f_position_at(s, c_i))][c_p]
                 )
                 and (
                     F_card_number[s.nth(s.z.piles[(Z_hand + s.ref(c_p))], (c_i - 1))]
-                    in s.v_may_be_number[v1_][c_p]
+                    in v_may_be_number[v1_][c_p]
                 )
             ):
                 q2_ = False

@@ -266,13 +266,14 @@ def f_placements(s: State, l_c: int) -> list[int]:
 # function accessible (specs/iron_curtain/game.yaml:57)
 def f_accessible(s: State, l_p: int) -> list[int]:
     # cov 5
+    v_cubes = s.v_cubes
     q1_: list[int] = []
     for c_c in s.z.piles[Z_map]:
-        q2_ = s.v_cubes[c_c][l_p] > 0
+        q2_ = v_cubes[c_c][l_p] > 0
         if not q2_:
             q3_ = False
             for c_n in s.neighbors(T_card, c_c):
-                if s.v_cubes[c_n][l_p] > 0:
+                if v_cubes[c_n][l_p] > 0:
                     q3_ = True
                     break
             q2_ = q3_
@@ -284,11 +285,12 @@ def f_accessible(s: State, l_p: int) -> list[int]:
 # function supply (specs/iron_curtain/game.yaml:62)
 def f_supply(s: State, l_p: int, l_c: int) -> int:
     # cov 6
+    v_cubes = s.v_cubes
     q1_ = s.v_reserve[l_p]
     q2_ = 0
     for c_x in s.z.piles[Z_map]:
         if c_x != l_c:
-            q2_ += s.v_cubes[c_x][l_p]
+            q2_ += v_cubes[c_x][l_p]
     return q1_ + q2_
 
 
@@ -513,12 +515,15 @@ def ph_final_scoring(s: State) -> None:
 
 # invariant cubes_conserved (specs/iron_curtain/game.yaml:264)
 def inv_cubes_conserved(s: State) -> bool:
+    v_cubes = s.v_cubes
+    v_reserve = s.v_reserve
+    v_removed = s.v_removed
     q1_ = True
     for c_p in range(s.num_players):
         q2_ = 0
         for c_c in range(19):
-            q2_ += s.v_cubes[c_c][c_p]
-        if not (((q2_ + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24):
+            q2_ += v_cubes[c_c][c_p]
+        if not (((q2_ + v_reserve[c_p]) + v_removed[c_p]) == 24):
             q1_ = False
             break
     return q1_
@@ -531,11 +536,13 @@ def inv_marker_on_track(s: State) -> bool:
 
 # invariant no_negative_cubes (specs/iron_curtain/game.yaml:270)
 def inv_no_negative_cubes(s: State) -> bool:
+    v_cubes = s.v_cubes
+    v_reserve = s.v_reserve
     q1_ = True
     for c_c in range(19):
         q2_ = True
         for c_p in range(s.num_players):
-            if not (s.v_cubes[c_c][c_p] >= 0):
+            if not (v_cubes[c_c][c_p] >= 0):
                 q2_ = False
                 break
         if not q2_:
@@ -545,7 +552,7 @@ def inv_no_negative_cubes(s: State) -> bool:
     if q3_:
         q4_ = True
         for c_p in range(s.num_players):
-            if not (s.v_reserve[c_p] >= 0):
+            if not (v_reserve[c_p] >= 0):
                 q4_ = False
                 break
         q3_ = q4_
@@ -554,6 +561,7 @@ def inv_no_negative_cubes(s: State) -> bool:
 
 # evaluation (specs/iron_curtain/game.yaml:254)
 def evaluate(s: State, l_p: int) -> int:
+    v_cubes = s.v_cubes
     q1_ = 0
     for c_c in s.z.piles[Z_map]:
         if f_controls(s, l_p, c_c):
@@ -583,7 +591,7 @@ def evaluate(s: State, l_p: int) -> int:
     q7_ = 10 * (q4_ + q5_)
     q8_ = 0
     for c_c in s.z.piles[Z_map]:
-        q8_ += s.v_cubes[c_c][l_p] - s.v_cubes[c_c][(1 - l_p)]
+        q8_ += v_cubes[c_c][l_p] - v_cubes[c_c][(1 - l_p)]
     return q7_ + q8_
 
 

@@ -84,9 +84,10 @@ class State(GameState):
 # function pot (specs/kuhn_poker/game.yaml:26)
 def f_pot(s: State) -> int:
     # cov 0
+    v_put_in = s.v_put_in
     q1_ = 0
     for c_q in range(s.num_players):
-        q1_ += s.v_put_in[c_q]
+        q1_ += v_put_in[c_q]
     return q1_
 
 
@@ -161,9 +162,10 @@ def inv_one_card_each(s: State) -> bool:
 
 # invariant a_bet_is_one_chip (specs/kuhn_poker/game.yaml:110)
 def inv_a_bet_is_one_chip(s: State) -> bool:
+    v_put_in = s.v_put_in
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((s.v_put_in[c_q] >= 1) and (s.v_put_in[c_q] <= 2)):
+        if not ((v_put_in[c_q] >= 1) and (v_put_in[c_q] <= 2)):
             q1_ = False
             break
     return q1_

@@ -121,9 +121,10 @@ class State(GameState):
 # function pot (specs/leduc_poker/game.yaml:34)
 def f_pot(s: State) -> int:
     # cov 0
+    v_put_in = s.v_put_in
     q1_ = 0
     for c_q in range(s.num_players):
-        q1_ += s.v_put_in[c_q]
+        q1_ += v_put_in[c_q]
     return q1_
 
 
@@ -230,9 +231,10 @@ def inv_at_most_two_raises(s: State) -> bool:
 
 # invariant chips_within_the_limits (specs/leduc_poker/game.yaml:156)
 def inv_chips_within_the_limits(s: State) -> bool:
+    v_put_in = s.v_put_in
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((s.v_put_in[c_q] >= 1) and (s.v_put_in[c_q] <= 13)):
+        if not ((v_put_in[c_q] >= 1) and (v_put_in[c_q] <= 13)):
             q1_ = False
             break
     return q1_

@@ -497,9 +497,10 @@ def p_settle(s: State, l_caller: int) -> None:
     # cov 7
     for l_p in range(s.num_players):
         s.say(TX_s_dice, l_p, tuple(s.v_rolled[l_p]))
+    v_last = s.v_last
     q1_ = 0
     for c_p in range(s.num_players):
-        q1_ += f_matching(s, c_p, s.v_last)
+        q1_ += f_matching(s, c_p, v_last)
     l_n: int = q1_
     l_counted: str = (
         str(l_n) + " of the dice show " + str(s.o_sides)
@@ -523,12 +524,13 @@ def setup(s: State) -> None:
 
 # invariant the_dice_in_play (specs/liars_dice/game.yaml:121)
 def inv_the_dice_in_play(s: State) -> bool:
+    v_rolled = s.v_rolled
     q1_ = True
     for c_p in range(s.num_players):
-        q2_ = len(s.v_rolled[c_p]) <= s.o_dice
+        q2_ = len(v_rolled[c_p]) <= s.o_dice
         if q2_:
             q3_ = True
-            for c_f in s.v_rolled[c_p]:
+            for c_f in v_rolled[c_p]:
                 if not (F_face_pips[c_f] <= s.o_sides):
                     q3_ = False
                     break

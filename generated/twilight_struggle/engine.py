@@ -3398,13 +3398,14 @@ def f_coup_roll_modifier(s: State, l_p: int, l_x: int) -> int:
 # function reach (specs/twilight_struggle/operations.yaml:74)
 def f_reach(s: State, l_p: int) -> list[int]:
     # cov 26
+    v_influence = s.v_influence
     q1_: list[int] = []
     for c_x in range(84):
-        q2_ = (F_country_superpower[c_x] == l_p) or (s.v_influence[c_x][l_p] > 0)
+        q2_ = (F_country_superpower[c_x] == l_p) or (v_influence[c_x][l_p] > 0)
         if not q2_:
             q3_ = False
             for c_y in F_country_adjacent[c_x]:
-                if s.v_influence[c_y][l_p] > 0:
+                if v_influence[c_y][l_p] > 0:
                     q3_ = True
                     break
             q2_ = q3_
@@ -5069,11 +5070,12 @@ def tc_norad(s: State, l_p: int, l_before: int) -> bool:
 
 # trigger missile_crisis_defused: if (specs/twilight_struggle/events.yaml:101)
 def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
+    v_influence = s.v_influence
     q1_ = (M_missile_crisis, l_p) in s.active_mods
     if q1_:
         q2_ = False
         for c_x in f_crisis_countries(s, l_p):
-            if s.v_influence[c_x][l_p] >= 2:
+            if v_influence[c_x][l_p] >= 2:
                 q2_ = True
                 break
         q1_ = q2_
@@ -5320,9 +5322,10 @@ def inv_every_card_in_one_place(s: State) -> bool:
 
 # invariant influence_not_negative (specs/twilight_struggle/game.yaml:124)
 def inv_influence_not_negative(s: State) -> bool:
+    v_influence = s.v_influence
     q1_ = True
     for c_x in range(84):
-        if not ((s.v_influence[c_x][P_usa] >= 0) and (s.v_influence[c_x][P_ussr] >= 0)):
+        if not ((v_influence[c_x][P_usa] >= 0) and (v_influence[c_x][P_ussr] >= 0)):
             q1_ = False
             break
     return q1_
@@ -5330,9 +5333,10 @@ def inv_influence_not_negative(s: State) -> bool:
 
 # invariant space_on_track (specs/twilight_struggle/game.yaml:127)
 def inv_space_on_track(s: State) -> bool:
+    v_space = s.v_space
     q1_ = True
     for c_p in range(s.num_players):
-        if not ((s.v_space[c_p] >= 0) and (s.v_space[c_p] <= 8)):
+        if not ((v_space[c_p] >= 0) and (v_space[c_p] <= 8)):
             q1_ = False
             break
     return q1_
@@ -5340,9 +5344,10 @@ def inv_space_on_track(s: State) -> bool:
 
 # invariant milops_not_negative (specs/twilight_struggle/game.yaml:130)
 def inv_milops_not_negative(s: State) -> bool:
+    v_milops = s.v_milops
     q1_ = True
     for c_p in range(s.num_players):
-        if not (s.v_milops[c_p] >= 0):
+        if not (v_milops[c_p] >= 0):
             q1_ = False
             break
     return q1_
@@ -5603,9 +5608,10 @@ class Proc_remove_up_to(Frame):
                     s.pop()
                     return
                 self.r_1 -= 1
+                v_influence = s.v_influence
                 q1_: list[int] = []
                 for c_x in self.l_area:
-                    q2_ = s.v_influence[c_x][self.l_o] > 0
+                    q2_ = v_influence[c_x][self.l_o] > 0
                     if q2_:
                         q3_ = 0
                         for c_y in self.l_taken:

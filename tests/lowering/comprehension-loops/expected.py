@@ -19,13 +19,14 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 # function linked (tests/lowering/comprehension-loops/game.yaml:18)
 def f_linked(s: State) -> list[int]:
     # cov 0
+    v_n = s.v_n
     q1_: list[int] = []
     for c_c in range(3):
-        q2_ = F_card_value[c_c] > s.v_n
+        q2_ = F_card_value[c_c] > v_n
         if not q2_:
             q3_ = False
             for c_d in F_card_next[c_c]:
-                if F_card_value[c_d] > s.v_n:
+                if F_card_value[c_d] > v_n:
                     q3_ = True
                     break
             q2_ = q3_
@@ -37,11 +38,12 @@ def f_linked(s: State) -> list[int]:
 # function guarded (tests/lowering/comprehension-loops/game.yaml:22)
 def f_guarded(s: State) -> bool:
     # cov 1
+    v_n = s.v_n
     q1_ = s.v_n != 0
     if q1_:
         q2_ = True
         for c_c in range(3):
-            if not (s.div(F_card_value[c_c], s.v_n) < 3):
+            if not (s.div(F_card_value[c_c], v_n) < 3):
                 q2_ = False
                 break
         q1_ = q2_
@@ -51,9 +53,10 @@ def f_guarded(s: State) -> bool:
 # function total (tests/lowering/comprehension-loops/game.yaml:26)
 def f_total(s: State) -> int:
     # cov 2
+    v_n = s.v_n
     q1_ = 0
     for c_c in range(3):
-        if F_card_value[c_c] > s.v_n:
+        if F_card_value[c_c] > v_n:
             q1_ += F_card_value[c_c]
     return s.v_score[P_ann] + q1_
 
@@ -61,11 +64,12 @@ def f_total(s: State) -> int:
 # function either (tests/lowering/comprehension-loops/game.yaml:29)
 def f_either(s: State) -> int:
     # cov 3
+    v_n = s.v_n
     q1_: int
     if s.v_n > 1:
         q2_ = 0
         for c_c in range(3):
-            if F_card_value[c_c] > s.v_n:
+            if F_card_value[c_c] > v_n:
                 q2_ += 1
         q1_ = q2_
     else:
@@ -79,11 +83,12 @@ def f_either(s: State) -> int:
 # function shadowed (tests/lowering/comprehension-loops/game.yaml:32)
 def f_shadowed(s: State) -> bool:
     # cov 4
+    v_n = s.v_n
     q1_ = False
     for c_c in range(3):
-        q2_ = F_card_value[c_c] > s.v_n
+        q2_ = F_card_value[c_c] > v_n
         if q2_:
-            q2_ = any(True for c_c in F_card_next[c_c] if (F_card_value[c_c] == s.v_n))
+            q2_ = any(True for c_c in F_card_next[c_c] if (F_card_value[c_c] == v_n))
         if q2_:
             q1_ = True
             break
@@ -123,9 +128,10 @@ class Phase_play(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
+            v_n = s.v_n
             q1_ = False
             for c_c in range(3):
-                if F_card_value[c_c] == s.v_n:
+                if F_card_value[c_c] == v_n:
                     q1_ = True
                     break
             if q1_:
@@ -135,11 +141,12 @@ class Phase_play(Frame):
                 # cov 6
                 pass
             self.pc = 1
+            v_n = s.v_n
             q2_: list[int] = []
             for c_c in range(3):
                 q3_ = False
                 for c_d in F_card_next[c_c]:
-                    if F_card_value[c_d] >= s.v_n:
+                    if F_card_value[c_d] >= v_n:
                         q3_ = True
                         break
                 if q3_:
