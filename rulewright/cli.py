@@ -1927,6 +1927,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.cfr is not None:
         return _bench_cfr(args)
     ws = current_workspace(args)
+    if args.versus is not None:
+        return _bench_versus(args, ws)
     if args.against is None and (code := run_natively(args, ws)) is not None:
         return code
     try:
@@ -1979,6 +1981,69 @@ def _bench_spec(given: str | None, name: str, ws: Workspace | None) -> Path | No
     if given is not None and given not in games(ws) and is_dir(Path(given)):
         return Path(given)
     return spec_folder(ws, name)
+
+
+def _bench_versus(args: argparse.Namespace, ws: Workspace | None) -> int:
+    """`bench GAME --versus CMD`: this tree's engine of GAME against another program's, side by side."""
+    from rulewright.bench import (
+        CODE_TREE,
+        BenchFailed,
+        BenchUsageError,
+        Side,
+        compare_versus,
+        describe_work_tree,
+        repository_root,
+    )
+
+    if args.game is None or args.against is not None or args.cfr is not None:
+        raise UsageError(
+            "--versus compares one game with a program: rulewright bench GAME --versus 'CMD ARGS'"
+        )
+    if ws is None:
+        raise UsageError(NO_WORKSPACE)
+    try:
+        command = shlex.split(args.versus)
+    except ValueError as exc:
+        raise UsageError(f"--versus: {exc} in {shown(args.versus)}") from None
+    if not command:
+        raise UsageError("--versus needs a command: rulewright bench GAME --versus 'CMD ARGS'")
+    folder = spec_folder(ws, args.game)
+    if folder is None:
+        raise UsageError(f"--versus: the workspace has no game {shown(args.game)}")
+    options = parse_options(args.option)
+    try:
+        label = describe_work_tree(repository_root(ws.root))
+    except BenchUsageError:  # not in a git repository
+        label = str(ws.root)
+    a = Side("A", label, CODE_TREE, ws.output, ws.root, {args.game: folder})
+    if args.native:
+        from rulewright.native import ENGINES
+
+        native = _native_folder(ws)
+        a = dataclasses.replace(a, label=f"{a.label}, native", play_tree=native, search=native / ENGINES)
+    bar: list[Progress] = []
+
+    def tick(done: int, total: int) -> None:
+        if not bar:
+            bar.append(Progress(total, "runs"))
+        bar[0].update(done)
+
+    try:
+        result = compare_versus(
+            a,
+            args.game,
+            command,
+            seconds=args.seconds,
+            rounds=args.rounds,
+            options=[f"{key}={value}" for key, value in options.items()],
+            tick=tick,
+        )
+    except BenchFailed as exc:
+        raise CommandFailed(str(exc)) from None
+    for line in bar:
+        line.clear()
+    print(json.dumps(result.as_json(), indent=2) if args.json else result.report())
+    return EXIT_OK
 
 
 def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
@@ -2386,6 +2451,13 @@ def _bench_arguments(sp: argparse.ArgumentParser) -> None:
     )
     sp.add_argument("--no-check", action="store_true", help="play only: leave out checking the specs")
     sp.add_argument(
+        "--versus",
+        metavar="CMD",
+        help="compare GAME with another program that plays it: CMD (quoted, with its arguments) is "
+        "run with --seconds S for each round and prints a JSON line with games, decisions and "
+        "cpu_s (docs/performance.md)",
+    )
+    sp.add_argument(
         "--cfr",
         metavar="OTHER",
         help="the CPU cost of an iteration of OpenSpiel's CFR on GAME against its game OTHER "
@@ -2558,6 +2630,7 @@ COMMANDS: tuple[Command, ...] = (
         "  rulewright bench GAME                              one game's figures, CPU and wall\n"
         "  rulewright bench --against main --seconds 3        every game, this tree (A) against main (B)\n"
         "  rulewright bench kuhn_poker --cfr python_kuhn_poker  a CFR iteration, ours against OpenSpiel's\n"
+        "  rulewright bench twilight_struggle --native --versus ./ts_random  our native engine against another program\n"
         "\n"
         "With --against, A and B alternate round by round, each round in a fresh process, and the\n"
         "table gives each figure's median for A and B and the per-round ratios (median, min-max).\n"

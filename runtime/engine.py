@@ -1745,8 +1745,13 @@ class GameState:
         """
         if not 0 <= player < self.num_players:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
-        off = self.INFO.spans[domain][0]
-        choices = self._options(values, domain, prompt, at)
+        off, size = self.INFO.spans[domain]
+        if type(values) is range:
+            choices: Sequence[int] = self._options(values, domain, prompt, at)
+        else:  # `_options`, written out for the common case: a list the rules built
+            choices = sorted(set(values))
+            if choices and (choices[0] < 0 or choices[-1] >= size):
+                self._options(values, domain, prompt, at)  # (raises the error)
         if len(choices) < need:
             self._bad_decision(prompt, at, f"must choose {need} but only {len(choices)} options")
         if not choices:
@@ -1757,7 +1762,17 @@ class GameState:
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(
-            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret, (), window
+            player,
+            [off + v for v in choices] if off else list(choices),
+            slot,
+            prompt,
+            optional,
+            need,
+            [],
+            domain,
+            secret,
+            (),
+            window,
         )
         return True
 

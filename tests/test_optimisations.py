@@ -104,6 +104,33 @@ def test_a_frame_with_merged_blocks_saves_and_resumes_at_every_decision() -> Non
             assert copy.to_json() == s.to_json()
 
 
+def test_comprehensions_written_as_loops_compute_what_the_expressions_say() -> None:
+    """compiler/lower/loops.py: each function of the case against the same rule in Python."""
+    engine = _engine("comprehension-loops")
+    s = _state(engine)
+    value = {engine.E_ace: 1, engine.E_two: 2, engine.E_three: 3}
+    nexts = {engine.E_ace: [engine.E_two], engine.E_two: [engine.E_ace, engine.E_three], engine.E_three: []}
+    for n in range(-1, 5):
+        s.v_n, s.v_score = n, [10, 0]
+        assert engine.f_linked(s) == [c for c in value if value[c] > n or any(value[d] > n for d in nexts[c])]
+        assert engine.f_guarded(s) is (n != 0 and all(value[c] // n < 3 for c in value))
+        assert engine.f_total(s) == 10 + sum(v for v in value.values() if v > n)
+        expected = sum(v > n for v in value.values()) if n > 1 else sum(value.values())
+        assert engine.f_either(s) == expected
+        assert engine.f_shadowed(s) is any(
+            value[c] > n and any(value[d] == n for d in nexts[c]) for c in value
+        )
+
+
+def test_a_decision_and_a_test_computed_by_loops_ask_and_branch_as_before() -> None:
+    engine = _engine("comprehension-loops")
+    game = _game(engine)
+    s = game.new_initial_state(0)  # n is 0: every card with a next card may be picked
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["ace", "two"]
+    s.apply_action(s.legal_actions()[1])
+    assert s.is_terminal() or s.v_score[1] == 2
+
+
 def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
     """`c in zone` read from the where-index inline, and a parameter's zone read once before a
     function's body (tests/lowering/zone-membership): the same answers as s.holds, none in no zone."""
@@ -115,4 +142,5 @@ def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
         tested = [s.holds(z, engine.T_card, c) for z in (engine.Z_deck, engine.Z_hand, hand_bob)]
         assert engine.f_in_deck(s, c) is tested[0]
         assert engine.f_places(s, c) == sum(tested)
+        assert engine.f_beside(s, c) == (1 if tested[0] or tested[1] else 0)  # one card of value > 1
     assert engine.f_held(s) == 1

@@ -50,32 +50,6 @@ def unbound(cx: Context, e: ir.Expr) -> str:
     return _planned(cx, e, binding=False) if cx.plan is None else expr(cx, e)
 
 
-def hoisting(cx: Context, e: ir.Expr, body: bool = False) -> tuple[list[str], str]:
-    """Python for `e`, and the lines to run right before the statement it is in: the calls it
-    would repeat in every pass of a comprehension, computed there once, or the variables of those
-    it computes once lazily (reuse.py); and, when `e` is the whole body of a function (`body`),
-    the zones of the components in its parameters that it tests more than once (_where_reads)."""
-    plan = reuse.plan(cx, e, binding=True, hoisting=True)
-    cx.plan = None  # (the parameters' names, lowered, are no values to reuse)
-    plan.where = _where_reads(cx, e) if body else {}
-    cx.plan = plan
-    hoisted = plan.hoisted
-    try:
-        code = expr(cx, e)
-    finally:
-        cx.plan = None
-    before = [
-        f"{temp} = s.z.where[{kind}][{element}] if {element} >= 0 else -1"
-        for (kind, element), temp in plan.where.items()
-    ] + [
-        f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
-        if h.lazy
-        else f"{h.temp} = {expr(cx, h.node)}"
-        for h in hoisted
-    ]
-    return before, code
-
-
 def _planned(cx: Context, e: ir.Expr, binding: bool) -> str:
     cx.plan = reuse.plan(cx, e, binding)
     try:
@@ -212,7 +186,7 @@ def _inline_held(cx: Context, e: ir.Compare, element: str) -> bool:
     )
 
 
-def _where_reads(cx: Context, e: ir.Expr) -> dict[tuple[str, str], str]:
+def where_reads(cx: Context, e: ir.Expr) -> dict[tuple[str, str], str]:
     """The zones of the components in parameters that `e`, a function's whole body, tests twice
     or more (`c in deck or c in hand`), each read once before it into a variable: no zone changes
     while an expression is evaluated (its locals are the function's parameters), and the read
@@ -427,7 +401,7 @@ def name(cx: Context, e: ir.Name) -> str:
         case "option":
             return f"s.o_{b.target}"
         case "state":
-            return f"s.v_{b.target}"
+            return state_read(cx, b.target)
         case "zone":
             return f"s.z.piles[{cx.names.claim('zone', b.target)}]"
         case "entity":
@@ -535,10 +509,19 @@ def _method_call(cx: Context, e: ir.MethodCall) -> str:
     return f"{table}[{subject}](s, {subject}{args})"
 
 
+def state_read(cx: Context, name: str) -> str:
+    """A read of state variable `name`: `s.v_<name>`, or, in a loop of loops.py, the local it
+    read once before the loops (`v_<name>`; an expression writes nothing, so it is the same)."""
+    if cx.state_locals is None:
+        return f"s.v_{name}"
+    cx.state_locals[name] = None
+    return f"v_{name}"
+
+
 def _index(cx: Context, e: ir.Index) -> str:
     b = cx.ann.names.get(id(e.subject))
     if b is not None and b.kind == "state":
-        return f"s.v_{b.target}" + "".join(f"[{expr(cx, a)}]" for a in e.args)
+        return state_read(cx, b.target) + "".join(f"[{expr(cx, a)}]" for a in e.args)
     if b is not None and b.kind == "zone" and cx.ann.type_of(e).kind != "zone":  # `deck[0]`
         return f"s.nth({expr(cx, e.subject)}, {expr(cx, e.args[0])})"
     if b is not None and b.kind == "zone":

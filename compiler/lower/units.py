@@ -13,8 +13,9 @@ from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
 from compiler.lower import caching, frames, statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, hoisting, python_type, value_type
+from compiler.lower.expressions import Unsupported, python_type, value_type
 from compiler.lower.frames import Blocks, default_value
+from compiler.lower.loops import hoisting
 from compiler.resolve import trigger_params
 from compiler.typesys import PLAYER
 from compiler.viewmodel import (

@@ -84,7 +84,11 @@ class State(GameState):
 # function pot (specs/kuhn_poker/game.yaml:26)
 def f_pot(s: State) -> int:
     # cov 0
-    return sum(s.v_put_in[c_q] for c_q in range(s.num_players))
+    v_put_in = s.v_put_in
+    q1_ = 0
+    for c_q in range(s.num_players):
+        q1_ += v_put_in[c_q]
+    return q1_
 
 
 # function card_of (specs/kuhn_poker/game.yaml:30)
@@ -140,29 +144,31 @@ def ph_showdown(s: State) -> None:
 
 # invariant every_card_somewhere (specs/kuhn_poker/game.yaml:104)
 def inv_every_card_somewhere(s: State) -> bool:
-    return (
-        len(s.z.piles[Z_deck])
-        + sum(
-            (len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))]))
-            for c_q in range(s.num_players)
-        )
-    ) == 3
+    q1_ = 0
+    for c_q in range(s.num_players):
+        q1_ += len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])
+    return (len(s.z.piles[Z_deck]) + q1_) == 3
 
 
 # invariant one_card_each (specs/kuhn_poker/game.yaml:107)
 def inv_one_card_each(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1)
-    )
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant a_bet_is_one_chip (specs/kuhn_poker/game.yaml:110)
 def inv_a_bet_is_one_chip(s: State) -> bool:
-    return all(
-        False for c_q in range(s.num_players) if not ((s.v_put_in[c_q] >= 1) and (s.v_put_in[c_q] <= 2))
-    )
+    v_put_in = s.v_put_in
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((v_put_in[c_q] >= 1) and (v_put_in[c_q] <= 2)):
+            q1_ = False
+            break
+    return q1_
 
 
 # results.returns (specs/kuhn_poker/game.yaml:98)

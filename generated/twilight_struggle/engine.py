@@ -3175,13 +3175,21 @@ def f_latin_america(s: State) -> list[int]:
 # function battlegrounds_controlled (specs/twilight_struggle/events.yaml:190)
 def f_battlegrounds_controlled(s: State, l_p: int) -> int:
     # cov 2
-    return sum(1 for c_x in range(84) if (F_country_battleground[c_x] and f_controls(s, l_p, c_x)))
+    q1_ = 0
+    for c_x in range(84):
+        if F_country_battleground[c_x] and f_controls(s, l_p, c_x):
+            q1_ += 1
+    return q1_
 
 
 # function regions_led (specs/twilight_struggle/events.yaml:194)
 def f_regions_led(s: State, l_p: int) -> int:
     # cov 3
-    return sum(1 for c_r in range(6) if (f_has_domination(s, l_p, c_r) or f_has_control(s, l_p, c_r)))
+    q1_ = 0
+    for c_r in range(6):
+        if f_has_domination(s, l_p, c_r) or f_has_control(s, l_p, c_r):
+            q1_ += 1
+    return q1_
 
 
 # function eastern_europe_countries (specs/twilight_struggle/events.yaml:199)
@@ -3391,14 +3399,20 @@ def f_coup_roll_modifier(s: State, l_p: int, l_x: int) -> int:
 # function reach (specs/twilight_struggle/operations.yaml:74)
 def f_reach(s: State, l_p: int) -> list[int]:
     # cov 26
-    return [
-        c_x
-        for c_x in range(84)
-        if (
-            ((F_country_superpower[c_x] == l_p) or (s.v_influence[c_x][l_p] > 0))
-            or any(True for c_y in F_country_adjacent[c_x] if (s.v_influence[c_y][l_p] > 0))
-        )
-    ]
+    v_influence = s.v_influence
+    q1_: list[int] = []
+    for c_x in range(84):
+        q2_ = (F_country_superpower[c_x] == l_p) or (v_influence[c_x][l_p] > 0)
+        if not q2_:
+            q3_ = False
+            for c_y in F_country_adjacent[c_x]:
+                if v_influence[c_y][l_p] > 0:
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_x)
+    return q1_
 
 
 # function place_cost (specs/twilight_struggle/operations.yaml:79)
@@ -3426,10 +3440,13 @@ def f_bonus_in(s: State, l_x: int, l_bonus: int, l_sea: int) -> int:
 # function realign_bonus (specs/twilight_struggle/operations.yaml:94)
 def f_realign_bonus(s: State, l_p: int, l_x: int) -> int:
     # cov 30
-    return (
-        sum(1 for c_y in F_country_adjacent[l_x] if f_controls(s, l_p, c_y))
-        + (1 if (s.v_influence[l_x][l_p] > s.v_influence[l_x][(1 - l_p)]) else 0)
-    ) + (1 if (F_country_superpower[l_x] == l_p) else 0)
+    q1_ = 0
+    for c_y in F_country_adjacent[l_x]:
+        if f_controls(s, l_p, c_y):
+            q1_ += 1
+    return (q1_ + (1 if (s.v_influence[l_x][l_p] > s.v_influence[l_x][(1 - l_p)]) else 0)) + (
+        1 if (F_country_superpower[l_x] == l_p) else 0
+    )
 
 
 # function has_ability (specs/twilight_struggle/operations.yaml:102)
@@ -3467,11 +3484,15 @@ def f_can_space(s: State, l_p: int, l_c: int) -> bool:
 # function scores_as_battleground (specs/twilight_struggle/scoring.yaml:4)
 def f_scores_as_battleground(s: State, l_x: int) -> bool:
     # cov 36
-    return F_country_battleground[l_x] or any(
-        True
-        for c_q in range(s.num_players)
-        if (((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x))
-    )
+    q1_ = F_country_battleground[l_x]
+    if not q1_:
+        q2_ = False
+        for c_q in range(s.num_players):
+            if ((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x):
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # function controlled_in (specs/twilight_struggle/scoring.yaml:9)
@@ -3480,9 +3501,11 @@ def f_controlled_in(s: State, l_p: int, l_r: int) -> int:
     cache_ = s.caches[CACHE_controlled_in]
     value_: int | None = cache_.get((l_p, l_r))
     if value_ is None:
-        value_ = cache_[(l_p, l_r)] = sum(
-            1 for c_x in range(84) if ((F_country_region[c_x] == l_r) and f_controls(s, l_p, c_x))
-        )
+        q1_ = 0
+        for c_x in range(84):
+            if (F_country_region[c_x] == l_r) and f_controls(s, l_p, c_x):
+                q1_ += 1
+        value_ = cache_[(l_p, l_r)] = q1_
     return value_
 
 
@@ -3492,14 +3515,13 @@ def f_battlegrounds_controlled_in(s: State, l_p: int, l_r: int) -> int:
     cache_ = s.caches[CACHE_battlegrounds_controlled_in]
     value_: int | None = cache_.get((l_p, l_r))
     if value_ is None:
-        value_ = cache_[(l_p, l_r)] = sum(
-            1
-            for c_x in range(84)
-            if (
-                ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x))
-                and f_controls(s, l_p, c_x)
-            )
-        )
+        q1_ = 0
+        for c_x in range(84):
+            if ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x)) and f_controls(
+                s, l_p, c_x
+            ):
+                q1_ += 1
+        value_ = cache_[(l_p, l_r)] = q1_
     return value_
 
 
@@ -3509,9 +3531,11 @@ def f_battlegrounds_in(s: State, l_r: int) -> int:
     cache_ = s.caches[CACHE_battlegrounds_in]
     value_: int | None = cache_.get(l_r)
     if value_ is None:
-        value_ = cache_[l_r] = sum(
-            1 for c_x in range(84) if ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x))
-        )
+        q1_ = 0
+        for c_x in range(84):
+            if (F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x):
+                q1_ += 1
+        value_ = cache_[l_r] = q1_
     return value_
 
 
@@ -3554,21 +3578,15 @@ def f_level_domination(s: State, l_mine: int, l_theirs: int, l_bg_mine: int, l_b
 # function discount (specs/twilight_struggle/scoring.yaml:45)
 def f_discount(s: State, l_p: int, l_r: int) -> int:
     # cov 44
-    return (
-        1
-        if (
-            (
-                (not s.v_over)
-                and any(
-                    True
-                    for c_c in s.z.piles[Z_in_effect]
-                    if ((M_battleground_discount, l_p, l_r, c_c) in s.active_mods)
-                )
-            )
-            and (f_battlegrounds_controlled_in(s, l_p, l_r) > 0)
-        )
-        else 0
-    )
+    q1_ = not s.v_over
+    if q1_:
+        q2_ = False
+        for c_c in s.z.piles[Z_in_effect]:
+            if (M_battleground_discount, l_p, l_r, c_c) in s.active_mods:
+                q2_ = True
+                break
+        q1_ = q2_
+    return 1 if (q1_ and (f_battlegrounds_controlled_in(s, l_p, l_r) > 0)) else 0
 
 
 # function region_vp (specs/twilight_struggle/scoring.yaml:52)
@@ -3590,35 +3608,32 @@ def f_counted_vp(
     s: State, l_p: int, l_r: int, l_mine: int, l_theirs: int, l_bg_mine: int, l_bg_theirs: int
 ) -> int:
     # cov 46
-    return (
-        (
-            F_region_control[l_r]
-            if f_level_control(s, l_mine, l_theirs, l_bg_mine, f_battlegrounds_in(s, l_r))
-            else (
-                F_region_domination[l_r]
-                if f_level_domination(s, l_mine, l_theirs, l_bg_mine, l_bg_theirs)
-                else (F_region_presence[l_r] if (l_mine > 0) else 0)
-            )
+    q1_ = (
+        F_region_control[l_r]
+        if f_level_control(s, l_mine, l_theirs, l_bg_mine, f_battlegrounds_in(s, l_r))
+        else (
+            F_region_domination[l_r]
+            if f_level_domination(s, l_mine, l_theirs, l_bg_mine, l_bg_theirs)
+            else (F_region_presence[l_r] if (l_mine > 0) else 0)
         )
-        + l_bg_mine
-    ) + sum(
-        1
-        for c_x in range(84)
-        if (
-            ((F_country_region[c_x] == l_r) and (F_country_superpower[c_x] == (1 - l_p)))
-            and f_controls(s, l_p, c_x)
-        )
-    )
+    ) + l_bg_mine
+    q2_ = 0
+    for c_x in range(84):
+        if ((F_country_region[c_x] == l_r) and (F_country_superpower[c_x] == (1 - l_p))) and f_controls(
+            s, l_p, c_x
+        ):
+            q2_ += 1
+    return q1_ + q2_
 
 
 # function southeast_asia_vp (specs/twilight_struggle/scoring.yaml:71)
 def f_southeast_asia_vp(s: State, l_p: int) -> int:
     # cov 47
-    return sum(
-        (2 if (c_x == E_thailand) else 1)
-        for c_x in range(84)
-        if ((2 in F_country_subregions[c_x]) and f_controls(s, l_p, c_x))
-    )
+    q1_ = 0
+    for c_x in range(84):
+        if (2 in F_country_subregions[c_x]) and f_controls(s, l_p, c_x):
+            q1_ += 2 if (c_x == E_thailand) else 1
+    return q1_
 
 
 # function event_player (specs/twilight_struggle/turn.yaml:5)
@@ -3648,7 +3663,11 @@ def f_rounds_left(s: State, l_p: int) -> int:
 # function must_score (specs/twilight_struggle/turn.yaml:25)
 def f_must_score(s: State, l_p: int) -> bool:
     # cov 52
-    return sum(1 for c_c in s.z.piles[(Z_hand + s.ref(l_p))] if F_card_scoring[c_c]) >= f_rounds_left(s, l_p)
+    q1_ = 0
+    for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+        if F_card_scoring[c_c]:
+            q1_ += 1
+    return q1_ >= f_rounds_left(s, l_p)
 
 
 # function card_uses (specs/twilight_struggle/turn.yaml:30)
@@ -3673,9 +3692,15 @@ def f_card_uses(s: State, l_p: int, l_c: int) -> list[int]:
 # function event_blocked (specs/twilight_struggle/turn.yaml:39)
 def f_event_blocked(s: State, l_q: int, l_c: int) -> bool:
     # cov 54
-    return X_card_prevented[l_c](s, l_c, l_q) or any(
-        True for c_x in s.z.piles[Z_in_effect] if (l_c in F_card_prevents[c_x])
-    )
+    q1_ = X_card_prevented[l_c](s, l_c, l_q)
+    if not q1_:
+        q2_ = False
+        for c_x in s.z.piles[Z_in_effect]:
+            if l_c in F_card_prevents[c_x]:
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # function forced_cards (specs/twilight_struggle/turn.yaml:44)
@@ -3695,11 +3720,12 @@ def f_forced_cards(s: State, l_p: int) -> list[int]:
 # function trap_of (specs/twilight_struggle/turn.yaml:49)
 def f_trap_of(s: State, l_p: int) -> int:
     # cov 56
-    return (
-        [c_c for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods)][0]
-        if any(True for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods))
-        else -1
-    )
+    q1_ = False
+    for c_c in s.z.piles[Z_in_effect]:
+        if (M_trap, l_p, c_c) in s.active_mods:
+            q1_ = True
+            break
+    return [c_c for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods)][0] if q1_ else -1
 
 
 # procedure end_obligations (specs/twilight_struggle/events.yaml:225)
@@ -3775,9 +3801,11 @@ def p_war(
     l_o: int = 1 - l_p
     i0_ = s.ref(l_p)
     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + l_military))
-    l_minus: int = sum(1 for c_y in F_country_adjacent[l_x] if f_controls(s, l_o, c_y)) + (
-        1 if (l_with_target and f_controls(s, l_o, l_x)) else 0
-    )
+    q1_ = 0
+    for c_y in F_country_adjacent[l_x]:
+        if f_controls(s, l_o, c_y):
+            q1_ += 1
+    l_minus: int = q1_ + (1 if (l_with_target and f_controls(s, l_o, l_x)) else 0)
     l_r: int = s.roll(6)
     if (l_r - l_minus) >= l_needed:
         # cov 88
@@ -4888,7 +4916,12 @@ def x_card_prevented_nato(s: State, l_self: int, l_p: int) -> bool:
 # card un_intervention: prevented (specs/twilight_struggle/cards.yaml:365)
 def x_card_prevented_un_intervention(s: State, l_self: int, l_p: int) -> bool:
     # cov 460
-    return not any(True for c_c in s.z.piles[(Z_hand + s.ref(l_p))] if (F_card_side[c_c] == (1 - l_p)))
+    q1_ = False
+    for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+        if F_card_side[c_c] == (1 - l_p):
+            q1_ = True
+            break
+    return not q1_
 
 
 # card kitchen_debates: prevented (specs/twilight_struggle/cards.yaml:565)
@@ -4930,9 +4963,12 @@ def x_card_prevented_the_cambridge_five(s: State, l_self: int, l_p: int) -> bool
 # card our_man_in_tehran: prevented (specs/twilight_struggle/cards.yaml:1339)
 def x_card_prevented_our_man_in_tehran(s: State, l_self: int, l_p: int) -> bool:
     # cov 467
-    return not any(
-        True for c_x in range(84) if ((F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x))
-    )
+    q1_ = False
+    for c_x in range(84):
+        if (F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x):
+            q1_ = True
+            break
+    return not q1_
 
 
 # default of card.prevented (specs/twilight_struggle/game.yaml:77)
@@ -5035,9 +5071,16 @@ def tc_norad(s: State, l_p: int, l_before: int) -> bool:
 
 # trigger missile_crisis_defused: if (specs/twilight_struggle/events.yaml:101)
 def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
-    return ((M_missile_crisis, l_p) in s.active_mods) and any(
-        True for c_x in f_crisis_countries(s, l_p) if (s.v_influence[c_x][l_p] >= 2)
-    )
+    v_influence = s.v_influence
+    q1_ = (M_missile_crisis, l_p) in s.active_mods
+    if q1_:
+        q2_ = False
+        for c_x in f_crisis_countries(s, l_p):
+            if v_influence[c_x][l_p] >= 2:
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # trigger missile_crisis_war: if (specs/twilight_struggle/events.yaml:112)
@@ -5073,9 +5116,12 @@ def t_coup_reward(s: State, l_p: int, l_x: int) -> None:
 
 # trigger missile_envy_played: if (specs/twilight_struggle/events.yaml:126)
 def tc_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return any(
-        True for c_q in range(s.num_players) if ((M_must_play_for_operations, c_q, l_c) in s.active_mods)
-    )
+    q1_ = False
+    for c_q in range(s.num_players):
+        if (M_must_play_for_operations, c_q, l_c) in s.active_mods:
+            q1_ = True
+            break
+    return q1_
 
 
 # trigger missile_envy_played (specs/twilight_struggle/events.yaml:126)
@@ -5162,15 +5208,20 @@ def t_war_protest(s: State, l_p: int, l_c: int, l_how: int) -> None:
 
 # trigger battleground_discount_used: if (specs/twilight_struggle/events.yaml:174)
 def tc_battleground_discount_used(s: State, l_r: int) -> bool:
-    return (not s.v_over) and any(
-        True
-        for c_c in s.z.piles[Z_in_effect]
-        if any(
-            True
-            for c_q in range(s.num_players)
-            if ((M_battleground_discount, c_q, l_r, c_c) in s.active_mods)
-        )
-    )
+    q1_ = not s.v_over
+    if q1_:
+        q2_ = False
+        for c_c in s.z.piles[Z_in_effect]:
+            q3_ = False
+            for c_q in range(s.num_players):
+                if (M_battleground_discount, c_q, l_r, c_c) in s.active_mods:
+                    q3_ = True
+                    break
+            if q3_:
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # trigger battleground_discount_used (specs/twilight_struggle/events.yaml:174)
@@ -5262,26 +5313,45 @@ def inv_vp_on_track(s: State) -> bool:
 
 # invariant every_card_in_one_place (specs/twilight_struggle/game.yaml:121)
 def inv_every_card_in_one_place(s: State) -> bool:
-    return all(False for c_c in range(110) if not (f_places(s, c_c) == 1))
+    q1_ = True
+    for c_c in range(110):
+        if not (f_places(s, c_c) == 1):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant influence_not_negative (specs/twilight_struggle/game.yaml:124)
 def inv_influence_not_negative(s: State) -> bool:
-    return all(
-        False
-        for c_x in range(84)
-        if not ((s.v_influence[c_x][P_usa] >= 0) and (s.v_influence[c_x][P_ussr] >= 0))
-    )
+    v_influence = s.v_influence
+    q1_ = True
+    for c_x in range(84):
+        if not ((v_influence[c_x][P_usa] >= 0) and (v_influence[c_x][P_ussr] >= 0)):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant space_on_track (specs/twilight_struggle/game.yaml:127)
 def inv_space_on_track(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not ((s.v_space[c_p] >= 0) and (s.v_space[c_p] <= 8)))
+    v_space = s.v_space
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not ((v_space[c_p] >= 0) and (v_space[c_p] <= 8)):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant milops_not_negative (specs/twilight_struggle/game.yaml:130)
 def inv_milops_not_negative(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not (s.v_milops[c_p] >= 0))
+    v_milops = s.v_milops
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (v_milops[c_p] >= 0):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant china_card_held (specs/twilight_struggle/game.yaml:133)
@@ -5294,13 +5364,10 @@ def inv_china_card_held(s: State) -> bool:
 
 # evaluation (specs/twilight_struggle/game.yaml:138)
 def evaluate(s: State, l_p: int) -> int:
-    return (
-        (3 * f_toward(s, l_p, s.v_vp))
-        + sum(
-            (f_country_weight(s, c_x) * (f_owns(s, l_p, c_x) - f_owns(s, (1 - l_p), c_x)))
-            for c_x in range(84)
-        )
-    ) + (2 * (s.v_space[l_p] - s.v_space[(1 - l_p)]))
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += f_country_weight(s, c_x) * (f_owns(s, l_p, c_x) - f_owns(s, (1 - l_p), c_x))
+    return ((3 * f_toward(s, l_p, s.v_vp)) + q1_) + (2 * (s.v_space[l_p] - s.v_space[(1 - l_p)]))
 
 
 # procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:207)
@@ -5381,7 +5448,12 @@ class Proc_free_coup_or_realignments(Frame):
                 else:
                     # cov 59
                     pass
-                if any(True for c_y in f_realign_targets(s, self.l_p) if (c_y in self.l_area)):
+                q1_ = False
+                for c_y in f_realign_targets(s, self.l_p):
+                    if c_y in self.l_area:
+                        q1_ = True
+                        break
+                if q1_:
                     # cov 60
                     self.l_kinds = self.l_kinds + [1]
                 else:
@@ -5537,14 +5609,19 @@ class Proc_remove_up_to(Frame):
                     s.pop()
                     return
                 self.r_1 -= 1
-                self.l_xs = [
-                    c_x
-                    for c_x in self.l_area
-                    if (
-                        (s.v_influence[c_x][self.l_o] > 0)
-                        and (sum(1 for c_y in self.l_taken if (c_y == c_x)) < self.l_most)
-                    )
-                ]
+                v_influence = s.v_influence
+                q1_: list[int] = []
+                for c_x in self.l_area:
+                    q2_ = v_influence[c_x][self.l_o] > 0
+                    if q2_:
+                        q3_ = 0
+                        for c_y in self.l_taken:
+                            if c_y == c_x:
+                                q3_ += 1
+                        q2_ = q3_ < self.l_most
+                    if q2_:
+                        q1_.append(c_x)
+                self.l_xs = q1_
                 if len(self.l_xs) == 0:
                     # cov 82
                     s.pop()
@@ -5813,13 +5890,17 @@ class Proc_add_spread(Frame):
                     return
                 self.r_1 -= 1
                 self.pc = 2
+                q1_: list[int] = []
+                for c_y in self.l_area:
+                    q2_ = 0
+                    for c_z in self.l_placed:
+                        if c_z == c_y:
+                            q2_ += 1
+                    if q2_ < self.l_most:
+                        q1_.append(c_y)
                 s.decide(
                     self.l_p,
-                    [
-                        c_y
-                        for c_y in self.l_area
-                        if (sum(1 for c_z in self.l_placed if (c_z == c_y)) < self.l_most)
-                    ],
+                    q1_,
                     5,
                     "l_x",
                     (TX_add_1_influence_of, (len(self.l_placed) + 1), self.l_total),
@@ -10615,13 +10696,18 @@ class Eff_card_event_the_cambridge_five(Frame):
                     self.l_c = x_
                     s.say(TX_revealed, self.l_c)
                 self.pc = 1
+                q1_: list[int] = []
+                for c_y in range(84):
+                    q2_ = False
+                    for c_c in self.l_shown:
+                        if c_y in X_card_scored_countries[c_c](s, c_c):
+                            q2_ = True
+                            break
+                    if q2_:
+                        q1_.append(c_y)
                 if s.decide(
                     self.l_p,
-                    [
-                        c_y
-                        for c_y in range(84)
-                        if any(True for c_c in self.l_shown if (c_y in X_card_scored_countries[c_c](s, c_c)))
-                    ],
+                    q1_,
                     5,
                     "l_x",
                     (TX_add_1_influence_in,),
