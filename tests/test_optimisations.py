@@ -131,6 +131,23 @@ def test_a_decision_and_a_test_computed_by_loops_ask_and_branch_as_before() -> N
     assert s.is_terminal() or s.v_score[1] == 2
 
 
+def test_options_the_compiler_knows_distinct_or_ascending_are_offered_as_any_others() -> None:
+    """compiler/lower/order.py: `order=1` (distinct) and `order=2` (ascending) skip the engine's
+    set and sort; the options are the same ascending ids, and out of range is still refused."""
+    engine = _engine("comprehension-loops")
+    s = _state(engine)
+    asked = s.pending
+    assert asked is not None
+    offered = []
+    for known, values in ((0, [2, 0, 2, 1]), (1, [2, 0, 1]), (2, [0, 1, 2])):
+        s.decide(asked.player, values, asked.domain, asked.slot, asked.prompt, order=known)
+        assert s.pending is not None
+        offered.append(s.pending.options)
+    assert offered[0] == offered[1] == offered[2] == sorted(offered[0])
+    with pytest.raises(RuleError, match="out of range"):
+        s.decide(asked.player, [0, 7], asked.domain, asked.slot, asked.prompt, order=2)
+
+
 def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
     """`c in zone` read from the where-index inline, and a parameter's zone read once before a
     function's body (tests/lowering/zone-membership): the same answers as s.holds, none in no zone."""

@@ -31,6 +31,7 @@ from compiler.lower.expressions import (
     value_type,
 )
 from compiler.lower.loops import hoisting
+from compiler.lower.order import UNKNOWN, order
 from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Slot
@@ -345,6 +346,8 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
                 options = f"{options}, {kinds}"
             need = f", need={expr(cx, d.count)}" if d.count is not None else ""
             secret = ", secret=True" if d.secret else ""
+            known = order(cx, d.options) if not kinds else UNKNOWN
+            at += f", order={known}" if known != UNKNOWN else ""
             if d.optional:
                 asked = f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
                 with b.w.block(f"if {asked}:"):

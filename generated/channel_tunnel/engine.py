@@ -1857,6 +1857,7 @@ class Proc_do_tunnel(Frame):
                     "l_k",
                     (TX_colour_of_a_disc, self.l_t),
                     at="specs/channel_tunnel/actions.yaml:146",
+                    order=2,
                 )
                 return
             else:  # pc == 3
@@ -1919,6 +1920,7 @@ class Proc_do_finance(Frame):
                 "l_c",
                 (TX_card_to_take_as,),
                 at="specs/channel_tunnel/actions.yaml:189",
+                order=1,
             )
         elif pc == 1:
             self.pc = 2
@@ -2084,6 +2086,7 @@ class Proc_do_technology(Frame):
                         (TX_technology_bar_to_advance,),
                         True,
                         at="specs/channel_tunnel/actions.yaml:232",
+                        order=2,
                     ):
                         return
                     self.l_b = -1
@@ -2110,6 +2113,7 @@ class Proc_do_technology(Frame):
                     (TX_money_card_to_spend,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:248",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -2161,6 +2165,7 @@ class Proc_do_technology(Frame):
                     (TX_money_card_to_spend,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:252",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -2226,6 +2231,7 @@ class Proc_peek(Frame):
                     (TX_whose_route_to_peek,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:265",
+                    order=2,
                 ):
                     return
                 self.l_q = -1
@@ -2389,6 +2395,7 @@ class Proc_do_develop(Frame):
                             "l_t",
                             (TX_debris_to_discard_for, self.l_c),
                             at="specs/channel_tunnel/actions.yaml:293",
+                            order=1,
                         )
                         return
                     if (F_card_cost[self.l_c] == 2) or (
@@ -2492,6 +2499,7 @@ class Proc_hold(Frame):
                 "l_t",
                 (TX_debris_to_place_on_2, self.l_c),
                 at="specs/channel_tunnel/actions.yaml:307",
+                order=1,
             )
         else:  # pc == 1
             s.move(T_debris, self.l_t, Z_on_cards, True)
@@ -2576,6 +2584,7 @@ class Proc_chain(Frame):
                         (TX_chained_action,),
                         True,
                         at="specs/channel_tunnel/actions.yaml:316",
+                        order=1,
                     ):
                         return
                     self.l_c = -1
@@ -2942,6 +2951,7 @@ class Proc_round_start_effects(Frame):
                         "l_give",
                         (TX_colour_of_the_disc,),
                         at="specs/channel_tunnel/rounds.yaml:111",
+                        order=2,
                     )
                     return
                 # cov 136
@@ -2955,6 +2965,7 @@ class Proc_round_start_effects(Frame):
                 "l_take",
                 (TX_colour_of_the_disc_2,),
                 at="specs/channel_tunnel/rounds.yaml:112",
+                order=2,
             )
         else:  # pc == 3
             self.l_mine = [
@@ -3103,6 +3114,7 @@ class Proc_take_turn(Frame):
                         (TX_place_all_your_discs,),
                         True,
                         at="specs/channel_tunnel/rounds.yaml:139",
+                        order=2,
                     ):
                         return
                     self.l_k = -1
@@ -3138,6 +3150,7 @@ class Proc_take_turn(Frame):
                         "l_a",
                         (TX_where_to_place_your, self.l_k, f_discs_of(s, self.l_p, self.l_k)),
                         at="specs/channel_tunnel/rounds.yaml:144",
+                        order=2,
                     )
                     return
                 else:  # pc == 6
@@ -3467,6 +3480,7 @@ class Proc_pay_promotion(Frame):
                     "l_c",
                     (TX_money_card_to_pay,),
                     at="specs/channel_tunnel/rounds.yaml:220",
+                    order=1,
                 )
                 return
             else:  # pc == 2

@@ -2919,6 +2919,7 @@ class Proc_resolve_conflicts(Frame):
                         "l_t",
                         (TX_conflict_to_resolve_next,),
                         at="specs/guerra_fronteriza/combat.yaml:88",
+                        order=2,
                     )
                     return
             elif pc == 2:
@@ -3433,6 +3434,7 @@ class Proc_use_special(Frame):
                     "l_c",
                     (TX_order_to_discard_for,),
                     at="specs/guerra_fronteriza/orders.yaml:58",
+                    order=1,
                 )
         elif pc == 2:
             s.move(T_order_card, self.l_c, Z_order_discard, True)
@@ -3515,6 +3517,7 @@ class Proc_play_attack_order(Frame):
                     (TX_attack_order_to_use,),
                     True,
                     at="specs/guerra_fronteriza/orders.yaml:79",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -3825,6 +3828,7 @@ class Proc_play_order(Frame):
                             "l_f",
                             (TX_figure_to_destroy_by,),
                             at="specs/guerra_fronteriza/orders.yaml:130",
+                            order=1,
                         )
                         return
                     if F_order_card_order[self.l_c] == 3:
@@ -3837,6 +3841,7 @@ class Proc_play_order(Frame):
                             "l_b",
                             (TX_hq_to_produce_at,),
                             at="specs/guerra_fronteriza/orders.yaml:134",
+                            order=2,
                         )
                         return
                     if F_order_card_order[self.l_c] == 11:
@@ -3849,6 +3854,7 @@ class Proc_play_order(Frame):
                             "l_t",
                             (TX_tile_to_recruit_an,),
                             at="specs/guerra_fronteriza/orders.yaml:138",
+                            order=2,
                         )
                         return
                     if F_order_card_order[self.l_c] == 12:
@@ -3861,6 +3867,7 @@ class Proc_play_order(Frame):
                             "l_f_2",
                             (TX_figure_to_redeploy,),
                             at="specs/guerra_fronteriza/orders.yaml:141",
+                            order=1,
                         )
                         return
                     if F_order_card_order[self.l_c] == 13:
@@ -3873,6 +3880,7 @@ class Proc_play_order(Frame):
                             "l_b_2",
                             (TX_building_to_sabotage,),
                             at="specs/guerra_fronteriza/orders.yaml:146",
+                            order=2,
                         )
                         return
                     # cov 108
@@ -4674,6 +4682,7 @@ class Proc_move_phase(Frame):
                         (TX_figure_to_move_or,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:247",
+                        order=1,
                     ):
                         return
                     self.l_f = -1
@@ -4716,6 +4725,7 @@ class Proc_move_phase(Frame):
                         (TX_a_figure_the_plane,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:261",
+                        order=1,
                     ):
                         return
                     self.l_g = -1
@@ -4734,6 +4744,7 @@ class Proc_move_phase(Frame):
                     (TX_figure_to_move_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:270",
+                    order=1,
                 ):
                     return
                 self.l_f = -1
@@ -4759,6 +4770,7 @@ class Proc_move_phase(Frame):
                         (TX_a_figure_the_plane,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:267",
+                        order=1,
                     ):
                         return
                     self.l_g = -1
@@ -4828,6 +4840,7 @@ class Proc_building_phase(Frame):
                         (TX_tile_to_build_or,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:284",
+                        order=2,
                     ):
                         return
                     self.l_t = -1
@@ -4873,6 +4886,7 @@ class Proc_building_phase(Frame):
                         "l_nb",
                         (TX_building_to_place_on, self.l_t),
                         at="specs/guerra_fronteriza/round.yaml:295",
+                        order=2,
                     )
                     return
             elif pc == 2:
@@ -4885,6 +4899,7 @@ class Proc_building_phase(Frame):
                     (TX_tile_to_build_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:301",
+                    order=2,
                 ):
                     return
                 self.l_t = -1
@@ -4954,6 +4969,7 @@ class Proc_tactical_phase(Frame):
                     (TX_tactical_order_to_use,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:308",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -5028,6 +5044,7 @@ class Proc_arms_race(Frame):
                         True,
                         secret=True,
                         at="specs/guerra_fronteriza/round.yaml:318",
+                        order=1,
                     ):
                         return
                     self.l_c = -1
@@ -5156,6 +5173,7 @@ class Proc_maintenance(Frame):
                     "l_f",
                     (TX_figure_to_withdraw_from, self.l_t),
                     at="specs/guerra_fronteriza/round.yaml:336",
+                    order=1,
                 )
                 return
             else:  # pc == 3
@@ -5216,6 +5234,7 @@ class Proc_discard_down(Frame):
                     "l_c",
                     (TX_order_to_discard,),
                     at="specs/guerra_fronteriza/round.yaml:346",
+                    order=1,
                 )
                 return
             else:  # pc == 2
@@ -5329,6 +5348,7 @@ class Proc_defence(Frame):
                     True,
                     at="specs/guerra_fronteriza/orders.yaml:159",
                     window="defence",
+                    order=1,
                 ):
                     return
                 self.l_response = -1

@@ -897,6 +897,7 @@ class Proc_give_clue(Frame):
                 "l_t",
                 (TX_player_to_give_a,),
                 at="specs/hanabi/game.yaml:158",
+                order=2,
             )
         elif pc == 1:
             self.l_k = -1
@@ -914,7 +915,13 @@ class Proc_give_clue(Frame):
                     if q2_:
                         q1_.append(c_x)
                 s.decide(
-                    self.l_p, q1_, 6, "l_k", (TX_colour_to_tell, self.l_t), at="specs/hanabi/game.yaml:162"
+                    self.l_p,
+                    q1_,
+                    6,
+                    "l_k",
+                    (TX_colour_to_tell, self.l_t),
+                    at="specs/hanabi/game.yaml:162",
+                    order=2,
                 )
                 return
             # cov 20
@@ -928,7 +935,15 @@ class Proc_give_clue(Frame):
                         break
                 if q4_:
                     q3_.append(c_x)
-            s.decide(self.l_p, q3_, 2, "l_n", (TX_number_to_tell, self.l_t), at="specs/hanabi/game.yaml:164")
+            s.decide(
+                self.l_p,
+                q3_,
+                2,
+                "l_n",
+                (TX_number_to_tell, self.l_t),
+                at="specs/hanabi/game.yaml:164",
+                order=2,
+            )
         else:  # pc == 2
             s.v_clues = min(8, max(0, s.v_clues - 1))
             for x_ in range(1, (len(s.z.piles[(Z_hand + s.ref(self.l_t))]) + 1)):

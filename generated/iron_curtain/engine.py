@@ -651,6 +651,7 @@ class Proc_take_cube(Frame):
                 "l_src",
                 (TX_take_a_cube_from,),
                 at="specs/iron_curtain/game.yaml:104",
+                order=1,
             )
         else:  # pc == 1
             s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
@@ -1001,6 +1002,7 @@ class Proc_remove_from_one_card(Frame):
                     (TX_remove_opponent_cubes_from,),
                     True,
                     at="specs/iron_curtain/game.yaml:154",
+                    order=1,
                 ):
                     return
                 self.l_t = -1
@@ -1088,6 +1090,7 @@ class Proc_move_cubes(Frame):
                         (TX_move_cubes_from,),
                         True,
                         at="specs/iron_curtain/game.yaml:164",
+                        order=1,
                     ):
                         return
                     self.l_src = -1
@@ -1109,6 +1112,7 @@ class Proc_move_cubes(Frame):
                         "l_dst",
                         (TX_move_cubes_to,),
                         at="specs/iron_curtain/game.yaml:166",
+                        order=1,
                     )
                     return
             elif pc == 2:
@@ -1195,6 +1199,7 @@ class Proc_play_turn(Frame):
                         "l_c",
                         (TX_card_to_play,),
                         at="specs/iron_curtain/game.yaml:184",
+                        order=1,
                     )
                     return
                 elif pc == 1:
@@ -1206,6 +1211,7 @@ class Proc_play_turn(Frame):
                         "l_spot",
                         (TX_where_to_place_the,),
                         at="specs/iron_curtain/game.yaml:185",
+                        order=2,
                     )
                     return
                 else:  # pc == 2
@@ -1893,6 +1899,7 @@ class Phase_round(Frame):
                         "l_first",
                         (TX_who_plays_first_this,),
                         at="specs/iron_curtain/game.yaml:228",
+                        order=2,
                     )
                     return
                 else:  # pc == 1

@@ -220,7 +220,13 @@ class Proc_act(Frame):
                 # cov 4
                 self.pc = 1
                 s.decide(
-                    self.l_p, list(range(2)), 5, "l_m", (TX_pass_or_bet,), at="specs/kuhn_poker/game.yaml:47"
+                    self.l_p,
+                    list(range(2)),
+                    5,
+                    "l_m",
+                    (TX_pass_or_bet,),
+                    at="specs/kuhn_poker/game.yaml:47",
+                    order=2,
                 )
                 return
             # cov 5
@@ -232,6 +238,7 @@ class Proc_act(Frame):
                 "l_m_2",
                 (TX_pass_fold_or_bet,),
                 at="specs/kuhn_poker/game.yaml:54",
+                order=2,
             )
         elif pc == 1:
             if self.l_m == 1:

@@ -6088,6 +6088,7 @@ class Proc_spend_operations(Frame):
                     "l_x",
                     (TX_coup_in,),
                     at="specs/twilight_struggle/operations.yaml:185",
+                    order=2,
                 )
         elif pc == 2:
             s.pop()
@@ -7684,6 +7685,7 @@ class Proc_end_of_turn(Frame):
                     (TX_discard_a_held_card,),
                     True,
                     at="specs/twilight_struggle/turn.yaml:302",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -7864,6 +7866,7 @@ class Eff_card_event_blockade(Frame):
                     (TX_discard_a_card_of,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:113",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -8580,6 +8583,7 @@ class Eff_card_event_un_intervention(Frame):
                 "l_c",
                 (TX_the_card_played_with, (1 - self.l_p)),
                 at="specs/twilight_struggle/cards.yaml:367",
+                order=1,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -8668,6 +8672,7 @@ class Eff_card_event_de_stalinization(Frame):
                         (TX_take_1_influence_to, self.l_taken),
                         True,
                         at="specs/twilight_struggle/cards.yaml:383",
+                        order=2,
                     ):
                         return
                     self.l_x = -1
@@ -8740,6 +8745,7 @@ class Eff_card_event_brush_war(Frame):
                 "l_x",
                 (TX_the_country_attacked_brush,),
                 at="specs/twilight_struggle/cards.yaml:419",
+                order=2,
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 3, 1, 3)
@@ -8797,6 +8803,7 @@ class Eff_card_event_salt_negotiations(Frame):
                     (TX_take_a_card_from,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:497",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -9012,6 +9019,7 @@ class Eff_card_event_junta(Frame):
                 "l_x",
                 (TX_add_2_influence_to,),
                 at="specs/twilight_struggle/cards.yaml:554",
+                order=2,
             )
         elif pc == 1:
             i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
@@ -9091,6 +9099,7 @@ class Eff_card_event_missile_envy(Frame):
                 "l_c",
                 (TX_card_to_give_for,),
                 at="specs/twilight_struggle/cards.yaml:580",
+                order=1,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -9783,6 +9792,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                     (TX_discard_a_card_so, self.l_n),
                     True,
                     at="specs/twilight_struggle/cards.yaml:912",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -10208,6 +10218,7 @@ class Eff_card_event_chernobyl(Frame):
                 "l_r",
                 (TX_the_region_where_may, self.l_o),
                 at="specs/twilight_struggle/cards.yaml:1128",
+                order=2,
             )
         else:  # pc == 1
             # cov 417
@@ -10297,6 +10308,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     (TX_discard_a_card_of_2, self.l_p),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1140",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -10465,6 +10477,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
                 "l_c_2",
                 (TX_a_card_to_discard, self.l_o),
                 at="specs/twilight_struggle/cards.yaml:1194",
+                order=1,
             )
         else:  # pc == 1
             s.move(T_card, self.l_c_2, Z_discard, True)
@@ -10713,6 +10726,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                     (TX_add_1_influence_in,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1275",
+                    order=2,
                 ):
                     return
                 self.l_x = -1
@@ -10791,6 +10805,7 @@ class Eff_card_event_special_relationship(Frame):
                     "l_x",
                     (TX_add_2_influence,),
                     at="specs/twilight_struggle/cards.yaml:1291",
+                    order=2,
                 )
                 return
             # cov 445
@@ -10909,6 +10924,7 @@ class Eff_card_event_che(Frame):
                         (TX_coup_with_che_or,),
                         True,
                         at="specs/twilight_struggle/cards.yaml:1322",
+                        order=2,
                     ):
                         return
                     self.l_x = -1
@@ -10942,6 +10958,7 @@ class Eff_card_event_che(Frame):
                         (TX_a_second_coup_with,),
                         True,
                         at="specs/twilight_struggle/cards.yaml:1327",
+                        order=2,
                     ):
                         return
                     self.l_y = -1
@@ -11014,6 +11031,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1343",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -11038,6 +11056,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1347",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -11091,6 +11110,7 @@ class Trig_norad(Frame):
                 "l_x",
                 (TX_add_1_influence_norad,),
                 at="specs/twilight_struggle/events.yaml:97",
+                order=2,
             )
         else:  # pc == 1
             i0_, i1_ = s.ref(self.l_x), P_usa
@@ -11233,6 +11253,7 @@ class Phase_placement(Frame):
                         "l_x",
                         (TX_setup_influence_in_eastern,),
                         at="specs/twilight_struggle/game.yaml:198",
+                        order=2,
                     )
                     return
             elif pc == 2:
@@ -11255,6 +11276,7 @@ class Phase_placement(Frame):
                     "l_x_2",
                     (TX_setup_influence_in_western,),
                     at="specs/twilight_struggle/game.yaml:202",
+                    order=2,
                 )
                 return
             else:  # pc == 4

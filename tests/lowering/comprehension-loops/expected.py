@@ -152,7 +152,13 @@ class Phase_play(Frame):
                 if q3_:
                     q2_.append(c_c)
             s.decide(
-                P_ann, q2_, 4, "l_pick", (TX_pick,), at="tests/lowering/comprehension-loops/game.yaml:42"
+                P_ann,
+                q2_,
+                4,
+                "l_pick",
+                (TX_pick,),
+                at="tests/lowering/comprehension-loops/game.yaml:42",
+                order=2,
             )
         else:  # pc == 1
             s.v_score[P_bob] = F_card_value[self.l_pick]

@@ -58,6 +58,7 @@ class Phase_play(Frame):
                 "l_spot",
                 (TX_where_to_place_the,),
                 at="tests/lowering/grid/game.yaml:16",
+                order=2,
             )
         else:  # pc == 1
             s.place(T_tile, E_south, Z_board, self.l_spot)
