@@ -16,7 +16,14 @@ import pytest
 import runtime
 from runtime.engine import ROLLED, GameState
 from runtime.game import Game
-from runtime.saved import QuickTests, SavedStateCheck, SavedStateError, parse_saved_state, quick_parse
+from runtime.saved import (
+    QuickTests,
+    SavedStateCheck,
+    SavedStateError,
+    parse_saved_state,
+    quick_parse,
+    refuse_broken_invariants,
+)
 
 GAME = "twilight_struggle"  # the longest log, tables of bounded integers, lasting effects
 SEED_GAMES = ("iron_curtain", "twilight_struggle", "guerra_fronteriza", "channel_tunnel")
@@ -277,3 +284,75 @@ def test_a_real_state_passes_every_quick_test(name: str) -> None:
     again = copy.deepcopy(d)
     SavedStateCheck(game(name).info).check(again)
     assert again == d
+
+
+class _NoQuickTests(QuickTests):
+    """The quick tests of whole fields all saying no: every field checked item by item."""
+
+    def lines(self, lines: list[Any], start: int, players: int) -> int:
+        return start
+
+    def variables(self, value: dict[str, Any], players: int) -> bool:
+        return False
+
+    def piles(self, piles: object, setup_in_flight: bool) -> bool:
+        return False
+
+    def cells(self, cells: object, holder: list[list[int]], count: int) -> bool:
+        return False
+
+    def frame(self, entry: object) -> None:
+        return None
+
+    def modifier(self, value: object) -> bool:
+        return False
+
+
+def _leaves(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """The paths of the numbers, bools and strings inside a parsed state."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+def _outcome(load: Callable[[str], GameState], text: str) -> str:
+    try:
+        return "loads: " + load(text).to_json()
+    except SavedStateError as exc:
+        return f"refused: {exc}"
+
+
+@pytest.mark.parametrize(("name", "count"), [(GAME, 120), ("iron_curtain", 60)])
+def test_a_changed_value_loads_or_is_refused_as_the_item_by_item_checks_say(name: str, count: int) -> None:
+    """Values of a real state changed at random: each loads, or is refused with the same message,
+    whether the quick tests run or every field is checked item by item on the strict parse."""
+    g = game(name)
+    info = g.info
+
+    def strict(text: str) -> GameState:
+        data = parse_saved_state(text)
+        check = SavedStateCheck(info)
+        check.quick = _NoQuickTests(info)
+        check.check(data)
+        state = g.state_cls._restore(data)
+        refuse_broken_invariants(state)
+        return state
+
+    base = json.loads(saved(name))
+    paths = _leaves(base)
+    rnd = random.Random(7)
+    for _ in range(count):
+        d = copy.deepcopy(base)
+        *head, last = rnd.choice(paths)
+        target: Any = d
+        for key in head:
+            target = target[key]
+        old = target[last]
+        choices = [-1, 0, 1, True, None, "x", 1.5, [], 2**70]
+        if type(old) is int:
+            choices += [old + 1, old - 1]
+        target[last] = rnd.choice(choices)
+        text = compact(d)
+        assert _outcome(g.state_from_json, text) == _outcome(strict, text), (head, last, target[last])
