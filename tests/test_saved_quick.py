@@ -350,7 +350,7 @@ def test_a_changed_value_loads_or_is_refused_as_the_item_by_item_checks_say(name
         for key in head:
             target = target[key]
         old = target[last]
-        choices = [-1, 0, 1, True, None, "x", 1.5, [], 2**70]
+        choices: list[object] = [-1, 0, 1, True, None, "x", 1.5, [], 2**70]
         if type(old) is int:
             choices += [old + 1, old - 1]
         target[last] = rnd.choice(choices)
