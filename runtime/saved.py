@@ -925,7 +925,7 @@ class SavedStateCheck:
         if need and len(picked) >= need:
             self.fail("pending.picked", f"must hold fewer than the {need} actions needed", picked)
         for i, a in enumerate(picked):
-            if a not in options:
+            if type(a) is not int or a not in options:  # (1.0 and true equal 1)
                 self.fail(f"pending.picked[{i}]", "must be one of the decision's options", a)
         if len(set(picked)) != len(picked):
             self.fail("pending.picked", "must not repeat an action", picked)
@@ -1055,7 +1055,7 @@ class SavedStateCheck:
         if len(picked) >= max(need, 1):
             self.fail("pending.picked", f"must hold fewer than the {max(need, 1)} actions needed", picked)
         for i, a in enumerate(picked):
-            if a not in options:
+            if type(a) is not int or a not in options:
                 self.fail(f"pending.picked[{i}]", "must be one of the decision's options", a)
             if picked.count(a) > len(copies[options.index(a)]):
                 self.fail("pending.picked", "must not pick a kind more often than its copies", picked)

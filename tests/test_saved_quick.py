@@ -259,6 +259,20 @@ def test_an_integer_beyond_64_bits_is_read_as_that_integer() -> None:
     assert state.seed == 2**70 and state.to_json() == text
 
 
+def test_a_pick_of_a_pending_decision_is_an_action_id_not_a_number_equal_to_one() -> None:
+    state = game().new_initial_state(3)
+    rnd = random.Random(3)
+    while state.pending is None or state.pending.need < 2:
+        state.apply_action(rnd.choice(state.legal_actions()))
+    for wrong in (float(state.pending.options[0]), True):
+        d = json.loads(state.to_json())
+        d["pending"][6] = [wrong]
+        with pytest.raises(
+            SavedStateError, match=r"'pending.picked\[0\]' must be one of the decision's options"
+        ):
+            game().state_from_json(compact(d))
+
+
 def test_quick_parse_takes_only_the_objects_of_a_saved_state() -> None:
     assert quick_parse('{"vars":{"a":1},"options":{}}') == {"vars": {"a": 1}, "options": {}}
     assert quick_parse('{"a":"b:c"}') is None  # a ':' inside a string
