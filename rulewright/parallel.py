@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-import logging
 import math
-import multiprocessing
 import os
 import pickle
 import queue
@@ -313,6 +311,8 @@ def _context() -> Any:
     here), spawned elsewhere, where forking a process with threads is not safe. Either way a
     worker is a child of this process, which its death signal (`_die_with_parent`) relies on;
     under forkserver it would be the server's, and watches this process's pipe instead."""
+    import multiprocessing  # (here: every command imports this module, few start workers)
+
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
@@ -400,6 +400,8 @@ def _die_with_parent(parent: int) -> None:
         if os.getppid() != parent:
             os._exit(1)
         return
+    import multiprocessing
+
     watched = multiprocessing.parent_process()
     if watched is not None:
         threading.Thread(target=_exit_when_gone, args=(watched,), daemon=True).start()
@@ -458,6 +460,8 @@ class RayBackend(Backend):
             raise BackendUnavailable(RAY_MISSING) from None
         self.started = False
         if not self.ray.is_initialized():
+            import logging
+
             quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
             if os.environ.get("RAY_ADDRESS"):
                 self.ray.init(**quiet)
