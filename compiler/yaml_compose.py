@@ -51,7 +51,9 @@ if FAST_LOADER is not yaml.SafeLoader:
         composer asks the resolver, in Python, for every scalar it reads."""
 
         def resolve(self, kind: type[Node], value: str | None, implicit: tuple[bool, bool]) -> str:
-            if kind is ScalarNode and implicit[0]:
+            if kind is ScalarNode:
+                if not implicit[0]:  # quoted, or a block: a string
+                    return _STR
                 tag = _plain_tags.get(value)  # type: ignore[arg-type]
                 if tag is None:
                     tag = _plain_tag(self, value)  # type: ignore[arg-type]
@@ -186,6 +188,8 @@ def _where(mark: Mark) -> str:
     return f"{mark.line + 1}:{mark.column + 1}"
 
 
+# the tag of a scalar that is quoted or a block (SafeLoader resolves no tag by a node's path)
+_STR = Resolver.DEFAULT_SCALAR_TAG
 # a plain scalar -> the tag YAML resolves it to (ids, numbers and names repeat in every file)
 _plain_tags: dict[str, str] = {}
 _MAX_PLAIN_TAGS = 100_000
