@@ -46,7 +46,7 @@ _UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 FAST_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 if FAST_LOADER is not yaml.SafeLoader:
 
-    class _CachedTagsLoader(FAST_LOADER):  # type: ignore[misc,valid-type]
+    class _CachedTagsLoader(FAST_LOADER):  # type: ignore[misc]
         """libyaml's loader, the tag of each plain scalar resolved once (see _plain_tags): its
         composer asks the resolver, in Python, for every scalar it reads."""
 
