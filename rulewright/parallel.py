@@ -27,11 +27,8 @@ import functools
 import importlib
 import math
 import os
-import pickle
-import queue
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -322,6 +319,9 @@ def _in_processes(
     """Run the chunks in `workers` processes, which take the next chunk as they finish one; yield
     (chunk index, result) as they arrive. A worker's exception is raised here; a worker that dies
     without a word is an error, never a wait for ever. Returning stops every worker."""
+    import pickle  # (these three here and in the workers: only a run in processes needs them)
+    import queue
+
     ctx = _context()
     next_chunk = ctx.Value("q", 0)
     live = ctx.RawArray("q", len(chunks))  # each running chunk's ticks; a slot has one writer
@@ -404,6 +404,8 @@ def _die_with_parent(parent: int) -> None:
 
     watched = multiprocessing.parent_process()
     if watched is not None:
+        import threading
+
         threading.Thread(target=_exit_when_gone, args=(watched,), daemon=True).start()
 
 
@@ -418,6 +420,8 @@ def _worker(
     """A worker process: take the next chunk until none is left, and send each result (or the
     exception it raised) back pickled. Ctrl-C is the parent's to handle: it stops the workers;
     the parent's death ends them."""
+    import pickle
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent)
     while True:
@@ -439,6 +443,8 @@ def _worker(
 
 def _pickled_exception(exc: BaseException) -> bytes:
     """The exception pickled, or, if it does not pickle, a RuntimeError that names it."""
+    import pickle
+
     try:
         return pickle.dumps(exc)
     except Exception:
