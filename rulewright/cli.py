@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import difflib
 import json
 import math
 import os
 import re
 import shlex
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -46,7 +43,6 @@ from rulewright.gamelog import (
 )
 from rulewright.parallel import BACKENDS, GameRecipe
 from rulewright.progress import Progress
-from rulewright.scenarios import ScenarioResult
 from rulewright.workspace import Workspace, WorkspaceError, find_workspace, init_workspace, open_workspace
 from runtime.agents import AGENTS, Agent, check_agent, make_agent
 from runtime.engine import GameState, RuleError
@@ -60,6 +56,7 @@ if TYPE_CHECKING:
     from rulewright.balance import Setting, Trajectories
     from rulewright.build import BuildReport
     from rulewright.coverage import RuleCoverage
+    from rulewright.scenarios import ScenarioResult
     from rulewright.serve import Catalog
     from rulewright.verify import Failure, PartResult
 
@@ -257,6 +254,8 @@ def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
     # its bytecode was made with it: a file the process wrote there would refuse the folder next time
     env = {**os.environ, NATIVE_ENV: str(folder), "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-P", "-m", "rulewright", *args.argv]
+    import subprocess
+
     with subprocess.Popen(command, env=env) as child:
         while True:
             try:
@@ -315,6 +314,8 @@ def unknown_game(name: str, folders: bool, ws: Workspace | None) -> str:
         return f"no game named (an empty name); the games are: {listed}"
     if folders and ("/" in name or name.startswith(".")):
         return f"{shown(name)} is neither a compiled game nor a spec folder; the games are: {listed}"
+    import difflib
+
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"unknown game {shown(name)}; the games are: {listed}{hint}"
@@ -383,6 +384,8 @@ def output_folder(text: str, option: str) -> Path:
         for m in reversed(missing):
             m.mkdir()
             made.append(m)
+        import tempfile
+
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
@@ -412,6 +415,8 @@ def write_log(path: Path, game_name: str, text: str) -> None:
         return
     except OSError as exc:
         why = os_reason(exc)
+    import tempfile
+
     try:
         fd, spare = tempfile.mkstemp(prefix=f"rulewright-{_file_safe(game_name)}-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -1650,6 +1655,8 @@ def _write_coverage_plot(cov: RuleCoverage, only: frozenset[str] | None, target:
 def _save_reproducer(failure: Failure, folder: Path, name: str, built: bool) -> None:
     """Write verify's minimal failing case (if `folder` cannot take it, a temporary folder does)
     and say how to run it; a `built` game runs it after a build."""
+    import tempfile
+
     from rulewright.verify import write_reproducer
 
     try:
@@ -1666,6 +1673,8 @@ def _save_reproducer(failure: Failure, folder: Path, name: str, built: bool) -> 
 def _scenario_dir(ws: Workspace | None, name: str, compiled: list[str]) -> Path:
     """Where verify writes a reproducer: the spec's own scenarios/ folder (a temporary folder for
     a game whose spec is not in the workspace)."""
+    import tempfile
+
     if name not in compiled:
         return Path(name) / "scenarios"  # a spec folder given as a path
     folder = spec_folder(ws, name)
