@@ -103,7 +103,9 @@ def _expr(cx: Context, e: ir.Expr) -> str:
         case ir.Compare() if e.op in ("in", "not in"):
             held = _held(cx, e)
             if held is not None:
-                return f"({held})" if e.op == "in" else f"(not {held})"
+                # (an inline read of the index comes in brackets already: `(x == Z_deck)`)
+                wrapped = held if held.startswith("(") else f"({held})"
+                return wrapped if e.op == "in" else f"(not {held})"
             return f"({expr(cx, e.left)} {e.op} {iterable(cx, e.right)})"
         case ir.BinOp() | ir.Compare() | ir.BoolOp():
             return f"({expr(cx, e.left)} {e.op} {expr(cx, e.right)})"

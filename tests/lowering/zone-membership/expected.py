@@ -25,8 +25,8 @@ def f_in_deck(s: State, l_c: int) -> bool:
 def f_places(s: State, l_c: int) -> int:
     # cov 1
     v1_ = s.z.where[T_card][l_c] if l_c >= 0 else -1
-    return ((1 if ((v1_ == Z_deck)) else 0) + (1 if ((v1_ == (Z_hand + P_ann))) else 0)) + (
-        1 if ((v1_ == (Z_hand + P_bob))) else 0
+    return ((1 if (v1_ == Z_deck) else 0) + (1 if (v1_ == (Z_hand + P_ann)) else 0)) + (
+        1 if (v1_ == (Z_hand + P_bob)) else 0
     )
 
 
@@ -36,7 +36,7 @@ def f_beside(s: State, l_c: int) -> int:
     v1_ = s.z.where[T_card][l_c] if l_c >= 0 else -1
     q1_ = 0
     for c_d in range(2):
-        if (F_card_value[c_d] > 1) and (((v1_ == Z_deck)) or ((v1_ == (Z_hand + P_ann)))):
+        if (F_card_value[c_d] > 1) and ((v1_ == Z_deck) or (v1_ == (Z_hand + P_ann))):
             q1_ += 1
     return q1_
 
@@ -46,8 +46,8 @@ def f_held(s: State) -> int:
     # cov 3
     q1_ = 0
     for c_c in range(2):
-        if ((c_c >= 0 and s.z.where[T_card][c_c] == (Z_hand + P_ann))) or (
-            (c_c >= 0 and s.z.where[T_card][c_c] == (Z_hand + P_bob))
+        if (c_c >= 0 and s.z.where[T_card][c_c] == (Z_hand + P_ann)) or (
+            c_c >= 0 and s.z.where[T_card][c_c] == (Z_hand + P_bob)
         ):
             q1_ += 1
     return q1_
