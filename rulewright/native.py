@@ -10,9 +10,18 @@ workspace: people share workspace folders, and a shared folder must not bring ma
     <native folder>/
         runtime/            the runtime package; engine.py and rng.py also as compiled modules
         engines/            the workspace's output folder, a compiled game's engine.py also compiled
-        *__mypyc*.so        the shared library mypyc makes of them all
+                            (`<game>/engine__mypyc*.so`: the shared library of the game's group)
+        *__mypyc*.so        the shared library of the runtime's group
         manifest.json       the SHA-256 of every source file it was compiled from, and of every
-                            file of the folder (the compiled modules and their bytecode too)
+                            file of the folder (the compiled modules and their bytecode too), and
+                            the digest each group was compiled from (`compiled`)
+
+mypyc compiles one group per game and one for the runtime (rulewright/native_mypyc.py): smaller
+C files, compiled by several C compilers at once, in a process started after mypyc's own has
+ended and given back its memory. A game's group depends only on the runtime and the game's own
+output folder, so a build reuses from the last one (once that folder passes every check below)
+the compiled modules of each group made from exactly the same sources, Python, mypyc and C
+options: changing one game recompiles that game alone.
 
 The folder is trusted only as this user's alone: made with mode 0o700 (runtime/usercache.py), and
 before a process plays from it every file in it is checked against the manifest (a file it does not
@@ -29,8 +38,9 @@ refuses a folder whose sources have changed since: a stale native engine would p
 
 A native build needs mypyc (it comes with mypy: `pip install rulewright[native]`), a C compiler
 and Python's headers. It takes minutes and, for a large game, gigabytes of memory (see
-docs/performance.md); the interpreted engines are what `make test` checks, the native ones are
-for long simulation runs. Games play identically either way (tests/test_native.py).
+docs/performance.md); the C is compiled with -O1 and no debug information unless MYPYC_OPT_LEVEL
+and MYPYC_DEBUG_LEVEL say otherwise (-O3 took twice the compiling and played no faster here).
+The interpreted engines are what `make test` checks, the native ones are for long simulation runs. Games play identically either way (tests/test_native.py).
 """
 
 from __future__ import annotations
@@ -349,18 +359,16 @@ def _mypyc(
     }
     (stage / "mypyc-spec.json").write_text(json.dumps(spec), encoding="utf-8")
     _run_driver(stage, "generate", "mypyc-spec.json", "extensions.json")
+    extensions = json.loads((stage / "extensions.json").read_text(encoding="utf-8"))
     if runtime_reused:
-        extensions = json.loads((stage / "extensions.json").read_text(encoding="utf-8"))
         runtime_names = {m.removesuffix(".py").replace("/", ".") for m in runtime}
+        # its shims are named for its modules, its shared library for no package (a group of two)
         extensions = [
             e
             for e in extensions
-            if e["name"] not in runtime_names
-            and not any(
-                s.startswith("build/") and "__native_" in s and package not in s for s in e["sources"]
-            )
+            if e["name"] not in runtime_names and not ("." not in e["name"] and e["name"].endswith("__mypyc"))
         ]
-        (stage / "extensions.json").write_text(json.dumps(extensions), encoding="utf-8")
+    (stage / "extensions.json").write_text(json.dumps(extensions), encoding="utf-8")
     _run_driver(stage, "compile", "extensions.json", str(_jobs()))
 
 
