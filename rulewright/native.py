@@ -38,8 +38,9 @@ refuses a folder whose sources have changed since: a stale native engine would p
 
 A native build needs mypyc (it comes with mypy: `pip install rulewright[native]`), a C compiler
 and Python's headers. It takes minutes and, for a large game, gigabytes of memory (see
-docs/performance.md); the C is compiled with -O1 and no debug information unless MYPYC_OPT_LEVEL
-and MYPYC_DEBUG_LEVEL say otherwise (-O3 took twice the compiling and played no faster here).
+docs/performance.md); the games' C is compiled with -O1 (-O3 took twice the compiling) and the
+runtime's with -O3 (it is hot in every game and compiled once for all), without debug
+information, unless MYPYC_OPT_LEVEL and MYPYC_DEBUG_LEVEL say otherwise.
 The interpreted engines are what `make test` checks, the native ones are for long simulation runs. Games play identically either way (tests/test_native.py).
 """
 
@@ -76,6 +77,7 @@ MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 DRIVER = Path(__file__).resolve().with_name("native_mypyc.py")  # run in processes of its own
 OPT_LEVEL = "1"  # the C compiler's -O and -g, unless MYPYC_OPT_LEVEL or MYPYC_DEBUG_LEVEL say otherwise
 DEBUG_LEVEL = "0"
+RUNTIME_OPT_LEVEL = "3"  # the runtime's group: hot in every game, and compiled once for all of them
 
 
 class NativeError(Exception):
@@ -139,6 +141,7 @@ def build_native(
     folder = native_root(workspace_root)
     package = package_name(folder / ENGINES)
     opt_level = os.environ.get("MYPYC_OPT_LEVEL", OPT_LEVEL)
+    runtime_opt_level = os.environ.get("MYPYC_OPT_LEVEL", RUNTIME_OPT_LEVEL)
     debug_level = os.environ.get("MYPYC_DEBUG_LEVEL", DEBUG_LEVEL)
     stage = Path(tempfile.mkdtemp(prefix=f"{folder.name}-stage-", dir=folder.parent))  # mode 0o700
     try:
@@ -148,7 +151,7 @@ def build_native(
             (stage / package / rel).write_bytes(data)
         # what is compiled is these copies: the manifest is theirs, whatever changes meanwhile
         sources = _sources(stage / "runtime", built)
-        keys = _compile_keys(sources, games, package, opt_level, debug_level)
+        keys = _compile_keys(sources, games, package, f"{opt_level}/{runtime_opt_level}", debug_level)
         runtime_reused, reused = _reuse(folder, keys, stage, package)
         fresh = [g for g in games if g not in reused]
         cpu0, wall0 = _children_cpu(), time.perf_counter()
@@ -156,7 +159,7 @@ def build_native(
             what = ("the runtime and " if not runtime_reused else "") + f"{len(fresh)} game(s)"
             kept = f"; unchanged, kept: {', '.join(sorted(reused))}" if reused else ""
             say(f"compiling {what} with mypyc ({', '.join(fresh) or 'none'}{kept}); this takes minutes")
-            _mypyc(stage, package, fresh, runtime_reused, opt_level, debug_level)
+            _mypyc(stage, package, fresh, runtime_reused, opt_level, debug_level, runtime_opt_level)
         else:
             say(
                 f"the runtime and {', '.join(sorted(reused))} are unchanged since the last native build: kept"
@@ -320,7 +323,9 @@ def _reuse(folder: Path, keys: dict[str, Any], stage: Path, package: str) -> tup
     runtime = [r for r in files if _is_compiled(r) and (r.count("/") == 0 or r.startswith("runtime/"))]
     if not copy(runtime, lambda rel: stage / rel):
         return False, set()
-    old_games = old.get("games") if isinstance(old.get("games"), dict) else {}
+    old_games = old.get("games")
+    if not isinstance(old_games, dict):
+        return True, set()
     reused = set()
     for game, key in keys["games"].items():
         if old_games.get(game) != key:
@@ -343,7 +348,13 @@ def _extension_suffixes() -> tuple[str, ...]:
 
 
 def _mypyc(
-    stage: Path, package: str, games: Sequence[str], runtime_reused: bool, opt_level: str, debug_level: str
+    stage: Path,
+    package: str,
+    games: Sequence[str],
+    runtime_reused: bool,
+    opt_level: str,
+    debug_level: str,
+    runtime_opt_level: str,
 ) -> None:
     """Compile, in `stage`, the runtime's hot modules (one group) and each game's engine (a group
     each) with mypyc: C generated in one process, compiled in another, groups in parallel. With
@@ -360,14 +371,21 @@ def _mypyc(
     (stage / "mypyc-spec.json").write_text(json.dumps(spec), encoding="utf-8")
     _run_driver(stage, "generate", "mypyc-spec.json", "extensions.json")
     extensions = json.loads((stage / "extensions.json").read_text(encoding="utf-8"))
-    if runtime_reused:
-        runtime_names = {m.removesuffix(".py").replace("/", ".") for m in runtime}
+    runtime_names = {m.removesuffix(".py").replace("/", ".") for m in runtime}
+
+    def of_runtime(e: dict[str, Any]) -> bool:
         # its shims are named for its modules, its shared library for no package (a group of two)
-        extensions = [
-            e
-            for e in extensions
-            if e["name"] not in runtime_names and not ("." not in e["name"] and e["name"].endswith("__mypyc"))
-        ]
+        return e["name"] in runtime_names or ("." not in e["name"] and e["name"].endswith("__mypyc"))
+
+    if runtime_reused:
+        extensions = [e for e in extensions if not of_runtime(e)]
+    elif runtime_opt_level != opt_level:
+        for e in extensions:
+            if of_runtime(e):
+                e["extra_compile_args"] = [
+                    f"-O{runtime_opt_level}" if arg.startswith("-O") and arg[2:].isdigit() else arg
+                    for arg in e["extra_compile_args"]
+                ]
     (stage / "extensions.json").write_text(json.dumps(extensions), encoding="utf-8")
     _run_driver(stage, "compile", "extensions.json", str(_jobs()))
 

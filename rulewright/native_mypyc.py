@@ -48,7 +48,7 @@ def generate(spec_path: str, out_path: str) -> None:
 
 
 def compile_extensions(extensions_path: str, jobs: int) -> None:
-    from setuptools import Extension, setup
+    from setuptools import Extension, setup  # type: ignore[import-untyped]
 
     with open(extensions_path, encoding="utf-8") as f:
         specs: list[dict[str, Any]] = json.load(f)
