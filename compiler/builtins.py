@@ -35,6 +35,7 @@ class Builtin:
     python_two_players: str | None = None
     reads_zones: bool = False
     reuse: bool = False  # costly enough to compute once when an expression repeats it (lower/reuse.py)
+    ascending: bool = False  # its list is ascending, without repeats (lower/order.py)
     optional: int = 0
     signature: str = ""  # as an editor shows it (`len(xs: list | zone) -> int`)
     doc: str = ""  # one line, from docs/dsl.md §4
@@ -237,6 +238,7 @@ _TABLE = (
         "s.open_cells_around({type0}, {0})",
         reads_zones=True,
         reuse=True,
+        ascending=True,
         signature="open_cells_around(xs: list[component]) -> list[cell]",
         doc="The empty cells orthogonally adjacent to any of xs, sorted.",
     ),

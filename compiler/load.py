@@ -179,7 +179,7 @@ class Reader:
             self.sink.error(codes.WRONG_VALUE_TYPE, self.span(node), messages.must_be_mapping(what))
             return []
         out: list[tuple[ScalarNode, Node]] = []
-        seen: dict[str, Span] = {}
+        seen: dict[str, ScalarNode] = {}  # (its span is made only for a key written twice)
         for k, v in node.value:
             if not isinstance(k, ScalarNode):
                 self.sink.error(codes.WRONG_VALUE_TYPE, self.span(k), messages.keys_must_be_names(what))
@@ -189,10 +189,10 @@ class Reader:
                     codes.DUPLICATE_ID,
                     self.span(k),
                     messages.duplicate_key(k.value, what),
-                    messages.first_defined_at(seen[k.value]),
+                    messages.first_defined_at(self.span(seen[k.value])),
                 )
                 continue
-            seen[k.value] = self.span(k)
+            seen[k.value] = k
             out.append((k, v))
         return out
 

@@ -557,10 +557,18 @@ class _Lexer:
         self.match = re.compile(lexer["pattern"], lexer["flags"]).match
         self.ignore = frozenset(lexer["ignore"])
         self.newlines = frozenset(lexer["newlines"])
-        # a terminal whose text may be a keyword (NAME) -> the keywords' scanner
-        self.keywords = {
-            name: re.compile(p, flags).fullmatch for name, (p, flags) in lexer["keywords"].items()
-        }
+        # a terminal whose text may be a keyword (NAME) -> its texts that are keywords -> their kind
+        self.keywords = {name: _keywords(p, flags) for name, (p, flags) in lexer["keywords"].items()}
+
+
+def _keywords(pattern: str, flags: int) -> dict[str, str]:
+    """The keywords a terminal's text may be, from lark's scanner for them: each keyword's text ->
+    its kind. The scanner is an alternation of literal keywords (`(?P<IF>if)|...`) matched against
+    the whole text, so a text is a keyword exactly when it is one of them."""
+    keywords = {text: kind for kind, text in re.findall(r"\(\?P<(\w+)>([a-z_]+)\)", pattern)}
+    if "|".join(f"(?P<{kind}>{text})" for text, kind in keywords.items()) != pattern or flags & re.I:
+        raise AssertionError(f"a keyword that is not a literal: {pattern}")  # pragma: no cover
+    return keywords
 
 
 @cache
@@ -721,6 +729,9 @@ class _Automaton:
             if pos < size:
                 lexer = lexers.get(states[-1]) or self.lexer(states[-1])
                 while pos < size:
+                    if text[pos] == " ":  # (what lark's lexer skips as WS, in a step of its own)
+                        pos += 1
+                        continue
                     m = lexer.match(text, pos)
                     if m is None:
                         return _FAILED
@@ -735,9 +746,7 @@ class _Automaton:
                         kind = "$END"
                         continue
                     if kind in lexer.keywords:
-                        keyword = lexer.keywords[kind](value)
-                        if keyword is not None:
-                            kind = keyword.lastgroup or kind
+                        kind = lexer.keywords[kind].get(value, kind)
                     meta = (first_line, col, line, pos - line_start + 1)
                     if kind in strings:
                         value = (value, meta)
@@ -825,9 +834,7 @@ class _Automaton:
             kind, value = m.lastgroup or "", m.group()
             if kind not in lexer.ignore:
                 if kind in lexer.keywords:
-                    keyword = lexer.keywords[kind](value)
-                    if keyword is not None:
-                        kind = keyword.lastgroup or kind
+                    kind = lexer.keywords[kind].get(value, kind)
                 return kind, value, pos
             pos += len(value)
         return None

@@ -43,7 +43,25 @@ from compiler.limits import MAX_ALIAS_NODES, MAX_YAML_DEPTH
 _UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 # libyaml's parser when PyYAML has it (much faster); both give the same events and marks.
-FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FAST_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if FAST_LOADER is not yaml.SafeLoader:
+
+    class _CachedTagsLoader(FAST_LOADER):  # type: ignore[misc]
+        """libyaml's loader, the tag of each plain scalar resolved once (see _plain_tags): its
+        composer asks the resolver, in Python, for every scalar it reads."""
+
+        def resolve(self, kind: type[Node], value: str | None, implicit: tuple[bool, bool]) -> str:
+            if kind is ScalarNode:
+                if not implicit[0]:  # quoted, or a block: a string
+                    return _STR
+                tag = _plain_tags.get(value)  # type: ignore[arg-type]
+                if tag is None:
+                    tag = _plain_tag(self, value)  # type: ignore[arg-type]
+                return tag
+            resolved: str = super().resolve(kind, value, implicit)
+            return resolved
+
+    FAST_LOADER = _CachedTagsLoader
 
 
 class Refused(Exception):
@@ -77,9 +95,16 @@ class _Anchored:
 
 def compose(text: str, loader: type = FAST_LOADER) -> Node | None:
     """The single document of `text` (None when empty). Raises yaml.YAMLError or Refused."""
-    if loader is not yaml.SafeLoader and _plain(text):
-        node: Node | None = yaml.compose(text, Loader=loader)
-        return node
+    if loader is not yaml.SafeLoader and _one_plain_document(text):
+        node: Node | None
+        if _shallow(text):
+            node = yaml.compose(text, Loader=loader)
+            return node
+        if _within_libyaml(text):
+            node = yaml.compose(text, Loader=loader)
+            if node is None or _depth(node) <= MAX_YAML_DEPTH:
+                return node
+            # too deep: this composer refuses it, at the place it goes too deep
     parser = loader(text)
     try:  # the parser's events read one by one, as yaml.parse does but without its generator
         return _Composer(parser.get_event).single_document()
@@ -88,18 +113,70 @@ def compose(text: str, loader: type = FAST_LOADER) -> Node | None:
 
 
 def _plain(text: str) -> bool:
-    """Whether libyaml's own composer (in C, twice as fast) may compose `text`: it then builds
-    the same nodes as this one, and there is nothing this one would refuse. Without `&` and `*`
-    there is no anchor or alias; without a backslash (an escape), a carriage return or a NEL, no
-    scalar holds what _UNSHOWABLE finds (the file's text was checked for the rest: source.py);
-    without `---`, `...` or `%` there is one document; and with fewer characters that open a
-    level (`:`, `-`, `?`, `[`, `{`) than MAX_YAML_DEPTH, nothing nests that deep."""
-    if any(c in text for c in _NOT_PLAIN) or "---" in text or "..." in text:
+    """Whether libyaml's own composer (in C, twice as fast) may compose `text` as it is: it then
+    builds the same nodes as this one, and there is nothing this one would refuse (see
+    _one_plain_document), and with fewer characters that open a level (`:`, `-`, `?`, `[`, `{`)
+    than MAX_YAML_DEPTH, nothing nests that deep."""
+    return _one_plain_document(text) and _shallow(text)
+
+
+def _one_plain_document(text: str) -> bool:
+    """Whether libyaml's composer builds the same nodes from `text` as this one, and this one
+    refuses nothing but perhaps nesting too deep. Without `&` or `*` where a node may start
+    (an anchor or an alias is a token of its own: after a space, a line's start, a flow
+    indicator or `:`, and followed by its name), there is no anchor or alias; without a
+    backslash (an escape), a carriage return or a NEL, no scalar holds what _UNSHOWABLE finds
+    (the file's text was checked for the rest: source.py); without a byte order mark or a line
+    that starts with `%`, `---` or `...` (a directive, a document's start or end are written only
+    there), there is one document."""
+    if any(c in text for c in _NOT_PLAIN) or text.startswith(("---", "...", "%")):
         return False
+    if "\n---" in text or "\n..." in text or "\n%" in text:
+        return False
+    return ("&" not in text and "*" not in text) or _PROPERTY.search(text) is None
+
+
+_NOT_PLAIN = "\\\r\x85\u2028\u2029\ufeff"  # (libyaml breaks lines at NEL, LS and PS too)
+_PROPERTY = re.compile(r"(?:^|[\s\[\]{},:?-])[&*][^\s\[\]{},]", re.MULTILINE)  # an anchor or an alias
+
+
+def _shallow(text: str) -> bool:
+    """Fewer characters that open a level (`:`, `-`, `?`, `[`, `{`) than MAX_YAML_DEPTH."""
     return sum(text.count(c) for c in ":-?[{") < MAX_YAML_DEPTH
 
 
-_NOT_PLAIN = "&*\\\r\x85%"
+# how deep libyaml's composer may be let nest (it recurses in C once per level, and 50,000
+# levels crash it); _depth then measures what it built against MAX_YAML_DEPTH
+_LIBYAML_DEPTH = 1_000
+
+
+def _within_libyaml(text: str) -> bool:
+    """Whether `text` surely nests less than _LIBYAML_DEPTH deep: a block collection inside
+    another starts further right, but for a list that is a mapping's value, so block
+    collections nest at most twice as deep as lines are long; inside them, each flow collection
+    opens with its own `[` or `{`."""
+    longest = max(map(len, text.split("\n")))
+    return 2 * (longest + 1) + text.count("[") + text.count("{") < _LIBYAML_DEPTH
+
+
+def _depth(root: Node) -> int:
+    """How deep lists and mappings nest in a tree without aliases (0: a scalar)."""
+    depth = 0
+    level = [] if type(root) is ScalarNode else [root]
+    while level:
+        depth += 1
+        inside: list[Node] = []
+        for node in level:
+            if type(node) is MappingNode:
+                for key, value in node.value:
+                    if type(key) is not ScalarNode:
+                        inside.append(key)
+                    if type(value) is not ScalarNode:
+                        inside.append(value)
+            else:
+                inside.extend(item for item in node.value if type(item) is not ScalarNode)
+        level = inside
+    return depth
 
 
 def _mark(mark: object) -> Mark:
@@ -111,9 +188,20 @@ def _where(mark: Mark) -> str:
     return f"{mark.line + 1}:{mark.column + 1}"
 
 
+# the tag of a scalar that is quoted or a block (SafeLoader resolves no tag by a node's path)
+_STR = Resolver.DEFAULT_SCALAR_TAG
 # a plain scalar -> the tag YAML resolves it to (ids, numbers and names repeat in every file)
 _plain_tags: dict[str, str] = {}
 _MAX_PLAIN_TAGS = 100_000
+
+
+def _plain_tag(resolver: Resolver, value: str) -> str:
+    """The tag of a plain scalar, kept in _plain_tags."""
+    if len(_plain_tags) >= _MAX_PLAIN_TAGS:
+        _plain_tags.clear()
+    tag: str = Resolver.resolve(resolver, ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    _plain_tags[value] = tag
+    return tag
 
 
 class _Composer:
@@ -215,9 +303,7 @@ class _Composer:
             return tag
         tag_ = _plain_tags.get(value)
         if tag_ is None:
-            if len(_plain_tags) >= _MAX_PLAIN_TAGS:
-                _plain_tags.clear()
-            tag_ = _plain_tags[value] = self.resolver.resolve(ScalarNode, value, implicit)  # type: ignore[no-untyped-call]
+            tag_ = _plain_tag(self.resolver, value)
         return tag_
 
     def anchor(self, name: str, node: Node, mark: Mark, *, open_: bool) -> None:

@@ -96,6 +96,12 @@ PLAY_FIGURES = (
     Figure("json_bytes", "JSON size", "bytes", False, "smaller"),
 )
 CHECK_FIGURE = Figure("check_cpu_s", "check", "s", False, "less CPU")
+VERSUS_FIGURES = (
+    Figure("games_per_s_cpu", "games/s (CPU)", "", True, "faster"),
+    Figure("decisions_per_s_cpu", "decisions/s (CPU)", "", True, "faster"),
+    Figure("us_per_decision", "per decision", "us", False, "cheaper"),
+)
+MAX_VERSUS_OUTPUT = 1 << 20  # what an external program's round may print, in characters
 
 
 def number(x: float) -> str:
@@ -506,6 +512,86 @@ def play_round(side: Side, game: str, seconds: float, options: Sequence[str] = (
         why = figures.get("error") if isinstance(figures, dict) else figures
         raise BenchFailed(f"{side.name} ({side.label}): {game}: {why}")
     return figures
+
+
+# ---- against an external program (--versus) ---------------------------------------------------
+
+
+def compare_versus(
+    a: Side,
+    game: str,
+    command: Sequence[str],
+    *,
+    seconds: float,
+    rounds: int,
+    options: Sequence[str] = (),
+    tick: Callable[[int, int], None] = lambda done, total: None,
+) -> Comparison:
+    """This tree's `game` (A) against an external program playing the same game (B), `rounds`
+    rounds each, alternating, each in a fresh process (`versus_round` says what B must print)."""
+    b = Side("B", f"the program {_shown(' '.join(command))}", a.tree, None, a.cwd, {game: a.specs[game]})
+    result = Comparison(a, b, "", rounds, seconds)
+    table = result.play[game] = {f.key: Series(f) for f in VERSUS_FIGURES}
+    for i in range(rounds):
+        for column in ("a", "b"):
+            figures = (
+                play_round(a, game, seconds, options)
+                if column == "a"
+                else versus_round(command, seconds, a.cwd)
+            )
+            if column == "a":
+                figures["us_per_decision"] = 1e6 / figures["decisions_per_s_cpu"]
+            for f in VERSUS_FIGURES:
+                getattr(table[f.key], column).append(figures[f.key])
+            tick(2 * i + (1 if column == "a" else 2), 2 * rounds)
+    return result
+
+
+def versus_round(command: Sequence[str], seconds: float, cwd: Path) -> dict[str, float]:
+    """One round of an external program: `command --seconds S`, run in `cwd`, must play random
+    games for about S seconds of CPU and print, as its last line, a JSON object with `games` and
+    `decisions` (how many it played) and `cpu_s` (the CPU time they took, its set-up left out, as
+    bench_child.py measures ours); without `cpu_s`, the CPU time of the whole process counts."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        done = subprocess.run(
+            [*command, "--seconds", repr(seconds)],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=60 + 20 * seconds,
+        )
+    except OSError as exc:
+        raise BenchFailed(f"--versus: cannot run {_shown(command[0])}: {exc.strerror or exc}") from None
+    except subprocess.TimeoutExpired:
+        raise BenchFailed(f"--versus: {_shown(command[0])} ran past {60 + 20 * seconds:g} s") from None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = done.stdout[-MAX_VERSUS_OUTPUT:]
+    try:
+        report = json.loads(out.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        report = None
+    if done.returncode != 0 or not isinstance(report, dict):
+        why = _last_line(done.stderr[-MAX_VERSUS_OUTPUT:]) or f"exit {done.returncode}"
+        raise BenchFailed(
+            f"--versus: {_shown(command[0])} printed no line of JSON with games, decisions and cpu_s last ({why})"
+        )
+    whole = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    games, decisions, cpu = report.get("games"), report.get("decisions"), report.get("cpu_s", whole)
+    counts_ok = all(type(x) is int and x > 0 for x in (games, decisions))
+    if not counts_ok or type(cpu) not in (int, float) or not 0 < cpu < math.inf:
+        raise BenchFailed(
+            f"--versus: {_shown(command[0])} must report positive integers games and decisions and a "
+            f"positive cpu_s, not {_shown(json.dumps(report)[:200])}"
+        )
+    assert isinstance(games, int) and isinstance(decisions, int)
+    return {
+        "games_per_s_cpu": games / cpu,
+        "decisions_per_s_cpu": decisions / cpu,
+        "us_per_decision": 1e6 * cpu / decisions,
+    }
 
 
 def _json_number(x: float) -> float | None:

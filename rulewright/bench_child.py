@@ -152,6 +152,7 @@ def _arguments() -> argparse.ArgumentParser:
         help="the --search folder is a native build the parent checked file by file: import it by path",
     )
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--play-only", action="store_true", help="random play alone: no clone or JSON timing")
     return p
 
 
@@ -170,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 import_checked_folder(Path(args.search))
             game = load_game(args.game, options, search=(Path(args.search),))
-        figures = measure(game, args.seconds)
+        figures = _play(game, args.seconds) if args.play_only else measure(game, args.seconds)
     except Exception as exc:  # one line for the parent to show, whatever went wrong
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
         return 1

@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import difflib
 import json
 import math
 import os
 import re
 import shlex
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -46,7 +43,6 @@ from rulewright.gamelog import (
 )
 from rulewright.parallel import BACKENDS, GameRecipe
 from rulewright.progress import Progress
-from rulewright.scenarios import ScenarioResult
 from rulewright.workspace import Workspace, WorkspaceError, find_workspace, init_workspace, open_workspace
 from runtime.agents import AGENTS, Agent, check_agent, make_agent
 from runtime.engine import GameState, RuleError
@@ -60,6 +56,7 @@ if TYPE_CHECKING:
     from rulewright.balance import Setting, Trajectories
     from rulewright.build import BuildReport
     from rulewright.coverage import RuleCoverage
+    from rulewright.scenarios import ScenarioResult
     from rulewright.serve import Catalog
     from rulewright.verify import Failure, PartResult
 
@@ -257,6 +254,8 @@ def run_natively(args: argparse.Namespace, ws: Workspace | None) -> int | None:
     # its bytecode was made with it: a file the process wrote there would refuse the folder next time
     env = {**os.environ, NATIVE_ENV: str(folder), "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-P", "-m", "rulewright", *args.argv]
+    import subprocess
+
     with subprocess.Popen(command, env=env) as child:
         while True:
             try:
@@ -315,6 +314,8 @@ def unknown_game(name: str, folders: bool, ws: Workspace | None) -> str:
         return f"no game named (an empty name); the games are: {listed}"
     if folders and ("/" in name or name.startswith(".")):
         return f"{shown(name)} is neither a compiled game nor a spec folder; the games are: {listed}"
+    import difflib
+
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"unknown game {shown(name)}; the games are: {listed}{hint}"
@@ -383,6 +384,8 @@ def output_folder(text: str, option: str) -> Path:
         for m in reversed(missing):
             m.mkdir()
             made.append(m)
+        import tempfile
+
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as exc:
@@ -412,6 +415,8 @@ def write_log(path: Path, game_name: str, text: str) -> None:
         return
     except OSError as exc:
         why = os_reason(exc)
+    import tempfile
+
     try:
         fd, spare = tempfile.mkstemp(prefix=f"rulewright-{_file_safe(game_name)}-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -1650,6 +1655,8 @@ def _write_coverage_plot(cov: RuleCoverage, only: frozenset[str] | None, target:
 def _save_reproducer(failure: Failure, folder: Path, name: str, built: bool) -> None:
     """Write verify's minimal failing case (if `folder` cannot take it, a temporary folder does)
     and say how to run it; a `built` game runs it after a build."""
+    import tempfile
+
     from rulewright.verify import write_reproducer
 
     try:
@@ -1666,6 +1673,8 @@ def _save_reproducer(failure: Failure, folder: Path, name: str, built: bool) -> 
 def _scenario_dir(ws: Workspace | None, name: str, compiled: list[str]) -> Path:
     """Where verify writes a reproducer: the spec's own scenarios/ folder (a temporary folder for
     a game whose spec is not in the workspace)."""
+    import tempfile
+
     if name not in compiled:
         return Path(name) / "scenarios"  # a spec folder given as a path
     folder = spec_folder(ws, name)
@@ -1927,6 +1936,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.cfr is not None:
         return _bench_cfr(args)
     ws = current_workspace(args)
+    if args.versus is not None:
+        return _bench_versus(args, ws)
     if args.against is None and (code := run_natively(args, ws)) is not None:
         return code
     try:
@@ -1979,6 +1990,69 @@ def _bench_spec(given: str | None, name: str, ws: Workspace | None) -> Path | No
     if given is not None and given not in games(ws) and is_dir(Path(given)):
         return Path(given)
     return spec_folder(ws, name)
+
+
+def _bench_versus(args: argparse.Namespace, ws: Workspace | None) -> int:
+    """`bench GAME --versus CMD`: this tree's engine of GAME against another program's, side by side."""
+    from rulewright.bench import (
+        CODE_TREE,
+        BenchFailed,
+        BenchUsageError,
+        Side,
+        compare_versus,
+        describe_work_tree,
+        repository_root,
+    )
+
+    if args.game is None or args.against is not None or args.cfr is not None:
+        raise UsageError(
+            "--versus compares one game with a program: rulewright bench GAME --versus 'CMD ARGS'"
+        )
+    if ws is None:
+        raise UsageError(NO_WORKSPACE)
+    try:
+        command = shlex.split(args.versus)
+    except ValueError as exc:
+        raise UsageError(f"--versus: {exc} in {shown(args.versus)}") from None
+    if not command:
+        raise UsageError("--versus needs a command: rulewright bench GAME --versus 'CMD ARGS'")
+    folder = spec_folder(ws, args.game)
+    if folder is None:
+        raise UsageError(f"--versus: the workspace has no game {shown(args.game)}")
+    options = parse_options(args.option)
+    try:
+        label = describe_work_tree(repository_root(ws.root))
+    except BenchUsageError:  # not in a git repository
+        label = str(ws.root)
+    a = Side("A", label, CODE_TREE, ws.output, ws.root, {args.game: folder})
+    if args.native:
+        from rulewright.native import ENGINES
+
+        native = _native_folder(ws)
+        a = dataclasses.replace(a, label=f"{a.label}, native", play_tree=native, search=native / ENGINES)
+    bar: list[Progress] = []
+
+    def tick(done: int, total: int) -> None:
+        if not bar:
+            bar.append(Progress(total, "runs"))
+        bar[0].update(done)
+
+    try:
+        result = compare_versus(
+            a,
+            args.game,
+            command,
+            seconds=args.seconds,
+            rounds=args.rounds,
+            options=[f"{key}={value}" for key, value in options.items()],
+            tick=tick,
+        )
+    except BenchFailed as exc:
+        raise CommandFailed(str(exc)) from None
+    for line in bar:
+        line.clear()
+    print(json.dumps(result.as_json(), indent=2) if args.json else result.report())
+    return EXIT_OK
 
 
 def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
@@ -2386,6 +2460,13 @@ def _bench_arguments(sp: argparse.ArgumentParser) -> None:
     )
     sp.add_argument("--no-check", action="store_true", help="play only: leave out checking the specs")
     sp.add_argument(
+        "--versus",
+        metavar="CMD",
+        help="compare GAME with another program that plays it: CMD (quoted, with its arguments) is "
+        "run with --seconds S for each round and prints a JSON line with games, decisions and "
+        "cpu_s (docs/performance.md)",
+    )
+    sp.add_argument(
         "--cfr",
         metavar="OTHER",
         help="the CPU cost of an iteration of OpenSpiel's CFR on GAME against its game OTHER "
@@ -2558,6 +2639,7 @@ COMMANDS: tuple[Command, ...] = (
         "  rulewright bench GAME                              one game's figures, CPU and wall\n"
         "  rulewright bench --against main --seconds 3        every game, this tree (A) against main (B)\n"
         "  rulewright bench kuhn_poker --cfr python_kuhn_poker  a CFR iteration, ours against OpenSpiel's\n"
+        "  rulewright bench twilight_struggle --native --versus ./ts_random  our native engine against another program\n"
         "\n"
         "With --against, A and B alternate round by round, each round in a fresh process, and the\n"
         "table gives each figure's median for A and B and the per-round ratios (median, min-max).\n"

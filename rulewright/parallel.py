@@ -25,15 +25,10 @@ from __future__ import annotations
 
 import functools
 import importlib
-import logging
 import math
-import multiprocessing
 import os
-import pickle
-import queue
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -313,6 +308,8 @@ def _context() -> Any:
     here), spawned elsewhere, where forking a process with threads is not safe. Either way a
     worker is a child of this process, which its death signal (`_die_with_parent`) relies on;
     under forkserver it would be the server's, and watches this process's pipe instead."""
+    import multiprocessing  # (here: every command imports this module, few start workers)
+
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
@@ -322,6 +319,9 @@ def _in_processes(
     """Run the chunks in `workers` processes, which take the next chunk as they finish one; yield
     (chunk index, result) as they arrive. A worker's exception is raised here; a worker that dies
     without a word is an error, never a wait for ever. Returning stops every worker."""
+    import pickle  # (these three here and in the workers: only a run in processes needs them)
+    import queue
+
     ctx = _context()
     next_chunk = ctx.Value("q", 0)
     live = ctx.RawArray("q", len(chunks))  # each running chunk's ticks; a slot has one writer
@@ -400,8 +400,12 @@ def _die_with_parent(parent: int) -> None:
         if os.getppid() != parent:
             os._exit(1)
         return
+    import multiprocessing
+
     watched = multiprocessing.parent_process()
     if watched is not None:
+        import threading
+
         threading.Thread(target=_exit_when_gone, args=(watched,), daemon=True).start()
 
 
@@ -416,6 +420,8 @@ def _worker(
     """A worker process: take the next chunk until none is left, and send each result (or the
     exception it raised) back pickled. Ctrl-C is the parent's to handle: it stops the workers;
     the parent's death ends them."""
+    import pickle
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent)
     while True:
@@ -437,6 +443,8 @@ def _worker(
 
 def _pickled_exception(exc: BaseException) -> bytes:
     """The exception pickled, or, if it does not pickle, a RuntimeError that names it."""
+    import pickle
+
     try:
         return pickle.dumps(exc)
     except Exception:
@@ -458,6 +466,8 @@ class RayBackend(Backend):
             raise BackendUnavailable(RAY_MISSING) from None
         self.started = False
         if not self.ray.is_initialized():
+            import logging
+
             quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
             if os.environ.get("RAY_ADDRESS"):
                 self.ray.init(**quiet)

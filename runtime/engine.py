@@ -1736,17 +1736,25 @@ class GameState:
         secret: bool = False,
         at: str = "",
         window: str = "",
+        order: int = 0,
     ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
 
         `values` are ids of the domain, in any order, perhaps repeated (a range or a list the rules
         built); the options are those distinct values, ascending. `prompt` is a stored text. `at` is
-        the decision's place in the spec (file:line), named by any rule error raised here.
+        the decision's place in the spec (file:line), named by any rule error raised here. `order`
+        is what the compiler knows of a list (compiler/lower/order.py): 1, its values are distinct;
+        2, they are ascending too; so the engine sorts only what it must.
         """
         if not 0 <= player < self.num_players:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
-        off = self.INFO.spans[domain][0]
-        choices = self._options(values, domain, prompt, at)
+        off, size = self.INFO.spans[domain]
+        if type(values) is range:
+            choices: Sequence[int] = self._options(values, domain, prompt, at)
+        else:  # `_options`, written out for the common case: a list the rules built
+            choices = values if order == 2 else sorted(values) if order == 1 else sorted(set(values))
+            if choices and (choices[0] < 0 or choices[-1] >= size):
+                self._options(values, domain, prompt, at)  # (raises the error)
         if len(choices) < need:
             self._bad_decision(prompt, at, f"must choose {need} but only {len(choices)} options")
         if not choices:
@@ -1757,7 +1765,17 @@ class GameState:
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(
-            player, [off + v for v in choices], slot, prompt, optional, need, [], domain, secret, (), window
+            player,
+            [off + v for v in choices] if off else list(choices),
+            slot,
+            prompt,
+            optional,
+            need,
+            [],
+            domain,
+            secret,
+            (),
+            window,
         )
         return True
 

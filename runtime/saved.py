@@ -12,6 +12,12 @@ always in a zone (GameInfo.placed_types), and, on the state built, every invaria
 Whether the values make sense together beyond that (that a card a variable names is where the
 rules would have put it) is not checked: the rules may still stumble on such a state later.
 
+Speed: a state is read by orjson (`quick_parse`, where it reads what the strict parse reads), and
+its bulky fields (the log, the variables, the piles, the frames, the lasting effects) are tested
+a whole at a time by QuickTests, made once per game; only a field they do not pass is checked item
+by item, for the message naming the first wrong item, and a state refused is read and checked
+again the strict way, so every refusal has the message it had without the quick path.
+
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
 a whole game of the largest real spec saves in under 20 KB); `Game.state_from_json(text,
 max_chars=...)` (`load_state`) loads a larger one.
@@ -20,9 +26,11 @@ max_chars=...)` (`load_state`) loads a larger one.
 from __future__ import annotations
 
 import json
+import math
 import operator
 import sys
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, NoReturn, TypeVar
 
 from runtime.chance import BEGIN
@@ -71,6 +79,7 @@ FIELDS = frozenset(
 )
 MAX_CHANCE_OUTCOMES = 100_000  # outcomes of one move in flight (a move draws a whole deck at most)
 OPTIONAL_FIELDS = frozenset(("skip", "window", "chance"))
+KNOWN_FIELDS = FIELDS | OPTIONAL_FIELDS
 PENDING_FIELDS = ("player", "options", "slot", "prompt", "optional", "need", "picked", "domain", "secret")
 
 
@@ -229,15 +238,74 @@ def read_saved_state(
     own_text: bool = False,
 ) -> dict[str, Any]:
     """The fields of a saved state of the game `info` describes, every one checked (but the first
-    `known_lines` lines of the log: see load_state); raises SavedStateError for the first wrong one."""
+    `known_lines` lines of the log: see load_state); raises SavedStateError for the first wrong one.
+
+    The text is read first by orjson, several times faster than the standard library's decoder;
+    what orjson reads is what the strict parse reads (below: `quick_parse`), and a state it gives
+    that the checks refuse is read and checked again the strict way, so that a refused state gets
+    the message it always got (a repeated key, a NaN or an integer beyond 64 bits named as such)."""
+    if not own_text and type(text) is str and len(text) <= max_chars:
+        quick = quick_parse(text)
+        if quick is not None:
+            try:
+                SavedStateCheck(info, known_lines).check(quick)
+            except SavedStateError:
+                pass  # refused: the strict parse below says why
+            else:
+                return quick
     data = parse_saved_state(text, max_chars, own_text)
     SavedStateCheck(info, known_lines).check(data)
     return data
 
 
+def _orjson_loads() -> Callable[[str], Any] | None:
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency; without it, the strict parse alone
+        return None
+
+    def loads(text: str) -> Any:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return None
+
+    return loads
+
+
+_quick_loads = _orjson_loads()
+
+
+def quick_parse(text: str) -> dict[str, Any] | None:
+    """The object of a saved state as orjson reads it, or None where that may not be what
+    `parse_saved_state` reads (which then decides). orjson refuses NaN, Infinity, lone surrogates
+    and nesting deeper than 1024, reads an integer beyond 64 bits as a float (which no field of a
+    saved state takes: the checks refuse it) and keeps the last of a repeated key: so the object is
+    taken only when the text holds as many ':' as the objects a saved state has (the state, its
+    options, variables, explicit chance and simultaneous answers) hold keys, which a key written
+    twice, an object anywhere else or a ':' inside a string makes untrue."""
+    data = None if _quick_loads is None else _quick_loads(text)
+    if type(data) is not dict:
+        return None
+    keys = len(data)
+    for field in ("options", "vars", "chance"):
+        inner = data.get(field)
+        if type(inner) is dict:
+            keys += len(inner)
+    pending = data.get("pending")
+    if type(pending) is list and len(pending) == len(PENDING_FIELDS) + 1 and type(pending[-1]) is dict:
+        keys += len(pending[-1])
+    return data if text.count(":") == keys else None
+
+
 # A value check returns None when the value fits, else (where inside it, what is wrong, the value
 # or ... when the message is better without it).
 Problem = tuple[str, str, object]
+Spans = tuple[tuple[float, float], ...]  # the lowest and highest value of each of a text's values
+VariableTests = tuple[tuple[tuple[str, float, float], ...], tuple["Tables", ...]]
+_LIST: frozenset[type] = frozenset((list,))
+_INT: frozenset[type] = frozenset((int,))
+_BOOL: frozenset[type] = frozenset((bool,))
 
 
 def id_range(info: GameInfo, vtype: str) -> tuple[int, int] | None:
@@ -264,6 +332,16 @@ class QuickTests:
         # each of the rules' texts by index: how many items its line has, its values' tests, private
         self.texts = [(1 + len(t.kinds), tuple(map(self.of, t.kinds)), t.private) for t in info.texts]
         self.actions = info.num_distinct_actions
+        self.frames: dict[str, tuple[Callable[[object], bool], ...]] = {}  # each frame's slots' tests
+        self.modifiers = [tuple(map(self.of, params)) for params in info.modifier_params]
+        # by the number of players: the tests of the variables, and of the texts' values (bounds)
+        self.variable_tests: dict[int, VariableTests] = {}
+        self.text_bounds: dict[int, tuple[Spans | None, ...]] = {}
+        self.grids = [z.type_index if z.kind == "grid" else -1 for z in info.zones]  # a grid's type
+        self.zones_of_type = [
+            tuple(zi for zi, z in enumerate(info.zones) if z.type_index == t)
+            for t in range(len(info.type_ids))
+        ]
 
     def of(self, vtype: str) -> Callable[[object], bool]:
         """The test of a value of `vtype` (`SavedStateCheck.problem` says what is wrong)."""
@@ -296,6 +374,208 @@ class QuickTests:
             return False
         return not private or (not prompt and 0 <= v[1] < players)
 
+    def frame(self, entry: object) -> type[Frame] | None:
+        """The class of a frame of the stack, [its name, its block, its slots' values], if right."""
+        if type(entry) is not list or len(entry) != 3:
+            return None
+        name, pc, values = entry
+        frame = self.info.frames.get(name) if type(name) is str else None
+        if (
+            frame is None
+            or type(pc) is not int
+            or not 0 <= pc < frame.BLOCKS
+            or type(values) is not list
+            or len(values) != len(frame.SLOTS)
+        ):
+            return None
+        tests = self.frames.get(name)
+        if tests is None:
+            tests = self.frames[name] = tuple(map(self.of, frame.SLOT_TYPES))
+        return frame if all(map(operator.call, tests, values)) else None
+
+    def modifier(self, value: object) -> bool:
+        """A lasting effect in force: [its modifier, its arguments, the phase it lasts until]."""
+        params = self.modifiers
+        if type(value) is not list or len(value) != 3:
+            return False
+        index, args, until = value
+        return (
+            type(index) is int
+            and 0 <= index < len(params)
+            and type(args) is list
+            and len(args) == len(params[index])
+            and type(until) is int
+            and -1 <= until < len(self.info.phases)
+            and all(map(operator.call, params[index], args))
+        )
+
+    def span(
+        self, vtype: str, bounded: tuple[int | None, int | None] | None = None
+    ) -> tuple[float, float] | None:
+        """The lowest and highest value of an integer kind (within a variable's range, if it has
+        one), or None for a bool, a string or a list."""
+        if vtype in ("bool", "str") or vtype.startswith("list["):
+            return None
+        low, high = id_range(self.info, vtype) or (-math.inf, math.inf)
+        if bounded is not None:
+            low = low if bounded[0] is None else max(low, bounded[0])
+            high = high if bounded[1] is None else min(high, bounded[1])
+        return low, high
+
+    def variables(self, value: dict[str, Any], players: int) -> bool:
+        """Every variable there, nothing else, each of its type and within its range."""
+        tests = self.variable_tests.get(players)
+        if tests is None:
+            tests = self.variable_tests[players] = self._variable_tests(players)
+        scalars, tables = tests
+        if value.keys() != self.info.var_types.keys():
+            return False
+        for name, low, high in scalars:
+            x = value[name]
+            if type(x) is not int or not low <= x <= high:
+                return False
+        return all(table.fits(value) for table in tables)
+
+    def _variable_tests(self, players: int) -> VariableTests:
+        """The integer variables without indices, each with its range, and the others in groups
+        of the same depth of indices and the same test of their values (Tables)."""
+        scalars: list[tuple[str, float, float]] = []
+        groups: dict[tuple[int, str, tuple[float, float] | None], Tables] = {}
+        for name, (vtype, indices) in self.info.var_types.items():
+            span = self.span(vtype, self.info.var_ranges.get(name))
+            if not indices and span is not None:
+                scalars.append((name, span[0], span[1]))
+                continue
+            leaf = "int" if span is not None else vtype
+            group = groups.setdefault(
+                (len(indices), leaf, span), Tables(self.of(vtype), span, vtype == "bool")
+            )
+            group.add(name, tuple(self.info.index_size(index, players) for index in indices))
+        return tuple(scalars), tuple(groups.values())
+
+    def piles(self, piles: object, setup_in_flight: bool) -> bool:
+        """Every zone's pile a list of distinct components of its type, no component in two, every
+        one of a type that is always in a zone in one (SavedStateCheck.zones says which is not)."""
+        zones = self.info.zones
+        if type(piles) is not list or len(piles) != len(zones) or not set(map(type, piles)) <= _LIST:
+            return False
+        placed = () if setup_in_flight else self.info.placed_types
+        for t, ids in enumerate(self.info.type_ids):
+            held = list(chain.from_iterable(piles[zi] for zi in self.zones_of_type[t]))
+            if not held:
+                if t in placed and ids:
+                    return False
+                continue
+            if not set(map(type, held)) <= _INT or min(held) < 0 or max(held) >= len(ids):
+                return False
+            if len(set(held)) != len(held) or (t in placed and len(held) != len(ids)):
+                return False
+        return True
+
+    def cells(self, cells: object, holder: list[list[int]], count: int) -> bool:
+        """The occupied cells of the grids, [zone, cell, component] by zone and cell, each holding
+        a component of the zone's pile (`holder`: the zone of each component), on one cell."""
+        if type(cells) is not list:
+            return False
+        grids = self.grids
+        previous = (-1, -1)
+        seen: set[tuple[int, int]] = set()
+        for entry in cells:
+            if type(entry) is not list or len(entry) != 3:
+                return False
+            zi, c, e = entry
+            if type(zi) is not int or type(c) is not int or type(e) is not int or not 0 <= zi < len(grids):
+                return False
+            t = grids[zi]
+            if (
+                t < 0
+                or not previous < (zi, c)
+                or not 0 <= c < count
+                or not 0 <= e < len(holder[t])
+                or holder[t][e] != zi
+                or (t, e) in seen
+            ):
+                return False
+            previous = (zi, c)
+            seen.add((t, e))
+        return True
+
+    def bounds(self, players: int) -> tuple[Spans | None, ...]:
+        """Each text's values as ranges of integers (a private text's first value one of the
+        `players`), or None for a text with a value of another kind (a bool, a string, a list)."""
+        found = self.text_bounds.get(players)
+        if found is None:
+            found = self.text_bounds[players] = tuple(
+                self._bounds(t.kinds, t.private, players) for t in self.info.texts
+            )
+        return found
+
+    def _bounds(self, kinds: tuple[str, ...], private: bool, players: int) -> Spans | None:
+        out: list[tuple[float, float]] = []
+        for kind in kinds:
+            if kind == "int":
+                out.append((-math.inf, math.inf))
+                continue
+            span = None if kind in ("bool", "str") or kind.startswith("list[") else id_range(self.info, kind)
+            if span is None:
+                return None
+            out.append(span)
+        if private:
+            out[0] = (0, players - 1)
+        return tuple(out)
+
+    def lines(self, lines: list[Any], start: int, players: int) -> int:
+        """The index of the first of `lines` from `start` that is not quickly seen to be right
+        (len(lines) when none): most lines are choices and texts of integer values, tested here
+        inline, and so are rolls of a die; any other is tested by `line`."""
+        bounds = self.bounds(players)
+        count, actions, line = len(bounds), self.actions, self.line
+        for i in range(start, len(lines)):
+            v = lines[i]
+            if type(v) is not list or not v:
+                return i
+            code = v[0]
+            if type(code) is not int:
+                return i
+            if code == CHOSE or code == CHOSE_SECRETLY:
+                if len(v) != 4:
+                    return i
+                who, action, v = v[1], v[2], v[3]
+                if (
+                    type(who) is not int
+                    or not 0 <= who < players
+                    or type(action) is not int
+                    or not 0 <= action < actions
+                    or type(v) is not list
+                    or not v
+                ):
+                    return i
+                code = v[0]
+                if type(code) is not int or not 0 <= code < count or self.texts[code][2]:  # (never private)
+                    return i
+            elif code == ROLLED:
+                if len(v) != 3 or type(v[1]) is not int or type(v[2]) is not int or not 1 <= v[1] <= v[2]:
+                    return i
+                continue
+            elif not 0 <= code < count:
+                if not line(v, players):
+                    return i
+                continue
+            spans = bounds[code]
+            if spans is None:
+                if not line(v, players):
+                    return i
+                continue
+            if len(v) != len(spans) + 1:
+                return i
+            k = 1
+            for low, high in spans:
+                x = v[k]
+                if type(x) is not int or not low <= x <= high:
+                    return i
+                k += 1
+        return len(lines)
+
     def line(self, v: object, players: int) -> bool:
         """A line of the log: a text of the rules, a choice or a roll (runtime/engine.py)."""
         if type(v) is not list or not v or type(v[0]) is not int:
@@ -324,6 +604,41 @@ class QuickTests:
                 len(v) == 3 and type(v[1]) is int and 0 <= v[1] < players and self.text(v[2], players, True)
             )
         return False  # the end of the game, once: checked item by item
+
+
+class Tables:
+    """Variables whose values are tested alike: nested lists as deep (a level per index: players,
+    components or enum values), the values at the bottom of one kind. They are tested together, a
+    level at a time, each level's lists' lengths against the sizes of its index."""
+
+    def __init__(
+        self, fits: Callable[[object], bool], span: tuple[float, float] | None, boolean: bool
+    ) -> None:
+        self.names: list[str] = []
+        self.lengths: list[list[int]] = []  # at each level, every list's length, in order
+        self.test = fits
+        self.span = span
+        self.boolean = boolean
+
+    def add(self, name: str, sizes: tuple[int, ...]) -> None:
+        self.names.append(name)
+        count = 1  # how many lists this variable has at this level
+        for depth, size in enumerate(sizes):
+            if depth == len(self.lengths):
+                self.lengths.append([])
+            self.lengths[depth] += [size] * count
+            count *= size
+
+    def fits(self, value: dict[str, Any]) -> bool:
+        level: list[Any] = list(map(value.__getitem__, self.names))
+        for lengths in self.lengths:
+            if not set(map(type, level)) <= _LIST or list(map(len, level)) != lengths:
+                return False
+            level = list(chain.from_iterable(level))
+        if self.span is None:
+            return set(map(type, level)) <= _BOOL if self.boolean else all(map(self.test, level))
+        low, high = self.span
+        return not level or (set(map(type, level)) <= _INT and low <= min(level) and max(level) <= high)
 
 
 class SavedStateCheck:
@@ -424,12 +739,13 @@ class SavedStateCheck:
                 f"saved state: written in format {shown(written)} of saved states; this engine reads "
                 f"only format {SAVED_FORMAT} (replay the game's actions instead: `rulewright replay`)"
             )
-        for key in sorted(d):
-            if key not in FIELDS and key not in OPTIONAL_FIELDS:
-                self.fail(key[:40], "is not a field of a saved state")
-        for key in sorted(FIELDS):
-            if key not in d:
-                self.fail(key, "is missing")
+        if not FIELDS <= d.keys() <= KNOWN_FIELDS:
+            for key in sorted(d):
+                if key not in KNOWN_FIELDS:
+                    self.fail(key[:40], "is not a field of a saved state")
+            for key in sorted(FIELDS):
+                if key not in d:
+                    self.fail(key, "is missing")
         if d["game"] != info.name:
             raise SavedStateError(f"this is a saved {shown(d['game'])} game, not '{info.name}'")
         if d["digest"] != info.digest:
@@ -467,7 +783,9 @@ class SavedStateCheck:
                 self.fail(
                     "window", "is written only while a question of a response window is pending", window
                 )
-        self.each("mods", d["mods"], self.modifier)
+        mods = d["mods"]
+        if type(mods) is not list or not all(map(self.quick.modifier, mods)):
+            self.each("mods", mods, self.modifier)
         self.zones(d["piles"], d["cells"])
         self.variables(d["vars"], d["options"])
         self.log(d["log"])
@@ -547,7 +865,11 @@ class SavedStateCheck:
         if not over and not frames:
             self.fail("stack", "must hold the running frames while the game is not over", frames)
         top: type[Frame] | None = None
+        quick = self.quick.frame
         for i, entry in enumerate(frames):
+            top = quick(entry)
+            if top is not None:
+                continue
             field = f"stack[{i}]"
             name, pc, values = self.items(field, entry, 3)
             top = self.info.frames.get(name) if isinstance(name, str) else None
@@ -603,7 +925,7 @@ class SavedStateCheck:
         if need and len(picked) >= need:
             self.fail("pending.picked", f"must hold fewer than the {need} actions needed", picked)
         for i, a in enumerate(picked):
-            if a not in options:
+            if type(a) is not int or a not in options:  # (1.0 and true equal 1)
                 self.fail(f"pending.picked[{i}]", "must be one of the decision's options", a)
         if len(set(picked)) != len(picked):
             self.fail("pending.picked", "must not repeat an action", picked)
@@ -733,7 +1055,7 @@ class SavedStateCheck:
         if len(picked) >= max(need, 1):
             self.fail("pending.picked", f"must hold fewer than the {max(need, 1)} actions needed", picked)
         for i, a in enumerate(picked):
-            if a not in options:
+            if type(a) is not int or a not in options:
                 self.fail(f"pending.picked[{i}]", "must be one of the decision's options", a)
             if picked.count(a) > len(copies[options.index(a)]):
                 self.fail("pending.picked", "must not pick a kind more often than its copies", picked)
@@ -769,15 +1091,16 @@ class SavedStateCheck:
     def log(self, value: object) -> None:
         """The lines of the log: the usual ones are tested quickly, any other is checked item by
         item, so the first wrong one is named."""
-        fits, players = self.quick.line, self.players
+        quick, players = self.quick, self.players
         lines = self.items("log", value)
         known = min(self.known_lines, len(lines) - 1)  # the last line is always checked
-        for i in range(max(0, known), len(lines)):
+        i = quick.lines(lines, max(0, known), players)
+        while i < len(lines):
             line = lines[i]
-            if not fits(line, players):
-                self.log_line(f"log[{i}]", line)
-                if line[0] == GAME_OVER:
-                    self.ends.append(i)
+            self.log_line(f"log[{i}]", line)
+            if line[0] == GAME_OVER:
+                self.ends.append(i)
+            i = quick.lines(lines, i + 1, players)
 
     def outcome(self, over: bool, winner: int, log: list[Any]) -> None:
         """The game-over line is the last line of a game that is over, and names its winner; a
@@ -865,8 +1188,16 @@ class SavedStateCheck:
         where- and position-indexes from these.)"""
         zones = self.info.zones
         sizes = [len(ids) for ids in self.info.type_ids]
+        quick = self.quick.piles(piles, self.setup_in_flight)
+        if quick and cells == []:
+            return
         holder = [[-1] * n for n in sizes]  # the zone each component is in, from the piles
         for zi, pile in enumerate(self.items("piles", piles, len(zones))):
+            if quick:
+                t = zones[zi].type_index
+                for e in pile:
+                    holder[t][e] = zi
+                continue
             t = zones[zi].type_index
             for k, e in enumerate(self.items(f"piles[{zi}]", pile)):
                 if type(e) is not int or not 0 <= e < sizes[t]:
@@ -886,6 +1217,8 @@ class SavedStateCheck:
                     f"{self.info.type_names[t]} is in one once the game has begun)"
                 )
         count = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
+        if quick and self.quick.cells(cells, holder, count):
+            return
         placed = [[False] * n for n in sizes]
         previous = (-1, -1)
         for k, entry in enumerate(self.items("cells", cells)):
@@ -912,6 +1245,14 @@ class SavedStateCheck:
         return f"{self.info.type_names[t]} '{self.info.type_labels[t][e]}'"
 
     def variables(self, value: object, options: dict[str, Any]) -> None:
+        if (
+            type(value) is dict
+            and self.quick.variables(value, self.players)
+            and all(
+                value[name] == self.option_held(name, held) for name, held in options.items() if name in value
+            )
+        ):
+            return
         if type(value) is not dict:
             self.fail("vars", "must be an object", value)
         types = self.info.var_types

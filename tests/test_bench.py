@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -149,3 +150,39 @@ def test_check_runs_the_trees_own_command_and_a_crash_is_no_figure(tmp_path: Pat
     (tree / "old_cli.py").write_text("def main():\n    raise ImportError('cannot import name x')\n")
     with pytest.raises(bench.BenchFailed, match="cannot import name x"):
         bench.check_cpu(tree, [tmp_path], tmp_path)
+
+
+OTHER_PROGRAM = """\
+import json, sys
+games, decisions = (int(x) if x.isdigit() else x for x in sys.argv[1:3])
+cpu = float(sys.argv[3]) if sys.argv[3].replace(".", "").isdigit() else sys.argv[3]
+assert sys.argv[4:] == ["--seconds", "0.05"]
+print("a line of its own")
+print(json.dumps({"games": games, "decisions": decisions, "cpu_s": cpu}) if games != "none" else "done")
+"""
+
+
+def test_versus_another_program_alternates_rounds_and_reads_its_counts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    program = tmp_path / "other.py"
+    program.write_text(OTHER_PROGRAM)
+    other = f"{sys.executable} {program}"
+    code, out, err = run(capsys, "bench", "goofspiel", "--versus", f"{other} 4 100 0.01", *FAST, "--json")
+    assert code == 0, err
+    figures = json.loads(out)["games"]["goofspiel"]
+    assert figures["games_per_s_cpu"]["b"] == [400.0] and figures["us_per_decision"]["b"] == [100.0]
+    assert figures["decisions_per_s_cpu"]["a_median"] > 0
+    assert json.loads(out)["b"]["label"].startswith("the program")
+    for bad, why in (
+        (f"{other} none 1 1", "printed no line of JSON"),
+        (f"{other} 0 100 0.01", "positive integers games and decisions"),
+        (f"{other} 1 1 x", "positive integers games and decisions"),
+        (str(tmp_path / "missing"), "cannot run"),
+    ):
+        code, _, err = run(capsys, "bench", "goofspiel", "--versus", bad, *FAST)
+        assert code == 1 and why in err, err
+    code, _, err = run(capsys, "bench", "--versus", other, *FAST)
+    assert code == 2 and "one game" in err
+    code, _, err = run(capsys, "bench", "goofspiel", "--versus", "'unclosed", *FAST)
+    assert code == 2 and "--versus" in err

@@ -102,3 +102,62 @@ def test_a_frame_with_merged_blocks_saves_and_resumes_at_every_decision() -> Non
             s.apply_action(action)
             copy.apply_action(action)
             assert copy.to_json() == s.to_json()
+
+
+def test_comprehensions_written_as_loops_compute_what_the_expressions_say() -> None:
+    """compiler/lower/loops.py: each function of the case against the same rule in Python."""
+    engine = _engine("comprehension-loops")
+    s = _state(engine)
+    value = {engine.E_ace: 1, engine.E_two: 2, engine.E_three: 3}
+    nexts = {engine.E_ace: [engine.E_two], engine.E_two: [engine.E_ace, engine.E_three], engine.E_three: []}
+    for n in range(-1, 5):
+        s.v_n, s.v_score = n, [10, 0]
+        assert engine.f_linked(s) == [c for c in value if value[c] > n or any(value[d] > n for d in nexts[c])]
+        assert engine.f_guarded(s) is (n != 0 and all(value[c] // n < 3 for c in value))
+        assert engine.f_total(s) == 10 + sum(v for v in value.values() if v > n)
+        expected = sum(v > n for v in value.values()) if n > 1 else sum(value.values())
+        assert engine.f_either(s) == expected
+        assert engine.f_shadowed(s) is any(
+            value[c] > n and any(value[d] == n for d in nexts[c]) for c in value
+        )
+
+
+def test_a_decision_and_a_test_computed_by_loops_ask_and_branch_as_before() -> None:
+    engine = _engine("comprehension-loops")
+    game = _game(engine)
+    s = game.new_initial_state(0)  # n is 0: every card with a next card may be picked
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["ace", "two"]
+    s.apply_action(s.legal_actions()[1])
+    assert s.is_terminal() or s.v_score[1] == 2
+
+
+def test_options_the_compiler_knows_distinct_or_ascending_are_offered_as_any_others() -> None:
+    """compiler/lower/order.py: `order=1` (distinct) and `order=2` (ascending) skip the engine's
+    set and sort; the options are the same ascending ids, and out of range is still refused."""
+    engine = _engine("comprehension-loops")
+    s = _state(engine)
+    asked = s.pending
+    assert asked is not None
+    offered = []
+    for known, values in ((0, [2, 0, 2, 1]), (1, [2, 0, 1]), (2, [0, 1, 2])):
+        s.decide(asked.player, values, asked.domain, asked.slot, asked.prompt, order=known)
+        assert s.pending is not None
+        offered.append(s.pending.options)
+    assert offered[0] == offered[1] == offered[2] == sorted(offered[0])
+    with pytest.raises(RuleError, match="out of range"):
+        s.decide(asked.player, [0, 7], asked.domain, asked.slot, asked.prompt, order=2)
+
+
+def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
+    """`c in zone` read from the where-index inline, and a parameter's zone read once before a
+    function's body (tests/lowering/zone-membership): the same answers as s.holds, none in no zone."""
+    engine = _engine("zone-membership")
+    s = _state(engine)
+    hand_bob = engine.Z_hand + engine.P_bob
+    s.move(engine.T_card, engine.E_two, hand_bob)
+    for c in (engine.E_ace, engine.E_two, -1):
+        tested = [s.holds(z, engine.T_card, c) for z in (engine.Z_deck, engine.Z_hand, hand_bob)]
+        assert engine.f_in_deck(s, c) is tested[0]
+        assert engine.f_places(s, c) == sum(tested)
+        assert engine.f_beside(s, c) == (1 if tested[0] or tested[1] else 0)  # one card of value > 1
+    assert engine.f_held(s) == 1

@@ -33,6 +33,9 @@ class Plan:
     use: dict[int, str] = field(default_factory=dict)
     lazy: dict[int, str] = field(default_factory=dict)
     hoisted: list[Hoisted] = field(default_factory=list)
+    # (type, parameter) -> the variable holding the zone of the component in the parameter, read
+    # before the statement (expressions.where_reads)
+    where: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 @dataclass
@@ -52,6 +55,10 @@ class Context:
     walrus: int = 0  # temporaries of method calls on a computed subject
     plan: Plan | None = None  # while an expression is lowered: the values it reuses (reuse.py)
     reused: int = 0  # variables of reused values so far in the function being lowered
+    looped: int = 0  # variables of comprehensions written as loops so far in the function (loops.py)
+    loop_vars: dict[str, str] = field(default_factory=dict)  # their loop variables' Python types
+    # while loops.py writes a loop's body: the state variables it reads, each read once before
+    state_locals: dict[str, None] | None = None
     never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)
@@ -65,6 +72,8 @@ class Context:
         """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""
         self.local_prefix = local_prefix
         self.reused = 0
+        self.looped = 0
+        self.loop_vars = {}
 
     def __post_init__(self) -> None:
         self.type_index = {name: i for i, name in enumerate(self.sym.entity_types)}

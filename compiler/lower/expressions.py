@@ -50,25 +50,6 @@ def unbound(cx: Context, e: ir.Expr) -> str:
     return _planned(cx, e, binding=False) if cx.plan is None else expr(cx, e)
 
 
-def hoisting(cx: Context, e: ir.Expr) -> tuple[list[str], str]:
-    """Python for `e`, and the lines to run right before the statement it is in: the calls it
-    would repeat in every pass of a comprehension, computed there once, or the variables of those
-    it computes once lazily (reuse.py)."""
-    cx.plan = reuse.plan(cx, e, binding=True, hoisting=True)
-    hoisted = cx.plan.hoisted
-    try:
-        code = expr(cx, e)
-    finally:
-        cx.plan = None
-    before = [
-        f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
-        if h.lazy
-        else f"{h.temp} = {expr(cx, h.node)}"
-        for h in hoisted
-    ]
-    return before, code
-
-
 def _planned(cx: Context, e: ir.Expr, binding: bool) -> str:
     cx.plan = reuse.plan(cx, e, binding)
     try:
@@ -122,7 +103,9 @@ def _expr(cx: Context, e: ir.Expr) -> str:
         case ir.Compare() if e.op in ("in", "not in"):
             held = _held(cx, e)
             if held is not None:
-                return f"({held})" if e.op == "in" else f"(not {held})"
+                # (an inline read of the index comes in brackets already: `(x == Z_deck)`)
+                wrapped = held if held.startswith("(") else f"({held})"
+                return wrapped if e.op == "in" else f"(not {held})"
             return f"({expr(cx, e.left)} {e.op} {iterable(cx, e.right)})"
         case ir.BinOp() | ir.Compare() | ir.BoolOp():
             return f"({expr(cx, e.left)} {e.op} {expr(cx, e.right)})"
@@ -182,9 +165,54 @@ def _held(cx: Context, e: ir.Compare) -> str | None:
     t = cx.ann.type_of(e.right)
     if t.kind != "zone" or t.elem is None or t.elem.kind != "entity":
         return None
-    held = f"{zone_id(cx, e.right)}, {cx.names.claim('type', t.elem.name)}, {expr(cx, e.left)}"
+    zone, kind, element = zone_id(cx, e.right), cx.names.claim("type", t.elem.name), expr(cx, e.left)
+    if _inline_held(cx, e, element):
+        # a component in a variable, read from the index inline (a method call costs more than
+        # the look-up: this is what an invariant over every component repeats); none (-1) is in
+        # no zone
+        where = cx.plan.where.get((kind, element)) if cx.plan is not None else None
+        if where is not None:  # read once before the statement (`hoisting`)
+            return f"({where} == {zone})"
+        return f"({element} >= 0 and s.z.where[{kind}][{element}] == {zone})"
+    held = f"{zone}, {kind}, {element}"
     # a zone value may be none (-1), where every component that is in no zone is
     return f"s.holds({held})" if _named_zone(cx, e.right) else f"s.holds_value({held})"
+
+
+def _inline_held(cx: Context, e: ir.Compare, element: str) -> bool:
+    """Whether `element in zone` (lowered `element`) reads the where-index inline: a component in
+    a local variable, a parameter or a comprehension's variable, and a zone named directly."""
+    b = cx.ann.names.get(id(e.left)) if isinstance(e.left, ir.Name) else None
+    return (
+        b is not None and b.kind in ("local", "comp") and element.isidentifier() and _named_zone(cx, e.right)
+    )
+
+
+def where_reads(cx: Context, e: ir.Expr) -> dict[tuple[str, str], str]:
+    """The zones of the components in parameters that `e`, a function's whole body, tests twice
+    or more (`c in deck or c in hand`), each read once before it into a variable: no zone changes
+    while an expression is evaluated (its locals are the function's parameters), and the read
+    cannot fail (a component's id is below its type's count; none, -1, is read as in no zone)."""
+    if cx.local_prefix:  # a frame's locals are slots, read from `self`
+        return {}
+    tests: dict[tuple[str, str], int] = {}
+    for node in ir.walk(e):
+        if not isinstance(node, ir.Compare) or node.op not in ("in", "not in"):
+            continue
+        t = cx.ann.type_of(node.right)
+        b = cx.ann.names.get(id(node.left)) if isinstance(node.left, ir.Name) else None
+        if t.kind != "zone" or t.elem is None or t.elem.kind != "entity" or b is None or b.kind != "local":
+            continue
+        element = expr(cx, node.left)
+        if _inline_held(cx, node, element):
+            key = (cx.names.claim("type", t.elem.name), element)
+            tests[key] = tests.get(key, 0) + 1
+    reads: dict[tuple[str, str], str] = {}
+    for key, count in tests.items():
+        if count > 1:
+            cx.reused += 1
+            reads[key] = f"v{cx.reused}_"
+    return reads
 
 
 def _active_key(cx: Context, e: ir.Active) -> str:
@@ -375,7 +403,7 @@ def name(cx: Context, e: ir.Name) -> str:
         case "option":
             return f"s.o_{b.target}"
         case "state":
-            return f"s.v_{b.target}"
+            return state_read(cx, b.target)
         case "zone":
             return f"s.z.piles[{cx.names.claim('zone', b.target)}]"
         case "entity":
@@ -483,10 +511,19 @@ def _method_call(cx: Context, e: ir.MethodCall) -> str:
     return f"{table}[{subject}](s, {subject}{args})"
 
 
+def state_read(cx: Context, name: str) -> str:
+    """A read of state variable `name`: `s.v_<name>`, or, in a loop of loops.py, the local it
+    read once before the loops (`v_<name>`; an expression writes nothing, so it is the same)."""
+    if cx.state_locals is None:
+        return f"s.v_{name}"
+    cx.state_locals[name] = None
+    return f"v_{name}"
+
+
 def _index(cx: Context, e: ir.Index) -> str:
     b = cx.ann.names.get(id(e.subject))
     if b is not None and b.kind == "state":
-        return f"s.v_{b.target}" + "".join(f"[{expr(cx, a)}]" for a in e.args)
+        return state_read(cx, b.target) + "".join(f"[{expr(cx, a)}]" for a in e.args)
     if b is not None and b.kind == "zone" and cx.ann.type_of(e).kind != "zone":  # `deck[0]`
         return f"s.nth({expr(cx, e.subject)}, {expr(cx, e.args[0])})"
     if b is not None and b.kind == "zone":

@@ -30,6 +30,8 @@ from compiler.lower.expressions import (
     text,
     value_type,
 )
+from compiler.lower.loops import hoisting
+from compiler.lower.order import UNKNOWN, order
 from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place
 from compiler.typesys import PLAYER, Type
 from compiler.viewmodel import Slot
@@ -170,7 +172,10 @@ def _if(cx: Context, b: Blocks, s: ir.If) -> None:
     targets = [b.new() for _ in s.branches]
     orelse = b.new() if s.orelse else join
     for (cond, _), target in zip(s.branches, targets, strict=True):
-        b.jump_if(expr(cx, cond), target)
+        before, test = hoisting(cx, cond)  # (run only when the tests before it failed)
+        for line in before:
+            b.line(line)
+        b.jump_if(test, target)
     for mark in arms[-1]:  # the else arm (explicit or not) is the fall-through
         b.line(mark)
     b.jump(orelse)
@@ -332,13 +337,17 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
         case ir.Choose():
             elem = cx.ann.type_of(d.options).elem or PLAYER
             domain = domain_of(cx, elem)
-            options = expr(cx, d.options)
+            before, options = hoisting(cx, d.options)
+            for line in before:
+                b.line(line)
             kinds = copies_table(cx, elem)
             decide = "decide_kinds" if kinds else "decide"
             if kinds:  # a type with copies: one action per kind (row), the engine takes a copy
                 options = f"{options}, {kinds}"
             need = f", need={expr(cx, d.count)}" if d.count is not None else ""
             secret = ", secret=True" if d.secret else ""
+            known = order(cx, d.options) if not kinds else UNKNOWN
+            at += f", order={known}" if known != UNKNOWN else ""
             if d.optional:
                 asked = f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
                 with b.w.block(f"if {asked}:"):

@@ -28,7 +28,7 @@ Loop-invariant calls. Where the code around an expression can run lines before i
 that reads none of the comprehension's variables is computed once, not in every pass:
 
 - before the statement (`v1_ = f(s)`), when that cannot change what happens: the call cannot fail
-  (`_never_fails`: no division by a value that may be zero, no index that may be out of range, no
+  (`never_fails`: no division by a value that may be zero, no index that may be out of range, no
   `none` where a component is needed, no recursion, no builtin that may raise), and the loop is a
   comprehension the statement surely evaluates, or one in the body of such a comprehension. It
   then runs at most once more than before (when the loop makes no pass), and never where a guard
@@ -109,7 +109,7 @@ class _Walk:
             return
         hoisted = self.hoisted.get(key)
         if hoisted is None and self.body and not free:  # the same in every pass of the loop
-            eager = self.loop and _never_fails(self.cx, e)
+            eager = self.loop and never_fails(self.cx, e)
             if eager or binding:  # a lazy one binds where it is first needed
                 self.cx.reused += 1
                 hoisted = self.hoisted[key] = Hoisted(f"v{self.cx.reused}_", e, not eager)
@@ -291,7 +291,7 @@ def _operands(e: ir.Expr) -> list[ir.Expr]:
 _NEVER_FAIL_BUILTINS = frozenset({"len", "abs", "range", "cell_of", "neighbors", "adjacent"})
 
 
-def _never_fails(cx: Context, e: ir.Expr) -> bool:
+def never_fails(cx: Context, e: ir.Expr) -> bool:
     """`e` raises nothing in any state: run where it would not have run, it changes nothing seen."""
     match e:
         case ir.IntLit() | ir.BoolLit() | ir.NoneLit() | ir.Name():
@@ -299,29 +299,29 @@ def _never_fails(cx: Context, e: ir.Expr) -> bool:
         case ir.StrLit():
             return False  # a label may index a table by any value
         case ir.Field():  # a component column has an entry for `none`
-            return _in_range(cx, e.subject) and _never_fails(cx, e.subject)
+            return _in_range(cx, e.subject) and never_fails(cx, e.subject)
         case ir.Index():
             b = cx.ann.names.get(id(e.subject))
             if b is None or b.kind != "state":
                 return False  # a list's item, a zone of an owner that may be `none`
-            return all(_in_range(cx, i) and _never_fails(cx, i) for i in e.args)
+            return all(_in_range(cx, i) and never_fails(cx, i) for i in e.args)
         case ir.Call() if e.func in cx.sym.functions:
-            return _function_never_fails(cx, e.func) and all(_never_fails(cx, a) for a in e.args)
+            return _function_never_fails(cx, e.func) and all(never_fails(cx, a) for a in e.args)
         case ir.Call():
             builtin = e.func in _NEVER_FAIL_BUILTINS or (e.func == "opponent" and cx.two_players)
             builtin = builtin or (e.func in ("min", "max") and len(e.args) > 1)
-            return builtin and all(_never_fails(cx, a) for a in e.args)
+            return builtin and all(never_fails(cx, a) for a in e.args)
         case ir.MethodCall():
             t = cx.ann.type_of(e.subject)
             return _field_never_fails(cx, t.name, e.name) and all(
-                _never_fails(cx, a) for a in (e.subject, *e.args)
+                never_fails(cx, a) for a in (e.subject, *e.args)
             )
         case ir.BinOp() if e.op in ("//", "%"):
             divisor = isinstance(e.right, ir.IntLit) and e.right.value != 0
-            return divisor and _never_fails(cx, e.left)
+            return divisor and never_fails(cx, e.left)
         case ir.Choose() | ir.ChooseNumber() | ir.Ask():
             return False
-    return all(_never_fails(cx, c) for c in _operands(e))
+    return all(never_fails(cx, c) for c in _operands(e))
 
 
 def _in_range(cx: Context, index: ir.Expr) -> bool:
@@ -340,7 +340,7 @@ def _function_never_fails(cx: Context, name: str) -> bool:
     if known is None:
         cx.never_fails[name] = False  # a call of itself may recurse without end
         body = cx.sym.functions[name].body.expr
-        known = cx.never_fails[name] = body is not None and _never_fails(cx, body)
+        known = cx.never_fails[name] = body is not None and never_fails(cx, body)
     return known
 
 
@@ -353,7 +353,7 @@ def _field_never_fails(cx: Context, tname: str, fname: str) -> bool:
         info = cx.sym.entity_types.get(tname)
         codes = [dict(ent.code).get(fname) for ent in info.decl.entities] if info is not None else [None]
         known = info is not None and all(
-            c is None or (c.expr is not None and _never_fails(cx, c.expr)) for c in codes
+            c is None or (c.expr is not None and never_fails(cx, c.expr)) for c in codes
         )
         cx.never_fails[key] = known
     return known

@@ -18,7 +18,6 @@ from compiler.lower.expressions import (
     arg_tuple,
     copies_table,
     expr,
-    hoisting,
     iterable,
     lowered_type,
     negation,
@@ -28,6 +27,7 @@ from compiler.lower.expressions import (
     text,
     zone_id,
 )
+from compiler.lower.loops import hoisting
 from compiler.reads import held_type
 
 
@@ -94,12 +94,15 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
                 winner = expr(cx, s.winner) if s.winner is not None else "-1"
                 w.line(f"s.end_game({winner}, {reason})")
         case ir.Return() if s.value is not None:
+            before, value = hoisting(cx, s.value)
+            for line in before:
+                w.line(line)
             if in_frame:  # the caller's frame reads it right after the pop (frames.py)
-                w.line(f"s.ret_ = {stored(cx, s.value)}")
+                w.line(f"s.ret_ = {stored(cx, s.value, value)}")
                 w.line("s.pop()")
                 w.line("return")
             else:
-                w.line(f"return {stored(cx, s.value)}")
+                w.line(f"return {stored(cx, s.value, value)}")
         case ir.Return():
             if in_frame:
                 w.line("s.pop()")
@@ -268,7 +271,13 @@ def coverage_arms(cx: Context, s: ir.If) -> list[list[str]]:
 def _if(cx: Context, s: ir.If, w: CodeWriter, in_frame: bool) -> None:
     arms = coverage_arms(cx, s)
     for i, (cond, branch) in enumerate(s.branches):
-        with w.block(f"{'if' if i == 0 else 'elif'} {expr(cx, cond)}:"):
+        if i == 0:  # (an `elif`'s test runs only when those before it fail: it has no lines before)
+            before, test = hoisting(cx, cond)
+            for line in before:
+                w.line(line)
+        else:
+            test = expr(cx, cond)
+        with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
             for mark in arms[i]:
                 w.line(mark)
             body(cx, branch, w, in_frame)

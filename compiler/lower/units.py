@@ -13,8 +13,9 @@ from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
 from compiler.lower import caching, frames, statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, hoisting, python_type, value_type
+from compiler.lower.expressions import Unsupported, python_type, value_type
 from compiler.lower.frames import Blocks, default_value
+from compiler.lower.loops import hoisting
 from compiler.resolve import trigger_params
 from compiler.typesys import PLAYER
 from compiler.viewmodel import (
@@ -62,7 +63,7 @@ def expression_function(
         raise Unsupported(f"{what} has no expression")
     cx.begin_function("")
     where = origin(what, span or code.span)
-    before, value = hoisting(cx, code.expr)
+    before, value = hoisting(cx, code.expr, body=True)
     return Function(name, where, ps, returns, (*mark, *before, f"return {value}"))
 
 
@@ -160,7 +161,7 @@ def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
         out.functions.append(expression_function(cx, name, what, f.body, ps, returns, mark, f.span))
         return
     cx.begin_function("")
-    before, value = hoisting(cx, f.body.expr)
+    before, value = hoisting(cx, f.body.expr, body=True)
     body = caching.lookup(cx, f.name, ps, returns, before, value)
     out.functions.append(Function(name, origin(what, f.span), ps, returns, (*mark, *body)))
 

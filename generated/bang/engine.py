@@ -308,7 +308,12 @@ def f_blue(s: State, l_k: int) -> bool:
 # function has (specs/bang/cards.yaml:140)
 def f_has(s: State, l_q: int, l_k: int) -> bool:
     # cov 1
-    return any(True for c_c in s.z.piles[(Z_in_play + s.ref(l_q))] if (F_card_kind[c_c] == l_k))
+    q1_ = False
+    for c_c in s.z.piles[(Z_in_play + s.ref(l_q))]:
+        if F_card_kind[c_c] == l_k:
+            q1_ = True
+            break
+    return q1_
 
 
 # function cards_of (specs/bang/cards.yaml:144)
@@ -438,51 +443,57 @@ def f_jail_targets(s: State, l_q: int) -> list[int]:
 # function playable (specs/bang/cards.yaml:205)
 def f_playable(s: State, l_q: int, l_c: int) -> bool:
     # cov 14
-    return (
-        (f_may_shoot(s, l_q) and (len(f_bang_targets(s, l_q)) > 0))
-        if (l_c in f_shots(s, l_q))
-        else (
-            False
-            if (F_card_kind[l_c] == 1)
-            else (
-                ((s.v_life[l_q] < s.v_max_life[l_q]) and (len(f_living(s)) > 2))
-                if (F_card_kind[l_c] == 2)
-                else (
-                    (len(f_panic_targets(s, l_q)) > 0)
-                    if (F_card_kind[l_c] == 3)
-                    else (
-                        (len(f_balou_targets(s, l_q)) > 0)
-                        if (F_card_kind[l_c] == 4)
-                        else (
-                            (len(f_jail_targets(s, l_q)) > 0)
-                            if (F_card_kind[l_c] == 14)
-                            else (
-                                (
-                                    not any(
-                                        True
-                                        for c_d in s.z.piles[(Z_in_play + s.ref(l_q))]
-                                        if (F_card_kind[c_d] == F_card_kind[l_c])
-                                    )
-                                )
-                                if (F_card_reach[l_c] > 0)
-                                else (
+    q1_: bool
+    if l_c in f_shots(s, l_q):
+        q1_ = f_may_shoot(s, l_q) and (len(f_bang_targets(s, l_q)) > 0)
+    else:
+        q2_: bool
+        if F_card_kind[l_c] == 1:
+            q2_ = False
+        else:
+            q3_: bool
+            if F_card_kind[l_c] == 2:
+                q3_ = (s.v_life[l_q] < s.v_max_life[l_q]) and (len(f_living(s)) > 2)
+            else:
+                q4_: bool
+                if F_card_kind[l_c] == 3:
+                    q4_ = len(f_panic_targets(s, l_q)) > 0
+                else:
+                    q5_: bool
+                    if F_card_kind[l_c] == 4:
+                        q5_ = len(f_balou_targets(s, l_q)) > 0
+                    else:
+                        q6_: bool
+                        if F_card_kind[l_c] == 14:
+                            q6_ = len(f_jail_targets(s, l_q)) > 0
+                        else:
+                            q7_: bool
+                            if F_card_reach[l_c] > 0:
+                                q8_ = False
+                                for c_d in s.z.piles[(Z_in_play + s.ref(l_q))]:
+                                    if F_card_kind[c_d] == F_card_kind[l_c]:
+                                        q8_ = True
+                                        break
+                                q7_ = not q8_
+                            else:
+                                q7_ = (
                                     (not f_has(s, l_q, F_card_kind[l_c]))
                                     if f_blue(s, F_card_kind[l_c])
                                     else True
                                 )
-                            )
-                        )
-                    )
-                )
-            )
-        )
-    )
+                            q6_ = q7_
+                        q5_ = q6_
+                    q4_ = q5_
+                q3_ = q4_
+            q2_ = q3_
+        q1_ = q2_
+    return q1_
 
 
 # function plays_as (specs/bang/characters.yaml:34)
 def f_plays_as(s: State, l_q: int, l_x: int) -> bool:
     # cov 15
-    return s.holds((Z_character_of + s.ref(l_q)), T_character, l_x)
+    return l_x >= 0 and s.z.where[T_character][l_x] == (Z_character_of + s.ref(l_q))
 
 
 # function character_name (specs/bang/characters.yaml:38)
@@ -520,7 +531,11 @@ def f_the_sheriff(s: State) -> int:
 # function alive_with (specs/bang/game.yaml:62)
 def f_alive_with(s: State, l_r: int) -> int:
     # cov 20
-    return sum(1 for c_q in f_living(s) if (f_role_of(s, c_q) == l_r))
+    q1_ = 0
+    for c_q in f_living(s):
+        if f_role_of(s, c_q) == l_r:
+            q1_ += 1
+    return q1_
 
 
 # procedure heal (specs/bang/cards.yaml:238)
@@ -732,103 +747,119 @@ def setup(s: State) -> None:
 
 # invariant life_within_bounds (specs/bang/game.yaml:101)
 def inv_life_within_bounds(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not ((s.v_life[c_q] >= 0) and (s.v_life[c_q] <= s.v_max_life[c_q]))
-    )
+    v_life = s.v_life
+    v_max_life = s.v_max_life
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((v_life[c_q] >= 0) and (v_life[c_q] <= v_max_life[c_q])):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant the_living_have_life (specs/bang/game.yaml:104)
 def inv_the_living_have_life(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not ((s.v_dead[c_q] == (s.v_life[c_q] == 0)) or ((c_q == s.v_dying) and (s.v_life[c_q] == 0)))
-    )
+    v_dead = s.v_dead
+    v_life = s.v_life
+    v_dying = s.v_dying
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((v_dead[c_q] == (v_life[c_q] == 0)) or ((c_q == v_dying) and (v_life[c_q] == 0))):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant every_card_somewhere (specs/bang/game.yaml:107)
 def inv_every_card_somewhere(s: State) -> bool:
-    return (
-        ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) + len(s.z.piles[Z_store]))
-        + sum(
-            (
-                (len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_in_play + s.ref(c_q))]))
-                + len(s.z.piles[(Z_peek + s.ref(c_q))])
-            )
-            for c_q in range(s.num_players)
+    q1_ = 0
+    for c_q in range(s.num_players):
+        q1_ += (len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_in_play + s.ref(c_q))])) + len(
+            s.z.piles[(Z_peek + s.ref(c_q))]
         )
-    ) == 80
+    return (((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) + len(s.z.piles[Z_store])) + q1_) == 80
 
 
 # invariant one_sheriff (specs/bang/game.yaml:112)
 def inv_one_sheriff(s: State) -> bool:
-    return (sum(1 for c_q in range(s.num_players) if (f_role_of(s, c_q) == 0)) == 1) and (
-        len(s.z.piles[(Z_shown_role + s.ref(f_the_sheriff(s)))]) == 1
-    )
+    q1_ = 0
+    for c_q in range(s.num_players):
+        if f_role_of(s, c_q) == 0:
+            q1_ += 1
+    return (q1_ == 1) and (len(s.z.piles[(Z_shown_role + s.ref(f_the_sheriff(s)))]) == 1)
 
 
 # invariant dead_roles_shown (specs/bang/game.yaml:115)
 def inv_dead_roles_shown(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not ((not s.v_dead[c_q]) or (len(s.z.piles[(Z_shown_role + s.ref(c_q))]) == 1))
-    )
+    v_dead = s.v_dead
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((not v_dead[c_q]) or (len(s.z.piles[(Z_shown_role + s.ref(c_q))]) == 1)):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant one_role_each (specs/bang/game.yaml:118)
 def inv_one_role_each(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
+    q1_ = True
+    for c_q in range(s.num_players):
         if not (
             (len(s.z.piles[(Z_secret_role + s.ref(c_q))]) + len(s.z.piles[(Z_shown_role + s.ref(c_q))])) == 1
-        )
-    )
+        ):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant the_dead_hold_nothing (specs/bang/game.yaml:121)
 def inv_the_dead_hold_nothing(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
+    v_dead = s.v_dead
+    q1_ = True
+    for c_q in range(s.num_players):
         if not (
-            (not s.v_dead[c_q])
+            (not v_dead[c_q])
             or (
                 (len(s.z.piles[(Z_hand + s.ref(c_q))]) == 0)
                 and (len(s.z.piles[(Z_in_play + s.ref(c_q))]) == 0)
             )
-        )
-    )
+        ):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant one_of_a_kind_in_play (specs/bang/game.yaml:124)
 def inv_one_of_a_kind_in_play(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not all(
-            False
-            for c_c in s.z.piles[(Z_in_play + s.ref(c_q))]
-            if not (
-                sum(
-                    1 for c_d in s.z.piles[(Z_in_play + s.ref(c_q))] if (F_card_kind[c_d] == F_card_kind[c_c])
-                )
-                == 1
-            )
-        )
-    )
+    q1_ = True
+    for c_q in range(s.num_players):
+        q2_ = True
+        for c_c in s.z.piles[(Z_in_play + s.ref(c_q))]:
+            q3_ = 0
+            for c_d in s.z.piles[(Z_in_play + s.ref(c_q))]:
+                if F_card_kind[c_d] == F_card_kind[c_c]:
+                    q3_ += 1
+            if not (q3_ == 1):
+                q2_ = False
+                break
+        if not q2_:
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant one_weapon (specs/bang/game.yaml:127)
 def inv_one_weapon(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not (sum(1 for c_c in s.z.piles[(Z_in_play + s.ref(c_q))] if (F_card_reach[c_c] > 0)) <= 1)
-    )
+    q1_ = True
+    for c_q in range(s.num_players):
+        q2_ = 0
+        for c_c in s.z.piles[(Z_in_play + s.ref(c_q))]:
+            if F_card_reach[c_c] > 0:
+                q2_ += 1
+        if not (q2_ <= 1):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant no_jailed_sheriff (specs/bang/game.yaml:130)
@@ -2074,12 +2105,16 @@ class Proc_last_beers(Frame):
                         pc = 2
                         continue
                     self.pc = 3
+                    v1_: list[int] | None = None
                     if s.decide_kinds(
                         self.l_q,
                         [
                             c_c
                             for c_c in s.z.piles[(Z_hand + s.ref(self.l_q))]
-                            if ((F_card_kind[c_c] == 2) and (len(f_living(s)) > 2))
+                            if (
+                                (F_card_kind[c_c] == 2)
+                                and (len((v1_ if v1_ is not None else (v1_ := f_living(s)))) > 2)
+                            )
                         ],
                         KINDS_card,
                         4,

@@ -388,21 +388,18 @@ class State(GameState):
 # function capacity (specs/channel_tunnel/actions.yaml:5)
 def f_capacity(s: State, l_p: int) -> int:
     # cov 0
-    return (
-        3
-        if (
-            (l_p == P_france)
-            or any(
-                True
-                for c_t in range(12)
-                if (
-                    (F_tech_step_perk[c_t] == 3)
-                    and (s.v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t])
-                )
-            )
-        )
-        else 2
-    )
+    v_tech = s.v_tech
+    q1_ = l_p == P_france
+    if not q1_:
+        q2_ = False
+        for c_t in range(12):
+            if (F_tech_step_perk[c_t] == 3) and (
+                v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t]
+            ):
+                q2_ = True
+                break
+        q1_ = q2_
+    return 3 if q1_ else 2
 
 
 # function nearest (specs/channel_tunnel/actions.yaml:10)
@@ -441,22 +438,23 @@ def f_can_tunnel_now(s: State, l_p: int) -> bool:
 # function can_tunnel_after (specs/channel_tunnel/actions.yaml:31)
 def f_can_tunnel_after(s: State, l_p: int, l_a: int, l_k: int) -> bool:
     # cov 5
-    return f_tunnel_room(s, l_p) and (
-        (
-            (
-                (F_debris_colour[(v1_ := f_nearest(s, l_p))] != l_k)
-                and (f_discs_of(s, l_p, F_debris_colour[v1_]) > 0)
-            )
-            or any(
-                True
-                for c_d in s.z.piles[Z_placed]
-                if ((s.v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[v1_]))
-            )
+    v_on_space = s.v_on_space
+    q1_ = f_tunnel_room(s, l_p)
+    if q1_:
+        q2_ = (F_debris_colour[(v1_ := f_nearest(s, l_p))] != l_k) and (
+            f_discs_of(s, l_p, F_debris_colour[v1_]) > 0
         )
-        or (
+        if not q2_:
+            q3_ = False
+            for c_d in s.z.piles[Z_placed]:
+                if (v_on_space[c_d] == l_a) and (F_disc_colour[c_d] == F_debris_colour[v1_]):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        q1_ = q2_ or (
             ((len(s.z.piles[(Z_reserve + s.ref(l_p))]) - f_discs_of(s, l_p, l_k)) + f_stack_size(s, l_a)) >= 2
         )
-    )
+    return q1_
 
 
 # function tunnel_ok (specs/channel_tunnel/actions.yaml:40)
@@ -524,17 +522,19 @@ def f_basic_actions(s: State, l_p: int) -> list[int]:
 # function next_step (specs/channel_tunnel/actions.yaml:83)
 def f_next_step(s: State, l_p: int, l_b: int) -> int:
     # cov 13
+    v_tech = s.v_tech
+    q1_ = False
+    for c_t in range(12):
+        if (F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (v_tech[l_p][l_b] + 1)):
+            q1_ = True
+            break
     return (
         [
             c_t
             for c_t in range(12)
             if ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
         ][0]
-        if any(
-            True
-            for c_t in range(12)
-            if ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
-        )
+        if q1_
         else -1
     )
 
@@ -583,9 +583,11 @@ def f_discs_of(s: State, l_p: int, l_k: int) -> int:
     cache_ = s.caches[CACHE_discs_of]
     value_: int | None = cache_.get((l_p, l_k))
     if value_ is None:
-        value_ = cache_[(l_p, l_k)] = sum(
-            1 for c_d in s.z.piles[(Z_reserve + s.ref(l_p))] if (F_disc_colour[c_d] == l_k)
-        )
+        q1_ = 0
+        for c_d in s.z.piles[(Z_reserve + s.ref(l_p))]:
+            if F_disc_colour[c_d] == l_k:
+                q1_ += 1
+        value_ = cache_[(l_p, l_k)] = q1_
     return value_
 
 
@@ -595,24 +597,24 @@ def f_stack_size(s: State, l_a: int) -> int:
     cache_ = s.caches[CACHE_stack_size]
     value_: int | None = cache_.get(l_a)
     if value_ is None:
-        value_ = cache_[l_a] = sum(1 for c_d in s.z.piles[Z_placed] if (s.v_on_space[c_d] == l_a))
+        v_on_space = s.v_on_space
+        q1_ = 0
+        for c_d in s.z.piles[Z_placed]:
+            if v_on_space[c_d] == l_a:
+                q1_ += 1
+        value_ = cache_[l_a] = q1_
     return value_
 
 
 # function max_discs (specs/channel_tunnel/rounds.yaml:15)
 def f_max_discs(s: State, l_p: int) -> int:
     # cov 19
-    return (
-        10
-        + sum(
-            1
-            for c_t in range(12)
-            if (
-                (F_tech_step_perk[c_t] == 1)
-                and (s.v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t])
-            )
-        )
-    ) + s.v_extra_discs[l_p]
+    v_tech = s.v_tech
+    q1_ = 0
+    for c_t in range(12):
+        if (F_tech_step_perk[c_t] == 1) and (v_tech[l_p][F_tech_step_bar[c_t]] >= F_tech_step_position[c_t]):
+            q1_ += 1
+    return (10 + q1_) + s.v_extra_discs[l_p]
 
 
 # function supervised (specs/channel_tunnel/rounds.yaml:20)
@@ -657,11 +659,15 @@ def f_placeable_colours(s: State, l_p: int) -> list[int]:
 # function usable (specs/channel_tunnel/rounds.yaml:37)
 def f_usable(s: State, l_p: int, l_e: int) -> bool:
     # cov 23
-    return (not s.v_effect_used[l_p]) and any(
-        True
-        for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]
-        if ((F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0))
-    )
+    q1_ = not s.v_effect_used[l_p]
+    if q1_:
+        q2_ = False
+        for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]:
+            if (F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0):
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # function usable_card (specs/channel_tunnel/rounds.yaml:42)
@@ -681,13 +687,21 @@ def f_usable_card(s: State, l_p: int, l_e: int) -> int:
 # function charges (specs/channel_tunnel/rounds.yaml:46)
 def f_charges(s: State, l_c: int) -> int:
     # cov 25
-    return sum(1 for c_t in s.z.piles[Z_on_cards] if (s.v_held_on[c_t] == l_c))
+    v_held_on = s.v_held_on
+    q1_ = 0
+    for c_t in s.z.piles[Z_on_cards]:
+        if v_held_on[c_t] == l_c:
+            q1_ += 1
+    return q1_
 
 
 # function money_total (specs/channel_tunnel/rounds.yaml:51)
 def f_money_total(s: State, l_p: int) -> int:
     # cov 26
-    return sum(F_card_money[c_c] for c_c in s.z.piles[(Z_money + s.ref(l_p))])
+    q1_ = 0
+    for c_c in s.z.piles[(Z_money + s.ref(l_p))]:
+        q1_ += F_card_money[c_c]
+    return q1_
 
 
 # function owned (specs/channel_tunnel/scoring.yaml:4)
@@ -701,38 +715,41 @@ def f_owned(s: State, l_p: int) -> list[int]:
 # function owned_with (specs/channel_tunnel/scoring.yaml:9)
 def f_owned_with(s: State, l_p: int, l_e: int) -> int:
     # cov 28
-    return sum(1 for c_c in f_owned(s, l_p) if (F_card_ability[c_c] == l_e))
+    q1_ = 0
+    for c_c in f_owned(s, l_p):
+        if F_card_ability[c_c] == l_e:
+            q1_ += 1
+    return q1_
 
 
 # function topographic_colours (specs/channel_tunnel/scoring.yaml:13)
 def f_topographic_colours(s: State, l_p: int) -> int:
     # cov 29
-    return sum(
-        1
-        for c_k in range(5)
-        if any(
-            True
-            for c_t in s.z.piles[Z_on_cards]
+    v_held_on = s.v_held_on
+    q1_ = 0
+    for c_k in range(5):
+        q2_ = False
+        for c_t in s.z.piles[Z_on_cards]:
             if (
-                (
-                    ((s.v_held_on[c_t] != -1) and (F_card_ability[s.v_held_on[c_t]] == 8))
-                    and (s.holds((Z_tableau + s.ref(l_p)), T_card, s.v_held_on[c_t]))
-                )
-                and (F_debris_colour[c_t] == c_k)
-            )
-        )
-    )
+                ((v_held_on[c_t] != -1) and (F_card_ability[v_held_on[c_t]] == 8))
+                and (s.holds((Z_tableau + s.ref(l_p)), T_card, v_held_on[c_t]))
+            ) and (F_debris_colour[c_t] == c_k):
+                q2_ = True
+                break
+        if q2_:
+            q1_ += 1
+    return q1_
 
 
 # function card_points (specs/channel_tunnel/scoring.yaml:20)
 def f_card_points(s: State, l_p: int) -> int:
     # cov 30
+    q1_ = 0
+    for c_c in f_owned(s, l_p):
+        q1_ += F_card_vp[c_c]
     return (
         (
-            (
-                sum(F_card_vp[c_c] for c_c in f_owned(s, l_p))
-                + (f_owned_with(s, l_p, 5) * ((v1_ := f_owned_with(s, l_p, 4)) // 2))
-            )
+            (q1_ + (f_owned_with(s, l_p, 5) * ((v1_ := f_owned_with(s, l_p, 4)) // 2)))
             + (f_owned_with(s, l_p, 6) * (3 if (v1_ > f_owned_with(s, (1 - l_p), 4)) else 0))
         )
         + (f_owned_with(s, l_p, 7) * (2 if (len(f_owned(s, l_p)) > len(f_owned(s, (1 - l_p)))) else 0))
@@ -742,19 +759,24 @@ def f_card_points(s: State, l_p: int) -> int:
 # function tech_points (specs/channel_tunnel/scoring.yaml:29)
 def f_tech_points(s: State, l_p: int) -> int:
     # cov 31
-    return sum(
-        F_tech_step_vp[c_t]
-        for c_t in range(12)
-        if (s.v_tech[l_p][F_tech_step_bar[c_t]] == F_tech_step_position[c_t])
-    )
+    v_tech = s.v_tech
+    q1_ = 0
+    for c_t in range(12):
+        if v_tech[l_p][F_tech_step_bar[c_t]] == F_tech_step_position[c_t]:
+            q1_ += F_tech_step_vp[c_t]
+    return q1_
 
 
 # function agenda_points (specs/channel_tunnel/scoring.yaml:33)
 def f_agenda_points(s: State, l_p: int) -> int:
     # cov 32
-    return sum(F_agenda_card_vp[c_g] for c_g in s.z.piles[(Z_agenda_done + s.ref(l_p))]) - sum(
-        F_agenda_card_vp[c_g] for c_g in s.z.piles[(Z_agenda_held + s.ref(l_p))]
-    )
+    q1_ = 0
+    for c_g in s.z.piles[(Z_agenda_done + s.ref(l_p))]:
+        q1_ += F_agenda_card_vp[c_g]
+    q2_ = 0
+    for c_g in s.z.piles[(Z_agenda_held + s.ref(l_p))]:
+        q2_ += F_agenda_card_vp[c_g]
+    return q1_ - q2_
 
 
 # function centre_bonus (specs/channel_tunnel/scoring.yaml:38)
@@ -789,11 +811,15 @@ def p_draw_deviation(s: State, l_p: int) -> None:
         # cov 59
         pass
     l_c: int = s.top(Z_deviation_deck)
-    l_repeated: bool = (F_deviation_card_heading[l_c] != 0) and any(
-        True
-        for c_x in s.z.piles[Z_deviation_discard]
-        if (F_deviation_card_heading[c_x] == F_deviation_card_heading[l_c])
-    )
+    q1_ = F_deviation_card_heading[l_c] != 0
+    if q1_:
+        q2_ = False
+        for c_x in s.z.piles[Z_deviation_discard]:
+            if F_deviation_card_heading[c_x] == F_deviation_card_heading[l_c]:
+                q2_ = True
+                break
+        q1_ = q2_
+    l_repeated: bool = q1_
     s.move(T_deviation_card, l_c, Z_deviation_discard, True)
     i0_ = s.ref(l_p)
     s.v_deviation[i0_] = min(0, max(-5, s.v_deviation[i0_] + F_deviation_card_value[l_c]))
@@ -993,57 +1019,57 @@ def inv_discs_accounted(s: State) -> bool:
 
 # invariant debris_accounted (specs/channel_tunnel/game.yaml:118)
 def inv_debris_accounted(s: State) -> bool:
+    q1_ = 0
+    for c_p in range(s.num_players):
+        q1_ += (
+            len(s.z.piles[(Z_route_hidden + s.ref(c_p))]) + len(s.z.piles[(Z_route_open + s.ref(c_p))])
+        ) + len(s.z.piles[(Z_storage + s.ref(c_p))])
     return (
-        ((len(s.z.piles[Z_debris_pool]) + len(s.z.piles[Z_spent_debris])) + len(s.z.piles[Z_on_cards]))
-        + sum(
-            (
-                (len(s.z.piles[(Z_route_hidden + s.ref(c_p))]) + len(s.z.piles[(Z_route_open + s.ref(c_p))]))
-                + len(s.z.piles[(Z_storage + s.ref(c_p))])
-            )
-            for c_p in range(s.num_players)
-        )
+        ((len(s.z.piles[Z_debris_pool]) + len(s.z.piles[Z_spent_debris])) + len(s.z.piles[Z_on_cards])) + q1_
     ) == 20
 
 
 # invariant deviation_floor (specs/channel_tunnel/game.yaml:123)
 def inv_deviation_floor(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not (s.v_deviation[c_p] >= (-5)))
+    v_deviation = s.v_deviation
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (v_deviation[c_p] >= (-5)):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant storage_within_capacity (specs/channel_tunnel/game.yaml:126)
 def inv_storage_within_capacity(s: State) -> bool:
-    return all(
-        False
-        for c_p in range(s.num_players)
-        if not (len(s.z.piles[(Z_storage + s.ref(c_p))]) <= f_capacity(s, c_p))
-    )
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (len(s.z.piles[(Z_storage + s.ref(c_p))]) <= f_capacity(s, c_p)):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant one_agenda_at_a_time (specs/channel_tunnel/game.yaml:129)
 def inv_one_agenda_at_a_time(s: State) -> bool:
-    return all(
-        False for c_p in range(s.num_players) if not (len(s.z.piles[(Z_agenda_held + s.ref(c_p))]) <= 1)
-    )
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (len(s.z.piles[(Z_agenda_held + s.ref(c_p))]) <= 1):
+            q1_ = False
+            break
+    return q1_
 
 
 # evaluation (specs/channel_tunnel/game.yaml:134)
 def evaluate(s: State, l_p: int) -> int:
-    return (
-        (
-            (
-                (
-                    (
-                        (sum(F_card_vp[c_c] for c_c in f_owned(s, l_p)) + f_tech_points(s, l_p))
-                        + s.v_deviation[l_p]
-                    )
-                    - len(s.z.piles[(Z_scored + s.ref((1 - l_p)))])
-                )
-                - sum(F_card_vp[c_c] for c_c in s.z.piles[(Z_tableau + s.ref((1 - l_p)))])
-            )
-            - f_tech_points(s, (1 - l_p))
-        )
-        - s.v_deviation[(1 - l_p)]
-    ) + (
+    q1_ = 0
+    for c_c in f_owned(s, l_p):
+        q1_ += F_card_vp[c_c]
+    q2_ = ((q1_ + f_tech_points(s, l_p)) + s.v_deviation[l_p]) - len(s.z.piles[(Z_scored + s.ref((1 - l_p)))])
+    q3_ = 0
+    for c_c in s.z.piles[(Z_tableau + s.ref((1 - l_p)))]:
+        q3_ += F_card_vp[c_c]
+    return (((q2_ - q3_) - f_tech_points(s, (1 - l_p))) - s.v_deviation[(1 - l_p)]) + (
         3
         * (
             (
@@ -1313,6 +1339,7 @@ class Proc_do_tunnel(Frame):
                     "l_k",
                     (TX_colour_of_a_disc, self.l_t),
                     at="specs/channel_tunnel/actions.yaml:146",
+                    order=2,
                 )
                 return
             else:  # pc == 3
@@ -1375,6 +1402,7 @@ class Proc_do_finance(Frame):
                 "l_c",
                 (TX_card_to_take_as,),
                 at="specs/channel_tunnel/actions.yaml:189",
+                order=1,
             )
         elif pc == 1:
             self.pc = 2
@@ -1519,18 +1547,28 @@ class Proc_do_technology(Frame):
                         continue
                     # cov 77
                     self.pc = 4
+                    v1_: int | None = None
                     if s.decide(
                         self.l_p,
                         [
                             c_x
                             for c_x in range(2)
-                            if f_can_advance(s, self.l_p, c_x, (f_money_total(s, self.l_p) + self.l_bonus))
+                            if f_can_advance(
+                                s,
+                                self.l_p,
+                                c_x,
+                                (
+                                    (v1_ if v1_ is not None else (v1_ := f_money_total(s, self.l_p)))
+                                    + self.l_bonus
+                                ),
+                            )
                         ],
                         5,
                         "l_b",
                         (TX_technology_bar_to_advance,),
                         True,
                         at="specs/channel_tunnel/actions.yaml:232",
+                        order=2,
                     ):
                         return
                     self.l_b = -1
@@ -1557,6 +1595,7 @@ class Proc_do_technology(Frame):
                     (TX_money_card_to_spend,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:248",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -1608,6 +1647,7 @@ class Proc_do_technology(Frame):
                     (TX_money_card_to_spend,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:252",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -1673,6 +1713,7 @@ class Proc_peek(Frame):
                     (TX_whose_route_to_peek,),
                     True,
                     at="specs/channel_tunnel/actions.yaml:265",
+                    order=2,
                 ):
                     return
                 self.l_q = -1
@@ -1836,6 +1877,7 @@ class Proc_do_develop(Frame):
                             "l_t",
                             (TX_debris_to_discard_for, self.l_c),
                             at="specs/channel_tunnel/actions.yaml:293",
+                            order=1,
                         )
                         return
                     if (F_card_cost[self.l_c] == 2) or (
@@ -1939,6 +1981,7 @@ class Proc_hold(Frame):
                 "l_t",
                 (TX_debris_to_place_on_2, self.l_c),
                 at="specs/channel_tunnel/actions.yaml:307",
+                order=1,
             )
         else:  # pc == 1
             s.move(T_debris, self.l_t, Z_on_cards, True)
@@ -2023,6 +2066,7 @@ class Proc_chain(Frame):
                         (TX_chained_action,),
                         True,
                         at="specs/channel_tunnel/actions.yaml:316",
+                        order=1,
                     ):
                         return
                     self.l_c = -1
@@ -2389,6 +2433,7 @@ class Proc_round_start_effects(Frame):
                         "l_give",
                         (TX_colour_of_the_disc,),
                         at="specs/channel_tunnel/rounds.yaml:111",
+                        order=2,
                     )
                     return
                 # cov 136
@@ -2402,6 +2447,7 @@ class Proc_round_start_effects(Frame):
                 "l_take",
                 (TX_colour_of_the_disc_2,),
                 at="specs/channel_tunnel/rounds.yaml:112",
+                order=2,
             )
         else:  # pc == 3
             self.l_mine = [
@@ -2550,6 +2596,7 @@ class Proc_take_turn(Frame):
                         (TX_place_all_your_discs,),
                         True,
                         at="specs/channel_tunnel/rounds.yaml:139",
+                        order=2,
                     ):
                         return
                     self.l_k = -1
@@ -2585,6 +2632,7 @@ class Proc_take_turn(Frame):
                         "l_a",
                         (TX_where_to_place_your, self.l_k, f_discs_of(s, self.l_p, self.l_k)),
                         at="specs/channel_tunnel/rounds.yaml:144",
+                        order=2,
                     )
                     return
                 else:  # pc == 6
@@ -2914,6 +2962,7 @@ class Proc_pay_promotion(Frame):
                     "l_c",
                     (TX_money_card_to_pay,),
                     at="specs/channel_tunnel/rounds.yaml:220",
+                    order=1,
                 )
                 return
             else:  # pc == 2

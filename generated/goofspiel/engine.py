@@ -126,7 +126,10 @@ def f_suit_of(s: State, l_p: int) -> int:
 # function points (specs/goofspiel/game.yaml:39)
 def f_points(s: State, l_p: int) -> int:
     # cov 1
-    return sum(F_card_number[c_c] for c_c in s.z.piles[(Z_won + s.ref(l_p))])
+    q1_ = 0
+    for c_c in s.z.piles[(Z_won + s.ref(l_p))]:
+        q1_ += F_card_number[c_c]
+    return q1_
 
 
 # setup (specs/goofspiel/game.yaml:72)
@@ -151,16 +154,14 @@ def ph_final(s: State) -> None:
 
 # invariant every_card_somewhere (specs/goofspiel/game.yaml:101)
 def inv_every_card_somewhere(s: State) -> bool:
-    return (
-        ((len(s.z.piles[Z_prize_deck]) + len(s.z.piles[Z_prize])) + len(s.z.piles[Z_discard]))
-        + sum(
-            (
-                (len(s.z.piles[(Z_hand + s.ref(c_p))]) + len(s.z.piles[(Z_bids + s.ref(c_p))]))
-                + len(s.z.piles[(Z_won + s.ref(c_p))])
-            )
-            for c_p in range(s.num_players)
+    q1_ = 0
+    for c_p in range(s.num_players):
+        q1_ += (len(s.z.piles[(Z_hand + s.ref(c_p))]) + len(s.z.piles[(Z_bids + s.ref(c_p))])) + len(
+            s.z.piles[(Z_won + s.ref(c_p))]
         )
-    ) == (3 * s.o_cards)
+    return (((len(s.z.piles[Z_prize_deck]) + len(s.z.piles[Z_prize])) + len(s.z.piles[Z_discard])) + q1_) == (
+        3 * s.o_cards
+    )
 
 
 # invariant hands_keep_pace (specs/goofspiel/game.yaml:106)

@@ -120,11 +120,12 @@ def b0_where(s: State, l_x: int) -> bool:
 
 # board: places of tile: owner (specs/guerra_fronteriza/board.yaml:31)
 def b0_owner(s: State, l_x: int) -> int:
-    return (
-        [c_p for c_p in range(s.num_players) if f_controls(s, c_p, l_x)][0]
-        if any(True for c_p in range(s.num_players) if f_controls(s, c_p, l_x))
-        else -1
-    )
+    q1_ = False
+    for c_p in range(s.num_players):
+        if f_controls(s, c_p, l_x):
+            q1_ = True
+            break
+    return [c_p for c_p in range(s.num_players) if f_controls(s, c_p, l_x)][0] if q1_ else -1
 
 
 # board: places of tile: marked (specs/guerra_fronteriza/board.yaml:32)

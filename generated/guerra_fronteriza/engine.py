@@ -601,31 +601,38 @@ def f_movement(s: State, l_f: int) -> int:
 # function blocks (specs/guerra_fronteriza/combat.yaml:12)
 def f_blocks(s: State, l_f: int, l_t: int) -> bool:
     # cov 1
-    return (
-        any(
-            True
-            for c_g in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_g] == l_t) and (F_figure_faction[c_g] != F_figure_faction[l_f]))
-                and (F_figure_unit[c_g] == E_artillery)
-            )
-        )
-        if (F_figure_unit[l_f] == E_plane)
-        else f_enemy_at(s, F_figure_faction[l_f], l_t)
-    )
+    v_loc = s.v_loc
+    q1_: bool
+    if F_figure_unit[l_f] == E_plane:
+        q2_ = False
+        for c_g in s.z.piles[Z_board]:
+            if ((v_loc[c_g] == l_t) and (F_figure_faction[c_g] != F_figure_faction[l_f])) and (
+                F_figure_unit[c_g] == E_artillery
+            ):
+                q2_ = True
+                break
+        q1_ = q2_
+    else:
+        q1_ = f_enemy_at(s, F_figure_faction[l_f], l_t)
+    return q1_
 
 
 # function ring_beyond (specs/guerra_fronteriza/combat.yaml:19)
 def f_ring_beyond(s: State, l_edge: list[int], l_reached: list[int]) -> list[int]:
     # cov 2
-    return [
-        c_y
-        for c_y in range(44)
-        if (
-            (f_on_map(s, c_y) and (c_y not in l_reached))
-            and any(True for c_x in l_edge if (c_y in F_tile_adjacent[c_x]))
-        )
-    ]
+    q1_: list[int] = []
+    for c_y in range(44):
+        q2_ = f_on_map(s, c_y) and (c_y not in l_reached)
+        if q2_:
+            q3_ = False
+            for c_x in l_edge:
+                if c_y in F_tile_adjacent[c_x]:
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_y)
+    return q1_
 
 
 # function movable (specs/guerra_fronteriza/combat.yaml:24)
@@ -674,33 +681,32 @@ def f_unbuilt(s: State, l_p: int) -> list[int]:
 def f_build_sites(s: State, l_p: int) -> list[int]:
     # cov 7
     v1_ = f_unbuilt(s, l_p)
-    return [
-        c_t
-        for c_t in range(44)
-        if (
+    v_loc = s.v_loc
+    v_destroyed = s.v_destroyed
+    q1_: list[int] = []
+    for c_t in range(44):
+        q2_ = f_on_map(s, c_t) and (not f_enemy_at(s, l_p, c_t))
+        if q2_:
+            q3_ = False
+            for c_f in s.z.piles[Z_board]:
+                if ((v_loc[c_f] == c_t) and (F_figure_faction[c_f] == l_p)) and (
+                    F_figure_unit[c_f] == E_infantry
+                ):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_ and (
             (
-                (f_on_map(s, c_t) and (not f_enemy_at(s, l_p, c_t)))
-                and any(
-                    True
-                    for c_f in s.z.piles[Z_board]
-                    if (
-                        ((s.v_loc[c_f] == c_t) and (F_figure_faction[c_f] == l_p))
-                        and (F_figure_unit[c_f] == E_infantry)
-                    )
-                )
-            )
-            and (
                 (
-                    (
-                        (((v2_ := f_building_at(s, c_t)) == -1) and (F_tile_kind[c_t] != 1))
-                        and (F_tile_kind[c_t] != 2)
-                    )
-                    and (len(v1_) > 0)
+                    (((v2_ := f_building_at(s, c_t)) == -1) and (F_tile_kind[c_t] != 1))
+                    and (F_tile_kind[c_t] != 2)
                 )
-                or ((v2_ != -1) and s.v_destroyed[v2_])
+                and (len(v1_) > 0)
             )
-        )
-    ]
+            or ((v2_ != -1) and v_destroyed[v2_])
+        ):
+            q1_.append(c_t)
+    return q1_
 
 
 # function sides_at (specs/guerra_fronteriza/combat.yaml:51)
@@ -723,6 +729,18 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
     cache_ = s.caches[CACHE_garrison_of]
     value_: int | None = cache_.get((l_p, l_t))
     if value_ is None:
+        v_built_at = s.v_built_at
+        v_destroyed = s.v_destroyed
+        v_holder = s.v_holder
+        v_hq_life = s.v_hq_life
+        q1_ = False
+        for c_b in range(16):
+            if (
+                (((F_building_kind[c_b] == 0) and (v_built_at[c_b] == l_t)) and (not v_destroyed[c_b]))
+                and (v_holder[c_b] == l_p)
+            ) and (v_hq_life[c_b] > 0):
+                q1_ = True
+                break
         value_ = cache_[(l_p, l_t)] = (
             [
                 c_b
@@ -735,20 +753,7 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
                     and (s.v_holder[c_b] == l_p)
                 )
             ][0]
-            if any(
-                True
-                for c_b in range(16)
-                if (
-                    (
-                        (
-                            ((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t))
-                            and (not s.v_destroyed[c_b])
-                        )
-                        and (s.v_holder[c_b] == l_p)
-                    )
-                    and (s.v_hq_life[c_b] > 0)
-                )
-            )
+            if q1_
             else -1
         )
     return value_
@@ -777,24 +782,24 @@ def f_initiative(s: State, l_f: int, l_a: int) -> int:
 # function conflicts (specs/guerra_fronteriza/combat.yaml:73)
 def f_conflicts(s: State, l_p: int) -> list[int]:
     # cov 11
-    return [
-        c_t
-        for c_t in range(44)
-        if (
-            ((f_on_map(s, c_t) and s.v_entered[c_t]) and f_present(s, l_p, c_t))
-            and (
-                any(
-                    True
-                    for c_q in range(s.num_players)
-                    if ((c_q != l_p) and (f_present(s, c_q, c_t) or (f_garrison_of(s, c_q, c_t) != -1)))
-                )
-                or (
-                    (((v1_ := f_building_at(s, c_t)) != -1) and (s.v_holder[v1_] != l_p))
-                    and (not s.v_destroyed[v1_])
-                )
+    v_entered = s.v_entered
+    v_holder = s.v_holder
+    v_destroyed = s.v_destroyed
+    q1_: list[int] = []
+    for c_t in range(44):
+        q2_ = (f_on_map(s, c_t) and v_entered[c_t]) and f_present(s, l_p, c_t)
+        if q2_:
+            q3_ = False
+            for c_q in range(s.num_players):
+                if (c_q != l_p) and (f_present(s, c_q, c_t) or (f_garrison_of(s, c_q, c_t) != -1)):
+                    q3_ = True
+                    break
+            q2_ = q3_ or (
+                (((v1_ := f_building_at(s, c_t)) != -1) and (v_holder[v1_] != l_p)) and (not v_destroyed[v1_])
             )
-        )
-    ]
+        if q2_:
+            q1_.append(c_t)
+    return q1_
 
 
 # function deck_size (specs/guerra_fronteriza/orders.yaml:5)
@@ -818,100 +823,115 @@ def f_own_tiles(s: State, l_p: int) -> list[int]:
 # function raid_targets (specs/guerra_fronteriza/orders.yaml:14)
 def f_raid_targets(s: State, l_p: int) -> list[int]:
     # cov 14
-    return [
-        c_f
-        for c_f in s.z.piles[Z_board]
-        if (
-            ((F_figure_faction[c_f] != l_p) and (not f_present(s, l_p, s.v_loc[c_f])))
-            and any(
-                True
-                for c_g in s.z.piles[Z_board]
-                if (
-                    ((F_figure_faction[c_g] == l_p) and (F_figure_unit[c_g] == E_plane))
-                    and (s.v_loc[c_f] in F_tile_adjacent[s.v_loc[c_g]])
-                )
-            )
-        )
-    ]
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        q2_ = (F_figure_faction[c_f] != l_p) and (not f_present(s, l_p, v_loc[c_f]))
+        if q2_:
+            q3_ = False
+            for c_g in s.z.piles[Z_board]:
+                if ((F_figure_faction[c_g] == l_p) and (F_figure_unit[c_g] == E_plane)) and (
+                    v_loc[c_f] in F_tile_adjacent[v_loc[c_g]]
+                ):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_f)
+    return q1_
 
 
 # function sabotage_targets (specs/guerra_fronteriza/orders.yaml:21)
 def f_sabotage_targets(s: State, l_p: int) -> list[int]:
     # cov 15
-    return [
-        c_b
-        for c_b in range(16)
-        if (
-            (
-                (
-                    (((F_building_kind[c_b] != 0) and (s.v_built_at[c_b] != -1)) and (not s.v_destroyed[c_b]))
-                    and (s.v_holder[c_b] != l_p)
-                )
-                and (not f_present(s, s.v_holder[c_b], s.v_built_at[c_b]))
-            )
-            and any(
-                True
-                for c_f in s.z.piles[Z_board]
-                if ((F_figure_faction[c_f] == l_p) and (s.v_built_at[c_b] in F_tile_adjacent[s.v_loc[c_f]]))
-            )
-        )
-    ]
+    v_built_at = s.v_built_at
+    v_destroyed = s.v_destroyed
+    v_holder = s.v_holder
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_b in range(16):
+        q2_ = (
+            (((F_building_kind[c_b] != 0) and (v_built_at[c_b] != -1)) and (not v_destroyed[c_b]))
+            and (v_holder[c_b] != l_p)
+        ) and (not f_present(s, v_holder[c_b], v_built_at[c_b]))
+        if q2_:
+            q3_ = False
+            for c_f in s.z.piles[Z_board]:
+                if (F_figure_faction[c_f] == l_p) and (v_built_at[c_b] in F_tile_adjacent[v_loc[c_f]]):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_b)
+    return q1_
 
 
 # function redeploy_pairs (specs/guerra_fronteriza/orders.yaml:29)
 def f_redeploy_pairs(s: State, l_p: int) -> list[int]:
     # cov 16
-    return [
-        c_f
-        for c_f in s.z.piles[Z_board]
-        if (
-            (F_figure_faction[c_f] == l_p)
-            and any(True for c_t in F_tile_adjacent[s.v_loc[c_f]] if (not f_enemy_at(s, l_p, c_t)))
-        )
-    ]
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        q2_ = F_figure_faction[c_f] == l_p
+        if q2_:
+            q3_ = False
+            for c_t in F_tile_adjacent[v_loc[c_f]]:
+                if not f_enemy_at(s, l_p, c_t):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_f)
+    return q1_
 
 
 # function order_usable (specs/guerra_fronteriza/orders.yaml:34)
 def f_order_usable(s: State, l_p: int, l_c: int) -> bool:
     # cov 17
-    return (
-        (len(f_raid_targets(s, l_p)) > 0)
-        if (F_order_card_order[l_c] == 2)
-        else (
-            ((len(f_hqs_of(s, l_p)) > 0) and (len(s.z.piles[(Z_reserve + s.ref(l_p))]) > 0))
-            if (F_order_card_order[l_c] == 3)
-            else (
-                (
-                    (len(f_own_tiles(s, l_p)) > 0)
-                    and any(
-                        True
-                        for c_f in s.z.piles[(Z_reserve + s.ref(l_p))]
-                        if (F_figure_unit[c_f] == E_infantry)
-                    )
-                )
-                if (F_order_card_order[l_c] == 11)
-                else (
-                    (len(f_redeploy_pairs(s, l_p)) > 0)
-                    if (F_order_card_order[l_c] == 12)
-                    else (
-                        (len(f_sabotage_targets(s, l_p)) > 0)
-                        if (F_order_card_order[l_c] == 13)
-                        else (
-                            (
-                                not any(
-                                    True
-                                    for c_x in s.z.piles[(Z_kept + s.ref(l_p))]
-                                    if (F_order_card_order[c_x] == 10)
-                                )
-                            )
-                            if (F_order_card_order[l_c] == 10)
-                            else True
-                        )
-                    )
-                )
-            )
-        )
-    )
+    q1_: bool
+    if F_order_card_order[l_c] == 2:
+        q1_ = len(f_raid_targets(s, l_p)) > 0
+    else:
+        q2_: bool
+        if F_order_card_order[l_c] == 3:
+            q2_ = (len(f_hqs_of(s, l_p)) > 0) and (len(s.z.piles[(Z_reserve + s.ref(l_p))]) > 0)
+        else:
+            q3_: bool
+            if F_order_card_order[l_c] == 11:
+                q4_ = len(f_own_tiles(s, l_p)) > 0
+                if q4_:
+                    q5_ = False
+                    for c_f in s.z.piles[(Z_reserve + s.ref(l_p))]:
+                        if F_figure_unit[c_f] == E_infantry:
+                            q5_ = True
+                            break
+                    q4_ = q5_
+                q3_ = q4_
+            else:
+                q6_: bool
+                if F_order_card_order[l_c] == 12:
+                    q6_ = len(f_redeploy_pairs(s, l_p)) > 0
+                else:
+                    q7_: bool
+                    if F_order_card_order[l_c] == 13:
+                        q7_ = len(f_sabotage_targets(s, l_p)) > 0
+                    else:
+                        q8_: bool
+                        if F_order_card_order[l_c] == 10:
+                            q9_ = False
+                            for c_x in s.z.piles[(Z_kept + s.ref(l_p))]:
+                                if F_order_card_order[c_x] == 10:
+                                    q9_ = True
+                                    break
+                            q8_ = not q9_
+                        else:
+                            q8_ = True
+                        q7_ = q8_
+                    q6_ = q7_
+                q3_ = q6_
+            q2_ = q3_
+        q1_ = q2_
+    return q1_
 
 
 # function army (specs/guerra_fronteriza/round.yaml:5)
@@ -929,17 +949,25 @@ def f_on_map(s: State, l_t: int) -> bool:
 # function present (specs/guerra_fronteriza/round.yaml:14)
 def f_present(s: State, l_p: int, l_t: int) -> bool:
     # cov 20
-    return any(
-        True for c_f in s.z.piles[Z_board] if ((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p))
-    )
+    v_loc = s.v_loc
+    q1_ = False
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p):
+            q1_ = True
+            break
+    return q1_
 
 
 # function enemy_at (specs/guerra_fronteriza/round.yaml:19)
 def f_enemy_at(s: State, l_p: int, l_t: int) -> bool:
     # cov 21
-    return any(
-        True for c_f in s.z.piles[Z_board] if ((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] != l_p))
-    )
+    v_loc = s.v_loc
+    q1_ = False
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] != l_p):
+            q1_ = True
+            break
+    return q1_
 
 
 # function controls (specs/guerra_fronteriza/round.yaml:24)
@@ -958,28 +986,34 @@ def f_building_at(s: State, l_t: int) -> int:
     cache_ = s.caches[CACHE_building_at]
     value_: int | None = cache_.get(l_t)
     if value_ is None:
-        value_ = cache_[l_t] = (
-            [c_b for c_b in range(16) if (s.v_built_at[c_b] == l_t)][0]
-            if any(True for c_b in range(16) if (s.v_built_at[c_b] == l_t))
-            else -1
-        )
+        v_built_at = s.v_built_at
+        q1_ = False
+        for c_b in range(16):
+            if v_built_at[c_b] == l_t:
+                q1_ = True
+                break
+        value_ = cache_[l_t] = [c_b for c_b in range(16) if (s.v_built_at[c_b] == l_t)][0] if q1_ else -1
     return value_
 
 
 # function producing (specs/guerra_fronteriza/round.yaml:35)
 def f_producing(s: State, l_p: int, l_b: int) -> bool:
     # cov 24
-    return (
-        (((s.v_built_at[l_b] != -1) and (not s.v_destroyed[l_b])) and (s.v_holder[l_b] == l_p))
-        and (not f_enemy_at(s, l_p, s.v_built_at[l_b]))
-    ) and any(
-        True
-        for c_f in s.z.piles[Z_board]
-        if (
-            ((s.v_loc[c_f] == s.v_built_at[l_b]) and (F_figure_faction[c_f] == l_p))
-            and (F_figure_unit[c_f] == E_infantry)
-        )
+    v_loc = s.v_loc
+    v_built_at = s.v_built_at
+    q1_ = (((s.v_built_at[l_b] != -1) and (not s.v_destroyed[l_b])) and (s.v_holder[l_b] == l_p)) and (
+        not f_enemy_at(s, l_p, s.v_built_at[l_b])
     )
+    if q1_:
+        q2_ = False
+        for c_f in s.z.piles[Z_board]:
+            if ((v_loc[c_f] == v_built_at[l_b]) and (F_figure_faction[c_f] == l_p)) and (
+                F_figure_unit[c_f] == E_infantry
+            ):
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # function hqs_of (specs/guerra_fronteriza/round.yaml:42)
@@ -1001,34 +1035,42 @@ def f_vp(s: State, l_p: int) -> int:
     cache_ = s.caches[CACHE_vp]
     value_: int | None = cache_.get(l_p)
     if value_ is None:
-        value_ = cache_[l_p] = (
-            s.v_merits[l_p]
-            + sum(F_tile_stars[c_t] for c_t in range(44) if (f_on_map(s, c_t) and f_controls(s, l_p, c_t)))
-        ) + sum(
-            1
-            for c_b in range(16)
+        v_built_at = s.v_built_at
+        v_destroyed = s.v_destroyed
+        q1_ = s.v_merits[l_p]
+        q2_ = 0
+        for c_t in range(44):
+            if f_on_map(s, c_t) and f_controls(s, l_p, c_t):
+                q2_ += F_tile_stars[c_t]
+        q3_ = q1_ + q2_
+        q4_ = 0
+        for c_b in range(16):
             if (
-                (((F_building_kind[c_b] != 0) and (s.v_built_at[c_b] != -1)) and (not s.v_destroyed[c_b]))
-                and f_controls(s, l_p, s.v_built_at[c_b])
-            )
-        )
+                ((F_building_kind[c_b] != 0) and (v_built_at[c_b] != -1)) and (not v_destroyed[c_b])
+            ) and f_controls(s, l_p, v_built_at[c_b]):
+                q4_ += 1
+        value_ = cache_[l_p] = q3_ + q4_
     return value_
 
 
 # function airports (specs/guerra_fronteriza/round.yaml:56)
 def f_airports(s: State, l_p: int) -> int:
     # cov 27
-    return sum(
-        1 for c_t in range(44) if ((f_on_map(s, c_t) and (F_tile_kind[c_t] == 2)) and f_controls(s, l_p, c_t))
-    )
+    q1_ = 0
+    for c_t in range(44):
+        if (f_on_map(s, c_t) and (F_tile_kind[c_t] == 2)) and f_controls(s, l_p, c_t):
+            q1_ += 1
+    return q1_
 
 
 # function cities (specs/guerra_fronteriza/round.yaml:60)
 def f_cities(s: State, l_p: int) -> int:
     # cov 28
-    return sum(
-        1 for c_t in range(44) if ((f_on_map(s, c_t) and (F_tile_kind[c_t] == 1)) and f_controls(s, l_p, c_t))
-    )
+    q1_ = 0
+    for c_t in range(44):
+        if (f_on_map(s, c_t) and (F_tile_kind[c_t] == 1)) and f_controls(s, l_p, c_t):
+            q1_ += 1
+    return q1_
 
 
 # function orders_per_round (specs/guerra_fronteriza/round.yaml:64)
@@ -1042,7 +1084,10 @@ def f_orders_per_round(s: State, l_p: int) -> int:
 # function research_points (specs/guerra_fronteriza/round.yaml:69)
 def f_research_points(s: State, l_p: int) -> int:
     # cov 30
-    return sum(F_order_card_research[c_c] for c_c in s.z.piles[(Z_research + s.ref(l_p))])
+    q1_ = 0
+    for c_c in s.z.piles[(Z_research + s.ref(l_p))]:
+        q1_ += F_order_card_research[c_c]
+    return q1_
 
 
 # function active_players (specs/guerra_fronteriza/round.yaml:73)
@@ -1077,19 +1122,28 @@ def f_reinforcement_types(s: State, l_t: int) -> list[int]:
 # function in_reserve (specs/guerra_fronteriza/round.yaml:92)
 def f_in_reserve(s: State, l_p: int, l_allowed: list[int]) -> list[int]:
     # cov 34
-    return [
-        c_u
-        for c_u in l_allowed
-        if any(True for c_f in s.z.piles[(Z_reserve + s.ref(l_p))] if (F_figure_unit[c_f] == c_u))
-    ]
+    q1_: list[int] = []
+    for c_u in l_allowed:
+        q2_ = False
+        for c_f in s.z.piles[(Z_reserve + s.ref(l_p))]:
+            if F_figure_unit[c_f] == c_u:
+                q2_ = True
+                break
+        if q2_:
+            q1_.append(c_u)
+    return q1_
 
 
 # function stack_cap (specs/guerra_fronteriza/round.yaml:97)
 def f_stack_cap(s: State, l_p: int, l_t: int) -> int:
     # cov 35
-    return ((2 if f_enemy_at(s, l_p, l_t) else 3) + F_panel_extra_stacking[f_army(s, l_p)]) + (
-        2 if any(True for c_c in s.z.piles[(Z_kept + s.ref(l_p))] if (F_order_card_order[c_c] == 10)) else 0
-    )
+    q1_ = (2 if f_enemy_at(s, l_p, l_t) else 3) + F_panel_extra_stacking[f_army(s, l_p)]
+    q2_ = False
+    for c_c in s.z.piles[(Z_kept + s.ref(l_p))]:
+        if F_order_card_order[c_c] == 10:
+            q2_ = True
+            break
+    return q1_ + (2 if q2_ else 0)
 
 
 # procedure take_casualty (specs/guerra_fronteriza/combat.yaml:147)
@@ -1290,9 +1344,15 @@ def p_turn_order(s: State) -> None:
         l_left = [c_p for c_p in l_left if (c_p != l_best)]
     s.say(TX_round_turn_order, s.v_round, tuple(s.v_order_of_play))
     l_top: int = [c_p for c_p in s.v_order_of_play][0]
-    if ((v1_ := f_vp(s, l_top)) >= 10) and (
-        not any(True for c_p in s.v_order_of_play if ((c_p != l_top) and (f_vp(s, c_p) == v1_)))
-    ):
+    q1_ = (v1_ := f_vp(s, l_top)) >= 10
+    if q1_:
+        q2_ = False
+        for c_p in s.v_order_of_play:
+            if (c_p != l_top) and (f_vp(s, c_p) == v1_):
+                q2_ = True
+                break
+        q1_ = not q2_
+    if q1_:
         # cov 128
         s.v_over = True
         s.end_game(l_top, s.player_label(l_top) + " holds " + str(f_vp(s, l_top)) + " VP")
@@ -1358,35 +1418,47 @@ def ph_safety_stop(s: State) -> None:
 
 # invariant figures_accounted (specs/guerra_fronteriza/game.yaml:117)
 def inv_figures_accounted(s: State) -> bool:
-    return all(
-        False
-        for c_p in range(s.num_players)
-        if not (
-            (
-                sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == c_p))
-                + len(s.z.piles[(Z_reserve + s.ref(c_p))])
-            )
-            == 25
-        )
-    )
+    q1_ = True
+    for c_p in range(s.num_players):
+        q2_ = 0
+        for c_f in s.z.piles[Z_board]:
+            if F_figure_faction[c_f] == c_p:
+                q2_ += 1
+        if not ((q2_ + len(s.z.piles[(Z_reserve + s.ref(c_p))])) == 25):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant research_within_merits (specs/guerra_fronteriza/game.yaml:120)
 def inv_research_within_merits(s: State) -> bool:
-    return all(
-        False
-        for c_p in range(s.num_players)
-        if not (len(s.z.piles[(Z_research + s.ref(c_p))]) <= s.v_merits[c_p])
-    )
+    v_merits = s.v_merits
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (len(s.z.piles[(Z_research + s.ref(c_p))]) <= v_merits[c_p]):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant merits_not_negative (specs/guerra_fronteriza/game.yaml:123)
 def inv_merits_not_negative(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not (s.v_merits[c_p] >= 0))
+    v_merits = s.v_merits
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (v_merits[c_p] >= 0):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant cards_accounted (specs/guerra_fronteriza/game.yaml:126)
 def inv_cards_accounted(s: State) -> bool:
+    q1_ = 0
+    for c_p in range(s.num_players):
+        q1_ += (len(s.z.piles[(Z_hand + s.ref(c_p))]) + len(s.z.piles[(Z_kept + s.ref(c_p))])) + len(
+            s.z.piles[(Z_research + s.ref(c_p))]
+        )
     return (
         (
             (
@@ -1395,54 +1467,60 @@ def inv_cards_accounted(s: State) -> bool:
             )
             + len(s.z.piles[Z_order_discard])
         )
-        + sum(
-            (
-                (len(s.z.piles[(Z_hand + s.ref(c_p))]) + len(s.z.piles[(Z_kept + s.ref(c_p))]))
-                + len(s.z.piles[(Z_research + s.ref(c_p))])
-            )
-            for c_p in range(s.num_players)
-        )
+        + q1_
     ) == 90
 
 
 # invariant stacking_after_maintenance (specs/guerra_fronteriza/game.yaml:131)
 def inv_stacking_after_maintenance(s: State) -> bool:
-    return (not s.v_maintained) or all(
-        False
-        for c_t in range(44)
-        if not (
-            (not f_on_map(s, c_t))
-            or all(
-                False
-                for c_p in f_active_players(s)
-                if not (
-                    sum(
-                        1
-                        for c_f in s.z.piles[Z_board]
-                        if ((s.v_loc[c_f] == c_t) and (F_figure_faction[c_f] == c_p))
-                    )
-                    <= f_stack_cap(s, c_p, c_t)
-                )
-            )
-        )
-    )
+    v_loc = s.v_loc
+    q1_ = not s.v_maintained
+    if not q1_:
+        q2_ = True
+        for c_t in range(44):
+            q3_ = not f_on_map(s, c_t)
+            if not q3_:
+                q4_ = True
+                for c_p in f_active_players(s):
+                    q5_ = 0
+                    for c_f in s.z.piles[Z_board]:
+                        if (v_loc[c_f] == c_t) and (F_figure_faction[c_f] == c_p):
+                            q5_ += 1
+                    if not (q5_ <= f_stack_cap(s, c_p, c_t)):
+                        q4_ = False
+                        break
+                q3_ = q4_
+            if not q3_:
+                q2_ = False
+                break
+        q1_ = q2_
+    return q1_
 
 
 # invariant board_figures_on_the_map (specs/guerra_fronteriza/game.yaml:136)
 def inv_board_figures_on_the_map(s: State) -> bool:
-    return all(
-        False
-        for c_f in s.z.piles[Z_board]
-        if not ((s.v_loc[c_f] != -1) and (F_tile_operation[s.v_loc[c_f]] == s.o_operation))
-    )
+    v_loc = s.v_loc
+    q1_ = True
+    for c_f in s.z.piles[Z_board]:
+        if not ((v_loc[c_f] != -1) and (F_tile_operation[v_loc[c_f]] == s.o_operation)):
+            q1_ = False
+            break
+    return q1_
 
 
 # evaluation (specs/guerra_fronteriza/game.yaml:140)
 def evaluate(s: State, l_p: int) -> int:
-    return (
-        ((f_vp(s, l_p) * 3) + s.v_merits[l_p])
-        + sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == l_p))
-    ) - sum(f_vp(s, c_q) for c_q in range(s.num_players) if (c_q != l_p))
+    q1_ = (f_vp(s, l_p) * 3) + s.v_merits[l_p]
+    q2_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if F_figure_faction[c_f] == l_p:
+            q2_ += 1
+    q3_ = q1_ + q2_
+    q4_ = 0
+    for c_q in range(s.num_players):
+        if c_q != l_p:
+            q4_ += f_vp(s, c_q)
+    return q3_ - q4_
 
 
 # procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)
@@ -1498,6 +1576,7 @@ class Proc_resolve_conflicts(Frame):
                         "l_t",
                         (TX_conflict_to_resolve_next,),
                         at="specs/guerra_fronteriza/combat.yaml:88",
+                        order=2,
                     )
                     return
             elif pc == 2:
@@ -1802,7 +1881,11 @@ class Proc_conflict(Frame):
                 return
             else:  # pc == 4
                 if self.k_6 >= len(self.i_5):
-                    if sum(s.v_hits[c_q] for c_q in range(s.num_players)) > 0:
+                    v_hits = s.v_hits
+                    q1_ = 0
+                    for c_q in range(s.num_players):
+                        q1_ += v_hits[c_q]
+                    if q1_ > 0:
                         # cov 44
                         self.l_fought = True
                     else:
@@ -2008,6 +2091,7 @@ class Proc_use_special(Frame):
                     "l_c",
                     (TX_order_to_discard_for,),
                     at="specs/guerra_fronteriza/orders.yaml:58",
+                    order=1,
                 )
         elif pc == 2:
             s.move(T_order_card, self.l_c, Z_order_discard, True)
@@ -2090,6 +2174,7 @@ class Proc_play_attack_order(Frame):
                     (TX_attack_order_to_use,),
                     True,
                     at="specs/guerra_fronteriza/orders.yaml:79",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -2400,6 +2485,7 @@ class Proc_play_order(Frame):
                             "l_f",
                             (TX_figure_to_destroy_by,),
                             at="specs/guerra_fronteriza/orders.yaml:130",
+                            order=1,
                         )
                         return
                     if F_order_card_order[self.l_c] == 3:
@@ -2412,6 +2498,7 @@ class Proc_play_order(Frame):
                             "l_b",
                             (TX_hq_to_produce_at,),
                             at="specs/guerra_fronteriza/orders.yaml:134",
+                            order=2,
                         )
                         return
                     if F_order_card_order[self.l_c] == 11:
@@ -2424,6 +2511,7 @@ class Proc_play_order(Frame):
                             "l_t",
                             (TX_tile_to_recruit_an,),
                             at="specs/guerra_fronteriza/orders.yaml:138",
+                            order=2,
                         )
                         return
                     if F_order_card_order[self.l_c] == 12:
@@ -2436,6 +2524,7 @@ class Proc_play_order(Frame):
                             "l_f_2",
                             (TX_figure_to_redeploy,),
                             at="specs/guerra_fronteriza/orders.yaml:141",
+                            order=1,
                         )
                         return
                     if F_order_card_order[self.l_c] == 13:
@@ -2448,6 +2537,7 @@ class Proc_play_order(Frame):
                             "l_b_2",
                             (TX_building_to_sabotage,),
                             at="specs/guerra_fronteriza/orders.yaml:146",
+                            order=2,
                         )
                         return
                     # cov 108
@@ -3249,6 +3339,7 @@ class Proc_move_phase(Frame):
                         (TX_figure_to_move_or,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:247",
+                        order=1,
                     ):
                         return
                     self.l_f = -1
@@ -3291,6 +3382,7 @@ class Proc_move_phase(Frame):
                         (TX_a_figure_the_plane,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:261",
+                        order=1,
                     ):
                         return
                     self.l_g = -1
@@ -3309,6 +3401,7 @@ class Proc_move_phase(Frame):
                     (TX_figure_to_move_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:270",
+                    order=1,
                 ):
                     return
                 self.l_f = -1
@@ -3334,6 +3427,7 @@ class Proc_move_phase(Frame):
                         (TX_a_figure_the_plane,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:267",
+                        order=1,
                     ):
                         return
                     self.l_g = -1
@@ -3403,6 +3497,7 @@ class Proc_building_phase(Frame):
                         (TX_tile_to_build_or,),
                         True,
                         at="specs/guerra_fronteriza/round.yaml:284",
+                        order=2,
                     ):
                         return
                     self.l_t = -1
@@ -3448,6 +3543,7 @@ class Proc_building_phase(Frame):
                         "l_nb",
                         (TX_building_to_place_on, self.l_t),
                         at="specs/guerra_fronteriza/round.yaml:295",
+                        order=2,
                     )
                     return
             elif pc == 2:
@@ -3460,6 +3556,7 @@ class Proc_building_phase(Frame):
                     (TX_tile_to_build_or,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:301",
+                    order=2,
                 ):
                     return
                 self.l_t = -1
@@ -3529,6 +3626,7 @@ class Proc_tactical_phase(Frame):
                     (TX_tactical_order_to_use,),
                     True,
                     at="specs/guerra_fronteriza/round.yaml:308",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -3603,6 +3701,7 @@ class Proc_arms_race(Frame):
                         True,
                         secret=True,
                         at="specs/guerra_fronteriza/round.yaml:318",
+                        order=1,
                     ):
                         return
                     self.l_c = -1
@@ -3731,6 +3830,7 @@ class Proc_maintenance(Frame):
                     "l_f",
                     (TX_figure_to_withdraw_from, self.l_t),
                     at="specs/guerra_fronteriza/round.yaml:336",
+                    order=1,
                 )
                 return
             else:  # pc == 3
@@ -3791,6 +3891,7 @@ class Proc_discard_down(Frame):
                     "l_c",
                     (TX_order_to_discard,),
                     at="specs/guerra_fronteriza/round.yaml:346",
+                    order=1,
                 )
                 return
             else:  # pc == 2
@@ -3904,6 +4005,7 @@ class Proc_defence(Frame):
                     True,
                     at="specs/guerra_fronteriza/orders.yaml:159",
                     window="defence",
+                    order=1,
                 ):
                     return
                 self.l_response = -1

@@ -229,7 +229,12 @@ def sc2_expect1(s: State) -> bool:
 
 # scenario Building: an infantry becomes a factory (a merit); a second infantry there makes it active: expect (specs/guerra_fronteriza/scenarios/building_gives_a_merit.yaml:12)
 def sc2_expect2(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_fields)) == 1
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c2_east_fields:
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Building is not offered on a city, an airport, a tile in frontier or a tile with a building: setup (specs/guerra_fronteriza/scenarios/building_not_on_city.yaml:9)
@@ -278,26 +283,22 @@ def sc4_setup(s: State) -> None:
 
 # scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:21)
 def sc4_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany))
-        )
-        == 0
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
+            q1_ += 1
+    return q1_ == 0
 
 
 # scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:22)
 def sc4_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario The rulebook's conflict: 2 infantry, a tank and an artillery attack an artillery and 2 infantry: expect (specs/guerra_fronteriza/scenarios/combat_example.yaml:23)
@@ -382,9 +383,14 @@ def sc7_expect2(s: State) -> bool:
 
 # scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:29)
 def sc7_expect3(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_5] == E_c3_north_meadow) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 1
-    )
+    q1_ = s.v_loc[E_germany_infantry_5] == E_c3_north_meadow
+    if q1_:
+        q2_ = 0
+        for c_f in s.z.piles[Z_board]:
+            if F_figure_faction[c_f] == P_germany:
+                q2_ += 1
+        q1_ = q2_ == 1
+    return q1_
 
 
 # scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:30)
@@ -403,14 +409,12 @@ def sc7_expect5(s: State) -> bool:
 
 # scenario Elimination: taking a rival's last HQ knocks it out; the conqueror takes its orders and 3 merits in all: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits.yaml:32)
 def sc7_expect6(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c3_north_base) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c3_north_base) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: setup (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:14)
@@ -451,9 +455,14 @@ def sc8_expect2(s: State) -> bool:
 
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:29)
 def sc8_expect3(s: State) -> bool:
-    return (s.v_loc[E_germany_infantry_5] == E_c3_north_meadow) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 1
-    )
+    q1_ = s.v_loc[E_germany_infantry_5] == E_c3_north_meadow
+    if q1_:
+        q2_ = 0
+        for c_f in s.z.piles[Z_board]:
+            if F_figure_faction[c_f] == P_germany:
+                q2_ += 1
+        q1_ = q2_ == 1
+    return q1_
 
 
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:30)
@@ -472,7 +481,12 @@ def sc8_expect5(s: State) -> bool:
 
 # scenario Elimination when the attacker's last figures fall in the same strike as the garrison: still 3 merits: expect (specs/guerra_fronteriza/scenarios/elimination_three_merits_same_strike.yaml:32)
 def sc8_expect6(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c3_north_base)) == 0
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c3_north_base:
+            q1_ += 1
+    return q1_ == 0
 
 
 # scenario An active factory reinforces with a tank, artillery or plane: setup (specs/guerra_fronteriza/scenarios/factory_reinforcement.yaml:7)
@@ -487,14 +501,12 @@ def sc9_setup(s: State) -> None:
 
 # scenario An active factory reinforces with a tank, artillery or plane: expect (specs/guerra_fronteriza/scenarios/factory_reinforcement.yaml:12)
 def sc9_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_unit[c_f] == E_tank))
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_unit[c_f] == E_tank):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Forced March on a German tank: Panzer 3 plus 1 reaches a tile 4 away: setup (specs/guerra_fronteriza/scenarios/forced_march_panzer_four.yaml:9)
@@ -539,26 +551,22 @@ def sc12_setup(s: State) -> None:
 
 # scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:20)
 def sc12_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] != P_ussr))
-        )
-        == 0
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] != P_ussr):
+            q1_ += 1
+    return q1_ == 0
 
 
 # scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:21)
 def sc12_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr))
-        )
-        == 3
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr):
+            q1_ += 1
+    return q1_ == 3
 
 
 # scenario Four sides: three Soviet tanks each hit a different defender; the attacker alone wins the merit: expect (specs/guerra_fronteriza/scenarios/four_sided_conflict_result.yaml:22)
@@ -599,7 +607,12 @@ def sc13_expect1(s: State) -> bool:
 
 # scenario Frontier: when figures of both sides survive, the tile is in frontier and nobody gains a merit: expect (specs/guerra_fronteriza/scenarios/frontier.yaml:16)
 def sc13_expect2(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_fields)) == 2
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c2_east_fields:
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario A tile in frontier attacked again by adding figures: the defender is offered its defence orders: setup (specs/guerra_fronteriza/scenarios/frontier_reattack.yaml:11)
@@ -654,17 +667,14 @@ def sc15_expect1(s: State) -> bool:
 
 # scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:26)
 def sc15_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-                and (F_figure_unit[c_f] == E_tank)
-            )
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states)) and (
+            F_figure_unit[c_f] == E_tank
+        ):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario A re-attacked frontier tile: the attacker may play a defence order too, after the defender (Reserves brings a tank): expect (specs/guerra_fronteriza/scenarios/frontier_reattack_attacker_defence.yaml:27)
@@ -821,17 +831,14 @@ def sc20_expect1(s: State) -> bool:
 
 # scenario HQ garrison: it defends with initiative equal to its life, and each hit lowers both: expect (specs/guerra_fronteriza/scenarios/hq_garrison.yaml:17)
 def sc20_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_united_states) and (F_figure_unit[c_f] == E_tank))
-                and (s.v_loc[c_f] == E_c2_east_base)
-            )
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((F_figure_faction[c_f] == P_united_states) and (F_figure_unit[c_f] == E_tank)) and (
+            v_loc[c_f] == E_c2_east_base
+        ):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit: setup (specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml:11)
@@ -864,14 +871,12 @@ def sc21_expect1(s: State) -> bool:
 
 # scenario A player whose own HQ fell but who holds another HQ rebuilds its own, with no merit: expect (specs/guerra_fronteriza/scenarios/hq_rebuilt_own.yaml:22)
 def sc21_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c3_south_east_base) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c3_south_east_base) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Maintenance: at most 3 figures of a player per tile; the owner chooses which go: setup (specs/guerra_fronteriza/scenarios/maintenance.yaml:7)
@@ -891,7 +896,12 @@ def sc22_setup(s: State) -> None:
 
 # scenario Maintenance: at most 3 figures of a player per tile; the owner chooses which go: expect (specs/guerra_fronteriza/scenarios/maintenance.yaml:14)
 def sc22_expect0(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_woods)) == 3
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c2_east_woods:
+            q1_ += 1
+    return q1_ == 3
 
 
 # scenario Maintenance: at most 3 figures of a player per tile; the owner chooses which go: expect (specs/guerra_fronteriza/scenarios/maintenance.yaml:15)
@@ -1133,26 +1143,22 @@ def sc29_expect0(s: State) -> bool:
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:18)
 def sc29_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:19)
 def sc29_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany))
-        )
-        == 0
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
+            q1_ += 1
+    return q1_ == 0
 
 
 # scenario Anti-Aircraft Fire: an attacking plane is shot down before the combat: expect (specs/guerra_fronteriza/scenarios/order_anti_aircraft.yaml:20)
@@ -1263,9 +1269,14 @@ def sc33_setup(s: State) -> None:
 
 # scenario Intelligence: the player draws 2 orders, from decks of its choice: expect (specs/guerra_fronteriza/scenarios/order_intelligence.yaml:16)
 def sc33_expect0(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_germany)]) == 3) and (
-        sum(1 for c_c in s.z.piles[(Z_hand + P_germany)] if (F_order_card_kind[c_c] == E_attack_orders)) == 2
-    )
+    q1_ = len(s.z.piles[(Z_hand + P_germany)]) == 3
+    if q1_:
+        q2_ = 0
+        for c_c in s.z.piles[(Z_hand + P_germany)]:
+            if F_order_card_kind[c_c] == E_attack_orders:
+                q2_ += 1
+        q1_ = q2_ == 2
+    return q1_
 
 
 # scenario Intelligence: the player draws 2 orders, from decks of its choice: expect (specs/guerra_fronteriza/scenarios/order_intelligence.yaml:17)
@@ -1308,29 +1319,24 @@ def sc35_setup(s: State) -> None:
 
 # scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:13)
 def sc35_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_germany) and (F_figure_unit[c_f] == E_plane))
-                and (s.v_loc[c_f] == E_c2_east_base)
-            )
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((F_figure_faction[c_f] == P_germany) and (F_figure_unit[c_f] == E_plane)) and (
+            v_loc[c_f] == E_c2_east_base
+        ):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:14)
 def sc35_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((F_figure_faction[c_f] == P_germany) and (s.v_loc[c_f] == E_c2_east_base))
-        )
-        == 6
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (F_figure_faction[c_f] == P_germany) and (v_loc[c_f] == E_c2_east_base):
+            q1_ += 1
+    return q1_ == 6
 
 
 # scenario Production: a figure of the chosen type appears at the player's HQ: expect (specs/guerra_fronteriza/scenarios/order_production.yaml:15)
@@ -1371,29 +1377,24 @@ def sc36_expect0(s: State) -> bool:
 
 # scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:26)
 def sc36_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_woods) and (F_figure_faction[c_f] == P_germany))
-                and (F_figure_unit[c_f] == E_infantry)
-            )
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((v_loc[c_f] == E_c2_east_woods) and (F_figure_faction[c_f] == P_germany)) and (
+            F_figure_unit[c_f] == E_infantry
+        ):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:27)
 def sc36_expect2(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany))
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_germany):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Recruitment: an infantry appears on a tile the player controls; one tactical order a round: expect (specs/guerra_fronteriza/scenarios/order_recruitment.yaml:28)
@@ -1431,29 +1432,24 @@ def sc38_setup(s: State) -> None:
 
 # scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:15)
 def sc38_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:16)
 def sc38_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-                and (F_figure_unit[c_f] == E_artillery)
-            )
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states)) and (
+            F_figure_unit[c_f] == E_artillery
+        ):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Reserves: a reserve figure of the defender's choice joins the defence: expect (specs/guerra_fronteriza/scenarios/order_reserves.yaml:17)
@@ -1657,24 +1653,30 @@ def sc45_expect0(s: State) -> bool:
 
 # scenario Reinforcements: an active camp adds an infantry on its tile: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml:25)
 def sc45_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states))
-                and (F_figure_unit[c_f] == E_infantry)
-            )
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states)) and (
+            F_figure_unit[c_f] == E_infantry
+        ):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Reinforcements: an active camp adds an infantry on its tile: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_active.yaml:26)
 def sc45_expect2(s: State) -> bool:
-    return (sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 7) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_united_states)) == 7
-    )
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if F_figure_faction[c_f] == P_germany:
+            q1_ += 1
+    q2_ = q1_ == 7
+    if q2_:
+        q3_ = 0
+        for c_f in s.z.piles[Z_board]:
+            if F_figure_faction[c_f] == P_united_states:
+                q3_ += 1
+        q2_ = q3_ == 7
+    return q2_
 
 
 # scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: setup (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:12)
@@ -1714,26 +1716,38 @@ def sc46_expect0(s: State) -> bool:
 
 # scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:28)
 def sc46_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_germany)) == 7
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if F_figure_faction[c_f] == P_germany:
+            q1_ += 1
+    return q1_ == 7
 
 
 # scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:29)
 def sc46_expect2(s: State) -> bool:
-    return (sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_fields)) == 1) and (
-        sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_ridge)) == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c2_east_fields:
+            q1_ += 1
+    q2_ = q1_ == 1
+    if q2_:
+        q3_ = 0
+        for c_f in s.z.piles[Z_board]:
+            if v_loc[c_f] == E_c2_east_ridge:
+                q3_ += 1
+        q2_ = q3_ == 2
+    return q2_
 
 
 # scenario Reinforcements: a camp without its holder's infantry, or in frontier, gives nothing; an active camp gives an infantry: expect (specs/guerra_fronteriza/scenarios/reinforce_camp_inactive.yaml:30)
 def sc46_expect3(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_west_base) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 4
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_west_base) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 4
 
 
 # scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: setup (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:13)
@@ -1754,17 +1768,14 @@ def sc47_expect0(s: State) -> bool:
 
 # scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: expect (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:20)
 def sc47_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((s.v_loc[c_f] == E_c2_east_base) and (F_figure_faction[c_f] == P_germany))
-                and (F_figure_unit[c_f] == E_tank)
-            )
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((v_loc[c_f] == E_c2_east_base) and (F_figure_faction[c_f] == P_germany)) and (
+            F_figure_unit[c_f] == E_tank
+        ):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Reinforcing an HQ in frontier makes its holder the attacker there: the conflict is fought in its turn: expect (specs/guerra_fronteriza/scenarios/reinforce_hq_in_frontier_attacks.yaml:21)
@@ -1791,19 +1802,21 @@ def sc48_setup(s: State) -> None:
 
 # scenario Reinforcements with a reserve too short: the player chooses which zone goes without: expect (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:18)
 def sc48_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_west_woods) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Reinforcements with a reserve too short: the player chooses which zone goes without: expect (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:19)
 def sc48_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_united_states)) == 25
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if F_figure_faction[c_f] == P_united_states:
+            q1_ += 1
+    return q1_ == 25
 
 
 # scenario Reinforcements with a reserve too short: the player chooses which zone goes without: expect (specs/guerra_fronteriza/scenarios/reinforce_short_reserve_choose_zone.yaml:20)
@@ -1974,14 +1987,12 @@ def sc55_expect2(s: State) -> bool:
 
 # scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:19)
 def sc55_expect3(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states))
-        )
-        == 0
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c2_east_fields) and (F_figure_faction[c_f] == P_united_states):
+            q1_ += 1
+    return q1_ == 0
 
 
 # scenario Blitzkrieg: Germany discards an order and every German figure attacks at +1 this turn: expect (specs/guerra_fronteriza/scenarios/special_blitzkrieg.yaml:20)
@@ -1996,22 +2007,23 @@ def sc56_setup(s: State) -> None:
 
 # scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:13)
 def sc56_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_great_britain) and (F_figure_unit[c_f] == E_artillery))
-                and (s.v_loc[c_f] == E_c3_south_west_base)
-            )
-        )
-        == 1
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((F_figure_faction[c_f] == P_great_britain) and (F_figure_unit[c_f] == E_artillery)) and (
+            v_loc[c_f] == E_c3_south_west_base
+        ):
+            q1_ += 1
+    return q1_ == 1
 
 
 # scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:14)
 def sc56_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_great_britain)) == 5
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if F_figure_faction[c_f] == P_great_britain:
+            q1_ += 1
+    return q1_ == 5
 
 
 # scenario Coastal Guns: Great Britain discards an order and an artillery appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_coastal_guns.yaml:15)
@@ -2035,10 +2047,14 @@ def sc57_expect0(s: State) -> bool:
 
 # scenario Lend-Lease: the United States discards an order and draws an order: expect (specs/guerra_fronteriza/scenarios/special_lend_lease.yaml:13)
 def sc57_expect1(s: State) -> bool:
-    return (len(s.z.piles[(Z_hand + P_united_states)]) == 3) and (
-        sum(1 for c_c in s.z.piles[(Z_hand + P_united_states)] if (F_order_card_kind[c_c] == E_attack_orders))
-        == 1
-    )
+    q1_ = len(s.z.piles[(Z_hand + P_united_states)]) == 3
+    if q1_:
+        q2_ = 0
+        for c_c in s.z.piles[(Z_hand + P_united_states)]:
+            if F_order_card_kind[c_c] == E_attack_orders:
+                q2_ += 1
+        q1_ = q2_ == 1
+    return q1_
 
 
 # scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: setup (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:9)
@@ -2048,22 +2064,23 @@ def sc58_setup(s: State) -> None:
 
 # scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:14)
 def sc58_expect0(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if (
-                ((F_figure_faction[c_f] == P_ussr) and (F_figure_unit[c_f] == E_infantry))
-                and (s.v_loc[c_f] == E_c4_north_west_base)
-            )
-        )
-        == 4
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if ((F_figure_faction[c_f] == P_ussr) and (F_figure_unit[c_f] == E_infantry)) and (
+            v_loc[c_f] == E_c4_north_west_base
+        ):
+            q1_ += 1
+    return q1_ == 4
 
 
 # scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:15)
 def sc58_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (F_figure_faction[c_f] == P_ussr)) == 6
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if F_figure_faction[c_f] == P_ussr:
+            q1_ += 1
+    return q1_ == 6
 
 
 # scenario Mobilisation: the USSR discards an order and an infantry appears at its HQ: expect (specs/guerra_fronteriza/scenarios/special_mobilisation.yaml:16)
@@ -2123,7 +2140,12 @@ def sc60_setup(s: State) -> None:
 
 # scenario Supplies, kept face up, lets two more figures survive maintenance: expect (specs/guerra_fronteriza/scenarios/supplies_stacking.yaml:14)
 def sc60_expect0(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c2_east_woods)) == 5
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c2_east_woods:
+            q1_ += 1
+    return q1_ == 5
 
 
 # scenario A third faction attacks a tile in frontier: each of its attacks picks the side that takes it: setup (specs/guerra_fronteriza/scenarios/three_sided_conflict.yaml:10)
@@ -2151,7 +2173,12 @@ def sc61_expect0(s: State) -> bool:
 
 # scenario A third faction attacks a tile in frontier: each of its attacks picks the side that takes it: expect (specs/guerra_fronteriza/scenarios/three_sided_conflict.yaml:20)
 def sc61_expect1(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c3_north_city)) == 2
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c3_north_city:
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Turn order: most VP first, ties in table order: setup (specs/guerra_fronteriza/scenarios/turn_order_by_vp.yaml:11)
@@ -2250,43 +2277,52 @@ def sc64_setup(s: State) -> None:
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:29)
 def sc64_expect0(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c4_south_woods)) == 3
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c4_south_woods:
+            q1_ += 1
+    return q1_ == 3
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:30)
 def sc64_expect1(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_south_east_woods) and (F_figure_faction[c_f] == P_great_britain))
-        )
-        == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c4_south_east_woods) and (F_figure_faction[c_f] == P_great_britain):
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:31)
 def sc64_expect2(s: State) -> bool:
-    return sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c4_north_west_woods)) == 4
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c4_north_west_woods:
+            q1_ += 1
+    return q1_ == 4
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:32)
 def sc64_expect3(s: State) -> bool:
-    return (
-        sum(
-            1
-            for c_f in s.z.piles[Z_board]
-            if ((s.v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr))
-        )
-        == 3
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == E_c4_crossroads) and (F_figure_faction[c_f] == P_ussr):
+            q1_ += 1
+    return q1_ == 3
 
 
 # scenario Deep ranks: in maintenance the USSR keeps 4 figures a tile (3 in frontier), the others 3 (2): expect (specs/guerra_fronteriza/scenarios/ussr_stacking.yaml:33)
 def sc64_expect4(s: State) -> bool:
-    return (sum(1 for c_f in s.z.piles[Z_board] if (s.v_loc[c_f] == E_c4_north_west_base)) == 4) and (
-        s.v_round == 2
-    )
+    v_loc = s.v_loc
+    q1_ = 0
+    for c_f in s.z.piles[Z_board]:
+        if v_loc[c_f] == E_c4_north_west_base:
+            q1_ += 1
+    return (q1_ == 4) and (s.v_round == 2)
 
 
 # scenario Victory points: a tie at the top plays another round: setup (specs/guerra_fronteriza/scenarios/vp_tie_plays_on.yaml:6)

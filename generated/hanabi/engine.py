@@ -177,7 +177,15 @@ def f_height(s: State, l_k: int) -> int:
 # function score (specs/hanabi/game.yaml:57)
 def f_score(s: State) -> int:
     # cov 2
-    return 0 if (s.v_fuses == 0) else sum(f_height(s, c_k) for c_k in range(5))
+    q1_: int
+    if s.v_fuses == 0:
+        q1_ = 0
+    else:
+        q2_ = 0
+        for c_k in range(5):
+            q2_ += f_height(s, c_k)
+        q1_ = q2_
+    return q1_
 
 
 # function position_at (specs/hanabi/game.yaml:61)
@@ -303,63 +311,74 @@ def setup(s: State) -> None:
 
 # invariant every_card_somewhere (specs/hanabi/game.yaml:222)
 def inv_every_card_somewhere(s: State) -> bool:
-    return (
-        (len(s.z.piles[Z_deck]) + sum(len(s.z.piles[(Z_hand + s.ref(c_p))]) for c_p in range(s.num_players)))
-        + sum(
-            (len(s.z.piles[(Z_fireworks + s.ref(c_k))]) + len(s.z.piles[(Z_discard + s.ref(c_k))]))
-            for c_k in range(5)
-        )
-    ) == 50
+    q1_ = 0
+    for c_p in range(s.num_players):
+        q1_ += len(s.z.piles[(Z_hand + s.ref(c_p))])
+    q2_ = len(s.z.piles[Z_deck]) + q1_
+    q3_ = 0
+    for c_k in range(5):
+        q3_ += len(s.z.piles[(Z_fireworks + s.ref(c_k))]) + len(s.z.piles[(Z_discard + s.ref(c_k))])
+    return (q2_ + q3_) == 50
 
 
 # invariant fireworks_in_order (specs/hanabi/game.yaml:227)
 def inv_fireworks_in_order(s: State) -> bool:
-    return all(
-        False
-        for c_k in range(5)
-        if not all(
-            False
-            for c_i in range(0, f_height(s, c_k))
+    q1_ = True
+    for c_k in range(5):
+        q2_ = True
+        for c_i in range(0, f_height(s, c_k)):
             if not (
                 (F_card_colour[s.nth(s.z.piles[(Z_fireworks + s.ref(c_k))], c_i)] == c_k)
                 and (F_card_number[s.nth(s.z.piles[(Z_fireworks + s.ref(c_k))], c_i)] == (c_i + 1))
-            )
-        )
-    )
+            ):
+                q2_ = False
+                break
+        if not q2_:
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant knowledge_is_true (specs/hanabi/game.yaml:230)
 def inv_knowledge_is_true(s: State) -> bool:
-    return all(
-        False
-        for c_p in range(s.num_players)
-        if not all(
-            False
-            for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(c_p))]) + 1))
+    v_may_be_colour = s.v_may_be_colour
+    v_may_be_number = s.v_may_be_number
+    q1_ = True
+    for c_p in range(s.num_players):
+        q2_ = True
+        for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(c_p))]) + 1)):
             if not (
                 (
                     F_card_colour[s.nth(s.z.piles[(Z_hand + s.ref(c_p))], (c_i - 1))]
-                    in s.v_may_be_colour[(v1_ := f_position_at(s, c_i))][c_p]
+                    in v_may_be_colour[(v1_ := f_position_at(s, c_i))][c_p]
                 )
                 and (
                     F_card_number[s.nth(s.z.piles[(Z_hand + s.ref(c_p))], (c_i - 1))]
-                    in s.v_may_be_number[v1_][c_p]
+                    in v_may_be_number[v1_][c_p]
                 )
-            )
-        )
-    )
+            ):
+                q2_ = False
+                break
+        if not q2_:
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant hands_full_until_the_deck_runs_out (specs/hanabi/game.yaml:236)
 def inv_hands_full_until_the_deck_runs_out(s: State) -> bool:
     v1_: int | None = None
-    return (len(s.z.piles[Z_deck]) == 0) or all(
-        False
-        for c_p in range(s.num_players)
-        if not (
-            len(s.z.piles[(Z_hand + s.ref(c_p))]) == (v1_ if v1_ is not None else (v1_ := f_hand_size(s)))
-        )
-    )
+    q1_ = len(s.z.piles[Z_deck]) == 0
+    if not q1_:
+        q2_ = True
+        for c_p in range(s.num_players):
+            if not (
+                len(s.z.piles[(Z_hand + s.ref(c_p))]) == (v1_ if v1_ is not None else (v1_ := f_hand_size(s)))
+            ):
+                q2_ = False
+                break
+        q1_ = q2_
+    return q1_
 
 
 # evaluation (specs/hanabi/game.yaml:219)
@@ -597,6 +616,7 @@ class Proc_give_clue(Frame):
                 "l_t",
                 (TX_player_to_give_a,),
                 at="specs/hanabi/game.yaml:158",
+                order=2,
             )
         elif pc == 1:
             self.l_k = -1
@@ -604,38 +624,44 @@ class Proc_give_clue(Frame):
             if self.l_how == 2:
                 # cov 19
                 self.pc = 2
+                q1_: list[int] = []
+                for c_x in range(5):
+                    q2_ = False
+                    for c_c in s.z.piles[(Z_hand + s.ref(self.l_t))]:
+                        if F_card_colour[c_c] == c_x:
+                            q2_ = True
+                            break
+                    if q2_:
+                        q1_.append(c_x)
                 s.decide(
                     self.l_p,
-                    [
-                        c_x
-                        for c_x in range(5)
-                        if any(
-                            True
-                            for c_c in s.z.piles[(Z_hand + s.ref(self.l_t))]
-                            if (F_card_colour[c_c] == c_x)
-                        )
-                    ],
+                    q1_,
                     6,
                     "l_k",
                     (TX_colour_to_tell, self.l_t),
                     at="specs/hanabi/game.yaml:162",
+                    order=2,
                 )
                 return
             # cov 20
             self.pc = 2
+            q3_: list[int] = []
+            for c_x in range(1, 6):
+                q4_ = False
+                for c_c in s.z.piles[(Z_hand + s.ref(self.l_t))]:
+                    if F_card_number[c_c] == c_x:
+                        q4_ = True
+                        break
+                if q4_:
+                    q3_.append(c_x)
             s.decide(
                 self.l_p,
-                [
-                    c_x
-                    for c_x in range(1, 6)
-                    if any(
-                        True for c_c in s.z.piles[(Z_hand + s.ref(self.l_t))] if (F_card_number[c_c] == c_x)
-                    )
-                ],
+                q3_,
                 2,
                 "l_n",
                 (TX_number_to_tell, self.l_t),
                 at="specs/hanabi/game.yaml:164",
+                order=2,
             )
         else:  # pc == 2
             s.v_clues = min(8, max(0, s.v_clues - 1))

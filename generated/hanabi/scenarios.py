@@ -71,9 +71,12 @@ def sc3_expect0(s: State) -> bool:
 
 # scenario A discard brings a clue token back, and the player draws: expect (specs/hanabi/scenarios/discard_returns_a_token.yaml:10)
 def sc3_expect1(s: State) -> bool:
-    return all(
-        False for c_c in s.z.piles[Z_discard] if not ((F_card_colour[c_c] == 0) and (F_card_number[c_c] == 4))
-    )
+    q1_ = True
+    for c_c in s.z.piles[Z_discard]:
+        if not ((F_card_colour[c_c] == 0) and (F_card_number[c_c] == 4)):
+            q1_ = False
+            break
+    return q1_
 
 
 # scenario A discard brings a clue token back, and the player draws: expect (specs/hanabi/scenarios/discard_returns_a_token.yaml:11)
@@ -207,7 +210,15 @@ def sc11_expect0(s: State) -> bool:
 
 # scenario Completing the fifth firework ends the game with 25: expect (specs/hanabi/scenarios/perfect_score_ends_the_game.yaml:18)
 def sc11_expect1(s: State) -> bool:
-    return (f_score(s) == 25) and all(False for c_k in range(5) if not (f_height(s, c_k) == 5))
+    q1_ = f_score(s) == 25
+    if q1_:
+        q2_ = True
+        for c_k in range(5):
+            if not (f_height(s, c_k) == 5):
+                q2_ = False
+                break
+        q1_ = q2_
+    return q1_
 
 
 # scenario A card that is the next number of its colour's firework is played onto it: expect (specs/hanabi/scenarios/play_fits.yaml:16)
@@ -241,9 +252,12 @@ def sc13_expect0(s: State) -> bool:
 
 # scenario A card that does not fit its firework is discarded and a fuse burns: expect (specs/hanabi/scenarios/play_misfit_burns_a_fuse.yaml:12)
 def sc13_expect1(s: State) -> bool:
-    return all(
-        False for c_c in s.z.piles[Z_discard] if not ((F_card_colour[c_c] == 0) and (F_card_number[c_c] == 2))
-    )
+    q1_ = True
+    for c_c in s.z.piles[Z_discard]:
+        if not ((F_card_colour[c_c] == 0) and (F_card_number[c_c] == 2)):
+            q1_ = False
+            break
+    return q1_
 
 
 # scenario A card that does not fit its firework is discarded and a fuse burns: expect (specs/hanabi/scenarios/play_misfit_burns_a_fuse.yaml:13)

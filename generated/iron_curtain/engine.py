@@ -162,7 +162,11 @@ def f_dominates(s: State, l_p: int, l_c: int) -> bool:
 # function placed_in (specs/iron_curtain/game.yaml:45)
 def f_placed_in(s: State, l_r: int) -> int:
     # cov 3
-    return sum(1 for c_c in s.z.piles[Z_map] if (F_card_region[c_c] == l_r))
+    q1_ = 0
+    for c_c in s.z.piles[Z_map]:
+        if F_card_region[c_c] == l_r:
+            q1_ += 1
+    return q1_
 
 
 # function placements (specs/iron_curtain/game.yaml:49)
@@ -188,20 +192,32 @@ def f_placements(s: State, l_c: int) -> list[int]:
 # function accessible (specs/iron_curtain/game.yaml:57)
 def f_accessible(s: State, l_p: int) -> list[int]:
     # cov 5
-    return [
-        c_c
-        for c_c in s.z.piles[Z_map]
-        if (
-            (s.v_cubes[c_c][l_p] > 0)
-            or any(True for c_n in s.neighbors(T_card, c_c) if (s.v_cubes[c_n][l_p] > 0))
-        )
-    ]
+    v_cubes = s.v_cubes
+    q1_: list[int] = []
+    for c_c in s.z.piles[Z_map]:
+        q2_ = v_cubes[c_c][l_p] > 0
+        if not q2_:
+            q3_ = False
+            for c_n in s.neighbors(T_card, c_c):
+                if v_cubes[c_n][l_p] > 0:
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_c)
+    return q1_
 
 
 # function supply (specs/iron_curtain/game.yaml:62)
 def f_supply(s: State, l_p: int, l_c: int) -> int:
     # cov 6
-    return s.v_reserve[l_p] + sum(s.v_cubes[c_x][l_p] for c_x in s.z.piles[Z_map] if (c_x != l_c))
+    v_cubes = s.v_cubes
+    q1_ = s.v_reserve[l_p]
+    q2_ = 0
+    for c_x in s.z.piles[Z_map]:
+        if c_x != l_c:
+            q2_ += v_cubes[c_x][l_p]
+    return q1_ + q2_
 
 
 # function order_cost (specs/iron_curtain/game.yaml:67)
@@ -238,12 +254,16 @@ def p_gain(s: State, l_p: int, l_n: int) -> None:
 # procedure score_region (specs/iron_curtain/game.yaml:85)
 def p_score_region(s: State, l_r: int) -> None:
     # cov 14
-    l_us: int = sum(
-        1 for c_c in s.z.piles[Z_map] if ((F_card_region[c_c] == l_r) and f_controls(s, P_usa, c_c))
-    )
-    l_su: int = sum(
-        1 for c_c in s.z.piles[Z_map] if ((F_card_region[c_c] == l_r) and f_controls(s, P_ussr, c_c))
-    )
+    q1_ = 0
+    for c_c in s.z.piles[Z_map]:
+        if (F_card_region[c_c] == l_r) and f_controls(s, P_usa, c_c):
+            q1_ += 1
+    l_us: int = q1_
+    q2_ = 0
+    for c_c in s.z.piles[Z_map]:
+        if (F_card_region[c_c] == l_r) and f_controls(s, P_ussr, c_c):
+            q2_ += 1
+    l_su: int = q2_
     l_net: int = l_us - l_su
     if l_us > l_su:
         # cov 15
@@ -384,8 +404,16 @@ def ph_epilogue(s: State) -> None:
     l_kept: list[int] = s.z.piles[(Z_aside + P_usa)] + s.z.piles[(Z_aside + P_ussr)]
     for l_c in list(l_kept):
         s.say(TX_revealed, l_c)
-    l_us: int = sum(F_card_value[c_c] for c_c in l_kept if (F_card_flag[c_c] == P_usa))
-    l_su: int = sum(F_card_value[c_c] for c_c in l_kept if (F_card_flag[c_c] == P_ussr))
+    q1_ = 0
+    for c_c in l_kept:
+        if F_card_flag[c_c] == P_usa:
+            q1_ += F_card_value[c_c]
+    l_us: int = q1_
+    q2_ = 0
+    for c_c in l_kept:
+        if F_card_flag[c_c] == P_ussr:
+            q2_ += F_card_value[c_c]
+    l_su: int = q2_
     s.say(TX_epilogue_us_cards_ussr, l_us, l_su)
     if l_us > l_su:
         # cov 71
@@ -413,11 +441,18 @@ def ph_final_scoring(s: State) -> None:
 
 # invariant cubes_conserved (specs/iron_curtain/game.yaml:264)
 def inv_cubes_conserved(s: State) -> bool:
-    return all(
-        False
-        for c_p in range(s.num_players)
-        if not (((sum(s.v_cubes[c_c][c_p] for c_c in range(19)) + s.v_reserve[c_p]) + s.v_removed[c_p]) == 24)
-    )
+    v_cubes = s.v_cubes
+    v_reserve = s.v_reserve
+    v_removed = s.v_removed
+    q1_ = True
+    for c_p in range(s.num_players):
+        q2_ = 0
+        for c_c in range(19):
+            q2_ += v_cubes[c_c][c_p]
+        if not (((q2_ + v_reserve[c_p]) + v_removed[c_p]) == 24):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant marker_on_track (specs/iron_curtain/game.yaml:267)
@@ -427,50 +462,63 @@ def inv_marker_on_track(s: State) -> bool:
 
 # invariant no_negative_cubes (specs/iron_curtain/game.yaml:270)
 def inv_no_negative_cubes(s: State) -> bool:
-    return all(
-        False
-        for c_c in range(19)
-        if not all(False for c_p in range(s.num_players) if not (s.v_cubes[c_c][c_p] >= 0))
-    ) and all(False for c_p in range(s.num_players) if not (s.v_reserve[c_p] >= 0))
+    v_cubes = s.v_cubes
+    v_reserve = s.v_reserve
+    q1_ = True
+    for c_c in range(19):
+        q2_ = True
+        for c_p in range(s.num_players):
+            if not (v_cubes[c_c][c_p] >= 0):
+                q2_ = False
+                break
+        if not q2_:
+            q1_ = False
+            break
+    q3_ = q1_
+    if q3_:
+        q4_ = True
+        for c_p in range(s.num_players):
+            if not (v_reserve[c_p] >= 0):
+                q4_ = False
+                break
+        q3_ = q4_
+    return q3_
 
 
 # evaluation (specs/iron_curtain/game.yaml:254)
 def evaluate(s: State, l_p: int) -> int:
-    return (
-        10
-        * (
-            (
-                (
-                    (f_toward(s, l_p) * s.v_ideology)
-                    + sum(1 for c_c in s.z.piles[Z_map] if f_controls(s, l_p, c_c))
-                )
-                - sum(1 for c_c in s.z.piles[Z_map] if f_controls(s, (1 - l_p), c_c))
-            )
-            + sum(
-                (
-                    F_region_bonus[c_r]
-                    if (
-                        (
-                            v1_ := sum(
-                                1
-                                for c_c in s.z.piles[Z_map]
-                                if ((F_card_region[c_c] == c_r) and f_controls(s, l_p, c_c))
-                            )
-                        )
-                        > (
-                            v2_ := sum(
-                                1
-                                for c_c in s.z.piles[Z_map]
-                                if ((F_card_region[c_c] == c_r) and f_controls(s, (1 - l_p), c_c))
-                            )
-                        )
-                    )
-                    else ((-F_region_bonus[c_r]) if (v1_ < v2_) else 0)
-                )
-                for c_r in range(6)
-            )
-        )
-    ) + sum((s.v_cubes[c_c][l_p] - s.v_cubes[c_c][(1 - l_p)]) for c_c in s.z.piles[Z_map])
+    v_cubes = s.v_cubes
+    q1_ = 0
+    for c_c in s.z.piles[Z_map]:
+        if f_controls(s, l_p, c_c):
+            q1_ += 1
+    q2_ = (f_toward(s, l_p) * s.v_ideology) + q1_
+    q3_ = 0
+    for c_c in s.z.piles[Z_map]:
+        if f_controls(s, (1 - l_p), c_c):
+            q3_ += 1
+    q4_ = q2_ - q3_
+    q5_ = 0
+    for c_r in range(6):
+        v1_ = 0
+        for c_c in s.z.piles[Z_map]:
+            if (F_card_region[c_c] == c_r) and f_controls(s, l_p, c_c):
+                v1_ += 1
+        v2_ = 0
+        for c_c in s.z.piles[Z_map]:
+            if (F_card_region[c_c] == c_r) and f_controls(s, (1 - l_p), c_c):
+                v2_ += 1
+        q6_: int
+        if v1_ > v2_:
+            q6_ = F_region_bonus[c_r]
+        else:
+            q6_ = (-F_region_bonus[c_r]) if (v1_ < v2_) else 0
+        q5_ += q6_
+    q7_ = 10 * (q4_ + q5_)
+    q8_ = 0
+    for c_c in s.z.piles[Z_map]:
+        q8_ += v_cubes[c_c][l_p] - v_cubes[c_c][(1 - l_p)]
+    return q7_ + q8_
 
 
 # procedure take_cube (specs/iron_curtain/game.yaml:97)
@@ -529,6 +577,7 @@ class Proc_take_cube(Frame):
                 "l_src",
                 (TX_take_a_cube_from,),
                 at="specs/iron_curtain/game.yaml:104",
+                order=1,
             )
         else:  # pc == 1
             s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
@@ -879,6 +928,7 @@ class Proc_remove_from_one_card(Frame):
                     (TX_remove_opponent_cubes_from,),
                     True,
                     at="specs/iron_curtain/game.yaml:154",
+                    order=1,
                 ):
                     return
                 self.l_t = -1
@@ -966,6 +1016,7 @@ class Proc_move_cubes(Frame):
                         (TX_move_cubes_from,),
                         True,
                         at="specs/iron_curtain/game.yaml:164",
+                        order=1,
                     ):
                         return
                     self.l_src = -1
@@ -987,6 +1038,7 @@ class Proc_move_cubes(Frame):
                         "l_dst",
                         (TX_move_cubes_to,),
                         at="specs/iron_curtain/game.yaml:166",
+                        order=1,
                     )
                     return
             elif pc == 2:
@@ -1073,6 +1125,7 @@ class Proc_play_turn(Frame):
                         "l_c",
                         (TX_card_to_play,),
                         at="specs/iron_curtain/game.yaml:184",
+                        order=1,
                     )
                     return
                 elif pc == 1:
@@ -1084,6 +1137,7 @@ class Proc_play_turn(Frame):
                         "l_spot",
                         (TX_where_to_place_the,),
                         at="specs/iron_curtain/game.yaml:185",
+                        order=2,
                     )
                     return
                 else:  # pc == 2
@@ -1771,6 +1825,7 @@ class Phase_round(Frame):
                         "l_first",
                         (TX_who_plays_first_this,),
                         at="specs/iron_curtain/game.yaml:228",
+                        order=2,
                     )
                     return
                 else:  # pc == 1

@@ -87,7 +87,11 @@ class State(GameState):
 # function pot (specs/kuhn_poker/game.yaml:26)
 def f_pot(s: State) -> int:
     # cov 0
-    return sum(s.v_put_in[c_q] for c_q in range(s.num_players))
+    v_put_in = s.v_put_in
+    q1_ = 0
+    for c_q in range(s.num_players):
+        q1_ += v_put_in[c_q]
+    return q1_
 
 
 # function card_of (specs/kuhn_poker/game.yaml:30)
@@ -143,29 +147,31 @@ def ph_showdown(s: State) -> None:
 
 # invariant every_card_somewhere (specs/kuhn_poker/game.yaml:104)
 def inv_every_card_somewhere(s: State) -> bool:
-    return (
-        len(s.z.piles[Z_deck])
-        + sum(
-            (len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))]))
-            for c_q in range(s.num_players)
-        )
-    ) == 3
+    q1_ = 0
+    for c_q in range(s.num_players):
+        q1_ += len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])
+    return (len(s.z.piles[Z_deck]) + q1_) == 3
 
 
 # invariant one_card_each (specs/kuhn_poker/game.yaml:107)
 def inv_one_card_each(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1)
-    )
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant a_bet_is_one_chip (specs/kuhn_poker/game.yaml:110)
 def inv_a_bet_is_one_chip(s: State) -> bool:
-    return all(
-        False for c_q in range(s.num_players) if not ((s.v_put_in[c_q] >= 1) and (s.v_put_in[c_q] <= 2))
-    )
+    v_put_in = s.v_put_in
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((v_put_in[c_q] >= 1) and (v_put_in[c_q] <= 2)):
+            q1_ = False
+            break
+    return q1_
 
 
 # results.returns (specs/kuhn_poker/game.yaml:98)
@@ -217,7 +223,13 @@ class Proc_act(Frame):
                 # cov 4
                 self.pc = 1
                 s.decide(
-                    self.l_p, list(range(2)), 5, "l_m", (TX_pass_or_bet,), at="specs/kuhn_poker/game.yaml:47"
+                    self.l_p,
+                    list(range(2)),
+                    5,
+                    "l_m",
+                    (TX_pass_or_bet,),
+                    at="specs/kuhn_poker/game.yaml:47",
+                    order=2,
                 )
                 return
             # cov 5
@@ -229,6 +241,7 @@ class Proc_act(Frame):
                 "l_m_2",
                 (TX_pass_fold_or_bet,),
                 at="specs/kuhn_poker/game.yaml:54",
+                order=2,
             )
         elif pc == 1:
             if self.l_m == 1:

@@ -109,7 +109,11 @@ class State(GameState):
 # function pot (specs/leduc_poker/game.yaml:34)
 def f_pot(s: State) -> int:
     # cov 0
-    return sum(s.v_put_in[c_q] for c_q in range(s.num_players))
+    v_put_in = s.v_put_in
+    q1_ = 0
+    for c_q in range(s.num_players):
+        q1_ += v_put_in[c_q]
+    return q1_
 
 
 # function stake (specs/leduc_poker/game.yaml:38)
@@ -192,22 +196,20 @@ def ph_showdown(s: State) -> None:
 
 # invariant every_card_somewhere (specs/leduc_poker/game.yaml:147)
 def inv_every_card_somewhere(s: State) -> bool:
-    return (
-        (len(s.z.piles[Z_deck]) + len(s.z.piles[Z_board]))
-        + sum(
-            (len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))]))
-            for c_q in range(s.num_players)
-        )
-    ) == 6
+    q1_ = 0
+    for c_q in range(s.num_players):
+        q1_ += len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])
+    return ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_board])) + q1_) == 6
 
 
 # invariant one_card_each (specs/leduc_poker/game.yaml:150)
 def inv_one_card_each(s: State) -> bool:
-    return all(
-        False
-        for c_q in range(s.num_players)
-        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1)
-    )
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant at_most_two_raises (specs/leduc_poker/game.yaml:153)
@@ -217,9 +219,13 @@ def inv_at_most_two_raises(s: State) -> bool:
 
 # invariant chips_within_the_limits (specs/leduc_poker/game.yaml:156)
 def inv_chips_within_the_limits(s: State) -> bool:
-    return all(
-        False for c_q in range(s.num_players) if not ((s.v_put_in[c_q] >= 1) and (s.v_put_in[c_q] <= 13))
-    )
+    v_put_in = s.v_put_in
+    q1_ = True
+    for c_q in range(s.num_players):
+        if not ((v_put_in[c_q] >= 1) and (v_put_in[c_q] <= 13)):
+            q1_ = False
+            break
+    return q1_
 
 
 # results.returns (specs/leduc_poker/game.yaml:141)

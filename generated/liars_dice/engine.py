@@ -213,11 +213,11 @@ def f_calls(s: State) -> list[int]:
 # function matching (specs/liars_dice/game.yaml:60)
 def f_matching(s: State, l_p: int, l_b: int) -> int:
     # cov 4
-    return sum(
-        1
-        for c_f in s.v_rolled[l_p]
-        if ((F_face_pips[c_f] == F_call_pips[l_b]) or (F_face_pips[c_f] == s.o_sides))
-    )
+    q1_ = 0
+    for c_f in s.v_rolled[l_p]:
+        if (F_face_pips[c_f] == F_call_pips[l_b]) or (F_face_pips[c_f] == s.o_sides):
+            q1_ += 1
+    return q1_
 
 
 # function made_by (specs/liars_dice/game.yaml:66)
@@ -249,7 +249,11 @@ def p_settle(s: State, l_caller: int) -> None:
     # cov 7
     for l_p in range(s.num_players):
         s.say(TX_s_dice, l_p, tuple(s.v_rolled[l_p]))
-    l_n: int = sum(f_matching(s, c_p, s.v_last) for c_p in range(s.num_players))
+    v_last = s.v_last
+    q1_ = 0
+    for c_p in range(s.num_players):
+        q1_ += f_matching(s, c_p, v_last)
+    l_n: int = q1_
     l_counted: str = (
         str(l_n) + " of the dice show " + str(s.o_sides)
         if (F_call_pips[s.v_last] == s.o_sides)
@@ -272,14 +276,21 @@ def setup(s: State) -> None:
 
 # invariant the_dice_in_play (specs/liars_dice/game.yaml:121)
 def inv_the_dice_in_play(s: State) -> bool:
-    return all(
-        False
-        for c_p in range(s.num_players)
-        if not (
-            (len(s.v_rolled[c_p]) <= s.o_dice)
-            and all(False for c_f in s.v_rolled[c_p] if not (F_face_pips[c_f] <= s.o_sides))
-        )
-    )
+    v_rolled = s.v_rolled
+    q1_ = True
+    for c_p in range(s.num_players):
+        q2_ = len(v_rolled[c_p]) <= s.o_dice
+        if q2_:
+            q3_ = True
+            for c_f in v_rolled[c_p]:
+                if not (F_face_pips[c_f] <= s.o_sides):
+                    q3_ = False
+                    break
+            q2_ = q3_
+        if not q2_:
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant a_bid_of_the_game (specs/liars_dice/game.yaml:124)

@@ -22,7 +22,11 @@ def sc5_expect0(s: State) -> bool:
 
 # scenario Liar: the bidder wins if at least as many dice as bid show the face: expect (specs/liars_dice/scenarios/the_bid_holds_with_enough_dice.yaml:10)
 def sc7_expect0(s: State) -> bool:
-    return sum(f_matching(s, c_p, s.v_last) for c_p in range(s.num_players)) == 2
+    v_last = s.v_last
+    q1_ = 0
+    for c_p in range(s.num_players):
+        q1_ += f_matching(s, c_p, v_last)
+    return q1_ == 2
 
 
 # The digest of the rule files and the scenario files these scenarios were compiled from (the

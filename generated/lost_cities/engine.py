@@ -180,33 +180,31 @@ def f_playable(s: State, l_p: int, l_c: int) -> bool:
 # function expedition_score (specs/lost_cities/game.yaml:58)
 def f_expedition_score(s: State, l_k: int, l_p: int) -> int:
     # cov 2
-    return (
-        0
-        if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
-        else (
-            (
-                (
-                    sum(F_card_number[c_x] for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
-                    - 20
-                )
-                * (
-                    1
-                    + sum(
-                        1
-                        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]
-                        if (F_card_number[c_x] == 0)
-                    )
-                )
-            )
-            + (20 if (len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) >= 8) else 0)
+    q1_: int
+    if not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+        q1_ = 0
+    else:
+        q2_ = 0
+        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+            q2_ += F_card_number[c_x]
+        q3_ = q2_ - 20
+        q4_ = 0
+        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+            if F_card_number[c_x] == 0:
+                q4_ += 1
+        q1_ = (q3_ * (1 + q4_)) + (
+            20 if (len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) >= 8) else 0
         )
-    )
+    return q1_
 
 
 # function round_score (specs/lost_cities/game.yaml:66)
 def f_round_score(s: State, l_p: int) -> int:
     # cov 3
-    return sum(f_expedition_score(s, c_k, l_p) for c_k in range(5))
+    q1_ = 0
+    for c_k in range(5):
+        q1_ += f_expedition_score(s, c_k, l_p)
+    return q1_
 
 
 # function followers (specs/lost_cities/game.yaml:71)
@@ -231,59 +229,49 @@ def f_followers(s: State, l_k: int, l_p: int) -> list[int]:
 # function prospect (specs/lost_cities/game.yaml:78)
 def f_prospect(s: State, l_k: int, l_p: int) -> int:
     # cov 5
-    return (
-        0
-        if (
-            (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
-            and (len(f_followers(s, l_k, l_p)) == 0)
-        )
-        else (
-            max(
+    q1_: int
+    if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) and (len(f_followers(s, l_k, l_p)) == 0):
+        q1_ = 0
+    else:
+        q2_: int
+        if not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+            q2_ = max(
                 0,
                 (
                     (sum(F_card_number[c_x] for c_x in f_followers(s, l_k, l_p)) - 20)
                     * (1 + sum(1 for c_x in f_followers(s, l_k, l_p) if (F_card_number[c_x] == 0)))
                 ),
             )
-            if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
-            else (
-                (
+        else:
+            q3_ = 0
+            for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+                q3_ += F_card_number[c_x]
+            q4_ = 0
+            for c_x in f_followers(s, l_k, l_p):
+                q4_ += F_card_number[c_x]
+            q5_ = (q3_ + q4_) - 20
+            q6_ = 0
+            for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+                if F_card_number[c_x] == 0:
+                    q6_ += 1
+            q7_ = 1 + q6_
+            q8_ = 0
+            for c_x in f_followers(s, l_k, l_p):
+                if F_card_number[c_x] == 0:
+                    q8_ += 1
+            q2_ = (q5_ * (q7_ + q8_)) + (
+                20
+                if (
                     (
-                        (
-                            sum(
-                                F_card_number[c_x]
-                                for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]
-                            )
-                            + sum(F_card_number[c_x] for c_x in f_followers(s, l_k, l_p))
-                        )
-                        - 20
+                        len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
+                        + len(f_followers(s, l_k, l_p))
                     )
-                    * (
-                        (
-                            1
-                            + sum(
-                                1
-                                for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]
-                                if (F_card_number[c_x] == 0)
-                            )
-                        )
-                        + sum(1 for c_x in f_followers(s, l_k, l_p) if (F_card_number[c_x] == 0))
-                    )
+                    >= 8
                 )
-                + (
-                    20
-                    if (
-                        (
-                            len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
-                            + len(f_followers(s, l_k, l_p))
-                        )
-                        >= 8
-                    )
-                    else 0
-                )
+                else 0
             )
-        )
-    )
+        q1_ = q2_
+    return q1_
 
 
 # function expedition_text (specs/lost_cities/game.yaml:92)
@@ -357,34 +345,38 @@ def ph_final(s: State) -> None:
 
 # invariant every_card_somewhere (specs/lost_cities/game.yaml:185)
 def inv_every_card_somewhere(s: State) -> bool:
-    return (
-        (len(s.z.piles[Z_deck]) + sum(len(s.z.piles[(Z_discard_pile + s.ref(c_k))]) for c_k in range(5)))
-        + sum(
-            (
-                len(s.z.piles[(Z_hand + s.ref(c_p))])
-                + sum(len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))]) for c_k in range(5))
-            )
-            for c_p in range(s.num_players)
-        )
-    ) == 60
+    q1_ = 0
+    for c_k in range(5):
+        q1_ += len(s.z.piles[(Z_discard_pile + s.ref(c_k))])
+    q2_ = len(s.z.piles[Z_deck]) + q1_
+    q3_ = 0
+    for c_p in range(s.num_players):
+        q4_ = len(s.z.piles[(Z_hand + s.ref(c_p))])
+        q5_ = 0
+        for c_k in range(5):
+            q5_ += len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))])
+        q3_ += q4_ + q5_
+    return (q2_ + q3_) == 60
 
 
 # invariant hands_hold_eight (specs/lost_cities/game.yaml:190)
 def inv_hands_hold_eight(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not (len(s.z.piles[(Z_hand + s.ref(c_p))]) <= 8))
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (len(s.z.piles[(Z_hand + s.ref(c_p))]) <= 8):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant expeditions_ascend (specs/lost_cities/game.yaml:193)
 def inv_expeditions_ascend(s: State) -> bool:
-    return all(
-        False
-        for c_p in range(s.num_players)
-        if not all(
-            False
-            for c_k in range(5)
-            if not all(
-                False
-                for c_i in range(1, len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))]))
+    q1_ = True
+    for c_p in range(s.num_players):
+        q2_ = True
+        for c_k in range(5):
+            q3_ = True
+            for c_i in range(1, len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))])):
                 if not (
                     (
                         F_card_number[s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], c_i)]
@@ -404,17 +396,25 @@ def inv_expeditions_ascend(s: State) -> bool:
                             == 0
                         )
                     )
-                )
-            )
-        )
-    )
+                ):
+                    q3_ = False
+                    break
+            if not q3_:
+                q2_ = False
+                break
+        if not q2_:
+            q1_ = False
+            break
+    return q1_
 
 
 # evaluation (specs/lost_cities/game.yaml:182)
 def evaluate(s: State, l_p: int) -> int:
-    return (
-        (s.v_score[l_p] + sum(f_prospect(s, c_k, l_p) for c_k in range(5))) - s.v_score[(1 - l_p)]
-    ) - f_round_score(s, (1 - l_p))
+    q1_ = s.v_score[l_p]
+    q2_ = 0
+    for c_k in range(5):
+        q2_ += f_prospect(s, c_k, l_p)
+    return ((q1_ + q2_) - s.v_score[(1 - l_p)]) - f_round_score(s, (1 - l_p))
 
 
 # results.returns (specs/lost_cities/game.yaml:174)

@@ -177,7 +177,11 @@ def sc7_expect0(s: State) -> bool:
 
 # scenario Investments open an expedition, several of them, then the numbers: expect (specs/lost_cities/scenarios/investments_first.yaml:19)
 def sc7_expect1(s: State) -> bool:
-    return sum(1 for c_x in s.z.piles[(Z_expedition + 2 + P_north)] if (F_card_number[c_x] == 0)) == 2
+    q1_ = 0
+    for c_x in s.z.piles[(Z_expedition + 2 + P_north)]:
+        if F_card_number[c_x] == 0:
+            q1_ += 1
+    return q1_ == 2
 
 
 # scenario Investments open an expedition, several of them, then the numbers: expect (specs/lost_cities/scenarios/investments_first.yaml:20)
@@ -248,7 +252,12 @@ def sc10_expect1(s: State) -> bool:
 
 # scenario A match: the next round is dealt afresh, the other player starts, scores add up: expect (specs/lost_cities/scenarios/second_round.yaml:17)
 def sc10_expect2(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not (len(s.z.piles[(Z_hand + s.ref(c_p))]) == 8))
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (len(s.z.piles[(Z_hand + s.ref(c_p))]) == 8):
+            q1_ = False
+            break
+    return q1_
 
 
 # scenario Equal scores share the win: setup (specs/lost_cities/scenarios/tie_shares_the_win.yaml:8)

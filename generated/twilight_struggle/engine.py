@@ -596,13 +596,21 @@ def f_latin_america(s: State) -> list[int]:
 # function battlegrounds_controlled (specs/twilight_struggle/events.yaml:190)
 def f_battlegrounds_controlled(s: State, l_p: int) -> int:
     # cov 2
-    return sum(1 for c_x in range(84) if (F_country_battleground[c_x] and f_controls(s, l_p, c_x)))
+    q1_ = 0
+    for c_x in range(84):
+        if F_country_battleground[c_x] and f_controls(s, l_p, c_x):
+            q1_ += 1
+    return q1_
 
 
 # function regions_led (specs/twilight_struggle/events.yaml:194)
 def f_regions_led(s: State, l_p: int) -> int:
     # cov 3
-    return sum(1 for c_r in range(6) if (f_has_domination(s, l_p, c_r) or f_has_control(s, l_p, c_r)))
+    q1_ = 0
+    for c_r in range(6):
+        if f_has_domination(s, l_p, c_r) or f_has_control(s, l_p, c_r):
+            q1_ += 1
+    return q1_
 
 
 # function eastern_europe_countries (specs/twilight_struggle/events.yaml:199)
@@ -620,6 +628,7 @@ def f_western_europe_countries(s: State) -> list[int]:
 # function places (specs/twilight_struggle/game.yaml:143)
 def f_places(s: State, l_c: int) -> int:
     # cov 6
+    v1_ = s.z.where[T_card][l_c] if l_c >= 0 else -1
     return (
         (
             (
@@ -630,27 +639,27 @@ def f_places(s: State, l_c: int) -> int:
                                 (
                                     (
                                         (
-                                            (1 if (s.holds(Z_deck, T_card, l_c)) else 0)
-                                            + (1 if (s.holds((Z_hand + P_usa), T_card, l_c)) else 0)
+                                            (1 if (v1_ == Z_deck) else 0)
+                                            + (1 if (v1_ == (Z_hand + P_usa)) else 0)
                                         )
-                                        + (1 if (s.holds((Z_hand + P_ussr), T_card, l_c)) else 0)
+                                        + (1 if (v1_ == (Z_hand + P_ussr)) else 0)
                                     )
-                                    + (1 if (s.holds((Z_china + P_usa), T_card, l_c)) else 0)
+                                    + (1 if (v1_ == (Z_china + P_usa)) else 0)
                                 )
-                                + (1 if (s.holds((Z_china + P_ussr), T_card, l_c)) else 0)
+                                + (1 if (v1_ == (Z_china + P_ussr)) else 0)
                             )
-                            + (1 if (s.holds(Z_table, T_card, l_c)) else 0)
+                            + (1 if (v1_ == Z_table) else 0)
                         )
-                        + (1 if (s.holds(Z_discard, T_card, l_c)) else 0)
+                        + (1 if (v1_ == Z_discard) else 0)
                     )
-                    + (1 if (s.holds(Z_removed, T_card, l_c)) else 0)
+                    + (1 if (v1_ == Z_removed) else 0)
                 )
-                + (1 if (s.holds(Z_in_effect, T_card, l_c)) else 0)
+                + (1 if (v1_ == Z_in_effect) else 0)
             )
-            + (1 if (s.holds(Z_box, T_card, l_c)) else 0)
+            + (1 if (v1_ == Z_box) else 0)
         )
-        + (1 if (s.holds((Z_looked_at + P_usa), T_card, l_c)) else 0)
-    ) + (1 if (s.holds((Z_looked_at + P_ussr), T_card, l_c)) else 0)
+        + (1 if (v1_ == (Z_looked_at + P_usa)) else 0)
+    ) + (1 if (v1_ == (Z_looked_at + P_ussr)) else 0)
 
 
 # function in_game (specs/twilight_struggle/game.yaml:152)
@@ -811,14 +820,20 @@ def f_coup_roll_modifier(s: State, l_p: int, l_x: int) -> int:
 # function reach (specs/twilight_struggle/operations.yaml:74)
 def f_reach(s: State, l_p: int) -> list[int]:
     # cov 26
-    return [
-        c_x
-        for c_x in range(84)
-        if (
-            ((F_country_superpower[c_x] == l_p) or (s.v_influence[c_x][l_p] > 0))
-            or any(True for c_y in F_country_adjacent[c_x] if (s.v_influence[c_y][l_p] > 0))
-        )
-    ]
+    v_influence = s.v_influence
+    q1_: list[int] = []
+    for c_x in range(84):
+        q2_ = (F_country_superpower[c_x] == l_p) or (v_influence[c_x][l_p] > 0)
+        if not q2_:
+            q3_ = False
+            for c_y in F_country_adjacent[c_x]:
+                if v_influence[c_y][l_p] > 0:
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_x)
+    return q1_
 
 
 # function place_cost (specs/twilight_struggle/operations.yaml:79)
@@ -846,10 +861,13 @@ def f_bonus_in(s: State, l_x: int, l_bonus: int, l_sea: int) -> int:
 # function realign_bonus (specs/twilight_struggle/operations.yaml:94)
 def f_realign_bonus(s: State, l_p: int, l_x: int) -> int:
     # cov 30
-    return (
-        sum(1 for c_y in F_country_adjacent[l_x] if f_controls(s, l_p, c_y))
-        + (1 if (s.v_influence[l_x][l_p] > s.v_influence[l_x][(1 - l_p)]) else 0)
-    ) + (1 if (F_country_superpower[l_x] == l_p) else 0)
+    q1_ = 0
+    for c_y in F_country_adjacent[l_x]:
+        if f_controls(s, l_p, c_y):
+            q1_ += 1
+    return (q1_ + (1 if (s.v_influence[l_x][l_p] > s.v_influence[l_x][(1 - l_p)]) else 0)) + (
+        1 if (F_country_superpower[l_x] == l_p) else 0
+    )
 
 
 # function has_ability (specs/twilight_struggle/operations.yaml:102)
@@ -887,11 +905,15 @@ def f_can_space(s: State, l_p: int, l_c: int) -> bool:
 # function scores_as_battleground (specs/twilight_struggle/scoring.yaml:4)
 def f_scores_as_battleground(s: State, l_x: int) -> bool:
     # cov 36
-    return F_country_battleground[l_x] or any(
-        True
-        for c_q in range(s.num_players)
-        if (((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x))
-    )
+    q1_ = F_country_battleground[l_x]
+    if not q1_:
+        q2_ = False
+        for c_q in range(s.num_players):
+            if ((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x):
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # function controlled_in (specs/twilight_struggle/scoring.yaml:9)
@@ -900,9 +922,11 @@ def f_controlled_in(s: State, l_p: int, l_r: int) -> int:
     cache_ = s.caches[CACHE_controlled_in]
     value_: int | None = cache_.get((l_p, l_r))
     if value_ is None:
-        value_ = cache_[(l_p, l_r)] = sum(
-            1 for c_x in range(84) if ((F_country_region[c_x] == l_r) and f_controls(s, l_p, c_x))
-        )
+        q1_ = 0
+        for c_x in range(84):
+            if (F_country_region[c_x] == l_r) and f_controls(s, l_p, c_x):
+                q1_ += 1
+        value_ = cache_[(l_p, l_r)] = q1_
     return value_
 
 
@@ -912,14 +936,13 @@ def f_battlegrounds_controlled_in(s: State, l_p: int, l_r: int) -> int:
     cache_ = s.caches[CACHE_battlegrounds_controlled_in]
     value_: int | None = cache_.get((l_p, l_r))
     if value_ is None:
-        value_ = cache_[(l_p, l_r)] = sum(
-            1
-            for c_x in range(84)
-            if (
-                ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x))
-                and f_controls(s, l_p, c_x)
-            )
-        )
+        q1_ = 0
+        for c_x in range(84):
+            if ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x)) and f_controls(
+                s, l_p, c_x
+            ):
+                q1_ += 1
+        value_ = cache_[(l_p, l_r)] = q1_
     return value_
 
 
@@ -929,9 +952,11 @@ def f_battlegrounds_in(s: State, l_r: int) -> int:
     cache_ = s.caches[CACHE_battlegrounds_in]
     value_: int | None = cache_.get(l_r)
     if value_ is None:
-        value_ = cache_[l_r] = sum(
-            1 for c_x in range(84) if ((F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x))
-        )
+        q1_ = 0
+        for c_x in range(84):
+            if (F_country_region[c_x] == l_r) and f_scores_as_battleground(s, c_x):
+                q1_ += 1
+        value_ = cache_[l_r] = q1_
     return value_
 
 
@@ -974,21 +999,15 @@ def f_level_domination(s: State, l_mine: int, l_theirs: int, l_bg_mine: int, l_b
 # function discount (specs/twilight_struggle/scoring.yaml:45)
 def f_discount(s: State, l_p: int, l_r: int) -> int:
     # cov 44
-    return (
-        1
-        if (
-            (
-                (not s.v_over)
-                and any(
-                    True
-                    for c_c in s.z.piles[Z_in_effect]
-                    if ((M_battleground_discount, l_p, l_r, c_c) in s.active_mods)
-                )
-            )
-            and (f_battlegrounds_controlled_in(s, l_p, l_r) > 0)
-        )
-        else 0
-    )
+    q1_ = not s.v_over
+    if q1_:
+        q2_ = False
+        for c_c in s.z.piles[Z_in_effect]:
+            if (M_battleground_discount, l_p, l_r, c_c) in s.active_mods:
+                q2_ = True
+                break
+        q1_ = q2_
+    return 1 if (q1_ and (f_battlegrounds_controlled_in(s, l_p, l_r) > 0)) else 0
 
 
 # function region_vp (specs/twilight_struggle/scoring.yaml:52)
@@ -1010,35 +1029,32 @@ def f_counted_vp(
     s: State, l_p: int, l_r: int, l_mine: int, l_theirs: int, l_bg_mine: int, l_bg_theirs: int
 ) -> int:
     # cov 46
-    return (
-        (
-            F_region_control[l_r]
-            if f_level_control(s, l_mine, l_theirs, l_bg_mine, f_battlegrounds_in(s, l_r))
-            else (
-                F_region_domination[l_r]
-                if f_level_domination(s, l_mine, l_theirs, l_bg_mine, l_bg_theirs)
-                else (F_region_presence[l_r] if (l_mine > 0) else 0)
-            )
+    q1_ = (
+        F_region_control[l_r]
+        if f_level_control(s, l_mine, l_theirs, l_bg_mine, f_battlegrounds_in(s, l_r))
+        else (
+            F_region_domination[l_r]
+            if f_level_domination(s, l_mine, l_theirs, l_bg_mine, l_bg_theirs)
+            else (F_region_presence[l_r] if (l_mine > 0) else 0)
         )
-        + l_bg_mine
-    ) + sum(
-        1
-        for c_x in range(84)
-        if (
-            ((F_country_region[c_x] == l_r) and (F_country_superpower[c_x] == (1 - l_p)))
-            and f_controls(s, l_p, c_x)
-        )
-    )
+    ) + l_bg_mine
+    q2_ = 0
+    for c_x in range(84):
+        if ((F_country_region[c_x] == l_r) and (F_country_superpower[c_x] == (1 - l_p))) and f_controls(
+            s, l_p, c_x
+        ):
+            q2_ += 1
+    return q1_ + q2_
 
 
 # function southeast_asia_vp (specs/twilight_struggle/scoring.yaml:71)
 def f_southeast_asia_vp(s: State, l_p: int) -> int:
     # cov 47
-    return sum(
-        (2 if (c_x == E_thailand) else 1)
-        for c_x in range(84)
-        if ((2 in F_country_subregions[c_x]) and f_controls(s, l_p, c_x))
-    )
+    q1_ = 0
+    for c_x in range(84):
+        if (2 in F_country_subregions[c_x]) and f_controls(s, l_p, c_x):
+            q1_ += 2 if (c_x == E_thailand) else 1
+    return q1_
 
 
 # function event_player (specs/twilight_struggle/turn.yaml:5)
@@ -1068,7 +1084,11 @@ def f_rounds_left(s: State, l_p: int) -> int:
 # function must_score (specs/twilight_struggle/turn.yaml:25)
 def f_must_score(s: State, l_p: int) -> bool:
     # cov 52
-    return sum(1 for c_c in s.z.piles[(Z_hand + s.ref(l_p))] if F_card_scoring[c_c]) >= f_rounds_left(s, l_p)
+    q1_ = 0
+    for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+        if F_card_scoring[c_c]:
+            q1_ += 1
+    return q1_ >= f_rounds_left(s, l_p)
 
 
 # function card_uses (specs/twilight_struggle/turn.yaml:30)
@@ -1093,9 +1113,15 @@ def f_card_uses(s: State, l_p: int, l_c: int) -> list[int]:
 # function event_blocked (specs/twilight_struggle/turn.yaml:39)
 def f_event_blocked(s: State, l_q: int, l_c: int) -> bool:
     # cov 54
-    return X_card_prevented[l_c](s, l_c, l_q) or any(
-        True for c_x in s.z.piles[Z_in_effect] if (l_c in F_card_prevents[c_x])
-    )
+    q1_ = X_card_prevented[l_c](s, l_c, l_q)
+    if not q1_:
+        q2_ = False
+        for c_x in s.z.piles[Z_in_effect]:
+            if l_c in F_card_prevents[c_x]:
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # function forced_cards (specs/twilight_struggle/turn.yaml:44)
@@ -1115,11 +1141,12 @@ def f_forced_cards(s: State, l_p: int) -> list[int]:
 # function trap_of (specs/twilight_struggle/turn.yaml:49)
 def f_trap_of(s: State, l_p: int) -> int:
     # cov 56
-    return (
-        [c_c for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods)][0]
-        if any(True for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods))
-        else -1
-    )
+    q1_ = False
+    for c_c in s.z.piles[Z_in_effect]:
+        if (M_trap, l_p, c_c) in s.active_mods:
+            q1_ = True
+            break
+    return [c_c for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods)][0] if q1_ else -1
 
 
 # procedure end_obligations (specs/twilight_struggle/events.yaml:225)
@@ -1195,9 +1222,11 @@ def p_war(
     l_o: int = 1 - l_p
     i0_ = s.ref(l_p)
     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + l_military))
-    l_minus: int = sum(1 for c_y in F_country_adjacent[l_x] if f_controls(s, l_o, c_y)) + (
-        1 if (l_with_target and f_controls(s, l_o, l_x)) else 0
-    )
+    q1_ = 0
+    for c_y in F_country_adjacent[l_x]:
+        if f_controls(s, l_o, c_y):
+            q1_ += 1
+    l_minus: int = q1_ + (1 if (l_with_target and f_controls(s, l_o, l_x)) else 0)
     l_r: int = s.roll(6)
     if (l_r - l_minus) >= l_needed:
         # cov 88
@@ -1421,7 +1450,7 @@ def p_add_war_cards(s: State, l_w: int) -> None:
 # procedure put_away (specs/twilight_struggle/turn.yaml:272)
 def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
     # cov 209
-    if not s.holds(Z_table, T_card, l_c):
+    if not (l_c >= 0 and s.z.where[T_card][l_c] == Z_table):
         # cov 210
         return
     else:
@@ -2308,7 +2337,12 @@ def x_card_prevented_nato(s: State, l_self: int, l_p: int) -> bool:
 # card un_intervention: prevented (specs/twilight_struggle/cards.yaml:365)
 def x_card_prevented_un_intervention(s: State, l_self: int, l_p: int) -> bool:
     # cov 460
-    return not any(True for c_c in s.z.piles[(Z_hand + s.ref(l_p))] if (F_card_side[c_c] == (1 - l_p)))
+    q1_ = False
+    for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+        if F_card_side[c_c] == (1 - l_p):
+            q1_ = True
+            break
+    return not q1_
 
 
 # card kitchen_debates: prevented (specs/twilight_struggle/cards.yaml:565)
@@ -2350,9 +2384,12 @@ def x_card_prevented_the_cambridge_five(s: State, l_self: int, l_p: int) -> bool
 # card our_man_in_tehran: prevented (specs/twilight_struggle/cards.yaml:1339)
 def x_card_prevented_our_man_in_tehran(s: State, l_self: int, l_p: int) -> bool:
     # cov 467
-    return not any(
-        True for c_x in range(84) if ((F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x))
-    )
+    q1_ = False
+    for c_x in range(84):
+        if (F_country_region[c_x] == E_middle_east) and f_controls(s, l_p, c_x):
+            q1_ = True
+            break
+    return not q1_
 
 
 # default of card.prevented (specs/twilight_struggle/game.yaml:77)
@@ -2455,9 +2492,16 @@ def tc_norad(s: State, l_p: int, l_before: int) -> bool:
 
 # trigger missile_crisis_defused: if (specs/twilight_struggle/events.yaml:101)
 def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
-    return ((M_missile_crisis, l_p) in s.active_mods) and any(
-        True for c_x in f_crisis_countries(s, l_p) if (s.v_influence[c_x][l_p] >= 2)
-    )
+    v_influence = s.v_influence
+    q1_ = (M_missile_crisis, l_p) in s.active_mods
+    if q1_:
+        q2_ = False
+        for c_x in f_crisis_countries(s, l_p):
+            if v_influence[c_x][l_p] >= 2:
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # trigger missile_crisis_war: if (specs/twilight_struggle/events.yaml:112)
@@ -2493,9 +2537,12 @@ def t_coup_reward(s: State, l_p: int, l_x: int) -> None:
 
 # trigger missile_envy_played: if (specs/twilight_struggle/events.yaml:126)
 def tc_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return any(
-        True for c_q in range(s.num_players) if ((M_must_play_for_operations, c_q, l_c) in s.active_mods)
-    )
+    q1_ = False
+    for c_q in range(s.num_players):
+        if (M_must_play_for_operations, c_q, l_c) in s.active_mods:
+            q1_ = True
+            break
+    return q1_
 
 
 # trigger missile_envy_played (specs/twilight_struggle/events.yaml:126)
@@ -2582,15 +2629,20 @@ def t_war_protest(s: State, l_p: int, l_c: int, l_how: int) -> None:
 
 # trigger battleground_discount_used: if (specs/twilight_struggle/events.yaml:174)
 def tc_battleground_discount_used(s: State, l_r: int) -> bool:
-    return (not s.v_over) and any(
-        True
-        for c_c in s.z.piles[Z_in_effect]
-        if any(
-            True
-            for c_q in range(s.num_players)
-            if ((M_battleground_discount, c_q, l_r, c_c) in s.active_mods)
-        )
-    )
+    q1_ = not s.v_over
+    if q1_:
+        q2_ = False
+        for c_c in s.z.piles[Z_in_effect]:
+            q3_ = False
+            for c_q in range(s.num_players):
+                if (M_battleground_discount, c_q, l_r, c_c) in s.active_mods:
+                    q3_ = True
+                    break
+            if q3_:
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # trigger battleground_discount_used (specs/twilight_struggle/events.yaml:174)
@@ -2682,26 +2734,45 @@ def inv_vp_on_track(s: State) -> bool:
 
 # invariant every_card_in_one_place (specs/twilight_struggle/game.yaml:121)
 def inv_every_card_in_one_place(s: State) -> bool:
-    return all(False for c_c in range(110) if not (f_places(s, c_c) == 1))
+    q1_ = True
+    for c_c in range(110):
+        if not (f_places(s, c_c) == 1):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant influence_not_negative (specs/twilight_struggle/game.yaml:124)
 def inv_influence_not_negative(s: State) -> bool:
-    return all(
-        False
-        for c_x in range(84)
-        if not ((s.v_influence[c_x][P_usa] >= 0) and (s.v_influence[c_x][P_ussr] >= 0))
-    )
+    v_influence = s.v_influence
+    q1_ = True
+    for c_x in range(84):
+        if not ((v_influence[c_x][P_usa] >= 0) and (v_influence[c_x][P_ussr] >= 0)):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant space_on_track (specs/twilight_struggle/game.yaml:127)
 def inv_space_on_track(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not ((s.v_space[c_p] >= 0) and (s.v_space[c_p] <= 8)))
+    v_space = s.v_space
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not ((v_space[c_p] >= 0) and (v_space[c_p] <= 8)):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant milops_not_negative (specs/twilight_struggle/game.yaml:130)
 def inv_milops_not_negative(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not (s.v_milops[c_p] >= 0))
+    v_milops = s.v_milops
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (v_milops[c_p] >= 0):
+            q1_ = False
+            break
+    return q1_
 
 
 # invariant china_card_held (specs/twilight_struggle/game.yaml:133)
@@ -2714,13 +2785,10 @@ def inv_china_card_held(s: State) -> bool:
 
 # evaluation (specs/twilight_struggle/game.yaml:138)
 def evaluate(s: State, l_p: int) -> int:
-    return (
-        (3 * f_toward(s, l_p, s.v_vp))
-        + sum(
-            (f_country_weight(s, c_x) * (f_owns(s, l_p, c_x) - f_owns(s, (1 - l_p), c_x)))
-            for c_x in range(84)
-        )
-    ) + (2 * (s.v_space[l_p] - s.v_space[(1 - l_p)]))
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += f_country_weight(s, c_x) * (f_owns(s, l_p, c_x) - f_owns(s, (1 - l_p), c_x))
+    return ((3 * f_toward(s, l_p, s.v_vp)) + q1_) + (2 * (s.v_space[l_p] - s.v_space[(1 - l_p)]))
 
 
 # procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:207)
@@ -2801,7 +2869,12 @@ class Proc_free_coup_or_realignments(Frame):
                 else:
                     # cov 59
                     pass
-                if any(True for c_y in f_realign_targets(s, self.l_p) if (c_y in self.l_area)):
+                q1_ = False
+                for c_y in f_realign_targets(s, self.l_p):
+                    if c_y in self.l_area:
+                        q1_ = True
+                        break
+                if q1_:
                     # cov 60
                     self.l_kinds = self.l_kinds + [1]
                 else:
@@ -2957,14 +3030,19 @@ class Proc_remove_up_to(Frame):
                     s.pop()
                     return
                 self.r_1 -= 1
-                self.l_xs = [
-                    c_x
-                    for c_x in self.l_area
-                    if (
-                        (s.v_influence[c_x][self.l_o] > 0)
-                        and (sum(1 for c_y in self.l_taken if (c_y == c_x)) < self.l_most)
-                    )
-                ]
+                v_influence = s.v_influence
+                q1_: list[int] = []
+                for c_x in self.l_area:
+                    q2_ = v_influence[c_x][self.l_o] > 0
+                    if q2_:
+                        q3_ = 0
+                        for c_y in self.l_taken:
+                            if c_y == c_x:
+                                q3_ += 1
+                        q2_ = q3_ < self.l_most
+                    if q2_:
+                        q1_.append(c_x)
+                self.l_xs = q1_
                 if len(self.l_xs) == 0:
                     # cov 82
                     s.pop()
@@ -3233,13 +3311,17 @@ class Proc_add_spread(Frame):
                     return
                 self.r_1 -= 1
                 self.pc = 2
+                q1_: list[int] = []
+                for c_y in self.l_area:
+                    q2_ = 0
+                    for c_z in self.l_placed:
+                        if c_z == c_y:
+                            q2_ += 1
+                    if q2_ < self.l_most:
+                        q1_.append(c_y)
                 s.decide(
                     self.l_p,
-                    [
-                        c_y
-                        for c_y in self.l_area
-                        if (sum(1 for c_z in self.l_placed if (c_z == c_y)) < self.l_most)
-                    ],
+                    q1_,
                     5,
                     "l_x",
                     (TX_add_1_influence_of, (len(self.l_placed) + 1), self.l_total),
@@ -3427,6 +3509,7 @@ class Proc_spend_operations(Frame):
                     "l_x",
                     (TX_coup_in,),
                     at="specs/twilight_struggle/operations.yaml:185",
+                    order=2,
                 )
         elif pc == 2:
             s.pop()
@@ -5023,6 +5106,7 @@ class Proc_end_of_turn(Frame):
                     (TX_discard_a_held_card,),
                     True,
                     at="specs/twilight_struggle/turn.yaml:302",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -5203,6 +5287,7 @@ class Eff_card_event_blockade(Frame):
                     (TX_discard_a_card_of,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:113",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -5919,6 +6004,7 @@ class Eff_card_event_un_intervention(Frame):
                 "l_c",
                 (TX_the_card_played_with, (1 - self.l_p)),
                 at="specs/twilight_struggle/cards.yaml:367",
+                order=1,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -6007,6 +6093,7 @@ class Eff_card_event_de_stalinization(Frame):
                         (TX_take_1_influence_to, self.l_taken),
                         True,
                         at="specs/twilight_struggle/cards.yaml:383",
+                        order=2,
                     ):
                         return
                     self.l_x = -1
@@ -6079,6 +6166,7 @@ class Eff_card_event_brush_war(Frame):
                 "l_x",
                 (TX_the_country_attacked_brush,),
                 at="specs/twilight_struggle/cards.yaml:419",
+                order=2,
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 3, 1, 3)
@@ -6136,6 +6224,7 @@ class Eff_card_event_salt_negotiations(Frame):
                     (TX_take_a_card_from,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:497",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -6351,6 +6440,7 @@ class Eff_card_event_junta(Frame):
                 "l_x",
                 (TX_add_2_influence_to,),
                 at="specs/twilight_struggle/cards.yaml:554",
+                order=2,
             )
         elif pc == 1:
             i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
@@ -6430,6 +6520,7 @@ class Eff_card_event_missile_envy(Frame):
                 "l_c",
                 (TX_card_to_give_for,),
                 at="specs/twilight_struggle/cards.yaml:580",
+                order=1,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -7122,6 +7213,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                     (TX_discard_a_card_so, self.l_n),
                     True,
                     at="specs/twilight_struggle/cards.yaml:912",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -7547,6 +7639,7 @@ class Eff_card_event_chernobyl(Frame):
                 "l_r",
                 (TX_the_region_where_may, self.l_o),
                 at="specs/twilight_struggle/cards.yaml:1128",
+                order=2,
             )
         else:  # pc == 1
             # cov 417
@@ -7636,6 +7729,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     (TX_discard_a_card_of_2, self.l_p),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1140",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -7804,6 +7898,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
                 "l_c_2",
                 (TX_a_card_to_discard, self.l_o),
                 at="specs/twilight_struggle/cards.yaml:1194",
+                order=1,
             )
         else:  # pc == 1
             s.move(T_card, self.l_c_2, Z_discard, True)
@@ -8035,18 +8130,24 @@ class Eff_card_event_the_cambridge_five(Frame):
                     self.l_c = x_
                     s.say(TX_revealed, self.l_c)
                 self.pc = 1
+                q1_: list[int] = []
+                for c_y in range(84):
+                    q2_ = False
+                    for c_c in self.l_shown:
+                        if c_y in X_card_scored_countries[c_c](s, c_c):
+                            q2_ = True
+                            break
+                    if q2_:
+                        q1_.append(c_y)
                 if s.decide(
                     self.l_p,
-                    [
-                        c_y
-                        for c_y in range(84)
-                        if any(True for c_c in self.l_shown if (c_y in X_card_scored_countries[c_c](s, c_c)))
-                    ],
+                    q1_,
                     5,
                     "l_x",
                     (TX_add_1_influence_in,),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1275",
+                    order=2,
                 ):
                     return
                 self.l_x = -1
@@ -8125,6 +8226,7 @@ class Eff_card_event_special_relationship(Frame):
                     "l_x",
                     (TX_add_2_influence,),
                     at="specs/twilight_struggle/cards.yaml:1291",
+                    order=2,
                 )
                 return
             # cov 445
@@ -8243,6 +8345,7 @@ class Eff_card_event_che(Frame):
                         (TX_coup_with_che_or,),
                         True,
                         at="specs/twilight_struggle/cards.yaml:1322",
+                        order=2,
                     ):
                         return
                     self.l_x = -1
@@ -8276,6 +8379,7 @@ class Eff_card_event_che(Frame):
                         (TX_a_second_coup_with,),
                         True,
                         at="specs/twilight_struggle/cards.yaml:1327",
+                        order=2,
                     ):
                         return
                     self.l_y = -1
@@ -8348,6 +8452,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1343",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -8372,6 +8477,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
                     True,
                     at="specs/twilight_struggle/cards.yaml:1347",
+                    order=1,
                 ):
                     return
                 self.l_c = -1
@@ -8425,6 +8531,7 @@ class Trig_norad(Frame):
                 "l_x",
                 (TX_add_1_influence_norad,),
                 at="specs/twilight_struggle/events.yaml:97",
+                order=2,
             )
         else:  # pc == 1
             i0_, i1_ = s.ref(self.l_x), P_usa
@@ -8567,6 +8674,7 @@ class Phase_placement(Frame):
                         "l_x",
                         (TX_setup_influence_in_eastern,),
                         at="specs/twilight_struggle/game.yaml:198",
+                        order=2,
                     )
                     return
             elif pc == 2:
@@ -8589,6 +8697,7 @@ class Phase_placement(Frame):
                     "l_x_2",
                     (TX_setup_influence_in_western,),
                     at="specs/twilight_struggle/game.yaml:202",
+                    order=2,
                 )
                 return
             else:  # pc == 4

@@ -2151,7 +2151,11 @@ def sc66_expect2(s: State) -> bool:
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: expect (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:22)
 def sc66_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 21
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 21
 
 
 # scenario Camp David Accords as the US event: +1 VP, +1 US in Israel, Jordan and Egypt; it stays in effect and the USSR can then no longer event Arab-Israeli War: expect (specs/twilight_struggle/scenarios/camp_david_accords_event.yaml:23)
@@ -2617,12 +2621,20 @@ def sc80_expect0(s: State) -> bool:
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:24)
 def sc80_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 4
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 4
 
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:25)
 def sc80_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 18
 
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:26)
@@ -2766,7 +2778,11 @@ def sc85_expect0(s: State) -> bool:
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:22)
 def sc85_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 7
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 7
 
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:23)
@@ -3957,7 +3973,11 @@ def sc128_expect3(s: State) -> bool:
 
 # scenario De-Stalinization: the USSR moves 4 influence, 2 from East Germany and 2 from North Korea, to Poland and Italy: expect (specs/twilight_struggle/scenarios/de_stalinization_move_four.yaml:19)
 def sc128_expect4(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 9
 
 
 # scenario De-Stalinization: the USSR moves 4 influence, 2 from East Germany and 2 from North Korea, to Poland and Italy: expect (specs/twilight_struggle/scenarios/de_stalinization_move_four.yaml:20)
@@ -3985,7 +4005,11 @@ def sc129_expect1(s: State) -> bool:
 
 # scenario De-Stalinization: the USSR moves 1 influence from East Germany to Poland, then stops: expect (specs/twilight_struggle/scenarios/de_stalinization_move_one.yaml:15)
 def sc129_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 9
 
 
 # scenario De-Stalinization: the USSR moves 1 influence from East Germany to Poland, then stops: expect (specs/twilight_struggle/scenarios/de_stalinization_move_one.yaml:16)
@@ -4093,7 +4117,11 @@ def sc135_expect3(s: State) -> bool:
 
 # scenario Decolonization: the USSR adds 1 influence to each of Angola, Zaire, Vietnam and Thailand: expect (specs/twilight_struggle/scenarios/decolonization_event.yaml:17)
 def sc135_expect4(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 13
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 13
 
 
 # scenario Decolonization: the USSR adds 1 influence to each of Angola, Zaire, Vietnam and Thailand: expect (specs/twilight_struggle/scenarios/decolonization_event.yaml:18)
@@ -5324,9 +5352,17 @@ def sc181_expect2(s: State) -> bool:
 
 # scenario Glasnost without The Reformer: DEFCON 3 -> 4, USSR +2 VP, no operations; the card is removed: expect (specs/twilight_struggle/scenarios/glasnost_event.yaml:21)
 def sc181_expect3(s: State) -> bool:
-    return (sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9) and (
-        sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
-    )
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    q2_ = q1_ == 9
+    if q2_:
+        q3_ = 0
+        for c_x in range(84):
+            q3_ += v_influence[c_x][P_usa]
+        q2_ = q3_ == 18
+    return q2_
 
 
 # scenario Glasnost without The Reformer: DEFCON 3 -> 4, USSR +2 VP, no operations; the card is removed: expect (specs/twilight_struggle/scenarios/glasnost_event.yaml:22)
@@ -5407,7 +5443,11 @@ def sc183_expect2(s: State) -> bool:
 
 # scenario Glasnost with The Reformer in effect: DEFCON +1, USSR +2 VP, then 4 influence placed (2 Poland, 2 Afghanistan); Glasnost removed, The Reformer stays: expect (specs/twilight_struggle/scenarios/glasnost_reformer_place.yaml:26)
 def sc183_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 17
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 17
 
 
 # scenario Glasnost with The Reformer in effect: DEFCON +1, USSR +2 VP, then 4 influence placed (2 Poland, 2 Afghanistan); Glasnost removed, The Reformer stays: expect (specs/twilight_struggle/scenarios/glasnost_reformer_place.yaml:27)
@@ -5482,7 +5522,11 @@ def sc185_expect1(s: State) -> bool:
 
 # scenario Glasnost played by the US for operations, event first, with The Reformer in effect: DEFCON +1, USSR +2 VP, the USSR places 4, then the US places 4; removed: expect (specs/twilight_struggle/scenarios/glasnost_us_operations.yaml:27)
 def sc185_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 14
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 14
 
 
 # scenario Glasnost played by the US for operations, event first, with The Reformer in effect: DEFCON +1, USSR +2 VP, the USSR places 4, then the US places 4; removed: expect (specs/twilight_struggle/scenarios/glasnost_us_operations.yaml:28)
@@ -7414,14 +7458,22 @@ def sc258_expect0(s: State) -> bool:
 
 # scenario Turn 8: the Late War cards join the draw deck: expect (specs/twilight_struggle/scenarios/late_war_cards_at_turn_8.yaml:8)
 def sc258_expect1(s: State) -> bool:
-    return not any(
-        True for c_c in s.z.piles[Z_box] if ((F_card_period[c_c] == 2) and (not F_card_optional_card[c_c]))
-    )
+    q1_ = False
+    for c_c in s.z.piles[Z_box]:
+        if (F_card_period[c_c] == 2) and (not F_card_optional_card[c_c]):
+            q1_ = True
+            break
+    return not q1_
 
 
 # scenario Turn 8: the Late War cards join the draw deck: expect (specs/twilight_struggle/scenarios/late_war_cards_at_turn_8.yaml:9)
 def sc258_expect2(s: State) -> bool:
-    return any(True for c_c in s.z.piles[Z_box] if (F_card_period[c_c] == 1))
+    q1_ = False
+    for c_c in s.z.piles[Z_box]:
+        if F_card_period[c_c] == 1:
+            q1_ = True
+            break
+    return q1_
 
 
 # scenario Latin American Death Squads lasts the turn: at turn 2 no coup modifier remains: setup (specs/twilight_struggle/scenarios/latin_american_death_squads_ends_at_end_of_turn.yaml:10)
@@ -7795,12 +7847,20 @@ def sc270_expect0(s: State) -> bool:
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:14)
 def sc270_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 12
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 12
 
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:15)
 def sc270_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 18
 
 
 # scenario Liberation Theology as the USSR event: USSR 2 in Cuba and 1 in Nicaragua; the card is discarded: expect (specs/twilight_struggle/scenarios/liberation_theology_event.yaml:16)
@@ -8097,11 +8157,13 @@ def sc282_expect0(s: State) -> bool:
 
 # scenario Marine Barracks Bombing with only 1 US influence left in the Middle East after Lebanon: it is removed and the event ends (no question for the second): expect (specs/twilight_struggle/scenarios/marine_barracks_bombing_fewer.yaml:19)
 def sc282_expect1(s: State) -> bool:
-    return all(
-        False
-        for c_x in range(84)
-        if not ((F_country_region[c_x] != E_middle_east) or (s.v_influence[c_x][P_usa] == 0))
-    )
+    v_influence = s.v_influence
+    q1_ = True
+    for c_x in range(84):
+        if not ((F_country_region[c_x] != E_middle_east) or (v_influence[c_x][P_usa] == 0)):
+            q1_ = False
+            break
+    return q1_
 
 
 # scenario Marine Barracks Bombing with only 1 US influence left in the Middle East after Lebanon: it is removed and the event ends (no question for the second): expect (specs/twilight_struggle/scenarios/marine_barracks_bombing_fewer.yaml:20)
@@ -8341,9 +8403,12 @@ def sc291_expect3(s: State) -> bool:
 
 # scenario Turn 4: the Mid War cards join the draw deck (the discards stay out), hands grow to 9, 7 rounds: expect (specs/twilight_struggle/scenarios/mid_war_cards_at_turn_4.yaml:16)
 def sc291_expect4(s: State) -> bool:
-    return not any(
-        True for c_c in s.z.piles[Z_box] if ((F_card_period[c_c] == 1) and (not F_card_optional_card[c_c]))
-    )
+    q1_ = False
+    for c_c in s.z.piles[Z_box]:
+        if (F_card_period[c_c] == 1) and (not F_card_optional_card[c_c]):
+            q1_ = True
+            break
+    return not q1_
 
 
 # scenario Military operations: at DEFCON 4 a US total of 2 gives the USSR 2 VP: setup (specs/twilight_struggle/scenarios/military_operations_penalty.yaml:8)
@@ -9272,7 +9337,11 @@ def sc325_expect1(s: State) -> bool:
 
 # scenario NORAD: after the round that brought DEFCON to 2, the US adds 1 influence in Japan: expect (specs/twilight_struggle/scenarios/norad_adds_influence.yaml:21)
 def sc325_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 20
 
 
 # scenario NORAD: after the round that brought DEFCON to 2, the US adds 1 influence in Japan: expect (specs/twilight_struggle/scenarios/norad_adds_influence.yaml:22)
@@ -9370,7 +9439,11 @@ def sc329_expect0(s: State) -> bool:
 
 # scenario NORAD: no extra influence when the US does not control Canada: expect (specs/twilight_struggle/scenarios/norad_needs_canada.yaml:21)
 def sc329_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 17
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 17
 
 
 # scenario North Sea Oil on turn 8: after seven rounds the US plays an eighth, where it may pass: setup (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round.yaml:11)
@@ -9875,7 +9948,11 @@ def sc344_expect0(s: State) -> bool:
 
 # scenario OAS Founded as the US event: +1 US in Mexico and +1 in Brazil (2 in total); the card is removed: expect (specs/twilight_struggle/scenarios/oas_founded_event.yaml:16)
 def sc344_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 20
 
 
 # scenario OAS Founded as the US event: +1 US in Mexico and +1 in Brazil (2 in total); the card is removed: expect (specs/twilight_struggle/scenarios/oas_founded_event.yaml:17)
@@ -9919,7 +9996,11 @@ def sc346_expect0(s: State) -> bool:
 
 # scenario OAS Founded: both influence may go to one country (Cuba 0 -> 2): expect (specs/twilight_struggle/scenarios/oas_founded_two_in_one_country.yaml:16)
 def sc346_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 20
 
 
 # scenario OAS Founded: both influence may go to one country (Cuba 0 -> 2): expect (specs/twilight_struggle/scenarios/oas_founded_two_in_one_country.yaml:17)
@@ -10680,11 +10761,12 @@ def sc375_setup(s: State) -> None:
 
 # scenario Our Man in Tehran: the US may discard all 5 cards; nothing goes back to the deck: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_discard_all.yaml:26)
 def sc375_expect0(s: State) -> bool:
-    return all(
-        False
-        for c_c in [E_duck_and_cover, E_missile_envy, E_arms_race, E_junta, E_summit]
-        if not s.holds(Z_discard, T_card, c_c)
-    )
+    q1_ = True
+    for c_c in [E_duck_and_cover, E_missile_envy, E_arms_race, E_junta, E_summit]:
+        if not (c_c >= 0 and s.z.where[T_card][c_c] == Z_discard):
+            q1_ = False
+            break
+    return q1_
 
 
 # scenario Our Man in Tehran: the US may discard all 5 cards; nothing goes back to the deck: expect (specs/twilight_struggle/scenarios/our_man_in_tehran_discard_all.yaml:27)
@@ -11339,12 +11421,20 @@ def sc397_expect0(s: State) -> bool:
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:17)
 def sc397_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 21
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 21
 
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:18)
 def sc397_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 9
 
 
 # scenario Puppet Governments as the US event: +1 US in Angola, Mexico and Thailand (all empty); the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_event.yaml:19)
@@ -11420,7 +11510,11 @@ def sc399_expect0(s: State) -> bool:
 
 # scenario Puppet Governments with only two empty countries: the US adds 1 to both and the event ends; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_two_empty.yaml:21)
 def sc399_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 20
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 20
 
 
 # scenario Puppet Governments with only two empty countries: the US adds 1 to both and the event ends; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_two_empty.yaml:22)
@@ -11487,7 +11581,11 @@ def sc401_expect1(s: State) -> bool:
 
 # scenario Puppet Governments played by the USSR for operations, event first: the US adds 1 in Afghanistan, Burma and Kenya, then the USSR places its 2 operations; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_ussr_operations_result.yaml:19)
 def sc401_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 21
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 21
 
 
 # scenario Puppet Governments played by the USSR for operations, event first: the US adds 1 in Afghanistan, Burma and Kenya, then the USSR places its 2 operations; the card is removed: expect (specs/twilight_struggle/scenarios/puppet_governments_ussr_operations_result.yaml:20)
@@ -12195,7 +12293,11 @@ def sc427_expect0(s: State) -> bool:
 
 # scenario Sadat Expels Soviets with no USSR influence in Egypt: still offered and played, US 0 -> 1; the card is removed: expect (specs/twilight_struggle/scenarios/sadat_expels_soviets_no_ussr_influence.yaml:16)
 def sc427_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 9
 
 
 # scenario Sadat Expels Soviets with no USSR influence in Egypt: still offered and played, US 0 -> 1; the card is removed: expect (specs/twilight_struggle/scenarios/sadat_expels_soviets_no_ussr_influence.yaml:17)
@@ -12403,12 +12505,20 @@ def sc434_expect1(s: State) -> bool:
 
 # scenario Setup: the USSR places 6 in Eastern Europe, then the US 7 in Western Europe: expect (specs/twilight_struggle/scenarios/setup_influence.yaml:9)
 def sc434_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 15
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 15
 
 
 # scenario Setup: the USSR places 6 in Eastern Europe, then the US 7 in Western Europe: expect (specs/twilight_struggle/scenarios/setup_influence.yaml:10)
 def sc434_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 25
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 25
 
 
 # scenario Setup: the USSR places 6 in Eastern Europe, then the US 7 in Western Europe: expect (specs/twilight_struggle/scenarios/setup_influence.yaml:11)
@@ -13150,7 +13260,11 @@ def sc461_expect2(s: State) -> bool:
 
 # scenario KAL-007 as the US's event without control of South Korea: DEFCON 4 -> 3, US +2 VP, no operations; removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_event.yaml:23)
 def sc461_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 18
 
 
 # scenario KAL-007 as the US's event without control of South Korea: DEFCON 4 -> 3, US +2 VP, no operations; removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_event.yaml:24)
@@ -13208,7 +13322,11 @@ def sc463_expect1(s: State) -> bool:
 
 # scenario KAL-007 under Red Scare/Purge on the US: the event's operations are the card's modified value, 3, not 4: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_red_scare.yaml:24)
 def sc463_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 23
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 23
 
 
 # scenario KAL-007 under Red Scare/Purge on the US: the event's operations are the card's modified value, 3, not 4: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_red_scare.yaml:25)
@@ -13265,7 +13383,11 @@ def sc465_expect1(s: State) -> bool:
 
 # scenario KAL-007 with the US controlling South Korea: DEFCON -1, US +2 VP, then 4 influence placed (3 Taiwan, 1 Japan); removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_south_korea_place.yaml:23)
 def sc465_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 24
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 24
 
 
 # scenario KAL-007 with the US controlling South Korea: DEFCON -1, US +2 VP, then 4 influence placed (3 Taiwan, 1 Japan); removed: expect (specs/twilight_struggle/scenarios/soviets_shoot_down_kal_007_south_korea_place.yaml:24)
@@ -13499,7 +13621,11 @@ def sc476_expect0(s: State) -> bool:
 
 # scenario Special Relationship: nothing happens when the US does not control the UK: expect (specs/twilight_struggle/scenarios/special_relationship_uk_not_controlled.yaml:18)
 def sc476_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 18
 
 
 # scenario Special Relationship: nothing happens when the US does not control the UK: expect (specs/twilight_struggle/scenarios/special_relationship_uk_not_controlled.yaml:19)
@@ -14624,7 +14750,11 @@ def sc516_expect0(s: State) -> bool:
 
 # scenario The Cambridge Five: Asia Scoring revealed, the USSR adds 1 influence in India: expect (specs/twilight_struggle/scenarios/the_cambridge_five_asia_scoring.yaml:17)
 def sc516_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 10
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 10
 
 
 # scenario The Cambridge Five: Asia Scoring revealed, the USSR adds 1 influence in India: expect (specs/twilight_struggle/scenarios/the_cambridge_five_asia_scoring.yaml:18)
@@ -14696,7 +14826,11 @@ def sc520_setup(s: State) -> None:
 
 # scenario The Cambridge Five: the US holds no scoring card, nothing happens: expect (specs/twilight_struggle/scenarios/the_cambridge_five_no_scoring_card.yaml:15)
 def sc520_expect0(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 9
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 9
 
 
 # scenario The Cambridge Five: the US holds no scoring card, nothing happens: expect (specs/twilight_struggle/scenarios/the_cambridge_five_no_scoring_card.yaml:16)
@@ -14920,7 +15054,11 @@ def sc528_expect1(s: State) -> bool:
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:22)
 def sc528_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 13
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 13
 
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:23)
@@ -14973,7 +15111,11 @@ def sc529_expect0(s: State) -> bool:
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: expect (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:19)
 def sc529_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 15
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 15
 
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: expect (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:20)
@@ -15091,7 +15233,11 @@ def sc532_expect2(s: State) -> bool:
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:27)
 def sc532_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 14
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 14
 
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:28)
@@ -15145,12 +15291,20 @@ def sc533_expect2(s: State) -> bool:
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:20)
 def sc533_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_ussr] for c_x in range(84)) == 7
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_ussr]
+    return q1_ == 7
 
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:21)
 def sc533_expect4(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 18
 
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: expect (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:22)
@@ -15845,7 +15999,11 @@ def sc557_expect0(s: State) -> bool:
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:18)
 def sc557_expect1(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 22
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 22
 
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:19)
@@ -15915,7 +16073,11 @@ def sc560_expect2(s: State) -> bool:
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:20)
 def sc560_expect3(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 18
 
 
 # scenario Ussuri River Skirmish, USSR holds the China Card: it goes to the US face up, and the US may play it in its next round; Ussuri is removed: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_holds.yaml:21)
@@ -15948,7 +16110,11 @@ def sc561_expect1(s: State) -> bool:
 
 # scenario Ussuri River Skirmish played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face up, the USSR places 3, and the US may play the China Card at once: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_operations.yaml:17)
 def sc561_expect2(s: State) -> bool:
-    return sum(s.v_influence[c_x][P_usa] for c_x in range(84)) == 18
+    v_influence = s.v_influence
+    q1_ = 0
+    for c_x in range(84):
+        q1_ += v_influence[c_x][P_usa]
+    return q1_ == 18
 
 
 # scenario Ussuri River Skirmish played by the USSR (holding the China Card) for operations, event first: the China Card goes to the US face up, the USSR places 3, and the US may play the China Card at once: expect (specs/twilight_struggle/scenarios/ussuri_river_skirmish_ussr_operations.yaml:18)

@@ -1,7 +1,10 @@
 # ---- engine.py
 # phase play (tests/lowering/aggregates/game.yaml:13)
 def ph_play(s: State) -> None:
-    s.v_total = sum(F_card_value[c_c] for c_c in range(2))
+    q1_ = 0
+    for c_c in range(2):
+        q1_ += F_card_value[c_c]
+    s.v_total = q1_
     s.v_low = min((F_card_value[c_c] for c_c in range(2) if (F_card_value[c_c] > s.v_total)), default=0)
     s.v_high = max(((F_card_value[c_c] * 2) for c_c in range(2)), default=0)
 

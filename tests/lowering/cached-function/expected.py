@@ -17,7 +17,10 @@ def f_stock(s: State) -> int:
     cache_ = s.caches[CACHE_stock]
     value_: int | None = cache_.get(())
     if value_ is None:
-        value_ = cache_[()] = sum(F_card_value[c_c] for c_c in s.z.piles[Z_deck]) + s.v_round
+        q1_ = 0
+        for c_c in s.z.piles[Z_deck]:
+            q1_ += F_card_value[c_c]
+        value_ = cache_[()] = q1_ + s.v_round
     return value_
 
 

@@ -56,6 +56,7 @@ class Phase_play(Frame):
                     "l_c",
                     (TX_card_to_take,),
                     at="tests/lowering/choose-one/game.yaml:19",
+                    order=1,
                 )
             else:  # pc == 1
                 self.pc = 2
@@ -66,6 +67,7 @@ class Phase_play(Frame):
                     "d_1",
                     (TX_who_goes_first,),
                     at="tests/lowering/choose-one/game.yaml:20",
+                    order=2,
                 )
         elif pc == 2:
             s.v_first = self.d_1

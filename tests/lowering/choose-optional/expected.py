@@ -53,6 +53,7 @@ class Phase_play(Frame):
                     (TX_card_to_score_or,),
                     True,
                     at="tests/lowering/choose-optional/game.yaml:17",
+                    order=1,
                 ):
                     return
                 self.l_c = -1

@@ -52,6 +52,7 @@ class Phase_play(Frame):
                     (TX_your_secret_bid,),
                     secret=True,
                     at="tests/lowering/choose-secret/game.yaml:17",
+                    order=1,
                 )
                 return
             elif pc == 1:
@@ -65,6 +66,7 @@ class Phase_play(Frame):
                     (TX_a_card_to_bid,),
                     True,
                     at="tests/lowering/choose-secret/game.yaml:20",
+                    order=1,
                 ):
                     return
                 self.l_c = -1

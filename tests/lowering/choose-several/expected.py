@@ -54,6 +54,7 @@ class Phase_play(Frame):
                     (TX_cards_to_keep,),
                     need=need_,
                     at="tests/lowering/choose-several/game.yaml:16",
+                    order=1,
                 )
                 return
             else:  # pc == 1

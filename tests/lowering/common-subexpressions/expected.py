@@ -28,21 +28,28 @@ def f_guarded(s: State, l_p: int) -> bool:
 # function squares (tests/lowering/common-subexpressions/game.yaml:32)
 def f_squares(s: State) -> int:
     # cov 4
-    return sum((v1_ * v1_) for c_c in range(2) if ((v1_ := f_worth(s, c_c)) > s.v_n))
+    v_n = s.v_n
+    q1_ = 0
+    for c_c in range(2):
+        if (v1_ := f_worth(s, c_c)) > v_n:
+            q1_ += v1_ * v1_
+    return q1_
 
 
 # phase play (tests/lowering/common-subexpressions/game.yaml:36)
 def ph_play(s: State) -> None:
     s.v_n = s.roll(6) + s.roll(6)
     s.v_n = (v1_ := f_lead(s, P_ann)) + v1_
-    if sum(
-        1
-        for c_c in range(2)
-        if (
-            (f_worth(s, c_c) > s.v_n)
-            and any(True for c_c in range(2) if (f_worth(s, c_c) > f_worth(s, E_ace)))
-        )
-    ) > f_worth(s, E_ace):
+    v2_ = any(True for c_c in range(2) if (f_worth(s, c_c) > f_worth(s, E_ace)))
+    v_n = s.v_n
+    q1_ = 0
+    for c_c in range(2):
+        q2_ = f_worth(s, c_c) > v_n
+        if q2_:
+            q2_ = v2_
+        if q2_:
+            q1_ += 1
+    if q1_ > f_worth(s, E_ace):
         # cov 5
         s.v_n += 1
     else:

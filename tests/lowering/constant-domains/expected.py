@@ -50,12 +50,23 @@ class Phase_play(Frame):
         while True:
             if pc == 0:
                 s.v_cards = [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)]
-                s.v_n = ((sum(1 for c_c in range(3) if (F_card_value[c_c] > 1)) + 3) + s.num_players) + sum(
-                    c_i for c_i in range(0, 3)
-                )
-                s.v_ok = (
-                    (E_ace in range(3)) and any(True for c_p in range(s.num_players) if (c_p == P_ann))
-                ) and (s.v_n in range(1, 9))
+                q1_ = 0
+                for c_c in range(3):
+                    if F_card_value[c_c] > 1:
+                        q1_ += 1
+                q2_ = 0
+                for c_i in range(0, 3):
+                    q2_ += c_i
+                s.v_n = ((q1_ + 3) + s.num_players) + q2_
+                q3_ = E_ace in range(3)
+                if q3_:
+                    q4_ = False
+                    for c_p in range(s.num_players):
+                        if c_p == P_ann:
+                            q4_ = True
+                            break
+                    q3_ = q4_
+                s.v_ok = q3_ and (s.v_n in range(1, 9))
                 s.v_cards = [range(3)[(s.v_n - 1)]]
                 for x_ in range(3):
                     self.l_c = x_

@@ -41,11 +41,15 @@ class Phase_play(Frame):
                 "l_spot",
                 (TX_where_to_place_the,),
                 at="tests/lowering/grid/game.yaml:16",
+                order=2,
             )
         else:  # pc == 1
             s.place(T_tile, E_south, Z_board, self.l_spot)
             s.say(TX_south_at_north_at, self.l_spot, s.z.pos[T_tile][E_north])
-            s.v_total = sum(F_tile_value[c_t] for c_t in s.neighbors(T_tile, E_north))
+            q1_ = 0
+            for c_t in s.neighbors(T_tile, E_north):
+                q1_ += F_tile_value[c_t]
+            s.v_total = q1_
             s.pop()
 
 

@@ -1,7 +1,13 @@
 # ---- engine.py
 # invariant scores_small (tests/lowering/invariant-and-evaluation/game.yaml:7)
 def inv_scores_small(s: State) -> bool:
-    return all(False for c_p in range(s.num_players) if not (s.v_score[c_p] <= 3))
+    v_score = s.v_score
+    q1_ = True
+    for c_p in range(s.num_players):
+        if not (v_score[c_p] <= 3):
+            q1_ = False
+            break
+    return q1_
 
 
 # evaluation (tests/lowering/invariant-and-evaluation/game.yaml:10)

@@ -43,9 +43,15 @@ def f_above_ratio(s: State) -> list[int]:
 def f_maybe(s: State) -> bool:
     # cov 5
     v1_: int | None = None
-    return (s.v_n > 0) and any(
-        True for c_c in range(2) if (F_card_value[c_c] == (v1_ if v1_ is not None else (v1_ := f_ratio(s))))
-    )
+    q1_ = s.v_n > 0
+    if q1_:
+        q2_ = False
+        for c_c in range(2):
+            if F_card_value[c_c] == (v1_ if v1_ is not None else (v1_ := f_ratio(s))):
+                q2_ = True
+                break
+        q1_ = q2_
+    return q1_
 
 
 # phase play (tests/lowering/loop-invariant-calls/game.yaml:37)
@@ -53,7 +59,11 @@ def ph_play(s: State) -> None:
     v1_ = f_best(s)
     l_high: list[int] = [c_c for c_c in range(2) if (F_card_value[c_c] >= v1_)]
     v2_ = f_best(s)
-    s.v_n = sum(1 for c_c in l_high if ((F_card_value[c_c] + v2_) > 2))
+    q1_ = 0
+    for c_c in l_high:
+        if (F_card_value[c_c] + v2_) > 2:
+            q1_ += 1
+    s.v_n = q1_
 
 
 # the game's flow (phases) (tests/lowering/loop-invariant-calls/game.yaml:6)

@@ -5,7 +5,11 @@ def ph_play(s: State) -> None:
         any(True for c_c in range(2) if (F_card_value[c_c] > 1)),
         all(False for c_p in range(s.num_players) if not (s.v_score[c_p] == 0)),
     ]
-    s.v_score[P_ann] = sum(1 for c_c in range(2) if (F_card_value[c_c] < 2)) + s.num_players
+    q1_ = 0
+    for c_c in range(2):
+        if F_card_value[c_c] < 2:
+            q1_ += 1
+    s.v_score[P_ann] = q1_ + s.num_players
     s.v_score[P_bob] = len([c_c for c_c in range(2) if (F_card_value[c_c] != s.v_score[P_ann])])
 
 

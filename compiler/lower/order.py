@@ -1,0 +1,52 @@
+"""Order: what the compiler knows of a decision's options before the rules run, so that the engine
+sorts only what it must (`s.decide(..., order=N)`).
+
+The engine offers the distinct values of a list, ascending (runtime/engine.py `decide`): it makes
+a set and sorts it. Neither is needed where the list is known to be
+
+    DISTINCT (1)   a zone's contents (a component lies in one place, once), or a filter of them;
+    ASCENDING (2)  ascending without repeats: every component of a type, `range(a, b)`, a builtin
+                   that returns a sorted list, or a filter of one.
+
+A spec function's call is what its body is; `if-then-else` the lesser of its branches; anything
+else (a local variable, a list the rules built, a concatenation) is UNKNOWN (0) and sorted as
+before. The engine still checks every option lies in the decision's domain.
+"""
+
+from __future__ import annotations
+
+from compiler import ir
+from compiler.builtins import BUILTINS
+from compiler.lower.context import Context
+
+UNKNOWN, DISTINCT, ASCENDING = 0, 1, 2
+
+
+def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
+    """What `e`, a list of component ids (or numbers), is known to be: UNKNOWN, DISTINCT or ASCENDING."""
+    match e:
+        case ir.Name():
+            b = cx.ann.names.get(id(e))
+            if b is None or id(e) in cx.ann.zone_refs:
+                return UNKNOWN
+            return {"zone": DISTINCT, "all": ASCENDING, "values": ASCENDING, "players": ASCENDING}.get(
+                b.kind, UNKNOWN
+            )
+        case ir.Index():
+            b = cx.ann.names.get(id(e.subject))
+            zone = b is not None and b.kind == "zone" and cx.ann.type_of(e).kind == "zone"
+            return DISTINCT if zone and id(e) not in cx.ann.zone_refs else UNKNOWN
+        case ir.Quantifier(kind="filter"):
+            return order(cx, e.source, seen)
+        case ir.CondExpr():
+            return min(order(cx, e.then, seen), order(cx, e.other, seen))
+        case ir.Call() if e.func in cx.sym.functions:
+            f = cx.sym.functions[e.func]
+            if e.func in seen or f.body.expr is None:
+                return UNKNOWN
+            return order(cx, f.body.expr, seen | {e.func})
+        case ir.Call():
+            builtin = BUILTINS.get(e.func)
+            return ASCENDING if e.func == "range" or (builtin is not None and builtin.ascending) else UNKNOWN
+        case _:
+            return UNKNOWN

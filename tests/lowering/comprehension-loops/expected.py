@@ -1,0 +1,243 @@
+# ---- engine.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+E_three: int = 2
+PH_play: int = 0
+TX_pick: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two", "three")
+F_card_value: tuple[int, ...] = (1, 2, 3, 0)
+F_card_next: tuple[list[int], ...] = ([1], [0, 2], [], [])
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+
+# function linked (tests/lowering/comprehension-loops/game.yaml:18)
+def f_linked(s: State) -> list[int]:
+    # cov 0
+    v_n = s.v_n
+    q1_: list[int] = []
+    for c_c in range(3):
+        q2_ = F_card_value[c_c] > v_n
+        if not q2_:
+            q3_ = False
+            for c_d in F_card_next[c_c]:
+                if F_card_value[c_d] > v_n:
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_.append(c_c)
+    return q1_
+
+
+# function guarded (tests/lowering/comprehension-loops/game.yaml:22)
+def f_guarded(s: State) -> bool:
+    # cov 1
+    v_n = s.v_n
+    q1_ = s.v_n != 0
+    if q1_:
+        q2_ = True
+        for c_c in range(3):
+            if not (s.div(F_card_value[c_c], v_n) < 3):
+                q2_ = False
+                break
+        q1_ = q2_
+    return q1_
+
+
+# function total (tests/lowering/comprehension-loops/game.yaml:26)
+def f_total(s: State) -> int:
+    # cov 2
+    v_n = s.v_n
+    q1_ = 0
+    for c_c in range(3):
+        if F_card_value[c_c] > v_n:
+            q1_ += F_card_value[c_c]
+    return s.v_score[P_ann] + q1_
+
+
+# function either (tests/lowering/comprehension-loops/game.yaml:29)
+def f_either(s: State) -> int:
+    # cov 3
+    v_n = s.v_n
+    q1_: int
+    if s.v_n > 1:
+        q2_ = 0
+        for c_c in range(3):
+            if F_card_value[c_c] > v_n:
+                q2_ += 1
+        q1_ = q2_
+    else:
+        q3_ = 0
+        for c_c in range(3):
+            q3_ += F_card_value[c_c]
+        q1_ = q3_
+    return q1_
+
+
+# function shadowed (tests/lowering/comprehension-loops/game.yaml:32)
+def f_shadowed(s: State) -> bool:
+    # cov 4
+    v_n = s.v_n
+    q1_ = False
+    for c_c in range(3):
+        q2_ = F_card_value[c_c] > v_n
+        if q2_:
+            q2_ = any(True for c_c in F_card_next[c_c] if (F_card_value[c_c] == v_n))
+        if q2_:
+            q1_ = True
+            break
+    return q1_
+
+
+# phase play (tests/lowering/comprehension-loops/game.yaml:37)
+class Phase_play(Frame):
+    SLOTS = ("l_pick",)
+    __slots__ = SLOTS
+    NAME = "Phase_play"
+    ORIGIN = "phase play (tests/lowering/comprehension-loops/game.yaml:37)"
+    SLOT_TYPES = ("entity:card",)
+    BLOCKS = 2
+    l_pick: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_pick = -1
+
+    def copy(self) -> Phase_play:
+        f = Phase_play()
+        f.pc = self.pc
+        f.l_pick = self.l_pick
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_pick]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_pick = values[0]
+        return f
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        if pc == 0:
+            v_n = s.v_n
+            q1_ = False
+            for c_c in range(3):
+                if F_card_value[c_c] == v_n:
+                    q1_ = True
+                    break
+            if q1_:
+                # cov 5
+                s.v_score[P_ann] = f_total(s)
+            else:
+                # cov 6
+                pass
+            self.pc = 1
+            v_n = s.v_n
+            q2_: list[int] = []
+            for c_c in range(3):
+                q3_ = False
+                for c_d in F_card_next[c_c]:
+                    if F_card_value[c_d] >= v_n:
+                        q3_ = True
+                        break
+                if q3_:
+                    q2_.append(c_c)
+            s.decide(
+                P_ann,
+                q2_,
+                4,
+                "l_pick",
+                (TX_pick,),
+                at="tests/lowering/comprehension-loops/game.yaml:42",
+                order=2,
+            )
+        else:  # pc == 1
+            s.v_score[P_bob] = F_card_value[self.l_pick]
+            s.pop()
+
+
+# the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:5)
+class Flow(Frame):
+    SLOTS = ()
+    __slots__ = SLOTS
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:5)"
+    SLOT_TYPES = ()
+    BLOCKS = 2
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def copy(self) -> Flow:
+        f = Flow()
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/comprehension-loops/game.yaml:37)
+            # cov 7
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
+
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "f_linked": "function linked (tests/lowering/comprehension-loops/game.yaml:18)",
+    "f_guarded": "function guarded (tests/lowering/comprehension-loops/game.yaml:22)",
+    "f_total": "function total (tests/lowering/comprehension-loops/game.yaml:26)",
+    "f_either": "function either (tests/lowering/comprehension-loops/game.yaml:29)",
+    "f_shadowed": "function shadowed (tests/lowering/comprehension-loops/game.yaml:32)",
+}
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_pick
+    Text("pick"),
+)
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("function", "function linked", "tests/lowering/comprehension-loops/game.yaml:18"),
+    ("function", "function guarded", "tests/lowering/comprehension-loops/game.yaml:22"),
+    ("function", "function total", "tests/lowering/comprehension-loops/game.yaml:26"),
+    ("function", "function either", "tests/lowering/comprehension-loops/game.yaml:29"),
+    ("function", "function shadowed", "tests/lowering/comprehension-loops/game.yaml:32"),
+    ("branch", "if at line 39: then", "tests/lowering/comprehension-loops/game.yaml:39"),
+    ("branch", "if at line 39: else (implicit)", "tests/lowering/comprehension-loops/game.yaml:39"),
+    ("phase", "phase play", "tests/lowering/comprehension-loops/game.yaml:37"),
+)
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
