@@ -401,7 +401,7 @@ def _jobs() -> int:
 def _run_driver(stage: Path, *argv: str) -> None:
     env = {**os.environ, "MYPY_CACHE_DIR": str(stage / ".mypy_cache")}
     done = subprocess.run(
-        [sys.executable, "-I", str(DRIVER), *argv],
+        [sys.executable, "-P", str(DRIVER), *argv],  # -P: not its own folder first on sys.path
         cwd=stage,
         env=env,
         stdin=subprocess.DEVNULL,

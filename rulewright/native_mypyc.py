@@ -7,10 +7,11 @@ Two processes, because mypyc's front end holds gigabytes for a large engine and 
 its peak: the C compiler starts after that memory is given back. One group per game, because a
 group is one C file for the C compiler: smaller units, compiled in parallel, and a game's group
 depends only on its own engine and on the runtime (so an unchanged game's compiled module can be
-reused). Run with `python -I` (nothing of the workspace is imported here, only mypyc and setuptools).
+reused). Run with `python -P` (its own folder, rulewright/, is not put first on sys.path: nothing of
+the workspace is imported here, only mypyc and setuptools).
 
-    python -I native_mypyc.py generate SPEC.json OUT.json
-    python -I native_mypyc.py compile OUT.json JOBS
+    python -P native_mypyc.py generate SPEC.json OUT.json
+    python -P native_mypyc.py compile OUT.json JOBS
 """
 
 from __future__ import annotations
