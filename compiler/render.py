@@ -61,8 +61,29 @@ def render(mod: Module) -> dict[str, str]:
     env = environment()
     e, sc = mod.engine, mod.scenarios
     head = header(e.header)
+    # the static facts (tables.py.j2): data that engine.py, its scenarios and its board import
+    table_names = sorted(
+        [c.name for c in e.constants]
+        + [t.name for t in e.texts]
+        + [d.name for d in e.data]
+        + [c.constant for c in e.cached]
+        + ([r.name for r in e.readers] if e.cached else [])
+        + ["COVERAGE", "ORIGINS", "TEXTS"]
+    )
+    tables = env.get_template("tables.py.j2").render(
+        header=head,
+        h=e.header,
+        constants=e.constants,
+        data=e.data,
+        functions=e.functions,
+        coverage=e.coverage,
+        cached=e.cached,
+        readers=e.readers,
+        texts=e.texts,
+    )
     engine = env.get_template("engine.py.j2").render(
         header=head,
+        table_names=table_names,
         h=e.header,
         constants=e.constants,
         data=e.data,
@@ -82,13 +103,15 @@ def render(mod: Module) -> dict[str, str]:
     scenarios = env.get_template("scenarios.py.j2").render(
         header=header(sc.header),
         h=sc.header,
-        imports=sc.imports,
+        imports=[n for n in sc.imports if n not in table_names],
+        table_imports=[n for n in sc.imports if n in table_names],
         functions=sc.functions,
         scenarios=sc.scenarios,
     )
     init = env.get_template("package_init.py.j2").render(header=head, h=e.header)
     files = {
         "engine.py": format_source(engine),
+        "tables.py": format_source(tables),
         "scenarios.py": format_source(scenarios),
         "__init__.py": format_source(init),
     }
@@ -97,7 +120,8 @@ def render(mod: Module) -> dict[str, str]:
         board = env.get_template("board.py.j2").render(
             header=header(b.header),
             h=b.header,
-            imports=b.imports,
+            imports=[n for n in b.imports if n not in table_names],
+            table_imports=[n for n in b.imports if n in table_names],
             functions=b.functions,
             width=b.width,
             height=b.height,

@@ -10,9 +10,18 @@ workspace: people share workspace folders, and a shared folder must not bring ma
     <native folder>/
         runtime/            the runtime package; engine.py and rng.py also as compiled modules
         engines/            the workspace's output folder, a compiled game's engine.py also compiled
-        *__mypyc*.so        the shared library mypyc makes of them all
+                            (`<game>/engine__mypyc*.so`: the shared library of the game's group)
+        *__mypyc*.so        the shared library of the runtime's group
         manifest.json       the SHA-256 of every source file it was compiled from, and of every
-                            file of the folder (the compiled modules and their bytecode too)
+                            file of the folder (the compiled modules and their bytecode too), and
+                            the digest each group was compiled from (`compiled`)
+
+mypyc compiles one group per game and one for the runtime (rulewright/native_mypyc.py): smaller
+C files, compiled by several C compilers at once, in a process started after mypyc's own has
+ended and given back its memory. A game's group depends only on the runtime and the game's own
+output folder, so a build reuses from the last one (once that folder passes every check below)
+the compiled modules of each group made from exactly the same sources, Python, mypyc and C
+options: changing one game recompiles that game alone.
 
 The folder is trusted only as this user's alone: made with mode 0o700 (runtime/usercache.py), and
 before a process plays from it every file in it is checked against the manifest (a file it does not
@@ -29,8 +38,10 @@ refuses a folder whose sources have changed since: a stale native engine would p
 
 A native build needs mypyc (it comes with mypy: `pip install rulewright[native]`), a C compiler
 and Python's headers. It takes minutes and, for a large game, gigabytes of memory (see
-docs/performance.md); the interpreted engines are what `make test` checks, the native ones are
-for long simulation runs. Games play identically either way (tests/test_native.py).
+docs/performance.md); the games' C is compiled with -O1 (-O3 took twice the compiling) and the
+runtime's with -O3 (it is hot in every game and compiled once for all), without debug
+information, unless MYPYC_OPT_LEVEL and MYPYC_DEBUG_LEVEL say otherwise.
+The interpreted engines are what `make test` checks, the native ones are for long simulation runs. Games play identically either way (tests/test_native.py).
 """
 
 from __future__ import annotations
@@ -51,6 +62,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from runtime.loading import package_name
 from runtime.trust import read_record
@@ -62,6 +74,10 @@ NATIVE = "native"
 RUNTIME_MODULES = ("engine.py", "rng.py")  # the runtime's hot modules; the rest stays interpreted
 RUNTIME_DIR = Path(__file__).resolve().parents[1] / "runtime"
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+DRIVER = Path(__file__).resolve().with_name("native_mypyc.py")  # run in processes of its own
+OPT_LEVEL = "1"  # the C compiler's -O and -g, unless MYPYC_OPT_LEVEL or MYPYC_DEBUG_LEVEL say otherwise
+DEBUG_LEVEL = "0"
+RUNTIME_OPT_LEVEL = "3"  # the runtime's group: hot in every game, and compiled once for all of them
 
 
 class NativeError(Exception):
@@ -124,6 +140,9 @@ def build_native(
         raise NativeError(f"{output} holds no compiled game to compile: run `rulewright build` first")
     folder = native_root(workspace_root)
     package = package_name(folder / ENGINES)
+    opt_level = os.environ.get("MYPYC_OPT_LEVEL", OPT_LEVEL)
+    runtime_opt_level = os.environ.get("MYPYC_OPT_LEVEL", RUNTIME_OPT_LEVEL)
+    debug_level = os.environ.get("MYPYC_DEBUG_LEVEL", DEBUG_LEVEL)
     stage = Path(tempfile.mkdtemp(prefix=f"{folder.name}-stage-", dir=folder.parent))  # mode 0o700
     try:
         _copy_tree(RUNTIME_DIR, stage / "runtime")
@@ -132,25 +151,20 @@ def build_native(
             (stage / package / rel).write_bytes(data)
         # what is compiled is these copies: the manifest is theirs, whatever changes meanwhile
         sources = _sources(stage / "runtime", built)
-        modules = [f"runtime/{m}" for m in RUNTIME_MODULES] + [f"{package}/{g}/engine.py" for g in games]
-        say(
-            f"compiling the runtime and {len(games)} game(s) with mypyc ({', '.join(games)}); this takes minutes"
-        )
+        keys = _compile_keys(sources, games, package, f"{opt_level}/{runtime_opt_level}", debug_level)
+        runtime_reused, reused = _reuse(folder, keys, stage, package)
+        fresh = [g for g in games if g not in reused]
         cpu0, wall0 = _children_cpu(), time.perf_counter()
-        env = {**os.environ, "MYPY_CACHE_DIR": str(stage / ".mypy_cache")}
-        done = subprocess.run(
-            [sys.executable, "-m", "mypyc", *modules],
-            cwd=stage,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            errors="replace",
-        )
+        if fresh or not runtime_reused:
+            what = ("the runtime and " if not runtime_reused else "") + f"{len(fresh)} game(s)"
+            kept = f"; unchanged, kept: {', '.join(sorted(reused))}" if reused else ""
+            say(f"compiling {what} with mypyc ({', '.join(fresh) or 'none'}{kept}); this takes minutes")
+            _mypyc(stage, package, fresh, runtime_reused, opt_level, debug_level, runtime_opt_level)
+        else:
+            say(
+                f"the runtime and {', '.join(sorted(reused))} are unchanged since the last native build: kept"
+            )
         cpu, wall = _children_cpu() - cpu0, time.perf_counter() - wall0
-        if done.returncode != 0:
-            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-            raise NativeError(f"mypyc failed (exit {done.returncode}):\n{tail}")
         made = stage / "made"
         made.mkdir(mode=0o700)
         for lib in stage.glob("*__mypyc*"):
@@ -161,7 +175,13 @@ def build_native(
             compileall.compile_dir(
                 made / sub, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
             )
-        manifest = {"python": sys.version, "package": package, "sources": sources, "files": _files(made)}
+        manifest = {
+            "python": sys.version,
+            "package": package,
+            "sources": sources,
+            "compiled": keys,
+            "files": _files(made),
+        }
         (made / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         _swap_in(made, folder)
     except OSError as exc:
@@ -191,6 +211,21 @@ def native_folder(output: Path, workspace_root: Path) -> Path:
     alone, every file in it the one the manifest names (no other file, no link), and built from the
     current sources."""
     folder = native_root(workspace_root)
+    manifest = _trusted_manifest(folder)
+    built, now = manifest.get("sources"), _sources(RUNTIME_DIR, _built(output))
+    if built != now:
+        built = built if isinstance(built, dict) else {}
+        changed = sorted(k for k in set(now) | set(built) if built.get(k) != now.get(k))
+        raise NativeError(
+            f"the native build is out of date ({', '.join(changed[:3])}"
+            f"{' ...' if len(changed) > 3 else ''} changed since): run `rulewright build --native`"
+        )
+    return folder
+
+
+def _trusted_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of the native folder `folder` once the folder is checked: this user's alone,
+    made by this Python in this place, and holding exactly the files the manifest names."""
     if not os.path.lexists(folder):
         raise NativeError("no native build of this workspace: run `rulewright build --native` first")
     try:
@@ -223,15 +258,160 @@ def native_folder(output: Path, workspace_root: Path) -> Path:
             f"the native build's files are not the ones it was built with ({', '.join(odd[:3])}"
             f"{' ...' if len(odd) > 3 else ''}): nothing of it was imported; run `rulewright build --native`"
         )
-    built, now = manifest.get("sources"), _sources(RUNTIME_DIR, _built(output))
-    if built != now:
-        built = built if isinstance(built, dict) else {}
-        changed = sorted(k for k in set(now) | set(built) if built.get(k) != now.get(k))
-        raise NativeError(
-            f"the native build is out of date ({', '.join(changed[:3])}"
-            f"{' ...' if len(changed) > 3 else ''} changed since): run `rulewright build --native`"
+    return manifest
+
+
+def _compile_keys(
+    sources: dict[str, str], games: Sequence[str], package: str, opt_level: str, debug_level: str
+) -> dict[str, Any]:
+    """What each compilation group's machine code is made from, as a digest: the runtime's group
+    from the whole runtime, this Python, mypyc and the C options; a game's group from that and the
+    game's own output folder (a game's C depends only on the runtime and its own engine)."""
+    from mypy.version import __version__ as mypy_version
+
+    def digest(*parts: object) -> str:
+        return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
+
+    runtime = digest(
+        sys.version,
+        mypy_version,
+        package,
+        opt_level,
+        debug_level,
+        sorted((k, v) for k, v in sources.items() if k.startswith("runtime/")),
+    )
+    games_keys = {}
+    for game in games:
+        own = sorted(
+            (k, v)
+            for k, v in sources.items()
+            if k.startswith(f"{ENGINES}/{game}/") or k.count("/") == 1 and k.startswith(f"{ENGINES}/")
         )
-    return folder
+        games_keys[game] = digest(runtime, game, own)
+    return {"runtime": runtime, "games": games_keys}
+
+
+def _reuse(folder: Path, keys: dict[str, Any], stage: Path, package: str) -> tuple[bool, set[str]]:
+    """Copy into `stage` the compiled modules of the last native build that are made from exactly
+    what this build would compile them from (the same digest in `keys`): whether the runtime's
+    were, and the games whose were. Only from a folder that passes every check `--native` makes,
+    and each file checked against that manifest as it is read (a build swapped in meanwhile is
+    simply not reused)."""
+    try:
+        manifest = _trusted_manifest(folder)
+    except NativeError:
+        return False, set()
+    old = manifest.get("compiled")
+    files = manifest["files"]
+    if not isinstance(old, dict) or old.get("runtime") != keys["runtime"]:
+        return False, set()
+
+    def copy(rels: list[str], dest_of: Callable[[str], Path]) -> bool:
+        if not rels:
+            return False
+        for rel in rels:
+            try:
+                with open(folder / rel, "rb", opener=_no_follow) as f:
+                    data = f.read()
+            except OSError:
+                return False
+            if hashlib.sha256(data).hexdigest() != files[rel]:
+                return False
+            dest_of(rel).write_bytes(data)
+        return True
+
+    runtime = [r for r in files if _is_compiled(r) and (r.count("/") == 0 or r.startswith("runtime/"))]
+    if not copy(runtime, lambda rel: stage / rel):
+        return False, set()
+    old_games = old.get("games")
+    if not isinstance(old_games, dict):
+        return True, set()
+    reused = set()
+    for game, key in keys["games"].items():
+        if old_games.get(game) != key:
+            continue
+        prefix = f"{ENGINES}/{game}/"
+        mine = [r for r in files if r.startswith(prefix) and r.count("/") == 2 and _is_compiled(r)]
+        if copy(mine, lambda rel: stage / package / rel.removeprefix(f"{ENGINES}/")):
+            reused.add(game)
+    return True, reused
+
+
+def _is_compiled(rel: str) -> bool:
+    return rel.endswith(tuple(m for m in _extension_suffixes()))
+
+
+def _extension_suffixes() -> tuple[str, ...]:
+    import importlib.machinery
+
+    return tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _mypyc(
+    stage: Path,
+    package: str,
+    games: Sequence[str],
+    runtime_reused: bool,
+    opt_level: str,
+    debug_level: str,
+    runtime_opt_level: str,
+) -> None:
+    """Compile, in `stage`, the runtime's hot modules (one group) and each game's engine (a group
+    each) with mypyc: C generated in one process, compiled in another, groups in parallel. With
+    `runtime_reused`, the runtime's compiled modules are already in `stage`: its C is generated
+    (the games' groups are compiled against it) but not compiled again."""
+    runtime = [f"runtime/{m}" for m in RUNTIME_MODULES]
+    engines = [f"{package}/{g}/engine.py" for g in games]
+    spec = {
+        "modules": runtime + engines,
+        "groups": [[runtime, None]] + [[[e], None] for e in engines],
+        "opt_level": opt_level,
+        "debug_level": debug_level,
+    }
+    (stage / "mypyc-spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    _run_driver(stage, "generate", "mypyc-spec.json", "extensions.json")
+    extensions = json.loads((stage / "extensions.json").read_text(encoding="utf-8"))
+    runtime_names = {m.removesuffix(".py").replace("/", ".") for m in runtime}
+
+    def of_runtime(e: dict[str, Any]) -> bool:
+        # its shims are named for its modules, its shared library for no package (a group of two)
+        return e["name"] in runtime_names or ("." not in e["name"] and e["name"].endswith("__mypyc"))
+
+    if runtime_reused:
+        extensions = [e for e in extensions if not of_runtime(e)]
+    elif runtime_opt_level != opt_level:
+        for e in extensions:
+            if of_runtime(e):
+                e["extra_compile_args"] = [
+                    f"-O{runtime_opt_level}" if arg.startswith("-O") and arg[2:].isdigit() else arg
+                    for arg in e["extra_compile_args"]
+                ]
+    (stage / "extensions.json").write_text(json.dumps(extensions), encoding="utf-8")
+    _run_driver(stage, "compile", "extensions.json", str(_jobs()))
+
+
+def _jobs() -> int:
+    """C compilers run at once: the cores this process may use (a large engine's C takes about a
+    gigabyte to compile, so no more than four)."""
+    return max(
+        1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    )
+
+
+def _run_driver(stage: Path, *argv: str) -> None:
+    env = {**os.environ, "MYPY_CACHE_DIR": str(stage / ".mypy_cache")}
+    done = subprocess.run(
+        [sys.executable, "-P", str(DRIVER), *argv],  # -P: not its own folder first on sys.path
+        cwd=stage,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        errors="replace",
+    )
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        raise NativeError(f"mypyc failed (exit {done.returncode}):\n{tail}")
 
 
 def _files(folder: Path, skip: str | None = None) -> dict[str, str]:

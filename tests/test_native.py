@@ -1,6 +1,6 @@
 """`rulewright build --native` (rulewright/native.py): mypyc-compiled engines play exactly the games
 the interpreted ones play, a rule that calls itself without end is a located rule error there too
-(not a crash), and a native build older than its sources is refused.
+(not a crash), a native build older than its sources is refused, and an unchanged one is kept.
 
 One workspace, built natively once for the module: the features game of tests/specs/ and the
 hostile spec whose function recurs for ever. About 30 s of compiling; skipped where this machine
@@ -129,6 +129,16 @@ def test_a_native_build_older_than_its_sources_is_refused(ws: Path) -> None:
         spec.write_text(rules, encoding="utf-8")
         assert _run(ws, "build", "features").returncode == 0
         assert engine.read_text(encoding="utf-8") == text
+
+
+def test_an_unchanged_build_compiles_nothing_again(ws: Path) -> None:
+    # each group (the runtime, a game) is reused from the last build when made from the same
+    # sources; the folder it is reused from passes the checks --native makes (rulewright/native.py)
+    done = _run(ws, "build", "--native", "features", "loops")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the runtime and features, loops are unchanged since the last native build: kept" in done.stdout
+    native = _run(ws, "simulate", "features", "-n", "10", "-j", "1", "--native")
+    assert native.returncode == 0 and ", native engines" in native.stdout, native.stderr
 
 
 def test_no_native_build_is_a_usage_error(tmp_path: Path) -> None:

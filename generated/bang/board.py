@@ -6,17 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Places, Shown, Track
 
-from .engine import (
-    State,
-    T_role_card,
-    Z_character_of,
-    Z_deck,
-    Z_discard,
-    Z_hand,
-    Z_in_play,
-    Z_shown_role,
-    f_living,
-)
+from .engine import State, f_living
+from .tables import T_role_card, Z_character_of, Z_deck, Z_discard, Z_hand, Z_in_play, Z_shown_role
 
 
 # board: places of player: show character (specs/bang/board.yaml:15)

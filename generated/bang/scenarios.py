@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import (
+from .engine import State, f_reach_of, f_role_of
+from .tables import (
     E_bang_2d,
     E_bang_3d,
     E_bang_ah,
@@ -45,7 +46,6 @@ from .engine import (
     P_cal,
     P_dot,
     P_eve,
-    State,
     T_card,
     T_role_card,
     Z_deck,
@@ -55,8 +55,6 @@ from .engine import (
     Z_secret_role,
     Z_shown_role,
     Z_store,
-    f_reach_of,
-    f_role_of,
 )
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Cards, Places, Shown, Track
 
-from .engine import (
+from .engine import State, f_capacity, f_charges, f_max_discs, f_money_total, f_nearest, f_stack_size
+from .tables import (
     E_agenda_inspection,
     E_agenda_repairs,
     E_agenda_supervision,
@@ -28,7 +29,6 @@ from .engine import (
     F_deviation_card_heading,
     F_deviation_card_value,
     F_disc_colour,
-    State,
     T_agenda_card,
     T_colour,
     Z_agenda_deck,
@@ -41,12 +41,6 @@ from .engine import (
     Z_scored,
     Z_storage,
     Z_tableau,
-    f_capacity,
-    f_charges,
-    f_max_discs,
-    f_money_total,
-    f_nearest,
-    f_stack_size,
 )
 
 

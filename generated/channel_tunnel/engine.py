@@ -13,795 +13,277 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
-    Text,
     ZoneInfo,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_colour: int = 0
-T_bar: int = 1
-T_disc: int = 2
-T_debris: int = 3
-T_space: int = 4
-T_tech_step: int = 5
-T_deviation_card: int = 6
-T_card: int = 7
-T_agenda_card: int = 8
-T_player: int = 9
-Z_bag: int = 0
-Z_reserve: int = 1
-Z_placed: int = 3
-Z_debris_pool: int = 4
-Z_route_hidden: int = 5
-Z_route_open: int = 7
-Z_storage: int = 9
-Z_on_cards: int = 11
-Z_spent_debris: int = 12
-Z_deck: int = 13
-Z_display: int = 14
-Z_card_discard: int = 15
-Z_money: int = 16
-Z_tableau: int = 18
-Z_scored: int = 20
-Z_deviation_deck: int = 22
-Z_deviation_discard: int = 23
-Z_agenda_deck: int = 24
-Z_agenda_box: int = 25
-Z_agenda_held: int = 26
-Z_agenda_done: int = 28
-Z_agenda_discard: int = 30
-P_britain: int = 0
-P_france: int = 1
-E_light_blue: int = 0
-E_black: int = 1
-E_orange: int = 2
-E_yellow: int = 3
-E_white: int = 4
-E_machinery: int = 0
-E_logistics: int = 1
-E_light_blue_disc_1: int = 0
-E_light_blue_disc_2: int = 1
-E_light_blue_disc_3: int = 2
-E_light_blue_disc_4: int = 3
-E_light_blue_disc_5: int = 4
-E_black_disc_1: int = 5
-E_black_disc_2: int = 6
-E_black_disc_3: int = 7
-E_black_disc_4: int = 8
-E_black_disc_5: int = 9
-E_orange_disc_1: int = 10
-E_orange_disc_2: int = 11
-E_orange_disc_3: int = 12
-E_orange_disc_4: int = 13
-E_orange_disc_5: int = 14
-E_yellow_disc_1: int = 15
-E_yellow_disc_2: int = 16
-E_yellow_disc_3: int = 17
-E_yellow_disc_4: int = 18
-E_yellow_disc_5: int = 19
-E_white_disc_1: int = 20
-E_white_disc_2: int = 21
-E_white_disc_3: int = 22
-E_white_disc_4: int = 23
-E_white_disc_5: int = 24
-E_light_blue_debris_1: int = 0
-E_light_blue_debris_2: int = 1
-E_light_blue_debris_3: int = 2
-E_light_blue_debris_4: int = 3
-E_black_debris_1: int = 4
-E_black_debris_2: int = 5
-E_black_debris_3: int = 6
-E_black_debris_4: int = 7
-E_orange_debris_1: int = 8
-E_orange_debris_2: int = 9
-E_orange_debris_3: int = 10
-E_orange_debris_4: int = 11
-E_yellow_debris_1: int = 12
-E_yellow_debris_2: int = 13
-E_yellow_debris_3: int = 14
-E_yellow_debris_4: int = 15
-E_white_debris_1: int = 16
-E_white_debris_2: int = 17
-E_white_debris_3: int = 18
-E_white_debris_4: int = 19
-E_plan_tunnel: int = 0
-E_finance_technology: int = 1
-E_variable_1: int = 2
-E_variable_2: int = 3
-E_variable_3: int = 4
-E_machinery_1: int = 0
-E_machinery_2: int = 1
-E_machinery_3: int = 2
-E_machinery_4: int = 3
-E_machinery_5: int = 4
-E_machinery_6: int = 5
-E_logistics_1: int = 6
-E_logistics_2: int = 7
-E_logistics_3: int = 8
-E_logistics_4: int = 9
-E_logistics_5: int = 10
-E_logistics_6: int = 11
-E_deviation_minus_2: int = 0
-E_deviation_north_0: int = 1
-E_deviation_north_1: int = 2
-E_deviation_south_0: int = 3
-E_deviation_south_1: int = 4
-E_deviation_east_0: int = 5
-E_deviation_east_0b: int = 6
-E_deviation_west_0: int = 7
-E_deviation_west_0b: int = 8
-E_card_new_workers: int = 0
-E_card_exchange: int = 1
-E_card_extra_finance_1: int = 2
-E_card_extra_finance_2: int = 3
-E_card_tech_upgrade: int = 4
-E_card_influence_belgium: int = 5
-E_card_influence_netherlands: int = 6
-E_card_influence_luxembourg: int = 7
-E_card_influence_germany: int = 8
-E_card_influence_italy: int = 9
-E_card_influence_spain: int = 10
-E_card_influence_portugal: int = 11
-E_card_influence_ireland: int = 12
-E_card_influence_denmark: int = 13
-E_card_influence_greece: int = 14
-E_card_speech_1: int = 15
-E_card_speech_2: int = 16
-E_card_political_duel: int = 17
-E_card_press_1: int = 18
-E_card_press_2: int = 19
-E_card_topography_1: int = 20
-E_card_topography_2: int = 21
-E_card_topography_3: int = 22
-E_card_topography_4: int = 23
-E_card_topography_5: int = 24
-E_card_control_room_1: int = 25
-E_card_control_room_2: int = 26
-E_card_control_room_3: int = 27
-E_card_control_room_4: int = 28
-E_card_control_room_5: int = 29
-E_card_new_material_1: int = 30
-E_card_new_material_2: int = 31
-E_card_heavy_machinery: int = 32
-E_agenda_training: int = 0
-E_agenda_warehouse: int = 1
-E_agenda_inspection: int = 2
-E_agenda_repairs: int = 3
-E_agenda_supervision: int = 4
-E_agenda_promotion: int = 5
-PH_rounds: int = 0
-TX_plans_is_revealed: int = 0
-TX_pays_one_disc: int = 1
-TX_colour_of_a_disc: int = 2
-TX_tunnels_through_spaces_to: int = 3
-TX_water_britain_draws_two: int = 4
-TX_water_but_the_french: int = 5
-TX_draws_deviation: int = 6
-TX_the_deviation_deck_is: int = 7
-TX_card_to_take_as: int = 8
-TX_takes_as_million: int = 9
-TX_the_game_card_discards: int = 10
-TX_use_extra_finance_as: int = 11
-TX_does_not_advance_a: int = 12
-TX_technology_bar_to_advance: int = 13
-TX_pays_million_for: int = 14
-TX_advances_to: int = 15
-TX_money_card_to_spend: int = 16
-TX_straightens_the_machine_deviation: int = 17
-TX_whose_route_to_peek: int = 18
-TX_which_face_down_token: int = 19
-TX_you_see: int = 20
-TX_uses_the_secondary_action: int = 21
-TX_debris_to_discard_for: int = 22
-TX_debris_to_place_on: int = 23
-TX_develops: int = 24
-TX_debris_to_place_on_2: int = 25
-TX_chained_action: int = 26
-TX_extra_action: int = 27
-TX_takes_back_one_disc: int = 28
-TX_draws_one_disc_fewer: int = 29
-TX_use_new_workers_to: int = 30
-TX_draws_discs: int = 31
-TX_use_exchange_to_swap: int = 32
-TX_colour_of_the_disc: int = 33
-TX_colour_of_the_disc_2: int = 34
-TX_swaps_a_disc_for: int = 35
-TX_skips_this_turn_warehouse: int = 36
-TX_use_technology_upgrade_for: int = 37
-TX_place_all_your_discs: int = 38
-TX_where_to_place_your: int = 39
-TX_places_a_stack_of: int = 40
-TX_places_a_stack_of_2: int = 41
-TX_action: int = 42
-TX_passes_and_takes_the: int = 43
-TX_passes: int = 44
-TX_discs_to_keep_for: int = 45
-TX_uses: int = 46
-TX_revealed: int = 47
-TX_keep_the_agenda_card: int = 48
-TX_money_card_to_pay: int = 49
-TX_fulfils: int = 50
-TX_reaches_the_centre_of: int = 51
-TX_cards_technology_deviation_centre: int = 52
-TX_nobody_placed_a_stack: int = 53
-TX_cards_technology_deviation_agenda: int = 54
-IDS_colour: tuple[str, ...] = ("light_blue", "black", "orange", "yellow", "white", "none")
-LABELS_colour: tuple[str, ...] = ("light blue", "black", "orange", "yellow", "white")
-F_colour_water: tuple[bool, ...] = (True, False, False, False, False, False)
-IDS_bar: tuple[str, ...] = ("machinery", "logistics", "none")
-LABELS_bar: tuple[str, ...] = ("Machinery", "Logistics")
-IDS_disc: tuple[str, ...] = (
-    "light_blue_disc_1",
-    "light_blue_disc_2",
-    "light_blue_disc_3",
-    "light_blue_disc_4",
-    "light_blue_disc_5",
-    "black_disc_1",
-    "black_disc_2",
-    "black_disc_3",
-    "black_disc_4",
-    "black_disc_5",
-    "orange_disc_1",
-    "orange_disc_2",
-    "orange_disc_3",
-    "orange_disc_4",
-    "orange_disc_5",
-    "yellow_disc_1",
-    "yellow_disc_2",
-    "yellow_disc_3",
-    "yellow_disc_4",
-    "yellow_disc_5",
-    "white_disc_1",
-    "white_disc_2",
-    "white_disc_3",
-    "white_disc_4",
-    "white_disc_5",
-    "none",
+from .tables import (
+    CACHE_discs_of,
+    CACHE_legal_spaces,
+    CACHE_stack_size,
+    CACHE_tunnel_room,
+    COVERAGE,
+    ENUM_ability,
+    ENUM_action,
+    ENUM_cost,
+    ENUM_heading,
+    ENUM_kind,
+    ENUM_perk,
+    E_agenda_inspection,
+    E_agenda_promotion,
+    E_agenda_repairs,
+    E_agenda_supervision,
+    E_agenda_training,
+    E_agenda_warehouse,
+    E_black,
+    E_black_debris_1,
+    E_black_debris_2,
+    E_black_debris_3,
+    E_black_debris_4,
+    E_black_disc_1,
+    E_black_disc_2,
+    E_black_disc_3,
+    E_black_disc_4,
+    E_black_disc_5,
+    E_card_control_room_1,
+    E_card_control_room_2,
+    E_card_control_room_3,
+    E_card_control_room_4,
+    E_card_control_room_5,
+    E_card_exchange,
+    E_card_extra_finance_1,
+    E_card_extra_finance_2,
+    E_card_heavy_machinery,
+    E_card_influence_belgium,
+    E_card_influence_denmark,
+    E_card_influence_germany,
+    E_card_influence_greece,
+    E_card_influence_ireland,
+    E_card_influence_italy,
+    E_card_influence_luxembourg,
+    E_card_influence_netherlands,
+    E_card_influence_portugal,
+    E_card_influence_spain,
+    E_card_new_material_1,
+    E_card_new_material_2,
+    E_card_new_workers,
+    E_card_political_duel,
+    E_card_press_1,
+    E_card_press_2,
+    E_card_speech_1,
+    E_card_speech_2,
+    E_card_tech_upgrade,
+    E_card_topography_1,
+    E_card_topography_2,
+    E_card_topography_3,
+    E_card_topography_4,
+    E_card_topography_5,
+    E_deviation_east_0,
+    E_deviation_east_0b,
+    E_deviation_minus_2,
+    E_deviation_north_0,
+    E_deviation_north_1,
+    E_deviation_south_0,
+    E_deviation_south_1,
+    E_deviation_west_0,
+    E_deviation_west_0b,
+    E_finance_technology,
+    E_light_blue,
+    E_light_blue_debris_1,
+    E_light_blue_debris_2,
+    E_light_blue_debris_3,
+    E_light_blue_debris_4,
+    E_light_blue_disc_1,
+    E_light_blue_disc_2,
+    E_light_blue_disc_3,
+    E_light_blue_disc_4,
+    E_light_blue_disc_5,
+    E_logistics,
+    E_logistics_1,
+    E_logistics_2,
+    E_logistics_3,
+    E_logistics_4,
+    E_logistics_5,
+    E_logistics_6,
+    E_machinery,
+    E_machinery_1,
+    E_machinery_2,
+    E_machinery_3,
+    E_machinery_4,
+    E_machinery_5,
+    E_machinery_6,
+    E_orange,
+    E_orange_debris_1,
+    E_orange_debris_2,
+    E_orange_debris_3,
+    E_orange_debris_4,
+    E_orange_disc_1,
+    E_orange_disc_2,
+    E_orange_disc_3,
+    E_orange_disc_4,
+    E_orange_disc_5,
+    E_plan_tunnel,
+    E_variable_1,
+    E_variable_2,
+    E_variable_3,
+    E_white,
+    E_white_debris_1,
+    E_white_debris_2,
+    E_white_debris_3,
+    E_white_debris_4,
+    E_white_disc_1,
+    E_white_disc_2,
+    E_white_disc_3,
+    E_white_disc_4,
+    E_white_disc_5,
+    E_yellow,
+    E_yellow_debris_1,
+    E_yellow_debris_2,
+    E_yellow_debris_3,
+    E_yellow_debris_4,
+    E_yellow_disc_1,
+    E_yellow_disc_2,
+    E_yellow_disc_3,
+    E_yellow_disc_4,
+    E_yellow_disc_5,
+    F_agenda_card_vp,
+    F_card_ability,
+    F_card_cost,
+    F_card_kind,
+    F_card_money,
+    F_card_secondary,
+    F_card_vp,
+    F_colour_water,
+    F_debris_agenda,
+    F_debris_colour,
+    F_deviation_card_heading,
+    F_deviation_card_value,
+    F_disc_colour,
+    F_space_variable,
+    F_tech_step_bar,
+    F_tech_step_money,
+    F_tech_step_perk,
+    F_tech_step_position,
+    F_tech_step_vp,
+    IDS_agenda_card,
+    IDS_bar,
+    IDS_card,
+    IDS_colour,
+    IDS_debris,
+    IDS_deviation_card,
+    IDS_disc,
+    IDS_space,
+    IDS_tech_step,
+    LABELS_agenda_card,
+    LABELS_bar,
+    LABELS_card,
+    LABELS_colour,
+    LABELS_debris,
+    LABELS_deviation_card,
+    LABELS_disc,
+    LABELS_space,
+    LABELS_tech_step,
+    ORIGINS,
+    PH_rounds,
+    PLAYER_LABELS,
+    P_britain,
+    P_france,
+    READ_var_offer,
+    READ_var_on_space,
+    READ_var_tech,
+    READ_zones_agenda_card,
+    READ_zones_card,
+    READ_zones_debris,
+    READ_zones_disc,
+    TEXTS,
+    TX_action,
+    TX_advances_to,
+    TX_card_to_take_as,
+    TX_cards_technology_deviation_agenda,
+    TX_cards_technology_deviation_centre,
+    TX_chained_action,
+    TX_colour_of_a_disc,
+    TX_colour_of_the_disc,
+    TX_colour_of_the_disc_2,
+    TX_debris_to_discard_for,
+    TX_debris_to_place_on,
+    TX_debris_to_place_on_2,
+    TX_develops,
+    TX_discs_to_keep_for,
+    TX_does_not_advance_a,
+    TX_draws_deviation,
+    TX_draws_discs,
+    TX_draws_one_disc_fewer,
+    TX_extra_action,
+    TX_fulfils,
+    TX_keep_the_agenda_card,
+    TX_money_card_to_pay,
+    TX_money_card_to_spend,
+    TX_nobody_placed_a_stack,
+    TX_passes,
+    TX_passes_and_takes_the,
+    TX_pays_million_for,
+    TX_pays_one_disc,
+    TX_place_all_your_discs,
+    TX_places_a_stack_of,
+    TX_places_a_stack_of_2,
+    TX_plans_is_revealed,
+    TX_reaches_the_centre_of,
+    TX_revealed,
+    TX_skips_this_turn_warehouse,
+    TX_straightens_the_machine_deviation,
+    TX_swaps_a_disc_for,
+    TX_takes_as_million,
+    TX_takes_back_one_disc,
+    TX_technology_bar_to_advance,
+    TX_the_deviation_deck_is,
+    TX_the_game_card_discards,
+    TX_tunnels_through_spaces_to,
+    TX_use_exchange_to_swap,
+    TX_use_extra_finance_as,
+    TX_use_new_workers_to,
+    TX_use_technology_upgrade_for,
+    TX_uses,
+    TX_uses_the_secondary_action,
+    TX_water_britain_draws_two,
+    TX_water_but_the_french,
+    TX_where_to_place_your,
+    TX_which_face_down_token,
+    TX_whose_route_to_peek,
+    TX_you_see,
+    T_agenda_card,
+    T_bar,
+    T_card,
+    T_colour,
+    T_debris,
+    T_deviation_card,
+    T_disc,
+    T_player,
+    T_space,
+    T_tech_step,
+    Z_agenda_box,
+    Z_agenda_deck,
+    Z_agenda_discard,
+    Z_agenda_done,
+    Z_agenda_held,
+    Z_bag,
+    Z_card_discard,
+    Z_debris_pool,
+    Z_deck,
+    Z_deviation_deck,
+    Z_deviation_discard,
+    Z_display,
+    Z_money,
+    Z_on_cards,
+    Z_placed,
+    Z_reserve,
+    Z_route_hidden,
+    Z_route_open,
+    Z_scored,
+    Z_spent_debris,
+    Z_storage,
+    Z_tableau,
 )
-LABELS_disc: tuple[str, ...] = (
-    "light blue disc 1",
-    "light blue disc 2",
-    "light blue disc 3",
-    "light blue disc 4",
-    "light blue disc 5",
-    "black disc 1",
-    "black disc 2",
-    "black disc 3",
-    "black disc 4",
-    "black disc 5",
-    "orange disc 1",
-    "orange disc 2",
-    "orange disc 3",
-    "orange disc 4",
-    "orange disc 5",
-    "yellow disc 1",
-    "yellow disc 2",
-    "yellow disc 3",
-    "yellow disc 4",
-    "yellow disc 5",
-    "white disc 1",
-    "white disc 2",
-    "white disc 3",
-    "white disc 4",
-    "white disc 5",
-)
-F_disc_colour: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    4,
-    4,
-    4,
-    4,
-    4,
-    -1,
-)
-IDS_debris: tuple[str, ...] = (
-    "light_blue_debris_1",
-    "light_blue_debris_2",
-    "light_blue_debris_3",
-    "light_blue_debris_4",
-    "black_debris_1",
-    "black_debris_2",
-    "black_debris_3",
-    "black_debris_4",
-    "orange_debris_1",
-    "orange_debris_2",
-    "orange_debris_3",
-    "orange_debris_4",
-    "yellow_debris_1",
-    "yellow_debris_2",
-    "yellow_debris_3",
-    "yellow_debris_4",
-    "white_debris_1",
-    "white_debris_2",
-    "white_debris_3",
-    "white_debris_4",
-    "none",
-)
-LABELS_debris: tuple[str, ...] = (
-    "light blue debris 1",
-    "light blue debris 2",
-    "light blue debris 3",
-    "light blue debris 4",
-    "black debris 1",
-    "black debris 2",
-    "black debris 3",
-    "black debris 4",
-    "orange debris 1",
-    "orange debris 2",
-    "orange debris 3",
-    "orange debris 4",
-    "yellow debris 1",
-    "yellow debris 2",
-    "yellow debris 3",
-    "yellow debris 4",
-    "white debris 1",
-    "white debris 2",
-    "white debris 3",
-    "white debris 4",
-)
-F_debris_colour: tuple[int, ...] = (0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, -1)
-F_debris_agenda: tuple[bool, ...] = (
-    True,
-    False,
-    False,
-    False,
-    True,
-    False,
-    False,
-    False,
-    True,
-    False,
-    False,
-    False,
-    True,
-    False,
-    False,
-    False,
-    True,
-    False,
-    False,
-    False,
-    False,
-)
-IDS_space: tuple[str, ...] = (
-    "plan_tunnel",
-    "finance_technology",
-    "variable_1",
-    "variable_2",
-    "variable_3",
-    "none",
-)
-LABELS_space: tuple[str, ...] = (
-    "Plan or Tunnel",
-    "Finance or Technology",
-    "Secondary or Develop 1",
-    "Secondary or Develop 2",
-    "Secondary or Develop 3",
-)
-F_space_variable: tuple[bool, ...] = (False, False, True, True, True, False)
-IDS_tech_step: tuple[str, ...] = (
-    "machinery_1",
-    "machinery_2",
-    "machinery_3",
-    "machinery_4",
-    "machinery_5",
-    "machinery_6",
-    "logistics_1",
-    "logistics_2",
-    "logistics_3",
-    "logistics_4",
-    "logistics_5",
-    "logistics_6",
-    "none",
-)
-LABELS_tech_step: tuple[str, ...] = (
-    "Machinery 1",
-    "Machinery 2",
-    "Machinery 3",
-    "Machinery 4",
-    "Machinery 5",
-    "Machinery 6",
-    "Logistics 1",
-    "Logistics 2",
-    "Logistics 3",
-    "Logistics 4",
-    "Logistics 5",
-    "Logistics 6",
-)
-F_tech_step_bar: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, -1)
-F_tech_step_position: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 0)
-F_tech_step_vp: tuple[int, ...] = (1, 2, 3, 5, 7, 10, 1, 2, 4, 5, 7, 10, 0)
-F_tech_step_money: tuple[int, ...] = (0, 0, 4, 0, 6, 0, 0, 3, 0, 5, 0, 7, 0)
-F_tech_step_perk: tuple[int, ...] = (0, 3, 0, 1, 0, 0, 2, 0, 1, 0, 2, 0, 0)
-IDS_deviation_card: tuple[str, ...] = (
-    "deviation_minus_2",
-    "deviation_north_0",
-    "deviation_north_1",
-    "deviation_south_0",
-    "deviation_south_1",
-    "deviation_east_0",
-    "deviation_east_0b",
-    "deviation_west_0",
-    "deviation_west_0b",
-    "none",
-)
-LABELS_deviation_card: tuple[str, ...] = (
-    "Deviation -2",
-    "Deviation 0 (north)",
-    "Deviation -1 (north)",
-    "Deviation 0 (south)",
-    "Deviation -1 (south)",
-    "Deviation 0 (east)",
-    "Deviation 0 (east, 2)",
-    "Deviation 0 (west)",
-    "Deviation 0 (west, 2)",
-)
-F_deviation_card_value: tuple[int, ...] = (-2, 0, -1, 0, -1, 0, 0, 0, 0, 0)
-F_deviation_card_heading: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 3, 4, 4, 0)
-IDS_card: tuple[str, ...] = (
-    "card_new_workers",
-    "card_exchange",
-    "card_extra_finance_1",
-    "card_extra_finance_2",
-    "card_tech_upgrade",
-    "card_influence_belgium",
-    "card_influence_netherlands",
-    "card_influence_luxembourg",
-    "card_influence_germany",
-    "card_influence_italy",
-    "card_influence_spain",
-    "card_influence_portugal",
-    "card_influence_ireland",
-    "card_influence_denmark",
-    "card_influence_greece",
-    "card_speech_1",
-    "card_speech_2",
-    "card_political_duel",
-    "card_press_1",
-    "card_press_2",
-    "card_topography_1",
-    "card_topography_2",
-    "card_topography_3",
-    "card_topography_4",
-    "card_topography_5",
-    "card_control_room_1",
-    "card_control_room_2",
-    "card_control_room_3",
-    "card_control_room_4",
-    "card_control_room_5",
-    "card_new_material_1",
-    "card_new_material_2",
-    "card_heavy_machinery",
-    "none",
-)
-LABELS_card: tuple[str, ...] = (
-    "New Workers",
-    "Exchange",
-    "Extra Finance 1",
-    "Extra Finance 2",
-    "Technology Upgrade",
-    "European Influence Belgium",
-    "European Influence Netherlands",
-    "European Influence Luxembourg",
-    "European Influence Germany",
-    "European Influence Italy",
-    "European Influence Spain",
-    "European Influence Portugal",
-    "European Influence Ireland",
-    "European Influence Denmark",
-    "European Influence Greece",
-    "European Speech 1",
-    "European Speech 2",
-    "Political Duel",
-    "Press Relations 1",
-    "Press Relations 2",
-    "Topographic Analysis 1",
-    "Topographic Analysis 2",
-    "Topographic Analysis 3",
-    "Topographic Analysis 4",
-    "Topographic Analysis 5",
-    "Control Room 1",
-    "Control Room 2",
-    "Control Room 3",
-    "Control Room 4",
-    "Control Room 5",
-    "New Material 1",
-    "New Material 2",
-    "Heavy Machinery",
-)
-F_card_kind: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    0,
-)
-F_card_ability: tuple[int, ...] = (
-    0,
-    1,
-    2,
-    2,
-    3,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    5,
-    5,
-    6,
-    7,
-    7,
-    8,
-    8,
-    8,
-    8,
-    8,
-    9,
-    10,
-    11,
-    12,
-    13,
-    14,
-    14,
-    15,
-    0,
-)
-F_card_vp: tuple[int, ...] = (
-    1,
-    1,
-    1,
-    1,
-    2,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    1,
-    2,
-    2,
-    2,
-    1,
-    1,
-    1,
-    1,
-    1,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    2,
-    2,
-    1,
-    1,
-    2,
-    0,
-)
-F_card_money: tuple[int, ...] = (
-    2,
-    2,
-    1,
-    1,
-    1,
-    1,
-    2,
-    3,
-    1,
-    2,
-    1,
-    2,
-    2,
-    1,
-    3,
-    2,
-    1,
-    2,
-    2,
-    1,
-    1,
-    2,
-    1,
-    2,
-    1,
-    2,
-    2,
-    1,
-    1,
-    1,
-    2,
-    1,
-    1,
-    0,
-)
-F_card_cost: tuple[int, ...] = (
-    3,
-    2,
-    2,
-    2,
-    2,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    0,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    2,
-    2,
-    3,
-    3,
-    2,
-    0,
-)
-F_card_secondary: tuple[int, ...] = (
-    2,
-    0,
-    3,
-    1,
-    0,
-    0,
-    2,
-    3,
-    1,
-    0,
-    2,
-    1,
-    3,
-    0,
-    2,
-    3,
-    0,
-    1,
-    2,
-    3,
-    0,
-    1,
-    2,
-    3,
-    0,
-    1,
-    2,
-    3,
-    0,
-    2,
-    1,
-    3,
-    2,
-    0,
-)
-IDS_agenda_card: tuple[str, ...] = (
-    "agenda_training",
-    "agenda_warehouse",
-    "agenda_inspection",
-    "agenda_repairs",
-    "agenda_supervision",
-    "agenda_promotion",
-    "none",
-)
-LABELS_agenda_card: tuple[str, ...] = (
-    "Training",
-    "Warehouse Control",
-    "Inspection",
-    "Repairs",
-    "Supervision",
-    "Promotion",
-)
-F_agenda_card_vp: tuple[int, ...] = (2, 3, 2, 3, 2, 3, 0)
-ENUM_action: tuple[str, ...] = ("plan", "tunnel", "finance", "technology", "secondary", "develop")
-ENUM_kind: tuple[str, ...] = ("green", "blue", "red")
-ENUM_cost: tuple[str, ...] = ("free", "discard_one", "hold_one", "hold_one_or_two")
-ENUM_ability: tuple[str, ...] = (
-    "new_workers",
-    "exchange",
-    "extra_finance",
-    "tech_upgrade",
-    "european_influence",
-    "european_speech",
-    "political_duel",
-    "press_relations",
-    "topographic",
-    "control_room_1",
-    "control_room_2",
-    "control_room_3",
-    "control_room_4",
-    "control_room_5",
-    "new_material",
-    "heavy_machinery",
-)
-ENUM_perk: tuple[str, ...] = ("no_perk", "perk_disc", "perk_peek", "perk_storage")
-ENUM_heading: tuple[str, ...] = ("no_heading", "north", "south", "east", "west")
-PLAYER_LABELS: tuple[str, ...] = ("Great Britain", "France")
-
-# Cached functions keep their values in s.caches[CACHE_<function>] until state they read changes:
-# a change of a variable, of a component type's zones or of a lasting effect clears the caches
-# its READ_ tuple names.
-CACHE_tunnel_room: int = 0
-CACHE_discs_of: int = 1
-CACHE_stack_size: int = 2
-CACHE_legal_spaces: int = 3
-READ_var_offer: tuple[int, ...] = (CACHE_legal_spaces,)
-READ_var_on_space: tuple[int, ...] = (CACHE_stack_size, CACHE_legal_spaces)
-READ_var_tech: tuple[int, ...] = (CACHE_tunnel_room, CACHE_legal_spaces)
-READ_zones_agenda_card: tuple[int, ...] = (CACHE_legal_spaces,)
-READ_zones_card: tuple[int, ...] = (CACHE_legal_spaces,)
-READ_zones_debris: tuple[int, ...] = (CACHE_tunnel_room, CACHE_legal_spaces)
-READ_zones_disc: tuple[int, ...] = (CACHE_discs_of, CACHE_stack_size, CACHE_legal_spaces)
 
 
 class State(GameState):
@@ -3578,59 +3060,6 @@ class Flow(Frame):
                 continue
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_capacity": "function capacity (specs/channel_tunnel/actions.yaml:5)",
-    "f_nearest": "function nearest (specs/channel_tunnel/actions.yaml:10)",
-    "f_can_plan": "function can_plan (specs/channel_tunnel/actions.yaml:15)",
-    "f_tunnel_room": "function tunnel_room (specs/channel_tunnel/actions.yaml:20)",
-    "f_can_tunnel_now": "function can_tunnel_now (specs/channel_tunnel/actions.yaml:26)",
-    "f_can_tunnel_after": "function can_tunnel_after (specs/channel_tunnel/actions.yaml:31)",
-    "f_tunnel_ok": "function tunnel_ok (specs/channel_tunnel/actions.yaml:40)",
-    "f_can_develop": "function can_develop (specs/channel_tunnel/actions.yaml:45)",
-    "f_can_secondary": "function can_secondary (specs/channel_tunnel/actions.yaml:49)",
-    "f_space_actions": "function space_actions (specs/channel_tunnel/actions.yaml:56)",
-    "f_actions_after": "function actions_after (specs/channel_tunnel/actions.yaml:68)",
-    "f_actions_now": "function actions_now (specs/channel_tunnel/actions.yaml:72)",
-    "f_basic_actions": "function basic_actions (specs/channel_tunnel/actions.yaml:76)",
-    "f_next_step": "function next_step (specs/channel_tunnel/actions.yaml:83)",
-    "f_can_advance": "function can_advance (specs/channel_tunnel/actions.yaml:89)",
-    "f_chain_trigger": "function chain_trigger (specs/channel_tunnel/actions.yaml:93)",
-    "f_chain_possible": "function chain_possible (specs/channel_tunnel/actions.yaml:101)",
-    "f_discs_of": "function discs_of (specs/channel_tunnel/rounds.yaml:4)",
-    "f_stack_size": "function stack_size (specs/channel_tunnel/rounds.yaml:10)",
-    "f_max_discs": "function max_discs (specs/channel_tunnel/rounds.yaml:15)",
-    "f_supervised": "function supervised (specs/channel_tunnel/rounds.yaml:20)",
-    "f_legal_spaces": "function legal_spaces (specs/channel_tunnel/rounds.yaml:25)",
-    "f_placeable_colours": "function placeable_colours (specs/channel_tunnel/rounds.yaml:33)",
-    "f_usable": "function usable (specs/channel_tunnel/rounds.yaml:37)",
-    "f_usable_card": "function usable_card (specs/channel_tunnel/rounds.yaml:42)",
-    "f_charges": "function charges (specs/channel_tunnel/rounds.yaml:46)",
-    "f_money_total": "function money_total (specs/channel_tunnel/rounds.yaml:51)",
-    "f_owned": "function owned (specs/channel_tunnel/scoring.yaml:4)",
-    "f_owned_with": "function owned_with (specs/channel_tunnel/scoring.yaml:9)",
-    "f_topographic_colours": "function topographic_colours (specs/channel_tunnel/scoring.yaml:13)",
-    "f_card_points": "function card_points (specs/channel_tunnel/scoring.yaml:20)",
-    "f_tech_points": "function tech_points (specs/channel_tunnel/scoring.yaml:29)",
-    "f_agenda_points": "function agenda_points (specs/channel_tunnel/scoring.yaml:33)",
-    "f_centre_bonus": "function centre_bonus (specs/channel_tunnel/scoring.yaml:38)",
-    "f_final_score": "function final_score (specs/channel_tunnel/scoring.yaml:43)",
-    "p_draw_deviation": "procedure draw_deviation (specs/channel_tunnel/actions.yaml:163)",
-    "p_refill": "procedure refill (specs/channel_tunnel/actions.yaml:200)",
-    "p_straighten": "procedure straighten (specs/channel_tunnel/actions.yaml:254)",
-    "p_spend_charge": "procedure spend_charge (specs/channel_tunnel/rounds.yaml:183)",
-    "p_fulfil_agenda": "procedure fulfil_agenda (specs/channel_tunnel/rounds.yaml:225)",
-    "p_reach_centre": "procedure reach_centre (specs/channel_tunnel/scoring.yaml:50)",
-    "p_stalemate": "procedure stalemate (specs/channel_tunnel/scoring.yaml:62)",
-    "setup": "setup (specs/channel_tunnel/game.yaml:140)",
-    "inv_discs_accounted": "invariant discs_accounted (specs/channel_tunnel/game.yaml:115)",
-    "inv_debris_accounted": "invariant debris_accounted (specs/channel_tunnel/game.yaml:118)",
-    "inv_deviation_floor": "invariant deviation_floor (specs/channel_tunnel/game.yaml:123)",
-    "inv_storage_within_capacity": "invariant storage_within_capacity (specs/channel_tunnel/game.yaml:126)",
-    "inv_one_agenda_at_a_time": "invariant one_agenda_at_a_time (specs/channel_tunnel/game.yaml:129)",
-    "evaluate": "evaluation (specs/channel_tunnel/game.yaml:134)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "discs_accounted",
@@ -3662,313 +3091,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_one_agenda_at_a_time,
         "all(p in players where len(agenda_held[p]) <= 1)",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_plans_is_revealed
-    Text("{} plans: {} is revealed", ("player", "entity:debris")),
-    # TX_pays_one_disc
-    Text("{} pays one {} disc", ("player", "entity:colour")),
-    # TX_colour_of_a_disc
-    Text("colour of a disc to pay for {}", ("entity:debris",)),
-    # TX_tunnels_through_spaces_to
-    Text("{} tunnels through {}; {} spaces to go", ("player", "entity:debris", "int")),
-    # TX_water_britain_draws_two
-    Text("Water! Britain draws two deviation cards"),
-    # TX_water_but_the_french
-    Text("Water, but the French machine is sealed: no deviation card"),
-    # TX_draws_deviation
-    Text("{} draws {}: deviation {}", ("player", "entity:deviation_card", "int")),
-    # TX_the_deviation_deck_is
-    Text("The deviation deck is rebuilt and shuffled"),
-    # TX_card_to_take_as
-    Text("card to take as money"),
-    # TX_takes_as_million
-    Text("{} takes {} as {} million", ("player", "entity:card", "int")),
-    # TX_the_game_card_discards
-    Text("The game card discards are shuffled into a new deck"),
-    # TX_use_extra_finance_as
-    Text("use Extra Finance as 3 million in this Technology action?"),
-    # TX_does_not_advance_a
-    Text("{} does not advance a bar (Repairs)", ("player",)),
-    # TX_technology_bar_to_advance
-    Text("technology bar to advance"),
-    # TX_pays_million_for
-    Text("{} pays {} million for {}", ("player", "int", "entity:tech_step")),
-    # TX_advances_to
-    Text("{} advances to {}", ("player", "entity:tech_step")),
-    # TX_money_card_to_spend
-    Text("money card to spend straightening the machine"),
-    # TX_straightens_the_machine_deviation
-    Text("{} straightens the machine: deviation {}", ("player", "int")),
-    # TX_whose_route_to_peek
-    Text("whose route to peek at"),
-    # TX_which_face_down_token
-    Text("which face-down token (1 = nearest)"),
-    # TX_you_see
-    Text("You see: {}", ("player", "entity:debris"), private=True),
-    # TX_uses_the_secondary_action
-    Text("{} uses the secondary action of {}: {}", ("player", "entity:card", "enum:action")),
-    # TX_debris_to_discard_for
-    Text("debris to discard for {}", ("entity:card",)),
-    # TX_debris_to_place_on
-    Text("debris to place on {} (one use each)", ("entity:card",)),
-    # TX_develops
-    Text("{} develops {}", ("player", "entity:card")),
-    # TX_debris_to_place_on_2
-    Text("debris to place on {}", ("entity:card",)),
-    # TX_chained_action
-    Text("chained action"),
-    # TX_extra_action
-    Text("extra action"),
-    # TX_takes_back_one_disc
-    Text("{} takes back one {} disc", ("player", "entity:colour")),
-    # TX_draws_one_disc_fewer
-    Text("{} draws one disc fewer (Training)", ("player",)),
-    # TX_use_new_workers_to
-    Text("use New Workers to draw one more disc this round?"),
-    # TX_draws_discs
-    Text("{} draws {} discs", ("player", "int")),
-    # TX_use_exchange_to_swap
-    Text("use Exchange to swap a disc with {}?", ("player",)),
-    # TX_colour_of_the_disc
-    Text("colour of the disc you give"),
-    # TX_colour_of_the_disc_2
-    Text("colour of the disc you take"),
-    # TX_swaps_a_disc_for
-    Text("{} swaps a {} disc for a {} disc of {}", ("player", "entity:colour", "entity:colour", "player")),
-    # TX_skips_this_turn_warehouse
-    Text("{} skips this turn (Warehouse Control)", ("player",)),
-    # TX_use_technology_upgrade_for
-    Text("use Technology Upgrade for two Technology actions?"),
-    # TX_place_all_your_discs
-    Text("place all your discs of a colour (or pass)"),
-    # TX_where_to_place_your
-    Text("where to place your {} stack of {}", ("entity:colour", "int")),
-    # TX_places_a_stack_of
-    Text(
-        "{} places a stack of {} {} on {}, taking the stack of {} there",
-        ("player", "int", "entity:colour", "entity:space", "int"),
-    ),
-    # TX_places_a_stack_of_2
-    Text("{} places a stack of {} {} on {}", ("player", "int", "entity:colour", "entity:space")),
-    # TX_action
-    Text("action"),
-    # TX_passes_and_takes_the
-    Text("{} passes and takes the first-player card", ("player",)),
-    # TX_passes
-    Text("{} passes", ("player",)),
-    # TX_discs_to_keep_for
-    Text("{} discs to keep for the next round", ("entity:colour",)),
-    # TX_uses
-    Text("{} uses {}", ("player", "entity:card")),
-    # TX_revealed
-    Text("Revealed: {}", ("entity:agenda_card",)),
-    # TX_keep_the_agenda_card
-    Text("keep the agenda card?"),
-    # TX_money_card_to_pay
-    Text("money card to pay the Promotion"),
-    # TX_fulfils
-    Text("{} fulfils {}", ("player", "entity:agenda_card")),
-    # TX_reaches_the_centre_of
-    Text("{} reaches the centre of the tunnel", ("player",)),
-    # TX_cards_technology_deviation_centre
-    Text(
-        "{}: cards {}, technology {}, deviation {}, centre {}, agenda {}: {} VP",
-        ("player", "int", "int", "int", "int", "int", "int"),
-    ),
-    # TX_nobody_placed_a_stack
-    Text("Nobody placed a stack this round: the works stop and the game is scored"),
-    # TX_cards_technology_deviation_agenda
-    Text(
-        "{}: cards {}, technology {}, deviation {}, agenda {}: {} VP",
-        ("player", "int", "int", "int", "int", "int"),
-    ),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function capacity", "specs/channel_tunnel/actions.yaml:5"),
-    ("function", "function nearest", "specs/channel_tunnel/actions.yaml:10"),
-    ("function", "function can_plan", "specs/channel_tunnel/actions.yaml:15"),
-    ("function", "function tunnel_room", "specs/channel_tunnel/actions.yaml:20"),
-    ("function", "function can_tunnel_now", "specs/channel_tunnel/actions.yaml:26"),
-    ("function", "function can_tunnel_after", "specs/channel_tunnel/actions.yaml:31"),
-    ("function", "function tunnel_ok", "specs/channel_tunnel/actions.yaml:40"),
-    ("function", "function can_develop", "specs/channel_tunnel/actions.yaml:45"),
-    ("function", "function can_secondary", "specs/channel_tunnel/actions.yaml:49"),
-    ("function", "function space_actions", "specs/channel_tunnel/actions.yaml:56"),
-    ("function", "function actions_after", "specs/channel_tunnel/actions.yaml:68"),
-    ("function", "function actions_now", "specs/channel_tunnel/actions.yaml:72"),
-    ("function", "function basic_actions", "specs/channel_tunnel/actions.yaml:76"),
-    ("function", "function next_step", "specs/channel_tunnel/actions.yaml:83"),
-    ("function", "function can_advance", "specs/channel_tunnel/actions.yaml:89"),
-    ("function", "function chain_trigger", "specs/channel_tunnel/actions.yaml:93"),
-    ("function", "function chain_possible", "specs/channel_tunnel/actions.yaml:101"),
-    ("function", "function discs_of", "specs/channel_tunnel/rounds.yaml:4"),
-    ("function", "function stack_size", "specs/channel_tunnel/rounds.yaml:10"),
-    ("function", "function max_discs", "specs/channel_tunnel/rounds.yaml:15"),
-    ("function", "function supervised", "specs/channel_tunnel/rounds.yaml:20"),
-    ("function", "function legal_spaces", "specs/channel_tunnel/rounds.yaml:25"),
-    ("function", "function placeable_colours", "specs/channel_tunnel/rounds.yaml:33"),
-    ("function", "function usable", "specs/channel_tunnel/rounds.yaml:37"),
-    ("function", "function usable_card", "specs/channel_tunnel/rounds.yaml:42"),
-    ("function", "function charges", "specs/channel_tunnel/rounds.yaml:46"),
-    ("function", "function money_total", "specs/channel_tunnel/rounds.yaml:51"),
-    ("function", "function owned", "specs/channel_tunnel/scoring.yaml:4"),
-    ("function", "function owned_with", "specs/channel_tunnel/scoring.yaml:9"),
-    ("function", "function topographic_colours", "specs/channel_tunnel/scoring.yaml:13"),
-    ("function", "function card_points", "specs/channel_tunnel/scoring.yaml:20"),
-    ("function", "function tech_points", "specs/channel_tunnel/scoring.yaml:29"),
-    ("function", "function agenda_points", "specs/channel_tunnel/scoring.yaml:33"),
-    ("function", "function centre_bonus", "specs/channel_tunnel/scoring.yaml:38"),
-    ("function", "function final_score", "specs/channel_tunnel/scoring.yaml:43"),
-    ("procedure", "procedure do_action", "specs/channel_tunnel/actions.yaml:112"),
-    ("branch", "if at line 117: then", "specs/channel_tunnel/actions.yaml:117"),
-    ("branch", "if at line 117: else (implicit)", "specs/channel_tunnel/actions.yaml:117"),
-    ("branch", "if at line 118: then", "specs/channel_tunnel/actions.yaml:118"),
-    ("branch", "if at line 118: elif 1", "specs/channel_tunnel/actions.yaml:119"),
-    ("branch", "if at line 118: elif 2", "specs/channel_tunnel/actions.yaml:120"),
-    ("branch", "if at line 118: elif 3", "specs/channel_tunnel/actions.yaml:121"),
-    ("branch", "if at line 118: elif 4", "specs/channel_tunnel/actions.yaml:122"),
-    ("branch", "if at line 118: else", "specs/channel_tunnel/actions.yaml:123"),
-    ("procedure", "procedure do_plan", "specs/channel_tunnel/actions.yaml:126"),
-    ("branch", "if at line 130: then", "specs/channel_tunnel/actions.yaml:130"),
-    ("branch", "if at line 130: else (implicit)", "specs/channel_tunnel/actions.yaml:130"),
-    ("branch", "if at line 134: then", "specs/channel_tunnel/actions.yaml:134"),
-    ("branch", "if at line 134: else (implicit)", "specs/channel_tunnel/actions.yaml:134"),
-    ("procedure", "procedure do_tunnel", "specs/channel_tunnel/actions.yaml:136"),
-    ("branch", "if at line 141: then", "specs/channel_tunnel/actions.yaml:141"),
-    ("branch", "if at line 141: else", "specs/channel_tunnel/actions.yaml:145"),
-    ("branch", "if at line 152: then", "specs/channel_tunnel/actions.yaml:152"),
-    ("branch", "if at line 152: else (implicit)", "specs/channel_tunnel/actions.yaml:152"),
-    ("branch", "if at line 153: then", "specs/channel_tunnel/actions.yaml:153"),
-    ("branch", "if at line 153: elif 1", "specs/channel_tunnel/actions.yaml:155"),
-    ("branch", "if at line 153: else", "specs/channel_tunnel/actions.yaml:160"),
-    ("procedure", "procedure draw_deviation", "specs/channel_tunnel/actions.yaml:163"),
-    ("branch", "if at line 167: then", "specs/channel_tunnel/actions.yaml:167"),
-    ("branch", "if at line 167: else (implicit)", "specs/channel_tunnel/actions.yaml:167"),
-    ("branch", "if at line 176: then", "specs/channel_tunnel/actions.yaml:176"),
-    ("branch", "if at line 176: else (implicit)", "specs/channel_tunnel/actions.yaml:176"),
-    ("branch", "if at line 179: then", "specs/channel_tunnel/actions.yaml:179"),
-    ("branch", "if at line 179: else (implicit)", "specs/channel_tunnel/actions.yaml:179"),
-    ("procedure", "procedure do_finance", "specs/channel_tunnel/actions.yaml:185"),
-    ("procedure", "procedure take_money", "specs/channel_tunnel/actions.yaml:191"),
-    ("procedure", "procedure refill", "specs/channel_tunnel/actions.yaml:200"),
-    ("branch", "if at line 205: then", "specs/channel_tunnel/actions.yaml:205"),
-    ("branch", "if at line 205: else (implicit)", "specs/channel_tunnel/actions.yaml:205"),
-    ("branch", "if at line 210: then", "specs/channel_tunnel/actions.yaml:210"),
-    ("branch", "if at line 210: else (implicit)", "specs/channel_tunnel/actions.yaml:210"),
-    ("procedure", "procedure do_technology", "specs/channel_tunnel/actions.yaml:216"),
-    ("branch", "if at line 221: then", "specs/channel_tunnel/actions.yaml:221"),
-    ("branch", "if at line 221: else (implicit)", "specs/channel_tunnel/actions.yaml:221"),
-    ("branch", "if at line 223: then", "specs/channel_tunnel/actions.yaml:223"),
-    ("branch", "if at line 223: else (implicit)", "specs/channel_tunnel/actions.yaml:223"),
-    ("branch", "if at line 228: then", "specs/channel_tunnel/actions.yaml:228"),
-    ("branch", "if at line 228: else", "specs/channel_tunnel/actions.yaml:232"),
-    ("branch", "if at line 233: then", "specs/channel_tunnel/actions.yaml:233"),
-    ("branch", "if at line 233: else (implicit)", "specs/channel_tunnel/actions.yaml:233"),
-    ("branch", "if at line 235: then", "specs/channel_tunnel/actions.yaml:235"),
-    ("branch", "if at line 235: else (implicit)", "specs/channel_tunnel/actions.yaml:235"),
-    ("branch", "if at line 244: then", "specs/channel_tunnel/actions.yaml:244"),
-    ("branch", "if at line 244: else (implicit)", "specs/channel_tunnel/actions.yaml:244"),
-    ("procedure", "procedure straighten", "specs/channel_tunnel/actions.yaml:254"),
-    ("branch", "if at line 257: then", "specs/channel_tunnel/actions.yaml:257"),
-    ("branch", "if at line 257: else (implicit)", "specs/channel_tunnel/actions.yaml:257"),
-    ("procedure", "procedure peek", "specs/channel_tunnel/actions.yaml:261"),
-    ("branch", "if at line 266: then", "specs/channel_tunnel/actions.yaml:266"),
-    ("branch", "if at line 266: else (implicit)", "specs/channel_tunnel/actions.yaml:266"),
-    ("procedure", "procedure do_secondary", "specs/channel_tunnel/actions.yaml:271"),
-    ("branch", "if at line 277: then", "specs/channel_tunnel/actions.yaml:277"),
-    ("branch", "if at line 277: else (implicit)", "specs/channel_tunnel/actions.yaml:277"),
-    ("branch", "if at line 281: then", "specs/channel_tunnel/actions.yaml:281"),
-    ("branch", "if at line 281: elif 1", "specs/channel_tunnel/actions.yaml:282"),
-    ("branch", "if at line 281: else", "specs/channel_tunnel/actions.yaml:283"),
-    ("procedure", "procedure do_develop", "specs/channel_tunnel/actions.yaml:287"),
-    ("branch", "if at line 292: then", "specs/channel_tunnel/actions.yaml:292"),
-    ("branch", "if at line 292: elif 1", "specs/channel_tunnel/actions.yaml:295"),
-    ("branch", "if at line 292: elif 2", "specs/channel_tunnel/actions.yaml:297"),
-    ("branch", "if at line 292: else (implicit)", "specs/channel_tunnel/actions.yaml:292"),
-    ("branch", "if at line 301: then", "specs/channel_tunnel/actions.yaml:301"),
-    ("branch", "if at line 301: else", "specs/channel_tunnel/actions.yaml:301"),
-    ("procedure", "procedure hold", "specs/channel_tunnel/actions.yaml:304"),
-    ("procedure", "procedure chain", "specs/channel_tunnel/actions.yaml:311"),
-    ("branch", "if at line 315: then", "specs/channel_tunnel/actions.yaml:315"),
-    ("branch", "if at line 315: else (implicit)", "specs/channel_tunnel/actions.yaml:315"),
-    ("branch", "if at line 317: then", "specs/channel_tunnel/actions.yaml:317"),
-    ("branch", "if at line 317: else (implicit)", "specs/channel_tunnel/actions.yaml:317"),
-    ("branch", "if at line 319: then", "specs/channel_tunnel/actions.yaml:319"),
-    ("branch", "if at line 319: elif 1", "specs/channel_tunnel/actions.yaml:320"),
-    ("branch", "if at line 319: elif 2", "specs/channel_tunnel/actions.yaml:321"),
-    ("branch", "if at line 319: elif 3", "specs/channel_tunnel/actions.yaml:322"),
-    ("branch", "if at line 319: else", "specs/channel_tunnel/actions.yaml:329"),
-    ("branch", "if at line 324: then", "specs/channel_tunnel/actions.yaml:324"),
-    ("branch", "if at line 324: elif 1", "specs/channel_tunnel/actions.yaml:325"),
-    ("branch", "if at line 324: elif 2", "specs/channel_tunnel/actions.yaml:326"),
-    ("branch", "if at line 324: else", "specs/channel_tunnel/actions.yaml:327"),
-    ("procedure", "procedure play_round", "specs/channel_tunnel/rounds.yaml:57"),
-    ("branch", "if at line 68: then", "specs/channel_tunnel/rounds.yaml:68"),
-    ("branch", "if at line 68: else (implicit)", "specs/channel_tunnel/rounds.yaml:68"),
-    ("branch", "if at line 69: then", "specs/channel_tunnel/rounds.yaml:69"),
-    ("branch", "if at line 69: else (implicit)", "specs/channel_tunnel/rounds.yaml:69"),
-    ("branch", "if at line 71: then", "specs/channel_tunnel/rounds.yaml:71"),
-    ("branch", "if at line 71: else (implicit)", "specs/channel_tunnel/rounds.yaml:71"),
-    ("procedure", "procedure refill_discs", "specs/channel_tunnel/rounds.yaml:78"),
-    ("branch", "if at line 82: then", "specs/channel_tunnel/rounds.yaml:82"),
-    ("branch", "if at line 82: else (implicit)", "specs/channel_tunnel/rounds.yaml:82"),
-    ("branch", "if at line 88: then", "specs/channel_tunnel/rounds.yaml:88"),
-    ("branch", "if at line 88: else (implicit)", "specs/channel_tunnel/rounds.yaml:88"),
-    ("branch", "if at line 90: then", "specs/channel_tunnel/rounds.yaml:90"),
-    ("branch", "if at line 90: else (implicit)", "specs/channel_tunnel/rounds.yaml:90"),
-    ("procedure", "procedure round_start_effects", "specs/channel_tunnel/rounds.yaml:101"),
-    ("branch", "if at line 106: then", "specs/channel_tunnel/rounds.yaml:106"),
-    ("branch", "if at line 106: else (implicit)", "specs/channel_tunnel/rounds.yaml:106"),
-    ("branch", "if at line 108: then", "specs/channel_tunnel/rounds.yaml:108"),
-    ("branch", "if at line 108: else (implicit)", "specs/channel_tunnel/rounds.yaml:108"),
-    ("procedure", "procedure take_turn", "specs/channel_tunnel/rounds.yaml:120"),
-    ("branch", "if at line 125: then", "specs/channel_tunnel/rounds.yaml:125"),
-    ("branch", "if at line 125: else (implicit)", "specs/channel_tunnel/rounds.yaml:125"),
-    ("branch", "if at line 131: then", "specs/channel_tunnel/rounds.yaml:131"),
-    ("branch", "if at line 131: else (implicit)", "specs/channel_tunnel/rounds.yaml:131"),
-    ("branch", "if at line 133: then", "specs/channel_tunnel/rounds.yaml:133"),
-    ("branch", "if at line 133: else (implicit)", "specs/channel_tunnel/rounds.yaml:133"),
-    ("branch", "if at line 140: then", "specs/channel_tunnel/rounds.yaml:140"),
-    ("branch", "if at line 140: else (implicit)", "specs/channel_tunnel/rounds.yaml:140"),
-    ("branch", "if at line 156: then", "specs/channel_tunnel/rounds.yaml:156"),
-    ("branch", "if at line 156: else", "specs/channel_tunnel/rounds.yaml:157"),
-    ("branch", "if at line 158: then", "specs/channel_tunnel/rounds.yaml:158"),
-    ("branch", "if at line 158: else (implicit)", "specs/channel_tunnel/rounds.yaml:158"),
-    ("procedure", "procedure pass_round", "specs/channel_tunnel/rounds.yaml:162"),
-    ("branch", "if at line 167: then", "specs/channel_tunnel/rounds.yaml:167"),
-    ("branch", "if at line 167: else", "specs/channel_tunnel/rounds.yaml:171"),
-    ("procedure", "procedure spend_charge", "specs/channel_tunnel/rounds.yaml:183"),
-    ("branch", "if at line 192: then", "specs/channel_tunnel/rounds.yaml:192"),
-    ("branch", "if at line 192: else (implicit)", "specs/channel_tunnel/rounds.yaml:192"),
-    ("procedure", "procedure draw_agenda", "specs/channel_tunnel/rounds.yaml:195"),
-    ("branch", "if at line 199: then", "specs/channel_tunnel/rounds.yaml:199"),
-    ("branch", "if at line 199: else (implicit)", "specs/channel_tunnel/rounds.yaml:199"),
-    ("branch", "if at line 204: then", "specs/channel_tunnel/rounds.yaml:204"),
-    ("branch", "if at line 204: else (implicit)", "specs/channel_tunnel/rounds.yaml:204"),
-    ("branch", "if at line 208: then", "specs/channel_tunnel/rounds.yaml:208"),
-    ("branch", "if at line 208: else (implicit)", "specs/channel_tunnel/rounds.yaml:208"),
-    ("procedure", "procedure pay_promotion", "specs/channel_tunnel/rounds.yaml:213"),
-    ("branch", "if at line 217: then", "specs/channel_tunnel/rounds.yaml:217"),
-    ("branch", "if at line 217: else (implicit)", "specs/channel_tunnel/rounds.yaml:217"),
-    ("procedure", "procedure fulfil_agenda", "specs/channel_tunnel/rounds.yaml:225"),
-    ("procedure", "procedure reach_centre", "specs/channel_tunnel/scoring.yaml:50"),
-    ("branch", "if at line 60: then", "specs/channel_tunnel/scoring.yaml:60"),
-    ("branch", "if at line 60: else (implicit)", "specs/channel_tunnel/scoring.yaml:60"),
-    ("procedure", "procedure stalemate", "specs/channel_tunnel/scoring.yaml:62"),
-    ("branch", "if at line 69: then", "specs/channel_tunnel/scoring.yaml:69"),
-    ("branch", "if at line 69: else (implicit)", "specs/channel_tunnel/scoring.yaml:69"),
-    ("branch", "if at line 70: then", "specs/channel_tunnel/scoring.yaml:70"),
-    ("branch", "if at line 70: else (implicit)", "specs/channel_tunnel/scoring.yaml:70"),
-    ("setup", "setup", "specs/channel_tunnel/game.yaml:140"),
-    ("branch", "if at line 154: then", "specs/channel_tunnel/game.yaml:154"),
-    ("branch", "if at line 154: else (implicit)", "specs/channel_tunnel/game.yaml:154"),
-    ("phase", "phase rounds", "specs/channel_tunnel/game.yaml:160"),
 )
 
 INFO = GameInfo(

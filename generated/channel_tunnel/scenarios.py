@@ -7,6 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import (
+    State,
+    f_card_points,
+    f_charges,
+    f_discs_of,
+    f_final_score,
+    f_nearest,
+    f_stack_size,
+    f_topographic_colours,
+    p_refill,
+)
+from .tables import (
     E_agenda_inspection,
     E_agenda_promotion,
     E_agenda_repairs,
@@ -87,7 +98,6 @@ from .engine import (
     READ_zones_card,
     READ_zones_debris,
     READ_zones_disc,
-    State,
     T_agenda_card,
     T_card,
     T_debris,
@@ -111,14 +121,6 @@ from .engine import (
     Z_spent_debris,
     Z_storage,
     Z_tableau,
-    f_card_points,
-    f_charges,
-    f_discs_of,
-    f_final_score,
-    f_nearest,
-    f_stack_size,
-    f_topographic_colours,
-    p_refill,
 )
 
 

@@ -6,18 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Cards, Places, Shown, Track
 
-from .engine import (
-    F_card_number,
-    State,
-    T_card,
-    Z_bids,
-    Z_discard,
-    Z_hand,
-    Z_prize,
-    Z_prize_deck,
-    Z_won,
-    f_points,
-)
+from .engine import State, f_points
+from .tables import F_card_number, T_card, Z_bids, Z_discard, Z_hand, Z_prize, Z_prize_deck, Z_won
 
 
 # board: places of player: show points (specs/goofspiel/board.yaml:13)

@@ -13,238 +13,78 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
-    Text,
     ZoneInfo,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_prize_deck: int = 0
-Z_hand: int = 1
-Z_prize: int = 3
-Z_bids: int = 4
-Z_won: int = 6
-Z_discard: int = 8
-P_north: int = 0
-P_south: int = 1
-E_spade_1: int = 0
-E_spade_2: int = 1
-E_spade_3: int = 2
-E_spade_4: int = 3
-E_spade_5: int = 4
-E_spade_6: int = 5
-E_spade_7: int = 6
-E_spade_8: int = 7
-E_spade_9: int = 8
-E_spade_10: int = 9
-E_spade_11: int = 10
-E_spade_12: int = 11
-E_spade_13: int = 12
-E_heart_1: int = 13
-E_heart_2: int = 14
-E_heart_3: int = 15
-E_heart_4: int = 16
-E_heart_5: int = 17
-E_heart_6: int = 18
-E_heart_7: int = 19
-E_heart_8: int = 20
-E_heart_9: int = 21
-E_heart_10: int = 22
-E_heart_11: int = 23
-E_heart_12: int = 24
-E_heart_13: int = 25
-E_diamond_1: int = 26
-E_diamond_2: int = 27
-E_diamond_3: int = 28
-E_diamond_4: int = 29
-E_diamond_5: int = 30
-E_diamond_6: int = 31
-E_diamond_7: int = 32
-E_diamond_8: int = 33
-E_diamond_9: int = 34
-E_diamond_10: int = 35
-E_diamond_11: int = 36
-E_diamond_12: int = 37
-E_diamond_13: int = 38
-PH_turns: int = 0
-PH_final: int = 1
-TX_card_to_bid: int = 0
-TX_the_last_cards_north: int = 1
-TX_north_wins_points_in: int = 2
-TX_south_wins_points_in: int = 3
-TX_equal_bids_is_discarded: int = 4
-TX_turn_the_prize_is: int = 5
-IDS_card: tuple[str, ...] = (
-    "spade_1",
-    "spade_2",
-    "spade_3",
-    "spade_4",
-    "spade_5",
-    "spade_6",
-    "spade_7",
-    "spade_8",
-    "spade_9",
-    "spade_10",
-    "spade_11",
-    "spade_12",
-    "spade_13",
-    "heart_1",
-    "heart_2",
-    "heart_3",
-    "heart_4",
-    "heart_5",
-    "heart_6",
-    "heart_7",
-    "heart_8",
-    "heart_9",
-    "heart_10",
-    "heart_11",
-    "heart_12",
-    "heart_13",
-    "diamond_1",
-    "diamond_2",
-    "diamond_3",
-    "diamond_4",
-    "diamond_5",
-    "diamond_6",
-    "diamond_7",
-    "diamond_8",
-    "diamond_9",
-    "diamond_10",
-    "diamond_11",
-    "diamond_12",
-    "diamond_13",
-    "none",
+from .tables import (
+    COVERAGE,
+    ENUM_suit,
+    E_diamond_1,
+    E_diamond_10,
+    E_diamond_11,
+    E_diamond_12,
+    E_diamond_13,
+    E_diamond_2,
+    E_diamond_3,
+    E_diamond_4,
+    E_diamond_5,
+    E_diamond_6,
+    E_diamond_7,
+    E_diamond_8,
+    E_diamond_9,
+    E_heart_1,
+    E_heart_10,
+    E_heart_11,
+    E_heart_12,
+    E_heart_13,
+    E_heart_2,
+    E_heart_3,
+    E_heart_4,
+    E_heart_5,
+    E_heart_6,
+    E_heart_7,
+    E_heart_8,
+    E_heart_9,
+    E_spade_1,
+    E_spade_10,
+    E_spade_11,
+    E_spade_12,
+    E_spade_13,
+    E_spade_2,
+    E_spade_3,
+    E_spade_4,
+    E_spade_5,
+    E_spade_6,
+    E_spade_7,
+    E_spade_8,
+    E_spade_9,
+    F_card_number,
+    F_card_suit,
+    IDS_card,
+    LABELS_card,
+    ORIGINS,
+    PH_final,
+    PH_turns,
+    PLAYER_LABELS,
+    P_north,
+    P_south,
+    TEXTS,
+    TX_card_to_bid,
+    TX_equal_bids_is_discarded,
+    TX_north_wins_points_in,
+    TX_south_wins_points_in,
+    TX_the_last_cards_north,
+    TX_turn_the_prize_is,
+    T_card,
+    T_player,
+    Z_bids,
+    Z_discard,
+    Z_hand,
+    Z_prize,
+    Z_prize_deck,
+    Z_won,
 )
-LABELS_card: tuple[str, ...] = (
-    "Ace of Spades",
-    "2 of Spades",
-    "3 of Spades",
-    "4 of Spades",
-    "5 of Spades",
-    "6 of Spades",
-    "7 of Spades",
-    "8 of Spades",
-    "9 of Spades",
-    "10 of Spades",
-    "Jack of Spades",
-    "Queen of Spades",
-    "King of Spades",
-    "Ace of Hearts",
-    "2 of Hearts",
-    "3 of Hearts",
-    "4 of Hearts",
-    "5 of Hearts",
-    "6 of Hearts",
-    "7 of Hearts",
-    "8 of Hearts",
-    "9 of Hearts",
-    "10 of Hearts",
-    "Jack of Hearts",
-    "Queen of Hearts",
-    "King of Hearts",
-    "Ace of Diamonds",
-    "2 of Diamonds",
-    "3 of Diamonds",
-    "4 of Diamonds",
-    "5 of Diamonds",
-    "6 of Diamonds",
-    "7 of Diamonds",
-    "8 of Diamonds",
-    "9 of Diamonds",
-    "10 of Diamonds",
-    "Jack of Diamonds",
-    "Queen of Diamonds",
-    "King of Diamonds",
-)
-F_card_suit: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    0,
-)
-F_card_number: tuple[int, ...] = (
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    11,
-    12,
-    13,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    11,
-    12,
-    13,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    11,
-    12,
-    13,
-    0,
-)
-ENUM_suit: tuple[str, ...] = ("spades", "hearts", "diamonds")
-PLAYER_LABELS: tuple[str, ...] = ("North", "South")
 
 
 class State(GameState):
@@ -533,18 +373,6 @@ class Flow(Frame):
                 continue
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_suit_of": "function suit_of (specs/goofspiel/game.yaml:34)",
-    "f_points": "function points (specs/goofspiel/game.yaml:39)",
-    "setup": "setup (specs/goofspiel/game.yaml:72)",
-    "ph_final": "phase final (specs/goofspiel/game.yaml:87)",
-    "inv_every_card_somewhere": "invariant every_card_somewhere (specs/goofspiel/game.yaml:101)",
-    "inv_hands_keep_pace": "invariant hands_keep_pace (specs/goofspiel/game.yaml:106)",
-    "evaluate": "evaluation (specs/goofspiel/game.yaml:98)",
-    "returns_of": "results.returns (specs/goofspiel/game.yaml:92)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "every_card_somewhere",
@@ -558,38 +386,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_hands_keep_pace,
         "len(hand[north]) == len(hand[south]) and len(hand[north]) == len(prize_deck) + len(prize)",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_card_to_bid
-    Text("card to bid"),
-    # TX_the_last_cards_north
-    Text("The last cards: North bids {}, South bids {}", ("entity:card", "entity:card")),
-    # TX_north_wins_points_in
-    Text("North wins {}: {} points in all", ("entity:card", "int")),
-    # TX_south_wins_points_in
-    Text("South wins {}: {} points in all", ("entity:card", "int")),
-    # TX_equal_bids_is_discarded
-    Text("Equal bids: {} is discarded", ("entity:card",)),
-    # TX_turn_the_prize_is
-    Text("Turn {}: the prize is {}", ("int", "entity:card")),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function suit_of", "specs/goofspiel/game.yaml:34"),
-    ("function", "function points", "specs/goofspiel/game.yaml:39"),
-    ("procedure", "procedure bid_for", "specs/goofspiel/game.yaml:46"),
-    ("branch", "if at line 51: then", "specs/goofspiel/game.yaml:51"),
-    ("branch", "if at line 51: else", "specs/goofspiel/game.yaml:54"),
-    ("branch", "if at line 60: then", "specs/goofspiel/game.yaml:60"),
-    ("branch", "if at line 60: elif 1", "specs/goofspiel/game.yaml:63"),
-    ("branch", "if at line 60: else", "specs/goofspiel/game.yaml:67"),
-    ("setup", "setup", "specs/goofspiel/game.yaml:72"),
-    ("phase", "phase turns", "specs/goofspiel/game.yaml:79"),
-    ("phase", "phase final", "specs/goofspiel/game.yaml:87"),
 )
 
 INFO = GameInfo(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import (
+from .engine import State, f_points
+from .tables import (
     E_diamond_1,
     E_diamond_3,
     E_diamond_7,
@@ -16,7 +17,6 @@ from .engine import (
     F_card_number,
     P_north,
     P_south,
-    State,
     T_card,
     Z_bids,
     Z_discard,
@@ -24,7 +24,6 @@ from .engine import (
     Z_prize,
     Z_prize_deck,
     Z_won,
-    f_points,
 )
 
 

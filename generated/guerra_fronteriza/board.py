@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Cards, Places, Shown, Track
 
-from .engine import (
+from .engine import State, f_building_at, f_controls, f_orders_per_round, f_vp
+from .tables import (
     F_building_faction,
     F_building_kind,
     F_figure_faction,
@@ -22,16 +23,11 @@ from .engine import (
     P_great_britain,
     P_united_states,
     P_ussr,
-    State,
     T_building,
     Z_board,
     Z_hand,
     Z_research,
     Z_reserve,
-    f_building_at,
-    f_controls,
-    f_orders_per_round,
-    f_vp,
 )
 
 

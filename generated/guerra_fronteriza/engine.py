@@ -13,1758 +13,415 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
-    Text,
     ZoneInfo,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_tile: int = 0
-T_unit_type: int = 1
-T_figure: int = 2
-T_building: int = 3
-T_order_type: int = 4
-T_panel: int = 5
-T_order_card: int = 6
-T_player: int = 7
-Z_board: int = 0
-Z_reserve: int = 1
-Z_attack_deck: int = 5
-Z_defense_deck: int = 6
-Z_tactical_deck: int = 7
-Z_order_discard: int = 8
-Z_hand: int = 9
-Z_kept: int = 13
-Z_research: int = 17
-P_germany: int = 0
-P_united_states: int = 1
-P_great_britain: int = 2
-P_ussr: int = 3
-E_c2_airfield: int = 0
-E_c2_north_city: int = 1
-E_c2_south_city: int = 2
-E_c2_east_ridge: int = 3
-E_c2_west_ridge: int = 4
-E_c2_east_fields: int = 5
-E_c2_west_fields: int = 6
-E_c2_east_woods: int = 7
-E_c2_west_woods: int = 8
-E_c2_east_base: int = 9
-E_c2_west_base: int = 10
-E_c3_airfield: int = 11
-E_c3_north_city: int = 12
-E_c3_north_heights: int = 13
-E_c3_north_base: int = 14
-E_c3_north_plain: int = 15
-E_c3_north_meadow: int = 16
-E_c3_south_east_city: int = 17
-E_c3_south_east_heights: int = 18
-E_c3_south_east_base: int = 19
-E_c3_south_east_plain: int = 20
-E_c3_south_east_meadow: int = 21
-E_c3_south_west_city: int = 22
-E_c3_south_west_heights: int = 23
-E_c3_south_west_base: int = 24
-E_c3_south_west_plain: int = 25
-E_c3_south_west_meadow: int = 26
-E_c4_crossroads: int = 27
-E_c4_north_city: int = 28
-E_c4_south_city: int = 29
-E_c4_east_hill: int = 30
-E_c4_north_east_hill: int = 31
-E_c4_west_hill: int = 32
-E_c4_south_west_hill: int = 33
-E_c4_east_airfield: int = 34
-E_c4_west_airfield: int = 35
-E_c4_north_woods: int = 36
-E_c4_south_east_woods: int = 37
-E_c4_north_west_woods: int = 38
-E_c4_south_woods: int = 39
-E_c4_north_east_base: int = 40
-E_c4_south_east_base: int = 41
-E_c4_south_west_base: int = 42
-E_c4_north_west_base: int = 43
-E_infantry: int = 0
-E_tank: int = 1
-E_artillery: int = 2
-E_plane: int = 3
-E_germany_infantry_1: int = 0
-E_germany_infantry_2: int = 1
-E_germany_infantry_3: int = 2
-E_germany_infantry_4: int = 3
-E_germany_infantry_5: int = 4
-E_germany_infantry_6: int = 5
-E_germany_infantry_7: int = 6
-E_germany_infantry_8: int = 7
-E_germany_infantry_9: int = 8
-E_germany_infantry_10: int = 9
-E_germany_tank_1: int = 10
-E_germany_tank_2: int = 11
-E_germany_tank_3: int = 12
-E_germany_tank_4: int = 13
-E_germany_tank_5: int = 14
-E_germany_artillery_1: int = 15
-E_germany_artillery_2: int = 16
-E_germany_artillery_3: int = 17
-E_germany_artillery_4: int = 18
-E_germany_artillery_5: int = 19
-E_germany_plane_1: int = 20
-E_germany_plane_2: int = 21
-E_germany_plane_3: int = 22
-E_germany_plane_4: int = 23
-E_germany_plane_5: int = 24
-E_united_states_infantry_1: int = 25
-E_united_states_infantry_2: int = 26
-E_united_states_infantry_3: int = 27
-E_united_states_infantry_4: int = 28
-E_united_states_infantry_5: int = 29
-E_united_states_infantry_6: int = 30
-E_united_states_infantry_7: int = 31
-E_united_states_infantry_8: int = 32
-E_united_states_infantry_9: int = 33
-E_united_states_infantry_10: int = 34
-E_united_states_tank_1: int = 35
-E_united_states_tank_2: int = 36
-E_united_states_tank_3: int = 37
-E_united_states_tank_4: int = 38
-E_united_states_tank_5: int = 39
-E_united_states_artillery_1: int = 40
-E_united_states_artillery_2: int = 41
-E_united_states_artillery_3: int = 42
-E_united_states_artillery_4: int = 43
-E_united_states_artillery_5: int = 44
-E_united_states_plane_1: int = 45
-E_united_states_plane_2: int = 46
-E_united_states_plane_3: int = 47
-E_united_states_plane_4: int = 48
-E_united_states_plane_5: int = 49
-E_great_britain_infantry_1: int = 50
-E_great_britain_infantry_2: int = 51
-E_great_britain_infantry_3: int = 52
-E_great_britain_infantry_4: int = 53
-E_great_britain_infantry_5: int = 54
-E_great_britain_infantry_6: int = 55
-E_great_britain_infantry_7: int = 56
-E_great_britain_infantry_8: int = 57
-E_great_britain_infantry_9: int = 58
-E_great_britain_infantry_10: int = 59
-E_great_britain_tank_1: int = 60
-E_great_britain_tank_2: int = 61
-E_great_britain_tank_3: int = 62
-E_great_britain_tank_4: int = 63
-E_great_britain_tank_5: int = 64
-E_great_britain_artillery_1: int = 65
-E_great_britain_artillery_2: int = 66
-E_great_britain_artillery_3: int = 67
-E_great_britain_artillery_4: int = 68
-E_great_britain_artillery_5: int = 69
-E_great_britain_plane_1: int = 70
-E_great_britain_plane_2: int = 71
-E_great_britain_plane_3: int = 72
-E_great_britain_plane_4: int = 73
-E_great_britain_plane_5: int = 74
-E_ussr_infantry_1: int = 75
-E_ussr_infantry_2: int = 76
-E_ussr_infantry_3: int = 77
-E_ussr_infantry_4: int = 78
-E_ussr_infantry_5: int = 79
-E_ussr_infantry_6: int = 80
-E_ussr_infantry_7: int = 81
-E_ussr_infantry_8: int = 82
-E_ussr_infantry_9: int = 83
-E_ussr_infantry_10: int = 84
-E_ussr_tank_1: int = 85
-E_ussr_tank_2: int = 86
-E_ussr_tank_3: int = 87
-E_ussr_tank_4: int = 88
-E_ussr_tank_5: int = 89
-E_ussr_artillery_1: int = 90
-E_ussr_artillery_2: int = 91
-E_ussr_artillery_3: int = 92
-E_ussr_artillery_4: int = 93
-E_ussr_artillery_5: int = 94
-E_ussr_plane_1: int = 95
-E_ussr_plane_2: int = 96
-E_ussr_plane_3: int = 97
-E_ussr_plane_4: int = 98
-E_ussr_plane_5: int = 99
-E_germany_hq: int = 0
-E_germany_factory: int = 1
-E_germany_camp_1: int = 2
-E_germany_camp_2: int = 3
-E_united_states_hq: int = 4
-E_united_states_factory: int = 5
-E_united_states_camp_1: int = 6
-E_united_states_camp_2: int = 7
-E_great_britain_hq: int = 8
-E_great_britain_factory: int = 9
-E_great_britain_camp_1: int = 10
-E_great_britain_camp_2: int = 11
-E_ussr_hq: int = 12
-E_ussr_factory: int = 13
-E_ussr_camp_1: int = 14
-E_ussr_camp_2: int = 15
-E_attack_orders: int = 0
-E_defense_orders: int = 1
-E_tactical_orders: int = 2
-E_germany_panel: int = 0
-E_united_states_panel: int = 1
-E_great_britain_panel: int = 2
-E_ussr_panel: int = 3
-E_night_attack_1: int = 0
-E_night_attack_2: int = 1
-E_night_attack_3: int = 2
-E_night_attack_4: int = 3
-E_night_attack_5: int = 4
-E_night_attack_6: int = 5
-E_forced_march_1: int = 6
-E_forced_march_2: int = 7
-E_forced_march_3: int = 8
-E_forced_march_4: int = 9
-E_forced_march_5: int = 10
-E_forced_march_6: int = 11
-E_air_raid_1: int = 12
-E_air_raid_2: int = 13
-E_air_raid_3: int = 14
-E_air_raid_4: int = 15
-E_air_raid_5: int = 16
-E_air_raid_6: int = 17
-E_production_1: int = 18
-E_production_2: int = 19
-E_production_3: int = 20
-E_production_4: int = 21
-E_production_5: int = 22
-E_production_6: int = 23
-E_barrage_1: int = 24
-E_barrage_2: int = 25
-E_barrage_3: int = 26
-E_barrage_4: int = 27
-E_barrage_5: int = 28
-E_barrage_6: int = 29
-E_withdrawal_1: int = 30
-E_withdrawal_2: int = 31
-E_withdrawal_3: int = 32
-E_withdrawal_4: int = 33
-E_withdrawal_5: int = 34
-E_withdrawal_6: int = 35
-E_entrenchment_1: int = 36
-E_entrenchment_2: int = 37
-E_entrenchment_3: int = 38
-E_entrenchment_4: int = 39
-E_entrenchment_5: int = 40
-E_entrenchment_6: int = 41
-E_anti_aircraft_1: int = 42
-E_anti_aircraft_2: int = 43
-E_anti_aircraft_3: int = 44
-E_anti_aircraft_4: int = 45
-E_anti_aircraft_5: int = 46
-E_anti_aircraft_6: int = 47
-E_ambush_1: int = 48
-E_ambush_2: int = 49
-E_ambush_3: int = 50
-E_ambush_4: int = 51
-E_ambush_5: int = 52
-E_ambush_6: int = 53
-E_reserves_1: int = 54
-E_reserves_2: int = 55
-E_reserves_3: int = 56
-E_reserves_4: int = 57
-E_reserves_5: int = 58
-E_reserves_6: int = 59
-E_supplies_1: int = 60
-E_supplies_2: int = 61
-E_supplies_3: int = 62
-E_supplies_4: int = 63
-E_supplies_5: int = 64
-E_supplies_6: int = 65
-E_recruitment_1: int = 66
-E_recruitment_2: int = 67
-E_recruitment_3: int = 68
-E_recruitment_4: int = 69
-E_recruitment_5: int = 70
-E_recruitment_6: int = 71
-E_redeploy_1: int = 72
-E_redeploy_2: int = 73
-E_redeploy_3: int = 74
-E_redeploy_4: int = 75
-E_redeploy_5: int = 76
-E_redeploy_6: int = 77
-E_sabotage_1: int = 78
-E_sabotage_2: int = 79
-E_sabotage_3: int = 80
-E_sabotage_4: int = 81
-E_sabotage_5: int = 82
-E_sabotage_6: int = 83
-E_intelligence_1: int = 84
-E_intelligence_2: int = 85
-E_intelligence_3: int = 86
-E_intelligence_4: int = 87
-E_intelligence_5: int = 88
-E_intelligence_6: int = 89
-PH_opening_hands: int = 0
-PH_rounds: int = 1
-PH_safety_stop: int = 2
-TX_conflict_to_resolve_next: int = 0
-TX_destroys_the_undefended_on: int = 1
-TX_conflict_on_attacks: int = 2
-TX_side_to_hit_on: int = 3
-TX_is_lost_on: int = 4
-TX_is_hit_life: int = 5
-TX_is_now_in_frontier: int = 6
-TX_wins_the_conflict_on: int = 7
-TX_nobody_is_left_standing: int = 8
-TX_on_is_destroyed: int = 9
-TX_loses_its_last_hq: int = 10
-TX_use_your_special_ability: int = 11
-TX_order_to_discard_for: int = 12
-TX_uses_its_special_ability: int = 13
-TX_uses_its_special_ability_2: int = 14
-TX_uses_its_special_ability_3: int = 15
-TX_uses_its_special_ability_4: int = 16
-TX_attack_order_to_use: int = 17
-TX_plays: int = 18
-TX_where_to_withdraw_from: int = 19
-TX_withdraws_from_to: int = 20
-TX_is_shot_down: int = 21
-TX_reserve_figure_to_join: int = 22
-TX_figure_to_destroy_by: int = 23
-TX_is_destroyed_by_an: int = 24
-TX_hq_to_produce_at: int = 25
-TX_figure_to_produce: int = 26
-TX_tile_to_recruit_an: int = 27
-TX_figure_to_redeploy: int = 28
-TX_where_goes: int = 29
-TX_redeploys_to: int = 30
-TX_building_to_sabotage: int = 31
-TX_is_sabotaged: int = 32
-TX_deck_to_draw_an: int = 33
-TX_the_discarded_orders_are: int = 34
-TX_is_no_longer_in: int = 35
-TX_round_turn_order: int = 36
-TX_zone_to_reinforce_next: int = 37
-TX_reinforcement_at: int = 38
-TX_adds_troops_to_in: int = 39
-TX_figure_to_move_or: int = 40
-TX_a_figure_the_plane: int = 41
-TX_moves_to: int = 42
-TX_tile_to_build_or: int = 43
-TX_rebuilds_on: int = 44
-TX_building_to_place_on: int = 45
-TX_builds_on_and_gains: int = 46
-TX_tactical_order_to_use: int = 47
-TX_order_to_add_to: int = 48
-TX_adds_an_order_to: int = 49
-TX_revealed: int = 50
-TX_figure_to_withdraw_from: int = 51
-TX_order_to_discard: int = 52
-TX_respond_to_the_attack: int = 53
-IDS_tile: tuple[str, ...] = (
-    "c2_airfield",
-    "c2_north_city",
-    "c2_south_city",
-    "c2_east_ridge",
-    "c2_west_ridge",
-    "c2_east_fields",
-    "c2_west_fields",
-    "c2_east_woods",
-    "c2_west_woods",
-    "c2_east_base",
-    "c2_west_base",
-    "c3_airfield",
-    "c3_north_city",
-    "c3_north_heights",
-    "c3_north_base",
-    "c3_north_plain",
-    "c3_north_meadow",
-    "c3_south_east_city",
-    "c3_south_east_heights",
-    "c3_south_east_base",
-    "c3_south_east_plain",
-    "c3_south_east_meadow",
-    "c3_south_west_city",
-    "c3_south_west_heights",
-    "c3_south_west_base",
-    "c3_south_west_plain",
-    "c3_south_west_meadow",
-    "c4_crossroads",
-    "c4_north_city",
-    "c4_south_city",
-    "c4_east_hill",
-    "c4_north_east_hill",
-    "c4_west_hill",
-    "c4_south_west_hill",
-    "c4_east_airfield",
-    "c4_west_airfield",
-    "c4_north_woods",
-    "c4_south_east_woods",
-    "c4_north_west_woods",
-    "c4_south_woods",
-    "c4_north_east_base",
-    "c4_south_east_base",
-    "c4_south_west_base",
-    "c4_north_west_base",
-    "none",
+from .tables import (
+    CACHE_building_at,
+    CACHE_controls,
+    CACHE_garrison_of,
+    CACHE_sides_at,
+    CACHE_vp,
+    COVERAGE,
+    ENUM_building_kind,
+    ENUM_order,
+    ENUM_special_ability,
+    ENUM_tile_kind,
+    E_air_raid_1,
+    E_air_raid_2,
+    E_air_raid_3,
+    E_air_raid_4,
+    E_air_raid_5,
+    E_air_raid_6,
+    E_ambush_1,
+    E_ambush_2,
+    E_ambush_3,
+    E_ambush_4,
+    E_ambush_5,
+    E_ambush_6,
+    E_anti_aircraft_1,
+    E_anti_aircraft_2,
+    E_anti_aircraft_3,
+    E_anti_aircraft_4,
+    E_anti_aircraft_5,
+    E_anti_aircraft_6,
+    E_artillery,
+    E_attack_orders,
+    E_barrage_1,
+    E_barrage_2,
+    E_barrage_3,
+    E_barrage_4,
+    E_barrage_5,
+    E_barrage_6,
+    E_c2_airfield,
+    E_c2_east_base,
+    E_c2_east_fields,
+    E_c2_east_ridge,
+    E_c2_east_woods,
+    E_c2_north_city,
+    E_c2_south_city,
+    E_c2_west_base,
+    E_c2_west_fields,
+    E_c2_west_ridge,
+    E_c2_west_woods,
+    E_c3_airfield,
+    E_c3_north_base,
+    E_c3_north_city,
+    E_c3_north_heights,
+    E_c3_north_meadow,
+    E_c3_north_plain,
+    E_c3_south_east_base,
+    E_c3_south_east_city,
+    E_c3_south_east_heights,
+    E_c3_south_east_meadow,
+    E_c3_south_east_plain,
+    E_c3_south_west_base,
+    E_c3_south_west_city,
+    E_c3_south_west_heights,
+    E_c3_south_west_meadow,
+    E_c3_south_west_plain,
+    E_c4_crossroads,
+    E_c4_east_airfield,
+    E_c4_east_hill,
+    E_c4_north_city,
+    E_c4_north_east_base,
+    E_c4_north_east_hill,
+    E_c4_north_west_base,
+    E_c4_north_west_woods,
+    E_c4_north_woods,
+    E_c4_south_city,
+    E_c4_south_east_base,
+    E_c4_south_east_woods,
+    E_c4_south_west_base,
+    E_c4_south_west_hill,
+    E_c4_south_woods,
+    E_c4_west_airfield,
+    E_c4_west_hill,
+    E_defense_orders,
+    E_entrenchment_1,
+    E_entrenchment_2,
+    E_entrenchment_3,
+    E_entrenchment_4,
+    E_entrenchment_5,
+    E_entrenchment_6,
+    E_forced_march_1,
+    E_forced_march_2,
+    E_forced_march_3,
+    E_forced_march_4,
+    E_forced_march_5,
+    E_forced_march_6,
+    E_germany_artillery_1,
+    E_germany_artillery_2,
+    E_germany_artillery_3,
+    E_germany_artillery_4,
+    E_germany_artillery_5,
+    E_germany_camp_1,
+    E_germany_camp_2,
+    E_germany_factory,
+    E_germany_hq,
+    E_germany_infantry_1,
+    E_germany_infantry_10,
+    E_germany_infantry_2,
+    E_germany_infantry_3,
+    E_germany_infantry_4,
+    E_germany_infantry_5,
+    E_germany_infantry_6,
+    E_germany_infantry_7,
+    E_germany_infantry_8,
+    E_germany_infantry_9,
+    E_germany_panel,
+    E_germany_plane_1,
+    E_germany_plane_2,
+    E_germany_plane_3,
+    E_germany_plane_4,
+    E_germany_plane_5,
+    E_germany_tank_1,
+    E_germany_tank_2,
+    E_germany_tank_3,
+    E_germany_tank_4,
+    E_germany_tank_5,
+    E_great_britain_artillery_1,
+    E_great_britain_artillery_2,
+    E_great_britain_artillery_3,
+    E_great_britain_artillery_4,
+    E_great_britain_artillery_5,
+    E_great_britain_camp_1,
+    E_great_britain_camp_2,
+    E_great_britain_factory,
+    E_great_britain_hq,
+    E_great_britain_infantry_1,
+    E_great_britain_infantry_10,
+    E_great_britain_infantry_2,
+    E_great_britain_infantry_3,
+    E_great_britain_infantry_4,
+    E_great_britain_infantry_5,
+    E_great_britain_infantry_6,
+    E_great_britain_infantry_7,
+    E_great_britain_infantry_8,
+    E_great_britain_infantry_9,
+    E_great_britain_panel,
+    E_great_britain_plane_1,
+    E_great_britain_plane_2,
+    E_great_britain_plane_3,
+    E_great_britain_plane_4,
+    E_great_britain_plane_5,
+    E_great_britain_tank_1,
+    E_great_britain_tank_2,
+    E_great_britain_tank_3,
+    E_great_britain_tank_4,
+    E_great_britain_tank_5,
+    E_infantry,
+    E_intelligence_1,
+    E_intelligence_2,
+    E_intelligence_3,
+    E_intelligence_4,
+    E_intelligence_5,
+    E_intelligence_6,
+    E_night_attack_1,
+    E_night_attack_2,
+    E_night_attack_3,
+    E_night_attack_4,
+    E_night_attack_5,
+    E_night_attack_6,
+    E_plane,
+    E_production_1,
+    E_production_2,
+    E_production_3,
+    E_production_4,
+    E_production_5,
+    E_production_6,
+    E_recruitment_1,
+    E_recruitment_2,
+    E_recruitment_3,
+    E_recruitment_4,
+    E_recruitment_5,
+    E_recruitment_6,
+    E_redeploy_1,
+    E_redeploy_2,
+    E_redeploy_3,
+    E_redeploy_4,
+    E_redeploy_5,
+    E_redeploy_6,
+    E_reserves_1,
+    E_reserves_2,
+    E_reserves_3,
+    E_reserves_4,
+    E_reserves_5,
+    E_reserves_6,
+    E_sabotage_1,
+    E_sabotage_2,
+    E_sabotage_3,
+    E_sabotage_4,
+    E_sabotage_5,
+    E_sabotage_6,
+    E_supplies_1,
+    E_supplies_2,
+    E_supplies_3,
+    E_supplies_4,
+    E_supplies_5,
+    E_supplies_6,
+    E_tactical_orders,
+    E_tank,
+    E_united_states_artillery_1,
+    E_united_states_artillery_2,
+    E_united_states_artillery_3,
+    E_united_states_artillery_4,
+    E_united_states_artillery_5,
+    E_united_states_camp_1,
+    E_united_states_camp_2,
+    E_united_states_factory,
+    E_united_states_hq,
+    E_united_states_infantry_1,
+    E_united_states_infantry_10,
+    E_united_states_infantry_2,
+    E_united_states_infantry_3,
+    E_united_states_infantry_4,
+    E_united_states_infantry_5,
+    E_united_states_infantry_6,
+    E_united_states_infantry_7,
+    E_united_states_infantry_8,
+    E_united_states_infantry_9,
+    E_united_states_panel,
+    E_united_states_plane_1,
+    E_united_states_plane_2,
+    E_united_states_plane_3,
+    E_united_states_plane_4,
+    E_united_states_plane_5,
+    E_united_states_tank_1,
+    E_united_states_tank_2,
+    E_united_states_tank_3,
+    E_united_states_tank_4,
+    E_united_states_tank_5,
+    E_ussr_artillery_1,
+    E_ussr_artillery_2,
+    E_ussr_artillery_3,
+    E_ussr_artillery_4,
+    E_ussr_artillery_5,
+    E_ussr_camp_1,
+    E_ussr_camp_2,
+    E_ussr_factory,
+    E_ussr_hq,
+    E_ussr_infantry_1,
+    E_ussr_infantry_10,
+    E_ussr_infantry_2,
+    E_ussr_infantry_3,
+    E_ussr_infantry_4,
+    E_ussr_infantry_5,
+    E_ussr_infantry_6,
+    E_ussr_infantry_7,
+    E_ussr_infantry_8,
+    E_ussr_infantry_9,
+    E_ussr_panel,
+    E_ussr_plane_1,
+    E_ussr_plane_2,
+    E_ussr_plane_3,
+    E_ussr_plane_4,
+    E_ussr_plane_5,
+    E_ussr_tank_1,
+    E_ussr_tank_2,
+    E_ussr_tank_3,
+    E_ussr_tank_4,
+    E_ussr_tank_5,
+    E_withdrawal_1,
+    E_withdrawal_2,
+    E_withdrawal_3,
+    E_withdrawal_4,
+    E_withdrawal_5,
+    E_withdrawal_6,
+    F_building_faction,
+    F_building_kind,
+    F_figure_faction,
+    F_figure_unit,
+    F_order_card_kind,
+    F_order_card_order,
+    F_order_card_research,
+    F_panel_artillery,
+    F_panel_distinguished,
+    F_panel_extra_orders,
+    F_panel_extra_stacking,
+    F_panel_faction,
+    F_panel_infantry,
+    F_panel_orders,
+    F_panel_plane_defense,
+    F_panel_planes,
+    F_panel_special,
+    F_panel_tank_move,
+    F_panel_tanks,
+    F_tile_adjacent,
+    F_tile_kind,
+    F_tile_operation,
+    F_tile_q,
+    F_tile_r,
+    F_tile_stars,
+    F_tile_start_of,
+    F_unit_type_attack_init,
+    F_unit_type_casualty,
+    F_unit_type_defense_init,
+    F_unit_type_move,
+    IDS_building,
+    IDS_figure,
+    IDS_order_card,
+    IDS_order_type,
+    IDS_panel,
+    IDS_tile,
+    IDS_unit_type,
+    LABELS_building,
+    LABELS_figure,
+    LABELS_order_card,
+    LABELS_order_type,
+    LABELS_panel,
+    LABELS_tile,
+    LABELS_unit_type,
+    ORIGINS,
+    PH_opening_hands,
+    PH_rounds,
+    PH_safety_stop,
+    PLAYER_LABELS,
+    P_germany,
+    P_great_britain,
+    P_united_states,
+    P_ussr,
+    READ_var_built_at,
+    READ_var_destroyed,
+    READ_var_holder,
+    READ_var_hq_life,
+    READ_var_loc,
+    READ_var_merits,
+    READ_zones_figure,
+    TEXTS,
+    TX_a_figure_the_plane,
+    TX_adds_an_order_to,
+    TX_adds_troops_to_in,
+    TX_attack_order_to_use,
+    TX_building_to_place_on,
+    TX_building_to_sabotage,
+    TX_builds_on_and_gains,
+    TX_conflict_on_attacks,
+    TX_conflict_to_resolve_next,
+    TX_deck_to_draw_an,
+    TX_destroys_the_undefended_on,
+    TX_figure_to_destroy_by,
+    TX_figure_to_move_or,
+    TX_figure_to_produce,
+    TX_figure_to_redeploy,
+    TX_figure_to_withdraw_from,
+    TX_hq_to_produce_at,
+    TX_is_destroyed_by_an,
+    TX_is_hit_life,
+    TX_is_lost_on,
+    TX_is_no_longer_in,
+    TX_is_now_in_frontier,
+    TX_is_sabotaged,
+    TX_is_shot_down,
+    TX_loses_its_last_hq,
+    TX_moves_to,
+    TX_nobody_is_left_standing,
+    TX_on_is_destroyed,
+    TX_order_to_add_to,
+    TX_order_to_discard,
+    TX_order_to_discard_for,
+    TX_plays,
+    TX_rebuilds_on,
+    TX_redeploys_to,
+    TX_reinforcement_at,
+    TX_reserve_figure_to_join,
+    TX_respond_to_the_attack,
+    TX_revealed,
+    TX_round_turn_order,
+    TX_side_to_hit_on,
+    TX_tactical_order_to_use,
+    TX_the_discarded_orders_are,
+    TX_tile_to_build_or,
+    TX_tile_to_recruit_an,
+    TX_use_your_special_ability,
+    TX_uses_its_special_ability,
+    TX_uses_its_special_ability_2,
+    TX_uses_its_special_ability_3,
+    TX_uses_its_special_ability_4,
+    TX_where_goes,
+    TX_where_to_withdraw_from,
+    TX_wins_the_conflict_on,
+    TX_withdraws_from_to,
+    TX_zone_to_reinforce_next,
+    T_building,
+    T_figure,
+    T_order_card,
+    T_order_type,
+    T_panel,
+    T_player,
+    T_tile,
+    T_unit_type,
+    Z_attack_deck,
+    Z_board,
+    Z_defense_deck,
+    Z_hand,
+    Z_kept,
+    Z_order_discard,
+    Z_research,
+    Z_reserve,
+    Z_tactical_deck,
 )
-LABELS_tile: tuple[str, ...] = (
-    "Central Airfield",
-    "North City",
-    "South City",
-    "East Ridge",
-    "West Ridge",
-    "East Fields",
-    "West Fields",
-    "East Woods",
-    "West Woods",
-    "East Base",
-    "West Base",
-    "Central Airstrip",
-    "North Town",
-    "North Heights",
-    "North Landing",
-    "North Plain",
-    "North Meadow",
-    "South-East Town",
-    "South-East Heights",
-    "South-East Landing",
-    "South-East Plain",
-    "South-East Meadow",
-    "South-West Town",
-    "South-West Heights",
-    "South-West Landing",
-    "South-West Plain",
-    "South-West Meadow",
-    "Crossroads",
-    "Northern Port",
-    "Southern Port",
-    "East Hill",
-    "North-East Hill",
-    "West Hill",
-    "South-West Hill",
-    "East Airfield",
-    "West Airfield",
-    "North Woods",
-    "South-East Woods",
-    "North-West Woods",
-    "South Woods",
-    "North-East Base",
-    "South-East Base",
-    "South-West Base",
-    "North-West Base",
-)
-F_tile_operation: tuple[int, ...] = (
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    0,
-)
-F_tile_kind: tuple[int, ...] = (
-    2,
-    1,
-    1,
-    3,
-    3,
-    0,
-    0,
-    0,
-    0,
-    4,
-    4,
-    2,
-    1,
-    3,
-    4,
-    0,
-    0,
-    1,
-    3,
-    4,
-    0,
-    0,
-    1,
-    3,
-    4,
-    0,
-    0,
-    0,
-    1,
-    1,
-    3,
-    3,
-    3,
-    3,
-    2,
-    2,
-    0,
-    0,
-    0,
-    0,
-    4,
-    4,
-    4,
-    4,
-    0,
-)
-F_tile_stars: tuple[int, ...] = (
-    1,
-    2,
-    2,
-    1,
-    1,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    2,
-    1,
-    0,
-    0,
-    0,
-    2,
-    1,
-    0,
-    0,
-    0,
-    2,
-    1,
-    0,
-    0,
-    0,
-    0,
-    2,
-    2,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-)
-F_tile_q: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    1,
-    -1,
-    1,
-    -1,
-    2,
-    -2,
-    2,
-    -2,
-    0,
-    1,
-    0,
-    2,
-    2,
-    1,
-    -1,
-    -1,
-    -2,
-    -1,
-    -2,
-    0,
-    1,
-    0,
-    -1,
-    1,
-    0,
-    0,
-    0,
-    1,
-    1,
-    -1,
-    -1,
-    2,
-    -2,
-    1,
-    1,
-    -1,
-    -1,
-    2,
-    2,
-    -2,
-    -2,
-    0,
-)
-F_tile_r: tuple[int, ...] = (
-    0,
-    -1,
-    1,
-    -1,
-    1,
-    0,
-    0,
-    -2,
-    2,
-    -1,
-    1,
-    0,
-    0,
-    1,
-    0,
-    -1,
-    1,
-    1,
-    0,
-    2,
-    2,
-    1,
-    -1,
-    -1,
-    -2,
-    -1,
-    -2,
-    0,
-    -1,
-    1,
-    0,
-    -1,
-    0,
-    1,
-    -1,
-    1,
-    -2,
-    1,
-    -1,
-    2,
-    -2,
-    0,
-    2,
-    0,
-    0,
-)
-F_tile_start_of: tuple[int, ...] = (
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    0,
-    1,
-    -1,
-    -1,
-    -1,
-    0,
-    -1,
-    -1,
-    -1,
-    -1,
-    1,
-    -1,
-    -1,
-    -1,
-    -1,
-    2,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    0,
-    1,
-    2,
-    3,
-    -1,
-)
-F_tile_adjacent: tuple[list[int], ...] = (
-    [5, 3, 1, 6, 4, 2],
-    [3, 6, 0],
-    [5, 0, 4],
-    [9, 7, 1, 0, 5],
-    [2, 0, 6, 10, 8],
-    [9, 3, 0, 2],
-    [0, 1, 10, 4],
-    [3, 9],
-    [4, 10],
-    [7, 3, 5],
-    [4, 6, 8],
-    [12, 23, 22, 18, 17, 13],
-    [14, 15, 23, 11, 13, 16],
-    [16, 12, 11, 17, 20],
-    [15, 12, 16],
-    [23, 12, 14],
-    [14, 12, 13],
-    [13, 11, 18, 21, 19, 20],
-    [11, 22, 25, 21, 17],
-    [20, 17, 21],
-    [13, 17, 19],
-    [17, 18, 19],
-    [23, 26, 24, 25, 18, 11],
-    [15, 26, 22, 11, 12],
-    [26, 25, 22],
-    [22, 24, 18],
-    [24, 22, 23],
-    [30, 31, 28, 32, 33, 29],
-    [31, 36, 38, 32, 27],
-    [37, 30, 27, 33, 39],
-    [41, 34, 31, 27, 29, 37],
-    [34, 40, 36, 28, 27, 30],
-    [27, 28, 38, 43, 35, 33],
-    [29, 27, 32, 35, 42, 39],
-    [40, 31, 30, 41],
-    [33, 32, 43, 42],
-    [40, 28, 31],
-    [41, 30, 29],
-    [28, 43, 32],
-    [29, 33, 42],
-    [36, 31, 34],
-    [34, 30, 37],
-    [39, 33, 35],
-    [32, 38, 35],
-    [],
-)
-IDS_unit_type: tuple[str, ...] = ("infantry", "tank", "artillery", "plane", "none")
-LABELS_unit_type: tuple[str, ...] = ("infantry", "tank", "artillery", "plane")
-F_unit_type_move: tuple[int, ...] = (1, 2, 1, 3, 0)
-F_unit_type_attack_init: tuple[int, ...] = (1, 2, 0, 1, 0)
-F_unit_type_defense_init: tuple[int, ...] = (1, 1, 3, 0, 0)
-F_unit_type_casualty: tuple[int, ...] = (1, 2, 3, 4, 0)
-IDS_figure: tuple[str, ...] = (
-    "germany_infantry_1",
-    "germany_infantry_2",
-    "germany_infantry_3",
-    "germany_infantry_4",
-    "germany_infantry_5",
-    "germany_infantry_6",
-    "germany_infantry_7",
-    "germany_infantry_8",
-    "germany_infantry_9",
-    "germany_infantry_10",
-    "germany_tank_1",
-    "germany_tank_2",
-    "germany_tank_3",
-    "germany_tank_4",
-    "germany_tank_5",
-    "germany_artillery_1",
-    "germany_artillery_2",
-    "germany_artillery_3",
-    "germany_artillery_4",
-    "germany_artillery_5",
-    "germany_plane_1",
-    "germany_plane_2",
-    "germany_plane_3",
-    "germany_plane_4",
-    "germany_plane_5",
-    "united_states_infantry_1",
-    "united_states_infantry_2",
-    "united_states_infantry_3",
-    "united_states_infantry_4",
-    "united_states_infantry_5",
-    "united_states_infantry_6",
-    "united_states_infantry_7",
-    "united_states_infantry_8",
-    "united_states_infantry_9",
-    "united_states_infantry_10",
-    "united_states_tank_1",
-    "united_states_tank_2",
-    "united_states_tank_3",
-    "united_states_tank_4",
-    "united_states_tank_5",
-    "united_states_artillery_1",
-    "united_states_artillery_2",
-    "united_states_artillery_3",
-    "united_states_artillery_4",
-    "united_states_artillery_5",
-    "united_states_plane_1",
-    "united_states_plane_2",
-    "united_states_plane_3",
-    "united_states_plane_4",
-    "united_states_plane_5",
-    "great_britain_infantry_1",
-    "great_britain_infantry_2",
-    "great_britain_infantry_3",
-    "great_britain_infantry_4",
-    "great_britain_infantry_5",
-    "great_britain_infantry_6",
-    "great_britain_infantry_7",
-    "great_britain_infantry_8",
-    "great_britain_infantry_9",
-    "great_britain_infantry_10",
-    "great_britain_tank_1",
-    "great_britain_tank_2",
-    "great_britain_tank_3",
-    "great_britain_tank_4",
-    "great_britain_tank_5",
-    "great_britain_artillery_1",
-    "great_britain_artillery_2",
-    "great_britain_artillery_3",
-    "great_britain_artillery_4",
-    "great_britain_artillery_5",
-    "great_britain_plane_1",
-    "great_britain_plane_2",
-    "great_britain_plane_3",
-    "great_britain_plane_4",
-    "great_britain_plane_5",
-    "ussr_infantry_1",
-    "ussr_infantry_2",
-    "ussr_infantry_3",
-    "ussr_infantry_4",
-    "ussr_infantry_5",
-    "ussr_infantry_6",
-    "ussr_infantry_7",
-    "ussr_infantry_8",
-    "ussr_infantry_9",
-    "ussr_infantry_10",
-    "ussr_tank_1",
-    "ussr_tank_2",
-    "ussr_tank_3",
-    "ussr_tank_4",
-    "ussr_tank_5",
-    "ussr_artillery_1",
-    "ussr_artillery_2",
-    "ussr_artillery_3",
-    "ussr_artillery_4",
-    "ussr_artillery_5",
-    "ussr_plane_1",
-    "ussr_plane_2",
-    "ussr_plane_3",
-    "ussr_plane_4",
-    "ussr_plane_5",
-    "none",
-)
-LABELS_figure: tuple[str, ...] = (
-    "German infantry 1",
-    "German infantry 2",
-    "German infantry 3",
-    "German infantry 4",
-    "German infantry 5",
-    "German infantry 6",
-    "German infantry 7",
-    "German infantry 8",
-    "German infantry 9",
-    "German infantry 10",
-    "German tank 1",
-    "German tank 2",
-    "German tank 3",
-    "German tank 4",
-    "German tank 5",
-    "German artillery 1",
-    "German artillery 2",
-    "German artillery 3",
-    "German artillery 4",
-    "German artillery 5",
-    "German plane 1",
-    "German plane 2",
-    "German plane 3",
-    "German plane 4",
-    "German plane 5",
-    "US infantry 1",
-    "US infantry 2",
-    "US infantry 3",
-    "US infantry 4",
-    "US infantry 5",
-    "US infantry 6",
-    "US infantry 7",
-    "US infantry 8",
-    "US infantry 9",
-    "US infantry 10",
-    "US tank 1",
-    "US tank 2",
-    "US tank 3",
-    "US tank 4",
-    "US tank 5",
-    "US artillery 1",
-    "US artillery 2",
-    "US artillery 3",
-    "US artillery 4",
-    "US artillery 5",
-    "US plane 1",
-    "US plane 2",
-    "US plane 3",
-    "US plane 4",
-    "US plane 5",
-    "British infantry 1",
-    "British infantry 2",
-    "British infantry 3",
-    "British infantry 4",
-    "British infantry 5",
-    "British infantry 6",
-    "British infantry 7",
-    "British infantry 8",
-    "British infantry 9",
-    "British infantry 10",
-    "British tank 1",
-    "British tank 2",
-    "British tank 3",
-    "British tank 4",
-    "British tank 5",
-    "British artillery 1",
-    "British artillery 2",
-    "British artillery 3",
-    "British artillery 4",
-    "British artillery 5",
-    "British plane 1",
-    "British plane 2",
-    "British plane 3",
-    "British plane 4",
-    "British plane 5",
-    "Soviet infantry 1",
-    "Soviet infantry 2",
-    "Soviet infantry 3",
-    "Soviet infantry 4",
-    "Soviet infantry 5",
-    "Soviet infantry 6",
-    "Soviet infantry 7",
-    "Soviet infantry 8",
-    "Soviet infantry 9",
-    "Soviet infantry 10",
-    "Soviet tank 1",
-    "Soviet tank 2",
-    "Soviet tank 3",
-    "Soviet tank 4",
-    "Soviet tank 5",
-    "Soviet artillery 1",
-    "Soviet artillery 2",
-    "Soviet artillery 3",
-    "Soviet artillery 4",
-    "Soviet artillery 5",
-    "Soviet plane 1",
-    "Soviet plane 2",
-    "Soviet plane 3",
-    "Soviet plane 4",
-    "Soviet plane 5",
-)
-F_figure_faction: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    -1,
-)
-F_figure_unit: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    -1,
-)
-IDS_building: tuple[str, ...] = (
-    "germany_hq",
-    "germany_factory",
-    "germany_camp_1",
-    "germany_camp_2",
-    "united_states_hq",
-    "united_states_factory",
-    "united_states_camp_1",
-    "united_states_camp_2",
-    "great_britain_hq",
-    "great_britain_factory",
-    "great_britain_camp_1",
-    "great_britain_camp_2",
-    "ussr_hq",
-    "ussr_factory",
-    "ussr_camp_1",
-    "ussr_camp_2",
-    "none",
-)
-LABELS_building: tuple[str, ...] = (
-    "German HQ",
-    "German factory",
-    "German camp 1",
-    "German camp 2",
-    "US HQ",
-    "US factory",
-    "US camp 1",
-    "US camp 2",
-    "British HQ",
-    "British factory",
-    "British camp 1",
-    "British camp 2",
-    "Soviet HQ",
-    "Soviet factory",
-    "Soviet camp 1",
-    "Soviet camp 2",
-)
-F_building_faction: tuple[int, ...] = (0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, -1)
-F_building_kind: tuple[int, ...] = (0, 1, 2, 2, 0, 1, 2, 2, 0, 1, 2, 2, 0, 1, 2, 2, 0)
-IDS_order_type: tuple[str, ...] = ("attack_orders", "defense_orders", "tactical_orders", "none")
-LABELS_order_type: tuple[str, ...] = ("attack orders", "defense orders", "tactical orders")
-IDS_panel: tuple[str, ...] = (
-    "germany_panel",
-    "united_states_panel",
-    "great_britain_panel",
-    "ussr_panel",
-    "none",
-)
-LABELS_panel: tuple[str, ...] = ("German panel", "US panel", "British panel", "Soviet panel")
-F_panel_faction: tuple[int, ...] = (0, 1, 2, 3, -1)
-F_panel_infantry: tuple[int, ...] = (2, 2, 2, 3, 0)
-F_panel_tanks: tuple[int, ...] = (1, 1, 1, 1, 0)
-F_panel_artillery: tuple[int, ...] = (1, 1, 0, 0, 0)
-F_panel_planes: tuple[int, ...] = (0, 0, 0, 0, 0)
-F_panel_orders: tuple[int, ...] = (3, 3, 3, 3, 0)
-F_panel_extra_orders: tuple[int, ...] = (0, 1, 0, 0, 0)
-F_panel_extra_stacking: tuple[int, ...] = (0, 0, 0, 1, 0)
-F_panel_tank_move: tuple[int, ...] = (1, 0, 0, 0, 0)
-F_panel_plane_defense: tuple[int, ...] = (0, 0, 1, 0, 0)
-F_panel_distinguished: tuple[str, ...] = (
-    "Panzer divisions: tanks move 3",
-    "Arsenal of Democracy: one more order each round",
-    "RAF: planes defend with initiative 1",
-    "Deep ranks: one more figure per tile, in frontier too",
-    "",
-)
-F_panel_special: tuple[int, ...] = (0, 1, 2, 3, 0)
-IDS_order_card: tuple[str, ...] = (
-    "night_attack_1",
-    "night_attack_2",
-    "night_attack_3",
-    "night_attack_4",
-    "night_attack_5",
-    "night_attack_6",
-    "forced_march_1",
-    "forced_march_2",
-    "forced_march_3",
-    "forced_march_4",
-    "forced_march_5",
-    "forced_march_6",
-    "air_raid_1",
-    "air_raid_2",
-    "air_raid_3",
-    "air_raid_4",
-    "air_raid_5",
-    "air_raid_6",
-    "production_1",
-    "production_2",
-    "production_3",
-    "production_4",
-    "production_5",
-    "production_6",
-    "barrage_1",
-    "barrage_2",
-    "barrage_3",
-    "barrage_4",
-    "barrage_5",
-    "barrage_6",
-    "withdrawal_1",
-    "withdrawal_2",
-    "withdrawal_3",
-    "withdrawal_4",
-    "withdrawal_5",
-    "withdrawal_6",
-    "entrenchment_1",
-    "entrenchment_2",
-    "entrenchment_3",
-    "entrenchment_4",
-    "entrenchment_5",
-    "entrenchment_6",
-    "anti_aircraft_1",
-    "anti_aircraft_2",
-    "anti_aircraft_3",
-    "anti_aircraft_4",
-    "anti_aircraft_5",
-    "anti_aircraft_6",
-    "ambush_1",
-    "ambush_2",
-    "ambush_3",
-    "ambush_4",
-    "ambush_5",
-    "ambush_6",
-    "reserves_1",
-    "reserves_2",
-    "reserves_3",
-    "reserves_4",
-    "reserves_5",
-    "reserves_6",
-    "supplies_1",
-    "supplies_2",
-    "supplies_3",
-    "supplies_4",
-    "supplies_5",
-    "supplies_6",
-    "recruitment_1",
-    "recruitment_2",
-    "recruitment_3",
-    "recruitment_4",
-    "recruitment_5",
-    "recruitment_6",
-    "redeploy_1",
-    "redeploy_2",
-    "redeploy_3",
-    "redeploy_4",
-    "redeploy_5",
-    "redeploy_6",
-    "sabotage_1",
-    "sabotage_2",
-    "sabotage_3",
-    "sabotage_4",
-    "sabotage_5",
-    "sabotage_6",
-    "intelligence_1",
-    "intelligence_2",
-    "intelligence_3",
-    "intelligence_4",
-    "intelligence_5",
-    "intelligence_6",
-    "none",
-)
-LABELS_order_card: tuple[str, ...] = (
-    "Night Attack 1",
-    "Night Attack 2",
-    "Night Attack 3",
-    "Night Attack 4",
-    "Night Attack 5",
-    "Night Attack 6",
-    "Forced March 1",
-    "Forced March 2",
-    "Forced March 3",
-    "Forced March 4",
-    "Forced March 5",
-    "Forced March 6",
-    "Air Raid 1",
-    "Air Raid 2",
-    "Air Raid 3",
-    "Air Raid 4",
-    "Air Raid 5",
-    "Air Raid 6",
-    "Production 1",
-    "Production 2",
-    "Production 3",
-    "Production 4",
-    "Production 5",
-    "Production 6",
-    "Artillery Barrage 1",
-    "Artillery Barrage 2",
-    "Artillery Barrage 3",
-    "Artillery Barrage 4",
-    "Artillery Barrage 5",
-    "Artillery Barrage 6",
-    "Withdrawal 1",
-    "Withdrawal 2",
-    "Withdrawal 3",
-    "Withdrawal 4",
-    "Withdrawal 5",
-    "Withdrawal 6",
-    "Entrenchment 1",
-    "Entrenchment 2",
-    "Entrenchment 3",
-    "Entrenchment 4",
-    "Entrenchment 5",
-    "Entrenchment 6",
-    "Anti-Aircraft Fire 1",
-    "Anti-Aircraft Fire 2",
-    "Anti-Aircraft Fire 3",
-    "Anti-Aircraft Fire 4",
-    "Anti-Aircraft Fire 5",
-    "Anti-Aircraft Fire 6",
-    "Ambush 1",
-    "Ambush 2",
-    "Ambush 3",
-    "Ambush 4",
-    "Ambush 5",
-    "Ambush 6",
-    "Reserves 1",
-    "Reserves 2",
-    "Reserves 3",
-    "Reserves 4",
-    "Reserves 5",
-    "Reserves 6",
-    "Supplies 1",
-    "Supplies 2",
-    "Supplies 3",
-    "Supplies 4",
-    "Supplies 5",
-    "Supplies 6",
-    "Recruitment 1",
-    "Recruitment 2",
-    "Recruitment 3",
-    "Recruitment 4",
-    "Recruitment 5",
-    "Recruitment 6",
-    "Redeployment 1",
-    "Redeployment 2",
-    "Redeployment 3",
-    "Redeployment 4",
-    "Redeployment 5",
-    "Redeployment 6",
-    "Sabotage 1",
-    "Sabotage 2",
-    "Sabotage 3",
-    "Sabotage 4",
-    "Sabotage 5",
-    "Sabotage 6",
-    "Intelligence 1",
-    "Intelligence 2",
-    "Intelligence 3",
-    "Intelligence 4",
-    "Intelligence 5",
-    "Intelligence 6",
-)
-F_order_card_kind: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    -1,
-)
-F_order_card_order: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    5,
-    5,
-    5,
-    5,
-    5,
-    5,
-    6,
-    6,
-    6,
-    6,
-    6,
-    6,
-    7,
-    7,
-    7,
-    7,
-    7,
-    7,
-    8,
-    8,
-    8,
-    8,
-    8,
-    8,
-    9,
-    9,
-    9,
-    9,
-    9,
-    9,
-    10,
-    10,
-    10,
-    10,
-    10,
-    10,
-    11,
-    11,
-    11,
-    11,
-    11,
-    11,
-    12,
-    12,
-    12,
-    12,
-    12,
-    12,
-    13,
-    13,
-    13,
-    13,
-    13,
-    13,
-    14,
-    14,
-    14,
-    14,
-    14,
-    14,
-    0,
-)
-F_order_card_research: tuple[int, ...] = (
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    0,
-)
-ENUM_tile_kind: tuple[str, ...] = ("neutral", "city", "airport", "strategic", "start")
-ENUM_building_kind: tuple[str, ...] = ("hq", "factory", "camp")
-ENUM_special_ability: tuple[str, ...] = ("blitzkrieg", "lend_lease", "coastal_guns", "mobilisation")
-ENUM_order: tuple[str, ...] = (
-    "night_attack",
-    "forced_march",
-    "air_raid",
-    "production",
-    "barrage",
-    "withdrawal",
-    "entrenchment",
-    "anti_aircraft",
-    "ambush",
-    "reserves",
-    "supplies",
-    "recruitment",
-    "redeploy",
-    "sabotage",
-    "intelligence",
-)
-PLAYER_LABELS: tuple[str, ...] = ("Germany", "United States", "Great Britain", "USSR")
-
-# Cached functions keep their values in s.caches[CACHE_<function>] until state they read changes:
-# a change of a variable, of a component type's zones or of a lasting effect clears the caches
-# its READ_ tuple names.
-CACHE_sides_at: int = 0
-CACHE_garrison_of: int = 1
-CACHE_controls: int = 2
-CACHE_building_at: int = 3
-CACHE_vp: int = 4
-READ_var_built_at: tuple[int, ...] = (CACHE_sides_at, CACHE_garrison_of, CACHE_building_at, CACHE_vp)
-READ_var_destroyed: tuple[int, ...] = (CACHE_sides_at, CACHE_garrison_of, CACHE_vp)
-READ_var_holder: tuple[int, ...] = (CACHE_sides_at, CACHE_garrison_of)
-READ_var_hq_life: tuple[int, ...] = (CACHE_sides_at, CACHE_garrison_of)
-READ_var_loc: tuple[int, ...] = (CACHE_sides_at, CACHE_controls, CACHE_vp)
-READ_var_merits: tuple[int, ...] = (CACHE_vp,)
-READ_zones_figure: tuple[int, ...] = (CACHE_sides_at, CACHE_controls, CACHE_vp)
 
 
 class State(GameState):
@@ -5525,66 +4182,6 @@ class Flow(Frame):
                 continue
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_movement": "function movement (specs/guerra_fronteriza/combat.yaml:5)",
-    "f_blocks": "function blocks (specs/guerra_fronteriza/combat.yaml:12)",
-    "f_ring_beyond": "function ring_beyond (specs/guerra_fronteriza/combat.yaml:19)",
-    "f_movable": "function movable (specs/guerra_fronteriza/combat.yaml:24)",
-    "f_passengers": "function passengers (specs/guerra_fronteriza/combat.yaml:28)",
-    "f_carry_limit": "function carry_limit (specs/guerra_fronteriza/combat.yaml:33)",
-    "f_unbuilt": "function unbuilt (specs/guerra_fronteriza/combat.yaml:38)",
-    "f_build_sites": "function build_sites (specs/guerra_fronteriza/combat.yaml:42)",
-    "f_sides_at": "function sides_at (specs/guerra_fronteriza/combat.yaml:51)",
-    "f_garrison_of": "function garrison_of (specs/guerra_fronteriza/combat.yaml:57)",
-    "f_initiative": "function initiative (specs/guerra_fronteriza/combat.yaml:65)",
-    "f_conflicts": "function conflicts (specs/guerra_fronteriza/combat.yaml:73)",
-    "f_deck_size": "function deck_size (specs/guerra_fronteriza/orders.yaml:5)",
-    "f_own_tiles": "function own_tiles (specs/guerra_fronteriza/orders.yaml:9)",
-    "f_raid_targets": "function raid_targets (specs/guerra_fronteriza/orders.yaml:14)",
-    "f_sabotage_targets": "function sabotage_targets (specs/guerra_fronteriza/orders.yaml:21)",
-    "f_redeploy_pairs": "function redeploy_pairs (specs/guerra_fronteriza/orders.yaml:29)",
-    "f_order_usable": "function order_usable (specs/guerra_fronteriza/orders.yaml:34)",
-    "f_army": "function army (specs/guerra_fronteriza/round.yaml:5)",
-    "f_on_map": "function on_map (specs/guerra_fronteriza/round.yaml:10)",
-    "f_present": "function present (specs/guerra_fronteriza/round.yaml:14)",
-    "f_enemy_at": "function enemy_at (specs/guerra_fronteriza/round.yaml:19)",
-    "f_controls": "function controls (specs/guerra_fronteriza/round.yaml:24)",
-    "f_building_at": "function building_at (specs/guerra_fronteriza/round.yaml:30)",
-    "f_producing": "function producing (specs/guerra_fronteriza/round.yaml:35)",
-    "f_hqs_of": "function hqs_of (specs/guerra_fronteriza/round.yaml:42)",
-    "f_vp": "function vp (specs/guerra_fronteriza/round.yaml:47)",
-    "f_airports": "function airports (specs/guerra_fronteriza/round.yaml:56)",
-    "f_cities": "function cities (specs/guerra_fronteriza/round.yaml:60)",
-    "f_orders_per_round": "function orders_per_round (specs/guerra_fronteriza/round.yaml:64)",
-    "f_research_points": "function research_points (specs/guerra_fronteriza/round.yaml:69)",
-    "f_active_players": "function active_players (specs/guerra_fronteriza/round.yaml:73)",
-    "f_reinforcement_sites": "function reinforcement_sites (specs/guerra_fronteriza/round.yaml:76)",
-    "f_reinforcement_types": "function reinforcement_types (specs/guerra_fronteriza/round.yaml:84)",
-    "f_in_reserve": "function in_reserve (specs/guerra_fronteriza/round.yaml:92)",
-    "f_stack_cap": "function stack_cap (specs/guerra_fronteriza/round.yaml:97)",
-    "p_take_casualty": "procedure take_casualty (specs/guerra_fronteriza/combat.yaml:147)",
-    "p_settle": "procedure settle (specs/guerra_fronteriza/combat.yaml:168)",
-    "p_eliminate": "procedure eliminate (specs/guerra_fronteriza/combat.yaml:193)",
-    "p_check_last_standing": "procedure check_last_standing (specs/guerra_fronteriza/combat.yaml:203)",
-    "p_deploy": "procedure deploy (specs/guerra_fronteriza/round.yaml:106)",
-    "p_place_unit": "procedure place_unit (specs/guerra_fronteriza/round.yaml:116)",
-    "p_remove_figure": "procedure remove_figure (specs/guerra_fronteriza/round.yaml:125)",
-    "p_refill_decks": "procedure refill_decks (specs/guerra_fronteriza/round.yaml:149)",
-    "p_turn_order": "procedure turn_order (specs/guerra_fronteriza/round.yaml:180)",
-    "p_step_to": "procedure step_to (specs/guerra_fronteriza/round.yaml:272)",
-    "p_round_limit_reached": "procedure round_limit_reached (specs/guerra_fronteriza/round.yaml:350)",
-    "setup": "setup (specs/guerra_fronteriza/game.yaml:143)",
-    "ph_safety_stop": "phase safety_stop (specs/guerra_fronteriza/game.yaml:164)",
-    "inv_figures_accounted": "invariant figures_accounted (specs/guerra_fronteriza/game.yaml:117)",
-    "inv_research_within_merits": "invariant research_within_merits (specs/guerra_fronteriza/game.yaml:120)",
-    "inv_merits_not_negative": "invariant merits_not_negative (specs/guerra_fronteriza/game.yaml:123)",
-    "inv_cards_accounted": "invariant cards_accounted (specs/guerra_fronteriza/game.yaml:126)",
-    "inv_stacking_after_maintenance": "invariant stacking_after_maintenance (specs/guerra_fronteriza/game.yaml:131)",
-    "inv_board_figures_on_the_map": "invariant board_figures_on_the_map (specs/guerra_fronteriza/game.yaml:136)",
-    "evaluate": "evaluation (specs/guerra_fronteriza/game.yaml:140)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "figures_accounted",
@@ -5622,299 +4219,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_board_figures_on_the_map,
         "all(f in board where loc[f] != none and loc[f].operation == operation)",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_conflict_to_resolve_next
-    Text("conflict to resolve next"),
-    # TX_destroys_the_undefended_on
-    Text("{} destroys the undefended {} on {}", ("player", "entity:building", "entity:tile")),
-    # TX_conflict_on_attacks
-    Text("Conflict on {}: {} attacks {}", ("entity:tile", "player", "list[player]")),
-    # TX_side_to_hit_on
-    Text("side to hit on {}", ("entity:tile",)),
-    # TX_is_lost_on
-    Text("{} is lost on {}", ("entity:figure", "entity:tile")),
-    # TX_is_hit_life
-    Text("{} is hit: life {}", ("entity:building", "int")),
-    # TX_is_now_in_frontier
-    Text("{} is now in frontier", ("entity:tile",)),
-    # TX_wins_the_conflict_on
-    Text("{} wins the conflict on {} and gains a merit", ("player", "entity:tile")),
-    # TX_nobody_is_left_standing
-    Text("Nobody is left standing on {}", ("entity:tile",)),
-    # TX_on_is_destroyed
-    Text("{} on {} is destroyed", ("entity:building", "entity:tile")),
-    # TX_loses_its_last_hq
-    Text(
-        "{} loses its last HQ and is eliminated; {} takes its orders and gains three merits",
-        ("player", "player"),
-    ),
-    # TX_use_your_special_ability
-    Text("use your special ability (discard an order)?"),
-    # TX_order_to_discard_for
-    Text("order to discard for the special ability"),
-    # TX_uses_its_special_ability
-    Text("{} uses its special ability: Blitzkrieg (every figure attacks at +1 this turn)", ("player",)),
-    # TX_uses_its_special_ability_2
-    Text("{} uses its special ability: Lend-Lease (an order)", ("player",)),
-    # TX_uses_its_special_ability_3
-    Text("{} uses its special ability: Coastal Guns (an artillery at an HQ)", ("player",)),
-    # TX_uses_its_special_ability_4
-    Text("{} uses its special ability: Mobilisation (an infantry at an HQ)", ("player",)),
-    # TX_attack_order_to_use
-    Text("attack order to use (or pass)"),
-    # TX_plays
-    Text("{} plays {}", ("player", "entity:order_card")),
-    # TX_where_to_withdraw_from
-    Text("where to withdraw from {}", ("entity:tile",)),
-    # TX_withdraws_from_to
-    Text("{} withdraws from {} to {}", ("player", "entity:tile", "entity:tile")),
-    # TX_is_shot_down
-    Text("{} is shot down", ("entity:figure",)),
-    # TX_reserve_figure_to_join
-    Text("reserve figure to join the defence of {}", ("entity:tile",)),
-    # TX_figure_to_destroy_by
-    Text("figure to destroy by air raid"),
-    # TX_is_destroyed_by_an
-    Text("{} is destroyed by an air raid", ("entity:figure",)),
-    # TX_hq_to_produce_at
-    Text("HQ to produce at"),
-    # TX_figure_to_produce
-    Text("figure to produce"),
-    # TX_tile_to_recruit_an
-    Text("tile to recruit an infantry on"),
-    # TX_figure_to_redeploy
-    Text("figure to redeploy"),
-    # TX_where_goes
-    Text("where {} goes", ("entity:figure",)),
-    # TX_redeploys_to
-    Text("{} redeploys to {}", ("entity:figure", "entity:tile")),
-    # TX_building_to_sabotage
-    Text("building to sabotage"),
-    # TX_is_sabotaged
-    Text("{} is sabotaged", ("entity:building",)),
-    # TX_deck_to_draw_an
-    Text("deck to draw an order from"),
-    # TX_the_discarded_orders_are
-    Text("The discarded orders are shuffled back into their decks"),
-    # TX_is_no_longer_in
-    Text("{} is no longer in frontier", ("entity:tile",)),
-    # TX_round_turn_order
-    Text("Round {}: turn order {}", ("int", "list[player]")),
-    # TX_zone_to_reinforce_next
-    Text("zone to reinforce next (the reserve is short: a zone goes without)"),
-    # TX_reinforcement_at
-    Text("reinforcement at {}", ("entity:tile",)),
-    # TX_adds_troops_to_in
-    Text("{} adds troops to {}, in frontier: a conflict there in its turn", ("player", "entity:tile")),
-    # TX_figure_to_move_or
-    Text("figure to move (or pass)"),
-    # TX_a_figure_the_plane
-    Text("a figure the plane carries (or pass)"),
-    # TX_moves_to
-    Text("{} moves to {}", ("entity:figure", "entity:tile")),
-    # TX_tile_to_build_or
-    Text("tile to build or rebuild on (or pass)"),
-    # TX_rebuilds_on
-    Text("{} rebuilds {} on {}", ("player", "entity:building", "entity:tile")),
-    # TX_building_to_place_on
-    Text("building to place on {}", ("entity:tile",)),
-    # TX_builds_on_and_gains
-    Text("{} builds {} on {} and gains a merit", ("player", "entity:building", "entity:tile")),
-    # TX_tactical_order_to_use
-    Text("tactical order to use (or pass)"),
-    # TX_order_to_add_to
-    Text("order to add to your research (or pass)"),
-    # TX_adds_an_order_to
-    Text("{} adds an order to its research", ("player",)),
-    # TX_revealed
-    Text("Revealed: {}", ("entity:order_card",)),
-    # TX_figure_to_withdraw_from
-    Text("figure to withdraw from {} (maintenance)", ("entity:tile",)),
-    # TX_order_to_discard
-    Text("order to discard"),
-    # TX_respond_to_the_attack
-    Text("respond to the attack on {}", ("entity:tile",)),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function movement", "specs/guerra_fronteriza/combat.yaml:5"),
-    ("function", "function blocks", "specs/guerra_fronteriza/combat.yaml:12"),
-    ("function", "function ring_beyond", "specs/guerra_fronteriza/combat.yaml:19"),
-    ("function", "function movable", "specs/guerra_fronteriza/combat.yaml:24"),
-    ("function", "function passengers", "specs/guerra_fronteriza/combat.yaml:28"),
-    ("function", "function carry_limit", "specs/guerra_fronteriza/combat.yaml:33"),
-    ("function", "function unbuilt", "specs/guerra_fronteriza/combat.yaml:38"),
-    ("function", "function build_sites", "specs/guerra_fronteriza/combat.yaml:42"),
-    ("function", "function sides_at", "specs/guerra_fronteriza/combat.yaml:51"),
-    ("function", "function garrison_of", "specs/guerra_fronteriza/combat.yaml:57"),
-    ("function", "function initiative", "specs/guerra_fronteriza/combat.yaml:65"),
-    ("function", "function conflicts", "specs/guerra_fronteriza/combat.yaml:73"),
-    ("function", "function deck_size", "specs/guerra_fronteriza/orders.yaml:5"),
-    ("function", "function own_tiles", "specs/guerra_fronteriza/orders.yaml:9"),
-    ("function", "function raid_targets", "specs/guerra_fronteriza/orders.yaml:14"),
-    ("function", "function sabotage_targets", "specs/guerra_fronteriza/orders.yaml:21"),
-    ("function", "function redeploy_pairs", "specs/guerra_fronteriza/orders.yaml:29"),
-    ("function", "function order_usable", "specs/guerra_fronteriza/orders.yaml:34"),
-    ("function", "function army", "specs/guerra_fronteriza/round.yaml:5"),
-    ("function", "function on_map", "specs/guerra_fronteriza/round.yaml:10"),
-    ("function", "function present", "specs/guerra_fronteriza/round.yaml:14"),
-    ("function", "function enemy_at", "specs/guerra_fronteriza/round.yaml:19"),
-    ("function", "function controls", "specs/guerra_fronteriza/round.yaml:24"),
-    ("function", "function building_at", "specs/guerra_fronteriza/round.yaml:30"),
-    ("function", "function producing", "specs/guerra_fronteriza/round.yaml:35"),
-    ("function", "function hqs_of", "specs/guerra_fronteriza/round.yaml:42"),
-    ("function", "function vp", "specs/guerra_fronteriza/round.yaml:47"),
-    ("function", "function airports", "specs/guerra_fronteriza/round.yaml:56"),
-    ("function", "function cities", "specs/guerra_fronteriza/round.yaml:60"),
-    ("function", "function orders_per_round", "specs/guerra_fronteriza/round.yaml:64"),
-    ("function", "function research_points", "specs/guerra_fronteriza/round.yaml:69"),
-    ("function", "function active_players", "specs/guerra_fronteriza/round.yaml:73"),
-    ("function", "function reinforcement_sites", "specs/guerra_fronteriza/round.yaml:76"),
-    ("function", "function reinforcement_types", "specs/guerra_fronteriza/round.yaml:84"),
-    ("function", "function in_reserve", "specs/guerra_fronteriza/round.yaml:92"),
-    ("function", "function stack_cap", "specs/guerra_fronteriza/round.yaml:97"),
-    ("procedure", "procedure resolve_conflicts", "specs/guerra_fronteriza/combat.yaml:83"),
-    ("procedure", "procedure conflict", "specs/guerra_fronteriza/combat.yaml:93"),
-    ("branch", "if at line 101: then", "specs/guerra_fronteriza/combat.yaml:101"),
-    ("branch", "if at line 101: else (implicit)", "specs/guerra_fronteriza/combat.yaml:101"),
-    ("branch", "if at line 113: then", "specs/guerra_fronteriza/combat.yaml:113"),
-    ("branch", "if at line 113: else (implicit)", "specs/guerra_fronteriza/combat.yaml:113"),
-    ("branch", "if at line 124: then", "specs/guerra_fronteriza/combat.yaml:124"),
-    ("branch", "if at line 124: else (implicit)", "specs/guerra_fronteriza/combat.yaml:124"),
-    ("branch", "if at line 129: then", "specs/guerra_fronteriza/combat.yaml:129"),
-    ("branch", "if at line 129: else (implicit)", "specs/guerra_fronteriza/combat.yaml:129"),
-    ("procedure", "procedure aim", "specs/guerra_fronteriza/combat.yaml:134"),
-    ("branch", "if at line 139: then", "specs/guerra_fronteriza/combat.yaml:139"),
-    ("branch", "if at line 139: else (implicit)", "specs/guerra_fronteriza/combat.yaml:139"),
-    ("branch", "if at line 140: then", "specs/guerra_fronteriza/combat.yaml:140"),
-    ("branch", "if at line 140: else", "specs/guerra_fronteriza/combat.yaml:143"),
-    ("procedure", "procedure take_casualty", "specs/guerra_fronteriza/combat.yaml:147"),
-    ("branch", "if at line 152: then", "specs/guerra_fronteriza/combat.yaml:152"),
-    ("branch", "if at line 152: else (implicit)", "specs/guerra_fronteriza/combat.yaml:152"),
-    ("branch", "if at line 162: then", "specs/guerra_fronteriza/combat.yaml:162"),
-    ("branch", "if at line 162: else (implicit)", "specs/guerra_fronteriza/combat.yaml:162"),
-    ("branch", "if at line 165: then", "specs/guerra_fronteriza/combat.yaml:165"),
-    ("branch", "if at line 165: else (implicit)", "specs/guerra_fronteriza/combat.yaml:165"),
-    ("procedure", "procedure settle", "specs/guerra_fronteriza/combat.yaml:168"),
-    ("branch", "if at line 182: then", "specs/guerra_fronteriza/combat.yaml:182"),
-    ("branch", "if at line 182: elif 1", "specs/guerra_fronteriza/combat.yaml:183"),
-    ("branch", "if at line 182: elif 2", "specs/guerra_fronteriza/combat.yaml:186"),
-    ("branch", "if at line 182: else (implicit)", "specs/guerra_fronteriza/combat.yaml:182"),
-    ("branch", "if at line 188: then", "specs/guerra_fronteriza/combat.yaml:188"),
-    ("branch", "if at line 188: else (implicit)", "specs/guerra_fronteriza/combat.yaml:188"),
-    ("procedure", "procedure eliminate", "specs/guerra_fronteriza/combat.yaml:193"),
-    ("procedure", "procedure check_last_standing", "specs/guerra_fronteriza/combat.yaml:203"),
-    ("branch", "if at line 205: then", "specs/guerra_fronteriza/combat.yaml:205"),
-    ("branch", "if at line 205: else (implicit)", "specs/guerra_fronteriza/combat.yaml:205"),
-    ("procedure", "procedure use_special", "specs/guerra_fronteriza/orders.yaml:48"),
-    ("branch", "if at line 53: then", "specs/guerra_fronteriza/orders.yaml:53"),
-    ("branch", "if at line 53: else (implicit)", "specs/guerra_fronteriza/orders.yaml:53"),
-    ("branch", "if at line 54: then", "specs/guerra_fronteriza/orders.yaml:54"),
-    ("branch", "if at line 54: else (implicit)", "specs/guerra_fronteriza/orders.yaml:54"),
-    ("branch", "if at line 55: then", "specs/guerra_fronteriza/orders.yaml:55"),
-    ("branch", "if at line 55: else (implicit)", "specs/guerra_fronteriza/orders.yaml:55"),
-    ("branch", "if at line 57: then", "specs/guerra_fronteriza/orders.yaml:57"),
-    ("branch", "if at line 57: else (implicit)", "specs/guerra_fronteriza/orders.yaml:57"),
-    ("branch", "if at line 61: then", "specs/guerra_fronteriza/orders.yaml:61"),
-    ("branch", "if at line 61: elif 1", "specs/guerra_fronteriza/orders.yaml:64"),
-    ("branch", "if at line 61: elif 2", "specs/guerra_fronteriza/orders.yaml:67"),
-    ("branch", "if at line 61: else", "specs/guerra_fronteriza/orders.yaml:71"),
-    ("procedure", "procedure play_attack_order", "specs/guerra_fronteriza/orders.yaml:75"),
-    ("branch", "if at line 80: then", "specs/guerra_fronteriza/orders.yaml:80"),
-    ("branch", "if at line 80: else (implicit)", "specs/guerra_fronteriza/orders.yaml:80"),
-    ("procedure", "procedure defence_order", "specs/guerra_fronteriza/orders.yaml:82"),
-    ("branch", "if at line 88: then", "specs/guerra_fronteriza/orders.yaml:88"),
-    ("branch", "if at line 88: elif 1", "specs/guerra_fronteriza/orders.yaml:95"),
-    ("branch", "if at line 88: elif 2", "specs/guerra_fronteriza/orders.yaml:97"),
-    ("branch", "if at line 88: elif 3", "specs/guerra_fronteriza/orders.yaml:103"),
-    ("branch", "if at line 88: else", "specs/guerra_fronteriza/orders.yaml:106"),
-    ("branch", "if at line 90: then", "specs/guerra_fronteriza/orders.yaml:90"),
-    ("branch", "if at line 90: else (implicit)", "specs/guerra_fronteriza/orders.yaml:90"),
-    ("branch", "if at line 99: then", "specs/guerra_fronteriza/orders.yaml:99"),
-    ("branch", "if at line 99: else (implicit)", "specs/guerra_fronteriza/orders.yaml:99"),
-    ("branch", "if at line 107: then", "specs/guerra_fronteriza/orders.yaml:107"),
-    ("branch", "if at line 107: else (implicit)", "specs/guerra_fronteriza/orders.yaml:107"),
-    ("procedure", "procedure play_order", "specs/guerra_fronteriza/orders.yaml:113"),
-    ("branch", "if at line 118: then", "specs/guerra_fronteriza/orders.yaml:118"),
-    ("branch", "if at line 118: else (implicit)", "specs/guerra_fronteriza/orders.yaml:118"),
-    ("branch", "if at line 123: then", "specs/guerra_fronteriza/orders.yaml:123"),
-    ("branch", "if at line 123: elif 1", "specs/guerra_fronteriza/orders.yaml:125"),
-    ("branch", "if at line 123: elif 2", "specs/guerra_fronteriza/orders.yaml:127"),
-    ("branch", "if at line 123: elif 3", "specs/guerra_fronteriza/orders.yaml:129"),
-    ("branch", "if at line 123: elif 4", "specs/guerra_fronteriza/orders.yaml:133"),
-    ("branch", "if at line 123: elif 5", "specs/guerra_fronteriza/orders.yaml:137"),
-    ("branch", "if at line 123: elif 6", "specs/guerra_fronteriza/orders.yaml:140"),
-    ("branch", "if at line 123: elif 7", "specs/guerra_fronteriza/orders.yaml:145"),
-    ("branch", "if at line 123: else", "specs/guerra_fronteriza/orders.yaml:150"),
-    ("procedure", "procedure deploy", "specs/guerra_fronteriza/round.yaml:106"),
-    ("procedure", "procedure place_unit", "specs/guerra_fronteriza/round.yaml:116"),
-    ("branch", "if at line 121: then", "specs/guerra_fronteriza/round.yaml:121"),
-    ("branch", "if at line 121: else (implicit)", "specs/guerra_fronteriza/round.yaml:121"),
-    ("procedure", "procedure remove_figure", "specs/guerra_fronteriza/round.yaml:125"),
-    ("procedure", "procedure draw_orders", "specs/guerra_fronteriza/round.yaml:133"),
-    ("branch", "if at line 138: then", "specs/guerra_fronteriza/round.yaml:138"),
-    ("branch", "if at line 138: else (implicit)", "specs/guerra_fronteriza/round.yaml:138"),
-    ("branch", "if at line 140: then", "specs/guerra_fronteriza/round.yaml:140"),
-    ("branch", "if at line 140: else (implicit)", "specs/guerra_fronteriza/round.yaml:140"),
-    ("branch", "if at line 144: then", "specs/guerra_fronteriza/round.yaml:144"),
-    ("branch", "if at line 144: elif 1", "specs/guerra_fronteriza/round.yaml:145"),
-    ("branch", "if at line 144: else", "specs/guerra_fronteriza/round.yaml:146"),
-    ("procedure", "procedure refill_decks", "specs/guerra_fronteriza/round.yaml:149"),
-    ("branch", "if at line 152: then", "specs/guerra_fronteriza/round.yaml:152"),
-    ("branch", "if at line 152: elif 1", "specs/guerra_fronteriza/round.yaml:153"),
-    ("branch", "if at line 152: else", "specs/guerra_fronteriza/round.yaml:154"),
-    ("procedure", "procedure play_round", "specs/guerra_fronteriza/round.yaml:161"),
-    ("procedure", "procedure turn_order", "specs/guerra_fronteriza/round.yaml:180"),
-    ("branch", "if at line 193: then", "specs/guerra_fronteriza/round.yaml:193"),
-    ("branch", "if at line 193: else (implicit)", "specs/guerra_fronteriza/round.yaml:193"),
-    ("procedure", "procedure reinforce", "specs/guerra_fronteriza/round.yaml:198"),
-    ("branch", "if at line 208: then", "specs/guerra_fronteriza/round.yaml:208"),
-    ("branch", "if at line 208: else (implicit)", "specs/guerra_fronteriza/round.yaml:208"),
-    ("procedure", "procedure reinforce_at", "specs/guerra_fronteriza/round.yaml:214"),
-    ("branch", "if at line 219: then", "specs/guerra_fronteriza/round.yaml:219"),
-    ("branch", "if at line 219: else (implicit)", "specs/guerra_fronteriza/round.yaml:219"),
-    ("branch", "if at line 222: then", "specs/guerra_fronteriza/round.yaml:222"),
-    ("branch", "if at line 222: else (implicit)", "specs/guerra_fronteriza/round.yaml:222"),
-    ("procedure", "procedure player_turn", "specs/guerra_fronteriza/round.yaml:227"),
-    ("procedure", "procedure move_phase", "specs/guerra_fronteriza/round.yaml:243"),
-    ("branch", "if at line 259: then", "specs/guerra_fronteriza/round.yaml:259"),
-    ("branch", "if at line 259: else (implicit)", "specs/guerra_fronteriza/round.yaml:259"),
-    ("branch", "if at line 267: then", "specs/guerra_fronteriza/round.yaml:267"),
-    ("branch", "if at line 267: else (implicit)", "specs/guerra_fronteriza/round.yaml:267"),
-    ("procedure", "procedure step_to", "specs/guerra_fronteriza/round.yaml:272"),
-    ("procedure", "procedure building_phase", "specs/guerra_fronteriza/round.yaml:280"),
-    ("branch", "if at line 289: then", "specs/guerra_fronteriza/round.yaml:289"),
-    ("branch", "if at line 289: else", "specs/guerra_fronteriza/round.yaml:295"),
-    ("branch", "if at line 292: then", "specs/guerra_fronteriza/round.yaml:292"),
-    ("branch", "if at line 292: else (implicit)", "specs/guerra_fronteriza/round.yaml:292"),
-    ("procedure", "procedure tactical_phase", "specs/guerra_fronteriza/round.yaml:304"),
-    ("branch", "if at line 309: then", "specs/guerra_fronteriza/round.yaml:309"),
-    ("branch", "if at line 309: else (implicit)", "specs/guerra_fronteriza/round.yaml:309"),
-    ("procedure", "procedure arms_race", "specs/guerra_fronteriza/round.yaml:311"),
-    ("branch", "if at line 315: then", "specs/guerra_fronteriza/round.yaml:315"),
-    ("branch", "if at line 315: else (implicit)", "specs/guerra_fronteriza/round.yaml:315"),
-    ("branch", "if at line 319: then", "specs/guerra_fronteriza/round.yaml:319"),
-    ("branch", "if at line 319: else (implicit)", "specs/guerra_fronteriza/round.yaml:319"),
-    ("branch", "if at line 324: then", "specs/guerra_fronteriza/round.yaml:324"),
-    ("branch", "if at line 324: else (implicit)", "specs/guerra_fronteriza/round.yaml:324"),
-    ("procedure", "procedure maintenance", "specs/guerra_fronteriza/round.yaml:330"),
-    ("procedure", "procedure discard_down", "specs/guerra_fronteriza/round.yaml:341"),
-    ("procedure", "procedure round_limit_reached", "specs/guerra_fronteriza/round.yaml:350"),
-    ("procedure", "procedure defence", "specs/guerra_fronteriza/orders.yaml:154"),
-    ("branch", "if at line 157: then", "specs/guerra_fronteriza/orders.yaml:157"),
-    ("branch", "if at line 157: else (implicit)", "specs/guerra_fronteriza/orders.yaml:157"),
-    ("setup", "setup", "specs/guerra_fronteriza/game.yaml:143"),
-    ("branch", "if at line 144: then", "specs/guerra_fronteriza/game.yaml:144"),
-    ("branch", "if at line 144: elif 1", "specs/guerra_fronteriza/game.yaml:145"),
-    ("branch", "if at line 144: else", "specs/guerra_fronteriza/game.yaml:146"),
-    ("phase", "phase opening_hands", "specs/guerra_fronteriza/game.yaml:157"),
-    ("phase", "phase rounds", "specs/guerra_fronteriza/game.yaml:160"),
-    ("phase", "phase safety_stop", "specs/guerra_fronteriza/game.yaml:164"),
 )
 
 INFO = GameInfo(

@@ -7,6 +7,22 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import (
+    State,
+    f_airports,
+    f_cities,
+    f_controls,
+    f_hqs_of,
+    f_initiative,
+    f_movement,
+    f_orders_per_round,
+    f_own_tiles,
+    f_producing,
+    f_research_points,
+    f_sabotage_targets,
+    f_vp,
+    p_remove_figure,
+)
+from .tables import (
     E_air_raid_1,
     E_air_raid_5,
     E_air_raid_6,
@@ -145,7 +161,6 @@ from .engine import (
     READ_var_loc,
     READ_var_merits,
     READ_zones_figure,
-    State,
     T_figure,
     T_order_card,
     Z_board,
@@ -155,19 +170,6 @@ from .engine import (
     Z_order_discard,
     Z_research,
     Z_reserve,
-    f_airports,
-    f_cities,
-    f_controls,
-    f_hqs_of,
-    f_initiative,
-    f_movement,
-    f_orders_per_round,
-    f_own_tiles,
-    f_producing,
-    f_research_points,
-    f_sabotage_targets,
-    f_vp,
-    p_remove_figure,
 )
 
 

@@ -6,19 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Places, Shown, Track
 
-from .engine import (
-    E_position_1,
-    E_position_2,
-    E_position_3,
-    E_position_4,
-    E_position_5,
-    State,
-    Z_deck,
-    Z_hand,
-    f_height,
-    f_known,
-    f_score,
-)
+from .engine import State, f_height, f_known, f_score
+from .tables import E_position_1, E_position_2, E_position_3, E_position_4, E_position_5, Z_deck, Z_hand
 
 
 # board: places of player: show 1 (specs/hanabi/board.yaml:15)

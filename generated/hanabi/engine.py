@@ -13,365 +13,84 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
-    Text,
     ZoneInfo,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_position: int = 1
-T_player: int = 2
-Z_deck: int = 0
-Z_hand: int = 1
-Z_fireworks: int = 6
-Z_discard: int = 11
-P_alice: int = 0
-P_bob: int = 1
-P_cara: int = 2
-P_dan: int = 3
-P_emma: int = 4
-E_red_1: int = 0
-E_red_2: int = 3
-E_red_3: int = 5
-E_red_4: int = 7
-E_red_5: int = 9
-E_yellow_1: int = 10
-E_yellow_2: int = 13
-E_yellow_3: int = 15
-E_yellow_4: int = 17
-E_yellow_5: int = 19
-E_green_1: int = 20
-E_green_2: int = 23
-E_green_3: int = 25
-E_green_4: int = 27
-E_green_5: int = 29
-E_blue_1: int = 30
-E_blue_2: int = 33
-E_blue_3: int = 35
-E_blue_4: int = 37
-E_blue_5: int = 39
-E_white_1: int = 40
-E_white_2: int = 43
-E_white_3: int = 45
-E_white_4: int = 47
-E_white_5: int = 49
-E_position_1: int = 0
-E_position_2: int = 1
-E_position_3: int = 2
-E_position_4: int = 3
-E_position_5: int = 4
-PH_turns: int = 0
-TX_position_of_the_card: int = 0
-TX_plays_from_position_the: int = 1
-TX_the_firework_is_complete: int = 2
-TX_plays_from_position_but: int = 3
-TX_position_of_the_card_2: int = 4
-TX_discards_from_position_a: int = 5
-TX_player_to_give_a: int = 6
-TX_colour_to_tell: int = 7
-TX_number_to_tell: int = 8
-TX_tells_positions_clue_tokens: int = 9
-TX_tells_positions_clue_tokens_2: int = 10
-TX_your_move: int = 11
-TX_the_deck_is_empty: int = 12
-IDS_card: tuple[str, ...] = (
-    "red_1",
-    "red_1",
-    "red_1",
-    "red_2",
-    "red_2",
-    "red_3",
-    "red_3",
-    "red_4",
-    "red_4",
-    "red_5",
-    "yellow_1",
-    "yellow_1",
-    "yellow_1",
-    "yellow_2",
-    "yellow_2",
-    "yellow_3",
-    "yellow_3",
-    "yellow_4",
-    "yellow_4",
-    "yellow_5",
-    "green_1",
-    "green_1",
-    "green_1",
-    "green_2",
-    "green_2",
-    "green_3",
-    "green_3",
-    "green_4",
-    "green_4",
-    "green_5",
-    "blue_1",
-    "blue_1",
-    "blue_1",
-    "blue_2",
-    "blue_2",
-    "blue_3",
-    "blue_3",
-    "blue_4",
-    "blue_4",
-    "blue_5",
-    "white_1",
-    "white_1",
-    "white_1",
-    "white_2",
-    "white_2",
-    "white_3",
-    "white_3",
-    "white_4",
-    "white_4",
-    "white_5",
-    "none",
+from .tables import (
+    COVERAGE,
+    ENUMIDS_move,
+    ENUM_colour,
+    ENUM_move,
+    E_blue_1,
+    E_blue_2,
+    E_blue_3,
+    E_blue_4,
+    E_blue_5,
+    E_green_1,
+    E_green_2,
+    E_green_3,
+    E_green_4,
+    E_green_5,
+    E_position_1,
+    E_position_2,
+    E_position_3,
+    E_position_4,
+    E_position_5,
+    E_red_1,
+    E_red_2,
+    E_red_3,
+    E_red_4,
+    E_red_5,
+    E_white_1,
+    E_white_2,
+    E_white_3,
+    E_white_4,
+    E_white_5,
+    E_yellow_1,
+    E_yellow_2,
+    E_yellow_3,
+    E_yellow_4,
+    E_yellow_5,
+    F_card_colour,
+    F_card_number,
+    F_position_index,
+    IDS_card,
+    IDS_position,
+    KINDLABELS_card,
+    KINDS_card,
+    LABELS_card,
+    LABELS_position,
+    ORIGINS,
+    PH_turns,
+    PLAYER_LABELS,
+    P_alice,
+    P_bob,
+    P_cara,
+    P_dan,
+    P_emma,
+    TEXTS,
+    TX_colour_to_tell,
+    TX_discards_from_position_a,
+    TX_number_to_tell,
+    TX_player_to_give_a,
+    TX_plays_from_position_but,
+    TX_plays_from_position_the,
+    TX_position_of_the_card,
+    TX_position_of_the_card_2,
+    TX_tells_positions_clue_tokens,
+    TX_tells_positions_clue_tokens_2,
+    TX_the_deck_is_empty,
+    TX_the_firework_is_complete,
+    TX_your_move,
+    T_card,
+    T_player,
+    T_position,
+    Z_deck,
+    Z_discard,
+    Z_fireworks,
+    Z_hand,
 )
-LABELS_card: tuple[str, ...] = (
-    "Red 1",
-    "Red 1",
-    "Red 1",
-    "Red 2",
-    "Red 2",
-    "Red 3",
-    "Red 3",
-    "Red 4",
-    "Red 4",
-    "Red 5",
-    "Yellow 1",
-    "Yellow 1",
-    "Yellow 1",
-    "Yellow 2",
-    "Yellow 2",
-    "Yellow 3",
-    "Yellow 3",
-    "Yellow 4",
-    "Yellow 4",
-    "Yellow 5",
-    "Green 1",
-    "Green 1",
-    "Green 1",
-    "Green 2",
-    "Green 2",
-    "Green 3",
-    "Green 3",
-    "Green 4",
-    "Green 4",
-    "Green 5",
-    "Blue 1",
-    "Blue 1",
-    "Blue 1",
-    "Blue 2",
-    "Blue 2",
-    "Blue 3",
-    "Blue 3",
-    "Blue 4",
-    "Blue 4",
-    "Blue 5",
-    "White 1",
-    "White 1",
-    "White 1",
-    "White 2",
-    "White 2",
-    "White 3",
-    "White 3",
-    "White 4",
-    "White 4",
-    "White 5",
-)
-KINDS_card: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    4,
-    5,
-    5,
-    5,
-    6,
-    6,
-    7,
-    7,
-    8,
-    8,
-    9,
-    10,
-    10,
-    10,
-    11,
-    11,
-    12,
-    12,
-    13,
-    13,
-    14,
-    15,
-    15,
-    15,
-    16,
-    16,
-    17,
-    17,
-    18,
-    18,
-    19,
-    20,
-    20,
-    20,
-    21,
-    21,
-    22,
-    22,
-    23,
-    23,
-    24,
-)
-KINDLABELS_card: tuple[str, ...] = (
-    "Red 1",
-    "Red 2",
-    "Red 3",
-    "Red 4",
-    "Red 5",
-    "Yellow 1",
-    "Yellow 2",
-    "Yellow 3",
-    "Yellow 4",
-    "Yellow 5",
-    "Green 1",
-    "Green 2",
-    "Green 3",
-    "Green 4",
-    "Green 5",
-    "Blue 1",
-    "Blue 2",
-    "Blue 3",
-    "Blue 4",
-    "Blue 5",
-    "White 1",
-    "White 2",
-    "White 3",
-    "White 4",
-    "White 5",
-)
-F_card_colour: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    0,
-)
-F_card_number: tuple[int, ...] = (
-    1,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    4,
-    4,
-    5,
-    1,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    4,
-    4,
-    5,
-    1,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    4,
-    4,
-    5,
-    1,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    4,
-    4,
-    5,
-    1,
-    1,
-    1,
-    2,
-    2,
-    3,
-    3,
-    4,
-    4,
-    5,
-    0,
-)
-IDS_position: tuple[str, ...] = ("position_1", "position_2", "position_3", "position_4", "position_5", "none")
-LABELS_position: tuple[str, ...] = ("Position 1", "Position 2", "Position 3", "Position 4", "Position 5")
-F_position_index: tuple[int, ...] = (1, 2, 3, 4, 5, 0)
-ENUM_colour: tuple[str, ...] = ("red", "yellow", "green", "blue", "white")
-ENUM_move: tuple[str, ...] = ("Play a card", "Discard a card", "Tell a colour", "Tell a number")
-ENUMIDS_move: tuple[str, ...] = ("play_a_card", "discard_a_card", "tell_a_colour", "tell_a_number")
-PLAYER_LABELS: tuple[str, ...] = ("Alice", "Bob", "Cara", "Dan", "Emma")
 
 
 class State(GameState):
@@ -1163,29 +882,6 @@ class Flow(Frame):
                 continue
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_hand_size": "function hand_size (specs/hanabi/game.yaml:49)",
-    "f_height": "function height (specs/hanabi/game.yaml:52)",
-    "f_score": "function score (specs/hanabi/game.yaml:57)",
-    "f_position_at": "function position_at (specs/hanabi/game.yaml:61)",
-    "f_moves": "function moves (specs/hanabi/game.yaml:65)",
-    "f_colour_positions": "function colour_positions (specs/hanabi/game.yaml:73)",
-    "f_number_positions": "function number_positions (specs/hanabi/game.yaml:78)",
-    "f_colour_known": "function colour_known (specs/hanabi/game.yaml:83)",
-    "f_number_known": "function number_known (specs/hanabi/game.yaml:91)",
-    "f_known": "function known (specs/hanabi/game.yaml:99)",
-    "p_forget_position": "procedure forget_position (specs/hanabi/game.yaml:106)",
-    "p_draw": "procedure draw (specs/hanabi/game.yaml:118)",
-    "setup": "setup (specs/hanabi/game.yaml:190)",
-    "inv_every_card_somewhere": "invariant every_card_somewhere (specs/hanabi/game.yaml:222)",
-    "inv_fireworks_in_order": "invariant fireworks_in_order (specs/hanabi/game.yaml:227)",
-    "inv_knowledge_is_true": "invariant knowledge_is_true (specs/hanabi/game.yaml:230)",
-    "inv_hands_full_until_the_deck_runs_out": "invariant hands_full_until_the_deck_runs_out (specs/hanabi/game.yaml:236)",
-    "evaluate": "evaluation (specs/hanabi/game.yaml:219)",
-    "returns_of": "results.returns (specs/hanabi/game.yaml:213)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "every_card_somewhere",
@@ -1211,95 +907,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_hands_full_until_the_deck_runs_out,
         "len(deck) == 0 or all(p in players where len(hand[p]) == hand_size())",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_position_of_the_card
-    Text("position of the card to play (1: the oldest)"),
-    # TX_plays_from_position_the
-    Text(
-        "{} plays {} from position {}: the {} firework is at {}",
-        ("player", "entity:card", "int", "enum:colour", "int"),
-    ),
-    # TX_the_firework_is_complete
-    Text("The {} firework is complete: a clue token comes back (clue tokens: {})", ("enum:colour", "int")),
-    # TX_plays_from_position_but
-    Text(
-        "{} plays {} from position {}, but the {} firework is at {}: a fuse burns ({} left)",
-        ("player", "entity:card", "int", "enum:colour", "int", "int"),
-    ),
-    # TX_position_of_the_card_2
-    Text("position of the card to discard (1: the oldest)"),
-    # TX_discards_from_position_a
-    Text(
-        "{} discards {} from position {}: a clue token comes back (clue tokens: {})",
-        ("player", "entity:card", "int", "int"),
-    ),
-    # TX_player_to_give_a
-    Text("player to give a clue to"),
-    # TX_colour_to_tell
-    Text("colour to tell {}", ("player",)),
-    # TX_number_to_tell
-    Text("number to tell {}", ("player",)),
-    # TX_tells_positions_clue_tokens
-    Text(
-        "{} tells {}: {} (positions: {}; clue tokens: {})",
-        ("player", "player", "enum:colour", "list[int]", "int"),
-    ),
-    # TX_tells_positions_clue_tokens_2
-    Text("{} tells {}: {} (positions: {}; clue tokens: {})", ("player", "player", "int", "list[int]", "int")),
-    # TX_your_move
-    Text("your move"),
-    # TX_the_deck_is_empty
-    Text("The deck is empty: every player has one more turn"),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function hand_size", "specs/hanabi/game.yaml:49"),
-    ("function", "function height", "specs/hanabi/game.yaml:52"),
-    ("function", "function score", "specs/hanabi/game.yaml:57"),
-    ("function", "function position_at", "specs/hanabi/game.yaml:61"),
-    ("function", "function moves", "specs/hanabi/game.yaml:65"),
-    ("function", "function colour_positions", "specs/hanabi/game.yaml:73"),
-    ("function", "function number_positions", "specs/hanabi/game.yaml:78"),
-    ("function", "function colour_known", "specs/hanabi/game.yaml:83"),
-    ("function", "function number_known", "specs/hanabi/game.yaml:91"),
-    ("function", "function known", "specs/hanabi/game.yaml:99"),
-    ("procedure", "procedure forget_position", "specs/hanabi/game.yaml:106"),
-    ("procedure", "procedure draw", "specs/hanabi/game.yaml:118"),
-    ("procedure", "procedure play_card", "specs/hanabi/game.yaml:123"),
-    ("branch", "if at line 129: then", "specs/hanabi/game.yaml:129"),
-    ("branch", "if at line 129: else", "specs/hanabi/game.yaml:137"),
-    ("branch", "if at line 132: then", "specs/hanabi/game.yaml:132"),
-    ("branch", "if at line 132: else (implicit)", "specs/hanabi/game.yaml:132"),
-    ("procedure", "procedure discard_card", "specs/hanabi/game.yaml:143"),
-    ("procedure", "procedure give_clue", "specs/hanabi/game.yaml:154"),
-    ("branch", "if at line 161: then", "specs/hanabi/game.yaml:161"),
-    ("branch", "if at line 161: else", "specs/hanabi/game.yaml:164"),
-    ("branch", "if at line 170: then", "specs/hanabi/game.yaml:170"),
-    ("branch", "if at line 170: elif 1", "specs/hanabi/game.yaml:171"),
-    ("branch", "if at line 170: elif 2", "specs/hanabi/game.yaml:172"),
-    ("branch", "if at line 170: else", "specs/hanabi/game.yaml:173"),
-    ("branch", "if at line 175: then", "specs/hanabi/game.yaml:175"),
-    ("branch", "if at line 175: else", "specs/hanabi/game.yaml:178"),
-    ("procedure", "procedure take_turn", "specs/hanabi/game.yaml:181"),
-    ("branch", "if at line 185: then", "specs/hanabi/game.yaml:185"),
-    ("branch", "if at line 185: elif 1", "specs/hanabi/game.yaml:186"),
-    ("branch", "if at line 185: else", "specs/hanabi/game.yaml:187"),
-    ("setup", "setup", "specs/hanabi/game.yaml:190"),
-    ("branch", "if at line 201: then", "specs/hanabi/game.yaml:201"),
-    ("branch", "if at line 201: else (implicit)", "specs/hanabi/game.yaml:201"),
-    ("branch", "if at line 202: then", "specs/hanabi/game.yaml:202"),
-    ("branch", "if at line 202: else (implicit)", "specs/hanabi/game.yaml:202"),
-    ("branch", "if at line 203: then", "specs/hanabi/game.yaml:203"),
-    ("branch", "if at line 203: elif 1", "specs/hanabi/game.yaml:206"),
-    ("branch", "if at line 203: else (implicit)", "specs/hanabi/game.yaml:203"),
-    ("branch", "if at line 205: then", "specs/hanabi/game.yaml:205"),
-    ("branch", "if at line 205: else (implicit)", "specs/hanabi/game.yaml:205"),
-    ("phase", "phase turns", "specs/hanabi/game.yaml:195"),
 )
 
 INFO = GameInfo(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import (
+from .engine import State, f_height, f_known, f_score
+from .tables import (
     E_position_1,
     E_position_2,
     E_position_3,
@@ -16,15 +17,11 @@ from .engine import (
     F_card_number,
     P_alice,
     P_bob,
-    State,
     T_card,
     Z_deck,
     Z_discard,
     Z_fireworks,
     Z_hand,
-    f_height,
-    f_known,
-    f_score,
 )
 
 

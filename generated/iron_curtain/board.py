@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Cards, Places, Shown, Track
 
-from .engine import F_card_region, F_card_text, F_card_value, P_usa, P_ussr, State, f_controls, f_dominates
+from .engine import State, f_controls, f_dominates
+from .tables import F_card_region, F_card_text, F_card_value, P_usa, P_ussr
 
 
 # board: places of card: group (specs/iron_curtain/board.yaml:12)

@@ -12,163 +12,89 @@ from runtime.engine import (
     Frame,
     GameInfo,
     GameState,
-    Text,
     ZoneInfo,
     cell_labels,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_region: int = 0
-T_card: int = 1
-T_player: int = 2
-Z_deck: int = 0
-Z_hand: int = 1
-Z_aside: int = 3
-Z_map: int = 5
-P_usa: int = 0
-P_ussr: int = 1
-E_europe: int = 0
-E_middle_east: int = 1
-E_asia: int = 2
-E_africa: int = 3
-E_south_america: int = 4
-E_central_america: int = 5
-E_start: int = 0
-E_west_germany: int = 1
-E_italy: int = 2
-E_east_germany: int = 3
-E_poland: int = 4
-E_iran: int = 5
-E_israel: int = 6
-E_egypt: int = 7
-E_japan: int = 8
-E_south_korea: int = 9
-E_vietnam: int = 10
-E_south_africa: int = 11
-E_angola: int = 12
-E_ethiopia: int = 13
-E_brazil: int = 14
-E_argentina: int = 15
-E_chile: int = 16
-E_panama: int = 17
-E_cuba: int = 18
-PH_round: int = 0
-PH_epilogue: int = 1
-PH_final_scoring: int = 2
-TX_gains_ideology_the_marker: int = 0
-TX_scores_us_controls_ussr: int = 1
-TX_take_a_cube_from: int = 2
-TX_place_a_cube_on: int = 3
-TX_infiltrate_a_cube_onto: int = 4
-TX_remove_an_opponent_cube: int = 5
-TX_remove_opponent_cubes_from: int = 6
-TX_how_many_cubes_to: int = 7
-TX_move_cubes_from: int = 8
-TX_move_cubes_to: int = 9
-TX_how_many_cubes_to_2: int = 10
-TX_loses_cubes_from_the: int = 11
-TX_card_to_play: int = 12
-TX_where_to_place_the: int = 13
-TX_places_at: int = 14
-TX_use_the_card_for: int = 15
-TX_plays_the_event_of: int = 16
-TX_run_the_event_of: int = 17
-TX_runs_the_event_of: int = 18
-TX_who_plays_first_this: int = 19
-TX_round_plays_first: int = 20
-TX_revealed: int = 21
-TX_epilogue_us_cards_ussr: int = 22
-IDS_region: tuple[str, ...] = (
-    "europe",
-    "middle_east",
-    "asia",
-    "africa",
-    "south_america",
-    "central_america",
-    "none",
+from .tables import (
+    COVERAGE,
+    ENUM_use,
+    E_africa,
+    E_angola,
+    E_argentina,
+    E_asia,
+    E_brazil,
+    E_central_america,
+    E_chile,
+    E_cuba,
+    E_east_germany,
+    E_egypt,
+    E_ethiopia,
+    E_europe,
+    E_iran,
+    E_israel,
+    E_italy,
+    E_japan,
+    E_middle_east,
+    E_panama,
+    E_poland,
+    E_south_africa,
+    E_south_america,
+    E_south_korea,
+    E_start,
+    E_vietnam,
+    E_west_germany,
+    F_card_flag,
+    F_card_region,
+    F_card_text,
+    F_card_value,
+    F_region_bonus,
+    F_region_colour,
+    F_region_size,
+    IDS_card,
+    IDS_region,
+    LABELS_card,
+    LABELS_region,
+    ORIGINS,
+    PH_epilogue,
+    PH_final_scoring,
+    PH_round,
+    PLAYER_LABELS,
+    P_usa,
+    P_ussr,
+    TEXTS,
+    TX_card_to_play,
+    TX_epilogue_us_cards_ussr,
+    TX_gains_ideology_the_marker,
+    TX_how_many_cubes_to,
+    TX_how_many_cubes_to_2,
+    TX_infiltrate_a_cube_onto,
+    TX_loses_cubes_from_the,
+    TX_move_cubes_from,
+    TX_move_cubes_to,
+    TX_place_a_cube_on,
+    TX_places_at,
+    TX_plays_the_event_of,
+    TX_remove_an_opponent_cube,
+    TX_remove_opponent_cubes_from,
+    TX_revealed,
+    TX_round_plays_first,
+    TX_run_the_event_of,
+    TX_runs_the_event_of,
+    TX_scores_us_controls_ussr,
+    TX_take_a_cube_from,
+    TX_use_the_card_for,
+    TX_where_to_place_the,
+    TX_who_plays_first_this,
+    T_card,
+    T_player,
+    T_region,
+    Z_aside,
+    Z_deck,
+    Z_hand,
+    Z_map,
 )
-LABELS_region: tuple[str, ...] = (
-    "Europe",
-    "Middle East",
-    "Asia",
-    "Africa",
-    "South America",
-    "Central America",
-)
-F_region_size: tuple[int, ...] = (5, 3, 3, 3, 3, 2, 0)
-F_region_bonus: tuple[int, ...] = (3, 2, 2, 2, 2, 2, 0)
-F_region_colour: tuple[str, ...] = ("blue", "orange", "yellow", "brown", "green", "purple", "")
-IDS_card: tuple[str, ...] = (
-    "start",
-    "west_germany",
-    "italy",
-    "east_germany",
-    "poland",
-    "iran",
-    "israel",
-    "egypt",
-    "japan",
-    "south_korea",
-    "vietnam",
-    "south_africa",
-    "angola",
-    "ethiopia",
-    "brazil",
-    "argentina",
-    "chile",
-    "panama",
-    "cuba",
-    "none",
-)
-LABELS_card: tuple[str, ...] = (
-    "Berlin",
-    "West Germany",
-    "Italy",
-    "East Germany",
-    "Poland",
-    "Iran",
-    "Israel",
-    "Egypt",
-    "Japan",
-    "South Korea",
-    "Vietnam",
-    "South Africa",
-    "Angola",
-    "Ethiopia",
-    "Brazil",
-    "Argentina",
-    "Chile",
-    "Panama",
-    "Cuba",
-)
-F_card_region: tuple[int, ...] = (0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, -1)
-F_card_value: tuple[int, ...] = (0, 3, 2, 3, 2, 2, 3, 3, 3, 2, 3, 2, 2, 3, 3, 2, 2, 1, 4, 0)
-F_card_flag: tuple[int, ...] = (-1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1, -1)
-F_card_text: tuple[str, ...] = (
-    "The start card. Counts as Europe.",
-    "Infiltrate: place up to 2 cubes on Europe cards.",
-    "The US gains 1 ideology.",
-    "Remove up to 2 US cubes from cards next to East Germany.",
-    "Infiltrate: place up to 3 cubes on Europe cards.",
-    "Remove up to 2 USSR cubes from one card.",
-    "Remove up to 2 USSR cubes from cards next to Israel.",
-    "Remove up to 2 US cubes from one card.",
-    "Infiltrate: place up to 2 cubes on Asia cards.",
-    "Remove up to 2 USSR cubes from Asia cards.",
-    "The USSR gains 1 ideology.",
-    "The USSR loses 1 cube from its reserve.",
-    "Infiltrate: place up to 2 cubes on any cards.",
-    "Move up to 3 of your cubes from one card to another.",
-    "Infiltrate: place up to 2 cubes on South America cards.",
-    "Remove up to 2 USSR cubes from South America cards.",
-    "The USSR gains 1 ideology.",
-    "Move up to 2 of your cubes from one card to another.",
-    "The US loses 2 cubes from its reserve.",
-    "",
-)
-ENUM_use: tuple[str, ...] = ("order", "event")
-PLAYER_LABELS: tuple[str, ...] = ("US", "USSR")
 
 
 class State(GameState):
@@ -2025,47 +1951,6 @@ EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
 )
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_toward": "function toward (specs/iron_curtain/game.yaml:31)",
-    "f_controls": "function controls (specs/iron_curtain/game.yaml:36)",
-    "f_dominates": "function dominates (specs/iron_curtain/game.yaml:40)",
-    "f_placed_in": "function placed_in (specs/iron_curtain/game.yaml:45)",
-    "f_placements": "function placements (specs/iron_curtain/game.yaml:49)",
-    "f_accessible": "function accessible (specs/iron_curtain/game.yaml:57)",
-    "f_supply": "function supply (specs/iron_curtain/game.yaml:62)",
-    "f_order_cost": "function order_cost (specs/iron_curtain/game.yaml:67)",
-    "p_check_flags": "procedure check_flags (specs/iron_curtain/game.yaml:73)",
-    "p_gain": "procedure gain (specs/iron_curtain/game.yaml:78)",
-    "p_score_region": "procedure score_region (specs/iron_curtain/game.yaml:85)",
-    "p_lose_reserve": "procedure lose_reserve (specs/iron_curtain/game.yaml:171)",
-    "e_card_event_west_germany": "card west_germany: event (starts) (specs/iron_curtain/cards.yaml:37)",
-    "e_card_event_italy": "card italy: event (specs/iron_curtain/cards.yaml:44)",
-    "e_card_event_east_germany": "card east_germany: event (starts) (specs/iron_curtain/cards.yaml:51)",
-    "e_card_event_poland": "card poland: event (starts) (specs/iron_curtain/cards.yaml:58)",
-    "e_card_event_iran": "card iran: event (starts) (specs/iron_curtain/cards.yaml:67)",
-    "e_card_event_israel": "card israel: event (starts) (specs/iron_curtain/cards.yaml:74)",
-    "e_card_event_egypt": "card egypt: event (starts) (specs/iron_curtain/cards.yaml:81)",
-    "e_card_event_japan": "card japan: event (starts) (specs/iron_curtain/cards.yaml:90)",
-    "e_card_event_south_korea": "card south_korea: event (starts) (specs/iron_curtain/cards.yaml:97)",
-    "e_card_event_vietnam": "card vietnam: event (specs/iron_curtain/cards.yaml:104)",
-    "e_card_event_south_africa": "card south_africa: event (specs/iron_curtain/cards.yaml:113)",
-    "e_card_event_angola": "card angola: event (starts) (specs/iron_curtain/cards.yaml:120)",
-    "e_card_event_ethiopia": "card ethiopia: event (starts) (specs/iron_curtain/cards.yaml:127)",
-    "e_card_event_brazil": "card brazil: event (starts) (specs/iron_curtain/cards.yaml:136)",
-    "e_card_event_argentina": "card argentina: event (starts) (specs/iron_curtain/cards.yaml:143)",
-    "e_card_event_chile": "card chile: event (specs/iron_curtain/cards.yaml:150)",
-    "e_card_event_panama": "card panama: event (starts) (specs/iron_curtain/cards.yaml:159)",
-    "e_card_event_cuba": "card cuba: event (specs/iron_curtain/cards.yaml:166)",
-    "setup": "setup (specs/iron_curtain/game.yaml:208)",
-    "ph_epilogue": "phase epilogue (specs/iron_curtain/game.yaml:237)",
-    "ph_final_scoring": "phase final_scoring (specs/iron_curtain/game.yaml:245)",
-    "inv_cubes_conserved": "invariant cubes_conserved (specs/iron_curtain/game.yaml:264)",
-    "inv_marker_on_track": "invariant marker_on_track (specs/iron_curtain/game.yaml:267)",
-    "inv_no_negative_cubes": "invariant no_negative_cubes (specs/iron_curtain/game.yaml:270)",
-    "evaluate": "evaluation (specs/iron_curtain/game.yaml:254)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "cubes_conserved",
@@ -2085,140 +1970,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_no_negative_cubes,
         "all(c in card where all(p in players where cubes[c, p] >= 0)) and all(p in players where reserve[p] >= 0)",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_gains_ideology_the_marker
-    Text("{} gains {} ideology; the marker is at {}", ("player", "int", "int")),
-    # TX_scores_us_controls_ussr
-    Text("{} scores: US controls {}, USSR {}; the marker is at {}", ("entity:region", "int", "int", "int")),
-    # TX_take_a_cube_from
-    Text("take a cube from"),
-    # TX_place_a_cube_on
-    Text("place a cube on"),
-    # TX_infiltrate_a_cube_onto
-    Text("infiltrate a cube onto"),
-    # TX_remove_an_opponent_cube
-    Text("remove an opponent cube from"),
-    # TX_remove_opponent_cubes_from
-    Text("remove opponent cubes from"),
-    # TX_how_many_cubes_to
-    Text("how many cubes to remove"),
-    # TX_move_cubes_from
-    Text("move cubes from"),
-    # TX_move_cubes_to
-    Text("move cubes to"),
-    # TX_how_many_cubes_to_2
-    Text("how many cubes to move"),
-    # TX_loses_cubes_from_the
-    Text("{} loses {} cubes from the reserve", ("player", "int")),
-    # TX_card_to_play
-    Text("card to play"),
-    # TX_where_to_place_the
-    Text("where to place the card"),
-    # TX_places_at
-    Text("{} places {} ({}) at {}", ("player", "entity:card", "entity:region", "cell")),
-    # TX_use_the_card_for
-    Text("use the card for"),
-    # TX_plays_the_event_of
-    Text("{} plays the event of {}", ("player", "entity:card")),
-    # TX_run_the_event_of
-    Text("run the event of the card your opponent played?"),
-    # TX_runs_the_event_of
-    Text("{} runs the event of {}", ("player", "entity:card")),
-    # TX_who_plays_first_this
-    Text("who plays first this round"),
-    # TX_round_plays_first
-    Text("Round {}: {} plays first", ("int", "player")),
-    # TX_revealed
-    Text("Revealed: {}", ("entity:card",)),
-    # TX_epilogue_us_cards_ussr
-    Text("Epilogue: US cards {}, USSR cards {}", ("int", "int")),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function toward", "specs/iron_curtain/game.yaml:31"),
-    ("function", "function controls", "specs/iron_curtain/game.yaml:36"),
-    ("function", "function dominates", "specs/iron_curtain/game.yaml:40"),
-    ("function", "function placed_in", "specs/iron_curtain/game.yaml:45"),
-    ("function", "function placements", "specs/iron_curtain/game.yaml:49"),
-    ("function", "function accessible", "specs/iron_curtain/game.yaml:57"),
-    ("function", "function supply", "specs/iron_curtain/game.yaml:62"),
-    ("function", "function order_cost", "specs/iron_curtain/game.yaml:67"),
-    ("procedure", "procedure check_flags", "specs/iron_curtain/game.yaml:73"),
-    ("branch", "if at line 75: then", "specs/iron_curtain/game.yaml:75"),
-    ("branch", "if at line 75: else (implicit)", "specs/iron_curtain/game.yaml:75"),
-    ("branch", "if at line 76: then", "specs/iron_curtain/game.yaml:76"),
-    ("branch", "if at line 76: else (implicit)", "specs/iron_curtain/game.yaml:76"),
-    ("procedure", "procedure gain", "specs/iron_curtain/game.yaml:78"),
-    ("procedure", "procedure score_region", "specs/iron_curtain/game.yaml:85"),
-    ("branch", "if at line 92: then", "specs/iron_curtain/game.yaml:92"),
-    ("branch", "if at line 92: elif 1", "specs/iron_curtain/game.yaml:92"),
-    ("branch", "if at line 92: else (implicit)", "specs/iron_curtain/game.yaml:92"),
-    ("procedure", "procedure take_cube", "specs/iron_curtain/game.yaml:97"),
-    ("branch", "if at line 101: then", "specs/iron_curtain/game.yaml:101"),
-    ("branch", "if at line 101: else", "specs/iron_curtain/game.yaml:104"),
-    ("procedure", "procedure give_order", "specs/iron_curtain/game.yaml:108"),
-    ("branch", "if at line 116: then", "specs/iron_curtain/game.yaml:116"),
-    ("branch", "if at line 116: else (implicit)", "specs/iron_curtain/game.yaml:116"),
-    ("branch", "if at line 117: then", "specs/iron_curtain/game.yaml:117"),
-    ("branch", "if at line 117: else (implicit)", "specs/iron_curtain/game.yaml:117"),
-    ("procedure", "procedure infiltrate", "specs/iron_curtain/game.yaml:127"),
-    ("branch", "if at line 133: then", "specs/iron_curtain/game.yaml:133"),
-    ("branch", "if at line 133: else (implicit)", "specs/iron_curtain/game.yaml:133"),
-    ("procedure", "procedure remove_cubes", "specs/iron_curtain/game.yaml:138"),
-    ("branch", "if at line 145: then", "specs/iron_curtain/game.yaml:145"),
-    ("branch", "if at line 145: else (implicit)", "specs/iron_curtain/game.yaml:145"),
-    ("procedure", "procedure remove_from_one_card", "specs/iron_curtain/game.yaml:150"),
-    ("branch", "if at line 155: then", "specs/iron_curtain/game.yaml:155"),
-    ("branch", "if at line 155: else (implicit)", "specs/iron_curtain/game.yaml:155"),
-    ("procedure", "procedure move_cubes", "specs/iron_curtain/game.yaml:160"),
-    ("branch", "if at line 165: then", "specs/iron_curtain/game.yaml:165"),
-    ("branch", "if at line 165: else (implicit)", "specs/iron_curtain/game.yaml:165"),
-    ("procedure", "procedure lose_reserve", "specs/iron_curtain/game.yaml:171"),
-    ("procedure", "procedure play_turn", "specs/iron_curtain/game.yaml:180"),
-    ("branch", "if at line 188: then", "specs/iron_curtain/game.yaml:188"),
-    ("branch", "if at line 188: else (implicit)", "specs/iron_curtain/game.yaml:188"),
-    ("branch", "if at line 189: then", "specs/iron_curtain/game.yaml:189"),
-    ("branch", "if at line 189: else", "specs/iron_curtain/game.yaml:198"),
-    ("branch", "if at line 191: then", "specs/iron_curtain/game.yaml:191"),
-    ("branch", "if at line 191: else", "specs/iron_curtain/game.yaml:195"),
-    ("branch", "if at line 200: then", "specs/iron_curtain/game.yaml:200"),
-    ("branch", "if at line 200: else (implicit)", "specs/iron_curtain/game.yaml:200"),
-    ("effect", "card west_germany: event", "specs/iron_curtain/cards.yaml:37"),
-    ("effect", "card italy: event", "specs/iron_curtain/cards.yaml:44"),
-    ("effect", "card east_germany: event", "specs/iron_curtain/cards.yaml:51"),
-    ("effect", "card poland: event", "specs/iron_curtain/cards.yaml:58"),
-    ("effect", "card iran: event", "specs/iron_curtain/cards.yaml:67"),
-    ("effect", "card israel: event", "specs/iron_curtain/cards.yaml:74"),
-    ("effect", "card egypt: event", "specs/iron_curtain/cards.yaml:81"),
-    ("effect", "card japan: event", "specs/iron_curtain/cards.yaml:90"),
-    ("effect", "card south_korea: event", "specs/iron_curtain/cards.yaml:97"),
-    ("effect", "card vietnam: event", "specs/iron_curtain/cards.yaml:104"),
-    ("effect", "card south_africa: event", "specs/iron_curtain/cards.yaml:113"),
-    ("effect", "card angola: event", "specs/iron_curtain/cards.yaml:120"),
-    ("effect", "card ethiopia: event", "specs/iron_curtain/cards.yaml:127"),
-    ("effect", "card brazil: event", "specs/iron_curtain/cards.yaml:136"),
-    ("effect", "card argentina: event", "specs/iron_curtain/cards.yaml:143"),
-    ("effect", "card chile: event", "specs/iron_curtain/cards.yaml:150"),
-    ("effect", "card panama: event", "specs/iron_curtain/cards.yaml:159"),
-    ("effect", "card cuba: event", "specs/iron_curtain/cards.yaml:166"),
-    ("setup", "setup", "specs/iron_curtain/game.yaml:208"),
-    ("branch", "if at line 223: then", "specs/iron_curtain/game.yaml:223"),
-    ("branch", "if at line 223: else (implicit)", "specs/iron_curtain/game.yaml:223"),
-    ("branch", "if at line 234: then", "specs/iron_curtain/game.yaml:234"),
-    ("branch", "if at line 234: else (implicit)", "specs/iron_curtain/game.yaml:234"),
-    ("branch", "if at line 244: then", "specs/iron_curtain/game.yaml:244"),
-    ("branch", "if at line 244: elif 1", "specs/iron_curtain/game.yaml:244"),
-    ("branch", "if at line 244: else (implicit)", "specs/iron_curtain/game.yaml:244"),
-    ("branch", "if at line 248: then", "specs/iron_curtain/game.yaml:248"),
-    ("branch", "if at line 248: else (implicit)", "specs/iron_curtain/game.yaml:248"),
-    ("phase", "phase round", "specs/iron_curtain/game.yaml:219"),
-    ("phase", "phase epilogue", "specs/iron_curtain/game.yaml:237"),
-    ("phase", "phase final_scoring", "specs/iron_curtain/game.yaml:245"),
 )
 
 INFO = GameInfo(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import (
+from .engine import State, f_dominates, f_placed_in, f_placements
+from .tables import (
     E_angola,
     E_asia,
     E_brazil,
@@ -23,15 +24,11 @@ from .engine import (
     F_region_size,
     P_usa,
     P_ussr,
-    State,
     T_card,
     Z_aside,
     Z_deck,
     Z_hand,
     Z_map,
-    f_dominates,
-    f_placed_in,
-    f_placements,
 )
 
 

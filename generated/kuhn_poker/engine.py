@@ -12,39 +12,42 @@ from runtime.engine import (
     Frame,
     GameInfo,
     GameState,
-    Text,
     ZoneInfo,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-Z_hand: int = 1
-Z_shown: int = 3
-P_alice: int = 0
-P_bob: int = 1
-E_jack: int = 0
-E_queen: int = 1
-E_king: int = 2
-PH_betting: int = 0
-PH_showdown: int = 1
-TX_pass_or_bet: int = 0
-TX_bets_1_chip_in: int = 1
-TX_pass_fold_or_bet: int = 2
-TX_calls_in_the_pot: int = 3
-TX_folds: int = 4
-TX_each_player_antes_1: int = 5
-TX_takes_the_pot_of: int = 6
-TX_shows: int = 7
-TX_takes_the_pot_of_2: int = 8
-IDS_card: tuple[str, ...] = ("jack", "queen", "king", "none")
-LABELS_card: tuple[str, ...] = ("Jack", "Queen", "King")
-F_card_rank: tuple[int, ...] = (0, 1, 2, 0)
-ENUM_move: tuple[str, ...] = ("Pass", "Bet")
-ENUMIDS_move: tuple[str, ...] = ("pass", "bet")
-PLAYER_LABELS: tuple[str, ...] = ("Alice", "Bob")
+from .tables import (
+    COVERAGE,
+    ENUMIDS_move,
+    ENUM_move,
+    E_jack,
+    E_king,
+    E_queen,
+    F_card_rank,
+    IDS_card,
+    LABELS_card,
+    ORIGINS,
+    PH_betting,
+    PH_showdown,
+    PLAYER_LABELS,
+    P_alice,
+    P_bob,
+    TEXTS,
+    TX_bets_1_chip_in,
+    TX_calls_in_the_pot,
+    TX_each_player_antes_1,
+    TX_folds,
+    TX_pass_fold_or_bet,
+    TX_pass_or_bet,
+    TX_shows,
+    TX_takes_the_pot_of,
+    TX_takes_the_pot_of_2,
+    T_card,
+    T_player,
+    Z_deck,
+    Z_hand,
+    Z_shown,
+)
 
 
 class State(GameState):
@@ -397,19 +400,6 @@ class Flow(Frame):
             s.pop()
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_pot": "function pot (specs/kuhn_poker/game.yaml:26)",
-    "f_card_of": "function card_of (specs/kuhn_poker/game.yaml:30)",
-    "f_in_hand": "function in_hand (specs/kuhn_poker/game.yaml:35)",
-    "setup": "setup (specs/kuhn_poker/game.yaml:64)",
-    "ph_showdown": "phase showdown (specs/kuhn_poker/game.yaml:79)",
-    "inv_every_card_somewhere": "invariant every_card_somewhere (specs/kuhn_poker/game.yaml:104)",
-    "inv_one_card_each": "invariant one_card_each (specs/kuhn_poker/game.yaml:107)",
-    "inv_a_bet_is_one_chip": "invariant a_bet_is_one_chip (specs/kuhn_poker/game.yaml:110)",
-    "returns_of": "results.returns (specs/kuhn_poker/game.yaml:98)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "every_card_somewhere",
@@ -429,54 +419,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_a_bet_is_one_chip,
         "all(q in players where put_in[q] >= 1 and put_in[q] <= 2)",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_pass_or_bet
-    Text("pass or bet"),
-    # TX_bets_1_chip_in
-    Text("{} bets 1 chip: {} in the pot", ("player", "int")),
-    # TX_pass_fold_or_bet
-    Text("pass (fold) or bet (call)"),
-    # TX_calls_in_the_pot
-    Text("{} calls: {} in the pot", ("player", "int")),
-    # TX_folds
-    Text("{} folds", ("player",)),
-    # TX_each_player_antes_1
-    Text("Each player antes 1 chip and is dealt a card: {} in the pot", ("int",)),
-    # TX_takes_the_pot_of
-    Text("{} takes the pot of {}: the others folded", ("player", "int")),
-    # TX_shows
-    Text("{} shows {}", ("player", "entity:card")),
-    # TX_takes_the_pot_of_2
-    Text("{} takes the pot of {} with {}", ("player", "int", "entity:card")),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function pot", "specs/kuhn_poker/game.yaml:26"),
-    ("function", "function card_of", "specs/kuhn_poker/game.yaml:30"),
-    ("function", "function in_hand", "specs/kuhn_poker/game.yaml:35"),
-    ("procedure", "procedure act", "specs/kuhn_poker/game.yaml:42"),
-    ("branch", "if at line 46: then", "specs/kuhn_poker/game.yaml:46"),
-    ("branch", "if at line 46: else", "specs/kuhn_poker/game.yaml:54"),
-    ("branch", "if at line 48: then", "specs/kuhn_poker/game.yaml:48"),
-    ("branch", "if at line 48: else (implicit)", "specs/kuhn_poker/game.yaml:48"),
-    ("branch", "if at line 55: then", "specs/kuhn_poker/game.yaml:55"),
-    ("branch", "if at line 55: else", "specs/kuhn_poker/game.yaml:59"),
-    ("setup", "setup", "specs/kuhn_poker/game.yaml:64"),
-    ("branch", "if at line 73: then", "specs/kuhn_poker/game.yaml:73"),
-    ("branch", "if at line 73: else (implicit)", "specs/kuhn_poker/game.yaml:73"),
-    ("branch", "if at line 75: then", "specs/kuhn_poker/game.yaml:75"),
-    ("branch", "if at line 75: else (implicit)", "specs/kuhn_poker/game.yaml:75"),
-    ("branch", "if at line 82: then", "specs/kuhn_poker/game.yaml:82"),
-    ("branch", "if at line 82: else (implicit)", "specs/kuhn_poker/game.yaml:82"),
-    ("branch", "if at line 90: then", "specs/kuhn_poker/game.yaml:90"),
-    ("branch", "if at line 90: else (implicit)", "specs/kuhn_poker/game.yaml:90"),
-    ("phase", "phase betting", "specs/kuhn_poker/game.yaml:70"),
-    ("phase", "phase showdown", "specs/kuhn_poker/game.yaml:79"),
 )
 
 INFO = GameInfo(

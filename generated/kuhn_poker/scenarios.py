@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import E_jack, E_queen, P_alice, P_bob, State, T_card, Z_hand, f_pot
+from .engine import State, f_pot
+from .tables import E_jack, E_queen, P_alice, P_bob, T_card, Z_hand
 
 
 # scenario A bet called: the higher card takes the pot of 4: expect (specs/kuhn_poker/scenarios/bet_and_call.yaml:8)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Places, Shown, Track
 
-from .engine import State, T_card, Z_board, Z_shown, f_pot
+from .engine import State, f_pot
+from .tables import T_card, Z_board, Z_shown
 
 
 # board: places of player: show chips in the pot (specs/leduc_poker/board.yaml:14)

@@ -12,66 +12,54 @@ from runtime.engine import (
     Frame,
     GameInfo,
     GameState,
-    Text,
     ZoneInfo,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-Z_hand: int = 1
-Z_board: int = 3
-Z_shown: int = 4
-P_alice: int = 0
-P_bob: int = 1
-E_jack_of_spades: int = 0
-E_jack_of_hearts: int = 1
-E_queen_of_spades: int = 2
-E_queen_of_hearts: int = 3
-E_king_of_spades: int = 4
-E_king_of_hearts: int = 5
-PH_first_round: int = 0
-PH_second_round: int = 1
-PH_showdown: int = 2
-TX_fold_call_or_raise: int = 0
-TX_folds: int = 1
-TX_calls_in_the_pot: int = 2
-TX_checks: int = 3
-TX_raises_to_in_the: int = 4
-TX_takes_the_pot_of: int = 5
-TX_each_player_antes_1: int = 6
-TX_round_1_bets_and: int = 7
-TX_round_2_the_public: int = 8
-TX_shows: int = 9
-TX_takes_the_pot_of_2: int = 10
-TX_takes_the_pot_of_3: int = 11
-TX_split_the_pot_of: int = 12
-IDS_card: tuple[str, ...] = (
-    "jack_of_spades",
-    "jack_of_hearts",
-    "queen_of_spades",
-    "queen_of_hearts",
-    "king_of_spades",
-    "king_of_hearts",
-    "none",
+from .tables import (
+    COVERAGE,
+    ENUMIDS_move,
+    ENUMIDS_suit,
+    ENUM_move,
+    ENUM_suit,
+    E_jack_of_hearts,
+    E_jack_of_spades,
+    E_king_of_hearts,
+    E_king_of_spades,
+    E_queen_of_hearts,
+    E_queen_of_spades,
+    F_card_rank,
+    F_card_suit,
+    IDS_card,
+    LABELS_card,
+    ORIGINS,
+    PH_first_round,
+    PH_second_round,
+    PH_showdown,
+    PLAYER_LABELS,
+    P_alice,
+    P_bob,
+    TEXTS,
+    TX_calls_in_the_pot,
+    TX_checks,
+    TX_each_player_antes_1,
+    TX_fold_call_or_raise,
+    TX_folds,
+    TX_raises_to_in_the,
+    TX_round_1_bets_and,
+    TX_round_2_the_public,
+    TX_shows,
+    TX_split_the_pot_of,
+    TX_takes_the_pot_of,
+    TX_takes_the_pot_of_2,
+    TX_takes_the_pot_of_3,
+    T_card,
+    T_player,
+    Z_board,
+    Z_deck,
+    Z_hand,
+    Z_shown,
 )
-LABELS_card: tuple[str, ...] = (
-    "Jack of Spades",
-    "Jack of Hearts",
-    "Queen of Spades",
-    "Queen of Hearts",
-    "King of Spades",
-    "King of Hearts",
-)
-F_card_rank: tuple[int, ...] = (0, 0, 1, 1, 2, 2, 0)
-F_card_suit: tuple[int, ...] = (0, 1, 0, 1, 0, 1, 0)
-ENUM_suit: tuple[str, ...] = ("Spades", "Hearts")
-ENUMIDS_suit: tuple[str, ...] = ("spades", "hearts")
-ENUM_move: tuple[str, ...] = ("Fold", "Call", "Raise")
-ENUMIDS_move: tuple[str, ...] = ("fold", "call", "raise")
-PLAYER_LABELS: tuple[str, ...] = ("Alice", "Bob")
 
 
 class State(GameState):
@@ -494,24 +482,6 @@ class Flow(Frame):
             s.pop()
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_pot": "function pot (specs/leduc_poker/game.yaml:34)",
-    "f_stake": "function stake (specs/leduc_poker/game.yaml:38)",
-    "f_still_in": "function still_in (specs/leduc_poker/game.yaml:42)",
-    "f_card_of": "function card_of (specs/leduc_poker/game.yaml:46)",
-    "f_strength": "function strength (specs/leduc_poker/game.yaml:51)",
-    "f_options": "function options (specs/leduc_poker/game.yaml:56)",
-    "p_take_pot": "procedure take_pot (specs/leduc_poker/game.yaml:92)",
-    "setup": "setup (specs/leduc_poker/game.yaml:101)",
-    "ph_showdown": "phase showdown (specs/leduc_poker/game.yaml:120)",
-    "inv_every_card_somewhere": "invariant every_card_somewhere (specs/leduc_poker/game.yaml:147)",
-    "inv_one_card_each": "invariant one_card_each (specs/leduc_poker/game.yaml:150)",
-    "inv_at_most_two_raises": "invariant at_most_two_raises (specs/leduc_poker/game.yaml:153)",
-    "inv_chips_within_the_limits": "invariant chips_within_the_limits (specs/leduc_poker/game.yaml:156)",
-    "returns_of": "results.returns (specs/leduc_poker/game.yaml:141)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "every_card_somewhere",
@@ -537,69 +507,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_chips_within_the_limits,
         "all(q in players where put_in[q] >= 1 and put_in[q] <= 13)",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_fold_call_or_raise
-    Text("fold, call or raise"),
-    # TX_folds
-    Text("{} folds", ("player",)),
-    # TX_calls_in_the_pot
-    Text("{} calls {}: {} in the pot", ("player", "int", "int")),
-    # TX_checks
-    Text("{} checks", ("player",)),
-    # TX_raises_to_in_the
-    Text("{} raises to {}: {} in the pot", ("player", "int", "int")),
-    # TX_takes_the_pot_of
-    Text("{} takes the pot of {}: the others folded", ("player", "int")),
-    # TX_each_player_antes_1
-    Text("Each player antes 1 chip and is dealt a card: {} in the pot", ("int",)),
-    # TX_round_1_bets_and
-    Text("Round 1: bets and raises of 2"),
-    # TX_round_2_the_public
-    Text("Round 2: the public card is {}; bets and raises of 4", ("entity:card",)),
-    # TX_shows
-    Text("{} shows {}", ("player", "entity:card")),
-    # TX_takes_the_pot_of_2
-    Text("{} takes the pot of {} with a pair: {} and {}", ("player", "int", "entity:card", "entity:card")),
-    # TX_takes_the_pot_of_3
-    Text("{} takes the pot of {} with the higher card, {}", ("player", "int", "entity:card")),
-    # TX_split_the_pot_of
-    Text("{} split the pot of {}: equal hands", ("list[player]", "int")),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function pot", "specs/leduc_poker/game.yaml:34"),
-    ("function", "function stake", "specs/leduc_poker/game.yaml:38"),
-    ("function", "function still_in", "specs/leduc_poker/game.yaml:42"),
-    ("function", "function card_of", "specs/leduc_poker/game.yaml:46"),
-    ("function", "function strength", "specs/leduc_poker/game.yaml:51"),
-    ("function", "function options", "specs/leduc_poker/game.yaml:56"),
-    ("procedure", "procedure betting_round", "specs/leduc_poker/game.yaml:64"),
-    ("branch", "if at line 74: then", "specs/leduc_poker/game.yaml:74"),
-    ("branch", "if at line 74: elif 1", "specs/leduc_poker/game.yaml:78"),
-    ("branch", "if at line 74: else", "specs/leduc_poker/game.yaml:84"),
-    ("branch", "if at line 77: then", "specs/leduc_poker/game.yaml:77"),
-    ("branch", "if at line 77: else (implicit)", "specs/leduc_poker/game.yaml:77"),
-    ("branch", "if at line 79: then", "specs/leduc_poker/game.yaml:79"),
-    ("branch", "if at line 79: else", "specs/leduc_poker/game.yaml:80"),
-    ("branch", "if at line 89: then", "specs/leduc_poker/game.yaml:89"),
-    ("branch", "if at line 89: else (implicit)", "specs/leduc_poker/game.yaml:89"),
-    ("procedure", "procedure take_pot", "specs/leduc_poker/game.yaml:92"),
-    ("setup", "setup", "specs/leduc_poker/game.yaml:101"),
-    ("branch", "if at line 112: then", "specs/leduc_poker/game.yaml:112"),
-    ("branch", "if at line 112: else (implicit)", "specs/leduc_poker/game.yaml:112"),
-    ("branch", "if at line 119: then", "specs/leduc_poker/game.yaml:119"),
-    ("branch", "if at line 119: else (implicit)", "specs/leduc_poker/game.yaml:119"),
-    ("branch", "if at line 129: then", "specs/leduc_poker/game.yaml:129"),
-    ("branch", "if at line 129: elif 1", "specs/leduc_poker/game.yaml:131"),
-    ("branch", "if at line 129: else", "specs/leduc_poker/game.yaml:134"),
-    ("phase", "phase first_round", "specs/leduc_poker/game.yaml:107"),
-    ("phase", "phase second_round", "specs/leduc_poker/game.yaml:113"),
-    ("phase", "phase showdown", "specs/leduc_poker/game.yaml:120"),
 )
 
 INFO = GameInfo(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import E_queen_of_spades, P_alice, P_bob, State, T_card, Z_board, Z_deck, f_pot, f_strength
+from .engine import State, f_pot, f_strength
+from .tables import E_queen_of_spades, P_alice, P_bob, T_card, Z_board, Z_deck
 
 
 # scenario At most two raises a round: expect (specs/leduc_poker/scenarios/at_most_two_raises.yaml:10)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Places, Shown, Track
 
-from .engine import State, T_call, f_made_by, f_total
+from .engine import State, f_made_by, f_total
+from .tables import T_call
 
 
 # board: places of player: show dice (specs/liars_dice/board.yaml:14)

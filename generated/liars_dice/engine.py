@@ -13,348 +13,100 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
-    Text,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_face: int = 0
-T_call: int = 1
-T_player: int = 2
-P_alice: int = 0
-P_bob: int = 1
-E_face_1: int = 0
-E_face_2: int = 1
-E_face_3: int = 2
-E_face_4: int = 3
-E_face_5: int = 4
-E_face_6: int = 5
-E_bid_1_1: int = 0
-E_bid_1_2: int = 1
-E_bid_1_3: int = 2
-E_bid_1_4: int = 3
-E_bid_1_5: int = 4
-E_bid_1_6: int = 5
-E_bid_2_1: int = 6
-E_bid_2_2: int = 7
-E_bid_2_3: int = 8
-E_bid_2_4: int = 9
-E_bid_2_5: int = 10
-E_bid_2_6: int = 11
-E_bid_3_1: int = 12
-E_bid_3_2: int = 13
-E_bid_3_3: int = 14
-E_bid_3_4: int = 15
-E_bid_3_5: int = 16
-E_bid_3_6: int = 17
-E_bid_4_1: int = 18
-E_bid_4_2: int = 19
-E_bid_4_3: int = 20
-E_bid_4_4: int = 21
-E_bid_4_5: int = 22
-E_bid_4_6: int = 23
-E_bid_5_1: int = 24
-E_bid_5_2: int = 25
-E_bid_5_3: int = 26
-E_bid_5_4: int = 27
-E_bid_5_5: int = 28
-E_bid_5_6: int = 29
-E_bid_6_1: int = 30
-E_bid_6_2: int = 31
-E_bid_6_3: int = 32
-E_bid_6_4: int = 33
-E_bid_6_5: int = 34
-E_bid_6_6: int = 35
-E_bid_7_1: int = 36
-E_bid_7_2: int = 37
-E_bid_7_3: int = 38
-E_bid_7_4: int = 39
-E_bid_7_5: int = 40
-E_bid_7_6: int = 41
-E_bid_8_1: int = 42
-E_bid_8_2: int = 43
-E_bid_8_3: int = 44
-E_bid_8_4: int = 45
-E_bid_8_5: int = 46
-E_bid_8_6: int = 47
-E_bid_9_1: int = 48
-E_bid_9_2: int = 49
-E_bid_9_3: int = 50
-E_bid_9_4: int = 51
-E_bid_9_5: int = 52
-E_bid_9_6: int = 53
-E_bid_10_1: int = 54
-E_bid_10_2: int = 55
-E_bid_10_3: int = 56
-E_bid_10_4: int = 57
-E_bid_10_5: int = 58
-E_bid_10_6: int = 59
-E_liar: int = 60
-PH_bidding: int = 0
-TX_you_see: int = 0
-TX_s_dice: int = 1
-TX_bid_or_liar: int = 2
-IDS_face: tuple[str, ...] = ("face_1", "face_2", "face_3", "face_4", "face_5", "face_6", "none")
-LABELS_face: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
-F_face_pips: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 0)
-IDS_call: tuple[str, ...] = (
-    "bid_1_1",
-    "bid_1_2",
-    "bid_1_3",
-    "bid_1_4",
-    "bid_1_5",
-    "bid_1_6",
-    "bid_2_1",
-    "bid_2_2",
-    "bid_2_3",
-    "bid_2_4",
-    "bid_2_5",
-    "bid_2_6",
-    "bid_3_1",
-    "bid_3_2",
-    "bid_3_3",
-    "bid_3_4",
-    "bid_3_5",
-    "bid_3_6",
-    "bid_4_1",
-    "bid_4_2",
-    "bid_4_3",
-    "bid_4_4",
-    "bid_4_5",
-    "bid_4_6",
-    "bid_5_1",
-    "bid_5_2",
-    "bid_5_3",
-    "bid_5_4",
-    "bid_5_5",
-    "bid_5_6",
-    "bid_6_1",
-    "bid_6_2",
-    "bid_6_3",
-    "bid_6_4",
-    "bid_6_5",
-    "bid_6_6",
-    "bid_7_1",
-    "bid_7_2",
-    "bid_7_3",
-    "bid_7_4",
-    "bid_7_5",
-    "bid_7_6",
-    "bid_8_1",
-    "bid_8_2",
-    "bid_8_3",
-    "bid_8_4",
-    "bid_8_5",
-    "bid_8_6",
-    "bid_9_1",
-    "bid_9_2",
-    "bid_9_3",
-    "bid_9_4",
-    "bid_9_5",
-    "bid_9_6",
-    "bid_10_1",
-    "bid_10_2",
-    "bid_10_3",
-    "bid_10_4",
-    "bid_10_5",
-    "bid_10_6",
-    "liar",
-    "none",
+from .tables import (
+    COVERAGE,
+    ENUMIDS_bidding_rule,
+    ENUM_bidding_rule,
+    E_bid_10_1,
+    E_bid_10_2,
+    E_bid_10_3,
+    E_bid_10_4,
+    E_bid_10_5,
+    E_bid_10_6,
+    E_bid_1_1,
+    E_bid_1_2,
+    E_bid_1_3,
+    E_bid_1_4,
+    E_bid_1_5,
+    E_bid_1_6,
+    E_bid_2_1,
+    E_bid_2_2,
+    E_bid_2_3,
+    E_bid_2_4,
+    E_bid_2_5,
+    E_bid_2_6,
+    E_bid_3_1,
+    E_bid_3_2,
+    E_bid_3_3,
+    E_bid_3_4,
+    E_bid_3_5,
+    E_bid_3_6,
+    E_bid_4_1,
+    E_bid_4_2,
+    E_bid_4_3,
+    E_bid_4_4,
+    E_bid_4_5,
+    E_bid_4_6,
+    E_bid_5_1,
+    E_bid_5_2,
+    E_bid_5_3,
+    E_bid_5_4,
+    E_bid_5_5,
+    E_bid_5_6,
+    E_bid_6_1,
+    E_bid_6_2,
+    E_bid_6_3,
+    E_bid_6_4,
+    E_bid_6_5,
+    E_bid_6_6,
+    E_bid_7_1,
+    E_bid_7_2,
+    E_bid_7_3,
+    E_bid_7_4,
+    E_bid_7_5,
+    E_bid_7_6,
+    E_bid_8_1,
+    E_bid_8_2,
+    E_bid_8_3,
+    E_bid_8_4,
+    E_bid_8_5,
+    E_bid_8_6,
+    E_bid_9_1,
+    E_bid_9_2,
+    E_bid_9_3,
+    E_bid_9_4,
+    E_bid_9_5,
+    E_bid_9_6,
+    E_face_1,
+    E_face_2,
+    E_face_3,
+    E_face_4,
+    E_face_5,
+    E_face_6,
+    E_liar,
+    F_call_number,
+    F_call_pips,
+    F_face_pips,
+    IDS_call,
+    IDS_face,
+    LABELS_call,
+    LABELS_face,
+    ORIGINS,
+    PH_bidding,
+    PLAYER_LABELS,
+    P_alice,
+    P_bob,
+    TEXTS,
+    TX_bid_or_liar,
+    TX_s_dice,
+    TX_you_see,
+    T_call,
+    T_face,
+    T_player,
 )
-LABELS_call: tuple[str, ...] = (
-    "one 1",
-    "one 2",
-    "one 3",
-    "one 4",
-    "one 5",
-    "one 6",
-    "two 1s",
-    "two 2s",
-    "two 3s",
-    "two 4s",
-    "two 5s",
-    "two 6s",
-    "three 1s",
-    "three 2s",
-    "three 3s",
-    "three 4s",
-    "three 5s",
-    "three 6s",
-    "four 1s",
-    "four 2s",
-    "four 3s",
-    "four 4s",
-    "four 5s",
-    "four 6s",
-    "five 1s",
-    "five 2s",
-    "five 3s",
-    "five 4s",
-    "five 5s",
-    "five 6s",
-    "six 1s",
-    "six 2s",
-    "six 3s",
-    "six 4s",
-    "six 5s",
-    "six 6s",
-    "seven 1s",
-    "seven 2s",
-    "seven 3s",
-    "seven 4s",
-    "seven 5s",
-    "seven 6s",
-    "eight 1s",
-    "eight 2s",
-    "eight 3s",
-    "eight 4s",
-    "eight 5s",
-    "eight 6s",
-    "nine 1s",
-    "nine 2s",
-    "nine 3s",
-    "nine 4s",
-    "nine 5s",
-    "nine 6s",
-    "ten 1s",
-    "ten 2s",
-    "ten 3s",
-    "ten 4s",
-    "ten 5s",
-    "ten 6s",
-    "Liar",
-)
-F_call_number: tuple[int, ...] = (
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    5,
-    5,
-    5,
-    5,
-    5,
-    5,
-    6,
-    6,
-    6,
-    6,
-    6,
-    6,
-    7,
-    7,
-    7,
-    7,
-    7,
-    7,
-    8,
-    8,
-    8,
-    8,
-    8,
-    8,
-    9,
-    9,
-    9,
-    9,
-    9,
-    9,
-    10,
-    10,
-    10,
-    10,
-    10,
-    10,
-    0,
-    0,
-)
-F_call_pips: tuple[int, ...] = (
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    0,
-    0,
-)
-ENUM_bidding_rule: tuple[str, ...] = ("reset-face", "reset-quantity")
-ENUMIDS_bidding_rule: tuple[str, ...] = ("reset_face", "reset_quantity")
-PLAYER_LABELS: tuple[str, ...] = ("Alice", "Bob")
 
 
 class State(GameState):
@@ -671,22 +423,6 @@ class Flow(Frame):
                 continue
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_total": "function total (specs/liars_dice/game.yaml:35)",
-    "f_faces": "function faces (specs/liars_dice/game.yaml:39)",
-    "f_rank": "function rank (specs/liars_dice/game.yaml:43)",
-    "f_calls": "function calls (specs/liars_dice/game.yaml:54)",
-    "f_matching": "function matching (specs/liars_dice/game.yaml:60)",
-    "f_made_by": "function made_by (specs/liars_dice/game.yaml:66)",
-    "p_roll_dice": "procedure roll_dice (specs/liars_dice/game.yaml:73)",
-    "p_settle": "procedure settle (specs/liars_dice/game.yaml:87)",
-    "setup": "setup (specs/liars_dice/game.yaml:98)",
-    "inv_the_dice_in_play": "invariant the_dice_in_play (specs/liars_dice/game.yaml:121)",
-    "inv_a_bid_of_the_game": "invariant a_bid_of_the_game (specs/liars_dice/game.yaml:124)",
-    "evaluate": "evaluation (specs/liars_dice/game.yaml:115)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "the_dice_in_play",
@@ -700,35 +436,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_a_bid_of_the_game,
         "last == none or (last != liar and last.number <= total() and last.pips <= sides and bidder != to_call)",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_you_see
-    Text("You see: {}", ("player", "list[entity:face]"), private=True),
-    # TX_s_dice
-    Text("{}'s dice: {}", ("player", "list[entity:face]")),
-    # TX_bid_or_liar
-    Text("bid or Liar"),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function total", "specs/liars_dice/game.yaml:35"),
-    ("function", "function faces", "specs/liars_dice/game.yaml:39"),
-    ("function", "function rank", "specs/liars_dice/game.yaml:43"),
-    ("function", "function calls", "specs/liars_dice/game.yaml:54"),
-    ("function", "function matching", "specs/liars_dice/game.yaml:60"),
-    ("function", "function made_by", "specs/liars_dice/game.yaml:66"),
-    ("procedure", "procedure roll_dice", "specs/liars_dice/game.yaml:73"),
-    ("procedure", "procedure settle", "specs/liars_dice/game.yaml:87"),
-    ("branch", "if at line 95: then", "specs/liars_dice/game.yaml:95"),
-    ("branch", "if at line 95: else (implicit)", "specs/liars_dice/game.yaml:95"),
-    ("setup", "setup", "specs/liars_dice/game.yaml:98"),
-    ("branch", "if at line 105: then", "specs/liars_dice/game.yaml:105"),
-    ("branch", "if at line 105: else (implicit)", "specs/liars_dice/game.yaml:105"),
-    ("phase", "phase bidding", "specs/liars_dice/game.yaml:101"),
 )
 
 INFO = GameInfo(

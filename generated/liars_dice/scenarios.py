@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import E_bid_2_4, P_alice, P_bob, State, f_matching
+from .engine import State, f_matching
+from .tables import E_bid_2_4, P_alice, P_bob
 
 
 # scenario Liar: the caller wins if fewer dice than bid show the face: expect (specs/liars_dice/scenarios/liar_wins_when_the_bid_fails.yaml:10)

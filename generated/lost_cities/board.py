@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Cards, Places, Shown, Track
 
-from .engine import F_card_number, State, Z_deck, Z_hand, f_discard_text, f_expedition_text, f_round_score
+from .engine import State, f_discard_text, f_expedition_text, f_round_score
+from .tables import F_card_number, Z_deck, Z_hand
 
 
 # board: places of player: show Yellow (specs/lost_cities/board.yaml:14)

@@ -13,462 +13,99 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
-    Text,
     ZoneInfo,
     number_labels,
 )
 
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-Z_hand: int = 1
-Z_expedition: int = 3
-Z_discard_pile: int = 13
-P_north: int = 0
-P_south: int = 1
-E_yellow_investment: int = 0
-E_yellow_2: int = 3
-E_yellow_3: int = 4
-E_yellow_4: int = 5
-E_yellow_5: int = 6
-E_yellow_6: int = 7
-E_yellow_7: int = 8
-E_yellow_8: int = 9
-E_yellow_9: int = 10
-E_yellow_10: int = 11
-E_blue_investment: int = 12
-E_blue_2: int = 15
-E_blue_3: int = 16
-E_blue_4: int = 17
-E_blue_5: int = 18
-E_blue_6: int = 19
-E_blue_7: int = 20
-E_blue_8: int = 21
-E_blue_9: int = 22
-E_blue_10: int = 23
-E_white_investment: int = 24
-E_white_2: int = 27
-E_white_3: int = 28
-E_white_4: int = 29
-E_white_5: int = 30
-E_white_6: int = 31
-E_white_7: int = 32
-E_white_8: int = 33
-E_white_9: int = 34
-E_white_10: int = 35
-E_green_investment: int = 36
-E_green_2: int = 39
-E_green_3: int = 40
-E_green_4: int = 41
-E_green_5: int = 42
-E_green_6: int = 43
-E_green_7: int = 44
-E_green_8: int = 45
-E_green_9: int = 46
-E_green_10: int = 47
-E_red_investment: int = 48
-E_red_2: int = 51
-E_red_3: int = 52
-E_red_4: int = 53
-E_red_5: int = 54
-E_red_6: int = 55
-E_red_7: int = 56
-E_red_8: int = 57
-E_red_9: int = 58
-E_red_10: int = 59
-PH_play_round: int = 0
-PH_deal: int = 1
-PH_turns: int = 2
-PH_score_round: int = 3
-PH_final: int = 4
-TX_card_to_play_or: int = 0
-TX_where_to_lay: int = 1
-TX_plays_to_the_expedition: int = 2
-TX_discards: int = 3
-TX_where_to_draw_from: int = 4
-TX_draws_from_the_deck: int = 5
-TX_takes_from_the_discard: int = 6
-TX_round_plays_first: int = 7
-TX_scores_in_round_in: int = 8
-IDS_card: tuple[str, ...] = (
-    "yellow_investment",
-    "yellow_investment",
-    "yellow_investment",
-    "yellow_2",
-    "yellow_3",
-    "yellow_4",
-    "yellow_5",
-    "yellow_6",
-    "yellow_7",
-    "yellow_8",
-    "yellow_9",
-    "yellow_10",
-    "blue_investment",
-    "blue_investment",
-    "blue_investment",
-    "blue_2",
-    "blue_3",
-    "blue_4",
-    "blue_5",
-    "blue_6",
-    "blue_7",
-    "blue_8",
-    "blue_9",
-    "blue_10",
-    "white_investment",
-    "white_investment",
-    "white_investment",
-    "white_2",
-    "white_3",
-    "white_4",
-    "white_5",
-    "white_6",
-    "white_7",
-    "white_8",
-    "white_9",
-    "white_10",
-    "green_investment",
-    "green_investment",
-    "green_investment",
-    "green_2",
-    "green_3",
-    "green_4",
-    "green_5",
-    "green_6",
-    "green_7",
-    "green_8",
-    "green_9",
-    "green_10",
-    "red_investment",
-    "red_investment",
-    "red_investment",
-    "red_2",
-    "red_3",
-    "red_4",
-    "red_5",
-    "red_6",
-    "red_7",
-    "red_8",
-    "red_9",
-    "red_10",
-    "none",
+from .tables import (
+    COVERAGE,
+    ENUMIDS_source,
+    ENUMIDS_way,
+    ENUM_colour,
+    ENUM_source,
+    ENUM_way,
+    E_blue_10,
+    E_blue_2,
+    E_blue_3,
+    E_blue_4,
+    E_blue_5,
+    E_blue_6,
+    E_blue_7,
+    E_blue_8,
+    E_blue_9,
+    E_blue_investment,
+    E_green_10,
+    E_green_2,
+    E_green_3,
+    E_green_4,
+    E_green_5,
+    E_green_6,
+    E_green_7,
+    E_green_8,
+    E_green_9,
+    E_green_investment,
+    E_red_10,
+    E_red_2,
+    E_red_3,
+    E_red_4,
+    E_red_5,
+    E_red_6,
+    E_red_7,
+    E_red_8,
+    E_red_9,
+    E_red_investment,
+    E_white_10,
+    E_white_2,
+    E_white_3,
+    E_white_4,
+    E_white_5,
+    E_white_6,
+    E_white_7,
+    E_white_8,
+    E_white_9,
+    E_white_investment,
+    E_yellow_10,
+    E_yellow_2,
+    E_yellow_3,
+    E_yellow_4,
+    E_yellow_5,
+    E_yellow_6,
+    E_yellow_7,
+    E_yellow_8,
+    E_yellow_9,
+    E_yellow_investment,
+    F_card_colour,
+    F_card_number,
+    IDS_card,
+    KINDLABELS_card,
+    KINDS_card,
+    LABELS_card,
+    ORIGINS,
+    PH_deal,
+    PH_final,
+    PH_play_round,
+    PH_score_round,
+    PH_turns,
+    PLAYER_LABELS,
+    P_north,
+    P_south,
+    TEXTS,
+    TX_card_to_play_or,
+    TX_discards,
+    TX_draws_from_the_deck,
+    TX_plays_to_the_expedition,
+    TX_round_plays_first,
+    TX_scores_in_round_in,
+    TX_takes_from_the_discard,
+    TX_where_to_draw_from,
+    TX_where_to_lay,
+    T_card,
+    T_player,
+    Z_deck,
+    Z_discard_pile,
+    Z_expedition,
+    Z_hand,
 )
-LABELS_card: tuple[str, ...] = (
-    "Yellow Investment",
-    "Yellow Investment",
-    "Yellow Investment",
-    "Yellow 2",
-    "Yellow 3",
-    "Yellow 4",
-    "Yellow 5",
-    "Yellow 6",
-    "Yellow 7",
-    "Yellow 8",
-    "Yellow 9",
-    "Yellow 10",
-    "Blue Investment",
-    "Blue Investment",
-    "Blue Investment",
-    "Blue 2",
-    "Blue 3",
-    "Blue 4",
-    "Blue 5",
-    "Blue 6",
-    "Blue 7",
-    "Blue 8",
-    "Blue 9",
-    "Blue 10",
-    "White Investment",
-    "White Investment",
-    "White Investment",
-    "White 2",
-    "White 3",
-    "White 4",
-    "White 5",
-    "White 6",
-    "White 7",
-    "White 8",
-    "White 9",
-    "White 10",
-    "Green Investment",
-    "Green Investment",
-    "Green Investment",
-    "Green 2",
-    "Green 3",
-    "Green 4",
-    "Green 5",
-    "Green 6",
-    "Green 7",
-    "Green 8",
-    "Green 9",
-    "Green 10",
-    "Red Investment",
-    "Red Investment",
-    "Red Investment",
-    "Red 2",
-    "Red 3",
-    "Red 4",
-    "Red 5",
-    "Red 6",
-    "Red 7",
-    "Red 8",
-    "Red 9",
-    "Red 10",
-)
-KINDS_card: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    10,
-    10,
-    11,
-    12,
-    13,
-    14,
-    15,
-    16,
-    17,
-    18,
-    19,
-    20,
-    20,
-    20,
-    21,
-    22,
-    23,
-    24,
-    25,
-    26,
-    27,
-    28,
-    29,
-    30,
-    30,
-    30,
-    31,
-    32,
-    33,
-    34,
-    35,
-    36,
-    37,
-    38,
-    39,
-    40,
-    40,
-    40,
-    41,
-    42,
-    43,
-    44,
-    45,
-    46,
-    47,
-    48,
-    49,
-)
-KINDLABELS_card: tuple[str, ...] = (
-    "Yellow Investment",
-    "Yellow 2",
-    "Yellow 3",
-    "Yellow 4",
-    "Yellow 5",
-    "Yellow 6",
-    "Yellow 7",
-    "Yellow 8",
-    "Yellow 9",
-    "Yellow 10",
-    "Blue Investment",
-    "Blue 2",
-    "Blue 3",
-    "Blue 4",
-    "Blue 5",
-    "Blue 6",
-    "Blue 7",
-    "Blue 8",
-    "Blue 9",
-    "Blue 10",
-    "White Investment",
-    "White 2",
-    "White 3",
-    "White 4",
-    "White 5",
-    "White 6",
-    "White 7",
-    "White 8",
-    "White 9",
-    "White 10",
-    "Green Investment",
-    "Green 2",
-    "Green 3",
-    "Green 4",
-    "Green 5",
-    "Green 6",
-    "Green 7",
-    "Green 8",
-    "Green 9",
-    "Green 10",
-    "Red Investment",
-    "Red 2",
-    "Red 3",
-    "Red 4",
-    "Red 5",
-    "Red 6",
-    "Red 7",
-    "Red 8",
-    "Red 9",
-    "Red 10",
-)
-F_card_colour: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    2,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    3,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    4,
-    0,
-)
-F_card_number: tuple[int, ...] = (
-    0,
-    0,
-    0,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    0,
-    0,
-    0,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    0,
-    0,
-    0,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    0,
-    0,
-    0,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    0,
-    0,
-    0,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    0,
-)
-ENUM_colour: tuple[str, ...] = ("yellow", "blue", "white", "green", "red")
-ENUM_way: tuple[str, ...] = ("Expedition", "Discard pile")
-ENUMIDS_way: tuple[str, ...] = ("play", "discard")
-ENUM_source: tuple[str, ...] = ("Deck", "Yellow pile", "Blue pile", "White pile", "Green pile", "Red pile")
-ENUMIDS_source: tuple[str, ...] = (
-    "from_deck",
-    "from_yellow",
-    "from_blue",
-    "from_white",
-    "from_green",
-    "from_red",
-)
-PLAYER_LABELS: tuple[str, ...] = ("North", "South")
 
 
 class State(GameState):
@@ -1062,28 +699,6 @@ class Flow(Frame):
                 continue
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "f_pile_of": "function pile_of (specs/lost_cities/game.yaml:43)",
-    "f_playable": "function playable (specs/lost_cities/game.yaml:51)",
-    "f_expedition_score": "function expedition_score (specs/lost_cities/game.yaml:58)",
-    "f_round_score": "function round_score (specs/lost_cities/game.yaml:66)",
-    "f_followers": "function followers (specs/lost_cities/game.yaml:71)",
-    "f_prospect": "function prospect (specs/lost_cities/game.yaml:78)",
-    "f_expedition_text": "function expedition_text (specs/lost_cities/game.yaml:92)",
-    "f_card_marks": "function card_marks (specs/lost_cities/game.yaml:99)",
-    "f_discard_text": "function discard_text (specs/lost_cities/game.yaml:103)",
-    "setup": "setup (specs/lost_cities/game.yaml:141)",
-    "ph_deal": "phase deal (specs/lost_cities/game.yaml:148)",
-    "ph_score_round": "phase score_round (specs/lost_cities/game.yaml:161)",
-    "ph_final": "phase final (specs/lost_cities/game.yaml:167)",
-    "inv_every_card_somewhere": "invariant every_card_somewhere (specs/lost_cities/game.yaml:185)",
-    "inv_hands_hold_eight": "invariant hands_hold_eight (specs/lost_cities/game.yaml:190)",
-    "inv_expeditions_ascend": "invariant expeditions_ascend (specs/lost_cities/game.yaml:193)",
-    "evaluate": "evaluation (specs/lost_cities/game.yaml:182)",
-    "returns_of": "results.returns (specs/lost_cities/game.yaml:174)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     (
         "every_card_somewhere",
@@ -1103,53 +718,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         inv_expeditions_ascend,
         "all(p in players where all(k in colour where all(i in range(1, len(expedition[k, p])) where expedition[k, p][i].number > expedition[k, p][i - 1].number or (expedition[k, p][i].number == 0 and expedition[k, p][i - 1].number == 0))))",
     ),
-)
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_card_to_play_or
-    Text("card to play or discard"),
-    # TX_where_to_lay
-    Text("where to lay {}", ("entity:card",)),
-    # TX_plays_to_the_expedition
-    Text("{} plays {} to the {} expedition", ("player", "entity:card", "enum:colour")),
-    # TX_discards
-    Text("{} discards {}", ("player", "entity:card")),
-    # TX_where_to_draw_from
-    Text("where to draw from"),
-    # TX_draws_from_the_deck
-    Text("{} draws from the deck ({} left)", ("player", "int")),
-    # TX_takes_from_the_discard
-    Text("{} takes {} from the {} discard pile", ("player", "entity:card", "enum:colour")),
-    # TX_round_plays_first
-    Text("Round {}: {} plays first", ("int", "player")),
-    # TX_scores_in_round_in
-    Text("{} scores {} in round {}: {} in all", ("player", "int", "int", "int")),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function pile_of", "specs/lost_cities/game.yaml:43"),
-    ("function", "function playable", "specs/lost_cities/game.yaml:51"),
-    ("function", "function expedition_score", "specs/lost_cities/game.yaml:58"),
-    ("function", "function round_score", "specs/lost_cities/game.yaml:66"),
-    ("function", "function followers", "specs/lost_cities/game.yaml:71"),
-    ("function", "function prospect", "specs/lost_cities/game.yaml:78"),
-    ("function", "function expedition_text", "specs/lost_cities/game.yaml:92"),
-    ("function", "function card_marks", "specs/lost_cities/game.yaml:99"),
-    ("function", "function discard_text", "specs/lost_cities/game.yaml:103"),
-    ("procedure", "procedure take_turn", "specs/lost_cities/game.yaml:112"),
-    ("branch", "if at line 120: then", "specs/lost_cities/game.yaml:120"),
-    ("branch", "if at line 120: else", "specs/lost_cities/game.yaml:124"),
-    ("branch", "if at line 131: then", "specs/lost_cities/game.yaml:131"),
-    ("branch", "if at line 131: else", "specs/lost_cities/game.yaml:135"),
-    ("setup", "setup", "specs/lost_cities/game.yaml:141"),
-    ("phase", "phase play_round", "specs/lost_cities/game.yaml:144"),
-    ("phase", "phase deal", "specs/lost_cities/game.yaml:148"),
-    ("phase", "phase turns", "specs/lost_cities/game.yaml:155"),
-    ("phase", "phase score_round", "specs/lost_cities/game.yaml:161"),
-    ("phase", "phase final", "specs/lost_cities/game.yaml:167"),
 )
 
 INFO = GameInfo(

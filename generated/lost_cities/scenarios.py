@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import (
+from .engine import State, f_expedition_score, f_playable
+from .tables import (
     E_blue_2,
     E_blue_3,
     E_blue_4,
@@ -38,14 +39,11 @@ from .engine import (
     IDS_card,
     P_north,
     P_south,
-    State,
     T_card,
     Z_deck,
     Z_discard_pile,
     Z_expedition,
     Z_hand,
-    f_expedition_score,
-    f_playable,
 )
 
 

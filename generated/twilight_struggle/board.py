@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from runtime.board import Board, Cards, Places, Shown, Track
 
-from .engine import (
+from .engine import State, f_controls
+from .tables import (
     F_card_ops,
     F_card_text,
     F_country_adjacent,
@@ -15,8 +16,6 @@ from .engine import (
     F_country_stability,
     P_usa,
     P_ussr,
-    State,
-    f_controls,
 )
 
 

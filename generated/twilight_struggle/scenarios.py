@@ -7,6 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import (
+    State,
+    f_battlegrounds_controlled,
+    f_card_ops,
+    f_controls,
+    f_coup_targets,
+    f_free_coup_targets,
+    f_regions_led,
+    f_rounds_for,
+    f_rounds_in_turn,
+)
+from .tables import (
     E_abm_treaty,
     E_afghanistan,
     E_africa_scoring,
@@ -227,7 +238,6 @@ from .engine import (
     READ_mod_nato_in_effect,
     READ_var_defcon,
     READ_var_influence,
-    State,
     T_card,
     Z_box,
     Z_china,
@@ -238,14 +248,6 @@ from .engine import (
     Z_looked_at,
     Z_removed,
     Z_table,
-    f_battlegrounds_controlled,
-    f_card_ops,
-    f_controls,
-    f_coup_targets,
-    f_free_coup_targets,
-    f_regions_led,
-    f_rounds_for,
-    f_rounds_in_turn,
 )
 
 

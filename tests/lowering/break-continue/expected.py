@@ -1,13 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_a: int = 0
-P_b: int = 1
-PH_main: int = 0
-TX_again: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("a", "b")
-
-
 # phase main (tests/lowering/break-continue/game.yaml:6)
 class Phase_main(Frame):
     SLOTS = ("l_k", "l_go")
@@ -139,10 +130,29 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {}
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_a: int = 0
+P_b: int = 1
+PH_main: int = 0
+TX_again: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("a", "b")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -163,11 +173,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 16: else (implicit)", "tests/lowering/break-continue/game.yaml:16"),
     ("phase", "phase main", "tests/lowering/break-continue/game.yaml:6"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

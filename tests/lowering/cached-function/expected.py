@@ -1,30 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-M_boost: int = 0
-PH_play: int = 0
-IDS_card: tuple[str, ...] = ("ace", "two", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two")
-F_card_value: tuple[int, ...] = (1, 2, 0)
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-# Cached functions keep their values in s.caches[CACHE_<function>] until state they read changes:
-# a change of a variable, of a component type's zones or of a lasting effect clears the caches
-# its READ_ tuple names.
-CACHE_lead: int = 0
-CACHE_stock: int = 1
-READ_mod_boost: tuple[int, ...] = (CACHE_lead,)
-READ_var_round: tuple[int, ...] = (CACHE_stock,)
-READ_var_score: tuple[int, ...] = (CACHE_lead,)
-READ_zones_card: tuple[int, ...] = (CACHE_stock,)
-
-
 # function lead (tests/lowering/cached-function/game.yaml:20)
 def f_lead(s: State, l_p: int) -> int:
     # cov 0
@@ -122,6 +96,43 @@ class Flow(Frame):
                 continue
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_deck: int = 0
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+M_boost: int = 0
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+# Cached functions keep their values in s.caches[CACHE_<function>] until state they read changes:
+# a change of a variable, of a component type's zones or of a lasting effect clears the caches
+# its READ_ tuple names.
+CACHE_lead: int = 0
+CACHE_stock: int = 1
+READ_mod_boost: tuple[int, ...] = (CACHE_lead,)
+READ_var_round: tuple[int, ...] = (CACHE_stock,)
+READ_var_score: tuple[int, ...] = (CACHE_lead,)
+READ_zones_card: tuple[int, ...] = (CACHE_stock,)
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "f_lead": "function lead (tests/lowering/cached-function/game.yaml:20)",
@@ -129,7 +140,6 @@ ORIGINS: dict[str, str] = {
     "ph_play": "phase play (tests/lowering/cached-function/game.yaml:30)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -143,11 +153,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("modifier", "cancel boost", "tests/lowering/cached-function/game.yaml:38"),
     ("phase", "phase play", "tests/lowering/cached-function/game.yaml:30"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

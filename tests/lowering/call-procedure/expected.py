@@ -1,12 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # procedure gain (tests/lowering/call-procedure/game.yaml:7)
 def p_gain(s: State, l_p: int, l_n: int) -> None:
     # cov 0
@@ -60,13 +52,31 @@ class Flow(Frame):
         s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "p_gain": "procedure gain (tests/lowering/call-procedure/game.yaml:7)",
     "ph_play": "phase play (tests/lowering/call-procedure/game.yaml:13)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -79,11 +89,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 10: else (implicit)", "tests/lowering/call-procedure/game.yaml:10"),
     ("phase", "phase play", "tests/lowering/call-procedure/game.yaml:13"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

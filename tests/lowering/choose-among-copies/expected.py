@@ -1,24 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_pile: int = 0
-Z_kept: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_guard: int = 0
-E_king: int = 3
-PH_play: int = 0
-TX_card_to_keep: int = 0
-TX_cards_to_keep: int = 1
-IDS_card: tuple[str, ...] = ("guard", "guard", "guard", "king", "none")
-LABELS_card: tuple[str, ...] = ("guard", "guard", "guard", "king")
-KINDS_card: tuple[int, ...] = (0, 0, 0, 1)
-KINDLABELS_card: tuple[str, ...] = ("guard", "king")
-F_card_value: tuple[int, ...] = (1, 1, 1, 6, 0)
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # setup (tests/lowering/choose-among-copies/game.yaml:12)
 def setup(s: State) -> None:
     # cov 0
@@ -141,12 +121,42 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_pile: int = 0
+Z_kept: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_guard: int = 0
+E_king: int = 3
+PH_play: int = 0
+TX_card_to_keep: int = 0
+TX_cards_to_keep: int = 1
+IDS_card: tuple[str, ...] = ("guard", "guard", "guard", "king", "none")
+LABELS_card: tuple[str, ...] = ("guard", "guard", "guard", "king")
+KINDS_card: tuple[int, ...] = (0, 0, 0, 1)
+KINDLABELS_card: tuple[str, ...] = ("guard", "king")
+F_card_value: tuple[int, ...] = (1, 1, 1, 6, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "setup": "setup (tests/lowering/choose-among-copies/game.yaml:12)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -162,11 +172,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("setup", "setup", "tests/lowering/choose-among-copies/game.yaml:12"),
     ("phase", "phase play", "tests/lowering/choose-among-copies/game.yaml:15"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

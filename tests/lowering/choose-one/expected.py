@@ -1,23 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_pile: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-PH_play: int = 0
-TX_card_to_take: int = 0
-TX_who_goes_first: int = 1
-TX_what_to_do_with: int = 2
-IDS_card: tuple[str, ...] = ("ace", "two", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two")
-F_card_value: tuple[int, ...] = (1, 2, 0)
-ENUM_use: tuple[str, ...] = ("keep", "burn")
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # setup (tests/lowering/choose-one/game.yaml:15)
 def setup(s: State) -> None:
     # cov 0
@@ -149,12 +130,41 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_pile: int = 0
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+TX_card_to_take: int = 0
+TX_who_goes_first: int = 1
+TX_what_to_do_with: int = 2
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+ENUM_use: tuple[str, ...] = ("keep", "burn")
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "setup": "setup (tests/lowering/choose-one/game.yaml:15)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -174,11 +184,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 22: else (implicit)", "tests/lowering/choose-one/game.yaml:22"),
     ("phase", "phase play", "tests/lowering/choose-one/game.yaml:17"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

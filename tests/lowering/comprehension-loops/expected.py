@@ -1,21 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-E_three: int = 2
-PH_play: int = 0
-TX_pick: int = 0
-IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two", "three")
-F_card_value: tuple[int, ...] = (1, 2, 3, 0)
-F_card_next: tuple[list[int], ...] = ([1], [0, 2], [], [])
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # function linked (tests/lowering/comprehension-loops/game.yaml:18)
 def f_linked(s: State) -> list[int]:
     # cov 0
@@ -204,6 +187,34 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+E_three: int = 2
+PH_play: int = 0
+TX_pick: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two", "three")
+F_card_value: tuple[int, ...] = (1, 2, 3, 0)
+F_card_next: tuple[list[int], ...] = ([1], [0, 2], [], [])
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "f_linked": "function linked (tests/lowering/comprehension-loops/game.yaml:18)",
@@ -213,7 +224,6 @@ ORIGINS: dict[str, str] = {
     "f_shadowed": "function shadowed (tests/lowering/comprehension-loops/game.yaml:32)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -233,11 +243,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 39: else (implicit)", "tests/lowering/comprehension-loops/game.yaml:39"),
     ("phase", "phase play", "tests/lowering/comprehension-loops/game.yaml:37"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

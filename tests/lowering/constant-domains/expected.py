@@ -1,20 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-E_three: int = 2
-PH_play: int = 0
-TX_yes: int = 0
-IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two", "three")
-F_card_value: tuple[int, ...] = (1, 2, 3, 0)
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # phase play (tests/lowering/constant-domains/game.yaml:15)
 class Phase_play(Frame):
     SLOTS = ("l_c", "l_p", "l_yes", "i_1", "k_2")
@@ -152,10 +136,36 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {}
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+E_three: int = 2
+PH_play: int = 0
+TX_yes: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two", "three")
+F_card_value: tuple[int, ...] = (1, 2, 3, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -170,11 +180,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 23: else (implicit)", "tests/lowering/constant-domains/game.yaml:23"),
     ("phase", "phase play", "tests/lowering/constant-domains/game.yaml:15"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

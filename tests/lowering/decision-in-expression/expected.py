@@ -1,15 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_a: int = 0
-P_b: int = 1
-PH_main: int = 0
-TX_blank: int = 0
-TX_more: int = 1
-TX_less: int = 2
-PLAYER_LABELS: tuple[str, ...] = ("a", "b")
-
-
 # phase main (tests/lowering/decision-in-expression/game.yaml:6)
 class Phase_main(Frame):
     SLOTS = ("l_a_1", "l_a_2", "l_a_3")
@@ -146,10 +135,31 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {}
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_a: int = 0
+P_b: int = 1
+PH_main: int = 0
+TX_blank: int = 0
+TX_more: int = 1
+TX_less: int = 2
+PLAYER_LABELS: tuple[str, ...] = ("a", "b")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -170,11 +180,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 9: else (implicit)", "tests/lowering/decision-in-expression/game.yaml:9"),
     ("phase", "phase main", "tests/lowering/decision-in-expression/game.yaml:6"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,19 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_gift: int = 0
-E_wager: int = 1
-E_blank: int = 2
-PH_play: int = 0
-TX_wager: int = 0
-IDS_card: tuple[str, ...] = ("gift", "wager", "blank", "none")
-LABELS_card: tuple[str, ...] = ("gift", "wager", "blank")
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # card gift: event (tests/lowering/effect-field/game.yaml:11)
 def e_card_event_gift(s: State, l_self: int, l_p: int) -> None:
     # cov 0
@@ -166,13 +151,38 @@ EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
 )
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_gift: int = 0
+E_wager: int = 1
+E_blank: int = 2
+PH_play: int = 0
+TX_wager: int = 0
+IDS_card: tuple[str, ...] = ("gift", "wager", "blank", "none")
+LABELS_card: tuple[str, ...] = ("gift", "wager", "blank")
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "e_card_event_gift": "card gift: event (tests/lowering/effect-field/game.yaml:11)",
     "e_card_event_wager": "card wager: event (starts) (tests/lowering/effect-field/game.yaml:12)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -187,11 +197,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("effect", "card wager: event", "tests/lowering/effect-field/game.yaml:12"),
     ("phase", "phase play", "tests/lowering/effect-field/game.yaml:17"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

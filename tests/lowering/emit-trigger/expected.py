@@ -1,13 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_points_to_answer: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # trigger bonus: if (tests/lowering/emit-trigger/game.yaml:11)
 def tc_bonus(s: State, l_p: int, l_n: int) -> bool:
     return l_n >= 2
@@ -157,13 +148,32 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+TX_points_to_answer: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "tc_bonus": "trigger bonus: if (tests/lowering/emit-trigger/game.yaml:11)",
     "t_bonus": "trigger bonus (tests/lowering/emit-trigger/game.yaml:11)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -178,11 +188,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("trigger", "trigger reply", "tests/lowering/emit-trigger/game.yaml:15"),
     ("phase", "phase play", "tests/lowering/emit-trigger/game.yaml:18"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,17 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_which_first: int = 0
-TX_blank: int = 1
-ENUM_speed: tuple[str, ...] = ("brisk", "slow")
-ENUM_use: tuple[str, ...] = ("Operations first", "Event first")
-ENUMIDS_use: tuple[str, ...] = ("operations_first", "event_first")
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # phase play (tests/lowering/enum-options-labels-none/game.yaml:15)
 class Phase_play(Frame):
     SLOTS = ("l_u",)
@@ -111,10 +98,33 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {}
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+TX_which_first: int = 0
+TX_blank: int = 1
+ENUM_speed: tuple[str, ...] = ("brisk", "slow")
+ENUM_use: tuple[str, ...] = ("Operations first", "Event first")
+ENUMIDS_use: tuple[str, ...] = ("operations_first", "event_first")
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -131,11 +141,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 18: else (implicit)", "tests/lowering/enum-options-labels-none/game.yaml:18"),
     ("phase", "phase play", "tests/lowering/enum-options-labels-none/game.yaml:15"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,22 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-PH_play: int = 0
-IDS_card: tuple[str, ...] = ("ace", "two", "none")
-LABELS_card: tuple[str, ...] = ("Ace", "two")
-F_card_value: tuple[int, ...] = (1, 2, 0)
-F_card_suit: tuple[int, ...] = (1, 0, 0)
-F_card_owner: tuple[int, ...] = (1, -1, -1)
-F_card_tags: tuple[list[str], ...] = (["royal"], [], [])
-ENUM_suit: tuple[str, ...] = ("cups", "coins")
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # phase play (tests/lowering/fields-and-none/game.yaml:23)
 def ph_play(s: State) -> None:
     l_missing: int = -1
@@ -67,12 +49,40 @@ class Flow(Frame):
         s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("Ace", "two")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+F_card_suit: tuple[int, ...] = (1, 0, 0)
+F_card_owner: tuple[int, ...] = (1, -1, -1)
+F_card_tags: tuple[list[str], ...] = (["royal"], [], [])
+ENUM_suit: tuple[str, ...] = ("cups", "coins")
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "ph_play": "phase play (tests/lowering/fields-and-none/game.yaml:23)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -84,11 +94,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 30: else (implicit)", "tests/lowering/fields-and-none/game.yaml:30"),
     ("phase", "phase play", "tests/lowering/fields-and-none/game.yaml:23"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,17 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_your_bid: int = 0
-TX_play: int = 1
-TX_rounds: int = 2
-TX_more: int = 3
-TX_again: int = 4
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # procedure bid (tests/lowering/frame-dispatch/game.yaml:10)
 class Proc_bid(Frame):
     SLOTS = ("l_p", "d_1")
@@ -248,10 +235,33 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {}
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+TX_your_bid: int = 0
+TX_play: int = 1
+TX_rounds: int = 2
+TX_more: int = 3
+TX_again: int = 4
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -281,11 +291,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 27: else (implicit)", "tests/lowering/frame-dispatch/game.yaml:27"),
     ("phase", "phase play", "tests/lowering/frame-dispatch/game.yaml:15"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

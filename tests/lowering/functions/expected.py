@@ -1,12 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # function ahead (tests/lowering/functions/game.yaml:7)
 def f_ahead(s: State, l_p: int) -> bool:
     # cov 0
@@ -59,6 +51,25 @@ class Flow(Frame):
         s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "f_ahead": "function ahead (tests/lowering/functions/game.yaml:7)",
@@ -66,7 +77,6 @@ ORIGINS: dict[str, str] = {
     "ph_play": "phase play (tests/lowering/functions/game.yaml:15)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -78,11 +88,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("function", "function leader", "tests/lowering/functions/game.yaml:11"),
     ("phase", "phase play", "tests/lowering/functions/game.yaml:15"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,21 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_tile: int = 0
-T_player: int = 1
-Z_board: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_north: int = 0
-E_south: int = 1
-PH_play: int = 0
-TX_where_to_place_the: int = 0
-TX_south_at_north_at: int = 1
-IDS_tile: tuple[str, ...] = ("north", "south", "none")
-LABELS_tile: tuple[str, ...] = ("north", "south")
-F_tile_value: tuple[int, ...] = (1, 2, 0)
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # phase play (tests/lowering/grid/game.yaml:13)
 class Phase_play(Frame):
     SLOTS = ("l_spot",)
@@ -109,10 +92,37 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {}
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_tile: int = 0
+T_player: int = 1
+Z_board: int = 0
+P_ann: int = 0
+P_bob: int = 1
+E_north: int = 0
+E_south: int = 1
+PH_play: int = 0
+TX_where_to_place_the: int = 0
+TX_south_at_north_at: int = 1
+IDS_tile: tuple[str, ...] = ("north", "south", "none")
+LABELS_tile: tuple[str, ...] = ("north", "south")
+F_tile_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -125,11 +135,3 @@ TEXTS: tuple[Text, ...] = (
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/grid/game.yaml:13"),)
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,13 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_points: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # invariant scores_small (tests/lowering/invariant-and-evaluation/game.yaml:7)
 def inv_scores_small(s: State) -> bool:
     v_score = s.v_score
@@ -110,15 +101,34 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
+    ("scores_small", "nobody scores more than 3", inv_scores_small, "all(p in players where score[p] <= 3)"),
+)
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+TX_points: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "inv_scores_small": "invariant scores_small (tests/lowering/invariant-and-evaluation/game.yaml:7)",
     "evaluate": "evaluation (tests/lowering/invariant-and-evaluation/game.yaml:10)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
-    ("scores_small", "nobody scores more than 3", inv_scores_small, "all(p in players where score[p] <= 3)"),
-)
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -131,11 +141,3 @@ TEXTS: tuple[Text, ...] = (
 COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("phase", "phase play", "tests/lowering/invariant-and-evaluation/game.yaml:12"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

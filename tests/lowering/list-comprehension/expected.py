@@ -1,18 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-PH_play: int = 0
-IDS_card: tuple[str, ...] = ("ace", "two", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two")
-F_card_value: tuple[int, ...] = (1, 2, 0)
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # phase play (tests/lowering/list-comprehension/game.yaml:12)
 def ph_play(s: State) -> None:
     l_xs: list[int] = [(F_card_value[c_c] * 10) for c_c in range(2) if (F_card_value[c_c] > 1)]
@@ -56,12 +42,36 @@ class Flow(Frame):
         s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "ph_play": "phase play (tests/lowering/list-comprehension/game.yaml:12)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -71,11 +81,3 @@ TEXTS: tuple[Text, ...] = ()
 COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("phase", "phase play", "tests/lowering/list-comprehension/game.yaml:12"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

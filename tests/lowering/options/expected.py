@@ -1,13 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-P_cat: int = 2
-PH_play: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob", "cat")
-
-
 # phase play (tests/lowering/options/game.yaml:15)
 def ph_play(s: State) -> None:
     for l_p in range(s.num_players):
@@ -50,19 +41,7 @@ class Flow(Frame):
         s.pop()
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {
-    "ph_play": "phase play (tests/lowering/options/game.yaml:15)",
-}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = ()
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/options/game.yaml:15"),)
 
 
 # ---- scenarios.py
@@ -71,3 +50,26 @@ ORIGINS: dict[str, str] = {}
 
 # Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
 SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+P_cat: int = 2
+PH_play: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob", "cat")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {
+    "ph_play": "phase play (tests/lowering/options/game.yaml:15)",
+}
+
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = ()
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/options/game.yaml:15"),)

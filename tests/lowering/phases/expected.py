@@ -1,15 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_rounds: int = 0
-PH_turns: int = 1
-TX_round: int = 0
-TX_turn: int = 1
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # phase rounds (tests/lowering/phases/game.yaml:9)
 def ph_rounds(s: State) -> None:
     s.say(TX_round, s.v_round)
@@ -87,13 +76,34 @@ class Flow(Frame):
                 continue
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_rounds: int = 0
+PH_turns: int = 1
+TX_round: int = 0
+TX_turn: int = 1
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "ph_rounds": "phase rounds (tests/lowering/phases/game.yaml:9)",
     "ph_turns": "phase turns (tests/lowering/phases/game.yaml:14)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -109,11 +119,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("phase", "phase rounds", "tests/lowering/phases/game.yaml:9"),
     ("phase", "phase turns", "tests/lowering/phases/game.yaml:14"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

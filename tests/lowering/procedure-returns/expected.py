@@ -1,13 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_a: int = 0
-P_b: int = 1
-PH_main: int = 0
-TX_blank: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("a", "b")
-
-
 # procedure twice (tests/lowering/procedure-returns/game.yaml:6)
 def p_twice(s: State, l_n: int) -> int:
     # cov 0
@@ -150,12 +141,31 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_a: int = 0
+P_b: int = 1
+PH_main: int = 0
+TX_blank: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("a", "b")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "p_twice": "procedure twice (tests/lowering/procedure-returns/game.yaml:6)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -170,11 +180,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("procedure", "procedure pick", "tests/lowering/procedure-returns/game.yaml:10"),
     ("phase", "phase main", "tests/lowering/procedure-returns/game.yaml:17"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

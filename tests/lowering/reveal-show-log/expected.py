@@ -1,23 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_hand: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-PH_play: int = 0
-TX_revealed: int = 0
-TX_you_see: int = 1
-TX_you_see_2: int = 2
-TX_ann_holds_cards: int = 3
-IDS_card: tuple[str, ...] = ("ace", "two", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two")
-F_card_value: tuple[int, ...] = (1, 2, 0)
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # setup (tests/lowering/reveal-show-log/game.yaml:11)
 def setup(s: State) -> None:
     # cov 0
@@ -68,13 +49,42 @@ class Flow(Frame):
         s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_hand: int = 0
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+TX_revealed: int = 0
+TX_you_see: int = 1
+TX_you_see_2: int = 2
+TX_ann_holds_cards: int = 3
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "setup": "setup (tests/lowering/reveal-show-log/game.yaml:11)",
     "ph_play": "phase play (tests/lowering/reveal-show-log/game.yaml:13)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -94,11 +104,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("setup", "setup", "tests/lowering/reveal-show-log/game.yaml:11"),
     ("phase", "phase play", "tests/lowering/reveal-show-log/game.yaml:13"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

@@ -1,13 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_points: int = 0
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # phase play (tests/lowering/scenario/game.yaml:9)
 class Phase_play(Frame):
     SLOTS = ("d_1",)
@@ -90,20 +81,7 @@ class Flow(Frame):
             s.pop()
 
 
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
-
-# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
-# the values of its holes; the words are made when the log is read.
-TEXTS: tuple[Text, ...] = (
-    # TX_points
-    Text("points"),
-)
-
-# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
-COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/scenario/game.yaml:9"),)
 
 
 # ---- scenarios.py
@@ -148,3 +126,27 @@ SCENARIOS: tuple[dict[str, Any], ...] = (
         ],
     },
 )
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_player: int = 0
+P_ann: int = 0
+P_bob: int = 1
+PH_play: int = 0
+TX_points: int = 0
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_points
+    Text("points"),
+)
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (("phase", "phase play", "tests/lowering/scenario/game.yaml:9"),)

@@ -1,21 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-PH_play: int = 0
-TX_holds: int = 0
-TX_a_quoted_brace: int = 1
-TX_seen: int = 2
-IDS_card: tuple[str, ...] = ("ace", "none")
-LABELS_card: tuple[str, ...] = ("Ace",)
-F_card_value: tuple[int, ...] = (1, 0)
-ENUM_colour: tuple[str, ...] = ("red", "blue")
-PLAYER_LABELS: tuple[str, ...] = ("Ann", "Bob")
-
-
 # phase play (tests/lowering/string-interpolation/game.yaml:15)
 class Phase_play(Frame):
     SLOTS = ("l_nobody", "d_1")
@@ -111,10 +94,37 @@ class Flow(Frame):
             s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {}
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+PH_play: int = 0
+TX_holds: int = 0
+TX_a_quoted_brace: int = 1
+TX_seen: int = 2
+IDS_card: tuple[str, ...] = ("ace", "none")
+LABELS_card: tuple[str, ...] = ("Ace",)
+F_card_value: tuple[int, ...] = (1, 0)
+ENUM_colour: tuple[str, ...] = ("red", "blue")
+PLAYER_LABELS: tuple[str, ...] = ("Ann", "Bob")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -134,11 +144,3 @@ TEXTS: tuple[Text, ...] = (
 COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("phase", "phase play", "tests/lowering/string-interpolation/game.yaml:15"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

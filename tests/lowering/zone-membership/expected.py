@@ -1,20 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-Z_hand: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-PH_play: int = 0
-IDS_card: tuple[str, ...] = ("ace", "two", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two")
-F_card_value: tuple[int, ...] = (1, 2, 0)
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # function in_deck (tests/lowering/zone-membership/game.yaml:17)
 def f_in_deck(s: State, l_c: int) -> bool:
     # cov 0
@@ -99,6 +83,33 @@ class Flow(Frame):
         s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_deck: int = 0
+Z_hand: int = 1
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
+F_card_value: tuple[int, ...] = (1, 2, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "f_in_deck": "function in_deck (tests/lowering/zone-membership/game.yaml:17)",
@@ -108,7 +119,6 @@ ORIGINS: dict[str, str] = {
     "ph_play": "phase play (tests/lowering/zone-membership/game.yaml:33)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -124,11 +134,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 36: else (implicit)", "tests/lowering/zone-membership/game.yaml:36"),
     ("phase", "phase play", "tests/lowering/zone-membership/game.yaml:33"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()

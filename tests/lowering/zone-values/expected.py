@@ -1,28 +1,4 @@
 # ---- engine.py
-# ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_site: int = 1
-T_player: int = 2
-Z_deck: int = 0
-Z_hand: int = 1
-Z_row: int = 3
-Z_stash: int = 7
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-E_north: int = 0
-PH_play: int = 0
-IDS_card: tuple[str, ...] = ("ace", "two", "none")
-LABELS_card: tuple[str, ...] = ("ace", "two")
-F_card_suit: tuple[int, ...] = (0, 1, 0)
-F_card_value: tuple[int, ...] = (1, 2, 0)
-IDS_site: tuple[str, ...] = ("north", "none")
-LABELS_site: tuple[str, ...] = ("north",)
-ENUM_suit: tuple[str, ...] = ("cups", "coins")
-PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
-
-
 # function row_of (tests/lowering/zone-values/game.yaml:22)
 def f_row_of(s: State, l_x: int, l_p: int) -> int:
     # cov 0
@@ -95,6 +71,41 @@ class Flow(Frame):
         s.pop()
 
 
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_site: int = 1
+T_player: int = 2
+Z_deck: int = 0
+Z_hand: int = 1
+Z_row: int = 3
+Z_stash: int = 7
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+E_north: int = 0
+PH_play: int = 0
+IDS_card: tuple[str, ...] = ("ace", "two", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two")
+F_card_suit: tuple[int, ...] = (0, 1, 0)
+F_card_value: tuple[int, ...] = (1, 2, 0)
+IDS_site: tuple[str, ...] = ("north", "none")
+LABELS_site: tuple[str, ...] = ("north",)
+ENUM_suit: tuple[str, ...] = ("cups", "coins")
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
     "f_row_of": "function row_of (tests/lowering/zone-values/game.yaml:22)",
@@ -102,7 +113,6 @@ ORIGINS: dict[str, str] = {
     "ph_play": "phase play (tests/lowering/zone-values/game.yaml:32)",
 }
 
-INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
 
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
@@ -118,11 +128,3 @@ COVERAGE: tuple[tuple[str, str, str], ...] = (
     ("branch", "if at line 40: else (implicit)", "tests/lowering/zone-values/game.yaml:40"),
     ("phase", "phase play", "tests/lowering/zone-values/game.yaml:32"),
 )
-
-
-# ---- scenarios.py
-# Where each function comes from, for a rule error raised inside it.
-ORIGINS: dict[str, str] = {}
-
-# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
-SCENARIOS: tuple[dict[str, Any], ...] = ()
