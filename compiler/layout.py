@@ -755,3 +755,11 @@ def _continued_line(layout: _Layout, line: str, toks: list[Token] | None, inside
         layout.out.append(_render(indent, new) if new != toks else line)
     else:
         layout.fragment(new, indent, inside)
+
+
+def import_order(name: str) -> tuple[int, list[int | str], str]:
+    """The order Python style (isort, ruff's I001) wants in an import list: constants, then
+    classes, then the rest; each case-insensitively, numbers by value."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    parts = re.split(r"(\d+)", name.lower())
+    return kind, [int(p) if p.isdigit() else p for p in parts], name

@@ -25,9 +25,9 @@ the passes before it, and what it cannot lower raises `Unsupported`.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from compiler.check import Annotations
+from compiler.layout import import_order
 from compiler.lower import facts
 from compiler.lower.board import lower_board
 from compiler.lower.caching import cache_facts
@@ -112,12 +112,4 @@ def _used_names(engine: EngineModule, functions: tuple[Function, ...]) -> tuple[
     used: set[str] = set()
     for f in functions:
         used.update(m for m in NAMES_OUTSIDE_STRINGS.findall("\n".join(f.body)) if m in defined)
-    return tuple(sorted(used | {"State"}, key=_import_order))
-
-
-def _import_order(name: str) -> tuple[int, list[int | str], str]:
-    """The order Python style (isort, ruff's I001) wants in an import list: constants, then
-    classes, then the rest; each case-insensitively, numbers by value."""
-    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    parts = re.split(r"(\d+)", name.lower())
-    return kind, [int(p) if p.isdigit() else p for p in parts], name
+    return tuple(sorted(used | {"State"}, key=import_order))
