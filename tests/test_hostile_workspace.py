@@ -285,7 +285,12 @@ def test_two_native_builds_at_once_each_use_a_staging_folder_of_their_own(
     from rulewright import native
 
     def fake_mypyc(command: list[str], cwd: Path, **_: object) -> subprocess.CompletedProcess[str]:
-        (Path(cwd) / f"fake{threading.get_ident()}__mypyc.so").write_bytes(b"\0")
+        # the build's driver (native_mypyc.py): `generate SPEC OUT` writes the extensions to
+        # compile, `compile EXTENSIONS JOBS` the shared libraries
+        if "generate" in command:
+            (Path(cwd) / command[-1]).write_text("[]", encoding="utf-8")
+        else:
+            (Path(cwd) / f"fake{threading.get_ident()}__mypyc.so").write_bytes(b"\0")
         return subprocess.CompletedProcess(command, 0, "", "")
 
     monkeypatch.setattr(native, "missing_tools", lambda: None)
