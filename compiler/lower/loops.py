@@ -7,14 +7,14 @@ function's `return`, a `let`, an assignment, an `if`'s test, a decision's option
 quantifier (`any`, `all`, `count`, `filter`) and `sum` that the statement surely evaluates is
 computed by a loop into a variable, and the expression reads the variable (`Plan.use`):
 
-    v_cubes = s.v_cubes                      # filter(x in map where cubes[x, p] > 0 or
-    q1_: list[int] = []                      #        any(n in neighbors(x) where cubes[n, p] > 0))
-    for c_x in s.z.piles[Z_map]:
-        q2_ = v_cubes[c_x][l_p] > 0
+    v_tokens = s.v_tokens                    # filter(x in board where tokens[x, p] > 0 or
+    q1_: list[int] = []                      #        any(n in neighbors(x) where tokens[n, p] > 0))
+    for c_x in s.z.piles[Z_board]:
+        q2_ = v_tokens[c_x][l_p] > 0
         if not q2_:
             q3_ = False
             for c_n in s.neighbors(T_card, c_x):
-                if v_cubes[c_n][l_p] > 0:
+                if v_tokens[c_n][l_p] > 0:
                     q3_ = True
                     break
             q2_ = q3_
