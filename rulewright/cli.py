@@ -54,6 +54,7 @@ from runtime.text import clipped, escaped, escaped_lines, quoted
 if TYPE_CHECKING:
     from compiler.driver import Result
     from rulewright.balance import Setting, Trajectories
+    from rulewright.bench import Side
     from rulewright.build import BuildReport
     from rulewright.coverage import RuleCoverage
     from rulewright.scenarios import ScenarioResult
@@ -2026,17 +2027,8 @@ def _bench_versus(args: argparse.Namespace, ws: Workspace | None) -> int:
         label = str(ws.root)
     a = Side("A", label, CODE_TREE, ws.output, ws.root, {args.game: folder})
     if args.native:
-        from rulewright.native import ENGINES
-
-        native = _native_folder(ws)
-        a = dataclasses.replace(a, label=f"{a.label}, native", play_tree=native, search=native / ENGINES)
-    bar: list[Progress] = []
-
-    def tick(done: int, total: int) -> None:
-        if not bar:
-            bar.append(Progress(total, "runs"))
-        bar[0].update(done)
-
+        a = _played_natively(a, _native_folder(ws))
+    bar = _RunsBar()
     try:
         result = compare_versus(
             a,
@@ -2045,14 +2037,36 @@ def _bench_versus(args: argparse.Namespace, ws: Workspace | None) -> int:
             seconds=args.seconds,
             rounds=args.rounds,
             options=[f"{key}={value}" for key, value in options.items()],
-            tick=tick,
+            tick=bar.tick,
         )
     except BenchFailed as exc:
         raise CommandFailed(str(exc)) from None
-    for line in bar:
-        line.clear()
+    bar.clear()
     print(json.dumps(result.as_json(), indent=2) if args.json else result.report())
     return EXIT_OK
+
+
+class _RunsBar:
+    """The progress bar of a bench's runs, made at the first tick (which tells how many there are)."""
+
+    def __init__(self) -> None:
+        self.bar: Progress | None = None
+
+    def tick(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = Progress(total, "runs")
+        self.bar.update(done)
+
+    def clear(self) -> None:
+        if self.bar is not None:
+            self.bar.clear()
+
+
+def _played_natively(a: Side, native: Path) -> Side:
+    """Side A playing the native build `native` of this tree's engines."""
+    from rulewright.native import ENGINES
+
+    return dataclasses.replace(a, label=f"{a.label}, native", play_tree=native, search=native / ENGINES)
 
 
 def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
@@ -2073,19 +2087,11 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
     if not specs:
         raise UsageError(f"--against: the workspace {ws.root} has no spec to compare")
     options = parse_options(args.option)
-    bar: list[Progress] = []  # made at the first tick, which tells how many runs there are
-
-    def tick(done: int, total: int) -> None:
-        if not bar:
-            bar.append(Progress(total, "runs"))
-        bar[0].update(done)
-
+    bar = _RunsBar()
     native = _native_folder(ws) if args.native else None
     with revision_sides(ws.root, specs, args.against) as (a, b):
         if native is not None:  # A plays the native build of this tree's engines
-            from rulewright.native import ENGINES
-
-            a = dataclasses.replace(a, label=f"{a.label}, native", play_tree=native, search=native / ENGINES)
+            a = _played_natively(a, native)
         for name in a.specs:  # a game option it does not take: refused before anything is measured
             try:
                 load_game(
@@ -2103,10 +2109,9 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
             rounds=args.rounds,
             options=[f"{key}={value}" for key, value in options.items()],
             check=not args.no_check,
-            tick=tick,
+            tick=bar.tick,
         )
-    for line in bar:
-        line.clear()
+    bar.clear()
     print(json.dumps(result.as_json(), indent=2) if args.json else result.report())
     return EXIT_OK
 
