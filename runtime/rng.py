@@ -7,10 +7,15 @@ first), and random picks; forced values are consumed first.
 from __future__ import annotations
 
 import json
+from typing import Final
 
 from runtime.text import clipped
 
 MASK = (1 << 64) - 1
+# SplitMix64's increment and its two mixing multipliers (next64, and shuffle's inline copy of it)
+GAMMA: Final = 0x9E3779B97F4A7C15
+MIX1: Final = 0xBF58476D1CE4E5B9
+MIX2: Final = 0x94D049BB133111EB
 
 
 class Rng:
@@ -19,16 +24,16 @@ class Rng:
     __slots__ = ("state", "forced_rolls", "forced_shuffles", "forced_draws", "forced_picks")
 
     def __init__(self, seed: int) -> None:
-        self.state = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+        self.state = (seed * GAMMA + 0x632BE59BD9B4E019) & MASK
         self.forced_rolls: list[int] = []
         self.forced_shuffles: list[list[int]] = []  # whole orders, bottom to top
         self.forced_draws: list[list[int]] = []  # the components a shuffle puts on top, top first
         self.forced_picks: list[int] = []  # the results of the next random picks
 
     def next64(self) -> int:
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        self.state = z = (self.state + GAMMA) & MASK
+        z = ((z ^ (z >> 30)) * MIX1) & MASK
+        z = ((z ^ (z >> 27)) * MIX2) & MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
@@ -69,9 +74,9 @@ class Rng:
             n = i + 1
             limit = MASK - (MASK % n)
             while True:
-                state = z = (state + 0x9E3779B97F4A7C15) & MASK
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                state = z = (state + GAMMA) & MASK
+                z = ((z ^ (z >> 30)) * MIX1) & MASK
+                z = ((z ^ (z >> 27)) * MIX2) & MASK
                 x = z ^ (z >> 31)
                 if x < limit:
                     break
