@@ -118,19 +118,32 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _fast_loads() -> Callable[[str], Any]:
-    """orjson's decoder where it is installed (a dependency), falling back on the standard
-    library's for what orjson refuses (an integer beyond 64 bits): for the engine's own text only."""
+def _orjson_loads() -> Callable[[str], Any] | None:
+    """orjson's decoder, answering None for a text it refuses; None where orjson is not installed."""
     try:
         import orjson
-    except ImportError:  # pragma: no cover - a dependency; without it the same values, more slowly
-        return json.loads
+    except ImportError:  # pragma: no cover - a dependency; without it, the strict parse alone
+        return None
 
     def loads(text: str) -> Any:
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
-            return json.loads(text)
+            return None
+
+    return loads
+
+
+def _fast_loads() -> Callable[[str], Any]:
+    """orjson's decoder where it is installed (a dependency), falling back on the standard
+    library's for what orjson refuses (an integer beyond 64 bits): for the engine's own text only."""
+    quick = _orjson_loads()
+    if quick is None:  # pragma: no cover - a dependency; without it the same values, more slowly
+        return json.loads
+
+    def loads(text: str) -> Any:
+        value = quick(text)  # (None: refused, or the text `null`, which the standard library reads alike)
+        return json.loads(text) if value is None else value
 
     return loads
 
@@ -256,21 +269,6 @@ def read_saved_state(
     data = parse_saved_state(text, max_chars, own_text)
     SavedStateCheck(info, known_lines).check(data)
     return data
-
-
-def _orjson_loads() -> Callable[[str], Any] | None:
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - a dependency; without it, the strict parse alone
-        return None
-
-    def loads(text: str) -> Any:
-        try:
-            return orjson.loads(text)
-        except orjson.JSONDecodeError:
-            return None
-
-    return loads
 
 
 _quick_loads = _orjson_loads()
