@@ -246,7 +246,7 @@ def _trusted_manifest(folder: Path) -> dict[str, Any]:
     if manifest.get("package") != package_name(folder / ENGINES):
         raise NativeError("the native build was made in another folder: run `rulewright build --native`")
     try:
-        found = _files(folder, skip=MANIFEST)
+        found = _walked(folder, skip=MANIFEST)
     except NativeError as exc:
         raise NativeError(
             f"the native build cannot be trusted: {exc}; run `rulewright build --native`"
@@ -278,6 +278,8 @@ def _compile_keys(
         package,
         opt_level,
         debug_level,
+        RUNTIME_MODULES,  # the runtime group's modules name its library
+        [os.environ.get(v, "") for v in ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS")],
         sorted((k, v) for k, v in sources.items() if k.startswith("runtime/")),
     )
     games_keys = {}
@@ -393,9 +395,9 @@ def _mypyc(
 def _jobs() -> int:
     """C compilers run at once: the cores this process may use (a large engine's C takes about a
     gigabyte to compile, so no more than four)."""
-    return max(
-        1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-    )
+    from rulewright.parallel import usable_cores
+
+    return min(4, usable_cores())
 
 
 def _run_driver(stage: Path, *argv: str) -> None:
@@ -430,6 +432,14 @@ def _files(folder: Path, skip: str | None = None) -> dict[str, str]:
             if rel != skip:
                 out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
+
+
+def _walked(folder: Path, skip: str | None = None) -> dict[str, str]:
+    """`_files` of a folder another build may swap away meanwhile: its vanishing is a NativeError."""
+    try:
+        return _files(folder, skip)
+    except OSError as exc:
+        raise NativeError(f"{folder} changed while it was read ({exc.strerror or exc})") from None
 
 
 def _built(output: Path) -> dict[str, bytes]:

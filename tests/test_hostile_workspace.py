@@ -290,7 +290,9 @@ def test_two_native_builds_at_once_each_use_a_staging_folder_of_their_own(
         if "generate" in command:
             (Path(cwd) / command[-1]).write_text("[]", encoding="utf-8")
         else:
-            (Path(cwd) / f"fake{threading.get_ident()}__mypyc.so").write_bytes(b"\0")
+            # one library, as mypyc's group writes it (over one reused from the last build), made
+            # by this thread
+            (Path(cwd) / "fake__mypyc.so").write_bytes(str(threading.get_ident()).encode())
         return subprocess.CompletedProcess(command, 0, "", "")
 
     monkeypatch.setattr(native, "missing_tools", lambda: None)
