@@ -66,6 +66,8 @@ class Context:
     # the loops around the statement lowered, innermost last: None for a Python loop (`break` and
     # `continue` are Python's), or a frame's loop as its (head, done) blocks (they jump there)
     loop_blocks: list[tuple[int, int] | None] = field(default_factory=list)
+    # every value each local slot is given, where order.py may rely on them (order.local_values)
+    local_values: dict[str, tuple[ir.Expr, ...]] | None = None
     watching: bool = True  # False while lowering a scenario's setup: it arranges, no zone trigger fires
 
     def begin_function(self, local_prefix: str) -> None:

@@ -8,12 +8,15 @@ a set and sorts it. Neither is needed where the list is known to be
     ASCENDING (2)  ascending without repeats: every component of a type, `range(a, b)`, a builtin
                    that returns a sorted list, or a filter of one.
 
-A spec function's call is what its body is; `if-then-else` the lesser of its branches; anything
-else (a local variable, a list the rules built, a concatenation) is UNKNOWN (0) and sorted as
-before. The engine still checks every option lies in the decision's domain.
+A spec function's call is what its body is; `if-then-else` the lesser of its branches; a local
+variable the least of every value a `let` or an `=` gives it anywhere in the spec (unknown if a
+parameter or a loop variable anywhere has its name); anything else (a parameter, a list the rules
+built, a concatenation) is UNKNOWN (0) and sorted as before. The engine still checks every option lies in the decision's domain.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from compiler import ir
 from compiler.builtins import BUILTINS
@@ -29,6 +32,12 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
             b = cx.ann.names.get(id(e))
             if b is None or id(e) in cx.ann.zone_refs:
                 return UNKNOWN
+            if b.kind == "local":
+                values = local_values(cx).get(b.target)
+                key = f"local {b.target}"
+                if values is None or key in seen:
+                    return UNKNOWN
+                return min(order(cx, v, seen | {key}) for v in values)
             return {"zone": DISTINCT, "all": ASCENDING, "values": ASCENDING, "players": ASCENDING}.get(
                 b.kind, UNKNOWN
             )
@@ -50,3 +59,26 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
             return ASCENDING if e.func == "range" or (builtin is not None and builtin.ascending) else UNKNOWN
         case _:
             return UNKNOWN
+
+
+def local_values(cx: Context) -> dict[str, tuple[ir.Expr, ...]]:
+    """Every value a local slot is given, by slot name, for the slots that every code unit holding
+    one declares with a `let` (found once per game)."""
+    if cx.local_values is None:
+        units = Counter(slot for slots in cx.ann.locals.values() for slot in slots)
+        lets: Counter[str] = Counter()
+        values: dict[str, list[ir.Expr]] = {}
+        for node in ir.walk(cx.sym.game):
+            if isinstance(node, ir.Let):
+                slot = cx.ann.slots.get(id(node))
+                if slot is not None:
+                    lets[slot] += 1
+                    values.setdefault(slot, []).append(node.value)
+            elif isinstance(node, ir.Assign):
+                b = cx.ann.names.get(id(node))
+                if b is not None and b.kind == "local":
+                    values.setdefault(b.target, []).append(node.value)  # (`+=` is for numbers)
+        cx.local_values = {
+            slot: tuple(vs) for slot, vs in values.items() if lets[slot] and lets[slot] == units[slot]
+        }
+    return cx.local_values

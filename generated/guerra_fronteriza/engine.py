@@ -2664,6 +2664,7 @@ class Proc_draw_orders(Frame):
                         "l_k",
                         (TX_deck_to_draw_an,),
                         at="specs/guerra_fronteriza/round.yaml:143",
+                        order=2,
                     )
                     return
                 # cov 118

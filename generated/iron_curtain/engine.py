@@ -657,6 +657,7 @@ class Proc_give_order(Frame):
                         (TX_place_a_cube_on,),
                         True,
                         at="specs/iron_curtain/game.yaml:115",
+                        order=1,
                     ):
                         return
                     self.l_t = -1

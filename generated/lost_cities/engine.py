@@ -560,6 +560,7 @@ class Proc_take_turn(Frame):
                 "l_s",
                 (TX_where_to_draw_from,),
                 at="specs/lost_cities/game.yaml:130",
+                order=2,
             )
         else:  # pc == 3
             if self.l_s == 0:

@@ -3767,6 +3767,7 @@ class Proc_realignments(Frame):
                     "l_x",
                     (TX_realignment_roll_ops_left, self.l_left),
                     at="specs/twilight_struggle/operations.yaml:212",
+                    order=2,
                 )
                 return
             else:  # pc == 2

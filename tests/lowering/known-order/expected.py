@@ -1,0 +1,242 @@
+# ---- engine.py
+# procedure pick_among (tests/lowering/known-order/game.yaml:19)
+class Proc_pick_among(Frame):
+    SLOTS = ("l_p", "l_cards", "l_among", "l_c")
+    __slots__ = SLOTS
+    NAME = "Proc_pick_among"
+    ORIGIN = "procedure pick_among (tests/lowering/known-order/game.yaml:19)"
+    SLOT_TYPES = ("player", "list[entity:card]", "list[entity:card]", "entity:card")
+    BLOCKS = 2
+    l_p: int
+    l_cards: list[int]
+    l_among: list[int]
+    l_c: int
+
+    def __init__(self, l_p: int, l_cards: list[int]) -> None:
+        self.pc = 0
+        self.l_p = l_p
+        self.l_cards = l_cards
+        self.l_among = []
+        self.l_c = -1
+
+    def copy(self) -> Proc_pick_among:
+        f = Proc_pick_among(self.l_p, self.l_cards)
+        f.pc = self.pc
+        f.l_among = self.l_among
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_pick_among", self.pc, [self.l_p, self.l_cards, self.l_among, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_pick_among:
+        f = Proc_pick_among(values[0], values[1])
+        f.pc = pc
+        f.l_among = values[2]
+        f.l_c = values[3]
+        return f
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        if pc == 0:
+            # cov 0
+            self.l_among = [c_c for c_c in self.l_cards if (F_card_value[c_c] > s.v_n)]
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                self.l_among,
+                4,
+                "l_c",
+                (TX_from_a_list_given,),
+                at="tests/lowering/known-order/game.yaml:23",
+            )
+        else:  # pc == 1
+            s.v_n = F_card_value[self.l_c]
+            s.pop()
+
+
+# phase play (tests/lowering/known-order/game.yaml:26)
+class Phase_play(Frame):
+    SLOTS = ("l_held", "l_a", "l_b", "l_grown", "l_g")
+    __slots__ = SLOTS
+    NAME = "Phase_play"
+    ORIGIN = "phase play (tests/lowering/known-order/game.yaml:26)"
+    SLOT_TYPES = ("list[entity:card]", "entity:card", "entity:card", "list[entity:card]", "entity:card")
+    BLOCKS = 5
+    l_held: list[int]
+    l_a: int
+    l_b: int
+    l_grown: list[int]
+    l_g: int
+
+    def __init__(self) -> None:
+        self.pc = 0
+        self.l_held = []
+        self.l_a = -1
+        self.l_b = -1
+        self.l_grown = []
+        self.l_g = -1
+
+    def copy(self) -> Phase_play:
+        f = Phase_play()
+        f.pc = self.pc
+        f.l_held = self.l_held
+        f.l_a = self.l_a
+        f.l_b = self.l_b
+        f.l_grown = self.l_grown
+        f.l_g = self.l_g
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_held, self.l_a, self.l_b, self.l_grown, self.l_g]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
+        f = Phase_play()
+        f.pc = pc
+        f.l_held = values[0]
+        f.l_a = values[1]
+        f.l_b = values[2]
+        f.l_grown = values[3]
+        f.l_g = values[4]
+        return f
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        if pc < 2:
+            if pc == 0:
+                self.l_held = [c_c for c_c in s.z.piles[Z_deck] if (F_card_value[c_c] > s.v_n)]
+                self.pc = 1
+                s.decide(
+                    P_ann,
+                    self.l_held,
+                    4,
+                    "l_a",
+                    (TX_from_the_deck,),
+                    at="tests/lowering/known-order/game.yaml:29",
+                    order=1,
+                )
+            else:  # pc == 1
+                self.l_held = [c_c for c_c in range(3) if (F_card_value[c_c] != F_card_value[self.l_a])]
+                self.pc = 2
+                s.decide(
+                    P_bob,
+                    self.l_held,
+                    4,
+                    "l_b",
+                    (TX_from_every_card,),
+                    at="tests/lowering/known-order/game.yaml:31",
+                    order=1,
+                )
+        elif pc == 2:
+            self.l_grown = [c_c for c_c in range(3) if (F_card_value[c_c] > 1)]
+            self.l_grown = self.l_grown + [self.l_a]
+            self.pc = 3
+            s.decide(
+                P_ann,
+                self.l_grown,
+                4,
+                "l_g",
+                (TX_from_a_list_that,),
+                at="tests/lowering/known-order/game.yaml:34",
+            )
+        elif pc == 3:
+            self.pc = 4
+            s.push(Proc_pick_among(P_bob, [self.l_a, self.l_b, self.l_g]))
+        else:  # pc == 4
+            s.pop()
+
+
+# the game's flow (phases) (tests/lowering/known-order/game.yaml:5)
+class Flow(Frame):
+    SLOTS = ()
+    __slots__ = SLOTS
+    NAME = "Flow"
+    ORIGIN = "the game's flow (phases) (tests/lowering/known-order/game.yaml:5)"
+    SLOT_TYPES = ()
+    BLOCKS = 2
+
+    def __init__(self) -> None:
+        self.pc = 0
+
+    def copy(self) -> Flow:
+        f = Flow()
+        f.pc = self.pc
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Flow:
+        f = Flow()
+        f.pc = pc
+        return f
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        if pc == 0:
+            s.after_setup()
+            # phase play (tests/lowering/known-order/game.yaml:26)
+            # cov 1
+            self.pc = 1
+            s.push(Phase_play())
+        else:  # pc == 1
+            s.expire(PH_play)
+            s.pop()
+
+
+INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
+
+
+# ---- scenarios.py
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+# Each scenario and step says only what it needs; rulewright/scenarios.py fills in the rest.
+SCENARIOS: tuple[dict[str, Any], ...] = ()
+
+
+# ---- tables.py
+# ---- static facts -----------------------------------------------------------------------------
+T_card: int = 0
+T_player: int = 1
+Z_deck: int = 0
+P_ann: int = 0
+P_bob: int = 1
+E_ace: int = 0
+E_two: int = 1
+E_three: int = 2
+PH_play: int = 0
+TX_from_a_list_given: int = 0
+TX_from_the_deck: int = 1
+TX_from_every_card: int = 2
+TX_from_a_list_that: int = 3
+IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
+LABELS_card: tuple[str, ...] = ("ace", "two", "three")
+F_card_value: tuple[int, ...] = (1, 2, 3, 0)
+PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
+
+# Where each function comes from, for a rule error raised inside it.
+ORIGINS: dict[str, str] = {}
+
+
+# The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
+# the values of its holes; the words are made when the log is read.
+TEXTS: tuple[Text, ...] = (
+    # TX_from_a_list_given
+    Text("from a list given"),
+    # TX_from_the_deck
+    Text("from the deck"),
+    # TX_from_every_card
+    Text("from every card"),
+    # TX_from_a_list_that
+    Text("from a list that grew"),
+)
+
+# Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
+COVERAGE: tuple[tuple[str, str, str], ...] = (
+    ("procedure", "procedure pick_among", "tests/lowering/known-order/game.yaml:19"),
+    ("phase", "phase play", "tests/lowering/known-order/game.yaml:26"),
+)
