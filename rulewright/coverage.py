@@ -28,7 +28,7 @@ from typing import Any
 from runtime.engine import GameState
 from runtime.game import Game
 
-MARKER = re.compile(r"# cov (\d+)")
+MARKER = re.compile(r"# cov (\d+)( \(\w+\))?")  # `# cov 19 (on_map)`: a function written out
 KINDS = ("setup", "phase", "procedure", "function", "trigger", "effect", "expression", "modifier", "branch")
 Tracer = Callable[[FrameType, str, Any], Any]
 
@@ -56,6 +56,23 @@ def marked_statements(tree: ast.Module, source: str) -> dict[int, tuple[int, int
 
     Raises ValueError for a marker that is not directly above a statement at its own indentation.
     """
+    out: dict[int, tuple[int, int]] = {}
+    for n, first, last, inlined in _markers(tree, source):
+        if inlined:
+            continue
+        if n in out:
+            raise ValueError(f"'# cov {n}' appears twice")
+        out[n] = (first, last)
+    return out
+
+
+def inlined_statements(tree: ast.Module, source: str) -> list[tuple[int, int, int]]:
+    """Each `# cov N (function)` of an engine's source, the marker of a function the compiler
+    wrote out in a statement (compiler/lower/inline.py): (N, first line, last line) of that statement."""
+    return [(n, first, last) for n, first, last, inlined in _markers(tree, source) if inlined]
+
+
+def _markers(tree: ast.Module, source: str) -> list[tuple[int, int, int, bool]]:
     statements: dict[int, tuple[int, int]] = {}  # first line -> (last line, column), outermost
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):
@@ -64,7 +81,7 @@ def marked_statements(tree: ast.Module, source: str) -> dict[int, tuple[int, int
                 statements[node.lineno] = (last, node.col_offset)
     starts = sorted(statements)
     lines = source.splitlines()
-    out: dict[int, tuple[int, int]] = {}
+    out: list[tuple[int, int, int, bool]] = []
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         m = MARKER.fullmatch(tok.string) if tok.type == tokenize.COMMENT else None
         if m is None:
@@ -74,10 +91,8 @@ def marked_statements(tree: ast.Module, source: str) -> dict[int, tuple[int, int
         first = starts[i] if i < len(starts) else 0
         between = lines[row : first - 1]
         if not first or statements[first][1] != col or any(x.strip()[:1] not in ("", "#") for x in between):
-            raise ValueError(f"'# cov {n}' (line {row}) is not right above a statement")
-        if n in out:
-            raise ValueError(f"'# cov {n}' appears twice")
-        out[n] = (first, statements[first][0])
+            raise ValueError(f"'{tok.string}' (line {row}) is not right above a statement")
+        out.append((n, first, statements[first][0], m.group(2) is not None))
     return out
 
 
@@ -88,7 +103,9 @@ class RuleCoverage:
     `to_json()` read the result. Bind it to a Game or to an engine's State class.
     """
 
-    def __init__(self, game: Game | type[GameState]) -> None:
+    def __init__(self, game: Game | type[GameState], every_line: bool = False) -> None:
+        """`every_line`: trace every line of every function, even where a call tells (slower; the
+        tests check that both ways count the same)."""
         state_cls = game.state_cls if isinstance(game, Game) else game
         self.info = state_cls.INFO
         self.points = [Point(i, *p) for i, p in enumerate(self.info.coverage_points)]
@@ -96,28 +113,38 @@ class RuleCoverage:
         source = Path(self.file).read_text(encoding="utf-8")
         tree = ast.parse(source)
         marks = marked_statements(tree, source)
-        if sorted(marks) != list(range(len(self.points))):
+        inlined = inlined_statements(tree, source)
+        if sorted(marks) != list(range(len(self.points))) or any(n not in marks for n, _, _ in inlined):
             raise ValueError(
                 f"{self.file}: its '# cov' markers do not match its coverage table (stale build?)"
             )
-        # every line of a marked statement -> (point, first line, last line) of the statements holding it
-        self._lines: dict[int, tuple[tuple[int, int, int], ...]] = {}
-        for n, (first, last) in sorted(marks.items()):
-            for line in range(first, last + 1):
-                self._lines[line] = (*self._lines.get(line, ()), (n, first, last))
         # engine function (by first line) -> (points counted on the call, whether to trace its lines):
-        # a function whose only marked statement is its first one (most are) needs no line tracing
+        # a function whose only marked statement is its first one (most are) needs no line tracing;
+        # one that also holds a function written out counts its first one on the call too (that
+        # statement may be a bare declaration, which runs no line)
         self._functions: dict[int, tuple[tuple[int, ...], bool]] = {}
+        on_call: set[int] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef):
                 inside = [
                     n for n, (first, _) in marks.items() if node.lineno < first <= (node.end_lineno or 0)
                 ]
                 at_call = tuple(n for n in inside if marks[n][0] == node.body[0].lineno)
-                if inside:
+                written_out = any(node.lineno < first <= (node.end_lineno or 0) for _, first, _ in inlined)
+                if inside or written_out:
                     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-                    trace = len(at_call) < len(inside)
-                    self._functions[start] = ((), True) if trace else (at_call, False)
+                    if every_line or len(at_call) < len(inside):
+                        self._functions[start] = ((), True)
+                    else:
+                        self._functions[start] = (at_call, written_out)
+                        on_call.update(at_call)
+        # every line of a marked statement -> (point, first line, last line) of the statements holding
+        # it, but for the points counted on the call
+        self._lines: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        traced = [(n, *lines) for n, lines in sorted(marks.items()) if n not in on_call] + inlined
+        for n, first, last in traced:
+            for line in range(first, last + 1):
+                self._lines[line] = (*self._lines.get(line, ()), (n, first, last))
         self._counts = [0] * len(self.points)
         self._previous: Callable[..., Any] | None = None  # whatever tracer was in place
         self.active = False

@@ -21,6 +21,7 @@ from rulewright.cli import final_digest, play_game
 from rulewright.coverage import RuleCoverage, marked_statements
 from rulewright.spec_loader import _remove, import_package
 from runtime.game import Game, load_game
+from tests.conftest import ROOT
 from tests.test_properties import play
 from tests.test_spec_zoo import SPECS, engine
 
@@ -248,8 +249,7 @@ def test_iron_curtain_random_games_reach_most_rules_and_tracing_changes_nothing(
     assert len(cov.never_ran()) <= len(cov.points) // 10, cov.report()
     # counts repeat exactly, and the fast path (straight functions counted on the call) agrees
     # with tracing every line
-    slow = RuleCoverage(game)
-    slow._functions = {k: ((), True) for k in slow._functions}
+    slow = RuleCoverage(game, every_line=True)
     with slow:
         for seed in range(40):
             play_game(game, seed, ["random"])
@@ -319,3 +319,24 @@ def test_a_temporary_package_is_removed_by_the_process_that_made_it(covered: Mod
     assert copy.is_dir()
     _remove(copy, os.getpid())
     assert not copy.exists()
+
+
+def test_functions_written_out_count_as_their_calls_did() -> None:
+    """compiler/lower/inline.py writes `worth` out in a test and in a branch: each time the
+    statement holding it runs, `# cov N (worth)` counts the function, as its call did."""
+    result = compile_spec(ROOT / "tests" / "lowering" / "inline-functions")
+    assert result.ok, render_all(result.diagnostics)
+    engine = import_package(result.files, "inline_functions").engine
+    game = Game(engine.State, ())
+    cov = RuleCoverage(game)
+    with cov:
+        state = game.new_initial_state(0)  # n = 0: worth(ace) > n, then n = 2 + 10 + 3, then worth(two)
+    assert state.v_n == 4
+    counts = {p.what: cov.counts()[p.index] for p in cov.points if p.kind == "function"}
+    assert counts == {
+        "function worth": 2,
+        "function twice": 1,
+        "function ratio": 1,
+        "function total": 1,
+        "function rich": 0,
+    }

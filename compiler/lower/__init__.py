@@ -10,6 +10,9 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     context.py      what the modules below share
     expressions.py  expressions -> Python expressions
     reuse.py        which pure calls an expression computes once (repeats, loop invariants)
+    inline.py       small functions written out where a statement surely calls them
+    loops.py        comprehensions a statement evaluates -> Python loops before it
+    order.py        what is known of a decision's options (distinct, ascending)
     statements.py   statements that run straight through -> lines
     frames.py       statements that may stop -> numbered blocks
     dispatch.py     a frame's blocks -> its step method (fewer blocks, found by binary search)

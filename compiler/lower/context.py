@@ -68,6 +68,14 @@ class Context:
     loop_blocks: list[tuple[int, int] | None] = field(default_factory=list)
     # every value each local slot is given, where order.py may rely on them (order.local_values)
     local_values: dict[str, tuple[ir.Expr, ...]] | None = None
+    # inline.py: while a statement's expression is lowered, the markers of the functions written
+    # out in it (by the call's node id), None where no call is inlined; the parameters of the
+    # function being written out -> the Python of their arguments; the functions being written out
+    inline_marks: dict[int, str] | None = None
+    inline_args: dict[str, str] | None = None
+    inline_stack: list[str] = field(default_factory=list)
+    inlinable: dict[str, bool] = field(default_factory=dict)  # function -> whether it may be
+    function_points: dict[str, int] = field(default_factory=dict)  # function -> its coverage point
     watching: bool = True  # False while lowering a scenario's setup: it arranges, no zone trigger fires
 
     def begin_function(self, local_prefix: str) -> None:

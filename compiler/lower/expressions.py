@@ -14,7 +14,7 @@ from typing import assert_never
 from compiler import ir
 from compiler.builtins import BUILTINS
 from compiler.layout import py_literal
-from compiler.lower import reuse
+from compiler.lower import inline, reuse
 from compiler.lower.context import Context
 from compiler.typesys import PLAYER, Type, list_of
 
@@ -29,6 +29,14 @@ def expr(cx: Context, e: ir.Expr) -> str:
     list of what the zone holds."""
     if cx.plan is None:
         return _planned(cx, e, binding=True)
+    if cx.inline_marks is not None and not isinstance(e, inline.STRICT):
+        with inline.only_sometimes(cx):  # (what runs inside may run only sometimes)
+            return _in_plan(cx, e)
+    return _in_plan(cx, e)
+
+
+def _in_plan(cx: Context, e: ir.Expr) -> str:
+    assert cx.plan is not None
     if id(e) in cx.ann.zone_refs:
         return zone_id(cx, e)
     if cx.ann.type_of(e).kind == "zone" and not _named_zone(cx, e):
@@ -36,10 +44,12 @@ def expr(cx: Context, e: ir.Expr) -> str:
     use = cx.plan.use.get(id(e))
     if use is not None:
         return use
-    code = _expr(cx, e)
     lazy = cx.plan.lazy.get(id(e))
     if lazy is not None:
+        with inline.only_sometimes(cx):
+            code = _expr(cx, e)
         return f"({lazy} if {lazy} is not None else ({lazy} := {code}))"
+    code = _expr(cx, e)
     bind = cx.plan.bind.get(id(e))
     return f"({bind} := {code})" if bind is not None else code
 
@@ -107,14 +117,24 @@ def _expr(cx: Context, e: ir.Expr) -> str:
                 wrapped = held if held.startswith("(") else f"({held})"
                 return wrapped if e.op == "in" else f"(not {held})"
             return f"({expr(cx, e.left)} {e.op} {iterable(cx, e.right)})"
-        case ir.BinOp() | ir.Compare() | ir.BoolOp():
+        case ir.BoolOp():
+            left = expr(cx, e.left)
+            with inline.only_sometimes(cx):
+                right = expr(cx, e.right)
+            return f"({left} {e.op} {right})"
+        case ir.BinOp() | ir.Compare():
             return f"({expr(cx, e.left)} {e.op} {expr(cx, e.right)})"
         case ir.Not():
             return f"({negation(cx, e.operand)})"
         case ir.Neg():
             return f"(-{expr(cx, e.operand)})"
         case ir.CondExpr():
-            return f"({expr(cx, e.then)} if {expr(cx, e.cond)} else {expr(cx, e.other)})"
+            with inline.only_sometimes(cx):
+                then = expr(cx, e.then)
+            cond = expr(cx, e.cond)
+            with inline.only_sometimes(cx):
+                other = expr(cx, e.other)
+            return f"({then} if {cond} else {other})"
         case ir.Active():
             return f"({_active_key(cx, e)} in s.active_mods)"
         case ir.CountActive():
@@ -393,6 +413,8 @@ def string(cx: Context, e: ir.StrLit) -> str:
 def name(cx: Context, e: ir.Name) -> str:
     b = cx.ann.names[id(e)]
     match b.kind:
+        case "local" if cx.inline_args is not None:  # a parameter of a function written out
+            return cx.inline_args[b.target]
         case "local":
             return cx.local(b.target)
         case "comp":
@@ -426,11 +448,23 @@ def name(cx: Context, e: ir.Name) -> str:
 def call(cx: Context, e: ir.Call) -> str:
     """A call of a spec function, or of a builtin as compiler/builtins.py writes it."""
     if e.func in cx.sym.functions:
-        args = [expr(cx, a) for a in e.args]
+        args, marked = [], []
+        for a in e.args:
+            before = len(cx.inline_marks or ())
+            args.append(expr(cx, a))
+            marked.append(len(cx.inline_marks or ()) > before)  # (it inlined a call)
+        inlined = inline.inline_call(cx, e, args, marked, expr)
+        if inlined is not None:
+            return inlined
         return f"{cx.names.claim('function', e.func)}(s{''.join(', ' + a for a in args)})"
     if e.func in cx.sym.procedures:  # a procedure with `returns:` that never stops: a plain call
         args = [stored(cx, a) for a in e.args]
         return f"{cx.names.claim('procedure', e.func)}(s{''.join(', ' + a for a in args)})"
+    with inline.only_sometimes(cx):  # (a builtin's Python may evaluate an argument only sometimes)
+        return _builtin(cx, e)
+
+
+def _builtin(cx: Context, e: ir.Call) -> str:
     builtin = BUILTINS.get(e.func)
     if builtin is None:
         raise Unsupported(f"a call of unknown function {e.func!r}")

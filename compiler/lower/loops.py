@@ -46,6 +46,7 @@ from compiler import ir
 from compiler.lower import reuse
 from compiler.lower.context import Context
 from compiler.lower.expressions import comp_var, expr, iterable, negation, python_type, where_reads
+from compiler.lower.inline import inlinable, take_marks, wrapped
 
 _LOOPED = (ir.ListComp, ir.Quantifier, ir.Aggregate)
 
@@ -60,13 +61,16 @@ def hoisting(cx: Context, e: ir.Expr, body: bool = False) -> tuple[list[str], st
     plan.where = where_reads(cx, e) if body else {}
     cx.plan = plan
     hoisted = plan.hoisted
+    cx.inline_marks = {}
     try:
         loops = _Loops(cx)
         loops.lines_for(e)
         code = expr(cx, e)
+        marks = take_marks(cx)  # (of the statement itself: right above it)
     finally:
         cx.plan = None
         cx.state_locals = None
+        cx.inline_marks = None
     before = [
         f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
         if h.lazy
@@ -78,7 +82,7 @@ def hoisting(cx: Context, e: ir.Expr, body: bool = False) -> tuple[list[str], st
         f"{temp} = s.z.where[{kind}][{element}] if {element} >= 0 else -1"
         for (kind, element), temp in plan.where.items()
     ]
-    return zones + before + reads + loops.lines, code
+    return zones + before + reads + loops.lines + marks, code
 
 
 class _Loops:
@@ -92,7 +96,10 @@ class _Loops:
         self.reads: dict[str, None] = {}  # the state variables read in loop bodies, in order
 
     def emit(self, line: str) -> None:
-        self.lines.append("    " * self.depth + line)
+        """Write `line`, with the markers of the functions its Python wrote out (inline.py) above it."""
+        pad = "    " * self.depth
+        self.lines.extend(pad + mark for mark in take_marks(self.cx))
+        self.lines.append(pad + line)
 
     def temp(self) -> str:
         self.cx.looped += 1
@@ -129,6 +136,11 @@ class _Loops:
                 return self._loops_inside(e.operand)
             case ir.CondExpr():
                 return any(self._loops_inside(x) for x in (e.cond, e.then, e.other))
+            case ir.Call():  # a function written out needs a statement of its own (inline.py)
+                plan = self.cx.plan
+                assert plan is not None
+                computed = id(e) in plan.use or id(e) in plan.lazy  # (before the statement, or lazily)
+                return not computed and e.func in self.cx.sym.functions and inlinable(self.cx, e.func)
             case _:
                 return False
 
@@ -192,8 +204,8 @@ class _Loops:
         self.lines_for(e.cond)
         if not (self._loops_inside(e.then) or self._loops_inside(e.other)):
             return
-        cond = expr(self.cx, e.cond)
         name = self._result(e, None)
+        cond = expr(self.cx, e.cond)
         for header, branch in ((f"if {cond}:", e.then), ("else:", e.other)):
             self.emit(header)
             self.depth += 1
@@ -207,10 +219,12 @@ class _Loops:
         elem = python_type(cx.ann.type_of(e.source).elem or cx.ann.type_of(e.source))
         if not self._loopable(e) or var in self.around or cx.loop_vars.setdefault(var, elem) != elem:
             return  # left to a comprehension (the module's doc says why)
-        source = iterable(cx, e.source)
         kind = "list" if isinstance(e, ir.ListComp) else e.kind
         first = {"list": "[]", "filter": "[]", "any": "False", "all": "True", "count": "0", "sum": "0"}[kind]
         name = self._result(e, first)
+        source = iterable(cx, e.source)
+        if wrapped(source):  # (a function written out: `for x in (a if c else b):` needs no brackets)
+            source = source[1:-1]
         self.emit(f"for {var} in {source}:")
         self.depth += 1
         self.around.append(var)

@@ -306,7 +306,7 @@ def never_fails(cx: Context, e: ir.Expr) -> bool:
                 return False  # a list's item, a zone of an owner that may be `none`
             return all(_in_range(cx, i) and never_fails(cx, i) for i in e.args)
         case ir.Call() if e.func in cx.sym.functions:
-            return _function_never_fails(cx, e.func) and all(never_fails(cx, a) for a in e.args)
+            return function_never_fails(cx, e.func) and all(never_fails(cx, a) for a in e.args)
         case ir.Call():
             builtin = e.func in _NEVER_FAIL_BUILTINS or (e.func == "opponent" and cx.two_players)
             builtin = builtin or (e.func in ("min", "max") and len(e.args) > 1)
@@ -335,7 +335,7 @@ def _in_range(cx: Context, index: ir.Expr) -> bool:
     return t.kind in ("entity", "enum")
 
 
-def _function_never_fails(cx: Context, name: str) -> bool:
+def function_never_fails(cx: Context, name: str) -> bool:
     known = cx.never_fails.get(name)
     if known is None:
         cx.never_fails[name] = False  # a call of itself may recurse without end

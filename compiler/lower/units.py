@@ -115,6 +115,8 @@ def code_unit(
 def lower_units(cx: Context) -> Units:
     """Every rule of the game but the flow of phases (flow.py), in the order of the spec."""
     out = Units()
+    first = len(cx.coverage)  # each function is one coverage point, in order (inline.py names them)
+    cx.function_points = {f.name: first + i for i, f in enumerate(cx.sym.game.functions)}
     for f in cx.sym.game.functions:
         _function(cx, out, f)
     for pr in cx.sym.game.procedures:
@@ -156,6 +158,7 @@ def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
     returns = python_type(cx.sym.type_named(f.returns.text) or PLAYER)
     what, name = f"function {f.name}", cx.names.claim("function", f.name)
     mark = cx.cover("function", what, f.span)
+    assert not mark or mark == [f"# cov {cx.function_points[f.name]}"], "functions' points out of order"
     ps = params(cx, f.params)
     if f.name not in cx.reads.cached or f.body.expr is None:
         out.functions.append(expression_function(cx, name, what, f.body, ps, returns, mark, f.span))

@@ -476,9 +476,10 @@ def f_playable(s: State, l_q: int, l_c: int) -> bool:
                                         break
                                 q7_ = not q8_
                             else:
+                                # cov 0 (blue)
                                 q7_ = (
                                     (not f_has(s, l_q, F_card_kind[l_c]))
-                                    if f_blue(s, F_card_kind[l_c])
+                                    if ((F_card_kind[l_c]) in [12, 13, 14, 15, 16, 17, 18, 19, 20, 21])
                                     else True
                                 )
                             q6_ = q7_
@@ -2576,7 +2577,10 @@ class Proc_play_phase(Frame):
                     if self.l_c != -1:
                         # cov 157
                         s.say(TX_plays, self.l_p, self.l_c)
-                        if f_blue(s, F_card_kind[self.l_c]) and (F_card_kind[self.l_c] != 14):
+                        # cov 0 (blue)
+                        if ((F_card_kind[self.l_c]) in [12, 13, 14, 15, 16, 17, 18, 19, 20, 21]) and (
+                            F_card_kind[self.l_c] != 14
+                        ):
                             # cov 159
                             for x_ in list(s.z.piles[(Z_in_play + s.ref(self.l_p))]):
                                 self.l_old = x_

@@ -622,7 +622,8 @@ def f_ring_beyond(s: State, l_edge: list[int], l_reached: list[int]) -> list[int
     # cov 2
     q1_: list[int] = []
     for c_y in range(44):
-        q2_ = f_on_map(s, c_y) and (c_y not in l_reached)
+        # cov 19 (on_map)
+        q2_ = (F_tile_operation[c_y] == s.o_operation) and (c_y not in l_reached)
         if q2_:
             q3_ = False
             for c_x in l_edge:
@@ -685,7 +686,8 @@ def f_build_sites(s: State, l_p: int) -> list[int]:
     v_destroyed = s.v_destroyed
     q1_: list[int] = []
     for c_t in range(44):
-        q2_ = f_on_map(s, c_t) and (not f_enemy_at(s, l_p, c_t))
+        # cov 19 (on_map)
+        q2_ = (F_tile_operation[c_t] == s.o_operation) and (not f_enemy_at(s, l_p, c_t))
         if q2_:
             q3_ = False
             for c_f in s.z.piles[Z_board]:
@@ -787,7 +789,8 @@ def f_conflicts(s: State, l_p: int) -> list[int]:
     v_destroyed = s.v_destroyed
     q1_: list[int] = []
     for c_t in range(44):
-        q2_ = (f_on_map(s, c_t) and v_entered[c_t]) and f_present(s, l_p, c_t)
+        # cov 19 (on_map)
+        q2_ = ((F_tile_operation[c_t] == s.o_operation) and v_entered[c_t]) and f_present(s, l_p, c_t)
         if q2_:
             q3_ = False
             for c_q in range(s.num_players):
@@ -817,7 +820,12 @@ def f_deck_size(s: State, l_k: int) -> int:
 # function own_tiles (specs/guerra_fronteriza/orders.yaml:9)
 def f_own_tiles(s: State, l_p: int) -> list[int]:
     # cov 13
-    return [c_t for c_t in range(44) if (f_on_map(s, c_t) and f_controls(s, l_p, c_t))]
+    q1_: list[int] = []
+    for c_t in range(44):
+        # cov 19 (on_map)
+        if (F_tile_operation[c_t] == s.o_operation) and f_controls(s, l_p, c_t):
+            q1_.append(c_t)
+    return q1_
 
 
 # function raid_targets (specs/guerra_fronteriza/orders.yaml:14)
@@ -1040,7 +1048,8 @@ def f_vp(s: State, l_p: int) -> int:
         q1_ = s.v_merits[l_p]
         q2_ = 0
         for c_t in range(44):
-            if f_on_map(s, c_t) and f_controls(s, l_p, c_t):
+            # cov 19 (on_map)
+            if (F_tile_operation[c_t] == s.o_operation) and f_controls(s, l_p, c_t):
                 q2_ += F_tile_stars[c_t]
         q3_ = q1_ + q2_
         q4_ = 0
@@ -1058,7 +1067,8 @@ def f_airports(s: State, l_p: int) -> int:
     # cov 27
     q1_ = 0
     for c_t in range(44):
-        if (f_on_map(s, c_t) and (F_tile_kind[c_t] == 2)) and f_controls(s, l_p, c_t):
+        # cov 19 (on_map)
+        if ((F_tile_operation[c_t] == s.o_operation) and (F_tile_kind[c_t] == 2)) and f_controls(s, l_p, c_t):
             q1_ += 1
     return q1_
 
@@ -1068,7 +1078,8 @@ def f_cities(s: State, l_p: int) -> int:
     # cov 28
     q1_ = 0
     for c_t in range(44):
-        if (f_on_map(s, c_t) and (F_tile_kind[c_t] == 1)) and f_controls(s, l_p, c_t):
+        # cov 19 (on_map)
+        if ((F_tile_operation[c_t] == s.o_operation) and (F_tile_kind[c_t] == 1)) and f_controls(s, l_p, c_t):
             q1_ += 1
     return q1_
 
@@ -1478,7 +1489,8 @@ def inv_stacking_after_maintenance(s: State) -> bool:
     if not q1_:
         q2_ = True
         for c_t in range(44):
-            q3_ = not f_on_map(s, c_t)
+            # cov 19 (on_map)
+            q3_ = not (F_tile_operation[c_t] == s.o_operation)
             if not q3_:
                 q4_ = True
                 for c_p in f_active_players(s):
@@ -2653,7 +2665,20 @@ class Proc_draw_orders(Frame):
                 else:
                     # cov 116
                     pass
-                self.l_decks = [c_k for c_k in range(3) if (f_deck_size(s, c_k) > 0)]
+                q1_: list[int] = []
+                for c_k in range(3):
+                    # cov 12 (deck_size)
+                    if (
+                        len(s.z.piles[Z_attack_deck])
+                        if (c_k == E_attack_orders)
+                        else (
+                            len(s.z.piles[Z_defense_deck])
+                            if (c_k == E_defense_orders)
+                            else len(s.z.piles[Z_tactical_deck])
+                        )
+                    ) > 0:
+                        q1_.append(c_k)
+                self.l_decks = q1_
                 if len(self.l_decks) > 0:
                     # cov 117
                     self.pc = 2
@@ -3417,7 +3442,8 @@ class Proc_move_phase(Frame):
                 s.v_carried[s.ref(self.l_g)] = True
                 self.l_k += 1
                 self.l_g = -1
-                if self.l_k < f_carry_limit(s, self.l_p):
+                # cov 5 (carry_limit)
+                if self.l_k < 2:
                     # cov 142
                     self.pc = 4
                     if s.decide(

@@ -246,7 +246,8 @@ def p_check_flags(s: State) -> None:
 # procedure gain (specs/iron_curtain/game.yaml:78)
 def p_gain(s: State, l_p: int, l_n: int) -> None:
     # cov 13
-    s.v_ideology = min(8, max(-8, s.v_ideology + (f_toward(s, l_p) * l_n)))
+    # cov 0 (toward)
+    s.v_ideology = min(8, max(-8, s.v_ideology + ((1 if (l_p == P_usa) else (-1)) * l_n)))
     s.say(TX_gains_ideology_the_marker, l_p, l_n, s.v_ideology)
     p_check_flags(s)
 
@@ -492,7 +493,8 @@ def evaluate(s: State, l_p: int) -> int:
     for c_c in s.z.piles[Z_map]:
         if f_controls(s, l_p, c_c):
             q1_ += 1
-    q2_ = (f_toward(s, l_p) * s.v_ideology) + q1_
+    # cov 0 (toward)
+    q2_ = ((1 if (l_p == P_usa) else (-1)) * s.v_ideology) + q1_
     q3_ = 0
     for c_c in s.z.piles[Z_map]:
         if f_controls(s, (1 - l_p), c_c):

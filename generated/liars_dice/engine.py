@@ -184,15 +184,18 @@ def f_faces(s: State) -> list[int]:
 # function rank (specs/liars_dice/game.yaml:43)
 def f_rank(s: State, l_b: int) -> int:
     # cov 2
-    return (
-        (-1)
-        if (l_b == -1)
-        else (
-            ((((F_call_number[l_b] - 1) * s.o_sides) + F_call_pips[l_b]) - 1)
-            if (s.o_bidding == 0)
-            else ((((F_call_pips[l_b] - 1) * f_total(s)) + F_call_number[l_b]) - 1)
-        )
-    )
+    q1_: int
+    if l_b == -1:
+        q1_ = -1
+    else:
+        q2_: int
+        if s.o_bidding == 0:
+            q2_ = (((F_call_number[l_b] - 1) * s.o_sides) + F_call_pips[l_b]) - 1
+        else:
+            # cov 0 (total)
+            q2_ = (((F_call_pips[l_b] - 1) * (s.o_dice * s.num_players)) + F_call_number[l_b]) - 1
+        q1_ = q2_
+    return q1_
 
 
 # function calls (specs/liars_dice/game.yaml:54)
@@ -295,31 +298,35 @@ def inv_the_dice_in_play(s: State) -> bool:
 
 # invariant a_bid_of_the_game (specs/liars_dice/game.yaml:124)
 def inv_a_bid_of_the_game(s: State) -> bool:
-    return (s.v_last == -1) or (
-        (
-            ((s.v_last != E_liar) and (F_call_number[s.v_last] <= f_total(s)))
-            and (F_call_pips[s.v_last] <= s.o_sides)
-        )
-        and (s.v_bidder != s.v_to_call)
-    )
+    q1_ = s.v_last == -1
+    if not q1_:
+        q2_ = s.v_last != E_liar
+        if q2_:
+            # cov 0 (total)
+            q2_ = F_call_number[s.v_last] <= (s.o_dice * s.num_players)
+        q1_ = (q2_ and (F_call_pips[s.v_last] <= s.o_sides)) and (s.v_bidder != s.v_to_call)
+    return q1_
 
 
 # evaluation (specs/liars_dice/game.yaml:115)
 def evaluate(s: State, l_p: int) -> int:
-    return (
-        0
-        if (s.v_last == -1)
-        else (
-            (1 if (s.v_bidder == l_p) else (-1))
-            * (
-                (
-                    (s.o_sides * f_matching(s, l_p, s.v_last))
-                    + ((f_total(s) - s.o_dice) * (1 if (F_call_pips[s.v_last] == s.o_sides) else 2))
+    q1_: int
+    if s.v_last == -1:
+        q1_ = 0
+    else:
+        q2_ = s.o_sides * f_matching(s, l_p, s.v_last)
+        # cov 0 (total)
+        q1_ = (1 if (s.v_bidder == l_p) else (-1)) * (
+            (
+                q2_
+                + (
+                    ((s.o_dice * s.num_players) - s.o_dice)
+                    * (1 if (F_call_pips[s.v_last] == s.o_sides) else 2)
                 )
-                - (s.o_sides * F_call_number[s.v_last])
             )
+            - (s.o_sides * F_call_number[s.v_last])
         )
-    )
+    return q1_
 
 
 # phase bidding (specs/liars_dice/game.yaml:101)

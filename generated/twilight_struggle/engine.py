@@ -701,7 +701,8 @@ def f_rounds_in_turn(s: State) -> int:
 # function rounds_for (specs/twilight_struggle/game.yaml:176)
 def f_rounds_for(s: State, l_p: int) -> int:
     # cov 13
-    return f_rounds_in_turn(s) + (
+    # cov 12 (rounds_in_turn)
+    return (6 if (s.v_turn <= 3) else 7) + (
         1 if (f_has_ability(s, l_p, 8) or ((M_eighth_round, l_p) in s.active_mods)) else 0
     )
 
@@ -777,11 +778,17 @@ def f_coup_targets(s: State, l_p: int) -> list[int]:
     cache_ = s.caches[CACHE_coup_targets]
     value_: list[int] | None = cache_.get(l_p)
     if value_ is None:
-        value_ = cache_[l_p] = [
-            c_x
-            for c_x in range(84)
-            if (((s.v_influence[c_x][(1 - l_p)] > 0) and f_open_to_coups(s, c_x)) and f_may_coup(s, l_p, c_x))
-        ]
+        v_influence = s.v_influence
+        v_defcon = s.v_defcon
+        q1_: list[int] = []
+        for c_x in range(84):
+            q2_ = v_influence[c_x][(1 - l_p)] > 0
+            if q2_:
+                # cov 20 (open_to_coups)
+                q2_ = v_defcon > F_region_defcon_limit[F_country_region[c_x]]
+            if q2_ and f_may_coup(s, l_p, c_x):
+                q1_.append(c_x)
+        value_ = cache_[l_p] = q1_
     return value_
 
 
@@ -791,14 +798,17 @@ def f_realign_targets(s: State, l_p: int) -> list[int]:
     cache_ = s.caches[CACHE_realign_targets]
     value_: list[int] | None = cache_.get(l_p)
     if value_ is None:
-        value_ = cache_[l_p] = [
-            c_x
-            for c_x in range(84)
-            if (
-                ((s.v_influence[c_x][(1 - l_p)] > 0) and f_open_to_coups(s, c_x))
-                and (not f_protected(s, l_p, c_x))
-            )
-        ]
+        v_influence = s.v_influence
+        v_defcon = s.v_defcon
+        q1_: list[int] = []
+        for c_x in range(84):
+            q2_ = v_influence[c_x][(1 - l_p)] > 0
+            if q2_:
+                # cov 20 (open_to_coups)
+                q2_ = v_defcon > F_region_defcon_limit[F_country_region[c_x]]
+            if q2_ and (not f_protected(s, l_p, c_x)):
+                q1_.append(c_x)
+        value_ = cache_[l_p] = q1_
     return value_
 
 
@@ -897,9 +907,13 @@ def f_space_attempts_allowed(s: State, l_p: int) -> int:
 # function can_space (specs/twilight_struggle/operations.yaml:119)
 def f_can_space(s: State, l_p: int, l_c: int) -> bool:
     # cov 35
-    return ((s.v_space[l_p] < 8) and (s.v_space_attempts[l_p] < f_space_attempts_allowed(s, l_p))) and (
-        f_card_ops(s, l_p, l_c) >= F_space_box_ops_needed[f_next_box(s, l_p)]
-    )
+    q1_ = (s.v_space[l_p] < 8) and (s.v_space_attempts[l_p] < f_space_attempts_allowed(s, l_p))
+    if q1_:
+        # cov 15 (card_ops)
+        q1_ = (
+            0 if F_card_scoring[l_c] else f_modified_ops(s, l_p, F_card_ops[l_c])
+        ) >= F_space_box_ops_needed[f_next_box(s, l_p)]
+    return q1_
 
 
 # function scores_as_battleground (specs/twilight_struggle/scoring.yaml:4)
@@ -1029,22 +1043,27 @@ def f_counted_vp(
     s: State, l_p: int, l_r: int, l_mine: int, l_theirs: int, l_bg_mine: int, l_bg_theirs: int
 ) -> int:
     # cov 46
-    q1_ = (
-        F_region_control[l_r]
-        if f_level_control(s, l_mine, l_theirs, l_bg_mine, f_battlegrounds_in(s, l_r))
-        else (
+    q1_: int
+    if f_level_control(s, l_mine, l_theirs, l_bg_mine, f_battlegrounds_in(s, l_r)):
+        q1_ = F_region_control[l_r]
+    else:
+        # cov 43 (level_domination)
+        q1_ = (
             F_region_domination[l_r]
-            if f_level_domination(s, l_mine, l_theirs, l_bg_mine, l_bg_theirs)
+            if (
+                (((l_mine > l_theirs) and (l_bg_mine > l_bg_theirs)) and (l_bg_mine > 0))
+                and (l_mine > l_bg_mine)
+            )
             else (F_region_presence[l_r] if (l_mine > 0) else 0)
         )
-    ) + l_bg_mine
-    q2_ = 0
+    q2_ = q1_ + l_bg_mine
+    q3_ = 0
     for c_x in range(84):
         if ((F_country_region[c_x] == l_r) and (F_country_superpower[c_x] == (1 - l_p))) and f_controls(
             s, l_p, c_x
         ):
-            q2_ += 1
-    return q1_ + q2_
+            q3_ += 1
+    return q2_ + q3_
 
 
 # function southeast_asia_vp (specs/twilight_struggle/scoring.yaml:71)
@@ -1246,7 +1265,8 @@ def p_war(
 # procedure gain_vp (specs/twilight_struggle/operations.yaml:128)
 def p_gain_vp(s: State, l_p: int, l_n: int) -> None:
     # cov 90
-    s.v_vp += f_toward(s, l_p, l_n)
+    # cov 8 (toward)
+    s.v_vp += l_n if (l_p == P_usa) else (-l_n)
     if l_n != 0:
         # cov 91
         s.say(TX_gains_vp, l_p, l_n)
@@ -2496,7 +2516,8 @@ def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
     q1_ = (M_missile_crisis, l_p) in s.active_mods
     if q1_:
         q2_ = False
-        for c_x in f_crisis_countries(s, l_p):
+        # cov 0 (crisis_countries)
+        for c_x in [E_cuba] if (l_p == P_ussr) else [E_west_germany, E_turkey]:
             if v_influence[c_x][l_p] >= 2:
                 q2_ = True
                 break
@@ -2787,8 +2808,12 @@ def inv_china_card_held(s: State) -> bool:
 def evaluate(s: State, l_p: int) -> int:
     q1_ = 0
     for c_x in range(84):
-        q1_ += f_country_weight(s, c_x) * (f_owns(s, l_p, c_x) - f_owns(s, (1 - l_p), c_x))
-    return ((3 * f_toward(s, l_p, s.v_vp)) + q1_) + (2 * (s.v_space[l_p] - s.v_space[(1 - l_p)]))
+        # cov 10 (country_weight)
+        q1_ += (3 if F_country_battleground[c_x] else 1) * (f_owns(s, l_p, c_x) - f_owns(s, (1 - l_p), c_x))
+    # cov 8 (toward)
+    return ((3 * (s.v_vp if (l_p == P_usa) else (-s.v_vp))) + q1_) + (
+        2 * (s.v_space[l_p] - s.v_space[(1 - l_p)])
+    )
 
 
 # procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:207)
@@ -2861,7 +2886,10 @@ class Proc_free_coup_or_realignments(Frame):
         if pc < 2:
             if pc == 0:
                 # cov 57
-                self.l_ops = f_card_ops(s, self.l_p, self.l_c)
+                # cov 15 (card_ops)
+                self.l_ops = (
+                    0 if F_card_scoring[self.l_c] else f_modified_ops(s, self.l_p, F_card_ops[self.l_c])
+                )
                 self.l_kinds = []
                 if len(f_free_coup_targets(s, self.l_p, self.l_area)) > 0:
                     # cov 58
@@ -3462,7 +3490,8 @@ class Proc_spend_operations(Frame):
         if pc < 2:
             if pc == 0:
                 # cov 109
-                self.l_sea = f_southeast_asia_bonus(s, self.l_p)
+                # cov 18 (southeast_asia_bonus)
+                self.l_sea = 1 if ((M_vietnam_revolts_bonus, self.l_p) in s.active_mods) else 0
                 self.l_kinds = [0]
                 if (1 in self.l_allowed) and (len(f_realign_targets(s, self.l_p)) > 0):
                     # cov 110
@@ -3612,14 +3641,16 @@ class Proc_add_influence(Frame):
                     if ((M_placement_closed, self.l_p, F_country_region[c_x]) not in s.active_mods)
                 ]
                 self.l_left = (self.l_ops + self.l_bonus) + self.l_sea
-                self.l_spots = [
-                    c_x
-                    for c_x in self.l_open
-                    if (
-                        f_place_cost(s, self.l_p, c_x)
-                        <= f_spendable(s, c_x, self.l_left, self.l_bonus, self.l_sea)
-                    )
-                ]
+                q1_: list[int] = []
+                for c_x in self.l_open:
+                    q2_ = f_place_cost(s, self.l_p, c_x)
+                    # cov 28 (spendable)
+                    if q2_ <= (
+                        (self.l_left - (0 if (F_country_region[c_x] == E_asia) else self.l_bonus))
+                        - (0 if (2 in F_country_subregions[c_x]) else self.l_sea)
+                    ):
+                        q1_.append(c_x)
+                self.l_spots = q1_
                 pc = 1
                 continue
             elif pc == 1:
@@ -3656,14 +3687,16 @@ class Proc_add_influence(Frame):
                 i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
-                self.l_spots = [
-                    c_y
-                    for c_y in self.l_open
-                    if (
-                        f_place_cost(s, self.l_p, c_y)
-                        <= f_spendable(s, c_y, self.l_left, self.l_bonus, self.l_sea)
-                    )
-                ]
+                q3_: list[int] = []
+                for c_y in self.l_open:
+                    q4_ = f_place_cost(s, self.l_p, c_y)
+                    # cov 28 (spendable)
+                    if q4_ <= (
+                        (self.l_left - (0 if (F_country_region[c_y] == E_asia) else self.l_bonus))
+                        - (0 if (2 in F_country_subregions[c_y]) else self.l_sea)
+                    ):
+                        q3_.append(c_y)
+                self.l_spots = q3_
                 pc = 1
                 continue
 
@@ -3744,14 +3777,18 @@ class Proc_realignments(Frame):
             if pc == 0:
                 # cov 122
                 self.l_left = (self.l_ops + self.l_bonus) + self.l_sea
-                self.l_targets = [
-                    c_x
-                    for c_x in f_realign_targets(s, self.l_p)
-                    if (
-                        (c_x in self.l_area)
-                        and (f_spendable(s, c_x, self.l_left, self.l_bonus, self.l_sea) >= 1)
-                    )
-                ]
+                q1_: list[int] = []
+                for c_x in f_realign_targets(s, self.l_p):
+                    q2_ = c_x in self.l_area
+                    if q2_:
+                        # cov 28 (spendable)
+                        q2_ = (
+                            (self.l_left - (0 if (F_country_region[c_x] == E_asia) else self.l_bonus))
+                            - (0 if (2 in F_country_subregions[c_x]) else self.l_sea)
+                        ) >= 1
+                    if q2_:
+                        q1_.append(c_x)
+                self.l_targets = q1_
                 pc = 1
                 continue
             elif pc == 1:
@@ -3787,14 +3824,18 @@ class Proc_realignments(Frame):
                     pass
                 self.l_left -= 1
                 p_realign_roll(s, self.l_p, self.l_x)
-                self.l_targets = [
-                    c_y
-                    for c_y in f_realign_targets(s, self.l_p)
-                    if (
-                        (c_y in self.l_area)
-                        and (f_spendable(s, c_y, self.l_left, self.l_bonus, self.l_sea) >= 1)
-                    )
-                ]
+                q3_: list[int] = []
+                for c_y in f_realign_targets(s, self.l_p):
+                    q4_ = c_y in self.l_area
+                    if q4_:
+                        # cov 28 (spendable)
+                        q4_ = (
+                            (self.l_left - (0 if (F_country_region[c_y] == E_asia) else self.l_bonus))
+                            - (0 if (2 in F_country_subregions[c_y]) else self.l_sea)
+                        ) >= 1
+                    if q4_:
+                        q3_.append(c_y)
+                self.l_targets = q3_
                 pc = 1
                 continue
 
@@ -3916,7 +3957,15 @@ class Proc_coup_attempt(Frame):
                     # cov 133
                     pass
                 self.l_r = s.roll(6)
-                self.l_mod = f_coup_roll_modifier(s, self.l_p, self.l_x)
+                # cov 25 (coup_roll_modifier)
+                self.l_mod = (
+                    (1 if ((M_coup_roll_bonus, self.l_p, F_country_region[self.l_x]) in s.active_mods) else 0)
+                    - (
+                        1
+                        if ((M_coup_roll_malus, self.l_p, F_country_region[self.l_x]) in s.active_mods)
+                        else 0
+                    )
+                ) - (1 if ((M_coup_roll_penalty,) in s.active_mods) else 0)
                 self.l_margin = ((self.l_r + self.l_mod) + self.l_ops) - (2 * F_country_stability[self.l_x])
                 if self.l_margin > 0:
                     # cov 134
@@ -4392,9 +4441,13 @@ class Proc_play_a_card(Frame):
                     else:
                         # cov 174
                         pass
-                    if (not f_must_score(s, self.l_p)) and (
-                        (s.v_round > f_rounds_in_turn(s)) or (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) == 0)
-                    ):
+                    q1_ = not f_must_score(s, self.l_p)
+                    if q1_:
+                        # cov 12 (rounds_in_turn)
+                        q1_ = (s.v_round > (6 if (s.v_turn <= 3) else 7)) or (
+                            len(s.z.piles[(Z_hand + s.ref(self.l_p))]) == 0
+                        )
+                    if q1_:
                         # cov 175
                         self.pc = 2
                         if s.decide(
@@ -4504,11 +4557,17 @@ class Proc_trap_round(Frame):
         while True:
             if pc == 0:
                 # cov 179
-                self.l_escapes = [
-                    c_c
-                    for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                    if ((not F_card_scoring[c_c]) and (f_card_ops(s, self.l_p, c_c) >= 2))
-                ]
+                q1_: list[int] = []
+                for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                    q2_ = not F_card_scoring[c_c]
+                    if q2_:
+                        # cov 15 (card_ops)
+                        q2_ = (
+                            0 if F_card_scoring[c_c] else f_modified_ops(s, self.l_p, F_card_ops[c_c])
+                        ) >= 2
+                    if q2_:
+                        q1_.append(c_c)
+                self.l_escapes = q1_
                 self.l_scorings = [
                     c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))] if F_card_scoring[c_c]
                 ]
@@ -4526,7 +4585,11 @@ class Proc_trap_round(Frame):
                     # cov 181
                     pass
                 self.l_c = -1
-                if (not f_must_score(s, self.l_p)) and (s.v_round > f_rounds_in_turn(s)):
+                q3_ = not f_must_score(s, self.l_p)
+                if q3_:
+                    # cov 12 (rounds_in_turn)
+                    q3_ = s.v_round > (6 if (s.v_turn <= 3) else 7)
+                if q3_:
                     # cov 182
                     self.pc = 1
                     if s.decide(
@@ -4804,7 +4867,8 @@ class Proc_resolve_event_play(Frame):
         pc = self.pc
         if pc == 0:
             # cov 203
-            self.l_q = f_event_player(s, self.l_p, self.l_c)
+            # cov 48 (event_player)
+            self.l_q = self.l_p if (F_card_side[self.l_c] == -1) else F_card_side[self.l_c]
             if f_event_blocked(s, self.l_q, self.l_c):
                 # cov 204
                 s.say(TX_the_event_of_cannot_3, self.l_c)
@@ -5276,13 +5340,14 @@ class Eff_card_event_blockade(Frame):
                 # cov 250
                 self.l_o = 1 - self.l_p
                 self.pc = 1
+                q1_: list[int] = []
+                for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+                    # cov 15 (card_ops)
+                    if (0 if F_card_scoring[c_y] else f_modified_ops(s, self.l_o, F_card_ops[c_y])) >= 3:
+                        q1_.append(c_y)
                 if s.decide(
                     self.l_o,
-                    [
-                        c_y
-                        for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]
-                        if (f_card_ops(s, self.l_o, c_y) >= 3)
-                    ],
+                    q1_,
                     7,
                     "l_c",
                     (TX_discard_a_card_of,),
@@ -7718,13 +7783,14 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 # cov 418
                 self.l_o = 1 - self.l_p
                 self.pc = 1
+                q1_: list[int] = []
+                for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+                    # cov 15 (card_ops)
+                    if (0 if F_card_scoring[c_y] else f_modified_ops(s, self.l_o, F_card_ops[c_y])) >= 3:
+                        q1_.append(c_y)
                 if s.decide(
                     self.l_o,
-                    [
-                        c_y
-                        for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]
-                        if (f_card_ops(s, self.l_o, c_y) >= 3)
-                    ],
+                    q1_,
                     7,
                     "l_c",
                     (TX_discard_a_card_of_2, self.l_p),
@@ -8327,7 +8393,12 @@ class Eff_card_event_che(Frame):
                 if pc == 0:
                     # cov 448
                     self.l_o = 1 - self.l_p
-                    self.l_ops = f_card_ops(s, self.l_p, self.l_self)
+                    # cov 15 (card_ops)
+                    self.l_ops = (
+                        0
+                        if F_card_scoring[self.l_self]
+                        else f_modified_ops(s, self.l_p, F_card_ops[self.l_self])
+                    )
                     v1_ = f_latin_america(s)
                     self.l_area = [
                         c_x

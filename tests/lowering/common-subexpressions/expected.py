@@ -31,7 +31,8 @@ def f_squares(s: State) -> int:
     v_n = s.v_n
     q1_ = 0
     for c_c in range(2):
-        if (v1_ := f_worth(s, c_c)) > v_n:
+        # cov 1 (worth)
+        if (v1_ := (F_card_value[c_c] * 2)) > v_n:
             q1_ += v1_ * v1_
     return q1_
 
@@ -44,12 +45,14 @@ def ph_play(s: State) -> None:
     v_n = s.v_n
     q1_ = 0
     for c_c in range(2):
-        q2_ = f_worth(s, c_c) > v_n
+        # cov 1 (worth)
+        q2_ = (F_card_value[c_c] * 2) > v_n
         if q2_:
             q2_ = v2_
         if q2_:
             q1_ += 1
-    if q1_ > f_worth(s, E_ace):
+    # cov 1 (worth)
+    if q1_ > (F_card_value[E_ace] * 2):
         # cov 5
         s.v_n += 1
     else:

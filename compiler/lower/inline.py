@@ -1,0 +1,170 @@
+"""Inline: a call of a small spec function is written as its body, where that is what the call did.
+
+In CPython a call of a one-line function costs more than its body: `on_map(t)`, a table read and a
+comparison, runs about twice as fast written out. So where a statement surely evaluates a call
+(its test, its value, a loop's test: not the right side of `and`/`or`, a branch of
+`if-then-else`, the body of a comprehension, nor a builtin's argument), a spec function is written
+as its body with its parameters replaced by the arguments, when
+
+  - its body is small and holds no comprehension, text, method or cached lookup, and can raise
+    nothing in any state (reuse.never_fails): so no error is reported from another place;
+  - each argument is a name or a constant, or is used at most once in the body and can raise
+    nothing (so evaluating it there, or not at all, changes nothing seen).
+
+Rule coverage still counts the function each time its body runs. The statement that holds the
+body gets the function's marker, with its name: `# cov 19 (on_map)` above it counts point 19
+each time that statement runs, as the call did (rulewright/coverage.py). loops.py writes the
+right side of an `and`/`or` holding such a call, and a comprehension whose test holds one, as
+statements of their own, so that the call is surely evaluated there.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from compiler import ir
+from compiler.check import Binding
+from compiler.lower import reuse
+from compiler.lower.context import Context, Plan
+
+# the most nodes a function's body may have to be written out where it is called
+INLINE_SIZE = 24
+# expressions whose operands Python evaluates whenever it evaluates them (an `and`'s left side, an
+# `if-then-else`'s test: expressions.py keeps their other operands from inlining)
+STRICT = (
+    ir.IntLit,
+    ir.BoolLit,
+    ir.NoneLit,
+    ir.Name,
+    ir.BinOp,
+    ir.Compare,
+    ir.BoolOp,
+    ir.CondExpr,
+    ir.Not,
+    ir.Neg,
+    ir.Call,
+    ir.Field,
+    ir.Index,
+)
+_NOT_INLINED = (ir.ListComp, ir.Quantifier, ir.Aggregate, ir.StrLit, ir.MethodCall, ir.CountActive)
+# names whose Python is cheap and cannot fail: what an argument may be, to be written more than once
+_ATOMS = frozenset(("local", "comp", "const", "option", "player", "enum", "entity", "num_players", "state"))
+
+Lower = Callable[[Context, ir.Expr], str]
+
+
+@contextmanager
+def only_sometimes(cx: Context) -> Iterator[None]:
+    """Lower an operand that runs only sometimes: no call in it is inlined."""
+    marks = cx.inline_marks
+    cx.inline_marks = None
+    try:
+        yield
+    finally:
+        cx.inline_marks = marks
+
+
+def inlinable(cx: Context, name: str) -> bool:
+    """Whether spec function `name` may be written as its body (this module's doc says when)."""
+    known = cx.inlinable.get(name)
+    if known is None:
+        body = cx.sym.functions[name].body.expr
+        nodes = list(ir.walk(body)) if body is not None else []
+        known = (
+            body is not None
+            and name not in cx.reads.cached
+            and len(nodes) <= INLINE_SIZE
+            and not any(isinstance(n, _NOT_INLINED) for n in nodes)
+            and reuse.function_never_fails(cx, name)
+        )
+        cx.inlinable[name] = known
+    return known
+
+
+def inline_call(cx: Context, e: ir.Call, args: list[str], marked: list[bool], lower: Lower) -> str | None:
+    """The Python of call `e` of a spec function written as its body, given the Python of its
+    arguments and whether each inlined a call itself (`lower` lowers the body); its coverage
+    marker is noted for the statement. None if the call is not inlined here."""
+    marks = cx.inline_marks
+    if marks is None or e.func in cx.inline_stack or not inlinable(cx, e.func):
+        return None
+    f = cx.sym.functions[e.func]
+    body = f.body.expr
+    assert body is not None
+    uses = Counter(b.target for b in _param_reads(cx, body))
+    values: dict[str, str] = {}
+    plan = cx.plan
+    assert plan is not None
+    for p, a, code, inlined in zip(f.params, e.args, args, marked, strict=True):
+        if _atom(cx, a):
+            values[p.name] = code
+            continue
+        binds = any(id(n) in plan.bind for n in ir.walk(a))
+        if uses[p.name] > 1 or inlined or binds or not reuse.never_fails(cx, a):
+            return None
+        values[p.name] = code if _bare(code) else f"({code})"
+    outer_args = cx.inline_args
+    cx.plan, cx.inline_args = Plan(), values
+    cx.inline_stack.append(e.func)
+    try:
+        code = lower(cx, body)
+    finally:
+        cx.plan, cx.inline_args = plan, outer_args
+        cx.inline_stack.pop()
+    if cx.covering:
+        marks[id(e)] = f"# cov {cx.function_points[e.func]} ({e.func})"
+    return code if _bare(code) else f"({code})"
+
+
+def _bare(code: str) -> bool:
+    """Whether `code` needs no brackets around it: a name, a number, or bracketed already."""
+    return code.isidentifier() or code.lstrip("-").isdigit() or wrapped(code)
+
+
+def wrapped(code: str) -> bool:
+    """Whether `code` is one bracketed expression, `(...)`, whose brackets make no tuple or
+    generator (and so may be dropped where an expression stands alone)."""
+    if not code.startswith("("):
+        return False
+    depth = 0
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.string]
+    for i, t in enumerate(tokens):
+        if t.type == tokenize.OP and t.string in "()":
+            depth += 1 if t.string == "(" else -1
+            if depth == 0:
+                return i == len(tokens) - 1 and not isinstance(
+                    ast.parse(code, mode="eval").body, (ast.Tuple, ast.GeneratorExp)
+                )
+    return False
+
+
+def _param_reads(cx: Context, body: ir.Expr) -> Iterator[Binding]:
+    for n in ir.walk(body):
+        if isinstance(n, ir.Name):
+            b = cx.ann.names.get(id(n))
+            if b is not None and b.kind == "local":
+                yield b
+
+
+def _atom(cx: Context, a: ir.Expr) -> bool:
+    if isinstance(a, (ir.IntLit, ir.BoolLit, ir.NoneLit)):
+        return True
+    if not isinstance(a, ir.Name) or id(a) in cx.ann.zone_refs:
+        return False
+    b = cx.ann.names.get(id(a))
+    return b is not None and b.kind in _ATOMS and cx.ann.type_of(a).kind != "zone"
+
+
+def take_marks(cx: Context) -> list[str]:
+    """The markers of the functions inlined in the line about to be written, to go right above it."""
+    marks = cx.inline_marks
+    if not marks:
+        return []
+    out = list(marks.values())
+    marks.clear()
+    return out
