@@ -157,6 +157,8 @@ def _integer(name: str, value: object, lowest: int | None = None) -> int:
 
 
 def _sequence(name: str, value: object) -> Sequence[object]:
+    if type(value) is tuple or type(value) is list:  # (the common case, without the ABC's test)
+        return value
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise ValueError(f"{name} must be a list, not {shown_value(value)}")
     return value
