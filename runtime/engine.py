@@ -2130,7 +2130,11 @@ class GameState:
                 ch.unsettled[where] -= 1
                 if ch.unsettled[where] < 2:
                     del ch.unsettled[where]
-        z.piles[where].remove(e)
+        pile = z.piles[where]
+        if pile[-1] == e:  # the top (a deal, a draw): no search (a component lies in a pile once)
+            pile.pop()
+        else:
+            pile.remove(e)
         c = z.pos[t][e]
         if c >= 0:
             del z.cells[where][c]
