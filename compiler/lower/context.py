@@ -59,6 +59,7 @@ class Context:
     loop_vars: dict[str, str] = field(default_factory=dict)  # their loop variables' Python types
     # while loops.py writes a loop's body: the state variables it reads, each read once before
     state_locals: dict[str, None] | None = None
+    slot_locals: dict[str, None] | None = None  # and, in a frame, the frame's slots it reads
     never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)

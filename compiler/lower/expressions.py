@@ -415,6 +415,9 @@ def name(cx: Context, e: ir.Name) -> str:
     match b.kind:
         case "local" if cx.inline_args is not None:  # a parameter of a function written out
             return cx.inline_args[b.target]
+        case "local" if cx.slot_locals is not None and cx.local_prefix:
+            cx.slot_locals[b.target] = None  # (a frame's slot, read once before the loops)
+            return f"l_{b.target}"
         case "local":
             return cx.local(b.target)
         case "comp":

@@ -22,9 +22,9 @@ computed by a loop into a variable, and the expression reads the variable (`Plan
             q1_.append(c_x)
     return q1_
 
-A state variable that a loop's body reads is read once, into a local, before the loops: an
-expression writes nothing, so it is the same object all along, and a local costs less to read
-than an attribute of the state. (The same loops compiled natively are C loops, where a generator
+A state variable that a loop's body reads is read once, into a local, before the loops, and so
+is a slot of the frame in a frame's step (`l_left = self.l_left`): an expression writes nothing,
+so it is the same object all along, and a local costs less to read than an attribute. (The same loops compiled natively are C loops, where a generator
 would be an object with a method per element.)
 
 What runs, and in what order, is what the expression ran: Python evaluates left to right, so the
@@ -69,7 +69,7 @@ def hoisting(cx: Context, e: ir.Expr, body: bool = False) -> tuple[list[str], st
         marks = take_marks(cx)  # (of the statement itself: right above it)
     finally:
         cx.plan = None
-        cx.state_locals = None
+        cx.state_locals = cx.slot_locals = None
         cx.inline_marks = None
     before = [
         f"{h.temp}: {python_type(cx.ann.type_of(h.node))} | None = None"
@@ -78,6 +78,7 @@ def hoisting(cx: Context, e: ir.Expr, body: bool = False) -> tuple[list[str], st
         for h in hoisted
     ]
     reads = [f"v_{name} = s.v_{name}" for name in loops.reads]  # (what the loops read, once)
+    reads += [f"l_{slot} = self.l_{slot}" for slot in loops.slots]
     zones = [
         f"{temp} = s.z.where[{kind}][{element}] if {element} >= 0 else -1"
         for (kind, element), temp in plan.where.items()
@@ -94,6 +95,7 @@ class _Loops:
         self.depth = 0  # indentation of the next line, in levels
         self.around: list[str] = []  # the loop variables of the loops being written
         self.reads: dict[str, None] = {}  # the state variables read in loop bodies, in order
+        self.slots: dict[str, None] = {}  # and the frame's slots (a frame's locals), in order
 
     def emit(self, line: str) -> None:
         """Write `line`, with the markers of the functions its Python wrote out (inline.py) above it."""
@@ -228,8 +230,8 @@ class _Loops:
         self.emit(f"for {var} in {source}:")
         self.depth += 1
         self.around.append(var)
-        outer = cx.state_locals
-        cx.state_locals = self.reads
+        outer, outer_slots = cx.state_locals, cx.slot_locals
+        cx.state_locals, cx.slot_locals = self.reads, self.slots
         cond = e.cond
         if kind == "all" and cond is not None:
             self.lines_for(cond)
@@ -255,6 +257,6 @@ class _Loops:
                 self.emit(f"{name}.append({item})" if kind == "list" else f"{name} += {item}")
             if cond is not None:
                 self.depth -= 1
-        cx.state_locals = outer
+        cx.state_locals, cx.slot_locals = outer, outer_slots
         self.around.pop()
         self.depth -= 1

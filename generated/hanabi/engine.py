@@ -624,10 +624,11 @@ class Proc_give_clue(Frame):
             if self.l_how == 2:
                 # cov 19
                 self.pc = 2
+                l_t = self.l_t
                 q1_: list[int] = []
                 for c_x in range(5):
                     q2_ = False
-                    for c_c in s.z.piles[(Z_hand + s.ref(self.l_t))]:
+                    for c_c in s.z.piles[(Z_hand + s.ref(l_t))]:
                         if F_card_colour[c_c] == c_x:
                             q2_ = True
                             break
@@ -645,10 +646,11 @@ class Proc_give_clue(Frame):
                 return
             # cov 20
             self.pc = 2
+            l_t = self.l_t
             q3_: list[int] = []
             for c_x in range(1, 6):
                 q4_ = False
-                for c_c in s.z.piles[(Z_hand + s.ref(self.l_t))]:
+                for c_c in s.z.piles[(Z_hand + s.ref(l_t))]:
                     if F_card_number[c_c] == c_x:
                         q4_ = True
                         break

@@ -2897,9 +2897,10 @@ class Proc_free_coup_or_realignments(Frame):
                 else:
                     # cov 59
                     pass
+                l_area = self.l_area
                 q1_ = False
                 for c_y in f_realign_targets(s, self.l_p):
-                    if c_y in self.l_area:
+                    if c_y in l_area:
                         q1_ = True
                         break
                 if q1_:
@@ -3059,15 +3060,18 @@ class Proc_remove_up_to(Frame):
                     return
                 self.r_1 -= 1
                 v_influence = s.v_influence
+                l_o = self.l_o
+                l_taken = self.l_taken
+                l_most = self.l_most
                 q1_: list[int] = []
                 for c_x in self.l_area:
-                    q2_ = v_influence[c_x][self.l_o] > 0
+                    q2_ = v_influence[c_x][l_o] > 0
                     if q2_:
                         q3_ = 0
-                        for c_y in self.l_taken:
+                        for c_y in l_taken:
                             if c_y == c_x:
                                 q3_ += 1
-                        q2_ = q3_ < self.l_most
+                        q2_ = q3_ < l_most
                     if q2_:
                         q1_.append(c_x)
                 self.l_xs = q1_
@@ -3339,13 +3343,15 @@ class Proc_add_spread(Frame):
                     return
                 self.r_1 -= 1
                 self.pc = 2
+                l_placed = self.l_placed
+                l_most = self.l_most
                 q1_: list[int] = []
                 for c_y in self.l_area:
                     q2_ = 0
-                    for c_z in self.l_placed:
+                    for c_z in l_placed:
                         if c_z == c_y:
                             q2_ += 1
-                    if q2_ < self.l_most:
+                    if q2_ < l_most:
                         q1_.append(c_y)
                 s.decide(
                     self.l_p,
@@ -3641,13 +3647,17 @@ class Proc_add_influence(Frame):
                     if ((M_placement_closed, self.l_p, F_country_region[c_x]) not in s.active_mods)
                 ]
                 self.l_left = (self.l_ops + self.l_bonus) + self.l_sea
+                l_p = self.l_p
+                l_left = self.l_left
+                l_bonus = self.l_bonus
+                l_sea = self.l_sea
                 q1_: list[int] = []
                 for c_x in self.l_open:
-                    q2_ = f_place_cost(s, self.l_p, c_x)
+                    q2_ = f_place_cost(s, l_p, c_x)
                     # cov 28 (spendable)
                     if q2_ <= (
-                        (self.l_left - (0 if (F_country_region[c_x] == E_asia) else self.l_bonus))
-                        - (0 if (2 in F_country_subregions[c_x]) else self.l_sea)
+                        (l_left - (0 if (F_country_region[c_x] == E_asia) else l_bonus))
+                        - (0 if (2 in F_country_subregions[c_x]) else l_sea)
                     ):
                         q1_.append(c_x)
                 self.l_spots = q1_
@@ -3687,13 +3697,17 @@ class Proc_add_influence(Frame):
                 i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
+                l_p = self.l_p
+                l_left = self.l_left
+                l_bonus = self.l_bonus
+                l_sea = self.l_sea
                 q3_: list[int] = []
                 for c_y in self.l_open:
-                    q4_ = f_place_cost(s, self.l_p, c_y)
+                    q4_ = f_place_cost(s, l_p, c_y)
                     # cov 28 (spendable)
                     if q4_ <= (
-                        (self.l_left - (0 if (F_country_region[c_y] == E_asia) else self.l_bonus))
-                        - (0 if (2 in F_country_subregions[c_y]) else self.l_sea)
+                        (l_left - (0 if (F_country_region[c_y] == E_asia) else l_bonus))
+                        - (0 if (2 in F_country_subregions[c_y]) else l_sea)
                     ):
                         q3_.append(c_y)
                 self.l_spots = q3_
@@ -3777,14 +3791,18 @@ class Proc_realignments(Frame):
             if pc == 0:
                 # cov 122
                 self.l_left = (self.l_ops + self.l_bonus) + self.l_sea
+                l_area = self.l_area
+                l_left = self.l_left
+                l_bonus = self.l_bonus
+                l_sea = self.l_sea
                 q1_: list[int] = []
                 for c_x in f_realign_targets(s, self.l_p):
-                    q2_ = c_x in self.l_area
+                    q2_ = c_x in l_area
                     if q2_:
                         # cov 28 (spendable)
                         q2_ = (
-                            (self.l_left - (0 if (F_country_region[c_x] == E_asia) else self.l_bonus))
-                            - (0 if (2 in F_country_subregions[c_x]) else self.l_sea)
+                            (l_left - (0 if (F_country_region[c_x] == E_asia) else l_bonus))
+                            - (0 if (2 in F_country_subregions[c_x]) else l_sea)
                         ) >= 1
                     if q2_:
                         q1_.append(c_x)
@@ -3824,14 +3842,18 @@ class Proc_realignments(Frame):
                     pass
                 self.l_left -= 1
                 p_realign_roll(s, self.l_p, self.l_x)
+                l_area = self.l_area
+                l_left = self.l_left
+                l_bonus = self.l_bonus
+                l_sea = self.l_sea
                 q3_: list[int] = []
                 for c_y in f_realign_targets(s, self.l_p):
-                    q4_ = c_y in self.l_area
+                    q4_ = c_y in l_area
                     if q4_:
                         # cov 28 (spendable)
                         q4_ = (
-                            (self.l_left - (0 if (F_country_region[c_y] == E_asia) else self.l_bonus))
-                            - (0 if (2 in F_country_subregions[c_y]) else self.l_sea)
+                            (l_left - (0 if (F_country_region[c_y] == E_asia) else l_bonus))
+                            - (0 if (2 in F_country_subregions[c_y]) else l_sea)
                         ) >= 1
                     if q4_:
                         q3_.append(c_y)
@@ -4557,14 +4579,13 @@ class Proc_trap_round(Frame):
         while True:
             if pc == 0:
                 # cov 179
+                l_p = self.l_p
                 q1_: list[int] = []
                 for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
                     q2_ = not F_card_scoring[c_c]
                     if q2_:
                         # cov 15 (card_ops)
-                        q2_ = (
-                            0 if F_card_scoring[c_c] else f_modified_ops(s, self.l_p, F_card_ops[c_c])
-                        ) >= 2
+                        q2_ = (0 if F_card_scoring[c_c] else f_modified_ops(s, l_p, F_card_ops[c_c])) >= 2
                     if q2_:
                         q1_.append(c_c)
                 self.l_escapes = q1_
@@ -5340,10 +5361,11 @@ class Eff_card_event_blockade(Frame):
                 # cov 250
                 self.l_o = 1 - self.l_p
                 self.pc = 1
+                l_o = self.l_o
                 q1_: list[int] = []
                 for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
                     # cov 15 (card_ops)
-                    if (0 if F_card_scoring[c_y] else f_modified_ops(s, self.l_o, F_card_ops[c_y])) >= 3:
+                    if (0 if F_card_scoring[c_y] else f_modified_ops(s, l_o, F_card_ops[c_y])) >= 3:
                         q1_.append(c_y)
                 if s.decide(
                     self.l_o,
@@ -7783,10 +7805,11 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 # cov 418
                 self.l_o = 1 - self.l_p
                 self.pc = 1
+                l_o = self.l_o
                 q1_: list[int] = []
                 for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
                     # cov 15 (card_ops)
-                    if (0 if F_card_scoring[c_y] else f_modified_ops(s, self.l_o, F_card_ops[c_y])) >= 3:
+                    if (0 if F_card_scoring[c_y] else f_modified_ops(s, l_o, F_card_ops[c_y])) >= 3:
                         q1_.append(c_y)
                 if s.decide(
                     self.l_o,
@@ -8197,10 +8220,11 @@ class Eff_card_event_the_cambridge_five(Frame):
                     self.l_c = x_
                     s.say(TX_revealed, self.l_c)
                 self.pc = 1
+                l_shown = self.l_shown
                 q1_: list[int] = []
                 for c_y in range(84):
                     q2_ = False
-                    for c_c in self.l_shown:
+                    for c_c in l_shown:
                         if c_y in X_card_scored_countries[c_c](s, c_c):
                             q2_ = True
                             break

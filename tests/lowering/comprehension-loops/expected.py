@@ -1,5 +1,5 @@
 # ---- engine.py
-# function linked (tests/lowering/comprehension-loops/game.yaml:18)
+# function linked (tests/lowering/comprehension-loops/game.yaml:19)
 def f_linked(s: State) -> list[int]:
     # cov 0
     v_n = s.v_n
@@ -18,7 +18,7 @@ def f_linked(s: State) -> list[int]:
     return q1_
 
 
-# function guarded (tests/lowering/comprehension-loops/game.yaml:22)
+# function guarded (tests/lowering/comprehension-loops/game.yaml:23)
 def f_guarded(s: State) -> bool:
     # cov 1
     v_n = s.v_n
@@ -33,7 +33,7 @@ def f_guarded(s: State) -> bool:
     return q1_
 
 
-# function total (tests/lowering/comprehension-loops/game.yaml:26)
+# function total (tests/lowering/comprehension-loops/game.yaml:27)
 def f_total(s: State) -> int:
     # cov 2
     v_n = s.v_n
@@ -44,7 +44,7 @@ def f_total(s: State) -> int:
     return s.v_score[P_ann] + q1_
 
 
-# function either (tests/lowering/comprehension-loops/game.yaml:29)
+# function either (tests/lowering/comprehension-loops/game.yaml:30)
 def f_either(s: State) -> int:
     # cov 3
     v_n = s.v_n
@@ -63,7 +63,7 @@ def f_either(s: State) -> int:
     return q1_
 
 
-# function shadowed (tests/lowering/comprehension-loops/game.yaml:32)
+# function shadowed (tests/lowering/comprehension-loops/game.yaml:33)
 def f_shadowed(s: State) -> bool:
     # cov 4
     v_n = s.v_n
@@ -78,34 +78,38 @@ def f_shadowed(s: State) -> bool:
     return q1_
 
 
-# phase play (tests/lowering/comprehension-loops/game.yaml:37)
+# phase play (tests/lowering/comprehension-loops/game.yaml:38)
 class Phase_play(Frame):
-    SLOTS = ("l_pick",)
+    SLOTS = ("l_pick", "l_limit")
     __slots__ = SLOTS
     NAME = "Phase_play"
-    ORIGIN = "phase play (tests/lowering/comprehension-loops/game.yaml:37)"
-    SLOT_TYPES = ("entity:card",)
+    ORIGIN = "phase play (tests/lowering/comprehension-loops/game.yaml:38)"
+    SLOT_TYPES = ("entity:card", "int")
     BLOCKS = 2
     l_pick: int
+    l_limit: int
 
     def __init__(self) -> None:
         self.pc = 0
         self.l_pick = -1
+        self.l_limit = 0
 
     def copy(self) -> Phase_play:
         f = Phase_play()
         f.pc = self.pc
         f.l_pick = self.l_pick
+        f.l_limit = self.l_limit
         return f
 
     def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_pick]]
+        return ["Phase_play", self.pc, [self.l_pick, self.l_limit]]
 
     @classmethod
     def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
         f = Phase_play()
         f.pc = pc
         f.l_pick = values[0]
+        f.l_limit = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -140,20 +144,35 @@ class Phase_play(Frame):
                 4,
                 "l_pick",
                 (TX_pick,),
-                at="tests/lowering/comprehension-loops/game.yaml:42",
+                at="tests/lowering/comprehension-loops/game.yaml:43",
                 order=2,
             )
         else:  # pc == 1
             s.v_score[P_bob] = F_card_value[self.l_pick]
+            self.l_limit = F_card_value[self.l_pick]
+            l_limit = self.l_limit
+            q4_ = 0
+            for c_c in range(3):
+                q5_ = F_card_value[c_c] >= l_limit
+                if q5_:
+                    q6_ = False
+                    for c_d in F_card_next[c_c]:
+                        if F_card_value[c_d] > l_limit:
+                            q6_ = True
+                            break
+                    q5_ = q6_
+                if q5_:
+                    q4_ += 1
+            s.v_n = q4_
             s.pop()
 
 
-# the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:5)
+# the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:6)
 class Flow(Frame):
     SLOTS = ()
     __slots__ = SLOTS
     NAME = "Flow"
-    ORIGIN = "the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:5)"
+    ORIGIN = "the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:6)"
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -178,7 +197,7 @@ class Flow(Frame):
         pc = self.pc
         if pc == 0:
             s.after_setup()
-            # phase play (tests/lowering/comprehension-loops/game.yaml:37)
+            # phase play (tests/lowering/comprehension-loops/game.yaml:38)
             # cov 7
             self.pc = 1
             s.push(Phase_play())
@@ -217,11 +236,11 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
-    "f_linked": "function linked (tests/lowering/comprehension-loops/game.yaml:18)",
-    "f_guarded": "function guarded (tests/lowering/comprehension-loops/game.yaml:22)",
-    "f_total": "function total (tests/lowering/comprehension-loops/game.yaml:26)",
-    "f_either": "function either (tests/lowering/comprehension-loops/game.yaml:29)",
-    "f_shadowed": "function shadowed (tests/lowering/comprehension-loops/game.yaml:32)",
+    "f_linked": "function linked (tests/lowering/comprehension-loops/game.yaml:19)",
+    "f_guarded": "function guarded (tests/lowering/comprehension-loops/game.yaml:23)",
+    "f_total": "function total (tests/lowering/comprehension-loops/game.yaml:27)",
+    "f_either": "function either (tests/lowering/comprehension-loops/game.yaml:30)",
+    "f_shadowed": "function shadowed (tests/lowering/comprehension-loops/game.yaml:33)",
 }
 
 
@@ -234,12 +253,12 @@ TEXTS: tuple[Text, ...] = (
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("function", "function linked", "tests/lowering/comprehension-loops/game.yaml:18"),
-    ("function", "function guarded", "tests/lowering/comprehension-loops/game.yaml:22"),
-    ("function", "function total", "tests/lowering/comprehension-loops/game.yaml:26"),
-    ("function", "function either", "tests/lowering/comprehension-loops/game.yaml:29"),
-    ("function", "function shadowed", "tests/lowering/comprehension-loops/game.yaml:32"),
-    ("branch", "if at line 39: then", "tests/lowering/comprehension-loops/game.yaml:39"),
-    ("branch", "if at line 39: else (implicit)", "tests/lowering/comprehension-loops/game.yaml:39"),
-    ("phase", "phase play", "tests/lowering/comprehension-loops/game.yaml:37"),
+    ("function", "function linked", "tests/lowering/comprehension-loops/game.yaml:19"),
+    ("function", "function guarded", "tests/lowering/comprehension-loops/game.yaml:23"),
+    ("function", "function total", "tests/lowering/comprehension-loops/game.yaml:27"),
+    ("function", "function either", "tests/lowering/comprehension-loops/game.yaml:30"),
+    ("function", "function shadowed", "tests/lowering/comprehension-loops/game.yaml:33"),
+    ("branch", "if at line 40: then", "tests/lowering/comprehension-loops/game.yaml:40"),
+    ("branch", "if at line 40: else (implicit)", "tests/lowering/comprehension-loops/game.yaml:40"),
+    ("phase", "phase play", "tests/lowering/comprehension-loops/game.yaml:38"),
 )
