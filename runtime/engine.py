@@ -2242,13 +2242,20 @@ class GameState:
     def open_cells_around(self, t: int, items: Sequence[int]) -> list[int]:
         around = self.INFO.around
         pos, where, cells_of = self.z.pos[t], self.z.where[t], self.z.cells
-        out: set[int] = set()
+        near: dict[int, set[int]] = {}  # zone -> the cells around its items (most lie in one zone)
         for e in items:
             c = pos[e]
             if c >= 0:
-                cells = cells_of[where[e]]
-                out.update(n for n in around[c] if n not in cells)
-        return sorted(out)
+                z = where[e]
+                cells = near.get(z)
+                if cells is None:
+                    cells = near[z] = set()
+                cells.update(around[c])
+        if len(near) == 1:
+            ((z, out),) = near.items()
+            out -= cells_of[z].keys()
+            return sorted(out)
+        return sorted({n for z, cells in near.items() for n in cells if n not in cells_of[z]})
 
     def forget(self, caches: tuple[int, ...]) -> None:
         """State that these cached functions read has changed: their kept values are dropped, to be
