@@ -340,3 +340,30 @@ def test_functions_written_out_count_as_their_calls_did() -> None:
         "function total": 1,
         "function rich": 0,
     }
+
+
+def test_functions_written_out_count_only_when_their_bodies_run() -> None:
+    """tests/coverage/inline-guards: branches that do not run, a function written out twice in a
+    statement, arguments that call a rule: the counts an engine of plain calls gives."""
+    result = compile_spec(ROOT / "tests" / "coverage" / "inline-guards")
+    assert result.ok, render_all(result.diagnostics)
+    engine = import_package(result.files, "inline_guards").engine
+    game = Game(engine.State, ())
+    cov = RuleCoverage(game)
+    with cov:
+        state = game.new_initial_state(0)
+    assert state.is_terminal()
+    counts = {
+        p.what.removeprefix("function "): cov.counts()[p.index] for p in cov.points if p.kind == "function"
+    }
+    assert counts == {
+        "worth": 2,  # twice in `rich(ace) == rich(two)`, not in the options of a choice of none
+        "rich": 2,
+        "total": 3,
+        "twice": 2,
+        "twice2": 2,
+        "pick": 1,
+        "ignore": 1,
+        "home": 0,  # in a branch that does not run
+        "size": 1,
+    }

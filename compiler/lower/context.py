@@ -70,11 +70,13 @@ class Context:
     # every value each local slot is given, where order.py may rely on them (order.local_values)
     local_values: dict[str, tuple[ir.Expr, ...]] | None = None
     # inline.py: while a statement's expression is lowered, the markers of the functions written
-    # out in it (by the call's node id), None where no call is inlined; the parameters of the
-    # function being written out -> the Python of their arguments; the functions being written out
-    inline_marks: dict[int, str] | None = None
+    # out in it (by the ids of the call's node and of the calls written out around it), None where
+    # no call is inlined; the parameters of the function being written out -> the Python of their
+    # arguments, and those whose arguments are atoms; the calls being written out
+    inline_marks: dict[tuple[int, ...], str] | None = None
     inline_args: dict[str, str] | None = None
-    inline_stack: list[str] = field(default_factory=list)
+    inline_atoms: frozenset[str] = frozenset()
+    inline_stack: list[tuple[str, int]] = field(default_factory=list)  # (function, call node id)
     inlinable: dict[str, bool] = field(default_factory=dict)  # function -> whether it may be
     function_points: dict[str, int] = field(default_factory=dict)  # function -> its coverage point
     watching: bool = True  # False while lowering a scenario's setup: it arranges, no zone trigger fires

@@ -301,7 +301,8 @@ def zone_id(cx: Context, e: ir.Expr, used: bool = False) -> str:
         case ir.NoneLit():
             return "-1"
         case ir.CondExpr():
-            then, other = zone_id(cx, e.then, used), zone_id(cx, e.other, used)
+            with inline.only_sometimes(cx):
+                then, other = zone_id(cx, e.then, used), zone_id(cx, e.other, used)
             return f"({then} if {expr(cx, e.cond)} else {other})"
         case _ if cx.ann.type_of(e).kind == "zone":
             code = _expr(cx, e)  # a local, a parameter, a call, a list's item: the instance itself

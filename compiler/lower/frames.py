@@ -338,8 +338,6 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             elem = cx.ann.type_of(d.options).elem or PLAYER
             domain = domain_of(cx, elem)
             before, options = hoisting(cx, d.options)
-            for line in before:
-                b.line(line)
             kinds = copies_table(cx, elem)
             decide = "decide_kinds" if kinds else "decide"
             if kinds:  # a type with copies: one action per kind (row), the engine takes a copy
@@ -349,18 +347,22 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             known = order(cx, d.options) if not kinds else UNKNOWN
             at += f", order={known}" if known != UNKNOWN else ""
             if d.optional:
+                for line in before:
+                    b.line(line)
                 asked = f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
                 with b.w.block(f"if {asked}:"):
                     b.line("return")
                 b.line(f"self.{slot} = -1")
                 b.jump(after)
                 return
-            if d.count is not None:
+            if d.count is not None:  # (how many first: no option is listed when none is to be chosen)
                 b.line(f"need_ = {expr(cx, d.count)}")
                 with b.w.block("if need_ <= 0:"):
                     b.line(f"self.{slot} = []")
                     b.jump(after)
                 need = ", need=need_"
+            for line in before:
+                b.line(line)
             b.line(
                 f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})"
             )

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from compiler import ir
+from compiler.builtins import BUILTINS
 from compiler.check import Binding
 from compiler.lower import reuse
 from compiler.lower.context import Context, Plan
@@ -89,41 +90,53 @@ def inlinable(cx: Context, name: str) -> bool:
 def inline_call(cx: Context, e: ir.Call, args: list[str], marked: list[bool], lower: Lower) -> str | None:
     """The Python of call `e` of a spec function written as its body, given the Python of its
     arguments and whether each inlined a call itself (`lower` lowers the body); its coverage
-    marker is noted for the statement. None if the call is not inlined here."""
+    marker is noted for the statement. None if the call is not inlined here (nor in code that
+    no rule coverage counts, scenarios and boards: there the call counts the function)."""
     marks = cx.inline_marks
-    if marks is None or e.func in cx.inline_stack or not inlinable(cx, e.func):
+    written_out = [name for name, _ in cx.inline_stack]
+    if marks is None or not cx.covering or e.func in written_out or not inlinable(cx, e.func):
         return None
     f = cx.sym.functions[e.func]
     body = f.body.expr
     assert body is not None
     uses = Counter(b.target for b in _param_reads(cx, body))
     values: dict[str, str] = {}
+    atoms: set[str] = set()
     plan = cx.plan
     assert plan is not None
     for p, a, code, inlined in zip(f.params, e.args, args, marked, strict=True):
         if _atom(cx, a):
             values[p.name] = code
+            atoms.add(p.name)
             continue
-        binds = any(id(n) in plan.bind for n in ir.walk(a))
-        if uses[p.name] > 1 or inlined or binds or not reuse.never_fails(cx, a):
+        # an argument the body may not evaluate, or only sometimes: only one whose evaluation
+        # changes nothing seen (it binds nothing, calls no rule that coverage counts, cannot fail)
+        nodes = list(ir.walk(a))
+        binds = any(id(n) in plan.bind for n in nodes)
+        calls = any(isinstance(n, ir.Call) and n.func not in BUILTINS for n in nodes)
+        if uses[p.name] > 1 or inlined or binds or calls or not reuse.never_fails(cx, a):
             return None
         values[p.name] = code if _bare(code) else f"({code})"
-    outer_args = cx.inline_args
-    cx.plan, cx.inline_args = Plan(), values
-    cx.inline_stack.append(e.func)
+    outer = cx.inline_args, cx.inline_atoms
+    cx.plan, cx.inline_args, cx.inline_atoms = Plan(), values, frozenset(atoms)
+    cx.inline_stack.append((e.func, id(e)))
     try:
         code = lower(cx, body)
     finally:
-        cx.plan, cx.inline_args = plan, outer_args
+        cx.plan, (cx.inline_args, cx.inline_atoms) = plan, outer
         cx.inline_stack.pop()
-    if cx.covering:
-        marks[id(e)] = f"# cov {cx.function_points[e.func]} ({e.func})"
+    # (a call inside a body written out twice in a statement is one node: the path tells them apart)
+    marks[(*(at for _, at in cx.inline_stack), id(e))] = f"# cov {cx.function_points[e.func]} ({e.func})"
     return code if _bare(code) else f"({code})"
 
 
 def _bare(code: str) -> bool:
-    """Whether `code` needs no brackets around it: a name, a number, or bracketed already."""
-    return code.isidentifier() or code.lstrip("-").isdigit() or wrapped(code)
+    """Whether `code` needs no brackets around it as an operand: a name, a constant, an
+    attribute, an item, a call, or bracketed already."""
+    if code.isidentifier() or wrapped(code):
+        return True
+    bare = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
+    return isinstance(ast.parse(code, mode="eval").body, bare)
 
 
 def wrapped(code: str) -> bool:
@@ -152,12 +165,16 @@ def _param_reads(cx: Context, body: ir.Expr) -> Iterator[Binding]:
 
 
 def _atom(cx: Context, a: ir.Expr) -> bool:
+    """A constant, or a name whose Python is cheap and cannot fail (a parameter of a function
+    being written out is one only if its argument was)."""
     if isinstance(a, (ir.IntLit, ir.BoolLit, ir.NoneLit)):
         return True
     if not isinstance(a, ir.Name) or id(a) in cx.ann.zone_refs:
         return False
     b = cx.ann.names.get(id(a))
-    return b is not None and b.kind in _ATOMS and cx.ann.type_of(a).kind != "zone"
+    if b is None or b.kind not in _ATOMS or cx.ann.type_of(a).kind == "zone":
+        return False
+    return b.kind != "local" or cx.inline_args is None or b.target in cx.inline_atoms
 
 
 def take_marks(cx: Context) -> list[str]:

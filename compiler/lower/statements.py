@@ -63,10 +63,11 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
         case ir.Assign():
             if isinstance(s.value, ir.Decision):
                 raise Unsupported("a decision in code that cannot stop")
+            indices = _bounded_indices(cx, s, w)  # (first, as Python would: before the value)
             before, value = hoisting(cx, s.value)
             for line in before:
                 w.line(line)
-            assign(cx, s, stored(cx, s.value, value), w)
+            assign(cx, s, stored(cx, s.value, value), w, indices)
         case ir.If():
             _if(cx, s, w, in_frame)
         case ir.For():
@@ -310,27 +311,44 @@ def _indices(cx: Context, s: ir.Assign) -> list[str]:
     return out
 
 
-def assign(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
-    """`target op value`; a bounded track clamps, with its indices evaluated once. A state
-    variable that cached functions read makes them forget their values."""
-    _store(cx, s, value, w)
+def assign(cx: Context, s: ir.Assign, value: str, w: CodeWriter, indices: list[str] | None = None) -> None:
+    """`target op value`; a bounded track clamps, with its indices evaluated once (or already, in
+    `indices`: `_bounded_indices`). A state variable that cached functions read makes them forget
+    their values."""
+    _store(cx, s, value, w, indices)
     b = cx.ann.names.get(id(s))
     if b is not None and b.kind == "state":
         for line in forget(cx, ("var", s.target)):
             w.line(line)
 
 
-def _store(cx: Context, s: ir.Assign, value: str, w: CodeWriter) -> None:
+def _bounded(cx: Context, s: ir.Assign) -> ir.StateVar | None:
+    """The state variable `s` writes, if it is a bounded track (its writes clamp)."""
     b = cx.ann.names.get(id(s))
     sv = cx.sym.state[s.target][0] if b is not None and b.kind == "state" else None
-    if sv is None or (sv.low is None and sv.high is None):
-        w.line(f"{assign_target(cx, s)} {s.op} {value}")
-        return
+    return None if sv is None or (sv.low is None and sv.high is None) else sv
+
+
+def _bounded_indices(cx: Context, s: ir.Assign, w: CodeWriter) -> list[str] | None:
+    """The indices of a write of a bounded track, each evaluated once, into variables where it is
+    more than a name (None for another write): the clamp reads and writes the same entry."""
+    if _bounded(cx, s) is None:
+        return None
     idx = _indices(cx, s)
     if any(not i.isidentifier() and not i.isdigit() for i in idx):
         names = [f"i{n}_" for n in range(len(idx))]
         w.line(f"{', '.join(names)} = {', '.join(idx)}")
         idx = names
+    return idx
+
+
+def _store(cx: Context, s: ir.Assign, value: str, w: CodeWriter, indices: list[str] | None) -> None:
+    sv = _bounded(cx, s)
+    if sv is None:
+        w.line(f"{assign_target(cx, s)} {s.op} {value}")
+        return
+    idx = indices if indices is not None else _bounded_indices(cx, s, w)
+    assert idx is not None
     target = assign_target(cx, s, idx)
     new = value if s.op == "=" else f"{target} {s.op[0]} {value}"
     if sv.low is not None and sv.high is not None:

@@ -479,7 +479,7 @@ def f_playable(s: State, l_q: int, l_c: int) -> bool:
                                 # cov 0 (blue)
                                 q7_ = (
                                     (not f_has(s, l_q, F_card_kind[l_c]))
-                                    if ((F_card_kind[l_c]) in [12, 13, 14, 15, 16, 17, 18, 19, 20, 21])
+                                    if (F_card_kind[l_c] in [12, 13, 14, 15, 16, 17, 18, 19, 20, 21])
                                     else True
                                 )
                             q6_ = q7_
@@ -2578,7 +2578,7 @@ class Proc_play_phase(Frame):
                         # cov 157
                         s.say(TX_plays, self.l_p, self.l_c)
                         # cov 0 (blue)
-                        if ((F_card_kind[self.l_c]) in [12, 13, 14, 15, 16, 17, 18, 19, 20, 21]) and (
+                        if (F_card_kind[self.l_c] in [12, 13, 14, 15, 16, 17, 18, 19, 20, 21]) and (
                             F_card_kind[self.l_c] != 14
                         ):
                             # cov 159

@@ -9,12 +9,13 @@ from typing import Any
 from .engine import (
     State,
     f_battlegrounds_controlled,
+    f_card_ops,
     f_controls,
     f_coup_targets,
     f_free_coup_targets,
-    f_modified_ops,
     f_regions_led,
     f_rounds_for,
+    f_rounds_in_turn,
 )
 from .tables import (
     E_abm_treaty,
@@ -200,10 +201,8 @@ from .tables import (
     E_yugoslavia,
     E_yuri_and_samantha,
     E_zaire,
-    F_card_ops,
     F_card_optional_card,
     F_card_period,
-    F_card_scoring,
     F_country_region,
     M_battleground_discount,
     M_battleground_for,
@@ -1891,7 +1890,7 @@ def sc59_setup(s: State) -> None:
 
 # scenario After Brezhnev Doctrine a USSR 1-op card counts 2 ops: it may go to the space race: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_space_race.yaml:18)
 def sc59_expect0(s: State) -> bool:
-    return (0 if F_card_scoring[E_allende] else f_modified_ops(s, P_ussr, F_card_ops[E_allende])) == 2
+    return f_card_ops(s, P_ussr, E_allende) == 2
 
 
 # scenario Brezhnev Doctrine played by the US for operations, event first: the USSR gets +1 op for the turn, the US's 3 ops are unchanged; the card is removed: setup (specs/twilight_struggle/scenarios/brezhnev_doctrine_us_operations.yaml:11)
@@ -8394,7 +8393,7 @@ def sc291_expect1(s: State) -> bool:
 
 # scenario Turn 4: the Mid War cards join the draw deck (the discards stay out), hands grow to 9, 7 rounds: expect (specs/twilight_struggle/scenarios/mid_war_cards_at_turn_4.yaml:14)
 def sc291_expect2(s: State) -> bool:
-    return (6 if (s.v_turn <= 3) else 7) == 7
+    return f_rounds_in_turn(s) == 7
 
 
 # scenario Turn 4: the Mid War cards join the draw deck (the discards stay out), hands grow to 9, 7 rounds: expect (specs/twilight_struggle/scenarios/mid_war_cards_at_turn_4.yaml:15)
