@@ -336,6 +336,8 @@ class QuickTests:
         self.variable_tests: dict[int, VariableTests] = {}
         self.text_bounds: dict[int, tuple[Spans | None, ...]] = {}
         self.grids = [z.type_index if z.kind == "grid" else -1 for z in info.zones]  # a grid's type
+        domains = {d.name: d for d in info.domains}
+        self.cell_count = len(domains["cell"].labels) if "cell" in domains else 0  # a grid's cells
         self.zones_of_type = [
             tuple(zi for zi, z in enumerate(info.zones) if z.type_index == t)
             for t in range(len(info.type_ids))
@@ -646,7 +648,6 @@ class SavedStateCheck:
     def __init__(self, info: GameInfo, known_lines: int = 0) -> None:
         self.info = info
         self.known_lines = known_lines  # the log's first lines, accepted by an earlier load
-        self.domains = {d.name: d for d in info.domains}
         self.players = 0  # the number of players, once checked
         self.setup_in_flight = False  # explicit chance: the setup waits on a chance node (no decision yet)
         self.ends: list[int] = []  # where the log holds game-over lines
@@ -1214,7 +1215,7 @@ class SavedStateCheck:
                     f"saved state: 'piles': {self.component(t, e)} is in no zone (every "
                     f"{self.info.type_names[t]} is in one once the game has begun)"
                 )
-        count = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
+        count = self.quick.cell_count
         if quick and self.quick.cells(cells, holder, count):
             return
         placed = [[False] * n for n in sizes]
