@@ -277,11 +277,13 @@ _quick_loads = _orjson_loads()
 def quick_parse(text: str) -> dict[str, Any] | None:
     """The object of a saved state as orjson reads it, or None where that may not be what
     `parse_saved_state` reads (which then decides). orjson refuses NaN, Infinity, lone surrogates
-    and nesting deeper than 1024, reads an integer beyond 64 bits as a float (which no field of a
-    saved state takes: the checks refuse it) and keeps the last of a repeated key: so the object is
-    taken only when the text holds as many ':' as the objects a saved state has (the state, its
-    options, variables, explicit chance and simultaneous answers) hold keys, which a key written
-    twice, an object anywhere else or a ':' inside a string makes untrue."""
+    and nesting deeper than 1024, and reads an integer beyond 64 bits as a float (which no field of
+    a saved state takes: the checks refuse it); but it keeps the last of a repeated key, which the
+    strict parse refuses. So the object is taken only when the text's ':' are as many as its keys:
+    at once when they are as many as the keys of the objects a saved state has (the state, its
+    options, variables, explicit chance and simultaneous answers), else (a ':' inside a string, as
+    in a reason `nuclear war: ...`, or an object elsewhere) when they and the escapes `\\u003a`
+    are as many as the ':' of the object written again by orjson (`_no_repeated_key`)."""
     data = None if _quick_loads is None else _quick_loads(text)
     if type(data) is not dict:
         return None
@@ -293,7 +295,24 @@ def quick_parse(text: str) -> dict[str, Any] | None:
     pending = data.get("pending")
     if type(pending) is list and len(pending) == len(PENDING_FIELDS) + 1 and type(pending[-1]) is dict:
         keys += len(pending[-1])
-    return data if text.count(":") == keys else None
+    colons = text.count(":")
+    return data if colons == keys or _no_repeated_key(text, colons, data) else None
+
+
+def _no_repeated_key(text: str, colons: int, data: dict[str, Any]) -> bool:
+    """Whether no object of `text` (of `colons` ':') repeats a key, `data` being orjson's reading
+    of it. Every ':' orjson writes is a key's or one inside a string of `data`; each of those came
+    from a ':' or an escape `\\u003a` of the text, where every key written has its ':' too. So the
+    text's ':' and escapes outnumber the written ':' whenever a key the text repeats was dropped,
+    and are as many only when none was (or more, and the text is read the strict way, when it
+    holds a `\\u003a` that is no ':', a backslash escaped before `u003a`)."""
+    if _quick_dumps is None:  # pragma: no cover - a dependency
+        return False
+    try:
+        written = _quick_dumps(data).count(b":")
+    except TypeError:  # orjson.JSONEncodeError: nested deeper than orjson writes
+        return False
+    return colons + text.count("\\u003a") + text.count("\\u003A") == written
 
 
 # A value check returns None when the value fits, else (where inside it, what is wrong, the value
