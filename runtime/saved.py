@@ -25,6 +25,7 @@ max_chars=...)` (`load_state`) loads a larger one.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import operator
@@ -204,16 +205,26 @@ def load_state(
     earlier load of this game accepted: both for the contract's round trip (runtime/contract.py),
     which loads a game's state after every step, so that a step costs what it adds, not what the
     game has logged so far. `own_text` likewise only for the text `to_json` has just written: no
-    JSON hook looks for repeated keys or NaN, which it cannot hold (every field is still checked)."""
-    data = read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
+    JSON hook looks for repeated keys or NaN, which it cannot hold (every field is still checked).
+
+    The cyclic garbage collector waits while a state loads: the thousands of lists read would set
+    off several collections of young objects, and they all live on in the state (or are freed at
+    once) whatever a collection finds; one collection later looks at what lives on."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        state = state_cls._restore(data)
-    except ValueError as exc:  # explicit chance: the move in flight does not replay
-        raise SavedStateError(f"saved state: {exc}") from None
-    c = state.chance
-    if invariants and not (c is not None and c.action == BEGIN):  # (they hold once the setup is done)
-        refuse_broken_invariants(state)
-    return state
+        data = read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
+        try:
+            state = state_cls._restore(data)
+        except ValueError as exc:  # explicit chance: the move in flight does not replay
+            raise SavedStateError(f"saved state: {exc}") from None
+        c = state.chance
+        if invariants and not (c is not None and c.action == BEGIN):  # (they hold once the setup is done)
+            refuse_broken_invariants(state)
+        return state
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def refuse_broken_invariants(state: GameState) -> None:

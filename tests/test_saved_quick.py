@@ -5,6 +5,7 @@ of the strict reading give; a real state passes them (else every load would take
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import random
 from collections.abc import Callable
@@ -409,3 +410,19 @@ def test_a_game_over_is_read_quickly_and_its_last_line_checked_item_by_item() ->
     d["log"][-1][1] = 7
     with pytest.raises(SavedStateError, match=r"'log\[\d+\]\[1\]' must be an integer from -1 to 1, not 7"):
         game().state_from_json(compact(d))
+
+
+def test_a_load_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """It waits while a state loads (runtime/saved.py load_state), and is back on after a load,
+    refused or not; off, it stays off."""
+    text = saved("iron_curtain", 10)
+    g = game("iron_curtain")
+    for collecting in (True, False):
+        gc.enable() if collecting else gc.disable()
+        try:
+            g.state_from_json(text)
+            with pytest.raises(SavedStateError):
+                g.state_from_json(text.replace('"over":false', '"over":3'))
+            assert gc.isenabled() == collecting
+        finally:
+            gc.enable()
