@@ -135,6 +135,23 @@ def _orjson_loads() -> Callable[[str], Any] | None:
     return loads
 
 
+def _orjson_dumps() -> Callable[[object], bytes] | None:
+    """orjson's encoder, refusing (with a TypeError) anything but the plain values a JSON parse
+    gives; None where orjson is not installed."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency
+        return None
+    options = (
+        orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
+
+    def dumps(value: object) -> bytes:
+        return orjson.dumps(value, option=options)
+
+    return dumps
+
+
 def _fast_loads() -> Callable[[str], Any]:
     """orjson's decoder where it is installed (a dependency), falling back on the standard
     library's for what orjson refuses (an integer beyond 64 bits): for the engine's own text only."""
@@ -283,6 +300,7 @@ def read_saved_state(
 
 
 _quick_loads = _orjson_loads()
+_quick_dumps = _orjson_dumps()
 
 
 def quick_parse(text: str) -> dict[str, Any] | None:
