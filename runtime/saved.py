@@ -25,6 +25,7 @@ max_chars=...)` (`load_state`) loads a larger one.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import operator
@@ -134,6 +135,23 @@ def _orjson_loads() -> Callable[[str], Any] | None:
     return loads
 
 
+def _orjson_dumps() -> Callable[[object], bytes] | None:
+    """orjson's encoder, refusing (with a TypeError) anything but the plain values a JSON parse
+    gives; None where orjson is not installed."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency
+        return None
+    options = (
+        orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
+
+    def dumps(value: object) -> bytes:
+        return orjson.dumps(value, option=options)
+
+    return dumps
+
+
 def _fast_loads() -> Callable[[str], Any]:
     """orjson's decoder where it is installed (a dependency), falling back on the standard
     library's for what orjson refuses (an integer beyond 64 bits): for the engine's own text only."""
@@ -204,16 +222,26 @@ def load_state(
     earlier load of this game accepted: both for the contract's round trip (runtime/contract.py),
     which loads a game's state after every step, so that a step costs what it adds, not what the
     game has logged so far. `own_text` likewise only for the text `to_json` has just written: no
-    JSON hook looks for repeated keys or NaN, which it cannot hold (every field is still checked)."""
-    data = read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
+    JSON hook looks for repeated keys or NaN, which it cannot hold (every field is still checked).
+
+    The cyclic garbage collector waits while a state loads: the thousands of lists read would set
+    off several collections of young objects, and they all live on in the state (or are freed at
+    once) whatever a collection finds; one collection later looks at what lives on."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        state = state_cls._restore(data)
-    except ValueError as exc:  # explicit chance: the move in flight does not replay
-        raise SavedStateError(f"saved state: {exc}") from None
-    c = state.chance
-    if invariants and not (c is not None and c.action == BEGIN):  # (they hold once the setup is done)
-        refuse_broken_invariants(state)
-    return state
+        data = read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
+        try:
+            state = state_cls._restore(data)
+        except ValueError as exc:  # explicit chance: the move in flight does not replay
+            raise SavedStateError(f"saved state: {exc}") from None
+        c = state.chance
+        if invariants and not (c is not None and c.action == BEGIN):  # (they hold once the setup is done)
+            refuse_broken_invariants(state)
+        return state
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def refuse_broken_invariants(state: GameState) -> None:
@@ -272,16 +300,19 @@ def read_saved_state(
 
 
 _quick_loads = _orjson_loads()
+_quick_dumps = _orjson_dumps()
 
 
 def quick_parse(text: str) -> dict[str, Any] | None:
     """The object of a saved state as orjson reads it, or None where that may not be what
     `parse_saved_state` reads (which then decides). orjson refuses NaN, Infinity, lone surrogates
-    and nesting deeper than 1024, reads an integer beyond 64 bits as a float (which no field of a
-    saved state takes: the checks refuse it) and keeps the last of a repeated key: so the object is
-    taken only when the text holds as many ':' as the objects a saved state has (the state, its
-    options, variables, explicit chance and simultaneous answers) hold keys, which a key written
-    twice, an object anywhere else or a ':' inside a string makes untrue."""
+    and nesting deeper than 1024, and reads an integer beyond 64 bits as a float (which no field of
+    a saved state takes: the checks refuse it); but it keeps the last of a repeated key, which the
+    strict parse refuses. So the object is taken only when the text's ':' are as many as its keys:
+    at once when they are as many as the keys of the objects a saved state has (the state, its
+    options, variables, explicit chance and simultaneous answers), else (a ':' inside a string, as
+    in a reason `nuclear war: ...`, or an object elsewhere) when they and the escapes `\\u003a`
+    are as many as the ':' of the object written again by orjson (`_no_repeated_key`)."""
     data = None if _quick_loads is None else _quick_loads(text)
     if type(data) is not dict:
         return None
@@ -293,7 +324,24 @@ def quick_parse(text: str) -> dict[str, Any] | None:
     pending = data.get("pending")
     if type(pending) is list and len(pending) == len(PENDING_FIELDS) + 1 and type(pending[-1]) is dict:
         keys += len(pending[-1])
-    return data if text.count(":") == keys else None
+    colons = text.count(":")
+    return data if colons == keys or _no_repeated_key(text, colons, data) else None
+
+
+def _no_repeated_key(text: str, colons: int, data: dict[str, Any]) -> bool:
+    """Whether no object of `text` (of `colons` ':') repeats a key, `data` being orjson's reading
+    of it. Every ':' orjson writes is a key's or one inside a string of `data`; each of those came
+    from a ':' or an escape `\\u003a` of the text, where every key written has its ':' too. So the
+    text's ':' and escapes outnumber the written ':' whenever a key the text repeats was dropped,
+    and are as many only when none was (or more, and the text is read the strict way, when it
+    holds a `\\u003a` that is no ':', a backslash escaped before `u003a`)."""
+    if _quick_dumps is None:  # pragma: no cover - a dependency
+        return False
+    try:
+        written = _quick_dumps(data).count(b":")
+    except TypeError:  # orjson.JSONEncodeError: nested deeper than orjson writes
+        return False
+    return colons + text.count("\\u003a") + text.count("\\u003A") == written
 
 
 # A value check returns None when the value fits, else (where inside it, what is wrong, the value
@@ -336,6 +384,8 @@ class QuickTests:
         self.variable_tests: dict[int, VariableTests] = {}
         self.text_bounds: dict[int, tuple[Spans | None, ...]] = {}
         self.grids = [z.type_index if z.kind == "grid" else -1 for z in info.zones]  # a grid's type
+        domains = {d.name: d for d in info.domains}
+        self.cell_count = len(domains["cell"].labels) if "cell" in domains else 0  # a grid's cells
         self.zones_of_type = [
             tuple(zi for zi, z in enumerate(info.zones) if z.type_index == t)
             for t in range(len(info.type_ids))
@@ -646,7 +696,6 @@ class SavedStateCheck:
     def __init__(self, info: GameInfo, known_lines: int = 0) -> None:
         self.info = info
         self.known_lines = known_lines  # the log's first lines, accepted by an earlier load
-        self.domains = {d.name: d for d in info.domains}
         self.players = 0  # the number of players, once checked
         self.setup_in_flight = False  # explicit chance: the setup waits on a chance node (no decision yet)
         self.ends: list[int] = []  # where the log holds game-over lines
@@ -1214,7 +1263,7 @@ class SavedStateCheck:
                     f"saved state: 'piles': {self.component(t, e)} is in no zone (every "
                     f"{self.info.type_names[t]} is in one once the game has begun)"
                 )
-        count = 0 if "cell" not in self.domains else len(self.domains["cell"].labels)
+        count = self.quick.cell_count
         if quick and self.quick.cells(cells, holder, count):
             return
         placed = [[False] * n for n in sizes]

@@ -5,6 +5,7 @@ of the strict reading give; a real state passes them (else every load would take
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import random
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 import runtime
-from runtime.engine import ROLLED, GameState
+from runtime.engine import GAME_OVER, ROLLED, GameState
 from runtime.game import Game
 from runtime.saved import (
     QuickTests,
@@ -275,10 +276,34 @@ def test_a_pick_of_a_pending_decision_is_an_action_id_not_a_number_equal_to_one(
 
 def test_quick_parse_takes_only_the_objects_of_a_saved_state() -> None:
     assert quick_parse('{"vars":{"a":1},"options":{}}') == {"vars": {"a": 1}, "options": {}}
-    assert quick_parse('{"a":"b:c"}') is None  # a ':' inside a string
+    assert quick_parse('{"a":"b:c"}') == {"a": "b:c"}  # a ':' inside a string
     assert quick_parse('{"a":1,"a":2}') is None  # a repeated key
-    assert quick_parse('{"log":[{"a":1}]}') is None  # an object where a saved state has none
+    assert quick_parse('{"log":[{"a":1}]}') == {"log": [{"a": 1}]}  # an object where a state has none
     assert quick_parse("[1]") is None and quick_parse("{oops") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a":"b:c","a":"d"}',
+        '{"a":"::","a":":"}',
+        '{"a":{"b":1,"b":2},"c":":"}',
+        '{"log":[{"a":1,"a":1}],"b":"x:y"}',
+        '{"a":"\\u003a","a":"::"}',  # an escaped ':' where a repeated key's ':' was
+        '{"a":"\\u003A:","a":":::"}',
+        '{"k:":1,"k:":2}',
+    ],
+)
+def test_a_repeated_key_is_never_taken_by_the_quick_reading(text: str) -> None:
+    assert quick_parse(text) is None
+    with pytest.raises(SavedStateError, match="appears twice in one object"):
+        parse_saved_state(text)
+
+
+def test_a_colon_inside_a_string_is_read_quickly() -> None:
+    assert quick_parse('{"a":"\\u003a","b":"c:d","e":[{"f:":1}]}') == {"a": ":", "b": "c:d", "e": [{"f:": 1}]}
+    assert quick_parse('{"a":"\\\\u003a:"}') is None  # a backslash, then u003a: read the strict way
+    assert quick_parse('{"a":' + "[" * 300 + '"b:c"' + "]" * 300 + "}") is None  # deeper than orjson writes
 
 
 @pytest.mark.parametrize("name", SEED_GAMES)
@@ -370,3 +395,34 @@ def test_a_changed_value_loads_or_is_refused_as_the_item_by_item_checks_say(name
         target[last] = rnd.choice(choices)
         text = compact(d)
         assert _outcome(g.state_from_json, text) == _outcome(strict, text), (head, last, target[last])
+
+
+def test_a_game_over_is_read_quickly_and_its_last_line_checked_item_by_item() -> None:
+    state = game().new_initial_state(5)
+    rnd = random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rnd.choice(state.legal_actions()))
+    text = state.to_json()
+    d = json.loads(text)
+    assert d["log"][-1][0] == GAME_OVER
+    assert ":" in d["reason"] and quick_parse(text) is not None  # (a ':' in a string: read quickly too)
+    assert game().state_from_json(text).to_json() == text
+    d["log"][-1][1] = 7
+    with pytest.raises(SavedStateError, match=r"'log\[\d+\]\[1\]' must be an integer from -1 to 1, not 7"):
+        game().state_from_json(compact(d))
+
+
+def test_a_load_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """It waits while a state loads (runtime/saved.py load_state), and is back on after a load,
+    refused or not; off, it stays off."""
+    text = saved("iron_curtain", 10)
+    g = game("iron_curtain")
+    for collecting in (True, False):
+        gc.enable() if collecting else gc.disable()
+        try:
+            g.state_from_json(text)
+            with pytest.raises(SavedStateError):
+                g.state_from_json(text.replace('"over":false', '"over":3'))
+            assert gc.isenabled() == collecting
+        finally:
+            gc.enable()
