@@ -961,12 +961,20 @@ class _Build:
         self.anchor = anchor
         self.span = smap.span
         self.line_offset = line_offset  # the text parsed is a line of `smap.text`: which, less 1
+        # a text of one line, each character in the column after the last (most conditions): the
+        # place of that line, where every span of the text is (see SourceMap.span)
+        self.one_line = smap.lines[0] if len(smap.lines) == 1 and not smap.chars else None
+        self.file = smap.file
 
     def s(self, meta: Meta | None) -> ir.Span:
         assert meta is not None
         line, col, end_line, end_col = meta
-        off = self.line_offset
-        span = self.span(line + off, col, end_line + off, end_col)
+        one = self.one_line
+        if one is not None:
+            span = ir.Span(self.file, one[0], one[1] + col - 1, one[0], one[1] + end_col - 1)
+        else:
+            off = self.line_offset
+            span = self.span(line + off, col, end_line + off, end_col)
         a = self.anchor
         if a is None:
             self.places[id(span)] = (line, col, 0, end_line, end_col, 0)

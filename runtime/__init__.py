@@ -46,6 +46,7 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
 # Exactly the names generated modules import from the runtime (from runtime.engine; a board
 # module's from runtime.board), as Jinja2's runtime.exported: all of the runtime a compiled game
 # may lean on. tests/test_layers.py fails on a generated module importing a name not listed here,
