@@ -180,18 +180,34 @@ class _Relocate:
         kind = type(x)
         if kind is tuple:
             return tuple([self.value(v) for v in x]) if x else x
-        fields = _RELOCATED.get(kind)
-        if fields is None:
-            return x  # a name, an operator, a number, None
-        args = []
-        for name, how in fields:
-            v = getattr(x, name)
-            if how is _SPAN:
-                v = self.smap.place(self.places[id(v)], self.line_offset)
-            elif how is _NODES and v is not None:
-                v = self.value(v)
-            args.append(v)
-        return kind(*args)
+        copy = _COPIES.get(kind)
+        if copy is None:
+            if kind not in _RELOCATED:
+                return x  # a name, an operator, a number, None
+            copy = _COPIES[kind] = _copy(kind)
+        return copy(self, x)
+
+
+# IR class -> how _Relocate copies one of its nodes (made on first use)
+_COPIES: dict[type, Callable[[_Relocate, Any], Any]] = {}
+
+
+def _copy(kind: type) -> Callable[[_Relocate, Any], Any]:
+    """A function that copies a node of `kind` for _Relocate: its fields as they are, each span
+    placed, each field that holds nodes copied (one call per field, not a loop over them)."""
+    args = []
+    for name, how in _RELOCATED[kind]:
+        if how is _SPAN:
+            args.append(f"place(r.places[id(x.{name})], r.line_offset)")
+        elif how is _NODES:
+            args.append(f"r.value(x.{name})")
+        else:
+            args.append(f"x.{name}")
+    env: dict[str, Any] = {"kind": kind}
+    # (the text is made of the IR's own field names, never of spec text)
+    exec(f"def copy(r, x):\n    place = r.smap.place\n    return kind({', '.join(args)})", env)
+    copy: Callable[[_Relocate, Any], Any] = env["copy"]
+    return copy
 
 
 # how _Relocate copies a field of an IR class: as it is, as a span, or through what it holds
@@ -945,12 +961,20 @@ class _Build:
         self.anchor = anchor
         self.span = smap.span
         self.line_offset = line_offset  # the text parsed is a line of `smap.text`: which, less 1
+        # a text of one line, each character in the column after the last (most conditions): the
+        # place of that line, where every span of the text is (see SourceMap.span)
+        self.one_line = smap.lines[0] if len(smap.lines) == 1 and not smap.chars else None
+        self.file = smap.file
 
     def s(self, meta: Meta | None) -> ir.Span:
         assert meta is not None
         line, col, end_line, end_col = meta
-        off = self.line_offset
-        span = self.span(line + off, col, end_line + off, end_col)
+        one = self.one_line
+        if one is not None:
+            span = ir.Span(self.file, one[0], one[1] + col - 1, one[0], one[1] + end_col - 1)
+        else:
+            off = self.line_offset
+            span = self.span(line + off, col, end_line + off, end_col)
         a = self.anchor
         if a is None:
             self.places[id(span)] = (line, col, 0, end_line, end_col, 0)

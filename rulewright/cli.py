@@ -45,9 +45,7 @@ from rulewright.parallel import BACKENDS, GameRecipe
 from rulewright.progress import Progress
 from rulewright.workspace import Workspace, WorkspaceError, find_workspace, init_workspace, open_workspace
 from runtime.agents import AGENTS, Agent, check_agent, make_agent
-from runtime.engine import GameState, RuleError
-from runtime.game import Game, UnknownGameError, load_game
-from runtime.loading import EngineLoadError, EngineSource, find_games
+from runtime.errors import RuleError
 from runtime.terminal import HumanAgent, QuitGame, visible_log
 from runtime.text import clipped, escaped, escaped_lines, quoted
 
@@ -60,6 +58,9 @@ if TYPE_CHECKING:
     from rulewright.scenarios import ScenarioResult
     from rulewright.serve import Catalog
     from rulewright.verify import Failure, PartResult
+    from runtime.engine import GameState
+    from runtime.game import Game
+    from runtime.loading import EngineSource
 
 # 0 ok; 1 the spec, a rule or a check failed; 2 bad input (arguments, paths, logs), also a game
 # abandoned at a human's decision (the input ended, or `q`); 70 a bug of ours (EX_SOFTWARE); 130
@@ -279,6 +280,8 @@ def _native_folder(ws: Workspace | None) -> Path:
 
 def game_sources(ws: Workspace | None) -> list[EngineSource]:
     """Every compiled game this run sees, shadowed ones included (runtime/loading.py)."""
+    from runtime.loading import EngineLoadError, find_games  # (the engine: not for every command)
+
     try:
         return find_games(search(ws))
     except EngineLoadError as exc:
@@ -333,6 +336,8 @@ def open_game(
     """A compiled game by name (the workspace's first, then the bundled ones), or, with `folders`,
     a spec folder given as a path (with a '/' or starting with '.') compiled on the fly: its rules
     alone, unless `scenarios` (only `rulewright scenarios` runs them)."""
+    from runtime.game import UnknownGameError, load_game
+
     try:
         if name in games(ws):
             return load_game(name, parse_options(options), search=search(ws))
@@ -867,6 +872,8 @@ def result_line(game: Game, state: GameState) -> str:
 def open_logged_game(path: Path, max_bytes: int, ws: Workspace | None) -> tuple[GameLog, Game]:
     """A log, read and checked, and the game it was played with (its options): usage errors that
     name the file and the field."""
+    from runtime.game import UnknownGameError, load_game
+
     try:
         log = read_log(path, max_bytes)
     except LogError as exc:  # one line, which may quote a field's name or value from the log
@@ -1907,6 +1914,8 @@ def serve_catalog(ws: Workspace | None) -> Catalog:
     entries.sort(key=lambda e: (e["source"] != "workspace", e["title"].lower()))
 
     def opened(name: str, options: dict[str, Any]) -> Game:
+        from runtime.game import load_game
+
         return load_game(name, options, search=search(ws))
 
     bots = tuple(k for k in ("random", "greedy", "mcts") if k != "mcts" or _has_openspiel())
@@ -1915,6 +1924,8 @@ def serve_catalog(ws: Workspace | None) -> Catalog:
 
 def _seat_names(game: Game, entry: dict[str, Any], ws: Workspace | None) -> dict[str, list[str]]:
     """The players' names for each player count the lobby offers."""
+    from runtime.game import load_game
+
     option = entry["players_option"]
     if option is None:
         return {str(game.num_players): list(game.info.player_names[: game.num_players])}
@@ -2092,6 +2103,8 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
     with revision_sides(ws.root, specs, args.against) as (a, b):
         if native is not None:  # A plays the native build of this tree's engines
             a = _played_natively(a, native)
+        from runtime.game import UnknownGameError, load_game
+
         for name in a.specs:  # a game option it does not take: refused before anything is measured
             try:
                 load_game(

@@ -302,8 +302,14 @@ class Found:
 
 
 def _find(module: str, name: str, cache: dict[str, ast.Module]) -> Found:
-    """The definition of `name` as `module` has it, following `from runtime.x import name`."""
-    body = _parsed(module, cache).body
+    """The definition of `name` as `module` has it, following `from runtime.x import name` (also
+    under `if TYPE_CHECKING:`, where runtime/__init__.py names what it imports when asked for)."""
+    body: list[ast.stmt] = []
+    for node in _parsed(module, cache).body:
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            body.extend(node.body)
+        else:
+            body.append(node)
     for i, node in enumerate(body):
         match node:
             case ast.FunctionDef(name=n) | ast.ClassDef(name=n) if n == name:

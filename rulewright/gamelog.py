@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from rulewright.jsonstream import (
     END,
@@ -42,9 +42,12 @@ from rulewright.jsonstream import (
     elements,
 )
 from rulewright.jsonstream import kind as json_kind
-from runtime.engine import GameState, IllegalActionError, RuleError
-from runtime.game import Game
+from runtime.errors import IllegalActionError, RuleError
 from runtime.text import clipped
+
+if TYPE_CHECKING:
+    from runtime.engine import GameState
+    from runtime.game import Game
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63 - 1: what every OpenSpiel binding and JSON reader keeps exact
 MAX_LOG_BYTES = 256 * 2**20  # far above any real game's log; `replay --max-bytes` raises it

@@ -36,11 +36,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from runtime.engine import GameState
-from runtime.game import Game, load_game
-
 if TYPE_CHECKING:
     from rulewright.coverage import RuleCoverage
+    from runtime.engine import GameState
+    from runtime.game import Game
 
 BACKENDS = ("local", "ray")
 RAY_MISSING = "Ray is not installed: pip install 'rulewright[ray]'"
@@ -113,6 +112,8 @@ class GameRecipe:
             from rulewright.spec_loader import load_spec  # the compiler: only for a spec folder
 
             return load_spec(Path(self.target), dict(self.options), rules_only=True)
+        from runtime.game import load_game  # (importing this module does not load the engine)
+
         return load_game(self.target, dict(self.options), search=tuple(Path(p) for p in self.search))
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from runtime.engine import GameState
 from runtime.rng import Rng
 from runtime.terminal import HumanAgent
+
+if TYPE_CHECKING:
+    from runtime.engine import GameState
 
 # ASCII digits only: str.isdigit() also accepts '²', which int() refuses; 9 digits bound a budget
 _DECIMAL = re.compile(r"[0-9]{1,9}")

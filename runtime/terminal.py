@@ -14,9 +14,12 @@ import difflib
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from runtime.engine import GameState
 from runtime.text import clipped, escaped
+
+if TYPE_CHECKING:
+    from runtime.engine import GameState
 
 KEYS = {
     "?": "help",

@@ -207,7 +207,7 @@ def test_a_line_that_does_not_parse_alone_sends_the_text_to_the_whole_parser() -
     assert code is not None and len(code.body) == 1
 
 
-# ---- checking needs neither lark nor Jinja2 --------------------------------------------------------
+# ---- checking needs neither lark nor Jinja2, nor the engine ----------------------------------------
 
 
 def test_checking_a_spec_imports_neither_lark_nor_jinja2(tmp_path: Path) -> None:
@@ -215,6 +215,7 @@ def test_checking_a_spec_imports_neither_lark_nor_jinja2(tmp_path: Path) -> None
         "import sys\n"
         "from rulewright.cli import main\n"
         "code = main(['check', 'specs/iron_curtain'])\n"
+        "assert 'runtime.engine' not in sys.modules and 'runtime.game' not in sys.modules\n"
         "print(code, 'lark' in sys.modules, 'jinja2' in sys.modules)\n"
     )
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
