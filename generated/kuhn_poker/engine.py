@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -16,19 +16,14 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_jack,
     E_king,
     E_queen,
-    ENUM_move,
-    ENUMIDS_move,
-    F_card_rank,
-    IDS_card,
-    LABELS_card,
     P_alice,
     P_bob,
     PH_betting,
@@ -48,6 +43,13 @@ from .tables import (
     Z_hand,
     Z_shown,
 )
+
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_move: Final = tables_.ENUM_move
+ENUMIDS_move: Final = tables_.ENUMIDS_move
+F_card_rank: Final = tables_.F_card_rank
+IDS_card: Final = tables_.IDS_card
+LABELS_card: Final = tables_.LABELS_card
 
 
 class State(GameState):
