@@ -262,7 +262,7 @@ class State(GameState):
         self.v_dying = -1
         self.v_to_dodge = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_seats = self.o_seats
         other.v_life = self.v_life[:]
         other.v_max_life = self.v_max_life[:]

@@ -336,7 +336,7 @@ class State(GameState):
         self.v_round = 0
         self.v_placements = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_agenda = self.o_agenda
         other.v_first = self.v_first
         other.v_passed = self.v_passed[:]

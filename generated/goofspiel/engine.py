@@ -101,7 +101,7 @@ class State(GameState):
         self.o_cards = int(options["cards"])
         self.v_turn = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_cards = self.o_cards
         other.v_turn = self.v_turn
 

@@ -507,7 +507,7 @@ class State(GameState):
         self.v_over = False
         self.v_maintained = False
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_operation = self.o_operation
         other.v_loc = self.v_loc[:]
         other.v_moved = self.v_moved[:]

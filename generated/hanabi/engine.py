@@ -128,7 +128,7 @@ class State(GameState):
         self.v_may_be_colour = [[[0, 1, 2, 3, 4] for _ in range(self.num_players)] for _ in range(6)]
         self.v_may_be_number = [[[1, 2, 3, 4, 5] for _ in range(self.num_players)] for _ in range(6)]
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_seats = self.o_seats
         other.v_clues = self.v_clues
         other.v_fuses = self.v_fuses

@@ -116,7 +116,7 @@ class State(GameState):
         self.v_reserve = [24 for _ in range(self.num_players)]
         self.v_removed = [0 for _ in range(self.num_players)]
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.v_ideology = self.v_ideology
         other.v_round = self.v_round
         other.v_cubes = list(map(list.copy, self.v_cubes))

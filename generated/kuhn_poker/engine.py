@@ -65,7 +65,7 @@ class State(GameState):
         self.v_first_bettor = -1
         self.v_winner = -1
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.v_put_in = self.v_put_in[:]
         other.v_first_bettor = self.v_first_bettor
         other.v_winner = self.v_winner

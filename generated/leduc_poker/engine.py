@@ -81,7 +81,7 @@ class State(GameState):
         self.v_raises = 0
         self.v_winners = []
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.v_round = self.v_round
         other.v_put_in = self.v_put_in[:]
         other.v_folded = self.v_folded[:]

@@ -135,7 +135,7 @@ class State(GameState):
         self.v_bidder = -1
         self.v_to_call = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_dice = self.o_dice
         other.o_sides = self.o_sides
         other.o_bidding = self.o_bidding

@@ -126,7 +126,7 @@ class State(GameState):
         self.v_mover = 0
         self.v_score = [0 for _ in range(self.num_players)]
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_rounds = self.o_rounds
         other.v_round = self.v_round
         other.v_mover = self.v_mover

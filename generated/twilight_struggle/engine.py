@@ -528,7 +528,7 @@ class State(GameState):
         self.v_headline = [-1 for _ in range(self.num_players)]
         self.v_over = False
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_optional_cards = self.o_optional_cards
         other.v_influence = list(map(list.copy, self.v_influence))
         other.v_defcon = self.v_defcon
