@@ -1887,7 +1887,15 @@ class GameState:
         if type(values) is range:
             choices: Sequence[int] = self._options(values, domain, prompt, at)
         else:  # `_options`, written out for the common case: a list the rules built
-            choices = values if order == 2 else sorted(values) if order == 1 else distinct_ascending(values)
+            choices = (
+                values
+                if order == 2
+                else sorted(values)
+                if order == 1
+                else distinct_ascending(values)
+                if COMPILED
+                else sorted(set(values))
+            )
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
         if len(choices) < need:
