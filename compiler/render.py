@@ -71,6 +71,11 @@ def render(mod: Module) -> dict[str, str]:
         + ["COVERAGE", "ORIGINS", "TEXTS"],
         key=import_order,
     )  # (engine.py imports them all: `engine.E_ace` stays what it was, and ruff's F401 is off there)
+    # The data tables and READ_ tuples engine.py binds as Final names of its own (from `tables_`):
+    # compiled by mypyc, a Final of the module is read from a C static, and a name imported from
+    # interpreted tables.py would be looked up in the module's dict at every read. (The integer
+    # constants are Final in tables.py: mypyc writes their values into the code.)
+    bound = {d.name for d in e.data} | ({r.name for r in e.readers} if e.cached else set())
     tables = env.get_template("tables.py.j2").render(
         header=head,
         h=e.header,
@@ -84,7 +89,8 @@ def render(mod: Module) -> dict[str, str]:
     )
     engine = env.get_template("engine.py.j2").render(
         header=head,
-        table_names=table_names,
+        table_names=[n for n in table_names if n not in bound],
+        bound_names=[n for n in table_names if n in bound],
         h=e.header,
         constants=e.constants,
         data=e.data,

@@ -14,7 +14,8 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
+from types import FunctionType
+from typing import Any, ClassVar, Final, NoReturn, Self, SupportsIndex
 
 from runtime.chance import BEGIN, Chance, ChanceNode, NeedChance, draw_node, pick_node, picked, roll_node
 from runtime.errors import GameEnded as GameEnded
@@ -24,9 +25,9 @@ from runtime.native import mypyc_attr
 from runtime.rng import Rng
 from runtime.text import clipped, escaped
 
-TERMINAL = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
-CHANCE = -1  # current_player() at a chance node of explicit chance (OpenSpiel's kChancePlayerId)
-PASS = 0  # the action id of "pass" in an optional choice
+TERMINAL: Final = -4  # current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
+CHANCE: Final = -1  # current_player() at a chance node of explicit chance (OpenSpiel's kChancePlayerId)
+PASS: Final = 0  # the action id of "pass" in an optional choice
 # GameState.observation's views: one player's; what every player sees; everything
 PLAYER_VIEW, PUBLIC_VIEW, FULL_VIEW = "player", "public", "full"
 VIEWS = (PLAYER_VIEW, PUBLIC_VIEW, FULL_VIEW)
@@ -34,12 +35,14 @@ VIEWS = (PLAYER_VIEW, PUBLIC_VIEW, FULL_VIEW)
 # A line of the log is a tuple: the index of one of the rules' texts (GameInfo.texts) and the
 # values of its holes, or one of the engine's own lines below, each (code, values...).
 Line = Sequence[Any]
-CHOSE = -1  # (CHOSE, player, action, prompt): "<player> chooses <action> (<prompt>)"
-CHOSE_SECRETLY = -2  # the same, seen only by that player (a secret choice)
-ROLLED = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
-GAME_OVER = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
-HAS_CHOSEN = -5  # (HAS_CHOSEN, player, prompt): "<player> has chosen (<prompt>)", a simultaneous answer
-REVEALED = -6  # (REVEALED, prompt, players, actions): "Revealed (<prompt>): <player>: <action>, ..."
+CHOSE: Final = -1  # (CHOSE, player, action, prompt): "<player> chooses <action> (<prompt>)"
+CHOSE_SECRETLY: Final = -2  # the same, seen only by that player (a secret choice)
+ROLLED: Final = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
+GAME_OVER: Final = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
+HAS_CHOSEN: Final = (
+    -5
+)  # (HAS_CHOSEN, player, prompt): "<player> has chosen (<prompt>)", a simultaneous answer
+REVEALED: Final = -6  # (REVEALED, prompt, players, actions): "Revealed (<prompt>): <player>: <action>, ..."
 # ... and, after a shared win or in a game with results (GameInfo.returns), the winners (a list of
 # players: none for a draw) and, with results, each player's return (ints):
 # (GAME_OVER, the sole winner or -1, reason, winners[, returns]): "Game over: A and B share the win"
@@ -119,12 +122,12 @@ class Text:
 
 # The rules may take at most this many steps (a frame's step, a pass of a loop) between two
 # decisions, and procedures may nest this deep; beyond, they would never stop (docs/limits.md).
-DEFAULT_STEP_BUDGET = 1_000_000
-MAX_CALL_DEPTH = 500
-MAX_RULE_DEPTH = 200  # how deep a rule that calls itself may nest (`enter`); Python's stack holds it
+DEFAULT_STEP_BUDGET: Final = 1_000_000
+MAX_CALL_DEPTH: Final = 500
+MAX_RULE_DEPTH: Final = 200  # how deep a rule that calls itself may nest (`enter`); Python's stack holds it
 # the Python frames the rules may need below a caller: the adapters make this room before they
 # run the rules, and a RecursionError with fewer frames of the rules blames the caller, not a rule
-RULES_ROOM = 500
+RULES_ROOM: Final = 500
 STEP_BUDGET_VARIABLE = "RULEWRIGHT_STEP_BUDGET"  # overrides every game's budget when set
 
 
@@ -439,6 +442,32 @@ def _copies_in(named: list[int], items: Sequence[int], kinds: Sequence[int]) -> 
     return out
 
 
+def distinct_ascending(values: Sequence[int]) -> list[int]:
+    """The distinct values of `values`, ascending: `sorted(set(values))`. Compiled by mypyc, a sort
+    and one pass over it, which for the few dozen small integers of a decision's options costs half
+    of building a set and sorting it; interpreted, the set (its loops run in C)."""
+    if not COMPILED:
+        return sorted(set(values))
+    out = sorted(values)
+    n = len(out)
+    k = 1
+    while k < n and out[k] != out[k - 1]:
+        k += 1
+    if k < n:  # out[k] repeats out[k - 1]: keep each value once, in place
+        kept = k
+        for i in range(k + 1, n):
+            v = out[i]
+            if v != out[kept - 1]:
+                out[kept] = v
+                kept += 1
+        del out[kept:]
+    return out
+
+
+# Whether this module runs compiled (a native build): mypyc makes its functions builtins
+COMPILED: Final = not isinstance(distinct_ascending, FunctionType)
+
+
 # ---- frames and decisions ---------------------------------------------------------------------
 
 
@@ -473,7 +502,6 @@ class Frame:
         raise NotImplementedError
 
 
-@dataclass(slots=True)
 class Decision:
     """A question the game is waiting on: who answers, from which action ids, into which local.
 
@@ -483,20 +511,91 @@ class Decision:
     kind actions, and `copies` holds, for each option, the components of that kind that were
     offered, in the order the rules listed them; an answer takes the first not yet taken. Such a
     decision always has `need`: the number to choose, or -1 for a single choice (its value one
-    component, not a list)."""
+    component, not a list).
 
+    A plain class with its own `__init__`, not a dataclass: one is made at every decision, and
+    compiled by mypyc a dataclass's `__init__` (which the dataclass module writes at run time)
+    stays interpreted (6% of a native game's time). Equal when every field but `_legal` is."""
+
+    __slots__ = (
+        "player",
+        "options",
+        "slot",
+        "prompt",
+        "optional",
+        "need",
+        "picked",
+        "domain",
+        "secret",
+        "copies",
+        "window",
+        "_legal",
+    )
     player: int
     options: list[int]
     slot: str
     prompt: Sequence[Any]
-    optional: bool = False
-    need: int = 0  # > 0: choose this many distinct options, one action each
-    picked: list[int] = field(default_factory=list)
-    domain: int = 0
-    secret: bool = False
-    copies: tuple[tuple[int, ...], ...] = ()
-    window: str = ""  # the response window this question belongs to ("": none)
-    _legal: list[int] | None = field(default=None, repr=False, compare=False)
+    optional: bool
+    need: int  # > 0: choose this many distinct options, one action each
+    picked: list[int]
+    domain: int
+    secret: bool
+    copies: tuple[tuple[int, ...], ...]
+    window: str  # the response window this question belongs to ("": none)
+    _legal: list[int] | None  # legal(), once asked
+
+    def __init__(
+        self,
+        player: int,
+        options: list[int],
+        slot: str,
+        prompt: Sequence[Any],
+        optional: bool = False,
+        need: int = 0,
+        picked: list[int] | None = None,
+        domain: int = 0,
+        secret: bool = False,
+        copies: tuple[tuple[int, ...], ...] = (),
+        window: str = "",
+        _legal: list[int] | None = None,
+    ) -> None:
+        self.player = player
+        self.options = options
+        self.slot = slot
+        self.prompt = prompt
+        self.optional = optional
+        self.need = need
+        self.picked = [] if picked is None else picked
+        self.domain = domain
+        self.secret = secret
+        self.copies = copies
+        self.window = window
+        self._legal = _legal
+
+    def fields(self) -> tuple[tuple[str, object], ...]:
+        """(name, value) of every field but `_legal`, in order: what == compares and repr shows."""
+        return (
+            ("player", self.player),
+            ("options", self.options),
+            ("slot", self.slot),
+            ("prompt", self.prompt),
+            ("optional", self.optional),
+            ("need", self.need),
+            ("picked", self.picked),
+            ("domain", self.domain),
+            ("secret", self.secret),
+            ("copies", self.copies),
+            ("window", self.window),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decision) or type(other) is not type(self):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.fields())
+        return f"{type(self).__name__}({shown})"
 
     def copy(self) -> Decision:
         d = Decision(
@@ -542,10 +641,9 @@ class Decision:
         return legal
 
 
-EACH = -2  # Decision.need of a simultaneous decision (Simultaneous)
+EACH: Final = -2  # Decision.need of a simultaneous decision (Simultaneous)
 
 
-@dataclass(slots=True)
 class Simultaneous(Decision):
     """A simultaneous decision (`simultaneously ... by each p in xs`): every player of `players`
     answers from their own options (`choices`, action ids fixed when the decision began) under
@@ -556,10 +654,47 @@ class Simultaneous(Decision):
     those of the first who has not answered. Each answer is logged to its player alone; when the
     last has answered, one public line reveals them all. Never changed in place (clones share it)."""
 
-    players: list[int] = field(default_factory=list)
-    choices: list[list[int]] = field(default_factory=list)
-    prompts: list[Sequence[Any]] = field(default_factory=list)
-    answers: list[int] = field(default_factory=list)
+    __slots__ = ("players", "choices", "prompts", "answers")
+    players: list[int]
+    choices: list[list[int]]
+    prompts: list[Sequence[Any]]
+    answers: list[int]
+
+    def __init__(
+        self,
+        player: int,
+        options: list[int],
+        slot: str,
+        prompt: Sequence[Any],
+        optional: bool,
+        need: int,
+        picked: list[int] | None,
+        domain: int,
+        secret: bool,
+        copies: tuple[tuple[int, ...], ...],
+        window: str,
+        _legal: list[int] | None,
+        players: list[int],
+        choices: list[list[int]],
+        prompts: list[Sequence[Any]],
+        answers: list[int],
+    ) -> None:
+        super().__init__(
+            player, options, slot, prompt, optional, need, picked, domain, secret, copies, window, _legal
+        )
+        self.players = players
+        self.choices = choices
+        self.prompts = prompts
+        self.answers = answers
+
+    def fields(self) -> tuple[tuple[str, object], ...]:
+        return (
+            *super().fields(),
+            ("players", self.players),
+            ("choices", self.choices),
+            ("prompts", self.prompts),
+            ("answers", self.answers),
+        )
 
     @classmethod
     def waiting_on(
@@ -669,7 +804,7 @@ class Zones:
 
 # ---- the log ----------------------------------------------------------------------------------
 
-SAVED_FORMAT = 2  # the layout of to_json's object; runtime/saved.py refuses any other
+SAVED_FORMAT: Final = 2  # the layout of to_json's object; runtime/saved.py refuses any other
 
 # what a saved state is written with: compact, and without the check for cycles (a state holds
 # none: lists of numbers, texts and tuples, built by the engine)
@@ -729,7 +864,7 @@ class _Chunk:
         return self.json
 
 
-LOG_CHUNK = 16
+LOG_CHUNK: Final = 16
 
 
 class Log:
@@ -1752,7 +1887,15 @@ class GameState:
         if type(values) is range:
             choices: Sequence[int] = self._options(values, domain, prompt, at)
         else:  # `_options`, written out for the common case: a list the rules built
-            choices = values if order == 2 else sorted(values) if order == 1 else sorted(set(values))
+            choices = (
+                values
+                if order == 2
+                else sorted(values)
+                if order == 1
+                else distinct_ascending(values)
+                if COMPILED
+                else sorted(set(values))
+            )
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
         if len(choices) < need:

@@ -11,7 +11,7 @@ from typing import Final
 
 from runtime.text import clipped
 
-MASK = (1 << 64) - 1
+MASK: Final = (1 << 64) - 1
 # SplitMix64's increment and its two mixing multipliers (next64, and shuffle's inline copy of it)
 GAMMA: Final = 0x9E3779B97F4A7C15
 MIX1: Final = 0xBF58476D1CE4E5B9

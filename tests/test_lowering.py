@@ -29,10 +29,15 @@ GOLDEN = "expected.py"
 
 
 def _is_boilerplate(node: ast.stmt, index: int) -> bool:
-    """True for the statements every engine has alike: imports, the docstring, State, INFO, DIGEST."""
+    """True for the statements every engine has alike: imports (and the tables engine.py binds as
+    its own Final names, `F_x: Final = tables_.F_x`), the docstring, State, INFO, DIGEST."""
     match node:
         case ast.Import() | ast.ImportFrom():
             return True
+        case ast.AnnAssign(
+            target=ast.Name(id=name), value=ast.Attribute(value=ast.Name(id="tables_"), attr=attr)
+        ):
+            return name == attr
         case ast.Expr(value=ast.Constant(value=str())) if index == 0:
             return True
         case ast.ClassDef(name="State"):

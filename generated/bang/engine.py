@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_bang_2c,
     E_bang_2d,
@@ -121,29 +121,6 @@ from .tables import (
     E_wells_fargo_3h,
     E_willy_the_kid,
     E_winchester_8s,
-    ENUM_kind,
-    ENUM_role,
-    ENUM_suit,
-    ENUMIDS_kind,
-    ENUMIDS_role,
-    ENUMIDS_suit,
-    F_card_kind,
-    F_card_rank,
-    F_card_reach,
-    F_card_suit,
-    F_character_ability,
-    F_character_life,
-    F_role_card_role,
-    IDS_card,
-    IDS_character,
-    IDS_role_card,
-    KINDLABELS_card,
-    KINDLABELS_role_card,
-    KINDS_card,
-    KINDS_role_card,
-    LABELS_card,
-    LABELS_character,
-    LABELS_role_card,
     P_ann,
     P_ben,
     P_cal,
@@ -223,6 +200,31 @@ from .tables import (
     Z_store,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_kind: Final = tables_.ENUM_kind
+ENUM_role: Final = tables_.ENUM_role
+ENUM_suit: Final = tables_.ENUM_suit
+ENUMIDS_kind: Final = tables_.ENUMIDS_kind
+ENUMIDS_role: Final = tables_.ENUMIDS_role
+ENUMIDS_suit: Final = tables_.ENUMIDS_suit
+F_card_kind: Final = tables_.F_card_kind
+F_card_rank: Final = tables_.F_card_rank
+F_card_reach: Final = tables_.F_card_reach
+F_card_suit: Final = tables_.F_card_suit
+F_character_ability: Final = tables_.F_character_ability
+F_character_life: Final = tables_.F_character_life
+F_role_card_role: Final = tables_.F_role_card_role
+IDS_card: Final = tables_.IDS_card
+IDS_character: Final = tables_.IDS_character
+IDS_role_card: Final = tables_.IDS_role_card
+KINDLABELS_card: Final = tables_.KINDLABELS_card
+KINDLABELS_role_card: Final = tables_.KINDLABELS_role_card
+KINDS_card: Final = tables_.KINDS_card
+KINDS_role_card: Final = tables_.KINDS_role_card
+LABELS_card: Final = tables_.LABELS_card
+LABELS_character: Final = tables_.LABELS_character
+LABELS_role_card: Final = tables_.LABELS_role_card
+
 
 class State(GameState):
     """A game of Bang! in progress."""
@@ -260,7 +262,7 @@ class State(GameState):
         self.v_dying = -1
         self.v_to_dodge = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_seats = self.o_seats
         other.v_life = self.v_life[:]
         other.v_max_life = self.v_max_life[:]

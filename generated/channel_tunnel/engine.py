@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     CACHE_discs_of,
     CACHE_legal_spaces,
@@ -143,59 +143,9 @@ from .tables import (
     E_yellow_disc_3,
     E_yellow_disc_4,
     E_yellow_disc_5,
-    ENUM_ability,
-    ENUM_action,
-    ENUM_cost,
-    ENUM_heading,
-    ENUM_kind,
-    ENUM_perk,
-    F_agenda_card_vp,
-    F_card_ability,
-    F_card_cost,
-    F_card_kind,
-    F_card_money,
-    F_card_secondary,
-    F_card_vp,
-    F_colour_water,
-    F_debris_agenda,
-    F_debris_colour,
-    F_deviation_card_heading,
-    F_deviation_card_value,
-    F_disc_colour,
-    F_space_variable,
-    F_tech_step_bar,
-    F_tech_step_money,
-    F_tech_step_perk,
-    F_tech_step_position,
-    F_tech_step_vp,
-    IDS_agenda_card,
-    IDS_bar,
-    IDS_card,
-    IDS_colour,
-    IDS_debris,
-    IDS_deviation_card,
-    IDS_disc,
-    IDS_space,
-    IDS_tech_step,
-    LABELS_agenda_card,
-    LABELS_bar,
-    LABELS_card,
-    LABELS_colour,
-    LABELS_debris,
-    LABELS_deviation_card,
-    LABELS_disc,
-    LABELS_space,
-    LABELS_tech_step,
     P_britain,
     P_france,
     PH_rounds,
-    READ_var_offer,
-    READ_var_on_space,
-    READ_var_tech,
-    READ_zones_agenda_card,
-    READ_zones_card,
-    READ_zones_debris,
-    READ_zones_disc,
     T_agenda_card,
     T_bar,
     T_card,
@@ -285,6 +235,58 @@ from .tables import (
     Z_tableau,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_ability: Final = tables_.ENUM_ability
+ENUM_action: Final = tables_.ENUM_action
+ENUM_cost: Final = tables_.ENUM_cost
+ENUM_heading: Final = tables_.ENUM_heading
+ENUM_kind: Final = tables_.ENUM_kind
+ENUM_perk: Final = tables_.ENUM_perk
+F_agenda_card_vp: Final = tables_.F_agenda_card_vp
+F_card_ability: Final = tables_.F_card_ability
+F_card_cost: Final = tables_.F_card_cost
+F_card_kind: Final = tables_.F_card_kind
+F_card_money: Final = tables_.F_card_money
+F_card_secondary: Final = tables_.F_card_secondary
+F_card_vp: Final = tables_.F_card_vp
+F_colour_water: Final = tables_.F_colour_water
+F_debris_agenda: Final = tables_.F_debris_agenda
+F_debris_colour: Final = tables_.F_debris_colour
+F_deviation_card_heading: Final = tables_.F_deviation_card_heading
+F_deviation_card_value: Final = tables_.F_deviation_card_value
+F_disc_colour: Final = tables_.F_disc_colour
+F_space_variable: Final = tables_.F_space_variable
+F_tech_step_bar: Final = tables_.F_tech_step_bar
+F_tech_step_money: Final = tables_.F_tech_step_money
+F_tech_step_perk: Final = tables_.F_tech_step_perk
+F_tech_step_position: Final = tables_.F_tech_step_position
+F_tech_step_vp: Final = tables_.F_tech_step_vp
+IDS_agenda_card: Final = tables_.IDS_agenda_card
+IDS_bar: Final = tables_.IDS_bar
+IDS_card: Final = tables_.IDS_card
+IDS_colour: Final = tables_.IDS_colour
+IDS_debris: Final = tables_.IDS_debris
+IDS_deviation_card: Final = tables_.IDS_deviation_card
+IDS_disc: Final = tables_.IDS_disc
+IDS_space: Final = tables_.IDS_space
+IDS_tech_step: Final = tables_.IDS_tech_step
+LABELS_agenda_card: Final = tables_.LABELS_agenda_card
+LABELS_bar: Final = tables_.LABELS_bar
+LABELS_card: Final = tables_.LABELS_card
+LABELS_colour: Final = tables_.LABELS_colour
+LABELS_debris: Final = tables_.LABELS_debris
+LABELS_deviation_card: Final = tables_.LABELS_deviation_card
+LABELS_disc: Final = tables_.LABELS_disc
+LABELS_space: Final = tables_.LABELS_space
+LABELS_tech_step: Final = tables_.LABELS_tech_step
+READ_var_offer: Final = tables_.READ_var_offer
+READ_var_on_space: Final = tables_.READ_var_on_space
+READ_var_tech: Final = tables_.READ_var_tech
+READ_zones_agenda_card: Final = tables_.READ_zones_agenda_card
+READ_zones_card: Final = tables_.READ_zones_card
+READ_zones_debris: Final = tables_.READ_zones_debris
+READ_zones_disc: Final = tables_.READ_zones_disc
+
 
 class State(GameState):
     """A game of 1987 Channel Tunnel in progress."""
@@ -334,7 +336,7 @@ class State(GameState):
         self.v_round = 0
         self.v_placements = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_agenda = self.o_agenda
         other.v_first = self.v_first
         other.v_passed = self.v_passed[:]

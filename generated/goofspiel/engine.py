@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_diamond_1,
     E_diamond_2,
@@ -61,11 +61,6 @@ from .tables import (
     E_spade_11,
     E_spade_12,
     E_spade_13,
-    ENUM_suit,
-    F_card_number,
-    F_card_suit,
-    IDS_card,
-    LABELS_card,
     P_north,
     P_south,
     PH_final,
@@ -86,6 +81,13 @@ from .tables import (
     Z_won,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_suit: Final = tables_.ENUM_suit
+F_card_number: Final = tables_.F_card_number
+F_card_suit: Final = tables_.F_card_suit
+IDS_card: Final = tables_.IDS_card
+LABELS_card: Final = tables_.LABELS_card
+
 
 class State(GameState):
     """A game of Goofspiel in progress."""
@@ -99,7 +101,7 @@ class State(GameState):
         self.o_cards = int(options["cards"])
         self.v_turn = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_cards = self.o_cards
         other.v_turn = self.v_turn
 

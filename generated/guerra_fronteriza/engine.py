@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     CACHE_building_at,
     CACHE_controls,
@@ -288,54 +288,6 @@ from .tables import (
     E_withdrawal_4,
     E_withdrawal_5,
     E_withdrawal_6,
-    ENUM_building_kind,
-    ENUM_order,
-    ENUM_special_ability,
-    ENUM_tile_kind,
-    F_building_faction,
-    F_building_kind,
-    F_figure_faction,
-    F_figure_unit,
-    F_order_card_kind,
-    F_order_card_order,
-    F_order_card_research,
-    F_panel_artillery,
-    F_panel_distinguished,
-    F_panel_extra_orders,
-    F_panel_extra_stacking,
-    F_panel_faction,
-    F_panel_infantry,
-    F_panel_orders,
-    F_panel_plane_defense,
-    F_panel_planes,
-    F_panel_special,
-    F_panel_tank_move,
-    F_panel_tanks,
-    F_tile_adjacent,
-    F_tile_kind,
-    F_tile_operation,
-    F_tile_q,
-    F_tile_r,
-    F_tile_stars,
-    F_tile_start_of,
-    F_unit_type_attack_init,
-    F_unit_type_casualty,
-    F_unit_type_defense_init,
-    F_unit_type_move,
-    IDS_building,
-    IDS_figure,
-    IDS_order_card,
-    IDS_order_type,
-    IDS_panel,
-    IDS_tile,
-    IDS_unit_type,
-    LABELS_building,
-    LABELS_figure,
-    LABELS_order_card,
-    LABELS_order_type,
-    LABELS_panel,
-    LABELS_tile,
-    LABELS_unit_type,
     P_germany,
     P_great_britain,
     P_united_states,
@@ -343,13 +295,6 @@ from .tables import (
     PH_opening_hands,
     PH_rounds,
     PH_safety_stop,
-    READ_var_built_at,
-    READ_var_destroyed,
-    READ_var_holder,
-    READ_var_hq_life,
-    READ_var_loc,
-    READ_var_merits,
-    READ_zones_figure,
     T_building,
     T_figure,
     T_order_card,
@@ -422,6 +367,63 @@ from .tables import (
     Z_reserve,
     Z_tactical_deck,
 )
+
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_building_kind: Final = tables_.ENUM_building_kind
+ENUM_order: Final = tables_.ENUM_order
+ENUM_special_ability: Final = tables_.ENUM_special_ability
+ENUM_tile_kind: Final = tables_.ENUM_tile_kind
+F_building_faction: Final = tables_.F_building_faction
+F_building_kind: Final = tables_.F_building_kind
+F_figure_faction: Final = tables_.F_figure_faction
+F_figure_unit: Final = tables_.F_figure_unit
+F_order_card_kind: Final = tables_.F_order_card_kind
+F_order_card_order: Final = tables_.F_order_card_order
+F_order_card_research: Final = tables_.F_order_card_research
+F_panel_artillery: Final = tables_.F_panel_artillery
+F_panel_distinguished: Final = tables_.F_panel_distinguished
+F_panel_extra_orders: Final = tables_.F_panel_extra_orders
+F_panel_extra_stacking: Final = tables_.F_panel_extra_stacking
+F_panel_faction: Final = tables_.F_panel_faction
+F_panel_infantry: Final = tables_.F_panel_infantry
+F_panel_orders: Final = tables_.F_panel_orders
+F_panel_plane_defense: Final = tables_.F_panel_plane_defense
+F_panel_planes: Final = tables_.F_panel_planes
+F_panel_special: Final = tables_.F_panel_special
+F_panel_tank_move: Final = tables_.F_panel_tank_move
+F_panel_tanks: Final = tables_.F_panel_tanks
+F_tile_adjacent: Final = tables_.F_tile_adjacent
+F_tile_kind: Final = tables_.F_tile_kind
+F_tile_operation: Final = tables_.F_tile_operation
+F_tile_q: Final = tables_.F_tile_q
+F_tile_r: Final = tables_.F_tile_r
+F_tile_stars: Final = tables_.F_tile_stars
+F_tile_start_of: Final = tables_.F_tile_start_of
+F_unit_type_attack_init: Final = tables_.F_unit_type_attack_init
+F_unit_type_casualty: Final = tables_.F_unit_type_casualty
+F_unit_type_defense_init: Final = tables_.F_unit_type_defense_init
+F_unit_type_move: Final = tables_.F_unit_type_move
+IDS_building: Final = tables_.IDS_building
+IDS_figure: Final = tables_.IDS_figure
+IDS_order_card: Final = tables_.IDS_order_card
+IDS_order_type: Final = tables_.IDS_order_type
+IDS_panel: Final = tables_.IDS_panel
+IDS_tile: Final = tables_.IDS_tile
+IDS_unit_type: Final = tables_.IDS_unit_type
+LABELS_building: Final = tables_.LABELS_building
+LABELS_figure: Final = tables_.LABELS_figure
+LABELS_order_card: Final = tables_.LABELS_order_card
+LABELS_order_type: Final = tables_.LABELS_order_type
+LABELS_panel: Final = tables_.LABELS_panel
+LABELS_tile: Final = tables_.LABELS_tile
+LABELS_unit_type: Final = tables_.LABELS_unit_type
+READ_var_built_at: Final = tables_.READ_var_built_at
+READ_var_destroyed: Final = tables_.READ_var_destroyed
+READ_var_holder: Final = tables_.READ_var_holder
+READ_var_hq_life: Final = tables_.READ_var_hq_life
+READ_var_loc: Final = tables_.READ_var_loc
+READ_var_merits: Final = tables_.READ_var_merits
+READ_zones_figure: Final = tables_.READ_zones_figure
 
 
 class State(GameState):
@@ -505,7 +507,7 @@ class State(GameState):
         self.v_over = False
         self.v_maintained = False
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_operation = self.o_operation
         other.v_loc = self.v_loc[:]
         other.v_moved = self.v_moved[:]

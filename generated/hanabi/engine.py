@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_blue_1,
     E_blue_2,
@@ -52,18 +52,6 @@ from .tables import (
     E_yellow_3,
     E_yellow_4,
     E_yellow_5,
-    ENUM_colour,
-    ENUM_move,
-    ENUMIDS_move,
-    F_card_colour,
-    F_card_number,
-    F_position_index,
-    IDS_card,
-    IDS_position,
-    KINDLABELS_card,
-    KINDS_card,
-    LABELS_card,
-    LABELS_position,
     P_alice,
     P_bob,
     P_cara,
@@ -91,6 +79,20 @@ from .tables import (
     Z_fireworks,
     Z_hand,
 )
+
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_colour: Final = tables_.ENUM_colour
+ENUM_move: Final = tables_.ENUM_move
+ENUMIDS_move: Final = tables_.ENUMIDS_move
+F_card_colour: Final = tables_.F_card_colour
+F_card_number: Final = tables_.F_card_number
+F_position_index: Final = tables_.F_position_index
+IDS_card: Final = tables_.IDS_card
+IDS_position: Final = tables_.IDS_position
+KINDLABELS_card: Final = tables_.KINDLABELS_card
+KINDS_card: Final = tables_.KINDS_card
+LABELS_card: Final = tables_.LABELS_card
+LABELS_position: Final = tables_.LABELS_position
 
 
 class State(GameState):
@@ -126,7 +128,7 @@ class State(GameState):
         self.v_may_be_colour = [[[0, 1, 2, 3, 4] for _ in range(self.num_players)] for _ in range(6)]
         self.v_may_be_number = [[[1, 2, 3, 4, 5] for _ in range(self.num_players)] for _ in range(6)]
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_seats = self.o_seats
         other.v_clues = self.v_clues
         other.v_fuses = self.v_fuses

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_africa,
     E_angola,
@@ -47,18 +47,6 @@ from .tables import (
     E_start,
     E_vietnam,
     E_west_germany,
-    ENUM_use,
-    F_card_flag,
-    F_card_region,
-    F_card_text,
-    F_card_value,
-    F_region_bonus,
-    F_region_colour,
-    F_region_size,
-    IDS_card,
-    IDS_region,
-    LABELS_card,
-    LABELS_region,
     P_usa,
     P_ussr,
     PH_epilogue,
@@ -96,6 +84,20 @@ from .tables import (
     Z_map,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_use: Final = tables_.ENUM_use
+F_card_flag: Final = tables_.F_card_flag
+F_card_region: Final = tables_.F_card_region
+F_card_text: Final = tables_.F_card_text
+F_card_value: Final = tables_.F_card_value
+F_region_bonus: Final = tables_.F_region_bonus
+F_region_colour: Final = tables_.F_region_colour
+F_region_size: Final = tables_.F_region_size
+IDS_card: Final = tables_.IDS_card
+IDS_region: Final = tables_.IDS_region
+LABELS_card: Final = tables_.LABELS_card
+LABELS_region: Final = tables_.LABELS_region
+
 
 class State(GameState):
     """A game of Iron Curtain in progress."""
@@ -114,7 +116,7 @@ class State(GameState):
         self.v_reserve = [24 for _ in range(self.num_players)]
         self.v_removed = [0 for _ in range(self.num_players)]
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.v_ideology = self.v_ideology
         other.v_round = self.v_round
         other.v_cubes = list(map(list.copy, self.v_cubes))
@@ -1930,7 +1932,7 @@ class Flow(Frame):
                 continue
 
 
-EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
+EFFECT_card_event: Final[tuple[Callable[..., Frame | None] | None, ...]] = (
     None,
     e_card_event_west_germany,
     e_card_event_italy,

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -16,19 +16,14 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_jack,
     E_king,
     E_queen,
-    ENUM_move,
-    ENUMIDS_move,
-    F_card_rank,
-    IDS_card,
-    LABELS_card,
     P_alice,
     P_bob,
     PH_betting,
@@ -49,6 +44,13 @@ from .tables import (
     Z_shown,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_move: Final = tables_.ENUM_move
+ENUMIDS_move: Final = tables_.ENUMIDS_move
+F_card_rank: Final = tables_.F_card_rank
+IDS_card: Final = tables_.IDS_card
+LABELS_card: Final = tables_.LABELS_card
+
 
 class State(GameState):
     """A game of Kuhn Poker in progress."""
@@ -63,7 +65,7 @@ class State(GameState):
         self.v_first_bettor = -1
         self.v_winner = -1
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.v_put_in = self.v_put_in[:]
         other.v_first_bettor = self.v_first_bettor
         other.v_winner = self.v_winner

@@ -8,30 +8,32 @@ with mypyc, which would hold gigabytes for a module whose top level runs to thou
 
 from __future__ import annotations
 
+from typing import Final
+
 from runtime.engine import Text
 
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-Z_hand: int = 1
-Z_shown: int = 3
-P_alice: int = 0
-P_bob: int = 1
-E_jack: int = 0
-E_queen: int = 1
-E_king: int = 2
-PH_betting: int = 0
-PH_showdown: int = 1
-TX_pass_or_bet: int = 0
-TX_bets_1_chip_in: int = 1
-TX_pass_fold_or_bet: int = 2
-TX_calls_in_the_pot: int = 3
-TX_folds: int = 4
-TX_each_player_antes_1: int = 5
-TX_takes_the_pot_of: int = 6
-TX_shows: int = 7
-TX_takes_the_pot_of_2: int = 8
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+Z_deck: Final[int] = 0
+Z_hand: Final[int] = 1
+Z_shown: Final[int] = 3
+P_alice: Final[int] = 0
+P_bob: Final[int] = 1
+E_jack: Final[int] = 0
+E_queen: Final[int] = 1
+E_king: Final[int] = 2
+PH_betting: Final[int] = 0
+PH_showdown: Final[int] = 1
+TX_pass_or_bet: Final[int] = 0
+TX_bets_1_chip_in: Final[int] = 1
+TX_pass_fold_or_bet: Final[int] = 2
+TX_calls_in_the_pot: Final[int] = 3
+TX_folds: Final[int] = 4
+TX_each_player_antes_1: Final[int] = 5
+TX_takes_the_pot_of: Final[int] = 6
+TX_shows: Final[int] = 7
+TX_takes_the_pot_of_2: Final[int] = 8
 IDS_card: tuple[str, ...] = ("jack", "queen", "king", "none")
 LABELS_card: tuple[str, ...] = ("Jack", "Queen", "King")
 F_card_rank: tuple[int, ...] = (0, 1, 2, 0)

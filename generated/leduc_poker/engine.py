@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -16,10 +16,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_jack_of_hearts,
     E_jack_of_spades,
@@ -27,14 +27,6 @@ from .tables import (
     E_king_of_spades,
     E_queen_of_hearts,
     E_queen_of_spades,
-    ENUM_move,
-    ENUM_suit,
-    ENUMIDS_move,
-    ENUMIDS_suit,
-    F_card_rank,
-    F_card_suit,
-    IDS_card,
-    LABELS_card,
     P_alice,
     P_bob,
     PH_first_round,
@@ -61,6 +53,16 @@ from .tables import (
     Z_shown,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_move: Final = tables_.ENUM_move
+ENUM_suit: Final = tables_.ENUM_suit
+ENUMIDS_move: Final = tables_.ENUMIDS_move
+ENUMIDS_suit: Final = tables_.ENUMIDS_suit
+F_card_rank: Final = tables_.F_card_rank
+F_card_suit: Final = tables_.F_card_suit
+IDS_card: Final = tables_.IDS_card
+LABELS_card: Final = tables_.LABELS_card
+
 
 class State(GameState):
     """A game of Leduc Poker in progress."""
@@ -79,7 +81,7 @@ class State(GameState):
         self.v_raises = 0
         self.v_winners = []
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.v_round = self.v_round
         other.v_put_in = self.v_put_in[:]
         other.v_folded = self.v_folded[:]

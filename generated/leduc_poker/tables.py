@@ -8,39 +8,41 @@ with mypyc, which would hold gigabytes for a module whose top level runs to thou
 
 from __future__ import annotations
 
+from typing import Final
+
 from runtime.engine import Text
 
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-Z_hand: int = 1
-Z_board: int = 3
-Z_shown: int = 4
-P_alice: int = 0
-P_bob: int = 1
-E_jack_of_spades: int = 0
-E_jack_of_hearts: int = 1
-E_queen_of_spades: int = 2
-E_queen_of_hearts: int = 3
-E_king_of_spades: int = 4
-E_king_of_hearts: int = 5
-PH_first_round: int = 0
-PH_second_round: int = 1
-PH_showdown: int = 2
-TX_fold_call_or_raise: int = 0
-TX_folds: int = 1
-TX_calls_in_the_pot: int = 2
-TX_checks: int = 3
-TX_raises_to_in_the: int = 4
-TX_takes_the_pot_of: int = 5
-TX_each_player_antes_1: int = 6
-TX_round_1_bets_and: int = 7
-TX_round_2_the_public: int = 8
-TX_shows: int = 9
-TX_takes_the_pot_of_2: int = 10
-TX_takes_the_pot_of_3: int = 11
-TX_split_the_pot_of: int = 12
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+Z_deck: Final[int] = 0
+Z_hand: Final[int] = 1
+Z_board: Final[int] = 3
+Z_shown: Final[int] = 4
+P_alice: Final[int] = 0
+P_bob: Final[int] = 1
+E_jack_of_spades: Final[int] = 0
+E_jack_of_hearts: Final[int] = 1
+E_queen_of_spades: Final[int] = 2
+E_queen_of_hearts: Final[int] = 3
+E_king_of_spades: Final[int] = 4
+E_king_of_hearts: Final[int] = 5
+PH_first_round: Final[int] = 0
+PH_second_round: Final[int] = 1
+PH_showdown: Final[int] = 2
+TX_fold_call_or_raise: Final[int] = 0
+TX_folds: Final[int] = 1
+TX_calls_in_the_pot: Final[int] = 2
+TX_checks: Final[int] = 3
+TX_raises_to_in_the: Final[int] = 4
+TX_takes_the_pot_of: Final[int] = 5
+TX_each_player_antes_1: Final[int] = 6
+TX_round_1_bets_and: Final[int] = 7
+TX_round_2_the_public: Final[int] = 8
+TX_shows: Final[int] = 9
+TX_takes_the_pot_of_2: Final[int] = 10
+TX_takes_the_pot_of_3: Final[int] = 11
+TX_split_the_pot_of: Final[int] = 12
 IDS_card: tuple[str, ...] = (
     "jack_of_spades",
     "jack_of_hearts",

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -16,10 +16,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_bid_1_1,
     E_bid_1_2,
@@ -88,15 +88,6 @@ from .tables import (
     E_face_5,
     E_face_6,
     E_liar,
-    ENUM_bidding_rule,
-    ENUMIDS_bidding_rule,
-    F_call_number,
-    F_call_pips,
-    F_face_pips,
-    IDS_call,
-    IDS_face,
-    LABELS_call,
-    LABELS_face,
     P_alice,
     P_bob,
     PH_bidding,
@@ -107,6 +98,17 @@ from .tables import (
     TX_s_dice,
     TX_you_see,
 )
+
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_bidding_rule: Final = tables_.ENUM_bidding_rule
+ENUMIDS_bidding_rule: Final = tables_.ENUMIDS_bidding_rule
+F_call_number: Final = tables_.F_call_number
+F_call_pips: Final = tables_.F_call_pips
+F_face_pips: Final = tables_.F_face_pips
+IDS_call: Final = tables_.IDS_call
+IDS_face: Final = tables_.IDS_face
+LABELS_call: Final = tables_.LABELS_call
+LABELS_face: Final = tables_.LABELS_face
 
 
 class State(GameState):
@@ -133,7 +135,7 @@ class State(GameState):
         self.v_bidder = -1
         self.v_to_call = 0
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_dice = self.o_dice
         other.o_sides = self.o_sides
         other.o_bidding = self.o_bidding

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     E_blue_2,
     E_blue_3,
@@ -72,17 +72,6 @@ from .tables import (
     E_yellow_9,
     E_yellow_10,
     E_yellow_investment,
-    ENUM_colour,
-    ENUM_source,
-    ENUM_way,
-    ENUMIDS_source,
-    ENUMIDS_way,
-    F_card_colour,
-    F_card_number,
-    IDS_card,
-    KINDLABELS_card,
-    KINDS_card,
-    LABELS_card,
     P_north,
     P_south,
     PH_deal,
@@ -107,6 +96,19 @@ from .tables import (
     Z_hand,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_colour: Final = tables_.ENUM_colour
+ENUM_source: Final = tables_.ENUM_source
+ENUM_way: Final = tables_.ENUM_way
+ENUMIDS_source: Final = tables_.ENUMIDS_source
+ENUMIDS_way: Final = tables_.ENUMIDS_way
+F_card_colour: Final = tables_.F_card_colour
+F_card_number: Final = tables_.F_card_number
+IDS_card: Final = tables_.IDS_card
+KINDLABELS_card: Final = tables_.KINDLABELS_card
+KINDS_card: Final = tables_.KINDS_card
+LABELS_card: Final = tables_.LABELS_card
+
 
 class State(GameState):
     """A game of Lost Cities in progress."""
@@ -124,7 +126,7 @@ class State(GameState):
         self.v_mover = 0
         self.v_score = [0 for _ in range(self.num_players)]
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_rounds = self.o_rounds
         other.v_round = self.v_round
         other.v_mover = self.v_mover

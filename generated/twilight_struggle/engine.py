@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from runtime.engine import (
     Domain,
@@ -17,10 +17,10 @@ from runtime.engine import (
     number_labels,
 )
 
+from . import tables as tables_
 from .tables import (
     COVERAGE,
     ORIGINS,
-    PLAYER_LABELS,
     TEXTS,
     CACHE_battlegrounds_controlled_in,
     CACHE_battlegrounds_in,
@@ -235,51 +235,6 @@ from .tables import (
     E_yuri_and_samantha,
     E_zaire,
     E_zimbabwe,
-    ENUM_defcon_step,
-    ENUM_operation,
-    ENUM_period,
-    ENUM_subregion,
-    ENUM_timing,
-    ENUM_use,
-    F_card_cancels,
-    F_card_no_headline,
-    F_card_number,
-    F_card_ops,
-    F_card_optional_card,
-    F_card_period,
-    F_card_persistent,
-    F_card_prevents,
-    F_card_scoring,
-    F_card_side,
-    F_card_starred,
-    F_card_text,
-    F_card_war,
-    F_country_adjacent,
-    F_country_battleground,
-    F_country_region,
-    F_country_stability,
-    F_country_start_us,
-    F_country_start_ussr,
-    F_country_subregions,
-    F_country_superpower,
-    F_region_control,
-    F_region_control_wins,
-    F_region_defcon_limit,
-    F_region_domination,
-    F_region_presence,
-    F_space_box_max_roll,
-    F_space_box_ops_needed,
-    F_space_box_step,
-    F_space_box_vp_first,
-    F_space_box_vp_second,
-    IDS_card,
-    IDS_country,
-    IDS_region,
-    IDS_space_box,
-    LABELS_card,
-    LABELS_country,
-    LABELS_region,
-    LABELS_space_box,
     M_battleground_discount,
     M_battleground_for,
     M_bury_you_due,
@@ -316,13 +271,6 @@ from .tables import (
     PH_headline,
     PH_placement,
     PH_turn,
-    READ_mod_battleground_for,
-    READ_mod_coup_ban,
-    READ_mod_defense_pact,
-    READ_mod_nato_exempt,
-    READ_mod_nato_in_effect,
-    READ_var_defcon,
-    READ_var_influence,
     T_card,
     T_country,
     T_player,
@@ -477,6 +425,60 @@ from .tables import (
     Z_table,
 )
 
+PLAYER_LABELS: Final = tables_.PLAYER_LABELS
+ENUM_defcon_step: Final = tables_.ENUM_defcon_step
+ENUM_operation: Final = tables_.ENUM_operation
+ENUM_period: Final = tables_.ENUM_period
+ENUM_subregion: Final = tables_.ENUM_subregion
+ENUM_timing: Final = tables_.ENUM_timing
+ENUM_use: Final = tables_.ENUM_use
+F_card_cancels: Final = tables_.F_card_cancels
+F_card_no_headline: Final = tables_.F_card_no_headline
+F_card_number: Final = tables_.F_card_number
+F_card_ops: Final = tables_.F_card_ops
+F_card_optional_card: Final = tables_.F_card_optional_card
+F_card_period: Final = tables_.F_card_period
+F_card_persistent: Final = tables_.F_card_persistent
+F_card_prevents: Final = tables_.F_card_prevents
+F_card_scoring: Final = tables_.F_card_scoring
+F_card_side: Final = tables_.F_card_side
+F_card_starred: Final = tables_.F_card_starred
+F_card_text: Final = tables_.F_card_text
+F_card_war: Final = tables_.F_card_war
+F_country_adjacent: Final = tables_.F_country_adjacent
+F_country_battleground: Final = tables_.F_country_battleground
+F_country_region: Final = tables_.F_country_region
+F_country_stability: Final = tables_.F_country_stability
+F_country_start_us: Final = tables_.F_country_start_us
+F_country_start_ussr: Final = tables_.F_country_start_ussr
+F_country_subregions: Final = tables_.F_country_subregions
+F_country_superpower: Final = tables_.F_country_superpower
+F_region_control: Final = tables_.F_region_control
+F_region_control_wins: Final = tables_.F_region_control_wins
+F_region_defcon_limit: Final = tables_.F_region_defcon_limit
+F_region_domination: Final = tables_.F_region_domination
+F_region_presence: Final = tables_.F_region_presence
+F_space_box_max_roll: Final = tables_.F_space_box_max_roll
+F_space_box_ops_needed: Final = tables_.F_space_box_ops_needed
+F_space_box_step: Final = tables_.F_space_box_step
+F_space_box_vp_first: Final = tables_.F_space_box_vp_first
+F_space_box_vp_second: Final = tables_.F_space_box_vp_second
+IDS_card: Final = tables_.IDS_card
+IDS_country: Final = tables_.IDS_country
+IDS_region: Final = tables_.IDS_region
+IDS_space_box: Final = tables_.IDS_space_box
+LABELS_card: Final = tables_.LABELS_card
+LABELS_country: Final = tables_.LABELS_country
+LABELS_region: Final = tables_.LABELS_region
+LABELS_space_box: Final = tables_.LABELS_space_box
+READ_mod_battleground_for: Final = tables_.READ_mod_battleground_for
+READ_mod_coup_ban: Final = tables_.READ_mod_coup_ban
+READ_mod_defense_pact: Final = tables_.READ_mod_defense_pact
+READ_mod_nato_exempt: Final = tables_.READ_mod_nato_exempt
+READ_mod_nato_in_effect: Final = tables_.READ_mod_nato_in_effect
+READ_var_defcon: Final = tables_.READ_var_defcon
+READ_var_influence: Final = tables_.READ_var_influence
+
 
 class State(GameState):
     """A game of Twilight Struggle in progress."""
@@ -526,7 +528,7 @@ class State(GameState):
         self.v_headline = [-1 for _ in range(self.num_players)]
         self.v_over = False
 
-    def _copy_vars(self, other: Any) -> None:
+    def _copy_vars(self, other: State) -> None:
         other.o_optional_cards = self.o_optional_cards
         other.v_influence = list(map(list.copy, self.v_influence))
         other.v_defcon = self.v_defcon
@@ -9034,7 +9036,7 @@ class Flow(Frame):
                 continue
 
 
-X_card_scored_countries: tuple[Callable[[State, int], list[int]], ...] = (
+X_card_scored_countries: Final[tuple[Callable[[State, int], list[int]], ...]] = (
     x_card_scored_countries_asia_scoring,
     x_card_scored_countries_europe_scoring,
     x_card_scored_countries_middle_east_scoring,
@@ -9149,7 +9151,7 @@ X_card_scored_countries: tuple[Callable[[State, int], list[int]], ...] = (
 )
 
 
-EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
+EFFECT_card_event: Final[tuple[Callable[..., Frame | None] | None, ...]] = (
     e_card_event_asia_scoring,
     e_card_event_europe_scoring,
     e_card_event_middle_east_scoring,
@@ -9264,7 +9266,7 @@ EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
 )
 
 
-X_card_prevented: tuple[Callable[[State, int, int], bool], ...] = (
+X_card_prevented: Final[tuple[Callable[[State, int, int], bool], ...]] = (
     x_card_prevented_default,
     x_card_prevented_default,
     x_card_prevented_default,
@@ -9379,7 +9381,7 @@ X_card_prevented: tuple[Callable[[State, int, int], bool], ...] = (
 )
 
 
-EFFECT_card_ended: tuple[Callable[..., None] | None, ...] = (
+EFFECT_card_ended: Final[tuple[Callable[..., None] | None, ...]] = (
     None,
     None,
     None,

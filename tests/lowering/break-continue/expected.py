@@ -143,11 +143,11 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_a: int = 0
-P_b: int = 1
-PH_main: int = 0
-TX_again: int = 0
+T_player: Final[int] = 0
+P_a: Final[int] = 0
+P_b: Final[int] = 1
+PH_main: Final[int] = 0
+TX_again: Final[int] = 0
 PLAYER_LABELS: tuple[str, ...] = ("a", "b")
 
 # Where each function comes from, for a rule error raised inside it.

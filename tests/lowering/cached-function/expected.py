@@ -109,15 +109,15 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-M_boost: int = 0
-PH_play: int = 0
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+Z_deck: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_ace: Final[int] = 0
+E_two: Final[int] = 1
+M_boost: Final[int] = 0
+PH_play: Final[int] = 0
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)
@@ -126,8 +126,8 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 # Cached functions keep their values in s.caches[CACHE_<function>] until state they read changes:
 # a change of a variable, of a component type's zones or of a lasting effect clears the caches
 # its READ_ tuple names.
-CACHE_lead: int = 0
-CACHE_stock: int = 1
+CACHE_lead: Final[int] = 0
+CACHE_stock: Final[int] = 1
 READ_mod_boost: tuple[int, ...] = (CACHE_lead,)
 READ_var_round: tuple[int, ...] = (CACHE_stock,)
 READ_var_score: tuple[int, ...] = (CACHE_lead,)

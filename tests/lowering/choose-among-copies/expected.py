@@ -134,17 +134,17 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_pile: int = 0
-Z_kept: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_guard: int = 0
-E_king: int = 3
-PH_play: int = 0
-TX_card_to_keep: int = 0
-TX_cards_to_keep: int = 1
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+Z_pile: Final[int] = 0
+Z_kept: Final[int] = 1
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_guard: Final[int] = 0
+E_king: Final[int] = 3
+PH_play: Final[int] = 0
+TX_card_to_keep: Final[int] = 0
+TX_cards_to_keep: Final[int] = 1
 IDS_card: tuple[str, ...] = ("guard", "guard", "guard", "king", "none")
 LABELS_card: tuple[str, ...] = ("guard", "guard", "guard", "king")
 KINDS_card: tuple[int, ...] = (0, 0, 0, 1)

@@ -143,17 +143,17 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_pile: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-PH_play: int = 0
-TX_card_to_take: int = 0
-TX_who_goes_first: int = 1
-TX_what_to_do_with: int = 2
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+Z_pile: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_ace: Final[int] = 0
+E_two: Final[int] = 1
+PH_play: Final[int] = 0
+TX_card_to_take: Final[int] = 0
+TX_who_goes_first: Final[int] = 1
+TX_what_to_do_with: Final[int] = 2
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)

@@ -148,13 +148,13 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_a: int = 0
-P_b: int = 1
-PH_main: int = 0
-TX_blank: int = 0
-TX_more: int = 1
-TX_less: int = 2
+T_player: Final[int] = 0
+P_a: Final[int] = 0
+P_b: Final[int] = 1
+PH_main: Final[int] = 0
+TX_blank: Final[int] = 0
+TX_more: Final[int] = 1
+TX_less: Final[int] = 2
 PLAYER_LABELS: tuple[str, ...] = ("a", "b")
 
 # Where each function comes from, for a rule error raised inside it.

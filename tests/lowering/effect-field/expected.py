@@ -143,7 +143,7 @@ class Flow(Frame):
             s.pop()
 
 
-EFFECT_card_event: tuple[Callable[..., Frame | None] | None, ...] = (
+EFFECT_card_event: Final[tuple[Callable[..., Frame | None] | None, ...]] = (
     e_card_event_gift,
     e_card_event_wager,
     None,
@@ -164,15 +164,15 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_gift: int = 0
-E_wager: int = 1
-E_blank: int = 2
-PH_play: int = 0
-TX_wager: int = 0
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_gift: Final[int] = 0
+E_wager: Final[int] = 1
+E_blank: Final[int] = 2
+PH_play: Final[int] = 0
+TX_wager: Final[int] = 0
 IDS_card: tuple[str, ...] = ("gift", "wager", "blank", "none")
 LABELS_card: tuple[str, ...] = ("gift", "wager", "blank")
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")

@@ -111,12 +111,12 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_which_first: int = 0
-TX_blank: int = 1
+T_player: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+PH_play: Final[int] = 0
+TX_which_first: Final[int] = 0
+TX_blank: Final[int] = 1
 ENUM_speed: tuple[str, ...] = ("brisk", "slow")
 ENUM_use: tuple[str, ...] = ("Operations first", "Event first")
 ENUMIDS_use: tuple[str, ...] = ("operations_first", "event_first")

@@ -71,14 +71,14 @@ class Flow(Frame):
         s.pop()
 
 
-X_card_strength: tuple[Callable[[State, int, int], int], ...] = (
+X_card_strength: Final[tuple[Callable[[State, int, int], int], ...]] = (
     x_card_strength_ace,
     x_card_strength_two,
     x_card_strength_default,
 )
 
 
-X_card_playable: tuple[Callable[[State, int], bool], ...] = (
+X_card_playable: Final[tuple[Callable[[State, int], bool], ...]] = (
     x_card_playable_ace,
     x_card_playable_default,
     x_card_playable_default,
@@ -98,13 +98,13 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-PH_play: int = 0
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_ace: Final[int] = 0
+E_two: Final[int] = 1
+PH_play: Final[int] = 0
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_value: tuple[int, ...] = (1, 2, 0)

@@ -248,15 +248,15 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_your_bid: int = 0
-TX_play: int = 1
-TX_rounds: int = 2
-TX_more: int = 3
-TX_again: int = 4
+T_player: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+PH_play: Final[int] = 0
+TX_your_bid: Final[int] = 0
+TX_play: Final[int] = 1
+TX_rounds: Final[int] = 2
+TX_more: Final[int] = 3
+TX_again: Final[int] = 4
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # Where each function comes from, for a rule error raised inside it.

@@ -105,16 +105,16 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_tile: int = 0
-T_player: int = 1
-Z_board: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_north: int = 0
-E_south: int = 1
-PH_play: int = 0
-TX_where_to_place_the: int = 0
-TX_south_at_north_at: int = 1
+T_tile: Final[int] = 0
+T_player: Final[int] = 1
+Z_board: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_north: Final[int] = 0
+E_south: Final[int] = 1
+PH_play: Final[int] = 0
+TX_where_to_place_the: Final[int] = 0
+TX_south_at_north_at: Final[int] = 1
 IDS_tile: tuple[str, ...] = ("north", "south", "none")
 LABELS_tile: tuple[str, ...] = ("north", "south")
 F_tile_value: tuple[int, ...] = (1, 2, 0)

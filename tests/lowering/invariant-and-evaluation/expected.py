@@ -116,11 +116,11 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_play: int = 0
-TX_points: int = 0
+T_player: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+PH_play: Final[int] = 0
+TX_points: Final[int] = 0
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # Where each function comes from, for a rule error raised inside it.

@@ -89,13 +89,13 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_player: int = 0
-P_ann: int = 0
-P_bob: int = 1
-PH_rounds: int = 0
-PH_turns: int = 1
-TX_round: int = 0
-TX_turn: int = 1
+T_player: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+PH_rounds: Final[int] = 0
+PH_turns: Final[int] = 1
+TX_round: Final[int] = 0
+TX_turn: Final[int] = 1
 PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # Where each function comes from, for a rule error raised inside it.

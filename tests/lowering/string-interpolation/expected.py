@@ -107,15 +107,15 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-PH_play: int = 0
-TX_holds: int = 0
-TX_a_quoted_brace: int = 1
-TX_seen: int = 2
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_ace: Final[int] = 0
+PH_play: Final[int] = 0
+TX_holds: Final[int] = 0
+TX_a_quoted_brace: Final[int] = 1
+TX_seen: Final[int] = 2
 IDS_card: tuple[str, ...] = ("ace", "none")
 LABELS_card: tuple[str, ...] = ("Ace",)
 F_card_value: tuple[int, ...] = (1, 0)

@@ -84,19 +84,19 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_site: int = 1
-T_player: int = 2
-Z_deck: int = 0
-Z_hand: int = 1
-Z_row: int = 3
-Z_stash: int = 7
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-E_north: int = 0
-PH_play: int = 0
+T_card: Final[int] = 0
+T_site: Final[int] = 1
+T_player: Final[int] = 2
+Z_deck: Final[int] = 0
+Z_hand: Final[int] = 1
+Z_row: Final[int] = 3
+Z_stash: Final[int] = 7
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_ace: Final[int] = 0
+E_two: Final[int] = 1
+E_north: Final[int] = 0
+PH_play: Final[int] = 0
 IDS_card: tuple[str, ...] = ("ace", "two", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two")
 F_card_suit: tuple[int, ...] = (0, 1, 0)
