@@ -200,19 +200,19 @@ SCENARIOS: tuple[dict[str, Any], ...] = ()
 
 # ---- tables.py
 # ---- static facts -----------------------------------------------------------------------------
-T_card: int = 0
-T_player: int = 1
-Z_deck: int = 0
-P_ann: int = 0
-P_bob: int = 1
-E_ace: int = 0
-E_two: int = 1
-E_three: int = 2
-PH_play: int = 0
-TX_from_a_list_given: int = 0
-TX_from_the_deck: int = 1
-TX_from_every_card: int = 2
-TX_from_a_list_that: int = 3
+T_card: Final[int] = 0
+T_player: Final[int] = 1
+Z_deck: Final[int] = 0
+P_ann: Final[int] = 0
+P_bob: Final[int] = 1
+E_ace: Final[int] = 0
+E_two: Final[int] = 1
+E_three: Final[int] = 2
+PH_play: Final[int] = 0
+TX_from_a_list_given: Final[int] = 0
+TX_from_the_deck: Final[int] = 1
+TX_from_every_card: Final[int] = 2
+TX_from_a_list_that: Final[int] = 3
 IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two", "three")
 F_card_value: tuple[int, ...] = (1, 2, 3, 0)
