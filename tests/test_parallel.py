@@ -62,6 +62,24 @@ def verify(capsys: pytest.CaptureFixture[str], tmp: Path, *argv: str) -> tuple[s
     return untimed(printed), {f.name: f.read_text() for f in sorted(out.iterdir())}
 
 
+# -j 1's results, which every other worker count and the Ray backend are compared with: each made
+# once for the module (by the first test that needs it; the outputs hold no path of a test's own)
+_ONE_SIMULATE: dict[tuple[str, ...], tuple[str, str]] = {}
+_ONE_VERIFY: dict[tuple[str, ...], tuple[str, dict[str, str]]] = {}
+
+
+def simulate_alone(capsys: pytest.CaptureFixture[str], tmp: Path, *argv: str) -> tuple[str, str]:
+    if argv not in _ONE_SIMULATE:
+        _ONE_SIMULATE[argv] = simulate(capsys, tmp, *argv, "-j", "1")
+    return _ONE_SIMULATE[argv]
+
+
+def verify_alone(capsys: pytest.CaptureFixture[str], tmp: Path, *argv: str) -> tuple[str, dict[str, str]]:
+    if argv not in _ONE_VERIFY:
+        _ONE_VERIFY[argv] = verify(capsys, tmp, *argv, "-j", "1")
+    return _ONE_VERIFY[argv]
+
+
 SIMULATIONS = [
     ("iron_curtain", "-n", "40", "--seed", "5"),
     ("channel_tunnel", "-n", "12", "--agents", "random,first", "--rotate"),
@@ -72,7 +90,7 @@ SIMULATIONS = [
 def test_simulate_is_the_same_for_any_number_of_workers(
     argv: Sequence[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    one = simulate(capsys, tmp_path, *argv, "-j", "1")
+    one = simulate_alone(capsys, tmp_path, *argv)
     assert "games, seeds" in one[0] and '"count"' in one[1]
     for jobs in ("2", "3"):
         assert simulate(capsys, tmp_path, *argv, "-j", jobs) == one, f"-j {jobs}"
@@ -84,7 +102,7 @@ VERIFY = (str(PLANTED), "iron_curtain", "--examples", "6", "--shards", "2")
 def test_verify_is_the_same_for_any_number_of_workers(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    printed, files = verify(capsys, tmp_path, *VERIFY, "-j", "1")
+    printed, files = verify_alone(capsys, tmp_path, *VERIFY)
     assert "verify planted_bug: FAILED" in printed and "verify iron_curtain: ok. 6 examples" in printed
     assert sorted(files) == ["iron_curtain.json", "planted_bug.json", "verify_tokens_conserved.yaml"]
     for jobs in ("2", "3"):
@@ -372,9 +390,5 @@ def test_ray_gives_the_results_of_one_process(
     local_ray: None, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     argv = SIMULATIONS[0]
-    assert simulate(capsys, tmp_path, *argv, "--backend", "ray") == simulate(
-        capsys, tmp_path, *argv, "-j", "1"
-    )
-    assert verify(capsys, tmp_path, *VERIFY, "--backend", "ray") == verify(
-        capsys, tmp_path, *VERIFY, "-j", "1"
-    )
+    assert simulate(capsys, tmp_path, *argv, "--backend", "ray") == simulate_alone(capsys, tmp_path, *argv)
+    assert verify(capsys, tmp_path, *VERIFY, "--backend", "ray") == verify_alone(capsys, tmp_path, *VERIFY)

@@ -226,20 +226,25 @@ def test_random_twilight_struggle_games_fire_every_event() -> None:
 
     game = runtime.load_game("twilight_struggle", {"optional_cards": True})
     cov = RuleCoverage(game)
+
+    def silent() -> list[str]:
+        return [
+            p.what
+            for p, n in zip(cov.points, cov.counts(), strict=True)
+            if n == 0
+            and p.kind in ("effect", "trigger")
+            and p.what != "card china_card: event"
+            and p.what not in REACHED_BY_SCENARIO
+        ]
+
     with cov:
         for seed in range(RANDOM_GAMES):
             rnd = random.Random(seed)
             state = game.new_initial_state(seed)
             while not state.is_terminal():
                 state.apply_action(rnd.choice(state.legal_actions()))
-    silent = [
-        p.what
-        for p, n in zip(cov.points, cov.counts(), strict=True)
-        if n == 0
-        and p.kind in ("effect", "trigger")
-        and p.what != "card china_card: event"
-        and p.what not in REACHED_BY_SCENARIO
-    ]
-    assert not silent, f"never fired in {RANDOM_GAMES} random games: {silent}"
+            if not silent():  # every point has fired (by game 99 today): the games left change nothing
+                break
+    assert not silent(), f"never fired in {RANDOM_GAMES} random games: {silent()}"
     files = {sc["file"].split("/")[-1] for sc in game.scenarios}
     assert set(REACHED_BY_SCENARIO.values()) <= files
