@@ -34,17 +34,15 @@ demo: $(DEMO_STAMP)
 	$(BIN)/rulewright build
 	$(BIN)/rulewright demo --seed 1
 
-## test: set up from the lock file, then lint, strict typing, the test suite (with the freshness
-## check of `rulewright build --check`: tests/test_generated.py, and tests/test_installed.py: the
-## package installed into a fresh venv), verify every game
+## test: set up from the lock file, then freshness check, lint, strict typing, the test suite
+## (with tests/test_installed.py: the package installed into a fresh venv), verify every game
 # Bytecode is written whatever the environment says: the venv is installed without it, and with
 # PYTHONDONTWRITEBYTECODE set each of the suite's Python processes would compile every module it
 # imports (Hypothesis, NumPy, SciPy, Ray...) from source again (collecting the tests alone: 18 s
 # of CPU instead of 8)
 test: export PYTHONDONTWRITEBYTECODE :=
-# generated/ is checked fresh by the suite (tests/test_generated.py), from the compiles its other
-# tests read: a `rulewright build --check` step before it compiled every spec once more (7 s of CPU)
 test: $(TEST_STAMP) browser
+	$(BIN)/rulewright build --check
 	$(BIN)/ruff check rulewright compiler runtime generated tests
 	$(BIN)/ruff format --check rulewright compiler runtime generated tests
 	$(BIN)/mypy --strict rulewright compiler runtime generated
