@@ -38,9 +38,11 @@ refuses a folder whose sources have changed since: a stale native engine would p
 
 A native build needs mypyc (it comes with mypy: `pip install rulewright[native]`), a C compiler
 and Python's headers. It takes minutes and, for a large game, gigabytes of memory (see
-docs/performance.md); the games' C is compiled with -O1 (-O3 took twice the compiling) and the
-runtime's with -O3 (it is hot in every game and compiled once for all), without debug
-information, unless MYPYC_OPT_LEVEL and MYPYC_DEBUG_LEVEL say otherwise.
+docs/performance.md); the groups' C is compiled with -O1 (-O3 took twice the compiling, and the
+runtime's group at -O3 played no faster than at -O1: most of a game's time is in CPython's own
+functions), mypyc's C library once for all groups with -O3, each module's top level (run once, at
+import) without optimisation, and no debug information, unless MYPYC_OPT_LEVEL and
+MYPYC_DEBUG_LEVEL say otherwise (rulewright/native_mypyc.py).
 The interpreted engines are what `make test` checks, the native ones are for long simulation runs. Games play identically either way (tests/test_native.py).
 """
 
@@ -77,7 +79,7 @@ MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 DRIVER = Path(__file__).resolve().with_name("native_mypyc.py")  # run in processes of its own
 OPT_LEVEL = "1"  # the C compiler's -O and -g, unless MYPYC_OPT_LEVEL or MYPYC_DEBUG_LEVEL say otherwise
 DEBUG_LEVEL = "0"
-RUNTIME_OPT_LEVEL = "3"  # the runtime's group: hot in every game, and compiled once for all of them
+LIBRT_OPT_LEVEL = "3"  # mypyc's C library: hot in every game, and compiled once for all the groups
 
 
 class NativeError(Exception):
@@ -141,7 +143,7 @@ def build_native(
     folder = native_root(workspace_root)
     package = package_name(folder / ENGINES)
     opt_level = os.environ.get("MYPYC_OPT_LEVEL", OPT_LEVEL)
-    runtime_opt_level = os.environ.get("MYPYC_OPT_LEVEL", RUNTIME_OPT_LEVEL)
+    librt_opt_level = os.environ.get("MYPYC_OPT_LEVEL", LIBRT_OPT_LEVEL)
     debug_level = os.environ.get("MYPYC_DEBUG_LEVEL", DEBUG_LEVEL)
     stage = Path(tempfile.mkdtemp(prefix=f"{folder.name}-stage-", dir=folder.parent))  # mode 0o700
     try:
@@ -151,7 +153,8 @@ def build_native(
             (stage / package / rel).write_bytes(data)
         # what is compiled is these copies: the manifest is theirs, whatever changes meanwhile
         sources = _sources(stage / "runtime", built)
-        keys = _compile_keys(sources, games, package, f"{opt_level}/{runtime_opt_level}", debug_level)
+        closed = _closed(stage, package, games)
+        keys = _compile_keys(sources, games, package, f"{opt_level}/{librt_opt_level}/{closed}", debug_level)
         runtime_reused, reused = _reuse(folder, keys, stage, package)
         fresh = [g for g in games if g not in reused]
         cpu0, wall0 = _children_cpu(), time.perf_counter()
@@ -159,7 +162,7 @@ def build_native(
             what = ("the runtime and " if not runtime_reused else "") + f"{len(fresh)} game(s)"
             kept = f"; unchanged, kept: {', '.join(sorted(reused))}" if reused else ""
             say(f"compiling {what} with mypyc ({', '.join(fresh) or 'none'}{kept}); this takes minutes")
-            _mypyc(stage, package, fresh, runtime_reused, opt_level, debug_level, runtime_opt_level)
+            _mypyc(stage, package, fresh, runtime_reused, opt_level, debug_level, librt_opt_level, closed)
         else:
             say(
                 f"the runtime and {', '.join(sorted(reused))} are unchanged since the last native build: kept"
@@ -265,8 +268,9 @@ def _compile_keys(
     sources: dict[str, str], games: Sequence[str], package: str, opt_level: str, debug_level: str
 ) -> dict[str, Any]:
     """What each compilation group's machine code is made from, as a digest: the runtime's group
-    from the whole runtime, this Python, mypyc and the C options; a game's group from that and the
-    game's own output folder (a game's C depends only on the runtime and its own engine)."""
+    from the whole runtime, this Python, mypyc, the driver and the C options; a game's group from
+    that and the game's own output folder (a game's C depends only on the runtime and its own
+    engine)."""
     from mypy.version import __version__ as mypy_version
 
     def digest(*parts: object) -> str:
@@ -279,6 +283,7 @@ def _compile_keys(
         opt_level,
         debug_level,
         RUNTIME_MODULES,  # the runtime group's modules name its library
+        hashlib.sha256(DRIVER.read_bytes()).hexdigest(),  # what it does to mypyc's C
         [os.environ.get(v, "") for v in ("CC", "CFLAGS", "CPPFLAGS", "LDFLAGS")],
         sorted((k, v) for k, v in sources.items() if k.startswith("runtime/")),
     )
@@ -356,7 +361,8 @@ def _mypyc(
     runtime_reused: bool,
     opt_level: str,
     debug_level: str,
-    runtime_opt_level: str,
+    librt_opt_level: str,
+    closed: bool,
 ) -> None:
     """Compile, in `stage`, the runtime's hot modules (one group) and each game's engine (a group
     each) with mypyc: C generated in one process, compiled in another, groups in parallel. With
@@ -369,6 +375,7 @@ def _mypyc(
         "groups": [[runtime, None]] + [[[e], None] for e in engines],
         "opt_level": opt_level,
         "debug_level": debug_level,
+        "closed": closed,
     }
     (stage / "mypyc-spec.json").write_text(json.dumps(spec), encoding="utf-8")
     _run_driver(stage, "generate", "mypyc-spec.json", "extensions.json")
@@ -381,15 +388,42 @@ def _mypyc(
 
     if runtime_reused:
         extensions = [e for e in extensions if not of_runtime(e)]
-    elif runtime_opt_level != opt_level:
-        for e in extensions:
-            if of_runtime(e):
-                e["extra_compile_args"] = [
-                    f"-O{runtime_opt_level}" if arg.startswith("-O") and arg[2:].isdigit() else arg
-                    for arg in e["extra_compile_args"]
-                ]
-    (stage / "extensions.json").write_text(json.dumps(extensions), encoding="utf-8")
+    compiling = {"extensions": extensions, "librt_opt_level": librt_opt_level}
+    (stage / "extensions.json").write_text(json.dumps(compiling), encoding="utf-8")
     _run_driver(stage, "compile", "extensions.json", str(_jobs()))
+
+
+def _closed(stage: Path, package: str, games: Sequence[str]) -> bool:
+    """Whether every class of the games' engines derives only from classes of its own engine or
+    from the runtime's classes open to interpreted subclasses (`allow_interpreted_subclasses`, which
+    mypyc never takes for final): then no group's class has a subclass in another group, and mypyc
+    may optimise each group as if it saw the whole program (rulewright/native_mypyc.py)."""
+    import ast
+
+    def classes(path: Path) -> list[ast.ClassDef]:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+        return [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+
+    def opens(node: ast.ClassDef) -> bool:
+        return any(
+            isinstance(d, ast.Call)
+            and any(
+                k.arg == "allow_interpreted_subclasses"
+                and isinstance(k.value, ast.Constant)
+                and k.value.value is True
+                for k in d.keywords
+            )
+            for d in node.decorator_list
+        )
+
+    open_bases = {c.name for m in RUNTIME_MODULES for c in classes(stage / "runtime" / m) if opens(c)}
+    for game in games:
+        own = classes(stage / package / game / "engine.py")
+        allowed = open_bases | {c.name for c in own}
+        for c in own:
+            if c.keywords or not all(isinstance(b, ast.Name) and b.id in allowed for b in c.bases):
+                return False
+    return True
 
 
 def _jobs() -> int:

@@ -145,3 +145,65 @@ def test_no_native_build_is_a_usage_error(ws: Path, tmp_path: Path) -> None:
     # the module's workspace, built, with a cache that holds no native build of it
     done = _run(ws, "simulate", "features", "-n", "1", "--native", cache=tmp_path / "empty-cache")
     assert done.returncode == 2 and "run `rulewright build --native` first" in done.stderr
+
+
+def test_only_the_code_run_once_at_import_is_compiled_without_optimisation() -> None:
+    from rulewright.native_mypyc import cold_unoptimised
+
+    c = "\n".join(
+        [
+            "#include <Python.h>",
+            'static const char *s = "{ not a block";',
+            "static PyMethodDef methods[] = {",
+            '    {"f", (PyCFunction)CPyPy_m___f, METH_FASTCALL, NULL},',
+            "};",
+            "char CPyDef_m_____top_level__(void) {",
+            "    PyObject *x; /* '}' */",
+            "    if (1) {",
+            "        x = NULL;",
+            "    }",
+            "    return 1;",
+            "}",
+            "static bool",
+            "CPyDef_m___C_trait_vtable_setup(void)",
+            "{",
+            "    return 1;",
+            "}",
+            "        PyObject *CPyPy_m___f(PyObject *self) {",
+            "            return Py_None;",
+            "        }",
+            "",
+        ]
+    )
+    out = cold_unoptimised(c)
+    assert out.count('#pragma GCC optimize ("O0")') == 2 and out.count("#pragma GCC pop_options") == 2
+    assert out.replace(c.split("char CPyDef_m")[0], "", 1).startswith("#if defined(__GNUC__)")
+    hot = out.split("#pragma GCC pop_options\n#endif")[-1]
+    assert "CPyPy_m___f(PyObject *self) {" in hot and "optimize" not in hot
+    assert "\n".join(
+        line
+        for line in out.splitlines()
+        if "pragma" not in line and "#if" not in line and "#endif" not in line
+    ) == c.rstrip("\n")
+    assert (
+        cold_unoptimised("char CPyDef_m_____top_level__(void) {\n}\n}\n")
+        == "char CPyDef_m_____top_level__(void) {\n}\n}\n"
+    )
+
+
+def test_global_optimisations_only_when_no_class_derives_from_another_group(tmp_path: Path) -> None:
+    from rulewright.native import _closed
+
+    (tmp_path / "runtime").mkdir()
+    (tmp_path / "runtime" / "engine.py").write_text(
+        "@mypyc_attr(allow_interpreted_subclasses=True)\nclass Frame: ...\nclass Decision: ...\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "runtime" / "rng.py").write_text("class Rng: ...\n", encoding="utf-8")
+    engine = tmp_path / "pkg" / "g" / "engine.py"
+    engine.parent.mkdir(parents=True)
+    engine.write_text("class F(Frame): ...\nclass G(F): ...\n", encoding="utf-8")
+    assert _closed(tmp_path, "pkg", ["g"])
+    for bases in ("Decision", "runtime.engine.Frame", "Frame, metaclass=M"):
+        engine.write_text(f"class F({bases}): ...\n", encoding="utf-8")
+        assert not _closed(tmp_path, "pkg", ["g"]), bases
