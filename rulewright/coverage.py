@@ -28,7 +28,7 @@ from typing import Any
 from runtime.engine import GameState
 from runtime.game import Game
 
-MARKER = re.compile(r"# cov (\d+)( \(\w+\))?")  # `# cov 19 (on_map)`: a function written out
+MARKER = re.compile(r"# cov (\d+)( \(\w+\))?")  # `# cov 19 (in_play)`: a function written out
 KINDS = ("setup", "phase", "procedure", "function", "trigger", "effect", "expression", "modifier", "branch")
 Tracer = Callable[[FrameType, str, Any], Any]
 

@@ -1,6 +1,6 @@
 """Inline: a call of a small spec function is written as its body, where that is what the call did.
 
-In CPython a call of a one-line function costs more than its body: `on_map(t)`, a table read and a
+In CPython a call of a one-line function costs more than its body: `in_play(t)`, a table read and a
 comparison, runs about twice as fast written out. So where a statement surely evaluates a call
 (its test, its value, a loop's test: not the right side of `and`/`or`, a branch of
 `if-then-else`, the body of a comprehension, nor a builtin's argument), a spec function is written
@@ -12,7 +12,7 @@ as its body with its parameters replaced by the arguments, when
     nothing (so evaluating it there, or not at all, changes nothing seen).
 
 Rule coverage still counts the function each time its body runs. The statement that holds the
-body gets the function's marker, with its name: `# cov 19 (on_map)` above it counts point 19
+body gets the function's marker, with its name: `# cov 19 (in_play)` above it counts point 19
 each time that statement runs, as the call did (rulewright/coverage.py). loops.py writes the
 right side of an `and`/`or` holding such a call, and a comprehension whose test holds one, as
 statements of their own, so that the call is surely evaluated there.
