@@ -39,9 +39,8 @@ CHOSE: Final = -1  # (CHOSE, player, action, prompt): "<player> chooses <action>
 CHOSE_SECRETLY: Final = -2  # the same, seen only by that player (a secret choice)
 ROLLED: Final = -3  # (ROLLED, value, faces): "(rolled <value> on d<faces>)"
 GAME_OVER: Final = -4  # (GAME_OVER, winner or -1, reason): "Game over: <winner> wins (<reason>)"
-HAS_CHOSEN: Final = (
-    -5
-)  # (HAS_CHOSEN, player, prompt): "<player> has chosen (<prompt>)", a simultaneous answer
+# (HAS_CHOSEN, player, prompt): "<player> has chosen (<prompt>)", a simultaneous answer
+HAS_CHOSEN: Final = -5
 REVEALED: Final = -6  # (REVEALED, prompt, players, actions): "Revealed (<prompt>): <player>: <action>, ..."
 # ... and, after a shared win or in a game with results (GameInfo.returns), the winners (a list of
 # players: none for a draw) and, with results, each player's return (ints):
@@ -589,7 +588,7 @@ class Decision:
         )
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Decision) or type(other) is not type(self):
+        if type(other) is not type(self):
             return NotImplemented
         return self.fields() == other.fields()
 
@@ -1887,15 +1886,14 @@ class GameState:
         if type(values) is range:
             choices: Sequence[int] = self._options(values, domain, prompt, at)
         else:  # `_options`, written out for the common case: a list the rules built
-            choices = (
-                values
-                if order == 2
-                else sorted(values)
-                if order == 1
-                else distinct_ascending(values)
-                if COMPILED
-                else sorted(set(values))
-            )
+            if order == 2:
+                choices = values
+            elif order == 1:
+                choices = sorted(values)
+            elif COMPILED:
+                choices = distinct_ascending(values)
+            else:  # (the set written out: no call on the interpreter's path)
+                choices = sorted(set(values))
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
         if len(choices) < need:
