@@ -56,8 +56,13 @@ def marked_statements(tree: ast.Module, source: str) -> dict[int, tuple[int, int
 
     Raises ValueError for a marker that is not directly above a statement at its own indentation.
     """
+    return _primary(_markers(tree, source))
+
+
+def _primary(markers: list[tuple[int, int, int, bool]]) -> dict[int, tuple[int, int]]:
+    """The markers of the rule points themselves (not of functions written out), each once."""
     out: dict[int, tuple[int, int]] = {}
-    for n, first, last, inlined in _markers(tree, source):
+    for n, first, last, inlined in markers:
         if inlined:
             continue
         if n in out:
@@ -69,7 +74,11 @@ def marked_statements(tree: ast.Module, source: str) -> dict[int, tuple[int, int
 def inlined_statements(tree: ast.Module, source: str) -> list[tuple[int, int, int]]:
     """Each `# cov N (function)` of an engine's source, the marker of a function the compiler
     wrote out in a statement (compiler/lower/inline.py): (N, first line, last line) of that statement."""
-    return [(n, first, last) for n, first, last, inlined in _markers(tree, source) if inlined]
+    return _written_out(_markers(tree, source))
+
+
+def _written_out(markers: list[tuple[int, int, int, bool]]) -> list[tuple[int, int, int]]:
+    return [(n, first, last) for n, first, last, inlined in markers if inlined]
 
 
 def _markers(tree: ast.Module, source: str) -> list[tuple[int, int, int, bool]]:
@@ -112,8 +121,8 @@ class RuleCoverage:
         self.file = state_cls._flow.__code__.co_filename  # the engine module, as its code names it
         source = Path(self.file).read_text(encoding="utf-8")
         tree = ast.parse(source)
-        marks = marked_statements(tree, source)
-        inlined = inlined_statements(tree, source)
+        found = _markers(tree, source)
+        marks, inlined = _primary(found), _written_out(found)
         if sorted(marks) != list(range(len(self.points))) or any(n not in marks for n, _, _ in inlined):
             raise ValueError(
                 f"{self.file}: its '# cov' markers do not match its coverage table (stale build?)"
