@@ -9,6 +9,7 @@ frame whose blocks were merged saves and resumes at every decision.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -161,3 +162,24 @@ def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
         assert engine.f_places(s, c) == sum(tested)
         assert engine.f_beside(s, c) == (1 if tested[0] or tested[1] else 0)  # one card of value > 1
     assert engine.f_held(s) == 1
+
+
+def test_a_long_chain_of_small_functions_compiles_its_calls_as_calls(tmp_path: Path) -> None:
+    """reuse.function_never_fails and inline.py follow calls only so deep (MAX_CALL_CHAIN,
+    INLINE_DEPTH): a spec of 600 functions each calling the next compiles, its calls kept."""
+    n = 600
+    functions = "".join(
+        f'  f{i}:\n    params: {{k: int}}\n    returns: int\n    body: "{f"f{i + 1}(k)" if i < n - 1 else "k + 1"}"\n'
+        for i in range(n)
+    )
+    spec = tmp_path / "chain"
+    spec.mkdir()
+    (spec / "game.yaml").write_text(
+        "game: chain\nplayers: {names: [ann, bob]}\nstate:\n  n: int\nfunctions:\n"
+        + functions
+        + "phases:\n  - name: play\n    do: |\n      n = f0(n)\n",
+        encoding="utf-8",
+    )
+    result = compile_spec(spec)
+    assert result.ok, render_all(result.diagnostics)
+    assert "s.v_n = f_f0(s, s.v_n)" in result.files["engine.py"]

@@ -61,6 +61,7 @@ class Context:
     state_locals: dict[str, None] | None = None
     slot_locals: dict[str, None] | None = None  # and, in a frame, the frame's slots it reads
     never_fails: dict[str, bool] = field(default_factory=dict)  # functions, `type.field`s (reuse.py)
+    call_chain: int = 0  # how deep reuse.function_never_fails is in calls of functions
     # the log lines and prompts so far: (form, kinds, private) -> their text (`text`)
     texts: dict[tuple[str, tuple[str, ...], bool], TextFact] = field(default_factory=dict)
     shared_wins: bool = False  # some `end game winners` was lowered (units.results_facts)

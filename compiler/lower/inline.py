@@ -7,7 +7,8 @@ comparison, runs about twice as fast written out. So where a statement surely ev
 as its body with its parameters replaced by the arguments, when
 
   - its body is small and holds no comprehension, text, method or cached lookup, and can raise
-    nothing in any state (reuse.never_fails): so no error is reported from another place;
+    nothing in any state (reuse.never_fails): so no error is reported from another place; and it
+    is written out in at most four others (a longer chain of calls stays calls);
   - each argument is a name or a constant, or is used at most once in the body and can raise
     nothing (so evaluating it there, or not at all, changes nothing seen).
 
@@ -33,8 +34,10 @@ from compiler.check import Binding
 from compiler.lower import reuse
 from compiler.lower.context import Context, Plan
 
-# the most nodes a function's body may have to be written out where it is called
+# the most nodes a function's body may have to be written out where it is called, and how many
+# functions may be written out inside one another (a longer chain of calls stays calls)
 INLINE_SIZE = 24
+INLINE_DEPTH = 4
 # expressions whose operands Python evaluates whenever it evaluates them (an `and`'s left side, an
 # `if-then-else`'s test: expressions.py keeps their other operands from inlining)
 STRICT = (
@@ -94,7 +97,9 @@ def inline_call(cx: Context, e: ir.Call, args: list[str], marked: list[bool], lo
     no rule coverage counts, scenarios and boards: there the call counts the function)."""
     marks = cx.inline_marks
     written_out = [name for name, _ in cx.inline_stack]
-    if marks is None or not cx.covering or e.func in written_out or not inlinable(cx, e.func):
+    if marks is None or not cx.covering or e.func in written_out or len(written_out) >= INLINE_DEPTH:
+        return None
+    if not inlinable(cx, e.func):
         return None
     f = cx.sym.functions[e.func]
     body = f.body.expr

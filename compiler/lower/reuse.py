@@ -335,12 +335,23 @@ def _in_range(cx: Context, index: ir.Expr) -> bool:
     return t.kind in ("entity", "enum")
 
 
+# how deep `never_fails` follows calls into functions' bodies: a longer chain of calls is taken to
+# fail (nothing is moved or written out for it), and the compiler's own stack stays shallow
+MAX_CALL_CHAIN = 40
+
+
 def function_never_fails(cx: Context, name: str) -> bool:
     known = cx.never_fails.get(name)
     if known is None:
+        if cx.call_chain >= MAX_CALL_CHAIN:
+            return False  # (not kept: from a shallower call it may be known)
         cx.never_fails[name] = False  # a call of itself may recurse without end
         body = cx.sym.functions[name].body.expr
-        known = cx.never_fails[name] = body is not None and never_fails(cx, body)
+        cx.call_chain += 1
+        try:
+            known = cx.never_fails[name] = body is not None and never_fails(cx, body)
+        finally:
+            cx.call_chain -= 1
     return known
 
 
