@@ -183,3 +183,21 @@ def test_a_long_chain_of_small_functions_compiles_its_calls_as_calls(tmp_path: P
     result = compile_spec(spec)
     assert result.ok, render_all(result.diagnostics)
     assert "s.v_n = f_f0(s, s.v_n)" in result.files["engine.py"]
+
+
+def test_a_long_chain_of_locals_before_a_decision_compiles(tmp_path: Path) -> None:
+    """order.py follows locals only so deep (MAX_FOLLOWED): 400 filters, each of the one before,
+    offered by a decision, compile (the last is known distinct no more)."""
+    lets = "".join(f"      let a{i} = filter(c in a{i - 1} where c.value > 0)\n" for i in range(1, 400))
+    spec = tmp_path / "lets"
+    spec.mkdir()
+    (spec / "game.yaml").write_text(
+        "game: lets\nplayers: {names: [ann, bob]}\ntypes:\n  card: {fields: {value: int}}\n"
+        "components:\n  card: [{id: ace, value: 1}, {id: two, value: 2}]\nphases:\n  - name: play\n"
+        "    do: |\n      let a0 = filter(c in card where c.value > 0)\n"
+        + lets
+        + '      let d = choose from a399 by ann "pick"\n',
+        encoding="utf-8",
+    )
+    result = compile_spec(spec)
+    assert result.ok, render_all(result.diagnostics)

@@ -23,6 +23,9 @@ from compiler.builtins import BUILTINS
 from compiler.lower.context import Context
 
 UNKNOWN, DISTINCT, ASCENDING = 0, 1, 2
+# how many locals and function bodies `order` follows from one decision: a longer chain is unknown
+# (and the compiler's stack stays shallow)
+MAX_FOLLOWED = 40
 
 
 def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
@@ -35,7 +38,7 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
             if b.kind == "local":
                 values = local_values(cx).get(b.target)
                 key = f"local {b.target}"
-                if values is None or key in seen:
+                if values is None or key in seen or len(seen) >= MAX_FOLLOWED:
                     return UNKNOWN
                 return min(order(cx, v, seen | {key}) for v in values)
             return {"zone": DISTINCT, "all": ASCENDING, "values": ASCENDING, "players": ASCENDING}.get(
@@ -51,7 +54,7 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
             return min(order(cx, e.then, seen), order(cx, e.other, seen))
         case ir.Call() if e.func in cx.sym.functions:
             f = cx.sym.functions[e.func]
-            if e.func in seen or f.body.expr is None:
+            if e.func in seen or f.body.expr is None or len(seen) >= MAX_FOLLOWED:
                 return UNKNOWN
             return order(cx, f.body.expr, seen | {e.func})
         case ir.Call():
