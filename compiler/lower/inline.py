@@ -21,8 +21,8 @@ statements of their own, so that the call is surely evaluated there.
 
 from __future__ import annotations
 
-import ast
 import io
+import keyword
 import tokenize
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -137,11 +137,30 @@ def inline_call(cx: Context, e: ir.Call, args: list[str], marked: list[bool], lo
 
 def _bare(code: str) -> bool:
     """Whether `code` needs no brackets around it as an operand: a name, a constant, an
-    attribute, an item, a call, or bracketed already."""
+    attribute, an item, a call, or bracketed already. (Read from its tokens: the compiler may run
+    in several threads at once, and CPython 3.11's `ast.parse` is not safe there.)"""
     if code.isidentifier() or wrapped(code):
         return True
-    bare = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
-    return isinstance(ast.parse(code, mode="eval").body, bare)
+    tokens = _tokens(code)
+    if len(tokens) == 1 and tokens[0].type in (tokenize.NUMBER, tokenize.STRING):
+        return True
+    first = tokens[0] if tokens else None
+    if first is None or first.type != tokenize.NAME:
+        return False
+    if keyword.iskeyword(first.string) and first.string not in ("True", "False", "None"):
+        return False
+    k = 1  # then attributes, items and calls only
+    while k < len(tokens):
+        if tokens[k].string == "." and k + 1 < len(tokens) and tokens[k + 1].type == tokenize.NAME:
+            k += 2
+        elif tokens[k].string in ("(", "["):
+            end = _closing(tokens, k)
+            if end is None:
+                return False
+            k = end + 1
+        else:
+            return False
+    return True
 
 
 def wrapped(code: str) -> bool:
@@ -149,16 +168,37 @@ def wrapped(code: str) -> bool:
     generator (and so may be dropped where an expression stands alone)."""
     if not code.startswith("("):
         return False
+    tokens = _tokens(code)
+    if _closing(tokens, 0) != len(tokens) - 1:
+        return False
+    depth = 0  # a ',' or a `for` right inside the brackets makes a tuple or a generator
+    for t in tokens[1:-1]:
+        if t.type == tokenize.OP and t.string in ("(", "[", "{"):
+            depth += 1
+        elif t.type == tokenize.OP and t.string in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and (t.string == "," or (t.type == tokenize.NAME and t.string == "for")):
+            return False
+    return True
+
+
+def _tokens(code: str) -> list[tokenize.TokenInfo]:
+    skip = (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT)
+    return [t for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type not in skip]
+
+
+def _closing(tokens: list[tokenize.TokenInfo], k: int) -> int | None:
+    """The index of the bracket that closes the one at `k`, None if none does."""
     depth = 0
-    tokens = [t for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.string]
-    for i, t in enumerate(tokens):
-        if t.type == tokenize.OP and t.string in "()":
-            depth += 1 if t.string == "(" else -1
+    for i in range(k, len(tokens)):
+        t = tokens[i]
+        if t.type == tokenize.OP and t.string in ("(", "[", "{"):
+            depth += 1
+        elif t.type == tokenize.OP and t.string in (")", "]", "}"):
+            depth -= 1
             if depth == 0:
-                return i == len(tokens) - 1 and not isinstance(
-                    ast.parse(code, mode="eval").body, (ast.Tuple, ast.GeneratorExp)
-                )
-    return False
+                return i
+    return None
 
 
 def _param_reads(cx: Context, body: ir.Expr) -> Iterator[Binding]:
