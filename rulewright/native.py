@@ -60,6 +60,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -393,6 +394,9 @@ def _mypyc(
     _run_driver(stage, "compile", "extensions.json", str(_jobs()))
 
 
+_AST_LOCK = threading.Lock()
+
+
 def _closed(stage: Path, package: str, games: Sequence[str]) -> bool:
     """Whether every class of the games' engines derives only from classes of its own engine or
     from the runtime's classes open to interpreted subclasses (`allow_interpreted_subclasses`, which
@@ -401,7 +405,8 @@ def _closed(stage: Path, package: str, games: Sequence[str]) -> bool:
     import ast
 
     def classes(path: Path) -> list[ast.ClassDef]:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        with _AST_LOCK:  # (CPython 3.11's ast.parse is not safe in two threads: two builds at once)
+            tree = ast.parse(path.read_bytes(), filename=str(path))
         return [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
 
     def opens(node: ast.ClassDef) -> bool:
