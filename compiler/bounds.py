@@ -1,6 +1,7 @@
 """Bounds: a loaded ir.Game -> diagnostics for rules that could never end or that would break
-the interpreter: endless recursion, and nesting deeper than generated Python may go; and, once
-the names are resolved, a state too big to hold (`state_size`).
+the interpreter: endless recursion, nesting deeper than generated Python may go, and calls of
+functions nested deeper than the compiler follows them; and, once the names are resolved, a state
+too big to hold (`state_size`).
 
 `bounds` runs before resolve, so nothing later walks a tree too deep for it. What runs for too long
 at run time is the engine's step budget (docs/limits.md); this pass rejects only what it can see.
@@ -17,6 +18,7 @@ from compiler import ir, messages
 from compiler.diagnostics import Sink
 from compiler.limits import (
     MAX_BLOCK_DEPTH,
+    MAX_CALL_DEPTH,
     MAX_EXPRESSION_DEPTH,
     MAX_LOOP_DEPTH,
     MAX_STATE_ENTRIES,
@@ -31,11 +33,13 @@ _LOOPS = (ir.For, ir.Repeat, ir.While)
 
 
 def bounds(game: ir.Game, sink: Sink) -> None:
-    """Report endless recursion and too-deep nesting in every code unit of `game`."""
+    """Report endless recursion and too-deep nesting in every code unit of `game`, and calls of
+    functions nested too deep."""
     for code in _codes(game):
         if not _too_short_to_nest(code):
             _nesting(code, sink)
     _recursion(game, sink)
+    _call_depth(game, sink)
 
 
 def _codes(game: ir.Game) -> Iterator[ir.Code]:
@@ -232,6 +236,117 @@ def _parts_always_run(node: object) -> list[object] | None:
         case ir.BoolOp():
             return [node.left]
     return None
+
+
+# ---- calls nested through functions ------------------------------------------------------------
+
+# (callee, levels: 1 for the call and 1 for each node around it in its body, the call's span)
+_Site = tuple[str, int, ir.Span]
+
+
+def _call_depth(game: ir.Game, sink: Sink) -> None:
+    """Passes that follow a call into the function it calls recurse through that function's body
+    (compiler/secrecy.py), so a long chain of functions each calling the next would overflow
+    Python's stack: report, once, the deepest chain nested more than MAX_CALL_DEPTH levels."""
+    functions = {f.name: f for f in game.functions}
+    if not functions:
+        return
+    sites = {name: _call_sites(f.body, functions) for name, f in functions.items()}
+    depth = _depths(sites)
+    top = max(functions, key=lambda name: depth[name])
+    if depth[top] <= MAX_CALL_DEPTH:
+        return
+    # down the deepest path from the top, to the call past the limit
+    chain, levels, at, seen = [top], 1, functions[top].span, {top}
+    while levels <= MAX_CALL_DEPTH:
+        name = chain[-1]
+        onward = [s for s in sites[name] if s[0] not in seen]
+        if not onward:
+            break
+        callee, step, at = max(onward, key=lambda s: s[1] + depth[s[0]])
+        chain.append(callee)
+        seen.add(callee)
+        levels += step
+    shown = chain if len(chain) <= 6 else [*chain[:3], "...", *chain[-2:]]
+    sink.error(
+        codes.LIMIT_EXCEEDED,
+        at,
+        messages.calls_too_deep(top, depth[top], " -> ".join(shown), MAX_CALL_DEPTH),
+        messages.CALLS_TOO_DEEP_NOTE,
+        messages.protects_the_tool("MAX_CALL_DEPTH"),
+    )
+
+
+def _call_sites(body: ir.Code, functions: dict[str, ir.FunctionDecl]) -> list[_Site]:
+    """The calls of functions in `body`, each with the levels it adds (it, and the nodes around it)."""
+    out: list[_Site] = []
+    roots: list[object] = list(body.body) + ([body.expr] if body.expr is not None else [])
+    stack: list[tuple[object, int]] = [(n, 1) for n in reversed(roots)]
+    pop, push, children = stack.pop, stack.append, ir.children
+    while stack:
+        node, level = pop()
+        if isinstance(node, ir.Call) and node.func in functions:
+            out.append((node.func, level, node.span))
+        for child in reversed(children(node)):
+            push((child, level + 1))
+    return out
+
+
+def _depths(sites: dict[str, list[_Site]]) -> dict[str, int]:
+    """How many levels each function's body nests through the functions it calls (1: it calls
+    none; a function that calls one that calls none, from the top of its body, 2). In a cycle of calls a pass stops where it began, so a path through a cycle's functions
+    takes each of them at most once: a cycle counts the deepest call of each of its functions."""
+    depth: dict[str, int] = {}
+    for group in _cycles_callees_first(sites):
+        members = set(group)
+        within = sum(max((lv for c, lv, _ in sites[n] if c in members), default=0) for n in group)
+        onward = max((lv + depth[c] for n in group for c, lv, _ in sites[n] if c not in members), default=0)
+        for name in group:
+            depth[name] = max(1, within + onward)
+    return depth
+
+
+def _cycles_callees_first(sites: dict[str, list[_Site]]) -> list[list[str]]:
+    """The strongly connected groups of the call graph, each after those it calls (Tarjan's
+    algorithm, without recursion: a chain of calls may be long)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+    for root in sites:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter([c for c, _, _ in sites[root]]))]
+        while work:
+            name, callees = work[-1]
+            callee = next(callees, None)
+            if callee is not None:
+                if callee not in index:
+                    index[callee] = low[callee] = len(index)
+                    stack.append(callee)
+                    on_stack.add(callee)
+                    work.append((callee, iter([c for c, _, _ in sites[callee]])))
+                elif callee in on_stack:
+                    low[name] = min(low[name], index[callee])
+                continue
+            work.pop()
+            if work:
+                caller = work[-1][0]
+                low[caller] = min(low[caller], low[name])
+            if low[name] == index[name]:
+                group: list[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == name:
+                        break
+                groups.append(group)
+    return groups
 
 
 # ---- the size of a state ----------------------------------------------------------------------

@@ -577,6 +577,19 @@ def expression_too_deep(depth: int, limit: int) -> str:
 EXPRESSION_TOO_DEEP_NOTE: Final = "name parts of it with `let`, or sum a list: sum(x for x in [a, b, c])"
 
 
+def calls_too_deep(function: str, depth: int, chain: str, limit: int) -> str:
+    return (
+        f"function '{function}' nests calls of functions {depth:,} levels deep ({chain}); "
+        f"this call goes past {limit}"
+    )
+
+
+CALLS_TOO_DEEP_NOTE: Final = (
+    "a call nests the body of the function it calls: each call counts a level, and each expression "
+    "around a call one more"
+)
+
+
 def trigger_loop(event: str, chain: str) -> str:
     return f"the triggers on event '{event}' always emit it again ({chain}), so they never end"
 
