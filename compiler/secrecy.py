@@ -84,6 +84,17 @@ def _blocks(s: ir.Stmt) -> Iterator[tuple[ir.Stmt, ...]]:
             pass
 
 
+def _decides(body: Iterable[ir.Stmt]) -> bool:
+    """Whether statements take a decision's answer (a site the flow follows), in any block."""
+    for s in body:
+        if isinstance(s, (ir.Let, ir.Assign)) and isinstance(s.value, ir.Choose):
+            return True
+        for inner in _blocks(s):
+            if _decides(inner):
+                return True
+    return False
+
+
 def _calls(body: Iterable[ir.Stmt]) -> Iterator[ir.CallStmt]:
     for s in body:
         if isinstance(s, ir.CallStmt):
@@ -142,6 +153,8 @@ class Secrecy:
             name: [NO_TAINT] * len(pr.params) for name, pr in sym.procedures.items()
         }
         self.publishes: dict[str, set[int]] = {name: set() for name in sym.procedures}
+        # id of an expression (or statement) -> keys_in it: flows walk the same code many times
+        self.keys_inside: dict[int, tuple[Key, ...]] = {}
 
     # ---- the code units -----------------------------------------------------------------------
     def units(self) -> Iterator[tuple[ir.Code, str | None]]:
@@ -190,12 +203,20 @@ class Secrecy:
     def run(self) -> None:
         order = self.callees_first()
         others = [(code, proc) for code, proc in self.units() if proc is None]
+        # what the locals of a unit other than a procedure may hold does not change from one round
+        # to the next (a procedure's depends on what its parameters may hold, which grows)
+        fixed: dict[int, dict[str, Taint]] = {}
         # what each procedure's parameters may hold, from every call (taints only grow)
         changed = True
         while changed:
             changed = False
             for code, proc in [*others, *((self.sym.procedures[p].body, p) for p in reversed(order))]:
-                env = self.environment(code, proc)
+                if proc is not None:
+                    env = self.environment(code, proc)
+                elif id(code) in fixed:
+                    env = fixed[id(code)]
+                else:
+                    env = fixed[id(code)] = self.environment(code, proc)
                 for call in _calls(code.body):
                     taints = self.param_taint.get(call.proc)
                     for i, arg in enumerate(call.args[: len(taints or ())]):
@@ -210,6 +231,8 @@ class Secrecy:
             changed = False
             for name in order:
                 pr = self.sym.procedures[name]
+                if not pr.params:
+                    continue  # it shows no parameter
                 flow = _Flow(self, self.environment(pr.body, name))
                 start = _Facts()
                 for i, param in enumerate(pr.params):
@@ -221,7 +244,10 @@ class Secrecy:
                     self.publishes[name] |= shown
                     changed = True
         for code, proc in self.units():
-            flow = _Flow(self, self.environment(code, proc))
+            if not _decides(code.body):
+                continue  # no decision to judge
+            env = fixed[id(code)] if proc is None else self.environment(code, proc)
+            flow = _Flow(self, env)
             flow.run(code.body, _Facts())
             for site in flow.sites:
                 self.judge(site)
@@ -360,6 +386,19 @@ class Secrecy:
         return taint
 
     # ---- zones and names ----------------------------------------------------------------------
+    def keys_in(self, e: object) -> tuple[Key, ...]:
+        """Where the locals and state variables named inside `e` are held (see key_of)."""
+        out: list[Key] = []
+        stack: list[object] = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ir.Name):
+                key = self.key_of(node)
+                if key is not None:
+                    out.append(key)
+            stack.extend(ir.children(node))
+        return tuple(dict.fromkeys(out))
+
     def key_of(self, e: ir.Expr) -> Key | None:
         """Where a reference to a local or a state variable (indexed or not) is held."""
         if isinstance(e, ir.Index) and isinstance(e.subject, ir.Name):
@@ -531,15 +570,15 @@ class _Flow:
 
     def deps(self, e: object, facts: _Facts) -> Ids:
         """The sites whose answers some name inside `e` depends on."""
+        keys = self.s.keys_inside.get(id(e))
+        if keys is None:
+            keys = self.s.keys_inside[id(e)] = self.s.keys_in(e)
+        if not keys:
+            return NO_IDS
         out: set[int] = set()
-        stack: list[object] = [e]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ir.Name):
-                key = self.s.key_of(node)
-                if key is not None:
-                    out |= facts.deps.get(key, NO_IDS)
-            stack.extend(ir.children(node))
+        held = facts.deps
+        for key in keys:
+            out |= held.get(key, NO_IDS)
         return frozenset(out)
 
     def set(self, facts: _Facts, key: Key | None, holds: Ids, deps: Ids) -> None:
