@@ -10,6 +10,7 @@ at run time is the engine's step budget (docs/limits.md); this pass rejects only
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -57,11 +58,22 @@ def _codes(game: ir.Game) -> Iterator[ir.Code]:
 
 
 def _too_short_to_nest(code: ir.Code) -> bool:
-    """Whether the text of `code` is too short to nest beyond any bound (most conditions are):
-    an expression inside another spans fewer characters of the text (an operator, a bracket or a
-    name more), and a block or loop holds a `{`. (Code not parsed from its text has none.)"""
+    """Whether the text of `code` is too short to nest beyond any bound (most texts are): an
+    expression inside another spans fewer of the text's words and signs (an operator, a bracket or
+    a name more: a span starts and ends with a whole token), and a block or loop holds a `{`. (Code
+    not parsed from its text has none.)"""
     text = code.text
-    return 0 < len(text) <= MAX_EXPRESSION_DEPTH and text.count("{") <= min(MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH)
+    if not text or text.count("{") > min(MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH):
+        return False
+    if len(text) <= MAX_EXPRESSION_DEPTH:
+        return True
+    return len(text) <= _WORD_LEN * MAX_EXPRESSION_DEPTH and len(_WORDS.findall(text)) <= MAX_EXPRESSION_DEPTH
+
+
+# a word (a name, a keyword, a number) or another character that is not a space, and how long a
+# text may be for counting them to be worth it
+_WORDS = re.compile(r"\w+|[^\w\s]")
+_WORD_LEN = 8
 
 
 def _nesting(code: ir.Code, sink: Sink) -> None:
