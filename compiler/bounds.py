@@ -50,7 +50,7 @@ def _codes(game: ir.Game) -> Iterator[ir.Code]:
         node = stack.pop()
         if isinstance(node, ir.Code):
             yield node
-        else:
+        elif type(node) is not ir.Value:  # (a value from YAML holds plain data: most nodes here)
             stack.extend(reversed(ir.children(node)))
 
 

@@ -174,7 +174,7 @@ class _Relocate:
     def __init__(self, smap: SourceMap, places: dict[int, Place], line_offset: int = 0) -> None:
         self.smap = smap
         self.places = places
-        self.line_offset = line_offset  # places are relative to a line of the text: which one, less 1
+        self.place = smap.placer(line_offset)
 
     def value(self, x: Any) -> Any:
         kind = type(x)
@@ -198,14 +198,14 @@ def _copy(kind: type) -> Callable[[_Relocate, Any], Any]:
     args = []
     for name, how in _RELOCATED[kind]:
         if how is _SPAN:
-            args.append(f"place(r.places[id(x.{name})], r.line_offset)")
+            args.append(f"place(r.places[id(x.{name})])")
         elif how is _NODES:
             args.append(f"r.value(x.{name})")
         else:
             args.append(f"x.{name}")
     env: dict[str, Any] = {"kind": kind}
     # (the text is made of the IR's own field names, never of spec text)
-    exec(f"def copy(r, x):\n    place = r.smap.place\n    return kind({', '.join(args)})", env)
+    exec(f"def copy(r, x):\n    place = r.place\n    return kind({', '.join(args)})", env)
     copy: Callable[[_Relocate, Any], Any] = env["copy"]
     return copy
 
