@@ -153,6 +153,9 @@ class Secrecy:
             name: [NO_TAINT] * len(pr.params) for name, pr in sym.procedures.items()
         }
         self.publishes: dict[str, set[int]] = {name: set() for name in sym.procedures}
+        # a code unit -> what its parameters may hold, and so what its locals may (environment):
+        # the rounds below ask again and again, and a unit's parameters rarely hold more each time
+        self.environments: dict[int, tuple[tuple[Taint, ...], dict[str, Taint]]] = {}
         # id of an expression (or statement) -> keys_in it: flows walk the same code many times
         self.keys_inside: dict[int, tuple[Key, ...]] = {}
 
@@ -203,20 +206,12 @@ class Secrecy:
     def run(self) -> None:
         order = self.callees_first()
         others = [(code, proc) for code, proc in self.units() if proc is None]
-        # what the locals of a unit other than a procedure may hold does not change from one round
-        # to the next (a procedure's depends on what its parameters may hold, which grows)
-        fixed: dict[int, dict[str, Taint]] = {}
         # what each procedure's parameters may hold, from every call (taints only grow)
         changed = True
         while changed:
             changed = False
             for code, proc in [*others, *((self.sym.procedures[p].body, p) for p in reversed(order))]:
-                if proc is not None:
-                    env = self.environment(code, proc)
-                elif id(code) in fixed:
-                    env = fixed[id(code)]
-                else:
-                    env = fixed[id(code)] = self.environment(code, proc)
+                env = self.environment(code, proc)
                 for call in _calls(code.body):
                     taints = self.param_taint.get(call.proc)
                     for i, arg in enumerate(call.args[: len(taints or ())]):
@@ -246,8 +241,7 @@ class Secrecy:
         for code, proc in self.units():
             if not _decides(code.body):
                 continue  # no decision to judge
-            env = fixed[id(code)] if proc is None else self.environment(code, proc)
-            flow = _Flow(self, env)
+            flow = _Flow(self, self.environment(code, proc))
             flow.run(code.body, _Facts())
             for site in flow.sites:
                 self.judge(site)
@@ -256,15 +250,20 @@ class Secrecy:
     def environment(self, code: ir.Code, proc: str | None) -> dict[str, Taint]:
         """Each local slot of a unit -> the hidden places its value may come from. Slots are unique
         within a unit, so flow-insensitive passes are enough (repeated while loops add to them)."""
+        taints = tuple(self.param_taint[proc]) if proc is not None else ()
+        kept = self.environments.get(id(code))
+        if kept is not None and kept[0] == taints:
+            return kept[1]  # (worked out again, it would be the same: summaries are kept too)
         env: dict[str, Taint] = {}
         if proc is not None:
             pr = self.sym.procedures[proc]
-            for param, taint in zip(pr.params, self.param_taint[proc], strict=False):
+            for param, taint in zip(pr.params, taints, strict=False):
                 env[param.name] = taint
         while True:
             before = dict(env)
             self.assignments(code.body, env)
             if env == before:
+                self.environments[id(code)] = (taints, env)
                 return env
 
     def assignments(self, body: Iterable[ir.Stmt], env: dict[str, Taint]) -> None:
