@@ -3837,14 +3837,14 @@ class Proc_maintenance(Frame):
                     continue
             elif pc == 2:
                 s.tick("the while loop at specs/guerra_fronteriza/round.yaml:335:9")
-                if not (
-                    sum(
-                        1
-                        for c_f in s.z.piles[Z_board]
-                        if ((s.v_loc[c_f] == self.l_t) and (F_figure_faction[c_f] == self.l_p))
-                    )
-                    > f_stack_cap(s, self.l_p, self.l_t)
-                ):
+                v_loc = s.v_loc
+                l_t = self.l_t
+                l_p = self.l_p
+                q1_ = 0
+                for c_f in s.z.piles[Z_board]:
+                    if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p):
+                        q1_ += 1
+                if not (q1_ > f_stack_cap(s, self.l_p, self.l_t)):
                     pc = 1
                     continue
                 self.pc = 3

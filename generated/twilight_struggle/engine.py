@@ -1445,10 +1445,14 @@ def p_draw(s: State, l_p: int) -> None:
 # procedure deal_cards (specs/twilight_struggle/turn.yaml:66)
 def p_deal_cards(s: State) -> None:
     # cov 156
-    while (
-        (len(s.z.piles[(Z_hand + P_ussr)]) < (v1_ := f_hand_size(s)))
-        or (len(s.z.piles[(Z_hand + P_usa)]) < v1_)
-    ) and ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) > 0):
+    while True:
+        q1_ = len(s.z.piles[(Z_hand + P_ussr)])
+        # cov 11 (hand_size)
+        if not (
+            ((q1_ < (v1_ := (8 if (s.v_turn <= 3) else 9))) or (len(s.z.piles[(Z_hand + P_usa)]) < v1_))
+            and ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) > 0)
+        ):
+            break
         s.tick("the while loop at specs/twilight_struggle/turn.yaml:69:7")
         for l_p in [P_ussr, P_usa]:
             if not (len(s.z.piles[(Z_hand + s.ref(l_p))]) < f_hand_size(s)):
