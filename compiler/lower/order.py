@@ -94,12 +94,12 @@ def local_values(cx: Context) -> dict[str, tuple[ir.Expr, ...]]:
                 if b is not None and b.kind == "local":
                     values.setdefault(b.target, []).append(node.value)  # (`+=` is for numbers)
             elif isinstance(node, ir.Call | ir.CallStmt) and not node.respond:
-                params = callables.get(node.func if isinstance(node, ir.Call) else node.proc)
-                if params is None:
+                called = callables.get(node.func if isinstance(node, ir.Call) else node.proc)
+                if called is None:
                     continue
-                if len(params) != len(node.args):
-                    unknown.update(p.name for p in params)
-                for p, a in zip(params, node.args, strict=False):
+                if len(called) != len(node.args):
+                    unknown.update(p.name for p in called)
+                for p, a in zip(called, node.args, strict=False):
                     values.setdefault(p.name, []).append(a)
         cx.local_values = {
             slot: tuple(vs)
