@@ -252,27 +252,37 @@ def _parts_always_run(node: object) -> list[object] | None:
 
 # ---- calls nested through functions ------------------------------------------------------------
 
-# (callee, levels: 1 for the call and 1 for each node around it in its body, the call's span)
+# (callee, levels: 1 for the call and 1 for each node around it in its body, the call's span); a
+# callee is a function's name, or an expression field's name after a dot (`.strength`)
 _Site = tuple[str, int, ir.Span]
 
 
 def _call_depth(game: ir.Game, sink: Sink) -> None:
-    """Passes that follow a call into the function it calls recurse through that function's body
-    (compiler/secrecy.py), so a long chain of functions each calling the next would overflow
-    Python's stack: report, once, the deepest chain nested more than MAX_CALL_DEPTH levels."""
-    functions = {f.name: f for f in game.functions}
-    if not functions:
+    """Passes that follow a call into what it calls recurse through the body of the function or
+    expression field called (compiler/secrecy.py), so a long chain of them, each calling the next,
+    would overflow Python's stack: report, once, the deepest chain nested more than MAX_CALL_DEPTH
+    levels. (A field `x.f(...)` is taken to be any component's expression field `f`.)"""
+    bodies: dict[str, list[ir.Code]] = {f.name: [f.body] for f in game.functions}
+    spans = {f.name: f.span for f in game.functions}
+    for t in game.types:
+        for fd in t.fields:
+            if fd.kind == "expr":
+                key = "." + fd.name
+                spans.setdefault(key, fd.span)
+                bodies.setdefault(key, []).extend(
+                    c for ent in t.entities for n, c in ent.code if n == fd.name
+                )
+    if not bodies:
         return
-    sites = {name: _call_sites(f.body, functions) for name, f in functions.items()}
+    sites = {key: [s for body in code for s in _call_sites(body, bodies)] for key, code in bodies.items()}
     depth = _depths(sites)
-    top = max(functions, key=lambda name: depth[name])
+    top = max(bodies, key=lambda key: depth[key])
     if depth[top] <= MAX_CALL_DEPTH:
         return
     # down the deepest path from the top, to the call past the limit
-    chain, levels, at, seen = [top], 1, functions[top].span, {top}
+    chain, levels, at, seen = [top], 1, spans[top], {top}
     while levels <= MAX_CALL_DEPTH:
-        name = chain[-1]
-        onward = [s for s in sites[name] if s[0] not in seen]
+        onward = [s for s in sites[chain[-1]] if s[0] not in seen]
         if not onward:
             break
         callee, step, at = max(onward, key=lambda s: s[1] + depth[s[0]])
@@ -280,25 +290,29 @@ def _call_depth(game: ir.Game, sink: Sink) -> None:
         seen.add(callee)
         levels += step
     shown = chain if len(chain) <= 6 else [*chain[:3], "...", *chain[-2:]]
+    what = "expression field" if top.startswith(".") else "function"
     sink.error(
         codes.LIMIT_EXCEEDED,
         at,
-        messages.calls_too_deep(top, depth[top], " -> ".join(shown), MAX_CALL_DEPTH),
+        messages.calls_too_deep(what, top.lstrip("."), depth[top], " -> ".join(shown), MAX_CALL_DEPTH),
         messages.CALLS_TOO_DEEP_NOTE,
         messages.protects_the_tool("MAX_CALL_DEPTH"),
     )
 
 
-def _call_sites(body: ir.Code, functions: dict[str, ir.FunctionDecl]) -> list[_Site]:
-    """The calls of functions in `body`, each with the levels it adds (it, and the nodes around it)."""
+def _call_sites(body: ir.Code, callees: dict[str, list[ir.Code]]) -> list[_Site]:
+    """The calls in `body` of functions and expression fields, each with the levels it adds (it,
+    and the nodes around it)."""
     out: list[_Site] = []
     roots: list[object] = list(body.body) + ([body.expr] if body.expr is not None else [])
     stack: list[tuple[object, int]] = [(n, 1) for n in reversed(roots)]
     pop, push, children = stack.pop, stack.append, ir.children
     while stack:
         node, level = pop()
-        if isinstance(node, ir.Call) and node.func in functions:
+        if isinstance(node, ir.Call) and node.func in callees:
             out.append((node.func, level, node.span))
+        elif isinstance(node, ir.MethodCall) and "." + node.name in callees:
+            out.append(("." + node.name, level, node.span))
         for child in reversed(children(node)):
             push((child, level + 1))
     return out

@@ -200,7 +200,7 @@ def test_a_chain_of_functions_deeper_than_the_limit_is_an_error_at_the_call_too_
     use = "      let xs = f0(n)\n      n = len(xs)\n"
     result = compile_spec(_chain(tmp_path / "chain", n, "list[int]", "[k]", use))
     assert [(d.code, d.span.line) for d in result.diagnostics] == [("limit-exceeded", 6 + 4 * (n - 2) + 3)]
-    assert f"nests calls of functions {n} levels deep (f0 -> f1 -> f2 -> ... -> f{n - 2} -> f{n - 1})" in (
+    assert f"'f0' nests calls {n} levels deep (f0 -> f1 -> f2 -> ... -> f{n - 2} -> f{n - 1})" in (
         result.diagnostics[0].message
     )
 
