@@ -15,7 +15,7 @@ from compiler.lower import caching, frames, statements
 from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported, python_type, value_type
 from compiler.lower.frames import Blocks, default_value
-from compiler.lower.loops import hoisting
+from compiler.lower.loops import by_zone, hoisting
 from compiler.resolve import trigger_params
 from compiler.typesys import PLAYER
 from compiler.viewmodel import (
@@ -265,6 +265,9 @@ def rule_checks(cx: Context, out: Units) -> tuple[list[Invariant], str | None]:
     for inv in g.invariants:
         name = cx.names.claim("invariant", inv.name)
         what = f"invariant {inv.name}"
+        kind = by_zone(cx, inv.expr.expr) if inv.expr.expr is not None else None
+        if kind is not None:
+            cx.by_zone[id(inv.expr.expr)] = kind
         out.functions.append(expression_function(cx, name, what, inv.expr, (), "bool", [], inv.span))
         check = " ".join(inv.expr.text.split())
         invariants.append(Invariant(inv.name, inv.why, name, check, global_reads(cx, inv.expr)))

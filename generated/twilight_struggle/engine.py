@@ -2758,7 +2758,8 @@ def inv_vp_on_track(s: State) -> bool:
 # invariant every_card_in_one_place (specs/twilight_struggle/game.yaml:121)
 def inv_every_card_in_one_place(s: State) -> bool:
     q1_ = True
-    for c_c in range(110):
+    q2_ = s.z.where[T_card]
+    for c_c in sorted(map(q2_.index, set(q2_))):
         if not (f_places(s, c_c) == 1):
             q1_ = False
             break
