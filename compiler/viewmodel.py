@@ -279,6 +279,19 @@ class Results:
 
 
 @dataclass(frozen=True, slots=True)
+class SavedChecks:
+    """The quick tests of a saved state's log (compiler/lower/saved.py): a test per kind of line,
+    the tables of them by text index (for log lines and for prompts) and the function running them."""
+
+    functions: tuple[Function, ...]
+    lines_table: str
+    prompts_table: str
+    lines: tuple[str, ...]  # by text index: the test of its lines
+    prompts: tuple[str, ...]  # by text index: the test of it as a prompt
+    main: str
+
+
+@dataclass(frozen=True, slots=True)
 class EngineModule:
     """generated/<game>/engine.py: the rules."""
 
@@ -297,6 +310,7 @@ class EngineModule:
     cached: tuple[CachedFunction, ...] = ()
     readers: tuple[Readers, ...] = ()
     results: Results | None = None  # None: GameInfo's defaults (no results, no shared win)
+    saved: SavedChecks | None = None  # None: a saved log is tested by the runtime's tables alone
 
 
 @dataclass(frozen=True, slots=True)

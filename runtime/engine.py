@@ -208,6 +208,9 @@ class GameInfo:
     # each component type's row (kind) of each component, for a type with rows of `copies: N`
     # (their copies are one action each); () for a type without, and () when no type has copies
     type_kinds: tuple[tuple[int, ...], ...] = ()
+    # a saved log's lines from an index on, every number an integer, tested by the engine's own
+    # code: (lines, index, players) -> the first not seen at once to be right (runtime/saved.py)
+    saved_lines: Callable[[list[Any], int, int], int] | None = None
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
     domain_labels: dict[str, tuple[str, ...]] = field(init=False, repr=False)  # by domain name

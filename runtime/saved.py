@@ -285,18 +285,43 @@ def read_saved_state(
     what orjson reads is what the strict parse reads (below: `quick_parse`), and a state it gives
     that the checks refuse is read and checked again the strict way, so that a refused state gets
     the message it always got (a repeated key, a NaN or an integer beyond 64 bits named as such)."""
+    integers = type(text) is str and len(text) <= max_chars and integer_log(text)
     if not own_text and type(text) is str and len(text) <= max_chars:
         quick = quick_parse(text)
         if quick is not None:
             try:
-                SavedStateCheck(info, known_lines).check(quick)
+                SavedStateCheck(info, known_lines, integers).check(quick)
             except SavedStateError:
                 pass  # refused: the strict parse below says why
             else:
                 return quick
     data = parse_saved_state(text, max_chars, own_text)
-    SavedStateCheck(info, known_lines).check(data)
+    SavedStateCheck(info, known_lines, integers).check(data)
     return data
+
+
+# what a log of integers is written with, but the one '}' after it (`integer_log`)
+_INTEGER_LOG_BYTES = b"-0123456789,[] \t\n\r"
+
+
+def integer_log(text: str) -> bool:
+    """Whether the saved state `text` ends with its log, every number of which is an integer (so
+    the engine's own tests of its lines, GameInfo.saved_lines, need test no value's type).
+
+    The text is one a JSON parse has read as an object without a repeated key (the caller's). Its
+    last `"log":` follows a ',' (or the '{'), so its quote is no string's closing one, nor inside
+    a string (it would be escaped): it opens the key `log`. What follows it holds no quote (so no
+    key or string) and no letter or '.' (so no true, false, null, fraction or exponent): only
+    integers, lists of them, and one '}', which closes the object of that key and, being the only
+    one, the whole text's object. So that key is the state's log, and its numbers are integers
+    (one beyond 64 bits, which orjson reads as a float, fails every range the tests ask for, and
+    is tested for its type where there is none)."""
+    k = text.rfind('"log":')
+    return (
+        k > 0
+        and text[k - 1] in ",{"
+        and text[k + 6 :].encode("utf-8", "replace").translate(None, _INTEGER_LOG_BYTES) == b"}"
+    )
 
 
 _quick_loads = _orjson_loads()
@@ -693,9 +718,11 @@ class SavedStateCheck:
     """Checks the fields of one saved state in order: each check may rely on the fields checked
     before it (the player count, the stack)."""
 
-    def __init__(self, info: GameInfo, known_lines: int = 0) -> None:
+    def __init__(self, info: GameInfo, known_lines: int = 0, integer_log: bool = False) -> None:
         self.info = info
         self.known_lines = known_lines  # the log's first lines, accepted by an earlier load
+        # every number of the log an integer (`integer_log`): the engine's own tests take its lines
+        self.integer_log = integer_log
         self.players = 0  # the number of players, once checked
         self.setup_in_flight = False  # explicit chance: the setup waits on a chance node (no decision yet)
         self.ends: list[int] = []  # where the log holds game-over lines
@@ -1138,16 +1165,19 @@ class SavedStateCheck:
     def log(self, value: object) -> None:
         """The lines of the log: the usual ones are tested quickly, any other is checked item by
         item, so the first wrong one is named."""
-        quick, players = self.quick, self.players
+        players = self.players
+        quick = self.info.saved_lines if self.integer_log else None
+        if quick is None:
+            quick = self.quick.lines
         lines = self.items("log", value)
         known = min(self.known_lines, len(lines) - 1)  # the last line is always checked
-        i = quick.lines(lines, max(0, known), players)
+        i = quick(lines, max(0, known), players)
         while i < len(lines):
             line = lines[i]
             self.log_line(f"log[{i}]", line)
             if line[0] == GAME_OVER:
                 self.ends.append(i)
-            i = quick.lines(lines, i + 1, players)
+            i = quick(lines, i + 1, players)
 
     def outcome(self, over: bool, winner: int, log: list[Any]) -> None:
         """The game-over line is the last line of a game that is over, and names its winner; a

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import math
 import random
 from collections.abc import Callable
 from functools import cache
@@ -21,6 +22,7 @@ from runtime.saved import (
     QuickTests,
     SavedStateCheck,
     SavedStateError,
+    integer_log,
     parse_saved_state,
     quick_parse,
     refuse_broken_invariants,
@@ -426,3 +428,111 @@ def test_a_load_leaves_the_garbage_collector_as_it_found_it() -> None:
             assert gc.isenabled() == collecting
         finally:
             gc.enable()
+
+
+# -- the engine's own tests of a log of integers (compiler/lower/saved.py, GameInfo.saved_lines) --
+
+
+def _saved_lines(q: QuickTests, d: dict[str, Any]) -> bool:
+    saved_lines = q.info.saved_lines
+    assert saved_lines is not None
+    return saved_lines(d["log"], 0, d["num_players"]) < len(d["log"])
+
+
+@pytest.mark.parametrize(
+    ("case", "edit", "message"),
+    [(c[0], c[1], c[3]) for c in CASES if c[2] is _lines]
+    + [
+        (
+            "a roll of a float's size",
+            _set("log.0", [ROLLED, 2**64, 2**64 - 1]),
+            "'log[0][1]' must be an integer",
+        ),
+        (
+            "a text value beyond 64 bits",
+            _set("log.0.3", [135, 2**70]),
+            "'log[0][3]' must be a list of 1 item",
+        ),
+        ("a choice of a list", _set("log.0.2", [1]), "'log[0][2]' must be an integer, not [1]"),
+        ("a prompt of a number", _set("log.0.3", 135), "'log[0][3]' must be a list, not 135"),
+        ("a prompt of a list", _set("log.0.3", [[135]]), "'log[0][3][0]' must be an integer, not [135]"),
+        ("a line of a number", _set("log.1", 4), "'log[1]' must be a list, not 4"),
+        ("a line of a negative code", _set("log.1", [-9, 1]), "'log[1][0]' must be an integer from -4"),
+    ],
+    ids=lambda x: x if isinstance(x, str) and not x.startswith("'") else "",
+)
+def test_the_engines_tests_of_a_log_of_integers_refuse_with_the_strict_message(
+    case: str, edit: Edit, message: str
+) -> None:
+    d = json.loads(saved())
+    edit(d)
+    text = compact(d)
+    quick = quick_parse(text)
+    info = game().info
+    if integer_log(text):  # (a bool or a float in it: the runtime's tables test it)
+        assert quick is not None and _saved_lines(QuickTests(info), quick)
+    with pytest.raises(SavedStateError) as strict:
+        SavedStateCheck(info).check(parse_saved_state(text))
+    with pytest.raises(SavedStateError) as loaded:
+        game().state_from_json(text)
+    assert message in str(strict.value)
+    assert str(loaded.value) == str(strict.value)
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_the_engines_tests_of_each_text_say_what_the_runtimes_tables_say(name: str) -> None:
+    """Every text of the rules, its values at the edges of their ranges and beyond, as a log line
+    and as a choice's prompt: the engine's tests pass it exactly when QuickTests does."""
+    info = game(name).info
+    q = QuickTests(info)
+    saved_lines = info.saved_lines
+    assert saved_lines is not None
+    players = 2
+    tried = 0
+    for index, t in enumerate(info.texts):
+        edges: list[list[object]] = []
+        for kind in t.kinds:
+            span = q.span(kind) if not kind.startswith("list[") else q.span(kind[5:-1])
+            if span is None or span[0] == -math.inf:
+                values: list[object] = [0, -(2**40), 2**40, [], [0]]
+            else:
+                low, high = int(span[0]), int(span[1])
+                values = [low - 1, low, high, high + 1, []]
+            if kind.startswith("list["):
+                values = [[v] for v in values if not isinstance(v, list)] + [[], 0]
+            edges.append(values)
+        lines = [[index, *(e[0] for e in edges)]]
+        for k, values in enumerate(edges):  # each value's edges, the others at their first
+            for v in values:
+                line: list[object] = [index, *(e[1] if len(e) > 1 else e[0] for e in edges)]
+                line[k + 1] = v
+                lines.append(line)
+        lines += [[index], [index, *(e[1] for e in edges), 0]]
+        for line in lines:
+            tried += 1
+            assert (saved_lines([line], 0, players) == 1) == q.line(line, players), (t, line)
+            choice = [-1, 0, 0, line]
+            assert (saved_lines([choice], 0, players) == 1) == q.lines([choice], 0, players), (t, choice)
+    assert tried > 100
+    actions = info.num_distinct_actions
+    for action, fits in ((actions - 1, True), (actions, False)):  # the actions' count, as the engine's
+        choice = [-1, 0, action, next([i] for i, t in enumerate(info.texts) if not t.kinds and not t.private)]
+        assert (saved_lines([choice], 0, players) == 1) == fits
+
+
+def test_a_log_of_integers_is_seen_only_at_the_end_of_the_text() -> None:
+    text = saved()
+    assert integer_log(text)
+    assert integer_log(text[:-1] + " \n}")
+    assert not integer_log(text.replace('"log":[[', '"log":[[true,'))  # a bool
+    assert not integer_log(text.replace('"log":[[', '"log":[[1.5,'))  # a fraction
+    assert not integer_log(text.replace('"log":[[', '"log":[[1e3,'))  # an exponent
+    assert not integer_log(text[:-1] + ',"x":1}')  # another key after the log
+    assert not integer_log(text[:-1] + "}}")  # the log of an object inside another
+    assert not integer_log('{"a":"x,\\"log\\":[1]}')  # inside a string: escaped
+    assert not integer_log('{"log":[1],"a":"\\"log\\":[2]}')
+    for field in ("vars", "options"):  # a "log" key of an object inside: two '}' after it
+        d = json.loads(text)
+        del d["log"]
+        d[field]["log"] = [[1]]
+        assert not integer_log(compact(d))

@@ -38,6 +38,7 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported
 from compiler.lower.flow import lower_flow
 from compiler.lower.recursion import NAMES_OUTSIDE_STRINGS, guard_recursion
+from compiler.lower.saved import saved_checks
 from compiler.lower.scenarios import lower_scenarios
 from compiler.lower.units import lower_units, results_facts, rule_checks
 from compiler.reads import Reads
@@ -64,6 +65,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     guard_recursion(units)
     cached, readers = cache_facts(cx)
     scenario_units, scenarios = lower_scenarios(cx)
+    saved = saved_checks(cx, info)  # (the texts are all known: the scenarios' too)
     functions = tuple(scenario_units.functions)
     engine = EngineModule(
         header=header,
@@ -81,6 +83,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
         cached=cached,
         readers=readers,
         results=results,
+        saved=saved,
     )
     # the scenarios module is stale when a scenario file changes; the engine is not (its digest is
     # of the rule files alone, so a saved state or a log outlives an edit of a rulebook example)

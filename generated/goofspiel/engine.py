@@ -390,6 +390,103 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the texts of (no values), TX_card_to_bid first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    if len(v) == 1:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:card, entity:card), TX_the_last_cards_north first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    if len(v) == 3 and -1 <= v[1] <= 38 and -1 <= v[2] <= 38:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:card, int), TX_north_wins_points_in first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    if len(v) == 3 and -1 <= v[1] <= 38 and type(v[2]) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:card), TX_equal_bids_is_discarded first
+def sv_line_3(v: list[Any], players: int) -> bool:
+    if len(v) == 2 and -1 <= v[1] <= 38:
+        return True
+    return False
+
+
+# the lines of the texts of (int, entity:card), TX_turn_the_prize_is first
+def sv_line_4(v: list[Any], players: int) -> bool:
+    if len(v) == 3 and type(v[1]) is int and -1 <= v[2] <= 38:
+        return True
+    return False
+
+
+# a saved log of integers from line i on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], i: int, players: int) -> int:
+    n = len(lines)
+    try:
+        while i < n:
+            v = lines[i]
+            c = v[0]
+            if c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -1 or c == -2:  # a choice: player, action, prompt
+                if not (
+                    len(v) == 4
+                    and 0 <= v[1] < players
+                    and 0 <= v[2] < 68
+                    and (k := (q := v[3])[0]) >= 0
+                    and SV_prompts[k](q, players)
+                ):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                    return i
+            elif c == -5:  # a simultaneous answer: player, prompt
+                if not (
+                    len(v) == 3
+                    and 0 <= v[1] < players
+                    and (k := (q := v[2])[0]) >= 0
+                    and SV_prompts[k](q, players)
+                ):
+                    return i
+            else:  # the end of the game, what was revealed: checked item by item
+                return i
+            i += 1
+    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
+        pass
+    return i
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_2,
+    sv_line_3,
+    sv_line_4,
+)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_2,
+    sv_line_3,
+    sv_line_4,
+)
+
 INFO = GameInfo(
     name="goofspiel",
     title="Goofspiel",
@@ -463,5 +560,6 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
 )
 State.INFO = INFO

@@ -447,6 +447,77 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the private texts of (player, list[entity:face]), TX_you_see first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    if (
+        len(v) == 3
+        and 0 <= v[1] < players
+        and type(v[2]) is list
+        and (not v[2] or (-1 <= min(v[2]) and max(v[2]) <= 5))
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, list[entity:face]), TX_s_dice first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    if (
+        len(v) == 3
+        and -1 <= v[1] <= 1
+        and type(v[2]) is list
+        and (not v[2] or (-1 <= min(v[2]) and max(v[2]) <= 5))
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (no values), TX_bid_or_liar first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    if len(v) == 1:
+        return True
+    return False
+
+
+# a saved log of integers from line i on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], i: int, players: int) -> int:
+    n = len(lines)
+    try:
+        while i < n:
+            v = lines[i]
+            c = v[0]
+            if c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -1 or c == -2:  # a choice: player, action, prompt
+                if not (
+                    len(v) == 4
+                    and 0 <= v[1] < players
+                    and 0 <= v[2] < 95
+                    and (k := (q := v[3])[0]) >= 0
+                    and SV_prompts[k](q, players)
+                ):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                    return i
+            else:  # the end of the game, what was revealed: checked item by item
+                return i
+            i += 1
+    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
+        pass
+    return i
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_line_0, sv_line_1, sv_line_2)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_never, sv_line_1, sv_line_2)
+
 INFO = GameInfo(
     name="liars_dice",
     title="Liar's Dice",
@@ -522,5 +593,6 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
 )
 State.INFO = INFO

@@ -1,0 +1,165 @@
+"""Saved states: the log of a loaded state tested by straight-line code of the game's own texts.
+
+runtime/saved.py checks every field of a saved state. Its log is most of it (hundreds of lines,
+each a text of the rules with its values, a choice with its prompt, or a die roll), and most of
+the time a load takes went to testing each line against a table of the texts' kinds. The engine
+carries instead one test per kind of line (the texts with the same kinds share one), written out
+with the ranges of their values as numbers, and `sv_lines` that runs them down the log:
+
+    def sv_line_3(v: list[Any], players: int) -> bool:    # texts of (player, entity:card)
+        if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 109:
+            return True
+        return False
+
+The tests rely on what runtime/saved.py has seen in the saved text before it calls `sv_lines`:
+that every number of the log is an integer (no string, bool, null, fraction or exponent is in it;
+an integer beyond 64 bits, which orjson reads as a float, fails every range, and a value without
+a range is tested for its type). So a value needs only its range: a list where a number belongs
+makes the comparison raise TypeError, and a short line IndexError, which `sv_lines` takes as a
+line it does not pass. A line it does not pass is checked item by item (for the message naming
+what is wrong), as is every line of a log of other values. A text with a value of another kind (a
+bool, a string) is never passed here: such a log holds no such value, so such a line is wrong.
+"""
+
+from __future__ import annotations
+
+from compiler.lower.context import Context
+from compiler.lower.facts import domain_sizes
+from compiler.viewmodel import Function, Info, Param, SavedChecks, TextFact
+
+# the engine's own lines (runtime/engine.py): a choice, a secret one, a roll, a simultaneous answer
+CHOSE, CHOSE_SECRETLY, ROLLED, HAS_CHOSEN = -1, -2, -3, -5
+
+
+def saved_checks(cx: Context, info: Info) -> SavedChecks:
+    """The tests of the log's lines, by the kinds of their texts, and `sv_lines`."""
+    spans = _spans(cx, info)
+    tests: dict[tuple[tuple[str, ...], bool], str] = {}  # (kinds, private) -> its test's name
+    functions: list[Function] = []
+    texts = sorted(cx.texts.values(), key=lambda t: t.index)
+    never = cx.names.claim("saved", "never")
+    functions.append(
+        Function(
+            never,
+            "a line no saved log of integers holds rightly (a value of another kind, a private prompt)",
+            (Param("v", "list[Any]"), Param("players", "int")),
+            "bool",
+            ("return False",),
+        )
+    )
+    for t in texts:
+        key = (t.kinds, t.private)
+        if key in tests:
+            continue
+        conditions = _conditions(t, spans)
+        if conditions is None:
+            tests[key] = never
+            continue
+        name = tests[key] = cx.names.claim("saved", "line", str(len(functions) - 1))
+        kinds = ", ".join(t.kinds) or "no values"
+        functions.append(
+            Function(
+                name,
+                f"the lines of the {'private ' if t.private else ''}texts of ({kinds}), {t.name} first",
+                (Param("v", "list[Any]"), Param("players", "int")),
+                "bool",
+                (f"if {' and '.join(conditions)}:", "    return True", "return False"),
+            )
+        )
+    lines = cx.names.claim("saved_table", "lines")
+    prompts = cx.names.claim("saved_table", "prompts")
+    actions = _action_count(cx, info)
+    prompt = f"(k := (q := v[{{}}])[0]) >= 0 and {prompts}[k](q, players)"
+    body = [
+        "n = len(lines)",
+        "try:",
+        "    while i < n:",
+        "        v = lines[i]",
+        "        c = v[0]",
+        "        if c >= 0:  # a text of the rules",
+        f"            if not {lines}[c](v, players):",
+        "                return i",
+        f"        elif c == {CHOSE} or c == {CHOSE_SECRETLY}:  # a choice: player, action, prompt",
+        f"            if not (len(v) == 4 and 0 <= v[1] < players and 0 <= v[2] < {actions} and "
+        + prompt.format(3)
+        + "):",
+        "                return i",
+        f"        elif c == {ROLLED}:  # a roll: value, faces",
+        "            if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):",
+        "                return i",
+    ]
+    if info.simultaneous:
+        body += [
+            f"        elif c == {HAS_CHOSEN}:  # a simultaneous answer: player, prompt",
+            "            if not (len(v) == 3 and 0 <= v[1] < players and " + prompt.format(2) + "):",
+            "                return i",
+        ]
+    body += [
+        "        else:  # the end of the game, what was revealed: checked item by item",
+        "            return i",
+        "        i += 1",
+        "except (TypeError, IndexError):  # a list where a number belongs, or too short a line",
+        "    pass",
+        "return i",
+    ]
+    main = Function(
+        cx.names.claim("saved", "lines"),
+        "a saved log of integers from line i on: the first line not seen at once to be right",
+        (Param("lines", "list[Any]"), Param("i", "int"), Param("players", "int")),
+        "int",
+        tuple(body),
+    )
+    functions.append(main)
+    by_index = {t.index: tests[(t.kinds, t.private)] for t in texts}
+    return SavedChecks(
+        functions=tuple(functions),
+        lines_table=lines,
+        prompts_table=prompts,
+        lines=tuple(by_index[i] for i in range(len(texts))),
+        prompts=tuple(never if t.private else by_index[t.index] for t in texts),
+        main=main.name,
+    )
+
+
+def _conditions(t: TextFact, spans: dict[str, tuple[int, int]]) -> list[str] | None:
+    """The tests of a line of the text `t` (`v`), or None when no log of integers holds it."""
+    out = [f"len(v) == {1 + len(t.kinds)}"]
+    for i, kind in enumerate(t.kinds, 1):
+        x = f"v[{i}]"
+        if i == 1 and t.private:  # the player who sees the line
+            out.append(f"0 <= {x} < players")
+        elif kind == "int":
+            out.append(f"type({x}) is int")
+        elif kind in spans:
+            low, high = spans[kind]
+            out.append(f"{low} <= {x} <= {high}")
+        elif kind.startswith("list[") and kind[5:-1] in spans:
+            low, high = spans[kind[5:-1]]
+            # (min and max of a list of lists compare lists, and then `low <=` one raises TypeError)
+            out.append(f"type({x}) is list and (not {x} or ({low} <= min({x}) and max({x}) <= {high}))")
+        else:  # a bool, a string, a list of those or of integers of any size
+            return None
+    return out
+
+
+def _spans(cx: Context, info: Info) -> dict[str, tuple[int, int]]:
+    """The lowest and highest id of each kind of value a text may hold (-1 is none), as
+    runtime/saved.py's id_range has them: players, zones, cells, components, enum values."""
+    sym = cx.sym
+    cells = (2 * info.radius + 1) ** 2 if info.radius else 0
+    spans = {
+        "player": (-1, len(sym.game.player_labels) - 1),
+        "zone": (-1, len(info.zones) - 1),
+        "cell": (-1, cells - 1),
+    }
+    for name, entity in sym.entity_types.items():
+        spans[f"entity:{name}"] = (-1, len(entity.ids) - 1)
+    for name, values in sym.enums.items():
+        spans[f"enum:{name}"] = (-1, len(values) - 1)
+    return spans
+
+
+def _action_count(cx: Context, info: Info) -> int:
+    """The number of the game's distinct actions (GameInfo.num_distinct_actions)."""
+    last = info.domains[-1]
+    return last.offset + domain_sizes(cx)[last.name]
