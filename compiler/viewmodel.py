@@ -289,6 +289,10 @@ class SavedChecks:
     lines: tuple[str, ...]  # by text index: the test of its lines
     prompts: tuple[str, ...]  # by text index: the test of it as a prompt
     main: str
+    variables: str  # the test of the variables ("" when the runtime's tables test them)
+    names_table: str  # the set of the variables' names it tests the state's against
+    names: tuple[str, ...]
+    chain: bool  # the test of the variables flattens lists of lists (itertools.chain)
 
 
 @dataclass(frozen=True, slots=True)

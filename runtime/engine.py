@@ -211,6 +211,8 @@ class GameInfo:
     # a saved log's lines from an index on, every number an integer, tested by the engine's own
     # code: (lines, index, players) -> the first not seen at once to be right (runtime/saved.py)
     saved_lines: Callable[[list[Any], int, int], int] | None = None
+    # a saved state's variables, (values, players) -> whether each is there and right, likewise
+    saved_variables: Callable[[dict[str, Any], int], bool] | None = None
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
     domain_labels: dict[str, tuple[str, ...]] = field(init=False, repr=False)  # by domain name

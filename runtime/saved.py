@@ -497,6 +497,13 @@ class QuickTests:
 
     def variables(self, value: dict[str, Any], players: int) -> bool:
         """Every variable there, nothing else, each of its type and within its range."""
+        compiled = self.info.saved_variables  # the engine's own, where it has one
+        if compiled is not None:
+            return compiled(value, players)
+        return self.tables_fit(value, players)
+
+    def tables_fit(self, value: dict[str, Any], players: int) -> bool:
+        """`variables` by the tables made here (an engine without its own test, or a test of it)."""
         tests = self.variable_tests.get(players)
         if tests is None:
             tests = self.variable_tests[players] = self._variable_tests(players)

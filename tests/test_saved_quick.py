@@ -536,3 +536,53 @@ def test_a_log_of_integers_is_seen_only_at_the_end_of_the_text() -> None:
         del d["log"]
         d[field]["log"] = [[1]]
         assert not integer_log(compact(d))
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_the_engines_test_of_the_variables_says_what_the_runtimes_tables_say(name: str) -> None:
+    """Each variable of a real state given the edges of its range and values of other kinds, in
+    place of itself and of one of its items: the engine's test passes exactly what QuickTests'
+    tables pass."""
+    info = game(name).info
+    compiled = info.saved_variables
+    assert compiled is not None
+    q = QuickTests(info)
+    d = json.loads(saved(name))
+    players, base = d["num_players"], d["vars"]
+    assert compiled(base, players) and q.tables_fit(base, players)
+    tried = refused = 0
+    for var, (vtype, _) in info.var_types.items():
+        low, high = q.span(vtype, info.var_ranges.get(var)) or (0, 0)
+        edges = [v for v in (low, high) if v not in (-math.inf, math.inf)]
+        odd: list[object] = [
+            True,
+            1.0,
+            None,
+            "x",
+            [],
+            [0],
+            2**70,
+            *edges,
+            *(e + 1 for e in edges),
+            *(e - 1 for e in edges),
+        ]
+        paths: list[tuple[int, ...]] = [()]
+        value = base[var]
+        while type(value) is list and value:  # an item at each depth, the last of each
+            paths.append((*paths[-1], len(value) - 1))
+            value = value[-1]
+        for path in paths:
+            for v in odd:
+                changed = {**base, var: copy.deepcopy(base[var])}
+                target: Any = changed
+                keys: list[Any] = [var, *path]
+                for key in keys[:-1]:
+                    target = target[key]
+                target[keys[-1]] = v
+                tried += 1
+                fits = compiled(changed, players)
+                refused += not fits
+                assert fits == q.tables_fit(changed, players), (var, path, v)
+    for extra in ({**base, "x": 1}, {k: v for k, v in base.items() if k != next(iter(base))}):
+        assert not compiled(extra, players) and not q.tables_fit(extra, players)
+    assert tried > 50 and 0 < refused < tried

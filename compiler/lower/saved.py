@@ -110,6 +110,9 @@ def saved_checks(cx: Context, info: Info) -> SavedChecks:
         tuple(body),
     )
     functions.append(main)
+    variables = _variables(cx, info, spans)
+    if variables is not None:
+        functions.append(variables)
     by_index = {t.index: tests[(t.kinds, t.private)] for t in texts}
     return SavedChecks(
         functions=tuple(functions),
@@ -118,7 +121,101 @@ def saved_checks(cx: Context, info: Info) -> SavedChecks:
         lines=tuple(by_index[i] for i in range(len(texts))),
         prompts=tuple(never if t.private else by_index[t.index] for t in texts),
         main=main.name,
+        variables=variables.name if variables is not None else "",
+        names_table=cx.names.claim("saved_table", "variables") if variables is not None else "",
+        names=tuple(info.var_types),
+        chain=variables is not None and any("chain.from_iterable" in line for line in variables.body),
     )
+
+
+def _variables(cx: Context, info: Info, spans: dict[str, tuple[int, int]]) -> Function | None:
+    """`sv_variables`: every variable of a saved state there, nothing else, each of its type,
+    within its range, and nested lists as deep as its indices with one item per index value
+    (QuickTests.variables says the same); None when a variable holds what it does not test (a
+    string, lists in a table) or is indexed by what it does not size: the runtime's tables do."""
+    fixed = info.player_count if type(info.player_count) is int else None
+    body = [f"if v.keys() != {cx.names.claim('saved_table', 'variables')}:", "    return False"]
+    for name, (vtype, indices) in info.var_types.items():
+        listed = vtype.startswith("list[") and not indices  # a list of ids, not in a table
+        leaf = vtype[5:-1] if listed else vtype
+        if leaf in ("int", "bool"):
+            span: tuple[int | None, int | None] | None = (None, None) if leaf == "int" else None
+        elif leaf in spans:
+            span = spans[leaf]
+        else:
+            return None
+        bounded = info.var_ranges.get(name)
+        if bounded is not None and span is not None:  # (None: no bound that side)
+            low, high = span
+            if bounded[0] is not None:
+                low = bounded[0] if low is None else max(low, bounded[0])
+            if bounded[1] is not None:
+                high = bounded[1] if high is None else min(high, bounded[1])
+            span = (low, high)
+        sizes: list[str] = []
+        for index in indices:
+            if index == "player":
+                sizes.append("players" if fixed is None else str(fixed))
+            elif index.startswith(("entity:", "enum:")) and index in spans:
+                sizes.append(str(spans[index][1] + 2))  # (and one for none)
+            else:
+                return None
+        body.append(f"x = v[{name!r}]")
+        body += _table_test("x", sizes, span, listed)
+    body.append("return True")
+    return Function(
+        cx.names.claim("saved", "variables"),
+        "a saved state's variables: each there, of its type and range, one item per index value",
+        (Param("v", "dict[str, Any]"), Param("players", "int")),
+        "bool",
+        tuple(body),
+    )
+
+
+def _table_test(
+    x: str, sizes: list[str], span: tuple[int | None, int | None] | None, listed: bool
+) -> list[str]:
+    """The lines testing a variable's value `x`: nested lists of these `sizes` (a list of any
+    length when `listed`), their values ints within `span` (None: bools). A short list of known
+    size has each of its values tested in turn; a longer one, or lists in lists, as a whole."""
+
+    def refuse(tests: list[str]) -> list[str]:
+        return [f"if not ({' and '.join(tests)}):", "    return False"]
+
+    if not sizes and not listed:
+        return refuse([_value_test(x, span)])
+    if len(sizes) == 1 and sizes[0].isdigit() and int(sizes[0]) <= 4:
+        items = [_value_test(f"{x}[{i}]", span) for i in range(int(sizes[0]))]
+        return refuse([f"type({x}) is list", f"len({x}) == {sizes[0]}", *items])
+    lines: list[str] = []
+    tests = [f"type({x}) is list"] + ([f"len({x}) == {sizes[0]}"] if sizes else [])
+    level = x
+    for size in sizes[1:]:  # each level of lists in lists: lists of one length
+        tests += [f"set(map(type, {level})) <= SV_LIST", f"set(map(len, {level})) == {{{size}}}"]
+        lines += refuse(tests)
+        lines.append(f"y = list(chain.from_iterable({level}))")
+        level, tests = "y", []
+    if span is None:
+        return lines + refuse([*tests, f"set(map(type, {level})) <= SV_BOOL"])
+    tests.append(f"set(map(type, {level})) <= SV_INT")
+    bounds = []
+    if span[0] is not None:
+        bounds.append(f"{span[0]} <= min({level})")
+    if span[1] is not None:
+        bounds.append(f"max({level}) <= {span[1]}")
+    if bounds and listed:  # (a list of ids may be empty)
+        tests.append(f"(not {level} or ({' and '.join(bounds)}))")
+    else:
+        tests += bounds
+    return lines + refuse(tests)
+
+
+def _value_test(x: str, span: tuple[int | None, int | None] | None) -> str:
+    if span is None:
+        return f"type({x}) is bool"
+    low = "" if span[0] is None else f"{span[0]} <= "
+    high = "" if span[1] is None else f" <= {span[1]}"
+    return f"type({x}) is int" + (f" and {low}{x}{high}" if low or high else "")
 
 
 def _conditions(t: TextFact, spans: dict[str, tuple[int, int]]) -> list[str] | None:

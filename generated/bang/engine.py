@@ -3255,6 +3255,40 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["seats"]
+    if not (type(x) is int):
+        return False
+    x = v["life"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["max_life"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["dead"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["bangs_played"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["to_play"]
+    if not (type(x) is int and -1 <= x <= 6):
+        return False
+    x = v["turn"]
+    if not (type(x) is int):
+        return False
+    x = v["dying"]
+    if not (type(x) is int and -1 <= x <= 6):
+        return False
+    x = v["to_dodge"]
+    if not (type(x) is int):
+        return False
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -3368,6 +3402,13 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_5,
     sv_line_5,
 )
+# the names of the variables a saved state holds; what nested lists and their values are
+SV_variables: Final = frozenset(
+    ("seats", "life", "max_life", "dead", "bangs_played", "to_play", "turn", "dying", "to_dodge")
+)
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="bang",
@@ -3530,5 +3571,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

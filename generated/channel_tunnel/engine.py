@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -3323,6 +3324,68 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["agenda"]
+    if not (type(x) is bool):
+        return False
+    x = v["first"]
+    if not (type(x) is int and -1 <= x <= 1):
+        return False
+    x = v["passed"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is bool and type(x[1]) is bool):
+        return False
+    x = v["on_space"]
+    if not (
+        type(x) is list and len(x) == 26 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 4
+    ):
+        return False
+    x = v["offer"]
+    if not (
+        type(x) is list and len(x) == 6 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 32
+    ):
+        return False
+    x = v["held_on"]
+    if not (
+        type(x) is list and len(x) == 21 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 32
+    ):
+        return False
+    x = v["tech"]
+    if not (type(x) is list and len(x) == 2 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {3}):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["deviation"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and -5 <= x[0] <= 0
+        and type(x[1]) is int
+        and -5 <= x[1] <= 0
+    ):
+        return False
+    x = v["effect_used"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is bool and type(x[1]) is bool):
+        return False
+    x = v["extra_discs"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    x = v["reached"]
+    if not (type(x) is int and -1 <= x <= 1):
+        return False
+    x = v["round"]
+    if not (type(x) is int):
+        return False
+    x = v["placements"]
+    if not (type(x) is int):
+        return False
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -3438,6 +3501,27 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_4,
     sv_line_23,
 )
+# the names of the variables a saved state holds; what nested lists and their values are
+SV_variables: Final = frozenset(
+    (
+        "agenda",
+        "first",
+        "passed",
+        "on_space",
+        "offer",
+        "held_on",
+        "tech",
+        "deviation",
+        "effect_used",
+        "extra_discs",
+        "reached",
+        "round",
+        "placements",
+    )
+)
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="channel_tunnel",
@@ -3627,5 +3711,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -469,6 +469,19 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["cards"]
+    if not (type(x) is int):
+        return False
+    x = v["turn"]
+    if not (type(x) is int):
+        return False
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -486,6 +499,11 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_3,
     sv_line_4,
 )
+# the names of the variables a saved state holds; what nested lists and their values are
+SV_variables: Final = frozenset(("cards", "turn"))
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="goofspiel",
@@ -561,5 +579,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

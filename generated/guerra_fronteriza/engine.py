@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -4409,6 +4410,106 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["operation"]
+    if not (type(x) is int):
+        return False
+    x = v["loc"]
+    if not (
+        type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 43
+    ):
+        return False
+    x = v["moved"]
+    if not (type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["carried"]
+    if not (type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["attacked"]
+    if not (type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["built_at"]
+    if not (
+        type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 43
+    ):
+        return False
+    x = v["destroyed"]
+    if not (type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["holder"]
+    if not (
+        type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 3
+    ):
+        return False
+    x = v["hq_life"]
+    if not (type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["garrison_attacked"]
+    if not (type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["merits"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["eliminated"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["frontier"]
+    if not (type(x) is list and len(x) == 45 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["entered"]
+    if not (type(x) is list and len(x) == 45 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["reinforced"]
+    if not (
+        type(x) is list and len(x) == 45 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {players}
+    ):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_BOOL):
+        return False
+    x = v["hits"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["order_of_play"]
+    if not (type(x) is list and set(map(type, x)) <= SV_INT and (not x or (-1 <= min(x) and max(x) <= 3))):
+        return False
+    x = v["round"]
+    if not (type(x) is int):
+        return False
+    x = v["special_used"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["attack_bonus"]
+    if not (
+        type(x) is list and len(x) == players and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {5}
+    ):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["defense_bonus"]
+    if not (
+        type(x) is list and len(x) == players and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {5}
+    ):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["move_bonus"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["over"]
+    if not (type(x) is bool):
+        return False
+    x = v["maintained"]
+    if not (type(x) is bool):
+        return False
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -4522,6 +4623,38 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
     sv_line_3,
 )
+# the names of the variables a saved state holds; what nested lists and their values are
+SV_variables: Final = frozenset(
+    (
+        "operation",
+        "loc",
+        "moved",
+        "carried",
+        "attacked",
+        "built_at",
+        "destroyed",
+        "holder",
+        "hq_life",
+        "garrison_attacked",
+        "merits",
+        "eliminated",
+        "frontier",
+        "entered",
+        "reinforced",
+        "hits",
+        "order_of_play",
+        "round",
+        "special_used",
+        "attack_bonus",
+        "defense_bonus",
+        "move_bonus",
+        "over",
+        "maintained",
+    )
+)
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="guerra_fronteriza",
@@ -4723,5 +4856,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

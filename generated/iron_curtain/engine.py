@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -2076,6 +2077,31 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["ideology"]
+    if not (type(x) is int and -8 <= x <= 8):
+        return False
+    x = v["round"]
+    if not (type(x) is int):
+        return False
+    x = v["cubes"]
+    if not (type(x) is list and len(x) == 20 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {2}):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["reserve"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    x = v["removed"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -2127,6 +2153,11 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_7,
     sv_line_8,
 )
+# the names of the variables a saved state holds; what nested lists and their values are
+SV_variables: Final = frozenset(("ideology", "round", "cubes", "reserve", "removed"))
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="iron_curtain",
@@ -2218,5 +2249,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

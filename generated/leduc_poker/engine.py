@@ -622,6 +622,28 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["round"]
+    if not (type(x) is int):
+        return False
+    x = v["put_in"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    x = v["folded"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is bool and type(x[1]) is bool):
+        return False
+    x = v["raises"]
+    if not (type(x) is int):
+        return False
+    x = v["winners"]
+    if not (type(x) is list and set(map(type, x)) <= SV_INT and (not x or (-1 <= min(x) and max(x) <= 1))):
+        return False
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -653,6 +675,11 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_8,
     sv_line_9,
 )
+# the names of the variables a saved state holds; what nested lists and their values are
+SV_variables: Final = frozenset(("round", "put_in", "folded", "raises", "winners"))
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="leduc_poker",
@@ -722,5 +749,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

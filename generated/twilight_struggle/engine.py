@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -9789,6 +9790,76 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["optional_cards"]
+    if not (type(x) is bool):
+        return False
+    x = v["influence"]
+    if not (type(x) is list and len(x) == 85 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {2}):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT and 0 <= min(y) and max(y) <= 99):
+        return False
+    x = v["defcon"]
+    if not (type(x) is int and 1 <= x <= 5):
+        return False
+    x = v["vp"]
+    if not (type(x) is int):
+        return False
+    x = v["milops"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and 0 <= x[0] <= 5
+        and type(x[1]) is int
+        and 0 <= x[1] <= 5
+    ):
+        return False
+    x = v["space"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and 0 <= x[0] <= 8
+        and type(x[1]) is int
+        and 0 <= x[1] <= 8
+    ):
+        return False
+    x = v["space_attempts"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    x = v["turn"]
+    if not (type(x) is int):
+        return False
+    x = v["round"]
+    if not (type(x) is int):
+        return False
+    x = v["phasing"]
+    if not (type(x) is int and -1 <= x <= 1):
+        return False
+    x = v["china_face_up"]
+    if not (type(x) is bool):
+        return False
+    x = v["headline"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and -1 <= x[0] <= 109
+        and type(x[1]) is int
+        and -1 <= x[1] <= 109
+    ):
+        return False
+    x = v["over"]
+    if not (type(x) is bool):
+        return False
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -10070,6 +10141,27 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_2,
     sv_line_11,
 )
+# the names of the variables a saved state holds; what nested lists and their values are
+SV_variables: Final = frozenset(
+    (
+        "optional_cards",
+        "influence",
+        "defcon",
+        "vp",
+        "milops",
+        "space",
+        "space_attempts",
+        "turn",
+        "round",
+        "phasing",
+        "china_face_up",
+        "headline",
+        "over",
+    )
+)
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="twilight_struggle",
@@ -10314,5 +10406,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO
