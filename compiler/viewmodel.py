@@ -293,6 +293,8 @@ class SavedChecks:
     names_table: str  # the set of the variables' names it tests the state's against
     names: tuple[str, ...]
     chain: bool  # the test of the variables flattens lists of lists (itertools.chain)
+    frames_table: str  # the dict of each frame's test of its slots, by the frame's name
+    frames: tuple[tuple[str, str], ...]  # (frame's name, its test)
 
 
 @dataclass(frozen=True, slots=True)

@@ -211,6 +211,9 @@ class GameInfo:
     # a saved log's lines from an index on, every number an integer, tested by the engine's own
     # code: (lines, index, players) -> the first not seen at once to be right (runtime/saved.py)
     saved_lines: Callable[[list[Any], int, int], int] | None = None
+    # each frame's test of its slots' values in a saved state (as many as its slots), by its name:
+    # whether each is of its type, as far as a quick test sees (runtime/saved.py), likewise
+    saved_frames: dict[str, Callable[[list[Any]], bool]] = field(default_factory=dict)
     # a saved state's variables, (values, players) -> whether each is there and right, likewise
     saved_variables: Callable[[dict[str, Any], int], bool] | None = None
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)

@@ -403,7 +403,6 @@ class QuickTests:
         # each of the rules' texts by index: how many items its line has, its values' tests, private
         self.texts = [(1 + len(t.kinds), tuple(map(self.of, t.kinds)), t.private) for t in info.texts]
         self.actions = info.num_distinct_actions
-        self.frames: dict[str, tuple[Callable[[object], bool], ...]] = {}  # each frame's slots' tests
         self.modifiers = [tuple(map(self.of, params)) for params in info.modifier_params]
         # by the number of players: the tests of the variables, and of the texts' values (bounds)
         self.variable_tests: dict[int, VariableTests] = {}
@@ -461,10 +460,8 @@ class QuickTests:
             or len(values) != len(frame.SLOTS)
         ):
             return None
-        tests = self.frames.get(name)
-        if tests is None:
-            tests = self.frames[name] = tuple(map(self.of, frame.SLOT_TYPES))
-        return frame if all(map(operator.call, tests, values)) else None
+        compiled = self.info.saved_frames.get(name)
+        return frame if compiled is not None and compiled(values) else None
 
     def modifier(self, value: object) -> bool:
         """A lasting effect in force: [its modifier, its arguments, the phase it lasts until]."""
@@ -1078,6 +1075,14 @@ class SavedStateCheck:
         """A pending decision's player, and its options: actions from `first` to `last`, ascending."""
         self.integer("pending.player", fields["player"], 0, self.players - 1)
         options = self.items("pending.options", fields["options"])
+        if (  # the usual case, tested at once: integers in range, ascending
+            options
+            and set(map(type, options)) <= _INT
+            and first <= options[0]
+            and options[-1] <= last
+            and all(map(operator.lt, options, options[1:]))
+        ):
+            return options
         if not options:
             self.fail("pending.options", "must name at least one action", options)
         for i, a in enumerate(options):

@@ -586,3 +586,46 @@ def test_the_engines_test_of_the_variables_says_what_the_runtimes_tables_say(nam
     for extra in ({**base, "x": 1}, {k: v for k, v in base.items() if k != next(iter(base))}):
         assert not compiled(extra, players) and not q.tables_fit(extra, players)
     assert tried > 50 and 0 < refused < tried
+
+
+def _edge_values(q: QuickTests, kind: str) -> list[object]:
+    """Values of `kind` at the edges of its range and beyond it, and values of other kinds."""
+    inner = kind[5:-1] if kind.startswith("list[") else kind
+    span = q.span(inner)
+    if inner == "bool":
+        values: list[object] = [True, False, 0, 1]
+    elif inner == "str":
+        values = ["é", "x", 0]
+    elif span is None or span[0] == -math.inf:
+        values = [0, -(2**40), 2**40]
+    else:
+        values = [int(span[0]) - 1, int(span[0]), int(span[1]), int(span[1]) + 1]
+    values += [True, 1.0, None, "x", "é", []]
+    if kind.startswith("list["):
+        values = [[v] for v in values] + [[], 0, [values[1], values[2]]]
+    return values
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_the_engines_tests_of_each_frames_slots_pass_only_what_the_runtimes_tables_pass(name: str) -> None:
+    """Each frame's slots, one at a time at the edges of its kind's range and beyond: the engine's
+    test passes what QuickTests' test of each value passes, and refuses only what it refuses or
+    leaves to the checks item by item (a string not all ASCII)."""
+    info = game(name).info
+    q = QuickTests(info)
+    tried = 0
+    for frame in info.frames.values():
+        compiled = info.saved_frames[frame.NAME]
+        tests = [q.of(kind) for kind in frame.SLOT_TYPES]
+        base = [_edge_values(q, kind)[1] for kind in frame.SLOT_TYPES]  # (each within its range)
+        assert all(t(v) for t, v in zip(tests, base, strict=True)) and compiled(base), frame.NAME
+        for k, kind in enumerate(frame.SLOT_TYPES):
+            for v in _edge_values(q, kind):
+                values = [*base[:k], v, *base[k + 1 :]]
+                expected = all(t(x) for t, x in zip(tests, values, strict=True))
+                tried += 1
+                if compiled(values):
+                    assert expected, (frame.NAME, k, kind, v)
+                else:
+                    assert not expected or "é" in json.dumps(v, ensure_ascii=False), (frame.NAME, k, kind, v)
+    assert tried > 100

@@ -65,7 +65,8 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     guard_recursion(units)
     cached, readers = cache_facts(cx)
     scenario_units, scenarios = lower_scenarios(cx)
-    saved = saved_checks(cx, info)  # (the texts are all known: the scenarios' too)
+    # (the texts are all known by now: the scenarios' too)
+    saved = saved_checks(cx, info, (*units.frames, flow))
     functions = tuple(scenario_units.functions)
     engine = EngineModule(
         header=header,

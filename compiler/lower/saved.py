@@ -25,14 +25,15 @@ from __future__ import annotations
 
 from compiler.lower.context import Context
 from compiler.lower.facts import domain_sizes
-from compiler.viewmodel import Function, Info, Param, SavedChecks, TextFact
+from compiler.viewmodel import FrameClass, Function, Info, Param, SavedChecks, TextFact
 
 # the engine's own lines (runtime/engine.py): a choice, a secret one, a roll, a simultaneous answer
 CHOSE, CHOSE_SECRETLY, ROLLED, HAS_CHOSEN = -1, -2, -3, -5
 
 
-def saved_checks(cx: Context, info: Info) -> SavedChecks:
-    """The tests of the log's lines, by the kinds of their texts, and `sv_lines`."""
+def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> SavedChecks:
+    """The tests of the log's lines, by the kinds of their texts, and `sv_lines`; of the
+    variables; of each frame's slots (frames whose slots hold the same kinds share one)."""
     spans = _spans(cx, info)
     tests: dict[tuple[tuple[str, ...], bool], str] = {}  # (kinds, private) -> its test's name
     functions: list[Function] = []
@@ -113,6 +114,24 @@ def saved_checks(cx: Context, info: Info) -> SavedChecks:
     variables = _variables(cx, info, spans)
     if variables is not None:
         functions.append(variables)
+    slot_tests: dict[tuple[str, ...], str] = {}  # the slots' kinds -> their test's name
+    for frame in frames:
+        kinds = tuple(slot.value_type for slot in frame.slots)
+        if kinds in slot_tests:
+            continue
+        name = slot_tests[kinds] = cx.names.claim("saved", "slots", str(len(slot_tests)))
+        each = [_slot_test(f"values[{i}]", kind, spans) for i, kind in enumerate(kinds)]
+        functions.append(
+            Function(
+                name,
+                f"the slots of {frame.name} in a saved state (as many as it has): each of its kind",
+                (Param("values", "list[Any]"),),
+                "bool",
+                (f"if {' and '.join(each)}:", "    return True", "return False")
+                if each
+                else ("return True",),
+            )
+        )
     by_index = {t.index: tests[(t.kinds, t.private)] for t in texts}
     return SavedChecks(
         functions=tuple(functions),
@@ -125,6 +144,8 @@ def saved_checks(cx: Context, info: Info) -> SavedChecks:
         names_table=cx.names.claim("saved_table", "variables") if variables is not None else "",
         names=tuple(info.var_types),
         chain=variables is not None and any("chain.from_iterable" in line for line in variables.body),
+        frames_table=cx.names.claim("saved_table", "frames"),
+        frames=tuple((f.name, slot_tests[tuple(s.value_type for s in f.slots)]) for f in frames),
     )
 
 
@@ -216,6 +237,33 @@ def _value_test(x: str, span: tuple[int | None, int | None] | None) -> str:
     low = "" if span[0] is None else f"{span[0]} <= "
     high = "" if span[1] is None else f" <= {span[1]}"
     return f"type({x}) is int" + (f" and {low}{x}{high}" if low or high else "")
+
+
+def _slot_test(x: str, vtype: str, spans: dict[str, tuple[int, int]]) -> str:
+    """The test of a slot's value `x` of the kind `vtype`; "False" where it takes every value to
+    the checks item by item, which say what is wrong or pass what this does not test (a string
+    not all ASCII, lists of lists)."""
+    if vtype == "int":
+        return f"type({x}) is int"
+    if vtype == "bool":
+        return f"type({x}) is bool"
+    if vtype == "str":
+        return f"type({x}) is str and {x}.isascii()"  # (ASCII: no lone surrogate)
+    if vtype in spans:
+        low, high = spans[vtype]
+        return f"type({x}) is int and {low} <= {x} <= {high}"
+    inner = vtype[5:-1] if vtype.startswith("list[") else ""
+    if inner == "int":
+        return f"type({x}) is list and set(map(type, {x})) <= SV_INT"
+    if inner == "bool":
+        return f"type({x}) is list and set(map(type, {x})) <= SV_BOOL"
+    if inner in spans:
+        low, high = spans[inner]
+        return (
+            f"type({x}) is list and set(map(type, {x})) <= SV_INT"
+            f" and (not {x} or ({low} <= min({x}) and max({x}) <= {high}))"
+        )
+    return "False"
 
 
 def _conditions(t: TextFact, spans: dict[str, tuple[int, int]]) -> list[str] | None:

@@ -3289,6 +3289,285 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_play_card in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_bang in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 6 and type(values[1]) is int and -1 <= values[1] <= 6:
+        return True
+    return False
+
+
+# the slots of Proc_play_gatling in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 6))
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_panic in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pick_card in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is str
+        and values[2].isascii()
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is int
+        and -1 <= values[4] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_general_store in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 6))
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_kit_carlson_draws in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 79))
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pedro_ramirez_draws in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is bool
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_shoot in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is int
+        and -1 <= values[4] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_indians in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 6:
+        return True
+    return False
+
+
+# the slots of Proc_flip in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is str
+        and values[1].isascii()
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_hit in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_last_beers in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_take_turn in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_check_dynamite in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is int
+        and -1 <= values[3] <= 6
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_phase in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_dodge in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+        and -1 <= values[3] <= 6
+        and type(values[4]) is int
+        and -1 <= values[4] <= 79
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 6))
+        and type(values[6]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_indians_answer in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 6))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 6))
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_turns in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -3402,10 +3681,41 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_5,
     sv_line_5,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_play_card": sv_slots_0,
+    "Proc_play_bang": sv_slots_1,
+    "Proc_play_gatling": sv_slots_2,
+    "Proc_play_panic": sv_slots_3,
+    "Proc_play_cat_balou": sv_slots_3,
+    "Proc_pick_card": sv_slots_4,
+    "Proc_play_jail": sv_slots_0,
+    "Proc_play_general_store": sv_slots_5,
+    "Proc_jesse_jones_draws": sv_slots_1,
+    "Proc_kit_carlson_draws": sv_slots_6,
+    "Proc_pedro_ramirez_draws": sv_slots_7,
+    "Proc_shoot": sv_slots_8,
+    "Proc_play_indians": sv_slots_9,
+    "Proc_play_duel": sv_slots_1,
+    "Proc_flip": sv_slots_10,
+    "Proc_hit": sv_slots_11,
+    "Proc_last_beers": sv_slots_12,
+    "Proc_sid_heals": sv_slots_6,
+    "Proc_take_turn": sv_slots_13,
+    "Proc_check_dynamite": sv_slots_14,
+    "Proc_draw_phase": sv_slots_9,
+    "Proc_play_phase": sv_slots_15,
+    "Proc_dodge": sv_slots_16,
+    "Proc_indians_answer": sv_slots_17,
+    "Proc_duel_answer": sv_slots_16,
+    "Phase_turns": sv_slots_18,
+    "Flow": sv_slots_18,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(
     ("seats", "life", "max_life", "dead", "bangs_played", "to_play", "turn", "dying", "to_dodge")
 )
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -3571,6 +3881,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO

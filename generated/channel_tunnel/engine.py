@@ -3386,6 +3386,288 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_do_action in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 5
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 5
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_plan in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is int and -1 <= values[1] <= 19:
+        return True
+    return False
+
+
+# the slots of Proc_do_tunnel in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 19
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_finance in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is int and -1 <= values[1] <= 32:
+        return True
+    return False
+
+
+# the slots of Proc_take_money in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 32
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_technology in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 11
+        and type(values[5]) is int
+        and type(values[6]) is int
+        and -1 <= values[6] <= 32
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_peek in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 19
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_secondary in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 4
+        and type(values[2]) is int
+        and -1 <= values[2] <= 32
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_develop in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 4
+        and type(values[2]) is int
+        and -1 <= values[2] <= 32
+        and type(values[3]) is int
+        and -1 <= values[3] <= 19
+        and type(values[4]) is int
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_hold in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 32
+        and type(values[2]) is int
+        and -1 <= values[2] <= 19
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_chain in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 5
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 32
+        and type(values[4]) is int
+        and -1 <= values[4] <= 5
+        and type(values[5]) is int
+        and -1 <= values[5] <= 24
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_round in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 24
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_refill_discs in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is bool and type(values[2]) is int:
+        return True
+    return False
+
+
+# the slots of Proc_round_start_effects in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 4
+        and type(values[4]) is int
+        and -1 <= values[4] <= 4
+        and type(values[5]) is int
+        and -1 <= values[5] <= 24
+        and type(values[6]) is int
+        and -1 <= values[6] <= 24
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_take_turn in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is bool
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 4
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 24))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 24))
+        and type(values[6]) is int
+        and -1 <= values[6] <= 24
+        and type(values[7]) is int
+        and -1 <= values[7] <= 24
+        and type(values[8]) is int
+        and -1 <= values[8] <= 5
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pass_round in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 4
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and type(values[5]) is int
+        and -1 <= values[5] <= 24
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 4))
+        and type(values[7]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_draw_agenda in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 5
+        and type(values[2]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pay_promotion in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 32
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_rounds in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -3501,7 +3783,30 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_4,
     sv_line_23,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_do_action": sv_slots_0,
+    "Proc_do_plan": sv_slots_1,
+    "Proc_do_tunnel": sv_slots_2,
+    "Proc_do_finance": sv_slots_3,
+    "Proc_take_money": sv_slots_4,
+    "Proc_do_technology": sv_slots_5,
+    "Proc_peek": sv_slots_6,
+    "Proc_do_secondary": sv_slots_7,
+    "Proc_do_develop": sv_slots_8,
+    "Proc_hold": sv_slots_9,
+    "Proc_chain": sv_slots_10,
+    "Proc_play_round": sv_slots_11,
+    "Proc_refill_discs": sv_slots_12,
+    "Proc_round_start_effects": sv_slots_13,
+    "Proc_take_turn": sv_slots_14,
+    "Proc_pass_round": sv_slots_15,
+    "Proc_draw_agenda": sv_slots_16,
+    "Proc_pay_promotion": sv_slots_17,
+    "Phase_rounds": sv_slots_18,
+    "Flow": sv_slots_18,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(
     (
         "agenda",
@@ -3519,6 +3824,7 @@ SV_variables: Final = frozenset(
         "placements",
     )
 )
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -3711,6 +4017,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO

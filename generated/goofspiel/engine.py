@@ -482,6 +482,37 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_bid_for in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 38
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 38))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 38
+        and type(values[3]) is int
+        and -1 <= values[3] <= 38
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_turns in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 38:
+        return True
+    return False
+
+
+# the slots of Flow in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if type(values[0]) is int:
+        return True
+    return False
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -499,8 +530,15 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_3,
     sv_line_4,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_bid_for": sv_slots_0,
+    "Phase_turns": sv_slots_1,
+    "Flow": sv_slots_2,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(("cards", "turn"))
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -579,6 +617,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -4510,6 +4510,422 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_resolve_conflicts in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 3 and type(values[1]) is int and -1 <= values[1] <= 43:
+        return True
+    return False
+
+
+# the slots of Proc_conflict in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 3))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 15
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 3
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 3))
+        and type(values[7]) is bool
+        and type(values[8]) is int
+        and -1 <= values[8] <= 99
+        and type(values[9]) is int
+        and -1 <= values[9] <= 3
+        and type(values[10]) is int
+        and -1 <= values[10] <= 15
+        and type(values[11]) is int
+        and type(values[12]) is list
+        and set(map(type, values[12])) <= SV_INT
+        and (not values[12] or (-1 <= min(values[12]) and max(values[12]) <= 3))
+        and type(values[13]) is list
+        and set(map(type, values[13])) <= SV_INT
+        and (not values[13] or (-1 <= min(values[13]) and max(values[13]) <= 99))
+        and type(values[14]) is int
+        and -1 <= values[14] <= 3
+        and type(values[15]) is int
+        and -1 <= values[15] <= 99
+        and type(values[16]) is int
+        and -1 <= values[16] <= 3
+        and type(values[17]) is int
+        and -1 <= values[17] <= 15
+        and type(values[18]) is int
+        and -1 <= values[18] <= 3
+        and type(values[19]) is list
+        and set(map(type, values[19])) <= SV_INT
+        and type(values[20]) is int
+        and type(values[21]) is list
+        and set(map(type, values[21])) <= SV_INT
+        and (not values[21] or (-1 <= min(values[21]) and max(values[21]) <= 99))
+        and type(values[22]) is int
+        and type(values[23]) is list
+        and set(map(type, values[23])) <= SV_INT
+        and (not values[23] or (-1 <= min(values[23]) and max(values[23]) <= 3))
+        and type(values[24]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_aim in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 3))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+        and type(values[3]) is int
+        and -1 <= values[3] <= 3
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 3))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_use_special in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 89
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_attack_order in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 3 and type(values[1]) is int and -1 <= values[1] <= 89:
+        return True
+    return False
+
+
+# the slots of Proc_defence_order in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+        and type(values[3]) is int
+        and -1 <= values[3] <= 89
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 43))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 43
+        and type(values[6]) is int
+        and -1 <= values[6] <= 99
+        and type(values[7]) is list
+        and set(map(type, values[7])) <= SV_INT
+        and (not values[7] or (-1 <= min(values[7]) and max(values[7]) <= 99))
+        and type(values[8]) is int
+        and -1 <= values[8] <= 3
+        and type(values[9]) is list
+        and set(map(type, values[9])) <= SV_INT
+        and (not values[9] or (-1 <= min(values[9]) and max(values[9]) <= 3))
+        and type(values[10]) is int
+        and -1 <= values[10] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_order in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 89
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is int
+        and -1 <= values[3] <= 15
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 43
+        and type(values[6]) is int
+        and -1 <= values[6] <= 99
+        and type(values[7]) is int
+        and -1 <= values[7] <= 43
+        and type(values[8]) is int
+        and -1 <= values[8] <= 15
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_draw_orders in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 2))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 2
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_round in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is int
+        and -1 <= values[3] <= 3
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 3
+        and type(values[6]) is int
+        and -1 <= values[6] <= 3
+        and type(values[7]) is int
+        and -1 <= values[7] <= 3
+        and type(values[8]) is int
+        and -1 <= values[8] <= 3
+        and type(values[9]) is int
+        and -1 <= values[9] <= 43
+        and type(values[10]) is list
+        and set(map(type, values[10])) <= SV_INT
+        and (not values[10] or (-1 <= min(values[10]) and max(values[10]) <= 3))
+        and type(values[11]) is int
+        and type(values[12]) is list
+        and set(map(type, values[12])) <= SV_INT
+        and (not values[12] or (-1 <= min(values[12]) and max(values[12]) <= 3))
+        and type(values[13]) is int
+        and type(values[14]) is list
+        and set(map(type, values[14])) <= SV_INT
+        and (not values[14] or (-1 <= min(values[14]) and max(values[14]) <= 3))
+        and type(values[15]) is int
+        and type(values[16]) is list
+        and set(map(type, values[16])) <= SV_INT
+        and (not values[16] or (-1 <= min(values[16]) and max(values[16]) <= 3))
+        and type(values[17]) is int
+        and type(values[18]) is list
+        and set(map(type, values[18])) <= SV_INT
+        and (not values[18] or (-1 <= min(values[18]) and max(values[18]) <= 3))
+        and type(values[19]) is int
+        and type(values[20]) is list
+        and set(map(type, values[20])) <= SV_INT
+        and (not values[20] or (-1 <= min(values[20]) and max(values[20]) <= 3))
+        and type(values[21]) is int
+        and type(values[22]) is list
+        and set(map(type, values[22])) <= SV_INT
+        and (not values[22] or (-1 <= min(values[22]) and max(values[22]) <= 3))
+        and type(values[23]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_reinforce in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 43))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_reinforce_at in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 3))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 3))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_player_turn in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is int
+        and -1 <= values[2] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_move_phase in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 99
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 43))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 43))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 43))
+        and type(values[6]) is int
+        and -1 <= values[6] <= 43
+        and type(values[7]) is int
+        and type(values[8]) is int
+        and -1 <= values[8] <= 99
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_building_phase in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is int
+        and -1 <= values[3] <= 15
+        and type(values[4]) is int
+        and -1 <= values[4] <= 15
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_arms_race in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 89
+        and type(values[2]) is int
+        and -1 <= values[2] <= 89
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_maintenance in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 43))
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_defence in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 3))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 3))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 89
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 3))
+        and type(values[7]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_opening_hands in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 3))
+        and type(values[2]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_rounds in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -4623,7 +5039,32 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
     sv_line_3,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_resolve_conflicts": sv_slots_0,
+    "Proc_conflict": sv_slots_1,
+    "Proc_aim": sv_slots_2,
+    "Proc_use_special": sv_slots_3,
+    "Proc_play_attack_order": sv_slots_4,
+    "Proc_defence_order": sv_slots_5,
+    "Proc_play_order": sv_slots_6,
+    "Proc_draw_orders": sv_slots_7,
+    "Proc_play_round": sv_slots_8,
+    "Proc_reinforce": sv_slots_9,
+    "Proc_reinforce_at": sv_slots_10,
+    "Proc_player_turn": sv_slots_11,
+    "Proc_move_phase": sv_slots_12,
+    "Proc_building_phase": sv_slots_13,
+    "Proc_tactical_phase": sv_slots_4,
+    "Proc_arms_race": sv_slots_14,
+    "Proc_maintenance": sv_slots_15,
+    "Proc_discard_down": sv_slots_4,
+    "Proc_defence": sv_slots_16,
+    "Phase_opening_hands": sv_slots_17,
+    "Phase_rounds": sv_slots_18,
+    "Flow": sv_slots_18,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(
     (
         "operation",
@@ -4652,6 +5093,7 @@ SV_variables: Final = frozenset(
         "maintained",
     )
 )
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -4856,6 +5298,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO

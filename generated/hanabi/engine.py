@@ -1006,6 +1006,53 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# the slots of Proc_play_card in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 4
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 49
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_give_clue in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 4
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 4
+        and type(values[4]) is int
+        and type(values[5]) is int
+        and type(values[6]) is int
+        and -1 <= values[6] <= 4
+        and type(values[7]) is int
+        and -1 <= values[7] <= 49
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_take_turn in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 4 and type(values[1]) is int and -1 <= values[1] <= 3:
+        return True
+    return False
+
+
+# the slots of Phase_turns in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -1037,6 +1084,19 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
     sv_line_0,
 )
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_play_card": sv_slots_0,
+    "Proc_discard_card": sv_slots_0,
+    "Proc_give_clue": sv_slots_1,
+    "Proc_take_turn": sv_slots_2,
+    "Phase_turns": sv_slots_3,
+    "Flow": sv_slots_3,
+}
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="hanabi",
@@ -1132,5 +1192,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
 )
 State.INFO = INFO

@@ -2102,6 +2102,154 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_take_cube in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 18
+        and type(values[2]) is int
+        and -1 <= values[2] <= 18
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_give_order in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 18
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 18))
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and -1 <= values[4] <= 18
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_infiltrate in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 18))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 18
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_cubes in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 18))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 18
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_from_one_card in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 18
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_move_cubes in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 18
+        and type(values[3]) is int
+        and -1 <= values[3] <= 18
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_turn in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 18
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1224
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_west_germany in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 18 and type(values[1]) is int and -1 <= values[1] <= 1:
+        return True
+    return False
+
+
+# the slots of Phase_round in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Flow in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if type(values[0]) is int:
+        return True
+    return False
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -2153,8 +2301,34 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_7,
     sv_line_8,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_take_cube": sv_slots_0,
+    "Proc_give_order": sv_slots_1,
+    "Proc_infiltrate": sv_slots_2,
+    "Proc_remove_cubes": sv_slots_3,
+    "Proc_remove_from_one_card": sv_slots_4,
+    "Proc_move_cubes": sv_slots_5,
+    "Proc_play_turn": sv_slots_6,
+    "Eff_card_event_west_germany": sv_slots_7,
+    "Eff_card_event_east_germany": sv_slots_7,
+    "Eff_card_event_poland": sv_slots_7,
+    "Eff_card_event_iran": sv_slots_7,
+    "Eff_card_event_israel": sv_slots_7,
+    "Eff_card_event_egypt": sv_slots_7,
+    "Eff_card_event_japan": sv_slots_7,
+    "Eff_card_event_south_korea": sv_slots_7,
+    "Eff_card_event_angola": sv_slots_7,
+    "Eff_card_event_ethiopia": sv_slots_7,
+    "Eff_card_event_brazil": sv_slots_7,
+    "Eff_card_event_argentina": sv_slots_7,
+    "Eff_card_event_panama": sv_slots_7,
+    "Phase_round": sv_slots_8,
+    "Flow": sv_slots_9,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(("ideology", "round", "cubes", "reserve", "removed"))
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -2249,6 +2423,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -517,6 +517,45 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_act in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_betting in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 1))
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 1))
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Flow in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -540,8 +579,15 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_4,
     sv_line_5,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_act": sv_slots_0,
+    "Phase_betting": sv_slots_1,
+    "Flow": sv_slots_2,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(("put_in", "first_bettor", "winner"))
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -600,6 +646,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -644,6 +644,25 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_betting_round in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 2
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_first_round in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -675,8 +694,16 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_8,
     sv_line_9,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_betting_round": sv_slots_0,
+    "Phase_first_round": sv_slots_1,
+    "Phase_second_round": sv_slots_1,
+    "Flow": sv_slots_1,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(("round", "put_in", "folded", "raises", "winners"))
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -749,6 +776,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -514,9 +514,30 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
     return i
 
 
+# the slots of Phase_bidding in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 60:
+        return True
+    return False
+
+
+# the slots of Flow in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_line_0, sv_line_1, sv_line_2)
 SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_never, sv_line_1, sv_line_2)
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Phase_bidding": sv_slots_0,
+    "Flow": sv_slots_1,
+}
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="liars_dice",
@@ -594,5 +615,6 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
 )
 State.INFO = INFO

@@ -9860,6 +9860,801 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     return True
 
 
+# the slots of Proc_free_coup_or_realignments in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 83))
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 2))
+        and type(values[5]) is bool
+        and type(values[6]) is int
+        and -1 <= values[6] <= 2
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_up_to in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 83))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+        and type(values[8]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_from_each in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 83))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_add_to_each in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 83))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_add_spread in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 83
+        and type(values[6]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_conduct_operations in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_spend_operations in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 2))
+        and type(values[5]) is int
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 2))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 2
+        and type(values[8]) is int
+        and -1 <= values[8] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_add_influence in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is int
+        and type(values[7]) is list
+        and set(map(type, values[7])) <= SV_INT
+        and (not values[7] or (-1 <= min(values[7]) and max(values[7]) <= 83))
+        and type(values[8]) is int
+        and -1 <= values[8] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_realignments in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is int
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 83))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_coup_attempt in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 83
+        and type(values[2]) is int
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is int
+        and type(values[6]) is int
+        and type(values[7]) is int
+        and type(values[8]) is int
+        and type(values[9]) is int
+        and -1 <= values[9] <= 1
+        and type(values[10]) is int
+        and -1 <= values[10] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_headline_phase in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 1))
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 1))
+        and type(values[6]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_choose_headline in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is bool
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 109))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_action_round in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_a_card in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 109))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 109
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_trap_round in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 109))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 109))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 109))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_card in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is int
+        and -1 <= values[2] <= 2
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_resolve_event_play in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_fire_event in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is int
+        and -1 <= values[2] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_event_operations in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is int and -1 <= values[1] <= 109:
+        return True
+    return False
+
+
+# the slots of Proc_end_of_turn in a saved state (as many as it has): each of its kind
+def sv_slots_19(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is int
+        and -1 <= values[5] <= 1
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 1))
+        and type(values[7]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_five_year_plan in a saved state (as many as it has): each of its kind
+def sv_slots_20(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_socialist_governments in a saved state (as many as it has): each of its kind
+def sv_slots_21(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 109 and type(values[1]) is int and -1 <= values[1] <= 1:
+        return True
+    return False
+
+
+# the slots of Eff_card_event_warsaw_pact_formed in a saved state (as many as it has): each of its kind
+def sv_slots_22(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_truman_doctrine in a saved state (as many as it has): each of its kind
+def sv_slots_23(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_olympic_games in a saved state (as many as it has): each of its kind
+def sv_slots_24(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_indo_pakistani_war in a saved state (as many as it has): each of its kind
+def sv_slots_25(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_un_intervention in a saved state (as many as it has): each of its kind
+def sv_slots_26(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_de_stalinization in a saved state (as many as it has): each of its kind
+def sv_slots_27(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and -1 <= values[4] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_summit in a saved state (as many as it has): each of its kind
+def sv_slots_28(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and type(values[5]) is int
+        and -1 <= values[5] <= 1
+        and type(values[6]) is int
+        and -1 <= values[6] <= 2
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_how_i_learned_to_stop_worrying in a saved state (as many as it has): each of its kind
+def sv_slots_29(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_missile_envy in a saved state (as many as it has): each of its kind
+def sv_slots_30(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_south_african_unrest in a saved state (as many as it has): each of its kind
+def sv_slots_31(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_grain_sales_to_soviets in a saved state (as many as it has): each of its kind
+def sv_slots_32(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_ask_not_what_your_country_can_do_for_you in a saved state (as many as it has): each of its kind
+def sv_slots_33(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_star_wars in a saved state (as many as it has): each of its kind
+def sv_slots_34(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 109))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_chernobyl in a saved state (as many as it has): each of its kind
+def sv_slots_35(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 5
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_latin_american_debt_crisis in a saved state (as many as it has): each of its kind
+def sv_slots_36(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is int
+        and -1 <= values[6] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_aldrich_ames_remix in a saved state (as many as it has): each of its kind
+def sv_slots_37(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_the_cambridge_five in a saved state (as many as it has): each of its kind
+def sv_slots_38(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 109))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+        and type(values[5]) is int
+        and -1 <= values[5] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_special_relationship in a saved state (as many as it has): each of its kind
+def sv_slots_39(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+        and type(values[3]) is int
+        and -1 <= values[3] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_che in a saved state (as many as it has): each of its kind
+def sv_slots_40(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 83
+        and type(values[6]) is int
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Trig_norad in a saved state (as many as it has): each of its kind
+def sv_slots_41(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Trig_missile_crisis_defused in a saved state (as many as it has): each of its kind
+def sv_slots_42(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 83
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_placement in a saved state (as many as it has): each of its kind
+def sv_slots_43(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 83
+        and type(values[1]) is int
+        and -1 <= values[1] <= 83
+        and type(values[2]) is int
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_headline in a saved state (as many as it has): each of its kind
+def sv_slots_44(values: list[Any]) -> bool:
+    return True
+
+
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
@@ -10141,7 +10936,89 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_2,
     sv_line_11,
 )
-# the names of the variables a saved state holds; what nested lists and their values are
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_free_coup_or_realignments": sv_slots_0,
+    "Proc_remove_up_to": sv_slots_1,
+    "Proc_remove_from_each": sv_slots_2,
+    "Proc_add_to_each": sv_slots_3,
+    "Proc_add_spread": sv_slots_4,
+    "Proc_conduct_operations": sv_slots_5,
+    "Proc_spend_operations": sv_slots_6,
+    "Proc_add_influence": sv_slots_7,
+    "Proc_realignments": sv_slots_8,
+    "Proc_coup_attempt": sv_slots_9,
+    "Proc_headline_phase": sv_slots_10,
+    "Proc_choose_headline": sv_slots_11,
+    "Proc_action_round": sv_slots_12,
+    "Proc_play_a_card": sv_slots_13,
+    "Proc_trap_round": sv_slots_14,
+    "Proc_play_card": sv_slots_15,
+    "Proc_resolve_event_play": sv_slots_16,
+    "Proc_fire_event": sv_slots_17,
+    "Proc_event_operations": sv_slots_18,
+    "Proc_use_for_operations": sv_slots_18,
+    "Proc_end_of_turn": sv_slots_19,
+    "Eff_card_event_five_year_plan": sv_slots_20,
+    "Eff_card_event_socialist_governments": sv_slots_21,
+    "Eff_card_event_blockade": sv_slots_20,
+    "Eff_card_event_comecon": sv_slots_21,
+    "Eff_card_event_warsaw_pact_formed": sv_slots_22,
+    "Eff_card_event_truman_doctrine": sv_slots_23,
+    "Eff_card_event_olympic_games": sv_slots_24,
+    "Eff_card_event_independent_reds": sv_slots_23,
+    "Eff_card_event_marshall_plan": sv_slots_21,
+    "Eff_card_event_indo_pakistani_war": sv_slots_25,
+    "Eff_card_event_cia_created": sv_slots_21,
+    "Eff_card_event_suez_crisis": sv_slots_21,
+    "Eff_card_event_east_european_unrest": sv_slots_21,
+    "Eff_card_event_decolonization": sv_slots_21,
+    "Eff_card_event_un_intervention": sv_slots_26,
+    "Eff_card_event_de_stalinization": sv_slots_27,
+    "Eff_card_event_brush_war": sv_slots_25,
+    "Eff_card_event_salt_negotiations": sv_slots_26,
+    "Eff_card_event_summit": sv_slots_28,
+    "Eff_card_event_how_i_learned_to_stop_worrying": sv_slots_29,
+    "Eff_card_event_junta": sv_slots_25,
+    "Eff_card_event_missile_envy": sv_slots_30,
+    "Eff_card_event_south_african_unrest": sv_slots_31,
+    "Eff_card_event_muslim_revolution": sv_slots_21,
+    "Eff_card_event_abm_treaty": sv_slots_21,
+    "Eff_card_event_lone_gunman": sv_slots_21,
+    "Eff_card_event_colonial_rear_guards": sv_slots_21,
+    "Eff_card_event_puppet_governments": sv_slots_21,
+    "Eff_card_event_grain_sales_to_soviets": sv_slots_32,
+    "Eff_card_event_oas_founded": sv_slots_21,
+    "Eff_card_event_the_voice_of_america": sv_slots_21,
+    "Eff_card_event_liberation_theology": sv_slots_21,
+    "Eff_card_event_ussuri_river_skirmish": sv_slots_21,
+    "Eff_card_event_ask_not_what_your_country_can_do_for_you": sv_slots_33,
+    "Eff_card_event_star_wars": sv_slots_34,
+    "Eff_card_event_the_reformer": sv_slots_21,
+    "Eff_card_event_marine_barracks_bombing": sv_slots_21,
+    "Eff_card_event_soviets_shoot_down_kal_007": sv_slots_21,
+    "Eff_card_event_glasnost": sv_slots_21,
+    "Eff_card_event_ortega_elected_in_nicaragua": sv_slots_25,
+    "Eff_card_event_chernobyl": sv_slots_35,
+    "Eff_card_event_latin_american_debt_crisis": sv_slots_36,
+    "Eff_card_event_tear_down_this_wall": sv_slots_21,
+    "Eff_card_event_aldrich_ames_remix": sv_slots_37,
+    "Eff_card_event_pershing_ii_deployed": sv_slots_21,
+    "Eff_card_event_wargames": sv_slots_22,
+    "Eff_card_event_iran_iraq_war": sv_slots_25,
+    "Eff_card_event_the_cambridge_five": sv_slots_38,
+    "Eff_card_event_special_relationship": sv_slots_39,
+    "Eff_card_event_che": sv_slots_40,
+    "Eff_card_event_our_man_in_tehran": sv_slots_26,
+    "Trig_norad": sv_slots_41,
+    "Trig_missile_crisis_defused": sv_slots_42,
+    "Phase_placement": sv_slots_43,
+    "Phase_headline": sv_slots_44,
+    "Phase_action_rounds": sv_slots_44,
+    "Phase_end_of_turn": sv_slots_44,
+    "Flow": sv_slots_44,
+}
+# the names of the variables a saved state holds
 SV_variables: Final = frozenset(
     (
         "optional_cards",
@@ -10159,6 +11036,7 @@ SV_variables: Final = frozenset(
         "over",
     )
 )
+# what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))
 SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
@@ -10406,6 +11284,7 @@ INFO = GameInfo(
     step_budget=1000000,
     texts=TEXTS,
     saved_lines=sv_lines,
+    saved_frames=SV_frames,
     saved_variables=sv_variables,
 )
 State.INFO = INFO
