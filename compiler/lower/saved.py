@@ -58,50 +58,59 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
             continue
         name = tests[key] = cx.names.claim("saved", "line", str(len(functions) - 1))
         kinds = ", ".join(t.kinds) or "no values"
+        if t.kinds:  # (a line of another length raises ValueError, which sv_lines takes as a no)
+            names = ", ".join(f"x{i}" for i in range(1, len(t.kinds) + 1))
+            body = (f"_, {names} = v", f"if {' and '.join(conditions)}:", "    return True", "return False")
+        else:
+            body = ("return len(v) == 1",)
         functions.append(
             Function(
                 name,
                 f"the lines of the {'private ' if t.private else ''}texts of ({kinds}), {t.name} first",
                 (Param("v", "list[Any]"), Param("players", "int")),
                 "bool",
-                (f"if {' and '.join(conditions)}:", "    return True", "return False"),
+                body,
             )
         )
     lines = cx.names.claim("saved_table", "lines")
     prompts = cx.names.claim("saved_table", "prompts")
     actions = _action_count(cx, info)
-    prompt = f"(k := (q := v[{{}}])[0]) >= 0 and {prompts}[k](q, players)"
+    choice = f"0 <= p < players and 0 <= a < {actions} and (k := q[0]) >= 0 and {prompts}[k](q, players)"
     body = [
-        "n = len(lines)",
         "try:",
-        "    while i < n:",
+        "    for i in range(i, len(lines)):",
         "        v = lines[i]",
         "        c = v[0]",
-        "        if c >= 0:  # a text of the rules",
+        f"        if c == {CHOSE}:  # a choice: player, action, prompt (the most usual line)",
+        "            _, p, a, q = v",
+        f"            if not ({choice}):",
+        "                return i",
+        "        elif c >= 0:  # a text of the rules",
         f"            if not {lines}[c](v, players):",
         "                return i",
-        f"        elif c == {CHOSE} or c == {CHOSE_SECRETLY}:  # a choice: player, action, prompt",
-        f"            if not (len(v) == 4 and 0 <= v[1] < players and 0 <= v[2] < {actions} and "
-        + prompt.format(3)
-        + "):",
-        "                return i",
         f"        elif c == {ROLLED}:  # a roll: value, faces",
-        "            if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):",
+        "            _, x, f = v",
+        "            if not (type(x) is int and type(f) is int and 1 <= x <= f):",
+        "                return i",
+        f"        elif c == {CHOSE_SECRETLY}:  # a secret choice, the same",
+        "            _, p, a, q = v",
+        f"            if not ({choice}):",
         "                return i",
     ]
     if info.simultaneous:
         body += [
             f"        elif c == {HAS_CHOSEN}:  # a simultaneous answer: player, prompt",
-            "            if not (len(v) == 3 and 0 <= v[1] < players and " + prompt.format(2) + "):",
+            "            _, p, q = v",
+            f"            if not (0 <= p < players and (k := q[0]) >= 0 and {prompts}[k](q, players)):",
             "                return i",
         ]
     body += [
         "        else:  # the end of the game, what was revealed: checked item by item",
         "            return i",
-        "        i += 1",
-        "except (TypeError, IndexError):  # a list where a number belongs, or too short a line",
-        "    pass",
-        "return i",
+        "    return len(lines)",
+        "# a list where a number belongs, a line too short or too long (to unpack)",
+        "except (TypeError, IndexError, ValueError):",
+        "    return i",
     ]
     main = Function(
         cx.names.claim("saved", "lines"),
@@ -267,10 +276,11 @@ def _slot_test(x: str, vtype: str, spans: dict[str, tuple[int, int]]) -> str:
 
 
 def _conditions(t: TextFact, spans: dict[str, tuple[int, int]]) -> list[str] | None:
-    """The tests of a line of the text `t` (`v`), or None when no log of integers holds it."""
-    out = [f"len(v) == {1 + len(t.kinds)}"]
+    """The tests of the values of a line of the text `t` (`x1`, `x2`, ...), or None when no log
+    of integers holds such a line."""
+    out = []
     for i, kind in enumerate(t.kinds, 1):
-        x = f"v[{i}]"
+        x = f"x{i}"
         if i == 1 and t.private:  # the player who sees the line
             out.append(f"0 <= {x} < players")
         elif kind == "int":

@@ -3104,176 +3104,188 @@ def sv_never(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (player, entity:debris), TX_plans_is_revealed first
 def sv_line_0(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 19:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 19:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:colour), TX_pays_one_disc first
 def sv_line_1(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 4:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 4:
         return True
     return False
 
 
 # the lines of the texts of (entity:debris), TX_colour_of_a_disc first
 def sv_line_2(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 19:
+    _, x1 = v
+    if -1 <= x1 <= 19:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:debris, int), TX_tunnels_through_spaces_to first
 def sv_line_3(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 19 and type(v[3]) is int:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 19 and type(x3) is int:
         return True
     return False
 
 
 # the lines of the texts of (no values), TX_water_britain_draws_two first
 def sv_line_4(v: list[Any], players: int) -> bool:
-    if len(v) == 1:
-        return True
-    return False
+    return len(v) == 1
 
 
 # the lines of the texts of (player, entity:deviation_card, int), TX_draws_deviation first
 def sv_line_5(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 8 and type(v[3]) is int:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 8 and type(x3) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card, int), TX_takes_as_million first
 def sv_line_6(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 32 and type(v[3]) is int:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 32 and type(x3) is int:
         return True
     return False
 
 
 # the lines of the texts of (player), TX_does_not_advance_a first
 def sv_line_7(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 1:
+    _, x1 = v
+    if -1 <= x1 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (player, int, entity:tech_step), TX_pays_million_for first
 def sv_line_8(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and type(v[2]) is int and -1 <= v[3] <= 11:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 11:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:tech_step), TX_advances_to first
 def sv_line_9(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 11:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 11:
         return True
     return False
 
 
 # the lines of the texts of (player, int), TX_straightens_the_machine_deviation first
 def sv_line_10(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and type(v[2]) is int:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and type(x2) is int:
         return True
     return False
 
 
 # the lines of the private texts of (player, entity:debris), TX_you_see first
 def sv_line_11(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and 0 <= v[1] < players and -1 <= v[2] <= 19:
+    _, x1, x2 = v
+    if 0 <= x1 < players and -1 <= x2 <= 19:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card, enum:action), TX_uses_the_secondary_action first
 def sv_line_12(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 32 and -1 <= v[3] <= 5:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 32 and -1 <= x3 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (entity:card), TX_debris_to_discard_for first
 def sv_line_13(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 32:
+    _, x1 = v
+    if -1 <= x1 <= 32:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card), TX_develops first
 def sv_line_14(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 32:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 32:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:colour, entity:colour, player), TX_swaps_a_disc_for first
 def sv_line_15(v: list[Any], players: int) -> bool:
-    if len(v) == 5 and -1 <= v[1] <= 1 and -1 <= v[2] <= 4 and -1 <= v[3] <= 4 and -1 <= v[4] <= 1:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 4 and -1 <= x3 <= 4 and -1 <= x4 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (entity:colour, int), TX_where_to_place_your first
 def sv_line_16(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 4 and type(v[2]) is int:
+    _, x1, x2 = v
+    if -1 <= x1 <= 4 and type(x2) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, int, entity:colour, entity:space, int), TX_places_a_stack_of first
 def sv_line_17(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 6
-        and -1 <= v[1] <= 1
-        and type(v[2]) is int
-        and -1 <= v[3] <= 4
-        and -1 <= v[4] <= 4
-        and type(v[5]) is int
-    ):
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 4 and -1 <= x4 <= 4 and type(x5) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, int, entity:colour, entity:space), TX_places_a_stack_of_2 first
 def sv_line_18(v: list[Any], players: int) -> bool:
-    if len(v) == 5 and -1 <= v[1] <= 1 and type(v[2]) is int and -1 <= v[3] <= 4 and -1 <= v[4] <= 4:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 4 and -1 <= x4 <= 4:
         return True
     return False
 
 
 # the lines of the texts of (entity:colour), TX_discs_to_keep_for first
 def sv_line_19(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 4:
+    _, x1 = v
+    if -1 <= x1 <= 4:
         return True
     return False
 
 
 # the lines of the texts of (entity:agenda_card), TX_revealed first
 def sv_line_20(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 5:
+    _, x1 = v
+    if -1 <= x1 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:agenda_card), TX_fulfils first
 def sv_line_21(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 5:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (player, int, int, int, int, int, int), TX_cards_technology_deviation_centre first
 def sv_line_22(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6, x7 = v
     if (
-        len(v) == 8
-        and -1 <= v[1] <= 1
-        and type(v[2]) is int
-        and type(v[3]) is int
-        and type(v[4]) is int
-        and type(v[5]) is int
-        and type(v[6]) is int
-        and type(v[7]) is int
+        -1 <= x1 <= 1
+        and type(x2) is int
+        and type(x3) is int
+        and type(x4) is int
+        and type(x5) is int
+        and type(x6) is int
+        and type(x7) is int
     ):
         return True
     return False
@@ -3281,14 +3293,14 @@ def sv_line_22(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (player, int, int, int, int, int), TX_cards_technology_deviation_agenda first
 def sv_line_23(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6 = v
     if (
-        len(v) == 7
-        and -1 <= v[1] <= 1
-        and type(v[2]) is int
-        and type(v[3]) is int
-        and type(v[4]) is int
-        and type(v[5]) is int
-        and type(v[6]) is int
+        -1 <= x1 <= 1
+        and type(x2) is int
+        and type(x3) is int
+        and type(x4) is int
+        and type(x5) is int
+        and type(x6) is int
     ):
         return True
     return False
@@ -3296,32 +3308,31 @@ def sv_line_23(v: list[Any], players: int) -> bool:
 
 # a saved log of integers from line i on: the first line not seen at once to be right
 def sv_lines(lines: list[Any], i: int, players: int) -> int:
-    n = len(lines)
     try:
-        while i < n:
+        for i in range(i, len(lines)):
             v = lines[i]
             c = v[0]
-            if c >= 0:  # a text of the rules
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 181 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
                 if not SV_lines[c](v, players):
                     return i
-            elif c == -1 or c == -2:  # a choice: player, action, prompt
-                if not (
-                    len(v) == 4
-                    and 0 <= v[1] < players
-                    and 0 <= v[2] < 181
-                    and (k := (q := v[3])[0]) >= 0
-                    and SV_prompts[k](q, players)
-                ):
-                    return i
             elif c == -3:  # a roll: value, faces
-                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 181 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
             else:  # the end of the game, what was revealed: checked item by item
                 return i
-            i += 1
-    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
-        pass
-    return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
 
 
 # a saved state's variables: each there, of its type and range, one item per index value

@@ -4259,155 +4259,156 @@ def sv_never(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (no values), TX_conflict_to_resolve_next first
 def sv_line_0(v: list[Any], players: int) -> bool:
-    if len(v) == 1:
-        return True
-    return False
+    return len(v) == 1
 
 
 # the lines of the texts of (player, entity:building, entity:tile), TX_destroys_the_undefended_on first
 def sv_line_1(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 3 and -1 <= v[2] <= 15 and -1 <= v[3] <= 43:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 15 and -1 <= x3 <= 43:
         return True
     return False
 
 
 # the lines of the texts of (entity:tile, player, list[player]), TX_conflict_on_attacks first
 def sv_line_2(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 4
-        and -1 <= v[1] <= 43
-        and -1 <= v[2] <= 3
-        and type(v[3]) is list
-        and (not v[3] or (-1 <= min(v[3]) and max(v[3]) <= 3))
-    ):
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 43 and -1 <= x2 <= 3 and type(x3) is list and (not x3 or (-1 <= min(x3) and max(x3) <= 3)):
         return True
     return False
 
 
 # the lines of the texts of (entity:tile), TX_side_to_hit_on first
 def sv_line_3(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 43:
+    _, x1 = v
+    if -1 <= x1 <= 43:
         return True
     return False
 
 
 # the lines of the texts of (entity:figure, entity:tile), TX_is_lost_on first
 def sv_line_4(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 99 and -1 <= v[2] <= 43:
+    _, x1, x2 = v
+    if -1 <= x1 <= 99 and -1 <= x2 <= 43:
         return True
     return False
 
 
 # the lines of the texts of (entity:building, int), TX_is_hit_life first
 def sv_line_5(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 15 and type(v[2]) is int:
+    _, x1, x2 = v
+    if -1 <= x1 <= 15 and type(x2) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:tile), TX_wins_the_conflict_on first
 def sv_line_6(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 3 and -1 <= v[2] <= 43:
+    _, x1, x2 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 43:
         return True
     return False
 
 
 # the lines of the texts of (entity:building, entity:tile), TX_on_is_destroyed first
 def sv_line_7(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 15 and -1 <= v[2] <= 43:
+    _, x1, x2 = v
+    if -1 <= x1 <= 15 and -1 <= x2 <= 43:
         return True
     return False
 
 
 # the lines of the texts of (player, player), TX_loses_its_last_hq first
 def sv_line_8(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 3 and -1 <= v[2] <= 3:
+    _, x1, x2 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 3:
         return True
     return False
 
 
 # the lines of the texts of (player), TX_uses_its_special_ability first
 def sv_line_9(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 3:
+    _, x1 = v
+    if -1 <= x1 <= 3:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:order_card), TX_plays first
 def sv_line_10(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 3 and -1 <= v[2] <= 89:
+    _, x1, x2 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 89:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:tile, entity:tile), TX_withdraws_from_to first
 def sv_line_11(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 3 and -1 <= v[2] <= 43 and -1 <= v[3] <= 43:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 43 and -1 <= x3 <= 43:
         return True
     return False
 
 
 # the lines of the texts of (entity:figure), TX_is_shot_down first
 def sv_line_12(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 99:
+    _, x1 = v
+    if -1 <= x1 <= 99:
         return True
     return False
 
 
 # the lines of the texts of (entity:building), TX_is_sabotaged first
 def sv_line_13(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 15:
+    _, x1 = v
+    if -1 <= x1 <= 15:
         return True
     return False
 
 
 # the lines of the texts of (int, list[player]), TX_round_turn_order first
 def sv_line_14(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 3
-        and type(v[1]) is int
-        and type(v[2]) is list
-        and (not v[2] or (-1 <= min(v[2]) and max(v[2]) <= 3))
-    ):
+    _, x1, x2 = v
+    if type(x1) is int and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 3)):
         return True
     return False
 
 
 # the lines of the texts of (entity:order_card), TX_revealed first
 def sv_line_15(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 89:
+    _, x1 = v
+    if -1 <= x1 <= 89:
         return True
     return False
 
 
 # a saved log of integers from line i on: the first line not seen at once to be right
 def sv_lines(lines: list[Any], i: int, players: int) -> int:
-    n = len(lines)
     try:
-        while i < n:
+        for i in range(i, len(lines)):
             v = lines[i]
             c = v[0]
-            if c >= 0:  # a text of the rules
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 316 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
                 if not SV_lines[c](v, players):
                     return i
-            elif c == -1 or c == -2:  # a choice: player, action, prompt
-                if not (
-                    len(v) == 4
-                    and 0 <= v[1] < players
-                    and 0 <= v[2] < 316
-                    and (k := (q := v[3])[0]) >= 0
-                    and SV_prompts[k](q, players)
-                ):
-                    return i
             elif c == -3:  # a roll: value, faces
-                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 316 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
             else:  # the end of the game, what was revealed: checked item by item
                 return i
-            i += 1
-    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
-        pass
-    return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
 
 
 # a saved state's variables: each there, of its type and range, one item per index value

@@ -921,42 +921,35 @@ def sv_never(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (no values), TX_position_of_the_card first
 def sv_line_0(v: list[Any], players: int) -> bool:
-    if len(v) == 1:
-        return True
-    return False
+    return len(v) == 1
 
 
 # the lines of the texts of (player, entity:card, int, enum:colour, int), TX_plays_from_position_the first
 def sv_line_1(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 6
-        and -1 <= v[1] <= 4
-        and -1 <= v[2] <= 49
-        and type(v[3]) is int
-        and -1 <= v[4] <= 4
-        and type(v[5]) is int
-    ):
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 4 and -1 <= x2 <= 49 and type(x3) is int and -1 <= x4 <= 4 and type(x5) is int:
         return True
     return False
 
 
 # the lines of the texts of (enum:colour, int), TX_the_firework_is_complete first
 def sv_line_2(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 4 and type(v[2]) is int:
+    _, x1, x2 = v
+    if -1 <= x1 <= 4 and type(x2) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card, int, enum:colour, int, int), TX_plays_from_position_but first
 def sv_line_3(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6 = v
     if (
-        len(v) == 7
-        and -1 <= v[1] <= 4
-        and -1 <= v[2] <= 49
-        and type(v[3]) is int
-        and -1 <= v[4] <= 4
-        and type(v[5]) is int
-        and type(v[6]) is int
+        -1 <= x1 <= 4
+        and -1 <= x2 <= 49
+        and type(x3) is int
+        and -1 <= x4 <= 4
+        and type(x5) is int
+        and type(x6) is int
     ):
         return True
     return False
@@ -964,46 +957,47 @@ def sv_line_3(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (player, entity:card, int, int), TX_discards_from_position_a first
 def sv_line_4(v: list[Any], players: int) -> bool:
-    if len(v) == 5 and -1 <= v[1] <= 4 and -1 <= v[2] <= 49 and type(v[3]) is int and type(v[4]) is int:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 4 and -1 <= x2 <= 49 and type(x3) is int and type(x4) is int:
         return True
     return False
 
 
 # the lines of the texts of (player), TX_colour_to_tell first
 def sv_line_5(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 4:
+    _, x1 = v
+    if -1 <= x1 <= 4:
         return True
     return False
 
 
 # a saved log of integers from line i on: the first line not seen at once to be right
 def sv_lines(lines: list[Any], i: int, players: int) -> int:
-    n = len(lines)
     try:
-        while i < n:
+        for i in range(i, len(lines)):
             v = lines[i]
             c = v[0]
-            if c >= 0:  # a text of the rules
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 53 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
                 if not SV_lines[c](v, players):
                     return i
-            elif c == -1 or c == -2:  # a choice: player, action, prompt
-                if not (
-                    len(v) == 4
-                    and 0 <= v[1] < players
-                    and 0 <= v[2] < 53
-                    and (k := (q := v[3])[0]) >= 0
-                    and SV_prompts[k](q, players)
-                ):
-                    return i
             elif c == -3:  # a roll: value, faces
-                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 53 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
             else:  # the end of the game, what was revealed: checked item by item
                 return i
-            i += 1
-    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
-        pass
-    return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
 
 
 # the slots of Proc_play_card in a saved state (as many as it has): each of its kind

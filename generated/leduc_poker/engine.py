@@ -519,107 +519,108 @@ def sv_never(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (no values), TX_fold_call_or_raise first
 def sv_line_0(v: list[Any], players: int) -> bool:
-    if len(v) == 1:
-        return True
-    return False
+    return len(v) == 1
 
 
 # the lines of the texts of (player), TX_folds first
 def sv_line_1(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 1:
+    _, x1 = v
+    if -1 <= x1 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (player, int, int), TX_calls_in_the_pot first
 def sv_line_2(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and type(v[2]) is int and type(v[3]) is int:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and type(x2) is int and type(x3) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, int), TX_takes_the_pot_of first
 def sv_line_3(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and type(v[2]) is int:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and type(x2) is int:
         return True
     return False
 
 
 # the lines of the texts of (int), TX_each_player_antes_1 first
 def sv_line_4(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and type(v[1]) is int:
+    _, x1 = v
+    if type(x1) is int:
         return True
     return False
 
 
 # the lines of the texts of (entity:card), TX_round_2_the_public first
 def sv_line_5(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 5:
+    _, x1 = v
+    if -1 <= x1 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card), TX_shows first
 def sv_line_6(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 5:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (player, int, entity:card, entity:card), TX_takes_the_pot_of_2 first
 def sv_line_7(v: list[Any], players: int) -> bool:
-    if len(v) == 5 and -1 <= v[1] <= 1 and type(v[2]) is int and -1 <= v[3] <= 5 and -1 <= v[4] <= 5:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 5 and -1 <= x4 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (player, int, entity:card), TX_takes_the_pot_of_3 first
 def sv_line_8(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and type(v[2]) is int and -1 <= v[3] <= 5:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (list[player], int), TX_split_the_pot_of first
 def sv_line_9(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 3
-        and type(v[1]) is list
-        and (not v[1] or (-1 <= min(v[1]) and max(v[1]) <= 1))
-        and type(v[2]) is int
-    ):
+    _, x1, x2 = v
+    if type(x1) is list and (not x1 or (-1 <= min(x1) and max(x1) <= 1)) and type(x2) is int:
         return True
     return False
 
 
 # a saved log of integers from line i on: the first line not seen at once to be right
 def sv_lines(lines: list[Any], i: int, players: int) -> int:
-    n = len(lines)
     try:
-        while i < n:
+        for i in range(i, len(lines)):
             v = lines[i]
             c = v[0]
-            if c >= 0:  # a text of the rules
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 37 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
                 if not SV_lines[c](v, players):
                     return i
-            elif c == -1 or c == -2:  # a choice: player, action, prompt
-                if not (
-                    len(v) == 4
-                    and 0 <= v[1] < players
-                    and 0 <= v[2] < 37
-                    and (k := (q := v[3])[0]) >= 0
-                    and SV_prompts[k](q, players)
-                ):
-                    return i
             elif c == -3:  # a roll: value, faces
-                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 37 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
             else:  # the end of the game, what was revealed: checked item by item
                 return i
-            i += 1
-    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
-        pass
-    return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
 
 
 # a saved state's variables: each there, of its type and range, one item per index value

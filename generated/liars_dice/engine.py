@@ -455,63 +455,52 @@ def sv_never(v: list[Any], players: int) -> bool:
 
 # the lines of the private texts of (player, list[entity:face]), TX_you_see first
 def sv_line_0(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 3
-        and 0 <= v[1] < players
-        and type(v[2]) is list
-        and (not v[2] or (-1 <= min(v[2]) and max(v[2]) <= 5))
-    ):
+    _, x1, x2 = v
+    if 0 <= x1 < players and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 5)):
         return True
     return False
 
 
 # the lines of the texts of (player, list[entity:face]), TX_s_dice first
 def sv_line_1(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 3
-        and -1 <= v[1] <= 1
-        and type(v[2]) is list
-        and (not v[2] or (-1 <= min(v[2]) and max(v[2]) <= 5))
-    ):
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 5)):
         return True
     return False
 
 
 # the lines of the texts of (no values), TX_bid_or_liar first
 def sv_line_2(v: list[Any], players: int) -> bool:
-    if len(v) == 1:
-        return True
-    return False
+    return len(v) == 1
 
 
 # a saved log of integers from line i on: the first line not seen at once to be right
 def sv_lines(lines: list[Any], i: int, players: int) -> int:
-    n = len(lines)
     try:
-        while i < n:
+        for i in range(i, len(lines)):
             v = lines[i]
             c = v[0]
-            if c >= 0:  # a text of the rules
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 95 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
                 if not SV_lines[c](v, players):
                     return i
-            elif c == -1 or c == -2:  # a choice: player, action, prompt
-                if not (
-                    len(v) == 4
-                    and 0 <= v[1] < players
-                    and 0 <= v[2] < 95
-                    and (k := (q := v[3])[0]) >= 0
-                    and SV_prompts[k](q, players)
-                ):
-                    return i
             elif c == -3:  # a roll: value, faces
-                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 95 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
             else:  # the end of the game, what was revealed: checked item by item
                 return i
-            i += 1
-    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
-        pass
-    return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
 
 
 # the slots of Phase_bidding in a saved state (as many as it has): each of its kind

@@ -9546,126 +9546,123 @@ def sv_never(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (entity:card), TX_make_a_free_coup first
 def sv_line_0(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 109:
+    _, x1 = v
+    if -1 <= x1 <= 109:
         return True
     return False
 
 
 # the lines of the texts of (int, entity:card), TX_spend_ops_of_on first
 def sv_line_1(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and type(v[1]) is int and -1 <= v[2] <= 109:
+    _, x1, x2 = v
+    if type(x1) is int and -1 <= x2 <= 109:
         return True
     return False
 
 
 # the lines of the texts of (no values), TX_free_coup_in first
 def sv_line_2(v: list[Any], players: int) -> bool:
-    if len(v) == 1:
-        return True
-    return False
+    return len(v) == 1
 
 
 # the lines of the texts of (player, player), TX_gives_the_china_card first
 def sv_line_3(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 1:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:country, int), TX_controls_with_influence first
 def sv_line_4(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 83 and type(v[3]) is int:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 83 and type(x3) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, int, int), TX_remove_1_influence_from first
 def sv_line_5(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and type(v[2]) is int and type(v[3]) is int:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and type(x2) is int and type(x3) is int:
         return True
     return False
 
 
 # the lines of the texts of (player), TX_remove_influence_from first
 def sv_line_6(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 1:
+    _, x1 = v
+    if -1 <= x1 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (player, player, entity:country), TX_removes_influence_from first
 def sv_line_7(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 1 and -1 <= v[3] <= 83:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 1 and -1 <= x3 <= 83:
         return True
     return False
 
 
 # the lines of the texts of (int, int), TX_add_1_influence_of first
 def sv_line_8(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and type(v[1]) is int and type(v[2]) is int:
+    _, x1, x2 = v
+    if type(x1) is int and type(x2) is int:
         return True
     return False
 
 
 # the lines of the texts of (entity:country, int, int, int), TX_the_war_in_succeeds first
 def sv_line_9(v: list[Any], players: int) -> bool:
-    if len(v) == 5 and -1 <= v[1] <= 83 and type(v[2]) is int and type(v[3]) is int and type(v[4]) is int:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 83 and type(x2) is int and type(x3) is int and type(x4) is int:
         return True
     return False
 
 
 # the lines of the texts of (player, int), TX_gains_vp first
 def sv_line_10(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and type(v[2]) is int:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and type(x2) is int:
         return True
     return False
 
 
 # the lines of the texts of (int), TX_defcon_falls_to first
 def sv_line_11(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and type(v[1]) is int:
+    _, x1 = v
+    if type(x1) is int:
         return True
     return False
 
 
 # the lines of the texts of (entity:country, player, int, player, int), TX_realignment_in first
 def sv_line_12(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 6
-        and -1 <= v[1] <= 83
-        and -1 <= v[2] <= 1
-        and type(v[3]) is int
-        and -1 <= v[4] <= 1
-        and type(v[5]) is int
-    ):
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 83 and -1 <= x2 <= 1 and type(x3) is int and -1 <= x4 <= 1 and type(x5) is int:
         return True
     return False
 
 
 # the lines of the texts of (entity:country, int, int, int, int), TX_coup_in_modified_by first
 def sv_line_13(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 6
-        and -1 <= v[1] <= 83
-        and type(v[2]) is int
-        and type(v[3]) is int
-        and type(v[4]) is int
-        and type(v[5]) is int
-    ):
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 83 and type(x2) is int and type(x3) is int and type(x4) is int and type(x5) is int:
         return True
     return False
 
 
 # the lines of the texts of (entity:country, int, player, int, player, int), TX_coup_in_succeeds_by first
 def sv_line_14(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6 = v
     if (
-        len(v) == 7
-        and -1 <= v[1] <= 83
-        and type(v[2]) is int
-        and -1 <= v[3] <= 1
-        and type(v[4]) is int
-        and -1 <= v[5] <= 1
-        and type(v[6]) is int
+        -1 <= x1 <= 83
+        and type(x2) is int
+        and -1 <= x3 <= 1
+        and type(x4) is int
+        and -1 <= x5 <= 1
+        and type(x6) is int
     ):
         return True
     return False
@@ -9673,121 +9670,127 @@ def sv_line_14(v: list[Any], players: int) -> bool:
 
 # the lines of the texts of (player, entity:space_box), TX_fails_to_reach first
 def sv_line_15(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 7:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 7:
         return True
     return False
 
 
 # the lines of the texts of (entity:region, int, int), TX_scoring_us_vp_ussr first
 def sv_line_16(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 5 and type(v[2]) is int and type(v[3]) is int:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 5 and type(x2) is int and type(x3) is int:
         return True
     return False
 
 
 # the lines of the texts of (enum:period), TX_the_war_cards_are first
 def sv_line_17(v: list[Any], players: int) -> bool:
-    if len(v) == 2 and -1 <= v[1] <= 2:
+    _, x1 = v
+    if -1 <= x1 <= 2:
         return True
     return False
 
 
 # the lines of the texts of (int, entity:card, player), TX_headline_played_by first
 def sv_line_18(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and type(v[1]) is int and -1 <= v[2] <= 109 and -1 <= v[3] <= 1:
+    _, x1, x2, x3 = v
+    if type(x1) is int and -1 <= x2 <= 109 and -1 <= x3 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card), TX_has_no_card_to_2 first
 def sv_line_19(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 109:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 109:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card, entity:card), TX_discards_to_escape first
 def sv_line_20(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 109 and -1 <= v[3] <= 109:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 109 and -1 <= x3 <= 109:
         return True
     return False
 
 
 # the lines of the texts of (entity:card, player), TX_event first
 def sv_line_21(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 109 and -1 <= v[2] <= 1:
+    _, x1, x2 = v
+    if -1 <= x1 <= 109 and -1 <= x2 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (player, int, player, int), TX_olympic_games first
 def sv_line_22(v: list[Any], players: int) -> bool:
-    if len(v) == 5 and -1 <= v[1] <= 1 and type(v[2]) is int and -1 <= v[3] <= 1 and type(v[4]) is int:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 1 and type(x4) is int:
         return True
     return False
 
 
 # the lines of the private texts of (player, list[entity:card]), TX_you_see first
 def sv_line_23(v: list[Any], players: int) -> bool:
-    if (
-        len(v) == 3
-        and 0 <= v[1] < players
-        and type(v[2]) is list
-        and (not v[2] or (-1 <= min(v[2]) and max(v[2]) <= 109))
-    ):
+    _, x1, x2 = v
+    if 0 <= x1 < players and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 109)):
         return True
     return False
 
 
 # the lines of the texts of (player, entity:card, player), TX_plays_drawn_from_the first
 def sv_line_24(v: list[Any], players: int) -> bool:
-    if len(v) == 4 and -1 <= v[1] <= 1 and -1 <= v[2] <= 109 and -1 <= v[3] <= 1:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 109 and -1 <= x3 <= 1:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:region), TX_chernobyl_may_not_place first
 def sv_line_25(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 5:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 5:
         return True
     return False
 
 
 # the lines of the texts of (player, entity:country), TX_doubles_its_influence_in first
 def sv_line_26(v: list[Any], players: int) -> bool:
-    if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 83:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 83:
         return True
     return False
 
 
 # a saved log of integers from line i on: the first line not seen at once to be right
 def sv_lines(lines: list[Any], i: int, players: int) -> int:
-    n = len(lines)
     try:
-        while i < n:
+        for i in range(i, len(lines)):
             v = lines[i]
             c = v[0]
-            if c >= 0:  # a text of the rules
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 251 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
                 if not SV_lines[c](v, players):
                     return i
-            elif c == -1 or c == -2:  # a choice: player, action, prompt
-                if not (
-                    len(v) == 4
-                    and 0 <= v[1] < players
-                    and 0 <= v[2] < 251
-                    and (k := (q := v[3])[0]) >= 0
-                    and SV_prompts[k](q, players)
-                ):
-                    return i
             elif c == -3:  # a roll: value, faces
-                if not (len(v) == 3 and type(v[1]) is int and type(v[2]) is int and 1 <= v[1] <= v[2]):
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 251 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
             else:  # the end of the game, what was revealed: checked item by item
                 return i
-            i += 1
-    except (TypeError, IndexError):  # a list where a number belongs, or too short a line
-        pass
-    return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
 
 
 # a saved state's variables: each there, of its type and range, one item per index value
