@@ -57,19 +57,18 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
             tests[key] = never
             continue
         name = tests[key] = cx.names.claim("saved", "line", str(len(functions) - 1))
-        kinds = ", ".join(t.kinds) or "no values"
+        shown = ", ".join(t.kinds) or "no values"
+        test: tuple[str, ...] = ("return len(v) == 1",)
         if t.kinds:  # (a line of another length raises ValueError, which sv_lines takes as a no)
             names = ", ".join(f"x{i}" for i in range(1, len(t.kinds) + 1))
-            body = (f"_, {names} = v", f"if {' and '.join(conditions)}:", "    return True", "return False")
-        else:
-            body = ("return len(v) == 1",)
+            test = (f"_, {names} = v", f"if {' and '.join(conditions)}:", "    return True", "return False")
         functions.append(
             Function(
                 name,
-                f"the lines of the {'private ' if t.private else ''}texts of ({kinds}), {t.name} first",
+                f"the lines of the {'private ' if t.private else ''}texts of ({shown}), {t.name} first",
                 (Param("v", "list[Any]"), Param("players", "int")),
                 "bool",
-                body,
+                test,
             )
         )
     lines = cx.names.claim("saved_table", "lines")
