@@ -898,7 +898,7 @@ class Log:
     @classmethod
     def of(cls, lines: Sequence[Line]) -> Log:
         n = len(lines) - len(lines) % LOG_CHUNK
-        chunks = tuple(_Chunk(tuple(lines[i : i + LOG_CHUNK])) for i in range(0, n, LOG_CHUNK))
+        chunks = tuple([_Chunk(tuple(lines[i : i + LOG_CHUNK])) for i in range(0, n, LOG_CHUNK)])
         return cls(chunks, list(lines[n:]))
 
     def add(self, line: Line) -> None:
@@ -1493,9 +1493,10 @@ class GameState:
         return json_text(data)[:-1] + ',"log":' + self.lines.json() + "}"
 
     @classmethod
-    def _restore(cls, d: dict[str, Any]) -> Self:
+    def _restore(cls, d: dict[str, Any], rng: Rng | None = None) -> Self:
         """The state whose saved fields `d` runtime/saved.py has checked against this engine: only
-        `load_state` (Game.state_from_json) calls it, never with unchecked data."""
+        `load_state` (Game.state_from_json) calls it, never with unchecked data; `rng`, the
+        generator of `d["rng"]`, if it has read it already."""
         info = cls.INFO
         s = cls()
         s.seed, s.num_players = d["seed"], d["num_players"]
@@ -1505,7 +1506,7 @@ class GameState:
         s.skips = d.get("skip", [])
         s.budget = step_budget(info)
         s.depth = 0
-        s.rng = Rng.from_data(d["rng"])
+        s.rng = Rng.from_data(d["rng"]) if rng is None else rng
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
         s.stack = []
         for name, pc, values in d["stack"]:

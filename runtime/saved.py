@@ -230,9 +230,9 @@ def load_state(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        data = read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
+        data, rng = _read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
         try:
-            state = state_cls._restore(data)
+            state = state_cls._restore(data, rng)
         except ValueError as exc:  # explicit chance: the move in flight does not replay
             raise SavedStateError(f"saved state: {exc}") from None
         c = state.chance
@@ -285,19 +285,28 @@ def read_saved_state(
     what orjson reads is what the strict parse reads (below: `quick_parse`), and a state it gives
     that the checks refuse is read and checked again the strict way, so that a refused state gets
     the message it always got (a repeated key, a NaN or an integer beyond 64 bits named as such)."""
+    return _read_saved_state(text, info, max_chars, known_lines, own_text)[0]
+
+
+def _read_saved_state(
+    text: object, info: GameInfo, max_chars: int, known_lines: int, own_text: bool
+) -> tuple[dict[str, Any], Rng | None]:
+    """`read_saved_state`, and the random generator the state holds (read once, for the state)."""
     integers = type(text) is str and len(text) <= max_chars and integer_log(text)
     if not own_text and type(text) is str and len(text) <= max_chars:
         quick = quick_parse(text)
         if quick is not None:
+            check = SavedStateCheck(info, known_lines, integers)
             try:
-                SavedStateCheck(info, known_lines, integers).check(quick)
+                check.check(quick)
             except SavedStateError:
                 pass  # refused: the strict parse below says why
             else:
-                return quick
+                return quick, check.rng
     data = parse_saved_state(text, max_chars, own_text)
-    SavedStateCheck(info, known_lines, integers).check(data)
-    return data
+    check = SavedStateCheck(info, known_lines, integers)
+    check.check(data)
+    return data, check.rng
 
 
 # what a log of integers is written with, but the one '}' after it (`integer_log`)
@@ -729,6 +738,7 @@ class SavedStateCheck:
         self.integer_log = integer_log
         self.players = 0  # the number of players, once checked
         self.setup_in_flight = False  # explicit chance: the setup waits on a chance node (no decision yet)
+        self.rng: Rng | None = None  # the generator the state holds, once checked (the state takes it)
         self.ends: list[int] = []  # where the log holds game-over lines
         self.quick: QuickTests = info.memo.get("saved state tests") or QuickTests(info)
         info.memo["saved state tests"] = self.quick
@@ -841,7 +851,7 @@ class SavedStateCheck:
         self.options(d["options"])
         self.player_count(d["num_players"], d["options"])
         try:
-            Rng.from_data(d["rng"])
+            self.rng = Rng.from_data(d["rng"])
         except ValueError as exc:
             raise SavedStateError(f"saved state: {exc}") from None
         over = self.boolean("over", d["over"])
