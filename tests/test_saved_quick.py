@@ -321,6 +321,12 @@ def test_a_real_state_passes_every_quick_test(name: str) -> None:
     assert q.variables(d["vars"], players)
     assert q.piles(d["piles"], False)
     assert all(map(q.frame, d["stack"])) and all(map(q.modifier, d["mods"]))
+    info = game(name).info  # and the engine's own tests (compiler/lower/saved.py)
+    assert integer_log(text) and info.saved_lines is not None and info.saved_variables is not None
+    assert info.saved_lines(d["log"], 0, players) == len(d["log"]) and info.saved_variables(
+        d["vars"], players
+    )
+    assert all(info.saved_frames[frame](values) for frame, _, values in d["stack"])
     assert game(name).state_from_json(text).to_json() == text
     again = copy.deepcopy(d)
     SavedStateCheck(game(name).info).check(again)

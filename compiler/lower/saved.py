@@ -27,8 +27,9 @@ from compiler.lower.context import Context
 from compiler.lower.facts import domain_sizes
 from compiler.viewmodel import FrameClass, Function, Info, Param, SavedChecks, TextFact
 
-# the engine's own lines (runtime/engine.py): a choice, a secret one, a roll, a simultaneous answer
-CHOSE, CHOSE_SECRETLY, ROLLED, HAS_CHOSEN = -1, -2, -3, -5
+# the engine's own lines (runtime/engine.py): a choice, a secret one, a roll, a simultaneous
+# answer, the simultaneous answers revealed
+CHOSE, CHOSE_SECRETLY, ROLLED, HAS_CHOSEN, REVEALED = -1, -2, -3, -5, -6
 
 
 def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> SavedChecks:
@@ -76,8 +77,9 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
     actions = _action_count(cx, info)
     choice = f"0 <= p < players and 0 <= a < {actions} and (k := q[0]) >= 0 and {prompts}[k](q, players)"
     body = [
+        "i = start",
         "try:",
-        "    for i in range(i, len(lines)):",
+        "    for i in range(start, len(lines)):",
         "        v = lines[i]",
         "        c = v[0]",
         f"        if c == {CHOSE}:  # a choice: player, action, prompt (the most usual line)",
@@ -102,9 +104,18 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
             "            _, p, q = v",
             f"            if not (0 <= p < players and (k := q[0]) >= 0 and {prompts}[k](q, players)):",
             "                return i",
+            f"        elif c == {REVEALED}:  # what was revealed: prompt, players, their actions",
+            "            _, q, ps, acts = v",
+            "            if not ("
+            f"(k := q[0]) >= 0 and {prompts}[k](q, players)"
+            " and type(ps) is list and type(acts) is list and len(acts) == len(ps)"
+            " and set(map(type, ps)) <= SV_INT and set(map(type, acts)) <= SV_INT"
+            f" and (not ps or (0 <= min(ps) and max(ps) < players and 0 <= min(acts) and max(acts) < {actions}))"
+            "):",
+            "                return i",
         ]
     body += [
-        "        else:  # the end of the game, what was revealed: checked item by item",
+        "        else:  # the end of the game: checked item by item",
         "            return i",
         "    return len(lines)",
         "# a list where a number belongs, a line too short or too long (to unpack)",
@@ -113,8 +124,8 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
     ]
     main = Function(
         cx.names.claim("saved", "lines"),
-        "a saved log of integers from line i on: the first line not seen at once to be right",
-        (Param("lines", "list[Any]"), Param("i", "int"), Param("players", "int")),
+        "a saved log of integers from line start on: the first line not seen at once to be right",
+        (Param("lines", "list[Any]"), Param("start", "int"), Param("players", "int")),
         "int",
         tuple(body),
     )
@@ -209,6 +220,8 @@ def _table_test(
     size has each of its values tested in turn; a longer one, or lists in lists, as a whole."""
 
     def refuse(tests: list[str]) -> list[str]:
+        if len(tests) == 1 and tests[0] in (f"type({x}) is int", f"type({x}) is bool"):
+            return [f"if {tests[0].replace(' is ', ' is not ')}:", "    return False"]
         return [f"if not ({' and '.join(tests)}):", "    return False"]
 
     if not sizes and not listed:
@@ -287,6 +300,8 @@ def _conditions(t: TextFact, spans: dict[str, tuple[int, int]]) -> list[str] | N
         elif kind in spans:
             low, high = spans[kind]
             out.append(f"{low} <= {x} <= {high}")
+        elif kind == "list[int]":
+            out.append(f"type({x}) is list and set(map(type, {x})) <= SV_INT")
         elif kind.startswith("list[") and kind[5:-1] in spans:
             low, high = spans[kind[5:-1]]
             # (min and max of a list of lists compare lists, and then `low <=` one raises TypeError)

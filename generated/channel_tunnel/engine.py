@@ -3306,10 +3306,11 @@ def sv_line_23(v: list[Any], players: int) -> bool:
     return False
 
 
-# a saved log of integers from line i on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], i: int, players: int) -> int:
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
     try:
-        for i in range(i, len(lines)):
+        for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
             if c == -1:  # a choice: player, action, prompt (the most usual line)
@@ -3327,7 +3328,7 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
                 _, p, a, q = v
                 if not (0 <= p < players and 0 <= a < 181 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
-            else:  # the end of the game, what was revealed: checked item by item
+            else:  # the end of the game: checked item by item
                 return i
         return len(lines)
     # a list where a number belongs, a line too short or too long (to unpack)
@@ -3340,7 +3341,7 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if v.keys() != SV_variables:
         return False
     x = v["agenda"]
-    if not (type(x) is bool):
+    if type(x) is not bool:
         return False
     x = v["first"]
     if not (type(x) is int and -1 <= x <= 1):
@@ -3389,10 +3390,10 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if not (type(x) is int and -1 <= x <= 1):
         return False
     x = v["round"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["placements"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     return True
 

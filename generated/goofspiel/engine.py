@@ -433,10 +433,11 @@ def sv_line_4(v: list[Any], players: int) -> bool:
     return False
 
 
-# a saved log of integers from line i on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], i: int, players: int) -> int:
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
     try:
-        for i in range(i, len(lines)):
+        for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
             if c == -1:  # a choice: player, action, prompt (the most usual line)
@@ -458,7 +459,20 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
                 _, p, q = v
                 if not (0 <= p < players and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
-            else:  # the end of the game, what was revealed: checked item by item
+            elif c == -6:  # what was revealed: prompt, players, their actions
+                _, q, ps, acts = v
+                if not (
+                    (k := q[0]) >= 0
+                    and SV_prompts[k](q, players)
+                    and type(ps) is list
+                    and type(acts) is list
+                    and len(acts) == len(ps)
+                    and set(map(type, ps)) <= SV_INT
+                    and set(map(type, acts)) <= SV_INT
+                    and (not ps or (0 <= min(ps) and max(ps) < players and 0 <= min(acts) and max(acts) < 68))
+                ):
+                    return i
+            else:  # the end of the game: checked item by item
                 return i
         return len(lines)
     # a list where a number belongs, a line too short or too long (to unpack)
@@ -471,10 +485,10 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if v.keys() != SV_variables:
         return False
     x = v["cards"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["turn"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     return True
 

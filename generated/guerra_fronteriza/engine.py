@@ -4382,10 +4382,11 @@ def sv_line_15(v: list[Any], players: int) -> bool:
     return False
 
 
-# a saved log of integers from line i on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], i: int, players: int) -> int:
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
     try:
-        for i in range(i, len(lines)):
+        for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
             if c == -1:  # a choice: player, action, prompt (the most usual line)
@@ -4403,7 +4404,7 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
                 _, p, a, q = v
                 if not (0 <= p < players and 0 <= a < 316 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
-            else:  # the end of the game, what was revealed: checked item by item
+            else:  # the end of the game: checked item by item
                 return i
         return len(lines)
     # a list where a number belongs, a line too short or too long (to unpack)
@@ -4416,7 +4417,7 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if v.keys() != SV_variables:
         return False
     x = v["operation"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["loc"]
     if not (
@@ -4478,7 +4479,7 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if not (type(x) is list and set(map(type, x)) <= SV_INT and (not x or (-1 <= min(x) and max(x) <= 3))):
         return False
     x = v["round"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["special_used"]
     if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_BOOL):
@@ -4503,10 +4504,10 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
         return False
     x = v["over"]
-    if not (type(x) is bool):
+    if type(x) is not bool:
         return False
     x = v["maintained"]
-    if not (type(x) is bool):
+    if type(x) is not bool:
         return False
     return True
 

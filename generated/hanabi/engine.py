@@ -971,10 +971,41 @@ def sv_line_5(v: list[Any], players: int) -> bool:
     return False
 
 
-# a saved log of integers from line i on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], i: int, players: int) -> int:
+# the lines of the texts of (player, player, enum:colour, list[int], int), TX_tells_positions_clue_tokens first
+def sv_line_6(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if (
+        -1 <= x1 <= 4
+        and -1 <= x2 <= 4
+        and -1 <= x3 <= 4
+        and type(x4) is list
+        and set(map(type, x4)) <= SV_INT
+        and type(x5) is int
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, player, int, list[int], int), TX_tells_positions_clue_tokens_2 first
+def sv_line_7(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if (
+        -1 <= x1 <= 4
+        and -1 <= x2 <= 4
+        and type(x3) is int
+        and type(x4) is list
+        and set(map(type, x4)) <= SV_INT
+        and type(x5) is int
+    ):
+        return True
+    return False
+
+
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
     try:
-        for i in range(i, len(lines)):
+        for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
             if c == -1:  # a choice: player, action, prompt (the most usual line)
@@ -992,7 +1023,7 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
                 _, p, a, q = v
                 if not (0 <= p < players and 0 <= a < 53 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
-            else:  # the end of the game, what was revealed: checked item by item
+            else:  # the end of the game: checked item by item
                 return i
         return len(lines)
     # a list where a number belongs, a line too short or too long (to unpack)
@@ -1058,8 +1089,8 @@ SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
     sv_line_5,
     sv_line_5,
-    sv_never,
-    sv_never,
+    sv_line_6,
+    sv_line_7,
     sv_line_0,
     sv_line_0,
 )
@@ -1073,8 +1104,8 @@ SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_0,
     sv_line_5,
     sv_line_5,
-    sv_never,
-    sv_never,
+    sv_line_6,
+    sv_line_7,
     sv_line_0,
     sv_line_0,
 )

@@ -2053,10 +2053,11 @@ def sv_line_8(v: list[Any], players: int) -> bool:
     return False
 
 
-# a saved log of integers from line i on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], i: int, players: int) -> int:
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
     try:
-        for i in range(i, len(lines)):
+        for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
             if c == -1:  # a choice: player, action, prompt (the most usual line)
@@ -2078,7 +2079,7 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
                     0 <= p < players and 0 <= a < 1278 and (k := q[0]) >= 0 and SV_prompts[k](q, players)
                 ):
                     return i
-            else:  # the end of the game, what was revealed: checked item by item
+            else:  # the end of the game: checked item by item
                 return i
         return len(lines)
     # a list where a number belongs, a line too short or too long (to unpack)
@@ -2094,7 +2095,7 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if not (type(x) is int and -8 <= x <= 8):
         return False
     x = v["round"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["cubes"]
     if not (type(x) is list and len(x) == 20 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {2}):

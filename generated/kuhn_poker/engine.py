@@ -474,10 +474,11 @@ def sv_line_5(v: list[Any], players: int) -> bool:
     return False
 
 
-# a saved log of integers from line i on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], i: int, players: int) -> int:
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
     try:
-        for i in range(i, len(lines)):
+        for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
             if c == -1:  # a choice: player, action, prompt (the most usual line)
@@ -495,7 +496,7 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
                 _, p, a, q = v
                 if not (0 <= p < players and 0 <= a < 31 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
-            else:  # the end of the game, what was revealed: checked item by item
+            else:  # the end of the game: checked item by item
                 return i
         return len(lines)
     # a list where a number belongs, a line too short or too long (to unpack)

@@ -9764,10 +9764,11 @@ def sv_line_26(v: list[Any], players: int) -> bool:
     return False
 
 
-# a saved log of integers from line i on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], i: int, players: int) -> int:
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
     try:
-        for i in range(i, len(lines)):
+        for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
             if c == -1:  # a choice: player, action, prompt (the most usual line)
@@ -9785,7 +9786,7 @@ def sv_lines(lines: list[Any], i: int, players: int) -> int:
                 _, p, a, q = v
                 if not (0 <= p < players and 0 <= a < 251 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
-            else:  # the end of the game, what was revealed: checked item by item
+            else:  # the end of the game: checked item by item
                 return i
         return len(lines)
     # a list where a number belongs, a line too short or too long (to unpack)
@@ -9798,7 +9799,7 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if v.keys() != SV_variables:
         return False
     x = v["optional_cards"]
-    if not (type(x) is bool):
+    if type(x) is not bool:
         return False
     x = v["influence"]
     if not (type(x) is list and len(x) == 85 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {2}):
@@ -9810,7 +9811,7 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if not (type(x) is int and 1 <= x <= 5):
         return False
     x = v["vp"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["milops"]
     if not (
@@ -9836,16 +9837,16 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
         return False
     x = v["turn"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["round"]
-    if not (type(x) is int):
+    if type(x) is not int:
         return False
     x = v["phasing"]
     if not (type(x) is int and -1 <= x <= 1):
         return False
     x = v["china_face_up"]
-    if not (type(x) is bool):
+    if type(x) is not bool:
         return False
     x = v["headline"]
     if not (
@@ -9858,7 +9859,7 @@ def sv_variables(v: dict[str, Any], players: int) -> bool:
     ):
         return False
     x = v["over"]
-    if not (type(x) is bool):
+    if type(x) is not bool:
         return False
     return True
 
