@@ -14,9 +14,11 @@ rules would have put it) is not checked: the rules may still stumble on such a s
 
 Speed: a state is read by orjson (`quick_parse`, where it reads what the strict parse reads), and
 its bulky fields (the log, the variables, the piles, the frames, the lasting effects) are tested
-a whole at a time by QuickTests, made once per game; only a field they do not pass is checked item
-by item, for the message naming the first wrong item, and a state refused is read and checked
-again the strict way, so every refusal has the message it had without the quick path.
+a whole at a time by QuickTests, made once per game, or by the engine's own tests of the log, the
+variables and the frames' slots where the compiler wrote them (compiler/lower/saved.py; the log's
+when `integer_log` sees that its numbers are all integers); only a field they do not pass is
+checked item by item, for the message naming the first wrong item, and a state refused is read
+and checked again the strict way, so every refusal has the message it had without the quick path.
 
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
 a whole game of the largest real spec saves in under 20 KB); `Game.state_from_json(text,

@@ -22,6 +22,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     facts.py        constants, data tables, action domains, state variables, GameInfo facts
     caching.py      cached functions' lookups, and what each write makes them forget
     scenarios.py    the rulebook examples -> their own module
+    saved.py        the quick tests of a saved state's log, variables and frames' slots
     board.py        how the game is drawn (board.yaml) -> its own module
 """
 

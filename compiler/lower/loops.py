@@ -281,7 +281,8 @@ def by_zone(cx: Context, e: ir.Expr) -> str | None:
     to functions that do the same: then the test of a component is that of any other in the same
     zone, and the loop tests only the first component of each zone in use (where-index order).
     The component that decides is the same: the first of its zone, as all before it passed. So
-    `all(c in card where places(c) == 1)` tests a dozen cards, not every one."""
+    `all(x in T where zones_of(x) == 1)`, `zones_of` adding up `x in Z` tests, evaluates its
+    test once per zone in use, not once per component."""
     if not isinstance(e, ir.Quantifier) or e.kind not in ("any", "all") or e.cond is None:
         return None
     b = cx.ann.names.get(id(e.source)) if isinstance(e.source, ir.Name) else None

@@ -1,24 +1,33 @@
-"""Saved states: the log of a loaded state tested by straight-line code of the game's own texts.
+"""Saved states: the quick tests of a loaded state's bulky fields, as straight-line code per game.
 
-runtime/saved.py checks every field of a saved state. Its log is most of it (hundreds of lines,
-each a text of the rules with its values, a choice with its prompt, or a die roll), and most of
-the time a load takes went to testing each line against a table of the texts' kinds. The engine
-carries instead one test per kind of line (the texts with the same kinds share one), written out
-with the ranges of their values as numbers, and `sv_lines` that runs them down the log:
+runtime/saved.py checks every field of a saved state: a field passes a quick test first, and only
+one that does not is checked item by item, for the message naming what is wrong (so a quick test
+may say no to anything, never yes to what the checks item by item refuse). The engine carries
+its own quick tests, written out with the game's facts as numbers (GameInfo.saved_lines,
+saved_variables, saved_frames), in place of the runtime's tables walked for every value.
 
-    def sv_line_3(v: list[Any], players: int) -> bool:    # texts of (player, entity:card)
-        if len(v) == 3 and -1 <= v[1] <= 1 and -1 <= v[2] <= 109:
+The log is most of a state (hundreds of lines: a text of the rules with its values, a choice
+with its prompt, a die roll). A test per kind of text (the texts with the same kinds share one),
+and `sv_lines` that runs them down the log:
+
+    def sv_line_3(v: list[Any], players: int) -> bool:    # texts of (player, entity:T)
+        _, x1, x2 = v
+        if -1 <= x1 <= 1 and -1 <= x2 <= 109:
             return True
         return False
 
-The tests rely on what runtime/saved.py has seen in the saved text before it calls `sv_lines`:
-that every number of the log is an integer (no string, bool, null, fraction or exponent is in it;
-an integer beyond 64 bits, which orjson reads as a float, fails every range, and a value without
-a range is tested for its type). So a value needs only its range: a list where a number belongs
-makes the comparison raise TypeError, and a short line IndexError, which `sv_lines` takes as a
-line it does not pass. A line it does not pass is checked item by item (for the message naming
-what is wrong), as is every line of a log of other values. A text with a value of another kind (a
-bool, a string) is never passed here: such a log holds no such value, so such a line is wrong.
+They rely on what runtime/saved.py has seen in the saved text before it calls `sv_lines`: that
+every number of the log is an integer (no string, bool, null, fraction or exponent is in it; an
+integer beyond 64 bits, which orjson reads as a float, fails every range, and a value without a
+range is tested for its type). So a value needs only its range: a list where a number belongs
+makes the comparison raise TypeError, and a line of another length ValueError where it is
+unpacked, which `sv_lines` takes as a line it does not pass. A text with a value of another kind
+(a bool, a string) is never passed: a log of integers holds no such value.
+
+The variables (`sv_variables`): every one there, of its type and range, nested lists of one item
+per index value, a short list of known length value by value; where a variable holds what it does
+not test (strings, lists in a table), the runtime's tables test them all. A frame's slots
+(`sv_slots_N`, one per list of slot kinds): each of its kind.
 """
 
 from __future__ import annotations
