@@ -20,7 +20,7 @@ from rulewright.coverage import RuleCoverage
 from rulewright.spec_loader import import_package
 from runtime.engine import GameState, RuleError
 from runtime.game import Game
-from tests.conftest import ROOT
+from tests.conftest import ROOT, compiled
 
 LOWERING = ROOT / "tests" / "lowering"
 
@@ -207,7 +207,8 @@ def test_a_long_chain_of_locals_before_a_decision_compiles(tmp_path: Path) -> No
 def test_an_invariant_by_zone_holds_where_its_test_of_every_component_does() -> None:
     """An invariant that tests the first component of each zone in use (loops.by_zone) says what
     the test of every component says, for every placement of the cards (nowhere included)."""
-    engine = _engine("invariant-by-zone")
+    # (compiled once for the run: tests/test_lowering.py and test_layout.py compile the case too)
+    engine: ModuleType = import_package(compiled("tests/lowering/invariant-by-zone").files, "by_zone").engine
     s = _state(engine)
     zones = [-1, *range(len(engine.INFO.zones))]
     every = {
