@@ -635,3 +635,18 @@ def test_the_engines_tests_of_each_frames_slots_pass_only_what_the_runtimes_tabl
                 else:
                     assert not expected or "é" in json.dumps(v, ensure_ascii=False), (frame.NAME, k, kind, v)
     assert tried > 100
+
+
+def test_lists_nested_deep_in_a_log_of_integers_are_refused_not_compared() -> None:
+    """Two lists nested a thousand deep where a text holds a list of ids: the engine's test does
+    not compare them (that would run out of Python's stack), and the strict reading refuses them
+    as it always did."""
+    d = json.loads(saved())
+    private = next(
+        i for i, t in enumerate(game().info.texts) if t.private and t.kinds[1:2] == ("list[entity:card]",)
+    )
+    deep = "[" * 1015 + "1" + "]" * 1015
+    text = compact(d)[:-2] + f",[{private},0,[{deep},{deep}]]]}}"
+    assert integer_log(text) and quick_parse(text) is not None
+    with pytest.raises(SavedStateError, match="nested too deeply to be a saved state"):
+        game().state_from_json(text)

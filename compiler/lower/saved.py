@@ -313,8 +313,11 @@ def _conditions(t: TextFact, spans: dict[str, tuple[int, int]]) -> list[str] | N
             out.append(f"type({x}) is list and set(map(type, {x})) <= SV_INT")
         elif kind.startswith("list[") and kind[5:-1] in spans:
             low, high = spans[kind[5:-1]]
-            # (min and max of a list of lists compare lists, and then `low <=` one raises TypeError)
-            out.append(f"type({x}) is list and (not {x} or ({low} <= min({x}) and max({x}) <= {high}))")
+            # (integers first: min and max of lists would compare them, however deep they nest)
+            out.append(
+                f"type({x}) is list and set(map(type, {x})) <= SV_INT"
+                f" and (not {x} or ({low} <= min({x}) and max({x}) <= {high}))"
+            )
         else:  # a bool, a string, a list of those or of integers of any size
             return None
     return out

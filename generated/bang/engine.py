@@ -3230,7 +3230,7 @@ def sv_line_5(v: list[Any], players: int) -> bool:
 # the lines of the texts of (list[entity:card]), TX_general_store first
 def sv_line_6(v: list[Any], players: int) -> bool:
     _, x1 = v
-    if type(x1) is list and (not x1 or (-1 <= min(x1) and max(x1) <= 79)):
+    if type(x1) is list and set(map(type, x1)) <= SV_INT and (not x1 or (-1 <= min(x1) and max(x1) <= 79)):
         return True
     return False
 
@@ -3254,7 +3254,12 @@ def sv_line_8(v: list[Any], players: int) -> bool:
 # the lines of the texts of (player, list[entity:card]), TX_discards_to_regain_a first
 def sv_line_9(v: list[Any], players: int) -> bool:
     _, x1, x2 = v
-    if -1 <= x1 <= 6 and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 79)):
+    if (
+        -1 <= x1 <= 6
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 79))
+    ):
         return True
     return False
 

@@ -4407,7 +4407,13 @@ def sv_line_1(v: list[Any], players: int) -> bool:
 # the lines of the texts of (entity:tile, player, list[player]), TX_conflict_on_attacks first
 def sv_line_2(v: list[Any], players: int) -> bool:
     _, x1, x2, x3 = v
-    if -1 <= x1 <= 43 and -1 <= x2 <= 3 and type(x3) is list and (not x3 or (-1 <= min(x3) and max(x3) <= 3)):
+    if (
+        -1 <= x1 <= 43
+        and -1 <= x2 <= 3
+        and type(x3) is list
+        and set(map(type, x3)) <= SV_INT
+        and (not x3 or (-1 <= min(x3) and max(x3) <= 3))
+    ):
         return True
     return False
 
@@ -4503,7 +4509,12 @@ def sv_line_13(v: list[Any], players: int) -> bool:
 # the lines of the texts of (int, list[player]), TX_round_turn_order first
 def sv_line_14(v: list[Any], players: int) -> bool:
     _, x1, x2 = v
-    if type(x1) is int and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 3)):
+    if (
+        type(x1) is int
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 3))
+    ):
         return True
     return False
 

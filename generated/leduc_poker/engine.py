@@ -589,7 +589,12 @@ def sv_line_8(v: list[Any], players: int) -> bool:
 # the lines of the texts of (list[player], int), TX_split_the_pot_of first
 def sv_line_9(v: list[Any], players: int) -> bool:
     _, x1, x2 = v
-    if type(x1) is list and (not x1 or (-1 <= min(x1) and max(x1) <= 1)) and type(x2) is int:
+    if (
+        type(x1) is list
+        and set(map(type, x1)) <= SV_INT
+        and (not x1 or (-1 <= min(x1) and max(x1) <= 1))
+        and type(x2) is int
+    ):
         return True
     return False
 

@@ -456,7 +456,12 @@ def sv_never(v: list[Any], players: int) -> bool:
 # the lines of the private texts of (player, list[entity:face]), TX_you_see first
 def sv_line_0(v: list[Any], players: int) -> bool:
     _, x1, x2 = v
-    if 0 <= x1 < players and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 5)):
+    if (
+        0 <= x1 < players
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 5))
+    ):
         return True
     return False
 
@@ -464,7 +469,12 @@ def sv_line_0(v: list[Any], players: int) -> bool:
 # the lines of the texts of (player, list[entity:face]), TX_s_dice first
 def sv_line_1(v: list[Any], players: int) -> bool:
     _, x1, x2 = v
-    if -1 <= x1 <= 1 and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 5)):
+    if (
+        -1 <= x1 <= 1
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 5))
+    ):
         return True
     return False
 

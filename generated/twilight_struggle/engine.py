@@ -9791,7 +9791,12 @@ def sv_line_22(v: list[Any], players: int) -> bool:
 # the lines of the private texts of (player, list[entity:card]), TX_you_see first
 def sv_line_23(v: list[Any], players: int) -> bool:
     _, x1, x2 = v
-    if 0 <= x1 < players and type(x2) is list and (not x2 or (-1 <= min(x2) and max(x2) <= 109)):
+    if (
+        0 <= x1 < players
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 109))
+    ):
         return True
     return False
 
