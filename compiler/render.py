@@ -106,6 +106,7 @@ def render(mod: Module) -> dict[str, str]:
         cached=e.cached,
         readers=e.readers,
         texts=e.texts,
+        saved=e.saved,
     )
     scenarios = env.get_template("scenarios.py.j2").render(
         header=header(sc.header),

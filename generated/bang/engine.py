@@ -3176,6 +3176,605 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the texts of (player, int, int), TX_regains_a_life_point first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 6 and type(x2) is int and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (no values), TX_player_to_shoot first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    return len(v) == 1
+
+
+# the lines of the texts of (player, player), TX_takes_a_card_at first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 6 and -1 <= x2 <= 6:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, player), TX_takes_from first
+def sv_line_3(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 6 and -1 <= x2 <= 79 and -1 <= x3 <= 6:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card), TX_discards first
+def sv_line_4(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 6 and -1 <= x2 <= 79:
+        return True
+    return False
+
+
+# the lines of the texts of (player), TX_is_in_jail first
+def sv_line_5(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 6:
+        return True
+    return False
+
+
+# the lines of the texts of (list[entity:card]), TX_general_store first
+def sv_line_6(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if type(x1) is list and set(map(type, x1)) <= SV_INT and (not x1 or (-1 <= min(x1) and max(x1) <= 79)):
+        return True
+    return False
+
+
+# the lines of the texts of (entity:card), TX_revealed first
+def sv_line_7(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 79:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int), TX_draws_from_the_deck first
+def sv_line_8(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 6 and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, list[entity:card]), TX_discards_to_regain_a first
+def sv_line_9(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if (
+        -1 <= x1 <= 6
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 79))
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, player, enum:role), TX_is_eliminated_was first
+def sv_line_10(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 6 and -1 <= x2 <= 6 and -1 <= x3 <= 3:
+        return True
+    return False
+
+
+# the lines of the texts of (int), TX_card_to_discard_hand first
+def sv_line_11(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if type(x1) is int:
+        return True
+    return False
+
+
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
+    try:
+        for i in range(start, len(lines)):
+            v = lines[i]
+            c = v[0]
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 160 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 160 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            else:  # the end of the game: checked item by item
+                return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
+
+
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["seats"]
+    if type(x) is not int:
+        return False
+    x = v["life"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["max_life"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["dead"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["bangs_played"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["to_play"]
+    if not (type(x) is int and -1 <= x <= 6):
+        return False
+    x = v["turn"]
+    if type(x) is not int:
+        return False
+    x = v["dying"]
+    if not (type(x) is int and -1 <= x <= 6):
+        return False
+    x = v["to_dodge"]
+    if type(x) is not int:
+        return False
+    return True
+
+
+# the slots of Proc_play_card in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_bang in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 6 and type(values[1]) is int and -1 <= values[1] <= 6:
+        return True
+    return False
+
+
+# the slots of Proc_play_gatling in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 6))
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_panic in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pick_card in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is str
+        and values[2].isascii()
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is int
+        and -1 <= values[4] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_general_store in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 6))
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_kit_carlson_draws in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 79))
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pedro_ramirez_draws in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is bool
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_shoot in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is int
+        and -1 <= values[4] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_indians in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 6:
+        return True
+    return False
+
+
+# the slots of Proc_flip in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is str
+        and values[1].isascii()
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_hit in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_last_beers in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_take_turn in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_check_dynamite in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is int
+        and -1 <= values[3] <= 6
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_phase in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 79
+        and type(values[2]) is int
+        and -1 <= values[2] <= 79
+        and type(values[3]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_dodge in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is int
+        and -1 <= values[1] <= 6
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+        and -1 <= values[3] <= 6
+        and type(values[4]) is int
+        and -1 <= values[4] <= 79
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 6))
+        and type(values[6]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_indians_answer in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 6
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 6))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 6
+        and type(values[3]) is int
+        and -1 <= values[3] <= 79
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 6))
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_turns in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    return True
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_1,
+    sv_line_4,
+    sv_never,
+    sv_never,
+    sv_line_1,
+    sv_line_5,
+    sv_line_6,
+    sv_line_1,
+    sv_never,
+    sv_line_5,
+    sv_line_7,
+    sv_line_1,
+    sv_line_2,
+    sv_line_1,
+    sv_line_5,
+    sv_line_7,
+    sv_line_4,
+    sv_line_5,
+    sv_line_1,
+    sv_line_5,
+    sv_line_1,
+    sv_line_1,
+    sv_line_8,
+    sv_line_5,
+    sv_never,
+    sv_never,
+    sv_line_5,
+    sv_line_0,
+    sv_line_1,
+    sv_line_4,
+    sv_line_1,
+    sv_line_1,
+    sv_line_9,
+    sv_line_10,
+    sv_line_2,
+    sv_line_5,
+    sv_line_1,
+    sv_never,
+    sv_line_5,
+    sv_line_5,
+    sv_line_11,
+    sv_line_1,
+    sv_line_5,
+    sv_line_1,
+    sv_line_4,
+    sv_line_4,
+    sv_line_5,
+    sv_line_5,
+    sv_line_5,
+)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_1,
+    sv_line_4,
+    sv_never,
+    sv_never,
+    sv_line_1,
+    sv_line_5,
+    sv_line_6,
+    sv_line_1,
+    sv_never,
+    sv_line_5,
+    sv_line_7,
+    sv_line_1,
+    sv_line_2,
+    sv_line_1,
+    sv_line_5,
+    sv_line_7,
+    sv_line_4,
+    sv_line_5,
+    sv_line_1,
+    sv_line_5,
+    sv_line_1,
+    sv_line_1,
+    sv_line_8,
+    sv_line_5,
+    sv_never,
+    sv_never,
+    sv_line_5,
+    sv_line_0,
+    sv_line_1,
+    sv_line_4,
+    sv_line_1,
+    sv_line_1,
+    sv_line_9,
+    sv_line_10,
+    sv_line_2,
+    sv_line_5,
+    sv_line_1,
+    sv_never,
+    sv_line_5,
+    sv_line_5,
+    sv_line_11,
+    sv_line_1,
+    sv_line_5,
+    sv_line_1,
+    sv_line_4,
+    sv_line_4,
+    sv_line_5,
+    sv_line_5,
+    sv_line_5,
+)
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_play_card": sv_slots_0,
+    "Proc_play_bang": sv_slots_1,
+    "Proc_play_gatling": sv_slots_2,
+    "Proc_play_panic": sv_slots_3,
+    "Proc_play_cat_balou": sv_slots_3,
+    "Proc_pick_card": sv_slots_4,
+    "Proc_play_jail": sv_slots_0,
+    "Proc_play_general_store": sv_slots_5,
+    "Proc_jesse_jones_draws": sv_slots_1,
+    "Proc_kit_carlson_draws": sv_slots_6,
+    "Proc_pedro_ramirez_draws": sv_slots_7,
+    "Proc_shoot": sv_slots_8,
+    "Proc_play_indians": sv_slots_9,
+    "Proc_play_duel": sv_slots_1,
+    "Proc_flip": sv_slots_10,
+    "Proc_hit": sv_slots_11,
+    "Proc_last_beers": sv_slots_12,
+    "Proc_sid_heals": sv_slots_6,
+    "Proc_take_turn": sv_slots_13,
+    "Proc_check_dynamite": sv_slots_14,
+    "Proc_draw_phase": sv_slots_9,
+    "Proc_play_phase": sv_slots_15,
+    "Proc_dodge": sv_slots_16,
+    "Proc_indians_answer": sv_slots_17,
+    "Proc_duel_answer": sv_slots_16,
+    "Phase_turns": sv_slots_18,
+    "Flow": sv_slots_18,
+}
+# the names of the variables a saved state holds
+SV_variables: Final = frozenset(
+    ("seats", "life", "max_life", "dead", "bangs_played", "to_play", "turn", "dying", "to_dodge")
+)
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
+
 INFO = GameInfo(
     name="bang",
     title="Bang!",
@@ -3336,5 +3935,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -3142,6 +3143,751 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the texts of (player, entity:debris), TX_plans_is_revealed first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 19:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:colour), TX_pays_one_disc first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 4:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:debris), TX_colour_of_a_disc first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 19:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:debris, int), TX_tunnels_through_spaces_to first
+def sv_line_3(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 19 and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (no values), TX_water_britain_draws_two first
+def sv_line_4(v: list[Any], players: int) -> bool:
+    return len(v) == 1
+
+
+# the lines of the texts of (player, entity:deviation_card, int), TX_draws_deviation first
+def sv_line_5(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 8 and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, int), TX_takes_as_million first
+def sv_line_6(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 32 and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player), TX_does_not_advance_a first
+def sv_line_7(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int, entity:tech_step), TX_pays_million_for first
+def sv_line_8(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 11:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:tech_step), TX_advances_to first
+def sv_line_9(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 11:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int), TX_straightens_the_machine_deviation first
+def sv_line_10(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the private texts of (player, entity:debris), TX_you_see first
+def sv_line_11(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if 0 <= x1 < players and -1 <= x2 <= 19:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, enum:action), TX_uses_the_secondary_action first
+def sv_line_12(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 32 and -1 <= x3 <= 5:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:card), TX_debris_to_discard_for first
+def sv_line_13(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 32:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card), TX_develops first
+def sv_line_14(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 32:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:colour, entity:colour, player), TX_swaps_a_disc_for first
+def sv_line_15(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 4 and -1 <= x3 <= 4 and -1 <= x4 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:colour, int), TX_where_to_place_your first
+def sv_line_16(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 4 and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int, entity:colour, entity:space, int), TX_places_a_stack_of first
+def sv_line_17(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 4 and -1 <= x4 <= 4 and type(x5) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int, entity:colour, entity:space), TX_places_a_stack_of_2 first
+def sv_line_18(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 4 and -1 <= x4 <= 4:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:colour), TX_discs_to_keep_for first
+def sv_line_19(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 4:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:agenda_card), TX_revealed first
+def sv_line_20(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 5:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:agenda_card), TX_fulfils first
+def sv_line_21(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 5:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int, int, int, int, int, int), TX_cards_technology_deviation_centre first
+def sv_line_22(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6, x7 = v
+    if (
+        -1 <= x1 <= 1
+        and type(x2) is int
+        and type(x3) is int
+        and type(x4) is int
+        and type(x5) is int
+        and type(x6) is int
+        and type(x7) is int
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, int, int, int, int, int), TX_cards_technology_deviation_agenda first
+def sv_line_23(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6 = v
+    if (
+        -1 <= x1 <= 1
+        and type(x2) is int
+        and type(x3) is int
+        and type(x4) is int
+        and type(x5) is int
+        and type(x6) is int
+    ):
+        return True
+    return False
+
+
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
+    try:
+        for i in range(start, len(lines)):
+            v = lines[i]
+            c = v[0]
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 181 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 181 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            else:  # the end of the game: checked item by item
+                return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
+
+
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["agenda"]
+    if type(x) is not bool:
+        return False
+    x = v["first"]
+    if not (type(x) is int and -1 <= x <= 1):
+        return False
+    x = v["passed"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is bool and type(x[1]) is bool):
+        return False
+    x = v["on_space"]
+    if not (
+        type(x) is list and len(x) == 26 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 4
+    ):
+        return False
+    x = v["offer"]
+    if not (
+        type(x) is list and len(x) == 6 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 32
+    ):
+        return False
+    x = v["held_on"]
+    if not (
+        type(x) is list and len(x) == 21 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 32
+    ):
+        return False
+    x = v["tech"]
+    if not (type(x) is list and len(x) == 2 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {3}):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["deviation"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and -5 <= x[0] <= 0
+        and type(x[1]) is int
+        and -5 <= x[1] <= 0
+    ):
+        return False
+    x = v["effect_used"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is bool and type(x[1]) is bool):
+        return False
+    x = v["extra_discs"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    x = v["reached"]
+    if not (type(x) is int and -1 <= x <= 1):
+        return False
+    x = v["round"]
+    if type(x) is not int:
+        return False
+    x = v["placements"]
+    if type(x) is not int:
+        return False
+    return True
+
+
+# the slots of Proc_do_action in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 5
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 5
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_plan in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is int and -1 <= values[1] <= 19:
+        return True
+    return False
+
+
+# the slots of Proc_do_tunnel in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 19
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_finance in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is int and -1 <= values[1] <= 32:
+        return True
+    return False
+
+
+# the slots of Proc_take_money in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 32
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_technology in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 11
+        and type(values[5]) is int
+        and type(values[6]) is int
+        and -1 <= values[6] <= 32
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_peek in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 19
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_secondary in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 4
+        and type(values[2]) is int
+        and -1 <= values[2] <= 32
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_do_develop in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 4
+        and type(values[2]) is int
+        and -1 <= values[2] <= 32
+        and type(values[3]) is int
+        and -1 <= values[3] <= 19
+        and type(values[4]) is int
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_hold in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 32
+        and type(values[2]) is int
+        and -1 <= values[2] <= 19
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_chain in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 5
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 32
+        and type(values[4]) is int
+        and -1 <= values[4] <= 5
+        and type(values[5]) is int
+        and -1 <= values[5] <= 24
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_round in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 24
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_refill_discs in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is bool and type(values[2]) is int:
+        return True
+    return False
+
+
+# the slots of Proc_round_start_effects in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 4
+        and type(values[4]) is int
+        and -1 <= values[4] <= 4
+        and type(values[5]) is int
+        and -1 <= values[5] <= 24
+        and type(values[6]) is int
+        and -1 <= values[6] <= 24
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_take_turn in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is bool
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 4
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 24))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 24))
+        and type(values[6]) is int
+        and -1 <= values[6] <= 24
+        and type(values[7]) is int
+        and -1 <= values[7] <= 24
+        and type(values[8]) is int
+        and -1 <= values[8] <= 5
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pass_round in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 4
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and type(values[5]) is int
+        and -1 <= values[5] <= 24
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 4))
+        and type(values[7]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_draw_agenda in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 5
+        and type(values[2]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_pay_promotion in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 32
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_rounds in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    return True
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_4,
+    sv_line_4,
+    sv_line_5,
+    sv_line_4,
+    sv_line_4,
+    sv_line_6,
+    sv_line_4,
+    sv_line_4,
+    sv_line_7,
+    sv_line_4,
+    sv_line_8,
+    sv_line_9,
+    sv_line_4,
+    sv_line_10,
+    sv_line_4,
+    sv_line_4,
+    sv_line_11,
+    sv_line_12,
+    sv_line_13,
+    sv_line_13,
+    sv_line_14,
+    sv_line_13,
+    sv_line_4,
+    sv_line_4,
+    sv_line_1,
+    sv_line_7,
+    sv_line_4,
+    sv_line_10,
+    sv_line_7,
+    sv_line_4,
+    sv_line_4,
+    sv_line_15,
+    sv_line_7,
+    sv_line_4,
+    sv_line_4,
+    sv_line_16,
+    sv_line_17,
+    sv_line_18,
+    sv_line_4,
+    sv_line_7,
+    sv_line_7,
+    sv_line_19,
+    sv_line_14,
+    sv_line_20,
+    sv_line_4,
+    sv_line_4,
+    sv_line_21,
+    sv_line_7,
+    sv_line_22,
+    sv_line_4,
+    sv_line_23,
+)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_4,
+    sv_line_4,
+    sv_line_5,
+    sv_line_4,
+    sv_line_4,
+    sv_line_6,
+    sv_line_4,
+    sv_line_4,
+    sv_line_7,
+    sv_line_4,
+    sv_line_8,
+    sv_line_9,
+    sv_line_4,
+    sv_line_10,
+    sv_line_4,
+    sv_line_4,
+    sv_never,
+    sv_line_12,
+    sv_line_13,
+    sv_line_13,
+    sv_line_14,
+    sv_line_13,
+    sv_line_4,
+    sv_line_4,
+    sv_line_1,
+    sv_line_7,
+    sv_line_4,
+    sv_line_10,
+    sv_line_7,
+    sv_line_4,
+    sv_line_4,
+    sv_line_15,
+    sv_line_7,
+    sv_line_4,
+    sv_line_4,
+    sv_line_16,
+    sv_line_17,
+    sv_line_18,
+    sv_line_4,
+    sv_line_7,
+    sv_line_7,
+    sv_line_19,
+    sv_line_14,
+    sv_line_20,
+    sv_line_4,
+    sv_line_4,
+    sv_line_21,
+    sv_line_7,
+    sv_line_22,
+    sv_line_4,
+    sv_line_23,
+)
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_do_action": sv_slots_0,
+    "Proc_do_plan": sv_slots_1,
+    "Proc_do_tunnel": sv_slots_2,
+    "Proc_do_finance": sv_slots_3,
+    "Proc_take_money": sv_slots_4,
+    "Proc_do_technology": sv_slots_5,
+    "Proc_peek": sv_slots_6,
+    "Proc_do_secondary": sv_slots_7,
+    "Proc_do_develop": sv_slots_8,
+    "Proc_hold": sv_slots_9,
+    "Proc_chain": sv_slots_10,
+    "Proc_play_round": sv_slots_11,
+    "Proc_refill_discs": sv_slots_12,
+    "Proc_round_start_effects": sv_slots_13,
+    "Proc_take_turn": sv_slots_14,
+    "Proc_pass_round": sv_slots_15,
+    "Proc_draw_agenda": sv_slots_16,
+    "Proc_pay_promotion": sv_slots_17,
+    "Phase_rounds": sv_slots_18,
+    "Flow": sv_slots_18,
+}
+# the names of the variables a saved state holds
+SV_variables: Final = frozenset(
+    (
+        "agenda",
+        "first",
+        "passed",
+        "on_space",
+        "offer",
+        "held_on",
+        "tech",
+        "deviation",
+        "effect_used",
+        "extra_discs",
+        "reached",
+        "round",
+        "placements",
+    )
+)
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
+
 INFO = GameInfo(
     name="channel_tunnel",
     title="1987 Channel Tunnel",
@@ -3329,5 +4075,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

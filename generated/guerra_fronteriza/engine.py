@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -4385,6 +4386,866 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the texts of (no values), TX_conflict_to_resolve_next first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    return len(v) == 1
+
+
+# the lines of the texts of (player, entity:building, entity:tile), TX_destroys_the_undefended_on first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 15 and -1 <= x3 <= 43:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:tile, player, list[player]), TX_conflict_on_attacks first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if (
+        -1 <= x1 <= 43
+        and -1 <= x2 <= 3
+        and type(x3) is list
+        and set(map(type, x3)) <= SV_INT
+        and (not x3 or (-1 <= min(x3) and max(x3) <= 3))
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (entity:tile), TX_side_to_hit_on first
+def sv_line_3(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 43:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:figure, entity:tile), TX_is_lost_on first
+def sv_line_4(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 99 and -1 <= x2 <= 43:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:building, int), TX_is_hit_life first
+def sv_line_5(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 15 and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:tile), TX_wins_the_conflict_on first
+def sv_line_6(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 43:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:building, entity:tile), TX_on_is_destroyed first
+def sv_line_7(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 15 and -1 <= x2 <= 43:
+        return True
+    return False
+
+
+# the lines of the texts of (player, player), TX_loses_its_last_hq first
+def sv_line_8(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 3:
+        return True
+    return False
+
+
+# the lines of the texts of (player), TX_uses_its_special_ability first
+def sv_line_9(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 3:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:order_card), TX_plays first
+def sv_line_10(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 89:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:tile, entity:tile), TX_withdraws_from_to first
+def sv_line_11(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 3 and -1 <= x2 <= 43 and -1 <= x3 <= 43:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:figure), TX_is_shot_down first
+def sv_line_12(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 99:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:building), TX_is_sabotaged first
+def sv_line_13(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 15:
+        return True
+    return False
+
+
+# the lines of the texts of (int, list[player]), TX_round_turn_order first
+def sv_line_14(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if (
+        type(x1) is int
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 3))
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (entity:order_card), TX_revealed first
+def sv_line_15(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 89:
+        return True
+    return False
+
+
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
+    try:
+        for i in range(start, len(lines)):
+            v = lines[i]
+            c = v[0]
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 316 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 316 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            else:  # the end of the game: checked item by item
+                return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
+
+
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["operation"]
+    if type(x) is not int:
+        return False
+    x = v["loc"]
+    if not (
+        type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 43
+    ):
+        return False
+    x = v["moved"]
+    if not (type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["carried"]
+    if not (type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["attacked"]
+    if not (type(x) is list and len(x) == 101 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["built_at"]
+    if not (
+        type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 43
+    ):
+        return False
+    x = v["destroyed"]
+    if not (type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["holder"]
+    if not (
+        type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_INT and -1 <= min(x) and max(x) <= 3
+    ):
+        return False
+    x = v["hq_life"]
+    if not (type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["garrison_attacked"]
+    if not (type(x) is list and len(x) == 17 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["merits"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["eliminated"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["frontier"]
+    if not (type(x) is list and len(x) == 45 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["entered"]
+    if not (type(x) is list and len(x) == 45 and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["reinforced"]
+    if not (
+        type(x) is list and len(x) == 45 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {players}
+    ):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_BOOL):
+        return False
+    x = v["hits"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["order_of_play"]
+    if not (type(x) is list and set(map(type, x)) <= SV_INT and (not x or (-1 <= min(x) and max(x) <= 3))):
+        return False
+    x = v["round"]
+    if type(x) is not int:
+        return False
+    x = v["special_used"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_BOOL):
+        return False
+    x = v["attack_bonus"]
+    if not (
+        type(x) is list and len(x) == players and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {5}
+    ):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["defense_bonus"]
+    if not (
+        type(x) is list and len(x) == players and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {5}
+    ):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["move_bonus"]
+    if not (type(x) is list and len(x) == players and set(map(type, x)) <= SV_INT):
+        return False
+    x = v["over"]
+    if type(x) is not bool:
+        return False
+    x = v["maintained"]
+    if type(x) is not bool:
+        return False
+    return True
+
+
+# the slots of Proc_resolve_conflicts in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 3 and type(values[1]) is int and -1 <= values[1] <= 43:
+        return True
+    return False
+
+
+# the slots of Proc_conflict in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 3))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 15
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 3
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 3))
+        and type(values[7]) is bool
+        and type(values[8]) is int
+        and -1 <= values[8] <= 99
+        and type(values[9]) is int
+        and -1 <= values[9] <= 3
+        and type(values[10]) is int
+        and -1 <= values[10] <= 15
+        and type(values[11]) is int
+        and type(values[12]) is list
+        and set(map(type, values[12])) <= SV_INT
+        and (not values[12] or (-1 <= min(values[12]) and max(values[12]) <= 3))
+        and type(values[13]) is list
+        and set(map(type, values[13])) <= SV_INT
+        and (not values[13] or (-1 <= min(values[13]) and max(values[13]) <= 99))
+        and type(values[14]) is int
+        and -1 <= values[14] <= 3
+        and type(values[15]) is int
+        and -1 <= values[15] <= 99
+        and type(values[16]) is int
+        and -1 <= values[16] <= 3
+        and type(values[17]) is int
+        and -1 <= values[17] <= 15
+        and type(values[18]) is int
+        and -1 <= values[18] <= 3
+        and type(values[19]) is list
+        and set(map(type, values[19])) <= SV_INT
+        and type(values[20]) is int
+        and type(values[21]) is list
+        and set(map(type, values[21])) <= SV_INT
+        and (not values[21] or (-1 <= min(values[21]) and max(values[21]) <= 99))
+        and type(values[22]) is int
+        and type(values[23]) is list
+        and set(map(type, values[23])) <= SV_INT
+        and (not values[23] or (-1 <= min(values[23]) and max(values[23]) <= 3))
+        and type(values[24]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_aim in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 3))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+        and type(values[3]) is int
+        and -1 <= values[3] <= 3
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 3))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_use_special in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 89
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_attack_order in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 3 and type(values[1]) is int and -1 <= values[1] <= 89:
+        return True
+    return False
+
+
+# the slots of Proc_defence_order in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+        and type(values[3]) is int
+        and -1 <= values[3] <= 89
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 43))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 43
+        and type(values[6]) is int
+        and -1 <= values[6] <= 99
+        and type(values[7]) is list
+        and set(map(type, values[7])) <= SV_INT
+        and (not values[7] or (-1 <= min(values[7]) and max(values[7]) <= 99))
+        and type(values[8]) is int
+        and -1 <= values[8] <= 3
+        and type(values[9]) is list
+        and set(map(type, values[9])) <= SV_INT
+        and (not values[9] or (-1 <= min(values[9]) and max(values[9]) <= 3))
+        and type(values[10]) is int
+        and -1 <= values[10] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_order in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 89
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is int
+        and -1 <= values[3] <= 15
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 43
+        and type(values[6]) is int
+        and -1 <= values[6] <= 99
+        and type(values[7]) is int
+        and -1 <= values[7] <= 43
+        and type(values[8]) is int
+        and -1 <= values[8] <= 15
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_draw_orders in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 2))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 2
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_round in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is int
+        and -1 <= values[3] <= 3
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 3
+        and type(values[6]) is int
+        and -1 <= values[6] <= 3
+        and type(values[7]) is int
+        and -1 <= values[7] <= 3
+        and type(values[8]) is int
+        and -1 <= values[8] <= 3
+        and type(values[9]) is int
+        and -1 <= values[9] <= 43
+        and type(values[10]) is list
+        and set(map(type, values[10])) <= SV_INT
+        and (not values[10] or (-1 <= min(values[10]) and max(values[10]) <= 3))
+        and type(values[11]) is int
+        and type(values[12]) is list
+        and set(map(type, values[12])) <= SV_INT
+        and (not values[12] or (-1 <= min(values[12]) and max(values[12]) <= 3))
+        and type(values[13]) is int
+        and type(values[14]) is list
+        and set(map(type, values[14])) <= SV_INT
+        and (not values[14] or (-1 <= min(values[14]) and max(values[14]) <= 3))
+        and type(values[15]) is int
+        and type(values[16]) is list
+        and set(map(type, values[16])) <= SV_INT
+        and (not values[16] or (-1 <= min(values[16]) and max(values[16]) <= 3))
+        and type(values[17]) is int
+        and type(values[18]) is list
+        and set(map(type, values[18])) <= SV_INT
+        and (not values[18] or (-1 <= min(values[18]) and max(values[18]) <= 3))
+        and type(values[19]) is int
+        and type(values[20]) is list
+        and set(map(type, values[20])) <= SV_INT
+        and (not values[20] or (-1 <= min(values[20]) and max(values[20]) <= 3))
+        and type(values[21]) is int
+        and type(values[22]) is list
+        and set(map(type, values[22])) <= SV_INT
+        and (not values[22] or (-1 <= min(values[22]) and max(values[22]) <= 3))
+        and type(values[23]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_reinforce in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 43))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_reinforce_at in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 3))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 3))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_player_turn in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is int
+        and -1 <= values[2] <= 3
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_move_phase in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 99
+        and type(values[2]) is int
+        and -1 <= values[2] <= 43
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 43))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 43))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 43))
+        and type(values[6]) is int
+        and -1 <= values[6] <= 43
+        and type(values[7]) is int
+        and type(values[8]) is int
+        and -1 <= values[8] <= 99
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_building_phase in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is int
+        and -1 <= values[3] <= 15
+        and type(values[4]) is int
+        and -1 <= values[4] <= 15
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_arms_race in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 89
+        and type(values[2]) is int
+        and -1 <= values[2] <= 89
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_maintenance in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is int
+        and -1 <= values[2] <= 99
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 43))
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_defence in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is int
+        and -1 <= values[1] <= 43
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 3))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 3))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 3
+        and type(values[5]) is int
+        and -1 <= values[5] <= 89
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 3))
+        and type(values[7]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_opening_hands in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 3
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 3))
+        and type(values[2]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_rounds in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    return True
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_4,
+    sv_line_5,
+    sv_line_3,
+    sv_line_6,
+    sv_line_3,
+    sv_line_7,
+    sv_line_8,
+    sv_line_0,
+    sv_line_0,
+    sv_line_9,
+    sv_line_9,
+    sv_line_9,
+    sv_line_9,
+    sv_line_0,
+    sv_line_10,
+    sv_line_3,
+    sv_line_11,
+    sv_line_12,
+    sv_line_3,
+    sv_line_0,
+    sv_line_12,
+    sv_line_0,
+    sv_line_0,
+    sv_line_0,
+    sv_line_0,
+    sv_line_12,
+    sv_line_4,
+    sv_line_0,
+    sv_line_13,
+    sv_line_0,
+    sv_line_0,
+    sv_line_3,
+    sv_line_14,
+    sv_line_0,
+    sv_line_3,
+    sv_line_6,
+    sv_line_0,
+    sv_line_0,
+    sv_line_4,
+    sv_line_0,
+    sv_line_1,
+    sv_line_3,
+    sv_line_1,
+    sv_line_0,
+    sv_line_0,
+    sv_line_9,
+    sv_line_15,
+    sv_line_3,
+    sv_line_0,
+    sv_line_3,
+)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_4,
+    sv_line_5,
+    sv_line_3,
+    sv_line_6,
+    sv_line_3,
+    sv_line_7,
+    sv_line_8,
+    sv_line_0,
+    sv_line_0,
+    sv_line_9,
+    sv_line_9,
+    sv_line_9,
+    sv_line_9,
+    sv_line_0,
+    sv_line_10,
+    sv_line_3,
+    sv_line_11,
+    sv_line_12,
+    sv_line_3,
+    sv_line_0,
+    sv_line_12,
+    sv_line_0,
+    sv_line_0,
+    sv_line_0,
+    sv_line_0,
+    sv_line_12,
+    sv_line_4,
+    sv_line_0,
+    sv_line_13,
+    sv_line_0,
+    sv_line_0,
+    sv_line_3,
+    sv_line_14,
+    sv_line_0,
+    sv_line_3,
+    sv_line_6,
+    sv_line_0,
+    sv_line_0,
+    sv_line_4,
+    sv_line_0,
+    sv_line_1,
+    sv_line_3,
+    sv_line_1,
+    sv_line_0,
+    sv_line_0,
+    sv_line_9,
+    sv_line_15,
+    sv_line_3,
+    sv_line_0,
+    sv_line_3,
+)
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_resolve_conflicts": sv_slots_0,
+    "Proc_conflict": sv_slots_1,
+    "Proc_aim": sv_slots_2,
+    "Proc_use_special": sv_slots_3,
+    "Proc_play_attack_order": sv_slots_4,
+    "Proc_defence_order": sv_slots_5,
+    "Proc_play_order": sv_slots_6,
+    "Proc_draw_orders": sv_slots_7,
+    "Proc_play_round": sv_slots_8,
+    "Proc_reinforce": sv_slots_9,
+    "Proc_reinforce_at": sv_slots_10,
+    "Proc_player_turn": sv_slots_11,
+    "Proc_move_phase": sv_slots_12,
+    "Proc_building_phase": sv_slots_13,
+    "Proc_tactical_phase": sv_slots_4,
+    "Proc_arms_race": sv_slots_14,
+    "Proc_maintenance": sv_slots_15,
+    "Proc_discard_down": sv_slots_4,
+    "Proc_defence": sv_slots_16,
+    "Phase_opening_hands": sv_slots_17,
+    "Phase_rounds": sv_slots_18,
+    "Flow": sv_slots_18,
+}
+# the names of the variables a saved state holds
+SV_variables: Final = frozenset(
+    (
+        "operation",
+        "loc",
+        "moved",
+        "carried",
+        "attacked",
+        "built_at",
+        "destroyed",
+        "holder",
+        "hq_life",
+        "garrison_attacked",
+        "merits",
+        "eliminated",
+        "frontier",
+        "entered",
+        "reinforced",
+        "hits",
+        "order_of_play",
+        "round",
+        "special_used",
+        "attack_bonus",
+        "defense_bonus",
+        "move_bonus",
+        "over",
+        "maintained",
+    )
+)
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
+
 INFO = GameInfo(
     name="guerra_fronteriza",
     title="Guerra Fronteriza",
@@ -4584,5 +5445,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

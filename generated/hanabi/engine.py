@@ -913,6 +913,216 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the texts of (no values), TX_position_of_the_card first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    return len(v) == 1
+
+
+# the lines of the texts of (player, entity:card, int, enum:colour, int), TX_plays_from_position_the first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 4 and -1 <= x2 <= 49 and type(x3) is int and -1 <= x4 <= 4 and type(x5) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (enum:colour, int), TX_the_firework_is_complete first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 4 and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, int, enum:colour, int, int), TX_plays_from_position_but first
+def sv_line_3(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6 = v
+    if (
+        -1 <= x1 <= 4
+        and -1 <= x2 <= 49
+        and type(x3) is int
+        and -1 <= x4 <= 4
+        and type(x5) is int
+        and type(x6) is int
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, int, int), TX_discards_from_position_a first
+def sv_line_4(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 4 and -1 <= x2 <= 49 and type(x3) is int and type(x4) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player), TX_colour_to_tell first
+def sv_line_5(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 4:
+        return True
+    return False
+
+
+# the lines of the texts of (player, player, enum:colour, list[int], int), TX_tells_positions_clue_tokens first
+def sv_line_6(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if (
+        -1 <= x1 <= 4
+        and -1 <= x2 <= 4
+        and -1 <= x3 <= 4
+        and type(x4) is list
+        and set(map(type, x4)) <= SV_INT
+        and type(x5) is int
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, player, int, list[int], int), TX_tells_positions_clue_tokens_2 first
+def sv_line_7(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if (
+        -1 <= x1 <= 4
+        and -1 <= x2 <= 4
+        and type(x3) is int
+        and type(x4) is list
+        and set(map(type, x4)) <= SV_INT
+        and type(x5) is int
+    ):
+        return True
+    return False
+
+
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
+    try:
+        for i in range(start, len(lines)):
+            v = lines[i]
+            c = v[0]
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 53 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 53 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            else:  # the end of the game: checked item by item
+                return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
+
+
+# the slots of Proc_play_card in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 4
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 49
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_give_clue in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 4
+        and type(values[1]) is int
+        and -1 <= values[1] <= 3
+        and type(values[2]) is int
+        and -1 <= values[2] <= 4
+        and type(values[3]) is int
+        and -1 <= values[3] <= 4
+        and type(values[4]) is int
+        and type(values[5]) is int
+        and type(values[6]) is int
+        and -1 <= values[6] <= 4
+        and type(values[7]) is int
+        and -1 <= values[7] <= 49
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_take_turn in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 4 and type(values[1]) is int and -1 <= values[1] <= 3:
+        return True
+    return False
+
+
+# the slots of Phase_turns in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    return True
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_0,
+    sv_line_4,
+    sv_line_0,
+    sv_line_5,
+    sv_line_5,
+    sv_line_6,
+    sv_line_7,
+    sv_line_0,
+    sv_line_0,
+)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_3,
+    sv_line_0,
+    sv_line_4,
+    sv_line_0,
+    sv_line_5,
+    sv_line_5,
+    sv_line_6,
+    sv_line_7,
+    sv_line_0,
+    sv_line_0,
+)
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_play_card": sv_slots_0,
+    "Proc_discard_card": sv_slots_0,
+    "Proc_give_clue": sv_slots_1,
+    "Proc_take_turn": sv_slots_2,
+    "Phase_turns": sv_slots_3,
+    "Flow": sv_slots_3,
+}
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
+
 INFO = GameInfo(
     name="hanabi",
     title="Hanabi",
@@ -1006,5 +1216,7 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
 )
 State.INFO = INFO

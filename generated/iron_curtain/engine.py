@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -1977,6 +1978,371 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the texts of (player, int, int), TX_gains_ideology_the_marker first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and type(x2) is int and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:region, int, int, int), TX_scores_us_controls_ussr first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 5 and type(x2) is int and type(x3) is int and type(x4) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (no values), TX_take_a_cube_from first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    return len(v) == 1
+
+
+# the lines of the texts of (player, int), TX_loses_cubes_from_the first
+def sv_line_3(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, entity:region, cell), TX_places_at first
+def sv_line_4(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 18 and -1 <= x3 <= 5 and -1 <= x4 <= 1224:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card), TX_plays_the_event_of first
+def sv_line_5(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 18:
+        return True
+    return False
+
+
+# the lines of the texts of (int, player), TX_round_plays_first first
+def sv_line_6(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if type(x1) is int and -1 <= x2 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:card), TX_revealed first
+def sv_line_7(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 18:
+        return True
+    return False
+
+
+# the lines of the texts of (int, int), TX_epilogue_us_cards_ussr first
+def sv_line_8(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if type(x1) is int and type(x2) is int:
+        return True
+    return False
+
+
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
+    try:
+        for i in range(start, len(lines)):
+            v = lines[i]
+            c = v[0]
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (
+                    0 <= p < players and 0 <= a < 1278 and (k := q[0]) >= 0 and SV_prompts[k](q, players)
+                ):
+                    return i
+            elif c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (
+                    0 <= p < players and 0 <= a < 1278 and (k := q[0]) >= 0 and SV_prompts[k](q, players)
+                ):
+                    return i
+            else:  # the end of the game: checked item by item
+                return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
+
+
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["ideology"]
+    if not (type(x) is int and -8 <= x <= 8):
+        return False
+    x = v["round"]
+    if type(x) is not int:
+        return False
+    x = v["cubes"]
+    if not (type(x) is list and len(x) == 20 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {2}):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT):
+        return False
+    x = v["reserve"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    x = v["removed"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    return True
+
+
+# the slots of Proc_take_cube in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 18
+        and type(values[2]) is int
+        and -1 <= values[2] <= 18
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_give_order in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 18
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 18))
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and -1 <= values[4] <= 18
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_infiltrate in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 18))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 18
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_cubes in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 18))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 18
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_from_one_card in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 18
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_move_cubes in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 18
+        and type(values[3]) is int
+        and -1 <= values[3] <= 18
+        and type(values[4]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_turn in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 18
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1224
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_west_germany in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 18 and type(values[1]) is int and -1 <= values[1] <= 1:
+        return True
+    return False
+
+
+# the slots of Phase_round in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Flow in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if type(values[0]) is int:
+        return True
+    return False
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_3,
+    sv_line_2,
+    sv_line_2,
+    sv_line_4,
+    sv_line_2,
+    sv_line_5,
+    sv_line_2,
+    sv_line_5,
+    sv_line_2,
+    sv_line_6,
+    sv_line_7,
+    sv_line_8,
+)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_3,
+    sv_line_2,
+    sv_line_2,
+    sv_line_4,
+    sv_line_2,
+    sv_line_5,
+    sv_line_2,
+    sv_line_5,
+    sv_line_2,
+    sv_line_6,
+    sv_line_7,
+    sv_line_8,
+)
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_take_cube": sv_slots_0,
+    "Proc_give_order": sv_slots_1,
+    "Proc_infiltrate": sv_slots_2,
+    "Proc_remove_cubes": sv_slots_3,
+    "Proc_remove_from_one_card": sv_slots_4,
+    "Proc_move_cubes": sv_slots_5,
+    "Proc_play_turn": sv_slots_6,
+    "Eff_card_event_west_germany": sv_slots_7,
+    "Eff_card_event_east_germany": sv_slots_7,
+    "Eff_card_event_poland": sv_slots_7,
+    "Eff_card_event_iran": sv_slots_7,
+    "Eff_card_event_israel": sv_slots_7,
+    "Eff_card_event_egypt": sv_slots_7,
+    "Eff_card_event_japan": sv_slots_7,
+    "Eff_card_event_south_korea": sv_slots_7,
+    "Eff_card_event_angola": sv_slots_7,
+    "Eff_card_event_ethiopia": sv_slots_7,
+    "Eff_card_event_brazil": sv_slots_7,
+    "Eff_card_event_argentina": sv_slots_7,
+    "Eff_card_event_panama": sv_slots_7,
+    "Phase_round": sv_slots_8,
+    "Flow": sv_slots_9,
+}
+# the names of the variables a saved state holds
+SV_variables: Final = frozenset(("ideology", "round", "cubes", "reserve", "removed"))
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
+
 INFO = GameInfo(
     name="iron_curtain",
     title="Iron Curtain",
@@ -2066,5 +2432,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

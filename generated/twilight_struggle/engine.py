@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, Final
 
 from runtime.engine import (
@@ -2762,7 +2763,8 @@ def inv_vp_on_track(s: State) -> bool:
 # invariant every_card_in_one_place (specs/twilight_struggle/game.yaml:121)
 def inv_every_card_in_one_place(s: State) -> bool:
     q1_ = True
-    for c_c in range(110):
+    q2_ = s.z.where[T_card]
+    for c_c in sorted(map(q2_.index, set(q2_))):
         if not (f_places(s, c_c) == 1):
             q1_ = False
             break
@@ -9593,6 +9595,1518 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
     ),
 )
 
+
+# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
+def sv_never(v: list[Any], players: int) -> bool:
+    return False
+
+
+# the lines of the texts of (entity:card), TX_make_a_free_coup first
+def sv_line_0(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 109:
+        return True
+    return False
+
+
+# the lines of the texts of (int, entity:card), TX_spend_ops_of_on first
+def sv_line_1(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if type(x1) is int and -1 <= x2 <= 109:
+        return True
+    return False
+
+
+# the lines of the texts of (no values), TX_free_coup_in first
+def sv_line_2(v: list[Any], players: int) -> bool:
+    return len(v) == 1
+
+
+# the lines of the texts of (player, player), TX_gives_the_china_card first
+def sv_line_3(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:country, int), TX_controls_with_influence first
+def sv_line_4(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 83 and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int, int), TX_remove_1_influence_from first
+def sv_line_5(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and type(x2) is int and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player), TX_remove_influence_from first
+def sv_line_6(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (player, player, entity:country), TX_removes_influence_from first
+def sv_line_7(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 1 and -1 <= x3 <= 83:
+        return True
+    return False
+
+
+# the lines of the texts of (int, int), TX_add_1_influence_of first
+def sv_line_8(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if type(x1) is int and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:country, int, int, int), TX_the_war_in_succeeds first
+def sv_line_9(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 83 and type(x2) is int and type(x3) is int and type(x4) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int), TX_gains_vp first
+def sv_line_10(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and type(x2) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (int), TX_defcon_falls_to first
+def sv_line_11(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if type(x1) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:country, player, int, player, int), TX_realignment_in first
+def sv_line_12(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 83 and -1 <= x2 <= 1 and type(x3) is int and -1 <= x4 <= 1 and type(x5) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:country, int, int, int, int), TX_coup_in_modified_by first
+def sv_line_13(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5 = v
+    if -1 <= x1 <= 83 and type(x2) is int and type(x3) is int and type(x4) is int and type(x5) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:country, int, player, int, player, int), TX_coup_in_succeeds_by first
+def sv_line_14(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4, x5, x6 = v
+    if (
+        -1 <= x1 <= 83
+        and type(x2) is int
+        and -1 <= x3 <= 1
+        and type(x4) is int
+        and -1 <= x5 <= 1
+        and type(x6) is int
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:space_box), TX_fails_to_reach first
+def sv_line_15(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 7:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:region, int, int), TX_scoring_us_vp_ussr first
+def sv_line_16(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 5 and type(x2) is int and type(x3) is int:
+        return True
+    return False
+
+
+# the lines of the texts of (enum:period), TX_the_war_cards_are first
+def sv_line_17(v: list[Any], players: int) -> bool:
+    _, x1 = v
+    if -1 <= x1 <= 2:
+        return True
+    return False
+
+
+# the lines of the texts of (int, entity:card, player), TX_headline_played_by first
+def sv_line_18(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if type(x1) is int and -1 <= x2 <= 109 and -1 <= x3 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card), TX_has_no_card_to_2 first
+def sv_line_19(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 109:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, entity:card), TX_discards_to_escape first
+def sv_line_20(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 109 and -1 <= x3 <= 109:
+        return True
+    return False
+
+
+# the lines of the texts of (entity:card, player), TX_event first
+def sv_line_21(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 109 and -1 <= x2 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (player, int, player, int), TX_olympic_games first
+def sv_line_22(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3, x4 = v
+    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 1 and type(x4) is int:
+        return True
+    return False
+
+
+# the lines of the private texts of (player, list[entity:card]), TX_you_see first
+def sv_line_23(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if (
+        0 <= x1 < players
+        and type(x2) is list
+        and set(map(type, x2)) <= SV_INT
+        and (not x2 or (-1 <= min(x2) and max(x2) <= 109))
+    ):
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:card, player), TX_plays_drawn_from_the first
+def sv_line_24(v: list[Any], players: int) -> bool:
+    _, x1, x2, x3 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 109 and -1 <= x3 <= 1:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:region), TX_chernobyl_may_not_place first
+def sv_line_25(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 5:
+        return True
+    return False
+
+
+# the lines of the texts of (player, entity:country), TX_doubles_its_influence_in first
+def sv_line_26(v: list[Any], players: int) -> bool:
+    _, x1, x2 = v
+    if -1 <= x1 <= 1 and -1 <= x2 <= 83:
+        return True
+    return False
+
+
+# a saved log of integers from line start on: the first line not seen at once to be right
+def sv_lines(lines: list[Any], start: int, players: int) -> int:
+    i = start
+    try:
+        for i in range(start, len(lines)):
+            v = lines[i]
+            c = v[0]
+            if c == -1:  # a choice: player, action, prompt (the most usual line)
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 251 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            elif c >= 0:  # a text of the rules
+                if not SV_lines[c](v, players):
+                    return i
+            elif c == -3:  # a roll: value, faces
+                _, x, f = v
+                if not (type(x) is int and type(f) is int and 1 <= x <= f):
+                    return i
+            elif c == -2:  # a secret choice, the same
+                _, p, a, q = v
+                if not (0 <= p < players and 0 <= a < 251 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
+                    return i
+            else:  # the end of the game: checked item by item
+                return i
+        return len(lines)
+    # a list where a number belongs, a line too short or too long (to unpack)
+    except (TypeError, IndexError, ValueError):
+        return i
+
+
+# a saved state's variables: each there, of its type and range, one item per index value
+def sv_variables(v: dict[str, Any], players: int) -> bool:
+    if v.keys() != SV_variables:
+        return False
+    x = v["optional_cards"]
+    if type(x) is not bool:
+        return False
+    x = v["influence"]
+    if not (type(x) is list and len(x) == 85 and set(map(type, x)) <= SV_LIST and set(map(len, x)) == {2}):
+        return False
+    y = list(chain.from_iterable(x))
+    if not (set(map(type, y)) <= SV_INT and 0 <= min(y) and max(y) <= 99):
+        return False
+    x = v["defcon"]
+    if not (type(x) is int and 1 <= x <= 5):
+        return False
+    x = v["vp"]
+    if type(x) is not int:
+        return False
+    x = v["milops"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and 0 <= x[0] <= 5
+        and type(x[1]) is int
+        and 0 <= x[1] <= 5
+    ):
+        return False
+    x = v["space"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and 0 <= x[0] <= 8
+        and type(x[1]) is int
+        and 0 <= x[1] <= 8
+    ):
+        return False
+    x = v["space_attempts"]
+    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
+        return False
+    x = v["turn"]
+    if type(x) is not int:
+        return False
+    x = v["round"]
+    if type(x) is not int:
+        return False
+    x = v["phasing"]
+    if not (type(x) is int and -1 <= x <= 1):
+        return False
+    x = v["china_face_up"]
+    if type(x) is not bool:
+        return False
+    x = v["headline"]
+    if not (
+        type(x) is list
+        and len(x) == 2
+        and type(x[0]) is int
+        and -1 <= x[0] <= 109
+        and type(x[1]) is int
+        and -1 <= x[1] <= 109
+    ):
+        return False
+    x = v["over"]
+    if type(x) is not bool:
+        return False
+    return True
+
+
+# the slots of Proc_free_coup_or_realignments in a saved state (as many as it has): each of its kind
+def sv_slots_0(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 83))
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 2))
+        and type(values[5]) is bool
+        and type(values[6]) is int
+        and -1 <= values[6] <= 2
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_up_to in a saved state (as many as it has): each of its kind
+def sv_slots_1(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 83))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+        and type(values[8]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_remove_from_each in a saved state (as many as it has): each of its kind
+def sv_slots_2(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 83))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_add_to_each in a saved state (as many as it has): each of its kind
+def sv_slots_3(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 83))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_add_spread in a saved state (as many as it has): each of its kind
+def sv_slots_4(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 83
+        and type(values[6]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_conduct_operations in a saved state (as many as it has): each of its kind
+def sv_slots_5(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_spend_operations in a saved state (as many as it has): each of its kind
+def sv_slots_6(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 2))
+        and type(values[5]) is int
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 2))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 2
+        and type(values[8]) is int
+        and -1 <= values[8] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_add_influence in a saved state (as many as it has): each of its kind
+def sv_slots_7(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is int
+        and type(values[7]) is list
+        and set(map(type, values[7])) <= SV_INT
+        and (not values[7] or (-1 <= min(values[7]) and max(values[7]) <= 83))
+        and type(values[8]) is int
+        and -1 <= values[8] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_realignments in a saved state (as many as it has): each of its kind
+def sv_slots_8(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is int
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 83))
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_coup_attempt in a saved state (as many as it has): each of its kind
+def sv_slots_9(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 83
+        and type(values[2]) is int
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is int
+        and type(values[6]) is int
+        and type(values[7]) is int
+        and type(values[8]) is int
+        and type(values[9]) is int
+        and -1 <= values[9] <= 1
+        and type(values[10]) is int
+        and -1 <= values[10] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_headline_phase in a saved state (as many as it has): each of its kind
+def sv_slots_10(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 1))
+        and type(values[2]) is int
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 1))
+        and type(values[6]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_choose_headline in a saved state (as many as it has): each of its kind
+def sv_slots_11(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is bool
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 109))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_action_round in a saved state (as many as it has): each of its kind
+def sv_slots_12(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_a_card in a saved state (as many as it has): each of its kind
+def sv_slots_13(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is list
+        and set(map(type, values[1])) <= SV_INT
+        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 109))
+        and type(values[2]) is int
+        and -1 <= values[2] <= 109
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_trap_round in a saved state (as many as it has): each of its kind
+def sv_slots_14(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 109))
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 109))
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 109))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_play_card in a saved state (as many as it has): each of its kind
+def sv_slots_15(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is int
+        and -1 <= values[2] <= 2
+        and type(values[3]) is int
+        and -1 <= values[3] <= 1
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_resolve_event_play in a saved state (as many as it has): each of its kind
+def sv_slots_16(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_fire_event in a saved state (as many as it has): each of its kind
+def sv_slots_17(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 109
+        and type(values[2]) is int
+        and -1 <= values[2] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Proc_event_operations in a saved state (as many as it has): each of its kind
+def sv_slots_18(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 1 and type(values[1]) is int and -1 <= values[1] <= 109:
+        return True
+    return False
+
+
+# the slots of Proc_end_of_turn in a saved state (as many as it has): each of its kind
+def sv_slots_19(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 1
+        and type(values[5]) is int
+        and -1 <= values[5] <= 1
+        and type(values[6]) is list
+        and set(map(type, values[6])) <= SV_INT
+        and (not values[6] or (-1 <= min(values[6]) and max(values[6]) <= 1))
+        and type(values[7]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_five_year_plan in a saved state (as many as it has): each of its kind
+def sv_slots_20(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_socialist_governments in a saved state (as many as it has): each of its kind
+def sv_slots_21(values: list[Any]) -> bool:
+    if type(values[0]) is int and -1 <= values[0] <= 109 and type(values[1]) is int and -1 <= values[1] <= 1:
+        return True
+    return False
+
+
+# the slots of Eff_card_event_warsaw_pact_formed in a saved state (as many as it has): each of its kind
+def sv_slots_22(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_truman_doctrine in a saved state (as many as it has): each of its kind
+def sv_slots_23(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 83))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_olympic_games in a saved state (as many as it has): each of its kind
+def sv_slots_24(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and type(values[5]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_indo_pakistani_war in a saved state (as many as it has): each of its kind
+def sv_slots_25(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_un_intervention in a saved state (as many as it has): each of its kind
+def sv_slots_26(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_de_stalinization in a saved state (as many as it has): each of its kind
+def sv_slots_27(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and -1 <= values[4] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_summit in a saved state (as many as it has): each of its kind
+def sv_slots_28(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and type(values[5]) is int
+        and -1 <= values[5] <= 1
+        and type(values[6]) is int
+        and -1 <= values[6] <= 2
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_how_i_learned_to_stop_worrying in a saved state (as many as it has): each of its kind
+def sv_slots_29(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_missile_envy in a saved state (as many as it has): each of its kind
+def sv_slots_30(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_south_african_unrest in a saved state (as many as it has): each of its kind
+def sv_slots_31(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is bool
+        and type(values[3]) is int
+        and -1 <= values[3] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_grain_sales_to_soviets in a saved state (as many as it has): each of its kind
+def sv_slots_32(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is bool
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_ask_not_what_your_country_can_do_for_you in a saved state (as many as it has): each of its kind
+def sv_slots_33(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and type(values[3]) is bool
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_star_wars in a saved state (as many as it has): each of its kind
+def sv_slots_34(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is list
+        and set(map(type, values[2])) <= SV_INT
+        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 109))
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_chernobyl in a saved state (as many as it has): each of its kind
+def sv_slots_35(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 5
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_latin_american_debt_crisis in a saved state (as many as it has): each of its kind
+def sv_slots_36(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is list
+        and set(map(type, values[5])) <= SV_INT
+        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 83))
+        and type(values[6]) is int
+        and -1 <= values[6] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_aldrich_ames_remix in a saved state (as many as it has): each of its kind
+def sv_slots_37(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and -1 <= values[3] <= 109
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_the_cambridge_five in a saved state (as many as it has): each of its kind
+def sv_slots_38(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is list
+        and set(map(type, values[3])) <= SV_INT
+        and (not values[3] or (-1 <= min(values[3]) and max(values[3]) <= 109))
+        and type(values[4]) is int
+        and -1 <= values[4] <= 109
+        and type(values[5]) is int
+        and -1 <= values[5] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_special_relationship in a saved state (as many as it has): each of its kind
+def sv_slots_39(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+        and type(values[3]) is int
+        and -1 <= values[3] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Eff_card_event_che in a saved state (as many as it has): each of its kind
+def sv_slots_40(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 109
+        and type(values[1]) is int
+        and -1 <= values[1] <= 1
+        and type(values[2]) is int
+        and -1 <= values[2] <= 1
+        and type(values[3]) is int
+        and type(values[4]) is list
+        and set(map(type, values[4])) <= SV_INT
+        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 83))
+        and type(values[5]) is int
+        and -1 <= values[5] <= 83
+        and type(values[6]) is int
+        and type(values[7]) is int
+        and -1 <= values[7] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Trig_norad in a saved state (as many as it has): each of its kind
+def sv_slots_41(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Trig_missile_crisis_defused in a saved state (as many as it has): each of its kind
+def sv_slots_42(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 1
+        and type(values[1]) is int
+        and -1 <= values[1] <= 83
+        and type(values[2]) is int
+        and -1 <= values[2] <= 83
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_placement in a saved state (as many as it has): each of its kind
+def sv_slots_43(values: list[Any]) -> bool:
+    if (
+        type(values[0]) is int
+        and -1 <= values[0] <= 83
+        and type(values[1]) is int
+        and -1 <= values[1] <= 83
+        and type(values[2]) is int
+        and type(values[3]) is int
+    ):
+        return True
+    return False
+
+
+# the slots of Phase_headline in a saved state (as many as it has): each of its kind
+def sv_slots_44(values: list[Any]) -> bool:
+    return True
+
+
+# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
+SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_0,
+    sv_line_3,
+    sv_line_3,
+    sv_line_4,
+    sv_line_5,
+    sv_line_6,
+    sv_line_7,
+    sv_line_2,
+    sv_line_8,
+    sv_line_9,
+    sv_line_9,
+    sv_line_10,
+    sv_line_11,
+    sv_line_11,
+    sv_line_11,
+    sv_line_11,
+    sv_line_2,
+    sv_line_11,
+    sv_line_11,
+    sv_line_12,
+    sv_line_13,
+    sv_line_14,
+    sv_line_13,
+    sv_line_9,
+    sv_line_15,
+    sv_line_15,
+    sv_line_16,
+    sv_line_8,
+    sv_line_2,
+    sv_line_17,
+    sv_line_0,
+    sv_line_18,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_19,
+    sv_line_0,
+    sv_line_0,
+    sv_line_20,
+    sv_line_19,
+    sv_line_19,
+    sv_line_0,
+    sv_line_19,
+    sv_line_0,
+    sv_line_0,
+    sv_line_0,
+    sv_line_21,
+    sv_line_6,
+    sv_line_8,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_6,
+    sv_line_19,
+    sv_line_2,
+    sv_line_6,
+    sv_line_19,
+    sv_line_2,
+    sv_line_6,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_22,
+    sv_line_6,
+    sv_line_6,
+    sv_line_2,
+    sv_line_23,
+    sv_line_6,
+    sv_line_19,
+    sv_line_11,
+    sv_line_2,
+    sv_line_3,
+    sv_line_6,
+    sv_line_2,
+    sv_line_19,
+    sv_line_22,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_19,
+    sv_line_19,
+    sv_line_2,
+    sv_line_2,
+    sv_line_3,
+    sv_line_6,
+    sv_line_24,
+    sv_line_3,
+    sv_line_11,
+    sv_line_10,
+    sv_line_15,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_6,
+    sv_line_25,
+    sv_line_6,
+    sv_line_2,
+    sv_line_26,
+    sv_line_6,
+    sv_line_6,
+    sv_line_24,
+    sv_line_6,
+    sv_line_6,
+    sv_line_3,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_0,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_26,
+    sv_line_6,
+    sv_line_6,
+    sv_line_6,
+    sv_line_2,
+    sv_line_0,
+    sv_line_2,
+    sv_line_2,
+    sv_line_11,
+)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
+    sv_line_0,
+    sv_line_1,
+    sv_line_2,
+    sv_line_0,
+    sv_line_3,
+    sv_line_3,
+    sv_line_4,
+    sv_line_5,
+    sv_line_6,
+    sv_line_7,
+    sv_line_2,
+    sv_line_8,
+    sv_line_9,
+    sv_line_9,
+    sv_line_10,
+    sv_line_11,
+    sv_line_11,
+    sv_line_11,
+    sv_line_11,
+    sv_line_2,
+    sv_line_11,
+    sv_line_11,
+    sv_line_12,
+    sv_line_13,
+    sv_line_14,
+    sv_line_13,
+    sv_line_9,
+    sv_line_15,
+    sv_line_15,
+    sv_line_16,
+    sv_line_8,
+    sv_line_2,
+    sv_line_17,
+    sv_line_0,
+    sv_line_18,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_19,
+    sv_line_0,
+    sv_line_0,
+    sv_line_20,
+    sv_line_19,
+    sv_line_19,
+    sv_line_0,
+    sv_line_19,
+    sv_line_0,
+    sv_line_0,
+    sv_line_0,
+    sv_line_21,
+    sv_line_6,
+    sv_line_8,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_6,
+    sv_line_19,
+    sv_line_2,
+    sv_line_6,
+    sv_line_19,
+    sv_line_2,
+    sv_line_6,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_22,
+    sv_line_6,
+    sv_line_6,
+    sv_line_2,
+    sv_never,
+    sv_line_6,
+    sv_line_19,
+    sv_line_11,
+    sv_line_2,
+    sv_line_3,
+    sv_line_6,
+    sv_line_2,
+    sv_line_19,
+    sv_line_22,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_19,
+    sv_line_19,
+    sv_line_2,
+    sv_line_2,
+    sv_line_3,
+    sv_line_6,
+    sv_line_24,
+    sv_line_3,
+    sv_line_11,
+    sv_line_10,
+    sv_line_15,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_6,
+    sv_line_25,
+    sv_line_6,
+    sv_line_2,
+    sv_line_26,
+    sv_line_6,
+    sv_line_6,
+    sv_line_24,
+    sv_line_6,
+    sv_line_6,
+    sv_line_3,
+    sv_line_6,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_6,
+    sv_line_2,
+    sv_line_0,
+    sv_line_2,
+    sv_line_2,
+    sv_line_2,
+    sv_line_26,
+    sv_line_6,
+    sv_line_6,
+    sv_line_6,
+    sv_line_2,
+    sv_line_0,
+    sv_line_2,
+    sv_line_2,
+    sv_line_11,
+)
+# each frame's test of its slots' values (as many as its slots), by its name
+SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
+    "Proc_free_coup_or_realignments": sv_slots_0,
+    "Proc_remove_up_to": sv_slots_1,
+    "Proc_remove_from_each": sv_slots_2,
+    "Proc_add_to_each": sv_slots_3,
+    "Proc_add_spread": sv_slots_4,
+    "Proc_conduct_operations": sv_slots_5,
+    "Proc_spend_operations": sv_slots_6,
+    "Proc_add_influence": sv_slots_7,
+    "Proc_realignments": sv_slots_8,
+    "Proc_coup_attempt": sv_slots_9,
+    "Proc_headline_phase": sv_slots_10,
+    "Proc_choose_headline": sv_slots_11,
+    "Proc_action_round": sv_slots_12,
+    "Proc_play_a_card": sv_slots_13,
+    "Proc_trap_round": sv_slots_14,
+    "Proc_play_card": sv_slots_15,
+    "Proc_resolve_event_play": sv_slots_16,
+    "Proc_fire_event": sv_slots_17,
+    "Proc_event_operations": sv_slots_18,
+    "Proc_use_for_operations": sv_slots_18,
+    "Proc_end_of_turn": sv_slots_19,
+    "Eff_card_event_five_year_plan": sv_slots_20,
+    "Eff_card_event_socialist_governments": sv_slots_21,
+    "Eff_card_event_blockade": sv_slots_20,
+    "Eff_card_event_comecon": sv_slots_21,
+    "Eff_card_event_warsaw_pact_formed": sv_slots_22,
+    "Eff_card_event_truman_doctrine": sv_slots_23,
+    "Eff_card_event_olympic_games": sv_slots_24,
+    "Eff_card_event_independent_reds": sv_slots_23,
+    "Eff_card_event_marshall_plan": sv_slots_21,
+    "Eff_card_event_indo_pakistani_war": sv_slots_25,
+    "Eff_card_event_cia_created": sv_slots_21,
+    "Eff_card_event_suez_crisis": sv_slots_21,
+    "Eff_card_event_east_european_unrest": sv_slots_21,
+    "Eff_card_event_decolonization": sv_slots_21,
+    "Eff_card_event_un_intervention": sv_slots_26,
+    "Eff_card_event_de_stalinization": sv_slots_27,
+    "Eff_card_event_brush_war": sv_slots_25,
+    "Eff_card_event_salt_negotiations": sv_slots_26,
+    "Eff_card_event_summit": sv_slots_28,
+    "Eff_card_event_how_i_learned_to_stop_worrying": sv_slots_29,
+    "Eff_card_event_junta": sv_slots_25,
+    "Eff_card_event_missile_envy": sv_slots_30,
+    "Eff_card_event_south_african_unrest": sv_slots_31,
+    "Eff_card_event_muslim_revolution": sv_slots_21,
+    "Eff_card_event_abm_treaty": sv_slots_21,
+    "Eff_card_event_lone_gunman": sv_slots_21,
+    "Eff_card_event_colonial_rear_guards": sv_slots_21,
+    "Eff_card_event_puppet_governments": sv_slots_21,
+    "Eff_card_event_grain_sales_to_soviets": sv_slots_32,
+    "Eff_card_event_oas_founded": sv_slots_21,
+    "Eff_card_event_the_voice_of_america": sv_slots_21,
+    "Eff_card_event_liberation_theology": sv_slots_21,
+    "Eff_card_event_ussuri_river_skirmish": sv_slots_21,
+    "Eff_card_event_ask_not_what_your_country_can_do_for_you": sv_slots_33,
+    "Eff_card_event_star_wars": sv_slots_34,
+    "Eff_card_event_the_reformer": sv_slots_21,
+    "Eff_card_event_marine_barracks_bombing": sv_slots_21,
+    "Eff_card_event_soviets_shoot_down_kal_007": sv_slots_21,
+    "Eff_card_event_glasnost": sv_slots_21,
+    "Eff_card_event_ortega_elected_in_nicaragua": sv_slots_25,
+    "Eff_card_event_chernobyl": sv_slots_35,
+    "Eff_card_event_latin_american_debt_crisis": sv_slots_36,
+    "Eff_card_event_tear_down_this_wall": sv_slots_21,
+    "Eff_card_event_aldrich_ames_remix": sv_slots_37,
+    "Eff_card_event_pershing_ii_deployed": sv_slots_21,
+    "Eff_card_event_wargames": sv_slots_22,
+    "Eff_card_event_iran_iraq_war": sv_slots_25,
+    "Eff_card_event_the_cambridge_five": sv_slots_38,
+    "Eff_card_event_special_relationship": sv_slots_39,
+    "Eff_card_event_che": sv_slots_40,
+    "Eff_card_event_our_man_in_tehran": sv_slots_26,
+    "Trig_norad": sv_slots_41,
+    "Trig_missile_crisis_defused": sv_slots_42,
+    "Phase_placement": sv_slots_43,
+    "Phase_headline": sv_slots_44,
+    "Phase_action_rounds": sv_slots_44,
+    "Phase_end_of_turn": sv_slots_44,
+    "Flow": sv_slots_44,
+}
+# the names of the variables a saved state holds
+SV_variables: Final = frozenset(
+    (
+        "optional_cards",
+        "influence",
+        "defcon",
+        "vp",
+        "milops",
+        "space",
+        "space_attempts",
+        "turn",
+        "round",
+        "phasing",
+        "china_face_up",
+        "headline",
+        "over",
+    )
+)
+# what a saved state's lists hold: lists, integers, bools
+SV_LIST: Final[frozenset[type]] = frozenset((list,))
+SV_INT: Final[frozenset[type]] = frozenset((int,))
+SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
+
 INFO = GameInfo(
     name="twilight_struggle",
     title="Twilight Struggle",
@@ -9835,5 +11349,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO
