@@ -65,6 +65,7 @@ from .tables import (
     P_south,
     PH_final,
     PH_turns,
+    SV_frames,
     T_card,
     T_player,
     TX_card_to_bid,
@@ -79,6 +80,8 @@ from .tables import (
     Z_prize,
     Z_prize_deck,
     Z_won,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -389,170 +392,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "len(hand[north]) == len(hand[south]) and len(hand[north]) == len(prize_deck) + len(prize)",
     ),
 )
-
-
-# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
-def sv_never(v: list[Any], players: int) -> bool:
-    return False
-
-
-# the lines of the texts of (no values), TX_card_to_bid first
-def sv_line_0(v: list[Any], players: int) -> bool:
-    return len(v) == 1
-
-
-# the lines of the texts of (entity:card, entity:card), TX_the_last_cards_north first
-def sv_line_1(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if -1 <= x1 <= 38 and -1 <= x2 <= 38:
-        return True
-    return False
-
-
-# the lines of the texts of (entity:card, int), TX_north_wins_points_in first
-def sv_line_2(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if -1 <= x1 <= 38 and type(x2) is int:
-        return True
-    return False
-
-
-# the lines of the texts of (entity:card), TX_equal_bids_is_discarded first
-def sv_line_3(v: list[Any], players: int) -> bool:
-    _, x1 = v
-    if -1 <= x1 <= 38:
-        return True
-    return False
-
-
-# the lines of the texts of (int, entity:card), TX_turn_the_prize_is first
-def sv_line_4(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if type(x1) is int and -1 <= x2 <= 38:
-        return True
-    return False
-
-
-# a saved log of integers from line start on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], start: int, players: int) -> int:
-    i = start
-    try:
-        for i in range(start, len(lines)):
-            v = lines[i]
-            c = v[0]
-            if c == -1:  # a choice: player, action, prompt (the most usual line)
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 68 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            elif c >= 0:  # a text of the rules
-                if not SV_lines[c](v, players):
-                    return i
-            elif c == -3:  # a roll: value, faces
-                _, x, f = v
-                if not (type(x) is int and type(f) is int and 1 <= x <= f):
-                    return i
-            elif c == -2:  # a secret choice, the same
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 68 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            elif c == -5:  # a simultaneous answer: player, prompt
-                _, p, q = v
-                if not (0 <= p < players and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            elif c == -6:  # what was revealed: prompt, players, their actions
-                _, q, ps, acts = v
-                if not (
-                    (k := q[0]) >= 0
-                    and SV_prompts[k](q, players)
-                    and type(ps) is list
-                    and type(acts) is list
-                    and len(acts) == len(ps)
-                    and set(map(type, ps)) <= SV_INT
-                    and set(map(type, acts)) <= SV_INT
-                    and (not ps or (0 <= min(ps) and max(ps) < players and 0 <= min(acts) and max(acts) < 68))
-                ):
-                    return i
-            else:  # the end of the game: checked item by item
-                return i
-        return len(lines)
-    # a list where a number belongs, a line too short or too long (to unpack)
-    except (TypeError, IndexError, ValueError):
-        return i
-
-
-# a saved state's variables: each there, of its type and range, one item per index value
-def sv_variables(v: dict[str, Any], players: int) -> bool:
-    if v.keys() != SV_variables:
-        return False
-    x = v["cards"]
-    if type(x) is not int:
-        return False
-    x = v["turn"]
-    if type(x) is not int:
-        return False
-    return True
-
-
-# the slots of Proc_bid_for in a saved state (as many as it has): each of its kind
-def sv_slots_0(values: list[Any]) -> bool:
-    if (
-        type(values[0]) is int
-        and -1 <= values[0] <= 38
-        and type(values[1]) is list
-        and set(map(type, values[1])) <= SV_INT
-        and (not values[1] or (-1 <= min(values[1]) and max(values[1]) <= 38))
-        and type(values[2]) is int
-        and -1 <= values[2] <= 38
-        and type(values[3]) is int
-        and -1 <= values[3] <= 38
-    ):
-        return True
-    return False
-
-
-# the slots of Phase_turns in a saved state (as many as it has): each of its kind
-def sv_slots_1(values: list[Any]) -> bool:
-    if type(values[0]) is int and -1 <= values[0] <= 38:
-        return True
-    return False
-
-
-# the slots of Flow in a saved state (as many as it has): each of its kind
-def sv_slots_2(values: list[Any]) -> bool:
-    if type(values[0]) is int:
-        return True
-    return False
-
-
-# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
-SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
-    sv_line_0,
-    sv_line_1,
-    sv_line_2,
-    sv_line_2,
-    sv_line_3,
-    sv_line_4,
-)
-SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
-    sv_line_0,
-    sv_line_1,
-    sv_line_2,
-    sv_line_2,
-    sv_line_3,
-    sv_line_4,
-)
-# each frame's test of its slots' values (as many as its slots), by its name
-SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
-    "Proc_bid_for": sv_slots_0,
-    "Phase_turns": sv_slots_1,
-    "Flow": sv_slots_2,
-}
-# the names of the variables a saved state holds
-SV_variables: Final = frozenset(("cards", "turn"))
-# what a saved state's lists hold: lists, integers, bools
-SV_LIST: Final[frozenset[type]] = frozenset((list,))
-SV_INT: Final[frozenset[type]] = frozenset((int,))
-SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="goofspiel",

@@ -28,6 +28,7 @@ from .tables import (
     P_bob,
     PH_betting,
     PH_showdown,
+    SV_frames,
     T_card,
     T_player,
     TX_bets_1_chip_in,
@@ -42,6 +43,8 @@ from .tables import (
     Z_deck,
     Z_hand,
     Z_shown,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -422,178 +425,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "all(q in players where put_in[q] >= 1 and put_in[q] <= 2)",
     ),
 )
-
-
-# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
-def sv_never(v: list[Any], players: int) -> bool:
-    return False
-
-
-# the lines of the texts of (no values), TX_pass_or_bet first
-def sv_line_0(v: list[Any], players: int) -> bool:
-    return len(v) == 1
-
-
-# the lines of the texts of (player, int), TX_bets_1_chip_in first
-def sv_line_1(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if -1 <= x1 <= 1 and type(x2) is int:
-        return True
-    return False
-
-
-# the lines of the texts of (player), TX_folds first
-def sv_line_2(v: list[Any], players: int) -> bool:
-    _, x1 = v
-    if -1 <= x1 <= 1:
-        return True
-    return False
-
-
-# the lines of the texts of (int), TX_each_player_antes_1 first
-def sv_line_3(v: list[Any], players: int) -> bool:
-    _, x1 = v
-    if type(x1) is int:
-        return True
-    return False
-
-
-# the lines of the texts of (player, entity:card), TX_shows first
-def sv_line_4(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if -1 <= x1 <= 1 and -1 <= x2 <= 2:
-        return True
-    return False
-
-
-# the lines of the texts of (player, int, entity:card), TX_takes_the_pot_of_2 first
-def sv_line_5(v: list[Any], players: int) -> bool:
-    _, x1, x2, x3 = v
-    if -1 <= x1 <= 1 and type(x2) is int and -1 <= x3 <= 2:
-        return True
-    return False
-
-
-# a saved log of integers from line start on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], start: int, players: int) -> int:
-    i = start
-    try:
-        for i in range(start, len(lines)):
-            v = lines[i]
-            c = v[0]
-            if c == -1:  # a choice: player, action, prompt (the most usual line)
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 31 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            elif c >= 0:  # a text of the rules
-                if not SV_lines[c](v, players):
-                    return i
-            elif c == -3:  # a roll: value, faces
-                _, x, f = v
-                if not (type(x) is int and type(f) is int and 1 <= x <= f):
-                    return i
-            elif c == -2:  # a secret choice, the same
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 31 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            else:  # the end of the game: checked item by item
-                return i
-        return len(lines)
-    # a list where a number belongs, a line too short or too long (to unpack)
-    except (TypeError, IndexError, ValueError):
-        return i
-
-
-# a saved state's variables: each there, of its type and range, one item per index value
-def sv_variables(v: dict[str, Any], players: int) -> bool:
-    if v.keys() != SV_variables:
-        return False
-    x = v["put_in"]
-    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
-        return False
-    x = v["first_bettor"]
-    if not (type(x) is int and -1 <= x <= 1):
-        return False
-    x = v["winner"]
-    if not (type(x) is int and -1 <= x <= 1):
-        return False
-    return True
-
-
-# the slots of Proc_act in a saved state (as many as it has): each of its kind
-def sv_slots_0(values: list[Any]) -> bool:
-    if (
-        type(values[0]) is int
-        and -1 <= values[0] <= 1
-        and type(values[1]) is int
-        and -1 <= values[1] <= 1
-        and type(values[2]) is int
-        and -1 <= values[2] <= 1
-    ):
-        return True
-    return False
-
-
-# the slots of Phase_betting in a saved state (as many as it has): each of its kind
-def sv_slots_1(values: list[Any]) -> bool:
-    if (
-        type(values[0]) is int
-        and -1 <= values[0] <= 1
-        and type(values[1]) is int
-        and -1 <= values[1] <= 1
-        and type(values[2]) is list
-        and set(map(type, values[2])) <= SV_INT
-        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 1))
-        and type(values[3]) is int
-        and type(values[4]) is list
-        and set(map(type, values[4])) <= SV_INT
-        and (not values[4] or (-1 <= min(values[4]) and max(values[4]) <= 1))
-        and type(values[5]) is int
-    ):
-        return True
-    return False
-
-
-# the slots of Flow in a saved state (as many as it has): each of its kind
-def sv_slots_2(values: list[Any]) -> bool:
-    return True
-
-
-# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
-SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
-    sv_line_0,
-    sv_line_1,
-    sv_line_0,
-    sv_line_1,
-    sv_line_2,
-    sv_line_3,
-    sv_line_1,
-    sv_line_4,
-    sv_line_5,
-)
-SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
-    sv_line_0,
-    sv_line_1,
-    sv_line_0,
-    sv_line_1,
-    sv_line_2,
-    sv_line_3,
-    sv_line_1,
-    sv_line_4,
-    sv_line_5,
-)
-# each frame's test of its slots' values (as many as its slots), by its name
-SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
-    "Proc_act": sv_slots_0,
-    "Phase_betting": sv_slots_1,
-    "Flow": sv_slots_2,
-}
-# the names of the variables a saved state holds
-SV_variables: Final = frozenset(("put_in", "first_bettor", "winner"))
-# what a saved state's lists hold: lists, integers, bools
-SV_LIST: Final[frozenset[type]] = frozenset((list,))
-SV_INT: Final[frozenset[type]] = frozenset((int,))
-SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="kuhn_poker",

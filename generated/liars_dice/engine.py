@@ -91,12 +91,14 @@ from .tables import (
     P_alice,
     P_bob,
     PH_bidding,
+    SV_frames,
     T_call,
     T_face,
     T_player,
     TX_bid_or_liar,
     TX_s_dice,
     TX_you_see,
+    sv_lines,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -446,98 +448,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "last == none or (last != liar and last.number <= total() and last.pips <= sides and bidder != to_call)",
     ),
 )
-
-
-# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
-def sv_never(v: list[Any], players: int) -> bool:
-    return False
-
-
-# the lines of the private texts of (player, list[entity:face]), TX_you_see first
-def sv_line_0(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if (
-        0 <= x1 < players
-        and type(x2) is list
-        and set(map(type, x2)) <= SV_INT
-        and (not x2 or (-1 <= min(x2) and max(x2) <= 5))
-    ):
-        return True
-    return False
-
-
-# the lines of the texts of (player, list[entity:face]), TX_s_dice first
-def sv_line_1(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if (
-        -1 <= x1 <= 1
-        and type(x2) is list
-        and set(map(type, x2)) <= SV_INT
-        and (not x2 or (-1 <= min(x2) and max(x2) <= 5))
-    ):
-        return True
-    return False
-
-
-# the lines of the texts of (no values), TX_bid_or_liar first
-def sv_line_2(v: list[Any], players: int) -> bool:
-    return len(v) == 1
-
-
-# a saved log of integers from line start on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], start: int, players: int) -> int:
-    i = start
-    try:
-        for i in range(start, len(lines)):
-            v = lines[i]
-            c = v[0]
-            if c == -1:  # a choice: player, action, prompt (the most usual line)
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 95 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            elif c >= 0:  # a text of the rules
-                if not SV_lines[c](v, players):
-                    return i
-            elif c == -3:  # a roll: value, faces
-                _, x, f = v
-                if not (type(x) is int and type(f) is int and 1 <= x <= f):
-                    return i
-            elif c == -2:  # a secret choice, the same
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 95 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            else:  # the end of the game: checked item by item
-                return i
-        return len(lines)
-    # a list where a number belongs, a line too short or too long (to unpack)
-    except (TypeError, IndexError, ValueError):
-        return i
-
-
-# the slots of Phase_bidding in a saved state (as many as it has): each of its kind
-def sv_slots_0(values: list[Any]) -> bool:
-    if type(values[0]) is int and -1 <= values[0] <= 60:
-        return True
-    return False
-
-
-# the slots of Flow in a saved state (as many as it has): each of its kind
-def sv_slots_1(values: list[Any]) -> bool:
-    return True
-
-
-# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
-SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_line_0, sv_line_1, sv_line_2)
-SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_never, sv_line_1, sv_line_2)
-# each frame's test of its slots' values (as many as its slots), by its name
-SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
-    "Phase_bidding": sv_slots_0,
-    "Flow": sv_slots_1,
-}
-# what a saved state's lists hold: lists, integers, bools
-SV_LIST: Final[frozenset[type]] = frozenset((list,))
-SV_INT: Final[frozenset[type]] = frozenset((int,))
-SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="liars_dice",

@@ -79,6 +79,7 @@ from .tables import (
     PH_play_round,
     PH_score_round,
     PH_turns,
+    SV_frames,
     T_card,
     T_player,
     TX_card_to_play_or,
@@ -94,6 +95,8 @@ from .tables import (
     Z_discard_pile,
     Z_expedition,
     Z_hand,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -739,188 +742,6 @@ INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (
         "all(p in players where all(k in colour where all(i in range(1, len(expedition[k, p])) where expedition[k, p][i].number > expedition[k, p][i - 1].number or (expedition[k, p][i].number == 0 and expedition[k, p][i - 1].number == 0))))",
     ),
 )
-
-
-# a line no saved log of integers holds rightly (a value of another kind, a private prompt)
-def sv_never(v: list[Any], players: int) -> bool:
-    return False
-
-
-# the lines of the texts of (no values), TX_card_to_play_or first
-def sv_line_0(v: list[Any], players: int) -> bool:
-    return len(v) == 1
-
-
-# the lines of the texts of (entity:card), TX_where_to_lay first
-def sv_line_1(v: list[Any], players: int) -> bool:
-    _, x1 = v
-    if -1 <= x1 <= 59:
-        return True
-    return False
-
-
-# the lines of the texts of (player, entity:card, enum:colour), TX_plays_to_the_expedition first
-def sv_line_2(v: list[Any], players: int) -> bool:
-    _, x1, x2, x3 = v
-    if -1 <= x1 <= 1 and -1 <= x2 <= 59 and -1 <= x3 <= 4:
-        return True
-    return False
-
-
-# the lines of the texts of (player, entity:card), TX_discards first
-def sv_line_3(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if -1 <= x1 <= 1 and -1 <= x2 <= 59:
-        return True
-    return False
-
-
-# the lines of the texts of (player, int), TX_draws_from_the_deck first
-def sv_line_4(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if -1 <= x1 <= 1 and type(x2) is int:
-        return True
-    return False
-
-
-# the lines of the texts of (int, player), TX_round_plays_first first
-def sv_line_5(v: list[Any], players: int) -> bool:
-    _, x1, x2 = v
-    if type(x1) is int and -1 <= x2 <= 1:
-        return True
-    return False
-
-
-# the lines of the texts of (player, int, int, int), TX_scores_in_round_in first
-def sv_line_6(v: list[Any], players: int) -> bool:
-    _, x1, x2, x3, x4 = v
-    if -1 <= x1 <= 1 and type(x2) is int and type(x3) is int and type(x4) is int:
-        return True
-    return False
-
-
-# a saved log of integers from line start on: the first line not seen at once to be right
-def sv_lines(lines: list[Any], start: int, players: int) -> int:
-    i = start
-    try:
-        for i in range(start, len(lines)):
-            v = lines[i]
-            c = v[0]
-            if c == -1:  # a choice: player, action, prompt (the most usual line)
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 89 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            elif c >= 0:  # a text of the rules
-                if not SV_lines[c](v, players):
-                    return i
-            elif c == -3:  # a roll: value, faces
-                _, x, f = v
-                if not (type(x) is int and type(f) is int and 1 <= x <= f):
-                    return i
-            elif c == -2:  # a secret choice, the same
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 89 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
-                    return i
-            else:  # the end of the game: checked item by item
-                return i
-        return len(lines)
-    # a list where a number belongs, a line too short or too long (to unpack)
-    except (TypeError, IndexError, ValueError):
-        return i
-
-
-# a saved state's variables: each there, of its type and range, one item per index value
-def sv_variables(v: dict[str, Any], players: int) -> bool:
-    if v.keys() != SV_variables:
-        return False
-    x = v["rounds"]
-    if type(x) is not int:
-        return False
-    x = v["round"]
-    if type(x) is not int:
-        return False
-    x = v["mover"]
-    if not (type(x) is int and -1 <= x <= 1):
-        return False
-    x = v["score"]
-    if not (type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int):
-        return False
-    return True
-
-
-# the slots of Proc_take_turn in a saved state (as many as it has): each of its kind
-def sv_slots_0(values: list[Any]) -> bool:
-    if (
-        type(values[0]) is int
-        and -1 <= values[0] <= 1
-        and type(values[1]) is int
-        and -1 <= values[1] <= 59
-        and type(values[2]) is list
-        and set(map(type, values[2])) <= SV_INT
-        and (not values[2] or (-1 <= min(values[2]) and max(values[2]) <= 1))
-        and type(values[3]) is int
-        and -1 <= values[3] <= 1
-        and type(values[4]) is int
-        and -1 <= values[4] <= 17
-        and type(values[5]) is list
-        and set(map(type, values[5])) <= SV_INT
-        and (not values[5] or (-1 <= min(values[5]) and max(values[5]) <= 5))
-        and type(values[6]) is int
-        and -1 <= values[6] <= 5
-        and type(values[7]) is int
-        and -1 <= values[7] <= 59
-    ):
-        return True
-    return False
-
-
-# the slots of Phase_turns in a saved state (as many as it has): each of its kind
-def sv_slots_1(values: list[Any]) -> bool:
-    return True
-
-
-# the slots of Flow in a saved state (as many as it has): each of its kind
-def sv_slots_2(values: list[Any]) -> bool:
-    if type(values[0]) is int:
-        return True
-    return False
-
-
-# each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
-SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
-    sv_line_0,
-    sv_line_1,
-    sv_line_2,
-    sv_line_3,
-    sv_line_0,
-    sv_line_4,
-    sv_line_2,
-    sv_line_5,
-    sv_line_6,
-)
-SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
-    sv_line_0,
-    sv_line_1,
-    sv_line_2,
-    sv_line_3,
-    sv_line_0,
-    sv_line_4,
-    sv_line_2,
-    sv_line_5,
-    sv_line_6,
-)
-# each frame's test of its slots' values (as many as its slots), by its name
-SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
-    "Proc_take_turn": sv_slots_0,
-    "Phase_turns": sv_slots_1,
-    "Flow": sv_slots_2,
-}
-# the names of the variables a saved state holds
-SV_variables: Final = frozenset(("rounds", "round", "mover", "score"))
-# what a saved state's lists hold: lists, integers, bools
-SV_LIST: Final[frozenset[type]] = frozenset((list,))
-SV_INT: Final[frozenset[type]] = frozenset((int,))
-SV_BOOL: Final[frozenset[type]] = frozenset((bool,))
 
 INFO = GameInfo(
     name="lost_cities",
