@@ -83,52 +83,29 @@ DRIVER = Path(__file__).resolve().with_name("native_mypyc.py")  # run in process
 OPT_LEVEL = "1"  # the C compiler's -O and -g, unless MYPYC_OPT_LEVEL or MYPYC_DEBUG_LEVEL say otherwise
 DEBUG_LEVEL = "0"
 LIBRT_OPT_LEVEL = "3"  # mypyc's C library: hot in every game, and compiled once for all the groups
-# Code that only loads, saves or shows a state, never plays one (nor clones it), compiled without
-# optimisation (rulewright/native_mypyc.py): a game's frames' and state's (de)serialisation and its
-# fields' getters and setters (interpreted code's access; the compiled code reads them directly),
-# and these functions of the runtime's compiled modules ("Class.method" or "function"): none of
-# them is called in random play, clone or to_json of any bundled game.
+# Code that runs only when a state is loaded or saved, a module imported, or an error explained,
+# never in play (nor in clone, nor in what the OpenSpiel and PettingZoo adapters show at each
+# step), compiled without optimisation (rulewright/native_mypyc.py): a game's frames' and state's
+# (de)serialisation and its fields' getters and setters (interpreted code's access; the compiled
+# code reads them directly), and these functions of the runtime's compiled modules ("Class.method"
+# or "function"), none of which random play, clone or to_json of any bundled game calls.
 ENGINE_COLD = ("to_data", "from_data", "_dump_vars", "_load_vars")
 RUNTIME_COLD = (
     "Decision.__repr__",
-    "Decision.fields",
     "GameInfo.__post_init__",
-    "GameInfo.action_label",
-    "GameInfo.copied_types",
-    "GameInfo.line",
-    "GameInfo.outcome_text",
-    "GameInfo.shown",
-    "GameInfo.text",
     "GameState.__str__",
     "GameState._bad_decision",
     "GameState._legal_text",
     "GameState._refuse",
     "GameState._restore",
     "GameState._restore_chance",
-    "GameState._shared_view",
     "GameState._where",
-    "GameState.action_to_string",
-    "GameState.cell_label",
-    "GameState.chance_label",
-    "GameState.enum_label",
-    "GameState.history",
-    "GameState.log_entries",
-    "GameState.observation",
-    "GameState.observation_string",
-    "GameState.player_log",
-    "GameState.prompt",
-    "GameState.string_to_action",
-    "GameState.window_status",
-    "Log.lines",
     "Rng.from_data",
-    "Simultaneous.fields",
     "Zones.from_data",
     "_recurring",
     "_shown",
     "_too_deep",
-    "_without_none_slots",
     "cell_labels",
-    "counted",
     "named",
     "number_labels",
     "shown_value",

@@ -197,13 +197,14 @@ def test_the_cold_functions_and_fields_the_build_names_are_compiled_without_opti
     from rulewright.native import cold_functions
     from rulewright.native_mypyc import COLD, cold_unoptimised
 
-    functions = {  # name -> cold: a frame's loading and saving, the runtime's showing, not play
+    functions = {  # name -> cold: loading and saving, not play
         "CPyDef_ws___g___engine___Proc_a___from_data": True,
         "CPyPy_ws___g___engine___Proc_a___to_data": True,
         "CPyDef_ws___g___engine___Proc_a___from_data__Frame_glue": True,
         "CPyDef_ws___g___engine___f_from_data": False,  # a rule's function of that name
         "CPyDef_ws___g___engine___Proc_a___step": False,
-        "CPyDef_runtime___engine___GameState___observation": True,
+        "CPyDef_runtime___engine___GameState___restore": False,  # not `_restore`
+        "CPyDef_runtime___engine___GameState____restore": True,
         "CPyDef_runtime___engine___GameState___apply_action": False,
     }
     getters = {"ws___g___engine___Proc_a_get_l_x": True, "runtime___engine___GameState_get_seed": False}
