@@ -16,6 +16,8 @@ import pytest
 
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
+from compiler.limits import MAX_CALL_DEPTH
+from rulewright.coverage import RuleCoverage
 from rulewright.spec_loader import import_package
 from runtime.engine import GameState, RuleError
 from runtime.game import Game
@@ -164,25 +166,43 @@ def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
     assert engine.f_held(s) == 1
 
 
-def test_a_long_chain_of_small_functions_compiles_its_calls_as_calls(tmp_path: Path) -> None:
-    """reuse.function_never_fails and inline.py follow calls only so deep (MAX_CALL_CHAIN,
-    INLINE_DEPTH): a spec of 600 functions each calling the next compiles, its calls kept."""
-    n = 600
+def _chain(folder: Path, n: int, returns: str, last: str, use: str) -> Path:
+    """A spec of n functions f0 ... f{n-1}, each calling the next (the last returns `last`)."""
     functions = "".join(
-        f'  f{i}:\n    params: {{k: int}}\n    returns: int\n    body: "{f"f{i + 1}(k)" if i < n - 1 else "k + 1"}"\n'
+        f'  f{i}:\n    params: {{k: int}}\n    returns: {returns}\n    body: "{f"f{i + 1}(k)" if i < n - 1 else last}"\n'
         for i in range(n)
     )
-    spec = tmp_path / "chain"
-    spec.mkdir()
-    (spec / "game.yaml").write_text(
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
         "game: chain\nplayers: {names: [ann, bob]}\nstate:\n  n: int\nfunctions:\n"
         + functions
-        + "phases:\n  - name: play\n    do: |\n      n = f0(n)\n",
+        + f"phases:\n  - name: play\n    do: |\n{use}",
         encoding="utf-8",
     )
+    return folder
+
+
+def test_a_long_chain_of_small_functions_compiles_its_calls_as_calls(tmp_path: Path) -> None:
+    """reuse.function_never_fails and inline.py follow calls only so deep (MAX_CALL_CHAIN,
+    INLINE_DEPTH): a spec of as many functions as calls may nest (MAX_CALL_DEPTH), each calling
+    the next, compiles, its calls kept."""
+    spec = _chain(tmp_path / "chain", MAX_CALL_DEPTH, "int", "k + 1", "      n = f0(n)\n")
     result = compile_spec(spec)
     assert result.ok, render_all(result.diagnostics)
     assert "s.v_n = f_f0(s, s.v_n)" in result.files["engine.py"]
+
+
+def test_a_chain_of_functions_deeper_than_the_limit_is_an_error_at_the_call_too_deep(tmp_path: Path) -> None:
+    """One function more than MAX_CALL_DEPTH, each returning a list (the hidden-information pass
+    follows those into the function called): limit-exceeded at the call past the limit, before
+    any pass overflows Python's stack."""
+    n = MAX_CALL_DEPTH + 1
+    use = "      let xs = f0(n)\n      n = len(xs)\n"
+    result = compile_spec(_chain(tmp_path / "chain", n, "list[int]", "[k]", use))
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("limit-exceeded", 6 + 4 * (n - 2) + 3)]
+    assert f"'f0' nests calls {n} levels deep (f0 -> f1 -> f2 -> ... -> f{n - 2} -> f{n - 1})" in (
+        result.diagnostics[0].message
+    )
 
 
 def test_a_long_chain_of_locals_before_a_decision_compiles(tmp_path: Path) -> None:
@@ -201,3 +221,44 @@ def test_a_long_chain_of_locals_before_a_decision_compiles(tmp_path: Path) -> No
     )
     result = compile_spec(spec)
     assert result.ok, render_all(result.diagnostics)
+
+
+def test_an_emptiness_test_answers_what_the_length_of_the_list_would() -> None:
+    """compiler/lower/emptiness.py: `has_<function>` is `len(<function>) > 0` wherever the list
+    can be built; it stops at the first item, so a rule error in a later item is not raised."""
+    engine = _engine("emptiness-tests")
+    s = _state(engine)
+    for k in (-1, 0, 4, 12):  # (10 // (k - value): no item divides by zero)
+        s.v_n = k
+        assert engine.has_above(s, k) is (len(engine.f_above(s, k)) > 0)
+        assert engine.has_moves(s, engine.P_ann) is True
+        s.caches = [{} for _ in s.caches]
+        assert engine.has_kept(s) is (len(engine.f_above(s, k)) > 0)
+        assert engine.f_kept(s) == engine.f_above(s, k)
+        assert engine.has_kept(s) is (len(engine.f_above(s, k)) > 0)  # (from the kept list)
+    s.v_n, s.caches = 2, [{} for _ in s.caches]  # ace passes (10 // 1); two would divide by zero
+    assert engine.has_above(s, 2) is True
+    assert engine.has_kept(s) is True
+    assert "division by zero" in _rule_error(engine, s, "f_kept")
+    s.v_n = 1  # ace divides by zero first: the test raises what the list raises, naming the function
+    with pytest.raises(RuleError) as caught:
+        engine.has_above(s, 1)
+    assert "division by zero" in str(caught.value)
+    assert s._where(caught.value) == " (in function above (tests/lowering/emptiness-tests/game.yaml:23))"
+
+
+def test_an_emptiness_test_counts_its_function_once() -> None:
+    """Rule coverage counts a function once per emptiness test, as a call did, and the calls
+    inside the test as they run."""
+    engine = _engine("emptiness-tests")
+    game = _game(engine)
+    cov = RuleCoverage(game)
+    with cov:
+        game.new_initial_state(0)  # n = 0; the deck is empty
+    counts = {p.what: cov.counts()[p.index] for p in cov.points if p.kind == "function"}
+    assert counts == {
+        "function above": 2,  # in the tests of moves and of kept (the second if stops at held)
+        "function moves": 1,
+        "function kept": 1,
+        "function held": 1,
+    }
