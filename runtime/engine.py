@@ -392,6 +392,14 @@ def number_labels(up_to: int) -> tuple[str, ...]:
     return tuple(str(i) for i in range(up_to + 1))
 
 
+def named(namespace: dict[str, Any], names: tuple[str | None, ...]) -> tuple[Any, ...]:
+    """The values of `names` in `namespace` (an engine's globals()), None for None: the functions of
+    an engine's dispatch tables and its frame classes, read by name at import. (Written out as one
+    tuple of a hundred names, natively that is one expression whose error paths, each releasing
+    every value read before it, grow with the square of its length: megabytes of C and of memory.)"""
+    return tuple(None if name is None else namespace[name] for name in names)
+
+
 def cell_labels(radius: int) -> tuple[str, ...]:
     """The labels of the cells of a grid of this radius, in cell-code order: `(x,y)`."""
     w = 2 * radius + 1

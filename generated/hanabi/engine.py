@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     OptionInfo,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -978,7 +979,17 @@ INFO = GameInfo(
     modifier_params=(),
     frames={
         frame.NAME: frame
-        for frame in (Proc_play_card, Proc_discard_card, Proc_give_clue, Proc_take_turn, Phase_turns, Flow)
+        for frame in named(
+            globals(),
+            (
+                "Proc_play_card",
+                "Proc_discard_card",
+                "Proc_give_clue",
+                "Proc_take_turn",
+                "Phase_turns",
+                "Flow",
+            ),
+        )
     },
     invariants=INVARIANTS,
     invariant_reads={

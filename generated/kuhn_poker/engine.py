@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -464,7 +465,7 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(0,),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Proc_act, Phase_betting, Flow)},
+    frames={frame.NAME: frame for frame in named(globals(), ("Proc_act", "Phase_betting", "Flow"))},
     invariants=INVARIANTS,
     invariant_reads={
         "every_card_somewhere": (("zone", "deck", None), ("zone", "hand", None), ("zone", "shown", None)),

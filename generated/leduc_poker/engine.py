@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -560,7 +561,12 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(0,),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Proc_betting_round, Phase_first_round, Phase_second_round, Flow)},
+    frames={
+        frame.NAME: frame
+        for frame in named(
+            globals(), ("Proc_betting_round", "Phase_first_round", "Phase_second_round", "Flow")
+        )
+    },
     invariants=INVARIANTS,
     invariant_reads={
         "every_card_somewhere": (

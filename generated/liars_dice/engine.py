@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
+    named,
     number_labels,
 )
 
@@ -508,7 +509,7 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Phase_bidding, Flow)},
+    frames={frame.NAME: frame for frame in named(globals(), ("Phase_bidding", "Flow"))},
     invariants=INVARIANTS,
     invariant_reads={
         "the_dice_in_play": (("state", "rolled", None), ("option", "dice", None), ("option", "sides", None)),

@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     OptionInfo,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -810,7 +811,7 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(0,),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Proc_take_turn, Phase_turns, Flow)},
+    frames={frame.NAME: frame for frame in named(globals(), ("Proc_take_turn", "Phase_turns", "Flow"))},
     invariants=INVARIANTS,
     invariant_reads={
         "every_card_somewhere": (
