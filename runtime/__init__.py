@@ -60,6 +60,7 @@ exported = (
     "Text",
     "ZoneInfo",
     "cell_labels",
+    "named",
     "number_labels",
     # runtime.board: what a game's board module declares
     "Board",
