@@ -987,6 +987,7 @@ class GameState:
         "lines",
         "mods",
         "active_mods",
+        "mod_kinds",
         "z",
         "num_players",
         "options",
@@ -1011,6 +1012,7 @@ class GameState:
     lines: Log
     mods: list[tuple[int, tuple[int, ...], int]]  # (modifier, arguments, the phase that ends it or -1)
     active_mods: frozenset[tuple[int, ...]]  # (modifier, *arguments) of each in `mods`: what `active` tests
+    mod_kinds: int  # bit m set while any `mods` is of modifier m: what `active` tests first
     z: Zones
     num_players: int
     options: dict[str, int | bool | str]
@@ -1282,6 +1284,7 @@ class GameState:
         self.stack, self.pending, self.rng, self.chance = other.stack, other.pending, other.rng, other.chance
         self.over, self.winner, self.reason = other.over, other.winner, other.reason
         self.lines, self.mods, self.active_mods, self.z = other.lines, other.mods, other.active_mods, other.z
+        self.mod_kinds = other.mod_kinds
         self.skips, self.depth, self.caches = other.skips, 0, other.caches
         other._copy_vars(self)
 
@@ -1433,7 +1436,7 @@ class GameState:
             n.rng, n.chance = self.rng, self.chance.copy()
         n.over, n.winner, n.reason = self.over, self.winner, self.reason
         n.lines = self.lines.copy()
-        n.mods, n.active_mods = self.mods, self.active_mods
+        n.mods, n.active_mods, n.mod_kinds = self.mods, self.active_mods, self.mod_kinds
         n.z = self.z.copy(self.INFO.grids)
         n.num_players, n.options, n.seed = self.num_players, self.options, self.seed
         n.setup_hook = None
@@ -2407,14 +2410,21 @@ class GameState:
 
     # Lasting effects: `mods` in the order they were added, and `active_mods` (the set of their
     # modifier and arguments) for `active name(args)`, which the rules test as `(M_name, *args) in
-    # s.active_mods`. Both are replaced, never changed in place, so clones share them.
+    # s.active_mods`. Both are replaced, never changed in place, so clones share them. `mod_kinds`
+    # has bit m set while any effect of modifier m is in force: the rules test it first, which
+    # answers most tests without building the tuple (compiler/lower/expressions.py).
     def _set_mods(self, mods: list[tuple[int, tuple[int, ...], int]]) -> None:
         self.mods = mods
         self.active_mods = frozenset((m, *a) for m, a, _ in mods)
+        kinds = 0
+        for m, _, _ in mods:
+            kinds |= 1 << m
+        self.mod_kinds = kinds
 
     def add_mod(self, mod: int, args: tuple[int, ...], until: int) -> None:
         self.mods = [*self.mods, (mod, args, until)]
         self.active_mods = self.active_mods | {(mod, *args)}
+        self.mod_kinds |= 1 << mod
 
     def cancel_mod(self, mod: int, args: tuple[int, ...]) -> None:
         if (mod, *args) in self.active_mods:

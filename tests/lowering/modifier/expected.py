@@ -7,7 +7,9 @@ def ph_play(s: State) -> None:
     s.add_mod(M_fog, (), -1)
     # cov 2
     s.add_mod(M_shield, (P_bob,), -1)
-    if ((M_shield, P_ann) in s.active_mods) and ((M_fog,) not in s.active_mods):
+    if ((s.mod_kinds >> M_shield) & 1 == 1 and (M_shield, P_ann) in s.active_mods) and (
+        (s.mod_kinds >> M_fog) & 1 == 0
+    ):
         # cov 3
         s.v_score += 1
     else:
