@@ -8,17 +8,10 @@ from __future__ import annotations
 
 import json
 from types import FunctionType
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from runtime.native import i64
 from runtime.text import clipped
-
-if TYPE_CHECKING:
-    from mypy_extensions import i64
-else:
-    try:
-        from mypy_extensions import i64
-    except ImportError:  # pragma: no cover - only a native build reads the type
-        i64 = int
 
 MASK: Final = (1 << 64) - 1
 # SplitMix64's increment and its two mixing multipliers (next64, and shuffle's inline copy of it)
