@@ -1886,9 +1886,9 @@ class GameState:
         if not 0 <= player < self.num_players:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
         off, size = self.INFO.spans[domain]
-        if type(values) is range:
-            choices: Sequence[int] = self._options(values, domain, prompt, at)
-        else:  # `_options`, written out for the common case: a list the rules built
+        options: list[int]  # the action ids
+        if type(values) is list:  # `_options` written out for the common case, a list the rules built
+            choices: list[int]  # (a list, not a sequence: compiled, read without Python's protocols)
             if order == 2:
                 choices = values
             elif order == 1:
@@ -1899,9 +1899,14 @@ class GameState:
                 choices = sorted(set(values))
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
-        if len(choices) < need:
-            self._bad_decision(prompt, at, f"must choose {need} but only {len(choices)} options")
-        if not choices:
+            # the rules' own list is copied; a list made here is the decision's
+            options = [off + v for v in choices] if off else choices[:] if order == 2 else choices
+        else:  # a range (ascending and distinct already) or another sequence
+            ranged = self._options(values, domain, prompt, at)
+            options = [off + v for v in ranged] if off else list(ranged)
+        if len(options) < need:
+            self._bad_decision(prompt, at, f"must choose {need} but only {len(options)} options")
+        if not options:
             if optional:
                 return False
             self._bad_decision(
@@ -1910,7 +1915,7 @@ class GameState:
         # A single option is still asked: a game's action sequence never depends on option counts.
         self.pending = Decision(
             player,
-            [off + v for v in choices] if off else list(choices),
+            options,
             slot,
             prompt,
             optional,
