@@ -467,6 +467,15 @@ def distinct_ascending(values: Sequence[int]) -> list[int]:
 COMPILED: Final = not isinstance(distinct_ascending, FunctionType)
 
 
+def listed(values: list[int], v: int) -> bool:
+    """`v in values`, compiled: a loop over machine integers, where mypyc's `in` compares each item
+    as a Python object (interpreted, `in` is quicker: the engine asks this only compiled)."""
+    for x in values:
+        if x == v:
+            return True
+    return False
+
+
 # ---- frames and decisions ---------------------------------------------------------------------
 
 
@@ -1089,7 +1098,7 @@ class GameState:
             self._apply_explicit(a)
             return
         d = self.pending
-        if self.over or d is None or a not in d.legal():
+        if self.over or d is None or not (listed(d.legal(), a) if COMPILED else a in d.legal()):
             self._refuse(a)
         tail = self.lines.tail  # Log.add, inline
         tail.append((CHOSE_SECRETLY if d.secret else CHOSE, d.player, a, d.prompt))

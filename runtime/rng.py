@@ -18,13 +18,9 @@ MASK: Final = (1 << 64) - 1
 GAMMA: Final = 0x9E3779B97F4A7C15
 MIX1: Final = 0xBF58476D1CE4E5B9
 MIX2: Final = 0x94D049BB133111EB
-# The same three constants as 64-bit two's complement, and what a native build draws with: mypyc's
-# i64 multiplies and adds modulo 2**64 (C's, with -fwrapv) where a Python integer above 2**62 is
-# an object, each operation a new one. Interpreted, i64 is int and never wraps: only a native
-# build takes that path (`_NATIVE`).
-GAMMA_S: Final = -0x61C8864680B583EB  # GAMMA - 2**64
-MIX1_S: Final = -0x40A7B892E31B1A47
-MIX2_S: Final = -0x6B2FB644ECCEEE15
+# A native build draws on mypyc's i64, which multiplies and adds modulo 2**64 (C's, with -fwrapv),
+# where a Python integer above 2**62 is an object, each operation a new one (`_below`).
+# Interpreted, i64 is int and never wraps: only a native build takes that path (`_NATIVE`).
 TOP: Final = (1 << 63) - 1  # the largest i64
 NATIVE_BELOW: Final = 1 << 62  # the ranges below draws natively (any a game has)
 
@@ -174,15 +170,22 @@ def _unsigned(state: i64) -> int:
 
 def _below(state: i64, n: i64) -> tuple[i64, i64]:
     """One draw of `below(n)` from `state` (0 < n < 2**62): the state after it and the result."""
-    r = (2 * (TOP % n) + 1) % n  # (2**64 - 1) % n
+    # the constants made of halves: mypyc keeps a literal beyond 2**62 as an integer object, to be
+    # converted at each use (a C compiler folds these products)
+    half: i64 = 1 << 32
+    top = 0x7FFFFFFF * half + 0xFFFFFFFF  # TOP
+    gamma = -(0x61C88646 * half + 0x80B583EB)  # GAMMA - 2**64
+    mix1 = -(0x40A7B892 * half + 0xE31B1A47)  # MIX1 - 2**64
+    mix2 = -(0x6B2FB644 * half + 0xECCEEE15)  # MIX2 - 2**64
+    r = (2 * (top % n) + 1) % n  # (2**64 - 1) % n
     while True:
-        state = state + GAMMA_S
+        state = state + gamma
         z = state
-        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * MIX1_S
-        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * MIX2_S
+        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * mix1
+        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * mix2
         x = z ^ ((z >> 31) & 0x1FFFFFFFF)
         if x >= 0 or x < -1 - r:
-            return state, (2 * (((x >> 1) & TOP) % n) + (x & 1)) % n
+            return state, (2 * (((x >> 1) & top) % n) + (x & 1)) % n
 
 
 def _shuffled(state: i64, items: list[int]) -> i64:
