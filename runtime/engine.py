@@ -1922,6 +1922,12 @@ class GameState:
                 prompt, at, f"{self.INFO.player_names[player]} must choose but there is no option"
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
+        if off:
+            options = [off + v for v in choices]
+        elif type(choices) is list and choices is not values:
+            options = choices  # (a list made here: sorted, without repeats)
+        else:
+            options = list(choices)  # (the rules' own list, copied: the decision keeps its options)
         self.pending = Decision(
             player,
             options,
@@ -1934,6 +1940,7 @@ class GameState:
             secret,
             (),
             window,
+            [PASS, *options] if optional else options,  # (what legal() answers: nothing picked yet)
         )
         return True
 

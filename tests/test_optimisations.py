@@ -16,6 +16,7 @@ import pytest
 
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
+from rulewright.coverage import RuleCoverage
 from rulewright.spec_loader import import_package
 from runtime.engine import GameState, RuleError
 from runtime.game import Game
@@ -201,3 +202,44 @@ def test_a_long_chain_of_locals_before_a_decision_compiles(tmp_path: Path) -> No
     )
     result = compile_spec(spec)
     assert result.ok, render_all(result.diagnostics)
+
+
+def test_an_emptiness_test_answers_what_the_length_of_the_list_would() -> None:
+    """compiler/lower/emptiness.py: `has_<function>` is `len(<function>) > 0` wherever the list
+    can be built; it stops at the first item, so a rule error in a later item is not raised."""
+    engine = _engine("emptiness-tests")
+    s = _state(engine)
+    for k in (-1, 0, 4, 12):  # (10 // (k - value): no item divides by zero)
+        s.v_n = k
+        assert engine.has_above(s, k) is (len(engine.f_above(s, k)) > 0)
+        assert engine.has_moves(s, engine.P_ann) is True
+        s.caches = [{} for _ in s.caches]
+        assert engine.has_kept(s) is (len(engine.f_above(s, k)) > 0)
+        assert engine.f_kept(s) == engine.f_above(s, k)
+        assert engine.has_kept(s) is (len(engine.f_above(s, k)) > 0)  # (from the kept list)
+    s.v_n, s.caches = 2, [{} for _ in s.caches]  # ace passes (10 // 1); two would divide by zero
+    assert engine.has_above(s, 2) is True
+    assert engine.has_kept(s) is True
+    assert "division by zero" in _rule_error(engine, s, "f_kept")
+    s.v_n = 1  # ace divides by zero first: the test raises what the list raises, naming the function
+    with pytest.raises(RuleError) as caught:
+        engine.has_above(s, 1)
+    assert "division by zero" in str(caught.value)
+    assert s._where(caught.value) == " (in function above (tests/lowering/emptiness-tests/game.yaml:23))"
+
+
+def test_an_emptiness_test_counts_its_function_once() -> None:
+    """Rule coverage counts a function once per emptiness test, as a call did, and the calls
+    inside the test as they run."""
+    engine = _engine("emptiness-tests")
+    game = _game(engine)
+    cov = RuleCoverage(game)
+    with cov:
+        game.new_initial_state(0)  # n = 0; the deck is empty
+    counts = {p.what: cov.counts()[p.index] for p in cov.points if p.kind == "function"}
+    assert counts == {
+        "function above": 2,  # in the tests of moves and of kept (the second if stops at held)
+        "function moves": 1,
+        "function kept": 1,
+        "function held": 1,
+    }

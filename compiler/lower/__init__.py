@@ -13,6 +13,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     inline.py       small functions written out where a statement surely calls them
     loops.py        comprehensions a statement evaluates -> Python loops before it
     order.py        what is known of a decision's options (distinct, ascending)
+    emptiness.py    `len(f(...)) > 0` -> a test that stops at the first item (`has_<f>`)
     statements.py   statements that run straight through -> lines
     frames.py       statements that may stop -> numbered blocks
     dispatch.py     a frame's blocks -> its step method (fewer blocks, found by binary search)
@@ -39,7 +40,7 @@ from compiler.lower.expressions import Unsupported
 from compiler.lower.flow import lower_flow
 from compiler.lower.recursion import NAMES_OUTSIDE_STRINGS, guard_recursion
 from compiler.lower.scenarios import lower_scenarios
-from compiler.lower.units import lower_units, results_facts, rule_checks
+from compiler.lower.units import has_functions, lower_units, results_facts, rule_checks
 from compiler.reads import Reads
 from compiler.resolve import Symbols
 from compiler.suspension import Stops
@@ -61,6 +62,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     flow = lower_flow(cx)
     invariants, evaluate = rule_checks(cx, units)
     results = results_facts(cx, units)
+    has_functions(cx, units)
     guard_recursion(units)
     cached, readers = cache_facts(cx)
     scenario_units, scenarios = lower_scenarios(cx)

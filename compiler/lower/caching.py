@@ -33,14 +33,19 @@ def forget(cx: Context, source: Source) -> list[str]:
     return [f"s.forget({readers_constant(cx, source)})"]
 
 
+def cache_key(params: tuple[Param, ...]) -> str:
+    """The key of a cached function's values: its one argument, or a tuple of them."""
+    names = [p.name for p in params]
+    return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+
+
 def lookup(
     cx: Context, function: str, params: tuple[Param, ...], returns: str, before: list[str], value: str
 ) -> list[str]:
     """The body of a cached function whose value is the expression `value`: the value kept for
     these arguments, else `value`, computed (after the lines `before`, lower/reuse.py's) and kept. A kept value is never None (functions return
     numbers, truth values, text or lists), so None means "not kept"."""
-    names = [p.name for p in params]
-    key = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+    key = cache_key(params)
     w = CodeWriter()
     w.line(f"cache_ = s.caches[{cache_constant(cx, function)}]")
     w.line(f"value_: {returns} | None = cache_.get({key})")

@@ -80,6 +80,12 @@ class Context:
     inline_stack: list[tuple[str, int]] = field(default_factory=list)  # (function, call node id)
     inlinable: dict[str, bool] = field(default_factory=dict)  # function -> whether it may be
     function_points: dict[str, int] = field(default_factory=dict)  # function -> its coverage point
+    # emptiness.py: the functions whose `has_` test some code calls, in the order first called;
+    # whether each function's test may stop early; the nodes made for the tests (kept alive: the
+    # annotations know them by id)
+    emptiness: list[str] = field(default_factory=list)
+    has_function: dict[str, bool] = field(default_factory=dict)
+    made: list[ir.Expr] = field(default_factory=list)
     watching: bool = True  # False while lowering a scenario's setup: it arranges, no zone trigger fires
 
     def begin_function(self, local_prefix: str) -> None:

@@ -14,7 +14,7 @@ from typing import assert_never
 from compiler import ir
 from compiler.builtins import BUILTINS
 from compiler.layout import py_literal
-from compiler.lower import inline, reuse
+from compiler.lower import emptiness, inline, reuse
 from compiler.lower.context import Context
 from compiler.typesys import PLAYER, Type, list_of
 
@@ -110,6 +110,8 @@ def _expr(cx: Context, e: ir.Expr) -> str:
         ):
             # a divisor that may be zero: the engine raises a rule error instead of Python's
             return f"s.{'div' if e.op == '//' else 'mod'}({expr(cx, e.left)}, {expr(cx, e.right)})"
+        case ir.Compare() if (tested := emptiness.emptiness_test(cx, e)) is not None:
+            return has_call(cx, *tested)
         case ir.Compare() if e.op in ("in", "not in"):
             held = _held(cx, e)
             if held is not None:
@@ -479,6 +481,14 @@ def call(cx: Context, e: ir.Call) -> str:
         return f"{cx.names.claim('procedure', e.func)}(s{''.join(', ' + a for a in args)})"
     with inline.only_sometimes(cx):  # (a builtin's Python may evaluate an argument only sometimes)
         return _builtin(cx, e)
+
+
+def has_call(cx: Context, e: ir.Call, nonempty: bool) -> str:
+    """The call of function `e`'s emptiness test (emptiness.py): whether its list is not empty,
+    or (`nonempty` False) whether it is."""
+    args = "".join(", " + expr(cx, a) for a in e.args)
+    code = f"{cx.names.claim('nonempty', e.func)}(s{args})"
+    return code if nonempty else f"(not {code})"
 
 
 def _builtin(cx: Context, e: ir.Call) -> str:

@@ -30,7 +30,7 @@ from compiler.lower.expressions import (
     text,
     value_type,
 )
-from compiler.lower.loops import hoisting
+from compiler.lower.loops import hoisting, negated
 from compiler.lower.order import UNKNOWN, order
 from compiler.lower.statements import assign, coverage_arms, fresh_list, loop_place
 from compiler.typesys import PLAYER, Type
@@ -236,7 +236,10 @@ def _loop(cx: Context, b: Blocks, s: ir.Repeat | ir.While) -> None:
         b.jump(head)
         b.at(head)
         b.line(f"s.tick({place})")
-        b.jump_if(negation(cx, s.cond), done)
+        before, test = hoisting(cx, s.cond)  # (run at every pass, before the test)
+        for line in before:
+            b.line(line)
+        b.jump_if(negated(test) if before else negation(cx, s.cond), done)
     b.jump(loop_body)
     b.at(loop_body)
     cx.loop_blocks.append((head, done))

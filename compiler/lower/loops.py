@@ -86,6 +86,11 @@ def hoisting(cx: Context, e: ir.Expr, body: bool = False) -> tuple[list[str], st
     return zones + before + reads + loops.lines + marks, code
 
 
+def negated(code: str) -> str:
+    """`not code` for the Python of a test that `hoisting` wrote (bracketed unless it is already)."""
+    return f"not {code}" if code.isidentifier() or wrapped(code) else f"not ({code})"
+
+
 class _Loops:
     """The lines that compute one statement's comprehensions, in the order it evaluates them."""
 

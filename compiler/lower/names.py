@@ -32,6 +32,7 @@ PREFIXES: Final[dict[str, str]] = {
     "enum": "ENUM",
     "enum_ids": "ENUMIDS",
     "function": "f",
+    "nonempty": "has",
     "procedure": "p",
     "procedure_frame": "Proc",
     "trigger_condition": "tc",

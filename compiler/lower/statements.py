@@ -27,7 +27,7 @@ from compiler.lower.expressions import (
     text,
     zone_id,
 )
-from compiler.lower.loops import hoisting
+from compiler.lower.loops import hoisting, negated
 from compiler.reads import held_type
 
 
@@ -160,11 +160,18 @@ def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
 
 def _loop(cx: Context, s: ir.Repeat | ir.While, w: CodeWriter, in_frame: bool) -> None:
     """`repeat n` or `while`; each pass spends a step of the budget, naming the loop."""
+    before: list[str] = []
     if isinstance(s, ir.Repeat):
         header, place = f"for _ in range({expr(cx, s.count)}):", loop_place("repeat", s.span)
     else:
-        header, place = f"while {expr(cx, s.cond)}:", loop_place("while", s.span)
+        before, test = hoisting(cx, s.cond)
+        header, place = ("while True:" if before else f"while {test}:"), loop_place("while", s.span)
     with w.block(header):
+        if before:  # the test's loops run at every pass, before it
+            for line in before:
+                w.line(line)
+            with w.block(f"if {negated(test)}:"):
+                w.line("break")
         w.line(f"s.tick({py_literal(place)})")
         cx.loop_blocks.append(None)
         body(cx, s.body, w, in_frame)

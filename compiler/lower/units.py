@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from compiler import ir
 from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
-from compiler.lower import caching, frames, statements
+from compiler.lower import caching, emptiness, frames, statements
 from compiler.lower.context import Context
-from compiler.lower.expressions import Unsupported, python_type, value_type
+from compiler.lower.expressions import Unsupported, has_call, python_type, value_type
 from compiler.lower.frames import Blocks, default_value
-from compiler.lower.loops import hoisting
+from compiler.lower.loops import hoisting, negated
 from compiler.resolve import trigger_params
-from compiler.typesys import PLAYER
+from compiler.typesys import BOOL, PLAYER
 from compiler.viewmodel import (
     DispatchTable,
     FrameClass,
@@ -167,6 +167,100 @@ def _function(cx: Context, out: Units, f: ir.FunctionDecl) -> None:
     before, value = hoisting(cx, f.body.expr, body=True)
     body = caching.lookup(cx, f.name, ps, returns, before, value)
     out.functions.append(Function(name, origin(what, f.span), ps, returns, (*mark, *body)))
+
+
+def has_functions(cx: Context, out: Units) -> None:
+    """`has_<function>` for each function whose emptiness some code tests (emptiness.py), and for
+    those the tests call in turn."""
+    done = 0
+    while done < len(cx.emptiness):
+        f = cx.sym.functions[cx.emptiness[done]]
+        done += 1
+        cx.begin_function("")
+        w = CodeWriter()
+        w.line(f"# cov {cx.function_points[f.name]} ({f.name})")  # (a test counts the function)
+        ps = params(cx, f.params)
+        if f.name in cx.reads.cached:
+            w.line(f"kept_ = s.caches[{caching.cache_constant(cx, f.name)}].get({caching.cache_key(ps)})")
+            with w.block("if kept_ is not None:"):
+                w.line("return len(kept_) > 0")
+        assert f.body.expr is not None  # (emptiness.eligible)
+        if not _found(cx, w, f.body.expr):
+            w.line("return False")
+        lines = w.lines()
+        if (
+            len(lines) >= 3
+            and lines[-3].startswith("if ")
+            and lines[-2:] == ["    return True", "return False"]
+        ):
+            lines[-3:] = [f"return {lines[-3][3:-1]}"]  # (`if x: return True` / `return False`: `return x`)
+        what = f"function {f.name}"
+        name = cx.names.claim("nonempty", f.name)
+        out.functions.append(Function(name, origin(what, f.span), ps, "bool", tuple(lines)))
+
+
+def _found(cx: Context, w: CodeWriter, e: ir.Expr) -> bool:
+    """Write what returns True as soon as list `e` has an item; whether it always returns."""
+    match e:
+        case ir.ListLit():
+            if e.items:
+                w.line("return True")
+            return bool(e.items)
+        case ir.Quantifier(kind="filter") | ir.ListComp() if e.cond is not None:
+            found = ir.Quantifier("any", e.var, e.source, e.cond, e.span)  # written as a loop that breaks
+            cx.made.append(found)
+            cx.ann.types[id(found)] = BOOL
+            cx.ann.slots[id(found)] = cx.ann.slots[id(e)]
+            _return_if(cx, w, found)
+            return False
+        case ir.Quantifier(kind="filter") | ir.ListComp():  # (every item of its source)
+            before, source = hoisting(cx, e.source)
+            for line in before:
+                w.line(line)
+            with w.block(f"if len({source}) > 0:"):
+                w.line("return True")
+            return False
+        case ir.BinOp(op="+") if cx.ann.type_of(e).kind == "list":
+            return _found(cx, w, e.left) or _found(cx, w, e.right)
+        case ir.CondExpr():
+            before, test = hoisting(cx, e.cond)
+            for line in before:
+                w.line(line)
+            if _empty(e.then):  # `if c then [] else xs`
+                with w.block(f"if {negated(test)}:"):
+                    _found(cx, w, e.other)
+                return False
+            with w.block(f"if {test}:"):
+                then = _found(cx, w, e.then)
+            if _empty(e.other):  # `if c then xs else []`
+                return False
+            with w.block("else:"):
+                other = _found(cx, w, e.other)
+            return then and other
+        case _:
+            call = emptiness.calls_tested(cx, e)
+            if call is not None:
+                with w.block(f"if {has_call(cx, call, True)}:"):
+                    w.line("return True")
+                return False
+            before, code = hoisting(cx, e)
+            for line in before:
+                w.line(line)
+            with w.block(f"if len({code}) > 0:"):
+                w.line("return True")
+            return False
+
+
+def _empty(e: ir.Expr) -> bool:
+    return isinstance(e, ir.ListLit) and not e.items
+
+
+def _return_if(cx: Context, w: CodeWriter, test: ir.Expr) -> None:
+    before, code = hoisting(cx, test)
+    for line in before:
+        w.line(line)
+    with w.block(f"if {code}:"):
+        w.line("return True")
 
 
 def _trigger(cx: Context, out: Units, tr: ir.TriggerDecl) -> None:

@@ -447,7 +447,7 @@ def f_playable(s: State, l_q: int, l_c: int) -> bool:
     # cov 14
     q1_: bool
     if l_c in f_shots(s, l_q):
-        q1_ = f_may_shoot(s, l_q) and (len(f_bang_targets(s, l_q)) > 0)
+        q1_ = f_may_shoot(s, l_q) and has_bang_targets(s, l_q)
     else:
         q2_: bool
         if F_card_kind[l_c] == 1:
@@ -459,15 +459,15 @@ def f_playable(s: State, l_q: int, l_c: int) -> bool:
             else:
                 q4_: bool
                 if F_card_kind[l_c] == 3:
-                    q4_ = len(f_panic_targets(s, l_q)) > 0
+                    q4_ = has_panic_targets(s, l_q)
                 else:
                     q5_: bool
                     if F_card_kind[l_c] == 4:
-                        q5_ = len(f_balou_targets(s, l_q)) > 0
+                        q5_ = has_balou_targets(s, l_q)
                     else:
                         q6_: bool
                         if F_card_kind[l_c] == 14:
-                            q6_ = len(f_jail_targets(s, l_q)) > 0
+                            q6_ = has_jail_targets(s, l_q)
                         else:
                             q7_: bool
                             if F_card_reach[l_c] > 0:
@@ -868,6 +868,52 @@ def inv_one_weapon(s: State) -> bool:
 # invariant no_jailed_sheriff (specs/bang/game.yaml:130)
 def inv_no_jailed_sheriff(s: State) -> bool:
     return not f_has(s, f_the_sheriff(s), 14)
+
+
+# function bang_targets (specs/bang/cards.yaml:189)
+def has_bang_targets(s: State, l_q: int) -> bool:
+    # cov 10 (bang_targets)
+    v1_: int | None = None
+    q1_ = False
+    for c_t in f_others(s, l_q):
+        if f_distance(s, l_q, c_t) <= (v1_ if v1_ is not None else (v1_ := f_reach_of(s, l_q))):
+            q1_ = True
+            break
+    return q1_
+
+
+# function panic_targets (specs/bang/cards.yaml:193)
+def has_panic_targets(s: State, l_q: int) -> bool:
+    # cov 11 (panic_targets)
+    q1_ = False
+    for c_t in f_others(s, l_q):
+        if (f_distance(s, l_q, c_t) <= 1) and (f_cards_of(s, c_t) > 0):
+            q1_ = True
+            break
+    return q1_
+
+
+# function balou_targets (specs/bang/cards.yaml:197)
+def has_balou_targets(s: State, l_q: int) -> bool:
+    # cov 12 (balou_targets)
+    q1_ = False
+    for c_t in f_others(s, l_q):
+        if f_cards_of(s, c_t) > 0:
+            q1_ = True
+            break
+    return q1_
+
+
+# function jail_targets (specs/bang/cards.yaml:201)
+def has_jail_targets(s: State, l_q: int) -> bool:
+    # cov 13 (jail_targets)
+    v1_: int | None = None
+    q1_ = False
+    for c_t in f_others(s, l_q):
+        if (c_t != (v1_ if v1_ is not None else (v1_ := f_the_sheriff(s)))) and (not f_has(s, c_t, 14)):
+            q1_ = True
+            break
+    return q1_
 
 
 # procedure play_card (specs/bang/cards.yaml:221)

@@ -1017,6 +1017,10 @@ ORIGINS: dict[str, str] = {
     "inv_one_of_a_kind_in_play": "invariant one_of_a_kind_in_play (specs/bang/game.yaml:124)",
     "inv_one_weapon": "invariant one_weapon (specs/bang/game.yaml:127)",
     "inv_no_jailed_sheriff": "invariant no_jailed_sheriff (specs/bang/game.yaml:130)",
+    "has_bang_targets": "function bang_targets (specs/bang/cards.yaml:189)",
+    "has_panic_targets": "function panic_targets (specs/bang/cards.yaml:193)",
+    "has_balou_targets": "function balou_targets (specs/bang/cards.yaml:197)",
+    "has_jail_targets": "function jail_targets (specs/bang/cards.yaml:201)",
 }
 
 

@@ -644,7 +644,7 @@ def f_legal_spaces(s: State, l_p: int, l_k: int) -> list[int]:
                         + (1 if (v2_ if v2_ is not None else (v2_ := f_supervised(s, l_p))) else 0)
                     )
                 )
-                and (len(f_actions_after(s, l_p, c_a, l_k)) > 0)
+                and has_actions_after(s, l_p, c_a, l_k)
             )
         ]
     return value_
@@ -653,9 +653,7 @@ def f_legal_spaces(s: State, l_p: int, l_k: int) -> list[int]:
 # function placeable_colours (specs/channel_tunnel/rounds.yaml:33)
 def f_placeable_colours(s: State, l_p: int) -> list[int]:
     # cov 22
-    return [
-        c_k for c_k in range(5) if ((f_discs_of(s, l_p, c_k) > 0) and (len(f_legal_spaces(s, l_p, c_k)) > 0))
-    ]
+    return [c_k for c_k in range(5) if ((f_discs_of(s, l_p, c_k) > 0) and has_legal_spaces(s, l_p, c_k))]
 
 
 # function usable (specs/channel_tunnel/rounds.yaml:37)
@@ -1084,6 +1082,55 @@ def evaluate(s: State, l_p: int) -> int:
             - len(s.z.piles[(Z_route_open + s.ref(l_p))])
         )
     )
+
+
+# function actions_after (specs/channel_tunnel/actions.yaml:68)
+def has_actions_after(s: State, l_p: int, l_a: int, l_k: int) -> bool:
+    # cov 10 (actions_after)
+    return has_space_actions(s, l_p, l_a, l_k, False)
+
+
+# function legal_spaces (specs/channel_tunnel/rounds.yaml:25)
+def has_legal_spaces(s: State, l_p: int, l_k: int) -> bool:
+    # cov 21 (legal_spaces)
+    kept_ = s.caches[CACHE_legal_spaces].get((l_p, l_k))
+    if kept_ is not None:
+        return len(kept_) > 0
+    v1_: int | None = None
+    v2_: bool | None = None
+    q1_ = False
+    for c_a in range(5):
+        if (
+            (v1_ if v1_ is not None else (v1_ := f_discs_of(s, l_p, l_k)))
+            > (
+                f_stack_size(s, c_a)
+                + (1 if (v2_ if v2_ is not None else (v2_ := f_supervised(s, l_p))) else 0)
+            )
+        ) and has_actions_after(s, l_p, c_a, l_k):
+            q1_ = True
+            break
+    return q1_
+
+
+# function space_actions (specs/channel_tunnel/actions.yaml:56)
+def has_space_actions(s: State, l_p: int, l_a: int, l_k: int, l_now: bool) -> bool:
+    # cov 9 (space_actions)
+    if l_a == E_plan_tunnel:
+        if f_can_plan(s, l_p):
+            return True
+        if f_tunnel_ok(s, l_p, l_a, l_k, l_now):
+            return True
+    else:
+        if l_a == E_finance_technology:
+            if len(s.z.piles[Z_display]) > 0:
+                return True
+            return True
+        else:
+            if f_can_secondary(s, l_p, l_a, l_k, l_now):
+                return True
+            if f_can_develop(s, l_p, s.v_offer[l_a]):
+                return True
+    return False
 
 
 # procedure do_action (specs/channel_tunnel/actions.yaml:112)

@@ -848,6 +848,9 @@ ORIGINS: dict[str, str] = {
     "inv_storage_within_capacity": "invariant storage_within_capacity (specs/channel_tunnel/game.yaml:126)",
     "inv_one_agenda_at_a_time": "invariant one_agenda_at_a_time (specs/channel_tunnel/game.yaml:129)",
     "evaluate": "evaluation (specs/channel_tunnel/game.yaml:134)",
+    "has_actions_after": "function actions_after (specs/channel_tunnel/actions.yaml:68)",
+    "has_legal_spaces": "function legal_spaces (specs/channel_tunnel/rounds.yaml:25)",
+    "has_space_actions": "function space_actions (specs/channel_tunnel/actions.yaml:56)",
 }
 
 

@@ -900,15 +900,15 @@ def f_order_usable(s: State, l_p: int, l_c: int) -> bool:
     # cov 17
     q1_: bool
     if F_order_card_order[l_c] == 2:
-        q1_ = len(f_raid_targets(s, l_p)) > 0
+        q1_ = has_raid_targets(s, l_p)
     else:
         q2_: bool
         if F_order_card_order[l_c] == 3:
-            q2_ = (len(f_hqs_of(s, l_p)) > 0) and (len(s.z.piles[(Z_reserve + s.ref(l_p))]) > 0)
+            q2_ = has_hqs_of(s, l_p) and (len(s.z.piles[(Z_reserve + s.ref(l_p))]) > 0)
         else:
             q3_: bool
             if F_order_card_order[l_c] == 11:
-                q4_ = len(f_own_tiles(s, l_p)) > 0
+                q4_ = has_own_tiles(s, l_p)
                 if q4_:
                     q5_ = False
                     for c_f in s.z.piles[(Z_reserve + s.ref(l_p))]:
@@ -920,11 +920,11 @@ def f_order_usable(s: State, l_p: int, l_c: int) -> bool:
             else:
                 q6_: bool
                 if F_order_card_order[l_c] == 12:
-                    q6_ = len(f_redeploy_pairs(s, l_p)) > 0
+                    q6_ = has_redeploy_pairs(s, l_p)
                 else:
                     q7_: bool
                     if F_order_card_order[l_c] == 13:
-                        q7_ = len(f_sabotage_targets(s, l_p)) > 0
+                        q7_ = has_sabotage_targets(s, l_p)
                     else:
                         q8_: bool
                         if F_order_card_order[l_c] == 10:
@@ -1202,7 +1202,7 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
     l_took_hq: bool = False
     for l_q in range(s.num_players):
         if not (
-            (((l_q != l_a) and (not s.v_eliminated[l_q])) and (len(f_hqs_of(s, l_q)) == 0))
+            (((l_q != l_a) and (not s.v_eliminated[l_q])) and (not has_hqs_of(s, l_q)))
             and any(
                 True
                 for c_b in range(16)
@@ -1537,6 +1537,143 @@ def evaluate(s: State, l_p: int) -> int:
     return q3_ - q4_
 
 
+# function raid_targets (specs/guerra_fronteriza/orders.yaml:14)
+def has_raid_targets(s: State, l_p: int) -> bool:
+    # cov 14 (raid_targets)
+    v_loc = s.v_loc
+    q1_ = False
+    for c_f in s.z.piles[Z_board]:
+        q2_ = (F_figure_faction[c_f] != l_p) and (not f_present(s, l_p, v_loc[c_f]))
+        if q2_:
+            q3_ = False
+            for c_g in s.z.piles[Z_board]:
+                if ((F_figure_faction[c_g] == l_p) and (F_figure_unit[c_g] == E_plane)) and (
+                    v_loc[c_f] in F_tile_adjacent[v_loc[c_g]]
+                ):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_ = True
+            break
+    return q1_
+
+
+# function hqs_of (specs/guerra_fronteriza/round.yaml:42)
+def has_hqs_of(s: State, l_p: int) -> bool:
+    # cov 25 (hqs_of)
+    v_built_at = s.v_built_at
+    v_destroyed = s.v_destroyed
+    v_holder = s.v_holder
+    q1_ = False
+    for c_b in range(16):
+        if (((F_building_kind[c_b] == 0) and (v_built_at[c_b] != -1)) and (not v_destroyed[c_b])) and (
+            v_holder[c_b] == l_p
+        ):
+            q1_ = True
+            break
+    return q1_
+
+
+# function own_tiles (specs/guerra_fronteriza/orders.yaml:9)
+def has_own_tiles(s: State, l_p: int) -> bool:
+    # cov 13 (own_tiles)
+    q1_ = False
+    for c_t in range(44):
+        # cov 19 (on_map)
+        if (F_tile_operation[c_t] == s.o_operation) and f_controls(s, l_p, c_t):
+            q1_ = True
+            break
+    return q1_
+
+
+# function redeploy_pairs (specs/guerra_fronteriza/orders.yaml:29)
+def has_redeploy_pairs(s: State, l_p: int) -> bool:
+    # cov 16 (redeploy_pairs)
+    v_loc = s.v_loc
+    q1_ = False
+    for c_f in s.z.piles[Z_board]:
+        q2_ = F_figure_faction[c_f] == l_p
+        if q2_:
+            q3_ = False
+            for c_t in F_tile_adjacent[v_loc[c_f]]:
+                if not f_enemy_at(s, l_p, c_t):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_ = True
+            break
+    return q1_
+
+
+# function sabotage_targets (specs/guerra_fronteriza/orders.yaml:21)
+def has_sabotage_targets(s: State, l_p: int) -> bool:
+    # cov 15 (sabotage_targets)
+    v_built_at = s.v_built_at
+    v_destroyed = s.v_destroyed
+    v_holder = s.v_holder
+    v_loc = s.v_loc
+    q1_ = False
+    for c_b in range(16):
+        q2_ = (
+            (((F_building_kind[c_b] != 0) and (v_built_at[c_b] != -1)) and (not v_destroyed[c_b]))
+            and (v_holder[c_b] != l_p)
+        ) and (not f_present(s, v_holder[c_b], v_built_at[c_b]))
+        if q2_:
+            q3_ = False
+            for c_f in s.z.piles[Z_board]:
+                if (F_figure_faction[c_f] == l_p) and (v_built_at[c_b] in F_tile_adjacent[v_loc[c_f]]):
+                    q3_ = True
+                    break
+            q2_ = q3_
+        if q2_:
+            q1_ = True
+            break
+    return q1_
+
+
+# function conflicts (specs/guerra_fronteriza/combat.yaml:73)
+def has_conflicts(s: State, l_p: int) -> bool:
+    # cov 11 (conflicts)
+    v_entered = s.v_entered
+    v_holder = s.v_holder
+    v_destroyed = s.v_destroyed
+    q1_ = False
+    for c_t in range(44):
+        # cov 19 (on_map)
+        q2_ = ((F_tile_operation[c_t] == s.o_operation) and v_entered[c_t]) and f_present(s, l_p, c_t)
+        if q2_:
+            q3_ = False
+            for c_q in range(s.num_players):
+                if (c_q != l_p) and (f_present(s, c_q, c_t) or (f_garrison_of(s, c_q, c_t) != -1)):
+                    q3_ = True
+                    break
+            q2_ = q3_ or (
+                (((v1_ := f_building_at(s, c_t)) != -1) and (v_holder[v1_] != l_p)) and (not v_destroyed[v1_])
+            )
+        if q2_:
+            q1_ = True
+            break
+    return q1_
+
+
+# function in_reserve (specs/guerra_fronteriza/round.yaml:92)
+def has_in_reserve(s: State, l_p: int, l_allowed: list[int]) -> bool:
+    # cov 34 (in_reserve)
+    q1_ = False
+    for c_u in l_allowed:
+        q2_ = False
+        for c_f in s.z.piles[(Z_reserve + s.ref(l_p))]:
+            if F_figure_unit[c_f] == c_u:
+                q2_ = True
+                break
+        if q2_:
+            q1_ = True
+            break
+    return q1_
+
+
 # procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)
 class Proc_resolve_conflicts(Frame):
     SLOTS = ("l_p", "l_t")
@@ -1579,7 +1716,7 @@ class Proc_resolve_conflicts(Frame):
                     continue
                 else:  # pc == 1
                     s.tick("the while loop at specs/guerra_fronteriza/combat.yaml:87:7")
-                    if not (len(f_conflicts(s, self.l_p)) > 0):
+                    if not has_conflicts(s, self.l_p):
                         s.pop()
                         return
                     self.pc = 2
@@ -2063,7 +2200,7 @@ class Proc_use_special(Frame):
                     # cov 71
                     pass
                 if (self.l_s == 2) and (
-                    (len(f_hqs_of(s, self.l_p)) == 0) or (len(f_in_reserve(s, self.l_p, [E_artillery])) == 0)
+                    (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_artillery]))
                 ):
                     # cov 72
                     s.pop()
@@ -2072,7 +2209,7 @@ class Proc_use_special(Frame):
                     # cov 73
                     pass
                 if (self.l_s == 3) and (
-                    (len(f_hqs_of(s, self.l_p)) == 0) or (len(f_in_reserve(s, self.l_p, [E_infantry])) == 0)
+                    (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_infantry]))
                 ):
                     # cov 74
                     s.pop()
@@ -3080,7 +3217,7 @@ class Proc_reinforce(Frame):
                     self.l_waiting = [
                         c_t
                         for c_t in f_reinforcement_sites(s, self.l_p)
-                        if (len(f_in_reserve(s, self.l_p, f_reinforcement_types(s, c_t))) > 0)
+                        if has_in_reserve(s, self.l_p, f_reinforcement_types(s, c_t))
                     ]
                     pc = 1
                     continue
@@ -3113,10 +3250,7 @@ class Proc_reinforce(Frame):
                 self.l_waiting = [
                     c_x
                     for c_x in self.l_waiting
-                    if (
-                        (c_x != self.l_t)
-                        and (len(f_in_reserve(s, self.l_p, f_reinforcement_types(s, c_x))) > 0)
-                    )
+                    if ((c_x != self.l_t) and has_in_reserve(s, self.l_p, f_reinforcement_types(s, c_x)))
                 ]
                 pc = 1
                 continue
@@ -3837,14 +3971,14 @@ class Proc_maintenance(Frame):
                     continue
             elif pc == 2:
                 s.tick("the while loop at specs/guerra_fronteriza/round.yaml:335:9")
-                if not (
-                    sum(
-                        1
-                        for c_f in s.z.piles[Z_board]
-                        if ((s.v_loc[c_f] == self.l_t) and (F_figure_faction[c_f] == self.l_p))
-                    )
-                    > f_stack_cap(s, self.l_p, self.l_t)
-                ):
+                v_loc = s.v_loc
+                l_t = self.l_t
+                l_p = self.l_p
+                q1_ = 0
+                for c_f in s.z.piles[Z_board]:
+                    if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p):
+                        q1_ += 1
+                if not (q1_ > f_stack_cap(s, self.l_p, self.l_t)):
                     pc = 1
                     continue
                 self.pc = 3

@@ -1818,6 +1818,13 @@ ORIGINS: dict[str, str] = {
     "inv_stacking_after_maintenance": "invariant stacking_after_maintenance (specs/guerra_fronteriza/game.yaml:131)",
     "inv_board_figures_on_the_map": "invariant board_figures_on_the_map (specs/guerra_fronteriza/game.yaml:136)",
     "evaluate": "evaluation (specs/guerra_fronteriza/game.yaml:140)",
+    "has_raid_targets": "function raid_targets (specs/guerra_fronteriza/orders.yaml:14)",
+    "has_hqs_of": "function hqs_of (specs/guerra_fronteriza/round.yaml:42)",
+    "has_own_tiles": "function own_tiles (specs/guerra_fronteriza/orders.yaml:9)",
+    "has_redeploy_pairs": "function redeploy_pairs (specs/guerra_fronteriza/orders.yaml:29)",
+    "has_sabotage_targets": "function sabotage_targets (specs/guerra_fronteriza/orders.yaml:21)",
+    "has_conflicts": "function conflicts (specs/guerra_fronteriza/combat.yaml:73)",
+    "has_in_reserve": "function in_reserve (specs/guerra_fronteriza/round.yaml:92)",
 }
 
 

@@ -232,7 +232,7 @@ def f_followers(s: State, l_k: int, l_p: int) -> list[int]:
 def f_prospect(s: State, l_k: int, l_p: int) -> int:
     # cov 5
     q1_: int
-    if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) and (len(f_followers(s, l_k, l_p)) == 0):
+    if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) and (not has_followers(s, l_k, l_p)):
         q1_ = 0
     else:
         q2_: int
@@ -422,6 +422,23 @@ def evaluate(s: State, l_p: int) -> int:
 # results.returns (specs/lost_cities/game.yaml:174)
 def returns_of(s: State, l_p: int) -> int:
     return s.v_score[l_p]
+
+
+# function followers (specs/lost_cities/game.yaml:71)
+def has_followers(s: State, l_k: int, l_p: int) -> bool:
+    # cov 4 (followers)
+    q1_ = False
+    for c_x in s.z.piles[(Z_hand + s.ref(l_p))]:
+        if (F_card_colour[c_x] == l_k) and (
+            (F_card_number[c_x] > F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))])
+            or (
+                (F_card_number[c_x] == 0)
+                and (F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))] == 0)
+            )
+        ):
+            q1_ = True
+            break
+    return q1_
 
 
 # procedure take_turn (specs/lost_cities/game.yaml:112)

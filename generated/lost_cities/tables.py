@@ -484,6 +484,7 @@ ORIGINS: dict[str, str] = {
     "inv_expeditions_ascend": "invariant expeditions_ascend (specs/lost_cities/game.yaml:193)",
     "evaluate": "evaluation (specs/lost_cities/game.yaml:182)",
     "returns_of": "results.returns (specs/lost_cities/game.yaml:174)",
+    "has_followers": "function followers (specs/lost_cities/game.yaml:71)",
 }
 
 

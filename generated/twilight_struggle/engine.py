@@ -1520,10 +1520,14 @@ def p_draw(s: State, l_p: int) -> None:
 # procedure deal_cards (specs/twilight_struggle/turn.yaml:66)
 def p_deal_cards(s: State) -> None:
     # cov 156
-    while (
-        (len(s.z.piles[(Z_hand + P_ussr)]) < (v1_ := f_hand_size(s)))
-        or (len(s.z.piles[(Z_hand + P_usa)]) < v1_)
-    ) and ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) > 0):
+    while True:
+        q1_ = len(s.z.piles[(Z_hand + P_ussr)])
+        # cov 11 (hand_size)
+        if not (
+            ((q1_ < (v1_ := (8 if (s.v_turn <= 3) else 9))) or (len(s.z.piles[(Z_hand + P_usa)]) < v1_))
+            and ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) > 0)
+        ):
+            break
         s.tick("the while loop at specs/twilight_struggle/turn.yaml:69:7")
         for l_p in [P_ussr, P_usa]:
             if not (len(s.z.piles[(Z_hand + s.ref(l_p))]) < f_hand_size(s)):
@@ -2910,6 +2914,58 @@ def evaluate(s: State, l_p: int) -> int:
     )
 
 
+# function free_coup_targets (specs/twilight_struggle/operations.yaml:61)
+def has_free_coup_targets(s: State, l_p: int, l_area: list[int]) -> bool:
+    # cov 24 (free_coup_targets)
+    v_influence = s.v_influence
+    q1_ = False
+    for c_x in l_area:
+        if (v_influence[c_x][(1 - l_p)] > 0) and f_may_coup(s, l_p, c_x):
+            q1_ = True
+            break
+    return q1_
+
+
+# function realign_targets (specs/twilight_struggle/operations.yaml:55)
+def has_realign_targets(s: State, l_p: int) -> bool:
+    # cov 23 (realign_targets)
+    kept_ = s.caches[CACHE_realign_targets].get(l_p)
+    if kept_ is not None:
+        return len(kept_) > 0
+    v_influence = s.v_influence
+    v_defcon = s.v_defcon
+    q1_ = False
+    for c_x in range(84):
+        q2_ = v_influence[c_x][(1 - l_p)] > 0
+        if q2_:
+            # cov 20 (open_to_coups)
+            q2_ = v_defcon > F_region_defcon_limit[F_country_region[c_x]]
+        if q2_ and (not f_protected(s, l_p, c_x)):
+            q1_ = True
+            break
+    return q1_
+
+
+# function coup_targets (specs/twilight_struggle/operations.yaml:50)
+def has_coup_targets(s: State, l_p: int) -> bool:
+    # cov 22 (coup_targets)
+    kept_ = s.caches[CACHE_coup_targets].get(l_p)
+    if kept_ is not None:
+        return len(kept_) > 0
+    v_influence = s.v_influence
+    v_defcon = s.v_defcon
+    q1_ = False
+    for c_x in range(84):
+        q2_ = v_influence[c_x][(1 - l_p)] > 0
+        if q2_:
+            # cov 20 (open_to_coups)
+            q2_ = v_defcon > F_region_defcon_limit[F_country_region[c_x]]
+        if q2_ and f_may_coup(s, l_p, c_x):
+            q1_ = True
+            break
+    return q1_
+
+
 # procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:207)
 class Proc_free_coup_or_realignments(Frame):
     SLOTS = ("l_p", "l_c", "l_area", "l_ops", "l_kinds", "l_going", "l_kind", "l_t")
@@ -2985,7 +3041,7 @@ class Proc_free_coup_or_realignments(Frame):
                     0 if F_card_scoring[self.l_c] else f_modified_ops(s, self.l_p, F_card_ops[self.l_c])
                 )
                 self.l_kinds = []
-                if len(f_free_coup_targets(s, self.l_p, self.l_area)) > 0:
+                if has_free_coup_targets(s, self.l_p, self.l_area):
                     # cov 58
                     self.l_kinds = self.l_kinds + [2]
                 else:
@@ -3600,13 +3656,13 @@ class Proc_spend_operations(Frame):
                     else 0
                 )
                 self.l_kinds = [0]
-                if (1 in self.l_allowed) and (len(f_realign_targets(s, self.l_p)) > 0):
+                if (1 in self.l_allowed) and has_realign_targets(s, self.l_p):
                     # cov 110
                     self.l_kinds = self.l_kinds + [1]
                 else:
                     # cov 111
                     pass
-                if (2 in self.l_allowed) and (len(f_coup_targets(s, self.l_p)) > 0):
+                if (2 in self.l_allowed) and has_coup_targets(s, self.l_p):
                     # cov 112
                     self.l_kinds = self.l_kinds + [2]
                 else:

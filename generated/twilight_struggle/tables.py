@@ -3304,6 +3304,9 @@ ORIGINS: dict[str, str] = {
     "inv_milops_not_negative": "invariant milops_not_negative (specs/twilight_struggle/game.yaml:130)",
     "inv_china_card_held": "invariant china_card_held (specs/twilight_struggle/game.yaml:133)",
     "evaluate": "evaluation (specs/twilight_struggle/game.yaml:138)",
+    "has_free_coup_targets": "function free_coup_targets (specs/twilight_struggle/operations.yaml:61)",
+    "has_realign_targets": "function realign_targets (specs/twilight_struggle/operations.yaml:55)",
+    "has_coup_targets": "function coup_targets (specs/twilight_struggle/operations.yaml:50)",
 }
 
 
