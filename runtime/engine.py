@@ -1908,7 +1908,7 @@ class GameState:
                 choices = sorted(set(values))
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
-            # the rules' own list is copied; a list made here is the decision's
+            # the rules' own list is copied (the decision keeps its options); one made here is kept
             options = [off + v for v in choices] if off else choices[:] if order == 2 else choices
         else:  # a range (ascending and distinct already) or another sequence
             ranged = self._options(values, domain, prompt, at)
@@ -1922,12 +1922,6 @@ class GameState:
                 prompt, at, f"{self.INFO.player_names[player]} must choose but there is no option"
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
-        if off:
-            options = [off + v for v in choices]
-        elif type(choices) is list and choices is not values:
-            options = choices  # (a list made here: sorted, without repeats)
-        else:
-            options = list(choices)  # (the rules' own list, copied: the decision keeps its options)
         self.pending = Decision(
             player,
             options,
