@@ -1098,7 +1098,10 @@ class GameState:
             self._apply_explicit(a)
             return
         d = self.pending
-        if self.over or d is None or not (listed(d.legal(), a) if COMPILED else a in d.legal()):
+        if COMPILED:  # (a loop over machine integers)
+            if self.over or d is None or not listed(d.legal(), a):
+                self._refuse(a)
+        elif self.over or d is None or a not in d.legal():
             self._refuse(a)
         tail = self.lines.tail  # Log.add, inline
         tail.append((CHOSE_SECRETLY if d.secret else CHOSE, d.player, a, d.prompt))
