@@ -1899,23 +1899,24 @@ class GameState:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
         off, size = self.INFO.spans[domain]
         options: list[int]  # the action ids
-        if type(values) is list:  # `_options` written out for the common case, a list the rules built
-            choices: list[int]  # (a list, not a sequence: compiled, read without Python's protocols)
+        if type(values) is range:  # ascending and distinct already
+            ranged = self._options(values, domain, prompt, at)
+            options = [off + v for v in ranged] if off else list(ranged)
+        else:  # `_options` written out for the common case, a list the rules built
+            # (read as a list, not a sequence: compiled, without Python's protocols)
+            items: list[int] = values if type(values) is list else list(values)
             if order == 2:
-                choices = values
+                choices = items
             elif order == 1:
-                choices = sorted(values)
+                choices = sorted(items)
             elif COMPILED:
-                choices = distinct_ascending(values)
+                choices = distinct_ascending(items)
             else:  # (the set written out: no call on the interpreter's path)
-                choices = sorted(set(values))
+                choices = sorted(set(items))
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
             # the rules' own list is copied (the decision keeps its options); one made here is kept
-            options = [off + v for v in choices] if off else choices[:] if order == 2 else choices
-        else:  # a range (ascending and distinct already) or another sequence
-            ranged = self._options(values, domain, prompt, at)
-            options = [off + v for v in ranged] if off else list(ranged)
+            options = [off + v for v in choices] if off else choices[:] if choices is values else choices
         if len(options) < need:
             self._bad_decision(prompt, at, f"must choose {need} but only {len(options)} options")
         if not options:
