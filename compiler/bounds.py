@@ -1,6 +1,7 @@
 """Bounds: a loaded ir.Game -> diagnostics for rules that could never end or that would break
-the interpreter: endless recursion, and nesting deeper than generated Python may go; and, once
-the names are resolved, a state too big to hold (`state_size`).
+the interpreter: endless recursion, nesting deeper than generated Python may go, and calls of
+functions nested deeper than the compiler follows them; and, once the names are resolved, a state
+too big to hold (`state_size`).
 
 `bounds` runs before resolve, so nothing later walks a tree too deep for it. What runs for too long
 at run time is the engine's step budget (docs/limits.md); this pass rejects only what it can see.
@@ -9,6 +10,7 @@ at run time is the engine's step budget (docs/limits.md); this pass rejects only
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,7 @@ from compiler import ir, messages
 from compiler.diagnostics import Sink
 from compiler.limits import (
     MAX_BLOCK_DEPTH,
+    MAX_CALL_DEPTH,
     MAX_EXPRESSION_DEPTH,
     MAX_LOOP_DEPTH,
     MAX_STATE_ENTRIES,
@@ -31,11 +34,13 @@ _LOOPS = (ir.For, ir.Repeat, ir.While)
 
 
 def bounds(game: ir.Game, sink: Sink) -> None:
-    """Report endless recursion and too-deep nesting in every code unit of `game`."""
+    """Report endless recursion and too-deep nesting in every code unit of `game`, and calls of
+    functions nested too deep."""
     for code in _codes(game):
         if not _too_short_to_nest(code):
             _nesting(code, sink)
     _recursion(game, sink)
+    _call_depth(game, sink)
 
 
 def _codes(game: ir.Game) -> Iterator[ir.Code]:
@@ -45,7 +50,7 @@ def _codes(game: ir.Game) -> Iterator[ir.Code]:
         node = stack.pop()
         if isinstance(node, ir.Code):
             yield node
-        else:
+        elif type(node) is not ir.Value:  # (a value from YAML holds plain data: most nodes here)
             stack.extend(reversed(ir.children(node)))
 
 
@@ -53,11 +58,22 @@ def _codes(game: ir.Game) -> Iterator[ir.Code]:
 
 
 def _too_short_to_nest(code: ir.Code) -> bool:
-    """Whether the text of `code` is too short to nest beyond any bound (most conditions are):
-    an expression inside another spans fewer characters of the text (an operator, a bracket or a
-    name more), and a block or loop holds a `{`. (Code not parsed from its text has none.)"""
+    """Whether the text of `code` is too short to nest beyond any bound (most texts are): an
+    expression inside another spans fewer of the text's words and signs (an operator, a bracket or
+    a name more: a span starts and ends with a whole token), and a block or loop holds a `{`. (Code
+    not parsed from its text has none.)"""
     text = code.text
-    return 0 < len(text) <= MAX_EXPRESSION_DEPTH and text.count("{") <= min(MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH)
+    if not text or text.count("{") > min(MAX_BLOCK_DEPTH, MAX_LOOP_DEPTH):
+        return False
+    if len(text) <= MAX_EXPRESSION_DEPTH:
+        return True
+    return len(text) <= _WORD_LEN * MAX_EXPRESSION_DEPTH and len(_WORDS.findall(text)) <= MAX_EXPRESSION_DEPTH
+
+
+# a word (a name, a keyword, a number) or another character that is not a space, and how long a
+# text may be for counting them to be worth it
+_WORDS = re.compile(r"\w+|[^\w\s]")
+_WORD_LEN = 8
 
 
 def _nesting(code: ir.Code, sink: Sink) -> None:
@@ -232,6 +248,131 @@ def _parts_always_run(node: object) -> list[object] | None:
         case ir.BoolOp():
             return [node.left]
     return None
+
+
+# ---- calls nested through functions ------------------------------------------------------------
+
+# (callee, levels: 1 for the call and 1 for each node around it in its body, the call's span); a
+# callee is a function's name, or an expression field's name after a dot (`.strength`)
+_Site = tuple[str, int, ir.Span]
+
+
+def _call_depth(game: ir.Game, sink: Sink) -> None:
+    """Passes that follow a call into what it calls recurse through the body of the function or
+    expression field called (compiler/secrecy.py), so a long chain of them, each calling the next,
+    would overflow Python's stack: report, once, the deepest chain nested more than MAX_CALL_DEPTH
+    levels. (A field `x.f(...)` is taken to be any component's expression field `f`.)"""
+    bodies: dict[str, list[ir.Code]] = {f.name: [f.body] for f in game.functions}
+    spans = {f.name: f.span for f in game.functions}
+    for t in game.types:
+        for fd in t.fields:
+            if fd.kind == "expr":
+                key = "." + fd.name
+                spans.setdefault(key, fd.span)
+                bodies.setdefault(key, []).extend(
+                    c for ent in t.entities for n, c in ent.code if n == fd.name
+                )
+    if not bodies:
+        return
+    sites = {key: [s for body in code for s in _call_sites(body, bodies)] for key, code in bodies.items()}
+    depth = _depths(sites)
+    top = max(bodies, key=lambda key: depth[key])
+    if depth[top] <= MAX_CALL_DEPTH:
+        return
+    # down the deepest path from the top, to the call past the limit
+    chain, levels, at, seen = [top], 1, spans[top], {top}
+    while levels <= MAX_CALL_DEPTH:
+        onward = [s for s in sites[chain[-1]] if s[0] not in seen]
+        if not onward:
+            break
+        callee, step, at = max(onward, key=lambda s: s[1] + depth[s[0]])
+        chain.append(callee)
+        seen.add(callee)
+        levels += step
+    shown = chain if len(chain) <= 6 else [*chain[:3], "...", *chain[-2:]]
+    what = "expression field" if top.startswith(".") else "function"
+    sink.error(
+        codes.LIMIT_EXCEEDED,
+        at,
+        messages.calls_too_deep(what, top.lstrip("."), depth[top], " -> ".join(shown), MAX_CALL_DEPTH),
+        messages.CALLS_TOO_DEEP_NOTE,
+        messages.protects_the_tool("MAX_CALL_DEPTH"),
+    )
+
+
+def _call_sites(body: ir.Code, callees: dict[str, list[ir.Code]]) -> list[_Site]:
+    """The calls in `body` of functions and expression fields, each with the levels it adds (it,
+    and the nodes around it)."""
+    out: list[_Site] = []
+    roots: list[object] = list(body.body) + ([body.expr] if body.expr is not None else [])
+    stack: list[tuple[object, int]] = [(n, 1) for n in reversed(roots)]
+    pop, push, children = stack.pop, stack.append, ir.children
+    while stack:
+        node, level = pop()
+        if isinstance(node, ir.Call) and node.func in callees:
+            out.append((node.func, level, node.span))
+        elif isinstance(node, ir.MethodCall) and "." + node.name in callees:
+            out.append(("." + node.name, level, node.span))
+        for child in reversed(children(node)):
+            push((child, level + 1))
+    return out
+
+
+def _depths(sites: dict[str, list[_Site]]) -> dict[str, int]:
+    """How many levels each function's body nests through the functions it calls (1: it calls
+    none; a function that calls one that calls none, from the top of its body, 2). In a cycle of calls a pass stops where it began, so a path through a cycle's functions
+    takes each of them at most once: a cycle counts the deepest call of each of its functions."""
+    depth: dict[str, int] = {}
+    for group in _cycles_callees_first(sites):
+        members = set(group)
+        within = sum(max((lv for c, lv, _ in sites[n] if c in members), default=0) for n in group)
+        onward = max((lv + depth[c] for n in group for c, lv, _ in sites[n] if c not in members), default=0)
+        for name in group:
+            depth[name] = max(1, within + onward)
+    return depth
+
+
+def _cycles_callees_first(sites: dict[str, list[_Site]]) -> list[list[str]]:
+    """The strongly connected groups of the call graph, each after those it calls (Tarjan's
+    algorithm, without recursion: a chain of calls may be long)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+    for root in sites:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter([c for c, _, _ in sites[root]]))]
+        while work:
+            name, callees = work[-1]
+            callee = next(callees, None)
+            if callee is not None:
+                if callee not in index:
+                    index[callee] = low[callee] = len(index)
+                    stack.append(callee)
+                    on_stack.add(callee)
+                    work.append((callee, iter([c for c, _, _ in sites[callee]])))
+                elif callee in on_stack:
+                    low[name] = min(low[name], index[callee])
+                continue
+            work.pop()
+            if work:
+                caller = work[-1][0]
+                low[caller] = min(low[caller], low[name])
+            if low[name] == index[name]:
+                group: list[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == name:
+                        break
+                groups.append(group)
+    return groups
 
 
 # ---- the size of a state ----------------------------------------------------------------------

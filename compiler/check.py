@@ -93,6 +93,7 @@ class Checker:
         self.sink = sink
         self.ann = Annotations()
         self.scope = Scope({}, {})
+        self.global_bindings: dict[str, Binding] = {}  # a name no local hides -> what it is
         self.in_setup = False
         self.in_code_unit_without_decisions = False
         self.window_whos: set[int] = set()
@@ -1100,10 +1101,20 @@ class Checker:
         return elem
 
     def name(self, e: ir.Name) -> Binding:
-        sym, n = self.sym, e.ident
+        n = e.ident
         local = self.scope.lookup(n)
         if local is not None:
             return Binding("comp" if local[2] else "local", local[0], local[1])
+        b = self.global_bindings.get(n)
+        if b is None:
+            reported = len(self.sink.items)
+            b = self.global_name(e)
+            if b.kind != "error" and len(self.sink.items) == reported:
+                self.global_bindings[n] = b  # the same wherever no local hides it
+        return b
+
+    def global_name(self, e: ir.Name) -> Binding:
+        sym, n = self.sym, e.ident
         if n in sym.clashed:  # declared twice (reported): which one is meant is unclear
             return Binding("error", n, ANY)
         if n in sym.constants:

@@ -36,6 +36,12 @@ MAX_DSL_DEPTH = 100
 # rule needs a number of 10^18 or more.
 MAX_INT_DIGITS = 18
 
+# How deep calls of functions and expression fields nest: each call is a level, and each expression
+# around a call in the body that makes it one more, so a chain of N functions, each calling the
+# next, nests N levels (the real specs nest at most 31 levels, 8 functions deep). The passes that
+# follow a call into what it calls recurse up to three times per level.
+MAX_CALL_DEPTH = 200
+
 # `actions: {max_number: N}`: the biggest number `choose number` may offer. Every number is an
 # action of the game, so the engine holds a table of N + 1 entries (the real specs keep the
 # default, 20).

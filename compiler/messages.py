@@ -577,6 +577,16 @@ def expression_too_deep(depth: int, limit: int) -> str:
 EXPRESSION_TOO_DEEP_NOTE: Final = "name parts of it with `let`, or sum a list: sum(x for x in [a, b, c])"
 
 
+def calls_too_deep(what: str, name: str, depth: int, chain: str, limit: int) -> str:
+    return f"{what} '{name}' nests calls {depth:,} levels deep ({chain}); this call goes past {limit}"
+
+
+CALLS_TOO_DEEP_NOTE: Final = (
+    "a call of a function or an expression field nests the body it calls: each call counts a level, "
+    "and each expression around a call one more"
+)
+
+
 def trigger_loop(event: str, chain: str) -> str:
     return f"the triggers on event '{event}' always emit it again ({chain}), so they never end"
 

@@ -135,6 +135,7 @@ def _forget() -> None:
     global _kept_chars
     _parsed_texts.clear()
     _parsed_lines.clear()
+    _joined_lines.clear()
     _kept_chars = 0
 
 
@@ -174,7 +175,7 @@ class _Relocate:
     def __init__(self, smap: SourceMap, places: dict[int, Place], line_offset: int = 0) -> None:
         self.smap = smap
         self.places = places
-        self.line_offset = line_offset  # places are relative to a line of the text: which one, less 1
+        self.place = smap.placer(line_offset)
 
     def value(self, x: Any) -> Any:
         kind = type(x)
@@ -198,14 +199,14 @@ def _copy(kind: type) -> Callable[[_Relocate, Any], Any]:
     args = []
     for name, how in _RELOCATED[kind]:
         if how is _SPAN:
-            args.append(f"place(r.places[id(x.{name})], r.line_offset)")
+            args.append(f"place(r.places[id(x.{name})])")
         elif how is _NODES:
             args.append(f"r.value(x.{name})")
         else:
             args.append(f"x.{name}")
     env: dict[str, Any] = {"kind": kind}
     # (the text is made of the IR's own field names, never of spec text)
-    exec(f"def copy(r, x):\n    place = r.smap.place\n    return kind({', '.join(args)})", env)
+    exec(f"def copy(r, x):\n    place = r.place\n    return kind({', '.join(args)})", env)
     copy: Callable[[_Relocate, Any], Any] = env["copy"]
     return copy
 
@@ -270,6 +271,9 @@ _NOT_ALONE: Any = object()  # a line that is not statements on its own (or gives
 _BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))
 # a line's text -> what parsing it on its own gives
 _parsed_lines: dict[str, _Line | Any] = {}
+# (whether a line is the first with tokens, its text and the next's up to the end of that one,
+# whether the text ends there) -> whether the whole text's parser reads that line as it did alone
+_joined_lines: dict[tuple[bool, str, bool], bool] = {}
 
 
 def _by_lines(smap: SourceMap) -> tuple[Any, ...] | None:
@@ -298,9 +302,17 @@ def _by_lines(smap: SourceMap) -> tuple[Any, ...] | None:
         if got.first is not None:
             read.append((number, offset, got))
         offset += len(line) + 1
-    for k, (_, offset, entry) in enumerate(read):
+    for k, (number, offset, entry) in enumerate(read):
         next_offset, after = read[k + 1][1:] if k + 1 < len(read) else (None, None)
-        if not automaton.joins(text, offset, entry, next_offset, after, k == 0):
+        # what joins reads: this line and the text up to the end of the next with tokens
+        end = offset + len(lines[number]) if next_offset is None else next_offset + len(lines[read[k + 1][0]])
+        key = (k == 0, text[offset:end], next_offset is None)
+        joined = _joined_lines.get(key)
+        if joined is None:
+            joined = automaton.joins(text, offset, entry, next_offset, after, k == 0)
+            _make_room(len(key[1]))
+            _joined_lines[key] = joined
+        if not joined:
             return None
     body: list[Any] = []
     for number, _, entry in read:

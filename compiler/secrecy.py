@@ -84,6 +84,17 @@ def _blocks(s: ir.Stmt) -> Iterator[tuple[ir.Stmt, ...]]:
             pass
 
 
+def _decides(body: Iterable[ir.Stmt]) -> bool:
+    """Whether statements take a decision's answer (a site the flow follows), in any block."""
+    for s in body:
+        if isinstance(s, (ir.Let, ir.Assign)) and isinstance(s.value, ir.Choose):
+            return True
+        for inner in _blocks(s):
+            if _decides(inner):
+                return True
+    return False
+
+
 def _calls(body: Iterable[ir.Stmt]) -> Iterator[ir.CallStmt]:
     for s in body:
         if isinstance(s, ir.CallStmt):
@@ -142,6 +153,11 @@ class Secrecy:
             name: [NO_TAINT] * len(pr.params) for name, pr in sym.procedures.items()
         }
         self.publishes: dict[str, set[int]] = {name: set() for name in sym.procedures}
+        # a code unit -> what its parameters may hold, and so what its locals may (environment):
+        # the rounds below ask again and again, and a unit's parameters rarely hold more each time
+        self.environments: dict[int, tuple[tuple[Taint, ...], dict[str, Taint]]] = {}
+        # id of an expression (or statement) -> keys_in it: flows walk the same code many times
+        self.keys_inside: dict[int, tuple[Key, ...]] = {}
 
     # ---- the code units -----------------------------------------------------------------------
     def units(self) -> Iterator[tuple[ir.Code, str | None]]:
@@ -210,6 +226,8 @@ class Secrecy:
             changed = False
             for name in order:
                 pr = self.sym.procedures[name]
+                if not pr.params:
+                    continue  # it shows no parameter
                 flow = _Flow(self, self.environment(pr.body, name))
                 start = _Facts()
                 for i, param in enumerate(pr.params):
@@ -221,6 +239,8 @@ class Secrecy:
                     self.publishes[name] |= shown
                     changed = True
         for code, proc in self.units():
+            if not _decides(code.body):
+                continue  # no decision to judge
             flow = _Flow(self, self.environment(code, proc))
             flow.run(code.body, _Facts())
             for site in flow.sites:
@@ -230,15 +250,20 @@ class Secrecy:
     def environment(self, code: ir.Code, proc: str | None) -> dict[str, Taint]:
         """Each local slot of a unit -> the hidden places its value may come from. Slots are unique
         within a unit, so flow-insensitive passes are enough (repeated while loops add to them)."""
+        taints = tuple(self.param_taint[proc]) if proc is not None else ()
+        kept = self.environments.get(id(code))
+        if kept is not None and kept[0] == taints:
+            return kept[1]  # (worked out again, it would be the same: summaries are kept too)
         env: dict[str, Taint] = {}
         if proc is not None:
             pr = self.sym.procedures[proc]
-            for param, taint in zip(pr.params, self.param_taint[proc], strict=False):
+            for param, taint in zip(pr.params, taints, strict=False):
                 env[param.name] = taint
         while True:
             before = dict(env)
             self.assignments(code.body, env)
             if env == before:
+                self.environments[id(code)] = (taints, env)
                 return env
 
     def assignments(self, body: Iterable[ir.Stmt], env: dict[str, Taint]) -> None:
@@ -360,6 +385,19 @@ class Secrecy:
         return taint
 
     # ---- zones and names ----------------------------------------------------------------------
+    def keys_in(self, e: object) -> tuple[Key, ...]:
+        """Where the locals and state variables named inside `e` are held (see key_of)."""
+        out: list[Key] = []
+        stack: list[object] = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ir.Name):
+                key = self.key_of(node)
+                if key is not None:
+                    out.append(key)
+            stack.extend(ir.children(node))
+        return tuple(dict.fromkeys(out))
+
     def key_of(self, e: ir.Expr) -> Key | None:
         """Where a reference to a local or a state variable (indexed or not) is held."""
         if isinstance(e, ir.Index) and isinstance(e.subject, ir.Name):
@@ -531,15 +569,15 @@ class _Flow:
 
     def deps(self, e: object, facts: _Facts) -> Ids:
         """The sites whose answers some name inside `e` depends on."""
+        keys = self.s.keys_inside.get(id(e))
+        if keys is None:
+            keys = self.s.keys_inside[id(e)] = self.s.keys_in(e)
+        if not keys:
+            return NO_IDS
         out: set[int] = set()
-        stack: list[object] = [e]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ir.Name):
-                key = self.s.key_of(node)
-                if key is not None:
-                    out |= facts.deps.get(key, NO_IDS)
-            stack.extend(ir.children(node))
+        held = facts.deps
+        for key in keys:
+            out |= held.get(key, NO_IDS)
         return frozenset(out)
 
     def set(self, facts: _Facts, key: Key | None, holds: Ids, deps: Ids) -> None:

@@ -7,6 +7,7 @@ imports the other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from compiler.ir import Span
@@ -56,6 +57,26 @@ class SourceMap:
         y1, c1 = lines[line - 1] if 0 < line <= last else lines[0 if line < 1 else -1]
         y2, c2 = lines[end_line - 1] if 0 < end_line <= last else lines[0 if end_line < 1 else -1]
         return Span(self.file, y1, c1 + col - 1 + shift, y2, c2 + end_col - 1 + end_shift)
+
+    def placer(self, line_offset: int = 0) -> Callable[[Place], Span]:
+        """`place` with this `line_offset`, as one function: parse.py places every span of a copy
+        of kept IR with it (most of them on one line of a text without escapes)."""
+        if self.chars:
+            return lambda p: self.place(p, line_offset)
+        lines, last, file = self.lines, len(self.lines), self.file
+
+        def place(p: Place) -> Span:
+            first, col, shift, end_line, end_col, end_shift = p
+            line = first + line_offset
+            y1, c1 = lines[line - 1] if 0 < line <= last else lines[0 if line < 1 else -1]
+            if end_line == first:
+                y2, c2 = y1, c1
+            else:
+                end_line += line_offset
+                y2, c2 = lines[end_line - 1] if 0 < end_line <= last else lines[0 if end_line < 1 else -1]
+            return Span(file, y1, c1 + col - 1 + shift, y2, c2 + end_col - 1 + end_shift)
+
+        return place
 
     def _char_at(self, line: int, col: int) -> tuple[int, int]:
         """Where a character of `text` is in the YAML file (past the end: beyond its last one)."""

@@ -16,6 +16,7 @@ import pytest
 
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
+from compiler.limits import MAX_CALL_DEPTH
 from rulewright.coverage import RuleCoverage
 from rulewright.spec_loader import import_package
 from runtime.engine import GameState, RuleError
@@ -165,25 +166,43 @@ def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
     assert engine.f_held(s) == 1
 
 
-def test_a_long_chain_of_small_functions_compiles_its_calls_as_calls(tmp_path: Path) -> None:
-    """reuse.function_never_fails and inline.py follow calls only so deep (MAX_CALL_CHAIN,
-    INLINE_DEPTH): a spec of 600 functions each calling the next compiles, its calls kept."""
-    n = 600
+def _chain(folder: Path, n: int, returns: str, last: str, use: str) -> Path:
+    """A spec of n functions f0 ... f{n-1}, each calling the next (the last returns `last`)."""
     functions = "".join(
-        f'  f{i}:\n    params: {{k: int}}\n    returns: int\n    body: "{f"f{i + 1}(k)" if i < n - 1 else "k + 1"}"\n'
+        f'  f{i}:\n    params: {{k: int}}\n    returns: {returns}\n    body: "{f"f{i + 1}(k)" if i < n - 1 else last}"\n'
         for i in range(n)
     )
-    spec = tmp_path / "chain"
-    spec.mkdir()
-    (spec / "game.yaml").write_text(
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
         "game: chain\nplayers: {names: [ann, bob]}\nstate:\n  n: int\nfunctions:\n"
         + functions
-        + "phases:\n  - name: play\n    do: |\n      n = f0(n)\n",
+        + f"phases:\n  - name: play\n    do: |\n{use}",
         encoding="utf-8",
     )
+    return folder
+
+
+def test_a_long_chain_of_small_functions_compiles_its_calls_as_calls(tmp_path: Path) -> None:
+    """reuse.function_never_fails and inline.py follow calls only so deep (MAX_CALL_CHAIN,
+    INLINE_DEPTH): a spec of as many functions as calls may nest (MAX_CALL_DEPTH), each calling
+    the next, compiles, its calls kept."""
+    spec = _chain(tmp_path / "chain", MAX_CALL_DEPTH, "int", "k + 1", "      n = f0(n)\n")
     result = compile_spec(spec)
     assert result.ok, render_all(result.diagnostics)
     assert "s.v_n = f_f0(s, s.v_n)" in result.files["engine.py"]
+
+
+def test_a_chain_of_functions_deeper_than_the_limit_is_an_error_at_the_call_too_deep(tmp_path: Path) -> None:
+    """One function more than MAX_CALL_DEPTH, each returning a list (the hidden-information pass
+    follows those into the function called): limit-exceeded at the call past the limit, before
+    any pass overflows Python's stack."""
+    n = MAX_CALL_DEPTH + 1
+    use = "      let xs = f0(n)\n      n = len(xs)\n"
+    result = compile_spec(_chain(tmp_path / "chain", n, "list[int]", "[k]", use))
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("limit-exceeded", 6 + 4 * (n - 2) + 3)]
+    assert f"'f0' nests calls {n} levels deep (f0 -> f1 -> f2 -> ... -> f{n - 2} -> f{n - 1})" in (
+        result.diagnostics[0].message
+    )
 
 
 def test_a_long_chain_of_locals_before_a_decision_compiles(tmp_path: Path) -> None:

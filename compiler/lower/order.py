@@ -8,10 +8,13 @@ a set and sorts it. Neither is needed where the list is known to be
     ASCENDING (2)  ascending without repeats: every component of a type, `range(a, b)`, a builtin
                    that returns a sorted list, or a filter of one.
 
-A spec function's call is what its body is; `if-then-else` the lesser of its branches; a local
-variable the least of every value a `let` or an `=` gives it anywhere in the spec (unknown if a
-parameter or a loop variable anywhere has its name); anything else (a parameter, a list the rules
-built, a concatenation) is UNKNOWN (0) and sorted as before. The engine still checks every option lies in the decision's domain.
+A spec function's call is what its body is; `if-then-else` the lesser of its branches; a list of
+one item, or none, ascending; a local variable the least of every value a `let` or an `=` gives it
+anywhere in the spec, and a parameter of a function or a procedure of every argument a call
+passes it too (unknown if a loop variable, or a parameter of anything else, anywhere has its
+name); a variable met again while its own values are followed adds nothing (it holds only what
+the others give it). Anything else (a list the rules built, a concatenation) is UNKNOWN (0) and
+sorted as before. The engine still checks every option lies in the decision's domain.
 """
 
 from __future__ import annotations
@@ -38,7 +41,9 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
             if b.kind == "local":
                 values = local_values(cx).get(b.target)
                 key = f"local {b.target}"
-                if values is None or key in seen or len(seen) >= MAX_FOLLOWED:
+                if key in seen:
+                    return ASCENDING  # (the values followed so far decide)
+                if values is None or len(seen) >= MAX_FOLLOWED:
                     return UNKNOWN
                 return min(order(cx, v, seen | {key}) for v in values)
             return {"zone": DISTINCT, "all": ASCENDING, "values": ASCENDING, "players": ASCENDING}.get(
@@ -52,6 +57,8 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
             return order(cx, e.source, seen)
         case ir.CondExpr():
             return min(order(cx, e.then, seen), order(cx, e.other, seen))
+        case ir.ListLit():
+            return ASCENDING if len(e.items) <= 1 else UNKNOWN
         case ir.Call() if e.func in cx.sym.functions:
             f = cx.sym.functions[e.func]
             if e.func in seen or f.body.expr is None or len(seen) >= MAX_FOLLOWED:
@@ -66,22 +73,37 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
 
 def local_values(cx: Context) -> dict[str, tuple[ir.Expr, ...]]:
     """Every value a local slot is given, by slot name, for the slots that every code unit holding
-    one declares with a `let` (found once per game)."""
+    one declares with a `let` or as a parameter of a function or procedure (found once per game)."""
     if cx.local_values is None:
         units = Counter(slot for slots in cx.ann.locals.values() for slot in slots)
-        lets: Counter[str] = Counter()
+        given: Counter[str] = Counter()  # the units that declare the slot so
         values: dict[str, list[ir.Expr]] = {}
+        callables = {f.name: f.params for f in cx.sym.game.functions}
+        callables.update((pr.name, pr.params) for pr in cx.sym.game.procedures)
+        for params in callables.values():
+            given.update(p.name for p in params)
+        unknown: set[str] = set()
         for node in ir.walk(cx.sym.game):
             if isinstance(node, ir.Let):
                 slot = cx.ann.slots.get(id(node))
                 if slot is not None:
-                    lets[slot] += 1
+                    given[slot] += 1
                     values.setdefault(slot, []).append(node.value)
             elif isinstance(node, ir.Assign):
                 b = cx.ann.names.get(id(node))
                 if b is not None and b.kind == "local":
                     values.setdefault(b.target, []).append(node.value)  # (`+=` is for numbers)
+            elif isinstance(node, ir.Call | ir.CallStmt) and not node.respond:
+                called = callables.get(node.func if isinstance(node, ir.Call) else node.proc)
+                if called is None:
+                    continue
+                if len(called) != len(node.args):
+                    unknown.update(p.name for p in called)
+                for p, a in zip(called, node.args, strict=False):
+                    values.setdefault(p.name, []).append(a)
         cx.local_values = {
-            slot: tuple(vs) for slot, vs in values.items() if lets[slot] and lets[slot] == units[slot]
+            slot: tuple(vs)
+            for slot, vs in values.items()
+            if given[slot] and given[slot] == units[slot] and slot not in unknown
         }
     return cx.local_values

@@ -2136,6 +2136,7 @@ class Proc_aim(Frame):
                 "l_x",
                 (TX_side_to_hit_on, self.l_t),
                 at="specs/guerra_fronteriza/combat.yaml:143",
+                order=2,
             )
         else:  # pc == 1
             s.v_hits[s.ref(self.l_x)] += 1

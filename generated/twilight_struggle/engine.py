@@ -3836,6 +3836,7 @@ class Proc_add_influence(Frame):
                     "l_x",
                     (TX_place_influence_ops_left, self.l_left),
                     at="specs/twilight_struggle/operations.yaml:197",
+                    order=2,
                 )
                 return
             else:  # pc == 2

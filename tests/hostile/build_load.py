@@ -145,6 +145,47 @@ def _two_enums(count: int) -> Callable[[Path], None]:
     return build
 
 
+def _chain_of_functions(count: int) -> Callable[[Path], None]:
+    """`count` functions returning lists, each calling the next: the pass that follows where a
+    list comes from recursed through all of them and overflowed Python's stack."""
+
+    def build(folder: Path) -> None:
+        functions = "".join(
+            f'  f{i}: {{params: {{k: int}}, returns: "list[int]", body: "{f"f{i + 1}(k)" if i < count - 1 else "[k]"}"}}\n'
+            for i in range(count)
+        )
+        (folder / "game.yaml").write_text(
+            "game: t\nplayers: {names: [a, b]}\nstate:\n  n: int\nfunctions:\n"
+            + functions
+            + 'phases:\n  - name: main\n    do: "let xs = f0(n)\\nn = len(xs)"\n',
+            encoding="utf-8",
+        )
+
+    return build
+
+
+def _chain_of_fields(count: int) -> Callable[[Path], None]:
+    """A component's `count` expression fields, each calling the next, and a board that shows the
+    first: the pass that finds what a board reads recursed through all of them."""
+
+    def build(folder: Path) -> None:
+        fields = "".join(f"      g{i}: {{type: int, params: {{k: int}}}}\n" for i in range(count))
+        row = ", ".join(f'g{i}: "{f"c.g{i + 1}(k)" if i < count - 1 else "k"}"' for i in range(count))
+        (folder / "game.yaml").write_text(
+            "game: t\nplayers: {names: [a, b]}\ntypes:\n  thing:\n    fields:\n"
+            + fields
+            + "components:\n  thing:\n    - {id: c, "
+            + row
+            + '}\nphases:\n  - name: main\n    do: "end game draw"\n',
+            encoding="utf-8",
+        )
+        (folder / "board.yaml").write_text(
+            'board:\n  size: [400, 300]\n  counters:\n    - {name: X, value: "c.g0(1)"}\n', encoding="utf-8"
+        )
+
+    return build
+
+
 def _deep_blocks(levels: int) -> str:
     return (
         "constants:\n  x:\n"
@@ -318,6 +359,18 @@ CASES = [
         "at most 1,000,000 [limit-exceeded]",
     ),
     # nesting
+    Case(
+        "bound-600-functions-each-calling-the-next",
+        _chain_of_functions(600),
+        "game.yaml:205:57: error: function 'f0' nests calls 600 levels deep "
+        "(f0 -> f1 -> f2 -> ... -> f199 -> f200); this call goes past 200 [limit-exceeded]",
+    ),
+    Case(
+        "bound-300-expression-fields-each-calling-the-next",  # the board's hidden-information check
+        _chain_of_fields(300),
+        "error: expression field 'g0' nests calls 300 levels deep (.g0 -> .g1 -> .g2 -> ... -> .g199 "
+        "-> .g200); this call goes past 200 [limit-exceeded]",
+    ),
     Case(
         "load-50000-brackets",
         _spec("constants:\n  x: " + "[" * 50_000 + "]" * 50_000 + "\n"),

@@ -1,10 +1,63 @@
 # ---- engine.py
-# procedure pick_among (tests/lowering/known-order/game.yaml:19)
+# procedure pick_from (tests/lowering/known-order/game.yaml:20)
+class Proc_pick_from(Frame):
+    SLOTS = ("l_p", "l_given", "l_c")
+    __slots__ = SLOTS
+    NAME = "Proc_pick_from"
+    ORIGIN = "procedure pick_from (tests/lowering/known-order/game.yaml:20)"
+    SLOT_TYPES = ("player", "list[entity:card]", "entity:card")
+    BLOCKS = 2
+    l_p: int
+    l_given: list[int]
+    l_c: int
+
+    def __init__(self, l_p: int, l_given: list[int]) -> None:
+        self.pc = 0
+        self.l_p = l_p
+        self.l_given = l_given
+        self.l_c = -1
+
+    def copy(self) -> Proc_pick_from:
+        f = Proc_pick_from(self.l_p, self.l_given)
+        f.pc = self.pc
+        f.l_c = self.l_c
+        return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_pick_from", self.pc, [self.l_p, self.l_given, self.l_c]]
+
+    @classmethod
+    def from_data(cls, pc: int, values: list[Any]) -> Proc_pick_from:
+        f = Proc_pick_from(values[0], values[1])
+        f.pc = pc
+        f.l_c = values[2]
+        return f
+
+    def step(self, s: State) -> None:
+        pc = self.pc
+        if pc == 0:
+            # cov 0
+            self.pc = 1
+            s.decide(
+                self.l_p,
+                self.l_given,
+                4,
+                "l_c",
+                (TX_from_a_parameter,),
+                at="tests/lowering/known-order/game.yaml:23",
+                order=2,
+            )
+        else:  # pc == 1
+            s.v_n = F_card_value[self.l_c]
+            s.pop()
+
+
+# procedure pick_among (tests/lowering/known-order/game.yaml:25)
 class Proc_pick_among(Frame):
     SLOTS = ("l_p", "l_cards", "l_among", "l_c")
     __slots__ = SLOTS
     NAME = "Proc_pick_among"
-    ORIGIN = "procedure pick_among (tests/lowering/known-order/game.yaml:19)"
+    ORIGIN = "procedure pick_among (tests/lowering/known-order/game.yaml:25)"
     SLOT_TYPES = ("player", "list[entity:card]", "list[entity:card]", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -40,7 +93,7 @@ class Proc_pick_among(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
-            # cov 0
+            # cov 1
             self.l_among = [c_c for c_c in self.l_cards if (F_card_value[c_c] > s.v_n)]
             self.pc = 1
             s.decide(
@@ -49,21 +102,21 @@ class Proc_pick_among(Frame):
                 4,
                 "l_c",
                 (TX_from_a_list_given,),
-                at="tests/lowering/known-order/game.yaml:23",
+                at="tests/lowering/known-order/game.yaml:29",
             )
         else:  # pc == 1
             s.v_n = F_card_value[self.l_c]
             s.pop()
 
 
-# phase play (tests/lowering/known-order/game.yaml:26)
+# phase play (tests/lowering/known-order/game.yaml:32)
 class Phase_play(Frame):
     SLOTS = ("l_held", "l_a", "l_b", "l_grown", "l_g")
     __slots__ = SLOTS
     NAME = "Phase_play"
-    ORIGIN = "phase play (tests/lowering/known-order/game.yaml:26)"
+    ORIGIN = "phase play (tests/lowering/known-order/game.yaml:32)"
     SLOT_TYPES = ("list[entity:card]", "entity:card", "entity:card", "list[entity:card]", "entity:card")
-    BLOCKS = 5
+    BLOCKS = 6
     l_held: list[int]
     l_a: int
     l_b: int
@@ -104,7 +157,7 @@ class Phase_play(Frame):
 
     def step(self, s: State) -> None:
         pc = self.pc
-        if pc < 2:
+        if pc < 3:
             if pc == 0:
                 self.l_held = [c_c for c_c in s.z.piles[Z_deck] if (F_card_value[c_c] > s.v_n)]
                 self.pc = 1
@@ -114,10 +167,10 @@ class Phase_play(Frame):
                     4,
                     "l_a",
                     (TX_from_the_deck,),
-                    at="tests/lowering/known-order/game.yaml:29",
+                    at="tests/lowering/known-order/game.yaml:35",
                     order=1,
                 )
-            else:  # pc == 1
+            elif pc == 1:
                 self.l_held = [c_c for c_c in range(3) if (F_card_value[c_c] != F_card_value[self.l_a])]
                 self.pc = 2
                 s.decide(
@@ -126,34 +179,37 @@ class Phase_play(Frame):
                     4,
                     "l_b",
                     (TX_from_every_card,),
-                    at="tests/lowering/known-order/game.yaml:31",
+                    at="tests/lowering/known-order/game.yaml:37",
                     order=1,
                 )
-        elif pc == 2:
-            self.l_grown = [c_c for c_c in range(3) if (F_card_value[c_c] > 1)]
-            self.l_grown = self.l_grown + [self.l_a]
-            self.pc = 3
-            s.decide(
-                P_ann,
-                self.l_grown,
-                4,
-                "l_g",
-                (TX_from_a_list_that,),
-                at="tests/lowering/known-order/game.yaml:34",
-            )
+            else:  # pc == 2
+                self.l_grown = [c_c for c_c in range(3) if (F_card_value[c_c] > 1)]
+                self.l_grown = self.l_grown + [self.l_a]
+                self.pc = 3
+                s.decide(
+                    P_ann,
+                    self.l_grown,
+                    4,
+                    "l_g",
+                    (TX_from_a_list_that,),
+                    at="tests/lowering/known-order/game.yaml:40",
+                )
         elif pc == 3:
             self.pc = 4
             s.push(Proc_pick_among(P_bob, [self.l_a, self.l_b, self.l_g]))
-        else:  # pc == 4
+        elif pc == 4:
+            self.pc = 5
+            s.push(Proc_pick_from(P_ann, [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)]))
+        else:  # pc == 5
             s.pop()
 
 
-# the game's flow (phases) (tests/lowering/known-order/game.yaml:5)
+# the game's flow (phases) (tests/lowering/known-order/game.yaml:6)
 class Flow(Frame):
     SLOTS = ()
     __slots__ = SLOTS
     NAME = "Flow"
-    ORIGIN = "the game's flow (phases) (tests/lowering/known-order/game.yaml:5)"
+    ORIGIN = "the game's flow (phases) (tests/lowering/known-order/game.yaml:6)"
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -178,8 +234,8 @@ class Flow(Frame):
         pc = self.pc
         if pc == 0:
             s.after_setup()
-            # phase play (tests/lowering/known-order/game.yaml:26)
-            # cov 1
+            # phase play (tests/lowering/known-order/game.yaml:32)
+            # cov 2
             self.pc = 1
             s.push(Phase_play())
         else:  # pc == 1
@@ -209,10 +265,11 @@ E_ace: Final[int] = 0
 E_two: Final[int] = 1
 E_three: Final[int] = 2
 PH_play: Final[int] = 0
-TX_from_a_list_given: Final[int] = 0
-TX_from_the_deck: Final[int] = 1
-TX_from_every_card: Final[int] = 2
-TX_from_a_list_that: Final[int] = 3
+TX_from_a_parameter: Final[int] = 0
+TX_from_a_list_given: Final[int] = 1
+TX_from_the_deck: Final[int] = 2
+TX_from_every_card: Final[int] = 3
+TX_from_a_list_that: Final[int] = 4
 IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two", "three")
 F_card_value: tuple[int, ...] = (1, 2, 3, 0)
@@ -225,6 +282,8 @@ ORIGINS: dict[str, str] = {}
 # The log lines and prompts of the rules: the rules store a text's index (its TX_ constant) and
 # the values of its holes; the words are made when the log is read.
 TEXTS: tuple[Text, ...] = (
+    # TX_from_a_parameter
+    Text("from a parameter"),
     # TX_from_a_list_given
     Text("from a list given"),
     # TX_from_the_deck
@@ -237,6 +296,7 @@ TEXTS: tuple[Text, ...] = (
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("procedure", "procedure pick_among", "tests/lowering/known-order/game.yaml:19"),
-    ("phase", "phase play", "tests/lowering/known-order/game.yaml:26"),
+    ("procedure", "procedure pick_from", "tests/lowering/known-order/game.yaml:20"),
+    ("procedure", "procedure pick_among", "tests/lowering/known-order/game.yaml:25"),
+    ("phase", "phase play", "tests/lowering/known-order/game.yaml:32"),
 )
