@@ -68,7 +68,12 @@ def render(mod: Module) -> dict[str, str]:
         + [d.name for d in e.data]
         + [c.constant for c in e.cached]
         + ([r.name for r in e.readers] if e.cached else [])
-        + ["COVERAGE", "ORIGINS", "TEXTS"],
+        + ["COVERAGE", "ORIGINS", "TEXTS"]
+        + (
+            [e.saved.main, e.saved.frames_table] + ([e.saved.variables] if e.saved.variables else [])
+            if e.saved
+            else []
+        ),
         key=import_order,
     )  # (engine.py imports them all: `engine.E_ace` stays what it was, and ruff's F401 is off there)
     # The data tables and READ_ tuples engine.py binds as Final names of its own (from `tables_`):
@@ -86,6 +91,7 @@ def render(mod: Module) -> dict[str, str]:
         cached=e.cached,
         readers=e.readers,
         texts=e.texts,
+        saved=e.saved,
     )
     engine = env.get_template("engine.py.j2").render(
         header=head,
@@ -106,6 +112,7 @@ def render(mod: Module) -> dict[str, str]:
         cached=e.cached,
         readers=e.readers,
         texts=e.texts,
+        saved=e.saved,
     )
     scenarios = env.get_template("scenarios.py.j2").render(
         header=header(sc.header),

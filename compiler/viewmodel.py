@@ -279,6 +279,25 @@ class Results:
 
 
 @dataclass(frozen=True, slots=True)
+class SavedChecks:
+    """The quick tests of a saved state's log (compiler/lower/saved.py): a test per kind of line,
+    the tables of them by text index (for log lines and for prompts) and the function running them."""
+
+    functions: tuple[Function, ...]
+    lines_table: str
+    prompts_table: str
+    lines: tuple[str, ...]  # by text index: the test of its lines
+    prompts: tuple[str, ...]  # by text index: the test of it as a prompt
+    main: str
+    variables: str  # the test of the variables ("" when the runtime's tables test them)
+    names_table: str  # the set of the variables' names it tests the state's against
+    names: tuple[str, ...]
+    chain: bool  # the test of the variables flattens lists of lists (itertools.chain)
+    frames_table: str  # the dict of each frame's test of its slots, by the frame's name
+    frames: tuple[tuple[str, str], ...]  # (frame's name, its test)
+
+
+@dataclass(frozen=True, slots=True)
 class EngineModule:
     """generated/<game>/engine.py: the rules."""
 
@@ -297,6 +316,7 @@ class EngineModule:
     cached: tuple[CachedFunction, ...] = ()
     readers: tuple[Readers, ...] = ()
     results: Results | None = None  # None: GameInfo's defaults (no results, no shared win)
+    saved: SavedChecks | None = None  # None: a saved log is tested by the runtime's tables alone
 
 
 @dataclass(frozen=True, slots=True)

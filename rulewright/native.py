@@ -41,8 +41,9 @@ and Python's headers. It takes minutes and, for a large game, gigabytes of memor
 docs/performance.md); the groups' C is compiled with -O1 (-O3 took twice the compiling, and the
 runtime's group at -O3 played no faster than at -O1: most of a game's time is in CPython's own
 functions), mypyc's C library once for all groups with -O3, each module's top level (run once, at
-import) without optimisation, and no debug information, unless MYPYC_OPT_LEVEL and
-MYPYC_DEBUG_LEVEL say otherwise (rulewright/native_mypyc.py).
+import) and the code that only loads, saves or shows a state (ENGINE_COLD, RUNTIME_COLD, a game's
+fields' getters and setters) without optimisation, and no debug information, unless
+MYPYC_OPT_LEVEL and MYPYC_DEBUG_LEVEL say otherwise (rulewright/native_mypyc.py).
 The interpreted engines are what `make test` checks, the native ones are for long simulation runs. Games play identically either way (tests/test_native.py).
 """
 
@@ -54,6 +55,7 @@ import hashlib
 import json
 import os
 import py_compile
+import re
 import shutil
 import stat
 import subprocess
@@ -81,6 +83,33 @@ DRIVER = Path(__file__).resolve().with_name("native_mypyc.py")  # run in process
 OPT_LEVEL = "1"  # the C compiler's -O and -g, unless MYPYC_OPT_LEVEL or MYPYC_DEBUG_LEVEL say otherwise
 DEBUG_LEVEL = "0"
 LIBRT_OPT_LEVEL = "3"  # mypyc's C library: hot in every game, and compiled once for all the groups
+# Code that runs only when a state is loaded or saved, a module imported, or an error explained,
+# never in play (nor in clone, nor in what the OpenSpiel and PettingZoo adapters show at each
+# step), compiled without optimisation (rulewright/native_mypyc.py): a game's frames' and state's
+# (de)serialisation and its fields' getters and setters (interpreted code's access; the compiled
+# code reads them directly), and these functions of the runtime's compiled modules ("Class.method"
+# or "function"), none of which random play, clone or to_json of any bundled game calls.
+ENGINE_COLD = ("to_data", "from_data", "_dump_vars", "_load_vars")
+RUNTIME_COLD = (
+    "Decision.__repr__",
+    "GameInfo.__post_init__",
+    "GameState.__str__",
+    "GameState._bad_decision",
+    "GameState._legal_text",
+    "GameState._refuse",
+    "GameState._restore",
+    "GameState._restore_chance",
+    "GameState._where",
+    "Rng.from_data",
+    "Zones.from_data",
+    "_recurring",
+    "_shown",
+    "_too_deep",
+    "cell_labels",
+    "named",
+    "number_labels",
+    "shown_value",
+)
 
 
 class NativeError(Exception):
@@ -389,9 +418,25 @@ def _mypyc(
 
     if runtime_reused:
         extensions = [e for e in extensions if not of_runtime(e)]
-    compiling = {"extensions": extensions, "librt_opt_level": librt_opt_level}
+    compiling = {
+        "extensions": extensions,
+        "librt_opt_level": librt_opt_level,
+        "cold": cold_functions(package),
+        "cold_fields": [f"^{re.escape(package)}___"],
+    }
     (stage / "extensions.json").write_text(json.dumps(compiling), encoding="utf-8")
     _run_driver(stage, "compile", "extensions.json", str(_jobs()))
+
+
+def cold_functions(package: str) -> list[str]:
+    """Regular expressions of the C names mypyc gives the cold functions (ENGINE_COLD, RUNTIME_COLD)
+    and their Python-call wrappers and glue: `CPyDef_<module>___<Class>___<name>`, dots as `___`."""
+    runtime = "|".join(re.escape(name.replace(".", "___")) for name in RUNTIME_COLD)
+    engine = "|".join(re.escape(name) for name in ENGINE_COLD)
+    return [
+        rf"^CPy(?:Def|Py)_runtime___(?:engine|rng)___(?:{runtime})(?:__\w+_glue)?$",
+        rf"^CPy(?:Def|Py)_{re.escape(package)}___\w+___engine___\w+___(?:{engine})(?:__\w+_glue)?$",
+    ]
 
 
 _AST_LOCK = threading.Lock()

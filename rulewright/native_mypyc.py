@@ -21,7 +21,14 @@ compiled once where it can be.
 - mypyc puts its own C library (lib-rt) into every group's C file; here it is compiled once, at
   the runtime's optimisation level, and linked into every group's library.
 - A module's top level, which runs once at import, is compiled without optimisation (GCC only):
-  for a game it is one function of megabytes that -O1 spends a sixth of the game's time on.
+  for a game it is one function of megabytes that -O1 spends a sixth of the game's time on. So is
+  the code the build names cold (`cold`: functions that only load, save or show a state, never
+  play one) and the getters and setters of the fields of the classes it names (`cold_fields`:
+  the Python-facing access to a compiled object's fields, which compiled code never calls).
+
+The generating process ends without tearing down its objects (mypy's and mypyc's gigabyte of
+them: seconds of CPU to free), and runs without the cycle collector (it finds nothing to free
+there, and scans that gigabyte again and again as it grows).
 
     python -P native_mypyc.py generate SPEC.json OUT.json
     python -P native_mypyc.py compile OUT.json JOBS
@@ -29,7 +36,9 @@ compiled once where it can be.
 
 from __future__ import annotations
 
+import gc
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -42,6 +51,7 @@ COLD = re.compile(r"__top_level__$|_trait_vtable_setup$|_coroutine_setup$")  # r
 def generate(spec_path: str, out_path: str) -> None:
     """SPEC: {"modules": [path], "groups": [[[path], name or null]], "opt_level", "debug_level",
     "closed": bool}."""
+    gc.disable()
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
     groups = [(list(paths), name) for paths, name in spec["groups"]]
@@ -66,6 +76,9 @@ def generate(spec_path: str, out_path: str) -> None:
     ]
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(out, f, indent=1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)  # everything is written: nothing to tear down
 
 
 def _generate_closed(
@@ -104,7 +117,9 @@ def _generate_closed(
 
 
 def compile_extensions(extensions_path: str, jobs: int) -> None:
-    """EXTENSIONS: {"extensions": [Extension's arguments], "librt_opt_level": "3"}."""
+    """EXTENSIONS: {"extensions": [Extension's arguments], "librt_opt_level": "3", "cold": [regex of
+    C function names], "cold_fields": [regex of C names of the classes whose getters and setters
+    are cold]} (the last two optional)."""
     from setuptools import Extension, setup  # type: ignore[import-untyped]
     from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
 
@@ -113,11 +128,14 @@ def compile_extensions(extensions_path: str, jobs: int) -> None:
     specs: list[dict[str, Any]] = spec["extensions"]
     librt, args = _share_librt(specs, str(spec["librt_opt_level"]))
     gcc = _is_gcc()
+    cold = re.compile("|".join([COLD.pattern, *spec.get("cold", [])]))
+    cold_fields = re.compile("|".join(spec.get("cold_fields", [])) or r"(?!)")
     for s in specs:
         for source in s["sources"]:
             if gcc and Path(source).name.startswith("__native"):
                 path = Path(source)
-                path.write_text(cold_unoptimised(path.read_text(encoding="utf-8")), encoding="utf-8")
+                text = cold_unoptimised(path.read_text(encoding="utf-8"), cold, cold_fields)
+                path.write_text(text, encoding="utf-8")
     extensions = [Extension(**s) for s in specs]
 
     class BuildExt(build_ext):  # type: ignore[misc]
@@ -190,12 +208,16 @@ _C_TOKEN = re.compile(
     re.S | re.M,
 )
 _FUNCTION_HEADER = re.compile(r"\b(\w+)\s*\([^;{}=]*\)\s*$")
+_GETSET = re.compile(r"\bvoid\s*\*\s*closure\s*\)\s*$")  # a getter's or setter's parameters end so
 _O0_START = '#if defined(__GNUC__) && !defined(__clang__)\n#pragma GCC push_options\n#pragma GCC optimize ("O0")\n#endif\n'
 _O0_END = "\n#if defined(__GNUC__) && !defined(__clang__)\n#pragma GCC pop_options\n#endif"
 
 
-def cold_unoptimised(text: str) -> str:
-    """The C file `text` with each function definition at file scope whose name COLD matches
+def cold_unoptimised(
+    text: str, cold: re.Pattern[str] = COLD, cold_fields: re.Pattern[str] | None = None
+) -> str:
+    """The C file `text` with each function definition at file scope whose name `cold` matches, and
+    each getter or setter (its last parameter `void *closure`) whose name `cold_fields` matches,
     compiled without optimisation. Brackets in strings, characters, comments and preprocessor
     lines do not count; a file scope item is taken for a function when its `{` follows a name and
     a parameter list."""
@@ -209,7 +231,12 @@ def cold_unoptimised(text: str) -> str:
             if depth == 0:
                 start = -1
                 header = _FUNCTION_HEADER.search(text, item, m.start())
-                if header is not None and COLD.search(header.group(1)):
+                if header is not None and (
+                    cold.search(header.group(1))
+                    or cold_fields is not None
+                    and _GETSET.search(header.group())
+                    and cold_fields.search(header.group(1))
+                ):
                     start = text.rfind("\n", 0, _first_code(text, item, header.start())) + 1
             depth += 1
         elif token == "}":

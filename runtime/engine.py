@@ -208,6 +208,14 @@ class GameInfo:
     # each component type's row (kind) of each component, for a type with rows of `copies: N`
     # (their copies are one action each); () for a type without, and () when no type has copies
     type_kinds: tuple[tuple[int, ...], ...] = ()
+    # a saved log's lines from an index on, every number an integer, tested by the engine's own
+    # code: (lines, index, players) -> the first not seen at once to be right (runtime/saved.py)
+    saved_lines: Callable[[list[Any], int, int], int] | None = None
+    # each frame's test of its slots' values in a saved state (as many as its slots), by its name:
+    # whether each is of its type, as far as a quick test sees (runtime/saved.py), likewise
+    saved_frames: dict[str, Callable[[list[Any]], bool]] = field(default_factory=dict)
+    # a saved state's variables, (values, players) -> whether each is there and right, likewise
+    saved_variables: Callable[[dict[str, Any], int], bool] | None = None
     around: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     labels: tuple[str, ...] = field(init=False, repr=False)
     domain_labels: dict[str, tuple[str, ...]] = field(init=False, repr=False)  # by domain name
@@ -382,6 +390,14 @@ def shown_value(value: object) -> str:
 def number_labels(up_to: int) -> tuple[str, ...]:
     """The labels of the number actions 0..up_to."""
     return tuple(str(i) for i in range(up_to + 1))
+
+
+def named(namespace: dict[str, Any], names: tuple[str | None, ...]) -> tuple[Any, ...]:
+    """The values of `names` in `namespace` (an engine's globals()), None for None: the functions of
+    an engine's dispatch tables and its frame classes, read by name at import. (Written out as one
+    tuple of a hundred names, natively that is one expression whose error paths, each releasing
+    every value read before it, grow with the square of its length: megabytes of C and of memory.)"""
+    return tuple(None if name is None else namespace[name] for name in names)
 
 
 def cell_labels(radius: int) -> tuple[str, ...]:
@@ -901,7 +917,7 @@ class Log:
     @classmethod
     def of(cls, lines: Sequence[Line]) -> Log:
         n = len(lines) - len(lines) % LOG_CHUNK
-        chunks = tuple(_Chunk(tuple(lines[i : i + LOG_CHUNK])) for i in range(0, n, LOG_CHUNK))
+        chunks = tuple([_Chunk(tuple(lines[i : i + LOG_CHUNK])) for i in range(0, n, LOG_CHUNK)])
         return cls(chunks, list(lines[n:]))
 
     def add(self, line: Line) -> None:
@@ -1502,9 +1518,10 @@ class GameState:
         return json_text(data)[:-1] + ',"log":' + self.lines.json() + "}"
 
     @classmethod
-    def _restore(cls, d: dict[str, Any]) -> Self:
+    def _restore(cls, d: dict[str, Any], rng: Rng | None = None) -> Self:
         """The state whose saved fields `d` runtime/saved.py has checked against this engine: only
-        `load_state` (Game.state_from_json) calls it, never with unchecked data."""
+        `load_state` (Game.state_from_json) calls it, never with unchecked data; `rng`, the
+        generator of `d["rng"]`, if it has read it already."""
         info = cls.INFO
         s = cls()
         s.seed, s.num_players = d["seed"], d["num_players"]
@@ -1514,7 +1531,7 @@ class GameState:
         s.skips = d.get("skip", [])
         s.budget = step_budget(info)
         s.depth = 0
-        s.rng = Rng.from_data(d["rng"])
+        s.rng = Rng.from_data(d["rng"]) if rng is None else rng
         s.over, s.winner, s.reason = d["over"], d["winner"], d["reason"]
         s.stack = []
         for name, pc, values in d["stack"]:

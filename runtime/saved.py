@@ -14,9 +14,11 @@ rules would have put it) is not checked: the rules may still stumble on such a s
 
 Speed: a state is read by orjson (`quick_parse`, where it reads what the strict parse reads), and
 its bulky fields (the log, the variables, the piles, the frames, the lasting effects) are tested
-a whole at a time by QuickTests, made once per game; only a field they do not pass is checked item
-by item, for the message naming the first wrong item, and a state refused is read and checked
-again the strict way, so every refusal has the message it had without the quick path.
+a whole at a time by QuickTests, made once per game, or by the engine's own tests of the log, the
+variables and the frames' slots where the compiler wrote them (compiler/lower/saved.py; the log's
+when `integer_log` sees that its numbers are all integers); only a field they do not pass is
+checked item by item, for the message naming the first wrong item, and a state refused is read
+and checked again the strict way, so every refusal has the message it had without the quick path.
 
 Bound: a saved state is at most MAX_SAVED_STATE_CHARS characters (real states are far smaller:
 a whole game of the largest real spec saves in under 20 KB); `Game.state_from_json(text,
@@ -230,9 +232,9 @@ def load_state(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        data = read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
+        data, rng = _read_saved_state(text, state_cls.INFO, max_chars, known_lines, own_text)
         try:
-            state = state_cls._restore(data)
+            state = state_cls._restore(data, rng)
         except ValueError as exc:  # explicit chance: the move in flight does not replay
             raise SavedStateError(f"saved state: {exc}") from None
         c = state.chance
@@ -285,18 +287,52 @@ def read_saved_state(
     what orjson reads is what the strict parse reads (below: `quick_parse`), and a state it gives
     that the checks refuse is read and checked again the strict way, so that a refused state gets
     the message it always got (a repeated key, a NaN or an integer beyond 64 bits named as such)."""
+    return _read_saved_state(text, info, max_chars, known_lines, own_text)[0]
+
+
+def _read_saved_state(
+    text: object, info: GameInfo, max_chars: int, known_lines: int, own_text: bool
+) -> tuple[dict[str, Any], Rng | None]:
+    """`read_saved_state`, and the random generator the state holds (read once, for the state)."""
+    integers = type(text) is str and len(text) <= max_chars and integer_log(text)
     if not own_text and type(text) is str and len(text) <= max_chars:
         quick = quick_parse(text)
         if quick is not None:
+            check = SavedStateCheck(info, known_lines, integers)
             try:
-                SavedStateCheck(info, known_lines).check(quick)
+                check.check(quick)
             except SavedStateError:
                 pass  # refused: the strict parse below says why
             else:
-                return quick
+                return quick, check.rng
     data = parse_saved_state(text, max_chars, own_text)
-    SavedStateCheck(info, known_lines).check(data)
-    return data
+    check = SavedStateCheck(info, known_lines, integers)
+    check.check(data)
+    return data, check.rng
+
+
+# what a log of integers is written with, but the one '}' after it (`integer_log`)
+_INTEGER_LOG_BYTES = b"-0123456789,[] \t\n\r"
+
+
+def integer_log(text: str) -> bool:
+    """Whether the saved state `text` ends with its log, every number of which is an integer (so
+    the engine's own tests of its lines, GameInfo.saved_lines, need test no value's type).
+
+    The text is one a JSON parse has read as an object without a repeated key (the caller's). Its
+    last `"log":` follows a ',' (or the '{'), so its quote is no string's closing one, nor inside
+    a string (it would be escaped): it opens the key `log`. What follows it holds no quote (so no
+    key or string) and no letter or '.' (so no true, false, null, fraction or exponent): only
+    integers, lists of them, and one '}', which closes the object of that key and, being the only
+    one, the whole text's object. So that key is the state's log, and its numbers are integers
+    (one beyond 64 bits, which orjson reads as a float, fails every range the tests ask for, and
+    is tested for its type where there is none)."""
+    k = text.rfind('"log":')
+    return (
+        k > 0
+        and text[k - 1] in ",{"
+        and text[k + 6 :].encode("utf-8", "replace").translate(None, _INTEGER_LOG_BYTES) == b"}"
+    )
 
 
 _quick_loads = _orjson_loads()
@@ -378,7 +414,6 @@ class QuickTests:
         # each of the rules' texts by index: how many items its line has, its values' tests, private
         self.texts = [(1 + len(t.kinds), tuple(map(self.of, t.kinds)), t.private) for t in info.texts]
         self.actions = info.num_distinct_actions
-        self.frames: dict[str, tuple[Callable[[object], bool], ...]] = {}  # each frame's slots' tests
         self.modifiers = [tuple(map(self.of, params)) for params in info.modifier_params]
         # by the number of players: the tests of the variables, and of the texts' values (bounds)
         self.variable_tests: dict[int, VariableTests] = {}
@@ -436,10 +471,8 @@ class QuickTests:
             or len(values) != len(frame.SLOTS)
         ):
             return None
-        tests = self.frames.get(name)
-        if tests is None:
-            tests = self.frames[name] = tuple(map(self.of, frame.SLOT_TYPES))
-        return frame if all(map(operator.call, tests, values)) else None
+        compiled = self.info.saved_frames.get(name)
+        return frame if compiled is not None and compiled(values) else None
 
     def modifier(self, value: object) -> bool:
         """A lasting effect in force: [its modifier, its arguments, the phase it lasts until]."""
@@ -472,6 +505,13 @@ class QuickTests:
 
     def variables(self, value: dict[str, Any], players: int) -> bool:
         """Every variable there, nothing else, each of its type and within its range."""
+        compiled = self.info.saved_variables  # the engine's own, where it has one
+        if compiled is not None:
+            return compiled(value, players)
+        return self.tables_fit(value, players)
+
+    def tables_fit(self, value: dict[str, Any], players: int) -> bool:
+        """`variables` by the tables made here (an engine without its own test, or a test of it)."""
         tests = self.variable_tests.get(players)
         if tests is None:
             tests = self.variable_tests[players] = self._variable_tests(players)
@@ -693,11 +733,14 @@ class SavedStateCheck:
     """Checks the fields of one saved state in order: each check may rely on the fields checked
     before it (the player count, the stack)."""
 
-    def __init__(self, info: GameInfo, known_lines: int = 0) -> None:
+    def __init__(self, info: GameInfo, known_lines: int = 0, integer_log: bool = False) -> None:
         self.info = info
         self.known_lines = known_lines  # the log's first lines, accepted by an earlier load
+        # every number of the log an integer (`integer_log`): the engine's own tests take its lines
+        self.integer_log = integer_log
         self.players = 0  # the number of players, once checked
         self.setup_in_flight = False  # explicit chance: the setup waits on a chance node (no decision yet)
+        self.rng: Rng | None = None  # the generator the state holds, once checked (the state takes it)
         self.ends: list[int] = []  # where the log holds game-over lines
         self.quick: QuickTests = info.memo.get("saved state tests") or QuickTests(info)
         info.memo["saved state tests"] = self.quick
@@ -810,7 +853,7 @@ class SavedStateCheck:
         self.options(d["options"])
         self.player_count(d["num_players"], d["options"])
         try:
-            Rng.from_data(d["rng"])
+            self.rng = Rng.from_data(d["rng"])
         except ValueError as exc:
             raise SavedStateError(f"saved state: {exc}") from None
         over = self.boolean("over", d["over"])
@@ -1044,6 +1087,14 @@ class SavedStateCheck:
         """A pending decision's player, and its options: actions from `first` to `last`, ascending."""
         self.integer("pending.player", fields["player"], 0, self.players - 1)
         options = self.items("pending.options", fields["options"])
+        if (  # the usual case, tested at once: integers in range, ascending
+            options
+            and set(map(type, options)) <= _INT
+            and first <= options[0]
+            and options[-1] <= last
+            and all(map(operator.lt, options, options[1:]))
+        ):
+            return options
         if not options:
             self.fail("pending.options", "must name at least one action", options)
         for i, a in enumerate(options):
@@ -1138,16 +1189,19 @@ class SavedStateCheck:
     def log(self, value: object) -> None:
         """The lines of the log: the usual ones are tested quickly, any other is checked item by
         item, so the first wrong one is named."""
-        quick, players = self.quick, self.players
+        players = self.players
+        quick = self.info.saved_lines if self.integer_log else None
+        if quick is None:
+            quick = self.quick.lines
         lines = self.items("log", value)
         known = min(self.known_lines, len(lines) - 1)  # the last line is always checked
-        i = quick.lines(lines, max(0, known), players)
+        i = quick(lines, max(0, known), players)
         while i < len(lines):
             line = lines[i]
             self.log_line(f"log[{i}]", line)
             if line[0] == GAME_OVER:
                 self.ends.append(i)
-            i = quick.lines(lines, i + 1, players)
+            i = quick(lines, i + 1, players)
 
     def outcome(self, over: bool, winner: int, log: list[Any]) -> None:
         """The game-over line is the last line of a game that is over, and names its winner; a

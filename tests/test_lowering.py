@@ -5,7 +5,8 @@ expected.py, the golden: for every generated module of the case (in name order, 
 aside), a `# ---- <module>` line, then each top-level statement of the module with the comment
 lines directly above it, in file order. Imports, the module docstring, `class State`, the
 `INFO` assignments and the scenarios' `DIGEST` are left out: they are the same boilerplate in every case (tests/test_golden.py
-keeps one whole engine). So a change to the lowering shows as a readable diff per construct.
+keeps one whole engine), and so are the tests of a saved log's lines (`sv_`, `SV_`: a few per
+kind of text, compiler/lower/saved.py; the whole engine shows them). So a change to the lowering shows as a readable diff per construct.
 
 After an intended change:
     RULEWRIGHT_UPDATE=1 .venv/bin/pytest tests/test_lowering.py
@@ -30,7 +31,8 @@ GOLDEN = "expected.py"
 
 def _is_boilerplate(node: ast.stmt, index: int) -> bool:
     """True for the statements every engine has alike: imports (and the tables engine.py binds as
-    its own Final names, `F_x: Final = tables_.F_x`), the docstring, State, INFO, DIGEST."""
+    its own Final names, `F_x: Final = tables_.F_x`), the docstring, State, INFO, DIGEST, the
+    saved log's tests."""
     match node:
         case ast.Import() | ast.ImportFrom():
             return True
@@ -42,8 +44,11 @@ def _is_boilerplate(node: ast.stmt, index: int) -> bool:
             return True
         case ast.ClassDef(name="State"):
             return True
+        case ast.FunctionDef(name=name) if name.startswith("sv_"):
+            return True
         case ast.Assign(targets=[target]) | ast.AnnAssign(target=target):
-            return ast.unparse(target) in ("INFO", "State.INFO", "DIGEST")
+            name = ast.unparse(target)
+            return name in ("INFO", "State.INFO", "DIGEST") or name.startswith("SV_")
         case _:
             return False
 

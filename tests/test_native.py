@@ -233,6 +233,52 @@ def test_only_the_code_run_once_at_import_is_compiled_without_optimisation() -> 
     )
 
 
+def test_the_cold_functions_and_fields_the_build_names_are_compiled_without_optimisation() -> None:
+    import re
+
+    from rulewright.native import cold_functions
+    from rulewright.native_mypyc import COLD, cold_unoptimised
+
+    functions = {  # name -> cold: loading and saving, not play
+        "CPyDef_ws___g___engine___Proc_a___from_data": True,
+        "CPyPy_ws___g___engine___Proc_a___to_data": True,
+        "CPyDef_ws___g___engine___Proc_a___from_data__Frame_glue": True,
+        "CPyDef_ws___g___engine___f_from_data": False,  # a rule's function of that name
+        "CPyDef_ws___g___engine___Proc_a___step": False,
+        "CPyDef_runtime___engine___GameState___restore": False,  # not `_restore`
+        "CPyDef_runtime___engine___GameState____restore": True,
+        "CPyDef_runtime___engine___GameState___apply_action": False,
+    }
+    getters = {"ws___g___engine___Proc_a_get_l_x": True, "runtime___engine___GameState_get_seed": False}
+    c = "".join(f"char {name}(PyObject *self) {{\n    return 1;\n}}\n" for name in functions) + "".join(
+        f"static PyObject *\n{name}(PyObject *self, void *closure)\n{{\n    return NULL;\n}}\n"
+        for name in getters
+    )
+    cold = re.compile("|".join([COLD.pattern, *cold_functions("ws")]))
+    out = cold_unoptimised(c, cold, re.compile("^ws___"))
+    for part in out.split("#pragma GCC pop_options")[:-1]:
+        assert 'optimize ("O0")' in part
+    marked = [part.split("#pragma GCC pop_options")[0] for part in out.split('optimize ("O0")')[1:]]
+    assert sorted(n for n, is_cold in {**functions, **getters}.items() if is_cold) == sorted(
+        n for n in {**functions, **getters} if any(f"{n}(" in m for m in marked)
+    )
+
+
+def test_the_runtime_functions_named_cold_exist() -> None:
+    import ast
+
+    from rulewright.native import RUNTIME_COLD
+
+    names = set()
+    for module in ("engine.py", "rng.py"):
+        for node in ast.parse((ROOT / "runtime" / module).read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef):
+                names.add(node.name)
+            elif isinstance(node, ast.ClassDef):
+                names |= {f"{node.name}.{f.name}" for f in node.body if isinstance(f, ast.FunctionDef)}
+    assert [name for name in RUNTIME_COLD if name not in names] == []
+
+
 def test_global_optimisations_only_when_no_class_derives_from_another_group(tmp_path: Path) -> None:
     from rulewright.native import _closed
 

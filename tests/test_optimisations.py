@@ -21,7 +21,7 @@ from rulewright.coverage import RuleCoverage
 from rulewright.spec_loader import import_package
 from runtime.engine import GameState, RuleError
 from runtime.game import Game
-from tests.conftest import ROOT
+from tests.conftest import ROOT, compiled
 
 LOWERING = ROOT / "tests" / "lowering"
 
@@ -221,6 +221,27 @@ def test_a_long_chain_of_locals_before_a_decision_compiles(tmp_path: Path) -> No
     )
     result = compile_spec(spec)
     assert result.ok, render_all(result.diagnostics)
+
+
+def test_an_invariant_by_zone_holds_where_its_test_of_every_component_does() -> None:
+    """An invariant that tests the first component of each zone in use (loops.by_zone) says what
+    the test of every component says, for every placement of the cards (nowhere included)."""
+    # (compiled once for the run: tests/test_lowering.py and test_layout.py compile the case too)
+    engine: ModuleType = import_package(compiled("tests/lowering/invariant-by-zone").files, "by_zone").engine
+    s = _state(engine)
+    zones = [-1, *range(len(engine.INFO.zones))]
+    every = {
+        "inv_one_place": lambda s: all(engine.f_places(s, c) == 1 for c in range(3)),
+        "inv_some_held": lambda s: any(s.z.where[engine.T_card][c] != engine.Z_deck for c in range(3)),
+    }
+    seen = set()
+    for placed in ((a, b, c) for a in zones for b in zones for c in zones):
+        s.z.where[engine.T_card][:] = placed
+        for name, brute in every.items():
+            held = getattr(engine, name)(s)
+            assert held == brute(s), (name, placed)
+            seen.add((name, held))
+    assert len(seen) == 4  # each invariant both held and failed
 
 
 def test_an_emptiness_test_answers_what_the_length_of_the_list_would() -> None:

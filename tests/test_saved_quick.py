@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import math
 import random
 from collections.abc import Callable
 from functools import cache
@@ -21,6 +22,7 @@ from runtime.saved import (
     QuickTests,
     SavedStateCheck,
     SavedStateError,
+    integer_log,
     parse_saved_state,
     quick_parse,
     refuse_broken_invariants,
@@ -319,6 +321,12 @@ def test_a_real_state_passes_every_quick_test(name: str) -> None:
     assert q.variables(d["vars"], players)
     assert q.piles(d["piles"], False)
     assert all(map(q.frame, d["stack"])) and all(map(q.modifier, d["mods"]))
+    info = game(name).info  # and the engine's own tests (compiler/lower/saved.py)
+    assert integer_log(text) and info.saved_lines is not None and info.saved_variables is not None
+    assert info.saved_lines(d["log"], 0, players) == len(d["log"]) and info.saved_variables(
+        d["vars"], players
+    )
+    assert all(info.saved_frames[frame](values) for frame, _, values in d["stack"])
     assert game(name).state_from_json(text).to_json() == text
     again = copy.deepcopy(d)
     SavedStateCheck(game(name).info).check(again)
@@ -426,3 +434,219 @@ def test_a_load_leaves_the_garbage_collector_as_it_found_it() -> None:
             assert gc.isenabled() == collecting
         finally:
             gc.enable()
+
+
+# -- the engine's own tests of a log of integers (compiler/lower/saved.py, GameInfo.saved_lines) --
+
+
+def _saved_lines(q: QuickTests, d: dict[str, Any]) -> bool:
+    saved_lines = q.info.saved_lines
+    assert saved_lines is not None
+    return saved_lines(d["log"], 0, d["num_players"]) < len(d["log"])
+
+
+@pytest.mark.parametrize(
+    ("case", "edit", "message"),
+    [(c[0], c[1], c[3]) for c in CASES if c[2] is _lines]
+    + [
+        (
+            "a roll of a float's size",
+            _set("log.0", [ROLLED, 2**64, 2**64 - 1]),
+            "'log[0][1]' must be an integer",
+        ),
+        (
+            "a text value beyond 64 bits",
+            _set("log.0.3", [135, 2**70]),
+            "'log[0][3]' must be a list of 1 item",
+        ),
+        ("a choice of a list", _set("log.0.2", [1]), "'log[0][2]' must be an integer, not [1]"),
+        ("a prompt of a number", _set("log.0.3", 135), "'log[0][3]' must be a list, not 135"),
+        ("a prompt of a list", _set("log.0.3", [[135]]), "'log[0][3][0]' must be an integer, not [135]"),
+        ("a line of a number", _set("log.1", 4), "'log[1]' must be a list, not 4"),
+        ("a line of a negative code", _set("log.1", [-9, 1]), "'log[1][0]' must be an integer from -4"),
+    ],
+    ids=lambda x: x if isinstance(x, str) and not x.startswith("'") else "",
+)
+def test_the_engines_tests_of_a_log_of_integers_refuse_with_the_strict_message(
+    case: str, edit: Edit, message: str
+) -> None:
+    d = json.loads(saved())
+    edit(d)
+    text = compact(d)
+    quick = quick_parse(text)
+    info = game().info
+    if integer_log(text):  # (a bool or a float in it: the runtime's tables test it)
+        assert quick is not None and _saved_lines(QuickTests(info), quick)
+    with pytest.raises(SavedStateError) as strict:
+        SavedStateCheck(info).check(parse_saved_state(text))
+    with pytest.raises(SavedStateError) as loaded:
+        game().state_from_json(text)
+    assert message in str(strict.value)
+    assert str(loaded.value) == str(strict.value)
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_the_engines_tests_of_each_text_say_what_the_runtimes_tables_say(name: str) -> None:
+    """Every text of the rules, its values at the edges of their ranges and beyond, as a log line
+    and as a choice's prompt: the engine's tests pass it exactly when QuickTests does."""
+    info = game(name).info
+    q = QuickTests(info)
+    saved_lines = info.saved_lines
+    assert saved_lines is not None
+    players = 2
+    tried = 0
+    for index, t in enumerate(info.texts):
+        edges: list[list[object]] = []
+        for kind in t.kinds:
+            span = q.span(kind) if not kind.startswith("list[") else q.span(kind[5:-1])
+            if span is None or span[0] == -math.inf:
+                values: list[object] = [0, -(2**40), 2**40, [], [0]]
+            else:
+                low, high = int(span[0]), int(span[1])
+                values = [low - 1, low, high, high + 1, []]
+            if kind.startswith("list["):
+                values = [[v] for v in values if not isinstance(v, list)] + [[], 0]
+            edges.append(values)
+        lines = [[index, *(e[0] for e in edges)]]
+        for k, values in enumerate(edges):  # each value's edges, the others at their first
+            for v in values:
+                line: list[object] = [index, *(e[1] if len(e) > 1 else e[0] for e in edges)]
+                line[k + 1] = v
+                lines.append(line)
+        lines += [[index], [index, *(e[1] for e in edges), 0]]
+        for line in lines:
+            tried += 1
+            assert (saved_lines([line], 0, players) == 1) == q.line(line, players), (t, line)
+            choice = [-1, 0, 0, line]
+            assert (saved_lines([choice], 0, players) == 1) == q.lines([choice], 0, players), (t, choice)
+    assert tried > 100
+    actions = info.num_distinct_actions
+    for action, fits in ((actions - 1, True), (actions, False)):  # the actions' count, as the engine's
+        choice = [-1, 0, action, next([i] for i, t in enumerate(info.texts) if not t.kinds and not t.private)]
+        assert (saved_lines([choice], 0, players) == 1) == fits
+
+
+def test_a_log_of_integers_is_seen_only_at_the_end_of_the_text() -> None:
+    text = saved()
+    assert integer_log(text)
+    assert integer_log(text[:-1] + " \n}")
+    assert not integer_log(text.replace('"log":[[', '"log":[[true,'))  # a bool
+    assert not integer_log(text.replace('"log":[[', '"log":[[1.5,'))  # a fraction
+    assert not integer_log(text.replace('"log":[[', '"log":[[1e3,'))  # an exponent
+    assert not integer_log(text[:-1] + ',"x":1}')  # another key after the log
+    assert not integer_log(text[:-1] + "}}")  # the log of an object inside another
+    assert not integer_log('{"a":"x,\\"log\\":[1]}')  # inside a string: escaped
+    assert not integer_log('{"log":[1],"a":"\\"log\\":[2]}')
+    for field in ("vars", "options"):  # a "log" key of an object inside: two '}' after it
+        d = json.loads(text)
+        del d["log"]
+        d[field]["log"] = [[1]]
+        assert not integer_log(compact(d))
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_the_engines_test_of_the_variables_says_what_the_runtimes_tables_say(name: str) -> None:
+    """Each variable of a real state given the edges of its range and values of other kinds, in
+    place of itself and of one of its items: the engine's test passes exactly what QuickTests'
+    tables pass."""
+    info = game(name).info
+    compiled = info.saved_variables
+    assert compiled is not None
+    q = QuickTests(info)
+    d = json.loads(saved(name))
+    players, base = d["num_players"], d["vars"]
+    assert compiled(base, players) and q.tables_fit(base, players)
+    tried = refused = 0
+    for var, (vtype, _) in info.var_types.items():
+        low, high = q.span(vtype, info.var_ranges.get(var)) or (0, 0)
+        edges = [v for v in (low, high) if v not in (-math.inf, math.inf)]
+        odd: list[object] = [
+            True,
+            1.0,
+            None,
+            "x",
+            [],
+            [0],
+            2**70,
+            *edges,
+            *(e + 1 for e in edges),
+            *(e - 1 for e in edges),
+        ]
+        paths: list[tuple[int, ...]] = [()]
+        value = base[var]
+        while type(value) is list and value:  # an item at each depth, the last of each
+            paths.append((*paths[-1], len(value) - 1))
+            value = value[-1]
+        for path in paths:
+            for v in odd:
+                changed = {**base, var: copy.deepcopy(base[var])}
+                target: Any = changed
+                keys: list[Any] = [var, *path]
+                for key in keys[:-1]:
+                    target = target[key]
+                target[keys[-1]] = v
+                tried += 1
+                fits = compiled(changed, players)
+                refused += not fits
+                assert fits == q.tables_fit(changed, players), (var, path, v)
+    for extra in ({**base, "x": 1}, {k: v for k, v in base.items() if k != next(iter(base))}):
+        assert not compiled(extra, players) and not q.tables_fit(extra, players)
+    assert tried > 50 and 0 < refused < tried
+
+
+def _edge_values(q: QuickTests, kind: str) -> list[object]:
+    """Values of `kind` at the edges of its range and beyond it, and values of other kinds."""
+    inner = kind[5:-1] if kind.startswith("list[") else kind
+    span = q.span(inner)
+    if inner == "bool":
+        values: list[object] = [True, False, 0, 1]
+    elif inner == "str":
+        values = ["é", "x", 0]
+    elif span is None or span[0] == -math.inf:
+        values = [0, -(2**40), 2**40]
+    else:
+        values = [int(span[0]) - 1, int(span[0]), int(span[1]), int(span[1]) + 1]
+    values += [True, 1.0, None, "x", "é", []]
+    if kind.startswith("list["):
+        values = [[v] for v in values] + [[], 0, [values[1], values[2]]]
+    return values
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_the_engines_tests_of_each_frames_slots_pass_only_what_the_runtimes_tables_pass(name: str) -> None:
+    """Each frame's slots, one at a time at the edges of its kind's range and beyond: the engine's
+    test passes what QuickTests' test of each value passes, and refuses only what it refuses or
+    leaves to the checks item by item (a string not all ASCII)."""
+    info = game(name).info
+    q = QuickTests(info)
+    tried = 0
+    for frame in info.frames.values():
+        compiled = info.saved_frames[frame.NAME]
+        tests = [q.of(kind) for kind in frame.SLOT_TYPES]
+        base = [_edge_values(q, kind)[1] for kind in frame.SLOT_TYPES]  # (each within its range)
+        assert all(t(v) for t, v in zip(tests, base, strict=True)) and compiled(base), frame.NAME
+        for k, kind in enumerate(frame.SLOT_TYPES):
+            for v in _edge_values(q, kind):
+                values = [*base[:k], v, *base[k + 1 :]]
+                expected = all(t(x) for t, x in zip(tests, values, strict=True))
+                tried += 1
+                if compiled(values):
+                    assert expected, (frame.NAME, k, kind, v)
+                else:
+                    assert not expected or "é" in json.dumps(v, ensure_ascii=False), (frame.NAME, k, kind, v)
+    assert tried > 100
+
+
+def test_lists_nested_deep_in_a_log_of_integers_are_refused_not_compared() -> None:
+    """Two lists nested a thousand deep where a text holds a list of ids: the engine's test does
+    not compare them (that would run out of Python's stack), and the strict reading refuses them
+    as it always did."""
+    d = json.loads(saved())
+    private = next(
+        i for i, t in enumerate(game().info.texts) if t.private and t.kinds[1:2] == ("list[entity:card]",)
+    )
+    deep = "[" * 1015 + "1" + "]" * 1015
+    text = compact(d)[:-2] + f",[{private},0,[{deep},{deep}]]]}}"
+    assert integer_log(text) and quick_parse(text) is not None
+    with pytest.raises(SavedStateError, match="nested too deeply to be a saved state"):
+        game().state_from_json(text)

@@ -23,6 +23,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     facts.py        constants, data tables, action domains, state variables, GameInfo facts
     caching.py      cached functions' lookups, and what each write makes them forget
     scenarios.py    the rulebook examples -> their own module
+    saved.py        the quick tests of a saved state's log, variables and frames' slots
     board.py        how the game is drawn (board.yaml) -> its own module
 """
 
@@ -39,6 +40,7 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported
 from compiler.lower.flow import lower_flow
 from compiler.lower.recursion import NAMES_OUTSIDE_STRINGS, guard_recursion
+from compiler.lower.saved import saved_checks
 from compiler.lower.scenarios import lower_scenarios
 from compiler.lower.units import has_functions, lower_units, results_facts, rule_checks
 from compiler.reads import Reads
@@ -66,6 +68,8 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
     guard_recursion(units)
     cached, readers = cache_facts(cx)
     scenario_units, scenarios = lower_scenarios(cx)
+    # (the texts are all known by now: the scenarios' too)
+    saved = saved_checks(cx, info, (*units.frames, flow))
     functions = tuple(scenario_units.functions)
     engine = EngineModule(
         header=header,
@@ -83,6 +87,7 @@ def lower(sym: Symbols, ann: Annotations, stops: Stops, reads: Reads) -> Module:
         cached=cached,
         readers=readers,
         results=results,
+        saved=saved,
     )
     # the scenarios module is stale when a scenario file changes; the engine is not (its digest is
     # of the rule files alone, so a saved state or a log outlives an edit of a rulebook example)

@@ -87,6 +87,9 @@ class Context:
     has_function: dict[str, bool] = field(default_factory=dict)
     made: list[ir.Expr] = field(default_factory=list)
     watching: bool = True  # False while lowering a scenario's setup: it arranges, no zone trigger fires
+    # an invariant's `all`/`any` over every component of a type whose test reads the component
+    # only as the zone it is in (loops.by_zone): its node id -> the type's constant (T_...)
+    by_zone: dict[int, str] = field(default_factory=dict)
 
     def begin_function(self, local_prefix: str) -> None:
         """Lowering of one generated function (or frame) starts: its locals are `<prefix>l_<name>`."""

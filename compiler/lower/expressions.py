@@ -39,7 +39,7 @@ def _in_plan(cx: Context, e: ir.Expr) -> str:
     assert cx.plan is not None
     if id(e) in cx.ann.zone_refs:
         return zone_id(cx, e)
-    if cx.ann.type_of(e).kind == "zone" and not _named_zone(cx, e):
+    if cx.ann.type_of(e).kind == "zone" and not named_zone(cx, e):
         return f"s.pile({zone_id(cx, e)})"  # a zone held as a value, read
     use = cx.plan.use.get(id(e))
     if use is not None:
@@ -198,7 +198,7 @@ def _held(cx: Context, e: ir.Compare) -> str | None:
         return f"({element} >= 0 and s.z.where[{kind}][{element}] == {zone})"
     held = f"{zone}, {kind}, {element}"
     # a zone value may be none (-1), where every component that is in no zone is
-    return f"s.holds({held})" if _named_zone(cx, e.right) else f"s.holds_value({held})"
+    return f"s.holds({held})" if named_zone(cx, e.right) else f"s.holds_value({held})"
 
 
 def _inline_held(cx: Context, e: ir.Compare, element: str) -> bool:
@@ -206,7 +206,7 @@ def _inline_held(cx: Context, e: ir.Compare, element: str) -> bool:
     a local variable, a parameter or a comprehension's variable, and a zone named directly."""
     b = cx.ann.names.get(id(e.left)) if isinstance(e.left, ir.Name) else None
     return (
-        b is not None and b.kind in ("local", "comp") and element.isidentifier() and _named_zone(cx, e.right)
+        b is not None and b.kind in ("local", "comp") and element.isidentifier() and named_zone(cx, e.right)
     )
 
 
@@ -299,7 +299,7 @@ def comp_var(cx: Context, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> str:
     return f"c_{cx.ann.slots[id(e)]}"
 
 
-def _named_zone(cx: Context, e: ir.Expr) -> bool:
+def named_zone(cx: Context, e: ir.Expr) -> bool:
     """Whether `e` names a declared zone instance (`deck`, `hand[p]`, `expedition[c, p]`)."""
     subject = e.subject if isinstance(e, ir.Index) else e
     b = cx.ann.names.get(id(subject)) if isinstance(subject, ir.Name) else None
@@ -311,7 +311,7 @@ def zone_id(cx: Context, e: ir.Expr, used: bool = False) -> str:
     `(Z_hand + p)`, `(Z_expedition + c * 2 + p)`, or a zone value's index. `used`: a zone is
     changed or read from its top there, so a zone value that is none is a rule error."""
     match e:
-        case ir.Name() | ir.Index() if _named_zone(cx, e):
+        case ir.Name() | ir.Index() if named_zone(cx, e):
             return _zone_instance(cx, e)
         case ir.NoneLit():
             return "-1"

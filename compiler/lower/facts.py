@@ -104,7 +104,19 @@ def domains(cx: Context) -> tuple[DomainFact, ...]:
         for t, info in sym.entity_types.items()
     ]
     out += [DomainFact(f"enum:{e}", 0, table=names.claim("enum", e)) for e in sym.enums]
-    sizes = {
+    sizes = domain_sizes(cx)
+    placed, offset = [], 0
+    for i, d in enumerate(out):
+        cx.domains[d.name] = i
+        placed.append(DomainFact(d.name, offset, d.labels, d.table, d.numbers_up_to, d.cells_radius))
+        offset += sizes[d.name]
+    return tuple(placed)
+
+
+def domain_sizes(cx: Context) -> dict[str, int]:
+    """How many actions each domain has (a component type's: one per row)."""
+    sym = cx.sym
+    return {
         "pass": 1,
         "bool": 2,
         "number": sym.game.max_number + 1,
@@ -113,12 +125,6 @@ def domains(cx: Context) -> tuple[DomainFact, ...]:
         **{f"entity:{t}": len(info.decl.entities) for t, info in sym.entity_types.items()},
         **{f"enum:{e}": len(values) for e, values in sym.enums.items()},
     }
-    placed, offset = [], 0
-    for i, d in enumerate(out):
-        cx.domains[d.name] = i
-        placed.append(DomainFact(d.name, offset, d.labels, d.table, d.numbers_up_to, d.cells_radius))
-        offset += sizes[d.name]
-    return tuple(placed)
 
 
 def radius(cx: Context) -> int:

@@ -45,7 +45,15 @@ from __future__ import annotations
 from compiler import ir
 from compiler.lower import reuse
 from compiler.lower.context import Context
-from compiler.lower.expressions import comp_var, expr, iterable, negation, python_type, where_reads
+from compiler.lower.expressions import (
+    comp_var,
+    expr,
+    iterable,
+    named_zone,
+    negation,
+    python_type,
+    where_reads,
+)
 from compiler.lower.inline import inlinable, take_marks, wrapped
 
 _LOOPED = (ir.ListComp, ir.Quantifier, ir.Aggregate)
@@ -230,6 +238,11 @@ class _Loops:
         first = {"list": "[]", "filter": "[]", "any": "False", "all": "True", "count": "0", "sum": "0"}[kind]
         name = self._result(e, first)
         source = iterable(cx, e.source)
+        kind_const = cx.by_zone.get(id(e))
+        if kind_const is not None:  # one component of each zone in use, by_zone says why
+            zones = self.temp()
+            self.emit(f"{zones} = s.z.where[{kind_const}]")
+            source = f"sorted(map({zones}.index, set({zones})))"
         if wrapped(source):  # (a function written out: `for x in (a if c else b):` needs no brackets)
             source = source[1:-1]
         self.emit(f"for {var} in {source}:")
@@ -265,3 +278,53 @@ class _Loops:
         cx.state_locals, cx.slot_locals = outer, outer_slots
         self.around.pop()
         self.depth -= 1
+
+
+def by_zone(cx: Context, e: ir.Expr) -> str | None:
+    """The type's constant when `e`, an invariant, is `all`/`any` over every component of a type
+    with a test that reads the component only as `x in Z` (Z a zone named directly) or passes it
+    to functions that do the same: then the test of a component is that of any other in the same
+    zone, and the loop tests only the first component of each zone in use (where-index order).
+    The component that decides is the same: the first of its zone, as all before it passed. So
+    `all(x in T where zones_of(x) == 1)`, `zones_of` adding up `x in Z` tests, evaluates its
+    test once per zone in use, not once per component."""
+    if not isinstance(e, ir.Quantifier) or e.kind not in ("any", "all") or e.cond is None:
+        return None
+    b = cx.ann.names.get(id(e.source)) if isinstance(e.source, ir.Name) else None
+    if b is None or b.kind != "all" or not _zone_only(cx, e.cond, e.var, 0):
+        return None
+    return cx.names.claim("type", b.target)
+
+
+def _zone_only(cx: Context, e: ir.Expr, var: str, depth: int) -> bool:
+    """Whether `e` reads the local `var` (a component) only as `var in Z`/`var not in Z`, Z a zone
+    named directly, or as the argument of a function whose body does the same (at most 8 deep)."""
+    used: set[int] = set()  # the names of `var` seen where they are allowed
+    for node in ir.walk(e):
+        if isinstance(node, ir.ListComp | ir.Quantifier | ir.Aggregate) and node.var == var:
+            return False  # (shadowed: another component)
+        if isinstance(node, ir.Compare) and node.op in ("in", "not in") and _is(cx, node.left, var):
+            t = cx.ann.type_of(node.right)
+            if (
+                t.kind == "zone"
+                and t.elem is not None
+                and t.elem.kind == "entity"
+                and named_zone(cx, node.right)
+            ):
+                used.add(id(node.left))
+        elif isinstance(node, ir.Call) and node.func in cx.sym.functions:
+            f = cx.sym.functions[node.func]
+            body = f.body.expr
+            for p, a in zip(f.params, node.args, strict=False):
+                if _is(cx, a, var):
+                    if depth >= 8 or body is None or not _zone_only(cx, body, p.name, depth + 1):
+                        return False
+                    used.add(id(a))
+        elif isinstance(node, ir.Name) and id(node) not in used and _is(cx, node, var):
+            return False
+    return True
+
+
+def _is(cx: Context, e: object, var: str) -> bool:
+    b = cx.ann.names.get(id(e)) if isinstance(e, ir.Name) else None
+    return b is not None and b.kind in ("local", "comp") and b.target == var

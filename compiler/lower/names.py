@@ -52,6 +52,8 @@ PREFIXES: Final[dict[str, str]] = {
     "cache": "CACHE",
     "readers": "READ",
     "text": "TX",
+    "saved": "sv",
+    "saved_table": "SV",
 }
 
 # names the engine module defines or imports besides the prefixed ones

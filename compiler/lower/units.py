@@ -15,7 +15,7 @@ from compiler.lower import caching, emptiness, frames, statements
 from compiler.lower.context import Context
 from compiler.lower.expressions import Unsupported, has_call, python_type, value_type
 from compiler.lower.frames import Blocks, default_value
-from compiler.lower.loops import hoisting, negated
+from compiler.lower.loops import by_zone, hoisting, negated
 from compiler.resolve import trigger_params
 from compiler.typesys import BOOL, PLAYER
 from compiler.viewmodel import (
@@ -359,6 +359,9 @@ def rule_checks(cx: Context, out: Units) -> tuple[list[Invariant], str | None]:
     for inv in g.invariants:
         name = cx.names.claim("invariant", inv.name)
         what = f"invariant {inv.name}"
+        kind = by_zone(cx, inv.expr.expr) if inv.expr.expr is not None else None
+        if kind is not None:
+            cx.by_zone[id(inv.expr.expr)] = kind
         out.functions.append(expression_function(cx, name, what, inv.expr, (), "bool", [], inv.span))
         check = " ".join(inv.expr.text.split())
         invariants.append(Invariant(inv.name, inv.why, name, check, global_reads(cx, inv.expr)))

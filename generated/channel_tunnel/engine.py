@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     OptionInfo,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -146,6 +147,7 @@ from .tables import (
     P_britain,
     P_france,
     PH_rounds,
+    SV_frames,
     T_agenda_card,
     T_bar,
     T_card,
@@ -233,6 +235,8 @@ from .tables import (
     Z_spent_debris,
     Z_storage,
     Z_tableau,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -3287,27 +3291,30 @@ INFO = GameInfo(
     ),
     frames={
         frame.NAME: frame
-        for frame in (
-            Proc_do_action,
-            Proc_do_plan,
-            Proc_do_tunnel,
-            Proc_do_finance,
-            Proc_take_money,
-            Proc_do_technology,
-            Proc_peek,
-            Proc_do_secondary,
-            Proc_do_develop,
-            Proc_hold,
-            Proc_chain,
-            Proc_play_round,
-            Proc_refill_discs,
-            Proc_round_start_effects,
-            Proc_take_turn,
-            Proc_pass_round,
-            Proc_draw_agenda,
-            Proc_pay_promotion,
-            Phase_rounds,
-            Flow,
+        for frame in named(
+            globals(),
+            (
+                "Proc_do_action",
+                "Proc_do_plan",
+                "Proc_do_tunnel",
+                "Proc_do_finance",
+                "Proc_take_money",
+                "Proc_do_technology",
+                "Proc_peek",
+                "Proc_do_secondary",
+                "Proc_do_develop",
+                "Proc_hold",
+                "Proc_chain",
+                "Proc_play_round",
+                "Proc_refill_discs",
+                "Proc_round_start_effects",
+                "Proc_take_turn",
+                "Proc_pass_round",
+                "Proc_draw_agenda",
+                "Proc_pay_promotion",
+                "Phase_rounds",
+                "Flow",
+            ),
         )
     },
     invariants=INVARIANTS,
@@ -3329,5 +3336,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     OptionInfo,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -65,6 +66,7 @@ from .tables import (
     P_south,
     PH_final,
     PH_turns,
+    SV_frames,
     T_card,
     T_player,
     TX_card_to_bid,
@@ -79,6 +81,8 @@ from .tables import (
     Z_prize,
     Z_prize_deck,
     Z_won,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -441,7 +445,7 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Proc_bid_for, Phase_turns, Flow)},
+    frames={frame.NAME: frame for frame in named(globals(), ("Proc_bid_for", "Phase_turns", "Flow"))},
     invariants=INVARIANTS,
     invariant_reads={
         "every_card_somewhere": (
@@ -463,5 +467,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     OptionInfo,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -295,6 +296,7 @@ from .tables import (
     PH_opening_hands,
     PH_rounds,
     PH_safety_stop,
+    SV_frames,
     T_building,
     T_figure,
     T_order_card,
@@ -366,6 +368,8 @@ from .tables import (
     Z_research,
     Z_reserve,
     Z_tactical_deck,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -4529,29 +4533,32 @@ INFO = GameInfo(
     ),
     frames={
         frame.NAME: frame
-        for frame in (
-            Proc_resolve_conflicts,
-            Proc_conflict,
-            Proc_aim,
-            Proc_use_special,
-            Proc_play_attack_order,
-            Proc_defence_order,
-            Proc_play_order,
-            Proc_draw_orders,
-            Proc_play_round,
-            Proc_reinforce,
-            Proc_reinforce_at,
-            Proc_player_turn,
-            Proc_move_phase,
-            Proc_building_phase,
-            Proc_tactical_phase,
-            Proc_arms_race,
-            Proc_maintenance,
-            Proc_discard_down,
-            Proc_defence,
-            Phase_opening_hands,
-            Phase_rounds,
-            Flow,
+        for frame in named(
+            globals(),
+            (
+                "Proc_resolve_conflicts",
+                "Proc_conflict",
+                "Proc_aim",
+                "Proc_use_special",
+                "Proc_play_attack_order",
+                "Proc_defence_order",
+                "Proc_play_order",
+                "Proc_draw_orders",
+                "Proc_play_round",
+                "Proc_reinforce",
+                "Proc_reinforce_at",
+                "Proc_player_turn",
+                "Proc_move_phase",
+                "Proc_building_phase",
+                "Proc_tactical_phase",
+                "Proc_arms_race",
+                "Proc_maintenance",
+                "Proc_discard_down",
+                "Proc_defence",
+                "Phase_opening_hands",
+                "Phase_rounds",
+                "Flow",
+            ),
         )
     },
     invariants=INVARIANTS,
@@ -4584,5 +4591,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

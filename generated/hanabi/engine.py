@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     OptionInfo,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -58,6 +59,7 @@ from .tables import (
     P_dan,
     P_emma,
     PH_turns,
+    SV_frames,
     T_card,
     T_player,
     T_position,
@@ -78,6 +80,7 @@ from .tables import (
     Z_discard,
     Z_fireworks,
     Z_hand,
+    sv_lines,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -976,7 +979,17 @@ INFO = GameInfo(
     modifier_params=(),
     frames={
         frame.NAME: frame
-        for frame in (Proc_play_card, Proc_discard_card, Proc_give_clue, Proc_take_turn, Phase_turns, Flow)
+        for frame in named(
+            globals(),
+            (
+                "Proc_play_card",
+                "Proc_discard_card",
+                "Proc_give_clue",
+                "Proc_take_turn",
+                "Phase_turns",
+                "Flow",
+            ),
+        )
     },
     invariants=INVARIANTS,
     invariant_reads={
@@ -1006,5 +1019,7 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
 )
 State.INFO = INFO

@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     ZoneInfo,
     cell_labels,
+    named,
     number_labels,
 )
 
@@ -52,6 +53,7 @@ from .tables import (
     PH_epilogue,
     PH_final_scoring,
     PH_round,
+    SV_frames,
     T_card,
     T_player,
     T_region,
@@ -82,6 +84,8 @@ from .tables import (
     Z_deck,
     Z_hand,
     Z_map,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -1932,27 +1936,31 @@ class Flow(Frame):
                 continue
 
 
-EFFECT_card_event: Final[tuple[Callable[..., Frame | None] | None, ...]] = (
-    None,
-    e_card_event_west_germany,
-    e_card_event_italy,
-    e_card_event_east_germany,
-    e_card_event_poland,
-    e_card_event_iran,
-    e_card_event_israel,
-    e_card_event_egypt,
-    e_card_event_japan,
-    e_card_event_south_korea,
-    e_card_event_vietnam,
-    e_card_event_south_africa,
-    e_card_event_angola,
-    e_card_event_ethiopia,
-    e_card_event_brazil,
-    e_card_event_argentina,
-    e_card_event_chile,
-    e_card_event_panama,
-    e_card_event_cuba,
-    None,
+# by name (runtime.engine.named: natively, a long tuple written out is megabytes of C)
+EFFECT_card_event: Final[tuple[Callable[..., Frame | None] | None, ...]] = named(
+    globals(),
+    (
+        None,
+        "e_card_event_west_germany",
+        "e_card_event_italy",
+        "e_card_event_east_germany",
+        "e_card_event_poland",
+        "e_card_event_iran",
+        "e_card_event_israel",
+        "e_card_event_egypt",
+        "e_card_event_japan",
+        "e_card_event_south_korea",
+        "e_card_event_vietnam",
+        "e_card_event_south_africa",
+        "e_card_event_angola",
+        "e_card_event_ethiopia",
+        "e_card_event_brazil",
+        "e_card_event_argentina",
+        "e_card_event_chile",
+        "e_card_event_panama",
+        "e_card_event_cuba",
+        None,
+    ),
 )
 
 
@@ -2026,29 +2034,32 @@ INFO = GameInfo(
     modifier_params=(),
     frames={
         frame.NAME: frame
-        for frame in (
-            Proc_take_cube,
-            Proc_give_order,
-            Proc_infiltrate,
-            Proc_remove_cubes,
-            Proc_remove_from_one_card,
-            Proc_move_cubes,
-            Proc_play_turn,
-            Eff_card_event_west_germany,
-            Eff_card_event_east_germany,
-            Eff_card_event_poland,
-            Eff_card_event_iran,
-            Eff_card_event_israel,
-            Eff_card_event_egypt,
-            Eff_card_event_japan,
-            Eff_card_event_south_korea,
-            Eff_card_event_angola,
-            Eff_card_event_ethiopia,
-            Eff_card_event_brazil,
-            Eff_card_event_argentina,
-            Eff_card_event_panama,
-            Phase_round,
-            Flow,
+        for frame in named(
+            globals(),
+            (
+                "Proc_take_cube",
+                "Proc_give_order",
+                "Proc_infiltrate",
+                "Proc_remove_cubes",
+                "Proc_remove_from_one_card",
+                "Proc_move_cubes",
+                "Proc_play_turn",
+                "Eff_card_event_west_germany",
+                "Eff_card_event_east_germany",
+                "Eff_card_event_poland",
+                "Eff_card_event_iran",
+                "Eff_card_event_israel",
+                "Eff_card_event_egypt",
+                "Eff_card_event_japan",
+                "Eff_card_event_south_korea",
+                "Eff_card_event_angola",
+                "Eff_card_event_ethiopia",
+                "Eff_card_event_brazil",
+                "Eff_card_event_argentina",
+                "Eff_card_event_panama",
+                "Phase_round",
+                "Flow",
+            ),
         )
     },
     invariants=INVARIANTS,
@@ -2066,5 +2077,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

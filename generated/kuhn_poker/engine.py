@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -28,6 +29,7 @@ from .tables import (
     P_bob,
     PH_betting,
     PH_showdown,
+    SV_frames,
     T_card,
     T_player,
     TX_bets_1_chip_in,
@@ -42,6 +44,8 @@ from .tables import (
     Z_deck,
     Z_hand,
     Z_shown,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -461,7 +465,7 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(0,),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Proc_act, Phase_betting, Flow)},
+    frames={frame.NAME: frame for frame in named(globals(), ("Proc_act", "Phase_betting", "Flow"))},
     invariants=INVARIANTS,
     invariant_reads={
         "every_card_somewhere": (("zone", "deck", None), ("zone", "hand", None), ("zone", "shown", None)),
@@ -476,5 +480,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -32,6 +33,7 @@ from .tables import (
     PH_first_round,
     PH_second_round,
     PH_showdown,
+    SV_frames,
     T_card,
     T_player,
     TX_calls_in_the_pot,
@@ -51,6 +53,8 @@ from .tables import (
     Z_deck,
     Z_hand,
     Z_shown,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -557,7 +561,12 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(0,),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Proc_betting_round, Phase_first_round, Phase_second_round, Flow)},
+    frames={
+        frame.NAME: frame
+        for frame in named(
+            globals(), ("Proc_betting_round", "Phase_first_round", "Phase_second_round", "Flow")
+        )
+    },
     invariants=INVARIANTS,
     invariant_reads={
         "every_card_somewhere": (
@@ -578,5 +587,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

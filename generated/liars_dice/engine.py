@@ -13,6 +13,7 @@ from runtime.engine import (
     GameInfo,
     GameState,
     OptionInfo,
+    named,
     number_labels,
 )
 
@@ -91,12 +92,14 @@ from .tables import (
     P_alice,
     P_bob,
     PH_bidding,
+    SV_frames,
     T_call,
     T_face,
     T_player,
     TX_bid_or_liar,
     TX_s_dice,
     TX_you_see,
+    sv_lines,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -506,7 +509,7 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Phase_bidding, Flow)},
+    frames={frame.NAME: frame for frame in named(globals(), ("Phase_bidding", "Flow"))},
     invariants=INVARIANTS,
     invariant_reads={
         "the_dice_in_play": (("state", "rolled", None), ("option", "dice", None), ("option", "sides", None)),
@@ -522,5 +525,7 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
 )
 State.INFO = INFO

@@ -14,6 +14,7 @@ from runtime.engine import (
     GameState,
     OptionInfo,
     ZoneInfo,
+    named,
     number_labels,
 )
 
@@ -79,6 +80,7 @@ from .tables import (
     PH_play_round,
     PH_score_round,
     PH_turns,
+    SV_frames,
     T_card,
     T_player,
     TX_card_to_play_or,
@@ -94,6 +96,8 @@ from .tables import (
     Z_discard_pile,
     Z_expedition,
     Z_hand,
+    sv_lines,
+    sv_variables,
 )
 
 PLAYER_LABELS: Final = tables_.PLAYER_LABELS
@@ -807,7 +811,7 @@ INFO = GameInfo(
     var_ranges={},
     placed_types=(0,),
     modifier_params=(),
-    frames={frame.NAME: frame for frame in (Proc_take_turn, Phase_turns, Flow)},
+    frames={frame.NAME: frame for frame in named(globals(), ("Proc_take_turn", "Phase_turns", "Flow"))},
     invariants=INVARIANTS,
     invariant_reads={
         "every_card_somewhere": (
@@ -827,5 +831,8 @@ INFO = GameInfo(
     coverage_points=COVERAGE,
     step_budget=1000000,
     texts=TEXTS,
+    saved_lines=sv_lines,
+    saved_frames=SV_frames,
+    saved_variables=sv_variables,
 )
 State.INFO = INFO

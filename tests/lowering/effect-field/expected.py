@@ -143,11 +143,15 @@ class Flow(Frame):
             s.pop()
 
 
-EFFECT_card_event: Final[tuple[Callable[..., Frame | None] | None, ...]] = (
-    e_card_event_gift,
-    e_card_event_wager,
-    None,
-    None,
+# by name (runtime.engine.named: natively, a long tuple written out is megabytes of C)
+EFFECT_card_event: Final[tuple[Callable[..., Frame | None] | None, ...]] = named(
+    globals(),
+    (
+        "e_card_event_gift",
+        "e_card_event_wager",
+        None,
+        None,
+    ),
 )
 
 

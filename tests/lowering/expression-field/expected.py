@@ -71,17 +71,25 @@ class Flow(Frame):
         s.pop()
 
 
-X_card_strength: Final[tuple[Callable[[State, int, int], int], ...]] = (
-    x_card_strength_ace,
-    x_card_strength_two,
-    x_card_strength_default,
+# by name (runtime.engine.named: natively, a long tuple written out is megabytes of C)
+X_card_strength: Final[tuple[Callable[[State, int, int], int], ...]] = named(
+    globals(),
+    (
+        "x_card_strength_ace",
+        "x_card_strength_two",
+        "x_card_strength_default",
+    ),
 )
 
 
-X_card_playable: Final[tuple[Callable[[State, int], bool], ...]] = (
-    x_card_playable_ace,
-    x_card_playable_default,
-    x_card_playable_default,
+# by name (runtime.engine.named: natively, a long tuple written out is megabytes of C)
+X_card_playable: Final[tuple[Callable[[State, int], bool], ...]] = named(
+    globals(),
+    (
+        "x_card_playable_ace",
+        "x_card_playable_default",
+        "x_card_playable_default",
+    ),
 )
 
 
