@@ -485,6 +485,15 @@ COMPILED: Final = not isinstance(distinct_ascending, FunctionType)
 _allocate: Final = object.__new__
 
 
+def listed(values: list[int], v: int) -> bool:
+    """`v in values`, compiled: a loop over machine integers, where mypyc's `in` compares each item
+    as a Python object (interpreted, `in` is quicker: the engine asks this only compiled)."""
+    for x in values:
+        if x == v:
+            return True
+    return False
+
+
 # ---- frames and decisions ---------------------------------------------------------------------
 
 
@@ -1005,6 +1014,7 @@ class GameState:
         "lines",
         "mods",
         "active_mods",
+        "mod_kinds",
         "z",
         "num_players",
         "options",
@@ -1029,6 +1039,7 @@ class GameState:
     lines: Log
     mods: list[tuple[int, tuple[int, ...], int]]  # (modifier, arguments, the phase that ends it or -1)
     active_mods: frozenset[tuple[int, ...]]  # (modifier, *arguments) of each in `mods`: what `active` tests
+    mod_kinds: int  # bit m set while any `mods` is of modifier m: what `active` tests first
     z: Zones
     num_players: int
     options: dict[str, int | bool | str]
@@ -1105,7 +1116,10 @@ class GameState:
             self._apply_explicit(a)
             return
         d = self.pending
-        if self.over or d is None or a not in d.legal():
+        if COMPILED:  # (a loop over machine integers)
+            if self.over or d is None or not listed(d.legal(), a):
+                self._refuse(a)
+        elif self.over or d is None or a not in d.legal():
             self._refuse(a)
         tail = self.lines.tail  # Log.add, inline
         tail.append((CHOSE_SECRETLY if d.secret else CHOSE, d.player, a, d.prompt))
@@ -1300,6 +1314,7 @@ class GameState:
         self.stack, self.pending, self.rng, self.chance = other.stack, other.pending, other.rng, other.chance
         self.over, self.winner, self.reason = other.over, other.winner, other.reason
         self.lines, self.mods, self.active_mods, self.z = other.lines, other.mods, other.active_mods, other.z
+        self.mod_kinds = other.mod_kinds
         self.skips, self.depth, self.caches = other.skips, 0, other.caches
         other._copy_vars(self)
 
@@ -1451,7 +1466,7 @@ class GameState:
             n.rng, n.chance = self.rng, self.chance.copy()
         n.over, n.winner, n.reason = self.over, self.winner, self.reason
         n.lines = self.lines.copy()
-        n.mods, n.active_mods = self.mods, self.active_mods
+        n.mods, n.active_mods, n.mod_kinds = self.mods, self.active_mods, self.mod_kinds
         n.z = self.z.copy(self.INFO.grids)
         n.num_players, n.options, n.seed = self.num_players, self.options, self.seed
         n.setup_hook = None
@@ -1902,34 +1917,34 @@ class GameState:
         if not 0 <= player < self.num_players:
             self._bad_decision(prompt, at, f"the deciding player ({player}) is not in the game")
         off, size = self.INFO.spans[domain]
-        if type(values) is range:
-            choices: Sequence[int] = self._options(values, domain, prompt, at)
-        else:  # `_options`, written out for the common case: a list the rules built
+        options: list[int]  # the action ids
+        if type(values) is range:  # ascending and distinct already
+            ranged = self._options(values, domain, prompt, at)
+            options = [off + v for v in ranged] if off else list(ranged)
+        else:  # `_options` written out for the common case, a list the rules built
+            # (read as a list, not a sequence: compiled, without Python's protocols)
+            items: list[int] = values if type(values) is list else list(values)
             if order == 2:
-                choices = values
+                choices = items
             elif order == 1:
-                choices = sorted(values)
+                choices = sorted(items)
             elif COMPILED:
-                choices = distinct_ascending(values)
+                choices = distinct_ascending(items)
             else:  # (the set written out: no call on the interpreter's path)
-                choices = sorted(set(values))
+                choices = sorted(set(items))
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
-        if len(choices) < need:
-            self._bad_decision(prompt, at, f"must choose {need} but only {len(choices)} options")
-        if not choices:
+            # the rules' own list is copied (the decision keeps its options); one made here is kept
+            options = [off + v for v in choices] if off else choices[:] if choices is values else choices
+        if len(options) < need:
+            self._bad_decision(prompt, at, f"must choose {need} but only {len(options)} options")
+        if not options:
             if optional:
                 return False
             self._bad_decision(
                 prompt, at, f"{self.INFO.player_names[player]} must choose but there is no option"
             )
         # A single option is still asked: a game's action sequence never depends on option counts.
-        if off:
-            options = [off + v for v in choices]
-        elif type(choices) is list and choices is not values:
-            options = choices  # (a list made here: sorted, without repeats)
-        else:
-            options = list(choices)  # (the rules' own list, copied: the decision keeps its options)
         legal = [PASS, *options] if optional else options  # (what legal() answers: nothing picked yet)
         if COMPILED:
             self.pending = Decision(
@@ -2441,14 +2456,21 @@ class GameState:
 
     # Lasting effects: `mods` in the order they were added, and `active_mods` (the set of their
     # modifier and arguments) for `active name(args)`, which the rules test as `(M_name, *args) in
-    # s.active_mods`. Both are replaced, never changed in place, so clones share them.
+    # s.active_mods`. Both are replaced, never changed in place, so clones share them. `mod_kinds`
+    # has bit m set while any effect of modifier m is in force: the rules test it first, which
+    # answers most tests without building the tuple (compiler/lower/expressions.py).
     def _set_mods(self, mods: list[tuple[int, tuple[int, ...], int]]) -> None:
         self.mods = mods
         self.active_mods = frozenset((m, *a) for m, a, _ in mods)
+        kinds = 0
+        for m, _, _ in mods:
+            kinds |= 1 << m
+        self.mod_kinds = kinds
 
     def add_mod(self, mod: int, args: tuple[int, ...], until: int) -> None:
         self.mods = [*self.mods, (mod, args, until)]
         self.active_mods = self.active_mods | {(mod, *args)}
+        self.mod_kinds |= 1 << mod
 
     def cancel_mod(self, mod: int, args: tuple[int, ...]) -> None:
         if (mod, *args) in self.active_mods:

@@ -7,8 +7,10 @@ first), and random picks; forced values are consumed first.
 from __future__ import annotations
 
 import json
+from types import FunctionType
 from typing import Final
 
+from runtime.native import i64
 from runtime.text import clipped
 
 MASK: Final = (1 << 64) - 1
@@ -16,6 +18,11 @@ MASK: Final = (1 << 64) - 1
 GAMMA: Final = 0x9E3779B97F4A7C15
 MIX1: Final = 0xBF58476D1CE4E5B9
 MIX2: Final = 0x94D049BB133111EB
+# A native build draws on mypyc's i64, which multiplies and adds modulo 2**64 (C's, with -fwrapv),
+# where a Python integer above 2**62 is an object, each operation a new one (`_below`).
+# Interpreted, i64 is int and never wraps: only a native build takes that path (`_NATIVE`).
+TOP: Final = (1 << 63) - 1  # the largest i64
+NATIVE_BELOW: Final = 1 << 62  # the ranges below draws natively (any a game has)
 
 
 class Rng:
@@ -40,6 +47,10 @@ class Rng:
         """Uniform in 0..n-1, without modulo bias."""
         if n <= 0:
             raise ValueError("cannot draw from an empty range")
+        if _NATIVE and n < NATIVE_BELOW:
+            state, j = _below(_signed(self.state), n)
+            self.state = _unsigned(state)
+            return j
         limit = MASK - (MASK % n)
         while True:
             x = self.next64()
@@ -68,6 +79,10 @@ class Rng:
             if missing or len(set(top)) != len(top):
                 raise ValueError("a forced draw must name distinct components of the shuffled pile")
             items[:] = [x for x in items if x not in top]
+        if _NATIVE:
+            self.state = _unsigned(_shuffled(_signed(self.state), items))
+            items.extend(reversed(top))
+            return
         # Fisher-Yates with `below(i + 1)` written out: the same draws, without two calls per item
         state = self.state
         for i in range(len(items) - 1, 0, -1):
@@ -136,6 +151,55 @@ class Rng:
         if rest and not (r.forced_draws or r.forced_picks):
             raise ValueError("'rng' has forced draws and picks (items 3 and 4) only while one is forced")
         return r
+
+
+# ---- the native draws: the same numbers as `next64`, `below` and `shuffle`, on i64 ---------------
+# A state or a draw x (0 to 2**64-1) is held as its two's complement, x - 2**64 when above TOP.
+# `below(n)` rejects the top (2**64 - 1) % n + 1 values of x: as i64, -1 - r <= x <= -1 where r
+# is that remainder; otherwise its result is x % n, with x's lowest bit set aside (x >> 1 as i64
+# is negative for x above TOP, so the logical shift is an arithmetic one masked).
+
+
+def _signed(state: int) -> i64:
+    return i64(state - (1 << 64)) if state > TOP else i64(state)
+
+
+def _unsigned(state: i64) -> int:
+    return int(state) + (1 << 64) if state < 0 else int(state)
+
+
+def _below(state: i64, n: i64) -> tuple[i64, i64]:
+    """One draw of `below(n)` from `state` (0 < n < 2**62): the state after it and the result."""
+    # the constants made of halves: mypyc keeps a literal beyond 2**62 as an integer object, to be
+    # converted at each use (a C compiler folds these products)
+    half: i64 = 1 << 32
+    top = 0x7FFFFFFF * half + 0xFFFFFFFF  # TOP
+    gamma = -(0x61C88646 * half + 0x80B583EB)  # GAMMA - 2**64
+    mix1 = -(0x40A7B892 * half + 0xE31B1A47)  # MIX1 - 2**64
+    mix2 = -(0x6B2FB644 * half + 0xECCEEE15)  # MIX2 - 2**64
+    r = (2 * (top % n) + 1) % n  # (2**64 - 1) % n
+    while True:
+        state = state + gamma
+        z = state
+        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * mix1
+        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * mix2
+        x = z ^ ((z >> 31) & 0x1FFFFFFFF)
+        if x >= 0 or x < -1 - r:
+            return state, (2 * (((x >> 1) & top) % n) + (x & 1)) % n
+
+
+def _shuffled(state: i64, items: list[int]) -> i64:
+    """Fisher-Yates of `items` in place, each draw `_below`'s: the state after it."""
+    i: i64 = len(items) - 1
+    while i > 0:
+        state, j = _below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+    return state
+
+
+# Whether this module runs compiled (a native build): mypyc makes its functions builtins
+_NATIVE: Final = not isinstance(_signed, FunctionType)
 
 
 def _shown(value: object) -> str:

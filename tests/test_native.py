@@ -9,6 +9,7 @@ cannot compile (no mypyc, no C compiler or no Python headers), saying which.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.native import missing_tools
+from rulewright.native import missing_tools, native_key
 
 ROOT = Path(__file__).resolve().parents[1]
 WHY_NOT = missing_tools()
@@ -101,6 +102,47 @@ def test_a_rule_that_recurs_for_ever_is_a_located_error_natively(ws: Path) -> No
     assert done.returncode == 1, (done.returncode, done.stderr)  # not a crash (a negative signal)
     assert "the rules nest calls 200 deep: a rule that calls itself without end?" in done.stderr
     assert "(in function climb (specs/loops/game.yaml:4))" in done.stderr
+
+
+def test_the_native_generator_draws_the_interpreted_numbers(ws: Path) -> None:
+    # natively the generator draws on mypyc's 64-bit integers (runtime/rng.py): every die, pick and
+    # shuffle must be the interpreted one's, rejected draws included (ranges near 2**62 reject
+    # about a third), and a range from 2**62 up still draws (the interpreted way)
+    from runtime.rng import Rng
+
+    native = ws.parent / (ws.name + "-cache") / "rulewright" / "native" / native_key(ws)
+    sizes = [1, 2, 6, 7, 110, 3 << 60, (1 << 62) - 1, 1 << 62, 1 << 63]
+    states = [0, 1, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 0x9E3779B97F4A7C15, 12345678901234567890]
+    script = (
+        "import json, sys\n"
+        "import runtime.rng as r\n"
+        "assert r._NATIVE, r.__file__\n"
+        "out = []\n"
+        f"for state in {states}:\n"
+        "    g = r.Rng(0)\n"
+        "    g.state = state\n"
+        f"    out.append([g.below(n) for n in {sizes}] + [g.roll(6), g.state])\n"
+        "    items = list(range(40))\n"
+        "    g.shuffle(items)\n"
+        "    out.append(items + [g.state])\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", f"import sys; sys.path.insert(0, {str(native)!r})\n{script}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    expected = []
+    for state in states:
+        g = Rng(0)
+        g.state = state
+        expected.append([g.below(n) for n in sizes] + [g.roll(6), g.state])
+        items = list(range(40))
+        g.shuffle(items)
+        expected.append(items + [g.state])
+    assert json.loads(done.stdout) == expected
 
 
 def test_coverage_is_refused_natively(ws: Path) -> None:

@@ -138,7 +138,7 @@ def _expr(cx: Context, e: ir.Expr) -> str:
                 other = expr(cx, e.other)
             return f"({then} if {cond} else {other})"
         case ir.Active():
-            return f"({_active_key(cx, e)} in s.active_mods)"
+            return f"({_active(cx, e, True)})"
         case ir.CountActive():
             # a scan of the effects in force, in the order added (not on the path of `active`)
             return f"s.count_mod({cx.names.claim('modifier', e.name)}, {arg_tuple(cx, e.args)})"
@@ -177,7 +177,7 @@ def negation(cx: Context, e: ir.Expr) -> str:
         flipped = "not in" if e.op == "in" else "in"
         return f"{expr(cx, e.left)} {flipped} {iterable(cx, e.right)}"
     if isinstance(e, ir.Active):
-        return f"{_active_key(cx, e)} not in s.active_mods"
+        return _active(cx, e, False)
     return f"not {expr(cx, e)}"
 
 
@@ -237,10 +237,23 @@ def where_reads(cx: Context, e: ir.Expr) -> dict[tuple[str, str], str]:
     return reads
 
 
-def _active_key(cx: Context, e: ir.Active) -> str:
-    """What `active name(args)` looks up in the set of lasting effects in force (runtime/engine.py:
-    a set test, not a scan of the list of effects): the modifier and its arguments."""
-    return arg_list([cx.names.claim("modifier", e.name), *(expr(cx, a) for a in e.args)])
+def _active(cx: Context, e: ir.Active, held: bool) -> str:
+    """`active name(args)` (`held`) or its negation: first the modifier's bit in `s.mod_kinds`
+    (runtime/engine.py), which answers alone when no effect of it is in force or it takes no
+    arguments; then the modifier and its arguments looked up in the set of lasting effects in force
+    (a set test, not a scan of the list of effects). Arguments that may fail are looked up first,
+    as they always were: skipped, their error would be too."""
+    mod = cx.names.claim("modifier", e.name)
+    if not e.args:
+        return f"(s.mod_kinds >> {mod}) & 1 == {1 if held else 0}"
+    if not all(reuse.never_fails(cx, a) for a in e.args):
+        key = arg_list([mod, *(expr(cx, a) for a in e.args)])
+        return f"{key} in s.active_mods" if held else f"{key} not in s.active_mods"
+    with inline.only_sometimes(cx):
+        key = arg_list([mod, *(expr(cx, a) for a in e.args)])
+    if held:
+        return f"(s.mod_kinds >> {mod}) & 1 == 1 and {key} in s.active_mods"
+    return f"(s.mod_kinds >> {mod}) & 1 == 0 or {key} not in s.active_mods"
 
 
 def stored(cx: Context, e: ir.Expr, code: str | None = None) -> str:

@@ -709,7 +709,12 @@ def f_rounds_for(s: State, l_p: int) -> int:
     # cov 13
     # cov 12 (rounds_in_turn)
     return (6 if (s.v_turn <= 3) else 7) + (
-        1 if (f_has_ability(s, l_p, 8) or ((M_eighth_round, l_p) in s.active_mods)) else 0
+        1
+        if (
+            f_has_ability(s, l_p, 8)
+            or ((s.mod_kinds >> M_eighth_round) & 1 == 1 and (M_eighth_round, l_p) in s.active_mods)
+        )
+        else 0
     )
 
 
@@ -732,9 +737,25 @@ def f_modified_ops(s: State, l_p: int, l_n: int) -> int:
     # cov 16
     return (
         l_n
-        if (not ((v1_ := ((M_ops_bonus, l_p) in s.active_mods)) or ((M_ops_penalty, l_p) in s.active_mods)))
+        if (
+            not (
+                (v1_ := ((s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, l_p) in s.active_mods))
+                or ((s.mod_kinds >> M_ops_penalty) & 1 == 1 and (M_ops_penalty, l_p) in s.active_mods)
+            )
+        )
         else max(
-            1, min(4, ((l_n + (1 if v1_ else 0)) - (1 if ((M_ops_penalty, l_p) in s.active_mods) else 0)))
+            1,
+            min(
+                4,
+                (
+                    (l_n + (1 if v1_ else 0))
+                    - (
+                        1
+                        if ((s.mod_kinds >> M_ops_penalty) & 1 == 1 and (M_ops_penalty, l_p) in s.active_mods)
+                        else 0
+                    )
+                ),
+            ),
         )
     )
 
@@ -748,20 +769,27 @@ def f_asia_bonus(s: State, l_c: int) -> int:
 # function southeast_asia_bonus (specs/twilight_struggle/operations.yaml:27)
 def f_southeast_asia_bonus(s: State, l_p: int) -> int:
     # cov 18
-    return 1 if ((M_vietnam_revolts_bonus, l_p) in s.active_mods) else 0
+    return (
+        1
+        if (
+            (s.mod_kinds >> M_vietnam_revolts_bonus) & 1 == 1
+            and (M_vietnam_revolts_bonus, l_p) in s.active_mods
+        )
+        else 0
+    )
 
 
 # function protected (specs/twilight_struggle/operations.yaml:32)
 def f_protected(s: State, l_p: int, l_x: int) -> bool:
     # cov 19
     return (l_p == P_ussr) and (
-        ((M_defense_pact, l_x) in s.active_mods)
+        ((s.mod_kinds >> M_defense_pact) & 1 == 1 and (M_defense_pact, l_x) in s.active_mods)
         or (
             (
-                (((M_nato_in_effect,) in s.active_mods) and (F_country_region[l_x] == E_europe))
+                (((s.mod_kinds >> M_nato_in_effect) & 1 == 1) and (F_country_region[l_x] == E_europe))
                 and f_controls(s, P_usa, l_x)
             )
-            and ((M_nato_exempt, l_x) not in s.active_mods)
+            and ((s.mod_kinds >> M_nato_exempt) & 1 == 0 or (M_nato_exempt, l_x) not in s.active_mods)
         )
     )
 
@@ -775,7 +803,9 @@ def f_open_to_coups(s: State, l_x: int) -> bool:
 # function may_coup (specs/twilight_struggle/operations.yaml:45)
 def f_may_coup(s: State, l_p: int, l_x: int) -> bool:
     # cov 21
-    return (not f_protected(s, l_p, l_x)) and ((M_coup_ban, l_p, F_country_region[l_x]) not in s.active_mods)
+    return (not f_protected(s, l_p, l_x)) and (
+        (s.mod_kinds >> M_coup_ban) & 1 == 0 or (M_coup_ban, l_p, F_country_region[l_x]) not in s.active_mods
+    )
 
 
 # function coup_targets (specs/twilight_struggle/operations.yaml:50)
@@ -828,9 +858,23 @@ def f_free_coup_targets(s: State, l_p: int, l_area: list[int]) -> list[int]:
 def f_coup_roll_modifier(s: State, l_p: int, l_x: int) -> int:
     # cov 25
     return (
-        (1 if ((M_coup_roll_bonus, l_p, F_country_region[l_x]) in s.active_mods) else 0)
-        - (1 if ((M_coup_roll_malus, l_p, F_country_region[l_x]) in s.active_mods) else 0)
-    ) - (1 if ((M_coup_roll_penalty,) in s.active_mods) else 0)
+        (
+            1
+            if (
+                (s.mod_kinds >> M_coup_roll_bonus) & 1 == 1
+                and (M_coup_roll_bonus, l_p, F_country_region[l_x]) in s.active_mods
+            )
+            else 0
+        )
+        - (
+            1
+            if (
+                (s.mod_kinds >> M_coup_roll_malus) & 1 == 1
+                and (M_coup_roll_malus, l_p, F_country_region[l_x]) in s.active_mods
+            )
+            else 0
+        )
+    ) - (1 if ((s.mod_kinds >> M_coup_roll_penalty) & 1 == 1) else 0)
 
 
 # function reach (specs/twilight_struggle/operations.yaml:74)
@@ -929,7 +973,10 @@ def f_scores_as_battleground(s: State, l_x: int) -> bool:
     if not q1_:
         q2_ = False
         for c_q in range(s.num_players):
-            if ((M_battleground_for, c_q, l_x) in s.active_mods) and f_controls(s, c_q, l_x):
+            if (
+                (s.mod_kinds >> M_battleground_for) & 1 == 1
+                and (M_battleground_for, c_q, l_x) in s.active_mods
+            ) and f_controls(s, c_q, l_x):
                 q2_ = True
                 break
         q1_ = q2_
@@ -1023,7 +1070,12 @@ def f_discount(s: State, l_p: int, l_r: int) -> int:
     if q1_:
         q2_ = False
         for c_c in s.z.piles[Z_in_effect]:
-            if (M_battleground_discount, l_p, l_r, c_c) in s.active_mods:
+            if (s.mod_kinds >> M_battleground_discount) & 1 == 1 and (
+                M_battleground_discount,
+                l_p,
+                l_r,
+                c_c,
+            ) in s.active_mods:
                 q2_ = True
                 break
         q1_ = q2_
@@ -1127,7 +1179,10 @@ def f_card_uses(s: State, l_p: int, l_c: int) -> list[int]:
                     ((F_card_side[l_c] != (1 - l_p)) and (l_c != E_china_card))
                     and (not f_event_blocked(s, f_event_player(s, l_p, l_c), l_c))
                 )
-                and ((M_must_play_for_operations, l_p, l_c) not in s.active_mods)
+                and (
+                    (s.mod_kinds >> M_must_play_for_operations) & 1 == 0
+                    or (M_must_play_for_operations, l_p, l_c) not in s.active_mods
+                )
             )
             else []
         )
@@ -1156,9 +1211,12 @@ def f_forced_cards(s: State, l_p: int) -> list[int]:
         [
             c_c
             for c_c in s.z.piles[(Z_hand + s.ref(l_p))]
-            if ((M_must_play_for_operations, l_p, c_c) in s.active_mods)
+            if (
+                (s.mod_kinds >> M_must_play_for_operations) & 1 == 1
+                and (M_must_play_for_operations, l_p, c_c) in s.active_mods
+            )
         ]
-        if ((M_owes_operations, l_p) in s.active_mods)
+        if ((s.mod_kinds >> M_owes_operations) & 1 == 1 and (M_owes_operations, l_p) in s.active_mods)
         else []
     )
 
@@ -1168,10 +1226,18 @@ def f_trap_of(s: State, l_p: int) -> int:
     # cov 56
     q1_ = False
     for c_c in s.z.piles[Z_in_effect]:
-        if (M_trap, l_p, c_c) in s.active_mods:
+        if (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, l_p, c_c) in s.active_mods:
             q1_ = True
             break
-    return [c_c for c_c in s.z.piles[Z_in_effect] if ((M_trap, l_p, c_c) in s.active_mods)][0] if q1_ else -1
+    return (
+        [
+            c_c
+            for c_c in s.z.piles[Z_in_effect]
+            if ((s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, l_p, c_c) in s.active_mods)
+        ][0]
+        if q1_
+        else -1
+    )
 
 
 # procedure end_obligations (specs/twilight_struggle/events.yaml:225)
@@ -1180,7 +1246,11 @@ def p_end_obligations(s: State, l_p: int) -> None:
     # cov 69
     s.cancel_mod(M_owes_operations, (l_p,))
     for l_c in range(110):
-        if (M_must_play_for_operations, l_p, l_c) not in s.active_mods:
+        if (s.mod_kinds >> M_must_play_for_operations) & 1 == 0 or (
+            M_must_play_for_operations,
+            l_p,
+            l_c,
+        ) not in s.active_mods:
             continue
         # cov 70
         s.cancel_mod(M_must_play_for_operations, (l_p, l_c))
@@ -1348,7 +1418,12 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
     # cov 127
     l_o: int = 1 - l_p
     l_mine: int = (s.roll(6) + f_realign_bonus(s, l_p, l_x)) - (
-        1 if ((M_realign_roll_penalty, l_p) in s.active_mods) else 0
+        1
+        if (
+            (s.mod_kinds >> M_realign_roll_penalty) & 1 == 1
+            and (M_realign_roll_penalty, l_p) in s.active_mods
+        )
+        else 0
     )
     l_theirs: int = s.roll(6) + f_realign_bonus(s, l_o, l_x)
     s.say(TX_realignment_in, l_x, l_p, l_mine, l_o, l_theirs)
@@ -2474,7 +2549,7 @@ def e_card_ended_norad(s: State, l_self: int) -> None:
 
 # trigger revealed_hand_shows_new_cards: if (specs/twilight_struggle/events.yaml:73)
 def tc_revealed_hand_shows_new_cards(s: State, l_c: int, l_q: int) -> bool:
-    return (M_hand_revealed, l_q) in s.active_mods
+    return (s.mod_kinds >> M_hand_revealed) & 1 == 1 and (M_hand_revealed, l_q) in s.active_mods
 
 
 # trigger revealed_hand_shows_new_cards (specs/twilight_struggle/events.yaml:73)
@@ -2516,14 +2591,14 @@ def t_formosan_resolution_ends(s: State, l_p: int, l_c: int) -> None:
 # trigger norad: if (specs/twilight_struggle/events.yaml:94)
 def tc_norad(s: State, l_p: int, l_before: int) -> bool:
     return (
-        (((M_norad_in_effect,) in s.active_mods) and (l_before > 2)) and (s.v_defcon == 2)
+        (((s.mod_kinds >> M_norad_in_effect) & 1 == 1) and (l_before > 2)) and (s.v_defcon == 2)
     ) and f_controls(s, P_usa, E_canada)
 
 
 # trigger missile_crisis_defused: if (specs/twilight_struggle/events.yaml:101)
 def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
     v_influence = s.v_influence
-    q1_ = (M_missile_crisis, l_p) in s.active_mods
+    q1_ = (s.mod_kinds >> M_missile_crisis) & 1 == 1 and (M_missile_crisis, l_p) in s.active_mods
     if q1_:
         q2_ = False
         # cov 0 (crisis_countries)
@@ -2537,7 +2612,7 @@ def tc_missile_crisis_defused(s: State, l_p: int, l_x: int) -> bool:
 
 # trigger missile_crisis_war: if (specs/twilight_struggle/events.yaml:112)
 def tc_missile_crisis_war(s: State, l_p: int, l_x: int) -> bool:
-    return (M_missile_crisis, l_p) in s.active_mods
+    return (s.mod_kinds >> M_missile_crisis) & 1 == 1 and (M_missile_crisis, l_p) in s.active_mods
 
 
 # trigger missile_crisis_war (specs/twilight_struggle/events.yaml:112)
@@ -2556,7 +2631,7 @@ def t_missile_crisis_war(s: State, l_p: int, l_x: int) -> None:
 
 # trigger coup_reward: if (specs/twilight_struggle/events.yaml:119)
 def tc_coup_reward(s: State, l_p: int, l_x: int) -> bool:
-    return (M_coup_reward, (1 - l_p)) in s.active_mods
+    return (s.mod_kinds >> M_coup_reward) & 1 == 1 and (M_coup_reward, (1 - l_p)) in s.active_mods
 
 
 # trigger coup_reward (specs/twilight_struggle/events.yaml:119)
@@ -2570,7 +2645,11 @@ def t_coup_reward(s: State, l_p: int, l_x: int) -> None:
 def tc_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> bool:
     q1_ = False
     for c_q in range(s.num_players):
-        if (M_must_play_for_operations, c_q, l_c) in s.active_mods:
+        if (s.mod_kinds >> M_must_play_for_operations) & 1 == 1 and (
+            M_must_play_for_operations,
+            c_q,
+            l_c,
+        ) in s.active_mods:
             q1_ = True
             break
     return q1_
@@ -2586,7 +2665,7 @@ def t_missile_envy_played(s: State, l_p: int, l_c: int, l_how: int) -> None:
 
 # trigger bury_you_round: if (specs/twilight_struggle/events.yaml:131)
 def tc_bury_you_round(s: State, l_p: int) -> bool:
-    return (M_bury_you_threat, l_p) in s.active_mods
+    return (s.mod_kinds >> M_bury_you_threat) & 1 == 1 and (M_bury_you_threat, l_p) in s.active_mods
 
 
 # trigger bury_you_round (specs/twilight_struggle/events.yaml:131)
@@ -2600,7 +2679,7 @@ def t_bury_you_round(s: State, l_p: int) -> None:
 
 # trigger bury_you_card: if (specs/twilight_struggle/events.yaml:138)
 def tc_bury_you_card(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return (M_bury_you_due, l_p) in s.active_mods
+    return (s.mod_kinds >> M_bury_you_due) & 1 == 1 and (M_bury_you_due, l_p) in s.active_mods
 
 
 # trigger bury_you_card (specs/twilight_struggle/events.yaml:138)
@@ -2619,7 +2698,7 @@ def t_bury_you_card(s: State, l_p: int, l_c: int, l_how: int) -> None:
 
 # trigger bury_you_no_card: if (specs/twilight_struggle/events.yaml:150)
 def tc_bury_you_no_card(s: State, l_p: int, l_before: int) -> bool:
-    return (M_bury_you_due, l_p) in s.active_mods
+    return (s.mod_kinds >> M_bury_you_due) & 1 == 1 and (M_bury_you_due, l_p) in s.active_mods
 
 
 # trigger bury_you_no_card (specs/twilight_struggle/events.yaml:150)
@@ -2640,7 +2719,10 @@ def tc_u2_incident_bonus(s: State, l_p: int, l_c: int, l_how: int) -> bool:
 def t_u2_incident_bonus(s: State, l_p: int, l_c: int, l_how: int) -> None:
     # cov 503
     for l_q in range(s.num_players):
-        if (M_un_intervention_bonus, l_q) not in s.active_mods:
+        if (s.mod_kinds >> M_un_intervention_bonus) & 1 == 0 or (
+            M_un_intervention_bonus,
+            l_q,
+        ) not in s.active_mods:
             continue
         s.say(TX_u2_incident_un_intervention)
         p_gain_vp(s, l_q, 1)
@@ -2648,7 +2730,9 @@ def t_u2_incident_bonus(s: State, l_p: int, l_c: int, l_how: int) -> None:
 
 # trigger war_protest: if (specs/twilight_struggle/events.yaml:167)
 def tc_war_protest(s: State, l_p: int, l_c: int, l_how: int) -> bool:
-    return (F_card_war[l_c] and (l_how != 2)) and ((M_war_protest, (1 - l_p)) in s.active_mods)
+    return (F_card_war[l_c] and (l_how != 2)) and (
+        (s.mod_kinds >> M_war_protest) & 1 == 1 and (M_war_protest, (1 - l_p)) in s.active_mods
+    )
 
 
 # trigger war_protest (specs/twilight_struggle/events.yaml:167)
@@ -2666,7 +2750,12 @@ def tc_battleground_discount_used(s: State, l_r: int) -> bool:
         for c_c in s.z.piles[Z_in_effect]:
             q3_ = False
             for c_q in range(s.num_players):
-                if (M_battleground_discount, c_q, l_r, c_c) in s.active_mods:
+                if (s.mod_kinds >> M_battleground_discount) & 1 == 1 and (
+                    M_battleground_discount,
+                    c_q,
+                    l_r,
+                    c_c,
+                ) in s.active_mods:
                     q3_ = True
                     break
             if q3_:
@@ -2683,7 +2772,10 @@ def t_battleground_discount_used(s: State, l_r: int) -> None:
         if not any(
             True
             for c_q in range(s.num_players)
-            if ((M_battleground_discount, c_q, l_r, l_c) in s.active_mods)
+            if (
+                (s.mod_kinds >> M_battleground_discount) & 1 == 1
+                and (M_battleground_discount, c_q, l_r, l_c) in s.active_mods
+            )
         ):
             continue
         p_end_effect(s, l_c)
@@ -3560,7 +3652,14 @@ class Proc_spend_operations(Frame):
             if pc == 0:
                 # cov 109
                 # cov 18 (southeast_asia_bonus)
-                self.l_sea = 1 if ((M_vietnam_revolts_bonus, self.l_p) in s.active_mods) else 0
+                self.l_sea = (
+                    1
+                    if (
+                        (s.mod_kinds >> M_vietnam_revolts_bonus) & 1 == 1
+                        and (M_vietnam_revolts_bonus, self.l_p) in s.active_mods
+                    )
+                    else 0
+                )
                 self.l_kinds = [0]
                 if (1 in self.l_allowed) and has_realign_targets(s, self.l_p):
                     # cov 110
@@ -3707,7 +3806,10 @@ class Proc_add_influence(Frame):
                 self.l_open = [
                     c_x
                     for c_x in self.l_start
-                    if ((M_placement_closed, self.l_p, F_country_region[c_x]) not in s.active_mods)
+                    if (
+                        (s.mod_kinds >> M_placement_closed) & 1 == 0
+                        or (M_placement_closed, self.l_p, F_country_region[c_x]) not in s.active_mods
+                    )
                 ]
                 self.l_left = (self.l_ops + self.l_bonus) + self.l_sea
                 l_p = self.l_p
@@ -4045,13 +4147,23 @@ class Proc_coup_attempt(Frame):
                 self.l_r = s.roll(6)
                 # cov 25 (coup_roll_modifier)
                 self.l_mod = (
-                    (1 if ((M_coup_roll_bonus, self.l_p, F_country_region[self.l_x]) in s.active_mods) else 0)
-                    - (
+                    (
                         1
-                        if ((M_coup_roll_malus, self.l_p, F_country_region[self.l_x]) in s.active_mods)
+                        if (
+                            (s.mod_kinds >> M_coup_roll_bonus) & 1 == 1
+                            and (M_coup_roll_bonus, self.l_p, F_country_region[self.l_x]) in s.active_mods
+                        )
                         else 0
                     )
-                ) - (1 if ((M_coup_roll_penalty,) in s.active_mods) else 0)
+                    - (
+                        1
+                        if (
+                            (s.mod_kinds >> M_coup_roll_malus) & 1 == 1
+                            and (M_coup_roll_malus, self.l_p, F_country_region[self.l_x]) in s.active_mods
+                        )
+                        else 0
+                    )
+                ) - (1 if ((s.mod_kinds >> M_coup_roll_penalty) & 1 == 1) else 0)
                 self.l_margin = ((self.l_r + self.l_mod) + self.l_ops) - (2 * F_country_stability[self.l_x])
                 if self.l_margin > 0:
                     # cov 134
@@ -4106,7 +4218,8 @@ class Proc_coup_attempt(Frame):
                         (2 * F_country_stability[self.l_x]),
                     )
                 if F_country_battleground[self.l_x] and (
-                    (M_coup_keeps_defcon, self.l_p) not in s.active_mods
+                    (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 0
+                    or (M_coup_keeps_defcon, self.l_p) not in s.active_mods
                 ):
                     # cov 139
                     p_degrade_defcon(s, 1)
@@ -4322,7 +4435,10 @@ class Proc_choose_headline(Frame):
                 for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]
                 if (
                     (not F_card_no_headline[c_c])
-                    and ((M_must_play_for_operations, self.l_p, c_c) not in s.active_mods)
+                    and (
+                        (s.mod_kinds >> M_must_play_for_operations) & 1 == 0
+                        or (M_must_play_for_operations, self.l_p, c_c) not in s.active_mods
+                    )
                 )
             ]
             if len(self.l_options) == 0:
@@ -4424,7 +4540,10 @@ class Proc_action_round(Frame):
                 # cov 167
                 s.v_phasing = self.l_p
                 self.l_before = s.v_defcon
-                self.l_owing = (M_owes_operations, self.l_p) in s.active_mods
+                self.l_owing = (s.mod_kinds >> M_owes_operations) & 1 == 1 and (
+                    M_owes_operations,
+                    self.l_p,
+                ) in s.active_mods
                 arg0_ = self.l_p
                 if tc_bury_you_round(s, arg0_):
                     t_bury_you_round(s, arg0_)
@@ -8371,7 +8490,7 @@ class Eff_card_event_special_relationship(Frame):
             else:
                 # cov 443
                 pass
-            if (M_nato_in_effect,) in s.active_mods:
+            if (s.mod_kinds >> M_nato_in_effect) & 1 == 1:
                 # cov 444
                 self.pc = 1
                 s.decide(

@@ -473,7 +473,7 @@ def sc8_setup(s: State) -> None:
 
 # scenario Aldrich Ames Remix: the US hand is revealed for the rest of the turn only; the cards dealt next turn stay hidden: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_ends_with_the_turn.yaml:23)
 def sc8_expect0(s: State) -> bool:
-    return (M_hand_revealed, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_hand_revealed) & 1 == 1 and (M_hand_revealed, P_usa) in s.active_mods
 
 
 # scenario Aldrich Ames Remix: the US hand is revealed for the rest of the turn only; the cards dealt next turn stay hidden: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_ends_with_the_turn.yaml:23)
@@ -488,7 +488,7 @@ def sc8_expect2(s: State) -> bool:
 
 # scenario Aldrich Ames Remix: the US hand is revealed for the rest of the turn only; the cards dealt next turn stay hidden: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_ends_with_the_turn.yaml:29)
 def sc8_expect3(s: State) -> bool:
-    return (M_hand_revealed, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_hand_revealed) & 1 == 0 or (M_hand_revealed, P_usa) not in s.active_mods
 
 
 # scenario Aldrich Ames Remix: the US hand is revealed for the rest of the turn only; the cards dealt next turn stay hidden: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_ends_with_the_turn.yaml:30)
@@ -512,7 +512,7 @@ def sc9_setup(s: State) -> None:
 
 # scenario Aldrich Ames Remix: a card that reaches the US hand later in the turn (drawn with Ask Not) is revealed too: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_reveals_later_cards.yaml:24)
 def sc9_expect0(s: State) -> bool:
-    return (M_hand_revealed, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_hand_revealed) & 1 == 1 and (M_hand_revealed, P_usa) in s.active_mods
 
 
 # scenario Aldrich Ames Remix: a card that reaches the US hand later in the turn (drawn with Ask Not) is revealed too: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_reveals_later_cards.yaml:24)
@@ -527,7 +527,7 @@ def sc9_expect2(s: State) -> bool:
 
 # scenario Aldrich Ames Remix: a card that reaches the US hand later in the turn (drawn with Ask Not) is revealed too: expect (specs/twilight_struggle/scenarios/aldrich_ames_remix_reveals_later_cards.yaml:33)
 def sc9_expect3(s: State) -> bool:
-    return (M_hand_revealed, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_hand_revealed) & 1 == 1 and (M_hand_revealed, P_usa) in s.active_mods
 
 
 # scenario Aldrich Ames Remix played by the US for operations, event first: the USSR event reveals the US's other two cards (not the card played) and offers exactly them: setup (specs/twilight_struggle/scenarios/aldrich_ames_remix_us_operations.yaml:9)
@@ -760,7 +760,7 @@ def sc19_expect1(s: State) -> bool:
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: expect (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:27)
 def sc19_expect2(s: State) -> bool:
-    return (M_war_protest, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_war_protest) & 1 == 0 or (M_war_protest, P_ussr) not in s.active_mods
 
 
 # scenario An Evil Empire cancels Flower Power in effect: Flower Power removed, a later US war card gives the USSR nothing: expect (specs/twilight_struggle/scenarios/an_evil_empire_cancels_flower_power.yaml:28)
@@ -852,7 +852,7 @@ def sc22_expect2(s: State) -> bool:
 
 # scenario An Evil Empire played by the USSR for operations (operations first) with Flower Power in effect: US +1 VP, Flower Power cancelled: expect (specs/twilight_struggle/scenarios/an_evil_empire_ussr_operations.yaml:25)
 def sc22_expect3(s: State) -> bool:
-    return (M_war_protest, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_war_protest) & 1 == 0 or (M_war_protest, P_ussr) not in s.active_mods
 
 
 # scenario An Evil Empire played by the USSR for operations (operations first) with Flower Power in effect: US +1 VP, Flower Power cancelled: expect (specs/twilight_struggle/scenarios/an_evil_empire_ussr_operations.yaml:26)
@@ -1432,12 +1432,14 @@ def sc44_expect0(s: State) -> bool:
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:21)
 def sc44_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, P_ussr) in s.active_mods
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:22)
 def sc44_expect2(s: State) -> bool:
-    return (s.holds(Z_in_effect, T_card, E_bear_trap)) and ((M_trap, P_ussr, E_bear_trap) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_bear_trap)) and (
+        (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_ussr, E_bear_trap) in s.active_mods
+    )
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR's 1-op Nasser counts 2 and may be discarded to escape: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine.yaml:23)
@@ -1476,7 +1478,7 @@ def sc45_expect2(s: State) -> bool:
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR discards Nasser (no event), rolls a 2 and escapes; Bear Trap is removed: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine_escape.yaml:24)
 def sc45_expect3(s: State) -> bool:
-    return (M_trap, P_ussr, E_bear_trap) not in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 0 or (M_trap, P_ussr, E_bear_trap) not in s.active_mods
 
 
 # scenario Bear Trap after Brezhnev Doctrine: the USSR discards Nasser (no event), rolls a 2 and escapes; Bear Trap is removed: expect (specs/twilight_struggle/scenarios/bear_trap_brezhnev_doctrine_escape.yaml:25)
@@ -1509,17 +1511,17 @@ def sc46_expect0(s: State) -> bool:
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:25)
 def sc46_expect1(s: State) -> bool:
-    return (M_trap, P_ussr, E_bear_trap) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_ussr, E_bear_trap) in s.active_mods
 
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:26)
 def sc46_expect2(s: State) -> bool:
-    return (M_trap, P_usa, E_bear_trap) not in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 0 or (M_trap, P_usa, E_bear_trap) not in s.active_mods
 
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:27)
 def sc46_expect3(s: State) -> bool:
-    return (s.holds(Z_in_effect, T_card, E_norad)) and ((M_norad_in_effect,) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_norad)) and ((s.mod_kinds >> M_norad_in_effect) & 1 == 1)
 
 
 # scenario Bear Trap as the US event: it stays in effect, traps the USSR (only its 2+ op cards offered: not the 1-op card, the scoring card, nor the China Card) and leaves NORAD alone: expect (specs/twilight_struggle/scenarios/bear_trap_event.yaml:28)
@@ -1567,7 +1569,9 @@ def sc47_expect1(s: State) -> bool:
 
 # scenario Bear Trap: the USSR discards Socialist Governments (no event) and rolls a 5: still trapped in its next round, with only Fidel to discard: expect (specs/twilight_struggle/scenarios/bear_trap_stays_on_5.yaml:22)
 def sc47_expect2(s: State) -> bool:
-    return (s.holds(Z_in_effect, T_card, E_bear_trap)) and ((M_trap, P_ussr, E_bear_trap) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_bear_trap)) and (
+        (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_ussr, E_bear_trap) in s.active_mods
+    )
 
 
 # scenario Bear Trap: the USSR discards Socialist Governments (no event) and rolls a 5: still trapped in its next round, with only Fidel to discard: expect (specs/twilight_struggle/scenarios/bear_trap_stays_on_5.yaml:23)
@@ -1597,7 +1601,7 @@ def sc48_expect1(s: State) -> bool:
 
 # scenario Bear Trap played by the USSR for operations (operations first): 3 in East Germany, then the US event traps the USSR from its next round: expect (specs/twilight_struggle/scenarios/bear_trap_ussr_operations.yaml:19)
 def sc48_expect2(s: State) -> bool:
-    return (M_trap, P_ussr, E_bear_trap) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_ussr, E_bear_trap) in s.active_mods
 
 
 # scenario Bear Trap played by the USSR for operations (operations first): 3 in East Germany, then the US event traps the USSR from its next round: expect (specs/twilight_struggle/scenarios/bear_trap_ussr_operations.yaml:20)
@@ -1757,7 +1761,7 @@ def sc54_expect1(s: State) -> bool:
 
 # scenario Blockade played by the US for operations, event first: the US discards Containment (3 ops) and keeps West Germany, then places 1: expect (specs/twilight_struggle/scenarios/blockade_us_operations_discard.yaml:17)
 def sc54_expect2(s: State) -> bool:
-    return (M_ops_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_usa) not in s.active_mods
 
 
 # scenario Blockade played by the US for operations, event first: the US discards Containment (3 ops) and keeps West Germany, then places 1: expect (specs/twilight_struggle/scenarios/blockade_us_operations_discard.yaml:18)
@@ -1805,12 +1809,12 @@ def sc56_setup(s: State) -> None:
 
 # scenario Brezhnev Doctrine: for the rest of the turn a USSR 2-op card conducts 3 ops; US cards are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_event.yaml:21)
 def sc56_expect0(s: State) -> bool:
-    return (M_ops_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, P_ussr) in s.active_mods
 
 
 # scenario Brezhnev Doctrine: for the rest of the turn a USSR 2-op card conducts 3 ops; US cards are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_event.yaml:22)
 def sc56_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_usa) not in s.active_mods
 
 
 # scenario Brezhnev Doctrine: for the rest of the turn a USSR 2-op card conducts 3 ops; US cards are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_event.yaml:23)
@@ -1854,7 +1858,7 @@ def sc57_expect0(s: State) -> bool:
 
 # scenario Brezhnev Doctrine's +1 ends with the turn: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_expires_end_of_turn.yaml:17)
 def sc57_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_ussr) not in s.active_mods
 
 
 # scenario Brezhnev Doctrine's +1 ends with the turn: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_expires_end_of_turn.yaml:18)
@@ -1907,12 +1911,12 @@ def sc60_setup(s: State) -> None:
 
 # scenario Brezhnev Doctrine played by the US for operations, event first: the USSR gets +1 op for the turn, the US's 3 ops are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_us_operations.yaml:23)
 def sc60_expect0(s: State) -> bool:
-    return (M_ops_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, P_ussr) in s.active_mods
 
 
 # scenario Brezhnev Doctrine played by the US for operations, event first: the USSR gets +1 op for the turn, the US's 3 ops are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_us_operations.yaml:24)
 def sc60_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_usa) not in s.active_mods
 
 
 # scenario Brezhnev Doctrine played by the US for operations, event first: the USSR gets +1 op for the turn, the US's 3 ops are unchanged; the card is removed: expect (specs/twilight_struggle/scenarios/brezhnev_doctrine_us_operations.yaml:25)
@@ -2593,7 +2597,11 @@ def sc79_expect0(s: State) -> bool:
 
 # scenario Chernobyl naming Europe also blocks placement with an event's operations: Glasnost (The Reformer in effect) cannot place in Europe: expect (specs/twilight_struggle/scenarios/chernobyl_blocks_event_operations.yaml:27)
 def sc79_expect1(s: State) -> bool:
-    return (M_placement_closed, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_placement_closed) & 1 == 1 and (
+        M_placement_closed,
+        P_ussr,
+        E_europe,
+    ) in s.active_mods
 
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: setup (specs/twilight_struggle/scenarios/chernobyl_event.yaml:10)
@@ -2644,7 +2652,11 @@ def sc80_expect3(s: State) -> bool:
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:27)
 def sc80_expect4(s: State) -> bool:
-    return (M_placement_closed, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_placement_closed) & 1 == 1 and (
+        M_placement_closed,
+        P_ussr,
+        E_europe,
+    ) in s.active_mods
 
 
 # scenario Chernobyl naming Europe: the USSR then places its 2 operations in Afghanistan and Syria; nothing else changes; removed: expect (specs/twilight_struggle/scenarios/chernobyl_event.yaml:28)
@@ -2666,7 +2678,11 @@ def sc81_setup(s: State) -> None:
 
 # scenario Chernobyl naming Europe does not block influence added directly by an event: The Reformer still adds 4 in Europe: expect (specs/twilight_struggle/scenarios/chernobyl_event_influence_not_blocked.yaml:21)
 def sc81_expect0(s: State) -> bool:
-    return (M_placement_closed, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_placement_closed) & 1 == 1 and (
+        M_placement_closed,
+        P_ussr,
+        E_europe,
+    ) in s.active_mods
 
 
 # scenario Chernobyl naming Europe does not block influence added directly by an event: The Reformer still adds 4 in Europe: expect (specs/twilight_struggle/scenarios/chernobyl_event_influence_not_blocked.yaml:22)
@@ -2698,13 +2714,21 @@ def sc82_setup(s: State) -> None:
 
 # scenario After Chernobyl names Europe, the USSR's operations offer placement only outside Europe (Finland, Poland, Romania, Turkey dropped): expect (specs/twilight_struggle/scenarios/chernobyl_placement_choices.yaml:24)
 def sc82_expect0(s: State) -> bool:
-    return (M_placement_closed, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_placement_closed) & 1 == 1 and (
+        M_placement_closed,
+        P_ussr,
+        E_europe,
+    ) in s.active_mods
 
 
 # scenario After Chernobyl names Europe, the USSR's operations offer placement only outside Europe (Finland, Poland, Romania, Turkey dropped): expect (specs/twilight_struggle/scenarios/chernobyl_placement_choices.yaml:25)
 def sc82_expect1(s: State) -> bool:
-    return ((M_placement_closed, P_ussr, E_asia) not in s.active_mods) and (
-        (M_placement_closed, P_usa, E_europe) not in s.active_mods
+    return (
+        (s.mod_kinds >> M_placement_closed) & 1 == 0
+        or (M_placement_closed, P_ussr, E_asia) not in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_placement_closed) & 1 == 0
+        or (M_placement_closed, P_usa, E_europe) not in s.active_mods
     )
 
 
@@ -2748,7 +2772,11 @@ def sc84_setup(s: State) -> None:
 
 # scenario Chernobyl played by the USSR for operations, event first: the US names Asia, and the USSR's 3 operations of the same card cannot go to Asia: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations.yaml:22)
 def sc84_expect0(s: State) -> bool:
-    return (M_placement_closed, P_ussr, E_asia) in s.active_mods
+    return (s.mod_kinds >> M_placement_closed) & 1 == 1 and (
+        M_placement_closed,
+        P_ussr,
+        E_asia,
+    ) in s.active_mods
 
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: setup (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:10)
@@ -2792,7 +2820,11 @@ def sc85_expect2(s: State) -> bool:
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:24)
 def sc85_expect3(s: State) -> bool:
-    return (M_placement_closed, P_ussr, E_asia) in s.active_mods
+    return (s.mod_kinds >> M_placement_closed) & 1 == 1 and (
+        M_placement_closed,
+        P_ussr,
+        E_asia,
+    ) in s.active_mods
 
 
 # scenario Chernobyl played by the USSR for operations, event first, naming Asia: the USSR's 3 operations go to Poland and Syria; removed: expect (specs/twilight_struggle/scenarios/chernobyl_ussr_operations_result.yaml:25)
@@ -3158,7 +3190,7 @@ def sc103_expect0(s: State) -> bool:
 
 # scenario Containment's bonus ends with the turn: expect (specs/twilight_struggle/scenarios/containment_expires_end_of_turn.yaml:15)
 def sc103_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_usa) not in s.active_mods
 
 
 # scenario Containment's bonus ends with the turn: expect (specs/twilight_struggle/scenarios/containment_expires_end_of_turn.yaml:16)
@@ -3184,7 +3216,7 @@ def sc104_expect0(s: State) -> bool:
 
 # scenario After Containment a 4-operation card still places only 4 influence: expect (specs/twilight_struggle/scenarios/containment_four_op_card.yaml:17)
 def sc104_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, P_usa) in s.active_mods
 
 
 # scenario After Containment a US 2-operation card places 3 influence: setup (specs/twilight_struggle/scenarios/containment_two_op_card.yaml:8)
@@ -3205,7 +3237,7 @@ def sc105_expect0(s: State) -> bool:
 
 # scenario After Containment a US 2-operation card places 3 influence: expect (specs/twilight_struggle/scenarios/containment_two_op_card.yaml:18)
 def sc105_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, P_usa) in s.active_mods
 
 
 # scenario After Containment a US 2-operation card places 3 influence: expect (specs/twilight_struggle/scenarios/containment_two_op_card.yaml:19)
@@ -3235,12 +3267,12 @@ def sc106_expect0(s: State) -> bool:
 
 # scenario Containment played by the USSR for operations fires for the US only; the USSR keeps its 3 operations: expect (specs/twilight_struggle/scenarios/containment_ussr_operations.yaml:16)
 def sc106_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, P_usa) in s.active_mods
 
 
 # scenario Containment played by the USSR for operations fires for the US only; the USSR keeps its 3 operations: expect (specs/twilight_struggle/scenarios/containment_ussr_operations.yaml:17)
 def sc106_expect2(s: State) -> bool:
-    return (M_ops_bonus, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_ussr) not in s.active_mods
 
 
 # scenario Containment played by the USSR for operations fires for the US only; the USSR keeps its 3 operations: expect (specs/twilight_struggle/scenarios/containment_ussr_operations.yaml:18)
@@ -3320,7 +3352,7 @@ def sc109_setup(s: State) -> None:
 
 # scenario Cuban Missile Crisis: before its coup the US may remove 2 from West Germany or Turkey, or pass: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_cancel_choices.yaml:22)
 def sc109_expect0(s: State) -> bool:
-    return (M_missile_crisis, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_missile_crisis) & 1 == 1 and (M_missile_crisis, P_usa) in s.active_mods
 
 
 # scenario Cuban Missile Crisis: before its coup the US may remove 2 from West Germany or Turkey, or pass: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_cancel_choices.yaml:23)
@@ -3397,7 +3429,7 @@ def sc112_expect0(s: State) -> bool:
 
 # scenario Cuban Missile Crisis cancelled: the US removes 2 from Turkey before its coup, and the coup in Cameroon goes ahead normally: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_cancelled.yaml:27)
 def sc112_expect1(s: State) -> bool:
-    return (M_missile_crisis, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_missile_crisis) & 1 == 0 or (M_missile_crisis, P_usa) not in s.active_mods
 
 
 # scenario Cuban Missile Crisis cancelled: the US removes 2 from Turkey before its coup, and the coup in Cameroon goes ahead normally: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_cancelled.yaml:28)
@@ -3453,7 +3485,7 @@ def sc113_expect1(s: State) -> bool:
 
 # scenario Cuban Missile Crisis ends with the turn: next turn the US's free coup from a Junta headline is an ordinary coup: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_ends_at_end_of_turn.yaml:29)
 def sc113_expect2(s: State) -> bool:
-    return (M_missile_crisis, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_missile_crisis) & 1 == 0 or (M_missile_crisis, P_usa) not in s.active_mods
 
 
 # scenario Cuban Missile Crisis ends with the turn: next turn the US's free coup from a Junta headline is an ordinary coup: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_ends_at_end_of_turn.yaml:30)
@@ -3526,7 +3558,9 @@ def sc115_expect0(s: State) -> bool:
 
 # scenario Cuban Missile Crisis binds only the opponent: the USSR, who played it, coups normally later in the turn: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_own_coups_allowed.yaml:26)
 def sc115_expect1(s: State) -> bool:
-    return ((M_missile_crisis, P_usa) in s.active_mods) and ((M_missile_crisis, P_ussr) not in s.active_mods)
+    return ((s.mod_kinds >> M_missile_crisis) & 1 == 1 and (M_missile_crisis, P_usa) in s.active_mods) and (
+        (s.mod_kinds >> M_missile_crisis) & 1 == 0 or (M_missile_crisis, P_ussr) not in s.active_mods
+    )
 
 
 # scenario Cuban Missile Crisis binds only the opponent: the USSR, who played it, coups normally later in the turn: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_own_coups_allowed.yaml:27)
@@ -3606,7 +3640,7 @@ def sc117_expect0(s: State) -> bool:
 
 # scenario Cuban Missile Crisis by the US: the USSR's coup next round asks it to remove 2 from Cuba (or pass); it does, and the coup goes ahead: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_us_event_ussr_cancels.yaml:28)
 def sc117_expect1(s: State) -> bool:
-    return (M_missile_crisis, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_missile_crisis) & 1 == 0 or (M_missile_crisis, P_ussr) not in s.active_mods
 
 
 # scenario Cuban Missile Crisis by the US: the USSR's coup next round asks it to remove 2 from Cuba (or pass); it does, and the coup goes ahead: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_us_event_ussr_cancels.yaml:29)
@@ -3652,7 +3686,7 @@ def sc118_setup(s: State) -> None:
 
 # scenario Cuban Missile Crisis by the US: before a USSR coup the USSR is offered Cuba (it holds 2) or pass: expect (specs/twilight_struggle/scenarios/cuban_missile_crisis_ussr_cancel_choices.yaml:23)
 def sc118_expect0(s: State) -> bool:
-    return (M_missile_crisis, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_missile_crisis) & 1 == 1 and (M_missile_crisis, P_ussr) in s.active_mods
 
 
 # scenario Cultural Revolution while the US holds the China Card: it goes to the USSR face up, playable at once; no VP; the card is removed: setup (specs/twilight_struggle/scenarios/cultural_revolution_us_holds_china_card.yaml:11)
@@ -3837,7 +3871,7 @@ def sc124_expect2(s: State) -> bool:
 
 # scenario De Gaulle Leads France as the USSR's event: France loses 2 US and gains 1 USSR influence; the card stays in effect: expect (specs/twilight_struggle/scenarios/de_gaulle_leads_france_event.yaml:20)
 def sc124_expect3(s: State) -> bool:
-    return (M_nato_exempt, E_france) in s.active_mods
+    return (s.mod_kinds >> M_nato_exempt) & 1 == 1 and (M_nato_exempt, E_france) in s.active_mods
 
 
 # scenario De Gaulle Leads France as the USSR's event: France loses 2 US and gains 1 USSR influence; the card stays in effect: expect (specs/twilight_struggle/scenarios/de_gaulle_leads_france_event.yaml:21)
@@ -3912,7 +3946,7 @@ def sc126_expect3(s: State) -> bool:
 
 # scenario De Gaulle Leads France played by the US for operations fires the USSR event after the operations: expect (specs/twilight_struggle/scenarios/de_gaulle_leads_france_us_operations.yaml:21)
 def sc126_expect4(s: State) -> bool:
-    return (M_nato_exempt, E_france) in s.active_mods
+    return (s.mod_kinds >> M_nato_exempt) & 1 == 1 and (M_nato_exempt, E_france) in s.active_mods
 
 
 # scenario De-Stalinization played by the US for operations: the USSR moves influence, then the US places 3; the card is removed: setup (specs/twilight_struggle/scenarios/de_stalinization_by_us_ops.yaml:8)
@@ -4750,7 +4784,7 @@ def sc163_expect0(s: State) -> bool:
 
 # scenario Five Year Plan: the USSR's only card is Containment, a US event, which fires for the US and is removed: expect (specs/twilight_struggle/scenarios/five_year_plan_us_event_fires.yaml:17)
 def sc163_expect1(s: State) -> bool:
-    return (M_ops_bonus, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 1 and (M_ops_bonus, P_usa) in s.active_mods
 
 
 # scenario Five Year Plan: the USSR's only card is Containment, a US event, which fires for the US and is removed: expect (specs/twilight_struggle/scenarios/five_year_plan_us_event_fires.yaml:18)
@@ -4856,7 +4890,7 @@ def sc167_expect0(s: State) -> bool:
 
 # scenario Flower Power played by the US for operations while An Evil Empire is in effect: no event, no timing choice, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/flower_power_an_evil_empire_us_operations.yaml:18)
 def sc167_expect1(s: State) -> bool:
-    return (M_war_protest, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_war_protest) & 1 == 0 or (M_war_protest, P_ussr) not in s.active_mods
 
 
 # scenario Flower Power played by the US for operations while An Evil Empire is in effect: no event, no timing choice, the card is discarded (not removed): expect (specs/twilight_struggle/scenarios/flower_power_an_evil_empire_us_operations.yaml:19)
@@ -4925,12 +4959,12 @@ def sc169_expect0(s: State) -> bool:
 
 # scenario Flower Power as the USSR event: it stays in effect (war_protest for the USSR), no VP by itself: expect (specs/twilight_struggle/scenarios/flower_power_event.yaml:20)
 def sc169_expect1(s: State) -> bool:
-    return (M_war_protest, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_war_protest) & 1 == 1 and (M_war_protest, P_ussr) in s.active_mods
 
 
 # scenario Flower Power as the USSR event: it stays in effect (war_protest for the USSR), no VP by itself: expect (specs/twilight_struggle/scenarios/flower_power_event.yaml:21)
 def sc169_expect2(s: State) -> bool:
-    return (M_war_protest, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_war_protest) & 1 == 0 or (M_war_protest, P_usa) not in s.active_mods
 
 
 # scenario Flower Power as the USSR event: it stays in effect (war_protest for the USSR), no VP by itself: expect (specs/twilight_struggle/scenarios/flower_power_event.yaml:22)
@@ -5049,7 +5083,7 @@ def sc173_expect0(s: State) -> bool:
 
 # scenario Flower Power played by the US for operations: the USSR event goes into effect, and the US's next war card (Brush War, for operations) gives the USSR 2 VP: expect (specs/twilight_struggle/scenarios/flower_power_us_operations.yaml:20)
 def sc173_expect1(s: State) -> bool:
-    return (M_war_protest, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_war_protest) & 1 == 1 and (M_war_protest, P_ussr) in s.active_mods
 
 
 # scenario Flower Power played by the US for operations: the USSR event goes into effect, and the US's next war card (Brush War, for operations) gives the USSR 2 VP: expect (specs/twilight_struggle/scenarios/flower_power_us_operations.yaml:21)
@@ -5213,7 +5247,9 @@ def sc177_expect2(s: State) -> bool:
 
 # scenario Flower Power: a war card the trapped US discards to escape Quagmire is not played, so the USSR gains nothing: expect (specs/twilight_struggle/scenarios/flower_power_war_card_discarded_to_quagmire.yaml:27)
 def sc177_expect3(s: State) -> bool:
-    return (s.holds(Z_in_effect, T_card, E_quagmire)) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_quagmire)) and (
+        (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
+    )
 
 
 # scenario Flower Power: a war card the trapped US discards to escape Quagmire is not played, so the USSR gains nothing: expect (specs/twilight_struggle/scenarios/flower_power_war_card_discarded_to_quagmire.yaml:28)
@@ -5238,7 +5274,11 @@ def sc178_expect0(s: State) -> bool:
 
 # scenario Formosan Resolution ends when the US plays the China Card: expect (specs/twilight_struggle/scenarios/formosan_resolution_ends_with_china_card.yaml:15)
 def sc178_expect1(s: State) -> bool:
-    return (M_battleground_for, P_usa, E_taiwan) not in s.active_mods
+    return (s.mod_kinds >> M_battleground_for) & 1 == 0 or (
+        M_battleground_for,
+        P_usa,
+        E_taiwan,
+    ) not in s.active_mods
 
 
 # scenario Formosan Resolution ends when the US plays the China Card: expect (specs/twilight_struggle/scenarios/formosan_resolution_ends_with_china_card.yaml:16)
@@ -5279,7 +5319,11 @@ def sc179_expect1(s: State) -> bool:
 
 # scenario Formosan Resolution: a US-controlled Taiwan counts as a battleground when Asia is scored: expect (specs/twilight_struggle/scenarios/formosan_resolution_taiwan_scores_as_battleground.yaml:23)
 def sc179_expect2(s: State) -> bool:
-    return (M_battleground_for, P_usa, E_taiwan) in s.active_mods
+    return (s.mod_kinds >> M_battleground_for) & 1 == 1 and (
+        M_battleground_for,
+        P_usa,
+        E_taiwan,
+    ) in s.active_mods
 
 
 # scenario A free coup (Junta) ignores the DEFCON limits, counts no military operations, and still lowers DEFCON: setup (specs/twilight_struggle/scenarios/free_coup_ignores_defcon_limits.yaml:12)
@@ -6380,7 +6424,10 @@ def sc219_expect0(s: State) -> bool:
 
 # scenario Iran-Contra Scandal's realignment penalty lasts only this turn: gone at turn 2: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_ends_with_turn.yaml:17)
 def sc219_expect1(s: State) -> bool:
-    return (M_realign_roll_penalty, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_realign_roll_penalty) & 1 == 0 or (
+        M_realign_roll_penalty,
+        P_usa,
+    ) not in s.active_mods
 
 
 # scenario Iran-Contra Scandal's realignment penalty lasts only this turn: gone at turn 2: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_ends_with_turn.yaml:18)
@@ -6406,12 +6453,18 @@ def sc220_setup(s: State) -> None:
 
 # scenario Iran-Contra Scandal: the US's realignment die gets -1 this turn; a US roll of 4 against the USSR's 2 (+1) becomes a tie in Iraq; removed: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_event.yaml:20)
 def sc220_expect0(s: State) -> bool:
-    return (M_realign_roll_penalty, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_realign_roll_penalty) & 1 == 1 and (
+        M_realign_roll_penalty,
+        P_usa,
+    ) in s.active_mods
 
 
 # scenario Iran-Contra Scandal: the US's realignment die gets -1 this turn; a US roll of 4 against the USSR's 2 (+1) becomes a tie in Iraq; removed: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_event.yaml:21)
 def sc220_expect1(s: State) -> bool:
-    return (M_realign_roll_penalty, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_realign_roll_penalty) & 1 == 0 or (
+        M_realign_roll_penalty,
+        P_ussr,
+    ) not in s.active_mods
 
 
 # scenario Iran-Contra Scandal: the US's realignment die gets -1 this turn; a US roll of 4 against the USSR's 2 (+1) becomes a tie in Iraq; removed: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_event.yaml:22)
@@ -6447,12 +6500,18 @@ def sc221_setup(s: State) -> None:
 
 # scenario Iran-Contra Scandal played by the US for operations, event first: the penalty already hits the US's 2 realignment rolls with the card: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_us_operations.yaml:21)
 def sc221_expect0(s: State) -> bool:
-    return (M_realign_roll_penalty, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_realign_roll_penalty) & 1 == 1 and (
+        M_realign_roll_penalty,
+        P_usa,
+    ) in s.active_mods
 
 
 # scenario Iran-Contra Scandal played by the US for operations, event first: the penalty already hits the US's 2 realignment rolls with the card: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_us_operations.yaml:22)
 def sc221_expect1(s: State) -> bool:
-    return (M_realign_roll_penalty, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_realign_roll_penalty) & 1 == 0 or (
+        M_realign_roll_penalty,
+        P_ussr,
+    ) not in s.active_mods
 
 
 # scenario Iran-Contra Scandal played by the US for operations, event first: the penalty already hits the US's 2 realignment rolls with the card: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_us_operations.yaml:23)
@@ -6491,7 +6550,10 @@ def sc222_setup(s: State) -> None:
 
 # scenario Iran-Contra Scandal does not touch the USSR's realignments: neither the USSR's die nor the US's die in them is changed: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_ussr_realign_unaffected.yaml:23)
 def sc222_expect0(s: State) -> bool:
-    return (M_realign_roll_penalty, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_realign_roll_penalty) & 1 == 1 and (
+        M_realign_roll_penalty,
+        P_usa,
+    ) in s.active_mods
 
 
 # scenario Iran-Contra Scandal does not touch the USSR's realignments: neither the USSR's die nor the US's die in them is changed: expect (specs/twilight_struggle/scenarios/iran_contra_scandal_ussr_realign_unaffected.yaml:24)
@@ -6775,7 +6837,7 @@ def sc230_expect4(s: State) -> bool:
 
 # scenario Iranian Hostage Crisis then Terrorism by the USSR in the same turn: the US discards 2 of its 3 cards at random, their events do not happen: expect (specs/twilight_struggle/scenarios/iranian_hostage_crisis_then_terrorism.yaml:31)
 def sc230_expect5(s: State) -> bool:
-    return (M_ops_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_usa) not in s.active_mods
 
 
 # scenario Iranian Hostage Crisis played by the US for operations, operations first: the US's 3 new influence in Iran (1 -> 4) are all removed by the USSR event, USSR +2; the card stays in effect: setup (specs/twilight_struggle/scenarios/iranian_hostage_crisis_us_operations.yaml:9)
@@ -7492,15 +7554,23 @@ def sc259_expect0(s: State) -> bool:
 
 # scenario Latin American Death Squads lasts the turn: at turn 2 no coup modifier remains: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_ends_at_end_of_turn.yaml:18)
 def sc259_expect1(s: State) -> bool:
-    return ((M_coup_roll_bonus, P_ussr, E_central_america) not in s.active_mods) and (
-        (M_coup_roll_bonus, P_ussr, E_south_america) not in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_roll_bonus) & 1 == 0
+        or (M_coup_roll_bonus, P_ussr, E_central_america) not in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_roll_bonus) & 1 == 0
+        or (M_coup_roll_bonus, P_ussr, E_south_america) not in s.active_mods
     )
 
 
 # scenario Latin American Death Squads lasts the turn: at turn 2 no coup modifier remains: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_ends_at_end_of_turn.yaml:19)
 def sc259_expect2(s: State) -> bool:
-    return ((M_coup_roll_malus, P_usa, E_central_america) not in s.active_mods) and (
-        (M_coup_roll_malus, P_usa, E_south_america) not in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_roll_malus) & 1 == 0
+        or (M_coup_roll_malus, P_usa, E_central_america) not in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_roll_malus) & 1 == 0
+        or (M_coup_roll_malus, P_usa, E_south_america) not in s.active_mods
     )
 
 
@@ -7527,22 +7597,34 @@ def sc260_setup(s: State) -> None:
 
 # scenario Latin American Death Squads by the USSR: the US's coup in Costa Rica gets -1 and fails; the USSR's in Chile gets +1 and succeeds; discarded: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_event.yaml:27)
 def sc260_expect0(s: State) -> bool:
-    return ((M_coup_roll_bonus, P_ussr, E_central_america) in s.active_mods) and (
-        (M_coup_roll_bonus, P_ussr, E_south_america) in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_roll_bonus) & 1 == 1
+        and (M_coup_roll_bonus, P_ussr, E_central_america) in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_roll_bonus) & 1 == 1
+        and (M_coup_roll_bonus, P_ussr, E_south_america) in s.active_mods
     )
 
 
 # scenario Latin American Death Squads by the USSR: the US's coup in Costa Rica gets -1 and fails; the USSR's in Chile gets +1 and succeeds; discarded: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_event.yaml:28)
 def sc260_expect1(s: State) -> bool:
-    return ((M_coup_roll_malus, P_usa, E_central_america) in s.active_mods) and (
-        (M_coup_roll_malus, P_usa, E_south_america) in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_roll_malus) & 1 == 1
+        and (M_coup_roll_malus, P_usa, E_central_america) in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_roll_malus) & 1 == 1
+        and (M_coup_roll_malus, P_usa, E_south_america) in s.active_mods
     )
 
 
 # scenario Latin American Death Squads by the USSR: the US's coup in Costa Rica gets -1 and fails; the USSR's in Chile gets +1 and succeeds; discarded: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_event.yaml:29)
 def sc260_expect2(s: State) -> bool:
-    return ((M_coup_roll_bonus, P_usa, E_central_america) not in s.active_mods) and (
-        (M_coup_roll_malus, P_ussr, E_south_america) not in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_roll_bonus) & 1 == 0
+        or (M_coup_roll_bonus, P_usa, E_central_america) not in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_roll_malus) & 1 == 0
+        or (M_coup_roll_malus, P_ussr, E_south_america) not in s.active_mods
     )
 
 
@@ -7590,8 +7672,12 @@ def sc261_setup(s: State) -> None:
 
 # scenario Latin American Death Squads by the US: its coup in Honduras gets +1; the USSR's coup in Kenya (Africa) is not modified: expect (specs/twilight_struggle/scenarios/latin_american_death_squads_us_event.yaml:30)
 def sc261_expect0(s: State) -> bool:
-    return ((M_coup_roll_bonus, P_usa, E_central_america) in s.active_mods) and (
-        (M_coup_roll_malus, P_ussr, E_south_america) in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_roll_bonus) & 1 == 1
+        and (M_coup_roll_bonus, P_usa, E_central_america) in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_roll_malus) & 1 == 1
+        and (M_coup_roll_malus, P_ussr, E_south_america) in s.active_mods
     )
 
 
@@ -8476,7 +8562,11 @@ def sc293_expect2(s: State) -> bool:
 
 # scenario Missile Envy discarded by the trapped US to Quagmire: the obligation ends with that round, so taken back later with SALT it is an ordinary card: expect (specs/twilight_struggle/scenarios/missile_envy_discarded_to_quagmire.yaml:30)
 def sc293_expect3(s: State) -> bool:
-    return (M_must_play_for_operations, P_usa, E_missile_envy) not in s.active_mods
+    return (s.mod_kinds >> M_must_play_for_operations) & 1 == 0 or (
+        M_must_play_for_operations,
+        P_usa,
+        E_missile_envy,
+    ) not in s.active_mods
 
 
 # scenario Missile Envy against an empty hand: nothing is exchanged, Missile Envy is discarded and nobody must play it: setup (specs/twilight_struggle/scenarios/missile_envy_empty_hand.yaml:8)
@@ -8506,7 +8596,11 @@ def sc294_expect2(s: State) -> bool:
 
 # scenario Missile Envy against an empty hand: nothing is exchanged, Missile Envy is discarded and nobody must play it: expect (specs/twilight_struggle/scenarios/missile_envy_empty_hand.yaml:19)
 def sc294_expect3(s: State) -> bool:
-    return (M_must_play_for_operations, P_usa, E_missile_envy) not in s.active_mods
+    return (s.mod_kinds >> M_must_play_for_operations) & 1 == 0 or (
+        M_must_play_for_operations,
+        P_usa,
+        E_missile_envy,
+    ) not in s.active_mods
 
 
 # scenario Missile Envy against an empty hand: nothing is exchanged, Missile Envy is discarded and nobody must play it: expect (specs/twilight_struggle/scenarios/missile_envy_empty_hand.yaml:20)
@@ -8568,7 +8662,11 @@ def sc296_expect3(s: State) -> bool:
 
 # scenario Missile Envy played by the US: it receives the neutral starred Captured Nazi Scientist, whose event happens for the US (space +1, 2 VP) and is removed; the USSR must then play Missile Envy: expect (specs/twilight_struggle/scenarios/missile_envy_neutral_starred.yaml:23)
 def sc296_expect4(s: State) -> bool:
-    return (M_must_play_for_operations, P_ussr, E_missile_envy) in s.active_mods
+    return (s.mod_kinds >> M_must_play_for_operations) & 1 == 1 and (
+        M_must_play_for_operations,
+        P_ussr,
+        E_missile_envy,
+    ) in s.active_mods
 
 
 # scenario Missile Envy played by the US: it receives the neutral starred Captured Nazi Scientist, whose event happens for the US (space +1, 2 VP) and is removed; the USSR must then play Missile Envy: expect (specs/twilight_struggle/scenarios/missile_envy_neutral_starred.yaml:24)
@@ -8600,7 +8698,11 @@ def sc297_expect1(s: State) -> bool:
 
 # scenario Missile Envy: once the US plays it for operations (2 in Japan) the obligation ends and the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_obligation_ends.yaml:20)
 def sc297_expect2(s: State) -> bool:
-    return (M_must_play_for_operations, P_usa, E_missile_envy) not in s.active_mods
+    return (s.mod_kinds >> M_must_play_for_operations) & 1 == 0 or (
+        M_must_play_for_operations,
+        P_usa,
+        E_missile_envy,
+    ) not in s.active_mods
 
 
 # scenario Missile Envy: once the US plays it for operations (2 in Japan) the obligation ends and the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_obligation_ends.yaml:21)
@@ -8652,7 +8754,11 @@ def sc298_expect3(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives the US card Duck and Cover: it uses its 3 operations (East Germany), the event does not happen, the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_opponent_card.yaml:21)
 def sc298_expect4(s: State) -> bool:
-    return (M_must_play_for_operations, P_usa, E_missile_envy) in s.active_mods
+    return (s.mod_kinds >> M_must_play_for_operations) & 1 == 1 and (
+        M_must_play_for_operations,
+        P_usa,
+        E_missile_envy,
+    ) in s.active_mods
 
 
 # scenario Missile Envy: the USSR receives the US card Duck and Cover: it uses its 3 operations (East Germany), the event does not happen, the card is discarded: expect (specs/twilight_struggle/scenarios/missile_envy_opponent_card.yaml:22)
@@ -8683,7 +8789,10 @@ def sc299_expect1(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:21)
 def sc299_expect2(s: State) -> bool:
-    return (M_un_intervention_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_un_intervention_bonus) & 1 == 1 and (
+        M_un_intervention_bonus,
+        P_ussr,
+    ) in s.active_mods
 
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:22)
@@ -8693,7 +8802,11 @@ def sc299_expect3(s: State) -> bool:
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:23)
 def sc299_expect4(s: State) -> bool:
-    return (M_must_play_for_operations, P_usa, E_missile_envy) in s.active_mods
+    return (s.mod_kinds >> M_must_play_for_operations) & 1 == 1 and (
+        M_must_play_for_operations,
+        P_usa,
+        E_missile_envy,
+    ) in s.active_mods
 
 
 # scenario Missile Envy: the USSR receives its own U2 Incident, whose event happens at once (+1 VP, removed); Missile Envy goes to the US hand, to be played for operations: expect (specs/twilight_struggle/scenarios/missile_envy_own_event.yaml:24)
@@ -9075,7 +9188,7 @@ def sc315_expect0(s: State) -> bool:
 
 # scenario NATO (fired by the USSR's operations, event first) keeps the USSR's coups out of US-controlled European countries: expect (specs/twilight_struggle/scenarios/nato_blocks_ussr_coups.yaml:25)
 def sc315_expect1(s: State) -> bool:
-    return (M_nato_in_effect,) in s.active_mods
+    return (s.mod_kinds >> M_nato_in_effect) & 1 == 1
 
 
 # scenario NATO (fired by the USSR's operations, event first) keeps the USSR's coups out of US-controlled European countries: expect (specs/twilight_struggle/scenarios/nato_blocks_ussr_coups.yaml:26)
@@ -9108,7 +9221,7 @@ def sc316_setup(s: State) -> None:
 
 # scenario NATO keeps the USSR's realignment rolls out of US-controlled European countries: expect (specs/twilight_struggle/scenarios/nato_blocks_ussr_realignments.yaml:24)
 def sc316_expect0(s: State) -> bool:
-    return (M_nato_in_effect,) in s.active_mods
+    return (s.mod_kinds >> M_nato_in_effect) & 1 == 1
 
 
 # scenario NATO as the US's event after the Marshall Plan: it stays in effect: setup (specs/twilight_struggle/scenarios/nato_event.yaml:7)
@@ -9129,7 +9242,7 @@ def sc317_expect0(s: State) -> bool:
 
 # scenario NATO as the US's event after the Marshall Plan: it stays in effect: expect (specs/twilight_struggle/scenarios/nato_event.yaml:17)
 def sc317_expect1(s: State) -> bool:
-    return (M_nato_in_effect,) in s.active_mods
+    return (s.mod_kinds >> M_nato_in_effect) & 1 == 1
 
 
 # scenario NATO as the US's event after the Marshall Plan: it stays in effect: expect (specs/twilight_struggle/scenarios/nato_event.yaml:18)
@@ -9176,7 +9289,7 @@ def sc319_expect0(s: State) -> bool:
 
 # scenario With operations first, NATO is not yet in effect when the USSR chooses its coup target: expect (specs/twilight_struggle/scenarios/nato_operations_first_no_protection_yet.yaml:25)
 def sc319_expect1(s: State) -> bool:
-    return (M_nato_in_effect,) not in s.active_mods
+    return (s.mod_kinds >> M_nato_in_effect) & 1 == 0
 
 
 # scenario NATO played for operations before Marshall Plan or Warsaw Pact: no event, and the card is discarded, not removed: setup (specs/twilight_struggle/scenarios/nato_without_prerequisite.yaml:9)
@@ -9369,7 +9482,7 @@ def sc326_expect1(s: State) -> bool:
 
 # scenario NORAD played by the USSR for operations: the US event fires and NORAD stays in effect: expect (specs/twilight_struggle/scenarios/norad_by_ussr_ops.yaml:16)
 def sc326_expect2(s: State) -> bool:
-    return (M_norad_in_effect,) in s.active_mods
+    return (s.mod_kinds >> M_norad_in_effect) & 1 == 1
 
 
 # scenario NORAD: a USSR coup drops DEFCON to 2; at the end of that round the US adds 1 to a country with US influence: setup (specs/twilight_struggle/scenarios/norad_defcon_2_question.yaml:11)
@@ -9416,7 +9529,7 @@ def sc328_expect0(s: State) -> bool:
 
 # scenario NORAD as an event: it stays in effect (persistent): expect (specs/twilight_struggle/scenarios/norad_event.yaml:16)
 def sc328_expect1(s: State) -> bool:
-    return (M_norad_in_effect,) in s.active_mods
+    return (s.mod_kinds >> M_norad_in_effect) & 1 == 1
 
 
 # scenario NORAD: no extra influence when the US does not control Canada: setup (specs/twilight_struggle/scenarios/norad_needs_canada.yaml:9)
@@ -9518,7 +9631,7 @@ def sc331_expect1(s: State) -> bool:
 
 # scenario North Sea Oil: the US passes its eighth round; the turn ends and the eighth round does not carry over to turn 9: expect (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round_pass.yaml:23)
 def sc331_expect2(s: State) -> bool:
-    return (M_eighth_round, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_eighth_round) & 1 == 0 or (M_eighth_round, P_usa) not in s.active_mods
 
 
 # scenario North Sea Oil: the US passes its eighth round; the turn ends and the eighth round does not carry over to turn 9: expect (specs/twilight_struggle/scenarios/north_sea_oil_eighth_round_pass.yaml:24)
@@ -9576,12 +9689,12 @@ def sc333_expect0(s: State) -> bool:
 
 # scenario North Sea Oil as the US event: the US has 8 action rounds this turn (the USSR still 7), and the card stays in effect: expect (specs/twilight_struggle/scenarios/north_sea_oil_event.yaml:21)
 def sc333_expect1(s: State) -> bool:
-    return (M_eighth_round, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_eighth_round) & 1 == 1 and (M_eighth_round, P_usa) in s.active_mods
 
 
 # scenario North Sea Oil as the US event: the US has 8 action rounds this turn (the USSR still 7), and the card stays in effect: expect (specs/twilight_struggle/scenarios/north_sea_oil_event.yaml:22)
 def sc333_expect2(s: State) -> bool:
-    return (M_eighth_round, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_eighth_round) & 1 == 0 or (M_eighth_round, P_ussr) not in s.active_mods
 
 
 # scenario North Sea Oil as the US event: the US has 8 action rounds this turn (the USSR still 7), and the card stays in effect: expect (specs/twilight_struggle/scenarios/north_sea_oil_event.yaml:23)
@@ -9675,12 +9788,12 @@ def sc336_setup(s: State) -> None:
 
 # scenario North Sea Oil played by the USSR for operations: the event happens for the US (8 rounds, in effect), then the USSR places 3: expect (specs/twilight_struggle/scenarios/north_sea_oil_ussr_operations.yaml:19)
 def sc336_expect0(s: State) -> bool:
-    return (M_eighth_round, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_eighth_round) & 1 == 1 and (M_eighth_round, P_usa) in s.active_mods
 
 
 # scenario North Sea Oil played by the USSR for operations: the event happens for the US (8 rounds, in effect), then the USSR places 3: expect (specs/twilight_struggle/scenarios/north_sea_oil_ussr_operations.yaml:20)
 def sc336_expect1(s: State) -> bool:
-    return (M_eighth_round, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_eighth_round) & 1 == 0 or (M_eighth_round, P_ussr) not in s.active_mods
 
 
 # scenario North Sea Oil played by the USSR for operations: the event happens for the US (8 rounds, in effect), then the USSR places 3: expect (specs/twilight_struggle/scenarios/north_sea_oil_ussr_operations.yaml:21)
@@ -9714,7 +9827,7 @@ def sc337_expect0(s: State) -> bool:
 
 # scenario Nuclear Subs lasts the turn: after the end of turn 1 the US no longer has it: expect (specs/twilight_struggle/scenarios/nuclear_subs_ends_at_end_of_turn.yaml:17)
 def sc337_expect1(s: State) -> bool:
-    return (M_coup_keeps_defcon, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 0 or (M_coup_keeps_defcon, P_usa) not in s.active_mods
 
 
 # scenario Nuclear Subs lasts the turn: after the end of turn 1 the US no longer has it: expect (specs/twilight_struggle/scenarios/nuclear_subs_ends_at_end_of_turn.yaml:18)
@@ -9749,7 +9862,7 @@ def sc338_expect1(s: State) -> bool:
 
 # scenario Nuclear Subs: at DEFCON 2 the US then coups in Angola (a battleground) and DEFCON stays 2; the card is removed: expect (specs/twilight_struggle/scenarios/nuclear_subs_event.yaml:25)
 def sc338_expect2(s: State) -> bool:
-    return (M_coup_keeps_defcon, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 1 and (M_coup_keeps_defcon, P_usa) in s.active_mods
 
 
 # scenario Nuclear Subs: at DEFCON 2 the US then coups in Angola (a battleground) and DEFCON stays 2; the card is removed: expect (specs/twilight_struggle/scenarios/nuclear_subs_event.yaml:26)
@@ -9826,8 +9939,10 @@ def sc340_setup(s: State) -> None:
 
 # scenario Nuclear Subs covers only US coups: a USSR coup in Panama (battleground) later that turn still lowers DEFCON 5 to 4: expect (specs/twilight_struggle/scenarios/nuclear_subs_ussr_coups_still_lower_defcon.yaml:22)
 def sc340_expect0(s: State) -> bool:
-    return ((M_coup_keeps_defcon, P_usa) in s.active_mods) and (
-        (M_coup_keeps_defcon, P_ussr) not in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 1 and (M_coup_keeps_defcon, P_usa) in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 0 or (M_coup_keeps_defcon, P_ussr) not in s.active_mods
     )
 
 
@@ -9858,8 +9973,10 @@ def sc341_setup(s: State) -> None:
 
 # scenario Nuclear Subs played by the USSR for operations fires for the US (event first); the USSR's own coup in Panama still lowers DEFCON; removed: expect (specs/twilight_struggle/scenarios/nuclear_subs_ussr_operations.yaml:19)
 def sc341_expect0(s: State) -> bool:
-    return ((M_coup_keeps_defcon, P_usa) in s.active_mods) and (
-        (M_coup_keeps_defcon, P_ussr) not in s.active_mods
+    return (
+        (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 1 and (M_coup_keeps_defcon, P_usa) in s.active_mods
+    ) and (
+        (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 0 or (M_coup_keeps_defcon, P_ussr) not in s.active_mods
     )
 
 
@@ -11611,7 +11728,7 @@ def sc402_expect0(s: State) -> bool:
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: expect (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:18)
 def sc402_expect1(s: State) -> bool:
-    return (M_norad_in_effect,) not in s.active_mods
+    return (s.mod_kinds >> M_norad_in_effect) & 1 == 0
 
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: expect (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:19)
@@ -11621,7 +11738,7 @@ def sc402_expect2(s: State) -> bool:
 
 # scenario Quagmire cancels NORAD: NORAD (starred) is removed and its effect ends; Quagmire is in effect: expect (specs/twilight_struggle/scenarios/quagmire_cancels_norad.yaml:20)
 def sc402_expect3(s: State) -> bool:
-    return (M_trap, P_usa, E_quagmire) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
 
 
 # scenario Quagmire: the US discards Duck and Cover (no event) and rolls a 4: it escapes, Quagmire is removed and the US plays normally again: setup (specs/twilight_struggle/scenarios/quagmire_escape_on_4.yaml:9)
@@ -11653,7 +11770,7 @@ def sc403_expect2(s: State) -> bool:
 
 # scenario Quagmire: the US discards Duck and Cover (no event) and rolls a 4: it escapes, Quagmire is removed and the US plays normally again: expect (specs/twilight_struggle/scenarios/quagmire_escape_on_4.yaml:23)
 def sc403_expect3(s: State) -> bool:
-    return (M_trap, P_usa, E_quagmire) not in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 0 or (M_trap, P_usa, E_quagmire) not in s.active_mods
 
 
 # scenario Quagmire: the US discards Duck and Cover (no event) and rolls a 4: it escapes, Quagmire is removed and the US plays normally again: expect (specs/twilight_struggle/scenarios/quagmire_escape_on_4.yaml:24)
@@ -11681,12 +11798,12 @@ def sc404_expect0(s: State) -> bool:
 
 # scenario Quagmire as the USSR event: it stays in effect and traps the US, whose next round offers only its 2+ op cards (not its 1-op card, scoring card or China Card): expect (specs/twilight_struggle/scenarios/quagmire_event.yaml:24)
 def sc404_expect1(s: State) -> bool:
-    return (M_trap, P_usa, E_quagmire) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
 
 
 # scenario Quagmire as the USSR event: it stays in effect and traps the US, whose next round offers only its 2+ op cards (not its 1-op card, scoring card or China Card): expect (specs/twilight_struggle/scenarios/quagmire_event.yaml:25)
 def sc404_expect2(s: State) -> bool:
-    return (M_trap, P_ussr, E_quagmire) not in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 0 or (M_trap, P_ussr, E_quagmire) not in s.active_mods
 
 
 # scenario Quagmire as the USSR event: it stays in effect and traps the US, whose next round offers only its 2+ op cards (not its 1-op card, scoring card or China Card): expect (specs/twilight_struggle/scenarios/quagmire_event.yaml:26)
@@ -11734,7 +11851,7 @@ def sc405_setup(s: State) -> None:
 
 # scenario Quagmire with as many scoring cards as rounds left: only the scoring cards are offered, not the 3-op Duck and Cover: expect (specs/twilight_struggle/scenarios/quagmire_must_score.yaml:15)
 def sc405_expect0(s: State) -> bool:
-    return (M_trap, P_usa, E_quagmire) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
 
 
 # scenario Quagmire with only a scoring card and a 1-op card: the only choice offered to the trapped US is Middle East Scoring: setup (specs/twilight_struggle/scenarios/quagmire_plays_scoring_card.yaml:9)
@@ -11780,7 +11897,9 @@ def sc407_expect2(s: State) -> bool:
 
 # scenario Quagmire: the trapped US plays Middle East Scoring instead of discarding: +4 VP, the card is discarded, the trap stays: expect (specs/twilight_struggle/scenarios/quagmire_plays_scoring_card_result.yaml:22)
 def sc407_expect3(s: State) -> bool:
-    return (s.holds(Z_in_effect, T_card, E_quagmire)) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_quagmire)) and (
+        (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
+    )
 
 
 # scenario Quagmire: the trapped US plays Middle East Scoring instead of discarding: +4 VP, the card is discarded, the trap stays: expect (specs/twilight_struggle/scenarios/quagmire_plays_scoring_card_result.yaml:23)
@@ -11801,7 +11920,7 @@ def sc408_setup(s: State) -> None:
 
 # scenario Quagmire under Red Scare/Purge: the 2+ operations are the modified value, so Independent Reds (2-1=1) is not offered, Duck and Cover (3-1=2) is: expect (specs/twilight_struggle/scenarios/quagmire_red_scare.yaml:17)
 def sc408_expect0(s: State) -> bool:
-    return (M_trap, P_usa, E_quagmire) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
 
 
 # scenario Quagmire with no 2+ op card and no scoring card: the US sits out the round, keeping its 1-op card and the China Card: setup (specs/twilight_struggle/scenarios/quagmire_sits_out.yaml:9)
@@ -11826,7 +11945,9 @@ def sc409_expect1(s: State) -> bool:
 
 # scenario Quagmire with no 2+ op card and no scoring card: the US sits out the round, keeping its 1-op card and the China Card: expect (specs/twilight_struggle/scenarios/quagmire_sits_out.yaml:19)
 def sc409_expect2(s: State) -> bool:
-    return (s.holds(Z_in_effect, T_card, E_quagmire)) and ((M_trap, P_usa, E_quagmire) in s.active_mods)
+    return (s.holds(Z_in_effect, T_card, E_quagmire)) and (
+        (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
+    )
 
 
 # scenario Quagmire with no 2+ op card and no scoring card: the US sits out the round, keeping its 1-op card and the China Card: expect (specs/twilight_struggle/scenarios/quagmire_sits_out.yaml:20)
@@ -11868,7 +11989,7 @@ def sc410_expect2(s: State) -> bool:
 
 # scenario Quagmire: the US discards Duck and Cover and rolls a 5: still trapped, the next US round is again a trap round: expect (specs/twilight_struggle/scenarios/quagmire_stays_on_5.yaml:24)
 def sc410_expect3(s: State) -> bool:
-    return (M_trap, P_usa, E_quagmire) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
 
 
 # scenario Quagmire: the US discards Duck and Cover and rolls a 5: still trapped, the next US round is again a trap round: expect (specs/twilight_struggle/scenarios/quagmire_stays_on_5.yaml:25)
@@ -11898,7 +12019,7 @@ def sc411_expect1(s: State) -> bool:
 
 # scenario Quagmire played by the US for operations: the USSR event fires (event first), the US places 3 in Japan, and its next round is a trap round: expect (specs/twilight_struggle/scenarios/quagmire_us_operations.yaml:18)
 def sc411_expect2(s: State) -> bool:
-    return (M_trap, P_usa, E_quagmire) in s.active_mods
+    return (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, P_usa, E_quagmire) in s.active_mods
 
 
 # scenario Quagmire played by the US for operations: the USSR event fires (event first), the US places 3 in Japan, and its next round is a trap round: expect (specs/twilight_struggle/scenarios/quagmire_us_operations.yaml:19)
@@ -12095,7 +12216,7 @@ def sc419_expect2(s: State) -> bool:
 
 # scenario Red Scare/Purge: a 2-op coup adds only 1 to the roll and counts 1 military operation: expect (specs/twilight_struggle/scenarios/red_scare_purge_coup.yaml:21)
 def sc419_expect3(s: State) -> bool:
-    return (M_ops_penalty, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_ops_penalty) & 1 == 1 and (M_ops_penalty, P_usa) in s.active_mods
 
 
 # scenario Red Scare/Purge: a 2-op coup adds only 1 to the roll and counts 1 military operation: expect (specs/twilight_struggle/scenarios/red_scare_purge_coup.yaml:22)
@@ -12120,7 +12241,7 @@ def sc420_expect0(s: State) -> bool:
 
 # scenario Red Scare/Purge: a 1-op card played by the opponent still has 1 op: expect (specs/twilight_struggle/scenarios/red_scare_purge_one_op_stays_one.yaml:18)
 def sc420_expect1(s: State) -> bool:
-    return (M_ops_penalty, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_ops_penalty) & 1 == 1 and (M_ops_penalty, P_ussr) in s.active_mods
 
 
 # scenario Red Scare/Purge played by the US: the USSR's 3-op card then places only 2 influence: setup (specs/twilight_struggle/scenarios/red_scare_purge_three_ops_become_two.yaml:8)
@@ -12140,12 +12261,12 @@ def sc421_expect0(s: State) -> bool:
 
 # scenario Red Scare/Purge played by the US: the USSR's 3-op card then places only 2 influence: expect (specs/twilight_struggle/scenarios/red_scare_purge_three_ops_become_two.yaml:19)
 def sc421_expect1(s: State) -> bool:
-    return (M_ops_penalty, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_ops_penalty) & 1 == 1 and (M_ops_penalty, P_ussr) in s.active_mods
 
 
 # scenario Red Scare/Purge played by the US: the USSR's 3-op card then places only 2 influence: expect (specs/twilight_struggle/scenarios/red_scare_purge_three_ops_become_two.yaml:20)
 def sc421_expect2(s: State) -> bool:
-    return (M_ops_penalty, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_ops_penalty) & 1 == 0 or (M_ops_penalty, P_usa) not in s.active_mods
 
 
 # scenario Red Scare/Purge played by the US: the USSR's 3-op card then places only 2 influence: expect (specs/twilight_struggle/scenarios/red_scare_purge_three_ops_become_two.yaml:21)
@@ -12385,7 +12506,7 @@ def sc430_expect0(s: State) -> bool:
 
 # scenario SALT Negotiations by the US at DEFCON 4: DEFCON only reaches 5; the US passes on the discard pile and takes nothing: expect (specs/twilight_struggle/scenarios/salt_negotiations_defcon_capped_pass.yaml:21)
 def sc430_expect1(s: State) -> bool:
-    return (M_coup_roll_penalty,) in s.active_mods
+    return (s.mod_kinds >> M_coup_roll_penalty) & 1 == 1
 
 
 # scenario SALT Negotiations by the US at DEFCON 4: DEFCON only reaches 5; the US passes on the discard pile and takes nothing: expect (specs/twilight_struggle/scenarios/salt_negotiations_defcon_capped_pass.yaml:22)
@@ -12425,7 +12546,7 @@ def sc431_expect0(s: State) -> bool:
 
 # scenario SALT Negotiations: the player is offered the non-scoring cards of the discard pile, or pass (Europe Scoring is not offered): expect (specs/twilight_struggle/scenarios/salt_negotiations_discard_choices.yaml:23)
 def sc431_expect1(s: State) -> bool:
-    return (M_coup_roll_penalty,) in s.active_mods
+    return (s.mod_kinds >> M_coup_roll_penalty) & 1 == 1
 
 
 # scenario SALT Negotiations by the USSR at DEFCON 2: DEFCON 4, coups -1 for the turn, Duck and Cover taken from the discards; removed: setup (specs/twilight_struggle/scenarios/salt_negotiations_event.yaml:10)
@@ -12450,7 +12571,7 @@ def sc432_expect0(s: State) -> bool:
 
 # scenario SALT Negotiations by the USSR at DEFCON 2: DEFCON 4, coups -1 for the turn, Duck and Cover taken from the discards; removed: expect (specs/twilight_struggle/scenarios/salt_negotiations_event.yaml:23)
 def sc432_expect1(s: State) -> bool:
-    return (M_coup_roll_penalty,) in s.active_mods
+    return (s.mod_kinds >> M_coup_roll_penalty) & 1 == 1
 
 
 # scenario SALT Negotiations by the USSR at DEFCON 2: DEFCON 4, coups -1 for the turn, Duck and Cover taken from the discards; removed: expect (specs/twilight_struggle/scenarios/salt_negotiations_event.yaml:24)
@@ -12571,12 +12692,22 @@ def sc435_expect2(s: State) -> bool:
 
 # scenario Shuttle Diplomacy played by the USSR for operations puts the US event in effect; the US's Asia Scoring then discounts one USSR battleground (USSR 4 instead of 5) and the card is discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_asia_scoring_ussr_operations.yaml:32)
 def sc435_expect3(s: State) -> bool:
-    return (M_battleground_discount, P_ussr, E_asia, E_shuttle_diplomacy) not in s.active_mods
+    return (s.mod_kinds >> M_battleground_discount) & 1 == 0 or (
+        M_battleground_discount,
+        P_ussr,
+        E_asia,
+        E_shuttle_diplomacy,
+    ) not in s.active_mods
 
 
 # scenario Shuttle Diplomacy played by the USSR for operations puts the US event in effect; the US's Asia Scoring then discounts one USSR battleground (USSR 4 instead of 5) and the card is discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_asia_scoring_ussr_operations.yaml:33)
 def sc435_expect4(s: State) -> bool:
-    return (M_battleground_discount, P_ussr, E_middle_east, E_shuttle_diplomacy) not in s.active_mods
+    return (s.mod_kinds >> M_battleground_discount) & 1 == 0 or (
+        M_battleground_discount,
+        P_ussr,
+        E_middle_east,
+        E_shuttle_diplomacy,
+    ) not in s.active_mods
 
 
 # scenario Shuttle Diplomacy is not used by Europe Scoring: the USSR keeps its East Germany battleground (US 3, USSR 4) and the card stays in effect: setup (specs/twilight_struggle/scenarios/shuttle_diplomacy_europe_scoring_keeps_it.yaml:10)
@@ -12603,12 +12734,22 @@ def sc436_expect1(s: State) -> bool:
 
 # scenario Shuttle Diplomacy is not used by Europe Scoring: the USSR keeps its East Germany battleground (US 3, USSR 4) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_europe_scoring_keeps_it.yaml:22)
 def sc436_expect2(s: State) -> bool:
-    return (M_battleground_discount, P_ussr, E_middle_east, E_shuttle_diplomacy) in s.active_mods
+    return (s.mod_kinds >> M_battleground_discount) & 1 == 1 and (
+        M_battleground_discount,
+        P_ussr,
+        E_middle_east,
+        E_shuttle_diplomacy,
+    ) in s.active_mods
 
 
 # scenario Shuttle Diplomacy is not used by Europe Scoring: the USSR keeps its East Germany battleground (US 3, USSR 4) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_europe_scoring_keeps_it.yaml:23)
 def sc436_expect3(s: State) -> bool:
-    return (M_battleground_discount, P_ussr, E_asia, E_shuttle_diplomacy) in s.active_mods
+    return (s.mod_kinds >> M_battleground_discount) & 1 == 1 and (
+        M_battleground_discount,
+        P_ussr,
+        E_asia,
+        E_shuttle_diplomacy,
+    ) in s.active_mods
 
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: setup (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:13)
@@ -12659,12 +12800,22 @@ def sc437_expect2(s: State) -> bool:
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:35)
 def sc437_expect3(s: State) -> bool:
-    return (M_battleground_discount, P_ussr, E_middle_east, E_shuttle_diplomacy) not in s.active_mods
+    return (s.mod_kinds >> M_battleground_discount) & 1 == 0 or (
+        M_battleground_discount,
+        P_ussr,
+        E_middle_east,
+        E_shuttle_diplomacy,
+    ) not in s.active_mods
 
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:36)
 def sc437_expect4(s: State) -> bool:
-    return (M_battleground_discount, P_ussr, E_asia, E_shuttle_diplomacy) not in s.active_mods
+    return (s.mod_kinds >> M_battleground_discount) & 1 == 0 or (
+        M_battleground_discount,
+        P_ussr,
+        E_asia,
+        E_shuttle_diplomacy,
+    ) not in s.active_mods
 
 
 # scenario Shuttle Diplomacy (headline) then Middle East Scoring: the USSR counts one battleground fewer and loses domination (4-4 instead of US 4, USSR 7); the card is then discarded: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_middle_east_scoring.yaml:37)
@@ -12739,7 +12890,12 @@ def sc439_expect1(s: State) -> bool:
 
 # scenario Shuttle Diplomacy is not used by Southeast Asia Scoring: the USSR scores Thailand in full (2) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_southeast_asia_scoring_keeps_it.yaml:24)
 def sc439_expect2(s: State) -> bool:
-    return (M_battleground_discount, P_ussr, E_asia, E_shuttle_diplomacy) in s.active_mods
+    return (s.mod_kinds >> M_battleground_discount) & 1 == 1 and (
+        M_battleground_discount,
+        P_ussr,
+        E_asia,
+        E_shuttle_diplomacy,
+    ) in s.active_mods
 
 
 # scenario Shuttle Diplomacy is not used by Southeast Asia Scoring: the USSR scores Thailand in full (2) and the card stays in effect: expect (specs/twilight_struggle/scenarios/shuttle_diplomacy_southeast_asia_scoring_keeps_it.yaml:25)
@@ -13816,7 +13972,7 @@ def sc482_expect2(s: State) -> bool:
 
 # scenario Star Wars takes US/Japan Mutual Defense Pact: the US controls Japan and the pact goes into effect (not back to the discard): expect (specs/twilight_struggle/scenarios/star_wars_persistent_card.yaml:29)
 def sc482_expect3(s: State) -> bool:
-    return (M_defense_pact, E_japan) in s.active_mods
+    return (s.mod_kinds >> M_defense_pact) & 1 == 1 and (M_defense_pact, E_japan) in s.active_mods
 
 
 # scenario Star Wars takes US/Japan Mutual Defense Pact: the US controls Japan and the pact goes into effect (not back to the discard): expect (specs/twilight_struggle/scenarios/star_wars_persistent_card.yaml:30)
@@ -14606,7 +14762,7 @@ def sc511_expect1(s: State) -> bool:
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect: the US's two cards are both discarded (no event happens); the China Card is not a hand card: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_two_of_two.yaml:20)
 def sc511_expect2(s: State) -> bool:
-    return (M_ops_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_ops_bonus) & 1 == 0 or (M_ops_bonus, P_usa) not in s.active_mods
 
 
 # scenario Terrorism by the USSR with Iranian Hostage Crisis in effect: the US's two cards are both discarded (no event happens); the China Card is not a hand card: expect (specs/twilight_struggle/scenarios/terrorism_ihc_us_two_of_two.yaml:21)
@@ -15016,7 +15172,7 @@ def sc527_setup(s: State) -> None:
 
 # scenario After The Reformer the USSR's coup targets are only outside Europe: West Germany, UK and Canada are not offered: expect (specs/twilight_struggle/scenarios/the_reformer_coup_targets.yaml:21)
 def sc527_expect0(s: State) -> bool:
-    return (M_coup_ban, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 1 and (M_coup_ban, P_ussr, E_europe) in s.active_mods
 
 
 # scenario After The Reformer the USSR's coup targets are only outside Europe: West Germany, UK and Canada are not offered: expect (specs/twilight_struggle/scenarios/the_reformer_coup_targets.yaml:22)
@@ -15083,12 +15239,12 @@ def sc528_expect6(s: State) -> bool:
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:27)
 def sc528_expect7(s: State) -> bool:
-    return (M_coup_ban, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 1 and (M_coup_ban, P_ussr, E_europe) in s.active_mods
 
 
 # scenario The Reformer as the USSR's event with VP level: 4 influence in Europe (2 Poland, 1 Hungary, 1 West Germany); USSR coups in Europe banned; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_event_four.yaml:28)
 def sc528_expect8(s: State) -> bool:
-    return (M_coup_ban, P_usa, E_europe) not in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 0 or (M_coup_ban, P_usa, E_europe) not in s.active_mods
 
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: setup (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:9)
@@ -15130,7 +15286,7 @@ def sc529_expect3(s: State) -> bool:
 
 # scenario The Reformer with the USSR ahead on VP (-1): 6 influence in Europe, 2 each in Poland, Czechoslovakia and Hungary: expect (specs/twilight_struggle/scenarios/the_reformer_event_six.yaml:22)
 def sc529_expect4(s: State) -> bool:
-    return (M_coup_ban, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 1 and (M_coup_ban, P_ussr, E_europe) in s.active_mods
 
 
 # scenario After The Reformer, with US influence only in Europe, the USSR's operations offer place_influence and realign but no coup: setup (specs/twilight_struggle/scenarios/the_reformer_no_coup_kind.yaml:9)
@@ -15152,7 +15308,7 @@ def sc530_setup(s: State) -> None:
 
 # scenario After The Reformer, with US influence only in Europe, the USSR's operations offer place_influence and realign but no coup: expect (specs/twilight_struggle/scenarios/the_reformer_no_coup_kind.yaml:21)
 def sc530_expect0(s: State) -> bool:
-    return (M_coup_ban, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 1 and (M_coup_ban, P_ussr, E_europe) in s.active_mods
 
 
 # scenario After The Reformer, with US influence only in Europe, the USSR's operations offer place_influence and realign but no coup: expect (specs/twilight_struggle/scenarios/the_reformer_no_coup_kind.yaml:22)
@@ -15201,7 +15357,7 @@ def sc531_expect2(s: State) -> bool:
 
 # scenario After The Reformer the USSR may still realign in Europe: a roll in West Germany takes the US's 1 influence: expect (specs/twilight_struggle/scenarios/the_reformer_realign_in_europe.yaml:27)
 def sc531_expect3(s: State) -> bool:
-    return (M_coup_ban, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 1 and (M_coup_ban, P_ussr, E_europe) in s.active_mods
 
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: setup (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:12)
@@ -15252,12 +15408,12 @@ def sc532_expect5(s: State) -> bool:
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:30)
 def sc532_expect6(s: State) -> bool:
-    return (M_coup_ban, P_ussr, E_europe) in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 1 and (M_coup_ban, P_ussr, E_europe) in s.active_mods
 
 
 # scenario The Reformer played by the US for operations, event first, US ahead on VP: the USSR adds 4 in Europe and is banned from coups there; the US places 3; the card stays in effect: expect (specs/twilight_struggle/scenarios/the_reformer_us_operations.yaml:31)
 def sc532_expect7(s: State) -> bool:
-    return (M_coup_ban, P_usa, E_europe) not in s.active_mods
+    return (s.mod_kinds >> M_coup_ban) & 1 == 0 or (M_coup_ban, P_usa, E_europe) not in s.active_mods
 
 
 # scenario The Voice of America as the US event: 4 USSR influence removed (North Korea 2, Iraq 1, Angola 1); Europe untouched; the card is discarded: setup (specs/twilight_struggle/scenarios/the_voice_of_america_event.yaml:8)
@@ -15605,7 +15761,10 @@ def sc545_expect0(s: State) -> bool:
 
 # scenario U2 Incident's UN Intervention bonus lasts only this turn: it is gone at turn 2: expect (specs/twilight_struggle/scenarios/u2_incident_ends_with_turn.yaml:17)
 def sc545_expect1(s: State) -> bool:
-    return (M_un_intervention_bonus, P_ussr) not in s.active_mods
+    return (s.mod_kinds >> M_un_intervention_bonus) & 1 == 0 or (
+        M_un_intervention_bonus,
+        P_ussr,
+    ) not in s.active_mods
 
 
 # scenario U2 Incident's UN Intervention bonus lasts only this turn: it is gone at turn 2: expect (specs/twilight_struggle/scenarios/u2_incident_ends_with_turn.yaml:18)
@@ -15647,12 +15806,18 @@ def sc546_expect2(s: State) -> bool:
 
 # scenario U2 Incident as the USSR event: USSR +1 VP, the card is removed, and the UN Intervention bonus is set for this turn: expect (specs/twilight_struggle/scenarios/u2_incident_event.yaml:20)
 def sc546_expect3(s: State) -> bool:
-    return (M_un_intervention_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_un_intervention_bonus) & 1 == 1 and (
+        M_un_intervention_bonus,
+        P_ussr,
+    ) in s.active_mods
 
 
 # scenario U2 Incident as the USSR event: USSR +1 VP, the card is removed, and the UN Intervention bonus is set for this turn: expect (specs/twilight_struggle/scenarios/u2_incident_event.yaml:21)
 def sc546_expect4(s: State) -> bool:
-    return (M_un_intervention_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_un_intervention_bonus) & 1 == 0 or (
+        M_un_intervention_bonus,
+        P_usa,
+    ) not in s.active_mods
 
 
 # scenario U2 Incident as the USSR event: USSR +1 VP, the card is removed, and the UN Intervention bonus is set for this turn: expect (specs/twilight_struggle/scenarios/u2_incident_event.yaml:22)
@@ -15721,7 +15886,10 @@ def sc548_expect2(s: State) -> bool:
 
 # scenario U2 Incident played by the US for operations (event first, 3 in Japan): the USSR gains 1 VP and the bonus is set; the card is removed: expect (specs/twilight_struggle/scenarios/u2_incident_us_operations.yaml:21)
 def sc548_expect3(s: State) -> bool:
-    return (M_un_intervention_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_un_intervention_bonus) & 1 == 1 and (
+        M_un_intervention_bonus,
+        P_ussr,
+    ) in s.active_mods
 
 
 # scenario U2 Incident played by the US for operations (event first, 3 in Japan): the USSR gains 1 VP and the bonus is set; the card is removed: expect (specs/twilight_struggle/scenarios/u2_incident_us_operations.yaml:22)
@@ -15880,7 +16048,7 @@ def sc553_expect0(s: State) -> bool:
 
 # scenario After the US/Japan pact (fired by the USSR's operations) the USSR cannot coup Japan: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_blocks_coup.yaml:21)
 def sc553_expect1(s: State) -> bool:
-    return (M_defense_pact, E_japan) in s.active_mods
+    return (s.mod_kinds >> M_defense_pact) & 1 == 1 and (M_defense_pact, E_japan) in s.active_mods
 
 
 # scenario After the US/Japan pact (fired by the USSR's operations) the USSR cannot coup Japan: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_blocks_coup.yaml:22)
@@ -15942,7 +16110,7 @@ def sc555_expect3(s: State) -> bool:
 
 # scenario US/Japan Mutual Defense Pact: Japan with 2 USSR influence gets US influence 6 (USSR + 4) and the card stays in effect: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_event.yaml:20)
 def sc555_expect4(s: State) -> bool:
-    return (M_defense_pact, E_japan) in s.active_mods
+    return (s.mod_kinds >> M_defense_pact) & 1 == 1 and (M_defense_pact, E_japan) in s.active_mods
 
 
 # scenario US/Japan Mutual Defense Pact played by the USSR for operations fires for the US and stays in effect: setup (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_ussr_operations.yaml:8)
@@ -15979,7 +16147,7 @@ def sc556_expect3(s: State) -> bool:
 
 # scenario US/Japan Mutual Defense Pact played by the USSR for operations fires for the US and stays in effect: expect (specs/twilight_struggle/scenarios/us_japan_mutual_defense_pact_ussr_operations.yaml:21)
 def sc556_expect4(s: State) -> bool:
-    return (M_defense_pact, E_japan) in s.active_mods
+    return (s.mod_kinds >> M_defense_pact) & 1 == 1 and (M_defense_pact, E_japan) in s.active_mods
 
 
 # scenario Ussuri River Skirmish, US holds the China Card: US adds 4 in Asia, 2 in Pakistan and 2 in India; the China Card stays with the US; Ussuri is removed: setup (specs/twilight_struggle/scenarios/ussuri_river_skirmish_us_holds.yaml:9)
@@ -16230,12 +16398,18 @@ def sc566_expect0(s: State) -> bool:
 
 # scenario Vietnam Revolts as the USSR event: USSR +2 in Vietnam, the Southeast Asia bonus is on for the turn; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_event.yaml:14)
 def sc566_expect1(s: State) -> bool:
-    return (M_vietnam_revolts_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_vietnam_revolts_bonus) & 1 == 1 and (
+        M_vietnam_revolts_bonus,
+        P_ussr,
+    ) in s.active_mods
 
 
 # scenario Vietnam Revolts as the USSR event: USSR +2 in Vietnam, the Southeast Asia bonus is on for the turn; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_event.yaml:15)
 def sc566_expect2(s: State) -> bool:
-    return (M_vietnam_revolts_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_vietnam_revolts_bonus) & 1 == 0 or (
+        M_vietnam_revolts_bonus,
+        P_usa,
+    ) not in s.active_mods
 
 
 # scenario Vietnam Revolts as the USSR event: USSR +2 in Vietnam, the Southeast Asia bonus is on for the turn; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_event.yaml:16)
@@ -16263,12 +16437,18 @@ def sc567_expect1(s: State) -> bool:
 
 # scenario Vietnam Revolts played by the US for operations: the USSR gets Vietnam +2 and the bonus; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_us_operations.yaml:15)
 def sc567_expect2(s: State) -> bool:
-    return (M_vietnam_revolts_bonus, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_vietnam_revolts_bonus) & 1 == 1 and (
+        M_vietnam_revolts_bonus,
+        P_ussr,
+    ) in s.active_mods
 
 
 # scenario Vietnam Revolts played by the US for operations: the USSR gets Vietnam +2 and the bonus; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_us_operations.yaml:16)
 def sc567_expect3(s: State) -> bool:
-    return (M_vietnam_revolts_bonus, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_vietnam_revolts_bonus) & 1 == 0 or (
+        M_vietnam_revolts_bonus,
+        P_usa,
+    ) not in s.active_mods
 
 
 # scenario Vietnam Revolts played by the US for operations: the USSR gets Vietnam +2 and the bonus; the card is removed: expect (specs/twilight_struggle/scenarios/vietnam_revolts_us_operations.yaml:17)
@@ -16513,7 +16693,7 @@ def sc578_expect1(s: State) -> bool:
 
 # scenario Warsaw Pact Formed makes NATO playable: the USSR plays the event, then the US plays NATO as its event: expect (specs/twilight_struggle/scenarios/warsaw_pact_formed_allows_nato.yaml:17)
 def sc578_expect2(s: State) -> bool:
-    return (M_nato_in_effect,) in s.active_mods
+    return (s.mod_kinds >> M_nato_in_effect) & 1 == 1
 
 
 # scenario Warsaw Pact Formed, remove: only Austria and Hungary have US influence, so both are cleared; the card stays in effect: setup (specs/twilight_struggle/scenarios/warsaw_pact_formed_remove.yaml:8)
@@ -16659,18 +16839,18 @@ def sc584_expect2(s: State) -> bool:
 
 # scenario We Will Bury You as the USSR event: DEFCON 5 to 4, no VP yet, the card is removed; at the start of the US round the threat is due: expect (specs/twilight_struggle/scenarios/we_will_bury_you_event.yaml:22)
 def sc584_expect3(s: State) -> bool:
-    return (M_bury_you_due, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_bury_you_due) & 1 == 1 and (M_bury_you_due, P_usa) in s.active_mods
 
 
 # scenario We Will Bury You as the USSR event: DEFCON 5 to 4, no VP yet, the card is removed; at the start of the US round the threat is due: expect (specs/twilight_struggle/scenarios/we_will_bury_you_event.yaml:23)
 def sc584_expect4(s: State) -> bool:
-    return (M_bury_you_threat, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_bury_you_threat) & 1 == 0 or (M_bury_you_threat, P_usa) not in s.active_mods
 
 
 # scenario We Will Bury You as the USSR event: DEFCON 5 to 4, no VP yet, the card is removed; at the start of the US round the threat is due: expect (specs/twilight_struggle/scenarios/we_will_bury_you_event.yaml:24)
 def sc584_expect5(s: State) -> bool:
-    return ((M_bury_you_due, P_ussr) not in s.active_mods) and (
-        (M_bury_you_threat, P_ussr) not in s.active_mods
+    return ((s.mod_kinds >> M_bury_you_due) & 1 == 0 or (M_bury_you_due, P_ussr) not in s.active_mods) and (
+        (s.mod_kinds >> M_bury_you_threat) & 1 == 0 or (M_bury_you_threat, P_ussr) not in s.active_mods
     )
 
 
@@ -16710,7 +16890,7 @@ def sc585_expect2(s: State) -> bool:
 
 # scenario We Will Bury You with the US in Quagmire: the US discards Duck and Cover to try to escape (no card played), so the USSR gains 3 VP at the end of the round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_discards.yaml:25)
 def sc585_expect3(s: State) -> bool:
-    return (M_bury_you_due, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_bury_you_due) & 1 == 0 or (M_bury_you_due, P_usa) not in s.active_mods
 
 
 # scenario We Will Bury You with the US in Quagmire: the US discards Duck and Cover to try to escape (no card played), so the USSR gains 3 VP at the end of the round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_discards.yaml:26)
@@ -16748,9 +16928,9 @@ def sc586_expect2(s: State) -> bool:
 
 # scenario We Will Bury You: the US, in Quagmire with nothing to discard, plays no card in its next round; the USSR gains 3 VP at its end: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_us_plays_no_card.yaml:22)
 def sc586_expect3(s: State) -> bool:
-    return ((M_bury_you_threat, P_usa) not in s.active_mods) and (
-        (M_bury_you_due, P_usa) not in s.active_mods
-    )
+    return (
+        (s.mod_kinds >> M_bury_you_threat) & 1 == 0 or (M_bury_you_threat, P_usa) not in s.active_mods
+    ) and ((s.mod_kinds >> M_bury_you_due) & 1 == 0 or (M_bury_you_due, P_usa) not in s.active_mods)
 
 
 # scenario We Will Bury You: the US, in Quagmire with nothing to discard, plays no card in its next round; the USSR gains 3 VP at its end: expect (specs/twilight_struggle/scenarios/we_will_bury_you_trapped_us_plays_no_card.yaml:23)
@@ -16797,8 +16977,8 @@ def sc587_expect4(s: State) -> bool:
 
 # scenario We Will Bury You answered by UN Intervention as an event (with Fidel, 2 ops in Japan): the USSR gains nothing: expect (specs/twilight_struggle/scenarios/we_will_bury_you_un_intervention.yaml:24)
 def sc587_expect5(s: State) -> bool:
-    return ((M_bury_you_due, P_usa) not in s.active_mods) and (
-        (M_bury_you_threat, P_usa) not in s.active_mods
+    return ((s.mod_kinds >> M_bury_you_due) & 1 == 0 or (M_bury_you_due, P_usa) not in s.active_mods) and (
+        (s.mod_kinds >> M_bury_you_threat) & 1 == 0 or (M_bury_you_threat, P_usa) not in s.active_mods
     )
 
 
@@ -16836,7 +17016,7 @@ def sc588_expect2(s: State) -> bool:
 
 # scenario We Will Bury You: UN Intervention played for operations (not as an event) does not stop the USSR's 3 VP: expect (specs/twilight_struggle/scenarios/we_will_bury_you_un_intervention_operations.yaml:21)
 def sc588_expect3(s: State) -> bool:
-    return (M_bury_you_due, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_bury_you_due) & 1 == 0 or (M_bury_you_due, P_usa) not in s.active_mods
 
 
 # scenario We Will Bury You: UN Intervention played for operations (not as an event) does not stop the USSR's 3 VP: expect (specs/twilight_struggle/scenarios/we_will_bury_you_un_intervention_operations.yaml:22)
@@ -16877,7 +17057,7 @@ def sc589_expect3(s: State) -> bool:
 
 # scenario We Will Bury You played by the US for operations (event first): DEFCON 4, 4 ops in Japan, and no VP in that round; the threat is due in the US's next round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_us_operations.yaml:22)
 def sc589_expect4(s: State) -> bool:
-    return (M_bury_you_due, P_usa) in s.active_mods
+    return (s.mod_kinds >> M_bury_you_due) & 1 == 1 and (M_bury_you_due, P_usa) in s.active_mods
 
 
 # scenario We Will Bury You played by the US for operations (event first): DEFCON 4, 4 ops in Japan, and no VP in that round; the threat is due in the US's next round: expect (specs/twilight_struggle/scenarios/we_will_bury_you_us_operations.yaml:23)
@@ -16913,8 +17093,8 @@ def sc590_expect2(s: State) -> bool:
 
 # scenario We Will Bury You played by the US for operations: the USSR's 3 VP come in the US's round 2, when it plays CIA Created: expect (specs/twilight_struggle/scenarios/we_will_bury_you_us_operations_next_round.yaml:21)
 def sc590_expect3(s: State) -> bool:
-    return ((M_bury_you_due, P_usa) not in s.active_mods) and (
-        (M_bury_you_threat, P_usa) not in s.active_mods
+    return ((s.mod_kinds >> M_bury_you_due) & 1 == 0 or (M_bury_you_due, P_usa) not in s.active_mods) and (
+        (s.mod_kinds >> M_bury_you_threat) & 1 == 0 or (M_bury_you_threat, P_usa) not in s.active_mods
     )
 
 
@@ -16947,8 +17127,8 @@ def sc591_expect1(s: State) -> bool:
 
 # scenario We Will Bury You: the US plays CIA Created for operations; the USSR's 3 VP come as soon as the use is chosen, before the operations are spent: expect (specs/twilight_struggle/scenarios/we_will_bury_you_vp_before_card.yaml:20)
 def sc591_expect2(s: State) -> bool:
-    return ((M_bury_you_due, P_usa) not in s.active_mods) and (
-        (M_bury_you_threat, P_usa) not in s.active_mods
+    return ((s.mod_kinds >> M_bury_you_due) & 1 == 0 or (M_bury_you_due, P_usa) not in s.active_mods) and (
+        (s.mod_kinds >> M_bury_you_threat) & 1 == 0 or (M_bury_you_threat, P_usa) not in s.active_mods
     )
 
 
@@ -16970,7 +17150,7 @@ def sc592_setup(s: State) -> None:
 
 # scenario Tear Down this Wall played as an event ends Willy Brandt: its NATO exemption is cancelled and the card is removed: expect (specs/twilight_struggle/scenarios/willy_brandt_cancelled_by_tear_down_this_wall.yaml:20)
 def sc592_expect0(s: State) -> bool:
-    return (M_nato_exempt, E_west_germany) not in s.active_mods
+    return (s.mod_kinds >> M_nato_exempt) & 1 == 0 or (M_nato_exempt, E_west_germany) not in s.active_mods
 
 
 # scenario Tear Down this Wall played as an event ends Willy Brandt: its NATO exemption is cancelled and the card is removed: expect (specs/twilight_struggle/scenarios/willy_brandt_cancelled_by_tear_down_this_wall.yaml:21)
@@ -17048,12 +17228,12 @@ def sc594_expect1(s: State) -> bool:
 
 # scenario Willy Brandt: USSR +1 VP and +1 in West Germany, NATO stops protecting West Germany; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_event.yaml:19)
 def sc594_expect2(s: State) -> bool:
-    return (M_nato_exempt, E_west_germany) in s.active_mods
+    return (s.mod_kinds >> M_nato_exempt) & 1 == 1 and (M_nato_exempt, E_west_germany) in s.active_mods
 
 
 # scenario Willy Brandt: USSR +1 VP and +1 in West Germany, NATO stops protecting West Germany; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_event.yaml:20)
 def sc594_expect3(s: State) -> bool:
-    return (M_nato_exempt, E_france) not in s.active_mods
+    return (s.mod_kinds >> M_nato_exempt) & 1 == 0 or (M_nato_exempt, E_france) not in s.active_mods
 
 
 # scenario Willy Brandt: USSR +1 VP and +1 in West Germany, NATO stops protecting West Germany; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_event.yaml:21)
@@ -17131,7 +17311,7 @@ def sc597_expect2(s: State) -> bool:
 
 # scenario Willy Brandt played by the US for operations, event first: USSR +1 VP and +1 in West Germany, NATO exemption; the US places 2; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_us_operations.yaml:21)
 def sc597_expect3(s: State) -> bool:
-    return (M_nato_exempt, E_west_germany) in s.active_mods
+    return (s.mod_kinds >> M_nato_exempt) & 1 == 1 and (M_nato_exempt, E_west_germany) in s.active_mods
 
 
 # scenario Willy Brandt played by the US for operations, event first: USSR +1 VP and +1 in West Germany, NATO exemption; the US places 2; the card stays in effect: expect (specs/twilight_struggle/scenarios/willy_brandt_us_operations.yaml:22)
@@ -17162,7 +17342,7 @@ def sc598_expect1(s: State) -> bool:
 
 # scenario Willy Brandt played by the US for operations with Tear Down this Wall in effect: no event, no timing question; the card is discarded: expect (specs/twilight_struggle/scenarios/willy_brandt_us_operations_tear_down_this_wall.yaml:21)
 def sc598_expect2(s: State) -> bool:
-    return (M_nato_exempt, E_west_germany) not in s.active_mods
+    return (s.mod_kinds >> M_nato_exempt) & 1 == 0 or (M_nato_exempt, E_west_germany) not in s.active_mods
 
 
 # scenario Willy Brandt played by the US for operations with Tear Down this Wall in effect: no event, no timing question; the card is discarded: expect (specs/twilight_struggle/scenarios/willy_brandt_us_operations_tear_down_this_wall.yaml:22)
@@ -17241,12 +17421,12 @@ def sc600_expect2(s: State) -> bool:
 
 # scenario Yuri and Samantha: a US coup attempt later in the turn gives the USSR 1 VP before the roll, even though the coup fails; removed: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_us_coup.yaml:24)
 def sc600_expect3(s: State) -> bool:
-    return (M_coup_reward, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_coup_reward) & 1 == 1 and (M_coup_reward, P_ussr) in s.active_mods
 
 
 # scenario Yuri and Samantha: a US coup attempt later in the turn gives the USSR 1 VP before the roll, even though the coup fails; removed: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_us_coup.yaml:25)
 def sc600_expect4(s: State) -> bool:
-    return (M_coup_reward, P_usa) not in s.active_mods
+    return (s.mod_kinds >> M_coup_reward) & 1 == 0 or (M_coup_reward, P_usa) not in s.active_mods
 
 
 # scenario Yuri and Samantha: a US coup attempt later in the turn gives the USSR 1 VP before the roll, even though the coup fails; removed: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_us_coup.yaml:26)
@@ -17282,7 +17462,7 @@ def sc601_expect2(s: State) -> bool:
 
 # scenario Yuri and Samantha played by the US for operations, event first: the US coup with the card's own 2 ops already gives the USSR 1 VP; removed: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_us_operations.yaml:25)
 def sc601_expect3(s: State) -> bool:
-    return (M_coup_reward, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_coup_reward) & 1 == 1 and (M_coup_reward, P_ussr) in s.active_mods
 
 
 # scenario Yuri and Samantha played by the US for operations, event first: the US coup with the card's own 2 ops already gives the USSR 1 VP; removed: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_us_operations.yaml:26)
@@ -17319,7 +17499,7 @@ def sc602_expect2(s: State) -> bool:
 
 # scenario Yuri and Samantha: a USSR coup gives nobody any VP: expect (specs/twilight_struggle/scenarios/yuri_and_samantha_ussr_coup.yaml:26)
 def sc602_expect3(s: State) -> bool:
-    return (M_coup_reward, P_ussr) in s.active_mods
+    return (s.mod_kinds >> M_coup_reward) & 1 == 1 and (M_coup_reward, P_ussr) in s.active_mods
 
 
 # The digest of the rule files and the scenario files these scenarios were compiled from (the

@@ -6,7 +6,7 @@ def f_lead(s: State, l_p: int) -> int:
     value_: int | None = cache_.get(l_p)
     if value_ is None:
         value_ = cache_[l_p] = (s.v_score[l_p] - s.v_score[(1 - l_p)]) + (
-            1 if ((M_boost, l_p) in s.active_mods) else 0
+            1 if ((s.mod_kinds >> M_boost) & 1 == 1 and (M_boost, l_p) in s.active_mods) else 0
         )
     return value_
 

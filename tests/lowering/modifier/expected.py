@@ -1,5 +1,5 @@
 # ---- engine.py
-# phase play (tests/lowering/modifier/game.yaml:11)
+# phase play (tests/lowering/modifier/game.yaml:13)
 def ph_play(s: State) -> None:
     # cov 0
     s.add_mod(M_shield, (P_ann,), PH_play)
@@ -7,29 +7,38 @@ def ph_play(s: State) -> None:
     s.add_mod(M_fog, (), -1)
     # cov 2
     s.add_mod(M_shield, (P_bob,), -1)
-    if ((M_shield, P_ann) in s.active_mods) and ((M_fog,) not in s.active_mods):
+    if ((s.mod_kinds >> M_shield) & 1 == 1 and (M_shield, P_ann) in s.active_mods) and (
+        (s.mod_kinds >> M_fog) & 1 == 0
+    ):
         # cov 3
         s.v_score += 1
     else:
         # cov 4
         pass
-    # cov 5
-    s.cancel_mod(M_fog, ())
-    # cov 6
-    s.cancel_mod(M_shield, (P_bob,))
+    l_seats: list[int] = [P_ann]
+    if (M_shield, l_seats[0]) not in s.active_mods:
+        # cov 5
+        s.v_score += 2
+    else:
+        # cov 6
+        pass
     # cov 7
+    s.cancel_mod(M_fog, ())
+    # cov 8
+    s.cancel_mod(M_shield, (P_bob,))
+    # cov 9
     s.add_mod(M_shield, (P_ann,), -1)
     s.v_score = s.count_mod(M_shield, (P_ann,)) + s.count_mod(M_fog, ())
-    # cov 8
+    # cov 10
     s.cancel_one_mod(M_shield, (P_ann,))
 
 
-# the game's flow (phases) (tests/lowering/modifier/game.yaml:3)
+# the game's flow (phases) (tests/lowering/modifier/game.yaml:5)
 class Flow(Frame):
     SLOTS = ()
     __slots__ = SLOTS
     NAME = "Flow"
-    ORIGIN = "the game's flow (phases) (tests/lowering/modifier/game.yaml:3)"
+    ORIGIN = "the game's flow (phases) (tests/lowering/modifier/game.yaml:5)"
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -52,8 +61,8 @@ class Flow(Frame):
 
     def step(self, s: State) -> None:
         s.after_setup()
-        # phase play (tests/lowering/modifier/game.yaml:11)
-        # cov 9
+        # phase play (tests/lowering/modifier/game.yaml:13)
+        # cov 11
         ph_play(s)
         s.expire(PH_play)
         s.pop()
@@ -82,7 +91,7 @@ PLAYER_LABELS: tuple[str, ...] = ("ann", "bob")
 
 # Where each function comes from, for a rule error raised inside it.
 ORIGINS: dict[str, str] = {
-    "ph_play": "phase play (tests/lowering/modifier/game.yaml:11)",
+    "ph_play": "phase play (tests/lowering/modifier/game.yaml:13)",
 }
 
 
@@ -92,14 +101,16 @@ TEXTS: tuple[Text, ...] = ()
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.
 COVERAGE: tuple[tuple[str, str, str], ...] = (
-    ("modifier", "add shield", "tests/lowering/modifier/game.yaml:13"),
-    ("modifier", "add fog", "tests/lowering/modifier/game.yaml:14"),
     ("modifier", "add shield", "tests/lowering/modifier/game.yaml:15"),
-    ("branch", "if at line 16: then", "tests/lowering/modifier/game.yaml:16"),
-    ("branch", "if at line 16: else (implicit)", "tests/lowering/modifier/game.yaml:16"),
-    ("modifier", "cancel fog", "tests/lowering/modifier/game.yaml:17"),
-    ("modifier", "cancel shield", "tests/lowering/modifier/game.yaml:18"),
-    ("modifier", "add shield", "tests/lowering/modifier/game.yaml:19"),
-    ("modifier", "cancel one shield", "tests/lowering/modifier/game.yaml:21"),
-    ("phase", "phase play", "tests/lowering/modifier/game.yaml:11"),
+    ("modifier", "add fog", "tests/lowering/modifier/game.yaml:16"),
+    ("modifier", "add shield", "tests/lowering/modifier/game.yaml:17"),
+    ("branch", "if at line 18: then", "tests/lowering/modifier/game.yaml:18"),
+    ("branch", "if at line 18: else (implicit)", "tests/lowering/modifier/game.yaml:18"),
+    ("branch", "if at line 20: then", "tests/lowering/modifier/game.yaml:20"),
+    ("branch", "if at line 20: else (implicit)", "tests/lowering/modifier/game.yaml:20"),
+    ("modifier", "cancel fog", "tests/lowering/modifier/game.yaml:21"),
+    ("modifier", "cancel shield", "tests/lowering/modifier/game.yaml:22"),
+    ("modifier", "add shield", "tests/lowering/modifier/game.yaml:23"),
+    ("modifier", "cancel one shield", "tests/lowering/modifier/game.yaml:25"),
+    ("phase", "phase play", "tests/lowering/modifier/game.yaml:13"),
 )
