@@ -1919,7 +1919,7 @@ SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
     "Flow": sv_slots_18,
 }
 # the names of the variables a saved state holds
-SV_variables: Final = frozenset(
+SV_variables: Final[frozenset[str]] = frozenset(
     ("seats", "life", "max_life", "dead", "bangs_played", "to_play", "turn", "dying", "to_dodge")
 )
 # what a saved state's lists hold: lists, integers, bools

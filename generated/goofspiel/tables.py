@@ -448,7 +448,7 @@ SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
     "Flow": sv_slots_2,
 }
 # the names of the variables a saved state holds
-SV_variables: Final = frozenset(("cards", "turn"))
+SV_variables: Final[frozenset[str]] = frozenset(("cards", "turn"))
 # what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))

@@ -2954,7 +2954,7 @@ SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
     "Flow": sv_slots_18,
 }
 # the names of the variables a saved state holds
-SV_variables: Final = frozenset(
+SV_variables: Final[frozenset[str]] = frozenset(
     (
         "operation",
         "loc",

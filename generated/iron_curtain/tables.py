@@ -705,7 +705,7 @@ SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
     "Flow": sv_slots_9,
 }
 # the names of the variables a saved state holds
-SV_variables: Final = frozenset(("ideology", "round", "cubes", "reserve", "removed"))
+SV_variables: Final[frozenset[str]] = frozenset(("ideology", "round", "cubes", "reserve", "removed"))
 # what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))

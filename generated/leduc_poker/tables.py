@@ -353,7 +353,7 @@ SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
     "Flow": sv_slots_1,
 }
 # the names of the variables a saved state holds
-SV_variables: Final = frozenset(("round", "put_in", "folded", "raises", "winners"))
+SV_variables: Final[frozenset[str]] = frozenset(("round", "put_in", "folded", "raises", "winners"))
 # what a saved state's lists hold: lists, integers, bools
 SV_LIST: Final[frozenset[type]] = frozenset((list,))
 SV_INT: Final[frozenset[type]] = frozenset((int,))

@@ -5637,7 +5637,7 @@ SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
     "Flow": sv_slots_44,
 }
 # the names of the variables a saved state holds
-SV_variables: Final = frozenset(
+SV_variables: Final[frozenset[str]] = frozenset(
     (
         "optional_cards",
         "influence",
