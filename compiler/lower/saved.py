@@ -91,7 +91,7 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
         "    for i in range(start, len(lines)):",
         "        v = lines[i]",
         "        c = v[0]",
-        f"        if c == {CHOSE}:  # a choice: player, action, prompt (the most usual line)",
+        f"        if c == {CHOSE} or c == {CHOSE_SECRETLY}:  # a choice, open or secret: player, action, prompt",
         "            _, p, a, q = v",
         f"            if not ({choice}):",
         "                return i",
@@ -101,10 +101,6 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
         f"        elif c == {ROLLED}:  # a roll: value, faces",
         "            _, x, f = v",
         "            if not (type(x) is int and type(f) is int and 1 <= x <= f):",
-        "                return i",
-        f"        elif c == {CHOSE_SECRETLY}:  # a secret choice, the same",
-        "            _, p, a, q = v",
-        f"            if not ({choice}):",
         "                return i",
     ]
     if info.simultaneous:

@@ -606,7 +606,7 @@ def sv_lines(lines: list[Any], start: int, players: int) -> int:
         for i in range(start, len(lines)):
             v = lines[i]
             c = v[0]
-            if c == -1:  # a choice: player, action, prompt (the most usual line)
+            if c == -1 or c == -2:  # a choice, open or secret: player, action, prompt
                 _, p, a, q = v
                 if not (0 <= p < players and 0 <= a < 89 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
@@ -616,10 +616,6 @@ def sv_lines(lines: list[Any], start: int, players: int) -> int:
             elif c == -3:  # a roll: value, faces
                 _, x, f = v
                 if not (type(x) is int and type(f) is int and 1 <= x <= f):
-                    return i
-            elif c == -2:  # a secret choice, the same
-                _, p, a, q = v
-                if not (0 <= p < players and 0 <= a < 89 and (k := q[0]) >= 0 and SV_prompts[k](q, players)):
                     return i
             else:  # the end of the game: checked item by item
                 return i
