@@ -1934,8 +1934,12 @@ class GameState:
                 choices = sorted(set(items))
             if choices and (choices[0] < 0 or choices[-1] >= size):
                 self._options(values, domain, prompt, at)  # (raises the error)
-            # the rules' own list is copied (the decision keeps its options); one made here is kept
-            options = [off + v for v in choices] if off else choices[:] if choices is values else choices
+            if off:
+                options = [off + v for v in choices]
+            elif choices is values:
+                options = choices[:]  # (the rules' own list, copied: the decision keeps its options)
+            else:
+                options = choices  # (a list made here)
         if len(options) < need:
             self._bad_decision(prompt, at, f"must choose {need} but only {len(options)} options")
         if not options:
