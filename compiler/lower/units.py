@@ -211,14 +211,11 @@ def _found(cx: Context, w: CodeWriter, e: ir.Expr) -> bool:
             cx.made.append(found)
             cx.ann.types[id(found)] = BOOL
             cx.ann.slots[id(found)] = cx.ann.slots[id(e)]
-            _return_if(cx, w, found)
+            _true_if(w, *hoisting(cx, found))
             return False
         case ir.Quantifier(kind="filter") | ir.ListComp():  # (every item of its source)
             before, source = hoisting(cx, e.source)
-            for line in before:
-                w.line(line)
-            with w.block(f"if len({source}) > 0:"):
-                w.line("return True")
+            _true_if(w, before, f"len({source}) > 0")
             return False
         case ir.BinOp(op="+") if cx.ann.type_of(e).kind == "list":
             return _found(cx, w, e.left) or _found(cx, w, e.right)
@@ -240,14 +237,10 @@ def _found(cx: Context, w: CodeWriter, e: ir.Expr) -> bool:
         case _:
             call = emptiness.calls_tested(cx, e)
             if call is not None:
-                with w.block(f"if {has_call(cx, call, True)}:"):
-                    w.line("return True")
-                return False
-            before, code = hoisting(cx, e)
-            for line in before:
-                w.line(line)
-            with w.block(f"if len({code}) > 0:"):
-                w.line("return True")
+                _true_if(w, [], has_call(cx, call, True))
+            else:
+                before, code = hoisting(cx, e)
+                _true_if(w, before, f"len({code}) > 0")
             return False
 
 
@@ -255,11 +248,11 @@ def _empty(e: ir.Expr) -> bool:
     return isinstance(e, ir.ListLit) and not e.items
 
 
-def _return_if(cx: Context, w: CodeWriter, test: ir.Expr) -> None:
-    before, code = hoisting(cx, test)
+def _true_if(w: CodeWriter, before: list[str], test: str) -> None:
+    """The lines `before`, then `if test: return True`."""
     for line in before:
         w.line(line)
-    with w.block(f"if {code}:"):
+    with w.block(f"if {test}:"):
         w.line("return True")
 
 
