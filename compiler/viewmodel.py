@@ -287,7 +287,7 @@ class SavedChecks:
     lines_table: str
     prompts_table: str
     lines: tuple[str, ...]  # by text index: the test of its lines
-    prompts: tuple[str, ...]  # by text index: the test of it as a prompt
+    never: str  # the test no line passes (a private text's, as a prompt)
     main: str
     variables: str  # the test of the variables ("" when the runtime's tables test them)
     names_table: str  # the set of the variables' names it tests the state's against

@@ -162,7 +162,7 @@ def saved_checks(cx: Context, info: Info, frames: tuple[FrameClass, ...]) -> Sav
         lines_table=lines,
         prompts_table=prompts,
         lines=tuple(by_index[i] for i in range(len(texts))),
-        prompts=tuple(never if t.private else by_index[t.index] for t in texts),
+        never=never,
         main=main.name,
         variables=variables.name if variables is not None else "",
         names_table=cx.names.claim("saved_table", "variables") if variables is not None else "",

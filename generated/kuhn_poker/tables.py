@@ -252,16 +252,8 @@ SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
     sv_line_4,
     sv_line_5,
 )
-SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (
-    sv_line_0,
-    sv_line_1,
-    sv_line_0,
-    sv_line_1,
-    sv_line_2,
-    sv_line_3,
-    sv_line_1,
-    sv_line_4,
-    sv_line_5,
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = tuple(
+    sv_never if text.private else test for text, test in zip(TEXTS, SV_lines, strict=True)
 )
 # each frame's test of its slots' values (as many as its slots), by its name
 SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {

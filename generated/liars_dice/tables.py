@@ -479,7 +479,9 @@ def sv_slots_1(values: list[Any]) -> bool:
 
 # each text's test of a saved log line, and of a prompt (a private text is no prompt), by its index
 SV_lines: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_line_0, sv_line_1, sv_line_2)
-SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = (sv_never, sv_line_1, sv_line_2)
+SV_prompts: Final[tuple[Callable[[list[Any], int], bool], ...]] = tuple(
+    sv_never if text.private else test for text, test in zip(TEXTS, SV_lines, strict=True)
+)
 # each frame's test of its slots' values (as many as its slots), by its name
 SV_frames: Final[dict[str, Callable[[list[Any]], bool]]] = {
     "Phase_bidding": sv_slots_0,
