@@ -47,6 +47,8 @@ class Reads:
     cached: dict[str, frozenset[Source]] = field(default_factory=dict)  # in the spec's order
     readers: dict[Source, tuple[str, ...]] = field(default_factory=dict)  # source -> cached functions
     expiring: dict[str, tuple[str, ...]] = field(default_factory=dict)  # phase -> effects lasting until it
+    # the phases some `add ... until` of the rules or a scenario names: the others expire nothing
+    expire_at: frozenset[str] = frozenset()
 
     def readers_of(self, source: Source) -> tuple[str, ...]:
         """The cached functions whose values a change of `source` makes stale."""
@@ -86,8 +88,10 @@ def analyse(sym: Symbols, ann: Annotations, sink: Sink) -> Reads:
     for name, sources in reads.cached.items():
         for source in sorted(sources):
             reads.readers[source] = (*reads.readers_of(source), name)
+    additions = list(_additions(g))
+    reads.expire_at = frozenset(add.until_phase for add in additions if add.until_phase is not None)
     if any(kind == "mod" for kind, _ in reads.readers):
-        for add in _additions(g):
+        for add in additions:
             if add.until_phase is not None:
                 lasting = reads.expiring.get(add.until_phase, ())
                 if add.name not in lasting:

@@ -1073,7 +1073,8 @@ class GameState:
         if d is None or self.over:
             c = self.chance
             return list(c.node.outcomes) if c is not None and c.node is not None else []
-        return d.legal()[:]
+        legal = d._legal  # (legal() inline: the decision keeps its answer)
+        return (legal if legal is not None else d.legal())[:]
 
     def action_to_string(self, action: object) -> str:
         """The label of an action id; IllegalActionError for anything that is not one."""
@@ -1119,7 +1120,7 @@ class GameState:
         if COMPILED:  # (a loop over machine integers)
             if self.over or d is None or not listed(d.legal(), a):
                 self._refuse(a)
-        elif self.over or d is None or a not in d.legal():
+        elif self.over or d is None or a not in (d._legal or d.legal()):  # (legal() inline)
             self._refuse(a)
         tail = self.lines.tail  # Log.add, inline
         tail.append((CHOSE_SECRETLY if d.secret else CHOSE, d.player, a, d.prompt))
@@ -1784,6 +1785,8 @@ class GameState:
                 if self.steps_left < 0:
                     self.out_of_steps(stack[-1].ORIGIN)
                 stack[-1].step(self)
+                if len(stack) > MAX_CALL_DEPTH:  # (a step pushes at most one frame, then returns)
+                    self._bound_stack()
         except GameEnded:
             pass
         except RecursionError as exc:
@@ -1871,13 +1874,15 @@ class GameState:
             return True
         return False
 
-    def push(self, frame: Frame) -> None:
-        if len(self.stack) >= MAX_CALL_DEPTH:
+    def _bound_stack(self) -> None:
+        """The error for a stack deeper than MAX_CALL_DEPTH frames, blamed on the newest (generated
+        code pushes a frame by appending it to `stack`; `_run` looks at the depth after each step)."""
+        if len(self.stack) > MAX_CALL_DEPTH:
+            frame = self.stack.pop()
             raise RuleError(
                 f"procedures are nested {MAX_CALL_DEPTH} deep, in {frame.ORIGIN}: "
                 "a procedure or trigger that calls itself needs a condition that stops it"
             )
-        self.stack.append(frame)
 
     def enter(self, origin: str) -> None:
         """One level deeper into a rule that may call itself (a generated guard; its `finally`
@@ -1889,9 +1894,6 @@ class GameState:
                 f"the rules nest calls {MAX_RULE_DEPTH} deep: a rule that calls itself without end? (in {origin})"
             )
 
-    def pop(self) -> None:
-        self.stack.pop()
-
     def decide(
         self,
         player: int,
@@ -1899,14 +1901,17 @@ class GameState:
         domain: int,
         slot: str,
         prompt: Sequence[Any],
+        at: str = "",
+        order: int = 0,
         optional: bool = False,
         need: int = 0,
         secret: bool = False,
-        at: str = "",
         window: str = "",
-        order: int = 0,
     ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
+
+        Generated code passes the first seven by position (`at` and `order` too: a call with keywords
+        costs the interpreter a third more than one without), the rare rest by keyword.
 
         `values` are ids of the domain, in any order, perhaps repeated (a range or a list the rules
         built); the options are those distinct values, ascending. `prompt` is a stored text. `at` is

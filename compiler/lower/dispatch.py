@@ -10,7 +10,7 @@ every jump. Here, before the blocks are placed:
 - a jump (or a resume) to a block that only jumps on goes straight to where that block jumps;
 - a block reached by one jump only, and never resumed at, is written in place of that jump (it
   ends in a jump or a return of its own, so nothing runs after it), and needs no number;
-- a jump to a short block that returns (the frame's end: `s.pop()`, `return`) is a copy of it;
+- a jump to a short block that returns (the frame's end: `s.stack.pop()`, `return`) is a copy of it;
 - the blocks left are numbered again in order (block 0 stays the frame's start), and `step` finds
   its block by a binary search on `pc` (`if pc < 8:` ... ), at most about log2(n) + 2 tests,
   instead of walking a chain; the `while True` loop is written only if some block jumps (without
@@ -165,7 +165,7 @@ def _inline_single_jumps(code: list[list[str]]) -> None:
 
 
 def _copy_short_ends(code: list[list[str]]) -> None:
-    """A jump to a short block that returns (`s.pop()`, `return`) is replaced by a copy of it."""
+    """A jump to a short block that returns (`s.stack.pop()`, `return`) is replaced by a copy of it."""
     short = {
         k: b
         for k, b in enumerate(code)

@@ -26,7 +26,7 @@ def lower_flow(cx: Context) -> FrameClass:
     if g.setup is not None and cx.stops.body(g.setup.body, cx.ann):
         after = b.new()
         b.resume_at(after)
-        b.line("s.push(Setup())")
+        b.line("s.stack.append(Setup())")
         b.line("return")
         b.at(after)
     elif g.setup is not None:
@@ -36,7 +36,7 @@ def lower_flow(cx: Context) -> FrameClass:
     startable = {str(sc.start_at.data) for sc in g.scenarios if sc.start_at is not None}
     for ph in g.phases:
         _phase(cx, b, ph, skippable, startable)
-    b.line("s.pop()")
+    b.line("s.stack.pop()")
     b.line("return")
     step = b.step()
     where = origin("the game's flow (phases)", g.span)
@@ -45,6 +45,9 @@ def lower_flow(cx: Context) -> FrameClass:
 
 def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], startable: set[str]) -> None:
     head = done = -1
+    # a pass that pushes the phase's frame goes back to the engine, which counts it as a step of
+    # the budget: only a loop whose passes run to their end without returning needs `s.tick`
+    pushed = ph.body is not None and cx.stops.body(ph.body.body, cx.ann)
     if ph.repeat is not None and ph.repeat.expr is not None:
         left = b.temp("r_", "int", 0, "int")
         b.line(f"self.{left} = {expr(cx, ph.repeat.expr)}")
@@ -53,7 +56,8 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
         head, loop_body, done = b.new(), b.new(), b.new()
         b.jump(head)
         b.at(head)
-        b.line(f"s.tick({py_literal(loop_place('repeat', ph.span, ph.name))})")
+        if not pushed:
+            b.line(f"s.tick({py_literal(loop_place('repeat', ph.span, ph.name))})")
         b.jump_if(f"self.{left} <= 0", done)
         b.line(f"self.{left} -= 1")
         if ph.counter:
@@ -66,7 +70,8 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
             _count(cx, b, ph, "= 0")
         b.jump(head)
         b.at(head)
-        b.line(f"s.tick({py_literal(loop_place('while', ph.span, ph.name))})")
+        if not pushed:
+            b.line(f"s.tick({py_literal(loop_place('while', ph.span, ph.name))})")
         b.jump_if(negation(cx, ph.while_.expr), done)
         if ph.counter:
             _count(cx, b, ph, "+= 1")
@@ -84,10 +89,10 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
     for mark in cx.cover("phase", f"phase {ph.name}", ph.span):  # each pass
         b.line(mark)
     if ph.body is not None:
-        if cx.stops.body(ph.body.body, cx.ann):
+        if pushed:
             after = b.new()
             b.resume_at(after)
-            b.line(f"s.push({cx.names.claim('phase_frame', ph.name)}())")
+            b.line(f"s.stack.append({cx.names.claim('phase_frame', ph.name)}())")
             b.line("return")
             b.at(after)
         else:
@@ -97,7 +102,8 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
     if end_pass >= 0:
         b.jump(end_pass)
         b.at(end_pass)
-    b.line(f"s.expire({cx.names.claim('phase', ph.name)})")
+    if ph.name in cx.reads.expire_at:  # (no lasting effect ends at a phase no `add` names)
+        b.line(f"s.expire({cx.names.claim('phase', ph.name)})")
     for mod in cx.reads.expiring.get(ph.name, ()):
         for line in forget(cx, ("mod", mod)):
             b.line(line)

@@ -122,7 +122,7 @@ def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
             after = b.new()
             args = ", ".join(stored(cx, a) for a in s.args)
             b.resume_at(after)
-            b.line(f"s.push({cx.names.claim('procedure_frame', s.proc)}({args}))")
+            b.line(f"s.stack.append({cx.names.claim('procedure_frame', s.proc)}({args}))")
             b.line("return")
             b.at(after)
         case ir.DoEffect():
@@ -139,7 +139,7 @@ def _call_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign, call: ir.Call
     after = b.new()
     args = ", ".join(stored(cx, a) for a in call.args)
     b.resume_at(after)
-    b.line(f"s.push({cx.names.claim('procedure_frame', call.func)}({args}))")
+    b.line(f"s.stack.append({cx.names.claim('procedure_frame', call.func)}({args}))")
     b.line("return")
     b.at(after)
     if isinstance(s, ir.Let):
@@ -260,7 +260,7 @@ def _do_effect(cx: Context, b: Blocks, s: ir.DoEffect) -> None:
         b.line(f"frame = effect(s, subject_{args})")
         with b.w.block("if frame is not None:"):
             b.resume_at(after)
-            b.line("s.push(frame)")
+            b.line("s.stack.append(frame)")
             b.line("return")
     b.jump(after)
     b.at(after)
@@ -299,7 +299,7 @@ def _emit(cx: Context, b: Blocks, s: ir.Emit) -> None:
 def _push(cx: Context, b: Blocks, tr: ir.TriggerDecl, args: str, after: int) -> None:
     """Start a trigger that may stop; the frame resumes at `after` when it is done."""
     b.resume_at(after)
-    b.line(f"s.push({cx.names.claim('trigger_frame', tr.name)}({args}))")
+    b.line(f"s.stack.append({cx.names.claim('trigger_frame', tr.name)}({args}))")
     b.line("return")
 
 
@@ -329,12 +329,13 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
     player = expr(cx, d.player) if d.player is not None else "0"
     question = d.question if isinstance(d, ir.Ask) else d.prompt
     prompt = arg_list(text(cx, question.parts if question is not None else ()))
-    at = f", at={py_literal(f'{d.span.file}:{d.span.line}')}"
+    place = py_literal(f"{d.span.file}:{d.span.line}")
+    window = ""
     if not isinstance(d, ir.ChooseNumber) and d.window:  # a response window's question
-        at += f", window={py_literal(d.window)}"
+        window = f", window={py_literal(d.window)}"
     b.resume_at(after)
     if d.each is not None:
-        _each(cx, b, d, d.each, slot, prompt, at, after)
+        _each(cx, b, d, d.each, slot, prompt, f", at={place}{window}", after)
         return
     match d:
         case ir.Choose():
@@ -342,17 +343,16 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             domain = domain_of(cx, elem)
             before, options = hoisting(cx, d.options)
             kinds = copies_table(cx, elem)
-            decide = "decide_kinds" if kinds else "decide"
             if kinds:  # a type with copies: one action per kind (row), the engine takes a copy
-                options = f"{options}, {kinds}"
-            need = f", need={expr(cx, d.count)}" if d.count is not None else ""
-            secret = ", secret=True" if d.secret else ""
-            known = order(cx, d.options) if not kinds else UNKNOWN
-            at += f", order={known}" if known != UNKNOWN else ""
+                call, options, where = "decide_kinds", f"{options}, {kinds}", f", at={place}"
+            else:  # the place and what is known of the order by position (State.decide)
+                known = order(cx, d.options)
+                call, where = "decide", f", {place}" + (f", {known}" if known != UNKNOWN else "")
+            extras = (", secret=True" if d.secret else "") + window
             if d.optional:
                 for line in before:
                     b.line(line)
-                asked = f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}, True{secret}{at})"
+                asked = f"s.{call}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{where}, optional=True{extras})"
                 with b.w.block(f"if {asked}:"):
                     b.line("return")
                 b.line(f"self.{slot} = -1")
@@ -363,17 +363,19 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
                 with b.w.block("if need_ <= 0:"):
                     b.line(f"self.{slot} = []")
                     b.jump(after)
-                need = ", need=need_"
+                extras = ", need=need_" + extras
             for line in before:
                 b.line(line)
-            b.line(
-                f"s.{decide}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{need}{secret}{at})"
-            )
+            b.line(f"s.{call}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{where}{extras})")
         case ir.ChooseNumber():
             numbers = f"range({expr(cx, d.low)}, {expr(cx, d.high)} + 1)"
-            b.line(f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_literal(slot)}, {prompt}{at})")
+            b.line(
+                f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_literal(slot)}, {prompt}, {place})"
+            )
         case ir.Ask():
-            b.line(f"s.decide({player}, (0, 1), {cx.domains['bool']}, {py_literal(slot)}, {prompt}{at})")
+            b.line(
+                f"s.decide({player}, (0, 1), {cx.domains['bool']}, {py_literal(slot)}, {prompt}, {place}{window})"
+            )
         case _:
             assert_never(d)
     b.line("return")

@@ -8,7 +8,7 @@ build (`rulewright build --native`) has no such limit, and would crash.
 
 The cycles are found on the lowered functions themselves: the names a function's lines use
 (outside string literals), a dispatch table standing for every function in it. Frames are not
-guarded here: a procedure that may stop runs on the state's own stack, which `State.push` bounds.
+guarded here: a procedure that may stop runs on the state's own stack, which `State._run` bounds.
 """
 
 from __future__ import annotations

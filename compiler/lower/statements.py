@@ -100,13 +100,13 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
                 w.line(line)
             if in_frame:  # the caller's frame reads it right after the pop (frames.py)
                 w.line(f"s.ret_ = {stored(cx, s.value, value)}")
-                w.line("s.pop()")
+                w.line("s.stack.pop()")
                 w.line("return")
             else:
                 w.line(f"return {stored(cx, s.value, value)}")
         case ir.Return():
             if in_frame:
-                w.line("s.pop()")
+                w.line("s.stack.pop()")
             w.line("return")
         case ir.Break() | ir.Continue():
             _loop_jump(cx, s, w)

@@ -97,7 +97,7 @@ def code_unit(
     for m in mark:
         b.line(m)
     frames.body(cx, b, code.body)
-    b.line("s.pop()")
+    b.line("s.stack.pop()")
     b.line("return")
     types = cx.ann.locals.get(id(code), {})
     slots = [

@@ -961,69 +961,69 @@ class Proc_play_card(Frame):
             if (F_card_kind[self.l_c] == 0) or (F_card_kind[self.l_c] == 1):
                 # cov 22
                 self.pc = 1
-                s.push(Proc_play_bang(self.l_p))
+                s.stack.append(Proc_play_bang(self.l_p))
                 return
             if F_card_kind[self.l_c] == 2:
                 # cov 23
                 p_heal(s, self.l_p, 1)
-                s.pop()
+                s.stack.pop()
                 return
             if F_card_kind[self.l_c] == 3:
                 # cov 24
                 self.pc = 1
-                s.push(Proc_play_panic(self.l_p))
+                s.stack.append(Proc_play_panic(self.l_p))
                 return
             if F_card_kind[self.l_c] == 4:
                 # cov 25
                 self.pc = 1
-                s.push(Proc_play_cat_balou(self.l_p))
+                s.stack.append(Proc_play_cat_balou(self.l_p))
                 return
             if F_card_kind[self.l_c] == 5:
                 # cov 26
                 p_draw(s, self.l_p, 2)
-                s.pop()
+                s.stack.pop()
                 return
             if F_card_kind[self.l_c] == 6:
                 # cov 27
                 p_draw(s, self.l_p, 3)
-                s.pop()
+                s.stack.pop()
                 return
             if F_card_kind[self.l_c] == 7:
                 # cov 28
                 self.pc = 1
-                s.push(Proc_play_gatling(self.l_p))
+                s.stack.append(Proc_play_gatling(self.l_p))
                 return
             if F_card_kind[self.l_c] == 8:
                 # cov 29
                 self.pc = 1
-                s.push(Proc_play_duel(self.l_p))
+                s.stack.append(Proc_play_duel(self.l_p))
                 return
             if F_card_kind[self.l_c] == 9:
                 # cov 30
                 self.pc = 1
-                s.push(Proc_play_indians(self.l_p))
+                s.stack.append(Proc_play_indians(self.l_p))
                 return
             if F_card_kind[self.l_c] == 10:
                 # cov 31
                 self.pc = 1
-                s.push(Proc_play_general_store(self.l_p))
+                s.stack.append(Proc_play_general_store(self.l_p))
                 return
             if F_card_kind[self.l_c] == 11:
                 # cov 32
                 for x_ in list(f_living(s)):
                     self.l_q = x_
                     p_heal(s, self.l_q, 1)
-                s.pop()
+                s.stack.pop()
                 return
             if F_card_kind[self.l_c] == 14:
                 # cov 33
                 self.pc = 1
-                s.push(Proc_play_jail(self.l_p, self.l_c))
+                s.stack.append(Proc_play_jail(self.l_p, self.l_c))
                 return
             # cov 34
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_bang (specs/bang/cards.yaml:246)
@@ -1070,13 +1070,15 @@ class Proc_play_bang(Frame):
                 3,
                 "l_t",
                 (TX_player_to_shoot,),
-                at="specs/bang/cards.yaml:250",
+                "specs/bang/cards.yaml:250",
             )
         elif pc == 1:
             self.pc = 2
-            s.push(Proc_shoot(self.l_p, self.l_t, (2 if f_plays_as(s, self.l_p, E_slab_the_killer) else 1)))
+            s.stack.append(
+                Proc_shoot(self.l_p, self.l_t, (2 if f_plays_as(s, self.l_p, E_slab_the_killer) else 1))
+            )
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_gatling (specs/bang/cards.yaml:253)
@@ -1130,7 +1132,7 @@ class Proc_play_gatling(Frame):
                 continue
             else:  # pc == 1
                 if self.k_2 >= len(self.i_1):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_t = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -1138,7 +1140,7 @@ class Proc_play_gatling(Frame):
                     pc = 1
                     continue
                 self.pc = 1
-                s.push(Proc_shoot(self.l_p, self.l_t, 1))
+                s.stack.append(Proc_shoot(self.l_p, self.l_t, 1))
                 return
 
 
@@ -1189,11 +1191,11 @@ class Proc_play_panic(Frame):
                 3,
                 "l_t",
                 (TX_player_to_take_a,),
-                at="specs/bang/cards.yaml:261",
+                "specs/bang/cards.yaml:261",
             )
         elif pc == 1:
             self.pc = 2
-            s.push(Proc_pick_card(self.l_p, self.l_t, "card to take"))
+            s.stack.append(Proc_pick_card(self.l_p, self.l_t, "card to take"))
         else:  # pc == 2
             self.l_c = s.ret_
             if s.holds((Z_hand + s.ref(self.l_t)), T_card, self.l_c):
@@ -1204,7 +1206,7 @@ class Proc_play_panic(Frame):
                 s.say(TX_takes_from, self.l_p, self.l_c, self.l_t)
             s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_p)), True)
             p_suzy_draws(s, self.l_t)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_cat_balou (specs/bang/cards.yaml:267)
@@ -1254,17 +1256,17 @@ class Proc_play_cat_balou(Frame):
                 3,
                 "l_t",
                 (TX_player_who_discards_a,),
-                at="specs/bang/cards.yaml:270",
+                "specs/bang/cards.yaml:270",
             )
         elif pc == 1:
             self.pc = 2
-            s.push(Proc_pick_card(self.l_p, self.l_t, "card to discard"))
+            s.stack.append(Proc_pick_card(self.l_p, self.l_t, "card to discard"))
         else:  # pc == 2
             self.l_c = s.ret_
             s.move(T_card, self.l_c, Z_discard, True)
             s.say(TX_discards, self.l_t, self.l_c)
             p_suzy_draws(s, self.l_t)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure pick_card (specs/bang/cards.yaml:276)
@@ -1315,7 +1317,7 @@ class Proc_pick_card(Frame):
                 if not s.z.piles[(Z_in_play + s.ref(self.l_t))]:
                     # cov 45
                     s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card, T_card)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 46
@@ -1342,8 +1344,8 @@ class Proc_pick_card(Frame):
                     4,
                     "l_c",
                     (TX_from_pass_a_card, self.l_what, self.l_t),
-                    True,
                     at="specs/bang/cards.yaml:283",
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -1351,19 +1353,19 @@ class Proc_pick_card(Frame):
                 continue
             elif pc == 1:
                 s.ret_ = self.l_a_1
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
                 if self.l_c == -1:
                     # cov 49
                     s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card, T_card)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 50
                     pass
                 s.ret_ = self.l_c
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1412,12 +1414,12 @@ class Proc_play_jail(Frame):
                 3,
                 "l_t",
                 (TX_player_to_put_in,),
-                at="specs/bang/cards.yaml:290",
+                "specs/bang/cards.yaml:290",
             )
         else:  # pc == 1
             s.move(T_card, self.l_c, (Z_in_play + s.ref(self.l_t)), True)
             s.say(TX_is_in_jail, self.l_t)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_general_store (specs/bang/cards.yaml:294)
@@ -1488,7 +1490,7 @@ class Proc_play_general_store(Frame):
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_q = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -1556,8 +1558,8 @@ class Proc_jesse_jones_draws(Frame):
                     3,
                     "l_from",
                     (TX_player_to_draw_the,),
-                    True,
-                    at="specs/bang/characters.yaml:71",
+                    "specs/bang/characters.yaml:71",
+                    optional=True,
                 ):
                     return
                 self.l_from = -1
@@ -1567,7 +1569,7 @@ class Proc_jesse_jones_draws(Frame):
                 if self.l_from == -1:
                     # cov 60
                     p_draw(s, self.l_p, 2)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 61
@@ -1581,7 +1583,7 @@ class Proc_jesse_jones_draws(Frame):
                 s.say(TX_draws_a_card_at, self.l_p, self.l_from)
                 p_suzy_draws(s, self.l_from)
                 p_draw(s, self.l_p, 1)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1639,16 +1641,16 @@ class Proc_kit_carlson_draws(Frame):
                     4,
                     "l_keep",
                     (TX_cards_to_keep,),
+                    at="specs/bang/characters.yaml:85",
                     need=need_,
                     secret=True,
-                    at="specs/bang/characters.yaml:85",
                 )
                 return
             else:  # pc == 1
                 s.move_all(T_card, self.l_keep, (Z_hand + s.ref(self.l_p)), True)
                 s.move_all(T_card, s.z.piles[(Z_peek + s.ref(self.l_p))], Z_deck, True)
                 s.say(TX_looks_at_the_top, self.l_p)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1703,7 +1705,7 @@ class Proc_pedro_ramirez_draws(Frame):
                         1,
                         "l_yes",
                         (TX_take_from_the_discard, s.top(Z_discard)),
-                        at="specs/bang/characters.yaml:94",
+                        "specs/bang/characters.yaml:94",
                     )
                     return
                 # cov 65
@@ -1713,7 +1715,7 @@ class Proc_pedro_ramirez_draws(Frame):
                 if not self.l_yes:
                     # cov 66
                     p_draw(s, self.l_p, 2)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 67
@@ -1722,7 +1724,7 @@ class Proc_pedro_ramirez_draws(Frame):
                 s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_p)), True)
                 s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
                 p_draw(s, self.l_p, 1)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1776,7 +1778,7 @@ class Proc_shoot(Frame):
                     if f_has(s, self.l_t, 12):
                         # cov 76
                         self.pc = 2
-                        s.push(Proc_flip(self.l_t, "the Barrel"))
+                        s.stack.append(Proc_flip(self.l_t, "the Barrel"))
                         return
                     # cov 77
                     pc = 1
@@ -1785,7 +1787,7 @@ class Proc_shoot(Frame):
                     if (s.v_to_dodge > 0) and f_plays_as(s, self.l_t, E_jourdonnais):
                         # cov 80
                         self.pc = 4
-                        s.push(Proc_flip(self.l_t, "Jourdonnais' barrel"))
+                        s.stack.append(Proc_flip(self.l_t, "Jourdonnais' barrel"))
                         return
                     # cov 81
                     pc = 3
@@ -1804,7 +1806,7 @@ class Proc_shoot(Frame):
             elif pc < 5:
                 if pc == 3:
                     self.pc = 5
-                    s.push(Proc_dodge(self.l_p, self.l_t))
+                    s.stack.append(Proc_dodge(self.l_p, self.l_t))
                     return
                 else:  # pc == 4
                     self.l_a_3 = s.ret_
@@ -1821,7 +1823,7 @@ class Proc_shoot(Frame):
                 if s.v_to_dodge > 0:
                     # cov 84
                     self.pc = 6
-                    s.push(Proc_hit(self.l_t, 1, self.l_p))
+                    s.stack.append(Proc_hit(self.l_t, 1, self.l_p))
                     return
                 # cov 85
                 s.say(TX_is_missed, self.l_t)
@@ -1829,7 +1831,7 @@ class Proc_shoot(Frame):
                 continue
             else:  # pc == 6
                 p_suzy_draws(s, self.l_t)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1866,9 +1868,9 @@ class Proc_play_indians(Frame):
         if pc == 0:
             # cov 86
             self.pc = 1
-            s.push(Proc_indians_answer(self.l_p))
+            s.stack.append(Proc_indians_answer(self.l_p))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_duel (specs/bang/reactions.yaml:67)
@@ -1914,13 +1916,13 @@ class Proc_play_duel(Frame):
                 3,
                 "l_t",
                 (TX_player_to_challenge_to,),
-                at="specs/bang/reactions.yaml:70",
+                "specs/bang/reactions.yaml:70",
             )
         elif pc == 1:
             self.pc = 2
-            s.push(Proc_duel_answer(self.l_t, self.l_p))
+            s.stack.append(Proc_duel_answer(self.l_t, self.l_p))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # procedure flip (specs/bang/turn.yaml:24)
@@ -1972,7 +1974,7 @@ class Proc_flip(Frame):
                     # cov 93
                     s.say(TX_cannot_draw_no_card, self.l_q)
                     s.ret_ = -1
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 94
@@ -2005,7 +2007,7 @@ class Proc_flip(Frame):
             else:  # pc == 1
                 s.say(TX_draws_for, self.l_q, self.l_why, self.l_flipped)
                 s.ret_ = self.l_flipped
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -2056,7 +2058,7 @@ class Proc_hit(Frame):
                 if self.l_left <= 0:
                     # cov 103
                     self.pc = 1
-                    s.push(Proc_last_beers(self.l_q, self.l_left))
+                    s.stack.append(Proc_last_beers(self.l_q, self.l_left))
                     return
                 # cov 104
                 pc = 1
@@ -2065,7 +2067,7 @@ class Proc_hit(Frame):
                 if s.v_life[self.l_q] == 0:
                     # cov 105
                     p_eliminate(s, self.l_q, self.l_by)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 106
@@ -2096,7 +2098,7 @@ class Proc_hit(Frame):
                 else:
                     # cov 110
                     pass
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -2173,8 +2175,8 @@ class Proc_last_beers(Frame):
                         4,
                         "l_b",
                         (TX_beer_to_stay_alive,),
-                        True,
                         at="specs/bang/turn.yaml:80",
+                        optional=True,
                     ):
                         return
                     self.l_b = -1
@@ -2183,7 +2185,7 @@ class Proc_last_beers(Frame):
                 else:  # pc == 2
                     s.v_life[s.ref(self.l_q)] = max(0, self.l_short)
                     s.v_dying = -1
-                    s.pop()
+                    s.stack.pop()
                     return
             elif pc == 3:
                 if self.l_b != -1:
@@ -2201,7 +2203,7 @@ class Proc_last_beers(Frame):
                     # cov 116
                     self.pc = 4
                     s.decide(
-                        self.l_q, (0, 1), 1, "l_sid", (TX_discard_two_cards_to,), at="specs/bang/turn.yaml:87"
+                        self.l_q, (0, 1), 1, "l_sid", (TX_discard_two_cards_to,), "specs/bang/turn.yaml:87"
                     )
                     return
                 # cov 117
@@ -2216,7 +2218,7 @@ class Proc_last_beers(Frame):
                     # cov 119
                     pass
                 self.pc = 5
-                s.push(Proc_sid_heals(self.l_q))
+                s.stack.append(Proc_sid_heals(self.l_q))
                 return
             else:  # pc == 5
                 self.l_short += 1
@@ -2274,14 +2276,14 @@ class Proc_sid_heals(Frame):
                     4,
                     "l_two",
                     (TX_cards_to_discard,),
-                    need=need_,
                     at="specs/bang/turn.yaml:100",
+                    need=need_,
                 )
                 return
             else:  # pc == 1
                 s.move_all(T_card, self.l_two, Z_discard, True)
                 s.say(TX_discards_to_regain_a, self.l_q, tuple(self.l_two))
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -2344,7 +2346,7 @@ class Proc_take_turn(Frame):
                         if f_has(s, self.l_p, 13):
                             # cov 137
                             self.pc = 1
-                            s.push(Proc_check_dynamite(self.l_p))
+                            s.stack.append(Proc_check_dynamite(self.l_p))
                             return
                         # cov 138
                         pc = 1
@@ -2352,7 +2354,7 @@ class Proc_take_turn(Frame):
                     else:  # pc == 1
                         if s.v_dead[self.l_p]:
                             # cov 139
-                            s.pop()
+                            s.stack.pop()
                             return
                         else:
                             # cov 140
@@ -2365,14 +2367,14 @@ class Proc_take_turn(Frame):
                                 if (F_card_kind[c_c] == 14)
                             ][0]
                             self.pc = 3
-                            s.push(Proc_flip(self.l_p, "the Jail"))
+                            s.stack.append(Proc_flip(self.l_p, "the Jail"))
                             return
                         # cov 142
                         pc = 2
                         continue
                 elif pc == 2:
                     self.pc = 4
-                    s.push(Proc_draw_phase(self.l_p))
+                    s.stack.append(Proc_draw_phase(self.l_p))
                     return
                 else:  # pc == 3
                     self.l_d = s.ret_
@@ -2383,19 +2385,19 @@ class Proc_take_turn(Frame):
                     else:
                         # cov 144
                         s.say(TX_stays_in_jail_and, self.l_p)
-                        s.pop()
+                        s.stack.pop()
                         return
                     pc = 2
                     continue
             elif pc < 6:
                 if pc == 4:
                     self.pc = 5
-                    s.push(Proc_play_phase(self.l_p))
+                    s.stack.append(Proc_play_phase(self.l_p))
                     return
                 else:  # pc == 5
                     if s.v_dead[self.l_p]:
                         # cov 145
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 146
@@ -2405,7 +2407,7 @@ class Proc_take_turn(Frame):
             elif pc == 6:
                 s.tick("the while loop at specs/bang/turn.yaml:167:7")
                 if not (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > s.v_life[self.l_p]):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 7
                 s.decide_kinds(
@@ -2473,7 +2475,7 @@ class Proc_check_dynamite(Frame):
                 0
             ]
             self.pc = 1
-            s.push(Proc_flip(self.l_p, "the Dynamite"))
+            s.stack.append(Proc_flip(self.l_p, "the Dynamite"))
         elif pc == 1:
             self.l_f = s.ret_
             if ((F_card_suit[self.l_f] == 0) and (F_card_rank[self.l_f] >= 2)) and (
@@ -2483,15 +2485,15 @@ class Proc_check_dynamite(Frame):
                 s.move(T_card, self.l_d, Z_discard, True)
                 s.say(TX_the_dynamite_explodes)
                 self.pc = 2
-                s.push(Proc_hit(self.l_p, 3, -1))
+                s.stack.append(Proc_hit(self.l_p, 3, -1))
                 return
             # cov 149
             self.l_n = s.next_in(self.l_p, f_living(s))
             s.move(T_card, self.l_d, (Z_in_play + s.ref(self.l_n)), True)
             s.say(TX_the_dynamite_passes_to, self.l_n)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # procedure draw_phase (specs/bang/turn.yaml:188)
@@ -2529,28 +2531,28 @@ class Proc_draw_phase(Frame):
             if f_plays_as(s, self.l_p, E_black_jack):
                 # cov 151
                 p_black_jack_draws(s, self.l_p)
-                s.pop()
+                s.stack.pop()
                 return
             if f_plays_as(s, self.l_p, E_jesse_jones):
                 # cov 152
                 self.pc = 1
-                s.push(Proc_jesse_jones_draws(self.l_p))
+                s.stack.append(Proc_jesse_jones_draws(self.l_p))
                 return
             if f_plays_as(s, self.l_p, E_kit_carlson):
                 # cov 153
                 self.pc = 1
-                s.push(Proc_kit_carlson_draws(self.l_p))
+                s.stack.append(Proc_kit_carlson_draws(self.l_p))
                 return
             if f_plays_as(s, self.l_p, E_pedro_ramirez):
                 # cov 154
                 self.pc = 1
-                s.push(Proc_pedro_ramirez_draws(self.l_p))
+                s.stack.append(Proc_pedro_ramirez_draws(self.l_p))
                 return
             # cov 155
             p_draw(s, self.l_p, 2)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_phase (specs/bang/turn.yaml:197)
@@ -2604,7 +2606,7 @@ class Proc_play_phase(Frame):
                 elif pc == 1:
                     s.tick("the while loop at specs/bang/turn.yaml:200:7")
                     if not (not s.v_dead[self.l_p]):
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.pc = 2
                     if s.decide_kinds(
@@ -2618,8 +2620,8 @@ class Proc_play_phase(Frame):
                         4,
                         "l_c",
                         (TX_card_to_play_pass,),
-                        True,
                         at="specs/bang/turn.yaml:201",
+                        optional=True,
                     ):
                         return
                     self.l_c = -1
@@ -2645,7 +2647,7 @@ class Proc_play_phase(Frame):
                             # cov 160
                             s.move(T_card, self.l_c, Z_discard, True)
                         self.pc = 3
-                        s.push(Proc_play_card(self.l_p, self.l_c))
+                        s.stack.append(Proc_play_card(self.l_p, self.l_c))
                         return
                     # cov 158
                     self.l_sid = False
@@ -2661,7 +2663,7 @@ class Proc_play_phase(Frame):
                             1,
                             "l_sid",
                             (TX_discard_two_cards_to,),
-                            at="specs/bang/turn.yaml:214",
+                            "specs/bang/turn.yaml:214",
                         )
                         return
                     # cov 162
@@ -2674,13 +2676,13 @@ class Proc_play_phase(Frame):
             elif pc == 4:
                 if not self.l_sid:
                     # cov 163
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 164
                     pass
                 self.pc = 5
-                s.push(Proc_sid_heals(self.l_p))
+                s.stack.append(Proc_sid_heals(self.l_p))
                 return
             else:  # pc == 5
                 p_heal(s, self.l_p, 1)
@@ -2764,7 +2766,7 @@ class Proc_dodge(Frame):
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
                     s.ret_ = self.l_a_responded
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_responder = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -2778,8 +2780,8 @@ class Proc_dodge(Frame):
                         4,
                         "l_response",
                         (TX_respond_to_the_shot, self.l_shooter),
-                        True,
                         at="specs/bang/reactions.yaml:13",
+                        optional=True,
                         window="dodge",
                     ):
                         return
@@ -2797,7 +2799,7 @@ class Proc_dodge(Frame):
                     s.say(TX_plays, self.l_responder, self.l_response)
                     s.v_to_dodge -= 1
                     self.pc = 1
-                    s.push(Proc_dodge(self.l_shooter, self.l_target))
+                    s.stack.append(Proc_dodge(self.l_shooter, self.l_target))
                     return
                 # cov 169
                 pc = 1
@@ -2869,7 +2871,7 @@ class Proc_indians_answer(Frame):
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
                     s.ret_ = self.l_a_responded
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_responder = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -2881,8 +2883,8 @@ class Proc_indians_answer(Frame):
                     4,
                     "l_response",
                     (TX_respond_to_the_indians, self.l_p),
-                    True,
                     at="specs/bang/reactions.yaml:25",
+                    optional=True,
                     window="indians_answer",
                 ):
                     return
@@ -2900,7 +2902,7 @@ class Proc_indians_answer(Frame):
                     continue
                 # cov 172
                 self.pc = 1
-                s.push(Proc_hit(self.l_responder, 1, self.l_p))
+                s.stack.append(Proc_hit(self.l_responder, 1, self.l_p))
                 return
 
 
@@ -2982,7 +2984,7 @@ class Proc_duel_answer(Frame):
                         if self.l_a_responded == -1:
                             # cov 178
                             self.pc = 3
-                            s.push(Proc_hit(self.l_now, 1, self.l_foe))
+                            s.stack.append(Proc_hit(self.l_now, 1, self.l_foe))
                             return
                         # cov 179
                         pc = 3
@@ -2999,8 +3001,8 @@ class Proc_duel_answer(Frame):
                             4,
                             "l_response",
                             (TX_respond_to_the_duel, self.l_foe),
-                            True,
                             at="specs/bang/reactions.yaml:38",
+                            optional=True,
                             window="duel_answer",
                         ):
                             return
@@ -3018,14 +3020,14 @@ class Proc_duel_answer(Frame):
                     s.say(TX_discards, self.l_responder, self.l_response)
                     p_suzy_draws(s, self.l_responder)
                     self.pc = 1
-                    s.push(Proc_duel_answer(self.l_foe, self.l_now))
+                    s.stack.append(Proc_duel_answer(self.l_foe, self.l_now))
                     return
                 # cov 177
                 pc = 1
                 continue
             else:  # pc == 3
                 s.ret_ = self.l_a_responded
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -3059,10 +3061,10 @@ class Phase_turns(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_take_turn(s.v_to_play))
+            s.stack.append(Proc_take_turn(s.v_to_play))
         else:  # pc == 1
             s.v_to_play = s.next_in(s.v_to_play, f_living(s))
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/bang/game.yaml:7)
@@ -3072,7 +3074,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/bang/game.yaml:7)"
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -3100,21 +3102,16 @@ class Flow(Frame):
                 s.v_turn = 0
                 pc = 1
                 continue
-            elif pc == 1:
-                s.tick("the while of phase 'turns' at specs/bang/game.yaml:93:11")
+            else:  # pc == 1
                 if not True:
-                    s.pop()
+                    s.stack.pop()
                     return
                 s.v_turn += 1
                 # phase turns (specs/bang/game.yaml:93)
                 # cov 181
-                self.pc = 2
-                s.push(Phase_turns())
+                self.pc = 1
+                s.stack.append(Phase_turns())
                 return
-            else:  # pc == 2
-                s.expire(PH_turns)
-                pc = 1
-                continue
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

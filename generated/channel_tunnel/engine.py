@@ -1187,36 +1187,36 @@ class Proc_do_action(Frame):
             if self.l_act == 0:
                 # cov 38
                 self.pc = 1
-                s.push(Proc_do_plan(self.l_p))
+                s.stack.append(Proc_do_plan(self.l_p))
                 return
             if self.l_act == 1:
                 # cov 39
                 self.pc = 1
-                s.push(Proc_do_tunnel(self.l_p))
+                s.stack.append(Proc_do_tunnel(self.l_p))
                 return
             if self.l_act == 2:
                 # cov 40
                 self.pc = 1
-                s.push(Proc_do_finance(self.l_p))
+                s.stack.append(Proc_do_finance(self.l_p))
                 return
             if self.l_act == 3:
                 # cov 41
                 self.pc = 1
-                s.push(Proc_do_technology(self.l_p))
+                s.stack.append(Proc_do_technology(self.l_p))
                 return
             if self.l_act == 4:
                 # cov 42
                 self.pc = 1
-                s.push(Proc_do_secondary(self.l_p, self.l_a))
+                s.stack.append(Proc_do_secondary(self.l_p, self.l_a))
                 return
             # cov 43
             self.pc = 1
-            s.push(Proc_do_develop(self.l_p, self.l_a))
+            s.stack.append(Proc_do_develop(self.l_p, self.l_a))
         elif pc == 1:
             self.pc = 2
-            s.push(Proc_chain(self.l_p, self.l_did, self.l_a))
+            s.stack.append(Proc_chain(self.l_p, self.l_did, self.l_a))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # procedure do_plan (specs/channel_tunnel/actions.yaml:126)
@@ -1257,7 +1257,7 @@ class Proc_do_plan(Frame):
             # cov 44
             if not f_can_plan(s, self.l_p):
                 # cov 45
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 46
@@ -1269,12 +1269,12 @@ class Proc_do_plan(Frame):
             if s.o_agenda and F_debris_agenda[self.l_t]:
                 # cov 47
                 self.pc = 1
-                s.push(Proc_draw_agenda(self.l_p))
+                s.stack.append(Proc_draw_agenda(self.l_p))
                 return
             # cov 48
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure do_tunnel (specs/channel_tunnel/actions.yaml:136)
@@ -1376,7 +1376,7 @@ class Proc_do_tunnel(Frame):
                     else:
                         # cov 56
                         s.say(TX_water_but_the_french)
-                    s.pop()
+                    s.stack.pop()
                     return
             elif pc == 2:
                 s.tick("the repeat loop at specs/channel_tunnel/actions.yaml:145:9")
@@ -1391,8 +1391,8 @@ class Proc_do_tunnel(Frame):
                     4,
                     "l_k",
                     (TX_colour_of_a_disc, self.l_t),
-                    at="specs/channel_tunnel/actions.yaml:146",
-                    order=2,
+                    "specs/channel_tunnel/actions.yaml:146",
+                    2,
                 )
                 return
             else:  # pc == 3
@@ -1454,14 +1454,14 @@ class Proc_do_finance(Frame):
                 11,
                 "l_c",
                 (TX_card_to_take_as,),
-                at="specs/channel_tunnel/actions.yaml:189",
-                order=1,
+                "specs/channel_tunnel/actions.yaml:189",
+                1,
             )
         elif pc == 1:
             self.pc = 2
-            s.push(Proc_take_money(self.l_p, self.l_c))
+            s.stack.append(Proc_take_money(self.l_p, self.l_c))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # procedure take_money (specs/channel_tunnel/actions.yaml:191)
@@ -1508,9 +1508,9 @@ class Proc_take_money(Frame):
             s.say(TX_takes_as_million, self.l_p, self.l_c, F_card_money[self.l_c])
             p_refill(s, self.l_a)
             self.pc = 1
-            s.push(Proc_pay_promotion(self.l_p))
+            s.stack.append(Proc_pay_promotion(self.l_p))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure do_technology (specs/channel_tunnel/actions.yaml:216)
@@ -1585,7 +1585,7 @@ class Proc_do_technology(Frame):
                             1,
                             "l_use",
                             (TX_use_extra_finance_as,),
-                            at="specs/channel_tunnel/actions.yaml:222",
+                            "specs/channel_tunnel/actions.yaml:222",
                         )
                         return
                     # cov 73
@@ -1619,9 +1619,9 @@ class Proc_do_technology(Frame):
                         5,
                         "l_b",
                         (TX_technology_bar_to_advance,),
-                        True,
-                        at="specs/channel_tunnel/actions.yaml:232",
-                        order=2,
+                        "specs/channel_tunnel/actions.yaml:232",
+                        2,
+                        optional=True,
                     ):
                         return
                     self.l_b = -1
@@ -1646,9 +1646,9 @@ class Proc_do_technology(Frame):
                     11,
                     "l_c",
                     (TX_money_card_to_spend,),
-                    True,
-                    at="specs/channel_tunnel/actions.yaml:248",
-                    order=1,
+                    "specs/channel_tunnel/actions.yaml:248",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -1675,7 +1675,7 @@ class Proc_do_technology(Frame):
                     if F_tech_step_perk[self.l_st] == 2:
                         # cov 82
                         self.pc = 3
-                        s.push(Proc_peek(self.l_p))
+                        s.stack.append(Proc_peek(self.l_p))
                         return
                     # cov 83
                     pc = 3
@@ -1686,7 +1686,7 @@ class Proc_do_technology(Frame):
             else:  # pc == 5
                 s.tick("the while loop at specs/channel_tunnel/actions.yaml:249:7")
                 if not ((self.l_c != -1) and (s.v_deviation[self.l_p] < 0)):
-                    s.pop()
+                    s.stack.pop()
                     return
                 s.move(T_card, self.l_c, Z_card_discard, True)
                 s.forget(READ_zones_card)
@@ -1698,9 +1698,9 @@ class Proc_do_technology(Frame):
                     11,
                     "l_c",
                     (TX_money_card_to_spend,),
-                    True,
-                    at="specs/channel_tunnel/actions.yaml:252",
-                    order=1,
+                    "specs/channel_tunnel/actions.yaml:252",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -1764,9 +1764,9 @@ class Proc_peek(Frame):
                     3,
                     "l_q",
                     (TX_whose_route_to_peek,),
-                    True,
-                    at="specs/channel_tunnel/actions.yaml:265",
-                    order=2,
+                    "specs/channel_tunnel/actions.yaml:265",
+                    2,
+                    optional=True,
                 ):
                     return
                 self.l_q = -1
@@ -1775,7 +1775,7 @@ class Proc_peek(Frame):
             elif pc == 1:
                 if self.l_q == -1:
                     # cov 88
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 89
@@ -1787,7 +1787,7 @@ class Proc_peek(Frame):
                     2,
                     "l_k",
                     (TX_which_face_down_token,),
-                    at="specs/channel_tunnel/actions.yaml:267",
+                    "specs/channel_tunnel/actions.yaml:267",
                 )
                 return
             else:  # pc == 2
@@ -1795,7 +1795,7 @@ class Proc_peek(Frame):
                     (len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) - self.l_k)
                 ]
                 s.say(TX_you_see, self.l_p, self.l_t)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1842,29 +1842,29 @@ class Proc_do_secondary(Frame):
             if F_card_secondary[self.l_c] == 2:
                 # cov 91
                 self.pc = 1
-                s.push(Proc_take_money(self.l_p, self.l_c))
+                s.stack.append(Proc_take_money(self.l_p, self.l_c))
                 return
             # cov 92
             if F_card_secondary[self.l_c] == 0:
                 # cov 93
                 self.pc = 2
-                s.push(Proc_do_plan(self.l_p))
+                s.stack.append(Proc_do_plan(self.l_p))
                 return
             if F_card_secondary[self.l_c] == 1:
                 # cov 94
                 self.pc = 2
-                s.push(Proc_do_tunnel(self.l_p))
+                s.stack.append(Proc_do_tunnel(self.l_p))
                 return
             # cov 95
             self.pc = 2
-            s.push(Proc_do_technology(self.l_p))
+            s.stack.append(Proc_do_technology(self.l_p))
         elif pc == 1:
-            s.pop()
+            s.stack.pop()
         else:  # pc == 2
             s.move(T_card, self.l_c, Z_card_discard, True)
             s.forget(READ_zones_card)
             p_refill(s, self.l_a)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure do_develop (specs/channel_tunnel/actions.yaml:287)
@@ -1929,8 +1929,8 @@ class Proc_do_develop(Frame):
                             7,
                             "l_t",
                             (TX_debris_to_discard_for, self.l_c),
-                            at="specs/channel_tunnel/actions.yaml:293",
-                            order=1,
+                            "specs/channel_tunnel/actions.yaml:293",
+                            1,
                         )
                         return
                     if (F_card_cost[self.l_c] == 2) or (
@@ -1938,7 +1938,7 @@ class Proc_do_develop(Frame):
                     ):
                         # cov 98
                         self.pc = 1
-                        s.push(Proc_hold(self.l_p, self.l_c))
+                        s.stack.append(Proc_hold(self.l_p, self.l_c))
                         return
                     if F_card_cost[self.l_c] == 3:
                         # cov 99
@@ -1949,7 +1949,7 @@ class Proc_do_develop(Frame):
                             2,
                             "l_n",
                             (TX_debris_to_place_on, self.l_c),
-                            at="specs/channel_tunnel/actions.yaml:298",
+                            "specs/channel_tunnel/actions.yaml:298",
                         )
                         return
                     # cov 100
@@ -1966,7 +1966,7 @@ class Proc_do_develop(Frame):
                         s.forget(READ_zones_card)
                     s.say(TX_develops, self.l_p, self.l_c)
                     p_refill(s, self.l_a)
-                    s.pop()
+                    s.stack.pop()
                     return
             elif pc == 2:
                 s.move(T_debris, self.l_t, Z_spent_debris, True)
@@ -1984,7 +1984,7 @@ class Proc_do_develop(Frame):
                     continue
                 self.r_1 -= 1
                 self.pc = 4
-                s.push(Proc_hold(self.l_p, self.l_c))
+                s.stack.append(Proc_hold(self.l_p, self.l_c))
                 return
 
 
@@ -2033,14 +2033,14 @@ class Proc_hold(Frame):
                 7,
                 "l_t",
                 (TX_debris_to_place_on_2, self.l_c),
-                at="specs/channel_tunnel/actions.yaml:307",
-                order=1,
+                "specs/channel_tunnel/actions.yaml:307",
+                1,
             )
         else:  # pc == 1
             s.move(T_debris, self.l_t, Z_on_cards, True)
             s.forget(READ_zones_debris)
             s.v_held_on[s.ref(self.l_t)] = self.l_c
-            s.pop()
+            s.stack.pop()
 
 
 # procedure chain (specs/channel_tunnel/actions.yaml:311)
@@ -2095,7 +2095,7 @@ class Proc_chain(Frame):
                     # cov 104
                     if s.v_effect_used[self.l_p]:
                         # cov 105
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 106
@@ -2117,9 +2117,9 @@ class Proc_chain(Frame):
                         11,
                         "l_c",
                         (TX_chained_action,),
-                        True,
-                        at="specs/channel_tunnel/actions.yaml:316",
-                        order=1,
+                        "specs/channel_tunnel/actions.yaml:316",
+                        1,
+                        optional=True,
                     ):
                         return
                     self.l_c = -1
@@ -2128,7 +2128,7 @@ class Proc_chain(Frame):
                 else:  # pc == 1
                     if self.l_c == -1:
                         # cov 107
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 108
@@ -2137,17 +2137,17 @@ class Proc_chain(Frame):
                     if F_card_ability[self.l_c] == 11:
                         # cov 109
                         self.pc = 2
-                        s.push(Proc_do_plan(self.l_p))
+                        s.stack.append(Proc_do_plan(self.l_p))
                         return
                     if F_card_ability[self.l_c] == 12:
                         # cov 110
                         self.pc = 2
-                        s.push(Proc_do_tunnel(self.l_p))
+                        s.stack.append(Proc_do_tunnel(self.l_p))
                         return
                     if F_card_ability[self.l_c] == 13:
                         # cov 111
                         self.pc = 2
-                        s.push(Proc_do_technology(self.l_p))
+                        s.stack.append(Proc_do_technology(self.l_p))
                         return
                     if F_card_ability[self.l_c] == 15:
                         # cov 112
@@ -2158,7 +2158,7 @@ class Proc_chain(Frame):
                             13,
                             "l_x",
                             (TX_extra_action,),
-                            at="specs/channel_tunnel/actions.yaml:323",
+                            "specs/channel_tunnel/actions.yaml:323",
                         )
                         return
                     # cov 113
@@ -2168,30 +2168,30 @@ class Proc_chain(Frame):
                     s.move(T_disc, self.l_d, (Z_reserve + s.ref(self.l_p)), True)
                     s.forget(READ_zones_disc)
                     s.say(TX_takes_back_one_disc, self.l_p, F_disc_colour[self.l_d])
-                    s.pop()
+                    s.stack.pop()
                     return
             elif pc == 2:
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 3
                 if self.l_x == 0:
                     # cov 114
                     self.pc = 2
-                    s.push(Proc_do_plan(self.l_p))
+                    s.stack.append(Proc_do_plan(self.l_p))
                     return
                 if self.l_x == 1:
                     # cov 115
                     self.pc = 2
-                    s.push(Proc_do_tunnel(self.l_p))
+                    s.stack.append(Proc_do_tunnel(self.l_p))
                     return
                 if self.l_x == 2:
                     # cov 116
                     self.pc = 2
-                    s.push(Proc_do_finance(self.l_p))
+                    s.stack.append(Proc_do_finance(self.l_p))
                     return
                 # cov 117
                 self.pc = 2
-                s.push(Proc_do_technology(self.l_p))
+                s.stack.append(Proc_do_technology(self.l_p))
                 return
 
 
@@ -2247,20 +2247,20 @@ class Proc_play_round(Frame):
                         self.l_p = x_
                         s.v_passed[s.ref(self.l_p)] = False
                     self.pc = 1
-                    s.push(Proc_refill_discs(s.v_first))
+                    s.stack.append(Proc_refill_discs(s.v_first))
                     return
                 elif pc == 1:
                     self.pc = 2
-                    s.push(Proc_refill_discs((1 - s.v_first)))
+                    s.stack.append(Proc_refill_discs((1 - s.v_first)))
                     return
                 else:  # pc == 2
                     self.pc = 3
-                    s.push(Proc_round_start_effects(s.v_first))
+                    s.stack.append(Proc_round_start_effects(s.v_first))
                     return
             elif pc < 5:
                 if pc == 3:
                     self.pc = 4
-                    s.push(Proc_round_start_effects((1 - s.v_first)))
+                    s.stack.append(Proc_round_start_effects((1 - s.v_first)))
                     return
                 else:  # pc == 4
                     s.v_placements = 0
@@ -2285,12 +2285,12 @@ class Proc_play_round(Frame):
                     for x_ in range(s.num_players):
                         self.l_q = x_
                         s.v_extra_discs[s.ref(self.l_q)] = 0
-                    s.pop()
+                    s.stack.pop()
                     return
                 if not s.v_passed[self.l_p_2]:
                     # cov 119
                     self.pc = 6
-                    s.push(Proc_take_turn(self.l_p_2))
+                    s.stack.append(Proc_take_turn(self.l_p_2))
                     return
                 # cov 120
                 pc = 6
@@ -2365,7 +2365,7 @@ class Proc_refill_discs(Frame):
                         1,
                         "l_use",
                         (TX_use_new_workers_to,),
-                        at="specs/channel_tunnel/rounds.yaml:89",
+                        "specs/channel_tunnel/rounds.yaml:89",
                     )
                     return
                 # cov 129
@@ -2378,7 +2378,7 @@ class Proc_refill_discs(Frame):
                 s.deal(T_disc, self.l_n, Z_bag, (Z_reserve + s.ref(self.l_p)))
                 s.forget(READ_zones_disc)
                 s.say(TX_draws_discs, self.l_p, self.l_n)
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
                 if self.l_use:
@@ -2459,7 +2459,7 @@ class Proc_round_start_effects(Frame):
                     (not f_usable(s, self.l_p, 1)) or (len(s.z.piles[(Z_reserve + s.ref(self.l_o))]) == 0)
                 ) or (len(s.z.piles[(Z_reserve + s.ref(self.l_p))]) == 0):
                     # cov 133
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 134
@@ -2471,7 +2471,7 @@ class Proc_round_start_effects(Frame):
                     1,
                     "l_use",
                     (TX_use_exchange_to_swap, self.l_o),
-                    at="specs/channel_tunnel/rounds.yaml:107",
+                    "specs/channel_tunnel/rounds.yaml:107",
                 )
             else:  # pc == 1
                 if self.l_use:
@@ -2485,12 +2485,12 @@ class Proc_round_start_effects(Frame):
                         4,
                         "l_give",
                         (TX_colour_of_the_disc,),
-                        at="specs/channel_tunnel/rounds.yaml:111",
-                        order=2,
+                        "specs/channel_tunnel/rounds.yaml:111",
+                        2,
                     )
                     return
                 # cov 136
-                s.pop()
+                s.stack.pop()
         elif pc == 2:
             self.pc = 3
             s.decide(
@@ -2499,8 +2499,8 @@ class Proc_round_start_effects(Frame):
                 4,
                 "l_take",
                 (TX_colour_of_the_disc_2,),
-                at="specs/channel_tunnel/rounds.yaml:112",
-                order=2,
+                "specs/channel_tunnel/rounds.yaml:112",
+                2,
             )
         else:  # pc == 3
             self.l_mine = [
@@ -2514,7 +2514,7 @@ class Proc_round_start_effects(Frame):
             s.move(T_disc, self.l_theirs, (Z_reserve + s.ref(self.l_p)), True)
             s.forget(READ_zones_disc)
             s.say(TX_swaps_a_disc_for, self.l_p, self.l_give, self.l_take, self.l_o)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure take_turn (specs/channel_tunnel/rounds.yaml:120)
@@ -2615,13 +2615,13 @@ class Proc_take_turn(Frame):
                             # cov 138
                             s.say(TX_skips_this_turn_warehouse, self.l_p)
                             p_fulfil_agenda(s, self.l_p)
-                            s.pop()
+                            s.stack.pop()
                             return
                         else:
                             # cov 139
                             pass
                         self.pc = 1
-                        s.push(Proc_pay_promotion(self.l_p))
+                        s.stack.append(Proc_pay_promotion(self.l_p))
                         return
                     else:  # pc == 1
                         if f_usable(s, self.l_p, 3):
@@ -2633,7 +2633,7 @@ class Proc_take_turn(Frame):
                                 1,
                                 "l_use",
                                 (TX_use_technology_upgrade_for,),
-                                at="specs/channel_tunnel/rounds.yaml:132",
+                                "specs/channel_tunnel/rounds.yaml:132",
                             )
                             return
                         # cov 141
@@ -2647,9 +2647,9 @@ class Proc_take_turn(Frame):
                         4,
                         "l_k",
                         (TX_place_all_your_discs,),
-                        True,
-                        at="specs/channel_tunnel/rounds.yaml:139",
-                        order=2,
+                        "specs/channel_tunnel/rounds.yaml:139",
+                        2,
+                        optional=True,
                     ):
                         return
                     self.l_k = -1
@@ -2660,21 +2660,21 @@ class Proc_take_turn(Frame):
                         # cov 142
                         p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 3))
                         self.pc = 4
-                        s.push(Proc_do_technology(self.l_p))
+                        s.stack.append(Proc_do_technology(self.l_p))
                         return
                     # cov 143
                     pc = 2
                     continue
                 else:  # pc == 4
                     self.pc = 2
-                    s.push(Proc_do_technology(self.l_p))
+                    s.stack.append(Proc_do_technology(self.l_p))
                     return
             elif pc < 7:
                 if pc == 5:
                     if self.l_k == -1:
                         # cov 144
                         self.pc = 6
-                        s.push(Proc_pass_round(self.l_p))
+                        s.stack.append(Proc_pass_round(self.l_p))
                         return
                     # cov 145
                     self.pc = 7
@@ -2684,12 +2684,12 @@ class Proc_take_turn(Frame):
                         8,
                         "l_a",
                         (TX_where_to_place_your, self.l_k, f_discs_of(s, self.l_p, self.l_k)),
-                        at="specs/channel_tunnel/rounds.yaml:144",
-                        order=2,
+                        "specs/channel_tunnel/rounds.yaml:144",
+                        2,
                     )
                     return
                 else:  # pc == 6
-                    s.pop()
+                    s.stack.pop()
                     return
             elif pc == 7:
                 self.l_mine = [
@@ -2737,15 +2737,15 @@ class Proc_take_turn(Frame):
                     13,
                     "l_act",
                     (TX_action,),
-                    at="specs/channel_tunnel/rounds.yaml:159",
+                    "specs/channel_tunnel/rounds.yaml:159",
                 )
                 return
             elif pc == 8:
                 self.pc = 9
-                s.push(Proc_do_action(self.l_p, self.l_act, self.l_a))
+                s.stack.append(Proc_do_action(self.l_p, self.l_act, self.l_a))
                 return
             else:  # pc == 9
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -2828,7 +2828,7 @@ class Proc_pass_round(Frame):
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_k = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -2843,7 +2843,7 @@ class Proc_pass_round(Frame):
                     2,
                     "l_keep",
                     (TX_discs_to_keep_for, self.l_k),
-                    at="specs/channel_tunnel/rounds.yaml:175",
+                    "specs/channel_tunnel/rounds.yaml:175",
                 )
                 return
             else:  # pc == 2
@@ -2907,7 +2907,7 @@ class Proc_draw_agenda(Frame):
                 len(s.z.piles[Z_agenda_deck]) == 0
             ):
                 # cov 157
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 158
@@ -2923,14 +2923,14 @@ class Proc_draw_agenda(Frame):
                 1,
                 "l_keep",
                 (TX_keep_the_agenda_card,),
-                at="specs/channel_tunnel/rounds.yaml:203",
+                "specs/channel_tunnel/rounds.yaml:203",
             )
         elif pc == 1:
             if not self.l_keep:
                 # cov 159
                 s.move(T_agenda_card, self.l_g, Z_agenda_discard, True)
                 s.forget(READ_zones_agenda_card)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 160
@@ -2943,9 +2943,9 @@ class Proc_draw_agenda(Frame):
                 # cov 162
                 pass
             self.pc = 2
-            s.push(Proc_pay_promotion(self.l_p))
+            s.stack.append(Proc_pay_promotion(self.l_p))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # procedure pay_promotion (specs/channel_tunnel/rounds.yaml:213)
@@ -2993,7 +2993,7 @@ class Proc_pay_promotion(Frame):
                     f_money_total(s, self.l_p) < 3
                 ):
                     # cov 164
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 165
@@ -3005,7 +3005,7 @@ class Proc_pay_promotion(Frame):
                 s.tick("the while loop at specs/channel_tunnel/rounds.yaml:219:7")
                 if not (self.l_paid < 3):
                     p_fulfil_agenda(s, self.l_p)
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 2
                 s.decide(
@@ -3014,8 +3014,8 @@ class Proc_pay_promotion(Frame):
                     11,
                     "l_c",
                     (TX_money_card_to_pay,),
-                    at="specs/channel_tunnel/rounds.yaml:220",
-                    order=1,
+                    "specs/channel_tunnel/rounds.yaml:220",
+                    1,
                 )
                 return
             else:  # pc == 2
@@ -3056,9 +3056,9 @@ class Phase_rounds(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_play_round())
+            s.stack.append(Proc_play_round())
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/channel_tunnel/game.yaml:9)
@@ -3068,7 +3068,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -3096,21 +3096,16 @@ class Flow(Frame):
                 s.v_round = 0
                 pc = 1
                 continue
-            elif pc == 1:
-                s.tick("the while of phase 'rounds' at specs/channel_tunnel/game.yaml:160:11")
+            else:  # pc == 1
                 if not True:
-                    s.pop()
+                    s.stack.pop()
                     return
                 s.v_round += 1
                 # phase rounds (specs/channel_tunnel/game.yaml:160)
                 # cov 178
-                self.pc = 2
-                s.push(Phase_rounds())
+                self.pc = 1
+                s.stack.append(Phase_rounds())
                 return
-            else:  # pc == 2
-                s.expire(PH_rounds)
-                pc = 1
-                continue
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

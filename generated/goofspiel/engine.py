@@ -271,7 +271,7 @@ class Proc_bid_for(Frame):
                     # cov 7
                     s.move(T_card, self.l_x, Z_discard, True)
                     s.say(TX_equal_bids_is_discarded, self.l_x)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -312,9 +312,9 @@ class Phase_turns(Frame):
             s.move(T_card, self.l_x, Z_prize, True)
             s.say(TX_turn_the_prize_is, s.v_turn, self.l_x)
             self.pc = 1
-            s.push(Proc_bid_for(self.l_x))
+            s.stack.append(Proc_bid_for(self.l_x))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/goofspiel/game.yaml:4)
@@ -324,7 +324,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/goofspiel/game.yaml:4)"
     SLOT_TYPES = ("int",)
-    BLOCKS = 3
+    BLOCKS = 2
     r_1: int
 
     def __init__(self) -> None:
@@ -357,26 +357,20 @@ class Flow(Frame):
                 s.v_turn = 0
                 pc = 1
                 continue
-            elif pc == 1:
-                s.tick("the repeat of phase 'turns' at specs/goofspiel/game.yaml:79:11")
+            else:  # pc == 1
                 if self.r_1 <= 0:
                     # phase final (specs/goofspiel/game.yaml:87)
                     # cov 10
                     ph_final(s)
-                    s.expire(PH_final)
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 s.v_turn += 1
                 # phase turns (specs/goofspiel/game.yaml:79)
                 # cov 9
-                self.pc = 2
-                s.push(Phase_turns())
+                self.pc = 1
+                s.stack.append(Phase_turns())
                 return
-            else:  # pc == 2
-                s.expire(PH_turns)
-                pc = 1
-                continue
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

@@ -1721,7 +1721,7 @@ class Proc_resolve_conflicts(Frame):
                 else:  # pc == 1
                     s.tick("the while loop at specs/guerra_fronteriza/combat.yaml:87:7")
                     if not has_conflicts(s, self.l_p):
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.pc = 2
                     s.decide(
@@ -1730,14 +1730,14 @@ class Proc_resolve_conflicts(Frame):
                         4,
                         "l_t",
                         (TX_conflict_to_resolve_next,),
-                        at="specs/guerra_fronteriza/combat.yaml:88",
-                        order=2,
+                        "specs/guerra_fronteriza/combat.yaml:88",
+                        2,
                     )
                     return
             elif pc == 2:
                 s.v_entered[s.ref(self.l_t)] = False
                 self.pc = 3
-                s.push(Proc_conflict(self.l_p, self.l_t))
+                s.stack.append(Proc_conflict(self.l_p, self.l_t))
                 return
             else:  # pc == 3
                 p_check_last_standing(s)
@@ -1962,7 +1962,7 @@ class Proc_conflict(Frame):
                         s.v_destroyed[s.ref(self.l_b)] = True
                         s.forget(READ_var_destroyed)
                         s.say(TX_destroys_the_undefended_on, self.l_a, self.l_b, self.l_t)
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 39
@@ -1977,7 +1977,7 @@ class Proc_conflict(Frame):
                         (self.l_defenders + [self.l_a]) if s.v_frontier[self.l_t] else self.l_defenders
                     )
                     self.pc = 1
-                    s.push(Proc_defence(self.l_a, self.l_t, self.l_ordering))
+                    s.stack.append(Proc_defence(self.l_a, self.l_t, self.l_ordering))
                     return
                 else:  # pc == 1
                     self.l_fought = False
@@ -2002,7 +2002,7 @@ class Proc_conflict(Frame):
             elif pc == 2:
                 if self.k_2 >= len(self.i_1):
                     p_settle(s, self.l_a, self.l_t, self.l_fought)
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_level = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -2032,7 +2032,7 @@ class Proc_conflict(Frame):
                 self.k_4 += 1
                 s.v_attacked[s.ref(self.l_f_2)] = True
                 self.pc = 3
-                s.push(Proc_aim(F_figure_faction[self.l_f_2], self.l_alive_sides, self.l_t, self.l_a))
+                s.stack.append(Proc_aim(F_figure_faction[self.l_f_2], self.l_alive_sides, self.l_t, self.l_a))
                 return
             else:  # pc == 4
                 if self.k_6 >= len(self.i_5):
@@ -2065,7 +2065,7 @@ class Proc_conflict(Frame):
                     # cov 42
                     s.v_garrison_attacked[s.ref(self.l_g_2)] = True
                     self.pc = 4
-                    s.push(Proc_aim(self.l_q_4, self.l_alive_sides, self.l_t, self.l_a))
+                    s.stack.append(Proc_aim(self.l_q_4, self.l_alive_sides, self.l_t, self.l_a))
                     return
                 # cov 43
                 pc = 4
@@ -2121,7 +2121,7 @@ class Proc_aim(Frame):
             self.l_targets = [c_x for c_x in self.l_alive if (c_x != self.l_q)]
             if len(self.l_targets) == 0:
                 # cov 47
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 48
@@ -2129,7 +2129,7 @@ class Proc_aim(Frame):
             if len(self.l_targets) == 1:
                 # cov 49
                 s.v_hits[s.ref(self.l_targets[0])] += 1
-                s.pop()
+                s.stack.pop()
                 return
             # cov 50
             self.pc = 1
@@ -2139,12 +2139,12 @@ class Proc_aim(Frame):
                 3,
                 "l_x",
                 (TX_side_to_hit_on, self.l_t),
-                at="specs/guerra_fronteriza/combat.yaml:143",
-                order=2,
+                "specs/guerra_fronteriza/combat.yaml:143",
+                2,
             )
         else:  # pc == 1
             s.v_hits[s.ref(self.l_x)] += 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure use_special (specs/guerra_fronteriza/orders.yaml:48)
@@ -2199,7 +2199,7 @@ class Proc_use_special(Frame):
                 self.l_s = F_panel_special[f_army(s, self.l_p)]
                 if s.v_special_used[self.l_p] or (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) == 0):
                     # cov 70
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 71
@@ -2208,7 +2208,7 @@ class Proc_use_special(Frame):
                     (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_artillery]))
                 ):
                     # cov 72
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 73
@@ -2217,7 +2217,7 @@ class Proc_use_special(Frame):
                     (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_infantry]))
                 ):
                     # cov 74
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 75
@@ -2229,12 +2229,12 @@ class Proc_use_special(Frame):
                     1,
                     "l_use",
                     (TX_use_your_special_ability,),
-                    at="specs/guerra_fronteriza/orders.yaml:56",
+                    "specs/guerra_fronteriza/orders.yaml:56",
                 )
             else:  # pc == 1
                 if not self.l_use:
                     # cov 76
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 77
@@ -2246,8 +2246,8 @@ class Proc_use_special(Frame):
                     10,
                     "l_c",
                     (TX_order_to_discard_for,),
-                    at="specs/guerra_fronteriza/orders.yaml:58",
-                    order=1,
+                    "specs/guerra_fronteriza/orders.yaml:58",
+                    1,
                 )
         elif pc == 2:
             s.move(T_order_card, self.l_c, Z_order_discard, True)
@@ -2258,26 +2258,26 @@ class Proc_use_special(Frame):
                     self.l_u = x_
                     s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] += 1
                 s.say(TX_uses_its_special_ability, self.l_p)
-                s.pop()
+                s.stack.pop()
                 return
             if self.l_s == 1:
                 # cov 79
                 s.say(TX_uses_its_special_ability_2, self.l_p)
                 self.pc = 3
-                s.push(Proc_draw_orders(self.l_p, 1))
+                s.stack.append(Proc_draw_orders(self.l_p, 1))
                 return
             if self.l_s == 2:
                 # cov 80
                 s.say(TX_uses_its_special_ability_3, self.l_p)
                 p_place_unit(s, self.l_p, E_artillery, s.v_built_at[f_hqs_of(s, self.l_p)[0]])
-                s.pop()
+                s.stack.pop()
                 return
             # cov 81
             s.say(TX_uses_its_special_ability_4, self.l_p)
             p_place_unit(s, self.l_p, E_infantry, s.v_built_at[f_hqs_of(s, self.l_p)[0]])
-            s.pop()
+            s.stack.pop()
         else:  # pc == 3
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)
@@ -2328,9 +2328,9 @@ class Proc_play_attack_order(Frame):
                     10,
                     "l_c",
                     (TX_attack_order_to_use,),
-                    True,
-                    at="specs/guerra_fronteriza/orders.yaml:79",
-                    order=1,
+                    "specs/guerra_fronteriza/orders.yaml:79",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -2340,13 +2340,13 @@ class Proc_play_attack_order(Frame):
                 if self.l_c != -1:
                     # cov 83
                     self.pc = 2
-                    s.push(Proc_play_order(self.l_p, self.l_c))
+                    s.stack.append(Proc_play_order(self.l_p, self.l_c))
                     return
                 # cov 84
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -2458,16 +2458,16 @@ class Proc_defence_order(Frame):
                         4,
                         "l_dest",
                         (TX_where_to_withdraw_from, self.l_t),
-                        at="specs/guerra_fronteriza/orders.yaml:91",
+                        "specs/guerra_fronteriza/orders.yaml:91",
                     )
                     return
                 # cov 92
-                s.pop()
+                s.stack.pop()
                 return
             if F_order_card_order[self.l_c] == 6:
                 # cov 87
                 s.v_defense_bonus[s.ref(self.l_q)][E_infantry] += 1
-                s.pop()
+                s.stack.pop()
                 return
             if F_order_card_order[self.l_c] == 7:
                 # cov 88
@@ -2489,14 +2489,14 @@ class Proc_defence_order(Frame):
                 else:
                     # cov 94
                     pass
-                s.pop()
+                s.stack.pop()
                 return
             if F_order_card_order[self.l_c] == 8:
                 # cov 89
                 for x_ in range(4):
                     self.l_u = x_
                     s.v_defense_bonus[s.ref(self.l_q)][s.ref(self.l_u)] += 1
-                s.pop()
+                s.stack.pop()
                 return
             # cov 90
             self.l_options = f_in_reserve(s, self.l_q, [E_infantry, E_tank, E_artillery, E_plane])
@@ -2509,11 +2509,11 @@ class Proc_defence_order(Frame):
                     5,
                     "l_u_2",
                     (TX_reserve_figure_to_join, self.l_t),
-                    at="specs/guerra_fronteriza/orders.yaml:108",
+                    "specs/guerra_fronteriza/orders.yaml:108",
                 )
                 return
             # cov 96
-            s.pop()
+            s.stack.pop()
         elif pc == 1:
             for x_ in list(s.z.piles[Z_board]):
                 self.l_f = x_
@@ -2522,10 +2522,10 @@ class Proc_defence_order(Frame):
                 s.v_loc[s.ref(self.l_f)] = self.l_dest
                 s.forget(READ_var_loc)
             s.say(TX_withdraws_from_to, self.l_q, self.l_t, self.l_dest)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 2
             p_place_unit(s, self.l_q, self.l_u_2, self.l_t)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure play_order (specs/guerra_fronteriza/orders.yaml:113)
@@ -2610,7 +2610,7 @@ class Proc_play_order(Frame):
                     if F_order_card_order[self.l_c] == 10:
                         # cov 98
                         s.move(T_order_card, self.l_c, (Z_kept + s.ref(self.l_p)), True)
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 99
@@ -2619,17 +2619,17 @@ class Proc_play_order(Frame):
                     if F_order_card_order[self.l_c] == 0:
                         # cov 100
                         s.v_attack_bonus[s.ref(self.l_p)][E_infantry] += 1
-                        s.pop()
+                        s.stack.pop()
                         return
                     if F_order_card_order[self.l_c] == 1:
                         # cov 101
                         s.v_move_bonus[s.ref(self.l_p)] += 1
-                        s.pop()
+                        s.stack.pop()
                         return
                     if F_order_card_order[self.l_c] == 4:
                         # cov 102
                         s.v_attack_bonus[s.ref(self.l_p)][E_artillery] += 2
-                        s.pop()
+                        s.stack.pop()
                         return
                     if F_order_card_order[self.l_c] == 2:
                         # cov 103
@@ -2640,8 +2640,8 @@ class Proc_play_order(Frame):
                             6,
                             "l_f",
                             (TX_figure_to_destroy_by,),
-                            at="specs/guerra_fronteriza/orders.yaml:130",
-                            order=1,
+                            "specs/guerra_fronteriza/orders.yaml:130",
+                            1,
                         )
                         return
                     if F_order_card_order[self.l_c] == 3:
@@ -2653,8 +2653,8 @@ class Proc_play_order(Frame):
                             7,
                             "l_b",
                             (TX_hq_to_produce_at,),
-                            at="specs/guerra_fronteriza/orders.yaml:134",
-                            order=2,
+                            "specs/guerra_fronteriza/orders.yaml:134",
+                            2,
                         )
                         return
                     if F_order_card_order[self.l_c] == 11:
@@ -2666,8 +2666,8 @@ class Proc_play_order(Frame):
                             4,
                             "l_t",
                             (TX_tile_to_recruit_an,),
-                            at="specs/guerra_fronteriza/orders.yaml:138",
-                            order=2,
+                            "specs/guerra_fronteriza/orders.yaml:138",
+                            2,
                         )
                         return
                     if F_order_card_order[self.l_c] == 12:
@@ -2679,8 +2679,8 @@ class Proc_play_order(Frame):
                             6,
                             "l_f_2",
                             (TX_figure_to_redeploy,),
-                            at="specs/guerra_fronteriza/orders.yaml:141",
-                            order=1,
+                            "specs/guerra_fronteriza/orders.yaml:141",
+                            1,
                         )
                         return
                     if F_order_card_order[self.l_c] == 13:
@@ -2692,19 +2692,19 @@ class Proc_play_order(Frame):
                             7,
                             "l_b_2",
                             (TX_building_to_sabotage,),
-                            at="specs/guerra_fronteriza/orders.yaml:146",
-                            order=2,
+                            "specs/guerra_fronteriza/orders.yaml:146",
+                            2,
                         )
                         return
                     # cov 108
                     self.pc = 1
-                    s.push(Proc_draw_orders(self.l_p, 2))
+                    s.stack.append(Proc_draw_orders(self.l_p, 2))
                 else:  # pc == 1
-                    s.pop()
+                    s.stack.pop()
             elif pc == 2:
                 s.say(TX_is_destroyed_by_an, self.l_f)
                 p_remove_figure(s, self.l_f)
-                s.pop()
+                s.stack.pop()
             else:  # pc == 3
                 self.pc = 4
                 s.decide(
@@ -2713,15 +2713,15 @@ class Proc_play_order(Frame):
                     5,
                     "l_u",
                     (TX_figure_to_produce,),
-                    at="specs/guerra_fronteriza/orders.yaml:135",
+                    "specs/guerra_fronteriza/orders.yaml:135",
                 )
         elif pc < 6:
             if pc == 4:
                 p_place_unit(s, self.l_p, self.l_u, s.v_built_at[self.l_b])
-                s.pop()
+                s.stack.pop()
             else:  # pc == 5
                 p_place_unit(s, self.l_p, E_infantry, self.l_t)
-                s.pop()
+                s.stack.pop()
         elif pc == 6:
             self.pc = 7
             s.decide(
@@ -2730,18 +2730,18 @@ class Proc_play_order(Frame):
                 4,
                 "l_t_2",
                 (TX_where_goes, self.l_f_2),
-                at="specs/guerra_fronteriza/orders.yaml:142",
+                "specs/guerra_fronteriza/orders.yaml:142",
             )
         elif pc == 7:
             s.v_loc[s.ref(self.l_f_2)] = self.l_t_2
             s.forget(READ_var_loc)
             s.say(TX_redeploys_to, self.l_f_2, self.l_t_2)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 8
             s.v_destroyed[s.ref(self.l_b_2)] = True
             s.forget(READ_var_destroyed)
             s.say(TX_is_sabotaged, self.l_b_2)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure draw_orders (specs/guerra_fronteriza/round.yaml:133)
@@ -2797,7 +2797,7 @@ class Proc_draw_orders(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:137:7")
                 if self.r_1 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 if (
@@ -2832,8 +2832,8 @@ class Proc_draw_orders(Frame):
                         8,
                         "l_k",
                         (TX_deck_to_draw_an,),
-                        at="specs/guerra_fronteriza/round.yaml:143",
-                        order=2,
+                        "specs/guerra_fronteriza/round.yaml:143",
+                        2,
                     )
                     return
                 # cov 118
@@ -3076,7 +3076,7 @@ class Proc_play_round(Frame):
                         self.l_p = self.i_1[self.k_2]
                         self.k_2 += 1
                         self.pc = 1
-                        s.push(Proc_draw_orders(self.l_p, f_orders_per_round(s, self.l_p)))
+                        s.stack.append(Proc_draw_orders(self.l_p, f_orders_per_round(s, self.l_p)))
                         return
                 elif pc == 2:
                     if self.k_4 >= len(self.i_3):
@@ -3094,7 +3094,7 @@ class Proc_play_round(Frame):
                     self.l_p_2 = self.i_3[self.k_4]
                     self.k_4 += 1
                     self.pc = 2
-                    s.push(Proc_reinforce(self.l_p_2))
+                    s.stack.append(Proc_reinforce(self.l_p_2))
                     return
                 else:  # pc == 3
                     if self.k_6 >= len(self.i_5):
@@ -3108,7 +3108,7 @@ class Proc_play_round(Frame):
                         pc = 3
                         continue
                     self.pc = 3
-                    s.push(Proc_player_turn(self.l_p_4))
+                    s.stack.append(Proc_player_turn(self.l_p_4))
                     return
             elif pc < 6:
                 if pc == 4:
@@ -3123,7 +3123,7 @@ class Proc_play_round(Frame):
                         pc = 4
                         continue
                     self.pc = 4
-                    s.push(Proc_tactical_phase(self.l_p_5))
+                    s.stack.append(Proc_tactical_phase(self.l_p_5))
                     return
                 else:  # pc == 5
                     if self.k_10 >= len(self.i_9):
@@ -3137,7 +3137,7 @@ class Proc_play_round(Frame):
                         pc = 5
                         continue
                     self.pc = 5
-                    s.push(Proc_arms_race(self.l_p_6))
+                    s.stack.append(Proc_arms_race(self.l_p_6))
                     return
             elif pc == 6:
                 if self.k_12 >= len(self.i_11):
@@ -3152,7 +3152,7 @@ class Proc_play_round(Frame):
                     pc = 6
                     continue
                 self.pc = 6
-                s.push(Proc_maintenance(self.l_p_7))
+                s.stack.append(Proc_maintenance(self.l_p_7))
                 return
             else:  # pc == 7
                 if self.k_14 >= len(self.i_13):
@@ -3165,7 +3165,7 @@ class Proc_play_round(Frame):
                             continue
                         s.v_frontier[s.ref(self.l_t)] = False
                         s.say(TX_is_no_longer_in, self.l_t)
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p_8 = self.i_13[self.k_14]
                 self.k_14 += 1
@@ -3173,7 +3173,7 @@ class Proc_play_round(Frame):
                     pc = 7
                     continue
                 self.pc = 7
-                s.push(Proc_discard_down(self.l_p_8))
+                s.stack.append(Proc_discard_down(self.l_p_8))
                 return
 
 
@@ -3229,7 +3229,7 @@ class Proc_reinforce(Frame):
                 else:  # pc == 1
                     s.tick("the while loop at specs/guerra_fronteriza/round.yaml:206:7")
                     if not (len(self.l_waiting) > 0):
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.l_t = self.l_waiting[0]
                     if len(s.z.piles[(Z_reserve + s.ref(self.l_p))]) < len(self.l_waiting):
@@ -3241,7 +3241,7 @@ class Proc_reinforce(Frame):
                             4,
                             "l_t",
                             (TX_zone_to_reinforce_next,),
-                            at="specs/guerra_fronteriza/round.yaml:209",
+                            "specs/guerra_fronteriza/round.yaml:209",
                         )
                         return
                     # cov 132
@@ -3249,7 +3249,7 @@ class Proc_reinforce(Frame):
                     continue
             elif pc == 2:
                 self.pc = 3
-                s.push(Proc_reinforce_at(self.l_p, self.l_t, f_reinforcement_types(s, self.l_t)))
+                s.stack.append(Proc_reinforce_at(self.l_p, self.l_t, f_reinforcement_types(s, self.l_t)))
                 return
             else:  # pc == 3
                 self.l_waiting = [
@@ -3314,7 +3314,7 @@ class Proc_reinforce_at(Frame):
             self.l_options = f_in_reserve(s, self.l_p, self.l_allowed)
             if len(self.l_options) == 0:
                 # cov 134
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 135
@@ -3326,7 +3326,7 @@ class Proc_reinforce_at(Frame):
                 5,
                 "l_u",
                 (TX_reinforcement_at, self.l_t),
-                at="specs/guerra_fronteriza/round.yaml:220",
+                "specs/guerra_fronteriza/round.yaml:220",
             )
         else:  # pc == 1
             p_place_unit(s, self.l_p, self.l_u, self.l_t)
@@ -3337,7 +3337,7 @@ class Proc_reinforce_at(Frame):
             else:
                 # cov 137
                 pass
-            s.pop()
+            s.stack.pop()
 
 
 # procedure player_turn (specs/guerra_fronteriza/round.yaml:227)
@@ -3390,21 +3390,21 @@ class Proc_player_turn(Frame):
                     s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] = 0
                 s.v_move_bonus[s.ref(self.l_p)] = 0
                 self.pc = 1
-                s.push(Proc_use_special(self.l_p))
+                s.stack.append(Proc_use_special(self.l_p))
             elif pc == 1:
                 self.pc = 2
-                s.push(Proc_play_attack_order(self.l_p))
+                s.stack.append(Proc_play_attack_order(self.l_p))
             else:  # pc == 2
                 self.pc = 3
-                s.push(Proc_move_phase(self.l_p))
+                s.stack.append(Proc_move_phase(self.l_p))
         elif pc == 3:
             self.pc = 4
-            s.push(Proc_building_phase(self.l_p))
+            s.stack.append(Proc_building_phase(self.l_p))
         elif pc == 4:
             self.pc = 5
-            s.push(Proc_resolve_conflicts(self.l_p))
+            s.stack.append(Proc_resolve_conflicts(self.l_p))
         else:  # pc == 5
-            s.pop()
+            s.stack.pop()
 
 
 # procedure move_phase (specs/guerra_fronteriza/round.yaml:243)
@@ -3504,9 +3504,9 @@ class Proc_move_phase(Frame):
                         6,
                         "l_f",
                         (TX_figure_to_move_or,),
-                        True,
-                        at="specs/guerra_fronteriza/round.yaml:247",
-                        order=1,
+                        "specs/guerra_fronteriza/round.yaml:247",
+                        1,
+                        optional=True,
                     ):
                         return
                     self.l_f = -1
@@ -3515,7 +3515,7 @@ class Proc_move_phase(Frame):
                 else:  # pc == 1
                     s.tick("the while loop at specs/guerra_fronteriza/round.yaml:248:7")
                     if not (self.l_f != -1):
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.l_from = s.v_loc[self.l_f]
                     self.l_reached = [self.l_from]
@@ -3532,7 +3532,7 @@ class Proc_move_phase(Frame):
                         4,
                         "l_t",
                         (TX_where_goes, self.l_f),
-                        at="specs/guerra_fronteriza/round.yaml:257",
+                        "specs/guerra_fronteriza/round.yaml:257",
                     )
                     return
             elif pc == 2:
@@ -3547,9 +3547,9 @@ class Proc_move_phase(Frame):
                         6,
                         "l_g",
                         (TX_a_figure_the_plane,),
-                        True,
-                        at="specs/guerra_fronteriza/round.yaml:261",
-                        order=1,
+                        "specs/guerra_fronteriza/round.yaml:261",
+                        1,
+                        optional=True,
                     ):
                         return
                     self.l_g = -1
@@ -3566,9 +3566,9 @@ class Proc_move_phase(Frame):
                     6,
                     "l_f",
                     (TX_figure_to_move_or,),
-                    True,
-                    at="specs/guerra_fronteriza/round.yaml:270",
-                    order=1,
+                    "specs/guerra_fronteriza/round.yaml:270",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_f = -1
@@ -3593,9 +3593,9 @@ class Proc_move_phase(Frame):
                         6,
                         "l_g",
                         (TX_a_figure_the_plane,),
-                        True,
-                        at="specs/guerra_fronteriza/round.yaml:267",
-                        order=1,
+                        "specs/guerra_fronteriza/round.yaml:267",
+                        1,
+                        optional=True,
                     ):
                         return
                     self.l_g = -1
@@ -3663,9 +3663,9 @@ class Proc_building_phase(Frame):
                         4,
                         "l_t",
                         (TX_tile_to_build_or,),
-                        True,
-                        at="specs/guerra_fronteriza/round.yaml:284",
-                        order=2,
+                        "specs/guerra_fronteriza/round.yaml:284",
+                        2,
+                        optional=True,
                     ):
                         return
                     self.l_t = -1
@@ -3674,7 +3674,7 @@ class Proc_building_phase(Frame):
                 else:  # pc == 1
                     s.tick("the while loop at specs/guerra_fronteriza/round.yaml:285:7")
                     if not (self.l_t != -1):
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.l_inf = [
                         c_f
@@ -3710,8 +3710,8 @@ class Proc_building_phase(Frame):
                         7,
                         "l_nb",
                         (TX_building_to_place_on, self.l_t),
-                        at="specs/guerra_fronteriza/round.yaml:295",
-                        order=2,
+                        "specs/guerra_fronteriza/round.yaml:295",
+                        2,
                     )
                     return
             elif pc == 2:
@@ -3722,9 +3722,9 @@ class Proc_building_phase(Frame):
                     4,
                     "l_t",
                     (TX_tile_to_build_or,),
-                    True,
-                    at="specs/guerra_fronteriza/round.yaml:301",
-                    order=2,
+                    "specs/guerra_fronteriza/round.yaml:301",
+                    2,
+                    optional=True,
                 ):
                     return
                 self.l_t = -1
@@ -3792,9 +3792,9 @@ class Proc_tactical_phase(Frame):
                     10,
                     "l_c",
                     (TX_tactical_order_to_use,),
-                    True,
-                    at="specs/guerra_fronteriza/round.yaml:308",
-                    order=1,
+                    "specs/guerra_fronteriza/round.yaml:308",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -3804,13 +3804,13 @@ class Proc_tactical_phase(Frame):
                 if self.l_c != -1:
                     # cov 151
                     self.pc = 2
-                    s.push(Proc_play_order(self.l_p, self.l_c))
+                    s.stack.append(Proc_play_order(self.l_p, self.l_c))
                     return
                 # cov 152
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -3866,10 +3866,10 @@ class Proc_arms_race(Frame):
                         10,
                         "l_c",
                         (TX_order_to_add_to,),
-                        True,
+                        "specs/guerra_fronteriza/round.yaml:318",
+                        1,
+                        optional=True,
                         secret=True,
-                        at="specs/guerra_fronteriza/round.yaml:318",
-                        order=1,
                     ):
                         return
                     self.l_c = -1
@@ -3895,7 +3895,7 @@ class Proc_arms_race(Frame):
                 else:
                     # cov 159
                     pass
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
                 if self.l_c != -1:
@@ -3965,7 +3965,7 @@ class Proc_maintenance(Frame):
                     continue
                 else:  # pc == 1
                     if self.k_2 >= len(self.i_1):
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.l_t = self.i_1[self.k_2]
                     self.k_2 += 1
@@ -3997,8 +3997,8 @@ class Proc_maintenance(Frame):
                     6,
                     "l_f",
                     (TX_figure_to_withdraw_from, self.l_t),
-                    at="specs/guerra_fronteriza/round.yaml:336",
-                    order=1,
+                    "specs/guerra_fronteriza/round.yaml:336",
+                    1,
                 )
                 return
             else:  # pc == 3
@@ -4049,7 +4049,7 @@ class Proc_discard_down(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/guerra_fronteriza/round.yaml:345:7")
                 if not (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > (4 + f_airports(s, self.l_p))):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 2
                 s.decide(
@@ -4058,8 +4058,8 @@ class Proc_discard_down(Frame):
                     10,
                     "l_c",
                     (TX_order_to_discard,),
-                    at="specs/guerra_fronteriza/round.yaml:346",
-                    order=1,
+                    "specs/guerra_fronteriza/round.yaml:346",
+                    1,
                 )
                 return
             else:  # pc == 2
@@ -4155,7 +4155,7 @@ class Proc_defence(Frame):
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
                     s.ret_ = self.l_a_responded
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_responder = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -4170,10 +4170,10 @@ class Proc_defence(Frame):
                     10,
                     "l_response",
                     (TX_respond_to_the_attack, self.l_t),
-                    True,
-                    at="specs/guerra_fronteriza/orders.yaml:159",
+                    "specs/guerra_fronteriza/orders.yaml:159",
+                    1,
+                    optional=True,
                     window="defence",
-                    order=1,
                 ):
                     return
                 self.l_response = -1
@@ -4184,7 +4184,7 @@ class Proc_defence(Frame):
                     # cov 164
                     self.l_a_responded = self.l_a_responded + [self.l_responder]
                     self.pc = 1
-                    s.push(Proc_defence_order(self.l_responder, self.l_a, self.l_t, self.l_response))
+                    s.stack.append(Proc_defence_order(self.l_responder, self.l_a, self.l_t, self.l_response))
                     return
                 # cov 165
                 pc = 1
@@ -4239,12 +4239,12 @@ class Phase_opening_hands(Frame):
                 continue
             else:  # pc == 1
                 if self.k_2 >= len(self.i_1):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
                 self.pc = 1
-                s.push(Proc_draw_orders(self.l_p, F_panel_orders[f_army(s, self.l_p)]))
+                s.stack.append(Proc_draw_orders(self.l_p, F_panel_orders[f_army(s, self.l_p)]))
                 return
 
 
@@ -4278,9 +4278,9 @@ class Phase_rounds(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_play_round())
+            s.stack.append(Proc_play_round())
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)
@@ -4290,7 +4290,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
     SLOT_TYPES = ()
-    BLOCKS = 4
+    BLOCKS = 3
 
     def __init__(self) -> None:
         self.pc = 0
@@ -4312,42 +4312,34 @@ class Flow(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc < 2:
-                if pc == 0:
-                    setup(s)
-                    s.after_setup()
-                    # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
-                    if s.skips and s.skip_pass("opening_hands"):
-                        pc = 1
-                        continue
-                    # cov 170
-                    self.pc = 1
-                    s.push(Phase_opening_hands())
-                    return
-                else:  # pc == 1
-                    s.expire(PH_opening_hands)
-                    s.v_round = 0
-                    pc = 2
+            if pc == 0:
+                setup(s)
+                s.after_setup()
+                # phase opening_hands (specs/guerra_fronteriza/game.yaml:157)
+                if s.skips and s.skip_pass("opening_hands"):
+                    pc = 1
                     continue
-            elif pc == 2:
-                s.tick("the while of phase 'rounds' at specs/guerra_fronteriza/game.yaml:160:11")
+                # cov 170
+                self.pc = 1
+                s.stack.append(Phase_opening_hands())
+                return
+            elif pc == 1:
+                s.v_round = 0
+                pc = 2
+                continue
+            else:  # pc == 2
                 if not (s.v_round < 40):
                     # phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
                     # cov 172
                     ph_safety_stop(s)
-                    s.expire(PH_safety_stop)
-                    s.pop()
+                    s.stack.pop()
                     return
                 s.v_round += 1
                 # phase rounds (specs/guerra_fronteriza/game.yaml:160)
                 # cov 171
-                self.pc = 3
-                s.push(Phase_rounds())
+                self.pc = 2
+                s.stack.append(Phase_rounds())
                 return
-            else:  # pc == 3
-                s.expire(PH_rounds)
-                pc = 2
-                continue
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

@@ -443,7 +443,7 @@ class Proc_play_card(Frame):
                 2,
                 "l_i",
                 (TX_position_of_the_card,),
-                at="specs/hanabi/game.yaml:126",
+                "specs/hanabi/game.yaml:126",
             )
         else:  # pc == 1
             self.l_c = s.nth(s.z.piles[(Z_hand + s.ref(self.l_p))], (self.l_i - 1))
@@ -480,7 +480,7 @@ class Proc_play_card(Frame):
                     s.v_fuses,
                 )
             p_draw(s, self.l_p)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure discard_card (specs/hanabi/game.yaml:143)
@@ -530,7 +530,7 @@ class Proc_discard_card(Frame):
                 2,
                 "l_i",
                 (TX_position_of_the_card_2,),
-                at="specs/hanabi/game.yaml:146",
+                "specs/hanabi/game.yaml:146",
             )
         else:  # pc == 1
             self.l_c = s.nth(s.z.piles[(Z_hand + s.ref(self.l_p))], (self.l_i - 1))
@@ -539,7 +539,7 @@ class Proc_discard_card(Frame):
             s.v_clues = min(8, max(0, s.v_clues + 1))
             s.say(TX_discards_from_position_a, self.l_p, self.l_c, self.l_i, s.v_clues)
             p_draw(s, self.l_p)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure give_clue (specs/hanabi/game.yaml:154)
@@ -620,8 +620,8 @@ class Proc_give_clue(Frame):
                 3,
                 "l_t",
                 (TX_player_to_give_a,),
-                at="specs/hanabi/game.yaml:158",
-                order=2,
+                "specs/hanabi/game.yaml:158",
+                2,
             )
         elif pc == 1:
             self.l_k = -1
@@ -640,13 +640,7 @@ class Proc_give_clue(Frame):
                     if q2_:
                         q1_.append(c_x)
                 s.decide(
-                    self.l_p,
-                    q1_,
-                    6,
-                    "l_k",
-                    (TX_colour_to_tell, self.l_t),
-                    at="specs/hanabi/game.yaml:162",
-                    order=2,
+                    self.l_p, q1_, 6, "l_k", (TX_colour_to_tell, self.l_t), "specs/hanabi/game.yaml:162", 2
                 )
                 return
             # cov 20
@@ -661,15 +655,7 @@ class Proc_give_clue(Frame):
                         break
                 if q4_:
                     q3_.append(c_x)
-            s.decide(
-                self.l_p,
-                q3_,
-                2,
-                "l_n",
-                (TX_number_to_tell, self.l_t),
-                at="specs/hanabi/game.yaml:164",
-                order=2,
-            )
+            s.decide(self.l_p, q3_, 2, "l_n", (TX_number_to_tell, self.l_t), "specs/hanabi/game.yaml:164", 2)
         else:  # pc == 2
             s.v_clues = min(8, max(0, s.v_clues - 1))
             for x_ in range(1, (len(s.z.piles[(Z_hand + s.ref(self.l_t))]) + 1)):
@@ -712,7 +698,7 @@ class Proc_give_clue(Frame):
                     tuple(f_number_positions(s, self.l_t, self.l_n)),
                     s.v_clues,
                 )
-            s.pop()
+            s.stack.pop()
 
 
 # procedure take_turn (specs/hanabi/game.yaml:181)
@@ -753,24 +739,24 @@ class Proc_take_turn(Frame):
             # cov 27
             self.pc = 1
             s.decide(
-                self.l_p, f_moves(s, self.l_p), 7, "l_how", (TX_your_move,), at="specs/hanabi/game.yaml:184"
+                self.l_p, f_moves(s, self.l_p), 7, "l_how", (TX_your_move,), "specs/hanabi/game.yaml:184"
             )
         elif pc == 1:
             if self.l_how == 0:
                 # cov 28
                 self.pc = 2
-                s.push(Proc_play_card(self.l_p))
+                s.stack.append(Proc_play_card(self.l_p))
                 return
             if self.l_how == 1:
                 # cov 29
                 self.pc = 2
-                s.push(Proc_discard_card(self.l_p))
+                s.stack.append(Proc_discard_card(self.l_p))
                 return
             # cov 30
             self.pc = 2
-            s.push(Proc_give_clue(self.l_p, self.l_how))
+            s.stack.append(Proc_give_clue(self.l_p, self.l_how))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # phase turns (specs/hanabi/game.yaml:195)
@@ -803,7 +789,7 @@ class Phase_turns(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_take_turn(s.v_to_play))
+            s.stack.append(Proc_take_turn(s.v_to_play))
         else:  # pc == 1
             s.v_to_play = s.next_player(s.v_to_play)
             if s.v_fuses == 0:
@@ -834,7 +820,7 @@ class Phase_turns(Frame):
             else:
                 # cov 38
                 pass
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/hanabi/game.yaml:5)
@@ -844,7 +830,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/hanabi/game.yaml:5)"
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -872,21 +858,16 @@ class Flow(Frame):
                 s.v_turn = 0
                 pc = 1
                 continue
-            elif pc == 1:
-                s.tick("the while of phase 'turns' at specs/hanabi/game.yaml:195:11")
+            else:  # pc == 1
                 if not True:
-                    s.pop()
+                    s.stack.pop()
                     return
                 s.v_turn += 1
                 # phase turns (specs/hanabi/game.yaml:195)
                 # cov 41
-                self.pc = 2
-                s.push(Phase_turns())
+                self.pc = 1
+                s.stack.append(Phase_turns())
                 return
-            else:  # pc == 2
-                s.expire(PH_turns)
-                pc = 1
-                continue
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

@@ -570,7 +570,7 @@ class Proc_take_cube(Frame):
             if s.v_reserve[self.l_p] > 0:
                 # cov 19
                 s.v_reserve[s.ref(self.l_p)] -= 1
-                s.pop()
+                s.stack.pop()
                 return
             # cov 20
             self.pc = 1
@@ -584,12 +584,12 @@ class Proc_take_cube(Frame):
                 6,
                 "l_src",
                 (TX_take_a_cube_from,),
-                at="specs/iron_curtain/game.yaml:104",
-                order=1,
+                "specs/iron_curtain/game.yaml:104",
+                1,
             )
         else:  # pc == 1
             s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure give_order (specs/iron_curtain/game.yaml:108)
@@ -647,7 +647,7 @@ class Proc_give_order(Frame):
                 elif pc == 1:
                     s.tick("the while loop at specs/iron_curtain/game.yaml:114:7")
                     if not (self.l_budget > 0):
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.pc = 2
                     if s.decide(
@@ -663,9 +663,9 @@ class Proc_give_order(Frame):
                         6,
                         "l_t",
                         (TX_place_a_cube_on,),
-                        True,
-                        at="specs/iron_curtain/game.yaml:115",
-                        order=1,
+                        "specs/iron_curtain/game.yaml:115",
+                        1,
+                        optional=True,
                     ):
                         return
                     self.l_t = -1
@@ -674,7 +674,7 @@ class Proc_give_order(Frame):
                 else:  # pc == 2
                     if self.l_t == -1:
                         # cov 22
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 23
@@ -682,14 +682,14 @@ class Proc_give_order(Frame):
                     if f_order_cost(s, self.l_p, self.l_t) == 2:
                         # cov 24
                         self.pc = 4
-                        s.push(Proc_take_cube(self.l_p, self.l_t))
+                        s.stack.append(Proc_take_cube(self.l_p, self.l_t))
                         return
                     # cov 25
                     pc = 3
                     continue
             elif pc == 3:
                 self.pc = 5
-                s.push(Proc_take_cube(self.l_p, self.l_t))
+                s.stack.append(Proc_take_cube(self.l_p, self.l_t))
                 return
             elif pc == 4:
                 s.v_removed[s.ref(self.l_p)] += 1
@@ -755,7 +755,7 @@ class Proc_infiltrate(Frame):
                 else:  # pc == 1
                     s.tick("the repeat loop at specs/iron_curtain/game.yaml:131:7")
                     if self.r_1 <= 0:
-                        s.pop()
+                        s.stack.pop()
                         return
                     self.r_1 -= 1
                     self.pc = 2
@@ -765,8 +765,8 @@ class Proc_infiltrate(Frame):
                         6,
                         "l_t",
                         (TX_infiltrate_a_cube_onto,),
-                        True,
-                        at="specs/iron_curtain/game.yaml:132",
+                        "specs/iron_curtain/game.yaml:132",
+                        optional=True,
                     ):
                         return
                     self.l_t = -1
@@ -775,13 +775,13 @@ class Proc_infiltrate(Frame):
             elif pc == 2:
                 if self.l_t == -1:
                     # cov 27
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 28
                     pass
                 self.pc = 3
-                s.push(Proc_take_cube(self.l_p, self.l_t))
+                s.stack.append(Proc_take_cube(self.l_p, self.l_t))
                 return
             else:  # pc == 3
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_p)] += 1
@@ -849,7 +849,7 @@ class Proc_remove_cubes(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/iron_curtain/game.yaml:143:7")
                 if self.r_1 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 self.pc = 2
@@ -859,8 +859,8 @@ class Proc_remove_cubes(Frame):
                     6,
                     "l_t",
                     (TX_remove_an_opponent_cube,),
-                    True,
-                    at="specs/iron_curtain/game.yaml:144",
+                    "specs/iron_curtain/game.yaml:144",
+                    optional=True,
                 ):
                     return
                 self.l_t = -1
@@ -869,7 +869,7 @@ class Proc_remove_cubes(Frame):
             else:  # pc == 2
                 if self.l_t == -1:
                     # cov 30
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 31
@@ -935,9 +935,9 @@ class Proc_remove_from_one_card(Frame):
                     6,
                     "l_t",
                     (TX_remove_opponent_cubes_from,),
-                    True,
-                    at="specs/iron_curtain/game.yaml:154",
-                    order=1,
+                    "specs/iron_curtain/game.yaml:154",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_t = -1
@@ -946,7 +946,7 @@ class Proc_remove_from_one_card(Frame):
             elif pc == 1:
                 if self.l_t == -1:
                     # cov 33
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 34
@@ -958,13 +958,13 @@ class Proc_remove_from_one_card(Frame):
                     2,
                     "l_k",
                     (TX_how_many_cubes_to,),
-                    at="specs/iron_curtain/game.yaml:156",
+                    "specs/iron_curtain/game.yaml:156",
                 )
                 return
             else:  # pc == 2
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= self.l_k
                 s.v_reserve[s.ref(self.l_o)] += self.l_k
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1023,9 +1023,9 @@ class Proc_move_cubes(Frame):
                         6,
                         "l_src",
                         (TX_move_cubes_from,),
-                        True,
-                        at="specs/iron_curtain/game.yaml:164",
-                        order=1,
+                        "specs/iron_curtain/game.yaml:164",
+                        1,
+                        optional=True,
                     ):
                         return
                     self.l_src = -1
@@ -1034,7 +1034,7 @@ class Proc_move_cubes(Frame):
                 else:  # pc == 1
                     if self.l_src == -1:
                         # cov 36
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 37
@@ -1046,8 +1046,8 @@ class Proc_move_cubes(Frame):
                         6,
                         "l_dst",
                         (TX_move_cubes_to,),
-                        at="specs/iron_curtain/game.yaml:166",
-                        order=1,
+                        "specs/iron_curtain/game.yaml:166",
+                        1,
                     )
                     return
             elif pc == 2:
@@ -1058,13 +1058,13 @@ class Proc_move_cubes(Frame):
                     2,
                     "l_k",
                     (TX_how_many_cubes_to_2,),
-                    at="specs/iron_curtain/game.yaml:167",
+                    "specs/iron_curtain/game.yaml:167",
                 )
                 return
             else:  # pc == 3
                 s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= self.l_k
                 s.v_cubes[s.ref(self.l_dst)][s.ref(self.l_p)] += self.l_k
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -1133,8 +1133,8 @@ class Proc_play_turn(Frame):
                         6,
                         "l_c",
                         (TX_card_to_play,),
-                        at="specs/iron_curtain/game.yaml:184",
-                        order=1,
+                        "specs/iron_curtain/game.yaml:184",
+                        1,
                     )
                     return
                 elif pc == 1:
@@ -1145,8 +1145,8 @@ class Proc_play_turn(Frame):
                         3,
                         "l_spot",
                         (TX_where_to_place_the,),
-                        at="specs/iron_curtain/game.yaml:185",
-                        order=2,
+                        "specs/iron_curtain/game.yaml:185",
+                        2,
                     )
                     return
                 else:  # pc == 2
@@ -1167,7 +1167,7 @@ class Proc_play_turn(Frame):
                             7,
                             "l_how",
                             (TX_use_the_card_for,),
-                            at="specs/iron_curtain/game.yaml:190",
+                            "specs/iron_curtain/game.yaml:190",
                         )
                         return
                     # cov 43
@@ -1179,12 +1179,12 @@ class Proc_play_turn(Frame):
                         1,
                         "l_run_it",
                         (TX_run_the_event_of,),
-                        at="specs/iron_curtain/game.yaml:199",
+                        "specs/iron_curtain/game.yaml:199",
                     )
                     return
             elif pc < 5:
                 if pc == 3:
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:  # pc == 4
                     if self.l_how == 1:
@@ -1196,13 +1196,13 @@ class Proc_play_turn(Frame):
                             frame = effect(s, subject_, self.l_p)
                             if frame is not None:
                                 self.pc = 3
-                                s.push(frame)
+                                s.stack.append(frame)
                                 return
-                        s.pop()
+                        s.stack.pop()
                         return
                     # cov 45
                     self.pc = 3
-                    s.push(Proc_give_order(self.l_p, self.l_c))
+                    s.stack.append(Proc_give_order(self.l_p, self.l_c))
                     return
             elif pc == 5:
                 if self.l_run_it:
@@ -1214,7 +1214,7 @@ class Proc_play_turn(Frame):
                         frame = effect(s, subject_, self.l_o)
                         if frame is not None:
                             self.pc = 6
-                            s.push(frame)
+                            s.stack.append(frame)
                             return
                     pc = 6
                     continue
@@ -1223,7 +1223,7 @@ class Proc_play_turn(Frame):
                 continue
             else:  # pc == 6
                 self.pc = 3
-                s.push(Proc_give_order(self.l_p, self.l_c))
+                s.stack.append(Proc_give_order(self.l_p, self.l_c))
                 return
 
 
@@ -1262,13 +1262,13 @@ class Eff_card_event_west_germany(Frame):
         if pc == 0:
             # cov 48
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_infiltrate(
                     self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card east_germany: event (specs/iron_curtain/cards.yaml:51)
@@ -1306,9 +1306,9 @@ class Eff_card_event_east_germany(Frame):
         if pc == 0:
             # cov 50
             self.pc = 1
-            s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
+            s.stack.append(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card poland: event (specs/iron_curtain/cards.yaml:58)
@@ -1346,13 +1346,13 @@ class Eff_card_event_poland(Frame):
         if pc == 0:
             # cov 51
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_infiltrate(
                     self.l_p, 3, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_europe)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card iran: event (specs/iron_curtain/cards.yaml:67)
@@ -1390,9 +1390,9 @@ class Eff_card_event_iran(Frame):
         if pc == 0:
             # cov 52
             self.pc = 1
-            s.push(Proc_remove_from_one_card(self.l_p, 2))
+            s.stack.append(Proc_remove_from_one_card(self.l_p, 2))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card israel: event (specs/iron_curtain/cards.yaml:74)
@@ -1430,9 +1430,9 @@ class Eff_card_event_israel(Frame):
         if pc == 0:
             # cov 53
             self.pc = 1
-            s.push(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
+            s.stack.append(Proc_remove_cubes(self.l_p, 2, s.neighbors(T_card, self.l_self)))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card egypt: event (specs/iron_curtain/cards.yaml:81)
@@ -1470,9 +1470,9 @@ class Eff_card_event_egypt(Frame):
         if pc == 0:
             # cov 54
             self.pc = 1
-            s.push(Proc_remove_from_one_card(self.l_p, 2))
+            s.stack.append(Proc_remove_from_one_card(self.l_p, 2))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card japan: event (specs/iron_curtain/cards.yaml:90)
@@ -1510,13 +1510,13 @@ class Eff_card_event_japan(Frame):
         if pc == 0:
             # cov 55
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_infiltrate(
                     self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card south_korea: event (specs/iron_curtain/cards.yaml:97)
@@ -1554,13 +1554,13 @@ class Eff_card_event_south_korea(Frame):
         if pc == 0:
             # cov 56
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_remove_cubes(
                     self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_asia)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card angola: event (specs/iron_curtain/cards.yaml:120)
@@ -1598,9 +1598,9 @@ class Eff_card_event_angola(Frame):
         if pc == 0:
             # cov 59
             self.pc = 1
-            s.push(Proc_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
+            s.stack.append(Proc_infiltrate(self.l_p, 2, list(s.z.piles[Z_map])))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card ethiopia: event (specs/iron_curtain/cards.yaml:127)
@@ -1638,9 +1638,9 @@ class Eff_card_event_ethiopia(Frame):
         if pc == 0:
             # cov 60
             self.pc = 1
-            s.push(Proc_move_cubes(self.l_p, 3))
+            s.stack.append(Proc_move_cubes(self.l_p, 3))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card brazil: event (specs/iron_curtain/cards.yaml:136)
@@ -1678,13 +1678,13 @@ class Eff_card_event_brazil(Frame):
         if pc == 0:
             # cov 61
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_infiltrate(
                     self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card argentina: event (specs/iron_curtain/cards.yaml:143)
@@ -1722,13 +1722,13 @@ class Eff_card_event_argentina(Frame):
         if pc == 0:
             # cov 62
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_remove_cubes(
                     self.l_p, 2, [c_x for c_x in s.z.piles[Z_map] if (F_card_region[c_x] == E_south_america)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card panama: event (specs/iron_curtain/cards.yaml:159)
@@ -1766,9 +1766,9 @@ class Eff_card_event_panama(Frame):
         if pc == 0:
             # cov 64
             self.pc = 1
-            s.push(Proc_move_cubes(self.l_p, 2))
+            s.stack.append(Proc_move_cubes(self.l_p, 2))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # phase round (specs/iron_curtain/game.yaml:219)
@@ -1833,8 +1833,8 @@ class Phase_round(Frame):
                         4,
                         "l_first",
                         (TX_who_plays_first_this,),
-                        at="specs/iron_curtain/game.yaml:228",
-                        order=2,
+                        "specs/iron_curtain/game.yaml:228",
+                        2,
                     )
                     return
                 else:  # pc == 1
@@ -1858,15 +1858,15 @@ class Phase_round(Frame):
                     else:
                         # cov 70
                         pass
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 self.pc = 3
-                s.push(Proc_play_turn(self.l_first))
+                s.stack.append(Proc_play_turn(self.l_first))
                 return
             else:  # pc == 3
                 self.pc = 2
-                s.push(Proc_play_turn((1 - self.l_first)))
+                s.stack.append(Proc_play_turn((1 - self.l_first)))
                 return
 
 
@@ -1877,7 +1877,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
     SLOT_TYPES = ("int",)
-    BLOCKS = 3
+    BLOCKS = 2
     r_1: int
 
     def __init__(self) -> None:
@@ -1910,30 +1910,23 @@ class Flow(Frame):
                 s.v_round = 0
                 pc = 1
                 continue
-            elif pc == 1:
-                s.tick("the repeat of phase 'round' at specs/iron_curtain/game.yaml:219:11")
+            else:  # pc == 1
                 if self.r_1 <= 0:
                     # phase epilogue (specs/iron_curtain/game.yaml:237)
                     # cov 77
                     ph_epilogue(s)
-                    s.expire(PH_epilogue)
                     # phase final_scoring (specs/iron_curtain/game.yaml:245)
                     # cov 78
                     ph_final_scoring(s)
-                    s.expire(PH_final_scoring)
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 s.v_round += 1
                 # phase round (specs/iron_curtain/game.yaml:219)
                 # cov 76
-                self.pc = 2
-                s.push(Phase_round())
+                self.pc = 1
+                s.stack.append(Phase_round())
                 return
-            else:  # pc == 2
-                s.expire(PH_round)
-                pc = 1
-                continue
 
 
 # by name (runtime.engine.named: natively, a long tuple written out is megabytes of C)

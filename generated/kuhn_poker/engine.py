@@ -229,13 +229,7 @@ class Proc_act(Frame):
                 # cov 4
                 self.pc = 1
                 s.decide(
-                    self.l_p,
-                    list(range(2)),
-                    5,
-                    "l_m",
-                    (TX_pass_or_bet,),
-                    at="specs/kuhn_poker/game.yaml:47",
-                    order=2,
+                    self.l_p, list(range(2)), 5, "l_m", (TX_pass_or_bet,), "specs/kuhn_poker/game.yaml:47", 2
                 )
                 return
             # cov 5
@@ -246,8 +240,8 @@ class Proc_act(Frame):
                 5,
                 "l_m_2",
                 (TX_pass_fold_or_bet,),
-                at="specs/kuhn_poker/game.yaml:54",
-                order=2,
+                "specs/kuhn_poker/game.yaml:54",
+                2,
             )
         elif pc == 1:
             if self.l_m == 1:
@@ -258,7 +252,7 @@ class Proc_act(Frame):
             else:
                 # cov 7
                 pass
-            s.pop()
+            s.stack.pop()
         else:  # pc == 2
             if self.l_m_2 == 1:
                 # cov 8
@@ -267,7 +261,7 @@ class Proc_act(Frame):
             else:
                 # cov 9
                 s.say(TX_folds, self.l_p)
-            s.pop()
+            s.stack.pop()
 
 
 # phase betting (specs/kuhn_poker/game.yaml:70)
@@ -337,28 +331,28 @@ class Phase_betting(Frame):
                         pc = 2
                         continue
                     # cov 12
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
                 self.pc = 1
-                s.push(Proc_act(self.l_p))
+                s.stack.append(Proc_act(self.l_p))
                 return
             else:  # pc == 2
                 if self.k_4 >= len(self.i_3):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p_2 = self.i_3[self.k_4]
                 self.k_4 += 1
                 if self.l_p_2 == s.v_first_bettor:
                     # cov 13
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 14
                     pass
                 self.pc = 2
-                s.push(Proc_act(self.l_p_2))
+                s.stack.append(Proc_act(self.l_p_2))
                 return
 
 
@@ -396,14 +390,12 @@ class Flow(Frame):
             # phase betting (specs/kuhn_poker/game.yaml:70)
             # cov 19
             self.pc = 1
-            s.push(Phase_betting())
+            s.stack.append(Phase_betting())
         else:  # pc == 1
-            s.expire(PH_betting)
             # phase showdown (specs/kuhn_poker/game.yaml:79)
             # cov 20
             ph_showdown(s)
-            s.expire(PH_showdown)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

@@ -292,7 +292,7 @@ class Proc_betting_round(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/leduc_poker/game.yaml:72:7")
                 if not True:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 2
                 s.decide(
@@ -301,7 +301,7 @@ class Proc_betting_round(Frame):
                     6,
                     "l_m",
                     (TX_fold_call_or_raise,),
-                    at="specs/leduc_poker/game.yaml:73",
+                    "specs/leduc_poker/game.yaml:73",
                 )
                 return
             else:  # pc == 2
@@ -311,7 +311,7 @@ class Proc_betting_round(Frame):
                     s.say(TX_folds, self.l_p)
                     if len(f_still_in(s)) == 1:
                         # cov 10
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 11
@@ -341,7 +341,7 @@ class Proc_betting_round(Frame):
                     (s.v_raises > 0) and (self.l_calls == (len(f_still_in(s)) - 1))
                 ):
                     # cov 14
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 15
@@ -383,7 +383,7 @@ class Phase_first_round(Frame):
             s.v_round = 1
             s.say(TX_round_1_bets_and)
             self.pc = 1
-            s.push(Proc_betting_round(2))
+            s.stack.append(Proc_betting_round(2))
         else:  # pc == 1
             if len(f_still_in(s)) == 1:
                 # cov 18
@@ -391,7 +391,7 @@ class Phase_first_round(Frame):
             else:
                 # cov 19
                 pass
-            s.pop()
+            s.stack.pop()
 
 
 # phase second_round (specs/leduc_poker/game.yaml:113)
@@ -427,7 +427,7 @@ class Phase_second_round(Frame):
             s.deal(T_card, 1, Z_deck, Z_board)
             s.say(TX_round_2_the_public, s.top(Z_board))
             self.pc = 1
-            s.push(Proc_betting_round(4))
+            s.stack.append(Proc_betting_round(4))
         else:  # pc == 1
             if len(f_still_in(s)) == 1:
                 # cov 20
@@ -435,7 +435,7 @@ class Phase_second_round(Frame):
             else:
                 # cov 21
                 pass
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/leduc_poker/game.yaml:5)
@@ -472,20 +472,17 @@ class Flow(Frame):
             # phase first_round (specs/leduc_poker/game.yaml:107)
             # cov 25
             self.pc = 1
-            s.push(Phase_first_round())
+            s.stack.append(Phase_first_round())
         elif pc == 1:
-            s.expire(PH_first_round)
             # phase second_round (specs/leduc_poker/game.yaml:113)
             # cov 26
             self.pc = 2
-            s.push(Phase_second_round())
+            s.stack.append(Phase_second_round())
         else:  # pc == 2
-            s.expire(PH_second_round)
             # phase showdown (specs/leduc_poker/game.yaml:120)
             # cov 27
             ph_showdown(s)
-            s.expire(PH_showdown)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

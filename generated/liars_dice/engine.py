@@ -368,9 +368,7 @@ class Phase_bidding(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.decide(
-                s.v_to_call, f_calls(s), 5, "l_c", (TX_bid_or_liar,), at="specs/liars_dice/game.yaml:104"
-            )
+            s.decide(s.v_to_call, f_calls(s), 5, "l_c", (TX_bid_or_liar,), "specs/liars_dice/game.yaml:104")
         else:  # pc == 1
             if self.l_c == E_liar:
                 # cov 11
@@ -382,7 +380,7 @@ class Phase_bidding(Frame):
             s.v_last = self.l_c
             s.v_bidder = s.v_to_call
             s.v_to_call = s.next_player(s.v_to_call)
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/liars_dice/game.yaml:6)
@@ -392,7 +390,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/liars_dice/game.yaml:6)"
     SLOT_TYPES = ()
-    BLOCKS = 3
+    BLOCKS = 2
 
     def __init__(self) -> None:
         self.pc = 0
@@ -419,20 +417,15 @@ class Flow(Frame):
                 s.after_setup()
                 pc = 1
                 continue
-            elif pc == 1:
-                s.tick("the while of phase 'bidding' at specs/liars_dice/game.yaml:101:11")
+            else:  # pc == 1
                 if not True:
-                    s.pop()
+                    s.stack.pop()
                     return
                 # phase bidding (specs/liars_dice/game.yaml:101)
                 # cov 13
-                self.pc = 2
-                s.push(Phase_bidding())
+                self.pc = 1
+                s.stack.append(Phase_bidding())
                 return
-            else:  # pc == 2
-                s.expire(PH_bidding)
-                pc = 1
-                continue
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

@@ -547,7 +547,7 @@ class Proc_take_turn(Frame):
                     6,
                     "l_how",
                     (TX_where_to_lay, self.l_c),
-                    at="specs/lost_cities/game.yaml:118",
+                    "specs/lost_cities/game.yaml:118",
                 )
         elif pc == 2:
             self.l_just_discarded = -1
@@ -582,8 +582,8 @@ class Proc_take_turn(Frame):
                 7,
                 "l_s",
                 (TX_where_to_draw_from,),
-                at="specs/lost_cities/game.yaml:130",
-                order=2,
+                "specs/lost_cities/game.yaml:130",
+                2,
             )
         else:  # pc == 3
             if self.l_s == 0:
@@ -595,7 +595,7 @@ class Proc_take_turn(Frame):
                 self.l_d = s.top(s.zone(f_pile_of(s, self.l_s), "the zone pile_of(...)"))
                 s.move(T_card, self.l_d, (Z_hand + s.ref(self.l_p)), True)
                 s.say(TX_takes_from_the_discard, self.l_p, self.l_d, F_card_colour[self.l_d])
-            s.pop()
+            s.stack.pop()
 
 
 # phase turns (specs/lost_cities/game.yaml:155)
@@ -628,10 +628,10 @@ class Phase_turns(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_take_turn(s.v_mover))
+            s.stack.append(Proc_take_turn(s.v_mover))
         else:  # pc == 1
             s.v_mover = 1 - s.v_mover
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/lost_cities/game.yaml:3)
@@ -641,7 +641,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/lost_cities/game.yaml:3)"
     SLOT_TYPES = ("int",)
-    BLOCKS = 5
+    BLOCKS = 3
     r_1: int
 
     def __init__(self) -> None:
@@ -667,60 +667,47 @@ class Flow(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc < 2:
-                if pc == 0:
-                    setup(s)
-                    s.after_setup()
-                    self.r_1 = s.o_rounds
-                    s.v_round = 0
-                    pc = 1
-                    continue
-                else:  # pc == 1
-                    s.tick("the repeat of phase 'play_round' at specs/lost_cities/game.yaml:144:11")
-                    if self.r_1 <= 0:
-                        # phase final (specs/lost_cities/game.yaml:167)
-                        # cov 19
-                        ph_final(s)
-                        s.expire(PH_final)
-                        s.pop()
-                        return
-                    self.r_1 -= 1
-                    s.v_round += 1
-                    # phase play_round (specs/lost_cities/game.yaml:144)
-                    # cov 15
-                    # phase deal (specs/lost_cities/game.yaml:148)
-                    if s.skips and s.skip_pass("deal"):
-                        pc = 2
-                        continue
-                    # cov 16
-                    ph_deal(s)
+            if pc == 0:
+                setup(s)
+                s.after_setup()
+                self.r_1 = s.o_rounds
+                s.v_round = 0
+                pc = 1
+                continue
+            elif pc == 1:
+                s.tick("the repeat of phase 'play_round' at specs/lost_cities/game.yaml:144:11")
+                if self.r_1 <= 0:
+                    # phase final (specs/lost_cities/game.yaml:167)
+                    # cov 19
+                    ph_final(s)
+                    s.stack.pop()
+                    return
+                self.r_1 -= 1
+                s.v_round += 1
+                # phase play_round (specs/lost_cities/game.yaml:144)
+                # cov 15
+                # phase deal (specs/lost_cities/game.yaml:148)
+                if s.skips and s.skip_pass("deal"):
                     pc = 2
                     continue
-            elif pc == 2:
-                s.expire(PH_deal)
-                pc = 3
+                # cov 16
+                ph_deal(s)
+                pc = 2
                 continue
-            elif pc == 3:
-                s.tick("the while of phase 'turns' at specs/lost_cities/game.yaml:155:15")
+            else:  # pc == 2
                 if not (len(s.z.piles[Z_deck]) > 0):
                     # phase score_round (specs/lost_cities/game.yaml:161)
                     # cov 18
                     ph_score_round(s)
-                    s.expire(PH_score_round)
-                    s.expire(PH_play_round)
                     pc = 1
                     continue
                 # phase turns (specs/lost_cities/game.yaml:155)
                 if s.start_at:
                     s.starting("turns")
                 # cov 17
-                self.pc = 4
-                s.push(Phase_turns())
+                self.pc = 2
+                s.stack.append(Phase_turns())
                 return
-            else:  # pc == 4
-                s.expire(PH_turns)
-                pc = 3
-                continue
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

@@ -3066,7 +3066,7 @@ class Proc_free_coup_or_realignments(Frame):
                     pass
                 if len(self.l_kinds) == 0:
                     # cov 62
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 63
@@ -3078,12 +3078,12 @@ class Proc_free_coup_or_realignments(Frame):
                     1,
                     "l_going",
                     (TX_make_a_free_coup, self.l_c),
-                    at="specs/twilight_struggle/events.yaml:216",
+                    "specs/twilight_struggle/events.yaml:216",
                 )
             else:  # pc == 1
                 if not self.l_going:
                     # cov 64
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 65
@@ -3095,7 +3095,7 @@ class Proc_free_coup_or_realignments(Frame):
                     11,
                     "l_kind",
                     (TX_spend_ops_of_on, self.l_ops, self.l_c),
-                    at="specs/twilight_struggle/events.yaml:218",
+                    "specs/twilight_struggle/events.yaml:218",
                 )
         elif pc == 2:
             if self.l_kind == 2:
@@ -3107,17 +3107,17 @@ class Proc_free_coup_or_realignments(Frame):
                     5,
                     "l_t",
                     (TX_free_coup_in,),
-                    at="specs/twilight_struggle/events.yaml:220",
+                    "specs/twilight_struggle/events.yaml:220",
                 )
                 return
             # cov 67
             self.pc = 3
-            s.push(Proc_realignments(self.l_p, self.l_ops, 0, 0, self.l_area))
+            s.stack.append(Proc_realignments(self.l_p, self.l_ops, 0, 0, self.l_area))
         elif pc == 3:
-            s.pop()
+            s.stack.pop()
         else:  # pc == 4
             self.pc = 3
-            s.push(Proc_coup_attempt(self.l_p, self.l_t, self.l_ops, True))
+            s.stack.append(Proc_coup_attempt(self.l_p, self.l_t, self.l_ops, True))
 
 
 # procedure remove_up_to (specs/twilight_struggle/events.yaml:262)
@@ -3211,7 +3211,7 @@ class Proc_remove_up_to(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/twilight_struggle/events.yaml:268:7")
                 if self.r_1 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 v_influence = s.v_influence
@@ -3232,7 +3232,7 @@ class Proc_remove_up_to(Frame):
                 self.l_xs = q1_
                 if len(self.l_xs) == 0:
                     # cov 82
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 83
@@ -3244,7 +3244,7 @@ class Proc_remove_up_to(Frame):
                     5,
                     "l_x",
                     (TX_remove_1_influence_from, self.l_o, (len(self.l_taken) + 1), self.l_total),
-                    at="specs/twilight_struggle/events.yaml:271",
+                    "specs/twilight_struggle/events.yaml:271",
                 )
                 return
             else:  # pc == 2
@@ -3338,8 +3338,8 @@ class Proc_remove_from_each(Frame):
                     5,
                     "l_chosen",
                     (TX_remove_influence_from, self.l_o),
+                    "specs/twilight_struggle/events.yaml:281",
                     need=need_,
-                    at="specs/twilight_struggle/events.yaml:281",
                 )
                 return
             else:  # pc == 1
@@ -3349,7 +3349,7 @@ class Proc_remove_from_each(Frame):
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - self.l_amount))
                     s.forget(READ_var_influence)
                     s.say(TX_removes_influence_from, self.l_p, self.l_o, self.l_x)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -3410,8 +3410,8 @@ class Proc_add_to_each(Frame):
                     5,
                     "l_chosen",
                     (TX_add_1_influence_to,),
+                    "specs/twilight_struggle/events.yaml:290",
                     need=need_,
-                    at="specs/twilight_struggle/events.yaml:290",
                 )
                 return
             else:  # pc == 1
@@ -3420,7 +3420,7 @@ class Proc_add_to_each(Frame):
                     i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                     s.forget(READ_var_influence)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -3494,7 +3494,7 @@ class Proc_add_spread(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at specs/twilight_struggle/events.yaml:297:7")
                 if self.r_1 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 self.pc = 2
@@ -3514,7 +3514,7 @@ class Proc_add_spread(Frame):
                     5,
                     "l_x",
                     (TX_add_1_influence_of, (len(self.l_placed) + 1), self.l_total),
-                    at="specs/twilight_struggle/events.yaml:298",
+                    "specs/twilight_struggle/events.yaml:298",
                 )
                 return
             else:  # pc == 2
@@ -3565,9 +3565,9 @@ class Proc_conduct_operations(Frame):
         if pc == 0:
             # cov 108
             self.pc = 1
-            s.push(Proc_spend_operations(self.l_p, self.l_ops, self.l_bonus, self.l_start, [0, 1, 2]))
+            s.stack.append(Proc_spend_operations(self.l_p, self.l_ops, self.l_bonus, self.l_start, [0, 1, 2]))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure spend_operations (specs/twilight_struggle/operations.yaml:171)
@@ -3680,18 +3680,20 @@ class Proc_spend_operations(Frame):
                     11,
                     "l_kind",
                     (TX_spend_ops_on, self.l_ops),
-                    at="specs/twilight_struggle/operations.yaml:179",
+                    "specs/twilight_struggle/operations.yaml:179",
                 )
             else:  # pc == 1
                 if self.l_kind == 0:
                     # cov 114
                     self.pc = 2
-                    s.push(Proc_add_influence(self.l_p, self.l_ops, self.l_bonus, self.l_sea, self.l_start))
+                    s.stack.append(
+                        Proc_add_influence(self.l_p, self.l_ops, self.l_bonus, self.l_sea, self.l_start)
+                    )
                     return
                 if self.l_kind == 1:
                     # cov 115
                     self.pc = 2
-                    s.push(
+                    s.stack.append(
                         Proc_realignments(
                             self.l_p, self.l_ops, self.l_bonus, self.l_sea, f_realign_targets(s, self.l_p)
                         )
@@ -3705,14 +3707,14 @@ class Proc_spend_operations(Frame):
                     5,
                     "l_x",
                     (TX_coup_in,),
-                    at="specs/twilight_struggle/operations.yaml:185",
-                    order=2,
+                    "specs/twilight_struggle/operations.yaml:185",
+                    2,
                 )
         elif pc == 2:
-            s.pop()
+            s.stack.pop()
         else:  # pc == 3
             self.pc = 2
-            s.push(
+            s.stack.append(
                 Proc_coup_attempt(
                     self.l_p,
                     self.l_x,
@@ -3831,7 +3833,7 @@ class Proc_add_influence(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/twilight_struggle/operations.yaml:196:7")
                 if not (len(self.l_spots) > 0):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 2
                 s.decide(
@@ -3840,8 +3842,8 @@ class Proc_add_influence(Frame):
                     5,
                     "l_x",
                     (TX_place_influence_ops_left, self.l_left),
-                    at="specs/twilight_struggle/operations.yaml:197",
-                    order=2,
+                    "specs/twilight_struggle/operations.yaml:197",
+                    2,
                 )
                 return
             else:  # pc == 2
@@ -3978,7 +3980,7 @@ class Proc_realignments(Frame):
             elif pc == 1:
                 s.tick("the while loop at specs/twilight_struggle/operations.yaml:211:7")
                 if not (len(self.l_targets) > 0):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 2
                 s.decide(
@@ -3987,8 +3989,8 @@ class Proc_realignments(Frame):
                     5,
                     "l_x",
                     (TX_realignment_roll_ops_left, self.l_left),
-                    at="specs/twilight_struggle/operations.yaml:212",
-                    order=2,
+                    "specs/twilight_struggle/operations.yaml:212",
+                    2,
                 )
                 return
             else:  # pc == 2
@@ -4127,7 +4129,7 @@ class Proc_coup_attempt(Frame):
                 self.e_2 = self.l_x
                 if tc_missile_crisis_defused(s, self.e_1, self.e_2):
                     self.pc = 1
-                    s.push(Trig_missile_crisis_defused(self.e_1, self.e_2))
+                    s.stack.append(Trig_missile_crisis_defused(self.e_1, self.e_2))
                     return
                 pc = 1
                 continue
@@ -4226,7 +4228,7 @@ class Proc_coup_attempt(Frame):
                 else:
                     # cov 140
                     pass
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -4297,16 +4299,16 @@ class Proc_headline_phase(Frame):
                     if f_has_ability(s, P_usa, 4):
                         # cov 159
                         self.pc = 2
-                        s.push(Proc_choose_headline(P_ussr, True))
+                        s.stack.append(Proc_choose_headline(P_ussr, True))
                         return
                     if f_has_ability(s, P_ussr, 4):
                         # cov 160
                         self.pc = 3
-                        s.push(Proc_choose_headline(P_usa, True))
+                        s.stack.append(Proc_choose_headline(P_usa, True))
                         return
                     # cov 161
                     self.pc = 4
-                    s.push(Proc_choose_headline(P_ussr, False))
+                    s.stack.append(Proc_choose_headline(P_ussr, False))
                     return
                 elif pc == 1:
                     for x_ in [P_ussr, P_usa]:
@@ -4335,20 +4337,20 @@ class Proc_headline_phase(Frame):
                     continue
                 else:  # pc == 2
                     self.pc = 1
-                    s.push(Proc_choose_headline(P_usa, False))
+                    s.stack.append(Proc_choose_headline(P_usa, False))
                     return
             elif pc < 5:
                 if pc == 3:
                     self.pc = 1
-                    s.push(Proc_choose_headline(P_ussr, False))
+                    s.stack.append(Proc_choose_headline(P_ussr, False))
                     return
                 else:  # pc == 4
                     self.pc = 1
-                    s.push(Proc_choose_headline(P_usa, False))
+                    s.stack.append(Proc_choose_headline(P_usa, False))
                     return
             elif pc == 5:
                 if self.k_2 >= len(self.i_1):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p_2 = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -4372,7 +4374,7 @@ class Proc_headline_phase(Frame):
                 if tc_war_protest(s, arg0_, arg1_, arg2_):
                     t_war_protest(s, arg0_, arg1_, arg2_)
                 self.pc = 6
-                s.push(Proc_resolve_event_play(self.l_p_2, self.l_c))
+                s.stack.append(Proc_resolve_event_play(self.l_p_2, self.l_c))
                 return
             else:  # pc == 6
                 p_check_vp(s)
@@ -4443,7 +4445,7 @@ class Proc_choose_headline(Frame):
             ]
             if len(self.l_options) == 0:
                 # cov 163
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 164
@@ -4457,7 +4459,7 @@ class Proc_choose_headline(Frame):
                     7,
                     "d_1",
                     (TX_headline_card_chosen_first,),
-                    at="specs/twilight_struggle/turn.yaml:116",
+                    "specs/twilight_struggle/turn.yaml:116",
                 )
                 return
             # cov 166
@@ -4468,17 +4470,17 @@ class Proc_choose_headline(Frame):
                 7,
                 "d_2",
                 (TX_headline_card,),
+                "specs/twilight_struggle/turn.yaml:120",
                 secret=True,
-                at="specs/twilight_struggle/turn.yaml:120",
             )
         elif pc == 1:
             s.v_headline[s.ref(self.l_p)] = self.d_1
             s.move(T_card, s.v_headline[self.l_p], Z_table, True)
             s.say(TX_revealed, s.v_headline[self.l_p])
-            s.pop()
+            s.stack.pop()
         else:  # pc == 2
             s.v_headline[s.ref(self.l_p)] = self.d_2
-            s.pop()
+            s.stack.pop()
 
 
 # procedure action_round (specs/twilight_struggle/turn.yaml:123)
@@ -4551,11 +4553,11 @@ class Proc_action_round(Frame):
                 if self.l_trap != -1:
                     # cov 168
                     self.pc = 1
-                    s.push(Proc_trap_round(self.l_p, self.l_trap))
+                    s.stack.append(Proc_trap_round(self.l_p, self.l_trap))
                     return
                 # cov 169
                 self.pc = 1
-                s.push(Proc_play_a_card(self.l_p))
+                s.stack.append(Proc_play_a_card(self.l_p))
                 return
             elif pc == 1:
                 if self.l_owing:
@@ -4569,14 +4571,14 @@ class Proc_action_round(Frame):
                 self.e_2 = self.l_before
                 if tc_norad(s, self.e_1, self.e_2):
                     self.pc = 2
-                    s.push(Trig_norad(self.e_1, self.e_2))
+                    s.stack.append(Trig_norad(self.e_1, self.e_2))
                     return
                 pc = 2
                 continue
             else:  # pc == 2
                 if tc_bury_you_no_card(s, self.e_1, self.e_2):
                     t_bury_you_no_card(s, self.e_1, self.e_2)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -4641,7 +4643,7 @@ class Proc_play_a_card(Frame):
                     if len(self.l_options) == 0:
                         # cov 173
                         s.say(TX_has_no_card_to, self.l_p)
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 174
@@ -4661,8 +4663,8 @@ class Proc_play_a_card(Frame):
                             7,
                             "l_c",
                             (TX_card_to_play_or,),
-                            True,
-                            at="specs/twilight_struggle/turn.yaml:151",
+                            "specs/twilight_struggle/turn.yaml:151",
+                            optional=True,
                         ):
                             return
                         self.l_c = -1
@@ -4676,27 +4678,27 @@ class Proc_play_a_card(Frame):
                         7,
                         "l_c_2",
                         (TX_card_to_play,),
-                        at="specs/twilight_struggle/turn.yaml:158",
+                        "specs/twilight_struggle/turn.yaml:158",
                     )
                     return
                 else:  # pc == 1
-                    s.pop()
+                    s.stack.pop()
                     return
             elif pc == 2:
                 if self.l_c == -1:
                     # cov 177
                     s.say(TX_passes, self.l_p)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 178
                     pass
                 self.pc = 1
-                s.push(Proc_play_card(self.l_p, self.l_c))
+                s.stack.append(Proc_play_card(self.l_p, self.l_c))
                 return
             else:  # pc == 3
                 self.pc = 1
-                s.push(Proc_play_card(self.l_p, self.l_c_2))
+                s.stack.append(Proc_play_card(self.l_p, self.l_c_2))
                 return
 
 
@@ -4783,7 +4785,7 @@ class Proc_trap_round(Frame):
                 if len(self.l_options) == 0:
                     # cov 180
                     s.say(TX_has_no_card_to_2, self.l_p, self.l_trap)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 181
@@ -4802,8 +4804,8 @@ class Proc_trap_round(Frame):
                         7,
                         "l_c",
                         (TX_a_card_for_discard, self.l_trap),
-                        True,
-                        at="specs/twilight_struggle/turn.yaml:178",
+                        "specs/twilight_struggle/turn.yaml:178",
+                        optional=True,
                     ):
                         return
                     self.l_c = -1
@@ -4817,14 +4819,14 @@ class Proc_trap_round(Frame):
                     7,
                     "l_c",
                     (TX_a_card_for_discard_2, self.l_trap),
-                    at="specs/twilight_struggle/turn.yaml:180",
+                    "specs/twilight_struggle/turn.yaml:180",
                 )
                 return
             elif pc == 1:
                 if self.l_c == -1:
                     # cov 184
                     s.say(TX_passes, self.l_p)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 185
@@ -4832,7 +4834,7 @@ class Proc_trap_round(Frame):
                 if F_card_scoring[self.l_c]:
                     # cov 186
                     self.pc = 2
-                    s.push(Proc_play_card(self.l_p, self.l_c))
+                    s.stack.append(Proc_play_card(self.l_p, self.l_c))
                     return
                 # cov 187
                 s.move(T_card, self.l_c, Z_discard, True)
@@ -4844,10 +4846,10 @@ class Proc_trap_round(Frame):
                 else:
                     # cov 189
                     s.say(TX_stays_in, self.l_p, self.l_trap)
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -4918,7 +4920,7 @@ class Proc_play_card(Frame):
                         if tc_war_protest(s, arg0_, arg1_, arg2_):
                             t_war_protest(s, arg0_, arg1_, arg2_)
                         self.pc = 1
-                        s.push(Proc_resolve_event_play(self.l_p, self.l_c))
+                        s.stack.append(Proc_resolve_event_play(self.l_p, self.l_c))
                         return
                     # cov 192
                     self.pc = 2
@@ -4928,10 +4930,10 @@ class Proc_play_card(Frame):
                         10,
                         "l_how",
                         (TX_play_for, self.l_c),
-                        at="specs/twilight_struggle/turn.yaml:210",
+                        "specs/twilight_struggle/turn.yaml:210",
                     )
                 else:  # pc == 1
-                    s.pop()
+                    s.stack.pop()
             elif pc == 2:
                 arg0_ = self.l_p
                 arg1_ = self.l_c
@@ -4947,13 +4949,13 @@ class Proc_play_card(Frame):
                 if self.l_how == 0:
                     # cov 193
                     self.pc = 3
-                    s.push(Proc_resolve_event_play(self.l_p, self.l_c))
+                    s.stack.append(Proc_resolve_event_play(self.l_p, self.l_c))
                     return
                 if self.l_how == 2:
                     # cov 194
                     p_space_attempt(s, self.l_p, self.l_c)
                     p_put_away(s, self.l_p, self.l_c, False)
-                    s.pop()
+                    s.stack.pop()
                     return
                 if (F_card_side[self.l_c] == (1 - self.l_p)) and (
                     not f_event_blocked(s, (1 - self.l_p), self.l_c)
@@ -4966,7 +4968,7 @@ class Proc_play_card(Frame):
                         12,
                         "l_when",
                         (TX_when_the_event_of, (1 - self.l_p), self.l_c),
-                        at="specs/twilight_struggle/turn.yaml:218",
+                        "specs/twilight_struggle/turn.yaml:218",
                     )
                     return
                 # cov 196
@@ -4977,7 +4979,7 @@ class Proc_play_card(Frame):
                     # cov 202
                     pass
                 self.pc = 9
-                s.push(
+                s.stack.append(
                     Proc_conduct_operations(
                         self.l_p,
                         f_card_ops(s, self.l_p, self.l_c),
@@ -4986,17 +4988,17 @@ class Proc_play_card(Frame):
                     )
                 )
             elif pc == 3:
-                s.pop()
+                s.stack.pop()
             else:  # pc == 4
                 if self.l_when == 0:
                     # cov 197
                     self.l_start = f_reach(s, self.l_p)
                     self.pc = 5
-                    s.push(Proc_fire_event((1 - self.l_p), self.l_c))
+                    s.stack.append(Proc_fire_event((1 - self.l_p), self.l_c))
                     return
                 # cov 198
                 self.pc = 7
-                s.push(
+                s.stack.append(
                     Proc_conduct_operations(
                         self.l_p,
                         f_card_ops(s, self.l_p, self.l_c),
@@ -5007,30 +5009,30 @@ class Proc_play_card(Frame):
         elif pc < 7:
             if pc == 5:
                 self.pc = 6
-                s.push(
+                s.stack.append(
                     Proc_conduct_operations(
                         self.l_p, f_card_ops(s, self.l_p, self.l_c), f_asia_bonus(s, self.l_c), self.l_start
                     )
                 )
             else:  # pc == 6
                 p_put_away(s, self.l_p, self.l_c, True)
-                s.pop()
+                s.stack.pop()
         elif pc == 7:
             if f_event_blocked(s, (1 - self.l_p), self.l_c):
                 # cov 199
                 s.say(TX_the_event_of_cannot, self.l_c)
                 p_put_away(s, self.l_p, self.l_c, False)
-                s.pop()
+                s.stack.pop()
                 return
             # cov 200
             self.pc = 8
-            s.push(Proc_fire_event((1 - self.l_p), self.l_c))
+            s.stack.append(Proc_fire_event((1 - self.l_p), self.l_c))
         elif pc == 8:
             p_put_away(s, self.l_p, self.l_c, True)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 9
             p_put_away(s, self.l_p, self.l_c, False)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)
@@ -5077,16 +5079,16 @@ class Proc_resolve_event_play(Frame):
                 # cov 204
                 s.say(TX_the_event_of_cannot_3, self.l_c)
                 p_put_away(s, self.l_p, self.l_c, False)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 205
                 pass
             self.pc = 1
-            s.push(Proc_fire_event(self.l_q, self.l_c))
+            s.stack.append(Proc_fire_event(self.l_q, self.l_c))
         else:  # pc == 1
             p_put_away(s, self.l_p, self.l_c, True)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure fire_event (specs/twilight_struggle/turn.yaml:253)
@@ -5135,7 +5137,7 @@ class Proc_fire_event(Frame):
                     frame = effect(s, subject_, self.l_q)
                     if frame is not None:
                         self.pc = 1
-                        s.push(frame)
+                        s.stack.append(frame)
                         return
                 pc = 1
                 continue
@@ -5145,7 +5147,7 @@ class Proc_fire_event(Frame):
                     if not s.holds(Z_in_effect, T_card, self.l_x):
                         continue
                     p_end_effect(s, self.l_x)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -5184,11 +5186,11 @@ class Proc_event_operations(Frame):
         if pc == 0:
             # cov 207
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_conduct_operations(self.l_p, f_card_ops(s, self.l_p, self.l_c), 0, f_reach(s, self.l_p))
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)
@@ -5237,10 +5239,10 @@ class Proc_use_for_operations(Frame):
             if tc_war_protest(s, arg0_, arg1_, arg2_):
                 t_war_protest(s, arg0_, arg1_, arg2_)
             self.pc = 1
-            s.push(Proc_event_operations(self.l_p, self.l_c))
+            s.stack.append(Proc_event_operations(self.l_p, self.l_c))
         else:  # pc == 1
             p_put_away(s, self.l_p, self.l_c, False)
-            s.pop()
+            s.stack.pop()
 
 
 # procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)
@@ -5359,7 +5361,7 @@ class Proc_end_of_turn(Frame):
                     else:
                         # cov 222
                         pass
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -5373,9 +5375,9 @@ class Proc_end_of_turn(Frame):
                     7,
                     "l_c",
                     (TX_discard_a_held_card,),
-                    True,
-                    at="specs/twilight_struggle/turn.yaml:302",
-                    order=1,
+                    "specs/twilight_struggle/turn.yaml:302",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -5438,7 +5440,7 @@ class Eff_card_event_five_year_plan(Frame):
             if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
                 # cov 241
                 s.say(TX_has_no_card_to_3, self.l_o)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 242
@@ -5449,14 +5451,14 @@ class Eff_card_event_five_year_plan(Frame):
             if (F_card_side[self.l_c] == self.l_p) and (not f_event_blocked(s, self.l_p, self.l_c)):
                 # cov 243
                 self.pc = 1
-                s.push(Proc_fire_event(self.l_p, self.l_c))
+                s.stack.append(Proc_fire_event(self.l_p, self.l_c))
                 return
             # cov 244
             s.move(T_card, self.l_c, Z_discard, True)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
             p_put_away(s, self.l_p, self.l_c, True)
-            s.pop()
+            s.stack.pop()
 
 
 # card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)
@@ -5494,9 +5496,9 @@ class Eff_card_event_socialist_governments(Frame):
         if pc == 0:
             # cov 246
             self.pc = 1
-            s.push(Proc_remove_up_to(self.l_p, 3, 2, f_western_europe_countries(s)))
+            s.stack.append(Proc_remove_up_to(self.l_p, 3, 2, f_western_europe_countries(s)))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card blockade: event (specs/twilight_struggle/cards.yaml:112)
@@ -5556,9 +5558,9 @@ class Eff_card_event_blockade(Frame):
                     7,
                     "l_c",
                     (TX_discard_a_card_of,),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:113",
-                    order=1,
+                    "specs/twilight_struggle/cards.yaml:113",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -5575,7 +5577,7 @@ class Eff_card_event_blockade(Frame):
                     # cov 252
                     s.move(T_card, self.l_c, Z_discard, True)
                     s.say(TX_discards, self.l_o, self.l_c)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -5614,7 +5616,7 @@ class Eff_card_event_comecon(Frame):
         if pc == 0:
             # cov 256
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_add_to_each(
                     self.l_p,
                     4,
@@ -5626,7 +5628,7 @@ class Eff_card_event_comecon(Frame):
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)
@@ -5674,19 +5676,19 @@ class Eff_card_event_warsaw_pact_formed(Frame):
                 1,
                 "l_removing",
                 (TX_remove_all_us_influence,),
-                at="specs/twilight_struggle/cards.yaml:179",
+                "specs/twilight_struggle/cards.yaml:179",
             )
         elif pc == 1:
             if self.l_removing:
                 # cov 259
                 self.pc = 2
-                s.push(Proc_remove_from_each(self.l_p, 4, 99, f_eastern_europe_countries(s)))
+                s.stack.append(Proc_remove_from_each(self.l_p, 4, 99, f_eastern_europe_countries(s)))
                 return
             # cov 260
             self.pc = 2
-            s.push(Proc_add_spread(self.l_p, 5, 2, f_eastern_europe_countries(s)))
+            s.stack.append(Proc_add_spread(self.l_p, 5, 2, f_eastern_europe_countries(s)))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)
@@ -5754,7 +5756,7 @@ class Eff_card_event_truman_doctrine(Frame):
             if len(self.l_xs) == 0:
                 # cov 265
                 s.say(TX_no_uncontrolled_european_country, self.l_o)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 266
@@ -5766,13 +5768,13 @@ class Eff_card_event_truman_doctrine(Frame):
                 5,
                 "l_x",
                 (TX_remove_all_influence_from, self.l_o),
-                at="specs/twilight_struggle/cards.yaml:221",
+                "specs/twilight_struggle/cards.yaml:221",
             )
         else:  # pc == 1
             i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
             s.v_influence[i0_][i1_] = min(99, max(0, 0))
             s.forget(READ_var_influence)
-            s.pop()
+            s.stack.pop()
 
 
 # card olympic_games: event (specs/twilight_struggle/cards.yaml:230)
@@ -5837,7 +5839,7 @@ class Eff_card_event_olympic_games(Frame):
                 1,
                 "l_boycott",
                 (TX_boycott_the_olympic_games,),
-                at="specs/twilight_struggle/cards.yaml:231",
+                "specs/twilight_struggle/cards.yaml:231",
             )
         elif pc == 1:
             if self.l_boycott:
@@ -5845,7 +5847,7 @@ class Eff_card_event_olympic_games(Frame):
                 s.say(TX_boycotts_the_olympic_games, self.l_o)
                 p_degrade_defcon(s, 1)
                 self.pc = 2
-                s.push(
+                s.stack.append(
                     Proc_conduct_operations(self.l_p, f_modified_ops(s, self.l_p, 4), 0, f_reach(s, self.l_p))
                 )
                 return
@@ -5863,9 +5865,9 @@ class Eff_card_event_olympic_games(Frame):
             else:
                 # cov 271
                 p_gain_vp(s, self.l_o, 2)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # card independent_reds: event (specs/twilight_struggle/cards.yaml:266)
@@ -5927,7 +5929,7 @@ class Eff_card_event_independent_reds(Frame):
             if len(self.l_xs) == 0:
                 # cov 275
                 s.say(TX_no_country_needs_influence, self.l_o)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 276
@@ -5939,13 +5941,13 @@ class Eff_card_event_independent_reds(Frame):
                 5,
                 "l_x",
                 (TX_match_the_influence_in, self.l_o),
-                at="specs/twilight_struggle/cards.yaml:272",
+                "specs/twilight_struggle/cards.yaml:272",
             )
         else:  # pc == 1
             i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[self.l_x][self.l_o]))
             s.forget(READ_var_influence)
-            s.pop()
+            s.stack.pop()
 
 
 # card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)
@@ -5983,7 +5985,7 @@ class Eff_card_event_marshall_plan(Frame):
         if pc == 0:
             # cov 277
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_add_to_each(
                     self.l_p,
                     7,
@@ -5995,7 +5997,7 @@ class Eff_card_event_marshall_plan(Frame):
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)
@@ -6043,11 +6045,11 @@ class Eff_card_event_indo_pakistani_war(Frame):
                 5,
                 "l_x",
                 (TX_the_country_invaded,),
-                at="specs/twilight_struggle/cards.yaml:292",
+                "specs/twilight_struggle/cards.yaml:292",
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
-            s.pop()
+            s.stack.pop()
 
 
 # card cia_created: event (specs/twilight_struggle/cards.yaml:312)
@@ -6086,9 +6088,9 @@ class Eff_card_event_cia_created(Frame):
             # cov 281
             s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]))
             self.pc = 1
-            s.push(Proc_event_operations(self.l_p, self.l_self))
+            s.stack.append(Proc_event_operations(self.l_p, self.l_self))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)
@@ -6126,9 +6128,9 @@ class Eff_card_event_suez_crisis(Frame):
         if pc == 0:
             # cov 284
             self.pc = 1
-            s.push(Proc_remove_up_to(self.l_p, 4, 2, [E_france, E_uk, E_israel]))
+            s.stack.append(Proc_remove_up_to(self.l_p, 4, 2, [E_france, E_uk, E_israel]))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)
@@ -6166,13 +6168,13 @@ class Eff_card_event_east_european_unrest(Frame):
         if pc == 0:
             # cov 285
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_remove_from_each(
                     self.l_p, 3, (2 if (s.v_turn >= 8) else 1), f_eastern_europe_countries(s)
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card decolonization: event (specs/twilight_struggle/cards.yaml:350)
@@ -6210,7 +6212,7 @@ class Eff_card_event_decolonization(Frame):
         if pc == 0:
             # cov 286
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_add_to_each(
                     self.l_p,
                     4,
@@ -6222,7 +6224,7 @@ class Eff_card_event_decolonization(Frame):
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card un_intervention: event (specs/twilight_struggle/cards.yaml:367)
@@ -6274,16 +6276,16 @@ class Eff_card_event_un_intervention(Frame):
                 7,
                 "l_c",
                 (TX_the_card_played_with, (1 - self.l_p)),
-                at="specs/twilight_struggle/cards.yaml:367",
-                order=1,
+                "specs/twilight_struggle/cards.yaml:367",
+                1,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_plays_for_operations_its, self.l_p, self.l_c)
             self.pc = 2
-            s.push(Proc_use_for_operations(self.l_p, self.l_c))
+            s.stack.append(Proc_use_for_operations(self.l_p, self.l_c))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)
@@ -6346,7 +6348,7 @@ class Eff_card_event_de_stalinization(Frame):
                     s.tick("the while loop at specs/twilight_struggle/cards.yaml:382:9")
                     if not (self.l_more and (self.l_taken < 4)):
                         self.pc = 3
-                        s.push(
+                        s.stack.append(
                             Proc_add_spread(
                                 self.l_p,
                                 self.l_taken,
@@ -6362,9 +6364,9 @@ class Eff_card_event_de_stalinization(Frame):
                         5,
                         "l_x",
                         (TX_take_1_influence_to, self.l_taken),
-                        True,
-                        at="specs/twilight_struggle/cards.yaml:383",
-                        order=2,
+                        "specs/twilight_struggle/cards.yaml:383",
+                        2,
+                        optional=True,
                     ):
                         return
                     self.l_x = -1
@@ -6383,7 +6385,7 @@ class Eff_card_event_de_stalinization(Frame):
                 pc = 1
                 continue
             else:  # pc == 3
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -6436,12 +6438,12 @@ class Eff_card_event_brush_war(Frame):
                 5,
                 "l_x",
                 (TX_the_country_attacked_brush,),
-                at="specs/twilight_struggle/cards.yaml:419",
-                order=2,
+                "specs/twilight_struggle/cards.yaml:419",
+                2,
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 3, 1, 3)
-            s.pop()
+            s.stack.pop()
 
 
 # card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)
@@ -6493,9 +6495,9 @@ class Eff_card_event_salt_negotiations(Frame):
                     7,
                     "l_c",
                     (TX_take_a_card_from,),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:497",
-                    order=1,
+                    "specs/twilight_struggle/cards.yaml:497",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -6509,7 +6511,7 @@ class Eff_card_event_salt_negotiations(Frame):
                 else:
                     # cov 312
                     pass
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -6578,7 +6580,7 @@ class Eff_card_event_summit(Frame):
             if self.l_mine == self.l_theirs:
                 # cov 316
                 s.say(TX_summit_a_tie_no)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 317
@@ -6592,7 +6594,7 @@ class Eff_card_event_summit(Frame):
                 13,
                 "l_step",
                 (TX_move_defcon_one_level,),
-                at="specs/twilight_struggle/cards.yaml:530",
+                "specs/twilight_struggle/cards.yaml:530",
             )
         else:  # pc == 1
             if self.l_step == 0:
@@ -6604,7 +6606,7 @@ class Eff_card_event_summit(Frame):
             else:
                 # cov 320
                 pass
-            s.pop()
+            s.stack.pop()
 
 
 # card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)
@@ -6656,13 +6658,13 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
                 2,
                 "l_level",
                 (TX_set_defcon_to,),
-                at="specs/twilight_struggle/cards.yaml:544",
+                "specs/twilight_struggle/cards.yaml:544",
             )
         else:  # pc == 1
             i0_ = s.ref(self.l_p)
             s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + 5))
             p_set_defcon(s, self.l_level)
-            s.pop()
+            s.stack.pop()
 
 
 # card junta: event (specs/twilight_struggle/cards.yaml:554)
@@ -6710,17 +6712,17 @@ class Eff_card_event_junta(Frame):
                 5,
                 "l_x",
                 (TX_add_2_influence_to,),
-                at="specs/twilight_struggle/cards.yaml:554",
-                order=2,
+                "specs/twilight_struggle/cards.yaml:554",
+                2,
             )
         elif pc == 1:
             i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             self.pc = 2
-            s.push(Proc_free_coup_or_realignments(self.l_p, self.l_self, f_latin_america(s)))
+            s.stack.append(Proc_free_coup_or_realignments(self.l_p, self.l_self, f_latin_america(s)))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # card missile_envy: event (specs/twilight_struggle/cards.yaml:574)
@@ -6777,7 +6779,7 @@ class Eff_card_event_missile_envy(Frame):
             if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
                 # cov 325
                 s.say(TX_has_no_card_to_4, self.l_o)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 326
@@ -6790,8 +6792,8 @@ class Eff_card_event_missile_envy(Frame):
                 7,
                 "l_c",
                 (TX_card_to_give_for,),
-                at="specs/twilight_struggle/cards.yaml:580",
-                order=1,
+                "specs/twilight_struggle/cards.yaml:580",
+                1,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -6818,14 +6820,14 @@ class Eff_card_event_missile_envy(Frame):
                 if tc_war_protest(s, arg0_, arg1_, arg2_):
                     t_war_protest(s, arg0_, arg1_, arg2_)
                 self.pc = 2
-                s.push(Proc_resolve_event_play(self.l_p, self.l_c))
+                s.stack.append(Proc_resolve_event_play(self.l_p, self.l_c))
                 return
             # cov 330
             s.say(TX_uses_the_operations_of, self.l_p, self.l_c)
             self.pc = 2
-            s.push(Proc_use_for_operations(self.l_p, self.l_c))
+            s.stack.append(Proc_use_for_operations(self.l_p, self.l_c))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)
@@ -6881,7 +6883,7 @@ class Eff_card_event_south_african_unrest(Frame):
                 1,
                 "l_all_there",
                 (TX_add_2_influence_to_2,),
-                at="specs/twilight_struggle/cards.yaml:632",
+                "specs/twilight_struggle/cards.yaml:632",
             )
         elif pc == 1:
             if self.l_all_there:
@@ -6889,7 +6891,7 @@ class Eff_card_event_south_african_unrest(Frame):
                 i0_, i1_ = E_south_africa, s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
                 s.forget(READ_var_influence)
-                s.pop()
+                s.stack.pop()
                 return
             # cov 338
             i0_, i1_ = E_south_africa, s.ref(self.l_p)
@@ -6902,13 +6904,13 @@ class Eff_card_event_south_african_unrest(Frame):
                 5,
                 "l_x",
                 (TX_add_2_influence_to_3,),
-                at="specs/twilight_struggle/cards.yaml:637",
+                "specs/twilight_struggle/cards.yaml:637",
             )
         else:  # pc == 2
             i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
-            s.pop()
+            s.stack.pop()
 
 
 # card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)
@@ -6946,7 +6948,7 @@ class Eff_card_event_muslim_revolution(Frame):
         if pc == 0:
             # cov 342
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_remove_from_each(
                     self.l_p,
                     2,
@@ -6955,7 +6957,7 @@ class Eff_card_event_muslim_revolution(Frame):
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)
@@ -6994,9 +6996,9 @@ class Eff_card_event_abm_treaty(Frame):
             # cov 343
             p_improve_defcon(s, 1)
             self.pc = 1
-            s.push(Proc_event_operations(self.l_p, self.l_self))
+            s.stack.append(Proc_event_operations(self.l_p, self.l_self))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)
@@ -7035,9 +7037,9 @@ class Eff_card_event_lone_gunman(Frame):
             # cov 353
             s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_hand + s.ref((1 - self.l_p)))]))
             self.pc = 1
-            s.push(Proc_event_operations(self.l_p, self.l_self))
+            s.stack.append(Proc_event_operations(self.l_p, self.l_self))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)
@@ -7075,7 +7077,7 @@ class Eff_card_event_colonial_rear_guards(Frame):
         if pc == 0:
             # cov 354
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_add_to_each(
                     self.l_p,
                     4,
@@ -7087,7 +7089,7 @@ class Eff_card_event_colonial_rear_guards(Frame):
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)
@@ -7125,7 +7127,7 @@ class Eff_card_event_puppet_governments(Frame):
         if pc == 0:
             # cov 357
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_add_to_each(
                     self.l_p,
                     3,
@@ -7137,7 +7139,7 @@ class Eff_card_event_puppet_governments(Frame):
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)
@@ -7196,7 +7198,7 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                     # cov 359
                     s.say(TX_has_no_card_uses, self.l_o, self.l_p)
                     self.pc = 1
-                    s.push(Proc_event_operations(self.l_p, self.l_self))
+                    s.stack.append(Proc_event_operations(self.l_p, self.l_self))
                     return
                 # cov 360
                 self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))], T_card)
@@ -7209,24 +7211,24 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                     1,
                     "l_playing",
                     (TX_play_the_card_drawn, self.l_o),
-                    at="specs/twilight_struggle/cards.yaml:791",
+                    "specs/twilight_struggle/cards.yaml:791",
                 )
             else:  # pc == 1
-                s.pop()
+                s.stack.pop()
         elif pc == 2:
             if self.l_playing:
                 # cov 361
                 s.say(TX_plays_drawn_from_the, self.l_p, self.l_c, self.l_o)
                 self.pc = 3
-                s.push(Proc_play_card(self.l_p, self.l_c))
+                s.stack.append(Proc_play_card(self.l_p, self.l_c))
                 return
             # cov 362
             s.move_watched(T_card, self.l_c, (Z_hand + s.ref(self.l_o)), True, zw_card)
             s.say(TX_returns_the_card_to, self.l_p, self.l_o)
             self.pc = 3
-            s.push(Proc_event_operations(self.l_p, self.l_self))
+            s.stack.append(Proc_event_operations(self.l_p, self.l_self))
         else:  # pc == 3
-            s.pop()
+            s.stack.pop()
 
 
 # card oas_founded: event (specs/twilight_struggle/cards.yaml:832)
@@ -7264,9 +7266,9 @@ class Eff_card_event_oas_founded(Frame):
         if pc == 0:
             # cov 367
             self.pc = 1
-            s.push(Proc_add_spread(self.l_p, 2, 2, f_latin_america(s)))
+            s.stack.append(Proc_add_spread(self.l_p, 2, 2, f_latin_america(s)))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)
@@ -7304,13 +7306,13 @@ class Eff_card_event_the_voice_of_america(Frame):
         if pc == 0:
             # cov 376
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_remove_up_to(
                     self.l_p, 4, 2, [c_x for c_x in range(84) if (F_country_region[c_x] != E_europe)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)
@@ -7348,13 +7350,13 @@ class Eff_card_event_liberation_theology(Frame):
         if pc == 0:
             # cov 377
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_add_spread(
                     self.l_p, 3, 2, [c_x for c_x in range(84) if (F_country_region[c_x] == E_central_america)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)
@@ -7394,21 +7396,21 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
             if s.holds((Z_china + s.ref((1 - self.l_p))), T_card, E_china_card):
                 # cov 379
                 p_take_china_card(s, self.l_p, True)
-                s.pop()
+                s.stack.pop()
                 return
             if s.holds((Z_china + s.ref(self.l_p)), T_card, E_china_card):
                 # cov 380
                 self.pc = 1
-                s.push(
+                s.stack.append(
                     Proc_add_spread(
                         self.l_p, 4, 2, [c_x for c_x in range(84) if (F_country_region[c_x] == E_asia)]
                     )
                 )
                 return
             # cov 381
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)
@@ -7473,7 +7475,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                         s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:921:9")
                         p_draw(s, self.l_p)
                     s.say(TX_draws_cards, self.l_p, self.l_n)
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 2
                 if s.decide(
@@ -7482,9 +7484,9 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                     7,
                     "l_c",
                     (TX_discard_a_card_so, self.l_n),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:912",
-                    order=1,
+                    "specs/twilight_struggle/cards.yaml:912",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -7556,7 +7558,7 @@ class Eff_card_event_star_wars(Frame):
             if len(self.l_xs) == 0:
                 # cov 395
                 s.say(TX_no_card_in_the)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 396
@@ -7568,7 +7570,7 @@ class Eff_card_event_star_wars(Frame):
                 7,
                 "l_c",
                 (TX_a_card_from_the,),
-                at="specs/twilight_struggle/cards.yaml:1014",
+                "specs/twilight_struggle/cards.yaml:1014",
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -7585,9 +7587,9 @@ class Eff_card_event_star_wars(Frame):
             if tc_war_protest(s, arg0_, arg1_, arg2_):
                 t_war_protest(s, arg0_, arg1_, arg2_)
             self.pc = 2
-            s.push(Proc_resolve_event_play(self.l_p, self.l_c))
+            s.stack.append(Proc_resolve_event_play(self.l_p, self.l_c))
         else:  # pc == 2
-            s.pop()
+            s.stack.pop()
 
 
 # card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)
@@ -7625,7 +7627,7 @@ class Eff_card_event_the_reformer(Frame):
         if pc == 0:
             # cov 399
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_add_spread(
                     self.l_p,
                     (6 if (f_toward(s, self.l_p, s.v_vp) > 0) else 4),
@@ -7637,7 +7639,7 @@ class Eff_card_event_the_reformer(Frame):
             # cov 400
             s.add_mod(M_coup_ban, (self.l_p, E_europe), -1)
             s.forget(READ_mod_coup_ban)
-            s.pop()
+            s.stack.pop()
 
 
 # card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)
@@ -7678,13 +7680,13 @@ class Eff_card_event_marine_barracks_bombing(Frame):
             s.v_influence[i0_][i1_] = min(99, max(0, 0))
             s.forget(READ_var_influence)
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_remove_up_to(
                     self.l_p, 2, 2, [c_x for c_x in range(84) if (F_country_region[c_x] == E_middle_east)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)
@@ -7726,16 +7728,16 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
             if f_controls(s, self.l_p, E_south_korea):
                 # cov 403
                 self.pc = 1
-                s.push(
+                s.stack.append(
                     Proc_spend_operations(
                         self.l_p, f_card_ops(s, self.l_p, self.l_self), 0, f_reach(s, self.l_p), [0, 1]
                     )
                 )
                 return
             # cov 404
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card glasnost: event (specs/twilight_struggle/cards.yaml:1076)
@@ -7777,16 +7779,16 @@ class Eff_card_event_glasnost(Frame):
             if s.holds(Z_in_effect, T_card, E_the_reformer):
                 # cov 406
                 self.pc = 1
-                s.push(
+                s.stack.append(
                     Proc_spend_operations(
                         self.l_p, f_card_ops(s, self.l_p, self.l_self), 0, f_reach(s, self.l_p), [0, 1]
                     )
                 )
                 return
             # cov 407
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)
@@ -7838,8 +7840,8 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
                     5,
                     "l_x",
                     (TX_free_coup_next_to,),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:1089",
+                    "specs/twilight_struggle/cards.yaml:1089",
+                    optional=True,
                 ):
                     return
                 self.l_x = -1
@@ -7849,13 +7851,15 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
                 if self.l_x != -1:
                     # cov 409
                     self.pc = 2
-                    s.push(Proc_coup_attempt(self.l_p, self.l_x, f_card_ops(s, self.l_p, self.l_self), True))
+                    s.stack.append(
+                        Proc_coup_attempt(self.l_p, self.l_x, f_card_ops(s, self.l_p, self.l_self), True)
+                    )
                     return
                 # cov 410
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -7909,14 +7913,14 @@ class Eff_card_event_chernobyl(Frame):
                 4,
                 "l_r",
                 (TX_the_region_where_may, self.l_o),
-                at="specs/twilight_struggle/cards.yaml:1128",
-                order=2,
+                "specs/twilight_struggle/cards.yaml:1128",
+                2,
             )
         else:  # pc == 1
             # cov 417
             s.add_mod(M_placement_closed, (self.l_o, self.l_r), PH_turn)
             s.say(TX_chernobyl_may_not_place, self.l_o, self.l_r)
-            s.pop()
+            s.stack.pop()
 
 
 # card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)
@@ -8000,9 +8004,9 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     7,
                     "l_c",
                     (TX_discard_a_card_of_2, self.l_p),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:1140",
-                    order=1,
+                    "specs/twilight_struggle/cards.yaml:1140",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -8013,7 +8017,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     # cov 419
                     s.move(T_card, self.l_c, Z_discard, True)
                     s.say(TX_discards, self.l_o, self.l_c)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 420
@@ -8035,8 +8039,8 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     5,
                     "l_chosen",
                     (TX_double_your_influence_in,),
+                    "specs/twilight_struggle/cards.yaml:1147",
                     need=need_,
-                    at="specs/twilight_struggle/cards.yaml:1147",
                 )
                 return
             else:  # pc == 2
@@ -8048,7 +8052,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     )
                     s.forget(READ_var_influence)
                     s.say(TX_doubles_its_influence_in, self.l_p, self.l_x)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -8090,13 +8094,13 @@ class Eff_card_event_tear_down_this_wall(Frame):
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 3))
             s.forget(READ_var_influence)
             self.pc = 1
-            s.push(
+            s.stack.append(
                 Proc_free_coup_or_realignments(
                     self.l_p, self.l_self, [c_x for c_x in range(84) if (F_country_region[c_x] == E_europe)]
                 )
             )
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)
@@ -8155,7 +8159,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
             if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
                 # cov 425
                 s.say(TX_has_no_card_in, self.l_o)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 426
@@ -8170,13 +8174,13 @@ class Eff_card_event_aldrich_ames_remix(Frame):
                 7,
                 "l_c_2",
                 (TX_a_card_to_discard, self.l_o),
-                at="specs/twilight_struggle/cards.yaml:1194",
-                order=1,
+                "specs/twilight_struggle/cards.yaml:1194",
+                1,
             )
         else:  # pc == 1
             s.move(T_card, self.l_c_2, Z_discard, True)
             s.say(TX_discards_from_the_hand, self.l_p, self.l_c_2, self.l_o)
-            s.pop()
+            s.stack.pop()
 
 
 # card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1206)
@@ -8215,9 +8219,9 @@ class Eff_card_event_pershing_ii_deployed(Frame):
             # cov 427
             p_gain_vp(s, self.l_p, 1)
             self.pc = 1
-            s.push(Proc_remove_from_each(self.l_p, 3, 1, f_western_europe_countries(s)))
+            s.stack.append(Proc_remove_from_each(self.l_p, 3, 1, f_western_europe_countries(s)))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # card wargames: event (specs/twilight_struggle/cards.yaml:1217)
@@ -8265,13 +8269,13 @@ class Eff_card_event_wargames(Frame):
                 1,
                 "l_ending",
                 (TX_give_6_vp_and, (1 - self.l_p)),
-                at="specs/twilight_struggle/cards.yaml:1217",
+                "specs/twilight_struggle/cards.yaml:1217",
             )
         else:  # pc == 1
             if not self.l_ending:
                 # cov 429
                 s.say(TX_does_not_end_the, self.l_p)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 430
@@ -8279,7 +8283,7 @@ class Eff_card_event_wargames(Frame):
             p_gain_vp(s, (1 - self.l_p), 6)
             s.v_over = True
             p_winner_by_vp(s, "as Wargames ends the game")
-            s.pop()
+            s.stack.pop()
 
 
 # card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1244)
@@ -8327,11 +8331,11 @@ class Eff_card_event_iran_iraq_war(Frame):
                 5,
                 "l_x",
                 (TX_the_country_invaded,),
-                at="specs/twilight_struggle/cards.yaml:1244",
+                "specs/twilight_struggle/cards.yaml:1244",
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
-            s.pop()
+            s.stack.pop()
 
 
 # card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1268)
@@ -8394,7 +8398,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                 if len(self.l_shown) == 0:
                     # cov 437
                     s.say(TX_holds_no_scoring_card, self.l_o)
-                    s.pop()
+                    s.stack.pop()
                     return
                 else:
                     # cov 438
@@ -8419,9 +8423,9 @@ class Eff_card_event_the_cambridge_five(Frame):
                     5,
                     "l_x",
                     (TX_add_1_influence_in,),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:1275",
-                    order=2,
+                    "specs/twilight_struggle/cards.yaml:1275",
+                    2,
+                    optional=True,
                 ):
                     return
                 self.l_x = -1
@@ -8436,7 +8440,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                 else:
                     # cov 440
                     pass
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -8485,7 +8489,7 @@ class Eff_card_event_special_relationship(Frame):
             if not f_controls(s, self.l_p, E_uk):
                 # cov 442
                 s.say(TX_does_not_control_the, self.l_p)
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 443
@@ -8499,8 +8503,8 @@ class Eff_card_event_special_relationship(Frame):
                     5,
                     "l_x",
                     (TX_add_2_influence,),
-                    at="specs/twilight_struggle/cards.yaml:1291",
-                    order=2,
+                    "specs/twilight_struggle/cards.yaml:1291",
+                    2,
                 )
                 return
             # cov 445
@@ -8511,19 +8515,19 @@ class Eff_card_event_special_relationship(Frame):
                 5,
                 "l_x_2",
                 (TX_add_1_influence,),
-                at="specs/twilight_struggle/cards.yaml:1295",
+                "specs/twilight_struggle/cards.yaml:1295",
             )
         elif pc == 1:
             i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             p_gain_vp(s, self.l_p, 2)
-            s.pop()
+            s.stack.pop()
         else:  # pc == 2
             i0_, i1_ = s.ref(self.l_x_2), s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
-            s.pop()
+            s.stack.pop()
 
 
 # card che: event (specs/twilight_struggle/cards.yaml:1319)
@@ -8622,9 +8626,9 @@ class Eff_card_event_che(Frame):
                         5,
                         "l_x",
                         (TX_coup_with_che_or,),
-                        True,
-                        at="specs/twilight_struggle/cards.yaml:1322",
-                        order=2,
+                        "specs/twilight_struggle/cards.yaml:1322",
+                        2,
+                        optional=True,
                     ):
                         return
                     self.l_x = -1
@@ -8633,14 +8637,14 @@ class Eff_card_event_che(Frame):
                 else:  # pc == 1
                     if self.l_x == -1:
                         # cov 449
-                        s.pop()
+                        s.stack.pop()
                         return
                     else:
                         # cov 450
                         pass
                     self.l_before = s.v_influence[self.l_x][self.l_o]
                     self.pc = 2
-                    s.push(Proc_coup_attempt(self.l_p, self.l_x, self.l_ops, False))
+                    s.stack.append(Proc_coup_attempt(self.l_p, self.l_x, self.l_ops, False))
                     return
             elif pc == 2:
                 if s.v_influence[self.l_x][self.l_o] < self.l_before:
@@ -8656,28 +8660,28 @@ class Eff_card_event_che(Frame):
                         5,
                         "l_y",
                         (TX_a_second_coup_with,),
-                        True,
-                        at="specs/twilight_struggle/cards.yaml:1327",
-                        order=2,
+                        "specs/twilight_struggle/cards.yaml:1327",
+                        2,
+                        optional=True,
                     ):
                         return
                     self.l_y = -1
                     pc = 4
                     continue
                 # cov 452
-                s.pop()
+                s.stack.pop()
                 return
             elif pc == 3:
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 4
                 if self.l_y != -1:
                     # cov 453
                     self.pc = 3
-                    s.push(Proc_coup_attempt(self.l_p, self.l_y, self.l_ops, False))
+                    s.stack.append(Proc_coup_attempt(self.l_p, self.l_y, self.l_ops, False))
                     return
                 # cov 454
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -8729,9 +8733,9 @@ class Eff_card_event_our_man_in_tehran(Frame):
                     7,
                     "l_c",
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:1343",
-                    order=1,
+                    "specs/twilight_struggle/cards.yaml:1343",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -8743,7 +8747,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
                     s.move_all(T_card, s.z.piles[(Z_looked_at + s.ref(self.l_p))], Z_deck, True)
                     s.shuffle(Z_deck)
                     s.say(TX_the_rest_go_back)
-                    s.pop()
+                    s.stack.pop()
                     return
                 s.move(T_card, self.l_c, Z_discard, True)
                 s.say(TX_discards, self.l_p, self.l_c)
@@ -8754,9 +8758,9 @@ class Eff_card_event_our_man_in_tehran(Frame):
                     7,
                     "l_c",
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
-                    True,
-                    at="specs/twilight_struggle/cards.yaml:1347",
-                    order=1,
+                    "specs/twilight_struggle/cards.yaml:1347",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -8809,14 +8813,14 @@ class Trig_norad(Frame):
                 5,
                 "l_x",
                 (TX_add_1_influence_norad,),
-                at="specs/twilight_struggle/events.yaml:97",
-                order=2,
+                "specs/twilight_struggle/events.yaml:97",
+                2,
             )
         else:  # pc == 1
             i0_, i1_ = s.ref(self.l_x), P_usa
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
-            s.pop()
+            s.stack.pop()
 
 
 # trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:101)
@@ -8865,8 +8869,8 @@ class Trig_missile_crisis_defused(Frame):
                     5,
                     "l_x_2",
                     (TX_remove_2_influence_to,),
-                    True,
-                    at="specs/twilight_struggle/events.yaml:105",
+                    "specs/twilight_struggle/events.yaml:105",
+                    optional=True,
                 ):
                     return
                 self.l_x_2 = -1
@@ -8884,7 +8888,7 @@ class Trig_missile_crisis_defused(Frame):
                 else:
                     # cov 488
                     pass
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -8952,8 +8956,8 @@ class Phase_placement(Frame):
                         5,
                         "l_x",
                         (TX_setup_influence_in_eastern,),
-                        at="specs/twilight_struggle/game.yaml:198",
-                        order=2,
+                        "specs/twilight_struggle/game.yaml:198",
+                        2,
                     )
                     return
             elif pc == 2:
@@ -8965,7 +8969,7 @@ class Phase_placement(Frame):
             elif pc == 3:
                 s.tick("the repeat loop at specs/twilight_struggle/game.yaml:201:7")
                 if self.r_2 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_2 -= 1
                 self.pc = 4
@@ -8975,8 +8979,8 @@ class Phase_placement(Frame):
                     5,
                     "l_x_2",
                     (TX_setup_influence_in_western,),
-                    at="specs/twilight_struggle/game.yaml:202",
-                    order=2,
+                    "specs/twilight_struggle/game.yaml:202",
+                    2,
                 )
                 return
             else:  # pc == 4
@@ -9017,9 +9021,9 @@ class Phase_headline(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_headline_phase())
+            s.stack.append(Proc_headline_phase())
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # phase action_rounds (specs/twilight_struggle/game.yaml:220)
@@ -9056,7 +9060,7 @@ class Phase_action_rounds(Frame):
                 if s.v_round <= f_rounds_for(s, P_ussr):
                     # cov 511
                     self.pc = 1
-                    s.push(Proc_action_round(P_ussr))
+                    s.stack.append(Proc_action_round(P_ussr))
                     return
                 # cov 512
                 pc = 1
@@ -9065,13 +9069,13 @@ class Phase_action_rounds(Frame):
                 if s.v_round <= f_rounds_for(s, P_usa):
                     # cov 513
                     self.pc = 2
-                    s.push(Proc_action_round(P_usa))
+                    s.stack.append(Proc_action_round(P_usa))
                     return
                 # cov 514
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 2
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -9105,9 +9109,9 @@ class Phase_end_of_turn(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_end_of_turn())
+            s.stack.append(Proc_end_of_turn())
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (specs/twilight_struggle/game.yaml:11)
@@ -9117,7 +9121,7 @@ class Flow(Frame):
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/twilight_struggle/game.yaml:11)"
     SLOT_TYPES = ()
-    BLOCKS = 8
+    BLOCKS = 5
 
     def __init__(self) -> None:
         self.pc = 0
@@ -9139,81 +9143,63 @@ class Flow(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc < 4:
-                if pc < 2:
-                    if pc == 0:
-                        setup(s)
-                        s.after_setup()
-                        # phase placement (specs/twilight_struggle/game.yaml:194)
-                        if s.skips and s.skip_pass("placement"):
-                            pc = 1
-                            continue
-                        # cov 515
-                        self.pc = 1
-                        s.push(Phase_placement())
-                        return
-                    else:  # pc == 1
-                        s.expire(PH_placement)
-                        pc = 2
+            if pc < 2:
+                if pc == 0:
+                    setup(s)
+                    s.after_setup()
+                    # phase placement (specs/twilight_struggle/game.yaml:194)
+                    if s.skips and s.skip_pass("placement"):
+                        pc = 1
                         continue
-                elif pc == 2:
+                    # cov 515
+                    self.pc = 1
+                    s.stack.append(Phase_placement())
+                    return
+                else:  # pc == 1
                     s.tick("the while of phase 'turn' at specs/twilight_struggle/game.yaml:205:11")
                     if not (s.v_turn < 10):
                         # phase final_scoring (specs/twilight_struggle/game.yaml:228)
                         # cov 521
                         ph_final_scoring(s)
-                        s.expire(PH_final_scoring)
-                        s.pop()
+                        s.stack.pop()
                         return
                     # phase turn (specs/twilight_struggle/game.yaml:205)
                     # cov 516
                     ph_turn(s)
                     # phase deal (specs/twilight_struggle/game.yaml:212)
                     if s.skips and s.skip_pass("deal"):
-                        pc = 3
+                        pc = 2
                         continue
                     # cov 517
                     ph_deal(s)
+                    pc = 2
+                    continue
+            elif pc == 2:
+                # phase headline (specs/twilight_struggle/game.yaml:218)
+                if s.skips and s.skip_pass("headline"):
                     pc = 3
                     continue
-                else:  # pc == 3
-                    s.expire(PH_deal)
-                    # phase headline (specs/twilight_struggle/game.yaml:218)
-                    if s.skips and s.skip_pass("headline"):
-                        pc = 4
-                        continue
-                    # cov 518
+                # cov 518
+                self.pc = 3
+                s.stack.append(Phase_headline())
+                return
+            elif pc == 3:
+                if not (s.v_round < max(f_rounds_for(s, P_ussr), f_rounds_for(s, P_usa))):
+                    # phase end_of_turn (specs/twilight_struggle/game.yaml:226)
+                    # cov 520
                     self.pc = 4
-                    s.push(Phase_headline())
+                    s.stack.append(Phase_end_of_turn())
                     return
-            elif pc < 6:
-                if pc == 4:
-                    s.expire(PH_headline)
-                    pc = 5
-                    continue
-                else:  # pc == 5
-                    s.tick("the while of phase 'action_rounds' at specs/twilight_struggle/game.yaml:220:15")
-                    if not (s.v_round < max(f_rounds_for(s, P_ussr), f_rounds_for(s, P_usa))):
-                        # phase end_of_turn (specs/twilight_struggle/game.yaml:226)
-                        # cov 520
-                        self.pc = 7
-                        s.push(Phase_end_of_turn())
-                        return
-                    # phase action_rounds (specs/twilight_struggle/game.yaml:220)
-                    if s.start_at:
-                        s.starting("action_rounds")
-                    # cov 519
-                    self.pc = 6
-                    s.push(Phase_action_rounds())
-                    return
-            elif pc == 6:
-                s.expire(PH_action_rounds)
-                pc = 5
-                continue
-            else:  # pc == 7
-                s.expire(PH_end_of_turn)
+                # phase action_rounds (specs/twilight_struggle/game.yaml:220)
+                if s.start_at:
+                    s.starting("action_rounds")
+                # cov 519
+                self.pc = 3
+                s.stack.append(Phase_action_rounds())
+                return
+            else:  # pc == 4
                 s.expire(PH_turn)
-                pc = 2
+                pc = 1
                 continue
 
 

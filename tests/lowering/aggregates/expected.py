@@ -40,8 +40,7 @@ class Flow(Frame):
         # phase play (tests/lowering/aggregates/game.yaml:13)
         # cov 0
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -33,7 +33,7 @@ class Phase_play(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.decide(P_ann, (0, 1), 1, "d_1", (TX_do_you_agree,), at="tests/lowering/ask/game.yaml:9")
+            s.decide(P_ann, (0, 1), 1, "d_1", (TX_do_you_agree,), "tests/lowering/ask/game.yaml:9")
         else:  # pc == 1
             s.v_agreed = self.d_1
             if s.v_agreed:
@@ -42,7 +42,7 @@ class Phase_play(Frame):
             else:
                 # cov 1
                 pass
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/ask/game.yaml:2)
@@ -78,10 +78,9 @@ class Flow(Frame):
             # phase play (tests/lowering/ask/game.yaml:7)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -64,12 +64,12 @@ class Phase_main(Frame):
                         continue
                     self.pc = 3
                     s.decide(
-                        P_a, (0, 1), 1, "l_go", (TX_again,), at="tests/lowering/break-continue/game.yaml:14"
+                        P_a, (0, 1), 1, "l_go", (TX_again,), "tests/lowering/break-continue/game.yaml:14"
                     )
                     return
             elif pc == 2:
                 s.end_game(-1, "")
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 3
                 if not self.l_go:
@@ -124,10 +124,9 @@ class Flow(Frame):
             # phase main (tests/lowering/break-continue/game.yaml:6)
             # cov 8
             self.pc = 1
-            s.push(Phase_main())
+            s.stack.append(Phase_main())
         else:  # pc == 1
-            s.expire(PH_main)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -57,8 +57,7 @@ class Flow(Frame):
         # phase play (tests/lowering/builtins/game.yaml:20)
         # cov 0
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

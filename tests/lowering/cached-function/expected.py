@@ -82,7 +82,7 @@ class Flow(Frame):
             else:  # pc == 1
                 s.tick("the repeat of phase 'play' at tests/lowering/cached-function/game.yaml:30:11")
                 if self.r_1 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 s.v_round += 1

@@ -48,8 +48,7 @@ class Flow(Frame):
         # phase play (tests/lowering/call-procedure/game.yaml:13)
         # cov 3
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -42,11 +42,11 @@ class Proc_bid(Frame):
                 2,
                 "d_1",
                 (TX_your_bid,),
-                at="tests/lowering/call-stopping-procedure/game.yaml:11",
+                "tests/lowering/call-stopping-procedure/game.yaml:11",
             )
         else:  # pc == 1
             s.v_score[s.ref(self.l_p)] += self.d_1
-            s.pop()
+            s.stack.pop()
 
 
 # procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)
@@ -80,9 +80,9 @@ class Proc_both_bid(Frame):
         if pc == 0:
             # cov 1
             self.pc = 1
-            s.push(Proc_bid(P_ann))
+            s.stack.append(Proc_bid(P_ann))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
@@ -115,10 +115,10 @@ class Phase_play(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_both_bid())
+            s.stack.append(Proc_both_bid())
         else:  # pc == 1
             s.v_score[P_ann] += 1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)
@@ -154,10 +154,9 @@ class Flow(Frame):
             # phase play (tests/lowering/call-stopping-procedure/game.yaml:16)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -71,13 +71,13 @@ class Phase_play(Frame):
                     4,
                     "l_two",
                     (TX_cards_to_keep,),
-                    need=need_,
                     at="tests/lowering/choose-among-copies/game.yaml:19",
+                    need=need_,
                 )
                 return
             else:  # pc == 2
                 s.move_all(T_card, self.l_two, Z_kept, True)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -115,10 +115,9 @@ class Flow(Frame):
             # phase play (tests/lowering/choose-among-copies/game.yaml:15)
             # cov 1
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -38,12 +38,7 @@ class Phase_play(Frame):
         if pc == 0:
             self.pc = 1
             s.decide(
-                P_ann,
-                range(1, 3 + 1),
-                2,
-                "l_n",
-                (TX_how_many,),
-                at="tests/lowering/choose-number/game.yaml:10",
+                P_ann, range(1, 3 + 1), 2, "l_n", (TX_how_many,), "tests/lowering/choose-number/game.yaml:10"
             )
         elif pc == 1:
             self.pc = 2
@@ -53,11 +48,11 @@ class Phase_play(Frame):
                 2,
                 "d_1",
                 (TX_how_many_more,),
-                at="tests/lowering/choose-number/game.yaml:11",
+                "tests/lowering/choose-number/game.yaml:11",
             )
         else:  # pc == 2
             s.v_score[P_bob] += self.d_1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/choose-number/game.yaml:2)
@@ -93,10 +88,9 @@ class Flow(Frame):
             # phase play (tests/lowering/choose-number/game.yaml:8)
             # cov 0
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -55,8 +55,8 @@ class Phase_play(Frame):
                     4,
                     "l_c",
                     (TX_card_to_take,),
-                    at="tests/lowering/choose-one/game.yaml:19",
-                    order=1,
+                    "tests/lowering/choose-one/game.yaml:19",
+                    1,
                 )
             else:  # pc == 1
                 self.pc = 2
@@ -66,8 +66,8 @@ class Phase_play(Frame):
                     3,
                     "d_1",
                     (TX_who_goes_first,),
-                    at="tests/lowering/choose-one/game.yaml:20",
-                    order=2,
+                    "tests/lowering/choose-one/game.yaml:20",
+                    2,
                 )
         elif pc == 2:
             s.v_first = self.d_1
@@ -78,7 +78,7 @@ class Phase_play(Frame):
                 5,
                 "l_how",
                 (TX_what_to_do_with, self.l_c),
-                at="tests/lowering/choose-one/game.yaml:21",
+                "tests/lowering/choose-one/game.yaml:21",
             )
         else:  # pc == 3
             if self.l_how == 1:
@@ -87,7 +87,7 @@ class Phase_play(Frame):
             else:
                 # cov 2
                 pass
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/choose-one/game.yaml:2)
@@ -124,10 +124,9 @@ class Flow(Frame):
             # phase play (tests/lowering/choose-one/game.yaml:17)
             # cov 3
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -51,9 +51,9 @@ class Phase_play(Frame):
                     4,
                     "l_c",
                     (TX_card_to_score_or,),
-                    True,
-                    at="tests/lowering/choose-optional/game.yaml:17",
-                    order=1,
+                    "tests/lowering/choose-optional/game.yaml:17",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -73,8 +73,8 @@ class Phase_play(Frame):
                     2,
                     "l_n",
                     (TX_points_to_add_or,),
-                    True,
-                    at="tests/lowering/choose-optional/game.yaml:19",
+                    "tests/lowering/choose-optional/game.yaml:19",
+                    optional=True,
                 ):
                     return
                 self.l_n = -1
@@ -87,7 +87,7 @@ class Phase_play(Frame):
                 else:
                     # cov 4
                     pass
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -125,10 +125,9 @@ class Flow(Frame):
             # phase play (tests/lowering/choose-optional/game.yaml:15)
             # cov 5
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

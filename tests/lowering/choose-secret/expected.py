@@ -50,9 +50,9 @@ class Phase_play(Frame):
                     4,
                     "l_b",
                     (TX_your_secret_bid,),
+                    "tests/lowering/choose-secret/game.yaml:17",
+                    1,
                     secret=True,
-                    at="tests/lowering/choose-secret/game.yaml:17",
-                    order=1,
                 )
                 return
             elif pc == 1:
@@ -64,9 +64,9 @@ class Phase_play(Frame):
                     4,
                     "l_c",
                     (TX_a_card_to_bid,),
-                    True,
-                    at="tests/lowering/choose-secret/game.yaml:20",
-                    order=1,
+                    "tests/lowering/choose-secret/game.yaml:20",
+                    1,
+                    optional=True,
                 ):
                     return
                 self.l_c = -1
@@ -79,7 +79,7 @@ class Phase_play(Frame):
                 else:
                     # cov 2
                     pass
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -117,10 +117,9 @@ class Flow(Frame):
             # phase play (tests/lowering/choose-secret/game.yaml:15)
             # cov 3
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -52,14 +52,14 @@ class Phase_play(Frame):
                     4,
                     "l_two",
                     (TX_cards_to_keep,),
+                    "tests/lowering/choose-several/game.yaml:16",
+                    1,
                     need=need_,
-                    at="tests/lowering/choose-several/game.yaml:16",
-                    order=1,
                 )
                 return
             else:  # pc == 1
                 s.move_all(T_card, self.l_two, Z_kept, True)
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -97,10 +97,9 @@ class Flow(Frame):
             # phase play (tests/lowering/choose-several/game.yaml:14)
             # cov 1
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -91,8 +91,7 @@ class Flow(Frame):
         # phase play (tests/lowering/common-subexpressions/game.yaml:36)
         # cov 7
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -165,8 +165,8 @@ class Phase_play(Frame):
                         4,
                         "l_pick",
                         (TX_pick,),
-                        at="tests/lowering/comprehension-loops/game.yaml:51",
-                        order=2,
+                        "tests/lowering/comprehension-loops/game.yaml:51",
+                        2,
                     )
                     return
                 else:  # pc == 1
@@ -198,7 +198,7 @@ class Phase_play(Frame):
                         break
                 if not q7_:
                     p_settle(s)
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 3
                 if s.decide(
@@ -207,9 +207,9 @@ class Phase_play(Frame):
                     4,
                     "l_again",
                     (TX_again,),
-                    True,
-                    at="tests/lowering/comprehension-loops/game.yaml:56",
-                    order=2,
+                    "tests/lowering/comprehension-loops/game.yaml:56",
+                    2,
+                    optional=True,
                 ):
                     return
                 self.l_again = -1
@@ -254,10 +254,9 @@ class Flow(Frame):
             # phase play (tests/lowering/comprehension-loops/game.yaml:46)
             # cov 8
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

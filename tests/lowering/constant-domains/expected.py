@@ -77,13 +77,13 @@ class Phase_play(Frame):
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
                 self.pc = 2
                 s.decide(
-                    self.l_p, (0, 1), 1, "l_yes", (TX_yes,), at="tests/lowering/constant-domains/game.yaml:22"
+                    self.l_p, (0, 1), 1, "l_yes", (TX_yes,), "tests/lowering/constant-domains/game.yaml:22"
                 )
                 return
             else:  # pc == 2
@@ -130,10 +130,9 @@ class Flow(Frame):
             # phase play (tests/lowering/constant-domains/game.yaml:15)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

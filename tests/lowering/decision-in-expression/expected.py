@@ -49,7 +49,7 @@ class Phase_main(Frame):
                         2,
                         "l_a_1",
                         (TX_blank,),
-                        at="tests/lowering/decision-in-expression/game.yaml:8",
+                        "tests/lowering/decision-in-expression/game.yaml:8",
                     )
                     return
                 else:  # pc == 1
@@ -61,7 +61,7 @@ class Phase_main(Frame):
                         1,
                         "l_a_2",
                         (TX_more,),
-                        at="tests/lowering/decision-in-expression/game.yaml:9",
+                        "tests/lowering/decision-in-expression/game.yaml:9",
                     )
                     return
             elif pc == 2:
@@ -73,17 +73,12 @@ class Phase_main(Frame):
                 # cov 1
                 self.pc = 4
                 s.decide(
-                    P_b,
-                    (0, 1),
-                    1,
-                    "l_a_3",
-                    (TX_less,),
-                    at="tests/lowering/decision-in-expression/game.yaml:9",
+                    P_b, (0, 1), 1, "l_a_3", (TX_less,), "tests/lowering/decision-in-expression/game.yaml:9"
                 )
                 return
             elif pc == 3:
                 s.end_game(-1, "")
-                s.pop()
+                s.stack.pop()
                 return
             else:  # pc == 4
                 if self.l_a_3:
@@ -129,10 +124,9 @@ class Flow(Frame):
             # phase main (tests/lowering/decision-in-expression/game.yaml:6)
             # cov 4
             self.pc = 1
-            s.push(Phase_main())
+            s.stack.append(Phase_main())
         else:  # pc == 1
-            s.expire(PH_main)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -50,16 +50,11 @@ class Eff_card_event_wager(Frame):
             # cov 1
             self.pc = 1
             s.decide(
-                self.l_p,
-                range(0, 2 + 1),
-                2,
-                "d_1",
-                (TX_wager,),
-                at="tests/lowering/effect-field/game.yaml:12",
+                self.l_p, range(0, 2 + 1), 2, "d_1", (TX_wager,), "tests/lowering/effect-field/game.yaml:12"
             )
         else:  # pc == 1
             s.v_score[s.ref(self.l_p)] += self.d_1
-            s.pop()
+            s.stack.pop()
 
 
 # phase play (tests/lowering/effect-field/game.yaml:17)
@@ -97,11 +92,11 @@ class Phase_play(Frame):
                 frame = effect(s, subject_, P_ann)
                 if frame is not None:
                     self.pc = 1
-                    s.push(frame)
+                    s.stack.append(frame)
                     return
-            s.pop()
+            s.stack.pop()
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/effect-field/game.yaml:3)
@@ -137,10 +132,9 @@ class Flow(Frame):
             # phase play (tests/lowering/effect-field/game.yaml:17)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 # by name (runtime.engine.named: natively, a long tuple written out is megabytes of C)

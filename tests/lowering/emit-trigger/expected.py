@@ -55,11 +55,11 @@ class Trig_reply(Frame):
                 2,
                 "d_1",
                 (TX_points_to_answer,),
-                at="tests/lowering/emit-trigger/game.yaml:16",
+                "tests/lowering/emit-trigger/game.yaml:16",
             )
         else:  # pc == 1
             s.v_score[s.ref((1 - self.l_p))] += self.d_1
-            s.pop()
+            s.stack.pop()
 
 
 # phase play (tests/lowering/emit-trigger/game.yaml:18)
@@ -104,9 +104,9 @@ class Phase_play(Frame):
             if tc_bonus(s, self.e_1, self.e_2):
                 t_bonus(s, self.e_1, self.e_2)
             self.pc = 1
-            s.push(Trig_reply(self.e_1, self.e_2))
+            s.stack.append(Trig_reply(self.e_1, self.e_2))
         else:  # pc == 1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)
@@ -142,10 +142,9 @@ class Flow(Frame):
             # phase play (tests/lowering/emit-trigger/game.yaml:18)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

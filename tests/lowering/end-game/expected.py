@@ -41,8 +41,7 @@ class Flow(Frame):
         # phase play (tests/lowering/end-game/game.yaml:7)
         # cov 2
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

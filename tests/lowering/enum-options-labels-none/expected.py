@@ -40,8 +40,8 @@ class Phase_play(Frame):
                     5,
                     "l_u",
                     (TX_which_first,),
-                    True,
-                    at="tests/lowering/enum-options-labels-none/game.yaml:17",
+                    "tests/lowering/enum-options-labels-none/game.yaml:17",
+                    optional=True,
                 ):
                     return
                 self.l_u = -1
@@ -55,7 +55,7 @@ class Phase_play(Frame):
                     # cov 1
                     pass
                 s.say(TX_blank, self.l_u, s.enum_label(ENUM_use, self.l_u), s.v_tally[self.l_u])
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -92,10 +92,9 @@ class Flow(Frame):
             # phase play (tests/lowering/enum-options-labels-none/game.yaml:15)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

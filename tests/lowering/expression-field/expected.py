@@ -67,8 +67,7 @@ class Flow(Frame):
         # phase play (tests/lowering/expression-field/game.yaml:18)
         # cov 3
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 # by name (runtime.engine.named: natively, a long tuple written out is megabytes of C)

@@ -45,8 +45,7 @@ class Flow(Frame):
         # phase play (tests/lowering/fields-and-none/game.yaml:23)
         # cov 2
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

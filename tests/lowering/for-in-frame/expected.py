@@ -51,7 +51,7 @@ class Phase_play(Frame):
                 continue
             elif pc == 1:
                 if self.k_2 >= len(self.i_1):
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
@@ -60,12 +60,7 @@ class Phase_play(Frame):
                     continue
                 self.pc = 2
                 s.decide(
-                    self.l_p,
-                    (0, 1),
-                    1,
-                    "l_vote",
-                    (TX_vote_yes,),
-                    at="tests/lowering/for-in-frame/game.yaml:11",
+                    self.l_p, (0, 1), 1, "l_vote", (TX_vote_yes,), "tests/lowering/for-in-frame/game.yaml:11"
                 )
                 return
             else:  # pc == 2
@@ -112,10 +107,9 @@ class Flow(Frame):
             # phase play (tests/lowering/for-in-frame/game.yaml:8)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

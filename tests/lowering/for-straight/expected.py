@@ -40,8 +40,7 @@ class Flow(Frame):
         # phase play (tests/lowering/for-straight/game.yaml:11)
         # cov 0
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

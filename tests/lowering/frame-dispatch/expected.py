@@ -42,11 +42,11 @@ class Proc_bid(Frame):
                 2,
                 "d_1",
                 (TX_your_bid,),
-                at="tests/lowering/frame-dispatch/game.yaml:13",
+                "tests/lowering/frame-dispatch/game.yaml:13",
             )
         else:  # pc == 1
             s.v_score[s.ref(self.l_p)] += self.d_1
-            s.pop()
+            s.stack.pop()
 
 
 # phase play (tests/lowering/frame-dispatch/game.yaml:15)
@@ -103,30 +103,25 @@ class Phase_play(Frame):
                     if pc == 0:
                         self.pc = 1
                         s.decide(
-                            P_ann,
-                            (0, 1),
-                            1,
-                            "l_go",
-                            (TX_play,),
-                            at="tests/lowering/frame-dispatch/game.yaml:17",
+                            P_ann, (0, 1), 1, "l_go", (TX_play,), "tests/lowering/frame-dispatch/game.yaml:17"
                         )
                         return
                     else:  # pc == 1
                         if not self.l_go:
                             # cov 1
-                            s.pop()
+                            s.stack.pop()
                             return
                         else:
                             # cov 2
                             pass
                         self.pc = 2
-                        s.push(Proc_bid(P_ann))
+                        s.stack.append(Proc_bid(P_ann))
                         return
                 elif pc == 2:
                     if s.v_score[P_ann] > 1:
                         # cov 3
                         self.pc = 3
-                        s.push(Proc_bid(P_bob))
+                        s.stack.append(Proc_bid(P_bob))
                         return
                     # cov 4
                     s.v_score[P_bob] += 1
@@ -140,7 +135,7 @@ class Phase_play(Frame):
                         2,
                         "l_n",
                         (TX_rounds,),
-                        at="tests/lowering/frame-dispatch/game.yaml:21",
+                        "tests/lowering/frame-dispatch/game.yaml:21",
                     )
                     return
             elif pc < 6:
@@ -158,18 +153,13 @@ class Phase_play(Frame):
                             1,
                             "l_again",
                             (TX_again,),
-                            at="tests/lowering/frame-dispatch/game.yaml:26",
+                            "tests/lowering/frame-dispatch/game.yaml:26",
                         )
                         return
                     self.r_1 -= 1
                     self.pc = 6
                     s.decide(
-                        P_ann,
-                        (0, 1),
-                        1,
-                        "l_more",
-                        (TX_more,),
-                        at="tests/lowering/frame-dispatch/game.yaml:23",
+                        P_ann, (0, 1), 1, "l_more", (TX_more,), "tests/lowering/frame-dispatch/game.yaml:23"
                     )
                     return
             elif pc == 6:
@@ -185,14 +175,14 @@ class Phase_play(Frame):
                 if self.l_again:
                     # cov 7
                     self.pc = 8
-                    s.push(Proc_bid(P_bob))
+                    s.stack.append(Proc_bid(P_bob))
                     return
                 # cov 8
                 pc = 8
                 continue
             else:  # pc == 8
                 s.v_score[P_bob] += 1
-                s.pop()
+                s.stack.pop()
                 return
 
 
@@ -229,10 +219,9 @@ class Flow(Frame):
             # phase play (tests/lowering/frame-dispatch/game.yaml:15)
             # cov 9
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -40,8 +40,8 @@ class Phase_play(Frame):
                 3,
                 "l_spot",
                 (TX_where_to_place_the,),
-                at="tests/lowering/grid/game.yaml:16",
-                order=2,
+                "tests/lowering/grid/game.yaml:16",
+                2,
             )
         else:  # pc == 1
             s.place(T_tile, E_south, Z_board, self.l_spot)
@@ -50,7 +50,7 @@ class Phase_play(Frame):
             for c_t in s.neighbors(T_tile, E_north):
                 q1_ += F_tile_value[c_t]
             s.v_total = q1_
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/grid/game.yaml:2)
@@ -86,10 +86,9 @@ class Flow(Frame):
             # phase play (tests/lowering/grid/game.yaml:13)
             # cov 0
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

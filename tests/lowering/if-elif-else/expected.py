@@ -50,8 +50,7 @@ class Flow(Frame):
         # phase play (tests/lowering/if-elif-else/game.yaml:7)
         # cov 5
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -88,8 +88,7 @@ class Flow(Frame):
         # phase play (tests/lowering/inline-functions/game.yaml:37)
         # cov 7
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -55,11 +55,11 @@ class Phase_play(Frame):
                 2,
                 "d_1",
                 (TX_points,),
-                at="tests/lowering/invariant-and-evaluation/game.yaml:14",
+                "tests/lowering/invariant-and-evaluation/game.yaml:14",
             )
         else:  # pc == 1
             s.v_score[P_ann] += self.d_1
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/invariant-and-evaluation/game.yaml:2)
@@ -95,10 +95,9 @@ class Flow(Frame):
             # phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)
             # cov 0
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

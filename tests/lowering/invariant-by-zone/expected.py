@@ -78,8 +78,7 @@ class Flow(Frame):
         # phase play (tests/lowering/invariant-by-zone/game.yaml:29)
         # cov 1
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = (

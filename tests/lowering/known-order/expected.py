@@ -44,12 +44,12 @@ class Proc_pick_from(Frame):
                 4,
                 "l_c",
                 (TX_from_a_parameter,),
-                at="tests/lowering/known-order/game.yaml:23",
-                order=2,
+                "tests/lowering/known-order/game.yaml:23",
+                2,
             )
         else:  # pc == 1
             s.v_n = F_card_value[self.l_c]
-            s.pop()
+            s.stack.pop()
 
 
 # procedure pick_among (tests/lowering/known-order/game.yaml:25)
@@ -102,11 +102,11 @@ class Proc_pick_among(Frame):
                 4,
                 "l_c",
                 (TX_from_a_list_given,),
-                at="tests/lowering/known-order/game.yaml:29",
+                "tests/lowering/known-order/game.yaml:29",
             )
         else:  # pc == 1
             s.v_n = F_card_value[self.l_c]
-            s.pop()
+            s.stack.pop()
 
 
 # phase play (tests/lowering/known-order/game.yaml:32)
@@ -167,8 +167,8 @@ class Phase_play(Frame):
                     4,
                     "l_a",
                     (TX_from_the_deck,),
-                    at="tests/lowering/known-order/game.yaml:35",
-                    order=1,
+                    "tests/lowering/known-order/game.yaml:35",
+                    1,
                 )
             elif pc == 1:
                 self.l_held = [c_c for c_c in range(3) if (F_card_value[c_c] != F_card_value[self.l_a])]
@@ -179,8 +179,8 @@ class Phase_play(Frame):
                     4,
                     "l_b",
                     (TX_from_every_card,),
-                    at="tests/lowering/known-order/game.yaml:37",
-                    order=1,
+                    "tests/lowering/known-order/game.yaml:37",
+                    1,
                 )
             else:  # pc == 2
                 self.l_grown = [c_c for c_c in range(3) if (F_card_value[c_c] > 1)]
@@ -192,16 +192,16 @@ class Phase_play(Frame):
                     4,
                     "l_g",
                     (TX_from_a_list_that,),
-                    at="tests/lowering/known-order/game.yaml:40",
+                    "tests/lowering/known-order/game.yaml:40",
                 )
         elif pc == 3:
             self.pc = 4
-            s.push(Proc_pick_among(P_bob, [self.l_a, self.l_b, self.l_g]))
+            s.stack.append(Proc_pick_among(P_bob, [self.l_a, self.l_b, self.l_g]))
         elif pc == 4:
             self.pc = 5
-            s.push(Proc_pick_from(P_ann, [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)]))
+            s.stack.append(Proc_pick_from(P_ann, [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)]))
         else:  # pc == 5
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/known-order/game.yaml:6)
@@ -237,10 +237,9 @@ class Flow(Frame):
             # phase play (tests/lowering/known-order/game.yaml:32)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -38,8 +38,7 @@ class Flow(Frame):
         # phase play (tests/lowering/list-comprehension/game.yaml:12)
         # cov 0
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -97,8 +97,7 @@ class Flow(Frame):
         # phase play (tests/lowering/loop-invariant-calls/game.yaml:37)
         # cov 6
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

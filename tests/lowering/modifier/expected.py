@@ -65,7 +65,7 @@ class Flow(Frame):
         # cov 11
         ph_play(s)
         s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -37,8 +37,7 @@ class Flow(Frame):
         # phase play (tests/lowering/options/game.yaml:15)
         # cov 0
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -46,8 +46,7 @@ class Flow(Frame):
         # phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)
         # cov 1
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

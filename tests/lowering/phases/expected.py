@@ -51,7 +51,7 @@ class Flow(Frame):
             elif pc == 1:
                 s.tick("the repeat of phase 'rounds' at tests/lowering/phases/game.yaml:9:11")
                 if self.r_1 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 s.v_round += 1
@@ -64,14 +64,12 @@ class Flow(Frame):
             else:  # pc == 2
                 s.tick("the while of phase 'turns' at tests/lowering/phases/game.yaml:14:15")
                 if not (s.v_turn < 2):
-                    s.expire(PH_rounds)
                     pc = 1
                     continue
                 s.v_turn += 1
                 # phase turns (tests/lowering/phases/game.yaml:14)
                 # cov 1
                 ph_turns(s)
-                s.expire(PH_turns)
                 pc = 2
                 continue
 

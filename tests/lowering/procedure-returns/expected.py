@@ -52,12 +52,12 @@ class Proc_pick(Frame):
                 2,
                 "l_k",
                 (TX_blank,),
-                at="tests/lowering/procedure-returns/game.yaml:14",
+                "tests/lowering/procedure-returns/game.yaml:14",
             )
         else:  # pc == 1
             self.l_a_1 = p_twice(s, self.l_k)
             s.ret_ = self.l_a_1
-            s.pop()
+            s.stack.pop()
 
 
 # phase main (tests/lowering/procedure-returns/game.yaml:17)
@@ -94,12 +94,12 @@ class Phase_main(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.push(Proc_pick(P_a))
+            s.stack.append(Proc_pick(P_a))
         else:  # pc == 1
             s.v_score[P_a] += s.ret_
             self.l_t = p_twice(s, s.v_score[P_a])
             s.end_game(-1, "")
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/procedure-returns/game.yaml:1)
@@ -135,10 +135,9 @@ class Flow(Frame):
             # phase main (tests/lowering/procedure-returns/game.yaml:17)
             # cov 2
             self.pc = 1
-            s.push(Phase_main())
+            s.stack.append(Phase_main())
         else:  # pc == 1
-            s.expire(PH_main)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -44,8 +44,7 @@ class Flow(Frame):
         # phase play (tests/lowering/quantifiers/game.yaml:12)
         # cov 0
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

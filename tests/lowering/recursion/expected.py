@@ -83,8 +83,7 @@ class Flow(Frame):
         # phase play (tests/lowering/recursion/game.yaml:27)
         # cov 8
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

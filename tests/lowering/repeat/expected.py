@@ -46,11 +46,11 @@ class Phase_play(Frame):
             elif pc == 1:
                 s.tick("the repeat loop at tests/lowering/repeat/game.yaml:10:7")
                 if self.r_1 <= 0:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.r_1 -= 1
                 self.pc = 2
-                s.decide(P_ann, (0, 1), 1, "l_more", (TX_one_more,), at="tests/lowering/repeat/game.yaml:11")
+                s.decide(P_ann, (0, 1), 1, "l_more", (TX_one_more,), "tests/lowering/repeat/game.yaml:11")
                 return
             else:  # pc == 2
                 if self.l_more:
@@ -96,10 +96,9 @@ class Flow(Frame):
             # phase play (tests/lowering/repeat/game.yaml:7)
             # cov 2
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

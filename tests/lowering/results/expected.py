@@ -46,8 +46,7 @@ class Flow(Frame):
         # phase play (tests/lowering/results/game.yaml:13)
         # cov 2
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

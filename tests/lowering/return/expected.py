@@ -46,17 +46,17 @@ class Phase_play(Frame):
         if pc == 0:
             p_add_one(s)
             self.pc = 1
-            s.decide(P_ann, (0, 1), 1, "l_go", (TX_add,), at="tests/lowering/return/game.yaml:15")
+            s.decide(P_ann, (0, 1), 1, "l_go", (TX_add,), "tests/lowering/return/game.yaml:15")
         else:  # pc == 1
             if not self.l_go:
                 # cov 3
-                s.pop()
+                s.stack.pop()
                 return
             else:
                 # cov 4
                 pass
             s.v_score = 5
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/return/game.yaml:2)
@@ -92,10 +92,9 @@ class Flow(Frame):
             # phase play (tests/lowering/return/game.yaml:12)
             # cov 5
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -45,8 +45,7 @@ class Flow(Frame):
         # phase play (tests/lowering/reveal-show-log/game.yaml:13)
         # cov 1
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

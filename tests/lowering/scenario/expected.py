@@ -33,13 +33,11 @@ class Phase_play(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.decide(
-                P_ann, range(0, 2 + 1), 2, "d_1", (TX_points,), at="tests/lowering/scenario/game.yaml:11"
-            )
+            s.decide(P_ann, range(0, 2 + 1), 2, "d_1", (TX_points,), "tests/lowering/scenario/game.yaml:11")
         else:  # pc == 1
             s.v_score += self.d_1
             s.v_score += s.o_bonus
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/scenario/game.yaml:2)
@@ -75,10 +73,9 @@ class Flow(Frame):
             # phase play (tests/lowering/scenario/game.yaml:9)
             # cov 0
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

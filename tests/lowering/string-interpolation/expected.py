@@ -42,17 +42,12 @@ class Phase_play(Frame):
             s.v_note = s.label(T_card, E_ace) + " seen by " + s.player_label(P_ann)
             self.pc = 1
             s.decide(
-                P_ann,
-                (0, 1),
-                1,
-                "d_1",
-                (TX_seen, E_ace),
-                at="tests/lowering/string-interpolation/game.yaml:21",
+                P_ann, (0, 1), 1, "d_1", (TX_seen, E_ace), "tests/lowering/string-interpolation/game.yaml:21"
             )
         else:  # pc == 1
             s.v_seen = self.d_1
             s.end_game(P_bob, s.player_label(P_bob) + " saw " + IDS_card[E_ace])
-            s.pop()
+            s.stack.pop()
 
 
 # the game's flow (phases) (tests/lowering/string-interpolation/game.yaml:3)
@@ -88,10 +83,9 @@ class Flow(Frame):
             # phase play (tests/lowering/string-interpolation/game.yaml:15)
             # cov 0
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

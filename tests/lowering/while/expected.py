@@ -42,10 +42,10 @@ class Phase_play(Frame):
             else:  # pc == 1
                 s.tick("the while loop at tests/lowering/while/game.yaml:11:7")
                 if not self.l_going:
-                    s.pop()
+                    s.stack.pop()
                     return
                 self.pc = 1
-                s.decide(P_bob, (0, 1), 1, "l_going", (TX_go_on,), at="tests/lowering/while/game.yaml:11")
+                s.decide(P_bob, (0, 1), 1, "l_going", (TX_go_on,), "tests/lowering/while/game.yaml:11")
                 return
 
 
@@ -82,10 +82,9 @@ class Flow(Frame):
             # phase play (tests/lowering/while/game.yaml:7)
             # cov 0
             self.pc = 1
-            s.push(Phase_play())
+            s.stack.append(Phase_play())
         else:  # pc == 1
-            s.expire(PH_play)
-            s.pop()
+            s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

@@ -79,8 +79,7 @@ class Flow(Frame):
         # phase play (tests/lowering/zone-membership/game.yaml:33)
         # cov 6
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()

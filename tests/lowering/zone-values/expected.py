@@ -67,8 +67,7 @@ class Flow(Frame):
         # phase play (tests/lowering/zone-values/game.yaml:32)
         # cov 6
         ph_play(s)
-        s.expire(PH_play)
-        s.pop()
+        s.stack.pop()
 
 
 INVARIANTS: tuple[tuple[str, str, Callable[[State], bool], str], ...] = ()
