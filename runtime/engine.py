@@ -1903,6 +1903,7 @@ class GameState:
         prompt: Sequence[Any],
         at: str = "",
         order: int = 0,
+        ids: bool = False,
         optional: bool = False,
         need: int = 0,
         secret: bool = False,
@@ -1910,8 +1911,10 @@ class GameState:
     ) -> bool:
         """Stop for a decision. Returns False (and asks nothing) when an optional choice has no options.
 
-        Generated code passes the first seven by position (`at` and `order` too: a call with keywords
-        costs the interpreter a third more than one without), the rare rest by keyword.
+        Generated code passes the first eight by position (`at`, `order` and `ids` too: a call with
+        keywords costs the interpreter a third more than one without), the rare rest by keyword.
+        `ids`: the list's values are action ids already, the domain's first id added where the rules
+        listed them (compiler/lower/frames.py); they are checked to lie within the domain all the same.
 
         `values` are ids of the domain, in any order, perhaps repeated (a range or a list the rules
         built); the options are those distinct values, ascending. `prompt` is a stored text. `at` is
@@ -1937,9 +1940,12 @@ class GameState:
                 choices = distinct_ascending(items)
             else:  # (the set written out: no call on the interpreter's path)
                 choices = sorted(set(items))
-            if choices and (choices[0] < 0 or choices[-1] >= size):
-                self._options(values, domain, prompt, at)  # (raises the error)
-            if off:
+            base = off if ids else 0  # (the first id the values may hold)
+            if choices and (choices[0] < base or choices[-1] >= base + size):
+                self._options([v - base for v in items], domain, prompt, at)  # (raises the error)
+            if ids:
+                options = choices  # (a list the generated code made for this decision alone)
+            elif off:
                 options = [off + v for v in choices]
             elif choices is values:
                 options = choices[:]  # (the rules' own list, copied: the decision keeps its options)

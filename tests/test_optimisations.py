@@ -151,6 +151,34 @@ def test_options_the_compiler_knows_distinct_or_ascending_are_offered_as_any_oth
         s.decide(asked.player, [0, 7], asked.domain, asked.slot, asked.prompt, order=2)
 
 
+def test_options_listed_as_action_ids_are_refused_out_of_range_as_values_are(tmp_path: Path) -> None:
+    """frames.py: a comprehension listing a decision's options adds its domain's first action id
+    to each item (`ids`); an item that is no component (`none`) is refused as before, not taken
+    for an action of the domain below, and the options are the same ids either way."""
+    spec = tmp_path / "ids"
+    spec.mkdir()
+    (spec / "game.yaml").write_text(
+        "game: ids\nplayers: {names: [ann, bob]}\ntypes:\n  card: {fields: {value: int}}\n"
+        "components:\n  card: [{id: ace, value: 1}, {id: two, value: 2}]\nstate:\n  held: card\n"
+        "phases:\n  - name: play\n    do: |\n"
+        '      let c = choose from filter(x in card where x.value > 0) by ann "pick"\n'
+        '      let d = choose from [held for x in card] by ann "pick"\n',
+        encoding="utf-8",
+    )
+    result = compile_spec(spec)
+    assert result.ok, render_all(result.diagnostics)
+    engine = import_package(result.files, "ids").engine
+    source = next(text for name, text in result.files.items() if name.endswith("engine.py"))
+    assert " + c_x for c_x in " in source and " + s.v_held for c_x in " in source  # (action ids)
+    s = _game(engine).new_initial_state(0)
+    asked = s.pending
+    assert asked is not None
+    assert s.legal_actions() == [asked.options[0], asked.options[0] + 1]
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["ace", "two"]
+    with pytest.raises(RuleError, match="a entity:card option is out of range"):
+        s.apply_action(s.legal_actions()[1])
+
+
 def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
     """`c in zone` read from the where-index inline, and a parameter's zone read once before a
     function's body (tests/lowering/zone-membership): the same answers as s.holds, none in no zone."""

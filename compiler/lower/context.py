@@ -49,6 +49,10 @@ class Context:
     names: Names = field(default_factory=Names)
     type_index: dict[str, int] = field(default_factory=dict)
     domains: dict[str, int] = field(default_factory=dict)  # domain name -> index in GameInfo.domains
+    domain_offsets: list[int] = field(default_factory=list)  # by domain index: its first action id
+    # while a decision's options are lowered: the id of the comprehension that lists them, and the
+    # action id of its domain's first value, added to each item (frames.decision)
+    option_ids: tuple[int, int] | None = None
     coverage: list[CoveragePoint] = field(default_factory=list)
     covering: bool = True  # False while lowering scenario code, which is not a rule
     local_prefix: str = ""  # "self." inside a frame, where locals are slots

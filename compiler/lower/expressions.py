@@ -92,7 +92,8 @@ def _expr(cx: Context, e: ir.Expr) -> str:
             return "[" + ", ".join(expr(cx, i) for i in e.items) + "]"
         case ir.ListComp():
             cond = f" if {expr(cx, e.cond)}" if e.cond is not None else ""
-            return f"[{expr(cx, e.item)} for {comp_var(cx, e)} in {iterable(cx, e.source)}{cond}]"
+            item = option_id(cx, e, expr(cx, e.item))
+            return f"[{item} for {comp_var(cx, e)} in {iterable(cx, e.source)}{cond}]"
         case ir.Quantifier():
             return _quantifier(cx, e)
         case ir.Aggregate():
@@ -534,6 +535,14 @@ def copies_table(cx: Context, t: Type) -> str:
     return ""
 
 
+def option_id(cx: Context, e: ir.ListComp | ir.Quantifier, item: str) -> str:
+    """An item of the comprehension listing a decision's options as the action id it stands for
+    (the domain's first id added here, not by the engine in a second pass over the list)."""
+    if cx.option_ids is None or cx.option_ids[0] != id(e):
+        return item
+    return f"{cx.option_ids[1]} + {item}"
+
+
 def domain_of(cx: Context, t: Type) -> int:
     """The action domain (index) of a choosable value type."""
     match t.kind:
@@ -608,7 +617,7 @@ def _quantifier(cx: Context, e: ir.Quantifier) -> str:
         case "any" | "all":
             return f"{e.kind}({cond} for {v} in {source})"
         case "filter":
-            return f"[{v} for {v} in {source} if {cond}]"
+            return f"[{option_id(cx, e, v)} for {v} in {source} if {cond}]"
     raise Unsupported(f"a quantifier {e.kind!r}")
 
 

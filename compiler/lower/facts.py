@@ -108,6 +108,7 @@ def domains(cx: Context) -> tuple[DomainFact, ...]:
     placed, offset = [], 0
     for i, d in enumerate(out):
         cx.domains[d.name] = i
+        cx.domain_offsets.append(offset)
         placed.append(DomainFact(d.name, offset, d.labels, d.table, d.numbers_up_to, d.cells_radius))
         offset += sizes[d.name]
     return tuple(placed)

@@ -341,13 +341,23 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
         case ir.Choose():
             elem = cx.ann.type_of(d.options).elem or PLAYER
             domain = domain_of(cx, elem)
-            before, options = hoisting(cx, d.options)
             kinds = copies_table(cx, elem)
+            ids = not kinds and _listed(d.options) and cx.domain_offsets[domain] > 0
+            if ids:  # the comprehension lists action ids (expressions.option_id)
+                cx.option_ids = (id(d.options), cx.domain_offsets[domain])
+            try:
+                before, options = hoisting(cx, d.options)
+            finally:
+                cx.option_ids = None
             if kinds:  # a type with copies: one action per kind (row), the engine takes a copy
                 call, options, where = "decide_kinds", f"{options}, {kinds}", f", at={place}"
-            else:  # the place and what is known of the order by position (State.decide)
-                known = order(cx, d.options)
-                call, where = "decide", f", {place}" + (f", {known}" if known != UNKNOWN else "")
+            else:  # the place, what is known of the order and whether the options are action ids
+                known = order(cx, d.options)  # (by position: State.decide)
+                call, where = "decide", f", {place}"
+                if known != UNKNOWN or ids:
+                    where += f", {known}"
+                if ids:
+                    where += ", True"
             extras = (", secret=True" if d.secret else "") + window
             if d.optional:
                 for line in before:
@@ -379,6 +389,11 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
         case _:
             assert_never(d)
     b.line("return")
+
+
+def _listed(e: ir.Expr) -> bool:
+    """A comprehension or a filter: its items can be written as action ids where it makes them."""
+    return isinstance(e, ir.ListComp) or (isinstance(e, ir.Quantifier) and e.kind == "filter")
 
 
 def _each(

@@ -51,6 +51,7 @@ from compiler.lower.expressions import (
     iterable,
     named_zone,
     negation,
+    option_id,
     python_type,
     where_reads,
 )
@@ -267,12 +268,16 @@ class _Loops:
             elif kind == "count":
                 self.emit(f"{name} += 1")
             elif kind == "filter":
-                self.emit(f"{name}.append({var})")
+                assert isinstance(e, ir.Quantifier)
+                self.emit(f"{name}.append({option_id(cx, e, var)})")
             else:
                 assert isinstance(e, (ir.ListComp, ir.Aggregate))
                 self.lines_for(e.item)
                 item = expr(cx, e.item)
-                self.emit(f"{name}.append({item})" if kind == "list" else f"{name} += {item}")
+                if isinstance(e, ir.ListComp):
+                    self.emit(f"{name}.append({option_id(cx, e, item)})")
+                else:
+                    self.emit(f"{name} += {item}")
             if cond is not None:
                 self.depth -= 1
         cx.state_locals, cx.slot_locals = outer, outer_slots

@@ -1554,11 +1554,17 @@ class Proc_jesse_jones_draws(Frame):
                 self.pc = 1
                 if s.decide(
                     self.l_p,
-                    [c_x for c_x in f_others(s, self.l_p) if (not (not s.z.piles[(Z_hand + s.ref(c_x))]))],
+                    [
+                        24 + c_x
+                        for c_x in f_others(s, self.l_p)
+                        if (not (not s.z.piles[(Z_hand + s.ref(c_x))]))
+                    ],
                     3,
                     "l_from",
                     (TX_player_to_draw_the,),
                     "specs/bang/characters.yaml:71",
+                    0,
+                    True,
                     optional=True,
                 ):
                     return

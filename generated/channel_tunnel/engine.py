@@ -1387,12 +1387,13 @@ class Proc_do_tunnel(Frame):
                 self.pc = 3
                 s.decide(
                     self.l_p,
-                    [c_x for c_x in range(5) if (f_discs_of(s, self.l_p, c_x) > 0)],
+                    [26 + c_x for c_x in range(5) if (f_discs_of(s, self.l_p, c_x) > 0)],
                     4,
                     "l_k",
                     (TX_colour_of_a_disc, self.l_t),
                     "specs/channel_tunnel/actions.yaml:146",
                     2,
+                    True,
                 )
                 return
             else:  # pc == 3
@@ -1604,7 +1605,7 @@ class Proc_do_technology(Frame):
                     if s.decide(
                         self.l_p,
                         [
-                            c_x
+                            31 + c_x
                             for c_x in range(2)
                             if f_can_advance(
                                 s,
@@ -1621,6 +1622,7 @@ class Proc_do_technology(Frame):
                         (TX_technology_bar_to_advance,),
                         "specs/channel_tunnel/actions.yaml:232",
                         2,
+                        True,
                         optional=True,
                     ):
                         return
@@ -1757,7 +1759,7 @@ class Proc_peek(Frame):
                 if s.decide(
                     self.l_p,
                     [
-                        c_x
+                        24 + c_x
                         for c_x in range(s.num_players)
                         if (len(s.z.piles[(Z_route_hidden + s.ref(c_x))]) > 0)
                     ],
@@ -1766,6 +1768,7 @@ class Proc_peek(Frame):
                     (TX_whose_route_to_peek,),
                     "specs/channel_tunnel/actions.yaml:265",
                     2,
+                    True,
                     optional=True,
                 ):
                     return
@@ -2104,7 +2107,7 @@ class Proc_chain(Frame):
                     if s.decide(
                         self.l_p,
                         [
-                            c_x
+                            104 + c_x
                             for c_x in s.z.piles[(Z_tableau + s.ref(self.l_p))]
                             if (
                                 (
@@ -2119,6 +2122,7 @@ class Proc_chain(Frame):
                         (TX_chained_action,),
                         "specs/channel_tunnel/actions.yaml:316",
                         1,
+                        True,
                         optional=True,
                     ):
                         return
@@ -2481,12 +2485,13 @@ class Proc_round_start_effects(Frame):
                     self.pc = 2
                     s.decide(
                         self.l_p,
-                        [c_k for c_k in range(5) if (f_discs_of(s, self.l_p, c_k) > 0)],
+                        [26 + c_k for c_k in range(5) if (f_discs_of(s, self.l_p, c_k) > 0)],
                         4,
                         "l_give",
                         (TX_colour_of_the_disc,),
                         "specs/channel_tunnel/rounds.yaml:111",
                         2,
+                        True,
                     )
                     return
                 # cov 136
@@ -2495,12 +2500,13 @@ class Proc_round_start_effects(Frame):
             self.pc = 3
             s.decide(
                 self.l_p,
-                [c_k for c_k in range(5) if (f_discs_of(s, self.l_o, c_k) > 0)],
+                [26 + c_k for c_k in range(5) if (f_discs_of(s, self.l_o, c_k) > 0)],
                 4,
                 "l_take",
                 (TX_colour_of_the_disc_2,),
                 "specs/channel_tunnel/rounds.yaml:112",
                 2,
+                True,
             )
         else:  # pc == 3
             self.l_mine = [

@@ -2321,7 +2321,7 @@ class Proc_play_attack_order(Frame):
                 if s.decide(
                     self.l_p,
                     [
-                        c_x
+                        199 + c_x
                         for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]
                         if ((F_order_card_kind[c_x] == E_attack_orders) and f_order_usable(s, self.l_p, c_x))
                     ],
@@ -2330,6 +2330,7 @@ class Proc_play_attack_order(Frame):
                     (TX_attack_order_to_use,),
                     "specs/guerra_fronteriza/orders.yaml:79",
                     1,
+                    True,
                     optional=True,
                 ):
                     return
@@ -2726,11 +2727,17 @@ class Proc_play_order(Frame):
             self.pc = 7
             s.decide(
                 self.l_p,
-                [c_x for c_x in F_tile_adjacent[s.v_loc[self.l_f_2]] if (not f_enemy_at(s, self.l_p, c_x))],
+                [
+                    28 + c_x
+                    for c_x in F_tile_adjacent[s.v_loc[self.l_f_2]]
+                    if (not f_enemy_at(s, self.l_p, c_x))
+                ],
                 4,
                 "l_t_2",
                 (TX_where_goes, self.l_f_2),
                 "specs/guerra_fronteriza/orders.yaml:142",
+                0,
+                True,
             )
         elif pc == 7:
             s.v_loc[s.ref(self.l_f_2)] = self.l_t_2
@@ -3528,11 +3535,13 @@ class Proc_move_phase(Frame):
                     self.pc = 2
                     s.decide(
                         self.l_p,
-                        [c_y for c_y in self.l_reached if (c_y != self.l_from)],
+                        [28 + c_y for c_y in self.l_reached if (c_y != self.l_from)],
                         4,
                         "l_t",
                         (TX_where_goes, self.l_f),
                         "specs/guerra_fronteriza/round.yaml:257",
+                        0,
+                        True,
                     )
                     return
             elif pc == 2:
@@ -3783,7 +3792,7 @@ class Proc_tactical_phase(Frame):
                 if s.decide(
                     self.l_p,
                     [
-                        c_x
+                        199 + c_x
                         for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]
                         if (
                             (F_order_card_kind[c_x] == E_tactical_orders) and f_order_usable(s, self.l_p, c_x)
@@ -3794,6 +3803,7 @@ class Proc_tactical_phase(Frame):
                     (TX_tactical_order_to_use,),
                     "specs/guerra_fronteriza/round.yaml:308",
                     1,
+                    True,
                     optional=True,
                 ):
                     return
@@ -3990,7 +4000,7 @@ class Proc_maintenance(Frame):
                 s.decide(
                     self.l_p,
                     [
-                        c_g
+                        76 + c_g
                         for c_g in s.z.piles[Z_board]
                         if ((s.v_loc[c_g] == self.l_t) and (F_figure_faction[c_g] == self.l_p))
                     ],
@@ -3999,6 +4009,7 @@ class Proc_maintenance(Frame):
                     (TX_figure_to_withdraw_from, self.l_t),
                     "specs/guerra_fronteriza/round.yaml:336",
                     1,
+                    True,
                 )
                 return
             else:  # pc == 3
@@ -4163,7 +4174,7 @@ class Proc_defence(Frame):
                 if s.decide(
                     self.l_responder,
                     [
-                        c_x
+                        199 + c_x
                         for c_x in s.z.piles[(Z_hand + s.ref(self.l_responder))]
                         if (F_order_card_kind[c_x] == E_defense_orders)
                     ],
@@ -4172,6 +4183,7 @@ class Proc_defence(Frame):
                     (TX_respond_to_the_attack, self.l_t),
                     "specs/guerra_fronteriza/orders.yaml:159",
                     1,
+                    True,
                     optional=True,
                     window="defence",
                 ):

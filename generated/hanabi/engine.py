@@ -616,12 +616,13 @@ class Proc_give_clue(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                [c_q for c_q in range(s.num_players) if (c_q != self.l_p)],
+                [9 + c_q for c_q in range(s.num_players) if (c_q != self.l_p)],
                 3,
                 "l_t",
                 (TX_player_to_give_a,),
                 "specs/hanabi/game.yaml:158",
                 2,
+                True,
             )
         elif pc == 1:
             self.l_k = -1
@@ -638,9 +639,16 @@ class Proc_give_clue(Frame):
                             q2_ = True
                             break
                     if q2_:
-                        q1_.append(c_x)
+                        q1_.append(44 + c_x)
                 s.decide(
-                    self.l_p, q1_, 6, "l_k", (TX_colour_to_tell, self.l_t), "specs/hanabi/game.yaml:162", 2
+                    self.l_p,
+                    q1_,
+                    6,
+                    "l_k",
+                    (TX_colour_to_tell, self.l_t),
+                    "specs/hanabi/game.yaml:162",
+                    2,
+                    True,
                 )
                 return
             # cov 20
@@ -654,8 +662,10 @@ class Proc_give_clue(Frame):
                         q4_ = True
                         break
                 if q4_:
-                    q3_.append(c_x)
-            s.decide(self.l_p, q3_, 2, "l_n", (TX_number_to_tell, self.l_t), "specs/hanabi/game.yaml:164", 2)
+                    q3_.append(3 + c_x)
+            s.decide(
+                self.l_p, q3_, 2, "l_n", (TX_number_to_tell, self.l_t), "specs/hanabi/game.yaml:164", 2, True
+            )
         else:  # pc == 2
             s.v_clues = min(8, max(0, s.v_clues - 1))
             for x_ in range(1, (len(s.z.piles[(Z_hand + s.ref(self.l_t))]) + 1)):

@@ -577,7 +577,7 @@ class Proc_take_cube(Frame):
             s.decide(
                 self.l_p,
                 [
-                    c_x
+                    1257 + c_x
                     for c_x in s.z.piles[Z_map]
                     if ((c_x != self.l_keep) and (s.v_cubes[c_x][self.l_p] > 0))
                 ],
@@ -586,6 +586,7 @@ class Proc_take_cube(Frame):
                 (TX_take_a_cube_from,),
                 "specs/iron_curtain/game.yaml:104",
                 1,
+                True,
             )
         else:  # pc == 1
             s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
@@ -653,7 +654,7 @@ class Proc_give_order(Frame):
                     if s.decide(
                         self.l_p,
                         [
-                            c_x
+                            1257 + c_x
                             for c_x in self.l_access
                             if (
                                 ((v1_ := f_order_cost(s, self.l_p, c_x)) <= self.l_budget)
@@ -665,6 +666,7 @@ class Proc_give_order(Frame):
                         (TX_place_a_cube_on,),
                         "specs/iron_curtain/game.yaml:115",
                         1,
+                        True,
                         optional=True,
                     ):
                         return
@@ -761,11 +763,13 @@ class Proc_infiltrate(Frame):
                     self.pc = 2
                     if s.decide(
                         self.l_p,
-                        [c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)],
+                        [1257 + c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)],
                         6,
                         "l_t",
                         (TX_infiltrate_a_cube_onto,),
                         "specs/iron_curtain/game.yaml:132",
+                        0,
+                        True,
                         optional=True,
                     ):
                         return
@@ -855,11 +859,13 @@ class Proc_remove_cubes(Frame):
                 self.pc = 2
                 if s.decide(
                     self.l_p,
-                    [c_x for c_x in self.l_targets if (s.v_cubes[c_x][self.l_o] > 0)],
+                    [1257 + c_x for c_x in self.l_targets if (s.v_cubes[c_x][self.l_o] > 0)],
                     6,
                     "l_t",
                     (TX_remove_an_opponent_cube,),
                     "specs/iron_curtain/game.yaml:144",
+                    0,
+                    True,
                     optional=True,
                 ):
                     return
@@ -931,12 +937,13 @@ class Proc_remove_from_one_card(Frame):
                 self.pc = 1
                 if s.decide(
                     self.l_p,
-                    [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_o] > 0)],
+                    [1257 + c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_o] > 0)],
                     6,
                     "l_t",
                     (TX_remove_opponent_cubes_from,),
                     "specs/iron_curtain/game.yaml:154",
                     1,
+                    True,
                     optional=True,
                 ):
                     return
@@ -1019,12 +1026,13 @@ class Proc_move_cubes(Frame):
                     self.pc = 1
                     if s.decide(
                         self.l_p,
-                        [c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)],
+                        [1257 + c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)],
                         6,
                         "l_src",
                         (TX_move_cubes_from,),
                         "specs/iron_curtain/game.yaml:164",
                         1,
+                        True,
                         optional=True,
                     ):
                         return
@@ -1042,12 +1050,13 @@ class Proc_move_cubes(Frame):
                     self.pc = 2
                     s.decide(
                         self.l_p,
-                        [c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)],
+                        [1257 + c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)],
                         6,
                         "l_dst",
                         (TX_move_cubes_to,),
                         "specs/iron_curtain/game.yaml:166",
                         1,
+                        True,
                     )
                     return
             elif pc == 2:

@@ -3507,7 +3507,7 @@ class Proc_add_spread(Frame):
                         if c_z == c_y:
                             q2_ += 1
                     if q2_ < l_most:
-                        q1_.append(c_y)
+                        q1_.append(32 + c_y)
                 s.decide(
                     self.l_p,
                     q1_,
@@ -3515,6 +3515,8 @@ class Proc_add_spread(Frame):
                     "l_x",
                     (TX_add_1_influence_of, (len(self.l_placed) + 1), self.l_total),
                     "specs/twilight_struggle/events.yaml:298",
+                    0,
+                    True,
                 )
                 return
             else:  # pc == 2
@@ -5551,7 +5553,7 @@ class Eff_card_event_blockade(Frame):
                 for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
                     # cov 15 (card_ops)
                     if (0 if F_card_scoring[c_y] else f_modified_ops(s, l_o, F_card_ops[c_y])) >= 3:
-                        q1_.append(c_y)
+                        q1_.append(124 + c_y)
                 if s.decide(
                     self.l_o,
                     q1_,
@@ -5560,6 +5562,7 @@ class Eff_card_event_blockade(Frame):
                     (TX_discard_a_card_of,),
                     "specs/twilight_struggle/cards.yaml:113",
                     1,
+                    True,
                     optional=True,
                 ):
                     return
@@ -6269,7 +6272,7 @@ class Eff_card_event_un_intervention(Frame):
             s.decide(
                 self.l_p,
                 [
-                    c_y
+                    124 + c_y
                     for c_y in s.z.piles[(Z_hand + s.ref(self.l_p))]
                     if (F_card_side[c_y] == (1 - self.l_p))
                 ],
@@ -6278,6 +6281,7 @@ class Eff_card_event_un_intervention(Frame):
                 (TX_the_card_played_with, (1 - self.l_p)),
                 "specs/twilight_struggle/cards.yaml:367",
                 1,
+                True,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -6360,12 +6364,13 @@ class Eff_card_event_de_stalinization(Frame):
                     self.pc = 2
                     if s.decide(
                         self.l_p,
-                        [c_y for c_y in range(84) if (s.v_influence[c_y][self.l_p] > 0)],
+                        [32 + c_y for c_y in range(84) if (s.v_influence[c_y][self.l_p] > 0)],
                         5,
                         "l_x",
                         (TX_take_1_influence_to, self.l_taken),
                         "specs/twilight_struggle/cards.yaml:383",
                         2,
+                        True,
                         optional=True,
                     ):
                         return
@@ -6431,7 +6436,7 @@ class Eff_card_event_brush_war(Frame):
             s.decide(
                 self.l_p,
                 [
-                    c_y
+                    32 + c_y
                     for c_y in range(84)
                     if ((F_country_stability[c_y] <= 2) and (not f_protected(s, self.l_p, c_y)))
                 ],
@@ -6440,6 +6445,7 @@ class Eff_card_event_brush_war(Frame):
                 (TX_the_country_attacked_brush,),
                 "specs/twilight_struggle/cards.yaml:419",
                 2,
+                True,
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 3, 1, 3)
@@ -6491,12 +6497,13 @@ class Eff_card_event_salt_negotiations(Frame):
                 self.pc = 1
                 if s.decide(
                     self.l_p,
-                    [c_y for c_y in s.z.piles[Z_discard] if (not F_card_scoring[c_y])],
+                    [124 + c_y for c_y in s.z.piles[Z_discard] if (not F_card_scoring[c_y])],
                     7,
                     "l_c",
                     (TX_take_a_card_from,),
                     "specs/twilight_struggle/cards.yaml:497",
                     1,
+                    True,
                     optional=True,
                 ):
                     return
@@ -6590,11 +6597,13 @@ class Eff_card_event_summit(Frame):
             self.pc = 1
             s.decide(
                 self.l_w,
-                [c_m for c_m in [0, 1, 2] if ((c_m != 0) or (s.v_defcon < 5))],
+                [248 + c_m for c_m in [0, 1, 2] if ((c_m != 0) or (s.v_defcon < 5))],
                 13,
                 "l_step",
                 (TX_move_defcon_one_level,),
                 "specs/twilight_struggle/cards.yaml:530",
+                0,
+                True,
             )
         else:  # pc == 1
             if self.l_step == 0:
@@ -6788,12 +6797,17 @@ class Eff_card_event_missile_envy(Frame):
             self.pc = 1
             s.decide(
                 self.l_o,
-                [c_y for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))] if (F_card_ops[c_y] == self.l_top)],
+                [
+                    124 + c_y
+                    for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]
+                    if (F_card_ops[c_y] == self.l_top)
+                ],
                 7,
                 "l_c",
                 (TX_card_to_give_for,),
                 "specs/twilight_struggle/cards.yaml:580",
                 1,
+                True,
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
@@ -7997,7 +8011,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
                     # cov 15 (card_ops)
                     if (0 if F_card_scoring[c_y] else f_modified_ops(s, l_o, F_card_ops[c_y])) >= 3:
-                        q1_.append(c_y)
+                        q1_.append(124 + c_y)
                 if s.decide(
                     self.l_o,
                     q1_,
@@ -8006,6 +8020,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                     (TX_discard_a_card_of_2, self.l_p),
                     "specs/twilight_struggle/cards.yaml:1140",
                     1,
+                    True,
                     optional=True,
                 ):
                     return
@@ -8416,7 +8431,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                             q2_ = True
                             break
                     if q2_:
-                        q1_.append(c_y)
+                        q1_.append(32 + c_y)
                 if s.decide(
                     self.l_p,
                     q1_,
@@ -8425,6 +8440,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                     (TX_add_1_influence_in,),
                     "specs/twilight_struggle/cards.yaml:1275",
                     2,
+                    True,
                     optional=True,
                 ):
                     return
@@ -8622,12 +8638,13 @@ class Eff_card_event_che(Frame):
                     self.pc = 1
                     if s.decide(
                         self.l_p,
-                        [c_y for c_y in f_coup_targets(s, self.l_p) if (c_y in self.l_area)],
+                        [32 + c_y for c_y in f_coup_targets(s, self.l_p) if (c_y in self.l_area)],
                         5,
                         "l_x",
                         (TX_coup_with_che_or,),
                         "specs/twilight_struggle/cards.yaml:1322",
                         2,
+                        True,
                         optional=True,
                     ):
                         return
@@ -8653,7 +8670,7 @@ class Eff_card_event_che(Frame):
                     if s.decide(
                         self.l_p,
                         [
-                            c_z
+                            32 + c_z
                             for c_z in f_coup_targets(s, self.l_p)
                             if ((c_z in self.l_area) and (c_z != self.l_x))
                         ],
@@ -8662,6 +8679,7 @@ class Eff_card_event_che(Frame):
                         (TX_a_second_coup_with,),
                         "specs/twilight_struggle/cards.yaml:1327",
                         2,
+                        True,
                         optional=True,
                     ):
                         return
@@ -8809,12 +8827,13 @@ class Trig_norad(Frame):
             self.pc = 1
             s.decide(
                 P_usa,
-                [c_y for c_y in range(84) if (s.v_influence[c_y][P_usa] > 0)],
+                [32 + c_y for c_y in range(84) if (s.v_influence[c_y][P_usa] > 0)],
                 5,
                 "l_x",
                 (TX_add_1_influence_norad,),
                 "specs/twilight_struggle/events.yaml:97",
                 2,
+                True,
             )
         else:  # pc == 1
             i0_, i1_ = s.ref(self.l_x), P_usa
@@ -8865,11 +8884,17 @@ class Trig_missile_crisis_defused(Frame):
                 self.pc = 1
                 if s.decide(
                     self.l_p,
-                    [c_y for c_y in f_crisis_countries(s, self.l_p) if (s.v_influence[c_y][self.l_p] >= 2)],
+                    [
+                        32 + c_y
+                        for c_y in f_crisis_countries(s, self.l_p)
+                        if (s.v_influence[c_y][self.l_p] >= 2)
+                    ],
                     5,
                     "l_x_2",
                     (TX_remove_2_influence_to,),
                     "specs/twilight_struggle/events.yaml:105",
+                    0,
+                    True,
                     optional=True,
                 ):
                     return
@@ -8952,12 +8977,13 @@ class Phase_placement(Frame):
                     self.pc = 2
                     s.decide(
                         P_ussr,
-                        [c_y for c_y in range(84) if (0 in F_country_subregions[c_y])],
+                        [32 + c_y for c_y in range(84) if (0 in F_country_subregions[c_y])],
                         5,
                         "l_x",
                         (TX_setup_influence_in_eastern,),
                         "specs/twilight_struggle/game.yaml:198",
                         2,
+                        True,
                     )
                     return
             elif pc == 2:
@@ -8975,12 +9001,13 @@ class Phase_placement(Frame):
                 self.pc = 4
                 s.decide(
                     P_usa,
-                    [c_y for c_y in range(84) if (1 in F_country_subregions[c_y])],
+                    [32 + c_y for c_y in range(84) if (1 in F_country_subregions[c_y])],
                     5,
                     "l_x_2",
                     (TX_setup_influence_in_western,),
                     "specs/twilight_struggle/game.yaml:202",
                     2,
+                    True,
                 )
                 return
             else:  # pc == 4

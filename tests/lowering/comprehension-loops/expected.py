@@ -158,7 +158,7 @@ class Phase_play(Frame):
                                 q3_ = True
                                 break
                         if q3_:
-                            q2_.append(c_c)
+                            q2_.append(26 + c_c)
                     s.decide(
                         P_ann,
                         q2_,
@@ -167,6 +167,7 @@ class Phase_play(Frame):
                         (TX_pick,),
                         "tests/lowering/comprehension-loops/game.yaml:51",
                         2,
+                        True,
                     )
                     return
                 else:  # pc == 1
@@ -203,12 +204,13 @@ class Phase_play(Frame):
                 self.pc = 3
                 if s.decide(
                     P_bob,
-                    [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)],
+                    [26 + c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)],
                     4,
                     "l_again",
                     (TX_again,),
                     "tests/lowering/comprehension-loops/game.yaml:56",
                     2,
+                    True,
                     optional=True,
                 ):
                     return
