@@ -11,7 +11,9 @@ from compiler.load import _DisplayPaths, display_path
 
 
 @pytest.mark.parametrize("where", ["inside", "outside", "below", "same"])
-def test_names_as_display_path_gives_them(where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_names_as_display_path_gives_them(
+    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     spec = tmp_path / "spec"
     (spec / "scenarios").mkdir(parents=True)
     (spec / "x.yaml").mkdir()  # a folder named like a file (listed, then refused when read)
