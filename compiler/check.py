@@ -1121,7 +1121,9 @@ class Checker:
             return Binding("const", n, sym.constants[n][0])
         if n in sym.options:
             o = sym.options[n]
-            return Binding("option", n, option_type(o) if o.type in ("int", "bool", *sym.enums) else ANY)
+            return Binding(
+                "option", n, option_type(o) if o.type in ("int", "bool") or o.type in sym.enums else ANY
+            )
         if n in sym.state:
             sv, t, per = sym.state[n]
             if per:

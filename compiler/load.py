@@ -492,26 +492,38 @@ class _DisplayPaths:
     system about every folder on the way, and pathlib is slow for thousands of files)."""
 
     def __init__(self) -> None:
-        # a folder as written -> the folder shown (relative to the current one), or None when
-        # it is not inside the current one or cannot be resolved
-        self.folders: dict[str, str | None] = {}
+        # a folder as written -> the folder shown (relative to the current one); or None when
+        # it is not inside the current one and the current one is not inside it (a file of it is
+        # shown as written), or when it cannot be resolved or holds the current folder
+        self.folders: dict[str, tuple[str | None, bool]] = {}
 
     def __call__(self, path: Path) -> str:
         parent, name = path.parent, path.name
         key = str(parent)
         if key not in self.folders:
             self.folders[key] = self._folder(parent)
-        folder = self.folders[key]
-        if isinstance(folder, str) and name not in ("", ".."):
+        folder, apart = self.folders[key]
+        if name in ("", ".."):
+            return display_path(path)  # not a plain name
+        if folder is not None:
             return name if folder == "." else os.path.join(folder, name)
-        return display_path(path)  # not inside the current folder, or not a plain name
+        if apart:  # (what display_path gives, without resolving the folder again for each file)
+            return str(path)
+        return display_path(path)
 
     @staticmethod
-    def _folder(parent: Path) -> str | None:
+    def _folder(parent: Path) -> tuple[str | None, bool]:
+        """The folder shown, or None; and whether it and the current folder lie apart (neither
+        inside the other), so that no file of it is inside the current folder."""
         try:
-            return str(parent.resolve().relative_to(Path.cwd().resolve()))
-        except (ValueError, OSError, RuntimeError):
-            return None
+            resolved = parent.resolve()
+            here = Path.cwd().resolve()
+        except (OSError, RuntimeError):
+            return None, False
+        try:
+            return str(resolved.relative_to(here)), False
+        except ValueError:
+            return None, not here.is_relative_to(resolved)
 
 
 @dataclass

@@ -255,7 +255,7 @@ def _player_count_option(game: ir.Game, name: str, sink: Sink) -> None:
         sink.error(
             codes.UNKNOWN_NAME, game.player_count.span, messages.player_count_not_an_option(name, hint)
         )
-    elif opt.type not in ("int", "bool", *(en.name for en in game.enums)):
+    elif opt.type not in ("int", "bool") and all(en.name != opt.type for en in game.enums):
         pass  # an unknown type, reported (_enum_options)
     elif opt.type != "int" or not opt.choices:
         sink.error(codes.TYPE_MISMATCH, opt.span, messages.player_count_option_kind(name))
@@ -330,7 +330,7 @@ def _declare_types(sym: Symbols, names: _Names, sink: Sink) -> None:
     """Component types and their components (whose data is checked later, in _entity_data)."""
     counted = 0  # the components of the types so far, copies counted
     for et in sym.game.types:
-        if et.name in ("player", *SCALAR_TYPES):
+        if et.name == "player" or et.name in SCALAR_TYPES:
             sink.error(codes.DUPLICATE_ID, et.span, messages.built_in_type(et.name))
             continue
         if not names.claim(et.name, et.span, "type"):
