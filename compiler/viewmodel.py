@@ -121,6 +121,12 @@ class StateVar:
     option: str = ""  # "int" or "bool" for an option (read from the options), "" for a variable
     option_values: str = ""  # an enum option's: the table of value names its value is found in
 
+    @property
+    def immutable(self) -> bool:
+        """The initial value is a number, a bool, a string or none: a table of it may repeat one
+        object (`[0] * n`); a list must be a new list in every cell."""
+        return not isinstance(self.initial, list | tuple | dict)
+
 
 @dataclass(frozen=True, slots=True)
 class ZoneFact:

@@ -1927,8 +1927,8 @@ class GameState:
         off, size = self.INFO.spans[domain]
         options: list[int]  # the action ids
         if type(values) is range:  # ascending and distinct already
-            ranged = self._options(values, domain, prompt, at)
-            options = [off + v for v in ranged] if off else list(ranged)
+            self._options(values, domain, prompt, at)  # (checks that it lies within the domain)
+            options = list(range(off + values.start, off + values.stop, values.step))
         else:  # `_options` written out for the common case, a list the rules built
             # (read as a list, not a sequence: compiled, without Python's protocols)
             items: list[int] = values if type(values) is list else list(values)
@@ -1946,7 +1946,9 @@ class GameState:
             if ids:
                 options = choices  # (a list the generated code made for this decision alone)
             elif off:
-                options = [off + v for v in choices]
+                options = []  # (a loop, not a comprehension: in CPython 3.11 a comprehension is
+                for v in choices:  # a call, dearer than the loop for all but long lists)
+                    options.append(off + v)
             elif choices is values:
                 options = choices[:]  # (the rules' own list, copied: the decision keeps its options)
             else:
@@ -2438,7 +2440,11 @@ class GameState:
         if c < 0:
             return []
         cells = self.z.cells[self.z.where[t][e]]
-        return [cells[n] for n in self.INFO.around[c] if n in cells]
+        out = []  # (a loop: cheaper than a comprehension's call for a few cells)
+        for n in self.INFO.around[c]:
+            if n in cells:
+                out.append(cells[n])
+        return out
 
     def adjacent(self, t: int, a: int, b: int) -> bool:
         ca, cb = self.z.pos[t][a], self.z.pos[t][b]

@@ -382,9 +382,11 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             b.line(
                 f"s.decide({player}, {numbers}, {cx.domains['number']}, {py_literal(slot)}, {prompt}, {place})"
             )
-        case ir.Ask():
+        case ir.Ask():  # no and yes, as their action ids
+            domain = cx.domains["bool"]
+            no_yes = f"[{cx.domain_offsets[domain]}, {cx.domain_offsets[domain] + 1}]"
             b.line(
-                f"s.decide({player}, (0, 1), {cx.domains['bool']}, {py_literal(slot)}, {prompt}, {place}{window})"
+                f"s.decide({player}, {no_yes}, {domain}, {py_literal(slot)}, {prompt}, {place}, 2, True{window})"
             )
         case _:
             assert_never(d)

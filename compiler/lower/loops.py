@@ -2,7 +2,10 @@
 
 In CPython a generator costs a frame and a resumption per element, and a comprehension a call:
 `any(True for y in ns if t)` takes about three times as long as a `for` loop that breaks, a `sum`
-or a count over a generator about 1.4 times. So where lines may run before a statement (a
+or a count over a generator about 1.4 times, and a list comprehension of a few items about 1.6
+times a loop that appends them (CPython 3.11 makes a function and calls it: some 2,600 machine
+instructions; the loop pays some 40 more per item kept, so it costs more only past about 60
+items). So where lines may run before a statement (a
 function's `return`, a `let`, an assignment, an `if`'s test, a decision's options), each list comprehension,
 quantifier (`any`, `all`, `count`, `filter`) and `sum` that the statement surely evaluates is
 computed by a loop into a variable, and the expression reads the variable (`Plan.use`):
@@ -138,8 +141,10 @@ class _Loops:
                 self.lines_for(e.operand)
             case ir.BinOp() | ir.Compare():
                 self._in_order((e.left, e.right))
+            case ir.Index():  # (the list, then the index: `filter(...)[0]`)
+                self._in_order((e.subject, *e.args))
             case _:
-                pass  # a call, an index, a builtin: its arguments stay in it
+                pass  # a call, a builtin: its arguments stay in it
 
     def _loops_inside(self, e: ir.Expr) -> bool:
         """Whether `e` holds, where this module looks, a comprehension it writes as a loop."""
@@ -150,6 +155,8 @@ class _Loops:
                 return self._loops_inside(e.left) or self._loops_inside(e.right)
             case ir.Not() | ir.Neg():
                 return self._loops_inside(e.operand)
+            case ir.Index():
+                return any(self._loops_inside(x) for x in (e.subject, *e.args))
             case ir.CondExpr():
                 return any(self._loops_inside(x) for x in (e.cond, e.then, e.other))
             case ir.Call():  # a function written out needs a statement of its own (inline.py)
@@ -161,14 +168,13 @@ class _Loops:
                 return False
 
     def _loopable(self, e: ir.ListComp | ir.Quantifier | ir.Aggregate) -> bool:
-        """A generator (`any`, `all`, a count, a sum) is always worth a loop; a list comprehension
-        only when its body has a loop of its own (a plain one is as fast as Python's loop)."""
+        """A generator with a test (`any`, `all`, a count), a sum, a list comprehension and a filter
+        are worth a loop (the module's doc says why); `min`/`max` are left to Python."""
         if isinstance(e, ir.Quantifier) and e.kind in ("any", "all", "count"):
             return e.cond is not None
         if isinstance(e, ir.Aggregate) and e.kind != "sum":
             return False
-        body = (e.cond,) if isinstance(e, ir.Quantifier) else (e.cond, e.item)
-        return isinstance(e, ir.Aggregate) or any(b is not None and self._loops_inside(b) for b in body)
+        return True
 
     def _result(self, e: ir.Expr, first: str | None) -> str:
         """The variable `e`'s value lands in (the one the plan binds it to, if any), set to `first`

@@ -8,6 +8,9 @@ a set and sorts it. Neither is needed where the list is known to be
     ASCENDING (2)  ascending without repeats: every component of a type, `range(a, b)`, a builtin
                    that returns a sorted list, or a filter of one.
 
+A list written out whose items are all components, enum values or numbers named in it is what its
+values are.
+
 A spec function's call is what its body is; `if-then-else` the lesser of its branches; a list of
 one item, or none, ascending; a local variable the least of every value a `let` or an `=` gives it
 anywhere in the spec, and a parameter of a function or a procedure of every argument a call
@@ -58,7 +61,7 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
         case ir.CondExpr():
             return min(order(cx, e.then, seen), order(cx, e.other, seen))
         case ir.ListLit():
-            return ASCENDING if len(e.items) <= 1 else UNKNOWN
+            return _constants(cx, e)
         case ir.Call() if e.func in cx.sym.functions:
             f = cx.sym.functions[e.func]
             if e.func in seen or f.body.expr is None or len(seen) >= MAX_FOLLOWED:
@@ -69,6 +72,25 @@ def order(cx: Context, e: ir.Expr, seen: frozenset[str] = frozenset()) -> int:
             return ASCENDING if e.func == "range" or (builtin is not None and builtin.ascending) else UNKNOWN
         case _:
             return UNKNOWN
+
+
+def _constants(cx: Context, e: ir.ListLit) -> int:
+    """A list written out: what its values are when they are all known now (components, enum
+    values and numbers named in it); a list of at most one item is ascending."""
+    values: list[int] = []
+    for item in e.items:
+        b = cx.ann.names.get(id(item)) if isinstance(item, ir.Name) else None
+        if isinstance(item, ir.IntLit):
+            values.append(item.value)
+        elif b is not None and b.kind == "entity":
+            values.append(cx.sym.entities[b.target][1])
+        elif b is not None and b.kind == "enum":
+            values.append(cx.sym.enum_values[b.target][1])
+        else:
+            return ASCENDING if len(e.items) <= 1 else UNKNOWN
+    if all(a < b for a, b in zip(values, values[1:], strict=False)):
+        return ASCENDING
+    return DISTINCT if len(set(values)) == len(values) else UNKNOWN
 
 
 def local_values(cx: Context) -> dict[str, tuple[ir.Expr, ...]]:

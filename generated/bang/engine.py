@@ -257,10 +257,10 @@ class State(GameState):
     def _init_vars(self) -> None:
         options = self.options
         self.o_seats = int(options["seats"])
-        self.v_life = [0 for _ in range(self.num_players)]
-        self.v_max_life = [0 for _ in range(self.num_players)]
-        self.v_dead = [False for _ in range(self.num_players)]
-        self.v_bangs_played = [0 for _ in range(self.num_players)]
+        self.v_life = [0] * self.num_players
+        self.v_max_life = [0] * self.num_players
+        self.v_dead = [False] * self.num_players
+        self.v_bangs_played = [0] * self.num_players
         self.v_to_play = 0
         self.v_turn = 0
         self.v_dying = -1
@@ -369,41 +369,39 @@ def f_reach_of(s: State, l_q: int) -> int:
 # function others (specs/bang/cards.yaml:169)
 def f_others(s: State, l_q: int) -> list[int]:
     # cov 6
-    return [c_x for c_x in s.players_from(l_q, f_living(s)) if (c_x != l_q)]
+    q1_: list[int] = []
+    for c_x in s.players_from(l_q, f_living(s)):
+        if c_x != l_q:
+            q1_.append(c_x)
+    return q1_
 
 
 # function shots (specs/bang/cards.yaml:174)
 def f_shots(s: State, l_q: int) -> list[int]:
     # cov 7
     v1_: bool | None = None
-    return [
-        c_c
-        for c_c in s.z.piles[(Z_hand + s.ref(l_q))]
-        if (
-            (F_card_kind[c_c] == 0)
-            or (
-                (F_card_kind[c_c] == 1)
-                and (v1_ if v1_ is not None else (v1_ := f_plays_as(s, l_q, E_calamity_janet)))
-            )
-        )
-    ]
+    q1_: list[int] = []
+    for c_c in s.z.piles[(Z_hand + s.ref(l_q))]:
+        if (F_card_kind[c_c] == 0) or (
+            (F_card_kind[c_c] == 1)
+            and (v1_ if v1_ is not None else (v1_ := f_plays_as(s, l_q, E_calamity_janet)))
+        ):
+            q1_.append(c_c)
+    return q1_
 
 
 # function dodges (specs/bang/cards.yaml:179)
 def f_dodges(s: State, l_q: int) -> list[int]:
     # cov 8
     v1_: bool | None = None
-    return [
-        c_c
-        for c_c in s.z.piles[(Z_hand + s.ref(l_q))]
-        if (
-            (F_card_kind[c_c] == 1)
-            or (
-                (F_card_kind[c_c] == 0)
-                and (v1_ if v1_ is not None else (v1_ := f_plays_as(s, l_q, E_calamity_janet)))
-            )
-        )
-    ]
+    q1_: list[int] = []
+    for c_c in s.z.piles[(Z_hand + s.ref(l_q))]:
+        if (F_card_kind[c_c] == 1) or (
+            (F_card_kind[c_c] == 0)
+            and (v1_ if v1_ is not None else (v1_ := f_plays_as(s, l_q, E_calamity_janet)))
+        ):
+            q1_.append(c_c)
+    return q1_
 
 
 # function may_shoot (specs/bang/cards.yaml:184)
@@ -416,34 +414,42 @@ def f_may_shoot(s: State, l_q: int) -> bool:
 def f_bang_targets(s: State, l_q: int) -> list[int]:
     # cov 10
     v1_: int | None = None
-    return [
-        c_t
-        for c_t in f_others(s, l_q)
-        if (f_distance(s, l_q, c_t) <= (v1_ if v1_ is not None else (v1_ := f_reach_of(s, l_q))))
-    ]
+    q1_: list[int] = []
+    for c_t in f_others(s, l_q):
+        if f_distance(s, l_q, c_t) <= (v1_ if v1_ is not None else (v1_ := f_reach_of(s, l_q))):
+            q1_.append(c_t)
+    return q1_
 
 
 # function panic_targets (specs/bang/cards.yaml:193)
 def f_panic_targets(s: State, l_q: int) -> list[int]:
     # cov 11
-    return [c_t for c_t in f_others(s, l_q) if ((f_distance(s, l_q, c_t) <= 1) and (f_cards_of(s, c_t) > 0))]
+    q1_: list[int] = []
+    for c_t in f_others(s, l_q):
+        if (f_distance(s, l_q, c_t) <= 1) and (f_cards_of(s, c_t) > 0):
+            q1_.append(c_t)
+    return q1_
 
 
 # function balou_targets (specs/bang/cards.yaml:197)
 def f_balou_targets(s: State, l_q: int) -> list[int]:
     # cov 12
-    return [c_t for c_t in f_others(s, l_q) if (f_cards_of(s, c_t) > 0)]
+    q1_: list[int] = []
+    for c_t in f_others(s, l_q):
+        if f_cards_of(s, c_t) > 0:
+            q1_.append(c_t)
+    return q1_
 
 
 # function jail_targets (specs/bang/cards.yaml:201)
 def f_jail_targets(s: State, l_q: int) -> list[int]:
     # cov 13
     v1_: int | None = None
-    return [
-        c_t
-        for c_t in f_others(s, l_q)
-        if ((c_t != (v1_ if v1_ is not None else (v1_ := f_the_sheriff(s)))) and (not f_has(s, c_t, 14)))
-    ]
+    q1_: list[int] = []
+    for c_t in f_others(s, l_q):
+        if (c_t != (v1_ if v1_ is not None else (v1_ := f_the_sheriff(s)))) and (not f_has(s, c_t, 14)):
+            q1_.append(c_t)
+    return q1_
 
 
 # function playable (specs/bang/cards.yaml:205)
@@ -512,7 +518,12 @@ def f_character_name(s: State, l_q: int) -> str:
 # function living (specs/bang/game.yaml:50)
 def f_living(s: State) -> list[int]:
     # cov 17
-    return [c_q for c_q in range(s.num_players) if (not s.v_dead[c_q])]
+    v_dead = s.v_dead
+    q1_: list[int] = []
+    for c_q in range(s.num_players):
+        if not v_dead[c_q]:
+            q1_.append(c_q)
+    return q1_
 
 
 # function role_of (specs/bang/game.yaml:54)
@@ -528,11 +539,11 @@ def f_role_of(s: State, l_q: int) -> int:
 # function the_sheriff (specs/bang/game.yaml:59)
 def f_the_sheriff(s: State) -> int:
     # cov 19
-    return [
-        c_q
-        for c_q in range(s.num_players)
-        if (s.holds((Z_shown_role + s.ref(c_q)), T_role_card, E_sheriff_card))
-    ][0]
+    q1_: list[int] = []
+    for c_q in range(s.num_players):
+        if s.holds((Z_shown_role + s.ref(c_q)), T_role_card, E_sheriff_card):
+            q1_.append(c_q)
+    return q1_[0]
 
 
 # function alive_with (specs/bang/game.yaml:62)
@@ -603,8 +614,16 @@ def p_black_jack_draws(s: State, l_p: int) -> None:
 # procedure deal_roles (specs/bang/game.yaml:69)
 def p_deal_roles(s: State) -> None:
     # cov 68
-    l_outlaws: list[int] = [c_r for c_r in range(7) if (F_role_card_role[c_r] == 2)]
-    l_deputies: list[int] = [c_r for c_r in range(7) if (F_role_card_role[c_r] == 1)]
+    q1_: list[int] = []
+    for c_r in range(7):
+        if F_role_card_role[c_r] == 2:
+            q1_.append(c_r)
+    l_outlaws: list[int] = q1_
+    q2_: list[int] = []
+    for c_r in range(7):
+        if F_role_card_role[c_r] == 1:
+            q2_.append(c_r)
+    l_deputies: list[int] = q2_
     s.move_all(T_role_card, [E_sheriff_card, E_renegade_card, l_outlaws[0], l_outlaws[1]], Z_role_box, True)
     if s.num_players >= 5:
         # cov 69
@@ -627,11 +646,11 @@ def p_deal_roles(s: State) -> None:
     s.shuffle_kinds(Z_role_box, KINDS_role_card)
     for l_q in range(s.num_players):
         s.deal(T_role_card, 1, Z_role_box, (Z_secret_role + s.ref(l_q)))
-    l_s: int = [
-        c_q
-        for c_q in range(s.num_players)
-        if (s.holds((Z_secret_role + s.ref(c_q)), T_role_card, E_sheriff_card))
-    ][0]
+    q3_: list[int] = []
+    for c_q in range(s.num_players):
+        if s.holds((Z_secret_role + s.ref(c_q)), T_role_card, E_sheriff_card):
+            q3_.append(c_q)
+    l_s: int = q3_[0]
     s.move(T_role_card, E_sheriff_card, (Z_shown_role + s.ref(l_s)), True)
     s.say(TX_is_the_sheriff, l_s)
     s.v_to_play = l_s
@@ -681,7 +700,11 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
     s.v_life[s.ref(l_q)] = 0
     s.move_all(T_role_card, s.z.piles[(Z_secret_role + s.ref(l_q))], (Z_shown_role + s.ref(l_q)), True)
     s.say(TX_is_eliminated_was, l_q, l_q, f_role_of(s, l_q))
-    l_sam: list[int] = [c_x for c_x in f_living(s) if f_plays_as(s, c_x, E_vulture_sam)]
+    q1_: list[int] = []
+    for c_x in f_living(s):
+        if f_plays_as(s, c_x, E_vulture_sam):
+            q1_.append(c_x)
+    l_sam: list[int] = q1_
     if len(l_sam) > 0:
         # cov 122
         s.move_all(T_card, s.z.piles[(Z_in_play + s.ref(l_q))], (Z_hand + s.ref(l_sam[0])), True)
@@ -1552,13 +1575,13 @@ class Proc_jesse_jones_draws(Frame):
             if pc == 0:
                 # cov 59
                 self.pc = 1
+                q1_: list[int] = []
+                for c_x in f_others(s, self.l_p):
+                    if not (not s.z.piles[(Z_hand + s.ref(c_x))]):
+                        q1_.append(24 + c_x)
                 if s.decide(
                     self.l_p,
-                    [
-                        24 + c_x
-                        for c_x in f_others(s, self.l_p)
-                        if (not (not s.z.piles[(Z_hand + s.ref(c_x))]))
-                    ],
+                    q1_,
                     3,
                     "l_from",
                     (TX_player_to_draw_the,),
@@ -1707,11 +1730,13 @@ class Proc_pedro_ramirez_draws(Frame):
                     self.pc = 1
                     s.decide(
                         self.l_p,
-                        (0, 1),
+                        [1, 2],
                         1,
                         "l_yes",
                         (TX_take_from_the_discard, s.top(Z_discard)),
                         "specs/bang/characters.yaml:94",
+                        2,
+                        True,
                     )
                     return
                 # cov 65
@@ -2167,16 +2192,15 @@ class Proc_last_beers(Frame):
                         continue
                     self.pc = 3
                     v1_: list[int] | None = None
+                    q1_: list[int] = []
+                    for c_c in s.z.piles[(Z_hand + s.ref(self.l_q))]:
+                        if (F_card_kind[c_c] == 2) and (
+                            len((v1_ if v1_ is not None else (v1_ := f_living(s)))) > 2
+                        ):
+                            q1_.append(c_c)
                     if s.decide_kinds(
                         self.l_q,
-                        [
-                            c_c
-                            for c_c in s.z.piles[(Z_hand + s.ref(self.l_q))]
-                            if (
-                                (F_card_kind[c_c] == 2)
-                                and (len((v1_ if v1_ is not None else (v1_ := f_living(s)))) > 2)
-                            )
-                        ],
+                        q1_,
                         KINDS_card,
                         4,
                         "l_b",
@@ -2209,7 +2233,14 @@ class Proc_last_beers(Frame):
                     # cov 116
                     self.pc = 4
                     s.decide(
-                        self.l_q, (0, 1), 1, "l_sid", (TX_discard_two_cards_to,), "specs/bang/turn.yaml:87"
+                        self.l_q,
+                        [1, 2],
+                        1,
+                        "l_sid",
+                        (TX_discard_two_cards_to,),
+                        "specs/bang/turn.yaml:87",
+                        2,
+                        True,
                     )
                     return
                 # cov 117
@@ -2367,11 +2398,11 @@ class Proc_take_turn(Frame):
                             pass
                         if f_has(s, self.l_p, 14):
                             # cov 141
-                            self.l_j = [
-                                c_c
-                                for c_c in s.z.piles[(Z_in_play + s.ref(self.l_p))]
-                                if (F_card_kind[c_c] == 14)
-                            ][0]
+                            q1_: list[int] = []
+                            for c_c in s.z.piles[(Z_in_play + s.ref(self.l_p))]:
+                                if F_card_kind[c_c] == 14:
+                                    q1_.append(c_c)
+                            self.l_j = q1_[0]
                             self.pc = 3
                             s.stack.append(Proc_flip(self.l_p, "the Jail"))
                             return
@@ -2477,9 +2508,11 @@ class Proc_check_dynamite(Frame):
         pc = self.pc
         if pc == 0:
             # cov 147
-            self.l_d = [c_c for c_c in s.z.piles[(Z_in_play + s.ref(self.l_p))] if (F_card_kind[c_c] == 13)][
-                0
-            ]
+            q1_: list[int] = []
+            for c_c in s.z.piles[(Z_in_play + s.ref(self.l_p))]:
+                if F_card_kind[c_c] == 13:
+                    q1_.append(c_c)
+            self.l_d = q1_[0]
             self.pc = 1
             s.stack.append(Proc_flip(self.l_p, "the Dynamite"))
         elif pc == 1:
@@ -2615,13 +2648,14 @@ class Proc_play_phase(Frame):
                         s.stack.pop()
                         return
                     self.pc = 2
+                    l_p = self.l_p
+                    q1_: list[int] = []
+                    for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                        if f_playable(s, l_p, c_x):
+                            q1_.append(c_x)
                     if s.decide_kinds(
                         self.l_p,
-                        [
-                            c_x
-                            for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                            if f_playable(s, self.l_p, c_x)
-                        ],
+                        q1_,
                         KINDS_card,
                         4,
                         "l_c",
@@ -2665,11 +2699,13 @@ class Proc_play_phase(Frame):
                         self.pc = 4
                         s.decide(
                             self.l_p,
-                            (0, 1),
+                            [1, 2],
                             1,
                             "l_sid",
                             (TX_discard_two_cards_to,),
                             "specs/bang/turn.yaml:214",
+                            2,
+                            True,
                         )
                         return
                     # cov 162

@@ -96,7 +96,10 @@ def b0_show6(s: State, l_x: int) -> str:
 
 # board: places of player: show discs (specs/channel_tunnel/board.yaml:25)
 def b0_show7(s: State, l_x: int) -> list[int]:
-    return [F_disc_colour[c_d] for c_d in s.z.piles[(Z_reserve + s.ref(l_x))]]
+    q1_: list[int] = []
+    for c_d in s.z.piles[(Z_reserve + s.ref(l_x))]:
+        q1_.append(F_disc_colour[c_d])
+    return q1_
 
 
 # board: places of player: show draws up to (specs/channel_tunnel/board.yaml:26)

@@ -328,14 +328,14 @@ class State(GameState):
         options = self.options
         self.o_agenda = bool(options["agenda"])
         self.v_first = 0
-        self.v_passed = [False for _ in range(self.num_players)]
-        self.v_on_space = [-1 for _ in range(26)]
-        self.v_offer = [-1 for _ in range(6)]
-        self.v_held_on = [-1 for _ in range(21)]
-        self.v_tech = [[0 for _ in range(3)] for _ in range(self.num_players)]
-        self.v_deviation = [0 for _ in range(self.num_players)]
-        self.v_effect_used = [False for _ in range(self.num_players)]
-        self.v_extra_discs = [0 for _ in range(self.num_players)]
+        self.v_passed = [False] * self.num_players
+        self.v_on_space = [-1] * 26
+        self.v_offer = [-1] * 6
+        self.v_held_on = [-1] * 21
+        self.v_tech = [[0] * 3 for _ in range(self.num_players)]
+        self.v_deviation = [0] * self.num_players
+        self.v_effect_used = [False] * self.num_players
+        self.v_extra_discs = [0] * self.num_players
         self.v_reached = -1
         self.v_round = 0
         self.v_placements = 0
@@ -534,15 +534,16 @@ def f_next_step(s: State, l_p: int, l_b: int) -> int:
         if (F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (v_tech[l_p][l_b] + 1)):
             q1_ = True
             break
-    return (
-        [
-            c_t
-            for c_t in range(12)
-            if ((F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (s.v_tech[l_p][l_b] + 1)))
-        ][0]
-        if q1_
-        else -1
-    )
+    q2_: int
+    if q1_:
+        q3_: list[int] = []
+        for c_t in range(12):
+            if (F_tech_step_bar[c_t] == l_b) and (F_tech_step_position[c_t] == (v_tech[l_p][l_b] + 1)):
+                q3_.append(c_t)
+        q2_ = q3_[0]
+    else:
+        q2_ = -1
+    return q2_
 
 
 # function can_advance (specs/channel_tunnel/actions.yaml:89)
@@ -637,27 +638,28 @@ def f_legal_spaces(s: State, l_p: int, l_k: int) -> list[int]:
     if value_ is None:
         v1_: int | None = None
         v2_: bool | None = None
-        value_ = cache_[(l_p, l_k)] = [
-            c_a
-            for c_a in range(5)
+        q1_: list[int] = []
+        for c_a in range(5):
             if (
-                (
-                    (v1_ if v1_ is not None else (v1_ := f_discs_of(s, l_p, l_k)))
-                    > (
-                        f_stack_size(s, c_a)
-                        + (1 if (v2_ if v2_ is not None else (v2_ := f_supervised(s, l_p))) else 0)
-                    )
+                (v1_ if v1_ is not None else (v1_ := f_discs_of(s, l_p, l_k)))
+                > (
+                    f_stack_size(s, c_a)
+                    + (1 if (v2_ if v2_ is not None else (v2_ := f_supervised(s, l_p))) else 0)
                 )
-                and has_actions_after(s, l_p, c_a, l_k)
-            )
-        ]
+            ) and has_actions_after(s, l_p, c_a, l_k):
+                q1_.append(c_a)
+        value_ = cache_[(l_p, l_k)] = q1_
     return value_
 
 
 # function placeable_colours (specs/channel_tunnel/rounds.yaml:33)
 def f_placeable_colours(s: State, l_p: int) -> list[int]:
     # cov 22
-    return [c_k for c_k in range(5) if ((f_discs_of(s, l_p, c_k) > 0) and has_legal_spaces(s, l_p, c_k))]
+    q1_: list[int] = []
+    for c_k in range(5):
+        if (f_discs_of(s, l_p, c_k) > 0) and has_legal_spaces(s, l_p, c_k):
+            q1_.append(c_k)
+    return q1_
 
 
 # function usable (specs/channel_tunnel/rounds.yaml:37)
@@ -677,15 +679,16 @@ def f_usable(s: State, l_p: int, l_e: int) -> bool:
 # function usable_card (specs/channel_tunnel/rounds.yaml:42)
 def f_usable_card(s: State, l_p: int, l_e: int) -> int:
     # cov 24
-    return (
-        [
-            c_c
-            for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]
-            if ((F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0))
-        ][0]
-        if f_usable(s, l_p, l_e)
-        else -1
-    )
+    q1_: int
+    if f_usable(s, l_p, l_e):
+        q2_: list[int] = []
+        for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]:
+            if (F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0):
+                q2_.append(c_c)
+        q1_ = q2_[0]
+    else:
+        q1_ = -1
+    return q1_
 
 
 # function charges (specs/channel_tunnel/rounds.yaml:46)
@@ -711,9 +714,13 @@ def f_money_total(s: State, l_p: int) -> int:
 # function owned (specs/channel_tunnel/scoring.yaml:4)
 def f_owned(s: State, l_p: int) -> list[int]:
     # cov 27
-    return [c_c for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]] + [
-        c_c for c_c in s.z.piles[(Z_scored + s.ref(l_p))]
-    ]
+    q1_: list[int] = []
+    for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]:
+        q1_.append(c_c)
+    q2_: list[int] = []
+    for c_c in s.z.piles[(Z_scored + s.ref(l_p))]:
+        q2_.append(c_c)
+    return q1_ + q2_
 
 
 # function owned_with (specs/channel_tunnel/scoring.yaml:9)
@@ -887,7 +894,12 @@ def p_straighten(s: State, l_p: int, l_n: int) -> None:
 # procedure spend_charge (specs/channel_tunnel/rounds.yaml:183)
 def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
     # cov 153
-    l_t: int = [c_x for c_x in s.z.piles[Z_on_cards] if (s.v_held_on[c_x] == l_c)][0]
+    v_held_on = s.v_held_on
+    q1_: list[int] = []
+    for c_x in s.z.piles[Z_on_cards]:
+        if v_held_on[c_x] == l_c:
+            q1_.append(c_x)
+    l_t: int = q1_[0]
     s.v_held_on[s.ref(l_t)] = -1
     s.move(T_debris, l_t, Z_spent_debris, True)
     s.forget(READ_zones_debris)
@@ -1385,9 +1397,14 @@ class Proc_do_tunnel(Frame):
                     continue
                 self.r_1 -= 1
                 self.pc = 3
+                l_p = self.l_p
+                q1_: list[int] = []
+                for c_x in range(5):
+                    if f_discs_of(s, l_p, c_x) > 0:
+                        q1_.append(26 + c_x)
                 s.decide(
                     self.l_p,
-                    [26 + c_x for c_x in range(5) if (f_discs_of(s, self.l_p, c_x) > 0)],
+                    q1_,
                     4,
                     "l_k",
                     (TX_colour_of_a_disc, self.l_t),
@@ -1503,7 +1520,13 @@ class Proc_take_money(Frame):
         pc = self.pc
         if pc == 0:
             # cov 65
-            self.l_a = [c_s for c_s in range(5) if (s.v_offer[c_s] == self.l_c)][0]
+            v_offer = s.v_offer
+            l_c = self.l_c
+            q1_: list[int] = []
+            for c_s in range(5):
+                if v_offer[c_s] == l_c:
+                    q1_.append(c_s)
+            self.l_a = q1_[0]
             s.move(T_card, self.l_c, (Z_money + s.ref(self.l_p)), True)
             s.forget(READ_zones_card)
             s.say(TX_takes_as_million, self.l_p, self.l_c, F_card_money[self.l_c])
@@ -1582,11 +1605,13 @@ class Proc_do_technology(Frame):
                         self.pc = 2
                         s.decide(
                             self.l_p,
-                            (0, 1),
+                            [1, 2],
                             1,
                             "l_use",
                             (TX_use_extra_finance_as,),
                             "specs/channel_tunnel/actions.yaml:222",
+                            2,
+                            True,
                         )
                         return
                     # cov 73
@@ -1602,21 +1627,20 @@ class Proc_do_technology(Frame):
                     # cov 77
                     self.pc = 4
                     v1_: int | None = None
+                    l_p = self.l_p
+                    l_bonus = self.l_bonus
+                    q1_: list[int] = []
+                    for c_x in range(2):
+                        if f_can_advance(
+                            s,
+                            l_p,
+                            c_x,
+                            ((v1_ if v1_ is not None else (v1_ := f_money_total(s, l_p))) + l_bonus),
+                        ):
+                            q1_.append(31 + c_x)
                     if s.decide(
                         self.l_p,
-                        [
-                            31 + c_x
-                            for c_x in range(2)
-                            if f_can_advance(
-                                s,
-                                self.l_p,
-                                c_x,
-                                (
-                                    (v1_ if v1_ is not None else (v1_ := f_money_total(s, self.l_p)))
-                                    + self.l_bonus
-                                ),
-                            )
-                        ],
+                        q1_,
                         5,
                         "l_b",
                         (TX_technology_bar_to_advance,),
@@ -1756,13 +1780,13 @@ class Proc_peek(Frame):
             if pc == 0:
                 # cov 87
                 self.pc = 1
+                q1_: list[int] = []
+                for c_x in range(s.num_players):
+                    if len(s.z.piles[(Z_route_hidden + s.ref(c_x))]) > 0:
+                        q1_.append(24 + c_x)
                 if s.decide(
                     self.l_p,
-                    [
-                        24 + c_x
-                        for c_x in range(s.num_players)
-                        if (len(s.z.piles[(Z_route_hidden + s.ref(c_x))]) > 0)
-                    ],
+                    q1_,
                     3,
                     "l_q",
                     (TX_whose_route_to_peek,),
@@ -1794,9 +1818,10 @@ class Proc_peek(Frame):
                 )
                 return
             else:  # pc == 2
-                self.l_t = [c_x for c_x in s.z.piles[(Z_route_hidden + s.ref(self.l_q))]][
-                    (len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) - self.l_k)
-                ]
+                q2_: list[int] = []
+                for c_x in s.z.piles[(Z_route_hidden + s.ref(self.l_q))]:
+                    q2_.append(c_x)
+                self.l_t = q2_[(len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) - self.l_k)]
                 s.say(TX_you_see, self.l_p, self.l_t)
                 s.stack.pop()
                 return
@@ -2104,19 +2129,19 @@ class Proc_chain(Frame):
                         # cov 106
                         pass
                     self.pc = 1
+                    l_did = self.l_did
+                    l_p = self.l_p
+                    l_a = self.l_a
+                    q1_: list[int] = []
+                    for c_x in s.z.piles[(Z_tableau + s.ref(self.l_p))]:
+                        if (
+                            ((F_card_kind[c_x] == 2) and (f_charges(s, c_x) > 0))
+                            and f_chain_trigger(s, c_x, l_did)
+                        ) and f_chain_possible(s, l_p, c_x, l_a):
+                            q1_.append(104 + c_x)
                     if s.decide(
                         self.l_p,
-                        [
-                            104 + c_x
-                            for c_x in s.z.piles[(Z_tableau + s.ref(self.l_p))]
-                            if (
-                                (
-                                    ((F_card_kind[c_x] == 2) and (f_charges(s, c_x) > 0))
-                                    and f_chain_trigger(s, c_x, self.l_did)
-                                )
-                                and f_chain_possible(s, self.l_p, c_x, self.l_a)
-                            )
-                        ],
+                        q1_,
                         11,
                         "l_c",
                         (TX_chained_action,),
@@ -2166,7 +2191,13 @@ class Proc_chain(Frame):
                         )
                         return
                     # cov 113
-                    self.l_d = [c_y for c_y in s.z.piles[Z_placed] if (s.v_on_space[c_y] == self.l_a)][0]
+                    v_on_space = s.v_on_space
+                    l_a = self.l_a
+                    q2_: list[int] = []
+                    for c_y in s.z.piles[Z_placed]:
+                        if v_on_space[c_y] == l_a:
+                            q2_.append(c_y)
+                    self.l_d = q2_[0]
                     s.v_on_space[s.ref(self.l_d)] = -1
                     s.forget(READ_var_on_space)
                     s.move(T_disc, self.l_d, (Z_reserve + s.ref(self.l_p)), True)
@@ -2365,11 +2396,13 @@ class Proc_refill_discs(Frame):
                     self.pc = 2
                     s.decide(
                         self.l_p,
-                        (0, 1),
+                        [1, 2],
                         1,
                         "l_use",
                         (TX_use_new_workers_to,),
                         "specs/channel_tunnel/rounds.yaml:89",
+                        2,
+                        True,
                     )
                     return
                 # cov 129
@@ -2471,11 +2504,13 @@ class Proc_round_start_effects(Frame):
                 self.pc = 1
                 s.decide(
                     self.l_p,
-                    (0, 1),
+                    [1, 2],
                     1,
                     "l_use",
                     (TX_use_exchange_to_swap, self.l_o),
                     "specs/channel_tunnel/rounds.yaml:107",
+                    2,
+                    True,
                 )
             else:  # pc == 1
                 if self.l_use:
@@ -2483,9 +2518,14 @@ class Proc_round_start_effects(Frame):
                     p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 1))
                     s.v_effect_used[s.ref(self.l_p)] = False
                     self.pc = 2
+                    l_p = self.l_p
+                    q1_: list[int] = []
+                    for c_k in range(5):
+                        if f_discs_of(s, l_p, c_k) > 0:
+                            q1_.append(26 + c_k)
                     s.decide(
                         self.l_p,
-                        [26 + c_k for c_k in range(5) if (f_discs_of(s, self.l_p, c_k) > 0)],
+                        q1_,
                         4,
                         "l_give",
                         (TX_colour_of_the_disc,),
@@ -2498,9 +2538,14 @@ class Proc_round_start_effects(Frame):
                 s.stack.pop()
         elif pc == 2:
             self.pc = 3
+            l_o = self.l_o
+            q2_: list[int] = []
+            for c_k in range(5):
+                if f_discs_of(s, l_o, c_k) > 0:
+                    q2_.append(26 + c_k)
             s.decide(
                 self.l_p,
-                [26 + c_k for c_k in range(5) if (f_discs_of(s, self.l_o, c_k) > 0)],
+                q2_,
                 4,
                 "l_take",
                 (TX_colour_of_the_disc_2,),
@@ -2509,12 +2554,18 @@ class Proc_round_start_effects(Frame):
                 True,
             )
         else:  # pc == 3
-            self.l_mine = [
-                c_d for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))] if (F_disc_colour[c_d] == self.l_give)
-            ][0]
-            self.l_theirs = [
-                c_d for c_d in s.z.piles[(Z_reserve + s.ref(self.l_o))] if (F_disc_colour[c_d] == self.l_take)
-            ][0]
+            l_give = self.l_give
+            q3_: list[int] = []
+            for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]:
+                if F_disc_colour[c_d] == l_give:
+                    q3_.append(c_d)
+            self.l_mine = q3_[0]
+            l_take = self.l_take
+            q4_: list[int] = []
+            for c_d in s.z.piles[(Z_reserve + s.ref(self.l_o))]:
+                if F_disc_colour[c_d] == l_take:
+                    q4_.append(c_d)
+            self.l_theirs = q4_[0]
             s.move(T_disc, self.l_mine, (Z_reserve + s.ref(self.l_o)), True)
             s.forget(READ_zones_disc)
             s.move(T_disc, self.l_theirs, (Z_reserve + s.ref(self.l_p)), True)
@@ -2635,11 +2686,13 @@ class Proc_take_turn(Frame):
                             self.pc = 3
                             s.decide(
                                 self.l_p,
-                                (0, 1),
+                                [1, 2],
                                 1,
                                 "l_use",
                                 (TX_use_technology_upgrade_for,),
                                 "specs/channel_tunnel/rounds.yaml:132",
+                                2,
+                                True,
                             )
                             return
                         # cov 141
@@ -2698,12 +2751,19 @@ class Proc_take_turn(Frame):
                     s.stack.pop()
                     return
             elif pc == 7:
-                self.l_mine = [
-                    c_d
-                    for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]
-                    if (F_disc_colour[c_d] == self.l_k)
-                ]
-                self.l_theirs = [c_d for c_d in s.z.piles[Z_placed] if (s.v_on_space[c_d] == self.l_a)]
+                l_k = self.l_k
+                q1_: list[int] = []
+                for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]:
+                    if F_disc_colour[c_d] == l_k:
+                        q1_.append(c_d)
+                self.l_mine = q1_
+                v_on_space = s.v_on_space
+                l_a = self.l_a
+                q2_: list[int] = []
+                for c_d in s.z.piles[Z_placed]:
+                    if v_on_space[c_d] == l_a:
+                        q2_.append(c_d)
+                self.l_theirs = q2_
                 for x_ in list(self.l_theirs):
                     self.l_d = x_
                     s.v_on_space[s.ref(self.l_d)] = -1
@@ -2925,11 +2985,13 @@ class Proc_draw_agenda(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                (0, 1),
+                [1, 2],
                 1,
                 "l_keep",
                 (TX_keep_the_agenda_card,),
                 "specs/channel_tunnel/rounds.yaml:203",
+                2,
+                True,
             )
         elif pc == 1:
             if not self.l_keep:

@@ -17,17 +17,26 @@ def b0_show0(s: State, l_x: int) -> int:
 
 # board: places of player: show prizes won (specs/goofspiel/board.yaml:14)
 def b0_show1(s: State, l_x: int) -> list[int]:
-    return [F_card_number[c_c] for c_c in s.z.piles[(Z_won + s.ref(l_x))]]
+    q1_: list[int] = []
+    for c_c in s.z.piles[(Z_won + s.ref(l_x))]:
+        q1_.append(F_card_number[c_c])
+    return q1_
 
 
 # board: places of player: show bids (specs/goofspiel/board.yaml:15)
 def b0_show2(s: State, l_x: int) -> list[int]:
-    return [F_card_number[c_c] for c_c in s.z.piles[(Z_bids + s.ref(l_x))]]
+    q1_: list[int] = []
+    for c_c in s.z.piles[(Z_bids + s.ref(l_x))]:
+        q1_.append(F_card_number[c_c])
+    return q1_
 
 
 # board: places of player: show in hand (specs/goofspiel/board.yaml:16)
 def b0_show3(s: State, l_x: int) -> list[int]:
-    return [F_card_number[c_c] for c_c in s.z.piles[(Z_hand + s.ref(l_x))]]
+    q1_: list[int] = []
+    for c_c in s.z.piles[(Z_hand + s.ref(l_x))]:
+        q1_.append(F_card_number[c_c])
+    return q1_
 
 
 # board: places of player: owner (specs/goofspiel/board.yaml:17)
@@ -52,7 +61,10 @@ def b_counter2(s: State) -> int:
 
 # board: counter Discarded (specs/goofspiel/board.yaml:22)
 def b_counter3(s: State) -> list[int]:
-    return [F_card_number[c_c] for c_c in s.z.piles[Z_discard]]
+    q1_: list[int] = []
+    for c_c in s.z.piles[Z_discard]:
+        q1_.append(F_card_number[c_c])
+    return q1_
 
 
 # board: cards card: value (specs/goofspiel/board.yaml:25)

@@ -69,38 +69,42 @@ def b0_show1(s: State, l_x: int) -> str:
 
 # board: places of tile: show GER (specs/guerra_fronteriza/board.yaml:25)
 def b0_show2(s: State, l_x: int) -> list[int]:
-    return [
-        F_figure_unit[c_f]
-        for c_f in s.z.piles[Z_board]
-        if ((s.v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_germany))
-    ]
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_germany):
+            q1_.append(F_figure_unit[c_f])
+    return q1_
 
 
 # board: places of tile: show US (specs/guerra_fronteriza/board.yaml:26)
 def b0_show3(s: State, l_x: int) -> list[int]:
-    return [
-        F_figure_unit[c_f]
-        for c_f in s.z.piles[Z_board]
-        if ((s.v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_united_states))
-    ]
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_united_states):
+            q1_.append(F_figure_unit[c_f])
+    return q1_
 
 
 # board: places of tile: show GB (specs/guerra_fronteriza/board.yaml:27)
 def b0_show4(s: State, l_x: int) -> list[int]:
-    return [
-        F_figure_unit[c_f]
-        for c_f in s.z.piles[Z_board]
-        if ((s.v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_great_britain))
-    ]
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_great_britain):
+            q1_.append(F_figure_unit[c_f])
+    return q1_
 
 
 # board: places of tile: show USSR (specs/guerra_fronteriza/board.yaml:28)
 def b0_show5(s: State, l_x: int) -> list[int]:
-    return [
-        F_figure_unit[c_f]
-        for c_f in s.z.piles[Z_board]
-        if ((s.v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_ussr))
-    ]
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == l_x) and (F_figure_faction[c_f] == P_ussr):
+            q1_.append(F_figure_unit[c_f])
+    return q1_
 
 
 # board: places of tile: show frontier (specs/guerra_fronteriza/board.yaml:29)
@@ -125,7 +129,16 @@ def b0_owner(s: State, l_x: int) -> int:
         if f_controls(s, c_p, l_x):
             q1_ = True
             break
-    return [c_p for c_p in range(s.num_players) if f_controls(s, c_p, l_x)][0] if q1_ else -1
+    q2_: int
+    if q1_:
+        q3_: list[int] = []
+        for c_p in range(s.num_players):
+            if f_controls(s, c_p, l_x):
+                q3_.append(c_p)
+        q2_ = q3_[0]
+    else:
+        q2_ = -1
+    return q2_
 
 
 # board: places of tile: marked (specs/guerra_fronteriza/board.yaml:32)
@@ -165,7 +178,10 @@ def b1_show4(s: State, l_x: int) -> int:
 
 # board: places of player: show reserve (specs/guerra_fronteriza/board.yaml:45)
 def b1_show5(s: State, l_x: int) -> list[int]:
-    return [F_figure_unit[c_f] for c_f in s.z.piles[(Z_reserve + s.ref(l_x))]]
+    q1_: list[int] = []
+    for c_f in s.z.piles[(Z_reserve + s.ref(l_x))]:
+        q1_.append(F_figure_unit[c_f])
+    return q1_
 
 
 # board: places of player: show special used (specs/guerra_fronteriza/board.yaml:46)

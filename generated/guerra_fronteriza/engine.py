@@ -487,27 +487,27 @@ class State(GameState):
     def _init_vars(self) -> None:
         options = self.options
         self.o_operation = int(options["operation"])
-        self.v_loc = [-1 for _ in range(101)]
-        self.v_moved = [False for _ in range(101)]
-        self.v_carried = [False for _ in range(101)]
-        self.v_attacked = [False for _ in range(101)]
-        self.v_built_at = [-1 for _ in range(17)]
-        self.v_destroyed = [False for _ in range(17)]
-        self.v_holder = [-1 for _ in range(17)]
-        self.v_hq_life = [0 for _ in range(17)]
-        self.v_garrison_attacked = [False for _ in range(17)]
-        self.v_merits = [0 for _ in range(self.num_players)]
-        self.v_eliminated = [False for _ in range(self.num_players)]
-        self.v_frontier = [False for _ in range(45)]
-        self.v_entered = [False for _ in range(45)]
-        self.v_reinforced = [[False for _ in range(self.num_players)] for _ in range(45)]
-        self.v_hits = [0 for _ in range(self.num_players)]
+        self.v_loc = [-1] * 101
+        self.v_moved = [False] * 101
+        self.v_carried = [False] * 101
+        self.v_attacked = [False] * 101
+        self.v_built_at = [-1] * 17
+        self.v_destroyed = [False] * 17
+        self.v_holder = [-1] * 17
+        self.v_hq_life = [0] * 17
+        self.v_garrison_attacked = [False] * 17
+        self.v_merits = [0] * self.num_players
+        self.v_eliminated = [False] * self.num_players
+        self.v_frontier = [False] * 45
+        self.v_entered = [False] * 45
+        self.v_reinforced = [[False] * self.num_players for _ in range(45)]
+        self.v_hits = [0] * self.num_players
         self.v_order_of_play = []
         self.v_round = 0
-        self.v_special_used = [False for _ in range(self.num_players)]
-        self.v_attack_bonus = [[0 for _ in range(5)] for _ in range(self.num_players)]
-        self.v_defense_bonus = [[0 for _ in range(5)] for _ in range(self.num_players)]
-        self.v_move_bonus = [0 for _ in range(self.num_players)]
+        self.v_special_used = [False] * self.num_players
+        self.v_attack_bonus = [[0] * 5 for _ in range(self.num_players)]
+        self.v_defense_bonus = [[0] * 5 for _ in range(self.num_players)]
+        self.v_move_bonus = [0] * self.num_players
         self.v_over = False
         self.v_maintained = False
 
@@ -645,27 +645,28 @@ def f_ring_beyond(s: State, l_edge: list[int], l_reached: list[int]) -> list[int
 # function movable (specs/guerra_fronteriza/combat.yaml:24)
 def f_movable(s: State, l_p: int) -> list[int]:
     # cov 3
-    return [
-        c_f
-        for c_f in s.z.piles[Z_board]
-        if (((F_figure_faction[c_f] == l_p) and (not s.v_moved[c_f])) and (not s.v_carried[c_f]))
-    ]
+    v_moved = s.v_moved
+    v_carried = s.v_carried
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        if ((F_figure_faction[c_f] == l_p) and (not v_moved[c_f])) and (not v_carried[c_f]):
+            q1_.append(c_f)
+    return q1_
 
 
 # function passengers (specs/guerra_fronteriza/combat.yaml:28)
 def f_passengers(s: State, l_p: int, l_t: int) -> list[int]:
     # cov 4
-    return [
-        c_f
-        for c_f in s.z.piles[Z_board]
+    v_loc = s.v_loc
+    v_carried = s.v_carried
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
         if (
-            (
-                ((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p))
-                and ((F_figure_unit[c_f] == E_infantry) or (F_figure_unit[c_f] == E_artillery))
-            )
-            and (not s.v_carried[c_f])
-        )
-    ]
+            ((v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p))
+            and ((F_figure_unit[c_f] == E_infantry) or (F_figure_unit[c_f] == E_artillery))
+        ) and (not v_carried[c_f]):
+            q1_.append(c_f)
+    return q1_
 
 
 # function carry_limit (specs/guerra_fronteriza/combat.yaml:33)
@@ -677,11 +678,12 @@ def f_carry_limit(s: State, l_p: int) -> int:
 # function unbuilt (specs/guerra_fronteriza/combat.yaml:38)
 def f_unbuilt(s: State, l_p: int) -> list[int]:
     # cov 6
-    return [
-        c_b
-        for c_b in range(16)
-        if (((F_building_faction[c_b] == l_p) and (F_building_kind[c_b] != 0)) and (s.v_built_at[c_b] == -1))
-    ]
+    v_built_at = s.v_built_at
+    q1_: list[int] = []
+    for c_b in range(16):
+        if ((F_building_faction[c_b] == l_p) and (F_building_kind[c_b] != 0)) and (v_built_at[c_b] == -1):
+            q1_.append(c_b)
+    return q1_
 
 
 # function build_sites (specs/guerra_fronteriza/combat.yaml:42)
@@ -723,11 +725,11 @@ def f_sides_at(s: State, l_t: int) -> list[int]:
     cache_ = s.caches[CACHE_sides_at]
     value_: list[int] | None = cache_.get(l_t)
     if value_ is None:
-        value_ = cache_[l_t] = [
-            c_p
-            for c_p in range(s.num_players)
-            if (f_present(s, c_p, l_t) or (f_garrison_of(s, c_p, l_t) != -1))
-        ]
+        q1_: list[int] = []
+        for c_p in range(s.num_players):
+            if f_present(s, c_p, l_t) or (f_garrison_of(s, c_p, l_t) != -1):
+                q1_.append(c_p)
+        value_ = cache_[l_t] = q1_
     return value_
 
 
@@ -749,21 +751,18 @@ def f_garrison_of(s: State, l_p: int, l_t: int) -> int:
             ) and (v_hq_life[c_b] > 0):
                 q1_ = True
                 break
-        value_ = cache_[(l_p, l_t)] = (
-            [
-                c_b
-                for c_b in range(16)
+        q2_: int
+        if q1_:
+            q3_: list[int] = []
+            for c_b in range(16):
                 if (
-                    (
-                        ((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] == l_t))
-                        and (not s.v_destroyed[c_b])
-                    )
-                    and (s.v_holder[c_b] == l_p)
-                )
-            ][0]
-            if q1_
-            else -1
-        )
+                    ((F_building_kind[c_b] == 0) and (v_built_at[c_b] == l_t)) and (not v_destroyed[c_b])
+                ) and (v_holder[c_b] == l_p):
+                    q3_.append(c_b)
+            q2_ = q3_[0]
+        else:
+            q2_ = -1
+        value_ = cache_[(l_p, l_t)] = q2_
     return value_
 
 
@@ -951,7 +950,11 @@ def f_order_usable(s: State, l_p: int, l_c: int) -> bool:
 # function army (specs/guerra_fronteriza/round.yaml:5)
 def f_army(s: State, l_p: int) -> int:
     # cov 18
-    return [c_x for c_x in range(4) if (F_panel_faction[c_x] == l_p)][0]
+    q1_: list[int] = []
+    for c_x in range(4):
+        if F_panel_faction[c_x] == l_p:
+            q1_.append(c_x)
+    return q1_[0]
 
 
 # function on_map (specs/guerra_fronteriza/round.yaml:10)
@@ -1006,7 +1009,16 @@ def f_building_at(s: State, l_t: int) -> int:
             if v_built_at[c_b] == l_t:
                 q1_ = True
                 break
-        value_ = cache_[l_t] = [c_b for c_b in range(16) if (s.v_built_at[c_b] == l_t)][0] if q1_ else -1
+        q2_: int
+        if q1_:
+            q3_: list[int] = []
+            for c_b in range(16):
+                if v_built_at[c_b] == l_t:
+                    q3_.append(c_b)
+            q2_ = q3_[0]
+        else:
+            q2_ = -1
+        value_ = cache_[l_t] = q2_
     return value_
 
 
@@ -1033,14 +1045,16 @@ def f_producing(s: State, l_p: int, l_b: int) -> bool:
 # function hqs_of (specs/guerra_fronteriza/round.yaml:42)
 def f_hqs_of(s: State, l_p: int) -> list[int]:
     # cov 25
-    return [
-        c_b
-        for c_b in range(16)
-        if (
-            (((F_building_kind[c_b] == 0) and (s.v_built_at[c_b] != -1)) and (not s.v_destroyed[c_b]))
-            and (s.v_holder[c_b] == l_p)
-        )
-    ]
+    v_built_at = s.v_built_at
+    v_destroyed = s.v_destroyed
+    v_holder = s.v_holder
+    q1_: list[int] = []
+    for c_b in range(16):
+        if (((F_building_kind[c_b] == 0) and (v_built_at[c_b] != -1)) and (not v_destroyed[c_b])) and (
+            v_holder[c_b] == l_p
+        ):
+            q1_.append(c_b)
+    return q1_
 
 
 # function vp (specs/guerra_fronteriza/round.yaml:47)
@@ -1110,20 +1124,30 @@ def f_research_points(s: State, l_p: int) -> int:
 # function active_players (specs/guerra_fronteriza/round.yaml:73)
 def f_active_players(s: State) -> list[int]:
     # cov 31
-    return [c_p for c_p in range(s.num_players) if (not s.v_eliminated[c_p])]
+    v_eliminated = s.v_eliminated
+    q1_: list[int] = []
+    for c_p in range(s.num_players):
+        if not v_eliminated[c_p]:
+            q1_.append(c_p)
+    return q1_
 
 
 # function reinforcement_sites (specs/guerra_fronteriza/round.yaml:76)
 def f_reinforcement_sites(s: State, l_p: int) -> list[int]:
     # cov 32
-    return (
-        [s.v_built_at[c_b] for c_b in f_hqs_of(s, l_p)]
-        + [
-            s.v_built_at[c_b]
-            for c_b in range(16)
-            if ((F_building_kind[c_b] == 1) and f_producing(s, l_p, c_b))
-        ]
-    ) + [s.v_built_at[c_b] for c_b in range(16) if ((F_building_kind[c_b] == 2) and f_producing(s, l_p, c_b))]
+    v_built_at = s.v_built_at
+    q1_: list[int] = []
+    for c_b in f_hqs_of(s, l_p):
+        q1_.append(v_built_at[c_b])
+    q2_: list[int] = []
+    for c_b in range(16):
+        if (F_building_kind[c_b] == 1) and f_producing(s, l_p, c_b):
+            q2_.append(v_built_at[c_b])
+    q3_: list[int] = []
+    for c_b in range(16):
+        if (F_building_kind[c_b] == 2) and f_producing(s, l_p, c_b):
+            q3_.append(v_built_at[c_b])
+    return (q1_ + q2_) + q3_
 
 
 # function reinforcement_types (specs/guerra_fronteriza/round.yaml:84)
@@ -1166,14 +1190,26 @@ def f_stack_cap(s: State, l_p: int, l_t: int) -> int:
 # procedure take_casualty (specs/guerra_fronteriza/combat.yaml:147)
 def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
     # cov 51
-    l_fs: list[int] = [
-        c_f for c_f in s.z.piles[Z_board] if ((s.v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_q))
-    ]
+    v_loc = s.v_loc
+    q1_: list[int] = []
+    for c_f in s.z.piles[Z_board]:
+        if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_q):
+            q1_.append(c_f)
+    l_fs: list[int] = q1_
     if len(l_fs) > 0:
         # cov 52
         l_low: int = min((F_unit_type_casualty[F_figure_unit[c_f]] for c_f in l_fs), default=0)
-        l_same: list[int] = [c_f for c_f in l_fs if (F_unit_type_casualty[F_figure_unit[c_f]] == l_low)]
-        l_fresh: list[int] = [c_f for c_f in l_same if (not s.v_attacked[c_f])]
+        q2_: list[int] = []
+        for c_f in l_fs:
+            if F_unit_type_casualty[F_figure_unit[c_f]] == l_low:
+                q2_.append(c_f)
+        l_same: list[int] = q2_
+        v_attacked = s.v_attacked
+        q3_: list[int] = []
+        for c_f in l_same:
+            if not v_attacked[c_f]:
+                q3_.append(c_f)
+        l_fresh: list[int] = q3_
         l_victim: int = l_fresh[0] if (len(l_fresh) > 0) else l_same[0]
         s.say(TX_is_lost_on, l_victim, l_t)
         p_remove_figure(s, l_victim)
@@ -1275,7 +1311,12 @@ def p_check_last_standing(s: State) -> None:
 # procedure deploy (specs/guerra_fronteriza/round.yaml:106)
 def p_deploy(s: State, l_p: int) -> None:
     # cov 109
-    l_t: int = [c_x for c_x in range(44) if (f_on_map(s, c_x) and (F_tile_start_of[c_x] == l_p))][0]
+    q1_: list[int] = []
+    for c_x in range(44):
+        # cov 19 (on_map)
+        if (F_tile_operation[c_x] == s.o_operation) and (F_tile_start_of[c_x] == l_p):
+            q1_.append(c_x)
+    l_t: int = q1_[0]
     s.v_built_at[
         s.ref(
             [c_b for c_b in range(16) if ((F_building_faction[c_b] == l_p) and (F_building_kind[c_b] == 0))][
@@ -1301,7 +1342,11 @@ def p_deploy(s: State, l_p: int) -> None:
 # procedure place_unit (specs/guerra_fronteriza/round.yaml:116)
 def p_place_unit(s: State, l_p: int, l_u: int, l_t: int) -> None:
     # cov 110
-    l_fs: list[int] = [c_f for c_f in s.z.piles[(Z_reserve + s.ref(l_p))] if (F_figure_unit[c_f] == l_u)]
+    q1_: list[int] = []
+    for c_f in s.z.piles[(Z_reserve + s.ref(l_p))]:
+        if F_figure_unit[c_f] == l_u:
+            q1_.append(c_f)
+    l_fs: list[int] = q1_
     if len(l_fs) == 0:
         # cov 111
         return
@@ -1349,7 +1394,11 @@ def p_refill_decks(s: State) -> None:
 def p_turn_order(s: State) -> None:
     # cov 127
     l_left: list[int] = f_active_players(s)
-    s.v_order_of_play = [c_p for c_p in range(s.num_players) if False]
+    q1_: list[int] = []
+    for c_p in range(s.num_players):
+        if False:
+            q1_.append(c_p)
+    s.v_order_of_play = q1_
     while len(l_left) > 0:
         s.tick("the while loop at specs/guerra_fronteriza/round.yaml:185:7")
         l_best: int = l_left[0]
@@ -1358,18 +1407,25 @@ def p_turn_order(s: State) -> None:
                 continue
             l_best = l_p
         s.v_order_of_play = s.v_order_of_play + [l_best]
-        l_left = [c_p for c_p in l_left if (c_p != l_best)]
+        q2_: list[int] = []
+        for c_p in l_left:
+            if c_p != l_best:
+                q2_.append(c_p)
+        l_left = q2_
     s.say(TX_round_turn_order, s.v_round, tuple(s.v_order_of_play))
-    l_top: int = [c_p for c_p in s.v_order_of_play][0]
-    q1_ = (v1_ := f_vp(s, l_top)) >= 10
-    if q1_:
-        q2_ = False
+    q3_: list[int] = []
+    for c_p in s.v_order_of_play:
+        q3_.append(c_p)
+    l_top: int = q3_[0]
+    q4_ = (v1_ := f_vp(s, l_top)) >= 10
+    if q4_:
+        q5_ = False
         for c_p in s.v_order_of_play:
             if (c_p != l_top) and (f_vp(s, c_p) == v1_):
-                q2_ = True
+                q5_ = True
                 break
-        q1_ = not q2_
-    if q1_:
+        q4_ = not q5_
+    if q4_:
         # cov 128
         s.v_over = True
         s.end_game(l_top, s.player_label(l_top) + " holds " + str(f_vp(s, l_top)) + " VP")
@@ -1393,7 +1449,10 @@ def p_round_limit_reached(s: State) -> None:
     # cov 162
     s.v_over = True
     p_turn_order(s)
-    l_top: int = [c_p for c_p in s.v_order_of_play][0]
+    q1_: list[int] = []
+    for c_p in s.v_order_of_play:
+        q1_.append(c_p)
+    l_top: int = q1_[0]
     s.end_game(l_top, "after " + str(40) + " rounds " + s.player_label(l_top) + " has the most VP")
 
 
@@ -1425,7 +1484,10 @@ def setup(s: State) -> None:
         s.forget(READ_var_hq_life)
     for l_p in range(s.num_players):
         p_deploy(s, l_p)
-    s.v_order_of_play = [c_p for c_p in range(s.num_players)]
+    q1_: list[int] = []
+    for c_p in range(s.num_players):
+        q1_.append(c_p)
+    s.v_order_of_play = q1_
 
 
 # phase safety_stop (specs/guerra_fronteriza/game.yaml:164)
@@ -1955,7 +2017,12 @@ class Proc_conflict(Frame):
             if pc < 2:
                 if pc == 0:
                     # cov 37
-                    self.l_defenders = [c_q for c_q in f_sides_at(s, self.l_t) if (c_q != self.l_a)]
+                    l_a = self.l_a
+                    q1_: list[int] = []
+                    for c_q in f_sides_at(s, self.l_t):
+                        if c_q != l_a:
+                            q1_.append(c_q)
+                    self.l_defenders = q1_
                     if len(self.l_defenders) == 0:
                         # cov 38
                         self.l_b = f_building_at(s, self.l_t)
@@ -2007,14 +2074,18 @@ class Proc_conflict(Frame):
                 self.l_level = self.i_1[self.k_2]
                 self.k_2 += 1
                 self.l_alive_sides = f_sides_at(s, self.l_t)
-                self.l_shooters = [
-                    c_f
-                    for c_f in s.z.piles[Z_board]
-                    if (
-                        ((s.v_loc[c_f] == self.l_t) and (not s.v_attacked[c_f]))
-                        and (f_initiative(s, c_f, self.l_a) == self.l_level)
-                    )
-                ]
+                v_loc = s.v_loc
+                v_attacked = s.v_attacked
+                l_t = self.l_t
+                l_a = self.l_a
+                l_level = self.l_level
+                q2_: list[int] = []
+                for c_f in s.z.piles[Z_board]:
+                    if ((v_loc[c_f] == l_t) and (not v_attacked[c_f])) and (
+                        f_initiative(s, c_f, l_a) == l_level
+                    ):
+                        q2_.append(c_f)
+                self.l_shooters = q2_
                 for x_ in range(s.num_players):
                     self.l_q_3 = x_
                     s.v_hits[s.ref(self.l_q_3)] = 0
@@ -2037,10 +2108,10 @@ class Proc_conflict(Frame):
             else:  # pc == 4
                 if self.k_6 >= len(self.i_5):
                     v_hits = s.v_hits
-                    q1_ = 0
+                    q3_ = 0
                     for c_q in range(s.num_players):
-                        q1_ += v_hits[c_q]
-                    if q1_ > 0:
+                        q3_ += v_hits[c_q]
+                    if q3_ > 0:
                         # cov 44
                         self.l_fought = True
                     else:
@@ -2118,7 +2189,12 @@ class Proc_aim(Frame):
         pc = self.pc
         if pc == 0:
             # cov 46
-            self.l_targets = [c_x for c_x in self.l_alive if (c_x != self.l_q)]
+            l_q = self.l_q
+            q1_: list[int] = []
+            for c_x in self.l_alive:
+                if c_x != l_q:
+                    q1_.append(c_x)
+            self.l_targets = q1_
             if len(self.l_targets) == 0:
                 # cov 47
                 s.stack.pop()
@@ -2225,11 +2301,13 @@ class Proc_use_special(Frame):
                 self.pc = 1
                 s.decide(
                     self.l_p,
-                    (0, 1),
+                    [1, 2],
                     1,
                     "l_use",
                     (TX_use_your_special_ability,),
                     "specs/guerra_fronteriza/orders.yaml:56",
+                    2,
+                    True,
                 )
             else:  # pc == 1
                 if not self.l_use:
@@ -2318,13 +2396,14 @@ class Proc_play_attack_order(Frame):
             if pc == 0:
                 # cov 82
                 self.pc = 1
+                l_p = self.l_p
+                q1_: list[int] = []
+                for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                    if (F_order_card_kind[c_x] == E_attack_orders) and f_order_usable(s, l_p, c_x):
+                        q1_.append(199 + c_x)
                 if s.decide(
                     self.l_p,
-                    [
-                        199 + c_x
-                        for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                        if ((F_order_card_kind[c_x] == E_attack_orders) and f_order_usable(s, self.l_p, c_x))
-                    ],
+                    q1_,
                     10,
                     "l_c",
                     (TX_attack_order_to_use,),
@@ -2449,7 +2528,12 @@ class Proc_defence_order(Frame):
             s.say(TX_plays, self.l_q, self.l_c)
             if F_order_card_order[self.l_c] == 5:
                 # cov 86
-                self.l_to = [c_x for c_x in F_tile_adjacent[self.l_t] if (not f_enemy_at(s, self.l_q, c_x))]
+                l_q = self.l_q
+                q1_: list[int] = []
+                for c_x in F_tile_adjacent[self.l_t]:
+                    if not f_enemy_at(s, l_q, c_x):
+                        q1_.append(c_x)
+                self.l_to = q1_
                 if len(self.l_to) > 0:
                     # cov 91
                     self.pc = 1
@@ -2472,17 +2556,18 @@ class Proc_defence_order(Frame):
                 return
             if F_order_card_order[self.l_c] == 7:
                 # cov 88
-                self.l_planes = [
-                    c_f
-                    for c_f in s.z.piles[Z_board]
+                v_loc = s.v_loc
+                l_t = self.l_t
+                l_q = self.l_q
+                l_a = self.l_a
+                q2_: list[int] = []
+                for c_f in s.z.piles[Z_board]:
                     if (
-                        (
-                            ((s.v_loc[c_f] == self.l_t) and (F_figure_unit[c_f] == E_plane))
-                            and (F_figure_faction[c_f] != self.l_q)
-                        )
-                        and ((self.l_q == self.l_a) or (F_figure_faction[c_f] == self.l_a))
-                    )
-                ]
+                        ((v_loc[c_f] == l_t) and (F_figure_unit[c_f] == E_plane))
+                        and (F_figure_faction[c_f] != l_q)
+                    ) and ((l_q == l_a) or (F_figure_faction[c_f] == l_a)):
+                        q2_.append(c_f)
+                self.l_planes = q2_
                 if len(self.l_planes) > 0:
                     # cov 93
                     s.say(TX_is_shot_down, self.l_planes[0])
@@ -2511,6 +2596,7 @@ class Proc_defence_order(Frame):
                     "l_u_2",
                     (TX_reserve_figure_to_join, self.l_t),
                     "specs/guerra_fronteriza/orders.yaml:108",
+                    2,
                 )
                 return
             # cov 96
@@ -2715,6 +2801,7 @@ class Proc_play_order(Frame):
                     "l_u",
                     (TX_figure_to_produce,),
                     "specs/guerra_fronteriza/orders.yaml:135",
+                    2,
                 )
         elif pc < 6:
             if pc == 4:
@@ -2725,13 +2812,14 @@ class Proc_play_order(Frame):
                 s.stack.pop()
         elif pc == 6:
             self.pc = 7
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_x in F_tile_adjacent[s.v_loc[self.l_f_2]]:
+                if not f_enemy_at(s, l_p, c_x):
+                    q1_.append(28 + c_x)
             s.decide(
                 self.l_p,
-                [
-                    28 + c_x
-                    for c_x in F_tile_adjacent[s.v_loc[self.l_f_2]]
-                    if (not f_enemy_at(s, self.l_p, c_x))
-                ],
+                q1_,
                 4,
                 "l_t_2",
                 (TX_where_goes, self.l_f_2),
@@ -3226,11 +3314,12 @@ class Proc_reinforce(Frame):
             if pc < 2:
                 if pc == 0:
                     # cov 130
-                    self.l_waiting = [
-                        c_t
-                        for c_t in f_reinforcement_sites(s, self.l_p)
-                        if has_in_reserve(s, self.l_p, f_reinforcement_types(s, c_t))
-                    ]
+                    l_p = self.l_p
+                    q1_: list[int] = []
+                    for c_t in f_reinforcement_sites(s, self.l_p):
+                        if has_in_reserve(s, l_p, f_reinforcement_types(s, c_t)):
+                            q1_.append(c_t)
+                    self.l_waiting = q1_
                     pc = 1
                     continue
                 else:  # pc == 1
@@ -3259,11 +3348,13 @@ class Proc_reinforce(Frame):
                 s.stack.append(Proc_reinforce_at(self.l_p, self.l_t, f_reinforcement_types(s, self.l_t)))
                 return
             else:  # pc == 3
-                self.l_waiting = [
-                    c_x
-                    for c_x in self.l_waiting
-                    if ((c_x != self.l_t) and has_in_reserve(s, self.l_p, f_reinforcement_types(s, c_x)))
-                ]
+                l_t = self.l_t
+                l_p = self.l_p
+                q2_: list[int] = []
+                for c_x in self.l_waiting:
+                    if (c_x != l_t) and has_in_reserve(s, l_p, f_reinforcement_types(s, c_x)):
+                        q2_.append(c_x)
+                self.l_waiting = q2_
                 pc = 1
                 continue
 
@@ -3334,6 +3425,7 @@ class Proc_reinforce_at(Frame):
                 "l_u",
                 (TX_reinforcement_at, self.l_t),
                 "specs/guerra_fronteriza/round.yaml:220",
+                2,
             )
         else:  # pc == 1
             p_place_unit(s, self.l_p, self.l_u, self.l_t)
@@ -3531,11 +3623,21 @@ class Proc_move_phase(Frame):
                         s.tick("the repeat loop at specs/guerra_fronteriza/round.yaml:252:9")
                         self.l_ring = f_ring_beyond(s, self.l_edge, self.l_reached)
                         self.l_reached = self.l_reached + self.l_ring
-                        self.l_edge = [c_y for c_y in self.l_ring if (not f_blocks(s, self.l_f, c_y))]
+                        l_f = self.l_f
+                        q1_: list[int] = []
+                        for c_y in self.l_ring:
+                            if not f_blocks(s, l_f, c_y):
+                                q1_.append(c_y)
+                        self.l_edge = q1_
                     self.pc = 2
+                    l_from = self.l_from
+                    q2_: list[int] = []
+                    for c_y in self.l_reached:
+                        if c_y != l_from:
+                            q2_.append(28 + c_y)
                     s.decide(
                         self.l_p,
-                        [28 + c_y for c_y in self.l_reached if (c_y != self.l_from)],
+                        q2_,
                         4,
                         "l_t",
                         (TX_where_goes, self.l_f),
@@ -3685,14 +3787,16 @@ class Proc_building_phase(Frame):
                     if not (self.l_t != -1):
                         s.stack.pop()
                         return
-                    self.l_inf = [
-                        c_f
-                        for c_f in s.z.piles[Z_board]
-                        if (
-                            ((s.v_loc[c_f] == self.l_t) and (F_figure_faction[c_f] == self.l_p))
-                            and (F_figure_unit[c_f] == E_infantry)
-                        )
-                    ][0]
+                    v_loc = s.v_loc
+                    l_t = self.l_t
+                    l_p = self.l_p
+                    q1_: list[int] = []
+                    for c_f in s.z.piles[Z_board]:
+                        if ((v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_p)) and (
+                            F_figure_unit[c_f] == E_infantry
+                        ):
+                            q1_.append(c_f)
+                    self.l_inf = q1_[0]
                     p_remove_figure(s, self.l_inf)
                     self.l_b = f_building_at(s, self.l_t)
                     if self.l_b != -1:
@@ -3789,15 +3893,14 @@ class Proc_tactical_phase(Frame):
             if pc == 0:
                 # cov 150
                 self.pc = 1
+                l_p = self.l_p
+                q1_: list[int] = []
+                for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                    if (F_order_card_kind[c_x] == E_tactical_orders) and f_order_usable(s, l_p, c_x):
+                        q1_.append(199 + c_x)
                 if s.decide(
                     self.l_p,
-                    [
-                        199 + c_x
-                        for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                        if (
-                            (F_order_card_kind[c_x] == E_tactical_orders) and f_order_usable(s, self.l_p, c_x)
-                        )
-                    ],
+                    q1_,
                     10,
                     "l_c",
                     (TX_tactical_order_to_use,),
@@ -3997,13 +4100,16 @@ class Proc_maintenance(Frame):
                     pc = 1
                     continue
                 self.pc = 3
+                v_loc = s.v_loc
+                l_t = self.l_t
+                l_p = self.l_p
+                q2_: list[int] = []
+                for c_g in s.z.piles[Z_board]:
+                    if (v_loc[c_g] == l_t) and (F_figure_faction[c_g] == l_p):
+                        q2_.append(76 + c_g)
                 s.decide(
                     self.l_p,
-                    [
-                        76 + c_g
-                        for c_g in s.z.piles[Z_board]
-                        if ((s.v_loc[c_g] == self.l_t) and (F_figure_faction[c_g] == self.l_p))
-                    ],
+                    q2_,
                     6,
                     "l_f",
                     (TX_figure_to_withdraw_from, self.l_t),
@@ -4171,13 +4277,13 @@ class Proc_defence(Frame):
                 self.l_responder = self.i_1[self.k_2]
                 self.k_2 += 1
                 self.pc = 2
+                q1_: list[int] = []
+                for c_x in s.z.piles[(Z_hand + s.ref(self.l_responder))]:
+                    if F_order_card_kind[c_x] == E_defense_orders:
+                        q1_.append(199 + c_x)
                 if s.decide(
                     self.l_responder,
-                    [
-                        199 + c_x
-                        for c_x in s.z.piles[(Z_hand + s.ref(self.l_responder))]
-                        if (F_order_card_kind[c_x] == E_defense_orders)
-                    ],
+                    q1_,
                     10,
                     "l_response",
                     (TX_respond_to_the_attack, self.l_t),

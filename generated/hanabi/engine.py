@@ -196,40 +196,42 @@ def f_score(s: State) -> int:
 # function position_at (specs/hanabi/game.yaml:61)
 def f_position_at(s: State, l_i: int) -> int:
     # cov 3
-    return [c_x for c_x in range(5) if (F_position_index[c_x] == l_i)][0]
+    q1_: list[int] = []
+    for c_x in range(5):
+        if F_position_index[c_x] == l_i:
+            q1_.append(c_x)
+    return q1_[0]
 
 
 # function moves (specs/hanabi/game.yaml:65)
 def f_moves(s: State, l_p: int) -> list[int]:
     # cov 4
-    return [
-        c_m
-        for c_m in [0, 1, 2, 3]
-        if (
-            ((c_m == 0) or ((c_m == 1) and (s.v_clues < 8)))
-            or (((c_m != 0) and (c_m != 1)) and (s.v_clues > 0))
-        )
-    ]
+    v_clues = s.v_clues
+    q1_: list[int] = []
+    for c_m in [0, 1, 2, 3]:
+        if ((c_m == 0) or ((c_m == 1) and (v_clues < 8))) or (((c_m != 0) and (c_m != 1)) and (v_clues > 0)):
+            q1_.append(c_m)
+    return q1_
 
 
 # function colour_positions (specs/hanabi/game.yaml:73)
 def f_colour_positions(s: State, l_p: int, l_k: int) -> list[int]:
     # cov 5
-    return [
-        c_i
-        for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(l_p))]) + 1))
-        if (F_card_colour[s.nth(s.z.piles[(Z_hand + s.ref(l_p))], (c_i - 1))] == l_k)
-    ]
+    q1_: list[int] = []
+    for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(l_p))]) + 1)):
+        if F_card_colour[s.nth(s.z.piles[(Z_hand + s.ref(l_p))], (c_i - 1))] == l_k:
+            q1_.append(c_i)
+    return q1_
 
 
 # function number_positions (specs/hanabi/game.yaml:78)
 def f_number_positions(s: State, l_p: int, l_n: int) -> list[int]:
     # cov 6
-    return [
-        c_i
-        for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(l_p))]) + 1))
-        if (F_card_number[s.nth(s.z.piles[(Z_hand + s.ref(l_p))], (c_i - 1))] == l_n)
-    ]
+    q1_: list[int] = []
+    for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(l_p))]) + 1)):
+        if F_card_number[s.nth(s.z.piles[(Z_hand + s.ref(l_p))], (c_i - 1))] == l_n:
+            q1_.append(c_i)
+    return q1_
 
 
 # function colour_known (specs/hanabi/game.yaml:83)
@@ -614,16 +616,12 @@ class Proc_give_clue(Frame):
         if pc == 0:
             # cov 18
             self.pc = 1
-            s.decide(
-                self.l_p,
-                [9 + c_q for c_q in range(s.num_players) if (c_q != self.l_p)],
-                3,
-                "l_t",
-                (TX_player_to_give_a,),
-                "specs/hanabi/game.yaml:158",
-                2,
-                True,
-            )
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_q in range(s.num_players):
+                if c_q != l_p:
+                    q1_.append(9 + c_q)
+            s.decide(self.l_p, q1_, 3, "l_t", (TX_player_to_give_a,), "specs/hanabi/game.yaml:158", 2, True)
         elif pc == 1:
             self.l_k = -1
             self.l_n = 0
@@ -631,18 +629,18 @@ class Proc_give_clue(Frame):
                 # cov 19
                 self.pc = 2
                 l_t = self.l_t
-                q1_: list[int] = []
+                q2_: list[int] = []
                 for c_x in range(5):
-                    q2_ = False
+                    q3_ = False
                     for c_c in s.z.piles[(Z_hand + s.ref(l_t))]:
                         if F_card_colour[c_c] == c_x:
-                            q2_ = True
+                            q3_ = True
                             break
-                    if q2_:
-                        q1_.append(44 + c_x)
+                    if q3_:
+                        q2_.append(44 + c_x)
                 s.decide(
                     self.l_p,
-                    q1_,
+                    q2_,
                     6,
                     "l_k",
                     (TX_colour_to_tell, self.l_t),
@@ -654,17 +652,17 @@ class Proc_give_clue(Frame):
             # cov 20
             self.pc = 2
             l_t = self.l_t
-            q3_: list[int] = []
+            q4_: list[int] = []
             for c_x in range(1, 6):
-                q4_ = False
+                q5_ = False
                 for c_c in s.z.piles[(Z_hand + s.ref(l_t))]:
                     if F_card_number[c_c] == c_x:
-                        q4_ = True
+                        q5_ = True
                         break
-                if q4_:
-                    q3_.append(3 + c_x)
+                if q5_:
+                    q4_.append(3 + c_x)
             s.decide(
-                self.l_p, q3_, 2, "l_n", (TX_number_to_tell, self.l_t), "specs/hanabi/game.yaml:164", 2, True
+                self.l_p, q4_, 2, "l_n", (TX_number_to_tell, self.l_t), "specs/hanabi/game.yaml:164", 2, True
             )
         else:  # pc == 2
             s.v_clues = min(8, max(0, s.v_clues - 1))
@@ -677,17 +675,23 @@ class Proc_give_clue(Frame):
                     s.v_may_be_colour[s.ref(self.l_s)][s.ref(self.l_t)] = [self.l_k]
                 elif self.l_how == 2:
                     # cov 22
-                    s.v_may_be_colour[s.ref(self.l_s)][s.ref(self.l_t)] = [
-                        c_x for c_x in s.v_may_be_colour[self.l_s][self.l_t] if (c_x != self.l_k)
-                    ]
+                    l_k = self.l_k
+                    q6_: list[int] = []
+                    for c_x in s.v_may_be_colour[self.l_s][self.l_t]:
+                        if c_x != l_k:
+                            q6_.append(c_x)
+                    s.v_may_be_colour[s.ref(self.l_s)][s.ref(self.l_t)] = q6_
                 elif F_card_number[self.l_c] == self.l_n:
                     # cov 23
                     s.v_may_be_number[s.ref(self.l_s)][s.ref(self.l_t)] = [self.l_n]
                 else:
                     # cov 24
-                    s.v_may_be_number[s.ref(self.l_s)][s.ref(self.l_t)] = [
-                        c_x for c_x in s.v_may_be_number[self.l_s][self.l_t] if (c_x != self.l_n)
-                    ]
+                    l_n = self.l_n
+                    q7_: list[int] = []
+                    for c_x in s.v_may_be_number[self.l_s][self.l_t]:
+                        if c_x != l_n:
+                            q7_.append(c_x)
+                    s.v_may_be_number[s.ref(self.l_s)][s.ref(self.l_t)] = q7_
             if self.l_how == 2:
                 # cov 25
                 s.say(
@@ -749,7 +753,7 @@ class Proc_take_turn(Frame):
             # cov 27
             self.pc = 1
             s.decide(
-                self.l_p, f_moves(s, self.l_p), 7, "l_how", (TX_your_move,), "specs/hanabi/game.yaml:184"
+                self.l_p, f_moves(s, self.l_p), 7, "l_how", (TX_your_move,), "specs/hanabi/game.yaml:184", 2
             )
         elif pc == 1:
             if self.l_how == 0:

@@ -116,9 +116,9 @@ class State(GameState):
     def _init_vars(self) -> None:
         self.v_ideology = 0
         self.v_round = 0
-        self.v_cubes = [[0 for _ in range(self.num_players)] for _ in range(20)]
-        self.v_reserve = [24 for _ in range(self.num_players)]
-        self.v_removed = [0 for _ in range(self.num_players)]
+        self.v_cubes = [[0] * self.num_players for _ in range(20)]
+        self.v_reserve = [24] * self.num_players
+        self.v_removed = [0] * self.num_players
 
     def _copy_vars(self, other: State) -> None:
         other.v_ideology = self.v_ideology
@@ -574,19 +574,15 @@ class Proc_take_cube(Frame):
                 return
             # cov 20
             self.pc = 1
+            v_cubes = s.v_cubes
+            l_keep = self.l_keep
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_x in s.z.piles[Z_map]:
+                if (c_x != l_keep) and (v_cubes[c_x][l_p] > 0):
+                    q1_.append(1257 + c_x)
             s.decide(
-                self.l_p,
-                [
-                    1257 + c_x
-                    for c_x in s.z.piles[Z_map]
-                    if ((c_x != self.l_keep) and (s.v_cubes[c_x][self.l_p] > 0))
-                ],
-                6,
-                "l_src",
-                (TX_take_a_cube_from,),
-                "specs/iron_curtain/game.yaml:104",
-                1,
-                True,
+                self.l_p, q1_, 6, "l_src", (TX_take_a_cube_from,), "specs/iron_curtain/game.yaml:104", 1, True
             )
         else:  # pc == 1
             s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
@@ -651,16 +647,17 @@ class Proc_give_order(Frame):
                         s.stack.pop()
                         return
                     self.pc = 2
+                    l_p = self.l_p
+                    l_budget = self.l_budget
+                    q1_: list[int] = []
+                    for c_x in self.l_access:
+                        if ((v1_ := f_order_cost(s, l_p, c_x)) <= l_budget) and (
+                            f_supply(s, l_p, c_x) >= v1_
+                        ):
+                            q1_.append(1257 + c_x)
                     if s.decide(
                         self.l_p,
-                        [
-                            1257 + c_x
-                            for c_x in self.l_access
-                            if (
-                                ((v1_ := f_order_cost(s, self.l_p, c_x)) <= self.l_budget)
-                                and (f_supply(s, self.l_p, c_x) >= v1_)
-                            )
-                        ],
+                        q1_,
                         6,
                         "l_t",
                         (TX_place_a_cube_on,),
@@ -761,9 +758,14 @@ class Proc_infiltrate(Frame):
                         return
                     self.r_1 -= 1
                     self.pc = 2
+                    l_p = self.l_p
+                    q1_: list[int] = []
+                    for c_x in self.l_targets:
+                        if f_supply(s, l_p, c_x) > 0:
+                            q1_.append(1257 + c_x)
                     if s.decide(
                         self.l_p,
-                        [1257 + c_x for c_x in self.l_targets if (f_supply(s, self.l_p, c_x) > 0)],
+                        q1_,
                         6,
                         "l_t",
                         (TX_infiltrate_a_cube_onto,),
@@ -857,9 +859,15 @@ class Proc_remove_cubes(Frame):
                     return
                 self.r_1 -= 1
                 self.pc = 2
+                v_cubes = s.v_cubes
+                l_o = self.l_o
+                q1_: list[int] = []
+                for c_x in self.l_targets:
+                    if v_cubes[c_x][l_o] > 0:
+                        q1_.append(1257 + c_x)
                 if s.decide(
                     self.l_p,
-                    [1257 + c_x for c_x in self.l_targets if (s.v_cubes[c_x][self.l_o] > 0)],
+                    q1_,
                     6,
                     "l_t",
                     (TX_remove_an_opponent_cube,),
@@ -935,9 +943,15 @@ class Proc_remove_from_one_card(Frame):
                 # cov 32
                 self.l_o = 1 - self.l_p
                 self.pc = 1
+                v_cubes = s.v_cubes
+                l_o = self.l_o
+                q1_: list[int] = []
+                for c_x in s.z.piles[Z_map]:
+                    if v_cubes[c_x][l_o] > 0:
+                        q1_.append(1257 + c_x)
                 if s.decide(
                     self.l_p,
-                    [1257 + c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_o] > 0)],
+                    q1_,
                     6,
                     "l_t",
                     (TX_remove_opponent_cubes_from,),
@@ -1024,9 +1038,15 @@ class Proc_move_cubes(Frame):
                 if pc == 0:
                     # cov 35
                     self.pc = 1
+                    v_cubes = s.v_cubes
+                    l_p = self.l_p
+                    q1_: list[int] = []
+                    for c_x in s.z.piles[Z_map]:
+                        if v_cubes[c_x][l_p] > 0:
+                            q1_.append(1257 + c_x)
                     if s.decide(
                         self.l_p,
-                        [1257 + c_x for c_x in s.z.piles[Z_map] if (s.v_cubes[c_x][self.l_p] > 0)],
+                        q1_,
                         6,
                         "l_src",
                         (TX_move_cubes_from,),
@@ -1048,9 +1068,14 @@ class Proc_move_cubes(Frame):
                         # cov 37
                         pass
                     self.pc = 2
+                    l_src = self.l_src
+                    q2_: list[int] = []
+                    for c_x in s.z.piles[Z_map]:
+                        if c_x != l_src:
+                            q2_.append(1257 + c_x)
                     s.decide(
                         self.l_p,
-                        [1257 + c_x for c_x in s.z.piles[Z_map] if (c_x != self.l_src)],
+                        q2_,
                         6,
                         "l_dst",
                         (TX_move_cubes_to,),
@@ -1177,6 +1202,7 @@ class Proc_play_turn(Frame):
                             "l_how",
                             (TX_use_the_card_for,),
                             "specs/iron_curtain/game.yaml:190",
+                            2,
                         )
                         return
                     # cov 43
@@ -1184,11 +1210,13 @@ class Proc_play_turn(Frame):
                     self.pc = 5
                     s.decide(
                         self.l_o,
-                        (0, 1),
+                        [1, 2],
                         1,
                         "l_run_it",
                         (TX_run_the_event_of,),
                         "specs/iron_curtain/game.yaml:199",
+                        2,
+                        True,
                     )
                     return
             elif pc < 5:

@@ -65,7 +65,7 @@ class State(GameState):
     v_winner: int
 
     def _init_vars(self) -> None:
-        self.v_put_in = [1 for _ in range(self.num_players)]
+        self.v_put_in = [1] * self.num_players
         self.v_first_bettor = -1
         self.v_winner = -1
 
@@ -129,7 +129,11 @@ def setup(s: State) -> None:
 
 # phase showdown (specs/kuhn_poker/game.yaml:79)
 def ph_showdown(s: State) -> None:
-    l_still_in: list[int] = [c_q for c_q in range(s.num_players) if f_in_hand(s, c_q)]
+    q1_: list[int] = []
+    for c_q in range(s.num_players):
+        if f_in_hand(s, c_q):
+            q1_.append(c_q)
+    l_still_in: list[int] = q1_
     if len(l_still_in) == 1:
         # cov 15
         s.v_winner = l_still_in[0]

@@ -80,8 +80,8 @@ class State(GameState):
 
     def _init_vars(self) -> None:
         self.v_round = 0
-        self.v_put_in = [1 for _ in range(self.num_players)]
-        self.v_folded = [False for _ in range(self.num_players)]
+        self.v_put_in = [1] * self.num_players
+        self.v_folded = [False] * self.num_players
         self.v_raises = 0
         self.v_winners = []
 
@@ -131,7 +131,12 @@ def f_stake(s: State) -> int:
 # function still_in (specs/leduc_poker/game.yaml:42)
 def f_still_in(s: State) -> list[int]:
     # cov 2
-    return [c_q for c_q in range(s.num_players) if (not s.v_folded[c_q])]
+    v_folded = s.v_folded
+    q1_: list[int] = []
+    for c_q in range(s.num_players):
+        if not v_folded[c_q]:
+            q1_.append(c_q)
+    return q1_
 
 
 # function card_of (specs/leduc_poker/game.yaml:46)
@@ -186,7 +191,11 @@ def ph_showdown(s: State) -> None:
         s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], (Z_shown + s.ref(l_q)), True)
         s.say(TX_shows, l_q, f_card_of(s, l_q))
     l_best: int = max((f_strength(s, c_q) for c_q in f_still_in(s)), default=0)
-    l_best_hands: list[int] = [c_q for c_q in f_still_in(s) if (f_strength(s, c_q) == l_best)]
+    q1_: list[int] = []
+    for c_q in f_still_in(s):
+        if f_strength(s, c_q) == l_best:
+            q1_.append(c_q)
+    l_best_hands: list[int] = q1_
     s.v_winners = l_best_hands
     if (len(l_best_hands) == 1) and (l_best >= 10):
         # cov 22

@@ -183,7 +183,11 @@ def f_total(s: State) -> int:
 # function faces (specs/liars_dice/game.yaml:39)
 def f_faces(s: State) -> list[int]:
     # cov 1
-    return [c_f for c_f in range(6) if (F_face_pips[c_f] <= s.o_sides)]
+    q1_: list[int] = []
+    for c_f in range(6):
+        if F_face_pips[c_f] <= s.o_sides:
+            q1_.append(c_f)
+    return q1_
 
 
 # function rank (specs/liars_dice/game.yaml:43)
@@ -208,14 +212,13 @@ def f_calls(s: State) -> list[int]:
     # cov 3
     v1_ = f_total(s)
     v2_ = f_rank(s, s.v_last)
-    return [
-        c_c
-        for c_c in range(61)
-        if (
-            (((c_c != E_liar) and (F_call_number[c_c] <= v1_)) and (F_call_pips[c_c] <= s.o_sides))
-            and (f_rank(s, c_c) > v2_)
-        )
-    ] + ([] if (s.v_last == -1) else [E_liar])
+    q1_: list[int] = []
+    for c_c in range(61):
+        if (((c_c != E_liar) and (F_call_number[c_c] <= v1_)) and (F_call_pips[c_c] <= s.o_sides)) and (
+            f_rank(s, c_c) > v2_
+        ):
+            q1_.append(c_c)
+    return q1_ + ([] if (s.v_last == -1) else [E_liar])
 
 
 # function matching (specs/liars_dice/game.yaml:60)
@@ -231,7 +234,11 @@ def f_matching(s: State, l_p: int, l_b: int) -> int:
 # function made_by (specs/liars_dice/game.yaml:66)
 def f_made_by(s: State, l_p: int, l_xs: list[int]) -> list[int]:
     # cov 5
-    return [l_xs[c_i] for c_i in range(0, len(l_xs)) if (((c_i % 2) == 0) == (l_p == P_alice))]
+    q1_: list[int] = []
+    for c_i in range(0, len(l_xs)):
+        if ((c_i % 2) == 0) == (l_p == P_alice):
+            q1_.append(l_xs[c_i])
+    return q1_
 
 
 # procedure roll_dice (specs/liars_dice/game.yaml:73)

@@ -128,7 +128,7 @@ class State(GameState):
         self.o_rounds = int(options["rounds"])
         self.v_round = 0
         self.v_mover = 0
-        self.v_score = [0 for _ in range(self.num_players)]
+        self.v_score = [0] * self.num_players
 
     def _copy_vars(self, other: State) -> None:
         other.o_rounds = self.o_rounds
@@ -216,20 +216,17 @@ def f_round_score(s: State, l_p: int) -> int:
 # function followers (specs/lost_cities/game.yaml:71)
 def f_followers(s: State, l_k: int, l_p: int) -> list[int]:
     # cov 4
-    return [
-        c_x
-        for c_x in s.z.piles[(Z_hand + s.ref(l_p))]
-        if (
-            (F_card_colour[c_x] == l_k)
-            and (
-                (F_card_number[c_x] > F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))])
-                or (
-                    (F_card_number[c_x] == 0)
-                    and (F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))] == 0)
-                )
+    q1_: list[int] = []
+    for c_x in s.z.piles[(Z_hand + s.ref(l_p))]:
+        if (F_card_colour[c_x] == l_k) and (
+            (F_card_number[c_x] > F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))])
+            or (
+                (F_card_number[c_x] == 0)
+                and (F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))] == 0)
             )
-        )
-    ]
+        ):
+            q1_.append(c_x)
+    return q1_
 
 
 # function prospect (specs/lost_cities/game.yaml:78)
@@ -296,10 +293,10 @@ def f_expedition_text(s: State, l_k: int, l_p: int) -> str:
 # function card_marks (specs/lost_cities/game.yaml:99)
 def f_card_marks(s: State, l_k: int, l_p: int) -> list[str]:
     # cov 7
-    return [
-        ("inv." if (F_card_number[c_x] == 0) else str(F_card_number[c_x]))
-        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]
-    ]
+    q1_: list[str] = []
+    for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+        q1_.append(("inv." if (F_card_number[c_x] == 0) else str(F_card_number[c_x])))
+    return q1_
 
 
 # function discard_text (specs/lost_cities/game.yaml:103)
@@ -548,6 +545,7 @@ class Proc_take_turn(Frame):
                     "l_how",
                     (TX_where_to_lay, self.l_c),
                     "specs/lost_cities/game.yaml:118",
+                    2,
                 )
         elif pc == 2:
             self.l_just_discarded = -1
@@ -565,16 +563,14 @@ class Proc_take_turn(Frame):
                 self.l_just_discarded = Z_discard_pile + s.ref(F_card_colour[self.l_c])
                 s.move(T_card, self.l_c, s.zone(self.l_just_discarded, "zone 'just_discarded'"), True)
                 s.say(TX_discards, self.l_p, self.l_c)
-            self.l_sources = [
-                c_s
-                for c_s in range(6)
-                if (
-                    (c_s == 0)
-                    or (
-                        (not (not s.pile(f_pile_of(s, c_s)))) and (f_pile_of(s, c_s) != self.l_just_discarded)
-                    )
-                )
-            ]
+            l_just_discarded = self.l_just_discarded
+            q1_: list[int] = []
+            for c_s in range(6):
+                if (c_s == 0) or (
+                    (not (not s.pile(f_pile_of(s, c_s)))) and (f_pile_of(s, c_s) != l_just_discarded)
+                ):
+                    q1_.append(c_s)
+            self.l_sources = q1_
             self.pc = 3
             s.decide(
                 self.l_p,

@@ -57,7 +57,10 @@ def sc0_setup(s: State) -> None:
 
 # scenario Ascending: numbers need not be consecutive: expect (specs/lost_cities/scenarios/ascending_gaps.yaml:13)
 def sc0_expect0(s: State) -> bool:
-    return [c_x for c_x in s.z.piles[(Z_expedition + 2 + P_north)]] == [E_blue_5, E_blue_7]
+    q1_: list[int] = []
+    for c_x in s.z.piles[(Z_expedition + 2 + P_north)]:
+        q1_.append(c_x)
+    return q1_ == [E_blue_5, E_blue_7]
 
 
 # scenario Ascending: a card below the expedition's last one cannot be played, only discarded: setup (specs/lost_cities/scenarios/ascending_play.yaml:8)

@@ -519,17 +519,17 @@ class State(GameState):
     def _init_vars(self) -> None:
         options = self.options
         self.o_optional_cards = bool(options["optional_cards"])
-        self.v_influence = [[0 for _ in range(self.num_players)] for _ in range(85)]
+        self.v_influence = [[0] * self.num_players for _ in range(85)]
         self.v_defcon = 5
         self.v_vp = 0
-        self.v_milops = [0 for _ in range(self.num_players)]
-        self.v_space = [0 for _ in range(self.num_players)]
-        self.v_space_attempts = [0 for _ in range(self.num_players)]
+        self.v_milops = [0] * self.num_players
+        self.v_space = [0] * self.num_players
+        self.v_space_attempts = [0] * self.num_players
         self.v_turn = 0
         self.v_round = 0
         self.v_phasing = 1
         self.v_china_face_up = True
-        self.v_headline = [-1 for _ in range(self.num_players)]
+        self.v_headline = [-1] * self.num_players
         self.v_over = False
 
     def _copy_vars(self, other: State) -> None:
@@ -592,11 +592,11 @@ def f_crisis_countries(s: State, l_p: int) -> list[int]:
 # function latin_america (specs/twilight_struggle/events.yaml:186)
 def f_latin_america(s: State) -> list[int]:
     # cov 1
-    return [
-        c_x
-        for c_x in range(84)
-        if ((F_country_region[c_x] == E_central_america) or (F_country_region[c_x] == E_south_america))
-    ]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if (F_country_region[c_x] == E_central_america) or (F_country_region[c_x] == E_south_america):
+            q1_.append(c_x)
+    return q1_
 
 
 # function battlegrounds_controlled (specs/twilight_struggle/events.yaml:190)
@@ -622,13 +622,21 @@ def f_regions_led(s: State, l_p: int) -> int:
 # function eastern_europe_countries (specs/twilight_struggle/events.yaml:199)
 def f_eastern_europe_countries(s: State) -> list[int]:
     # cov 4
-    return [c_x for c_x in range(84) if (0 in F_country_subregions[c_x])]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if 0 in F_country_subregions[c_x]:
+            q1_.append(c_x)
+    return q1_
 
 
 # function western_europe_countries (specs/twilight_struggle/events.yaml:202)
 def f_western_europe_countries(s: State) -> list[int]:
     # cov 5
-    return [c_x for c_x in range(84) if (1 in F_country_subregions[c_x])]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if 1 in F_country_subregions[c_x]:
+            q1_.append(c_x)
+    return q1_
 
 
 # function places (specs/twilight_struggle/game.yaml:143)
@@ -851,7 +859,12 @@ def f_realign_targets(s: State, l_p: int) -> list[int]:
 # function free_coup_targets (specs/twilight_struggle/operations.yaml:61)
 def f_free_coup_targets(s: State, l_p: int, l_area: list[int]) -> list[int]:
     # cov 24
-    return [c_x for c_x in l_area if ((s.v_influence[c_x][(1 - l_p)] > 0) and f_may_coup(s, l_p, c_x))]
+    v_influence = s.v_influence
+    q1_: list[int] = []
+    for c_x in l_area:
+        if (v_influence[c_x][(1 - l_p)] > 0) and f_may_coup(s, l_p, c_x):
+            q1_.append(c_x)
+    return q1_
 
 
 # function coup_roll_modifier (specs/twilight_struggle/operations.yaml:66)
@@ -1149,7 +1162,12 @@ def f_headline_value(s: State, l_c: int) -> int:
 # function china_playable (specs/twilight_struggle/turn.yaml:15)
 def f_china_playable(s: State, l_p: int) -> list[int]:
     # cov 50
-    return [c_c for c_c in s.z.piles[(Z_china + s.ref(l_p))] if s.v_china_face_up]
+    v_china_face_up = s.v_china_face_up
+    q1_: list[int] = []
+    for c_c in s.z.piles[(Z_china + s.ref(l_p))]:
+        if v_china_face_up:
+            q1_.append(c_c)
+    return q1_
 
 
 # function rounds_left (specs/twilight_struggle/turn.yaml:20)
@@ -1207,18 +1225,20 @@ def f_event_blocked(s: State, l_q: int, l_c: int) -> bool:
 # function forced_cards (specs/twilight_struggle/turn.yaml:44)
 def f_forced_cards(s: State, l_p: int) -> list[int]:
     # cov 55
-    return (
-        [
-            c_c
-            for c_c in s.z.piles[(Z_hand + s.ref(l_p))]
-            if (
-                (s.mod_kinds >> M_must_play_for_operations) & 1 == 1
-                and (M_must_play_for_operations, l_p, c_c) in s.active_mods
-            )
-        ]
-        if ((s.mod_kinds >> M_owes_operations) & 1 == 1 and (M_owes_operations, l_p) in s.active_mods)
-        else []
-    )
+    q1_: list[int]
+    if (s.mod_kinds >> M_owes_operations) & 1 == 1 and (M_owes_operations, l_p) in s.active_mods:
+        q2_: list[int] = []
+        for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+            if (s.mod_kinds >> M_must_play_for_operations) & 1 == 1 and (
+                M_must_play_for_operations,
+                l_p,
+                c_c,
+            ) in s.active_mods:
+                q2_.append(c_c)
+        q1_ = q2_
+    else:
+        q1_ = []
+    return q1_
 
 
 # function trap_of (specs/twilight_struggle/turn.yaml:49)
@@ -1229,15 +1249,16 @@ def f_trap_of(s: State, l_p: int) -> int:
         if (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, l_p, c_c) in s.active_mods:
             q1_ = True
             break
-    return (
-        [
-            c_c
-            for c_c in s.z.piles[Z_in_effect]
-            if ((s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, l_p, c_c) in s.active_mods)
-        ][0]
-        if q1_
-        else -1
-    )
+    q2_: int
+    if q1_:
+        q3_: list[int] = []
+        for c_c in s.z.piles[Z_in_effect]:
+            if (s.mod_kinds >> M_trap) & 1 == 1 and (M_trap, l_p, c_c) in s.active_mods:
+                q3_.append(c_c)
+        q2_ = q3_[0]
+    else:
+        q2_ = -1
+    return q2_
 
 
 # procedure end_obligations (specs/twilight_struggle/events.yaml:225)
@@ -1613,43 +1634,71 @@ def p_winner_by_vp(s: State, l_why: str) -> None:
 # card asia_scoring: scored_countries (specs/twilight_struggle/cards.yaml:16)
 def x_card_scored_countries_asia_scoring(s: State, l_self: int) -> list[int]:
     # cov 229
-    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_asia)]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if F_country_region[c_x] == E_asia:
+            q1_.append(c_x)
+    return q1_
 
 
 # card europe_scoring: scored_countries (specs/twilight_struggle/cards.yaml:25)
 def x_card_scored_countries_europe_scoring(s: State, l_self: int) -> list[int]:
     # cov 230
-    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_europe)]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if F_country_region[c_x] == E_europe:
+            q1_.append(c_x)
+    return q1_
 
 
 # card middle_east_scoring: scored_countries (specs/twilight_struggle/cards.yaml:34)
 def x_card_scored_countries_middle_east_scoring(s: State, l_self: int) -> list[int]:
     # cov 231
-    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_middle_east)]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if F_country_region[c_x] == E_middle_east:
+            q1_.append(c_x)
+    return q1_
 
 
 # card central_america_scoring: scored_countries (specs/twilight_struggle/cards.yaml:429)
 def x_card_scored_countries_central_america_scoring(s: State, l_self: int) -> list[int]:
     # cov 232
-    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_central_america)]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if F_country_region[c_x] == E_central_america:
+            q1_.append(c_x)
+    return q1_
 
 
 # card southeast_asia_scoring: scored_countries (specs/twilight_struggle/cards.yaml:439)
 def x_card_scored_countries_southeast_asia_scoring(s: State, l_self: int) -> list[int]:
     # cov 233
-    return [c_x for c_x in range(84) if (2 in F_country_subregions[c_x])]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if 2 in F_country_subregions[c_x]:
+            q1_.append(c_x)
+    return q1_
 
 
 # card africa_scoring: scored_countries (specs/twilight_struggle/cards.yaml:940)
 def x_card_scored_countries_africa_scoring(s: State, l_self: int) -> list[int]:
     # cov 234
-    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_africa)]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if F_country_region[c_x] == E_africa:
+            q1_.append(c_x)
+    return q1_
 
 
 # card south_america_scoring: scored_countries (specs/twilight_struggle/cards.yaml:962)
 def x_card_scored_countries_south_america_scoring(s: State, l_self: int) -> list[int]:
     # cov 235
-    return [c_x for c_x in range(84) if (F_country_region[c_x] == E_south_america)]
+    q1_: list[int] = []
+    for c_x in range(84):
+        if F_country_region[c_x] == E_south_america:
+            q1_.append(c_x)
+    return q1_
 
 
 # default of card.scored_countries (specs/twilight_struggle/game.yaml:71)
@@ -3074,11 +3123,13 @@ class Proc_free_coup_or_realignments(Frame):
                 self.pc = 1
                 s.decide(
                     self.l_p,
-                    (0, 1),
+                    [1, 2],
                     1,
                     "l_going",
                     (TX_make_a_free_coup, self.l_c),
                     "specs/twilight_struggle/events.yaml:216",
+                    2,
+                    True,
                 )
             else:  # pc == 1
                 if not self.l_going:
@@ -3325,7 +3376,13 @@ class Proc_remove_from_each(Frame):
             if pc == 0:
                 # cov 84
                 self.l_o = 1 - self.l_p
-                self.l_xs = [c_x for c_x in self.l_area if (s.v_influence[c_x][self.l_o] > 0)]
+                v_influence = s.v_influence
+                l_o = self.l_o
+                q1_: list[int] = []
+                for c_x in self.l_area:
+                    if v_influence[c_x][l_o] > 0:
+                        q1_.append(c_x)
+                self.l_xs = q1_
                 self.pc = 1
                 need_ = min(self.l_n, len(self.l_xs))
                 if need_ <= 0:
@@ -3807,29 +3864,31 @@ class Proc_add_influence(Frame):
         while True:
             if pc == 0:
                 # cov 117
-                self.l_open = [
-                    c_x
-                    for c_x in self.l_start
-                    if (
-                        (s.mod_kinds >> M_placement_closed) & 1 == 0
-                        or (M_placement_closed, self.l_p, F_country_region[c_x]) not in s.active_mods
-                    )
-                ]
+                l_p = self.l_p
+                q1_: list[int] = []
+                for c_x in self.l_start:
+                    if (s.mod_kinds >> M_placement_closed) & 1 == 0 or (
+                        M_placement_closed,
+                        l_p,
+                        F_country_region[c_x],
+                    ) not in s.active_mods:
+                        q1_.append(c_x)
+                self.l_open = q1_
                 self.l_left = (self.l_ops + self.l_bonus) + self.l_sea
                 l_p = self.l_p
                 l_left = self.l_left
                 l_bonus = self.l_bonus
                 l_sea = self.l_sea
-                q1_: list[int] = []
+                q2_: list[int] = []
                 for c_x in self.l_open:
-                    q2_ = f_place_cost(s, l_p, c_x)
+                    q3_ = f_place_cost(s, l_p, c_x)
                     # cov 28 (spendable)
-                    if q2_ <= (
+                    if q3_ <= (
                         (l_left - (0 if (F_country_region[c_x] == E_asia) else l_bonus))
                         - (0 if (2 in F_country_subregions[c_x]) else l_sea)
                     ):
-                        q1_.append(c_x)
-                self.l_spots = q1_
+                        q2_.append(c_x)
+                self.l_spots = q2_
                 pc = 1
                 continue
             elif pc == 1:
@@ -3871,16 +3930,16 @@ class Proc_add_influence(Frame):
                 l_left = self.l_left
                 l_bonus = self.l_bonus
                 l_sea = self.l_sea
-                q3_: list[int] = []
+                q4_: list[int] = []
                 for c_y in self.l_open:
-                    q4_ = f_place_cost(s, l_p, c_y)
+                    q5_ = f_place_cost(s, l_p, c_y)
                     # cov 28 (spendable)
-                    if q4_ <= (
+                    if q5_ <= (
                         (l_left - (0 if (F_country_region[c_y] == E_asia) else l_bonus))
                         - (0 if (2 in F_country_subregions[c_y]) else l_sea)
                     ):
-                        q3_.append(c_y)
-                self.l_spots = q3_
+                        q4_.append(c_y)
+                self.l_spots = q4_
                 pc = 1
                 continue
 
@@ -4434,17 +4493,15 @@ class Proc_choose_headline(Frame):
         pc = self.pc
         if pc == 0:
             # cov 162
-            self.l_options = [
-                c_c
-                for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                if (
-                    (not F_card_no_headline[c_c])
-                    and (
-                        (s.mod_kinds >> M_must_play_for_operations) & 1 == 0
-                        or (M_must_play_for_operations, self.l_p, c_c) not in s.active_mods
-                    )
-                )
-            ]
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                if (not F_card_no_headline[c_c]) and (
+                    (s.mod_kinds >> M_must_play_for_operations) & 1 == 0
+                    or (M_must_play_for_operations, l_p, c_c) not in s.active_mods
+                ):
+                    q1_.append(c_c)
+            self.l_options = q1_
             if len(self.l_options) == 0:
                 # cov 163
                 s.stack.pop()
@@ -4630,18 +4687,24 @@ class Proc_play_a_card(Frame):
             if pc < 2:
                 if pc == 0:
                     # cov 172
-                    self.l_options = (
-                        [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))] if F_card_scoring[c_c]]
-                        if f_must_score(s, self.l_p)
-                        else (
-                            v1_
-                            if (len((v1_ := f_forced_cards(s, self.l_p))) > 0)
-                            else (
-                                [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]]
-                                + f_china_playable(s, self.l_p)
-                            )
-                        )
-                    )
+                    q1_: list[int]
+                    if f_must_score(s, self.l_p):
+                        q2_: list[int] = []
+                        for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                            if F_card_scoring[c_c]:
+                                q2_.append(c_c)
+                        q1_ = q2_
+                    else:
+                        q3_: list[int]
+                        if len((v1_ := f_forced_cards(s, self.l_p))) > 0:
+                            q3_ = v1_
+                        else:
+                            q4_: list[int] = []
+                            for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                                q4_.append(c_c)
+                            q3_ = q4_ + f_china_playable(s, self.l_p)
+                        q1_ = q3_
+                    self.l_options = q1_
                     if len(self.l_options) == 0:
                         # cov 173
                         s.say(TX_has_no_card_to, self.l_p)
@@ -4650,13 +4713,13 @@ class Proc_play_a_card(Frame):
                     else:
                         # cov 174
                         pass
-                    q1_ = not f_must_score(s, self.l_p)
-                    if q1_:
+                    q5_ = not f_must_score(s, self.l_p)
+                    if q5_:
                         # cov 12 (rounds_in_turn)
-                        q1_ = (s.v_round > (6 if (s.v_turn <= 3) else 7)) or (
+                        q5_ = (s.v_round > (6 if (s.v_turn <= 3) else 7)) or (
                             len(s.z.piles[(Z_hand + s.ref(self.l_p))]) == 0
                         )
-                    if q1_:
+                    if q5_:
                         # cov 175
                         self.pc = 2
                         if s.decide(
@@ -4776,9 +4839,11 @@ class Proc_trap_round(Frame):
                     if q2_:
                         q1_.append(c_c)
                 self.l_escapes = q1_
-                self.l_scorings = [
-                    c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))] if F_card_scoring[c_c]
-                ]
+                q3_: list[int] = []
+                for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                    if F_card_scoring[c_c]:
+                        q3_.append(c_c)
+                self.l_scorings = q3_
                 self.l_options = (
                     self.l_scorings
                     if (f_must_score(s, self.l_p) or (len(self.l_escapes) == 0))
@@ -4793,11 +4858,11 @@ class Proc_trap_round(Frame):
                     # cov 181
                     pass
                 self.l_c = -1
-                q3_ = not f_must_score(s, self.l_p)
-                if q3_:
+                q4_ = not f_must_score(s, self.l_p)
+                if q4_:
                     # cov 12 (rounds_in_turn)
-                    q3_ = s.v_round > (6 if (s.v_turn <= 3) else 7)
-                if q3_:
+                    q4_ = s.v_round > (6 if (s.v_turn <= 3) else 7)
+                if q4_:
                     # cov 182
                     self.pc = 1
                     if s.decide(
@@ -4971,6 +5036,7 @@ class Proc_play_card(Frame):
                         "l_when",
                         (TX_when_the_event_of, (1 - self.l_p), self.l_c),
                         "specs/twilight_struggle/turn.yaml:218",
+                        2,
                     )
                     return
                 # cov 196
@@ -5675,11 +5741,13 @@ class Eff_card_event_warsaw_pact_formed(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                (0, 1),
+                [1, 2],
                 1,
                 "l_removing",
                 (TX_remove_all_us_influence,),
                 "specs/twilight_struggle/cards.yaml:179",
+                2,
+                True,
             )
         elif pc == 1:
             if self.l_removing:
@@ -5745,17 +5813,17 @@ class Eff_card_event_truman_doctrine(Frame):
         if pc == 0:
             # cov 264
             self.l_o = 1 - self.l_p
-            self.l_xs = [
-                c_x
-                for c_x in range(84)
+            v_influence = s.v_influence
+            l_o = self.l_o
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_x in range(84):
                 if (
-                    (
-                        ((F_country_region[c_x] == E_europe) and (s.v_influence[c_x][self.l_o] > 0))
-                        and (not f_controls(s, self.l_p, c_x))
-                    )
-                    and (not f_controls(s, self.l_o, c_x))
-                )
-            ]
+                    ((F_country_region[c_x] == E_europe) and (v_influence[c_x][l_o] > 0))
+                    and (not f_controls(s, l_p, c_x))
+                ) and (not f_controls(s, l_o, c_x)):
+                    q1_.append(c_x)
+            self.l_xs = q1_
             if len(self.l_xs) == 0:
                 # cov 265
                 s.say(TX_no_uncontrolled_european_country, self.l_o)
@@ -5838,11 +5906,13 @@ class Eff_card_event_olympic_games(Frame):
             self.pc = 1
             s.decide(
                 self.l_o,
-                (0, 1),
+                [1, 2],
                 1,
                 "l_boycott",
                 (TX_boycott_the_olympic_games,),
                 "specs/twilight_struggle/cards.yaml:231",
+                2,
+                True,
             )
         elif pc == 1:
             if self.l_boycott:
@@ -5924,11 +5994,14 @@ class Eff_card_event_independent_reds(Frame):
         if pc == 0:
             # cov 274
             self.l_o = 1 - self.l_p
-            self.l_xs = [
-                c_x
-                for c_x in [E_yugoslavia, E_romania, E_bulgaria, E_hungary, E_czechoslovakia]
-                if (s.v_influence[c_x][self.l_o] > s.v_influence[c_x][self.l_p])
-            ]
+            v_influence = s.v_influence
+            l_o = self.l_o
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_x in [E_yugoslavia, E_romania, E_bulgaria, E_hungary, E_czechoslovakia]:
+                if v_influence[c_x][l_o] > v_influence[c_x][l_p]:
+                    q1_.append(c_x)
+            self.l_xs = q1_
             if len(self.l_xs) == 0:
                 # cov 275
                 s.say(TX_no_country_needs_influence, self.l_o)
@@ -6049,6 +6122,7 @@ class Eff_card_event_indo_pakistani_war(Frame):
                 "l_x",
                 (TX_the_country_invaded,),
                 "specs/twilight_struggle/cards.yaml:292",
+                2,
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
@@ -6269,13 +6343,14 @@ class Eff_card_event_un_intervention(Frame):
         if pc == 0:
             # cov 289
             self.pc = 1
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_y in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                if F_card_side[c_y] == (1 - l_p):
+                    q1_.append(124 + c_y)
             s.decide(
                 self.l_p,
-                [
-                    124 + c_y
-                    for c_y in s.z.piles[(Z_hand + s.ref(self.l_p))]
-                    if (F_card_side[c_y] == (1 - self.l_p))
-                ],
+                q1_,
                 7,
                 "l_c",
                 (TX_the_card_played_with, (1 - self.l_p)),
@@ -6362,9 +6437,15 @@ class Eff_card_event_de_stalinization(Frame):
                         )
                         return
                     self.pc = 2
+                    v_influence = s.v_influence
+                    l_p = self.l_p
+                    q1_: list[int] = []
+                    for c_y in range(84):
+                        if v_influence[c_y][l_p] > 0:
+                            q1_.append(32 + c_y)
                     if s.decide(
                         self.l_p,
-                        [32 + c_y for c_y in range(84) if (s.v_influence[c_y][self.l_p] > 0)],
+                        q1_,
                         5,
                         "l_x",
                         (TX_take_1_influence_to, self.l_taken),
@@ -6433,13 +6514,14 @@ class Eff_card_event_brush_war(Frame):
         if pc == 0:
             # cov 296
             self.pc = 1
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_y in range(84):
+                if (F_country_stability[c_y] <= 2) and (not f_protected(s, l_p, c_y)):
+                    q1_.append(32 + c_y)
             s.decide(
                 self.l_p,
-                [
-                    32 + c_y
-                    for c_y in range(84)
-                    if ((F_country_stability[c_y] <= 2) and (not f_protected(s, self.l_p, c_y)))
-                ],
+                q1_,
                 5,
                 "l_x",
                 (TX_the_country_attacked_brush,),
@@ -6495,9 +6577,13 @@ class Eff_card_event_salt_negotiations(Frame):
                 # cov 310
                 s.add_mod(M_coup_roll_penalty, (), PH_turn)
                 self.pc = 1
+                q1_: list[int] = []
+                for c_y in s.z.piles[Z_discard]:
+                    if not F_card_scoring[c_y]:
+                        q1_.append(124 + c_y)
                 if s.decide(
                     self.l_p,
-                    [124 + c_y for c_y in s.z.piles[Z_discard] if (not F_card_scoring[c_y])],
+                    q1_,
                     7,
                     "l_c",
                     (TX_take_a_card_from,),
@@ -6595,14 +6681,19 @@ class Eff_card_event_summit(Frame):
             self.l_w = self.l_p if (self.l_mine > self.l_theirs) else self.l_o
             p_gain_vp(s, self.l_w, 2)
             self.pc = 1
+            v_defcon = s.v_defcon
+            q1_: list[int] = []
+            for c_m in [0, 1, 2]:
+                if (c_m != 0) or (v_defcon < 5):
+                    q1_.append(248 + c_m)
             s.decide(
                 self.l_w,
-                [248 + c_m for c_m in [0, 1, 2] if ((c_m != 0) or (s.v_defcon < 5))],
+                q1_,
                 13,
                 "l_step",
                 (TX_move_defcon_one_level,),
                 "specs/twilight_struggle/cards.yaml:530",
-                0,
+                2,
                 True,
             )
         else:  # pc == 1
@@ -6795,13 +6886,14 @@ class Eff_card_event_missile_envy(Frame):
                 pass
             self.l_top = max((F_card_ops[c_y] for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]), default=0)
             self.pc = 1
+            l_top = self.l_top
+            q1_: list[int] = []
+            for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+                if F_card_ops[c_y] == l_top:
+                    q1_.append(124 + c_y)
             s.decide(
                 self.l_o,
-                [
-                    124 + c_y
-                    for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]
-                    if (F_card_ops[c_y] == self.l_top)
-                ],
+                q1_,
                 7,
                 "l_c",
                 (TX_card_to_give_for,),
@@ -6893,11 +6985,13 @@ class Eff_card_event_south_african_unrest(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                (0, 1),
+                [1, 2],
                 1,
                 "l_all_there",
                 (TX_add_2_influence_to_2,),
                 "specs/twilight_struggle/cards.yaml:632",
+                2,
+                True,
             )
         elif pc == 1:
             if self.l_all_there:
@@ -7221,11 +7315,13 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                 self.pc = 2
                 s.decide(
                     self.l_p,
-                    (0, 1),
+                    [1, 2],
                     1,
                     "l_playing",
                     (TX_play_the_card_drawn, self.l_o),
                     "specs/twilight_struggle/cards.yaml:791",
+                    2,
+                    True,
                 )
             else:  # pc == 1
                 s.stack.pop()
@@ -7561,14 +7657,12 @@ class Eff_card_event_star_wars(Frame):
         pc = self.pc
         if pc == 0:
             # cov 394
-            self.l_xs = [
-                c_c
-                for c_c in s.z.piles[Z_discard]
-                if (
-                    (not F_card_scoring[c_c])
-                    and (not f_event_blocked(s, f_event_player(s, self.l_p, c_c), c_c))
-                )
-            ]
+            l_p = self.l_p
+            q1_: list[int] = []
+            for c_c in s.z.piles[Z_discard]:
+                if (not F_card_scoring[c_c]) and (not f_event_blocked(s, f_event_player(s, l_p, c_c), c_c)):
+                    q1_.append(c_c)
+            self.l_xs = q1_
             if len(self.l_xs) == 0:
                 # cov 395
                 s.say(TX_no_card_in_the)
@@ -8037,11 +8131,13 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 else:
                     # cov 420
                     pass
-                self.l_xs = [
-                    c_x
-                    for c_x in range(84)
-                    if ((F_country_region[c_x] == E_south_america) and (s.v_influence[c_x][self.l_p] > 0))
-                ]
+                v_influence = s.v_influence
+                l_p = self.l_p
+                q2_: list[int] = []
+                for c_x in range(84):
+                    if (F_country_region[c_x] == E_south_america) and (v_influence[c_x][l_p] > 0):
+                        q2_.append(c_x)
+                self.l_xs = q2_
                 self.pc = 2
                 need_ = min(2, len(self.l_xs))
                 if need_ <= 0:
@@ -8280,11 +8376,13 @@ class Eff_card_event_wargames(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                (0, 1),
+                [1, 2],
                 1,
                 "l_ending",
                 (TX_give_6_vp_and, (1 - self.l_p)),
                 "specs/twilight_struggle/cards.yaml:1217",
+                2,
+                True,
             )
         else:  # pc == 1
             if not self.l_ending:
@@ -8347,6 +8445,7 @@ class Eff_card_event_iran_iraq_war(Frame):
                 "l_x",
                 (TX_the_country_invaded,),
                 "specs/twilight_struggle/cards.yaml:1244",
+                2,
             )
         else:  # pc == 1
             p_war(s, self.l_p, self.l_x, False, 4, 2, 2)
@@ -8409,7 +8508,11 @@ class Eff_card_event_the_cambridge_five(Frame):
             if pc == 0:
                 # cov 436
                 self.l_o = 1 - self.l_p
-                self.l_shown = [c_c for c_c in s.z.piles[(Z_hand + s.ref(self.l_o))] if F_card_scoring[c_c]]
+                q1_: list[int] = []
+                for c_c in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+                    if F_card_scoring[c_c]:
+                        q1_.append(c_c)
+                self.l_shown = q1_
                 if len(self.l_shown) == 0:
                     # cov 437
                     s.say(TX_holds_no_scoring_card, self.l_o)
@@ -8423,18 +8526,18 @@ class Eff_card_event_the_cambridge_five(Frame):
                     s.say(TX_revealed, self.l_c)
                 self.pc = 1
                 l_shown = self.l_shown
-                q1_: list[int] = []
+                q2_: list[int] = []
                 for c_y in range(84):
-                    q2_ = False
+                    q3_ = False
                     for c_c in l_shown:
                         if c_y in X_card_scored_countries[c_c](s, c_c):
-                            q2_ = True
+                            q3_ = True
                             break
-                    if q2_:
-                        q1_.append(32 + c_y)
+                    if q3_:
+                        q2_.append(32 + c_y)
                 if s.decide(
                     self.l_p,
-                    q1_,
+                    q2_,
                     5,
                     "l_x",
                     (TX_add_1_influence_in,),
@@ -8627,18 +8730,22 @@ class Eff_card_event_che(Frame):
                         else f_modified_ops(s, self.l_p, F_card_ops[self.l_self])
                     )
                     v1_ = f_latin_america(s)
-                    self.l_area = [
-                        c_x
-                        for c_x in range(84)
-                        if (
-                            (not F_country_battleground[c_x])
-                            and ((F_country_region[c_x] == E_africa) or (c_x in v1_))
-                        )
-                    ]
+                    q1_: list[int] = []
+                    for c_x in range(84):
+                        if (not F_country_battleground[c_x]) and (
+                            (F_country_region[c_x] == E_africa) or (c_x in v1_)
+                        ):
+                            q1_.append(c_x)
+                    self.l_area = q1_
                     self.pc = 1
+                    l_area = self.l_area
+                    q2_: list[int] = []
+                    for c_y in f_coup_targets(s, self.l_p):
+                        if c_y in l_area:
+                            q2_.append(32 + c_y)
                     if s.decide(
                         self.l_p,
-                        [32 + c_y for c_y in f_coup_targets(s, self.l_p) if (c_y in self.l_area)],
+                        q2_,
                         5,
                         "l_x",
                         (TX_coup_with_che_or,),
@@ -8667,13 +8774,15 @@ class Eff_card_event_che(Frame):
                 if s.v_influence[self.l_x][self.l_o] < self.l_before:
                     # cov 451
                     self.pc = 4
+                    l_area = self.l_area
+                    l_x = self.l_x
+                    q3_: list[int] = []
+                    for c_z in f_coup_targets(s, self.l_p):
+                        if (c_z in l_area) and (c_z != l_x):
+                            q3_.append(32 + c_z)
                     if s.decide(
                         self.l_p,
-                        [
-                            32 + c_z
-                            for c_z in f_coup_targets(s, self.l_p)
-                            if ((c_z in self.l_area) and (c_z != self.l_x))
-                        ],
+                        q3_,
                         5,
                         "l_y",
                         (TX_a_second_coup_with,),
@@ -8825,9 +8934,14 @@ class Trig_norad(Frame):
         if pc == 0:
             # cov 485
             self.pc = 1
+            v_influence = s.v_influence
+            q1_: list[int] = []
+            for c_y in range(84):
+                if v_influence[c_y][P_usa] > 0:
+                    q1_.append(32 + c_y)
             s.decide(
                 P_usa,
-                [32 + c_y for c_y in range(84) if (s.v_influence[c_y][P_usa] > 0)],
+                q1_,
                 5,
                 "l_x",
                 (TX_add_1_influence_norad,),
@@ -8882,18 +8996,21 @@ class Trig_missile_crisis_defused(Frame):
             if pc == 0:
                 # cov 486
                 self.pc = 1
+                v_influence = s.v_influence
+                l_p = self.l_p
+                q1_: list[int] = []
+                # cov 0 (crisis_countries)
+                for c_y in [E_cuba] if (self.l_p == P_ussr) else [E_west_germany, E_turkey]:
+                    if v_influence[c_y][l_p] >= 2:
+                        q1_.append(32 + c_y)
                 if s.decide(
                     self.l_p,
-                    [
-                        32 + c_y
-                        for c_y in f_crisis_countries(s, self.l_p)
-                        if (s.v_influence[c_y][self.l_p] >= 2)
-                    ],
+                    q1_,
                     5,
                     "l_x_2",
                     (TX_remove_2_influence_to,),
                     "specs/twilight_struggle/events.yaml:105",
-                    0,
+                    1,
                     True,
                     optional=True,
                 ):
@@ -8975,9 +9092,13 @@ class Phase_placement(Frame):
                         continue
                     self.r_1 -= 1
                     self.pc = 2
+                    q1_: list[int] = []
+                    for c_y in range(84):
+                        if 0 in F_country_subregions[c_y]:
+                            q1_.append(32 + c_y)
                     s.decide(
                         P_ussr,
-                        [32 + c_y for c_y in range(84) if (0 in F_country_subregions[c_y])],
+                        q1_,
                         5,
                         "l_x",
                         (TX_setup_influence_in_eastern,),
@@ -8999,9 +9120,13 @@ class Phase_placement(Frame):
                     return
                 self.r_2 -= 1
                 self.pc = 4
+                q2_: list[int] = []
+                for c_y in range(84):
+                    if 1 in F_country_subregions[c_y]:
+                        q2_.append(32 + c_y)
                 s.decide(
                     P_usa,
-                    [32 + c_y for c_y in range(84) if (1 in F_country_subregions[c_y])],
+                    q2_,
                     5,
                     "l_x_2",
                     (TX_setup_influence_in_western,),

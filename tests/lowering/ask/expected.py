@@ -33,7 +33,7 @@ class Phase_play(Frame):
         pc = self.pc
         if pc == 0:
             self.pc = 1
-            s.decide(P_ann, (0, 1), 1, "d_1", (TX_do_you_agree,), "tests/lowering/ask/game.yaml:9")
+            s.decide(P_ann, [1, 2], 1, "d_1", (TX_do_you_agree,), "tests/lowering/ask/game.yaml:9", 2, True)
         else:  # pc == 1
             s.v_agreed = self.d_1
             if s.v_agreed:

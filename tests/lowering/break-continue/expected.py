@@ -64,7 +64,14 @@ class Phase_main(Frame):
                         continue
                     self.pc = 3
                     s.decide(
-                        P_a, (0, 1), 1, "l_go", (TX_again,), "tests/lowering/break-continue/game.yaml:14"
+                        P_a,
+                        [1, 2],
+                        1,
+                        "l_go",
+                        (TX_again,),
+                        "tests/lowering/break-continue/game.yaml:14",
+                        2,
+                        True,
                     )
                     return
             elif pc == 2:

@@ -79,6 +79,7 @@ class Phase_play(Frame):
                 "l_how",
                 (TX_what_to_do_with, self.l_c),
                 "tests/lowering/choose-one/game.yaml:21",
+                2,
             )
         else:  # pc == 3
             if self.l_how == 1:

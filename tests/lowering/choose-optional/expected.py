@@ -74,6 +74,7 @@ class Phase_play(Frame):
                     "l_n",
                     (TX_points_to_add_or,),
                     "tests/lowering/choose-optional/game.yaml:19",
+                    2,
                     optional=True,
                 ):
                     return

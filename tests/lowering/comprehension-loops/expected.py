@@ -202,9 +202,14 @@ class Phase_play(Frame):
                     s.stack.pop()
                     return
                 self.pc = 3
+                v_n = s.v_n
+                q8_: list[int] = []
+                for c_c in range(3):
+                    if F_card_value[c_c] > v_n:
+                        q8_.append(26 + c_c)
                 if s.decide(
                     P_bob,
-                    [26 + c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)],
+                    q8_,
                     4,
                     "l_again",
                     (TX_again,),

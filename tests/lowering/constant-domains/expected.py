@@ -49,24 +49,29 @@ class Phase_play(Frame):
         pc = self.pc
         while True:
             if pc == 0:
-                s.v_cards = [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)]
-                q1_ = 0
+                v_n = s.v_n
+                q1_: list[int] = []
+                for c_c in range(3):
+                    if F_card_value[c_c] > v_n:
+                        q1_.append(c_c)
+                s.v_cards = q1_
+                q2_ = 0
                 for c_c in range(3):
                     if F_card_value[c_c] > 1:
-                        q1_ += 1
-                q2_ = 0
+                        q2_ += 1
+                q3_ = 0
                 for c_i in range(0, 3):
-                    q2_ += c_i
-                s.v_n = ((q1_ + 3) + s.num_players) + q2_
-                q3_ = E_ace in range(3)
-                if q3_:
-                    q4_ = False
+                    q3_ += c_i
+                s.v_n = ((q2_ + 3) + s.num_players) + q3_
+                q4_ = E_ace in range(3)
+                if q4_:
+                    q5_ = False
                     for c_p in range(s.num_players):
                         if c_p == P_ann:
-                            q4_ = True
+                            q5_ = True
                             break
-                    q3_ = q4_
-                s.v_ok = q3_ and (s.v_n in range(1, 9))
+                    q4_ = q5_
+                s.v_ok = q4_ and (s.v_n in range(1, 9))
                 s.v_cards = [range(3)[(s.v_n - 1)]]
                 for x_ in range(3):
                     self.l_c = x_
@@ -83,7 +88,14 @@ class Phase_play(Frame):
                 self.k_2 += 1
                 self.pc = 2
                 s.decide(
-                    self.l_p, (0, 1), 1, "l_yes", (TX_yes,), "tests/lowering/constant-domains/game.yaml:22"
+                    self.l_p,
+                    [1, 2],
+                    1,
+                    "l_yes",
+                    (TX_yes,),
+                    "tests/lowering/constant-domains/game.yaml:22",
+                    2,
+                    True,
                 )
                 return
             else:  # pc == 2

@@ -57,11 +57,13 @@ class Phase_main(Frame):
                     self.pc = 2
                     s.decide(
                         P_b,
-                        (0, 1),
+                        [1, 2],
                         1,
                         "l_a_2",
                         (TX_more,),
                         "tests/lowering/decision-in-expression/game.yaml:9",
+                        2,
+                        True,
                     )
                     return
             elif pc == 2:
@@ -73,7 +75,14 @@ class Phase_main(Frame):
                 # cov 1
                 self.pc = 4
                 s.decide(
-                    P_b, (0, 1), 1, "l_a_3", (TX_less,), "tests/lowering/decision-in-expression/game.yaml:9"
+                    P_b,
+                    [1, 2],
+                    1,
+                    "l_a_3",
+                    (TX_less,),
+                    "tests/lowering/decision-in-expression/game.yaml:9",
+                    2,
+                    True,
                 )
                 return
             elif pc == 3:

@@ -2,7 +2,11 @@
 # function above (tests/lowering/emptiness-tests/game.yaml:23)
 def f_above(s: State, l_k: int) -> list[int]:
     # cov 0
-    return [c_c for c_c in range(3) if (s.div(10, (l_k - F_card_value[c_c])) > 0)]
+    q1_: list[int] = []
+    for c_c in range(3):
+        if s.div(10, (l_k - F_card_value[c_c])) > 0:
+            q1_.append(c_c)
+    return q1_
 
 
 # function moves (tests/lowering/emptiness-tests/game.yaml:27)
@@ -24,7 +28,10 @@ def f_kept(s: State) -> list[int]:
 # function held (tests/lowering/emptiness-tests/game.yaml:37)
 def f_held(s: State) -> list[int]:
     # cov 3
-    return [c_c for c_c in s.z.piles[Z_deck]]
+    q1_: list[int] = []
+    for c_c in s.z.piles[Z_deck]:
+        q1_.append(c_c)
+    return q1_
 
 
 # phase play (tests/lowering/emptiness-tests/game.yaml:41)

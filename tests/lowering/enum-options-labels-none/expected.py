@@ -41,6 +41,7 @@ class Phase_play(Frame):
                     "l_u",
                     (TX_which_first,),
                     "tests/lowering/enum-options-labels-none/game.yaml:17",
+                    2,
                     optional=True,
                 ):
                     return

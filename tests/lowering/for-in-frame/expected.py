@@ -60,7 +60,14 @@ class Phase_play(Frame):
                     continue
                 self.pc = 2
                 s.decide(
-                    self.l_p, (0, 1), 1, "l_vote", (TX_vote_yes,), "tests/lowering/for-in-frame/game.yaml:11"
+                    self.l_p,
+                    [1, 2],
+                    1,
+                    "l_vote",
+                    (TX_vote_yes,),
+                    "tests/lowering/for-in-frame/game.yaml:11",
+                    2,
+                    True,
                 )
                 return
             else:  # pc == 2

@@ -103,7 +103,14 @@ class Phase_play(Frame):
                     if pc == 0:
                         self.pc = 1
                         s.decide(
-                            P_ann, (0, 1), 1, "l_go", (TX_play,), "tests/lowering/frame-dispatch/game.yaml:17"
+                            P_ann,
+                            [1, 2],
+                            1,
+                            "l_go",
+                            (TX_play,),
+                            "tests/lowering/frame-dispatch/game.yaml:17",
+                            2,
+                            True,
                         )
                         return
                     else:  # pc == 1
@@ -149,17 +156,26 @@ class Phase_play(Frame):
                         self.pc = 7
                         s.decide(
                             P_bob,
-                            (0, 1),
+                            [1, 2],
                             1,
                             "l_again",
                             (TX_again,),
                             "tests/lowering/frame-dispatch/game.yaml:26",
+                            2,
+                            True,
                         )
                         return
                     self.r_1 -= 1
                     self.pc = 6
                     s.decide(
-                        P_ann, (0, 1), 1, "l_more", (TX_more,), "tests/lowering/frame-dispatch/game.yaml:23"
+                        P_ann,
+                        [1, 2],
+                        1,
+                        "l_more",
+                        (TX_more,),
+                        "tests/lowering/frame-dispatch/game.yaml:23",
+                        2,
+                        True,
                     )
                     return
             elif pc == 6:

@@ -94,7 +94,12 @@ class Proc_pick_among(Frame):
         pc = self.pc
         if pc == 0:
             # cov 1
-            self.l_among = [c_c for c_c in self.l_cards if (F_card_value[c_c] > s.v_n)]
+            v_n = s.v_n
+            q1_: list[int] = []
+            for c_c in self.l_cards:
+                if F_card_value[c_c] > v_n:
+                    q1_.append(c_c)
+            self.l_among = q1_
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -111,17 +116,27 @@ class Proc_pick_among(Frame):
 
 # phase play (tests/lowering/known-order/game.yaml:32)
 class Phase_play(Frame):
-    SLOTS = ("l_held", "l_a", "l_b", "l_grown", "l_g")
+    SLOTS = ("l_held", "l_a", "l_b", "l_grown", "l_g", "l_named", "l_listed")
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/known-order/game.yaml:32)"
-    SLOT_TYPES = ("list[entity:card]", "entity:card", "entity:card", "list[entity:card]", "entity:card")
-    BLOCKS = 6
+    SLOT_TYPES = (
+        "list[entity:card]",
+        "entity:card",
+        "entity:card",
+        "list[entity:card]",
+        "entity:card",
+        "entity:card",
+        "entity:card",
+    )
+    BLOCKS = 8
     l_held: list[int]
     l_a: int
     l_b: int
     l_grown: list[int]
     l_g: int
+    l_named: int
+    l_listed: int
 
     def __init__(self) -> None:
         self.pc = 0
@@ -130,6 +145,8 @@ class Phase_play(Frame):
         self.l_b = -1
         self.l_grown = []
         self.l_g = -1
+        self.l_named = -1
+        self.l_listed = -1
 
     def copy(self) -> Phase_play:
         f = Phase_play()
@@ -139,10 +156,16 @@ class Phase_play(Frame):
         f.l_b = self.l_b
         f.l_grown = self.l_grown
         f.l_g = self.l_g
+        f.l_named = self.l_named
+        f.l_listed = self.l_listed
         return f
 
     def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_held, self.l_a, self.l_b, self.l_grown, self.l_g]]
+        return [
+            "Phase_play",
+            self.pc,
+            [self.l_held, self.l_a, self.l_b, self.l_grown, self.l_g, self.l_named, self.l_listed],
+        ]
 
     @classmethod
     def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
@@ -153,37 +176,54 @@ class Phase_play(Frame):
         f.l_b = values[2]
         f.l_grown = values[3]
         f.l_g = values[4]
+        f.l_named = values[5]
+        f.l_listed = values[6]
         return f
 
     def step(self, s: State) -> None:
         pc = self.pc
-        if pc < 3:
-            if pc == 0:
-                self.l_held = [c_c for c_c in s.z.piles[Z_deck] if (F_card_value[c_c] > s.v_n)]
-                self.pc = 1
-                s.decide(
-                    P_ann,
-                    self.l_held,
-                    4,
-                    "l_a",
-                    (TX_from_the_deck,),
-                    "tests/lowering/known-order/game.yaml:35",
-                    1,
-                )
-            elif pc == 1:
-                self.l_held = [c_c for c_c in range(3) if (F_card_value[c_c] != F_card_value[self.l_a])]
-                self.pc = 2
-                s.decide(
-                    P_bob,
-                    self.l_held,
-                    4,
-                    "l_b",
-                    (TX_from_every_card,),
-                    "tests/lowering/known-order/game.yaml:37",
-                    1,
-                )
-            else:  # pc == 2
-                self.l_grown = [c_c for c_c in range(3) if (F_card_value[c_c] > 1)]
+        if pc < 4:
+            if pc < 2:
+                if pc == 0:
+                    v_n = s.v_n
+                    q1_: list[int] = []
+                    for c_c in s.z.piles[Z_deck]:
+                        if F_card_value[c_c] > v_n:
+                            q1_.append(c_c)
+                    self.l_held = q1_
+                    self.pc = 1
+                    s.decide(
+                        P_ann,
+                        self.l_held,
+                        4,
+                        "l_a",
+                        (TX_from_the_deck,),
+                        "tests/lowering/known-order/game.yaml:35",
+                        1,
+                    )
+                else:  # pc == 1
+                    l_a = self.l_a
+                    q2_: list[int] = []
+                    for c_c in range(3):
+                        if F_card_value[c_c] != F_card_value[l_a]:
+                            q2_.append(c_c)
+                    self.l_held = q2_
+                    self.pc = 2
+                    s.decide(
+                        P_bob,
+                        self.l_held,
+                        4,
+                        "l_b",
+                        (TX_from_every_card,),
+                        "tests/lowering/known-order/game.yaml:37",
+                        1,
+                    )
+            elif pc == 2:
+                q3_: list[int] = []
+                for c_c in range(3):
+                    if F_card_value[c_c] > 1:
+                        q3_.append(c_c)
+                self.l_grown = q3_
                 self.l_grown = self.l_grown + [self.l_a]
                 self.pc = 3
                 s.decide(
@@ -194,13 +234,44 @@ class Phase_play(Frame):
                     (TX_from_a_list_that,),
                     "tests/lowering/known-order/game.yaml:40",
                 )
-        elif pc == 3:
-            self.pc = 4
-            s.stack.append(Proc_pick_among(P_bob, [self.l_a, self.l_b, self.l_g]))
-        elif pc == 4:
-            self.pc = 5
-            s.stack.append(Proc_pick_from(P_ann, [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)]))
-        else:  # pc == 5
+            else:  # pc == 3
+                self.pc = 4
+                s.stack.append(Proc_pick_among(P_bob, [self.l_a, self.l_b, self.l_g]))
+        elif pc < 6:
+            if pc == 4:
+                self.pc = 5
+                s.stack.append(
+                    Proc_pick_from(P_ann, [c_c for c_c in range(3) if (F_card_value[c_c] > s.v_n)])
+                )
+            else:  # pc == 5
+                self.pc = 6
+                s.decide(
+                    P_bob,
+                    [E_three, E_ace],
+                    4,
+                    "l_named",
+                    (TX_from_components_named,),
+                    "tests/lowering/known-order/game.yaml:43",
+                    1,
+                )
+        elif pc == 6:
+            self.pc = 7
+            v_n = s.v_n
+            q4_: list[int] = []
+            for c_c in [E_ace, E_three]:
+                if F_card_value[c_c] > v_n:
+                    q4_.append(26 + c_c)
+            s.decide(
+                P_ann,
+                q4_,
+                4,
+                "l_listed",
+                (TX_from_a_filter_of,),
+                "tests/lowering/known-order/game.yaml:44",
+                2,
+                True,
+            )
+        else:  # pc == 7
             s.stack.pop()
 
 
@@ -269,6 +340,8 @@ TX_from_a_list_given: Final[int] = 1
 TX_from_the_deck: Final[int] = 2
 TX_from_every_card: Final[int] = 3
 TX_from_a_list_that: Final[int] = 4
+TX_from_components_named: Final[int] = 5
+TX_from_a_filter_of: Final[int] = 6
 IDS_card: tuple[str, ...] = ("ace", "two", "three", "none")
 LABELS_card: tuple[str, ...] = ("ace", "two", "three")
 F_card_value: tuple[int, ...] = (1, 2, 3, 0)
@@ -291,6 +364,10 @@ TEXTS: tuple[Text, ...] = (
     Text("from every card"),
     # TX_from_a_list_that
     Text("from a list that grew"),
+    # TX_from_components_named
+    Text("from components named"),
+    # TX_from_a_filter_of
+    Text("from a filter of them"),
 )
 
 # Rule coverage points (kind, what, spec file:line); `# cov N` above a statement marks point N.

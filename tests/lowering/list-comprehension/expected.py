@@ -1,8 +1,15 @@
 # ---- engine.py
 # phase play (tests/lowering/list-comprehension/game.yaml:12)
 def ph_play(s: State) -> None:
-    l_xs: list[int] = [(F_card_value[c_c] * 10) for c_c in range(2) if (F_card_value[c_c] > 1)]
-    l_xs = (l_xs + [F_card_value[c_c] for c_c in range(2)]) + [7]
+    q1_: list[int] = []
+    for c_c in range(2):
+        if F_card_value[c_c] > 1:
+            q1_.append((F_card_value[c_c] * 10))
+    l_xs: list[int] = q1_
+    q2_: list[int] = []
+    for c_c in range(2):
+        q2_.append(F_card_value[c_c])
+    l_xs = (l_xs + q2_) + [7]
     s.v_values = l_xs
     s.v_found = (20 in l_xs) and (l_xs[0] not in [1, 2])
 

@@ -21,7 +21,11 @@ def f_first_of(s: State, l_xs: list[int]) -> int:
 def f_above_best(s: State) -> list[int]:
     # cov 3
     v1_ = f_best(s)
-    return [c_c for c_c in range(2) if (F_card_value[c_c] > v1_)]
+    q1_: list[int] = []
+    for c_c in range(2):
+        if F_card_value[c_c] > v1_:
+            q1_.append(c_c)
+    return q1_
 
 
 # function above_ratio (tests/lowering/loop-invariant-calls/game.yaml:30)
@@ -29,14 +33,14 @@ def f_above_ratio(s: State) -> list[int]:
     # cov 4
     v1_: int | None = None
     v2_: int | None = None
-    return [
-        c_c
-        for c_c in range(2)
-        if (
-            (F_card_value[c_c] > (v1_ if v1_ is not None else (v1_ := f_ratio(s))))
-            and (c_c != (v2_ if v2_ is not None else (v2_ := f_first_of(s, s.v_picked))))
-        )
-    ]
+    v_picked = s.v_picked
+    q1_: list[int] = []
+    for c_c in range(2):
+        if (F_card_value[c_c] > (v1_ if v1_ is not None else (v1_ := f_ratio(s)))) and (
+            c_c != (v2_ if v2_ is not None else (v2_ := f_first_of(s, v_picked)))
+        ):
+            q1_.append(c_c)
+    return q1_
 
 
 # function maybe (tests/lowering/loop-invariant-calls/game.yaml:33)
@@ -57,13 +61,17 @@ def f_maybe(s: State) -> bool:
 # phase play (tests/lowering/loop-invariant-calls/game.yaml:37)
 def ph_play(s: State) -> None:
     v1_ = f_best(s)
-    l_high: list[int] = [c_c for c_c in range(2) if (F_card_value[c_c] >= v1_)]
+    q1_: list[int] = []
+    for c_c in range(2):
+        if F_card_value[c_c] >= v1_:
+            q1_.append(c_c)
+    l_high: list[int] = q1_
     v2_ = f_best(s)
-    q1_ = 0
+    q2_ = 0
     for c_c in l_high:
         if (F_card_value[c_c] + v2_) > 2:
-            q1_ += 1
-    s.v_n = q1_
+            q2_ += 1
+    s.v_n = q2_
 
 
 # the game's flow (phases) (tests/lowering/loop-invariant-calls/game.yaml:6)

@@ -50,7 +50,9 @@ class Phase_play(Frame):
                     return
                 self.r_1 -= 1
                 self.pc = 2
-                s.decide(P_ann, (0, 1), 1, "l_more", (TX_one_more,), "tests/lowering/repeat/game.yaml:11")
+                s.decide(
+                    P_ann, [1, 2], 1, "l_more", (TX_one_more,), "tests/lowering/repeat/game.yaml:11", 2, True
+                )
                 return
             else:  # pc == 2
                 if self.l_more:

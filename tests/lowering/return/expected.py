@@ -46,7 +46,7 @@ class Phase_play(Frame):
         if pc == 0:
             p_add_one(s)
             self.pc = 1
-            s.decide(P_ann, (0, 1), 1, "l_go", (TX_add,), "tests/lowering/return/game.yaml:15")
+            s.decide(P_ann, [1, 2], 1, "l_go", (TX_add,), "tests/lowering/return/game.yaml:15", 2, True)
         else:  # pc == 1
             if not self.l_go:
                 # cov 3

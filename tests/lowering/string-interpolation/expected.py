@@ -42,7 +42,14 @@ class Phase_play(Frame):
             s.v_note = s.label(T_card, E_ace) + " seen by " + s.player_label(P_ann)
             self.pc = 1
             s.decide(
-                P_ann, (0, 1), 1, "d_1", (TX_seen, E_ace), "tests/lowering/string-interpolation/game.yaml:21"
+                P_ann,
+                [1, 2],
+                1,
+                "d_1",
+                (TX_seen, E_ace),
+                "tests/lowering/string-interpolation/game.yaml:21",
+                2,
+                True,
             )
         else:  # pc == 1
             s.v_seen = self.d_1

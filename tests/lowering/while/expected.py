@@ -45,7 +45,9 @@ class Phase_play(Frame):
                     s.stack.pop()
                     return
                 self.pc = 1
-                s.decide(P_bob, (0, 1), 1, "l_going", (TX_go_on,), "tests/lowering/while/game.yaml:11")
+                s.decide(
+                    P_bob, [1, 2], 1, "l_going", (TX_go_on,), "tests/lowering/while/game.yaml:11", 2, True
+                )
                 return
 
 
