@@ -180,6 +180,35 @@ def test_options_listed_as_action_ids_are_refused_out_of_range_as_values_are(tmp
         s.apply_action(s.legal_actions()[1])
 
 
+def test_a_loop_variable_indexes_a_write_untested_only_where_it_cannot_be_none(tmp_path: Path) -> None:
+    """statements.py `sure_items`: the variable of a plain loop over the players (or a zone, or
+    every component) indexes a write without `s.ref`; over a list that may hold `none`, or where
+    the body assigns it, the test stays, and a `none` there is still a rule error."""
+    spec = tmp_path / "sure"
+    spec.mkdir()
+    (spec / "game.yaml").write_text(
+        "game: sure\nplayers: {names: [ann, bob]}\ntypes:\n  card: {fields: {value: int}}\n"
+        "components:\n  card: [{id: ace, value: 1}, {id: two, value: 2}]\n"
+        "state:\n  held: card\n  seen: {type: int, per: card}\n  score: {type: int, per: player}\n"
+        "phases:\n  - name: play\n    do: |\n"
+        "      for p in players { score[p] += 1 }\n"
+        "      for c in card { seen[c] += 1 }\n"
+        "      for c in card {\n        c = held\n        seen[c] += 2\n      }\n"
+        "      for c in [held] { seen[c] += 3 }\n"
+        "      end game draw\n",
+        encoding="utf-8",
+    )
+    result = compile_spec(spec)
+    assert result.ok, render_all(result.diagnostics)
+    source = next(text for name, text in result.files.items() if name.endswith("engine.py"))
+    assert "s.v_score[l_p] += 1" in source and "s.v_seen[l_c] += 1" in source
+    assert re.search(r"s\.v_seen\[s\.ref\(l_c_\d\)\] \+= 2", source)  # (assigned in the body)
+    assert re.search(r"s\.v_seen\[s\.ref\(l_c_\d\)\] \+= 3", source)  # (a list that may hold none)
+    engine = import_package(result.files, "sure").engine
+    with pytest.raises(RuleError, match="'none' used where a component"):
+        _game(engine).new_initial_state(0)
+
+
 def test_a_zone_read_once_is_the_zone_tested_each_time() -> None:
     """`c in zone` read from the where-index inline, and a parameter's zone read once before a
     function's body (tests/lowering/zone-membership): the same answers as s.holds, none in no zone."""

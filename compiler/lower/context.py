@@ -53,6 +53,10 @@ class Context:
     # while a decision's options are lowered: the id of the comprehension that lists them, and the
     # action id of its domain's first value, added to each item (frames.decision)
     option_ids: tuple[int, int] | None = None
+    # the local slots that surely hold no `none` where code is being lowered: the variable of a
+    # plain loop over a zone, every component of a type, the players or an enum's values, in its
+    # body (which does not assign it; a plain loop never stops, so no saved state comes between)
+    sure_slots: set[str] = field(default_factory=set)
     coverage: list[CoveragePoint] = field(default_factory=list)
     covering: bool = True  # False while lowering scenario code, which is not a rule
     local_prefix: str = ""  # "self." inside a frame, where locals are slots

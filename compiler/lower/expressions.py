@@ -338,7 +338,7 @@ def _zone_instance(cx: Context, e: ir.Expr) -> str:
     assert len(e.args) == len(per)  # (check.py counts them)
     for i, a in enumerate(e.args):
         code = expr(cx, a)
-        if not code.startswith(("P_", "E_")) and not code.isdigit():
+        if not code.startswith(("P_", "E_")) and not code.isdigit() and not sure(cx, a):
             code = f"s.ref({code})"  # never `none` (an enum's is an optional choice passed)
         stride = math.prod(cx.sym.index_size(u) for u in per[i + 1 :])
         if code.isdigit():  # an enum value written in the rules: its offset is a constant
@@ -533,6 +533,12 @@ def copies_table(cx: Context, t: Type) -> str:
         if info is not None and info.copies:
             return cx.names.claim("kinds", t.name)
     return ""
+
+
+def sure(cx: Context, e: ir.Expr) -> bool:
+    """Whether `e` is a local that surely holds no `none` here (Context.sure_slots)."""
+    b = cx.ann.names.get(id(e)) if isinstance(e, ir.Name) else None
+    return b is not None and b.kind == "local" and b.target in cx.sure_slots
 
 
 def option_id(cx: Context, e: ir.ListComp | ir.Quantifier, item: str) -> str:

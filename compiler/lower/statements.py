@@ -24,6 +24,7 @@ from compiler.lower.expressions import (
     python_type,
     stored,
     string,
+    sure,
     text,
     zone_id,
 )
@@ -145,8 +146,10 @@ def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
 
 def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
     """A loop over a copy of its list; in a frame the variable is a slot, set from `x_`."""
-    local = cx.local(cx.ann.slots[id(s)])
+    slot = cx.ann.slots[id(s)]
+    local = cx.local(slot)
     source = loop_source(iterable(cx, s.source))
+    sure = slot not in cx.sure_slots and sure_items(cx, s.source) and not _assigns(cx, s.body, slot)
     with w.block(f"for x_ in {source}:" if in_frame else f"for {local} in {source}:"):
         if in_frame:
             w.line(f"{local} = x_")
@@ -154,8 +157,41 @@ def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
             with w.block(f"if {negation(cx, s.cond)}:"):
                 w.line("continue")
         cx.loop_blocks.append(None)
-        body(cx, s.body, w, in_frame)
+        if sure:  # (its value indexes a write or a zone without `s.ref`'s test)
+            cx.sure_slots.add(slot)
+        try:
+            body(cx, s.body, w, in_frame)
+        finally:
+            if sure:
+                cx.sure_slots.discard(slot)
         cx.loop_blocks.pop()
+
+
+def sure_items(cx: Context, e: ir.Expr) -> bool:
+    """Whether every item of the list `e` surely is a component, a player or an enum value, never
+    `none`: a zone's contents, every component of a type, the players, an enum's values, a filter
+    of one of them."""
+    match e:
+        case ir.Quantifier(kind="filter"):
+            return sure_items(cx, e.source)
+        case ir.Name() | ir.Index():
+            b = cx.ann.names.get(id(e.subject if isinstance(e, ir.Index) else e))
+            return b is not None and (
+                b.kind in ("all", "players", "values")
+                or (b.kind == "zone" and cx.ann.type_of(e).kind == "zone")
+            )
+        case _:
+            return False
+
+
+def _assigns(cx: Context, stmts: tuple[ir.Stmt, ...], slot: str) -> bool:
+    """Whether any of `stmts` (at any depth) assigns the local `slot`."""
+    for node in (n for st in stmts for n in ir.walk(st)):
+        if isinstance(node, ir.Assign):
+            b = cx.ann.names.get(id(node))
+            if b is None or (b.kind == "local" and b.target == slot):
+                return True
+    return False
 
 
 def _loop(cx: Context, s: ir.Repeat | ir.While, w: CodeWriter, in_frame: bool) -> None:
@@ -314,7 +350,7 @@ def _indices(cx: Context, s: ir.Assign) -> list[str]:
         code = expr(cx, i)
         t = cx.ann.type_of(i)
         named = code.startswith(("E_", "P_")) or code.isdigit()  # a component, player or enum value
-        out.append(f"s.ref({code})" if t.nullable and not named else code)
+        out.append(f"s.ref({code})" if t.nullable and not named and not sure(cx, i) else code)
     return out
 
 

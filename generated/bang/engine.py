@@ -574,17 +574,17 @@ def p_deal_characters(s: State) -> None:
     s.move_all(T_character, list(range(16)), Z_character_box, True)
     s.shuffle(Z_character_box)
     for l_q in range(s.num_players):
-        s.deal(T_character, 1, Z_character_box, (Z_character_of + s.ref(l_q)))
-        s.v_max_life[s.ref(l_q)] = F_character_life[s.nth(s.z.piles[(Z_character_of + s.ref(l_q))], 0)] + (
-            1 if (s.holds((Z_shown_role + s.ref(l_q)), T_role_card, E_sheriff_card)) else 0
+        s.deal(T_character, 1, Z_character_box, (Z_character_of + l_q))
+        s.v_max_life[l_q] = F_character_life[s.nth(s.z.piles[(Z_character_of + l_q)], 0)] + (
+            1 if (s.holds((Z_shown_role + l_q), T_role_card, E_sheriff_card)) else 0
         )
-        s.v_life[s.ref(l_q)] = s.v_max_life[l_q]
+        s.v_life[l_q] = s.v_max_life[l_q]
         s.say(
             TX_is_life,
             l_q,
-            s.nth(s.z.piles[(Z_character_of + s.ref(l_q))], 0),
+            s.nth(s.z.piles[(Z_character_of + l_q)], 0),
             s.v_max_life[l_q],
-            F_character_ability[s.nth(s.z.piles[(Z_character_of + s.ref(l_q))], 0)],
+            F_character_ability[s.nth(s.z.piles[(Z_character_of + l_q)], 0)],
         )
 
 
@@ -645,7 +645,7 @@ def p_deal_roles(s: State) -> None:
         pass
     s.shuffle_kinds(Z_role_box, KINDS_role_card)
     for l_q in range(s.num_players):
-        s.deal(T_role_card, 1, Z_role_box, (Z_secret_role + s.ref(l_q)))
+        s.deal(T_role_card, 1, Z_role_box, (Z_secret_role + l_q))
     q3_: list[int] = []
     for c_q in range(s.num_players):
         if s.holds((Z_secret_role + s.ref(c_q)), T_role_card, E_sheriff_card):

@@ -61,7 +61,7 @@ from .tables import (
 # scenario A Bang! is cancelled by a Missed!: setup (specs/bang/scenarios/bang_answered_by_missed.yaml:10)
 def sc0_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_missed_10c, (Z_hand + P_ben), True)
@@ -85,7 +85,7 @@ def sc0_expect2(s: State) -> bool:
 # scenario A Bang! not missed costs a life point; one Bang! a turn: setup (specs/bang/scenarios/bang_hits.yaml:9)
 def sc1_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move_all(T_card, [E_bang_as, E_bang_ah], (Z_hand + P_ann), True)
     s.move(T_card, E_missed_10c, (Z_hand + P_ben), True)
@@ -99,7 +99,7 @@ def sc1_expect0(s: State) -> bool:
 # scenario A Barrel's draw! that is not a heart leaves the Missed! to play: setup (specs/bang/scenarios/barrel_draw_fails.yaml:9)
 def sc2_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_4s, E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_barrel_qs, (Z_in_play + P_ben), True)
@@ -114,7 +114,7 @@ def sc2_expect0(s: State) -> bool:
 # scenario A Barrel's draw! on a heart cancels the shot: setup (specs/bang/scenarios/barrel_draw_misses.yaml:9)
 def sc3_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_beer_6h, E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_barrel_qs, (Z_in_play + P_ben), True)
@@ -139,7 +139,7 @@ def sc3_expect2(s: State) -> bool:
 # scenario A Beer out of turn saves the last life point: setup (specs/bang/scenarios/beer_saves_the_last_life.yaml:9)
 def sc4_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_beer_6h, (Z_hand + P_ben), True)
@@ -169,7 +169,7 @@ def sc4_expect3(s: State) -> bool:
 # scenario Calamity Janet answers a Bang! with a Bang!: setup (specs/bang/scenarios/calamity_janet_dodges_with_a_bang.yaml:8)
 def sc5_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_bang_2d, (Z_hand + P_ben), True)
@@ -183,7 +183,7 @@ def sc5_expect0(s: State) -> bool:
 # scenario Duel: the players discard a Bang! in turn; the first who does not loses a life point: setup (specs/bang/scenarios/duel.yaml:10)
 def sc6_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move_all(T_card, [E_duel_qd, E_bang_as], (Z_hand + P_ann), True)
     s.move_all(T_card, [E_bang_2d, E_bang_3d], (Z_hand + P_cal), True)
@@ -202,7 +202,7 @@ def sc6_expect1(s: State) -> bool:
 # scenario Dynamite explodes on a 2 to 9 of spades: three life points: setup (specs/bang/scenarios/dynamite_explodes.yaml:10)
 def sc7_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_missed_3s, E_missed_5s], Z_deck, True)
     s.move(T_card, E_dynamite_2h, (Z_in_play + P_ann), True)
 
@@ -225,7 +225,7 @@ def sc7_expect2(s: State) -> bool:
 # scenario Dynamite that does not explode passes to the left, before the Jail is checked: setup (specs/bang/scenarios/dynamite_passes.yaml:9)
 def sc8_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(
         T_card,
         [E_missed_6s, E_wells_fargo_3h, E_beer_7h, E_missed_4s, E_beer_6h, E_missed_2s, E_missed_3s],
@@ -254,7 +254,7 @@ def sc8_expect2(s: State) -> bool:
 # scenario El Gringo takes a card from the hand of whoever hurts him: setup (specs/bang/scenarios/el_gringo_takes_a_card.yaml:10)
 def sc9_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
 
@@ -272,7 +272,7 @@ def sc9_expect1(s: State) -> bool:
 # scenario Gatling: a Bang! at every other player: setup (specs/bang/scenarios/gatling.yaml:9)
 def sc10_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move_all(T_card, [E_gatling_10h, E_bang_as], (Z_hand + P_ann), True)
     s.move(T_card, E_missed_10c, (Z_hand + P_ben), True)
@@ -302,7 +302,7 @@ def sc10_expect3(s: State) -> bool:
 # scenario General Store: a card for each player, chosen in turn: setup (specs/bang/scenarios/general_store.yaml:9)
 def sc11_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_general_store_9c, (Z_hand + P_ann), True)
     s.move_all(T_card, [E_beer_6h, E_beer_7h, E_beer_8h, E_beer_9h], Z_deck, False)
@@ -342,7 +342,7 @@ def sc11_expect4(s: State) -> bool:
 # scenario Indians!: every other player discards a Bang! or loses a life point: setup (specs/bang/scenarios/indians.yaml:9)
 def sc12_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_indians_kd, (Z_hand + P_ann), True)
     s.move(T_card, E_bang_2d, (Z_hand + P_ben), True)
@@ -372,7 +372,7 @@ def sc12_expect3(s: State) -> bool:
 # scenario Jail: a heart on the draw! escapes, and the turn is played: setup (specs/bang/scenarios/jail_escape.yaml:9)
 def sc13_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_5s, E_wells_fargo_3h, E_beer_6h, E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_jail_js, (Z_in_play + P_ben), True)
 
@@ -390,7 +390,7 @@ def sc13_expect1(s: State) -> bool:
 # scenario Jail cannot be played on the Sheriff: setup (specs/bang/scenarios/jail_not_on_the_sheriff.yaml:8)
 def sc14_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_5s, E_missed_4s, E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_jail_js, (Z_hand + P_ben), True)
 
@@ -398,7 +398,7 @@ def sc14_setup(s: State) -> None:
 # scenario Jail: any other suit on the draw! loses the turn: setup (specs/bang/scenarios/jail_stay.yaml:8)
 def sc15_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_6s, E_wells_fargo_3h, E_missed_4s, E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_jail_js, (Z_in_play + P_ben), True)
 
@@ -416,7 +416,7 @@ def sc15_expect1(s: State) -> bool:
 # scenario Jourdonnais draws! as if he had a Barrel: setup (specs/bang/scenarios/jourdonnais_has_a_barrel.yaml:9)
 def sc16_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_beer_6h, E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
 
@@ -429,7 +429,7 @@ def sc16_expect0(s: State) -> bool:
 # scenario Whoever kills an Outlaw draws three cards: setup (specs/bang/scenarios/killing_an_outlaw_draws_three.yaml:9)
 def sc17_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_barrel_qs, (Z_in_play + P_ben), True)
@@ -466,7 +466,7 @@ def sc17_expect4(s: State) -> bool:
 # scenario With two players left, a Beer no longer saves: setup (specs/bang/scenarios/no_beer_with_two_left.yaml:10)
 def sc18_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_cal, P_dot]:
         s.v_dead[s.ref(l_q_2)] = True
         s.v_life[s.ref(l_q_2)] = 0
@@ -482,7 +482,7 @@ def sc18_setup(s: State) -> None:
 # scenario A new weapon replaces the one in play, and sets the reach: setup (specs/bang/scenarios/one_weapon_at_a_time.yaml:9)
 def sc19_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_schofield_jc, (Z_in_play + P_ann), True)
     s.move_all(T_card, [E_winchester_8s, E_bang_as], (Z_hand + P_ann), True)
@@ -506,7 +506,7 @@ def sc19_expect2(s: State) -> bool:
 # scenario The Outlaws win when the Sheriff dies: setup (specs/bang/scenarios/outlaws_win.yaml:9)
 def sc20_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move(T_card, E_missed_5s, Z_deck, True)
     s.move(T_card, E_dynamite_2h, (Z_in_play + P_ann), True)
     s.v_life[P_ann] = 2
@@ -515,7 +515,7 @@ def sc20_setup(s: State) -> None:
 # scenario Panic! reaches only distance 1, whatever the weapon: setup (specs/bang/scenarios/panic_at_distance_one.yaml:10)
 def sc21_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_winchester_8s, (Z_in_play + P_ann), True)
     s.move_all(T_card, [E_panic_jh, E_cat_balou_kh], (Z_hand + P_ann), True)
@@ -527,7 +527,7 @@ def sc21_setup(s: State) -> None:
 # scenario Panic! takes a card at random from a hand without naming it: setup (specs/bang/scenarios/panic_takes_a_hidden_card.yaml:10)
 def sc22_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_panic_jh, (Z_hand + P_ann), True)
     s.move_all(T_card, [E_beer_6h, E_bang_2d], (Z_hand + P_ben), True)
@@ -542,7 +542,7 @@ def sc22_expect0(s: State) -> bool:
 # scenario Paul Regret is seen one further away, as with a Mustang: setup (specs/bang/scenarios/paul_regret_is_further_away.yaml:9)
 def sc23_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
 
@@ -550,7 +550,7 @@ def sc23_setup(s: State) -> None:
 # scenario The Renegade wins by being the last one alive: setup (specs/bang/scenarios/renegade_wins.yaml:10)
 def sc24_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_ben, P_cal]:
         s.v_dead[s.ref(l_q_2)] = True
         s.v_life[s.ref(l_q_2)] = 0
@@ -566,7 +566,7 @@ def sc24_setup(s: State) -> None:
 # scenario Roles are hidden but the Sheriff's; a dead player's role is shown: setup (specs/bang/scenarios/roles_are_hidden.yaml:9)
 def sc25_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.v_life[P_dot] = 1
@@ -575,7 +575,7 @@ def sc25_setup(s: State) -> None:
 # scenario Saloon heals everyone; a Beer heals its player: setup (specs/bang/scenarios/saloon_and_beer.yaml:9)
 def sc26_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move_all(T_card, [E_saloon_5h, E_beer_6h], (Z_hand + P_ann), True)
     s.v_life[P_ann] = 3
@@ -610,7 +610,7 @@ def sc26_expect4(s: State) -> bool:
 # scenario The Sheriff and the Deputies win when every Outlaw and the Renegade is dead: setup (specs/bang/scenarios/sheriff_and_deputies_win.yaml:11)
 def sc27_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_ben, P_cal]:
         s.v_dead[s.ref(l_q_2)] = True
         s.v_life[s.ref(l_q_2)] = 0
@@ -625,7 +625,7 @@ def sc27_setup(s: State) -> None:
 # scenario The Sheriff who kills a Deputy discards every card: setup (specs/bang/scenarios/sheriff_kills_a_deputy.yaml:10)
 def sc28_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move_all(T_card, [E_bang_as, E_missed_10c], (Z_hand + P_ann), True)
     s.move(T_card, E_mustang_8h, (Z_in_play + P_ann), True)
@@ -655,7 +655,7 @@ def sc28_expect3(s: State) -> bool:
 # scenario Slab the Killer: two Missed! to cancel his Bang!: setup (specs/bang/scenarios/slab_the_killer_needs_two_missed.yaml:9)
 def sc29_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move_all(T_card, [E_missed_10c, E_missed_jc], (Z_hand + P_ben), True)
@@ -669,7 +669,7 @@ def sc29_expect0(s: State) -> bool:
 # scenario Slab the Killer: one Missed! is not enough: setup (specs/bang/scenarios/slab_the_killer_one_missed_is_not_enough.yaml:8)
 def sc30_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_missed_10c, (Z_hand + P_ben), True)
@@ -688,7 +688,7 @@ def sc30_expect1(s: State) -> bool:
 # scenario With a Volcanic a player may play any number of Bang!: setup (specs/bang/scenarios/volcanic_shoots_again.yaml:9)
 def sc31_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move_all(T_card, [E_bang_as, E_bang_ah, E_volcanic_10s], (Z_hand + P_ann), True)
 
@@ -706,7 +706,7 @@ def sc31_expect1(s: State) -> bool:
 # scenario Vulture Sam takes the cards of an eliminated player: setup (specs/bang/scenarios/vulture_sam_takes_the_cards.yaml:9)
 def sc32_setup(s: State) -> None:
     for l_q in range(s.num_players):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_deck, False)
+        s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
     s.move(T_card, E_beer_6h, (Z_hand + P_ben), True)

@@ -990,11 +990,11 @@ def setup(s: State) -> None:
     s.shuffle(Z_debris_pool)
     s.forget(READ_zones_debris)
     for l_p in range(s.num_players):
-        s.deal(T_debris, 9, Z_debris_pool, (Z_route_hidden + s.ref(l_p)))
+        s.deal(T_debris, 9, Z_debris_pool, (Z_route_hidden + l_p))
         s.forget(READ_zones_debris)
-        s.deal(T_debris, 1, Z_debris_pool, (Z_storage + s.ref(l_p)))
+        s.deal(T_debris, 1, Z_debris_pool, (Z_storage + l_p))
         s.forget(READ_zones_debris)
-        s.move(T_debris, s.top((Z_route_hidden + s.ref(l_p))), (Z_route_open + s.ref(l_p)), True)
+        s.move(T_debris, s.top((Z_route_hidden + l_p)), (Z_route_open + l_p), True)
         s.forget(READ_zones_debris)
     for l_c in range(33):
         s.move(T_card, l_c, Z_deck, True)
@@ -2280,7 +2280,7 @@ class Proc_play_round(Frame):
                     # cov 118
                     for x_ in range(s.num_players):
                         self.l_p = x_
-                        s.v_passed[s.ref(self.l_p)] = False
+                        s.v_passed[self.l_p] = False
                     self.pc = 1
                     s.stack.append(Proc_refill_discs(s.v_first))
                     return
@@ -2313,13 +2313,13 @@ class Proc_play_round(Frame):
                         pass
                     for x_ in list(s.z.piles[Z_placed]):
                         self.l_d = x_
-                        s.v_on_space[s.ref(self.l_d)] = -1
+                        s.v_on_space[self.l_d] = -1
                         s.forget(READ_var_on_space)
                         s.move(T_disc, self.l_d, Z_bag, True)
                         s.forget(READ_zones_disc)
                     for x_ in range(s.num_players):
                         self.l_q = x_
-                        s.v_extra_discs[s.ref(self.l_q)] = 0
+                        s.v_extra_discs[self.l_q] = 0
                     s.stack.pop()
                     return
                 if not s.v_passed[self.l_p_2]:

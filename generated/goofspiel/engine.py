@@ -145,7 +145,7 @@ def setup(s: State) -> None:
         for l_c in range(39):
             if not ((F_card_suit[l_c] == f_suit_of(s, l_p)) and (F_card_number[l_c] <= s.o_cards)):
                 continue
-            s.move(T_card, l_c, (Z_hand + s.ref(l_p)), True)
+            s.move(T_card, l_c, (Z_hand + l_p), True)
     for l_c_2 in range(39):
         if not ((F_card_suit[l_c_2] == 2) and (F_card_number[l_c_2] <= s.o_cards)):
             continue

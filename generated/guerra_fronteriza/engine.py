@@ -1478,9 +1478,9 @@ def setup(s: State) -> None:
         s.move(T_figure, l_f, (Z_reserve + s.ref(F_figure_faction[l_f])), True)
         s.forget(READ_zones_figure)
     for l_b in range(16):
-        s.v_holder[s.ref(l_b)] = F_building_faction[l_b]
+        s.v_holder[l_b] = F_building_faction[l_b]
         s.forget(READ_var_holder)
-        s.v_hq_life[s.ref(l_b)] = 3
+        s.v_hq_life[l_b] = 3
         s.forget(READ_var_hq_life)
     for l_p in range(s.num_players):
         p_deploy(s, l_p)
@@ -2039,7 +2039,7 @@ class Proc_conflict(Frame):
                         self.l_q = x_
                         for x_ in range(4):
                             self.l_u = x_
-                            s.v_defense_bonus[s.ref(self.l_q)][s.ref(self.l_u)] = 0
+                            s.v_defense_bonus[self.l_q][self.l_u] = 0
                     self.l_ordering = (
                         (self.l_defenders + [self.l_a]) if s.v_frontier[self.l_t] else self.l_defenders
                     )
@@ -2052,7 +2052,7 @@ class Proc_conflict(Frame):
                         self.l_f = x_
                         if not (s.v_loc[self.l_f] == self.l_t):
                             continue
-                        s.v_attacked[s.ref(self.l_f)] = False
+                        s.v_attacked[self.l_f] = False
                     for x_ in range(s.num_players):
                         self.l_q_2 = x_
                         self.l_g = f_garrison_of(s, self.l_q_2, self.l_t)
@@ -2088,7 +2088,7 @@ class Proc_conflict(Frame):
                 self.l_shooters = q2_
                 for x_ in range(s.num_players):
                     self.l_q_3 = x_
-                    s.v_hits[s.ref(self.l_q_3)] = 0
+                    s.v_hits[self.l_q_3] = 0
                 self.i_3 = list(self.l_shooters)
                 self.k_4 = 0
                 pc = 3
@@ -2334,7 +2334,7 @@ class Proc_use_special(Frame):
                 # cov 78
                 for x_ in range(4):
                     self.l_u = x_
-                    s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] += 1
+                    s.v_attack_bonus[s.ref(self.l_p)][self.l_u] += 1
                 s.say(TX_uses_its_special_ability, self.l_p)
                 s.stack.pop()
                 return
@@ -2581,7 +2581,7 @@ class Proc_defence_order(Frame):
                 # cov 89
                 for x_ in range(4):
                     self.l_u = x_
-                    s.v_defense_bonus[s.ref(self.l_q)][s.ref(self.l_u)] += 1
+                    s.v_defense_bonus[s.ref(self.l_q)][self.l_u] += 1
                 s.stack.pop()
                 return
             # cov 90
@@ -2606,7 +2606,7 @@ class Proc_defence_order(Frame):
                 self.l_f = x_
                 if not ((s.v_loc[self.l_f] == self.l_t) and (F_figure_faction[self.l_f] == self.l_q)):
                     continue
-                s.v_loc[s.ref(self.l_f)] = self.l_dest
+                s.v_loc[self.l_f] = self.l_dest
                 s.forget(READ_var_loc)
             s.say(TX_withdraws_from_to, self.l_q, self.l_t, self.l_dest)
             s.stack.pop()
@@ -3177,11 +3177,11 @@ class Proc_play_round(Frame):
                     if self.k_4 >= len(self.i_3):
                         for x_ in list(s.z.piles[Z_board]):
                             self.l_f = x_
-                            s.v_moved[s.ref(self.l_f)] = False
-                            s.v_carried[s.ref(self.l_f)] = False
+                            s.v_moved[self.l_f] = False
+                            s.v_carried[self.l_f] = False
                         for x_ in range(s.num_players):
                             self.l_p_3 = x_
-                            s.v_special_used[s.ref(self.l_p_3)] = False
+                            s.v_special_used[self.l_p_3] = False
                         self.i_5 = list(s.v_order_of_play)
                         self.k_6 = 0
                         pc = 3
@@ -3258,7 +3258,7 @@ class Proc_play_round(Frame):
                             and (sum(1 for c_q in range(s.num_players) if f_present(s, c_q, self.l_t)) < 2)
                         ):
                             continue
-                        s.v_frontier[s.ref(self.l_t)] = False
+                        s.v_frontier[self.l_t] = False
                         s.say(TX_is_no_longer_in, self.l_t)
                     s.stack.pop()
                     return
@@ -3482,11 +3482,11 @@ class Proc_player_turn(Frame):
                 # cov 138
                 for x_ in range(44):
                     self.l_t = x_
-                    s.v_entered[s.ref(self.l_t)] = s.v_reinforced[self.l_t][self.l_p]
-                    s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = False
+                    s.v_entered[self.l_t] = s.v_reinforced[self.l_t][self.l_p]
+                    s.v_reinforced[self.l_t][s.ref(self.l_p)] = False
                 for x_ in range(4):
                     self.l_u = x_
-                    s.v_attack_bonus[s.ref(self.l_p)][s.ref(self.l_u)] = 0
+                    s.v_attack_bonus[s.ref(self.l_p)][self.l_u] = 0
                 s.v_move_bonus[s.ref(self.l_p)] = 0
                 self.pc = 1
                 s.stack.append(Proc_use_special(self.l_p))

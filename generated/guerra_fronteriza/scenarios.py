@@ -1796,7 +1796,7 @@ def sc48_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[s.ref(l_f)] = E_c2_west_fields
+        s.v_loc[l_f] = E_c2_west_fields
         s.forget(READ_var_loc)
 
 
@@ -1837,7 +1837,7 @@ def sc49_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[s.ref(l_f)] = E_c2_west_fields
+        s.v_loc[l_f] = E_c2_west_fields
         s.forget(READ_var_loc)
 
 

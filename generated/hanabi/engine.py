@@ -313,7 +313,7 @@ def setup(s: State) -> None:
         s.move(T_card, l_c, Z_deck, True)
     s.shuffle_kinds(Z_deck, KINDS_card)
     for l_p in range(s.num_players):
-        s.deal(T_card, f_hand_size(s), Z_deck, (Z_hand + s.ref(l_p)))
+        s.deal(T_card, f_hand_size(s), Z_deck, (Z_hand + l_p))
 
 
 # invariant every_card_somewhere (specs/hanabi/game.yaml:222)

@@ -198,7 +198,7 @@ def sc11_setup(s: State) -> None:
                     for c_c in s.z.piles[Z_deck]
                     if ((F_card_colour[c_c] == l_k) and (F_card_number[c_c] == l_n))
                 ][0],
-                (Z_fireworks + s.ref(l_k)),
+                (Z_fireworks + l_k),
                 True,
             )
 

@@ -395,8 +395,8 @@ def setup(s: State) -> None:
     # cov 66
     s.place(T_card, E_start, Z_map, s.cell(0, 0))
     for l_p in range(s.num_players):
-        s.v_cubes[E_start][s.ref(l_p)] = 1
-        s.v_reserve[s.ref(l_p)] -= 1
+        s.v_cubes[E_start][l_p] = 1
+        s.v_reserve[l_p] -= 1
     for l_c in range(19):
         if not (l_c != E_start):
             continue
@@ -1886,12 +1886,7 @@ class Phase_round(Frame):
                         # cov 69
                         for x_ in range(s.num_players):
                             self.l_p = x_
-                            s.move_all(
-                                T_card,
-                                s.z.piles[(Z_hand + s.ref(self.l_p))],
-                                (Z_aside + s.ref(self.l_p)),
-                                True,
-                            )
+                            s.move_all(T_card, s.z.piles[(Z_hand + self.l_p)], (Z_aside + self.l_p), True)
                     else:
                         # cov 70
                         pass

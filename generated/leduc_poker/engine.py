@@ -181,7 +181,7 @@ def setup(s: State) -> None:
         s.move(T_card, l_c, Z_deck, True)
     s.shuffle(Z_deck)
     for l_p in range(s.num_players):
-        s.deal(T_card, 1, Z_deck, (Z_hand + s.ref(l_p)))
+        s.deal(T_card, 1, Z_deck, (Z_hand + l_p))
     s.say(TX_each_player_antes_1, f_pot(s))
 
 

@@ -247,15 +247,15 @@ def p_roll_dice(s: State) -> None:
     for l_p in range(s.num_players):
         for _ in range(s.o_dice):
             s.tick("the repeat loop at specs/liars_dice/game.yaml:77:9")
-            s.v_rolled[s.ref(l_p)] = s.v_rolled[l_p] + [s.pick(f_faces(s), T_face)]
+            s.v_rolled[l_p] = s.v_rolled[l_p] + [s.pick(f_faces(s), T_face)]
     for l_p_2 in range(s.num_players):
         l_mine: list[int] = s.v_rolled[l_p_2]
-        s.v_rolled[s.ref(l_p_2)] = []
+        s.v_rolled[l_p_2] = []
         for l_f in list(f_faces(s)):
             for l_d in list(l_mine):
                 if not (l_d == l_f):
                     continue
-                s.v_rolled[s.ref(l_p_2)] = s.v_rolled[l_p_2] + [l_d]
+                s.v_rolled[l_p_2] = s.v_rolled[l_p_2] + [l_d]
         s.say(TX_you_see, l_p_2, tuple(s.v_rolled[l_p_2]))
 
 

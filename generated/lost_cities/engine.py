@@ -329,7 +329,7 @@ def ph_deal(s: State) -> None:
         s.move(T_card, l_c, Z_deck, True)
     s.shuffle_kinds(Z_deck, KINDS_card)
     for l_p in range(s.num_players):
-        s.deal(T_card, 8, Z_deck, (Z_hand + s.ref(l_p)))
+        s.deal(T_card, 8, Z_deck, (Z_hand + l_p))
     s.v_mover = P_north if ((s.v_round % 2) == 1) else P_south
     s.say(TX_round_plays_first, s.v_round, s.v_mover)
 
@@ -337,7 +337,7 @@ def ph_deal(s: State) -> None:
 # phase score_round (specs/lost_cities/game.yaml:161)
 def ph_score_round(s: State) -> None:
     for l_p in range(s.num_players):
-        s.v_score[s.ref(l_p)] += f_round_score(s, l_p)
+        s.v_score[l_p] += f_round_score(s, l_p)
         s.say(TX_scores_in_round_in, l_p, f_round_score(s, l_p), s.v_round, s.v_score[l_p])
 
 

@@ -2855,11 +2855,9 @@ def setup(s: State) -> None:
     s.shuffle(Z_deck)
     p_deal_cards(s)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, F_country_start_us[l_x]))
+        s.v_influence[l_x][P_usa] = min(99, max(0, F_country_start_us[l_x]))
         s.forget(READ_var_influence)
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, F_country_start_ussr[l_x]))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, F_country_start_ussr[l_x]))
         s.forget(READ_var_influence)
 
 
@@ -5419,9 +5417,9 @@ class Proc_end_of_turn(Frame):
                         )
                     for x_ in range(s.num_players):
                         self.l_p_3 = x_
-                        i0_ = s.ref(self.l_p_3)
+                        i0_ = self.l_p_3
                         s.v_milops[i0_] = min(5, max(0, 0))
-                        s.v_space_attempts[s.ref(self.l_p_3)] = 0
+                        s.v_space_attempts[self.l_p_3] = 0
                     if not s.v_china_face_up:
                         # cov 221
                         s.v_china_face_up = True

@@ -2574,8 +2574,7 @@ def sc79_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_syria][P_ussr] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -2611,8 +2610,7 @@ def sc80_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_syria][P_ussr] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -2702,8 +2700,7 @@ def sc82_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_syria][P_ussr] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -2759,8 +2756,7 @@ def sc84_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_north_korea][P_ussr] = min(99, max(0, 3))
     s.forget(READ_var_influence)
@@ -2786,8 +2782,7 @@ def sc85_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_north_korea][P_ussr] = min(99, max(0, 3))
     s.forget(READ_var_influence)
@@ -3806,8 +3801,7 @@ def sc123_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_france][P_usa] = min(99, max(0, 6))
     s.forget(READ_var_influence)
@@ -3891,8 +3885,7 @@ def sc125_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_france][P_usa] = min(99, max(0, 6))
     s.forget(READ_var_influence)
@@ -4191,8 +4184,7 @@ def sc138_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
         i0_, i1_ = s.ref(l_x_2), P_usa
@@ -4208,8 +4200,7 @@ def sc139_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
         i0_, i1_ = s.ref(l_x_2), P_usa
@@ -4225,8 +4216,7 @@ def sc140_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
         i0_, i1_ = s.ref(l_x_2), P_usa
@@ -4242,8 +4232,7 @@ def sc141_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_nuclear_test_ban, (Z_hand + P_ussr), True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
         i0_, i1_ = s.ref(l_x_2), P_usa
@@ -5295,11 +5284,9 @@ def sc179_setup(s: State) -> None:
     for l_x in range(84):
         if not (F_country_region[l_x] == E_asia):
             continue
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_taiwan][P_usa] = min(99, max(0, 3))
     s.forget(READ_var_influence)
@@ -5511,8 +5498,7 @@ def sc184_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_uk][P_usa] = min(99, max(0, 5))
     s.forget(READ_var_influence)
@@ -9166,8 +9152,7 @@ def sc315_setup(s: State) -> None:
     s.v_china_face_up = False
     s.move(T_card, E_marshall_plan, Z_in_effect, True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_west_germany][P_usa] = min(99, max(0, 4))
     s.forget(READ_var_influence)
@@ -9204,8 +9189,7 @@ def sc316_setup(s: State) -> None:
     s.v_china_face_up = False
     s.move(T_card, E_marshall_plan, Z_in_effect, True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_west_germany][P_usa] = min(99, max(0, 4))
     s.forget(READ_var_influence)
@@ -9267,8 +9251,7 @@ def sc319_setup(s: State) -> None:
     s.v_china_face_up = False
     s.move(T_card, E_marshall_plan, Z_in_effect, True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_west_germany][P_usa] = min(99, max(0, 4))
     s.forget(READ_var_influence)
@@ -11417,8 +11400,7 @@ def sc393_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.move(T_card, E_duck_and_cover, (Z_hand + P_usa), True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_panama][P_usa] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -11440,8 +11422,7 @@ def sc394_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.move(T_card, E_duck_and_cover, (Z_hand + P_usa), True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_panama][P_usa] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -11592,8 +11573,7 @@ def sc398_setup(s: State) -> None:
             and (l_x != E_sudan)
         ):
             continue
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 1))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 1))
         s.forget(READ_var_influence)
     s.v_influence[E_bolivia][P_usa] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -11615,8 +11595,7 @@ def sc399_setup(s: State) -> None:
             and (l_x != E_kenya)
         ):
             continue
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 1))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 1))
         s.forget(READ_var_influence)
 
 
@@ -11666,8 +11645,7 @@ def sc400_setup(s: State) -> None:
             and (l_x != E_sudan)
         ):
             continue
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 1))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 1))
         s.forget(READ_var_influence)
 
 
@@ -12661,11 +12639,9 @@ def sc435_setup(s: State) -> None:
     for l_x in range(84):
         if not (F_country_region[l_x] == E_asia):
             continue
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_north_korea][P_ussr] = min(99, max(0, 2))
     s.forget(READ_var_influence)
@@ -12765,11 +12741,9 @@ def sc437_setup(s: State) -> None:
     for l_x in range(84):
         if not (F_country_region[l_x] == E_middle_east):
             continue
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_iraq][P_ussr] = min(99, max(0, 3))
     s.forget(READ_var_influence)
@@ -12834,11 +12808,9 @@ def sc438_setup(s: State) -> None:
     s.v_milops[P_ussr] = min(5, max(0, 5))
     s.move(T_card, E_shuttle_diplomacy, (Z_hand + P_usa), True)
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_iraq][P_ussr] = min(99, max(0, 3))
     s.forget(READ_var_influence)
@@ -15298,8 +15270,7 @@ def sc530_setup(s: State) -> None:
     for l_x in range(84):
         if not (F_country_region[l_x] != E_europe):
             continue
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.move(T_card, E_the_reformer, (Z_hand + P_ussr), True)
     s.move(T_card, E_decolonization, (Z_hand + P_ussr), True)
@@ -15633,8 +15604,7 @@ def sc540_setup(s: State) -> None:
     for l_x in range(84):
         if not ((F_country_region[l_x] == E_europe) and (l_x != E_east_germany)):
             continue
-        i0_, i1_ = s.ref(l_x), P_ussr
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_ussr] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.move(T_card, E_truman_doctrine, (Z_hand + P_usa), True)
     s.move(T_card, E_five_year_plan, (Z_hand + P_usa), True)
@@ -16028,8 +15998,7 @@ def sc553_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_japan][P_usa] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -16063,8 +16032,7 @@ def sc554_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_japan][P_usa] = min(99, max(0, 1))
     s.forget(READ_var_influence)
@@ -17180,8 +17148,7 @@ def sc593_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_west_germany][P_usa] = min(99, max(0, 5))
     s.forget(READ_var_influence)
@@ -17263,8 +17230,7 @@ def sc596_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.v_china_face_up = False
     for l_x in range(84):
-        i0_, i1_ = s.ref(l_x), P_usa
-        s.v_influence[i0_][i1_] = min(99, max(0, 0))
+        s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     s.v_influence[E_west_germany][P_usa] = min(99, max(0, 5))
     s.forget(READ_var_influence)

@@ -2,7 +2,7 @@
 # phase play (tests/lowering/for-straight/game.yaml:11)
 def ph_play(s: State) -> None:
     for l_p in range(s.num_players):
-        s.v_score[s.ref(l_p)] += 1
+        s.v_score[l_p] += 1
     for l_c in range(2):
         if not (F_card_value[l_c] > s.v_score[P_ann]):
             continue

@@ -2,7 +2,7 @@
 # phase play (tests/lowering/options/game.yaml:15)
 def ph_play(s: State) -> None:
     for l_p in range(s.num_players):
-        s.v_score[s.ref(l_p)] = 3 if s.o_fast else s.o_seats
+        s.v_score[l_p] = 3 if s.o_fast else s.o_seats
     s.v_score[s.ref(s.opponent(P_ann))] += 1
 
 

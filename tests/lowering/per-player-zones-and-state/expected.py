@@ -9,9 +9,9 @@ def setup(s: State) -> None:
 # phase play (tests/lowering/per-player-zones-and-state/game.yaml:18)
 def ph_play(s: State) -> None:
     for l_p in range(s.num_players):
-        s.v_secret[s.ref(l_p)] = len(s.z.piles[(Z_hand + s.ref(l_p))])
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_p))], (Z_shown + s.ref(l_p)), True)
-        s.v_score[s.ref(l_p)] += s.v_secret[l_p]
+        s.v_secret[l_p] = len(s.z.piles[(Z_hand + l_p)])
+        s.move_all(T_card, s.z.piles[(Z_hand + l_p)], (Z_shown + l_p), True)
+        s.v_score[l_p] += s.v_secret[l_p]
 
 
 # the game's flow (phases) (tests/lowering/per-player-zones-and-state/game.yaml:2)
