@@ -339,7 +339,7 @@ def _zone_instance(cx: Context, e: ir.Expr) -> str:
     for i, a in enumerate(e.args):
         code = expr(cx, a)
         if not code.startswith(("P_", "E_")) and not code.isdigit() and not sure(cx, a):
-            code = f"s.ref({code})"  # never `none` (an enum's is an optional choice passed)
+            code = checked(code)  # never `none` (an enum's is an optional choice passed)
         stride = math.prod(cx.sym.index_size(u) for u in per[i + 1 :])
         if code.isdigit():  # an enum value written in the rules: its offset is a constant
             if int(code) * stride:
@@ -533,6 +533,12 @@ def copies_table(cx: Context, t: Type) -> str:
         if info is not None and info.copies:
             return cx.names.claim("kinds", t.name)
     return ""
+
+
+def checked(code: str) -> str:
+    """An index that must not be `none` (-1): tested by `s.ref`, which raises on it; a name is
+    tested in place and `s.ref` called only to raise (a call costs more than the test)."""
+    return f"({code} if {code} >= 0 else s.ref({code}))" if _simple(code) else f"s.ref({code})"
 
 
 def sure(cx: Context, e: ir.Expr) -> bool:

@@ -16,6 +16,7 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
+    checked,
     copies_table,
     expr,
     iterable,
@@ -350,7 +351,7 @@ def _indices(cx: Context, s: ir.Assign) -> list[str]:
         code = expr(cx, i)
         t = cx.ann.type_of(i)
         named = code.startswith(("E_", "P_")) or code.isdigit()  # a component, player or enum value
-        out.append(f"s.ref({code})" if t.nullable and not named and not sure(cx, i) else code)
+        out.append(checked(code) if t.nullable and not named and not sure(cx, i) else code)
     return out
 
 
@@ -380,7 +381,8 @@ def _bounded_indices(cx: Context, s: ir.Assign, w: CodeWriter) -> list[str] | No
     idx = _indices(cx, s)
     if any(not i.isidentifier() and not i.isdigit() for i in idx):
         names = [f"i{n}_" for n in range(len(idx))]
-        w.line(f"{', '.join(names)} = {', '.join(idx)}")
+        for name, index in zip(names, idx, strict=True):  # (left to right, one a line)
+            w.line(f"{name} = {index}")
         idx = names
     return idx
 

@@ -12,7 +12,7 @@ from .tables import T_role_card, Z_character_of, Z_deck, Z_discard, Z_hand, Z_in
 
 # board: places of player: show character (specs/bang/board.yaml:15)
 def b0_show0(s: State, l_x: int) -> list[int]:
-    return s.z.piles[(Z_character_of + s.ref(l_x))]
+    return s.z.piles[(Z_character_of + (l_x if l_x >= 0 else s.ref(l_x)))]
 
 
 # board: places of player: show life (specs/bang/board.yaml:16)
@@ -24,19 +24,21 @@ def b0_show1(s: State, l_x: int) -> str:
 def b0_show2(s: State, l_x: int) -> str:
     return (
         "?"
-        if (not s.z.piles[(Z_shown_role + s.ref(l_x))])
-        else ", ".join(s.label(T_role_card, x_) for x_ in s.z.piles[(Z_shown_role + s.ref(l_x))])
+        if (not s.z.piles[(Z_shown_role + (l_x if l_x >= 0 else s.ref(l_x)))])
+        else ", ".join(
+            s.label(T_role_card, x_) for x_ in s.z.piles[(Z_shown_role + (l_x if l_x >= 0 else s.ref(l_x)))]
+        )
     )
 
 
 # board: places of player: show in play (specs/bang/board.yaml:18)
 def b0_show3(s: State, l_x: int) -> list[int]:
-    return s.z.piles[(Z_in_play + s.ref(l_x))]
+    return s.z.piles[(Z_in_play + (l_x if l_x >= 0 else s.ref(l_x)))]
 
 
 # board: places of player: show hand (specs/bang/board.yaml:19)
 def b0_show4(s: State, l_x: int) -> int:
-    return len(s.z.piles[(Z_hand + s.ref(l_x))])
+    return len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))])
 
 
 # board: places of player: owner (specs/bang/board.yaml:20)

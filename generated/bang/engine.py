@@ -315,7 +315,7 @@ def f_blue(s: State, l_k: int) -> bool:
 def f_has(s: State, l_q: int, l_k: int) -> bool:
     # cov 1
     q1_ = False
-    for c_c in s.z.piles[(Z_in_play + s.ref(l_q))]:
+    for c_c in s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))]:
         if F_card_kind[c_c] == l_k:
             q1_ = True
             break
@@ -325,7 +325,9 @@ def f_has(s: State, l_q: int, l_k: int) -> bool:
 # function cards_of (specs/bang/cards.yaml:144)
 def f_cards_of(s: State, l_q: int) -> int:
     # cov 2
-    return len(s.z.piles[(Z_hand + s.ref(l_q))]) + len(s.z.piles[(Z_in_play + s.ref(l_q))])
+    return len(s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))]) + len(
+        s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))]
+    )
 
 
 # function seats_apart (specs/bang/cards.yaml:149)
@@ -363,7 +365,13 @@ def f_distance(s: State, l_a: int, l_b: int) -> int:
 # function reach_of (specs/bang/cards.yaml:164)
 def f_reach_of(s: State, l_q: int) -> int:
     # cov 5
-    return max(1, max((F_card_reach[c_c] for c_c in s.z.piles[(Z_in_play + s.ref(l_q))]), default=0))
+    return max(
+        1,
+        max(
+            (F_card_reach[c_c] for c_c in s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))]),
+            default=0,
+        ),
+    )
 
 
 # function others (specs/bang/cards.yaml:169)
@@ -381,7 +389,7 @@ def f_shots(s: State, l_q: int) -> list[int]:
     # cov 7
     v1_: bool | None = None
     q1_: list[int] = []
-    for c_c in s.z.piles[(Z_hand + s.ref(l_q))]:
+    for c_c in s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))]:
         if (F_card_kind[c_c] == 0) or (
             (F_card_kind[c_c] == 1)
             and (v1_ if v1_ is not None else (v1_ := f_plays_as(s, l_q, E_calamity_janet)))
@@ -395,7 +403,7 @@ def f_dodges(s: State, l_q: int) -> list[int]:
     # cov 8
     v1_: bool | None = None
     q1_: list[int] = []
-    for c_c in s.z.piles[(Z_hand + s.ref(l_q))]:
+    for c_c in s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))]:
         if (F_card_kind[c_c] == 1) or (
             (F_card_kind[c_c] == 0)
             and (v1_ if v1_ is not None else (v1_ := f_plays_as(s, l_q, E_calamity_janet)))
@@ -482,7 +490,7 @@ def f_playable(s: State, l_q: int, l_c: int) -> bool:
                             q7_: bool
                             if F_card_reach[l_c] > 0:
                                 q8_ = False
-                                for c_d in s.z.piles[(Z_in_play + s.ref(l_q))]:
+                                for c_d in s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))]:
                                     if F_card_kind[c_d] == F_card_kind[l_c]:
                                         q8_ = True
                                         break
@@ -506,13 +514,13 @@ def f_playable(s: State, l_q: int, l_c: int) -> bool:
 # function plays_as (specs/bang/characters.yaml:34)
 def f_plays_as(s: State, l_q: int, l_x: int) -> bool:
     # cov 15
-    return l_x >= 0 and s.z.where[T_character][l_x] == (Z_character_of + s.ref(l_q))
+    return l_x >= 0 and s.z.where[T_character][l_x] == (Z_character_of + (l_q if l_q >= 0 else s.ref(l_q)))
 
 
 # function character_name (specs/bang/characters.yaml:38)
 def f_character_name(s: State, l_q: int) -> str:
     # cov 16
-    return s.label(T_character, s.nth(s.z.piles[(Z_character_of + s.ref(l_q))], 0))
+    return s.label(T_character, s.nth(s.z.piles[(Z_character_of + (l_q if l_q >= 0 else s.ref(l_q)))], 0))
 
 
 # function living (specs/bang/game.yaml:50)
@@ -530,9 +538,9 @@ def f_living(s: State) -> list[int]:
 def f_role_of(s: State, l_q: int) -> int:
     # cov 18
     return (
-        F_role_card_role[s.nth(s.z.piles[(Z_secret_role + s.ref(l_q))], 0)]
-        if (len(s.z.piles[(Z_secret_role + s.ref(l_q))]) > 0)
-        else F_role_card_role[s.nth(s.z.piles[(Z_shown_role + s.ref(l_q))], 0)]
+        F_role_card_role[s.nth(s.z.piles[(Z_secret_role + (l_q if l_q >= 0 else s.ref(l_q)))], 0)]
+        if (len(s.z.piles[(Z_secret_role + (l_q if l_q >= 0 else s.ref(l_q)))]) > 0)
+        else F_role_card_role[s.nth(s.z.piles[(Z_shown_role + (l_q if l_q >= 0 else s.ref(l_q)))], 0)]
     )
 
 
@@ -541,7 +549,7 @@ def f_the_sheriff(s: State) -> int:
     # cov 19
     q1_: list[int] = []
     for c_q in range(s.num_players):
-        if s.holds((Z_shown_role + s.ref(c_q)), T_role_card, E_sheriff_card):
+        if s.holds((Z_shown_role + (c_q if c_q >= 0 else s.ref(c_q))), T_role_card, E_sheriff_card):
             q1_.append(c_q)
     return q1_[0]
 
@@ -561,7 +569,7 @@ def p_heal(s: State, l_q: int, l_n: int) -> None:
     # cov 35
     if s.v_life[l_q] < s.v_max_life[l_q]:
         # cov 36
-        s.v_life[s.ref(l_q)] = min(s.v_max_life[l_q], (s.v_life[l_q] + l_n))
+        s.v_life[(l_q if l_q >= 0 else s.ref(l_q))] = min(s.v_max_life[l_q], (s.v_life[l_q] + l_n))
         s.say(TX_regains_a_life_point, l_q, s.v_life[l_q], s.v_max_life[l_q])
     else:
         # cov 37
@@ -600,7 +608,7 @@ def p_black_jack_draws(s: State, l_p: int) -> None:
     else:
         # cov 56
         pass
-    s.move(T_card, l_c, (Z_hand + s.ref(l_p)), True)
+    s.move(T_card, l_c, (Z_hand + (l_p if l_p >= 0 else s.ref(l_p))), True)
     s.say(TX_shows_the_second_card, l_p)
     s.say(TX_revealed, l_c)
     if (F_card_suit[l_c] == 3) or (F_card_suit[l_c] == 2):
@@ -648,10 +656,10 @@ def p_deal_roles(s: State) -> None:
         s.deal(T_role_card, 1, Z_role_box, (Z_secret_role + l_q))
     q3_: list[int] = []
     for c_q in range(s.num_players):
-        if s.holds((Z_secret_role + s.ref(c_q)), T_role_card, E_sheriff_card):
+        if s.holds((Z_secret_role + (c_q if c_q >= 0 else s.ref(c_q))), T_role_card, E_sheriff_card):
             q3_.append(c_q)
     l_s: int = q3_[0]
-    s.move(T_role_card, E_sheriff_card, (Z_shown_role + s.ref(l_s)), True)
+    s.move(T_role_card, E_sheriff_card, (Z_shown_role + (l_s if l_s >= 0 else s.ref(l_s))), True)
     s.say(TX_is_the_sheriff, l_s)
     s.v_to_play = l_s
 
@@ -676,14 +684,14 @@ def p_draw(s: State, l_q: int, l_n: int) -> None:
     for _ in range(l_n):
         s.tick("the repeat loop at specs/bang/turn.yaml:19:7")
         p_refill(s)
-        s.deal(T_card, 1, Z_deck, (Z_hand + s.ref(l_q)))
+        s.deal(T_card, 1, Z_deck, (Z_hand + (l_q if l_q >= 0 else s.ref(l_q))))
 
 
 # procedure suzy_draws (specs/bang/turn.yaml:44)
 def p_suzy_draws(s: State, l_q: int) -> None:
     # cov 99
     if (f_plays_as(s, l_q, E_suzy_lafayette) and (not s.v_dead[l_q])) and (
-        not s.z.piles[(Z_hand + s.ref(l_q))]
+        not s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))]
     ):
         # cov 100
         s.say(TX_has_no_card_in, l_q)
@@ -696,9 +704,14 @@ def p_suzy_draws(s: State, l_q: int) -> None:
 # procedure eliminate (specs/bang/turn.yaml:104)
 def p_eliminate(s: State, l_q: int, l_by: int) -> None:
     # cov 121
-    s.v_dead[s.ref(l_q)] = True
-    s.v_life[s.ref(l_q)] = 0
-    s.move_all(T_role_card, s.z.piles[(Z_secret_role + s.ref(l_q))], (Z_shown_role + s.ref(l_q)), True)
+    s.v_dead[(l_q if l_q >= 0 else s.ref(l_q))] = True
+    s.v_life[(l_q if l_q >= 0 else s.ref(l_q))] = 0
+    s.move_all(
+        T_role_card,
+        s.z.piles[(Z_secret_role + (l_q if l_q >= 0 else s.ref(l_q)))],
+        (Z_shown_role + (l_q if l_q >= 0 else s.ref(l_q))),
+        True,
+    )
     s.say(TX_is_eliminated_was, l_q, l_q, f_role_of(s, l_q))
     q1_: list[int] = []
     for c_x in f_living(s):
@@ -707,13 +720,20 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
     l_sam: list[int] = q1_
     if len(l_sam) > 0:
         # cov 122
-        s.move_all(T_card, s.z.piles[(Z_in_play + s.ref(l_q))], (Z_hand + s.ref(l_sam[0])), True)
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], (Z_hand + s.ref(l_sam[0])), True)
+        s.move_all(
+            T_card,
+            s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))],
+            (Z_hand + s.ref(l_sam[0])),
+            True,
+        )
+        s.move_all(
+            T_card, s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))], (Z_hand + s.ref(l_sam[0])), True
+        )
         s.say(TX_takes_every_card_of, l_sam[0], l_q)
     else:
         # cov 123
-        s.move_all(T_card, s.z.piles[(Z_in_play + s.ref(l_q))], Z_discard, True)
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], Z_discard, True)
+        s.move_all(T_card, s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))], Z_discard, True)
+        s.move_all(T_card, s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))], Z_discard, True)
     p_check_the_end(s)
     if (l_by != -1) and (not s.v_dead[l_by]):
         # cov 124
@@ -724,8 +744,8 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
         elif (f_role_of(s, l_q) == 1) and (f_role_of(s, l_by) == 0):
             # cov 127
             s.say(TX_the_sheriff_killed_a)
-            s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_by))], Z_discard, True)
-            s.move_all(T_card, s.z.piles[(Z_in_play + s.ref(l_by))], Z_discard, True)
+            s.move_all(T_card, s.z.piles[(Z_hand + (l_by if l_by >= 0 else s.ref(l_by)))], Z_discard, True)
+            s.move_all(T_card, s.z.piles[(Z_in_play + (l_by if l_by >= 0 else s.ref(l_by)))], Z_discard, True)
         else:
             # cov 128
             pass
@@ -804,9 +824,10 @@ def inv_the_living_have_life(s: State) -> bool:
 def inv_every_card_somewhere(s: State) -> bool:
     q1_ = 0
     for c_q in range(s.num_players):
-        q1_ += (len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_in_play + s.ref(c_q))])) + len(
-            s.z.piles[(Z_peek + s.ref(c_q))]
-        )
+        q1_ += (
+            len(s.z.piles[(Z_hand + (c_q if c_q >= 0 else s.ref(c_q)))])
+            + len(s.z.piles[(Z_in_play + (c_q if c_q >= 0 else s.ref(c_q)))])
+        ) + len(s.z.piles[(Z_peek + (c_q if c_q >= 0 else s.ref(c_q)))])
     return (((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_discard])) + len(s.z.piles[Z_store])) + q1_) == 80
 
 
@@ -824,7 +845,9 @@ def inv_dead_roles_shown(s: State) -> bool:
     v_dead = s.v_dead
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((not v_dead[c_q]) or (len(s.z.piles[(Z_shown_role + s.ref(c_q))]) == 1)):
+        if not (
+            (not v_dead[c_q]) or (len(s.z.piles[(Z_shown_role + (c_q if c_q >= 0 else s.ref(c_q)))]) == 1)
+        ):
             q1_ = False
             break
     return q1_
@@ -835,7 +858,11 @@ def inv_one_role_each(s: State) -> bool:
     q1_ = True
     for c_q in range(s.num_players):
         if not (
-            (len(s.z.piles[(Z_secret_role + s.ref(c_q))]) + len(s.z.piles[(Z_shown_role + s.ref(c_q))])) == 1
+            (
+                len(s.z.piles[(Z_secret_role + (c_q if c_q >= 0 else s.ref(c_q)))])
+                + len(s.z.piles[(Z_shown_role + (c_q if c_q >= 0 else s.ref(c_q)))])
+            )
+            == 1
         ):
             q1_ = False
             break
@@ -850,8 +877,8 @@ def inv_the_dead_hold_nothing(s: State) -> bool:
         if not (
             (not v_dead[c_q])
             or (
-                (len(s.z.piles[(Z_hand + s.ref(c_q))]) == 0)
-                and (len(s.z.piles[(Z_in_play + s.ref(c_q))]) == 0)
+                (len(s.z.piles[(Z_hand + (c_q if c_q >= 0 else s.ref(c_q)))]) == 0)
+                and (len(s.z.piles[(Z_in_play + (c_q if c_q >= 0 else s.ref(c_q)))]) == 0)
             )
         ):
             q1_ = False
@@ -864,9 +891,9 @@ def inv_one_of_a_kind_in_play(s: State) -> bool:
     q1_ = True
     for c_q in range(s.num_players):
         q2_ = True
-        for c_c in s.z.piles[(Z_in_play + s.ref(c_q))]:
+        for c_c in s.z.piles[(Z_in_play + (c_q if c_q >= 0 else s.ref(c_q)))]:
             q3_ = 0
-            for c_d in s.z.piles[(Z_in_play + s.ref(c_q))]:
+            for c_d in s.z.piles[(Z_in_play + (c_q if c_q >= 0 else s.ref(c_q)))]:
                 if F_card_kind[c_d] == F_card_kind[c_c]:
                     q3_ += 1
             if not (q3_ == 1):
@@ -883,7 +910,7 @@ def inv_one_weapon(s: State) -> bool:
     q1_ = True
     for c_q in range(s.num_players):
         q2_ = 0
-        for c_c in s.z.piles[(Z_in_play + s.ref(c_q))]:
+        for c_c in s.z.piles[(Z_in_play + (c_q if c_q >= 0 else s.ref(c_q)))]:
             if F_card_reach[c_c] > 0:
                 q2_ += 1
         if not (q2_ <= 1):
@@ -1085,7 +1112,7 @@ class Proc_play_bang(Frame):
         pc = self.pc
         if pc == 0:
             # cov 38
-            s.v_bangs_played[s.ref(self.l_p)] += 1
+            s.v_bangs_played[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -1221,13 +1248,13 @@ class Proc_play_panic(Frame):
             s.stack.append(Proc_pick_card(self.l_p, self.l_t, "card to take"))
         else:  # pc == 2
             self.l_c = s.ret_
-            if s.holds((Z_hand + s.ref(self.l_t)), T_card, self.l_c):
+            if s.holds((Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t))), T_card, self.l_c):
                 # cov 41
                 s.say(TX_takes_a_card_at, self.l_p, self.l_t)
             else:
                 # cov 42
                 s.say(TX_takes_from, self.l_p, self.l_c, self.l_t)
-            s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_p)), True)
+            s.move(T_card, self.l_c, (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True)
             p_suzy_draws(s, self.l_t)
             s.stack.pop()
 
@@ -1337,20 +1364,24 @@ class Proc_pick_card(Frame):
         while True:
             if pc == 0:
                 # cov 44
-                if not s.z.piles[(Z_in_play + s.ref(self.l_t))]:
+                if not s.z.piles[(Z_in_play + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))]:
                     # cov 45
-                    s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card, T_card)
+                    s.ret_ = s.pick_kinds(
+                        s.z.piles[(Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))],
+                        KINDS_card,
+                        T_card,
+                    )
                     s.stack.pop()
                     return
                 else:
                     # cov 46
                     pass
-                if not s.z.piles[(Z_hand + s.ref(self.l_t))]:
+                if not s.z.piles[(Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))]:
                     # cov 47
                     self.pc = 1
                     s.decide_kinds(
                         self.l_p,
-                        s.z.piles[(Z_in_play + s.ref(self.l_t))],
+                        s.z.piles[(Z_in_play + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))],
                         KINDS_card,
                         4,
                         "l_a_1",
@@ -1362,7 +1393,7 @@ class Proc_pick_card(Frame):
                 self.pc = 2
                 if s.decide_kinds(
                     self.l_p,
-                    s.z.piles[(Z_in_play + s.ref(self.l_t))],
+                    s.z.piles[(Z_in_play + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))],
                     KINDS_card,
                     4,
                     "l_c",
@@ -1381,7 +1412,11 @@ class Proc_pick_card(Frame):
             else:  # pc == 2
                 if self.l_c == -1:
                     # cov 49
-                    s.ret_ = s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_t))], KINDS_card, T_card)
+                    s.ret_ = s.pick_kinds(
+                        s.z.piles[(Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))],
+                        KINDS_card,
+                        T_card,
+                    )
                     s.stack.pop()
                     return
                 else:
@@ -1440,7 +1475,7 @@ class Proc_play_jail(Frame):
                 "specs/bang/cards.yaml:290",
             )
         else:  # pc == 1
-            s.move(T_card, self.l_c, (Z_in_play + s.ref(self.l_t)), True)
+            s.move(T_card, self.l_c, (Z_in_play + (self.l_t if self.l_t >= 0 else s.ref(self.l_t))), True)
             s.say(TX_is_in_jail, self.l_t)
             s.stack.pop()
 
@@ -1532,7 +1567,7 @@ class Proc_play_general_store(Frame):
                 )
                 return
             else:  # pc == 2
-                s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_q)), True)
+                s.move(T_card, self.l_c, (Z_hand + (self.l_q if self.l_q >= 0 else s.ref(self.l_q))), True)
                 pc = 1
                 continue
 
@@ -1577,7 +1612,7 @@ class Proc_jesse_jones_draws(Frame):
                 self.pc = 1
                 q1_: list[int] = []
                 for c_x in f_others(s, self.l_p):
-                    if not (not s.z.piles[(Z_hand + s.ref(c_x))]):
+                    if not (not s.z.piles[(Z_hand + (c_x if c_x >= 0 else s.ref(c_x)))]):
                         q1_.append(24 + c_x)
                 if s.decide(
                     self.l_p,
@@ -1605,8 +1640,12 @@ class Proc_jesse_jones_draws(Frame):
                     pass
                 s.move(
                     T_card,
-                    s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_from))], KINDS_card, T_card),
-                    (Z_hand + s.ref(self.l_p)),
+                    s.pick_kinds(
+                        s.z.piles[(Z_hand + (self.l_from if self.l_from >= 0 else s.ref(self.l_from)))],
+                        KINDS_card,
+                        T_card,
+                    ),
+                    (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
                     True,
                 )
                 s.say(TX_draws_a_card_at, self.l_p, self.l_from)
@@ -1656,16 +1695,16 @@ class Proc_kit_carlson_draws(Frame):
                 for _ in range(3):
                     s.tick("the repeat loop at specs/bang/characters.yaml:81:7")
                     p_refill(s)
-                    s.deal(T_card, 1, Z_deck, (Z_peek + s.ref(self.l_p)))
+                    s.deal(T_card, 1, Z_deck, (Z_peek + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))))
                 self.pc = 1
-                need_ = min(2, len(s.z.piles[(Z_peek + s.ref(self.l_p))]))
+                need_ = min(2, len(s.z.piles[(Z_peek + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]))
                 if need_ <= 0:
                     self.l_keep = []
                     pc = 1
                     continue
                 s.decide_kinds(
                     self.l_p,
-                    s.z.piles[(Z_peek + s.ref(self.l_p))],
+                    s.z.piles[(Z_peek + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     KINDS_card,
                     4,
                     "l_keep",
@@ -1676,8 +1715,15 @@ class Proc_kit_carlson_draws(Frame):
                 )
                 return
             else:  # pc == 1
-                s.move_all(T_card, self.l_keep, (Z_hand + s.ref(self.l_p)), True)
-                s.move_all(T_card, s.z.piles[(Z_peek + s.ref(self.l_p))], Z_deck, True)
+                s.move_all(
+                    T_card, self.l_keep, (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True
+                )
+                s.move_all(
+                    T_card,
+                    s.z.piles[(Z_peek + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
+                    Z_deck,
+                    True,
+                )
                 s.say(TX_looks_at_the_top, self.l_p)
                 s.stack.pop()
                 return
@@ -1752,7 +1798,7 @@ class Proc_pedro_ramirez_draws(Frame):
                     # cov 67
                     pass
                 self.l_c = s.top(Z_discard)
-                s.move(T_card, self.l_c, (Z_hand + s.ref(self.l_p)), True)
+                s.move(T_card, self.l_c, (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True)
                 s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
                 p_draw(s, self.l_p, 1)
                 s.stack.pop()
@@ -2084,7 +2130,7 @@ class Proc_hit(Frame):
             if pc == 0:
                 # cov 102
                 self.l_left = s.v_life[self.l_q] - self.l_n
-                s.v_life[s.ref(self.l_q)] = max(0, self.l_left)
+                s.v_life[(self.l_q if self.l_q >= 0 else s.ref(self.l_q))] = max(0, self.l_left)
                 s.say(TX_loses_life_left, self.l_q, self.l_n, s.v_life[self.l_q])
                 if self.l_left <= 0:
                     # cov 103
@@ -2113,12 +2159,18 @@ class Proc_hit(Frame):
                     # cov 109
                     for _ in range(self.l_n):
                         s.tick("the repeat loop at specs/bang/turn.yaml:64:9")
-                        if not (not s.z.piles[(Z_hand + s.ref(self.l_by))]):
+                        if not (
+                            not s.z.piles[(Z_hand + (self.l_by if self.l_by >= 0 else s.ref(self.l_by)))]
+                        ):
                             # cov 111
                             s.move(
                                 T_card,
-                                s.pick_kinds(s.z.piles[(Z_hand + s.ref(self.l_by))], KINDS_card, T_card),
-                                (Z_hand + s.ref(self.l_q)),
+                                s.pick_kinds(
+                                    s.z.piles[(Z_hand + (self.l_by if self.l_by >= 0 else s.ref(self.l_by)))],
+                                    KINDS_card,
+                                    T_card,
+                                ),
+                                (Z_hand + (self.l_q if self.l_q >= 0 else s.ref(self.l_q))),
                                 True,
                             )
                             s.say(TX_takes_a_card_at, self.l_q, self.l_by)
@@ -2193,7 +2245,7 @@ class Proc_last_beers(Frame):
                     self.pc = 3
                     v1_: list[int] | None = None
                     q1_: list[int] = []
-                    for c_c in s.z.piles[(Z_hand + s.ref(self.l_q))]:
+                    for c_c in s.z.piles[(Z_hand + (self.l_q if self.l_q >= 0 else s.ref(self.l_q)))]:
                         if (F_card_kind[c_c] == 2) and (
                             len((v1_ if v1_ is not None else (v1_ := f_living(s)))) > 2
                         ):
@@ -2213,7 +2265,7 @@ class Proc_last_beers(Frame):
                     pc = 3
                     continue
                 else:  # pc == 2
-                    s.v_life[s.ref(self.l_q)] = max(0, self.l_short)
+                    s.v_life[(self.l_q if self.l_q >= 0 else s.ref(self.l_q))] = max(0, self.l_short)
                     s.v_dying = -1
                     s.stack.pop()
                     return
@@ -2228,7 +2280,7 @@ class Proc_last_beers(Frame):
                 # cov 115
                 self.l_sid = False
                 if f_plays_as(s, self.l_q, E_sid_ketchum) and (
-                    len(s.z.piles[(Z_hand + s.ref(self.l_q))]) >= 2
+                    len(s.z.piles[(Z_hand + (self.l_q if self.l_q >= 0 else s.ref(self.l_q)))]) >= 2
                 ):
                     # cov 116
                     self.pc = 4
@@ -2308,7 +2360,7 @@ class Proc_sid_heals(Frame):
                     continue
                 s.decide_kinds(
                     self.l_q,
-                    s.z.piles[(Z_hand + s.ref(self.l_q))],
+                    s.z.piles[(Z_hand + (self.l_q if self.l_q >= 0 else s.ref(self.l_q)))],
                     KINDS_card,
                     4,
                     "l_two",
@@ -2377,9 +2429,9 @@ class Proc_take_turn(Frame):
                             f_character_name(s, self.l_p),
                             s.v_life[self.l_p],
                             s.v_max_life[self.l_p],
-                            len(s.z.piles[(Z_hand + s.ref(self.l_p))]),
+                            len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]),
                         )
-                        s.v_bangs_played[s.ref(self.l_p)] = 0
+                        s.v_bangs_played[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = 0
                         if f_has(s, self.l_p, 13):
                             # cov 137
                             self.pc = 1
@@ -2399,7 +2451,9 @@ class Proc_take_turn(Frame):
                         if f_has(s, self.l_p, 14):
                             # cov 141
                             q1_: list[int] = []
-                            for c_c in s.z.piles[(Z_in_play + s.ref(self.l_p))]:
+                            for c_c in s.z.piles[
+                                (Z_in_play + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))
+                            ]:
                                 if F_card_kind[c_c] == 14:
                                     q1_.append(c_c)
                             self.l_j = q1_[0]
@@ -2443,13 +2497,16 @@ class Proc_take_turn(Frame):
                     continue
             elif pc == 6:
                 s.tick("the while loop at specs/bang/turn.yaml:167:7")
-                if not (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > s.v_life[self.l_p]):
+                if not (
+                    len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
+                    > s.v_life[self.l_p]
+                ):
                     s.stack.pop()
                     return
                 self.pc = 7
                 s.decide_kinds(
                     self.l_p,
-                    s.z.piles[(Z_hand + s.ref(self.l_p))],
+                    s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     KINDS_card,
                     4,
                     "l_c",
@@ -2509,7 +2566,7 @@ class Proc_check_dynamite(Frame):
         if pc == 0:
             # cov 147
             q1_: list[int] = []
-            for c_c in s.z.piles[(Z_in_play + s.ref(self.l_p))]:
+            for c_c in s.z.piles[(Z_in_play + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                 if F_card_kind[c_c] == 13:
                     q1_.append(c_c)
             self.l_d = q1_[0]
@@ -2528,7 +2585,7 @@ class Proc_check_dynamite(Frame):
                 return
             # cov 149
             self.l_n = s.next_in(self.l_p, f_living(s))
-            s.move(T_card, self.l_d, (Z_in_play + s.ref(self.l_n)), True)
+            s.move(T_card, self.l_d, (Z_in_play + (self.l_n if self.l_n >= 0 else s.ref(self.l_n))), True)
             s.say(TX_the_dynamite_passes_to, self.l_n)
             s.stack.pop()
         else:  # pc == 2
@@ -2650,7 +2707,7 @@ class Proc_play_phase(Frame):
                     self.pc = 2
                     l_p = self.l_p
                     q1_: list[int] = []
-                    for c_x in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                    for c_x in s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                         if f_playable(s, l_p, c_x):
                             q1_.append(c_x)
                     if s.decide_kinds(
@@ -2676,13 +2733,20 @@ class Proc_play_phase(Frame):
                             F_card_kind[self.l_c] != 14
                         ):
                             # cov 159
-                            for x_ in list(s.z.piles[(Z_in_play + s.ref(self.l_p))]):
+                            for x_ in list(
+                                s.z.piles[(Z_in_play + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]
+                            ):
                                 self.l_old = x_
                                 if not ((F_card_reach[self.l_old] > 0) and (F_card_reach[self.l_c] > 0)):
                                     continue
                                 s.move(T_card, self.l_old, Z_discard, True)
                                 s.say(TX_discards_one_weapon_at, self.l_p, self.l_old)
-                            s.move(T_card, self.l_c, (Z_in_play + s.ref(self.l_p)), True)
+                            s.move(
+                                T_card,
+                                self.l_c,
+                                (Z_in_play + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                                True,
+                            )
                         else:
                             # cov 160
                             s.move(T_card, self.l_c, Z_discard, True)
@@ -2693,7 +2757,7 @@ class Proc_play_phase(Frame):
                     self.l_sid = False
                     if (
                         f_plays_as(s, self.l_p, E_sid_ketchum)
-                        and (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) >= 2)
+                        and (len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) >= 2)
                     ) and (s.v_life[self.l_p] < s.v_max_life[self.l_p]):
                         # cov 161
                         self.pc = 4

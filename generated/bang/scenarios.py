@@ -468,10 +468,13 @@ def sc18_setup(s: State) -> None:
     for l_q in range(s.num_players):
         s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_cal, P_dot]:
-        s.v_dead[s.ref(l_q_2)] = True
-        s.v_life[s.ref(l_q_2)] = 0
+        s.v_dead[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = True
+        s.v_life[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = 0
         s.move_all(
-            T_role_card, s.z.piles[(Z_secret_role + s.ref(l_q_2))], (Z_shown_role + s.ref(l_q_2)), True
+            T_role_card,
+            s.z.piles[(Z_secret_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2)))],
+            (Z_shown_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))),
+            True,
         )
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)
@@ -552,10 +555,13 @@ def sc24_setup(s: State) -> None:
     for l_q in range(s.num_players):
         s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_ben, P_cal]:
-        s.v_dead[s.ref(l_q_2)] = True
-        s.v_life[s.ref(l_q_2)] = 0
+        s.v_dead[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = True
+        s.v_life[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = 0
         s.move_all(
-            T_role_card, s.z.piles[(Z_secret_role + s.ref(l_q_2))], (Z_shown_role + s.ref(l_q_2)), True
+            T_role_card,
+            s.z.piles[(Z_secret_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2)))],
+            (Z_shown_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))),
+            True,
         )
     s.move_all(T_card, [E_missed_2s, E_missed_3s], Z_deck, True)
     s.move_all(T_card, [E_duel_qd, E_beer_6h], (Z_hand + P_ann), True)
@@ -612,10 +618,13 @@ def sc27_setup(s: State) -> None:
     for l_q in range(s.num_players):
         s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_ben, P_cal]:
-        s.v_dead[s.ref(l_q_2)] = True
-        s.v_life[s.ref(l_q_2)] = 0
+        s.v_dead[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = True
+        s.v_life[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = 0
         s.move_all(
-            T_role_card, s.z.piles[(Z_secret_role + s.ref(l_q_2))], (Z_shown_role + s.ref(l_q_2)), True
+            T_role_card,
+            s.z.piles[(Z_secret_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2)))],
+            (Z_shown_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))),
+            True,
         )
     s.move_all(T_card, [E_missed_2s, E_wells_fargo_3h], Z_deck, True)
     s.move(T_card, E_bang_as, (Z_hand + P_ann), True)

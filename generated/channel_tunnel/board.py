@@ -49,8 +49,8 @@ def b0_show0(s: State, l_x: int) -> str:
     return (
         str(
             (
-                (9 - len(s.z.piles[(Z_route_hidden + s.ref(l_x))]))
-                - len(s.z.piles[(Z_route_open + s.ref(l_x))])
+                (9 - len(s.z.piles[(Z_route_hidden + (l_x if l_x >= 0 else s.ref(l_x)))]))
+                - len(s.z.piles[(Z_route_open + (l_x if l_x >= 0 else s.ref(l_x)))])
             )
         )
         + " of "
@@ -62,9 +62,9 @@ def b0_show0(s: State, l_x: int) -> str:
 # board: places of player: show route (specs/channel_tunnel/board.yaml:19)
 def b0_show1(s: State, l_x: int) -> str:
     return (
-        str(len(s.z.piles[(Z_route_open + s.ref(l_x))]))
+        str(len(s.z.piles[(Z_route_open + (l_x if l_x >= 0 else s.ref(l_x)))]))
         + " face up, "
-        + str(len(s.z.piles[(Z_route_hidden + s.ref(l_x))]))
+        + str(len(s.z.piles[(Z_route_hidden + (l_x if l_x >= 0 else s.ref(l_x)))]))
         + " face down"
     )
 
@@ -97,7 +97,7 @@ def b0_show6(s: State, l_x: int) -> str:
 # board: places of player: show discs (specs/channel_tunnel/board.yaml:25)
 def b0_show7(s: State, l_x: int) -> list[int]:
     q1_: list[int] = []
-    for c_d in s.z.piles[(Z_reserve + s.ref(l_x))]:
+    for c_d in s.z.piles[(Z_reserve + (l_x if l_x >= 0 else s.ref(l_x)))]:
         q1_.append(F_disc_colour[c_d])
     return q1_
 
@@ -111,14 +111,16 @@ def b0_show8(s: State, l_x: int) -> int:
 def b0_show9(s: State, l_x: int) -> str:
     return (
         "0 of " + str(f_capacity(s, l_x))
-        if (len(s.z.piles[(Z_storage + s.ref(l_x))]) == 0)
-        else str(len(s.z.piles[(Z_storage + s.ref(l_x))]))
+        if (len(s.z.piles[(Z_storage + (l_x if l_x >= 0 else s.ref(l_x)))]) == 0)
+        else str(len(s.z.piles[(Z_storage + (l_x if l_x >= 0 else s.ref(l_x)))]))
         + " of "
         + str(f_capacity(s, l_x))
         + ": "
         + ", ".join(
             s.label(T_colour, x_)
-            for x_ in [F_debris_colour[c_t] for c_t in s.z.piles[(Z_storage + s.ref(l_x))]]
+            for x_ in [
+                F_debris_colour[c_t] for c_t in s.z.piles[(Z_storage + (l_x if l_x >= 0 else s.ref(l_x)))]
+            ]
         )
     )
 
@@ -126,9 +128,9 @@ def b0_show9(s: State, l_x: int) -> str:
 # board: places of player: show cards (specs/channel_tunnel/board.yaml:30)
 def b0_show10(s: State, l_x: int) -> str:
     return (
-        str(len(s.z.piles[(Z_tableau + s.ref(l_x))]))
+        str(len(s.z.piles[(Z_tableau + (l_x if l_x >= 0 else s.ref(l_x)))]))
         + " face up, "
-        + str(len(s.z.piles[(Z_scored + s.ref(l_x))]))
+        + str(len(s.z.piles[(Z_scored + (l_x if l_x >= 0 else s.ref(l_x)))]))
         + " face down"
     )
 
@@ -140,9 +142,10 @@ def b0_show11(s: State, l_x: int) -> str:
         if (not s.o_agenda)
         else (
             "none held"
-            if (len(s.z.piles[(Z_agenda_held + s.ref(l_x))]) == 0)
+            if (len(s.z.piles[(Z_agenda_held + (l_x if l_x >= 0 else s.ref(l_x)))]) == 0)
             else ", ".join(
-                s.label(T_agenda_card, x_) for x_ in [c_g for c_g in s.z.piles[(Z_agenda_held + s.ref(l_x))]]
+                s.label(T_agenda_card, x_)
+                for x_ in [c_g for c_g in s.z.piles[(Z_agenda_held + (l_x if l_x >= 0 else s.ref(l_x)))]]
             )
             + " held"
         )
@@ -151,7 +154,7 @@ def b0_show11(s: State, l_x: int) -> str:
 
 # board: places of player: show agendas done (specs/channel_tunnel/board.yaml:32)
 def b0_show12(s: State, l_x: int) -> str:
-    return str(len(s.z.piles[(Z_agenda_done + s.ref(l_x))])) if s.o_agenda else ""
+    return str(len(s.z.piles[(Z_agenda_done + (l_x if l_x >= 0 else s.ref(l_x)))])) if s.o_agenda else ""
 
 
 # board: places of player: show first player (specs/channel_tunnel/board.yaml:33)
@@ -202,7 +205,9 @@ def b1_show2(s: State, l_x: int) -> str:
 
 # board: track Tunnel (specs/channel_tunnel/board.yaml:45)
 def b_track0(s: State, l_p: int) -> int:
-    return (9 - len(s.z.piles[(Z_route_hidden + s.ref(l_p))])) - len(s.z.piles[(Z_route_open + s.ref(l_p))])
+    return (9 - len(s.z.piles[(Z_route_hidden + (l_p if l_p >= 0 else s.ref(l_p)))])) - len(
+        s.z.piles[(Z_route_open + (l_p if l_p >= 0 else s.ref(l_p)))]
+    )
 
 
 # board: track Deviation (specs/channel_tunnel/board.yaml:47)

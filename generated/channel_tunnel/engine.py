@@ -411,13 +411,13 @@ def f_capacity(s: State, l_p: int) -> int:
 # function nearest (specs/channel_tunnel/actions.yaml:10)
 def f_nearest(s: State, l_p: int) -> int:
     # cov 1
-    return s.top((Z_route_open + s.ref(l_p)))
+    return s.top((Z_route_open + (l_p if l_p >= 0 else s.ref(l_p))))
 
 
 # function can_plan (specs/channel_tunnel/actions.yaml:15)
 def f_can_plan(s: State, l_p: int) -> bool:
     # cov 2
-    return len(s.z.piles[(Z_route_hidden + s.ref(l_p))]) > 0
+    return len(s.z.piles[(Z_route_hidden + (l_p if l_p >= 0 else s.ref(l_p)))]) > 0
 
 
 # function tunnel_room (specs/channel_tunnel/actions.yaml:20)
@@ -426,9 +426,9 @@ def f_tunnel_room(s: State, l_p: int) -> bool:
     cache_ = s.caches[CACHE_tunnel_room]
     value_: bool | None = cache_.get(l_p)
     if value_ is None:
-        value_ = cache_[l_p] = (len(s.z.piles[(Z_storage + s.ref(l_p))]) < f_capacity(s, l_p)) and (
-            len(s.z.piles[(Z_route_open + s.ref(l_p))]) > 0
-        )
+        value_ = cache_[l_p] = (
+            len(s.z.piles[(Z_storage + (l_p if l_p >= 0 else s.ref(l_p)))]) < f_capacity(s, l_p)
+        ) and (len(s.z.piles[(Z_route_open + (l_p if l_p >= 0 else s.ref(l_p)))]) > 0)
     return value_
 
 
@@ -437,7 +437,7 @@ def f_can_tunnel_now(s: State, l_p: int) -> bool:
     # cov 4
     return f_tunnel_room(s, l_p) and (
         (f_discs_of(s, l_p, F_debris_colour[f_nearest(s, l_p)]) > 0)
-        or (len(s.z.piles[(Z_reserve + s.ref(l_p))]) >= 2)
+        or (len(s.z.piles[(Z_reserve + (l_p if l_p >= 0 else s.ref(l_p)))]) >= 2)
     )
 
 
@@ -458,7 +458,11 @@ def f_can_tunnel_after(s: State, l_p: int, l_a: int, l_k: int) -> bool:
                     break
             q2_ = q3_
         q1_ = q2_ or (
-            ((len(s.z.piles[(Z_reserve + s.ref(l_p))]) - f_discs_of(s, l_p, l_k)) + f_stack_size(s, l_a)) >= 2
+            (
+                (len(s.z.piles[(Z_reserve + (l_p if l_p >= 0 else s.ref(l_p)))]) - f_discs_of(s, l_p, l_k))
+                + f_stack_size(s, l_a)
+            )
+            >= 2
         )
     return q1_
 
@@ -472,7 +476,9 @@ def f_tunnel_ok(s: State, l_p: int, l_a: int, l_k: int, l_now: bool) -> bool:
 # function can_develop (specs/channel_tunnel/actions.yaml:45)
 def f_can_develop(s: State, l_p: int, l_c: int) -> bool:
     # cov 7
-    return (l_c != -1) and ((F_card_cost[l_c] == 0) or (len(s.z.piles[(Z_storage + s.ref(l_p))]) > 0))
+    return (l_c != -1) and (
+        (F_card_cost[l_c] == 0) or (len(s.z.piles[(Z_storage + (l_p if l_p >= 0 else s.ref(l_p)))]) > 0)
+    )
 
 
 # function can_secondary (specs/channel_tunnel/actions.yaml:49)
@@ -591,7 +597,7 @@ def f_discs_of(s: State, l_p: int, l_k: int) -> int:
     value_: int | None = cache_.get((l_p, l_k))
     if value_ is None:
         q1_ = 0
-        for c_d in s.z.piles[(Z_reserve + s.ref(l_p))]:
+        for c_d in s.z.piles[(Z_reserve + (l_p if l_p >= 0 else s.ref(l_p)))]:
             if F_disc_colour[c_d] == l_k:
                 q1_ += 1
         value_ = cache_[(l_p, l_k)] = q1_
@@ -627,7 +633,7 @@ def f_max_discs(s: State, l_p: int) -> int:
 # function supervised (specs/channel_tunnel/rounds.yaml:20)
 def f_supervised(s: State, l_p: int) -> bool:
     # cov 20
-    return s.holds((Z_agenda_held + s.ref(l_p)), T_agenda_card, E_agenda_supervision)
+    return s.holds((Z_agenda_held + (l_p if l_p >= 0 else s.ref(l_p))), T_agenda_card, E_agenda_supervision)
 
 
 # function legal_spaces (specs/channel_tunnel/rounds.yaml:25)
@@ -668,7 +674,7 @@ def f_usable(s: State, l_p: int, l_e: int) -> bool:
     q1_ = not s.v_effect_used[l_p]
     if q1_:
         q2_ = False
-        for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]:
+        for c_c in s.z.piles[(Z_tableau + (l_p if l_p >= 0 else s.ref(l_p)))]:
             if (F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0):
                 q2_ = True
                 break
@@ -682,7 +688,7 @@ def f_usable_card(s: State, l_p: int, l_e: int) -> int:
     q1_: int
     if f_usable(s, l_p, l_e):
         q2_: list[int] = []
-        for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]:
+        for c_c in s.z.piles[(Z_tableau + (l_p if l_p >= 0 else s.ref(l_p)))]:
             if (F_card_ability[c_c] == l_e) and (f_charges(s, c_c) > 0):
                 q2_.append(c_c)
         q1_ = q2_[0]
@@ -706,7 +712,7 @@ def f_charges(s: State, l_c: int) -> int:
 def f_money_total(s: State, l_p: int) -> int:
     # cov 26
     q1_ = 0
-    for c_c in s.z.piles[(Z_money + s.ref(l_p))]:
+    for c_c in s.z.piles[(Z_money + (l_p if l_p >= 0 else s.ref(l_p)))]:
         q1_ += F_card_money[c_c]
     return q1_
 
@@ -715,10 +721,10 @@ def f_money_total(s: State, l_p: int) -> int:
 def f_owned(s: State, l_p: int) -> list[int]:
     # cov 27
     q1_: list[int] = []
-    for c_c in s.z.piles[(Z_tableau + s.ref(l_p))]:
+    for c_c in s.z.piles[(Z_tableau + (l_p if l_p >= 0 else s.ref(l_p)))]:
         q1_.append(c_c)
     q2_: list[int] = []
-    for c_c in s.z.piles[(Z_scored + s.ref(l_p))]:
+    for c_c in s.z.piles[(Z_scored + (l_p if l_p >= 0 else s.ref(l_p)))]:
         q2_.append(c_c)
     return q1_ + q2_
 
@@ -743,7 +749,7 @@ def f_topographic_colours(s: State, l_p: int) -> int:
         for c_t in s.z.piles[Z_on_cards]:
             if (
                 ((v_held_on[c_t] != -1) and (F_card_ability[v_held_on[c_t]] == 8))
-                and (s.holds((Z_tableau + s.ref(l_p)), T_card, v_held_on[c_t]))
+                and (s.holds((Z_tableau + (l_p if l_p >= 0 else s.ref(l_p))), T_card, v_held_on[c_t]))
             ) and (F_debris_colour[c_t] == c_k):
                 q2_ = True
                 break
@@ -782,10 +788,10 @@ def f_tech_points(s: State, l_p: int) -> int:
 def f_agenda_points(s: State, l_p: int) -> int:
     # cov 32
     q1_ = 0
-    for c_g in s.z.piles[(Z_agenda_done + s.ref(l_p))]:
+    for c_g in s.z.piles[(Z_agenda_done + (l_p if l_p >= 0 else s.ref(l_p)))]:
         q1_ += F_agenda_card_vp[c_g]
     q2_ = 0
-    for c_g in s.z.piles[(Z_agenda_held + s.ref(l_p))]:
+    for c_g in s.z.piles[(Z_agenda_held + (l_p if l_p >= 0 else s.ref(l_p)))]:
         q2_ += F_agenda_card_vp[c_g]
     return q1_ - q2_
 
@@ -832,7 +838,7 @@ def p_draw_deviation(s: State, l_p: int) -> None:
         q1_ = q2_
     l_repeated: bool = q1_
     s.move(T_deviation_card, l_c, Z_deviation_discard, True)
-    i0_ = s.ref(l_p)
+    i0_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_deviation[i0_] = min(0, max(-5, s.v_deviation[i0_] + F_deviation_card_value[l_c]))
     s.say(TX_draws_deviation, l_p, l_c, s.v_deviation[l_p])
     if s.v_deviation[l_p] < -4:
@@ -854,7 +860,7 @@ def p_draw_deviation(s: State, l_p: int) -> None:
 # procedure refill (specs/channel_tunnel/actions.yaml:200)
 def p_refill(s: State, l_a: int) -> None:
     # cov 66
-    s.v_offer[s.ref(l_a)] = -1
+    s.v_offer[(l_a if l_a >= 0 else s.ref(l_a))] = -1
     s.forget(READ_var_offer)
     if (len(s.z.piles[Z_deck]) == 0) and (len(s.z.piles[Z_card_discard]) > 0):
         # cov 67
@@ -871,7 +877,7 @@ def p_refill(s: State, l_a: int) -> None:
         l_c: int = s.top(Z_deck)
         s.move(T_card, l_c, Z_display, True)
         s.forget(READ_zones_card)
-        s.v_offer[s.ref(l_a)] = l_c
+        s.v_offer[(l_a if l_a >= 0 else s.ref(l_a))] = l_c
         s.forget(READ_var_offer)
     else:
         # cov 70
@@ -883,7 +889,7 @@ def p_straighten(s: State, l_p: int, l_n: int) -> None:
     # cov 84
     if (l_n > 0) and (s.v_deviation[l_p] < 0):
         # cov 85
-        i0_ = s.ref(l_p)
+        i0_ = l_p if l_p >= 0 else s.ref(l_p)
         s.v_deviation[i0_] = min(0, max(-5, min(0, (s.v_deviation[l_p] + l_n))))
         s.say(TX_straightens_the_machine_deviation, l_p, s.v_deviation[l_p])
     else:
@@ -900,14 +906,14 @@ def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
         if v_held_on[c_x] == l_c:
             q1_.append(c_x)
     l_t: int = q1_[0]
-    s.v_held_on[s.ref(l_t)] = -1
+    s.v_held_on[(l_t if l_t >= 0 else s.ref(l_t))] = -1
     s.move(T_debris, l_t, Z_spent_debris, True)
     s.forget(READ_zones_debris)
-    s.v_effect_used[s.ref(l_p)] = True
+    s.v_effect_used[(l_p if l_p >= 0 else s.ref(l_p))] = True
     s.say(TX_uses, l_p, l_c)
     if f_charges(s, l_c) == 0:
         # cov 154
-        s.move(T_card, l_c, (Z_scored + s.ref(l_p)), True)
+        s.move(T_card, l_c, (Z_scored + (l_p if l_p >= 0 else s.ref(l_p))), True)
         s.forget(READ_zones_card)
     else:
         # cov 155
@@ -917,9 +923,9 @@ def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
 # procedure fulfil_agenda (specs/channel_tunnel/rounds.yaml:225)
 def p_fulfil_agenda(s: State, l_p: int) -> None:
     # cov 166
-    for l_g in list(s.z.piles[(Z_agenda_held + s.ref(l_p))]):
+    for l_g in list(s.z.piles[(Z_agenda_held + (l_p if l_p >= 0 else s.ref(l_p)))]):
         s.say(TX_fulfils, l_p, l_g)
-        s.move(T_agenda_card, l_g, (Z_agenda_done + s.ref(l_p)), True)
+        s.move(T_agenda_card, l_g, (Z_agenda_done + (l_p if l_p >= 0 else s.ref(l_p))), True)
         s.forget(READ_zones_agenda_card)
 
 
@@ -1038,8 +1044,9 @@ def inv_debris_accounted(s: State) -> bool:
     q1_ = 0
     for c_p in range(s.num_players):
         q1_ += (
-            len(s.z.piles[(Z_route_hidden + s.ref(c_p))]) + len(s.z.piles[(Z_route_open + s.ref(c_p))])
-        ) + len(s.z.piles[(Z_storage + s.ref(c_p))])
+            len(s.z.piles[(Z_route_hidden + (c_p if c_p >= 0 else s.ref(c_p)))])
+            + len(s.z.piles[(Z_route_open + (c_p if c_p >= 0 else s.ref(c_p)))])
+        ) + len(s.z.piles[(Z_storage + (c_p if c_p >= 0 else s.ref(c_p)))])
     return (
         ((len(s.z.piles[Z_debris_pool]) + len(s.z.piles[Z_spent_debris])) + len(s.z.piles[Z_on_cards])) + q1_
     ) == 20
@@ -1060,7 +1067,7 @@ def inv_deviation_floor(s: State) -> bool:
 def inv_storage_within_capacity(s: State) -> bool:
     q1_ = True
     for c_p in range(s.num_players):
-        if not (len(s.z.piles[(Z_storage + s.ref(c_p))]) <= f_capacity(s, c_p)):
+        if not (len(s.z.piles[(Z_storage + (c_p if c_p >= 0 else s.ref(c_p)))]) <= f_capacity(s, c_p)):
             q1_ = False
             break
     return q1_
@@ -1070,7 +1077,7 @@ def inv_storage_within_capacity(s: State) -> bool:
 def inv_one_agenda_at_a_time(s: State) -> bool:
     q1_ = True
     for c_p in range(s.num_players):
-        if not (len(s.z.piles[(Z_agenda_held + s.ref(c_p))]) <= 1):
+        if not (len(s.z.piles[(Z_agenda_held + (c_p if c_p >= 0 else s.ref(c_p)))]) <= 1):
             q1_ = False
             break
     return q1_
@@ -1093,9 +1100,9 @@ def evaluate(s: State, l_p: int) -> int:
                     len(s.z.piles[(Z_route_hidden + s.ref((1 - l_p)))])
                     + len(s.z.piles[(Z_route_open + s.ref((1 - l_p)))])
                 )
-                - len(s.z.piles[(Z_route_hidden + s.ref(l_p))])
+                - len(s.z.piles[(Z_route_hidden + (l_p if l_p >= 0 else s.ref(l_p)))])
             )
-            - len(s.z.piles[(Z_route_open + s.ref(l_p))])
+            - len(s.z.piles[(Z_route_open + (l_p if l_p >= 0 else s.ref(l_p)))])
         )
     )
 
@@ -1274,8 +1281,10 @@ class Proc_do_plan(Frame):
             else:
                 # cov 46
                 pass
-            self.l_t = s.top((Z_route_hidden + s.ref(self.l_p)))
-            s.move(T_debris, self.l_t, (Z_route_open + s.ref(self.l_p)), False)
+            self.l_t = s.top((Z_route_hidden + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))))
+            s.move(
+                T_debris, self.l_t, (Z_route_open + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), False
+            )
             s.forget(READ_zones_debris)
             s.say(TX_plans_is_revealed, self.l_p, self.l_t)
             if s.o_agenda and F_debris_agenda[self.l_t]:
@@ -1342,7 +1351,9 @@ class Proc_do_tunnel(Frame):
                             T_disc,
                             [
                                 c_d
-                                for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]
+                                for c_d in s.z.piles[
+                                    (Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))
+                                ]
                                 if (F_disc_colour[c_d] == F_debris_colour[self.l_t])
                             ][0],
                             Z_bag,
@@ -1357,20 +1368,29 @@ class Proc_do_tunnel(Frame):
                     pc = 2
                     continue
                 else:  # pc == 1
-                    s.move(T_debris, self.l_t, (Z_storage + s.ref(self.l_p)), True)
+                    s.move(
+                        T_debris,
+                        self.l_t,
+                        (Z_storage + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                        True,
+                    )
                     s.forget(READ_zones_debris)
                     s.say(
                         TX_tunnels_through_spaces_to,
                         self.l_p,
                         self.l_t,
                         (
-                            len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
-                            + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
+                            len(
+                                s.z.piles[(Z_route_hidden + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]
+                            )
+                            + len(
+                                s.z.piles[(Z_route_open + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]
+                            )
                         ),
                     )
                     if (
-                        len(s.z.piles[(Z_route_hidden + s.ref(self.l_p))])
-                        + len(s.z.piles[(Z_route_open + s.ref(self.l_p))])
+                        len(s.z.piles[(Z_route_hidden + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
+                        + len(s.z.piles[(Z_route_open + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
                     ) == 0:
                         # cov 52
                         p_reach_centre(s, self.l_p)
@@ -1418,7 +1438,7 @@ class Proc_do_tunnel(Frame):
                     T_disc,
                     [
                         c_d
-                        for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]
+                        for c_d in s.z.piles[(Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]
                         if (F_disc_colour[c_d] == self.l_k)
                     ][0],
                     Z_bag,
@@ -1527,7 +1547,7 @@ class Proc_take_money(Frame):
                 if v_offer[c_s] == l_c:
                     q1_.append(c_s)
             self.l_a = q1_[0]
-            s.move(T_card, self.l_c, (Z_money + s.ref(self.l_p)), True)
+            s.move(T_card, self.l_c, (Z_money + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True)
             s.forget(READ_zones_card)
             s.say(TX_takes_as_million, self.l_p, self.l_c, F_card_money[self.l_c])
             p_refill(s, self.l_a)
@@ -1618,7 +1638,11 @@ class Proc_do_technology(Frame):
                     pc = 1
                     continue
                 elif pc == 1:
-                    if s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_repairs):
+                    if s.holds(
+                        (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                        T_agenda_card,
+                        E_agenda_repairs,
+                    ):
                         # cov 76
                         s.say(TX_does_not_advance_a, self.l_p)
                         p_fulfil_agenda(s, self.l_p)
@@ -1668,7 +1692,7 @@ class Proc_do_technology(Frame):
                 self.pc = 5
                 if s.decide(
                     self.l_p,
-                    s.z.piles[(Z_money + s.ref(self.l_p))],
+                    s.z.piles[(Z_money + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     11,
                     "l_c",
                     (TX_money_card_to_spend,),
@@ -1687,7 +1711,12 @@ class Proc_do_technology(Frame):
                     if F_tech_step_money[self.l_st] > 0:
                         # cov 80
                         self.l_paid = f_money_total(s, self.l_p) + self.l_bonus
-                        s.move_all(T_card, s.z.piles[(Z_money + s.ref(self.l_p))], Z_card_discard, True)
+                        s.move_all(
+                            T_card,
+                            s.z.piles[(Z_money + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
+                            Z_card_discard,
+                            True,
+                        )
                         s.forget(READ_zones_card)
                         self.l_bonus = 0
                         s.say(TX_pays_million_for, self.l_p, self.l_paid, self.l_st)
@@ -1695,7 +1724,9 @@ class Proc_do_technology(Frame):
                     else:
                         # cov 81
                         pass
-                    s.v_tech[s.ref(self.l_p)][s.ref(self.l_b)] += 1
+                    s.v_tech[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))][
+                        (self.l_b if self.l_b >= 0 else s.ref(self.l_b))
+                    ] += 1
                     s.forget(READ_var_tech)
                     s.say(TX_advances_to, self.l_p, self.l_st)
                     if F_tech_step_perk[self.l_st] == 2:
@@ -1720,7 +1751,7 @@ class Proc_do_technology(Frame):
                 self.pc = 5
                 if s.decide(
                     self.l_p,
-                    s.z.piles[(Z_money + s.ref(self.l_p))],
+                    s.z.piles[(Z_money + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     11,
                     "l_c",
                     (TX_money_card_to_spend,),
@@ -1782,7 +1813,7 @@ class Proc_peek(Frame):
                 self.pc = 1
                 q1_: list[int] = []
                 for c_x in range(s.num_players):
-                    if len(s.z.piles[(Z_route_hidden + s.ref(c_x))]) > 0:
+                    if len(s.z.piles[(Z_route_hidden + (c_x if c_x >= 0 else s.ref(c_x)))]) > 0:
                         q1_.append(24 + c_x)
                 if s.decide(
                     self.l_p,
@@ -1810,7 +1841,11 @@ class Proc_peek(Frame):
                 self.pc = 2
                 s.decide(
                     self.l_p,
-                    range(1, len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) + 1),
+                    range(
+                        1,
+                        len(s.z.piles[(Z_route_hidden + (self.l_q if self.l_q >= 0 else s.ref(self.l_q)))])
+                        + 1,
+                    ),
                     2,
                     "l_k",
                     (TX_which_face_down_token,),
@@ -1819,9 +1854,14 @@ class Proc_peek(Frame):
                 return
             else:  # pc == 2
                 q2_: list[int] = []
-                for c_x in s.z.piles[(Z_route_hidden + s.ref(self.l_q))]:
+                for c_x in s.z.piles[(Z_route_hidden + (self.l_q if self.l_q >= 0 else s.ref(self.l_q)))]:
                     q2_.append(c_x)
-                self.l_t = q2_[(len(s.z.piles[(Z_route_hidden + s.ref(self.l_q))]) - self.l_k)]
+                self.l_t = q2_[
+                    (
+                        len(s.z.piles[(Z_route_hidden + (self.l_q if self.l_q >= 0 else s.ref(self.l_q)))])
+                        - self.l_k
+                    )
+                ]
                 s.say(TX_you_see, self.l_p, self.l_t)
                 s.stack.pop()
                 return
@@ -1953,7 +1993,7 @@ class Proc_do_develop(Frame):
                         self.pc = 2
                         s.decide(
                             self.l_p,
-                            s.z.piles[(Z_storage + s.ref(self.l_p))],
+                            s.z.piles[(Z_storage + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                             7,
                             "l_t",
                             (TX_debris_to_discard_for, self.l_c),
@@ -1962,7 +2002,10 @@ class Proc_do_develop(Frame):
                         )
                         return
                     if (F_card_cost[self.l_c] == 2) or (
-                        (F_card_cost[self.l_c] == 3) and (len(s.z.piles[(Z_storage + s.ref(self.l_p))]) < 2)
+                        (F_card_cost[self.l_c] == 3)
+                        and (
+                            len(s.z.piles[(Z_storage + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) < 2
+                        )
                     ):
                         # cov 98
                         self.pc = 1
@@ -1986,11 +2029,21 @@ class Proc_do_develop(Frame):
                 else:  # pc == 1
                     if f_charges(s, self.l_c) > 0:
                         # cov 101
-                        s.move(T_card, self.l_c, (Z_tableau + s.ref(self.l_p)), True)
+                        s.move(
+                            T_card,
+                            self.l_c,
+                            (Z_tableau + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                            True,
+                        )
                         s.forget(READ_zones_card)
                     else:
                         # cov 102
-                        s.move(T_card, self.l_c, (Z_scored + s.ref(self.l_p)), True)
+                        s.move(
+                            T_card,
+                            self.l_c,
+                            (Z_scored + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                            True,
+                        )
                         s.forget(READ_zones_card)
                     s.say(TX_develops, self.l_p, self.l_c)
                     p_refill(s, self.l_a)
@@ -2057,7 +2110,7 @@ class Proc_hold(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                s.z.piles[(Z_storage + s.ref(self.l_p))],
+                s.z.piles[(Z_storage + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                 7,
                 "l_t",
                 (TX_debris_to_place_on_2, self.l_c),
@@ -2067,7 +2120,7 @@ class Proc_hold(Frame):
         else:  # pc == 1
             s.move(T_debris, self.l_t, Z_on_cards, True)
             s.forget(READ_zones_debris)
-            s.v_held_on[s.ref(self.l_t)] = self.l_c
+            s.v_held_on[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))] = self.l_c
             s.stack.pop()
 
 
@@ -2133,7 +2186,7 @@ class Proc_chain(Frame):
                     l_p = self.l_p
                     l_a = self.l_a
                     q1_: list[int] = []
-                    for c_x in s.z.piles[(Z_tableau + s.ref(self.l_p))]:
+                    for c_x in s.z.piles[(Z_tableau + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                         if (
                             ((F_card_kind[c_x] == 2) and (f_charges(s, c_x) > 0))
                             and f_chain_trigger(s, c_x, l_did)
@@ -2198,9 +2251,11 @@ class Proc_chain(Frame):
                         if v_on_space[c_y] == l_a:
                             q2_.append(c_y)
                     self.l_d = q2_[0]
-                    s.v_on_space[s.ref(self.l_d)] = -1
+                    s.v_on_space[(self.l_d if self.l_d >= 0 else s.ref(self.l_d))] = -1
                     s.forget(READ_var_on_space)
-                    s.move(T_disc, self.l_d, (Z_reserve + s.ref(self.l_p)), True)
+                    s.move(
+                        T_disc, self.l_d, (Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True
+                    )
                     s.forget(READ_zones_disc)
                     s.say(TX_takes_back_one_disc, self.l_p, F_disc_colour[self.l_d])
                     s.stack.pop()
@@ -2382,15 +2437,19 @@ class Proc_refill_discs(Frame):
         while True:
             if pc == 0:
                 # cov 125
-                if s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_training):
+                if s.holds(
+                    (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                    T_agenda_card,
+                    E_agenda_training,
+                ):
                     # cov 126
-                    s.v_extra_discs[s.ref(self.l_p)] -= 1
+                    s.v_extra_discs[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] -= 1
                     s.say(TX_draws_one_disc_fewer, self.l_p)
                     p_fulfil_agenda(s, self.l_p)
                 else:
                     # cov 127
                     pass
-                s.v_effect_used[s.ref(self.l_p)] = False
+                s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
                 if f_usable(s, self.l_p, 0):
                     # cov 128
                     self.pc = 2
@@ -2411,8 +2470,16 @@ class Proc_refill_discs(Frame):
             elif pc == 1:
                 s.shuffle(Z_bag)
                 s.forget(READ_zones_disc)
-                self.l_n = max(0, (f_max_discs(s, self.l_p) - len(s.z.piles[(Z_reserve + s.ref(self.l_p))])))
-                s.deal(T_disc, self.l_n, Z_bag, (Z_reserve + s.ref(self.l_p)))
+                self.l_n = max(
+                    0,
+                    (
+                        f_max_discs(s, self.l_p)
+                        - len(s.z.piles[(Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
+                    ),
+                )
+                s.deal(
+                    T_disc, self.l_n, Z_bag, (Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))
+                )
                 s.forget(READ_zones_disc)
                 s.say(TX_draws_discs, self.l_p, self.l_n)
                 s.stack.pop()
@@ -2420,9 +2487,9 @@ class Proc_refill_discs(Frame):
             else:  # pc == 2
                 if self.l_use:
                     # cov 130
-                    s.v_extra_discs[s.ref(self.l_p)] += 1
+                    s.v_extra_discs[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
                     p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 0))
-                    s.v_effect_used[s.ref(self.l_p)] = False
+                    s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
                 else:
                     # cov 131
                     pass
@@ -2493,8 +2560,9 @@ class Proc_round_start_effects(Frame):
                 # cov 132
                 self.l_o = 1 - self.l_p
                 if (
-                    (not f_usable(s, self.l_p, 1)) or (len(s.z.piles[(Z_reserve + s.ref(self.l_o))]) == 0)
-                ) or (len(s.z.piles[(Z_reserve + s.ref(self.l_p))]) == 0):
+                    (not f_usable(s, self.l_p, 1))
+                    or (len(s.z.piles[(Z_reserve + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0)
+                ) or (len(s.z.piles[(Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) == 0):
                     # cov 133
                     s.stack.pop()
                     return
@@ -2516,7 +2584,7 @@ class Proc_round_start_effects(Frame):
                 if self.l_use:
                     # cov 135
                     p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 1))
-                    s.v_effect_used[s.ref(self.l_p)] = False
+                    s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
                     self.pc = 2
                     l_p = self.l_p
                     q1_: list[int] = []
@@ -2556,19 +2624,21 @@ class Proc_round_start_effects(Frame):
         else:  # pc == 3
             l_give = self.l_give
             q3_: list[int] = []
-            for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]:
+            for c_d in s.z.piles[(Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                 if F_disc_colour[c_d] == l_give:
                     q3_.append(c_d)
             self.l_mine = q3_[0]
             l_take = self.l_take
             q4_: list[int] = []
-            for c_d in s.z.piles[(Z_reserve + s.ref(self.l_o))]:
+            for c_d in s.z.piles[(Z_reserve + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]:
                 if F_disc_colour[c_d] == l_take:
                     q4_.append(c_d)
             self.l_theirs = q4_[0]
-            s.move(T_disc, self.l_mine, (Z_reserve + s.ref(self.l_o)), True)
+            s.move(T_disc, self.l_mine, (Z_reserve + (self.l_o if self.l_o >= 0 else s.ref(self.l_o))), True)
             s.forget(READ_zones_disc)
-            s.move(T_disc, self.l_theirs, (Z_reserve + s.ref(self.l_p)), True)
+            s.move(
+                T_disc, self.l_theirs, (Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True
+            )
             s.forget(READ_zones_disc)
             s.say(TX_swaps_a_disc_for, self.l_p, self.l_give, self.l_take, self.l_o)
             s.stack.pop()
@@ -2665,9 +2735,13 @@ class Proc_take_turn(Frame):
                 if pc < 2:
                     if pc == 0:
                         # cov 137
-                        s.v_effect_used[s.ref(self.l_p)] = False
+                        s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
                         if (
-                            s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_warehouse)
+                            s.holds(
+                                (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                                T_agenda_card,
+                                E_agenda_warehouse,
+                            )
                         ) and (not s.v_passed[(1 - self.l_p)]):
                             # cov 138
                             s.say(TX_skips_this_turn_warehouse, self.l_p)
@@ -2753,7 +2827,7 @@ class Proc_take_turn(Frame):
             elif pc == 7:
                 l_k = self.l_k
                 q1_: list[int] = []
-                for c_d in s.z.piles[(Z_reserve + s.ref(self.l_p))]:
+                for c_d in s.z.piles[(Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                     if F_disc_colour[c_d] == l_k:
                         q1_.append(c_d)
                 self.l_mine = q1_
@@ -2766,15 +2840,17 @@ class Proc_take_turn(Frame):
                 self.l_theirs = q2_
                 for x_ in list(self.l_theirs):
                     self.l_d = x_
-                    s.v_on_space[s.ref(self.l_d)] = -1
+                    s.v_on_space[(self.l_d if self.l_d >= 0 else s.ref(self.l_d))] = -1
                     s.forget(READ_var_on_space)
-                    s.move(T_disc, self.l_d, (Z_reserve + s.ref(self.l_p)), True)
+                    s.move(
+                        T_disc, self.l_d, (Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True
+                    )
                     s.forget(READ_zones_disc)
                 for x_ in list(self.l_mine):
                     self.l_d_2 = x_
                     s.move(T_disc, self.l_d_2, Z_placed, True)
                     s.forget(READ_zones_disc)
-                    s.v_on_space[s.ref(self.l_d_2)] = self.l_a
+                    s.v_on_space[(self.l_d_2 if self.l_d_2 >= 0 else s.ref(self.l_d_2))] = self.l_a
                     s.forget(READ_var_on_space)
                 s.v_placements += 1
                 if len(self.l_theirs) > 0:
@@ -2880,7 +2956,7 @@ class Proc_pass_round(Frame):
         while True:
             if pc == 0:
                 # cov 150
-                s.v_passed[s.ref(self.l_p)] = True
+                s.v_passed[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = True
                 if not s.v_passed[(1 - self.l_p)]:
                     # cov 151
                     s.v_first = self.l_p
@@ -2916,7 +2992,7 @@ class Proc_pass_round(Frame):
                 self.l_back = 0
                 for x_ in [
                     c_x
-                    for c_x in s.z.piles[(Z_reserve + s.ref(self.l_p))]
+                    for c_x in s.z.piles[(Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]
                     if (F_disc_colour[c_x] == self.l_k)
                 ]:
                     self.l_d = x_
@@ -2969,7 +3045,7 @@ class Proc_draw_agenda(Frame):
         pc = self.pc
         if pc == 0:
             # cov 156
-            if (len(s.z.piles[(Z_agenda_held + s.ref(self.l_p))]) > 0) or (
+            if (len(s.z.piles[(Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) > 0) or (
                 len(s.z.piles[Z_agenda_deck]) == 0
             ):
                 # cov 157
@@ -2979,7 +3055,12 @@ class Proc_draw_agenda(Frame):
                 # cov 158
                 pass
             self.l_g = s.top(Z_agenda_deck)
-            s.move(T_agenda_card, self.l_g, (Z_agenda_held + s.ref(self.l_p)), True)
+            s.move(
+                T_agenda_card,
+                self.l_g,
+                (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                True,
+            )
             s.forget(READ_zones_agenda_card)
             s.say(TX_revealed, self.l_g)
             self.pc = 1
@@ -3057,9 +3138,13 @@ class Proc_pay_promotion(Frame):
         while True:
             if pc == 0:
                 # cov 163
-                if (not s.holds((Z_agenda_held + s.ref(self.l_p)), T_agenda_card, E_agenda_promotion)) or (
-                    f_money_total(s, self.l_p) < 3
-                ):
+                if (
+                    not s.holds(
+                        (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                        T_agenda_card,
+                        E_agenda_promotion,
+                    )
+                ) or (f_money_total(s, self.l_p) < 3):
                     # cov 164
                     s.stack.pop()
                     return
@@ -3078,7 +3163,7 @@ class Proc_pay_promotion(Frame):
                 self.pc = 2
                 s.decide(
                     self.l_p,
-                    s.z.piles[(Z_money + s.ref(self.l_p))],
+                    s.z.piles[(Z_money + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     11,
                     "l_c",
                     (TX_money_card_to_pay,),

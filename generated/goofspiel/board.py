@@ -18,7 +18,7 @@ def b0_show0(s: State, l_x: int) -> int:
 # board: places of player: show prizes won (specs/goofspiel/board.yaml:14)
 def b0_show1(s: State, l_x: int) -> list[int]:
     q1_: list[int] = []
-    for c_c in s.z.piles[(Z_won + s.ref(l_x))]:
+    for c_c in s.z.piles[(Z_won + (l_x if l_x >= 0 else s.ref(l_x)))]:
         q1_.append(F_card_number[c_c])
     return q1_
 
@@ -26,7 +26,7 @@ def b0_show1(s: State, l_x: int) -> list[int]:
 # board: places of player: show bids (specs/goofspiel/board.yaml:15)
 def b0_show2(s: State, l_x: int) -> list[int]:
     q1_: list[int] = []
-    for c_c in s.z.piles[(Z_bids + s.ref(l_x))]:
+    for c_c in s.z.piles[(Z_bids + (l_x if l_x >= 0 else s.ref(l_x)))]:
         q1_.append(F_card_number[c_c])
     return q1_
 
@@ -34,7 +34,7 @@ def b0_show2(s: State, l_x: int) -> list[int]:
 # board: places of player: show in hand (specs/goofspiel/board.yaml:16)
 def b0_show3(s: State, l_x: int) -> list[int]:
     q1_: list[int] = []
-    for c_c in s.z.piles[(Z_hand + s.ref(l_x))]:
+    for c_c in s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))]:
         q1_.append(F_card_number[c_c])
     return q1_
 

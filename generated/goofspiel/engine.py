@@ -133,7 +133,7 @@ def f_suit_of(s: State, l_p: int) -> int:
 def f_points(s: State, l_p: int) -> int:
     # cov 1
     q1_ = 0
-    for c_c in s.z.piles[(Z_won + s.ref(l_p))]:
+    for c_c in s.z.piles[(Z_won + (l_p if l_p >= 0 else s.ref(l_p)))]:
         q1_ += F_card_number[c_c]
     return q1_
 
@@ -162,9 +162,10 @@ def ph_final(s: State) -> None:
 def inv_every_card_somewhere(s: State) -> bool:
     q1_ = 0
     for c_p in range(s.num_players):
-        q1_ += (len(s.z.piles[(Z_hand + s.ref(c_p))]) + len(s.z.piles[(Z_bids + s.ref(c_p))])) + len(
-            s.z.piles[(Z_won + s.ref(c_p))]
-        )
+        q1_ += (
+            len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))])
+            + len(s.z.piles[(Z_bids + (c_p if c_p >= 0 else s.ref(c_p)))])
+        ) + len(s.z.piles[(Z_won + (c_p if c_p >= 0 else s.ref(c_p)))])
     return (((len(s.z.piles[Z_prize_deck]) + len(s.z.piles[Z_prize])) + len(s.z.piles[Z_discard])) + q1_) == (
         3 * s.o_cards
     )
@@ -241,7 +242,7 @@ class Proc_bid_for(Frame):
                     xs_ = list(range(s.num_players))
                     if s.decide_each(
                         xs_,
-                        [s.z.piles[(Z_hand + s.ref(c_p))] for c_p in xs_],
+                        [s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))] for c_p in xs_],
                         [(TX_card_to_bid,) for c_p in xs_],
                         4,
                         "l_bid",

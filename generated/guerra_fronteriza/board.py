@@ -168,18 +168,18 @@ def b1_show2(s: State, l_x: int) -> int:
 
 # board: places of player: show orders in hand (specs/guerra_fronteriza/board.yaml:43)
 def b1_show3(s: State, l_x: int) -> int:
-    return len(s.z.piles[(Z_hand + s.ref(l_x))])
+    return len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))])
 
 
 # board: places of player: show research cards (specs/guerra_fronteriza/board.yaml:44)
 def b1_show4(s: State, l_x: int) -> int:
-    return len(s.z.piles[(Z_research + s.ref(l_x))])
+    return len(s.z.piles[(Z_research + (l_x if l_x >= 0 else s.ref(l_x)))])
 
 
 # board: places of player: show reserve (specs/guerra_fronteriza/board.yaml:45)
 def b1_show5(s: State, l_x: int) -> list[int]:
     q1_: list[int] = []
-    for c_f in s.z.piles[(Z_reserve + s.ref(l_x))]:
+    for c_f in s.z.piles[(Z_reserve + (l_x if l_x >= 0 else s.ref(l_x)))]:
         q1_.append(F_figure_unit[c_f])
     return q1_
 

@@ -12,27 +12,47 @@ from .tables import E_position_1, E_position_2, E_position_3, E_position_4, E_po
 
 # board: places of player: show 1 (specs/hanabi/board.yaml:15)
 def b0_show0(s: State, l_x: int) -> str:
-    return f_known(s, l_x, E_position_1) if (len(s.z.piles[(Z_hand + s.ref(l_x))]) >= 1) else ""
+    return (
+        f_known(s, l_x, E_position_1)
+        if (len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))]) >= 1)
+        else ""
+    )
 
 
 # board: places of player: show 2 (specs/hanabi/board.yaml:16)
 def b0_show1(s: State, l_x: int) -> str:
-    return f_known(s, l_x, E_position_2) if (len(s.z.piles[(Z_hand + s.ref(l_x))]) >= 2) else ""
+    return (
+        f_known(s, l_x, E_position_2)
+        if (len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))]) >= 2)
+        else ""
+    )
 
 
 # board: places of player: show 3 (specs/hanabi/board.yaml:17)
 def b0_show2(s: State, l_x: int) -> str:
-    return f_known(s, l_x, E_position_3) if (len(s.z.piles[(Z_hand + s.ref(l_x))]) >= 3) else ""
+    return (
+        f_known(s, l_x, E_position_3)
+        if (len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))]) >= 3)
+        else ""
+    )
 
 
 # board: places of player: show 4 (specs/hanabi/board.yaml:18)
 def b0_show3(s: State, l_x: int) -> str:
-    return f_known(s, l_x, E_position_4) if (len(s.z.piles[(Z_hand + s.ref(l_x))]) >= 4) else ""
+    return (
+        f_known(s, l_x, E_position_4)
+        if (len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))]) >= 4)
+        else ""
+    )
 
 
 # board: places of player: show 5 (specs/hanabi/board.yaml:19)
 def b0_show4(s: State, l_x: int) -> str:
-    return f_known(s, l_x, E_position_5) if (len(s.z.piles[(Z_hand + s.ref(l_x))]) >= 5) else ""
+    return (
+        f_known(s, l_x, E_position_5)
+        if (len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))]) >= 5)
+        else ""
+    )
 
 
 # board: places of player: owner (specs/hanabi/board.yaml:20)

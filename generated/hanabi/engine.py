@@ -176,7 +176,7 @@ def f_hand_size(s: State) -> int:
 # function height (specs/hanabi/game.yaml:52)
 def f_height(s: State, l_k: int) -> int:
     # cov 1
-    return len(s.z.piles[(Z_fireworks + s.ref(l_k))])
+    return len(s.z.piles[(Z_fireworks + (l_k if l_k >= 0 else s.ref(l_k)))])
 
 
 # function score (specs/hanabi/game.yaml:57)
@@ -218,8 +218,8 @@ def f_moves(s: State, l_p: int) -> list[int]:
 def f_colour_positions(s: State, l_p: int, l_k: int) -> list[int]:
     # cov 5
     q1_: list[int] = []
-    for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(l_p))]) + 1)):
-        if F_card_colour[s.nth(s.z.piles[(Z_hand + s.ref(l_p))], (c_i - 1))] == l_k:
+    for c_i in range(1, (len(s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]) + 1)):
+        if F_card_colour[s.nth(s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))], (c_i - 1))] == l_k:
             q1_.append(c_i)
     return q1_
 
@@ -228,8 +228,8 @@ def f_colour_positions(s: State, l_p: int, l_k: int) -> list[int]:
 def f_number_positions(s: State, l_p: int, l_n: int) -> list[int]:
     # cov 6
     q1_: list[int] = []
-    for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(l_p))]) + 1)):
-        if F_card_number[s.nth(s.z.piles[(Z_hand + s.ref(l_p))], (c_i - 1))] == l_n:
+    for c_i in range(1, (len(s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]) + 1)):
+        if F_card_number[s.nth(s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))], (c_i - 1))] == l_n:
             q1_.append(c_i)
     return q1_
 
@@ -288,22 +288,22 @@ def f_known(s: State, l_p: int, l_s: int) -> str:
 # procedure forget_position (specs/hanabi/game.yaml:106)
 def p_forget_position(s: State, l_p: int, l_i: int) -> None:
     # cov 10
-    l_n: int = len(s.z.piles[(Z_hand + s.ref(l_p))])
+    l_n: int = len(s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))])
     for l_j in range(l_i, l_n):
-        s.v_may_be_colour[s.ref(f_position_at(s, l_j))][s.ref(l_p)] = s.v_may_be_colour[
-            f_position_at(s, (l_j + 1))
-        ][l_p]
-        s.v_may_be_number[s.ref(f_position_at(s, l_j))][s.ref(l_p)] = s.v_may_be_number[
-            f_position_at(s, (l_j + 1))
-        ][l_p]
-    s.v_may_be_colour[s.ref(f_position_at(s, l_n))][s.ref(l_p)] = list(range(5))
-    s.v_may_be_number[s.ref(f_position_at(s, l_n))][s.ref(l_p)] = list(range(1, 6))
+        s.v_may_be_colour[s.ref(f_position_at(s, l_j))][
+            (l_p if l_p >= 0 else s.ref(l_p))
+        ] = s.v_may_be_colour[f_position_at(s, (l_j + 1))][l_p]
+        s.v_may_be_number[s.ref(f_position_at(s, l_j))][
+            (l_p if l_p >= 0 else s.ref(l_p))
+        ] = s.v_may_be_number[f_position_at(s, (l_j + 1))][l_p]
+    s.v_may_be_colour[s.ref(f_position_at(s, l_n))][(l_p if l_p >= 0 else s.ref(l_p))] = list(range(5))
+    s.v_may_be_number[s.ref(f_position_at(s, l_n))][(l_p if l_p >= 0 else s.ref(l_p))] = list(range(1, 6))
 
 
 # procedure draw (specs/hanabi/game.yaml:118)
 def p_draw(s: State, l_p: int) -> None:
     # cov 11
-    s.deal(T_card, 1, Z_deck, (Z_hand + s.ref(l_p)))
+    s.deal(T_card, 1, Z_deck, (Z_hand + (l_p if l_p >= 0 else s.ref(l_p))))
 
 
 # setup (specs/hanabi/game.yaml:190)
@@ -320,11 +320,13 @@ def setup(s: State) -> None:
 def inv_every_card_somewhere(s: State) -> bool:
     q1_ = 0
     for c_p in range(s.num_players):
-        q1_ += len(s.z.piles[(Z_hand + s.ref(c_p))])
+        q1_ += len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))])
     q2_ = len(s.z.piles[Z_deck]) + q1_
     q3_ = 0
     for c_k in range(5):
-        q3_ += len(s.z.piles[(Z_fireworks + s.ref(c_k))]) + len(s.z.piles[(Z_discard + s.ref(c_k))])
+        q3_ += len(s.z.piles[(Z_fireworks + (c_k if c_k >= 0 else s.ref(c_k)))]) + len(
+            s.z.piles[(Z_discard + (c_k if c_k >= 0 else s.ref(c_k)))]
+        )
     return (q2_ + q3_) == 50
 
 
@@ -335,8 +337,14 @@ def inv_fireworks_in_order(s: State) -> bool:
         q2_ = True
         for c_i in range(0, f_height(s, c_k)):
             if not (
-                (F_card_colour[s.nth(s.z.piles[(Z_fireworks + s.ref(c_k))], c_i)] == c_k)
-                and (F_card_number[s.nth(s.z.piles[(Z_fireworks + s.ref(c_k))], c_i)] == (c_i + 1))
+                (
+                    F_card_colour[s.nth(s.z.piles[(Z_fireworks + (c_k if c_k >= 0 else s.ref(c_k)))], c_i)]
+                    == c_k
+                )
+                and (
+                    F_card_number[s.nth(s.z.piles[(Z_fireworks + (c_k if c_k >= 0 else s.ref(c_k)))], c_i)]
+                    == (c_i + 1)
+                )
             ):
                 q2_ = False
                 break
@@ -353,14 +361,14 @@ def inv_knowledge_is_true(s: State) -> bool:
     q1_ = True
     for c_p in range(s.num_players):
         q2_ = True
-        for c_i in range(1, (len(s.z.piles[(Z_hand + s.ref(c_p))]) + 1)):
+        for c_i in range(1, (len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))]) + 1)):
             if not (
                 (
-                    F_card_colour[s.nth(s.z.piles[(Z_hand + s.ref(c_p))], (c_i - 1))]
+                    F_card_colour[s.nth(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))], (c_i - 1))]
                     in v_may_be_colour[(v1_ := f_position_at(s, c_i))][c_p]
                 )
                 and (
-                    F_card_number[s.nth(s.z.piles[(Z_hand + s.ref(c_p))], (c_i - 1))]
+                    F_card_number[s.nth(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))], (c_i - 1))]
                     in v_may_be_number[v1_][c_p]
                 )
             ):
@@ -380,7 +388,8 @@ def inv_hands_full_until_the_deck_runs_out(s: State) -> bool:
         q2_ = True
         for c_p in range(s.num_players):
             if not (
-                len(s.z.piles[(Z_hand + s.ref(c_p))]) == (v1_ if v1_ is not None else (v1_ := f_hand_size(s)))
+                len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))])
+                == (v1_ if v1_ is not None else (v1_ := f_hand_size(s)))
             ):
                 q2_ = False
                 break
@@ -441,14 +450,16 @@ class Proc_play_card(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                range(1, len(s.z.piles[(Z_hand + s.ref(self.l_p))]) + 1),
+                range(1, len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) + 1),
                 2,
                 "l_i",
                 (TX_position_of_the_card,),
                 "specs/hanabi/game.yaml:126",
             )
         else:  # pc == 1
-            self.l_c = s.nth(s.z.piles[(Z_hand + s.ref(self.l_p))], (self.l_i - 1))
+            self.l_c = s.nth(
+                s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))], (self.l_i - 1)
+            )
             p_forget_position(s, self.l_p, self.l_i)
             if F_card_number[self.l_c] == (f_height(s, F_card_colour[self.l_c]) + 1):
                 # cov 13
@@ -528,14 +539,16 @@ class Proc_discard_card(Frame):
             self.pc = 1
             s.decide(
                 self.l_p,
-                range(1, len(s.z.piles[(Z_hand + s.ref(self.l_p))]) + 1),
+                range(1, len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) + 1),
                 2,
                 "l_i",
                 (TX_position_of_the_card_2,),
                 "specs/hanabi/game.yaml:146",
             )
         else:  # pc == 1
-            self.l_c = s.nth(s.z.piles[(Z_hand + s.ref(self.l_p))], (self.l_i - 1))
+            self.l_c = s.nth(
+                s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))], (self.l_i - 1)
+            )
             p_forget_position(s, self.l_p, self.l_i)
             s.move(T_card, self.l_c, (Z_discard + s.ref(F_card_colour[self.l_c])), True)
             s.v_clues = min(8, max(0, s.v_clues + 1))
@@ -632,7 +645,7 @@ class Proc_give_clue(Frame):
                 q2_: list[int] = []
                 for c_x in range(5):
                     q3_ = False
-                    for c_c in s.z.piles[(Z_hand + s.ref(l_t))]:
+                    for c_c in s.z.piles[(Z_hand + (l_t if l_t >= 0 else s.ref(l_t)))]:
                         if F_card_colour[c_c] == c_x:
                             q3_ = True
                             break
@@ -655,7 +668,7 @@ class Proc_give_clue(Frame):
             q4_: list[int] = []
             for c_x in range(1, 6):
                 q5_ = False
-                for c_c in s.z.piles[(Z_hand + s.ref(l_t))]:
+                for c_c in s.z.piles[(Z_hand + (l_t if l_t >= 0 else s.ref(l_t)))]:
                     if F_card_number[c_c] == c_x:
                         q5_ = True
                         break
@@ -666,13 +679,19 @@ class Proc_give_clue(Frame):
             )
         else:  # pc == 2
             s.v_clues = min(8, max(0, s.v_clues - 1))
-            for x_ in range(1, (len(s.z.piles[(Z_hand + s.ref(self.l_t))]) + 1)):
+            for x_ in range(
+                1, (len(s.z.piles[(Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))]) + 1)
+            ):
                 self.l_i = x_
                 self.l_s = f_position_at(s, self.l_i)
-                self.l_c = s.nth(s.z.piles[(Z_hand + s.ref(self.l_t))], (self.l_i - 1))
+                self.l_c = s.nth(
+                    s.z.piles[(Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))], (self.l_i - 1)
+                )
                 if (self.l_how == 2) and (F_card_colour[self.l_c] == self.l_k):
                     # cov 21
-                    s.v_may_be_colour[s.ref(self.l_s)][s.ref(self.l_t)] = [self.l_k]
+                    s.v_may_be_colour[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
+                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
+                    ] = [self.l_k]
                 elif self.l_how == 2:
                     # cov 22
                     l_k = self.l_k
@@ -680,10 +699,14 @@ class Proc_give_clue(Frame):
                     for c_x in s.v_may_be_colour[self.l_s][self.l_t]:
                         if c_x != l_k:
                             q6_.append(c_x)
-                    s.v_may_be_colour[s.ref(self.l_s)][s.ref(self.l_t)] = q6_
+                    s.v_may_be_colour[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
+                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
+                    ] = q6_
                 elif F_card_number[self.l_c] == self.l_n:
                     # cov 23
-                    s.v_may_be_number[s.ref(self.l_s)][s.ref(self.l_t)] = [self.l_n]
+                    s.v_may_be_number[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
+                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
+                    ] = [self.l_n]
                 else:
                     # cov 24
                     l_n = self.l_n
@@ -691,7 +714,9 @@ class Proc_give_clue(Frame):
                     for c_x in s.v_may_be_number[self.l_s][self.l_t]:
                         if c_x != l_n:
                             q7_.append(c_x)
-                    s.v_may_be_number[s.ref(self.l_s)][s.ref(self.l_t)] = q7_
+                    s.v_may_be_number[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
+                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
+                    ] = q7_
             if self.l_how == 2:
                 # cov 25
                 s.say(

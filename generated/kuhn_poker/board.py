@@ -22,7 +22,11 @@ def b0_show1(s: State, l_x: int) -> str:
 
 # board: places of player: show shows (specs/kuhn_poker/board.yaml:15)
 def b0_show2(s: State, l_x: int) -> str:
-    return "" if (not s.z.piles[(Z_shown + s.ref(l_x))]) else s.label(T_card, s.top((Z_shown + s.ref(l_x))))
+    return (
+        ""
+        if (not s.z.piles[(Z_shown + (l_x if l_x >= 0 else s.ref(l_x)))])
+        else s.label(T_card, s.top((Z_shown + (l_x if l_x >= 0 else s.ref(l_x)))))
+    )
 
 
 # board: places of player: owner (specs/kuhn_poker/board.yaml:16)

@@ -104,9 +104,9 @@ def f_pot(s: State) -> int:
 def f_card_of(s: State, l_p: int) -> int:
     # cov 1
     return (
-        s.top((Z_shown + s.ref(l_p)))
-        if (not s.z.piles[(Z_hand + s.ref(l_p))])
-        else s.top((Z_hand + s.ref(l_p)))
+        s.top((Z_shown + (l_p if l_p >= 0 else s.ref(l_p))))
+        if (not s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))])
+        else s.top((Z_hand + (l_p if l_p >= 0 else s.ref(l_p))))
     )
 
 
@@ -143,7 +143,12 @@ def ph_showdown(s: State) -> None:
         # cov 16
         pass
     for l_q in list(l_still_in):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], (Z_shown + s.ref(l_q)), True)
+        s.move_all(
+            T_card,
+            s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))],
+            (Z_shown + (l_q if l_q >= 0 else s.ref(l_q))),
+            True,
+        )
         s.say(TX_shows, l_q, f_card_of(s, l_q))
         if (s.v_winner == -1) or (F_card_rank[f_card_of(s, l_q)] > F_card_rank[f_card_of(s, s.v_winner)]):
             # cov 17
@@ -159,7 +164,9 @@ def ph_showdown(s: State) -> None:
 def inv_every_card_somewhere(s: State) -> bool:
     q1_ = 0
     for c_q in range(s.num_players):
-        q1_ += len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])
+        q1_ += len(s.z.piles[(Z_hand + (c_q if c_q >= 0 else s.ref(c_q)))]) + len(
+            s.z.piles[(Z_shown + (c_q if c_q >= 0 else s.ref(c_q)))]
+        )
     return (len(s.z.piles[Z_deck]) + q1_) == 3
 
 
@@ -167,7 +174,13 @@ def inv_every_card_somewhere(s: State) -> bool:
 def inv_one_card_each(s: State) -> bool:
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1):
+        if not (
+            (
+                len(s.z.piles[(Z_hand + (c_q if c_q >= 0 else s.ref(c_q)))])
+                + len(s.z.piles[(Z_shown + (c_q if c_q >= 0 else s.ref(c_q)))])
+            )
+            == 1
+        ):
             q1_ = False
             break
     return q1_
@@ -250,7 +263,7 @@ class Proc_act(Frame):
         elif pc == 1:
             if self.l_m == 1:
                 # cov 6
-                s.v_put_in[s.ref(self.l_p)] += 1
+                s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
                 s.v_first_bettor = self.l_p
                 s.say(TX_bets_1_chip_in, self.l_p, f_pot(s))
             else:
@@ -260,7 +273,7 @@ class Proc_act(Frame):
         else:  # pc == 2
             if self.l_m_2 == 1:
                 # cov 8
-                s.v_put_in[s.ref(self.l_p)] += 1
+                s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
                 s.say(TX_calls_in_the_pot, self.l_p, f_pot(s))
             else:
                 # cov 9

@@ -143,9 +143,9 @@ def f_still_in(s: State) -> list[int]:
 def f_card_of(s: State, l_p: int) -> int:
     # cov 3
     return (
-        s.top((Z_shown + s.ref(l_p)))
-        if (not s.z.piles[(Z_hand + s.ref(l_p))])
-        else s.top((Z_hand + s.ref(l_p)))
+        s.top((Z_shown + (l_p if l_p >= 0 else s.ref(l_p))))
+        if (not s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))])
+        else s.top((Z_hand + (l_p if l_p >= 0 else s.ref(l_p))))
     )
 
 
@@ -188,7 +188,12 @@ def setup(s: State) -> None:
 # phase showdown (specs/leduc_poker/game.yaml:120)
 def ph_showdown(s: State) -> None:
     for l_q in list(f_still_in(s)):
-        s.move_all(T_card, s.z.piles[(Z_hand + s.ref(l_q))], (Z_shown + s.ref(l_q)), True)
+        s.move_all(
+            T_card,
+            s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))],
+            (Z_shown + (l_q if l_q >= 0 else s.ref(l_q))),
+            True,
+        )
         s.say(TX_shows, l_q, f_card_of(s, l_q))
     l_best: int = max((f_strength(s, c_q) for c_q in f_still_in(s)), default=0)
     q1_: list[int] = []
@@ -213,7 +218,9 @@ def ph_showdown(s: State) -> None:
 def inv_every_card_somewhere(s: State) -> bool:
     q1_ = 0
     for c_q in range(s.num_players):
-        q1_ += len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])
+        q1_ += len(s.z.piles[(Z_hand + (c_q if c_q >= 0 else s.ref(c_q)))]) + len(
+            s.z.piles[(Z_shown + (c_q if c_q >= 0 else s.ref(c_q)))]
+        )
     return ((len(s.z.piles[Z_deck]) + len(s.z.piles[Z_board])) + q1_) == 6
 
 
@@ -221,7 +228,13 @@ def inv_every_card_somewhere(s: State) -> bool:
 def inv_one_card_each(s: State) -> bool:
     q1_ = True
     for c_q in range(s.num_players):
-        if not ((len(s.z.piles[(Z_hand + s.ref(c_q))]) + len(s.z.piles[(Z_shown + s.ref(c_q))])) == 1):
+        if not (
+            (
+                len(s.z.piles[(Z_hand + (c_q if c_q >= 0 else s.ref(c_q)))])
+                + len(s.z.piles[(Z_shown + (c_q if c_q >= 0 else s.ref(c_q)))])
+            )
+            == 1
+        ):
             q1_ = False
             break
     return q1_
@@ -316,7 +329,7 @@ class Proc_betting_round(Frame):
             else:  # pc == 2
                 if self.l_m == 0:
                     # cov 7
-                    s.v_folded[s.ref(self.l_p)] = True
+                    s.v_folded[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = True
                     s.say(TX_folds, self.l_p)
                     if len(f_still_in(s)) == 1:
                         # cov 10
@@ -338,11 +351,11 @@ class Proc_betting_round(Frame):
                     else:
                         # cov 13
                         s.say(TX_checks, self.l_p)
-                    s.v_put_in[s.ref(self.l_p)] = f_stake(s)
+                    s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = f_stake(s)
                     self.l_calls += 1
                 else:
                     # cov 9
-                    s.v_put_in[s.ref(self.l_p)] = f_stake(s) + self.l_bet
+                    s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = f_stake(s) + self.l_bet
                     s.v_raises += 1
                     self.l_calls = 0
                     s.say(TX_raises_to_in_the, self.l_p, s.v_put_in[self.l_p], f_pot(s))

@@ -47,7 +47,7 @@ def b0_show6(s: State, l_x: int) -> int:
 
 # board: places of player: show in hand (specs/lost_cities/board.yaml:21)
 def b0_show7(s: State, l_x: int) -> int:
-    return len(s.z.piles[(Z_hand + s.ref(l_x))])
+    return len(s.z.piles[(Z_hand + (l_x if l_x >= 0 else s.ref(l_x)))])
 
 
 # board: places of player: owner (specs/lost_cities/board.yaml:22)

@@ -176,10 +176,18 @@ def f_pile_of(s: State, l_s: int) -> int:
 def f_playable(s: State, l_p: int, l_c: int) -> bool:
     # cov 1
     return (
-        F_card_number[l_c] > F_card_number[s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + s.ref(l_p)))]
+        F_card_number[l_c]
+        > F_card_number[
+            s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + (l_p if l_p >= 0 else s.ref(l_p))))
+        ]
     ) or (
         (F_card_number[l_c] == 0)
-        and (F_card_number[s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + s.ref(l_p)))] == 0)
+        and (
+            F_card_number[
+                s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + (l_p if l_p >= 0 else s.ref(l_p))))
+            ]
+            == 0
+        )
     )
 
 
@@ -187,19 +195,38 @@ def f_playable(s: State, l_p: int, l_c: int) -> bool:
 def f_expedition_score(s: State, l_k: int, l_p: int) -> int:
     # cov 2
     q1_: int
-    if not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+    if not s.z.piles[
+        (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+    ]:
         q1_ = 0
     else:
         q2_ = 0
-        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+        for c_x in s.z.piles[
+            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+        ]:
             q2_ += F_card_number[c_x]
         q3_ = q2_ - 20
         q4_ = 0
-        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+        for c_x in s.z.piles[
+            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+        ]:
             if F_card_number[c_x] == 0:
                 q4_ += 1
         q1_ = (q3_ * (1 + q4_)) + (
-            20 if (len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) >= 8) else 0
+            20
+            if (
+                len(
+                    s.z.piles[
+                        (
+                            Z_expedition
+                            + (l_k if l_k >= 0 else s.ref(l_k)) * 2
+                            + (l_p if l_p >= 0 else s.ref(l_p))
+                        )
+                    ]
+                )
+                >= 8
+            )
+            else 0
         )
     return q1_
 
@@ -217,12 +244,34 @@ def f_round_score(s: State, l_p: int) -> int:
 def f_followers(s: State, l_k: int, l_p: int) -> list[int]:
     # cov 4
     q1_: list[int] = []
-    for c_x in s.z.piles[(Z_hand + s.ref(l_p))]:
+    for c_x in s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]:
         if (F_card_colour[c_x] == l_k) and (
-            (F_card_number[c_x] > F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))])
+            (
+                F_card_number[c_x]
+                > F_card_number[
+                    s.top(
+                        (
+                            Z_expedition
+                            + (l_k if l_k >= 0 else s.ref(l_k)) * 2
+                            + (l_p if l_p >= 0 else s.ref(l_p))
+                        )
+                    )
+                ]
+            )
             or (
                 (F_card_number[c_x] == 0)
-                and (F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))] == 0)
+                and (
+                    F_card_number[
+                        s.top(
+                            (
+                                Z_expedition
+                                + (l_k if l_k >= 0 else s.ref(l_k)) * 2
+                                + (l_p if l_p >= 0 else s.ref(l_p))
+                            )
+                        )
+                    ]
+                    == 0
+                )
             )
         ):
             q1_.append(c_x)
@@ -233,11 +282,17 @@ def f_followers(s: State, l_k: int, l_p: int) -> list[int]:
 def f_prospect(s: State, l_k: int, l_p: int) -> int:
     # cov 5
     q1_: int
-    if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) and (not has_followers(s, l_k, l_p)):
+    if (
+        not s.z.piles[
+            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+        ]
+    ) and (not has_followers(s, l_k, l_p)):
         q1_ = 0
     else:
         q2_: int
-        if not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+        if not s.z.piles[
+            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+        ]:
             q2_ = max(
                 0,
                 (
@@ -247,14 +302,18 @@ def f_prospect(s: State, l_k: int, l_p: int) -> int:
             )
         else:
             q3_ = 0
-            for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+            for c_x in s.z.piles[
+                (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+            ]:
                 q3_ += F_card_number[c_x]
             q4_ = 0
             for c_x in f_followers(s, l_k, l_p):
                 q4_ += F_card_number[c_x]
             q5_ = (q3_ + q4_) - 20
             q6_ = 0
-            for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+            for c_x in s.z.piles[
+                (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+            ]:
                 if F_card_number[c_x] == 0:
                     q6_ += 1
             q7_ = 1 + q6_
@@ -266,7 +325,15 @@ def f_prospect(s: State, l_k: int, l_p: int) -> int:
                 20
                 if (
                     (
-                        len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
+                        len(
+                            s.z.piles[
+                                (
+                                    Z_expedition
+                                    + (l_k if l_k >= 0 else s.ref(l_k)) * 2
+                                    + (l_p if l_p >= 0 else s.ref(l_p))
+                                )
+                            ]
+                        )
                         + len(f_followers(s, l_k, l_p))
                     )
                     >= 8
@@ -282,7 +349,11 @@ def f_expedition_text(s: State, l_k: int, l_p: int) -> str:
     # cov 6
     return (
         ""
-        if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
+        if (
+            not s.z.piles[
+                (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+            ]
+        )
         else ", ".join(x_ for x_ in f_card_marks(s, l_k, l_p))
         + " = "
         + str(f_expedition_score(s, l_k, l_p))
@@ -294,7 +365,9 @@ def f_expedition_text(s: State, l_k: int, l_p: int) -> str:
 def f_card_marks(s: State, l_k: int, l_p: int) -> list[str]:
     # cov 7
     q1_: list[str] = []
-    for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
+    for c_x in s.z.piles[
+        (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
+    ]:
         q1_.append(("inv." if (F_card_number[c_x] == 0) else str(F_card_number[c_x])))
     return q1_
 
@@ -304,13 +377,13 @@ def f_discard_text(s: State, l_k: int) -> str:
     # cov 8
     return (
         "empty"
-        if (not s.z.piles[(Z_discard_pile + s.ref(l_k))])
+        if (not s.z.piles[(Z_discard_pile + (l_k if l_k >= 0 else s.ref(l_k)))])
         else (
-            s.label(T_card, s.top((Z_discard_pile + s.ref(l_k))))
-            if (len(s.z.piles[(Z_discard_pile + s.ref(l_k))]) == 1)
-            else s.label(T_card, s.top((Z_discard_pile + s.ref(l_k))))
+            s.label(T_card, s.top((Z_discard_pile + (l_k if l_k >= 0 else s.ref(l_k)))))
+            if (len(s.z.piles[(Z_discard_pile + (l_k if l_k >= 0 else s.ref(l_k)))]) == 1)
+            else s.label(T_card, s.top((Z_discard_pile + (l_k if l_k >= 0 else s.ref(l_k)))))
             + " (on "
-            + str((len(s.z.piles[(Z_discard_pile + s.ref(l_k))]) - 1))
+            + str((len(s.z.piles[(Z_discard_pile + (l_k if l_k >= 0 else s.ref(l_k)))]) - 1))
             + " more)"
         )
     )
@@ -350,14 +423,18 @@ def ph_final(s: State) -> None:
 def inv_every_card_somewhere(s: State) -> bool:
     q1_ = 0
     for c_k in range(5):
-        q1_ += len(s.z.piles[(Z_discard_pile + s.ref(c_k))])
+        q1_ += len(s.z.piles[(Z_discard_pile + (c_k if c_k >= 0 else s.ref(c_k)))])
     q2_ = len(s.z.piles[Z_deck]) + q1_
     q3_ = 0
     for c_p in range(s.num_players):
-        q4_ = len(s.z.piles[(Z_hand + s.ref(c_p))])
+        q4_ = len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))])
         q5_ = 0
         for c_k in range(5):
-            q5_ += len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))])
+            q5_ += len(
+                s.z.piles[
+                    (Z_expedition + (c_k if c_k >= 0 else s.ref(c_k)) * 2 + (c_p if c_p >= 0 else s.ref(c_p)))
+                ]
+            )
         q3_ += q4_ + q5_
     return (q2_ + q3_) == 60
 
@@ -366,7 +443,7 @@ def inv_every_card_somewhere(s: State) -> bool:
 def inv_hands_hold_eight(s: State) -> bool:
     q1_ = True
     for c_p in range(s.num_players):
-        if not (len(s.z.piles[(Z_hand + s.ref(c_p))]) <= 8):
+        if not (len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))]) <= 8):
             q1_ = False
             break
     return q1_
@@ -379,22 +456,73 @@ def inv_expeditions_ascend(s: State) -> bool:
         q2_ = True
         for c_k in range(5):
             q3_ = True
-            for c_i in range(1, len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))])):
+            for c_i in range(
+                1,
+                len(
+                    s.z.piles[
+                        (
+                            Z_expedition
+                            + (c_k if c_k >= 0 else s.ref(c_k)) * 2
+                            + (c_p if c_p >= 0 else s.ref(c_p))
+                        )
+                    ]
+                ),
+            ):
                 if not (
                     (
-                        F_card_number[s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], c_i)]
+                        F_card_number[
+                            s.nth(
+                                s.z.piles[
+                                    (
+                                        Z_expedition
+                                        + (c_k if c_k >= 0 else s.ref(c_k)) * 2
+                                        + (c_p if c_p >= 0 else s.ref(c_p))
+                                    )
+                                ],
+                                c_i,
+                            )
+                        ]
                         > F_card_number[
-                            s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], (c_i - 1))
+                            s.nth(
+                                s.z.piles[
+                                    (
+                                        Z_expedition
+                                        + (c_k if c_k >= 0 else s.ref(c_k)) * 2
+                                        + (c_p if c_p >= 0 else s.ref(c_p))
+                                    )
+                                ],
+                                (c_i - 1),
+                            )
                         ]
                     )
                     or (
                         (
-                            F_card_number[s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], c_i)]
+                            F_card_number[
+                                s.nth(
+                                    s.z.piles[
+                                        (
+                                            Z_expedition
+                                            + (c_k if c_k >= 0 else s.ref(c_k)) * 2
+                                            + (c_p if c_p >= 0 else s.ref(c_p))
+                                        )
+                                    ],
+                                    c_i,
+                                )
+                            ]
                             == 0
                         )
                         and (
                             F_card_number[
-                                s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], (c_i - 1))
+                                s.nth(
+                                    s.z.piles[
+                                        (
+                                            Z_expedition
+                                            + (c_k if c_k >= 0 else s.ref(c_k)) * 2
+                                            + (c_p if c_p >= 0 else s.ref(c_p))
+                                        )
+                                    ],
+                                    (c_i - 1),
+                                )
                             ]
                             == 0
                         )
@@ -429,12 +557,34 @@ def returns_of(s: State, l_p: int) -> int:
 def has_followers(s: State, l_k: int, l_p: int) -> bool:
     # cov 4 (followers)
     q1_ = False
-    for c_x in s.z.piles[(Z_hand + s.ref(l_p))]:
+    for c_x in s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]:
         if (F_card_colour[c_x] == l_k) and (
-            (F_card_number[c_x] > F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))])
+            (
+                F_card_number[c_x]
+                > F_card_number[
+                    s.top(
+                        (
+                            Z_expedition
+                            + (l_k if l_k >= 0 else s.ref(l_k)) * 2
+                            + (l_p if l_p >= 0 else s.ref(l_p))
+                        )
+                    )
+                ]
+            )
             or (
                 (F_card_number[c_x] == 0)
-                and (F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))] == 0)
+                and (
+                    F_card_number[
+                        s.top(
+                            (
+                                Z_expedition
+                                + (l_k if l_k >= 0 else s.ref(l_k)) * 2
+                                + (l_p if l_p >= 0 else s.ref(l_p))
+                            )
+                        )
+                    ]
+                    == 0
+                )
             )
         ):
             q1_ = True
@@ -528,7 +678,7 @@ class Proc_take_turn(Frame):
                 self.pc = 1
                 s.decide_kinds(
                     self.l_p,
-                    s.z.piles[(Z_hand + s.ref(self.l_p))],
+                    s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     KINDS_card,
                     4,
                     "l_c",
@@ -554,7 +704,11 @@ class Proc_take_turn(Frame):
                 s.move(
                     T_card,
                     self.l_c,
-                    (Z_expedition + s.ref(F_card_colour[self.l_c]) * 2 + s.ref(self.l_p)),
+                    (
+                        Z_expedition
+                        + s.ref(F_card_colour[self.l_c]) * 2
+                        + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
+                    ),
                     True,
                 )
                 s.say(TX_plays_to_the_expedition, self.l_p, self.l_c, F_card_colour[self.l_c])
@@ -584,12 +738,12 @@ class Proc_take_turn(Frame):
         else:  # pc == 3
             if self.l_s == 0:
                 # cov 12
-                s.deal(T_card, 1, Z_deck, (Z_hand + s.ref(self.l_p)))
+                s.deal(T_card, 1, Z_deck, (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))))
                 s.say(TX_draws_from_the_deck, self.l_p, len(s.z.piles[Z_deck]))
             else:
                 # cov 13
                 self.l_d = s.top(s.zone(f_pile_of(s, self.l_s), "the zone pile_of(...)"))
-                s.move(T_card, self.l_d, (Z_hand + s.ref(self.l_p)), True)
+                s.move(T_card, self.l_d, (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True)
                 s.say(TX_takes_from_the_discard, self.l_p, self.l_d, F_card_colour[self.l_d])
             s.stack.pop()
 

@@ -257,7 +257,7 @@ def sc10_expect1(s: State) -> bool:
 def sc10_expect2(s: State) -> bool:
     q1_ = True
     for c_p in range(s.num_players):
-        if not (len(s.z.piles[(Z_hand + s.ref(c_p))]) == 8):
+        if not (len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))]) == 8):
             q1_ = False
             break
     return q1_

@@ -1164,7 +1164,7 @@ def f_china_playable(s: State, l_p: int) -> list[int]:
     # cov 50
     v_china_face_up = s.v_china_face_up
     q1_: list[int] = []
-    for c_c in s.z.piles[(Z_china + s.ref(l_p))]:
+    for c_c in s.z.piles[(Z_china + (l_p if l_p >= 0 else s.ref(l_p)))]:
         if v_china_face_up:
             q1_.append(c_c)
     return q1_
@@ -1180,7 +1180,7 @@ def f_rounds_left(s: State, l_p: int) -> int:
 def f_must_score(s: State, l_p: int) -> bool:
     # cov 52
     q1_ = 0
-    for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+    for c_c in s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]:
         if F_card_scoring[c_c]:
             q1_ += 1
     return q1_ >= f_rounds_left(s, l_p)
@@ -1228,7 +1228,7 @@ def f_forced_cards(s: State, l_p: int) -> list[int]:
     q1_: list[int]
     if (s.mod_kinds >> M_owes_operations) & 1 == 1 and (M_owes_operations, l_p) in s.active_mods:
         q2_: list[int] = []
-        for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+        for c_c in s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]:
             if (s.mod_kinds >> M_must_play_for_operations) & 1 == 1 and (
                 M_must_play_for_operations,
                 l_p,
@@ -1296,7 +1296,7 @@ def p_end_effect(s: State, l_c: int) -> None:
 # procedure take_china_card (specs/twilight_struggle/events.yaml:238)
 def p_take_china_card(s: State, l_p: int, l_face_up: bool) -> None:
     # cov 74
-    s.move(T_card, E_china_card, (Z_china + s.ref(l_p)), True)
+    s.move(T_card, E_china_card, (Z_china + (l_p if l_p >= 0 else s.ref(l_p))), True)
     s.v_china_face_up = l_face_up
     if l_face_up:
         # cov 75
@@ -1309,7 +1309,8 @@ def p_take_china_card(s: State, l_p: int, l_face_up: bool) -> None:
 # procedure take_control (specs/twilight_struggle/events.yaml:249)
 def p_take_control(s: State, l_p: int, l_x: int) -> None:
     # cov 77
-    i0_, i1_ = s.ref(l_x), s.ref((1 - l_p))
+    i0_ = l_x if l_x >= 0 else s.ref(l_x)
+    i1_ = s.ref((1 - l_p))
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
     p_gain_control(s, l_p, l_x)
@@ -1321,7 +1322,8 @@ def p_gain_control(s: State, l_p: int, l_x: int) -> None:
     l_needed: int = s.v_influence[l_x][(1 - l_p)] + F_country_stability[l_x]
     if s.v_influence[l_x][l_p] < l_needed:
         # cov 79
-        i0_, i1_ = s.ref(l_x), s.ref(l_p)
+        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i1_ = l_p if l_p >= 0 else s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, l_needed))
         s.forget(READ_var_influence)
     else:
@@ -1336,7 +1338,7 @@ def p_war(
 ) -> None:
     # cov 87
     l_o: int = 1 - l_p
-    i0_ = s.ref(l_p)
+    i0_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + l_military))
     q1_ = 0
     for c_y in F_country_adjacent[l_x]:
@@ -1347,10 +1349,12 @@ def p_war(
     if (l_r - l_minus) >= l_needed:
         # cov 88
         s.say(TX_the_war_in_succeeds, l_x, l_r, l_minus, l_needed)
-        i0_, i1_ = s.ref(l_x), s.ref(l_p)
+        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i1_ = l_p if l_p >= 0 else s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + s.v_influence[l_x][l_o]))
         s.forget(READ_var_influence)
-        i0_, i1_ = s.ref(l_x), s.ref(l_o)
+        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i1_ = l_o if l_o >= 0 else s.ref(l_o)
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
         p_gain_vp(s, l_p, l_gain)
@@ -1450,12 +1454,14 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
     s.say(TX_realignment_in, l_x, l_p, l_mine, l_o, l_theirs)
     if l_mine > l_theirs:
         # cov 128
-        i0_, i1_ = s.ref(l_x), s.ref(l_o)
+        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i1_ = l_o if l_o >= 0 else s.ref(l_o)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - (l_mine - l_theirs)))
         s.forget(READ_var_influence)
     elif l_theirs > l_mine:
         # cov 129
-        i0_, i1_ = s.ref(l_x), s.ref(l_p)
+        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i1_ = l_p if l_p >= 0 else s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - (l_theirs - l_mine)))
         s.forget(READ_var_influence)
     else:
@@ -1467,7 +1473,7 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
 def p_space_attempt(s: State, l_p: int, l_c: int) -> None:
     # cov 141
     l_b: int = f_next_box(s, l_p)
-    s.v_space_attempts[s.ref(l_p)] += 1
+    s.v_space_attempts[(l_p if l_p >= 0 else s.ref(l_p))] += 1
     if s.roll(6) <= F_space_box_max_roll[l_b]:
         # cov 142
         p_space_advance(s, l_p)
@@ -1486,7 +1492,7 @@ def p_space_advance(s: State, l_p: int) -> None:
     else:
         # cov 146
         pass
-    i0_ = s.ref(l_p)
+    i0_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
     if s.v_space[(1 - l_p)] >= s.v_space[l_p]:
         # cov 147
@@ -1536,7 +1542,7 @@ def p_draw(s: State, l_p: int) -> None:
         pass
     if len(s.z.piles[Z_deck]) > 0:
         # cov 154
-        s.deal_watched(T_card, 1, Z_deck, (Z_hand + s.ref(l_p)), zw_card)
+        s.deal_watched(T_card, 1, Z_deck, (Z_hand + (l_p if l_p >= 0 else s.ref(l_p))), zw_card)
     else:
         # cov 155
         pass
@@ -1555,7 +1561,7 @@ def p_deal_cards(s: State) -> None:
             break
         s.tick("the while loop at specs/twilight_struggle/turn.yaml:69:7")
         for l_p in [P_ussr, P_usa]:
-            if not (len(s.z.piles[(Z_hand + s.ref(l_p))]) < f_hand_size(s)):
+            if not (len(s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]) < f_hand_size(s)):
                 continue
             p_draw(s, l_p)
 
@@ -1604,7 +1610,7 @@ def p_final_scoring(s: State) -> None:
     s.v_over = True
     s.say(TX_final_scoring)
     for l_p in range(s.num_players):
-        if not (len(s.z.piles[(Z_china + s.ref(l_p))]) > 0):
+        if not (len(s.z.piles[(Z_china + (l_p if l_p >= 0 else s.ref(l_p)))]) > 0):
             continue
         p_gain_vp(s, l_p, 1)
         s.say(TX_holds_the_china_card, l_p)
@@ -1756,7 +1762,8 @@ def e_card_event_fidel(s: State, l_self: int, l_p: int) -> None:
 # card vietnam_revolts: event (specs/twilight_struggle/cards.yaml:101)
 def e_card_event_vietnam_revolts(s: State, l_self: int, l_p: int) -> None:
     # cov 248
-    i0_, i1_ = E_vietnam, s.ref(l_p)
+    i0_ = E_vietnam
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
     # cov 249
@@ -1794,10 +1801,12 @@ def e_card_event_comecon(s: State, l_self: int, l_p: int) -> Frame:
 # card nasser: event (specs/twilight_struggle/cards.yaml:167)
 def e_card_event_nasser(s: State, l_self: int, l_p: int) -> None:
     # cov 257
-    i0_, i1_ = E_egypt, s.ref(l_p)
+    i0_ = E_egypt
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
-    i0_, i1_ = E_egypt, s.ref((1 - l_p))
+    i0_ = E_egypt
+    i1_ = s.ref((1 - l_p))
     s.v_influence[i0_][i1_] = min(
         99, max(0, s.v_influence[i0_][i1_] - ((s.v_influence[E_egypt][(1 - l_p)] + 1) // 2))
     )
@@ -1812,10 +1821,12 @@ def e_card_event_warsaw_pact_formed(s: State, l_self: int, l_p: int) -> Frame:
 # card de_gaulle_leads_france: event (specs/twilight_struggle/cards.yaml:195)
 def e_card_event_de_gaulle_leads_france(s: State, l_self: int, l_p: int) -> None:
     # cov 261
-    i0_, i1_ = E_france, s.ref((1 - l_p))
+    i0_ = E_france
+    i1_ = s.ref((1 - l_p))
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 2))
     s.forget(READ_var_influence)
-    i0_, i1_ = E_france, s.ref(l_p)
+    i0_ = E_france
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
     # cov 262
@@ -2041,10 +2052,12 @@ def e_card_event_brezhnev_doctrine(s: State, l_self: int, l_p: int) -> None:
 # card portuguese_empire_crumbles: event (specs/twilight_struggle/cards.yaml:622)
 def e_card_event_portuguese_empire_crumbles(s: State, l_self: int, l_p: int) -> None:
     # cov 335
-    i0_, i1_ = E_se_african_states, s.ref(l_p)
+    i0_ = E_se_african_states
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
-    i0_, i1_ = E_angola, s.ref(l_p)
+    i0_ = E_angola
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -2057,7 +2070,8 @@ def e_card_event_south_african_unrest(s: State, l_self: int, l_p: int) -> Frame:
 # card allende: event (specs/twilight_struggle/cards.yaml:648)
 def e_card_event_allende(s: State, l_self: int, l_p: int) -> None:
     # cov 339
-    i0_, i1_ = E_chile, s.ref(l_p)
+    i0_ = E_chile
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -2066,7 +2080,8 @@ def e_card_event_allende(s: State, l_self: int, l_p: int) -> None:
 def e_card_event_willy_brandt(s: State, l_self: int, l_p: int) -> None:
     # cov 340
     p_gain_vp(s, l_p, 1)
-    i0_, i1_ = E_west_germany, s.ref(l_p)
+    i0_ = E_west_germany
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
     # cov 341
@@ -2090,7 +2105,7 @@ def e_card_event_cultural_revolution(s: State, l_self: int, l_p: int) -> None:
     if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 345
         p_take_china_card(s, l_p, True)
-    elif s.holds((Z_china + s.ref(l_p)), T_card, E_china_card):
+    elif s.holds((Z_china + (l_p if l_p >= 0 else s.ref(l_p))), T_card, E_china_card):
         # cov 346
         p_gain_vp(s, l_p, 1)
     else:
@@ -2141,7 +2156,8 @@ def e_card_event_colonial_rear_guards(s: State, l_self: int, l_p: int) -> Frame:
 def e_card_event_panama_canal_returned(s: State, l_self: int, l_p: int) -> None:
     # cov 355
     for l_x in [E_panama, E_costa_rica, E_venezuela]:
-        i0_, i1_ = s.ref(l_x), s.ref(l_p)
+        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i1_ = l_p if l_p >= 0 else s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
         s.forget(READ_var_influence)
 
@@ -2151,7 +2167,8 @@ def e_card_event_camp_david_accords(s: State, l_self: int, l_p: int) -> None:
     # cov 356
     p_gain_vp(s, l_p, 1)
     for l_x in [E_israel, E_jordan, E_egypt]:
-        i0_, i1_ = s.ref(l_x), s.ref(l_p)
+        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i1_ = l_p if l_p >= 0 else s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
         s.forget(READ_var_influence)
 
@@ -2169,10 +2186,12 @@ def e_card_event_grain_sales_to_soviets(s: State, l_self: int, l_p: int) -> Fram
 # card john_paul_ii_elected_pope: event (specs/twilight_struggle/cards.yaml:810)
 def e_card_event_john_paul_ii_elected_pope(s: State, l_self: int, l_p: int) -> None:
     # cov 363
-    i0_, i1_ = E_poland, s.ref((1 - l_p))
+    i0_ = E_poland
+    i1_ = s.ref((1 - l_p))
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 2))
     s.forget(READ_var_influence)
-    i0_, i1_ = E_poland, s.ref(l_p)
+    i0_ = E_poland
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
 
@@ -2199,7 +2218,7 @@ def e_card_event_nixon_plays_the_china_card(s: State, l_self: int, l_p: int) -> 
     if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 369
         p_take_china_card(s, l_p, False)
-    elif s.holds((Z_china + s.ref(l_p)), T_card, E_china_card):
+    elif s.holds((Z_china + (l_p if l_p >= 0 else s.ref(l_p))), T_card, E_china_card):
         # cov 370
         p_gain_vp(s, l_p, 2)
     else:
@@ -2210,10 +2229,12 @@ def e_card_event_nixon_plays_the_china_card(s: State, l_self: int, l_p: int) -> 
 # card sadat_expels_soviets: event (specs/twilight_struggle/cards.yaml:856)
 def e_card_event_sadat_expels_soviets(s: State, l_self: int, l_p: int) -> None:
     # cov 372
-    i0_, i1_ = E_egypt, s.ref((1 - l_p))
+    i0_ = E_egypt
+    i1_ = s.ref((1 - l_p))
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
-    i0_, i1_ = E_egypt, s.ref(l_p)
+    i0_ = E_egypt
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
 
@@ -2268,7 +2289,7 @@ def e_card_event_one_small_step(s: State, l_self: int, l_p: int) -> None:
     # cov 387
     if (s.v_space[l_p] + 2) <= 8:
         # cov 388
-        i0_ = s.ref(l_p)
+        i0_ = l_p if l_p >= 0 else s.ref(l_p)
         s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
         s.say(TX_moves_past_without_scoring, l_p, f_top_n_box(s, s.v_space[l_p]))
     else:
@@ -2286,10 +2307,12 @@ def e_card_event_south_america_scoring(s: State, l_self: int, l_p: int) -> None:
 # card iranian_hostage_crisis: event (specs/twilight_struggle/cards.yaml:973)
 def e_card_event_iranian_hostage_crisis(s: State, l_self: int, l_p: int) -> None:
     # cov 391
-    i0_, i1_ = E_iran, s.ref((1 - l_p))
+    i0_ = E_iran
+    i1_ = s.ref((1 - l_p))
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
-    i0_, i1_ = E_iran, s.ref(l_p)
+    i0_ = E_iran
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -2298,10 +2321,12 @@ def e_card_event_iranian_hostage_crisis(s: State, l_self: int, l_p: int) -> None
 def e_card_event_the_iron_lady(s: State, l_self: int, l_p: int) -> None:
     # cov 392
     l_o: int = 1 - l_p
-    i0_, i1_ = E_argentina, s.ref(l_o)
+    i0_ = E_argentina
+    i1_ = l_o if l_o >= 0 else s.ref(l_o)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
-    i0_, i1_ = E_uk, s.ref(l_o)
+    i0_ = E_uk
+    i1_ = l_o if l_o >= 0 else s.ref(l_o)
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
     p_gain_vp(s, l_p, 1)
@@ -2358,14 +2383,14 @@ def e_card_event_terrorism(s: State, l_self: int, l_p: int) -> None:
     l_n: int = 2 if ((l_o == P_usa) and (s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis))) else 1
     for _ in range(l_n):
         s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:1100:9")
-        if len(s.z.piles[(Z_hand + s.ref(l_o))]) == 0:
+        if len(s.z.piles[(Z_hand + (l_o if l_o >= 0 else s.ref(l_o)))]) == 0:
             # cov 412
             s.say(TX_has_no_card_left, l_o)
             return
         else:
             # cov 413
             pass
-        l_c: int = s.pick(s.z.piles[(Z_hand + s.ref(l_o))], T_card)
+        l_c: int = s.pick(s.z.piles[(Z_hand + (l_o if l_o >= 0 else s.ref(l_o)))], T_card)
         s.move(T_card, l_c, Z_discard, True)
         s.say(TX_discards_at_random, l_o, l_c)
 
@@ -2416,7 +2441,8 @@ def e_card_event_wargames(s: State, l_self: int, l_p: int) -> Frame:
 # card solidarity: event (specs/twilight_struggle/cards.yaml:1233)
 def e_card_event_solidarity(s: State, l_self: int, l_p: int) -> None:
     # cov 431
-    i0_, i1_ = E_poland, s.ref(l_p)
+    i0_ = E_poland
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 3))
     s.forget(READ_var_influence)
 
@@ -2475,7 +2501,8 @@ def e_card_event_yuri_and_samantha(s: State, l_self: int, l_p: int) -> None:
 # card awacs_sale_to_saudis: event (specs/twilight_struggle/cards.yaml:1372)
 def e_card_event_awacs_sale_to_saudis(s: State, l_self: int, l_p: int) -> None:
     # cov 458
-    i0_, i1_ = E_saudi_arabia, s.ref(l_p)
+    i0_ = E_saudi_arabia
+    i1_ = l_p if l_p >= 0 else s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -2492,7 +2519,7 @@ def x_card_prevented_nato(s: State, l_self: int, l_p: int) -> bool:
 def x_card_prevented_un_intervention(s: State, l_self: int, l_p: int) -> bool:
     # cov 460
     q1_ = False
-    for c_c in s.z.piles[(Z_hand + s.ref(l_p))]:
+    for c_c in s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]:
         if F_card_side[c_c] == (1 - l_p):
             q1_ = True
             break
@@ -3297,7 +3324,8 @@ class Proc_remove_up_to(Frame):
                 )
                 return
             else:  # pc == 2
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
+                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 1))
                 s.forget(READ_var_influence)
                 self.l_taken = self.l_taken + [self.l_x]
@@ -3400,7 +3428,8 @@ class Proc_remove_from_each(Frame):
             else:  # pc == 1
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
-                    i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
+                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                    i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - self.l_amount))
                     s.forget(READ_var_influence)
                     s.say(TX_removes_influence_from, self.l_p, self.l_o, self.l_x)
@@ -3472,7 +3501,8 @@ class Proc_add_to_each(Frame):
             else:  # pc == 1
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
-                    i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                     s.forget(READ_var_influence)
                 s.stack.pop()
@@ -3575,7 +3605,8 @@ class Proc_add_spread(Frame):
                 )
                 return
             else:  # pc == 2
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 self.l_placed = self.l_placed + [self.l_x]
@@ -3921,7 +3952,8 @@ class Proc_add_influence(Frame):
                     # cov 121
                     pass
                 self.l_left -= f_place_cost(s, self.l_p, self.l_x)
-                i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 l_p = self.l_p
@@ -4200,7 +4232,7 @@ class Proc_coup_attempt(Frame):
                 self.l_o = 1 - self.l_p
                 if not self.l_free:
                     # cov 132
-                    i0_ = s.ref(self.l_p)
+                    i0_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + self.l_ops))
                 else:
                     # cov 133
@@ -4229,10 +4261,12 @@ class Proc_coup_attempt(Frame):
                 if self.l_margin > 0:
                     # cov 134
                     self.l_gone = min(self.l_margin, s.v_influence[self.l_x][self.l_o])
-                    i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
+                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                    i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - self.l_gone))
                     s.forget(READ_var_influence)
-                    i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(
                         99, max(0, s.v_influence[i0_][i1_] + (self.l_margin - self.l_gone))
                     )
@@ -4418,7 +4452,7 @@ class Proc_headline_phase(Frame):
                     continue
                 s.v_phasing = self.l_p_2
                 self.l_c = s.v_headline[self.l_p_2]
-                s.v_headline[s.ref(self.l_p_2)] = -1
+                s.v_headline[(self.l_p_2 if self.l_p_2 >= 0 else s.ref(self.l_p_2))] = -1
                 self.l_k += 1
                 s.say(TX_headline_played_by, self.l_k, self.l_c, self.l_p_2)
                 arg0_ = self.l_p_2
@@ -4493,7 +4527,7 @@ class Proc_choose_headline(Frame):
             # cov 162
             l_p = self.l_p
             q1_: list[int] = []
-            for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+            for c_c in s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                 if (not F_card_no_headline[c_c]) and (
                     (s.mod_kinds >> M_must_play_for_operations) & 1 == 0
                     or (M_must_play_for_operations, l_p, c_c) not in s.active_mods
@@ -4531,12 +4565,12 @@ class Proc_choose_headline(Frame):
                 secret=True,
             )
         elif pc == 1:
-            s.v_headline[s.ref(self.l_p)] = self.d_1
+            s.v_headline[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = self.d_1
             s.move(T_card, s.v_headline[self.l_p], Z_table, True)
             s.say(TX_revealed, s.v_headline[self.l_p])
             s.stack.pop()
         else:  # pc == 2
-            s.v_headline[s.ref(self.l_p)] = self.d_2
+            s.v_headline[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = self.d_2
             s.stack.pop()
 
 
@@ -4688,7 +4722,7 @@ class Proc_play_a_card(Frame):
                     q1_: list[int]
                     if f_must_score(s, self.l_p):
                         q2_: list[int] = []
-                        for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                        for c_c in s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                             if F_card_scoring[c_c]:
                                 q2_.append(c_c)
                         q1_ = q2_
@@ -4698,7 +4732,7 @@ class Proc_play_a_card(Frame):
                             q3_ = v1_
                         else:
                             q4_: list[int] = []
-                            for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                            for c_c in s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                                 q4_.append(c_c)
                             q3_ = q4_ + f_china_playable(s, self.l_p)
                         q1_ = q3_
@@ -4715,7 +4749,7 @@ class Proc_play_a_card(Frame):
                     if q5_:
                         # cov 12 (rounds_in_turn)
                         q5_ = (s.v_round > (6 if (s.v_turn <= 3) else 7)) or (
-                            len(s.z.piles[(Z_hand + s.ref(self.l_p))]) == 0
+                            len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) == 0
                         )
                     if q5_:
                         # cov 175
@@ -4829,7 +4863,7 @@ class Proc_trap_round(Frame):
                 # cov 179
                 l_p = self.l_p
                 q1_: list[int] = []
-                for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                for c_c in s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                     q2_ = not F_card_scoring[c_c]
                     if q2_:
                         # cov 15 (card_ops)
@@ -4838,7 +4872,7 @@ class Proc_trap_round(Frame):
                         q1_.append(c_c)
                 self.l_escapes = q1_
                 q3_: list[int] = []
-                for c_c in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+                for c_c in s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                     if F_card_scoring[c_c]:
                         q3_.append(c_c)
                 self.l_scorings = q3_
@@ -5407,7 +5441,11 @@ class Proc_end_of_turn(Frame):
                     for x_ in range(s.num_players):
                         self.l_p_2 = x_
                         if not any(
-                            True for c_c in s.z.piles[(Z_hand + s.ref(self.l_p_2))] if F_card_scoring[c_c]
+                            True
+                            for c_c in s.z.piles[
+                                (Z_hand + (self.l_p_2 if self.l_p_2 >= 0 else s.ref(self.l_p_2)))
+                            ]
+                            if F_card_scoring[c_c]
                         ):
                             continue
                         s.v_over = True
@@ -5431,13 +5469,16 @@ class Proc_end_of_turn(Frame):
                     return
                 self.l_p = self.i_1[self.k_2]
                 self.k_2 += 1
-                if not (f_has_ability(s, self.l_p, 6) and (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > 0)):
+                if not (
+                    f_has_ability(s, self.l_p, 6)
+                    and (len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) > 0)
+                ):
                     pc = 1
                     continue
                 self.pc = 2
                 if s.decide(
                     self.l_p,
-                    s.z.piles[(Z_hand + s.ref(self.l_p))],
+                    s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     7,
                     "l_c",
                     (TX_discard_a_held_card,),
@@ -5503,7 +5544,7 @@ class Eff_card_event_five_year_plan(Frame):
         if pc == 0:
             # cov 240
             self.l_o = 1 - self.l_p
-            if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
+            if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 241
                 s.say(TX_has_no_card_to_3, self.l_o)
                 s.stack.pop()
@@ -5511,7 +5552,7 @@ class Eff_card_event_five_year_plan(Frame):
             else:
                 # cov 242
                 pass
-            self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))], T_card)
+            self.l_c = s.pick(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))], T_card)
             s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_discards_at_random, self.l_o, self.l_c)
             if (F_card_side[self.l_c] == self.l_p) and (not f_event_blocked(s, self.l_p, self.l_c)):
@@ -5614,7 +5655,7 @@ class Eff_card_event_blockade(Frame):
                 self.pc = 1
                 l_o = self.l_o
                 q1_: list[int] = []
-                for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+                for c_y in s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]:
                     # cov 15 (card_ops)
                     if (0 if F_card_scoring[c_y] else f_modified_ops(s, l_o, F_card_ops[c_y])) >= 3:
                         q1_.append(124 + c_y)
@@ -5636,7 +5677,8 @@ class Eff_card_event_blockade(Frame):
             else:  # pc == 1
                 if self.l_c == -1:
                     # cov 251
-                    i0_, i1_ = E_west_germany, s.ref(self.l_o)
+                    i0_ = E_west_germany
+                    i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, 0))
                     s.forget(READ_var_influence)
                     s.say(TX_loses_all_its_influence, self.l_o)
@@ -5840,7 +5882,8 @@ class Eff_card_event_truman_doctrine(Frame):
                 "specs/twilight_struggle/cards.yaml:221",
             )
         else:  # pc == 1
-            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_o)
+            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+            i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
             s.v_influence[i0_][i1_] = min(99, max(0, 0))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -6018,7 +6061,8 @@ class Eff_card_event_independent_reds(Frame):
                 "specs/twilight_struggle/cards.yaml:272",
             )
         else:  # pc == 1
-            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[self.l_x][self.l_o]))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -6343,7 +6387,7 @@ class Eff_card_event_un_intervention(Frame):
             self.pc = 1
             l_p = self.l_p
             q1_: list[int] = []
-            for c_y in s.z.piles[(Z_hand + s.ref(self.l_p))]:
+            for c_y in s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]:
                 if F_card_side[c_y] == (1 - l_p):
                     q1_.append(124 + c_y)
             s.decide(
@@ -6462,7 +6506,8 @@ class Eff_card_event_de_stalinization(Frame):
                     self.l_more = False
                 else:
                     # cov 292
-                    i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 1))
                     s.forget(READ_var_influence)
                     self.l_taken += 1
@@ -6597,7 +6642,13 @@ class Eff_card_event_salt_negotiations(Frame):
             else:  # pc == 1
                 if self.l_c != -1:
                     # cov 311
-                    s.move_watched(T_card, self.l_c, (Z_hand + s.ref(self.l_p)), True, zw_card)
+                    s.move_watched(
+                        T_card,
+                        self.l_c,
+                        (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
+                        True,
+                        zw_card,
+                    )
                     s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
                 else:
                     # cov 312
@@ -6759,7 +6810,7 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
                 "specs/twilight_struggle/cards.yaml:544",
             )
         else:  # pc == 1
-            i0_ = s.ref(self.l_p)
+            i0_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + 5))
             p_set_defcon(s, self.l_level)
             s.stack.pop()
@@ -6814,7 +6865,8 @@ class Eff_card_event_junta(Frame):
                 2,
             )
         elif pc == 1:
-            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             self.pc = 2
@@ -6874,7 +6926,7 @@ class Eff_card_event_missile_envy(Frame):
         if pc == 0:
             # cov 324
             self.l_o = 1 - self.l_p
-            if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
+            if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 325
                 s.say(TX_has_no_card_to_4, self.l_o)
                 s.stack.pop()
@@ -6882,11 +6934,17 @@ class Eff_card_event_missile_envy(Frame):
             else:
                 # cov 326
                 pass
-            self.l_top = max((F_card_ops[c_y] for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]), default=0)
+            self.l_top = max(
+                (
+                    F_card_ops[c_y]
+                    for c_y in s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]
+                ),
+                default=0,
+            )
             self.pc = 1
             l_top = self.l_top
             q1_: list[int] = []
-            for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+            for c_y in s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]:
                 if F_card_ops[c_y] == l_top:
                     q1_.append(124 + c_y)
             s.decide(
@@ -6901,7 +6959,13 @@ class Eff_card_event_missile_envy(Frame):
             )
         elif pc == 1:
             s.move(T_card, self.l_c, Z_table, True)
-            s.move_watched(T_card, self.l_self, (Z_hand + s.ref(self.l_o)), True, zw_card)
+            s.move_watched(
+                T_card,
+                self.l_self,
+                (Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o))),
+                True,
+                zw_card,
+            )
             # cov 327
             s.add_mod(M_owes_operations, (self.l_o,), -1)
             # cov 328
@@ -6994,13 +7058,15 @@ class Eff_card_event_south_african_unrest(Frame):
         elif pc == 1:
             if self.l_all_there:
                 # cov 337
-                i0_, i1_ = E_south_africa, s.ref(self.l_p)
+                i0_ = E_south_africa
+                i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
                 s.forget(READ_var_influence)
                 s.stack.pop()
                 return
             # cov 338
-            i0_, i1_ = E_south_africa, s.ref(self.l_p)
+            i0_ = E_south_africa
+            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
             self.pc = 2
@@ -7013,7 +7079,8 @@ class Eff_card_event_south_african_unrest(Frame):
                 "specs/twilight_struggle/cards.yaml:637",
             )
         else:  # pc == 2
-            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -7300,16 +7367,24 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
             if pc == 0:
                 # cov 358
                 self.l_o = 1 - self.l_p
-                if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
+                if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                     # cov 359
                     s.say(TX_has_no_card_uses, self.l_o, self.l_p)
                     self.pc = 1
                     s.stack.append(Proc_event_operations(self.l_p, self.l_self))
                     return
                 # cov 360
-                self.l_c = s.pick(s.z.piles[(Z_hand + s.ref(self.l_o))], T_card)
-                s.move(T_card, self.l_c, (Z_looked_at + s.ref(self.l_p)), True)
-                s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_looked_at + s.ref(self.l_p))]))
+                self.l_c = s.pick(
+                    s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))], T_card
+                )
+                s.move(
+                    T_card, self.l_c, (Z_looked_at + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True
+                )
+                s.say(
+                    TX_you_see,
+                    self.l_p,
+                    tuple(s.z.piles[(Z_looked_at + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]),
+                )
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -7331,7 +7406,9 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
                 s.stack.append(Proc_play_card(self.l_p, self.l_c))
                 return
             # cov 362
-            s.move_watched(T_card, self.l_c, (Z_hand + s.ref(self.l_o)), True, zw_card)
+            s.move_watched(
+                T_card, self.l_c, (Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o))), True, zw_card
+            )
             s.say(TX_returns_the_card_to, self.l_p, self.l_o)
             self.pc = 3
             s.stack.append(Proc_event_operations(self.l_p, self.l_self))
@@ -7506,7 +7583,7 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
                 p_take_china_card(s, self.l_p, True)
                 s.stack.pop()
                 return
-            if s.holds((Z_china + s.ref(self.l_p)), T_card, E_china_card):
+            if s.holds((Z_china + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), T_card, E_china_card):
                 # cov 380
                 self.pc = 1
                 s.stack.append(
@@ -7578,7 +7655,10 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                 continue
             elif pc == 1:
                 s.tick("the while loop at specs/twilight_struggle/cards.yaml:911:9")
-                if not (self.l_more and (len(s.z.piles[(Z_hand + s.ref(self.l_p))]) > 0)):
+                if not (
+                    self.l_more
+                    and (len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) > 0)
+                ):
                     for _ in range(self.l_n):
                         s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:921:9")
                         p_draw(s, self.l_p)
@@ -7588,7 +7668,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
                 self.pc = 2
                 if s.decide(
                     self.l_p,
-                    s.z.piles[(Z_hand + s.ref(self.l_p))],
+                    s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     7,
                     "l_c",
                     (TX_discard_a_card_so, self.l_n),
@@ -7782,7 +7862,8 @@ class Eff_card_event_marine_barracks_bombing(Frame):
         pc = self.pc
         if pc == 0:
             # cov 401
-            i0_, i1_ = E_lebanon, s.ref((1 - self.l_p))
+            i0_ = E_lebanon
+            i1_ = s.ref((1 - self.l_p))
             s.v_influence[i0_][i1_] = min(99, max(0, 0))
             s.forget(READ_var_influence)
             self.pc = 1
@@ -7936,7 +8017,8 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
         while True:
             if pc == 0:
                 # cov 408
-                i0_, i1_ = E_nicaragua, s.ref((1 - self.l_p))
+                i0_ = E_nicaragua
+                i1_ = s.ref((1 - self.l_p))
                 s.v_influence[i0_][i1_] = min(99, max(0, 0))
                 s.forget(READ_var_influence)
                 self.pc = 1
@@ -8100,7 +8182,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 self.pc = 1
                 l_o = self.l_o
                 q1_: list[int] = []
-                for c_y in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+                for c_y in s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]:
                     # cov 15 (card_ops)
                     if (0 if F_card_scoring[c_y] else f_modified_ops(s, l_o, F_card_ops[c_y])) >= 3:
                         q1_.append(124 + c_y)
@@ -8155,7 +8237,8 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
             else:  # pc == 2
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
-                    i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(
                         99, max(0, min(99, (2 * s.v_influence[self.l_x][self.l_p])))
                     )
@@ -8199,7 +8282,8 @@ class Eff_card_event_tear_down_this_wall(Frame):
         pc = self.pc
         if pc == 0:
             # cov 421
-            i0_, i1_ = E_east_germany, s.ref(self.l_p)
+            i0_ = E_east_germany
+            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 3))
             s.forget(READ_var_influence)
             self.pc = 1
@@ -8265,7 +8349,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
             self.l_o = 1 - self.l_p
             # cov 424
             s.add_mod(M_hand_revealed, (self.l_o,), PH_turn)
-            if len(s.z.piles[(Z_hand + s.ref(self.l_o))]) == 0:
+            if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 425
                 s.say(TX_has_no_card_in, self.l_o)
                 s.stack.pop()
@@ -8273,13 +8357,13 @@ class Eff_card_event_aldrich_ames_remix(Frame):
             else:
                 # cov 426
                 pass
-            for x_ in list(s.z.piles[(Z_hand + s.ref(self.l_o))]):
+            for x_ in list(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]):
                 self.l_c = x_
                 s.say(TX_revealed, self.l_c)
             self.pc = 1
             s.decide(
                 self.l_p,
-                s.z.piles[(Z_hand + s.ref(self.l_o))],
+                s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))],
                 7,
                 "l_c_2",
                 (TX_a_card_to_discard, self.l_o),
@@ -8507,7 +8591,7 @@ class Eff_card_event_the_cambridge_five(Frame):
                 # cov 436
                 self.l_o = 1 - self.l_p
                 q1_: list[int] = []
-                for c_c in s.z.piles[(Z_hand + s.ref(self.l_o))]:
+                for c_c in s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]:
                     if F_card_scoring[c_c]:
                         q1_.append(c_c)
                 self.l_shown = q1_
@@ -8551,7 +8635,8 @@ class Eff_card_event_the_cambridge_five(Frame):
             else:  # pc == 1
                 if self.l_x != -1:
                     # cov 439
-                    i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                     s.forget(READ_var_influence)
                 else:
@@ -8635,13 +8720,15 @@ class Eff_card_event_special_relationship(Frame):
                 "specs/twilight_struggle/cards.yaml:1295",
             )
         elif pc == 1:
-            i0_, i1_ = s.ref(self.l_x), s.ref(self.l_p)
+            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             p_gain_vp(s, self.l_p, 2)
             s.stack.pop()
         else:  # pc == 2
-            i0_, i1_ = s.ref(self.l_x_2), s.ref(self.l_p)
+            i0_ = self.l_x_2 if self.l_x_2 >= 0 else s.ref(self.l_x_2)
+            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -8849,12 +8936,16 @@ class Eff_card_event_our_man_in_tehran(Frame):
         while True:
             if pc == 0:
                 # cov 455
-                s.deal(T_card, 5, Z_deck, (Z_looked_at + s.ref(self.l_p)))
-                s.say(TX_you_see, self.l_p, tuple(s.z.piles[(Z_looked_at + s.ref(self.l_p))]))
+                s.deal(T_card, 5, Z_deck, (Z_looked_at + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))))
+                s.say(
+                    TX_you_see,
+                    self.l_p,
+                    tuple(s.z.piles[(Z_looked_at + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]),
+                )
                 self.pc = 1
                 if s.decide(
                     self.l_p,
-                    s.z.piles[(Z_looked_at + s.ref(self.l_p))],
+                    s.z.piles[(Z_looked_at + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     7,
                     "l_c",
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
@@ -8869,7 +8960,12 @@ class Eff_card_event_our_man_in_tehran(Frame):
             else:  # pc == 1
                 s.tick("the while loop at specs/twilight_struggle/cards.yaml:1344:9")
                 if not (self.l_c != -1):
-                    s.move_all(T_card, s.z.piles[(Z_looked_at + s.ref(self.l_p))], Z_deck, True)
+                    s.move_all(
+                        T_card,
+                        s.z.piles[(Z_looked_at + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
+                        Z_deck,
+                        True,
+                    )
                     s.shuffle(Z_deck)
                     s.say(TX_the_rest_go_back)
                     s.stack.pop()
@@ -8879,7 +8975,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
                 self.pc = 1
                 if s.decide(
                     self.l_p,
-                    s.z.piles[(Z_looked_at + s.ref(self.l_p))],
+                    s.z.piles[(Z_looked_at + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))],
                     7,
                     "l_c",
                     (TX_discard_shown_to_pass, (1 - self.l_p)),
@@ -8948,7 +9044,8 @@ class Trig_norad(Frame):
                 True,
             )
         else:  # pc == 1
-            i0_, i1_ = s.ref(self.l_x), P_usa
+            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+            i1_ = P_usa
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -9019,7 +9116,8 @@ class Trig_missile_crisis_defused(Frame):
             else:  # pc == 1
                 if self.l_x_2 != -1:
                     # cov 487
-                    i0_, i1_ = s.ref(self.l_x_2), s.ref(self.l_p)
+                    i0_ = self.l_x_2 if self.l_x_2 >= 0 else s.ref(self.l_x_2)
+                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 2))
                     s.forget(READ_var_influence)
                     # cov 489
@@ -9106,7 +9204,8 @@ class Phase_placement(Frame):
                     )
                     return
             elif pc == 2:
-                i0_, i1_ = s.ref(self.l_x), P_ussr
+                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                i1_ = P_ussr
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 pc = 1
@@ -9134,7 +9233,8 @@ class Phase_placement(Frame):
                 )
                 return
             else:  # pc == 4
-                i0_, i1_ = s.ref(self.l_x_2), P_usa
+                i0_ = self.l_x_2 if self.l_x_2 >= 0 else s.ref(self.l_x_2)
+                i1_ = P_usa
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 pc = 3
