@@ -536,8 +536,10 @@ def copies_table(cx: Context, t: Type) -> str:
 
 
 def checked(code: str) -> str:
-    """An index that must not be `none` (-1): tested by `s.ref`, which raises on it; a name is
-    tested in place and `s.ref` called only to raise (a call costs more than the test)."""
+    """An index of a zone's instance that must not be `none` (-1): tested by `s.ref`, which raises
+    on it; a name is tested in place and `s.ref` called only to raise (a call costs more than the
+    test). (A write's indices keep `s.ref`: tested in place they make lines the layout cannot wrap
+    as ruff does.)"""
     return f"({code} if {code} >= 0 else s.ref({code}))" if _simple(code) else f"s.ref({code})"
 
 

@@ -16,7 +16,6 @@ from compiler.lower.context import Context
 from compiler.lower.expressions import (
     Unsupported,
     arg_tuple,
-    checked,
     copies_table,
     expr,
     iterable,
@@ -351,7 +350,7 @@ def _indices(cx: Context, s: ir.Assign) -> list[str]:
         code = expr(cx, i)
         t = cx.ann.type_of(i)
         named = code.startswith(("E_", "P_")) or code.isdigit()  # a component, player or enum value
-        out.append(checked(code) if t.nullable and not named and not sure(cx, i) else code)
+        out.append(f"s.ref({code})" if t.nullable and not named and not sure(cx, i) else code)
     return out
 
 

@@ -569,7 +569,7 @@ def p_heal(s: State, l_q: int, l_n: int) -> None:
     # cov 35
     if s.v_life[l_q] < s.v_max_life[l_q]:
         # cov 36
-        s.v_life[(l_q if l_q >= 0 else s.ref(l_q))] = min(s.v_max_life[l_q], (s.v_life[l_q] + l_n))
+        s.v_life[s.ref(l_q)] = min(s.v_max_life[l_q], (s.v_life[l_q] + l_n))
         s.say(TX_regains_a_life_point, l_q, s.v_life[l_q], s.v_max_life[l_q])
     else:
         # cov 37
@@ -704,8 +704,8 @@ def p_suzy_draws(s: State, l_q: int) -> None:
 # procedure eliminate (specs/bang/turn.yaml:104)
 def p_eliminate(s: State, l_q: int, l_by: int) -> None:
     # cov 121
-    s.v_dead[(l_q if l_q >= 0 else s.ref(l_q))] = True
-    s.v_life[(l_q if l_q >= 0 else s.ref(l_q))] = 0
+    s.v_dead[s.ref(l_q)] = True
+    s.v_life[s.ref(l_q)] = 0
     s.move_all(
         T_role_card,
         s.z.piles[(Z_secret_role + (l_q if l_q >= 0 else s.ref(l_q)))],
@@ -1112,7 +1112,7 @@ class Proc_play_bang(Frame):
         pc = self.pc
         if pc == 0:
             # cov 38
-            s.v_bangs_played[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
+            s.v_bangs_played[s.ref(self.l_p)] += 1
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -2130,7 +2130,7 @@ class Proc_hit(Frame):
             if pc == 0:
                 # cov 102
                 self.l_left = s.v_life[self.l_q] - self.l_n
-                s.v_life[(self.l_q if self.l_q >= 0 else s.ref(self.l_q))] = max(0, self.l_left)
+                s.v_life[s.ref(self.l_q)] = max(0, self.l_left)
                 s.say(TX_loses_life_left, self.l_q, self.l_n, s.v_life[self.l_q])
                 if self.l_left <= 0:
                     # cov 103
@@ -2265,7 +2265,7 @@ class Proc_last_beers(Frame):
                     pc = 3
                     continue
                 else:  # pc == 2
-                    s.v_life[(self.l_q if self.l_q >= 0 else s.ref(self.l_q))] = max(0, self.l_short)
+                    s.v_life[s.ref(self.l_q)] = max(0, self.l_short)
                     s.v_dying = -1
                     s.stack.pop()
                     return
@@ -2431,7 +2431,7 @@ class Proc_take_turn(Frame):
                             s.v_max_life[self.l_p],
                             len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]),
                         )
-                        s.v_bangs_played[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = 0
+                        s.v_bangs_played[s.ref(self.l_p)] = 0
                         if f_has(s, self.l_p, 13):
                             # cov 137
                             self.pc = 1

@@ -468,8 +468,8 @@ def sc18_setup(s: State) -> None:
     for l_q in range(s.num_players):
         s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_cal, P_dot]:
-        s.v_dead[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = True
-        s.v_life[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = 0
+        s.v_dead[s.ref(l_q_2)] = True
+        s.v_life[s.ref(l_q_2)] = 0
         s.move_all(
             T_role_card,
             s.z.piles[(Z_secret_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2)))],
@@ -555,8 +555,8 @@ def sc24_setup(s: State) -> None:
     for l_q in range(s.num_players):
         s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_ben, P_cal]:
-        s.v_dead[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = True
-        s.v_life[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = 0
+        s.v_dead[s.ref(l_q_2)] = True
+        s.v_life[s.ref(l_q_2)] = 0
         s.move_all(
             T_role_card,
             s.z.piles[(Z_secret_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2)))],
@@ -618,8 +618,8 @@ def sc27_setup(s: State) -> None:
     for l_q in range(s.num_players):
         s.move_all(T_card, s.z.piles[(Z_hand + l_q)], Z_deck, False)
     for l_q_2 in [P_ben, P_cal]:
-        s.v_dead[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = True
-        s.v_life[(l_q_2 if l_q_2 >= 0 else s.ref(l_q_2))] = 0
+        s.v_dead[s.ref(l_q_2)] = True
+        s.v_life[s.ref(l_q_2)] = 0
         s.move_all(
             T_role_card,
             s.z.piles[(Z_secret_role + (l_q_2 if l_q_2 >= 0 else s.ref(l_q_2)))],

@@ -838,7 +838,7 @@ def p_draw_deviation(s: State, l_p: int) -> None:
         q1_ = q2_
     l_repeated: bool = q1_
     s.move(T_deviation_card, l_c, Z_deviation_discard, True)
-    i0_ = l_p if l_p >= 0 else s.ref(l_p)
+    i0_ = s.ref(l_p)
     s.v_deviation[i0_] = min(0, max(-5, s.v_deviation[i0_] + F_deviation_card_value[l_c]))
     s.say(TX_draws_deviation, l_p, l_c, s.v_deviation[l_p])
     if s.v_deviation[l_p] < -4:
@@ -860,7 +860,7 @@ def p_draw_deviation(s: State, l_p: int) -> None:
 # procedure refill (specs/channel_tunnel/actions.yaml:200)
 def p_refill(s: State, l_a: int) -> None:
     # cov 66
-    s.v_offer[(l_a if l_a >= 0 else s.ref(l_a))] = -1
+    s.v_offer[s.ref(l_a)] = -1
     s.forget(READ_var_offer)
     if (len(s.z.piles[Z_deck]) == 0) and (len(s.z.piles[Z_card_discard]) > 0):
         # cov 67
@@ -877,7 +877,7 @@ def p_refill(s: State, l_a: int) -> None:
         l_c: int = s.top(Z_deck)
         s.move(T_card, l_c, Z_display, True)
         s.forget(READ_zones_card)
-        s.v_offer[(l_a if l_a >= 0 else s.ref(l_a))] = l_c
+        s.v_offer[s.ref(l_a)] = l_c
         s.forget(READ_var_offer)
     else:
         # cov 70
@@ -889,7 +889,7 @@ def p_straighten(s: State, l_p: int, l_n: int) -> None:
     # cov 84
     if (l_n > 0) and (s.v_deviation[l_p] < 0):
         # cov 85
-        i0_ = l_p if l_p >= 0 else s.ref(l_p)
+        i0_ = s.ref(l_p)
         s.v_deviation[i0_] = min(0, max(-5, min(0, (s.v_deviation[l_p] + l_n))))
         s.say(TX_straightens_the_machine_deviation, l_p, s.v_deviation[l_p])
     else:
@@ -906,10 +906,10 @@ def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
         if v_held_on[c_x] == l_c:
             q1_.append(c_x)
     l_t: int = q1_[0]
-    s.v_held_on[(l_t if l_t >= 0 else s.ref(l_t))] = -1
+    s.v_held_on[s.ref(l_t)] = -1
     s.move(T_debris, l_t, Z_spent_debris, True)
     s.forget(READ_zones_debris)
-    s.v_effect_used[(l_p if l_p >= 0 else s.ref(l_p))] = True
+    s.v_effect_used[s.ref(l_p)] = True
     s.say(TX_uses, l_p, l_c)
     if f_charges(s, l_c) == 0:
         # cov 154
@@ -1724,9 +1724,7 @@ class Proc_do_technology(Frame):
                     else:
                         # cov 81
                         pass
-                    s.v_tech[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))][
-                        (self.l_b if self.l_b >= 0 else s.ref(self.l_b))
-                    ] += 1
+                    s.v_tech[s.ref(self.l_p)][s.ref(self.l_b)] += 1
                     s.forget(READ_var_tech)
                     s.say(TX_advances_to, self.l_p, self.l_st)
                     if F_tech_step_perk[self.l_st] == 2:
@@ -2120,7 +2118,7 @@ class Proc_hold(Frame):
         else:  # pc == 1
             s.move(T_debris, self.l_t, Z_on_cards, True)
             s.forget(READ_zones_debris)
-            s.v_held_on[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))] = self.l_c
+            s.v_held_on[s.ref(self.l_t)] = self.l_c
             s.stack.pop()
 
 
@@ -2251,7 +2249,7 @@ class Proc_chain(Frame):
                         if v_on_space[c_y] == l_a:
                             q2_.append(c_y)
                     self.l_d = q2_[0]
-                    s.v_on_space[(self.l_d if self.l_d >= 0 else s.ref(self.l_d))] = -1
+                    s.v_on_space[s.ref(self.l_d)] = -1
                     s.forget(READ_var_on_space)
                     s.move(
                         T_disc, self.l_d, (Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True
@@ -2443,13 +2441,13 @@ class Proc_refill_discs(Frame):
                     E_agenda_training,
                 ):
                     # cov 126
-                    s.v_extra_discs[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] -= 1
+                    s.v_extra_discs[s.ref(self.l_p)] -= 1
                     s.say(TX_draws_one_disc_fewer, self.l_p)
                     p_fulfil_agenda(s, self.l_p)
                 else:
                     # cov 127
                     pass
-                s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
+                s.v_effect_used[s.ref(self.l_p)] = False
                 if f_usable(s, self.l_p, 0):
                     # cov 128
                     self.pc = 2
@@ -2487,9 +2485,9 @@ class Proc_refill_discs(Frame):
             else:  # pc == 2
                 if self.l_use:
                     # cov 130
-                    s.v_extra_discs[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
+                    s.v_extra_discs[s.ref(self.l_p)] += 1
                     p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 0))
-                    s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
+                    s.v_effect_used[s.ref(self.l_p)] = False
                 else:
                     # cov 131
                     pass
@@ -2584,7 +2582,7 @@ class Proc_round_start_effects(Frame):
                 if self.l_use:
                     # cov 135
                     p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 1))
-                    s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
+                    s.v_effect_used[s.ref(self.l_p)] = False
                     self.pc = 2
                     l_p = self.l_p
                     q1_: list[int] = []
@@ -2735,7 +2733,7 @@ class Proc_take_turn(Frame):
                 if pc < 2:
                     if pc == 0:
                         # cov 137
-                        s.v_effect_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
+                        s.v_effect_used[s.ref(self.l_p)] = False
                         if (
                             s.holds(
                                 (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
@@ -2840,7 +2838,7 @@ class Proc_take_turn(Frame):
                 self.l_theirs = q2_
                 for x_ in list(self.l_theirs):
                     self.l_d = x_
-                    s.v_on_space[(self.l_d if self.l_d >= 0 else s.ref(self.l_d))] = -1
+                    s.v_on_space[s.ref(self.l_d)] = -1
                     s.forget(READ_var_on_space)
                     s.move(
                         T_disc, self.l_d, (Z_reserve + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True
@@ -2850,7 +2848,7 @@ class Proc_take_turn(Frame):
                     self.l_d_2 = x_
                     s.move(T_disc, self.l_d_2, Z_placed, True)
                     s.forget(READ_zones_disc)
-                    s.v_on_space[(self.l_d_2 if self.l_d_2 >= 0 else s.ref(self.l_d_2))] = self.l_a
+                    s.v_on_space[s.ref(self.l_d_2)] = self.l_a
                     s.forget(READ_var_on_space)
                 s.v_placements += 1
                 if len(self.l_theirs) > 0:
@@ -2956,7 +2954,7 @@ class Proc_pass_round(Frame):
         while True:
             if pc == 0:
                 # cov 150
-                s.v_passed[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = True
+                s.v_passed[s.ref(self.l_p)] = True
                 if not s.v_passed[(1 - self.l_p)]:
                     # cov 151
                     s.v_first = self.l_p

@@ -335,7 +335,7 @@ def sc5_setup(s: State) -> None:
     for l_d_2 in [E_orange_disc_1, E_orange_disc_2, E_orange_disc_3, E_orange_disc_4]:
         s.move(T_disc, l_d_2, Z_placed, True)
         s.forget(READ_zones_disc)
-        s.v_on_space[(l_d_2 if l_d_2 >= 0 else s.ref(l_d_2))] = E_plan_tunnel
+        s.v_on_space[s.ref(l_d_2)] = E_plan_tunnel
         s.forget(READ_var_on_space)
 
 
@@ -657,7 +657,7 @@ def sc16_setup(s: State) -> None:
     for l_d_2 in [E_yellow_disc_2, E_yellow_disc_3]:
         s.move(T_disc, l_d_2, Z_placed, True)
         s.forget(READ_zones_disc)
-        s.v_on_space[(l_d_2 if l_d_2 >= 0 else s.ref(l_d_2))] = E_plan_tunnel
+        s.v_on_space[s.ref(l_d_2)] = E_plan_tunnel
         s.forget(READ_var_on_space)
 
 
@@ -695,7 +695,7 @@ def sc17_setup(s: State) -> None:
     for l_d_2 in [E_yellow_disc_2, E_yellow_disc_3]:
         s.move(T_disc, l_d_2, Z_placed, True)
         s.forget(READ_zones_disc)
-        s.v_on_space[(l_d_2 if l_d_2 >= 0 else s.ref(l_d_2))] = E_plan_tunnel
+        s.v_on_space[s.ref(l_d_2)] = E_plan_tunnel
         s.forget(READ_var_on_space)
 
 

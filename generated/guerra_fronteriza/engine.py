@@ -1220,12 +1220,12 @@ def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
     l_g: int = f_garrison_of(s, l_q, l_t)
     if l_g != -1:
         # cov 54
-        s.v_hq_life[(l_g if l_g >= 0 else s.ref(l_g))] -= 1
+        s.v_hq_life[s.ref(l_g)] -= 1
         s.forget(READ_var_hq_life)
         s.say(TX_is_hit_life, l_g, s.v_hq_life[l_g])
         if s.v_hq_life[l_g] <= 0:
             # cov 56
-            s.v_destroyed[(l_g if l_g >= 0 else s.ref(l_g))] = True
+            s.v_destroyed[s.ref(l_g)] = True
             s.forget(READ_var_destroyed)
         else:
             # cov 57
@@ -1252,7 +1252,7 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
             continue
         p_eliminate(s, l_q, l_a)
         l_took_hq = True
-    s.v_frontier[(l_t if l_t >= 0 else s.ref(l_t))] = len(l_left) >= 2
+    s.v_frontier[s.ref(l_t)] = len(l_left) >= 2
     if len(l_left) >= 2:
         # cov 59
         s.say(TX_is_now_in_frontier, l_t)
@@ -1275,7 +1275,7 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
         and (s.v_holder[l_b] != l_left[0])
     ) and (not f_present(s, s.v_holder[l_b], l_t)):
         # cov 63
-        s.v_destroyed[(l_b if l_b >= 0 else s.ref(l_b))] = True
+        s.v_destroyed[s.ref(l_b)] = True
         s.forget(READ_var_destroyed)
         s.say(TX_on_is_destroyed, l_b, l_t)
     else:
@@ -1286,7 +1286,7 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
 # procedure eliminate (specs/guerra_fronteriza/combat.yaml:193)
 def p_eliminate(s: State, l_q: int, l_by: int) -> None:
     # cov 65
-    s.v_eliminated[(l_q if l_q >= 0 else s.ref(l_q))] = True
+    s.v_eliminated[s.ref(l_q)] = True
     s.move_all(T_order_card, s.z.piles[(Z_kept + (l_q if l_q >= 0 else s.ref(l_q)))], Z_order_discard, True)
     s.move_all(
         T_order_card,
@@ -1294,7 +1294,7 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
         (Z_hand + (l_by if l_by >= 0 else s.ref(l_by))),
         True,
     )
-    s.v_merits[(l_by if l_by >= 0 else s.ref(l_by))] += 3
+    s.v_merits[s.ref(l_by)] += 3
     s.forget(READ_var_merits)
     s.say(TX_loses_its_last_hq, l_q, l_by)
 
@@ -1361,17 +1361,17 @@ def p_place_unit(s: State, l_p: int, l_u: int, l_t: int) -> None:
     l_f: int = l_fs[0]
     s.move(T_figure, l_f, Z_board, True)
     s.forget(READ_zones_figure)
-    s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = l_t
+    s.v_loc[s.ref(l_f)] = l_t
     s.forget(READ_var_loc)
 
 
 # procedure remove_figure (specs/guerra_fronteriza/round.yaml:125)
 def p_remove_figure(s: State, l_f: int) -> None:
     # cov 113
-    s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = -1
+    s.v_loc[s.ref(l_f)] = -1
     s.forget(READ_var_loc)
-    s.v_moved[(l_f if l_f >= 0 else s.ref(l_f))] = False
-    s.v_carried[(l_f if l_f >= 0 else s.ref(l_f))] = False
+    s.v_moved[s.ref(l_f)] = False
+    s.v_carried[s.ref(l_f)] = False
     s.move(T_figure, l_f, (Z_reserve + s.ref(F_figure_faction[l_f])), True)
     s.forget(READ_zones_figure)
 
@@ -1442,10 +1442,10 @@ def p_turn_order(s: State) -> None:
 # procedure step_to (specs/guerra_fronteriza/round.yaml:272)
 def p_step_to(s: State, l_f: int, l_t: int) -> None:
     # cov 144
-    s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = l_t
+    s.v_loc[s.ref(l_f)] = l_t
     s.forget(READ_var_loc)
-    s.v_moved[(l_f if l_f >= 0 else s.ref(l_f))] = True
-    s.v_entered[(l_t if l_t >= 0 else s.ref(l_t))] = True
+    s.v_moved[s.ref(l_f)] = True
+    s.v_entered[s.ref(l_t)] = True
     s.say(TX_moves_to, l_f, l_t)
 
 
@@ -1803,7 +1803,7 @@ class Proc_resolve_conflicts(Frame):
                     )
                     return
             elif pc == 2:
-                s.v_entered[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))] = False
+                s.v_entered[s.ref(self.l_t)] = False
                 self.pc = 3
                 s.stack.append(Proc_conflict(self.l_p, self.l_t))
                 return
@@ -2032,7 +2032,7 @@ class Proc_conflict(Frame):
                     if len(self.l_defenders) == 0:
                         # cov 38
                         self.l_b = f_building_at(s, self.l_t)
-                        s.v_destroyed[(self.l_b if self.l_b >= 0 else s.ref(self.l_b))] = True
+                        s.v_destroyed[s.ref(self.l_b)] = True
                         s.forget(READ_var_destroyed)
                         s.say(TX_destroys_the_undefended_on, self.l_a, self.l_b, self.l_t)
                         s.stack.pop()
@@ -2064,7 +2064,7 @@ class Proc_conflict(Frame):
                         self.l_g = f_garrison_of(s, self.l_q_2, self.l_t)
                         if self.l_g != -1:
                             # cov 40
-                            s.v_garrison_attacked[(self.l_g if self.l_g >= 0 else s.ref(self.l_g))] = False
+                            s.v_garrison_attacked[s.ref(self.l_g)] = False
                         else:
                             # cov 41
                             pass
@@ -2107,7 +2107,7 @@ class Proc_conflict(Frame):
                     continue
                 self.l_f_2 = self.i_3[self.k_4]
                 self.k_4 += 1
-                s.v_attacked[(self.l_f_2 if self.l_f_2 >= 0 else s.ref(self.l_f_2))] = True
+                s.v_attacked[s.ref(self.l_f_2)] = True
                 self.pc = 3
                 s.stack.append(Proc_aim(F_figure_faction[self.l_f_2], self.l_alive_sides, self.l_t, self.l_a))
                 return
@@ -2140,7 +2140,7 @@ class Proc_conflict(Frame):
                     (0 if (self.l_q_4 == self.l_a) else s.v_hq_life[self.l_g_2]) == self.l_level
                 ):
                     # cov 42
-                    s.v_garrison_attacked[(self.l_g_2 if self.l_g_2 >= 0 else s.ref(self.l_g_2))] = True
+                    s.v_garrison_attacked[s.ref(self.l_g_2)] = True
                     self.pc = 4
                     s.stack.append(Proc_aim(self.l_q_4, self.l_alive_sides, self.l_t, self.l_a))
                     return
@@ -2225,7 +2225,7 @@ class Proc_aim(Frame):
                 2,
             )
         else:  # pc == 1
-            s.v_hits[(self.l_x if self.l_x >= 0 else s.ref(self.l_x))] += 1
+            s.v_hits[s.ref(self.l_x)] += 1
             s.stack.pop()
 
 
@@ -2337,12 +2337,12 @@ class Proc_use_special(Frame):
                 )
         elif pc == 2:
             s.move(T_order_card, self.l_c, Z_order_discard, True)
-            s.v_special_used[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = True
+            s.v_special_used[s.ref(self.l_p)] = True
             if self.l_s == 0:
                 # cov 78
                 for x_ in range(4):
                     self.l_u = x_
-                    s.v_attack_bonus[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))][self.l_u] += 1
+                    s.v_attack_bonus[s.ref(self.l_p)][self.l_u] += 1
                 s.say(TX_uses_its_special_ability, self.l_p)
                 s.stack.pop()
                 return
@@ -2559,7 +2559,7 @@ class Proc_defence_order(Frame):
                 return
             if F_order_card_order[self.l_c] == 6:
                 # cov 87
-                s.v_defense_bonus[(self.l_q if self.l_q >= 0 else s.ref(self.l_q))][E_infantry] += 1
+                s.v_defense_bonus[s.ref(self.l_q)][E_infantry] += 1
                 s.stack.pop()
                 return
             if F_order_card_order[self.l_c] == 7:
@@ -2589,7 +2589,7 @@ class Proc_defence_order(Frame):
                 # cov 89
                 for x_ in range(4):
                     self.l_u = x_
-                    s.v_defense_bonus[(self.l_q if self.l_q >= 0 else s.ref(self.l_q))][self.l_u] += 1
+                    s.v_defense_bonus[s.ref(self.l_q)][self.l_u] += 1
                 s.stack.pop()
                 return
             # cov 90
@@ -2718,17 +2718,17 @@ class Proc_play_order(Frame):
                     s.move(T_order_card, self.l_c, Z_order_discard, True)
                     if F_order_card_order[self.l_c] == 0:
                         # cov 100
-                        s.v_attack_bonus[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))][E_infantry] += 1
+                        s.v_attack_bonus[s.ref(self.l_p)][E_infantry] += 1
                         s.stack.pop()
                         return
                     if F_order_card_order[self.l_c] == 1:
                         # cov 101
-                        s.v_move_bonus[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
+                        s.v_move_bonus[s.ref(self.l_p)] += 1
                         s.stack.pop()
                         return
                     if F_order_card_order[self.l_c] == 4:
                         # cov 102
-                        s.v_attack_bonus[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))][E_artillery] += 2
+                        s.v_attack_bonus[s.ref(self.l_p)][E_artillery] += 2
                         s.stack.pop()
                         return
                     if F_order_card_order[self.l_c] == 2:
@@ -2841,12 +2841,12 @@ class Proc_play_order(Frame):
                 True,
             )
         elif pc == 7:
-            s.v_loc[(self.l_f_2 if self.l_f_2 >= 0 else s.ref(self.l_f_2))] = self.l_t_2
+            s.v_loc[s.ref(self.l_f_2)] = self.l_t_2
             s.forget(READ_var_loc)
             s.say(TX_redeploys_to, self.l_f_2, self.l_t_2)
             s.stack.pop()
         else:  # pc == 8
-            s.v_destroyed[(self.l_b_2 if self.l_b_2 >= 0 else s.ref(self.l_b_2))] = True
+            s.v_destroyed[s.ref(self.l_b_2)] = True
             s.forget(READ_var_destroyed)
             s.say(TX_is_sabotaged, self.l_b_2)
             s.stack.pop()
@@ -3461,9 +3461,7 @@ class Proc_reinforce_at(Frame):
             p_place_unit(s, self.l_p, self.l_u, self.l_t)
             if s.v_frontier[self.l_t]:
                 # cov 136
-                s.v_reinforced[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))][
-                    (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
-                ] = True
+                s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = True
                 s.say(TX_adds_troops_to_in, self.l_p, self.l_t)
             else:
                 # cov 137
@@ -3515,11 +3513,11 @@ class Proc_player_turn(Frame):
                 for x_ in range(44):
                     self.l_t = x_
                     s.v_entered[self.l_t] = s.v_reinforced[self.l_t][self.l_p]
-                    s.v_reinforced[self.l_t][(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = False
+                    s.v_reinforced[self.l_t][s.ref(self.l_p)] = False
                 for x_ in range(4):
                     self.l_u = x_
-                    s.v_attack_bonus[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))][self.l_u] = 0
-                s.v_move_bonus[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = 0
+                    s.v_attack_bonus[s.ref(self.l_p)][self.l_u] = 0
+                s.v_move_bonus[s.ref(self.l_p)] = 0
                 self.pc = 1
                 s.stack.append(Proc_use_special(self.l_p))
             elif pc == 1:
@@ -3723,7 +3721,7 @@ class Proc_move_phase(Frame):
                     pc = 3
                     continue
                 p_step_to(s, self.l_g, self.l_t)
-                s.v_carried[(self.l_g if self.l_g >= 0 else s.ref(self.l_g))] = True
+                s.v_carried[s.ref(self.l_g)] = True
                 self.l_k += 1
                 self.l_g = -1
                 # cov 5 (carry_limit)
@@ -3833,13 +3831,13 @@ class Proc_building_phase(Frame):
                     self.l_b = f_building_at(s, self.l_t)
                     if self.l_b != -1:
                         # cov 146
-                        s.v_destroyed[(self.l_b if self.l_b >= 0 else s.ref(self.l_b))] = False
+                        s.v_destroyed[s.ref(self.l_b)] = False
                         s.forget(READ_var_destroyed)
-                        s.v_holder[(self.l_b if self.l_b >= 0 else s.ref(self.l_b))] = self.l_p
+                        s.v_holder[s.ref(self.l_b)] = self.l_p
                         s.forget(READ_var_holder)
                         if F_building_kind[self.l_b] == 0:
                             # cov 148
-                            s.v_hq_life[(self.l_b if self.l_b >= 0 else s.ref(self.l_b))] = 3
+                            s.v_hq_life[s.ref(self.l_b)] = 3
                             s.forget(READ_var_hq_life)
                         else:
                             # cov 149
@@ -3876,11 +3874,11 @@ class Proc_building_phase(Frame):
                 pc = 1
                 continue
             else:  # pc == 3
-                s.v_built_at[(self.l_nb if self.l_nb >= 0 else s.ref(self.l_nb))] = self.l_t
+                s.v_built_at[s.ref(self.l_nb)] = self.l_t
                 s.forget(READ_var_built_at)
-                s.v_holder[(self.l_nb if self.l_nb >= 0 else s.ref(self.l_nb))] = self.l_p
+                s.v_holder[s.ref(self.l_nb)] = self.l_p
                 s.forget(READ_var_holder)
-                s.v_merits[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
+                s.v_merits[s.ref(self.l_p)] += 1
                 s.forget(READ_var_merits)
                 s.say(TX_builds_on_and_gains, self.l_p, self.l_nb, self.l_t)
                 pc = 2

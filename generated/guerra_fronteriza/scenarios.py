@@ -211,7 +211,7 @@ def sc2_setup(s: State) -> None:
     for l_f in [E_germany_infantry_3, E_germany_infantry_4]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_fields
+        s.v_loc[s.ref(l_f)] = E_c2_east_fields
         s.forget(READ_var_loc)
 
 
@@ -267,7 +267,7 @@ def sc4_setup(s: State) -> None:
     for l_f in [E_germany_artillery_1, E_germany_infantry_3, E_germany_infantry_4]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_fields
+        s.v_loc[s.ref(l_f)] = E_c2_east_fields
         s.forget(READ_var_loc)
     for l_f_2 in [
         E_united_states_infantry_3,
@@ -277,7 +277,7 @@ def sc4_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c2_airfield
+        s.v_loc[s.ref(l_f_2)] = E_c2_airfield
         s.forget(READ_var_loc)
 
 
@@ -362,7 +362,7 @@ def sc7_setup(s: State) -> None:
     for l_f_2 in [E_united_states_tank_2, E_united_states_tank_3]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c3_north_plain
+        s.v_loc[s.ref(l_f_2)] = E_c3_north_plain
         s.forget(READ_var_loc)
 
 
@@ -434,7 +434,7 @@ def sc8_setup(s: State) -> None:
     for l_f_2 in [E_united_states_infantry_4, E_united_states_infantry_5]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c3_north_plain
+        s.v_loc[s.ref(l_f_2)] = E_c3_north_plain
         s.forget(READ_var_loc)
 
 
@@ -524,13 +524,13 @@ def sc11_setup(s: State) -> None:
     for l_f in [E_germany_infantry_3, E_united_states_infantry_3, E_great_britain_infantry_3]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c4_crossroads
+        s.v_loc[s.ref(l_f)] = E_c4_crossroads
         s.forget(READ_var_loc)
     s.v_frontier[E_c4_crossroads] = True
     for l_f_2 in [E_ussr_tank_2, E_ussr_tank_3]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c4_north_west_base
+        s.v_loc[s.ref(l_f_2)] = E_c4_north_west_base
         s.forget(READ_var_loc)
 
 
@@ -539,13 +539,13 @@ def sc12_setup(s: State) -> None:
     for l_f in [E_germany_infantry_3, E_united_states_infantry_3, E_great_britain_infantry_3]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c4_crossroads
+        s.v_loc[s.ref(l_f)] = E_c4_crossroads
         s.forget(READ_var_loc)
     s.v_frontier[E_c4_crossroads] = True
     for l_f_2 in [E_ussr_tank_2, E_ussr_tank_3]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c4_north_west_base
+        s.v_loc[s.ref(l_f_2)] = E_c4_north_west_base
         s.forget(READ_var_loc)
 
 
@@ -586,12 +586,12 @@ def sc13_setup(s: State) -> None:
     for l_f in [E_germany_artillery_1, E_germany_plane_1, E_germany_plane_2]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_fields
+        s.v_loc[s.ref(l_f)] = E_c2_east_fields
         s.forget(READ_var_loc)
     for l_f_2 in [E_united_states_tank_2, E_united_states_tank_3, E_united_states_tank_4]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c2_airfield
+        s.v_loc[s.ref(l_f_2)] = E_c2_airfield
         s.forget(READ_var_loc)
 
 
@@ -787,7 +787,7 @@ def sc19_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c2_east_ridge
+        s.v_loc[s.ref(l_f_2)] = E_c2_east_ridge
         s.forget(READ_var_loc)
 
 
@@ -815,7 +815,7 @@ def sc20_setup(s: State) -> None:
     for l_f_2 in [E_united_states_tank_2, E_united_states_tank_3, E_united_states_tank_4]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c2_east_ridge
+        s.v_loc[s.ref(l_f_2)] = E_c2_east_ridge
         s.forget(READ_var_loc)
 
 
@@ -890,7 +890,7 @@ def sc22_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_woods
+        s.v_loc[s.ref(l_f)] = E_c2_east_woods
         s.forget(READ_var_loc)
 
 
@@ -914,7 +914,7 @@ def sc23_setup(s: State) -> None:
     for l_f in [E_germany_infantry_3, E_germany_infantry_4]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_woods
+        s.v_loc[s.ref(l_f)] = E_c2_east_woods
         s.forget(READ_var_loc)
     s.move(T_figure, E_united_states_infantry_3, Z_board, True)
     s.forget(READ_zones_figure)
@@ -1058,7 +1058,7 @@ def sc27_setup(s: State) -> None:
     for l_f_2 in [E_united_states_infantry_3, E_united_states_tank_2]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c3_north_base
+        s.v_loc[s.ref(l_f_2)] = E_c3_north_base
         s.forget(READ_var_loc)
 
 
@@ -1096,7 +1096,7 @@ def sc28_setup(s: State) -> None:
     for l_f in [E_united_states_infantry_3, E_united_states_tank_2]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_fields
+        s.v_loc[s.ref(l_f)] = E_c2_east_fields
         s.forget(READ_var_loc)
     s.move(T_order_card, E_ambush_1, (Z_hand + P_united_states), True)
 
@@ -1129,7 +1129,7 @@ def sc29_setup(s: State) -> None:
     for l_f in [E_united_states_infantry_3, E_united_states_infantry_4]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_fields
+        s.v_loc[s.ref(l_f)] = E_c2_east_fields
         s.forget(READ_var_loc)
     s.move(T_order_card, E_anti_aircraft_1, (Z_hand + P_united_states), True)
 
@@ -1536,7 +1536,7 @@ def sc42_setup(s: State) -> None:
     for l_f in [E_united_states_plane_1, E_united_states_infantry_3, E_united_states_artillery_1]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_airfield
+        s.v_loc[s.ref(l_f)] = E_c2_airfield
         s.forget(READ_var_loc)
 
 
@@ -1602,7 +1602,7 @@ def sc44_setup(s: State) -> None:
     for l_f_2 in [E_united_states_infantry_3, E_united_states_infantry_4]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c3_north_base
+        s.v_loc[s.ref(l_f_2)] = E_c3_north_base
         s.forget(READ_var_loc)
 
 
@@ -1961,7 +1961,7 @@ def sc55_setup(s: State) -> None:
     for l_f in [E_united_states_infantry_3, E_united_states_infantry_4]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_fields
+        s.v_loc[s.ref(l_f)] = E_c2_east_fields
         s.forget(READ_var_loc)
     s.move(T_order_card, E_supplies_1, (Z_hand + P_germany), True)
 
@@ -2097,7 +2097,7 @@ def sc59_setup(s: State) -> None:
     for l_f in [E_united_states_tank_2, E_united_states_tank_3]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_airfield
+        s.v_loc[s.ref(l_f)] = E_c2_airfield
         s.forget(READ_var_loc)
     s.move(T_figure, E_germany_infantry_3, Z_board, True)
     s.forget(READ_zones_figure)
@@ -2133,7 +2133,7 @@ def sc60_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c2_east_woods
+        s.v_loc[s.ref(l_f)] = E_c2_east_woods
         s.forget(READ_var_loc)
     s.move(T_order_card, E_supplies_1, (Z_kept + P_germany), True)
 
@@ -2162,7 +2162,7 @@ def sc61_setup(s: State) -> None:
     for l_f in [E_great_britain_tank_2, E_great_britain_tank_3]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c3_airfield
+        s.v_loc[s.ref(l_f)] = E_c3_airfield
         s.forget(READ_var_loc)
 
 
@@ -2238,7 +2238,7 @@ def sc64_setup(s: State) -> None:
     for l_f in [E_ussr_tank_2, E_ussr_tank_3, E_ussr_tank_4, E_ussr_tank_5, E_ussr_artillery_1]:
         s.move(T_figure, l_f, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f if l_f >= 0 else s.ref(l_f))] = E_c4_north_west_woods
+        s.v_loc[s.ref(l_f)] = E_c4_north_west_woods
         s.forget(READ_var_loc)
     for l_f_2 in [
         E_ussr_artillery_2,
@@ -2249,7 +2249,7 @@ def sc64_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f_2, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_2 if l_f_2 >= 0 else s.ref(l_f_2))] = E_c4_crossroads
+        s.v_loc[s.ref(l_f_2)] = E_c4_crossroads
         s.forget(READ_var_loc)
     for l_f_3 in [
         E_great_britain_tank_2,
@@ -2259,7 +2259,7 @@ def sc64_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f_3, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_3 if l_f_3 >= 0 else s.ref(l_f_3))] = E_c4_south_woods
+        s.v_loc[s.ref(l_f_3)] = E_c4_south_woods
         s.forget(READ_var_loc)
     for l_f_4 in [
         E_great_britain_artillery_1,
@@ -2269,7 +2269,7 @@ def sc64_setup(s: State) -> None:
     ]:
         s.move(T_figure, l_f_4, Z_board, True)
         s.forget(READ_zones_figure)
-        s.v_loc[(l_f_4 if l_f_4 >= 0 else s.ref(l_f_4))] = E_c4_south_east_woods
+        s.v_loc[s.ref(l_f_4)] = E_c4_south_east_woods
         s.forget(READ_var_loc)
     s.v_frontier[E_c4_crossroads] = True
     s.v_frontier[E_c4_south_east_woods] = True

@@ -290,14 +290,14 @@ def p_forget_position(s: State, l_p: int, l_i: int) -> None:
     # cov 10
     l_n: int = len(s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))])
     for l_j in range(l_i, l_n):
-        s.v_may_be_colour[s.ref(f_position_at(s, l_j))][
-            (l_p if l_p >= 0 else s.ref(l_p))
-        ] = s.v_may_be_colour[f_position_at(s, (l_j + 1))][l_p]
-        s.v_may_be_number[s.ref(f_position_at(s, l_j))][
-            (l_p if l_p >= 0 else s.ref(l_p))
-        ] = s.v_may_be_number[f_position_at(s, (l_j + 1))][l_p]
-    s.v_may_be_colour[s.ref(f_position_at(s, l_n))][(l_p if l_p >= 0 else s.ref(l_p))] = list(range(5))
-    s.v_may_be_number[s.ref(f_position_at(s, l_n))][(l_p if l_p >= 0 else s.ref(l_p))] = list(range(1, 6))
+        s.v_may_be_colour[s.ref(f_position_at(s, l_j))][s.ref(l_p)] = s.v_may_be_colour[
+            f_position_at(s, (l_j + 1))
+        ][l_p]
+        s.v_may_be_number[s.ref(f_position_at(s, l_j))][s.ref(l_p)] = s.v_may_be_number[
+            f_position_at(s, (l_j + 1))
+        ][l_p]
+    s.v_may_be_colour[s.ref(f_position_at(s, l_n))][s.ref(l_p)] = list(range(5))
+    s.v_may_be_number[s.ref(f_position_at(s, l_n))][s.ref(l_p)] = list(range(1, 6))
 
 
 # procedure draw (specs/hanabi/game.yaml:118)
@@ -689,9 +689,7 @@ class Proc_give_clue(Frame):
                 )
                 if (self.l_how == 2) and (F_card_colour[self.l_c] == self.l_k):
                     # cov 21
-                    s.v_may_be_colour[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
-                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
-                    ] = [self.l_k]
+                    s.v_may_be_colour[s.ref(self.l_s)][s.ref(self.l_t)] = [self.l_k]
                 elif self.l_how == 2:
                     # cov 22
                     l_k = self.l_k
@@ -699,14 +697,10 @@ class Proc_give_clue(Frame):
                     for c_x in s.v_may_be_colour[self.l_s][self.l_t]:
                         if c_x != l_k:
                             q6_.append(c_x)
-                    s.v_may_be_colour[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
-                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
-                    ] = q6_
+                    s.v_may_be_colour[s.ref(self.l_s)][s.ref(self.l_t)] = q6_
                 elif F_card_number[self.l_c] == self.l_n:
                     # cov 23
-                    s.v_may_be_number[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
-                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
-                    ] = [self.l_n]
+                    s.v_may_be_number[s.ref(self.l_s)][s.ref(self.l_t)] = [self.l_n]
                 else:
                     # cov 24
                     l_n = self.l_n
@@ -714,9 +708,7 @@ class Proc_give_clue(Frame):
                     for c_x in s.v_may_be_number[self.l_s][self.l_t]:
                         if c_x != l_n:
                             q7_.append(c_x)
-                    s.v_may_be_number[(self.l_s if self.l_s >= 0 else s.ref(self.l_s))][
-                        (self.l_t if self.l_t >= 0 else s.ref(self.l_t))
-                    ] = q7_
+                    s.v_may_be_number[s.ref(self.l_s)][s.ref(self.l_t)] = q7_
             if self.l_how == 2:
                 # cov 25
                 s.say(

@@ -290,8 +290,8 @@ def p_score_region(s: State, l_r: int) -> None:
 def p_lose_reserve(s: State, l_p: int, l_n: int) -> None:
     # cov 38
     l_k: int = min(l_n, s.v_reserve[l_p])
-    s.v_reserve[(l_p if l_p >= 0 else s.ref(l_p))] -= l_k
-    s.v_removed[(l_p if l_p >= 0 else s.ref(l_p))] += l_k
+    s.v_reserve[s.ref(l_p)] -= l_k
+    s.v_removed[s.ref(l_p)] += l_k
     s.say(TX_loses_cubes_from_the, l_p, l_k)
 
 
@@ -569,7 +569,7 @@ class Proc_take_cube(Frame):
             # cov 18
             if s.v_reserve[self.l_p] > 0:
                 # cov 19
-                s.v_reserve[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] -= 1
+                s.v_reserve[s.ref(self.l_p)] -= 1
                 s.stack.pop()
                 return
             # cov 20
@@ -585,9 +585,7 @@ class Proc_take_cube(Frame):
                 self.l_p, q1_, 6, "l_src", (TX_take_a_cube_from,), "specs/iron_curtain/game.yaml:104", 1, True
             )
         else:  # pc == 1
-            s.v_cubes[(self.l_src if self.l_src >= 0 else s.ref(self.l_src))][
-                (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
-            ] -= 1
+            s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= 1
             s.stack.pop()
 
 
@@ -693,14 +691,12 @@ class Proc_give_order(Frame):
                 s.stack.append(Proc_take_cube(self.l_p, self.l_t))
                 return
             elif pc == 4:
-                s.v_removed[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
+                s.v_removed[s.ref(self.l_p)] += 1
                 self.l_budget -= 1
                 pc = 3
                 continue
             else:  # pc == 5
-                s.v_cubes[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))][
-                    (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
-                ] += 1
+                s.v_cubes[s.ref(self.l_t)][s.ref(self.l_p)] += 1
                 self.l_budget -= 1
                 pc = 1
                 continue
@@ -794,9 +790,7 @@ class Proc_infiltrate(Frame):
                 s.stack.append(Proc_take_cube(self.l_p, self.l_t))
                 return
             else:  # pc == 3
-                s.v_cubes[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))][
-                    (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
-                ] += 1
+                s.v_cubes[s.ref(self.l_t)][s.ref(self.l_p)] += 1
                 pc = 1
                 continue
 
@@ -894,10 +888,8 @@ class Proc_remove_cubes(Frame):
                 else:
                     # cov 31
                     pass
-                s.v_cubes[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))][
-                    (self.l_o if self.l_o >= 0 else s.ref(self.l_o))
-                ] -= 1
-                s.v_reserve[(self.l_o if self.l_o >= 0 else s.ref(self.l_o))] += 1
+                s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= 1
+                s.v_reserve[s.ref(self.l_o)] += 1
                 pc = 1
                 continue
 
@@ -991,10 +983,8 @@ class Proc_remove_from_one_card(Frame):
                 )
                 return
             else:  # pc == 2
-                s.v_cubes[(self.l_t if self.l_t >= 0 else s.ref(self.l_t))][
-                    (self.l_o if self.l_o >= 0 else s.ref(self.l_o))
-                ] -= self.l_k
-                s.v_reserve[(self.l_o if self.l_o >= 0 else s.ref(self.l_o))] += self.l_k
+                s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= self.l_k
+                s.v_reserve[s.ref(self.l_o)] += self.l_k
                 s.stack.pop()
                 return
 
@@ -1106,12 +1096,8 @@ class Proc_move_cubes(Frame):
                 )
                 return
             else:  # pc == 3
-                s.v_cubes[(self.l_src if self.l_src >= 0 else s.ref(self.l_src))][
-                    (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
-                ] -= self.l_k
-                s.v_cubes[(self.l_dst if self.l_dst >= 0 else s.ref(self.l_dst))][
-                    (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
-                ] += self.l_k
+                s.v_cubes[s.ref(self.l_src)][s.ref(self.l_p)] -= self.l_k
+                s.v_cubes[s.ref(self.l_dst)][s.ref(self.l_p)] += self.l_k
                 s.stack.pop()
                 return
 

@@ -263,7 +263,7 @@ class Proc_act(Frame):
         elif pc == 1:
             if self.l_m == 1:
                 # cov 6
-                s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
+                s.v_put_in[s.ref(self.l_p)] += 1
                 s.v_first_bettor = self.l_p
                 s.say(TX_bets_1_chip_in, self.l_p, f_pot(s))
             else:
@@ -273,7 +273,7 @@ class Proc_act(Frame):
         else:  # pc == 2
             if self.l_m_2 == 1:
                 # cov 8
-                s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += 1
+                s.v_put_in[s.ref(self.l_p)] += 1
                 s.say(TX_calls_in_the_pot, self.l_p, f_pot(s))
             else:
                 # cov 9

@@ -329,7 +329,7 @@ class Proc_betting_round(Frame):
             else:  # pc == 2
                 if self.l_m == 0:
                     # cov 7
-                    s.v_folded[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = True
+                    s.v_folded[s.ref(self.l_p)] = True
                     s.say(TX_folds, self.l_p)
                     if len(f_still_in(s)) == 1:
                         # cov 10
@@ -351,11 +351,11 @@ class Proc_betting_round(Frame):
                     else:
                         # cov 13
                         s.say(TX_checks, self.l_p)
-                    s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = f_stake(s)
+                    s.v_put_in[s.ref(self.l_p)] = f_stake(s)
                     self.l_calls += 1
                 else:
                     # cov 9
-                    s.v_put_in[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = f_stake(s) + self.l_bet
+                    s.v_put_in[s.ref(self.l_p)] = f_stake(s) + self.l_bet
                     s.v_raises += 1
                     self.l_calls = 0
                     s.say(TX_raises_to_in_the, self.l_p, s.v_put_in[self.l_p], f_pot(s))

@@ -1309,7 +1309,7 @@ def p_take_china_card(s: State, l_p: int, l_face_up: bool) -> None:
 # procedure take_control (specs/twilight_struggle/events.yaml:249)
 def p_take_control(s: State, l_p: int, l_x: int) -> None:
     # cov 77
-    i0_ = l_x if l_x >= 0 else s.ref(l_x)
+    i0_ = s.ref(l_x)
     i1_ = s.ref((1 - l_p))
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
@@ -1322,8 +1322,8 @@ def p_gain_control(s: State, l_p: int, l_x: int) -> None:
     l_needed: int = s.v_influence[l_x][(1 - l_p)] + F_country_stability[l_x]
     if s.v_influence[l_x][l_p] < l_needed:
         # cov 79
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
-        i1_ = l_p if l_p >= 0 else s.ref(l_p)
+        i0_ = s.ref(l_x)
+        i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, l_needed))
         s.forget(READ_var_influence)
     else:
@@ -1338,7 +1338,7 @@ def p_war(
 ) -> None:
     # cov 87
     l_o: int = 1 - l_p
-    i0_ = l_p if l_p >= 0 else s.ref(l_p)
+    i0_ = s.ref(l_p)
     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + l_military))
     q1_ = 0
     for c_y in F_country_adjacent[l_x]:
@@ -1349,12 +1349,12 @@ def p_war(
     if (l_r - l_minus) >= l_needed:
         # cov 88
         s.say(TX_the_war_in_succeeds, l_x, l_r, l_minus, l_needed)
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
-        i1_ = l_p if l_p >= 0 else s.ref(l_p)
+        i0_ = s.ref(l_x)
+        i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + s.v_influence[l_x][l_o]))
         s.forget(READ_var_influence)
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
-        i1_ = l_o if l_o >= 0 else s.ref(l_o)
+        i0_ = s.ref(l_x)
+        i1_ = s.ref(l_o)
         s.v_influence[i0_][i1_] = min(99, max(0, 0))
         s.forget(READ_var_influence)
         p_gain_vp(s, l_p, l_gain)
@@ -1454,14 +1454,14 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
     s.say(TX_realignment_in, l_x, l_p, l_mine, l_o, l_theirs)
     if l_mine > l_theirs:
         # cov 128
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
-        i1_ = l_o if l_o >= 0 else s.ref(l_o)
+        i0_ = s.ref(l_x)
+        i1_ = s.ref(l_o)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - (l_mine - l_theirs)))
         s.forget(READ_var_influence)
     elif l_theirs > l_mine:
         # cov 129
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
-        i1_ = l_p if l_p >= 0 else s.ref(l_p)
+        i0_ = s.ref(l_x)
+        i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - (l_theirs - l_mine)))
         s.forget(READ_var_influence)
     else:
@@ -1473,7 +1473,7 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
 def p_space_attempt(s: State, l_p: int, l_c: int) -> None:
     # cov 141
     l_b: int = f_next_box(s, l_p)
-    s.v_space_attempts[(l_p if l_p >= 0 else s.ref(l_p))] += 1
+    s.v_space_attempts[s.ref(l_p)] += 1
     if s.roll(6) <= F_space_box_max_roll[l_b]:
         # cov 142
         p_space_advance(s, l_p)
@@ -1492,7 +1492,7 @@ def p_space_advance(s: State, l_p: int) -> None:
     else:
         # cov 146
         pass
-    i0_ = l_p if l_p >= 0 else s.ref(l_p)
+    i0_ = s.ref(l_p)
     s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
     if s.v_space[(1 - l_p)] >= s.v_space[l_p]:
         # cov 147
@@ -1763,7 +1763,7 @@ def e_card_event_fidel(s: State, l_self: int, l_p: int) -> None:
 def e_card_event_vietnam_revolts(s: State, l_self: int, l_p: int) -> None:
     # cov 248
     i0_ = E_vietnam
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
     # cov 249
@@ -1802,7 +1802,7 @@ def e_card_event_comecon(s: State, l_self: int, l_p: int) -> Frame:
 def e_card_event_nasser(s: State, l_self: int, l_p: int) -> None:
     # cov 257
     i0_ = E_egypt
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
     i0_ = E_egypt
@@ -1826,7 +1826,7 @@ def e_card_event_de_gaulle_leads_france(s: State, l_self: int, l_p: int) -> None
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 2))
     s.forget(READ_var_influence)
     i0_ = E_france
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
     # cov 262
@@ -2053,11 +2053,11 @@ def e_card_event_brezhnev_doctrine(s: State, l_self: int, l_p: int) -> None:
 def e_card_event_portuguese_empire_crumbles(s: State, l_self: int, l_p: int) -> None:
     # cov 335
     i0_ = E_se_african_states
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
     i0_ = E_angola
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -2071,7 +2071,7 @@ def e_card_event_south_african_unrest(s: State, l_self: int, l_p: int) -> Frame:
 def e_card_event_allende(s: State, l_self: int, l_p: int) -> None:
     # cov 339
     i0_ = E_chile
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -2081,7 +2081,7 @@ def e_card_event_willy_brandt(s: State, l_self: int, l_p: int) -> None:
     # cov 340
     p_gain_vp(s, l_p, 1)
     i0_ = E_west_germany
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
     # cov 341
@@ -2156,8 +2156,8 @@ def e_card_event_colonial_rear_guards(s: State, l_self: int, l_p: int) -> Frame:
 def e_card_event_panama_canal_returned(s: State, l_self: int, l_p: int) -> None:
     # cov 355
     for l_x in [E_panama, E_costa_rica, E_venezuela]:
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
-        i1_ = l_p if l_p >= 0 else s.ref(l_p)
+        i0_ = s.ref(l_x)
+        i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
         s.forget(READ_var_influence)
 
@@ -2167,8 +2167,8 @@ def e_card_event_camp_david_accords(s: State, l_self: int, l_p: int) -> None:
     # cov 356
     p_gain_vp(s, l_p, 1)
     for l_x in [E_israel, E_jordan, E_egypt]:
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
-        i1_ = l_p if l_p >= 0 else s.ref(l_p)
+        i0_ = s.ref(l_x)
+        i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
         s.forget(READ_var_influence)
 
@@ -2191,7 +2191,7 @@ def e_card_event_john_paul_ii_elected_pope(s: State, l_self: int, l_p: int) -> N
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 2))
     s.forget(READ_var_influence)
     i0_ = E_poland
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
 
@@ -2234,7 +2234,7 @@ def e_card_event_sadat_expels_soviets(s: State, l_self: int, l_p: int) -> None:
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
     i0_ = E_egypt
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
 
@@ -2289,7 +2289,7 @@ def e_card_event_one_small_step(s: State, l_self: int, l_p: int) -> None:
     # cov 387
     if (s.v_space[l_p] + 2) <= 8:
         # cov 388
-        i0_ = l_p if l_p >= 0 else s.ref(l_p)
+        i0_ = s.ref(l_p)
         s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
         s.say(TX_moves_past_without_scoring, l_p, f_top_n_box(s, s.v_space[l_p]))
     else:
@@ -2312,7 +2312,7 @@ def e_card_event_iranian_hostage_crisis(s: State, l_self: int, l_p: int) -> None
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
     i0_ = E_iran
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -2322,11 +2322,11 @@ def e_card_event_the_iron_lady(s: State, l_self: int, l_p: int) -> None:
     # cov 392
     l_o: int = 1 - l_p
     i0_ = E_argentina
-    i1_ = l_o if l_o >= 0 else s.ref(l_o)
+    i1_ = s.ref(l_o)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
     s.forget(READ_var_influence)
     i0_ = E_uk
-    i1_ = l_o if l_o >= 0 else s.ref(l_o)
+    i1_ = s.ref(l_o)
     s.v_influence[i0_][i1_] = min(99, max(0, 0))
     s.forget(READ_var_influence)
     p_gain_vp(s, l_p, 1)
@@ -2442,7 +2442,7 @@ def e_card_event_wargames(s: State, l_self: int, l_p: int) -> Frame:
 def e_card_event_solidarity(s: State, l_self: int, l_p: int) -> None:
     # cov 431
     i0_ = E_poland
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 3))
     s.forget(READ_var_influence)
 
@@ -2502,7 +2502,7 @@ def e_card_event_yuri_and_samantha(s: State, l_self: int, l_p: int) -> None:
 def e_card_event_awacs_sale_to_saudis(s: State, l_self: int, l_p: int) -> None:
     # cov 458
     i0_ = E_saudi_arabia
-    i1_ = l_p if l_p >= 0 else s.ref(l_p)
+    i1_ = s.ref(l_p)
     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
     s.forget(READ_var_influence)
 
@@ -3324,8 +3324,8 @@ class Proc_remove_up_to(Frame):
                 )
                 return
             else:  # pc == 2
-                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
+                i0_ = s.ref(self.l_x)
+                i1_ = s.ref(self.l_o)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 1))
                 s.forget(READ_var_influence)
                 self.l_taken = self.l_taken + [self.l_x]
@@ -3428,8 +3428,8 @@ class Proc_remove_from_each(Frame):
             else:  # pc == 1
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
-                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                    i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
+                    i0_ = s.ref(self.l_x)
+                    i1_ = s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - self.l_amount))
                     s.forget(READ_var_influence)
                     s.say(TX_removes_influence_from, self.l_p, self.l_o, self.l_x)
@@ -3501,8 +3501,8 @@ class Proc_add_to_each(Frame):
             else:  # pc == 1
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
-                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                    i0_ = s.ref(self.l_x)
+                    i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                     s.forget(READ_var_influence)
                 s.stack.pop()
@@ -3605,8 +3605,8 @@ class Proc_add_spread(Frame):
                 )
                 return
             else:  # pc == 2
-                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                i0_ = s.ref(self.l_x)
+                i1_ = s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 self.l_placed = self.l_placed + [self.l_x]
@@ -3952,8 +3952,8 @@ class Proc_add_influence(Frame):
                     # cov 121
                     pass
                 self.l_left -= f_place_cost(s, self.l_p, self.l_x)
-                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                i0_ = s.ref(self.l_x)
+                i1_ = s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
                 l_p = self.l_p
@@ -4232,7 +4232,7 @@ class Proc_coup_attempt(Frame):
                 self.l_o = 1 - self.l_p
                 if not self.l_free:
                     # cov 132
-                    i0_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                    i0_ = s.ref(self.l_p)
                     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + self.l_ops))
                 else:
                     # cov 133
@@ -4261,12 +4261,12 @@ class Proc_coup_attempt(Frame):
                 if self.l_margin > 0:
                     # cov 134
                     self.l_gone = min(self.l_margin, s.v_influence[self.l_x][self.l_o])
-                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                    i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
+                    i0_ = s.ref(self.l_x)
+                    i1_ = s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - self.l_gone))
                     s.forget(READ_var_influence)
-                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                    i0_ = s.ref(self.l_x)
+                    i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(
                         99, max(0, s.v_influence[i0_][i1_] + (self.l_margin - self.l_gone))
                     )
@@ -4452,7 +4452,7 @@ class Proc_headline_phase(Frame):
                     continue
                 s.v_phasing = self.l_p_2
                 self.l_c = s.v_headline[self.l_p_2]
-                s.v_headline[(self.l_p_2 if self.l_p_2 >= 0 else s.ref(self.l_p_2))] = -1
+                s.v_headline[s.ref(self.l_p_2)] = -1
                 self.l_k += 1
                 s.say(TX_headline_played_by, self.l_k, self.l_c, self.l_p_2)
                 arg0_ = self.l_p_2
@@ -4565,12 +4565,12 @@ class Proc_choose_headline(Frame):
                 secret=True,
             )
         elif pc == 1:
-            s.v_headline[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = self.d_1
+            s.v_headline[s.ref(self.l_p)] = self.d_1
             s.move(T_card, s.v_headline[self.l_p], Z_table, True)
             s.say(TX_revealed, s.v_headline[self.l_p])
             s.stack.pop()
         else:  # pc == 2
-            s.v_headline[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] = self.d_2
+            s.v_headline[s.ref(self.l_p)] = self.d_2
             s.stack.pop()
 
 
@@ -5678,7 +5678,7 @@ class Eff_card_event_blockade(Frame):
                 if self.l_c == -1:
                     # cov 251
                     i0_ = E_west_germany
-                    i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
+                    i1_ = s.ref(self.l_o)
                     s.v_influence[i0_][i1_] = min(99, max(0, 0))
                     s.forget(READ_var_influence)
                     s.say(TX_loses_all_its_influence, self.l_o)
@@ -5882,8 +5882,8 @@ class Eff_card_event_truman_doctrine(Frame):
                 "specs/twilight_struggle/cards.yaml:221",
             )
         else:  # pc == 1
-            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-            i1_ = self.l_o if self.l_o >= 0 else s.ref(self.l_o)
+            i0_ = s.ref(self.l_x)
+            i1_ = s.ref(self.l_o)
             s.v_influence[i0_][i1_] = min(99, max(0, 0))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -6061,8 +6061,8 @@ class Eff_card_event_independent_reds(Frame):
                 "specs/twilight_struggle/cards.yaml:272",
             )
         else:  # pc == 1
-            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i0_ = s.ref(self.l_x)
+            i1_ = s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[self.l_x][self.l_o]))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -6506,8 +6506,8 @@ class Eff_card_event_de_stalinization(Frame):
                     self.l_more = False
                 else:
                     # cov 292
-                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                    i0_ = s.ref(self.l_x)
+                    i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 1))
                     s.forget(READ_var_influence)
                     self.l_taken += 1
@@ -6810,7 +6810,7 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
                 "specs/twilight_struggle/cards.yaml:544",
             )
         else:  # pc == 1
-            i0_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i0_ = s.ref(self.l_p)
             s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + 5))
             p_set_defcon(s, self.l_level)
             s.stack.pop()
@@ -6865,8 +6865,8 @@ class Eff_card_event_junta(Frame):
                 2,
             )
         elif pc == 1:
-            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i0_ = s.ref(self.l_x)
+            i1_ = s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             self.pc = 2
@@ -7059,14 +7059,14 @@ class Eff_card_event_south_african_unrest(Frame):
             if self.l_all_there:
                 # cov 337
                 i0_ = E_south_africa
-                i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                i1_ = s.ref(self.l_p)
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
                 s.forget(READ_var_influence)
                 s.stack.pop()
                 return
             # cov 338
             i0_ = E_south_africa
-            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i1_ = s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
             self.pc = 2
@@ -7079,8 +7079,8 @@ class Eff_card_event_south_african_unrest(Frame):
                 "specs/twilight_struggle/cards.yaml:637",
             )
         else:  # pc == 2
-            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i0_ = s.ref(self.l_x)
+            i1_ = s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -8237,8 +8237,8 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
             else:  # pc == 2
                 for x_ in list(self.l_chosen):
                     self.l_x = x_
-                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                    i0_ = s.ref(self.l_x)
+                    i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(
                         99, max(0, min(99, (2 * s.v_influence[self.l_x][self.l_p])))
                     )
@@ -8283,7 +8283,7 @@ class Eff_card_event_tear_down_this_wall(Frame):
         if pc == 0:
             # cov 421
             i0_ = E_east_germany
-            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i1_ = s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 3))
             s.forget(READ_var_influence)
             self.pc = 1
@@ -8635,8 +8635,8 @@ class Eff_card_event_the_cambridge_five(Frame):
             else:  # pc == 1
                 if self.l_x != -1:
                     # cov 439
-                    i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                    i0_ = s.ref(self.l_x)
+                    i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                     s.forget(READ_var_influence)
                 else:
@@ -8720,15 +8720,15 @@ class Eff_card_event_special_relationship(Frame):
                 "specs/twilight_struggle/cards.yaml:1295",
             )
         elif pc == 1:
-            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
-            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i0_ = s.ref(self.l_x)
+            i1_ = s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 2))
             s.forget(READ_var_influence)
             p_gain_vp(s, self.l_p, 2)
             s.stack.pop()
         else:  # pc == 2
-            i0_ = self.l_x_2 if self.l_x_2 >= 0 else s.ref(self.l_x_2)
-            i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+            i0_ = s.ref(self.l_x_2)
+            i1_ = s.ref(self.l_p)
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
             s.stack.pop()
@@ -9044,7 +9044,7 @@ class Trig_norad(Frame):
                 True,
             )
         else:  # pc == 1
-            i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+            i0_ = s.ref(self.l_x)
             i1_ = P_usa
             s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
             s.forget(READ_var_influence)
@@ -9116,8 +9116,8 @@ class Trig_missile_crisis_defused(Frame):
             else:  # pc == 1
                 if self.l_x_2 != -1:
                     # cov 487
-                    i0_ = self.l_x_2 if self.l_x_2 >= 0 else s.ref(self.l_x_2)
-                    i1_ = self.l_p if self.l_p >= 0 else s.ref(self.l_p)
+                    i0_ = s.ref(self.l_x_2)
+                    i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - 2))
                     s.forget(READ_var_influence)
                     # cov 489
@@ -9204,7 +9204,7 @@ class Phase_placement(Frame):
                     )
                     return
             elif pc == 2:
-                i0_ = self.l_x if self.l_x >= 0 else s.ref(self.l_x)
+                i0_ = s.ref(self.l_x)
                 i1_ = P_ussr
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)
@@ -9233,7 +9233,7 @@ class Phase_placement(Frame):
                 )
                 return
             else:  # pc == 4
-                i0_ = self.l_x_2 if self.l_x_2 >= 0 else s.ref(self.l_x_2)
+                i0_ = s.ref(self.l_x_2)
                 i1_ = P_usa
                 s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                 s.forget(READ_var_influence)

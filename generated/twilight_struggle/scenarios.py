@@ -4187,7 +4187,7 @@ def sc138_setup(s: State) -> None:
         s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
-        i0_ = l_x_2 if l_x_2 >= 0 else s.ref(l_x_2)
+        i0_ = s.ref(l_x_2)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 1))
         s.forget(READ_var_influence)
@@ -4204,7 +4204,7 @@ def sc139_setup(s: State) -> None:
         s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
-        i0_ = l_x_2 if l_x_2 >= 0 else s.ref(l_x_2)
+        i0_ = s.ref(l_x_2)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 1))
         s.forget(READ_var_influence)
@@ -4221,7 +4221,7 @@ def sc140_setup(s: State) -> None:
         s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
-        i0_ = l_x_2 if l_x_2 >= 0 else s.ref(l_x_2)
+        i0_ = s.ref(l_x_2)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 1))
         s.forget(READ_var_influence)
@@ -4238,7 +4238,7 @@ def sc141_setup(s: State) -> None:
         s.v_influence[l_x][P_usa] = min(99, max(0, 0))
         s.forget(READ_var_influence)
     for l_x_2 in [E_italy, E_japan, E_iran, E_panama]:
-        i0_ = l_x_2 if l_x_2 >= 0 else s.ref(l_x_2)
+        i0_ = s.ref(l_x_2)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 1))
         s.forget(READ_var_influence)
@@ -4600,7 +4600,7 @@ def sc156_setup(s: State) -> None:
     s.move_all(T_card, s.z.piles[(Z_hand + P_usa)], Z_deck, True)
     s.move(T_card, E_europe_scoring, (Z_hand + P_ussr), True)
     for l_x in [E_east_germany, E_poland, E_west_germany, E_france, E_italy, E_hungary]:
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i0_ = s.ref(l_x)
         i1_ = P_ussr
         s.v_influence[i0_][i1_] = min(99, max(0, 4))
         s.forget(READ_var_influence)
@@ -4703,7 +4703,7 @@ def sc160_setup(s: State) -> None:
     s.v_milops[P_usa] = min(5, max(0, 5))
     s.v_milops[P_ussr] = min(5, max(0, 5))
     for l_x in [E_japan, E_south_korea, E_pakistan, E_india, E_thailand]:
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i0_ = s.ref(l_x)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 4))
         s.forget(READ_var_influence)
@@ -16596,7 +16596,7 @@ def sc575_setup(s: State) -> None:
     s.forget(READ_var_defcon)
     s.v_vp = -8
     for l_x in [E_japan, E_south_korea, E_pakistan, E_india, E_thailand]:
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i0_ = s.ref(l_x)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 4))
         s.forget(READ_var_influence)
@@ -16705,7 +16705,7 @@ def sc580_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.move(T_card, E_warsaw_pact_formed, (Z_hand + P_ussr), True)
     for l_x in [E_austria, E_hungary, E_poland, E_romania, E_yugoslavia, E_finland]:
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i0_ = s.ref(l_x)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 1))
         s.forget(READ_var_influence)
@@ -16720,7 +16720,7 @@ def sc581_setup(s: State) -> None:
     s.move(T_card, E_china_card, (Z_china + P_usa), True)
     s.move(T_card, E_warsaw_pact_formed, (Z_hand + P_ussr), True)
     for l_x in [E_austria, E_hungary, E_poland, E_romania, E_yugoslavia]:
-        i0_ = l_x if l_x >= 0 else s.ref(l_x)
+        i0_ = s.ref(l_x)
         i1_ = P_usa
         s.v_influence[i0_][i1_] = min(99, max(0, 2))
         s.forget(READ_var_influence)

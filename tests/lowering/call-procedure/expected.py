@@ -8,7 +8,7 @@ def p_gain(s: State, l_p: int, l_n: int) -> None:
     else:
         # cov 2
         pass
-    s.v_score[(l_p if l_p >= 0 else s.ref(l_p))] += l_n
+    s.v_score[s.ref(l_p)] += l_n
 
 
 # phase play (tests/lowering/call-procedure/game.yaml:13)

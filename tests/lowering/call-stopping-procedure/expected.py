@@ -45,7 +45,7 @@ class Proc_bid(Frame):
                 "tests/lowering/call-stopping-procedure/game.yaml:11",
             )
         else:  # pc == 1
-            s.v_score[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += self.d_1
+            s.v_score[s.ref(self.l_p)] += self.d_1
             s.stack.pop()
 
 

@@ -2,7 +2,7 @@
 # card gift: event (tests/lowering/effect-field/game.yaml:11)
 def e_card_event_gift(s: State, l_self: int, l_p: int) -> None:
     # cov 0
-    s.v_score[(l_p if l_p >= 0 else s.ref(l_p))] += 1
+    s.v_score[s.ref(l_p)] += 1
 
 
 # card wager: event (starts) (tests/lowering/effect-field/game.yaml:12)
@@ -53,7 +53,7 @@ class Eff_card_event_wager(Frame):
                 self.l_p, range(0, 2 + 1), 2, "d_1", (TX_wager,), "tests/lowering/effect-field/game.yaml:12"
             )
         else:  # pc == 1
-            s.v_score[(self.l_p if self.l_p >= 0 else s.ref(self.l_p))] += self.d_1
+            s.v_score[s.ref(self.l_p)] += self.d_1
             s.stack.pop()
 
 

@@ -7,7 +7,7 @@ def tc_bonus(s: State, l_p: int, l_n: int) -> bool:
 # trigger bonus (tests/lowering/emit-trigger/game.yaml:11)
 def t_bonus(s: State, l_p: int, l_n: int) -> None:
     # cov 0
-    s.v_score[(l_p if l_p >= 0 else s.ref(l_p))] += 1
+    s.v_score[s.ref(l_p)] += 1
 
 
 # trigger reply (tests/lowering/emit-trigger/game.yaml:15)

@@ -51,7 +51,7 @@ class Phase_play(Frame):
             else:  # pc == 1
                 if (self.l_u != -1) or (s.o_pace == 1):
                     # cov 0
-                    s.v_tally[(self.l_u if self.l_u >= 0 else s.ref(self.l_u))] += 1
+                    s.v_tally[s.ref(self.l_u)] += 1
                 else:
                     # cov 1
                     pass

@@ -10,7 +10,7 @@ def ph_play(s: State) -> None:
     l_picked = [l_best]
     s.v_total = l_n
     s.v_score[P_ann] += l_n
-    s.v_marks[(l_best if l_best >= 0 else s.ref(l_best))][P_bob] -= 1
+    s.v_marks[s.ref(l_best)][P_bob] -= 1
 
 
 # the game's flow (phases) (tests/lowering/let-and-assign/game.yaml:3)
