@@ -152,24 +152,36 @@ def test_options_the_compiler_knows_distinct_or_ascending_are_offered_as_any_oth
         s.decide(asked.player, [0, 7], asked.domain, asked.slot, asked.prompt, order=2)
 
 
+CARDS = (
+    "players: {names: [ann, bob]}\ntypes:\n  card: {fields: {value: int}}\n"
+    "components:\n  card: [{id: ace, value: 1}, {id: two, value: 2}]\n"
+)
+
+
+def _small_game(folder: Path, name: str, state: str, play: str) -> tuple[ModuleType, str]:
+    """A game of two cards named `name`, with these state variables and this phase, compiled in
+    `folder`: its engine module and the engine's source."""
+    spec = folder / name
+    spec.mkdir()
+    text = f"game: {name}\n{CARDS}state:\n{state}phases:\n  - name: play\n    do: |\n{play}"
+    (spec / "game.yaml").write_text(text, encoding="utf-8")
+    result = compile_spec(spec)
+    assert result.ok, render_all(result.diagnostics)
+    source = next(text for path, text in result.files.items() if path.endswith("engine.py"))
+    return import_package(result.files, name).engine, source
+
+
 def test_options_listed_as_action_ids_are_refused_out_of_range_as_values_are(tmp_path: Path) -> None:
     """frames.py: a comprehension listing a decision's options adds its domain's first action id
     to each item (`ids`); an item that is no component (`none`) is refused as before, not taken
     for an action of the domain below, and the options are the same ids either way."""
-    spec = tmp_path / "ids"
-    spec.mkdir()
-    (spec / "game.yaml").write_text(
-        "game: ids\nplayers: {names: [ann, bob]}\ntypes:\n  card: {fields: {value: int}}\n"
-        "components:\n  card: [{id: ace, value: 1}, {id: two, value: 2}]\nstate:\n  held: card\n"
-        "phases:\n  - name: play\n    do: |\n"
+    engine, source = _small_game(
+        tmp_path,
+        "ids",
+        "  held: card\n",
         '      let c = choose from filter(x in card where x.value > 0) by ann "pick"\n'
         '      let d = choose from [held for x in card] by ann "pick"\n',
-        encoding="utf-8",
     )
-    result = compile_spec(spec)
-    assert result.ok, render_all(result.diagnostics)
-    engine = import_package(result.files, "ids").engine
-    source = next(text for name, text in result.files.items() if name.endswith("engine.py"))
     assert len(re.findall(r"\.append\(26 \+ (?:c_x|v_held|s\.v_held)\)", source)) == 2  # (action ids)
     s = _game(engine).new_initial_state(0)
     asked = s.pending
@@ -184,27 +196,19 @@ def test_a_loop_variable_indexes_a_write_untested_only_where_it_cannot_be_none(t
     """statements.py `sure_items`: the variable of a plain loop over the players (or a zone, or
     every component) indexes a write without `s.ref`; over a list that may hold `none`, or where
     the body assigns it, the test stays, and a `none` there is still a rule error."""
-    spec = tmp_path / "sure"
-    spec.mkdir()
-    (spec / "game.yaml").write_text(
-        "game: sure\nplayers: {names: [ann, bob]}\ntypes:\n  card: {fields: {value: int}}\n"
-        "components:\n  card: [{id: ace, value: 1}, {id: two, value: 2}]\n"
-        "state:\n  held: card\n  seen: {type: int, per: card}\n  score: {type: int, per: player}\n"
-        "phases:\n  - name: play\n    do: |\n"
+    engine, source = _small_game(
+        tmp_path,
+        "sure",
+        "  held: card\n  seen: {type: int, per: card}\n  score: {type: int, per: player}\n",
         "      for p in players { score[p] += 1 }\n"
         "      for c in card { seen[c] += 1 }\n"
         "      for c in card {\n        c = held\n        seen[c] += 2\n      }\n"
         "      for c in [held] { seen[c] += 3 }\n"
         "      end game draw\n",
-        encoding="utf-8",
     )
-    result = compile_spec(spec)
-    assert result.ok, render_all(result.diagnostics)
-    source = next(text for name, text in result.files.items() if name.endswith("engine.py"))
     assert "s.v_score[l_p] += 1" in source and "s.v_seen[l_c] += 1" in source
     assert re.search(r"s\.v_seen\[s\.ref\(l_c_\d\)\] \+= 2", source)  # (assigned in the body)
     assert re.search(r"s\.v_seen\[s\.ref\(l_c_\d\)\] \+= 3", source)  # (a list that may hold none)
-    engine = import_package(result.files, "sure").engine
     with pytest.raises(RuleError, match="'none' used where a component"):
         _game(engine).new_initial_state(0)
 

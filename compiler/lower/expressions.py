@@ -339,7 +339,9 @@ def _zone_instance(cx: Context, e: ir.Expr) -> str:
     for i, a in enumerate(e.args):
         code = expr(cx, a)
         if not code.startswith(("P_", "E_")) and not code.isdigit() and not sure(cx, a):
-            code = checked(code)  # never `none` (an enum's is an optional choice passed)
+            # never `none` (an enum's is an optional choice passed); the one index of a zone per
+            # player (or per component) tested in place, the indices of a zone of two by s.ref
+            code = checked(code) if len(per) == 1 else f"s.ref({code})"
         stride = math.prod(cx.sym.index_size(u) for u in per[i + 1 :])
         if code.isdigit():  # an enum value written in the rules: its offset is a constant
             if int(code) * stride:
@@ -536,10 +538,10 @@ def copies_table(cx: Context, t: Type) -> str:
 
 
 def checked(code: str) -> str:
-    """An index of a zone's instance that must not be `none` (-1): tested by `s.ref`, which raises
+    """The index of a zone's instance that must not be `none` (-1): tested by `s.ref`, which raises
     on it; a name is tested in place and `s.ref` called only to raise (a call costs more than the
-    test). (A write's indices keep `s.ref`: tested in place they make lines the layout cannot wrap
-    as ruff does.)"""
+    test). (A write's indices, and a zone's of two indices, keep `s.ref`: tested in place they
+    make long lines, which the layout may wrap otherwise than ruff, and read worse.)"""
     return f"({code} if {code} >= 0 else s.ref({code}))" if _simple(code) else f"s.ref({code})"
 
 

@@ -176,18 +176,10 @@ def f_pile_of(s: State, l_s: int) -> int:
 def f_playable(s: State, l_p: int, l_c: int) -> bool:
     # cov 1
     return (
-        F_card_number[l_c]
-        > F_card_number[
-            s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + (l_p if l_p >= 0 else s.ref(l_p))))
-        ]
+        F_card_number[l_c] > F_card_number[s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + s.ref(l_p)))]
     ) or (
         (F_card_number[l_c] == 0)
-        and (
-            F_card_number[
-                s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + (l_p if l_p >= 0 else s.ref(l_p))))
-            ]
-            == 0
-        )
+        and (F_card_number[s.top((Z_expedition + s.ref(F_card_colour[l_c]) * 2 + s.ref(l_p)))] == 0)
     )
 
 
@@ -195,38 +187,19 @@ def f_playable(s: State, l_p: int, l_c: int) -> bool:
 def f_expedition_score(s: State, l_k: int, l_p: int) -> int:
     # cov 2
     q1_: int
-    if not s.z.piles[
-        (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-    ]:
+    if not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
         q1_ = 0
     else:
         q2_ = 0
-        for c_x in s.z.piles[
-            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-        ]:
+        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
             q2_ += F_card_number[c_x]
         q3_ = q2_ - 20
         q4_ = 0
-        for c_x in s.z.piles[
-            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-        ]:
+        for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
             if F_card_number[c_x] == 0:
                 q4_ += 1
         q1_ = (q3_ * (1 + q4_)) + (
-            20
-            if (
-                len(
-                    s.z.piles[
-                        (
-                            Z_expedition
-                            + (l_k if l_k >= 0 else s.ref(l_k)) * 2
-                            + (l_p if l_p >= 0 else s.ref(l_p))
-                        )
-                    ]
-                )
-                >= 8
-            )
-            else 0
+            20 if (len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) >= 8) else 0
         )
     return q1_
 
@@ -246,32 +219,10 @@ def f_followers(s: State, l_k: int, l_p: int) -> list[int]:
     q1_: list[int] = []
     for c_x in s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]:
         if (F_card_colour[c_x] == l_k) and (
-            (
-                F_card_number[c_x]
-                > F_card_number[
-                    s.top(
-                        (
-                            Z_expedition
-                            + (l_k if l_k >= 0 else s.ref(l_k)) * 2
-                            + (l_p if l_p >= 0 else s.ref(l_p))
-                        )
-                    )
-                ]
-            )
+            (F_card_number[c_x] > F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))])
             or (
                 (F_card_number[c_x] == 0)
-                and (
-                    F_card_number[
-                        s.top(
-                            (
-                                Z_expedition
-                                + (l_k if l_k >= 0 else s.ref(l_k)) * 2
-                                + (l_p if l_p >= 0 else s.ref(l_p))
-                            )
-                        )
-                    ]
-                    == 0
-                )
+                and (F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))] == 0)
             )
         ):
             q1_.append(c_x)
@@ -282,17 +233,11 @@ def f_followers(s: State, l_k: int, l_p: int) -> list[int]:
 def f_prospect(s: State, l_k: int, l_p: int) -> int:
     # cov 5
     q1_: int
-    if (
-        not s.z.piles[
-            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-        ]
-    ) and (not has_followers(s, l_k, l_p)):
+    if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]) and (not has_followers(s, l_k, l_p)):
         q1_ = 0
     else:
         q2_: int
-        if not s.z.piles[
-            (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-        ]:
+        if not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
             q2_ = max(
                 0,
                 (
@@ -302,18 +247,14 @@ def f_prospect(s: State, l_k: int, l_p: int) -> int:
             )
         else:
             q3_ = 0
-            for c_x in s.z.piles[
-                (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-            ]:
+            for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
                 q3_ += F_card_number[c_x]
             q4_ = 0
             for c_x in f_followers(s, l_k, l_p):
                 q4_ += F_card_number[c_x]
             q5_ = (q3_ + q4_) - 20
             q6_ = 0
-            for c_x in s.z.piles[
-                (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-            ]:
+            for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
                 if F_card_number[c_x] == 0:
                     q6_ += 1
             q7_ = 1 + q6_
@@ -325,15 +266,7 @@ def f_prospect(s: State, l_k: int, l_p: int) -> int:
                 20
                 if (
                     (
-                        len(
-                            s.z.piles[
-                                (
-                                    Z_expedition
-                                    + (l_k if l_k >= 0 else s.ref(l_k)) * 2
-                                    + (l_p if l_p >= 0 else s.ref(l_p))
-                                )
-                            ]
-                        )
+                        len(s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
                         + len(f_followers(s, l_k, l_p))
                     )
                     >= 8
@@ -349,11 +282,7 @@ def f_expedition_text(s: State, l_k: int, l_p: int) -> str:
     # cov 6
     return (
         ""
-        if (
-            not s.z.piles[
-                (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-            ]
-        )
+        if (not s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))])
         else ", ".join(x_ for x_ in f_card_marks(s, l_k, l_p))
         + " = "
         + str(f_expedition_score(s, l_k, l_p))
@@ -365,9 +294,7 @@ def f_expedition_text(s: State, l_k: int, l_p: int) -> str:
 def f_card_marks(s: State, l_k: int, l_p: int) -> list[str]:
     # cov 7
     q1_: list[str] = []
-    for c_x in s.z.piles[
-        (Z_expedition + (l_k if l_k >= 0 else s.ref(l_k)) * 2 + (l_p if l_p >= 0 else s.ref(l_p)))
-    ]:
+    for c_x in s.z.piles[(Z_expedition + s.ref(l_k) * 2 + s.ref(l_p))]:
         q1_.append(("inv." if (F_card_number[c_x] == 0) else str(F_card_number[c_x])))
     return q1_
 
@@ -430,11 +357,7 @@ def inv_every_card_somewhere(s: State) -> bool:
         q4_ = len(s.z.piles[(Z_hand + (c_p if c_p >= 0 else s.ref(c_p)))])
         q5_ = 0
         for c_k in range(5):
-            q5_ += len(
-                s.z.piles[
-                    (Z_expedition + (c_k if c_k >= 0 else s.ref(c_k)) * 2 + (c_p if c_p >= 0 else s.ref(c_p)))
-                ]
-            )
+            q5_ += len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))])
         q3_ += q4_ + q5_
     return (q2_ + q3_) == 60
 
@@ -456,73 +379,22 @@ def inv_expeditions_ascend(s: State) -> bool:
         q2_ = True
         for c_k in range(5):
             q3_ = True
-            for c_i in range(
-                1,
-                len(
-                    s.z.piles[
-                        (
-                            Z_expedition
-                            + (c_k if c_k >= 0 else s.ref(c_k)) * 2
-                            + (c_p if c_p >= 0 else s.ref(c_p))
-                        )
-                    ]
-                ),
-            ):
+            for c_i in range(1, len(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))])):
                 if not (
                     (
-                        F_card_number[
-                            s.nth(
-                                s.z.piles[
-                                    (
-                                        Z_expedition
-                                        + (c_k if c_k >= 0 else s.ref(c_k)) * 2
-                                        + (c_p if c_p >= 0 else s.ref(c_p))
-                                    )
-                                ],
-                                c_i,
-                            )
-                        ]
+                        F_card_number[s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], c_i)]
                         > F_card_number[
-                            s.nth(
-                                s.z.piles[
-                                    (
-                                        Z_expedition
-                                        + (c_k if c_k >= 0 else s.ref(c_k)) * 2
-                                        + (c_p if c_p >= 0 else s.ref(c_p))
-                                    )
-                                ],
-                                (c_i - 1),
-                            )
+                            s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], (c_i - 1))
                         ]
                     )
                     or (
                         (
-                            F_card_number[
-                                s.nth(
-                                    s.z.piles[
-                                        (
-                                            Z_expedition
-                                            + (c_k if c_k >= 0 else s.ref(c_k)) * 2
-                                            + (c_p if c_p >= 0 else s.ref(c_p))
-                                        )
-                                    ],
-                                    c_i,
-                                )
-                            ]
+                            F_card_number[s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], c_i)]
                             == 0
                         )
                         and (
                             F_card_number[
-                                s.nth(
-                                    s.z.piles[
-                                        (
-                                            Z_expedition
-                                            + (c_k if c_k >= 0 else s.ref(c_k)) * 2
-                                            + (c_p if c_p >= 0 else s.ref(c_p))
-                                        )
-                                    ],
-                                    (c_i - 1),
-                                )
+                                s.nth(s.z.piles[(Z_expedition + s.ref(c_k) * 2 + s.ref(c_p))], (c_i - 1))
                             ]
                             == 0
                         )
@@ -559,32 +431,10 @@ def has_followers(s: State, l_k: int, l_p: int) -> bool:
     q1_ = False
     for c_x in s.z.piles[(Z_hand + (l_p if l_p >= 0 else s.ref(l_p)))]:
         if (F_card_colour[c_x] == l_k) and (
-            (
-                F_card_number[c_x]
-                > F_card_number[
-                    s.top(
-                        (
-                            Z_expedition
-                            + (l_k if l_k >= 0 else s.ref(l_k)) * 2
-                            + (l_p if l_p >= 0 else s.ref(l_p))
-                        )
-                    )
-                ]
-            )
+            (F_card_number[c_x] > F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))])
             or (
                 (F_card_number[c_x] == 0)
-                and (
-                    F_card_number[
-                        s.top(
-                            (
-                                Z_expedition
-                                + (l_k if l_k >= 0 else s.ref(l_k)) * 2
-                                + (l_p if l_p >= 0 else s.ref(l_p))
-                            )
-                        )
-                    ]
-                    == 0
-                )
+                and (F_card_number[s.top((Z_expedition + s.ref(l_k) * 2 + s.ref(l_p)))] == 0)
             )
         ):
             q1_ = True
@@ -704,11 +554,7 @@ class Proc_take_turn(Frame):
                 s.move(
                     T_card,
                     self.l_c,
-                    (
-                        Z_expedition
-                        + s.ref(F_card_colour[self.l_c]) * 2
-                        + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))
-                    ),
+                    (Z_expedition + s.ref(F_card_colour[self.l_c]) * 2 + s.ref(self.l_p)),
                     True,
                 )
                 s.say(TX_plays_to_the_expedition, self.l_p, self.l_c, F_card_colour[self.l_c])

@@ -2,7 +2,7 @@
 # function row_of (tests/lowering/zone-values/game.yaml:22)
 def f_row_of(s: State, l_x: int, l_p: int) -> int:
     # cov 0
-    return Z_row + s.ref(F_card_suit[l_x]) * 2 + (l_p if l_p >= 0 else s.ref(l_p))
+    return Z_row + s.ref(F_card_suit[l_x]) * 2 + s.ref(l_p)
 
 
 # procedure play_to (tests/lowering/zone-values/game.yaml:27)
