@@ -1786,7 +1786,7 @@ class GameState:
                     self.out_of_steps(stack[-1].ORIGIN)
                 stack[-1].step(self)
                 if len(stack) > MAX_CALL_DEPTH:  # (a step pushes at most one frame, then returns)
-                    self._bound_stack()
+                    self._stack_too_deep()
         except GameEnded:
             pass
         except RecursionError as exc:
@@ -1874,15 +1874,14 @@ class GameState:
             return True
         return False
 
-    def _bound_stack(self) -> None:
+    def _stack_too_deep(self) -> NoReturn:
         """The error for a stack deeper than MAX_CALL_DEPTH frames, blamed on the newest (generated
         code pushes a frame by appending it to `stack`; `_run` looks at the depth after each step)."""
-        if len(self.stack) > MAX_CALL_DEPTH:
-            frame = self.stack.pop()
-            raise RuleError(
-                f"procedures are nested {MAX_CALL_DEPTH} deep, in {frame.ORIGIN}: "
-                "a procedure or trigger that calls itself needs a condition that stops it"
-            )
+        frame = self.stack.pop()
+        raise RuleError(
+            f"procedures are nested {MAX_CALL_DEPTH} deep, in {frame.ORIGIN}: "
+            "a procedure or trigger that calls itself needs a condition that stops it"
+        )
 
     def enter(self, origin: str) -> None:
         """One level deeper into a rule that may call itself (a generated guard; its `finally`
@@ -1941,8 +1940,12 @@ class GameState:
             else:  # (the set written out: no call on the interpreter's path)
                 choices = sorted(set(items))
             base = off if ids else 0  # (the first id the values may hold)
-            if choices and (choices[0] < base or choices[-1] >= base + size):
-                self._options([v - base for v in items], domain, prompt, at)  # (raises the error)
+            if choices:  # (ascending: its ends; a list the rules keep, which a loaded state may
+                # have given any ids in any order, by its least and greatest)
+                kept = order == 2 and not ids
+                low, high = (min(choices), max(choices)) if kept else (choices[0], choices[-1])
+                if low < base or high >= base + size:
+                    self._options([v - base for v in items], domain, prompt, at)  # (raises the error)
             if ids:
                 options = choices  # (a list the generated code made for this decision alone)
             elif off:

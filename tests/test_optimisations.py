@@ -150,6 +150,8 @@ def test_options_the_compiler_knows_distinct_or_ascending_are_offered_as_any_oth
     assert offered[0] == offered[1] == offered[2] == sorted(offered[0])
     with pytest.raises(RuleError, match="out of range"):
         s.decide(asked.player, [0, 7], asked.domain, asked.slot, asked.prompt, order=2)
+    with pytest.raises(RuleError, match="out of range"):  # (a kept list a loaded state made unordered)
+        s.decide(asked.player, [1, -1, 2], asked.domain, asked.slot, asked.prompt, order=2)
 
 
 CARDS = (
