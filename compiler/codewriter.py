@@ -19,9 +19,23 @@ indent string through every call.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from typing import Literal, Protocol
 
 INDENT = "    "
+
+Leave = Literal["return", "continue"]  # (in a frame, what follows either in its suite is dropped)
+
+
+class Writer(Protocol):
+    """What statements are written to: a CodeWriter, or a frame's block (compiler.lower.blockcode),
+    which keeps jumps, resumes and returns as typed statements."""
+
+    def line(self, text: str = "") -> None: ...
+
+    def block(self, header: str) -> AbstractContextManager[None]: ...
+
+    def leave(self, word: Leave) -> None: ...
 
 
 class CodeWriter:
@@ -67,6 +81,10 @@ class CodeWriter:
             yield
             if not any(_is_code(line) for line in self._lines[before:]):
                 self.line("pass")
+
+    def leave(self, word: Leave) -> None:
+        """Write `return` or a loop's `continue`."""
+        self.line(word)
 
     def lines(self) -> list[str]:
         """The lines written so far, without line ends (a copy)."""

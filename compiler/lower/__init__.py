@@ -15,6 +15,7 @@ the passes before it, and what it cannot lower raises `Unsupported`.
     order.py        what is known of a decision's options (distinct, ascending)
     emptiness.py    `len(f(...)) > 0` -> a test that stops at the first item (`has_<f>`)
     statements.py   statements that run straight through -> lines
+    blockcode.py    a frame's blocks as typed statements (jumps, resumes, returns, suites)
     frames.py       statements that may stop -> numbered blocks
     dispatch.py     a frame's blocks -> its step method (fewer blocks, found by binary search)
     units.py        functions, procedures, code fields, triggers, phase bodies, setup, checks

@@ -27,7 +27,7 @@ def lower_flow(cx: Context) -> FrameClass:
         after = b.new()
         b.resume_at(after)
         b.line("s.stack.append(Setup())")
-        b.line("return")
+        b.ret()
         b.at(after)
     elif g.setup is not None:
         b.line("setup(s)")
@@ -37,7 +37,7 @@ def lower_flow(cx: Context) -> FrameClass:
     for ph in g.phases:
         _phase(cx, b, ph, skippable, startable)
     b.line("s.stack.pop()")
-    b.line("return")
+    b.ret()
     step = b.step()
     where = origin("the game's flow (phases)", g.span)
     return FrameClass("Flow", where, (), tuple(b.slots), step.blocks, step.body)
@@ -93,7 +93,7 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
             after = b.new()
             b.resume_at(after)
             b.line(f"s.stack.append({cx.names.claim('phase_frame', ph.name)}())")
-            b.line("return")
+            b.ret()
             b.at(after)
         else:
             b.line(f"{cx.names.claim('phase_body', ph.name)}(s)")

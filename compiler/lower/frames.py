@@ -3,7 +3,8 @@
 A frame's locals are slots (`self.l_<name>`), so the state clones and saves at any decision. A
 statement that stops ends its block: it sets `self.pc` to the block to resume at, then asks,
 pushes a callee's frame, or jumps. Statements that do not stop are written straight
-(statements.py) into the current block.
+(statements.py) into the current block. A block is typed statements (blockcode.py): its jumps,
+resumes and returns are objects, which dispatch.py rewrites before it prints the `step` method.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import assert_never
 
 from compiler import ir
-from compiler.codewriter import CodeWriter
 from compiler.layout import py_literal
 from compiler.lower import statements
+from compiler.lower.blockcode import BlockWriter
 from compiler.lower.context import Context
 from compiler.lower.dispatch import Step, step_method
 from compiler.lower.expressions import (
@@ -54,17 +55,17 @@ def default_value(t: Type) -> object:
 class Blocks:
     """The numbered blocks of one frame's step method, and the slots its control flow needs."""
 
-    writers: list[CodeWriter] = field(default_factory=lambda: [CodeWriter()])
+    writers: list[BlockWriter] = field(default_factory=lambda: [BlockWriter()])
     current: int = 0
     temps: int = 0
     slots: list[Slot] = field(default_factory=list)
 
     @property
-    def w(self) -> CodeWriter:
+    def w(self) -> BlockWriter:
         return self.writers[self.current]
 
     def new(self) -> int:
-        self.writers.append(CodeWriter())
+        self.writers.append(BlockWriter())
         return len(self.writers) - 1
 
     def at(self, block: int) -> None:
@@ -74,8 +75,7 @@ class Blocks:
         self.w.line(text)
 
     def jump(self, block: int) -> None:
-        self.line(f"pc = {block}")
-        self.line("continue")
+        self.w.jump(block)
 
     def jump_if(self, cond: str, block: int) -> None:
         with self.w.block(f"if {cond}:"):
@@ -83,7 +83,11 @@ class Blocks:
 
     def resume_at(self, block: int) -> None:
         """What the frame does next time it steps: the block after a call or a decision."""
-        self.line(f"self.pc = {block}")
+        self.w.resume_at(block)
+
+    def ret(self) -> None:
+        """The step ends here (the engine steps the frame on top of its stack next)."""
+        self.w.leave("return")
 
     def temp(self, prefix: str, python: str, initial: object, saved_as: str) -> str:
         """A new slot for the frame's own bookkeeping (a loop's list and index, a decision's
@@ -95,7 +99,7 @@ class Blocks:
 
     def step(self) -> Step:
         """The frame's `step` method, its blocks optimised (dispatch.py)."""
-        return step_method([w.lines() for w in self.writers])
+        return step_method([w.statements() for w in self.writers])
 
 
 def body(cx: Context, b: Blocks, stmts: tuple[ir.Stmt, ...]) -> None:
@@ -123,7 +127,7 @@ def statement(cx: Context, b: Blocks, s: ir.Stmt) -> None:
             args = ", ".join(stored(cx, a) for a in s.args)
             b.resume_at(after)
             b.line(f"s.stack.append({cx.names.claim('procedure_frame', s.proc)}({args}))")
-            b.line("return")
+            b.ret()
             b.at(after)
         case ir.DoEffect():
             _do_effect(cx, b, s)
@@ -140,7 +144,7 @@ def _call_statement(cx: Context, b: Blocks, s: ir.Let | ir.Assign, call: ir.Call
     args = ", ".join(stored(cx, a) for a in call.args)
     b.resume_at(after)
     b.line(f"s.stack.append({cx.names.claim('procedure_frame', call.func)}({args}))")
-    b.line("return")
+    b.ret()
     b.at(after)
     if isinstance(s, ir.Let):
         b.line(f"self.l_{cx.ann.slots[id(s)]} = s.ret_")
@@ -261,7 +265,7 @@ def _do_effect(cx: Context, b: Blocks, s: ir.DoEffect) -> None:
         with b.w.block("if frame is not None:"):
             b.resume_at(after)
             b.line("s.stack.append(frame)")
-            b.line("return")
+            b.ret()
     b.jump(after)
     b.at(after)
 
@@ -300,7 +304,7 @@ def _push(cx: Context, b: Blocks, tr: ir.TriggerDecl, args: str, after: int) -> 
     """Start a trigger that may stop; the frame resumes at `after` when it is done."""
     b.resume_at(after)
     b.line(f"s.stack.append({cx.names.claim('trigger_frame', tr.name)}({args}))")
-    b.line("return")
+    b.ret()
 
 
 def _answer_value_type(cx: Context, d: ir.Decision) -> str:
@@ -364,7 +368,7 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
                     b.line(line)
                 asked = f"s.{call}({player}, {options}, {domain}, {py_literal(slot)}, {prompt}{where}, optional=True{extras})"
                 with b.w.block(f"if {asked}:"):
-                    b.line("return")
+                    b.ret()
                 b.line(f"self.{slot} = -1")
                 b.jump(after)
                 return
@@ -390,7 +394,7 @@ def decision(cx: Context, b: Blocks, d: ir.Decision, slot: str, after: int) -> N
             )
         case _:
             assert_never(d)
-    b.line("return")
+    b.ret()
 
 
 def _listed(e: ir.Expr) -> bool:
@@ -423,5 +427,5 @@ def _each(
     each_prompt = f"[{prompt} for {var} in xs_]"
     asked = f"s.decide_each(xs_, {each_options}, {each_prompt}, {domain}, {py_literal(slot)}{optional}{at})"
     with b.w.block(f"if {asked}:"):
-        b.line("return")
+        b.ret()
     b.jump(after)

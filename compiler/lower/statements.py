@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import assert_never
 
 from compiler import ir
-from compiler.codewriter import CodeWriter
+from compiler.codewriter import Writer
 from compiler.layout import py_literal
+from compiler.lower.blockcode import BlockWriter
 from compiler.lower.caching import forget
 from compiler.lower.context import Context
 from compiler.lower.expressions import (
@@ -51,12 +52,12 @@ def loop_place(kind: str, span: ir.Span, phase: str = "") -> str:
     return f"{what} at {span.file}:{span.line}:{span.col}"
 
 
-def body(cx: Context, stmts: tuple[ir.Stmt, ...], w: CodeWriter, in_frame: bool) -> None:
+def body(cx: Context, stmts: tuple[ir.Stmt, ...], w: Writer, in_frame: bool) -> None:
     for s in stmts:
         statement(cx, s, w, in_frame)
 
 
-def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
+def statement(cx: Context, s: ir.Stmt, w: Writer, in_frame: bool) -> None:
     """Write statement `s`, which does not stop (the suspension pass has made sure)."""
     match s:
         case ir.Let():
@@ -102,13 +103,13 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             if in_frame:  # the caller's frame reads it right after the pop (frames.py)
                 w.line(f"s.ret_ = {stored(cx, s.value, value)}")
                 w.line("s.stack.pop()")
-                w.line("return")
+                w.leave("return")
             else:
                 w.line(f"return {stored(cx, s.value, value)}")
         case ir.Return():
             if in_frame:
                 w.line("s.stack.pop()")
-            w.line("return")
+            w.leave("return")
         case ir.Break() | ir.Continue():
             _loop_jump(cx, s, w)
         case ir.CallStmt():
@@ -124,17 +125,20 @@ def statement(cx: Context, s: ir.Stmt, w: CodeWriter, in_frame: bool) -> None:
             assert_never(s)
 
 
-def _loop_jump(cx: Context, s: ir.Break | ir.Continue, w: CodeWriter) -> None:
+def _loop_jump(cx: Context, s: ir.Break | ir.Continue, w: Writer) -> None:
     """`break` or `continue`: Python's in a Python loop, a jump to a frame loop's block."""
     blocks = cx.loop_blocks[-1] if cx.loop_blocks else None
     if blocks is None:
-        w.line("break" if isinstance(s, ir.Break) else "continue")
+        if isinstance(s, ir.Break):
+            w.line("break")
+        else:
+            w.leave("continue")
         return
-    w.line(f"pc = {blocks[1] if isinstance(s, ir.Break) else blocks[0]}")
-    w.line("continue")
+    assert isinstance(w, BlockWriter), "a frame's loop outside its blocks"
+    w.jump(blocks[1] if isinstance(s, ir.Break) else blocks[0])
 
 
-def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
+def _let(cx: Context, s: ir.Let, w: Writer, in_frame: bool) -> None:
     if isinstance(s.value, ir.Decision):
         raise Unsupported("a decision in code that cannot stop")
     annotation = "" if in_frame else f": {python_type(lowered_type(cx, s.value))}"
@@ -144,7 +148,7 @@ def _let(cx: Context, s: ir.Let, w: CodeWriter, in_frame: bool) -> None:
     w.line(f"{cx.local(cx.ann.slots[id(s)])}{annotation} = {stored(cx, s.value, value)}")
 
 
-def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
+def _for(cx: Context, s: ir.For, w: Writer, in_frame: bool) -> None:
     """A loop over a copy of its list; in a frame the variable is a slot, set from `x_`."""
     slot = cx.ann.slots[id(s)]
     local = cx.local(slot)
@@ -155,7 +159,7 @@ def _for(cx: Context, s: ir.For, w: CodeWriter, in_frame: bool) -> None:
             w.line(f"{local} = x_")
         if s.cond is not None:
             with w.block(f"if {negation(cx, s.cond)}:"):
-                w.line("continue")
+                w.leave("continue")
         cx.loop_blocks.append(None)
         if sure:  # (its value indexes a write or a zone without `s.ref`'s test)
             cx.sure_slots.add(slot)
@@ -194,7 +198,7 @@ def _assigns(cx: Context, stmts: tuple[ir.Stmt, ...], slot: str) -> bool:
     return False
 
 
-def _loop(cx: Context, s: ir.Repeat | ir.While, w: CodeWriter, in_frame: bool) -> None:
+def _loop(cx: Context, s: ir.Repeat | ir.While, w: Writer, in_frame: bool) -> None:
     """`repeat n` or `while`; each pass spends a step of the budget, naming the loop."""
     before: list[str] = []
     if isinstance(s, ir.Repeat):
@@ -256,7 +260,7 @@ def _forget_zones(cx: Context, s: ir.Move | ir.Place | ir.Shuffle | ir.Deal) -> 
     return forget(cx, ("zones", held)) if held is not None else []
 
 
-def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
+def _do_effect(cx: Context, s: ir.DoEffect, w: Writer) -> None:
     """A component's effect of a field whose effects never stop: a plain function, or none."""
     t = cx.ann.type_of(s.subject)
     args = "".join(f", {stored(cx, a)}" for a in s.args)
@@ -266,7 +270,7 @@ def _do_effect(cx: Context, s: ir.DoEffect, w: CodeWriter) -> None:
         w.line(f"effect(s, subject_{args})")
 
 
-def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None:
+def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: Writer) -> None:
     verb = "add" if isinstance(s, ir.AddModifier) else "cancel one" if s.one else "cancel"
     for mark in cx.cover("modifier", f"{verb} {s.name}", s.span):
         w.line(mark)
@@ -283,7 +287,7 @@ def _modifier(cx: Context, s: ir.AddModifier | ir.Cancel, w: CodeWriter) -> None
         w.line(line)
 
 
-def _emit(cx: Context, s: ir.Emit, w: CodeWriter) -> None:
+def _emit(cx: Context, s: ir.Emit, w: Writer) -> None:
     """Every trigger on the event, in spec order, each if its condition holds; the arguments are
     evaluated once."""
     names = [f"arg{i}_" for i in range(len(s.args))]
@@ -312,7 +316,7 @@ def coverage_arms(cx: Context, s: ir.If) -> list[list[str]]:
     return out
 
 
-def _if(cx: Context, s: ir.If, w: CodeWriter, in_frame: bool) -> None:
+def _if(cx: Context, s: ir.If, w: Writer, in_frame: bool) -> None:
     arms = coverage_arms(cx, s)
     for i, (cond, branch) in enumerate(s.branches):
         if i == 0:  # (an `elif`'s test runs only when those before it fail: it has no lines before)
@@ -354,7 +358,7 @@ def _indices(cx: Context, s: ir.Assign) -> list[str]:
     return out
 
 
-def assign(cx: Context, s: ir.Assign, value: str, w: CodeWriter, indices: list[str] | None = None) -> None:
+def assign(cx: Context, s: ir.Assign, value: str, w: Writer, indices: list[str] | None = None) -> None:
     """`target op value`; a bounded track clamps, with its indices evaluated once (or already, in
     `indices`: `_bounded_indices`). A state variable that cached functions read makes them forget
     their values."""
@@ -372,7 +376,7 @@ def _bounded(cx: Context, s: ir.Assign) -> ir.StateVar | None:
     return None if sv is None or (sv.low is None and sv.high is None) else sv
 
 
-def _bounded_indices(cx: Context, s: ir.Assign, w: CodeWriter) -> list[str] | None:
+def _bounded_indices(cx: Context, s: ir.Assign, w: Writer) -> list[str] | None:
     """The indices of a write of a bounded track, each evaluated once, into variables where it is
     more than a name (None for another write): the clamp reads and writes the same entry."""
     if _bounded(cx, s) is None:
@@ -386,7 +390,7 @@ def _bounded_indices(cx: Context, s: ir.Assign, w: CodeWriter) -> list[str] | No
     return idx
 
 
-def _store(cx: Context, s: ir.Assign, value: str, w: CodeWriter, indices: list[str] | None) -> None:
+def _store(cx: Context, s: ir.Assign, value: str, w: Writer, indices: list[str] | None) -> None:
     sv = _bounded(cx, s)
     if sv is None:
         w.line(f"{assign_target(cx, s)} {s.op} {value}")

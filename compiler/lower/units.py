@@ -98,7 +98,7 @@ def code_unit(
         b.line(m)
     frames.body(cx, b, code.body)
     b.line("s.stack.pop()")
-    b.line("return")
+    b.ret()
     types = cx.ann.locals.get(id(code), {})
     slots = [
         Slot(p.name, p.type, value_type(types[p.name[2:]]) if p.name[2:] in types else p.type, None, True)
