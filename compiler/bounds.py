@@ -102,35 +102,24 @@ def _nesting(code: ir.Code, sink: Sink) -> None:
             push((child, blocks, loops, exprs))
 
 
+# Each kind of nesting: its name, its bound, its message and the message's note.
+_NESTINGS = (
+    ("block", MAX_BLOCK_DEPTH, messages.blocks_too_deep, messages.BLOCKS_TOO_DEEP_NOTE),
+    ("loop", MAX_LOOP_DEPTH, messages.loops_too_deep, messages.LOOPS_TOO_DEEP_NOTE),
+    ("expression", MAX_EXPRESSION_DEPTH, messages.expression_too_deep, messages.EXPRESSION_TOO_DEEP_NOTE),
+)
+
+
 def _too_deep(
     node: object, code: ir.Code, blocks: int, loops: int, exprs: int, reported: set[str], sink: Sink
 ) -> None:
-    """Report the first nesting of each kind that goes too deep."""
-    span: ir.Span = getattr(node, "span", code.span)
-    if blocks > MAX_BLOCK_DEPTH and "block" not in reported:
-        reported.add("block")
-        sink.error(
-            codes.TOO_DEEP,
-            span,
-            messages.blocks_too_deep(blocks, MAX_BLOCK_DEPTH),
-            messages.BLOCKS_TOO_DEEP_NOTE,
-        )
-    elif loops > MAX_LOOP_DEPTH and "loop" not in reported:
-        reported.add("loop")
-        sink.error(
-            codes.TOO_DEEP,
-            span,
-            messages.loops_too_deep(loops, MAX_LOOP_DEPTH),
-            messages.LOOPS_TOO_DEEP_NOTE,
-        )
-    elif exprs > MAX_EXPRESSION_DEPTH and "expression" not in reported:
-        reported.add("expression")
-        sink.error(
-            codes.TOO_DEEP,
-            span,
-            messages.expression_too_deep(exprs, MAX_EXPRESSION_DEPTH),
-            messages.EXPRESSION_TOO_DEEP_NOTE,
-        )
+    """Report the first kind of nesting, not reported yet, that goes too deep at this node."""
+    for (kind, limit, message, note), depth in zip(_NESTINGS, (blocks, loops, exprs), strict=True):
+        if depth > limit and kind not in reported:
+            reported.add(kind)
+            span: ir.Span = getattr(node, "span", code.span)
+            sink.error(codes.TOO_DEEP, span, message(depth, limit), note)
+            return
 
 
 def _levels(kind: type) -> tuple[int, int, bool] | None:

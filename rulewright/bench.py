@@ -233,13 +233,13 @@ def resolve_revision(repo: Path, ref: str) -> str:
     if not ref.strip():
         raise BenchUsageError("--against: the revision is empty")
     if ref.startswith("-"):
-        raise BenchUsageError(f"--against {_shown(ref)}: a revision does not start with '-'")
+        raise BenchUsageError(f"--against {quoted(ref)}: a revision does not start with '-'")
     if len(ref) > MAX_REF_CHARS or any(c in ref for c in "\0\n\r"):
-        raise BenchUsageError(f"--against {_shown(ref)}: not a revision name")
+        raise BenchUsageError(f"--against {quoted(ref)}: not a revision name")
     done = _git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
     sha = done.stdout.strip()
     if done.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha):
-        raise BenchUsageError(f"--against {_shown(ref)}: no such commit in {repo}")
+        raise BenchUsageError(f"--against {quoted(ref)}: no such commit in {repo}")
     return sha
 
 
@@ -335,7 +335,7 @@ def _workspace_at(root: Path, ref: str) -> dict[str, Path]:
     try:
         return {f.name: f for f in open_workspace(root).spec_folders()}
     except (WorkspaceError, OSError) as exc:
-        raise BenchUsageError(f"--against {_shown(ref)}: no workspace to compare there ({exc})") from None
+        raise BenchUsageError(f"--against {quoted(ref)}: no workspace to compare there ({exc})") from None
 
 
 def _compiled(side: Side) -> Side:
@@ -529,7 +529,7 @@ def compare_versus(
 ) -> Comparison:
     """This tree's `game` (A) against an external program playing the same game (B), `rounds`
     rounds each, alternating, each in a fresh process (`versus_round` says what B must print)."""
-    b = Side("B", f"the program {_shown(' '.join(command))}", a.tree, None, a.cwd, {game: a.specs[game]})
+    b = Side("B", f"the program {quoted(' '.join(command))}", a.tree, None, a.cwd, {game: a.specs[game]})
     result = Comparison(a, b, "", rounds, seconds)
     table = result.play[game] = {f.key: Series(f) for f in VERSUS_FIGURES}
     for i in range(rounds):
@@ -564,9 +564,9 @@ def versus_round(command: Sequence[str], seconds: float, cwd: Path) -> dict[str,
             timeout=60 + 20 * seconds,
         )
     except OSError as exc:
-        raise BenchFailed(f"--versus: cannot run {_shown(command[0])}: {exc.strerror or exc}") from None
+        raise BenchFailed(f"--versus: cannot run {quoted(command[0])}: {exc.strerror or exc}") from None
     except subprocess.TimeoutExpired:
-        raise BenchFailed(f"--versus: {_shown(command[0])} ran past {60 + 20 * seconds:g} s") from None
+        raise BenchFailed(f"--versus: {quoted(command[0])} ran past {60 + 20 * seconds:g} s") from None
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = done.stdout[-MAX_VERSUS_OUTPUT:]
     try:
@@ -576,15 +576,15 @@ def versus_round(command: Sequence[str], seconds: float, cwd: Path) -> dict[str,
     if done.returncode != 0 or not isinstance(report, dict):
         why = _last_line(done.stderr[-MAX_VERSUS_OUTPUT:]) or f"exit {done.returncode}"
         raise BenchFailed(
-            f"--versus: {_shown(command[0])} printed no line of JSON with games, decisions and cpu_s last ({why})"
+            f"--versus: {quoted(command[0])} printed no line of JSON with games, decisions and cpu_s last ({why})"
         )
     whole = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     games, decisions, cpu = report.get("games"), report.get("decisions"), report.get("cpu_s", whole)
     counts_ok = all(type(x) is int and x > 0 for x in (games, decisions))
     if not counts_ok or type(cpu) not in (int, float) or not 0 < cpu < math.inf:
         raise BenchFailed(
-            f"--versus: {_shown(command[0])} must report positive integers games and decisions and a "
-            f"positive cpu_s, not {_shown(json.dumps(report)[:200])}"
+            f"--versus: {quoted(command[0])} must report positive integers games and decisions and a "
+            f"positive cpu_s, not {quoted(json.dumps(report)[:200])}"
         )
     assert isinstance(games, int) and isinstance(decisions, int)
     return {
@@ -601,7 +601,3 @@ def _json_number(x: float) -> float | None:
 def _last_line(text: str) -> str:
     lines = text.strip().splitlines()
     return lines[-1][:300] if lines else ""
-
-
-def _shown(text: str) -> str:
-    return quoted(text)

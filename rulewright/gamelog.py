@@ -332,7 +332,7 @@ def replay_log(game: Game, log: GameLog, steps: int | None = None) -> Replay:
 
 
 def _replay_one(state: GameState, label: str, i: int, path: Path) -> None:
-    where = f"{path}: actions[{i}] (decision {i + 1}, '{_clip(label)}')"
+    where = f"{path}: actions[{i}] (decision {i + 1}, '{clipped(label)}')"
     if state.is_terminal():
         raise ReplayDivergence(f"{where}: the game is already over ({state.reason}) after {i} actions")
     try:
@@ -355,7 +355,7 @@ def _check_ids(game: Game, state: GameState, stream: JsonStream, path: Path) -> 
         if logged != replayed[i]:
             label = game.info.action_label(replayed[i])
             raise ReplayDivergence(
-                f"{path}: action_ids[{i}] is {logged}, but actions[{i}] '{_clip(label)}' is action {replayed[i]}"
+                f"{path}: action_ids[{i}] is {logged}, but actions[{i}] '{clipped(label)}' is action {replayed[i]}"
             )
 
 
@@ -421,17 +421,13 @@ def _is_option_name(value: object) -> bool:
     return isinstance(value, str) and len(value) <= 100 and value.isidentifier()
 
 
-def _clip(text: str, limit: int = 60) -> str:
-    return clipped(text, limit)  # escaped too: a label or a reason from a log reaches a terminal
-
-
 def _shown(value: object) -> str:
     """A field's value for a message: JSON, cut short."""
     try:
         text = json.dumps(value, ensure_ascii=True)
     except ValueError:  # a float such as 1e999 read as infinity
         text = repr(value)
-    return _clip(text)
+    return clipped(text)
 
 
 def os_reason(exc: BaseException) -> str:

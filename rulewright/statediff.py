@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from runtime.engine import FULL_VIEW, GameState
+from runtime.text import cut
 
 MAX_SHOWN = 60  # a value longer than this is followed down to its first differing entry, or cut
 
@@ -113,15 +114,15 @@ def _only(x: list[Any], y: list[Any]) -> str:
     hold the same in another order."""
     a, b = Counter(map(_text, x)), Counter(map(_text, y))
     parts = [
-        f"only {which}: {_clipped(', '.join((c - d).elements()))}"
+        f"only {which}: {_cut(', '.join((c - d).elements()))}"
         for which, c, d in (("recorded", a, b), ("now", b, a))
         if c - d
     ]
     return "; ".join(parts) or "the same items in another order"
 
 
-def _clipped(text: str) -> str:
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+def _cut(text: str) -> str:
+    return cut(text, MAX_SHOWN, "…")
 
 
 class _Missing:
@@ -151,7 +152,7 @@ def _descend(path: str, x: object, y: object) -> tuple[str, object, object]:
 def _shown(value: object, cut: bool = True) -> str:
     """A value as the rules write it, cut with an ellipsis when long."""
     text = _text(value)
-    return text if not cut else _clipped(text)
+    return text if not cut else _cut(text)
 
 
 def _text(value: object) -> str:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from runtime.rng import Rng
 from runtime.terminal import HumanAgent
+from runtime.text import cut
 
 if TYPE_CHECKING:
     from runtime.engine import GameState
@@ -96,8 +97,9 @@ def check_agent(kind: str) -> None:
     if name not in AGENTS or (
         budget and (name != "mcts" or not _DECIMAL.fullmatch(budget) or int(budget) < 1)
     ):
-        shown = kind if len(kind) <= 60 else kind[:57] + "..."
-        raise ValueError(f"unknown agent '{shown}' (agents: {', '.join(AGENTS)}; mcts:N for N simulations)")
+        raise ValueError(
+            f"unknown agent '{cut(kind)}' (agents: {', '.join(AGENTS)}; mcts:N for N simulations)"
+        )
 
 
 def make_agent(kind: str, seed: int) -> Agent:

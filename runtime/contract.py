@@ -31,6 +31,7 @@ from collections import defaultdict
 
 from runtime.engine import GameState, _without_none_slots
 from runtime.saved import load_state
+from runtime.text import cut
 
 
 class Violation(Exception):
@@ -81,7 +82,7 @@ def invariant_values(state: GameState, name: str) -> str:
             text = _value_text(state, kind, what, value, probe)
         except Exception as exc:  # a function of the rules may fail on a broken state
             text = f"(cannot be computed: {exc})"
-        parts.append(f"{what} = {_clipped(text)}")
+        parts.append(f"{what} = {cut(text, MAX_VALUE_CHARS)}")
     return ", ".join(parts)
 
 
@@ -151,10 +152,6 @@ def _shown(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
     return str(value)
-
-
-def _clipped(text: str) -> str:
-    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 3] + "..."
 
 
 def check_caches(state: GameState) -> None:

@@ -14,7 +14,7 @@ of `str.isprintable`.
 
 from __future__ import annotations
 
-__all__ = ["clipped", "escaped", "escaped_lines", "quoted"]
+__all__ = ["clipped", "cut", "escaped", "escaped_lines", "quoted"]
 
 
 def _escape(ch: str) -> str:
@@ -37,10 +37,17 @@ def escaped_lines(text: str) -> str:
     return "\n".join(escaped(line) for line in text.split("\n"))
 
 
+def cut(text: str, limit: int = 60, ellipsis: str = "...") -> str:
+    """A text of at most `limit` characters: cut short, with an ellipsis, if it is longer (a value
+    named in a message may be megabytes). Not escaped: for a text that is escaped later, or never
+    reaches a terminal as it is."""
+    return text if len(text) <= limit else text[: limit - len(ellipsis)] + ellipsis
+
+
 def clipped(text: str, limit: int = 60) -> str:
     """A text as a message repeats it: escaped, and cut short if it is long (a name may be
     megabytes). The cut is made before escaping, so it never splits an escape."""
-    return escaped(text if len(text) <= limit else text[: limit - 3] + "...")
+    return escaped(cut(text, limit))
 
 
 def quoted(text: str, limit: int = 60) -> str:
