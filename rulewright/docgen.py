@@ -475,7 +475,7 @@ def pages() -> dict[Path, str]:
 
     # `-j`'s help says how many cores this machine has: not on a page every machine writes alike
     with mock.patch.object(parallel, "usable_cores", return_value="as many as there are"):
-        cli = cli_reference(parser())
+        cli = cli_reference(parser(complete=True))
     return {DOCS / "cli.md": cli, DOCS / "api.md": api_reference()}
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import runtime
-from rulewright.cli import play_game
+from rulewright.commands.playing import play_game
 from rulewright.replay_html import EVERYONE, write_replay
 from runtime.board import scene
 from runtime.engine import GameState

@@ -17,8 +17,9 @@ import pytest
 
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
-from rulewright.cli import final_digest, play_game
+from rulewright.commands.playing import play_game
 from rulewright.coverage import RuleCoverage, marked_statements
+from rulewright.gamelog import final_digest
 from rulewright.spec_loader import _remove, import_package
 from runtime.game import Game, load_game
 from tests.conftest import ROOT

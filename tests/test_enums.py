@@ -17,7 +17,8 @@ import pytest
 
 from compiler.diagnostics import render_all
 from compiler.driver import compile_spec
-from rulewright.cli import _game_entry, parse_options
+from rulewright.commands.arguments import parse_options
+from rulewright.commands.lookup import game_entry
 from rulewright.spec_loader import import_package
 from runtime.engine import RuleError
 from runtime.game import Game
@@ -95,7 +96,7 @@ def test_the_command_line_sets_an_enum_option_by_name(engine: ModuleType) -> Non
 
 
 def test_games_lists_an_enum_options_choices(engine: ModuleType) -> None:
-    entry = _game_entry(game(engine), SimpleNamespace(folder=None), True, False)  # type: ignore[arg-type]
+    entry = game_entry(game(engine), SimpleNamespace(folder=None), True, False)  # type: ignore[arg-type]
     assert entry["options"] == [
         {
             "name": "pace",

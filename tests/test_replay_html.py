@@ -16,7 +16,8 @@ import pytest
 
 import runtime
 from compiler.driver import compile_spec
-from rulewright.cli import main, play_game
+from rulewright.cli import main
+from rulewright.commands.playing import play_game
 from rulewright.gamelog import log_text
 from rulewright.replay_html import (
     EVERYONE,

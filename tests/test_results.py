@@ -382,14 +382,14 @@ def test_expect_winners_names_a_shared_win(engine: ModuleType, tmp_path: Path) -
 
 
 def test_games_lists_the_results_of_a_game(engine: ModuleType) -> None:
-    from rulewright.cli import _game_entry
+    from rulewright.commands.lookup import game_entry
     from runtime.loading import EngineSource
 
     source = EngineSource("results", "results", SPEC, bundled=False)
-    entry = _game_entry(make_game(engine), source, own=True, shadows=False)
+    entry = game_entry(make_game(engine), source, own=True, shadows=False)
     assert entry["results"] == {"kind": "zero_sum", "min": -6, "max": 6, "sum": 0}
     iron = Game(runtime_state("iron_curtain"), (), None)
-    assert "results" not in _game_entry(iron, source, own=True, shadows=False)
+    assert "results" not in game_entry(iron, source, own=True, shadows=False)
 
 
 def runtime_state(name: str) -> type[GameState]:

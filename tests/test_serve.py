@@ -30,6 +30,7 @@ from aiohttp import WSMsgType, WSServerHandshakeError  # noqa: E402
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 from rulewright import cli  # noqa: E402
+from rulewright.commands.serve import serve_catalog  # noqa: E402
 from rulewright.gamelog import final_digest, read_log, replay_log  # noqa: E402
 from rulewright.serve import Catalog, Server  # noqa: E402
 from rulewright.serve import protocol as P  # noqa: E402
@@ -42,7 +43,7 @@ TIMEOUT = 10.0  # seconds a message may take on a loaded machine before the test
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    return cli.serve_catalog(None)
+    return serve_catalog(None)
 
 
 # ---- a server in this process, and websocket clients ----------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulewright import cli
+from rulewright.commands.lookup import NO_WORKSPACE
 from rulewright.workspace import CONFIG_FILE, WorkspaceError, find_workspace, open_workspace
 from runtime.game import available_games, load_game
 from tests.conftest import ROOT
@@ -163,7 +164,7 @@ def test_check_and_build_refuse_without_a_workspace(
     monkeypatch.chdir(tmp_path)
     run = rulewright(capsys, *argv)
     assert run.code == cli.EXIT_USAGE
-    assert run.err.strip() == f"rulewright {argv[0]}: {cli.NO_WORKSPACE}"
+    assert run.err.strip() == f"rulewright {argv[0]}: {NO_WORKSPACE}"
     assert list(tmp_path.iterdir()) == []
 
 

@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, ClientWebSocketResponse, WSMsgType
 
-from rulewright.cli import nonnegative_int, positive_seconds, shown
+from rulewright.commands.arguments import nonnegative_int, positive_seconds, shown
 from rulewright.progress import Progress, duration
 from rulewright.serve import protocol
 
