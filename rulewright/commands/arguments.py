@@ -17,31 +17,26 @@ from rulewright.commands.exits import UsageError
 from runtime.text import quoted
 
 
-def shown(text: str, limit: int = 60) -> str:
-    """A user's text quoted for a message: escapes visible, cut short (a name may be megabytes)."""
-    return quoted(text, limit)
-
-
 def _whole_number(text: str) -> int:
     t = text.strip()
     if not re.fullmatch(r"[+-]?[0-9]+", t):
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {shown(text)}")
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {quoted(text)}")
     if len(t.lstrip("+-")) > 30:  # beyond every bound below; int() would refuse 4,300 digits anyway
-        raise argparse.ArgumentTypeError(f"{shown(text)} is far too large")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is far too large")
     return int(t)
 
 
 def positive_int(text: str) -> int:
     n = _whole_number(text)
     if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {shown(text)}")
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {quoted(text)}")
     return n
 
 
 def nonnegative_int(text: str) -> int:
     n = _whole_number(text)
     if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, not {shown(text)}")
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, not {quoted(text)}")
     return n
 
 
@@ -51,7 +46,7 @@ def seed_number(text: str) -> int:
     n = _whole_number(text)
     if not 0 <= n < SEED_LIMIT:
         raise argparse.ArgumentTypeError(
-            f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, not {shown(text)}"
+            f"a seed is a whole number from 0 to {SEED_LIMIT - 1}, not {quoted(text)}"
         )
     return n
 
@@ -60,9 +55,9 @@ def positive_seconds(text: str) -> float:
     try:
         x = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {shown(text)}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {quoted(text)}") from None
     if not (math.isfinite(x) and x > 0):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {shown(text)}")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {quoted(text)}")
     return x
 
 
@@ -74,11 +69,11 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise UsageError(f"-o takes KEY=VALUE, not {shown(pair)}")
+            raise UsageError(f"-o takes KEY=VALUE, not {quoted(pair)}")
         if not OPTION_NAME.fullmatch(key.strip()) or len(value) > 100:
             # no option is named so, or takes such a value: refuse before the game echoes it in full
             raise UsageError(
-                f"-o {shown(pair)}: not an option setting (KEY is a name, VALUE a number, true/false or a value's name)"
+                f"-o {quoted(pair)}: not an option setting (KEY is a name, VALUE a number, true/false or a value's name)"
             )
         out[key.strip()] = value.strip()
     return out

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulewright import parallel
-from rulewright.commands.arguments import parse_options, positive_int, shown
+from rulewright.commands.arguments import parse_options, positive_int
 from rulewright.commands.exits import UsageError
 from rulewright.commands.lookup import games, search
 from rulewright.commands.outputs import output_file, write_output
 from rulewright.gamelog import os_reason
 from rulewright.parallel import BACKENDS, GameRecipe
-from runtime.text import escaped_lines
+from runtime.text import escaped_lines, quoted
 
 if TYPE_CHECKING:
     from rulewright.coverage import RuleCoverage
@@ -112,7 +112,7 @@ def require_matplotlib(option: str) -> None:
 def coverage_plot_file(text: str) -> Path:
     """The file --coverage-plot names: a .png or .svg file that can be written (checked now)."""
     if Path(text).suffix.lower() not in (".png", ".svg"):
-        raise UsageError(f"--coverage-plot {shown(text)}: name a .png or .svg file")
+        raise UsageError(f"--coverage-plot {quoted(text)}: name a .png or .svg file")
     path = output_file(text, "--coverage-plot")
     require_matplotlib("--coverage-plot")
     return path

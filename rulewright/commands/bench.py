@@ -17,7 +17,6 @@ from rulewright.commands.arguments import (
     parse_options,
     positive_int,
     positive_seconds,
-    shown,
 )
 from rulewright.commands.exits import EXIT_OK, CommandFailed, UsageError
 from rulewright.commands.lookup import (
@@ -32,6 +31,7 @@ from rulewright.commands.lookup import (
     spec_folders_of,
 )
 from rulewright.progress import Progress
+from runtime.text import quoted
 
 if TYPE_CHECKING:
     from rulewright.bench import Side
@@ -166,12 +166,12 @@ def _bench_versus(args: argparse.Namespace, ws: Workspace | None) -> int:
     try:
         command = shlex.split(args.versus)
     except ValueError as exc:
-        raise UsageError(f"--versus: {exc} in {shown(args.versus)}") from None
+        raise UsageError(f"--versus: {exc} in {quoted(args.versus)}") from None
     if not command:
         raise UsageError("--versus needs a command: rulewright bench GAME --versus 'CMD ARGS'")
     folder = spec_folder(ws, args.game)
     if folder is None:
-        raise UsageError(f"--versus: the workspace has no game {shown(args.game)}")
+        raise UsageError(f"--versus: the workspace has no game {quoted(args.game)}")
     options = parse_options(args.option)
     try:
         label = describe_work_tree(repository_root(ws.root))
@@ -232,7 +232,7 @@ def _bench_against(args: argparse.Namespace, ws: Workspace | None) -> int:
         if args.game not in specs:
             known = ", ".join(specs) or "none"
             raise UsageError(
-                f"--against compares the workspace's games by name, and {shown(args.game)} is none of "
+                f"--against compares the workspace's games by name, and {quoted(args.game)} is none of "
                 f"them: {known}"
             )
         specs = {args.game: specs[args.game]}

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulewright.commands.arguments import is_dir, parse_options, shown
+from rulewright.commands.arguments import is_dir, parse_options
 from rulewright.commands.exits import UsageError
 from rulewright.workspace import Workspace, WorkspaceError, find_workspace, open_workspace
+from runtime.text import quoted
 
 if TYPE_CHECKING:
     from compiler.driver import Result
@@ -147,12 +148,12 @@ def unknown_game(name: str, folders: bool, ws: Workspace | None) -> str:
     if not name:
         return f"no game named (an empty name); the games are: {listed}"
     if folders and ("/" in name or name.startswith(".")):
-        return f"{shown(name)} is neither a compiled game nor a spec folder; the games are: {listed}"
+        return f"{quoted(name)} is neither a compiled game nor a spec folder; the games are: {listed}"
     import difflib
 
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"unknown game {shown(name)}; the games are: {listed}{hint}"
+    return f"unknown game {quoted(name)}; the games are: {listed}{hint}"
 
 
 def open_game(
@@ -197,10 +198,12 @@ def target_folders(ws: Workspace | None, targets: Sequence[str]) -> list[Path]:
         elif "/" not in t and (folder := spec_folder(ws, t)) is not None:
             out.append(folder)
         elif ws is None:
-            raise UsageError(f"{shown(t)} is not a spec folder, and there is no workspace here to find it in")
+            raise UsageError(
+                f"{quoted(t)} is not a spec folder, and there is no workspace here to find it in"
+            )
         else:
             where = ", ".join(ws.shown(d) for d in ws.spec_dirs)
-            raise UsageError(f"{shown(t)} is neither a spec folder nor a game in {where} ({ws.root})")
+            raise UsageError(f"{quoted(t)} is neither a spec folder nor a game in {where} ({ws.root})")
     return out
 
 
@@ -267,7 +270,7 @@ def spec_ir(ws: Workspace | None, name: str) -> Any:
     folder = spec_folder(ws, name)
     if folder is None:
         where = f"in the workspace {ws.root}" if ws is not None else "(no workspace here)"
-        raise UsageError(f"no spec folder of {shown(name)} {where}: recording needs the game's spec")
+        raise UsageError(f"no spec folder of {quoted(name)} {where}: recording needs the game's spec")
     r = compiled_at_root(ws, folder, render=False)
     if not r.ok or r.game is None:
         print(render_all(r.diagnostics))
@@ -280,7 +283,7 @@ def workspace_playthrough_dir(ws: Workspace | None, name: str) -> Path:
     from rulewright.impact import playthrough_dir
 
     if ws is None:
-        raise UsageError(f"no workspace here to keep the playthroughs of {shown(name)} in: pass --out DIR")
+        raise UsageError(f"no workspace here to keep the playthroughs of {quoted(name)} in: pass --out DIR")
     return playthrough_dir(ws.root, name)
 
 

@@ -8,9 +8,9 @@ import os
 import re
 from pathlib import Path
 
-from rulewright.commands.arguments import shown
 from rulewright.commands.exits import UsageError
 from rulewright.gamelog import os_reason
+from runtime.text import quoted
 
 
 def output_file(text: str, option: str) -> Path:
@@ -31,7 +31,7 @@ def output_file(text: str, option: str) -> Path:
     except OSError as exc:
         raise UsageError(f"{option} {path}: cannot write there ({os_reason(exc)})") from None
     except ValueError as exc:  # a NUL byte in the name
-        raise UsageError(f"{option} {shown(text)}: {exc}") from None
+        raise UsageError(f"{option} {quoted(text)}: {exc}") from None
     return path
 
 
@@ -60,7 +60,7 @@ def output_folder(text: str, option: str) -> Path:
     except OSError as exc:
         raise UsageError(f"{option} {path}: cannot write there ({os_reason(exc)})") from None
     except ValueError as exc:  # a NUL byte in the name
-        raise UsageError(f"{option} {shown(text)}: {exc}") from None
+        raise UsageError(f"{option} {quoted(text)}: {exc}") from None
     finally:
         for m in reversed(made):
             with contextlib.suppress(OSError):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rulewright.commands.arguments import html_arguments, positive_int, shown
+from rulewright.commands.arguments import html_arguments, positive_int
 from rulewright.commands.exits import EXIT_OK, CommandFailed
 from rulewright.commands.lookup import current_workspace
 from rulewright.commands.outputs import output_file
 from rulewright.commands.playing import open_logged_game, replayed, result_line, write_html
 from rulewright.gamelog import MAX_LOG_BYTES, final_digest
-from runtime.text import clipped, escaped
+from runtime.text import clipped, escaped, quoted
 
 
 def arguments(sp: argparse.ArgumentParser) -> None:
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             )
         raise CommandFailed(
             f"{log.path}: replay finished but the final state differs from field 'final_state_sha256': "
-            f"{digest} != {shown(replay.final_digest, 20)}"
+            f"{digest} != {quoted(replay.final_digest, 20)}"
         )
     if unfinished is not None:
         now = to_act or result_line(game, state)

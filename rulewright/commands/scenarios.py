@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulewright.commands.arguments import is_dir, shown
+from rulewright.commands.arguments import is_dir
 from rulewright.commands.exits import EXIT_OK, EXIT_SPEC, UsageError
 from rulewright.commands.lookup import current_workspace, games, open_game, spec_folder
-from runtime.text import escaped
+from runtime.text import escaped, quoted
 
 if TYPE_CHECKING:
     from rulewright.scenarios import ScenarioResult
@@ -75,7 +75,7 @@ def _run_cases(ws: Workspace | None, game: str, paths: list[str]) -> int:
     folder = Path(game) if is_dir(Path(game)) else spec_folder(ws, game)
     if folder is None or not (is_dir(folder) and any(folder.glob("*.yaml"))):
         raise UsageError(
-            f"no spec folder for {shown(game)} (a game of the workspace's specs or a folder of spec files)"
+            f"no spec folder for {quoted(game)} (a game of the workspace's specs or a folder of spec files)"
         )
     files: list[Path] = []
     for text in paths:

@@ -22,7 +22,6 @@ from rulewright.commands.arguments import (
     parse_options,
     positive_int,
     seed_number,
-    shown,
 )
 from rulewright.commands.batch import (
     coverage_kinds,
@@ -47,7 +46,7 @@ from rulewright.progress import Progress
 from runtime.agents import AGENTS
 from runtime.errors import RuleError
 from runtime.terminal import QuitGame
-from runtime.text import escaped
+from runtime.text import escaped, quoted
 
 if TYPE_CHECKING:
     from rulewright.balance import Setting, Trajectories
@@ -439,7 +438,7 @@ def option_settings(
         name, sep, values = text.partition("=")
         name = name.strip()
         if not sep or not OPTION_NAME.fullmatch(name):
-            raise UsageError(f"--vary takes NAME=V1,V2,... (an option and its values), not {shown(text)}")
+            raise UsageError(f"--vary takes NAME=V1,V2,... (an option and its values), not {quoted(text)}")
         if name in given:
             raise UsageError(f"--vary {name}: also set by -o; give its values in one place")
         if name in names:
@@ -449,9 +448,9 @@ def option_settings(
             raise UsageError(f"--vary {name}: more than {MAX_SETTINGS} values")
         listed = [v.strip() for v in values.split(",")]
         if any(not v or len(v) > 100 for v in listed):
-            raise UsageError(f"--vary {shown(text)}: a value is empty or too long")
+            raise UsageError(f"--vary {quoted(text)}: a value is empty or too long")
         if len(set(listed)) < len(listed):
-            raise UsageError(f"--vary {shown(text)}: a value is listed twice")
+            raise UsageError(f"--vary {quoted(text)}: a value is listed twice")
         if len(settings) * len(listed) > MAX_SETTINGS:
             raise UsageError(
                 f"--vary: more than {MAX_SETTINGS} option settings to play; vary fewer options or values"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulewright import parallel
-from rulewright.commands.arguments import game_options, positive_int, seed_number, shown
+from rulewright.commands.arguments import game_options, positive_int, seed_number
 from rulewright.commands.batch import (
     coverage_kinds,
     coverage_kinds_option,
@@ -29,6 +29,7 @@ from rulewright.commands.outputs import output_file, output_folder
 from rulewright.commands.playing import SEEDS
 from rulewright.gamelog import os_reason
 from rulewright.progress import Progress
+from runtime.text import quoted
 
 if TYPE_CHECKING:
     from rulewright.coverage import RuleCoverage
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             re.compile(args.prefer)
         except re.error as exc:
-            raise UsageError(f"--prefer {shown(args.prefer)} is not a regular expression ({exc})") from None
+            raise UsageError(f"--prefer {quoted(args.prefer)} is not a regular expression ({exc})") from None
     strategies = _strategies(args)
     try:
         check_settings(args.examples, args.max_steps, strategies, args.prefer)
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if args.coverage_plot is not None:
         if len(opened) > 1 and "GAME" not in args.coverage_plot:
             raise UsageError(
-                f"--coverage-plot {shown(args.coverage_plot)}: {len(opened)} games are verified; put GAME "
+                f"--coverage-plot {quoted(args.coverage_plot)}: {len(opened)} games are verified; put GAME "
                 "in the file name, for one chart per game"
             )
         for _, game in opened:

@@ -44,9 +44,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, ClientWebSocketResponse, WSMsgType
 
-from rulewright.commands.arguments import nonnegative_int, positive_seconds, shown
+from rulewright.commands.arguments import nonnegative_int, positive_seconds
 from rulewright.progress import Progress, duration
 from rulewright.serve import protocol
+from runtime.text import quoted
 
 START_TIMEOUT = 60.0  # seconds the server may take to say where it listens
 
@@ -411,7 +412,7 @@ def _count(text: str) -> int:
 def _seconds(text: str) -> float:
     s = positive_seconds(text)
     if s > 3600:
-        raise argparse.ArgumentTypeError(f"at most 3600 seconds, not {shown(text)}")
+        raise argparse.ArgumentTypeError(f"at most 3600 seconds, not {quoted(text)}")
     return s
 
 
