@@ -169,6 +169,11 @@ def lowered_type(cx: Context, e: ir.Expr) -> Type:
     return t
 
 
+def always_true(e: ir.Expr) -> bool:
+    """`true` itself: a loop `while true` needs no test (it ends by `break` or not at all)."""
+    return isinstance(e, ir.BoolLit) and e.value
+
+
 def negation(cx: Context, e: ir.Expr) -> str:
     """`not e`, with membership flipped (`a not in b`) as Python style wants."""
     if isinstance(e, ir.Compare) and e.op in ("in", "not in"):

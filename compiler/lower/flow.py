@@ -11,7 +11,7 @@ from compiler.escape import comment_text
 from compiler.layout import py_literal
 from compiler.lower.caching import forget
 from compiler.lower.context import Context
-from compiler.lower.expressions import expr, negation
+from compiler.lower.expressions import always_true, expr, negation
 from compiler.lower.frames import Blocks
 from compiler.lower.scenarios import scenario_skips
 from compiler.lower.statements import loop_place
@@ -72,7 +72,8 @@ def _phase(cx: Context, b: Blocks, ph: ir.PhaseDecl, skippable: set[str], starta
         b.at(head)
         if not pushed:
             b.line(f"s.tick({py_literal(loop_place('while', ph.span, ph.name))})")
-        b.jump_if(negation(cx, ph.while_.expr), done)
+        if not always_true(ph.while_.expr):
+            b.jump_if(negation(cx, ph.while_.expr), done)
         if ph.counter:
             _count(cx, b, ph, "+= 1")
         b.jump(loop_body)

@@ -20,6 +20,7 @@ from compiler.lower.context import Context
 from compiler.lower.dispatch import Step, step_method
 from compiler.lower.expressions import (
     Unsupported,
+    always_true,
     arg_list,
     copies_table,
     domain_of,
@@ -243,7 +244,8 @@ def _loop(cx: Context, b: Blocks, s: ir.Repeat | ir.While) -> None:
         before, test = hoisting(cx, s.cond)  # (run at every pass, before the test)
         for line in before:
             b.line(line)
-        b.jump_if(negated(test) if before else negation(cx, s.cond), done)
+        if before or not always_true(s.cond):
+            b.jump_if(negated(test) if before else negation(cx, s.cond), done)
     b.jump(loop_body)
     b.at(loop_body)
     cx.loop_blocks.append((head, done))

@@ -3209,9 +3209,6 @@ class Flow(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
-                if not True:
-                    s.stack.pop()
-                    return
                 s.v_turn += 1
                 # phase turns (specs/bang/game.yaml:93)
                 # cov 181

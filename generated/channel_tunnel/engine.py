@@ -3248,9 +3248,6 @@ class Flow(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
-                if not True:
-                    s.stack.pop()
-                    return
                 s.v_round += 1
                 # phase rounds (specs/channel_tunnel/game.yaml:160)
                 # cov 178

@@ -890,9 +890,6 @@ class Flow(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
-                if not True:
-                    s.stack.pop()
-                    return
                 s.v_turn += 1
                 # phase turns (specs/hanabi/game.yaml:195)
                 # cov 41

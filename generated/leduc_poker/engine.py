@@ -313,9 +313,6 @@ class Proc_betting_round(Frame):
                 continue
             elif pc == 1:
                 s.tick("the while loop at specs/leduc_poker/game.yaml:72:7")
-                if not True:
-                    s.stack.pop()
-                    return
                 self.pc = 2
                 s.decide(
                     self.l_p,

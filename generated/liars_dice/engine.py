@@ -425,9 +425,6 @@ class Flow(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
-                if not True:
-                    s.stack.pop()
-                    return
                 # phase bidding (specs/liars_dice/game.yaml:101)
                 # cov 13
                 self.pc = 1

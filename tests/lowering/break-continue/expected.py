@@ -6,7 +6,7 @@ class Phase_main(Frame):
     NAME = "Phase_main"
     ORIGIN = "phase main (tests/lowering/break-continue/game.yaml:6)"
     SLOT_TYPES = ("int", "bool")
-    BLOCKS = 4
+    BLOCKS = 3
     l_k: int
     l_go: bool
 
@@ -36,53 +36,39 @@ class Phase_main(Frame):
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
-            if pc < 2:
-                if pc == 0:
-                    for x_ in range(0, 5):
-                        self.l_k = x_
-                        if not (self.l_k != 2):
-                            continue
-                        if self.l_k == 1:
-                            # cov 0
-                            continue
-                        else:
-                            # cov 1
-                            pass
-                        if self.l_k == 4:
-                            # cov 2
-                            break
-                        else:
-                            # cov 3
-                            pass
-                        s.v_n += self.l_k
-                    pc = 1
-                    continue
-                else:  # pc == 1
-                    s.tick("the while loop at tests/lowering/break-continue/game.yaml:13:7")
-                    if not True:
-                        pc = 2
+            if pc == 0:
+                for x_ in range(0, 5):
+                    self.l_k = x_
+                    if not (self.l_k != 2):
                         continue
-                    self.pc = 3
-                    s.decide(
-                        P_a,
-                        [1, 2],
-                        1,
-                        "l_go",
-                        (TX_again,),
-                        "tests/lowering/break-continue/game.yaml:14",
-                        2,
-                        True,
-                    )
-                    return
-            elif pc == 2:
-                s.end_game(-1, "")
-                s.stack.pop()
+                    if self.l_k == 1:
+                        # cov 0
+                        continue
+                    else:
+                        # cov 1
+                        pass
+                    if self.l_k == 4:
+                        # cov 2
+                        break
+                    else:
+                        # cov 3
+                        pass
+                    s.v_n += self.l_k
+                pc = 1
+                continue
+            elif pc == 1:
+                s.tick("the while loop at tests/lowering/break-continue/game.yaml:13:7")
+                self.pc = 2
+                s.decide(
+                    P_a, [1, 2], 1, "l_go", (TX_again,), "tests/lowering/break-continue/game.yaml:14", 2, True
+                )
                 return
-            else:  # pc == 3
+            else:  # pc == 2
                 if not self.l_go:
                     # cov 4
-                    pc = 2
-                    continue
+                    s.end_game(-1, "")
+                    s.stack.pop()
+                    return
                 else:
                     # cov 5
                     pass
