@@ -31,7 +31,8 @@ from compiler.codewriter import INDENT
 _JUMP = re.compile(r"( *)pc = (\d+)")
 _RESUME = re.compile(r"( *)self\.pc = (\d+)")
 _TERMINATORS = ("return", "continue")
-_MARKER = re.compile(r" *# cov \d+(?: \(\w+\))?")  # (with the name of a function written out)
+# a coverage marker (with the name of a function written out, or `implicit else`)
+_MARKER = re.compile(r" *# cov \d+(?: \((?:\w+|implicit else)\))?")
 _SHORT_END = 2  # a block of this many lines or fewer that returns is copied where it is jumped to
 _LEAF_GROUP = 3  # this many blocks or fewer are told apart by `pc == N` tests, one after another
 

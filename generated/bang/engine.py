@@ -567,13 +567,11 @@ def f_alive_with(s: State, l_r: int) -> int:
 # procedure heal (specs/bang/cards.yaml:238)
 def p_heal(s: State, l_q: int, l_n: int) -> None:
     # cov 35
+    # cov 37 (implicit else)
     if s.v_life[l_q] < s.v_max_life[l_q]:
         # cov 36
         s.v_life[s.ref(l_q)] = min(s.v_max_life[l_q], (s.v_life[l_q] + l_n))
         s.say(TX_regains_a_life_point, l_q, s.v_life[l_q], s.v_max_life[l_q])
-    else:
-        # cov 37
-        pass
 
 
 # procedure deal_characters (specs/bang/characters.yaml:44)
@@ -602,21 +600,17 @@ def p_black_jack_draws(s: State, l_p: int) -> None:
     p_draw(s, l_p, 1)
     p_refill(s)
     l_c: int = s.top(Z_deck)
+    # cov 56 (implicit else)
     if l_c == -1:
         # cov 55
         return
-    else:
-        # cov 56
-        pass
     s.move(T_card, l_c, (Z_hand + (l_p if l_p >= 0 else s.ref(l_p))), True)
     s.say(TX_shows_the_second_card, l_p)
     s.say(TX_revealed, l_c)
+    # cov 58 (implicit else)
     if (F_card_suit[l_c] == 3) or (F_card_suit[l_c] == 2):
         # cov 57
         p_draw(s, l_p, 1)
-    else:
-        # cov 58
-        pass
 
 
 # procedure deal_roles (specs/bang/game.yaml:69)
@@ -633,24 +627,18 @@ def p_deal_roles(s: State) -> None:
             q2_.append(c_r)
     l_deputies: list[int] = q2_
     s.move_all(T_role_card, [E_sheriff_card, E_renegade_card, l_outlaws[0], l_outlaws[1]], Z_role_box, True)
+    # cov 70 (implicit else)
     if s.num_players >= 5:
         # cov 69
         s.move(T_role_card, l_deputies[0], Z_role_box, True)
-    else:
-        # cov 70
-        pass
+    # cov 72 (implicit else)
     if s.num_players >= 6:
         # cov 71
         s.move(T_role_card, l_outlaws[2], Z_role_box, True)
-    else:
-        # cov 72
-        pass
+    # cov 74 (implicit else)
     if s.num_players >= 7:
         # cov 73
         s.move(T_role_card, l_deputies[1], Z_role_box, True)
-    else:
-        # cov 74
-        pass
     s.shuffle_kinds(Z_role_box, KINDS_role_card)
     for l_q in range(s.num_players):
         s.deal(T_role_card, 1, Z_role_box, (Z_secret_role + l_q))
@@ -667,14 +655,12 @@ def p_deal_roles(s: State) -> None:
 # procedure refill (specs/bang/turn.yaml:6)
 def p_refill(s: State) -> None:
     # cov 88
+    # cov 90 (implicit else)
     if (not s.z.piles[Z_deck]) and (not (not s.z.piles[Z_discard])):
         # cov 89
         s.move_all(T_card, s.z.piles[Z_discard], Z_deck, True)
         s.shuffle_kinds(Z_deck, KINDS_card)
         s.say(TX_the_discard_pile_is)
-    else:
-        # cov 90
-        pass
 
 
 # procedure draw (specs/bang/turn.yaml:15)
@@ -690,15 +676,13 @@ def p_draw(s: State, l_q: int, l_n: int) -> None:
 # procedure suzy_draws (specs/bang/turn.yaml:44)
 def p_suzy_draws(s: State, l_q: int) -> None:
     # cov 99
+    # cov 101 (implicit else)
     if (f_plays_as(s, l_q, E_suzy_lafayette) and (not s.v_dead[l_q])) and (
         not s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))]
     ):
         # cov 100
         s.say(TX_has_no_card_in, l_q)
         p_draw(s, l_q, 1)
-    else:
-        # cov 101
-        pass
 
 
 # procedure eliminate (specs/bang/turn.yaml:104)
@@ -735,8 +719,10 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
         s.move_all(T_card, s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))], Z_discard, True)
         s.move_all(T_card, s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))], Z_discard, True)
     p_check_the_end(s)
+    # cov 125 (implicit else)
     if (l_by != -1) and (not s.v_dead[l_by]):
         # cov 124
+        # cov 128 (implicit else)
         if f_role_of(s, l_q) == 2:
             # cov 126
             s.say(TX_killed_an_outlaw_and, l_by)
@@ -746,41 +732,29 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
             s.say(TX_the_sheriff_killed_a)
             s.move_all(T_card, s.z.piles[(Z_hand + (l_by if l_by >= 0 else s.ref(l_by)))], Z_discard, True)
             s.move_all(T_card, s.z.piles[(Z_in_play + (l_by if l_by >= 0 else s.ref(l_by)))], Z_discard, True)
-        else:
-            # cov 128
-            pass
-    else:
-        # cov 125
-        pass
 
 
 # procedure check_the_end (specs/bang/turn.yaml:133)
 def p_check_the_end(s: State) -> None:
     # cov 129
     l_s: int = f_the_sheriff(s)
+    # cov 131 (implicit else)
     if s.v_dead[l_s]:
         # cov 130
+        # cov 133 (implicit else)
         if (len((v1_ := f_living(s))) == 1) and (f_role_of(s, v1_[0]) == 3):
             # cov 132
             s.end_game_shared(f_living(s), "the Renegade is the last one standing")
-        else:
-            # cov 133
-            pass
         s.end_game_shared(
             [c_x for c_x in range(s.num_players) if (f_role_of(s, c_x) == 2)], "the Sheriff is dead"
         )
-    else:
-        # cov 131
-        pass
+    # cov 135 (implicit else)
     if (f_alive_with(s, 2) == 0) and (f_alive_with(s, 3) == 0):
         # cov 134
         s.end_game_shared(
             [c_x for c_x in range(s.num_players) if (((v2_ := f_role_of(s, c_x)) == 0) or (v2_ == 1))],
             "every Outlaw and the Renegade are dead",
         )
-    else:
-        # cov 135
-        pass
 
 
 # setup (specs/bang/game.yaml:86)
@@ -1364,6 +1338,7 @@ class Proc_pick_card(Frame):
         while True:
             if pc == 0:
                 # cov 44
+                # cov 46 (implicit else)
                 if not s.z.piles[(Z_in_play + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))]:
                     # cov 45
                     s.ret_ = s.pick_kinds(
@@ -1373,9 +1348,6 @@ class Proc_pick_card(Frame):
                     )
                     s.stack.pop()
                     return
-                else:
-                    # cov 46
-                    pass
                 if not s.z.piles[(Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))]:
                     # cov 47
                     self.pc = 1
@@ -1410,6 +1382,7 @@ class Proc_pick_card(Frame):
                 s.stack.pop()
                 return
             else:  # pc == 2
+                # cov 50 (implicit else)
                 if self.l_c == -1:
                     # cov 49
                     s.ret_ = s.pick_kinds(
@@ -1419,9 +1392,6 @@ class Proc_pick_card(Frame):
                     )
                     s.stack.pop()
                     return
-                else:
-                    # cov 50
-                    pass
                 s.ret_ = self.l_c
                 s.stack.pop()
                 return
@@ -1630,14 +1600,12 @@ class Proc_jesse_jones_draws(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 61 (implicit else)
                 if self.l_from == -1:
                     # cov 60
                     p_draw(s, self.l_p, 2)
                     s.stack.pop()
                     return
-                else:
-                    # cov 61
-                    pass
                 s.move(
                     T_card,
                     s.pick_kinds(
@@ -1789,14 +1757,12 @@ class Proc_pedro_ramirez_draws(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 67 (implicit else)
                 if not self.l_yes:
                     # cov 66
                     p_draw(s, self.l_p, 2)
                     s.stack.pop()
                     return
-                else:
-                    # cov 67
-                    pass
                 self.l_c = s.top(Z_discard)
                 s.move(T_card, self.l_c, (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True)
                 s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
@@ -1871,13 +1837,11 @@ class Proc_shoot(Frame):
                     continue
                 else:  # pc == 2
                     self.l_a_2 = s.ret_
+                    # cov 79 (implicit else)
                     if F_card_suit[self.l_a_2] == 3:
                         # cov 78
                         s.v_to_dodge -= 1
                         s.say(TX_the_barrel_stops_a)
-                    else:
-                        # cov 79
-                        pass
                     pc = 1
                     continue
             elif pc < 5:
@@ -1887,13 +1851,11 @@ class Proc_shoot(Frame):
                     return
                 else:  # pc == 4
                     self.l_a_3 = s.ret_
+                    # cov 83 (implicit else)
                     if F_card_suit[self.l_a_3] == 3:
                         # cov 82
                         s.v_to_dodge -= 1
                         s.say(TX_the_barrel_stops_a)
-                    else:
-                        # cov 83
-                        pass
                     pc = 3
                     continue
             elif pc == 5:
@@ -2047,15 +2009,13 @@ class Proc_flip(Frame):
                 # cov 92
                 p_refill(s)
                 self.l_flipped = s.top(Z_deck)
+                # cov 94 (implicit else)
                 if self.l_flipped == -1:
                     # cov 93
                     s.say(TX_cannot_draw_no_card, self.l_q)
                     s.ret_ = -1
                     s.stack.pop()
                     return
-                else:
-                    # cov 94
-                    pass
                 s.move(T_card, self.l_flipped, Z_discard, True)
                 if f_plays_as(s, self.l_q, E_lucky_duke):
                     # cov 95
@@ -2141,24 +2101,22 @@ class Proc_hit(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 106 (implicit else)
                 if s.v_life[self.l_q] == 0:
                     # cov 105
                     p_eliminate(s, self.l_q, self.l_by)
                     s.stack.pop()
                     return
-                else:
-                    # cov 106
-                    pass
+                # cov 108 (implicit else)
                 if f_plays_as(s, self.l_q, E_bart_cassidy):
                     # cov 107
                     p_draw(s, self.l_q, self.l_n)
-                else:
-                    # cov 108
-                    pass
+                # cov 110 (implicit else)
                 if (f_plays_as(s, self.l_q, E_el_gringo) and (self.l_by != -1)) and (self.l_by != self.l_q):
                     # cov 109
                     for _ in range(self.l_n):
                         s.tick("the repeat loop at specs/bang/turn.yaml:64:9")
+                        # cov 112 (implicit else)
                         if not (
                             not s.z.piles[(Z_hand + (self.l_by if self.l_by >= 0 else s.ref(self.l_by)))]
                         ):
@@ -2175,12 +2133,6 @@ class Proc_hit(Frame):
                             )
                             s.say(TX_takes_a_card_at, self.l_q, self.l_by)
                             p_suzy_draws(s, self.l_by)
-                        else:
-                            # cov 112
-                            pass
-                else:
-                    # cov 110
-                    pass
                 s.stack.pop()
                 return
 
@@ -2299,13 +2251,11 @@ class Proc_last_beers(Frame):
                 pc = 4
                 continue
             elif pc == 4:
+                # cov 119 (implicit else)
                 if not self.l_sid:
                     # cov 118
                     pc = 2
                     continue
-                else:
-                    # cov 119
-                    pass
                 self.pc = 5
                 s.stack.append(Proc_sid_heals(self.l_q))
                 return
@@ -2441,13 +2391,11 @@ class Proc_take_turn(Frame):
                         pc = 1
                         continue
                     else:  # pc == 1
+                        # cov 140 (implicit else)
                         if s.v_dead[self.l_p]:
                             # cov 139
                             s.stack.pop()
                             return
-                        else:
-                            # cov 140
-                            pass
                         if f_has(s, self.l_p, 14):
                             # cov 141
                             q1_: list[int] = []
@@ -2486,13 +2434,11 @@ class Proc_take_turn(Frame):
                     s.stack.append(Proc_play_phase(self.l_p))
                     return
                 else:  # pc == 5
+                    # cov 146 (implicit else)
                     if s.v_dead[self.l_p]:
                         # cov 145
                         s.stack.pop()
                         return
-                    else:
-                        # cov 146
-                        pass
                     pc = 6
                     continue
             elif pc == 6:
@@ -2780,13 +2726,11 @@ class Proc_play_phase(Frame):
                 pc = 1
                 continue
             elif pc == 4:
+                # cov 164 (implicit else)
                 if not self.l_sid:
                     # cov 163
                     s.stack.pop()
                     return
-                else:
-                    # cov 164
-                    pass
                 self.pc = 5
                 s.stack.append(Proc_sid_heals(self.l_p))
                 return

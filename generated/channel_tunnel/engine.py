@@ -820,13 +820,11 @@ def f_final_score(s: State, l_p: int) -> int:
 # procedure draw_deviation (specs/channel_tunnel/actions.yaml:163)
 def p_draw_deviation(s: State, l_p: int) -> None:
     # cov 57
+    # cov 59 (implicit else)
     if len(s.z.piles[Z_deviation_deck]) == 0:
         # cov 58
         s.move_all(T_deviation_card, s.z.piles[Z_deviation_discard], Z_deviation_deck, True)
         s.shuffle(Z_deviation_deck)
-    else:
-        # cov 59
-        pass
     l_c: int = s.top(Z_deviation_deck)
     q1_ = F_deviation_card_heading[l_c] != 0
     if q1_:
@@ -841,20 +839,16 @@ def p_draw_deviation(s: State, l_p: int) -> None:
     i0_ = s.ref(l_p)
     s.v_deviation[i0_] = min(0, max(-5, s.v_deviation[i0_] + F_deviation_card_value[l_c]))
     s.say(TX_draws_deviation, l_p, l_c, s.v_deviation[l_p])
+    # cov 61 (implicit else)
     if s.v_deviation[l_p] < -4:
         # cov 60
         s.end_game((1 - l_p), "the " + s.player_label(l_p) + " machine deviated past " + str(-4))
-    else:
-        # cov 61
-        pass
+    # cov 63 (implicit else)
     if l_repeated:
         # cov 62
         s.move_all(T_deviation_card, s.z.piles[Z_deviation_discard], Z_deviation_deck, True)
         s.shuffle(Z_deviation_deck)
         s.say(TX_the_deviation_deck_is)
-    else:
-        # cov 63
-        pass
 
 
 # procedure refill (specs/channel_tunnel/actions.yaml:200)
@@ -862,6 +856,7 @@ def p_refill(s: State, l_a: int) -> None:
     # cov 66
     s.v_offer[s.ref(l_a)] = -1
     s.forget(READ_var_offer)
+    # cov 68 (implicit else)
     if (len(s.z.piles[Z_deck]) == 0) and (len(s.z.piles[Z_card_discard]) > 0):
         # cov 67
         s.move_all(T_card, s.z.piles[Z_card_discard], Z_deck, True)
@@ -869,9 +864,7 @@ def p_refill(s: State, l_a: int) -> None:
         s.shuffle(Z_deck)
         s.forget(READ_zones_card)
         s.say(TX_the_game_card_discards)
-    else:
-        # cov 68
-        pass
+    # cov 70 (implicit else)
     if len(s.z.piles[Z_deck]) > 0:
         # cov 69
         l_c: int = s.top(Z_deck)
@@ -879,22 +872,17 @@ def p_refill(s: State, l_a: int) -> None:
         s.forget(READ_zones_card)
         s.v_offer[s.ref(l_a)] = l_c
         s.forget(READ_var_offer)
-    else:
-        # cov 70
-        pass
 
 
 # procedure straighten (specs/channel_tunnel/actions.yaml:254)
 def p_straighten(s: State, l_p: int, l_n: int) -> None:
     # cov 84
+    # cov 86 (implicit else)
     if (l_n > 0) and (s.v_deviation[l_p] < 0):
         # cov 85
         i0_ = s.ref(l_p)
         s.v_deviation[i0_] = min(0, max(-5, min(0, (s.v_deviation[l_p] + l_n))))
         s.say(TX_straightens_the_machine_deviation, l_p, s.v_deviation[l_p])
-    else:
-        # cov 86
-        pass
 
 
 # procedure spend_charge (specs/channel_tunnel/rounds.yaml:183)
@@ -911,13 +899,11 @@ def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
     s.forget(READ_zones_debris)
     s.v_effect_used[s.ref(l_p)] = True
     s.say(TX_uses, l_p, l_c)
+    # cov 155 (implicit else)
     if f_charges(s, l_c) == 0:
         # cov 154
         s.move(T_card, l_c, (Z_scored + (l_p if l_p >= 0 else s.ref(l_p))), True)
         s.forget(READ_zones_card)
-    else:
-        # cov 155
-        pass
 
 
 # procedure fulfil_agenda (specs/channel_tunnel/rounds.yaml:225)
@@ -946,12 +932,10 @@ def p_reach_centre(s: State, l_p: int) -> None:
             f_agenda_points(s, l_q),
             f_final_score(s, l_q),
         )
+    # cov 169 (implicit else)
     if f_final_score(s, l_o) > f_final_score(s, l_p):
         # cov 168
         s.end_game(l_o, s.player_label(l_o) + " scores more VP")
-    else:
-        # cov 169
-        pass
     s.end_game(l_p, s.player_label(l_p) + " reached the centre and scores at least as many VP")
 
 
@@ -969,18 +953,14 @@ def p_stalemate(s: State) -> None:
             f_agenda_points(s, l_q),
             f_final_score(s, l_q),
         )
+    # cov 172 (implicit else)
     if f_final_score(s, P_britain) > f_final_score(s, P_france):
         # cov 171
         s.end_game(P_britain, "Great Britain scores more VP")
-    else:
-        # cov 172
-        pass
+    # cov 174 (implicit else)
     if f_final_score(s, P_france) > f_final_score(s, P_britain):
         # cov 173
         s.end_game(P_france, "France scores more VP")
-    else:
-        # cov 174
-        pass
     s.end_game(-1, "the VP are level")
 
 
@@ -1017,15 +997,13 @@ def setup(s: State) -> None:
     for l_g in range(6):
         s.move(T_agenda_card, l_g, Z_agenda_box, True)
         s.forget(READ_zones_agenda_card)
+    # cov 177 (implicit else)
     if s.o_agenda:
         # cov 176
         s.move_all(T_agenda_card, s.z.piles[Z_agenda_box], Z_agenda_deck, True)
         s.forget(READ_zones_agenda_card)
         s.shuffle(Z_agenda_deck)
         s.forget(READ_zones_agenda_card)
-    else:
-        # cov 177
-        pass
 
 
 # invariant discs_accounted (specs/channel_tunnel/game.yaml:115)
@@ -1197,12 +1175,10 @@ class Proc_do_action(Frame):
         if pc == 0:
             # cov 35
             self.l_did = self.l_act
+            # cov 37 (implicit else)
             if self.l_act == 4:
                 # cov 36
                 self.l_did = F_card_secondary[s.v_offer[self.l_a]]
-            else:
-                # cov 37
-                pass
             if self.l_act == 0:
                 # cov 38
                 self.pc = 1
@@ -1274,13 +1250,11 @@ class Proc_do_plan(Frame):
         pc = self.pc
         if pc == 0:
             # cov 44
+            # cov 46 (implicit else)
             if not f_can_plan(s, self.l_p):
                 # cov 45
                 s.stack.pop()
                 return
-            else:
-                # cov 46
-                pass
             self.l_t = s.top((Z_route_hidden + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))))
             s.move(
                 T_debris, self.l_t, (Z_route_open + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), False
@@ -1388,15 +1362,13 @@ class Proc_do_tunnel(Frame):
                             )
                         ),
                     )
+                    # cov 53 (implicit else)
                     if (
                         len(s.z.piles[(Z_route_hidden + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
                         + len(s.z.piles[(Z_route_open + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
                     ) == 0:
                         # cov 52
                         p_reach_centre(s, self.l_p)
-                    else:
-                        # cov 53
-                        pass
                     if not F_colour_water[F_debris_colour[self.l_t]]:
                         # cov 54
                         p_draw_deviation(s, self.l_p)
@@ -1678,13 +1650,11 @@ class Proc_do_technology(Frame):
                     pc = 4
                     continue
                 else:  # pc == 2
+                    # cov 75 (implicit else)
                     if self.l_use:
                         # cov 74
                         p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 2))
                         self.l_bonus = 3
-                    else:
-                        # cov 75
-                        pass
                     pc = 1
                     continue
             elif pc == 3:
@@ -1708,6 +1678,7 @@ class Proc_do_technology(Frame):
                 if self.l_b != -1:
                     # cov 78
                     self.l_st = f_next_step(s, self.l_p, self.l_b)
+                    # cov 81 (implicit else)
                     if F_tech_step_money[self.l_st] > 0:
                         # cov 80
                         self.l_paid = f_money_total(s, self.l_p) + self.l_bonus
@@ -1721,9 +1692,6 @@ class Proc_do_technology(Frame):
                         self.l_bonus = 0
                         s.say(TX_pays_million_for, self.l_p, self.l_paid, self.l_st)
                         p_straighten(s, self.l_p, (self.l_paid - F_tech_step_money[self.l_st]))
-                    else:
-                        # cov 81
-                        pass
                     s.v_tech[s.ref(self.l_p)][s.ref(self.l_b)] += 1
                     s.forget(READ_var_tech)
                     s.say(TX_advances_to, self.l_p, self.l_st)
@@ -1829,13 +1797,11 @@ class Proc_peek(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 89 (implicit else)
                 if self.l_q == -1:
                     # cov 88
                     s.stack.pop()
                     return
-                else:
-                    # cov 89
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -2172,13 +2138,11 @@ class Proc_chain(Frame):
             if pc < 2:
                 if pc == 0:
                     # cov 104
+                    # cov 106 (implicit else)
                     if s.v_effect_used[self.l_p]:
                         # cov 105
                         s.stack.pop()
                         return
-                    else:
-                        # cov 106
-                        pass
                     self.pc = 1
                     l_did = self.l_did
                     l_p = self.l_p
@@ -2206,13 +2170,11 @@ class Proc_chain(Frame):
                     pc = 1
                     continue
                 else:  # pc == 1
+                    # cov 108 (implicit else)
                     if self.l_c == -1:
                         # cov 107
                         s.stack.pop()
                         return
-                    else:
-                        # cov 108
-                        pass
                     p_spend_charge(s, self.l_p, self.l_c)
                     if F_card_ability[self.l_c] == 11:
                         # cov 109
@@ -2358,12 +2320,10 @@ class Proc_play_round(Frame):
             elif pc == 5:
                 s.tick("the while loop at specs/channel_tunnel/rounds.yaml:67:7")
                 if not (not (s.v_passed[P_britain] and s.v_passed[P_france])):
+                    # cov 124 (implicit else)
                     if s.v_placements == 0:
                         # cov 123
                         p_stalemate(s)
-                    else:
-                        # cov 124
-                        pass
                     for x_ in list(s.z.piles[Z_placed]):
                         self.l_d = x_
                         s.v_on_space[self.l_d] = -1
@@ -2384,12 +2344,10 @@ class Proc_play_round(Frame):
                 pc = 6
                 continue
             else:  # pc == 6
+                # cov 122 (implicit else)
                 if not s.v_passed[(1 - self.l_p_2)]:
                     # cov 121
                     self.l_p_2 = 1 - self.l_p_2
-                else:
-                    # cov 122
-                    pass
                 pc = 5
                 continue
 
@@ -2435,6 +2393,7 @@ class Proc_refill_discs(Frame):
         while True:
             if pc == 0:
                 # cov 125
+                # cov 127 (implicit else)
                 if s.holds(
                     (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
                     T_agenda_card,
@@ -2444,9 +2403,6 @@ class Proc_refill_discs(Frame):
                     s.v_extra_discs[s.ref(self.l_p)] -= 1
                     s.say(TX_draws_one_disc_fewer, self.l_p)
                     p_fulfil_agenda(s, self.l_p)
-                else:
-                    # cov 127
-                    pass
                 s.v_effect_used[s.ref(self.l_p)] = False
                 if f_usable(s, self.l_p, 0):
                     # cov 128
@@ -2483,14 +2439,12 @@ class Proc_refill_discs(Frame):
                 s.stack.pop()
                 return
             else:  # pc == 2
+                # cov 131 (implicit else)
                 if self.l_use:
                     # cov 130
                     s.v_extra_discs[s.ref(self.l_p)] += 1
                     p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 0))
                     s.v_effect_used[s.ref(self.l_p)] = False
-                else:
-                    # cov 131
-                    pass
                 pc = 1
                 continue
 
@@ -2557,6 +2511,7 @@ class Proc_round_start_effects(Frame):
             if pc == 0:
                 # cov 132
                 self.l_o = 1 - self.l_p
+                # cov 134 (implicit else)
                 if (
                     (not f_usable(s, self.l_p, 1))
                     or (len(s.z.piles[(Z_reserve + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0)
@@ -2564,9 +2519,6 @@ class Proc_round_start_effects(Frame):
                     # cov 133
                     s.stack.pop()
                     return
-                else:
-                    # cov 134
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -2734,6 +2686,7 @@ class Proc_take_turn(Frame):
                     if pc == 0:
                         # cov 137
                         s.v_effect_used[s.ref(self.l_p)] = False
+                        # cov 139 (implicit else)
                         if (
                             s.holds(
                                 (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
@@ -2746,9 +2699,6 @@ class Proc_take_turn(Frame):
                             p_fulfil_agenda(s, self.l_p)
                             s.stack.pop()
                             return
-                        else:
-                            # cov 139
-                            pass
                         self.pc = 1
                         s.stack.append(Proc_pay_promotion(self.l_p))
                         return
@@ -2864,12 +2814,10 @@ class Proc_take_turn(Frame):
                 else:
                     # cov 147
                     s.say(TX_places_a_stack_of_2, self.l_p, len(self.l_mine), self.l_k, self.l_a)
+                # cov 149 (implicit else)
                 if f_supervised(s, self.l_p):
                     # cov 148
                     p_fulfil_agenda(s, self.l_p)
-                else:
-                    # cov 149
-                    pass
                 self.pc = 8
                 s.decide(
                     self.l_p,
@@ -3043,15 +2991,13 @@ class Proc_draw_agenda(Frame):
         pc = self.pc
         if pc == 0:
             # cov 156
+            # cov 158 (implicit else)
             if (len(s.z.piles[(Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) > 0) or (
                 len(s.z.piles[Z_agenda_deck]) == 0
             ):
                 # cov 157
                 s.stack.pop()
                 return
-            else:
-                # cov 158
-                pass
             self.l_g = s.top(Z_agenda_deck)
             s.move(
                 T_agenda_card,
@@ -3073,22 +3019,18 @@ class Proc_draw_agenda(Frame):
                 True,
             )
         elif pc == 1:
+            # cov 160 (implicit else)
             if not self.l_keep:
                 # cov 159
                 s.move(T_agenda_card, self.l_g, Z_agenda_discard, True)
                 s.forget(READ_zones_agenda_card)
                 s.stack.pop()
                 return
-            else:
-                # cov 160
-                pass
+            # cov 162 (implicit else)
             if self.l_g == E_agenda_inspection:
                 # cov 161
                 p_draw_deviation(s, self.l_p)
                 p_fulfil_agenda(s, self.l_p)
-            else:
-                # cov 162
-                pass
             self.pc = 2
             s.stack.append(Proc_pay_promotion(self.l_p))
         else:  # pc == 2
@@ -3136,6 +3078,7 @@ class Proc_pay_promotion(Frame):
         while True:
             if pc == 0:
                 # cov 163
+                # cov 165 (implicit else)
                 if (
                     not s.holds(
                         (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
@@ -3146,9 +3089,6 @@ class Proc_pay_promotion(Frame):
                     # cov 164
                     s.stack.pop()
                     return
-                else:
-                    # cov 165
-                    pass
                 self.l_paid = 0
                 pc = 1
                 continue

@@ -1196,6 +1196,7 @@ def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
         if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_q):
             q1_.append(c_f)
     l_fs: list[int] = q1_
+    # cov 53 (implicit else)
     if len(l_fs) > 0:
         # cov 52
         l_low: int = min((F_unit_type_casualty[F_figure_unit[c_f]] for c_f in l_fs), default=0)
@@ -1214,25 +1215,18 @@ def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
         s.say(TX_is_lost_on, l_victim, l_t)
         p_remove_figure(s, l_victim)
         return
-    else:
-        # cov 53
-        pass
     l_g: int = f_garrison_of(s, l_q, l_t)
+    # cov 55 (implicit else)
     if l_g != -1:
         # cov 54
         s.v_hq_life[s.ref(l_g)] -= 1
         s.forget(READ_var_hq_life)
         s.say(TX_is_hit_life, l_g, s.v_hq_life[l_g])
+        # cov 57 (implicit else)
         if s.v_hq_life[l_g] <= 0:
             # cov 56
             s.v_destroyed[s.ref(l_g)] = True
             s.forget(READ_var_destroyed)
-        else:
-            # cov 57
-            pass
-    else:
-        # cov 55
-        pass
 
 
 # procedure settle (specs/guerra_fronteriza/combat.yaml:168)
@@ -1253,6 +1247,7 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
         p_eliminate(s, l_q, l_a)
         l_took_hq = True
     s.v_frontier[s.ref(l_t)] = len(l_left) >= 2
+    # cov 62 (implicit else)
     if len(l_left) >= 2:
         # cov 59
         s.say(TX_is_now_in_frontier, l_t)
@@ -1266,10 +1261,8 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
     elif len(l_left) == 0:
         # cov 61
         s.say(TX_nobody_is_left_standing, l_t)
-    else:
-        # cov 62
-        pass
     l_b: int = f_building_at(s, l_t)
+    # cov 64 (implicit else)
     if (
         ((((l_b != -1) and (F_building_kind[l_b] != 0)) and (not s.v_destroyed[l_b])) and (len(l_left) == 1))
         and (s.v_holder[l_b] != l_left[0])
@@ -1278,9 +1271,6 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
         s.v_destroyed[s.ref(l_b)] = True
         s.forget(READ_var_destroyed)
         s.say(TX_on_is_destroyed, l_b, l_t)
-    else:
-        # cov 64
-        pass
 
 
 # procedure eliminate (specs/guerra_fronteriza/combat.yaml:193)
@@ -1302,15 +1292,13 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
 # procedure check_last_standing (specs/guerra_fronteriza/combat.yaml:203)
 def p_check_last_standing(s: State) -> None:
     # cov 66
+    # cov 68 (implicit else)
     if len(f_active_players(s)) == 1:
         # cov 67
         s.v_over = True
         s.end_game(
             f_active_players(s)[0], s.player_label(f_active_players(s)[0]) + " has destroyed every rival HQ"
         )
-    else:
-        # cov 68
-        pass
 
 
 # procedure deploy (specs/guerra_fronteriza/round.yaml:106)
@@ -1352,12 +1340,10 @@ def p_place_unit(s: State, l_p: int, l_u: int, l_t: int) -> None:
         if F_figure_unit[c_f] == l_u:
             q1_.append(c_f)
     l_fs: list[int] = q1_
+    # cov 112 (implicit else)
     if len(l_fs) == 0:
         # cov 111
         return
-    else:
-        # cov 112
-        pass
     l_f: int = l_fs[0]
     s.move(T_figure, l_f, Z_board, True)
     s.forget(READ_zones_figure)
@@ -1430,13 +1416,11 @@ def p_turn_order(s: State) -> None:
                 q5_ = True
                 break
         q4_ = not q5_
+    # cov 129 (implicit else)
     if q4_:
         # cov 128
         s.v_over = True
         s.end_game(l_top, s.player_label(l_top) + " holds " + str(f_vp(s, l_top)) + " VP")
-    else:
-        # cov 129
-        pass
 
 
 # procedure step_to (specs/guerra_fronteriza/round.yaml:272)
@@ -2029,6 +2013,7 @@ class Proc_conflict(Frame):
                         if c_q != l_a:
                             q1_.append(c_q)
                     self.l_defenders = q1_
+                    # cov 39 (implicit else)
                     if len(self.l_defenders) == 0:
                         # cov 38
                         self.l_b = f_building_at(s, self.l_t)
@@ -2037,9 +2022,6 @@ class Proc_conflict(Frame):
                         s.say(TX_destroys_the_undefended_on, self.l_a, self.l_b, self.l_t)
                         s.stack.pop()
                         return
-                    else:
-                        # cov 39
-                        pass
                     s.say(TX_conflict_on_attacks, self.l_t, self.l_a, tuple(self.l_defenders))
                     for x_ in range(s.num_players):
                         self.l_q = x_
@@ -2062,12 +2044,10 @@ class Proc_conflict(Frame):
                     for x_ in range(s.num_players):
                         self.l_q_2 = x_
                         self.l_g = f_garrison_of(s, self.l_q_2, self.l_t)
+                        # cov 41 (implicit else)
                         if self.l_g != -1:
                             # cov 40
                             s.v_garrison_attacked[s.ref(self.l_g)] = False
-                        else:
-                            # cov 41
-                            pass
                     self.i_1 = [5, 4, 3, 2, 1, 0]
                     self.k_2 = 0
                     pc = 2
@@ -2117,12 +2097,10 @@ class Proc_conflict(Frame):
                     q3_ = 0
                     for c_q in range(s.num_players):
                         q3_ += v_hits[c_q]
+                    # cov 45 (implicit else)
                     if q3_ > 0:
                         # cov 44
                         self.l_fought = True
-                    else:
-                        # cov 45
-                        pass
                     for x_ in list(self.l_alive_sides):
                         self.l_q_5 = x_
                         for _ in range(s.v_hits[self.l_q_5]):
@@ -2201,13 +2179,11 @@ class Proc_aim(Frame):
                 if c_x != l_q:
                     q1_.append(c_x)
             self.l_targets = q1_
+            # cov 48 (implicit else)
             if len(self.l_targets) == 0:
                 # cov 47
                 s.stack.pop()
                 return
-            else:
-                # cov 48
-                pass
             if len(self.l_targets) == 1:
                 # cov 49
                 s.v_hits[s.ref(self.l_targets[0])] += 1
@@ -2279,33 +2255,27 @@ class Proc_use_special(Frame):
             if pc == 0:
                 # cov 69
                 self.l_s = F_panel_special[f_army(s, self.l_p)]
+                # cov 71 (implicit else)
                 if s.v_special_used[self.l_p] or (
                     len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) == 0
                 ):
                     # cov 70
                     s.stack.pop()
                     return
-                else:
-                    # cov 71
-                    pass
+                # cov 73 (implicit else)
                 if (self.l_s == 2) and (
                     (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_artillery]))
                 ):
                     # cov 72
                     s.stack.pop()
                     return
-                else:
-                    # cov 73
-                    pass
+                # cov 75 (implicit else)
                 if (self.l_s == 3) and (
                     (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_infantry]))
                 ):
                     # cov 74
                     s.stack.pop()
                     return
-                else:
-                    # cov 75
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -2318,13 +2288,11 @@ class Proc_use_special(Frame):
                     True,
                 )
             else:  # pc == 1
+                # cov 77 (implicit else)
                 if not self.l_use:
                     # cov 76
                     s.stack.pop()
                     return
-                else:
-                    # cov 77
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -2576,13 +2544,11 @@ class Proc_defence_order(Frame):
                     ) and ((l_q == l_a) or (F_figure_faction[c_f] == l_a)):
                         q2_.append(c_f)
                 self.l_planes = q2_
+                # cov 94 (implicit else)
                 if len(self.l_planes) > 0:
                     # cov 93
                     s.say(TX_is_shot_down, self.l_planes[0])
                     p_remove_figure(s, self.l_planes[0])
-                else:
-                    # cov 94
-                    pass
                 s.stack.pop()
                 return
             if F_order_card_order[self.l_c] == 8:
@@ -2702,6 +2668,7 @@ class Proc_play_order(Frame):
                 if pc == 0:
                     # cov 97
                     s.say(TX_plays, self.l_p, self.l_c)
+                    # cov 99 (implicit else)
                     if F_order_card_order[self.l_c] == 10:
                         # cov 98
                         s.move(
@@ -2712,9 +2679,6 @@ class Proc_play_order(Frame):
                         )
                         s.stack.pop()
                         return
-                    else:
-                        # cov 99
-                        pass
                     s.move(T_order_card, self.l_c, Z_order_discard, True)
                     if F_order_card_order[self.l_c] == 0:
                         # cov 100
@@ -2908,15 +2872,13 @@ class Proc_draw_orders(Frame):
                     s.stack.pop()
                     return
                 self.r_1 -= 1
+                # cov 116 (implicit else)
                 if (
                     (len(s.z.piles[Z_attack_deck]) + len(s.z.piles[Z_defense_deck]))
                     + len(s.z.piles[Z_tactical_deck])
                 ) == 0:
                     # cov 115
                     p_refill_decks(s)
-                else:
-                    # cov 116
-                    pass
                 q1_: list[int] = []
                 for c_k in range(3):
                     # cov 12 (deck_size)
@@ -3440,13 +3402,11 @@ class Proc_reinforce_at(Frame):
         if pc == 0:
             # cov 133
             self.l_options = f_in_reserve(s, self.l_p, self.l_allowed)
+            # cov 135 (implicit else)
             if len(self.l_options) == 0:
                 # cov 134
                 s.stack.pop()
                 return
-            else:
-                # cov 135
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -3459,13 +3419,11 @@ class Proc_reinforce_at(Frame):
             )
         else:  # pc == 1
             p_place_unit(s, self.l_p, self.l_u, self.l_t)
+            # cov 137 (implicit else)
             if s.v_frontier[self.l_t]:
                 # cov 136
                 s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = True
                 s.say(TX_adds_troops_to_in, self.l_p, self.l_t)
-            else:
-                # cov 137
-                pass
             s.stack.pop()
 
 
@@ -3835,13 +3793,11 @@ class Proc_building_phase(Frame):
                         s.forget(READ_var_destroyed)
                         s.v_holder[s.ref(self.l_b)] = self.l_p
                         s.forget(READ_var_holder)
+                        # cov 149 (implicit else)
                         if F_building_kind[self.l_b] == 0:
                             # cov 148
                             s.v_hq_life[s.ref(self.l_b)] = 3
                             s.forget(READ_var_hq_life)
-                        else:
-                            # cov 149
-                            pass
                         s.say(TX_rebuilds_on, self.l_p, self.l_b, self.l_t)
                         pc = 2
                         continue
@@ -4023,6 +3979,7 @@ class Proc_arms_race(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 159 (implicit else)
                 if f_research_points(s, self.l_p) >= 15:
                     # cov 158
                     for x_ in list(
@@ -4038,12 +3995,10 @@ class Proc_arms_race(Frame):
                         + str(f_research_points(s, self.l_p))
                         + " research)",
                     )
-                else:
-                    # cov 159
-                    pass
                 s.stack.pop()
                 return
             else:  # pc == 2
+                # cov 157 (implicit else)
                 if self.l_c != -1:
                     # cov 156
                     s.move(
@@ -4053,9 +4008,6 @@ class Proc_arms_race(Frame):
                         True,
                     )
                     s.say(TX_adds_an_order_to, self.l_p)
-                else:
-                    # cov 157
-                    pass
                 pc = 1
                 continue
 

@@ -472,13 +472,11 @@ class Proc_play_card(Frame):
                     F_card_colour[self.l_c],
                     F_card_number[self.l_c],
                 )
+                # cov 16 (implicit else)
                 if (F_card_number[self.l_c] == 5) and (s.v_clues < 8):
                     # cov 15
                     s.v_clues = min(8, max(0, s.v_clues + 1))
                     s.say(TX_the_firework_is_complete, F_card_colour[self.l_c], s.v_clues)
-                else:
-                    # cov 16
-                    pass
             else:
                 # cov 14
                 s.move(T_card, self.l_c, (Z_discard + s.ref(F_card_colour[self.l_c])), True)
@@ -823,34 +821,26 @@ class Phase_turns(Frame):
             s.stack.append(Proc_take_turn(s.v_to_play))
         else:  # pc == 1
             s.v_to_play = s.next_player(s.v_to_play)
+            # cov 33 (implicit else)
             if s.v_fuses == 0:
                 # cov 32
                 s.end_game_by_returns("the third fuse burns: the fireworks go off at once")
-            else:
-                # cov 33
-                pass
+            # cov 35 (implicit else)
             if f_score(s) == 25:
                 # cov 34
                 s.end_game_by_returns("all five fireworks are complete")
-            else:
-                # cov 35
-                pass
+            # cov 38 (implicit else)
             if s.v_last_turns > 0:
                 # cov 36
                 s.v_last_turns -= 1
+                # cov 40 (implicit else)
                 if s.v_last_turns == 0:
                     # cov 39
                     s.end_game_by_returns("every player has had a last turn")
-                else:
-                    # cov 40
-                    pass
             elif len(s.z.piles[Z_deck]) == 0:
                 # cov 37
                 s.v_last_turns = s.num_players
                 s.say(TX_the_deck_is_empty)
-            else:
-                # cov 38
-                pass
             s.stack.pop()
 
 

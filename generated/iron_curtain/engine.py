@@ -235,18 +235,14 @@ def f_order_cost(s: State, l_p: int, l_c: int) -> int:
 # procedure check_flags (specs/iron_curtain/game.yaml:73)
 def p_check_flags(s: State) -> None:
     # cov 8
+    # cov 10 (implicit else)
     if s.v_ideology >= 8:
         # cov 9
         s.end_game(P_usa, "the US reached its flag")
-    else:
-        # cov 10
-        pass
+    # cov 12 (implicit else)
     if s.v_ideology <= (-8):
         # cov 11
         s.end_game(P_ussr, "the USSR reached its flag")
-    else:
-        # cov 12
-        pass
 
 
 # procedure gain (specs/iron_curtain/game.yaml:78)
@@ -272,15 +268,13 @@ def p_score_region(s: State, l_r: int) -> None:
             q2_ += 1
     l_su: int = q2_
     l_net: int = l_us - l_su
+    # cov 17 (implicit else)
     if l_us > l_su:
         # cov 15
         l_net += F_region_bonus[l_r]
     elif l_su > l_us:
         # cov 16
         l_net -= F_region_bonus[l_r]
-    else:
-        # cov 17
-        pass
     s.v_ideology = min(8, max(-8, s.v_ideology + l_net))
     s.say(TX_scores_us_controls_ussr, l_r, l_us, l_su, s.v_ideology)
     p_check_flags(s)
@@ -422,27 +416,23 @@ def ph_epilogue(s: State) -> None:
             q2_ += F_card_value[c_c]
     l_su: int = q2_
     s.say(TX_epilogue_us_cards_ussr, l_us, l_su)
+    # cov 73 (implicit else)
     if l_us > l_su:
         # cov 71
         p_gain(s, P_usa, min(3, (l_us - l_su)))
     elif l_su > l_us:
         # cov 72
         p_gain(s, P_ussr, min(3, (l_su - l_us)))
-    else:
-        # cov 73
-        pass
 
 
 # phase final_scoring (specs/iron_curtain/game.yaml:245)
 def ph_final_scoring(s: State) -> None:
     for l_r in range(6):
         p_score_region(s, l_r)
+    # cov 75 (implicit else)
     if s.v_ideology < 0:
         # cov 74
         s.end_game(P_ussr, "more ideology after final scoring")
-    else:
-        # cov 75
-        pass
     s.end_game(P_usa, "more ideology after final scoring, or a tie (the US wins ties)")
 
 
@@ -671,13 +661,11 @@ class Proc_give_order(Frame):
                     pc = 2
                     continue
                 else:  # pc == 2
+                    # cov 23 (implicit else)
                     if self.l_t == -1:
                         # cov 22
                         s.stack.pop()
                         return
-                    else:
-                        # cov 23
-                        pass
                     if f_order_cost(s, self.l_p, self.l_t) == 2:
                         # cov 24
                         self.pc = 4
@@ -779,13 +767,11 @@ class Proc_infiltrate(Frame):
                     pc = 2
                     continue
             elif pc == 2:
+                # cov 28 (implicit else)
                 if self.l_t == -1:
                     # cov 27
                     s.stack.pop()
                     return
-                else:
-                    # cov 28
-                    pass
                 self.pc = 3
                 s.stack.append(Proc_take_cube(self.l_p, self.l_t))
                 return
@@ -881,13 +867,11 @@ class Proc_remove_cubes(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 31 (implicit else)
                 if self.l_t == -1:
                     # cov 30
                     s.stack.pop()
                     return
-                else:
-                    # cov 31
-                    pass
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= 1
                 s.v_reserve[s.ref(self.l_o)] += 1
                 pc = 1
@@ -965,13 +949,11 @@ class Proc_remove_from_one_card(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 34 (implicit else)
                 if self.l_t == -1:
                     # cov 33
                     s.stack.pop()
                     return
-                else:
-                    # cov 34
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -1060,13 +1042,11 @@ class Proc_move_cubes(Frame):
                     pc = 1
                     continue
                 else:  # pc == 1
+                    # cov 37 (implicit else)
                     if self.l_src == -1:
                         # cov 36
                         s.stack.pop()
                         return
-                    else:
-                        # cov 37
-                        pass
                     self.pc = 2
                     l_src = self.l_src
                     q2_: list[int] = []
@@ -1186,12 +1166,10 @@ class Proc_play_turn(Frame):
                 else:  # pc == 2
                     s.place(T_card, self.l_c, Z_map, self.l_spot)
                     s.say(TX_places_at, self.l_p, self.l_c, F_card_region[self.l_c], self.l_spot)
+                    # cov 41 (implicit else)
                     if f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]:
                         # cov 40
                         p_score_region(s, F_card_region[self.l_c])
-                    else:
-                        # cov 41
-                        pass
                     if F_card_flag[self.l_c] == self.l_p:
                         # cov 42
                         self.pc = 4
@@ -1855,13 +1833,11 @@ class Phase_round(Frame):
         while True:
             if pc < 2:
                 if pc == 0:
+                    # cov 68 (implicit else)
                     if s.v_round == 2:
                         # cov 67
                         s.deal(T_card, 4, Z_deck, (Z_hand + P_usa))
                         s.deal(T_card, 4, Z_deck, (Z_hand + P_ussr))
-                    else:
-                        # cov 68
-                        pass
                     self.l_chooser = P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr
                     self.pc = 1
                     s.decide(
@@ -1882,14 +1858,12 @@ class Phase_round(Frame):
             elif pc == 2:
                 s.tick("the repeat loop at specs/iron_curtain/game.yaml:230:7")
                 if self.r_1 <= 0:
+                    # cov 70 (implicit else)
                     if s.v_round == 1:
                         # cov 69
                         for x_ in range(s.num_players):
                             self.l_p = x_
                             s.move_all(T_card, s.z.piles[(Z_hand + self.l_p)], (Z_aside + self.l_p), True)
-                    else:
-                        # cov 70
-                        pass
                     s.stack.pop()
                     return
                 self.r_1 -= 1

@@ -134,14 +134,12 @@ def ph_showdown(s: State) -> None:
         if f_in_hand(s, c_q):
             q1_.append(c_q)
     l_still_in: list[int] = q1_
+    # cov 16 (implicit else)
     if len(l_still_in) == 1:
         # cov 15
         s.v_winner = l_still_in[0]
         s.say(TX_takes_the_pot_of, s.v_winner, f_pot(s))
         s.end_game_by_returns("the others folded")
-    else:
-        # cov 16
-        pass
     for l_q in list(l_still_in):
         s.move_all(
             T_card,
@@ -150,12 +148,10 @@ def ph_showdown(s: State) -> None:
             True,
         )
         s.say(TX_shows, l_q, f_card_of(s, l_q))
+        # cov 18 (implicit else)
         if (s.v_winner == -1) or (F_card_rank[f_card_of(s, l_q)] > F_card_rank[f_card_of(s, s.v_winner)]):
             # cov 17
             s.v_winner = l_q
-        else:
-            # cov 18
-            pass
     s.say(TX_takes_the_pot_of_2, s.v_winner, f_pot(s), f_card_of(s, s.v_winner))
     s.end_game_by_returns("the showdown")
 
@@ -261,14 +257,12 @@ class Proc_act(Frame):
                 2,
             )
         elif pc == 1:
+            # cov 7 (implicit else)
             if self.l_m == 1:
                 # cov 6
                 s.v_put_in[s.ref(self.l_p)] += 1
                 s.v_first_bettor = self.l_p
                 s.say(TX_bets_1_chip_in, self.l_p, f_pot(s))
-            else:
-                # cov 7
-                pass
             s.stack.pop()
         else:  # pc == 2
             if self.l_m_2 == 1:
@@ -361,13 +355,11 @@ class Phase_betting(Frame):
                     return
                 self.l_p_2 = self.i_3[self.k_4]
                 self.k_4 += 1
+                # cov 14 (implicit else)
                 if self.l_p_2 == s.v_first_bettor:
                     # cov 13
                     s.stack.pop()
                     return
-                else:
-                    # cov 14
-                    pass
                 self.pc = 2
                 s.stack.append(Proc_act(self.l_p_2))
                 return

@@ -331,13 +331,11 @@ class Proc_betting_round(Frame):
                     # cov 7
                     s.v_folded[s.ref(self.l_p)] = True
                     s.say(TX_folds, self.l_p)
+                    # cov 11 (implicit else)
                     if len(f_still_in(s)) == 1:
                         # cov 10
                         s.stack.pop()
                         return
-                    else:
-                        # cov 11
-                        pass
                 elif self.l_m == 1:
                     # cov 8
                     if s.v_put_in[self.l_p] < f_stake(s):
@@ -359,15 +357,13 @@ class Proc_betting_round(Frame):
                     s.v_raises += 1
                     self.l_calls = 0
                     s.say(TX_raises_to_in_the, self.l_p, s.v_put_in[self.l_p], f_pot(s))
+                # cov 15 (implicit else)
                 if ((s.v_raises == 0) and (self.l_calls == len(f_still_in(s)))) or (
                     (s.v_raises > 0) and (self.l_calls == (len(f_still_in(s)) - 1))
                 ):
                     # cov 14
                     s.stack.pop()
                     return
-                else:
-                    # cov 15
-                    pass
                 self.l_p = s.next_in(self.l_p, f_still_in(s))
                 pc = 1
                 continue
@@ -407,12 +403,10 @@ class Phase_first_round(Frame):
             self.pc = 1
             s.stack.append(Proc_betting_round(2))
         else:  # pc == 1
+            # cov 19 (implicit else)
             if len(f_still_in(s)) == 1:
                 # cov 18
                 p_take_pot(s)
-            else:
-                # cov 19
-                pass
             s.stack.pop()
 
 
@@ -451,12 +445,10 @@ class Phase_second_round(Frame):
             self.pc = 1
             s.stack.append(Proc_betting_round(4))
         else:  # pc == 1
+            # cov 21 (implicit else)
             if len(f_still_in(s)) == 1:
                 # cov 20
                 p_take_pot(s)
-            else:
-                # cov 21
-                pass
             s.stack.pop()
 
 

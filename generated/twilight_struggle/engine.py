@@ -1320,15 +1320,13 @@ def p_take_control(s: State, l_p: int, l_x: int) -> None:
 def p_gain_control(s: State, l_p: int, l_x: int) -> None:
     # cov 78
     l_needed: int = s.v_influence[l_x][(1 - l_p)] + F_country_stability[l_x]
+    # cov 80 (implicit else)
     if s.v_influence[l_x][l_p] < l_needed:
         # cov 79
         i0_ = s.ref(l_x)
         i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, l_needed))
         s.forget(READ_var_influence)
-    else:
-        # cov 80
-        pass
     s.say(TX_controls_with_influence, l_p, l_x, s.v_influence[l_x][l_p])
 
 
@@ -1368,31 +1366,25 @@ def p_gain_vp(s: State, l_p: int, l_n: int) -> None:
     # cov 90
     # cov 8 (toward)
     s.v_vp += l_n if (l_p == P_usa) else (-l_n)
+    # cov 92 (implicit else)
     if l_n != 0:
         # cov 91
         s.say(TX_gains_vp, l_p, l_n)
-    else:
-        # cov 92
-        pass
 
 
 # procedure check_vp (specs/twilight_struggle/operations.yaml:133)
 def p_check_vp(s: State) -> None:
     # cov 93
+    # cov 95 (implicit else)
     if s.v_vp >= 20:
         # cov 94
         s.v_over = True
         s.end_game(P_usa, "the US reached 20 VP")
-    else:
-        # cov 95
-        pass
+    # cov 97 (implicit else)
     if s.v_vp <= (-20):
         # cov 96
         s.v_over = True
         s.end_game(P_ussr, "the USSR reached 20 VP")
-    else:
-        # cov 97
-        pass
 
 
 # procedure degrade_defcon (specs/twilight_struggle/operations.yaml:138)
@@ -1401,13 +1393,11 @@ def p_degrade_defcon(s: State, l_n: int) -> None:
     s.v_defcon = min(5, max(1, s.v_defcon - l_n))
     s.forget(READ_var_defcon)
     s.say(TX_defcon_falls_to, s.v_defcon)
+    # cov 100 (implicit else)
     if s.v_defcon <= 1:
         # cov 99
         s.v_over = True
         s.end_game((1 - s.v_phasing), "nuclear war: " + s.player_label(s.v_phasing) + " brought DEFCON to 1")
-    else:
-        # cov 100
-        pass
 
 
 # procedure improve_defcon (specs/twilight_struggle/operations.yaml:148)
@@ -1452,6 +1442,7 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
     )
     l_theirs: int = s.roll(6) + f_realign_bonus(s, l_o, l_x)
     s.say(TX_realignment_in, l_x, l_p, l_mine, l_o, l_theirs)
+    # cov 130 (implicit else)
     if l_mine > l_theirs:
         # cov 128
         i0_ = s.ref(l_x)
@@ -1464,9 +1455,6 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
         i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - (l_theirs - l_mine)))
         s.forget(READ_var_influence)
-    else:
-        # cov 130
-        pass
 
 
 # procedure space_attempt (specs/twilight_struggle/operations.yaml:259)
@@ -1486,12 +1474,10 @@ def p_space_attempt(s: State, l_p: int, l_c: int) -> None:
 def p_space_advance(s: State, l_p: int) -> None:
     # cov 144
     l_b: int = f_next_box(s, l_p)
+    # cov 146 (implicit else)
     if l_b == -1:
         # cov 145
         return
-    else:
-        # cov 146
-        pass
     i0_ = s.ref(l_p)
     s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
     if s.v_space[(1 - l_p)] >= s.v_space[l_p]:
@@ -1532,20 +1518,16 @@ def p_score_southeast_asia(s: State) -> None:
 # procedure draw (specs/twilight_struggle/turn.yaml:56)
 def p_draw(s: State, l_p: int) -> None:
     # cov 151
+    # cov 153 (implicit else)
     if (len(s.z.piles[Z_deck]) == 0) and (len(s.z.piles[Z_discard]) > 0):
         # cov 152
         s.move_all(T_card, s.z.piles[Z_discard], Z_deck, True)
         s.shuffle(Z_deck)
         s.say(TX_the_discards_are_reshuffled)
-    else:
-        # cov 153
-        pass
+    # cov 155 (implicit else)
     if len(s.z.piles[Z_deck]) > 0:
         # cov 154
         s.deal_watched(T_card, 1, Z_deck, (Z_hand + (l_p if l_p >= 0 else s.ref(l_p))), zw_card)
-    else:
-        # cov 155
-        pass
 
 
 # procedure deal_cards (specs/twilight_struggle/turn.yaml:66)
@@ -1582,12 +1564,10 @@ def p_add_war_cards(s: State, l_w: int) -> None:
 # procedure put_away (specs/twilight_struggle/turn.yaml:272)
 def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
     # cov 209
+    # cov 211 (implicit else)
     if not (l_c >= 0 and s.z.where[T_card][l_c] == Z_table):
         # cov 210
         return
-    else:
-        # cov 211
-        pass
     if l_c == E_china_card:
         # cov 212
         s.move(T_card, l_c, (Z_china + s.ref((1 - l_p))), True)
@@ -1622,18 +1602,14 @@ def p_final_scoring(s: State) -> None:
 # procedure winner_by_vp (specs/twilight_struggle/turn.yaml:329)
 def p_winner_by_vp(s: State, l_why: str) -> None:
     # cov 224
+    # cov 226 (implicit else)
     if s.v_vp > 0:
         # cov 225
         s.end_game(P_usa, "the US leads on VP " + l_why)
-    else:
-        # cov 226
-        pass
+    # cov 228 (implicit else)
     if s.v_vp < 0:
         # cov 227
         s.end_game(P_ussr, "the USSR leads on VP " + l_why)
-    else:
-        # cov 228
-        pass
     s.end_game(-1, "the VP are level " + l_why)
 
 
@@ -2102,15 +2078,13 @@ def e_card_event_abm_treaty(s: State, l_self: int, l_p: int) -> Frame:
 # card cultural_revolution: event (specs/twilight_struggle/cards.yaml:689)
 def e_card_event_cultural_revolution(s: State, l_self: int, l_p: int) -> None:
     # cov 344
+    # cov 347 (implicit else)
     if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 345
         p_take_china_card(s, l_p, True)
     elif s.holds((Z_china + (l_p if l_p >= 0 else s.ref(l_p))), T_card, E_china_card):
         # cov 346
         p_gain_vp(s, l_p, 1)
-    else:
-        # cov 347
-        pass
 
 
 # card flower_power: event (specs/twilight_struggle/cards.yaml:704)
@@ -2215,15 +2189,13 @@ def e_card_event_oas_founded(s: State, l_self: int, l_p: int) -> Frame:
 # card nixon_plays_the_china_card: event (specs/twilight_struggle/cards.yaml:842)
 def e_card_event_nixon_plays_the_china_card(s: State, l_self: int, l_p: int) -> None:
     # cov 368
+    # cov 371 (implicit else)
     if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 369
         p_take_china_card(s, l_p, False)
     elif s.holds((Z_china + (l_p if l_p >= 0 else s.ref(l_p))), T_card, E_china_card):
         # cov 370
         p_gain_vp(s, l_p, 2)
-    else:
-        # cov 371
-        pass
 
 
 # card sadat_expels_soviets: event (specs/twilight_struggle/cards.yaml:856)
@@ -2287,14 +2259,12 @@ def e_card_event_africa_scoring(s: State, l_self: int, l_p: int) -> None:
 # card one_small_step: event (specs/twilight_struggle/cards.yaml:949)
 def e_card_event_one_small_step(s: State, l_self: int, l_p: int) -> None:
     # cov 387
+    # cov 389 (implicit else)
     if (s.v_space[l_p] + 2) <= 8:
         # cov 388
         i0_ = s.ref(l_p)
         s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
         s.say(TX_moves_past_without_scoring, l_p, f_top_n_box(s, s.v_space[l_p]))
-    else:
-        # cov 389
-        pass
     p_space_advance(s, l_p)
 
 
@@ -2383,13 +2353,11 @@ def e_card_event_terrorism(s: State, l_self: int, l_p: int) -> None:
     l_n: int = 2 if ((l_o == P_usa) and (s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis))) else 1
     for _ in range(l_n):
         s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:1100:9")
+        # cov 413 (implicit else)
         if len(s.z.piles[(Z_hand + (l_o if l_o >= 0 else s.ref(l_o)))]) == 0:
             # cov 412
             s.say(TX_has_no_card_left, l_o)
             return
-        else:
-            # cov 413
-            pass
         l_c: int = s.pick(s.z.piles[(Z_hand + (l_o if l_o >= 0 else s.ref(l_o)))], T_card)
         s.move(T_card, l_c, Z_discard, True)
         s.say(TX_discards_at_random, l_o, l_c)
@@ -2455,13 +2423,11 @@ def e_card_event_iran_iraq_war(s: State, l_self: int, l_p: int) -> Frame:
 # card defectors: event (specs/twilight_struggle/cards.yaml:1254)
 def e_card_event_defectors(s: State, l_self: int, l_p: int) -> None:
     # cov 433
+    # cov 435 (implicit else)
     if (s.v_round > 0) and (s.v_phasing != l_p):
         # cov 434
         p_gain_vp(s, l_p, 1)
         s.say(TX_defectors_played_by_in, s.v_phasing, l_p)
-    else:
-        # cov 435
-        pass
 
 
 # card the_cambridge_five: event (starts) (specs/twilight_struggle/cards.yaml:1268)
@@ -2899,18 +2865,14 @@ def ph_turn(s: State) -> None:
 def ph_deal(s: State) -> None:
     s.v_defcon = min(5, max(1, s.v_defcon + 1))
     s.forget(READ_var_defcon)
+    # cov 508 (implicit else)
     if s.v_turn == 4:
         # cov 507
         p_add_war_cards(s, 1)
-    else:
-        # cov 508
-        pass
+    # cov 510 (implicit else)
     if s.v_turn == 8:
         # cov 509
         p_add_war_cards(s, 2)
-    else:
-        # cov 510
-        pass
     p_deal_cards(s)
 
 
@@ -3120,31 +3082,25 @@ class Proc_free_coup_or_realignments(Frame):
                     0 if F_card_scoring[self.l_c] else f_modified_ops(s, self.l_p, F_card_ops[self.l_c])
                 )
                 self.l_kinds = []
+                # cov 59 (implicit else)
                 if has_free_coup_targets(s, self.l_p, self.l_area):
                     # cov 58
                     self.l_kinds = self.l_kinds + [2]
-                else:
-                    # cov 59
-                    pass
                 l_area = self.l_area
                 q1_ = False
                 for c_y in f_realign_targets(s, self.l_p):
                     if c_y in l_area:
                         q1_ = True
                         break
+                # cov 61 (implicit else)
                 if q1_:
                     # cov 60
                     self.l_kinds = self.l_kinds + [1]
-                else:
-                    # cov 61
-                    pass
+                # cov 63 (implicit else)
                 if len(self.l_kinds) == 0:
                     # cov 62
                     s.stack.pop()
                     return
-                else:
-                    # cov 63
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -3157,13 +3113,11 @@ class Proc_free_coup_or_realignments(Frame):
                     True,
                 )
             else:  # pc == 1
+                # cov 65 (implicit else)
                 if not self.l_going:
                     # cov 64
                     s.stack.pop()
                     return
-                else:
-                    # cov 65
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -3306,13 +3260,11 @@ class Proc_remove_up_to(Frame):
                     if q2_:
                         q1_.append(c_x)
                 self.l_xs = q1_
+                # cov 83 (implicit else)
                 if len(self.l_xs) == 0:
                     # cov 82
                     s.stack.pop()
                     return
-                else:
-                    # cov 83
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -3749,18 +3701,14 @@ class Proc_spend_operations(Frame):
                     else 0
                 )
                 self.l_kinds = [0]
+                # cov 111 (implicit else)
                 if (1 in self.l_allowed) and has_realign_targets(s, self.l_p):
                     # cov 110
                     self.l_kinds = self.l_kinds + [1]
-                else:
-                    # cov 111
-                    pass
+                # cov 113 (implicit else)
                 if (2 in self.l_allowed) and has_coup_targets(s, self.l_p):
                     # cov 112
                     self.l_kinds = self.l_kinds + [2]
-                else:
-                    # cov 113
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -3937,20 +3885,16 @@ class Proc_add_influence(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 119 (implicit else)
                 if F_country_region[self.l_x] != E_asia:
                     # cov 118
                     self.l_left -= self.l_bonus
                     self.l_bonus = 0
-                else:
-                    # cov 119
-                    pass
+                # cov 121 (implicit else)
                 if 2 not in F_country_subregions[self.l_x]:
                     # cov 120
                     self.l_left -= self.l_sea
                     self.l_sea = 0
-                else:
-                    # cov 121
-                    pass
                 self.l_left -= f_place_cost(s, self.l_p, self.l_x)
                 i0_ = s.ref(self.l_x)
                 i1_ = s.ref(self.l_p)
@@ -4085,20 +4029,16 @@ class Proc_realignments(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 124 (implicit else)
                 if F_country_region[self.l_x] != E_asia:
                     # cov 123
                     self.l_left -= self.l_bonus
                     self.l_bonus = 0
-                else:
-                    # cov 124
-                    pass
+                # cov 126 (implicit else)
                 if 2 not in F_country_subregions[self.l_x]:
                     # cov 125
                     self.l_left -= self.l_sea
                     self.l_sea = 0
-                else:
-                    # cov 126
-                    pass
                 self.l_left -= 1
                 p_realign_roll(s, self.l_p, self.l_x)
                 l_area = self.l_area
@@ -4230,13 +4170,11 @@ class Proc_coup_attempt(Frame):
                 if tc_coup_reward(s, self.e_1, self.e_2):
                     t_coup_reward(s, self.e_1, self.e_2)
                 self.l_o = 1 - self.l_p
+                # cov 133 (implicit else)
                 if not self.l_free:
                     # cov 132
                     i0_ = s.ref(self.l_p)
                     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + self.l_ops))
-                else:
-                    # cov 133
-                    pass
                 self.l_r = s.roll(6)
                 # cov 25 (coup_roll_modifier)
                 self.l_mod = (
@@ -4271,6 +4209,7 @@ class Proc_coup_attempt(Frame):
                         99, max(0, s.v_influence[i0_][i1_] + (self.l_margin - self.l_gone))
                     )
                     s.forget(READ_var_influence)
+                    # cov 138 (implicit else)
                     if self.l_mod != 0:
                         # cov 137
                         s.say(
@@ -4281,9 +4220,6 @@ class Proc_coup_attempt(Frame):
                             self.l_mod,
                             (2 * F_country_stability[self.l_x]),
                         )
-                    else:
-                        # cov 138
-                        pass
                     s.say(
                         TX_coup_in_succeeds_by,
                         self.l_x,
@@ -4312,15 +4248,13 @@ class Proc_coup_attempt(Frame):
                         self.l_ops,
                         (2 * F_country_stability[self.l_x]),
                     )
+                # cov 140 (implicit else)
                 if F_country_battleground[self.l_x] and (
                     (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 0
                     or (M_coup_keeps_defcon, self.l_p) not in s.active_mods
                 ):
                     # cov 139
                     p_degrade_defcon(s, 1)
-                else:
-                    # cov 140
-                    pass
                 s.stack.pop()
                 return
 
@@ -4534,13 +4468,11 @@ class Proc_choose_headline(Frame):
                 ):
                     q1_.append(c_c)
             self.l_options = q1_
+            # cov 164 (implicit else)
             if len(self.l_options) == 0:
                 # cov 163
                 s.stack.pop()
                 return
-            else:
-                # cov 164
-                pass
             if self.l_openly:
                 # cov 165
                 self.pc = 1
@@ -4651,12 +4583,10 @@ class Proc_action_round(Frame):
                 s.stack.append(Proc_play_a_card(self.l_p))
                 return
             elif pc == 1:
+                # cov 171 (implicit else)
                 if self.l_owing:
                     # cov 170
                     p_end_obligations(s, self.l_p)
-                else:
-                    # cov 171
-                    pass
                 p_check_vp(s)
                 self.e_1 = self.l_p
                 self.e_2 = self.l_before
@@ -4737,14 +4667,12 @@ class Proc_play_a_card(Frame):
                             q3_ = q4_ + f_china_playable(s, self.l_p)
                         q1_ = q3_
                     self.l_options = q1_
+                    # cov 174 (implicit else)
                     if len(self.l_options) == 0:
                         # cov 173
                         s.say(TX_has_no_card_to, self.l_p)
                         s.stack.pop()
                         return
-                    else:
-                        # cov 174
-                        pass
                     q5_ = not f_must_score(s, self.l_p)
                     if q5_:
                         # cov 12 (rounds_in_turn)
@@ -4782,14 +4710,12 @@ class Proc_play_a_card(Frame):
                     s.stack.pop()
                     return
             elif pc == 2:
+                # cov 178 (implicit else)
                 if self.l_c == -1:
                     # cov 177
                     s.say(TX_passes, self.l_p)
                     s.stack.pop()
                     return
-                else:
-                    # cov 178
-                    pass
                 self.pc = 1
                 s.stack.append(Proc_play_card(self.l_p, self.l_c))
                 return
@@ -4881,14 +4807,12 @@ class Proc_trap_round(Frame):
                     if (f_must_score(s, self.l_p) or (len(self.l_escapes) == 0))
                     else self.l_escapes
                 )
+                # cov 181 (implicit else)
                 if len(self.l_options) == 0:
                     # cov 180
                     s.say(TX_has_no_card_to_2, self.l_p, self.l_trap)
                     s.stack.pop()
                     return
-                else:
-                    # cov 181
-                    pass
                 self.l_c = -1
                 q4_ = not f_must_score(s, self.l_p)
                 if q4_:
@@ -4922,14 +4846,12 @@ class Proc_trap_round(Frame):
                 )
                 return
             elif pc == 1:
+                # cov 185 (implicit else)
                 if self.l_c == -1:
                     # cov 184
                     s.say(TX_passes, self.l_p)
                     s.stack.pop()
                     return
-                else:
-                    # cov 185
-                    pass
                 if F_card_scoring[self.l_c]:
                     # cov 186
                     self.pc = 2
@@ -5072,12 +4994,10 @@ class Proc_play_card(Frame):
                     )
                     return
                 # cov 196
+                # cov 202 (implicit else)
                 if F_card_side[self.l_c] == (1 - self.l_p):
                     # cov 201
                     s.say(TX_the_event_of_cannot_2, self.l_c)
-                else:
-                    # cov 202
-                    pass
                 self.pc = 9
                 s.stack.append(
                     Proc_conduct_operations(
@@ -5175,15 +5095,13 @@ class Proc_resolve_event_play(Frame):
             # cov 203
             # cov 48 (event_player)
             self.l_q = self.l_p if (F_card_side[self.l_c] == -1) else F_card_side[self.l_c]
+            # cov 205 (implicit else)
             if f_event_blocked(s, self.l_q, self.l_c):
                 # cov 204
                 s.say(TX_the_event_of_cannot_3, self.l_c)
                 p_put_away(s, self.l_p, self.l_c, False)
                 s.stack.pop()
                 return
-            else:
-                # cov 205
-                pass
             self.pc = 1
             s.stack.append(Proc_fire_event(self.l_q, self.l_c))
         else:  # pc == 1
@@ -5423,12 +5341,10 @@ class Proc_end_of_turn(Frame):
                 # cov 216
                 self.l_us_short = max(0, (s.v_defcon - s.v_milops[P_usa]))
                 self.l_su_short = max(0, (s.v_defcon - s.v_milops[P_ussr]))
+                # cov 218 (implicit else)
                 if (self.l_us_short + self.l_su_short) > 0:
                     # cov 217
                     s.say(TX_military_operations_the_us, self.l_us_short, self.l_su_short)
-                else:
-                    # cov 218
-                    pass
                 p_gain_vp(s, P_ussr, self.l_us_short)
                 p_gain_vp(s, P_usa, self.l_su_short)
                 p_check_vp(s)
@@ -5458,13 +5374,11 @@ class Proc_end_of_turn(Frame):
                         i0_ = self.l_p_3
                         s.v_milops[i0_] = min(5, max(0, 0))
                         s.v_space_attempts[self.l_p_3] = 0
+                    # cov 222 (implicit else)
                     if not s.v_china_face_up:
                         # cov 221
                         s.v_china_face_up = True
                         s.say(TX_the_china_card_is)
-                    else:
-                        # cov 222
-                        pass
                     s.stack.pop()
                     return
                 self.l_p = self.i_1[self.k_2]
@@ -5491,12 +5405,10 @@ class Proc_end_of_turn(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 220 (implicit else)
                 if self.l_c != -1:
                     # cov 219
                     s.move(T_card, self.l_c, Z_discard, True)
-                else:
-                    # cov 220
-                    pass
                 pc = 1
                 continue
 
@@ -5544,14 +5456,12 @@ class Eff_card_event_five_year_plan(Frame):
         if pc == 0:
             # cov 240
             self.l_o = 1 - self.l_p
+            # cov 242 (implicit else)
             if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 241
                 s.say(TX_has_no_card_to_3, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 242
-                pass
             self.l_c = s.pick(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))], T_card)
             s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_discards_at_random, self.l_o, self.l_c)
@@ -5864,14 +5774,12 @@ class Eff_card_event_truman_doctrine(Frame):
                 ) and (not f_controls(s, l_o, c_x)):
                     q1_.append(c_x)
             self.l_xs = q1_
+            # cov 266 (implicit else)
             if len(self.l_xs) == 0:
                 # cov 265
                 s.say(TX_no_uncontrolled_european_country, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 266
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -6043,14 +5951,12 @@ class Eff_card_event_independent_reds(Frame):
                 if v_influence[c_x][l_o] > v_influence[c_x][l_p]:
                     q1_.append(c_x)
             self.l_xs = q1_
+            # cov 276 (implicit else)
             if len(self.l_xs) == 0:
                 # cov 275
                 s.say(TX_no_country_needs_influence, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 276
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -6640,6 +6546,7 @@ class Eff_card_event_salt_negotiations(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 312 (implicit else)
                 if self.l_c != -1:
                     # cov 311
                     s.move_watched(
@@ -6650,9 +6557,6 @@ class Eff_card_event_salt_negotiations(Frame):
                         zw_card,
                     )
                     s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
-                else:
-                    # cov 312
-                    pass
                 s.stack.pop()
                 return
 
@@ -6719,14 +6623,12 @@ class Eff_card_event_summit(Frame):
             self.l_mine = s.roll(6) + f_regions_led(s, self.l_p)
             self.l_theirs = s.roll(6) + f_regions_led(s, self.l_o)
             s.say(TX_summit, self.l_p, self.l_mine, self.l_o, self.l_theirs)
+            # cov 317 (implicit else)
             if self.l_mine == self.l_theirs:
                 # cov 316
                 s.say(TX_summit_a_tie_no)
                 s.stack.pop()
                 return
-            else:
-                # cov 317
-                pass
             self.l_w = self.l_p if (self.l_mine > self.l_theirs) else self.l_o
             p_gain_vp(s, self.l_w, 2)
             self.pc = 1
@@ -6746,15 +6648,13 @@ class Eff_card_event_summit(Frame):
                 True,
             )
         else:  # pc == 1
+            # cov 320 (implicit else)
             if self.l_step == 0:
                 # cov 318
                 p_improve_defcon(s, 1)
             elif self.l_step == 1:
                 # cov 319
                 p_degrade_defcon(s, 1)
-            else:
-                # cov 320
-                pass
             s.stack.pop()
 
 
@@ -6926,14 +6826,12 @@ class Eff_card_event_missile_envy(Frame):
         if pc == 0:
             # cov 324
             self.l_o = 1 - self.l_p
+            # cov 326 (implicit else)
             if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 325
                 s.say(TX_has_no_card_to_4, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 326
-                pass
             self.l_top = max(
                 (
                     F_card_ops[c_y]
@@ -7741,14 +7639,12 @@ class Eff_card_event_star_wars(Frame):
                 if (not F_card_scoring[c_c]) and (not f_event_blocked(s, f_event_player(s, l_p, c_c), c_c)):
                     q1_.append(c_c)
             self.l_xs = q1_
+            # cov 396 (implicit else)
             if len(self.l_xs) == 0:
                 # cov 395
                 s.say(TX_no_card_in_the)
                 s.stack.pop()
                 return
-            else:
-                # cov 396
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -8202,15 +8098,13 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 420 (implicit else)
                 if self.l_c != -1:
                     # cov 419
                     s.move(T_card, self.l_c, Z_discard, True)
                     s.say(TX_discards, self.l_o, self.l_c)
                     s.stack.pop()
                     return
-                else:
-                    # cov 420
-                    pass
                 v_influence = s.v_influence
                 l_p = self.l_p
                 q2_: list[int] = []
@@ -8349,14 +8243,12 @@ class Eff_card_event_aldrich_ames_remix(Frame):
             self.l_o = 1 - self.l_p
             # cov 424
             s.add_mod(M_hand_revealed, (self.l_o,), PH_turn)
+            # cov 426 (implicit else)
             if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 425
                 s.say(TX_has_no_card_in, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 426
-                pass
             for x_ in list(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]):
                 self.l_c = x_
                 s.say(TX_revealed, self.l_c)
@@ -8467,14 +8359,12 @@ class Eff_card_event_wargames(Frame):
                 True,
             )
         else:  # pc == 1
+            # cov 430 (implicit else)
             if not self.l_ending:
                 # cov 429
                 s.say(TX_does_not_end_the, self.l_p)
                 s.stack.pop()
                 return
-            else:
-                # cov 430
-                pass
             p_gain_vp(s, (1 - self.l_p), 6)
             s.v_over = True
             p_winner_by_vp(s, "as Wargames ends the game")
@@ -8595,14 +8485,12 @@ class Eff_card_event_the_cambridge_five(Frame):
                     if F_card_scoring[c_c]:
                         q1_.append(c_c)
                 self.l_shown = q1_
+                # cov 438 (implicit else)
                 if len(self.l_shown) == 0:
                     # cov 437
                     s.say(TX_holds_no_scoring_card, self.l_o)
                     s.stack.pop()
                     return
-                else:
-                    # cov 438
-                    pass
                 for x_ in list(self.l_shown):
                     self.l_c = x_
                     s.say(TX_revealed, self.l_c)
@@ -8633,15 +8521,13 @@ class Eff_card_event_the_cambridge_five(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 440 (implicit else)
                 if self.l_x != -1:
                     # cov 439
                     i0_ = s.ref(self.l_x)
                     i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                     s.forget(READ_var_influence)
-                else:
-                    # cov 440
-                    pass
                 s.stack.pop()
                 return
 
@@ -8688,14 +8574,12 @@ class Eff_card_event_special_relationship(Frame):
         pc = self.pc
         if pc == 0:
             # cov 441
+            # cov 443 (implicit else)
             if not f_controls(s, self.l_p, E_uk):
                 # cov 442
                 s.say(TX_does_not_control_the, self.l_p)
                 s.stack.pop()
                 return
-            else:
-                # cov 443
-                pass
             if (s.mod_kinds >> M_nato_in_effect) & 1 == 1:
                 # cov 444
                 self.pc = 1
@@ -8844,13 +8728,11 @@ class Eff_card_event_che(Frame):
                     pc = 1
                     continue
                 else:  # pc == 1
+                    # cov 450 (implicit else)
                     if self.l_x == -1:
                         # cov 449
                         s.stack.pop()
                         return
-                    else:
-                        # cov 450
-                        pass
                     self.l_before = s.v_influence[self.l_x][self.l_o]
                     self.pc = 2
                     s.stack.append(Proc_coup_attempt(self.l_p, self.l_x, self.l_ops, False))
@@ -9114,6 +8996,7 @@ class Trig_missile_crisis_defused(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 488 (implicit else)
                 if self.l_x_2 != -1:
                     # cov 487
                     i0_ = s.ref(self.l_x_2)
@@ -9123,9 +9006,6 @@ class Trig_missile_crisis_defused(Frame):
                     # cov 489
                     s.cancel_mod(M_missile_crisis, (self.l_p,))
                     s.say(TX_removes_2_influence_from, self.l_p, self.l_x_2)
-                else:
-                    # cov 488
-                    pass
                 s.stack.pop()
                 return
 

@@ -36,12 +36,10 @@ class Phase_play(Frame):
             s.decide(P_ann, [1, 2], 1, "d_1", (TX_do_you_agree,), "tests/lowering/ask/game.yaml:9", 2, True)
         else:  # pc == 1
             s.v_agreed = self.d_1
+            # cov 1 (implicit else)
             if s.v_agreed:
                 # cov 0
                 s.end_game(P_ann, "")
-            else:
-                # cov 1
-                pass
             s.stack.pop()
 
 

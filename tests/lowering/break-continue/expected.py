@@ -42,18 +42,14 @@ class Phase_main(Frame):
                         self.l_k = x_
                         if not (self.l_k != 2):
                             continue
+                        # cov 1 (implicit else)
                         if self.l_k == 1:
                             # cov 0
                             continue
-                        else:
-                            # cov 1
-                            pass
+                        # cov 3 (implicit else)
                         if self.l_k == 4:
                             # cov 2
                             break
-                        else:
-                            # cov 3
-                            pass
                         s.v_n += self.l_k
                     pc = 1
                     continue
@@ -79,20 +75,16 @@ class Phase_main(Frame):
                 s.stack.pop()
                 return
             else:  # pc == 3
+                # cov 5 (implicit else)
                 if not self.l_go:
                     # cov 4
                     pc = 2
                     continue
-                else:
-                    # cov 5
-                    pass
+                # cov 7 (implicit else)
                 if s.v_n > 3:
                     # cov 6
                     pc = 1
                     continue
-                else:
-                    # cov 7
-                    pass
                 s.v_n += 1
                 pc = 1
                 continue

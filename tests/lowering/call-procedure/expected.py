@@ -2,12 +2,10 @@
 # procedure gain (tests/lowering/call-procedure/game.yaml:7)
 def p_gain(s: State, l_p: int, l_n: int) -> None:
     # cov 0
+    # cov 2 (implicit else)
     if l_n <= 0:
         # cov 1
         return
-    else:
-        # cov 2
-        pass
     s.v_score[s.ref(l_p)] += l_n
 
 

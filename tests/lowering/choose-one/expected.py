@@ -82,12 +82,10 @@ class Phase_play(Frame):
                 2,
             )
         else:  # pc == 3
+            # cov 2 (implicit else)
             if self.l_how == 1:
                 # cov 1
                 s.move(T_card, self.l_c, Z_pile, True)
-            else:
-                # cov 2
-                pass
             s.stack.pop()
 
 

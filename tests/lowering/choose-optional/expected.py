@@ -60,12 +60,10 @@ class Phase_play(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 2 (implicit else)
                 if self.l_c != -1:
                     # cov 1
                     s.v_score += F_card_value[self.l_c]
-                else:
-                    # cov 2
-                    pass
                 self.pc = 2
                 if s.decide(
                     P_bob,
@@ -82,12 +80,10 @@ class Phase_play(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 4 (implicit else)
                 if self.l_n != (-1):
                     # cov 3
                     s.v_score += self.l_n
-                else:
-                    # cov 4
-                    pass
                 s.stack.pop()
                 return
 

@@ -73,12 +73,10 @@ class Phase_play(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 2 (implicit else)
                 if self.l_c != -1:
                     # cov 1
                     s.move(T_card, self.l_c, (Z_bid + P_ann), True)
-                else:
-                    # cov 2
-                    pass
                 s.stack.pop()
                 return
 

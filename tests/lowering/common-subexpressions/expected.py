@@ -52,12 +52,10 @@ def ph_play(s: State) -> None:
         if q2_:
             q1_ += 1
     # cov 1 (worth)
+    # cov 6 (implicit else)
     if q1_ > (F_card_value[E_ace] * 2):
         # cov 5
         s.v_n += 1
-    else:
-        # cov 6
-        pass
 
 
 # the game's flow (phases) (tests/lowering/common-subexpressions/game.yaml:6)

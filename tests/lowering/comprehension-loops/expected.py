@@ -142,12 +142,10 @@ class Phase_play(Frame):
                         if F_card_value[c_c] == v_n:
                             q1_ = True
                             break
+                    # cov 7 (implicit else)
                     if q1_:
                         # cov 6
                         s.v_score[P_ann] = f_total(s)
-                    else:
-                        # cov 7
-                        pass
                     self.pc = 1
                     v_n = s.v_n
                     q2_: list[int] = []

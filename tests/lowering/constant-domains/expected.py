@@ -99,12 +99,10 @@ class Phase_play(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 1 (implicit else)
                 if self.l_yes:
                     # cov 0
                     s.v_n += 1
-                else:
-                    # cov 1
-                    pass
                 pc = 1
                 continue
 

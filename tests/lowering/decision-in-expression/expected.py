@@ -90,12 +90,10 @@ class Phase_main(Frame):
                 s.stack.pop()
                 return
             else:  # pc == 4
+                # cov 3 (implicit else)
                 if self.l_a_3:
                     # cov 2
                     s.v_n -= 1
-                else:
-                    # cov 3
-                    pass
                 pc = 3
                 continue
 

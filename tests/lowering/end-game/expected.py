@@ -1,12 +1,10 @@
 # ---- engine.py
 # phase play (tests/lowering/end-game/game.yaml:7)
 def ph_play(s: State) -> None:
+    # cov 1 (implicit else)
     if s.v_score[P_ann] > s.v_score[P_bob]:
         # cov 0
         s.end_game(P_ann, "the higher score")
-    else:
-        # cov 1
-        pass
     s.end_game(-1, "")
 
 

@@ -49,12 +49,10 @@ class Phase_play(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 1 (implicit else)
                 if (self.l_u != -1) or (s.o_pace == 1):
                     # cov 0
                     s.v_tally[s.ref(self.l_u)] += 1
-                else:
-                    # cov 1
-                    pass
                 s.say(TX_blank, self.l_u, s.enum_label(ENUM_use, self.l_u), s.v_tally[self.l_u])
                 s.stack.pop()
                 return

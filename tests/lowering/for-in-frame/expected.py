@@ -71,12 +71,10 @@ class Phase_play(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 1 (implicit else)
                 if self.l_vote:
                     # cov 0
                     s.v_yes_votes += 1
-                else:
-                    # cov 1
-                    pass
                 pc = 1
                 continue
 

@@ -114,13 +114,11 @@ class Phase_play(Frame):
                         )
                         return
                     else:  # pc == 1
+                        # cov 2 (implicit else)
                         if not self.l_go:
                             # cov 1
                             s.stack.pop()
                             return
-                        else:
-                            # cov 2
-                            pass
                         self.pc = 2
                         s.stack.append(Proc_bid(P_ann))
                         return
@@ -179,12 +177,10 @@ class Phase_play(Frame):
                     )
                     return
             elif pc == 6:
+                # cov 6 (implicit else)
                 if self.l_more:
                     # cov 5
                     s.v_score[P_ann] += 1
-                else:
-                    # cov 6
-                    pass
                 pc = 5
                 continue
             elif pc == 7:

@@ -10,12 +10,10 @@ def ph_play(s: State) -> None:
     else:
         # cov 2
         s.v_score += 1
+    # cov 4 (implicit else)
     if s.v_score == 1:
         # cov 3
         s.v_score = 5
-    else:
-        # cov 4
-        pass
     s.v_score = 3 if (s.v_score > 3) else s.v_score
 
 

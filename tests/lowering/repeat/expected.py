@@ -55,12 +55,10 @@ class Phase_play(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 1 (implicit else)
                 if self.l_more:
                     # cov 0
                     s.v_total += 1
-                else:
-                    # cov 1
-                    pass
                 pc = 1
                 continue
 

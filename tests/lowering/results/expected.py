@@ -1,12 +1,10 @@
 # ---- engine.py
 # phase play (tests/lowering/results/game.yaml:13)
 def ph_play(s: State) -> None:
+    # cov 1 (implicit else)
     if s.v_score[P_ann] > 5:
         # cov 0
         s.end_game_shared([P_ann, P_bob], "both past five")
-    else:
-        # cov 1
-        pass
     s.end_game_by_returns("the higher score")
 
 

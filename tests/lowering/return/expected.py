@@ -2,12 +2,10 @@
 # procedure add_one (tests/lowering/return/game.yaml:7)
 def p_add_one(s: State) -> None:
     # cov 0
+    # cov 2 (implicit else)
     if s.v_score > 2:
         # cov 1
         return
-    else:
-        # cov 2
-        pass
     s.v_score += 1
 
 
@@ -48,13 +46,11 @@ class Phase_play(Frame):
             self.pc = 1
             s.decide(P_ann, [1, 2], 1, "l_go", (TX_add,), "tests/lowering/return/game.yaml:15", 2, True)
         else:  # pc == 1
+            # cov 4 (implicit else)
             if not self.l_go:
                 # cov 3
                 s.stack.pop()
                 return
-            else:
-                # cov 4
-                pass
             s.v_score = 5
             s.stack.pop()
 

@@ -24,12 +24,10 @@ def ph_play(s: State) -> None:
     l_rows: list[int] = [(Z_row + P_ann), (Z_row + 2 + P_ann)]
     l_copy: list[int] = list(s.z.piles[(Z_hand + P_ann)])
     s.v_n = (len(s.pile(l_z)) + len(l_copy)) + len(s.pile(l_rows[1]))
+    # cov 5 (implicit else)
     if (s.holds_value(l_z, T_card, E_ace)) and (l_z == (Z_row + P_ann)):
         # cov 4
         s.v_c = s.nth(s.pile(l_z), 0)
-    else:
-        # cov 5
-        pass
     s.v_c = s.nth(s.z.piles[(Z_hand + P_bob)], 0)
     s.v_c = s.nth(s.z.piles[Z_deck], 0)
     l_nothing: int = -1
