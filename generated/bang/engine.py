@@ -950,6 +950,7 @@ class Proc_play_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_card"
     ORIGIN = "procedure play_card (specs/bang/cards.yaml:221)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
@@ -966,16 +967,6 @@ class Proc_play_card(Frame):
         f = Proc_play_card(self.l_p, self.l_c)
         f.pc = self.pc
         f.l_q = self.l_q
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_q]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_card:
-        f = Proc_play_card(values[0], values[1])
-        f.pc = pc
-        f.l_q = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -1056,6 +1047,7 @@ class Proc_play_bang(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_bang"
     ORIGIN = "procedure play_bang (specs/bang/cards.yaml:246)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player")
     BLOCKS = 3
     l_p: int
@@ -1070,16 +1062,6 @@ class Proc_play_bang(Frame):
         f = Proc_play_bang(self.l_p)
         f.pc = self.pc
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_bang", self.pc, [self.l_p, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_bang:
-        f = Proc_play_bang(values[0])
-        f.pc = pc
-        f.l_t = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -1111,6 +1093,7 @@ class Proc_play_gatling(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_gatling"
     ORIGIN = "procedure play_gatling (specs/bang/cards.yaml:253)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "list[player]", "int")
     BLOCKS = 2
     l_p: int
@@ -1131,18 +1114,6 @@ class Proc_play_gatling(Frame):
         f.l_t = self.l_t
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_gatling", self.pc, [self.l_p, self.l_t, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_gatling:
-        f = Proc_play_gatling(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.i_1 = values[2]
-        f.k_2 = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -1174,6 +1145,7 @@ class Proc_play_panic(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_panic"
     ORIGIN = "procedure play_panic (specs/bang/cards.yaml:258)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1191,17 +1163,6 @@ class Proc_play_panic(Frame):
         f.pc = self.pc
         f.l_t = self.l_t
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_panic", self.pc, [self.l_p, self.l_t, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_panic:
-        f = Proc_play_panic(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -1239,6 +1200,7 @@ class Proc_play_cat_balou(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_cat_balou"
     ORIGIN = "procedure play_cat_balou (specs/bang/cards.yaml:267)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1256,17 +1218,6 @@ class Proc_play_cat_balou(Frame):
         f.pc = self.pc
         f.l_t = self.l_t
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_cat_balou", self.pc, [self.l_p, self.l_t, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_cat_balou:
-        f = Proc_play_cat_balou(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -1299,6 +1250,7 @@ class Proc_pick_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pick_card"
     ORIGIN = "procedure pick_card (specs/bang/cards.yaml:276)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "player", "str", "entity:card", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1320,17 +1272,6 @@ class Proc_pick_card(Frame):
         f.pc = self.pc
         f.l_a_1 = self.l_a_1
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_pick_card", self.pc, [self.l_p, self.l_t, self.l_what, self.l_a_1, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pick_card:
-        f = Proc_pick_card(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_a_1 = values[3]
-        f.l_c = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -1403,6 +1344,7 @@ class Proc_play_jail(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_jail"
     ORIGIN = "procedure play_jail (specs/bang/cards.yaml:287)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
@@ -1419,16 +1361,6 @@ class Proc_play_jail(Frame):
         f = Proc_play_jail(self.l_p, self.l_c)
         f.pc = self.pc
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_jail", self.pc, [self.l_p, self.l_c, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_jail:
-        f = Proc_play_jail(values[0], values[1])
-        f.pc = pc
-        f.l_t = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -1456,6 +1388,7 @@ class Proc_play_general_store(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_general_store"
     ORIGIN = "procedure play_general_store (specs/bang/cards.yaml:294)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -1482,24 +1415,6 @@ class Proc_play_general_store(Frame):
         f.l_c = self.l_c
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_play_general_store",
-            self.pc,
-            [self.l_p, self.l_x, self.l_q, self.l_c, self.i_1, self.k_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_general_store:
-        f = Proc_play_general_store(values[0])
-        f.pc = pc
-        f.l_x = values[1]
-        f.l_q = values[2]
-        f.l_c = values[3]
-        f.i_1 = values[4]
-        f.k_2 = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -1548,6 +1463,7 @@ class Proc_jesse_jones_draws(Frame):
     __slots__ = SLOTS
     NAME = "Proc_jesse_jones_draws"
     ORIGIN = "procedure jesse_jones_draws (specs/bang/characters.yaml:67)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player")
     BLOCKS = 2
     l_p: int
@@ -1562,16 +1478,6 @@ class Proc_jesse_jones_draws(Frame):
         f = Proc_jesse_jones_draws(self.l_p)
         f.pc = self.pc
         f.l_from = self.l_from
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_jesse_jones_draws", self.pc, [self.l_p, self.l_from]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_jesse_jones_draws:
-        f = Proc_jesse_jones_draws(values[0])
-        f.pc = pc
-        f.l_from = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -1629,6 +1535,7 @@ class Proc_kit_carlson_draws(Frame):
     __slots__ = SLOTS
     NAME = "Proc_kit_carlson_draws"
     ORIGIN = "procedure kit_carlson_draws (specs/bang/characters.yaml:78)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:card]")
     BLOCKS = 2
     l_p: int
@@ -1643,16 +1550,6 @@ class Proc_kit_carlson_draws(Frame):
         f = Proc_kit_carlson_draws(self.l_p)
         f.pc = self.pc
         f.l_keep = self.l_keep
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_kit_carlson_draws", self.pc, [self.l_p, self.l_keep]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_kit_carlson_draws:
-        f = Proc_kit_carlson_draws(values[0])
-        f.pc = pc
-        f.l_keep = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -1703,6 +1600,7 @@ class Proc_pedro_ramirez_draws(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pedro_ramirez_draws"
     ORIGIN = "procedure pedro_ramirez_draws (specs/bang/characters.yaml:90)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "bool", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -1720,17 +1618,6 @@ class Proc_pedro_ramirez_draws(Frame):
         f.pc = self.pc
         f.l_yes = self.l_yes
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_pedro_ramirez_draws", self.pc, [self.l_p, self.l_yes, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pedro_ramirez_draws:
-        f = Proc_pedro_ramirez_draws(values[0])
-        f.pc = pc
-        f.l_yes = values[1]
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -1777,6 +1664,7 @@ class Proc_shoot(Frame):
     __slots__ = SLOTS
     NAME = "Proc_shoot"
     ORIGIN = "procedure shoot (specs/bang/reactions.yaml:47)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "player", "int", "entity:card", "entity:card")
     BLOCKS = 7
     l_p: int
@@ -1798,17 +1686,6 @@ class Proc_shoot(Frame):
         f.pc = self.pc
         f.l_a_2 = self.l_a_2
         f.l_a_3 = self.l_a_3
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_shoot", self.pc, [self.l_p, self.l_t, self.l_needed, self.l_a_2, self.l_a_3]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_shoot:
-        f = Proc_shoot(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_a_2 = values[3]
-        f.l_a_3 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -1880,6 +1757,7 @@ class Proc_play_indians(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_indians"
     ORIGIN = "procedure play_indians (specs/bang/reactions.yaml:62)"
+    PARAMS = 1
     SLOT_TYPES = ("player",)
     BLOCKS = 2
     l_p: int
@@ -1891,15 +1769,6 @@ class Proc_play_indians(Frame):
     def copy(self) -> Proc_play_indians:
         f = Proc_play_indians(self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_indians", self.pc, [self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_indians:
-        f = Proc_play_indians(values[0])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1918,6 +1787,7 @@ class Proc_play_duel(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_duel"
     ORIGIN = "procedure play_duel (specs/bang/reactions.yaml:67)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player")
     BLOCKS = 3
     l_p: int
@@ -1932,16 +1802,6 @@ class Proc_play_duel(Frame):
         f = Proc_play_duel(self.l_p)
         f.pc = self.pc
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_duel", self.pc, [self.l_p, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_duel:
-        f = Proc_play_duel(values[0])
-        f.pc = pc
-        f.l_t = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -1970,6 +1830,7 @@ class Proc_flip(Frame):
     __slots__ = SLOTS
     NAME = "Proc_flip"
     ORIGIN = "procedure flip (specs/bang/turn.yaml:24)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "str", "entity:card", "entity:card")
     BLOCKS = 2
     l_q: int
@@ -1989,17 +1850,6 @@ class Proc_flip(Frame):
         f.pc = self.pc
         f.l_flipped = self.l_flipped
         f.l_other = self.l_other
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_flip", self.pc, [self.l_q, self.l_why, self.l_flipped, self.l_other]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_flip:
-        f = Proc_flip(values[0], values[1])
-        f.pc = pc
-        f.l_flipped = values[2]
-        f.l_other = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -2054,6 +1904,7 @@ class Proc_hit(Frame):
     __slots__ = SLOTS
     NAME = "Proc_hit"
     ORIGIN = "procedure hit (specs/bang/turn.yaml:53)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "player", "int")
     BLOCKS = 2
     l_q: int
@@ -2072,16 +1923,6 @@ class Proc_hit(Frame):
         f = Proc_hit(self.l_q, self.l_n, self.l_by)
         f.pc = self.pc
         f.l_left = self.l_left
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_hit", self.pc, [self.l_q, self.l_n, self.l_by, self.l_left]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_hit:
-        f = Proc_hit(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_left = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -2143,6 +1984,7 @@ class Proc_last_beers(Frame):
     __slots__ = SLOTS
     NAME = "Proc_last_beers"
     ORIGIN = "procedure last_beers (specs/bang/turn.yaml:73)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "int", "entity:card", "bool")
     BLOCKS = 6
     l_q: int
@@ -2165,18 +2007,6 @@ class Proc_last_beers(Frame):
         f.l_short = self.l_short
         f.l_b = self.l_b
         f.l_sid = self.l_sid
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_last_beers", self.pc, [self.l_q, self.l_left, self.l_short, self.l_b, self.l_sid]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_last_beers:
-        f = Proc_last_beers(values[0], values[1])
-        f.pc = pc
-        f.l_short = values[2]
-        f.l_b = values[3]
-        f.l_sid = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -2271,6 +2101,7 @@ class Proc_sid_heals(Frame):
     __slots__ = SLOTS
     NAME = "Proc_sid_heals"
     ORIGIN = "procedure sid_heals (specs/bang/turn.yaml:96)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:card]")
     BLOCKS = 2
     l_q: int
@@ -2285,16 +2116,6 @@ class Proc_sid_heals(Frame):
         f = Proc_sid_heals(self.l_q)
         f.pc = self.pc
         f.l_two = self.l_two
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_sid_heals", self.pc, [self.l_q, self.l_two]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_sid_heals:
-        f = Proc_sid_heals(values[0])
-        f.pc = pc
-        f.l_two = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -2332,6 +2153,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/bang/turn.yaml:146)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "entity:card", "entity:card")
     BLOCKS = 8
     l_p: int
@@ -2352,18 +2174,6 @@ class Proc_take_turn(Frame):
         f.l_j = self.l_j
         f.l_d = self.l_d
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_take_turn", self.pc, [self.l_p, self.l_j, self.l_d, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_j = values[1]
-        f.l_d = values[2]
-        f.l_c = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -2473,6 +2283,7 @@ class Proc_check_dynamite(Frame):
     __slots__ = SLOTS
     NAME = "Proc_check_dynamite"
     ORIGIN = "procedure check_dynamite (specs/bang/turn.yaml:173)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "entity:card", "player")
     BLOCKS = 3
     l_p: int
@@ -2493,18 +2304,6 @@ class Proc_check_dynamite(Frame):
         f.l_d = self.l_d
         f.l_f = self.l_f
         f.l_n = self.l_n
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_check_dynamite", self.pc, [self.l_p, self.l_d, self.l_f, self.l_n]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_check_dynamite:
-        f = Proc_check_dynamite(values[0])
-        f.pc = pc
-        f.l_d = values[1]
-        f.l_f = values[2]
-        f.l_n = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -2544,6 +2343,7 @@ class Proc_draw_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_draw_phase"
     ORIGIN = "procedure draw_phase (specs/bang/turn.yaml:188)"
+    PARAMS = 1
     SLOT_TYPES = ("player",)
     BLOCKS = 2
     l_p: int
@@ -2555,15 +2355,6 @@ class Proc_draw_phase(Frame):
     def copy(self) -> Proc_draw_phase:
         f = Proc_draw_phase(self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_draw_phase", self.pc, [self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_phase:
-        f = Proc_draw_phase(values[0])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -2603,6 +2394,7 @@ class Proc_play_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_phase"
     ORIGIN = "procedure play_phase (specs/bang/turn.yaml:197)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "entity:card", "bool")
     BLOCKS = 6
     l_p: int
@@ -2623,18 +2415,6 @@ class Proc_play_phase(Frame):
         f.l_c = self.l_c
         f.l_old = self.l_old
         f.l_sid = self.l_sid
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_phase", self.pc, [self.l_p, self.l_c, self.l_old, self.l_sid]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_phase:
-        f = Proc_play_phase(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_old = values[2]
-        f.l_sid = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -2747,6 +2527,7 @@ class Proc_dodge(Frame):
     __slots__ = SLOTS
     NAME = "Proc_dodge"
     ORIGIN = "procedure dodge (specs/bang/reactions.yaml:8)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_shooter: int
@@ -2775,32 +2556,6 @@ class Proc_dodge(Frame):
         f.l_response = self.l_response
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_dodge",
-            self.pc,
-            [
-                self.l_shooter,
-                self.l_target,
-                self.l_a_responded,
-                self.l_responder,
-                self.l_response,
-                self.i_1,
-                self.k_2,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_dodge:
-        f = Proc_dodge(values[0], values[1])
-        f.pc = pc
-        f.l_a_responded = values[2]
-        f.l_responder = values[3]
-        f.l_response = values[4]
-        f.i_1 = values[5]
-        f.k_2 = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -2862,6 +2617,7 @@ class Proc_indians_answer(Frame):
     __slots__ = SLOTS
     NAME = "Proc_indians_answer"
     ORIGIN = "procedure indians_answer (specs/bang/reactions.yaml:20)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[player]", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -2888,24 +2644,6 @@ class Proc_indians_answer(Frame):
         f.l_response = self.l_response
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_indians_answer",
-            self.pc,
-            [self.l_p, self.l_a_responded, self.l_responder, self.l_response, self.i_1, self.k_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_indians_answer:
-        f = Proc_indians_answer(values[0])
-        f.pc = pc
-        f.l_a_responded = values[1]
-        f.l_responder = values[2]
-        f.l_response = values[3]
-        f.i_1 = values[4]
-        f.k_2 = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -2962,6 +2700,7 @@ class Proc_duel_answer(Frame):
     __slots__ = SLOTS
     NAME = "Proc_duel_answer"
     ORIGIN = "procedure duel_answer (specs/bang/reactions.yaml:33)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 4
     l_now: int
@@ -2990,32 +2729,6 @@ class Proc_duel_answer(Frame):
         f.l_response = self.l_response
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_duel_answer",
-            self.pc,
-            [
-                self.l_now,
-                self.l_foe,
-                self.l_a_responded,
-                self.l_responder,
-                self.l_response,
-                self.i_1,
-                self.k_2,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_duel_answer:
-        f = Proc_duel_answer(values[0], values[1])
-        f.pc = pc
-        f.l_a_responded = values[2]
-        f.l_responder = values[3]
-        f.l_response = values[4]
-        f.i_1 = values[5]
-        f.k_2 = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -3087,6 +2800,7 @@ class Phase_turns(Frame):
     __slots__ = SLOTS
     NAME = "Phase_turns"
     ORIGIN = "phase turns (specs/bang/game.yaml:93)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3096,15 +2810,6 @@ class Phase_turns(Frame):
     def copy(self) -> Phase_turns:
         f = Phase_turns()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_turns", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_turns:
-        f = Phase_turns()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -3123,6 +2828,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/bang/game.yaml:7)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3132,15 +2838,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

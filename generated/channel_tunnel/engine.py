@@ -1140,6 +1140,7 @@ class Proc_do_action(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_action"
     ORIGIN = "procedure do_action (specs/channel_tunnel/actions.yaml:112)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "enum:action", "entity:space", "enum:action")
     BLOCKS = 3
     l_p: int
@@ -1158,16 +1159,6 @@ class Proc_do_action(Frame):
         f = Proc_do_action(self.l_p, self.l_act, self.l_a)
         f.pc = self.pc
         f.l_did = self.l_did
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_do_action", self.pc, [self.l_p, self.l_act, self.l_a, self.l_did]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_action:
-        f = Proc_do_action(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_did = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -1220,6 +1211,7 @@ class Proc_do_plan(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_plan"
     ORIGIN = "procedure do_plan (specs/channel_tunnel/actions.yaml:126)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:debris")
     BLOCKS = 2
     l_p: int
@@ -1234,16 +1226,6 @@ class Proc_do_plan(Frame):
         f = Proc_do_plan(self.l_p)
         f.pc = self.pc
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_do_plan", self.pc, [self.l_p, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_plan:
-        f = Proc_do_plan(values[0])
-        f.pc = pc
-        f.l_t = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -1278,6 +1260,7 @@ class Proc_do_tunnel(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_tunnel"
     ORIGIN = "procedure do_tunnel (specs/channel_tunnel/actions.yaml:136)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:debris", "entity:colour", "int")
     BLOCKS = 4
     l_p: int
@@ -1298,18 +1281,6 @@ class Proc_do_tunnel(Frame):
         f.l_t = self.l_t
         f.l_k = self.l_k
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_do_tunnel", self.pc, [self.l_p, self.l_t, self.l_k, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_tunnel:
-        f = Proc_do_tunnel(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_k = values[2]
-        f.r_1 = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -1427,6 +1398,7 @@ class Proc_do_finance(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_finance"
     ORIGIN = "procedure do_finance (specs/channel_tunnel/actions.yaml:185)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1441,16 +1413,6 @@ class Proc_do_finance(Frame):
         f = Proc_do_finance(self.l_p)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_do_finance", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_finance:
-        f = Proc_do_finance(values[0])
-        f.pc = pc
-        f.l_c = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -1480,6 +1442,7 @@ class Proc_take_money(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_money"
     ORIGIN = "procedure take_money (specs/channel_tunnel/actions.yaml:191)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:space")
     BLOCKS = 2
     l_p: int
@@ -1496,16 +1459,6 @@ class Proc_take_money(Frame):
         f = Proc_take_money(self.l_p, self.l_c)
         f.pc = self.pc
         f.l_a = self.l_a
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_take_money", self.pc, [self.l_p, self.l_c, self.l_a]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_money:
-        f = Proc_take_money(values[0], values[1])
-        f.pc = pc
-        f.l_a = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -1535,6 +1488,7 @@ class Proc_do_technology(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_technology"
     ORIGIN = "procedure do_technology (specs/channel_tunnel/actions.yaml:216)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "bool", "entity:bar", "entity:tech_step", "int", "entity:card")
     BLOCKS = 6
     l_p: int
@@ -1564,25 +1518,6 @@ class Proc_do_technology(Frame):
         f.l_st = self.l_st
         f.l_paid = self.l_paid
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_do_technology",
-            self.pc,
-            [self.l_p, self.l_bonus, self.l_use, self.l_b, self.l_st, self.l_paid, self.l_c],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_technology:
-        f = Proc_do_technology(values[0])
-        f.pc = pc
-        f.l_bonus = values[1]
-        f.l_use = values[2]
-        f.l_b = values[3]
-        f.l_st = values[4]
-        f.l_paid = values[5]
-        f.l_c = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -1737,6 +1672,7 @@ class Proc_peek(Frame):
     __slots__ = SLOTS
     NAME = "Proc_peek"
     ORIGIN = "procedure peek (specs/channel_tunnel/actions.yaml:261)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "int", "entity:debris")
     BLOCKS = 3
     l_p: int
@@ -1757,18 +1693,6 @@ class Proc_peek(Frame):
         f.l_q = self.l_q
         f.l_k = self.l_k
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_peek", self.pc, [self.l_p, self.l_q, self.l_k, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_peek:
-        f = Proc_peek(values[0])
-        f.pc = pc
-        f.l_q = values[1]
-        f.l_k = values[2]
-        f.l_t = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -1837,6 +1761,7 @@ class Proc_do_secondary(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_secondary"
     ORIGIN = "procedure do_secondary (specs/channel_tunnel/actions.yaml:271)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:space", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1853,16 +1778,6 @@ class Proc_do_secondary(Frame):
         f = Proc_do_secondary(self.l_p, self.l_a)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_do_secondary", self.pc, [self.l_p, self.l_a, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_secondary:
-        f = Proc_do_secondary(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -1905,6 +1820,7 @@ class Proc_do_develop(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_develop"
     ORIGIN = "procedure do_develop (specs/channel_tunnel/actions.yaml:287)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:space", "entity:card", "entity:debris", "int", "int")
     BLOCKS = 5
     l_p: int
@@ -1930,19 +1846,6 @@ class Proc_do_develop(Frame):
         f.l_t = self.l_t
         f.l_n = self.l_n
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_do_develop", self.pc, [self.l_p, self.l_a, self.l_c, self.l_t, self.l_n, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_develop:
-        f = Proc_do_develop(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
-        f.l_t = values[3]
-        f.l_n = values[4]
-        f.r_1 = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -2039,6 +1942,7 @@ class Proc_hold(Frame):
     __slots__ = SLOTS
     NAME = "Proc_hold"
     ORIGIN = "procedure hold (specs/channel_tunnel/actions.yaml:304)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:debris")
     BLOCKS = 2
     l_p: int
@@ -2055,16 +1959,6 @@ class Proc_hold(Frame):
         f = Proc_hold(self.l_p, self.l_c)
         f.pc = self.pc
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_hold", self.pc, [self.l_p, self.l_c, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_hold:
-        f = Proc_hold(values[0], values[1])
-        f.pc = pc
-        f.l_t = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -2094,6 +1988,7 @@ class Proc_chain(Frame):
     __slots__ = SLOTS
     NAME = "Proc_chain"
     ORIGIN = "procedure chain (specs/channel_tunnel/actions.yaml:311)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "enum:action", "entity:space", "entity:card", "enum:action", "entity:disc")
     BLOCKS = 4
     l_p: int
@@ -2118,18 +2013,6 @@ class Proc_chain(Frame):
         f.l_c = self.l_c
         f.l_x = self.l_x
         f.l_d = self.l_d
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_chain", self.pc, [self.l_p, self.l_did, self.l_a, self.l_c, self.l_x, self.l_d]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_chain:
-        f = Proc_chain(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_c = values[3]
-        f.l_x = values[4]
-        f.l_d = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -2251,6 +2134,7 @@ class Proc_play_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/channel_tunnel/rounds.yaml:57)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "player", "entity:disc", "player")
     BLOCKS = 7
     l_p: int
@@ -2272,19 +2156,6 @@ class Proc_play_round(Frame):
         f.l_p_2 = self.l_p_2
         f.l_d = self.l_d
         f.l_q = self.l_q
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_round", self.pc, [self.l_p, self.l_p_2, self.l_d, self.l_q]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_round:
-        f = Proc_play_round()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_p_2 = values[1]
-        f.l_d = values[2]
-        f.l_q = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -2358,6 +2229,7 @@ class Proc_refill_discs(Frame):
     __slots__ = SLOTS
     NAME = "Proc_refill_discs"
     ORIGIN = "procedure refill_discs (specs/channel_tunnel/rounds.yaml:78)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "bool", "int")
     BLOCKS = 3
     l_p: int
@@ -2375,17 +2247,6 @@ class Proc_refill_discs(Frame):
         f.pc = self.pc
         f.l_use = self.l_use
         f.l_n = self.l_n
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_refill_discs", self.pc, [self.l_p, self.l_use, self.l_n]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_refill_discs:
-        f = Proc_refill_discs(values[0])
-        f.pc = pc
-        f.l_use = values[1]
-        f.l_n = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -2455,6 +2316,7 @@ class Proc_round_start_effects(Frame):
     __slots__ = SLOTS
     NAME = "Proc_round_start_effects"
     ORIGIN = "procedure round_start_effects (specs/channel_tunnel/rounds.yaml:101)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "bool", "entity:colour", "entity:colour", "entity:disc", "entity:disc")
     BLOCKS = 4
     l_p: int
@@ -2484,25 +2346,6 @@ class Proc_round_start_effects(Frame):
         f.l_take = self.l_take
         f.l_mine = self.l_mine
         f.l_theirs = self.l_theirs
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_round_start_effects",
-            self.pc,
-            [self.l_p, self.l_o, self.l_use, self.l_give, self.l_take, self.l_mine, self.l_theirs],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_round_start_effects:
-        f = Proc_round_start_effects(values[0])
-        f.pc = pc
-        f.l_o = values[1]
-        f.l_use = values[2]
-        f.l_give = values[3]
-        f.l_take = values[4]
-        f.l_mine = values[5]
-        f.l_theirs = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -2600,6 +2443,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/channel_tunnel/rounds.yaml:120)"
+    PARAMS = 1
     SLOT_TYPES = (
         "player",
         "bool",
@@ -2645,37 +2489,6 @@ class Proc_take_turn(Frame):
         f.l_d = self.l_d
         f.l_d_2 = self.l_d_2
         f.l_act = self.l_act
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_take_turn",
-            self.pc,
-            [
-                self.l_p,
-                self.l_use,
-                self.l_k,
-                self.l_a,
-                self.l_mine,
-                self.l_theirs,
-                self.l_d,
-                self.l_d_2,
-                self.l_act,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_use = values[1]
-        f.l_k = values[2]
-        f.l_a = values[3]
-        f.l_mine = values[4]
-        f.l_theirs = values[5]
-        f.l_d = values[6]
-        f.l_d_2 = values[7]
-        f.l_act = values[8]
         return f
 
     def step(self, s: State) -> None:
@@ -2843,6 +2656,7 @@ class Proc_pass_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pass_round"
     ORIGIN = "procedure pass_round (specs/channel_tunnel/rounds.yaml:162)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:colour", "int", "int", "int", "entity:disc", "list[entity:colour]", "int")
     BLOCKS = 3
     l_p: int
@@ -2875,26 +2689,6 @@ class Proc_pass_round(Frame):
         f.l_d = self.l_d
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_pass_round",
-            self.pc,
-            [self.l_p, self.l_k, self.l_n, self.l_keep, self.l_back, self.l_d, self.i_1, self.k_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pass_round:
-        f = Proc_pass_round(values[0])
-        f.pc = pc
-        f.l_k = values[1]
-        f.l_n = values[2]
-        f.l_keep = values[3]
-        f.l_back = values[4]
-        f.l_d = values[5]
-        f.i_1 = values[6]
-        f.k_2 = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -2957,6 +2751,7 @@ class Proc_draw_agenda(Frame):
     __slots__ = SLOTS
     NAME = "Proc_draw_agenda"
     ORIGIN = "procedure draw_agenda (specs/channel_tunnel/rounds.yaml:195)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:agenda_card", "bool")
     BLOCKS = 3
     l_p: int
@@ -2974,17 +2769,6 @@ class Proc_draw_agenda(Frame):
         f.pc = self.pc
         f.l_g = self.l_g
         f.l_keep = self.l_keep
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_draw_agenda", self.pc, [self.l_p, self.l_g, self.l_keep]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_agenda:
-        f = Proc_draw_agenda(values[0])
-        f.pc = pc
-        f.l_g = values[1]
-        f.l_keep = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -3043,6 +2827,7 @@ class Proc_pay_promotion(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pay_promotion"
     ORIGIN = "procedure pay_promotion (specs/channel_tunnel/rounds.yaml:213)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -3060,17 +2845,6 @@ class Proc_pay_promotion(Frame):
         f.pc = self.pc
         f.l_paid = self.l_paid
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_pay_promotion", self.pc, [self.l_p, self.l_paid, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pay_promotion:
-        f = Proc_pay_promotion(values[0])
-        f.pc = pc
-        f.l_paid = values[1]
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -3123,6 +2897,7 @@ class Phase_rounds(Frame):
     __slots__ = SLOTS
     NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/channel_tunnel/game.yaml:160)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3132,15 +2907,6 @@ class Phase_rounds(Frame):
     def copy(self) -> Phase_rounds:
         f = Phase_rounds()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_rounds", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_rounds:
-        f = Phase_rounds()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -3158,6 +2924,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3167,15 +2934,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

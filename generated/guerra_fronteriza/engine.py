@@ -1736,6 +1736,7 @@ class Proc_resolve_conflicts(Frame):
     __slots__ = SLOTS
     NAME = "Proc_resolve_conflicts"
     ORIGIN = "procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile")
     BLOCKS = 4
     l_p: int
@@ -1750,16 +1751,6 @@ class Proc_resolve_conflicts(Frame):
         f = Proc_resolve_conflicts(self.l_p)
         f.pc = self.pc
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_resolve_conflicts", self.pc, [self.l_p, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_resolve_conflicts:
-        f = Proc_resolve_conflicts(values[0])
-        f.pc = pc
-        f.l_t = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -1829,6 +1820,7 @@ class Proc_conflict(Frame):
     __slots__ = SLOTS
     NAME = "Proc_conflict"
     ORIGIN = "procedure conflict (specs/guerra_fronteriza/combat.yaml:93)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -1937,68 +1929,6 @@ class Proc_conflict(Frame):
         f.k_4 = self.k_4
         f.i_5 = self.i_5
         f.k_6 = self.k_6
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_conflict",
-            self.pc,
-            [
-                self.l_a,
-                self.l_t,
-                self.l_defenders,
-                self.l_b,
-                self.l_q,
-                self.l_u,
-                self.l_ordering,
-                self.l_fought,
-                self.l_f,
-                self.l_q_2,
-                self.l_g,
-                self.l_level,
-                self.l_alive_sides,
-                self.l_shooters,
-                self.l_q_3,
-                self.l_f_2,
-                self.l_q_4,
-                self.l_g_2,
-                self.l_q_5,
-                self.i_1,
-                self.k_2,
-                self.i_3,
-                self.k_4,
-                self.i_5,
-                self.k_6,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_conflict:
-        f = Proc_conflict(values[0], values[1])
-        f.pc = pc
-        f.l_defenders = values[2]
-        f.l_b = values[3]
-        f.l_q = values[4]
-        f.l_u = values[5]
-        f.l_ordering = values[6]
-        f.l_fought = values[7]
-        f.l_f = values[8]
-        f.l_q_2 = values[9]
-        f.l_g = values[10]
-        f.l_level = values[11]
-        f.l_alive_sides = values[12]
-        f.l_shooters = values[13]
-        f.l_q_3 = values[14]
-        f.l_f_2 = values[15]
-        f.l_q_4 = values[16]
-        f.l_g_2 = values[17]
-        f.l_q_5 = values[18]
-        f.i_1 = values[19]
-        f.k_2 = values[20]
-        f.i_3 = values[21]
-        f.k_4 = values[22]
-        f.i_5 = values[23]
-        f.k_6 = values[24]
         return f
 
     def step(self, s: State) -> None:
@@ -2133,6 +2063,7 @@ class Proc_aim(Frame):
     __slots__ = SLOTS
     NAME = "Proc_aim"
     ORIGIN = "procedure aim (specs/guerra_fronteriza/combat.yaml:134)"
+    PARAMS = 4
     SLOT_TYPES = ("player", "list[player]", "entity:tile", "player", "list[player]", "player")
     BLOCKS = 2
     l_q: int
@@ -2156,17 +2087,6 @@ class Proc_aim(Frame):
         f.pc = self.pc
         f.l_targets = self.l_targets
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_aim", self.pc, [self.l_q, self.l_alive, self.l_t, self.l_a, self.l_targets, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_aim:
-        f = Proc_aim(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_targets = values[4]
-        f.l_x = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -2211,6 +2131,7 @@ class Proc_use_special(Frame):
     __slots__ = SLOTS
     NAME = "Proc_use_special"
     ORIGIN = "procedure use_special (specs/guerra_fronteriza/orders.yaml:48)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "enum:special_ability", "bool", "entity:order_card", "entity:unit_type")
     BLOCKS = 4
     l_p: int
@@ -2234,19 +2155,6 @@ class Proc_use_special(Frame):
         f.l_use = self.l_use
         f.l_c = self.l_c
         f.l_u = self.l_u
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_use_special", self.pc, [self.l_p, self.l_s, self.l_use, self.l_c, self.l_u]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_use_special:
-        f = Proc_use_special(values[0])
-        f.pc = pc
-        f.l_s = values[1]
-        f.l_use = values[2]
-        f.l_c = values[3]
-        f.l_u = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -2340,6 +2248,7 @@ class Proc_play_attack_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_attack_order"
     ORIGIN = "procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -2354,16 +2263,6 @@ class Proc_play_attack_order(Frame):
         f = Proc_play_attack_order(self.l_p)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_attack_order", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_attack_order:
-        f = Proc_play_attack_order(values[0])
-        f.pc = pc
-        f.l_c = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -2412,6 +2311,7 @@ class Proc_defence_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_defence_order"
     ORIGIN = "procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "player",
@@ -2462,38 +2362,6 @@ class Proc_defence_order(Frame):
         f.l_u = self.l_u
         f.l_options = self.l_options
         f.l_u_2 = self.l_u_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_defence_order",
-            self.pc,
-            [
-                self.l_q,
-                self.l_a,
-                self.l_t,
-                self.l_c,
-                self.l_to,
-                self.l_dest,
-                self.l_f,
-                self.l_planes,
-                self.l_u,
-                self.l_options,
-                self.l_u_2,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_defence_order:
-        f = Proc_defence_order(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_to = values[4]
-        f.l_dest = values[5]
-        f.l_f = values[6]
-        f.l_planes = values[7]
-        f.l_u = values[8]
-        f.l_options = values[9]
-        f.l_u_2 = values[10]
         return f
 
     def step(self, s: State) -> None:
@@ -2595,6 +2463,7 @@ class Proc_play_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_order"
     ORIGIN = "procedure play_order (specs/guerra_fronteriza/orders.yaml:113)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "entity:order_card",
@@ -2639,26 +2508,6 @@ class Proc_play_order(Frame):
         f.l_f_2 = self.l_f_2
         f.l_t_2 = self.l_t_2
         f.l_b_2 = self.l_b_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_play_order",
-            self.pc,
-            [self.l_p, self.l_c, self.l_f, self.l_b, self.l_u, self.l_t, self.l_f_2, self.l_t_2, self.l_b_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_order:
-        f = Proc_play_order(values[0], values[1])
-        f.pc = pc
-        f.l_f = values[2]
-        f.l_b = values[3]
-        f.l_u = values[4]
-        f.l_t = values[5]
-        f.l_f_2 = values[6]
-        f.l_t_2 = values[7]
-        f.l_b_2 = values[8]
         return f
 
     def step(self, s: State) -> None:
@@ -2822,6 +2671,7 @@ class Proc_draw_orders(Frame):
     __slots__ = SLOTS
     NAME = "Proc_draw_orders"
     ORIGIN = "procedure draw_orders (specs/guerra_fronteriza/round.yaml:133)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "list[entity:order_type]", "entity:order_type", "int")
     BLOCKS = 3
     l_p: int
@@ -2844,18 +2694,6 @@ class Proc_draw_orders(Frame):
         f.l_decks = self.l_decks
         f.l_k = self.l_k
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_draw_orders", self.pc, [self.l_p, self.l_n, self.l_decks, self.l_k, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_orders:
-        f = Proc_draw_orders(values[0], values[1])
-        f.pc = pc
-        f.l_decks = values[2]
-        f.l_k = values[3]
-        f.r_1 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -2969,6 +2807,7 @@ class Proc_play_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/guerra_fronteriza/round.yaml:161)"
+    PARAMS = 0
     SLOT_TYPES = (
         "player",
         "player",
@@ -3075,68 +2914,6 @@ class Proc_play_round(Frame):
         f.k_12 = self.k_12
         f.i_13 = self.i_13
         f.k_14 = self.k_14
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_play_round",
-            self.pc,
-            [
-                self.l_p,
-                self.l_p_2,
-                self.l_f,
-                self.l_p_3,
-                self.l_p_4,
-                self.l_p_5,
-                self.l_p_6,
-                self.l_p_7,
-                self.l_p_8,
-                self.l_t,
-                self.i_1,
-                self.k_2,
-                self.i_3,
-                self.k_4,
-                self.i_5,
-                self.k_6,
-                self.i_7,
-                self.k_8,
-                self.i_9,
-                self.k_10,
-                self.i_11,
-                self.k_12,
-                self.i_13,
-                self.k_14,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_round:
-        f = Proc_play_round()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_p_2 = values[1]
-        f.l_f = values[2]
-        f.l_p_3 = values[3]
-        f.l_p_4 = values[4]
-        f.l_p_5 = values[5]
-        f.l_p_6 = values[6]
-        f.l_p_7 = values[7]
-        f.l_p_8 = values[8]
-        f.l_t = values[9]
-        f.i_1 = values[10]
-        f.k_2 = values[11]
-        f.i_3 = values[12]
-        f.k_4 = values[13]
-        f.i_5 = values[14]
-        f.k_6 = values[15]
-        f.i_7 = values[16]
-        f.k_8 = values[17]
-        f.i_9 = values[18]
-        f.k_10 = values[19]
-        f.i_11 = values[20]
-        f.k_12 = values[21]
-        f.i_13 = values[22]
-        f.k_14 = values[23]
         return f
 
     def step(self, s: State) -> None:
@@ -3268,6 +3045,7 @@ class Proc_reinforce(Frame):
     __slots__ = SLOTS
     NAME = "Proc_reinforce"
     ORIGIN = "procedure reinforce (specs/guerra_fronteriza/round.yaml:198)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:tile]", "entity:tile")
     BLOCKS = 4
     l_p: int
@@ -3285,17 +3063,6 @@ class Proc_reinforce(Frame):
         f.pc = self.pc
         f.l_waiting = self.l_waiting
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_reinforce", self.pc, [self.l_p, self.l_waiting, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_reinforce:
-        f = Proc_reinforce(values[0])
-        f.pc = pc
-        f.l_waiting = values[1]
-        f.l_t = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -3357,6 +3124,7 @@ class Proc_reinforce_at(Frame):
     __slots__ = SLOTS
     NAME = "Proc_reinforce_at"
     ORIGIN = "procedure reinforce_at (specs/guerra_fronteriza/round.yaml:214)"
+    PARAMS = 3
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -3384,17 +3152,6 @@ class Proc_reinforce_at(Frame):
         f.pc = self.pc
         f.l_options = self.l_options
         f.l_u = self.l_u
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_reinforce_at", self.pc, [self.l_p, self.l_t, self.l_allowed, self.l_options, self.l_u]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_reinforce_at:
-        f = Proc_reinforce_at(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_options = values[3]
-        f.l_u = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -3433,6 +3190,7 @@ class Proc_player_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_player_turn"
     ORIGIN = "procedure player_turn (specs/guerra_fronteriza/round.yaml:227)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile", "entity:unit_type")
     BLOCKS = 6
     l_p: int
@@ -3450,17 +3208,6 @@ class Proc_player_turn(Frame):
         f.pc = self.pc
         f.l_t = self.l_t
         f.l_u = self.l_u
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_player_turn", self.pc, [self.l_p, self.l_t, self.l_u]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_player_turn:
-        f = Proc_player_turn(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_u = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -3500,6 +3247,7 @@ class Proc_move_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_move_phase"
     ORIGIN = "procedure move_phase (specs/guerra_fronteriza/round.yaml:243)"
+    PARAMS = 1
     SLOT_TYPES = (
         "player",
         "entity:figure",
@@ -3545,37 +3293,6 @@ class Proc_move_phase(Frame):
         f.l_t = self.l_t
         f.l_k = self.l_k
         f.l_g = self.l_g
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_move_phase",
-            self.pc,
-            [
-                self.l_p,
-                self.l_f,
-                self.l_from,
-                self.l_reached,
-                self.l_edge,
-                self.l_ring,
-                self.l_t,
-                self.l_k,
-                self.l_g,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_move_phase:
-        f = Proc_move_phase(values[0])
-        f.pc = pc
-        f.l_f = values[1]
-        f.l_from = values[2]
-        f.l_reached = values[3]
-        f.l_edge = values[4]
-        f.l_ring = values[5]
-        f.l_t = values[6]
-        f.l_k = values[7]
-        f.l_g = values[8]
         return f
 
     def step(self, s: State) -> None:
@@ -3711,6 +3428,7 @@ class Proc_building_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_building_phase"
     ORIGIN = "procedure building_phase (specs/guerra_fronteriza/round.yaml:280)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "entity:building", "entity:building")
     BLOCKS = 4
     l_p: int
@@ -3734,19 +3452,6 @@ class Proc_building_phase(Frame):
         f.l_inf = self.l_inf
         f.l_b = self.l_b
         f.l_nb = self.l_nb
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_building_phase", self.pc, [self.l_p, self.l_t, self.l_inf, self.l_b, self.l_nb]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_building_phase:
-        f = Proc_building_phase(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_inf = values[2]
-        f.l_b = values[3]
-        f.l_nb = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -3847,6 +3552,7 @@ class Proc_tactical_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_tactical_phase"
     ORIGIN = "procedure tactical_phase (specs/guerra_fronteriza/round.yaml:304)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -3861,16 +3567,6 @@ class Proc_tactical_phase(Frame):
         f = Proc_tactical_phase(self.l_p)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_tactical_phase", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_tactical_phase:
-        f = Proc_tactical_phase(values[0])
-        f.pc = pc
-        f.l_c = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -3919,6 +3615,7 @@ class Proc_arms_race(Frame):
     __slots__ = SLOTS
     NAME = "Proc_arms_race"
     ORIGIN = "procedure arms_race (specs/guerra_fronteriza/round.yaml:311)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -3936,17 +3633,6 @@ class Proc_arms_race(Frame):
         f.pc = self.pc
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_arms_race", self.pc, [self.l_p, self.l_c, self.l_c_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_arms_race:
-        f = Proc_arms_race(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_c_2 = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -4018,6 +3704,7 @@ class Proc_maintenance(Frame):
     __slots__ = SLOTS
     NAME = "Proc_maintenance"
     ORIGIN = "procedure maintenance (specs/guerra_fronteriza/round.yaml:330)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "list[entity:tile]", "int")
     BLOCKS = 4
     l_p: int
@@ -4041,19 +3728,6 @@ class Proc_maintenance(Frame):
         f.l_f = self.l_f
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_maintenance", self.pc, [self.l_p, self.l_t, self.l_f, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_maintenance:
-        f = Proc_maintenance(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_f = values[2]
-        f.i_1 = values[3]
-        f.k_2 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -4120,6 +3794,7 @@ class Proc_discard_down(Frame):
     __slots__ = SLOTS
     NAME = "Proc_discard_down"
     ORIGIN = "procedure discard_down (specs/guerra_fronteriza/round.yaml:341)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -4134,16 +3809,6 @@ class Proc_discard_down(Frame):
         f = Proc_discard_down(self.l_p)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_discard_down", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_discard_down:
-        f = Proc_discard_down(values[0])
-        f.pc = pc
-        f.l_c = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -4184,6 +3849,7 @@ class Proc_defence(Frame):
     __slots__ = SLOTS
     NAME = "Proc_defence"
     ORIGIN = "procedure defence (specs/guerra_fronteriza/orders.yaml:154)"
+    PARAMS = 3
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -4223,33 +3889,6 @@ class Proc_defence(Frame):
         f.l_response = self.l_response
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_defence",
-            self.pc,
-            [
-                self.l_a,
-                self.l_t,
-                self.l_ordering,
-                self.l_a_responded,
-                self.l_responder,
-                self.l_response,
-                self.i_1,
-                self.k_2,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_defence:
-        f = Proc_defence(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_a_responded = values[3]
-        f.l_responder = values[4]
-        f.l_response = values[5]
-        f.i_1 = values[6]
-        f.k_2 = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -4310,6 +3949,7 @@ class Phase_opening_hands(Frame):
     __slots__ = SLOTS
     NAME = "Phase_opening_hands"
     ORIGIN = "phase opening_hands (specs/guerra_fronteriza/game.yaml:157)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "list[player]", "int")
     BLOCKS = 2
     l_p: int
@@ -4328,18 +3968,6 @@ class Phase_opening_hands(Frame):
         f.l_p = self.l_p
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_opening_hands", self.pc, [self.l_p, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_opening_hands:
-        f = Phase_opening_hands()
-        f.pc = pc
-        f.l_p = values[0]
-        f.i_1 = values[1]
-        f.k_2 = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -4367,6 +3995,7 @@ class Phase_rounds(Frame):
     __slots__ = SLOTS
     NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/guerra_fronteriza/game.yaml:160)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -4376,15 +4005,6 @@ class Phase_rounds(Frame):
     def copy(self) -> Phase_rounds:
         f = Phase_rounds()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_rounds", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_rounds:
-        f = Phase_rounds()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -4402,6 +4022,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -4411,15 +4032,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -413,6 +413,7 @@ class Proc_play_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_card"
     ORIGIN = "procedure play_card (specs/hanabi/game.yaml:123)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -430,17 +431,6 @@ class Proc_play_card(Frame):
         f.pc = self.pc
         f.l_i = self.l_i
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_card", self.pc, [self.l_p, self.l_i, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_card:
-        f = Proc_play_card(values[0])
-        f.pc = pc
-        f.l_i = values[1]
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -500,6 +490,7 @@ class Proc_discard_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_discard_card"
     ORIGIN = "procedure discard_card (specs/hanabi/game.yaml:143)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -517,17 +508,6 @@ class Proc_discard_card(Frame):
         f.pc = self.pc
         f.l_i = self.l_i
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_discard_card", self.pc, [self.l_p, self.l_i, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_discard_card:
-        f = Proc_discard_card(values[0])
-        f.pc = pc
-        f.l_i = values[1]
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -561,6 +541,7 @@ class Proc_give_clue(Frame):
     __slots__ = SLOTS
     NAME = "Proc_give_clue"
     ORIGIN = "procedure give_clue (specs/hanabi/game.yaml:154)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "enum:move",
@@ -601,25 +582,6 @@ class Proc_give_clue(Frame):
         f.l_i = self.l_i
         f.l_s = self.l_s
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_give_clue",
-            self.pc,
-            [self.l_p, self.l_how, self.l_t, self.l_k, self.l_n, self.l_i, self.l_s, self.l_c],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_give_clue:
-        f = Proc_give_clue(values[0], values[1])
-        f.pc = pc
-        f.l_t = values[2]
-        f.l_k = values[3]
-        f.l_n = values[4]
-        f.l_i = values[5]
-        f.l_s = values[6]
-        f.l_c = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -736,6 +698,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/hanabi/game.yaml:181)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "enum:move")
     BLOCKS = 3
     l_p: int
@@ -750,16 +713,6 @@ class Proc_take_turn(Frame):
         f = Proc_take_turn(self.l_p)
         f.pc = self.pc
         f.l_how = self.l_how
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_take_turn", self.pc, [self.l_p, self.l_how]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_how = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -794,6 +747,7 @@ class Phase_turns(Frame):
     __slots__ = SLOTS
     NAME = "Phase_turns"
     ORIGIN = "phase turns (specs/hanabi/game.yaml:195)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -803,15 +757,6 @@ class Phase_turns(Frame):
     def copy(self) -> Phase_turns:
         f = Phase_turns()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_turns", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_turns:
-        f = Phase_turns()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -850,6 +795,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/hanabi/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -859,15 +805,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

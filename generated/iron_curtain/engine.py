@@ -525,6 +525,7 @@ class Proc_take_cube(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_cube"
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -541,16 +542,6 @@ class Proc_take_cube(Frame):
         f = Proc_take_cube(self.l_p, self.l_keep)
         f.pc = self.pc
         f.l_src = self.l_src
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_take_cube", self.pc, [self.l_p, self.l_keep, self.l_src]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_cube:
-        f = Proc_take_cube(values[0], values[1])
-        f.pc = pc
-        f.l_src = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -585,6 +576,7 @@ class Proc_give_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_give_order"
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "list[entity:card]", "int", "entity:card")
     BLOCKS = 6
     l_p: int
@@ -607,18 +599,6 @@ class Proc_give_order(Frame):
         f.l_access = self.l_access
         f.l_budget = self.l_budget
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_give_order", self.pc, [self.l_p, self.l_c, self.l_access, self.l_budget, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_give_order:
-        f = Proc_give_order(values[0], values[1])
-        f.pc = pc
-        f.l_access = values[2]
-        f.l_budget = values[3]
-        f.l_t = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -696,6 +676,7 @@ class Proc_infiltrate(Frame):
     __slots__ = SLOTS
     NAME = "Proc_infiltrate"
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "list[entity:card]", "entity:card", "int")
     BLOCKS = 4
     l_p: int
@@ -717,17 +698,6 @@ class Proc_infiltrate(Frame):
         f.pc = self.pc
         f.l_t = self.l_t
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_infiltrate", self.pc, [self.l_p, self.l_n, self.l_targets, self.l_t, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_infiltrate:
-        f = Proc_infiltrate(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_t = values[3]
-        f.r_1 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -787,6 +757,7 @@ class Proc_remove_cubes(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_cubes"
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "list[entity:card]", "player", "entity:card", "int")
     BLOCKS = 3
     l_p: int
@@ -811,22 +782,6 @@ class Proc_remove_cubes(Frame):
         f.l_o = self.l_o
         f.l_t = self.l_t
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_remove_cubes",
-            self.pc,
-            [self.l_p, self.l_n, self.l_targets, self.l_o, self.l_t, self.r_1],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_cubes:
-        f = Proc_remove_cubes(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_o = values[3]
-        f.l_t = values[4]
-        f.r_1 = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -884,6 +839,7 @@ class Proc_remove_from_one_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_from_one_card"
     ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "player", "entity:card", "int")
     BLOCKS = 3
     l_p: int
@@ -906,18 +862,6 @@ class Proc_remove_from_one_card(Frame):
         f.l_o = self.l_o
         f.l_t = self.l_t
         f.l_k = self.l_k
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_remove_from_one_card", self.pc, [self.l_p, self.l_n, self.l_o, self.l_t, self.l_k]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_from_one_card:
-        f = Proc_remove_from_one_card(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_t = values[3]
-        f.l_k = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -977,6 +921,7 @@ class Proc_move_cubes(Frame):
     __slots__ = SLOTS
     NAME = "Proc_move_cubes"
     ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "entity:card", "entity:card", "int")
     BLOCKS = 4
     l_p: int
@@ -999,18 +944,6 @@ class Proc_move_cubes(Frame):
         f.l_src = self.l_src
         f.l_dst = self.l_dst
         f.l_k = self.l_k
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_move_cubes", self.pc, [self.l_p, self.l_n, self.l_src, self.l_dst, self.l_k]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_move_cubes:
-        f = Proc_move_cubes(values[0], values[1])
-        f.pc = pc
-        f.l_src = values[2]
-        f.l_dst = values[3]
-        f.l_k = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -1088,6 +1021,7 @@ class Proc_play_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_turn"
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "cell", "enum:use", "player", "bool")
     BLOCKS = 7
     l_p: int
@@ -1114,24 +1048,6 @@ class Proc_play_turn(Frame):
         f.l_how = self.l_how
         f.l_o = self.l_o
         f.l_run_it = self.l_run_it
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_play_turn",
-            self.pc,
-            [self.l_p, self.l_c, self.l_spot, self.l_how, self.l_o, self.l_run_it],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_turn:
-        f = Proc_play_turn(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_spot = values[2]
-        f.l_how = values[3]
-        f.l_o = values[4]
-        f.l_run_it = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -1248,6 +1164,7 @@ class Eff_card_event_west_germany(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_west_germany"
     ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1261,15 +1178,6 @@ class Eff_card_event_west_germany(Frame):
     def copy(self) -> Eff_card_event_west_germany:
         f = Eff_card_event_west_germany(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_west_germany", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_west_germany:
-        f = Eff_card_event_west_germany(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1292,6 +1200,7 @@ class Eff_card_event_east_germany(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_east_germany"
     ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1305,15 +1214,6 @@ class Eff_card_event_east_germany(Frame):
     def copy(self) -> Eff_card_event_east_germany:
         f = Eff_card_event_east_germany(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_east_germany", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_east_germany:
-        f = Eff_card_event_east_germany(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1332,6 +1232,7 @@ class Eff_card_event_poland(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_poland"
     ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1345,15 +1246,6 @@ class Eff_card_event_poland(Frame):
     def copy(self) -> Eff_card_event_poland:
         f = Eff_card_event_poland(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_poland", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_poland:
-        f = Eff_card_event_poland(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1376,6 +1268,7 @@ class Eff_card_event_iran(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_iran"
     ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1389,15 +1282,6 @@ class Eff_card_event_iran(Frame):
     def copy(self) -> Eff_card_event_iran:
         f = Eff_card_event_iran(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_iran", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_iran:
-        f = Eff_card_event_iran(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1416,6 +1300,7 @@ class Eff_card_event_israel(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_israel"
     ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1429,15 +1314,6 @@ class Eff_card_event_israel(Frame):
     def copy(self) -> Eff_card_event_israel:
         f = Eff_card_event_israel(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_israel", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_israel:
-        f = Eff_card_event_israel(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1456,6 +1332,7 @@ class Eff_card_event_egypt(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_egypt"
     ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1469,15 +1346,6 @@ class Eff_card_event_egypt(Frame):
     def copy(self) -> Eff_card_event_egypt:
         f = Eff_card_event_egypt(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_egypt", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_egypt:
-        f = Eff_card_event_egypt(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1496,6 +1364,7 @@ class Eff_card_event_japan(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_japan"
     ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1509,15 +1378,6 @@ class Eff_card_event_japan(Frame):
     def copy(self) -> Eff_card_event_japan:
         f = Eff_card_event_japan(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_japan", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_japan:
-        f = Eff_card_event_japan(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1540,6 +1400,7 @@ class Eff_card_event_south_korea(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_south_korea"
     ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1553,15 +1414,6 @@ class Eff_card_event_south_korea(Frame):
     def copy(self) -> Eff_card_event_south_korea:
         f = Eff_card_event_south_korea(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_south_korea", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_south_korea:
-        f = Eff_card_event_south_korea(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1584,6 +1436,7 @@ class Eff_card_event_angola(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_angola"
     ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1597,15 +1450,6 @@ class Eff_card_event_angola(Frame):
     def copy(self) -> Eff_card_event_angola:
         f = Eff_card_event_angola(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_angola", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_angola:
-        f = Eff_card_event_angola(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1624,6 +1468,7 @@ class Eff_card_event_ethiopia(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ethiopia"
     ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1637,15 +1482,6 @@ class Eff_card_event_ethiopia(Frame):
     def copy(self) -> Eff_card_event_ethiopia:
         f = Eff_card_event_ethiopia(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_ethiopia", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ethiopia:
-        f = Eff_card_event_ethiopia(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1664,6 +1500,7 @@ class Eff_card_event_brazil(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_brazil"
     ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1677,15 +1514,6 @@ class Eff_card_event_brazil(Frame):
     def copy(self) -> Eff_card_event_brazil:
         f = Eff_card_event_brazil(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_brazil", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_brazil:
-        f = Eff_card_event_brazil(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1708,6 +1536,7 @@ class Eff_card_event_argentina(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_argentina"
     ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1721,15 +1550,6 @@ class Eff_card_event_argentina(Frame):
     def copy(self) -> Eff_card_event_argentina:
         f = Eff_card_event_argentina(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_argentina", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_argentina:
-        f = Eff_card_event_argentina(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1752,6 +1572,7 @@ class Eff_card_event_panama(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_panama"
     ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1765,15 +1586,6 @@ class Eff_card_event_panama(Frame):
     def copy(self) -> Eff_card_event_panama:
         f = Eff_card_event_panama(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_panama", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_panama:
-        f = Eff_card_event_panama(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -1792,6 +1604,7 @@ class Phase_round(Frame):
     __slots__ = SLOTS
     NAME = "Phase_round"
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "player", "player", "int")
     BLOCKS = 4
     l_chooser: int
@@ -1813,19 +1626,6 @@ class Phase_round(Frame):
         f.l_first = self.l_first
         f.l_p = self.l_p
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_round", self.pc, [self.l_chooser, self.l_first, self.l_p, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_round:
-        f = Phase_round()
-        f.pc = pc
-        f.l_chooser = values[0]
-        f.l_first = values[1]
-        f.l_p = values[2]
-        f.r_1 = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -1882,6 +1682,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     r_1: int
@@ -1894,16 +1695,6 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, [self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        f.r_1 = values[0]
         return f
 
     def step(self, s: State) -> None:

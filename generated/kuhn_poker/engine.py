@@ -204,6 +204,7 @@ class Proc_act(Frame):
     __slots__ = SLOTS
     NAME = "Proc_act"
     ORIGIN = "procedure act (specs/kuhn_poker/game.yaml:42)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "enum:move", "enum:move")
     BLOCKS = 3
     l_p: int
@@ -221,17 +222,6 @@ class Proc_act(Frame):
         f.pc = self.pc
         f.l_m = self.l_m
         f.l_m_2 = self.l_m_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_act", self.pc, [self.l_p, self.l_m, self.l_m_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_act:
-        f = Proc_act(values[0])
-        f.pc = pc
-        f.l_m = values[1]
-        f.l_m_2 = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -281,6 +271,7 @@ class Phase_betting(Frame):
     __slots__ = SLOTS
     NAME = "Phase_betting"
     ORIGIN = "phase betting (specs/kuhn_poker/game.yaml:70)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "player", "list[player]", "int", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -308,21 +299,6 @@ class Phase_betting(Frame):
         f.k_2 = self.k_2
         f.i_3 = self.i_3
         f.k_4 = self.k_4
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_betting", self.pc, [self.l_p, self.l_p_2, self.i_1, self.k_2, self.i_3, self.k_4]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_betting:
-        f = Phase_betting()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_p_2 = values[1]
-        f.i_1 = values[2]
-        f.k_2 = values[3]
-        f.i_3 = values[4]
-        f.k_4 = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -371,6 +347,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/kuhn_poker/game.yaml:4)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -380,15 +357,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

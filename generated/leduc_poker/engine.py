@@ -267,6 +267,7 @@ class Proc_betting_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_betting_round"
     ORIGIN = "procedure betting_round (specs/leduc_poker/game.yaml:64)"
+    PARAMS = 1
     SLOT_TYPES = ("int", "int", "player", "enum:move")
     BLOCKS = 3
     l_bet: int
@@ -287,18 +288,6 @@ class Proc_betting_round(Frame):
         f.l_calls = self.l_calls
         f.l_p = self.l_p
         f.l_m = self.l_m
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_betting_round", self.pc, [self.l_bet, self.l_calls, self.l_p, self.l_m]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_betting_round:
-        f = Proc_betting_round(values[0])
-        f.pc = pc
-        f.l_calls = values[1]
-        f.l_p = values[2]
-        f.l_m = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -375,6 +364,7 @@ class Phase_first_round(Frame):
     __slots__ = SLOTS
     NAME = "Phase_first_round"
     ORIGIN = "phase first_round (specs/leduc_poker/game.yaml:107)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -384,15 +374,6 @@ class Phase_first_round(Frame):
     def copy(self) -> Phase_first_round:
         f = Phase_first_round()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_first_round", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_first_round:
-        f = Phase_first_round()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -416,6 +397,7 @@ class Phase_second_round(Frame):
     __slots__ = SLOTS
     NAME = "Phase_second_round"
     ORIGIN = "phase second_round (specs/leduc_poker/game.yaml:113)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -425,15 +407,6 @@ class Phase_second_round(Frame):
     def copy(self) -> Phase_second_round:
         f = Phase_second_round()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_second_round", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_second_round:
-        f = Phase_second_round()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -458,6 +431,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/leduc_poker/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -467,15 +441,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

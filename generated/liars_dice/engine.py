@@ -345,6 +345,7 @@ class Phase_bidding(Frame):
     __slots__ = SLOTS
     NAME = "Phase_bidding"
     ORIGIN = "phase bidding (specs/liars_dice/game.yaml:101)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:call",)
     BLOCKS = 2
     l_c: int
@@ -357,16 +358,6 @@ class Phase_bidding(Frame):
         f = Phase_bidding()
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_bidding", self.pc, [self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_bidding:
-        f = Phase_bidding()
-        f.pc = pc
-        f.l_c = values[0]
         return f
 
     def step(self, s: State) -> None:
@@ -392,6 +383,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/liars_dice/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -401,15 +393,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -448,6 +448,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/lost_cities/game.yaml:112)"
+    PARAMS = 1
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -489,35 +490,6 @@ class Proc_take_turn(Frame):
         f.l_sources = self.l_sources
         f.l_s = self.l_s
         f.l_d = self.l_d
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_take_turn",
-            self.pc,
-            [
-                self.l_p,
-                self.l_c,
-                self.l_ways,
-                self.l_how,
-                self.l_just_discarded,
-                self.l_sources,
-                self.l_s,
-                self.l_d,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_ways = values[2]
-        f.l_how = values[3]
-        f.l_just_discarded = values[4]
-        f.l_sources = values[5]
-        f.l_s = values[6]
-        f.l_d = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -600,6 +572,7 @@ class Phase_turns(Frame):
     __slots__ = SLOTS
     NAME = "Phase_turns"
     ORIGIN = "phase turns (specs/lost_cities/game.yaml:155)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -609,15 +582,6 @@ class Phase_turns(Frame):
     def copy(self) -> Phase_turns:
         f = Phase_turns()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_turns", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_turns:
-        f = Phase_turns()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -636,6 +600,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/lost_cities/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 3
     r_1: int
@@ -648,16 +613,6 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, [self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        f.r_1 = values[0]
         return f
 
     def step(self, s: State) -> None:

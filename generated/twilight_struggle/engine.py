@@ -3013,6 +3013,7 @@ class Proc_free_coup_or_realignments(Frame):
     __slots__ = SLOTS
     NAME = "Proc_free_coup_or_realignments"
     ORIGIN = "procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:207)"
+    PARAMS = 3
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -3052,24 +3053,6 @@ class Proc_free_coup_or_realignments(Frame):
         f.l_going = self.l_going
         f.l_kind = self.l_kind
         f.l_t = self.l_t
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_free_coup_or_realignments",
-            self.pc,
-            [self.l_p, self.l_c, self.l_area, self.l_ops, self.l_kinds, self.l_going, self.l_kind, self.l_t],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_free_coup_or_realignments:
-        f = Proc_free_coup_or_realignments(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_ops = values[3]
-        f.l_kinds = values[4]
-        f.l_going = values[5]
-        f.l_kind = values[6]
-        f.l_t = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -3156,6 +3139,7 @@ class Proc_remove_up_to(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_up_to"
     ORIGIN = "procedure remove_up_to (specs/twilight_struggle/events.yaml:262)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "int",
@@ -3198,34 +3182,6 @@ class Proc_remove_up_to(Frame):
         f.l_xs = self.l_xs
         f.l_x = self.l_x
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_remove_up_to",
-            self.pc,
-            [
-                self.l_p,
-                self.l_total,
-                self.l_most,
-                self.l_area,
-                self.l_o,
-                self.l_taken,
-                self.l_xs,
-                self.l_x,
-                self.r_1,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_up_to:
-        f = Proc_remove_up_to(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_o = values[4]
-        f.l_taken = values[5]
-        f.l_xs = values[6]
-        f.l_x = values[7]
-        f.r_1 = values[8]
         return f
 
     def step(self, s: State) -> None:
@@ -3291,6 +3247,7 @@ class Proc_remove_from_each(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_from_each"
     ORIGIN = "procedure remove_from_each (specs/twilight_struggle/events.yaml:275)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "int",
@@ -3329,23 +3286,6 @@ class Proc_remove_from_each(Frame):
         f.l_xs = self.l_xs
         f.l_chosen = self.l_chosen
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_remove_from_each",
-            self.pc,
-            [self.l_p, self.l_n, self.l_amount, self.l_area, self.l_o, self.l_xs, self.l_chosen, self.l_x],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_from_each:
-        f = Proc_remove_from_each(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_o = values[4]
-        f.l_xs = values[5]
-        f.l_chosen = values[6]
-        f.l_x = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -3395,6 +3335,7 @@ class Proc_add_to_each(Frame):
     __slots__ = SLOTS
     NAME = "Proc_add_to_each"
     ORIGIN = "procedure add_to_each (specs/twilight_struggle/events.yaml:286)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "list[entity:country]", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -3416,17 +3357,6 @@ class Proc_add_to_each(Frame):
         f.pc = self.pc
         f.l_chosen = self.l_chosen
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_add_to_each", self.pc, [self.l_p, self.l_n, self.l_area, self.l_chosen, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_to_each:
-        f = Proc_add_to_each(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_chosen = values[3]
-        f.l_x = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -3467,6 +3397,7 @@ class Proc_add_spread(Frame):
     __slots__ = SLOTS
     NAME = "Proc_add_spread"
     ORIGIN = "procedure add_spread (specs/twilight_struggle/events.yaml:292)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "int",
@@ -3501,22 +3432,6 @@ class Proc_add_spread(Frame):
         f.l_placed = self.l_placed
         f.l_x = self.l_x
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_add_spread",
-            self.pc,
-            [self.l_p, self.l_total, self.l_most, self.l_area, self.l_placed, self.l_x, self.r_1],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_spread:
-        f = Proc_add_spread(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_placed = values[4]
-        f.l_x = values[5]
-        f.r_1 = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -3572,6 +3487,7 @@ class Proc_conduct_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_conduct_operations"
     ORIGIN = "procedure conduct_operations (specs/twilight_struggle/operations.yaml:167)"
+    PARAMS = 4
     SLOT_TYPES = ("player", "int", "int", "list[entity:country]")
     BLOCKS = 2
     l_p: int
@@ -3591,15 +3507,6 @@ class Proc_conduct_operations(Frame):
         f.pc = self.pc
         return f
 
-    def to_data(self) -> list[object]:
-        return ["Proc_conduct_operations", self.pc, [self.l_p, self.l_ops, self.l_bonus, self.l_start]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_conduct_operations:
-        f = Proc_conduct_operations(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -3616,6 +3523,7 @@ class Proc_spend_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_spend_operations"
     ORIGIN = "procedure spend_operations (specs/twilight_struggle/operations.yaml:171)"
+    PARAMS = 5
     SLOT_TYPES = (
         "player",
         "int",
@@ -3657,33 +3565,6 @@ class Proc_spend_operations(Frame):
         f.l_kinds = self.l_kinds
         f.l_kind = self.l_kind
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_spend_operations",
-            self.pc,
-            [
-                self.l_p,
-                self.l_ops,
-                self.l_bonus,
-                self.l_start,
-                self.l_allowed,
-                self.l_sea,
-                self.l_kinds,
-                self.l_kind,
-                self.l_x,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_spend_operations:
-        f = Proc_spend_operations(values[0], values[1], values[2], values[3], values[4])
-        f.pc = pc
-        f.l_sea = values[5]
-        f.l_kinds = values[6]
-        f.l_kind = values[7]
-        f.l_x = values[8]
         return f
 
     def step(self, s: State) -> None:
@@ -3766,6 +3647,7 @@ class Proc_add_influence(Frame):
     __slots__ = SLOTS
     NAME = "Proc_add_influence"
     ORIGIN = "procedure add_influence (specs/twilight_struggle/operations.yaml:189)"
+    PARAMS = 5
     SLOT_TYPES = (
         "player",
         "int",
@@ -3807,33 +3689,6 @@ class Proc_add_influence(Frame):
         f.l_left = self.l_left
         f.l_spots = self.l_spots
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_add_influence",
-            self.pc,
-            [
-                self.l_p,
-                self.l_ops,
-                self.l_bonus,
-                self.l_sea,
-                self.l_start,
-                self.l_open,
-                self.l_left,
-                self.l_spots,
-                self.l_x,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_influence:
-        f = Proc_add_influence(values[0], values[1], values[2], values[3], values[4])
-        f.pc = pc
-        f.l_open = values[5]
-        f.l_left = values[6]
-        f.l_spots = values[7]
-        f.l_x = values[8]
         return f
 
     def step(self, s: State) -> None:
@@ -3924,6 +3779,7 @@ class Proc_realignments(Frame):
     __slots__ = SLOTS
     NAME = "Proc_realignments"
     ORIGIN = "procedure realignments (specs/twilight_struggle/operations.yaml:205)"
+    PARAMS = 5
     SLOT_TYPES = (
         "player",
         "int",
@@ -3961,31 +3817,6 @@ class Proc_realignments(Frame):
         f.l_left = self.l_left
         f.l_targets = self.l_targets
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_realignments",
-            self.pc,
-            [
-                self.l_p,
-                self.l_ops,
-                self.l_bonus,
-                self.l_sea,
-                self.l_area,
-                self.l_left,
-                self.l_targets,
-                self.l_x,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_realignments:
-        f = Proc_realignments(values[0], values[1], values[2], values[3], values[4])
-        f.pc = pc
-        f.l_left = values[5]
-        f.l_targets = values[6]
-        f.l_x = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -4067,6 +3898,7 @@ class Proc_coup_attempt(Frame):
     __slots__ = SLOTS
     NAME = "Proc_coup_attempt"
     ORIGIN = "procedure coup_attempt (specs/twilight_struggle/operations.yaml:234)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "entity:country",
@@ -4117,38 +3949,6 @@ class Proc_coup_attempt(Frame):
         f.l_gone = self.l_gone
         f.e_1 = self.e_1
         f.e_2 = self.e_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_coup_attempt",
-            self.pc,
-            [
-                self.l_p,
-                self.l_x,
-                self.l_ops,
-                self.l_free,
-                self.l_o,
-                self.l_r,
-                self.l_mod,
-                self.l_margin,
-                self.l_gone,
-                self.e_1,
-                self.e_2,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_coup_attempt:
-        f = Proc_coup_attempt(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_o = values[4]
-        f.l_r = values[5]
-        f.l_mod = values[6]
-        f.l_margin = values[7]
-        f.l_gone = values[8]
-        f.e_1 = values[9]
-        f.e_2 = values[10]
         return f
 
     def step(self, s: State) -> None:
@@ -4265,6 +4065,7 @@ class Proc_headline_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_headline_phase"
     ORIGIN = "procedure headline_phase (specs/twilight_struggle/turn.yaml:80)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "list[player]", "int", "player", "entity:card", "list[player]", "int")
     BLOCKS = 7
     l_p: int
@@ -4295,26 +4096,6 @@ class Proc_headline_phase(Frame):
         f.l_c = self.l_c
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_headline_phase",
-            self.pc,
-            [self.l_p, self.l_order, self.l_k, self.l_p_2, self.l_c, self.i_1, self.k_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_headline_phase:
-        f = Proc_headline_phase()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_order = values[1]
-        f.l_k = values[2]
-        f.l_p_2 = values[3]
-        f.l_c = values[4]
-        f.i_1 = values[5]
-        f.k_2 = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -4415,6 +4196,7 @@ class Proc_choose_headline(Frame):
     __slots__ = SLOTS
     NAME = "Proc_choose_headline"
     ORIGIN = "procedure choose_headline (specs/twilight_struggle/turn.yaml:110)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "bool", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -4437,22 +4219,6 @@ class Proc_choose_headline(Frame):
         f.l_options = self.l_options
         f.d_1 = self.d_1
         f.d_2 = self.d_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_choose_headline",
-            self.pc,
-            [self.l_p, self.l_openly, self.l_options, self.d_1, self.d_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_choose_headline:
-        f = Proc_choose_headline(values[0], values[1])
-        f.pc = pc
-        f.l_options = values[2]
-        f.d_1 = values[3]
-        f.d_2 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -4512,6 +4278,7 @@ class Proc_action_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_action_round"
     ORIGIN = "procedure action_round (specs/twilight_struggle/turn.yaml:123)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "bool", "entity:card", "player", "int")
     BLOCKS = 3
     l_p: int
@@ -4538,24 +4305,6 @@ class Proc_action_round(Frame):
         f.l_trap = self.l_trap
         f.e_1 = self.e_1
         f.e_2 = self.e_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_action_round",
-            self.pc,
-            [self.l_p, self.l_before, self.l_owing, self.l_trap, self.e_1, self.e_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_action_round:
-        f = Proc_action_round(values[0])
-        f.pc = pc
-        f.l_before = values[1]
-        f.l_owing = values[2]
-        f.l_trap = values[3]
-        f.e_1 = values[4]
-        f.e_2 = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -4609,6 +4358,7 @@ class Proc_play_a_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_a_card"
     ORIGIN = "procedure play_a_card (specs/twilight_struggle/turn.yaml:139)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 4
     l_p: int
@@ -4629,18 +4379,6 @@ class Proc_play_a_card(Frame):
         f.l_options = self.l_options
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_a_card", self.pc, [self.l_p, self.l_options, self.l_c, self.l_c_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_a_card:
-        f = Proc_play_a_card(values[0])
-        f.pc = pc
-        f.l_options = values[1]
-        f.l_c = values[2]
-        f.l_c_2 = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -4731,6 +4469,7 @@ class Proc_trap_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_trap_round"
     ORIGIN = "procedure trap_round (specs/twilight_struggle/turn.yaml:162)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -4763,23 +4502,6 @@ class Proc_trap_round(Frame):
         f.l_scorings = self.l_scorings
         f.l_options = self.l_options
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_trap_round",
-            self.pc,
-            [self.l_p, self.l_trap, self.l_escapes, self.l_scorings, self.l_options, self.l_c],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_trap_round:
-        f = Proc_trap_round(values[0], values[1])
-        f.pc = pc
-        f.l_escapes = values[2]
-        f.l_scorings = values[3]
-        f.l_options = values[4]
-        f.l_c = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -4880,6 +4602,7 @@ class Proc_play_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_card"
     ORIGIN = "procedure play_card (specs/twilight_struggle/turn.yaml:199)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "enum:use", "enum:timing", "list[entity:country]")
     BLOCKS = 10
     l_p: int
@@ -4902,18 +4625,6 @@ class Proc_play_card(Frame):
         f.l_how = self.l_how
         f.l_when = self.l_when
         f.l_start = self.l_start
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_how, self.l_when, self.l_start]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_card:
-        f = Proc_play_card(values[0], values[1])
-        f.pc = pc
-        f.l_how = values[2]
-        f.l_when = values[3]
-        f.l_start = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -5061,6 +4772,7 @@ class Proc_resolve_event_play(Frame):
     __slots__ = SLOTS
     NAME = "Proc_resolve_event_play"
     ORIGIN = "procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
@@ -5077,16 +4789,6 @@ class Proc_resolve_event_play(Frame):
         f = Proc_resolve_event_play(self.l_p, self.l_c)
         f.pc = self.pc
         f.l_q = self.l_q
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_resolve_event_play", self.pc, [self.l_p, self.l_c, self.l_q]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_resolve_event_play:
-        f = Proc_resolve_event_play(values[0], values[1])
-        f.pc = pc
-        f.l_q = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -5115,6 +4817,7 @@ class Proc_fire_event(Frame):
     __slots__ = SLOTS
     NAME = "Proc_fire_event"
     ORIGIN = "procedure fire_event (specs/twilight_struggle/turn.yaml:253)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 2
     l_q: int
@@ -5131,16 +4834,6 @@ class Proc_fire_event(Frame):
         f = Proc_fire_event(self.l_q, self.l_c)
         f.pc = self.pc
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_fire_event", self.pc, [self.l_q, self.l_c, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_fire_event:
-        f = Proc_fire_event(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -5175,6 +4868,7 @@ class Proc_event_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_event_operations"
     ORIGIN = "procedure event_operations (specs/twilight_struggle/turn.yaml:260)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -5188,15 +4882,6 @@ class Proc_event_operations(Frame):
     def copy(self) -> Proc_event_operations:
         f = Proc_event_operations(self.l_p, self.l_c)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_event_operations", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_event_operations:
-        f = Proc_event_operations(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -5217,6 +4902,7 @@ class Proc_use_for_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_use_for_operations"
     ORIGIN = "procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -5230,15 +4916,6 @@ class Proc_use_for_operations(Frame):
     def copy(self) -> Proc_use_for_operations:
         f = Proc_use_for_operations(self.l_p, self.l_c)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_use_for_operations", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_use_for_operations:
-        f = Proc_use_for_operations(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -5269,6 +4946,7 @@ class Proc_end_of_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_end_of_turn"
     ORIGIN = "procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)"
+    PARAMS = 0
     SLOT_TYPES = ("int", "int", "player", "entity:card", "player", "player", "list[player]", "int")
     BLOCKS = 3
     l_us_short: int
@@ -5302,36 +4980,6 @@ class Proc_end_of_turn(Frame):
         f.l_p_3 = self.l_p_3
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Proc_end_of_turn",
-            self.pc,
-            [
-                self.l_us_short,
-                self.l_su_short,
-                self.l_p,
-                self.l_c,
-                self.l_p_2,
-                self.l_p_3,
-                self.i_1,
-                self.k_2,
-            ],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_end_of_turn:
-        f = Proc_end_of_turn()
-        f.pc = pc
-        f.l_us_short = values[0]
-        f.l_su_short = values[1]
-        f.l_p = values[2]
-        f.l_c = values[3]
-        f.l_p_2 = values[4]
-        f.l_p_3 = values[5]
-        f.i_1 = values[6]
-        f.k_2 = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -5419,6 +5067,7 @@ class Eff_card_event_five_year_plan(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_five_year_plan"
     ORIGIN = "card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -5438,17 +5087,6 @@ class Eff_card_event_five_year_plan(Frame):
         f.pc = self.pc
         f.l_o = self.l_o
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_five_year_plan", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_five_year_plan:
-        f = Eff_card_event_five_year_plan(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -5484,6 +5122,7 @@ class Eff_card_event_socialist_governments(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_socialist_governments"
     ORIGIN = "card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -5497,15 +5136,6 @@ class Eff_card_event_socialist_governments(Frame):
     def copy(self) -> Eff_card_event_socialist_governments:
         f = Eff_card_event_socialist_governments(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_socialist_governments", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_socialist_governments:
-        f = Eff_card_event_socialist_governments(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -5524,6 +5154,7 @@ class Eff_card_event_blockade(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_blockade"
     ORIGIN = "card blockade: event (specs/twilight_struggle/cards.yaml:112)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -5543,17 +5174,6 @@ class Eff_card_event_blockade(Frame):
         f.pc = self.pc
         f.l_o = self.l_o
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_blockade", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_blockade:
-        f = Eff_card_event_blockade(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -5606,6 +5226,7 @@ class Eff_card_event_comecon(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_comecon"
     ORIGIN = "card comecon: event (specs/twilight_struggle/cards.yaml:157)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -5619,15 +5240,6 @@ class Eff_card_event_comecon(Frame):
     def copy(self) -> Eff_card_event_comecon:
         f = Eff_card_event_comecon(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_comecon", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_comecon:
-        f = Eff_card_event_comecon(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -5656,6 +5268,7 @@ class Eff_card_event_warsaw_pact_formed(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_warsaw_pact_formed"
     ORIGIN = "card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 3
     l_self: int
@@ -5672,16 +5285,6 @@ class Eff_card_event_warsaw_pact_formed(Frame):
         f = Eff_card_event_warsaw_pact_formed(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_removing = self.l_removing
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_warsaw_pact_formed", self.pc, [self.l_self, self.l_p, self.l_removing]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_warsaw_pact_formed:
-        f = Eff_card_event_warsaw_pact_formed(values[0], values[1])
-        f.pc = pc
-        f.l_removing = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -5718,6 +5321,7 @@ class Eff_card_event_truman_doctrine(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_truman_doctrine"
     ORIGIN = "card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -5740,22 +5344,6 @@ class Eff_card_event_truman_doctrine(Frame):
         f.l_o = self.l_o
         f.l_xs = self.l_xs
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_truman_doctrine",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_truman_doctrine:
-        f = Eff_card_event_truman_doctrine(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_xs = values[3]
-        f.l_x = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -5803,6 +5391,7 @@ class Eff_card_event_olympic_games(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_olympic_games"
     ORIGIN = "card olympic_games: event (specs/twilight_struggle/cards.yaml:230)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "bool", "int", "int")
     BLOCKS = 3
     l_self: int
@@ -5828,23 +5417,6 @@ class Eff_card_event_olympic_games(Frame):
         f.l_boycott = self.l_boycott
         f.l_mine = self.l_mine
         f.l_theirs = self.l_theirs
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_olympic_games",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_boycott, self.l_mine, self.l_theirs],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_olympic_games:
-        f = Eff_card_event_olympic_games(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_boycott = values[3]
-        f.l_mine = values[4]
-        f.l_theirs = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -5898,6 +5470,7 @@ class Eff_card_event_independent_reds(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_independent_reds"
     ORIGIN = "card independent_reds: event (specs/twilight_struggle/cards.yaml:266)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -5920,22 +5493,6 @@ class Eff_card_event_independent_reds(Frame):
         f.l_o = self.l_o
         f.l_xs = self.l_xs
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_independent_reds",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_independent_reds:
-        f = Eff_card_event_independent_reds(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_xs = values[3]
-        f.l_x = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -5980,6 +5537,7 @@ class Eff_card_event_marshall_plan(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_marshall_plan"
     ORIGIN = "card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -5993,15 +5551,6 @@ class Eff_card_event_marshall_plan(Frame):
     def copy(self) -> Eff_card_event_marshall_plan:
         f = Eff_card_event_marshall_plan(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_marshall_plan", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_marshall_plan:
-        f = Eff_card_event_marshall_plan(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -6030,6 +5579,7 @@ class Eff_card_event_indo_pakistani_war(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_indo_pakistani_war"
     ORIGIN = "card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -6046,16 +5596,6 @@ class Eff_card_event_indo_pakistani_war(Frame):
         f = Eff_card_event_indo_pakistani_war(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_indo_pakistani_war", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_indo_pakistani_war:
-        f = Eff_card_event_indo_pakistani_war(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -6083,6 +5623,7 @@ class Eff_card_event_cia_created(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_cia_created"
     ORIGIN = "card cia_created: event (specs/twilight_struggle/cards.yaml:312)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6096,15 +5637,6 @@ class Eff_card_event_cia_created(Frame):
     def copy(self) -> Eff_card_event_cia_created:
         f = Eff_card_event_cia_created(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_cia_created", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_cia_created:
-        f = Eff_card_event_cia_created(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -6124,6 +5656,7 @@ class Eff_card_event_suez_crisis(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_suez_crisis"
     ORIGIN = "card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6137,15 +5670,6 @@ class Eff_card_event_suez_crisis(Frame):
     def copy(self) -> Eff_card_event_suez_crisis:
         f = Eff_card_event_suez_crisis(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_suez_crisis", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_suez_crisis:
-        f = Eff_card_event_suez_crisis(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -6164,6 +5688,7 @@ class Eff_card_event_east_european_unrest(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_east_european_unrest"
     ORIGIN = "card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6177,15 +5702,6 @@ class Eff_card_event_east_european_unrest(Frame):
     def copy(self) -> Eff_card_event_east_european_unrest:
         f = Eff_card_event_east_european_unrest(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_east_european_unrest", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_east_european_unrest:
-        f = Eff_card_event_east_european_unrest(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -6208,6 +5724,7 @@ class Eff_card_event_decolonization(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_decolonization"
     ORIGIN = "card decolonization: event (specs/twilight_struggle/cards.yaml:350)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6221,15 +5738,6 @@ class Eff_card_event_decolonization(Frame):
     def copy(self) -> Eff_card_event_decolonization:
         f = Eff_card_event_decolonization(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_decolonization", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_decolonization:
-        f = Eff_card_event_decolonization(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -6258,6 +5766,7 @@ class Eff_card_event_un_intervention(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_un_intervention"
     ORIGIN = "card un_intervention: event (specs/twilight_struggle/cards.yaml:367)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -6274,16 +5783,6 @@ class Eff_card_event_un_intervention(Frame):
         f = Eff_card_event_un_intervention(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_un_intervention", self.pc, [self.l_self, self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_un_intervention:
-        f = Eff_card_event_un_intervention(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -6321,6 +5820,7 @@ class Eff_card_event_de_stalinization(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_de_stalinization"
     ORIGIN = "card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:country")
     BLOCKS = 4
     l_self: int
@@ -6343,22 +5843,6 @@ class Eff_card_event_de_stalinization(Frame):
         f.l_taken = self.l_taken
         f.l_more = self.l_more
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_de_stalinization",
-            self.pc,
-            [self.l_self, self.l_p, self.l_taken, self.l_more, self.l_x],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_de_stalinization:
-        f = Eff_card_event_de_stalinization(values[0], values[1])
-        f.pc = pc
-        f.l_taken = values[2]
-        f.l_more = values[3]
-        f.l_x = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -6430,6 +5914,7 @@ class Eff_card_event_brush_war(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_brush_war"
     ORIGIN = "card brush_war: event (specs/twilight_struggle/cards.yaml:419)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -6446,16 +5931,6 @@ class Eff_card_event_brush_war(Frame):
         f = Eff_card_event_brush_war(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_brush_war", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_brush_war:
-        f = Eff_card_event_brush_war(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -6489,6 +5964,7 @@ class Eff_card_event_salt_negotiations(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_salt_negotiations"
     ORIGIN = "card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -6505,16 +5981,6 @@ class Eff_card_event_salt_negotiations(Frame):
         f = Eff_card_event_salt_negotiations(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_salt_negotiations", self.pc, [self.l_self, self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_salt_negotiations:
-        f = Eff_card_event_salt_negotiations(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -6567,6 +6033,7 @@ class Eff_card_event_summit(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_summit"
     ORIGIN = "card summit: event (specs/twilight_struggle/cards.yaml:520)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "int", "int", "player", "enum:defcon_step")
     BLOCKS = 2
     l_self: int
@@ -6595,24 +6062,6 @@ class Eff_card_event_summit(Frame):
         f.l_theirs = self.l_theirs
         f.l_w = self.l_w
         f.l_step = self.l_step
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_summit",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_mine, self.l_theirs, self.l_w, self.l_step],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_summit:
-        f = Eff_card_event_summit(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_mine = values[3]
-        f.l_theirs = values[4]
-        f.l_w = values[5]
-        f.l_step = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -6664,6 +6113,7 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_how_i_learned_to_stop_worrying"
     ORIGIN = "card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "int")
     BLOCKS = 2
     l_self: int
@@ -6680,20 +6130,6 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
         f = Eff_card_event_how_i_learned_to_stop_worrying(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_level = self.l_level
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_how_i_learned_to_stop_worrying",
-            self.pc,
-            [self.l_self, self.l_p, self.l_level],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_how_i_learned_to_stop_worrying:
-        f = Eff_card_event_how_i_learned_to_stop_worrying(values[0], values[1])
-        f.pc = pc
-        f.l_level = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -6722,6 +6158,7 @@ class Eff_card_event_junta(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_junta"
     ORIGIN = "card junta: event (specs/twilight_struggle/cards.yaml:554)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -6738,16 +6175,6 @@ class Eff_card_event_junta(Frame):
         f = Eff_card_event_junta(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_junta", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_junta:
-        f = Eff_card_event_junta(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -6781,6 +6208,7 @@ class Eff_card_event_missile_envy(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_missile_envy"
     ORIGIN = "card missile_envy: event (specs/twilight_struggle/cards.yaml:574)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "int", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -6803,22 +6231,6 @@ class Eff_card_event_missile_envy(Frame):
         f.l_o = self.l_o
         f.l_top = self.l_top
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_missile_envy",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_top, self.l_c],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_missile_envy:
-        f = Eff_card_event_missile_envy(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_top = values[3]
-        f.l_c = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -6902,6 +6314,7 @@ class Eff_card_event_south_african_unrest(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_south_african_unrest"
     ORIGIN = "card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "bool", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -6921,21 +6334,6 @@ class Eff_card_event_south_african_unrest(Frame):
         f.pc = self.pc
         f.l_all_there = self.l_all_there
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_south_african_unrest",
-            self.pc,
-            [self.l_self, self.l_p, self.l_all_there, self.l_x],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_south_african_unrest:
-        f = Eff_card_event_south_african_unrest(values[0], values[1])
-        f.pc = pc
-        f.l_all_there = values[2]
-        f.l_x = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -6990,6 +6388,7 @@ class Eff_card_event_muslim_revolution(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_muslim_revolution"
     ORIGIN = "card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7003,15 +6402,6 @@ class Eff_card_event_muslim_revolution(Frame):
     def copy(self) -> Eff_card_event_muslim_revolution:
         f = Eff_card_event_muslim_revolution(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_muslim_revolution", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_muslim_revolution:
-        f = Eff_card_event_muslim_revolution(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7037,6 +6427,7 @@ class Eff_card_event_abm_treaty(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_abm_treaty"
     ORIGIN = "card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7050,15 +6441,6 @@ class Eff_card_event_abm_treaty(Frame):
     def copy(self) -> Eff_card_event_abm_treaty:
         f = Eff_card_event_abm_treaty(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_abm_treaty", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_abm_treaty:
-        f = Eff_card_event_abm_treaty(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7078,6 +6460,7 @@ class Eff_card_event_lone_gunman(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_lone_gunman"
     ORIGIN = "card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7091,15 +6474,6 @@ class Eff_card_event_lone_gunman(Frame):
     def copy(self) -> Eff_card_event_lone_gunman:
         f = Eff_card_event_lone_gunman(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_lone_gunman", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_lone_gunman:
-        f = Eff_card_event_lone_gunman(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7119,6 +6493,7 @@ class Eff_card_event_colonial_rear_guards(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_colonial_rear_guards"
     ORIGIN = "card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7132,15 +6507,6 @@ class Eff_card_event_colonial_rear_guards(Frame):
     def copy(self) -> Eff_card_event_colonial_rear_guards:
         f = Eff_card_event_colonial_rear_guards(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_colonial_rear_guards", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_colonial_rear_guards:
-        f = Eff_card_event_colonial_rear_guards(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7169,6 +6535,7 @@ class Eff_card_event_puppet_governments(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_puppet_governments"
     ORIGIN = "card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7182,15 +6549,6 @@ class Eff_card_event_puppet_governments(Frame):
     def copy(self) -> Eff_card_event_puppet_governments:
         f = Eff_card_event_puppet_governments(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_puppet_governments", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_puppet_governments:
-        f = Eff_card_event_puppet_governments(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7219,6 +6577,7 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_grain_sales_to_soviets"
     ORIGIN = "card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "bool")
     BLOCKS = 4
     l_self: int
@@ -7241,22 +6600,6 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
         f.l_o = self.l_o
         f.l_c = self.l_c
         f.l_playing = self.l_playing
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_grain_sales_to_soviets",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_playing],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_grain_sales_to_soviets:
-        f = Eff_card_event_grain_sales_to_soviets(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        f.l_playing = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -7320,6 +6663,7 @@ class Eff_card_event_oas_founded(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_oas_founded"
     ORIGIN = "card oas_founded: event (specs/twilight_struggle/cards.yaml:832)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7333,15 +6677,6 @@ class Eff_card_event_oas_founded(Frame):
     def copy(self) -> Eff_card_event_oas_founded:
         f = Eff_card_event_oas_founded(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_oas_founded", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_oas_founded:
-        f = Eff_card_event_oas_founded(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7360,6 +6695,7 @@ class Eff_card_event_the_voice_of_america(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_the_voice_of_america"
     ORIGIN = "card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7373,15 +6709,6 @@ class Eff_card_event_the_voice_of_america(Frame):
     def copy(self) -> Eff_card_event_the_voice_of_america:
         f = Eff_card_event_the_voice_of_america(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_the_voice_of_america", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_voice_of_america:
-        f = Eff_card_event_the_voice_of_america(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7404,6 +6731,7 @@ class Eff_card_event_liberation_theology(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_liberation_theology"
     ORIGIN = "card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7417,15 +6745,6 @@ class Eff_card_event_liberation_theology(Frame):
     def copy(self) -> Eff_card_event_liberation_theology:
         f = Eff_card_event_liberation_theology(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_liberation_theology", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_liberation_theology:
-        f = Eff_card_event_liberation_theology(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7448,6 +6767,7 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ussuri_river_skirmish"
     ORIGIN = "card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7461,15 +6781,6 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
     def copy(self) -> Eff_card_event_ussuri_river_skirmish:
         f = Eff_card_event_ussuri_river_skirmish(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_ussuri_river_skirmish", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ussuri_river_skirmish:
-        f = Eff_card_event_ussuri_river_skirmish(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7502,6 +6813,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ask_not_what_your_country_can_do_for_you"
     ORIGIN = "card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -7524,22 +6836,6 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
         f.l_n = self.l_n
         f.l_more = self.l_more
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_ask_not_what_your_country_can_do_for_you",
-            self.pc,
-            [self.l_self, self.l_p, self.l_n, self.l_more, self.l_c],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ask_not_what_your_country_can_do_for_you:
-        f = Eff_card_event_ask_not_what_your_country_can_do_for_you(values[0], values[1])
-        f.pc = pc
-        f.l_n = values[2]
-        f.l_more = values[3]
-        f.l_c = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -7597,6 +6893,7 @@ class Eff_card_event_star_wars(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_star_wars"
     ORIGIN = "card star_wars: event (specs/twilight_struggle/cards.yaml:1009)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "list[entity:card]", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -7616,17 +6913,6 @@ class Eff_card_event_star_wars(Frame):
         f.pc = self.pc
         f.l_xs = self.l_xs
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_star_wars", self.pc, [self.l_self, self.l_p, self.l_xs, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_star_wars:
-        f = Eff_card_event_star_wars(values[0], values[1])
-        f.pc = pc
-        f.l_xs = values[2]
-        f.l_c = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -7680,6 +6966,7 @@ class Eff_card_event_the_reformer(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_the_reformer"
     ORIGIN = "card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7693,15 +6980,6 @@ class Eff_card_event_the_reformer(Frame):
     def copy(self) -> Eff_card_event_the_reformer:
         f = Eff_card_event_the_reformer(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_the_reformer", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_reformer:
-        f = Eff_card_event_the_reformer(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7730,6 +7008,7 @@ class Eff_card_event_marine_barracks_bombing(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_marine_barracks_bombing"
     ORIGIN = "card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7743,15 +7022,6 @@ class Eff_card_event_marine_barracks_bombing(Frame):
     def copy(self) -> Eff_card_event_marine_barracks_bombing:
         f = Eff_card_event_marine_barracks_bombing(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_marine_barracks_bombing", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_marine_barracks_bombing:
-        f = Eff_card_event_marine_barracks_bombing(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7778,6 +7048,7 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_soviets_shoot_down_kal_007"
     ORIGIN = "card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7791,15 +7062,6 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
     def copy(self) -> Eff_card_event_soviets_shoot_down_kal_007:
         f = Eff_card_event_soviets_shoot_down_kal_007(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_soviets_shoot_down_kal_007", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_soviets_shoot_down_kal_007:
-        f = Eff_card_event_soviets_shoot_down_kal_007(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7829,6 +7091,7 @@ class Eff_card_event_glasnost(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_glasnost"
     ORIGIN = "card glasnost: event (specs/twilight_struggle/cards.yaml:1076)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7842,15 +7105,6 @@ class Eff_card_event_glasnost(Frame):
     def copy(self) -> Eff_card_event_glasnost:
         f = Eff_card_event_glasnost(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_glasnost", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_glasnost:
-        f = Eff_card_event_glasnost(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -7880,6 +7134,7 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ortega_elected_in_nicaragua"
     ORIGIN = "card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -7896,16 +7151,6 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
         f = Eff_card_event_ortega_elected_in_nicaragua(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_ortega_elected_in_nicaragua", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ortega_elected_in_nicaragua:
-        f = Eff_card_event_ortega_elected_in_nicaragua(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -7953,6 +7198,7 @@ class Eff_card_event_chernobyl(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_chernobyl"
     ORIGIN = "card chernobyl: event (specs/twilight_struggle/cards.yaml:1127)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:region")
     BLOCKS = 2
     l_self: int
@@ -7972,17 +7218,6 @@ class Eff_card_event_chernobyl(Frame):
         f.pc = self.pc
         f.l_o = self.l_o
         f.l_r = self.l_r
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_chernobyl", self.pc, [self.l_self, self.l_p, self.l_o, self.l_r]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_chernobyl:
-        f = Eff_card_event_chernobyl(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_r = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -8013,6 +7248,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_latin_american_debt_crisis"
     ORIGIN = "card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)"
+    PARAMS = 2
     SLOT_TYPES = (
         "entity:card",
         "player",
@@ -8049,24 +7285,6 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
         f.l_xs = self.l_xs
         f.l_chosen = self.l_chosen
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_latin_american_debt_crisis",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_xs, self.l_chosen, self.l_x],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_latin_american_debt_crisis:
-        f = Eff_card_event_latin_american_debt_crisis(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        f.l_xs = values[4]
-        f.l_chosen = values[5]
-        f.l_x = values[6]
         return f
 
     def step(self, s: State) -> None:
@@ -8148,6 +7366,7 @@ class Eff_card_event_tear_down_this_wall(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_tear_down_this_wall"
     ORIGIN = "card tear_down_this_wall: event (specs/twilight_struggle/cards.yaml:1162)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8161,15 +7380,6 @@ class Eff_card_event_tear_down_this_wall(Frame):
     def copy(self) -> Eff_card_event_tear_down_this_wall:
         f = Eff_card_event_tear_down_this_wall(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_tear_down_this_wall", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_tear_down_this_wall:
-        f = Eff_card_event_tear_down_this_wall(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -8196,6 +7406,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_aldrich_ames_remix"
     ORIGIN = "card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -8218,22 +7429,6 @@ class Eff_card_event_aldrich_ames_remix(Frame):
         f.l_o = self.l_o
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_aldrich_ames_remix",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_c_2],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_aldrich_ames_remix:
-        f = Eff_card_event_aldrich_ames_remix(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        f.l_c_2 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -8274,6 +7469,7 @@ class Eff_card_event_pershing_ii_deployed(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_pershing_ii_deployed"
     ORIGIN = "card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1206)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8287,15 +7483,6 @@ class Eff_card_event_pershing_ii_deployed(Frame):
     def copy(self) -> Eff_card_event_pershing_ii_deployed:
         f = Eff_card_event_pershing_ii_deployed(self.l_self, self.l_p)
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_pershing_ii_deployed", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_pershing_ii_deployed:
-        f = Eff_card_event_pershing_ii_deployed(values[0], values[1])
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -8315,6 +7502,7 @@ class Eff_card_event_wargames(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_wargames"
     ORIGIN = "card wargames: event (specs/twilight_struggle/cards.yaml:1217)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 2
     l_self: int
@@ -8331,16 +7519,6 @@ class Eff_card_event_wargames(Frame):
         f = Eff_card_event_wargames(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_ending = self.l_ending
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_wargames", self.pc, [self.l_self, self.l_p, self.l_ending]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_wargames:
-        f = Eff_card_event_wargames(values[0], values[1])
-        f.pc = pc
-        f.l_ending = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -8377,6 +7555,7 @@ class Eff_card_event_iran_iraq_war(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_iran_iraq_war"
     ORIGIN = "card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1244)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -8393,16 +7572,6 @@ class Eff_card_event_iran_iraq_war(Frame):
         f = Eff_card_event_iran_iraq_war(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_iran_iraq_war", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_iran_iraq_war:
-        f = Eff_card_event_iran_iraq_war(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -8430,6 +7599,7 @@ class Eff_card_event_the_cambridge_five(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_the_cambridge_five"
     ORIGIN = "card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1268)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:card]", "entity:card", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -8455,23 +7625,6 @@ class Eff_card_event_the_cambridge_five(Frame):
         f.l_shown = self.l_shown
         f.l_c = self.l_c
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_the_cambridge_five",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_shown, self.l_c, self.l_x],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_cambridge_five:
-        f = Eff_card_event_the_cambridge_five(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_shown = values[3]
-        f.l_c = values[4]
-        f.l_x = values[5]
         return f
 
     def step(self, s: State) -> None:
@@ -8538,6 +7691,7 @@ class Eff_card_event_special_relationship(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_special_relationship"
     ORIGIN = "card special_relationship: event (specs/twilight_struggle/cards.yaml:1286)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -8557,17 +7711,6 @@ class Eff_card_event_special_relationship(Frame):
         f.pc = self.pc
         f.l_x = self.l_x
         f.l_x_2 = self.l_x_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_special_relationship", self.pc, [self.l_self, self.l_p, self.l_x, self.l_x_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_special_relationship:
-        f = Eff_card_event_special_relationship(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        f.l_x_2 = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -8624,6 +7767,7 @@ class Eff_card_event_che(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_che"
     ORIGIN = "card che: event (specs/twilight_struggle/cards.yaml:1319)"
+    PARAMS = 2
     SLOT_TYPES = (
         "entity:card",
         "player",
@@ -8664,25 +7808,6 @@ class Eff_card_event_che(Frame):
         f.l_x = self.l_x
         f.l_before = self.l_before
         f.l_y = self.l_y
-        return f
-
-    def to_data(self) -> list[object]:
-        return [
-            "Eff_card_event_che",
-            self.pc,
-            [self.l_self, self.l_p, self.l_o, self.l_ops, self.l_area, self.l_x, self.l_before, self.l_y],
-        ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_che:
-        f = Eff_card_event_che(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_ops = values[3]
-        f.l_area = values[4]
-        f.l_x = values[5]
-        f.l_before = values[6]
-        f.l_y = values[7]
         return f
 
     def step(self, s: State) -> None:
@@ -8785,6 +7910,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_our_man_in_tehran"
     ORIGIN = "card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1341)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -8801,16 +7927,6 @@ class Eff_card_event_our_man_in_tehran(Frame):
         f = Eff_card_event_our_man_in_tehran(self.l_self, self.l_p)
         f.pc = self.pc
         f.l_c = self.l_c
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Eff_card_event_our_man_in_tehran", self.pc, [self.l_self, self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_our_man_in_tehran:
-        f = Eff_card_event_our_man_in_tehran(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -8877,6 +7993,7 @@ class Trig_norad(Frame):
     __slots__ = SLOTS
     NAME = "Trig_norad"
     ORIGIN = "trigger norad (specs/twilight_struggle/events.yaml:94)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -8893,16 +8010,6 @@ class Trig_norad(Frame):
         f = Trig_norad(self.l_p, self.l_before)
         f.pc = self.pc
         f.l_x = self.l_x
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Trig_norad", self.pc, [self.l_p, self.l_before, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Trig_norad:
-        f = Trig_norad(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -8939,6 +8046,7 @@ class Trig_missile_crisis_defused(Frame):
     __slots__ = SLOTS
     NAME = "Trig_missile_crisis_defused"
     ORIGIN = "trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:101)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:country", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -8955,16 +8063,6 @@ class Trig_missile_crisis_defused(Frame):
         f = Trig_missile_crisis_defused(self.l_p, self.l_x)
         f.pc = self.pc
         f.l_x_2 = self.l_x_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Trig_missile_crisis_defused", self.pc, [self.l_p, self.l_x, self.l_x_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Trig_missile_crisis_defused:
-        f = Trig_missile_crisis_defused(values[0], values[1])
-        f.pc = pc
-        f.l_x_2 = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -9016,6 +8114,7 @@ class Phase_placement(Frame):
     __slots__ = SLOTS
     NAME = "Phase_placement"
     ORIGIN = "phase placement (specs/twilight_struggle/game.yaml:194)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:country", "entity:country", "int", "int")
     BLOCKS = 5
     l_x: int
@@ -9037,19 +8136,6 @@ class Phase_placement(Frame):
         f.l_x_2 = self.l_x_2
         f.r_1 = self.r_1
         f.r_2 = self.r_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_placement", self.pc, [self.l_x, self.l_x_2, self.r_1, self.r_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_placement:
-        f = Phase_placement()
-        f.pc = pc
-        f.l_x = values[0]
-        f.l_x_2 = values[1]
-        f.r_1 = values[2]
-        f.r_2 = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -9127,6 +8213,7 @@ class Phase_headline(Frame):
     __slots__ = SLOTS
     NAME = "Phase_headline"
     ORIGIN = "phase headline (specs/twilight_struggle/game.yaml:218)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -9136,15 +8223,6 @@ class Phase_headline(Frame):
     def copy(self) -> Phase_headline:
         f = Phase_headline()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_headline", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_headline:
-        f = Phase_headline()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -9162,6 +8240,7 @@ class Phase_action_rounds(Frame):
     __slots__ = SLOTS
     NAME = "Phase_action_rounds"
     ORIGIN = "phase action_rounds (specs/twilight_struggle/game.yaml:220)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -9171,15 +8250,6 @@ class Phase_action_rounds(Frame):
     def copy(self) -> Phase_action_rounds:
         f = Phase_action_rounds()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_action_rounds", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_action_rounds:
-        f = Phase_action_rounds()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -9215,6 +8285,7 @@ class Phase_end_of_turn(Frame):
     __slots__ = SLOTS
     NAME = "Phase_end_of_turn"
     ORIGIN = "phase end_of_turn (specs/twilight_struggle/game.yaml:226)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -9224,15 +8295,6 @@ class Phase_end_of_turn(Frame):
     def copy(self) -> Phase_end_of_turn:
         f = Phase_end_of_turn()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_end_of_turn", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_end_of_turn:
-        f = Phase_end_of_turn()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
@@ -9250,6 +8312,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/twilight_struggle/game.yaml:11)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 5
 
@@ -9259,15 +8322,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/ask/game.yaml:7)"
+    PARAMS = 0
     SLOT_TYPES = ("bool",)
     BLOCKS = 2
     d_1: bool
@@ -17,16 +18,6 @@ class Phase_play(Frame):
         f = Phase_play()
         f.pc = self.pc
         f.d_1 = self.d_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.d_1 = values[0]
         return f
 
     def step(self, s: State) -> None:
@@ -49,6 +40,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/ask/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -58,15 +50,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -5,6 +5,7 @@ class Phase_main(Frame):
     __slots__ = SLOTS
     NAME = "Phase_main"
     ORIGIN = "phase main (tests/lowering/break-continue/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ("int", "bool")
     BLOCKS = 4
     l_k: int
@@ -20,17 +21,6 @@ class Phase_main(Frame):
         f.pc = self.pc
         f.l_k = self.l_k
         f.l_go = self.l_go
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_main", self.pc, [self.l_k, self.l_go]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_main:
-        f = Phase_main()
-        f.pc = pc
-        f.l_k = values[0]
-        f.l_go = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -96,6 +86,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/break-continue/game.yaml:1)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -105,15 +96,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -45,6 +45,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/cached-function/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     r_1: int
@@ -57,16 +58,6 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, [self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        f.r_1 = values[0]
         return f
 
     def step(self, s: State) -> None:

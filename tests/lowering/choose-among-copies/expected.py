@@ -13,6 +13,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-among-copies/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "list[entity:card]")
     BLOCKS = 3
     l_one: int
@@ -28,17 +29,6 @@ class Phase_play(Frame):
         f.pc = self.pc
         f.l_one = self.l_one
         f.l_two = self.l_two
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_one, self.l_two]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_one = values[0]
-        f.l_two = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -87,6 +77,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-among-copies/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -96,15 +87,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

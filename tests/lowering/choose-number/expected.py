@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-number/game.yaml:8)"
+    PARAMS = 0
     SLOT_TYPES = ("int", "int")
     BLOCKS = 3
     l_n: int
@@ -20,17 +21,6 @@ class Phase_play(Frame):
         f.pc = self.pc
         f.l_n = self.l_n
         f.d_1 = self.d_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_n, self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_n = values[0]
-        f.d_1 = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -61,6 +51,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-number/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -70,15 +61,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -12,6 +12,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-optional/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "int")
     BLOCKS = 3
     l_c: int
@@ -27,17 +28,6 @@ class Phase_play(Frame):
         f.pc = self.pc
         f.l_c = self.l_c
         f.l_n = self.l_n
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_c, self.l_n]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_c = values[0]
-        f.l_n = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -94,6 +84,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-optional/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -103,15 +94,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

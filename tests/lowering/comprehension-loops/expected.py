@@ -99,6 +99,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/comprehension-loops/game.yaml:46)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "int", "entity:card")
     BLOCKS = 4
     l_pick: int
@@ -117,18 +118,6 @@ class Phase_play(Frame):
         f.l_pick = self.l_pick
         f.l_limit = self.l_limit
         f.l_again = self.l_again
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_pick, self.l_limit, self.l_again]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_pick = values[0]
-        f.l_limit = values[1]
-        f.l_again = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -232,6 +221,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:8)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -241,15 +231,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

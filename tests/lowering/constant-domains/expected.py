@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/constant-domains/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "player", "bool", "list[player]", "int")
     BLOCKS = 3
     l_c: int
@@ -29,20 +30,6 @@ class Phase_play(Frame):
         f.l_yes = self.l_yes
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_c, self.l_p, self.l_yes, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_c = values[0]
-        f.l_p = values[1]
-        f.l_yes = values[2]
-        f.i_1 = values[3]
-        f.k_2 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -113,6 +100,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/constant-domains/game.yaml:4)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -122,15 +110,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -5,6 +5,7 @@ class Phase_main(Frame):
     __slots__ = SLOTS
     NAME = "Phase_main"
     ORIGIN = "phase main (tests/lowering/decision-in-expression/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ("int", "bool", "bool")
     BLOCKS = 5
     l_a_1: int
@@ -23,18 +24,6 @@ class Phase_main(Frame):
         f.l_a_1 = self.l_a_1
         f.l_a_2 = self.l_a_2
         f.l_a_3 = self.l_a_3
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_main", self.pc, [self.l_a_1, self.l_a_2, self.l_a_3]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_main:
-        f = Phase_main()
-        f.pc = pc
-        f.l_a_1 = values[0]
-        f.l_a_2 = values[1]
-        f.l_a_3 = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -104,6 +93,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/decision-in-expression/game.yaml:1)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -113,15 +103,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

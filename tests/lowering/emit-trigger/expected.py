@@ -16,6 +16,7 @@ class Trig_reply(Frame):
     __slots__ = SLOTS
     NAME = "Trig_reply"
     ORIGIN = "trigger reply (tests/lowering/emit-trigger/game.yaml:15)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "int")
     BLOCKS = 2
     l_p: int
@@ -32,16 +33,6 @@ class Trig_reply(Frame):
         f = Trig_reply(self.l_p, self.l_n)
         f.pc = self.pc
         f.d_1 = self.d_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Trig_reply", self.pc, [self.l_p, self.l_n, self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Trig_reply:
-        f = Trig_reply(values[0], values[1])
-        f.pc = pc
-        f.d_1 = values[2]
         return f
 
     def step(self, s: State) -> None:
@@ -68,6 +59,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/emit-trigger/game.yaml:18)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     e_1: int
@@ -83,17 +75,6 @@ class Phase_play(Frame):
         f.pc = self.pc
         f.e_1 = self.e_1
         f.e_2 = self.e_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.e_1, self.e_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.e_1 = values[0]
-        f.e_2 = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -115,6 +96,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -124,15 +106,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/enum-options-labels-none/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("enum:use",)
     BLOCKS = 2
     l_u: int
@@ -17,16 +18,6 @@ class Phase_play(Frame):
         f = Phase_play()
         f.pc = self.pc
         f.l_u = self.l_u
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_u]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_u = values[0]
         return f
 
     def step(self, s: State) -> None:
@@ -64,6 +55,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/enum-options-labels-none/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -73,15 +65,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/for-in-frame/game.yaml:8)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "bool", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -26,19 +27,6 @@ class Phase_play(Frame):
         f.l_vote = self.l_vote
         f.i_1 = self.i_1
         f.k_2 = self.k_2
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_p, self.l_vote, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_vote = values[1]
-        f.i_1 = values[2]
-        f.k_2 = values[3]
         return f
 
     def step(self, s: State) -> None:
@@ -85,6 +73,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/for-in-frame/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -94,15 +83,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

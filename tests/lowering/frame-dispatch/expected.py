@@ -5,6 +5,7 @@ class Proc_bid(Frame):
     __slots__ = SLOTS
     NAME = "Proc_bid"
     ORIGIN = "procedure bid (tests/lowering/frame-dispatch/game.yaml:10)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     l_p: int
@@ -19,16 +20,6 @@ class Proc_bid(Frame):
         f = Proc_bid(self.l_p)
         f.pc = self.pc
         f.d_1 = self.d_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_bid:
-        f = Proc_bid(values[0])
-        f.pc = pc
-        f.d_1 = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -55,6 +46,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/frame-dispatch/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("bool", "int", "bool", "bool", "int")
     BLOCKS = 9
     l_go: bool
@@ -79,20 +71,6 @@ class Phase_play(Frame):
         f.l_more = self.l_more
         f.l_again = self.l_again
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_go, self.l_n, self.l_more, self.l_again, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_go = values[0]
-        f.l_n = values[1]
-        f.l_more = values[2]
-        f.l_again = values[3]
-        f.r_1 = values[4]
         return f
 
     def step(self, s: State) -> None:
@@ -204,6 +182,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/frame-dispatch/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -213,15 +192,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:

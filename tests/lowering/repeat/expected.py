@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/repeat/game.yaml:7)"
+    PARAMS = 0
     SLOT_TYPES = ("bool", "int")
     BLOCKS = 3
     l_more: bool
@@ -20,17 +21,6 @@ class Phase_play(Frame):
         f.pc = self.pc
         f.l_more = self.l_more
         f.r_1 = self.r_1
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Phase_play", self.pc, [self.l_more, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_more = values[0]
-        f.r_1 = values[1]
         return f
 
     def step(self, s: State) -> None:
@@ -69,6 +59,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/repeat/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -78,15 +69,6 @@ class Flow(Frame):
     def copy(self) -> Flow:
         f = Flow()
         f.pc = self.pc
-        return f
-
-    def to_data(self) -> list[object]:
-        return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
         return f
 
     def step(self, s: State) -> None:
