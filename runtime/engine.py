@@ -524,7 +524,10 @@ class Frame:
     # saving and loading, which are rare: by the names in SLOTS
     def to_data(self) -> list[object]:
         """[NAME, pc, the values of SLOTS]"""
-        return [self.NAME, self.pc, [getattr(self, name) for name in self.SLOTS]]
+        values: list[object] = []  # (a loop: a comprehension is a call of its own in CPython 3.11)
+        for name in self.SLOTS:
+            values.append(getattr(self, name))
+        return [self.NAME, self.pc, values]
 
     @classmethod
     def from_data(cls, pc: int, values: list[Any]) -> Frame:
