@@ -85,12 +85,11 @@ DEBUG_LEVEL = "0"
 LIBRT_OPT_LEVEL = "3"  # mypyc's C library: hot in every game, and compiled once for all the groups
 # Code that runs only when a state is loaded or saved, a module imported, or an error explained,
 # never in play (nor in clone, nor in what the OpenSpiel and PettingZoo adapters show at each
-# step), compiled without optimisation (rulewright/native_mypyc.py): a game's state's
+# step), compiled without optimisation (rulewright/native_mypyc.py): a game's frames' and state's
 # (de)serialisation and its fields' getters and setters (interpreted code's access; the compiled
 # code reads them directly), and these functions of the runtime's compiled modules ("Class.method"
-# or "function"), none of which random play, clone or to_json of any bundled game calls (a frame's
-# to_data, which to_json calls, is the runtime's Frame's since frames share it).
-ENGINE_COLD = ("_dump_vars", "_load_vars")
+# or "function"), none of which random play, clone or to_json of any bundled game calls.
+ENGINE_COLD = ("to_data", "_dump_vars", "_load_vars")
 RUNTIME_COLD = (
     "Decision.__repr__",
     "Frame.from_data",

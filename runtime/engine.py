@@ -521,14 +521,13 @@ class Frame:
         times as fast as a loop over SLOTS with getattr and setattr."""
         raise NotImplementedError
 
-    # saving and loading, which are rare: by the names in SLOTS
-    def to_data(self) -> list[object]:
-        """[NAME, pc, the values of SLOTS]"""
-        values: list[object] = []  # (a loop: a comprehension is a call of its own in CPython 3.11)
-        for name in self.SLOTS:
-            values.append(getattr(self, name))
-        return [self.NAME, self.pc, values]
+    def to_data(self) -> list[object]:  # pragma: no cover - generated subclasses write it out
+        """[NAME, pc, the values of SLOTS]: how a saved state holds the frame. Every `to_json`
+        writes each frame: written out by name it takes half the time of operator.attrgetter over
+        SLOTS, a quarter of a loop with getattr (a state's to_json 9% and 11% dearer)."""
+        raise NotImplementedError
 
+    # loading, which is rare: by the names in SLOTS
     @classmethod
     def from_data(cls, pc: int, values: list[Any]) -> Frame:
         """The frame to_data wrote (runtime/saved.py has checked `values` against SLOT_TYPES). Made by

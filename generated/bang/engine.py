@@ -969,6 +969,9 @@ class Proc_play_card(Frame):
         f.l_q = self.l_q
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_q]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1064,6 +1067,9 @@ class Proc_play_bang(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_bang", self.pc, [self.l_p, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1116,6 +1122,9 @@ class Proc_play_gatling(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_gatling", self.pc, [self.l_p, self.l_t, self.i_1, self.k_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1164,6 +1173,9 @@ class Proc_play_panic(Frame):
         f.l_t = self.l_t
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_panic", self.pc, [self.l_p, self.l_t, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1220,6 +1232,9 @@ class Proc_play_cat_balou(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_cat_balou", self.pc, [self.l_p, self.l_t, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1273,6 +1288,9 @@ class Proc_pick_card(Frame):
         f.l_a_1 = self.l_a_1
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_pick_card", self.pc, [self.l_p, self.l_t, self.l_what, self.l_a_1, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1363,6 +1381,9 @@ class Proc_play_jail(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_jail", self.pc, [self.l_p, self.l_c, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1416,6 +1437,13 @@ class Proc_play_general_store(Frame):
         f.i_1 = self.i_1
         f.k_2 = self.k_2
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_play_general_store",
+            self.pc,
+            [self.l_p, self.l_x, self.l_q, self.l_c, self.i_1, self.k_2],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1479,6 +1507,9 @@ class Proc_jesse_jones_draws(Frame):
         f.pc = self.pc
         f.l_from = self.l_from
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_jesse_jones_draws", self.pc, [self.l_p, self.l_from]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1552,6 +1583,9 @@ class Proc_kit_carlson_draws(Frame):
         f.l_keep = self.l_keep
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_kit_carlson_draws", self.pc, [self.l_p, self.l_keep]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1620,6 +1654,9 @@ class Proc_pedro_ramirez_draws(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_pedro_ramirez_draws", self.pc, [self.l_p, self.l_yes, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1687,6 +1724,9 @@ class Proc_shoot(Frame):
         f.l_a_2 = self.l_a_2
         f.l_a_3 = self.l_a_3
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_shoot", self.pc, [self.l_p, self.l_t, self.l_needed, self.l_a_2, self.l_a_3]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1771,6 +1811,9 @@ class Proc_play_indians(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_indians", self.pc, [self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1803,6 +1846,9 @@ class Proc_play_duel(Frame):
         f.pc = self.pc
         f.l_t = self.l_t
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_duel", self.pc, [self.l_p, self.l_t]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1851,6 +1897,9 @@ class Proc_flip(Frame):
         f.l_flipped = self.l_flipped
         f.l_other = self.l_other
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_flip", self.pc, [self.l_q, self.l_why, self.l_flipped, self.l_other]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1924,6 +1973,9 @@ class Proc_hit(Frame):
         f.pc = self.pc
         f.l_left = self.l_left
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_hit", self.pc, [self.l_q, self.l_n, self.l_by, self.l_left]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2008,6 +2060,9 @@ class Proc_last_beers(Frame):
         f.l_b = self.l_b
         f.l_sid = self.l_sid
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_last_beers", self.pc, [self.l_q, self.l_left, self.l_short, self.l_b, self.l_sid]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2118,6 +2173,9 @@ class Proc_sid_heals(Frame):
         f.l_two = self.l_two
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_sid_heals", self.pc, [self.l_q, self.l_two]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2175,6 +2233,9 @@ class Proc_take_turn(Frame):
         f.l_d = self.l_d
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_take_turn", self.pc, [self.l_p, self.l_j, self.l_d, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2306,6 +2367,9 @@ class Proc_check_dynamite(Frame):
         f.l_n = self.l_n
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_check_dynamite", self.pc, [self.l_p, self.l_d, self.l_f, self.l_n]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2356,6 +2420,9 @@ class Proc_draw_phase(Frame):
         f = Proc_draw_phase(self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_draw_phase", self.pc, [self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2416,6 +2483,9 @@ class Proc_play_phase(Frame):
         f.l_old = self.l_old
         f.l_sid = self.l_sid
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_phase", self.pc, [self.l_p, self.l_c, self.l_old, self.l_sid]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2558,6 +2628,21 @@ class Proc_dodge(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_dodge",
+            self.pc,
+            [
+                self.l_shooter,
+                self.l_target,
+                self.l_a_responded,
+                self.l_responder,
+                self.l_response,
+                self.i_1,
+                self.k_2,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2646,6 +2731,13 @@ class Proc_indians_answer(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_indians_answer",
+            self.pc,
+            [self.l_p, self.l_a_responded, self.l_responder, self.l_response, self.i_1, self.k_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2731,6 +2823,21 @@ class Proc_duel_answer(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_duel_answer",
+            self.pc,
+            [
+                self.l_now,
+                self.l_foe,
+                self.l_a_responded,
+                self.l_responder,
+                self.l_response,
+                self.i_1,
+                self.k_2,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2812,6 +2919,9 @@ class Phase_turns(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_turns", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2839,6 +2949,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -1161,6 +1161,9 @@ class Proc_do_action(Frame):
         f.l_did = self.l_did
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_do_action", self.pc, [self.l_p, self.l_act, self.l_a, self.l_did]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1228,6 +1231,9 @@ class Proc_do_plan(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_do_plan", self.pc, [self.l_p, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1282,6 +1288,9 @@ class Proc_do_tunnel(Frame):
         f.l_k = self.l_k
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_tunnel", self.pc, [self.l_p, self.l_t, self.l_k, self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1415,6 +1424,9 @@ class Proc_do_finance(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_do_finance", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1460,6 +1472,9 @@ class Proc_take_money(Frame):
         f.pc = self.pc
         f.l_a = self.l_a
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_take_money", self.pc, [self.l_p, self.l_c, self.l_a]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1519,6 +1534,13 @@ class Proc_do_technology(Frame):
         f.l_paid = self.l_paid
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_do_technology",
+            self.pc,
+            [self.l_p, self.l_bonus, self.l_use, self.l_b, self.l_st, self.l_paid, self.l_c],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1695,6 +1717,9 @@ class Proc_peek(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_peek", self.pc, [self.l_p, self.l_q, self.l_k, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1780,6 +1805,9 @@ class Proc_do_secondary(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_do_secondary", self.pc, [self.l_p, self.l_a, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1847,6 +1875,9 @@ class Proc_do_develop(Frame):
         f.l_n = self.l_n
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_do_develop", self.pc, [self.l_p, self.l_a, self.l_c, self.l_t, self.l_n, self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1961,6 +1992,9 @@ class Proc_hold(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_hold", self.pc, [self.l_p, self.l_c, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2014,6 +2048,9 @@ class Proc_chain(Frame):
         f.l_x = self.l_x
         f.l_d = self.l_d
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_chain", self.pc, [self.l_p, self.l_did, self.l_a, self.l_c, self.l_x, self.l_d]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2158,6 +2195,9 @@ class Proc_play_round(Frame):
         f.l_q = self.l_q
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_round", self.pc, [self.l_p, self.l_p_2, self.l_d, self.l_q]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2248,6 +2288,9 @@ class Proc_refill_discs(Frame):
         f.l_use = self.l_use
         f.l_n = self.l_n
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_refill_discs", self.pc, [self.l_p, self.l_use, self.l_n]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2347,6 +2390,13 @@ class Proc_round_start_effects(Frame):
         f.l_mine = self.l_mine
         f.l_theirs = self.l_theirs
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_round_start_effects",
+            self.pc,
+            [self.l_p, self.l_o, self.l_use, self.l_give, self.l_take, self.l_mine, self.l_theirs],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2490,6 +2540,23 @@ class Proc_take_turn(Frame):
         f.l_d_2 = self.l_d_2
         f.l_act = self.l_act
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_take_turn",
+            self.pc,
+            [
+                self.l_p,
+                self.l_use,
+                self.l_k,
+                self.l_a,
+                self.l_mine,
+                self.l_theirs,
+                self.l_d,
+                self.l_d_2,
+                self.l_act,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2691,6 +2758,13 @@ class Proc_pass_round(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_pass_round",
+            self.pc,
+            [self.l_p, self.l_k, self.l_n, self.l_keep, self.l_back, self.l_d, self.i_1, self.k_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2771,6 +2845,9 @@ class Proc_draw_agenda(Frame):
         f.l_keep = self.l_keep
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_draw_agenda", self.pc, [self.l_p, self.l_g, self.l_keep]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2847,6 +2924,9 @@ class Proc_pay_promotion(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_pay_promotion", self.pc, [self.l_p, self.l_paid, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2909,6 +2989,9 @@ class Phase_rounds(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_rounds", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2935,6 +3018,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

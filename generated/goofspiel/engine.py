@@ -219,6 +219,9 @@ class Proc_bid_for(Frame):
         f.l_s = self.l_s
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_bid_for", self.pc, [self.l_x, self.l_bid, self.l_n, self.l_s]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -286,6 +289,9 @@ class Phase_turns(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_turns", self.pc, [self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -318,6 +324,9 @@ class Flow(Frame):
         f.pc = self.pc
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, [self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -1753,6 +1753,9 @@ class Proc_resolve_conflicts(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_resolve_conflicts", self.pc, [self.l_p, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1931,6 +1934,39 @@ class Proc_conflict(Frame):
         f.k_6 = self.k_6
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_conflict",
+            self.pc,
+            [
+                self.l_a,
+                self.l_t,
+                self.l_defenders,
+                self.l_b,
+                self.l_q,
+                self.l_u,
+                self.l_ordering,
+                self.l_fought,
+                self.l_f,
+                self.l_q_2,
+                self.l_g,
+                self.l_level,
+                self.l_alive_sides,
+                self.l_shooters,
+                self.l_q_3,
+                self.l_f_2,
+                self.l_q_4,
+                self.l_g_2,
+                self.l_q_5,
+                self.i_1,
+                self.k_2,
+                self.i_3,
+                self.k_4,
+                self.i_5,
+                self.k_6,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2089,6 +2125,9 @@ class Proc_aim(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_aim", self.pc, [self.l_q, self.l_alive, self.l_t, self.l_a, self.l_targets, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2156,6 +2195,9 @@ class Proc_use_special(Frame):
         f.l_c = self.l_c
         f.l_u = self.l_u
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_use_special", self.pc, [self.l_p, self.l_s, self.l_use, self.l_c, self.l_u]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2265,6 +2307,9 @@ class Proc_play_attack_order(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_attack_order", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2363,6 +2408,25 @@ class Proc_defence_order(Frame):
         f.l_options = self.l_options
         f.l_u_2 = self.l_u_2
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_defence_order",
+            self.pc,
+            [
+                self.l_q,
+                self.l_a,
+                self.l_t,
+                self.l_c,
+                self.l_to,
+                self.l_dest,
+                self.l_f,
+                self.l_planes,
+                self.l_u,
+                self.l_options,
+                self.l_u_2,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2509,6 +2573,13 @@ class Proc_play_order(Frame):
         f.l_t_2 = self.l_t_2
         f.l_b_2 = self.l_b_2
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_play_order",
+            self.pc,
+            [self.l_p, self.l_c, self.l_f, self.l_b, self.l_u, self.l_t, self.l_f_2, self.l_t_2, self.l_b_2],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2695,6 +2766,9 @@ class Proc_draw_orders(Frame):
         f.l_k = self.l_k
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_draw_orders", self.pc, [self.l_p, self.l_n, self.l_decks, self.l_k, self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2916,6 +2990,38 @@ class Proc_play_round(Frame):
         f.k_14 = self.k_14
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_play_round",
+            self.pc,
+            [
+                self.l_p,
+                self.l_p_2,
+                self.l_f,
+                self.l_p_3,
+                self.l_p_4,
+                self.l_p_5,
+                self.l_p_6,
+                self.l_p_7,
+                self.l_p_8,
+                self.l_t,
+                self.i_1,
+                self.k_2,
+                self.i_3,
+                self.k_4,
+                self.i_5,
+                self.k_6,
+                self.i_7,
+                self.k_8,
+                self.i_9,
+                self.k_10,
+                self.i_11,
+                self.k_12,
+                self.i_13,
+                self.k_14,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3065,6 +3171,9 @@ class Proc_reinforce(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_reinforce", self.pc, [self.l_p, self.l_waiting, self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3154,6 +3263,9 @@ class Proc_reinforce_at(Frame):
         f.l_u = self.l_u
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_reinforce_at", self.pc, [self.l_p, self.l_t, self.l_allowed, self.l_options, self.l_u]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -3209,6 +3321,9 @@ class Proc_player_turn(Frame):
         f.l_t = self.l_t
         f.l_u = self.l_u
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_player_turn", self.pc, [self.l_p, self.l_t, self.l_u]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3294,6 +3409,23 @@ class Proc_move_phase(Frame):
         f.l_k = self.l_k
         f.l_g = self.l_g
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_move_phase",
+            self.pc,
+            [
+                self.l_p,
+                self.l_f,
+                self.l_from,
+                self.l_reached,
+                self.l_edge,
+                self.l_ring,
+                self.l_t,
+                self.l_k,
+                self.l_g,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3454,6 +3586,9 @@ class Proc_building_phase(Frame):
         f.l_nb = self.l_nb
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_building_phase", self.pc, [self.l_p, self.l_t, self.l_inf, self.l_b, self.l_nb]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3569,6 +3704,9 @@ class Proc_tactical_phase(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_tactical_phase", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3634,6 +3772,9 @@ class Proc_arms_race(Frame):
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_arms_race", self.pc, [self.l_p, self.l_c, self.l_c_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3730,6 +3871,9 @@ class Proc_maintenance(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_maintenance", self.pc, [self.l_p, self.l_t, self.l_f, self.i_1, self.k_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3811,6 +3955,9 @@ class Proc_discard_down(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_discard_down", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3891,6 +4038,22 @@ class Proc_defence(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_defence",
+            self.pc,
+            [
+                self.l_a,
+                self.l_t,
+                self.l_ordering,
+                self.l_a_responded,
+                self.l_responder,
+                self.l_response,
+                self.i_1,
+                self.k_2,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3970,6 +4133,9 @@ class Phase_opening_hands(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_opening_hands", self.pc, [self.l_p, self.i_1, self.k_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4007,6 +4173,9 @@ class Phase_rounds(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_rounds", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -4033,6 +4202,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -433,6 +433,9 @@ class Proc_play_card(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_play_card", self.pc, [self.l_p, self.l_i, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -510,6 +513,9 @@ class Proc_discard_card(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_discard_card", self.pc, [self.l_p, self.l_i, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -583,6 +589,13 @@ class Proc_give_clue(Frame):
         f.l_s = self.l_s
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_give_clue",
+            self.pc,
+            [self.l_p, self.l_how, self.l_t, self.l_k, self.l_n, self.l_i, self.l_s, self.l_c],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -715,6 +728,9 @@ class Proc_take_turn(Frame):
         f.l_how = self.l_how
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_take_turn", self.pc, [self.l_p, self.l_how]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -758,6 +774,9 @@ class Phase_turns(Frame):
         f = Phase_turns()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_turns", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -806,6 +825,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

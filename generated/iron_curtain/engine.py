@@ -544,6 +544,9 @@ class Proc_take_cube(Frame):
         f.l_src = self.l_src
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_take_cube", self.pc, [self.l_p, self.l_keep, self.l_src]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -600,6 +603,9 @@ class Proc_give_order(Frame):
         f.l_budget = self.l_budget
         f.l_t = self.l_t
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_give_order", self.pc, [self.l_p, self.l_c, self.l_access, self.l_budget, self.l_t]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -700,6 +706,9 @@ class Proc_infiltrate(Frame):
         f.r_1 = self.r_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_infiltrate", self.pc, [self.l_p, self.l_n, self.l_targets, self.l_t, self.r_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -784,6 +793,13 @@ class Proc_remove_cubes(Frame):
         f.r_1 = self.r_1
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_remove_cubes",
+            self.pc,
+            [self.l_p, self.l_n, self.l_targets, self.l_o, self.l_t, self.r_1],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -863,6 +879,9 @@ class Proc_remove_from_one_card(Frame):
         f.l_t = self.l_t
         f.l_k = self.l_k
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_remove_from_one_card", self.pc, [self.l_p, self.l_n, self.l_o, self.l_t, self.l_k]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -945,6 +964,9 @@ class Proc_move_cubes(Frame):
         f.l_dst = self.l_dst
         f.l_k = self.l_k
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_move_cubes", self.pc, [self.l_p, self.l_n, self.l_src, self.l_dst, self.l_k]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1049,6 +1071,13 @@ class Proc_play_turn(Frame):
         f.l_o = self.l_o
         f.l_run_it = self.l_run_it
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_play_turn",
+            self.pc,
+            [self.l_p, self.l_c, self.l_spot, self.l_how, self.l_o, self.l_run_it],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1180,6 +1209,9 @@ class Eff_card_event_west_germany(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_west_germany", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1216,6 +1248,9 @@ class Eff_card_event_east_germany(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_east_germany", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1247,6 +1282,9 @@ class Eff_card_event_poland(Frame):
         f = Eff_card_event_poland(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_poland", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1284,6 +1322,9 @@ class Eff_card_event_iran(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_iran", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1315,6 +1356,9 @@ class Eff_card_event_israel(Frame):
         f = Eff_card_event_israel(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_israel", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1348,6 +1392,9 @@ class Eff_card_event_egypt(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_egypt", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1379,6 +1426,9 @@ class Eff_card_event_japan(Frame):
         f = Eff_card_event_japan(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_japan", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1416,6 +1466,9 @@ class Eff_card_event_south_korea(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_south_korea", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1452,6 +1505,9 @@ class Eff_card_event_angola(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_angola", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1484,6 +1540,9 @@ class Eff_card_event_ethiopia(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_ethiopia", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1515,6 +1574,9 @@ class Eff_card_event_brazil(Frame):
         f = Eff_card_event_brazil(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_brazil", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1552,6 +1614,9 @@ class Eff_card_event_argentina(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_argentina", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1587,6 +1652,9 @@ class Eff_card_event_panama(Frame):
         f = Eff_card_event_panama(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_panama", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1627,6 +1695,9 @@ class Phase_round(Frame):
         f.l_p = self.l_p
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_round", self.pc, [self.l_chooser, self.l_first, self.l_p, self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1696,6 +1767,9 @@ class Flow(Frame):
         f.pc = self.pc
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, [self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -224,6 +224,9 @@ class Proc_act(Frame):
         f.l_m_2 = self.l_m_2
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_act", self.pc, [self.l_p, self.l_m, self.l_m_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -301,6 +304,9 @@ class Phase_betting(Frame):
         f.k_4 = self.k_4
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_betting", self.pc, [self.l_p, self.l_p_2, self.i_1, self.k_2, self.i_3, self.k_4]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -358,6 +364,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -290,6 +290,9 @@ class Proc_betting_round(Frame):
         f.l_m = self.l_m
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_betting_round", self.pc, [self.l_bet, self.l_calls, self.l_p, self.l_m]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -376,6 +379,9 @@ class Phase_first_round(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_first_round", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -408,6 +414,9 @@ class Phase_second_round(Frame):
         f = Phase_second_round()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_second_round", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -442,6 +451,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -360,6 +360,9 @@ class Phase_bidding(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_bidding", self.pc, [self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -394,6 +397,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

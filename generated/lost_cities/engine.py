@@ -492,6 +492,22 @@ class Proc_take_turn(Frame):
         f.l_d = self.l_d
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_take_turn",
+            self.pc,
+            [
+                self.l_p,
+                self.l_c,
+                self.l_ways,
+                self.l_how,
+                self.l_just_discarded,
+                self.l_sources,
+                self.l_s,
+                self.l_d,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 2:
@@ -584,6 +600,9 @@ class Phase_turns(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_turns", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -614,6 +633,9 @@ class Flow(Frame):
         f.pc = self.pc
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, [self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -3055,6 +3055,13 @@ class Proc_free_coup_or_realignments(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_free_coup_or_realignments",
+            self.pc,
+            [self.l_p, self.l_c, self.l_area, self.l_ops, self.l_kinds, self.l_going, self.l_kind, self.l_t],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 2:
@@ -3184,6 +3191,23 @@ class Proc_remove_up_to(Frame):
         f.r_1 = self.r_1
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_remove_up_to",
+            self.pc,
+            [
+                self.l_p,
+                self.l_total,
+                self.l_most,
+                self.l_area,
+                self.l_o,
+                self.l_taken,
+                self.l_xs,
+                self.l_x,
+                self.r_1,
+            ],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3288,6 +3312,13 @@ class Proc_remove_from_each(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_remove_from_each",
+            self.pc,
+            [self.l_p, self.l_n, self.l_amount, self.l_area, self.l_o, self.l_xs, self.l_chosen, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3358,6 +3389,9 @@ class Proc_add_to_each(Frame):
         f.l_chosen = self.l_chosen
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_add_to_each", self.pc, [self.l_p, self.l_n, self.l_area, self.l_chosen, self.l_x]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3434,6 +3468,13 @@ class Proc_add_spread(Frame):
         f.r_1 = self.r_1
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_add_spread",
+            self.pc,
+            [self.l_p, self.l_total, self.l_most, self.l_area, self.l_placed, self.l_x, self.r_1],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3507,6 +3548,9 @@ class Proc_conduct_operations(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_conduct_operations", self.pc, [self.l_p, self.l_ops, self.l_bonus, self.l_start]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -3566,6 +3610,23 @@ class Proc_spend_operations(Frame):
         f.l_kind = self.l_kind
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_spend_operations",
+            self.pc,
+            [
+                self.l_p,
+                self.l_ops,
+                self.l_bonus,
+                self.l_start,
+                self.l_allowed,
+                self.l_sea,
+                self.l_kinds,
+                self.l_kind,
+                self.l_x,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3690,6 +3751,23 @@ class Proc_add_influence(Frame):
         f.l_spots = self.l_spots
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_add_influence",
+            self.pc,
+            [
+                self.l_p,
+                self.l_ops,
+                self.l_bonus,
+                self.l_sea,
+                self.l_start,
+                self.l_open,
+                self.l_left,
+                self.l_spots,
+                self.l_x,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3818,6 +3896,22 @@ class Proc_realignments(Frame):
         f.l_targets = self.l_targets
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_realignments",
+            self.pc,
+            [
+                self.l_p,
+                self.l_ops,
+                self.l_bonus,
+                self.l_sea,
+                self.l_area,
+                self.l_left,
+                self.l_targets,
+                self.l_x,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3950,6 +4044,25 @@ class Proc_coup_attempt(Frame):
         f.e_1 = self.e_1
         f.e_2 = self.e_2
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_coup_attempt",
+            self.pc,
+            [
+                self.l_p,
+                self.l_x,
+                self.l_ops,
+                self.l_free,
+                self.l_o,
+                self.l_r,
+                self.l_mod,
+                self.l_margin,
+                self.l_gone,
+                self.e_1,
+                self.e_2,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4098,6 +4211,13 @@ class Proc_headline_phase(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_headline_phase",
+            self.pc,
+            [self.l_p, self.l_order, self.l_k, self.l_p_2, self.l_c, self.i_1, self.k_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4221,6 +4341,13 @@ class Proc_choose_headline(Frame):
         f.d_2 = self.d_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_choose_headline",
+            self.pc,
+            [self.l_p, self.l_openly, self.l_options, self.d_1, self.d_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -4307,6 +4434,13 @@ class Proc_action_round(Frame):
         f.e_2 = self.e_2
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_action_round",
+            self.pc,
+            [self.l_p, self.l_before, self.l_owing, self.l_trap, self.e_1, self.e_2],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4380,6 +4514,9 @@ class Proc_play_a_card(Frame):
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_a_card", self.pc, [self.l_p, self.l_options, self.l_c, self.l_c_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4504,6 +4641,13 @@ class Proc_trap_round(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_trap_round",
+            self.pc,
+            [self.l_p, self.l_trap, self.l_escapes, self.l_scorings, self.l_options, self.l_c],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4626,6 +4770,9 @@ class Proc_play_card(Frame):
         f.l_when = self.l_when
         f.l_start = self.l_start
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_how, self.l_when, self.l_start]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4791,6 +4938,9 @@ class Proc_resolve_event_play(Frame):
         f.l_q = self.l_q
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_resolve_event_play", self.pc, [self.l_p, self.l_c, self.l_q]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -4835,6 +4985,9 @@ class Proc_fire_event(Frame):
         f.pc = self.pc
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_fire_event", self.pc, [self.l_q, self.l_c, self.l_x]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4884,6 +5037,9 @@ class Proc_event_operations(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_event_operations", self.pc, [self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -4917,6 +5073,9 @@ class Proc_use_for_operations(Frame):
         f = Proc_use_for_operations(self.l_p, self.l_c)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_use_for_operations", self.pc, [self.l_p, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4981,6 +5140,22 @@ class Proc_end_of_turn(Frame):
         f.i_1 = self.i_1
         f.k_2 = self.k_2
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Proc_end_of_turn",
+            self.pc,
+            [
+                self.l_us_short,
+                self.l_su_short,
+                self.l_p,
+                self.l_c,
+                self.l_p_2,
+                self.l_p_3,
+                self.i_1,
+                self.k_2,
+            ],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5089,6 +5264,9 @@ class Eff_card_event_five_year_plan(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_five_year_plan", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5138,6 +5316,9 @@ class Eff_card_event_socialist_governments(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_socialist_governments", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5175,6 +5356,9 @@ class Eff_card_event_blockade(Frame):
         f.l_o = self.l_o
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_blockade", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5242,6 +5426,9 @@ class Eff_card_event_comecon(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_comecon", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5286,6 +5473,9 @@ class Eff_card_event_warsaw_pact_formed(Frame):
         f.pc = self.pc
         f.l_removing = self.l_removing
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_warsaw_pact_formed", self.pc, [self.l_self, self.l_p, self.l_removing]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5345,6 +5535,13 @@ class Eff_card_event_truman_doctrine(Frame):
         f.l_xs = self.l_xs
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_truman_doctrine",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5418,6 +5615,13 @@ class Eff_card_event_olympic_games(Frame):
         f.l_mine = self.l_mine
         f.l_theirs = self.l_theirs
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_olympic_games",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_boycott, self.l_mine, self.l_theirs],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5495,6 +5699,13 @@ class Eff_card_event_independent_reds(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_independent_reds",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5553,6 +5764,9 @@ class Eff_card_event_marshall_plan(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_marshall_plan", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5598,6 +5812,9 @@ class Eff_card_event_indo_pakistani_war(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_indo_pakistani_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5639,6 +5856,9 @@ class Eff_card_event_cia_created(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_cia_created", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5672,6 +5892,9 @@ class Eff_card_event_suez_crisis(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_suez_crisis", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5703,6 +5926,9 @@ class Eff_card_event_east_european_unrest(Frame):
         f = Eff_card_event_east_european_unrest(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_east_european_unrest", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5739,6 +5965,9 @@ class Eff_card_event_decolonization(Frame):
         f = Eff_card_event_decolonization(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_decolonization", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5784,6 +6013,9 @@ class Eff_card_event_un_intervention(Frame):
         f.pc = self.pc
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_un_intervention", self.pc, [self.l_self, self.l_p, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5844,6 +6076,13 @@ class Eff_card_event_de_stalinization(Frame):
         f.l_more = self.l_more
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_de_stalinization",
+            self.pc,
+            [self.l_self, self.l_p, self.l_taken, self.l_more, self.l_x],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5933,6 +6172,9 @@ class Eff_card_event_brush_war(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_brush_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5982,6 +6224,9 @@ class Eff_card_event_salt_negotiations(Frame):
         f.pc = self.pc
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_salt_negotiations", self.pc, [self.l_self, self.l_p, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6064,6 +6309,13 @@ class Eff_card_event_summit(Frame):
         f.l_step = self.l_step
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_summit",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_mine, self.l_theirs, self.l_w, self.l_step],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6132,6 +6384,13 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
         f.l_level = self.l_level
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_how_i_learned_to_stop_worrying",
+            self.pc,
+            [self.l_self, self.l_p, self.l_level],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6176,6 +6435,9 @@ class Eff_card_event_junta(Frame):
         f.pc = self.pc
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_junta", self.pc, [self.l_self, self.l_p, self.l_x]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6232,6 +6494,13 @@ class Eff_card_event_missile_envy(Frame):
         f.l_top = self.l_top
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_missile_envy",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_top, self.l_c],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6336,6 +6605,13 @@ class Eff_card_event_south_african_unrest(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_south_african_unrest",
+            self.pc,
+            [self.l_self, self.l_p, self.l_all_there, self.l_x],
+        ]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6404,6 +6680,9 @@ class Eff_card_event_muslim_revolution(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_muslim_revolution", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6443,6 +6722,9 @@ class Eff_card_event_abm_treaty(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_abm_treaty", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6476,6 +6758,9 @@ class Eff_card_event_lone_gunman(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_lone_gunman", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6508,6 +6793,9 @@ class Eff_card_event_colonial_rear_guards(Frame):
         f = Eff_card_event_colonial_rear_guards(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_colonial_rear_guards", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6550,6 +6838,9 @@ class Eff_card_event_puppet_governments(Frame):
         f = Eff_card_event_puppet_governments(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_puppet_governments", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6601,6 +6892,13 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
         f.l_c = self.l_c
         f.l_playing = self.l_playing
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_grain_sales_to_soviets",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_playing],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6679,6 +6977,9 @@ class Eff_card_event_oas_founded(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_oas_founded", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6710,6 +7011,9 @@ class Eff_card_event_the_voice_of_america(Frame):
         f = Eff_card_event_the_voice_of_america(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_the_voice_of_america", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6747,6 +7051,9 @@ class Eff_card_event_liberation_theology(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_liberation_theology", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6782,6 +7089,9 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
         f = Eff_card_event_ussuri_river_skirmish(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_ussuri_river_skirmish", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6837,6 +7147,13 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
         f.l_more = self.l_more
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_ask_not_what_your_country_can_do_for_you",
+            self.pc,
+            [self.l_self, self.l_p, self.l_n, self.l_more, self.l_c],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6915,6 +7232,9 @@ class Eff_card_event_star_wars(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_star_wars", self.pc, [self.l_self, self.l_p, self.l_xs, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6982,6 +7302,9 @@ class Eff_card_event_the_reformer(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_the_reformer", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7024,6 +7347,9 @@ class Eff_card_event_marine_barracks_bombing(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_marine_barracks_bombing", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7063,6 +7389,9 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
         f = Eff_card_event_soviets_shoot_down_kal_007(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_soviets_shoot_down_kal_007", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7106,6 +7435,9 @@ class Eff_card_event_glasnost(Frame):
         f = Eff_card_event_glasnost(self.l_self, self.l_p)
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_glasnost", self.pc, [self.l_self, self.l_p]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7152,6 +7484,9 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
         f.pc = self.pc
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_ortega_elected_in_nicaragua", self.pc, [self.l_self, self.l_p, self.l_x]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7220,6 +7555,9 @@ class Eff_card_event_chernobyl(Frame):
         f.l_r = self.l_r
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_chernobyl", self.pc, [self.l_self, self.l_p, self.l_o, self.l_r]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7286,6 +7624,13 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
         f.l_chosen = self.l_chosen
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_latin_american_debt_crisis",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_xs, self.l_chosen, self.l_x],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7382,6 +7727,9 @@ class Eff_card_event_tear_down_this_wall(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_tear_down_this_wall", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7430,6 +7778,13 @@ class Eff_card_event_aldrich_ames_remix(Frame):
         f.l_c = self.l_c
         f.l_c_2 = self.l_c_2
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_aldrich_ames_remix",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_c, self.l_c_2],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7485,6 +7840,9 @@ class Eff_card_event_pershing_ii_deployed(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_pershing_ii_deployed", self.pc, [self.l_self, self.l_p]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7520,6 +7878,9 @@ class Eff_card_event_wargames(Frame):
         f.pc = self.pc
         f.l_ending = self.l_ending
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_wargames", self.pc, [self.l_self, self.l_p, self.l_ending]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7574,6 +7935,9 @@ class Eff_card_event_iran_iraq_war(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_iran_iraq_war", self.pc, [self.l_self, self.l_p, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7626,6 +7990,13 @@ class Eff_card_event_the_cambridge_five(Frame):
         f.l_c = self.l_c
         f.l_x = self.l_x
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_the_cambridge_five",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_shown, self.l_c, self.l_x],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7712,6 +8083,9 @@ class Eff_card_event_special_relationship(Frame):
         f.l_x = self.l_x
         f.l_x_2 = self.l_x_2
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_special_relationship", self.pc, [self.l_self, self.l_p, self.l_x, self.l_x_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7809,6 +8183,13 @@ class Eff_card_event_che(Frame):
         f.l_before = self.l_before
         f.l_y = self.l_y
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Eff_card_event_che",
+            self.pc,
+            [self.l_self, self.l_p, self.l_o, self.l_ops, self.l_area, self.l_x, self.l_before, self.l_y],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7929,6 +8310,9 @@ class Eff_card_event_our_man_in_tehran(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_our_man_in_tehran", self.pc, [self.l_self, self.l_p, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8012,6 +8396,9 @@ class Trig_norad(Frame):
         f.l_x = self.l_x
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Trig_norad", self.pc, [self.l_p, self.l_before, self.l_x]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -8064,6 +8451,9 @@ class Trig_missile_crisis_defused(Frame):
         f.pc = self.pc
         f.l_x_2 = self.l_x_2
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Trig_missile_crisis_defused", self.pc, [self.l_p, self.l_x, self.l_x_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8137,6 +8527,9 @@ class Phase_placement(Frame):
         f.r_1 = self.r_1
         f.r_2 = self.r_2
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_placement", self.pc, [self.l_x, self.l_x_2, self.r_1, self.r_2]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8225,6 +8618,9 @@ class Phase_headline(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_headline", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -8251,6 +8647,9 @@ class Phase_action_rounds(Frame):
         f = Phase_action_rounds()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_action_rounds", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8297,6 +8696,9 @@ class Phase_end_of_turn(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_end_of_turn", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -8323,6 +8725,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

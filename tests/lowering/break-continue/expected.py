@@ -23,6 +23,9 @@ class Phase_main(Frame):
         f.l_go = self.l_go
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_main", self.pc, [self.l_k, self.l_go]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -97,6 +100,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

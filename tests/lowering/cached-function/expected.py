@@ -60,6 +60,9 @@ class Flow(Frame):
         f.r_1 = self.r_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, [self.r_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:

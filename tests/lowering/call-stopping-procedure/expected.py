@@ -22,6 +22,9 @@ class Proc_bid(Frame):
         f.d_1 = self.d_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -58,6 +61,9 @@ class Proc_both_bid(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_both_bid", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -86,6 +92,9 @@ class Phase_play(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, []]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -113,6 +122,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -31,6 +31,9 @@ class Phase_play(Frame):
         f.l_two = self.l_two
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_one, self.l_two]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -88,6 +91,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

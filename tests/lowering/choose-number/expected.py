@@ -23,6 +23,9 @@ class Phase_play(Frame):
         f.d_1 = self.d_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_n, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -62,6 +65,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

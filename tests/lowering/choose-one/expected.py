@@ -33,6 +33,9 @@ class Phase_play(Frame):
         f.d_1 = self.d_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_c, self.l_how, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 2:
@@ -95,6 +98,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

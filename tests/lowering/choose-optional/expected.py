@@ -30,6 +30,9 @@ class Phase_play(Frame):
         f.l_n = self.l_n
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_c, self.l_n]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -95,6 +98,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

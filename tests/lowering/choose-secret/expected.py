@@ -29,6 +29,9 @@ class Phase_play(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_b, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -88,6 +91,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

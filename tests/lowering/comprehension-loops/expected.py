@@ -120,6 +120,9 @@ class Phase_play(Frame):
         f.l_again = self.l_again
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_pick, self.l_limit, self.l_again]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -232,6 +235,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -26,6 +26,9 @@ class Phase_main(Frame):
         f.l_a_3 = self.l_a_3
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_main", self.pc, [self.l_a_1, self.l_a_2, self.l_a_3]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -104,6 +107,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

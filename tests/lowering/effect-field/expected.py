@@ -35,6 +35,9 @@ class Eff_card_event_wager(Frame):
         f.d_1 = self.d_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Eff_card_event_wager", self.pc, [self.l_self, self.l_p, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -65,6 +68,9 @@ class Phase_play(Frame):
         f = Phase_play()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -99,6 +105,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

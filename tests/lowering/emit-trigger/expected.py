@@ -35,6 +35,9 @@ class Trig_reply(Frame):
         f.d_1 = self.d_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Trig_reply", self.pc, [self.l_p, self.l_n, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -77,6 +80,9 @@ class Phase_play(Frame):
         f.e_2 = self.e_2
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.e_1, self.e_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -107,6 +113,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

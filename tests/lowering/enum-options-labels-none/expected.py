@@ -20,6 +20,9 @@ class Phase_play(Frame):
         f.l_u = self.l_u
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_u]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -66,6 +69,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

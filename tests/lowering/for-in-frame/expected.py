@@ -29,6 +29,9 @@ class Phase_play(Frame):
         f.k_2 = self.k_2
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_p, self.l_vote, self.i_1, self.k_2]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -84,6 +87,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

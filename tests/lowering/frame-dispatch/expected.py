@@ -22,6 +22,9 @@ class Proc_bid(Frame):
         f.d_1 = self.d_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -72,6 +75,9 @@ class Phase_play(Frame):
         f.l_again = self.l_again
         f.r_1 = self.r_1
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_go, self.l_n, self.l_more, self.l_again, self.r_1]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -193,6 +199,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -20,6 +20,9 @@ class Phase_play(Frame):
         f.l_spot = self.l_spot
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_spot]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -61,6 +64,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

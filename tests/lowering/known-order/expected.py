@@ -24,6 +24,9 @@ class Proc_pick_from(Frame):
         f.l_c = self.l_c
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_pick_from", self.pc, [self.l_p, self.l_given, self.l_c]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -70,6 +73,9 @@ class Proc_pick_among(Frame):
         f.l_among = self.l_among
         f.l_c = self.l_c
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Proc_pick_among", self.pc, [self.l_p, self.l_cards, self.l_among, self.l_c]]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -141,6 +147,13 @@ class Phase_play(Frame):
         f.l_named = self.l_named
         f.l_listed = self.l_listed
         return f
+
+    def to_data(self) -> list[object]:
+        return [
+            "Phase_play",
+            self.pc,
+            [self.l_held, self.l_a, self.l_b, self.l_grown, self.l_g, self.l_named, self.l_listed],
+        ]
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -254,6 +267,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

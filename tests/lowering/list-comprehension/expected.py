@@ -32,6 +32,9 @@ class Flow(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         s.after_setup()
         # phase play (tests/lowering/list-comprehension/game.yaml:12)

@@ -31,6 +31,9 @@ class Proc_pick(Frame):
         f.l_a_1 = self.l_a_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Proc_pick", self.pc, [self.l_p, self.l_k, self.l_a_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -71,6 +74,9 @@ class Phase_main(Frame):
         f.l_t = self.l_t
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_main", self.pc, [self.l_t]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -100,6 +106,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -23,6 +23,9 @@ class Phase_play(Frame):
         f.r_1 = self.r_1
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_more, self.r_1]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -70,6 +73,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

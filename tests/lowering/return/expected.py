@@ -30,6 +30,9 @@ class Phase_play(Frame):
         f.l_go = self.l_go
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_go]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -63,6 +66,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

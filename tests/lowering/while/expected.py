@@ -20,6 +20,9 @@ class Phase_play(Frame):
         f.l_going = self.l_going
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Phase_play", self.pc, [self.l_going]]
+
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -59,6 +62,9 @@ class Flow(Frame):
         f = Flow()
         f.pc = self.pc
         return f
+
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
 
     def step(self, s: State) -> None:
         pc = self.pc

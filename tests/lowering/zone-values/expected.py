@@ -52,6 +52,9 @@ class Flow(Frame):
         f.pc = self.pc
         return f
 
+    def to_data(self) -> list[object]:
+        return ["Flow", self.pc, []]
+
     def step(self, s: State) -> None:
         s.after_setup()
         # phase play (tests/lowering/zone-values/game.yaml:32)
