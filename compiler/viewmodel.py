@@ -81,6 +81,14 @@ class FrameClass:
     blocks: int
     step: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        # the runtime's Frame.from_data passes a saved frame's first len(params) slots to the
+        # constructor (Frame.PARAMS): the parameters are the first slots, in order
+        given = [s.name for s in self.slots if s.from_param]
+        leading = [s.name for s in self.slots[: len(self.params)]]
+        if given != leading or given != [p.name for p in self.params]:
+            raise ValueError(f"frame {self.name}: its parameters are not its first slots")
+
 
 @dataclass(frozen=True, slots=True)
 class DispatchTable:

@@ -2,13 +2,19 @@
 
 The compiler writes a comment `# cov N` right above the first statement of every rule point (each
 procedure, function, effect and expression field, trigger body, setup, phase pass, modifier `add`
-and `cancel`, and every arm of every `if`, an implicit `else` included) and lists the points in
-`GameInfo.coverage_points` as (kind, what, spec file:line). Comments cost nothing in normal play.
+and `cancel`, and every arm of every `if`) and lists the points in `GameInfo.coverage_points` as
+(kind, what, spec file:line). Comments cost nothing in normal play.
 
 A RuleCoverage reads the engine's source once and maps each marker to the statement below it. While
 it is active, a `sys.settrace` tracer leaves every frame outside the engine module untraced and
 counts a point each time a frame enters the lines of its statement from outside them (a loop header
 or a multi-line statement gets several line events in one run, all but the first from inside).
+
+An `if` without `else` has no statement for its implicit else to stand above: its marker,
+`# cov N (implicit else)`, stands above the `if`, and counts each time the `if`'s last test (the `elif`'s,
+in a chain) ran less each time the first statement of that test's arm ran, that is each time the
+test was false. A test left by an exception (an error, or a move waiting for a chance outcome,
+which runs it again) was neither true nor false: its run is taken back.
 """
 
 from __future__ import annotations
@@ -28,7 +34,9 @@ from typing import Any
 from runtime.engine import GameState
 from runtime.game import Game
 
-MARKER = re.compile(r"# cov (\d+)( \(\w+\))?")  # `# cov 19 (in_play)`: a function written out
+# `# cov 19 (in_play)`: a function written out; `# cov 7 (implicit else)`: the else of the `if` below
+MARKER = re.compile(r"# cov (\d+)(?: \((\w+|implicit else)\))?")
+IMPLICIT_ELSE = "implicit else"  # (two words: no function is named so)
 KINDS = ("setup", "phase", "procedure", "function", "trigger", "effect", "expression", "modifier", "branch")
 Tracer = Callable[[FrameType, str, Any], Any]
 
@@ -51,23 +59,35 @@ class Point:
         return int(self.where.rpartition(":")[2])
 
 
+@dataclass(frozen=True)
+class Marker:
+    """A `# cov N` of an engine's source and the lines that count it."""
+
+    n: int
+    first: int  # the lines of the statement right below it (of an implicit else: of its last test)
+    last: int
+    written_out: bool  # `# cov N (function)`: a function the compiler wrote out in that statement
+    taken: tuple[int, int] | None = None  # an implicit else: the first statement of its test's arm
+
+
 def marked_statements(tree: ast.Module, source: str) -> dict[int, tuple[int, int]]:
-    """Each `# cov N` of an engine's source -> (first line, last line) of the statement right below it.
+    """Each `# cov N` of an engine's source -> (first line, last line) of the statement right below it
+    (of an implicit else, `# cov N (implicit else)`: of the last test of the `if` below it).
 
     Raises ValueError for a marker that is not directly above a statement at its own indentation.
     """
     return _primary(_markers(tree, source))
 
 
-def _primary(markers: list[tuple[int, int, int, bool]]) -> dict[int, tuple[int, int]]:
+def _primary(markers: list[Marker]) -> dict[int, tuple[int, int]]:
     """The markers of the rule points themselves (not of functions written out), each once."""
     out: dict[int, tuple[int, int]] = {}
-    for n, first, last, inlined in markers:
-        if inlined:
+    for m in markers:
+        if m.written_out:
             continue
-        if n in out:
-            raise ValueError(f"'# cov {n}' appears twice")
-        out[n] = (first, last)
+        if m.n in out:
+            raise ValueError(f"'# cov {m.n}' appears twice")
+        out[m.n] = (m.first, m.last)
     return out
 
 
@@ -77,20 +97,23 @@ def inlined_statements(tree: ast.Module, source: str) -> list[tuple[int, int, in
     return _written_out(_markers(tree, source))
 
 
-def _written_out(markers: list[tuple[int, int, int, bool]]) -> list[tuple[int, int, int]]:
-    return [(n, first, last) for n, first, last, inlined in markers if inlined]
+def _written_out(markers: list[Marker]) -> list[tuple[int, int, int]]:
+    return [(m.n, m.first, m.last) for m in markers if m.written_out]
 
 
-def _markers(tree: ast.Module, source: str) -> list[tuple[int, int, int, bool]]:
+def _markers(tree: ast.Module, source: str) -> list[Marker]:
     statements: dict[int, tuple[int, int]] = {}  # first line -> (last line, column), outermost
+    ifs: dict[int, ast.If] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):
             last = node.end_lineno or node.lineno
             if node.lineno not in statements or last > statements[node.lineno][0]:
                 statements[node.lineno] = (last, node.col_offset)
+            if isinstance(node, ast.If):
+                ifs.setdefault(node.lineno, node)
     starts = sorted(statements)
     lines = source.splitlines()
-    out: list[tuple[int, int, int, bool]] = []
+    out: list[Marker] = []
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         m = MARKER.fullmatch(tok.string) if tok.type == tokenize.COMMENT else None
         if m is None:
@@ -101,8 +124,27 @@ def _markers(tree: ast.Module, source: str) -> list[tuple[int, int, int, bool]]:
         between = lines[row : first - 1]
         if not first or statements[first][1] != col or any(x.strip()[:1] not in ("", "#") for x in between):
             raise ValueError(f"'{tok.string}' (line {row}) is not right above a statement")
-        out.append((n, first, statements[first][0], m.group(2) is not None))
+        if m.group(2) == IMPLICIT_ELSE:
+            out.append(_implicit_else(n, ifs.get(first), statements, tok.string, row))
+        else:
+            out.append(Marker(n, first, statements[first][0], m.group(2) is not None))
     return out
+
+
+def _implicit_else(
+    n: int, node: ast.If | None, statements: dict[int, tuple[int, int]], text: str, row: int
+) -> Marker:
+    """The marker of the implicit else of the `if` `node`: the lines of its last test (the last
+    `elif`'s, in a chain), and the first statement of that test's arm."""
+    while node is not None and len(node.orelse) == 1:
+        elif_ = node.orelse[0]
+        if not isinstance(elif_, ast.If) or elif_.col_offset != node.col_offset:
+            break  # (an `else:` holding an `if` alone, not an `elif`)
+        node = elif_
+    if node is None or node.orelse:
+        raise ValueError(f"'{text}' (line {row}) is not right above an `if` without `else`")
+    arm = node.body[0].lineno
+    return Marker(n, node.lineno, arm - 1, False, (arm, statements[arm][0]))
 
 
 class RuleCoverage:
@@ -127,6 +169,7 @@ class RuleCoverage:
             raise ValueError(
                 f"{self.file}: its '# cov' markers do not match its coverage table (stale build?)"
             )
+        taken = {m.n: m.taken for m in found if m.taken is not None}  # the implicit elses
         # engine function (by first line) -> (points counted on the call, whether to trace its lines):
         # a function whose only marked statement is its first one (most are) needs no line tracing;
         # one that also holds a function written out counts its first one on the call too (that
@@ -138,7 +181,7 @@ class RuleCoverage:
                 inside = [
                     n for n, (first, _) in marks.items() if node.lineno < first <= (node.end_lineno or 0)
                 ]
-                at_call = tuple(n for n in inside if marks[n][0] == node.body[0].lineno)
+                at_call = tuple(n for n in inside if marks[n][0] == node.body[0].lineno and n not in taken)
                 written_out = any(node.lineno < first <= (node.end_lineno or 0) for _, first, _ in inlined)
                 if inside or written_out:
                     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
@@ -147,13 +190,21 @@ class RuleCoverage:
                     else:
                         self._functions[start] = (at_call, written_out)
                         on_call.update(at_call)
-        # every line of a marked statement -> (point, first line, last line) of the statements holding
-        # it, but for the points counted on the call
-        self._lines: dict[int, tuple[tuple[int, int, int], ...]] = {}
-        traced = [(n, *lines) for n, lines in sorted(marks.items()) if n not in on_call] + inlined
-        for n, first, last in traced:
+        # every line of a marked statement -> (point, first line, last line, step) of the statements
+        # holding it, but for the points counted on the call: each run of an implicit else's test
+        # adds one, each run of its arm takes one back
+        self._lines: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+        traced = [(n, *lines, 1) for n, lines in sorted(marks.items()) if n not in on_call]
+        traced += [(n, first, last, 1) for n, first, last in inlined]
+        traced += [(n, *arm, -1) for n, arm in sorted(taken.items())]
+        for n, first, last, step in traced:
             for line in range(first, last + 1):
-                self._lines[line] = (*self._lines.get(line, ()), (n, first, last))
+                self._lines[line] = (*self._lines.get(line, ()), (n, first, last, step))
+        # every line of an implicit else's test -> its points (a test an exception leaves did not fail)
+        self._tests: dict[int, tuple[int, ...]] = {}
+        for n in sorted(taken):
+            for line in range(marks[n][0], marks[n][1] + 1):
+                self._tests[line] = (*self._tests.get(line, ()), n)
         self._counts = [0] * len(self.points)
         self._previous: Callable[..., Any] | None = None  # whatever tracer was in place
         self.active = False
@@ -184,6 +235,7 @@ class RuleCoverage:
 
     def _tracer(self) -> Tracer:
         file, lines, counts, functions = self.file, self._lines, self._counts, self._functions
+        tests = self._tests
 
         def on_call(frame: FrameType, event: str, arg: Any) -> Tracer | None:
             code = frame.f_code
@@ -204,10 +256,13 @@ class RuleCoverage:
                     line = frame.f_lineno
                     hits = lines.get(line)
                     if hits is not None:
-                        for n, first, end in hits:
+                        for n, first, end, step in hits:
                             if not first <= last <= end:
-                                counts[n] += 1
+                                counts[n] += step
                     last = line
+                elif event == "exception":  # (passing through this frame, which it leaves)
+                    for n in tests.get(frame.f_lineno, ()):
+                        counts[n] -= 1
                 return on_line
 
             return on_line

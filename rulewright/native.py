@@ -89,9 +89,10 @@ LIBRT_OPT_LEVEL = "3"  # mypyc's C library: hot in every game, and compiled once
 # (de)serialisation and its fields' getters and setters (interpreted code's access; the compiled
 # code reads them directly), and these functions of the runtime's compiled modules ("Class.method"
 # or "function"), none of which random play, clone or to_json of any bundled game calls.
-ENGINE_COLD = ("to_data", "from_data", "_dump_vars", "_load_vars")
+ENGINE_COLD = ("to_data", "_dump_vars", "_load_vars")
 RUNTIME_COLD = (
     "Decision.__repr__",
+    "Frame.from_data",
     "GameInfo.__post_init__",
     "GameState.__str__",
     "GameState._bad_decision",

@@ -368,3 +368,52 @@ def test_functions_written_out_count_only_when_their_bodies_run() -> None:
         "home": 0,  # in a branch that does not run
         "size": 1,
     }
+
+
+ROLLED = """\
+game: rolled
+title: Rolled
+players: {names: [ann, bob]}
+state:
+  score: int
+phases:
+  - name: play
+    do: |
+      if roll(6) > 4 { score += 1 } elif roll(6) > 3 { score += 2 }
+      end game draw
+"""
+
+
+def test_an_implicit_else_counts_the_tests_that_failed(tmp_path: Path) -> None:
+    """An implicit else has no statement: it counts each run of its `if`'s last test less each run
+    of that test's arm. With explicit chance, a test waiting on a roll is left by an exception (the
+    move runs again once the roll is given): that run was neither true nor false."""
+    (tmp_path / "rolled").mkdir()
+    (tmp_path / "rolled" / "game.yaml").write_text(ROLLED, encoding="utf-8")
+    result = compile_spec(tmp_path / "rolled")
+    assert result.ok, render_all(result.diagnostics)
+    game = Game(import_package(result.files, "rolled").engine.State, ())
+    cov = RuleCoverage(game)
+    with cov:
+        for first in range(6):
+            for second in range(6):
+                state = game.new_initial_state(0, chance="explicit")
+                for outcome in (first, second)[: 1 if first >= 4 else 2]:
+                    state.apply_action(state.chance_outcomes()[outcome][0])
+                assert state.is_terminal()
+    counts = {p.what.removeprefix("if at line 9: "): c for p, c in zip(cov.points, cov.counts(), strict=True)}
+    # the first roll is above 4 in 2 of its 6 outcomes; below, the second is above 3 in 3 of 6
+    assert counts["then"] == 2 * 6 and counts["elif 1"] == 4 * 3 and counts["else (implicit)"] == 4 * 3
+
+
+def test_an_implicit_else_marker_stands_above_an_if_without_else() -> None:
+    import ast
+
+    good = "def f(x):\n    # cov 0 (implicit else)\n    if (\n        x\n    ):\n        y = 1\n    elif x > 1:\n        y = 2\n"
+    assert marked_statements(ast.parse(good), good) == {0: (7, 7)}  # the last test's lines
+    for bad in (
+        "def f(x):\n    # cov 0 (implicit else)\n    y = 1\n",
+        "def f(x):\n    # cov 0 (implicit else)\n    if x:\n        y = 1\n    else:\n        y = 2\n",
+    ):
+        with pytest.raises(ValueError):
+            marked_statements(ast.parse(bad), bad)

@@ -240,10 +240,13 @@ def test_the_cold_functions_and_fields_the_build_names_are_compiled_without_opti
     from rulewright.native_mypyc import COLD, cold_unoptimised
 
     functions = {  # name -> cold: loading and saving, not play
-        "CPyDef_ws___g___engine___Proc_a___from_data": True,
+        "CPyDef_ws___g___engine___State____load_vars": True,
+        "CPyPy_ws___g___engine___State____dump_vars": True,
+        "CPyDef_ws___g___engine___State____load_vars__GameState_glue": True,
+        "CPyDef_ws___g___engine___f_load_vars": False,  # a rule's function of that name
+        "CPyPy_runtime___engine___Frame___from_data": True,
         "CPyPy_ws___g___engine___Proc_a___to_data": True,
-        "CPyDef_ws___g___engine___Proc_a___from_data__Frame_glue": True,
-        "CPyDef_ws___g___engine___f_from_data": False,  # a rule's function of that name
+        "CPyDef_ws___g___engine___f_to_data": False,  # a rule's function of that name
         "CPyDef_ws___g___engine___Proc_a___step": False,
         "CPyDef_runtime___engine___GameState___restore": False,  # not `_restore`
         "CPyDef_runtime___engine___GameState____restore": True,

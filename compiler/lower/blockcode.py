@@ -38,7 +38,8 @@ class Comment:
 
 @dataclass(frozen=True, slots=True)
 class Marker:
-    """A coverage marker, `# cov N` (or `# cov N (name)`, with the indentation of a loops.py line)."""
+    """A coverage marker, `# cov N`, `# cov N (name)` or `# cov N (implicit else)` (with the
+    indentation of a loops.py line)."""
 
     text: str
 

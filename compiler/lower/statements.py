@@ -316,6 +316,13 @@ def coverage_arms(cx: Context, s: ir.If) -> list[list[str]]:
     return out
 
 
+def implicit_else(marks: list[str]) -> list[str]:
+    """The markers of an `if`'s implicit else, which has no statement to stand above: written above
+    the `if` itself, `# cov N (implicit else)`, they count each time its last test is false (rule coverage
+    counts that test's runs less those of the first statement of its arm)."""
+    return [f"{mark} (implicit else)" for mark in marks]
+
+
 def _if(cx: Context, s: ir.If, w: Writer, in_frame: bool) -> None:
     arms = coverage_arms(cx, s)
     for i, (cond, branch) in enumerate(s.branches):
@@ -323,13 +330,15 @@ def _if(cx: Context, s: ir.If, w: Writer, in_frame: bool) -> None:
             before, test = hoisting(cx, cond)
             for line in before:
                 w.line(line)
+            for mark in [] if s.orelse else implicit_else(arms[-1]):
+                w.line(mark)
         else:
             test = expr(cx, cond)
         with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
             for mark in arms[i]:
                 w.line(mark)
             body(cx, branch, w, in_frame)
-    if s.orelse or arms[-1]:  # an implicit else is written out to carry its marker
+    if s.orelse:
         with w.block("else:"):
             for mark in arms[-1]:
                 w.line(mark)

@@ -567,13 +567,11 @@ def f_alive_with(s: State, l_r: int) -> int:
 # procedure heal (specs/bang/cards.yaml:238)
 def p_heal(s: State, l_q: int, l_n: int) -> None:
     # cov 35
+    # cov 37 (implicit else)
     if s.v_life[l_q] < s.v_max_life[l_q]:
         # cov 36
         s.v_life[s.ref(l_q)] = min(s.v_max_life[l_q], (s.v_life[l_q] + l_n))
         s.say(TX_regains_a_life_point, l_q, s.v_life[l_q], s.v_max_life[l_q])
-    else:
-        # cov 37
-        pass
 
 
 # procedure deal_characters (specs/bang/characters.yaml:44)
@@ -602,21 +600,17 @@ def p_black_jack_draws(s: State, l_p: int) -> None:
     p_draw(s, l_p, 1)
     p_refill(s)
     l_c: int = s.top(Z_deck)
+    # cov 56 (implicit else)
     if l_c == -1:
         # cov 55
         return
-    else:
-        # cov 56
-        pass
     s.move(T_card, l_c, (Z_hand + (l_p if l_p >= 0 else s.ref(l_p))), True)
     s.say(TX_shows_the_second_card, l_p)
     s.say(TX_revealed, l_c)
+    # cov 58 (implicit else)
     if (F_card_suit[l_c] == 3) or (F_card_suit[l_c] == 2):
         # cov 57
         p_draw(s, l_p, 1)
-    else:
-        # cov 58
-        pass
 
 
 # procedure deal_roles (specs/bang/game.yaml:69)
@@ -633,24 +627,18 @@ def p_deal_roles(s: State) -> None:
             q2_.append(c_r)
     l_deputies: list[int] = q2_
     s.move_all(T_role_card, [E_sheriff_card, E_renegade_card, l_outlaws[0], l_outlaws[1]], Z_role_box, True)
+    # cov 70 (implicit else)
     if s.num_players >= 5:
         # cov 69
         s.move(T_role_card, l_deputies[0], Z_role_box, True)
-    else:
-        # cov 70
-        pass
+    # cov 72 (implicit else)
     if s.num_players >= 6:
         # cov 71
         s.move(T_role_card, l_outlaws[2], Z_role_box, True)
-    else:
-        # cov 72
-        pass
+    # cov 74 (implicit else)
     if s.num_players >= 7:
         # cov 73
         s.move(T_role_card, l_deputies[1], Z_role_box, True)
-    else:
-        # cov 74
-        pass
     s.shuffle_kinds(Z_role_box, KINDS_role_card)
     for l_q in range(s.num_players):
         s.deal(T_role_card, 1, Z_role_box, (Z_secret_role + l_q))
@@ -667,14 +655,12 @@ def p_deal_roles(s: State) -> None:
 # procedure refill (specs/bang/turn.yaml:6)
 def p_refill(s: State) -> None:
     # cov 88
+    # cov 90 (implicit else)
     if (not s.z.piles[Z_deck]) and (not (not s.z.piles[Z_discard])):
         # cov 89
         s.move_all(T_card, s.z.piles[Z_discard], Z_deck, True)
         s.shuffle_kinds(Z_deck, KINDS_card)
         s.say(TX_the_discard_pile_is)
-    else:
-        # cov 90
-        pass
 
 
 # procedure draw (specs/bang/turn.yaml:15)
@@ -690,15 +676,13 @@ def p_draw(s: State, l_q: int, l_n: int) -> None:
 # procedure suzy_draws (specs/bang/turn.yaml:44)
 def p_suzy_draws(s: State, l_q: int) -> None:
     # cov 99
+    # cov 101 (implicit else)
     if (f_plays_as(s, l_q, E_suzy_lafayette) and (not s.v_dead[l_q])) and (
         not s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))]
     ):
         # cov 100
         s.say(TX_has_no_card_in, l_q)
         p_draw(s, l_q, 1)
-    else:
-        # cov 101
-        pass
 
 
 # procedure eliminate (specs/bang/turn.yaml:104)
@@ -735,8 +719,10 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
         s.move_all(T_card, s.z.piles[(Z_in_play + (l_q if l_q >= 0 else s.ref(l_q)))], Z_discard, True)
         s.move_all(T_card, s.z.piles[(Z_hand + (l_q if l_q >= 0 else s.ref(l_q)))], Z_discard, True)
     p_check_the_end(s)
+    # cov 125 (implicit else)
     if (l_by != -1) and (not s.v_dead[l_by]):
         # cov 124
+        # cov 128 (implicit else)
         if f_role_of(s, l_q) == 2:
             # cov 126
             s.say(TX_killed_an_outlaw_and, l_by)
@@ -746,41 +732,29 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
             s.say(TX_the_sheriff_killed_a)
             s.move_all(T_card, s.z.piles[(Z_hand + (l_by if l_by >= 0 else s.ref(l_by)))], Z_discard, True)
             s.move_all(T_card, s.z.piles[(Z_in_play + (l_by if l_by >= 0 else s.ref(l_by)))], Z_discard, True)
-        else:
-            # cov 128
-            pass
-    else:
-        # cov 125
-        pass
 
 
 # procedure check_the_end (specs/bang/turn.yaml:133)
 def p_check_the_end(s: State) -> None:
     # cov 129
     l_s: int = f_the_sheriff(s)
+    # cov 131 (implicit else)
     if s.v_dead[l_s]:
         # cov 130
+        # cov 133 (implicit else)
         if (len((v1_ := f_living(s))) == 1) and (f_role_of(s, v1_[0]) == 3):
             # cov 132
             s.end_game_shared(f_living(s), "the Renegade is the last one standing")
-        else:
-            # cov 133
-            pass
         s.end_game_shared(
             [c_x for c_x in range(s.num_players) if (f_role_of(s, c_x) == 2)], "the Sheriff is dead"
         )
-    else:
-        # cov 131
-        pass
+    # cov 135 (implicit else)
     if (f_alive_with(s, 2) == 0) and (f_alive_with(s, 3) == 0):
         # cov 134
         s.end_game_shared(
             [c_x for c_x in range(s.num_players) if (((v2_ := f_role_of(s, c_x)) == 0) or (v2_ == 1))],
             "every Outlaw and the Renegade are dead",
         )
-    else:
-        # cov 135
-        pass
 
 
 # setup (specs/bang/game.yaml:86)
@@ -976,6 +950,7 @@ class Proc_play_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_card"
     ORIGIN = "procedure play_card (specs/bang/cards.yaml:221)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
@@ -996,13 +971,6 @@ class Proc_play_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_q]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_card:
-        f = Proc_play_card(values[0], values[1])
-        f.pc = pc
-        f.l_q = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1082,6 +1050,7 @@ class Proc_play_bang(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_bang"
     ORIGIN = "procedure play_bang (specs/bang/cards.yaml:246)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player")
     BLOCKS = 3
     l_p: int
@@ -1100,13 +1069,6 @@ class Proc_play_bang(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_bang", self.pc, [self.l_p, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_bang:
-        f = Proc_play_bang(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1137,6 +1099,7 @@ class Proc_play_gatling(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_gatling"
     ORIGIN = "procedure play_gatling (specs/bang/cards.yaml:253)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "list[player]", "int")
     BLOCKS = 2
     l_p: int
@@ -1161,15 +1124,6 @@ class Proc_play_gatling(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_gatling", self.pc, [self.l_p, self.l_t, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_gatling:
-        f = Proc_play_gatling(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.i_1 = values[2]
-        f.k_2 = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1200,6 +1154,7 @@ class Proc_play_panic(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_panic"
     ORIGIN = "procedure play_panic (specs/bang/cards.yaml:258)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1221,14 +1176,6 @@ class Proc_play_panic(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_panic", self.pc, [self.l_p, self.l_t, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_panic:
-        f = Proc_play_panic(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1265,6 +1212,7 @@ class Proc_play_cat_balou(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_cat_balou"
     ORIGIN = "procedure play_cat_balou (specs/bang/cards.yaml:267)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1286,14 +1234,6 @@ class Proc_play_cat_balou(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_cat_balou", self.pc, [self.l_p, self.l_t, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_cat_balou:
-        f = Proc_play_cat_balou(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1325,6 +1265,7 @@ class Proc_pick_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pick_card"
     ORIGIN = "procedure pick_card (specs/bang/cards.yaml:276)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "player", "str", "entity:card", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1351,19 +1292,12 @@ class Proc_pick_card(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_pick_card", self.pc, [self.l_p, self.l_t, self.l_what, self.l_a_1, self.l_c]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pick_card:
-        f = Proc_pick_card(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_a_1 = values[3]
-        f.l_c = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 44
+                # cov 46 (implicit else)
                 if not s.z.piles[(Z_in_play + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))]:
                     # cov 45
                     s.ret_ = s.pick_kinds(
@@ -1373,9 +1307,6 @@ class Proc_pick_card(Frame):
                     )
                     s.stack.pop()
                     return
-                else:
-                    # cov 46
-                    pass
                 if not s.z.piles[(Z_hand + (self.l_t if self.l_t >= 0 else s.ref(self.l_t)))]:
                     # cov 47
                     self.pc = 1
@@ -1410,6 +1341,7 @@ class Proc_pick_card(Frame):
                 s.stack.pop()
                 return
             else:  # pc == 2
+                # cov 50 (implicit else)
                 if self.l_c == -1:
                     # cov 49
                     s.ret_ = s.pick_kinds(
@@ -1419,9 +1351,6 @@ class Proc_pick_card(Frame):
                     )
                     s.stack.pop()
                     return
-                else:
-                    # cov 50
-                    pass
                 s.ret_ = self.l_c
                 s.stack.pop()
                 return
@@ -1433,6 +1362,7 @@ class Proc_play_jail(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_jail"
     ORIGIN = "procedure play_jail (specs/bang/cards.yaml:287)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
@@ -1453,13 +1383,6 @@ class Proc_play_jail(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_jail", self.pc, [self.l_p, self.l_c, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_jail:
-        f = Proc_play_jail(values[0], values[1])
-        f.pc = pc
-        f.l_t = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1486,6 +1409,7 @@ class Proc_play_general_store(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_general_store"
     ORIGIN = "procedure play_general_store (specs/bang/cards.yaml:294)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -1520,17 +1444,6 @@ class Proc_play_general_store(Frame):
             self.pc,
             [self.l_p, self.l_x, self.l_q, self.l_c, self.i_1, self.k_2],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_general_store:
-        f = Proc_play_general_store(values[0])
-        f.pc = pc
-        f.l_x = values[1]
-        f.l_q = values[2]
-        f.l_c = values[3]
-        f.i_1 = values[4]
-        f.k_2 = values[5]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1578,6 +1491,7 @@ class Proc_jesse_jones_draws(Frame):
     __slots__ = SLOTS
     NAME = "Proc_jesse_jones_draws"
     ORIGIN = "procedure jesse_jones_draws (specs/bang/characters.yaml:67)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player")
     BLOCKS = 2
     l_p: int
@@ -1596,13 +1510,6 @@ class Proc_jesse_jones_draws(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_jesse_jones_draws", self.pc, [self.l_p, self.l_from]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_jesse_jones_draws:
-        f = Proc_jesse_jones_draws(values[0])
-        f.pc = pc
-        f.l_from = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1630,14 +1537,12 @@ class Proc_jesse_jones_draws(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 61 (implicit else)
                 if self.l_from == -1:
                     # cov 60
                     p_draw(s, self.l_p, 2)
                     s.stack.pop()
                     return
-                else:
-                    # cov 61
-                    pass
                 s.move(
                     T_card,
                     s.pick_kinds(
@@ -1661,6 +1566,7 @@ class Proc_kit_carlson_draws(Frame):
     __slots__ = SLOTS
     NAME = "Proc_kit_carlson_draws"
     ORIGIN = "procedure kit_carlson_draws (specs/bang/characters.yaml:78)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:card]")
     BLOCKS = 2
     l_p: int
@@ -1679,13 +1585,6 @@ class Proc_kit_carlson_draws(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_kit_carlson_draws", self.pc, [self.l_p, self.l_keep]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_kit_carlson_draws:
-        f = Proc_kit_carlson_draws(values[0])
-        f.pc = pc
-        f.l_keep = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1735,6 +1634,7 @@ class Proc_pedro_ramirez_draws(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pedro_ramirez_draws"
     ORIGIN = "procedure pedro_ramirez_draws (specs/bang/characters.yaml:90)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "bool", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -1756,14 +1656,6 @@ class Proc_pedro_ramirez_draws(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_pedro_ramirez_draws", self.pc, [self.l_p, self.l_yes, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pedro_ramirez_draws:
-        f = Proc_pedro_ramirez_draws(values[0])
-        f.pc = pc
-        f.l_yes = values[1]
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1789,14 +1681,12 @@ class Proc_pedro_ramirez_draws(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 67 (implicit else)
                 if not self.l_yes:
                     # cov 66
                     p_draw(s, self.l_p, 2)
                     s.stack.pop()
                     return
-                else:
-                    # cov 67
-                    pass
                 self.l_c = s.top(Z_discard)
                 s.move(T_card, self.l_c, (Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), True)
                 s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
@@ -1811,6 +1701,7 @@ class Proc_shoot(Frame):
     __slots__ = SLOTS
     NAME = "Proc_shoot"
     ORIGIN = "procedure shoot (specs/bang/reactions.yaml:47)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "player", "int", "entity:card", "entity:card")
     BLOCKS = 7
     l_p: int
@@ -1836,14 +1727,6 @@ class Proc_shoot(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_shoot", self.pc, [self.l_p, self.l_t, self.l_needed, self.l_a_2, self.l_a_3]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_shoot:
-        f = Proc_shoot(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_a_2 = values[3]
-        f.l_a_3 = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1871,13 +1754,11 @@ class Proc_shoot(Frame):
                     continue
                 else:  # pc == 2
                     self.l_a_2 = s.ret_
+                    # cov 79 (implicit else)
                     if F_card_suit[self.l_a_2] == 3:
                         # cov 78
                         s.v_to_dodge -= 1
                         s.say(TX_the_barrel_stops_a)
-                    else:
-                        # cov 79
-                        pass
                     pc = 1
                     continue
             elif pc < 5:
@@ -1887,13 +1768,11 @@ class Proc_shoot(Frame):
                     return
                 else:  # pc == 4
                     self.l_a_3 = s.ret_
+                    # cov 83 (implicit else)
                     if F_card_suit[self.l_a_3] == 3:
                         # cov 82
                         s.v_to_dodge -= 1
                         s.say(TX_the_barrel_stops_a)
-                    else:
-                        # cov 83
-                        pass
                     pc = 3
                     continue
             elif pc == 5:
@@ -1918,6 +1797,7 @@ class Proc_play_indians(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_indians"
     ORIGIN = "procedure play_indians (specs/bang/reactions.yaml:62)"
+    PARAMS = 1
     SLOT_TYPES = ("player",)
     BLOCKS = 2
     l_p: int
@@ -1933,12 +1813,6 @@ class Proc_play_indians(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_indians", self.pc, [self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_indians:
-        f = Proc_play_indians(values[0])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1956,6 +1830,7 @@ class Proc_play_duel(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_duel"
     ORIGIN = "procedure play_duel (specs/bang/reactions.yaml:67)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player")
     BLOCKS = 3
     l_p: int
@@ -1974,13 +1849,6 @@ class Proc_play_duel(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_duel", self.pc, [self.l_p, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_duel:
-        f = Proc_play_duel(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2008,6 +1876,7 @@ class Proc_flip(Frame):
     __slots__ = SLOTS
     NAME = "Proc_flip"
     ORIGIN = "procedure flip (specs/bang/turn.yaml:24)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "str", "entity:card", "entity:card")
     BLOCKS = 2
     l_q: int
@@ -2032,14 +1901,6 @@ class Proc_flip(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_flip", self.pc, [self.l_q, self.l_why, self.l_flipped, self.l_other]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_flip:
-        f = Proc_flip(values[0], values[1])
-        f.pc = pc
-        f.l_flipped = values[2]
-        f.l_other = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2047,15 +1908,13 @@ class Proc_flip(Frame):
                 # cov 92
                 p_refill(s)
                 self.l_flipped = s.top(Z_deck)
+                # cov 94 (implicit else)
                 if self.l_flipped == -1:
                     # cov 93
                     s.say(TX_cannot_draw_no_card, self.l_q)
                     s.ret_ = -1
                     s.stack.pop()
                     return
-                else:
-                    # cov 94
-                    pass
                 s.move(T_card, self.l_flipped, Z_discard, True)
                 if f_plays_as(s, self.l_q, E_lucky_duke):
                     # cov 95
@@ -2094,6 +1953,7 @@ class Proc_hit(Frame):
     __slots__ = SLOTS
     NAME = "Proc_hit"
     ORIGIN = "procedure hit (specs/bang/turn.yaml:53)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "player", "int")
     BLOCKS = 2
     l_q: int
@@ -2117,13 +1977,6 @@ class Proc_hit(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_hit", self.pc, [self.l_q, self.l_n, self.l_by, self.l_left]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_hit:
-        f = Proc_hit(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_left = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2141,24 +1994,22 @@ class Proc_hit(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 106 (implicit else)
                 if s.v_life[self.l_q] == 0:
                     # cov 105
                     p_eliminate(s, self.l_q, self.l_by)
                     s.stack.pop()
                     return
-                else:
-                    # cov 106
-                    pass
+                # cov 108 (implicit else)
                 if f_plays_as(s, self.l_q, E_bart_cassidy):
                     # cov 107
                     p_draw(s, self.l_q, self.l_n)
-                else:
-                    # cov 108
-                    pass
+                # cov 110 (implicit else)
                 if (f_plays_as(s, self.l_q, E_el_gringo) and (self.l_by != -1)) and (self.l_by != self.l_q):
                     # cov 109
                     for _ in range(self.l_n):
                         s.tick("the repeat loop at specs/bang/turn.yaml:64:9")
+                        # cov 112 (implicit else)
                         if not (
                             not s.z.piles[(Z_hand + (self.l_by if self.l_by >= 0 else s.ref(self.l_by)))]
                         ):
@@ -2175,12 +2026,6 @@ class Proc_hit(Frame):
                             )
                             s.say(TX_takes_a_card_at, self.l_q, self.l_by)
                             p_suzy_draws(s, self.l_by)
-                        else:
-                            # cov 112
-                            pass
-                else:
-                    # cov 110
-                    pass
                 s.stack.pop()
                 return
 
@@ -2191,6 +2036,7 @@ class Proc_last_beers(Frame):
     __slots__ = SLOTS
     NAME = "Proc_last_beers"
     ORIGIN = "procedure last_beers (specs/bang/turn.yaml:73)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "int", "entity:card", "bool")
     BLOCKS = 6
     l_q: int
@@ -2217,15 +2063,6 @@ class Proc_last_beers(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_last_beers", self.pc, [self.l_q, self.l_left, self.l_short, self.l_b, self.l_sid]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_last_beers:
-        f = Proc_last_beers(values[0], values[1])
-        f.pc = pc
-        f.l_short = values[2]
-        f.l_b = values[3]
-        f.l_sid = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2299,13 +2136,11 @@ class Proc_last_beers(Frame):
                 pc = 4
                 continue
             elif pc == 4:
+                # cov 119 (implicit else)
                 if not self.l_sid:
                     # cov 118
                     pc = 2
                     continue
-                else:
-                    # cov 119
-                    pass
                 self.pc = 5
                 s.stack.append(Proc_sid_heals(self.l_q))
                 return
@@ -2321,6 +2156,7 @@ class Proc_sid_heals(Frame):
     __slots__ = SLOTS
     NAME = "Proc_sid_heals"
     ORIGIN = "procedure sid_heals (specs/bang/turn.yaml:96)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:card]")
     BLOCKS = 2
     l_q: int
@@ -2339,13 +2175,6 @@ class Proc_sid_heals(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_sid_heals", self.pc, [self.l_q, self.l_two]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_sid_heals:
-        f = Proc_sid_heals(values[0])
-        f.pc = pc
-        f.l_two = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2382,6 +2211,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/bang/turn.yaml:146)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "entity:card", "entity:card")
     BLOCKS = 8
     l_p: int
@@ -2406,15 +2236,6 @@ class Proc_take_turn(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_take_turn", self.pc, [self.l_p, self.l_j, self.l_d, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_j = values[1]
-        f.l_d = values[2]
-        f.l_c = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2441,13 +2262,11 @@ class Proc_take_turn(Frame):
                         pc = 1
                         continue
                     else:  # pc == 1
+                        # cov 140 (implicit else)
                         if s.v_dead[self.l_p]:
                             # cov 139
                             s.stack.pop()
                             return
-                        else:
-                            # cov 140
-                            pass
                         if f_has(s, self.l_p, 14):
                             # cov 141
                             q1_: list[int] = []
@@ -2486,13 +2305,11 @@ class Proc_take_turn(Frame):
                     s.stack.append(Proc_play_phase(self.l_p))
                     return
                 else:  # pc == 5
+                    # cov 146 (implicit else)
                     if s.v_dead[self.l_p]:
                         # cov 145
                         s.stack.pop()
                         return
-                    else:
-                        # cov 146
-                        pass
                     pc = 6
                     continue
             elif pc == 6:
@@ -2527,6 +2344,7 @@ class Proc_check_dynamite(Frame):
     __slots__ = SLOTS
     NAME = "Proc_check_dynamite"
     ORIGIN = "procedure check_dynamite (specs/bang/turn.yaml:173)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "entity:card", "player")
     BLOCKS = 3
     l_p: int
@@ -2551,15 +2369,6 @@ class Proc_check_dynamite(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_check_dynamite", self.pc, [self.l_p, self.l_d, self.l_f, self.l_n]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_check_dynamite:
-        f = Proc_check_dynamite(values[0])
-        f.pc = pc
-        f.l_d = values[1]
-        f.l_f = values[2]
-        f.l_n = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2598,6 +2407,7 @@ class Proc_draw_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_draw_phase"
     ORIGIN = "procedure draw_phase (specs/bang/turn.yaml:188)"
+    PARAMS = 1
     SLOT_TYPES = ("player",)
     BLOCKS = 2
     l_p: int
@@ -2613,12 +2423,6 @@ class Proc_draw_phase(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_draw_phase", self.pc, [self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_phase:
-        f = Proc_draw_phase(values[0])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2657,6 +2461,7 @@ class Proc_play_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_phase"
     ORIGIN = "procedure play_phase (specs/bang/turn.yaml:197)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "entity:card", "bool")
     BLOCKS = 6
     l_p: int
@@ -2681,15 +2486,6 @@ class Proc_play_phase(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_phase", self.pc, [self.l_p, self.l_c, self.l_old, self.l_sid]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_phase:
-        f = Proc_play_phase(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_old = values[2]
-        f.l_sid = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2780,13 +2576,11 @@ class Proc_play_phase(Frame):
                 pc = 1
                 continue
             elif pc == 4:
+                # cov 164 (implicit else)
                 if not self.l_sid:
                     # cov 163
                     s.stack.pop()
                     return
-                else:
-                    # cov 164
-                    pass
                 self.pc = 5
                 s.stack.append(Proc_sid_heals(self.l_p))
                 return
@@ -2803,6 +2597,7 @@ class Proc_dodge(Frame):
     __slots__ = SLOTS
     NAME = "Proc_dodge"
     ORIGIN = "procedure dodge (specs/bang/reactions.yaml:8)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_shooter: int
@@ -2847,17 +2642,6 @@ class Proc_dodge(Frame):
                 self.k_2,
             ],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_dodge:
-        f = Proc_dodge(values[0], values[1])
-        f.pc = pc
-        f.l_a_responded = values[2]
-        f.l_responder = values[3]
-        f.l_response = values[4]
-        f.i_1 = values[5]
-        f.k_2 = values[6]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2918,6 +2702,7 @@ class Proc_indians_answer(Frame):
     __slots__ = SLOTS
     NAME = "Proc_indians_answer"
     ORIGIN = "procedure indians_answer (specs/bang/reactions.yaml:20)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[player]", "player", "entity:card", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -2952,17 +2737,6 @@ class Proc_indians_answer(Frame):
             self.pc,
             [self.l_p, self.l_a_responded, self.l_responder, self.l_response, self.i_1, self.k_2],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_indians_answer:
-        f = Proc_indians_answer(values[0])
-        f.pc = pc
-        f.l_a_responded = values[1]
-        f.l_responder = values[2]
-        f.l_response = values[3]
-        f.i_1 = values[4]
-        f.k_2 = values[5]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3018,6 +2792,7 @@ class Proc_duel_answer(Frame):
     __slots__ = SLOTS
     NAME = "Proc_duel_answer"
     ORIGIN = "procedure duel_answer (specs/bang/reactions.yaml:33)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "player", "player", "player", "entity:card", "list[player]", "int")
     BLOCKS = 4
     l_now: int
@@ -3062,17 +2837,6 @@ class Proc_duel_answer(Frame):
                 self.k_2,
             ],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_duel_answer:
-        f = Proc_duel_answer(values[0], values[1])
-        f.pc = pc
-        f.l_a_responded = values[2]
-        f.l_responder = values[3]
-        f.l_response = values[4]
-        f.i_1 = values[5]
-        f.k_2 = values[6]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3143,6 +2907,7 @@ class Phase_turns(Frame):
     __slots__ = SLOTS
     NAME = "Phase_turns"
     ORIGIN = "phase turns (specs/bang/game.yaml:93)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3156,12 +2921,6 @@ class Phase_turns(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_turns", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_turns:
-        f = Phase_turns()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3179,6 +2938,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/bang/game.yaml:7)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3192,12 +2952,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

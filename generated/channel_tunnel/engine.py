@@ -820,13 +820,11 @@ def f_final_score(s: State, l_p: int) -> int:
 # procedure draw_deviation (specs/channel_tunnel/actions.yaml:163)
 def p_draw_deviation(s: State, l_p: int) -> None:
     # cov 57
+    # cov 59 (implicit else)
     if len(s.z.piles[Z_deviation_deck]) == 0:
         # cov 58
         s.move_all(T_deviation_card, s.z.piles[Z_deviation_discard], Z_deviation_deck, True)
         s.shuffle(Z_deviation_deck)
-    else:
-        # cov 59
-        pass
     l_c: int = s.top(Z_deviation_deck)
     q1_ = F_deviation_card_heading[l_c] != 0
     if q1_:
@@ -841,20 +839,16 @@ def p_draw_deviation(s: State, l_p: int) -> None:
     i0_ = s.ref(l_p)
     s.v_deviation[i0_] = min(0, max(-5, s.v_deviation[i0_] + F_deviation_card_value[l_c]))
     s.say(TX_draws_deviation, l_p, l_c, s.v_deviation[l_p])
+    # cov 61 (implicit else)
     if s.v_deviation[l_p] < -4:
         # cov 60
         s.end_game((1 - l_p), "the " + s.player_label(l_p) + " machine deviated past " + str(-4))
-    else:
-        # cov 61
-        pass
+    # cov 63 (implicit else)
     if l_repeated:
         # cov 62
         s.move_all(T_deviation_card, s.z.piles[Z_deviation_discard], Z_deviation_deck, True)
         s.shuffle(Z_deviation_deck)
         s.say(TX_the_deviation_deck_is)
-    else:
-        # cov 63
-        pass
 
 
 # procedure refill (specs/channel_tunnel/actions.yaml:200)
@@ -862,6 +856,7 @@ def p_refill(s: State, l_a: int) -> None:
     # cov 66
     s.v_offer[s.ref(l_a)] = -1
     s.forget(READ_var_offer)
+    # cov 68 (implicit else)
     if (len(s.z.piles[Z_deck]) == 0) and (len(s.z.piles[Z_card_discard]) > 0):
         # cov 67
         s.move_all(T_card, s.z.piles[Z_card_discard], Z_deck, True)
@@ -869,9 +864,7 @@ def p_refill(s: State, l_a: int) -> None:
         s.shuffle(Z_deck)
         s.forget(READ_zones_card)
         s.say(TX_the_game_card_discards)
-    else:
-        # cov 68
-        pass
+    # cov 70 (implicit else)
     if len(s.z.piles[Z_deck]) > 0:
         # cov 69
         l_c: int = s.top(Z_deck)
@@ -879,22 +872,17 @@ def p_refill(s: State, l_a: int) -> None:
         s.forget(READ_zones_card)
         s.v_offer[s.ref(l_a)] = l_c
         s.forget(READ_var_offer)
-    else:
-        # cov 70
-        pass
 
 
 # procedure straighten (specs/channel_tunnel/actions.yaml:254)
 def p_straighten(s: State, l_p: int, l_n: int) -> None:
     # cov 84
+    # cov 86 (implicit else)
     if (l_n > 0) and (s.v_deviation[l_p] < 0):
         # cov 85
         i0_ = s.ref(l_p)
         s.v_deviation[i0_] = min(0, max(-5, min(0, (s.v_deviation[l_p] + l_n))))
         s.say(TX_straightens_the_machine_deviation, l_p, s.v_deviation[l_p])
-    else:
-        # cov 86
-        pass
 
 
 # procedure spend_charge (specs/channel_tunnel/rounds.yaml:183)
@@ -911,13 +899,11 @@ def p_spend_charge(s: State, l_p: int, l_c: int) -> None:
     s.forget(READ_zones_debris)
     s.v_effect_used[s.ref(l_p)] = True
     s.say(TX_uses, l_p, l_c)
+    # cov 155 (implicit else)
     if f_charges(s, l_c) == 0:
         # cov 154
         s.move(T_card, l_c, (Z_scored + (l_p if l_p >= 0 else s.ref(l_p))), True)
         s.forget(READ_zones_card)
-    else:
-        # cov 155
-        pass
 
 
 # procedure fulfil_agenda (specs/channel_tunnel/rounds.yaml:225)
@@ -946,12 +932,10 @@ def p_reach_centre(s: State, l_p: int) -> None:
             f_agenda_points(s, l_q),
             f_final_score(s, l_q),
         )
+    # cov 169 (implicit else)
     if f_final_score(s, l_o) > f_final_score(s, l_p):
         # cov 168
         s.end_game(l_o, s.player_label(l_o) + " scores more VP")
-    else:
-        # cov 169
-        pass
     s.end_game(l_p, s.player_label(l_p) + " reached the centre and scores at least as many VP")
 
 
@@ -969,18 +953,14 @@ def p_stalemate(s: State) -> None:
             f_agenda_points(s, l_q),
             f_final_score(s, l_q),
         )
+    # cov 172 (implicit else)
     if f_final_score(s, P_britain) > f_final_score(s, P_france):
         # cov 171
         s.end_game(P_britain, "Great Britain scores more VP")
-    else:
-        # cov 172
-        pass
+    # cov 174 (implicit else)
     if f_final_score(s, P_france) > f_final_score(s, P_britain):
         # cov 173
         s.end_game(P_france, "France scores more VP")
-    else:
-        # cov 174
-        pass
     s.end_game(-1, "the VP are level")
 
 
@@ -1017,15 +997,13 @@ def setup(s: State) -> None:
     for l_g in range(6):
         s.move(T_agenda_card, l_g, Z_agenda_box, True)
         s.forget(READ_zones_agenda_card)
+    # cov 177 (implicit else)
     if s.o_agenda:
         # cov 176
         s.move_all(T_agenda_card, s.z.piles[Z_agenda_box], Z_agenda_deck, True)
         s.forget(READ_zones_agenda_card)
         s.shuffle(Z_agenda_deck)
         s.forget(READ_zones_agenda_card)
-    else:
-        # cov 177
-        pass
 
 
 # invariant discs_accounted (specs/channel_tunnel/game.yaml:115)
@@ -1162,6 +1140,7 @@ class Proc_do_action(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_action"
     ORIGIN = "procedure do_action (specs/channel_tunnel/actions.yaml:112)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "enum:action", "entity:space", "enum:action")
     BLOCKS = 3
     l_p: int
@@ -1185,24 +1164,15 @@ class Proc_do_action(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_do_action", self.pc, [self.l_p, self.l_act, self.l_a, self.l_did]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_action:
-        f = Proc_do_action(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_did = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 35
             self.l_did = self.l_act
+            # cov 37 (implicit else)
             if self.l_act == 4:
                 # cov 36
                 self.l_did = F_card_secondary[s.v_offer[self.l_a]]
-            else:
-                # cov 37
-                pass
             if self.l_act == 0:
                 # cov 38
                 self.pc = 1
@@ -1244,6 +1214,7 @@ class Proc_do_plan(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_plan"
     ORIGIN = "procedure do_plan (specs/channel_tunnel/actions.yaml:126)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:debris")
     BLOCKS = 2
     l_p: int
@@ -1263,24 +1234,15 @@ class Proc_do_plan(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_do_plan", self.pc, [self.l_p, self.l_t]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_plan:
-        f = Proc_do_plan(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 44
+            # cov 46 (implicit else)
             if not f_can_plan(s, self.l_p):
                 # cov 45
                 s.stack.pop()
                 return
-            else:
-                # cov 46
-                pass
             self.l_t = s.top((Z_route_hidden + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))))
             s.move(
                 T_debris, self.l_t, (Z_route_open + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))), False
@@ -1304,6 +1266,7 @@ class Proc_do_tunnel(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_tunnel"
     ORIGIN = "procedure do_tunnel (specs/channel_tunnel/actions.yaml:136)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:debris", "entity:colour", "int")
     BLOCKS = 4
     l_p: int
@@ -1328,15 +1291,6 @@ class Proc_do_tunnel(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_do_tunnel", self.pc, [self.l_p, self.l_t, self.l_k, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_tunnel:
-        f = Proc_do_tunnel(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_k = values[2]
-        f.r_1 = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1388,15 +1342,13 @@ class Proc_do_tunnel(Frame):
                             )
                         ),
                     )
+                    # cov 53 (implicit else)
                     if (
                         len(s.z.piles[(Z_route_hidden + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
                         + len(s.z.piles[(Z_route_open + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))])
                     ) == 0:
                         # cov 52
                         p_reach_centre(s, self.l_p)
-                    else:
-                        # cov 53
-                        pass
                     if not F_colour_water[F_debris_colour[self.l_t]]:
                         # cov 54
                         p_draw_deviation(s, self.l_p)
@@ -1455,6 +1407,7 @@ class Proc_do_finance(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_finance"
     ORIGIN = "procedure do_finance (specs/channel_tunnel/actions.yaml:185)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1473,13 +1426,6 @@ class Proc_do_finance(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_do_finance", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_finance:
-        f = Proc_do_finance(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1508,6 +1454,7 @@ class Proc_take_money(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_money"
     ORIGIN = "procedure take_money (specs/channel_tunnel/actions.yaml:191)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:space")
     BLOCKS = 2
     l_p: int
@@ -1528,13 +1475,6 @@ class Proc_take_money(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_take_money", self.pc, [self.l_p, self.l_c, self.l_a]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_money:
-        f = Proc_take_money(values[0], values[1])
-        f.pc = pc
-        f.l_a = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1563,6 +1503,7 @@ class Proc_do_technology(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_technology"
     ORIGIN = "procedure do_technology (specs/channel_tunnel/actions.yaml:216)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "bool", "entity:bar", "entity:tech_step", "int", "entity:card")
     BLOCKS = 6
     l_p: int
@@ -1600,18 +1541,6 @@ class Proc_do_technology(Frame):
             self.pc,
             [self.l_p, self.l_bonus, self.l_use, self.l_b, self.l_st, self.l_paid, self.l_c],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_technology:
-        f = Proc_do_technology(values[0])
-        f.pc = pc
-        f.l_bonus = values[1]
-        f.l_use = values[2]
-        f.l_b = values[3]
-        f.l_st = values[4]
-        f.l_paid = values[5]
-        f.l_c = values[6]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1678,13 +1607,11 @@ class Proc_do_technology(Frame):
                     pc = 4
                     continue
                 else:  # pc == 2
+                    # cov 75 (implicit else)
                     if self.l_use:
                         # cov 74
                         p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 2))
                         self.l_bonus = 3
-                    else:
-                        # cov 75
-                        pass
                     pc = 1
                     continue
             elif pc == 3:
@@ -1708,6 +1635,7 @@ class Proc_do_technology(Frame):
                 if self.l_b != -1:
                     # cov 78
                     self.l_st = f_next_step(s, self.l_p, self.l_b)
+                    # cov 81 (implicit else)
                     if F_tech_step_money[self.l_st] > 0:
                         # cov 80
                         self.l_paid = f_money_total(s, self.l_p) + self.l_bonus
@@ -1721,9 +1649,6 @@ class Proc_do_technology(Frame):
                         self.l_bonus = 0
                         s.say(TX_pays_million_for, self.l_p, self.l_paid, self.l_st)
                         p_straighten(s, self.l_p, (self.l_paid - F_tech_step_money[self.l_st]))
-                    else:
-                        # cov 81
-                        pass
                     s.v_tech[s.ref(self.l_p)][s.ref(self.l_b)] += 1
                     s.forget(READ_var_tech)
                     s.say(TX_advances_to, self.l_p, self.l_st)
@@ -1769,6 +1694,7 @@ class Proc_peek(Frame):
     __slots__ = SLOTS
     NAME = "Proc_peek"
     ORIGIN = "procedure peek (specs/channel_tunnel/actions.yaml:261)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "int", "entity:debris")
     BLOCKS = 3
     l_p: int
@@ -1793,15 +1719,6 @@ class Proc_peek(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_peek", self.pc, [self.l_p, self.l_q, self.l_k, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_peek:
-        f = Proc_peek(values[0])
-        f.pc = pc
-        f.l_q = values[1]
-        f.l_k = values[2]
-        f.l_t = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1829,13 +1746,11 @@ class Proc_peek(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 89 (implicit else)
                 if self.l_q == -1:
                     # cov 88
                     s.stack.pop()
                     return
-                else:
-                    # cov 89
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -1871,6 +1786,7 @@ class Proc_do_secondary(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_secondary"
     ORIGIN = "procedure do_secondary (specs/channel_tunnel/actions.yaml:271)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:space", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -1891,13 +1807,6 @@ class Proc_do_secondary(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_do_secondary", self.pc, [self.l_p, self.l_a, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_secondary:
-        f = Proc_do_secondary(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1939,6 +1848,7 @@ class Proc_do_develop(Frame):
     __slots__ = SLOTS
     NAME = "Proc_do_develop"
     ORIGIN = "procedure do_develop (specs/channel_tunnel/actions.yaml:287)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:space", "entity:card", "entity:debris", "int", "int")
     BLOCKS = 5
     l_p: int
@@ -1968,16 +1878,6 @@ class Proc_do_develop(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_do_develop", self.pc, [self.l_p, self.l_a, self.l_c, self.l_t, self.l_n, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_do_develop:
-        f = Proc_do_develop(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
-        f.l_t = values[3]
-        f.l_n = values[4]
-        f.r_1 = values[5]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2073,6 +1973,7 @@ class Proc_hold(Frame):
     __slots__ = SLOTS
     NAME = "Proc_hold"
     ORIGIN = "procedure hold (specs/channel_tunnel/actions.yaml:304)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:debris")
     BLOCKS = 2
     l_p: int
@@ -2093,13 +1994,6 @@ class Proc_hold(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_hold", self.pc, [self.l_p, self.l_c, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_hold:
-        f = Proc_hold(values[0], values[1])
-        f.pc = pc
-        f.l_t = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2128,6 +2022,7 @@ class Proc_chain(Frame):
     __slots__ = SLOTS
     NAME = "Proc_chain"
     ORIGIN = "procedure chain (specs/channel_tunnel/actions.yaml:311)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "enum:action", "entity:space", "entity:card", "enum:action", "entity:disc")
     BLOCKS = 4
     l_p: int
@@ -2157,28 +2052,17 @@ class Proc_chain(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_chain", self.pc, [self.l_p, self.l_did, self.l_a, self.l_c, self.l_x, self.l_d]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_chain:
-        f = Proc_chain(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_c = values[3]
-        f.l_x = values[4]
-        f.l_d = values[5]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc < 2:
                 if pc == 0:
                     # cov 104
+                    # cov 106 (implicit else)
                     if s.v_effect_used[self.l_p]:
                         # cov 105
                         s.stack.pop()
                         return
-                    else:
-                        # cov 106
-                        pass
                     self.pc = 1
                     l_did = self.l_did
                     l_p = self.l_p
@@ -2206,13 +2090,11 @@ class Proc_chain(Frame):
                     pc = 1
                     continue
                 else:  # pc == 1
+                    # cov 108 (implicit else)
                     if self.l_c == -1:
                         # cov 107
                         s.stack.pop()
                         return
-                    else:
-                        # cov 108
-                        pass
                     p_spend_charge(s, self.l_p, self.l_c)
                     if F_card_ability[self.l_c] == 11:
                         # cov 109
@@ -2289,6 +2171,7 @@ class Proc_play_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/channel_tunnel/rounds.yaml:57)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "player", "entity:disc", "player")
     BLOCKS = 7
     l_p: int
@@ -2314,16 +2197,6 @@ class Proc_play_round(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_round", self.pc, [self.l_p, self.l_p_2, self.l_d, self.l_q]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_round:
-        f = Proc_play_round()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_p_2 = values[1]
-        f.l_d = values[2]
-        f.l_q = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2358,12 +2231,10 @@ class Proc_play_round(Frame):
             elif pc == 5:
                 s.tick("the while loop at specs/channel_tunnel/rounds.yaml:67:7")
                 if not (not (s.v_passed[P_britain] and s.v_passed[P_france])):
+                    # cov 124 (implicit else)
                     if s.v_placements == 0:
                         # cov 123
                         p_stalemate(s)
-                    else:
-                        # cov 124
-                        pass
                     for x_ in list(s.z.piles[Z_placed]):
                         self.l_d = x_
                         s.v_on_space[self.l_d] = -1
@@ -2384,12 +2255,10 @@ class Proc_play_round(Frame):
                 pc = 6
                 continue
             else:  # pc == 6
+                # cov 122 (implicit else)
                 if not s.v_passed[(1 - self.l_p_2)]:
                     # cov 121
                     self.l_p_2 = 1 - self.l_p_2
-                else:
-                    # cov 122
-                    pass
                 pc = 5
                 continue
 
@@ -2400,6 +2269,7 @@ class Proc_refill_discs(Frame):
     __slots__ = SLOTS
     NAME = "Proc_refill_discs"
     ORIGIN = "procedure refill_discs (specs/channel_tunnel/rounds.yaml:78)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "bool", "int")
     BLOCKS = 3
     l_p: int
@@ -2422,19 +2292,12 @@ class Proc_refill_discs(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_refill_discs", self.pc, [self.l_p, self.l_use, self.l_n]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_refill_discs:
-        f = Proc_refill_discs(values[0])
-        f.pc = pc
-        f.l_use = values[1]
-        f.l_n = values[2]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 125
+                # cov 127 (implicit else)
                 if s.holds(
                     (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
                     T_agenda_card,
@@ -2444,9 +2307,6 @@ class Proc_refill_discs(Frame):
                     s.v_extra_discs[s.ref(self.l_p)] -= 1
                     s.say(TX_draws_one_disc_fewer, self.l_p)
                     p_fulfil_agenda(s, self.l_p)
-                else:
-                    # cov 127
-                    pass
                 s.v_effect_used[s.ref(self.l_p)] = False
                 if f_usable(s, self.l_p, 0):
                     # cov 128
@@ -2483,14 +2343,12 @@ class Proc_refill_discs(Frame):
                 s.stack.pop()
                 return
             else:  # pc == 2
+                # cov 131 (implicit else)
                 if self.l_use:
                     # cov 130
                     s.v_extra_discs[s.ref(self.l_p)] += 1
                     p_spend_charge(s, self.l_p, f_usable_card(s, self.l_p, 0))
                     s.v_effect_used[s.ref(self.l_p)] = False
-                else:
-                    # cov 131
-                    pass
                 pc = 1
                 continue
 
@@ -2501,6 +2359,7 @@ class Proc_round_start_effects(Frame):
     __slots__ = SLOTS
     NAME = "Proc_round_start_effects"
     ORIGIN = "procedure round_start_effects (specs/channel_tunnel/rounds.yaml:101)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "player", "bool", "entity:colour", "entity:colour", "entity:disc", "entity:disc")
     BLOCKS = 4
     l_p: int
@@ -2539,24 +2398,13 @@ class Proc_round_start_effects(Frame):
             [self.l_p, self.l_o, self.l_use, self.l_give, self.l_take, self.l_mine, self.l_theirs],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_round_start_effects:
-        f = Proc_round_start_effects(values[0])
-        f.pc = pc
-        f.l_o = values[1]
-        f.l_use = values[2]
-        f.l_give = values[3]
-        f.l_take = values[4]
-        f.l_mine = values[5]
-        f.l_theirs = values[6]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 2:
             if pc == 0:
                 # cov 132
                 self.l_o = 1 - self.l_p
+                # cov 134 (implicit else)
                 if (
                     (not f_usable(s, self.l_p, 1))
                     or (len(s.z.piles[(Z_reserve + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0)
@@ -2564,9 +2412,6 @@ class Proc_round_start_effects(Frame):
                     # cov 133
                     s.stack.pop()
                     return
-                else:
-                    # cov 134
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -2648,6 +2493,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/channel_tunnel/rounds.yaml:120)"
+    PARAMS = 1
     SLOT_TYPES = (
         "player",
         "bool",
@@ -2712,20 +2558,6 @@ class Proc_take_turn(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_use = values[1]
-        f.l_k = values[2]
-        f.l_a = values[3]
-        f.l_mine = values[4]
-        f.l_theirs = values[5]
-        f.l_d = values[6]
-        f.l_d_2 = values[7]
-        f.l_act = values[8]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2734,6 +2566,7 @@ class Proc_take_turn(Frame):
                     if pc == 0:
                         # cov 137
                         s.v_effect_used[s.ref(self.l_p)] = False
+                        # cov 139 (implicit else)
                         if (
                             s.holds(
                                 (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
@@ -2746,9 +2579,6 @@ class Proc_take_turn(Frame):
                             p_fulfil_agenda(s, self.l_p)
                             s.stack.pop()
                             return
-                        else:
-                            # cov 139
-                            pass
                         self.pc = 1
                         s.stack.append(Proc_pay_promotion(self.l_p))
                         return
@@ -2864,12 +2694,10 @@ class Proc_take_turn(Frame):
                 else:
                     # cov 147
                     s.say(TX_places_a_stack_of_2, self.l_p, len(self.l_mine), self.l_k, self.l_a)
+                # cov 149 (implicit else)
                 if f_supervised(s, self.l_p):
                     # cov 148
                     p_fulfil_agenda(s, self.l_p)
-                else:
-                    # cov 149
-                    pass
                 self.pc = 8
                 s.decide(
                     self.l_p,
@@ -2895,6 +2723,7 @@ class Proc_pass_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pass_round"
     ORIGIN = "procedure pass_round (specs/channel_tunnel/rounds.yaml:162)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:colour", "int", "int", "int", "entity:disc", "list[entity:colour]", "int")
     BLOCKS = 3
     l_p: int
@@ -2935,19 +2764,6 @@ class Proc_pass_round(Frame):
             self.pc,
             [self.l_p, self.l_k, self.l_n, self.l_keep, self.l_back, self.l_d, self.i_1, self.k_2],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pass_round:
-        f = Proc_pass_round(values[0])
-        f.pc = pc
-        f.l_k = values[1]
-        f.l_n = values[2]
-        f.l_keep = values[3]
-        f.l_back = values[4]
-        f.l_d = values[5]
-        f.i_1 = values[6]
-        f.k_2 = values[7]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3009,6 +2825,7 @@ class Proc_draw_agenda(Frame):
     __slots__ = SLOTS
     NAME = "Proc_draw_agenda"
     ORIGIN = "procedure draw_agenda (specs/channel_tunnel/rounds.yaml:195)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:agenda_card", "bool")
     BLOCKS = 3
     l_p: int
@@ -3031,27 +2848,17 @@ class Proc_draw_agenda(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_draw_agenda", self.pc, [self.l_p, self.l_g, self.l_keep]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_agenda:
-        f = Proc_draw_agenda(values[0])
-        f.pc = pc
-        f.l_g = values[1]
-        f.l_keep = values[2]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 156
+            # cov 158 (implicit else)
             if (len(s.z.piles[(Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) > 0) or (
                 len(s.z.piles[Z_agenda_deck]) == 0
             ):
                 # cov 157
                 s.stack.pop()
                 return
-            else:
-                # cov 158
-                pass
             self.l_g = s.top(Z_agenda_deck)
             s.move(
                 T_agenda_card,
@@ -3073,22 +2880,18 @@ class Proc_draw_agenda(Frame):
                 True,
             )
         elif pc == 1:
+            # cov 160 (implicit else)
             if not self.l_keep:
                 # cov 159
                 s.move(T_agenda_card, self.l_g, Z_agenda_discard, True)
                 s.forget(READ_zones_agenda_card)
                 s.stack.pop()
                 return
-            else:
-                # cov 160
-                pass
+            # cov 162 (implicit else)
             if self.l_g == E_agenda_inspection:
                 # cov 161
                 p_draw_deviation(s, self.l_p)
                 p_fulfil_agenda(s, self.l_p)
-            else:
-                # cov 162
-                pass
             self.pc = 2
             s.stack.append(Proc_pay_promotion(self.l_p))
         else:  # pc == 2
@@ -3101,6 +2904,7 @@ class Proc_pay_promotion(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pay_promotion"
     ORIGIN = "procedure pay_promotion (specs/channel_tunnel/rounds.yaml:213)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -3123,19 +2927,12 @@ class Proc_pay_promotion(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_pay_promotion", self.pc, [self.l_p, self.l_paid, self.l_c]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pay_promotion:
-        f = Proc_pay_promotion(values[0])
-        f.pc = pc
-        f.l_paid = values[1]
-        f.l_c = values[2]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc == 0:
                 # cov 163
+                # cov 165 (implicit else)
                 if (
                     not s.holds(
                         (Z_agenda_held + (self.l_p if self.l_p >= 0 else s.ref(self.l_p))),
@@ -3146,9 +2943,6 @@ class Proc_pay_promotion(Frame):
                     # cov 164
                     s.stack.pop()
                     return
-                else:
-                    # cov 165
-                    pass
                 self.l_paid = 0
                 pc = 1
                 continue
@@ -3183,6 +2977,7 @@ class Phase_rounds(Frame):
     __slots__ = SLOTS
     NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/channel_tunnel/game.yaml:160)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3196,12 +2991,6 @@ class Phase_rounds(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_rounds", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_rounds:
-        f = Phase_rounds()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3218,6 +3007,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/channel_tunnel/game.yaml:9)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -3231,12 +3021,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -196,6 +196,7 @@ class Proc_bid_for(Frame):
     __slots__ = SLOTS
     NAME = "Proc_bid_for"
     ORIGIN = "procedure bid_for (specs/goofspiel/game.yaml:46)"
+    PARAMS = 1
     SLOT_TYPES = ("entity:card", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 2
     l_x: int
@@ -220,15 +221,6 @@ class Proc_bid_for(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_bid_for", self.pc, [self.l_x, self.l_bid, self.l_n, self.l_s]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_bid_for:
-        f = Proc_bid_for(values[0])
-        f.pc = pc
-        f.l_bid = values[1]
-        f.l_n = values[2]
-        f.l_s = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -282,6 +274,7 @@ class Phase_turns(Frame):
     __slots__ = SLOTS
     NAME = "Phase_turns"
     ORIGIN = "phase turns (specs/goofspiel/game.yaml:79)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card",)
     BLOCKS = 2
     l_x: int
@@ -298,13 +291,6 @@ class Phase_turns(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_turns", self.pc, [self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_turns:
-        f = Phase_turns()
-        f.pc = pc
-        f.l_x = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -324,6 +310,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/goofspiel/game.yaml:4)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     r_1: int
@@ -340,13 +327,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, [self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        f.r_1 = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

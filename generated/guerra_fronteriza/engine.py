@@ -1196,6 +1196,7 @@ def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
         if (v_loc[c_f] == l_t) and (F_figure_faction[c_f] == l_q):
             q1_.append(c_f)
     l_fs: list[int] = q1_
+    # cov 53 (implicit else)
     if len(l_fs) > 0:
         # cov 52
         l_low: int = min((F_unit_type_casualty[F_figure_unit[c_f]] for c_f in l_fs), default=0)
@@ -1214,25 +1215,18 @@ def p_take_casualty(s: State, l_q: int, l_t: int) -> None:
         s.say(TX_is_lost_on, l_victim, l_t)
         p_remove_figure(s, l_victim)
         return
-    else:
-        # cov 53
-        pass
     l_g: int = f_garrison_of(s, l_q, l_t)
+    # cov 55 (implicit else)
     if l_g != -1:
         # cov 54
         s.v_hq_life[s.ref(l_g)] -= 1
         s.forget(READ_var_hq_life)
         s.say(TX_is_hit_life, l_g, s.v_hq_life[l_g])
+        # cov 57 (implicit else)
         if s.v_hq_life[l_g] <= 0:
             # cov 56
             s.v_destroyed[s.ref(l_g)] = True
             s.forget(READ_var_destroyed)
-        else:
-            # cov 57
-            pass
-    else:
-        # cov 55
-        pass
 
 
 # procedure settle (specs/guerra_fronteriza/combat.yaml:168)
@@ -1253,6 +1247,7 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
         p_eliminate(s, l_q, l_a)
         l_took_hq = True
     s.v_frontier[s.ref(l_t)] = len(l_left) >= 2
+    # cov 62 (implicit else)
     if len(l_left) >= 2:
         # cov 59
         s.say(TX_is_now_in_frontier, l_t)
@@ -1266,10 +1261,8 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
     elif len(l_left) == 0:
         # cov 61
         s.say(TX_nobody_is_left_standing, l_t)
-    else:
-        # cov 62
-        pass
     l_b: int = f_building_at(s, l_t)
+    # cov 64 (implicit else)
     if (
         ((((l_b != -1) and (F_building_kind[l_b] != 0)) and (not s.v_destroyed[l_b])) and (len(l_left) == 1))
         and (s.v_holder[l_b] != l_left[0])
@@ -1278,9 +1271,6 @@ def p_settle(s: State, l_a: int, l_t: int, l_fought: bool) -> None:
         s.v_destroyed[s.ref(l_b)] = True
         s.forget(READ_var_destroyed)
         s.say(TX_on_is_destroyed, l_b, l_t)
-    else:
-        # cov 64
-        pass
 
 
 # procedure eliminate (specs/guerra_fronteriza/combat.yaml:193)
@@ -1302,15 +1292,13 @@ def p_eliminate(s: State, l_q: int, l_by: int) -> None:
 # procedure check_last_standing (specs/guerra_fronteriza/combat.yaml:203)
 def p_check_last_standing(s: State) -> None:
     # cov 66
+    # cov 68 (implicit else)
     if len(f_active_players(s)) == 1:
         # cov 67
         s.v_over = True
         s.end_game(
             f_active_players(s)[0], s.player_label(f_active_players(s)[0]) + " has destroyed every rival HQ"
         )
-    else:
-        # cov 68
-        pass
 
 
 # procedure deploy (specs/guerra_fronteriza/round.yaml:106)
@@ -1352,12 +1340,10 @@ def p_place_unit(s: State, l_p: int, l_u: int, l_t: int) -> None:
         if F_figure_unit[c_f] == l_u:
             q1_.append(c_f)
     l_fs: list[int] = q1_
+    # cov 112 (implicit else)
     if len(l_fs) == 0:
         # cov 111
         return
-    else:
-        # cov 112
-        pass
     l_f: int = l_fs[0]
     s.move(T_figure, l_f, Z_board, True)
     s.forget(READ_zones_figure)
@@ -1430,13 +1416,11 @@ def p_turn_order(s: State) -> None:
                 q5_ = True
                 break
         q4_ = not q5_
+    # cov 129 (implicit else)
     if q4_:
         # cov 128
         s.v_over = True
         s.end_game(l_top, s.player_label(l_top) + " holds " + str(f_vp(s, l_top)) + " VP")
-    else:
-        # cov 129
-        pass
 
 
 # procedure step_to (specs/guerra_fronteriza/round.yaml:272)
@@ -1752,6 +1736,7 @@ class Proc_resolve_conflicts(Frame):
     __slots__ = SLOTS
     NAME = "Proc_resolve_conflicts"
     ORIGIN = "procedure resolve_conflicts (specs/guerra_fronteriza/combat.yaml:83)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile")
     BLOCKS = 4
     l_p: int
@@ -1770,13 +1755,6 @@ class Proc_resolve_conflicts(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_resolve_conflicts", self.pc, [self.l_p, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_resolve_conflicts:
-        f = Proc_resolve_conflicts(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1845,6 +1823,7 @@ class Proc_conflict(Frame):
     __slots__ = SLOTS
     NAME = "Proc_conflict"
     ORIGIN = "procedure conflict (specs/guerra_fronteriza/combat.yaml:93)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -1988,35 +1967,6 @@ class Proc_conflict(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_conflict:
-        f = Proc_conflict(values[0], values[1])
-        f.pc = pc
-        f.l_defenders = values[2]
-        f.l_b = values[3]
-        f.l_q = values[4]
-        f.l_u = values[5]
-        f.l_ordering = values[6]
-        f.l_fought = values[7]
-        f.l_f = values[8]
-        f.l_q_2 = values[9]
-        f.l_g = values[10]
-        f.l_level = values[11]
-        f.l_alive_sides = values[12]
-        f.l_shooters = values[13]
-        f.l_q_3 = values[14]
-        f.l_f_2 = values[15]
-        f.l_q_4 = values[16]
-        f.l_g_2 = values[17]
-        f.l_q_5 = values[18]
-        f.i_1 = values[19]
-        f.k_2 = values[20]
-        f.i_3 = values[21]
-        f.k_4 = values[22]
-        f.i_5 = values[23]
-        f.k_6 = values[24]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2029,6 +1979,7 @@ class Proc_conflict(Frame):
                         if c_q != l_a:
                             q1_.append(c_q)
                     self.l_defenders = q1_
+                    # cov 39 (implicit else)
                     if len(self.l_defenders) == 0:
                         # cov 38
                         self.l_b = f_building_at(s, self.l_t)
@@ -2037,9 +1988,6 @@ class Proc_conflict(Frame):
                         s.say(TX_destroys_the_undefended_on, self.l_a, self.l_b, self.l_t)
                         s.stack.pop()
                         return
-                    else:
-                        # cov 39
-                        pass
                     s.say(TX_conflict_on_attacks, self.l_t, self.l_a, tuple(self.l_defenders))
                     for x_ in range(s.num_players):
                         self.l_q = x_
@@ -2062,12 +2010,10 @@ class Proc_conflict(Frame):
                     for x_ in range(s.num_players):
                         self.l_q_2 = x_
                         self.l_g = f_garrison_of(s, self.l_q_2, self.l_t)
+                        # cov 41 (implicit else)
                         if self.l_g != -1:
                             # cov 40
                             s.v_garrison_attacked[s.ref(self.l_g)] = False
-                        else:
-                            # cov 41
-                            pass
                     self.i_1 = [5, 4, 3, 2, 1, 0]
                     self.k_2 = 0
                     pc = 2
@@ -2117,12 +2063,10 @@ class Proc_conflict(Frame):
                     q3_ = 0
                     for c_q in range(s.num_players):
                         q3_ += v_hits[c_q]
+                    # cov 45 (implicit else)
                     if q3_ > 0:
                         # cov 44
                         self.l_fought = True
-                    else:
-                        # cov 45
-                        pass
                     for x_ in list(self.l_alive_sides):
                         self.l_q_5 = x_
                         for _ in range(s.v_hits[self.l_q_5]):
@@ -2155,6 +2099,7 @@ class Proc_aim(Frame):
     __slots__ = SLOTS
     NAME = "Proc_aim"
     ORIGIN = "procedure aim (specs/guerra_fronteriza/combat.yaml:134)"
+    PARAMS = 4
     SLOT_TYPES = ("player", "list[player]", "entity:tile", "player", "list[player]", "player")
     BLOCKS = 2
     l_q: int
@@ -2183,14 +2128,6 @@ class Proc_aim(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_aim", self.pc, [self.l_q, self.l_alive, self.l_t, self.l_a, self.l_targets, self.l_x]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_aim:
-        f = Proc_aim(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_targets = values[4]
-        f.l_x = values[5]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2201,13 +2138,11 @@ class Proc_aim(Frame):
                 if c_x != l_q:
                     q1_.append(c_x)
             self.l_targets = q1_
+            # cov 48 (implicit else)
             if len(self.l_targets) == 0:
                 # cov 47
                 s.stack.pop()
                 return
-            else:
-                # cov 48
-                pass
             if len(self.l_targets) == 1:
                 # cov 49
                 s.v_hits[s.ref(self.l_targets[0])] += 1
@@ -2235,6 +2170,7 @@ class Proc_use_special(Frame):
     __slots__ = SLOTS
     NAME = "Proc_use_special"
     ORIGIN = "procedure use_special (specs/guerra_fronteriza/orders.yaml:48)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "enum:special_ability", "bool", "entity:order_card", "entity:unit_type")
     BLOCKS = 4
     l_p: int
@@ -2263,49 +2199,33 @@ class Proc_use_special(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_use_special", self.pc, [self.l_p, self.l_s, self.l_use, self.l_c, self.l_u]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_use_special:
-        f = Proc_use_special(values[0])
-        f.pc = pc
-        f.l_s = values[1]
-        f.l_use = values[2]
-        f.l_c = values[3]
-        f.l_u = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 2:
             if pc == 0:
                 # cov 69
                 self.l_s = F_panel_special[f_army(s, self.l_p)]
+                # cov 71 (implicit else)
                 if s.v_special_used[self.l_p] or (
                     len(s.z.piles[(Z_hand + (self.l_p if self.l_p >= 0 else s.ref(self.l_p)))]) == 0
                 ):
                     # cov 70
                     s.stack.pop()
                     return
-                else:
-                    # cov 71
-                    pass
+                # cov 73 (implicit else)
                 if (self.l_s == 2) and (
                     (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_artillery]))
                 ):
                     # cov 72
                     s.stack.pop()
                     return
-                else:
-                    # cov 73
-                    pass
+                # cov 75 (implicit else)
                 if (self.l_s == 3) and (
                     (not has_hqs_of(s, self.l_p)) or (not has_in_reserve(s, self.l_p, [E_infantry]))
                 ):
                     # cov 74
                     s.stack.pop()
                     return
-                else:
-                    # cov 75
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -2318,13 +2238,11 @@ class Proc_use_special(Frame):
                     True,
                 )
             else:  # pc == 1
+                # cov 77 (implicit else)
                 if not self.l_use:
                     # cov 76
                     s.stack.pop()
                     return
-                else:
-                    # cov 77
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -2372,6 +2290,7 @@ class Proc_play_attack_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_attack_order"
     ORIGIN = "procedure play_attack_order (specs/guerra_fronteriza/orders.yaml:75)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -2390,13 +2309,6 @@ class Proc_play_attack_order(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_attack_order", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_attack_order:
-        f = Proc_play_attack_order(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -2444,6 +2356,7 @@ class Proc_defence_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_defence_order"
     ORIGIN = "procedure defence_order (specs/guerra_fronteriza/orders.yaml:82)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "player",
@@ -2515,19 +2428,6 @@ class Proc_defence_order(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_defence_order:
-        f = Proc_defence_order(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_to = values[4]
-        f.l_dest = values[5]
-        f.l_f = values[6]
-        f.l_planes = values[7]
-        f.l_u = values[8]
-        f.l_options = values[9]
-        f.l_u_2 = values[10]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -2576,13 +2476,11 @@ class Proc_defence_order(Frame):
                     ) and ((l_q == l_a) or (F_figure_faction[c_f] == l_a)):
                         q2_.append(c_f)
                 self.l_planes = q2_
+                # cov 94 (implicit else)
                 if len(self.l_planes) > 0:
                     # cov 93
                     s.say(TX_is_shot_down, self.l_planes[0])
                     p_remove_figure(s, self.l_planes[0])
-                else:
-                    # cov 94
-                    pass
                 s.stack.pop()
                 return
             if F_order_card_order[self.l_c] == 8:
@@ -2629,6 +2527,7 @@ class Proc_play_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_order"
     ORIGIN = "procedure play_order (specs/guerra_fronteriza/orders.yaml:113)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "entity:order_card",
@@ -2682,19 +2581,6 @@ class Proc_play_order(Frame):
             [self.l_p, self.l_c, self.l_f, self.l_b, self.l_u, self.l_t, self.l_f_2, self.l_t_2, self.l_b_2],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_order:
-        f = Proc_play_order(values[0], values[1])
-        f.pc = pc
-        f.l_f = values[2]
-        f.l_b = values[3]
-        f.l_u = values[4]
-        f.l_t = values[5]
-        f.l_f_2 = values[6]
-        f.l_t_2 = values[7]
-        f.l_b_2 = values[8]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 4:
@@ -2702,6 +2588,7 @@ class Proc_play_order(Frame):
                 if pc == 0:
                     # cov 97
                     s.say(TX_plays, self.l_p, self.l_c)
+                    # cov 99 (implicit else)
                     if F_order_card_order[self.l_c] == 10:
                         # cov 98
                         s.move(
@@ -2712,9 +2599,6 @@ class Proc_play_order(Frame):
                         )
                         s.stack.pop()
                         return
-                    else:
-                        # cov 99
-                        pass
                     s.move(T_order_card, self.l_c, Z_order_discard, True)
                     if F_order_card_order[self.l_c] == 0:
                         # cov 100
@@ -2858,6 +2742,7 @@ class Proc_draw_orders(Frame):
     __slots__ = SLOTS
     NAME = "Proc_draw_orders"
     ORIGIN = "procedure draw_orders (specs/guerra_fronteriza/round.yaml:133)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "list[entity:order_type]", "entity:order_type", "int")
     BLOCKS = 3
     l_p: int
@@ -2885,15 +2770,6 @@ class Proc_draw_orders(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_draw_orders", self.pc, [self.l_p, self.l_n, self.l_decks, self.l_k, self.r_1]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_draw_orders:
-        f = Proc_draw_orders(values[0], values[1])
-        f.pc = pc
-        f.l_decks = values[2]
-        f.l_k = values[3]
-        f.r_1 = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -2908,15 +2784,13 @@ class Proc_draw_orders(Frame):
                     s.stack.pop()
                     return
                 self.r_1 -= 1
+                # cov 116 (implicit else)
                 if (
                     (len(s.z.piles[Z_attack_deck]) + len(s.z.piles[Z_defense_deck]))
                     + len(s.z.piles[Z_tactical_deck])
                 ) == 0:
                     # cov 115
                     p_refill_decks(s)
-                else:
-                    # cov 116
-                    pass
                 q1_: list[int] = []
                 for c_k in range(3):
                     # cov 12 (deck_size)
@@ -3007,6 +2881,7 @@ class Proc_play_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_round"
     ORIGIN = "procedure play_round (specs/guerra_fronteriza/round.yaml:161)"
+    PARAMS = 0
     SLOT_TYPES = (
         "player",
         "player",
@@ -3147,36 +3022,6 @@ class Proc_play_round(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_round:
-        f = Proc_play_round()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_p_2 = values[1]
-        f.l_f = values[2]
-        f.l_p_3 = values[3]
-        f.l_p_4 = values[4]
-        f.l_p_5 = values[5]
-        f.l_p_6 = values[6]
-        f.l_p_7 = values[7]
-        f.l_p_8 = values[8]
-        f.l_t = values[9]
-        f.i_1 = values[10]
-        f.k_2 = values[11]
-        f.i_3 = values[12]
-        f.k_4 = values[13]
-        f.i_5 = values[14]
-        f.k_6 = values[15]
-        f.i_7 = values[16]
-        f.k_8 = values[17]
-        f.i_9 = values[18]
-        f.k_10 = values[19]
-        f.i_11 = values[20]
-        f.k_12 = values[21]
-        f.i_13 = values[22]
-        f.k_14 = values[23]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3306,6 +3151,7 @@ class Proc_reinforce(Frame):
     __slots__ = SLOTS
     NAME = "Proc_reinforce"
     ORIGIN = "procedure reinforce (specs/guerra_fronteriza/round.yaml:198)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:tile]", "entity:tile")
     BLOCKS = 4
     l_p: int
@@ -3327,14 +3173,6 @@ class Proc_reinforce(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_reinforce", self.pc, [self.l_p, self.l_waiting, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_reinforce:
-        f = Proc_reinforce(values[0])
-        f.pc = pc
-        f.l_waiting = values[1]
-        f.l_t = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3395,6 +3233,7 @@ class Proc_reinforce_at(Frame):
     __slots__ = SLOTS
     NAME = "Proc_reinforce_at"
     ORIGIN = "procedure reinforce_at (specs/guerra_fronteriza/round.yaml:214)"
+    PARAMS = 3
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -3427,26 +3266,16 @@ class Proc_reinforce_at(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_reinforce_at", self.pc, [self.l_p, self.l_t, self.l_allowed, self.l_options, self.l_u]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_reinforce_at:
-        f = Proc_reinforce_at(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_options = values[3]
-        f.l_u = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 133
             self.l_options = f_in_reserve(s, self.l_p, self.l_allowed)
+            # cov 135 (implicit else)
             if len(self.l_options) == 0:
                 # cov 134
                 s.stack.pop()
                 return
-            else:
-                # cov 135
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -3459,13 +3288,11 @@ class Proc_reinforce_at(Frame):
             )
         else:  # pc == 1
             p_place_unit(s, self.l_p, self.l_u, self.l_t)
+            # cov 137 (implicit else)
             if s.v_frontier[self.l_t]:
                 # cov 136
                 s.v_reinforced[s.ref(self.l_t)][s.ref(self.l_p)] = True
                 s.say(TX_adds_troops_to_in, self.l_p, self.l_t)
-            else:
-                # cov 137
-                pass
             s.stack.pop()
 
 
@@ -3475,6 +3302,7 @@ class Proc_player_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_player_turn"
     ORIGIN = "procedure player_turn (specs/guerra_fronteriza/round.yaml:227)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile", "entity:unit_type")
     BLOCKS = 6
     l_p: int
@@ -3496,14 +3324,6 @@ class Proc_player_turn(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_player_turn", self.pc, [self.l_p, self.l_t, self.l_u]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_player_turn:
-        f = Proc_player_turn(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_u = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3542,6 +3362,7 @@ class Proc_move_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_move_phase"
     ORIGIN = "procedure move_phase (specs/guerra_fronteriza/round.yaml:243)"
+    PARAMS = 1
     SLOT_TYPES = (
         "player",
         "entity:figure",
@@ -3605,20 +3426,6 @@ class Proc_move_phase(Frame):
                 self.l_g,
             ],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_move_phase:
-        f = Proc_move_phase(values[0])
-        f.pc = pc
-        f.l_f = values[1]
-        f.l_from = values[2]
-        f.l_reached = values[3]
-        f.l_edge = values[4]
-        f.l_ring = values[5]
-        f.l_t = values[6]
-        f.l_k = values[7]
-        f.l_g = values[8]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3753,6 +3560,7 @@ class Proc_building_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_building_phase"
     ORIGIN = "procedure building_phase (specs/guerra_fronteriza/round.yaml:280)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "entity:building", "entity:building")
     BLOCKS = 4
     l_p: int
@@ -3780,16 +3588,6 @@ class Proc_building_phase(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_building_phase", self.pc, [self.l_p, self.l_t, self.l_inf, self.l_b, self.l_nb]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_building_phase:
-        f = Proc_building_phase(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_inf = values[2]
-        f.l_b = values[3]
-        f.l_nb = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3835,13 +3633,11 @@ class Proc_building_phase(Frame):
                         s.forget(READ_var_destroyed)
                         s.v_holder[s.ref(self.l_b)] = self.l_p
                         s.forget(READ_var_holder)
+                        # cov 149 (implicit else)
                         if F_building_kind[self.l_b] == 0:
                             # cov 148
                             s.v_hq_life[s.ref(self.l_b)] = 3
                             s.forget(READ_var_hq_life)
-                        else:
-                            # cov 149
-                            pass
                         s.say(TX_rebuilds_on, self.l_p, self.l_b, self.l_t)
                         pc = 2
                         continue
@@ -3891,6 +3687,7 @@ class Proc_tactical_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_tactical_phase"
     ORIGIN = "procedure tactical_phase (specs/guerra_fronteriza/round.yaml:304)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -3909,13 +3706,6 @@ class Proc_tactical_phase(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_tactical_phase", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_tactical_phase:
-        f = Proc_tactical_phase(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3963,6 +3753,7 @@ class Proc_arms_race(Frame):
     __slots__ = SLOTS
     NAME = "Proc_arms_race"
     ORIGIN = "procedure arms_race (specs/guerra_fronteriza/round.yaml:311)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -3984,14 +3775,6 @@ class Proc_arms_race(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_arms_race", self.pc, [self.l_p, self.l_c, self.l_c_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_arms_race:
-        f = Proc_arms_race(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_c_2 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4023,6 +3806,7 @@ class Proc_arms_race(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 159 (implicit else)
                 if f_research_points(s, self.l_p) >= 15:
                     # cov 158
                     for x_ in list(
@@ -4038,12 +3822,10 @@ class Proc_arms_race(Frame):
                         + str(f_research_points(s, self.l_p))
                         + " research)",
                     )
-                else:
-                    # cov 159
-                    pass
                 s.stack.pop()
                 return
             else:  # pc == 2
+                # cov 157 (implicit else)
                 if self.l_c != -1:
                     # cov 156
                     s.move(
@@ -4053,9 +3835,6 @@ class Proc_arms_race(Frame):
                         True,
                     )
                     s.say(TX_adds_an_order_to, self.l_p)
-                else:
-                    # cov 157
-                    pass
                 pc = 1
                 continue
 
@@ -4066,6 +3845,7 @@ class Proc_maintenance(Frame):
     __slots__ = SLOTS
     NAME = "Proc_maintenance"
     ORIGIN = "procedure maintenance (specs/guerra_fronteriza/round.yaml:330)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:tile", "entity:figure", "list[entity:tile]", "int")
     BLOCKS = 4
     l_p: int
@@ -4093,16 +3873,6 @@ class Proc_maintenance(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_maintenance", self.pc, [self.l_p, self.l_t, self.l_f, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_maintenance:
-        f = Proc_maintenance(values[0])
-        f.pc = pc
-        f.l_t = values[1]
-        f.l_f = values[2]
-        f.i_1 = values[3]
-        f.k_2 = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4168,6 +3938,7 @@ class Proc_discard_down(Frame):
     __slots__ = SLOTS
     NAME = "Proc_discard_down"
     ORIGIN = "procedure discard_down (specs/guerra_fronteriza/round.yaml:341)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:order_card")
     BLOCKS = 3
     l_p: int
@@ -4186,13 +3957,6 @@ class Proc_discard_down(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_discard_down", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_discard_down:
-        f = Proc_discard_down(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4232,6 +3996,7 @@ class Proc_defence(Frame):
     __slots__ = SLOTS
     NAME = "Proc_defence"
     ORIGIN = "procedure defence (specs/guerra_fronteriza/orders.yaml:154)"
+    PARAMS = 3
     SLOT_TYPES = (
         "player",
         "entity:tile",
@@ -4288,17 +4053,6 @@ class Proc_defence(Frame):
                 self.k_2,
             ],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_defence:
-        f = Proc_defence(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_a_responded = values[3]
-        f.l_responder = values[4]
-        f.l_response = values[5]
-        f.i_1 = values[6]
-        f.k_2 = values[7]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4358,6 +4112,7 @@ class Phase_opening_hands(Frame):
     __slots__ = SLOTS
     NAME = "Phase_opening_hands"
     ORIGIN = "phase opening_hands (specs/guerra_fronteriza/game.yaml:157)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "list[player]", "int")
     BLOCKS = 2
     l_p: int
@@ -4380,15 +4135,6 @@ class Phase_opening_hands(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_opening_hands", self.pc, [self.l_p, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_opening_hands:
-        f = Phase_opening_hands()
-        f.pc = pc
-        f.l_p = values[0]
-        f.i_1 = values[1]
-        f.k_2 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4415,6 +4161,7 @@ class Phase_rounds(Frame):
     __slots__ = SLOTS
     NAME = "Phase_rounds"
     ORIGIN = "phase rounds (specs/guerra_fronteriza/game.yaml:160)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -4428,12 +4175,6 @@ class Phase_rounds(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_rounds", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_rounds:
-        f = Phase_rounds()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4450,6 +4191,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/guerra_fronteriza/game.yaml:11)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -4463,12 +4205,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

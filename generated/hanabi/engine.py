@@ -413,6 +413,7 @@ class Proc_play_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_card"
     ORIGIN = "procedure play_card (specs/hanabi/game.yaml:123)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -434,14 +435,6 @@ class Proc_play_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_card", self.pc, [self.l_p, self.l_i, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_card:
-        f = Proc_play_card(values[0])
-        f.pc = pc
-        f.l_i = values[1]
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -472,13 +465,11 @@ class Proc_play_card(Frame):
                     F_card_colour[self.l_c],
                     F_card_number[self.l_c],
                 )
+                # cov 16 (implicit else)
                 if (F_card_number[self.l_c] == 5) and (s.v_clues < 8):
                     # cov 15
                     s.v_clues = min(8, max(0, s.v_clues + 1))
                     s.say(TX_the_firework_is_complete, F_card_colour[self.l_c], s.v_clues)
-                else:
-                    # cov 16
-                    pass
             else:
                 # cov 14
                 s.move(T_card, self.l_c, (Z_discard + s.ref(F_card_colour[self.l_c])), True)
@@ -502,6 +493,7 @@ class Proc_discard_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_discard_card"
     ORIGIN = "procedure discard_card (specs/hanabi/game.yaml:143)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -523,14 +515,6 @@ class Proc_discard_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_discard_card", self.pc, [self.l_p, self.l_i, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_discard_card:
-        f = Proc_discard_card(values[0])
-        f.pc = pc
-        f.l_i = values[1]
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -563,6 +547,7 @@ class Proc_give_clue(Frame):
     __slots__ = SLOTS
     NAME = "Proc_give_clue"
     ORIGIN = "procedure give_clue (specs/hanabi/game.yaml:154)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "enum:move",
@@ -611,18 +596,6 @@ class Proc_give_clue(Frame):
             self.pc,
             [self.l_p, self.l_how, self.l_t, self.l_k, self.l_n, self.l_i, self.l_s, self.l_c],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_give_clue:
-        f = Proc_give_clue(values[0], values[1])
-        f.pc = pc
-        f.l_t = values[2]
-        f.l_k = values[3]
-        f.l_n = values[4]
-        f.l_i = values[5]
-        f.l_s = values[6]
-        f.l_c = values[7]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -738,6 +711,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/hanabi/game.yaml:181)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "enum:move")
     BLOCKS = 3
     l_p: int
@@ -756,13 +730,6 @@ class Proc_take_turn(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_take_turn", self.pc, [self.l_p, self.l_how]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_how = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -796,6 +763,7 @@ class Phase_turns(Frame):
     __slots__ = SLOTS
     NAME = "Phase_turns"
     ORIGIN = "phase turns (specs/hanabi/game.yaml:195)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -810,12 +778,6 @@ class Phase_turns(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_turns", self.pc, []]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_turns:
-        f = Phase_turns()
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -823,34 +785,26 @@ class Phase_turns(Frame):
             s.stack.append(Proc_take_turn(s.v_to_play))
         else:  # pc == 1
             s.v_to_play = s.next_player(s.v_to_play)
+            # cov 33 (implicit else)
             if s.v_fuses == 0:
                 # cov 32
                 s.end_game_by_returns("the third fuse burns: the fireworks go off at once")
-            else:
-                # cov 33
-                pass
+            # cov 35 (implicit else)
             if f_score(s) == 25:
                 # cov 34
                 s.end_game_by_returns("all five fireworks are complete")
-            else:
-                # cov 35
-                pass
+            # cov 38 (implicit else)
             if s.v_last_turns > 0:
                 # cov 36
                 s.v_last_turns -= 1
+                # cov 40 (implicit else)
                 if s.v_last_turns == 0:
                     # cov 39
                     s.end_game_by_returns("every player has had a last turn")
-                else:
-                    # cov 40
-                    pass
             elif len(s.z.piles[Z_deck]) == 0:
                 # cov 37
                 s.v_last_turns = s.num_players
                 s.say(TX_the_deck_is_empty)
-            else:
-                # cov 38
-                pass
             s.stack.pop()
 
 
@@ -860,6 +814,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/hanabi/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -873,12 +828,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

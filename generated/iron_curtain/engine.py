@@ -235,18 +235,14 @@ def f_order_cost(s: State, l_p: int, l_c: int) -> int:
 # procedure check_flags (specs/iron_curtain/game.yaml:73)
 def p_check_flags(s: State) -> None:
     # cov 8
+    # cov 10 (implicit else)
     if s.v_ideology >= 8:
         # cov 9
         s.end_game(P_usa, "the US reached its flag")
-    else:
-        # cov 10
-        pass
+    # cov 12 (implicit else)
     if s.v_ideology <= (-8):
         # cov 11
         s.end_game(P_ussr, "the USSR reached its flag")
-    else:
-        # cov 12
-        pass
 
 
 # procedure gain (specs/iron_curtain/game.yaml:78)
@@ -272,15 +268,13 @@ def p_score_region(s: State, l_r: int) -> None:
             q2_ += 1
     l_su: int = q2_
     l_net: int = l_us - l_su
+    # cov 17 (implicit else)
     if l_us > l_su:
         # cov 15
         l_net += F_region_bonus[l_r]
     elif l_su > l_us:
         # cov 16
         l_net -= F_region_bonus[l_r]
-    else:
-        # cov 17
-        pass
     s.v_ideology = min(8, max(-8, s.v_ideology + l_net))
     s.say(TX_scores_us_controls_ussr, l_r, l_us, l_su, s.v_ideology)
     p_check_flags(s)
@@ -422,27 +416,23 @@ def ph_epilogue(s: State) -> None:
             q2_ += F_card_value[c_c]
     l_su: int = q2_
     s.say(TX_epilogue_us_cards_ussr, l_us, l_su)
+    # cov 73 (implicit else)
     if l_us > l_su:
         # cov 71
         p_gain(s, P_usa, min(3, (l_us - l_su)))
     elif l_su > l_us:
         # cov 72
         p_gain(s, P_ussr, min(3, (l_su - l_us)))
-    else:
-        # cov 73
-        pass
 
 
 # phase final_scoring (specs/iron_curtain/game.yaml:245)
 def ph_final_scoring(s: State) -> None:
     for l_r in range(6):
         p_score_region(s, l_r)
+    # cov 75 (implicit else)
     if s.v_ideology < 0:
         # cov 74
         s.end_game(P_ussr, "more ideology after final scoring")
-    else:
-        # cov 75
-        pass
     s.end_game(P_usa, "more ideology after final scoring, or a tie (the US wins ties)")
 
 
@@ -535,6 +525,7 @@ class Proc_take_cube(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_cube"
     ORIGIN = "procedure take_cube (specs/iron_curtain/game.yaml:97)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -555,13 +546,6 @@ class Proc_take_cube(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_take_cube", self.pc, [self.l_p, self.l_keep, self.l_src]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_cube:
-        f = Proc_take_cube(values[0], values[1])
-        f.pc = pc
-        f.l_src = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -595,6 +579,7 @@ class Proc_give_order(Frame):
     __slots__ = SLOTS
     NAME = "Proc_give_order"
     ORIGIN = "procedure give_order (specs/iron_curtain/game.yaml:108)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "list[entity:card]", "int", "entity:card")
     BLOCKS = 6
     l_p: int
@@ -621,15 +606,6 @@ class Proc_give_order(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_give_order", self.pc, [self.l_p, self.l_c, self.l_access, self.l_budget, self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_give_order:
-        f = Proc_give_order(values[0], values[1])
-        f.pc = pc
-        f.l_access = values[2]
-        f.l_budget = values[3]
-        f.l_t = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -671,13 +647,11 @@ class Proc_give_order(Frame):
                     pc = 2
                     continue
                 else:  # pc == 2
+                    # cov 23 (implicit else)
                     if self.l_t == -1:
                         # cov 22
                         s.stack.pop()
                         return
-                    else:
-                        # cov 23
-                        pass
                     if f_order_cost(s, self.l_p, self.l_t) == 2:
                         # cov 24
                         self.pc = 4
@@ -708,6 +682,7 @@ class Proc_infiltrate(Frame):
     __slots__ = SLOTS
     NAME = "Proc_infiltrate"
     ORIGIN = "procedure infiltrate (specs/iron_curtain/game.yaml:127)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "list[entity:card]", "entity:card", "int")
     BLOCKS = 4
     l_p: int
@@ -733,14 +708,6 @@ class Proc_infiltrate(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_infiltrate", self.pc, [self.l_p, self.l_n, self.l_targets, self.l_t, self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_infiltrate:
-        f = Proc_infiltrate(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_t = values[3]
-        f.r_1 = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -779,13 +746,11 @@ class Proc_infiltrate(Frame):
                     pc = 2
                     continue
             elif pc == 2:
+                # cov 28 (implicit else)
                 if self.l_t == -1:
                     # cov 27
                     s.stack.pop()
                     return
-                else:
-                    # cov 28
-                    pass
                 self.pc = 3
                 s.stack.append(Proc_take_cube(self.l_p, self.l_t))
                 return
@@ -801,6 +766,7 @@ class Proc_remove_cubes(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_cubes"
     ORIGIN = "procedure remove_cubes (specs/iron_curtain/game.yaml:138)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "list[entity:card]", "player", "entity:card", "int")
     BLOCKS = 3
     l_p: int
@@ -833,15 +799,6 @@ class Proc_remove_cubes(Frame):
             self.pc,
             [self.l_p, self.l_n, self.l_targets, self.l_o, self.l_t, self.r_1],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_cubes:
-        f = Proc_remove_cubes(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_o = values[3]
-        f.l_t = values[4]
-        f.r_1 = values[5]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -881,13 +838,11 @@ class Proc_remove_cubes(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 31 (implicit else)
                 if self.l_t == -1:
                     # cov 30
                     s.stack.pop()
                     return
-                else:
-                    # cov 31
-                    pass
                 s.v_cubes[s.ref(self.l_t)][s.ref(self.l_o)] -= 1
                 s.v_reserve[s.ref(self.l_o)] += 1
                 pc = 1
@@ -900,6 +855,7 @@ class Proc_remove_from_one_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_from_one_card"
     ORIGIN = "procedure remove_from_one_card (specs/iron_curtain/game.yaml:150)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "player", "entity:card", "int")
     BLOCKS = 3
     l_p: int
@@ -926,15 +882,6 @@ class Proc_remove_from_one_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_remove_from_one_card", self.pc, [self.l_p, self.l_n, self.l_o, self.l_t, self.l_k]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_from_one_card:
-        f = Proc_remove_from_one_card(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_t = values[3]
-        f.l_k = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -965,13 +912,11 @@ class Proc_remove_from_one_card(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 34 (implicit else)
                 if self.l_t == -1:
                     # cov 33
                     s.stack.pop()
                     return
-                else:
-                    # cov 34
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -995,6 +940,7 @@ class Proc_move_cubes(Frame):
     __slots__ = SLOTS
     NAME = "Proc_move_cubes"
     ORIGIN = "procedure move_cubes (specs/iron_curtain/game.yaml:160)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "entity:card", "entity:card", "int")
     BLOCKS = 4
     l_p: int
@@ -1021,15 +967,6 @@ class Proc_move_cubes(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_move_cubes", self.pc, [self.l_p, self.l_n, self.l_src, self.l_dst, self.l_k]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_move_cubes:
-        f = Proc_move_cubes(values[0], values[1])
-        f.pc = pc
-        f.l_src = values[2]
-        f.l_dst = values[3]
-        f.l_k = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1060,13 +997,11 @@ class Proc_move_cubes(Frame):
                     pc = 1
                     continue
                 else:  # pc == 1
+                    # cov 37 (implicit else)
                     if self.l_src == -1:
                         # cov 36
                         s.stack.pop()
                         return
-                    else:
-                        # cov 37
-                        pass
                     self.pc = 2
                     l_src = self.l_src
                     q2_: list[int] = []
@@ -1108,6 +1043,7 @@ class Proc_play_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_turn"
     ORIGIN = "procedure play_turn (specs/iron_curtain/game.yaml:180)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "entity:card", "cell", "enum:use", "player", "bool")
     BLOCKS = 7
     l_p: int
@@ -1143,17 +1079,6 @@ class Proc_play_turn(Frame):
             [self.l_p, self.l_c, self.l_spot, self.l_how, self.l_o, self.l_run_it],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_turn:
-        f = Proc_play_turn(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_spot = values[2]
-        f.l_how = values[3]
-        f.l_o = values[4]
-        f.l_run_it = values[5]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -1186,12 +1111,10 @@ class Proc_play_turn(Frame):
                 else:  # pc == 2
                     s.place(T_card, self.l_c, Z_map, self.l_spot)
                     s.say(TX_places_at, self.l_p, self.l_c, F_card_region[self.l_c], self.l_spot)
+                    # cov 41 (implicit else)
                     if f_placed_in(s, F_card_region[self.l_c]) == F_region_size[F_card_region[self.l_c]]:
                         # cov 40
                         p_score_region(s, F_card_region[self.l_c])
-                    else:
-                        # cov 41
-                        pass
                     if F_card_flag[self.l_c] == self.l_p:
                         # cov 42
                         self.pc = 4
@@ -1270,6 +1193,7 @@ class Eff_card_event_west_germany(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_west_germany"
     ORIGIN = "card west_germany: event (specs/iron_curtain/cards.yaml:37)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1287,12 +1211,6 @@ class Eff_card_event_west_germany(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_west_germany", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_west_germany:
-        f = Eff_card_event_west_germany(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1314,6 +1232,7 @@ class Eff_card_event_east_germany(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_east_germany"
     ORIGIN = "card east_germany: event (specs/iron_curtain/cards.yaml:51)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1332,12 +1251,6 @@ class Eff_card_event_east_germany(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_east_germany", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_east_germany:
-        f = Eff_card_event_east_germany(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1354,6 +1267,7 @@ class Eff_card_event_poland(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_poland"
     ORIGIN = "card poland: event (specs/iron_curtain/cards.yaml:58)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1371,12 +1285,6 @@ class Eff_card_event_poland(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_poland", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_poland:
-        f = Eff_card_event_poland(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1398,6 +1306,7 @@ class Eff_card_event_iran(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_iran"
     ORIGIN = "card iran: event (specs/iron_curtain/cards.yaml:67)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1416,12 +1325,6 @@ class Eff_card_event_iran(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_iran", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_iran:
-        f = Eff_card_event_iran(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1438,6 +1341,7 @@ class Eff_card_event_israel(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_israel"
     ORIGIN = "card israel: event (specs/iron_curtain/cards.yaml:74)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1456,12 +1360,6 @@ class Eff_card_event_israel(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_israel", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_israel:
-        f = Eff_card_event_israel(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1478,6 +1376,7 @@ class Eff_card_event_egypt(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_egypt"
     ORIGIN = "card egypt: event (specs/iron_curtain/cards.yaml:81)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1496,12 +1395,6 @@ class Eff_card_event_egypt(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_egypt", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_egypt:
-        f = Eff_card_event_egypt(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1518,6 +1411,7 @@ class Eff_card_event_japan(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_japan"
     ORIGIN = "card japan: event (specs/iron_curtain/cards.yaml:90)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1535,12 +1429,6 @@ class Eff_card_event_japan(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_japan", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_japan:
-        f = Eff_card_event_japan(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1562,6 +1450,7 @@ class Eff_card_event_south_korea(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_south_korea"
     ORIGIN = "card south_korea: event (specs/iron_curtain/cards.yaml:97)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1579,12 +1468,6 @@ class Eff_card_event_south_korea(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_south_korea", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_south_korea:
-        f = Eff_card_event_south_korea(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1606,6 +1489,7 @@ class Eff_card_event_angola(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_angola"
     ORIGIN = "card angola: event (specs/iron_curtain/cards.yaml:120)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1624,12 +1508,6 @@ class Eff_card_event_angola(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_angola", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_angola:
-        f = Eff_card_event_angola(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1646,6 +1524,7 @@ class Eff_card_event_ethiopia(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ethiopia"
     ORIGIN = "card ethiopia: event (specs/iron_curtain/cards.yaml:127)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1664,12 +1543,6 @@ class Eff_card_event_ethiopia(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_ethiopia", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ethiopia:
-        f = Eff_card_event_ethiopia(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1686,6 +1559,7 @@ class Eff_card_event_brazil(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_brazil"
     ORIGIN = "card brazil: event (specs/iron_curtain/cards.yaml:136)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1703,12 +1577,6 @@ class Eff_card_event_brazil(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_brazil", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_brazil:
-        f = Eff_card_event_brazil(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1730,6 +1598,7 @@ class Eff_card_event_argentina(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_argentina"
     ORIGIN = "card argentina: event (specs/iron_curtain/cards.yaml:143)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1747,12 +1616,6 @@ class Eff_card_event_argentina(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_argentina", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_argentina:
-        f = Eff_card_event_argentina(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -1774,6 +1637,7 @@ class Eff_card_event_panama(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_panama"
     ORIGIN = "card panama: event (specs/iron_curtain/cards.yaml:159)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -1792,12 +1656,6 @@ class Eff_card_event_panama(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_panama", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_panama:
-        f = Eff_card_event_panama(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -1814,6 +1672,7 @@ class Phase_round(Frame):
     __slots__ = SLOTS
     NAME = "Phase_round"
     ORIGIN = "phase round (specs/iron_curtain/game.yaml:219)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "player", "player", "int")
     BLOCKS = 4
     l_chooser: int
@@ -1840,28 +1699,16 @@ class Phase_round(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_round", self.pc, [self.l_chooser, self.l_first, self.l_p, self.r_1]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_round:
-        f = Phase_round()
-        f.pc = pc
-        f.l_chooser = values[0]
-        f.l_first = values[1]
-        f.l_p = values[2]
-        f.r_1 = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
             if pc < 2:
                 if pc == 0:
+                    # cov 68 (implicit else)
                     if s.v_round == 2:
                         # cov 67
                         s.deal(T_card, 4, Z_deck, (Z_hand + P_usa))
                         s.deal(T_card, 4, Z_deck, (Z_hand + P_ussr))
-                    else:
-                        # cov 68
-                        pass
                     self.l_chooser = P_usa if ((s.v_round == 2) and (s.v_ideology < 0)) else P_ussr
                     self.pc = 1
                     s.decide(
@@ -1882,14 +1729,12 @@ class Phase_round(Frame):
             elif pc == 2:
                 s.tick("the repeat loop at specs/iron_curtain/game.yaml:230:7")
                 if self.r_1 <= 0:
+                    # cov 70 (implicit else)
                     if s.v_round == 1:
                         # cov 69
                         for x_ in range(s.num_players):
                             self.l_p = x_
                             s.move_all(T_card, s.z.piles[(Z_hand + self.l_p)], (Z_aside + self.l_p), True)
-                    else:
-                        # cov 70
-                        pass
                     s.stack.pop()
                     return
                 self.r_1 -= 1
@@ -1908,6 +1753,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/iron_curtain/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     r_1: int
@@ -1924,13 +1770,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, [self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        f.r_1 = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -134,14 +134,12 @@ def ph_showdown(s: State) -> None:
         if f_in_hand(s, c_q):
             q1_.append(c_q)
     l_still_in: list[int] = q1_
+    # cov 16 (implicit else)
     if len(l_still_in) == 1:
         # cov 15
         s.v_winner = l_still_in[0]
         s.say(TX_takes_the_pot_of, s.v_winner, f_pot(s))
         s.end_game_by_returns("the others folded")
-    else:
-        # cov 16
-        pass
     for l_q in list(l_still_in):
         s.move_all(
             T_card,
@@ -150,12 +148,10 @@ def ph_showdown(s: State) -> None:
             True,
         )
         s.say(TX_shows, l_q, f_card_of(s, l_q))
+        # cov 18 (implicit else)
         if (s.v_winner == -1) or (F_card_rank[f_card_of(s, l_q)] > F_card_rank[f_card_of(s, s.v_winner)]):
             # cov 17
             s.v_winner = l_q
-        else:
-            # cov 18
-            pass
     s.say(TX_takes_the_pot_of_2, s.v_winner, f_pot(s), f_card_of(s, s.v_winner))
     s.end_game_by_returns("the showdown")
 
@@ -208,6 +204,7 @@ class Proc_act(Frame):
     __slots__ = SLOTS
     NAME = "Proc_act"
     ORIGIN = "procedure act (specs/kuhn_poker/game.yaml:42)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "enum:move", "enum:move")
     BLOCKS = 3
     l_p: int
@@ -229,14 +226,6 @@ class Proc_act(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_act", self.pc, [self.l_p, self.l_m, self.l_m_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_act:
-        f = Proc_act(values[0])
-        f.pc = pc
-        f.l_m = values[1]
-        f.l_m_2 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -261,14 +250,12 @@ class Proc_act(Frame):
                 2,
             )
         elif pc == 1:
+            # cov 7 (implicit else)
             if self.l_m == 1:
                 # cov 6
                 s.v_put_in[s.ref(self.l_p)] += 1
                 s.v_first_bettor = self.l_p
                 s.say(TX_bets_1_chip_in, self.l_p, f_pot(s))
-            else:
-                # cov 7
-                pass
             s.stack.pop()
         else:  # pc == 2
             if self.l_m_2 == 1:
@@ -287,6 +274,7 @@ class Phase_betting(Frame):
     __slots__ = SLOTS
     NAME = "Phase_betting"
     ORIGIN = "phase betting (specs/kuhn_poker/game.yaml:70)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "player", "list[player]", "int", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -319,18 +307,6 @@ class Phase_betting(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_betting", self.pc, [self.l_p, self.l_p_2, self.i_1, self.k_2, self.i_3, self.k_4]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_betting:
-        f = Phase_betting()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_p_2 = values[1]
-        f.i_1 = values[2]
-        f.k_2 = values[3]
-        f.i_3 = values[4]
-        f.k_4 = values[5]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -361,13 +337,11 @@ class Phase_betting(Frame):
                     return
                 self.l_p_2 = self.i_3[self.k_4]
                 self.k_4 += 1
+                # cov 14 (implicit else)
                 if self.l_p_2 == s.v_first_bettor:
                     # cov 13
                     s.stack.pop()
                     return
-                else:
-                    # cov 14
-                    pass
                 self.pc = 2
                 s.stack.append(Proc_act(self.l_p_2))
                 return
@@ -379,6 +353,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/kuhn_poker/game.yaml:4)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -392,12 +367,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -267,6 +267,7 @@ class Proc_betting_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_betting_round"
     ORIGIN = "procedure betting_round (specs/leduc_poker/game.yaml:64)"
+    PARAMS = 1
     SLOT_TYPES = ("int", "int", "player", "enum:move")
     BLOCKS = 3
     l_bet: int
@@ -291,15 +292,6 @@ class Proc_betting_round(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_betting_round", self.pc, [self.l_bet, self.l_calls, self.l_p, self.l_m]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_betting_round:
-        f = Proc_betting_round(values[0])
-        f.pc = pc
-        f.l_calls = values[1]
-        f.l_p = values[2]
-        f.l_m = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -328,13 +320,11 @@ class Proc_betting_round(Frame):
                     # cov 7
                     s.v_folded[s.ref(self.l_p)] = True
                     s.say(TX_folds, self.l_p)
+                    # cov 11 (implicit else)
                     if len(f_still_in(s)) == 1:
                         # cov 10
                         s.stack.pop()
                         return
-                    else:
-                        # cov 11
-                        pass
                 elif self.l_m == 1:
                     # cov 8
                     if s.v_put_in[self.l_p] < f_stake(s):
@@ -356,15 +346,13 @@ class Proc_betting_round(Frame):
                     s.v_raises += 1
                     self.l_calls = 0
                     s.say(TX_raises_to_in_the, self.l_p, s.v_put_in[self.l_p], f_pot(s))
+                # cov 15 (implicit else)
                 if ((s.v_raises == 0) and (self.l_calls == len(f_still_in(s)))) or (
                     (s.v_raises > 0) and (self.l_calls == (len(f_still_in(s)) - 1))
                 ):
                     # cov 14
                     s.stack.pop()
                     return
-                else:
-                    # cov 15
-                    pass
                 self.l_p = s.next_in(self.l_p, f_still_in(s))
                 pc = 1
                 continue
@@ -376,6 +364,7 @@ class Phase_first_round(Frame):
     __slots__ = SLOTS
     NAME = "Phase_first_round"
     ORIGIN = "phase first_round (specs/leduc_poker/game.yaml:107)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -390,12 +379,6 @@ class Phase_first_round(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_first_round", self.pc, []]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_first_round:
-        f = Phase_first_round()
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -404,12 +387,10 @@ class Phase_first_round(Frame):
             self.pc = 1
             s.stack.append(Proc_betting_round(2))
         else:  # pc == 1
+            # cov 19 (implicit else)
             if len(f_still_in(s)) == 1:
                 # cov 18
                 p_take_pot(s)
-            else:
-                # cov 19
-                pass
             s.stack.pop()
 
 
@@ -419,6 +400,7 @@ class Phase_second_round(Frame):
     __slots__ = SLOTS
     NAME = "Phase_second_round"
     ORIGIN = "phase second_round (specs/leduc_poker/game.yaml:113)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -433,12 +415,6 @@ class Phase_second_round(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_second_round", self.pc, []]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_second_round:
-        f = Phase_second_round()
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -448,12 +424,10 @@ class Phase_second_round(Frame):
             self.pc = 1
             s.stack.append(Proc_betting_round(4))
         else:  # pc == 1
+            # cov 21 (implicit else)
             if len(f_still_in(s)) == 1:
                 # cov 20
                 p_take_pot(s)
-            else:
-                # cov 21
-                pass
             s.stack.pop()
 
 
@@ -463,6 +437,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/leduc_poker/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -476,12 +451,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

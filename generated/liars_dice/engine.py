@@ -274,12 +274,10 @@ def p_settle(s: State, l_caller: int) -> None:
         if (F_call_pips[s.v_last] == s.o_sides)
         else str(l_n) + " of the dice show " + str(F_call_pips[s.v_last]) + " or the wild " + str(s.o_sides)
     )
+    # cov 9 (implicit else)
     if l_n >= F_call_number[s.v_last]:
         # cov 8
         s.end_game(s.v_bidder, l_counted + ": " + s.label(T_call, s.v_last) + " holds")
-    else:
-        # cov 9
-        pass
     s.end_game(l_caller, l_counted + ": " + s.label(T_call, s.v_last) + " fails")
 
 
@@ -347,6 +345,7 @@ class Phase_bidding(Frame):
     __slots__ = SLOTS
     NAME = "Phase_bidding"
     ORIGIN = "phase bidding (specs/liars_dice/game.yaml:101)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:call",)
     BLOCKS = 2
     l_c: int
@@ -364,25 +363,16 @@ class Phase_bidding(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_bidding", self.pc, [self.l_c]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_bidding:
-        f = Phase_bidding()
-        f.pc = pc
-        f.l_c = values[0]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             self.pc = 1
             s.decide(s.v_to_call, f_calls(s), 5, "l_c", (TX_bid_or_liar,), "specs/liars_dice/game.yaml:104")
         else:  # pc == 1
+            # cov 12 (implicit else)
             if self.l_c == E_liar:
                 # cov 11
                 p_settle(s, s.v_to_call)
-            else:
-                # cov 12
-                pass
             s.v_bids = s.v_bids + [self.l_c]
             s.v_last = self.l_c
             s.v_bidder = s.v_to_call
@@ -396,6 +386,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/liars_dice/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -409,12 +400,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -448,6 +448,7 @@ class Proc_take_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_take_turn"
     ORIGIN = "procedure take_turn (specs/lost_cities/game.yaml:112)"
+    PARAMS = 1
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -506,19 +507,6 @@ class Proc_take_turn(Frame):
                 self.l_d,
             ],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_take_turn:
-        f = Proc_take_turn(values[0])
-        f.pc = pc
-        f.l_c = values[1]
-        f.l_ways = values[2]
-        f.l_how = values[3]
-        f.l_just_discarded = values[4]
-        f.l_sources = values[5]
-        f.l_s = values[6]
-        f.l_d = values[7]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -600,6 +588,7 @@ class Phase_turns(Frame):
     __slots__ = SLOTS
     NAME = "Phase_turns"
     ORIGIN = "phase turns (specs/lost_cities/game.yaml:155)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -613,12 +602,6 @@ class Phase_turns(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_turns", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_turns:
-        f = Phase_turns()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -636,6 +619,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/lost_cities/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 3
     r_1: int
@@ -652,13 +636,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, [self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        f.r_1 = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

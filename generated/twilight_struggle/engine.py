@@ -1320,15 +1320,13 @@ def p_take_control(s: State, l_p: int, l_x: int) -> None:
 def p_gain_control(s: State, l_p: int, l_x: int) -> None:
     # cov 78
     l_needed: int = s.v_influence[l_x][(1 - l_p)] + F_country_stability[l_x]
+    # cov 80 (implicit else)
     if s.v_influence[l_x][l_p] < l_needed:
         # cov 79
         i0_ = s.ref(l_x)
         i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, l_needed))
         s.forget(READ_var_influence)
-    else:
-        # cov 80
-        pass
     s.say(TX_controls_with_influence, l_p, l_x, s.v_influence[l_x][l_p])
 
 
@@ -1368,31 +1366,25 @@ def p_gain_vp(s: State, l_p: int, l_n: int) -> None:
     # cov 90
     # cov 8 (toward)
     s.v_vp += l_n if (l_p == P_usa) else (-l_n)
+    # cov 92 (implicit else)
     if l_n != 0:
         # cov 91
         s.say(TX_gains_vp, l_p, l_n)
-    else:
-        # cov 92
-        pass
 
 
 # procedure check_vp (specs/twilight_struggle/operations.yaml:133)
 def p_check_vp(s: State) -> None:
     # cov 93
+    # cov 95 (implicit else)
     if s.v_vp >= 20:
         # cov 94
         s.v_over = True
         s.end_game(P_usa, "the US reached 20 VP")
-    else:
-        # cov 95
-        pass
+    # cov 97 (implicit else)
     if s.v_vp <= (-20):
         # cov 96
         s.v_over = True
         s.end_game(P_ussr, "the USSR reached 20 VP")
-    else:
-        # cov 97
-        pass
 
 
 # procedure degrade_defcon (specs/twilight_struggle/operations.yaml:138)
@@ -1401,13 +1393,11 @@ def p_degrade_defcon(s: State, l_n: int) -> None:
     s.v_defcon = min(5, max(1, s.v_defcon - l_n))
     s.forget(READ_var_defcon)
     s.say(TX_defcon_falls_to, s.v_defcon)
+    # cov 100 (implicit else)
     if s.v_defcon <= 1:
         # cov 99
         s.v_over = True
         s.end_game((1 - s.v_phasing), "nuclear war: " + s.player_label(s.v_phasing) + " brought DEFCON to 1")
-    else:
-        # cov 100
-        pass
 
 
 # procedure improve_defcon (specs/twilight_struggle/operations.yaml:148)
@@ -1452,6 +1442,7 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
     )
     l_theirs: int = s.roll(6) + f_realign_bonus(s, l_o, l_x)
     s.say(TX_realignment_in, l_x, l_p, l_mine, l_o, l_theirs)
+    # cov 130 (implicit else)
     if l_mine > l_theirs:
         # cov 128
         i0_ = s.ref(l_x)
@@ -1464,9 +1455,6 @@ def p_realign_roll(s: State, l_p: int, l_x: int) -> None:
         i1_ = s.ref(l_p)
         s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] - (l_theirs - l_mine)))
         s.forget(READ_var_influence)
-    else:
-        # cov 130
-        pass
 
 
 # procedure space_attempt (specs/twilight_struggle/operations.yaml:259)
@@ -1486,12 +1474,10 @@ def p_space_attempt(s: State, l_p: int, l_c: int) -> None:
 def p_space_advance(s: State, l_p: int) -> None:
     # cov 144
     l_b: int = f_next_box(s, l_p)
+    # cov 146 (implicit else)
     if l_b == -1:
         # cov 145
         return
-    else:
-        # cov 146
-        pass
     i0_ = s.ref(l_p)
     s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
     if s.v_space[(1 - l_p)] >= s.v_space[l_p]:
@@ -1532,20 +1518,16 @@ def p_score_southeast_asia(s: State) -> None:
 # procedure draw (specs/twilight_struggle/turn.yaml:56)
 def p_draw(s: State, l_p: int) -> None:
     # cov 151
+    # cov 153 (implicit else)
     if (len(s.z.piles[Z_deck]) == 0) and (len(s.z.piles[Z_discard]) > 0):
         # cov 152
         s.move_all(T_card, s.z.piles[Z_discard], Z_deck, True)
         s.shuffle(Z_deck)
         s.say(TX_the_discards_are_reshuffled)
-    else:
-        # cov 153
-        pass
+    # cov 155 (implicit else)
     if len(s.z.piles[Z_deck]) > 0:
         # cov 154
         s.deal_watched(T_card, 1, Z_deck, (Z_hand + (l_p if l_p >= 0 else s.ref(l_p))), zw_card)
-    else:
-        # cov 155
-        pass
 
 
 # procedure deal_cards (specs/twilight_struggle/turn.yaml:66)
@@ -1582,12 +1564,10 @@ def p_add_war_cards(s: State, l_w: int) -> None:
 # procedure put_away (specs/twilight_struggle/turn.yaml:272)
 def p_put_away(s: State, l_p: int, l_c: int, l_fired: bool) -> None:
     # cov 209
+    # cov 211 (implicit else)
     if not (l_c >= 0 and s.z.where[T_card][l_c] == Z_table):
         # cov 210
         return
-    else:
-        # cov 211
-        pass
     if l_c == E_china_card:
         # cov 212
         s.move(T_card, l_c, (Z_china + s.ref((1 - l_p))), True)
@@ -1622,18 +1602,14 @@ def p_final_scoring(s: State) -> None:
 # procedure winner_by_vp (specs/twilight_struggle/turn.yaml:329)
 def p_winner_by_vp(s: State, l_why: str) -> None:
     # cov 224
+    # cov 226 (implicit else)
     if s.v_vp > 0:
         # cov 225
         s.end_game(P_usa, "the US leads on VP " + l_why)
-    else:
-        # cov 226
-        pass
+    # cov 228 (implicit else)
     if s.v_vp < 0:
         # cov 227
         s.end_game(P_ussr, "the USSR leads on VP " + l_why)
-    else:
-        # cov 228
-        pass
     s.end_game(-1, "the VP are level " + l_why)
 
 
@@ -2102,15 +2078,13 @@ def e_card_event_abm_treaty(s: State, l_self: int, l_p: int) -> Frame:
 # card cultural_revolution: event (specs/twilight_struggle/cards.yaml:689)
 def e_card_event_cultural_revolution(s: State, l_self: int, l_p: int) -> None:
     # cov 344
+    # cov 347 (implicit else)
     if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 345
         p_take_china_card(s, l_p, True)
     elif s.holds((Z_china + (l_p if l_p >= 0 else s.ref(l_p))), T_card, E_china_card):
         # cov 346
         p_gain_vp(s, l_p, 1)
-    else:
-        # cov 347
-        pass
 
 
 # card flower_power: event (specs/twilight_struggle/cards.yaml:704)
@@ -2215,15 +2189,13 @@ def e_card_event_oas_founded(s: State, l_self: int, l_p: int) -> Frame:
 # card nixon_plays_the_china_card: event (specs/twilight_struggle/cards.yaml:842)
 def e_card_event_nixon_plays_the_china_card(s: State, l_self: int, l_p: int) -> None:
     # cov 368
+    # cov 371 (implicit else)
     if s.holds((Z_china + s.ref((1 - l_p))), T_card, E_china_card):
         # cov 369
         p_take_china_card(s, l_p, False)
     elif s.holds((Z_china + (l_p if l_p >= 0 else s.ref(l_p))), T_card, E_china_card):
         # cov 370
         p_gain_vp(s, l_p, 2)
-    else:
-        # cov 371
-        pass
 
 
 # card sadat_expels_soviets: event (specs/twilight_struggle/cards.yaml:856)
@@ -2287,14 +2259,12 @@ def e_card_event_africa_scoring(s: State, l_self: int, l_p: int) -> None:
 # card one_small_step: event (specs/twilight_struggle/cards.yaml:949)
 def e_card_event_one_small_step(s: State, l_self: int, l_p: int) -> None:
     # cov 387
+    # cov 389 (implicit else)
     if (s.v_space[l_p] + 2) <= 8:
         # cov 388
         i0_ = s.ref(l_p)
         s.v_space[i0_] = min(8, max(0, s.v_space[i0_] + 1))
         s.say(TX_moves_past_without_scoring, l_p, f_top_n_box(s, s.v_space[l_p]))
-    else:
-        # cov 389
-        pass
     p_space_advance(s, l_p)
 
 
@@ -2383,13 +2353,11 @@ def e_card_event_terrorism(s: State, l_self: int, l_p: int) -> None:
     l_n: int = 2 if ((l_o == P_usa) and (s.holds(Z_in_effect, T_card, E_iranian_hostage_crisis))) else 1
     for _ in range(l_n):
         s.tick("the repeat loop at specs/twilight_struggle/cards.yaml:1100:9")
+        # cov 413 (implicit else)
         if len(s.z.piles[(Z_hand + (l_o if l_o >= 0 else s.ref(l_o)))]) == 0:
             # cov 412
             s.say(TX_has_no_card_left, l_o)
             return
-        else:
-            # cov 413
-            pass
         l_c: int = s.pick(s.z.piles[(Z_hand + (l_o if l_o >= 0 else s.ref(l_o)))], T_card)
         s.move(T_card, l_c, Z_discard, True)
         s.say(TX_discards_at_random, l_o, l_c)
@@ -2455,13 +2423,11 @@ def e_card_event_iran_iraq_war(s: State, l_self: int, l_p: int) -> Frame:
 # card defectors: event (specs/twilight_struggle/cards.yaml:1254)
 def e_card_event_defectors(s: State, l_self: int, l_p: int) -> None:
     # cov 433
+    # cov 435 (implicit else)
     if (s.v_round > 0) and (s.v_phasing != l_p):
         # cov 434
         p_gain_vp(s, l_p, 1)
         s.say(TX_defectors_played_by_in, s.v_phasing, l_p)
-    else:
-        # cov 435
-        pass
 
 
 # card the_cambridge_five: event (starts) (specs/twilight_struggle/cards.yaml:1268)
@@ -2899,18 +2865,14 @@ def ph_turn(s: State) -> None:
 def ph_deal(s: State) -> None:
     s.v_defcon = min(5, max(1, s.v_defcon + 1))
     s.forget(READ_var_defcon)
+    # cov 508 (implicit else)
     if s.v_turn == 4:
         # cov 507
         p_add_war_cards(s, 1)
-    else:
-        # cov 508
-        pass
+    # cov 510 (implicit else)
     if s.v_turn == 8:
         # cov 509
         p_add_war_cards(s, 2)
-    else:
-        # cov 510
-        pass
     p_deal_cards(s)
 
 
@@ -3051,6 +3013,7 @@ class Proc_free_coup_or_realignments(Frame):
     __slots__ = SLOTS
     NAME = "Proc_free_coup_or_realignments"
     ORIGIN = "procedure free_coup_or_realignments (specs/twilight_struggle/events.yaml:207)"
+    PARAMS = 3
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -3099,17 +3062,6 @@ class Proc_free_coup_or_realignments(Frame):
             [self.l_p, self.l_c, self.l_area, self.l_ops, self.l_kinds, self.l_going, self.l_kind, self.l_t],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_free_coup_or_realignments:
-        f = Proc_free_coup_or_realignments(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_ops = values[3]
-        f.l_kinds = values[4]
-        f.l_going = values[5]
-        f.l_kind = values[6]
-        f.l_t = values[7]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 2:
@@ -3120,31 +3072,25 @@ class Proc_free_coup_or_realignments(Frame):
                     0 if F_card_scoring[self.l_c] else f_modified_ops(s, self.l_p, F_card_ops[self.l_c])
                 )
                 self.l_kinds = []
+                # cov 59 (implicit else)
                 if has_free_coup_targets(s, self.l_p, self.l_area):
                     # cov 58
                     self.l_kinds = self.l_kinds + [2]
-                else:
-                    # cov 59
-                    pass
                 l_area = self.l_area
                 q1_ = False
                 for c_y in f_realign_targets(s, self.l_p):
                     if c_y in l_area:
                         q1_ = True
                         break
+                # cov 61 (implicit else)
                 if q1_:
                     # cov 60
                     self.l_kinds = self.l_kinds + [1]
-                else:
-                    # cov 61
-                    pass
+                # cov 63 (implicit else)
                 if len(self.l_kinds) == 0:
                     # cov 62
                     s.stack.pop()
                     return
-                else:
-                    # cov 63
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -3157,13 +3103,11 @@ class Proc_free_coup_or_realignments(Frame):
                     True,
                 )
             else:  # pc == 1
+                # cov 65 (implicit else)
                 if not self.l_going:
                     # cov 64
                     s.stack.pop()
                     return
-                else:
-                    # cov 65
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -3202,6 +3146,7 @@ class Proc_remove_up_to(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_up_to"
     ORIGIN = "procedure remove_up_to (specs/twilight_struggle/events.yaml:262)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "int",
@@ -3263,17 +3208,6 @@ class Proc_remove_up_to(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_up_to:
-        f = Proc_remove_up_to(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_o = values[4]
-        f.l_taken = values[5]
-        f.l_xs = values[6]
-        f.l_x = values[7]
-        f.r_1 = values[8]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3306,13 +3240,11 @@ class Proc_remove_up_to(Frame):
                     if q2_:
                         q1_.append(c_x)
                 self.l_xs = q1_
+                # cov 83 (implicit else)
                 if len(self.l_xs) == 0:
                     # cov 82
                     s.stack.pop()
                     return
-                else:
-                    # cov 83
-                    pass
                 self.pc = 2
                 s.decide(
                     self.l_p,
@@ -3339,6 +3271,7 @@ class Proc_remove_from_each(Frame):
     __slots__ = SLOTS
     NAME = "Proc_remove_from_each"
     ORIGIN = "procedure remove_from_each (specs/twilight_struggle/events.yaml:275)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "int",
@@ -3385,16 +3318,6 @@ class Proc_remove_from_each(Frame):
             self.pc,
             [self.l_p, self.l_n, self.l_amount, self.l_area, self.l_o, self.l_xs, self.l_chosen, self.l_x],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_remove_from_each:
-        f = Proc_remove_from_each(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_o = values[4]
-        f.l_xs = values[5]
-        f.l_chosen = values[6]
-        f.l_x = values[7]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3443,6 +3366,7 @@ class Proc_add_to_each(Frame):
     __slots__ = SLOTS
     NAME = "Proc_add_to_each"
     ORIGIN = "procedure add_to_each (specs/twilight_struggle/events.yaml:286)"
+    PARAMS = 3
     SLOT_TYPES = ("player", "int", "list[entity:country]", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -3468,14 +3392,6 @@ class Proc_add_to_each(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_add_to_each", self.pc, [self.l_p, self.l_n, self.l_area, self.l_chosen, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_to_each:
-        f = Proc_add_to_each(values[0], values[1], values[2])
-        f.pc = pc
-        f.l_chosen = values[3]
-        f.l_x = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3515,6 +3431,7 @@ class Proc_add_spread(Frame):
     __slots__ = SLOTS
     NAME = "Proc_add_spread"
     ORIGIN = "procedure add_spread (specs/twilight_struggle/events.yaml:292)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "int",
@@ -3557,15 +3474,6 @@ class Proc_add_spread(Frame):
             self.pc,
             [self.l_p, self.l_total, self.l_most, self.l_area, self.l_placed, self.l_x, self.r_1],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_spread:
-        f = Proc_add_spread(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_placed = values[4]
-        f.l_x = values[5]
-        f.r_1 = values[6]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -3620,6 +3528,7 @@ class Proc_conduct_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_conduct_operations"
     ORIGIN = "procedure conduct_operations (specs/twilight_struggle/operations.yaml:167)"
+    PARAMS = 4
     SLOT_TYPES = ("player", "int", "int", "list[entity:country]")
     BLOCKS = 2
     l_p: int
@@ -3642,12 +3551,6 @@ class Proc_conduct_operations(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_conduct_operations", self.pc, [self.l_p, self.l_ops, self.l_bonus, self.l_start]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_conduct_operations:
-        f = Proc_conduct_operations(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -3664,6 +3567,7 @@ class Proc_spend_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_spend_operations"
     ORIGIN = "procedure spend_operations (specs/twilight_struggle/operations.yaml:171)"
+    PARAMS = 5
     SLOT_TYPES = (
         "player",
         "int",
@@ -3724,16 +3628,6 @@ class Proc_spend_operations(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_spend_operations:
-        f = Proc_spend_operations(values[0], values[1], values[2], values[3], values[4])
-        f.pc = pc
-        f.l_sea = values[5]
-        f.l_kinds = values[6]
-        f.l_kind = values[7]
-        f.l_x = values[8]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc < 2:
@@ -3749,18 +3643,14 @@ class Proc_spend_operations(Frame):
                     else 0
                 )
                 self.l_kinds = [0]
+                # cov 111 (implicit else)
                 if (1 in self.l_allowed) and has_realign_targets(s, self.l_p):
                     # cov 110
                     self.l_kinds = self.l_kinds + [1]
-                else:
-                    # cov 111
-                    pass
+                # cov 113 (implicit else)
                 if (2 in self.l_allowed) and has_coup_targets(s, self.l_p):
                     # cov 112
                     self.l_kinds = self.l_kinds + [2]
-                else:
-                    # cov 113
-                    pass
                 self.pc = 1
                 s.decide(
                     self.l_p,
@@ -3818,6 +3708,7 @@ class Proc_add_influence(Frame):
     __slots__ = SLOTS
     NAME = "Proc_add_influence"
     ORIGIN = "procedure add_influence (specs/twilight_struggle/operations.yaml:189)"
+    PARAMS = 5
     SLOT_TYPES = (
         "player",
         "int",
@@ -3878,16 +3769,6 @@ class Proc_add_influence(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_add_influence:
-        f = Proc_add_influence(values[0], values[1], values[2], values[3], values[4])
-        f.pc = pc
-        f.l_open = values[5]
-        f.l_left = values[6]
-        f.l_spots = values[7]
-        f.l_x = values[8]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -3937,20 +3818,16 @@ class Proc_add_influence(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 119 (implicit else)
                 if F_country_region[self.l_x] != E_asia:
                     # cov 118
                     self.l_left -= self.l_bonus
                     self.l_bonus = 0
-                else:
-                    # cov 119
-                    pass
+                # cov 121 (implicit else)
                 if 2 not in F_country_subregions[self.l_x]:
                     # cov 120
                     self.l_left -= self.l_sea
                     self.l_sea = 0
-                else:
-                    # cov 121
-                    pass
                 self.l_left -= f_place_cost(s, self.l_p, self.l_x)
                 i0_ = s.ref(self.l_x)
                 i1_ = s.ref(self.l_p)
@@ -3980,6 +3857,7 @@ class Proc_realignments(Frame):
     __slots__ = SLOTS
     NAME = "Proc_realignments"
     ORIGIN = "procedure realignments (specs/twilight_struggle/operations.yaml:205)"
+    PARAMS = 5
     SLOT_TYPES = (
         "player",
         "int",
@@ -4035,15 +3913,6 @@ class Proc_realignments(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_realignments:
-        f = Proc_realignments(values[0], values[1], values[2], values[3], values[4])
-        f.pc = pc
-        f.l_left = values[5]
-        f.l_targets = values[6]
-        f.l_x = values[7]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4085,20 +3954,16 @@ class Proc_realignments(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 124 (implicit else)
                 if F_country_region[self.l_x] != E_asia:
                     # cov 123
                     self.l_left -= self.l_bonus
                     self.l_bonus = 0
-                else:
-                    # cov 124
-                    pass
+                # cov 126 (implicit else)
                 if 2 not in F_country_subregions[self.l_x]:
                     # cov 125
                     self.l_left -= self.l_sea
                     self.l_sea = 0
-                else:
-                    # cov 126
-                    pass
                 self.l_left -= 1
                 p_realign_roll(s, self.l_p, self.l_x)
                 l_area = self.l_area
@@ -4127,6 +3992,7 @@ class Proc_coup_attempt(Frame):
     __slots__ = SLOTS
     NAME = "Proc_coup_attempt"
     ORIGIN = "procedure coup_attempt (specs/twilight_struggle/operations.yaml:234)"
+    PARAMS = 4
     SLOT_TYPES = (
         "player",
         "entity:country",
@@ -4198,19 +4064,6 @@ class Proc_coup_attempt(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_coup_attempt:
-        f = Proc_coup_attempt(values[0], values[1], values[2], values[3])
-        f.pc = pc
-        f.l_o = values[4]
-        f.l_r = values[5]
-        f.l_mod = values[6]
-        f.l_margin = values[7]
-        f.l_gone = values[8]
-        f.e_1 = values[9]
-        f.e_2 = values[10]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4230,13 +4083,11 @@ class Proc_coup_attempt(Frame):
                 if tc_coup_reward(s, self.e_1, self.e_2):
                     t_coup_reward(s, self.e_1, self.e_2)
                 self.l_o = 1 - self.l_p
+                # cov 133 (implicit else)
                 if not self.l_free:
                     # cov 132
                     i0_ = s.ref(self.l_p)
                     s.v_milops[i0_] = min(5, max(0, s.v_milops[i0_] + self.l_ops))
-                else:
-                    # cov 133
-                    pass
                 self.l_r = s.roll(6)
                 # cov 25 (coup_roll_modifier)
                 self.l_mod = (
@@ -4271,6 +4122,7 @@ class Proc_coup_attempt(Frame):
                         99, max(0, s.v_influence[i0_][i1_] + (self.l_margin - self.l_gone))
                     )
                     s.forget(READ_var_influence)
+                    # cov 138 (implicit else)
                     if self.l_mod != 0:
                         # cov 137
                         s.say(
@@ -4281,9 +4133,6 @@ class Proc_coup_attempt(Frame):
                             self.l_mod,
                             (2 * F_country_stability[self.l_x]),
                         )
-                    else:
-                        # cov 138
-                        pass
                     s.say(
                         TX_coup_in_succeeds_by,
                         self.l_x,
@@ -4312,15 +4161,13 @@ class Proc_coup_attempt(Frame):
                         self.l_ops,
                         (2 * F_country_stability[self.l_x]),
                     )
+                # cov 140 (implicit else)
                 if F_country_battleground[self.l_x] and (
                     (s.mod_kinds >> M_coup_keeps_defcon) & 1 == 0
                     or (M_coup_keeps_defcon, self.l_p) not in s.active_mods
                 ):
                     # cov 139
                     p_degrade_defcon(s, 1)
-                else:
-                    # cov 140
-                    pass
                 s.stack.pop()
                 return
 
@@ -4331,6 +4178,7 @@ class Proc_headline_phase(Frame):
     __slots__ = SLOTS
     NAME = "Proc_headline_phase"
     ORIGIN = "procedure headline_phase (specs/twilight_struggle/turn.yaml:80)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "list[player]", "int", "player", "entity:card", "list[player]", "int")
     BLOCKS = 7
     l_p: int
@@ -4369,19 +4217,6 @@ class Proc_headline_phase(Frame):
             self.pc,
             [self.l_p, self.l_order, self.l_k, self.l_p_2, self.l_c, self.i_1, self.k_2],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_headline_phase:
-        f = Proc_headline_phase()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_order = values[1]
-        f.l_k = values[2]
-        f.l_p_2 = values[3]
-        f.l_c = values[4]
-        f.i_1 = values[5]
-        f.k_2 = values[6]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -4481,6 +4316,7 @@ class Proc_choose_headline(Frame):
     __slots__ = SLOTS
     NAME = "Proc_choose_headline"
     ORIGIN = "procedure choose_headline (specs/twilight_struggle/turn.yaml:110)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "bool", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 3
     l_p: int
@@ -4512,15 +4348,6 @@ class Proc_choose_headline(Frame):
             [self.l_p, self.l_openly, self.l_options, self.d_1, self.d_2],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_choose_headline:
-        f = Proc_choose_headline(values[0], values[1])
-        f.pc = pc
-        f.l_options = values[2]
-        f.d_1 = values[3]
-        f.d_2 = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -4534,13 +4361,11 @@ class Proc_choose_headline(Frame):
                 ):
                     q1_.append(c_c)
             self.l_options = q1_
+            # cov 164 (implicit else)
             if len(self.l_options) == 0:
                 # cov 163
                 s.stack.pop()
                 return
-            else:
-                # cov 164
-                pass
             if self.l_openly:
                 # cov 165
                 self.pc = 1
@@ -4580,6 +4405,7 @@ class Proc_action_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_action_round"
     ORIGIN = "procedure action_round (specs/twilight_struggle/turn.yaml:123)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "bool", "entity:card", "player", "int")
     BLOCKS = 3
     l_p: int
@@ -4615,17 +4441,6 @@ class Proc_action_round(Frame):
             [self.l_p, self.l_before, self.l_owing, self.l_trap, self.e_1, self.e_2],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_action_round:
-        f = Proc_action_round(values[0])
-        f.pc = pc
-        f.l_before = values[1]
-        f.l_owing = values[2]
-        f.l_trap = values[3]
-        f.e_1 = values[4]
-        f.e_2 = values[5]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4651,12 +4466,10 @@ class Proc_action_round(Frame):
                 s.stack.append(Proc_play_a_card(self.l_p))
                 return
             elif pc == 1:
+                # cov 171 (implicit else)
                 if self.l_owing:
                     # cov 170
                     p_end_obligations(s, self.l_p)
-                else:
-                    # cov 171
-                    pass
                 p_check_vp(s)
                 self.e_1 = self.l_p
                 self.e_2 = self.l_before
@@ -4679,6 +4492,7 @@ class Proc_play_a_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_a_card"
     ORIGIN = "procedure play_a_card (specs/twilight_struggle/turn.yaml:139)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "list[entity:card]", "entity:card", "entity:card")
     BLOCKS = 4
     l_p: int
@@ -4704,15 +4518,6 @@ class Proc_play_a_card(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_play_a_card", self.pc, [self.l_p, self.l_options, self.l_c, self.l_c_2]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_a_card:
-        f = Proc_play_a_card(values[0])
-        f.pc = pc
-        f.l_options = values[1]
-        f.l_c = values[2]
-        f.l_c_2 = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4737,14 +4542,12 @@ class Proc_play_a_card(Frame):
                             q3_ = q4_ + f_china_playable(s, self.l_p)
                         q1_ = q3_
                     self.l_options = q1_
+                    # cov 174 (implicit else)
                     if len(self.l_options) == 0:
                         # cov 173
                         s.say(TX_has_no_card_to, self.l_p)
                         s.stack.pop()
                         return
-                    else:
-                        # cov 174
-                        pass
                     q5_ = not f_must_score(s, self.l_p)
                     if q5_:
                         # cov 12 (rounds_in_turn)
@@ -4782,14 +4585,12 @@ class Proc_play_a_card(Frame):
                     s.stack.pop()
                     return
             elif pc == 2:
+                # cov 178 (implicit else)
                 if self.l_c == -1:
                     # cov 177
                     s.say(TX_passes, self.l_p)
                     s.stack.pop()
                     return
-                else:
-                    # cov 178
-                    pass
                 self.pc = 1
                 s.stack.append(Proc_play_card(self.l_p, self.l_c))
                 return
@@ -4805,6 +4606,7 @@ class Proc_trap_round(Frame):
     __slots__ = SLOTS
     NAME = "Proc_trap_round"
     ORIGIN = "procedure trap_round (specs/twilight_struggle/turn.yaml:162)"
+    PARAMS = 2
     SLOT_TYPES = (
         "player",
         "entity:card",
@@ -4846,16 +4648,6 @@ class Proc_trap_round(Frame):
             [self.l_p, self.l_trap, self.l_escapes, self.l_scorings, self.l_options, self.l_c],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_trap_round:
-        f = Proc_trap_round(values[0], values[1])
-        f.pc = pc
-        f.l_escapes = values[2]
-        f.l_scorings = values[3]
-        f.l_options = values[4]
-        f.l_c = values[5]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -4881,14 +4673,12 @@ class Proc_trap_round(Frame):
                     if (f_must_score(s, self.l_p) or (len(self.l_escapes) == 0))
                     else self.l_escapes
                 )
+                # cov 181 (implicit else)
                 if len(self.l_options) == 0:
                     # cov 180
                     s.say(TX_has_no_card_to_2, self.l_p, self.l_trap)
                     s.stack.pop()
                     return
-                else:
-                    # cov 181
-                    pass
                 self.l_c = -1
                 q4_ = not f_must_score(s, self.l_p)
                 if q4_:
@@ -4922,14 +4712,12 @@ class Proc_trap_round(Frame):
                 )
                 return
             elif pc == 1:
+                # cov 185 (implicit else)
                 if self.l_c == -1:
                     # cov 184
                     s.say(TX_passes, self.l_p)
                     s.stack.pop()
                     return
-                else:
-                    # cov 185
-                    pass
                 if F_card_scoring[self.l_c]:
                     # cov 186
                     self.pc = 2
@@ -4958,6 +4746,7 @@ class Proc_play_card(Frame):
     __slots__ = SLOTS
     NAME = "Proc_play_card"
     ORIGIN = "procedure play_card (specs/twilight_struggle/turn.yaml:199)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "enum:use", "enum:timing", "list[entity:country]")
     BLOCKS = 10
     l_p: int
@@ -4984,15 +4773,6 @@ class Proc_play_card(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_play_card", self.pc, [self.l_p, self.l_c, self.l_how, self.l_when, self.l_start]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_play_card:
-        f = Proc_play_card(values[0], values[1])
-        f.pc = pc
-        f.l_how = values[2]
-        f.l_when = values[3]
-        f.l_start = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5072,12 +4852,10 @@ class Proc_play_card(Frame):
                     )
                     return
                 # cov 196
+                # cov 202 (implicit else)
                 if F_card_side[self.l_c] == (1 - self.l_p):
                     # cov 201
                     s.say(TX_the_event_of_cannot_2, self.l_c)
-                else:
-                    # cov 202
-                    pass
                 self.pc = 9
                 s.stack.append(
                     Proc_conduct_operations(
@@ -5141,6 +4919,7 @@ class Proc_resolve_event_play(Frame):
     __slots__ = SLOTS
     NAME = "Proc_resolve_event_play"
     ORIGIN = "procedure resolve_event_play (specs/twilight_struggle/turn.yaml:240)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "player")
     BLOCKS = 2
     l_p: int
@@ -5162,28 +4941,19 @@ class Proc_resolve_event_play(Frame):
     def to_data(self) -> list[object]:
         return ["Proc_resolve_event_play", self.pc, [self.l_p, self.l_c, self.l_q]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_resolve_event_play:
-        f = Proc_resolve_event_play(values[0], values[1])
-        f.pc = pc
-        f.l_q = values[2]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 203
             # cov 48 (event_player)
             self.l_q = self.l_p if (F_card_side[self.l_c] == -1) else F_card_side[self.l_c]
+            # cov 205 (implicit else)
             if f_event_blocked(s, self.l_q, self.l_c):
                 # cov 204
                 s.say(TX_the_event_of_cannot_3, self.l_c)
                 p_put_away(s, self.l_p, self.l_c, False)
                 s.stack.pop()
                 return
-            else:
-                # cov 205
-                pass
             self.pc = 1
             s.stack.append(Proc_fire_event(self.l_q, self.l_c))
         else:  # pc == 1
@@ -5197,6 +4967,7 @@ class Proc_fire_event(Frame):
     __slots__ = SLOTS
     NAME = "Proc_fire_event"
     ORIGIN = "procedure fire_event (specs/twilight_struggle/turn.yaml:253)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card", "entity:card")
     BLOCKS = 2
     l_q: int
@@ -5217,13 +4988,6 @@ class Proc_fire_event(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_fire_event", self.pc, [self.l_q, self.l_c, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_fire_event:
-        f = Proc_fire_event(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5257,6 +5021,7 @@ class Proc_event_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_event_operations"
     ORIGIN = "procedure event_operations (specs/twilight_struggle/turn.yaml:260)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -5274,12 +5039,6 @@ class Proc_event_operations(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_event_operations", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_event_operations:
-        f = Proc_event_operations(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5299,6 +5058,7 @@ class Proc_use_for_operations(Frame):
     __slots__ = SLOTS
     NAME = "Proc_use_for_operations"
     ORIGIN = "procedure use_for_operations (specs/twilight_struggle/turn.yaml:264)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -5316,12 +5076,6 @@ class Proc_use_for_operations(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_use_for_operations", self.pc, [self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_use_for_operations:
-        f = Proc_use_for_operations(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5351,6 +5105,7 @@ class Proc_end_of_turn(Frame):
     __slots__ = SLOTS
     NAME = "Proc_end_of_turn"
     ORIGIN = "procedure end_of_turn (specs/twilight_struggle/turn.yaml:291)"
+    PARAMS = 0
     SLOT_TYPES = ("int", "int", "player", "entity:card", "player", "player", "list[player]", "int")
     BLOCKS = 3
     l_us_short: int
@@ -5402,20 +5157,6 @@ class Proc_end_of_turn(Frame):
             ],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_end_of_turn:
-        f = Proc_end_of_turn()
-        f.pc = pc
-        f.l_us_short = values[0]
-        f.l_su_short = values[1]
-        f.l_p = values[2]
-        f.l_c = values[3]
-        f.l_p_2 = values[4]
-        f.l_p_3 = values[5]
-        f.i_1 = values[6]
-        f.k_2 = values[7]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -5423,12 +5164,10 @@ class Proc_end_of_turn(Frame):
                 # cov 216
                 self.l_us_short = max(0, (s.v_defcon - s.v_milops[P_usa]))
                 self.l_su_short = max(0, (s.v_defcon - s.v_milops[P_ussr]))
+                # cov 218 (implicit else)
                 if (self.l_us_short + self.l_su_short) > 0:
                     # cov 217
                     s.say(TX_military_operations_the_us, self.l_us_short, self.l_su_short)
-                else:
-                    # cov 218
-                    pass
                 p_gain_vp(s, P_ussr, self.l_us_short)
                 p_gain_vp(s, P_usa, self.l_su_short)
                 p_check_vp(s)
@@ -5458,13 +5197,11 @@ class Proc_end_of_turn(Frame):
                         i0_ = self.l_p_3
                         s.v_milops[i0_] = min(5, max(0, 0))
                         s.v_space_attempts[self.l_p_3] = 0
+                    # cov 222 (implicit else)
                     if not s.v_china_face_up:
                         # cov 221
                         s.v_china_face_up = True
                         s.say(TX_the_china_card_is)
-                    else:
-                        # cov 222
-                        pass
                     s.stack.pop()
                     return
                 self.l_p = self.i_1[self.k_2]
@@ -5491,12 +5228,10 @@ class Proc_end_of_turn(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 220 (implicit else)
                 if self.l_c != -1:
                     # cov 219
                     s.move(T_card, self.l_c, Z_discard, True)
-                else:
-                    # cov 220
-                    pass
                 pc = 1
                 continue
 
@@ -5507,6 +5242,7 @@ class Eff_card_event_five_year_plan(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_five_year_plan"
     ORIGIN = "card five_year_plan: event (specs/twilight_struggle/cards.yaml:53)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -5531,27 +5267,17 @@ class Eff_card_event_five_year_plan(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_five_year_plan", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_five_year_plan:
-        f = Eff_card_event_five_year_plan(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 240
             self.l_o = 1 - self.l_p
+            # cov 242 (implicit else)
             if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 241
                 s.say(TX_has_no_card_to_3, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 242
-                pass
             self.l_c = s.pick(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))], T_card)
             s.move(T_card, self.l_c, Z_table, True)
             s.say(TX_discards_at_random, self.l_o, self.l_c)
@@ -5574,6 +5300,7 @@ class Eff_card_event_socialist_governments(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_socialist_governments"
     ORIGIN = "card socialist_governments: event (specs/twilight_struggle/cards.yaml:82)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -5592,12 +5319,6 @@ class Eff_card_event_socialist_governments(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_socialist_governments", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_socialist_governments:
-        f = Eff_card_event_socialist_governments(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5614,6 +5335,7 @@ class Eff_card_event_blockade(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_blockade"
     ORIGIN = "card blockade: event (specs/twilight_struggle/cards.yaml:112)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -5637,14 +5359,6 @@ class Eff_card_event_blockade(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_blockade", self.pc, [self.l_self, self.l_p, self.l_o, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_blockade:
-        f = Eff_card_event_blockade(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5696,6 +5410,7 @@ class Eff_card_event_comecon(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_comecon"
     ORIGIN = "card comecon: event (specs/twilight_struggle/cards.yaml:157)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -5713,12 +5428,6 @@ class Eff_card_event_comecon(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_comecon", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_comecon:
-        f = Eff_card_event_comecon(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5746,6 +5455,7 @@ class Eff_card_event_warsaw_pact_formed(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_warsaw_pact_formed"
     ORIGIN = "card warsaw_pact_formed: event (specs/twilight_struggle/cards.yaml:179)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 3
     l_self: int
@@ -5766,13 +5476,6 @@ class Eff_card_event_warsaw_pact_formed(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_warsaw_pact_formed", self.pc, [self.l_self, self.l_p, self.l_removing]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_warsaw_pact_formed:
-        f = Eff_card_event_warsaw_pact_formed(values[0], values[1])
-        f.pc = pc
-        f.l_removing = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5808,6 +5511,7 @@ class Eff_card_event_truman_doctrine(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_truman_doctrine"
     ORIGIN = "card truman_doctrine: event (specs/twilight_struggle/cards.yaml:215)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -5839,15 +5543,6 @@ class Eff_card_event_truman_doctrine(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_truman_doctrine:
-        f = Eff_card_event_truman_doctrine(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_xs = values[3]
-        f.l_x = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -5864,14 +5559,12 @@ class Eff_card_event_truman_doctrine(Frame):
                 ) and (not f_controls(s, l_o, c_x)):
                     q1_.append(c_x)
             self.l_xs = q1_
+            # cov 266 (implicit else)
             if len(self.l_xs) == 0:
                 # cov 265
                 s.say(TX_no_uncontrolled_european_country, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 266
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -5895,6 +5588,7 @@ class Eff_card_event_olympic_games(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_olympic_games"
     ORIGIN = "card olympic_games: event (specs/twilight_struggle/cards.yaml:230)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "bool", "int", "int")
     BLOCKS = 3
     l_self: int
@@ -5928,16 +5622,6 @@ class Eff_card_event_olympic_games(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_boycott, self.l_mine, self.l_theirs],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_olympic_games:
-        f = Eff_card_event_olympic_games(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_boycott = values[3]
-        f.l_mine = values[4]
-        f.l_theirs = values[5]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -5990,6 +5674,7 @@ class Eff_card_event_independent_reds(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_independent_reds"
     ORIGIN = "card independent_reds: event (specs/twilight_struggle/cards.yaml:266)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:country]", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -6021,15 +5706,6 @@ class Eff_card_event_independent_reds(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_xs, self.l_x],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_independent_reds:
-        f = Eff_card_event_independent_reds(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_xs = values[3]
-        f.l_x = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6043,14 +5719,12 @@ class Eff_card_event_independent_reds(Frame):
                 if v_influence[c_x][l_o] > v_influence[c_x][l_p]:
                     q1_.append(c_x)
             self.l_xs = q1_
+            # cov 276 (implicit else)
             if len(self.l_xs) == 0:
                 # cov 275
                 s.say(TX_no_country_needs_influence, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 276
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -6074,6 +5748,7 @@ class Eff_card_event_marshall_plan(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_marshall_plan"
     ORIGIN = "card marshall_plan: event (specs/twilight_struggle/cards.yaml:283)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6091,12 +5766,6 @@ class Eff_card_event_marshall_plan(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_marshall_plan", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_marshall_plan:
-        f = Eff_card_event_marshall_plan(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6124,6 +5793,7 @@ class Eff_card_event_indo_pakistani_war(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_indo_pakistani_war"
     ORIGIN = "card indo_pakistani_war: event (specs/twilight_struggle/cards.yaml:292)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -6144,13 +5814,6 @@ class Eff_card_event_indo_pakistani_war(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_indo_pakistani_war", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_indo_pakistani_war:
-        f = Eff_card_event_indo_pakistani_war(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6177,6 +5840,7 @@ class Eff_card_event_cia_created(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_cia_created"
     ORIGIN = "card cia_created: event (specs/twilight_struggle/cards.yaml:312)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6195,12 +5859,6 @@ class Eff_card_event_cia_created(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_cia_created", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_cia_created:
-        f = Eff_card_event_cia_created(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6218,6 +5876,7 @@ class Eff_card_event_suez_crisis(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_suez_crisis"
     ORIGIN = "card suez_crisis: event (specs/twilight_struggle/cards.yaml:334)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6236,12 +5895,6 @@ class Eff_card_event_suez_crisis(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_suez_crisis", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_suez_crisis:
-        f = Eff_card_event_suez_crisis(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6258,6 +5911,7 @@ class Eff_card_event_east_european_unrest(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_east_european_unrest"
     ORIGIN = "card east_european_unrest: event (specs/twilight_struggle/cards.yaml:342)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6275,12 +5929,6 @@ class Eff_card_event_east_european_unrest(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_east_european_unrest", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_east_european_unrest:
-        f = Eff_card_event_east_european_unrest(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6302,6 +5950,7 @@ class Eff_card_event_decolonization(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_decolonization"
     ORIGIN = "card decolonization: event (specs/twilight_struggle/cards.yaml:350)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -6319,12 +5968,6 @@ class Eff_card_event_decolonization(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_decolonization", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_decolonization:
-        f = Eff_card_event_decolonization(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6352,6 +5995,7 @@ class Eff_card_event_un_intervention(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_un_intervention"
     ORIGIN = "card un_intervention: event (specs/twilight_struggle/cards.yaml:367)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -6372,13 +6016,6 @@ class Eff_card_event_un_intervention(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_un_intervention", self.pc, [self.l_self, self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_un_intervention:
-        f = Eff_card_event_un_intervention(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6415,6 +6052,7 @@ class Eff_card_event_de_stalinization(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_de_stalinization"
     ORIGIN = "card de_stalinization: event (specs/twilight_struggle/cards.yaml:380)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:country")
     BLOCKS = 4
     l_self: int
@@ -6445,15 +6083,6 @@ class Eff_card_event_de_stalinization(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_taken, self.l_more, self.l_x],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_de_stalinization:
-        f = Eff_card_event_de_stalinization(values[0], values[1])
-        f.pc = pc
-        f.l_taken = values[2]
-        f.l_more = values[3]
-        f.l_x = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6524,6 +6153,7 @@ class Eff_card_event_brush_war(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_brush_war"
     ORIGIN = "card brush_war: event (specs/twilight_struggle/cards.yaml:419)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -6544,13 +6174,6 @@ class Eff_card_event_brush_war(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_brush_war", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_brush_war:
-        f = Eff_card_event_brush_war(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6583,6 +6206,7 @@ class Eff_card_event_salt_negotiations(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_salt_negotiations"
     ORIGIN = "card salt_negotiations: event (specs/twilight_struggle/cards.yaml:495)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -6603,13 +6227,6 @@ class Eff_card_event_salt_negotiations(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_salt_negotiations", self.pc, [self.l_self, self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_salt_negotiations:
-        f = Eff_card_event_salt_negotiations(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6640,6 +6257,7 @@ class Eff_card_event_salt_negotiations(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 312 (implicit else)
                 if self.l_c != -1:
                     # cov 311
                     s.move_watched(
@@ -6650,9 +6268,6 @@ class Eff_card_event_salt_negotiations(Frame):
                         zw_card,
                     )
                     s.say(TX_takes_from_the_discard, self.l_p, self.l_c)
-                else:
-                    # cov 312
-                    pass
                 s.stack.pop()
                 return
 
@@ -6663,6 +6278,7 @@ class Eff_card_event_summit(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_summit"
     ORIGIN = "card summit: event (specs/twilight_struggle/cards.yaml:520)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "int", "int", "player", "enum:defcon_step")
     BLOCKS = 2
     l_self: int
@@ -6700,17 +6316,6 @@ class Eff_card_event_summit(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_mine, self.l_theirs, self.l_w, self.l_step],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_summit:
-        f = Eff_card_event_summit(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_mine = values[3]
-        f.l_theirs = values[4]
-        f.l_w = values[5]
-        f.l_step = values[6]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -6719,14 +6324,12 @@ class Eff_card_event_summit(Frame):
             self.l_mine = s.roll(6) + f_regions_led(s, self.l_p)
             self.l_theirs = s.roll(6) + f_regions_led(s, self.l_o)
             s.say(TX_summit, self.l_p, self.l_mine, self.l_o, self.l_theirs)
+            # cov 317 (implicit else)
             if self.l_mine == self.l_theirs:
                 # cov 316
                 s.say(TX_summit_a_tie_no)
                 s.stack.pop()
                 return
-            else:
-                # cov 317
-                pass
             self.l_w = self.l_p if (self.l_mine > self.l_theirs) else self.l_o
             p_gain_vp(s, self.l_w, 2)
             self.pc = 1
@@ -6746,15 +6349,13 @@ class Eff_card_event_summit(Frame):
                 True,
             )
         else:  # pc == 1
+            # cov 320 (implicit else)
             if self.l_step == 0:
                 # cov 318
                 p_improve_defcon(s, 1)
             elif self.l_step == 1:
                 # cov 319
                 p_degrade_defcon(s, 1)
-            else:
-                # cov 320
-                pass
             s.stack.pop()
 
 
@@ -6764,6 +6365,7 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_how_i_learned_to_stop_worrying"
     ORIGIN = "card how_i_learned_to_stop_worrying: event (specs/twilight_struggle/cards.yaml:544)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "int")
     BLOCKS = 2
     l_self: int
@@ -6788,13 +6390,6 @@ class Eff_card_event_how_i_learned_to_stop_worrying(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_level],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_how_i_learned_to_stop_worrying:
-        f = Eff_card_event_how_i_learned_to_stop_worrying(values[0], values[1])
-        f.pc = pc
-        f.l_level = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6822,6 +6417,7 @@ class Eff_card_event_junta(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_junta"
     ORIGIN = "card junta: event (specs/twilight_struggle/cards.yaml:554)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -6842,13 +6438,6 @@ class Eff_card_event_junta(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_junta", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_junta:
-        f = Eff_card_event_junta(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -6881,6 +6470,7 @@ class Eff_card_event_missile_envy(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_missile_envy"
     ORIGIN = "card missile_envy: event (specs/twilight_struggle/cards.yaml:574)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "int", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -6912,28 +6502,17 @@ class Eff_card_event_missile_envy(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_top, self.l_c],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_missile_envy:
-        f = Eff_card_event_missile_envy(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_top = values[3]
-        f.l_c = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 324
             self.l_o = 1 - self.l_p
+            # cov 326 (implicit else)
             if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 325
                 s.say(TX_has_no_card_to_4, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 326
-                pass
             self.l_top = max(
                 (
                     F_card_ops[c_y]
@@ -7004,6 +6583,7 @@ class Eff_card_event_south_african_unrest(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_south_african_unrest"
     ORIGIN = "card south_african_unrest: event (specs/twilight_struggle/cards.yaml:632)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "bool", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -7031,14 +6611,6 @@ class Eff_card_event_south_african_unrest(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_all_there, self.l_x],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_south_african_unrest:
-        f = Eff_card_event_south_african_unrest(values[0], values[1])
-        f.pc = pc
-        f.l_all_there = values[2]
-        f.l_x = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7092,6 +6664,7 @@ class Eff_card_event_muslim_revolution(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_muslim_revolution"
     ORIGIN = "card muslim_revolution: event (specs/twilight_struggle/cards.yaml:670)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7109,12 +6682,6 @@ class Eff_card_event_muslim_revolution(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_muslim_revolution", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_muslim_revolution:
-        f = Eff_card_event_muslim_revolution(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7139,6 +6706,7 @@ class Eff_card_event_abm_treaty(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_abm_treaty"
     ORIGIN = "card abm_treaty: event (specs/twilight_struggle/cards.yaml:678)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7157,12 +6725,6 @@ class Eff_card_event_abm_treaty(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_abm_treaty", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_abm_treaty:
-        f = Eff_card_event_abm_treaty(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7180,6 +6742,7 @@ class Eff_card_event_lone_gunman(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_lone_gunman"
     ORIGIN = "card lone_gunman: event (specs/twilight_struggle/cards.yaml:733)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7198,12 +6761,6 @@ class Eff_card_event_lone_gunman(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_lone_gunman", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_lone_gunman:
-        f = Eff_card_event_lone_gunman(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7221,6 +6778,7 @@ class Eff_card_event_colonial_rear_guards(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_colonial_rear_guards"
     ORIGIN = "card colonial_rear_guards: event (specs/twilight_struggle/cards.yaml:742)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7238,12 +6796,6 @@ class Eff_card_event_colonial_rear_guards(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_colonial_rear_guards", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_colonial_rear_guards:
-        f = Eff_card_event_colonial_rear_guards(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7271,6 +6823,7 @@ class Eff_card_event_puppet_governments(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_puppet_governments"
     ORIGIN = "card puppet_governments: event (specs/twilight_struggle/cards.yaml:773)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7288,12 +6841,6 @@ class Eff_card_event_puppet_governments(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_puppet_governments", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_puppet_governments:
-        f = Eff_card_event_puppet_governments(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7321,6 +6868,7 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_grain_sales_to_soviets"
     ORIGIN = "card grain_sales_to_soviets: event (specs/twilight_struggle/cards.yaml:782)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "bool")
     BLOCKS = 4
     l_self: int
@@ -7351,15 +6899,6 @@ class Eff_card_event_grain_sales_to_soviets(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_o, self.l_c, self.l_playing],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_grain_sales_to_soviets:
-        f = Eff_card_event_grain_sales_to_soviets(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        f.l_playing = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7422,6 +6961,7 @@ class Eff_card_event_oas_founded(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_oas_founded"
     ORIGIN = "card oas_founded: event (specs/twilight_struggle/cards.yaml:832)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7440,12 +6980,6 @@ class Eff_card_event_oas_founded(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_oas_founded", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_oas_founded:
-        f = Eff_card_event_oas_founded(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7462,6 +6996,7 @@ class Eff_card_event_the_voice_of_america(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_the_voice_of_america"
     ORIGIN = "card the_voice_of_america: event (specs/twilight_struggle/cards.yaml:877)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7479,12 +7014,6 @@ class Eff_card_event_the_voice_of_america(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_the_voice_of_america", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_voice_of_america:
-        f = Eff_card_event_the_voice_of_america(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7506,6 +7035,7 @@ class Eff_card_event_liberation_theology(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_liberation_theology"
     ORIGIN = "card liberation_theology: event (specs/twilight_struggle/cards.yaml:885)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7523,12 +7053,6 @@ class Eff_card_event_liberation_theology(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_liberation_theology", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_liberation_theology:
-        f = Eff_card_event_liberation_theology(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7550,6 +7074,7 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ussuri_river_skirmish"
     ORIGIN = "card ussuri_river_skirmish: event (specs/twilight_struggle/cards.yaml:895)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7567,12 +7092,6 @@ class Eff_card_event_ussuri_river_skirmish(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_ussuri_river_skirmish", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ussuri_river_skirmish:
-        f = Eff_card_event_ussuri_river_skirmish(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7604,6 +7123,7 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ask_not_what_your_country_can_do_for_you"
     ORIGIN = "card ask_not_what_your_country_can_do_for_you: event (specs/twilight_struggle/cards.yaml:909)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "int", "bool", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -7634,15 +7154,6 @@ class Eff_card_event_ask_not_what_your_country_can_do_for_you(Frame):
             self.pc,
             [self.l_self, self.l_p, self.l_n, self.l_more, self.l_c],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ask_not_what_your_country_can_do_for_you:
-        f = Eff_card_event_ask_not_what_your_country_can_do_for_you(values[0], values[1])
-        f.pc = pc
-        f.l_n = values[2]
-        f.l_more = values[3]
-        f.l_c = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7699,6 +7210,7 @@ class Eff_card_event_star_wars(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_star_wars"
     ORIGIN = "card star_wars: event (specs/twilight_struggle/cards.yaml:1009)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "list[entity:card]", "entity:card")
     BLOCKS = 3
     l_self: int
@@ -7723,14 +7235,6 @@ class Eff_card_event_star_wars(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_star_wars", self.pc, [self.l_self, self.l_p, self.l_xs, self.l_c]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_star_wars:
-        f = Eff_card_event_star_wars(values[0], values[1])
-        f.pc = pc
-        f.l_xs = values[2]
-        f.l_c = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -7741,14 +7245,12 @@ class Eff_card_event_star_wars(Frame):
                 if (not F_card_scoring[c_c]) and (not f_event_blocked(s, f_event_player(s, l_p, c_c), c_c)):
                     q1_.append(c_c)
             self.l_xs = q1_
+            # cov 396 (implicit else)
             if len(self.l_xs) == 0:
                 # cov 395
                 s.say(TX_no_card_in_the)
                 s.stack.pop()
                 return
-            else:
-                # cov 396
-                pass
             self.pc = 1
             s.decide(
                 self.l_p,
@@ -7784,6 +7286,7 @@ class Eff_card_event_the_reformer(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_the_reformer"
     ORIGIN = "card the_reformer: event (specs/twilight_struggle/cards.yaml:1042)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7801,12 +7304,6 @@ class Eff_card_event_the_reformer(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_the_reformer", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_reformer:
-        f = Eff_card_event_the_reformer(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7834,6 +7331,7 @@ class Eff_card_event_marine_barracks_bombing(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_marine_barracks_bombing"
     ORIGIN = "card marine_barracks_bombing: event (specs/twilight_struggle/cards.yaml:1053)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7851,12 +7349,6 @@ class Eff_card_event_marine_barracks_bombing(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_marine_barracks_bombing", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_marine_barracks_bombing:
-        f = Eff_card_event_marine_barracks_bombing(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7882,6 +7374,7 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_soviets_shoot_down_kal_007"
     ORIGIN = "card soviets_shoot_down_kal_007: event (specs/twilight_struggle/cards.yaml:1064)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7899,12 +7392,6 @@ class Eff_card_event_soviets_shoot_down_kal_007(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_soviets_shoot_down_kal_007", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_soviets_shoot_down_kal_007:
-        f = Eff_card_event_soviets_shoot_down_kal_007(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7933,6 +7420,7 @@ class Eff_card_event_glasnost(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_glasnost"
     ORIGIN = "card glasnost: event (specs/twilight_struggle/cards.yaml:1076)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -7950,12 +7438,6 @@ class Eff_card_event_glasnost(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_glasnost", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_glasnost:
-        f = Eff_card_event_glasnost(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -7984,6 +7466,7 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_ortega_elected_in_nicaragua"
     ORIGIN = "card ortega_elected_in_nicaragua: event (specs/twilight_struggle/cards.yaml:1088)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -8004,13 +7487,6 @@ class Eff_card_event_ortega_elected_in_nicaragua(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_ortega_elected_in_nicaragua", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_ortega_elected_in_nicaragua:
-        f = Eff_card_event_ortega_elected_in_nicaragua(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8057,6 +7533,7 @@ class Eff_card_event_chernobyl(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_chernobyl"
     ORIGIN = "card chernobyl: event (specs/twilight_struggle/cards.yaml:1127)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:region")
     BLOCKS = 2
     l_self: int
@@ -8080,14 +7557,6 @@ class Eff_card_event_chernobyl(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_chernobyl", self.pc, [self.l_self, self.l_p, self.l_o, self.l_r]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_chernobyl:
-        f = Eff_card_event_chernobyl(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_r = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8117,6 +7586,7 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_latin_american_debt_crisis"
     ORIGIN = "card latin_american_debt_crisis: event (specs/twilight_struggle/cards.yaml:1139)"
+    PARAMS = 2
     SLOT_TYPES = (
         "entity:card",
         "player",
@@ -8162,17 +7632,6 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_c, self.l_xs, self.l_chosen, self.l_x],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_latin_american_debt_crisis:
-        f = Eff_card_event_latin_american_debt_crisis(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        f.l_xs = values[4]
-        f.l_chosen = values[5]
-        f.l_x = values[6]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8202,15 +7661,13 @@ class Eff_card_event_latin_american_debt_crisis(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 420 (implicit else)
                 if self.l_c != -1:
                     # cov 419
                     s.move(T_card, self.l_c, Z_discard, True)
                     s.say(TX_discards, self.l_o, self.l_c)
                     s.stack.pop()
                     return
-                else:
-                    # cov 420
-                    pass
                 v_influence = s.v_influence
                 l_p = self.l_p
                 q2_: list[int] = []
@@ -8254,6 +7711,7 @@ class Eff_card_event_tear_down_this_wall(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_tear_down_this_wall"
     ORIGIN = "card tear_down_this_wall: event (specs/twilight_struggle/cards.yaml:1162)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8271,12 +7729,6 @@ class Eff_card_event_tear_down_this_wall(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_tear_down_this_wall", self.pc, [self.l_self, self.l_p]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_tear_down_this_wall:
-        f = Eff_card_event_tear_down_this_wall(values[0], values[1])
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8302,6 +7754,7 @@ class Eff_card_event_aldrich_ames_remix(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_aldrich_ames_remix"
     ORIGIN = "card aldrich_ames_remix: event (specs/twilight_struggle/cards.yaml:1187)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "entity:card", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -8333,15 +7786,6 @@ class Eff_card_event_aldrich_ames_remix(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_c, self.l_c_2],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_aldrich_ames_remix:
-        f = Eff_card_event_aldrich_ames_remix(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_c = values[3]
-        f.l_c_2 = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -8349,14 +7793,12 @@ class Eff_card_event_aldrich_ames_remix(Frame):
             self.l_o = 1 - self.l_p
             # cov 424
             s.add_mod(M_hand_revealed, (self.l_o,), PH_turn)
+            # cov 426 (implicit else)
             if len(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]) == 0:
                 # cov 425
                 s.say(TX_has_no_card_in, self.l_o)
                 s.stack.pop()
                 return
-            else:
-                # cov 426
-                pass
             for x_ in list(s.z.piles[(Z_hand + (self.l_o if self.l_o >= 0 else s.ref(self.l_o)))]):
                 self.l_c = x_
                 s.say(TX_revealed, self.l_c)
@@ -8382,6 +7824,7 @@ class Eff_card_event_pershing_ii_deployed(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_pershing_ii_deployed"
     ORIGIN = "card pershing_ii_deployed: event (specs/twilight_struggle/cards.yaml:1206)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player")
     BLOCKS = 2
     l_self: int
@@ -8400,12 +7843,6 @@ class Eff_card_event_pershing_ii_deployed(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_pershing_ii_deployed", self.pc, [self.l_self, self.l_p]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_pershing_ii_deployed:
-        f = Eff_card_event_pershing_ii_deployed(values[0], values[1])
-        f.pc = pc
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -8423,6 +7860,7 @@ class Eff_card_event_wargames(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_wargames"
     ORIGIN = "card wargames: event (specs/twilight_struggle/cards.yaml:1217)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "bool")
     BLOCKS = 2
     l_self: int
@@ -8444,13 +7882,6 @@ class Eff_card_event_wargames(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_wargames", self.pc, [self.l_self, self.l_p, self.l_ending]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_wargames:
-        f = Eff_card_event_wargames(values[0], values[1])
-        f.pc = pc
-        f.l_ending = values[2]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -8467,14 +7898,12 @@ class Eff_card_event_wargames(Frame):
                 True,
             )
         else:  # pc == 1
+            # cov 430 (implicit else)
             if not self.l_ending:
                 # cov 429
                 s.say(TX_does_not_end_the, self.l_p)
                 s.stack.pop()
                 return
-            else:
-                # cov 430
-                pass
             p_gain_vp(s, (1 - self.l_p), 6)
             s.v_over = True
             p_winner_by_vp(s, "as Wargames ends the game")
@@ -8487,6 +7916,7 @@ class Eff_card_event_iran_iraq_war(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_iran_iraq_war"
     ORIGIN = "card iran_iraq_war: event (specs/twilight_struggle/cards.yaml:1244)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -8507,13 +7937,6 @@ class Eff_card_event_iran_iraq_war(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_iran_iraq_war", self.pc, [self.l_self, self.l_p, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_iran_iraq_war:
-        f = Eff_card_event_iran_iraq_war(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8540,6 +7963,7 @@ class Eff_card_event_the_cambridge_five(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_the_cambridge_five"
     ORIGIN = "card the_cambridge_five: event (specs/twilight_struggle/cards.yaml:1268)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "player", "list[entity:card]", "entity:card", "entity:country")
     BLOCKS = 2
     l_self: int
@@ -8574,16 +7998,6 @@ class Eff_card_event_the_cambridge_five(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_shown, self.l_c, self.l_x],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_the_cambridge_five:
-        f = Eff_card_event_the_cambridge_five(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_shown = values[3]
-        f.l_c = values[4]
-        f.l_x = values[5]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8595,14 +8009,12 @@ class Eff_card_event_the_cambridge_five(Frame):
                     if F_card_scoring[c_c]:
                         q1_.append(c_c)
                 self.l_shown = q1_
+                # cov 438 (implicit else)
                 if len(self.l_shown) == 0:
                     # cov 437
                     s.say(TX_holds_no_scoring_card, self.l_o)
                     s.stack.pop()
                     return
-                else:
-                    # cov 438
-                    pass
                 for x_ in list(self.l_shown):
                     self.l_c = x_
                     s.say(TX_revealed, self.l_c)
@@ -8633,15 +8045,13 @@ class Eff_card_event_the_cambridge_five(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 440 (implicit else)
                 if self.l_x != -1:
                     # cov 439
                     i0_ = s.ref(self.l_x)
                     i1_ = s.ref(self.l_p)
                     s.v_influence[i0_][i1_] = min(99, max(0, s.v_influence[i0_][i1_] + 1))
                     s.forget(READ_var_influence)
-                else:
-                    # cov 440
-                    pass
                 s.stack.pop()
                 return
 
@@ -8652,6 +8062,7 @@ class Eff_card_event_special_relationship(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_special_relationship"
     ORIGIN = "card special_relationship: event (specs/twilight_struggle/cards.yaml:1286)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:country", "entity:country")
     BLOCKS = 3
     l_self: int
@@ -8676,26 +8087,16 @@ class Eff_card_event_special_relationship(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_special_relationship", self.pc, [self.l_self, self.l_p, self.l_x, self.l_x_2]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_special_relationship:
-        f = Eff_card_event_special_relationship(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        f.l_x_2 = values[3]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
             # cov 441
+            # cov 443 (implicit else)
             if not f_controls(s, self.l_p, E_uk):
                 # cov 442
                 s.say(TX_does_not_control_the, self.l_p)
                 s.stack.pop()
                 return
-            else:
-                # cov 443
-                pass
             if (s.mod_kinds >> M_nato_in_effect) & 1 == 1:
                 # cov 444
                 self.pc = 1
@@ -8740,6 +8141,7 @@ class Eff_card_event_che(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_che"
     ORIGIN = "card che: event (specs/twilight_struggle/cards.yaml:1319)"
+    PARAMS = 2
     SLOT_TYPES = (
         "entity:card",
         "player",
@@ -8789,18 +8191,6 @@ class Eff_card_event_che(Frame):
             [self.l_self, self.l_p, self.l_o, self.l_ops, self.l_area, self.l_x, self.l_before, self.l_y],
         ]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_che:
-        f = Eff_card_event_che(values[0], values[1])
-        f.pc = pc
-        f.l_o = values[2]
-        f.l_ops = values[3]
-        f.l_area = values[4]
-        f.l_x = values[5]
-        f.l_before = values[6]
-        f.l_y = values[7]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -8844,13 +8234,11 @@ class Eff_card_event_che(Frame):
                     pc = 1
                     continue
                 else:  # pc == 1
+                    # cov 450 (implicit else)
                     if self.l_x == -1:
                         # cov 449
                         s.stack.pop()
                         return
-                    else:
-                        # cov 450
-                        pass
                     self.l_before = s.v_influence[self.l_x][self.l_o]
                     self.pc = 2
                     s.stack.append(Proc_coup_attempt(self.l_p, self.l_x, self.l_ops, False))
@@ -8903,6 +8291,7 @@ class Eff_card_event_our_man_in_tehran(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_our_man_in_tehran"
     ORIGIN = "card our_man_in_tehran: event (specs/twilight_struggle/cards.yaml:1341)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "entity:card")
     BLOCKS = 2
     l_self: int
@@ -8923,13 +8312,6 @@ class Eff_card_event_our_man_in_tehran(Frame):
 
     def to_data(self) -> list[object]:
         return ["Eff_card_event_our_man_in_tehran", self.pc, [self.l_self, self.l_p, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_our_man_in_tehran:
-        f = Eff_card_event_our_man_in_tehran(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -8995,6 +8377,7 @@ class Trig_norad(Frame):
     __slots__ = SLOTS
     NAME = "Trig_norad"
     ORIGIN = "trigger norad (specs/twilight_struggle/events.yaml:94)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -9015,13 +8398,6 @@ class Trig_norad(Frame):
 
     def to_data(self) -> list[object]:
         return ["Trig_norad", self.pc, [self.l_p, self.l_before, self.l_x]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Trig_norad:
-        f = Trig_norad(values[0], values[1])
-        f.pc = pc
-        f.l_x = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9057,6 +8433,7 @@ class Trig_missile_crisis_defused(Frame):
     __slots__ = SLOTS
     NAME = "Trig_missile_crisis_defused"
     ORIGIN = "trigger missile_crisis_defused (specs/twilight_struggle/events.yaml:101)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "entity:country", "entity:country")
     BLOCKS = 2
     l_p: int
@@ -9077,13 +8454,6 @@ class Trig_missile_crisis_defused(Frame):
 
     def to_data(self) -> list[object]:
         return ["Trig_missile_crisis_defused", self.pc, [self.l_p, self.l_x, self.l_x_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Trig_missile_crisis_defused:
-        f = Trig_missile_crisis_defused(values[0], values[1])
-        f.pc = pc
-        f.l_x_2 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9114,6 +8484,7 @@ class Trig_missile_crisis_defused(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 488 (implicit else)
                 if self.l_x_2 != -1:
                     # cov 487
                     i0_ = s.ref(self.l_x_2)
@@ -9123,9 +8494,6 @@ class Trig_missile_crisis_defused(Frame):
                     # cov 489
                     s.cancel_mod(M_missile_crisis, (self.l_p,))
                     s.say(TX_removes_2_influence_from, self.l_p, self.l_x_2)
-                else:
-                    # cov 488
-                    pass
                 s.stack.pop()
                 return
 
@@ -9136,6 +8504,7 @@ class Phase_placement(Frame):
     __slots__ = SLOTS
     NAME = "Phase_placement"
     ORIGIN = "phase placement (specs/twilight_struggle/game.yaml:194)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:country", "entity:country", "int", "int")
     BLOCKS = 5
     l_x: int
@@ -9161,16 +8530,6 @@ class Phase_placement(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_placement", self.pc, [self.l_x, self.l_x_2, self.r_1, self.r_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_placement:
-        f = Phase_placement()
-        f.pc = pc
-        f.l_x = values[0]
-        f.l_x_2 = values[1]
-        f.r_1 = values[2]
-        f.r_2 = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9247,6 +8606,7 @@ class Phase_headline(Frame):
     __slots__ = SLOTS
     NAME = "Phase_headline"
     ORIGIN = "phase headline (specs/twilight_struggle/game.yaml:218)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -9260,12 +8620,6 @@ class Phase_headline(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_headline", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_headline:
-        f = Phase_headline()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9282,6 +8636,7 @@ class Phase_action_rounds(Frame):
     __slots__ = SLOTS
     NAME = "Phase_action_rounds"
     ORIGIN = "phase action_rounds (specs/twilight_struggle/game.yaml:220)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 3
 
@@ -9295,12 +8650,6 @@ class Phase_action_rounds(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_action_rounds", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_action_rounds:
-        f = Phase_action_rounds()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9335,6 +8684,7 @@ class Phase_end_of_turn(Frame):
     __slots__ = SLOTS
     NAME = "Phase_end_of_turn"
     ORIGIN = "phase end_of_turn (specs/twilight_struggle/game.yaml:226)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -9348,12 +8698,6 @@ class Phase_end_of_turn(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_end_of_turn", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_end_of_turn:
-        f = Phase_end_of_turn()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -9370,6 +8714,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (specs/twilight_struggle/game.yaml:11)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 5
 
@@ -9383,12 +8728,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

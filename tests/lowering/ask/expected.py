@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/ask/game.yaml:7)"
+    PARAMS = 0
     SLOT_TYPES = ("bool",)
     BLOCKS = 2
     d_1: bool
@@ -22,13 +23,6 @@ class Phase_play(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.d_1]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.d_1 = values[0]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -36,12 +30,10 @@ class Phase_play(Frame):
             s.decide(P_ann, [1, 2], 1, "d_1", (TX_do_you_agree,), "tests/lowering/ask/game.yaml:9", 2, True)
         else:  # pc == 1
             s.v_agreed = self.d_1
+            # cov 1 (implicit else)
             if s.v_agreed:
                 # cov 0
                 s.end_game(P_ann, "")
-            else:
-                # cov 1
-                pass
             s.stack.pop()
 
 
@@ -51,6 +43,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/ask/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -64,12 +57,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

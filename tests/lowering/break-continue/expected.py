@@ -5,6 +5,7 @@ class Phase_main(Frame):
     __slots__ = SLOTS
     NAME = "Phase_main"
     ORIGIN = "phase main (tests/lowering/break-continue/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ("int", "bool")
     BLOCKS = 3
     l_k: int
@@ -25,14 +26,6 @@ class Phase_main(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_main", self.pc, [self.l_k, self.l_go]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_main:
-        f = Phase_main()
-        f.pc = pc
-        f.l_k = values[0]
-        f.l_go = values[1]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -41,18 +34,14 @@ class Phase_main(Frame):
                     self.l_k = x_
                     if not (self.l_k != 2):
                         continue
+                    # cov 1 (implicit else)
                     if self.l_k == 1:
                         # cov 0
                         continue
-                    else:
-                        # cov 1
-                        pass
+                    # cov 3 (implicit else)
                     if self.l_k == 4:
                         # cov 2
                         break
-                    else:
-                        # cov 3
-                        pass
                     s.v_n += self.l_k
                 pc = 1
                 continue
@@ -64,21 +53,17 @@ class Phase_main(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 5 (implicit else)
                 if not self.l_go:
                     # cov 4
                     s.end_game(-1, "")
                     s.stack.pop()
                     return
-                else:
-                    # cov 5
-                    pass
+                # cov 7 (implicit else)
                 if s.v_n > 3:
                     # cov 6
                     pc = 1
                     continue
-                else:
-                    # cov 7
-                    pass
                 s.v_n += 1
                 pc = 1
                 continue
@@ -90,6 +75,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/break-continue/game.yaml:1)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -103,12 +89,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

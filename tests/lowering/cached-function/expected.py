@@ -45,6 +45,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/cached-function/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     r_1: int
@@ -61,13 +62,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, [self.r_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        f.r_1 = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

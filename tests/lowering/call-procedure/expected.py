@@ -2,12 +2,10 @@
 # procedure gain (tests/lowering/call-procedure/game.yaml:7)
 def p_gain(s: State, l_p: int, l_n: int) -> None:
     # cov 0
+    # cov 2 (implicit else)
     if l_n <= 0:
         # cov 1
         return
-    else:
-        # cov 2
-        pass
     s.v_score[s.ref(l_p)] += l_n
 
 
@@ -23,6 +21,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/call-procedure/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -36,12 +35,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

@@ -5,6 +5,7 @@ class Proc_bid(Frame):
     __slots__ = SLOTS
     NAME = "Proc_bid"
     ORIGIN = "procedure bid (tests/lowering/call-stopping-procedure/game.yaml:8)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     l_p: int
@@ -23,13 +24,6 @@ class Proc_bid(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_bid:
-        f = Proc_bid(values[0])
-        f.pc = pc
-        f.d_1 = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -55,6 +49,7 @@ class Proc_both_bid(Frame):
     __slots__ = SLOTS
     NAME = "Proc_both_bid"
     ORIGIN = "procedure both_bid (tests/lowering/call-stopping-procedure/game.yaml:12)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -68,12 +63,6 @@ class Proc_both_bid(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_both_bid", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_both_bid:
-        f = Proc_both_bid()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -91,6 +80,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/call-stopping-procedure/game.yaml:16)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -104,12 +94,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -127,6 +111,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/call-stopping-procedure/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -140,12 +125,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -12,6 +12,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-one/game.yaml:17)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "enum:use", "player")
     BLOCKS = 4
     l_c: int
@@ -34,15 +35,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_c, self.l_how, self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_c = values[0]
-        f.l_how = values[1]
-        f.d_1 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -82,12 +74,10 @@ class Phase_play(Frame):
                 2,
             )
         else:  # pc == 3
+            # cov 2 (implicit else)
             if self.l_how == 1:
                 # cov 1
                 s.move(T_card, self.l_c, Z_pile, True)
-            else:
-                # cov 2
-                pass
             s.stack.pop()
 
 
@@ -97,6 +87,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-one/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -110,12 +101,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

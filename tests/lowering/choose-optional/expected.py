@@ -12,6 +12,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-optional/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "int")
     BLOCKS = 3
     l_c: int
@@ -31,14 +32,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_c, self.l_n]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_c = values[0]
-        f.l_n = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -60,12 +53,10 @@ class Phase_play(Frame):
                 pc = 1
                 continue
             elif pc == 1:
+                # cov 2 (implicit else)
                 if self.l_c != -1:
                     # cov 1
                     s.v_score += F_card_value[self.l_c]
-                else:
-                    # cov 2
-                    pass
                 self.pc = 2
                 if s.decide(
                     P_bob,
@@ -82,12 +73,10 @@ class Phase_play(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 4 (implicit else)
                 if self.l_n != (-1):
                     # cov 3
                     s.v_score += self.l_n
-                else:
-                    # cov 4
-                    pass
                 s.stack.pop()
                 return
 
@@ -98,6 +87,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-optional/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -111,12 +101,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

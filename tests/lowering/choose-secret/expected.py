@@ -11,6 +11,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-secret/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "entity:card")
     BLOCKS = 3
     l_b: int
@@ -30,14 +31,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_b, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_b = values[0]
-        f.l_c = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -73,12 +66,10 @@ class Phase_play(Frame):
                 pc = 2
                 continue
             else:  # pc == 2
+                # cov 2 (implicit else)
                 if self.l_c != -1:
                     # cov 1
                     s.move(T_card, self.l_c, (Z_bid + P_ann), True)
-                else:
-                    # cov 2
-                    pass
                 s.stack.pop()
                 return
 
@@ -89,6 +80,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-secret/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -102,12 +94,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

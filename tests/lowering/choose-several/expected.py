@@ -12,6 +12,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/choose-several/game.yaml:14)"
+    PARAMS = 0
     SLOT_TYPES = ("list[entity:card]",)
     BLOCKS = 2
     l_two: list[int]
@@ -28,13 +29,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_two]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_two = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -69,6 +63,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/choose-several/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -82,12 +77,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -52,12 +52,10 @@ def ph_play(s: State) -> None:
         if q2_:
             q1_ += 1
     # cov 1 (worth)
+    # cov 6 (implicit else)
     if q1_ > (F_card_value[E_ace] * 2):
         # cov 5
         s.v_n += 1
-    else:
-        # cov 6
-        pass
 
 
 # the game's flow (phases) (tests/lowering/common-subexpressions/game.yaml:6)
@@ -66,6 +64,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/common-subexpressions/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -79,12 +78,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

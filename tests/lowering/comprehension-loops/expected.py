@@ -99,6 +99,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/comprehension-loops/game.yaml:46)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "int", "entity:card")
     BLOCKS = 4
     l_pick: int
@@ -122,15 +123,6 @@ class Phase_play(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_pick, self.l_limit, self.l_again]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_pick = values[0]
-        f.l_limit = values[1]
-        f.l_again = values[2]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -142,12 +134,10 @@ class Phase_play(Frame):
                         if F_card_value[c_c] == v_n:
                             q1_ = True
                             break
+                    # cov 7 (implicit else)
                     if q1_:
                         # cov 6
                         s.v_score[P_ann] = f_total(s)
-                    else:
-                        # cov 7
-                        pass
                     self.pc = 1
                     v_n = s.v_n
                     q2_: list[int] = []
@@ -234,6 +224,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/comprehension-loops/game.yaml:8)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -247,12 +238,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/constant-domains/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("entity:card", "player", "bool", "list[player]", "int")
     BLOCKS = 3
     l_c: int
@@ -33,17 +34,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_c, self.l_p, self.l_yes, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_c = values[0]
-        f.l_p = values[1]
-        f.l_yes = values[2]
-        f.i_1 = values[3]
-        f.k_2 = values[4]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -99,12 +89,10 @@ class Phase_play(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 1 (implicit else)
                 if self.l_yes:
                     # cov 0
                     s.v_n += 1
-                else:
-                    # cov 1
-                    pass
                 pc = 1
                 continue
 
@@ -115,6 +103,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/constant-domains/game.yaml:4)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -128,12 +117,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -5,6 +5,7 @@ class Phase_main(Frame):
     __slots__ = SLOTS
     NAME = "Phase_main"
     ORIGIN = "phase main (tests/lowering/decision-in-expression/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ("int", "bool", "bool")
     BLOCKS = 5
     l_a_1: int
@@ -27,15 +28,6 @@ class Phase_main(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_main", self.pc, [self.l_a_1, self.l_a_2, self.l_a_3]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_main:
-        f = Phase_main()
-        f.pc = pc
-        f.l_a_1 = values[0]
-        f.l_a_2 = values[1]
-        f.l_a_3 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -90,12 +82,10 @@ class Phase_main(Frame):
                 s.stack.pop()
                 return
             else:  # pc == 4
+                # cov 3 (implicit else)
                 if self.l_a_3:
                     # cov 2
                     s.v_n -= 1
-                else:
-                    # cov 3
-                    pass
                 pc = 3
                 continue
 
@@ -106,6 +96,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/decision-in-expression/game.yaml:1)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -119,12 +110,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -16,6 +16,7 @@ class Eff_card_event_wager(Frame):
     __slots__ = SLOTS
     NAME = "Eff_card_event_wager"
     ORIGIN = "card wager: event (tests/lowering/effect-field/game.yaml:12)"
+    PARAMS = 2
     SLOT_TYPES = ("entity:card", "player", "int")
     BLOCKS = 2
     l_self: int
@@ -37,13 +38,6 @@ class Eff_card_event_wager(Frame):
     def to_data(self) -> list[object]:
         return ["Eff_card_event_wager", self.pc, [self.l_self, self.l_p, self.d_1]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Eff_card_event_wager:
-        f = Eff_card_event_wager(values[0], values[1])
-        f.pc = pc
-        f.d_1 = values[2]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -63,6 +57,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/effect-field/game.yaml:17)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -76,12 +71,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -105,6 +94,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/effect-field/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -118,12 +108,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

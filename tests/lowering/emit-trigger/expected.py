@@ -16,6 +16,7 @@ class Trig_reply(Frame):
     __slots__ = SLOTS
     NAME = "Trig_reply"
     ORIGIN = "trigger reply (tests/lowering/emit-trigger/game.yaml:15)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "int", "int")
     BLOCKS = 2
     l_p: int
@@ -36,13 +37,6 @@ class Trig_reply(Frame):
 
     def to_data(self) -> list[object]:
         return ["Trig_reply", self.pc, [self.l_p, self.l_n, self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Trig_reply:
-        f = Trig_reply(values[0], values[1])
-        f.pc = pc
-        f.d_1 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -68,6 +62,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/emit-trigger/game.yaml:18)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     e_1: int
@@ -88,14 +83,6 @@ class Phase_play(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.e_1, self.e_2]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.e_1 = values[0]
-        f.e_2 = values[1]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -115,6 +102,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/emit-trigger/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -128,12 +116,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -1,12 +1,10 @@
 # ---- engine.py
 # phase play (tests/lowering/end-game/game.yaml:7)
 def ph_play(s: State) -> None:
+    # cov 1 (implicit else)
     if s.v_score[P_ann] > s.v_score[P_bob]:
         # cov 0
         s.end_game(P_ann, "the higher score")
-    else:
-        # cov 1
-        pass
     s.end_game(-1, "")
 
 
@@ -16,6 +14,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/end-game/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -29,12 +28,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

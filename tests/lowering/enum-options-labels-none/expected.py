@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/enum-options-labels-none/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("enum:use",)
     BLOCKS = 2
     l_u: int
@@ -21,13 +22,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_u]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_u = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -49,12 +43,10 @@ class Phase_play(Frame):
                 pc = 1
                 continue
             else:  # pc == 1
+                # cov 1 (implicit else)
                 if (self.l_u != -1) or (s.o_pace == 1):
                     # cov 0
                     s.v_tally[s.ref(self.l_u)] += 1
-                else:
-                    # cov 1
-                    pass
                 s.say(TX_blank, self.l_u, s.enum_label(ENUM_use, self.l_u), s.v_tally[self.l_u])
                 s.stack.pop()
                 return
@@ -66,6 +58,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/enum-options-labels-none/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -79,12 +72,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/for-in-frame/game.yaml:8)"
+    PARAMS = 0
     SLOT_TYPES = ("player", "bool", "list[player]", "int")
     BLOCKS = 3
     l_p: int
@@ -30,16 +31,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_p, self.l_vote, self.i_1, self.k_2]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_p = values[0]
-        f.l_vote = values[1]
-        f.i_1 = values[2]
-        f.k_2 = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -71,12 +62,10 @@ class Phase_play(Frame):
                 )
                 return
             else:  # pc == 2
+                # cov 1 (implicit else)
                 if self.l_vote:
                     # cov 0
                     s.v_yes_votes += 1
-                else:
-                    # cov 1
-                    pass
                 pc = 1
                 continue
 
@@ -87,6 +76,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/for-in-frame/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -100,12 +90,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

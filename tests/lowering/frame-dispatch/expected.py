@@ -5,6 +5,7 @@ class Proc_bid(Frame):
     __slots__ = SLOTS
     NAME = "Proc_bid"
     ORIGIN = "procedure bid (tests/lowering/frame-dispatch/game.yaml:10)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int")
     BLOCKS = 2
     l_p: int
@@ -23,13 +24,6 @@ class Proc_bid(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_bid", self.pc, [self.l_p, self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_bid:
-        f = Proc_bid(values[0])
-        f.pc = pc
-        f.d_1 = values[1]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -55,6 +49,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/frame-dispatch/game.yaml:15)"
+    PARAMS = 0
     SLOT_TYPES = ("bool", "int", "bool", "bool", "int")
     BLOCKS = 9
     l_go: bool
@@ -84,17 +79,6 @@ class Phase_play(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_go, self.l_n, self.l_more, self.l_again, self.r_1]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_go = values[0]
-        f.l_n = values[1]
-        f.l_more = values[2]
-        f.l_again = values[3]
-        f.r_1 = values[4]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         while True:
@@ -114,13 +98,11 @@ class Phase_play(Frame):
                         )
                         return
                     else:  # pc == 1
+                        # cov 2 (implicit else)
                         if not self.l_go:
                             # cov 1
                             s.stack.pop()
                             return
-                        else:
-                            # cov 2
-                            pass
                         self.pc = 2
                         s.stack.append(Proc_bid(P_ann))
                         return
@@ -179,12 +161,10 @@ class Phase_play(Frame):
                     )
                     return
             elif pc == 6:
+                # cov 6 (implicit else)
                 if self.l_more:
                     # cov 5
                     s.v_score[P_ann] += 1
-                else:
-                    # cov 6
-                    pass
                 pc = 5
                 continue
             elif pc == 7:
@@ -208,6 +188,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/frame-dispatch/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -221,12 +202,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

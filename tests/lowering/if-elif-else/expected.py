@@ -10,12 +10,10 @@ def ph_play(s: State) -> None:
     else:
         # cov 2
         s.v_score += 1
+    # cov 4 (implicit else)
     if s.v_score == 1:
         # cov 3
         s.v_score = 5
-    else:
-        # cov 4
-        pass
     s.v_score = 3 if (s.v_score > 3) else s.v_score
 
 
@@ -25,6 +23,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/if-elif-else/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -38,12 +37,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

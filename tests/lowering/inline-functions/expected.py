@@ -41,12 +41,10 @@ def f_rich(s: State) -> list[int]:
 # phase play (tests/lowering/inline-functions/game.yaml:37)
 def ph_play(s: State) -> None:
     # cov 0 (worth)
+    # cov 6 (implicit else)
     if (F_card_value[E_ace] * 2) > s.v_n:
         # cov 5
         s.v_n = (f_twice(s, (s.v_n + 1)) + f_ratio(s, (s.v_n + 1))) + f_total(s)
-    else:
-        # cov 6
-        pass
     q1_: int
     if s.v_n > 3:
         # cov 0 (worth)
@@ -63,6 +61,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/inline-functions/game.yaml:7)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -76,12 +75,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

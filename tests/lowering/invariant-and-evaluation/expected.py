@@ -21,6 +21,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/invariant-and-evaluation/game.yaml:12)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     d_1: int
@@ -37,13 +38,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.d_1 = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -68,6 +62,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/invariant-and-evaluation/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -81,12 +76,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -5,6 +5,7 @@ class Proc_pick_from(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pick_from"
     ORIGIN = "procedure pick_from (tests/lowering/known-order/game.yaml:20)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "list[entity:card]", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -25,13 +26,6 @@ class Proc_pick_from(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_pick_from", self.pc, [self.l_p, self.l_given, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pick_from:
-        f = Proc_pick_from(values[0], values[1])
-        f.pc = pc
-        f.l_c = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -58,6 +52,7 @@ class Proc_pick_among(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pick_among"
     ORIGIN = "procedure pick_among (tests/lowering/known-order/game.yaml:25)"
+    PARAMS = 2
     SLOT_TYPES = ("player", "list[entity:card]", "list[entity:card]", "entity:card")
     BLOCKS = 2
     l_p: int
@@ -81,14 +76,6 @@ class Proc_pick_among(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_pick_among", self.pc, [self.l_p, self.l_cards, self.l_among, self.l_c]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pick_among:
-        f = Proc_pick_among(values[0], values[1])
-        f.pc = pc
-        f.l_among = values[2]
-        f.l_c = values[3]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -120,6 +107,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/known-order/game.yaml:32)"
+    PARAMS = 0
     SLOT_TYPES = (
         "list[entity:card]",
         "entity:card",
@@ -166,19 +154,6 @@ class Phase_play(Frame):
             self.pc,
             [self.l_held, self.l_a, self.l_b, self.l_grown, self.l_g, self.l_named, self.l_listed],
         ]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_held = values[0]
-        f.l_a = values[1]
-        f.l_b = values[2]
-        f.l_grown = values[3]
-        f.l_g = values[4]
-        f.l_named = values[5]
-        f.l_listed = values[6]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -281,6 +256,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/known-order/game.yaml:6)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -294,12 +270,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -7,21 +7,17 @@ def ph_play(s: State) -> None:
     s.add_mod(M_fog, (), -1)
     # cov 2
     s.add_mod(M_shield, (P_bob,), -1)
+    # cov 4 (implicit else)
     if ((s.mod_kinds >> M_shield) & 1 == 1 and (M_shield, P_ann) in s.active_mods) and (
         (s.mod_kinds >> M_fog) & 1 == 0
     ):
         # cov 3
         s.v_score += 1
-    else:
-        # cov 4
-        pass
     l_seats: list[int] = [P_ann]
+    # cov 6 (implicit else)
     if (M_shield, l_seats[0]) not in s.active_mods:
         # cov 5
         s.v_score += 2
-    else:
-        # cov 6
-        pass
     # cov 7
     s.cancel_mod(M_fog, ())
     # cov 8
@@ -39,6 +35,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/modifier/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -52,12 +49,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

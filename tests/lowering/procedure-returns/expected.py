@@ -11,6 +11,7 @@ class Proc_pick(Frame):
     __slots__ = SLOTS
     NAME = "Proc_pick"
     ORIGIN = "procedure pick (tests/lowering/procedure-returns/game.yaml:10)"
+    PARAMS = 1
     SLOT_TYPES = ("player", "int", "int")
     BLOCKS = 2
     l_p: int
@@ -32,14 +33,6 @@ class Proc_pick(Frame):
 
     def to_data(self) -> list[object]:
         return ["Proc_pick", self.pc, [self.l_p, self.l_k, self.l_a_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Proc_pick:
-        f = Proc_pick(values[0])
-        f.pc = pc
-        f.l_k = values[1]
-        f.l_a_1 = values[2]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -66,6 +59,7 @@ class Phase_main(Frame):
     __slots__ = SLOTS
     NAME = "Phase_main"
     ORIGIN = "phase main (tests/lowering/procedure-returns/game.yaml:17)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     l_t: int
@@ -82,13 +76,6 @@ class Phase_main(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_main", self.pc, [self.l_t]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_main:
-        f = Phase_main()
-        f.pc = pc
-        f.l_t = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -108,6 +95,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/procedure-returns/game.yaml:1)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -121,12 +109,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

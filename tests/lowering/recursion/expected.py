@@ -21,12 +21,10 @@ def p_ping(s: State, l_n: int) -> None:
     s.enter("procedure ping (tests/lowering/recursion/game.yaml:17)")
     try:
         s.v_total += 1
+        # cov 4 (implicit else)
         if l_n > 0:
             # cov 3
             p_pong(s, (l_n - 1))
-        else:
-            # cov 4
-            pass
     finally:
         s.depth -= 1
 
@@ -34,14 +32,12 @@ def p_ping(s: State, l_n: int) -> None:
 # procedure pong (tests/lowering/recursion/game.yaml:22)
 def p_pong(s: State, l_n: int) -> None:
     # cov 5
+    # cov 7 (implicit else)
     s.enter("procedure pong (tests/lowering/recursion/game.yaml:22)")
     try:
         if l_n > 0:
             # cov 6
             p_ping(s, (l_n - 1))
-        else:
-            # cov 7
-            pass
     finally:
         s.depth -= 1
 
@@ -58,6 +54,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/recursion/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -71,12 +68,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

@@ -1,12 +1,10 @@
 # ---- engine.py
 # phase play (tests/lowering/results/game.yaml:13)
 def ph_play(s: State) -> None:
+    # cov 1 (implicit else)
     if s.v_score[P_ann] > 5:
         # cov 0
         s.end_game_shared([P_ann, P_bob], "both past five")
-    else:
-        # cov 1
-        pass
     s.end_game_by_returns("the higher score")
 
 
@@ -21,6 +19,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/results/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -34,12 +33,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

@@ -2,12 +2,10 @@
 # procedure add_one (tests/lowering/return/game.yaml:7)
 def p_add_one(s: State) -> None:
     # cov 0
+    # cov 2 (implicit else)
     if s.v_score > 2:
         # cov 1
         return
-    else:
-        # cov 2
-        pass
     s.v_score += 1
 
 
@@ -17,6 +15,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/return/game.yaml:12)"
+    PARAMS = 0
     SLOT_TYPES = ("bool",)
     BLOCKS = 2
     l_go: bool
@@ -34,13 +33,6 @@ class Phase_play(Frame):
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_go]]
 
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_go = values[0]
-        return f
-
     def step(self, s: State) -> None:
         pc = self.pc
         if pc == 0:
@@ -48,13 +40,11 @@ class Phase_play(Frame):
             self.pc = 1
             s.decide(P_ann, [1, 2], 1, "l_go", (TX_add,), "tests/lowering/return/game.yaml:15", 2, True)
         else:  # pc == 1
+            # cov 4 (implicit else)
             if not self.l_go:
                 # cov 3
                 s.stack.pop()
                 return
-            else:
-                # cov 4
-                pass
             s.v_score = 5
             s.stack.pop()
 
@@ -65,6 +55,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/return/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -78,12 +69,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/scenario/game.yaml:9)"
+    PARAMS = 0
     SLOT_TYPES = ("int",)
     BLOCKS = 2
     d_1: int
@@ -21,13 +22,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.d_1]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.d_1 = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -46,6 +40,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/scenario/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -59,12 +54,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -5,6 +5,7 @@ class Phase_play(Frame):
     __slots__ = SLOTS
     NAME = "Phase_play"
     ORIGIN = "phase play (tests/lowering/while/game.yaml:7)"
+    PARAMS = 0
     SLOT_TYPES = ("bool",)
     BLOCKS = 2
     l_going: bool
@@ -21,13 +22,6 @@ class Phase_play(Frame):
 
     def to_data(self) -> list[object]:
         return ["Phase_play", self.pc, [self.l_going]]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Phase_play:
-        f = Phase_play()
-        f.pc = pc
-        f.l_going = values[0]
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc
@@ -57,6 +51,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/while/game.yaml:2)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 2
 
@@ -70,12 +65,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         pc = self.pc

@@ -40,12 +40,10 @@ def f_held(s: State) -> int:
 # phase play (tests/lowering/zone-membership/game.yaml:33)
 def ph_play(s: State) -> None:
     s.move_all(T_card, list(range(2)), Z_deck, True)
+    # cov 5 (implicit else)
     if s.holds(Z_deck, T_card, E_ace):
         # cov 4
         s.v_n = f_places(s, E_ace)
-    else:
-        # cov 5
-        pass
 
 
 # the game's flow (phases) (tests/lowering/zone-membership/game.yaml:5)
@@ -54,6 +52,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/zone-membership/game.yaml:5)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -67,12 +66,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()

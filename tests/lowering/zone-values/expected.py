@@ -24,12 +24,10 @@ def ph_play(s: State) -> None:
     l_rows: list[int] = [(Z_row + P_ann), (Z_row + 2 + P_ann)]
     l_copy: list[int] = list(s.z.piles[(Z_hand + P_ann)])
     s.v_n = (len(s.pile(l_z)) + len(l_copy)) + len(s.pile(l_rows[1]))
+    # cov 5 (implicit else)
     if (s.holds_value(l_z, T_card, E_ace)) and (l_z == (Z_row + P_ann)):
         # cov 4
         s.v_c = s.nth(s.pile(l_z), 0)
-    else:
-        # cov 5
-        pass
     s.v_c = s.nth(s.z.piles[(Z_hand + P_bob)], 0)
     s.v_c = s.nth(s.z.piles[Z_deck], 0)
     l_nothing: int = -1
@@ -42,6 +40,7 @@ class Flow(Frame):
     __slots__ = SLOTS
     NAME = "Flow"
     ORIGIN = "the game's flow (phases) (tests/lowering/zone-values/game.yaml:3)"
+    PARAMS = 0
     SLOT_TYPES = ()
     BLOCKS = 1
 
@@ -55,12 +54,6 @@ class Flow(Frame):
 
     def to_data(self) -> list[object]:
         return ["Flow", self.pc, []]
-
-    @classmethod
-    def from_data(cls, pc: int, values: list[Any]) -> Flow:
-        f = Flow()
-        f.pc = pc
-        return f
 
     def step(self, s: State) -> None:
         s.after_setup()
