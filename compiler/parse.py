@@ -1,11 +1,11 @@
 """Parse: a DSL string (with its SourceMap into the YAML file) -> IR statements or an expression.
 
-The grammar is grammar.lark. Lark's LALR tables for it (cached by grammar_cache.py) drive a loop
-of our own, `_Automaton`, which lexes and parses as lark does (the same contextual lexer, the same
-tree shaping and the positions `propagate_positions` gives) but builds the IR as each rule
-reduces, with no parse tree and no second pass: `_Build` has one method per grammar rule, named
-after it, that builds the IR node of the same name. Text that does not parse is parsed again by
-lark itself, so that the message, the position and the notes of a syntax error are lark's.
+The grammar is grammar.lark; three modules read a text as lark would, without lark or a parse
+tree: grammar_tables.py takes lark's LALR tables and contextual lexer for it (cached by
+grammar_cache.py), lex.py reads the tokens, and lalr.py's automaton shifts and reduces them,
+calling, as each rule reduces, the method of `_Build` (below) named after it, which builds the IR
+node of the same name. Text that does not parse is parsed again by lark itself, so that the
+message, the position and the notes of a syntax error are lark's.
 
 Each distinct text is parsed once while a spec loads: scenarios and rules repeat the same
 conditions and statements. The IR of a text's first occurrence is kept with the place of each of
@@ -22,20 +22,19 @@ import re
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass, replace
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from compiler import errorcodes as codes
-from compiler import grammar_cache, ir, messages
+from compiler import grammar_tables, ir, lalr, messages
 from compiler.diagnostics import Sink
+from compiler.lalr import FAILED
+from compiler.lex import Meta, StringToken
 from compiler.limits import MAX_DSL_CHARS, MAX_DSL_DEPTH, MAX_INT_DIGITS
 from compiler.sourcemap import Place, SourceMap
 
 if TYPE_CHECKING:  # lark is imported only to report a syntax error (or to make the tables)
-    from lark import Lark, Token, Tree
+    from lark import Token, Tree
     from lark.exceptions import UnexpectedInput
-
-GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 # Human names for grammar terminals in "expected ..." messages.
 TOKEN_NAMES = {
@@ -65,25 +64,6 @@ TOKEN_NAMES = {
     "PUBLICLY": "'publicly'",
     "COLON": "':'",
 }
-
-
-@cache
-def parser() -> Lark:
-    return grammar_cache.load(GRAMMAR.read_text(encoding="utf-8"), _build_parser)
-
-
-def _build_parser(grammar: str) -> Lark:
-    from lark import Lark
-
-    # no `cache=True`: lark keeps that cache as a pickle at a name anyone can guess in the shared
-    # temporary folder, where another user could plant one that runs code (see grammar_cache.py)
-    return Lark(
-        grammar,
-        start=["effect", "expression"],
-        parser="lalr",
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
 
 
 def parse_effect(smap: SourceMap, sink: Sink) -> ir.Code | None:
@@ -238,33 +218,21 @@ _RELOCATED: dict[type, tuple[tuple[str, str], ...]] = {
 # parsed on its own once per spec (_Line). That gives what parsing the whole text gives when
 # each line holds whole statements, which is checked at each line's end: the whole text's parser,
 # having read the line, would lex the next line's first token as that line's own parse did, and
-# reduce as it did at its end, to just the statements so far (see _Automaton.settle). Otherwise,
+# reduce as it did at its end, to just the statements so far (see lalr.Automaton.settle). Otherwise,
 # or if a line does not parse on its own, the text is parsed whole.
 
 
 class _Line:
     """One line of an effect, parsed on its own: its statements, the place of their spans (the
-    line being line 1), and what joining it to the lines around it must check."""
+    line being line 1), and where its parser ended, which joining it to the lines around it
+    checks."""
 
-    __slots__ = ("stmts", "places", "first", "end_states", "end_col", "end_rules", "statements_state")
+    __slots__ = ("stmts", "places", "end")
 
-    def __init__(
-        self,
-        stmts: tuple[Any, ...],
-        places: dict[int, Place],
-        first: tuple[str, str, int] | None,
-        end_states: tuple[int, ...],
-        end_col: int,
-        end_rules: list[_Reduce],
-        statements_state: int,
-    ) -> None:
+    def __init__(self, stmts: tuple[Any, ...], places: dict[int, Place], end: lalr.LineEnd) -> None:
         self.stmts = stmts
         self.places = places
-        self.first = first  # its first token: kind, text, offset (None: a blank or comment line)
-        self.end_states = end_states  # the parser's states once its last token is read
-        self.end_col = end_col  # the column just past its last token
-        self.end_rules = end_rules  # the rules that build, reduced at its end (see settle)
-        self.statements_state = statements_state  # the parser's state once they are reduced
+        self.end = end
 
 
 _NOT_ALONE: Any = object()  # a line that is not statements on its own (or gives a diagnostic)
@@ -299,7 +267,7 @@ def _by_lines(smap: SourceMap) -> tuple[Any, ...] | None:
                 fresh.add(number)
         if got is _NOT_ALONE:
             return None
-        if got.first is not None:
+        if got.end.first is not None:
             read.append((number, offset, got))
         offset += len(line) + 1
     for k, (number, offset, entry) in enumerate(read):
@@ -309,7 +277,9 @@ def _by_lines(smap: SourceMap) -> tuple[Any, ...] | None:
         key = (k == 0, text[offset:end], next_offset is None)
         joined = _joined_lines.get(key)
         if joined is None:
-            joined = automaton.joins(text, offset, entry, next_offset, after, k == 0)
+            joined = automaton.joins(
+                text, offset, entry.end, next_offset, None if after is None else after.end, k == 0
+            )
             _make_room(len(key[1]))
             _joined_lines[key] = joined
         if not joined:
@@ -330,16 +300,10 @@ def _line(smap: SourceMap, line: str, number: int) -> _Line | Any:
     found = Sink()
     trace: list[Any] = []
     stmts = automaton.run(line, "effect", _Build(smap, found, places, None, number), trace)
-    if stmts is _FAILED or found.items:
+    if stmts is FAILED or found.items:
         return _NOT_ALONE
-    first = automaton.first_token(line, "effect")
-    if first is None:
-        return _Line((), places, None, (), 0, [], 0)
-    end_states, last = trace
-    end_rules, left, _ = automaton.settle(list(end_states), "$END", "effect")
-    if len(left) != 2:  # pragma: no cover - statements reduce to one list
-        return _NOT_ALONE
-    return _Line(stmts, places, first, end_states, last[3], end_rules, left[1])
+    end = automaton.line_end(line, trace)
+    return _NOT_ALONE if end is None else _Line(stmts, places, end)
 
 
 # ---- one text ------------------------------------------------------------------------------------
@@ -359,7 +323,7 @@ def _parse(smap: SourceMap, start: str, sink: Sink, places: dict[int, Place], an
         return None
     found = Sink()
     value = _automaton().run(smap.text, start, _Build(smap, found, places, anchor))
-    if value is _FAILED:
+    if value is FAILED:
         # lark says what is wrong; what the builder found in the text before is not reported
         _report(smap, start, sink)
         return None
@@ -372,7 +336,7 @@ def _report(smap: SourceMap, start: str, sink: Sink) -> None:
     from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
     try:
-        tree = parser().parse(smap.text, start=start)
+        tree = grammar_tables.lark_parser().parse(smap.text, start=start)
     except UnexpectedInput as exc:
         line, col = getattr(exc, "line", 1), getattr(exc, "column", 1)
         at_end = isinstance(exc, UnexpectedEOF) or (
@@ -403,8 +367,8 @@ def _report(smap: SourceMap, start: str, sink: Sink) -> None:
         sink.error(codes.DSL_SYNTAX, span, message or _syntax_message(exc), *notes)
         return
     too_deep = _too_deep(tree)
-    if too_deep is None:  # pragma: no cover - _Automaton parses what lark parses
-        raise AssertionError(f"lark parses what _Automaton does not: {smap.text!r}")
+    if too_deep is None:  # pragma: no cover - our automaton parses what lark parses
+        raise AssertionError(f"lark parses what our automaton does not: {smap.text!r}")
     line, col = too_deep
     sink.error(
         codes.LIMIT_EXCEEDED,
@@ -505,439 +469,12 @@ def _syntax_message(exc: UnexpectedInput) -> str:
     return messages.UNEXPECTED_END
 
 
-# ---- the parsing loop ----------------------------------------------------------------------------
-
-# A position in the text: (line, column, end line, end column), 1-based, as lark counts them.
-Meta = tuple[int, int, int, int]
-# A string token: its text (quotes included) and where it is.
-StringToken = tuple[str, Meta]
-
-_FAILED: Any = object()  # what _Automaton.run gives for text that lark would not parse either
-
-
-class _Reduce:
-    """What reducing one grammar rule does: lark's shaping of the parse tree (maybe_placeholders,
-    `?rule` inlining, filtered anonymous tokens, `_rule` children spliced into their parent), done
-    on the values the rules' builders made rather than on a tree."""
-
-    __slots__ = (
-        "size",
-        "origin",
-        "include",
-        "nones_after",
-        "inline",
-        "unit",
-        "splice_first",
-        "picks",
-        "build",
-    )
-
-    def __init__(self, rule: dict[str, Any]) -> None:
-        self.size: int = rule["size"]
-        self.origin: str = rule["origin"]
-        # for each kept symbol: its index, whether it is spliced, how many None go before it
-        self.include: list[tuple[int, bool, int]] = [(i, bool(sp), n) for i, sp, n in rule["include"]]
-        self.nones_after: int = rule["nones_after"]
-        # a `?rule` with one child is that child; a `_rule` (lark's, for `x*`) is a list of children
-        self.inline: bool = rule["inline"]
-        self.unit = self.inline and self.include == [(0, False, 0)] and not self.nones_after
-        self.splice_first = bool(self.include) and self.include[0][1] and self.include[0][2] == 0
-        # the children, when they are some of the rule's symbols as they are (no None, no splice)
-        plain = not self.nones_after and all(not spliced and not nones for _, spliced, nones in self.include)
-        self.picks = tuple(i for i, _, _ in self.include) if plain else None
-        name: str = rule["name"]
-        self.build: Callable[[_Build, Meta | None, list[Any]], Any] | None = (
-            None if self.inline else getattr(_Build, name, None)
-        )
-        if self.build is None and not self.origin.startswith("_") and not (self.inline and self.picks):
-            raise AssertionError(f"grammar rule {name} has no builder in parse.py")  # pragma: no cover
-        if self.inline and len(self.include) != 1:  # pragma: no cover - see _Automaton.run
-            raise AssertionError(f"grammar rule {name} is a ?rule of more than one child")
-
-    def children(self, values: list[Any]) -> list[Any]:
-        """The rule's children as lark's tree would hold them, from the values of its symbols."""
-        out: list[Any]
-        if self.splice_first:  # a left-recursive list grows in place, as in lark
-            out = values[self.include[0][0]]
-            rest = self.include[1:]
-        else:
-            out = []
-            rest = self.include
-        for i, spliced, nones in rest:
-            if nones:
-                out.extend([None] * nones)
-            if spliced:
-                out.extend(values[i])
-            else:
-                out.append(values[i])
-        if self.nones_after:
-            out.extend([None] * self.nones_after)
-        return out
-
-
-class _Lexer:
-    """The contextual lexer of one parser state: lark's scanner for the terminals that state
-    accepts, names that are keywords there retyped, and what it skips."""
-
-    __slots__ = ("match", "ignore", "keywords", "newlines")
-
-    def __init__(self, lexer: dict[str, Any]) -> None:
-        self.match = re.compile(lexer["pattern"], lexer["flags"]).match
-        self.ignore = frozenset(lexer["ignore"])
-        self.newlines = frozenset(lexer["newlines"])
-        # a terminal whose text may be a keyword (NAME) -> its texts that are keywords -> their kind
-        self.keywords = {name: _keywords(p, flags) for name, (p, flags) in lexer["keywords"].items()}
-
-
-def _keywords(pattern: str, flags: int) -> dict[str, str]:
-    """The keywords a terminal's text may be, from lark's scanner for them: each keyword's text ->
-    its kind. The scanner is an alternation of literal keywords (`(?P<IF>if)|...`) matched against
-    the whole text, so a text is a keyword exactly when it is one of them."""
-    keywords = {text: kind for kind, text in re.findall(r"\(\?P<(\w+)>([a-z_]+)\)", pattern)}
-    if "|".join(f"(?P<{kind}>{text})" for text, kind in keywords.items()) != pattern or flags & re.I:
-        raise AssertionError(f"a keyword that is not a literal: {pattern}")  # pragma: no cover
-    return keywords
+# ---- the automaton ---------------------------------------------------------------------------------
 
 
 @cache
-def _automaton() -> _Automaton:
-    grammar = GRAMMAR.read_text(encoding="utf-8")
-    return _Automaton(grammar_cache.load_data("automaton", grammar, _tables))
-
-
-def _tables() -> dict[str, Any]:
-    """What _Automaton runs on, as JSON data: lark's tables for grammar.lark and its contextual
-    lexer, and lark's shaping of the parse tree for each rule."""
-    from lark.lexer import UnlessCallback
-    from lark.parsers.lalr_analysis import Shift
-
-    lark = parser()
-    frontend: Any = lark.parser
-    table = frontend.parser._parse_table
-    terminals = {t.name for t in lark.terminals} | {"$END"}
-    rules: list[dict[str, Any]] = []
-    numbers: dict[int, int] = {}  # id of a lark rule -> its index in `rules`
-    actions: list[dict[str, int]] = []  # a shift: the state; a reduce: -1 - the rule's index
-    gotos: list[dict[str, int]] = []
-    if sorted(table.states) != list(range(len(table.states))):  # pragma: no cover - lark numbers them so
-        raise AssertionError("lark's parser states are not numbered 0..n-1")
-    for state in range(len(table.states)):
-        actions.append({})
-        gotos.append({})
-        for symbol, (action, arg) in table.states[state].items():
-            if action is not Shift:
-                if id(arg) not in numbers:
-                    numbers[id(arg)] = len(rules)
-                    rules.append(_rule_shape(arg))
-                actions[-1][symbol] = -1 - numbers[id(arg)]
-            elif symbol in terminals:
-                actions[-1][symbol] = arg
-            else:
-                gotos[-1][symbol] = arg
-    lexers: list[dict[str, Any]] = []
-    lexer_numbers: dict[int, int] = {}
-    lexer_of: list[int] = []
-    for state in range(len(table.states)):
-        lexer = frontend.lexer.lexers[state]
-        if id(lexer) not in lexer_numbers:
-            lexer_numbers[id(lexer)] = len(lexers)
-            pattern, flags = _regex(lexer.scanner)  # lark makes the scanner, and its callbacks, on first use
-            keywords = {}
-            for name, callback in lexer.callback.items():
-                assert isinstance(callback, UnlessCallback)
-                keywords[name] = _regex(callback.scanner)
-            lexers.append(
-                {
-                    "pattern": pattern,
-                    "flags": flags,
-                    "ignore": sorted(lexer.ignore_types),
-                    "newlines": sorted(lexer.newline_types),
-                    "keywords": keywords,
-                }
-            )
-        lexer_of.append(lexer_numbers[id(lexer)])
-    return {
-        "rules": rules,
-        "actions": actions,
-        "gotos": gotos,
-        "start": dict(table.start_states),
-        "end": dict(table.end_states),
-        "lexers": lexers,
-        "lexer_of": lexer_of,
-    }
-
-
-def _rule_shape(rule: Any) -> dict[str, Any]:
-    """How lark shapes the tree node of a rule (see _Reduce), from its Rule."""
-    size = len(rule.expansion)
-    # before each symbol, and after the last: how many None placeholders (maybe_placeholders)
-    empty = rule.options.empty_indices
-    before = (
-        [len(ones) for ones in "".join(str(int(b)) for b in empty).split("0")] if empty else [0] * (size + 1)
-    )
-    include = []
-    pending = 0
-    for i, sym in enumerate(rule.expansion):
-        pending += before[i]
-        if not (sym.is_term and sym.filter_out):  # anonymous tokens ("let", "{") are left out
-            include.append([i, not sym.is_term and sym.name.startswith("_"), pending])
-            pending = 0
-    return {
-        "origin": rule.origin.name,
-        "name": rule.alias or rule.origin.name,
-        "size": size,
-        "include": include,
-        "nones_after": pending + before[size],
-        "inline": bool(rule.options.expand1) and not rule.alias,
-    }
-
-
-def _regex(scanner: Any) -> tuple[str, int]:
-    """The one regular expression of a lark scanner (lark splits one only past 100 terminals)."""
-    if len(scanner._mres) != 1:  # pragma: no cover - grammar.lark has 70 terminals
-        raise AssertionError("a lark scanner with more than one regular expression")
-    pattern: re.Pattern[str] = scanner._mres[0]
-    return pattern.pattern, pattern.flags
-
-
-class _Automaton:
-    """Lark's LALR(1) tables for grammar.lark, run by a loop of our own (see the module's doc)."""
-
-    def __init__(self, tables: dict[str, Any]) -> None:
-        rules = [_Reduce(rule) for rule in tables["rules"]]
-        # state -> terminal -> the state to shift to, or the rule to reduce by
-        self.actions: list[dict[str, int | _Reduce]] = [
-            {t: a if a >= 0 else rules[-1 - a] for t, a in row.items()} for row in tables["actions"]
-        ]
-        # state -> rule name -> the state to go to once that rule is reduced
-        self.gotos: list[dict[str, int]] = tables["gotos"]
-        self.start_states: dict[str, int] = tables["start"]
-        self.end_states: dict[str, int] = tables["end"]
-        self._lexer_specs: list[dict[str, Any]] = tables["lexers"]
-        self._lexer_of: list[int] = tables["lexer_of"]
-        self._lexers: dict[int, _Lexer] = {}  # by state, made on first use (a regex takes 0.3 ms)
-        self._made: dict[int, _Lexer] = {}  # by lexer
-        self.strings = frozenset({"STRING"})  # terminals whose builders need their position
-        self._units: dict[tuple[int, int, str], int] = {}  # see run()
-        self._joined: dict[tuple[tuple[int, ...], str, bool], bool] = {}  # see joins()
-
-    def lexer(self, state: int) -> _Lexer:
-        lexer = self._lexers.get(state)
-        if lexer is None:
-            number = self._lexer_of[state]
-            if number not in self._made:
-                self._made[number] = _Lexer(self._lexer_specs[number])
-            lexer = self._lexers[state] = self._made[number]
-        return lexer
-
-    def run(self, text: str, start: str, build: _Build, trace: list[Any] | None = None) -> Any:
-        """The value `text` parses to from `start`, built by `build`, or _FAILED. With `trace`,
-        the parser's states at the end of the text, and the place of its last token, go in it."""
-        actions, gotos, lexers, strings, units = (
-            self.actions,
-            self.gotos,
-            self._lexers,
-            self.strings,
-            self._units,
-        )
-        end_state = self.end_states[start]
-        # the parser's stack, one list per part of its entries: the state, the value of the
-        # symbol, where it is in the text, and the levels of lark's tree it holds (MAX_DSL_DEPTH
-        # bounds them)
-        states = [self.start_states[start]]
-        values: list[Any] = [None]
-        metas: list[Meta | None] = [None]
-        heights: list[int] = [0]
-        pos, line, line_start, size = 0, 1, 0, len(text)
-        while True:
-            # the next token, lexed in the state the parser is in
-            kind = "$END"
-            value: Any = ""
-            meta: Meta | None = None
-            if pos < size:
-                lexer = lexers.get(states[-1]) or self.lexer(states[-1])
-                while pos < size:
-                    if text[pos] == " ":  # (what lark's lexer skips as WS, in a step of its own)
-                        pos += 1
-                        continue
-                    m = lexer.match(text, pos)
-                    if m is None:
-                        return _FAILED
-                    kind = m.lastgroup or ""
-                    value = m.group()
-                    first_line, col = line, pos - line_start + 1
-                    if kind in lexer.newlines and "\n" in value:
-                        line += value.count("\n")
-                        line_start = pos + value.rindex("\n") + 1
-                    pos += len(value)
-                    if kind in lexer.ignore:
-                        kind = "$END"
-                        continue
-                    if kind in lexer.keywords:
-                        kind = lexer.keywords[kind].get(value, kind)
-                    meta = (first_line, col, line, pos - line_start + 1)
-                    if kind in strings:
-                        value = (value, meta)
-                    break
-            if trace is not None and kind == "$END" and not trace:
-                trace.extend((tuple(states), metas[-1]))
-            # reduce as far as the token lets, then shift it
-            while True:
-                action = actions[states[-1]].get(kind)
-                if action is None:
-                    return _FAILED
-                if isinstance(action, int):
-                    states.append(action)
-                    values.append(value)
-                    metas.append(meta)
-                    heights.append(0)
-                    break
-                rule = action
-                if rule.unit:
-                    # `?a: b` changes only the state: the value, its place and its height stay.
-                    # Such rules reduce in chains (an expression's precedence levels), and where
-                    # a chain ends depends only on the two states on top and the token.
-                    key = (states[-2], states[-1], kind)
-                    top = units.get(key)
-                    if top is None:
-                        top = units[key] = self._unit_chain(states[-2], rule, kind)
-                    states[-1] = top
-                    continue
-                # the rule's symbols are replaced by the rule: its entry takes the place of the
-                # first, and the others go
-                n = rule.size
-                if n == 1:
-                    got = [values[-1]]
-                    place = metas[-1]
-                    height = heights[-1]
-                elif n:
-                    got = values[-n:]
-                    raw = metas[-n:]
-                    height = max(heights[-n:])
-                    del states[1 - n :], values[1 - n :], metas[1 - n :], heights[1 - n :]
-                    first, last = raw[0], raw[-1]
-                    if first is None or last is None:
-                        place = _extent(raw)
-                    else:
-                        place = (first[0], first[1], last[2], last[3])
-                else:  # an empty rule: a new entry
-                    got, place, height = [], None, 0
-                    states.append(0)
-                    values.append(None)
-                    metas.append(None)
-                    heights.append(0)
-                picks = rule.picks
-                if picks is None:
-                    children = rule.children(got)
-                elif len(picks) == n:
-                    children = got
-                else:
-                    children = [got[i] for i in picks]
-                if rule.build is None:
-                    # a `?rule` with one child is that child; lark's `_rule` (for `x*`) is a list,
-                    # spliced into its parent
-                    values[-1] = children[0] if rule.inline else children
-                else:
-                    values[-1] = rule.build(build, place, children)
-                    height += 1
-                    if height > MAX_DSL_DEPTH:
-                        return _FAILED
-                metas[-1] = place
-                heights[-1] = height
-                states[-1] = gotos[states[-2]][rule.origin]
-                if kind == "$END" and states[-1] == end_state:
-                    return values[-1]
-
-    def first_token(self, text: str, start: str) -> tuple[str, str, int] | None:
-        """The first token of `text` parsed from `start`: its kind, text and offset."""
-        return self._token(text, 0, self.lexer(self.start_states[start]))
-
-    def _token(self, text: str, pos: int, lexer: _Lexer) -> tuple[str, str, int] | None:
-        """The token `lexer` reads at `pos`, past what it skips: kind, text and offset (None at the
-        end, or where it reads none)."""
-        while pos < len(text):
-            m = lexer.match(text, pos)
-            if m is None:
-                return None
-            kind, value = m.lastgroup or "", m.group()
-            if kind not in lexer.ignore:
-                if kind in lexer.keywords:
-                    kind = lexer.keywords[kind].get(value, kind)
-                return kind, value, pos
-            pos += len(value)
-        return None
-
-    def settle(self, states: list[int], kind: str, start: str) -> tuple[list[_Reduce], list[int], Any]:
-        """What the parser does with the token `kind` next, with `states` on its stack, before it
-        shifts it or reduces the whole text: the rules that build it reduces (not `?a: b` rules,
-        nor lark's `_rule` lists, which differ with what came before), the states left, and
-        the action it stops at."""
-        end_state = self.end_states[start]
-        fired: list[_Reduce] = []
-        while True:
-            action = self.actions[states[-1]].get(kind)
-            if not isinstance(action, _Reduce):
-                return fired, states, action
-            below = states[-1 - action.size] if action.size else states[-1]
-            if self.gotos[below][action.origin] == end_state:
-                return fired, states, action
-            if not action.unit and not action.origin.startswith("_"):
-                fired.append(action)
-            if action.size:
-                del states[-action.size :]
-            states.append(self.gotos[states[-1]][action.origin])
-
-    def joins(
-        self, text: str, offset: int, line: _Line, next_offset: int | None, after: _Line | None, first: bool
-    ) -> bool:
-        """Whether the parser of the whole effect `text` reads the end of `line` (at `offset`) as
-        it did alone: it lexes the token that starts the next line with tokens, `after` (at
-        `next_offset`; None: the text ends), as that line did alone, and reduces the same rules
-        before it shifts it (or ends), leaving just the statements so far on its stack."""
-        start = self.start_states["effect"]
-        kind = "$END"
-        if after is not None and after.first is not None and next_offset is not None:
-            token = self._token(text, offset + line.end_col - 1, self.lexer(line.end_states[-1]))
-            if token != (after.first[0], after.first[1], next_offset + after.first[2]):
-                return False
-            kind = token[0]
-        key = (line.end_states, kind, first)
-        if key not in self._joined:
-            # the stack: this line's states, on the statements before it (if any: unless this
-            # line has whole statements before its last, they are not on its own stack)
-            states = list(line.end_states)
-            if not first and states[1] != line.statements_state:
-                states.insert(1, line.statements_state)
-            fired, left, action = self.settle(states, kind, "effect")
-            self._joined[key] = (
-                fired == line.end_rules
-                and len(left) == 2
-                and (kind == "$END" or action == self.actions[start].get(kind))
-            )
-        return self._joined[key]
-
-    def _unit_chain(self, below: int, rule: _Reduce, kind: str) -> int:
-        """The state on top after `rule`, a `?a: b` rule, and the unit rules it leads to reduce
-        with `kind` next, `below` staying under the top."""
-        while True:
-            top = self.gotos[below][rule.origin]
-            action = self.actions[top].get(kind)
-            if not isinstance(action, _Reduce) or not action.unit:
-                return top
-            rule = action
-
-
-def _extent(metas: list[Meta | None]) -> Meta | None:
-    """From the start of the first child that has a place to the end of the last one."""
-    first = last = None
-    for m in metas:
-        if m is not None:
-            if first is None:
-                first = m
-            last = m
-    if first is None or last is None:
-        return None
-    return (first[0], first[1], last[2], last[3])
+def _automaton() -> lalr.Automaton:
+    return lalr.Automaton(grammar_tables.load(), _Build)
 
 
 # ---- the IR ---------------------------------------------------------------------------------------

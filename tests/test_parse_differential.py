@@ -17,7 +17,7 @@ import pytest
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from compiler import ir, parse
+from compiler import grammar_tables, ir, lalr, parse
 from compiler.diagnostics import Diagnostic, Sink
 from compiler.load import load_game
 from compiler.sourcemap import SourceMap
@@ -34,7 +34,7 @@ FOLDERS = sorted(
 @pytest.fixture(scope="module")
 def lark_parser() -> Lark:
     """Lark's parser for grammar.lark, built afresh (not read from the cache the compiler keeps)."""
-    return parse._build_parser(parse.GRAMMAR.read_text(encoding="utf-8"))
+    return grammar_tables.build_lark_parser(grammar_tables.GRAMMAR.read_text(encoding="utf-8"))
 
 
 class _LarkAutomaton:
@@ -56,7 +56,7 @@ class _LarkAutomaton:
             except UnexpectedInput:
                 self.trees[key] = None
         parsed = self.trees[key]
-        return parse._FAILED if parsed is None else _built(parsed, build)
+        return lalr.FAILED if parsed is None else _built(parsed, build)
 
 
 def _built(tree: Tree[Token], build: Any) -> Any:
