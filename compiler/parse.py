@@ -493,8 +493,10 @@ class _Anchor:
 
 
 class _Build:
-    """IR from reduced rules: one method per grammar rule, named after it, called with the rule's
-    place in the text and its children as lark's tree would hold them."""
+    """IR from reduced rules: one method per grammar rule (or per `-> name` alternative), named
+    after it, called by lalr.py with the rule's place in the text and its children as lark's tree
+    would hold them: a token as its text (a STRING as its text and place), a rule as what its
+    builder made."""
 
     def __init__(
         self,
@@ -536,276 +538,421 @@ class _Build:
         a = self.anchor
         return (line, col, 0) if a is None else (a.line, a.col, a.shift + col)
 
+    # Each builder below is headed by its rule in grammar.lark (an alternative's `-> name`, and
+    # the `?rule` it stands in), and names the rule's children in order: the parts in quotes are
+    # left out, and an optional part in [...] is None when absent.
+
     # -- entry points and blocks
-    def effect(self, meta: Meta | None, c: list[Any]) -> tuple[Any, ...]:
-        return tuple(x for x in c if x is not None)
 
+    # effect: stmt*
+    def effect(self, meta: Meta | None, stmts: list[Any]) -> tuple[Any, ...]:
+        return tuple(s for s in stmts if s is not None)  # (an empty statement, `;`, is None)
+
+    # expression: expr
     def expression(self, meta: Meta | None, c: list[Any]) -> Any:
-        return c[0]
+        (expr,) = c
+        return expr
 
-    def block(self, meta: Meta | None, c: list[Any]) -> tuple[Any, ...]:
-        return tuple(x for x in c if x is not None)
+    # block: "{" stmt* "}"
+    def block(self, meta: Meta | None, stmts: list[Any]) -> tuple[Any, ...]:
+        return tuple(s for s in stmts if s is not None)
 
+    # stmt: ";" -> empty_stmt
     def empty_stmt(self, meta: Meta | None, c: list[Any]) -> None:
         return None
 
-    def args(self, meta: Meta | None, c: list[Any]) -> tuple[Any, ...]:
-        return tuple(c)
+    # args: expr ("," expr)*
+    def args(self, meta: Meta | None, exprs: list[Any]) -> tuple[Any, ...]:
+        return tuple(exprs)
 
     # -- statements
+
+    # let_stmt: "let" NAME [":" type_ann] "=" expr
     def let_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Let:
-        return ir.Let(c[0], c[2], self.s(meta), c[1])
+        name, type_ann, value = c
+        return ir.Let(name, value, self.s(meta), type_ann)
 
+    # type_ann: NAME ["[" type_ann "]"]
     def type_ann(self, meta: Meta | None, c: list[Any]) -> ir.TypeRef:
-        inner = f"[{c[1].text}]" if c[1] is not None else ""
-        return ir.TypeRef(f"{c[0]}{inner}", self.s(meta))
+        name, inner = c
+        return ir.TypeRef(f"{name}[{inner.text}]" if inner is not None else name, self.s(meta))
 
+    # target: NAME ["[" args "]"]
     def target(self, meta: Meta | None, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
-        return (c[0], c[1] or ())
+        name, indices = c
+        return (name, indices or ())
 
+    # assign_stmt: target ASSIGN_OP expr
     def assign_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Assign:
-        name, idx = c[0]
-        return ir.Assign(name, idx, c[1], c[2], self.s(meta))
+        (name, indices), op, value = c
+        return ir.Assign(name, indices, op, value, self.s(meta))
 
+    # by_clause: ("by" expr)?
     def by_clause(self, meta: Meta | None, c: list[Any]) -> Any:
-        return c[0] if c else None
+        return c[0] if c else None  # the deciding player, or none named
 
-    def disclosure(self, meta: Meta | None, c: list[Any]) -> str:
-        return str(c[0])
-
-    def choose(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
-        prompt = self._string(c[4]) if c[4] else None
-        player, each = _by(c[3])
-        return ir.Choose(
-            c[1],
-            c[2],
-            player,
-            prompt,
-            False,
-            c[0] == "secretly",
-            self.s(meta),
-            public=c[0] == "publicly",
-            each=each,
-        )
-
-    def choose_optional(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
-        prompt = self._string(c[3]) if c[3] else None
-        player, each = _by(c[2])
-        return ir.Choose(
-            None,
-            c[1],
-            player,
-            prompt,
-            True,
-            c[0] == "secretly",
-            self.s(meta),
-            public=c[0] == "publicly",
-            each=each,
-        )
-
-    def choose_number(self, meta: Meta | None, c: list[Any]) -> ir.ChooseNumber:
-        player, each = _by(c[2])
-        prompt = self._string(c[3]) if c[3] else None
-        return ir.ChooseNumber(c[0], c[1], player, prompt, self.s(meta), each=each)
-
-    def ask(self, meta: Meta | None, c: list[Any]) -> ir.Ask:
-        player, each = _by(c[1])
-        return ir.Ask(self._string(c[0]), player, self.s(meta), each=each)
-
+    # by_clause: "by" EACH NAME "in" expr -> by_each
     def by_each(self, meta: Meta | None, c: list[Any]) -> ir.Each:
-        return ir.Each(str(c[1]), c[2], self.s(meta))
+        _each, name, players = c
+        return ir.Each(str(name), players, self.s(meta))
 
+    # disclosure: SECRETLY | PUBLICLY
+    def disclosure(self, meta: Meta | None, c: list[Any]) -> str:
+        (word,) = c
+        return str(word)
+
+    # decision: [disclosure] "choose" [expr] "from" expr by_clause [STRING] -> choose
+    def choose(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
+        disclosure, count, options, by, prompt = c
+        return self._choose(meta, disclosure, count, options, by, prompt, optional=False)
+
+    # decision: [disclosure] "optionally" "choose" "from" expr by_clause [STRING] -> choose_optional
+    def choose_optional(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
+        disclosure, options, by, prompt = c
+        return self._choose(meta, disclosure, None, options, by, prompt, optional=True)
+
+    # decision: "choose" "number" "from" expr "to" expr by_clause [STRING] -> choose_number
+    def choose_number(self, meta: Meta | None, c: list[Any]) -> ir.ChooseNumber:
+        low, high, by, prompt = c
+        return self._choose_number(meta, low, high, by, prompt, simultaneous=False)
+
+    # decision: "ask" STRING by_clause -> ask
+    def ask(self, meta: Meta | None, c: list[Any]) -> ir.Ask:
+        question, by = c
+        return self._ask(meta, question, by, simultaneous=False)
+
+    # decision: SIMULTANEOUSLY "choose" "from" expr by_clause [STRING] -> simultaneous_choose
     def simultaneous_choose(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
-        return replace(self.choose(meta, [None, None, *c[1:]]), simultaneous=True)
+        _simultaneously, options, by, prompt = c
+        return self._choose(meta, None, None, options, by, prompt, optional=False, simultaneous=True)
 
+    # decision: SIMULTANEOUSLY "optionally" "choose" "from" expr by_clause [STRING]
+    #     -> simultaneous_choose_optional
     def simultaneous_choose_optional(self, meta: Meta | None, c: list[Any]) -> ir.Choose:
-        return replace(self.choose_optional(meta, [None, *c[1:]]), simultaneous=True)
+        _simultaneously, options, by, prompt = c
+        return self._choose(meta, None, None, options, by, prompt, optional=True, simultaneous=True)
 
+    # decision: SIMULTANEOUSLY "choose" "number" "from" expr "to" expr by_clause [STRING]
+    #     -> simultaneous_choose_number
     def simultaneous_choose_number(self, meta: Meta | None, c: list[Any]) -> ir.ChooseNumber:
-        return replace(self.choose_number(meta, c[1:]), simultaneous=True)
+        _simultaneously, low, high, by, prompt = c
+        return self._choose_number(meta, low, high, by, prompt, simultaneous=True)
 
+    # decision: SIMULTANEOUSLY "ask" STRING by_clause -> simultaneous_ask
     def simultaneous_ask(self, meta: Meta | None, c: list[Any]) -> ir.Ask:
-        return replace(self.ask(meta, c[1:]), simultaneous=True)
+        _simultaneously, question, by = c
+        return self._ask(meta, question, by, simultaneous=True)
 
+    def _choose(
+        self,
+        meta: Meta | None,
+        disclosure: str | None,
+        count: Any,
+        options: Any,
+        by: Any,
+        prompt: StringToken | None,
+        optional: bool,
+        simultaneous: bool = False,
+    ) -> ir.Choose:
+        text = self._string(prompt) if prompt else None
+        player, each = _by(by)
+        secret, public = disclosure == "secretly", disclosure == "publicly"
+        span = self.s(meta)
+        choose = ir.Choose(count, options, player, text, optional, secret, span, public=public, each=each)
+        return replace(choose, simultaneous=True) if simultaneous else choose
+
+    def _choose_number(
+        self, meta: Meta | None, low: Any, high: Any, by: Any, prompt: StringToken | None, simultaneous: bool
+    ) -> ir.ChooseNumber:
+        player, each = _by(by)
+        text = self._string(prompt) if prompt else None
+        choose = ir.ChooseNumber(low, high, player, text, self.s(meta), each=each)
+        return replace(choose, simultaneous=True) if simultaneous else choose
+
+    def _ask(self, meta: Meta | None, question: StringToken, by: Any, simultaneous: bool) -> ir.Ask:
+        player, each = _by(by)
+        ask = ir.Ask(self._string(question), player, self.s(meta), each=each)
+        return replace(ask, simultaneous=True) if simultaneous else ask
+
+    # if_stmt: "if" expr block elif_clause* [else_clause]
     def if_stmt(self, meta: Meta | None, c: list[Any]) -> ir.If:
-        branches = [(c[0], c[1])]
-        orelse: tuple[Any, ...] = ()
-        for x in c[2:]:
-            if isinstance(x, tuple) and len(x) == 3 and x[0] == "elif":
-                branches.append((x[1], x[2]))
-            elif isinstance(x, tuple) and len(x) == 2 and x[0] == "else":
-                orelse = x[1]
-        return ir.If(tuple(branches), orelse, self.s(meta))
+        cond, body, *elifs, orelse = c
+        return ir.If(((cond, body), *elifs), orelse or (), self.s(meta))
 
-    def elif_clause(self, meta: Meta | None, c: list[Any]) -> tuple[str, Any, Any]:
-        return ("elif", c[0], c[1])
+    # elif_clause: "elif" expr block
+    def elif_clause(self, meta: Meta | None, c: list[Any]) -> tuple[Any, tuple[Any, ...]]:
+        cond, body = c
+        return (cond, body)
 
-    def else_clause(self, meta: Meta | None, c: list[Any]) -> tuple[str, Any]:
-        return ("else", c[0])
+    # else_clause: "else" block
+    def else_clause(self, meta: Meta | None, c: list[Any]) -> Any:
+        (body,) = c
+        return body
 
+    # where_clause: "where" expr
     def where_clause(self, meta: Meta | None, c: list[Any]) -> Any:
-        return c[0]
+        (cond,) = c
+        return cond
 
+    # for_stmt: "for" NAME "in" expr [where_clause] block
     def for_stmt(self, meta: Meta | None, c: list[Any]) -> ir.For:
-        return ir.For(c[0], c[1], c[2], c[3], self.s(meta))
+        name, source, where, body = c
+        return ir.For(name, source, where, body, self.s(meta))
 
+    # repeat_stmt: "repeat" expr block
     def repeat_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Repeat:
-        return ir.Repeat(c[0], c[1], self.s(meta))
+        count, body = c
+        return ir.Repeat(count, body, self.s(meta))
 
+    # while_stmt: "while" expr block
     def while_stmt(self, meta: Meta | None, c: list[Any]) -> ir.While:
-        return ir.While(c[0], c[1], self.s(meta))
+        cond, body = c
+        return ir.While(cond, body, self.s(meta))
 
+    # move_stmt: "move" expr "to" [POSITION "of"] expr
     def move_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Move:
-        return ir.Move(c[0], c[2], c[1] or "top", self.s(meta))
+        item, position, dest = c
+        return ir.Move(item, dest, position or "top", self.s(meta))
 
+    # place_stmt: "place" expr "on" expr "at" expr
     def place_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Place:
-        return ir.Place(c[0], c[1], c[2], self.s(meta))
+        item, grid, cell = c
+        return ir.Place(item, grid, cell, self.s(meta))
 
+    # shuffle_stmt: "shuffle" expr
     def shuffle_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Shuffle:
-        return ir.Shuffle(c[0], self.s(meta))
+        (zone,) = c
+        return ir.Shuffle(zone, self.s(meta))
 
+    # deal_stmt: "deal" expr "from" expr "to" expr
     def deal_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Deal:
-        return ir.Deal(c[0], c[1], c[2], self.s(meta))
+        count, source, dest = c
+        return ir.Deal(count, source, dest, self.s(meta))
 
+    # reveal_stmt: "reveal" expr
     def reveal_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Reveal:
-        return ir.Reveal(c[0], self.s(meta))
+        (item,) = c
+        return ir.Reveal(item, self.s(meta))
 
+    # show_stmt: "show" expr "to" expr
     def show_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Show:
-        return ir.Show(c[0], c[1], self.s(meta))
+        item, player = c
+        return ir.Show(item, player, self.s(meta))
 
+    # log_stmt: "log" STRING
     def log_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Log:
-        return ir.Log(self._string(c[0]), self.s(meta))
+        (message,) = c
+        return ir.Log(self._string(message), self.s(meta))
 
+    # end_game_stmt: "end" "game" "winner" expr [STRING] -> end_game_winner
     def end_game_winner(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
-        return ir.EndGame(c[0], self._string(c[1]) if c[1] else None, self.s(meta))
+        winner, reason = c
+        return ir.EndGame(winner, self._string(reason) if reason else None, self.s(meta))
 
+    # end_game_stmt: "end" "game" WINNERS expr [STRING] -> end_game_winners
     def end_game_winners(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
-        return ir.EndGame(c[1], self._string(c[2]) if c[2] else None, self.s(meta), "winners")
+        _winners, winners, reason = c
+        return ir.EndGame(winners, self._string(reason) if reason else None, self.s(meta), "winners")
 
+    # end_game_stmt: "end" "game" "draw" [STRING] -> end_game_draw
     def end_game_draw(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
-        return ir.EndGame(None, self._string(c[0]) if c[0] else None, self.s(meta))
+        (reason,) = c
+        return ir.EndGame(None, self._string(reason) if reason else None, self.s(meta))
 
+    # end_game_stmt: "end" "game" STRING -> end_game_by_returns
     def end_game_by_returns(self, meta: Meta | None, c: list[Any]) -> ir.EndGame:
-        return ir.EndGame(None, self._string(c[0]), self.s(meta), "returns")
+        (reason,) = c
+        return ir.EndGame(None, self._string(reason), self.s(meta), "returns")
 
+    # return_stmt: "return" [expr]
     def return_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Return:
-        return ir.Return(self.s(meta), c[0] if c else None)
+        (value,) = c
+        return ir.Return(self.s(meta), value)
 
+    # break_stmt: "break"
     def break_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Break:
         return ir.Break(self.s(meta))
 
+    # continue_stmt: "continue"
     def continue_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Continue:
         return ir.Continue(self.s(meta))
 
+    # call_stmt: NAME "(" [args] ")"
     def call_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
-        return ir.CallStmt(c[0], c[1] or (), self.s(meta))
+        proc, args = c
+        return ir.CallStmt(proc, args or (), self.s(meta))
 
+    # respond_stmt: "respond" NAME "(" [args] ")"
     def respond_stmt(self, meta: Meta | None, c: list[Any]) -> ir.CallStmt:
-        return ir.CallStmt(c[0], c[1] or (), self.s(meta), respond=True)
+        proc, args = c
+        return ir.CallStmt(proc, args or (), self.s(meta), respond=True)
 
+    # atom: "respond" NAME "(" [args] ")" -> respond_call
     def respond_call(self, meta: Meta | None, c: list[Any]) -> ir.Call:
-        return ir.Call(c[0], c[1] or (), self.s(meta), respond=True)
+        func, args = c
+        return ir.Call(func, args or (), self.s(meta), respond=True)
 
+    # do_stmt: "do" postfix "." NAME "(" [args] ")"
     def do_stmt(self, meta: Meta | None, c: list[Any]) -> ir.DoEffect:
-        return ir.DoEffect(c[0], c[1], c[2] or (), self.s(meta))
+        subject, field, args = c
+        return ir.DoEffect(subject, field, args or (), self.s(meta))
 
+    # add_modifier_stmt: "add" NAME ["(" [args] ")"] "until" duration
     def add_modifier_stmt(self, meta: Meta | None, c: list[Any]) -> ir.AddModifier:
-        return ir.AddModifier(c[0], c[1] or (), c[2], self.s(meta))
+        name, args, until_phase = c
+        return ir.AddModifier(name, args or (), until_phase, self.s(meta))
 
+    # duration: "end" "of" NAME -> until_end_of
     def until_end_of(self, meta: Meta | None, c: list[Any]) -> str:
-        return str(c[0])
+        (phase,) = c
+        return str(phase)
 
+    # duration: "cancelled" -> until_cancelled
     def until_cancelled(self, meta: Meta | None, c: list[Any]) -> None:
         return None
 
+    # cancel_stmt: "cancel" [ONE] NAME ["(" [args] ")"]
     def cancel_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Cancel:
-        return ir.Cancel(c[1], c[2] or (), self.s(meta), one=c[0] is not None)
+        one, name, args = c
+        return ir.Cancel(name, args or (), self.s(meta), one=one is not None)
 
+    # emit_stmt: "emit" NAME ["(" [args] ")"]
     def emit_stmt(self, meta: Meta | None, c: list[Any]) -> ir.Emit:
-        return ir.Emit(c[0], c[1] or (), self.s(meta))
+        event, args = c
+        return ir.Emit(event, args or (), self.s(meta))
 
     # -- expressions
+
+    # expr: "if" expr "then" expr "else" expr -> cond_expr
     def cond_expr(self, meta: Meta | None, c: list[Any]) -> ir.CondExpr:
-        return ir.CondExpr(c[0], c[1], c[2], self.s(meta))
+        cond, then, other = c
+        return ir.CondExpr(cond, then, other, self.s(meta))
 
+    # or_expr: or_expr "or" and_expr -> or_op
     def or_op(self, meta: Meta | None, c: list[Any]) -> ir.BoolOp:
-        return ir.BoolOp("or", c[0], c[1], self.s(meta))
+        left, right = c
+        return ir.BoolOp("or", left, right, self.s(meta))
 
+    # and_expr: and_expr "and" not_expr -> and_op
     def and_op(self, meta: Meta | None, c: list[Any]) -> ir.BoolOp:
-        return ir.BoolOp("and", c[0], c[1], self.s(meta))
+        left, right = c
+        return ir.BoolOp("and", left, right, self.s(meta))
 
+    # not_expr: "not" not_expr -> not_op
     def not_op(self, meta: Meta | None, c: list[Any]) -> ir.Not:
-        return ir.Not(c[0], self.s(meta))
+        (operand,) = c
+        return ir.Not(operand, self.s(meta))
 
+    # comparison: sum COMP_OP sum -> compare
     def compare(self, meta: Meta | None, c: list[Any]) -> ir.Compare:
-        return ir.Compare(c[1], c[0], c[2], self.s(meta))
+        left, op, right = c
+        return ir.Compare(op, left, right, self.s(meta))
 
+    # comparison: sum "in" sum -> member
     def member(self, meta: Meta | None, c: list[Any]) -> ir.Compare:
-        return ir.Compare("in", c[0], c[1], self.s(meta))
+        left, right = c
+        return ir.Compare("in", left, right, self.s(meta))
 
+    # comparison: sum "not" "in" sum -> not_member
     def not_member(self, meta: Meta | None, c: list[Any]) -> ir.Compare:
-        return ir.Compare("not in", c[0], c[1], self.s(meta))
+        left, right = c
+        return ir.Compare("not in", left, right, self.s(meta))
 
+    # sum: sum ADD_OP product -> binop
+    # product: product MUL_OP unary -> binop
     def binop(self, meta: Meta | None, c: list[Any]) -> ir.BinOp:
-        return ir.BinOp(c[1], c[0], c[2], self.s(meta))
+        left, op, right = c
+        return ir.BinOp(op, left, right, self.s(meta))
 
+    # unary: "-" unary -> neg
     def neg(self, meta: Meta | None, c: list[Any]) -> ir.Neg:
-        return ir.Neg(c[0], self.s(meta))
+        (operand,) = c
+        return ir.Neg(operand, self.s(meta))
 
+    # postfix: postfix "." NAME -> field
     def field(self, meta: Meta | None, c: list[Any]) -> ir.Field:
-        return ir.Field(c[0], c[1], self.s(meta))
+        subject, name = c
+        return ir.Field(subject, name, self.s(meta))
 
+    # postfix: postfix "." NAME "(" [args] ")" -> method_call
     def method_call(self, meta: Meta | None, c: list[Any]) -> ir.MethodCall:
-        return ir.MethodCall(c[0], c[1], c[2] or (), self.s(meta))
+        subject, name, args = c
+        return ir.MethodCall(subject, name, args or (), self.s(meta))
 
+    # postfix: postfix "[" args "]" -> index
     def index(self, meta: Meta | None, c: list[Any]) -> ir.Index:
-        return ir.Index(c[0], c[1], self.s(meta))
+        subject, args = c
+        return ir.Index(subject, args, self.s(meta))
 
+    # atom: INT -> int_lit
     def int_lit(self, meta: Meta | None, c: list[Any]) -> ir.IntLit:
-        if len(c[0]) > MAX_INT_DIGITS:  # Python will not even read an int of more than 4,300 digits
+        (digits,) = c
+        if len(digits) > MAX_INT_DIGITS:  # Python will not even read an int of more than 4,300 digits
             self.sink.error(
                 codes.LIMIT_EXCEEDED,
                 self.s(meta),
                 messages.number_too_large(MAX_INT_DIGITS),
             )
             return ir.IntLit(0, self.s(meta))
-        return ir.IntLit(int(c[0]), self.s(meta))
+        return ir.IntLit(int(digits), self.s(meta))
 
+    # atom: "true" -> true_lit
     def true_lit(self, meta: Meta | None, c: list[Any]) -> ir.BoolLit:
         return ir.BoolLit(True, self.s(meta))
 
+    # atom: "false" -> false_lit
     def false_lit(self, meta: Meta | None, c: list[Any]) -> ir.BoolLit:
         return ir.BoolLit(False, self.s(meta))
 
+    # atom: "none" -> none_lit
     def none_lit(self, meta: Meta | None, c: list[Any]) -> ir.NoneLit:
         return ir.NoneLit(self.s(meta))
 
+    # atom: STRING -> str_lit
     def str_lit(self, meta: Meta | None, c: list[Any]) -> ir.StrLit:
-        return self._string(c[0])
+        (string,) = c
+        return self._string(string)
 
+    # atom: NAME -> name
     def name(self, meta: Meta | None, c: list[Any]) -> ir.Name:
-        return ir.Name(c[0], self.s(meta))
+        (name,) = c
+        return ir.Name(name, self.s(meta))
 
+    # atom: NAME "(" [args] ")" -> call
+    #     | AGG "(" [args] ")" -> call
     def call(self, meta: Meta | None, c: list[Any]) -> ir.Call:
-        return ir.Call(c[0], c[1] or (), self.s(meta))
+        func, args = c
+        return ir.Call(func, args or (), self.s(meta))
 
+    # atom: "[" [args] "]" -> list_lit
     def list_lit(self, meta: Meta | None, c: list[Any]) -> ir.ListLit:
-        return ir.ListLit(c[0] or (), self.s(meta))
+        (items,) = c
+        return ir.ListLit(items or (), self.s(meta))
 
+    # atom: "[" expr "for" NAME "in" expr [where_clause] "]" -> list_comp
     def list_comp(self, meta: Meta | None, c: list[Any]) -> ir.ListComp:
-        return ir.ListComp(c[0], c[1], c[2], c[3], self.s(meta))
+        item, var, source, where = c
+        return ir.ListComp(item, var, source, where, self.s(meta))
 
+    # atom: QUANT "(" NAME "in" expr [where_clause] ")" -> quantifier
     def quantifier(self, meta: Meta | None, c: list[Any]) -> ir.Quantifier:
-        return ir.Quantifier(c[0], c[1], c[2], c[3], self.s(meta))
+        kind, var, source, where = c
+        return ir.Quantifier(kind, var, source, where, self.s(meta))
 
+    # atom: AGG "(" expr "for" NAME "in" expr [where_clause] ")" -> aggregate
     def aggregate(self, meta: Meta | None, c: list[Any]) -> ir.Aggregate:
-        return ir.Aggregate(c[0], c[1], c[2], c[3], c[4], self.s(meta))
+        kind, item, var, source, where = c
+        return ir.Aggregate(kind, item, var, source, where, self.s(meta))
 
+    # atom: "active" NAME ["(" [args] ")"] -> active
     def active(self, meta: Meta | None, c: list[Any]) -> ir.Active:
-        return ir.Active(c[0], c[1] or (), self.s(meta))
+        name, args = c
+        return ir.Active(name, args or (), self.s(meta))
 
+    # atom: QUANT "active" NAME ["(" [args] ")"] -> count_active
     def count_active(self, meta: Meta | None, c: list[Any]) -> ir.CountActive:
-        return ir.CountActive(str(c[0]), c[1], c[2] or (), self.s(meta))
+        quant, name, args = c
+        return ir.CountActive(str(quant), name, args or (), self.s(meta))
 
     # -- strings with {expr} interpolation
     def _string(self, tok: StringToken) -> ir.StrLit:
