@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -163,52 +163,37 @@ class _Relocate:
             return tuple([self.value(v) for v in x]) if x else x
         copy = _COPIES.get(kind)
         if copy is None:
-            if kind not in _RELOCATED:
-                return x  # a name, an operator, a number, None
             copy = _COPIES[kind] = _copy(kind)
-        return copy(self, x)
+        return x if copy is _as_is else copy(self, x)
 
 
-# IR class -> how _Relocate copies one of its nodes (made on first use)
+# the class of a value -> how _Relocate copies it (made on first use)
 _COPIES: dict[type, Callable[[_Relocate, Any], Any]] = {}
 
 
+def _as_is(r: _Relocate, x: Any) -> Any:
+    return x  # a name, an operator, a number, None
+
+
 def _copy(kind: type) -> Callable[[_Relocate, Any], Any]:
-    """A function that copies a node of `kind` for _Relocate: its fields as they are, each span
-    placed, each field that holds nodes copied (one call per field, not a loop over them)."""
+    """How _Relocate copies a value of `kind`: a node, with its fields as they are, each span
+    placed, each field that may hold spans copied (one call per field, not a loop over them);
+    anything else, as it is."""
+    if kind is ir.Span or not hasattr(kind, "__dataclass_fields__"):
+        return _as_is
     args = []
-    for name, how in _RELOCATED[kind]:
-        if how is _SPAN:
-            args.append(f"place(r.places[id(x.{name})])")
-        elif how is _NODES:
-            args.append(f"r.value(x.{name})")
+    for f in ir.field_kinds(kind):
+        if f.span:
+            args.append(f"place(r.places[id(x.{f.name})])")
+        elif f.spans:
+            args.append(f"r.value(x.{f.name})")
         else:
-            args.append(f"x.{name}")
+            args.append(f"x.{f.name}")
     env: dict[str, Any] = {"kind": kind}
     # (the text is made of the IR's own field names, never of spec text)
     exec(f"def copy(r, x):\n    place = r.place\n    return kind({', '.join(args)})", env)
     copy: Callable[[_Relocate, Any], Any] = env["copy"]
     return copy
-
-
-# how _Relocate copies a field of an IR class: as it is, as a span, or through what it holds
-_AS_IS, _SPAN, _NODES = "as is", "span", "nodes"
-# the annotations of fields that hold neither spans nor nodes
-_PLAIN = frozenset(
-    ("str", "int", "bool", "str | None", "int | None", "int | bool", "tuple[str, ...]", "tuple[int, ...]")
-)
-
-
-def _how(annotation: object) -> str:
-    return _SPAN if annotation == "Span" else _AS_IS if annotation in _PLAIN else _NODES
-
-
-# the fields of every IR class, in the order its constructor takes them
-_RELOCATED: dict[type, tuple[tuple[str, str], ...]] = {
-    c: tuple((f.name, _how(f.type)) for f in fields(c))
-    for c in vars(ir).values()
-    if isinstance(c, type) and is_dataclass(c) and c is not ir.Span
-}
 
 
 # ---- an effect, line by line --------------------------------------------------------------------
