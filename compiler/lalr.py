@@ -17,6 +17,7 @@ from compiler.lex import END, Lexer, Meta
 from compiler.limits import MAX_DSL_DEPTH
 
 FAILED: Any = object()  # what Automaton.run gives for text that lark would not parse either
+_ACCEPT = -1  # what Automaton._reduce gives when the whole text has reduced (a state is >= 0)
 
 # a builder method: (the builder, the rule's place, its children) -> its value
 Builder = Callable[[Any, Meta | None, list[Any]], Any]
@@ -143,76 +144,83 @@ class Automaton:
     def run(self, text: str, start: str, build: Any, trace: list[Any] | None = None) -> Any:
         """The value `text` parses to from `start`, built by `build`, or FAILED. With `trace`,
         the parser's states at the end of the text, and the place of its last token, go in it."""
-        actions, units = self.actions, self._units
+        actions = self.actions
         end_state = self.end_states[start]
         stack = _Stack(self.start_states[start])
         states, values, metas, heights = stack.states, stack.values, stack.metas, stack.heights
         for kind, value, meta in self.lexer.tokens(text, states):
             if trace is not None and kind == END:
                 trace.extend((tuple(states), metas[-1]))
-            # reduce as far as the token lets, then shift it (or, at the end, accept)
-            while True:
-                action = actions[states[-1]].get(kind)
-                if action is None:  # the token cannot come here
-                    return FAILED
-                if type(action) is int:
-                    # shift: the token's entry goes on the stack (written out here, not as a call
-                    # of _Stack.shift: a call for each token made checking a spec 0.5% slower)
-                    states.append(action)
-                    values.append(value)
-                    metas.append(meta)
-                    heights.append(0)
-                    break
-                if action.unit:
-                    # `?a: b` changes only the state on top (see _unit_chain)
-                    top = units.get((states[-2], states[-1], kind))
-                    states[-1] = self._unit_chain(states, action, kind) if top is None else top
-                elif not self._reduce(stack, action, build):
-                    return FAILED
-                elif kind == END and states[-1] == end_state:
-                    return values[-1]
+            action = actions[states[-1]].get(kind)
+            if type(action) is Reduce:
+                action = self._reduce(stack, action, kind, build, end_state)
+            if type(action) is not int:  # the token cannot come here, or the tree is too deep
+                return FAILED
+            if action == _ACCEPT:
+                return values[-1]
+            # shift: the token's entry goes on the stack (written out here, not as a call of
+            # _Stack.shift: a call for each token made checking a spec 0.5% slower)
+            states.append(action)
+            values.append(value)
+            metas.append(meta)
+            heights.append(0)
         raise AssertionError("the lexer ends with END, where the parser accepts or fails")  # pragma: no cover
 
-    def _reduce(self, stack: _Stack, rule: Reduce, build: Any) -> bool:
-        """Replace the rule's symbols on top of the stack by the rule: its value built from
-        theirs, its place from the first's start to the last's end. False when that makes the
-        tree deeper than MAX_DSL_DEPTH."""
+    def _reduce(self, stack: _Stack, rule: Reduce, kind: str, build: Any, end_state: int) -> int | None:
+        """Reduce by `rule`, and then as far as the token `kind` lets: the state the parser then
+        shifts the token to, or _ACCEPT (`kind` is END, and the whole text has reduced), or None
+        (the token cannot come here, or the tree would be deeper than MAX_DSL_DEPTH). A rule's
+        symbols on top of the stack are replaced by the rule: its value built from theirs, its
+        place from the first's start to the last's end."""
+        actions, gotos, units = self.actions, self.gotos, self._units
         states, values, metas, heights = stack.states, stack.values, stack.metas, stack.heights
-        n = rule.size
-        # the rule's entry takes the place of its first symbol's, and the others go
-        if n == 1:
-            got = [values[-1]]
-            place = metas[-1]
-            height = heights[-1]
-        elif n:
-            got = values[-n:]
-            first, last = metas[-n], metas[-1]
-            if first is not None and last is not None:
-                place = (first[0], first[1], last[2], last[3])
+        while True:
+            if rule.unit:
+                # `?a: b` changes only the state on top (see _unit_chain)
+                top = units.get((states[-2], states[-1], kind))
+                states[-1] = self._unit_chain(states, rule, kind) if top is None else top
             else:
-                place = _extent(metas[-n:])
-            height = max(heights[-n:])
-            del states[1 - n :], values[1 - n :], metas[1 - n :], heights[1 - n :]
-        else:  # an empty rule: a new entry
-            got, place, height = [], None, 0
-            stack.shift(0, None, None)
-        picks = rule.picks  # (Reduce.children, without a call in the most common cases)
-        children = (
-            rule.children(got) if picks is None else got if len(picks) == n else [got[i] for i in picks]
-        )
-        if rule.build is None:
-            # a `?rule` with one child is that child; lark's `_rule` (for `x*`) is a list, spliced
-            # into its parent
-            values[-1] = children[0] if rule.inline else children
-        else:
-            values[-1] = rule.build(build, place, children)
-            height += 1
-            if height > MAX_DSL_DEPTH:
-                return False
-        metas[-1] = place
-        heights[-1] = height
-        states[-1] = self.gotos[states[-2]][rule.origin]
-        return True
+                n = rule.size
+                # the rule's entry takes the place of its first symbol's, and the others go
+                if n == 1:
+                    got = [values[-1]]
+                    place = metas[-1]
+                    height = heights[-1]
+                elif n:
+                    got = values[-n:]
+                    first, last = metas[-n], metas[-1]
+                    if first is not None and last is not None:
+                        place = (first[0], first[1], last[2], last[3])
+                    else:
+                        place = _extent(metas[-n:])
+                    height = max(heights[-n:])
+                    del states[1 - n :], values[1 - n :], metas[1 - n :], heights[1 - n :]
+                else:  # an empty rule: a new entry
+                    got, place, height = [], None, 0
+                    stack.shift(0, None, None)
+                picks = rule.picks  # (Reduce.children, without a call in the most common cases)
+                if picks is None:
+                    children = rule.children(got)
+                else:
+                    children = got if len(picks) == n else [got[i] for i in picks]
+                if rule.build is None:
+                    # a `?rule` with one child is that child; lark's `_rule` (for `x*`) is a list,
+                    # spliced into its parent
+                    values[-1] = children[0] if rule.inline else children
+                else:
+                    values[-1] = rule.build(build, place, children)
+                    height += 1
+                    if height > MAX_DSL_DEPTH:
+                        return None
+                metas[-1] = place
+                heights[-1] = height
+                states[-1] = gotos[states[-2]][rule.origin]
+                if kind == END and states[-1] == end_state:
+                    return _ACCEPT
+            action = actions[states[-1]].get(kind)
+            if type(action) is not Reduce:
+                return action
+            rule = action
 
     def _unit_chain(self, states: list[int], rule: Reduce, kind: str) -> int:
         """The state on top once `rule`, a `?a: b` rule, and the unit rules it leads to are reduced
